@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dpillar: a server-centric data-center fabric layer.
+ *
+ * Servers with two NICs, wired to plain layer-2 switches in a DPillar
+ * topology, relay traffic for each other.  See
+ * Documentation/networking/dpillar.rst.
+ */
+
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <net/rtnetlink.h>
+
+#include "dpillar.h"
+
+static struct notifier_block dp_notifier = {
+	.notifier_call = dp_netdev_event,
+};
+
+static int __init dp_init(void)
+{
+	int err;
+
+	/* The notifier must see ports before the first device can exist. */
+	err = register_netdevice_notifier(&dp_notifier);
+	if (err)
+		return err;
+	err = rtnl_link_register(&dp_link_ops);
+	if (err)
+		goto err_notifier;
+	return 0;
+
+err_notifier:
+	unregister_netdevice_notifier(&dp_notifier);
+	return err;
+}
+
+static void __exit dp_exit(void)
+{
+	/* Deletes every dpillar device, releasing its ports. */
+	rtnl_link_unregister(&dp_link_ops);
+	unregister_netdevice_notifier(&dp_notifier);
+}
+
+module_init(dp_init);
+module_exit(dp_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("DPillar server-centric data-center fabric");
+MODULE_ALIAS_RTNL_LINK("dpillar");

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dpillar ports: the physical NICs a server plugs into its two switches.
+ *
+ * A port is claimed with an rx_handler (so nothing else, bridge or bond,
+ * can take it) and linked as a lower device of the dpillar device.  All
+ * changes happen under RTNL; the receive path only reads port pointers
+ * under RCU.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+
+#include "dpillar.h"
+
+static rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct dp_port *port;
+
+	if (skb->protocol != htons(DPILLAR_ETHERTYPE))
+		return RX_HANDLER_PASS;
+
+	port = rcu_dereference(skb->dev->rx_handler_data);
+	/* Until the data plane exists, our frames end here, counted. */
+	dp_count_drop(port->dp, DP_DROP_NOFWD);
+	kfree_skb(skb);
+	return RX_HANDLER_CONSUMED;
+}
+
+static bool dp_is_port(const struct net_device *dev)
+{
+	return rcu_access_pointer(dev->rx_handler) == dp_handle_frame;
+}
+
+struct dp_port *dp_port_get_rtnl(const struct net_device *dev)
+{
+	return dp_is_port(dev) ? rtnl_dereference(dev->rx_handler_data) : NULL;
+}
+
+static bool dp_port_up(const struct dp_port *port)
+{
+	return netif_running(port->dev) && netif_carrier_ok(port->dev);
+}
+
+/* The device carries traffic while any port does. */
+void dp_update_carrier(struct dp_priv *dp)
+{
+	bool up = false;
+	u32 i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < dp->nports; i++) {
+		struct dp_port *port = rtnl_dereference(dp->ports[i]);
+
+		if (port && dp_port_up(port))
+			up = true;
+	}
+	if (up && netif_running(dp->dev))
+		netif_carrier_on(dp->dev);
+	else
+		netif_carrier_off(dp->dev);
+}
+
+/*
+ * A frame relayed through this server leaves by either port, so the
+ * fabric MTU is the smallest port MTU less the dpillar header.
+ */
+void dp_update_mtu(struct dp_priv *dp)
+{
+	unsigned int max = 0;
+	u32 i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < dp->nports; i++) {
+		struct dp_port *port = rtnl_dereference(dp->ports[i]);
+		unsigned int mtu;
+
+		if (!port)
+			continue;
+		mtu = port->dev->mtu > DP_HDR_LEN ? port->dev->mtu - DP_HDR_LEN : 0;
+		if (!max || mtu < max)
+			max = mtu;
+	}
+	if (!max)
+		return;	/* no port left: keep what the device has */
+	dp->dev->max_mtu = max(max, dp->dev->min_mtu);
+	/* Shrink to fit; never raise an MTU the operator lowered. */
+	if (dp->dev->mtu > dp->dev->max_mtu)
+		dev_set_mtu(dp->dev, dp->dev->max_mtu);
+}
+
+static int dp_port_check(struct dp_priv *dp, struct net_device *lower,
+			 struct netlink_ext_ack *extack)
+{
+	if (lower->flags & IFF_LOOPBACK) {
+		NL_SET_ERR_MSG(extack, "Port cannot be a loopback device");
+		return -EINVAL;
+	}
+	if (lower->type != ARPHRD_ETHER || lower->addr_len != ETH_ALEN) {
+		NL_SET_ERR_MSG(extack, "Port must be an Ethernet device");
+		return -EINVAL;
+	}
+	if (lower == dp->dev) {
+		NL_SET_ERR_MSG(extack, "Device cannot be its own port");
+		return -EINVAL;
+	}
+	if (dp_is_port(lower)) {
+		NL_SET_ERR_MSG(extack, "Device is already a dpillar port");
+		return -EBUSY;
+	}
+	if (netdev_master_upper_dev_get(lower) ||
+	    rtnl_dereference(lower->rx_handler)) {
+		NL_SET_ERR_MSG(extack,
+			       "Device is already a port of another device");
+		return -EBUSY;
+	}
+	if (!net_eq(dev_net(lower), dev_net(dp->dev))) {
+		NL_SET_ERR_MSG(extack,
+			       "Port must be in the device's network namespace");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
+		struct netlink_ext_ack *extack)
+{
+	struct dp_port *port;
+	int err;
+
+	ASSERT_RTNL();
+	err = dp_port_check(dp, lower, extack);
+	if (err)
+		return err;
+
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return -ENOMEM;
+	port->dp = dp;
+	port->index = index;
+	port->dev = lower;
+	netdev_hold(lower, &port->dev_tracker, GFP_KERNEL);
+
+	err = netdev_master_upper_dev_link(lower, dp->dev, NULL, NULL, extack);
+	if (err)
+		goto err_put;
+
+	err = netdev_rx_handler_register(lower, dp_handle_frame, port);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "Cannot claim the port's receive path");
+		goto err_unlink;
+	}
+
+	rcu_assign_pointer(dp->ports[index], port);
+	return 0;
+
+err_unlink:
+	netdev_upper_dev_unlink(lower, dp->dev);
+err_put:
+	netdev_put(lower, &port->dev_tracker);
+	kfree(port);
+	return err;
+}
+
+void dp_port_del(struct dp_port *port)
+{
+	struct dp_priv *dp = port->dp;
+
+	ASSERT_RTNL();
+	RCU_INIT_POINTER(dp->ports[port->index], NULL);
+	netdev_rx_handler_unregister(port->dev);
+	netdev_upper_dev_unlink(port->dev, dp->dev);
+	netdev_put(port->dev, &port->dev_tracker);
+	/* Readers in the receive path may still hold the port. */
+	kfree_rcu(port, rcu);
+}
+
+int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct dp_port *port = dp_port_get_rtnl(dev);
+	struct dp_priv *dp;
+
+	if (!port)
+		return NOTIFY_DONE;
+	dp = port->dp;
+
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		dp_update_carrier(dp);
+		break;
+	case NETDEV_CHANGEMTU:
+		dp_update_mtu(dp);
+		break;
+	case NETDEV_PRE_TYPE_CHANGE:
+		/* A port must stay Ethernet: the fabric addresses it by MAC. */
+		return notifier_from_errno(-EBUSY);
+	case NETDEV_UNREGISTER:
+		/*
+		 * The NIC is going away or moving to another namespace: let
+		 * go of it.  The device stays, without carrier if it was the
+		 * last port, until the operator deletes it.
+		 */
+		netdev_info(dp->dev, "port %u (%s) unregistered, detached\n",
+			    port->index, dev->name);
+		dp_port_del(port);
+		dp_update_carrier(dp);
+		break;
+	}
+	return NOTIFY_DONE;
+}

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topo_dpillar.c - DPillar: addressing, wiring, SRoute and FTRoute.
+ *
+ * An (n, k) DPillar has h = n/2, k server columns H_0..H_{k-1} and k switch
+ * columns S_0..S_{k-1} on a cycle.  A server is (C, L), label
+ * L = v_{k-1}..v_0 with v_i < h; its node id is C * h^k + L with
+ * L = sum(v_i * h^i).  A switch of S_c joins the h servers of H_c and the h
+ * servers of H_{c+1} whose labels agree on every symbol except symbol c.
+ * Port 0 of (C, L) is on S_C, port 1 on S_{C-1}.
+ *
+ * Routing follows Algorithms 1 and 2 of the DPillar paper, with these
+ * decisions (all checked exhaustively by tools/dpsim/tests):
+ *
+ * - Direct delivery: the destination is delivered to directly whenever it
+ *   shares a switch with us.  The paper's test (read with "<= 1") misses
+ *   one case: a server of our own column whose label differs only in
+ *   symbol C-1 sits on our port-1 switch.  We include it; it only shortens
+ *   paths and keeps the bound.
+ * - Initial helix direction: the paper defaults to D = +1.  dp_route_init()
+ *   computes the failure-free path length both ways (at most k + k/2 cheap
+ *   steps each) and keeps the shorter, ties clockwise.
+ * - Ring phase: shorter way, clockwise if (Cd - Cs) mod k <= floor(k/2).
+ * - FTRoute: a blocked helix hop first tries a Prop. IV.1 tunnel (IV.3 is
+ *   the same rule in the counter-clockwise direction), then a Prop. IV.2
+ *   u-turn if the direction was never changed, else the packet is dropped.
+ *   A packet that started counter-clockwise is handled by symmetry.
+ *   The tunnel middle may re-pick the waypoint among the servers the
+ *   proposition allows when the chosen one is unreachable.  The ring
+ *   reverses once; unlike a literal reading of Algorithm 2 (which drops in
+ *   the ring if *the helix* direction was ever changed) the ring has its
+ *   own flag: the ring phase keeps label Ld, so a reversed ring never meets
+ *   the helix again and one reversal cannot loop.
+ * - Tunnels are limited to DP_FT_MAX_TUNNELS per packet.  The paper proves
+ *   loop freedom for one failure only; with several failures a packet can
+ *   tunnel again at every turn.  The budget makes every path finite.
+ */
+#include "topo.h"
+
+static inline u32 dpp_col(const struct dp_topo *t, u32 id)
+{
+	return id / t->nlabels;
+}
+
+static inline u32 dpp_node(const struct dp_topo *t, u32 c, u32 l)
+{
+	return c * t->nlabels + l;
+}
+
+static inline u32 dpp_sym(const struct dp_topo *t, u32 l, u32 i)
+{
+	return (l / t->pow[i]) % t->h;
+}
+
+static inline u32 dpp_set(const struct dp_topo *t, u32 l, u32 i, u32 v)
+{
+	return l - dpp_sym(t, l, i) * t->pow[i] + v * t->pow[i];
+}
+
+/* Label without symbol i, as a base-h number of the other symbols. */
+static inline u32 dpp_strip(const struct dp_topo *t, u32 l, u32 i)
+{
+	return (l / t->pow[i + 1]) * t->pow[i] + l % t->pow[i];
+}
+
+/* Do labels a and b agree on every symbol except symbol i? */
+static inline bool dpp_same_except(const struct dp_topo *t, u32 a, u32 b,
+				   u32 i)
+{
+	return a / t->pow[i + 1] == b / t->pow[i + 1] &&
+	       a % t->pow[i] == b % t->pow[i];
+}
+
+static inline u32 dpp_cw(const struct dp_topo *t, u32 c)
+{
+	return c + 1 == t->k ? 0 : c + 1;
+}
+
+static inline u32 dpp_ccw(const struct dp_topo *t, u32 c)
+{
+	return c ? c - 1 : t->k - 1;
+}
+
+static inline u32 dpp_step(const struct dp_topo *t, u32 c, bool cw)
+{
+	return cw ? dpp_cw(t, c) : dpp_ccw(t, c);
+}
+
+/* Bit p set when server (c, l) reaches (c2, l2) through its port p. */
+static u32 dpp_ports_to(const struct dp_topo *t, u32 c, u32 l, u32 c2, u32 l2)
+{
+	u32 cm = dpp_ccw(t, c);
+	u32 mask = 0;
+
+	if (c2 == c && l2 == l)
+		return 0;
+	if ((c2 == c || c2 == dpp_cw(t, c)) && dpp_same_except(t, l, l2, c))
+		mask |= 1U << DP_PORT_CW;
+	if ((c2 == c || c2 == cm) && dpp_same_except(t, l, l2, cm))
+		mask |= 1U << DP_PORT_CCW;
+	return mask;
+}
+
+static inline bool dpp_reach(const struct dp_reach *r, u32 self, u32 port,
+			     u32 peer)
+{
+	return !r || r->reachable(r->ctx, self, port, peer);
+}
+
+/* First port in @mask through which @peer is reachable, or -1. */
+static int dpp_pick_port(const struct dp_reach *r, u32 self, u32 mask,
+			 u32 peer)
+{
+	u32 p;
+
+	for (p = 0; p < DP_NPORTS; p++)
+		if ((mask & (1U << p)) && dpp_reach(r, self, p, peer))
+			return (int)p;
+	return -1;
+}
+
+static int dpp_init(struct dp_topo *t, u32 n, u32 k, const char **why)
+{
+	u64 p = 1, nodes;
+	u32 i;
+
+	if (n & 1) {
+		*why = "n must be even";
+		return -EINVAL;
+	}
+	if (n < DP_DPILLAR_N_MIN || n > DP_DPILLAR_N_MAX) {
+		*why = "n out of range (4..256)";
+		return -EINVAL;
+	}
+	if (k < 2) {
+		*why = "k must be >= 2";
+		return -EINVAL;
+	}
+	if (k > DP_MAX_K) {
+		*why = "too many servers: k*(n/2)^k exceeds 2^32 - 1";
+		return -EINVAL;
+	}
+	t->n = n;
+	t->k = k;
+	t->h = n / 2;
+	for (i = 0; i <= k; i++) {
+		if (p > 0xffffffffULL) {
+			*why = "too many servers: k*(n/2)^k exceeds 2^32 - 1";
+			return -EINVAL;
+		}
+		t->pow[i] = (u32)p;
+		p *= t->h;
+	}
+	nodes = (u64)k * t->pow[k];
+	if (nodes > 0xffffffffULL) {
+		*why = "too many servers: k*(n/2)^k exceeds 2^32 - 1";
+		return -EINVAL;
+	}
+	t->nlabels = t->pow[k];
+	t->nodes = (u32)nodes;
+	t->switches = k * t->pow[k - 1];
+	t->nsym = k;
+	t->nports = DP_NPORTS;
+	t->port_neighs = n - 1;
+	return 0;
+}
+
+static int dpp_addr_from_symbols(const struct dp_topo *t, u32 column,
+				 const u8 *sym, u32 nsym, u32 *id,
+				 const char **why)
+{
+	u32 l = 0, i;
+
+	if (nsym != t->k) {
+		*why = "label must have k symbols";
+		return -EINVAL;
+	}
+	if (column >= t->k) {
+		*why = "column out of range";
+		return -EINVAL;
+	}
+	for (i = 0; i < nsym; i++) {
+		if (sym[i] >= t->h) {
+			*why = "label symbol out of range (must be < n/2)";
+			return -EINVAL;
+		}
+		l += sym[i] * t->pow[i];
+	}
+	*id = dpp_node(t, column, l);
+	return 0;
+}
+
+static void dpp_addr_to_symbols(const struct dp_topo *t, u32 id, u32 *column,
+				u8 *sym)
+{
+	u32 c = dpp_col(t, id);
+	u32 l = id - c * t->nlabels;
+	u32 i;
+
+	*column = c;
+	for (i = 0; i < t->k; i++) {
+		sym[i] = (u8)(l % t->h);
+		l /= t->h;
+	}
+}
+
+static inline u32 dpp_port_col(const struct dp_topo *t, u32 c, u32 port)
+{
+	return port == DP_PORT_CW ? c : dpp_ccw(t, c);
+}
+
+static void dpp_port_switch(const struct dp_topo *t, u32 id, u32 port,
+			    u32 *sw_col, u32 *sw_id)
+{
+	u32 c = dpp_col(t, id);
+	u32 l = id - c * t->nlabels;
+	u32 sc = dpp_port_col(t, c, port);
+
+	*sw_col = sc;
+	*sw_id = dpp_strip(t, l, sc);
+}
+
+/*
+ * A switch of S_sc orders its n servers: (sc, l[sc := j]) for j < h, then
+ * (sc+1, l[sc := j - h]).  Our own slot is skipped in the neighbour list.
+ */
+static inline u32 dpp_self_slot(const struct dp_topo *t, u32 l, u32 sc,
+				u32 port)
+{
+	return (port == DP_PORT_CW ? 0 : t->h) + dpp_sym(t, l, sc);
+}
+
+static u32 dpp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
+{
+	u32 c = dpp_col(t, id);
+	u32 l = id - c * t->nlabels;
+	u32 sc = dpp_port_col(t, c, port);
+	u32 j;
+
+	if (idx >= t->port_neighs || port >= DP_NPORTS)
+		return DP_NODE_NONE;
+	j = idx < dpp_self_slot(t, l, sc, port) ? idx : idx + 1;
+	if (j < t->h)
+		return dpp_node(t, sc, dpp_set(t, l, sc, j));
+	return dpp_node(t, dpp_cw(t, sc), dpp_set(t, l, sc, j - t->h));
+}
+
+static int dpp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+				u32 peer)
+{
+	u32 c = dpp_col(t, id);
+	u32 l = id - c * t->nlabels;
+	u32 sc = dpp_port_col(t, c, port);
+	u32 pc, pl, j, self;
+
+	if (peer >= t->nodes || port >= DP_NPORTS)
+		return -1;
+	pc = dpp_col(t, peer);
+	pl = peer - pc * t->nlabels;
+	if (!dpp_same_except(t, l, pl, sc))
+		return -1;
+	if (pc == sc)
+		j = dpp_sym(t, pl, sc);
+	else if (pc == dpp_cw(t, sc))
+		j = t->h + dpp_sym(t, pl, sc);
+	else
+		return -1;
+	self = dpp_self_slot(t, l, sc, port);
+	if (j == self)
+		return -1;
+	return (int)(j < self ? j : j - 1);
+}
+
+/* Failure-free hop count from (c, l) to (cd, ld) with helix direction cw. */
+static u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 l, u32 cd,
+			  u32 ld, bool cw)
+{
+	u32 hops = 0, dist, sy;
+
+	for (;;) {
+		if (c == cd && l == ld)
+			return hops;
+		if (dpp_ports_to(t, c, l, cd, ld))
+			return hops + 1;
+		if (l == ld) {
+			dist = cd >= c ? cd - c : cd + t->k - c;
+			if (dist > t->k - dist)
+				dist = t->k - dist;
+			return hops + dist;
+		}
+		sy = cw ? c : dpp_ccw(t, c);
+		l = dpp_set(t, l, sy, dpp_sym(t, ld, sy));
+		c = dpp_step(t, c, cw);
+		hops++;
+	}
+}
+
+static void dpp_route_init(const struct dp_topo *t, u32 src, u32 dst,
+			   enum dp_dir dir, struct dp_route_state *st)
+{
+	st->dst = dst;
+	st->waypoint = DP_NODE_NONE;
+	st->flags = 0;
+	if (dir == DP_DIR_CCW) {
+		st->flags = DP_RS_CCW;
+	} else if (dir == DP_DIR_AUTO && src < t->nodes && dst < t->nodes &&
+		   src != dst) {
+		u32 c = dpp_col(t, src), cd = dpp_col(t, dst);
+		u32 l = src - c * t->nlabels, ld = dst - cd * t->nlabels;
+
+		if (l != ld && dpp_sroute_len(t, c, l, cd, ld, false) <
+			       dpp_sroute_len(t, c, l, cd, ld, true))
+			st->flags = DP_RS_CCW;
+	}
+}
+
+static inline void dpp_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
+{
+	hop->next = next;
+	hop->port = port;
+	hop->phase = phase;
+	hop->reason = DP_DROP_ROUTE_NONE;
+}
+
+static inline int dpp_drop(struct dp_hop *hop, u8 reason)
+{
+	hop->next = DP_NODE_NONE;
+	hop->port = 0;
+	hop->phase = DP_PHASE_NONE;
+	hop->reason = reason;
+	return -1;
+}
+
+/*
+ * Candidate values for a symbol whose current value is @cur and wanted
+ * value @want, excluding @cur: @want first (when it differs), then the
+ * others in increasing order from cur + 1.  Returns the i-th, i < h - 1.
+ */
+static inline u32 dpp_cand(const struct dp_topo *t, u32 cur, u32 want, u32 i)
+{
+	u32 off = i + 1, dw;
+
+	if (want != cur) {
+		if (i == 0)
+			return want;
+		dw = want > cur ? want - cur : want + t->h - cur;
+		off = i;
+		if (off >= dw)
+			off++;
+	}
+	off += cur;
+	return off >= t->h ? off - t->h : off;
+}
+
+/* Ring phase: label is ld, walk the columns toward cd. */
+static int dpp_ring(const struct dp_topo *t, u32 self, u32 c, u32 cd, u32 ld,
+		    struct dp_route_state *st, const struct dp_reach *r,
+		    struct dp_hop *hop)
+{
+	u32 next, dist;
+	bool cw;
+
+	if (st->flags & DP_RS_RING_REV) {
+		cw = !(st->flags & DP_RS_RING_CCW);
+	} else {
+		dist = cd >= c ? cd - c : cd + t->k - c;
+		cw = dist <= t->k / 2;
+	}
+	next = dpp_node(t, dpp_step(t, c, cw), ld);
+	if (dpp_reach(r, self, cw ? DP_PORT_CW : DP_PORT_CCW, next)) {
+		dpp_hop(hop, next, cw ? DP_PORT_CW : DP_PORT_CCW,
+			DP_PHASE_RING);
+		return 0;
+	}
+	if (!r)
+		return dpp_drop(hop, DP_DROP_ROUTE_NOPATH);
+	if (st->flags & DP_RS_RING_REV)
+		return dpp_drop(hop, DP_DROP_ROUTE_RING);
+	cw = !cw;
+	next = dpp_node(t, dpp_step(t, c, cw), ld);
+	if (!dpp_reach(r, self, cw ? DP_PORT_CW : DP_PORT_CCW, next))
+		return dpp_drop(hop, DP_DROP_ROUTE_RING);
+	st->flags |= DP_RS_RING_REV | (cw ? 0 : DP_RS_RING_CCW);
+	dpp_hop(hop, next, cw ? DP_PORT_CW : DP_PORT_CCW, DP_PHASE_RING_REV);
+	return 0;
+}
+
+/*
+ * Prop. IV.1 (cw) / IV.3 (ccw): the helix hop to u = (c+D, l[sy :=
+ * ld[sy]]) is blocked.  Tunnel through v = (c+D, l[sy := a]), a != ld[sy],
+ * reachable, to w = (c+2D, v.l[sy2 := b]), b != l[sy2], so that the rest
+ * of the helix avoids both us and u.
+ */
+static bool dpp_tunnel(const struct dp_topo *t, u32 self, u32 c, u32 l,
+		       u32 ld, bool cw, const struct dp_reach *r, u32 *v,
+		       u32 *w)
+{
+	u32 port = cw ? DP_PORT_CW : DP_PORT_CCW;
+	u32 sy = cw ? c : dpp_ccw(t, c);
+	u32 nc = dpp_step(t, c, cw);
+	u32 sy2 = cw ? nc : dpp_ccw(t, nc);
+	u32 want = dpp_sym(t, ld, sy);
+	u32 cur2 = dpp_sym(t, l, sy2);
+	u32 b = dpp_cand(t, cur2, dpp_sym(t, ld, sy2), 0);
+	u32 i, a, lv;
+
+	for (i = 1; i < t->h; i++) {
+		a = want + i;
+		if (a >= t->h)
+			a -= t->h;
+		lv = dpp_set(t, l, sy, a);
+		*v = dpp_node(t, nc, lv);
+		if (dpp_reach(r, self, port, *v)) {
+			*w = dpp_node(t, dpp_step(t, nc, cw),
+				      dpp_set(t, lv, sy2, b));
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Helix phase: l != ld. */
+static int dpp_helix(const struct dp_topo *t, u32 self, u32 c, u32 l,
+		     u32 ld, struct dp_route_state *st,
+		     const struct dp_reach *r, struct dp_hop *hop)
+{
+	bool cw = !(st->flags & DP_RS_CCW);
+	u32 port = cw ? DP_PORT_CW : DP_PORT_CCW;
+	u32 sy = cw ? c : dpp_ccw(t, c);
+	u32 next, v, w, i, cur, want, tun;
+
+	next = dpp_node(t, dpp_step(t, c, cw),
+			dpp_set(t, l, sy, dpp_sym(t, ld, sy)));
+	if (dpp_reach(r, self, port, next)) {
+		dpp_hop(hop, next, port, DP_PHASE_HELIX);
+		return 0;
+	}
+	if (!r)
+		return dpp_drop(hop, DP_DROP_ROUTE_NOPATH);
+
+	tun = (st->flags & DP_RS_TUNNELS_MASK) >> DP_RS_TUNNELS_SHIFT;
+	if (tun < DP_FT_MAX_TUNNELS &&
+	    dpp_tunnel(t, self, c, l, ld, cw, r, &v, &w)) {
+		st->flags += 1U << DP_RS_TUNNELS_SHIFT;
+		st->waypoint = w;
+		dpp_hop(hop, v, port, DP_PHASE_TUNNEL);
+		return 0;
+	}
+	if (st->flags & DP_RS_UTURN)
+		return dpp_drop(hop, tun < DP_FT_MAX_TUNNELS ?
+				DP_DROP_ROUTE_HELIX : DP_DROP_ROUTE_BUDGET);
+
+	/* Prop. IV.2: u-turn to (c-D, l[sy := b]) with b != l[sy]. */
+	cw = !cw;
+	port = cw ? DP_PORT_CW : DP_PORT_CCW;
+	sy = cw ? c : dpp_ccw(t, c);
+	cur = dpp_sym(t, l, sy);
+	want = dpp_sym(t, ld, sy);
+	for (i = 0; i + 1 < t->h; i++) {
+		next = dpp_node(t, dpp_step(t, c, cw),
+				dpp_set(t, l, sy, dpp_cand(t, cur, want, i)));
+		if (dpp_reach(r, self, port, next)) {
+			st->flags ^= DP_RS_CCW;
+			st->flags |= DP_RS_UTURN;
+			dpp_hop(hop, next, port, DP_PHASE_UTURN);
+			return 0;
+		}
+	}
+	return dpp_drop(hop, DP_DROP_ROUTE_UTURN);
+}
+
+/*
+ * Middle of a tunnel: the waypoint must share a switch with us.  If it is
+ * unreachable, any other server Prop. IV.1/IV.3 allows will do: the one in
+ * the next column on the same switch whose label differs from ours in the
+ * symbol that switch varies.
+ */
+static int dpp_tunnel_mid(const struct dp_topo *t, u32 self, u32 c, u32 l,
+			  u32 ld, struct dp_route_state *st,
+			  const struct dp_reach *r, struct dp_hop *hop)
+{
+	bool cw = !(st->flags & DP_RS_CCW);
+	u32 port = cw ? DP_PORT_CW : DP_PORT_CCW;
+	u32 wc = dpp_col(t, st->waypoint);
+	u32 wl = st->waypoint - wc * t->nlabels;
+	u32 mask = dpp_ports_to(t, c, l, wc, wl);
+	u32 sy, cur, want, i, w;
+	int p;
+
+	if (!mask)
+		return dpp_drop(hop, DP_DROP_ROUTE_TUNNEL);
+	p = dpp_pick_port(r, self, mask, st->waypoint);
+	if (p >= 0) {
+		dpp_hop(hop, st->waypoint, (u32)p, DP_PHASE_TUNNEL);
+		return 0;
+	}
+	if (wc != dpp_step(t, c, cw))
+		return dpp_drop(hop, DP_DROP_ROUTE_TUNNEL);
+	sy = cw ? c : dpp_ccw(t, c);
+	cur = dpp_sym(t, l, sy);
+	want = dpp_sym(t, ld, sy);
+	for (i = 0; i + 1 < t->h; i++) {
+		w = dpp_node(t, wc, dpp_set(t, l, sy, dpp_cand(t, cur, want, i)));
+		if (dpp_reach(r, self, port, w)) {
+			st->waypoint = w;
+			dpp_hop(hop, w, port, DP_PHASE_TUNNEL);
+			return 0;
+		}
+	}
+	return dpp_drop(hop, DP_DROP_ROUTE_TUNNEL);
+}
+
+static int dpp_route(const struct dp_topo *t, u32 self,
+		     struct dp_route_state *st, const struct dp_reach *r,
+		     struct dp_hop *hop)
+{
+	u32 dst = st->dst;
+	u32 c, l, cd, ld, mask;
+	int p;
+
+	if (self >= t->nodes || dst >= t->nodes)
+		return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (self == dst)
+		return dpp_drop(hop, DP_DROP_ROUTE_AT_DST);
+	c = dpp_col(t, self);
+	l = self - c * t->nlabels;
+	cd = dpp_col(t, dst);
+	ld = dst - cd * t->nlabels;
+
+	/* Algorithm 1, line 1: the destination shares a switch with us. */
+	mask = dpp_ports_to(t, c, l, cd, ld);
+	if (mask) {
+		p = dpp_pick_port(r, self, mask, dst);
+		if (p >= 0) {
+			st->waypoint = DP_NODE_NONE;
+			dpp_hop(hop, dst, (u32)p, DP_PHASE_DIRECT);
+			return 0;
+		}
+	}
+	if (st->waypoint != DP_NODE_NONE) {
+		if (st->waypoint >= t->nodes)
+			return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+		if (st->waypoint != self)
+			return dpp_tunnel_mid(t, self, c, l, ld, st, r, hop);
+		st->waypoint = DP_NODE_NONE;
+	}
+	if (l == ld)
+		return dpp_ring(t, self, c, cd, ld, st, r, hop);
+	return dpp_helix(t, self, c, l, ld, st, r, hop);
+}
+
+const struct dp_topo_ops dp_dpillar_ops = {
+	.name = "dpillar",
+	.init = dpp_init,
+	.addr_from_symbols = dpp_addr_from_symbols,
+	.addr_to_symbols = dpp_addr_to_symbols,
+	.port_switch = dpp_port_switch,
+	.port_neigh = dpp_port_neigh,
+	.port_neigh_index = dpp_port_neigh_index,
+	.route_init = dpp_route_init,
+	.route = dpp_route,
+};

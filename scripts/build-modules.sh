@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build dpillar.ko against each Debian kernel, W=1 and sparse, each in its
+# own tree build/<abi>/ (a tree of symlinks to the sources, so the builds
+# neither collide nor dirty the checkout).  Any compiler or sparse warning
+# fails the build.
+#
+# Usage: scripts/build-modules.sh [ABI ...]   default: the ABIs of deps.sh
+# Prints build/<abi>/net/dpillar/dpillar.ko paths on success.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+abis=("$@")
+if [ ${#abis[@]} -eq 0 ]; then
+	read -r -a abis <<<"$(sh "$repo/scripts/deps.sh" --print-abis)"
+fi
+
+# Sparse gets its own, stricter check: endianness annotations included.
+sparse_flags="-D__CHECK_ENDIAN__"
+rc=0
+for abi in "${abis[@]}"; do
+	kdir=/usr/src/linux-headers-$abi-amd64
+	out=$repo/build/$abi
+	if [ ! -d "$kdir" ]; then
+		echo "build: no headers for $abi (run make deps)" >&2
+		rc=1
+		continue
+	fi
+	mkdir -p "$out"
+	# Refresh the symlink tree: sources may have been added or removed.
+	find "$out" -type l -delete
+	(cd "$repo" && find Kbuild net include -name Kbuild -o -name '*.[ch]' -type f) |
+	while read -r f; do
+		mkdir -p "$out/$(dirname "$f")"
+		ln -sf "$repo/$f" "$out/$f"
+	done
+	log=$out/build.log
+	c=0
+	command -v sparse >/dev/null && c=1
+	if ! make -C "$kdir" M="$out" W=1 C=$c CF="$sparse_flags" modules \
+	     >"$log" 2>&1; then
+		cat "$log" >&2
+		echo "build: $abi: FAILED" >&2
+		rc=1
+		continue
+	fi
+	if grep -E 'warning:|error:' "$log" >&2; then
+		echo "build: $abi: warnings (see $log)" >&2
+		rc=1
+		continue
+	fi
+	echo "build: $abi: ok ($out/net/dpillar/dpillar.ko)"
+done
+exit $rc

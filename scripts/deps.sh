@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install exactly the Debian packages that building, testing and demoing
+# dpillar need.  Idempotent: a second run installs nothing.
+#
+# The two guest kernels are resolved from Debian's meta-packages at run
+# time (linux-headers-amd64 -> 6.1 ABI, linux-headers-6.12-amd64 -> 6.12
+# ABI) so no ABI number is hard-coded here.
+#
+# Usage: scripts/deps.sh [--print-abis]
+set -eu
+
+export DEBIAN_FRONTEND=noninteractive
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+STAMP=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}/apt-updated
+
+apt_update_once() {
+	[ -f "$STAMP" ] && return 0
+	$SUDO apt-get update -qq -o DPkg::Lock::Timeout=600
+	mkdir -p "$(dirname "$STAMP")" && touch "$STAMP"
+}
+
+# Name of the package a meta-package depends on (e.g. the ABI headers).
+resolve_meta() {
+	apt-cache depends "$1" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-[a-z]*-[0-9][^ ]*\)$/\1/p' | head -n 1
+}
+
+abi_of() {
+	# linux-headers-6.1.0-56-amd64 -> 6.1.0-56
+	echo "$1" | sed -e 's/^linux-headers-//' -e 's/-amd64$//'
+}
+
+resolve_abis() {
+	h61=$(resolve_meta linux-headers-amd64)
+	h612=$(resolve_meta linux-headers-6.12-amd64)
+	if [ -z "$h61" ] || [ -z "$h612" ]; then
+		apt_update_once
+		h61=$(resolve_meta linux-headers-amd64)
+		h612=$(resolve_meta linux-headers-6.12-amd64)
+	fi
+	if [ -z "$h61" ] || [ -z "$h612" ]; then
+		echo "deps: cannot resolve kernel ABIs from Debian meta-packages" >&2
+		exit 1
+	fi
+	ABI61=$(abi_of "$h61")
+	ABI612=$(abi_of "$h612")
+}
+
+PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
+qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
+jq ethtool linux-source-6.12 xz-utils"
+
+main() {
+	resolve_abis
+	if [ "${1:-}" = "--print-abis" ]; then
+		echo "$ABI61 $ABI612"
+		return 0
+	fi
+	pkgs="$PKGS_BASE"
+	for abi in $ABI61 $ABI612; do
+		pkgs="$pkgs linux-headers-$abi-amd64 linux-image-$abi-amd64-unsigned"
+	done
+	missing=
+	for p in $pkgs; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || missing="$missing $p"
+	done
+	if [ -z "$missing" ]; then
+		echo "deps: all installed (kernels $ABI61, $ABI612)"
+		return 0
+	fi
+	echo "deps: installing$missing"
+	apt_update_once
+	# The guest kernels are only booted, never installed as the host's
+	# kernel: skip initramfs and bootloader hooks, which would fail (and
+	# are pointless) inside containers and CI.
+	$SUDO env INITRD=No apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 \
+		-o Dpkg::Options::=--force-confdef $missing
+}
+
+main "$@"

@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for dpillar selftests (source it from bash), in the style of the
+# kernel's tools/testing/selftests/net/lib.sh.
+#
+#   . "$(dirname "$0")/lib.sh"
+#   require_root; require_cmd ip
+#   ktap_plan 2                        # optional; else the plan is printed last
+#   ns_create a
+#   run_test "lo is up" ns_exec a ip link show lo up
+#   check_fail -m "No such" "no such dev" ip link show nosuchdev
+#   ktap_finish                        # exit 0 all pass, 1 any fail, 4 all skip
+#
+# Output is KTAP: "TAP version 13", "1..N", "ok N - desc",
+# "not ok N - desc", "ok N - desc # SKIP why", diagnostics start with "# ".
+# Exit codes follow kselftest: 0 pass, 1 fail, 4 skip (KSFT_SKIP).
+#
+# Everything a test creates through these helpers (netns, links, a loaded
+# module, "defer" commands) is undone by an EXIT trap, even on failure.
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+DP_SELFTESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${DPILLAR_REPO:=$(cd "$DP_SELFTESTS/.." && pwd)}"
+: "${V:=0}"
+
+_ktap_n=0 _ktap_pass=0 _ktap_fail=0 _ktap_skip=0
+_ktap_planned= _ktap_header=0 _ktap_done=0
+
+_ktap_hdr() {
+	[ $_ktap_header = 1 ] && return
+	_ktap_header=1
+	echo "TAP version 13"
+}
+
+# ktap_plan N: announce N tests (optional).
+ktap_plan() {
+	_ktap_hdr
+	_ktap_planned=$1
+	echo "1..$1"
+}
+
+# ktap_diag MSG...: a diagnostic line (each line of MSG prefixed with "# ").
+ktap_diag() {
+	_ktap_hdr
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+log() { ktap_diag "$@"; }
+
+ktap_ok() {
+	_ktap_hdr
+	_ktap_n=$((_ktap_n + 1)) _ktap_pass=$((_ktap_pass + 1))
+	echo "ok $_ktap_n - $*"
+}
+
+ktap_fail() {
+	_ktap_hdr
+	_ktap_n=$((_ktap_n + 1)) _ktap_fail=$((_ktap_fail + 1))
+	echo "not ok $_ktap_n - $*"
+}
+
+# ktap_skip DESC REASON
+ktap_skip() {
+	_ktap_hdr
+	_ktap_n=$((_ktap_n + 1)) _ktap_skip=$((_ktap_skip + 1))
+	echo "ok $_ktap_n - $1 # SKIP ${2:-}"
+}
+
+# ktap_result DESC RC: ok if RC is 0, skip if 4, else not ok.
+ktap_result() {
+	case "$2" in
+	0) ktap_ok "$1" ;;
+	"$KSFT_SKIP") ktap_skip "$1" ;;
+	*) ktap_fail "$1" ;;
+	esac
+}
+
+# run_test DESC CMD...: run CMD; its output is shown as diagnostics when it
+# fails (always with V=1).  Returns CMD's status.  CMD exiting 4 = skip.
+run_test() {
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ] || [ "$V" = 1 ]; then
+		[ -n "$out" ] && ktap_diag "$out"
+	fi
+	[ $rc -ne 0 ] && [ $rc -ne "$KSFT_SKIP" ] && ktap_diag "failed (rc=$rc): $*"
+	ktap_result "$desc" $rc
+	return $rc
+}
+
+# check_eq ACTUAL EXPECTED DESC
+check_eq() {
+	if [ "$1" = "$2" ]; then
+		ktap_ok "$3"
+		return 0
+	fi
+	ktap_diag "expected: '$2'" "actual:   '$1'"
+	ktap_fail "$3"
+	return 1
+}
+
+# check_fail [-m SUBSTRING] DESC CMD...: CMD must fail (and, with -m, its
+# stderr must contain SUBSTRING).
+check_fail() {
+	local want= desc err rc
+	if [ "$1" = "-m" ]; then want=$2; shift 2; fi
+	desc=$1
+	shift
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ktap_diag "command unexpectedly succeeded: $*"
+		ktap_fail "$desc"
+		return 1
+	fi
+	if [ -n "$want" ] && [[ "$err" != *"$want"* ]]; then
+		ktap_diag "stderr lacks '$want':" "$err"
+		ktap_fail "$desc"
+		return 1
+	fi
+	ktap_ok "$desc"
+	return 0
+}
+
+# ktap_finish: print totals, run cleanup, exit 0/1/4.
+ktap_finish() {
+	_ktap_hdr
+	_ktap_done=1
+	[ -n "$_ktap_planned" ] || echo "1..$_ktap_n"
+	if [ -n "$_ktap_planned" ] && [ "$_ktap_planned" != $_ktap_n ]; then
+		ktap_diag "planned $_ktap_planned tests but ran $_ktap_n"
+		_ktap_fail=$((_ktap_fail + 1))
+	fi
+	echo "# Totals: pass:$_ktap_pass fail:$_ktap_fail skip:$_ktap_skip"
+	if [ $_ktap_fail -gt 0 ]; then
+		exit $KSFT_FAIL
+	elif [ $_ktap_pass -eq 0 ] && [ $_ktap_skip -gt 0 ]; then
+		exit $KSFT_SKIP
+	elif [ $_ktap_pass -eq 0 ]; then
+		ktap_diag "no test ran"
+		exit $KSFT_FAIL
+	fi
+	exit $KSFT_PASS
+}
+
+# ktap_skip_all REASON: nothing can run here (missing requirement): exit 4.
+ktap_skip_all() {
+	_ktap_hdr
+	_ktap_done=1
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+# ---- requirements -----------------------------------------------------------
+require_root() {
+	[ "$(id -u)" -eq 0 ] || ktap_skip_all "must be root"
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || ktap_skip_all "missing command: $c"
+	done
+}
+
+# require_vm: the test changes kernel state; only run it in the test guest.
+require_vm() {
+	[ "${DPILLAR_IN_VM:-0}" = 1 ] ||
+		ktap_skip_all "run under selftests/vm/run-vm.sh (DPILLAR_IN_VM unset)"
+}
+
+# ---- cleanup ----------------------------------------------------------------
+_cleanup_cmds=()
+_ns_list=()
+_link_list=()
+_module_loaded=
+
+# defer CMD...: run CMD (via eval) at exit, in reverse order of registration.
+defer() { _cleanup_cmds+=("$*"); }
+
+cleanup() {
+	local i ns l
+	for ((i = ${#_cleanup_cmds[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanup_cmds[i]}" >/dev/null 2>&1
+	done
+	_cleanup_cmds=()
+	for l in "${_link_list[@]}"; do
+		# "name" or "name@ns"
+		if [[ "$l" == *@* ]]; then
+			ip -n "${l#*@}" link del "${l%@*}" >/dev/null 2>&1
+		else
+			ip link del "$l" >/dev/null 2>&1
+		fi
+	done
+	_link_list=()
+	for ns in "${_ns_list[@]}"; do
+		ip netns del "$ns" >/dev/null 2>&1
+	done
+	_ns_list=()
+	if [ -n "$_module_loaded" ]; then
+		rmmod "$_module_loaded" >/dev/null 2>&1 ||
+			echo "# cleanup: rmmod $_module_loaded failed"
+		_module_loaded=
+	fi
+}
+
+_lib_exit() {
+	local rc=$?
+	trap - EXIT
+	cleanup
+	exit $rc
+}
+trap _lib_exit EXIT
+trap 'exit 1' INT TERM HUP
+
+# ---- namespaces and links ---------------------------------------------------
+# ns_create NAME...: new netns (deleted at exit), loopback up.
+ns_create() {
+	local ns
+	for ns in "$@"; do
+		ip netns del "$ns" >/dev/null 2>&1
+		ip netns add "$ns" || return 1
+		_ns_list+=("$ns")
+		ip -n "$ns" link set lo up || return 1
+	done
+}
+
+# ns_exec NAME CMD...
+ns_exec() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# track_link NAME [NS]: delete link NAME (in NS) at exit.
+track_link() {
+	_link_list+=("$1${2:+@$2}")
+}
+
+# ---- module -----------------------------------------------------------------
+# load_module: insmod $DPILLAR_KO, or modprobe dpillar when it is unset.
+# Unloaded at exit.  Returns 4 (skip) when no module can be found.
+load_module() {
+	local name=dpillar
+	if lsmod | grep -q "^$name "; then
+		ktap_diag "module $name already loaded"
+		return 0
+	fi
+	if [ -n "${DPILLAR_KO:-}" ]; then
+		[ -f "$DPILLAR_KO" ] || { ktap_diag "no $DPILLAR_KO"; return $KSFT_SKIP; }
+		insmod "$DPILLAR_KO" "$@" || return 1
+	else
+		modinfo "$name" >/dev/null 2>&1 ||
+			{ ktap_diag "no module $name and DPILLAR_KO unset"; return $KSFT_SKIP; }
+		modprobe "$name" "$@" || return 1
+	fi
+	_module_loaded=$name
+}
+
+unload_module() {
+	[ -n "$_module_loaded" ] || return 0
+	rmmod "$_module_loaded" && _module_loaded=
+}
+
+# ---- kernel log ---------------------------------------------------------------
+# dmesg_mark: write a unique marker into the kernel log; prints the marker.
+dmesg_mark() {
+	local m
+	m="dpillar-selftest-mark-$$-$RANDOM-$(date +%s%N)"
+	echo "$m" > /dev/kmsg
+	echo "$m"
+}
+
+# dmesg_since MARKER: kernel log after MARKER.
+dmesg_since() {
+	dmesg | sed -n "/$1/,\$p" | tail -n +2
+}
+
+# dmesg_check MARKER: fail (1) and show the lines when the kernel log since
+# MARKER holds a splat (patterns in selftests/vm/splat-patterns.txt).
+dmesg_check() {
+	local hits
+	hits=$(dmesg_since "$1" | "$DP_SELFTESTS/vm/splat-scan.sh" /dev/stdin)
+	[ -z "$hits" ] && return 0
+	ktap_diag "kernel splat:" "$hits"
+	return 1
+}

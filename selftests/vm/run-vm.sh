@@ -1,0 +1,276 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run one test script inside a throw-away QEMU (TCG) guest that sees the
+# host root file system read-only over virtio-9p.  See selftests/README.md.
+#
+# Exit: 0 pass, 1 fail (script failed, kernel splat, timeout, no exit
+# sentinel, rig error), 4 skip (script exited 4).
+set -u
+
+usage() {
+	cat <<EOF
+usage: $0 [options] -- SCRIPT [ARGS...]
+  --kernel ABI|PATH   Debian ABI (e.g. 6.12.117+deb12, or 6.1 / 6.12 short
+                      forms) or path to a bzImage (default: the 6.12 ABI)
+  --modules-dir DIR   modules of a --kernel PATH (dir holding modules.dep)
+  --timeout SEC       kill the guest after SEC seconds (default 300)
+  --mem MB            guest memory (default 1024)
+  --smp N             guest CPUs (default 2)
+  --log FILE          full console log (default \$DPILLAR_CACHE/logs/<id>.log)
+  --out DIR           keep the per-run shared dir here (default: temp, removed
+                      on success)
+  --env VAR=VALUE     export VAR in the guest (repeatable)
+  -v, --verbose       show the whole console, not only the test's output
+Host variables passed through when set: DPILLAR_KO DPILLAR_REPO V
+EOF
+	exit "${1:-1}"
+}
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
+
+kernel= moddir= timeout=300 mem=1024 smp=2 log= outdir= verbose=${V:-0}
+envs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--modules-dir) moddir=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--out) outdir=$2; shift 2 ;;
+	--env)
+		case "$2" in
+		[A-Za-z_]*=*) envs+=("$2") ;;
+		*) echo "run-vm: bad --env '$2'" >&2; usage ;;
+		esac
+		shift 2 ;;
+	-v|--verbose) verbose=1; shift ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	-*) echo "run-vm: unknown option $1" >&2; usage ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || usage
+script=$1; shift
+[[ "$timeout" =~ ^[0-9]+$ ]] || { echo "run-vm: bad --timeout" >&2; exit 1; }
+
+err() { echo "run-vm: $*" >&2; exit 1; }
+
+for c in qemu-system-x86_64 cpio gzip modprobe; do
+	command -v "$c" >/dev/null || err "missing $c (run scripts/deps.sh)"
+done
+[ -x /bin/busybox ] || err "missing /bin/busybox (busybox-static)"
+
+# ---- kernel and its modules ----------------------------------------------
+abis=
+resolve_abi() {	# ABI or short form -> full ABI, empty if unknown
+	local want=$1 a
+	[ -n "$abis" ] || abis=$(sh "$repo/scripts/deps.sh" --print-abis) ||
+		err "deps.sh --print-abis failed"
+	for a in $abis; do
+		case "$a" in
+		"$want"|"$want".*|"$want"-*) echo "$a"; return ;;
+		esac
+	done
+}
+if [ -z "$kernel" ]; then
+	resolve_abi x >/dev/null
+	kernel=${abis##* }
+fi
+if [ -f "$kernel" ]; then
+	bzimage=$(realpath "$kernel")
+	kname=$(basename "$bzimage")
+	mroot=
+	if [ -n "$moddir" ]; then
+		[ -f "$moddir/modules.dep" ] || err "no modules.dep in $moddir"
+		moddir=$(realpath "$moddir")
+	fi
+else
+	abi=$(resolve_abi "$kernel")
+	[ -n "$abi" ] || abi=$kernel
+	bzimage=/boot/vmlinuz-$abi-amd64
+	[ -f "$bzimage" ] || err "no kernel $bzimage (known ABIs: ${abis:-?})"
+	kname=$abi
+	[ -n "$moddir" ] || moddir=/lib/modules/$abi-amd64
+fi
+
+# ---- initramfs (cached, rebuilt when its inputs change) --------------------
+mkdir -p "$cache/logs" "$cache/run" || err "cannot create $cache"
+mods_for() {	# list module files (in load order) needed to mount 9p
+	local dir=$1 tmp ver
+	tmp=$(mktemp -d)
+	ver=v
+	mkdir -p "$tmp/lib/modules"
+	ln -s "$dir" "$tmp/lib/modules/$ver"
+	modprobe -d "$tmp" -S "$ver" --show-depends -a \
+		virtio_pci 9pnet_virtio 9p overlay 2>/dev/null |
+		sed -n 's/^insmod \([^ ]*\).*/\1/p' |
+		sed "s|^$tmp/lib/modules/$ver|$dir|" | awk '!seen[$0]++'
+	rm -rf "$tmp"
+}
+modfiles=()
+if [ -n "$moddir" ]; then
+	mapfile -t modfiles < <(mods_for "$moddir")
+fi
+key=$( {
+	echo "v1 $bzimage"
+	cat "$here/init" /bin/busybox | sha256sum
+	for f in "${modfiles[@]}"; do stat -c '%n %s %Y' "$f"; done
+} | sha256sum | cut -c1-16)
+initrd=$cache/initramfs-$kname.cpio.gz
+if [ "$(cat "$initrd.key" 2>/dev/null)" != "$key" ]; then
+	build=$(mktemp -d "$cache/initramfs.XXXXXX")
+	mkdir -p "$build"/{bin,dev,proc,sys,lib/mods}
+	cp /bin/busybox "$build/bin/busybox"
+	cp "$here/init" "$build/init"
+	chmod 0755 "$build/init"
+	: > "$build/modules.list"
+	for f in "${modfiles[@]}"; do
+		b=$(basename "$f")
+		case "$b" in
+		*.ko.xz) b=${b%.xz}; xz -dc "$f" > "$build/lib/mods/$b" ;;
+		*.ko.zst) b=${b%.zst}; zstd -qdc "$f" > "$build/lib/mods/$b" ;;
+		*.ko.gz) b=${b%.gz}; gzip -dc "$f" > "$build/lib/mods/$b" ;;
+		*) cp "$f" "$build/lib/mods/$b" ;;
+		esac || err "cannot unpack $f"
+		echo "$b" >> "$build/modules.list"
+	done
+	(cd "$build" && find . | LC_ALL=C sort | cpio -o -H newc --quiet |
+		gzip -1) > "$initrd.tmp.$$" || err "cpio failed"
+	mv "$initrd.tmp.$$" "$initrd"
+	echo "$key" > "$initrd.key"
+	rm -rf "$build"
+fi
+
+# ---- per-run directory shared read-write with the guest (9p tag "out") ----
+id=$(date +%Y%m%d-%H%M%S)-$$
+keep_out=1
+if [ -z "$outdir" ]; then
+	outdir=$cache/run/$id
+	keep_out=0
+fi
+mkdir -p "$outdir" || err "cannot create $outdir"
+outdir=$(realpath "$outdir")
+rm -f "$outdir/rc" "$outdir/dmesg"
+[ -n "$log" ] || log=$cache/logs/$id.log
+mkdir -p "$(dirname "$log")"
+: > "$log" || err "cannot write $log"
+log=$(realpath "$log")
+
+q() { printf '%q' "$1"; }
+# guest.conf is sourced by busybox sh in the initramfs: single quotes.
+sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+{
+	echo "OUTDIR=$(sq "$outdir")"
+	echo "MODDIR=$(sq "$moddir")"
+	echo "VMHOST=dpillar-vm"
+} > "$outdir/guest.conf"
+
+drepo=${DPILLAR_REPO:-$repo}
+{
+	echo "# generated by run-vm.sh"
+	echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	echo "export HOME=/root TERM=dumb LANG=C.UTF-8"
+	echo "export DPILLAR_IN_VM=1 DPILLAR_OUT=$(q "$outdir")"
+	echo "export DPILLAR_REPO=$(q "$drepo")"
+	echo "export DPILLAR_CACHE=$(q "$cache")"
+	for v in DPILLAR_KO V; do
+		[ -n "${!v+x}" ] && echo "export $v=$(q "${!v}")"
+	done
+	for e in "${envs[@]}"; do
+		echo "export ${e%%=*}=$(q "${e#*=}")"
+	done
+	echo "cd $(q "$drepo") || exit 1"
+	printf 'exec bash'
+	printf ' %q' "$script" "$@"
+	echo
+} > "$outdir/cmd.sh"
+
+# ---- boot ------------------------------------------------------------------
+cmdline="console=ttyS0 loglevel=5 printk.time=1 printk.devkmsg=on panic=-1"
+cmdline+=" mitigations=off no_timer_check tsc=reliable rdinit=/init"
+cmdline+=" 8250.nr_uarts=1 net.ifnames=0 noresume"
+
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp"
+	-nodefaults -no-user-config -display none -no-reboot
+	-serial stdio -monitor none
+	-kernel "$bzimage" -initrd "$initrd" -append "$cmdline"
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
+	-fsdev "local,id=out,path=$outdir,security_model=none"
+	-device "virtio-9p-pci,fsdev=out,mount_tag=out")
+
+stats=$(mktemp)
+t0=$(date +%s.%N)
+# Console: strip CRs, keep everything in $log, show the test's part live.
+set -o pipefail
+timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null 2> "$outdir/qemu.err" |
+	sed -u 's/\r$//' | tee -a "$log" | {
+	started=0
+	while IFS= read -r line; do
+		case "$line" in
+		*DPILLAR-VM-START*)
+			started=1
+			echo "boot=$(echo "$(date +%s.%N) - $t0" | bc)" > "$stats"
+			[ "$verbose" = 1 ] || continue ;;
+		*DPILLAR-VM-EXIT:*)
+			started=2
+			[ "$verbose" = 1 ] || continue ;;
+		esac
+		[ $started = 1 ] || [ "$verbose" = 1 ] && printf '%s\n' "$line"
+		true
+	done
+}
+qrc=${PIPESTATUS[0]}
+set +o pipefail
+t1=$(date +%s.%N)
+total=$(printf '%.1f' "$(echo "$t1 - $t0" | bc)")
+boot=$(sed -n 's/^boot=//p' "$stats"); rm -f "$stats"
+boot=${boot:+$(printf '%.1f' "$boot")}
+
+if [ -s "$outdir/dmesg" ]; then
+	{ echo "==== guest dmesg ===="; cat "$outdir/dmesg"; } >> "$log"
+fi
+if [ -s "$outdir/qemu.err" ]; then
+	{ echo "==== qemu stderr ===="; cat "$outdir/qemu.err"; } >> "$log"
+fi
+
+# ---- verdict ---------------------------------------------------------------
+rc=$(grep -a -o 'DPILLAR-VM-EXIT: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+why=
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	why="timeout: guest killed after ${timeout}s"
+elif [ -z "$rc" ]; then
+	why="no exit sentinel (guest crashed or rig failure; qemu rc=$qrc)"
+	tail -n 30 "$log" | sed 's/^/# /'
+fi
+splats=$("$here/splat-scan.sh" "$log" | awk '!seen[$0]++')
+if [ -n "$splats" ]; then
+	echo "run-vm: kernel splat detected:"
+	printf '%s\n' "$splats" | head -n 40 | sed 's/^/# /'
+	why="${why:+$why; }kernel splat"
+fi
+
+verdict=FAIL status=1
+if [ -z "$why" ]; then
+	case "$rc" in
+	0) verdict=PASS status=0 ;;
+	4) verdict=SKIP status=4 ;;
+	*) why="script exited $rc" ;;
+	esac
+fi
+echo "run-vm: $verdict $script (kernel $kname, boot ${boot:-?}s, total ${total}s)${why:+: $why}"
+if [ $status = 1 ]; then
+	echo "run-vm: console log: $log"
+	[ $keep_out = 1 ] || echo "run-vm: run dir kept: $outdir"
+else
+	[ $keep_out = 1 ] || rm -rf "$outdir"
+fi
+# Keep the 100 newest logs.
+ls -1t "$cache/logs"/*.log 2>/dev/null | tail -n +101 | xargs -r rm -f
+exit $status

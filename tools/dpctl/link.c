@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dpctl link: create, delete and list dpillar devices over rtnetlink.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include <linux/if.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/dpillar.h>
+
+#include "dpctl.h"
+#include "json.h"
+#include "nl.h"
+#include "topo.h"
+
+static void link_usage(FILE *out)
+{
+	fputs("Usage: dpctl link add DEV n N k K addr C:v.v.v port0 IF port1 IF\n"
+	      "                      [topo dpillar]\n"
+	      "       dpctl link del DEV\n"
+	      "       dpctl link show [DEV]\n"
+	      "\n"
+	      "addr is the server's DPillar address: column C, then the label\n"
+	      "symbols v_{k-1}...v_0, e.g. 2:3.0.1 when k = 3.\n", out);
+}
+
+static int parse_u32(const char *s, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > UINT_MAX || *s == '-')
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int link_add(int argc, char **argv)
+{
+	unsigned int n = 0, k = 0, topo = DPILLAR_TOPO_DPILLAR, ifindex[DPILLAR_PORTS_MAX];
+	bool have_n = false, have_k = false, have_addr = false;
+	u8 sym[DP_MAX_K];
+	u32 column = 0, nsym = 0, nports = 0, i;
+	struct nlattr *linkinfo, *data, *ports;
+	struct ifinfomsg *ifi;
+	struct nlmsghdr *nlh;
+	const char *dev, *why;
+	struct nl_ctx ctx;
+	int ret;
+
+	if (argc < 1)
+		return usage_error("link add: missing device name");
+	dev = argv[0];
+	if (strlen(dev) >= IFNAMSIZ)
+		return usage_error("link add: device name \"%s\" too long", dev);
+	memset(ifindex, 0, sizeof(ifindex));
+	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
+		const char *key = argv[0];
+
+		if (argc < 2)
+			return usage_error("link add: \"%s\" needs a value", key);
+		if (!strcmp(key, "n")) {
+			if (parse_u32(argv[1], &n))
+				return usage_error("invalid n \"%s\"", argv[1]);
+			have_n = true;
+		} else if (!strcmp(key, "k")) {
+			if (parse_u32(argv[1], &k))
+				return usage_error("invalid k \"%s\"", argv[1]);
+			have_k = true;
+		} else if (matches(key, "addr") || matches(key, "address")) {
+			if (dp_addr_parse_raw(argv[1], &column, sym, &nsym, &why))
+				return usage_error("invalid address \"%s\": %s",
+						   argv[1], why);
+			have_addr = true;
+		} else if (!strncmp(key, "port", 4) && key[4]) {
+			unsigned int p;
+
+			if (parse_u32(key + 4, &p) || p >= DPILLAR_PORTS_MAX)
+				return usage_error("invalid port \"%s\"", key);
+			ifindex[p] = if_nametoindex(argv[1]);
+			if (!ifindex[p]) {
+				fprintf(stderr, "dpctl: %s: device \"%s\" does not exist\n",
+					key, argv[1]);
+				return EXIT_KERNEL;
+			}
+			if (p + 1 > nports)
+				nports = p + 1;
+		} else if (matches(key, "topo")) {
+			if (strcmp(argv[1], "dpillar"))
+				return usage_error("unknown topology \"%s\"", argv[1]);
+			topo = DPILLAR_TOPO_DPILLAR;
+		} else {
+			return usage_error("link add: unknown argument \"%s\"", key);
+		}
+	}
+	if (!have_n || !have_k || !have_addr || !nports)
+		return usage_error("link add: n, k, addr and ports are required");
+	for (i = 0; i < nports; i++)
+		if (!ifindex[i])
+			return usage_error("link add: port%u missing", i);
+
+	if (nl_open(&ctx, NETLINK_ROUTE)) {
+		perror("dpctl: netlink");
+		return EXIT_KERNEL;
+	}
+	nlh = nl_msg(&ctx, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, dev);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	mnl_attr_put_u32(nlh, IFLA_DPILLAR_TOPO, topo);
+	mnl_attr_put_u32(nlh, IFLA_DPILLAR_N, n);
+	mnl_attr_put_u32(nlh, IFLA_DPILLAR_K, k);
+	mnl_attr_put_u32(nlh, IFLA_DPILLAR_COLUMN, column);
+	mnl_attr_put(nlh, IFLA_DPILLAR_LABEL, nsym, sym);
+	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+	for (i = 0; i < nports; i++)
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[i]);
+	mnl_attr_nest_end(nlh, ports);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+
+	ret = nl_talk(&ctx, nlh, NULL, NULL, "link add") ? EXIT_KERNEL : EXIT_OK;
+	nl_close(&ctx);
+	return ret;
+}
+
+struct link_info {
+	const char *ifname;
+	unsigned int ifindex;
+	unsigned int operstate;
+	bool carrier;
+	bool is_dpillar;
+	const struct nlattr *data[IFLA_DPILLAR_MAX + 1];
+};
+
+static int attr_cb(const struct nlattr *attr, void *data, int max)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, max) > 0)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static int link_attr_cb(const struct nlattr *attr, void *data)
+{
+	return attr_cb(attr, data, IFLA_MAX);
+}
+
+static int info_attr_cb(const struct nlattr *attr, void *data)
+{
+	return attr_cb(attr, data, IFLA_INFO_MAX);
+}
+
+static int dp_attr_cb(const struct nlattr *attr, void *data)
+{
+	return attr_cb(attr, data, IFLA_DPILLAR_MAX);
+}
+
+static int parse_link(const struct nlmsghdr *nlh, struct link_info *li)
+{
+	const struct nlattr *tb[IFLA_MAX + 1] = {};
+	const struct nlattr *info[IFLA_INFO_MAX + 1] = {};
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	memset(li, 0, sizeof(*li));
+	mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, tb);
+	li->ifindex = ifi->ifi_index;
+	li->ifname = tb[IFLA_IFNAME] ? mnl_attr_get_str(tb[IFLA_IFNAME]) : "?";
+	li->operstate = tb[IFLA_OPERSTATE] ? mnl_attr_get_u8(tb[IFLA_OPERSTATE]) : 0;
+	li->carrier = tb[IFLA_CARRIER] && mnl_attr_get_u8(tb[IFLA_CARRIER]);
+	if (!tb[IFLA_LINKINFO])
+		return 0;
+	mnl_attr_parse_nested(tb[IFLA_LINKINFO], info_attr_cb, info);
+	if (!info[IFLA_INFO_KIND] ||
+	    strcmp(mnl_attr_get_str(info[IFLA_INFO_KIND]), "dpillar"))
+		return 0;
+	li->is_dpillar = true;
+	if (info[IFLA_INFO_DATA])
+		mnl_attr_parse_nested(info[IFLA_INFO_DATA], dp_attr_cb, li->data);
+	return 0;
+}
+
+static unsigned int dp_u32(const struct link_info *li, int type)
+{
+	return li->data[type] ? mnl_attr_get_u32(li->data[type]) : 0;
+}
+
+static const char *operstate_name(unsigned int s)
+{
+	static const char *const names[] = {
+		"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN",
+		"TESTING", "DORMANT", "UP",
+	};
+
+	return s < sizeof(names) / sizeof(names[0]) ? names[s] : "UNKNOWN";
+}
+
+static void print_link(const struct link_info *li)
+{
+	unsigned int n = dp_u32(li, IFLA_DPILLAR_N), k = dp_u32(li, IFLA_DPILLAR_K);
+	unsigned int id = dp_u32(li, IFLA_DPILLAR_NODE_ID);
+	char addr[DP_ADDR_TEXT_MAX] = "?";
+	const struct nlattr *port;
+	struct dp_topo topo;
+	const char *why;
+	unsigned int idx = 0;
+
+	if (!dp_topo_init(&topo, dp_u32(li, IFLA_DPILLAR_TOPO), n, k, &why))
+		dp_addr_format(&topo, id, addr, sizeof(addr));
+
+	if (opts.json) {
+		json_open_obj(NULL);
+		json_str("ifname", li->ifname);
+		json_uint("ifindex", li->ifindex);
+		json_str("topo", "dpillar");
+		json_uint("n", n);
+		json_uint("k", k);
+		json_str("addr", addr);
+		json_uint("node_id", id);
+		json_uint("nodes", dp_u32(li, IFLA_DPILLAR_NODES));
+		json_str("operstate", operstate_name(li->operstate));
+		json_bool("carrier", li->carrier);
+		json_open_arr("ports");
+	} else {
+		printf("%u: %s: dpillar n %u k %u addr %s id %u of %u state %s%s\n",
+		       li->ifindex, li->ifname, n, k, addr, id,
+		       dp_u32(li, IFLA_DPILLAR_NODES),
+		       operstate_name(li->operstate),
+		       li->carrier ? "" : " NO-CARRIER");
+	}
+	if (li->data[IFLA_DPILLAR_PORTS]) {
+		mnl_attr_for_each_nested(port, li->data[IFLA_DPILLAR_PORTS]) {
+			unsigned int ifindex = mnl_attr_get_u32(port);
+			char name[IF_NAMESIZE] = "-";
+
+			if (ifindex && !if_indextoname(ifindex, name))
+				strcpy(name, "?");
+			if (opts.json) {
+				json_open_obj(NULL);
+				json_uint("port", idx);
+				json_uint("ifindex", ifindex);
+				json_str("ifname", name);
+				json_close_obj();
+			} else {
+				printf("    port%u %s%s\n", idx, name,
+				       ifindex ? "" : " (detached)");
+			}
+			idx++;
+		}
+	}
+	if (opts.json) {
+		json_close_arr();
+		json_close_obj();
+	}
+}
+
+struct show_ctx {
+	const char *dev;
+	unsigned int found;
+};
+
+static int show_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct show_ctx *sc = data;
+	struct link_info li;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	parse_link(nlh, &li);
+	if (!li.is_dpillar || (sc->dev && strcmp(sc->dev, li.ifname)))
+		return MNL_CB_OK;
+	sc->found++;
+	print_link(&li);
+	return MNL_CB_OK;
+}
+
+static int link_show(int argc, char **argv)
+{
+	struct show_ctx sc = { .dev = argc > 0 ? argv[0] : NULL };
+	struct ifinfomsg *ifi;
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	int err;
+
+	if (argc > 1)
+		return usage_error("link show: unexpected \"%s\"", argv[1]);
+	if (nl_open(&ctx, NETLINK_ROUTE)) {
+		perror("dpctl: netlink");
+		return EXIT_KERNEL;
+	}
+	nlh = nl_msg(&ctx, RTM_GETLINK, sc.dev ? 0 : NLM_F_DUMP);
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	if (sc.dev)
+		mnl_attr_put_strz(nlh, IFLA_IFNAME, sc.dev);
+	if (opts.json) {
+		json_init(opts.pretty);
+		json_open_arr(NULL);
+	}
+	err = nl_talk(&ctx, nlh, show_cb, &sc, sc.dev ? sc.dev : "link show");
+	nl_close(&ctx);
+	if (opts.json) {
+		json_close_arr();
+		json_end();
+	}
+	if (err)
+		return EXIT_KERNEL;
+	if (sc.dev && !sc.found) {
+		fprintf(stderr, "dpctl: %s: not a dpillar device\n", sc.dev);
+		return EXIT_KERNEL;
+	}
+	return EXIT_OK;
+}
+
+static int check_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct link_info li;
+
+	parse_link(nlh, &li);
+	*(bool *)data = li.is_dpillar;
+	return MNL_CB_OK;
+}
+
+static int link_del(int argc, char **argv)
+{
+	struct ifinfomsg *ifi;
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	bool is_dp = false;
+	int ret = EXIT_KERNEL;
+
+	if (argc != 1)
+		return usage_error("link del: expected exactly one device");
+	if (nl_open(&ctx, NETLINK_ROUTE)) {
+		perror("dpctl: netlink");
+		return EXIT_KERNEL;
+	}
+	/* Refuse to delete anything that is not ours: operators fat-finger. */
+	nlh = nl_msg(&ctx, RTM_GETLINK, 0);
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, argv[0]);
+	if (nl_talk(&ctx, nlh, check_cb, &is_dp, argv[0]))
+		goto out;
+	if (!is_dp) {
+		fprintf(stderr, "dpctl: %s: not a dpillar device\n", argv[0]);
+		goto out;
+	}
+	nlh = nl_msg(&ctx, RTM_DELLINK, 0);
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, argv[0]);
+	if (!nl_talk(&ctx, nlh, NULL, NULL, "link del"))
+		ret = EXIT_OK;
+out:
+	nl_close(&ctx);
+	return ret;
+}
+
+int do_link(int argc, char **argv)
+{
+	if (argc < 1)
+		return link_show(0, NULL);
+	if (matches(argv[0], "help")) {
+		link_usage(stdout);
+		return EXIT_OK;
+	}
+	if (matches(argv[0], "add"))
+		return link_add(argc - 1, argv + 1);
+	if (matches(argv[0], "delete"))
+		return link_del(argc - 1, argv + 1);
+	if (matches(argv[0], "show") || matches(argv[0], "list"))
+		return link_show(argc - 1, argv + 1);
+	return usage_error("link: unknown command \"%s\"", argv[0]);
+}
