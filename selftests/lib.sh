@@ -272,7 +272,7 @@ unload_module() {
 dmesg_mark() {
 	local m
 	m="dpillar-selftest-mark-$$-$RANDOM-$(date +%s%N)"
-	echo "$m" > /dev/kmsg
+	echo "<6>$m" > /dev/kmsg
 	echo "$m"
 }
 

@@ -5,6 +5,38 @@
  */
 #include "topo.h"
 
+/* u64 / u32 by shift and subtract: no 64-bit division, init time only. */
+static u64 dp_div64(u64 n, u32 d)
+{
+	u64 q = 0, r = 0;
+	int i;
+
+	for (i = 63; i >= 0; i--) {
+		r = (r << 1) | ((n >> i) & 1);
+		if (r >= d) {
+			r -= d;
+			q |= 1ULL << i;
+		}
+	}
+	return q;
+}
+
+struct dp_rdiv dp_rdiv_init(u32 d)
+{
+	struct dp_rdiv r;
+	u32 l = 0;
+	u64 m;
+
+	/* l = ceil(log2(d)) */
+	while (l < 32 && (1ULL << l) < d)
+		l++;
+	m = dp_div64((1ULL << 32) * ((1ULL << l) - d), d) + 1;
+	r.m = (u32)m;
+	r.sh1 = l ? 1 : 0;
+	r.sh2 = l ? (u8)(l - 1) : 0;
+	return r;
+}
+
 static const struct dp_topo_ops *dp_topo_ops_of(u32 kind)
 {
 	switch (kind) {

@@ -20,9 +20,9 @@ enum dp_topo_kind {
 	DP_TOPO_DPILLAR = 1,
 };
 
-#define DP_MAX_K		32	/* array bound; validation is stricter */
+#define DP_MAX_K		32	/* array bound; see dp_topo_init() */
 #define DP_ADDR_TEXT_MAX	160
-#define DP_NODE_NONE		0xffffffffU	/* "no node"; never a valid id */
+#define DP_NODE_NONE		0xffffffffU	/* never a valid id */
 
 /* DPillar parameter range accepted by dp_topo_init(). */
 #define DP_DPILLAR_N_MIN	4
@@ -39,12 +39,13 @@ enum dp_topo_kind {
 
 /*
  * Recommended initial TTL (hop limit) for the caller, which decrements it.
- * The longest failure-free path is k + k/2 hops (13 for k = 9); the
- * longest fault-tolerant path is bounded by the tunnel budget below: at most
- * (B + 2) helix segments of <= k hops, B tunnels of 2 hops, one u-turn and a
- * ring of <= 2k hops.  dpsim measured at most 33 hops for (12,4) with 300
- * failed servers, see Documentation/networking/dpillar-evaluation.rst.
- * 64 leaves margin for every network up to k = 8 with B = 4.
+ * The longest failure-free path is k + k/2 hops.  Fault-tolerant paths are
+ * bounded by the tunnel budget below: at most B + 2 helix segments of <= k
+ * hops, B tunnels of 2 hops, one u-turn and a ring of <= 2k hops.  dpsim
+ * measured at most 26 hops for (12,4) with 300 failed servers and 28 with
+ * 300 failed links (Documentation/networking/dpillar-evaluation.rst); the
+ * bound (B + 2)k + 2B + 1 + 2k = 8k + 9 for B = 4 gives 41 for k = 4 and 57
+ * for k = 6.  64 covers every k <= 6; for larger k use at least 8k + 9.
  */
 #define DP_DEFAULT_TTL		64
 
@@ -55,7 +56,9 @@ enum dp_topo_kind {
  * or more failures can make a packet circle until its TTL expires.  Must
  * fit DP_RS_TUNNELS_MASK.
  */
+#ifndef DP_FT_MAX_TUNNELS	/* overridable for experiments (dpsim) */
 #define DP_FT_MAX_TUNNELS	4
+#endif
 
 struct dp_topo;
 
@@ -99,7 +102,7 @@ struct dp_route_state {
 
 /* Initial helix direction for dp_route_init_dir(). */
 enum dp_dir {
-	DP_DIR_AUTO = 0,	/* the direction giving the shorter SRoute path */
+	DP_DIR_AUTO = 0,	/* whichever gives the shorter SRoute path */
 	DP_DIR_CW = 1,		/* paper's default D = +1 */
 	DP_DIR_CCW = 2,		/* D = -1 */
 };
@@ -172,6 +175,16 @@ struct dp_topo_ops {
 		     struct dp_hop *hop);
 };
 
+/*
+ * Division by an invariant u32 (Granlund-Montgomery, as the kernel's
+ * reciprocal_div.h): exact for every u32 dividend, a multiply and shifts
+ * instead of a divide instruction on the per-packet path.
+ */
+struct dp_rdiv {
+	u32 m;
+	u8 sh1, sh2;
+};
+
 /* One fabric's parameters, filled by dp_topo_init(). */
 struct dp_topo {
 	const struct dp_topo_ops *ops;
@@ -183,6 +196,7 @@ struct dp_topo {
 	u32 nports;		/* ports per server (2) */
 	u32 port_neighs;	/* other servers on one port's switch (n-1) */
 	u32 pow[DP_MAX_K + 1];	/* pow[i] = h^i */
+	struct dp_rdiv rpow[DP_MAX_K + 1];	/* x / pow[i] */
 };
 
 /*
@@ -264,6 +278,16 @@ int dp_ftroute(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 
 const char *dp_drop_reason_name(u8 reason);
 const char *dp_phase_name(u8 phase);
+
+/* Reciprocal of @d (d >= 1) and x / d with it. */
+struct dp_rdiv dp_rdiv_init(u32 d);
+
+static inline u32 dp_rdiv(u32 x, struct dp_rdiv r)
+{
+	u32 t = (u32)(((u64)x * r.m) >> 32);
+
+	return (t + ((x - t) >> r.sh1)) >> r.sh2;
+}
 
 /* DPillar implementation (topo_dpillar.c). */
 extern const struct dp_topo_ops dp_dpillar_ops;

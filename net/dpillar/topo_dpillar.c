@@ -37,9 +37,15 @@
  */
 #include "topo.h"
 
+/* x / h^i */
+static inline u32 dpp_div(const struct dp_topo *t, u32 x, u32 i)
+{
+	return dp_rdiv(x, t->rpow[i]);
+}
+
 static inline u32 dpp_col(const struct dp_topo *t, u32 id)
 {
-	return id / t->nlabels;
+	return dpp_div(t, id, t->k);
 }
 
 static inline u32 dpp_node(const struct dp_topo *t, u32 c, u32 l)
@@ -47,9 +53,12 @@ static inline u32 dpp_node(const struct dp_topo *t, u32 c, u32 l)
 	return c * t->nlabels + l;
 }
 
+/* Symbol i of label l. */
 static inline u32 dpp_sym(const struct dp_topo *t, u32 l, u32 i)
 {
-	return (l / t->pow[i]) % t->h;
+	u32 q = dpp_div(t, l, i);
+
+	return q - dpp_div(t, q, 1) * t->h;
 }
 
 static inline u32 dpp_set(const struct dp_topo *t, u32 l, u32 i, u32 v)
@@ -60,15 +69,17 @@ static inline u32 dpp_set(const struct dp_topo *t, u32 l, u32 i, u32 v)
 /* Label without symbol i, as a base-h number of the other symbols. */
 static inline u32 dpp_strip(const struct dp_topo *t, u32 l, u32 i)
 {
-	return (l / t->pow[i + 1]) * t->pow[i] + l % t->pow[i];
+	return dpp_div(t, l, i + 1) * t->pow[i] +
+	       (l - dpp_div(t, l, i) * t->pow[i]);
 }
 
 /* Do labels a and b agree on every symbol except symbol i? */
 static inline bool dpp_same_except(const struct dp_topo *t, u32 a, u32 b,
 				   u32 i)
 {
-	return a / t->pow[i + 1] == b / t->pow[i + 1] &&
-	       a % t->pow[i] == b % t->pow[i];
+	return dpp_div(t, a, i + 1) == dpp_div(t, b, i + 1) &&
+	       a - dpp_div(t, a, i) * t->pow[i] ==
+	       b - dpp_div(t, b, i) * t->pow[i];
 }
 
 static inline u32 dpp_cw(const struct dp_topo *t, u32 c)
@@ -149,6 +160,7 @@ static int dpp_init(struct dp_topo *t, u32 n, u32 k, const char **why)
 			return -EINVAL;
 		}
 		t->pow[i] = (u32)p;
+		t->rpow[i] = dp_rdiv_init((u32)p);
 		p *= t->h;
 	}
 	nodes = (u64)k * t->pow[k];
@@ -271,26 +283,33 @@ static int dpp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 	return (int)(j < self ? j : j - 1);
 }
 
-/* Failure-free hop count from (c, l) to (cd, ld) with helix direction cw. */
-static u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 l, u32 cd,
-			  u32 ld, bool cw)
+/*
+ * Failure-free hop count from column c to (cd, ld) with helix direction
+ * cw, where bit i of @diff says our label differs from ld in symbol i.
+ * Mirrors dpp_route() with r == NULL, on the difference mask only: a
+ * helix hop clears one bit, and "labels agree except symbol i" is
+ * "diff has no bit but i".  Exhaustively checked against the real walk.
+ */
+static u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd,
+			  bool cw)
 {
-	u32 hops = 0, dist, sy;
+	u32 hops = 0, dist, cm;
 
 	for (;;) {
-		if (c == cd && l == ld)
+		cm = dpp_ccw(t, c);
+		if (c == cd && !diff)
 			return hops;
-		if (dpp_ports_to(t, c, l, cd, ld))
+		if (((cd == c || cd == dpp_cw(t, c)) && !(diff & ~(1U << c))) ||
+		    ((cd == c || cd == cm) && !(diff & ~(1U << cm))))
 			return hops + 1;
-		if (l == ld) {
+		if (!diff) {
 			dist = cd >= c ? cd - c : cd + t->k - c;
 			if (dist > t->k - dist)
 				dist = t->k - dist;
 			return hops + dist;
 		}
-		sy = cw ? c : dpp_ccw(t, c);
-		l = dpp_set(t, l, sy, dpp_sym(t, ld, sy));
-		c = dpp_step(t, c, cw);
+		diff &= ~(1U << (cw ? c : cm));
+		c = cw ? dpp_cw(t, c) : cm;
 		hops++;
 	}
 }
@@ -307,9 +326,20 @@ static void dpp_route_init(const struct dp_topo *t, u32 src, u32 dst,
 		   src != dst) {
 		u32 c = dpp_col(t, src), cd = dpp_col(t, dst);
 		u32 l = src - c * t->nlabels, ld = dst - cd * t->nlabels;
+		u32 diff = 0, i, q, qd;
 
-		if (l != ld && dpp_sroute_len(t, c, l, cd, ld, false) <
-			       dpp_sroute_len(t, c, l, cd, ld, true))
+		if (l == ld)
+			return;
+		for (i = 0; i < t->k; i++) {
+			q = dpp_div(t, l, 1);
+			qd = dpp_div(t, ld, 1);
+			if (l - q * t->h != ld - qd * t->h)
+				diff |= 1U << i;
+			l = q;
+			ld = qd;
+		}
+		if (dpp_sroute_len(t, c, diff, cd, false) <
+		    dpp_sroute_len(t, c, diff, cd, true))
 			st->flags = DP_RS_CCW;
 	}
 }
@@ -404,10 +434,9 @@ static bool dpp_tunnel(const struct dp_topo *t, u32 self, u32 c, u32 l,
 	u32 b = dpp_cand(t, cur2, dpp_sym(t, ld, sy2), 0);
 	u32 i, a, lv;
 
-	for (i = 1; i < t->h; i++) {
-		a = want + i;
-		if (a >= t->h)
-			a -= t->h;
+	/* a != ld[sy]; our own symbol first, as the paper's example does */
+	for (i = 0; i + 1 < t->h; i++) {
+		a = dpp_cand(t, want, dpp_sym(t, l, sy), i);
 		lv = dpp_set(t, l, sy, a);
 		*v = dpp_node(t, nc, lv);
 		if (dpp_reach(r, self, port, *v)) {
@@ -500,7 +529,8 @@ static int dpp_tunnel_mid(const struct dp_topo *t, u32 self, u32 c, u32 l,
 	cur = dpp_sym(t, l, sy);
 	want = dpp_sym(t, ld, sy);
 	for (i = 0; i + 1 < t->h; i++) {
-		w = dpp_node(t, wc, dpp_set(t, l, sy, dpp_cand(t, cur, want, i)));
+		w = dpp_node(t, wc,
+			     dpp_set(t, l, sy, dpp_cand(t, cur, want, i)));
 		if (dpp_reach(r, self, port, w)) {
 			st->waypoint = w;
 			dpp_hop(hop, w, port, DP_PHASE_TUNNEL);

@@ -103,12 +103,80 @@ void fs_random(struct fail_set *fs, struct rng *r, u32 nodes, u32 links)
 	}
 }
 
-u32 peer_port(const struct dp_topo *t, u32 self, u32 port)
+u32 peer_port(const struct dp_topo *t, u32 self, u32 port, u32 peer)
 {
 	u32 sc, sid;
 
+	/* Switch S_sc joins port 0 of column sc and port 1 of column sc+1. */
 	dp_port_switch(t, self, port, &sc, &sid);
-	/* Switch S_sc: port 0 of column sc, port 1 of column sc + 1. */
-	return self / t->nlabels == sc ? (port == DP_PORT_CW ? 0 : 1) :
-	       (peer_port_col_is(t, sc, 0) ? 0 : 1);
+	return peer / t->nlabels == sc ? DP_PORT_CW : DP_PORT_CCW;
+}
+
+bool fs_reachable(const void *ctx, u32 self, u32 port, u32 peer)
+{
+	const struct fail_set *fs = ctx;
+
+	if (peer >= fs->t->nodes || fs_node(fs, peer) || fs_link(fs, self, port))
+		return false;
+	if (dp_port_neigh_index(fs->t, self, port, peer) < 0)
+		return false;
+	return !fs_link(fs, peer, peer_port(fs->t, self, port, peer));
+}
+
+void walk_route(const struct dp_topo *t, u32 src, u32 dst, enum dp_dir dir,
+		const struct fail_set *fs, u32 ttl, struct walk *w)
+{
+	struct dp_reach reach = { .reachable = fs_reachable, .ctx = fs };
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 self = src;
+	int err;
+
+	w->delivered = false;
+	w->looped = false;
+	w->bad_hop = false;
+	w->reason = DP_DROP_ROUTE_NONE;
+	w->hops = 0;
+	w->tunnels = 0;
+	w->uturns = 0;
+	w->ring_revs = 0;
+	w->path_len = 0;
+	if (w->path && w->path_max)
+		w->path[w->path_len++] = src;
+	dp_route_init_dir(t, src, dst, dir, &st);
+	while (self != dst) {
+		if (w->hops >= ttl) {
+			w->looped = true;
+			return;
+		}
+		if (fs)
+			err = dp_ftroute(t, self, &st, &reach, &hop);
+		else
+			err = dp_sroute(t, self, &st, &hop);
+		if (err) {
+			w->reason = hop.reason;
+			return;
+		}
+		if (hop.port >= DP_NPORTS ||
+		    dp_port_neigh_index(t, self, hop.port, hop.next) < 0)
+			w->bad_hop = true;
+		else if (fs && (fs_node(fs, hop.next) ||
+				!fs_reachable(fs, self, hop.port, hop.next)))
+			w->bad_hop = true;
+		if (w->bad_hop)
+			return;
+		if (w->phase && w->path_len > 0 && w->path_len <= w->path_max)
+			w->phase[w->path_len - 1] = hop.phase;
+		if (w->path && w->path_len < w->path_max)
+			w->path[w->path_len++] = hop.next;
+		w->tunnels = (st.flags & DP_RS_TUNNELS_MASK) >>
+			     DP_RS_TUNNELS_SHIFT;
+		if (hop.phase == DP_PHASE_UTURN)
+			w->uturns++;
+		if (hop.phase == DP_PHASE_RING_REV)
+			w->ring_revs++;
+		self = hop.next;
+		w->hops++;
+	}
+	w->delivered = true;
 }

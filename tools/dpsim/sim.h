@@ -38,7 +38,7 @@ void fs_random(struct fail_set *fs, struct rng *r, u32 nodes, u32 links);
 /* dp_reach oracle over a fail_set (ctx = struct fail_set *). */
 bool fs_reachable(const void *ctx, u32 self, u32 port, u32 peer);
 /* Port of @peer on the switch that @self's @port plugs into. */
-u32 peer_port(const struct dp_topo *t, u32 self, u32 port);
+u32 peer_port(const struct dp_topo *t, u32 self, u32 port, u32 peer);
 
 struct walk {
 	bool delivered;

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the kernel's checkpatch.pl --strict over the module and UAPI sources.
+# checkpatch comes from Debian's linux-source-6.12 tarball: the few files it
+# needs are unpacked once into the cache.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${DPILLAR_CACHE:-$HOME/.cache/dpillar}
+tarball=$(ls /usr/src/linux-source-6.12.tar.xz 2>/dev/null || true)
+[ -n "$tarball" ] || { echo "checkpatch: linux-source-6.12 missing (make deps)" >&2; exit 1; }
+dir=$cache/checkpatch-$(stat -c %Y "$tarball")
+if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
+	mkdir -p "$dir"
+	tar -xJf "$tarball" -C "$dir" --strip-components=1 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+fi
+cd "$repo"
+files=$(git ls-files -co --exclude-standard "net/dpillar/*.[ch]" "include/uapi/linux/*.h")
+# --no-tree: out of tree.  The userspace half of the shim header must name
+# the C99 types, so that one check is off there only.
+out=$(
+	"$dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+		-f $(echo "$files" | grep -v dp_shim.h) || true
+	"$dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+		--ignore PREFER_KERNEL_TYPES -f net/dpillar/dp_shim.h || true
+)
+if echo "$out" | grep -E ': (ERROR|WARNING|CHECK):'; then
+	echo "checkpatch: not clean" >&2
+	exit 1
+fi
+echo "checkpatch: $(echo "$files" | wc -w) files clean"

@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The "dpillar" link type: autoload, create, show, every validation error,
+# port life cycle (unregister, netns move), netns deletion, and module
+# unload/reload with devices present.  Runs in the test guest.
+
+. "$(dirname "$0")/lib.sh"
+
+require_vm
+require_root
+require_cmd ip jq python3 insmod rmmod depmod modinfo
+DPCTL=$DPILLAR_REPO/tools/dpctl/dpctl
+RAW="python3 $DP_SELFTESTS/dp_raw.py"
+[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
+[ -f "${DPILLAR_KO:-}" ] || ktap_skip_all "DPILLAR_KO not set"
+
+S=dpl-srv	# the server under test
+P=dpl-peer	# the other ends of its cables
+O=dpl-other	# somewhere else
+mark=$(dmesg_mark)
+
+dpctl() { ip netns exec $S "$DPCTL" "$@"; }
+raw() { ip netns exec $S $RAW "$@"; }
+ifindex() { ip -n "$1" -j link show "$2" | jq '.[0].ifindex'; }
+dp_json() { dpctl -j link show "$1"; }
+# new_port NAME: a veth NAME in $S, its peer pNAME in $P, both up.
+new_port() {
+	ip -n $S link add "$1" type veth peer name "p$1" netns $P &&
+	ip -n $S link set "$1" up && ip -n $P link set "p$1" up
+}
+ADD="n 4 k 3 addr 2:1.0.1"
+
+# --- autoload through the module alias --------------------------------------
+# Install the module the way "make modules_install" does on a server (the
+# guest root is a throw-away overlay), so that creating a link proves that
+# MODULE_ALIAS_RTNL_LINK and the kernel's request_module() find it.
+setup_autoload() {
+	local dir
+	dir=/lib/modules/$(uname -r)/updates
+	mkdir -p "$dir" 2>/dev/null && cp "$DPILLAR_KO" "$dir/dpillar.ko" &&
+		depmod -a 2>/dev/null || return 1
+	defer "rm -f $dir/dpillar.ko; depmod -a"
+	defer "rmmod dpillar"
+}
+
+ns_create $S $P $O || ktap_skip_all "cannot create namespaces"
+new_port a0 && new_port a1 || ktap_skip_all "cannot create veth"
+
+if lsmod | grep -q '^dpillar '; then
+	rmmod dpillar
+fi
+run_test "module alias names rtnl-link-dpillar" \
+	sh -c "modinfo -F alias '$DPILLAR_KO' | grep -qx rtnl-link-dpillar"
+if setup_autoload; then
+	run_test "link add autoloads the module" \
+		dpctl link add dp0 $ADD port0 a0 port1 a1
+else
+	ktap_skip "link add autoloads the module" "read-only /lib/modules"
+	insmod "$DPILLAR_KO" && dpctl link add dp0 $ADD port0 a0 port1 a1
+fi
+run_test "module is loaded" sh -c "lsmod | grep -q '^dpillar '"
+
+# --- what the device looks like ---------------------------------------------
+j=$(dp_json dp0)
+check_eq "$(echo "$j" | jq -c '.[0] | [.n, .k, .addr, .node_id, .nodes]')" \
+	'[4,3,"2:1.0.1",21,24]' "link show reports n, k, address, node id, size"
+check_eq "$(echo "$j" | jq -c '[.[0].ports[] | .ifname]')" '["a0","a1"]' \
+	"link show lists the ports in order"
+run_test "ports have dp0 as master" \
+	sh -c "ip -n $S link show a0 | grep -q 'master dp0' &&
+	       ip -n $S link show a1 | grep -q 'master dp0'"
+check_eq "$(ip -n $S -j link show dp0 | jq -c '.[0] | [.mtu, .link_type]')" \
+	'[1484,"none"]' "dp0 is an L3 device with MTU = port MTU - 16"
+ip -n $S link set a1 mtu 1400
+check_eq "$(ip -n $S -j link show dp0 | jq '.[0].mtu')" 1384 \
+	"dp0 MTU follows the smallest port MTU"
+ip -n $S link set a1 mtu 1500
+
+ip -n $S link set dp0 up
+check_eq "$(dp_json dp0 | jq '.[0].carrier')" true "carrier with ports up"
+ip -n $P link set pa0 down
+ip -n $P link set pa1 down
+check_eq "$(dp_json dp0 | jq '.[0].carrier')" false "no carrier when all ports lose theirs"
+ip -n $P link set pa0 up
+check_eq "$(dp_json dp0 | jq '.[0].carrier')" true "carrier back with one port"
+ip -n $P link set pa1 up
+
+# --- frames: ours are counted and dropped, the rest pass ----------------------
+a0mac=$(ip -n $S -j link show a0 | jq -r '.[0].address')
+before=$(ip -n $S -j -s link show dp0 | jq '.[0].stats64.rx.dropped')
+ip netns exec $P $RAW send pa0 "$a0mac" 0x88b5 0100 5
+sleep 0.2
+after=$(ip -n $S -j -s link show dp0 | jq '.[0].stats64.rx.dropped')
+check_eq "$((after - before))" 5 "dpillar frames are counted and dropped"
+ip -n $S addr add 192.0.2.1/24 dev a0
+ip -n $P addr add 192.0.2.2/24 dev pa0
+run_test "other traffic still flows over a port" \
+	ip netns exec $P ping -c 2 -i 0.2 -W 2 192.0.2.1
+ip -n $S addr flush dev a0
+
+# --- validation: every reason gets its own message ----------------------------
+new_port b0 && new_port b1
+bad() { # bad DESC MESSAGE ARGS...
+	local desc=$1 msg=$2
+	shift 2
+	check_fail -m "$msg" "rejects $desc" dpctl link add dpx "$@"
+}
+bad "odd n" "n must be even" n 5 k 3 addr 2:1.0.1 port0 b0 port1 b1
+bad "n < 4" "n out of range" n 2 k 3 addr 2:0.0.0 port0 b0 port1 b1
+bad "n > 256" "n out of range" n 258 k 2 addr 1:0.0 port0 b0 port1 b1
+bad "k < 2" "k must be >= 2" n 4 k 1 addr 0:1 port0 b0 port1 b1
+bad "N beyond 32 bits" "too many servers" n 48 k 6 addr 0:0.0.0.0.0.0 port0 b0 port1 b1
+bad "column >= k" "column out of range" n 4 k 3 addr 3:1.0.1 port0 b0 port1 b1
+bad "label symbol >= n/2" "label symbol out of range" n 4 k 3 addr 2:2.0.1 port0 b0 port1 b1
+bad "label of wrong length" "label must have k symbols" n 4 k 3 addr 2:1.0 port0 b0 port1 b1
+bad "loopback port" "Port cannot be a loopback device" $ADD port0 lo port1 b1
+bad "the same port twice" "Ports must be distinct devices" $ADD port0 b0 port1 b0
+bad "a port of another dpillar device" "Device is already a dpillar port" $ADD port0 a0 port1 b1
+ip -n $S link add br0 type bridge && ip -n $S link set b1 master br0
+bad "a bridge port" "already a port of another device" $ADD port0 b0 port1 b1
+ip -n $S link set b1 nomaster && ip -n $S link del br0
+if ip -n $S tuntap add mode tun name tn0 2>/dev/null; then
+	bad "a non-Ethernet port" "Port must be an Ethernet device" $ADD port0 b0 port1 tn0
+	ip -n $S link del tn0
+else
+	ktap_skip "rejects a non-Ethernet port" "no tun"
+fi
+b0=$(ifindex $S b0) b1=$(ifindex $S b1)
+G="n=u32:4 k=u32:3 column=u32:2 label=bytes:01.00.01"
+check_fail -m "Missing n" "rejects a missing n" raw newlink dpx k=u32:3 column=u32:2 label=bytes:01.00.01 ports=$b0,$b1
+check_fail -m "Missing ports" "rejects missing ports" raw newlink dpx $G
+check_fail -m "Too few ports" "rejects one port" raw newlink dpx $G ports=$b0
+check_fail -m "Too many ports" "rejects three ports" raw newlink dpx $G ports=$b0,$b1,1
+check_fail -m "Port device does not exist" "rejects an unknown ifindex" raw newlink dpx $G ports=$b0,99999
+check_fail -m "Node id is read-only" "rejects a node id" raw newlink dpx $G ports=$b0,$b1 node_id=u32:1
+check_fail -m "Invalid" "rejects a wrongly typed n" raw newlink dpx n=u16:4 k=u32:3 column=u32:2 label=bytes:01.00.01 ports=$b0,$b1
+check_fail -m "range" "rejects an unknown topology" raw newlink dpx $G topo=u32:9 ports=$b0,$b1
+check_fail -m "network namespace" "rejects a device outside its ports' netns" \
+	raw newlink dpx $G ports=$b0,$b1 netns=/run/netns/$O
+run_test "(48,5), ~40 million servers, is accepted" \
+	dpctl link add dpx n 48 k 5 addr 4:23.0.1.2.3 port0 b0 port1 b1
+check_eq "$(dp_json dpx | jq '.[0].nodes')" 39813120 "(48,5) has 39813120 servers"
+run_test "link del" dpctl link del dpx
+check_eq "$(ip -n $S -j link show b0 | jq -r '.[0].master // "none"')" none \
+	"deleting the device releases its ports"
+check_fail -m "not a dpillar device" "link del refuses other devices" dpctl link del b0
+check_fail -m "not a dpillar device" "link show of another device fails" dpctl link show b0
+run_test "a usage error exits 2" \
+	sh -c "ip netns exec $S $DPCTL link add 2>/dev/null; [ \$? -eq 2 ]"
+
+# --- port life cycle ----------------------------------------------------------
+run_test "deleting a port leaves the device" ip -n $S link del a0
+check_eq "$(dp_json dp0 | jq -c '[.[0].ports[] | .ifindex == 0]')" '[true,false]' \
+	"the deleted port shows as detached"
+ip -n $S link set a1 netns $O
+check_eq "$(dp_json dp0 | jq -c '[.[0].ports[] | .ifindex]')" '[0,0]' \
+	"a port moved to another netns is detached"
+check_eq "$(dp_json dp0 | jq '.[0].carrier')" false "no ports, no carrier"
+run_test "a detached device can be deleted" dpctl link del dp0
+ip -n $O link del a1
+
+# --- teardown paths ---------------------------------------------------------
+X=dpl-gone
+ns_create $X
+ip -n $X link add x0 type veth peer name x1
+ip netns exec $X "$DPCTL" link add dp0 $ADD port0 x0 port1 x1
+run_test "netns deletion with a device in it" ip netns del $X
+sleep 1
+new_port c0 && new_port c1
+dpctl link add dp0 $ADD port0 c0 port1 c1
+dpctl link add dp1 n 4 k 3 addr 0:0.0.0 port0 b0 port1 b1
+run_test "rmmod with devices present" rmmod dpillar
+check_eq "$(ip -n $S -j link show c0 | jq -r '.[0].master // "none"')" none \
+	"rmmod released the ports"
+run_test "module reloads" insmod "$DPILLAR_KO"
+run_test "and creates devices again" dpctl link add dp0 $ADD port0 c0 port1 c1
+run_test "final unload" rmmod dpillar
+
+run_test "no kernel splat" dmesg_check "$mark"
+ktap_finish

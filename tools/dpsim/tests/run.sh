@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# dpsim test suite: the core tests (tests/test_core) and CLI checks.
+# Run from tools/dpsim (make check).  Last line: "N passed, N failed".
+set -u
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# check DESC EXPECTED_RC COMMAND... ; output in $out
+check() {
+	desc=$1 want=$2
+	shift 2
+	out=$("$@" 2>/tmp/dpsim-test-err.$$)
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "$desc (exit $rc)"; else
+		ko "$desc: exit $rc, expected $want"; cat /tmp/dpsim-test-err.$$; fi
+}
+
+# has DESC PATTERN: $out contains the fixed string
+has() {
+	case $out in
+	*"$2"*) ok "$1" ;;
+	*) ko "$1: output lacks '$2'"; echo "$out" | head -5 ;;
+	esac
+}
+
+./tests/test_core > /tmp/dpsim-core.$$
+core_rc=$?
+grep -v '^PASS' /tmp/dpsim-core.$$ | grep -v ' passed, ' || true
+line=$(tail -n 1 /tmp/dpsim-core.$$)
+cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$cp" ]; then cp=0; cf=1; fi
+pass=$((pass + cp))
+fail=$((fail + cf))
+[ "$core_rc" -eq 0 ] || [ "$cf" -gt 0 ] || fail=$((fail + 1))
+grep -E 'SRoute all|FTRoute every|FTRoute [0-9]+ random' /tmp/dpsim-core.$$ |
+	sed 's/^PASS: /  core: /'
+
+D=./dpsim
+check "--help" 0 $D --help
+has "--help shows usage" "usage: dpsim"
+check "no command" 2 $D
+check "unknown command" 2 $D frobnicate
+check "paths without -n" 2 $D paths -k 3
+check "paths odd n" 2 $D paths -n 7 -k 3
+check "paths bad option" 2 $D paths -n 8 -k 3 --bogus
+check "ft without --failed" 2 $D ft -n 8 -k 3
+check "route bad address" 2 $D route -n 8 -k 3 --from 0:0.0 --to 1:0.0.0
+check "route failed source" 1 $D route -n 8 -k 3 --from 0:0.0.0 --to 1:0.0.1 --fail 0:0.0.0
+
+check "paths (8,3) all pairs json" 0 $D paths -n 8 -k 3 --json
+has "paths json fields" '"n": 8, "k": 3, "servers": 192, "switches": 48, "pairs": 36672'
+has "paths json bound" '"max_hops": 3, "bound": 4'
+check "paths (8,3) paper direction" 0 $D paths -n 8 -k 3 --dir cw --json
+has "paths D=+1 reaches the bound" '"max_hops": 4, "bound": 4'
+check "paths (48,5) sampled + shortest" 0 $D paths -n 48 -k 5 --pairs 20000 --shortest --sources 1 --json
+has "paths (48,5) servers" '"servers": 39813120'
+has "paths (48,5) shortest" '"shortest_avg"'
+
+check "ft (12,4) 300 failed json" 0 $D ft -n 12 -k 4 --failed 300 --pairs 20000 --json
+has "ft json fields" '"looped": 0, "bad_hops": 0'
+for f in delivered dropped avg_stretch avg_hops max_hops bound; do
+	has "ft json has $f" "\"$f\": "
+done
+check "ft (48,4) with failed links" 0 $D ft -n 48 -k 4 --failed 2000 --fail-links 2000 --pairs 20000 --json
+has "ft (48,4) no loop" '"looped": 0, "bad_hops": 0'
+
+# The paper's example (Sec. IV-B): (0,000) -> (2,001) with (1,001) failed,
+# clockwise: tunnel through (1,000) to (2,010).
+check "route paper example" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --fail 1:0.0.1 --dir cw --json
+has "route paper example path" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
+check "route to self" 0 $D route -n 8 -k 3 --from 1:2.3.0 --to 1:2.3.0 --json
+has "route to self is 0 hops" '{"delivered": true, "hops": 0, "path": ["1:2.3.0"]'
+check "route helix+ring text" 0 $D route -n 12 -k 4 --from 0:0.0.0.0 --to 2:5.5.5.5
+has "route text delivered" "delivered in"
+
+check "plan csv" 0 $D plan -n 4 -k 2 --csv
+has "plan csv header" "server,port,switch_col,switch_id"
+n=$(echo "$out" | wc -l)
+[ "$n" -eq 17 ] && ok "plan (4,2) has 16 rows" || ko "plan (4,2) rows: $n"
+has "plan row" "1:1.0,1,0,1"
+check "plan json" 0 $D plan -n 4 -k 2 --json
+has "plan json" '{"server": "0:0.0", "port": 0, "switch_col": 0, "switch_id": 0}'
+check "bench" 0 $D bench -n 8 -k 3 --runs 1 --json
+has "bench json" '"ns_sroute"'
+
+rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_core.c - exhaustive and randomized checks of the routing core.
+ *
+ * Prints one line per check and a final "N passed, N failed" line; exits
+ * non-zero when a check failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdarg.h>
+
+#include "sim.h"
+
+static unsigned int npass, nfailed;
+
+static void result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (ok)
+		npass++;
+	else
+		nfailed++;
+}
+
+static const u32 small[][2] = {
+	{ 4, 2 }, { 4, 3 }, { 4, 4 }, { 6, 2 }, { 6, 3 }, { 8, 3 },
+};
+
+#define NSMALL (sizeof(small) / sizeof(small[0]))
+
+static void mk(struct dp_topo *t, u32 n, u32 k)
+{
+	const char *why = NULL;
+
+	if (dp_topo_init(t, DP_TOPO_DPILLAR, n, k, &why)) {
+		fprintf(stderr, "init (%u,%u): %s\n", n, k, why);
+		exit(1);
+	}
+}
+
+static void test_init_limits(void)
+{
+	static const struct {
+		u32 kind, n, k;
+		int ok;
+		const char *why;
+	} c[] = {
+		{ 1, 48, 5, 1, NULL },
+		{ 1, 48, 4, 1, NULL },
+		{ 1, 4, 2, 1, NULL },
+		{ 1, 256, 2, 1, NULL },
+		{ 1, 256, 3, 1, NULL },		/* 3 * 128^3 = 6.3M */
+		{ 1, 4, 27, 1, NULL },		/* 27 * 2^27 = 3.6G */
+		{ 1, 4, 28, 0, "too many servers: k*(n/2)^k exceeds 2^32 - 1" },
+		{ 1, 256, 5, 0, "too many servers: k*(n/2)^k exceeds 2^32 - 1" },
+		{ 1, 48, 7, 0, "too many servers: k*(n/2)^k exceeds 2^32 - 1" },
+		{ 1, 4, 33, 0, "too many servers: k*(n/2)^k exceeds 2^32 - 1" },
+		{ 1, 4, 0xffffffff, 0, "too many servers: k*(n/2)^k exceeds 2^32 - 1" },
+		{ 1, 13, 3, 0, "n must be even" },
+		{ 1, 2, 3, 0, "n out of range (4..256)" },
+		{ 1, 0, 3, 0, "n out of range (4..256)" },
+		{ 1, 258, 3, 0, "n out of range (4..256)" },
+		{ 1, 12, 1, 0, "k must be >= 2" },
+		{ 1, 12, 0, 0, "k must be >= 2" },
+		{ 0, 12, 3, 0, "unknown topology kind" },
+		{ 2, 12, 3, 0, "unknown topology kind" },
+	};
+	struct dp_topo t;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const char *why = NULL;
+		int err = dp_topo_init(&t, c[i].kind, c[i].n, c[i].k, &why);
+		bool ok;
+
+		if (c[i].ok)
+			ok = !err && t.nodes == c[i].k * t.pow[c[i].k] &&
+			     t.h == c[i].n / 2 && t.ops;
+		else
+			ok = err == -EINVAL && why && !strcmp(why, c[i].why);
+		result(ok, "dp_topo_init(kind %u, n %u, k %u) %s%s%s", c[i].kind,
+		       c[i].n, c[i].k, c[i].ok ? "accepted" : "rejected: ",
+		       c[i].ok ? "" : c[i].why, ok ? "" : " (UNEXPECTED)");
+	}
+	mk(&t, 48, 5);
+	result(t.nodes == 39813120 && t.switches == 5 * 331776,
+	       "(48,5): %u servers, %u switches", t.nodes, t.switches);
+	mk(&t, 4, 27);
+	result(t.nodes - 1 < DP_NODE_NONE, "(4,27): max id %u < DP_NODE_NONE",
+	       t.nodes - 1);
+}
+
+static bool addr_roundtrip(const struct dp_topo *t, u32 id)
+{
+	char buf[DP_ADDR_TEXT_MAX];
+	u8 sym[DP_MAX_K];
+	u32 col, back;
+	const char *why;
+	int len;
+
+	dp_addr_to_symbols(t, id, &col, sym);
+	if (dp_addr_from_symbols(t, col, sym, t->k, &back, &why) || back != id)
+		return false;
+	len = dp_addr_format(t, id, buf, sizeof(buf));
+	if (len <= 0 || (u32)len != strlen(buf))
+		return false;
+	if (dp_addr_parse(t, buf, &back, &why) || back != id)
+		return false;
+	return dp_addr_valid(t, id);
+}
+
+static void test_addressing(void)
+{
+	struct dp_topo t;
+	struct rng r = { 42 };
+	char buf[DP_ADDR_TEXT_MAX], small_buf[5];
+	u8 sym[DP_MAX_K];
+	u32 i, id, col, nsym;
+	const char *why;
+	bool ok;
+	int len;
+
+	for (i = 0; i < NSMALL; i++) {
+		mk(&t, small[i][0], small[i][1]);
+		ok = true;
+		for (id = 0; id < t.nodes; id++)
+			ok &= addr_roundtrip(&t, id);
+		ok &= !dp_addr_valid(&t, t.nodes) &&
+		      !dp_addr_valid(&t, DP_NODE_NONE);
+		result(ok, "(%u,%u) id<->symbols<->text round trip, all %u ids",
+		       t.n, t.k, t.nodes);
+	}
+	mk(&t, 48, 5);
+	ok = addr_roundtrip(&t, 0) && addr_roundtrip(&t, t.nodes - 1);
+	for (i = 0; i < 100000; i++)
+		ok &= addr_roundtrip(&t, rng_below(&r, t.nodes));
+	result(ok, "(48,5) round trip, 100000 random ids + both ends");
+	dp_addr_format(&t, t.nodes - 1, buf, sizeof(buf));
+	result(!strcmp(buf, "4:23.23.23.23.23"), "(48,5) last id is %s", buf);
+
+	mk(&t, 8, 3);
+	ok = !dp_addr_parse(&t, "2:3.0.1", &id, &why) &&
+	     id == 2 * 64 + 3 * 16 + 0 * 4 + 1;
+	dp_addr_to_symbols(&t, id, &col, sym);
+	ok &= col == 2 && sym[0] == 1 && sym[1] == 0 && sym[2] == 3;
+	len = dp_addr_format(&t, id, buf, sizeof(buf));
+	ok &= len == 7 && !strcmp(buf, "2:3.0.1");
+	result(ok, "(8,3) \"2:3.0.1\" = id %u, v_0 = 1, v_2 = 3", id);
+	len = dp_addr_format(&t, id, small_buf, sizeof(small_buf));
+	result(len == 7 && !strcmp(small_buf, "2:3."),
+	       "dp_addr_format truncates like snprintf (\"%s\", %d)", small_buf,
+	       len);
+	len = dp_addr_format(&t, t.nodes, buf, sizeof(buf));
+	result(len == -EINVAL && buf[0] == 0, "dp_addr_format rejects id %u",
+	       t.nodes);
+
+	{
+		static const struct {
+			const char *text, *why;
+		} bad[] = {
+			{ "", "empty address" },
+			{ "3:0.0.0", "column out of range" },
+			{ "2:0.0", "label must have k symbols" },
+			{ "2:0.0.0.0", "label must have k symbols" },
+			{ "2:0.4.0", "label symbol out of range (must be < n/2)" },
+			{ "2:0.256.0", "label symbol out of range (must be < n/2)" },
+			{ "2:0..0", "label must be decimal symbols separated by '.'" },
+			{ "2:0.0.", "label must be decimal symbols separated by '.'" },
+			{ "2:0.0.0 ", "label must be decimal symbols separated by '.'" },
+			{ "2:-1.0.0", "label must be decimal symbols separated by '.'" },
+			{ "2", "address must look like C:v.v.v (missing ':')" },
+			{ "2.0.0.0", "address must look like C:v.v.v (missing ':')" },
+			{ ":0.0.0", "address must look like C:v.v.v (column first)" },
+			{ "x:0.0.0", "address must look like C:v.v.v (column first)" },
+			{ "99999999999:0.0.0", "column out of range" },
+		};
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			why = NULL;
+			ok = dp_addr_parse(&t, bad[i].text, &id, &why) ==
+			     -EINVAL && why && !strcmp(why, bad[i].why);
+			result(ok, "parse \"%s\" rejected: %s", bad[i].text,
+			       why ? why : "(accepted!)");
+		}
+	}
+	ok = !dp_addr_parse_raw("7:1.2.3.200", &col, sym, &nsym, &why) &&
+	     col == 7 && nsym == 4 && sym[0] == 200 && sym[3] == 1;
+	result(ok, "dp_addr_parse_raw(\"7:1.2.3.200\") reverses symbols");
+	ok = dp_addr_parse_raw("0:0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
+			       "0.0.0.0.0.0.0.0.0.0", &col, sym, &nsym, &why) ==
+	     -EINVAL;
+	result(ok, "dp_addr_parse_raw rejects 33 symbols");
+	ok = dp_addr_from_symbols(&t, 0, sym, 3, &id, &why) == -EINVAL &&
+	     !strcmp(why, "label symbol out of range (must be < n/2)");
+	result(ok, "dp_addr_from_symbols rejects symbol 200 in (8,3)");
+}
+
+static void test_wiring(u32 n, u32 k)
+{
+	struct dp_topo t;
+	u32 *cnt, id, p, i, q, sc, sid, psc, psid, peer, sw;
+	bool ok = true, sym_ok = true, cnt_ok = true;
+
+	mk(&t, n, k);
+	cnt = calloc((size_t)t.switches * 2, sizeof(*cnt));
+	for (id = 0; id < t.nodes; id++) {
+		for (p = 0; p < 2; p++) {
+			dp_port_switch(&t, id, p, &sc, &sid);
+			if (sc >= k || sid >= t.pow[k - 1]) {
+				ok = false;
+				continue;
+			}
+			sw = sc * t.pow[k - 1] + sid;
+			/* p == 0: we are the H_sc side, else the H_sc+1 side */
+			cnt[sw * 2 + p]++;
+			for (i = 0; i < dp_port_neigh_count(&t); i++) {
+				peer = dp_port_neigh(&t, id, p, i);
+				if (peer >= t.nodes || peer == id ||
+				    dp_port_neigh_index(&t, id, p, peer) !=
+				    (int)i) {
+					ok = false;
+					continue;
+				}
+				/* peer sees us on the same switch */
+				q = peer_port(&t, id, p, peer);
+				dp_port_switch(&t, peer, q, &psc, &psid);
+				if (psc != sc || psid != sid ||
+				    dp_port_neigh_index(&t, peer, q, id) < 0)
+					sym_ok = false;
+			}
+			if (dp_port_neigh_index(&t, id, p, id) != -1 ||
+			    dp_port_neigh_index(&t, id, p, t.nodes) != -1 ||
+			    dp_port_neigh(&t, id, p, n - 1) != DP_NODE_NONE)
+				ok = false;
+		}
+	}
+	for (sw = 0; sw < t.switches; sw++)
+		if (cnt[sw * 2] != t.h || cnt[sw * 2 + 1] != t.h)
+			cnt_ok = false;
+	/* a server never shares both switches with anyone unless k == 2 */
+	result(ok, "(%u,%u) wiring: %u switches, n-1 neighbours per port, "
+	       "index inverse", n, k, t.switches);
+	result(sym_ok, "(%u,%u) wiring: neighbour lists symmetric", n, k);
+	result(cnt_ok, "(%u,%u) wiring: each switch has h servers of H_c on "
+	       "port 0 and h of H_c+1 on port 1", n, k);
+	free(cnt);
+}
+
+static void test_sroute(u32 n, u32 k)
+{
+	struct dp_topo t;
+	struct walk w = { 0 }, wc = { 0 }, wcc = { 0 };
+	u32 s, d, bound, maxh = 0, maxcw = 0, bad = 0, notmin = 0;
+	u64 sum = 0, sumcw = 0, pairs = 0, atbound = 0;
+
+	mk(&t, n, k);
+	bound = k + k / 2;
+	for (s = 0; s < t.nodes; s++) {
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d)
+				continue;
+			walk_route(&t, s, d, DP_DIR_AUTO, NULL, 4 * bound, &w);
+			walk_route(&t, s, d, DP_DIR_CW, NULL, 4 * bound, &wc);
+			walk_route(&t, s, d, DP_DIR_CCW, NULL, 4 * bound, &wcc);
+			if (!w.delivered || !wc.delivered || !wcc.delivered ||
+			    w.hops > bound || wc.hops > bound ||
+			    wcc.hops > bound)
+				bad++;
+			if (w.hops != (wc.hops < wcc.hops ? wc.hops : wcc.hops))
+				notmin++;
+			pairs++;
+			sum += w.hops;
+			sumcw += wc.hops;
+			if (w.hops > maxh)
+				maxh = w.hops;
+			if (wc.hops > maxcw)
+				maxcw = wc.hops;
+			if (wc.hops == bound)
+				atbound++;
+		}
+	}
+	result(!bad, "(%u,%u) SRoute all %llu pairs delivered, no loop, valid "
+	       "hops, <= k+k/2 = %u; D=+1 (paper): max %u avg %.3f%s; auto D: "
+	       "max %u avg %.3f", n, k, (unsigned long long)pairs, bound,
+	       maxcw, (double)sumcw / pairs,
+	       maxcw == bound ? " (bound reached)" : " (bound NOT reached)",
+	       maxh, (double)sum / pairs);
+	result(!notmin, "(%u,%u) auto direction = shorter of D=+1, D=-1 for "
+	       "every pair", n, k);
+	(void)atbound;
+}
+
+struct ft_stats {
+	u64 walks, delivered, looped, bad, dropped;
+	u64 drops[DP_DROP_ROUTE_COUNT];
+	u32 maxhops;
+};
+
+static void ft_pairs(const struct dp_topo *t, const struct fail_set *fs,
+		     enum dp_dir dir, struct ft_stats *st)
+{
+	struct walk w = { 0 };
+	u32 s, d;
+
+	for (s = 0; s < t->nodes; s++) {
+		if (fs_node(fs, s))
+			continue;
+		for (d = 0; d < t->nodes; d++) {
+			if (s == d || fs_node(fs, d))
+				continue;
+			walk_route(t, s, d, dir, fs, 1000, &w);
+			st->walks++;
+			if (w.delivered) {
+				st->delivered++;
+				if (w.hops > st->maxhops)
+					st->maxhops = w.hops;
+			} else if (w.looped) {
+				st->looped++;
+			} else if (w.bad_hop) {
+				st->bad++;
+			} else {
+				st->dropped++;
+				st->drops[w.reason < DP_DROP_ROUTE_COUNT ?
+					  w.reason : 0]++;
+			}
+		}
+	}
+}
+
+static void ft_report(const char *what, u32 n, u32 k,
+		      const struct ft_stats *st)
+{
+	char drops[256] = "";
+	size_t pos = 0;
+	int i;
+
+	for (i = 1; i < DP_DROP_ROUTE_COUNT; i++)
+		if (st->drops[i])
+			pos += snprintf(drops + pos, sizeof(drops) - pos,
+					" %s=%llu", dp_drop_reason_name(i),
+					(unsigned long long)st->drops[i]);
+	result(!st->looped && !st->bad && !st->drops[0] &&
+	       !st->drops[DP_DROP_ROUTE_NOPATH] &&
+	       !st->drops[DP_DROP_ROUTE_BAD_ADDR] &&
+	       !st->drops[DP_DROP_ROUTE_AT_DST],
+	       "(%u,%u) FTRoute %s: %llu walks, %llu delivered, %llu dropped"
+	       "%s, %llu looped, %llu bad hops, max %u hops", n, k, what,
+	       (unsigned long long)st->walks,
+	       (unsigned long long)st->delivered,
+	       (unsigned long long)st->dropped, drops,
+	       (unsigned long long)st->looped, (unsigned long long)st->bad,
+	       st->maxhops);
+}
+
+static void test_ft_single(u32 n, u32 k)
+{
+	struct dp_topo t;
+	struct fail_set fs;
+	struct ft_stats st;
+	u32 f, p;
+
+	mk(&t, n, k);
+	fs_init(&fs, &t);
+	memset(&st, 0, sizeof(st));
+	for (f = 0; f < t.nodes; f++) {
+		fs_clear(&fs);
+		fs_fail_node(&fs, f);
+		ft_pairs(&t, &fs, DP_DIR_AUTO, &st);
+	}
+	ft_report("every single failed server", n, k, &st);
+	memset(&st, 0, sizeof(st));
+	for (f = 0; f < t.nodes; f++) {
+		for (p = 0; p < 2; p++) {
+			fs_clear(&fs);
+			fs_fail_link(&fs, f, p);
+			ft_pairs(&t, &fs, DP_DIR_AUTO, &st);
+		}
+	}
+	ft_report("every single failed link", n, k, &st);
+	fs_free(&fs);
+}
+
+static void test_ft_random(u32 n, u32 k, u32 sets, u32 nfail, u32 nlinks)
+{
+	struct dp_topo t;
+	struct fail_set fs;
+	struct ft_stats st;
+	struct rng r = { 1000 * n + k };
+	char what[96];
+	u32 i;
+
+	mk(&t, n, k);
+	fs_init(&fs, &t);
+	memset(&st, 0, sizeof(st));
+	for (i = 0; i < sets; i++) {
+		fs_clear(&fs);
+		fs_random(&fs, &r, 1 + rng_below(&r, nfail),
+			  nlinks ? rng_below(&r, nlinks + 1) : 0);
+		ft_pairs(&t, &fs, i & 1 ? DP_DIR_CW : DP_DIR_AUTO, &st);
+	}
+	snprintf(what, sizeof(what), "%u random sets of 1..%u servers + "
+		 "0..%u links", sets, nfail, nlinks);
+	ft_report(what, n, k, &st);
+	fs_free(&fs);
+}
+
+/* The unmodified failure-free path when no failure touches it. */
+static void test_ft_equals_sroute(u32 n, u32 k)
+{
+	struct dp_topo t;
+	struct fail_set fs;
+	struct walk a = { 0 }, b = { 0 };
+	u32 s, d, bad = 0;
+
+	mk(&t, n, k);
+	fs_init(&fs, &t);
+	for (s = 0; s < t.nodes; s++)
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d)
+				continue;
+			walk_route(&t, s, d, DP_DIR_AUTO, NULL, 100, &a);
+			walk_route(&t, s, d, DP_DIR_AUTO, &fs, 100, &b);
+			if (!b.delivered || a.hops != b.hops)
+				bad++;
+		}
+	result(!bad, "(%u,%u) FTRoute without failures = SRoute", n, k);
+	fs_free(&fs);
+}
+
+static void test_rdiv(void)
+{
+	static const u32 ds[] = { 1, 2, 3, 5, 6, 7, 24, 128, 331776, 7962624,
+				  0x7fffffff, 0x80000000U, 0x80000001U,
+				  0xfffffffeU, 0xffffffffU };
+	static const u32 xs[] = { 0, 1, 2, 0x7fffffff, 0x80000000U,
+				  0xfffffffeU, 0xffffffffU };
+	struct rng r = { 7 };
+	struct dp_rdiv rd;
+	u32 i, j, x, d, bad = 0;
+
+	for (i = 0; i < sizeof(ds) / sizeof(ds[0]) + 2000; i++) {
+		d = i < sizeof(ds) / sizeof(ds[0]) ? ds[i] :
+		    (u32)rng_next(&r) >> rng_below(&r, 32);
+		if (!d)
+			d = 1;
+		rd = dp_rdiv_init(d);
+		for (j = 0; j < sizeof(xs) / sizeof(xs[0]) + 5000; j++) {
+			x = j < sizeof(xs) / sizeof(xs[0]) ? xs[j] :
+			    (u32)rng_next(&r);
+			if (dp_rdiv(x, rd) != x / d)
+				bad++;
+			if (d > 1 && dp_rdiv(d * (x / d), rd) != x / d)
+				bad++;
+			if (d > 1 && x / d && dp_rdiv(d * (x / d) - 1, rd) !=
+			    x / d - 1)
+				bad++;
+		}
+	}
+	result(!bad, "reciprocal division exact on 2015 divisors x 5007 "
+	       "dividends (incl. edges around multiples)");
+}
+
+int main(void)
+{
+	u32 i;
+
+	test_rdiv();
+	test_init_limits();
+	test_addressing();
+	for (i = 0; i < NSMALL; i++)
+		test_wiring(small[i][0], small[i][1]);
+	test_wiring(12, 4);
+	for (i = 0; i < NSMALL; i++)
+		test_sroute(small[i][0], small[i][1]);
+	test_sroute(10, 3);
+	test_sroute(4, 5);
+	test_sroute(4, 6);
+	for (i = 0; i < NSMALL; i++)
+		test_ft_equals_sroute(small[i][0], small[i][1]);
+	for (i = 0; i < NSMALL; i++)
+		test_ft_single(small[i][0], small[i][1]);
+	for (i = 0; i < NSMALL; i++)
+		test_ft_random(small[i][0], small[i][1], 40, 12, 6);
+	test_ft_random(12, 3, 6, 60, 20);
+	printf("%u passed, %u failed\n", npass, nfailed);
+	return nfailed ? 1 : 0;
+}
