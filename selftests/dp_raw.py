@@ -88,7 +88,7 @@ def newlink(argv):
             if atype == 1:  # NLMSGERR_ATTR_MSG
                 text = reply[off + 4:off + alen].rstrip(b"\0").decode()
             off += (alen + 3) & ~3
-    print("error: %s: %s" % (os.strerror(-err), text))
+    print("error: %s: %s" % (os.strerror(-err), text), file=sys.stderr)
     return 1
 
 
