@@ -28,7 +28,7 @@ DP_SELFTESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${V:=0}"
 
 _ktap_n=0 _ktap_pass=0 _ktap_fail=0 _ktap_skip=0
-_ktap_planned= _ktap_header=0 _ktap_done=0
+_ktap_planned='' _ktap_header=0 _ktap_done=0
 
 _ktap_hdr() {
 	[ $_ktap_header = 1 ] && return
@@ -107,7 +107,7 @@ check_eq() {
 # check_fail [-m SUBSTRING] DESC CMD...: CMD must fail (and, with -m, its
 # stderr must contain SUBSTRING).
 check_fail() {
-	local want= desc err rc
+	local want='' desc err rc
 	if [ "$1" = "-m" ]; then want=$2; shift 2; fi
 	desc=$1
 	shift

@@ -38,6 +38,7 @@
 # TOPO_NSWITCHES are set; topo_load recomputes them from a built topology
 # (it reads dpsw's "dpillar.n"/"dpillar.k" bridge alias).
 
+# shellcheck disable=SC2034 # TOPO_* are for the sourcing test
 TOPO_SW_NS=dpsw
 TOPO_NS_PREFIX=dp-
 

@@ -31,7 +31,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
 
-kernel= moddir= timeout=300 mem=1024 smp=2 log= outdir= verbose=${V:-0}
+kernel='' moddir='' timeout=300 mem=1024 smp=2 log='' outdir='' verbose=${V:-0}
 envs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -85,7 +85,6 @@ fi
 if [ -f "$kernel" ]; then
 	bzimage=$(realpath "$kernel")
 	kname=$(basename "$bzimage")
-	mroot=
 	if [ -n "$moddir" ]; then
 		[ -f "$moddir/modules.dep" ] || err "no modules.dep in $moddir"
 		moddir=$(realpath "$moddir")
