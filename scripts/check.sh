@@ -21,6 +21,7 @@ GUEST_TESTS=(
 	selftests/vm_smoke.sh
 	selftests/topo_test.sh
 	selftests/dpillar_link.sh
+	selftests/dpillar_data.sh
 )
 
 passed=0 failed=0 failures=()
@@ -69,6 +70,8 @@ step "build tools" make -s tools
 step "dpsim and routing core tests" make -s -C tools/dpsim check
 step "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 step "checkpatch --strict" bash scripts/checkpatch.sh
+# The rig must be able to fail: exit codes, timeouts, splats, crashes.
+step "guest rig self-test" bash selftests/vm/test-run-vm.sh
 step "module build, W=1 + sparse (${ABIS[*]})" bash scripts/build-modules.sh "${ABIS[@]}"
 
 for abi in "${ABIS[@]}"; do

@@ -53,7 +53,7 @@ resolve_abis() {
 
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
-jq ethtool linux-source-6.12 xz-utils"
+jq ethtool linux-source-6.12 xz-utils fping iperf3"
 
 main() {
 	resolve_abis

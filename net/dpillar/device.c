@@ -5,6 +5,7 @@
  */
 
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -13,66 +14,146 @@
 #include "compat.h"
 #include "dpillar.h"
 
-void dp_count_drop(struct dp_priv *dp, enum dp_drop_reason reason)
+const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
+	[DP_STAT_RX_FRAMES]	= "rx_frames",
+	[DP_STAT_DELIVERED]	= "delivered",
+	[DP_STAT_FORWARDED]	= "forwarded",
+	[DP_STAT_TX]		= "tx",
+	[DP_STAT_HELLO_TX]	= "hello_tx",
+	[DP_STAT_HELLO_RX]	= "hello_rx",
+	[DP_STAT_DROP_SHORT]	= "drop_short",
+	[DP_STAT_DROP_VERSION]	= "drop_version",
+	[DP_STAT_DROP_TYPE]	= "drop_type",
+	[DP_STAT_DROP_ADDR]	= "drop_addr",
+	[DP_STAT_DROP_TTL]	= "drop_ttl",
+	[DP_STAT_DROP_PROTO]	= "drop_proto",
+	[DP_STAT_DROP_INNER]	= "drop_inner",
+	[DP_STAT_DROP_DOWN]	= "drop_down",
+	[DP_STAT_DROP_NOROUTE]	= "drop_noroute",
+	[DP_STAT_DROP_NONEIGH]	= "drop_noneigh",
+	[DP_STAT_DROP_MTU]	= "drop_mtu",
+	[DP_STAT_DROP_NOMEM]	= "drop_nomem",
+	[DP_STAT_HELLO_MISWIRED] = "hello_miswired",
+	[DP_STAT_HELLO_BAD]	= "hello_bad",
+	[DP_STAT_TX_NOT_FABRIC]	= "tx_not_fabric",
+	[DP_STAT_TX_PROTO]	= "tx_proto",
+	[DP_STAT_TX_NOROUTE]	= "tx_noroute",
+};
+
+/* Sum the per-CPU counters into @cnt (DP_STAT_MAX), @route and bytes. */
+static void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
+			 u64 *rx_bytes, u64 *tx_bytes)
 {
-	struct dp_pcpu_stats *s = this_cpu_ptr(dp->stats);
-	unsigned long flags;
+	int cpu, i;
 
-	flags = u64_stats_update_begin_irqsave(&s->syncp);
-	u64_stats_inc(&s->drops[reason]);
-	u64_stats_update_end_irqrestore(&s->syncp, flags);
-}
+	memset(cnt, 0, sizeof(u64) * DP_STAT_MAX);
+	memset(route, 0, sizeof(u64) * DP_DROP_ROUTE_COUNT);
+	*rx_bytes = 0;
+	*tx_bytes = 0;
+	for_each_possible_cpu(cpu) {
+		const struct dp_pcpu_stats *s = per_cpu_ptr(dp->stats, cpu);
+		u64 c[DP_STAT_MAX], r[DP_DROP_ROUTE_COUNT], rxb, txb;
+		unsigned int start;
 
-static netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
-{
-	struct dp_priv *dp = netdev_priv(dev);
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < DP_STAT_MAX; i++)
+				c[i] = u64_stats_read(&s->cnt[i]);
+			for (i = 0; i < DP_DROP_ROUTE_COUNT; i++)
+				r[i] = u64_stats_read(&s->route[i]);
+			rxb = u64_stats_read(&s->rx_bytes);
+			txb = u64_stats_read(&s->tx_bytes);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
 
-	/* No data plane yet: account for the packet and drop it. */
-	dp_count_drop(dp, DP_DROP_TX_NOFWD);
-	kfree_skb(skb);
-	return NETDEV_TX_OK;
-}
-
-static int dp_open(struct net_device *dev)
-{
-	dp_update_carrier(netdev_priv(dev));
-	return 0;
-}
-
-static int dp_stop(struct net_device *dev)
-{
-	netif_carrier_off(dev);
-	return 0;
+		for (i = 0; i < DP_STAT_MAX; i++)
+			cnt[i] += c[i];
+		for (i = 0; i < DP_DROP_ROUTE_COUNT; i++)
+			route[i] += r[i];
+		*rx_bytes += rxb;
+		*tx_bytes += txb;
+	}
 }
 
 static void dp_get_stats64(struct net_device *dev,
 			   struct rtnl_link_stats64 *tot)
 {
+	const struct dp_priv *dp = netdev_priv(dev);
+	u64 c[DP_STAT_MAX], r[DP_DROP_ROUTE_COUNT];
+	int i;
+
+	dp_stats_sum(dp, c, r, &tot->rx_bytes, &tot->tx_bytes);
+	tot->rx_packets = c[DP_STAT_DELIVERED];
+	tot->tx_packets = c[DP_STAT_TX];
+	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
+		tot->rx_dropped += c[i];
+	/* Miswired Hellos are a cabling report, not lost traffic. */
+	tot->rx_dropped -= c[DP_STAT_HELLO_MISWIRED];
+	for (i = DP_STAT_TX_NOT_FABRIC; i < DP_STAT_MAX; i++)
+		tot->tx_dropped += c[i];
+}
+
+/* ethtool -S: every counter, then the routing drops by reason. */
+static int dp_get_sset_count(struct net_device *dev, int sset)
+{
+	return sset == ETH_SS_STATS ? DP_STAT_MAX + DP_DROP_ROUTE_COUNT - 1 :
+				      -EOPNOTSUPP;
+}
+
+static void dp_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	int i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < DP_STAT_MAX; i++, data += ETH_GSTRING_LEN)
+		memcpy(data, dp_stat_names[i], ETH_GSTRING_LEN);
+	/* Reason 0 is "no drop": not a counter. */
+	for (i = 1; i < DP_DROP_ROUTE_COUNT; i++, data += ETH_GSTRING_LEN)
+		snprintf(data, ETH_GSTRING_LEN, "route_%s",
+			 dp_drop_reason_name(i));
+}
+
+static void dp_get_ethtool_stats(struct net_device *dev,
+				 struct ethtool_stats *stats, u64 *data)
+{
+	const struct dp_priv *dp = netdev_priv(dev);
+	u64 r[DP_DROP_ROUTE_COUNT], rxb, txb;
+
+	dp_stats_sum(dp, data, r, &rxb, &txb);
+	memcpy(data + DP_STAT_MAX, r + 1,
+	       sizeof(u64) * (DP_DROP_ROUTE_COUNT - 1));
+}
+
+static void dp_get_drvinfo(struct net_device *dev,
+			   struct ethtool_drvinfo *info)
+{
+	strscpy(info->driver, "dpillar", sizeof(info->driver));
+}
+
+static const struct ethtool_ops dp_ethtool_ops = {
+	.get_drvinfo		= dp_get_drvinfo,
+	.get_link		= ethtool_op_get_link,
+	.get_sset_count		= dp_get_sset_count,
+	.get_strings		= dp_get_strings,
+	.get_ethtool_stats	= dp_get_ethtool_stats,
+};
+
+static int dp_open(struct net_device *dev)
+{
 	struct dp_priv *dp = netdev_priv(dev);
-	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		const struct dp_pcpu_stats *s = per_cpu_ptr(dp->stats, cpu);
-		u64 rxp, rxb, txp, txb, rxd, txd;
-		unsigned int start;
+	dp_update_carrier(dp);
+	queue_delayed_work(system_power_efficient_wq, &dp->hello_work, 0);
+	return 0;
+}
 
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			rxp = u64_stats_read(&s->rx_packets);
-			rxb = u64_stats_read(&s->rx_bytes);
-			txp = u64_stats_read(&s->tx_packets);
-			txb = u64_stats_read(&s->tx_bytes);
-			rxd = u64_stats_read(&s->drops[DP_DROP_NOFWD]);
-			txd = u64_stats_read(&s->drops[DP_DROP_TX_NOFWD]);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
+static int dp_stop(struct net_device *dev)
+{
+	struct dp_priv *dp = netdev_priv(dev);
 
-		tot->rx_packets += rxp;
-		tot->rx_bytes += rxb;
-		tot->tx_packets += txp;
-		tot->tx_bytes += txb;
-		tot->rx_dropped += rxd;
-		tot->tx_dropped += txd;
-	}
+	cancel_delayed_work_sync(&dp->hello_work);
+	netif_carrier_off(dev);
+	return 0;
 }
 
 static int dp_dev_init(struct net_device *dev)
@@ -94,6 +175,7 @@ static void dp_dev_uninit(struct net_device *dev)
 	struct dp_priv *dp = netdev_priv(dev);
 	u32 i;
 
+	cancel_delayed_work_sync(&dp->hello_work);
 	for (i = 0; i < dp->nports; i++) {
 		struct dp_port *port = rtnl_dereference(dp->ports[i]);
 
@@ -122,8 +204,15 @@ static void dp_setup(struct net_device *dev)
 {
 	struct dp_priv *dp = netdev_priv(dev);
 
+	BUILD_BUG_ON(sizeof(struct dpillar_hdr) != 20);
+	BUILD_BUG_ON(sizeof(struct dpillar_hdr) % 4);
+	BUILD_BUG_ON(sizeof(struct dpillar_hello) != 8);
+	BUILD_BUG_ON(DPILLAR_NODE_NONE != DP_NODE_NONE);
+
 	dp->dev = dev;
+	INIT_DELAYED_WORK(&dp->hello_work, dp_hello_work);
 	dev->netdev_ops = &dp_netdev_ops;
+	dev->ethtool_ops = &dp_ethtool_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = dp_dev_free;
 
@@ -160,6 +249,14 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 				    .reject_message = "Node id is read-only" },
 	[IFLA_DPILLAR_NODES]	= { .type = NLA_REJECT,
 				    .reject_message = "Node count is read-only" },
+	[IFLA_DPILLAR_HELLO_MS]	= NLA_POLICY_RANGE(NLA_U32, DPILLAR_HELLO_MS_MIN,
+						   DPILLAR_HELLO_MS_MAX),
+	[IFLA_DPILLAR_DEAD_MS]	= NLA_POLICY_RANGE(NLA_U32,
+						   DPILLAR_HELLO_MS_MIN + 1,
+						   DPILLAR_DEAD_MS_MAX),
+	[IFLA_DPILLAR_IP4_PREFIX] = { .type = NLA_BE32 },
+	[IFLA_DPILLAR_IP4_PREFIXLEN] = NLA_POLICY_MAX(NLA_U8, 31),
+	[IFLA_DPILLAR_IP6_PREFIX] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 };
 
 static int dp_require(struct nlattr *data[], int type, const char *msg,
@@ -214,17 +311,97 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 	return 0;
 }
 
+/* The settings that may change while the device runs. */
+struct dp_settings {
+	u32 hello_ms, dead_ms;
+	__be32 ip4_prefix;
+	u8 ip4_plen;
+	struct in6_addr ip6_prefix;
+};
+
+static void dp_settings_get(const struct dp_priv *dp, struct dp_settings *s)
+{
+	s->hello_ms = dp->hello_ms;
+	s->dead_ms = dp->dead_ms;
+	s->ip4_prefix = dp->ip4_prefix;
+	s->ip4_plen = dp->ip4_plen;
+	s->ip6_prefix = dp->ip6_prefix;
+}
+
+static void dp_settings_default(struct dp_settings *s)
+{
+	static const struct in6_addr ip6 = {
+		.s6_addr = { 0xfd, 0x64, 0x70, 0x69, 0x6c, 0x6c, 0x61, 0x72 },
+	};
+
+	s->hello_ms = DP_HELLO_MS_DEFAULT;
+	s->dead_ms = DP_DEAD_MS_DEFAULT;
+	s->ip4_prefix = htonl(0x0a000000);	/* 10.0.0.0/8 */
+	s->ip4_plen = 8;
+	s->ip6_prefix = ip6;
+}
+
+/* Merge @data into @s and check the result as a whole. */
+static int dp_settings_parse(struct nlattr *data[], struct dp_settings *s,
+			     struct netlink_ext_ack *extack)
+{
+	u32 mask;
+
+	if (!data)
+		return 0;
+	if (data[IFLA_DPILLAR_HELLO_MS])
+		s->hello_ms = nla_get_u32(data[IFLA_DPILLAR_HELLO_MS]);
+	if (data[IFLA_DPILLAR_DEAD_MS])
+		s->dead_ms = nla_get_u32(data[IFLA_DPILLAR_DEAD_MS]);
+	if (data[IFLA_DPILLAR_IP4_PREFIX])
+		s->ip4_prefix = nla_get_be32(data[IFLA_DPILLAR_IP4_PREFIX]);
+	if (data[IFLA_DPILLAR_IP4_PREFIXLEN])
+		s->ip4_plen = nla_get_u8(data[IFLA_DPILLAR_IP4_PREFIXLEN]);
+	if (data[IFLA_DPILLAR_IP6_PREFIX])
+		nla_memcpy(&s->ip6_prefix, data[IFLA_DPILLAR_IP6_PREFIX],
+			   sizeof(s->ip6_prefix));
+
+	if (s->dead_ms <= s->hello_ms) {
+		NL_SET_ERR_MSG(extack,
+			       "Dead interval must be longer than the Hello interval");
+		return -EINVAL;
+	}
+	mask = s->ip4_plen ? ~0U << (32 - s->ip4_plen) : 0;
+	if (ntohl(s->ip4_prefix) & ~mask) {
+		NL_SET_ERR_MSG(extack, "IPv4 prefix has host bits set");
+		return -EINVAL;
+	}
+	if (s->ip6_prefix.s6_addr32[3]) {
+		NL_SET_ERR_MSG(extack,
+			       "IPv6 prefix is a /96: its low 32 bits must be zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
+{
+	WRITE_ONCE(dp->hello_ms, s->hello_ms);
+	WRITE_ONCE(dp->dead_ms, s->dead_ms);
+	WRITE_ONCE(dp->dead_jiffies, msecs_to_jiffies(s->dead_ms));
+	WRITE_ONCE(dp->ip4_prefix, s->ip4_prefix);
+	WRITE_ONCE(dp->ip4_plen, s->ip4_plen);
+	/*
+	 * Not atomic: a packet racing a prefix change may see a mix of old
+	 * and new; it is dropped as outside the fabric, which a prefix
+	 * change does to some packets anyway.
+	 */
+	dp->ip6_prefix = s->ip6_prefix;
+}
+
 static int dp_validate(struct nlattr *tb[], struct nlattr *data[],
 		       struct netlink_ext_ack *extack)
 {
-	struct dp_topo topo;
-	u32 self;
-
 	if (tb[IFLA_ADDRESS]) {
 		NL_SET_ERR_MSG(extack, "A dpillar device has no link address");
 		return -EINVAL;
 	}
-	return dp_parse_topo(data, &topo, &self, extack);
+	return 0;
 }
 
 /* Resolve the nested port list to devices, in port order. */
@@ -276,10 +453,15 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 {
 	struct net_device *lower[DPILLAR_PORTS_MAX];
 	struct dp_priv *dp = netdev_priv(dev);
+	struct dp_settings set;
 	u32 i;
 	int err;
 
 	err = dp_parse_topo(data, &dp->topo, &dp->self, extack);
+	if (err)
+		return err;
+	dp_settings_default(&set);
+	err = dp_settings_parse(data, &set, extack);
 	if (err)
 		return err;
 	/*
@@ -297,6 +479,7 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	if (err)
 		return err;
 	dp->nports = dp->topo.nports;
+	dp_settings_apply(dp, &set);
 
 	err = register_netdevice(dev);
 	if (err)
@@ -317,11 +500,43 @@ err_unregister:
 	return err;
 }
 
+static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
+			 struct nlattr *data[],
+			 struct netlink_ext_ack *extack)
+{
+	static const int fixed[] = {
+		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
+		IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL, IFLA_DPILLAR_PORTS,
+	};
+	struct dp_priv *dp = netdev_priv(dev);
+	struct dp_settings set;
+	unsigned int i;
+	int err;
+
+	if (!data)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
+		if (data[fixed[i]]) {
+			NL_SET_ERR_MSG_ATTR(extack, data[fixed[i]],
+					    "Topology, address and ports cannot change: re-create the device");
+			return -EOPNOTSUPP;
+		}
+	}
+	dp_settings_get(dp, &set);
+	err = dp_settings_parse(data, &set, extack);
+	if (err)
+		return err;
+	dp_settings_apply(dp, &set);
+	return 0;
+}
+
 static size_t dp_get_size(const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
 
-	return nla_total_size(sizeof(u32)) * 6 +	/* TOPO..COLUMN, ids */
+	return nla_total_size(sizeof(u32)) * 9 +	/* u32 attributes */
+	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
+	       nla_total_size(sizeof(struct in6_addr)) +
 	       nla_total_size(dp->topo.k) +		/* LABEL */
 	       nla_total_size(0) +			/* PORTS */
 	       nla_total_size(sizeof(u32)) * dp->nports;
@@ -330,10 +545,12 @@ static size_t dp_get_size(const struct net_device *dev)
 static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
+	struct dp_settings set;
 	u8 sym[DP_MAX_K];
 	struct nlattr *nest;
 	u32 column, i;
 
+	dp_settings_get(dp, &set);
 	dp_addr_to_symbols(&dp->topo, dp->self, &column, sym);
 	if (nla_put_u32(skb, IFLA_DPILLAR_TOPO, dp->topo.kind) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_N, dp->topo.n) ||
@@ -341,7 +558,13 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_u32(skb, IFLA_DPILLAR_COLUMN, column) ||
 	    nla_put(skb, IFLA_DPILLAR_LABEL, dp->topo.k, sym) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_NODE_ID, dp->self) ||
-	    nla_put_u32(skb, IFLA_DPILLAR_NODES, dp->topo.nodes))
+	    nla_put_u32(skb, IFLA_DPILLAR_NODES, dp->topo.nodes) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_HELLO_MS, set.hello_ms) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_DEAD_MS, set.dead_ms) ||
+	    nla_put_be32(skb, IFLA_DPILLAR_IP4_PREFIX, set.ip4_prefix) ||
+	    nla_put_u8(skb, IFLA_DPILLAR_IP4_PREFIXLEN, set.ip4_plen) ||
+	    nla_put(skb, IFLA_DPILLAR_IP6_PREFIX, sizeof(set.ip6_prefix),
+		    &set.ip6_prefix))
 		return -EMSGSIZE;
 
 	nest = nla_nest_start(skb, IFLA_DPILLAR_PORTS);
@@ -369,6 +592,7 @@ struct rtnl_link_ops dp_link_ops __read_mostly = {
 	.policy		= dp_policy,
 	.validate	= dp_validate,
 	.newlink	= dp_newlink,
+	.changelink	= dp_changelink,
 	.get_size	= dp_get_size,
 	.fill_info	= dp_fill_info,
 };

@@ -7,32 +7,69 @@
 
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
+#include <linux/ethtool.h>
+#include <linux/in6.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 #include <linux/dpillar.h>
+#include <linux/dpillar_packet.h>
 
 #include "topo.h"
 
-/*
- * Size the wire header will take in front of every IP packet.  The frame
- * format itself is defined with the data plane; the device already
- * reserves the room so that the MTU it advertises does not shrink later.
- */
-#define DP_HDR_LEN	16
+#define DP_HDR_LEN	((unsigned int)sizeof(struct dpillar_hdr))
 
-/* Why a frame was dropped: one counter each. */
-enum dp_drop_reason {
-	DP_DROP_NOFWD,		/* dpillar frame, forwarding not available */
-	DP_DROP_TX_NOFWD,	/* packet from the stack, same reason */
-	DP_DROP_MAX,
+#define DP_HELLO_MS_DEFAULT	100
+#define DP_DEAD_MS_DEFAULT	300	/* three Hellos missed */
+
+/*
+ * Counters, one per event or drop reason.  The order is the ethtool -S
+ * order (dp_stat_names); append only.
+ */
+enum dp_stat {
+	DP_STAT_RX_FRAMES,	/* dpillar frames received on the ports */
+	DP_STAT_DELIVERED,	/* for us: handed to the stack */
+	DP_STAT_FORWARDED,	/* relayed for others */
+	DP_STAT_TX,		/* our own packets sent into the fabric */
+	DP_STAT_HELLO_TX,
+	DP_STAT_HELLO_RX,
+	/* drops of frames from the wire */
+	DP_STAT_DROP_SHORT,	/* shorter than the dpillar header */
+	DP_STAT_DROP_VERSION,	/* unknown version */
+	DP_STAT_DROP_TYPE,	/* unknown packet type */
+	DP_STAT_DROP_ADDR,	/* node id outside this fabric */
+	DP_STAT_DROP_TTL,	/* TTL expired: a routing bug */
+	DP_STAT_DROP_PROTO,	/* payload neither IPv4 nor IPv6 */
+	DP_STAT_DROP_INNER,	/* payload shorter than its IP header */
+	DP_STAT_DROP_DOWN,	/* dp0 administratively down */
+	DP_STAT_DROP_NOROUTE,	/* routing found no next hop (see route_*) */
+	DP_STAT_DROP_NONEIGH,	/* next hop chosen but its MAC unknown */
+	DP_STAT_DROP_MTU,	/* frame larger than the outgoing port's MTU */
+	DP_STAT_DROP_NOMEM,
+	DP_STAT_HELLO_MISWIRED,	/* Hello from a server not on that switch */
+	DP_STAT_HELLO_BAD,	/* malformed Hello */
+	/* drops of packets from the stack */
+	DP_STAT_TX_NOT_FABRIC,	/* destination outside the fabric prefixes */
+	DP_STAT_TX_PROTO,	/* neither IPv4 nor IPv6 */
+	DP_STAT_TX_NOROUTE,	/* routing found no first hop */
+	DP_STAT_MAX
 };
 
 struct dp_pcpu_stats {
-	u64_stats_t rx_packets;
+	u64_stats_t cnt[DP_STAT_MAX];
+	u64_stats_t route[DP_DROP_ROUTE_COUNT];	/* routing drops by reason */
 	u64_stats_t rx_bytes;
-	u64_stats_t tx_packets;
 	u64_stats_t tx_bytes;
-	u64_stats_t drops[DP_DROP_MAX];
 	struct u64_stats_sync syncp;
+};
+
+/*
+ * A neighbour on a port's switch, heard through its Hellos.  Readers on the
+ * fast path take no lock: @mac is one atomic word (0 = never heard), and
+ * @last_heard a jiffies value; a stale read only errs by one Hello.
+ */
+struct dp_neigh {
+	atomic64_t mac;
+	unsigned long last_heard;
 };
 
 struct dp_priv;
@@ -44,6 +81,8 @@ struct dp_port {
 	netdevice_tracker dev_tracker;
 	u32 index;		/* port number in the topology */
 	struct rcu_head rcu;
+	u32 nneigh;
+	struct dp_neigh neigh[] __counted_by(nneigh);
 };
 
 struct dp_priv {
@@ -53,7 +92,20 @@ struct dp_priv {
 	u32 nports;
 	struct dp_port __rcu *ports[DPILLAR_PORTS_MAX];
 	struct dp_pcpu_stats __percpu *stats;
+
+	/* Settable while running: read with READ_ONCE. */
+	u32 hello_ms;
+	u32 dead_ms;
+	unsigned long dead_jiffies;
+	__be32 ip4_prefix;
+	u8 ip4_plen;
+	struct in6_addr ip6_prefix;	/* /96: low 32 bits are the node id */
+
+	struct delayed_work hello_work;
 };
+
+extern struct rtnl_link_ops dp_link_ops;
+extern const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN];
 
 /*
  * NL_SET_ERR_MSG() only takes literals; the topology core hands back its
@@ -68,19 +120,35 @@ static inline void dp_extack(struct netlink_ext_ack *extack,
 	extack->bad_attr = attr;
 }
 
-extern struct rtnl_link_ops dp_link_ops;
+static inline void dp_count(struct dp_priv *dp, enum dp_stat stat)
+{
+	struct dp_pcpu_stats *s = get_cpu_ptr(dp->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->cnt[stat]);
+	u64_stats_update_end(&s->syncp);
+	put_cpu_ptr(dp->stats);
+}
 
 /* port.c */
 int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		struct netlink_ext_ack *extack);
 void dp_port_del(struct dp_port *port);
 struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
+bool dp_port_up(const struct dp_port *port);
 void dp_update_carrier(struct dp_priv *dp);
 void dp_update_mtu(struct dp_priv *dp);
 int dp_netdev_event(struct notifier_block *nb, unsigned long event,
 		    void *ptr);
 
-/* device.c */
-void dp_count_drop(struct dp_priv *dp, enum dp_drop_reason reason);
+/* neigh.c */
+void dp_hello_work(struct work_struct *work);
+void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
+		  struct sk_buff *skb);
+bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
+
+/* fwd.c */
+rx_handler_result_t dp_handle_frame(struct sk_buff **pskb);
+netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
 
 #endif /* _DPILLAR_H */

@@ -15,21 +15,6 @@
 
 #include "dpillar.h"
 
-static rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
-{
-	struct sk_buff *skb = *pskb;
-	struct dp_port *port;
-
-	if (skb->protocol != htons(DPILLAR_ETHERTYPE))
-		return RX_HANDLER_PASS;
-
-	port = rcu_dereference(skb->dev->rx_handler_data);
-	/* Until the data plane exists, our frames end here, counted. */
-	dp_count_drop(port->dp, DP_DROP_NOFWD);
-	kfree_skb(skb);
-	return RX_HANDLER_CONSUMED;
-}
-
 static bool dp_is_port(const struct net_device *dev)
 {
 	return rcu_access_pointer(dev->rx_handler) == dp_handle_frame;
@@ -40,7 +25,7 @@ struct dp_port *dp_port_get_rtnl(const struct net_device *dev)
 	return dp_is_port(dev) ? rtnl_dereference(dev->rx_handler_data) : NULL;
 }
 
-static bool dp_port_up(const struct dp_port *port)
+bool dp_port_up(const struct dp_port *port)
 {
 	return netif_running(port->dev) && netif_carrier_ok(port->dev);
 }
@@ -136,9 +121,11 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	if (err)
 		return err;
 
-	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	port = kzalloc(struct_size(port, neigh, dp->topo.port_neighs),
+		       GFP_KERNEL);
 	if (!port)
 		return -ENOMEM;
+	port->nneigh = dp->topo.port_neighs;
 	port->dp = dp;
 	port->index = index;
 	port->dev = lower;
@@ -154,6 +141,9 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		goto err_unlink;
 	}
 
+	dp->dev->needed_headroom = max_t(unsigned short,
+					 dp->dev->needed_headroom,
+					 LL_RESERVED_SPACE(lower) + DP_HDR_LEN);
 	rcu_assign_pointer(dp->ports[index], port);
 	return 0;
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <linux/if.h>
 #include <linux/if_link.h>
@@ -17,17 +18,6 @@
 #include "json.h"
 #include "nl.h"
 #include "topo.h"
-
-static void link_usage(FILE *out)
-{
-	fputs("Usage: dpctl link add DEV n N k K addr C:v.v.v port0 IF port1 IF\n"
-	      "                      [topo dpillar]\n"
-	      "       dpctl link del DEV\n"
-	      "       dpctl link show [DEV]\n"
-	      "\n"
-	      "addr is the server's DPillar address: column C, then the label\n"
-	      "symbols v_{k-1}...v_0, e.g. 2:3.0.1 when k = 3.\n", out);
-}
 
 static int parse_u32(const char *s, unsigned int *out)
 {
@@ -42,9 +32,74 @@ static int parse_u32(const char *s, unsigned int *out)
 	return 0;
 }
 
+static void link_usage(FILE *out)
+{
+	fputs("Usage: dpctl link add DEV n N k K addr C:v.v.v port0 IF port1 IF\n"
+	      "                      [topo dpillar] [SETTINGS]\n"
+	      "       dpctl link set DEV SETTINGS\n"
+	      "       dpctl link del DEV\n"
+	      "       dpctl link show [DEV]\n"
+	      "SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n"
+	      "\n"
+	      "addr is the server's DPillar address: column C, then the label\n"
+	      "symbols v_{k-1}...v_0, e.g. 2:3.0.1 when k = 3.\n", out);
+}
+
+/*
+ * The settings a device accepts at creation and later (link set).
+ * Returns 1 when @key was one of them (and consumed @val), 0 when not,
+ * or EXIT_USAGE.
+ */
+static int put_setting(struct nlmsghdr *nlh, const char *key, const char *val)
+{
+	unsigned int v;
+
+	if (!strcmp(key, "hello") || !strcmp(key, "dead")) {
+		if (parse_u32(val, &v))
+			return usage_error("invalid %s interval \"%s\"", key, val);
+		mnl_attr_put_u32(nlh, !strcmp(key, "hello") ? IFLA_DPILLAR_HELLO_MS :
+				 IFLA_DPILLAR_DEAD_MS, v);
+		return 1;
+	}
+	if (!strcmp(key, "ip4")) {
+		char buf[INET_ADDRSTRLEN + 4], *slash;
+		struct in_addr a;
+		unsigned int len;
+
+		snprintf(buf, sizeof(buf), "%s", val);
+		slash = strchr(buf, '/');
+		if (!slash || parse_u32(slash + 1, &len) || len > 32)
+			return usage_error("ip4 wants PREFIX/LEN, not \"%s\"", val);
+		*slash = 0;
+		if (inet_pton(AF_INET, buf, &a) != 1)
+			return usage_error("invalid IPv4 prefix \"%s\"", val);
+		mnl_attr_put(nlh, IFLA_DPILLAR_IP4_PREFIX, sizeof(a), &a);
+		mnl_attr_put_u8(nlh, IFLA_DPILLAR_IP4_PREFIXLEN, (uint8_t)len);
+		return 1;
+	}
+	if (!strcmp(key, "ip6")) {
+		char buf[INET6_ADDRSTRLEN + 4], *slash;
+		struct in6_addr a;
+
+		snprintf(buf, sizeof(buf), "%s", val);
+		slash = strchr(buf, '/');
+		if (slash && strcmp(slash, "/96"))
+			return usage_error("the IPv6 prefix is a /96, not \"%s\"", val);
+		if (slash)
+			*slash = 0;
+		if (inet_pton(AF_INET6, buf, &a) != 1)
+			return usage_error("invalid IPv6 prefix \"%s\"", val);
+		mnl_attr_put(nlh, IFLA_DPILLAR_IP6_PREFIX, sizeof(a), &a);
+		return 1;
+	}
+	return 0;
+}
+
 static int link_add(int argc, char **argv)
 {
 	unsigned int n = 0, k = 0, topo = DPILLAR_TOPO_DPILLAR, ifindex[DPILLAR_PORTS_MAX];
+	char *settings[16];
+	unsigned int nsettings = 0;
 	bool have_n = false, have_k = false, have_addr = false;
 	u8 sym[DP_MAX_K];
 	u32 column = 0, nsym = 0, nports = 0, i;
@@ -92,6 +147,12 @@ static int link_add(int argc, char **argv)
 			}
 			if (p + 1 > nports)
 				nports = p + 1;
+		} else if (!strcmp(key, "hello") || !strcmp(key, "dead") ||
+			   !strcmp(key, "ip4") || !strcmp(key, "ip6")) {
+			if (nsettings + 2 > sizeof(settings) / sizeof(settings[0]))
+				return usage_error("link add: too many settings");
+			settings[nsettings++] = argv[0];
+			settings[nsettings++] = argv[1];
 		} else if (matches(key, "topo")) {
 			if (strcmp(argv[1], "dpillar"))
 				return usage_error("unknown topology \"%s\"", argv[1]);
@@ -126,10 +187,53 @@ static int link_add(int argc, char **argv)
 	for (i = 0; i < nports; i++)
 		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[i]);
 	mnl_attr_nest_end(nlh, ports);
+	for (i = 0; i < nsettings; i += 2) {
+		ret = put_setting(nlh, settings[i], settings[i + 1]);
+		if (ret == EXIT_USAGE) {
+			nl_close(&ctx);
+			return ret;
+		}
+	}
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);
 
 	ret = nl_talk(&ctx, nlh, NULL, NULL, "link add") ? EXIT_KERNEL : EXIT_OK;
+	nl_close(&ctx);
+	return ret;
+}
+
+static int link_set(int argc, char **argv)
+{
+	struct nlattr *linkinfo, *data;
+	struct ifinfomsg *ifi;
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	int ret;
+
+	if (argc < 3 || !(argc & 1))
+		return usage_error("link set: expected DEV and KEY VALUE pairs");
+	if (nl_open(&ctx, NETLINK_ROUTE)) {
+		perror("dpctl: netlink");
+		return EXIT_KERNEL;
+	}
+	nlh = nl_msg(&ctx, RTM_NEWLINK, 0);
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, argv[0]);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
+		ret = put_setting(nlh, argv[0], argv[1]);
+		if (ret != 1) {
+			nl_close(&ctx);
+			return ret ? ret : usage_error("link set: unknown setting \"%s\"",
+						       argv[0]);
+		}
+	}
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	ret = nl_talk(&ctx, nlh, NULL, NULL, "link set") ? EXIT_KERNEL : EXIT_OK;
 	nl_close(&ctx);
 	return ret;
 }
@@ -207,6 +311,38 @@ static const char *operstate_name(unsigned int s)
 	return s < sizeof(names) / sizeof(names[0]) ? names[s] : "UNKNOWN";
 }
 
+/*
+ * The addresses this server answers to: the node id placed in the fabric's
+ * prefixes ("-" when the id does not fit the IPv4 host part).
+ */
+static void fabric_ips(const struct link_info *li, unsigned int id,
+		       char *ip4, char *ip6)
+{
+	const struct nlattr *p4 = li->data[IFLA_DPILLAR_IP4_PREFIX];
+	const struct nlattr *l4 = li->data[IFLA_DPILLAR_IP4_PREFIXLEN];
+	const struct nlattr *p6 = li->data[IFLA_DPILLAR_IP6_PREFIX];
+
+	if (p4 && l4 && mnl_attr_get_payload_len(p4) == 4) {
+		unsigned int len = mnl_attr_get_u8(l4);
+		uint32_t host = len ? 0xffffffffu >> len : 0xffffffffu;
+		struct in_addr a;
+
+		memcpy(&a, mnl_attr_get_payload(p4), 4);
+		if (id <= host) {
+			a.s_addr = htonl(ntohl(a.s_addr) | id);
+			inet_ntop(AF_INET, &a, ip4, INET_ADDRSTRLEN);
+		}
+	}
+	if (p6 && mnl_attr_get_payload_len(p6) == 16) {
+		struct in6_addr a;
+		uint32_t be = htonl(id);
+
+		memcpy(&a, mnl_attr_get_payload(p6), 16);
+		memcpy(&a.s6_addr[12], &be, 4);
+		inet_ntop(AF_INET6, &a, ip6, INET6_ADDRSTRLEN);
+	}
+}
+
 static void print_link(const struct link_info *li)
 {
 	unsigned int n = dp_u32(li, IFLA_DPILLAR_N), k = dp_u32(li, IFLA_DPILLAR_K);
@@ -217,8 +353,11 @@ static void print_link(const struct link_info *li)
 	const char *why;
 	unsigned int idx = 0;
 
+	char ip4[INET_ADDRSTRLEN] = "-", ip6[INET6_ADDRSTRLEN] = "-";
+
 	if (!dp_topo_init(&topo, dp_u32(li, IFLA_DPILLAR_TOPO), n, k, &why))
 		dp_addr_format(&topo, id, addr, sizeof(addr));
+	fabric_ips(li, id, ip4, ip6);
 
 	if (opts.json) {
 		json_open_obj(NULL);
@@ -230,6 +369,10 @@ static void print_link(const struct link_info *li)
 		json_str("addr", addr);
 		json_uint("node_id", id);
 		json_uint("nodes", dp_u32(li, IFLA_DPILLAR_NODES));
+		json_str("ip4", ip4);
+		json_str("ip6", ip6);
+		json_uint("hello_ms", dp_u32(li, IFLA_DPILLAR_HELLO_MS));
+		json_uint("dead_ms", dp_u32(li, IFLA_DPILLAR_DEAD_MS));
 		json_str("operstate", operstate_name(li->operstate));
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
@@ -239,6 +382,9 @@ static void print_link(const struct link_info *li)
 		       dp_u32(li, IFLA_DPILLAR_NODES),
 		       operstate_name(li->operstate),
 		       li->carrier ? "" : " NO-CARRIER");
+		printf("    inet %s inet6 %s hello %ums dead %ums\n", ip4, ip6,
+		       dp_u32(li, IFLA_DPILLAR_HELLO_MS),
+		       dp_u32(li, IFLA_DPILLAR_DEAD_MS));
 	}
 	if (li->data[IFLA_DPILLAR_PORTS]) {
 		mnl_attr_for_each_nested(port, li->data[IFLA_DPILLAR_PORTS]) {
@@ -379,6 +525,8 @@ int do_link(int argc, char **argv)
 	}
 	if (matches(argv[0], "add"))
 		return link_add(argc - 1, argv + 1);
+	if (matches(argv[0], "set"))
+		return link_set(argc - 1, argv + 1);
 	if (matches(argv[0], "delete"))
 		return link_del(argc - 1, argv + 1);
 	if (matches(argv[0], "show") || matches(argv[0], "list"))

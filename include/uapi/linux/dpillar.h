@@ -41,11 +41,26 @@ enum dpillar_topo {
 #define DPILLAR_PORTS_MAX	8	/* most ports of any topology */
 
 /*
+ * Hello and dead intervals, in milliseconds.  A neighbour not heard for the
+ * dead interval is unreachable; the dead interval must exceed the Hello
+ * interval.
+ */
+#define DPILLAR_HELLO_MS_MIN	10
+#define DPILLAR_HELLO_MS_MAX	10000
+#define DPILLAR_DEAD_MS_MAX	30000
+
+/*
  * IFLA_INFO_DATA attributes of the "dpillar" link type.
  *
  * A server's DPillar address is (column C, label v_{k-1} ... v_0), written
  * "C:v_{k-1}.....v_0".  IFLA_DPILLAR_LABEL carries the symbols as one byte
  * each, v_0 first, so its length is k.
+ *
+ * Destination IP to node id is stateless: an IPv4 address inside
+ * IFLA_DPILLAR_IP4_PREFIX/IFLA_DPILLAR_IP4_PREFIXLEN has the node id as its
+ * host part (default 10.0.0.0/8), an IPv6 address inside the /96
+ * IFLA_DPILLAR_IP6_PREFIX has it as its low 32 bits (default
+ * fd64:7069:6c6c:6172::/96, "dpillar" in ASCII).
  *
  * IFLA_DPILLAR_PORTS nests one IFLA_DPILLAR_PORT (u32 ifindex) per port, in
  * port order.  A DPillar server has exactly two ports: port 0 plugs into a
@@ -61,6 +76,11 @@ enum {
 	IFLA_DPILLAR_PORTS,	/* nested, IFLA_DPILLAR_PORT list */
 	IFLA_DPILLAR_NODE_ID,	/* u32, read-only: this server's node id */
 	IFLA_DPILLAR_NODES,	/* u32, read-only: servers in the fabric */
+	IFLA_DPILLAR_HELLO_MS,	/* u32, Hello interval (changeable) */
+	IFLA_DPILLAR_DEAD_MS,	/* u32, neighbour dead interval (changeable) */
+	IFLA_DPILLAR_IP4_PREFIX,	/* be32, IPv4 prefix of the fabric */
+	IFLA_DPILLAR_IP4_PREFIXLEN,	/* u8, its length */
+	IFLA_DPILLAR_IP6_PREFIX,	/* binary, 16 bytes: IPv6 /96 prefix */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The data plane: IP packets from dp0 into the fabric, and frames from the
+ * ports either delivered to dp0 or relayed, all in softirq.
+ *
+ * There is no per-destination state.  Every server computes the next hop
+ * from the header's routing state with the topology core, and the only
+ * lookup is the neighbour array that maps that hop to a MAC address.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/icmpv6.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/icmp.h>
+
+#include "dpillar.h"
+
+static void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat,
+			   u64_stats_t *(*which)(struct dp_pcpu_stats *s),
+			   unsigned int len)
+{
+	struct dp_pcpu_stats *s = get_cpu_ptr(dp->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->cnt[stat]);
+	u64_stats_add(which(s), len);
+	u64_stats_update_end(&s->syncp);
+	put_cpu_ptr(dp->stats);
+}
+
+static u64_stats_t *dp_rx_bytes(struct dp_pcpu_stats *s)
+{
+	return &s->rx_bytes;
+}
+
+static u64_stats_t *dp_tx_bytes(struct dp_pcpu_stats *s)
+{
+	return &s->tx_bytes;
+}
+
+/* Why routing gave up, on top of the drop itself. */
+static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
+{
+	struct dp_pcpu_stats *s;
+
+	if (reason >= DP_DROP_ROUTE_COUNT)
+		return;
+	s = get_cpu_ptr(dp->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->route[reason]);
+	u64_stats_update_end(&s->syncp);
+	put_cpu_ptr(dp->stats);
+}
+
+/*
+ * Route the frame whose dpillar header is at skb->data (routing fields
+ * still to be filled from @st), add the Ethernet header and send it.
+ * Returns DP_STAT_MAX when the skb was sent, else the drop to count; the
+ * skb is then still the caller's.
+ */
+static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
+				 struct dp_route_state *st, enum dp_stat noroute)
+{
+	const struct dp_reach reach = { .reachable = dp_reachable, .ctx = dp };
+	struct dpillar_hdr *h;
+	struct dp_port *port;
+	struct ethhdr *eth;
+	struct dp_hop hop;
+	u64 mac;
+	int idx;
+
+	if (dp_ftroute(&dp->topo, dp->self, st, &reach, &hop)) {
+		dp_count_route_reason(dp, hop.reason);
+		return noroute;
+	}
+	port = rcu_dereference(dp->ports[hop.port]);
+	idx = port ? dp_port_neigh_index(&dp->topo, dp->self, hop.port,
+					 hop.next) : -1;
+	mac = idx >= 0 ? atomic64_read(&port->neigh[idx].mac) : 0;
+	if (!mac)
+		return DP_STAT_DROP_NONEIGH;
+	if (skb->len > port->dev->mtu)
+		return DP_STAT_DROP_MTU;
+
+	h = (struct dpillar_hdr *)skb->data;
+	h->flags = st->flags;
+	h->waypoint = htonl(st->waypoint);
+
+	eth = skb_push(skb, ETH_HLEN);
+	u64_to_ether_addr(mac, eth->h_dest);
+	ether_addr_copy(eth->h_source, port->dev->dev_addr);
+	eth->h_proto = htons(DPILLAR_ETHERTYPE);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->dev = port->dev;
+	skb->protocol = htons(DPILLAR_ETHERTYPE);
+	dev_queue_xmit(skb);
+	return DP_STAT_MAX;
+}
+
+/* Map a destination IP address to a node id of this fabric. */
+static bool dp_ip_to_node(const struct dp_priv *dp, struct sk_buff *skb,
+			  u32 *node)
+{
+	if (skb->protocol == htons(ETH_P_IP)) {
+		u8 plen = READ_ONCE(dp->ip4_plen);
+		u32 mask = plen ? ~0U << (32 - plen) : 0;
+		u32 daddr = ntohl(ip_hdr(skb)->daddr);
+
+		if ((daddr & mask) != ntohl(READ_ONCE(dp->ip4_prefix)))
+			return false;
+		*node = daddr & ~mask;
+	} else {
+		const struct in6_addr *daddr = &ipv6_hdr(skb)->daddr;
+
+		if (memcmp(daddr, &dp->ip6_prefix, 12))
+			return false;
+		*node = ntohl(daddr->s6_addr32[3]);
+	}
+	return *node < dp->topo.nodes && *node != dp->self;
+}
+
+static void dp_unreachable(struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
+	else
+		icmpv6_ndo_send(skb, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH, 0);
+}
+
+/* ndo_start_xmit of dp0: an IP packet of this host enters the fabric. */
+netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct dp_priv *dp = netdev_priv(dev);
+	struct dp_route_state st;
+	struct dpillar_hdr *h;
+	unsigned int len = skb->len;
+	enum dp_stat err;
+	u32 dst;
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
+			goto drop_proto;
+	} else if (skb->protocol == htons(ETH_P_IPV6)) {
+		if (!pskb_network_may_pull(skb, sizeof(struct ipv6hdr)))
+			goto drop_proto;
+	} else {
+		goto drop_proto;
+	}
+	if (!dp_ip_to_node(dp, skb, &dst)) {
+		dp_unreachable(skb);
+		dp_count(dp, DP_STAT_TX_NOT_FABRIC);
+		goto drop;
+	}
+
+	if (skb_cow_head(skb, ETH_HLEN + DP_HDR_LEN)) {
+		dp_count(dp, DP_STAT_DROP_NOMEM);
+		goto drop;
+	}
+	skb_scrub_packet(skb, false);
+	h = skb_push(skb, DP_HDR_LEN);
+	h->version = DPILLAR_VERSION;
+	h->type = DPILLAR_T_DATA;
+	h->ttl = DP_DEFAULT_TTL;
+	h->proto = skb->protocol;
+	h->reserved = 0;
+	h->src = htonl(dp->self);
+	h->dst = htonl(dst);
+
+	dp_route_init(&dp->topo, dp->self, dst, &st);
+	err = dp_route_out(dp, skb, &st, DP_STAT_TX_NOROUTE);
+	if (err != DP_STAT_MAX) {
+		dp_count(dp, err);
+		goto drop;
+	}
+	dp_count_bytes(dp, DP_STAT_TX, dp_tx_bytes, len);
+	return NETDEV_TX_OK;
+
+drop_proto:
+	dp_count(dp, DP_STAT_TX_PROTO);
+drop:
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+/* A data frame for us: strip the header and hand the packet to dp0. */
+static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	__be16 proto = ((struct dpillar_hdr *)skb->data)->proto;
+	unsigned int min;
+
+	if (proto == htons(ETH_P_IP)) {
+		min = sizeof(struct iphdr);
+	} else if (proto == htons(ETH_P_IPV6)) {
+		min = sizeof(struct ipv6hdr);
+	} else {
+		dp_count(dp, DP_STAT_DROP_PROTO);
+		goto drop;
+	}
+	if (!pskb_may_pull(skb, DP_HDR_LEN + min)) {
+		dp_count(dp, DP_STAT_DROP_INNER);
+		goto drop;
+	}
+	skb_pull_rcsum(skb, DP_HDR_LEN);
+	skb_reset_network_header(skb);
+	skb_reset_mac_header(skb);
+	skb->mac_len = 0;
+	skb->protocol = proto;
+	skb->dev = dp->dev;
+	skb->pkt_type = PACKET_HOST;
+	dp_count_bytes(dp, DP_STAT_DELIVERED, dp_rx_bytes, skb->len);
+	/* Let the stack receive it again, now from dp0. */
+	return RX_HANDLER_ANOTHER;
+
+drop:
+	kfree_skb(skb);
+	return RX_HANDLER_CONSUMED;
+}
+
+/* A data frame for someone else: one more hop. */
+static void dp_relay(struct dp_priv *dp, struct sk_buff *skb)
+{
+	struct dp_route_state st;
+	struct dpillar_hdr *h;
+	enum dp_stat err;
+
+	/* Our copy of the header is about to change: make it private. */
+	if (skb_cow_head(skb, ETH_HLEN)) {
+		dp_count(dp, DP_STAT_DROP_NOMEM);
+		goto drop;
+	}
+	h = (struct dpillar_hdr *)skb->data;
+	if (h->ttl <= 1) {
+		dp_count(dp, DP_STAT_DROP_TTL);
+		net_warn_ratelimited("%s: TTL expired (src %u dst %u): routing loop?\n",
+				     dp->dev->name, ntohl(h->src), ntohl(h->dst));
+		goto drop;
+	}
+	h->ttl--;
+	st.dst = ntohl(h->dst);
+	st.waypoint = ntohl(h->waypoint);
+	st.flags = h->flags;
+
+	skb_forward_csum(skb);
+	err = dp_route_out(dp, skb, &st, DP_STAT_DROP_NOROUTE);
+	if (err != DP_STAT_MAX) {
+		dp_count(dp, err);
+		goto drop;
+	}
+	dp_count(dp, DP_STAT_FORWARDED);
+	return;
+
+drop:
+	kfree_skb(skb);
+}
+
+static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
+{
+	u32 wp = ntohl(h->waypoint);
+
+	return dp_addr_valid(&dp->topo, ntohl(h->src)) &&
+	       dp_addr_valid(&dp->topo, ntohl(h->dst)) &&
+	       (wp == DPILLAR_NODE_NONE || dp_addr_valid(&dp->topo, wp));
+}
+
+/* rx_handler of the ports: softirq, under rcu_read_lock. */
+rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	const struct dpillar_hdr *h;
+	struct dp_port *port;
+	struct dp_priv *dp;
+
+	if (skb->protocol != htons(DPILLAR_ETHERTYPE))
+		return RX_HANDLER_PASS;
+
+	port = rcu_dereference(skb->dev->rx_handler_data);
+	dp = port->dp;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb) {
+		dp_count(dp, DP_STAT_DROP_NOMEM);
+		return RX_HANDLER_CONSUMED;
+	}
+	*pskb = skb;
+	dp_count(dp, DP_STAT_RX_FRAMES);
+
+	if (!pskb_may_pull(skb, DP_HDR_LEN)) {
+		dp_count(dp, DP_STAT_DROP_SHORT);
+		goto drop;
+	}
+	h = (const struct dpillar_hdr *)skb->data;
+	if (h->version != DPILLAR_VERSION) {
+		dp_count(dp, DP_STAT_DROP_VERSION);
+		goto drop;
+	}
+	/* A server whose dp0 is down has left the fabric. */
+	if (!(dp->dev->flags & IFF_UP)) {
+		dp_count(dp, DP_STAT_DROP_DOWN);
+		goto drop;
+	}
+	if (h->type == DPILLAR_T_HELLO) {
+		dp_hello_rcv(dp, port, skb);
+		return RX_HANDLER_CONSUMED;
+	}
+	if (h->type != DPILLAR_T_DATA) {
+		dp_count(dp, DP_STAT_DROP_TYPE);
+		goto drop;
+	}
+	if (!dp_addr_ok(dp, h)) {
+		dp_count(dp, DP_STAT_DROP_ADDR);
+		goto drop;
+	}
+	if (ntohl(h->dst) == dp->self)
+		return dp_deliver(dp, pskb);
+	dp_relay(dp, skb);
+	return RX_HANDLER_CONSUMED;
+
+drop:
+	kfree_skb(skb);
+	return RX_HANDLER_CONSUMED;
+}

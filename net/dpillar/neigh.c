@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hello protocol and neighbour tables.
+ *
+ * Every port sends a Hello on its switch segment every hello interval.  The
+ * topology says exactly which n-1 servers share that switch, so each port's
+ * table is an array indexed arithmetically (dp_port_neigh_index()), sized
+ * by n and not by the fabric.  A Hello from a server that cannot be on that
+ * switch is a cabling error: counted and ignored.  A neighbour not heard
+ * for the dead interval, or behind a port without carrier, is unreachable;
+ * routing asks dp_reachable() and so sees a failure at once.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/pkt_sched.h>
+#include <linux/skbuff.h>
+
+#include "dpillar.h"
+
+static const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
+
+static bool dp_neigh_alive(const struct dp_priv *dp, const struct dp_neigh *nb)
+{
+	unsigned long heard = READ_ONCE(nb->last_heard);
+
+	return atomic64_read(&nb->mac) &&
+	       time_before(jiffies, heard + READ_ONCE(dp->dead_jiffies));
+}
+
+/* The routing core's oracle.  Runs under rcu_read_lock (BH). */
+bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_port *port;
+	int idx;
+
+	if (port_idx >= dp->nports)
+		return false;
+	port = rcu_dereference(dp->ports[port_idx]);
+	if (!port || !dp_port_up(port))
+		return false;
+	idx = dp_port_neigh_index(&dp->topo, self, port_idx, peer);
+	return idx >= 0 && dp_neigh_alive(dp, &port->neigh[idx]);
+}
+
+static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
+{
+	struct net_device *dev = port->dev;
+	struct dpillar_hello *hello;
+	struct dpillar_hdr *h;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DP_HDR_LEN + sizeof(*hello),
+			GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+
+	hello = skb_put_zero(skb, sizeof(*hello));
+	hello->port = port->index;
+	hello->interval_ms = htonl(READ_ONCE(dp->hello_ms));
+
+	h = skb_push(skb, DP_HDR_LEN);
+	memset(h, 0, DP_HDR_LEN);
+	h->version = DPILLAR_VERSION;
+	h->type = DPILLAR_T_HELLO;
+	h->ttl = 1;
+	h->src = htonl(dp->self);
+	h->dst = htonl(DPILLAR_NODE_NONE);
+	h->waypoint = htonl(DPILLAR_NODE_NONE);
+	skb_reset_network_header(skb);
+
+	skb->dev = dev;
+	skb->protocol = htons(DPILLAR_ETHERTYPE);
+	skb->priority = TC_PRIO_CONTROL;
+	if (dev_hard_header(skb, dev, DPILLAR_ETHERTYPE, dp_hello_mac,
+			    dev->dev_addr, skb->len) < 0) {
+		kfree_skb(skb);
+		return;
+	}
+	dev_queue_xmit(skb);
+	dp_count(dp, DP_STAT_HELLO_TX);
+}
+
+void dp_hello_work(struct work_struct *work)
+{
+	struct dp_priv *dp = container_of(to_delayed_work(work),
+					  struct dp_priv, hello_work);
+	u32 i;
+
+	rcu_read_lock();
+	for (i = 0; i < dp->nports; i++) {
+		struct dp_port *port = rcu_dereference(dp->ports[i]);
+
+		if (port && dp_port_up(port))
+			dp_hello_send(dp, port);
+	}
+	rcu_read_unlock();
+	/* ndo_stop cancels this work before the device can go away. */
+	queue_delayed_work(system_power_efficient_wq, &dp->hello_work,
+			   msecs_to_jiffies(READ_ONCE(dp->hello_ms)));
+}
+
+/*
+ * Is @src, sending from its port @sport, really on the switch our @port
+ * plugs into?  The switch ids must agree, not just the neighbour lists: in
+ * a k = 2 fabric two servers can share both of their switches.
+ */
+static bool dp_hello_wired(const struct dp_priv *dp, const struct dp_port *port,
+			   u32 src, u32 sport)
+{
+	u32 col, id, scol, sid;
+
+	if (sport >= dp->nports)
+		return false;
+	dp_port_switch(&dp->topo, dp->self, port->index, &col, &id);
+	dp_port_switch(&dp->topo, src, sport, &scol, &sid);
+	return col == scol && id == sid;
+}
+
+/* A Hello received on @port; skb->data is at the dpillar header. */
+void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
+{
+	const struct dpillar_hello *hello;
+	const struct dpillar_hdr *h;
+	u64 mac;
+	u32 src;
+	int idx;
+
+	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello))) {
+		dp_count(dp, DP_STAT_HELLO_BAD);
+		goto out;
+	}
+	h = (const struct dpillar_hdr *)skb->data;
+	hello = (const struct dpillar_hello *)(h + 1);
+	src = ntohl(h->src);
+	mac = ether_addr_to_u64(eth_hdr(skb)->h_source);
+	if (!dp_addr_valid(&dp->topo, src) || !is_valid_ether_addr(eth_hdr(skb)->h_source)) {
+		dp_count(dp, DP_STAT_HELLO_BAD);
+		goto out;
+	}
+
+	idx = dp_port_neigh_index(&dp->topo, dp->self, port->index, src);
+	if (idx < 0 || !dp_hello_wired(dp, port, src, hello->port)) {
+		char addr[DP_ADDR_TEXT_MAX];
+
+		dp_count(dp, DP_STAT_HELLO_MISWIRED);
+		dp_addr_format(&dp->topo, src, addr, sizeof(addr));
+		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, which is not cabled to this switch\n",
+				     dp->dev->name, port->index,
+				     port->dev->name, addr, hello->port);
+		goto out;
+	}
+
+	dp_count(dp, DP_STAT_HELLO_RX);
+	if (atomic64_read(&port->neigh[idx].mac) != mac)
+		atomic64_set(&port->neigh[idx].mac, mac);
+	WRITE_ONCE(port->neigh[idx].last_heard, jiffies);
+out:
+	consume_skb(skb);
+}
