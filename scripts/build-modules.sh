@@ -6,7 +6,10 @@
 # neither collide nor dirty the checkout).  Any compiler or sparse warning
 # fails the build.
 #
-# Usage: scripts/build-modules.sh [ABI ...]   default: the ABIs of deps.sh
+# Usage: scripts/build-modules.sh [ABI | NAME=KDIR ...]
+#   ABI        a Debian kernel (its linux-headers); default: those of deps.sh
+#   NAME=KDIR  any other kernel build tree, e.g. the debug kernel's
+#              (scripts/debug-kernel.sh), built in build/NAME/
 # Prints build/<abi>/net/dpillar/dpillar.ko paths on success.
 set -euo pipefail
 
@@ -20,7 +23,10 @@ fi
 sparse_flags="-D__CHECK_ENDIAN__"
 rc=0
 for abi in "${abis[@]}"; do
-	kdir=/usr/src/linux-headers-$abi-amd64
+	case "$abi" in
+	*=*) kdir=${abi#*=} abi=${abi%%=*} ;;
+	*) kdir=/usr/src/linux-headers-$abi-amd64 ;;
+	esac
 	out=$repo/build/$abi
 	if [ ! -d "$kdir" ]; then
 		echo "build: no headers for $abi (run make deps)" >&2

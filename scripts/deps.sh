@@ -51,9 +51,11 @@ resolve_abis() {
 	ABI612=$(abi_of "$h612")
 }
 
+# flex, bison, libelf-dev: building the debug kernel (scripts/debug-kernel.sh)
+# from linux-source-6.12.
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
-jq ethtool linux-source-6.12 xz-utils fping iperf3"
+jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev"
 
 main() {
 	resolve_abis

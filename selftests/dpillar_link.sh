@@ -86,9 +86,9 @@ run_test "ports have dp0 as master" \
 	sh -c "ip -n $S link show a0 | grep -q 'master dp0' &&
 	       ip -n $S link show a1 | grep -q 'master dp0'"
 check_eq "$(ip -n $S -j link show dp0 | jq -c '.[0] | [.mtu, .link_type]')" \
-	'[1484,"none"]' "dp0 is an L3 device with MTU = port MTU - 16"
+	'[1480,"none"]' "dp0 is an L3 device with MTU = port MTU - 20"
 ip -n $S link set a1 mtu 1400
-check_eq "$(ip -n $S -j link show dp0 | jq '.[0].mtu')" 1384 \
+check_eq "$(ip -n $S -j link show dp0 | jq '.[0].mtu')" 1380 \
 	"dp0 MTU follows the smallest port MTU"
 ip -n $S link set a1 mtu 1500
 

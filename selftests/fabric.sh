@@ -6,7 +6,10 @@
 # and topo.sh.
 #
 #   fabric_up N K [hello MS dead MS]   build topology, dp0 everywhere, wait
-#                                      for the Hellos
+#                                      for the Hellos.  When it ran in a
+#                                      subshell (run_test), call topo_load
+#                                      after it: the TOPO_* variables it set
+#                                      are gone with the subshell.
 #   fabric_ip4 ADDR / fabric_ip6 ADDR  a server's fabric addresses
 #   fabric_id ADDR                     its node id
 #   fabric_stat ADDR NAME              one ethtool -S counter of its dp0
@@ -20,6 +23,7 @@ FABRIC_IP6_NET=fd64:7069:6c6c:6172::/96
 # fabric_id ADDR: node id = C * h^k + label (label base h, v_0 last).
 fabric_id() {
 	local c=${1%%:*} l=${1#*:} v id=0
+	_topo_need || return 1
 	local IFS=.
 	for v in $l; do
 		id=$((id * TOPO_H + v))
@@ -52,8 +56,8 @@ fabric_up() {
 		link set dp0 up
 		addr add $(fabric_ip4 "$a")/32 dev dp0
 		route add $FABRIC_IP4_NET dev dp0
-		-6 addr add $(fabric_ip6 "$a")/128 dev dp0 nodad
-		-6 route add $FABRIC_IP6_NET dev dp0
+		addr add $(fabric_ip6 "$a")/128 dev dp0 nodad
+		route add $FABRIC_IP6_NET dev dp0
 		EOF
 	done
 	# Three Hello intervals: every neighbour heard at least twice.

@@ -29,4 +29,14 @@ static inline void dp_compat_set_netns_immutable(struct net_device *dev)
 #endif
 }
 
+/*
+ * The KUnit test module imports what EXPORT_SYMBOL_IF_KUNIT() exports.
+ * 6.13 made symbol namespaces string literals: MODULE_IMPORT_NS(NS) became
+ * MODULE_IMPORT_NS("NS"), and no header symbol tells the two apart.  Both
+ * expand to this modinfo tag, which is what modpost and the module loader
+ * check.
+ */
+#define DP_MODULE_IMPORT_KUNIT_NS() \
+	MODULE_INFO(import_ns, "EXPORTED_FOR_KUNIT_TESTING")
+
 #endif /* _DPILLAR_COMPAT_H */

@@ -38,6 +38,9 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_TX_NOT_FABRIC]	= "tx_not_fabric",
 	[DP_STAT_TX_PROTO]	= "tx_proto",
 	[DP_STAT_TX_NOROUTE]	= "tx_noroute",
+	[DP_STAT_ROUTE_TUNNEL]	= "route_tunnel_hops",
+	[DP_STAT_ROUTE_UTURN]	= "route_uturns",
+	[DP_STAT_ROUTE_RING_REV] = "route_ring_reversals",
 };
 
 /* Sum the per-CPU counters into @cnt (DP_STAT_MAX), @route and bytes. */
@@ -88,7 +91,7 @@ static void dp_get_stats64(struct net_device *dev,
 		tot->rx_dropped += c[i];
 	/* Miswired Hellos are a cabling report, not lost traffic. */
 	tot->rx_dropped -= c[DP_STAT_HELLO_MISWIRED];
-	for (i = DP_STAT_TX_NOT_FABRIC; i < DP_STAT_MAX; i++)
+	for (i = DP_STAT_TX_NOT_FABRIC; i <= DP_STAT_TX_NOROUTE; i++)
 		tot->tx_dropped += c[i];
 }
 

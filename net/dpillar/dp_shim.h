@@ -3,7 +3,10 @@
  * dp_shim.h - let the topology core build in the kernel and in userspace.
  *
  * The routing core (topo.c, topo_dpillar.c) only needs fixed-width
- * integers, bool, NULL, memset/memcpy and the errno values.
+ * integers, bool, NULL, memset/memcpy and the errno values.  In the
+ * kernel, the KUnit tests (topo_test.c, a separate module) reach its
+ * functions through EXPORT_SYMBOL_IF_KUNIT(), which is empty without
+ * CONFIG_KUNIT and here in userspace.
  */
 #ifndef _DP_SHIM_H
 #define _DP_SHIM_H
@@ -13,6 +16,8 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/errno.h>
+#include <linux/export.h>
+#include <kunit/visibility.h>
 #else
 #include <stdint.h>
 #include <stdbool.h>
@@ -25,6 +30,14 @@ typedef __UINT16_TYPE__ u16;
 typedef __UINT32_TYPE__ u32;
 typedef __UINT64_TYPE__ u64;
 typedef __INT32_TYPE__ s32;
+
+/*
+ * KUnit hooks of the kernel build (<kunit/visibility.h>): none here.  The
+ * export becomes a harmless declaration that swallows its semicolon.
+ */
+#define VISIBLE_IF_KUNIT static
+#define DP_NO_EXPORT(sym) struct dp_no_export_##sym
+#define EXPORT_SYMBOL_IF_KUNIT DP_NO_EXPORT
 #endif
 
 #endif /* _DP_SHIM_H */

@@ -51,6 +51,10 @@ enum dp_stat {
 	DP_STAT_TX_NOT_FABRIC,	/* destination outside the fabric prefixes */
 	DP_STAT_TX_PROTO,	/* neither IPv4 nor IPv6 */
 	DP_STAT_TX_NOROUTE,	/* routing found no first hop */
+	/* detours around failures (FTRoute), counted where they start */
+	DP_STAT_ROUTE_TUNNEL,	/* a hop toward a waypoint */
+	DP_STAT_ROUTE_UTURN,	/* helix direction changed */
+	DP_STAT_ROUTE_RING_REV,	/* ring direction reversed */
 	DP_STAT_MAX
 };
 

@@ -77,6 +77,17 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		dp_count_route_reason(dp, hop.reason);
 		return noroute;
 	}
+	switch (hop.phase) {
+	case DP_PHASE_TUNNEL:
+		dp_count(dp, DP_STAT_ROUTE_TUNNEL);
+		break;
+	case DP_PHASE_UTURN:
+		dp_count(dp, DP_STAT_ROUTE_UTURN);
+		break;
+	case DP_PHASE_RING_REV:
+		dp_count(dp, DP_STAT_ROUTE_RING_REV);
+		break;
+	}
 	port = rcu_dereference(dp->ports[hop.port]);
 	idx = port ? dp_port_neigh_index(&dp->topo, dp->self, hop.port,
 					 hop.next) : -1;

@@ -55,7 +55,8 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 			GFP_ATOMIC);
 	if (!skb)
 		return;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	/* Room for both headers in front of the Hello. */
+	skb_reserve(skb, LL_RESERVED_SPACE(dev) + DP_HDR_LEN);
 
 	hello = skb_put_zero(skb, sizeof(*hello));
 	hello->port = port->index;

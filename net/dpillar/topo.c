@@ -36,6 +36,7 @@ struct dp_rdiv dp_rdiv_init(u32 d)
 	r.sh2 = l ? (u8)(l - 1) : 0;
 	return r;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_rdiv_init);
 
 static const struct dp_topo_ops *dp_topo_ops_of(u32 kind)
 {
@@ -69,6 +70,7 @@ int dp_topo_init(struct dp_topo *t, u32 kind, u32 n, u32 k, const char **why)
 	t->kind = kind;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_init);
 
 int dp_addr_from_symbols(const struct dp_topo *t, u32 column, const u8 *sym,
 			 u32 nsym, u32 *id, const char **why)
@@ -79,17 +81,20 @@ int dp_addr_from_symbols(const struct dp_topo *t, u32 column, const u8 *sym,
 		why = &dummy;
 	return t->ops->addr_from_symbols(t, column, sym, nsym, id, why);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_from_symbols);
 
 void dp_addr_to_symbols(const struct dp_topo *t, u32 id, u32 *column,
 			u8 *sym)
 {
 	t->ops->addr_to_symbols(t, id, column, sym);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_to_symbols);
 
 bool dp_addr_valid(const struct dp_topo *t, u32 id)
 {
 	return id < t->nodes;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_valid);
 
 /* Append decimal @v at buf[*pos], counting even what does not fit. */
 static void dp_put_u32(char *buf, u32 len, u32 *pos, u32 v)
@@ -138,6 +143,7 @@ int dp_addr_format(const struct dp_topo *t, u32 id, char *buf, u32 len)
 		buf[pos < len ? pos : len - 1] = '\0';
 	return (int)pos;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_format);
 
 /* Parse a decimal number at *s (at least one digit) not above @max. */
 static int dp_parse_dec(const char **s, u32 max, u32 *out)
@@ -215,6 +221,7 @@ int dp_addr_parse_raw(const char *text, u32 *column, u8 *sym, u32 *nsym,
 	*nsym = n;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_parse_raw);
 
 int dp_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
 		  const char **why)
@@ -231,51 +238,60 @@ int dp_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
 		return err;
 	return t->ops->addr_from_symbols(t, column, sym, nsym, id, why);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_parse);
 
 void dp_port_switch(const struct dp_topo *t, u32 id, u32 port, u32 *sw_col,
 		    u32 *sw_id)
 {
 	t->ops->port_switch(t, id, port, sw_col, sw_id);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_switch);
 
 u32 dp_port_neigh_count(const struct dp_topo *t)
 {
 	return t->port_neighs;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh_count);
 
 u32 dp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 {
 	return t->ops->port_neigh(t, id, port, idx);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh);
 
 int dp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {
 	return t->ops->port_neigh_index(t, id, port, peer);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh_index);
 
 void dp_route_init_dir(const struct dp_topo *t, u32 src, u32 dst,
 		       enum dp_dir dir, struct dp_route_state *st)
 {
 	t->ops->route_init(t, src, dst, dir, st);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_route_init_dir);
 
 void dp_route_init(const struct dp_topo *t, u32 src, u32 dst,
 		   struct dp_route_state *st)
 {
 	t->ops->route_init(t, src, dst, DP_DIR_AUTO, st);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_route_init);
 
 int dp_sroute(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	      struct dp_hop *hop)
 {
 	return t->ops->route(t, self, st, NULL, hop);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_sroute);
 
 int dp_ftroute(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	       const struct dp_reach *r, struct dp_hop *hop)
 {
 	return t->ops->route(t, self, st, r, hop);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_ftroute);
 
 static const char * const dp_drop_names[DP_DROP_ROUTE_COUNT] = {
 	[DP_DROP_ROUTE_NONE] = "none",
@@ -303,8 +319,10 @@ const char *dp_drop_reason_name(u8 reason)
 {
 	return reason < DP_DROP_ROUTE_COUNT ? dp_drop_names[reason] : "unknown";
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_drop_reason_name);
 
 const char *dp_phase_name(u8 phase)
 {
 	return phase < DP_PHASE_COUNT ? dp_phase_names[phase] : "unknown";
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_phase_name);

@@ -292,4 +292,11 @@ static inline u32 dp_rdiv(u32 x, struct dp_rdiv r)
 /* DPillar implementation (topo_dpillar.c). */
 extern const struct dp_topo_ops dp_dpillar_ops;
 
+#ifdef __KERNEL__
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Internals of topo_dpillar.c that its KUnit tests check directly. */
+u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd, bool cw);
+#endif
+#endif
+
 #endif /* _DP_TOPO_H */

@@ -290,8 +290,8 @@ static int dpp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
  * helix hop clears one bit, and "labels agree except symbol i" is
  * "diff has no bit but i".  Exhaustively checked against the real walk.
  */
-static u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd,
-			  bool cw)
+VISIBLE_IF_KUNIT u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff,
+				    u32 cd, bool cw)
 {
 	u32 hops = 0, dist, cm;
 
@@ -313,6 +313,7 @@ static u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd,
 		hops++;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(dpp_sroute_len);
 
 static void dpp_route_init(const struct dp_topo *t, u32 src, u32 dst,
 			   enum dp_dir dir, struct dp_route_state *st)
@@ -590,3 +591,4 @@ const struct dp_topo_ops dp_dpillar_ops = {
 	.route_init = dpp_route_init,
 	.route = dpp_route,
 };
+EXPORT_SYMBOL_IF_KUNIT(dp_dpillar_ops);

@@ -21,6 +21,7 @@ usage: $0 [options] -- SCRIPT [ARGS...]
   --out DIR           keep the per-run shared dir here (default: temp, removed
                       on success)
   --env VAR=VALUE     export VAR in the guest (repeatable)
+  --append ARGS       more kernel command line (repeatable)
   -v, --verbose       show the whole console, not only the test's output
 Host variables passed through when set: DPILLAR_KO DPILLAR_REPO V
 EOF
@@ -32,7 +33,7 @@ repo=$(cd "$here/../.." && pwd)
 cache=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
 
 kernel='' moddir='' timeout=300 mem=1024 smp=2 log='' outdir='' verbose=${V:-0}
-envs=()
+envs=() append=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -48,6 +49,7 @@ while [ $# -gt 0 ]; do
 		*) echo "run-vm: bad --env '$2'" >&2; usage ;;
 		esac
 		shift 2 ;;
+	--append) append+=" $2"; shift 2 ;;
 	-v|--verbose) verbose=1; shift ;;
 	-h|--help) usage 0 ;;
 	--) shift; break ;;
@@ -190,10 +192,12 @@ drepo=${DPILLAR_REPO:-$repo}
 	echo
 } > "$outdir/cmd.sh"
 
+# oops=panic: a guest that oopsed is finished; stop at once instead of
+# waiting for the timeout (the console already holds the splat).
 # ---- boot ------------------------------------------------------------------
-cmdline="console=ttyS0 loglevel=5 printk.time=1 printk.devkmsg=on panic=-1"
+cmdline="console=ttyS0 loglevel=5 printk.time=1 printk.devkmsg=on panic=-1 oops=panic"
 cmdline+=" mitigations=off no_timer_check tsc=reliable rdinit=/init"
-cmdline+=" 8250.nr_uarts=1 net.ifnames=0 noresume"
+cmdline+=" 8250.nr_uarts=1 net.ifnames=0 noresume$append"
 
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp"
 	-nodefaults -no-user-config -display none -no-reboot

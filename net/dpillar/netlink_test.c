@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the "dpillar" link type's netlink side (device.c): the
+ * attribute policy at its edges, the checks of newlink and changelink
+ * that come before any device is registered, and get_size/fill_info.
+ * The ops are called the way rtnetlink calls them, on devices that are
+ * never registered.
+ */
+
+#include <kunit/skbuff.h>
+#include <kunit/test.h>
+#include <linux/rtnetlink.h>
+#include <net/netlink.h>
+#include <net/rtnetlink.h>
+
+#include "test_lib.h"
+
+#define DPT_MAX IFLA_DPILLAR_MAX
+
+struct dpt_msg {
+	struct sk_buff *skb;
+	struct nlattr *data;	/* IFLA_INFO_DATA */
+	struct nlattr *tb[DPT_MAX + 1];
+	struct netlink_ext_ack extack;
+};
+
+static struct dpt_msg *dpt_msg_new(struct kunit *test)
+{
+	struct dpt_msg *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->skb = kunit_zalloc_skb(test, NLMSG_GOODSIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->skb);
+	m->data = nla_nest_start(m->skb, IFLA_INFO_DATA);
+	KUNIT_ASSERT_NOT_NULL(test, m->data);
+	return m;
+}
+
+static void dpt_put_u32(struct kunit *test, struct dpt_msg *m, int type,
+			u32 v)
+{
+	KUNIT_ASSERT_EQ(test, nla_put_u32(m->skb, type, v), 0);
+}
+
+static void dpt_put(struct kunit *test, struct dpt_msg *m, int type,
+		    const void *data, int len)
+{
+	KUNIT_ASSERT_EQ(test, nla_put(m->skb, type, len, data), 0);
+}
+
+/* Close IFLA_INFO_DATA and parse it as rtnl_newlink() does. */
+static int dpt_parse(struct dpt_msg *m)
+{
+	nla_nest_end(m->skb, m->data);
+	return nla_parse_nested_deprecated(m->tb, dp_link_ops.maxtype, m->data,
+					   dp_link_ops.policy, &m->extack);
+}
+
+/* ---- policy -------------------------------------------------------------- */
+
+struct dpt_pol_case {
+	const char *desc;
+	int type;
+	int len;	/* payload length; the value (u32) is little-endian */
+	u32 value;
+	int err;
+	const char *msg;	/* extack message, NULL: not checked */
+};
+
+#define DPT_OOR "integer out of range"
+#define DPT_BIN "binary attribute size out of range"
+
+static const struct dpt_pol_case dpt_pol_cases[] = {
+	{ "topo 0", IFLA_DPILLAR_TOPO, 4, 0, -ERANGE, DPT_OOR },
+	{ "topo 1", IFLA_DPILLAR_TOPO, 4, 1, 0, NULL },
+	{ "topo max+1", IFLA_DPILLAR_TOPO, 4, DPILLAR_TOPO_MAX + 1, -ERANGE,
+	  DPT_OOR },
+	{ "hello below min", IFLA_DPILLAR_HELLO_MS, 4, DPILLAR_HELLO_MS_MIN - 1,
+	  -ERANGE, DPT_OOR },
+	{ "hello min", IFLA_DPILLAR_HELLO_MS, 4, DPILLAR_HELLO_MS_MIN, 0, NULL },
+	{ "hello max", IFLA_DPILLAR_HELLO_MS, 4, DPILLAR_HELLO_MS_MAX, 0, NULL },
+	{ "hello above max", IFLA_DPILLAR_HELLO_MS, 4,
+	  DPILLAR_HELLO_MS_MAX + 1, -ERANGE, DPT_OOR },
+	{ "hello 0xffffffff", IFLA_DPILLAR_HELLO_MS, 4, 0xffffffff, -ERANGE,
+	  DPT_OOR },
+	{ "dead = hello min", IFLA_DPILLAR_DEAD_MS, 4, DPILLAR_HELLO_MS_MIN,
+	  -ERANGE, DPT_OOR },
+	{ "dead min", IFLA_DPILLAR_DEAD_MS, 4, DPILLAR_HELLO_MS_MIN + 1, 0,
+	  NULL },
+	{ "dead max", IFLA_DPILLAR_DEAD_MS, 4, DPILLAR_DEAD_MS_MAX, 0, NULL },
+	{ "dead above max", IFLA_DPILLAR_DEAD_MS, 4, DPILLAR_DEAD_MS_MAX + 1,
+	  -ERANGE, DPT_OOR },
+	{ "n short", IFLA_DPILLAR_N, 2, 4, -ERANGE, NULL },
+	{ "n empty", IFLA_DPILLAR_N, 0, 0, -ERANGE, NULL },
+	{ "label empty", IFLA_DPILLAR_LABEL, 0, 0, 0, NULL },
+	{ "label max", IFLA_DPILLAR_LABEL, DPILLAR_LABEL_MAX, 0, 0, NULL },
+	{ "label too long", IFLA_DPILLAR_LABEL, DPILLAR_LABEL_MAX + 1, 0,
+	  -ERANGE, NULL },
+	{ "node id", IFLA_DPILLAR_NODE_ID, 4, 1, -EINVAL,
+	  "Node id is read-only" },
+	{ "nodes", IFLA_DPILLAR_NODES, 4, 1, -EINVAL,
+	  "Node count is read-only" },
+	{ "ip6 prefix 16", IFLA_DPILLAR_IP6_PREFIX, 16, 0, 0, NULL },
+	{ "ip6 prefix 15", IFLA_DPILLAR_IP6_PREFIX, 15, 0, -ERANGE, DPT_BIN },
+	{ "ip6 prefix 17", IFLA_DPILLAR_IP6_PREFIX, 17, 0, -ERANGE, DPT_BIN },
+	{ "ip4 plen 31", IFLA_DPILLAR_IP4_PREFIXLEN, 1, 31, 0, NULL },
+	{ "ip4 plen 32", IFLA_DPILLAR_IP4_PREFIXLEN, 1, 32, -ERANGE, DPT_OOR },
+	{ "ip4 prefix short", IFLA_DPILLAR_IP4_PREFIX, 3, 0, -ERANGE, NULL },
+	{ "ports not nested", IFLA_DPILLAR_PORTS, 2, 0, -ERANGE, NULL },
+	{ "unknown type", DPT_MAX + 1, 4, 0, 0, NULL },
+};
+
+static void dpt_pol_desc(const struct dpt_pol_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(dpt_pol, dpt_pol_cases, dpt_pol_desc);
+
+static void dpt_nl_policy(struct kunit *test)
+{
+	const struct dpt_pol_case *c = test->param_value;
+	struct dpt_msg *m = dpt_msg_new(test);
+	u8 buf[DPILLAR_LABEL_MAX + 1] = {};
+	int err;
+
+	memcpy(buf, &c->value, sizeof(c->value));
+	dpt_put(test, m, c->type, buf, c->len);
+	err = dpt_parse(m);
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	if (c->msg) {
+		KUNIT_ASSERT_NOT_NULL(test, m->extack._msg);
+		KUNIT_EXPECT_STREQ(test, m->extack._msg, c->msg);
+	}
+	if (err) {
+		/* The offending attribute is pointed at. */
+		KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
+				    (const struct nlattr *)nla_data(m->data));
+	} else if (c->type <= DPT_MAX) {
+		KUNIT_EXPECT_NOT_NULL(test, m->tb[c->type]);
+	}
+}
+
+static void dpt_nl_policy_nested_ports(struct kunit *test)
+{
+	struct dpt_msg *m = dpt_msg_new(test);
+	struct nlattr *nest;
+
+	nest = nla_nest_start(m->skb, IFLA_DPILLAR_PORTS);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	/* A short IFLA_DPILLAR_PORT inside the nest. */
+	dpt_put(test, m, IFLA_DPILLAR_PORT, "ab", 2);
+	nla_nest_end(m->skb, nest);
+	KUNIT_EXPECT_EQ(test, dpt_parse(m), -ERANGE);
+	KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
+			    (const struct nlattr *)nla_data(nest));
+}
+
+/* ---- newlink: every rejection comes before register_netdevice() ---------- */
+
+static void dpt_nl_dev_free(void *arg)
+{
+	free_netdev(arg);
+}
+
+static struct net_device *dpt_nl_alloc(struct kunit *test)
+{
+	struct net_device *dev;
+
+	dev = alloc_netdev(dp_link_ops.priv_size, "dpt%d", NET_NAME_ENUM,
+			   dp_link_ops.setup);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dpt_nl_dev_free,
+							dev), 0);
+	return dev;
+}
+
+enum {
+	DPT_NO_N = BIT(0), DPT_NO_K = BIT(1), DPT_NO_COLUMN = BIT(2),
+	DPT_NO_LABEL = BIT(3), DPT_NO_PORTS = BIT(4),
+};
+
+/* A request for (4,3) address 1:0.1.0 with ports @ifindex[0..nports-1]. */
+static struct dpt_msg *dpt_nl_req(struct kunit *test, u32 n, u32 k, u32 col,
+				  const u8 *label, int label_len,
+				  const u32 *ifindex, int nports,
+				  unsigned int omit)
+{
+	struct dpt_msg *m = dpt_msg_new(test);
+	struct nlattr *nest;
+	int i;
+
+	if (!(omit & DPT_NO_N))
+		dpt_put_u32(test, m, IFLA_DPILLAR_N, n);
+	if (!(omit & DPT_NO_K))
+		dpt_put_u32(test, m, IFLA_DPILLAR_K, k);
+	if (!(omit & DPT_NO_COLUMN))
+		dpt_put_u32(test, m, IFLA_DPILLAR_COLUMN, col);
+	if (!(omit & DPT_NO_LABEL))
+		dpt_put(test, m, IFLA_DPILLAR_LABEL, label, label_len);
+	if (!(omit & DPT_NO_PORTS)) {
+		nest = nla_nest_start(m->skb, IFLA_DPILLAR_PORTS);
+		KUNIT_ASSERT_NOT_NULL(test, nest);
+		for (i = 0; i < nports; i++)
+			dpt_put_u32(test, m, IFLA_DPILLAR_PORT, ifindex[i]);
+		nla_nest_end(m->skb, nest);
+	}
+	return m;
+}
+
+static int dpt_newlink(struct kunit *test, struct dpt_msg *m, bool no_data)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct net_device *dev = dpt_nl_alloc(test);
+	int err;
+
+	if (!no_data)
+		KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	rtnl_lock();
+	err = dp_link_ops.newlink(&init_net, dev, tb, no_data ? NULL : m->tb,
+				  &m->extack);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, dev->reg_state, NETREG_UNINITIALIZED);
+	return err;
+}
+
+static const u8 dpt_label[] = { 0, 1, 0 };	/* v_0 first: 1:0.1.0 */
+static const u32 dpt_nodev[] = { 0x7ffffff0, 0x7ffffff1 };
+
+static void dpt_expect_msg(struct kunit *test, struct dpt_msg *m,
+			   const char *msg)
+{
+	KUNIT_ASSERT_NOT_NULL(test, m->extack._msg);
+	KUNIT_EXPECT_STREQ(test, m->extack._msg, msg);
+}
+
+static void dpt_nl_newlink_missing(struct kunit *test)
+{
+	static const struct {
+		unsigned int omit;
+		const char *msg;
+	} c[] = {
+		{ DPT_NO_N, "Missing n" },
+		{ DPT_NO_K, "Missing k" },
+		{ DPT_NO_COLUMN, "Missing column" },
+		{ DPT_NO_LABEL, "Missing label" },
+		{ DPT_NO_PORTS, "Missing ports" },
+		{ DPT_NO_N | DPT_NO_PORTS, "Missing n" },
+	};
+	struct dpt_msg *m;
+	unsigned int i;
+
+	m = dpt_msg_new(test);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, true), -EINVAL);
+	dpt_expect_msg(test, m, "Missing dpillar parameters");
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2,
+			       c[i].omit);
+		KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+		dpt_expect_msg(test, m, c[i].msg);
+	}
+}
+
+static void dpt_nl_newlink_topo(struct kunit *test)
+{
+	static const u8 big[] = { 0, 2, 0 }, long_label[] = { 0, 1, 0, 0 };
+	struct dpt_msg *m;
+
+	m = dpt_nl_req(test, 5, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "n must be even");
+
+	m = dpt_nl_req(test, 4, 1, 0, dpt_label, 1, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "k must be >= 2");
+
+	m = dpt_nl_req(test, 256, 5, 0, dpt_label, 3, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "too many servers: k*(n/2)^k exceeds 2^32 - 1");
+
+	m = dpt_nl_req(test, 4, 3, 3, dpt_label, 3, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "column out of range");
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 2, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "label must have k symbols");
+	KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
+			    (const struct nlattr *)m->tb[IFLA_DPILLAR_LABEL]);
+
+	m = dpt_nl_req(test, 4, 3, 1, long_label, 4, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "label must have k symbols");
+
+	m = dpt_nl_req(test, 4, 3, 1, big, 3, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "label symbol out of range (must be < n/2)");
+}
+
+static void dpt_nl_newlink_settings(struct kunit *test)
+{
+	static const u8 ip6_low[16] = { 0xfd, [15] = 1 };
+	struct dpt_msg *m;
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 500);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m,
+		       "Dead interval must be longer than the Hello interval");
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 200);
+	dpt_put_u32(test, m, IFLA_DPILLAR_DEAD_MS, 200);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m,
+		       "Dead interval must be longer than the Hello interval");
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	KUNIT_ASSERT_EQ(test, nla_put_be32(m->skb, IFLA_DPILLAR_IP4_PREFIX,
+					   htonl(0x0a000001)), 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "IPv4 prefix has host bits set");
+
+	/* Default prefix 10.0.0.0 with a longer length is fine ... */
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_IP4_PREFIXLEN,
+					 24), 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -ENODEV);
+	/* ... 10.1.0.0 with the default /8 is not. */
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	KUNIT_ASSERT_EQ(test, nla_put_be32(m->skb, IFLA_DPILLAR_IP4_PREFIX,
+					   htonl(0x0a010000)), 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "IPv4 prefix has host bits set");
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	dpt_put(test, m, IFLA_DPILLAR_IP6_PREFIX, ip6_low, sizeof(ip6_low));
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m,
+		       "IPv6 prefix is a /96: its low 32 bits must be zero");
+}
+
+static void dpt_nl_newlink_ports(struct kunit *test)
+{
+	u32 lo2[] = { LOOPBACK_IFINDEX, LOOPBACK_IFINDEX };
+	struct dpt_msg *m;
+	struct nlattr *nest;
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -ENODEV);
+	dpt_expect_msg(test, m, "Port device does not exist");
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, lo2, 1, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "Too few ports for this topology");
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, lo2, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "Too few ports for this topology");
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, lo2, 2, 0);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "Ports must be distinct devices");
+
+	/* Something else than IFLA_DPILLAR_PORT in the list. */
+	m = dpt_msg_new(test);
+	dpt_put_u32(test, m, IFLA_DPILLAR_N, 4);
+	dpt_put_u32(test, m, IFLA_DPILLAR_K, 3);
+	dpt_put_u32(test, m, IFLA_DPILLAR_COLUMN, 1);
+	dpt_put(test, m, IFLA_DPILLAR_LABEL, dpt_label, 3);
+	nest = nla_nest_start(m->skb, IFLA_DPILLAR_PORTS);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	dpt_put_u32(test, m, IFLA_DPILLAR_PORT + 1, LOOPBACK_IFINDEX);
+	nla_nest_end(m->skb, nest);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
+	dpt_expect_msg(test, m, "Unknown attribute in port list");
+}
+
+static void dpt_nl_validate(struct kunit *test)
+{
+	u8 mac[ETH_ALEN] = { 2 };
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct netlink_ext_ack extack = {};
+	struct sk_buff *skb;
+
+	skb = kunit_zalloc_skb(test, NLMSG_GOODSIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, dp_link_ops.validate(tb, NULL, &extack), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(skb, IFLA_ADDRESS, ETH_ALEN, mac), 0);
+	tb[IFLA_ADDRESS] = (struct nlattr *)skb->data;
+	KUNIT_EXPECT_EQ(test, dp_link_ops.validate(tb, NULL, &extack), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, extack._msg,
+			   "A dpillar device has no link address");
+}
+
+/* ---- changelink and the dump --------------------------------------------- */
+
+static void dpt_nl_changelink(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_dev_create(test, 4, 3, 6);
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct dp_priv *dp = d->dp;
+	struct dpt_msg *m;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, NULL, NULL), 0);
+
+	/* Fixed at creation. */
+	for (i = IFLA_DPILLAR_TOPO; i <= IFLA_DPILLAR_PORTS; i++) {
+		m = dpt_msg_new(test);
+		if (i == IFLA_DPILLAR_LABEL)
+			dpt_put(test, m, i, dpt_label, 3);
+		else if (i == IFLA_DPILLAR_PORTS)
+			nla_nest_end(m->skb, nla_nest_start(m->skb, i));
+		else
+			dpt_put_u32(test, m, i, 1);
+		KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+		KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
+							     &m->extack),
+				-EOPNOTSUPP);
+		KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
+				    (const struct nlattr *)m->tb[i]);
+	}
+
+	/* All or nothing: a rejected change leaves every setting alone. */
+	m = dpt_msg_new(test);
+	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 50);
+	dpt_put_u32(test, m, IFLA_DPILLAR_DEAD_MS, 40);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
+						     &m->extack), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dp->hello_ms, DP_HELLO_MS_DEFAULT);
+	KUNIT_EXPECT_EQ(test, dp->dead_ms, DP_DEAD_MS_DEFAULT);
+
+	m = dpt_msg_new(test);
+	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 50);
+	dpt_put_u32(test, m, IFLA_DPILLAR_DEAD_MS, 1000);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
+						     &m->extack), 0);
+	KUNIT_EXPECT_EQ(test, dp->hello_ms, 50);
+	KUNIT_EXPECT_EQ(test, dp->dead_ms, 1000);
+	KUNIT_EXPECT_EQ(test, dp->dead_jiffies, msecs_to_jiffies(1000));
+
+	/* Hello alone, checked against the dead interval in force. */
+	m = dpt_msg_new(test);
+	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 1000);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
+						     &m->extack), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dp->hello_ms, 50);
+
+	m = dpt_msg_new(test);
+	KUNIT_ASSERT_EQ(test, nla_put_be32(m->skb, IFLA_DPILLAR_IP4_PREFIX,
+					   htonl(0xc0a80000)), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_IP4_PREFIXLEN,
+					 16), 0);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
+						     &m->extack), 0);
+	KUNIT_EXPECT_EQ(test, ntohl(dp->ip4_prefix), 0xc0a80000);
+	KUNIT_EXPECT_EQ(test, dp->ip4_plen, 16);
+
+	/* Shortening the prefix exposes host bits. */
+	m = dpt_msg_new(test);
+	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_IP4_PREFIXLEN,
+					 8), 0);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
+						     &m->extack), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dp->ip4_plen, 16);
+
+	/* /0 takes every address. */
+	m = dpt_msg_new(test);
+	KUNIT_ASSERT_EQ(test, nla_put_be32(m->skb, IFLA_DPILLAR_IP4_PREFIX, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_IP4_PREFIXLEN,
+					 0), 0);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
+						     &m->extack), 0);
+	KUNIT_EXPECT_EQ(test, dp->ip4_plen, 0);
+}
+
+/* get_size() covers what fill_info() writes, for every label length. */
+static void dpt_nl_fill_info(struct kunit *test)
+{
+	static const struct dpt_nk {
+		u32 n, k;
+	} nk[] = { { 4, 2 }, { 6, 3 }, { 48, 5 }, { 4, 27 } };
+	struct nlattr *tb[DPT_MAX + 1], *a;
+	struct sk_buff *skb;
+	struct dpt_dev *d;
+	unsigned int i;
+	size_t size;
+	int rem, nports;
+
+	for (i = 0; i < ARRAY_SIZE(nk); i++) {
+		d = dpt_dev_create(test, nk[i].n, nk[i].k, 1);
+		size = dp_link_ops.get_size(d->dev);
+		skb = kunit_zalloc_skb(test, size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		/* Exactly get_size() bytes of room. */
+		skb_reserve(skb, skb_tailroom(skb) - size);
+		rtnl_lock();
+		KUNIT_EXPECT_EQ_MSG(test, dp_link_ops.fill_info(skb, d->dev), 0,
+				    "(%u,%u)", nk[i].n, nk[i].k);
+		rtnl_unlock();
+		KUNIT_EXPECT_LE(test, skb->len, size);
+		KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, DPT_MAX,
+							   (void *)skb->data,
+							   skb->len, NULL,
+							   NULL), 0);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_K]);
+		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_K]), nk[i].k);
+		KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_LABEL]), nk[i].k);
+		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_NODE_ID]), 1);
+		nports = 0;
+		nla_for_each_nested(a, tb[IFLA_DPILLAR_PORTS], rem)
+			nports++;
+		KUNIT_EXPECT_EQ(test, nports, DP_NPORTS);
+	}
+}
+
+static struct kunit_case dpt_nl_cases[] = {
+	KUNIT_CASE_PARAM(dpt_nl_policy, dpt_pol_gen_params),
+	KUNIT_CASE(dpt_nl_policy_nested_ports),
+	KUNIT_CASE(dpt_nl_newlink_missing),
+	KUNIT_CASE(dpt_nl_newlink_topo),
+	KUNIT_CASE(dpt_nl_newlink_settings),
+	KUNIT_CASE(dpt_nl_newlink_ports),
+	KUNIT_CASE(dpt_nl_validate),
+	KUNIT_CASE(dpt_nl_changelink),
+	KUNIT_CASE(dpt_nl_fill_info),
+	{}
+};
+
+static struct kunit_suite dpt_nl_suite = {
+	.name = "dpillar_netlink",
+	.test_cases = dpt_nl_cases,
+};
+
+kunit_test_suites(&dpt_nl_suite);

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the receive path (fwd.c, dp_handle_frame()): header
+ * parsing and every drop on malformed or misdirected frames, delivery,
+ * relaying decisions, and a fuzz run in which every frame must end in
+ * exactly one counter.  No test transmits: relayed frames find no route.
+ */
+
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/prandom.h>
+
+#include "test_lib.h"
+
+static const u8 dpt_peer_mac[ETH_ALEN] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x42 };
+
+/* (4,3), we are 1:0.1.0; the frames come from 2:1.1.1. */
+static struct dpt_dev *dpt_rx_dev(struct kunit *test, u32 *self, u32 *peer)
+{
+	struct dp_topo t;
+
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, DP_TOPO_DPILLAR, 4, 3, NULL), 0);
+	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "1:0.1.0", self, NULL), 0);
+	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:1.1.1", peer, NULL), 0);
+	return dpt_dev_create(test, 4, 3, *self);
+}
+
+/* Receive @len bytes of @buf on port 0; the frame must be consumed. */
+static void dpt_rx_consumed(struct kunit *test, struct dpt_dev *d,
+			    const void *buf, unsigned int len,
+			    unsigned int linear)
+{
+	struct sk_buff *skb = dpt_frame(test, d, 0, dpt_peer_mac,
+					DPILLAR_ETHERTYPE, buf, len, linear);
+
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_CONSUMED);
+}
+
+static void dpt_rx_other_ethertype(struct kunit *test)
+{
+	u8 buf[64] = { 0x45 };
+	struct sk_buff *skb, *orig;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	orig = dpt_frame(test, d, 0, dpt_peer_mac, ETH_P_IP, buf, sizeof(buf),
+			 sizeof(buf));
+	skb = orig;
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_PASS);
+	KUNIT_EXPECT_PTR_EQ(test, skb, orig);
+	KUNIT_EXPECT_EQ(test, skb->len, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_RX_FRAMES), 0);
+	kfree_skb(skb);
+}
+
+static void dpt_rx_short(struct kunit *test)
+{
+	struct dpillar_hdr h;
+	u32 self, peer, len;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	dpt_hdr(&h, DPILLAR_T_DATA, peer, self);
+	for (len = 0; len < DP_HDR_LEN; len++)
+		dpt_rx_consumed(test, d, &h, len, len);
+	/* Short, with part of it in a fragment. */
+	dpt_rx_consumed(test, d, &h, DP_HDR_LEN - 1, 4);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_RX_FRAMES), DP_HDR_LEN + 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_SHORT), DP_HDR_LEN + 1);
+}
+
+static void dpt_rx_bad_version(struct kunit *test)
+{
+	static const u8 versions[] = { 0, 2, 0x81, 0xff };
+	struct dpillar_hdr h;
+	u32 self, peer, i;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	for (i = 0; i < ARRAY_SIZE(versions); i++) {
+		dpt_hdr(&h, DPILLAR_T_HELLO, peer, self);
+		h.version = versions[i];
+		dpt_rx_consumed(test, d, &h, sizeof(h), sizeof(h));
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_VERSION),
+			ARRAY_SIZE(versions));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 0);
+}
+
+static void dpt_rx_dev_down(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	d->dev->flags &= ~IFF_UP;
+	dpt_hdr(h, DPILLAR_T_DATA, peer, self);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	dpt_hdr(h, DPILLAR_T_HELLO, peer, DPILLAR_NODE_NONE);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_DOWN), 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 0);
+}
+
+static void dpt_rx_bad_type(struct kunit *test)
+{
+	static const u8 types[] = { 0, 3, 0x80, 0xff };
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 self, peer, i;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		dpt_hdr(h, types[i], peer, self);
+		dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TYPE), ARRAY_SIZE(types));
+}
+
+static void dpt_rx_bad_addr(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 self, peer, nodes;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	nodes = d->dp->topo.nodes;
+	dpt_hdr(h, DPILLAR_T_DATA, nodes, self);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	dpt_hdr(h, DPILLAR_T_DATA, DPILLAR_NODE_NONE, self);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	dpt_hdr(h, DPILLAR_T_DATA, peer, nodes);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	dpt_hdr(h, DPILLAR_T_DATA, peer, DPILLAR_NODE_NONE);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	dpt_hdr(h, DPILLAR_T_DATA, peer, self);
+	h->waypoint = htonl(nodes);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_ADDR), 5);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+}
+
+/* An IPv4 or IPv6 packet for us, header in the linear area or not. */
+static void dpt_rx_deliver_one(struct kunit *test, struct dpt_dev *d,
+			       u32 src, u32 self, u16 proto,
+			       unsigned int inner, unsigned int linear)
+{
+	struct dpillar_hdr *h;
+	struct sk_buff *skb;
+	u8 *buf, last = 0;
+
+	buf = kunit_kzalloc(test, DP_HDR_LEN + inner, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	h = (void *)buf;
+	dpt_hdr(h, DPILLAR_T_DATA, src, self);
+	h->proto = htons(proto);
+	buf[DP_HDR_LEN] = proto == ETH_P_IP ? 0x45 : 0x60;
+	buf[DP_HDR_LEN + inner - 1] = 0x5a;
+	skb = dpt_frame(test, d, 1, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
+			DP_HDR_LEN + inner, linear);
+	KUNIT_ASSERT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	KUNIT_EXPECT_PTR_EQ(test, skb->dev, d->dev);
+	KUNIT_EXPECT_EQ(test, ntohs(skb->protocol), proto);
+	KUNIT_EXPECT_EQ(test, skb->len, inner);
+	KUNIT_EXPECT_EQ(test, (int)skb->pkt_type, PACKET_HOST);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)skb_network_header(skb),
+			    (void *)skb->data);
+	KUNIT_EXPECT_EQ(test, skb->data[0], buf[DP_HDR_LEN]);
+	KUNIT_EXPECT_EQ(test, skb_copy_bits(skb, inner - 1, &last, 1), 0);
+	KUNIT_EXPECT_EQ(test, last, 0x5a);
+	kfree_skb(skb);
+}
+
+static void dpt_rx_deliver(struct kunit *test)
+{
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+	unsigned int n4 = sizeof(struct iphdr), n6 = sizeof(struct ipv6hdr);
+
+	dpt_rx_deliver_one(test, d, peer, self, ETH_P_IP, n4, ~0U);
+	dpt_rx_deliver_one(test, d, peer, self, ETH_P_IP, 1400, ~0U);
+	dpt_rx_deliver_one(test, d, peer, self, ETH_P_IPV6, n6, ~0U);
+	/* Header and IP header split over the linear area and a page. */
+	dpt_rx_deliver_one(test, d, peer, self, ETH_P_IP, 1400, 0);
+	dpt_rx_deliver_one(test, d, peer, self, ETH_P_IP, 1400, 7);
+	dpt_rx_deliver_one(test, d, peer, self, ETH_P_IPV6, 1400, DP_HDR_LEN + 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 6);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_RX_FRAMES), 6);
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), 6);
+}
+
+static void dpt_rx_bad_inner(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct ipv6hdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	dpt_hdr(h, DPILLAR_T_DATA, peer, self);
+	h->proto = htons(ETH_P_ARP);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	h->proto = 0;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_PROTO), 2);
+
+	h->proto = htons(ETH_P_IP);
+	dpt_rx_consumed(test, d, buf, DP_HDR_LEN, DP_HDR_LEN);
+	dpt_rx_consumed(test, d, buf, DP_HDR_LEN + sizeof(struct iphdr) - 1,
+			DP_HDR_LEN);
+	h->proto = htons(ETH_P_IPV6);
+	dpt_rx_consumed(test, d, buf, DP_HDR_LEN + sizeof(struct ipv6hdr) - 1,
+			DP_HDR_LEN + 8);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_INNER), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+}
+
+static void dpt_rx_relay_ttl(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	/* To 0:0.0.0, through us. */
+	dpt_hdr(h, DPILLAR_T_DATA, peer, 0);
+	h->ttl = 1;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	h->ttl = 0;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TTL), 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 0);
+}
+
+/* Nobody heard: a frame to relay finds no next hop, and says why. */
+static void dpt_rx_relay_noroute(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 self, peer, r;
+	u64 reasons = 0;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	dpt_hdr(h, DPILLAR_T_DATA, peer, 0);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	/* Bad flags from the wire: any combination only routes or drops. */
+	h->flags = 0xff;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 2);
+	for (r = 0; r < DP_DROP_ROUTE_COUNT; r++)
+		reasons += dpt_route_stat(d, r);
+	KUNIT_EXPECT_EQ(test, reasons, 2);
+	KUNIT_EXPECT_EQ(test, dpt_route_stat(d, DP_DROP_ROUTE_NOPATH), 0);
+	KUNIT_EXPECT_EQ(test, dpt_route_stat(d, DP_DROP_ROUTE_BAD_ADDR), 0);
+}
+
+/* A shared skb is not modified: the handler works on its own clone. */
+static void dpt_rx_shared_skb(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct sk_buff *skb, *orig;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	dpt_hdr(h, DPILLAR_T_DATA, peer, 0);
+	orig = dpt_frame(test, d, 0, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
+			 sizeof(buf), sizeof(buf));
+	skb = skb_get(orig);
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_CONSUMED);
+	KUNIT_EXPECT_EQ(test, refcount_read(&orig->users), 1);
+	KUNIT_EXPECT_EQ(test, orig->len, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, ((struct dpillar_hdr *)orig->data)->ttl,
+			DP_DEFAULT_TTL);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 1);
+	kfree_skb(orig);
+}
+
+/*
+ * Random frames, mostly almost valid: each one is counted exactly once
+ * as an outcome, and the handler never keeps a frame it does not deliver.
+ * The ports are down, so nothing can be relayed (there is no qdisc).
+ */
+static void dpt_rx_fuzz(struct kunit *test)
+{
+	static const u8 types[] = { DPILLAR_T_DATA, DPILLAR_T_HELLO, 0, 3 };
+	static const u16 protos[] = { ETH_P_IP, ETH_P_IPV6, ETH_P_ARP, 0 };
+	const unsigned int frames = 3000;
+	u8 buf[DP_HDR_LEN + 48], mac[ETH_ALEN];
+	struct dpillar_hdr *h = (void *)buf;
+	struct rnd_state rnd;
+	u32 self, peer, i, nodes, len, r;
+	unsigned int delivered = 0;
+	struct sk_buff *skb;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	nodes = d->dp->topo.nodes;
+	dpt_port_set(d, 0, false, true);
+	dpt_port_set(d, 1, true, false);
+	prandom_seed_state(&rnd, 2024);
+	for (i = 0; i < frames; i++) {
+		prandom_bytes_state(&rnd, buf, sizeof(buf));
+		r = prandom_u32_state(&rnd);
+		if (r & 1) {	/* mostly well-formed */
+			h->version = (r & 0x30) ? DPILLAR_VERSION : h->version;
+			h->type = types[(r >> 6) & 3];
+			h->proto = htons(protos[(r >> 8) & 3]);
+			h->src = htonl(prandom_u32_state(&rnd) % (nodes + 2));
+			h->dst = htonl((r & 0x400) ? self :
+				       prandom_u32_state(&rnd) % (nodes + 2));
+			h->waypoint = htonl((r & 0x800) ? DPILLAR_NODE_NONE :
+					    prandom_u32_state(&rnd) % (nodes + 2));
+		}
+		len = prandom_u32_state(&rnd) % (sizeof(buf) + 1);
+		eth_random_addr(mac);
+		if (r & 0x1000)
+			mac[0] |= 1;	/* multicast source */
+		skb = dpt_frame(test, d, r >> 31, mac, DPILLAR_ETHERTYPE, buf,
+				len, prandom_u32_state(&rnd) % (len + 1));
+		if (dpt_rx(&skb) == RX_HANDLER_ANOTHER) {
+			delivered++;
+			kfree_skb(skb);
+		}
+		if (!(i % 256))
+			cond_resched();
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_RX_FRAMES), frames);
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), frames);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), delivered);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 0);
+	KUNIT_EXPECT_GT(test, delivered, 0);
+	kunit_info(test, "%u frames: %llu short, %llu bad version, %llu bad type, %llu bad addr, Hellos ok/miswired/bad %llu/%llu/%llu, %u delivered, %llu no route\n",
+		   frames, dpt_stat(d, DP_STAT_DROP_SHORT),
+		   dpt_stat(d, DP_STAT_DROP_VERSION),
+		   dpt_stat(d, DP_STAT_DROP_TYPE), dpt_stat(d, DP_STAT_DROP_ADDR),
+		   dpt_stat(d, DP_STAT_HELLO_RX),
+		   dpt_stat(d, DP_STAT_HELLO_MISWIRED),
+		   dpt_stat(d, DP_STAT_HELLO_BAD), delivered,
+		   dpt_stat(d, DP_STAT_DROP_NOROUTE));
+}
+
+static struct kunit_case dpt_rx_cases[] = {
+	KUNIT_CASE(dpt_rx_other_ethertype),
+	KUNIT_CASE(dpt_rx_short),
+	KUNIT_CASE(dpt_rx_bad_version),
+	KUNIT_CASE(dpt_rx_dev_down),
+	KUNIT_CASE(dpt_rx_bad_type),
+	KUNIT_CASE(dpt_rx_bad_addr),
+	KUNIT_CASE(dpt_rx_deliver),
+	KUNIT_CASE(dpt_rx_bad_inner),
+	KUNIT_CASE(dpt_rx_relay_ttl),
+	KUNIT_CASE(dpt_rx_relay_noroute),
+	KUNIT_CASE(dpt_rx_shared_skb),
+	KUNIT_CASE(dpt_rx_fuzz),
+	{}
+};
+
+static struct kunit_suite dpt_rx_suite = {
+	.name = "dpillar_rx",
+	.test_cases = dpt_rx_cases,
+};
+
+kunit_test_suites(&dpt_rx_suite);

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fixtures of the KUnit tests (see test_lib.h), and the test module's
+ * identity: dpillar_test.ko is topo_test.c, rx_test.c, neigh_test.c,
+ * netlink_test.c and this file.
+ */
+
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/gfp.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/rtnetlink.h>
+
+#include "compat.h"
+#include "test_lib.h"
+
+static void dpt_dev_free(void *arg)
+{
+	struct dpt_dev *d = arg;
+	u32 i;
+
+	for (i = 0; i < DP_NPORTS; i++) {
+		if (d->lower[i]) {
+			RCU_INIT_POINTER(d->lower[i]->rx_handler_data, NULL);
+			free_netdev(d->lower[i]);
+		}
+		kfree(d->port[i]);
+	}
+	if (d->dev) {
+		/* ndo_init's allocations; nothing registered the device. */
+		d->dev->priv_destructor(d->dev);
+		free_netdev(d->dev);
+	}
+}
+
+struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
+{
+	struct dpt_dev *d;
+	struct dp_priv *dp;
+	const char *why = NULL;
+	u32 i;
+
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dpt_dev_free, d),
+			0);
+
+	d->dev = alloc_netdev(dp_link_ops.priv_size, "dpt0", NET_NAME_USER,
+			      dp_link_ops.setup);
+	KUNIT_ASSERT_NOT_NULL(test, d->dev);
+	KUNIT_ASSERT_EQ(test, d->dev->netdev_ops->ndo_init(d->dev), 0);
+	d->dp = netdev_priv(d->dev);
+	dp = d->dp;
+	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&dp->topo, DP_TOPO_DPILLAR, n, k,
+					       &why), 0, "%s", why);
+	KUNIT_ASSERT_TRUE(test, dp_addr_valid(&dp->topo, self));
+	dp->self = self;
+	dp->nports = dp->topo.nports;
+	dp->hello_ms = DP_HELLO_MS_DEFAULT;
+	dp->dead_ms = DP_DEAD_MS_DEFAULT;
+	dp->dead_jiffies = msecs_to_jiffies(DP_DEAD_MS_DEFAULT);
+	dp->ip4_prefix = htonl(0x0a000000);
+	dp->ip4_plen = 8;
+	d->dev->flags |= IFF_UP;
+
+	for (i = 0; i < DP_NPORTS; i++) {
+		struct dp_port *port;
+
+		d->lower[i] = alloc_netdev(0, i ? "dptp1" : "dptp0",
+					   NET_NAME_USER, ether_setup);
+		KUNIT_ASSERT_NOT_NULL(test, d->lower[i]);
+		eth_hw_addr_random(d->lower[i]);
+		port = kzalloc(struct_size(port, neigh, dp->topo.port_neighs),
+			       GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, port);
+		d->port[i] = port;
+		port->nneigh = dp->topo.port_neighs;
+		port->dp = dp;
+		port->index = i;
+		port->dev = d->lower[i];
+		rcu_assign_pointer(d->lower[i]->rx_handler_data, port);
+		rcu_assign_pointer(dp->ports[i], port);
+		dpt_port_set(d, i, true, true);
+	}
+	return d;
+}
+
+void dpt_port_set(struct dpt_dev *d, u32 port, bool running, bool carrier)
+{
+	struct net_device *dev = d->lower[port];
+
+	/* What dev_open() would set; the device is never opened. */
+	if (running)
+		set_bit(__LINK_STATE_START, &dev->state);
+	else
+		clear_bit(__LINK_STATE_START, &dev->state);
+	/* Unregistered: only the flag changes, no link event. */
+	if (carrier)
+		netif_carrier_on(dev);
+	else
+		netif_carrier_off(dev);
+}
+
+static u64 dpt_sum(const struct dpt_dev *d, size_t off)
+{
+	unsigned int start;
+	u64 sum = 0, v;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct dp_pcpu_stats *s = per_cpu_ptr(d->dp->stats, cpu);
+		const u64_stats_t *c = (const void *)s + off;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			v = u64_stats_read(c);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		sum += v;
+	}
+	return sum;
+}
+
+u64 dpt_stat(const struct dpt_dev *d, enum dp_stat stat)
+{
+	return dpt_sum(d, offsetof(struct dp_pcpu_stats, cnt) +
+			  stat * sizeof(u64_stats_t));
+}
+
+u64 dpt_route_stat(const struct dpt_dev *d, u8 reason)
+{
+	return dpt_sum(d, offsetof(struct dp_pcpu_stats, route) +
+			  reason * sizeof(u64_stats_t));
+}
+
+u64 dpt_stat_outcomes(const struct dpt_dev *d)
+{
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < DP_STAT_MAX; i++) {
+		switch (i) {
+		case DP_STAT_RX_FRAMES:
+		case DP_STAT_TX:
+		case DP_STAT_HELLO_TX:
+		case DP_STAT_TX_NOT_FABRIC:
+		case DP_STAT_TX_PROTO:
+		case DP_STAT_TX_NOROUTE:
+			break;
+		default:
+			sum += dpt_stat(d, i);
+		}
+	}
+	return sum;
+}
+
+struct sk_buff *dpt_frame(struct kunit *test, struct dpt_dev *d, u32 port,
+			  const u8 *src_mac, u16 proto, const void *payload,
+			  unsigned int len, unsigned int linear)
+{
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+
+	linear = min(linear, len);
+	skb = alloc_skb(NET_SKB_PAD + ETH_HLEN + linear, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, NET_SKB_PAD);
+	eth = skb_put(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, d->lower[port]->dev_addr);
+	ether_addr_copy(eth->h_source, src_mac);
+	eth->h_proto = htons(proto);
+	skb_put_data(skb, payload, linear);
+	if (len > linear) {
+		struct page *page = alloc_page(GFP_KERNEL);
+
+		if (!page)
+			kfree_skb(skb);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		memcpy(page_address(page), payload + linear, len - linear);
+		skb_add_rx_frag(skb, 0, page, 0, len - linear, PAGE_SIZE);
+	}
+	skb_reset_mac_header(skb);
+	skb_pull(skb, ETH_HLEN);
+	skb_reset_network_header(skb);
+	skb->protocol = htons(proto);
+	skb->dev = d->lower[port];
+	skb->pkt_type = PACKET_HOST;
+	return skb;
+}
+
+void dpt_hdr(struct dpillar_hdr *h, u8 type, u32 src, u32 dst)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = DPILLAR_VERSION;
+	h->type = type;
+	h->ttl = DP_DEFAULT_TTL;
+	h->proto = htons(ETH_P_IP);
+	h->src = htonl(src);
+	h->dst = htonl(dst);
+	h->waypoint = htonl(DPILLAR_NODE_NONE);
+}
+
+rx_handler_result_t dpt_rx(struct sk_buff **pskb)
+{
+	rx_handler_result_t ret;
+
+	local_bh_disable();
+	rcu_read_lock();
+	ret = dp_handle_frame(pskb);
+	rcu_read_unlock();
+	local_bh_enable();
+	return ret;
+}
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests of the dpillar module");
+DP_MODULE_IMPORT_KUNIT_NS();

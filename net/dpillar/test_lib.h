@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fixtures shared by the KUnit tests of the module (dpillar_test.ko).
+ *
+ * A test device is the real thing as far as the code under test can tell:
+ * dp0 comes from dp_link_ops.setup and ndo_init, its ports are struct
+ * dp_port on Ethernet devices whose rx_handler_data points at them.  None
+ * of these devices is registered, so nothing is visible outside the test,
+ * and every test path stops short of transmitting (no qdisc exists).
+ */
+#ifndef _DPILLAR_TEST_LIB_H
+#define _DPILLAR_TEST_LIB_H
+
+#include <kunit/test.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+#include "dpillar.h"
+
+struct dpt_dev {
+	struct net_device *dev;		/* dp0 */
+	struct dp_priv *dp;
+	struct net_device *lower[DP_NPORTS];
+	struct dp_port *port[DP_NPORTS];
+};
+
+/*
+ * Create dp0 of node @self in an (n, k) fabric, up, with both ports
+ * running and with carrier; freed when the test ends.
+ */
+struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self);
+/* Lower device state as dp_port_up() sees it. */
+void dpt_port_set(struct dpt_dev *d, u32 port, bool running, bool carrier);
+/* Sum of one counter over the CPUs. */
+u64 dpt_stat(const struct dpt_dev *d, enum dp_stat stat);
+u64 dpt_route_stat(const struct dpt_dev *d, u8 reason);
+/* Sum of every counter but DP_STAT_RX_FRAMES: outcomes of frames. */
+u64 dpt_stat_outcomes(const struct dpt_dev *d);
+
+/*
+ * A received frame as dp_handle_frame() gets it: Ethernet header from
+ * @src_mac, ethertype @proto, then @len bytes of @payload, skb->data
+ * after the Ethernet header, skb->dev the lower device of @port.  With
+ * @linear < @len, only that many payload bytes are in the linear area
+ * and the rest in a page fragment.
+ */
+struct sk_buff *dpt_frame(struct kunit *test, struct dpt_dev *d, u32 port,
+			  const u8 *src_mac, u16 proto, const void *payload,
+			  unsigned int len, unsigned int linear);
+/* A DPillar header with sane defaults (DATA, TTL 64, IPv4). */
+void dpt_hdr(struct dpillar_hdr *h, u8 type, u32 src, u32 dst);
+/* Run the port rx_handler the way the stack does (BH, RCU). */
+rx_handler_result_t dpt_rx(struct sk_buff **pskb);
+
+#endif /* _DPILLAR_TEST_LIB_H */

@@ -1,0 +1,873 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the routing core (topo.c, topo_dpillar.c): addressing and
+ * its text form, wiring, SRoute and FTRoute.  The same properties as the
+ * userspace tests in tools/dpsim/tests, checked here on the kernel's build
+ * of the code (KASAN, UBSAN) on small fabrics, most of them exhaustively.
+ */
+
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "topo.h"
+
+struct dpt_nk {
+	u32 n, k;
+};
+
+/* Small fabrics: every pair (and every single failure) is cheap enough. */
+static const struct dpt_nk dpt_small[] = {
+	{ 4, 2 }, { 4, 3 }, { 4, 4 }, { 6, 2 }, { 6, 3 }, { 8, 3 },
+};
+
+/* Exhaustive single-failure runs grow as nodes^3: the smaller ones. */
+static const struct dpt_nk dpt_tiny[] = {
+	{ 4, 2 }, { 4, 3 }, { 4, 4 }, { 6, 2 }, { 6, 3 },
+};
+
+static void dpt_nk_desc(const struct dpt_nk *p, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "(%u,%u)", p->n, p->k);
+}
+
+KUNIT_ARRAY_PARAM(dpt_small, dpt_small, dpt_nk_desc);
+KUNIT_ARRAY_PARAM(dpt_tiny, dpt_tiny, dpt_nk_desc);
+
+static void dpt_mk(struct kunit *test, struct dp_topo *t, u32 n, u32 k)
+{
+	const char *why = NULL;
+
+	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(t, DP_TOPO_DPILLAR, n, k, &why),
+			    0, "(%u,%u): %s", n, k, why);
+}
+
+/* ---- dp_topo_init() and reciprocal division ------------------------------ */
+
+struct dpt_init_case {
+	u32 kind, n, k;
+	const char *why;	/* NULL: accepted */
+};
+
+#define DPT_TOO_MANY "too many servers: k*(n/2)^k exceeds 2^32 - 1"
+
+static const struct dpt_init_case dpt_init_cases[] = {
+	{ 1, 48, 5, NULL },
+	{ 1, 4, 2, NULL },
+	{ 1, 256, 2, NULL },
+	{ 1, 256, 3, NULL },
+	{ 1, 4, 27, NULL },
+	{ 1, 4, 28, DPT_TOO_MANY },
+	{ 1, 256, 5, DPT_TOO_MANY },
+	{ 1, 48, 7, DPT_TOO_MANY },
+	{ 1, 4, 33, DPT_TOO_MANY },
+	{ 1, 4, 0xffffffff, DPT_TOO_MANY },
+	{ 1, 13, 3, "n must be even" },
+	{ 1, 2, 3, "n out of range (4..256)" },
+	{ 1, 0, 3, "n out of range (4..256)" },
+	{ 1, 258, 3, "n out of range (4..256)" },
+	{ 1, 0xfffffffe, 3, "n out of range (4..256)" },
+	{ 1, 12, 1, "k must be >= 2" },
+	{ 1, 12, 0, "k must be >= 2" },
+	{ 0, 12, 3, "unknown topology kind" },
+	{ 2, 12, 3, "unknown topology kind" },
+};
+
+static void dpt_init_desc(const struct dpt_init_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "kind %u (%u,%u) %s", c->kind,
+		 c->n, c->k, c->why ? "rejected" : "accepted");
+}
+
+KUNIT_ARRAY_PARAM(dpt_init, dpt_init_cases, dpt_init_desc);
+
+static void dpt_topo_init_limits(struct kunit *test)
+{
+	const struct dpt_init_case *c = test->param_value;
+	const char *why = NULL;
+	struct dp_topo t;
+	int err;
+
+	memset(&t, 0xa5, sizeof(t));
+	err = dp_topo_init(&t, c->kind, c->n, c->k, &why);
+	if (!c->why) {
+		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_EXPECT_PTR_EQ(test, t.ops, &dp_dpillar_ops);
+		KUNIT_EXPECT_EQ(test, t.h, c->n / 2);
+		KUNIT_EXPECT_EQ(test, t.nodes, c->k * t.pow[c->k]);
+		KUNIT_EXPECT_EQ(test, t.switches, c->k * t.pow[c->k - 1]);
+		KUNIT_EXPECT_EQ(test, t.nports, 2);
+		KUNIT_EXPECT_EQ(test, t.port_neighs, c->n - 1);
+		KUNIT_EXPECT_LT(test, t.nodes - 1, DP_NODE_NONE);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_ASSERT_NOT_NULL(test, why);
+	KUNIT_EXPECT_STREQ(test, why, c->why);
+	/* A failed init leaves nothing half-filled behind. */
+	KUNIT_EXPECT_NULL(test, t.ops);
+	KUNIT_EXPECT_EQ(test, t.nodes, 0);
+	/* @why is optional. */
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, c->kind, c->n, c->k, NULL),
+			-EINVAL);
+}
+
+static void dpt_topo_sizes(struct kunit *test)
+{
+	struct dp_topo t;
+
+	dpt_mk(test, &t, 48, 5);
+	KUNIT_EXPECT_EQ(test, t.nodes, 39813120);
+	KUNIT_EXPECT_EQ(test, t.switches, 5 * 331776);
+	dpt_mk(test, &t, 4, 27);
+	KUNIT_EXPECT_EQ(test, t.nodes - 1, 3623878655U);
+}
+
+static void dpt_rdiv_exact(struct kunit *test)
+{
+	static const u32 ds[] = { 1, 2, 3, 5, 6, 7, 24, 128, 331776, 7962624,
+				  0x7fffffff, 0x80000000U, 0x80000001U,
+				  0xfffffffeU, 0xffffffffU };
+	static const u32 xs[] = { 0, 1, 2, 0x7fffffff, 0x80000000U,
+				  0xfffffffeU, 0xffffffffU };
+	struct rnd_state rnd;
+	u32 i, j, x, d, bad = 0, bad_x = 0, bad_d = 0;
+	struct dp_rdiv rd;
+
+	prandom_seed_state(&rnd, 7);
+	for (i = 0; i < ARRAY_SIZE(ds) + 300; i++) {
+		d = i < ARRAY_SIZE(ds) ? ds[i] :
+		    prandom_u32_state(&rnd) >> (prandom_u32_state(&rnd) % 32);
+		d = max(d, 1U);
+		rd = dp_rdiv_init(d);
+		for (j = 0; j < ARRAY_SIZE(xs) + 300; j++) {
+			x = j < ARRAY_SIZE(xs) ? xs[j] :
+			    prandom_u32_state(&rnd);
+			if (dp_rdiv(x, rd) != x / d ||
+			    (d > 1 && dp_rdiv(d * (x / d), rd) != x / d) ||
+			    (d > 1 && x / d &&
+			     dp_rdiv(d * (x / d) - 1, rd) != x / d - 1)) {
+				bad++;
+				bad_x = x;
+				bad_d = d;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "e.g. %u / %u", bad_x, bad_d);
+}
+
+/* ---- addressing and text forms ------------------------------------------- */
+
+static bool dpt_addr_roundtrip(const struct dp_topo *t, u32 id)
+{
+	char buf[DP_ADDR_TEXT_MAX];
+	u8 sym[DP_MAX_K];
+	const char *why;
+	u32 col, back;
+	int len;
+
+	dp_addr_to_symbols(t, id, &col, sym);
+	if (dp_addr_from_symbols(t, col, sym, t->k, &back, &why) || back != id)
+		return false;
+	len = dp_addr_format(t, id, buf, sizeof(buf));
+	if (len <= 0 || len != strlen(buf))
+		return false;
+	if (dp_addr_parse(t, buf, &back, &why) || back != id)
+		return false;
+	return dp_addr_valid(t, id);
+}
+
+static void dpt_addr_roundtrip_all(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	struct dp_topo t;
+	u32 id, bad = 0, first = 0;
+
+	dpt_mk(test, &t, p->n, p->k);
+	for (id = 0; id < t.nodes; id++) {
+		if (!dpt_addr_roundtrip(&t, id) && !bad++)
+			first = id;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "first bad id %u", first);
+	KUNIT_EXPECT_FALSE(test, dp_addr_valid(&t, t.nodes));
+	KUNIT_EXPECT_FALSE(test, dp_addr_valid(&t, DP_NODE_NONE));
+}
+
+static void dpt_addr_roundtrip_large(struct kunit *test)
+{
+	char buf[DP_ADDR_TEXT_MAX];
+	struct rnd_state rnd;
+	struct dp_topo t;
+	u32 i, id, bad = 0;
+
+	dpt_mk(test, &t, 48, 5);
+	prandom_seed_state(&rnd, 42);
+	KUNIT_EXPECT_TRUE(test, dpt_addr_roundtrip(&t, 0));
+	KUNIT_EXPECT_TRUE(test, dpt_addr_roundtrip(&t, t.nodes - 1));
+	for (i = 0; i < 20000; i++) {
+		id = prandom_u32_state(&rnd) % t.nodes;
+		bad += !dpt_addr_roundtrip(&t, id);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, t.nodes - 1, buf, sizeof(buf)),
+			16);
+	KUNIT_EXPECT_STREQ(test, buf, "4:23.23.23.23.23");
+}
+
+static void dpt_addr_text(struct kunit *test)
+{
+	char buf[DP_ADDR_TEXT_MAX], small[5];
+	u8 sym[DP_MAX_K];
+	const char *why;
+	struct dp_topo t;
+	u32 id, col, nsym;
+
+	dpt_mk(test, &t, 8, 3);
+	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:3.0.1", &id, &why), 0);
+	KUNIT_EXPECT_EQ(test, id, 2 * 64 + 3 * 16 + 0 * 4 + 1);
+	dp_addr_to_symbols(&t, id, &col, sym);
+	KUNIT_EXPECT_EQ(test, col, 2);
+	KUNIT_EXPECT_EQ(test, sym[0], 1);
+	KUNIT_EXPECT_EQ(test, sym[1], 0);
+	KUNIT_EXPECT_EQ(test, sym[2], 3);
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, id, buf, sizeof(buf)), 7);
+	KUNIT_EXPECT_STREQ(test, buf, "2:3.0.1");
+
+	/* Truncation like snprintf(): full length back, always terminated. */
+	memset(small, 'x', sizeof(small));
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, id, small, sizeof(small)), 7);
+	KUNIT_EXPECT_STREQ(test, small, "2:3.");
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, id, small, 1), 7);
+	KUNIT_EXPECT_EQ(test, small[0], '\0');
+	small[0] = 'x';
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, id, small, 0), 7);
+	KUNIT_EXPECT_EQ(test, small[0], 'x');
+
+	buf[0] = 'x';
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, t.nodes, buf, sizeof(buf)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, buf[0], '\0');
+
+	KUNIT_ASSERT_EQ(test, dp_addr_parse_raw("7:1.2.3.200", &col, sym, &nsym,
+						&why), 0);
+	KUNIT_EXPECT_EQ(test, col, 7);
+	KUNIT_EXPECT_EQ(test, nsym, 4);
+	KUNIT_EXPECT_EQ(test, sym[0], 200);
+	KUNIT_EXPECT_EQ(test, sym[3], 1);
+	KUNIT_EXPECT_EQ(test, dp_addr_from_symbols(&t, 0, sym, 3, &id, &why),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "label symbol out of range (must be < n/2)");
+	KUNIT_EXPECT_EQ(test, dp_addr_parse_raw("4294967295:0", &col, sym,
+						&nsym, NULL), 0);
+	KUNIT_EXPECT_EQ(test, col, 0xffffffffU);
+	KUNIT_EXPECT_EQ(test, dp_addr_parse_raw(NULL, &col, sym, &nsym, &why),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "empty address");
+}
+
+struct dpt_bad_text {
+	const char *text, *why;
+};
+
+#define DPT_SEP "label must be decimal symbols separated by '.'"
+#define DPT_SYM "label symbol out of range (must be < n/2)"
+#define DPT_COLON "address must look like C:v.v.v (missing ':')"
+#define DPT_FIRST "address must look like C:v.v.v (column first)"
+
+static const struct dpt_bad_text dpt_bad_texts[] = {
+	{ "", "empty address" },
+	{ "3:0.0.0", "column out of range" },
+	{ "2:0.0", "label must have k symbols" },
+	{ "2:0.0.0.0", "label must have k symbols" },
+	{ "2:0.4.0", DPT_SYM },
+	{ "2:0.256.0", DPT_SYM },
+	{ "2:0.99999999999.0", DPT_SYM },
+	{ "2:0..0", DPT_SEP },
+	{ "2:0.0.", DPT_SEP },
+	{ "2:", DPT_SEP },
+	{ "2:0.0.0 ", DPT_SEP },
+	{ "2:0.0.0\n", DPT_SEP },
+	{ "2:-1.0.0", DPT_SEP },
+	{ "2:+1.0.0", DPT_SEP },
+	{ "2:0x1.0.0", DPT_SEP },
+	{ "2", DPT_COLON },
+	{ "2.0.0.0", DPT_COLON },
+	{ "2::0.0.0", DPT_SEP },
+	{ ":0.0.0", DPT_FIRST },
+	{ " 2:0.0.0", DPT_FIRST },
+	{ "x:0.0.0", DPT_FIRST },
+	{ "4294967296:0.0.0", "column out of range" },
+	{ "99999999999:0.0.0", "column out of range" },
+	{ "0:0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0",
+	  "label has too many symbols" },
+};
+
+static void dpt_bad_text_desc(const struct dpt_bad_text *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%.60s\"", c->text);
+	/* KTAP descriptions end at a newline. */
+	strreplace(desc, '\n', '~');
+}
+
+KUNIT_ARRAY_PARAM(dpt_bad_text, dpt_bad_texts, dpt_bad_text_desc);
+
+static void dpt_addr_parse_rejects(struct kunit *test)
+{
+	const struct dpt_bad_text *c = test->param_value;
+	const char *why = NULL;
+	struct dp_topo t;
+	u32 id = 12345;
+
+	dpt_mk(test, &t, 8, 3);
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, c->text, &id, &why), -EINVAL);
+	KUNIT_ASSERT_NOT_NULL(test, why);
+	KUNIT_EXPECT_STREQ(test, why, c->why);
+	KUNIT_EXPECT_EQ(test, id, 12345);
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, c->text, &id, NULL), -EINVAL);
+}
+
+/* ---- wiring -------------------------------------------------------------- */
+
+/* Port of @peer on the switch that @self's @port plugs into. */
+static u32 dpt_peer_port(const struct dp_topo *t, u32 self, u32 port, u32 peer)
+{
+	u32 sc, sid;
+
+	/* Switch S_sc joins port 0 of column sc and port 1 of column sc+1. */
+	dp_port_switch(t, self, port, &sc, &sid);
+	return peer / t->nlabels == sc ? DP_PORT_CW : DP_PORT_CCW;
+}
+
+static void dpt_wiring(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	u32 id, port, i, q, sc, sid, psc, psid, peer, sw, *cnt;
+	u32 bad = 0, asym = 0, uneven = 0;
+	struct dp_topo t;
+
+	dpt_mk(test, &t, p->n, p->k);
+	KUNIT_EXPECT_EQ(test, dp_port_neigh_count(&t), p->n - 1);
+	cnt = kunit_kcalloc(test, t.switches * 2, sizeof(*cnt), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cnt);
+	for (id = 0; id < t.nodes; id++) {
+		for (port = 0; port < DP_NPORTS; port++) {
+			dp_port_switch(&t, id, port, &sc, &sid);
+			if (sc >= t.k || sid >= t.pow[t.k - 1]) {
+				bad++;
+				continue;
+			}
+			/* Port 0: the H_sc side of S_sc, port 1: H_sc+1. */
+			sw = sc * t.pow[t.k - 1] + sid;
+			cnt[sw * 2 + port]++;
+			for (i = 0; i < dp_port_neigh_count(&t); i++) {
+				peer = dp_port_neigh(&t, id, port, i);
+				if (peer >= t.nodes || peer == id ||
+				    dp_port_neigh_index(&t, id, port, peer) != i) {
+					bad++;
+					continue;
+				}
+				q = dpt_peer_port(&t, id, port, peer);
+				dp_port_switch(&t, peer, q, &psc, &psid);
+				if (psc != sc || psid != sid ||
+				    dp_port_neigh_index(&t, peer, q, id) < 0)
+					asym++;
+			}
+			if (dp_port_neigh_index(&t, id, port, id) != -1 ||
+			    dp_port_neigh_index(&t, id, port, t.nodes) != -1 ||
+			    dp_port_neigh_index(&t, id, port, DP_NODE_NONE) != -1 ||
+			    dp_port_neigh(&t, id, port, p->n - 1) != DP_NODE_NONE)
+				bad++;
+		}
+		cond_resched();
+	}
+	for (sw = 0; sw < t.switches; sw++)
+		if (cnt[sw * 2] != t.h || cnt[sw * 2 + 1] != t.h)
+			uneven++;
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0,
+			    "switch out of range, bad neighbour or index");
+	KUNIT_EXPECT_EQ_MSG(test, asym, 0, "neighbour lists not symmetric");
+	KUNIT_EXPECT_EQ_MSG(test, uneven, 0,
+			    "a switch without h servers of H_c and h of H_c+1");
+}
+
+/* The text form of the wiring example of dpillar.rst, (4,3). */
+static void dpt_wiring_example(struct kunit *test)
+{
+	u32 col, sid, id, peer, i;
+	char buf[DP_ADDR_TEXT_MAX];
+	struct dp_topo t;
+	bool found = false;
+
+	dpt_mk(test, &t, 4, 3);
+	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:1.0.1", &id, NULL), 0);
+	dp_port_switch(&t, id, DP_PORT_CW, &col, &sid);
+	KUNIT_EXPECT_EQ(test, col, 2);
+	dp_port_switch(&t, id, DP_PORT_CCW, &col, &sid);
+	KUNIT_EXPECT_EQ(test, col, 1);
+	/* Port 0 of column 2 reaches column 0 (= 2 + 1 mod 3), symbol 2. */
+	for (i = 0; i < dp_port_neigh_count(&t); i++) {
+		peer = dp_port_neigh(&t, id, DP_PORT_CW, i);
+		dp_addr_format(&t, peer, buf, sizeof(buf));
+		if (!strcmp(buf, "0:0.0.1"))
+			found = true;
+	}
+	KUNIT_EXPECT_TRUE(test, found);
+}
+
+/* ---- routing ------------------------------------------------------------- */
+
+struct dpt_fail {
+	const struct dp_topo *t;
+	unsigned long *node;	/* failed servers */
+	unsigned long *link;	/* failed (server, port): bit id * 2 + port */
+};
+
+static bool dpt_reachable(const void *ctx, u32 self, u32 port, u32 peer)
+{
+	const struct dpt_fail *f = ctx;
+
+	if (peer >= f->t->nodes || port >= DP_NPORTS ||
+	    test_bit(peer, f->node) || test_bit(self * 2 + port, f->link))
+		return false;
+	if (dp_port_neigh_index(f->t, self, port, peer) < 0)
+		return false;
+	return !test_bit(peer * 2 + dpt_peer_port(f->t, self, port, peer),
+			 f->link);
+}
+
+static void dpt_fail_init(struct kunit *test, struct dpt_fail *f,
+			  const struct dp_topo *t)
+{
+	f->t = t;
+	f->node = kunit_kcalloc(test, BITS_TO_LONGS(t->nodes),
+				sizeof(long), GFP_KERNEL);
+	f->link = kunit_kcalloc(test, BITS_TO_LONGS(t->nodes * 2),
+				sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->node);
+	KUNIT_ASSERT_NOT_NULL(test, f->link);
+}
+
+static void dpt_fail_clear(struct dpt_fail *f)
+{
+	bitmap_zero(f->node, f->t->nodes);
+	bitmap_zero(f->link, f->t->nodes * 2);
+}
+
+struct dpt_walk {
+	bool delivered, looped, bad_hop;
+	u8 reason;
+	u32 hops;
+};
+
+/*
+ * Route one packet hop by hop.  @f == NULL: SRoute, else FTRoute with @f as
+ * the oracle.  Every hop must go to a neighbour on the chosen port, and
+ * with failures to a live one over live links.
+ */
+static void dpt_walk(const struct dp_topo *t, u32 src, u32 dst,
+		     enum dp_dir dir, const struct dpt_fail *f, u32 ttl,
+		     struct dpt_walk *w)
+{
+	const struct dp_reach reach = { .reachable = dpt_reachable, .ctx = f };
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 self = src;
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	dp_route_init_dir(t, src, dst, dir, &st);
+	while (self != dst) {
+		if (w->hops >= ttl) {
+			w->looped = true;
+			return;
+		}
+		memset(&hop, 0xff, sizeof(hop));
+		if (f)
+			err = dp_ftroute(t, self, &st, &reach, &hop);
+		else
+			err = dp_sroute(t, self, &st, &hop);
+		if (err) {
+			w->reason = hop.reason;
+			return;
+		}
+		if (hop.port >= DP_NPORTS ||
+		    dp_port_neigh_index(t, self, hop.port, hop.next) < 0 ||
+		    (f && !dpt_reachable(f, self, hop.port, hop.next))) {
+			w->bad_hop = true;
+			return;
+		}
+		self = hop.next;
+		w->hops++;
+	}
+	w->delivered = true;
+}
+
+/* Failure-free: every pair, both directions, within k + k/2 hops. */
+static void dpt_sroute_all_pairs(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	struct dpt_walk w, wc, wcc;
+	u32 s, d, bound, bad = 0, notmin = 0, maxcw = 0;
+	u32 bs = 0, bd = 0;
+	struct dp_topo t;
+
+	dpt_mk(test, &t, p->n, p->k);
+	bound = t.k + t.k / 2;
+	for (s = 0; s < t.nodes; s++) {
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d)
+				continue;
+			dpt_walk(&t, s, d, DP_DIR_AUTO, NULL, 4 * bound, &w);
+			dpt_walk(&t, s, d, DP_DIR_CW, NULL, 4 * bound, &wc);
+			dpt_walk(&t, s, d, DP_DIR_CCW, NULL, 4 * bound, &wcc);
+			if (!w.delivered || !wc.delivered || !wcc.delivered ||
+			    w.hops > bound || wc.hops > bound ||
+			    wcc.hops > bound) {
+				if (!bad++) {
+					bs = s;
+					bd = d;
+				}
+			}
+			if (w.hops != min(wc.hops, wcc.hops))
+				notmin++;
+			maxcw = max(maxcw, wc.hops);
+		}
+		cond_resched();
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "e.g. %u -> %u: not delivered in %u hops",
+			    bs, bd, bound);
+	KUNIT_EXPECT_EQ_MSG(test, notmin, 0,
+			    "auto direction not the shorter of D=+1, D=-1");
+	/* The paper's bound is tight for D = +1 (k = 2 stays below it). */
+	if (t.k > 2)
+		KUNIT_EXPECT_EQ(test, maxcw, bound);
+}
+
+/*
+ * dp_route_init()'s direction choice predicts path lengths with
+ * dpp_sroute_len() (static in topo_dpillar.c, visible to KUnit): the
+ * prediction must equal the walked length for both directions.
+ */
+static void dpt_sroute_len_predicts(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	u32 s, d, c, cd, l, ld, i, diff, bad = 0, bs = 0, bd = 0;
+	struct dpt_walk w;
+	struct dp_topo t;
+	int cw;
+
+	dpt_mk(test, &t, p->n, p->k);
+	for (s = 0; s < t.nodes; s++) {
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d)
+				continue;
+			c = s / t.nlabels;
+			cd = d / t.nlabels;
+			l = s % t.nlabels;
+			ld = d % t.nlabels;
+			diff = 0;
+			for (i = 0; i < t.k; i++, l /= t.h, ld /= t.h)
+				if (l % t.h != ld % t.h)
+					diff |= 1U << i;
+			for (cw = 0; cw < 2; cw++) {
+				dpt_walk(&t, s, d, cw ? DP_DIR_CW : DP_DIR_CCW,
+					 NULL, 100, &w);
+				if (!w.delivered ||
+				    dpp_sroute_len(&t, c, diff, cd, cw) != w.hops) {
+					if (!bad++) {
+						bs = s;
+						bd = d;
+					}
+				}
+			}
+		}
+		cond_resched();
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "e.g. %u -> %u", bs, bd);
+}
+
+static void dpt_route_drops(struct kunit *test)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	struct dp_topo t;
+
+	dpt_mk(test, &t, 4, 3);
+	dp_route_init(&t, 1, 1, &st);
+	KUNIT_EXPECT_EQ(test, dp_sroute(&t, 1, &st, &hop), -1);
+	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_AT_DST);
+
+	dp_route_init(&t, 1, t.nodes, &st);
+	KUNIT_EXPECT_EQ(test, dp_sroute(&t, 1, &st, &hop), -1);
+	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_BAD_ADDR);
+
+	dp_route_init(&t, 1, 2, &st);
+	KUNIT_EXPECT_EQ(test, dp_sroute(&t, t.nodes, &st, &hop), -1);
+	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_BAD_ADDR);
+
+	/* A waypoint outside the fabric, as a corrupted header may carry. */
+	dp_route_init(&t, 0, t.nodes - 1, &st);
+	st.waypoint = t.nodes + 5;
+	KUNIT_EXPECT_EQ(test, dp_sroute(&t, 0, &st, &hop), -1);
+	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_BAD_ADDR);
+
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(DP_DROP_ROUTE_RING),
+			   "ring_blocked");
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(DP_DROP_ROUTE_COUNT),
+			   "unknown");
+	KUNIT_EXPECT_STREQ(test, dp_phase_name(DP_PHASE_TUNNEL), "tunnel");
+	KUNIT_EXPECT_STREQ(test, dp_phase_name(0xff), "unknown");
+}
+
+/* Every flag combination a header can carry routes or drops cleanly. */
+static void dpt_route_any_flags(struct kunit *test)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	struct dp_topo t;
+	u32 s, d, bad = 0;
+	int flags, err;
+
+	dpt_mk(test, &t, 6, 3);
+	for (s = 0; s < t.nodes; s += 7) {
+		for (d = 0; d < t.nodes; d += 5) {
+			if (s == d)
+				continue;
+			for (flags = 0; flags < 256; flags++) {
+				dp_route_init(&t, s, d, &st);
+				st.flags = flags;
+				err = dp_sroute(&t, s, &st, &hop);
+				if (!err &&
+				    (hop.port >= DP_NPORTS ||
+				     dp_port_neigh_index(&t, s, hop.port,
+							 hop.next) < 0))
+					bad++;
+				if (err && hop.reason >= DP_DROP_ROUTE_COUNT)
+					bad++;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+struct dpt_ft_stats {
+	u32 walks, delivered, looped, bad, dropped, unexpected, maxhops;
+	u32 ex_s, ex_d;	/* an example of a loop, bad hop or unexpected drop */
+};
+
+static void dpt_ft_pairs(const struct dp_topo *t, const struct dpt_fail *f,
+			 enum dp_dir dir, struct dpt_ft_stats *st)
+{
+	struct dpt_walk w;
+	u32 s, d;
+
+	for (s = 0; s < t->nodes; s++) {
+		if (test_bit(s, f->node))
+			continue;
+		for (d = 0; d < t->nodes; d++) {
+			if (s == d || test_bit(d, f->node))
+				continue;
+			dpt_walk(t, s, d, dir, f, DP_DEFAULT_TTL, &w);
+			st->walks++;
+			if (w.delivered) {
+				st->delivered++;
+				st->maxhops = max(st->maxhops, w.hops);
+				continue;
+			}
+			if (w.looped) {
+				st->looped++;
+			} else if (w.bad_hop) {
+				st->bad++;
+			} else {
+				st->dropped++;
+				/* A drop must name a failure it met. */
+				if (w.reason != DP_DROP_ROUTE_NONE &&
+				    w.reason != DP_DROP_ROUTE_NOPATH &&
+				    w.reason != DP_DROP_ROUTE_BAD_ADDR &&
+				    w.reason != DP_DROP_ROUTE_AT_DST &&
+				    w.reason < DP_DROP_ROUTE_COUNT)
+					continue;
+				st->unexpected++;
+			}
+			st->ex_s = s;
+			st->ex_d = d;
+		}
+	}
+}
+
+static void dpt_ft_check(struct kunit *test, const struct dp_topo *t,
+			 const char *what, const struct dpt_ft_stats *st)
+{
+	kunit_info(test, "(%u,%u) %s: %u walks, %u delivered, %u dropped, max %u hops\n",
+		   t->n, t->k, what, st->walks, st->delivered, st->dropped,
+		   st->maxhops);
+	KUNIT_EXPECT_EQ_MSG(test, st->looped, 0, "%s: loop, e.g. %u -> %u",
+			    what, st->ex_s, st->ex_d);
+	KUNIT_EXPECT_EQ_MSG(test, st->bad, 0, "%s: bad hop, e.g. %u -> %u",
+			    what, st->ex_s, st->ex_d);
+	KUNIT_EXPECT_EQ_MSG(test, st->unexpected, 0,
+			    "%s: drop without reason, e.g. %u -> %u", what,
+			    st->ex_s, st->ex_d);
+	/* The bound of topo.h: (B + 2)k + 2B + 1 + 2k = 8k + 9. */
+	KUNIT_EXPECT_LE(test, st->maxhops, 8 * t->k + 9);
+}
+
+/* Without failures FTRoute takes exactly the SRoute path. */
+static void dpt_ftroute_no_failure(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	struct dpt_walk a, b;
+	struct dpt_fail f;
+	struct dp_topo t;
+	u32 s, d, bad = 0;
+
+	dpt_mk(test, &t, p->n, p->k);
+	dpt_fail_init(test, &f, &t);
+	for (s = 0; s < t.nodes; s++) {
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d)
+				continue;
+			dpt_walk(&t, s, d, DP_DIR_AUTO, NULL, 100, &a);
+			dpt_walk(&t, s, d, DP_DIR_AUTO, &f, 100, &b);
+			if (!b.delivered || a.hops != b.hops)
+				bad++;
+		}
+		cond_resched();
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+/*
+ * Every single failed server, then every single failed link: no loop, no
+ * bad hop, and every pair still delivered.
+ */
+static void dpt_ftroute_single_failures(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	struct dpt_ft_stats st;
+	struct dpt_fail f;
+	struct dp_topo t;
+	u32 x, port;
+
+	dpt_mk(test, &t, p->n, p->k);
+	dpt_fail_init(test, &f, &t);
+	memset(&st, 0, sizeof(st));
+	for (x = 0; x < t.nodes; x++) {
+		dpt_fail_clear(&f);
+		__set_bit(x, f.node);
+		dpt_ft_pairs(&t, &f, DP_DIR_AUTO, &st);
+		cond_resched();
+	}
+	dpt_ft_check(test, &t, "every single failed server", &st);
+	/* One failure never disconnects a pair (the paper's guarantee). */
+	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
+
+	memset(&st, 0, sizeof(st));
+	for (x = 0; x < t.nodes; x++) {
+		for (port = 0; port < DP_NPORTS; port++) {
+			dpt_fail_clear(&f);
+			__set_bit(x * 2 + port, f.link);
+			dpt_ft_pairs(&t, &f, DP_DIR_AUTO, &st);
+		}
+		cond_resched();
+	}
+	dpt_ft_check(test, &t, "every single failed link", &st);
+	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
+}
+
+/* Random sets of up to 12 failed servers and 6 failed links. */
+static void dpt_ftroute_random_failures(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	struct dpt_ft_stats st;
+	struct rnd_state rnd;
+	struct dpt_fail f;
+	struct dp_topo t;
+	u32 set, i, nf, nl;
+
+	dpt_mk(test, &t, p->n, p->k);
+	dpt_fail_init(test, &f, &t);
+	prandom_seed_state(&rnd, 1000 * p->n + p->k);
+	memset(&st, 0, sizeof(st));
+	for (set = 0; set < 12; set++) {
+		dpt_fail_clear(&f);
+		nf = 1 + prandom_u32_state(&rnd) % min(12U, t.nodes / 2);
+		nl = prandom_u32_state(&rnd) % 7;
+		for (i = 0; i < nf; i++)
+			__set_bit(prandom_u32_state(&rnd) % t.nodes, f.node);
+		for (i = 0; i < nl; i++)
+			__set_bit(prandom_u32_state(&rnd) % (t.nodes * 2),
+				  f.link);
+		dpt_ft_pairs(&t, &f, set & 1 ? DP_DIR_CW : DP_DIR_AUTO, &st);
+		cond_resched();
+	}
+	dpt_ft_check(test, &t, "12 random failure sets", &st);
+}
+
+static struct kunit_case dpt_topo_cases[] = {
+	KUNIT_CASE_PARAM(dpt_topo_init_limits, dpt_init_gen_params),
+	KUNIT_CASE(dpt_topo_sizes),
+	KUNIT_CASE(dpt_rdiv_exact),
+	{}
+};
+
+static struct kunit_suite dpt_topo_suite = {
+	.name = "dpillar_topo",
+	.test_cases = dpt_topo_cases,
+};
+
+static struct kunit_case dpt_addr_cases[] = {
+	KUNIT_CASE_PARAM(dpt_addr_roundtrip_all, dpt_small_gen_params),
+	KUNIT_CASE(dpt_addr_roundtrip_large),
+	KUNIT_CASE(dpt_addr_text),
+	KUNIT_CASE_PARAM(dpt_addr_parse_rejects, dpt_bad_text_gen_params),
+	{}
+};
+
+static struct kunit_suite dpt_addr_suite = {
+	.name = "dpillar_addr",
+	.test_cases = dpt_addr_cases,
+};
+
+static struct kunit_case dpt_wiring_cases[] = {
+	KUNIT_CASE_PARAM(dpt_wiring, dpt_small_gen_params),
+	KUNIT_CASE(dpt_wiring_example),
+	{}
+};
+
+static struct kunit_suite dpt_wiring_suite = {
+	.name = "dpillar_wiring",
+	.test_cases = dpt_wiring_cases,
+};
+
+static struct kunit_case dpt_sroute_cases[] = {
+	KUNIT_CASE_PARAM(dpt_sroute_all_pairs, dpt_small_gen_params),
+	KUNIT_CASE_PARAM(dpt_sroute_len_predicts, dpt_small_gen_params),
+	KUNIT_CASE(dpt_route_drops),
+	KUNIT_CASE(dpt_route_any_flags),
+	{}
+};
+
+static struct kunit_suite dpt_sroute_suite = {
+	.name = "dpillar_sroute",
+	.test_cases = dpt_sroute_cases,
+};
+
+static struct kunit_case dpt_ftroute_cases[] = {
+	KUNIT_CASE_PARAM(dpt_ftroute_no_failure, dpt_small_gen_params),
+	KUNIT_CASE_PARAM_ATTR(dpt_ftroute_single_failures, dpt_tiny_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(dpt_ftroute_random_failures, dpt_small_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static struct kunit_suite dpt_ftroute_suite = {
+	.name = "dpillar_ftroute",
+	.test_cases = dpt_ftroute_cases,
+};
+
+kunit_test_suites(&dpt_topo_suite, &dpt_addr_suite, &dpt_wiring_suite,
+		  &dpt_sroute_suite, &dpt_ftroute_suite);
