@@ -10,7 +10,7 @@ dpctl only builds well-formed requests; the tests also need malformed ones
       ATTR in topo n k column label node_id nodes; TYPE in u8 u16 u32 u64
       bytes (hex, dot separated, e.g. bytes:01.00.02).  Prints the kernel's
       extack message on failure and exits 1 (0 on success).
-  dp_raw.py send IFNAME DSTMAC ETHERTYPE HEXPAYLOAD [COUNT]
+  dp_raw.py send IFNAME DSTMAC ETHERTYPE HEXPAYLOAD[,HEXPAYLOAD...] [COUNT]
       Sends COUNT raw Ethernet frames on IFNAME, unpadded (veth does not
       need the 60-byte minimum, so runt frames reach the receiver).
 """
@@ -99,10 +99,11 @@ def send(argv):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((ifname, 0))
     src = s.getsockname()[4]
-    frame = bytes.fromhex(dst.replace(":", "")) + src + \
-        struct.pack("!H", int(etype, 0)) + bytes.fromhex(payload)
+    head = bytes.fromhex(dst.replace(":", "")) + src + \
+        struct.pack("!H", int(etype, 0))
     for _ in range(count):
-        s.send(frame)
+        for p in payload.split(","):
+            s.send(head + bytes.fromhex(p))
     return 0
 
 

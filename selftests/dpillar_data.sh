@@ -75,14 +75,15 @@ relays() { # the servers strictly between $1 and $2 on the dpsim path
 		jq -r '.path[1:-1][]'
 }
 check_path() {
-	local a=$1 b=$2 fwd rev s d want bad=0
-	local -A before
+	local a=$1 b=$2 fwd rev s v d want bad=0
+	local -A before=() after=()
 	fwd=$(relays "$a" "$b")
 	rev=$(relays "$b" "$a")
-	for s in $SERVERS; do before[$s]=$(fabric_stat "$s" forwarded); done
+	while read -r s v; do before[$s]=$v; done <<<"$(fabric_stats forwarded)"
 	on "$a" ping -c 4 -i 0.2 -W 2 "$(fabric_ip4 "$b")" >/dev/null || return 1
+	while read -r s v; do after[$s]=$v; done <<<"$(fabric_stats forwarded)"
 	for s in $SERVERS; do
-		d=$(($(fabric_stat "$s" forwarded) - before[$s]))
+		d=$((after[$s] - before[$s]))
 		# 4 requests and 4 replies; a server on both paths relays 8
 		want=0
 		grep -qx "$s" <<<"$fwd" && want=$((want + 4))
@@ -168,31 +169,39 @@ tgt_mac=$(ip -n "$(topo_ns_of $tgt)" -j link show p0 | jq -r '.[0].address')
 hdr() { # hdr VERSION TYPE TTL PROTO SRC DST WAYPOINT -> hex
 	printf '%02x%02x%02x00%04x0000%08x%08x%08x' "$@"
 }
-inject() {
-	local desc=$1 counter=$2 hex=$3 before after
-	before=$(fabric_stat $tgt "$counter")
-	ip netns exec dpsw $RAW send "$(topo_peer_of $tgt 0)" "$tgt_mac" 0x88b5 "$hex"
-	sleep 0.3
-	after=$(fabric_stat $tgt "$counter")
-	check_eq "$((after - before))" 1 "malformed: $desc -> $counter" ||
-		ip netns exec "$(topo_ns_of $tgt)" ethtool -S dp0 | grep -v ': 0$' |
-		sed 's/^/# /'
-}
+declare -A frames=()	# counter -> comma separated frames for it
+bad() { frames[$1]+="${frames[$1]:+,}$2"; }
 NONE=4294967295
 ipv4=450000140000000040110000c0000201c0000202
-inject "shorter than the header" drop_short "0100"
-inject "unknown version" drop_version "$(hdr 2 1 9 0x0800 0 $tgt_id $NONE)$ipv4"
-inject "unknown packet type" drop_type "$(hdr 1 9 9 0x0800 0 $tgt_id $NONE)$ipv4"
-inject "destination beyond the fabric" drop_addr "$(hdr 1 1 9 0x0800 0 1000 $NONE)$ipv4"
-inject "source beyond the fabric" drop_addr "$(hdr 1 1 9 0x0800 99999 $tgt_id $NONE)$ipv4"
-inject "waypoint beyond the fabric" drop_addr "$(hdr 1 1 9 0x0800 0 0 77777)$ipv4"
-inject "TTL 0 in transit" drop_ttl "$(hdr 1 1 0 0x0800 0 0 $NONE)$ipv4"
-inject "TTL 1 in transit" drop_ttl "$(hdr 1 1 1 0x0800 0 0 $NONE)$ipv4"
-inject "truncated inner IPv4" drop_inner "$(hdr 1 1 9 0x0800 0 $tgt_id $NONE)4500"
-inject "truncated inner IPv6" drop_inner "$(hdr 1 1 9 0x86dd 0 $tgt_id $NONE)$ipv4"
-inject "unknown inner protocol" drop_proto "$(hdr 1 1 9 0x1234 0 $tgt_id $NONE)$ipv4"
-inject "truncated Hello" hello_bad "$(hdr 1 2 1 0 0 $NONE $NONE)"
-inject "Hello from beyond the fabric" hello_bad "$(hdr 1 2 1 0 5000 $NONE $NONE)0000000000000064"
+bad drop_short "0100"
+bad drop_version "$(hdr 2 1 9 0x0800 0 $tgt_id $NONE)$ipv4"
+bad drop_type "$(hdr 1 9 9 0x0800 0 $tgt_id $NONE)$ipv4"
+bad drop_addr "$(hdr 1 1 9 0x0800 0 1000 $NONE)$ipv4"		# dst
+bad drop_addr "$(hdr 1 1 9 0x0800 99999 $tgt_id $NONE)$ipv4"	# src
+bad drop_addr "$(hdr 1 1 9 0x0800 0 0 77777)$ipv4"		# waypoint
+bad drop_ttl "$(hdr 1 1 0 0x0800 0 0 $NONE)$ipv4"		# 0 in transit
+bad drop_ttl "$(hdr 1 1 1 0x0800 0 0 $NONE)$ipv4"		# 1 in transit
+bad drop_inner "$(hdr 1 1 9 0x0800 0 $tgt_id $NONE)4500"	# IPv4
+bad drop_inner "$(hdr 1 1 9 0x86dd 0 $tgt_id $NONE)$ipv4"	# IPv6
+bad drop_proto "$(hdr 1 1 9 0x1234 0 $tgt_id $NONE)$ipv4"
+bad hello_bad "$(hdr 1 2 1 0 0 $NONE $NONE)"			# truncated
+bad hello_bad "$(hdr 1 2 1 0 5000 $NONE $NONE)0000000000000064"	# src
+stat_of() { ip netns exec "$(topo_ns_of $tgt)" ethtool -S dp0 |
+	awk '{ sub(":", "", $1); print $1, $2 }'; }
+declare -A before=()
+while read -r k v; do before[$k]=$v; done <<<"$(stat_of)"
+all=$(IFS=,; echo "${frames[*]}")
+ip netns exec dpsw $RAW send "$(topo_peer_of $tgt 0)" "$tgt_mac" 0x88b5 "$all"
+sleep 0.5
+declare -A after=()
+while read -r k v; do after[$k]=$v; done <<<"$(stat_of)"
+for c in "${!frames[@]}"; do
+	n=$(tr ',' '\n' <<<"${frames[$c]}" | wc -l)
+	check_eq "$((after[$c] - before[$c]))" "$n" \
+		"malformed frames are dropped and counted: $c"
+done
+check_eq "$((after[delivered] - before[delivered]))/$((after[forwarded] - before[forwarded]))" \
+	0/0 "no malformed frame was delivered or relayed"
 check_eq "$(sum_stat drop_ttl)" 2 "TTL expiries: only the two injected ones"
 check_eq "$(sum_stat route_tunnel_hops)/$(sum_stat route_uturns)/$(sum_stat route_ring_reversals)" \
 	0/0/0 "no detours: every neighbour stayed reachable"
