@@ -90,6 +90,11 @@ void dp_hello_work(struct work_struct *work)
 					  struct dp_priv, hello_work);
 	u32 i;
 
+	/*
+	 * BH off: the per-CPU counters are also written from the receive
+	 * softirq, and u64_stats writers must not nest on 32-bit.
+	 */
+	local_bh_disable();
 	rcu_read_lock();
 	for (i = 0; i < dp->nports; i++) {
 		struct dp_port *port = rcu_dereference(dp->ports[i]);
@@ -98,6 +103,7 @@ void dp_hello_work(struct work_struct *work)
 			dp_hello_send(dp, port);
 	}
 	rcu_read_unlock();
+	local_bh_enable();
 	/* ndo_stop cancels this work before the device can go away. */
 	queue_delayed_work(system_power_efficient_wq, &dp->hello_work,
 			   msecs_to_jiffies(READ_ONCE(dp->hello_ms)));
