@@ -40,8 +40,11 @@ dpctl:
 dpsim:
 	$(MAKE) -C tools/dpsim
 
+# DESTDIR works for the module too (kbuild calls it INSTALL_MOD_PATH), so
+# packagers can stage everything in one tree.
 modules_install: module
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 
 install: modules_install dpctl
 	install -D -m 0755 tools/dpctl/dpctl $(DESTDIR)$(SBINDIR)/dpctl
