@@ -27,6 +27,7 @@ GUEST_TESTS=(
 	selftests/topo_test.sh
 	selftests/dpillar_link.sh
 	selftests/dpillar_data.sh
+	selftests/dpillar_ft.sh
 )
 
 passed=0 failed=0 failures=()
@@ -90,41 +91,56 @@ for abi in "${ABIS[@]}"; do
 done
 
 # ---- debug kernel --------------------------------------------------------
-# The ACPI interpreter is too slow under TCG with the debug options for its
-# PCI interrupt routing method (_PRT times out, 30 s per device, and the
-# virtio devices get no interrupt): route PCI interrupts without ACPI.
-DEBUG_VM=(--append pci=noacpi --mem 2048 --timeout 1800)
+# One guest runs the KUnit suites and every guest selftest, then the checks
+# of selftests/debug_checks.sh; the steps below report its parts.
+# pci=noacpi: under TCG the debug options make the ACPI interpreter too
+# slow for its PCI interrupt routing method (_PRT times out after 30 s per
+# device, and the virtio devices get no interrupt).
+DEBUG_VM=(--append pci=noacpi --mem 2048 --timeout 3600)
+dout=$DPILLAR_CACHE/debug-run
 
-# kunit_debug: dpillar_test.ko in a debug guest, its KTAP parsed by the
-# kernel's kunit.py; a "# Totals" line for step().
-kunit_debug() {
-	local out=$DPILLAR_CACHE/kunit-run rc prc summary p f c e s
-	rm -rf "$out"
-	mkdir -p "$out"
+debug_guest() {
+	rm -rf "$dout"
+	mkdir -p "$dout"
 	env DPILLAR_KO="$debug_ko" selftests/vm/run-vm.sh \
-		--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" --out "$out" \
-		--log "$out/console.log" -- \
-		selftests/debug_checks.sh selftests/kunit.sh > "$out/run-vm.out" 2>&1
-	rc=$?
-	# The guest's own verdict lines (the KTAP itself is parsed below).
-	grep -E '^(# kunit|# debug-checks|run-vm)' "$out/run-vm.out"
-	if [ -s "$out/kunit.ktap" ]; then
-		python3 "$DEBUG_KDIR/tools/testing/kunit/kunit.py" parse \
-			"$out/kunit.ktap" > "$out/parse.out" 2>&1
-	else	# the guest died: what the console got (kunit.sh streams it)
-		python3 "$DEBUG_KDIR/tools/testing/kunit/kunit.py" parse \
-			"$out/console.log" > "$out/parse.out" 2>&1
-	fi
+		--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" --out "$dout" \
+		--log "$dout/console.log" -- selftests/debug_checks.sh \
+		selftests/kunit.sh "${GUEST_TESTS[@]}" > "$dout/run-vm.out" 2>&1
+	local rc=$?
+	grep -E '^(# debug-checks|run-vm)' "$dout/run-vm.out"
+	return $rc
+}
+
+# kunit_result: the KTAP of the KUnit suites, parsed by the kernel's
+# kunit.py, and a "# Totals" line for step().
+kunit_result() {
+	local in=$dout/kunit.ktap summary p f c e s prc
+	# No KTAP file: the guest died; kunit.sh streamed it to the console.
+	[ -s "$in" ] || in=$dout/console.log
+	python3 "$DEBUG_KDIR/tools/testing/kunit/kunit.py" parse "$in" \
+		> "$dout/kunit.parse" 2>&1
 	prc=$?
-	cat "$out/parse.out"
-	summary=$(grep -o 'Testing complete\. .*' "$out/parse.out" | tail -n 1)
+	cat "$dout/kunit.parse"
+	summary=$(grep -o 'Testing complete\. .*' "$dout/kunit.parse" | tail -n 1)
 	p=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
 	f=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
 	c=$(echo "$summary" | sed -n 's/.*crashed: \([0-9]*\).*/\1/p')
 	e=$(echo "$summary" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
 	s=$(echo "$summary" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
 	echo "# Totals: pass:${p:-0} fail:$(( ${f:-0} + ${c:-0} + ${e:-0} )) skip:${s:-0}"
-	[ $rc -eq 0 ] && [ $prc -eq 0 ]
+	[ $prc -eq 0 ] && [ "$(cat "$dout/test-1.rc" 2>/dev/null)" = 0 ]
+}
+
+# guest_result N TEST: output and exit status of the guest's test N.
+guest_result() {
+	local f=$dout/test-$1
+	if [ ! -f "$f.rc" ]; then
+		echo "$2 did not finish: see $dout/console.log"
+		return 1
+	fi
+	cat "$f.out"
+	echo "# $(cat "$f.time") s in the debug guest"
+	return "$(cat "$f.rc")"
 }
 
 step "debug kernel (built once, cached)" bash scripts/debug-kernel.sh
@@ -135,11 +151,13 @@ if [ -n "$DEBUG_BZIMAGE" ]; then
 	debug_ko=$repo/build/debug/net/dpillar/dpillar.ko
 	step "module build against the debug kernel, W=1 + sparse" \
 		bash scripts/build-modules.sh "debug=$DEBUG_KDIR"
-	step "KUnit on the debug kernel" kunit_debug
+	step "debug guest: KUnit, selftests, then lockdep/taint/kmemleak/reload checks" \
+		debug_guest
+	step "KUnit (debug kernel)" kunit_result
+	i=1
 	for t in "${GUEST_TESTS[@]}"; do
-		step "guest debug: $t" env DPILLAR_KO="$debug_ko" \
-			selftests/vm/run-vm.sh --kernel "$DEBUG_BZIMAGE" \
-			"${DEBUG_VM[@]}" -- selftests/debug_checks.sh "$t"
+		i=$((i + 1))
+		step "guest debug: $t" guest_result $i "$t"
 	done
 fi
 

@@ -33,6 +33,7 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_DROP_NONEIGH]	= "drop_noneigh",
 	[DP_STAT_DROP_MTU]	= "drop_mtu",
 	[DP_STAT_DROP_NOMEM]	= "drop_nomem",
+	[DP_STAT_DROP_OTHERHOST] = "drop_otherhost",
 	[DP_STAT_HELLO_MISWIRED] = "hello_miswired",
 	[DP_STAT_HELLO_BAD]	= "hello_bad",
 	[DP_STAT_TX_NOT_FABRIC]	= "tx_not_fabric",
@@ -89,8 +90,12 @@ static void dp_get_stats64(struct net_device *dev,
 	tot->tx_packets = c[DP_STAT_TX];
 	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
 		tot->rx_dropped += c[i];
-	/* Miswired Hellos are a cabling report, not lost traffic. */
-	tot->rx_dropped -= c[DP_STAT_HELLO_MISWIRED];
+	/*
+	 * Miswired Hellos are a cabling report, and frames flooded to us for
+	 * another server are the switch's business, not lost traffic.
+	 */
+	tot->rx_dropped -= c[DP_STAT_HELLO_MISWIRED] +
+			   c[DP_STAT_DROP_OTHERHOST];
 	for (i = DP_STAT_TX_NOT_FABRIC; i <= DP_STAT_TX_NOROUTE; i++)
 		tot->tx_dropped += c[i];
 }

@@ -45,6 +45,7 @@ enum dp_stat {
 	DP_STAT_DROP_NONEIGH,	/* next hop chosen but its MAC unknown */
 	DP_STAT_DROP_MTU,	/* frame larger than the outgoing port's MTU */
 	DP_STAT_DROP_NOMEM,
+	DP_STAT_DROP_OTHERHOST,	/* unicast to another MAC (a switch flooded it) */
 	DP_STAT_HELLO_MISWIRED,	/* Hello from a server not on that switch */
 	DP_STAT_HELLO_BAD,	/* malformed Hello */
 	/* drops of packets from the stack */

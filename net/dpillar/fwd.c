@@ -322,6 +322,17 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		dp_count(dp, DP_STAT_DROP_TYPE);
 		goto drop;
 	}
+	/*
+	 * A switch floods a frame whose destination MAC it does not know (a
+	 * neighbour's port just went down, its entry aged out), and a port in
+	 * promiscuous mode sees everything.  Only the server the frame was
+	 * sent to may route it: a copy relayed by everyone else would
+	 * multiply, and carries routing state meant for another server.
+	 */
+	if (skb->pkt_type != PACKET_HOST) {
+		dp_count(dp, DP_STAT_DROP_OTHERHOST);
+		goto drop;
+	}
 	if (!dp_addr_ok(dp, h)) {
 		dp_count(dp, DP_STAT_DROP_ADDR);
 		goto drop;

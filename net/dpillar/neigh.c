@@ -135,6 +135,11 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	u32 src;
 	int idx;
 
+	/* Hellos go to the group address; a unicast one is not for us. */
+	if (skb->pkt_type == PACKET_OTHERHOST) {
+		dp_count(dp, DP_STAT_DROP_OTHERHOST);
+		goto out;
+	}
 	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello))) {
 		dp_count(dp, DP_STAT_HELLO_BAD);
 		goto out;

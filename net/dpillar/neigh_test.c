@@ -38,6 +38,7 @@ static void dpt_hello(struct kunit *test, struct dpt_dev *d, u32 port,
 {
 	u8 buf[DP_HDR_LEN + sizeof(struct dpillar_hello)];
 	struct dpillar_hello *hello = (void *)(buf + DP_HDR_LEN);
+	rx_handler_result_t ret;
 	struct sk_buff *skb;
 
 	dpt_hdr((struct dpillar_hdr *)buf, DPILLAR_T_HELLO, src,
@@ -47,7 +48,10 @@ static void dpt_hello(struct kunit *test, struct dpt_dev *d, u32 port,
 	hello->interval_ms = htonl(DP_HELLO_MS_DEFAULT);
 	skb = dpt_frame(test, d, port, mac, DPILLAR_ETHERTYPE, buf,
 			min_t(unsigned int, len, sizeof(buf)), sizeof(buf));
-	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_CONSUMED);
+	ret = dpt_rx(&skb);
+	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+	if (ret != RX_HANDLER_CONSUMED)
+		kfree_skb(skb);	/* still ours */
 }
 
 static void dpt_hello_ok(struct kunit *test, struct dpt_dev *d, u32 port,

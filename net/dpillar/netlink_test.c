@@ -493,7 +493,7 @@ static void dpt_nl_fill_info(struct kunit *test)
 	struct dpt_dev *d;
 	unsigned int i;
 	size_t size;
-	int rem, nports;
+	int rem, nports, err;
 
 	for (i = 0; i < ARRAY_SIZE(nk); i++) {
 		d = dpt_dev_create(test, nk[i].n, nk[i].k, 1);
@@ -503,15 +503,18 @@ static void dpt_nl_fill_info(struct kunit *test)
 		/* Exactly get_size() bytes of room. */
 		skb_reserve(skb, skb_tailroom(skb) - size);
 		rtnl_lock();
-		KUNIT_EXPECT_EQ_MSG(test, dp_link_ops.fill_info(skb, d->dev), 0,
-				    "(%u,%u)", nk[i].n, nk[i].k);
+		err = dp_link_ops.fill_info(skb, d->dev);
 		rtnl_unlock();
+		KUNIT_ASSERT_EQ_MSG(test, err, 0, "(%u,%u)", nk[i].n, nk[i].k);
 		KUNIT_EXPECT_LE(test, skb->len, size);
 		KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, DPT_MAX,
 							   (void *)skb->data,
 							   skb->len, NULL,
 							   NULL), 0);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_K]);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_LABEL]);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_NODE_ID]);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_PORTS]);
 		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_K]), nk[i].k);
 		KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_LABEL]), nk[i].k);
 		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_NODE_ID]), 1);

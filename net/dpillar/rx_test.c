@@ -35,8 +35,11 @@ static void dpt_rx_consumed(struct kunit *test, struct dpt_dev *d,
 {
 	struct sk_buff *skb = dpt_frame(test, d, 0, dpt_peer_mac,
 					DPILLAR_ETHERTYPE, buf, len, linear);
+	rx_handler_result_t ret = dpt_rx(&skb);
 
-	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_CONSUMED);
+	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+	if (ret != RX_HANDLER_CONSUMED)
+		kfree_skb(skb);	/* still ours */
 }
 
 static void dpt_rx_other_ethertype(struct kunit *test)
@@ -149,6 +152,7 @@ static void dpt_rx_deliver_one(struct kunit *test, struct dpt_dev *d,
 			       unsigned int inner, unsigned int linear)
 {
 	struct dpillar_hdr *h;
+	rx_handler_result_t ret;
 	struct sk_buff *skb;
 	u8 *buf, last = 0;
 
@@ -161,7 +165,10 @@ static void dpt_rx_deliver_one(struct kunit *test, struct dpt_dev *d,
 	buf[DP_HDR_LEN + inner - 1] = 0x5a;
 	skb = dpt_frame(test, d, 1, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
 			DP_HDR_LEN + inner, linear);
-	KUNIT_ASSERT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	ret = dpt_rx(&skb);
+	if (ret == RX_HANDLER_PASS)
+		kfree_skb(skb);
+	KUNIT_ASSERT_EQ(test, ret, RX_HANDLER_ANOTHER);
 	KUNIT_EXPECT_PTR_EQ(test, skb->dev, d->dev);
 	KUNIT_EXPECT_EQ(test, ntohs(skb->protocol), proto);
 	KUNIT_EXPECT_EQ(test, skb->len, inner);

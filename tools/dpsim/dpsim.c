@@ -33,9 +33,10 @@ static const char usage_text[] =
 "        [--ttl T] [--dir auto|cw|ccw] [--json]\n"
 "      F random failed servers, L failed server-switch links, P random\n"
 "      live pairs (default 100000) routed with FTRoute\n"
-"  route -n N -k K --from ADDR --to ADDR [--fail ADDR,...] [--ttl T]\n"
+"  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
 "        [--dir auto|cw|ccw] [--json]\n"
-"      hop-by-hop path; addresses are C:v_{k-1}.....v_0\n"
+"      hop-by-hop path; addresses are C:v_{k-1}.....v_0; --fail takes\n"
+"      failed servers, and ADDR/PORT for a failed server-switch link\n"
 "  plan -n N -k K [--csv|--json]\n"
 "      switch (column, id) on each port of every server\n"
 "  bench [-n N -k K] [--runs R] [--json]\n"
@@ -581,13 +582,30 @@ static int cmd_route(const struct opts *o)
 
 		for (tok = strtok_r(list, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
+			/* ADDR: a failed server; ADDR/P: its link on port P */
+			char *slash = strchr(tok, '/');
+			unsigned long port = 0;
+
+			if (slash) {
+				*slash = 0;
+				port = strtoul(slash + 1, NULL, 10);
+				if (port >= t.nports) {
+					free(list);
+					fs_free(&fs);
+					return bad_usage("bad port in --fail '%s'",
+							 o->fail);
+				}
+			}
 			err = parse_addr(&t, tok, &id);
 			if (err) {
 				free(list);
 				fs_free(&fs);
 				return err;
 			}
-			fs_fail_node(&fs, id);
+			if (slash)
+				fs_fail_link(&fs, id, (u32)port);
+			else
+				fs_fail_node(&fs, id);
 		}
 		free(list);
 	}
