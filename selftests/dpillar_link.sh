@@ -47,11 +47,11 @@ setup_autoload() {
 	defer "rmmod dpillar"
 }
 
-# wait_eq CMD EXPECTED: poll CMD's output for up to 3 s (carrier changes
+# wait_eq CMD EXPECTED: poll CMD's output for up to 10 s (carrier changes
 # reach us through linkwatch, asynchronously).  Prints the last output.
 wait_eq() {
 	local out i
-	for i in $(seq 30); do
+	for i in $(seq 100); do
 		out=$(eval "$1")
 		[ "$out" = "$2" ] && break
 		sleep 0.1
