@@ -32,6 +32,30 @@ static int parse_u32(const char *s, unsigned int *out)
 	return 0;
 }
 
+/* Open an rtnetlink socket, or say why not. */
+static int rtnl_open(struct nl_ctx *ctx)
+{
+	if (nl_open(ctx, NETLINK_ROUTE)) {
+		perror("dpctl: netlink");
+		return -1;
+	}
+	return 0;
+}
+
+/* Start an rtnetlink link request, about @ifname when given. */
+static struct nlmsghdr *link_msg(struct nl_ctx *ctx, int type, int flags,
+				 const char *ifname)
+{
+	struct nlmsghdr *nlh = nl_msg(ctx, type, flags);
+	struct ifinfomsg *ifi;
+
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	if (ifname)
+		mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	return nlh;
+}
+
 static void link_usage(FILE *out)
 {
 	fputs("Usage: dpctl link add DEV n N k K addr C:v.v.v port0 IF port1 IF\n"
@@ -104,7 +128,6 @@ static int link_add(int argc, char **argv)
 	u8 sym[DP_MAX_K];
 	u32 column = 0, nsym = 0, nports = 0, i;
 	struct nlattr *linkinfo, *data, *ports;
-	struct ifinfomsg *ifi;
 	struct nlmsghdr *nlh;
 	const char *dev, *why;
 	struct nl_ctx ctx;
@@ -167,14 +190,9 @@ static int link_add(int argc, char **argv)
 		if (!ifindex[i])
 			return usage_error("link add: port%u missing", i);
 
-	if (nl_open(&ctx, NETLINK_ROUTE)) {
-		perror("dpctl: netlink");
+	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
-	}
-	nlh = nl_msg(&ctx, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, dev);
+	nlh = link_msg(&ctx, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, dev);
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
@@ -205,21 +223,15 @@ static int link_add(int argc, char **argv)
 static int link_set(int argc, char **argv)
 {
 	struct nlattr *linkinfo, *data;
-	struct ifinfomsg *ifi;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
 	int ret;
 
 	if (argc < 3 || !(argc & 1))
 		return usage_error("link set: expected DEV and KEY VALUE pairs");
-	if (nl_open(&ctx, NETLINK_ROUTE)) {
-		perror("dpctl: netlink");
+	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
-	}
-	nlh = nl_msg(&ctx, RTM_NEWLINK, 0);
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, argv[0]);
+	nlh = link_msg(&ctx, RTM_NEWLINK, 0, argv[0]);
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
@@ -435,22 +447,15 @@ static int show_cb(const struct nlmsghdr *nlh, void *data)
 static int link_show(int argc, char **argv)
 {
 	struct show_ctx sc = { .dev = argc > 0 ? argv[0] : NULL };
-	struct ifinfomsg *ifi;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
 	int err;
 
 	if (argc > 1)
 		return usage_error("link show: unexpected \"%s\"", argv[1]);
-	if (nl_open(&ctx, NETLINK_ROUTE)) {
-		perror("dpctl: netlink");
+	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
-	}
-	nlh = nl_msg(&ctx, RTM_GETLINK, sc.dev ? 0 : NLM_F_DUMP);
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	if (sc.dev)
-		mnl_attr_put_strz(nlh, IFLA_IFNAME, sc.dev);
+	nlh = link_msg(&ctx, RTM_GETLINK, sc.dev ? 0 : NLM_F_DUMP, sc.dev);
 	if (opts.json) {
 		json_init(opts.pretty);
 		json_open_arr(NULL);
@@ -481,7 +486,6 @@ static int check_cb(const struct nlmsghdr *nlh, void *data)
 
 static int link_del(int argc, char **argv)
 {
-	struct ifinfomsg *ifi;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
 	bool is_dp = false;
@@ -489,25 +493,17 @@ static int link_del(int argc, char **argv)
 
 	if (argc != 1)
 		return usage_error("link del: expected exactly one device");
-	if (nl_open(&ctx, NETLINK_ROUTE)) {
-		perror("dpctl: netlink");
+	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
-	}
 	/* Refuse to delete anything that is not ours: operators fat-finger. */
-	nlh = nl_msg(&ctx, RTM_GETLINK, 0);
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, argv[0]);
+	nlh = link_msg(&ctx, RTM_GETLINK, 0, argv[0]);
 	if (nl_talk(&ctx, nlh, check_cb, &is_dp, argv[0]))
 		goto out;
 	if (!is_dp) {
 		fprintf(stderr, "dpctl: %s: not a dpillar device\n", argv[0]);
 		goto out;
 	}
-	nlh = nl_msg(&ctx, RTM_DELLINK, 0);
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, argv[0]);
+	nlh = link_msg(&ctx, RTM_DELLINK, 0, argv[0]);
 	if (!nl_talk(&ctx, nlh, NULL, NULL, "link del"))
 		ret = EXIT_OK;
 out:
