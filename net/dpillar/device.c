@@ -604,3 +604,4 @@ struct rtnl_link_ops dp_link_ops __read_mostly = {
 	.get_size	= dp_get_size,
 	.fill_info	= dp_fill_info,
 };
+EXPORT_SYMBOL_IF_KUNIT(dp_link_ops);

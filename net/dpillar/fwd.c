@@ -346,3 +346,4 @@ drop:
 	kfree_skb(skb);
 	return RX_HANDLER_CONSUMED;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_handle_frame);

@@ -43,6 +43,7 @@ bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 	idx = dp_port_neigh_index(&dp->topo, self, port_idx, peer);
 	return idx >= 0 && dp_neigh_alive(dp, &port->neigh[idx]);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
 
 static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 {

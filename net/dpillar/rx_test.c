@@ -123,6 +123,29 @@ static void dpt_rx_bad_type(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TYPE), ARRAY_SIZE(types));
 }
 
+/* Unicast to another MAC (a switch flooded it): only its owner routes it. */
+static void dpt_rx_other_host(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	rx_handler_result_t ret;
+	struct sk_buff *skb;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	dpt_hdr(h, DPILLAR_T_DATA, peer, self);
+	buf[DP_HDR_LEN] = 0x45;
+	skb = dpt_frame(test, d, 0, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
+			sizeof(buf), sizeof(buf));
+	skb->pkt_type = PACKET_OTHERHOST;
+	ret = dpt_rx(&skb);
+	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+	if (ret != RX_HANDLER_CONSUMED)
+		kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_OTHERHOST), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+}
+
 static void dpt_rx_bad_addr(struct kunit *test)
 {
 	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
@@ -354,6 +377,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_bad_version),
 	KUNIT_CASE(dpt_rx_dev_down),
 	KUNIT_CASE(dpt_rx_bad_type),
+	KUNIT_CASE(dpt_rx_other_host),
 	KUNIT_CASE(dpt_rx_bad_addr),
 	KUNIT_CASE(dpt_rx_deliver),
 	KUNIT_CASE(dpt_rx_bad_inner),

@@ -136,22 +136,14 @@ u64 dpt_route_stat(const struct dpt_dev *d, u8 reason)
 
 u64 dpt_stat_outcomes(const struct dpt_dev *d)
 {
-	u64 sum = 0;
+	u64 sum = dpt_stat(d, DP_STAT_DELIVERED) +
+		  dpt_stat(d, DP_STAT_FORWARDED) +
+		  dpt_stat(d, DP_STAT_HELLO_RX);
 	int i;
 
-	for (i = 0; i < DP_STAT_MAX; i++) {
-		switch (i) {
-		case DP_STAT_RX_FRAMES:
-		case DP_STAT_TX:
-		case DP_STAT_HELLO_TX:
-		case DP_STAT_TX_NOT_FABRIC:
-		case DP_STAT_TX_PROTO:
-		case DP_STAT_TX_NOROUTE:
-			break;
-		default:
-			sum += dpt_stat(d, i);
-		}
-	}
+	/* The receive drops, as dp_get_stats64() sums them. */
+	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
+		sum += dpt_stat(d, i);
 	return sum;
 }
 

@@ -34,7 +34,7 @@ void dpt_port_set(struct dpt_dev *d, u32 port, bool running, bool carrier);
 /* Sum of one counter over the CPUs. */
 u64 dpt_stat(const struct dpt_dev *d, enum dp_stat stat);
 u64 dpt_route_stat(const struct dpt_dev *d, u8 reason);
-/* Sum of every counter but DP_STAT_RX_FRAMES: outcomes of frames. */
+/* What became of received frames: delivered, relayed, Hello or a drop. */
 u64 dpt_stat_outcomes(const struct dpt_dev *d);
 
 /*
