@@ -106,7 +106,7 @@ done
 # ---- debug kernel --------------------------------------------------------
 # One guest runs the KUnit suites and every guest selftest, then the checks
 # of selftests/debug_checks.sh; the steps below report its parts.
-DEBUG_VM=(--mem 2048 --timeout 3600)
+DEBUG_VM=(--mem 2048 --timeout 3600 --env DPILLAR_DEAD_MS=1500)
 dout=$DPILLAR_CACHE/debug-run
 
 debug_guest() {
