@@ -104,7 +104,8 @@ for abi in "${ABIS[@]}"; do
 done
 
 # ---- debug kernel --------------------------------------------------------
-# One guest runs the KUnit suites and every guest selftest, then the checks
+# One guest runs the KUnit suites and the guest selftests (the fabric suites
+# only with DPILLAR_DEBUG_FULL=1, see FABRIC_TESTS), then the checks
 # of selftests/debug_checks.sh; the steps below report its parts.
 DEBUG_VM=(--mem 2048 --timeout 3600 --env DPILLAR_DEAD_MS=1500)
 dout=$DPILLAR_CACHE/debug-run
