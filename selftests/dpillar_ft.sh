@@ -71,11 +71,13 @@ check_path() {
 # prints the outage (lost replies x 50 ms).
 outage() {
 	local a=$1 b=$2 cmd=$3 out sent got
+	local pid
 	on "$a" ping -i 0.05 -w $((3 + DEAD / 1000)) -W 1 "$(fabric_ip4 "$b")" \
 		>/tmp/dpft.ping 2>&1 &
+	pid=$!
 	sleep 1
 	eval "$cmd"
-	wait
+	wait $pid
 	out=$(tail -n 2 /tmp/dpft.ping | head -n 1)
 	sent=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' <<<"$out")
 	got=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' <<<"$out")
