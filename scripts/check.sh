@@ -99,7 +99,7 @@ for abi in "${ABIS[@]}"; do
 	[ "$abi" = "${ABIS[-1]}" ] && scope=full	# the newest kernel
 	for t in $(guest_tests_for $scope); do
 		step "guest $abi: $t" env DPILLAR_KO="$ko" \
-			selftests/vm/run-vm.sh --kernel "$abi" --timeout 600 -- "$t"
+			selftests/vm/run-vm.sh --kernel "$abi" --timeout 1200 -- "$t"
 	done
 done
 
