@@ -10,7 +10,8 @@
 #   ABI        a Debian kernel (its linux-headers); default: those of deps.sh
 #   NAME=KDIR  any other kernel build tree, e.g. the debug kernel's
 #              (scripts/debug-kernel.sh), built in build/NAME/
-# Prints build/<abi>/net/dpillar/dpillar.ko paths on success.
+# Prints build/<abi>/net/dpillar/dpillar.ko paths on success.  A kernel
+# with CONFIG_KUNIT also gets dpillar_test.ko (the KUnit suites).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +37,11 @@ for abi in "${abis[@]}"; do
 	mkdir -p "$out"
 	# Refresh the symlink tree: sources may have been added or removed.
 	find "$out" -type l -delete
-	(cd "$repo" && find Kbuild net include -name Kbuild -o -name '*.[ch]' -type f) |
+	# Not the *.mod.c of an in-tree "make": modpost writes its own, and
+	# through a link it would write into the checkout, shared by every
+	# kernel's build.
+	(cd "$repo" && find Kbuild net include -name Kbuild -o \
+		-name '*.[ch]' ! -name '*.mod.c' -type f) |
 	while read -r f; do
 		mkdir -p "$out/$(dirname "$f")"
 		ln -sf "$repo/$f" "$out/$f"
@@ -44,7 +49,11 @@ for abi in "${abis[@]}"; do
 	log=$out/build.log
 	c=0
 	command -v sparse >/dev/null && c=1
-	if ! make -C "$kdir" M="$out" W=1 C=$c CF="$sparse_flags" modules \
+	# A kernel with KUnit gets the KUnit test module too.
+	kunit=
+	grep -qE '^CONFIG_KUNIT=[ym]' "$kdir/include/config/auto.conf" \
+		2>/dev/null && kunit=CONFIG_DPILLAR_KUNIT_TEST=m
+	if ! make -C "$kdir" M="$out" W=1 C=$c CF="$sparse_flags" $kunit modules \
 	     >"$log" 2>&1; then
 		cat "$log" >&2
 		echo "build: $abi: FAILED" >&2

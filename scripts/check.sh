@@ -10,9 +10,10 @@
 #  4. guest selftests (QEMU TCG) on each Debian kernel
 #  5. the debug kernel (scripts/debug-kernel.sh: KUnit, KASAN, UBSAN,
 #     lockdep, kmemleak ..., built once and cached): the module built
-#     against it (W=1 + sparse), the KUnit suites, then every guest
-#     selftest, each followed in its guest by selftests/debug_checks.sh
-#     (lockdep still on, no W/D/B/L taint, kmemleak clean, module reload)
+#     against it (W=1 + sparse), then one guest that runs the KUnit suites
+#     and the guest selftests (the fabric suites opt-in), followed by the
+#     checks of selftests/debug_checks.sh (lockdep still on, no W/D/B/L
+#     taint, kmemleak clean, module reload)
 #
 # Ends with "N passed, N failed" (N counts individual test cases where a
 # suite reports them) and exits non-zero on any failure.
