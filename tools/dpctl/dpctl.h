@@ -3,6 +3,7 @@
 #define DPCTL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Exit status, as iproute2: ok, the kernel said no, the user said nonsense. */
 enum { EXIT_OK = 0, EXIT_KERNEL = 1, EXIT_USAGE = 2 };
@@ -14,10 +15,45 @@ struct dpctl_opts {
 
 extern struct dpctl_opts opts;
 
-/* "show" matches "sh", "s" (when unique within @cands): iproute2 habit. */
-bool matches(const char *arg, const char *word);
-int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A command or subcommand.  @fn gets the arguments after its name; @help is
+ * its usage text (also printed by "dpctl help" for top-level commands).
+ */
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
 
+/* "show" matches "sh", "s": the iproute2 habit of abbreviating keywords. */
+bool matches(const char *arg, const char *word);
+/* -h, --help, -help or help. */
+bool is_help(const char *arg);
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int parse_u32(const char *s, unsigned int *out);
+
+/*
+ * Run the command of @cmds that argv[0] names: its exact name, else a
+ * unique prefix (ambiguous and unknown names are usage errors).  @what
+ * names the level in messages ("link"); with no argument, @dflt runs if
+ * not NULL.  "help", -h or --help prints @header and the help of every
+ * command when it comes first, else the help of the command it follows.
+ */
+int run_cmd(const char *what, const char *header, const struct cmd *cmds,
+	    int argc, char **argv, int (*dflt)(int argc, char **argv));
+
+/* Commands (their help texts are in the same files). */
 int do_link(int argc, char **argv);
+int do_show(int argc, char **argv);
+int do_stats(int argc, char **argv);
+int do_set(int argc, char **argv);
+int do_neigh(int argc, char **argv);
+int do_route(int argc, char **argv);
+int do_monitor(int argc, char **argv);
+int do_plan(int argc, char **argv);
+int do_addr(int argc, char **argv);
+
+extern const char link_help[], show_help[], stats_help[], set_help[],
+	neigh_help[], route_help[], monitor_help[], plan_help[], addr_help[];
 
 #endif

@@ -15,22 +15,10 @@
 #include <linux/dpillar.h>
 
 #include "dpctl.h"
+#include "fabric.h"
 #include "json.h"
 #include "nl.h"
 #include "topo.h"
-
-static int parse_u32(const char *s, unsigned int *out)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || v > UINT_MAX || *s == '-')
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
-}
 
 /* Open an rtnetlink socket, or say why not. */
 static int rtnl_open(struct nl_ctx *ctx)
@@ -56,68 +44,23 @@ static struct nlmsghdr *link_msg(struct nl_ctx *ctx, int type, int flags,
 	return nlh;
 }
 
-static void link_usage(FILE *out)
-{
-	fputs("Usage: dpctl link add DEV n N k K addr C:v.v.v port0 IF port1 IF\n"
-	      "                      [topo dpillar] [SETTINGS]\n"
-	      "       dpctl link set DEV SETTINGS\n"
-	      "       dpctl link del DEV\n"
-	      "       dpctl link show [DEV]\n"
-	      "SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n"
-	      "\n"
-	      "addr is the server's DPillar address: column C, then the label\n"
-	      "symbols v_{k-1}...v_0, e.g. 2:3.0.1 when k = 3.\n", out);
-}
+const char link_help[] =
+	"dpctl link add DEV n N k K addr C:v.v.v port0 IF port1 IF\n"
+	"               [topo dpillar] [SETTINGS]\n"
+	"dpctl link set DEV SETTINGS\n"
+	"dpctl link del DEV\n"
+	"dpctl link show [DEV]\n"
+	"    " SETTINGS_HELP
+	"    addr is the server's DPillar address: column C, then the label\n"
+	"    symbols v_{k-1}...v_0, e.g. 2:3.0.1 when k = 3.\n";
 
-/*
- * The settings a device accepts at creation and later (link set).
- * Returns 1 when @key was one of them (and consumed @val), 0 when not,
- * or EXIT_USAGE.
- */
-static int put_setting(struct nlmsghdr *nlh, const char *key, const char *val)
-{
-	unsigned int v;
-
-	if (!strcmp(key, "hello") || !strcmp(key, "dead")) {
-		if (parse_u32(val, &v))
-			return usage_error("invalid %s interval \"%s\"", key, val);
-		mnl_attr_put_u32(nlh, !strcmp(key, "hello") ? IFLA_DPILLAR_HELLO_MS :
-				 IFLA_DPILLAR_DEAD_MS, v);
-		return 1;
-	}
-	if (!strcmp(key, "ip4")) {
-		char buf[INET_ADDRSTRLEN + 4], *slash;
-		struct in_addr a;
-		unsigned int len;
-
-		snprintf(buf, sizeof(buf), "%s", val);
-		slash = strchr(buf, '/');
-		if (!slash || parse_u32(slash + 1, &len) || len > 32)
-			return usage_error("ip4 wants PREFIX/LEN, not \"%s\"", val);
-		*slash = 0;
-		if (inet_pton(AF_INET, buf, &a) != 1)
-			return usage_error("invalid IPv4 prefix \"%s\"", val);
-		mnl_attr_put(nlh, IFLA_DPILLAR_IP4_PREFIX, sizeof(a), &a);
-		mnl_attr_put_u8(nlh, IFLA_DPILLAR_IP4_PREFIXLEN, (uint8_t)len);
-		return 1;
-	}
-	if (!strcmp(key, "ip6")) {
-		char buf[INET6_ADDRSTRLEN + 4], *slash;
-		struct in6_addr a;
-
-		snprintf(buf, sizeof(buf), "%s", val);
-		slash = strchr(buf, '/');
-		if (slash && strcmp(slash, "/96"))
-			return usage_error("the IPv6 prefix is a /96, not \"%s\"", val);
-		if (slash)
-			*slash = 0;
-		if (inet_pton(AF_INET6, buf, &a) != 1)
-			return usage_error("invalid IPv6 prefix \"%s\"", val);
-		mnl_attr_put(nlh, IFLA_DPILLAR_IP6_PREFIX, sizeof(a), &a);
-		return 1;
-	}
-	return 0;
-}
+static const struct setting_attrs link_settings = {
+	.hello = IFLA_DPILLAR_HELLO_MS,
+	.dead = IFLA_DPILLAR_DEAD_MS,
+	.ip4 = IFLA_DPILLAR_IP4_PREFIX,
+	.ip4_len = IFLA_DPILLAR_IP4_PREFIXLEN,
+	.ip6 = IFLA_DPILLAR_IP6_PREFIX,
+};
 
 static int link_add(int argc, char **argv)
 {
@@ -206,7 +149,8 @@ static int link_add(int argc, char **argv)
 		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[i]);
 	mnl_attr_nest_end(nlh, ports);
 	for (i = 0; i < nsettings; i += 2) {
-		ret = put_setting(nlh, settings[i], settings[i + 1]);
+		ret = put_setting(nlh, &link_settings, settings[i],
+				  settings[i + 1]);
 		if (ret == EXIT_USAGE) {
 			nl_close(&ctx);
 			return ret;
@@ -236,7 +180,7 @@ static int link_set(int argc, char **argv)
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
-		ret = put_setting(nlh, argv[0], argv[1]);
+		ret = put_setting(nlh, &link_settings, argv[0], argv[1]);
 		if (ret != 1) {
 			nl_close(&ctx);
 			return ret ? ret : usage_error("link set: unknown setting \"%s\"",
@@ -259,52 +203,27 @@ struct link_info {
 	const struct nlattr *data[IFLA_DPILLAR_MAX + 1];
 };
 
-static int attr_cb(const struct nlattr *attr, void *data, int max)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, max) > 0)
-		tb[type] = attr;
-	return MNL_CB_OK;
-}
-
-static int link_attr_cb(const struct nlattr *attr, void *data)
-{
-	return attr_cb(attr, data, IFLA_MAX);
-}
-
-static int info_attr_cb(const struct nlattr *attr, void *data)
-{
-	return attr_cb(attr, data, IFLA_INFO_MAX);
-}
-
-static int dp_attr_cb(const struct nlattr *attr, void *data)
-{
-	return attr_cb(attr, data, IFLA_DPILLAR_MAX);
-}
-
 static int parse_link(const struct nlmsghdr *nlh, struct link_info *li)
 {
-	const struct nlattr *tb[IFLA_MAX + 1] = {};
-	const struct nlattr *info[IFLA_INFO_MAX + 1] = {};
+	const struct nlattr *tb[IFLA_MAX + 1];
+	const struct nlattr *info[IFLA_INFO_MAX + 1];
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 
 	memset(li, 0, sizeof(*li));
-	mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, tb);
+	nl_parse(nlh, sizeof(*ifi), tb, IFLA_MAX);
 	li->ifindex = ifi->ifi_index;
 	li->ifname = tb[IFLA_IFNAME] ? mnl_attr_get_str(tb[IFLA_IFNAME]) : "?";
 	li->operstate = tb[IFLA_OPERSTATE] ? mnl_attr_get_u8(tb[IFLA_OPERSTATE]) : 0;
 	li->carrier = tb[IFLA_CARRIER] && mnl_attr_get_u8(tb[IFLA_CARRIER]);
 	if (!tb[IFLA_LINKINFO])
 		return 0;
-	mnl_attr_parse_nested(tb[IFLA_LINKINFO], info_attr_cb, info);
+	nl_parse_nested(tb[IFLA_LINKINFO], info, IFLA_INFO_MAX);
 	if (!info[IFLA_INFO_KIND] ||
 	    strcmp(mnl_attr_get_str(info[IFLA_INFO_KIND]), "dpillar"))
 		return 0;
 	li->is_dpillar = true;
 	if (info[IFLA_INFO_DATA])
-		mnl_attr_parse_nested(info[IFLA_INFO_DATA], dp_attr_cb, li->data);
+		nl_parse_nested(info[IFLA_INFO_DATA], li->data, IFLA_DPILLAR_MAX);
 	return 0;
 }
 
@@ -333,25 +252,17 @@ static void fabric_ips(const struct link_info *li, unsigned int id,
 	const struct nlattr *p4 = li->data[IFLA_DPILLAR_IP4_PREFIX];
 	const struct nlattr *l4 = li->data[IFLA_DPILLAR_IP4_PREFIXLEN];
 	const struct nlattr *p6 = li->data[IFLA_DPILLAR_IP6_PREFIX];
+	struct fabric_pfx pfx;
 
+	fabric_pfx_default(&pfx);
 	if (p4 && l4 && mnl_attr_get_payload_len(p4) == 4) {
-		unsigned int len = mnl_attr_get_u8(l4);
-		uint32_t host = len ? 0xffffffffu >> len : 0xffffffffu;
-		struct in_addr a;
-
-		memcpy(&a, mnl_attr_get_payload(p4), 4);
-		if (id <= host) {
-			a.s_addr = htonl(ntohl(a.s_addr) | id);
-			inet_ntop(AF_INET, &a, ip4, INET_ADDRSTRLEN);
-		}
+		memcpy(&pfx.ip4, mnl_attr_get_payload(p4), 4);
+		pfx.ip4_len = mnl_attr_get_u8(l4);
+		fabric_ip4(&pfx, id, ip4);
 	}
 	if (p6 && mnl_attr_get_payload_len(p6) == 16) {
-		struct in6_addr a;
-		uint32_t be = htonl(id);
-
-		memcpy(&a, mnl_attr_get_payload(p6), 16);
-		memcpy(&a.s6_addr[12], &be, 4);
-		inet_ntop(AF_INET6, &a, ip6, INET6_ADDRSTRLEN);
+		memcpy(&pfx.ip6, mnl_attr_get_payload(p6), 16);
+		fabric_ip6(&pfx, id, ip6);
 	}
 }
 
@@ -511,21 +422,16 @@ out:
 	return ret;
 }
 
+static const struct cmd link_cmds[] = {
+	{ "add", link_add, NULL },
+	{ "set", link_set, NULL },
+	{ "delete", link_del, NULL },
+	{ "show", link_show, NULL },
+	{ "list", link_show, NULL },
+	{ NULL, NULL, NULL },
+};
+
 int do_link(int argc, char **argv)
 {
-	if (argc < 1)
-		return link_show(0, NULL);
-	if (matches(argv[0], "help")) {
-		link_usage(stdout);
-		return EXIT_OK;
-	}
-	if (matches(argv[0], "add"))
-		return link_add(argc - 1, argv + 1);
-	if (matches(argv[0], "set"))
-		return link_set(argc - 1, argv + 1);
-	if (matches(argv[0], "delete"))
-		return link_del(argc - 1, argv + 1);
-	if (matches(argv[0], "show") || matches(argv[0], "list"))
-		return link_show(argc - 1, argv + 1);
-	return usage_error("link: unknown command \"%s\"", argv[0]);
+	return run_cmd("link", link_help, link_cmds, argc, argv, link_show);
 }

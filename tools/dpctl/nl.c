@@ -84,6 +84,12 @@ static void nl_report_errno(int err, const char *what)
 int nl_talk(struct nl_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
 	    const char *what)
 {
+	return nl_talk_quiet(ctx, nlh, cb, data, what, 0);
+}
+
+int nl_talk_quiet(struct nl_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
+		  void *data, const char *what, int quiet_err)
+{
 	unsigned int seq = nlh->nlmsg_seq;
 	static char rbuf[NL_BUF_SIZE * 2];
 
@@ -121,6 +127,8 @@ int nl_talk(struct nl_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
 
 				if (!e->error)
 					return 0;
+				if (quiet_err && -e->error == quiet_err)
+					return -quiet_err;
 				nl_report(m, -e->error, what);
 				return -1;
 			}
@@ -128,4 +136,60 @@ int nl_talk(struct nl_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
 				return -1;
 		}
 	}
+}
+
+int nl_listen(struct nl_ctx *ctx, mnl_cb_t cb, void *data)
+{
+	static char rbuf[NL_BUF_SIZE * 2];
+	int ret;
+
+	for (;;) {
+		ssize_t len = mnl_socket_recvfrom(ctx->sock, rbuf, sizeof(rbuf));
+
+		if (len < 0) {
+			/* Events were lost; say so and go on listening. */
+			if (errno == ENOBUFS) {
+				fprintf(stderr, "dpctl: events lost (receive "
+					"buffer overrun)\n");
+				continue;
+			}
+			fprintf(stderr, "dpctl: receive: %s\n", strerror(errno));
+			return -1;
+		}
+		ret = mnl_cb_run(rbuf, len, 0, 0, cb, data);
+		if (ret <= MNL_CB_STOP)
+			return ret;
+	}
+}
+
+struct nl_tb {
+	const struct nlattr **tb;
+	int max;
+};
+
+static int nl_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nl_tb *t = data;
+
+	if (mnl_attr_type_valid(attr, t->max) > 0)
+		t->tb[mnl_attr_get_type(attr)] = attr;
+	return MNL_CB_OK;
+}
+
+void nl_parse(const struct nlmsghdr *nlh, unsigned int offset,
+	      const struct nlattr **tb, int max)
+{
+	struct nl_tb t = { tb, max };
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	mnl_attr_parse(nlh, offset, nl_attr_cb, &t);
+}
+
+void nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+		     int max)
+{
+	struct nl_tb t = { tb, max };
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	mnl_attr_parse_nested(nest, nl_attr_cb, &t);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "dp_print.h"
 #include "sim.h"
 
 #define EXIT_USAGE	2
@@ -640,18 +641,9 @@ static int cmd_route(const struct opts *o)
 		dp_addr_format(&t, dst, b, sizeof(b));
 		printf("DPillar (%u,%u): route %s -> %s, %u failed servers\n",
 		       t.n, t.k, a, b, fs.nfailed);
-		for (i = 0; i + 1 < w.path_len; i++) {
-			u32 sc, sid, p;
-
-			dp_addr_format(&t, w.path[i], a, sizeof(a));
-			dp_addr_format(&t, w.path[i + 1], b, sizeof(b));
-			p = dp_port_neigh_index(&t, w.path[i], 0,
-						w.path[i + 1]) >= 0 ? 0 : 1;
-			dp_port_switch(&t, w.path[i], p, &sc, &sid);
-			printf("  %2u: %-16s -> %-16s port %u (switch %u/%u) "
-			       "%s\n", i + 1, a, b, p, sc, sid,
-			       dp_phase_name(w.phase[i]));
-		}
+		for (i = 0; i + 1 < w.path_len; i++)
+			dp_hop_print(stdout, &t, i + 1, w.path[i], w.path[i + 1],
+				     w.phase[i]);
 		if (w.delivered)
 			printf("delivered in %u hops\n", w.hops);
 		else if (w.looped)
@@ -673,8 +665,6 @@ static int cmd_route(const struct opts *o)
 static int cmd_plan(const struct opts *o)
 {
 	struct dp_topo t;
-	char a[DP_ADDR_TEXT_MAX];
-	u32 id, p, sc, sid;
 	int err;
 
 	err = need_topo(o, &t);
@@ -682,33 +672,8 @@ static int cmd_plan(const struct opts *o)
 		return err;
 	if (o->csv && o->json)
 		return bad_usage("--csv and --json are exclusive%s", "");
-	if (o->csv)
-		printf("server,port,switch_col,switch_id\n");
-	else if (o->json)
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"switches\": "
-		       "%u, \"ports\": [", t.n, t.k, t.nodes, t.switches);
-	else
-		printf("# DPillar (%u,%u): %u servers, %u switches; port 0 -> "
-		       "S_C, port 1 -> S_C-1\n# server port switch_col "
-		       "switch_id\n", t.n, t.k, t.nodes, t.switches);
-	for (id = 0; id < t.nodes; id++) {
-		dp_addr_format(&t, id, a, sizeof(a));
-		for (p = 0; p < DP_NPORTS; p++) {
-			dp_port_switch(&t, id, p, &sc, &sid);
-			if (o->csv)
-				printf("%s,%u,%u,%u\n", a, p, sc, sid);
-			else if (o->json)
-				printf("%s{\"server\": \"%s\", \"port\": %u, "
-				       "\"switch_col\": %u, \"switch_id\": "
-				       "%u}", id || p ? ", " : "", a, p, sc,
-				       sid);
-			else
-				printf("%s %u %u %u\n", a, p, sc, sid);
-		}
-	}
-	if (o->json)
-		printf("]}\n");
-	return ferror(stdout) ? 1 : 0;
+	return dp_plan_print(stdout, &t, o->csv ? DP_PLAN_CSV :
+			     o->json ? DP_PLAN_JSON : DP_PLAN_TEXT);
 }
 
 /* ---- bench ---- */

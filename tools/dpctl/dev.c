@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dpctl show, stats, set: a device's fabric, ports, counters and settings
+ * over the "dpillar" generic netlink family.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dpctl.h"
+#include "genl.h"
+#include "json.h"
+#include "table.h"
+
+const char show_help[] =
+	"dpctl show [DEV]\n"
+	"    fabric, address, node id, timers, prefixes and ports of DEV\n"
+	"    (default: every dpillar device)\n";
+const char stats_help[] =
+	"dpctl stats [DEV] [all]\n"
+	"    counters (ethtool -S names); non-zero ones unless \"all\"\n";
+const char set_help[] =
+	"dpctl set DEV SETTINGS\n"
+	"    " SETTINGS_HELP;
+
+/* Arguments of show and stats: [DEV] [@word] */
+static int dev_args(const char *what, int argc, char **argv,
+		    const char **dev, const char *word, bool *has_word)
+{
+	int i;
+
+	*dev = NULL;
+	for (i = 0; i < argc; i++) {
+		if (word && !*has_word && matches(argv[i], word))
+			*has_word = true;
+		else if (!*dev)
+			*dev = argv[i];
+		else
+			return usage_error("%s: unexpected \"%s\"", what, argv[i]);
+	}
+	return EXIT_OK;
+}
+
+/* Open the family, run fn over DEV (or every device), frame the JSON. */
+static int dev_cmd(const char *dev, void (*fn)(const struct dp_dev *d,
+					       void *data), void *data)
+{
+	struct nl_ctx ctx;
+	int err;
+
+	if (genl_open(&ctx, false))
+		return EXIT_KERNEL;
+	if (opts.json) {
+		json_init(opts.pretty);
+		json_open_arr(NULL);
+	}
+	err = dev_each(&ctx, dev, fn, data);
+	nl_close(&ctx);
+	if (opts.json) {
+		json_close_arr();
+		json_end();
+	}
+	return err;
+}
+
+static void show_json(const struct dp_dev *d, const char *ip4,
+		      const char *ip6, const char *pfx4, const char *pfx6)
+{
+	u32 i;
+
+	json_open_obj(NULL);
+	json_str("ifname", d->ifname);
+	json_uint("ifindex", d->ifindex);
+	json_str("topo", "dpillar");
+	json_uint("n", d->n);
+	json_uint("k", d->k);
+	json_uint("nodes", d->nodes);
+	json_str("addr", d->addr);
+	json_uint("node_id", d->node_id);
+	if (*ip4)
+		json_str("ip4", ip4);
+	json_str("ip6", ip6);
+	json_str("ip4_prefix", pfx4);
+	json_str("ip6_prefix", pfx6);
+	json_uint("hello_ms", d->hello_ms);
+	json_uint("dead_ms", d->dead_ms);
+	json_open_arr("ports");
+	for (i = 0; i < d->nports; i++) {
+		const struct dp_port_info *p = &d->ports[i];
+
+		json_open_obj(NULL);
+		json_uint("port", p->index);
+		if (*p->ifname) {
+			json_str("ifname", p->ifname);
+			json_uint("ifindex", p->ifindex);
+		}
+		json_str("state", port_state_name(p->state));
+		json_uint("switch_col", p->sw_col);
+		json_uint("switch_id", p->sw_id);
+		json_uint("neighs", p->neighs);
+		json_uint("reachable", p->reachable);
+		json_close_obj();
+	}
+	json_close_arr();
+	json_close_obj();
+}
+
+static void show_one(const struct dp_dev *d, void *data)
+{
+	char ip4[INET_ADDRSTRLEN] = "", ip6[INET6_ADDRSTRLEN];
+	char pfx4[FABRIC_IP4_TEXT], pfx6[FABRIC_IP6_TEXT];
+	struct table t;
+	u32 i;
+
+	(void)data;
+	fabric_ip4(&d->pfx, d->node_id, ip4);
+	fabric_ip6(&d->pfx, d->node_id, ip6);
+	fabric_pfx_text(&d->pfx, pfx4, pfx6);
+	if (opts.json) {
+		show_json(d, ip4, ip6, pfx4, pfx6);
+		return;
+	}
+	printf("%s: dpillar n %u k %u (%u servers) addr %s id %u\n",
+	       d->ifname, d->n, d->k, d->nodes, d->addr, d->node_id);
+	printf("    hello %ums dead %ums\n", d->hello_ms, d->dead_ms);
+	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
+	printf("    inet6 %s prefix %s\n", ip6, pfx6);
+	table_init(&t, "PORT DEV STATE SWITCH REACHABLE");
+	for (i = 0; i < d->nports; i++) {
+		const struct dp_port_info *p = &d->ports[i];
+
+		table_row(&t, "%u\t%s\t%s\t%u/%u\t%u/%u", p->index,
+			  *p->ifname ? p->ifname : "-",
+			  port_state_name(p->state), p->sw_col, p->sw_id,
+			  p->reachable, p->neighs);
+	}
+	table_print(&t, "    ");
+}
+
+int do_show(int argc, char **argv)
+{
+	const char *dev;
+	int err = dev_args("show", argc, argv, &dev, NULL, NULL);
+
+	return err ? err : dev_cmd(dev, show_one, NULL);
+}
+
+/* ---- stats ---- */
+
+/* UAPI counter names: those of "ethtool -S". */
+static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
+	[DPILLAR_A_STATS_RX_FRAMES] = "rx_frames",
+	[DPILLAR_A_STATS_DELIVERED] = "delivered",
+	[DPILLAR_A_STATS_FORWARDED] = "forwarded",
+	[DPILLAR_A_STATS_TX] = "tx",
+	[DPILLAR_A_STATS_HELLO_TX] = "hello_tx",
+	[DPILLAR_A_STATS_HELLO_RX] = "hello_rx",
+	[DPILLAR_A_STATS_DROP_SHORT] = "drop_short",
+	[DPILLAR_A_STATS_DROP_VERSION] = "drop_version",
+	[DPILLAR_A_STATS_DROP_TYPE] = "drop_type",
+	[DPILLAR_A_STATS_DROP_ADDR] = "drop_addr",
+	[DPILLAR_A_STATS_DROP_TTL] = "drop_ttl",
+	[DPILLAR_A_STATS_DROP_PROTO] = "drop_proto",
+	[DPILLAR_A_STATS_DROP_INNER] = "drop_inner",
+	[DPILLAR_A_STATS_DROP_DOWN] = "drop_down",
+	[DPILLAR_A_STATS_DROP_NOROUTE] = "drop_noroute",
+	[DPILLAR_A_STATS_DROP_NONEIGH] = "drop_noneigh",
+	[DPILLAR_A_STATS_DROP_MTU] = "drop_mtu",
+	[DPILLAR_A_STATS_DROP_NOMEM] = "drop_nomem",
+	[DPILLAR_A_STATS_DROP_OTHERHOST] = "drop_otherhost",
+	[DPILLAR_A_STATS_HELLO_MISWIRED] = "hello_miswired",
+	[DPILLAR_A_STATS_HELLO_BAD] = "hello_bad",
+	[DPILLAR_A_STATS_TX_NOT_FABRIC] = "tx_not_fabric",
+	[DPILLAR_A_STATS_TX_PROTO] = "tx_proto",
+	[DPILLAR_A_STATS_TX_NOROUTE] = "tx_noroute",
+	[DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS] = "route_tunnel_hops",
+	[DPILLAR_A_STATS_ROUTE_UTURNS] = "route_uturns",
+	[DPILLAR_A_STATS_ROUTE_RING_REVERSALS] = "route_ring_reversals",
+};
+
+/* The name of counter @type; the routing drops are named as in ethtool. */
+static const char *stat_name(int type, char *buf, size_t len)
+{
+	if (type >= DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR &&
+	    type <= DPILLAR_A_STATS_ROUTE_DROP_NOPATH)
+		snprintf(buf, len, "route_%s", dp_drop_reason_name(type -
+			 DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR +
+			 DP_DROP_ROUTE_BAD_ADDR));
+	else if (type <= DPILLAR_A_STATS_MAX && stat_names[type])
+		snprintf(buf, len, "%s", stat_names[type]);
+	else
+		snprintf(buf, len, "counter_%d", type);	/* a newer kernel's */
+	return buf;
+}
+
+static void stats_one(const struct dp_dev *d, void *data)
+{
+	bool all = *(bool *)data;
+	const struct nlattr *a;
+	unsigned int shown = 0;
+	char name[64];
+
+	if (opts.json) {
+		json_open_obj(NULL);
+		json_str("ifname", d->ifname);
+		json_uint("ifindex", d->ifindex);
+		json_open_obj("stats");
+	} else {
+		printf("%s:\n", d->ifname);
+	}
+	if (d->stats) {
+		mnl_attr_for_each_nested(a, d->stats) {
+			int type = mnl_attr_get_type(a);
+			u64 v;
+
+			if (type == DPILLAR_A_STATS_PAD ||
+			    mnl_attr_get_payload_len(a) != sizeof(v))
+				continue;
+			v = mnl_attr_get_u64(a);
+			stat_name(type, name, sizeof(name));
+			if (opts.json) {
+				json_uint(name, v);
+			} else if (v || all) {
+				printf("    %s: %llu\n", name,
+				       (unsigned long long)v);
+				shown++;
+			}
+		}
+	}
+	if (opts.json) {
+		json_close_obj();
+		json_close_obj();
+	} else if (!shown) {
+		printf("    (every counter is zero)\n");
+	}
+}
+
+int do_stats(int argc, char **argv)
+{
+	const char *dev;
+	bool all = false;
+	int err = dev_args("stats", argc, argv, &dev, "all", &all);
+
+	return err ? err : dev_cmd(dev, stats_one, &all);
+}
+
+/* ---- set ---- */
+
+static const struct setting_attrs dev_settings = {
+	.hello = DPILLAR_A_DEV_HELLO_MS,
+	.dead = DPILLAR_A_DEV_DEAD_MS,
+	.ip4 = DPILLAR_A_DEV_IP4_PREFIX,
+	.ip4_len = DPILLAR_A_DEV_IP4_PREFIXLEN,
+	.ip6 = DPILLAR_A_DEV_IP6_PREFIX,
+};
+
+int do_set(int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	unsigned int ifindex;
+	char scratch[MNL_SOCKET_BUFFER_SIZE];
+	struct nl_ctx ctx;
+	int i, ret;
+
+	if (argc < 3 || !(argc & 1))
+		return usage_error("set: expected DEV and SETTING VALUE pairs");
+	/* Check every setting before asking the kernel anything. */
+	nlh = mnl_nlmsg_put_header(scratch);
+	for (i = 1; i < argc; i += 2) {
+		ret = put_setting(nlh, &dev_settings, argv[i], argv[i + 1]);
+		if (ret != 1)
+			return ret ? ret : usage_error("set: unknown setting "
+						       "\"%s\"", argv[i]);
+	}
+	ifindex = dev_index(argv[0]);
+	if (!ifindex)
+		return EXIT_KERNEL;
+	if (genl_open(&ctx, false))
+		return EXIT_KERNEL;
+	nlh = genl_msg(&ctx, DPILLAR_CMD_DEV_SET, 0);
+	mnl_attr_put_u32(nlh, DPILLAR_A_DEV_IFINDEX, ifindex);
+	for (i = 1; i < argc; i += 2)
+		put_setting(nlh, &dev_settings, argv[i], argv[i + 1]);
+	ret = nl_talk(&ctx, nlh, NULL, NULL, argv[0]) ? EXIT_KERNEL : EXIT_OK;
+	nl_close(&ctx);
+	return ret;
+}

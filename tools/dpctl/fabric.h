@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fabric arithmetic that needs no kernel: IP addresses <-> node ids, the
+ * destinations users type, and the device settings.
+ */
+#ifndef DPCTL_FABRIC_H
+#define DPCTL_FABRIC_H
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <libmnl/libmnl.h>
+
+#include "topo.h"
+
+/* The fabric's IP prefixes (the module's defaults until told otherwise). */
+struct fabric_pfx {
+	struct in_addr ip4;
+	unsigned int ip4_len;
+	struct in6_addr ip6;	/* a /96 */
+};
+
+void fabric_pfx_default(struct fabric_pfx *p);
+/* "10.0.0.0/8", "fd64:7069:6c6c:6172::/96" */
+void fabric_pfx_text(const struct fabric_pfx *p, char *ip4,
+		     char *ip6);
+/*
+ * Node @id inside the prefixes.  fabric_ip4() returns false (and leaves
+ * @buf alone) when the id does not fit the IPv4 host part.
+ */
+bool fabric_ip4(const struct fabric_pfx *p, u32 id, char *buf);
+void fabric_ip6(const struct fabric_pfx *p, u32 id, char *buf);
+
+#define FABRIC_IP4_TEXT (INET_ADDRSTRLEN + 4)
+#define FABRIC_IP6_TEXT (INET6_ADDRSTRLEN + 4)
+
+/* A destination as typed: fabric address, node id, IPv4 or IPv6. */
+struct dest {
+	enum { DEST_ADDR, DEST_ID, DEST_IP4, DEST_IP6 } kind;
+	u32 id;			/* DEST_ID */
+	u32 column, nsym;	/* DEST_ADDR */
+	u8 sym[DP_MAX_K];
+	struct in_addr ip4;
+	struct in6_addr ip6;
+};
+
+/* Returns 0, or EXIT_USAGE after saying what is wrong with @text. */
+int dest_parse(const char *text, struct dest *d);
+/*
+ * The node id of @d in fabric @t with prefixes @p; EXIT_USAGE (after a
+ * message) when it is not a node of the fabric.
+ */
+int dest_node(const struct dest *d, const struct dp_topo *t,
+	      const struct fabric_pfx *p, const char *text, u32 *id);
+
+/* Attribute numbers of the settings, rtnetlink's or generic netlink's. */
+struct setting_attrs {
+	int hello, dead, ip4, ip4_len, ip6;
+};
+
+#define SETTINGS_HELP \
+	"SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n"
+
+/*
+ * Add setting @key (hello, dead, ip4, ip6) with value @val to @nlh.
+ * Returns 1 when @key was a setting, 0 when not, or EXIT_USAGE.
+ */
+int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
+		const char *key, const char *val);
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* dpctl: the "dpillar" generic netlink family and its devices. */
+#ifndef DPCTL_GENL_H
+#define DPCTL_GENL_H
+
+#include <net/if.h>
+#include <linux/dpillar.h>
+#include <linux/genetlink.h>
+
+#include "fabric.h"
+#include "nl.h"
+
+/*
+ * Open a generic netlink socket and resolve the family (ctx->family); with
+ * @events, also join its "events" multicast group.  Prints why not and
+ * returns -1 on failure.
+ */
+int genl_open(struct nl_ctx *ctx, bool events);
+/* Start a DPILLAR_CMD_* request. */
+struct nlmsghdr *genl_msg(struct nl_ctx *ctx, int cmd, int flags);
+/* Attribute offset of a generic netlink message. */
+#define GENL_HDRLEN_ALIGNED MNL_ALIGN(sizeof(struct genlmsghdr))
+
+/* A port as DPILLAR_A_DEV_PORT tells it. */
+struct dp_port_info {
+	u32 index, ifindex, state, sw_col, sw_id, neighs, reachable;
+	char ifname[IF_NAMESIZE];	/* "": no device */
+};
+
+/* A device as DEV_GET (or PORT_NTF) tells it. */
+struct dp_dev {
+	char ifname[IF_NAMESIZE];
+	u32 ifindex, topo, n, k, nodes, node_id, hello_ms, dead_ms;
+	char addr[DP_ADDR_TEXT_MAX];
+	struct fabric_pfx pfx;
+	u32 nports;
+	struct dp_port_info ports[DPILLAR_PORTS_MAX];
+	const struct nlattr *stats;	/* valid during the callback only */
+};
+
+void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d);
+const char *port_state_name(u32 state);
+
+/* Resolve a device name, or print "DEV: no such device" and return 0. */
+unsigned int dev_index(const char *name);
+
+/*
+ * DEV_GET for @name, or a dump of every dpillar device when NULL, calling
+ * @fn for each.  Returns EXIT_OK or EXIT_KERNEL (after a message).
+ */
+int dev_each(struct nl_ctx *ctx, const char *name,
+	     void (*fn)(const struct dp_dev *d, void *data), void *data);
+/*
+ * Device @name, or the only dpillar device when @name is NULL, into *d
+ * (with its fabric in *t).  Returns EXIT_OK, or EXIT_KERNEL / EXIT_USAGE
+ * after a message.
+ */
+int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,
+	     struct dp_topo *t);
+
+#endif

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dpctl plan, dpctl addr: the wiring plan and address conversions of a
+ * fabric, offline given n and k, else of a device's fabric.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dp_print.h"
+#include "dpctl.h"
+#include "genl.h"
+#include "json.h"
+
+const char plan_help[] =
+	"dpctl plan { -n N -k K | dev DEV } [--csv]\n"
+	"    the switch (column/id) on each port of every server, as\n"
+	"    \"dpsim plan\" prints it\n";
+const char addr_help[] =
+	"dpctl addr { C:v.v.v | NODE-ID | IPv4 | IPv6 } [ -n N -k K | dev DEV ]\n"
+	"    the address, node id, IPv4, IPv6 and port switches of a server\n"
+	"    (default prefixes 10.0.0.0/8 and fd64:7069:6c6c:6172::/96\n"
+	"    offline, the device's with dev DEV or when DEV is the only one)\n";
+
+/* The fabric named on the command line. */
+struct fabric_args {
+	u32 n, k;
+	bool have_n, have_k;
+	const char *dev;
+};
+
+/*
+ * Take "-n N", "n N", "-k K", "k K" or "dev DEV" from the front of the
+ * arguments.  Returns the number of words taken (0: not ours) or -1.
+ */
+static int fabric_arg(struct fabric_args *f, int argc, char **argv)
+{
+	const char *key = argv[0];
+	u32 *v = NULL;
+
+	if (!strcmp(key, "dev")) {
+		if (argc < 2)
+			return usage_error("dev needs a device name"), -1;
+		f->dev = argv[1];
+		return 2;
+	}
+	if (*key == '-')
+		key++;
+	if (!strcmp(key, "n")) {
+		v = &f->n;
+		f->have_n = true;
+	} else if (!strcmp(key, "k")) {
+		v = &f->k;
+		f->have_k = true;
+	} else {
+		return 0;
+	}
+	if (argc < 2 || parse_u32(argv[1], v))
+		return usage_error("%s needs a number", argv[0]), -1;
+	return 2;
+}
+
+/* Offline with n and k, else from the device.  Returns an exit status. */
+static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
+			  struct fabric_pfx *pfx)
+{
+	struct nl_ctx ctx;
+	struct dp_dev d;
+	const char *why;
+	int err;
+
+	if (f->have_n != f->have_k)
+		return usage_error("give both -n and -k");
+	if (f->have_n && f->dev)
+		return usage_error("give -n/-k or dev, not both");
+	if (f->have_n) {
+		fabric_pfx_default(pfx);
+		if (dp_topo_init(t, DP_TOPO_DPILLAR, f->n, f->k, &why))
+			return usage_error("bad topology (%u,%u): %s", f->n,
+					   f->k, why);
+		return EXIT_OK;
+	}
+	if (genl_open(&ctx, false))
+		return EXIT_KERNEL;
+	err = dev_find(&ctx, f->dev, &d, t);
+	nl_close(&ctx);
+	*pfx = d.pfx;
+	return err;
+}
+
+int do_plan(int argc, char **argv)
+{
+	struct fabric_args f = { .have_n = false };
+	struct fabric_pfx pfx;
+	struct dp_topo t;
+	bool csv = false;
+	int used, err;
+
+	while (argc > 0) {
+		used = fabric_arg(&f, argc, argv);
+		if (used < 0)
+			return EXIT_USAGE;
+		if (!used && (!strcmp(argv[0], "--csv") ||
+			      !strcmp(argv[0], "csv"))) {
+			csv = true;
+			used = 1;
+		}
+		if (!used)
+			return usage_error("plan: unexpected \"%s\"", argv[0]);
+		argc -= used;
+		argv += used;
+	}
+	if (!f.have_n && !f.have_k && !f.dev)
+		return usage_error("plan: give -n N -k K, or dev DEV");
+	if (csv && opts.json)
+		return usage_error("plan: --csv and -j are exclusive");
+	err = fabric_resolve(&f, &t, &pfx);
+	if (err)
+		return err;
+	return dp_plan_print(stdout, &t, csv ? DP_PLAN_CSV : !opts.json ?
+			     DP_PLAN_TEXT : opts.pretty ? DP_PLAN_JSON_PRETTY :
+			     DP_PLAN_JSON);
+}
+
+int do_addr(int argc, char **argv)
+{
+	char addr[DP_ADDR_TEXT_MAX], ip4[INET_ADDRSTRLEN] = "";
+	char ip6[INET6_ADDRSTRLEN];
+	struct fabric_args f = { .have_n = false };
+	const char *text = NULL;
+	struct fabric_pfx pfx;
+	struct dp_topo t;
+	struct dest d;
+	u32 id, p, sc, sid;
+	int used, err;
+
+	while (argc > 0) {
+		used = fabric_arg(&f, argc, argv);
+		if (used < 0)
+			return EXIT_USAGE;
+		if (!used && !text)
+			text = argv[0];
+		else if (!used)
+			return usage_error("addr: unexpected \"%s\"", argv[0]);
+		used = used ? used : 1;
+		argc -= used;
+		argv += used;
+	}
+	if (!text)
+		return usage_error("addr: missing address, node id or IP");
+	err = dest_parse(text, &d);
+	if (!err)
+		err = fabric_resolve(&f, &t, &pfx);
+	if (!err)
+		err = dest_node(&d, &t, &pfx, text, &id);
+	if (err)
+		return err;
+	dp_addr_format(&t, id, addr, sizeof(addr));
+	fabric_ip4(&pfx, id, ip4);
+	fabric_ip6(&pfx, id, ip6);
+	if (opts.json) {
+		json_init(opts.pretty);
+		json_open_obj(NULL);
+		json_uint("n", t.n);
+		json_uint("k", t.k);
+		json_str("addr", addr);
+		json_uint("node_id", id);
+		if (*ip4)
+			json_str("ip4", ip4);
+		json_str("ip6", ip6);
+		json_open_arr("ports");
+	} else {
+		printf("addr %s id %u inet %s inet6 %s\n", addr, id,
+		       *ip4 ? ip4 : "-", ip6);
+	}
+	for (p = 0; p < t.nports; p++) {
+		dp_port_switch(&t, id, p, &sc, &sid);
+		if (opts.json) {
+			json_open_obj(NULL);
+			json_uint("port", p);
+			json_uint("switch_col", sc);
+			json_uint("switch_id", sid);
+			json_close_obj();
+		} else {
+			printf("    port%u switch %u/%u\n", p, sc, sid);
+		}
+	}
+	if (opts.json) {
+		json_close_arr();
+		json_close_obj();
+		json_end();
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dpctl route get: the first hop this server's routing takes toward a
+ * destination and the whole path it predicts, printed like "dpsim route".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dp_print.h"
+#include "dpctl.h"
+#include "genl.h"
+#include "json.h"
+
+const char route_help[] =
+	"dpctl route get DEST [dev DEV]\n"
+	"    DEST := { C:v.v.v | NODE-ID | IPv4 | IPv6 }\n"
+	"    first hop and predicted path; DEV may be left out when there is\n"
+	"    only one dpillar device\n";
+
+struct hop {
+	u32 id, port, phase;
+	bool has_port;
+	char addr[DP_ADDR_TEXT_MAX];
+};
+
+#define ROUTE_HOPS_MAX 256
+
+struct route_reply {
+	const struct nlattr *tb[DPILLAR_A_ROUTE_MAX + 1];
+	char dst_addr[DP_ADDR_TEXT_MAX], next_addr[DP_ADDR_TEXT_MAX];
+	char mac[18];
+	u32 dst, next, port, phase, dir;
+	u32 nhops;
+	struct hop hops[ROUTE_HOPS_MAX];
+};
+
+static u32 tb_u32(const struct nlattr *const *tb, int type)
+{
+	return tb[type] ? mnl_attr_get_u32(tb[type]) : 0;
+}
+
+static void tb_str(const struct nlattr *const *tb, int type, char *buf,
+		   size_t len)
+{
+	snprintf(buf, len, "%s", tb[type] ? mnl_attr_get_str(tb[type]) : "?");
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a, *hb[DPILLAR_A_HOP_MAX + 1];
+	struct route_reply *r = data;
+	const u8 *m;
+
+	nl_parse(nlh, GENL_HDRLEN_ALIGNED, r->tb, DPILLAR_A_ROUTE_MAX);
+	r->dst = tb_u32(r->tb, DPILLAR_A_ROUTE_DST);
+	r->next = tb_u32(r->tb, DPILLAR_A_ROUTE_NEXT);
+	r->port = tb_u32(r->tb, DPILLAR_A_ROUTE_PORT);
+	r->phase = tb_u32(r->tb, DPILLAR_A_ROUTE_PHASE);
+	r->dir = tb_u32(r->tb, DPILLAR_A_ROUTE_DIR);
+	tb_str(r->tb, DPILLAR_A_ROUTE_DST_ADDR, r->dst_addr,
+	       sizeof(r->dst_addr));
+	tb_str(r->tb, DPILLAR_A_ROUTE_NEXT_ADDR, r->next_addr,
+	       sizeof(r->next_addr));
+	a = r->tb[DPILLAR_A_ROUTE_NEXT_MAC];
+	if (a && mnl_attr_get_payload_len(a) == 6) {
+		m = mnl_attr_get_payload(a);
+		snprintf(r->mac, sizeof(r->mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 m[0], m[1], m[2], m[3], m[4], m[5]);
+	}
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN_ALIGNED) {
+		struct hop *h;
+
+		if (mnl_attr_get_type(a) != DPILLAR_A_ROUTE_HOP ||
+		    r->nhops >= ROUTE_HOPS_MAX)
+			continue;
+		h = &r->hops[r->nhops++];
+		nl_parse_nested(a, hb, DPILLAR_A_HOP_MAX);
+		h->id = tb_u32(hb, DPILLAR_A_HOP_NODE_ID);
+		h->port = tb_u32(hb, DPILLAR_A_HOP_PORT);
+		h->has_port = hb[DPILLAR_A_HOP_PORT];
+		h->phase = tb_u32(hb, DPILLAR_A_HOP_PHASE);
+		tb_str(hb, DPILLAR_A_HOP_ADDR, h->addr, sizeof(h->addr));
+	}
+	return MNL_CB_OK;
+}
+
+static const char *dir_name(u32 dir)
+{
+	return dir == DPILLAR_ROUTE_DIR_CW ? "cw" :
+	       dir == DPILLAR_ROUTE_DIR_CCW ? "ccw" : "none";
+}
+
+/*
+ * JSON: the first hop, then "path" (addresses, this server first, as in
+ * "dpsim route --json"), "path_ids" and "phases" (one per hop).
+ */
+static void route_json(const struct dp_dev *d, const struct route_reply *r)
+{
+	u32 i;
+
+	json_init(opts.pretty);
+	json_open_obj(NULL);
+	json_str("dev", d->ifname);
+	json_str("src", d->addr);
+	json_uint("src_id", d->node_id);
+	json_str("dst", r->dst_addr);
+	json_uint("dst_id", r->dst);
+	if (r->nhops) {
+		json_str("next", r->next_addr);
+		json_uint("next_id", r->next);
+		if (*r->mac)
+			json_str("next_mac", r->mac);
+		json_uint("port", r->port);
+		json_str("phase", dp_phase_name(r->phase));
+		json_str("dir", dir_name(r->dir));
+	}
+	json_bool("delivered", !r->nhops || r->hops[r->nhops - 1].id == r->dst);
+	json_uint("hops", r->tb[DPILLAR_A_ROUTE_HOPS] ?
+		  tb_u32(r->tb, DPILLAR_A_ROUTE_HOPS) : r->nhops);
+	json_open_arr("path");
+	json_str(NULL, d->addr);
+	for (i = 0; i < r->nhops; i++)
+		json_str(NULL, r->hops[i].addr);
+	json_close_arr();
+	json_open_arr("path_ids");
+	json_uint(NULL, d->node_id);
+	for (i = 0; i < r->nhops; i++)
+		json_uint(NULL, r->hops[i].id);
+	json_close_arr();
+	json_open_arr("phases");
+	for (i = 0; i < r->nhops; i++)
+		json_str(NULL, dp_phase_name(r->hops[i].phase));
+	json_close_arr();
+	json_open_arr("ports");
+	for (i = 0; i < r->nhops; i++)
+		json_uint(NULL, r->hops[i].port);
+	json_close_arr();
+	json_close_obj();
+	json_end();
+}
+
+/* Text: the first hop, then the path in "dpsim route"'s own lines. */
+static void route_text(const struct dp_dev *d, const struct dp_topo *t,
+		       const struct route_reply *r)
+{
+	u32 i, from = d->node_id;
+
+	if (!r->nhops) {
+		printf("%s (id %u) is this server\n", r->dst_addr, r->dst);
+		return;
+	}
+	printf("%s (id %u) dev %s port %u next %s (id %u)%s%s phase %s "
+	       "dir %s\n", r->dst_addr, r->dst, d->ifname, r->port,
+	       r->next_addr, r->next, *r->mac ? " mac " : "", r->mac,
+	       dp_phase_name(r->phase), dir_name(r->dir));
+	printf("DPillar (%u,%u): route %s -> %s\n", t->n, t->k, d->addr,
+	       r->dst_addr);
+	for (i = 0; i < r->nhops; i++) {
+		dp_hop_print(stdout, t, i + 1, from, r->hops[i].id,
+			     r->hops[i].phase);
+		from = r->hops[i].id;
+	}
+	printf("delivered in %u hops\n", r->nhops);
+}
+
+static int route_get(int argc, char **argv)
+{
+	static struct route_reply r;
+	const char *dev = NULL, *text = NULL;
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	struct dp_topo t;
+	struct dp_dev d;
+	struct dest dst;
+	u32 id;
+	int err;
+
+	for (; argc > 0; argc--, argv++) {
+		if (matches(argv[0], "dev") && argc > 1) {
+			dev = argv[1];
+			argc--;
+			argv++;
+		} else if (!text) {
+			text = argv[0];
+		} else {
+			return usage_error("route get: unexpected \"%s\"",
+					   argv[0]);
+		}
+	}
+	if (!text)
+		return usage_error("route get: missing destination");
+	err = dest_parse(text, &dst);
+	if (err)
+		return err;
+	if (genl_open(&ctx, false))
+		return EXIT_KERNEL;
+	err = dev_find(&ctx, dev, &d, &t);
+	if (err)
+		goto out;
+	nlh = genl_msg(&ctx, DPILLAR_CMD_ROUTE_GET, 0);
+	mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_IFINDEX, d.ifindex);
+	/* IP addresses: the kernel maps them, as for a packet it sends. */
+	if (dst.kind == DEST_IP4) {
+		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP4, 4, &dst.ip4);
+	} else if (dst.kind == DEST_IP6) {
+		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP6, 16, &dst.ip6);
+	} else {
+		err = dest_node(&dst, &t, &d.pfx, text, &id);
+		if (err)
+			goto out;
+		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_DST, id);
+	}
+	if (nl_talk(&ctx, nlh, route_cb, &r, "route get")) {
+		err = EXIT_KERNEL;
+		goto out;
+	}
+	if (opts.json)
+		route_json(&d, &r);
+	else
+		route_text(&d, &t, &r);
+out:
+	nl_close(&ctx);
+	return err;
+}
+
+static const struct cmd route_cmds[] = {
+	{ "get", route_get, NULL },
+	{ NULL, NULL, NULL },
+};
+
+int do_route(int argc, char **argv)
+{
+	return run_cmd("route", route_help, route_cmds, argc, argv, NULL);
+}

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# dpctl tests that need no kernel: plan against dpsim, addr conversions,
+# usage errors, help and exit status.  Run from tools/dpctl (make check).
+# Last line: "N passed, N failed"; exit status 1 if anything failed.
+set -u
+
+D=./dpctl
+S=../dpsim/dpsim
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# rc DESC EXPECTED_RC COMMAND...: output in $tmp/out, errors in $tmp/err
+rc() {
+	desc=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else
+		ko "$desc: exit $got, expected $want"; head -3 "$tmp/err"; fi
+}
+# has DESC STRING [FILE]: the output (or FILE) contains STRING
+has() {
+	if grep -qF -- "$2" "${3:-$tmp/out}"; then ok; else
+		ko "$1: no '$2' in output"; head -5 "${3:-$tmp/out}"; fi
+}
+
+[ -x $S ] || make -s -C ../dpsim dpsim >/dev/null || ko "building dpsim"
+
+# plan: byte for byte what dpsim prints
+for nk in "4 2" "4 3" "6 2" "6 3" "8 3" "4 5" "10 2"; do
+	set -- $nk
+	$D plan -n $1 -k $2 >"$tmp/a" && $S plan -n $1 -k $2 >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan ($1,$2) != dpsim"
+	$D plan n $1 k $2 csv >"$tmp/a" && $S plan -n $1 -k $2 --csv >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan --csv ($1,$2) != dpsim"
+	$D -j plan -n $1 -k $2 >"$tmp/a" && $S plan -n $1 -k $2 --json >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan -j ($1,$2) != dpsim"
+done
+if command -v python3 >/dev/null; then
+	$D -j -p plan -n 6 -k 3 >"$tmp/a"
+	$S plan -n 6 -k 3 --json >"$tmp/b"
+	python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+		"$tmp/a" "$tmp/b" && ok || ko "plan -j -p is not dpsim's JSON"
+fi
+rc "plan without n, k" 2 $D plan
+rc "plan odd n" 2 $D plan -n 5 -k 2
+rc "plan n without k" 2 $D plan -n 4
+rc "plan -j --csv" 2 $D -j plan -n 4 -k 2 --csv
+rc "plan stray word" 2 $D plan -n 4 -k 2 frob
+
+# addr: every form of one server, (4,3) node 21 = 2 * 2^3 + 0b101 = 2:1.0.1
+for a in 2:1.0.1 21 10.0.0.21 fd64:7069:6c6c:6172::15; do
+	rc "addr $a" 0 $D addr $a -n 4 -k 3
+	has "addr $a" "addr 2:1.0.1 id 21 inet 10.0.0.21 inet6 fd64:7069:6c6c:6172::15"
+done
+has "addr ports" "port0 switch 2/1"
+rc "addr -j" 0 $D -j addr 0:0.0.0 n 4 k 3
+has "addr -j" '{"n":4,"k":3,"addr":"0:0.0.0","node_id":0,"ip4":"10.0.0.0"'
+rc "addr last node" 0 $D addr 23 -n 4 -k 3
+has "addr last node" "addr 2:1.1.1 id 23"
+# every id round-trips through the address and both IPs
+for id in 0 1 7 8 15 16 23; do
+	$D addr $id -n 4 -k 3 >"$tmp/a" || { ko "addr $id"; continue; }
+	set -- $(cat "$tmp/a")
+	for x in "$2" "$6" "$8"; do
+		$D addr "$x" -n 4 -k 3 | cmp -s - "$tmp/a" && ok ||
+			ko "addr $x (id $id) does not round-trip"
+	done
+done
+rc "addr id out of range" 2 $D addr 24 -n 4 -k 3
+rc "addr outside ip4 prefix" 2 $D addr 11.0.0.1 -n 4 -k 3
+rc "addr outside ip6 prefix" 2 $D addr fd00::1 -n 4 -k 3
+rc "addr wrong k" 2 $D addr 1:0.0 -n 4 -k 3
+rc "addr symbol too big" 2 $D addr 1:0.2.0 -n 4 -k 3
+rc "addr garbage" 2 $D addr frob -n 4 -k 3
+rc "addr missing" 2 $D addr -n 4 -k 3
+rc "addr -n without -k" 2 $D addr 3 -n 4
+rc "addr -n and dev" 2 $D addr 3 -n 4 -k 3 dev dp0
+
+# usage, help, abbreviations
+rc "no arguments" 2 $D
+has "no arguments: usage on stderr" "Usage: dpctl" "$tmp/err"
+rc "help" 0 $D help
+for c in link show neigh route stats set monitor plan addr; do
+	has "help lists $c" "dpctl $c"
+done
+rc "-h" 0 $D -h
+rc "--help" 0 $D --help
+for c in link show neigh route stats set monitor plan addr; do
+	rc "$c -h" 0 $D $c -h
+	has "$c -h" "dpctl $c"
+	rc "$c help" 0 $D $c help
+	rc "help $c" 0 $D help $c
+done
+rc "route get help" 0 $D route get help
+has "route get help" "dpctl route get DEST"
+rc "neighbor alias" 0 $D neighbor -h
+rc "abbreviation" 0 $D ro -h
+has "abbreviation" "dpctl route get"
+rc "ambiguous abbreviation" 2 $D s
+has "ambiguous names candidates" "ambiguous" "$tmp/err"
+rc "unknown command" 2 $D frobnicate
+rc "unknown option" 2 $D --frob show
+rc "link unknown command" 2 $D link frob
+rc "route unknown command" 2 $D route frob
+rc "route get without destination" 2 $D route get
+rc "route get bad destination" 2 $D route get frob
+rc "route get bad address" 2 $D route get 1:x.0
+rc "set without settings" 2 $D set dp0
+rc "set unknown setting" 2 $D set dp0 hullo 1
+rc "set bad interval" 2 $D set dp0 hello x
+rc "set bad ip4" 2 $D set dp0 ip4 10.0.0.0
+rc "set bad ip6 length" 2 $D set dp0 ip6 fd00::/64
+rc "neigh bad port" 2 $D neigh dp0 port x
+rc "stats stray word" 2 $D stats dp0 dp1
+rc "show stray word" 2 $D show dp0 dp1
+rc "monitor stray word" 2 $D monitor dp0 dp1
+rc "link add missing fields" 2 $D link add dp0 n 4
+rc "link set unknown setting" 2 $D link set lo hullo 1
+
+# a device that does not exist is the kernel's (or the system's) answer
+rc "neigh no such device" 1 $D neigh nosuchdev0
+rc "set no such device" 1 $D set nosuchdev0 hello 100
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
