@@ -129,5 +129,53 @@ rc "link set unknown setting" 2 $D link set lo hullo 1
 rc "neigh no such device" 1 $D neigh nosuchdev0
 rc "set no such device" 1 $D set nosuchdev0 hello 100
 
+# The generic netlink side against a fake family (tests/mock_genl.c).
+M=tests/mock_genl.so
+if [ -f $M ]; then
+	m() { LD_PRELOAD=$PWD/$M "$@"; }
+	rc "mock show" 0 m $D show
+	has "show ports" "0     eth0  up      0/0     3/3"
+	has "show absent port" "1     -     absent  2/0     0/3"
+	has "show prefixes" "inet6 fd64:7069:6c6c:6172:: prefix fd64:7069:6c6c:6172::/96"
+	rc "mock show -j" 0 m $D -j show
+	has "show -j" '"ports":[{"port":0,"ifname":"eth0"'
+	rc "mock stats" 0 m $D stats
+	has "stats non-zero" "route_tunnel_budget: 350"
+	grep -q "rx_frames" "$tmp/out" && ko "stats prints zero counters" || ok
+	rc "mock stats all" 0 m $D stats all
+	has "stats all" "rx_frames: 0"
+	rc "mock neigh" 0 m $D neigh lo port 0
+	has "neigh table" "reachable    42ms   1"
+	has "neigh never heard" "17  -                  unreachable  -      -"
+	rc "mock neigh -j" 0 m $D neigh -j
+	has "neigh -j" '"node_id":17,"state":"unreachable"}'
+	rc "mock route get" 0 m $D route get 1:1.1.1
+	tail -n +3 "$tmp/out" >"$tmp/a"
+	$S route -n 4 -k 3 --from 0:0.0.0 --to 1:1.1.1 | tail -n +2 >"$tmp/b"
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "route get path != dpsim route"
+	rc "mock route get -j" 0 m $D -j route get 10.0.0.15
+	has "route get -j" '"path":["0:0.0.0","2:1.0.0","1:1.1.0","1:1.1.1"],"path_ids":[0,20,14,15],"phases":["helix","helix","direct"]'
+	rc "mock route get not in fabric" 2 m $D route get 24
+	MOCK_UNREACH=1 rc "mock route get unreachable" 1 m $D route get 15
+	has "route get extack" "No route: ring_blocked" "$tmp/err"
+	MOCK_TWO=1 rc "mock route get two devices" 2 m $D route get 15
+	MOCK_NOFAM=1 rc "mock no family" 1 m $D show
+	has "no family" "is the dpillar module loaded" "$tmp/err"
+	rc "mock set" 0 m $D set lo hello 100 dead 300
+	MOCK_EPERM=1 rc "mock set refused" 1 m $D set lo dead 50
+	has "set extack" "Dead interval must exceed" "$tmp/err"
+	rc "mock addr from the device" 0 m $D addr 10.0.0.15
+	has "addr from the device" "addr 1:1.1.1 id 15"
+	rc "mock monitor" 0 m $D monitor
+	has "monitor neigh up" "neigh up lo port 0 1:0.0.1 (id 9) mac 52:54:00:12:34:09"
+	has "monitor neigh down" "neigh down lo port 0 1:0.0.1 (id 9)"
+	has "monitor port" "port dp0 port 1 eth1 down"
+	rc "mock monitor -j" 0 m $D -j monitor
+	[ "$(wc -l <"$tmp/out")" -eq 3 ] && ok || ko "monitor -j: not one line an event"
+	has "monitor -j" '{"event":"port","dev":"dp0"'
+else
+	ko "$M not built (make check builds it)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

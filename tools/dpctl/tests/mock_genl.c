@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fake "dpillar" generic netlink family for test-offline.sh: preloaded
+ * (LD_PRELOAD), it answers dpctl's requests with canned replies, so the
+ * parsing and printing of show, stats, neigh, route get, set and monitor
+ * are tested without the kernel module.  MOCK_NOFAM: no family;
+ * MOCK_TWO: two devices; MOCK_UNREACH: route get fails with an extack;
+ * MOCK_EPERM: set fails with an extack.  (4,3) fabric, this server 0:0.0.0.
+ */
+#include <string.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/dpillar.h>
+#include <net/if.h>
+#include <arpa/inet.h>
+
+static char out[65536];
+static size_t outlen;
+#define FAM 0x20
+static int nevents;
+static unsigned int myport;
+
+static struct nlmsghdr *put(const struct nlmsghdr *req, int type, int cmd, int flags)
+{
+	struct nlmsghdr *n = mnl_nlmsg_put_header(out + outlen);
+	n->nlmsg_type = type; n->nlmsg_seq = req->nlmsg_seq; n->nlmsg_pid = req->nlmsg_seq ? myport : 0; n->nlmsg_flags = flags;
+	if (cmd >= 0) { struct genlmsghdr *g = mnl_nlmsg_put_extra_header(n, sizeof(*g)); g->cmd = cmd; g->version = 1; }
+	return n;
+}
+static void done(struct nlmsghdr *n) { outlen += n->nlmsg_len; }
+static void ack(const struct nlmsghdr *req, int err, const char *msg)
+{
+	struct nlmsghdr *n = put(req, NLMSG_ERROR, -1, msg ? NLM_F_ACK_TLVS | NLM_F_CAPPED : NLM_F_CAPPED);
+	struct nlmsgerr *e = mnl_nlmsg_put_extra_header(n, sizeof(*e));
+	e->error = err; e->msg = *req;
+	if (msg) mnl_attr_put_strz(n, NLMSGERR_ATTR_MSG, msg);
+	done(n);
+}
+static void dump_done(const struct nlmsghdr *req)
+{
+	struct nlmsghdr *n = put(req, NLMSG_DONE, -1, NLM_F_MULTI);
+	int *z = mnl_nlmsg_put_extra_header(n, sizeof(int)); *z = 0; done(n);
+}
+static void port(struct nlmsghdr *n, int i, const char *name, int state, int col, int id, int reach)
+{
+	struct nlattr *p = mnl_attr_nest_start(n, DPILLAR_A_DEV_PORT);
+	mnl_attr_put_u32(n, DPILLAR_A_PORT_INDEX, i);
+	if (name) { mnl_attr_put_u32(n, DPILLAR_A_PORT_IFINDEX, 1); mnl_attr_put_strz(n, DPILLAR_A_PORT_IFNAME, name); }
+	mnl_attr_put_u32(n, DPILLAR_A_PORT_STATE, state);
+	mnl_attr_put_u32(n, DPILLAR_A_PORT_SWITCH_COLUMN, col);
+	mnl_attr_put_u32(n, DPILLAR_A_PORT_SWITCH_ID, id);
+	mnl_attr_put_u32(n, DPILLAR_A_PORT_NEIGHS, 3);
+	mnl_attr_put_u32(n, DPILLAR_A_PORT_REACHABLE, reach);
+	mnl_attr_nest_end(n, p);
+}
+static void dev(const struct nlmsghdr *req, int flags)
+{
+	struct nlmsghdr *n = put(req, FAM, DPILLAR_CMD_DEV_GET, flags);
+	uint32_t ip4 = htonl(0x0a000000); uint8_t ip6[16] = {0xfd,0x64,0x70,0x69,0x6c,0x6c,0x61,0x72};
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_IFINDEX, 1);
+	mnl_attr_put_strz(n, DPILLAR_A_DEV_IFNAME, "dp0");
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_TOPO, 1);
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_N, 4);
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_K, 3);
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_NODES, 24);
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_NODE_ID, 0);
+	mnl_attr_put_strz(n, DPILLAR_A_DEV_ADDR, "0:0.0.0");
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_HELLO_MS, 100);
+	mnl_attr_put_u32(n, DPILLAR_A_DEV_DEAD_MS, 300);
+	mnl_attr_put(n, DPILLAR_A_DEV_IP4_PREFIX, 4, &ip4);
+	mnl_attr_put_u8(n, DPILLAR_A_DEV_IP4_PREFIXLEN, 8);
+	mnl_attr_put(n, DPILLAR_A_DEV_IP6_PREFIX, 16, ip6);
+	port(n, 0, "eth0", 1, 0, 0, 3);
+	port(n, 1, NULL, 3, 2, 0, 0);
+	struct nlattr *s = mnl_attr_nest_start(n, DPILLAR_A_DEV_STATS);
+	for (int t = DPILLAR_A_STATS_RX_FRAMES; t <= DPILLAR_A_STATS_MAX; t++)
+		mnl_attr_put_u64(n, t, t % 5 ? 0 : t * 10);
+	mnl_attr_nest_end(n, s);
+	done(n);
+}
+static void neigh(const struct nlmsghdr *req, int cmd, int flags, int p, int id, const char *a, int st, int heard)
+{
+	struct nlmsghdr *n = put(req, FAM, cmd, flags);
+	uint8_t mac[6] = {0x52,0x54,0,0x12,0x34,id};
+	mnl_attr_put_u32(n, DPILLAR_A_NEIGH_IFINDEX, 1);
+	mnl_attr_put_u32(n, DPILLAR_A_NEIGH_PORT, p);
+	mnl_attr_put_u32(n, DPILLAR_A_NEIGH_NODE_ID, id);
+	mnl_attr_put_strz(n, DPILLAR_A_NEIGH_ADDR, a);
+	mnl_attr_put_u32(n, DPILLAR_A_NEIGH_STATE, st);
+	if (heard) { mnl_attr_put(n, DPILLAR_A_NEIGH_MAC, 6, mac); mnl_attr_put_u32(n, DPILLAR_A_NEIGH_LAST_HEARD_MS, 42); mnl_attr_put_u32(n, DPILLAR_A_NEIGH_PEER_PORT, 1); }
+	done(n);
+}
+static void hop(struct nlmsghdr *n, int id, const char *a, int port, int ph)
+{
+	struct nlattr *h = mnl_attr_nest_start(n, DPILLAR_A_ROUTE_HOP);
+	mnl_attr_put_u32(n, DPILLAR_A_HOP_NODE_ID, id);
+	mnl_attr_put_strz(n, DPILLAR_A_HOP_ADDR, a);
+	mnl_attr_put_u32(n, DPILLAR_A_HOP_PORT, port);
+	mnl_attr_put_u32(n, DPILLAR_A_HOP_PHASE, ph);
+	mnl_attr_nest_end(n, h);
+}
+
+
+ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
+{
+	const struct nlmsghdr *req = buf; const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
+	myport = mnl_socket_get_portid(nl); outlen = 0;
+	if (req->nlmsg_type == GENL_ID_CTRL) {
+		if (getenv("MOCK_NOFAM")) { ack(req, -ENOENT, NULL); return len; }
+		struct nlmsghdr *n = put(req, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY, 0);
+		mnl_attr_put_u16(n, CTRL_ATTR_FAMILY_ID, FAM);
+		struct nlattr *gs = mnl_attr_nest_start(n, CTRL_ATTR_MCAST_GROUPS);
+		struct nlattr *g1 = mnl_attr_nest_start(n, 1);
+		mnl_attr_put_strz(n, CTRL_ATTR_MCAST_GRP_NAME, "events");
+		mnl_attr_put_u32(n, CTRL_ATTR_MCAST_GRP_ID, 7);
+		mnl_attr_nest_end(n, g1); mnl_attr_nest_end(n, gs);
+		done(n); ack(req, 0, NULL); return len;
+	}
+	switch (g->cmd) {
+	case DPILLAR_CMD_DEV_GET:
+		if (req->nlmsg_flags & NLM_F_DUMP) { dev(req, NLM_F_MULTI); if (getenv("MOCK_TWO")) dev(req, NLM_F_MULTI); dump_done(req); }
+		else { dev(req, 0); ack(req, 0, NULL); }
+		break;
+	case DPILLAR_CMD_NEIGH_GET:
+		neigh(req, DPILLAR_CMD_NEIGH_GET, NLM_F_MULTI, 0, 9, "1:0.0.1", 1, 1);
+		neigh(req, DPILLAR_CMD_NEIGH_GET, NLM_F_MULTI, 0, 17, "2:0.0.1", 2, 0);
+		neigh(req, DPILLAR_CMD_NEIGH_GET, NLM_F_MULTI, 1, 3, "0:0.1.1", 3, 1);
+		dump_done(req); break;
+	case DPILLAR_CMD_ROUTE_GET: {
+		if (getenv("MOCK_UNREACH")) { ack(req, -EHOSTUNREACH, "No route: ring_blocked"); break; }
+		struct nlmsghdr *n = put(req, FAM, DPILLAR_CMD_ROUTE_GET, 0);
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_DST, 15);
+		mnl_attr_put_strz(n, DPILLAR_A_ROUTE_DST_ADDR, "1:1.1.1");
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_NEXT, 20);
+		mnl_attr_put_strz(n, DPILLAR_A_ROUTE_NEXT_ADDR, "2:1.0.0");
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_PORT, 1);
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_PHASE, 2);
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_DIR, 2);
+		hop(n, 20, "2:1.0.0", 1, 2); hop(n, 14, "1:1.1.0", 1, 2); hop(n, 15, "1:1.1.1", 1, 1);
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_HOPS, 3);
+		done(n); ack(req, 0, NULL); break; }
+	case DPILLAR_CMD_DEV_SET:
+		if (getenv("MOCK_EPERM")) ack(req, -EINVAL, "Dead interval must exceed the Hello interval"); else ack(req, 0, NULL);
+		break;
+	}
+	return len;
+}
+ssize_t mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf, size_t bufsiz)
+{
+	(void)nl; (void)bufsiz;
+	if (!outlen) {	/* monitor */
+		struct nlmsghdr req = { .nlmsg_seq = 0, .nlmsg_pid = 0 };
+		if (nevents++ >= 1) exit(0);
+		neigh(&req, DPILLAR_CMD_NEIGH_NTF, 0, 0, 9, "1:0.0.1", 1, 1);
+		neigh(&req, DPILLAR_CMD_NEIGH_NTF, 0, 0, 9, "1:0.0.1", 2, 0);
+		struct nlmsghdr *n = put(&req, FAM, DPILLAR_CMD_PORT_NTF, 0);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_IFINDEX, 1);
+		mnl_attr_put_strz(n, DPILLAR_A_DEV_IFNAME, "dp0");
+		port(n, 1, "eth1", 2, 2, 0, 0); done(n);
+	}
+	memcpy(buf, out, outlen); size_t l = outlen; outlen = 0; return l;
+}
