@@ -52,10 +52,12 @@ resolve_abis() {
 }
 
 # flex, bison, libelf-dev: building the debug kernel (scripts/debug-kernel.sh)
-# from linux-source-6.12.
+# from linux-source-6.12.  python3-yaml, python3-jsonschema: the kernel's
+# YNL tools (scripts/ynl.sh).
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
-jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev"
+jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
+python3-yaml python3-jsonschema"
 
 main() {
 	resolve_abis

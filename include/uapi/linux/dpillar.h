@@ -18,8 +18,6 @@
  */
 #define DPILLAR_ETHERTYPE	0x88B5
 
-#define DPILLAR_GENL_NAME	"dpillar"
-
 /* Topology of a fabric (IFLA_DPILLAR_TOPO). */
 enum dpillar_topo {
 	DPILLAR_TOPO_UNSPEC,
@@ -92,6 +90,195 @@ enum {
 
 	__IFLA_DPILLAR_PORT_MAX,
 	IFLA_DPILLAR_PORT_MAX = __IFLA_DPILLAR_PORT_MAX - 1,
+};
+
+/*
+ * Generic netlink family "dpillar" (Documentation/netlink/specs/dpillar.yaml
+ * describes it; a test keeps the two in sync).
+ *
+ * A device is named by DPILLAR_A_DEV_IFINDEX or DPILLAR_A_DEV_IFNAME in the
+ * caller's network namespace.  DEV_GET dumps every dpillar device of the
+ * namespace; NEIGH_GET dumps one message per neighbour slot (n-1 per port,
+ * plus the last miswired sender of a port if it is still heard); ROUTE_GET
+ * asks this server's routing for the next hop and the whole path it
+ * predicts toward a destination; DEV_SET changes the Hello timers and the
+ * address prefixes (CAP_NET_ADMIN).  Group "events" carries NEIGH_NTF
+ * (a neighbour became reachable or unreachable, or a miswired Hello was
+ * heard) and PORT_NTF (a port's state changed).
+ */
+#define DPILLAR_FAMILY_NAME	"dpillar"
+#define DPILLAR_FAMILY_VERSION	1
+#define DPILLAR_MCGRP_EVENTS	"events"
+
+enum dpillar_port_state {
+	DPILLAR_PORT_STATE_UP = 1,	/* carrier and administratively up */
+	DPILLAR_PORT_STATE_DOWN,	/* no carrier, or down */
+	DPILLAR_PORT_STATE_ABSENT,	/* its device went away */
+};
+
+enum dpillar_neigh_state {
+	DPILLAR_NEIGH_STATE_REACHABLE = 1,	/* Hello heard within dead */
+	DPILLAR_NEIGH_STATE_UNREACHABLE,	/* never heard, or silent */
+	DPILLAR_NEIGH_STATE_MISWIRED,	/* heard, but not cabled to this switch */
+};
+
+/* Why a routing hop was taken. */
+enum dpillar_route_phase {
+	DPILLAR_ROUTE_PHASE_DIRECT = 1,	/* destination shares a switch */
+	DPILLAR_ROUTE_PHASE_HELIX,
+	DPILLAR_ROUTE_PHASE_RING,
+	DPILLAR_ROUTE_PHASE_TUNNEL,	/* detour toward a waypoint */
+	DPILLAR_ROUTE_PHASE_UTURN,	/* helix direction changed */
+	DPILLAR_ROUTE_PHASE_RING_REV,	/* ring direction reversed */
+};
+
+enum dpillar_route_dir {
+	DPILLAR_ROUTE_DIR_CW = 1,	/* helix clockwise (D = +1) */
+	DPILLAR_ROUTE_DIR_CCW,		/* D = -1 */
+};
+
+enum {
+	DPILLAR_A_PORT_INDEX = 1,	/* u32: port number in the topology */
+	DPILLAR_A_PORT_IFINDEX,		/* u32 */
+	DPILLAR_A_PORT_IFNAME,		/* string */
+	DPILLAR_A_PORT_STATE,		/* u32, enum dpillar_port_state */
+	DPILLAR_A_PORT_SWITCH_COLUMN,	/* u32: column of its switch */
+	DPILLAR_A_PORT_SWITCH_ID,	/* u32: switch id within the column */
+	DPILLAR_A_PORT_NEIGHS,		/* u32: switch peers (n - 1) */
+	DPILLAR_A_PORT_REACHABLE,	/* u32: of them, reachable now */
+
+	__DPILLAR_A_PORT_MAX,
+	DPILLAR_A_PORT_MAX = __DPILLAR_A_PORT_MAX - 1
+};
+
+/*
+ * Counters of a device, u64 each: the events and drop reasons of
+ * "ethtool -S", then the routing drops by reason.
+ */
+enum {
+	DPILLAR_A_STATS_PAD = 1,
+	DPILLAR_A_STATS_RX_FRAMES,
+	DPILLAR_A_STATS_DELIVERED,
+	DPILLAR_A_STATS_FORWARDED,
+	DPILLAR_A_STATS_TX,
+	DPILLAR_A_STATS_HELLO_TX,
+	DPILLAR_A_STATS_HELLO_RX,
+	DPILLAR_A_STATS_DROP_SHORT,
+	DPILLAR_A_STATS_DROP_VERSION,
+	DPILLAR_A_STATS_DROP_TYPE,
+	DPILLAR_A_STATS_DROP_ADDR,
+	DPILLAR_A_STATS_DROP_TTL,
+	DPILLAR_A_STATS_DROP_PROTO,
+	DPILLAR_A_STATS_DROP_INNER,
+	DPILLAR_A_STATS_DROP_DOWN,
+	DPILLAR_A_STATS_DROP_NOROUTE,
+	DPILLAR_A_STATS_DROP_NONEIGH,
+	DPILLAR_A_STATS_DROP_MTU,
+	DPILLAR_A_STATS_DROP_NOMEM,
+	DPILLAR_A_STATS_DROP_OTHERHOST,
+	DPILLAR_A_STATS_HELLO_MISWIRED,
+	DPILLAR_A_STATS_HELLO_BAD,
+	DPILLAR_A_STATS_TX_NOT_FABRIC,
+	DPILLAR_A_STATS_TX_PROTO,
+	DPILLAR_A_STATS_TX_NOROUTE,
+	DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS,
+	DPILLAR_A_STATS_ROUTE_UTURNS,
+	DPILLAR_A_STATS_ROUTE_RING_REVERSALS,
+	DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR,
+	DPILLAR_A_STATS_ROUTE_DROP_AT_DST,
+	DPILLAR_A_STATS_ROUTE_DROP_RING,
+	DPILLAR_A_STATS_ROUTE_DROP_UTURN,
+	DPILLAR_A_STATS_ROUTE_DROP_HELIX,
+	DPILLAR_A_STATS_ROUTE_DROP_TUNNEL,
+	DPILLAR_A_STATS_ROUTE_DROP_BUDGET,
+	DPILLAR_A_STATS_ROUTE_DROP_NOPATH,
+
+	__DPILLAR_A_STATS_MAX,
+	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
+};
+
+enum {
+	DPILLAR_A_DEV_IFINDEX = 1,	/* u32 */
+	DPILLAR_A_DEV_IFNAME,		/* string */
+	DPILLAR_A_DEV_TOPO,		/* u32, enum dpillar_topo */
+	DPILLAR_A_DEV_N,		/* u32 */
+	DPILLAR_A_DEV_K,		/* u32 */
+	DPILLAR_A_DEV_NODES,		/* u32: servers in the fabric */
+	DPILLAR_A_DEV_NODE_ID,		/* u32: this server */
+	DPILLAR_A_DEV_ADDR,		/* string "C:v_{k-1}.....v_0" */
+	DPILLAR_A_DEV_HELLO_MS,		/* u32 */
+	DPILLAR_A_DEV_DEAD_MS,		/* u32 */
+	DPILLAR_A_DEV_IP4_PREFIX,	/* be32 */
+	DPILLAR_A_DEV_IP4_PREFIXLEN,	/* u8 */
+	DPILLAR_A_DEV_IP6_PREFIX,	/* binary, 16 bytes: the /96 prefix */
+	DPILLAR_A_DEV_PORT,		/* nest, DPILLAR_A_PORT_*, one per port */
+	DPILLAR_A_DEV_STATS,		/* nest, DPILLAR_A_STATS_* */
+
+	__DPILLAR_A_DEV_MAX,
+	DPILLAR_A_DEV_MAX = __DPILLAR_A_DEV_MAX - 1
+};
+
+enum {
+	DPILLAR_A_NEIGH_IFINDEX = 1,	/* u32: the dpillar device */
+	DPILLAR_A_NEIGH_PORT,		/* u32: our port index */
+	DPILLAR_A_NEIGH_NODE_ID,	/* u32 */
+	DPILLAR_A_NEIGH_ADDR,		/* string */
+	DPILLAR_A_NEIGH_MAC,		/* binary, 6 bytes; absent: never heard */
+	DPILLAR_A_NEIGH_STATE,		/* u32, enum dpillar_neigh_state */
+	DPILLAR_A_NEIGH_LAST_HEARD_MS,	/* u32: ms since its last Hello */
+	DPILLAR_A_NEIGH_PEER_PORT,	/* u32: its port it sent from */
+
+	__DPILLAR_A_NEIGH_MAX,
+	DPILLAR_A_NEIGH_MAX = __DPILLAR_A_NEIGH_MAX - 1
+};
+
+enum {
+	DPILLAR_A_HOP_NODE_ID = 1,	/* u32: the server reached */
+	DPILLAR_A_HOP_ADDR,		/* string */
+	DPILLAR_A_HOP_PORT,		/* u32: port it was reached through */
+	DPILLAR_A_HOP_PHASE,		/* u32, enum dpillar_route_phase */
+
+	__DPILLAR_A_HOP_MAX,
+	DPILLAR_A_HOP_MAX = __DPILLAR_A_HOP_MAX - 1
+};
+
+/*
+ * ROUTE_GET takes the device and exactly one of DST (node id), DST_IP4 or
+ * DST_IP6 (mapped with the device's prefixes, as for a sent packet).  The
+ * reply names the first hop (NEXT, PORT, PHASE, DIR, NEXT_MAC) as this
+ * server's routing would take it now, and the whole path: this server's
+ * live neighbour table for the first hop, a failure-free fabric beyond.
+ */
+enum {
+	DPILLAR_A_ROUTE_IFINDEX = 1,	/* u32 */
+	DPILLAR_A_ROUTE_IFNAME,		/* string */
+	DPILLAR_A_ROUTE_DST,		/* u32 node id */
+	DPILLAR_A_ROUTE_DST_IP4,	/* be32 */
+	DPILLAR_A_ROUTE_DST_IP6,	/* binary, 16 bytes */
+	DPILLAR_A_ROUTE_DST_ADDR,	/* string (reply) */
+	DPILLAR_A_ROUTE_NEXT,		/* u32 node id of the first hop */
+	DPILLAR_A_ROUTE_NEXT_ADDR,	/* string */
+	DPILLAR_A_ROUTE_NEXT_MAC,	/* binary, 6 bytes */
+	DPILLAR_A_ROUTE_PORT,		/* u32: our port toward it */
+	DPILLAR_A_ROUTE_PHASE,		/* u32, enum dpillar_route_phase */
+	DPILLAR_A_ROUTE_DIR,		/* u32, enum dpillar_route_dir */
+	DPILLAR_A_ROUTE_HOPS,		/* u32: length of the path */
+	DPILLAR_A_ROUTE_HOP,		/* nest, DPILLAR_A_HOP_*, in order */
+
+	__DPILLAR_A_ROUTE_MAX,
+	DPILLAR_A_ROUTE_MAX = __DPILLAR_A_ROUTE_MAX - 1
+};
+
+enum {
+	DPILLAR_CMD_DEV_GET = 1,
+	DPILLAR_CMD_DEV_SET,
+	DPILLAR_CMD_NEIGH_GET,
+	DPILLAR_CMD_ROUTE_GET,
+	DPILLAR_CMD_NEIGH_NTF,		/* NEIGH attributes */
+	DPILLAR_CMD_PORT_NTF,		/* DEV_IFINDEX, DEV_IFNAME, DEV_PORT */
+
+	__DPILLAR_CMD_MAX,
+	DPILLAR_CMD_MAX = __DPILLAR_CMD_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_DPILLAR_H */
