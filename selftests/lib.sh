@@ -29,6 +29,17 @@ DP_SELFTESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 _ktap_n=0 _ktap_pass=0 _ktap_fail=0 _ktap_skip=0
 _ktap_planned='' _ktap_header=0 _ktap_done=0
+_ktap_t=${EPOCHREALTIME//[.,]/}
+
+# _ktap_time: seconds since the previous result (or the start), as a
+# diagnostic after each result line, for profiling slow guests (bash
+# arithmetic on microseconds: no process).
+_ktap_time() {
+	local now=${EPOCHREALTIME//[.,]/} d
+	d=$(((now - _ktap_t) / 100000))
+	echo "#   ($((d / 10)).$((d % 10)) s)"
+	_ktap_t=$now
+}
 
 _ktap_hdr() {
 	[ $_ktap_header = 1 ] && return
@@ -54,12 +65,14 @@ ktap_ok() {
 	_ktap_hdr
 	_ktap_n=$((_ktap_n + 1)) _ktap_pass=$((_ktap_pass + 1))
 	echo "ok $_ktap_n - $*"
+	_ktap_time
 }
 
 ktap_fail() {
 	_ktap_hdr
 	_ktap_n=$((_ktap_n + 1)) _ktap_fail=$((_ktap_fail + 1))
 	echo "not ok $_ktap_n - $*"
+	_ktap_time
 }
 
 # ktap_skip DESC REASON
@@ -67,6 +80,7 @@ ktap_skip() {
 	_ktap_hdr
 	_ktap_n=$((_ktap_n + 1)) _ktap_skip=$((_ktap_skip + 1))
 	echo "ok $_ktap_n - $1 # SKIP ${2:-}"
+	_ktap_time
 }
 
 # ktap_result DESC RC: ok if RC is 0, skip if 4, else not ok.

@@ -114,6 +114,10 @@ topo_servers() {
 
 # topo_switch_of ADDR PORT
 topo_switch_of() {
+	_topo_switch_of "$@" && echo "$_SWN"
+}
+# _topo_switch_of ADDR PORT: the same into _SWN, without a subshell.
+_topo_switch_of() {
 	local c
 	_topo_need && _topo_parse "$1" || return 1
 	case "$2" in
@@ -122,7 +126,7 @@ topo_switch_of() {
 	*) return 1 ;;
 	esac
 	_topo_swid $_L $c
-	echo "s${c}x$_SW"
+	_SWN=s${c}x$_SW
 }
 
 topo_peer_of() {
