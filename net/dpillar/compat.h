@@ -8,6 +8,7 @@
 #define _DPILLAR_COMPAT_H
 
 #include <linux/netdevice.h>
+#include <linux/netlink.h>
 
 /* 6.12 turned NETIF_F_LLTX into dev->lltx. */
 static inline void dp_compat_set_lltx(struct net_device *dev)
@@ -26,6 +27,22 @@ static inline void dp_compat_set_netns_immutable(struct net_device *dev)
 	dev->features |= NETIF_F_NETNS_LOCAL;
 #else
 	dev->netns_immutable = true;
+#endif
+}
+
+/*
+ * Formatted extack messages came with 6.3 (NL_SET_ERR_MSG_FMT): "@what:
+ * @reason".  Before, @reason alone, which must be a static string.
+ */
+static inline void dp_compat_set_err_reason(struct netlink_ext_ack *extack,
+					    const char *what,
+					    const char *reason)
+{
+#ifdef NL_SET_ERR_MSG_FMT
+	NL_SET_ERR_MSG_FMT(extack, "%s: %s", what, reason);
+#else
+	if (extack)
+		extack->_msg = reason;
 #endif
 }
 

@@ -45,8 +45,8 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 };
 
 /* Sum the per-CPU counters into @cnt (DP_STAT_MAX), @route and bytes. */
-static void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
-			 u64 *rx_bytes, u64 *tx_bytes)
+void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
+		  u64 *rx_bytes, u64 *tx_bytes)
 {
 	int cpu, i;
 
@@ -349,39 +349,54 @@ static void dp_settings_default(struct dp_settings *s)
 	s->ip6_prefix = ip6;
 }
 
-/* Merge @data into @s and check the result as a whole. */
-static int dp_settings_parse(struct nlattr *data[], struct dp_settings *s,
+/* The changeable settings among the IFLA_DPILLAR_* attributes. */
+static void dp_settings_attrs_ifla(struct nlattr *data[],
+				   struct dp_settings_attrs *a)
+{
+	a->hello_ms = data[IFLA_DPILLAR_HELLO_MS];
+	a->dead_ms = data[IFLA_DPILLAR_DEAD_MS];
+	a->ip4_prefix = data[IFLA_DPILLAR_IP4_PREFIX];
+	a->ip4_plen = data[IFLA_DPILLAR_IP4_PREFIXLEN];
+	a->ip6_prefix = data[IFLA_DPILLAR_IP6_PREFIX];
+}
+
+/*
+ * Merge @a into @s and check the result as a whole.  The attributes are
+ * already checked one by one by the policy (rtnetlink or genetlink, with
+ * the same bounds).
+ */
+static int dp_settings_parse(const struct dp_settings_attrs *a,
+			     struct dp_settings *s,
 			     struct netlink_ext_ack *extack)
 {
 	u32 mask;
 
-	if (!data)
-		return 0;
-	if (data[IFLA_DPILLAR_HELLO_MS])
-		s->hello_ms = nla_get_u32(data[IFLA_DPILLAR_HELLO_MS]);
-	if (data[IFLA_DPILLAR_DEAD_MS])
-		s->dead_ms = nla_get_u32(data[IFLA_DPILLAR_DEAD_MS]);
-	if (data[IFLA_DPILLAR_IP4_PREFIX])
-		s->ip4_prefix = nla_get_be32(data[IFLA_DPILLAR_IP4_PREFIX]);
-	if (data[IFLA_DPILLAR_IP4_PREFIXLEN])
-		s->ip4_plen = nla_get_u8(data[IFLA_DPILLAR_IP4_PREFIXLEN]);
-	if (data[IFLA_DPILLAR_IP6_PREFIX])
-		nla_memcpy(&s->ip6_prefix, data[IFLA_DPILLAR_IP6_PREFIX],
+	if (a->hello_ms)
+		s->hello_ms = nla_get_u32(a->hello_ms);
+	if (a->dead_ms)
+		s->dead_ms = nla_get_u32(a->dead_ms);
+	if (a->ip4_prefix)
+		s->ip4_prefix = nla_get_be32(a->ip4_prefix);
+	if (a->ip4_plen)
+		s->ip4_plen = nla_get_u8(a->ip4_plen);
+	if (a->ip6_prefix)
+		nla_memcpy(&s->ip6_prefix, a->ip6_prefix,
 			   sizeof(s->ip6_prefix));
 
 	if (s->dead_ms <= s->hello_ms) {
-		NL_SET_ERR_MSG(extack,
-			       "Dead interval must be longer than the Hello interval");
+		NL_SET_ERR_MSG_ATTR(extack, a->dead_ms ?: a->hello_ms,
+				    "Dead interval must be longer than the Hello interval");
 		return -EINVAL;
 	}
 	mask = s->ip4_plen ? ~0U << (32 - s->ip4_plen) : 0;
 	if (ntohl(s->ip4_prefix) & ~mask) {
-		NL_SET_ERR_MSG(extack, "IPv4 prefix has host bits set");
+		NL_SET_ERR_MSG_ATTR(extack, a->ip4_prefix ?: a->ip4_plen,
+				    "IPv4 prefix has host bits set");
 		return -EINVAL;
 	}
 	if (s->ip6_prefix.s6_addr32[3]) {
-		NL_SET_ERR_MSG(extack,
-			       "IPv6 prefix is a /96: its low 32 bits must be zero");
+		NL_SET_ERR_MSG_ATTR(extack, a->ip6_prefix,
+				    "IPv6 prefix is a /96: its low 32 bits must be zero");
 		return -EINVAL;
 	}
 	return 0;
@@ -400,6 +415,24 @@ static void dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 	 * change does to some packets anyway.
 	 */
 	dp->ip6_prefix = s->ip6_prefix;
+}
+
+/*
+ * Change the settings of a running device: changelink and the genetlink
+ * DEV_SET, both under RTNL, which orders them.  All or nothing.
+ */
+int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
+		       struct netlink_ext_ack *extack)
+{
+	struct dp_settings set;
+	int err;
+
+	dp_settings_get(dp, &set);
+	err = dp_settings_parse(a, &set, extack);
+	if (err)
+		return err;
+	dp_settings_apply(dp, &set);
+	return 0;
 }
 
 static int dp_validate(struct nlattr *tb[], struct nlattr *data[],
@@ -461,6 +494,7 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 {
 	struct net_device *lower[DPILLAR_PORTS_MAX];
 	struct dp_priv *dp = netdev_priv(dev);
+	struct dp_settings_attrs attrs;
 	struct dp_settings set;
 	u32 i;
 	int err;
@@ -469,7 +503,8 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	if (err)
 		return err;
 	dp_settings_default(&set);
-	err = dp_settings_parse(data, &set, extack);
+	dp_settings_attrs_ifla(data, &attrs);
+	err = dp_settings_parse(&attrs, &set, extack);
 	if (err)
 		return err;
 	/*
@@ -517,9 +552,8 @@ static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
 		IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL, IFLA_DPILLAR_PORTS,
 	};
 	struct dp_priv *dp = netdev_priv(dev);
-	struct dp_settings set;
+	struct dp_settings_attrs attrs;
 	unsigned int i;
-	int err;
 
 	if (!data)
 		return 0;
@@ -530,12 +564,8 @@ static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
 			return -EOPNOTSUPP;
 		}
 	}
-	dp_settings_get(dp, &set);
-	err = dp_settings_parse(data, &set, extack);
-	if (err)
-		return err;
-	dp_settings_apply(dp, &set);
-	return 0;
+	dp_settings_attrs_ifla(data, &attrs);
+	return dp_settings_change(dp, &attrs, extack);
 }
 
 static size_t dp_get_size(const struct net_device *dev)

@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 #include <linux/ethtool.h>
 #include <linux/in6.h>
+#include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <linux/dpillar.h>
@@ -71,10 +72,26 @@ struct dp_pcpu_stats {
  * A neighbour on a port's switch, heard through its Hellos.  Readers on the
  * fast path take no lock: @mac is one atomic word (0 = never heard), and
  * @last_heard a jiffies value; a stale read only errs by one Hello.
+ * @flags: DP_NEIGH_REPORTED, set while the neighbour was last reported
+ * reachable (NEIGH_NTF), so that each transition is reported once.
  */
 struct dp_neigh {
 	atomic64_t mac;
 	unsigned long last_heard;
+	unsigned long flags;
+};
+
+#define DP_NEIGH_REPORTED	0
+
+/*
+ * A server heard on a port's switch though not cabled to it (@mac 0: none
+ * yet): the first such sender, kept while it is heard.
+ */
+struct dp_miswired {
+	u64 mac;
+	unsigned long heard;
+	u32 node;
+	u8 sport;		/* the sender's port */
 };
 
 struct dp_priv;
@@ -85,6 +102,10 @@ struct dp_port {
 	struct dp_priv *dp;
 	netdevice_tracker dev_tracker;
 	u32 index;		/* port number in the topology */
+	u8 ntf_state;		/* enum dpillar_port_state last notified (RTNL) */
+	/* Written in the receive softirq, read by dumps. */
+	spinlock_t miswired_lock;
+	struct dp_miswired miswired;
 	struct rcu_head rcu;
 	u32 nneigh;
 	struct dp_neigh neigh[] __counted_by(nneigh);
@@ -97,6 +118,11 @@ struct dp_priv {
 	u32 nports;
 	struct dp_port __rcu *ports[DPILLAR_PORTS_MAX];
 	struct dp_pcpu_stats __percpu *stats;
+	/*
+	 * Bumped when a port comes or goes and when a neighbour changes
+	 * state: flags NEIGH_GET dumps that straddle a change.
+	 */
+	atomic_t gen;
 
 	/* Settable while running: read with READ_ONCE. */
 	u32 hello_ms;
@@ -135,25 +161,68 @@ static inline void dp_count(struct dp_priv *dp, enum dp_stat stat)
 	put_cpu_ptr(dp->stats);
 }
 
+/* The settings that may change while the device runs, as attributes. */
+struct dp_settings_attrs {
+	const struct nlattr *hello_ms;
+	const struct nlattr *dead_ms;
+	const struct nlattr *ip4_prefix;
+	const struct nlattr *ip4_plen;
+	const struct nlattr *ip6_prefix;
+};
+
+/* device.c */
+int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
+		       struct netlink_ext_ack *extack);
+void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
+		  u64 *rx_bytes, u64 *tx_bytes);
+
 /* port.c */
 int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		struct netlink_ext_ack *extack);
 void dp_port_del(struct dp_port *port);
 struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
 bool dp_port_up(const struct dp_port *port);
+enum dpillar_port_state dp_port_state(const struct dp_port *port);
 void dp_update_carrier(struct dp_priv *dp);
 void dp_update_mtu(struct dp_priv *dp);
 int dp_netdev_event(struct notifier_block *nb, unsigned long event,
 		    void *ptr);
 
 /* neigh.c */
+static inline bool dp_neigh_alive(const struct dp_priv *dp,
+				  const struct dp_neigh *nb)
+{
+	unsigned long heard = READ_ONCE(nb->last_heard);
+
+	return atomic64_read(&nb->mac) &&
+	       time_before(jiffies, heard + READ_ONCE(dp->dead_jiffies));
+}
+
+u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port);
+void dp_port_miswired_init(struct dp_port *port);
+bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
+			  struct dp_miswired *mis);
 void dp_hello_work(struct work_struct *work);
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 		  struct sk_buff *skb);
 bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
 
 /* fwd.c */
+bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);
+bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
+		    u32 *node);
 rx_handler_result_t dp_handle_frame(struct sk_buff **pskb);
 netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
+
+/* genl.c */
+int dp_genl_register(void);
+void dp_genl_unregister(void);
+void dp_genl_neigh_ntf(struct dp_priv *dp, const struct dp_port *port,
+		       u32 idx, bool reachable, gfp_t gfp);
+void dp_genl_miswired_ntf(struct dp_priv *dp, const struct dp_port *port,
+			  const struct dp_miswired *mis, gfp_t gfp);
+void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
+		      const struct net_device *lower,
+		      enum dpillar_port_state state);
 
 #endif /* _DPILLAR_H */

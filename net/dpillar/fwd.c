@@ -113,26 +113,42 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	return DP_STAT_MAX;
 }
 
-/* Map a destination IP address to a node id of this fabric. */
+/*
+ * Map a destination IP address to a node id of this fabric: false when the
+ * address is outside the fabric's prefix or names no server.
+ */
+bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node)
+{
+	u8 plen = READ_ONCE(dp->ip4_plen);
+	u32 mask = plen ? ~0U << (32 - plen) : 0;
+	u32 addr = ntohl(daddr);
+
+	if ((addr & mask) != ntohl(READ_ONCE(dp->ip4_prefix)))
+		return false;
+	*node = addr & ~mask;
+	return *node < dp->topo.nodes;
+}
+
+bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
+		    u32 *node)
+{
+	if (memcmp(daddr, &dp->ip6_prefix, 12))
+		return false;
+	*node = ntohl(daddr->s6_addr32[3]);
+	return *node < dp->topo.nodes;
+}
+
+/* The node a packet of this host goes to; never this server itself. */
 static bool dp_ip_to_node(const struct dp_priv *dp, struct sk_buff *skb,
 			  u32 *node)
 {
-	if (skb->protocol == htons(ETH_P_IP)) {
-		u8 plen = READ_ONCE(dp->ip4_plen);
-		u32 mask = plen ? ~0U << (32 - plen) : 0;
-		u32 daddr = ntohl(ip_hdr(skb)->daddr);
+	bool ok;
 
-		if ((daddr & mask) != ntohl(READ_ONCE(dp->ip4_prefix)))
-			return false;
-		*node = daddr & ~mask;
-	} else {
-		const struct in6_addr *daddr = &ipv6_hdr(skb)->daddr;
-
-		if (memcmp(daddr, &dp->ip6_prefix, 12))
-			return false;
-		*node = ntohl(daddr->s6_addr32[3]);
-	}
-	return *node < dp->topo.nodes && *node != dp->self;
+	if (skb->protocol == htons(ETH_P_IP))
+		ok = dp_ip4_to_node(dp, ip_hdr(skb)->daddr, node);
+	else
+		ok = dp_ip6_to_node(dp, &ipv6_hdr(skb)->daddr, node);
+	return ok && *node != dp->self;
 }
 
 static void dp_unreachable(struct sk_buff *skb)

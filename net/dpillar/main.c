@@ -9,6 +9,7 @@
 
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <net/genetlink.h>
 #include <net/rtnetlink.h>
 
 #include "dpillar.h"
@@ -21,10 +22,16 @@ static int __init dp_init(void)
 {
 	int err;
 
-	/* The notifier must see ports before the first device can exist. */
-	err = register_netdevice_notifier(&dp_notifier);
+	/*
+	 * Devices send events to the genetlink family, and the notifier must
+	 * see ports: both before the first device can exist.
+	 */
+	err = dp_genl_register();
 	if (err)
 		return err;
+	err = register_netdevice_notifier(&dp_notifier);
+	if (err)
+		goto err_genl;
 	err = rtnl_link_register(&dp_link_ops);
 	if (err)
 		goto err_notifier;
@@ -32,6 +39,8 @@ static int __init dp_init(void)
 
 err_notifier:
 	unregister_netdevice_notifier(&dp_notifier);
+err_genl:
+	dp_genl_unregister();
 	return err;
 }
 
@@ -40,6 +49,7 @@ static void __exit dp_exit(void)
 	/* Deletes every dpillar device, releasing its ports. */
 	rtnl_link_unregister(&dp_link_ops);
 	unregister_netdevice_notifier(&dp_notifier);
+	dp_genl_unregister();
 }
 
 module_init(dp_init);
@@ -48,3 +58,4 @@ module_exit(dp_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("DPillar server-centric data-center fabric");
 MODULE_ALIAS_RTNL_LINK("dpillar");
+MODULE_ALIAS_GENL_FAMILY(DPILLAR_FAMILY_NAME);

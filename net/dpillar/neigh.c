@@ -20,14 +20,6 @@
 
 static const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
 
-static bool dp_neigh_alive(const struct dp_priv *dp, const struct dp_neigh *nb)
-{
-	unsigned long heard = READ_ONCE(nb->last_heard);
-
-	return atomic64_read(&nb->mac) &&
-	       time_before(jiffies, heard + READ_ONCE(dp->dead_jiffies));
-}
-
 /* The routing core's oracle.  Runs under rcu_read_lock (BH). */
 bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 {
@@ -44,6 +36,94 @@ bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 	return idx >= 0 && dp_neigh_alive(dp, &port->neigh[idx]);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
+
+/* Neighbours of @port reachable now. */
+u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port)
+{
+	u32 i, n = 0;
+
+	if (!dp_port_up(port))
+		return 0;
+	for (i = 0; i < port->nneigh; i++)
+		n += dp_neigh_alive(dp, &port->neigh[i]);
+	return n;
+}
+
+void dp_port_miswired_init(struct dp_port *port)
+{
+	spin_lock_init(&port->miswired_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_port_miswired_init);
+
+/*
+ * Copy the last miswired sender of @port into @mis; false when there is
+ * none heard within the dead interval.
+ */
+bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
+			  struct dp_miswired *mis)
+{
+	spin_lock_bh(&port->miswired_lock);
+	*mis = port->miswired;
+	spin_unlock_bh(&port->miswired_lock);
+	return mis->mac &&
+	       time_before(jiffies, mis->heard + READ_ONCE(dp->dead_jiffies));
+}
+
+/*
+ * Record a miswired Hello.  The sender on record stays while it is heard,
+ * so that several servers on the wrong switch make one report, not one per
+ * Hello.  True when this is news: a sender on record for the first time
+ * (none was, or the last one fell silent for the dead interval), or the one
+ * on record with another MAC address.
+ */
+static bool dp_port_miswired_set(const struct dp_priv *dp,
+				 struct dp_port *port, u32 src, u8 sport,
+				 u64 mac, struct dp_miswired *mis)
+{
+	struct dp_miswired *m = &port->miswired;
+	unsigned long now = jiffies;
+	bool heard, same, news;
+
+	spin_lock(&port->miswired_lock);
+	heard = m->mac &&
+		time_before(now, m->heard + READ_ONCE(dp->dead_jiffies));
+	same = m->node == src && m->sport == sport;
+	if (heard && !same) {
+		spin_unlock(&port->miswired_lock);
+		return false;
+	}
+	news = !heard || m->mac != mac;
+	m->mac = mac;
+	m->node = src;
+	m->sport = sport;
+	m->heard = now;
+	*mis = *m;
+	spin_unlock(&port->miswired_lock);
+	return news;
+}
+
+/*
+ * Report the neighbours of @port that were reachable and are no longer:
+ * silent for the dead interval, or the port lost its carrier.  Runs every
+ * Hello interval, BH off, under rcu_read_lock.
+ */
+static void dp_neigh_scan(struct dp_priv *dp, struct dp_port *port)
+{
+	bool up = dp_port_up(port);
+	u32 i;
+
+	for (i = 0; i < port->nneigh; i++) {
+		struct dp_neigh *nb = &port->neigh[i];
+
+		if (!test_bit(DP_NEIGH_REPORTED, &nb->flags) ||
+		    (up && dp_neigh_alive(dp, nb)))
+			continue;
+		if (test_and_clear_bit(DP_NEIGH_REPORTED, &nb->flags)) {
+			atomic_inc(&dp->gen);
+			dp_genl_neigh_ntf(dp, port, i, false, GFP_ATOMIC);
+		}
+	}
+}
 
 static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 {
@@ -100,8 +180,11 @@ void dp_hello_work(struct work_struct *work)
 	for (i = 0; i < dp->nports; i++) {
 		struct dp_port *port = rcu_dereference(dp->ports[i]);
 
-		if (port && dp_port_up(port))
+		if (!port)
+			continue;
+		if (dp_port_up(port))
 			dp_hello_send(dp, port);
+		dp_neigh_scan(dp, port);
 	}
 	rcu_read_unlock();
 	local_bh_enable();
@@ -132,6 +215,7 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 {
 	const struct dpillar_hello *hello;
 	const struct dpillar_hdr *h;
+	struct dp_neigh *nb;
 	u64 mac;
 	u32 src;
 	int idx;
@@ -156,6 +240,7 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 
 	idx = dp_port_neigh_index(&dp->topo, dp->self, port->index, src);
 	if (idx < 0 || !dp_hello_wired(dp, port, src, hello->port)) {
+		struct dp_miswired mis;
 		char addr[DP_ADDR_TEXT_MAX];
 
 		dp_count(dp, DP_STAT_HELLO_MISWIRED);
@@ -163,13 +248,24 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, which is not cabled to this switch\n",
 				     dp->dev->name, port->index,
 				     port->dev->name, addr, hello->port);
+		if (dp_port_miswired_set(dp, port, src, hello->port, mac,
+					 &mis)) {
+			atomic_inc(&dp->gen);
+			dp_genl_miswired_ntf(dp, port, &mis, GFP_ATOMIC);
+		}
 		goto out;
 	}
 
 	dp_count(dp, DP_STAT_HELLO_RX);
-	if (atomic64_read(&port->neigh[idx].mac) != mac)
-		atomic64_set(&port->neigh[idx].mac, mac);
-	WRITE_ONCE(port->neigh[idx].last_heard, jiffies);
+	nb = &port->neigh[idx];
+	if (atomic64_read(&nb->mac) != mac)
+		atomic64_set(&nb->mac, mac);
+	WRITE_ONCE(nb->last_heard, jiffies);
+	/* Ordered after last_heard: test_and_set_bit() is a full barrier. */
+	if (!test_and_set_bit(DP_NEIGH_REPORTED, &nb->flags)) {
+		atomic_inc(&dp->gen);
+		dp_genl_neigh_ntf(dp, port, idx, true, GFP_ATOMIC);
+	}
 out:
 	consume_skb(skb);
 }

@@ -30,6 +30,14 @@ bool dp_port_up(const struct dp_port *port)
 	return netif_running(port->dev) && netif_carrier_ok(port->dev);
 }
 
+enum dpillar_port_state dp_port_state(const struct dp_port *port)
+{
+	if (!port)
+		return DPILLAR_PORT_STATE_ABSENT;
+	return dp_port_up(port) ? DPILLAR_PORT_STATE_UP :
+				  DPILLAR_PORT_STATE_DOWN;
+}
+
 /* The device carries traffic while any port does. */
 void dp_update_carrier(struct dp_priv *dp)
 {
@@ -129,6 +137,8 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	port->dp = dp;
 	port->index = index;
 	port->dev = lower;
+	port->ntf_state = dp_port_state(port);
+	dp_port_miswired_init(port);
 	netdev_hold(lower, &port->dev_tracker, GFP_KERNEL);
 
 	err = netdev_master_upper_dev_link(lower, dp->dev, NULL, NULL, extack);
@@ -145,6 +155,7 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 					 dp->dev->needed_headroom,
 					 LL_RESERVED_SPACE(lower) + DP_HDR_LEN);
 	rcu_assign_pointer(dp->ports[index], port);
+	atomic_inc(&dp->gen);
 	return 0;
 
 err_unlink:
@@ -161,6 +172,7 @@ void dp_port_del(struct dp_port *port)
 
 	ASSERT_RTNL();
 	RCU_INIT_POINTER(dp->ports[port->index], NULL);
+	atomic_inc(&dp->gen);
 	netdev_rx_handler_unregister(port->dev);
 	netdev_upper_dev_unlink(port->dev, dp->dev);
 	netdev_put(port->dev, &port->dev_tracker);
@@ -168,11 +180,23 @@ void dp_port_del(struct dp_port *port)
 	kfree_rcu(port, rcu);
 }
 
+/* PORT_NTF when the port's state differs from the one last reported. */
+static void dp_port_state_changed(struct dp_port *port)
+{
+	enum dpillar_port_state state = dp_port_state(port);
+
+	if (port->ntf_state == state)
+		return;
+	port->ntf_state = state;
+	dp_genl_port_ntf(port->dp, port->index, port->dev, state);
+}
+
 int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct dp_port *port = dp_port_get_rtnl(dev);
 	struct dp_priv *dp;
+	u32 index;
 
 	if (!port)
 		return NOTIFY_DONE;
@@ -183,6 +207,7 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
 		dp_update_carrier(dp);
+		dp_port_state_changed(port);
 		break;
 	case NETDEV_CHANGEMTU:
 		dp_update_mtu(dp);
@@ -198,8 +223,10 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 		 */
 		netdev_info(dp->dev, "port %u (%s) unregistered, detached\n",
 			    port->index, dev->name);
+		index = port->index;
 		dp_port_del(port);
 		dp_update_carrier(dp);
+		dp_genl_port_ntf(dp, index, dev, DPILLAR_PORT_STATE_ABSENT);
 		break;
 	}
 	return NOTIFY_DONE;

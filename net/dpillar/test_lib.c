@@ -80,6 +80,7 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 		port->dp = dp;
 		port->index = i;
 		port->dev = d->lower[i];
+		dp_port_miswired_init(port);
 		rcu_assign_pointer(d->lower[i]->rx_handler_data, port);
 		rcu_assign_pointer(dp->ports[i], port);
 		dpt_port_set(d, i, true, true);
