@@ -99,7 +99,7 @@ enum {
  * A device is named by DPILLAR_A_DEV_IFINDEX or DPILLAR_A_DEV_IFNAME in the
  * caller's network namespace.  DEV_GET dumps every dpillar device of the
  * namespace; NEIGH_GET dumps one message per neighbour slot (n-1 per port,
- * plus the last miswired sender of a port if it is still heard); ROUTE_GET
+ * plus a miswired sender of a port, kept while it is heard); ROUTE_GET
  * asks this server's routing for the next hop and the whole path it
  * predicts toward a destination; DEV_SET changes the Hello timers and the
  * address prefixes (CAP_NET_ADMIN).  Group "events" carries NEIGH_NTF
