@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Fault tolerance on a (4,3) fabric with the default timers (Hello 100 ms,
-# dead 300 ms): a failed relay server, a server losing one port, a whole
-# switch down.  For each, traffic keeps flowing once the failure is
-# noticed, every server relays exactly what dpsim's FTRoute predicts for
-# the same failure set, nothing loops, and recovery restores the
-# failure-free paths.  Outages are measured and printed, not asserted.
+# Fault tolerance on a DPillar fabric, (4,3) with 24 servers unless
+# DPILLAR_FABRIC="N K" says otherwise (the debug kernel runs (4,2)), with
+# the default timers (Hello 100 ms, dead 300 ms): a failed relay server, a
+# server losing one port, a whole switch down.  For each, traffic keeps
+# flowing once the failure is noticed, every server relays exactly what
+# dpsim's FTRoute predicts for the same failure set, nothing loops, and
+# recovery restores the failure-free paths.  Outages are measured and
+# printed, not asserted.  What fails is chosen from dpsim's failure-free
+# route between server 0 and the server farthest from it (the flow every
+# scenario interrupts), so the scenarios hold on any (n, k).
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
@@ -14,10 +18,10 @@
 
 require_vm
 require_root
-require_cmd ip jq ethtool ping
+require_cmd ip ethtool ping
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 [ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
-N=4 K=3
+fabric_size "4 3"
 # The default timers; a debug kernel (KASAN, lockdep) under TCG is many
 # times slower and sets DPILLAR_DEAD_MS so that Hellos late by scheduling
 # alone do not look like failures.
@@ -28,51 +32,65 @@ mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
 defer topo_destroy
 run_test "($N,$K) fabric up, Hello $HELLO ms, dead $DEAD ms" \
-	fabric_up $N $K hello "$HELLO" dead "$DEAD" || ktap_finish
+	fabric_up "$N" "$K" hello "$HELLO" dead "$DEAD" || ktap_finish
 topo_load	# run_test ran fabric_up in a subshell
-SERVERS=$(topo_servers)
-on() { local a=$1; shift; ip netns exec "$(topo_ns_of "$a")" "$@"; }
-sum_stat() { fabric_stats "$1" | awk '{ s += $2 } END { print s + 0 }'; }
+fabric_index
+NS=${#SERVERS[@]}
+on() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$@"; }
 
-# route A B SPEC: dpsim's FTRoute path as JSON for the failure set SPEC
-route() { "$DPSIM" route -n $N -k $K --from "$1" --to "$2" ${3:+--fail "$3"} --json; }
-
-# check_path A B SPEC: 4 pings A -> B; every server must relay exactly what
-# dpsim predicts for both directions under SPEC (a server appearing twice
-# on a path, e.g. after a u-turn, relays twice).
-check_path() {
-	local a=$1 b=$2 spec=$3 fwd rev s v d want bad=0 f r
-	local -A before=() after=()
-	f=$(route "$a" "$b" "$spec")
-	r=$(route "$b" "$a" "$spec")
-	if [ "$(jq .delivered <<<"$f")/$(jq .delivered <<<"$r")" != true/true ]; then
-		ktap_diag "dpsim cannot deliver $a <-> $b under '$spec'"
-		return 1
-	fi
-	fwd=$(jq -r '.path[1:-1][]' <<<"$f")
-	rev=$(jq -r '.path[1:-1][]' <<<"$r")
-	while read -r s v; do before[$s]=$v; done <<<"$(fabric_stats forwarded)"
-	on "$a" ping -c 4 -i 0.2 -W 2 "$(fabric_ip4 "$b")" >/dev/null ||
-		{ ktap_diag "ping $a -> $b failed"; return 1; }
-	while read -r s v; do after[$s]=$v; done <<<"$(fabric_stats forwarded)"
-	for s in $SERVERS; do
-		d=$((after[$s] - before[$s]))
-		want=$((4 * ($(grep -cx "$s" <<<"$fwd") + $(grep -cx "$s" <<<"$rev"))))
-		if [ "$d" -ne "$want" ]; then
-			ktap_diag "$a -> $b: $s relayed $d, dpsim says $want"
-			bad=1
-		fi
+# --- what fails: from dpsim's failure-free routes from server 0 -----------
+S0=${SERVERS[0]}
+declare -A VIA=()	# target -> " relay relay ... " from S0
+far='' far_h=0
+for b in "${SERVERS[@]:1}"; do
+	fabric_route "$S0" "$b" || ktap_diag "dpsim route $S0 $b failed"
+	VIA[$b]=" ${R_RELAYS[*]} "
+	[ "${R_HOPS:-0}" -gt "$far_h" ] && far_h=$R_HOPS far=$b
+done
+read -r -a far_relays <<<"${VIA[$far]}"
+# the first relay of the flow fails; the last one loses a port
+F=${far_relays[0]} X=${far_relays[-1]}
+if [ -z "$F" ]; then
+	ktap_fail "the farthest pair $S0 -> $far has a relay"
+	ktap_finish
+fi
+# up to two more pairs from S0 whose failure-free path crosses F
+F_PAIRS=("$S0 $far")
+for b in "${SERVERS[@]:1}"; do
+	[ ${#F_PAIRS[@]} -lt 3 ] || break
+	[ "$b" != "$far" ] && [ "$b" != "$F" ] && [[ ${VIA[$b]} == *" $F "* ]] &&
+		F_PAIRS+=("$S0 $b")
+done
+[ ${#F_PAIRS[@]} -ge 2 ] || F_PAIRS+=("${SERVERS[NS - 1]} ${SERVERS[NS / K]}")
+# X's port 0: the flow, X as an end point, and a pair from column 1 to X
+X_PAIRS=("$S0 $far" "$X $far")
+c1=${SERVERS[NS / K]}
+[ "$c1" = "$X" ] && c1=${SERVERS[NS / K + 1]}
+X_PAIRS+=("$c1 $X")
+# the switch on F's port 0: every server port on it fails at once; pairs
+# of servers that share it (the first and last port, the second and the
+# second last)
+_topo_switch_of "$F" 0
+SW=$_SWN SW_MEMBERS=() SW_SPEC=''
+for a in "${SERVERS[@]}"; do
+	for p in 0 1; do
+		_topo_switch_of "$a" $p
+		[ "$_SWN" = "$SW" ] || continue
+		SW_MEMBERS+=("$a")
+		SW_SPEC+="${SW_SPEC:+,}$a/$p"
 	done
-	ktap_diag "$a -> $b: $(jq .hops <<<"$f") hops ($(jq -r '.phases | join(",")' <<<"$f")), back $(jq .hops <<<"$r")"
-	return $bad
-}
+done
+m=${#SW_MEMBERS[@]}
+SW_PAIRS=("$S0 $far" "${SW_MEMBERS[0]} ${SW_MEMBERS[m - 1]}"
+	"${SW_MEMBERS[1]} ${SW_MEMBERS[m - 2]}")
+ktap_diag "flow $S0 -> $far ($far_h hops via${VIA[$far]% }); fails: server $F, port 0 of $X, switch $SW ($SW_SPEC)"
 
 # outage A B CMD: a 50 ms ping flow A -> B while CMD fails something;
 # prints the outage (lost replies x 50 ms).
 outage() {
 	local a=$1 b=$2 cmd=$3 out sent got
 	local pid
-	on "$a" ping -i 0.05 -w $((3 + DEAD / 1000)) -W 1 "$(fabric_ip4 "$b")" \
+	on "$a" ping -i 0.05 -w $((3 + DEAD / 1000)) -W 1 "${FIP4[$b]}" \
 		>/tmp/dpft.ping 2>&1 &
 	pid=$!
 	sleep 1
@@ -94,36 +112,37 @@ scenario() {
 	ktap_diag "$desc: outage of the flow ${first/ / -> }: ${ms} ms ($(tail -n 2 /tmp/dpft.ping | head -n 1))"
 	# The flow is back: its last pings were answered.
 	run_test "$desc: traffic flows again after the dead interval" \
-		on ${first%% *} ping -c 2 -i 0.2 -W 2 "$(fabric_ip4 ${first##* })"
+		on ${first%% *} ping -c 2 -i 0.2 -W 2 "${FIP4[${first##* }]}"
+	fabric_fwd_snapshot
 	for pair in "$@"; do
 		# shellcheck disable=SC2086
-		run_test "$desc: $pair relays as dpsim --fail $spec" \
-			check_path $pair "$spec"
+		fabric_relay_test "$desc: $pair relays as dpsim --fail $spec" \
+			$pair "$spec"
 	done
 	eval "$restore"
 	sleep $SETTLE
+	fabric_fwd_snapshot
 	# shellcheck disable=SC2086
-	run_test "$desc: recovered, $first back on its failure-free path" \
-		check_path $first ""
+	fabric_relay_test "$desc: recovered, $first back on its failure-free path" \
+		$first ""
 }
 
-check_eq "$(sum_stat route_tunnel_hops)/$(sum_stat route_uturns)" 0/0 \
+fabric_snapshot
+check_eq "$(snap_sum route_tunnel_hops)/$(snap_sum route_uturns)" 0/0 \
 	"no detours before any failure"
 
-scenario "relay server 1:0.0.1 fails" 1:0.0.1 \
-	"topo_server_down 1:0.0.1" "topo_server_up 1:0.0.1" \
-	"0:0.0.0 2:1.1.1" "2:1.0.0 2:0.1.1" "0:1.0.1 1:0.0.0"
+scenario "relay server $F fails" "$F" \
+	"topo_server_down $F" "topo_server_up $F" "${F_PAIRS[@]}"
 
-scenario "server 2:0.1.1 loses port 0" 2:0.1.1/0 \
-	"topo_port_down 2:0.1.1 0" "topo_port_up 2:0.1.1 0" \
-	"0:0.0.0 2:1.1.1" "2:0.1.1 2:1.1.1" "1:0.0.1 2:1.1.1"
+scenario "server $X loses port 0" "$X/0" \
+	"topo_port_down $X 0" "topo_port_up $X 0" "${X_PAIRS[@]}"
 
-sw=$(topo_switch_of 1:0.0.1 0)
-scenario "switch $sw goes down" 1:0.0.1/0,1:0.1.1/0,2:0.0.1/1,2:0.1.1/1 \
-	"ip -n dpsw link set $sw down" "ip -n dpsw link set $sw up" \
-	"0:0.0.0 2:1.1.1" "1:0.0.1 2:0.1.1" "2:0.0.1 1:0.1.1"
+scenario "switch $SW goes down" "$SW_SPEC" \
+	"ip -n dpsw link set $SW down" "ip -n dpsw link set $SW up" \
+	"${SW_PAIRS[@]}"
 
-check_eq "$(sum_stat drop_ttl)" 0 "no TTL expired anywhere: no loops"
-ktap_diag "detours taken: $(sum_stat route_tunnel_hops) tunnel hops, $(sum_stat route_uturns) u-turns, $(sum_stat route_ring_reversals) ring reversals"
+fabric_snapshot
+check_eq "$(snap_sum drop_ttl)" 0 "no TTL expired anywhere: no loops"
+ktap_diag "detours taken: $(snap_sum route_tunnel_hops) tunnel hops, $(snap_sum route_uturns) u-turns, $(snap_sum route_ring_reversals) ring reversals"
 run_test "no kernel splat" dmesg_check "$mark"
 ktap_finish

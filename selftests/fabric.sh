@@ -15,6 +15,21 @@
 #   fabric_stat ADDR NAME              one ethtool -S counter of its dp0
 #   fabric_stats NAME                  "ADDR VALUE" for every server, in one
 #                                      pass
+#   fabric_size DEFAULT                N and K from DPILLAR_FABRIC ("4 2"),
+#                                      else from DEFAULT ("4 3")
+#   fabric_index                       after topo_build/topo_load: SERVERS
+#                                      (array, index order) and, per address,
+#                                      FNS[] FID[] FIP4[] FIP6[]; no process
+#   fabric_route A B [SPEC]            dpsim's route A -> B (failure set
+#                                      SPEC) into R_DELIVERED R_HOPS
+#                                      R_PHASES R_PATH[] R_RELAYS[]; one
+#                                      process (no jq)
+#   fabric_snapshot                    every counter of every dp0 into
+#                                      ST["ADDR NAME"], in one pass;
+#                                      snap_sum NAME: its fabric-wide sum
+#   fabric_relay_test DESC A B [SPEC]  4 pings A -> B: every server relays
+#                                      exactly what dpsim routes both ways
+#                                      under failure set SPEC; a KTAP result
 
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
@@ -43,21 +58,72 @@ fabric_ip6() {
 		$(($(fabric_id "$1") & 65535))
 }
 
+# fabric_size DEFAULT: N and K of the fabric a suite builds; the debug
+# kernel (KASAN, lockdep) runs the suites on a smaller one.
+fabric_size() {
+	read -r N K <<<"${DPILLAR_FABRIC:-$1}"
+	if ! [[ "$N" =~ ^[0-9]+$ && "${K:-}" =~ ^[0-9]+$ ]]; then
+		ktap_skip_all "bad DPILLAR_FABRIC '${DPILLAR_FABRIC:-$1}' (want \"N K\")"
+	fi
+}
+
+# shellcheck disable=SC2034 # for the sourcing test
+fabric_index() {
+	local C L id a
+	_topo_need || return 1
+	SERVERS=()
+	declare -gA FNS=() FID=() FIP4=() FIP6=()
+	for ((C = 0; C < TOPO_K; C++)); do
+		for ((L = 0; L < _TOPO_HK; L++)); do
+			_topo_label_text $L
+			a=$C:$_LT
+			id=$((C * _TOPO_HK + L))
+			SERVERS+=("$a")
+			FNS[$a]=$TOPO_NS_PREFIX$C-$_LT
+			FID[$a]=$id
+			FIP4[$a]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
+			printf -v "FIP6[$a]" 'fd64:7069:6c6c:6172::%x:%x' \
+				$((id >> 16)) $((id & 65535))
+		done
+	done
+}
+
+# fabric_route A B [SPEC]: dpsim route, parsed with bash regexes.
+fabric_route() {
+	local j p re
+	R_DELIVERED='' R_HOPS='' R_PHASES='' R_PATH=() R_RELAYS=()
+	j=$("$DPSIM" route -n "$TOPO_N" -k "$TOPO_K" --from "$1" --to "$2" \
+		${3:+--fail "$3"} --json) || return 1
+	re='"delivered": *(true|false)'
+	[[ $j =~ $re ]] && R_DELIVERED=${BASH_REMATCH[1]}
+	re='"hops": *([0-9]+)'
+	[[ $j =~ $re ]] && R_HOPS=${BASH_REMATCH[1]}
+	re='"phases": *\[([^]]*)\]'
+	[[ $j =~ $re ]] && { p=${BASH_REMATCH[1]//\"/}; R_PHASES=${p// /}; }
+	re='"path": *\[([^]]*)\]'
+	[[ $j =~ $re ]] || return 1
+	p=${BASH_REMATCH[1]//\"/}
+	IFS=', ' read -r -a R_PATH <<<"$p"
+	R_RELAYS=("${R_PATH[@]:1:${#R_PATH[@]}-2}")
+	[ -n "$R_DELIVERED" ] && [ -n "$R_HOPS" ]
+}
+
 fabric_up() {
 	local n=$1 k=$2 a ns
 	shift 2
 	topo_build "$n" "$k" || return 1
-	for a in $(topo_servers); do
-		ns=$(topo_ns_of "$a")
+	fabric_index || return 1
+	for a in "${SERVERS[@]}"; do
+		ns=${FNS[$a]}
 		ip netns exec "$ns" "$DPCTL" link add dp0 n "$n" k "$k" \
 			addr "$a" port0 p0 port1 p1 "$@" || return 1
 		# /32 and /128 plus a route: the fabric prefix is not a LAN (no
 		# broadcast address, no subnet-router anycast).
 		ip -n "$ns" -b - <<-EOF || return 1
 		link set dp0 up
-		addr add $(fabric_ip4 "$a")/32 dev dp0
+		addr add ${FIP4[$a]}/32 dev dp0
 		route add $FABRIC_IP4_NET dev dp0
-		addr add $(fabric_ip6 "$a")/128 dev dp0 nodad
+		addr add ${FIP6[$a]}/128 dev dp0 nodad
 		route add $FABRIC_IP6_NET dev dp0
 		EOF
 	done
@@ -76,4 +142,150 @@ fabric_stats() {
 	ip -all netns exec ethtool -S dp0 2>/dev/null | awk -v k="$1:" '
 		/^netns: dp-/ { a = substr($2, 4); sub("-", ":", a) }
 		$1 == k && a != "" { print a, $2 }'
+}
+
+declare -A ST=()
+fabric_snapshot() {
+	local a k v
+	ST=()
+	if _fabric_snap_py && echo snap >&"${_FSNAP[1]}"; then
+		while read -r -t 60 a k v <&"${_FSNAP[0]}"; do
+			[ "$a" = END ] && return 0
+			ST["$a $k"]=$v
+		done
+		echo "# fabric_snapshot: no answer from the reader, using ethtool" >&2
+		ST=()
+	fi
+	while read -r a k v; do
+		[ -n "$v" ] && ST["$a $k"]=$v
+	done <<<"$(ip -all netns exec ethtool -S dp0 2>/dev/null | awk '
+		/^netns: / { a = ""; if ($2 ~ /^dp-/) { a = substr($2, 4); sub("-", ":", a) }; next }
+		a != "" && NF == 2 && $1 ~ /:$/ { sub(":$", "", $1); print a, $1, $2 }')"
+}
+
+# _fabric_snap_py: a python3 coprocess that answers each "snap" line with
+# "ADDR NAME VALUE" for every counter of every server's dp0 (what ethtool
+# -S shows: ETHTOOL_GSTRINGS and ETHTOOL_GSTATS, after a setns() into each
+# dp-* netns), then "END".  It costs one python3 start (~3 s under TCG);
+# each snapshot then takes milliseconds instead of one ethtool process per
+# server (~0.3 s each).  Started on first use, stopped at exit; fails (1)
+# when python3 cannot run it, and fabric_snapshot uses ethtool.
+_fabric_snap_py() {
+	[ -n "${_FSNAP_PID:-}" ] && return 0
+	[ "${_FSNAP_BROKEN:-0}" = 1 ] && return 1
+	command -v python3 >/dev/null || { _FSNAP_BROKEN=1; return 1; }
+	coproc _FSNAP { python3 -S -E -u -c "$_FABRIC_SNAP_PY" 2>&1; }
+	defer "kill $_FSNAP_PID"
+	local line
+	if ! read -r -t 60 line <&"${_FSNAP[0]}" || [ "$line" != READY ]; then
+		echo "# fabric_snapshot: reader failed: $line" >&2
+		kill "$_FSNAP_PID" 2>/dev/null
+		_FSNAP_PID='' _FSNAP_BROKEN=1
+		return 1
+	fi
+}
+_FABRIC_SNAP_PY='
+import ctypes, fcntl, os, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+SIOCETHTOOL, GSSET_INFO, GSTRINGS, GSTATS, SS_STATS = 0x8946, 0x37, 0x1b, 0x1d, 1
+def ioctl(s, buf):
+    ifr = struct.pack("16sP", b"dp0", ctypes.addressof(buf)) + bytes(16)
+    fcntl.ioctl(s, SIOCETHTOOL, ifr)
+def counters(s):
+    info = ctypes.create_string_buffer(struct.pack("IIQI", GSSET_INFO, 0, 1 << SS_STATS, 0))
+    ioctl(s, info)
+    n = struct.unpack_from("IIQI", info.raw)[3]
+    gs = ctypes.create_string_buffer(struct.pack("III", GSTRINGS, SS_STATS, n) + bytes(32 * n))
+    ioctl(s, gs)
+    names = [gs.raw[12 + 32 * i:12 + 32 * (i + 1)].split(b"\0")[0].decode() for i in range(n)]
+    st = ctypes.create_string_buffer(struct.pack("II", GSTATS, n) + bytes(8 * n))
+    ioctl(s, st)
+    return zip(names, struct.unpack_from("%dQ" % n, st.raw, 8))
+print("READY")
+for line in sys.stdin:
+    out = []
+    for ns in sorted(os.listdir("/run/netns")):
+        if not ns.startswith("dp-"):
+            continue
+        fd = os.open("/run/netns/" + ns, os.O_RDONLY)
+        if libc.setns(fd, 0x40000000) != 0:
+            sys.exit("setns " + ns)
+        os.close(fd)
+        addr = ns[3:].replace("-", ":", 1)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                out += ["%s %s %d" % (addr, k, v) for k, v in counters(s)]
+            except OSError:
+                pass
+    out.append("END")
+    print("\n".join(out))
+'
+
+snap_sum() {
+	local a n=0
+	for a in "${SERVERS[@]}"; do n=$((n + ${ST["$a $1"]:-0})); done
+	echo $n
+}
+
+# ---- relay counters vs dpsim ------------------------------------------------
+# FWD[addr]: every server's "forwarded" counter, one ethtool pass.  Each
+# check reads it after its pings and keeps it as the next check's
+# "before": N checks in a row cost N + 1 passes (a pass is one ethtool per
+# server).  Only the checks' pings are relayed in between (Hellos never
+# are); anything else must call fabric_fwd_snapshot again.
+declare -A FWD=()
+FWD_OK=0
+fabric_fwd_snapshot() {
+	local s
+	fabric_snapshot
+	FWD=()
+	for s in "${SERVERS[@]}"; do FWD[$s]=${ST["$s forwarded"]:-}; done
+	FWD_OK=1
+}
+
+# fabric_check_relays A B [SPEC]: diagnostics on stdout; 0 when every
+# server relayed what dpsim predicts (4 requests A -> B and 4 replies; a
+# server on both paths, or twice on one after a u-turn, relays more).
+fabric_check_relays() {
+	local a=$1 b=$2 spec=${3:-} s d want bad=0 fh rh ph
+	local -A exp=() before=()
+	[ "$FWD_OK" = 1 ] || fabric_fwd_snapshot
+	FWD_OK=0
+	fabric_route "$a" "$b" "$spec" || return 1
+	fh=$R_HOPS ph=$R_PHASES
+	[ "$R_DELIVERED" = true ] || { echo "# dpsim cannot deliver $a -> $b${spec:+ under $spec}"; bad=1; }
+	for s in "${R_RELAYS[@]}"; do exp[$s]=$((${exp[$s]:-0} + 4)); done
+	fabric_route "$b" "$a" "$spec" || return 1
+	rh=$R_HOPS
+	[ "$R_DELIVERED" = true ] || { echo "# dpsim cannot deliver $b -> $a${spec:+ under $spec}"; bad=1; }
+	for s in "${R_RELAYS[@]}"; do exp[$s]=$((${exp[$s]:-0} + 4)); done
+	for s in "${SERVERS[@]}"; do before[$s]=${FWD[$s]:-0}; done
+	ip netns exec "${FNS[$a]}" ping -c 4 -i 0.2 -W 2 "${FIP4[$b]}" >/dev/null ||
+		{ echo "# ping $a -> $b failed"; bad=1; }
+	fabric_fwd_snapshot
+	for s in "${SERVERS[@]}"; do
+		d=$((${FWD[$s]:-0} - before[$s]))
+		want=${exp[$s]:-0}
+		if [ "$d" -ne "$want" ]; then
+			echo "# $a -> $b: $s relayed $d, dpsim says $want"
+			bad=1
+		fi
+	done
+	echo "# $a -> $b: $fh hops ($ph), back $rh"
+	return $bad
+}
+
+# fabric_relay_test DESC A B [SPEC]: fabric_check_relays as a KTAP result,
+# in this shell (run_test's subshell would lose the snapshot); its
+# diagnostics shown on failure or with V=1.
+fabric_relay_test() {
+	local desc=$1 out rc
+	shift
+	out=$(mktemp)
+	fabric_check_relays "$@" > "$out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] || [ "$V" = 1 ] && cat "$out"
+	rm -f "$out"
+	ktap_result "$desc" $rc
+	return $rc
 }

@@ -3,7 +3,7 @@
 #
 # Test of the DPillar topology builder (selftests/topo.sh), run in the guest:
 #   selftests/vm/run-vm.sh -- selftests/topo_test.sh [N:K ...]
-# (default sizes 4:2 4:3 6:3).  For each size it builds the topology and
+# (default sizes: DPILLAR_TOPO_SIZES, else "4:2 4:3 6:3").  For each size it builds the topology and
 # checks it against the DPillar definition, independently of the builder's
 # arithmetic (only the documented naming is shared):
 #  - wiring: every bridge has n ports, h servers of column c on port p0 and
@@ -23,7 +23,7 @@ require_root
 require_cmd ip python3 bc
 
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(4:2 4:3 6:3)
+[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_TOPO_SIZES:-4:2 4:3 6:3}"
 defer topo_destroy
 
 DPSIM=$DPILLAR_REPO/tools/dpsim/dpsim
