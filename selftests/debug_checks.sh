@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run guest tests on the debug kernel, then look for kernel bugs that leave
-# no line on the console (run-vm.sh scans that for splats):
+# Run the guest tests one after the other in ONE guest (any kernel: make
+# check boots each kernel once), then look for kernel bugs that leave no
+# line on the console (run-vm.sh scans that for splats):
 #
 #   selftests/vm/run-vm.sh --kernel BZIMAGE --out DIR -- \
 #       selftests/debug_checks.sh selftests/kunit.sh selftests/vm_smoke.sh ...
@@ -10,9 +11,15 @@
 #  1. before the tests: a kmemleak scan, then "clear", so that only what
 #     leaks from here on is reported (the boot's own suspects are not ours)
 #  2. each TEST ("script [args]", split on blanks) as bash script args,
-#     one after the other; output shown and kept in $DPILLAR_OUT/test-N.out,
-#     exit status in test-N.rc, seconds in test-N.time (N from 1); a test
-#     that leaves the dpillar module loaded gets it unloaded (reported)
+#     one after the other, each under its own time limit
+#     (DPILLAR_TEST_TIMEOUT seconds, default 1200: a hung test fails alone
+#     and the next one runs); output shown and kept in
+#     $DPILLAR_OUT/test-N.out, exit status in test-N.rc, seconds in
+#     test-N.time (N from 1).  A kernel splat logged while a test ran (the
+#     patterns of vm/splat-patterns.txt, in dmesg since a mark written
+#     before it) fails that test (status 1) and is appended to its output,
+#     so each splat is attributed to its test.  A test that leaves the
+#     dpillar module loaded gets it unloaded (reported)
 #  3. the module loaded again ($DPILLAR_KO) and unloaded again: init and
 #     exit still work and nothing holds the module
 #  4. lockdep still on: debug_locks is 1 (lockdep switches itself off
@@ -24,12 +31,13 @@
 #
 # Exit status: 1 when a test failed (status other than 0 and 4) or a check
 # failed, else 0 (4 when every test skipped).  A kernel without kmemleak or
-# lockdep skips those checks, and says so.
+# lockdep (Debian's) skips those checks, and says so.
 set -u
 
+here=$(cd "$(dirname "$0")" && pwd)
 kml=/sys/kernel/debug/kmemleak
 out=${DPILLAR_OUT:-/tmp}
-failed=0
+failed=0 dl='' kml_checked=''
 
 say() { echo "# debug-checks: $*"; }
 bad() { say "FAIL: $*"; failed=1; }
@@ -55,8 +63,23 @@ for t in "$@"; do
 	read -r -a argv <<<"$t"
 	say "=== $n: $t"
 	s=$(date +%s)
-	bash "${argv[@]}" 2>&1 | tee "$out/test-$n.out"
+	mark="dpillar-test-$n-mark-$$-$RANDOM"
+	echo "<6>$mark" > /dev/kmsg
+	timeout -k 10 "${DPILLAR_TEST_TIMEOUT:-1200}" bash "${argv[@]}" 2>&1 |
+		tee "$out/test-$n.out"
 	rc=${PIPESTATUS[0]}
+	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
+		echo "# debug-checks: $t: killed after ${DPILLAR_TEST_TIMEOUT:-1200} s" |
+		tee -a "$out/test-$n.out"
+	splats=$(dmesg | sed -n "/$mark/,\$p" | tail -n +2 |
+		"$here/vm/splat-scan.sh" /dev/stdin)
+	if [ -n "$splats" ]; then
+		{
+			echo "# debug-checks: kernel splat while $t ran:"
+			printf '%s\n' "$splats" | head -n 40 | sed 's/^/#   /'
+		} | tee -a "$out/test-$n.out"
+		[ "$rc" = 0 ] || [ "$rc" = 4 ] && rc=1
+	fi
 	echo $(( $(date +%s) - s )) > "$out/test-$n.time"
 	echo $rc > "$out/test-$n.rc"
 	say "=== $n: $t: exit $rc in $(cat "$out/test-$n.time") s"
@@ -107,6 +130,7 @@ if [ -w $kml ]; then
 	sleep 5
 	echo scan > $kml && echo scan > $kml
 	leaks=$(cat $kml)
+	kml_checked=1
 	if [ -n "$leaks" ]; then
 		bad "kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") leak(s)"
 		printf '%s\n' "$leaks" | head -n 80 | sed 's/^/#   /'
@@ -115,7 +139,7 @@ if [ -w $kml ]; then
 fi
 
 [ $failed = 0 ] &&
-	say "ok: lockdep on, taint $taint, no kmemleak report, module reloads ($(( $(date +%s) - t0 )) s)"
+	say "ok: ${dl:+lockdep on, }taint $taint${kml_checked:+, no kmemleak report}, module reloads ($(( $(date +%s) - t0 )) s)"
 say "$n tests: $tpass passed, $tfail failed, $((n - tpass - tfail)) skipped"
 [ $tfail = 0 ] && [ $failed = 0 ] || exit 1
 [ $n -gt 0 ] && [ $tpass = 0 ] && exit 4
