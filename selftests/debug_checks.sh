@@ -17,7 +17,8 @@
 #     $DPILLAR_OUT/test-N.out, exit status in test-N.rc, seconds in
 #     test-N.time (N from 1).  A kernel splat logged while a test ran (the
 #     patterns of vm/splat-patterns.txt, in dmesg since a mark written
-#     before it) fails that test (status 1) and is appended to its output,
+#     before it, kept in test-N.dmesg) fails that test (status 1) and is
+#     appended to its output,
 #     so each splat is attributed to its test.  A test that leaves the
 #     dpillar module loaded gets it unloaded (reported)
 #  3. the module loaded again ($DPILLAR_KO) and unloaded again: init and
@@ -71,8 +72,10 @@ for t in "$@"; do
 	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
 		echo "# debug-checks: $t: killed after ${DPILLAR_TEST_TIMEOUT:-1200} s" |
 		tee -a "$out/test-$n.out"
-	splats=$(dmesg | sed -n "/$mark/,\$p" | tail -n +2 |
-		"$here/vm/splat-scan.sh" /dev/stdin)
+	dmesg | sed -n "/$mark/,\$p" | tail -n +2 > "$out/test-$n.dmesg"
+	splats=$("$here/vm/splat-scan.sh" "$out/test-$n.dmesg")
+	src=$?
+	[ $src -gt 1 ] && splats="splat-scan failed (rc=$src)"
 	if [ -n "$splats" ]; then
 		{
 			echo "# debug-checks: kernel splat while $t ran:"
