@@ -7,13 +7,23 @@
 #  2. host: userspace build, dpsim/core tests, splat-detector self-test,
 #     checkpatch --strict
 #  3. the module, W=1 + sparse, against each Debian kernel
-#  4. guest selftests (QEMU TCG) on each Debian kernel
-#  5. the debug kernel (scripts/debug-kernel.sh: KUnit, KASAN, UBSAN,
-#     lockdep, kmemleak ..., built once and cached): the module built
-#     against it (W=1 + sparse), then one guest that runs the KUnit suites
-#     and the guest selftests (the fabric suites opt-in), followed by the
-#     checks of selftests/debug_checks.sh (lockdep still on, no W/D/B/L
-#     taint, kmemleak clean, module reload)
+#  4. the debug kernel (scripts/debug-kernel.sh: KUnit, KASAN, UBSAN,
+#     lockdep, kmemleak ..., built once and cached) and the module built
+#     against it (W=1 + sparse); its guest starts in the background
+#     (DPILLAR_CHECK_JOBS=1: at the end, in the foreground) and runs the
+#     KUnit suites and GUEST_TESTS
+#  5. the guest rig self-test, then one guest per Debian kernel that runs
+#     GUEST_TESTS
+#
+# Every guest runs its tests with selftests/debug_checks.sh: each test
+# under its own time limit, a splat attributed to the test it happened
+# in, then checks of the kernel (taint, module reload; lockdep and
+# kmemleak where the kernel has them).  Each test is reported as a step.
+#
+# A test is added to every kernel by adding it to GUEST_TESTS.  The
+# fabric suites take their size from DPILLAR_FABRIC: the newest Debian
+# kernel runs the (4,3) fabric (24 servers), the others (4,2) (8 servers;
+# the debug kernel is ~4x slower under TCG).
 #
 # Ends with "N passed, N failed" (N counts individual test cases where a
 # suite reports them) and exits non-zero on any failure.
@@ -30,17 +40,11 @@ GUEST_TESTS=(
 	selftests/dpillar_data.sh
 	selftests/dpillar_ft.sh
 )
-# The 24-server fabric suites cost ~5 min each on a stock kernel under TCG,
-# and over 15 min each on the debug kernel (KASAN, lockdep): within CI's
-# time they run on 6.12 and, opt-in (DPILLAR_DEBUG_FULL=1), on the debug
-# kernel.  Every kernel runs the link type's tests.
-FABRIC_TESTS=" selftests/dpillar_data.sh selftests/dpillar_ft.sh "
-guest_tests_for() { # guest_tests_for full|link
-	local t
-	for t in "${GUEST_TESTS[@]}"; do
-		[ "$1" = full ] || [[ "$FABRIC_TESTS" != *" $t "* ]] && echo "$t"
-	done
-}
+# The smaller fabric and topologies of the older and the debug kernel.
+SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3")
+# The debug kernel builds a (4,3) topology in ~2 min: (4,2) only there
+# (KUnit runs the routing core on every size).
+DEBUG_SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2")
 
 passed=0 failed=0 failures=()
 t0=$(date +%s)
@@ -90,38 +94,94 @@ step "build tools" make -s tools
 step "dpsim and routing core tests" make -s -C tools/dpsim check
 step "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 step "checkpatch --strict" bash scripts/checkpatch.sh
-# The rig must be able to fail: exit codes, timeouts, splats, crashes.
-step "guest rig self-test" bash selftests/vm/test-run-vm.sh
 step "module build, W=1 + sparse (${ABIS[*]})" bash scripts/build-modules.sh "${ABIS[@]}"
 
-for abi in "${ABIS[@]}"; do
-	ko=$repo/build/$abi/net/dpillar/dpillar.ko
-	scope=link
-	[ "$abi" = "${ABIS[-1]}" ] && scope=full	# the newest kernel
-	for t in $(guest_tests_for $scope); do
-		step "guest $abi: $t" env DPILLAR_KO="$ko" \
-			selftests/vm/run-vm.sh --kernel "$abi" --timeout 1200 -- "$t"
-	done
-done
-
-# ---- debug kernel --------------------------------------------------------
-# One guest runs the KUnit suites and the guest selftests (the fabric suites
-# only with DPILLAR_DEBUG_FULL=1, see FABRIC_TESTS), then the checks
-# of selftests/debug_checks.sh; the steps below report its parts.
-DEBUG_VM=(--mem 2048 --timeout 3600 --env DPILLAR_DEAD_MS=1500)
-dout=$DPILLAR_CACHE/debug-run
-
-debug_guest() {
-	rm -rf "$dout"
-	mkdir -p "$dout"
-	env DPILLAR_KO="$debug_ko" selftests/vm/run-vm.sh \
-		--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" --out "$dout" \
-		--log "$dout/console.log" -- selftests/debug_checks.sh \
-		selftests/kunit.sh "${DEBUG_TESTS[@]}" > "$dout/run-vm.out" 2>&1
+# ---- guests ----------------------------------------------------------------
+# guest NAME KO RUN-VM-ARGS... -- TEST...: boot one guest that runs
+# debug_checks.sh TEST..., its files in $DPILLAR_CACHE/guest-NAME (kept:
+# console.log, run-vm.out, test-N.{out,rc,time}).
+guest() {
+	local name=$1 ko=$2 d=$DPILLAR_CACHE/guest-$1 args=()
+	shift 2
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	rm -rf "$d"
+	mkdir -p "$d"
+	printf '%s\n' "$@" > "$d/tests"
+	env DPILLAR_KO="$ko" selftests/vm/run-vm.sh "${args[@]}" --out "$d" \
+		--log "$d/console.log" -- selftests/debug_checks.sh "$@" \
+		> "$d/run-vm.out" 2>&1
 	local rc=$?
-	grep -E '^(# debug-checks|run-vm)' "$dout/run-vm.out"
+	grep -E '^(# debug-checks|run-vm)' "$d/run-vm.out"
 	return $rc
 }
+
+# guest_results NAME [FIRST]: a step per test of guest NAME (from its
+# FIRST-th, default 1).
+guest_results() {
+	local name=$1 i=0 t
+	while read -r t; do
+		i=$((i + 1))
+		[ $i -ge "${2:-1}" ] || continue
+		step "guest $name: $t" test_result "$name" $i "$t"
+	done < "$DPILLAR_CACHE/guest-$name/tests"
+}
+
+# test_result NAME N TEST: output and exit status of test N of guest NAME.
+test_result() {
+	local f=$DPILLAR_CACHE/guest-$1/test-$2
+	if [ ! -f "$f.rc" ]; then
+		echo "$3 did not finish: see $DPILLAR_CACHE/guest-$1/console.log"
+		return 1
+	fi
+	cat "$f.out"
+	echo "# $(cat "$f.time") s in the $1 guest"
+	return "$(cat "$f.rc")"
+}
+
+# The debug guest is the longest: with DPILLAR_CHECK_JOBS=2 (the default)
+# it runs in the background while the rig self-test and the Debian guests
+# run, two TCG guests at a time (each ~1 host core).  DPILLAR_CHECK_JOBS=1:
+# one after the other.
+JOBS=${DPILLAR_CHECK_JOBS:-2}
+bg_pid=
+
+# guest_bg NAME ARGS...: "guest NAME ARGS..." in the background; its output
+# and status are collected by guest_wait NAME.
+guest_bg() {
+	local f=$DPILLAR_CACHE/guest-$1
+	rm -f "$f.step" "$f.rc"
+	( guest "$@" > "$f.step" 2>&1; echo $? > "$f.rc" ) &
+	bg_pid=$!
+}
+
+guest_wait() {
+	local f=$DPILLAR_CACHE/guest-$1
+	while [ ! -s "$f.rc" ]; do
+		sleep 2
+	done
+	cat "$f.step"
+	return "$(cat "$f.rc")"
+}
+
+# A make check that is interrupted takes its background guest with it.
+killtree() {
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		killtree "$c"
+	done
+	kill "$1" 2>/dev/null
+}
+trap '[ -n "$bg_pid" ] && killtree "$bg_pid"' EXIT
+
+# ---- debug kernel --------------------------------------------------------
+# One guest runs the KUnit suites and GUEST_TESTS, then the checks of
+# selftests/debug_checks.sh (lockdep, taint, kmemleak, reload); the steps
+# below report its parts.  Slower Hello timers: Hellos late by scheduling
+# alone must not look like failures.
+DEBUG_VM=(--mem 2048 --timeout 5400 --env DPILLAR_DEAD_MS=1500
+	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_SMALL[@]}")
+dout=$DPILLAR_CACHE/guest-debug
 
 # kunit_result: the KTAP of the KUnit suites, parsed by the kernel's
 # kunit.py, and a "# Totals" line for step().
@@ -143,37 +203,41 @@ kunit_result() {
 	[ $prc -eq 0 ] && [ "$(cat "$dout/test-1.rc" 2>/dev/null)" = 0 ]
 }
 
-# guest_result N TEST: output and exit status of the guest's test N.
-guest_result() {
-	local f=$dout/test-$1
-	if [ ! -f "$f.rc" ]; then
-		echo "$2 did not finish: see $dout/console.log"
-		return 1
-	fi
-	cat "$f.out"
-	echo "# $(cat "$f.time") s in the debug guest"
-	return "$(cat "$f.rc")"
-}
-
 step "debug kernel (built once, cached)" bash scripts/debug-kernel.sh
 dk=$(bash scripts/debug-kernel.sh --print 2>/dev/null)
 DEBUG_BZIMAGE=$(echo "$dk" | sed -n 's/^DEBUG_BZIMAGE=//p')
 DEBUG_KDIR=$(echo "$dk" | sed -n 's/^DEBUG_KDIR=//p')
+DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
+	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" --
+	selftests/kunit.sh "${GUEST_TESTS[@]}")
+DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks"
 if [ -n "$DEBUG_BZIMAGE" ]; then
-	debug_ko=$repo/build/debug/net/dpillar/dpillar.ko
-	read -r -a DEBUG_TESTS <<<"$(guest_tests_for \
-		"$([ "${DPILLAR_DEBUG_FULL:-0}" = 1 ] && echo full || echo link)" |
-		tr '\n' ' ')"
 	step "module build against the debug kernel, W=1 + sparse" \
 		bash scripts/build-modules.sh "debug=$DEBUG_KDIR"
-	step "debug guest: KUnit, selftests, then lockdep/taint/kmemleak/reload checks" \
-		debug_guest
+	[ "$JOBS" -gt 1 ] && guest_bg "${DEBUG_GUEST[@]}"
+fi
+
+# The rig must be able to fail: exit codes, timeouts, splats, crashes.
+step "guest rig self-test" bash selftests/vm/test-run-vm.sh
+
+for abi in "${ABIS[@]}"; do
+	opts=()
+	[ "$abi" = "${ABIS[-1]}" ] || opts=("${SMALL[@]}")	# older kernels
+	step "guest $abi: tests, then taint/reload checks" \
+		guest "$abi" "$repo/build/$abi/net/dpillar/dpillar.ko" \
+		--kernel "$abi" --timeout 3600 "${opts[@]}" -- "${GUEST_TESTS[@]}"
+	guest_results "$abi"
+done
+
+if [ -n "$DEBUG_BZIMAGE" ]; then
+	if [ "$JOBS" -gt 1 ]; then
+		step "$DEBUG_STEP" guest_wait debug
+		bg_pid=
+	else
+		step "$DEBUG_STEP" guest "${DEBUG_GUEST[@]}"
+	fi
 	step "KUnit (debug kernel)" kunit_result
-	i=1
-	for t in "${DEBUG_TESTS[@]}"; do
-		i=$((i + 1))
-		step "guest debug: $t" guest_result $i "$t"
-	done
+	guest_results debug 2
 fi
 
 echo
