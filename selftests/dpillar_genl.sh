@@ -1,0 +1,378 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The generic netlink family "dpillar" and dpctl against a live (4,2)
+# fabric: show, neigh, route get (equal to dpsim route for every pair),
+# stats, set, monitor (neighbour, miswiring and port events, with the time
+# a failure takes to be reported), every malformed request rejected with
+# its extack text, netns isolation, CAP_NET_ADMIN for changes (run as an
+# unprivileged user), and the kernel's ynl CLI driven by our spec.  Runs
+# in the test guest.
+
+. "$(dirname "$0")/lib.sh"
+. "$DP_SELFTESTS/topo.sh"
+. "$DP_SELFTESTS/fabric.sh"
+
+require_vm
+require_root
+require_cmd ip jq python3 setpriv
+[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
+[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+GENL=$DP_SELFTESTS/dp_genl.py
+HELLO_MS=100
+DEAD_MS=300
+mark=$(dmesg_mark)
+
+load_module || ktap_skip_all "cannot load the module"
+defer topo_destroy
+fabric_up 4 2 hello $HELLO_MS dead $DEAD_MS || ktap_skip_all "fabric_up failed"
+fabric_index
+S0=${SERVERS[0]}
+dp() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$DPCTL" "$@"; }
+ktap_diag "fabric (4,2): ${#SERVERS[@]} servers"
+
+# --- show ----------------------------------------------------------------------
+# One jq over every server's "dpctl -j show dp0".
+check_show() {
+	local a all='' bad
+	for a in "${SERVERS[@]}"; do
+		all+=$(dp "$a" -j show dp0 | jq -c --arg a "$a" --argjson id "${FID[$a]}" '
+			(if type == "array" then .[0] else . end) as $d |
+			{a: $a, ok: ($d.addr == $a and $d.node_id == $id and
+			  $d.n == 4 and $d.k == 2 and $d.nodes == 8 and
+			  $d.hello_ms == 100 and $d.dead_ms == 300 and
+			  ($d.ports | length) == 2 and
+			  ([$d.ports[] | select(.state == "up" and
+			     .neighs == 3 and .reachable == 3)] | length) == 2)}')$'\n'
+	done
+	bad=$(jq -r 'select(.ok != true) | .a' <<<"$all")
+	[ -z "$bad" ] || { echo "wrong show output on: $bad"; dp "$S0" -j show; return 1; }
+}
+run_test "show: address, node id, (n,k), timers, both ports up with 3 of 3 reachable, on all ${#SERVERS[@]} servers" check_show
+
+# --- neigh ---------------------------------------------------------------------
+# Every port has n-1 = 3 peers, all reachable, each with the MAC of the
+# peer's own port on that switch.
+check_neigh() {
+	local a out n bad=0 peer pp mac want
+	for a in "${SERVERS[@]}"; do
+		out=$(dp "$a" -j neigh dp0) || return 1
+		n=$(jq '[.[] | select(.state == "reachable")] | group_by(.port) |
+			map(length) | join(",")' <<<"$out")
+		[ "$n" = '"3,3"' ] || { echo "$a: reachable per port $n"; bad=1; }
+	done
+	# MACs, on one server: each is that of the peer's port it heard.
+	out=$(dp "$S0" -j neigh dp0)
+	while read -r peer pp mac; do
+		want=$(ip -n "${FNS[$peer]}" -j link show "p$pp" | jq -r '.[0].address')
+		[ "$mac" = "$want" ] || { echo "$S0 hears $peer p$pp as $mac, its MAC is $want"; bad=1; }
+	done <<<"$(jq -r '.[] | "\(.addr) \(.peer_port) \(.mac)"' <<<"$out")"
+	return $bad
+}
+run_test "neigh: 3 reachable peers on each port of every server, with their MACs" check_neigh
+
+check_neigh_port() {
+	local out
+	out=$(dp "$S0" -j neigh dp0 port 1) || return 1
+	[ "$(jq '[.[] | select(.port == 1)] | length' <<<"$out")" = 3 ] &&
+	[ "$(jq 'length' <<<"$out")" = 3 ]
+}
+run_test "neigh port 1: only that port's 3 peers" check_neigh_port
+
+# --- route get == dpsim route --------------------------------------------------
+check_routes() {
+	local a b j got want bad=0 n=0 re='"path": *\[([^]]*)\]'
+	# Two processes a pair (bash regexes, no jq): a TCG guest spawns
+	# slowly.
+	for a in "${SERVERS[@]}"; do
+		for b in "${SERVERS[@]}"; do
+			[ "$a" = "$b" ] && continue
+			j=$(dp "$a" -j route get "$b")
+			got=''
+			[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
+			fabric_route "$a" "$b" || return 1
+			want=$(IFS=,; echo "${R_PATH[*]}")
+			n=$((n + 1))
+			if [ -z "$got" ] || [ "$got" != "$want" ]; then
+				echo "$a -> $b: dpctl $got, dpsim $want"
+				bad=1
+			fi
+		done
+	done
+	echo "$n pairs compared"
+	return $bad
+}
+run_test "route get: the path equals dpsim route for all 56 ordered pairs" check_routes
+
+check_route_forms() {
+	local b=${SERVERS[7]} j4 j6 jid
+	jid=$(dp "$S0" -j route get "${FID[$b]}" | jq -c '[.dst_id, .next_id, .port, .path]')
+	j4=$(dp "$S0" -j route get "${FIP4[$b]}" | jq -c '[.dst_id, .next_id, .port, .path]')
+	j6=$(dp "$S0" -j route get "${FIP6[$b]}" | jq -c '[.dst_id, .next_id, .port, .path]')
+	echo "id: $jid ip4: $j4 ip6: $j6"
+	[ "$(jq '.[0]' <<<"$jid")" = "${FID[$b]}" ] && [ "$jid" = "$j4" ] && [ "$jid" = "$j6" ]
+}
+run_test "route get by node id, IPv4 and IPv6 (kernel-side mapping) agree" check_route_forms
+
+# The first hop names the live neighbour: its MAC is that of the next
+# server's port on the shared switch.
+check_route_mac() {
+	local b=${SERVERS[7]} j next mac
+	j=$(dp "$S0" -j route get "$b")
+	next=$(jq -r '.next' <<<"$j")
+	mac=$(jq -r '.next_mac' <<<"$j")
+	dp "$S0" -j neigh dp0 | jq -e --arg n "$next" --arg m "$mac" \
+		'[.[] | select(.addr == $n and .mac == $m)] | length >= 1' >/dev/null
+}
+run_test "route get: next_mac is the next hop's MAC in the neighbour table" check_route_mac
+
+# --- stats ---------------------------------------------------------------------
+check_stats() {
+	local b=${SERVERS[5]} before after
+	before=$(dp "$b" -j stats dp0 | jq '(if type == "array" then .[0] else . end).stats.delivered')
+	ip netns exec "${FNS[$S0]}" ping -c 3 -i 0.2 -W 2 "${FIP4[$b]}" >/dev/null || return 1
+	after=$(dp "$b" -j stats dp0 | jq '(if type == "array" then .[0] else . end).stats')
+	echo "delivered $before -> $(jq .delivered <<<"$after")"
+	[ "$(jq 'length' <<<"$after")" -ge 35 ] &&
+	[ "$(jq '.hello_rx > 0 and .hello_tx > 0' <<<"$after")" = true ] &&
+	[ "$(jq .delivered <<<"$after")" -ge $((before + 3)) ]
+}
+run_test "stats: every counter present; Hellos counted; 3 pings delivered" check_stats
+
+# --- set -------------------------------------------------------------------------
+check_set() {
+	local j
+	dp "$S0" set dp0 hello 150 dead 600 ip4 10.0.0.0/8 || return 1
+	j=$(dp "$S0" -j show dp0 | jq -c '(if type == "array" then .[0] else . end) | [.hello_ms, .dead_ms]')
+	dp "$S0" set dp0 hello $HELLO_MS dead $DEAD_MS || return 1
+	echo "after set: $j"
+	[ "$j" = "[150,600]" ]
+}
+run_test "set: hello and dead intervals change and show" check_set
+check_fail -m "Dead interval must be longer than the Hello interval" \
+	"set: the kernel refuses dead <= hello, with its extack" \
+	dp "$S0" set dp0 hello 500 dead 400
+
+# --- malformed requests: errno and extack -----------------------------------------
+# Each line: expected answer, then the request (dp_genl.py syntax).
+DP0=$(ip -n "${FNS[$S0]}" -j link show dp0 | jq '.[0].ifindex')
+LO=1
+CASES="ok 1|dev-get do ifindex=u32:$DP0
+ok 1|dev-get dump
+ok 6|neigh-get dump ifindex=u32:$DP0
+ok 3|neigh-get dump ifindex=u32:$DP0 port=u32:0
+ok 1|route-get do ifname=str:dp0 dst=u32:7
+error EINVAL: *|dev-get do
+error ENODEV: *|dev-get do ifindex=u32:9999
+error ENODEV: *|dev-get do ifname=str:nosuchdev
+error EOPNOTSUPP: *|dev-get do ifindex=u32:$LO
+error *: *|dev-get do ifindex=u16:$DP0
+error *: *|dev-get do ifindex=u32:0
+error *: *|dev-get do 99=u32:1
+error *: *|dev-get do ifname=str:aaaaaaaaaaaaaaaaaaaaaaaaaaaa
+error *: *|dev-set do ifindex=u32:$DP0 hello-ms=u32:5
+error *: *|dev-set do ifindex=u32:$DP0 dead-ms=u32:40000
+error *: *|dev-set do ifindex=u32:$DP0 hello-ms=u8:50
+error EINVAL: Dead interval must be longer than the Hello interval|dev-set do ifindex=u32:$DP0 hello-ms=u32:500 dead-ms=u32:400
+error *: *|dev-set do ifindex=u32:$DP0 ip4-prefixlen=u8:40
+error EINVAL: IPv4 prefix has host bits set|dev-set do ifindex=u32:$DP0 ip4-prefix=be32:0x0a000001 ip4-prefixlen=u8:8
+error *: *|dev-set do ifindex=u32:$DP0 ip6-prefix=bytes:fd.64
+error *: *|dev-set do ifindex=u32:$DP0 n=u32:8
+error *: *|dev-set do hello-ms=u32:200
+error *: *|neigh-get dump ifindex=u32:$DP0 port=u32:9
+error *: *|neigh-get dump ifindex=u32:9999
+error *: *|route-get do ifindex=u32:$DP0
+error *: *|route-get do ifindex=u32:$DP0 dst=u32:8
+error *: *|route-get do ifindex=u32:$DP0 dst=u32:1 dst-ip4=be32:0x0a000001
+error *: *|route-get do ifindex=u32:$DP0 dst-ip4=be32:0x0b000001
+error *: *|route-get do ifindex=u32:$DP0 dst-ip6=bytes:20.01.0d.b8.00.00.00.00.00.00.00.00.00.00.00.01
+error *: *|route-get do ifindex=u32:$DP0 dst-ip6=bytes:fd.64
+error *: *|route-get do ifindex=u32:$DP0 next=u32:1 dst=u32:1
+error EOPNOTSUPP: |neigh-get do ifindex=u32:$DP0
+error EOPNOTSUPP: |99 do"
+check_requests() {
+	local out want got i=0 bad=0 req
+	out=$(cut -d'|' -f2 <<<"$CASES" | ip netns exec "${FNS[$S0]}" python3 "$GENL") || return 1
+	while IFS='|' read -r want req; do
+		i=$((i + 1))
+		got=$(sed -n "${i}p" <<<"$out")
+		# "*" stands for any errno or extack text, but an extack may
+		# be missing only where the case says so ("EOPNOTSUPP: ").
+		# shellcheck disable=SC2053 # $want is a glob on purpose
+		if [[ "$got" != $want ]] ||
+		   { [[ "$got" = "error "*": " ]] && [[ "$want" != *": " ]]; }; then
+			echo "FAIL $req"$'\n'"     want: $want"$'\n'"      got: $got"
+			bad=1
+		else
+			echo "ok   $req -> $got"
+		fi
+	done <<<"$CASES"
+	[ "$(wc -l <<<"$out")" = "$i" ] || { echo "$i requests, $(wc -l <<<"$out") answers"; bad=1; }
+	return $bad
+}
+run_test "malformed requests: $(wc -l <<<"$CASES") cases, each answered as expected, every rejection of an attribute with an extack text" check_requests
+
+# --- netns --------------------------------------------------------------------------
+check_netns() {
+	local out
+	out=$(ip netns exec "$TOPO_SW_NS" python3 "$GENL" <<<"dev-get dump") || return 1
+	echo "dump in the switch namespace: $out"
+	[ "$out" = "ok 0" ] || return 1
+	! ip netns exec "$TOPO_SW_NS" "$DPCTL" show dp0
+}
+run_test "netns: a namespace without dpillar devices dumps none, and cannot name another's dp0" check_netns
+
+# --- unprivileged user ----------------------------------------------------------------
+# nobody, without capabilities: reading works, changing does not.
+unpriv() { local a=$1; shift; ip netns exec "${FNS[$a]}" setpriv --reuid=65534 \
+	--regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all "$@"; }
+check_unpriv_read() {
+	unpriv "$S0" "$DPCTL" show dp0 >/dev/null &&
+	unpriv "$S0" "$DPCTL" neigh dp0 >/dev/null &&
+	unpriv "$S0" "$DPCTL" route get "${SERVERS[7]}" >/dev/null &&
+	unpriv "$S0" "$DPCTL" stats dp0 >/dev/null
+}
+run_test "unprivileged: show, neigh, route get and stats work" check_unpriv_read
+check_fail -m "Operation not permitted" "unprivileged: dpctl set is refused (EPERM)" \
+	unpriv "$S0" "$DPCTL" set dp0 hello 200 dead 800
+check_unpriv_raw() {
+	local out
+	out=$(unpriv "$S0" python3 "$GENL" <<<"dev-set do ifindex=u32:$DP0 hello-ms=u32:200")
+	echo "$out"
+	[[ "$out" = "error EPERM:"* ]]
+}
+run_test "unprivileged: a raw DEV_SET is refused with EPERM" check_unpriv_raw
+check_fail -m "Operation not permitted" "unprivileged: dpctl link add is refused" \
+	unpriv "$S0" "$DPCTL" link add dpx n 4 k 2 addr 0:0.0 port0 lo port1 lo
+
+# --- monitor: events ------------------------------------------------------------------
+MON=$(mktemp)
+defer "rm -f $MON"
+# Appending, so that a scenario can empty the file before it starts.
+ip netns exec "${FNS[$S0]}" "$DPCTL" -j monitor >>"$MON" 2>&1 &
+MON_PID=$!
+defer "kill $MON_PID"
+sleep 0.5
+
+# wait_event TIMEOUT_S WORD...: poll the monitor's output until one line
+# holds every WORD (e.g. '"state":"down"'); prints the milliseconds it
+# took.  Bash only, no process a poll: a TCG guest spawns slowly, and this
+# measures how fast events come.
+wait_event() {
+	local t0 now end line w hit
+	t0=$(date +%s%3N)
+	end=$((t0 + $1 * 1000))
+	shift
+	while :; do
+		while IFS= read -r line; do
+			hit=1
+			for w in "$@"; do
+				[[ $line == *"$w"* ]] || { hit=0; break; }
+			done
+			if [ $hit = 1 ]; then
+				now=$(date +%s%3N)
+				echo $((now - t0))
+				return 0
+			fi
+		done <"$MON"
+		now=$(date +%s%3N)
+		[ "$now" -lt "$end" ] || return 1
+		sleep 0.02
+	done
+}
+
+# A neighbour on S0's port-0 switch fails (its cables go dark).
+VICTIM=$(dp "$S0" -j neigh dp0 port 0 | jq -r '.[0].addr')
+check_down_event() {
+	local ms
+	: >"$MON"
+	# The clock starts when the victim's cables are dark.
+	topo_server_down "$VICTIM" || return 1
+	ms=$(wait_event 10 '"event":"neigh"' "\"addr\":\"$VICTIM\"" '"state":"unreachable"') ||
+		{ echo "no down event for $VICTIM"; cat "$MON"; return 1; }
+	echo "$ms" >"$MON.ms"
+	# Reported once the dead interval passed, by the next scan (one Hello
+	# interval), with slack for a TCG guest.
+	[ "$ms" -le $((DEAD_MS + HELLO_MS + 400)) ]
+}
+run_test "monitor: neighbour-down event within the dead interval (+ one Hello scan)" check_down_event
+ktap_diag "measured: neighbour-down event $(cat "$MON.ms" 2>/dev/null) ms after the failure (dead $DEAD_MS ms, Hello $HELLO_MS ms)"
+defer "rm -f $MON.ms"
+check_neigh_state() {
+	dp "$S0" -j neigh dp0 | jq -e --arg v "$VICTIM" \
+		'[.[] | select(.addr == $v)] | length >= 1 and all(.state == "unreachable")' >/dev/null
+}
+run_test "neigh: the failed server is unreachable wherever it is a peer" check_neigh_state
+check_up_event() {
+	: >"$MON"
+	topo_server_up "$VICTIM" || return 1
+	wait_event 10 '"event":"neigh"' "\"addr\":\"$VICTIM\"" '"state":"reachable"' ||
+		{ cat "$MON"; return 1; }
+}
+run_test "monitor: neighbour-up event when it comes back" check_up_event
+
+check_port_event() {
+	: >"$MON"
+	topo_port_down "$S0" 1 || return 1
+	wait_event 10 '"event":"port"' '"port":1,' '"state":"down"' ||
+		{ cat "$MON"; topo_port_up "$S0" 1; return 1; }
+	topo_port_up "$S0" 1 || return 1
+	wait_event 10 '"event":"port"' '"port":1,' '"state":"up"' || { cat "$MON"; return 1; }
+}
+run_test "monitor: port carrier down and up events" check_port_event
+
+# Re-cable S0's port 0 onto a switch of the other column.
+MIS=${SERVERS[7]}
+check_miswired() {
+	local peer rc=0 j
+	peer=$(topo_peer_of "$S0" 0)
+	: >"$MON"
+	ip -n "$TOPO_SW_NS" link set "$peer" nomaster &&
+	ip -n "$TOPO_SW_NS" link set "$peer" master "$(topo_switch_of "$MIS" 0)" || return 1
+	wait_event 10 '"event":"neigh"' '"state":"miswired"' || { cat "$MON"; rc=1; }
+	j=$(dp "$S0" -j neigh dp0 port 0)
+	jq -e '[.[] | select(.state == "miswired")] | length >= 1' <<<"$j" >/dev/null ||
+		{ echo "no miswired entry in neigh:"; echo "$j"; rc=1; }
+	ip -n "$TOPO_SW_NS" link set "$peer" nomaster
+	ip -n "$TOPO_SW_NS" link set "$peer" master "$(topo_switch_of "$S0" 0)"
+	return $rc
+}
+run_test "miswiring: a miswired event, and a miswired entry in neigh" check_miswired
+
+# Human output (not only JSON) names the event.
+check_monitor_text() {
+	local out pid
+	out=$(mktemp)
+	ip netns exec "${FNS[$S0]}" "$DPCTL" monitor >"$out" 2>&1 &
+	pid=$!
+	sleep 0.3
+	topo_port_down "$S0" 1
+	sleep 0.5
+	topo_port_up "$S0" 1
+	sleep 0.5
+	kill $pid
+	wait $pid 2>/dev/null
+	cat "$out"
+	grep -q "^port dp0 port 1 .* down" "$out"
+	local rc=$?
+	rm -f "$out"
+	return $rc
+}
+run_test "monitor: human-readable event lines" check_monitor_text
+
+# --- the kernel's ynl CLI, driven by our spec ------------------------------------------
+check_ynl() {
+	local devs neighs
+	devs=$(ip netns exec "${FNS[$S0]}" "$DPILLAR_REPO/scripts/ynl.sh" cli \
+		--no-schema --dump dev-get --output-json) || return 1
+	neighs=$(ip netns exec "${FNS[$S0]}" "$DPILLAR_REPO/scripts/ynl.sh" cli \
+		--no-schema --dump neigh-get --json "{\"ifindex\": $DP0}" --output-json) || return 1
+	echo "ynl dev-get: $(jq -c '[.[] | {ifname, addr, n, k}]' <<<"$devs")"
+	echo "ynl neigh-get: $(jq 'length' <<<"$neighs") entries"
+	[ "$(jq -c '[.[] | {ifname, addr, n, k}]' <<<"$devs")" = "[{\"ifname\":\"dp0\",\"addr\":\"$S0\",\"n\":4,\"k\":2}]" ] &&
+	[ "$(jq '[.[] | select(.state == "reachable")] | length' <<<"$neighs")" = 6 ]
+}
+run_test "ynl (kernel's CLI, our spec): dumps the device and its 6 neighbours" check_ynl
+
+run_test "no kernel splat" dmesg_check "$mark"
+ktap_finish
