@@ -7,12 +7,13 @@ attribute types, out-of-range values and unknown attributes, and need the
 kernel's exact answer.  One request per line on stdin (one python start
 for a whole batch: it costs seconds in a TCG guest):
 
-  CMD do|dump [ATTR=TYPE:VALUE ...]
+  CMD do|dump|dump-uniq [ATTR=TYPE:VALUE ...]
 
 CMD is a command number or name (dev-get dev-set neigh-get route-get);
 ATTR a number or a name of the command's attribute set; TYPE u8 u16 u32
 u64 be32 str bytes (hex, dot separated) or none (empty payload).  Prints
-one line per request: "ok N" (N reply messages) or "error ERRNO: EXTACK".
+one line per request: "ok N" (N reply messages; dump-uniq adds "M unique":
+how many of them differ) or "error ERRNO: EXTACK".
 """
 import errno
 import socket
@@ -149,7 +150,7 @@ def main():
             names = ATTRS.get(name, [])
             atype = names.index(key) + 1 if key in names else int(key, 0)
             attrs += nla(atype, typed(val))
-        flags = NLM_F_DUMP if mode == "dump" else 0
+        flags = NLM_F_DUMP if mode.startswith("dump") else 0
         try:
             msgs, err, text = g.request(fam, cmd, flags, attrs)
         except socket.timeout:
@@ -160,6 +161,9 @@ def main():
             name = "EOPNOTSUPP" if -err == errno.EOPNOTSUPP else \
                 errno.errorcode.get(-err, str(err))
             print("error %s: %s" % (name, text))
+        elif mode == "dump-uniq":
+            # Paging must neither repeat nor skip a message.
+            print("ok %d %d unique" % (len(msgs), len(set(msgs))))
         else:
             print("ok %d" % len(msgs))
         sys.stdout.flush()

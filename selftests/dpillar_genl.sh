@@ -19,13 +19,14 @@ require_cmd ip jq python3 setpriv
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 [ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
 GENL=$DP_SELFTESTS/dp_genl.py
-HELLO_MS=100
-DEAD_MS=300
+# Slower timers where Hellos run late (the debug kernel: KASAN, lockdep).
+HELLO_MS=${DPILLAR_HELLO_MS:-100}
+DEAD_MS=${DPILLAR_DEAD_MS:-300}
 mark=$(dmesg_mark)
 
 load_module || ktap_skip_all "cannot load the module"
 defer topo_destroy
-fabric_up 4 2 hello $HELLO_MS dead $DEAD_MS || ktap_skip_all "fabric_up failed"
+fabric_up 4 2 hello "$HELLO_MS" dead "$DEAD_MS" || ktap_skip_all "fabric_up failed"
 fabric_index
 S0=${SERVERS[0]}
 dp() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$DPCTL" "$@"; }
@@ -36,11 +37,12 @@ ktap_diag "fabric (4,2): ${#SERVERS[@]} servers"
 check_show() {
 	local a all='' bad
 	for a in "${SERVERS[@]}"; do
-		all+=$(dp "$a" -j show dp0 | jq -c --arg a "$a" --argjson id "${FID[$a]}" '
+		all+=$(dp "$a" -j show dp0 | jq -c --arg a "$a" --argjson id "${FID[$a]}" \
+			--argjson hello "$HELLO_MS" --argjson dead "$DEAD_MS" '
 			(if type == "array" then .[0] else . end) as $d |
 			{a: $a, ok: ($d.addr == $a and $d.node_id == $id and
 			  $d.n == 4 and $d.k == 2 and $d.nodes == 8 and
-			  $d.hello_ms == 100 and $d.dead_ms == 300 and
+			  $d.hello_ms == $hello and $d.dead_ms == $dead and
 			  ($d.ports | length) == 2 and
 			  ([$d.ports[] | select(.state == "up" and
 			     .neighs == 3 and .reachable == 3)] | length) == 2)}')$'\n'
@@ -81,12 +83,15 @@ run_test "neigh port 1: only that port's 3 peers" check_neigh_port
 
 # --- route get == dpsim route --------------------------------------------------
 check_routes() {
-	local a b j got want bad=0 n=0 re='"path": *\[([^]]*)\]'
+	local a b j got want bad=0 n=0 i=0 re='"path": *\[([^]]*)\]'
 	# Two processes a pair (bash regexes, no jq): a TCG guest spawns
-	# slowly.
+	# slowly.  DPILLAR_GENL_STRIDE=S checks every S-th pair only (the
+	# debug kernel spawns ~4x slower still); every source is among them.
 	for a in "${SERVERS[@]}"; do
 		for b in "${SERVERS[@]}"; do
 			[ "$a" = "$b" ] && continue
+			i=$((i + 1))
+			[ $(( (i - 1) % ${DPILLAR_GENL_STRIDE:-1} )) = 0 ] || continue
 			j=$(dp "$a" -j route get "$b")
 			got=''
 			[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
@@ -102,7 +107,7 @@ check_routes() {
 	echo "$n pairs compared"
 	return $bad
 }
-run_test "route get: the path equals dpsim route for all 56 ordered pairs" check_routes
+run_test "route get: the path equals dpsim route for every${DPILLAR_GENL_STRIDE:+ ${DPILLAR_GENL_STRIDE}th} ordered pair of 56" check_routes
 
 check_route_forms() {
 	local b=${SERVERS[7]} j4 j6 jid
@@ -144,7 +149,7 @@ check_set() {
 	local j
 	dp "$S0" set dp0 hello 150 dead 600 ip4 10.0.0.0/8 || return 1
 	j=$(dp "$S0" -j show dp0 | jq -c '(if type == "array" then .[0] else . end) | [.hello_ms, .dead_ms]')
-	dp "$S0" set dp0 hello $HELLO_MS dead $DEAD_MS || return 1
+	dp "$S0" set dp0 hello "$HELLO_MS" dead "$DEAD_MS" || return 1
 	echo "after set: $j"
 	[ "$j" = "[150,600]" ]
 }
@@ -222,6 +227,31 @@ check_netns() {
 }
 run_test "netns: a namespace without dpillar devices dumps none, and cannot name another's dp0" check_netns
 
+# --- dumps over many messages --------------------------------------------------------
+# Six (64,2) devices, unwired: 6 x 2 ports x 63 slots = 756 neighbour
+# messages, far more than one dump skb holds; each must come exactly once.
+check_paging() {
+	local ns=dpg-page i cmds='' out
+	ns_create $ns || return 1
+	for i in 0 1 2 3 4 5; do
+		cmds+="link add a$i type veth peer name b$i"$'\n'
+	done
+	ip -n $ns -b - <<<"$cmds" || return 1
+	for i in 0 1 2 3 4 5; do
+		ip netns exec $ns "$DPCTL" link add "dq$i" n 64 k 2 addr "0:$i.0" \
+			port0 "a$i" port1 "b$i" || return 1
+	done
+	out=$(ip netns exec $ns python3 "$GENL" <<-EOF
+	dev-get dump-uniq
+	neigh-get dump-uniq
+	neigh-get dump-uniq port=u32:1
+	EOF
+	)
+	echo "$out"
+	[ "$out" = $'ok 6 6 unique\nok 756 756 unique\nok 378 378 unique' ]
+}
+run_test "dumps: 6 devices and 756 neighbour slots, paged over many messages, each exactly once" check_paging
+
 # --- unprivileged user ----------------------------------------------------------------
 # nobody, without capabilities: reading works, changing does not.
 unpriv() { local a=$1; shift; ip netns exec "${FNS[$a]}" setpriv --reuid=65534 \
@@ -256,7 +286,7 @@ sleep 0.5
 
 # wait_event TIMEOUT_S WORD...: poll the monitor's output until one line
 # holds every WORD (e.g. '"state":"down"'); prints the milliseconds it
-# took.  Bash only, no process a poll: a TCG guest spawns slowly, and this
+# took and the line.  Bash only, no process a poll: a TCG guest spawns slowly, and this
 # measures how fast events come.
 wait_event() {
 	local t0 now end line w hit
@@ -271,7 +301,7 @@ wait_event() {
 			done
 			if [ $hit = 1 ]; then
 				now=$(date +%s%3N)
-				echo $((now - t0))
+				echo "$((now - t0)) $line"
 				return 0
 			fi
 		done <"$MON"
@@ -284,19 +314,24 @@ wait_event() {
 # A neighbour on S0's port-0 switch fails (its cables go dark).
 VICTIM=$(dp "$S0" -j neigh dp0 port 0 | jq -r '.[0].addr')
 check_down_event() {
-	local ms
+	local out heard re='"last_heard_ms":([0-9]+)'
 	: >"$MON"
 	# The clock starts when the victim's cables are dark.
 	topo_server_down "$VICTIM" || return 1
-	ms=$(wait_event 10 '"event":"neigh"' "\"addr\":\"$VICTIM\"" '"state":"unreachable"') ||
+	out=$(wait_event 10 '"event":"neigh"' "\"addr\":\"$VICTIM\"" '"state":"unreachable"') ||
 		{ echo "no down event for $VICTIM"; cat "$MON"; return 1; }
-	echo "$ms" >"$MON.ms"
-	# Reported once the dead interval passed, by the next scan (one Hello
-	# interval), with slack for a TCG guest.
-	[ "$ms" -le $((DEAD_MS + HELLO_MS + 400)) ]
+	echo "$out"
+	# The kernel's own figure: the event says how long before it the
+	# victim's last Hello came (<= one Hello interval before the failure).
+	# The wall clock here adds process start-up, slow in a TCG guest.
+	[[ $out =~ $re ]] || return 1
+	heard=${BASH_REMATCH[1]}
+	echo "${out%% *} $heard" >"$MON.ms"
+	[ "$heard" -le $((DEAD_MS + 2 * HELLO_MS)) ]
 }
-run_test "monitor: neighbour-down event within the dead interval (+ one Hello scan)" check_down_event
-ktap_diag "measured: neighbour-down event $(cat "$MON.ms" 2>/dev/null) ms after the failure (dead $DEAD_MS ms, Hello $HELLO_MS ms)"
+run_test "monitor: neighbour-down event within the dead interval of the last Hello (+ one Hello scan)" check_down_event
+read -r wall heard <"$MON.ms" 2>/dev/null
+ktap_diag "measured: neighbour-down event ${heard:-?} ms after the victim's last Hello, seen by monitor ${wall:-?} ms after the failure (dead $DEAD_MS ms, Hello $HELLO_MS ms)"
 defer "rm -f $MON.ms"
 check_neigh_state() {
 	dp "$S0" -j neigh dp0 | jq -e --arg v "$VICTIM" \
