@@ -39,6 +39,7 @@ GUEST_TESTS=(
 	selftests/dpillar_link.sh
 	selftests/dpillar_data.sh
 	selftests/dpillar_ft.sh
+	selftests/dpillar_genl.sh
 )
 # The smaller fabric and topologies of the older and the debug kernel.
 SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3")
@@ -93,7 +94,11 @@ read -r -a ABIS <<<"$(sh scripts/deps.sh --print-abis)"
 step "build tools" make -s tools
 step "dpsim and routing core tests" make -s -C tools/dpsim check
 step "splat detector self-test" bash selftests/vm/test-splat-detector.sh
+step "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
+	make -s -C tools/dpctl check
 step "checkpatch --strict" bash scripts/checkpatch.sh
+step "netlink spec and UAPI header agree (kernel's ynl-gen-c)" \
+	bash scripts/spec-check.sh
 step "module build, W=1 + sparse (${ABIS[*]})" bash scripts/build-modules.sh "${ABIS[@]}"
 
 # ---- guests ----------------------------------------------------------------
@@ -179,7 +184,9 @@ trap '[ -n "$bg_pid" ] && killtree "$bg_pid"' EXIT
 # selftests/debug_checks.sh (lockdep, taint, kmemleak, reload); the steps
 # below report its parts.  Slower Hello timers: Hellos late by scheduling
 # alone must not look like failures.
+# dpillar_genl.sh compares every 4th pair's route with dpsim there.
 DEBUG_VM=(--mem 2048 --timeout 5400 --env DPILLAR_DEAD_MS=1500
+	--env DPILLAR_GENL_STRIDE=4
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_SMALL[@]}")
 dout=$DPILLAR_CACHE/guest-debug
 

@@ -28,8 +28,8 @@ printf '%d servers, %d switches of %d ports, up in %.1f s\n' \
 	"$TOPO_NSERVERS" "$TOPO_NSWITCHES" "$N" "$(echo "$(secs) - $t" | bc)"
 
 for a in 0:0.0.0 2:1.1.1; do
-	say "Server $a: dpctl link show"
-	on "$a" "$DPCTL" link show
+	say "Server $a: dpctl show"
+	on "$a" "$DPCTL" show
 	echo "  cabled to switches $(topo_switch_of "$a" 0) (port0) and" \
 	     "$(topo_switch_of "$a" 1) (port1)"
 done
@@ -45,7 +45,12 @@ done
 echo "$ok pairs reachable, $bad unreachable"
 
 a=0:0.0.0 b=2:1.1.1
-say "A packet from $a to $b: the route dpsim computes with the same code"
+say "$a's neighbours, as its Hellos found them (dpctl neigh)"
+on $a "$DPCTL" neigh
+
+say "A packet from $a to $b: the route $a's kernel takes (dpctl route get)"
+on $a "$DPCTL" route get $b
+say "... and the one dpsim computes with the same code"
 "$DPSIM" route -n "$N" -k "$K" --from $a --to $b
 declare -A before=()
 while read -r s v; do before[$s]=$v; done <<<"$(fabric_stats forwarded)"
@@ -61,8 +66,24 @@ on $b iperf3 -s -D -1 -B "$(fabric_ip4 $b)" >/dev/null && sleep 0.5
 on $a iperf3 -c "$(fabric_ip4 $b)" -t 3 -J |
 	jq -r '"\(.end.sum_received.bits_per_second / 1e6 | floor) Mbit/s received"'
 
-say "$a's counters (ethtool -S dp0, non-zero)"
-on $a ethtool -S dp0 | grep -v ': 0$'
+say "$a's counters (dpctl stats: the non-zero ones)"
+on $a "$DPCTL" stats
+
+v=0:0.0.1
+say "A failure as the operator sees it: dpctl monitor on $a while its"
+echo "neighbour $v loses both cables for a second"
+mon=$(mktemp)
+on $a "$DPCTL" monitor >"$mon" 2>&1 &
+mon_pid=$!
+sleep 0.3
+topo_server_down $v
+sleep 1
+topo_server_up $v
+sleep 1
+kill $mon_pid
+wait $mon_pid 2>/dev/null
+cat "$mon"
+rm -f "$mon"
 
 [ $bad -eq 0 ] || { echo "demo: $bad pairs unreachable"; exit 1; }
 echo
