@@ -189,13 +189,18 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event,
 		    void *ptr);
 
 /* neigh.c */
+/* A sender last heard at @heard, if ever (@mac != 0), is still alive. */
+static inline bool dp_heard_alive(const struct dp_priv *dp, u64 mac,
+				  unsigned long heard, unsigned long now)
+{
+	return mac && time_before(now, heard + READ_ONCE(dp->dead_jiffies));
+}
+
 static inline bool dp_neigh_alive(const struct dp_priv *dp,
 				  const struct dp_neigh *nb)
 {
-	unsigned long heard = READ_ONCE(nb->last_heard);
-
-	return atomic64_read(&nb->mac) &&
-	       time_before(jiffies, heard + READ_ONCE(dp->dead_jiffies));
+	return dp_heard_alive(dp, atomic64_read(&nb->mac),
+			      READ_ONCE(nb->last_heard), jiffies);
 }
 
 u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port);

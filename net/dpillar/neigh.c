@@ -65,8 +65,7 @@ bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
 	spin_lock_bh(&port->miswired_lock);
 	*mis = port->miswired;
 	spin_unlock_bh(&port->miswired_lock);
-	return mis->mac &&
-	       time_before(jiffies, mis->heard + READ_ONCE(dp->dead_jiffies));
+	return dp_heard_alive(dp, mis->mac, mis->heard, jiffies);
 }
 
 /*
@@ -85,8 +84,7 @@ static bool dp_port_miswired_set(const struct dp_priv *dp,
 	bool heard, same, news;
 
 	spin_lock(&port->miswired_lock);
-	heard = m->mac &&
-		time_before(now, m->heard + READ_ONCE(dp->dead_jiffies));
+	heard = dp_heard_alive(dp, m->mac, m->heard, now);
 	same = m->node == src && m->sport == sport;
 	if (heard && !same) {
 		spin_unlock(&port->miswired_lock);
