@@ -203,6 +203,21 @@ static inline bool dp_neigh_alive(const struct dp_priv *dp,
 			      READ_ONCE(nb->last_heard), jiffies);
 }
 
+/*
+ * The MAC address @peer was last heard from on our port @port_idx, 0 when
+ * never (or no such port); *@port gets the port.  Under rcu_read_lock.
+ */
+static inline u64 dp_neigh_mac(const struct dp_priv *dp, u32 port_idx,
+			       u32 peer, struct dp_port **port)
+{
+	int idx;
+
+	*port = rcu_dereference(dp->ports[port_idx]);
+	idx = *port ? dp_port_neigh_index(&dp->topo, dp->self, port_idx,
+					  peer) : -1;
+	return idx >= 0 ? atomic64_read(&(*port)->neigh[idx].mac) : 0;
+}
+
 u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port);
 void dp_port_miswired_init(struct dp_port *port);
 bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
@@ -211,6 +226,8 @@ void dp_hello_work(struct work_struct *work);
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 		  struct sk_buff *skb);
 bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
+bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
+		       u32 peer_port);
 
 /* fwd.c */
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);

@@ -71,7 +71,6 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	struct ethhdr *eth;
 	struct dp_hop hop;
 	u64 mac;
-	int idx;
 
 	if (dp_ftroute(&dp->topo, dp->self, st, &reach, &hop)) {
 		dp_count_route_reason(dp, hop.reason);
@@ -88,10 +87,7 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		dp_count(dp, DP_STAT_ROUTE_RING_REV);
 		break;
 	}
-	port = rcu_dereference(dp->ports[hop.port]);
-	idx = port ? dp_port_neigh_index(&dp->topo, dp->self, hop.port,
-					 hop.next) : -1;
-	mac = idx >= 0 ? atomic64_read(&port->neigh[idx].mac) : 0;
+	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
 	if (!mac)
 		return DP_STAT_DROP_NONEIGH;
 	if (skb->len > port->dev->mtu)

@@ -539,14 +539,11 @@ cancel:
 /* The port of @peer that plugs into the switch of our port @port. */
 static int dp_genl_peer_port(const struct dp_priv *dp, u32 port, u32 peer)
 {
-	u32 col, id, pcol, pid, p;
+	u32 p;
 
-	dp_port_switch(&dp->topo, dp->self, port, &col, &id);
-	for (p = 0; p < dp->topo.nports; p++) {
-		dp_port_switch(&dp->topo, peer, p, &pcol, &pid);
-		if (pcol == col && pid == id)
+	for (p = 0; p < dp->topo.nports; p++)
+		if (dp_peer_on_switch(dp, port, peer, p))
 			return p;
-	}
 	return -1;
 }
 
@@ -867,8 +864,7 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	struct dp_port *port;
 	struct dp_hop hop;
 	u32 hops = 0;
-	u64 mac = 0;
-	int idx;
+	u64 mac;
 
 	/* The UAPI's phases are enum dp_phase. */
 	BUILD_BUG_ON((int)DP_PHASE_DIRECT != DPILLAR_ROUTE_PHASE_DIRECT);
@@ -892,11 +888,7 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 		NL_SET_BAD_ATTR(extack, dst_attr);
 		return -EHOSTUNREACH;
 	}
-	port = rcu_dereference(dp->ports[hop.port]);
-	idx = port ? dp_port_neigh_index(&dp->topo, dp->self, hop.port,
-					 hop.next) : -1;
-	if (idx >= 0)
-		mac = atomic64_read(&port->neigh[idx].mac);
+	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
 
 	if (nla_put_u32(skb, DPILLAR_A_ROUTE_NEXT, hop.next) ||
 	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_NEXT_ADDR, dp, hop.next) ||

@@ -192,20 +192,21 @@ void dp_hello_work(struct work_struct *work)
 }
 
 /*
- * Is @src, sending from its port @sport, really on the switch our @port
- * plugs into?  The switch ids must agree, not just the neighbour lists: in
- * a k = 2 fabric two servers can share both of their switches.
+ * Is @peer's port @peer_port on the switch our port @port plugs into (a
+ * Hello's sender, or a neighbour's cable)?  The switch ids must agree, not
+ * just the neighbour lists: in a k = 2 fabric two servers can share both
+ * of their switches.
  */
-static bool dp_hello_wired(const struct dp_priv *dp, const struct dp_port *port,
-			   u32 src, u32 sport)
+bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
+		       u32 peer_port)
 {
-	u32 col, id, scol, sid;
+	u32 col, id, pcol, pid;
 
-	if (sport >= dp->nports)
+	if (peer_port >= dp->nports)
 		return false;
-	dp_port_switch(&dp->topo, dp->self, port->index, &col, &id);
-	dp_port_switch(&dp->topo, src, sport, &scol, &sid);
-	return col == scol && id == sid;
+	dp_port_switch(&dp->topo, dp->self, port, &col, &id);
+	dp_port_switch(&dp->topo, peer, peer_port, &pcol, &pid);
+	return col == pcol && id == pid;
 }
 
 /* A Hello received on @port; skb->data is at the dpillar header. */
@@ -237,7 +238,7 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	}
 
 	idx = dp_port_neigh_index(&dp->topo, dp->self, port->index, src);
-	if (idx < 0 || !dp_hello_wired(dp, port, src, hello->port)) {
+	if (idx < 0 || !dp_peer_on_switch(dp, port->index, src, hello->port)) {
 		struct dp_miswired mis;
 		char addr[DP_ADDR_TEXT_MAX];
 
