@@ -138,14 +138,16 @@ check_eq "$heard" "$NS" "every server hears Hellos"
 # Re-cable server 0's port 0 onto a switch of another column (that of the
 # last server of column 1).
 mis=${SERVERS[2 * NS / K - 1]}
+miswired_both() {
+	[ "$(fabric_stat $S0 hello_miswired)" -gt 0 ] &&
+	[ "$(fabric_stat $mis hello_miswired)" -gt 0 ]
+}
 miswire() {
 	local peer
 	peer=$(topo_peer_of $S0 0)
 	ip -n dpsw link set "$peer" nomaster &&
 	ip -n dpsw link set "$peer" master "$(topo_switch_of $mis 0)" &&
-	sleep 0.5
-	[ "$(fabric_stat $S0 hello_miswired)" -gt 0 ] &&
-	[ "$(fabric_stat $mis hello_miswired)" -gt 0 ]
+	wait_for 10 miswired_both
 	local rc=$?
 	ip -n dpsw link set "$peer" nomaster
 	ip -n dpsw link set "$peer" master "$(topo_switch_of $S0 0)"

@@ -284,7 +284,31 @@ defer "rm -f $MON"
 ip netns exec "${FNS[$S0]}" "$DPCTL" -j monitor >>"$MON" 2>&1 &
 MON_PID=$!
 defer "kill $MON_PID"
-sleep 0.5
+
+# port1_reachable: S0's port 1 is up and hears all its 3 peers again.
+port1_reachable() {
+	[ "$(dp "$S0" -j neigh dp0 port 1 |
+		jq '[.[] | select(.state == "reachable")] | length')" = 3 ]
+}
+# monitor_sync FILE WORD: a monitor has subscribed once it prints an
+# event, and nothing tells when that happens (a loaded guest took over
+# 0.3 s). Flap S0's port 1 until FILE holds a line with WORD, then wait
+# until the port's peers are reachable again.
+monitor_sync() {
+	local i
+	for i in $(seq 20); do
+		topo_port_down "$S0" 1
+		sleep 0.2
+		topo_port_up "$S0" 1
+		if wait_for 2 grep -q -- "$2" "$1"; then
+			wait_for 10 port1_reachable
+			return
+		fi
+	done
+	echo "monitor printed no event in 20 port flaps"
+	return 1
+}
+run_test "monitor: subscribed (it reports a flapping port)" monitor_sync "$MON" '"event":"port"'
 
 # wait_event TIMEOUT_S WORD...: poll the monitor's output until one line
 # holds every WORD (e.g. '"state":"down"'); prints the milliseconds it
@@ -378,20 +402,19 @@ run_test "miswiring: a miswired event, and a miswired entry in neigh" check_misw
 
 # Human output (not only JSON) names the event.
 check_monitor_text() {
-	local out pid
+	local out pid rc
 	out=$(mktemp)
 	ip netns exec "${FNS[$S0]}" "$DPCTL" monitor >"$out" 2>&1 &
 	pid=$!
-	sleep 0.3
-	topo_port_down "$S0" 1
-	sleep 0.5
+	monitor_sync "$out" "^port dp0 port 1 " &&
+	topo_port_down "$S0" 1 &&
+	wait_for 10 grep -q "^port dp0 port 1 .* down" "$out"
+	rc=$?
 	topo_port_up "$S0" 1
-	sleep 0.5
+	wait_for 10 port1_reachable
 	kill $pid
 	wait $pid 2>/dev/null
 	cat "$out"
-	grep -q "^port dp0 port 1 .* down" "$out"
-	local rc=$?
 	rm -f "$out"
 	return $rc
 }

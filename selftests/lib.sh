@@ -107,6 +107,19 @@ run_test() {
 	return $rc
 }
 
+# wait_for TIMEOUT_S CMD...: poll CMD every 0.1 s until it succeeds;
+# fails when TIMEOUT_S passes first.  For state that settles
+# asynchronously (Hellos, counters, subscriptions): a fixed sleep is
+# either too long on a stock guest or too short on a debug one.
+wait_for() {
+	local end=$(($(date +%s%3N) + $1 * 1000))
+	shift
+	until "$@"; do
+		[ "$(date +%s%3N)" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
 # check_eq ACTUAL EXPECTED DESC
 check_eq() {
 	if [ "$1" = "$2" ]; then
