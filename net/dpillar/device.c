@@ -170,8 +170,14 @@ static int dp_dev_init(struct net_device *dev)
 	int cpu;
 
 	dp->stats = alloc_percpu(struct dp_pcpu_stats);
-	if (!dp->stats)
+	if (!dp->stats) {
+		/*
+		 * register_netdevice() runs no destructor when ndo_init fails:
+		 * the prefixes newlink installed are freed here.
+		 */
+		kfree(rcu_replace_pointer(dp->prefix, NULL, true));
 		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(dp->stats, cpu)->syncp);
 	return 0;
@@ -197,6 +203,9 @@ static void dp_dev_free(struct net_device *dev)
 	struct dp_priv *dp = netdev_priv(dev);
 
 	free_percpu(dp->stats);
+	/* Unregistered, or never registered: no reader is left. */
+	kfree(rcu_dereference_protected(dp->prefix, true));
+	RCU_INIT_POINTER(dp->prefix, NULL);
 }
 
 static const struct net_device_ops dp_netdev_ops = {
@@ -329,11 +338,16 @@ struct dp_settings {
 
 static void dp_settings_get(const struct dp_priv *dp, struct dp_settings *s)
 {
-	s->hello_ms = dp->hello_ms;
-	s->dead_ms = dp->dead_ms;
-	s->ip4_prefix = dp->ip4_prefix;
-	s->ip4_plen = dp->ip4_plen;
-	s->ip6_prefix = dp->ip6_prefix;
+	const struct dp_prefix *p;
+
+	s->hello_ms = READ_ONCE(dp->hello_ms);
+	s->dead_ms = READ_ONCE(dp->dead_ms);
+	rcu_read_lock();
+	p = dp_prefix(dp);
+	s->ip4_prefix = p->ip4;
+	s->ip4_plen = p->ip4_plen;
+	s->ip6_prefix = p->ip6;
+	rcu_read_unlock();
 }
 
 static void dp_settings_default(struct dp_settings *s)
@@ -402,19 +416,25 @@ static int dp_settings_parse(const struct dp_settings_attrs *a,
 	return 0;
 }
 
-static void dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
+/* Under RTNL; fails only to allocate, and then changes nothing. */
+static int dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 {
+	struct dp_prefix *p, *old;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->ip4 = s->ip4_prefix;
+	p->ip4_plen = s->ip4_plen;
+	p->ip6 = s->ip6_prefix;
+	old = rcu_replace_pointer(dp->prefix, p, lockdep_rtnl_is_held());
+	if (old)
+		kfree_rcu(old, rcu);
+
 	WRITE_ONCE(dp->hello_ms, s->hello_ms);
 	WRITE_ONCE(dp->dead_ms, s->dead_ms);
 	WRITE_ONCE(dp->dead_jiffies, msecs_to_jiffies(s->dead_ms));
-	WRITE_ONCE(dp->ip4_prefix, s->ip4_prefix);
-	WRITE_ONCE(dp->ip4_plen, s->ip4_plen);
-	/*
-	 * Not atomic: a packet racing a prefix change may see a mix of old
-	 * and new; it is dropped as outside the fabric, which a prefix
-	 * change does to some packets anyway.
-	 */
-	dp->ip6_prefix = s->ip6_prefix;
+	return 0;
 }
 
 /*
@@ -431,8 +451,7 @@ int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
 	err = dp_settings_parse(a, &set, extack);
 	if (err)
 		return err;
-	dp_settings_apply(dp, &set);
-	return 0;
+	return dp_settings_apply(dp, &set);
 }
 
 static int dp_validate(struct nlattr *tb[], struct nlattr *data[],
@@ -522,7 +541,10 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	if (err)
 		return err;
 	dp->nports = dp->topo.nports;
-	dp_settings_apply(dp, &set);
+	/* Freed by the destructor, which register_netdevice() runs if it fails. */
+	err = dp_settings_apply(dp, &set);
+	if (err)
+		return err;
 
 	err = register_netdevice(dev);
 	if (err)

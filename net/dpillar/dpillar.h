@@ -9,6 +9,8 @@
 #include <linux/netlink.h>
 #include <linux/ethtool.h>
 #include <linux/in6.h>
+#include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
@@ -111,6 +113,18 @@ struct dp_port {
 	struct dp_neigh neigh[] __counted_by(nneigh);
 };
 
+/*
+ * The fabric's IP prefixes: the address of node i is prefix + i.  Replaced
+ * whole under RTNL and read under RCU, so that the transmit path never
+ * matches a destination against half of an old and half of a new prefix.
+ */
+struct dp_prefix {
+	__be32 ip4;
+	u8 ip4_plen;
+	struct in6_addr ip6;	/* /96: low 32 bits are the node id */
+	struct rcu_head rcu;
+};
+
 struct dp_priv {
 	struct net_device *dev;
 	struct dp_topo topo;
@@ -128,12 +142,17 @@ struct dp_priv {
 	u32 hello_ms;
 	u32 dead_ms;
 	unsigned long dead_jiffies;
-	__be32 ip4_prefix;
-	u8 ip4_plen;
-	struct in6_addr ip6_prefix;	/* /96: low 32 bits are the node id */
+	struct dp_prefix __rcu *prefix;
 
 	struct delayed_work hello_work;
 };
+
+/* Readers: the transmit path (BH), genetlink (RCU) and rtnetlink (RTNL). */
+static inline const struct dp_prefix *dp_prefix(const struct dp_priv *dp)
+{
+	return rcu_dereference_check(dp->prefix, rcu_read_lock_bh_held() ||
+				     lockdep_rtnl_is_held());
+}
 
 extern struct rtnl_link_ops dp_link_ops;
 extern const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN];

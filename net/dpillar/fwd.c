@@ -115,24 +115,26 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
  */
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node)
 {
-	u8 plen = READ_ONCE(dp->ip4_plen);
-	u32 mask = plen ? ~0U << (32 - plen) : 0;
+	const struct dp_prefix *p = dp_prefix(dp);
+	u32 mask = p->ip4_plen ? ~0U << (32 - p->ip4_plen) : 0;
 	u32 addr = ntohl(daddr);
 
-	if ((addr & mask) != ntohl(READ_ONCE(dp->ip4_prefix)))
+	if ((addr & mask) != ntohl(p->ip4))
 		return false;
 	*node = addr & ~mask;
 	return *node < dp->topo.nodes;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_ip4_to_node);
 
 bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 		    u32 *node)
 {
-	if (memcmp(daddr, &dp->ip6_prefix, 12))
+	if (memcmp(daddr, &dp_prefix(dp)->ip6, 12))
 		return false;
 	*node = ntohl(daddr->s6_addr32[3]);
 	return *node < dp->topo.nodes;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_ip6_to_node);
 
 /* The node a packet of this host goes to; never this server itself. */
 static bool dp_ip_to_node(const struct dp_priv *dp, struct sk_buff *skb,

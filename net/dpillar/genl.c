@@ -292,7 +292,7 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 			    struct netlink_callback *cb)
 {
 	const struct net_device *dev = dp->dev;
-	struct in6_addr ip6;
+	const struct dp_prefix *prefix;
 	void *hdr;
 	u32 i;
 
@@ -303,8 +303,7 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	if (cb)
 		genl_dump_check_consistent(cb, hdr);
 
-	/* As the transmit path reads it: may race a DEV_SET. */
-	ip6 = dp->ip6_prefix;
+	prefix = dp_prefix(dp);
 	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dev->ifindex) ||
 	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dev->name) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_TOPO, dp->topo.kind) ||
@@ -315,11 +314,9 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	    dp_genl_put_addr(skb, DPILLAR_A_DEV_ADDR, dp, dp->self) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_HELLO_MS, READ_ONCE(dp->hello_ms)) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_DEAD_MS, READ_ONCE(dp->dead_ms)) ||
-	    nla_put_be32(skb, DPILLAR_A_DEV_IP4_PREFIX,
-			 READ_ONCE(dp->ip4_prefix)) ||
-	    nla_put_u8(skb, DPILLAR_A_DEV_IP4_PREFIXLEN,
-		       READ_ONCE(dp->ip4_plen)) ||
-	    nla_put_in6_addr(skb, DPILLAR_A_DEV_IP6_PREFIX, &ip6))
+	    nla_put_be32(skb, DPILLAR_A_DEV_IP4_PREFIX, prefix->ip4) ||
+	    nla_put_u8(skb, DPILLAR_A_DEV_IP4_PREFIXLEN, prefix->ip4_plen) ||
+	    nla_put_in6_addr(skb, DPILLAR_A_DEV_IP6_PREFIX, &prefix->ip6))
 		goto cancel;
 
 	for (i = 0; i < dp->nports; i++) {

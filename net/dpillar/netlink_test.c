@@ -395,15 +395,35 @@ static void dpt_nl_validate(struct kunit *test)
 
 /* ---- changelink and the dump --------------------------------------------- */
 
+/* changelink runs under RTNL, which replacing the prefixes asserts. */
+static int dpt_changelink(struct net_device *dev, struct nlattr *tb[],
+			  struct nlattr *data[], struct netlink_ext_ack *extack)
+{
+	int err;
+
+	rtnl_lock();
+	err = dp_link_ops.changelink(dev, tb, data, extack);
+	rtnl_unlock();
+	return err;
+}
+
+/* Nothing but the test changes them while it runs. */
+static const struct dp_prefix *dpt_prefix(struct dp_priv *dp)
+{
+	return rcu_dereference_protected(dp->prefix, true);
+}
+
 static void dpt_nl_changelink(struct kunit *test)
 {
 	struct dpt_dev *d = dpt_dev_create(test, 4, 3, 6);
+	struct in6_addr ip6 = { .s6_addr = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 1 } };
 	struct nlattr *tb[IFLA_MAX + 1] = {};
 	struct dp_priv *dp = d->dp;
 	struct dpt_msg *m;
+	u32 node;
 	int i;
 
-	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, NULL, NULL), 0);
 
 	/* Fixed at creation. */
 	for (i = IFLA_DPILLAR_TOPO; i <= IFLA_DPILLAR_PORTS; i++) {
@@ -415,8 +435,7 @@ static void dpt_nl_changelink(struct kunit *test)
 		else
 			dpt_put_u32(test, m, i, 1);
 		KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-		KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
-							     &m->extack),
+		KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack),
 				-EOPNOTSUPP);
 		KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
 				    (const struct nlattr *)m->tb[i]);
@@ -427,8 +446,8 @@ static void dpt_nl_changelink(struct kunit *test)
 	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 50);
 	dpt_put_u32(test, m, IFLA_DPILLAR_DEAD_MS, 40);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
-						     &m->extack), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, dp->hello_ms, DP_HELLO_MS_DEFAULT);
 	KUNIT_EXPECT_EQ(test, dp->dead_ms, DP_DEAD_MS_DEFAULT);
 
@@ -436,8 +455,7 @@ static void dpt_nl_changelink(struct kunit *test)
 	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 50);
 	dpt_put_u32(test, m, IFLA_DPILLAR_DEAD_MS, 1000);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
-						     &m->extack), 0);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack), 0);
 	KUNIT_EXPECT_EQ(test, dp->hello_ms, 50);
 	KUNIT_EXPECT_EQ(test, dp->dead_ms, 1000);
 	KUNIT_EXPECT_EQ(test, dp->dead_jiffies, msecs_to_jiffies(1000));
@@ -446,8 +464,8 @@ static void dpt_nl_changelink(struct kunit *test)
 	m = dpt_msg_new(test);
 	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 1000);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
-						     &m->extack), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, dp->hello_ms, 50);
 
 	m = dpt_msg_new(test);
@@ -456,19 +474,37 @@ static void dpt_nl_changelink(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_IP4_PREFIXLEN,
 					 16), 0);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
-						     &m->extack), 0);
-	KUNIT_EXPECT_EQ(test, ntohl(dp->ip4_prefix), 0xc0a80000);
-	KUNIT_EXPECT_EQ(test, dp->ip4_plen, 16);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack), 0);
+	KUNIT_EXPECT_EQ(test, ntohl(dpt_prefix(dp)->ip4), 0xc0a80000);
+	KUNIT_EXPECT_EQ(test, dpt_prefix(dp)->ip4_plen, 16);
+	/* The transmit path maps destinations by the new prefix at once. */
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, dp_ip4_to_node(dp, htonl(0xc0a80005), &node));
+	KUNIT_EXPECT_EQ(test, node, 5);
+	KUNIT_EXPECT_FALSE(test, dp_ip4_to_node(dp, htonl(0x0a000005), &node));
+	rcu_read_unlock();
+
+	m = dpt_msg_new(test);
+	KUNIT_ASSERT_EQ(test, nla_put_in6_addr(m->skb, IFLA_DPILLAR_IP6_PREFIX,
+					       &ip6), 0);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack), 0);
+	ip6.s6_addr[15] = 7;
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, dp_ip6_to_node(dp, &ip6, &node));
+	KUNIT_EXPECT_EQ(test, node, 7);
+	ip6.s6_addr[1] = 1;
+	KUNIT_EXPECT_FALSE(test, dp_ip6_to_node(dp, &ip6, &node));
+	rcu_read_unlock();
 
 	/* Shortening the prefix exposes host bits. */
 	m = dpt_msg_new(test);
 	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_IP4_PREFIXLEN,
 					 8), 0);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
-						     &m->extack), -EINVAL);
-	KUNIT_EXPECT_EQ(test, dp->ip4_plen, 16);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, dpt_prefix(dp)->ip4_plen, 16);
 
 	/* /0 takes every address. */
 	m = dpt_msg_new(test);
@@ -477,9 +513,8 @@ static void dpt_nl_changelink(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_IP4_PREFIXLEN,
 					 0), 0);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-	KUNIT_EXPECT_EQ(test, dp_link_ops.changelink(d->dev, tb, m->tb,
-						     &m->extack), 0);
-	KUNIT_EXPECT_EQ(test, dp->ip4_plen, 0);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack), 0);
+	KUNIT_EXPECT_EQ(test, dpt_prefix(dp)->ip4_plen, 0);
 }
 
 /* get_size() covers what fill_info() writes, for every label length. */

@@ -37,6 +37,7 @@ static void dpt_dev_free(void *arg)
 
 struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 {
+	struct dp_prefix *prefix;
 	struct dpt_dev *d;
 	struct dp_priv *dp;
 	const char *why = NULL;
@@ -61,8 +62,12 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 	dp->hello_ms = DP_HELLO_MS_DEFAULT;
 	dp->dead_ms = DP_DEAD_MS_DEFAULT;
 	dp->dead_jiffies = msecs_to_jiffies(DP_DEAD_MS_DEFAULT);
-	dp->ip4_prefix = htonl(0x0a000000);
-	dp->ip4_plen = 8;
+	prefix = kzalloc(sizeof(*prefix), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, prefix);
+	prefix->ip4 = htonl(0x0a000000);
+	prefix->ip4_plen = 8;
+	/* Freed with the device, by its destructor. */
+	rcu_assign_pointer(dp->prefix, prefix);
 	d->dev->flags |= IFF_UP;
 
 	for (i = 0; i < DP_NPORTS; i++) {
