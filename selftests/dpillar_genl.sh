@@ -158,6 +158,36 @@ check_fail -m "Dead interval must be longer than the Hello interval" \
 	"set: the kernel refuses dead <= hello, with its extack" \
 	dp "$S0" set dp0 hello 500 dead 400
 
+# Prefix changes under traffic: the transmit path reads the prefixes under
+# RCU while DEV_SET replaces them (on the debug kernel KASAN reports a use
+# after free if an old copy is freed too early).  While the other prefix is
+# in force, it maps and the fabric's own does not.
+check_prefix_swap() {
+	local d=${SERVERS[5]} pid i rc=0 j new4
+	new4=172.16.0.${FID[$d]}
+	ip netns exec "${FNS[$S0]}" ping -q -i 0.01 -w 10 "${FIP4[$d]}" >/dev/null 2>&1 &
+	pid=$!
+	for i in 1 2 3 4 5; do
+		dp "$S0" set dp0 ip4 172.16.0.0/12 ip6 fd00:1:: || rc=1
+		if [ $i = 1 ]; then
+			j=$(dp "$S0" -j show dp0 | jq -r '(if type == "array" then .[0] else . end) |
+				"\(.ip4_prefix) \(.ip6_prefix)"')
+			echo "while swapped: $j"
+			[[ $j == "172.16.0.0/12 fd00:1::"* ]] || rc=1
+			dp "$S0" route get "$new4" >/dev/null || { echo "$new4 does not map"; rc=1; }
+			dp "$S0" route get "${FIP4[$d]}" >/dev/null 2>&1 &&
+				{ echo "${FIP4[$d]} still maps"; rc=1; }
+		fi
+		dp "$S0" set dp0 ip4 10.0.0.0/8 ip6 fd64:7069:6c6c:6172:: || rc=1
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	ip netns exec "${FNS[$S0]}" ping -c 2 -i 0.2 -W 2 "${FIP4[$d]}" >/dev/null ||
+		{ echo "no reply from ${FIP4[$d]} after the swaps"; rc=1; }
+	return $rc
+}
+run_test "set: prefixes swapped 10 times under a ping flood; the new one maps at once" check_prefix_swap
+
 # --- malformed requests: errno and extack -----------------------------------------
 # Each line: expected answer, then the request (dp_genl.py syntax).
 DP0=$(ip -n "${FNS[$S0]}" -j link show dp0 | jq '.[0].ifindex')
