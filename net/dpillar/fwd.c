@@ -19,27 +19,17 @@
 
 #include "dpillar.h"
 
+/* A packet sent (DP_STAT_TX) or delivered (DP_STAT_DELIVERED), with bytes. */
 static void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat,
-			   u64_stats_t *(*which)(struct dp_pcpu_stats *s),
 			   unsigned int len)
 {
 	struct dp_pcpu_stats *s = get_cpu_ptr(dp->stats);
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_inc(&s->cnt[stat]);
-	u64_stats_add(which(s), len);
+	u64_stats_add(stat == DP_STAT_TX ? &s->tx_bytes : &s->rx_bytes, len);
 	u64_stats_update_end(&s->syncp);
 	put_cpu_ptr(dp->stats);
-}
-
-static u64_stats_t *dp_rx_bytes(struct dp_pcpu_stats *s)
-{
-	return &s->rx_bytes;
-}
-
-static u64_stats_t *dp_tx_bytes(struct dp_pcpu_stats *s)
-{
-	return &s->tx_bytes;
 }
 
 /* Why routing gave up, on top of the drop itself. */
@@ -202,7 +192,7 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 		dp_count(dp, err);
 		goto drop;
 	}
-	dp_count_bytes(dp, DP_STAT_TX, dp_tx_bytes, len);
+	dp_count_bytes(dp, DP_STAT_TX, len);
 	return NETDEV_TX_OK;
 
 drop_proto:
@@ -238,7 +228,7 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 	skb->protocol = proto;
 	skb->dev = dp->dev;
 	skb->pkt_type = PACKET_HOST;
-	dp_count_bytes(dp, DP_STAT_DELIVERED, dp_rx_bytes, skb->len);
+	dp_count_bytes(dp, DP_STAT_DELIVERED, skb->len);
 	/* Let the stack receive it again, now from dp0. */
 	return RX_HANDLER_ANOTHER;
 
