@@ -121,7 +121,7 @@ int run_cmd(const char *what, const char *header, const struct cmd *cmds,
 
 static const char main_header[] =
 	"Usage: dpctl [OPTIONS] COMMAND [ARGS]\n"
-	"OPTIONS := { -j[son] | -p[retty] | -h[elp] }\n"
+	"OPTIONS := { -j[son] | -p[retty] | -t[imestamp] | -h[elp] }\n"
 	"Commands and keywords may be abbreviated to a unique prefix;\n"
 	"\"help\" or -h after any of them explains it.\n"
 	"Exit status: 0 ok, 1 the kernel refused, 2 usage error.  See dpctl(8).\n"
@@ -152,6 +152,8 @@ static int leading_option(const char *arg)
 		opts.json = true;
 	else if (matches(opt, "pretty"))
 		opts.pretty = true;
+	else if (matches(opt, "timestamp"))
+		opts.timestamp = true;
 	else if (matches(opt, "help"))
 		return -1;
 	else

@@ -11,6 +11,7 @@ enum { EXIT_OK = 0, EXIT_KERNEL = 1, EXIT_USAGE = 2 };
 struct dpctl_opts {
 	bool json;
 	bool pretty;
+	bool timestamp;		/* monitor: when each event came */
 };
 
 extern struct dpctl_opts opts;

@@ -2,6 +2,8 @@
 /* dpctl monitor: neighbour and port events as the kernel sends them. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "dpctl.h"
 #include "genl.h"
@@ -11,7 +13,8 @@
 const char monitor_help[] =
 	"dpctl monitor [DEV]\n"
 	"    print neighbour (up, down, miswired) and port events, one line\n"
-	"    (with -j one JSON object) each, until interrupted\n";
+	"    (with -j one JSON object) each, until interrupted; with -t each\n"
+	"    starts with the local time it was received\n";
 
 struct monitor {
 	unsigned int family;
@@ -29,14 +32,36 @@ static const char *neigh_event(u32 state)
 	return neigh_state_name(state);
 }
 
-/* JSON: one object a line, "event" first. */
+/* As "ip -ts monitor": 2026-11-22T02:45:01.123456, local time. */
+static void event_time(char *buf, size_t size)
+{
+	struct timeval tv;
+	struct tm tm;
+	size_t n;
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%06ld", (long)tv.tv_usec);
+}
+
+/* JSON: one object a line, "event" first, then "time" with -t. */
 static void event_begin(const char *event)
 {
-	if (!opts.json)
+	char when[40];
+
+	if (opts.timestamp)
+		event_time(when, sizeof(when));
+	if (!opts.json) {
+		if (opts.timestamp)
+			printf("[%s] ", when);
 		return;
+	}
 	json_init(opts.pretty);
 	json_open_obj(NULL);
 	json_str("event", event);
+	if (opts.timestamp)
+		json_str("time", when);
 }
 
 static void event_end(void)

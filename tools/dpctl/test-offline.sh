@@ -173,6 +173,13 @@ if [ -f $M ]; then
 	rc "mock monitor -j" 0 m $D -j monitor
 	[ "$(wc -l <"$tmp/out")" -eq 3 ] && ok || ko "monitor -j: not one line an event"
 	has "monitor -j" '{"event":"port","dev":"dp0"'
+	ts='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}'
+	rc "mock monitor -t" 0 m $D -t monitor
+	[ "$(grep -cE "^\[$ts\] (neigh|port) " "$tmp/out")" -eq 3 ] && ok ||
+		ko "monitor -t: not every event line starts with its time"
+	rc "mock monitor -t -j" 0 m $D -timestamp -j monitor
+	[ "$(grep -cE "^\{\"event\":\"(neigh|port)\",\"time\":\"$ts\"," "$tmp/out")" -eq 3 ] && ok ||
+		ko "monitor -t -j: no \"time\" after \"event\""
 else
 	ko "$M not built (make check builds it)"
 fi
