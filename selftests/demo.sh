@@ -72,18 +72,23 @@ on $a "$DPCTL" stats
 v=0:0.0.1
 say "A failure as the operator sees it: dpctl monitor on $a while its"
 echo "neighbour $v loses both cables for a second"
+echo "(dpctl -t: each event with the time it came; the cabling changes are"
+echo "marked in between)"
 mon=$(mktemp)
-on $a "$DPCTL" monitor >"$mon" 2>&1 &
+marks=$(mktemp)
+on $a "$DPCTL" -t monitor >"$mon" 2>&1 &
 mon_pid=$!
-sleep 0.3
+sleep 1
+echo "[$(date +%FT%T.%6N)] --- $v: both cables pulled" >>"$marks"
 topo_server_down $v
 sleep 1
+echo "[$(date +%FT%T.%6N)] --- $v: cables back" >>"$marks"
 topo_server_up $v
 sleep 1
 kill $mon_pid
 wait $mon_pid 2>/dev/null
-cat "$mon"
-rm -f "$mon"
+sort "$mon" "$marks"
+rm -f "$mon" "$marks"
 
 [ $bad -eq 0 ] || { echo "demo: $bad pairs unreachable"; exit 1; }
 echo
