@@ -204,8 +204,7 @@ static void dp_dev_free(struct net_device *dev)
 
 	free_percpu(dp->stats);
 	/* Unregistered, or never registered: no reader is left. */
-	kfree(rcu_dereference_protected(dp->prefix, true));
-	RCU_INIT_POINTER(dp->prefix, NULL);
+	kfree(rcu_replace_pointer(dp->prefix, NULL, true));
 }
 
 static const struct net_device_ops dp_netdev_ops = {
@@ -331,22 +330,15 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 /* The settings that may change while the device runs. */
 struct dp_settings {
 	u32 hello_ms, dead_ms;
-	__be32 ip4_prefix;
-	u8 ip4_plen;
-	struct in6_addr ip6_prefix;
+	struct dp_prefix prefix;	/* rcu unused: a copy */
 };
 
 static void dp_settings_get(const struct dp_priv *dp, struct dp_settings *s)
 {
-	const struct dp_prefix *p;
-
 	s->hello_ms = READ_ONCE(dp->hello_ms);
 	s->dead_ms = READ_ONCE(dp->dead_ms);
 	rcu_read_lock();
-	p = dp_prefix(dp);
-	s->ip4_prefix = p->ip4;
-	s->ip4_plen = p->ip4_plen;
-	s->ip6_prefix = p->ip6;
+	s->prefix = *dp_prefix(dp);
 	rcu_read_unlock();
 }
 
@@ -356,11 +348,12 @@ static void dp_settings_default(struct dp_settings *s)
 		.s6_addr = { 0xfd, 0x64, 0x70, 0x69, 0x6c, 0x6c, 0x61, 0x72 },
 	};
 
+	memset(s, 0, sizeof(*s));
 	s->hello_ms = DP_HELLO_MS_DEFAULT;
 	s->dead_ms = DP_DEAD_MS_DEFAULT;
-	s->ip4_prefix = htonl(0x0a000000);	/* 10.0.0.0/8 */
-	s->ip4_plen = 8;
-	s->ip6_prefix = ip6;
+	s->prefix.ip4 = htonl(0x0a000000);	/* 10.0.0.0/8 */
+	s->prefix.ip4_plen = 8;
+	s->prefix.ip6 = ip6;
 }
 
 /* The changeable settings among the IFLA_DPILLAR_* attributes. */
@@ -390,25 +383,25 @@ static int dp_settings_parse(const struct dp_settings_attrs *a,
 	if (a->dead_ms)
 		s->dead_ms = nla_get_u32(a->dead_ms);
 	if (a->ip4_prefix)
-		s->ip4_prefix = nla_get_be32(a->ip4_prefix);
+		s->prefix.ip4 = nla_get_be32(a->ip4_prefix);
 	if (a->ip4_plen)
-		s->ip4_plen = nla_get_u8(a->ip4_plen);
+		s->prefix.ip4_plen = nla_get_u8(a->ip4_plen);
 	if (a->ip6_prefix)
-		nla_memcpy(&s->ip6_prefix, a->ip6_prefix,
-			   sizeof(s->ip6_prefix));
+		nla_memcpy(&s->prefix.ip6, a->ip6_prefix,
+			   sizeof(s->prefix.ip6));
 
 	if (s->dead_ms <= s->hello_ms) {
 		NL_SET_ERR_MSG_ATTR(extack, a->dead_ms ?: a->hello_ms,
 				    "Dead interval must be longer than the Hello interval");
 		return -EINVAL;
 	}
-	mask = s->ip4_plen ? ~0U << (32 - s->ip4_plen) : 0;
-	if (ntohl(s->ip4_prefix) & ~mask) {
+	mask = s->prefix.ip4_plen ? ~0U << (32 - s->prefix.ip4_plen) : 0;
+	if (ntohl(s->prefix.ip4) & ~mask) {
 		NL_SET_ERR_MSG_ATTR(extack, a->ip4_prefix ?: a->ip4_plen,
 				    "IPv4 prefix has host bits set");
 		return -EINVAL;
 	}
-	if (s->ip6_prefix.s6_addr32[3]) {
+	if (s->prefix.ip6.s6_addr32[3]) {
 		NL_SET_ERR_MSG_ATTR(extack, a->ip6_prefix,
 				    "IPv6 prefix is a /96: its low 32 bits must be zero");
 		return -EINVAL;
@@ -421,12 +414,9 @@ static int dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 {
 	struct dp_prefix *p, *old;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kmemdup(&s->prefix, sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	p->ip4 = s->ip4_prefix;
-	p->ip4_plen = s->ip4_plen;
-	p->ip6 = s->ip6_prefix;
 	old = rcu_replace_pointer(dp->prefix, p, lockdep_rtnl_is_held());
 	if (old)
 		kfree_rcu(old, rcu);
@@ -621,10 +611,10 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_u32(skb, IFLA_DPILLAR_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_HELLO_MS, set.hello_ms) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_DEAD_MS, set.dead_ms) ||
-	    nla_put_be32(skb, IFLA_DPILLAR_IP4_PREFIX, set.ip4_prefix) ||
-	    nla_put_u8(skb, IFLA_DPILLAR_IP4_PREFIXLEN, set.ip4_plen) ||
-	    nla_put(skb, IFLA_DPILLAR_IP6_PREFIX, sizeof(set.ip6_prefix),
-		    &set.ip6_prefix))
+	    nla_put_be32(skb, IFLA_DPILLAR_IP4_PREFIX, set.prefix.ip4) ||
+	    nla_put_u8(skb, IFLA_DPILLAR_IP4_PREFIXLEN, set.prefix.ip4_plen) ||
+	    nla_put(skb, IFLA_DPILLAR_IP6_PREFIX, sizeof(set.prefix.ip6),
+		    &set.prefix.ip6))
 		return -EMSGSIZE;
 
 	nest = nla_nest_start(skb, IFLA_DPILLAR_PORTS);
