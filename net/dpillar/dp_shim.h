@@ -2,7 +2,7 @@
 /*
  * dp_shim.h - let the topology core build in the kernel and in userspace.
  *
- * The routing core (topo.c, topo_dpillar.c) only needs fixed-width
+ * The routing core (topo*.c) only needs fixed-width
  * integers, bool, NULL, memset/memcpy and the errno values.  In the
  * kernel, the KUnit tests (topo_test.c, a separate module) reach its
  * functions through EXPORT_SYMBOL_IF_KUNIT(), which is empty without
@@ -18,6 +18,15 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <kunit/visibility.h>
+#include <linux/indirect_call_wrapper.h>
+
+/*
+ * The kernel's routing view (neigh.c): the per-hop reachability test
+ * INDIRECT_CALL() compares against, so that the data path calls it
+ * directly.
+ */
+bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
+#define DP_VIEW_REACHABLE dp_reachable
 #else
 #include <stdint.h>
 #include <stdbool.h>
@@ -38,6 +47,10 @@ typedef __INT32_TYPE__ s32;
 #define VISIBLE_IF_KUNIT static
 #define DP_NO_EXPORT(sym) struct dp_no_export_##sym
 #define EXPORT_SYMBOL_IF_KUNIT DP_NO_EXPORT
+
+/* No retpolines to avoid here: a plain indirect call. */
+#define INDIRECT_CALL_1(f, f1, ...) f(__VA_ARGS__)
+#define DP_VIEW_REACHABLE NULL
 #endif
 
 #endif /* _DP_SHIM_H */

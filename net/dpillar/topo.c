@@ -1,12 +1,136 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topo.c - topology-independent part of the routing core: dispatch through
- * the per-kind ops table, address text form, names for diagnostics.
+ * topo.c - topology-independent part of the routing core: the registry of
+ * topologies, the check of their ops tables, dispatch, the "#<id>" address
+ * form every topology accepts, and names for diagnostics.
  */
 #include "topo.h"
 
-/* u64 / u32 by shift and subtract: no 64-bit division, init time only. */
-static u64 dp_div64(u64 n, u32 d)
+/* Every topology the module carries, indexed by enum dp_topo_kind. */
+static const struct dp_topo_ops *const dp_topologies[DP_TOPO_KIND_MAX + 1] = {
+	[DP_TOPO_DPILLAR] = &dp_dpillar_ops,
+};
+
+const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind)
+{
+	return kind <= DP_TOPO_KIND_MAX ? dp_topologies[kind] : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_by_kind);
+
+const struct dp_topo_ops *dp_topo_ops_by_name(const char *name)
+{
+	u32 i;
+
+	for (i = 0; i <= DP_TOPO_KIND_MAX; i++)
+		if (dp_topologies[i] && !strcmp(dp_topologies[i]->name, name))
+			return dp_topologies[i];
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_by_name);
+
+/*
+ * The per-packet entry points of the topologies, which INDIRECT_CALL()
+ * compares against before it calls indirectly (INDIRECT_CALL_2 and so on
+ * as topologies are added).
+ */
+#define DP_ROUTE_INIT_1 dp_dpillar_route_init
+#define DP_ROUTE_1 dp_dpillar_route
+
+static const char *const dp_generic_drops[DP_DROP_TOPO] = {
+	"none", "bad_addr", "at_dst",
+};
+
+int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
+{
+	u32 i;
+
+	if (!ops->name || !ops->kind || ops->kind > DP_TOPO_KIND_MAX) {
+		*why = "topology ops: no name or bad kind";
+		return -EINVAL;
+	}
+	if (!ops->init || !ops->describe || !ops->addr_parse ||
+	    !ops->addr_format || !ops->port_info || !ops->port_neigh ||
+	    !ops->port_neigh_index || !ops->peer_port || !ops->route_init ||
+	    !ops->route) {
+		*why = "topology ops: a required callback is missing";
+		return -EINVAL;
+	}
+	if (!ops->addr_to_label != !ops->addr_from_label) {
+		*why = "topology ops: label callbacks come in pairs";
+		return -EINVAL;
+	}
+	if (!ops->phases || ops->nphases < DP_PHASE_TOPO ||
+	    ops->nphases > DP_PHASE_MAX ||
+	    strcmp(ops->phases[DP_PHASE_NONE].name, "none") ||
+	    strcmp(ops->phases[DP_PHASE_DIRECT].name, "direct")) {
+		*why = "topology ops: phases must start with none, direct";
+		return -EINVAL;
+	}
+	if (!ops->drops || ops->ndrops < DP_DROP_TOPO ||
+	    ops->ndrops > DP_DROP_MAX) {
+		*why = "topology ops: bad drop reason table";
+		return -EINVAL;
+	}
+	for (i = 0; i < DP_DROP_TOPO; i++) {
+		if (strcmp(ops->drops[i], dp_generic_drops[i])) {
+			*why = "topology ops: drop reasons must start with none, bad_addr, at_dst";
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < ops->nphases; i++) {
+		u8 d = ops->phases[i].detour;
+
+		if (!ops->phases[i].name ||
+		    (d && (d > DP_DETOUR_SLOTS || !ops->detours ||
+			   !ops->detours[d - 1]))) {
+			*why = "topology ops: a phase has no name or a bad detour slot";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_check);
+
+int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
+		 const char **why)
+{
+	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(p->kind);
+	const char *dummy;
+	int err;
+
+	if (!why)
+		why = &dummy;
+	memset(t, 0, sizeof(*t));
+	if (!ops) {
+		*why = "unknown topology kind";
+		return -EINVAL;
+	}
+	err = ops->init(t, p, why);
+	if (!err && (!t->nodes || !t->nports || t->nports > DP_MAX_PORTS ||
+		     !t->max_hops || t->max_hops > DP_TTL_MAX)) {
+		*why = "topology has no nodes, too many ports or paths longer than the TTL";
+		err = -EINVAL;
+	}
+	if (err) {
+		memset(t, 0, sizeof(*t));
+		return err;
+	}
+	t->ops = ops;
+	t->kind = p->kind;
+	t->p = *p;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_init);
+
+int dp_topo_describe(const struct dp_topo *t, char *buf, u32 len)
+{
+	return t->ops->describe(t, buf, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_describe);
+
+/* ---- text helpers, shared by the topologies ---- */
+
+u64 dp_div64(u64 n, u32 d)
 {
 	u64 q = 0, r = 0;
 	int i;
@@ -20,6 +144,7 @@ static u64 dp_div64(u64 n, u32 d)
 	}
 	return q;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_div64);
 
 struct dp_rdiv dp_rdiv_init(u32 d)
 {
@@ -38,66 +163,15 @@ struct dp_rdiv dp_rdiv_init(u32 d)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_rdiv_init);
 
-static const struct dp_topo_ops *dp_topo_ops_of(u32 kind)
+void dp_put_char(char *buf, u32 len, u32 *pos, char c)
 {
-	switch (kind) {
-	case DP_TOPO_DPILLAR:
-		return &dp_dpillar_ops;
-	default:
-		return NULL;
-	}
+	if (*pos + 1 < len)
+		buf[*pos] = c;
+	(*pos)++;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_put_char);
 
-int dp_topo_init(struct dp_topo *t, u32 kind, u32 n, u32 k, const char **why)
-{
-	const struct dp_topo_ops *ops = dp_topo_ops_of(kind);
-	const char *dummy;
-	int err;
-
-	if (!why)
-		why = &dummy;
-	memset(t, 0, sizeof(*t));
-	if (!ops) {
-		*why = "unknown topology kind";
-		return -EINVAL;
-	}
-	err = ops->init(t, n, k, why);
-	if (err) {
-		memset(t, 0, sizeof(*t));
-		return err;
-	}
-	t->ops = ops;
-	t->kind = kind;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_topo_init);
-
-int dp_addr_from_symbols(const struct dp_topo *t, u32 column, const u8 *sym,
-			 u32 nsym, u32 *id, const char **why)
-{
-	const char *dummy;
-
-	if (!why)
-		why = &dummy;
-	return t->ops->addr_from_symbols(t, column, sym, nsym, id, why);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_addr_from_symbols);
-
-void dp_addr_to_symbols(const struct dp_topo *t, u32 id, u32 *column,
-			u8 *sym)
-{
-	t->ops->addr_to_symbols(t, id, column, sym);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_addr_to_symbols);
-
-bool dp_addr_valid(const struct dp_topo *t, u32 id)
-{
-	return id < t->nodes;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_addr_valid);
-
-/* Append decimal @v at buf[*pos], counting even what does not fit. */
-static void dp_put_u32(char *buf, u32 len, u32 *pos, u32 v)
+void dp_put_u32(char *buf, u32 len, u32 *pos, u32 v)
 {
 	char tmp[10];
 	u32 i = 0;
@@ -106,47 +180,27 @@ static void dp_put_u32(char *buf, u32 len, u32 *pos, u32 v)
 		tmp[i++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	while (i) {
-		i--;
-		if (*pos + 1 < len)
-			buf[*pos] = tmp[i];
-		(*pos)++;
-	}
+	while (i)
+		dp_put_char(buf, len, pos, tmp[--i]);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_put_u32);
 
-static void dp_put_char(char *buf, u32 len, u32 *pos, char c)
+void dp_put_str(char *buf, u32 len, u32 *pos, const char *s)
 {
-	if (*pos + 1 < len)
-		buf[*pos] = c;
-	(*pos)++;
+	while (*s)
+		dp_put_char(buf, len, pos, *s++);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_put_str);
 
-int dp_addr_format(const struct dp_topo *t, u32 id, char *buf, u32 len)
+int dp_put_end(char *buf, u32 len, u32 pos)
 {
-	u8 sym[DP_MAX_K];
-	u32 column, pos = 0, i;
-
-	if (!dp_addr_valid(t, id)) {
-		if (len)
-			buf[0] = '\0';
-		return -EINVAL;
-	}
-	dp_addr_to_symbols(t, id, &column, sym);
-	dp_put_u32(buf, len, &pos, column);
-	dp_put_char(buf, len, &pos, ':');
-	for (i = t->nsym; i-- > 0;) {
-		dp_put_u32(buf, len, &pos, sym[i]);
-		if (i)
-			dp_put_char(buf, len, &pos, '.');
-	}
 	if (len)
 		buf[pos < len ? pos : len - 1] = '\0';
 	return (int)pos;
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_addr_format);
+EXPORT_SYMBOL_IF_KUNIT(dp_put_end);
 
-/* Parse a decimal number at *s (at least one digit) not above @max. */
-static int dp_parse_dec(const char **s, u32 max, u32 *out)
+int dp_parse_dec(const char **s, u32 max, u32 *out)
 {
 	const char *p = *s;
 	u32 v = 0;
@@ -165,164 +219,179 @@ static int dp_parse_dec(const char **s, u32 max, u32 *out)
 	*out = v;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_parse_dec);
 
-int dp_addr_parse_raw(const char *text, u32 *column, u8 *sym, u32 *nsym,
-		      const char **why)
-{
-	u8 tmp[DP_MAX_K];
-	const char *p = text;
-	const char *dummy;
-	u32 n = 0, v, i;
-	int err;
-
-	if (!why)
-		why = &dummy;
-	if (!p || !*p) {
-		*why = "empty address";
-		return -EINVAL;
-	}
-	err = dp_parse_dec(&p, 0xffffffffU, column);
-	if (err) {
-		*why = err == -ERANGE ? "column out of range" :
-		       "address must look like C:v.v.v (column first)";
-		return -EINVAL;
-	}
-	if (*p != ':') {
-		*why = "address must look like C:v.v.v (missing ':')";
-		return -EINVAL;
-	}
-	p++;
-	for (;;) {
-		err = dp_parse_dec(&p, 255, &v);
-		if (err == -ERANGE) {
-			*why = "label symbol out of range (must be < n/2)";
-			return -EINVAL;
-		}
-		if (err) {
-			*why = "label must be decimal symbols separated by '.'";
-			return -EINVAL;
-		}
-		if (n == DP_MAX_K) {
-			*why = "label has too many symbols";
-			return -EINVAL;
-		}
-		tmp[n++] = (u8)v;
-		if (*p == '\0')
-			break;
-		if (*p != '.') {
-			*why = "label must be decimal symbols separated by '.'";
-			return -EINVAL;
-		}
-		p++;
-	}
-	/* Text is most significant first; sym[] is v_0 first. */
-	for (i = 0; i < n; i++)
-		sym[i] = tmp[n - 1 - i];
-	*nsym = n;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_addr_parse_raw);
+/* ---- addresses ---- */
 
 int dp_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
 		  const char **why)
 {
-	u8 sym[DP_MAX_K];
-	const char *dummy;
-	u32 column, nsym;
+	const char *dummy, *p = text;
 	int err;
 
 	if (!why)
 		why = &dummy;
-	err = dp_addr_parse_raw(text, &column, sym, &nsym, why);
-	if (err)
-		return err;
-	return t->ops->addr_from_symbols(t, column, sym, nsym, id, why);
+	if (!text || !*text) {
+		*why = "empty address";
+		return -EINVAL;
+	}
+	if (*p != '#')
+		return t->ops->addr_parse(t, text, id, why);
+	p++;
+	err = dp_parse_dec(&p, 0xffffffffU, id);
+	if (err || *p) {
+		*why = "#<node id> wants a decimal node id";
+		return -EINVAL;
+	}
+	if (!dp_addr_valid(t, *id)) {
+		*why = "no such node id in this fabric";
+		return -EINVAL;
+	}
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_addr_parse);
 
-void dp_port_switch(const struct dp_topo *t, u32 id, u32 port, u32 *sw_col,
-		    u32 *sw_id)
+int dp_addr_format(const struct dp_topo *t, u32 id, char *buf, u32 len)
 {
-	t->ops->port_switch(t, id, port, sw_col, sw_id);
+	if (!dp_addr_valid(t, id)) {
+		if (len)
+			buf[0] = '\0';
+		return -EINVAL;
+	}
+	return t->ops->addr_format(t, id, buf, len);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_port_switch);
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_format);
 
-u32 dp_port_neigh_count(const struct dp_topo *t)
+int dp_addr_to_label(const struct dp_topo *t, u32 id, u32 *column, u8 *sym,
+		     u32 *nsym)
 {
-	return t->port_neighs;
+	if (!t->ops->addr_to_label)
+		return -EOPNOTSUPP;
+	if (!dp_addr_valid(t, id))
+		return -EINVAL;
+	return t->ops->addr_to_label(t, id, column, sym, nsym);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh_count);
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_to_label);
+
+int dp_addr_from_label(const struct dp_topo *t, u32 column, const u8 *sym,
+		       u32 nsym, u32 *id, const char **why)
+{
+	const char *dummy;
+
+	if (!why)
+		why = &dummy;
+	if (!t->ops->addr_from_label) {
+		*why = "this topology has no column/label address";
+		return -EOPNOTSUPP;
+	}
+	return t->ops->addr_from_label(t, column, sym, nsym, id, why);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_addr_from_label);
+
+/* ---- wiring ---- */
+
+void dp_port_info(const struct dp_topo *t, u32 id, u32 port,
+		  struct dp_port_info *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	pi->sw = DP_NODE_NONE;
+	if (port < t->nports && dp_addr_valid(t, id))
+		t->ops->port_info(t, id, port, pi);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_port_info);
 
 u32 dp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 {
+	if (port >= t->nports || !dp_addr_valid(t, id))
+		return DP_NODE_NONE;
 	return t->ops->port_neigh(t, id, port, idx);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh);
 
 int dp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {
+	if (port >= t->nports || !dp_addr_valid(t, id) ||
+	    !dp_addr_valid(t, peer) || id == peer)
+		return -1;
 	return t->ops->port_neigh_index(t, id, port, peer);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh_index);
 
-void dp_route_init_dir(const struct dp_topo *t, u32 src, u32 dst,
-		       enum dp_dir dir, struct dp_route_state *st)
+int dp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {
-	t->ops->route_init(t, src, dst, dir, st);
+	if (port >= t->nports || !dp_addr_valid(t, id) ||
+	    !dp_addr_valid(t, peer) || id == peer)
+		return -1;
+	return t->ops->peer_port(t, id, port, peer);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_route_init_dir);
+EXPORT_SYMBOL_IF_KUNIT(dp_peer_port);
 
-void dp_route_init(const struct dp_topo *t, u32 src, u32 dst,
-		   struct dp_route_state *st)
+/* ---- routing ---- */
+
+void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+		   u32 hash, struct dp_route_state *st)
 {
-	t->ops->route_init(t, src, dst, DP_DIR_AUTO, st);
+	INDIRECT_CALL_1(t->ops->route_init, DP_ROUTE_INIT_1, t, src, dst, sel,
+			hash, st);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_init);
 
-int dp_sroute(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-	      struct dp_hop *hop)
+int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
+	     const struct dp_view *v, struct dp_hop *hop)
 {
-	return t->ops->route(t, self, st, NULL, hop);
+	return INDIRECT_CALL_1(t->ops->route, DP_ROUTE_1, t, self, st, v, hop);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_sroute);
+EXPORT_SYMBOL_IF_KUNIT(dp_route);
 
-int dp_ftroute(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-	       const struct dp_reach *r, struct dp_hop *hop)
+/* ---- names ---- */
+
+const char *dp_phase_name(const struct dp_topo *t, u8 phase)
 {
-	return t->ops->route(t, self, st, r, hop);
+	return phase < t->ops->nphases ? t->ops->phases[phase].name :
+					 "unknown";
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_ftroute);
+EXPORT_SYMBOL_IF_KUNIT(dp_phase_name);
 
-static const char * const dp_drop_names[DP_DROP_ROUTE_COUNT] = {
-	[DP_DROP_ROUTE_NONE] = "none",
-	[DP_DROP_ROUTE_BAD_ADDR] = "bad_addr",
-	[DP_DROP_ROUTE_AT_DST] = "at_dst",
-	[DP_DROP_ROUTE_RING] = "ring_blocked",
-	[DP_DROP_ROUTE_UTURN] = "uturn_blocked",
-	[DP_DROP_ROUTE_HELIX] = "helix_blocked",
-	[DP_DROP_ROUTE_TUNNEL] = "tunnel_blocked",
-	[DP_DROP_ROUTE_BUDGET] = "tunnel_budget",
-	[DP_DROP_ROUTE_NOPATH] = "no_path",
-};
-
-static const char * const dp_phase_names[DP_PHASE_COUNT] = {
-	[DP_PHASE_NONE] = "none",
-	[DP_PHASE_DIRECT] = "direct",
-	[DP_PHASE_HELIX] = "helix",
-	[DP_PHASE_RING] = "ring",
-	[DP_PHASE_TUNNEL] = "tunnel",
-	[DP_PHASE_UTURN] = "uturn",
-	[DP_PHASE_RING_REV] = "ring_reverse",
-};
-
-const char *dp_drop_reason_name(u8 reason)
+const char *dp_drop_reason_name(const struct dp_topo *t, u8 reason)
 {
-	return reason < DP_DROP_ROUTE_COUNT ? dp_drop_names[reason] : "unknown";
+	return reason < t->ops->ndrops ? t->ops->drops[reason] : "unknown";
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_drop_reason_name);
 
-const char *dp_phase_name(u8 phase)
+u8 dp_phase_detour(const struct dp_topo *t, u8 phase)
 {
-	return phase < DP_PHASE_COUNT ? dp_phase_names[phase] : "unknown";
+	return phase < t->ops->nphases ? t->ops->phases[phase].detour : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_phase_name);
+EXPORT_SYMBOL_IF_KUNIT(dp_phase_detour);
+
+const char *dp_detour_name(const struct dp_topo *t, u8 slot)
+{
+	if (!slot || slot > DP_DETOUR_SLOTS || !t->ops->detours)
+		return NULL;
+	return t->ops->detours[slot - 1];
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_detour_name);
+
+int dp_sel_parse(const struct dp_topo *t, const char *name)
+{
+	const char *const *s = t->ops->sel_names;
+	int i;
+
+	for (i = 0; s && s[i]; i++)
+		if (!strcmp(s[i], name))
+			return i;
+	return -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_sel_parse);
+
+const char *dp_sel_name(const struct dp_topo *t, u32 sel)
+{
+	const char *const *s = t->ops->sel_names;
+	u32 i;
+
+	for (i = 0; s && s[i]; i++)
+		if (i == sel)
+			return s[i];
+	return "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_sel_name);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * topo.h - topology core of dpillar: addressing, wiring and routing.
+ * topo.h - topology core of dpillar: the boundary between the generic
+ * module (device, ports, Hello, data path, netlink) and the fabrics it
+ * carries, one file per topology (topo_dpillar.c, ...).
  *
  * This code is shared, unchanged, by the kernel module and by the userspace
  * simulator tools/dpsim.  It allocates nothing, takes no locks, uses no
@@ -8,172 +10,335 @@
  * everything lives in a struct dp_topo filled once by dp_topo_init() and in
  * the per-packet struct dp_route_state.
  *
- * Each topology kind supplies a struct dp_topo_ops; only DPillar exists now.
+ * Nothing in this header belongs to one topology.  A topology supplies a
+ * struct dp_topo_ops (documented member by member below) and registers it
+ * in topo.c; Documentation/networking/dpillar.rst, "Adding a topology",
+ * walks through it.
  */
 #ifndef _DP_TOPO_H
 #define _DP_TOPO_H
 
 #include "dp_shim.h"
 
-/* Values equal the UAPI enum dpillar_topo (DPILLAR_TOPO_DPILLAR = 1). */
+/* Values equal the UAPI enum dpillar_topo. */
 enum dp_topo_kind {
 	DP_TOPO_DPILLAR = 1,
+	DP_TOPO_KIND_MAX = DP_TOPO_DPILLAR,
 };
 
-#define DP_MAX_K		32	/* array bound; see dp_topo_init() */
+#define DP_MAX_PORTS		16	/* most ports of a node, any topology */
 #define DP_ADDR_TEXT_MAX	160
 #define DP_NODE_NONE		0xffffffffU	/* never a valid id */
-
-/* DPillar parameter range accepted by dp_topo_init(). */
-#define DP_DPILLAR_N_MIN	4
-#define DP_DPILLAR_N_MAX	256	/* so that a label symbol fits a u8 */
+#define DP_TTL_MAX		255	/* the wire header's TTL is a u8 */
+#define DP_PHASE_MAX		16	/* phase numbers 0..DP_PHASE_MAX-1 */
+#define DP_DROP_MAX		16	/* drop reasons 0..DP_DROP_MAX-1 */
+#define DP_DETOUR_SLOTS		3	/* detour counters a topology names */
+#define DP_TOPO_PRIV_BYTES	512	/* a topology's own precomputed tables */
 
 /*
- * Ports of a DPillar server.  Port 0 plugs into a switch of S_C (shared
- * with the clockwise column H_{C+1}), port 1 into a switch of S_{C-1}
- * (shared with the counter-clockwise column H_{C-1}).
+ * Parameters of a fabric, as the operator gives them (rtnetlink, dpctl,
+ * dpsim).  Each topology reads the ones it has and rejects the others
+ * when set: zero means "not given".
  */
-#define DP_PORT_CW		0
-#define DP_PORT_CCW		1
-#define DP_NPORTS		2
+struct dp_topo_params {
+	u32 kind;	/* enum dp_topo_kind */
+	u32 n;		/* switch port count (DPillar, DCell, BCube, XDCent) */
+	u32 k;		/* levels / columns */
+	u32 level;	/* top level (XDCent's i) */
+	u32 spaces;	/* virtual spaces (S2's L) */
+	u32 nodes;	/* node count, where it is a parameter (S2) */
+	u32 seed;	/* seed of derived coordinates (S2) */
+};
+
+/* What a port of a node plugs into (struct dp_port_info.kind). */
+enum dp_port_kind {
+	DP_PORT_UNUSED = 0,	/* left free by the topology (growth) */
+	DP_PORT_SWITCH,		/* a dumb switch shared with nneigh others */
+	DP_PORT_CABLE,		/* a cable to exactly one peer */
+};
 
 /*
- * Recommended initial TTL (hop limit) for the caller, which decrements it.
- * The longest failure-free path is k + k/2 hops.  Fault-tolerant paths are
- * bounded by the tunnel budget below: at most B + 2 helix segments of <= k
- * hops, B tunnels of 2 hops, one u-turn and a ring of <= 2k hops.  dpsim
- * measured at most 26 hops for (12,4) with 300 failed servers and 28 with
- * 300 failed links (Documentation/networking/dpillar-evaluation.rst); the
- * bound (B + 2)k + 2B + 1 + 2k = 8k + 9 for B = 4 gives 41 for k = 4 and 57
- * for k = 6.  64 covers every k <= 6; for larger k use at least 8k + 9.
+ * One port of one node, as the topology wires it.  @nneigh sizes that
+ * port's neighbour table: the other members of a switch, 1 for a cable, 0
+ * for an unused port; never anything that grows with the fabric.  @sw is
+ * the switch's index in 0..switches-1 (DP_NODE_NONE for a cable or an
+ * unused port); @sw_level and @sw_id name it for people (DPillar: switch
+ * column and the id within it).
  */
-#define DP_DEFAULT_TTL		64
+struct dp_port_info {
+	u8 kind;		/* enum dp_port_kind */
+	u32 nneigh;
+	u32 sw;
+	u32 sw_level;
+	u32 sw_id;
+};
 
 /*
- * Fault-tolerant routing: at most this many Prop. IV.1/IV.3 tunnels per
- * packet.  Each tunnel deliberately sets one label symbol to a wrong value,
- * which costs up to one more turn around the pillar; without a budget two
- * or more failures can make a packet circle until its TTL expires.  Must
- * fit DP_RS_TUNNELS_MASK.
- */
-#ifndef DP_FT_MAX_TUNNELS	/* overridable for experiments (dpsim) */
-#define DP_FT_MAX_TUNNELS	4
-#endif
-
-struct dp_topo;
-
-/*
- * Per-packet routing state, carried in the wire header.  The common part is
- * topology independent: the destination, an optional waypoint and 8 flag
- * bits whose meaning belongs to the topology.
+ * Per-packet routing state, carried in the wire header (struct
+ * dpillar_hdr: dst, waypoint, flags, rword).  @dst and @waypoint are
+ * generic; @flags and @word belong to the topology.
  *
  * @dst:      final destination node id.
- * @waypoint: DP_NODE_NONE, or the node a detour tunnel is heading for.
- *            A tunnel (Prop. IV.1/IV.3 of the DPillar paper) is *not* a
- *            second header: the packet is routed to the waypoint, which
- *            clears this field on arrival and routing resumes toward @dst.
- * @flags:    DPillar meaning:
- *   DP_RS_CCW       helix direction D: clear = clockwise (+1), set =
- *                   counter-clockwise (-1).  Needed because D cannot be
- *                   recomputed hop by hop (Algorithm 1 takes it as input).
- *   DP_RS_UTURN     D was changed once (Prop. IV.2); forbids a second
- *                   u-turn, which could loop.
- *   DP_RS_RING_REV  the ring phase direction was reversed once around a
- *                   failure; a second blocked ring hop drops the packet.
- *   DP_RS_RING_CCW  with DP_RS_RING_REV: the ring direction now in force.
- *                   Needed because after a reversal the packet goes the
- *                   long way round, and recomputing "the shorter way" at
- *                   the next server would send it back into the failure.
- *   bits 4..7       number of tunnels taken so far (<= DP_FT_MAX_TUNNELS),
- *                   which bounds detours and so makes routing loop-free.
+ * @waypoint: DP_NODE_NONE, or a node the packet is routed to first.  A
+ *            detour is *not* a second header: the waypoint clears this
+ *            field on arrival and routing resumes toward @dst.
+ * @word:     16 bits of topology state (e.g. a path word, a probe id).
+ *            Frames of the first wire version carry 0 here.
+ * @flags:    8 bits of topology state (e.g. a direction, a detour budget).
  */
 struct dp_route_state {
 	u32 dst;
 	u32 waypoint;
+	u16 word;
 	u8 flags;
 };
 
-#define DP_RS_CCW		0x01
-#define DP_RS_UTURN		0x02
-#define DP_RS_RING_REV		0x04
-#define DP_RS_RING_CCW		0x08
-#define DP_RS_TUNNELS_SHIFT	4
-#define DP_RS_TUNNELS_MASK	0xf0
-
-/* Initial helix direction for dp_route_init_dir(). */
-enum dp_dir {
-	DP_DIR_AUTO = 0,	/* whichever gives the shorter SRoute path */
-	DP_DIR_CW = 1,		/* paper's default D = +1 */
-	DP_DIR_CCW = 2,		/* D = -1 */
-};
-
-/* Why a hop was taken (struct dp_hop.phase). */
-enum dp_phase {
+/*
+ * Why a hop was taken (struct dp_hop.phase).  0 and 1 are the same for
+ * every topology; a topology numbers its own phases from DP_PHASE_TOPO.
+ */
+enum {
 	DP_PHASE_NONE = 0,
-	DP_PHASE_DIRECT,	/* last hop: destination shares a switch */
-	DP_PHASE_HELIX,		/* helix phase, Algorithm 1 */
-	DP_PHASE_RING,		/* ring phase, Algorithm 1 */
-	DP_PHASE_TUNNEL,	/* hop toward a waypoint (Prop. IV.1/IV.3) */
-	DP_PHASE_UTURN,		/* helix direction changed (Prop. IV.2) */
-	DP_PHASE_RING_REV,	/* ring direction reversed around a failure */
-	DP_PHASE_COUNT,
+	DP_PHASE_DIRECT = 1,	/* last hop: the destination is a neighbour */
+	DP_PHASE_TOPO = 2,
 };
 
 /*
- * Why routing dropped a packet (struct dp_hop.reason).  Distinct from the
- * kernel device's own drop counters: these name routing decisions only.
+ * Why routing dropped a packet (struct dp_hop.reason).  0..2 are generic;
+ * a topology numbers its own reasons from DP_DROP_TOPO.  Distinct from the
+ * kernel device's drop counters: these name routing decisions only.
  */
-enum dp_route_drop {
+enum {
 	DP_DROP_ROUTE_NONE = 0,
-	DP_DROP_ROUTE_BAD_ADDR,	/* self or dst not a node of this fabric */
-	DP_DROP_ROUTE_AT_DST,	/* called with self == dst */
-	DP_DROP_ROUTE_RING,	/* ring blocked in both directions */
-	DP_DROP_ROUTE_UTURN,	/* helix blocked, u-turn found no server */
-	DP_DROP_ROUTE_HELIX,	/* helix blocked after the u-turn */
-	DP_DROP_ROUTE_TUNNEL,	/* waypoint unreachable from tunnel middle */
-	DP_DROP_ROUTE_BUDGET,	/* blocked, tunnel budget spent, u-turn used */
-	DP_DROP_ROUTE_NOPATH,	/* failure-free routing found no hop (bug) */
-	DP_DROP_ROUTE_COUNT,
-};
-
-/*
- * Reachability oracle supplied by the caller (kernel: neighbour table fed
- * by Hellos; simulator: failure set).  Returns true when @self can deliver
- * a frame to @peer through its port @port right now.
- */
-struct dp_reach {
-	bool (*reachable)(const void *ctx, u32 self, u32 port, u32 peer);
-	const void *ctx;
+	DP_DROP_ROUTE_BAD_ADDR = 1,	/* self, dst or waypoint not a node */
+	DP_DROP_ROUTE_AT_DST = 2,	/* called with self == dst */
+	DP_DROP_TOPO = 3,
 };
 
 /* One routing decision. */
 struct dp_hop {
-	u32 next;	/* next server */
+	u32 next;	/* next node */
 	u32 port;	/* our port that reaches it */
-	u8 phase;	/* enum dp_phase */
-	u8 reason;	/* enum dp_route_drop when the packet is dropped */
+	u8 phase;	/* DP_PHASE_* or the topology's */
+	u8 reason;	/* DP_DROP_ROUTE_* or the topology's, when dropped */
 };
 
+/*
+ * What routing may know about the fabric around @self, supplied by the
+ * caller: the kernel backs it with its Hello tables (neigh.c), dpsim and
+ * the tests with a failure set (topo_walk.c).  Only @reachable is
+ * required; a NULL member means "not known here" and routing must do
+ * without it.
+ *
+ * @reachable:  true when @self can deliver a frame to @peer through its
+ *              port @port right now.
+ * @cable_peer: the node heard at the other end of the cable on @port,
+ *              DP_NODE_NONE when none (topologies that learn their peers).
+ * @ports_up:   the ports-up bitmap @peer (our neighbour on @port) reported
+ *              in its last Hello; false when it reported none.
+ * @peer_neighs: up to @max node ids that @peer, our neighbour on @port,
+ *              reported as its own neighbours; returns how many.
+ */
+struct dp_view {
+	bool (*reachable)(const void *ctx, u32 self, u32 port, u32 peer);
+	u32 (*cable_peer)(const void *ctx, u32 self, u32 port);
+	bool (*ports_up)(const void *ctx, u32 self, u32 port, u32 peer,
+			 u32 *mask);
+	u32 (*peer_neighs)(const void *ctx, u32 self, u32 port, u32 peer,
+			   u32 *ids, u32 max);
+	const void *ctx;
+};
+
+/*
+ * A routing phase of a topology: its name ("helix"), and whether a hop in
+ * it is a detour around a failure, counted where it starts (@detour: 0, or
+ * the 1-based slot of struct dp_topo_ops.detours).
+ */
+struct dp_phase_desc {
+	const char *name;
+	u8 detour;
+};
+
+struct dp_topo;
+
+/*
+ * struct dp_topo_ops - one topology.  Every callback not marked optional
+ * is required: dp_topo_ops_check() rejects a table without it, and a KUnit
+ * test runs that check on every registered topology.  Callbacks get a
+ * struct dp_topo filled by @init and ids already checked against
+ * t->nodes unless said otherwise.
+ *
+ * @name: the topology's name in dpctl, dpsim and "ip -d link" ("dpillar").
+ * @kind: its enum dp_topo_kind (the UAPI's enum dpillar_topo).
+ * @phases: names of the phases 0..@nphases-1; [0] and [1] must be "none"
+ *	and "direct" (DP_PHASE_NONE, DP_PHASE_DIRECT).
+ * @nphases: at most DP_PHASE_MAX.
+ * @drops: names of the routing drop reasons 0..@ndrops-1; [0..2] must be
+ *	"none", "bad_addr", "at_dst".
+ * @ndrops: at most DP_DROP_MAX.
+ * @detours: optional, names of the DP_DETOUR_SLOTS detour counters the
+ *	phases' @detour fields count into (kernel: "route_<name>" in
+ *	ethtool -S); NULL entries are unused slots.
+ * @sel_names: optional, NULL-terminated names of the values of
+ *	@route_init's @sel (dpsim --sel, dpctl route get sel); index = value.
+ *
+ * @init: check @p and fill @t: t->nodes, t->switches, t->nports,
+ *	t->ff_hops, t->max_hops and the topology's tables in t->priv.  On error return
+ *	-EINVAL and set *@why to a static message (an extack).  t->max_hops
+ *	is the longest path the routing can produce, failures and detours
+ *	included, which must be proven in the topology's comments; above
+ *	DP_TTL_MAX the parameters must be rejected.
+ * @describe: "DPillar (4,2)", like snprintf.
+ * @addr_parse: the topology's text form of an address (not "#<id>",
+ *	which the core handles).  0, or -EINVAL with *@why.
+ * @addr_format: the text form of @id, like snprintf (always terminated
+ *	when @len > 0).
+ * @port_info: how port @port (< t->nports) of @id is wired.
+ * @port_neigh: the @idx-th node (idx < port_info.nneigh) expected on port
+ *	@port of @id, in a fixed order, or DP_NODE_NONE where the topology
+ *	learns it from Hellos.
+ * @port_neigh_index: the inverse: @peer's index in that table, or -1 when
+ *	@peer cannot be on that port.  @peer is not checked by the caller.
+ * @peer_port: the port of @peer that plugs into the switch or cable of
+ *	port @port of @id, or -1.  @peer is not checked by the caller.
+ * @route_init: state of a new packet from @src to @dst.  @sel: 0 for the
+ *	topology's default, else a topology choice (DPillar: the helix
+ *	direction; a path word); @hash: the flow hash, for topologies that
+ *	spread flows.
+ * @route: one hop from @self, updating @st.  @v == NULL: failure-free.
+ *	0 with *@hop filled, or -1 with hop->reason set.  Must never trust
+ *	@st (it comes off the wire): any flags, word or waypoint must give
+ *	a hop to a real neighbour or a drop, and the path must stay within
+ *	t->max_hops.  Precondition: self != st->dst.
+ * @addr_to_label: optional, for topologies whose UAPI address is also a
+ *	column and byte symbols (IFLA_DPILLAR_COLUMN/LABEL): @sym gets
+ *	*@nsym entries, least significant first.
+ * @addr_from_label: optional, the inverse; 0 or -EINVAL with *@why.
+ */
 struct dp_topo_ops {
 	const char *name;
-	int (*init)(struct dp_topo *t, u32 n, u32 k, const char **why);
-	int (*addr_from_symbols)(const struct dp_topo *t, u32 column,
-				 const u8 *sym, u32 nsym, u32 *id,
-				 const char **why);
-	void (*addr_to_symbols)(const struct dp_topo *t, u32 id, u32 *column,
-				u8 *sym);
-	void (*port_switch)(const struct dp_topo *t, u32 id, u32 port,
-			    u32 *sw_col, u32 *sw_id);
+	u32 kind;
+	const struct dp_phase_desc *phases;
+	u8 nphases;
+	const char * const *drops;
+	u8 ndrops;
+	const char * const *detours;
+	const char * const *sel_names;
+
+	int (*init)(struct dp_topo *t, const struct dp_topo_params *p,
+		    const char **why);
+	int (*describe)(const struct dp_topo *t, char *buf, u32 len);
+	int (*addr_parse)(const struct dp_topo *t, const char *text, u32 *id,
+			  const char **why);
+	int (*addr_format)(const struct dp_topo *t, u32 id, char *buf,
+			   u32 len);
+	void (*port_info)(const struct dp_topo *t, u32 id, u32 port,
+			  struct dp_port_info *pi);
 	u32 (*port_neigh)(const struct dp_topo *t, u32 id, u32 port, u32 idx);
 	int (*port_neigh_index)(const struct dp_topo *t, u32 id, u32 port,
 				u32 peer);
-	void (*route_init)(const struct dp_topo *t, u32 src, u32 dst,
-			   enum dp_dir dir, struct dp_route_state *st);
-	/* @r == NULL: failure-free routing (every neighbour reachable). */
+	int (*peer_port)(const struct dp_topo *t, u32 id, u32 port, u32 peer);
+	void (*route_init)(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+			   u32 hash, struct dp_route_state *st);
 	int (*route)(const struct dp_topo *t, u32 self,
-		     struct dp_route_state *st, const struct dp_reach *r,
+		     struct dp_route_state *st, const struct dp_view *v,
 		     struct dp_hop *hop);
+
+	int (*addr_to_label)(const struct dp_topo *t, u32 id, u32 *column,
+			     u8 *sym, u32 *nsym);
+	int (*addr_from_label)(const struct dp_topo *t, u32 column,
+			       const u8 *sym, u32 nsym, u32 *id,
+			       const char **why);
 };
+
+/* One fabric, filled by dp_topo_init(). */
+struct dp_topo {
+	const struct dp_topo_ops *ops;
+	struct dp_topo_params p;	/* as given */
+	u32 kind;
+	u32 nodes;		/* ids are dense: 0 .. nodes-1 */
+	u32 switches;		/* switch indices: 0 .. switches-1 */
+	u32 nports;		/* ports of a node (the most, if they differ) */
+	u32 ff_hops;		/* longest failure-free path */
+	u32 max_hops;		/* proven path bound: the TTL packets get */
+	u64 priv[DP_TOPO_PRIV_BYTES / 8];	/* the topology's own */
+};
+
+/* The registered topologies. */
+const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind);
+const struct dp_topo_ops *dp_topo_ops_by_name(const char *name);
+/* 0, or -EINVAL with *why naming the first missing or bad member. */
+int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
+
+/*
+ * Validate @p and fill *t.  On error returns -EINVAL and sets *why to a
+ * static message suitable for a netlink extack.
+ */
+int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
+		 const char **why);
+int dp_topo_describe(const struct dp_topo *t, char *buf, u32 len);
+
+/* The initial TTL of a packet: the proven path bound (<= DP_TTL_MAX). */
+static inline u32 dp_topo_ttl(const struct dp_topo *t)
+{
+	return t->max_hops;
+}
+
+static inline bool dp_addr_valid(const struct dp_topo *t, u32 id)
+{
+	return id < t->nodes;
+}
+
+/*
+ * Text forms.  dp_addr_parse() takes the topology's form or "#<node id>";
+ * 0, or -EINVAL (+ *why).  dp_addr_format() returns the length of the
+ * full text like snprintf() (truncating, always NUL-terminating when
+ * len > 0), or -EINVAL for an invalid id (buf gets "").
+ */
+int dp_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
+		  const char **why);
+int dp_addr_format(const struct dp_topo *t, u32 id, char *buf, u32 len);
+/* -EOPNOTSUPP where the topology has no column/label form. */
+int dp_addr_to_label(const struct dp_topo *t, u32 id, u32 *column, u8 *sym,
+		     u32 *nsym);
+int dp_addr_from_label(const struct dp_topo *t, u32 column, const u8 *sym,
+		       u32 nsym, u32 *id, const char **why);
+
+/* Wiring: see struct dp_topo_ops. */
+void dp_port_info(const struct dp_topo *t, u32 id, u32 port,
+		  struct dp_port_info *pi);
+u32 dp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx);
+int dp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port, u32 peer);
+int dp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer);
+
+/*
+ * Routing.  dp_route() with @v NULL is the failure-free routing.  The
+ * per-packet dispatch goes through INDIRECT_CALL so that a kernel with
+ * retpolines pays no indirect call for the topologies built in.
+ */
+void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+		   u32 hash, struct dp_route_state *st);
+int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
+	     const struct dp_view *v, struct dp_hop *hop);
+
+/* Names for diagnostics: "unknown" when out of range. */
+const char *dp_phase_name(const struct dp_topo *t, u8 phase);
+const char *dp_drop_reason_name(const struct dp_topo *t, u8 reason);
+/* The detour slot (1..DP_DETOUR_SLOTS) a hop in @phase counts in, or 0. */
+u8 dp_phase_detour(const struct dp_topo *t, u8 phase);
+/* Name of detour slot @slot (1-based), NULL when unused. */
+const char *dp_detour_name(const struct dp_topo *t, u8 slot);
+/* The value of a route_init selector name, or -1. */
+int dp_sel_parse(const struct dp_topo *t, const char *name);
+const char *dp_sel_name(const struct dp_topo *t, u32 sel);
+
+/* The view's reachability test, dispatched without an indirect call. */
+static inline bool dp_view_reachable(const struct dp_view *v, u32 self,
+				     u32 port, u32 peer)
+{
+	return !v || INDIRECT_CALL_1(v->reachable, DP_VIEW_REACHABLE,
+				     v->ctx, self, port, peer);
+}
 
 /*
  * Division by an invariant u32 (Granlund-Montgomery, as the kernel's
@@ -185,100 +350,6 @@ struct dp_rdiv {
 	u8 sh1, sh2;
 };
 
-/* One fabric's parameters, filled by dp_topo_init(). */
-struct dp_topo {
-	const struct dp_topo_ops *ops;
-	u32 kind, n, k, h;	/* h = n/2 */
-	u32 nlabels;		/* h^k */
-	u32 nodes;		/* k * h^k */
-	u32 switches;		/* k * h^(k-1) */
-	u32 nsym;		/* symbols in an address label (k) */
-	u32 nports;		/* ports per server (2) */
-	u32 port_neighs;	/* other servers on one port's switch (n-1) */
-	u32 pow[DP_MAX_K + 1];	/* pow[i] = h^i */
-	struct dp_rdiv rpow[DP_MAX_K + 1];	/* x / pow[i] */
-};
-
-/*
- * Validate (n, k) and fill *t.  On error returns -EINVAL and sets *why to a
- * static message suitable for a netlink extack.
- *
- * DPillar accepts: n even, 4 <= n <= 256 (a symbol fits a u8), k >= 2, and
- * k * (n/2)^k <= 2^32 - 1, i.e. the node count fits a u32 and the largest
- * id, nodes - 1 <= 0xfffffffe, so 0xffffffff (DP_NODE_NONE) is never an
- * id.  This implies k <= 27.  (48,5) has 39,813,120 servers.
- */
-int dp_topo_init(struct dp_topo *t, u32 kind, u32 n, u32 k, const char **why);
-
-/*
- * Node id: id = column * h^k + label, label = sum(v_i * h^i), v_0 least
- * significant.  Ids are dense: 0 .. nodes-1.
- */
-int dp_addr_from_symbols(const struct dp_topo *t, u32 column, const u8 *sym,
-			 u32 nsym, u32 *id, const char **why);
-/* @sym gets k entries v_0..v_{k-1}; @id must be valid. */
-void dp_addr_to_symbols(const struct dp_topo *t, u32 id, u32 *column,
-			u8 *sym);
-bool dp_addr_valid(const struct dp_topo *t, u32 id);
-
-/*
- * Text form "C:v_{k-1}.....v_0" (most significant symbol first, decimal,
- * dot separated), e.g. "2:3.0.1" for k = 3.  dp_addr_format() returns the
- * length of the full text like snprintf() (truncating, always
- * NUL-terminating when len > 0), or -EINVAL for an invalid id (buf gets "").
- * dp_addr_parse() returns 0 or -EINVAL (+ *why).
- */
-int dp_addr_format(const struct dp_topo *t, u32 id, char *buf, u32 len);
-int dp_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
-		  const char **why);
-/*
- * Topology-independent parser (for dpctl, before n is known): "C:a.b.c"
- * into @column and @sym = v_0..v_{nsym-1} (reversed: the text is most
- * significant first).  @sym must hold DP_MAX_K entries.  Symbols must be
- * <= 255; at most DP_MAX_K symbols; no spaces.
- */
-int dp_addr_parse_raw(const char *text, u32 *column, u8 *sym, u32 *nsym,
-		      const char **why);
-
-/*
- * Wiring.  dp_port_switch(): the switch on @port of server @id: its column
- * and its id within the column (0 .. h^(k-1)-1: the label with symbol c
- * removed, as a base-h number of the remaining symbols in order).
- * dp_port_neigh(): the n-1 other servers on that switch, idx in
- * 0 .. dp_port_neigh_count()-1, in a fixed arithmetic order: the switch's
- * n servers are ordered (c, symbol c = 0..h-1) then (c+1, symbol c =
- * 0..h-1), and @id itself is skipped.  dp_port_neigh_index() is the
- * inverse: the index of @peer in that list, or -1 if @peer is not on that
- * switch (or is @id itself, or invalid).
- */
-void dp_port_switch(const struct dp_topo *t, u32 id, u32 port, u32 *sw_col,
-		    u32 *sw_id);
-u32 dp_port_neigh_count(const struct dp_topo *t);
-u32 dp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx);
-int dp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port, u32 peer);
-
-/*
- * Routing.  dp_route_init() prepares the state of a new packet from @src to
- * @dst; it picks the helix direction giving the shorter failure-free path
- * (ties: clockwise, the paper's default).  dp_route_init_dir() forces it.
- *
- * dp_sroute() is the failure-free Algorithm 1; dp_ftroute() is the
- * fault-tolerant Algorithm 2 using @r.  Both return 0 and fill *hop
- * (updating *st in place), or -1 with hop->reason = DP_DROP_ROUTE_*.
- * Precondition: self != st->dst (the caller delivers locally first).
- */
-void dp_route_init(const struct dp_topo *t, u32 src, u32 dst,
-		   struct dp_route_state *st);
-void dp_route_init_dir(const struct dp_topo *t, u32 src, u32 dst,
-		       enum dp_dir dir, struct dp_route_state *st);
-int dp_sroute(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-	      struct dp_hop *hop);
-int dp_ftroute(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-	       const struct dp_reach *r, struct dp_hop *hop);
-
-const char *dp_drop_reason_name(u8 reason);
-const char *dp_phase_name(u8 phase);
-
 /* Reciprocal of @d (d >= 1) and x / d with it. */
 struct dp_rdiv dp_rdiv_init(u32 d);
 
@@ -289,14 +360,24 @@ static inline u32 dp_rdiv(u32 x, struct dp_rdiv r)
 	return (t + ((x - t) >> r.sh1)) >> r.sh2;
 }
 
-/* DPillar implementation (topo_dpillar.c). */
-extern const struct dp_topo_ops dp_dpillar_ops;
+/* u64 / u32 by shift and subtract: no 64-bit division, init time only. */
+u64 dp_div64(u64 n, u32 d);
 
-#ifdef __KERNEL__
-#if IS_ENABLED(CONFIG_KUNIT)
-/* Internals of topo_dpillar.c that its KUnit tests check directly. */
-u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd, bool cw);
-#endif
-#endif
+/* Append decimal @v / char @c at buf[*pos], counting what does not fit. */
+void dp_put_u32(char *buf, u32 len, u32 *pos, u32 v);
+void dp_put_char(char *buf, u32 len, u32 *pos, char c);
+void dp_put_str(char *buf, u32 len, u32 *pos, const char *s);
+/* Terminate the text built with dp_put_*(); returns its full length. */
+int dp_put_end(char *buf, u32 len, u32 pos);
+/* Parse a decimal number at *s (at least one digit) not above @max. */
+int dp_parse_dec(const char **s, u32 max, u32 *out);
+
+/* The topologies (one file each), and their per-packet entry points. */
+extern const struct dp_topo_ops dp_dpillar_ops;
+void dp_dpillar_route_init(const struct dp_topo *t, u32 src, u32 dst,
+			   u32 sel, u32 hash, struct dp_route_state *st);
+int dp_dpillar_route(const struct dp_topo *t, u32 self,
+		     struct dp_route_state *st, const struct dp_view *v,
+		     struct dp_hop *hop);
 
 #endif /* _DP_TOPO_H */

@@ -36,7 +36,7 @@ enum dpillar_topo {
 #define DPILLAR_N_MAX		256
 #define DPILLAR_K_MIN		2
 #define DPILLAR_LABEL_MAX	32	/* most label symbols of any topology */
-#define DPILLAR_PORTS_MAX	8	/* most ports of any topology */
+#define DPILLAR_PORTS_MAX	16	/* most ports of any topology */
 
 /*
  * Hello and dead intervals, in milliseconds.  A neighbour not heard for the
@@ -50,9 +50,11 @@ enum dpillar_topo {
 /*
  * IFLA_INFO_DATA attributes of the "dpillar" link type.
  *
- * A server's DPillar address is (column C, label v_{k-1} ... v_0), written
- * "C:v_{k-1}.....v_0".  IFLA_DPILLAR_LABEL carries the symbols as one byte
- * each, v_0 first, so its length is k.
+ * A node's address is given as text in IFLA_DPILLAR_ADDR, in the
+ * topology's own form (DPillar "C:v_{k-1}.....v_0") or, for every
+ * topology, "#<node id>".  DPillar also takes it as IFLA_DPILLAR_COLUMN
+ * and IFLA_DPILLAR_LABEL (the symbols as one byte each, v_0 first, so its
+ * length is k); a request gives one form or the other.
  *
  * Destination IP to node id is stateless: an IPv4 address inside
  * IFLA_DPILLAR_IP4_PREFIX/IFLA_DPILLAR_IP4_PREFIXLEN has the node id as its
@@ -69,8 +71,8 @@ enum {
 	IFLA_DPILLAR_TOPO,	/* u32, enum dpillar_topo; default DPILLAR */
 	IFLA_DPILLAR_N,		/* u32, switch port count n */
 	IFLA_DPILLAR_K,		/* u32, number of columns k */
-	IFLA_DPILLAR_COLUMN,	/* u32, this server's column */
-	IFLA_DPILLAR_LABEL,	/* binary, u8 symbols v_0 .. v_{k-1} */
+	IFLA_DPILLAR_COLUMN,	/* u32, this server's column (DPillar) */
+	IFLA_DPILLAR_LABEL,	/* binary, u8 symbols v_0 .. v_{k-1} (DPillar) */
 	IFLA_DPILLAR_PORTS,	/* nested, IFLA_DPILLAR_PORT list */
 	IFLA_DPILLAR_NODE_ID,	/* u32, read-only: this server's node id */
 	IFLA_DPILLAR_NODES,	/* u32, read-only: servers in the fabric */
@@ -79,6 +81,7 @@ enum {
 	IFLA_DPILLAR_IP4_PREFIX,	/* be32, IPv4 prefix of the fabric */
 	IFLA_DPILLAR_IP4_PREFIXLEN,	/* u8, its length */
 	IFLA_DPILLAR_IP6_PREFIX,	/* binary, 16 bytes: IPv6 /96 prefix */
+	IFLA_DPILLAR_ADDR,	/* string, this node's address (any topology) */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,

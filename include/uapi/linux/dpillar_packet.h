@@ -4,7 +4,8 @@
  *
  *   Ethernet header (ethertype DPILLAR_ETHERTYPE, 0x88B5)
  *   struct dpillar_hdr (20 bytes)
- *   payload: an IPv4/IPv6 packet (DATA) or struct dpillar_hello (HELLO)
+ *   payload: an IPv4/IPv6 packet (DATA) or struct dpillar_hello (HELLO),
+ *            then the Hello's TLVs
  *
  * All multi-byte fields are big-endian.  The header is a multiple of 4
  * bytes, so an IP header behind it keeps the alignment it has behind a
@@ -27,7 +28,14 @@
 enum dpillar_packet_type {
 	DPILLAR_T_DATA = 1,	/* an IP packet in transit */
 	DPILLAR_T_HELLO = 2,	/* neighbour discovery, never forwarded */
-	/* 3..255: reserved for later control messages */
+	/*
+	 * Reserved for path probes and their replies (a probe that the
+	 * destination or each relay answers); dropped as unknown types
+	 * until a topology implements them.
+	 */
+	DPILLAR_T_PROBE = 3,
+	DPILLAR_T_PROBE_REPLY = 4,
+	/* 5..255: reserved for later control messages */
 };
 
 /**
@@ -36,10 +44,14 @@ enum dpillar_packet_type {
  * @type: enum dpillar_packet_type
  * @ttl: hops left; a relay drops the frame instead of sending it with 0.
  *	Routing is loop-free by construction: an expiry is a bug signal.
- * @flags: routing state of the topology (DPillar: helix direction,
- *	direction changed, ring reversed, ring direction, tunnels taken)
+ * @flags: 8 bits of routing state owned by the topology (DPillar: helix
+ *	direction, direction changed, ring reversed, ring direction,
+ *	tunnels taken)
  * @proto: ethertype of the payload of a DATA frame (ETH_P_IP, ETH_P_IPV6)
- * @reserved: sent as zero, ignored on receive
+ * @rword: 16 bits of routing state owned by the topology (a path word, a
+ *	probe id); 0 where the topology has none.  The first version of the
+ *	format sent zero here and ignored it on receive, so frames of either
+ *	version are understood by both.
  * @src: node id of the sender
  * @dst: node id of the destination (DPILLAR_NODE_NONE in a Hello)
  * @waypoint: node id a detour is heading for, or DPILLAR_NODE_NONE.  A
@@ -52,7 +64,7 @@ struct dpillar_hdr {
 	__u8 ttl;
 	__u8 flags;
 	__be16 proto;
-	__be16 reserved;
+	__be16 rword;
 	__be32 src;
 	__be32 dst;
 	__be32 waypoint;
@@ -62,12 +74,41 @@ struct dpillar_hdr {
  * struct dpillar_hello - payload of a HELLO frame
  * @port: the sender's port the Hello left by
  * @reserved: sent as zero, ignored on receive
+ * @tlv_len: bytes of TLVs after this struct (struct dpillar_tlv each).
+ *	The first version sent zero here (a reserved field), so an 8-byte
+ *	Hello has no TLVs; bytes past @tlv_len (Ethernet padding) are not
+ *	TLVs.
  * @interval_ms: the sender's Hello interval
  */
 struct dpillar_hello {
 	__u8 port;
-	__u8 reserved[3];
+	__u8 reserved;
+	__be16 tlv_len;
 	__be32 interval_ms;
 } __attribute__((packed));
+
+/**
+ * struct dpillar_tlv - one field of a Hello, after struct dpillar_hello
+ * @type: enum dpillar_tlv_type
+ * @len: bytes of value after this header; the next TLV starts at the
+ *	next multiple of 4 (DPILLAR_TLV_ALIGN) from this TLV's start.
+ *
+ * A receiver skips types it does not know (they are counted), and drops
+ * the whole Hello, counted, when a TLV runs past @tlv_len, a known type
+ * has the wrong length, or a type appears twice.
+ */
+struct dpillar_tlv {
+	__be16 type;
+	__be16 len;
+} __attribute__((packed));
+
+#define DPILLAR_TLV_ALIGN	4
+#define DPILLAR_HELLO_TLV_MAX	1024	/* most TLV bytes a Hello may carry */
+
+enum dpillar_tlv_type {
+	/* __be32 bitmap: the sender's ports that are up (bit p = port p) */
+	DPILLAR_TLV_PORTS_UP = 1,
+	/* 2..: reserved for topologies (coordinates, neighbour lists) */
+};
 
 #endif /* _UAPI_LINUX_DPILLAR_PACKET_H */

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * topo_dpillar.h - DPillar's own definitions: what its ports, flag bits,
+ * phases and drop reasons mean.  Only topo_dpillar.c and the tests that
+ * check DPillar itself include this; the generic module does not.
+ */
+#ifndef _DP_TOPO_DPILLAR_H
+#define _DP_TOPO_DPILLAR_H
+
+#include "topo.h"
+
+#define DPP_MAX_K		32	/* array bound; see dpp_init() */
+
+/* DPillar parameter range accepted by dpp_init(). */
+#define DPP_N_MIN		4
+#define DPP_N_MAX		256	/* so that a label symbol fits a u8 */
+
+/*
+ * Ports of a DPillar server.  Port 0 plugs into a switch of S_C (shared
+ * with the clockwise column H_{C+1}), port 1 into a switch of S_{C-1}
+ * (shared with the counter-clockwise column H_{C-1}).
+ */
+#define DPP_PORT_CW		0
+#define DPP_PORT_CCW		1
+#define DPP_NPORTS		2
+
+/*
+ * Fault-tolerant routing: at most this many Prop. IV.1/IV.3 tunnels per
+ * packet.  Each tunnel deliberately sets one label symbol to a wrong value,
+ * which costs up to one more turn around the pillar; without a budget two
+ * or more failures can make a packet circle until its TTL expires.  Must
+ * fit DPP_RS_TUNNELS_MASK.
+ */
+#ifndef DPP_FT_MAX_TUNNELS	/* overridable for experiments (dpsim) */
+#define DPP_FT_MAX_TUNNELS	4
+#endif
+
+/*
+ * struct dp_route_state.flags, DPillar meaning:
+ *   DPP_RS_CCW       helix direction D: clear = clockwise (+1), set =
+ *                    counter-clockwise (-1).  Needed because D cannot be
+ *                    recomputed hop by hop (Algorithm 1 takes it as input).
+ *   DPP_RS_UTURN     D was changed once (Prop. IV.2); forbids a second
+ *                    u-turn, which could loop.
+ *   DPP_RS_RING_REV  the ring phase direction was reversed once around a
+ *                    failure; a second blocked ring hop drops the packet.
+ *   DPP_RS_RING_CCW  with DPP_RS_RING_REV: the ring direction now in force.
+ *                    Needed because after a reversal the packet goes the
+ *                    long way round, and recomputing "the shorter way" at
+ *                    the next server would send it back into the failure.
+ *   bits 4..7        number of tunnels taken so far (<= DPP_FT_MAX_TUNNELS),
+ *                    which bounds detours and so makes routing loop-free.
+ * DPillar does not use struct dp_route_state.word (sent as 0, ignored).
+ */
+#define DPP_RS_CCW		0x01
+#define DPP_RS_UTURN		0x02
+#define DPP_RS_RING_REV		0x04
+#define DPP_RS_RING_CCW		0x08
+#define DPP_RS_TUNNELS_SHIFT	4
+#define DPP_RS_TUNNELS_MASK	0xf0
+
+/* Initial helix direction: route_init's @sel. */
+enum dpp_sel {
+	DPP_SEL_AUTO = 0,	/* whichever gives the shorter SRoute path */
+	DPP_SEL_CW = 1,		/* paper's default D = +1 */
+	DPP_SEL_CCW = 2,	/* D = -1 */
+};
+
+/* Phases after the generic ones (values equal enum dpillar_route_phase). */
+enum dpp_phase {
+	DPP_PHASE_HELIX = DP_PHASE_TOPO,	/* helix phase, Algorithm 1 */
+	DPP_PHASE_RING,		/* ring phase, Algorithm 1 */
+	DPP_PHASE_TUNNEL,	/* hop toward a waypoint (Prop. IV.1/IV.3) */
+	DPP_PHASE_UTURN,	/* helix direction changed (Prop. IV.2) */
+	DPP_PHASE_RING_REV,	/* ring direction reversed around a failure */
+	DPP_PHASE_COUNT,
+};
+
+/* Drop reasons after the generic ones. */
+enum dpp_drop {
+	DPP_DROP_RING = DP_DROP_TOPO,	/* ring blocked in both directions */
+	DPP_DROP_UTURN,		/* helix blocked, u-turn found no server */
+	DPP_DROP_HELIX,		/* helix blocked after the u-turn */
+	DPP_DROP_TUNNEL,	/* waypoint unreachable from tunnel middle */
+	DPP_DROP_BUDGET,	/* blocked, tunnel budget spent, u-turn used */
+	DPP_DROP_NOPATH,	/* failure-free routing found no hop (bug) */
+	DPP_DROP_COUNT,
+};
+
+/* Precomputed tables, in struct dp_topo.priv. */
+struct dpp_priv {
+	u32 n, k, h;		/* h = n/2 */
+	u32 nlabels;		/* h^k */
+	u32 pow[DPP_MAX_K + 1];	/* pow[i] = h^i */
+	struct dp_rdiv rpow[DPP_MAX_K + 1];	/* x / pow[i] */
+};
+
+static inline const struct dpp_priv *dpp(const struct dp_topo *t)
+{
+	return (const struct dpp_priv *)t->priv;
+}
+
+/* A server's (column, label) and back; @sym gets k symbols, v_0 first. */
+void dpp_addr_split(const struct dp_topo *t, u32 id, u32 *column, u8 *sym);
+/*
+ * Topology-independent parser (for dpctl, before n is known): "C:a.b.c"
+ * into @column and @sym = v_0..v_{nsym-1} (reversed: the text is most
+ * significant first).  @sym must hold DPP_MAX_K entries.  Symbols must be
+ * <= 255; at most DPP_MAX_K symbols; no spaces.
+ */
+int dpp_addr_parse_raw(const char *text, u32 *column, u8 *sym, u32 *nsym,
+		       const char **why);
+
+#ifdef __KERNEL__
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Internals of topo_dpillar.c that its KUnit tests check directly. */
+u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd, bool cw);
+#endif
+#endif
+
+#endif /* _DP_TOPO_DPILLAR_H */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topo_walk.c - failure sets and the packet walker (topo_walk.h).  Built
+ * into dpsim and into the KUnit test module, never into dpillar.ko.
+ */
+#include "topo_walk.h"
+
+size_t dp_fail_node_bytes(const struct dp_topo *t)
+{
+	return ((size_t)t->nodes + 7) / 8;
+}
+
+size_t dp_fail_link_bytes(const struct dp_topo *t)
+{
+	return ((size_t)t->nodes * t->nports + 7) / 8;
+}
+
+void dp_fail_init(struct dp_fail_set *fs, const struct dp_topo *t, u8 *node,
+		  u8 *link)
+{
+	fs->t = t;
+	fs->node = node;
+	fs->link = link;
+	dp_fail_clear(fs);
+}
+
+void dp_fail_clear(struct dp_fail_set *fs)
+{
+	memset(fs->node, 0, dp_fail_node_bytes(fs->t));
+	memset(fs->link, 0, dp_fail_link_bytes(fs->t));
+	fs->nfailed = 0;
+	fs->nlinks = 0;
+}
+
+bool dp_fail_node(const struct dp_fail_set *fs, u32 id)
+{
+	return fs->node[id >> 3] & (1U << (id & 7));
+}
+
+static u64 dp_fail_link_bit(const struct dp_fail_set *fs, u32 id, u32 port)
+{
+	return (u64)id * fs->t->nports + port;
+}
+
+bool dp_fail_link(const struct dp_fail_set *fs, u32 id, u32 port)
+{
+	u64 b = dp_fail_link_bit(fs, id, port);
+
+	return fs->link[b >> 3] & (1U << (b & 7));
+}
+
+void dp_fail_set_node(struct dp_fail_set *fs, u32 id)
+{
+	if (!dp_fail_node(fs, id)) {
+		fs->node[id >> 3] |= (u8)(1U << (id & 7));
+		fs->nfailed++;
+	}
+}
+
+void dp_fail_set_link(struct dp_fail_set *fs, u32 id, u32 port)
+{
+	u64 b = dp_fail_link_bit(fs, id, port);
+
+	if (!dp_fail_link(fs, id, port)) {
+		fs->link[b >> 3] |= (u8)(1U << (b & 7));
+		fs->nlinks++;
+	}
+}
+
+bool dp_fail_reachable(const void *ctx, u32 self, u32 port, u32 peer)
+{
+	const struct dp_fail_set *fs = ctx;
+	int pp;
+
+	if (!dp_addr_valid(fs->t, peer) || dp_fail_node(fs, peer) ||
+	    dp_fail_link(fs, self, port))
+		return false;
+	pp = dp_peer_port(fs->t, self, port, peer);
+	return pp >= 0 && !dp_fail_link(fs, peer, (u32)pp);
+}
+
+/* The computed peer of a cable, if it is alive and the cable is up. */
+static u32 dp_fail_cable_peer(const void *ctx, u32 self, u32 port)
+{
+	const struct dp_fail_set *fs = ctx;
+	u32 peer = dp_port_neigh(fs->t, self, port, 0);
+	struct dp_port_info pi;
+
+	dp_port_info(fs->t, self, port, &pi);
+	if (pi.kind != DP_PORT_CABLE ||
+	    !dp_fail_reachable(fs, self, port, peer))
+		return DP_NODE_NONE;
+	return peer;
+}
+
+/* What a live neighbour would report: its ports whose link is up. */
+static bool dp_fail_ports_up(const void *ctx, u32 self, u32 port, u32 peer,
+			     u32 *mask)
+{
+	const struct dp_fail_set *fs = ctx;
+	u32 p;
+
+	if (!dp_fail_reachable(fs, self, port, peer))
+		return false;
+	*mask = 0;
+	for (p = 0; p < fs->t->nports; p++)
+		if (!dp_fail_link(fs, peer, p))
+			*mask |= 1U << p;
+	return true;
+}
+
+/* A live neighbour's own live neighbours, port by port. */
+static u32 dp_fail_peer_neighs(const void *ctx, u32 self, u32 port, u32 peer,
+			       u32 *ids, u32 max)
+{
+	const struct dp_fail_set *fs = ctx;
+	struct dp_port_info pi;
+	u32 p, i, nb, n = 0;
+
+	if (!dp_fail_reachable(fs, self, port, peer))
+		return 0;
+	for (p = 0; p < fs->t->nports; p++) {
+		dp_port_info(fs->t, peer, p, &pi);
+		for (i = 0; i < pi.nneigh && n < max; i++) {
+			nb = dp_port_neigh(fs->t, peer, p, i);
+			if (nb != DP_NODE_NONE &&
+			    dp_fail_reachable(fs, peer, p, nb))
+				ids[n++] = nb;
+		}
+	}
+	return n;
+}
+
+void dp_fail_view(const struct dp_fail_set *fs, struct dp_view *v)
+{
+	v->reachable = dp_fail_reachable;
+	v->cable_peer = dp_fail_cable_peer;
+	v->ports_up = dp_fail_ports_up;
+	v->peer_neighs = dp_fail_peer_neighs;
+	v->ctx = fs;
+}
+
+/* Is @hop a real, live neighbour of @self on the port it names? */
+static bool dp_walk_hop_ok(const struct dp_topo *t, u32 self,
+			   const struct dp_hop *hop,
+			   const struct dp_fail_set *fs)
+{
+	if (hop->port >= t->nports ||
+	    dp_port_neigh_index(t, self, hop->port, hop->next) < 0)
+		return false;
+	return !fs || dp_fail_reachable(fs, self, hop->port, hop->next);
+}
+
+void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
+	     const struct dp_fail_set *fs, u32 ttl, struct dp_walk *w)
+{
+	struct dp_view view;
+	struct dp_hop hop;
+	u32 self = src;
+	u8 slot;
+
+	w->delivered = false;
+	w->looped = false;
+	w->bad_hop = false;
+	w->reason = DP_DROP_ROUTE_NONE;
+	w->hops = 0;
+	memset(w->detours, 0, sizeof(w->detours));
+	w->path_len = 0;
+	if (w->path && w->path_max)
+		w->path[w->path_len++] = src;
+	if (fs)
+		dp_fail_view(fs, &view);
+	dp_route_init(t, src, dst, sel, hash, &w->st);
+	while (self != dst) {
+		if (w->hops >= ttl) {
+			w->looped = true;
+			return;
+		}
+		if (dp_route(t, self, &w->st, fs ? &view : NULL, &hop)) {
+			w->reason = hop.reason;
+			return;
+		}
+		if (!dp_walk_hop_ok(t, self, &hop, fs)) {
+			w->bad_hop = true;
+			return;
+		}
+		if (w->phase && w->path_len > 0 && w->path_len <= w->path_max)
+			w->phase[w->path_len - 1] = hop.phase;
+		if (w->path && w->path_len < w->path_max)
+			w->path[w->path_len++] = hop.next;
+		slot = dp_phase_detour(t, hop.phase);
+		if (slot)
+			w->detours[slot - 1]++;
+		self = hop.next;
+		w->hops++;
+	}
+	w->delivered = true;
+}
