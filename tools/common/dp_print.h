@@ -17,13 +17,17 @@ enum dp_plan_fmt {
 	DP_PLAN_JSON_PRETTY,	/* the same object, one port per line */
 };
 
-/* The switch (column, id) on each port of every server.  Returns ferror(). */
+/*
+ * The switch (dp_port_info sw_level, sw_id: DPillar's column and id) on
+ * each port of every node; 4294967295 for a cable or an unused port.
+ * Returns ferror().
+ */
 int dp_plan_print(FILE *f, const struct dp_topo *t, enum dp_plan_fmt fmt);
 
 /*
- * Line @i (from 1) of a path: hop @from -> @to, taken in @phase (enum
- * dp_phase), on the port of @from whose switch @to is on (port 0 when
- * both are).
+ * Line @i (from 1) of a path: hop @from -> @to, taken in @phase (named by
+ * the topology), on the first port of @from whose neighbour table holds
+ * @to.
  */
 void dp_hop_print(FILE *f, const struct dp_topo *t, u32 i, u32 from, u32 to,
 		  u8 phase);

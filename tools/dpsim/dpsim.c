@@ -2,10 +2,13 @@
 /*
  * dpsim - userspace simulator of dpillar routing.
  *
- * Links the kernel module's routing core (net/dpillar/topo.c and
- * topo_dpillar.c) unchanged.  Routing is pure arithmetic, so even a (48,5)
- * DPillar (~40 million servers) is simulated without building its graph;
- * only failures are kept, in bitmaps.
+ * Links the kernel module's routing core (net/dpillar/topo.c, the
+ * topologies behind it, and the failure set + walker of topo_walk.c)
+ * unchanged.  Routing is pure arithmetic, so even a (48,5) DPillar (~40
+ * million servers) is simulated without building its graph; only failures
+ * are kept, in bitmaps.  Every command takes --topo NAME (default
+ * dpillar); only the selector names (--dir/--sel) and the address syntax
+ * depend on the topology.
  *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
@@ -22,7 +25,7 @@
 #define HIST_MAX	256
 
 static const char usage_text[] =
-"usage: dpsim COMMAND [options]\n"
+"usage: dpsim COMMAND [--topo NAME] [options]\n"
 "\n"
 "commands:\n"
 "  paths -n N -k K [--pairs P] [--seed S] [--json] [--shortest]\n"
@@ -36,12 +39,17 @@ static const char usage_text[] =
 "      live pairs (default 100000) routed with FTRoute\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
 "        [--dir auto|cw|ccw] [--json]\n"
-"      hop-by-hop path; addresses are C:v_{k-1}.....v_0; --fail takes\n"
-"      failed servers, and ADDR/PORT for a failed server-switch link\n"
+"      hop-by-hop path; addresses are C:v_{k-1}.....v_0 or #<node id>;\n"
+"      --fail takes failed servers, and ADDR/PORT for a failed link\n"
 "  plan -n N -k K [--csv|--json]\n"
 "      switch (column, id) on each port of every server\n"
 "  bench [-n N -k K] [--runs R] [--json]\n"
 "      ns per SRoute / FTRoute decision (median of R runs, default 7)\n"
+"\n"
+"  --topo NAME  the topology (default dpillar)\n"
+"  --sel NAME   the topology's route selector; DPillar: auto|cw|ccw, the\n"
+"               initial helix direction (--dir is the same option)\n"
+"  --ttl T      default: the topology's proven path bound\n"
 "\n"
 "exit status: 0 ok, 1 runtime failure, 2 usage error\n";
 
@@ -55,8 +63,10 @@ struct opts {
 	u32 failed, fail_links;
 	bool failed_set;
 	const char *from, *to, *fail;
-	u32 ttl;
-	enum dp_dir dir;
+	u32 ttl;		/* 0: dp_topo_ttl() */
+	const char *topo;	/* --topo NAME */
+	const char *sel_text;	/* --sel / --dir NAME, NULL: default */
+	u32 sel;		/* its value, once the topology is known */
 	u32 runs;
 };
 
@@ -92,7 +102,7 @@ static bool parse_u64(const char *s, u64 max, u64 *out)
 enum {
 	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
-	OPT_TTL, OPT_DIR, OPT_RUNS,
+	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO,
 };
 
 static const struct option long_opts[] = {
@@ -110,6 +120,8 @@ static const struct option long_opts[] = {
 	{ "fail", required_argument, NULL, OPT_FAIL },
 	{ "ttl", required_argument, NULL, OPT_TTL },
 	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "sel", required_argument, NULL, OPT_DIR },
+	{ "topo", required_argument, NULL, OPT_TOPO },
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ NULL, 0, NULL, 0 },
 };
@@ -123,8 +135,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->seed = 1;
 	o->sources = 4;
-	o->ttl = DP_DEFAULT_TTL;
-	o->dir = DP_DIR_AUTO;
+	o->topo = "dpillar";
 	o->runs = 7;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hn:k:", long_opts, NULL)) != -1) {
@@ -191,14 +202,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->ttl = (u32)v;
 			break;
 		case OPT_DIR:
-			if (!strcmp(optarg, "auto"))
-				o->dir = DP_DIR_AUTO;
-			else if (!strcmp(optarg, "cw"))
-				o->dir = DP_DIR_CW;
-			else if (!strcmp(optarg, "ccw"))
-				o->dir = DP_DIR_CCW;
-			else
-				return bad_usage("bad --dir '%s'", optarg);
+			/* checked by need_topo(): the names are the topology's */
+			o->sel_text = optarg;
+			break;
+		case OPT_TOPO:
+			o->topo = optarg;
 			break;
 		case OPT_RUNS:
 			if (!parse_u64(optarg, 1000, &v) || !v)
@@ -214,30 +222,52 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static int need_topo(const struct opts *o, struct dp_topo *t)
+/*
+ * Build the topology of --topo, -n, -k, then resolve what depends on it:
+ * the selector name (--sel/--dir) and the default TTL.
+ */
+static int need_topo(struct opts *o, struct dp_topo *t)
 {
+	const struct dp_topo_ops *ops = dp_topo_ops_by_name(o->topo);
+	struct dp_topo_params p = { 0 };
 	const char *why = NULL;
+	int sel;
 
+	if (!ops) {
+		fprintf(stderr, "dpsim: unknown topology '%s'\n", o->topo);
+		return EXIT_USAGE;
+	}
 	if (!o->n || !o->k) {
 		fprintf(stderr, "dpsim: -n and -k are required\n");
 		return EXIT_USAGE;
 	}
-	if (dp_topo_init(t, DP_TOPO_DPILLAR, o->n, o->k, &why)) {
+	p.kind = ops->kind;
+	p.n = o->n;
+	p.k = o->k;
+	if (dp_topo_init(t, &p, &why)) {
 		fprintf(stderr, "dpsim: bad topology (%u,%u): %s\n", o->n, o->k,
 			why);
 		return EXIT_USAGE;
 	}
+	o->sel = 0;
+	if (o->sel_text) {
+		sel = dp_sel_parse(t, o->sel_text);
+		if (sel < 0)
+			return bad_usage("bad --sel/--dir '%s' for this "
+					 "topology", o->sel_text);
+		o->sel = (u32)sel;
+	}
+	if (!o->ttl)
+		o->ttl = dp_topo_ttl(t);
 	return 0;
 }
 
-static const char *dir_name(enum dp_dir d)
+static const char *describe(const struct dp_topo *t)
 {
-	return d == DP_DIR_CW ? "cw" : d == DP_DIR_CCW ? "ccw" : "auto";
-}
+	static char buf[64];
 
-static u32 bound_of(const struct dp_topo *t)
-{
-	return t->k + t->k / 2;
+	dp_topo_describe(t, buf, sizeof(buf));
+	return buf;
 }
 
 /* ---- shortest paths by BFS over the implicit server/switch graph ---- */
@@ -267,8 +297,8 @@ static void bfs_free(struct bfs *b)
 static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 		    u64 *sum, u32 *max)
 {
-	u32 head = 0, tail = 0, p, i, sc, sid, sw, peer, id;
-	u32 nb = dp_port_neigh_count(t);
+	u32 head = 0, tail = 0, p, i, sw, peer, id;
+	struct dp_port_info pi;
 
 	memset(b->dist, 255, t->nodes);
 	memset(b->swseen, 0, (t->switches + 7) / 8);
@@ -278,15 +308,19 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 	*max = 0;
 	while (head < tail) {
 		id = b->queue[head++];
-		for (p = 0; p < DP_NPORTS; p++) {
-			dp_port_switch(t, id, p, &sc, &sid);
-			sw = sc * t->pow[t->k - 1] + sid;
-			if (b->swseen[sw >> 3] & (1U << (sw & 7)))
-				continue;
-			b->swseen[sw >> 3] |= (u8)(1U << (sw & 7));
-			for (i = 0; i < nb; i++) {
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			sw = pi.sw;
+			if (sw < t->switches) {
+				/* each switch is expanded once */
+				if (b->swseen[sw >> 3] & (1U << (sw & 7)))
+					continue;
+				b->swseen[sw >> 3] |= (u8)(1U << (sw & 7));
+			}
+			for (i = 0; i < pi.nneigh; i++) {
 				peer = dp_port_neigh(t, id, p, i);
-				if (b->dist[peer] != 255)
+				if (!dp_addr_valid(t, peer) ||
+				    b->dist[peer] != 255)
 					continue;
 				b->dist[peer] = b->dist[id] + 1;
 				*sum += b->dist[peer];
@@ -300,10 +334,10 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 
 /* ---- paths ---- */
 
-static int cmd_paths(const struct opts *o)
+static int cmd_paths(struct opts *o)
 {
 	struct dp_topo t;
-	struct walk w = { 0 };
+	struct dp_walk w = { 0 };
 	struct rng r = { o->seed };
 	u64 hist[HIST_MAX] = { 0 }, sum = 0, pairs, i, bad = 0;
 	u32 maxh = 0, s, d, bound, h;
@@ -313,7 +347,7 @@ static int cmd_paths(const struct opts *o)
 	err = need_topo(o, &t);
 	if (err)
 		return err;
-	bound = bound_of(&t);
+	bound = t.ff_hops;
 	all = o->pairs_set ? o->pairs == 0 :
 	      (u64)t.nodes * (t.nodes - 1) <= ALL_PAIRS_MAX;
 	if (all && (u64)t.nodes * (t.nodes - 1) > ALL_PAIRS_MAX * 100) {
@@ -335,7 +369,7 @@ static int cmd_paths(const struct opts *o)
 			if (d >= s)
 				d++;
 		}
-		walk_route(&t, s, d, o->dir, NULL, 4 * bound, &w);
+		dp_walk(&t, s, d, o->sel, 0, NULL, 4 * bound, &w);
 		if (!w.delivered || w.bad_hop || w.hops > bound)
 			bad++;
 		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
@@ -374,9 +408,9 @@ static int cmd_paths(const struct opts *o)
 		       ", \"pairs\": %llu, \"all_pairs\": %s, \"dir\": \"%s\""
 		       ", \"avg_hops\": %.4f, \"max_hops\": %u, \"bound\": %u"
 		       ", \"failures\": %llu, \"histogram\": [",
-		       t.n, t.k, t.nodes, t.switches,
+		       t.p.n, t.p.k, t.nodes, t.switches,
 		       (unsigned long long)pairs, all ? "true" : "false",
-		       dir_name(o->dir), pairs ? (double)sum / pairs : 0.0,
+		       dp_sel_name(&t, o->sel), pairs ? (double)sum / pairs : 0.0,
 		       maxh, bound, (unsigned long long)bad);
 		for (h = 0; h <= maxh; h++)
 			printf("%s%llu", h ? ", " : "",
@@ -388,14 +422,16 @@ static int cmd_paths(const struct opts *o)
 			       (double)ssum / scount, smax);
 		printf("}\n");
 	} else {
-		printf("DPillar (%u,%u): %u servers, %u switches\n", t.n, t.k,
+		printf("%s: %u servers, %u switches\n", describe(&t),
 		       t.nodes, t.switches);
 		printf("SRoute (direction %s) over %llu %s pairs\n",
-		       dir_name(o->dir), (unsigned long long)pairs,
+		       dp_sel_name(&t, o->sel), (unsigned long long)pairs,
 		       all ? "(all)" : "random");
-		printf("  avg hops %.4f, max hops %u, bound k+floor(k/2) = %u"
+		printf("  avg hops %.4f, max hops %u, bound %s = %u"
 		       " (avg is %.1f%% below the bound)\n",
-		       pairs ? (double)sum / pairs : 0.0, maxh, bound,
+		       pairs ? (double)sum / pairs : 0.0, maxh,
+		       t.kind == DP_TOPO_DPILLAR ? "k+floor(k/2)" :
+		       "failure-free", bound,
 		       pairs ? 100.0 * (1.0 - (double)sum / pairs / bound) :
 		       0.0);
 		printf("  histogram (hops: pairs)\n");
@@ -415,28 +451,29 @@ static int cmd_paths(const struct opts *o)
 
 /* ---- ft ---- */
 
-static u32 random_live(const struct fail_set *fs, struct rng *r)
+static u32 random_live(const struct dp_fail_set *fs, struct rng *r)
 {
 	u32 id;
 
 	do {
 		id = rng_below(r, fs->t->nodes);
-	} while (fs_node(fs, id));
+	} while (dp_fail_node(fs, id));
 	return id;
 }
 
-static int cmd_ft(const struct opts *o)
+static int cmd_ft(struct opts *o)
 {
 	struct dp_topo t;
-	struct fail_set fs;
-	struct walk w = { 0 }, w0 = { 0 };
+	struct dp_fail_set fs;
+	struct dp_walk w = { 0 }, w0 = { 0 };
 	struct rng r = { o->seed };
 	u64 pairs = o->pairs_set ? o->pairs : 100000, i;
 	u64 delivered = 0, dropped = 0, looped = 0, bad = 0, sum = 0, sum0 = 0;
-	u64 drops[DP_DROP_ROUTE_COUNT] = { 0 };
-	u64 tunnels = 0, uturns = 0, ringrev = 0, detoured = 0;
+	u64 drops[DP_DROP_MAX] = { 0 };
+	u64 detours[DP_DETOUR_SLOTS] = { 0 }, detoured = 0, too_long = 0;
 	double stretch = 0;
-	u32 maxh = 0, s, d, j;
+	u32 maxh = 0, s, d, j, ndrops;
+	bool det;
 	int err;
 
 	err = need_topo(o, &t);
@@ -456,31 +493,42 @@ static int cmd_ft(const struct opts *o)
 		do {
 			d = random_live(&fs, &r);
 		} while (d == s);
-		walk_route(&t, s, d, o->dir, &fs, o->ttl, &w);
-		if (w.bad_hop) {
+		dp_walk(&t, s, d, o->sel, 0, &fs, o->ttl, &w);
+		if (w.delivered && w.hops > dp_topo_ttl(&t)) {
+			/*
+			 * Only with --ttl above the topology's bound: the
+			 * kernel's TTL would have expired, and the proven
+			 * bound is wrong.
+			 */
+			too_long++;
+			looped++;
+		} else if (w.bad_hop) {
 			bad++;
 		} else if (w.looped) {
 			looped++;
 		} else if (!w.delivered) {
 			dropped++;
-			drops[w.reason < DP_DROP_ROUTE_COUNT ? w.reason : 0]++;
+			drops[w.reason < DP_DROP_MAX ? w.reason : 0]++;
 		} else {
-			walk_route(&t, s, d, o->dir, NULL, 100, &w0);
+			dp_walk(&t, s, d, o->sel, 0, NULL, dp_topo_ttl(&t),
+				&w0);
 			delivered++;
 			sum += w.hops;
 			sum0 += w0.hops;
 			stretch += (double)w.hops / w0.hops;
 			if (w.hops > maxh)
 				maxh = w.hops;
-			tunnels += w.tunnels;
-			uturns += w.uturns;
-			ringrev += w.ring_revs;
-			if (w.tunnels || w.uturns || w.ring_revs ||
-			    w.hops != w0.hops)
+			det = w.hops != w0.hops;
+			for (j = 0; j < DP_DETOUR_SLOTS; j++) {
+				detours[j] += w.detours[j];
+				det |= w.detours[j] != 0;
+			}
+			if (det)
 				detoured++;
 		}
 	}
 	fs_free(&fs);
+	ndrops = t.ops->ndrops;
 
 	double avg = delivered ? (double)sum / delivered : 0;
 	double avg0 = delivered ? (double)sum0 / delivered : 0;
@@ -494,52 +542,65 @@ static int cmd_ft(const struct opts *o)
 		       ", \"bad_hops\": %llu, \"avg_hops\": %.4f"
 		       ", \"max_hops\": %u, \"avg_sroute_hops\": %.4f"
 		       ", \"avg_stretch\": %.4f, \"bound\": %u"
-		       ", \"detoured\": %llu, \"tunnels\": %llu"
-		       ", \"uturns\": %llu, \"ring_reversals\": %llu"
-		       ", \"drops\": {",
-		       t.n, t.k, t.nodes, t.switches, o->failed, o->fail_links,
-		       (unsigned long long)pairs, dir_name(o->dir), o->ttl,
+		       ", \"detoured\": %llu",
+		       t.p.n, t.p.k, t.nodes, t.switches, o->failed,
+		       o->fail_links, (unsigned long long)pairs,
+		       dp_sel_name(&t, o->sel), o->ttl,
 		       (unsigned long long)delivered,
 		       (unsigned long long)dropped,
 		       (unsigned long long)looped, (unsigned long long)bad,
-		       avg, maxh, avg0, avgs, bound_of(&t),
-		       (unsigned long long)detoured,
-		       (unsigned long long)tunnels,
-		       (unsigned long long)uturns,
-		       (unsigned long long)ringrev);
-		for (j = 1; j < DP_DROP_ROUTE_COUNT; j++)
+		       avg, maxh, avg0, avgs, t.ff_hops,
+		       (unsigned long long)detoured);
+		/* detour hops, per slot, under the topology's names */
+		for (j = 0; j < DP_DETOUR_SLOTS; j++)
+			if (dp_detour_name(&t, j + 1))
+				printf(", \"%s\": %llu",
+				       dp_detour_name(&t, j + 1),
+				       (unsigned long long)detours[j]);
+		printf(", \"drops\": {");
+		for (j = 1; j < ndrops; j++)
 			printf("%s\"%s\": %llu", j > 1 ? ", " : "",
-			       dp_drop_reason_name(j),
+			       dp_drop_reason_name(&t, j),
 			       (unsigned long long)drops[j]);
 		printf("}}\n");
 	} else {
-		printf("DPillar (%u,%u): %u servers, %u switches; %u failed "
-		       "servers, %u failed links\n", t.n, t.k, t.nodes,
+		printf("%s: %u servers, %u switches; %u failed "
+		       "servers, %u failed links\n", describe(&t), t.nodes,
 		       t.switches, o->failed, o->fail_links);
 		printf("FTRoute (direction %s, ttl %u) over %llu random live "
-		       "pairs\n", dir_name(o->dir), o->ttl,
+		       "pairs\n", dp_sel_name(&t, o->sel), o->ttl,
 		       (unsigned long long)pairs);
 		printf("  delivered %llu (%.3f%%), dropped %llu, looped (TTL "
 		       "expired) %llu\n", (unsigned long long)delivered,
 		       100.0 * delivered / pairs, (unsigned long long)dropped,
 		       (unsigned long long)looped);
-		for (j = 1; j < DP_DROP_ROUTE_COUNT; j++)
+		for (j = 1; j < ndrops; j++)
 			if (drops[j])
 				printf("    dropped %s: %llu\n",
-				       dp_drop_reason_name(j),
+				       dp_drop_reason_name(&t, j),
 				       (unsigned long long)drops[j]);
 		printf("  avg hops %.4f (failure-free %.4f), max hops %u, avg "
 		       "stretch %.4f\n", avg, avg0, maxh, avgs);
-		printf("  detoured %llu pairs: %llu tunnels, %llu u-turns, "
-		       "%llu ring reversals\n", (unsigned long long)detoured,
-		       (unsigned long long)tunnels,
-		       (unsigned long long)uturns,
-		       (unsigned long long)ringrev);
+		printf("  detoured %llu pairs; detour hops:",
+		       (unsigned long long)detoured);
+		for (det = false, j = 0; j < DP_DETOUR_SLOTS; j++) {
+			if (!dp_detour_name(&t, j + 1))
+				continue;
+			printf("%s %s %llu", det ? "," : "",
+			       dp_detour_name(&t, j + 1),
+			       (unsigned long long)detours[j]);
+			det = true;
+		}
+		printf("\n");
 		if (bad)
 			printf("FAILURES: %llu hops to a failed or non-"
 			       "neighbour server\n", (unsigned long long)bad);
+		if (too_long)
+			printf("FAILURES: %llu paths longer than the "
+			       "topology's bound of %u hops\n",
+			       (unsigned long long)too_long, dp_topo_ttl(&t));
 	}
-	return bad ? 1 : 0;
+	return bad || too_long ? 1 : 0;
 }
 
 /* ---- route ---- */
@@ -555,11 +616,11 @@ static int parse_addr(const struct dp_topo *t, const char *text, u32 *id)
 	return 0;
 }
 
-static int cmd_route(const struct opts *o)
+static int cmd_route(struct opts *o)
 {
 	struct dp_topo t;
-	struct fail_set fs;
-	struct walk w = { 0 };
+	struct dp_fail_set fs;
+	struct dp_walk w = { 0 };
 	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
 	u32 src, dst, id, i, max;
 	int err;
@@ -604,13 +665,13 @@ static int cmd_route(const struct opts *o)
 				return err;
 			}
 			if (slash)
-				fs_fail_link(&fs, id, (u32)port);
+				dp_fail_set_link(&fs, id, (u32)port);
 			else
-				fs_fail_node(&fs, id);
+				dp_fail_set_node(&fs, id);
 		}
 		free(list);
 	}
-	if (fs_node(&fs, src) || fs_node(&fs, dst)) {
+	if (dp_fail_node(&fs, src) || dp_fail_node(&fs, dst)) {
 		fprintf(stderr, "dpsim: source or destination is failed\n");
 		fs_free(&fs);
 		return 1;
@@ -619,7 +680,7 @@ static int cmd_route(const struct opts *o)
 	w.path = calloc(max, sizeof(*w.path));
 	w.phase = calloc(max, 1);
 	w.path_max = max;
-	walk_route(&t, src, dst, o->dir, &fs, o->ttl, &w);
+	dp_walk(&t, src, dst, o->sel, 0, &fs, o->ttl, &w);
 	if (o->json) {
 		printf("{\"delivered\": %s, \"hops\": %u, \"path\": [",
 		       w.delivered ? "true" : "false", w.hops);
@@ -630,17 +691,17 @@ static int cmd_route(const struct opts *o)
 		printf("], \"phases\": [");
 		for (i = 0; i + 1 < w.path_len; i++)
 			printf("%s\"%s\"", i ? ", " : "",
-			       dp_phase_name(w.phase[i]));
+			       dp_phase_name(&t, w.phase[i]));
 		printf("], \"reason\": \"%s\", \"looped\": %s, \"bad_hop\": "
 		       "%s}\n", w.looped ? "ttl_expired" :
-		       dp_drop_reason_name(w.reason),
+		       dp_drop_reason_name(&t, w.reason),
 		       w.looped ? "true" : "false",
 		       w.bad_hop ? "true" : "false");
 	} else {
 		dp_addr_format(&t, src, a, sizeof(a));
 		dp_addr_format(&t, dst, b, sizeof(b));
-		printf("DPillar (%u,%u): route %s -> %s, %u failed servers\n",
-		       t.n, t.k, a, b, fs.nfailed);
+		printf("%s: route %s -> %s, %u failed servers\n",
+		       describe(&t), a, b, fs.nfailed);
 		for (i = 0; i + 1 < w.path_len; i++)
 			dp_hop_print(stdout, &t, i + 1, w.path[i], w.path[i + 1],
 				     w.phase[i]);
@@ -652,7 +713,7 @@ static int cmd_route(const struct opts *o)
 			printf("NOT delivered: bad hop (bug)\n");
 		else
 			printf("dropped after %u hops: %s\n", w.hops,
-			       dp_drop_reason_name(w.reason));
+			       dp_drop_reason_name(&t, w.reason));
 	}
 	free(w.path);
 	free(w.phase);
@@ -662,7 +723,7 @@ static int cmd_route(const struct opts *o)
 
 /* ---- plan ---- */
 
-static int cmd_plan(const struct opts *o)
+static int cmd_plan(struct opts *o)
 {
 	struct dp_topo t;
 	int err;
@@ -698,11 +759,11 @@ static int cmp_double(const void *a, const void *b)
 /* Cheap oracle like a kernel neighbour-table lookup: one bitmap test. */
 static bool bench_reachable(const void *ctx, u32 self, u32 port, u32 peer)
 {
-	const struct fail_set *fs = ctx;
+	const struct dp_fail_set *fs = ctx;
 
 	(void)self;
 	(void)port;
-	return !fs_node(fs, peer);
+	return !dp_fail_node(fs, peer);
 }
 
 struct bench_case {
@@ -710,9 +771,12 @@ struct bench_case {
 	struct dp_route_state st;
 };
 
-/* Median ns per call of @what (0 init, 1 sroute, 2 ftroute). */
+/*
+ * Median ns per call of @what (0 route_init, 1 failure-free route, 2 route
+ * with the view @v).
+ */
 static double bench_one(const struct dp_topo *t, const struct bench_case *bc,
-			const struct dp_reach *reach, int what, u32 runs)
+			const struct dp_view *v, int what, u32 runs)
 {
 	double *res = calloc(runs, sizeof(double));
 	volatile u32 sink = 0;
@@ -727,16 +791,13 @@ static double bench_one(const struct dp_topo *t, const struct bench_case *bc,
 			for (i = 0; i < BENCH_N; i++) {
 				if (what == 0) {
 					dp_route_init(t, bc[i].self,
-						      bc[i].st.dst, &st);
+						      bc[i].st.dst, 0, 0, &st);
 					sink += st.flags;
 					continue;
 				}
 				st = bc[i].st;
-				if (what == 1)
-					dp_sroute(t, bc[i].self, &st, &hop);
-				else
-					dp_ftroute(t, bc[i].self, &st, reach,
-						   &hop);
+				dp_route(t, bc[i].self, &st,
+					 what == 1 ? NULL : v, &hop);
 				sink += hop.next;
 			}
 		}
@@ -749,20 +810,20 @@ static double bench_one(const struct dp_topo *t, const struct bench_case *bc,
 	return med;
 }
 
-static int cmd_bench(const struct opts *o)
+static int cmd_bench(struct opts *o)
 {
 	struct opts oo = *o;
 	struct dp_topo t;
-	struct fail_set fs;
+	struct dp_fail_set fs;
 	struct rng r = { o->seed };
 	struct bench_case *bc, *bf;
-	struct dp_reach reach = { .reachable = bench_reachable, .ctx = &fs };
-	struct walk w = { 0 };
+	struct dp_view view = { .reachable = bench_reachable, .ctx = &fs };
+	struct dp_walk w = { 0 };
 	double ns_init, ns_s, ns_f, ns_fd;
 	u32 i, s, d, nfail;
 	int err;
 
-	if (!oo.n && !oo.k) {
+	if (!oo.n && !oo.k && !strcmp(oo.topo, "dpillar")) {
 		oo.n = 48;
 		oo.k = 4;
 	}
@@ -786,14 +847,14 @@ static int cmd_bench(const struct opts *o)
 		do {
 			d = rng_below(&r, t.nodes);
 		} while (d == s);
-		walk_route(&t, s, d, DP_DIR_AUTO, NULL, 64, &w);
+		dp_walk(&t, s, d, 0, 0, NULL, 64, &w);
 		bc[i].self = w.path[rng_below(&r, w.path_len - 1)];
-		dp_route_init(&t, s, d, &bc[i].st);
+		dp_route_init(&t, s, d, 0, 0, &bc[i].st);
 	}
 	free(w.path);
 	ns_init = bench_one(&t, bc, NULL, 0, o->runs);
 	ns_s = bench_one(&t, bc, NULL, 1, o->runs);
-	ns_f = bench_one(&t, bc, &reach, 2, o->runs);
+	ns_f = bench_one(&t, bc, &view, 2, o->runs);
 	/* 1% failed servers; decisions at the source of live pairs. */
 	nfail = t.nodes / 100;
 	fs_random(&fs, &r, nfail, 0);
@@ -802,10 +863,10 @@ static int cmd_bench(const struct opts *o)
 		do {
 			d = random_live(&fs, &r);
 		} while (d == s);
-		dp_route_init(&t, s, d, &bf[i].st);
+		dp_route_init(&t, s, d, 0, 0, &bf[i].st);
 		bf[i].self = s;
 	}
-	ns_fd = bench_one(&t, bf, &reach, 2, o->runs);
+	ns_fd = bench_one(&t, bf, &view, 2, o->runs);
 	fs_free(&fs);
 	free(bc);
 	free(bf);
@@ -813,15 +874,15 @@ static int cmd_bench(const struct opts *o)
 		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"runs\": %u, "
 		       "\"ns_route_init\": %.2f, \"ns_sroute\": %.2f, "
 		       "\"ns_ftroute\": %.2f, \"ns_ftroute_failures\": %.2f, "
-		       "\"failed\": %u}\n", t.n, t.k, t.nodes, o->runs,
+		       "\"failed\": %u}\n", t.p.n, t.p.k, t.nodes, o->runs,
 		       ns_init, ns_s, ns_f, ns_fd, nfail);
 	} else {
-		printf("DPillar (%u,%u), %u decisions x 16, median of %u "
-		       "runs:\n", t.n, t.k, BENCH_N, o->runs);
-		printf("  dp_route_init (auto direction): %6.2f ns\n", ns_init);
-		printf("  dp_sroute:                      %6.2f ns\n", ns_s);
-		printf("  dp_ftroute, no failures:        %6.2f ns\n", ns_f);
-		printf("  dp_ftroute, %u failed (1%%):  %6.2f ns "
+		printf("%s, %u decisions x 16, median of %u "
+		       "runs:\n", describe(&t), BENCH_N, o->runs);
+		printf("  dp_route_init (default sel):    %6.2f ns\n", ns_init);
+		printf("  dp_route, failure-free:         %6.2f ns\n", ns_s);
+		printf("  dp_route + view, no failures:   %6.2f ns\n", ns_f);
+		printf("  dp_route + view, %u failed (1%%):  %6.2f ns "
 		       "(at the source)\n", nfail, ns_fd);
 	}
 	return 0;

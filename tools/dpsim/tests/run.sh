@@ -64,16 +64,35 @@ has "paths (48,5) shortest" '"shortest_avg"'
 
 check "ft (12,4) 300 failed json" 0 $D ft -n 12 -k 4 --failed 300 --pairs 20000 --json
 has "ft json fields" '"looped": 0, "bad_hops": 0'
+has "ft json ttl from the topology" '"ttl": 41,'
+has "ft json detour hops" '"tunnel_hops": '
 for f in delivered dropped avg_stretch avg_hops max_hops bound; do
 	has "ft json has $f" "\"$f\": "
 done
 check "ft (48,4) with failed links" 0 $D ft -n 48 -k 4 --failed 2000 --fail-links 2000 --pairs 20000 --json
 has "ft (48,4) no loop" '"looped": 0, "bad_hops": 0'
+# With a TTL far above t->max_hops, no path may be longer than the bound.
+check "ft (8,3) paths within max_hops" 0 $D ft -n 8 -k 3 --failed 40 --fail-links 20 --pairs 20000 --ttl 1000 --json
+has "ft (8,3) none over the bound" '"looped": 0, "bad_hops": 0'
 
 # The paper's example (Sec. IV-B): (0,000) -> (2,001) with (1,001) failed,
 # clockwise: tunnel through (1,000) to (2,010).
 check "route paper example" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --fail 1:0.0.1 --dir cw --json
 has "route paper example path" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
+# The example: two failures send the packet round the pillar four
+# times (four tunnels); 68 hops fit the derived TTL (8k+9 = 89 for k = 10).
+check "route (4,10) two failures" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1
+has "route (4,10) delivered in 68 hops" "delivered in 68 hops"
+check "route (4,10) two failures json" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json
+has "route (4,10) json" '{"delivered": true, "hops": 68, '
+check "route #id addresses" 0 $D route -n 8 -k 3 --from '#0' --to '#129' --fail '#65' --sel cw --json
+has "route #id = paper example" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
+check "route --topo dpillar" 0 $D route --topo dpillar -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --json
+check "unknown topology" 2 $D paths --topo nosuch -n 8 -k 3
+check "bad selector" 2 $D paths -n 8 -k 3 --sel sideways
+check "route bad #id" 2 $D route -n 8 -k 3 --from '#192' --to '#0'
+check "route --ttl below the path" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --fail 1:0.0.1 --dir cw --ttl 4
+has "route TTL expiry reported" "NOT delivered: TTL 4 expired"
 check "route to self" 0 $D route -n 8 -k 3 --from 1:2.3.0 --to 1:2.3.0 --json
 has "route to self is 0 hops" '{"delivered": true, "hops": 0, "path": ["1:2.3.0"]'
 check "route helix+ring text" 0 $D route -n 12 -k 4 --from 0:0.0.0.0 --to 2:5.5.5.5

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 
 #include "sim.h"
+#include "topo_dpillar.h"
 
 static unsigned int npass, nfailed;
 
@@ -34,11 +35,18 @@ static const u32 small[][2] = {
 
 #define NSMALL (sizeof(small) / sizeof(small[0]))
 
+static int init(struct dp_topo *t, u32 kind, u32 n, u32 k, const char **why)
+{
+	struct dp_topo_params p = { .kind = kind, .n = n, .k = k };
+
+	return dp_topo_init(t, &p, why);
+}
+
 static void mk(struct dp_topo *t, u32 n, u32 k)
 {
 	const char *why = NULL;
 
-	if (dp_topo_init(t, DP_TOPO_DPILLAR, n, k, &why)) {
+	if (init(t, DP_TOPO_DPILLAR, n, k, &why)) {
 		fprintf(stderr, "init (%u,%u): %s\n", n, k, why);
 		exit(1);
 	}
@@ -76,12 +84,15 @@ static void test_init_limits(void)
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const char *why = NULL;
-		int err = dp_topo_init(&t, c[i].kind, c[i].n, c[i].k, &why);
+		int err = init(&t, c[i].kind, c[i].n, c[i].k, &why);
 		bool ok;
 
 		if (c[i].ok)
-			ok = !err && t.nodes == c[i].k * t.pow[c[i].k] &&
-			     t.h == c[i].n / 2 && t.ops;
+			ok = !err && t.nodes == c[i].k * dpp(&t)->pow[c[i].k] &&
+			     dpp(&t)->h == c[i].n / 2 && t.ops &&
+			     t.ff_hops == c[i].k + c[i].k / 2 &&
+			     t.max_hops == dp_topo_ttl(&t) &&
+			     t.max_hops <= DP_TTL_MAX;
 		else
 			ok = err == -EINVAL && why && !strcmp(why, c[i].why);
 		result(ok, "dp_topo_init(kind %u, n %u, k %u) %s%s%s", c[i].kind,
@@ -99,17 +110,21 @@ static void test_init_limits(void)
 static bool addr_roundtrip(const struct dp_topo *t, u32 id)
 {
 	char buf[DP_ADDR_TEXT_MAX];
-	u8 sym[DP_MAX_K];
-	u32 col, back;
+	u8 sym[DPP_MAX_K];
+	u32 col, back, nsym;
 	const char *why;
 	int len;
 
-	dp_addr_to_symbols(t, id, &col, sym);
-	if (dp_addr_from_symbols(t, col, sym, t->k, &back, &why) || back != id)
+	if (dp_addr_to_label(t, id, &col, sym, &nsym) || nsym != t->p.k)
+		return false;
+	if (dp_addr_from_label(t, col, sym, nsym, &back, &why) || back != id)
 		return false;
 	len = dp_addr_format(t, id, buf, sizeof(buf));
 	if (len <= 0 || (u32)len != strlen(buf))
 		return false;
+	if (dp_addr_parse(t, buf, &back, &why) || back != id)
+		return false;
+	snprintf(buf, sizeof(buf), "#%u", id);
 	if (dp_addr_parse(t, buf, &back, &why) || back != id)
 		return false;
 	return dp_addr_valid(t, id);
@@ -120,7 +135,7 @@ static void test_addressing(void)
 	struct dp_topo t;
 	struct rng r = { 42 };
 	char buf[DP_ADDR_TEXT_MAX], small_buf[5];
-	u8 sym[DP_MAX_K];
+	u8 sym[DPP_MAX_K];
 	u32 i, id, col, nsym;
 	const char *why;
 	bool ok;
@@ -134,7 +149,7 @@ static void test_addressing(void)
 		ok &= !dp_addr_valid(&t, t.nodes) &&
 		      !dp_addr_valid(&t, DP_NODE_NONE);
 		result(ok, "(%u,%u) id<->symbols<->text round trip, all %u ids",
-		       t.n, t.k, t.nodes);
+		       t.p.n, t.p.k, t.nodes);
 	}
 	mk(&t, 48, 5);
 	ok = addr_roundtrip(&t, 0) && addr_roundtrip(&t, t.nodes - 1);
@@ -147,7 +162,7 @@ static void test_addressing(void)
 	mk(&t, 8, 3);
 	ok = !dp_addr_parse(&t, "2:3.0.1", &id, &why) &&
 	     id == 2 * 64 + 3 * 16 + 0 * 4 + 1;
-	dp_addr_to_symbols(&t, id, &col, sym);
+	dpp_addr_split(&t, id, &col, sym);
 	ok &= col == 2 && sym[0] == 1 && sym[1] == 0 && sym[2] == 3;
 	len = dp_addr_format(&t, id, buf, sizeof(buf));
 	ok &= len == 7 && !strcmp(buf, "2:3.0.1");
@@ -179,6 +194,10 @@ static void test_addressing(void)
 			{ ":0.0.0", "address must look like C:v.v.v (column first)" },
 			{ "x:0.0.0", "address must look like C:v.v.v (column first)" },
 			{ "99999999999:0.0.0", "column out of range" },
+			{ "#192", "no such node id in this fabric" },
+			{ "#", "#<node id> wants a decimal node id" },
+			{ "#1x", "#<node id> wants a decimal node id" },
+			{ "#-1", "#<node id> wants a decimal node id" },
 		};
 
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -189,37 +208,45 @@ static void test_addressing(void)
 			       why ? why : "(accepted!)");
 		}
 	}
-	ok = !dp_addr_parse_raw("7:1.2.3.200", &col, sym, &nsym, &why) &&
+	ok = !dp_addr_parse(&t, "#191", &id, &why) && id == 191;
+	result(ok, "(8,3) \"#191\" = the last id");
+	ok = !dpp_addr_parse_raw("7:1.2.3.200", &col, sym, &nsym, &why) &&
 	     col == 7 && nsym == 4 && sym[0] == 200 && sym[3] == 1;
-	result(ok, "dp_addr_parse_raw(\"7:1.2.3.200\") reverses symbols");
-	ok = dp_addr_parse_raw("0:0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
+	result(ok, "dpp_addr_parse_raw(\"7:1.2.3.200\") reverses symbols");
+	ok = dpp_addr_parse_raw("0:0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
 			       "0.0.0.0.0.0.0.0.0.0", &col, sym, &nsym, &why) ==
 	     -EINVAL;
-	result(ok, "dp_addr_parse_raw rejects 33 symbols");
-	ok = dp_addr_from_symbols(&t, 0, sym, 3, &id, &why) == -EINVAL &&
+	result(ok, "dpp_addr_parse_raw rejects 33 symbols");
+	ok = dp_addr_from_label(&t, 0, sym, 3, &id, &why) == -EINVAL &&
 	     !strcmp(why, "label symbol out of range (must be < n/2)");
-	result(ok, "dp_addr_from_symbols rejects symbol 200 in (8,3)");
+	result(ok, "dp_addr_from_label rejects symbol 200 in (8,3)");
 }
 
 static void test_wiring(u32 n, u32 k)
 {
 	struct dp_topo t;
-	u32 *cnt, id, p, i, q, sc, sid, psc, psid, peer, sw;
+	u32 *cnt, id, p, i, sw, peer, pow;
+	struct dp_port_info pi, ppi;
 	bool ok = true, sym_ok = true, cnt_ok = true;
+	int q;
 
 	mk(&t, n, k);
+	pow = dpp(&t)->pow[k - 1];
 	cnt = calloc((size_t)t.switches * 2, sizeof(*cnt));
 	for (id = 0; id < t.nodes; id++) {
-		for (p = 0; p < 2; p++) {
-			dp_port_switch(&t, id, p, &sc, &sid);
-			if (sc >= k || sid >= t.pow[k - 1]) {
+		for (p = 0; p < DPP_NPORTS; p++) {
+			dp_port_info(&t, id, p, &pi);
+			if (pi.kind != DP_PORT_SWITCH || pi.nneigh != n - 1 ||
+			    pi.sw_level >= k || pi.sw_id >= pow ||
+			    pi.sw != pi.sw_level * pow + pi.sw_id ||
+			    pi.sw >= t.switches) {
 				ok = false;
 				continue;
 			}
-			sw = sc * t.pow[k - 1] + sid;
+			sw = pi.sw;
 			/* p == 0: we are the H_sc side, else the H_sc+1 side */
 			cnt[sw * 2 + p]++;
-			for (i = 0; i < dp_port_neigh_count(&t); i++) {
+			for (i = 0; i < pi.nneigh; i++) {
 				peer = dp_port_neigh(&t, id, p, i);
 				if (peer >= t.nodes || peer == id ||
 				    dp_port_neigh_index(&t, id, p, peer) !=
@@ -228,10 +255,16 @@ static void test_wiring(u32 n, u32 k)
 					continue;
 				}
 				/* peer sees us on the same switch */
-				q = peer_port(&t, id, p, peer);
-				dp_port_switch(&t, peer, q, &psc, &psid);
-				if (psc != sc || psid != sid ||
-				    dp_port_neigh_index(&t, peer, q, id) < 0)
+				q = dp_peer_port(&t, id, p, peer);
+				if (q < 0) {
+					sym_ok = false;
+					continue;
+				}
+				dp_port_info(&t, peer, (u32)q, &ppi);
+				if (ppi.sw != pi.sw ||
+				    ppi.sw_level != pi.sw_level ||
+				    ppi.sw_id != pi.sw_id ||
+				    dp_port_neigh_index(&t, peer, (u32)q, id) < 0)
 					sym_ok = false;
 			}
 			if (dp_port_neigh_index(&t, id, p, id) != -1 ||
@@ -241,7 +274,7 @@ static void test_wiring(u32 n, u32 k)
 		}
 	}
 	for (sw = 0; sw < t.switches; sw++)
-		if (cnt[sw * 2] != t.h || cnt[sw * 2 + 1] != t.h)
+		if (cnt[sw * 2] != dpp(&t)->h || cnt[sw * 2 + 1] != dpp(&t)->h)
 			cnt_ok = false;
 	/* a server never shares both switches with anyone unless k == 2 */
 	result(ok, "(%u,%u) wiring: %u switches, n-1 neighbours per port, "
@@ -255,19 +288,23 @@ static void test_wiring(u32 n, u32 k)
 static void test_sroute(u32 n, u32 k)
 {
 	struct dp_topo t;
-	struct walk w = { 0 }, wc = { 0 }, wcc = { 0 };
+	struct dp_walk w = { 0 }, wc = { 0 }, wcc = { 0 };
 	u32 s, d, bound, maxh = 0, maxcw = 0, bad = 0, notmin = 0;
 	u64 sum = 0, sumcw = 0, pairs = 0, atbound = 0;
 
 	mk(&t, n, k);
 	bound = k + k / 2;
+	if (t.ff_hops != bound)
+		bad++;
 	for (s = 0; s < t.nodes; s++) {
 		for (d = 0; d < t.nodes; d++) {
 			if (s == d)
 				continue;
-			walk_route(&t, s, d, DP_DIR_AUTO, NULL, 4 * bound, &w);
-			walk_route(&t, s, d, DP_DIR_CW, NULL, 4 * bound, &wc);
-			walk_route(&t, s, d, DP_DIR_CCW, NULL, 4 * bound, &wcc);
+			dp_walk(&t, s, d, DPP_SEL_AUTO, 0, NULL, 4 * bound,
+				&w);
+			dp_walk(&t, s, d, DPP_SEL_CW, 0, NULL, 4 * bound, &wc);
+			dp_walk(&t, s, d, DPP_SEL_CCW, 0, NULL, 4 * bound,
+				&wcc);
 			if (!w.delivered || !wc.delivered || !wcc.delivered ||
 			    w.hops > bound || wc.hops > bound ||
 			    wcc.hops > bound)
@@ -297,25 +334,33 @@ static void test_sroute(u32 n, u32 k)
 }
 
 struct ft_stats {
-	u64 walks, delivered, looped, bad, dropped;
-	u64 drops[DP_DROP_ROUTE_COUNT];
-	u32 maxhops;
+	u64 walks, delivered, looped, bad, dropped, too_long;
+	u64 drops[DP_DROP_MAX];
+	u32 maxhops, bound;
 };
 
-static void ft_pairs(const struct dp_topo *t, const struct fail_set *fs,
-		     enum dp_dir dir, struct ft_stats *st)
+/*
+ * Every live pair, walked with a TTL far above the topology's proven
+ * bound t->max_hops (the TTL packets get), so that a longer path shows up
+ * as too_long rather than as a TTL expiry.
+ */
+static void ft_pairs(const struct dp_topo *t, const struct dp_fail_set *fs,
+		     u32 sel, struct ft_stats *st)
 {
-	struct walk w = { 0 };
+	struct dp_walk w = { 0 };
 	u32 s, d;
 
+	st->bound = t->max_hops;
 	for (s = 0; s < t->nodes; s++) {
-		if (fs_node(fs, s))
+		if (dp_fail_node(fs, s))
 			continue;
 		for (d = 0; d < t->nodes; d++) {
-			if (s == d || fs_node(fs, d))
+			if (s == d || dp_fail_node(fs, d))
 				continue;
-			walk_route(t, s, d, dir, fs, 1000, &w);
+			dp_walk(t, s, d, sel, 0, fs, 1000, &w);
 			st->walks++;
+			if (w.hops > t->max_hops)
+				st->too_long++;
 			if (w.delivered) {
 				st->delivered++;
 				if (w.hops > st->maxhops)
@@ -326,42 +371,42 @@ static void ft_pairs(const struct dp_topo *t, const struct fail_set *fs,
 				st->bad++;
 			} else {
 				st->dropped++;
-				st->drops[w.reason < DP_DROP_ROUTE_COUNT ?
+				st->drops[w.reason < DP_DROP_MAX ?
 					  w.reason : 0]++;
 			}
 		}
 	}
 }
 
-static void ft_report(const char *what, u32 n, u32 k,
+static void ft_report(const struct dp_topo *t, const char *what,
 		      const struct ft_stats *st)
 {
 	char drops[256] = "";
 	size_t pos = 0;
 	int i;
 
-	for (i = 1; i < DP_DROP_ROUTE_COUNT; i++)
+	for (i = 1; i < DP_DROP_MAX; i++)
 		if (st->drops[i])
 			pos += snprintf(drops + pos, sizeof(drops) - pos,
-					" %s=%llu", dp_drop_reason_name(i),
+					" %s=%llu", dp_drop_reason_name(t, i),
 					(unsigned long long)st->drops[i]);
 	result(!st->looped && !st->bad && !st->drops[0] &&
-	       !st->drops[DP_DROP_ROUTE_NOPATH] &&
+	       !st->drops[DPP_DROP_NOPATH] &&
 	       !st->drops[DP_DROP_ROUTE_BAD_ADDR] &&
-	       !st->drops[DP_DROP_ROUTE_AT_DST],
-	       "(%u,%u) FTRoute %s: %llu walks, %llu delivered, %llu dropped"
-	       "%s, %llu looped, %llu bad hops, max %u hops", n, k, what,
+	       !st->drops[DP_DROP_ROUTE_AT_DST] && !st->too_long,
+	       "(%u,%u) FTRoute %s: %llu walks, %llu delivered, %llu dropped%s, %llu looped, %llu bad hops, max %u hops (bound %u, %llu above)",
+	       t->p.n, t->p.k, what,
 	       (unsigned long long)st->walks,
 	       (unsigned long long)st->delivered,
 	       (unsigned long long)st->dropped, drops,
 	       (unsigned long long)st->looped, (unsigned long long)st->bad,
-	       st->maxhops);
+	       st->maxhops, st->bound, (unsigned long long)st->too_long);
 }
 
 static void test_ft_single(u32 n, u32 k)
 {
 	struct dp_topo t;
-	struct fail_set fs;
+	struct dp_fail_set fs;
 	struct ft_stats st;
 	u32 f, p;
 
@@ -369,27 +414,27 @@ static void test_ft_single(u32 n, u32 k)
 	fs_init(&fs, &t);
 	memset(&st, 0, sizeof(st));
 	for (f = 0; f < t.nodes; f++) {
-		fs_clear(&fs);
-		fs_fail_node(&fs, f);
-		ft_pairs(&t, &fs, DP_DIR_AUTO, &st);
+		dp_fail_clear(&fs);
+		dp_fail_set_node(&fs, f);
+		ft_pairs(&t, &fs, DPP_SEL_AUTO, &st);
 	}
-	ft_report("every single failed server", n, k, &st);
+	ft_report(&t, "every single failed server", &st);
 	memset(&st, 0, sizeof(st));
 	for (f = 0; f < t.nodes; f++) {
-		for (p = 0; p < 2; p++) {
-			fs_clear(&fs);
-			fs_fail_link(&fs, f, p);
-			ft_pairs(&t, &fs, DP_DIR_AUTO, &st);
+		for (p = 0; p < t.nports; p++) {
+			dp_fail_clear(&fs);
+			dp_fail_set_link(&fs, f, p);
+			ft_pairs(&t, &fs, DPP_SEL_AUTO, &st);
 		}
 	}
-	ft_report("every single failed link", n, k, &st);
+	ft_report(&t, "every single failed link", &st);
 	fs_free(&fs);
 }
 
 static void test_ft_random(u32 n, u32 k, u32 sets, u32 nfail, u32 nlinks)
 {
 	struct dp_topo t;
-	struct fail_set fs;
+	struct dp_fail_set fs;
 	struct ft_stats st;
 	struct rng r = { 1000 * n + k };
 	char what[96];
@@ -399,14 +444,14 @@ static void test_ft_random(u32 n, u32 k, u32 sets, u32 nfail, u32 nlinks)
 	fs_init(&fs, &t);
 	memset(&st, 0, sizeof(st));
 	for (i = 0; i < sets; i++) {
-		fs_clear(&fs);
+		dp_fail_clear(&fs);
 		fs_random(&fs, &r, 1 + rng_below(&r, nfail),
 			  nlinks ? rng_below(&r, nlinks + 1) : 0);
-		ft_pairs(&t, &fs, i & 1 ? DP_DIR_CW : DP_DIR_AUTO, &st);
+		ft_pairs(&t, &fs, i & 1 ? DPP_SEL_CW : DPP_SEL_AUTO, &st);
 	}
 	snprintf(what, sizeof(what), "%u random sets of 1..%u servers + "
 		 "0..%u links", sets, nfail, nlinks);
-	ft_report(what, n, k, &st);
+	ft_report(&t, what, &st);
 	fs_free(&fs);
 }
 
@@ -414,8 +459,8 @@ static void test_ft_random(u32 n, u32 k, u32 sets, u32 nfail, u32 nlinks)
 static void test_ft_equals_sroute(u32 n, u32 k)
 {
 	struct dp_topo t;
-	struct fail_set fs;
-	struct walk a = { 0 }, b = { 0 };
+	struct dp_fail_set fs;
+	struct dp_walk a = { 0 }, b = { 0 };
 	u32 s, d, bad = 0;
 
 	mk(&t, n, k);
@@ -424,8 +469,8 @@ static void test_ft_equals_sroute(u32 n, u32 k)
 		for (d = 0; d < t.nodes; d++) {
 			if (s == d)
 				continue;
-			walk_route(&t, s, d, DP_DIR_AUTO, NULL, 100, &a);
-			walk_route(&t, s, d, DP_DIR_AUTO, &fs, 100, &b);
+			dp_walk(&t, s, d, DPP_SEL_AUTO, 0, NULL, 100, &a);
+			dp_walk(&t, s, d, DPP_SEL_AUTO, 0, &fs, 100, &b);
 			if (!b.delivered || a.hops != b.hops)
 				bad++;
 		}
