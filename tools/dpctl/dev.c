@@ -85,7 +85,7 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 	json_uint("dead_ms", d->dead_ms);
 	json_open_arr("ports");
 	for (i = 0; i < d->nports; i++) {
-		const struct dp_port_info *p = &d->ports[i];
+		const struct dpctl_port *p = &d->ports[i];
 
 		json_open_obj(NULL);
 		json_uint("port", p->index);
@@ -126,7 +126,7 @@ static void show_one(const struct dp_dev *d, void *data)
 	printf("    inet6 %s prefix %s\n", ip6, pfx6);
 	table_init(&t, "PORT DEV STATE SWITCH REACHABLE");
 	for (i = 0; i < d->nports; i++) {
-		const struct dp_port_info *p = &d->ports[i];
+		const struct dpctl_port *p = &d->ports[i];
 
 		table_row(&t, "%u\t%s\t%s\t%u/%u\t%u/%u", p->index,
 			  *p->ifname ? p->ifname : "-",
@@ -178,11 +178,12 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */
-static const char *stat_name(int type, char *buf, size_t len)
+static const char *stat_name(const struct dp_topo *t, int type, char *buf,
+			     size_t len)
 {
-	if (type >= DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR &&
+	if (t && type >= DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR &&
 	    type <= DPILLAR_A_STATS_ROUTE_DROP_NOPATH)
-		snprintf(buf, len, "route_%s", dp_drop_reason_name(type -
+		snprintf(buf, len, "route_%s", dp_drop_reason_name(t, type -
 			 DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR +
 			 DP_DROP_ROUTE_BAD_ADDR));
 	else if (type <= DPILLAR_A_STATS_MAX && stat_names[type])
@@ -197,7 +198,13 @@ static void stats_one(const struct dp_dev *d, void *data)
 	bool all = *(bool *)data;
 	const struct nlattr *a;
 	unsigned int shown = 0;
+	struct dp_topo topo;
+	const struct dp_topo *t;
+	const char *why;
 	char name[64];
+
+	/* the routing drops are named by the device's topology */
+	t = dev_topo(d, &topo, &why) ? NULL : &topo;
 
 	if (opts.json) {
 		json_open_obj(NULL);
@@ -216,7 +223,7 @@ static void stats_one(const struct dp_dev *d, void *data)
 			    mnl_attr_get_payload_len(a) != sizeof(v))
 				continue;
 			v = mnl_attr_get_u64(a);
-			stat_name(type, name, sizeof(name));
+			stat_name(t, type, name, sizeof(name));
 			if (opts.json) {
 				json_uint(name, v);
 			} else if (v || all) {

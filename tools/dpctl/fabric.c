@@ -6,6 +6,7 @@
 
 #include "dpctl.h"
 #include "fabric.h"
+#include "topo_dpillar.h"
 
 void fabric_pfx_default(struct fabric_pfx *p)
 {
@@ -54,7 +55,9 @@ void fabric_ip6(const struct fabric_pfx *p, u32 id, char *buf)
 
 int dest_parse(const char *text, struct dest *d)
 {
-	const char *why;
+	const char *why, *p;
+	u8 sym[DPP_MAX_K];
+	u32 v, nsym;
 
 	memset(d, 0, sizeof(*d));
 	if (inet_pton(AF_INET6, text, &d->ip6) == 1) {
@@ -63,14 +66,29 @@ int dest_parse(const char *text, struct dest *d)
 		d->kind = DEST_IP4;
 	} else if (!parse_u32(text, &d->id)) {
 		d->kind = DEST_ID;
+	} else if (*text == '#') {
+		/* "#<node id>", any topology: checked by dp_addr_parse() */
+		p = text + 1;
+		if (dp_parse_dec(&p, 0xffffffffU, &v) || *p)
+			return usage_error("invalid address \"%s\": #<node id> "
+					   "wants a decimal node id", text);
+		d->text = text;
+		d->kind = DEST_ADDR;
 	} else if (strchr(text, ':')) {
-		if (dp_addr_parse_raw(text, &d->column, d->sym, &d->nsym, &why))
+		/*
+		 * The C:v.v.v form (DPillar's): its syntax now, so that a
+		 * typo fails before the kernel is asked; the values once
+		 * the fabric is known.
+		 */
+		if (dpp_addr_parse_raw(text, &v, sym, &nsym, &why))
 			return usage_error("invalid address \"%s\": %s", text,
 					   why);
+		d->text = text;
 		d->kind = DEST_ADDR;
 	} else {
-		return usage_error("\"%s\" is neither a fabric address C:v.v, "
-				   "a node id nor an IP address", text);
+		return usage_error("\"%s\" is neither a fabric address (C:v.v "
+				   "or #ID), a node id nor an IP address",
+				   text);
 	}
 	return 0;
 }
@@ -79,12 +97,12 @@ int dest_node(const struct dest *d, const struct dp_topo *t,
 	      const struct fabric_pfx *p, const char *text, u32 *id)
 {
 	const char *why = "not in the fabric's prefix";
+	char name[64];
 	u32 host;
 
 	switch (d->kind) {
 	case DEST_ADDR:
-		if (dp_addr_from_symbols(t, d->column, d->sym, d->nsym, id,
-					 &why))
+		if (dp_addr_parse(t, d->text, id, &why))
 			goto bad;
 		return 0;
 	case DEST_ID:
@@ -109,7 +127,8 @@ int dest_node(const struct dest *d, const struct dp_topo *t,
 		return 0;
 	why = "no such node in the fabric";
 bad:
-	return usage_error("%s: %s (DPillar (%u,%u))", text, why, t->n, t->k);
+	dp_topo_describe(t, name, sizeof(name));
+	return usage_error("%s: %s (%s)", text, why, name);
 }
 
 int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,

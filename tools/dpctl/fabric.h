@@ -33,17 +33,23 @@ void fabric_ip6(const struct fabric_pfx *p, u32 id, char *buf);
 #define FABRIC_IP4_TEXT (INET_ADDRSTRLEN + 4)
 #define FABRIC_IP6_TEXT (INET6_ADDRSTRLEN + 4)
 
-/* A destination as typed: fabric address, node id, IPv4 or IPv6. */
+/*
+ * A destination as typed: fabric address (the topology's text form or
+ * "#<node id>"), node id, IPv4 or IPv6.
+ */
 struct dest {
 	enum { DEST_ADDR, DEST_ID, DEST_IP4, DEST_IP6 } kind;
 	u32 id;			/* DEST_ID */
-	u32 column, nsym;	/* DEST_ADDR */
-	u8 sym[DP_MAX_K];
+	const char *text;	/* DEST_ADDR: parsed once the fabric is known */
 	struct in_addr ip4;
 	struct in6_addr ip6;
 };
 
-/* Returns 0, or EXIT_USAGE after saying what is wrong with @text. */
+/*
+ * Returns 0, or EXIT_USAGE after saying what is wrong with @text (which
+ * must outlive @d).  Before the fabric is known only the syntax is
+ * checked.
+ */
 int dest_parse(const char *text, struct dest *d);
 /*
  * The node id of @d in fabric @t with prefixes @p; EXIT_USAGE (after a

@@ -122,7 +122,7 @@ static void get_str(const struct nlattr *a, char *buf, size_t len)
 	snprintf(buf, len, "%s", a ? mnl_attr_get_str(a) : "?");
 }
 
-static void port_parse(const struct nlattr *nest, struct dp_port_info *p)
+static void port_parse(const struct nlattr *nest, struct dpctl_port *p)
 {
 	const struct nlattr *tb[DPILLAR_A_PORT_MAX + 1];
 
@@ -225,6 +225,13 @@ static void find_cb(const struct dp_dev *d, void *data)
 		*f->d = *d;
 }
 
+int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
+{
+	struct dp_topo_params p = { .kind = d->topo, .n = d->n, .k = d->k };
+
+	return dp_topo_init(t, &p, why);
+}
+
 int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,
 	     struct dp_topo *t)
 {
@@ -242,7 +249,7 @@ int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,
 		return f.found ? EXIT_USAGE : EXIT_KERNEL;
 	}
 	d->stats = NULL;
-	if (dp_topo_init(t, d->topo, d->n, d->k, &why)) {
+	if (dev_topo(d, t, &why)) {
 		fprintf(stderr, "dpctl: %s: unexpected fabric (%u,%u): %s\n",
 			d->ifname, d->n, d->k, why);
 		return EXIT_KERNEL;

@@ -22,7 +22,7 @@ struct nlmsghdr *genl_msg(struct nl_ctx *ctx, int cmd, int flags);
 #define GENL_HDRLEN_ALIGNED MNL_ALIGN(sizeof(struct genlmsghdr))
 
 /* A port as DPILLAR_A_DEV_PORT tells it. */
-struct dp_port_info {
+struct dpctl_port {
 	u32 index, ifindex, state, sw_col, sw_id, neighs, reachable;
 	char ifname[IF_NAMESIZE];	/* "": no device */
 };
@@ -34,7 +34,7 @@ struct dp_dev {
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;
 	u32 nports;
-	struct dp_port_info ports[DPILLAR_PORTS_MAX];
+	struct dpctl_port ports[DPILLAR_PORTS_MAX];
 	const struct nlattr *stats;	/* valid during the callback only */
 };
 
@@ -57,5 +57,7 @@ int dev_each(struct nl_ctx *ctx, const char *name,
  */
 int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,
 	     struct dp_topo *t);
+/* The fabric of device @d: 0, or -EINVAL with *@why. */
+int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why);
 
 #endif

@@ -45,14 +45,16 @@ static struct nlmsghdr *link_msg(struct nl_ctx *ctx, int type, int flags,
 }
 
 const char link_help[] =
-	"dpctl link add DEV n N k K addr C:v.v.v port0 IF port1 IF\n"
-	"               [topo dpillar] [SETTINGS]\n"
+	"dpctl link add DEV n N k K addr ADDR port0 IF port1 IF\n"
+	"               [topo NAME] [SETTINGS]\n"
 	"dpctl link set DEV SETTINGS\n"
 	"dpctl link del DEV\n"
 	"dpctl link show [DEV]\n"
 	"    " SETTINGS_HELP
-	"    addr is the server's DPillar address: column C, then the label\n"
-	"    symbols v_{k-1}...v_0, e.g. 2:3.0.1 when k = 3.\n";
+	"    topo is the fabric's topology (default dpillar).  addr is the\n"
+	"    server's address: \"#<node id>\" in any topology, or DPillar's\n"
+	"    column C, then the label symbols v_{k-1}...v_0, e.g. 2:3.0.1\n"
+	"    when k = 3.\n";
 
 static const struct setting_attrs link_settings = {
 	.hello = IFLA_DPILLAR_HELLO_MS,
@@ -64,15 +66,17 @@ static const struct setting_attrs link_settings = {
 
 static int link_add(int argc, char **argv)
 {
-	unsigned int n = 0, k = 0, topo = DPILLAR_TOPO_DPILLAR, ifindex[DPILLAR_PORTS_MAX];
+	unsigned int n = 0, k = 0, ifindex[DPILLAR_PORTS_MAX];
+	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");
+	struct dp_topo_params prm = { 0 };
 	char *settings[16];
 	unsigned int nsettings = 0;
-	bool have_n = false, have_k = false, have_addr = false;
-	u8 sym[DP_MAX_K];
-	u32 column = 0, nsym = 0, nports = 0, i;
+	bool have_n = false, have_k = false;
+	u32 nports = 0, i, id;
 	struct nlattr *linkinfo, *data, *ports;
+	const char *dev, *why, *addr = NULL;
 	struct nlmsghdr *nlh;
-	const char *dev, *why;
+	struct dp_topo t;
 	struct nl_ctx ctx;
 	int ret;
 
@@ -96,10 +100,7 @@ static int link_add(int argc, char **argv)
 				return usage_error("invalid k \"%s\"", argv[1]);
 			have_k = true;
 		} else if (matches(key, "addr") || matches(key, "address")) {
-			if (dp_addr_parse_raw(argv[1], &column, sym, &nsym, &why))
-				return usage_error("invalid address \"%s\": %s",
-						   argv[1], why);
-			have_addr = true;
+			addr = argv[1];
 		} else if (!strncmp(key, "port", 4) && key[4]) {
 			unsigned int p;
 
@@ -120,18 +121,28 @@ static int link_add(int argc, char **argv)
 			settings[nsettings++] = argv[0];
 			settings[nsettings++] = argv[1];
 		} else if (matches(key, "topo")) {
-			if (strcmp(argv[1], "dpillar"))
+			ops = dp_topo_ops_by_name(argv[1]);
+			if (!ops)
 				return usage_error("unknown topology \"%s\"", argv[1]);
-			topo = DPILLAR_TOPO_DPILLAR;
 		} else {
 			return usage_error("link add: unknown argument \"%s\"", key);
 		}
 	}
-	if (!have_n || !have_k || !have_addr || !nports)
+	if (!have_n || !have_k || !addr || !nports)
 		return usage_error("link add: n, k, addr and ports are required");
 	for (i = 0; i < nports; i++)
 		if (!ifindex[i])
 			return usage_error("link add: port%u missing", i);
+	/*
+	 * The address goes to the kernel as text (IFLA_DPILLAR_ADDR, any
+	 * topology).  Check it here when the fabric is one we know; a fabric
+	 * we cannot build is left to the kernel, whose extack says why.
+	 */
+	prm.kind = ops->kind;
+	prm.n = n;
+	prm.k = k;
+	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, addr, &id, &why))
+		return usage_error("invalid address \"%s\": %s", addr, why);
 
 	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
@@ -139,11 +150,10 @@ static int link_add(int argc, char **argv)
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-	mnl_attr_put_u32(nlh, IFLA_DPILLAR_TOPO, topo);
+	mnl_attr_put_u32(nlh, IFLA_DPILLAR_TOPO, ops->kind);
 	mnl_attr_put_u32(nlh, IFLA_DPILLAR_N, n);
 	mnl_attr_put_u32(nlh, IFLA_DPILLAR_K, k);
-	mnl_attr_put_u32(nlh, IFLA_DPILLAR_COLUMN, column);
-	mnl_attr_put(nlh, IFLA_DPILLAR_LABEL, nsym, sym);
+	mnl_attr_put_strz(nlh, IFLA_DPILLAR_ADDR, addr);
 	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
 	for (i = 0; i < nports; i++)
 		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[i]);
@@ -270,6 +280,12 @@ static void print_link(const struct link_info *li)
 {
 	unsigned int n = dp_u32(li, IFLA_DPILLAR_N), k = dp_u32(li, IFLA_DPILLAR_K);
 	unsigned int id = dp_u32(li, IFLA_DPILLAR_NODE_ID);
+	struct dp_topo_params prm = {
+		.kind = li->data[IFLA_DPILLAR_TOPO] ?
+			dp_u32(li, IFLA_DPILLAR_TOPO) : DPILLAR_TOPO_DPILLAR,
+		.n = n, .k = k,
+	};
+	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(prm.kind);
 	char addr[DP_ADDR_TEXT_MAX] = "?";
 	const struct nlattr *port;
 	struct dp_topo topo;
@@ -278,7 +294,7 @@ static void print_link(const struct link_info *li)
 
 	char ip4[INET_ADDRSTRLEN] = "-", ip6[INET6_ADDRSTRLEN] = "-";
 
-	if (!dp_topo_init(&topo, dp_u32(li, IFLA_DPILLAR_TOPO), n, k, &why))
+	if (!dp_topo_init(&topo, &prm, &why))
 		dp_addr_format(&topo, id, addr, sizeof(addr));
 	fabric_ips(li, id, ip4, ip6);
 
@@ -286,7 +302,7 @@ static void print_link(const struct link_info *li)
 		json_open_obj(NULL);
 		json_str("ifname", li->ifname);
 		json_uint("ifindex", li->ifindex);
-		json_str("topo", "dpillar");
+		json_str("topo", ops ? ops->name : "unknown");
 		json_uint("n", n);
 		json_uint("k", k);
 		json_str("addr", addr);
@@ -300,8 +316,9 @@ static void print_link(const struct link_info *li)
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
 	} else {
-		printf("%u: %s: dpillar n %u k %u addr %s id %u of %u state %s%s\n",
-		       li->ifindex, li->ifname, n, k, addr, id,
+		printf("%u: %s: %s n %u k %u addr %s id %u of %u state %s%s\n",
+		       li->ifindex, li->ifname, ops ? ops->name : "unknown",
+		       n, k, addr, id,
 		       dp_u32(li, IFLA_DPILLAR_NODES),
 		       operstate_name(li->operstate),
 		       li->carrier ? "" : " NO-CARRIER");

@@ -97,7 +97,7 @@ static void monitor_neigh(const struct nlmsghdr *nlh, const struct monitor *m)
 
 static void monitor_port(const struct nlmsghdr *nlh, const struct monitor *m)
 {
-	const struct dp_port_info *p;
+	const struct dpctl_port *p;
 	struct dp_dev d;
 
 	dev_parse(nlh, &d);

@@ -12,11 +12,12 @@
 #include "json.h"
 
 const char plan_help[] =
-	"dpctl plan { -n N -k K | dev DEV } [--csv]\n"
+	"dpctl plan { [topo NAME] -n N -k K | dev DEV } [--csv]\n"
 	"    the switch (column/id) on each port of every server, as\n"
 	"    \"dpsim plan\" prints it\n";
 const char addr_help[] =
-	"dpctl addr { C:v.v.v | NODE-ID | IPv4 | IPv6 } [ -n N -k K | dev DEV ]\n"
+	"dpctl addr { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
+	"           [ [topo NAME] -n N -k K | dev DEV ]\n"
 	"    the address, node id, IPv4, IPv6 and port switches of a server\n"
 	"    (default prefixes 10.0.0.0/8 and fd64:7069:6c6c:6172::/96\n"
 	"    offline, the device's with dev DEV or when DEV is the only one)\n";
@@ -26,11 +27,13 @@ struct fabric_args {
 	u32 n, k;
 	bool have_n, have_k;
 	const char *dev;
+	const struct dp_topo_ops *ops;	/* topo NAME; NULL: dpillar */
 };
 
 /*
- * Take "-n N", "n N", "-k K", "k K" or "dev DEV" from the front of the
- * arguments.  Returns the number of words taken (0: not ours) or -1.
+ * Take "-n N", "n N", "-k K", "k K", "topo NAME" or "dev DEV" from the
+ * front of the arguments.  Returns the number of words taken (0: not
+ * ours) or -1.
  */
 static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 {
@@ -41,6 +44,15 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 		if (argc < 2)
 			return usage_error("dev needs a device name"), -1;
 		f->dev = argv[1];
+		return 2;
+	}
+	if (!strcmp(key, "topo") || !strcmp(key, "--topo")) {
+		if (argc < 2)
+			return usage_error("topo needs a topology name"), -1;
+		f->ops = dp_topo_ops_by_name(argv[1]);
+		if (!f->ops)
+			return usage_error("unknown topology \"%s\"",
+					   argv[1]), -1;
 		return 2;
 	}
 	if (*key == '-')
@@ -63,6 +75,7 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 			  struct fabric_pfx *pfx)
 {
+	struct dp_topo_params p = { .n = f->n, .k = f->k };
 	struct nl_ctx ctx;
 	struct dp_dev d;
 	const char *why;
@@ -72,9 +85,12 @@ static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 		return usage_error("give both -n and -k");
 	if (f->have_n && f->dev)
 		return usage_error("give -n/-k or dev, not both");
+	if (f->ops && f->dev)
+		return usage_error("give topo or dev, not both");
 	if (f->have_n) {
 		fabric_pfx_default(pfx);
-		if (dp_topo_init(t, DP_TOPO_DPILLAR, f->n, f->k, &why))
+		p.kind = f->ops ? f->ops->kind : DP_TOPO_DPILLAR;
+		if (dp_topo_init(t, &p, &why))
 			return usage_error("bad topology (%u,%u): %s", f->n,
 					   f->k, why);
 		return EXIT_OK;
@@ -129,8 +145,9 @@ int do_addr(int argc, char **argv)
 	const char *text = NULL;
 	struct fabric_pfx pfx;
 	struct dp_topo t;
+	struct dp_port_info pi;
 	struct dest d;
-	u32 id, p, sc, sid;
+	u32 id, p;
 	int used, err;
 
 	while (argc > 0) {
@@ -160,8 +177,8 @@ int do_addr(int argc, char **argv)
 	if (opts.json) {
 		json_init(opts.pretty);
 		json_open_obj(NULL);
-		json_uint("n", t.n);
-		json_uint("k", t.k);
+		json_uint("n", t.p.n);
+		json_uint("k", t.p.k);
 		json_str("addr", addr);
 		json_uint("node_id", id);
 		if (*ip4)
@@ -173,15 +190,24 @@ int do_addr(int argc, char **argv)
 		       *ip4 ? ip4 : "-", ip6);
 	}
 	for (p = 0; p < t.nports; p++) {
-		dp_port_switch(&t, id, p, &sc, &sid);
+		dp_port_info(&t, id, p, &pi);
 		if (opts.json) {
 			json_open_obj(NULL);
 			json_uint("port", p);
-			json_uint("switch_col", sc);
-			json_uint("switch_id", sid);
+			if (pi.kind == DP_PORT_SWITCH) {
+				json_uint("switch_col", pi.sw_level);
+				json_uint("switch_id", pi.sw_id);
+			} else {
+				json_str("kind", pi.kind == DP_PORT_CABLE ?
+					 "cable" : "unused");
+			}
 			json_close_obj();
+		} else if (pi.kind == DP_PORT_SWITCH) {
+			printf("    port%u switch %u/%u\n", p, pi.sw_level,
+			       pi.sw_id);
 		} else {
-			printf("    port%u switch %u/%u\n", p, sc, sid);
+			printf("    port%u %s\n", p, pi.kind == DP_PORT_CABLE ?
+			       "cable" : "unused");
 		}
 	}
 	if (opts.json) {

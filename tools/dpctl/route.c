@@ -13,7 +13,7 @@
 
 const char route_help[] =
 	"dpctl route get DEST [dev DEV]\n"
-	"    DEST := { C:v.v.v | NODE-ID | IPv4 | IPv6 }\n"
+	"    DEST := { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
 	"    first hop and predicted path; DEV may be left out when there is\n"
 	"    only one dpillar device\n";
 
@@ -94,7 +94,8 @@ static const char *dir_name(u32 dir)
  * JSON: the first hop, then "path" (addresses, this server first, as in
  * "dpsim route --json"), "path_ids" and "phases" (one per hop).
  */
-static void route_json(const struct dp_dev *d, const struct route_reply *r)
+static void route_json(const struct dp_dev *d, const struct dp_topo *t,
+		       const struct route_reply *r)
 {
 	u32 i;
 
@@ -111,7 +112,7 @@ static void route_json(const struct dp_dev *d, const struct route_reply *r)
 		if (*r->mac)
 			json_str("next_mac", r->mac);
 		json_uint("port", r->port);
-		json_str("phase", dp_phase_name(r->phase));
+		json_str("phase", dp_phase_name(t, r->phase));
 		json_str("dir", dir_name(r->dir));
 	}
 	json_bool("delivered", !r->nhops || r->hops[r->nhops - 1].id == r->dst);
@@ -129,7 +130,7 @@ static void route_json(const struct dp_dev *d, const struct route_reply *r)
 	json_close_arr();
 	json_open_arr("phases");
 	for (i = 0; i < r->nhops; i++)
-		json_str(NULL, dp_phase_name(r->hops[i].phase));
+		json_str(NULL, dp_phase_name(t, r->hops[i].phase));
 	json_close_arr();
 	json_open_arr("ports");
 	for (i = 0; i < r->nhops; i++)
@@ -144,6 +145,7 @@ static void route_text(const struct dp_dev *d, const struct dp_topo *t,
 		       const struct route_reply *r)
 {
 	u32 i, from = d->node_id;
+	char name[64];
 
 	if (!r->nhops) {
 		printf("%s (id %u) is this server\n", r->dst_addr, r->dst);
@@ -152,9 +154,9 @@ static void route_text(const struct dp_dev *d, const struct dp_topo *t,
 	printf("%s (id %u) dev %s port %u next %s (id %u)%s%s phase %s "
 	       "dir %s\n", r->dst_addr, r->dst, d->ifname, r->port,
 	       r->next_addr, r->next, *r->mac ? " mac " : "", r->mac,
-	       dp_phase_name(r->phase), dir_name(r->dir));
-	printf("DPillar (%u,%u): route %s -> %s\n", t->n, t->k, d->addr,
-	       r->dst_addr);
+	       dp_phase_name(t, r->phase), dir_name(r->dir));
+	dp_topo_describe(t, name, sizeof(name));
+	printf("%s: route %s -> %s\n", name, d->addr, r->dst_addr);
 	for (i = 0; i < r->nhops; i++) {
 		dp_hop_print(stdout, t, i + 1, from, r->hops[i].id,
 			     r->hops[i].phase);
@@ -215,7 +217,7 @@ static int route_get(int argc, char **argv)
 		goto out;
 	}
 	if (opts.json)
-		route_json(&d, &r);
+		route_json(&d, &t, &r);
 	else
 		route_text(&d, &t, &r);
 out:

@@ -49,6 +49,10 @@ if command -v python3 >/dev/null; then
 sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
 		"$tmp/a" "$tmp/b" && ok || ko "plan -j -p is not dpsim's JSON"
 fi
+$D plan topo dpillar -n 4 -k 3 >"$tmp/a" && $S plan --topo dpillar -n 4 -k 3 >"$tmp/b" &&
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan topo dpillar != dpsim --topo dpillar"
+rc "plan unknown topology" 2 $D plan topo nosuch -n 4 -k 2
+has "plan unknown topology" 'unknown topology "nosuch"' "$tmp/err"
 rc "plan without n, k" 2 $D plan
 rc "plan odd n" 2 $D plan -n 5 -k 2
 rc "plan n without k" 2 $D plan -n 4
@@ -74,6 +78,14 @@ for id in 0 1 7 8 15 16 23; do
 			ko "addr $x (id $id) does not round-trip"
 	done
 done
+rc "addr #id" 0 $D addr '#21' -n 4 -k 3
+has "addr #id" "addr 2:1.0.1 id 21 inet 10.0.0.21 inet6 fd64:7069:6c6c:6172::15"
+rc "addr topo dpillar" 0 $D addr 2:1.0.1 topo dpillar -n 4 -k 3
+has "addr topo dpillar" "addr 2:1.0.1 id 21 "
+rc "addr unknown topology" 2 $D addr 2:1.0.1 topo nosuch -n 4 -k 3
+rc "addr #id out of range" 2 $D addr '#24' -n 4 -k 3
+has "addr #id out of range" "no such node id in this fabric" "$tmp/err"
+rc "addr #garbage" 2 $D addr '#2x' -n 4 -k 3
 rc "addr id out of range" 2 $D addr 24 -n 4 -k 3
 rc "addr outside ip4 prefix" 2 $D addr 11.0.0.1 -n 4 -k 3
 rc "addr outside ip6 prefix" 2 $D addr fd00::1 -n 4 -k 3
@@ -123,6 +135,10 @@ rc "stats stray word" 2 $D stats dp0 dp1
 rc "show stray word" 2 $D show dp0 dp1
 rc "monitor stray word" 2 $D monitor dp0 dp1
 rc "link add missing fields" 2 $D link add dp0 n 4
+rc "link add unknown topology" 2 $D link add dp0 topo nosuch n 4 k 3 addr 0:0.0.0 port0 lo port1 lo
+has "link add unknown topology" 'unknown topology "nosuch"' "$tmp/err"
+rc "link add bad address" 2 $D link add dp0 n 4 k 3 addr 0:0.2.0 port0 lo port1 lo
+rc "link add bad #id" 2 $D link add dp0 n 4 k 3 addr '#24' port0 lo port1 lo
 rc "link set unknown setting" 2 $D link set lo hullo 1
 
 # a device that does not exist is the kernel's (or the system's) answer
@@ -156,6 +172,16 @@ if [ -f $M ]; then
 	rc "mock route get -j" 0 m $D -j route get 10.0.0.15
 	has "route get -j" '"path":["0:0.0.0","2:1.0.0","1:1.1.0","1:1.1.1"],"path_ids":[0,20,14,15],"phases":["helix","helix","direct"]'
 	rc "mock route get not in fabric" 2 m $D route get 24
+	rc "mock route get #id" 0 m $D route get '#15'
+	tail -n +3 "$tmp/out" >"$tmp/a"
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "route get #15 path != dpsim route"
+	rc "mock route get #id not in fabric" 2 m $D route get '#24'
+	has "route get #24" "no such node id in this fabric (DPillar (4,3))" "$tmp/err"
+	# link add: the address goes as IFLA_DPILLAR_ADDR text, any topology
+	MOCK_RTNL=1 rc "mock link add" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 lo
+	has "link add sends ADDR" "newlink dp0 topo 1 n 4 k 3 addr 2:1.0.1 ports" "$tmp/err"
+	MOCK_RTNL=1 rc "mock link add topo dpillar #id" 0 m $D link add dp0 topo dpillar n 4 k 3 addr '#21' port0 lo port1 lo
+	has "link add #id" "newlink dp0 topo 1 n 4 k 3 addr #21 ports" "$tmp/err"
 	MOCK_UNREACH=1 rc "mock route get unreachable" 1 m $D route get 15
 	has "route get extack" "No route: ring_blocked" "$tmp/err"
 	MOCK_TWO=1 rc "mock route get two devices" 2 m $D route get 15

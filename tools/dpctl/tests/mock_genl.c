@@ -5,7 +5,8 @@
  * parsing and printing of show, stats, neigh, route get, set and monitor
  * are tested without the kernel module.  MOCK_NOFAM: no family;
  * MOCK_TWO: two devices; MOCK_UNREACH: route get fails with an extack;
- * MOCK_EPERM: set fails with an extack.  (4,3) fabric, this server 0:0.0.0.
+ * MOCK_EPERM: set fails with an extack; MOCK_RTNL: an rtnetlink socket
+ * whose "link add" request is printed on stderr.  (4,3) fabric, this server 0:0.0.0.
  */
 #include <string.h>
 #include <errno.h>
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/if_link.h>
 #include <linux/dpillar.h>
 #include <net/if.h>
 #include <arpa/inet.h>
@@ -104,10 +107,48 @@ static void hop(struct nlmsghdr *n, int id, const char *a, int port, int ph)
 }
 
 
+/*
+ * MOCK_RTNL: the socket is rtnetlink (its message types overlap generic
+ * netlink's); print what "link add" asks for on stderr and accept it.
+ */
+static void rtnl_newlink(const struct nlmsghdr *req)
+{
+	const struct nlattr *a, *b, *c;
+
+	mnl_attr_for_each(a, req, sizeof(struct ifinfomsg)) {
+		if (mnl_attr_get_type(a) == IFLA_IFNAME)
+			fprintf(stderr, "newlink %s", mnl_attr_get_str(a));
+		if (mnl_attr_get_type(a) != IFLA_LINKINFO)
+			continue;
+		mnl_attr_for_each_nested(b, a) {
+			if (mnl_attr_get_type(b) != IFLA_INFO_DATA)
+				continue;
+			mnl_attr_for_each_nested(c, b) {
+				switch (mnl_attr_get_type(c)) {
+				case IFLA_DPILLAR_TOPO: fprintf(stderr, " topo %u", mnl_attr_get_u32(c)); break;
+				case IFLA_DPILLAR_N: fprintf(stderr, " n %u", mnl_attr_get_u32(c)); break;
+				case IFLA_DPILLAR_K: fprintf(stderr, " k %u", mnl_attr_get_u32(c)); break;
+				case IFLA_DPILLAR_ADDR: fprintf(stderr, " addr %s", mnl_attr_get_str(c)); break;
+				case IFLA_DPILLAR_COLUMN: fprintf(stderr, " column"); break;
+				case IFLA_DPILLAR_LABEL: fprintf(stderr, " label"); break;
+				case IFLA_DPILLAR_PORTS: fprintf(stderr, " ports"); break;
+				default: fprintf(stderr, " attr%u", mnl_attr_get_type(c)); break;
+				}
+			}
+		}
+	}
+	fprintf(stderr, "\n");
+	ack(req, 0, NULL);
+}
+
 ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
 {
 	const struct nlmsghdr *req = buf; const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
 	myport = mnl_socket_get_portid(nl); outlen = 0;
+	if (getenv("MOCK_RTNL")) {
+		if (req->nlmsg_type == RTM_NEWLINK) rtnl_newlink(req); else ack(req, -EOPNOTSUPP, NULL);
+		return len;
+	}
 	if (req->nlmsg_type == GENL_ID_CTRL) {
 		if (getenv("MOCK_NOFAM")) { ack(req, -ENOENT, NULL); return len; }
 		struct nlmsghdr *n = put(req, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY, 0);
