@@ -4,15 +4,18 @@
  * its text form, wiring, SRoute and FTRoute.  The same properties as the
  * userspace tests in tools/dpsim/tests, checked here on the kernel's build
  * of the code (KASAN, UBSAN) on small fabrics, most of them exhaustively.
+ * Packets are walked by topo_walk.c, the failure set and walker dpsim
+ * uses too; the DPillar-specific checks read topo_dpillar.h.
  */
 
 #include <kunit/test.h>
-#include <linux/bitmap.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "topo.h"
+#include "topo_dpillar.h"
+#include "topo_walk.h"
 
 struct dpt_nk {
 	u32 n, k;
@@ -36,11 +39,19 @@ static void dpt_nk_desc(const struct dpt_nk *p, char *desc)
 KUNIT_ARRAY_PARAM(dpt_small, dpt_small, dpt_nk_desc);
 KUNIT_ARRAY_PARAM(dpt_tiny, dpt_tiny, dpt_nk_desc);
 
+static int dpt_init(struct dp_topo *t, u32 kind, u32 n, u32 k,
+		    const char **why)
+{
+	struct dp_topo_params p = { .kind = kind, .n = n, .k = k };
+
+	return dp_topo_init(t, &p, why);
+}
+
 static void dpt_mk(struct kunit *test, struct dp_topo *t, u32 n, u32 k)
 {
 	const char *why = NULL;
 
-	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(t, DP_TOPO_DPILLAR, n, k, &why),
+	KUNIT_ASSERT_EQ_MSG(test, dpt_init(t, DP_TOPO_DPILLAR, n, k, &why),
 			    0, "(%u,%u): %s", n, k, why);
 }
 
@@ -87,20 +98,32 @@ static void dpt_topo_init_limits(struct kunit *test)
 {
 	const struct dpt_init_case *c = test->param_value;
 	const char *why = NULL;
+	struct dp_port_info pi;
 	struct dp_topo t;
 	int err;
 
 	memset(&t, 0xa5, sizeof(t));
-	err = dp_topo_init(&t, c->kind, c->n, c->k, &why);
+	err = dpt_init(&t, c->kind, c->n, c->k, &why);
 	if (!c->why) {
 		KUNIT_ASSERT_EQ(test, err, 0);
 		KUNIT_EXPECT_PTR_EQ(test, t.ops, &dp_dpillar_ops);
-		KUNIT_EXPECT_EQ(test, t.h, c->n / 2);
-		KUNIT_EXPECT_EQ(test, t.nodes, c->k * t.pow[c->k]);
-		KUNIT_EXPECT_EQ(test, t.switches, c->k * t.pow[c->k - 1]);
-		KUNIT_EXPECT_EQ(test, t.nports, 2);
-		KUNIT_EXPECT_EQ(test, t.port_neighs, c->n - 1);
+		KUNIT_EXPECT_EQ(test, dpp(&t)->h, c->n / 2);
+		KUNIT_EXPECT_EQ(test, t.nodes, c->k * dpp(&t)->pow[c->k]);
+		KUNIT_EXPECT_EQ(test, t.switches,
+				c->k * dpp(&t)->pow[c->k - 1]);
+		KUNIT_EXPECT_EQ(test, t.nports, DPP_NPORTS);
+		dp_port_info(&t, 0, DPP_PORT_CW, &pi);
+		KUNIT_EXPECT_EQ(test, pi.nneigh, c->n - 1);
 		KUNIT_EXPECT_LT(test, t.nodes - 1, DP_NODE_NONE);
+		KUNIT_EXPECT_EQ(test, t.p.n, c->n);
+		KUNIT_EXPECT_EQ(test, t.p.k, c->k);
+		KUNIT_EXPECT_EQ(test, t.ff_hops, c->k + c->k / 2);
+		/* The bound of topo_dpillar.c: (B + 2)k + 2B + 1 + 2k. */
+		KUNIT_EXPECT_EQ(test, t.max_hops,
+				(DPP_FT_MAX_TUNNELS + 4) * c->k +
+				2 * DPP_FT_MAX_TUNNELS + 1);
+		KUNIT_EXPECT_EQ(test, dp_topo_ttl(&t), t.max_hops);
+		KUNIT_EXPECT_LE(test, t.max_hops, DP_TTL_MAX);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
@@ -110,7 +133,7 @@ static void dpt_topo_init_limits(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t.ops);
 	KUNIT_EXPECT_EQ(test, t.nodes, 0);
 	/* @why is optional. */
-	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, c->kind, c->n, c->k, NULL),
+	KUNIT_EXPECT_EQ(test, dpt_init(&t, c->kind, c->n, c->k, NULL),
 			-EINVAL);
 }
 
@@ -163,17 +186,22 @@ static void dpt_rdiv_exact(struct kunit *test)
 static bool dpt_addr_roundtrip(const struct dp_topo *t, u32 id)
 {
 	char buf[DP_ADDR_TEXT_MAX];
-	u8 sym[DP_MAX_K];
+	u8 sym[DPP_MAX_K];
+	u32 col, back, nsym;
 	const char *why;
-	u32 col, back;
 	int len;
 
-	dp_addr_to_symbols(t, id, &col, sym);
-	if (dp_addr_from_symbols(t, col, sym, t->k, &back, &why) || back != id)
+	if (dp_addr_to_label(t, id, &col, sym, &nsym) || nsym != t->p.k)
+		return false;
+	if (dp_addr_from_label(t, col, sym, nsym, &back, &why) || back != id)
 		return false;
 	len = dp_addr_format(t, id, buf, sizeof(buf));
 	if (len <= 0 || len != strlen(buf))
 		return false;
+	if (dp_addr_parse(t, buf, &back, &why) || back != id)
+		return false;
+	/* "#<node id>", which every topology takes */
+	snprintf(buf, sizeof(buf), "#%u", id);
 	if (dp_addr_parse(t, buf, &back, &why) || back != id)
 		return false;
 	return dp_addr_valid(t, id);
@@ -219,7 +247,7 @@ static void dpt_addr_roundtrip_large(struct kunit *test)
 static void dpt_addr_text(struct kunit *test)
 {
 	char buf[DP_ADDR_TEXT_MAX], small[5];
-	u8 sym[DP_MAX_K];
+	u8 sym[DPP_MAX_K];
 	const char *why;
 	struct dp_topo t;
 	u32 id, col, nsym;
@@ -227,7 +255,7 @@ static void dpt_addr_text(struct kunit *test)
 	dpt_mk(test, &t, 8, 3);
 	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:3.0.1", &id, &why), 0);
 	KUNIT_EXPECT_EQ(test, id, 2 * 64 + 3 * 16 + 0 * 4 + 1);
-	dp_addr_to_symbols(&t, id, &col, sym);
+	dpp_addr_split(&t, id, &col, sym);
 	KUNIT_EXPECT_EQ(test, col, 2);
 	KUNIT_EXPECT_EQ(test, sym[0], 1);
 	KUNIT_EXPECT_EQ(test, sym[1], 0);
@@ -250,21 +278,29 @@ static void dpt_addr_text(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, buf[0], '\0');
 
-	KUNIT_ASSERT_EQ(test, dp_addr_parse_raw("7:1.2.3.200", &col, sym, &nsym,
-						&why), 0);
+	KUNIT_ASSERT_EQ(test, dpp_addr_parse_raw("7:1.2.3.200", &col, sym,
+						 &nsym, &why), 0);
 	KUNIT_EXPECT_EQ(test, col, 7);
 	KUNIT_EXPECT_EQ(test, nsym, 4);
 	KUNIT_EXPECT_EQ(test, sym[0], 200);
 	KUNIT_EXPECT_EQ(test, sym[3], 1);
-	KUNIT_EXPECT_EQ(test, dp_addr_from_symbols(&t, 0, sym, 3, &id, &why),
+	KUNIT_EXPECT_EQ(test, dp_addr_from_label(&t, 0, sym, 3, &id, &why),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, why, "label symbol out of range (must be < n/2)");
-	KUNIT_EXPECT_EQ(test, dp_addr_parse_raw("4294967295:0", &col, sym,
-						&nsym, NULL), 0);
+	KUNIT_EXPECT_EQ(test, dpp_addr_parse_raw("4294967295:0", &col, sym,
+						 &nsym, NULL), 0);
 	KUNIT_EXPECT_EQ(test, col, 0xffffffffU);
-	KUNIT_EXPECT_EQ(test, dp_addr_parse_raw(NULL, &col, sym, &nsym, &why),
+	KUNIT_EXPECT_EQ(test, dpp_addr_parse_raw(NULL, &col, sym, &nsym, &why),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, why, "empty address");
+
+	/* "#<node id>": any id of the fabric, nothing else */
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, "#191", &id, &why), 0);
+	KUNIT_EXPECT_EQ(test, id, 191);
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, "#192", &id, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "no such node id in this fabric");
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, "#1 ", &id, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "#<node id> wants a decimal node id");
 }
 
 struct dpt_bad_text {
@@ -302,6 +338,9 @@ static const struct dpt_bad_text dpt_bad_texts[] = {
 	{ "99999999999:0.0.0", "column out of range" },
 	{ "0:0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0",
 	  "label has too many symbols" },
+	{ "#4294967296", "#<node id> wants a decimal node id" },
+	{ "#", "#<node id> wants a decimal node id" },
+	{ "#-1", "#<node id> wants a decimal node id" },
 };
 
 static void dpt_bad_text_desc(const struct dpt_bad_text *c, char *desc)
@@ -330,47 +369,50 @@ static void dpt_addr_parse_rejects(struct kunit *test)
 
 /* ---- wiring -------------------------------------------------------------- */
 
-/* Port of @peer on the switch that @self's @port plugs into. */
-static u32 dpt_peer_port(const struct dp_topo *t, u32 self, u32 port, u32 peer)
-{
-	u32 sc, sid;
-
-	/* Switch S_sc joins port 0 of column sc and port 1 of column sc+1. */
-	dp_port_switch(t, self, port, &sc, &sid);
-	return peer / t->nlabels == sc ? DP_PORT_CW : DP_PORT_CCW;
-}
-
 static void dpt_wiring(struct kunit *test)
 {
 	const struct dpt_nk *p = test->param_value;
-	u32 id, port, i, q, sc, sid, psc, psid, peer, sw, *cnt;
+	u32 id, port, i, peer, sw, pow, *cnt;
 	u32 bad = 0, asym = 0, uneven = 0;
+	struct dp_port_info pi, ppi;
 	struct dp_topo t;
+	int q;
 
 	dpt_mk(test, &t, p->n, p->k);
-	KUNIT_EXPECT_EQ(test, dp_port_neigh_count(&t), p->n - 1);
+	dp_port_info(&t, 0, DPP_PORT_CW, &pi);
+	KUNIT_EXPECT_EQ(test, pi.nneigh, p->n - 1);
+	pow = dpp(&t)->pow[p->k - 1];
 	cnt = kunit_kcalloc(test, t.switches * 2, sizeof(*cnt), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cnt);
 	for (id = 0; id < t.nodes; id++) {
-		for (port = 0; port < DP_NPORTS; port++) {
-			dp_port_switch(&t, id, port, &sc, &sid);
-			if (sc >= t.k || sid >= t.pow[t.k - 1]) {
+		for (port = 0; port < DPP_NPORTS; port++) {
+			dp_port_info(&t, id, port, &pi);
+			if (pi.kind != DP_PORT_SWITCH || pi.nneigh != p->n - 1 ||
+			    pi.sw_level >= p->k || pi.sw_id >= pow ||
+			    pi.sw != pi.sw_level * pow + pi.sw_id ||
+			    pi.sw >= t.switches) {
 				bad++;
 				continue;
 			}
 			/* Port 0: the H_sc side of S_sc, port 1: H_sc+1. */
-			sw = sc * t.pow[t.k - 1] + sid;
+			sw = pi.sw;
 			cnt[sw * 2 + port]++;
-			for (i = 0; i < dp_port_neigh_count(&t); i++) {
+			for (i = 0; i < pi.nneigh; i++) {
 				peer = dp_port_neigh(&t, id, port, i);
 				if (peer >= t.nodes || peer == id ||
 				    dp_port_neigh_index(&t, id, port, peer) != i) {
 					bad++;
 					continue;
 				}
-				q = dpt_peer_port(&t, id, port, peer);
-				dp_port_switch(&t, peer, q, &psc, &psid);
-				if (psc != sc || psid != sid ||
+				q = dp_peer_port(&t, id, port, peer);
+				if (q < 0) {
+					asym++;
+					continue;
+				}
+				dp_port_info(&t, peer, q, &ppi);
+				if (ppi.sw != pi.sw ||
+				    ppi.sw_level != pi.sw_level ||
+				    ppi.sw_id != pi.sw_id ||
 				    dp_port_neigh_index(&t, peer, q, id) < 0)
 					asym++;
 			}
@@ -383,7 +425,7 @@ static void dpt_wiring(struct kunit *test)
 		cond_resched();
 	}
 	for (sw = 0; sw < t.switches; sw++)
-		if (cnt[sw * 2] != t.h || cnt[sw * 2 + 1] != t.h)
+		if (cnt[sw * 2] != dpp(&t)->h || cnt[sw * 2 + 1] != dpp(&t)->h)
 			uneven++;
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0,
 			    "switch out of range, bad neighbour or index");
@@ -395,20 +437,21 @@ static void dpt_wiring(struct kunit *test)
 /* The text form of the wiring example of dpillar.rst, (4,3). */
 static void dpt_wiring_example(struct kunit *test)
 {
-	u32 col, sid, id, peer, i;
 	char buf[DP_ADDR_TEXT_MAX];
+	struct dp_port_info pi;
 	struct dp_topo t;
 	bool found = false;
+	u32 id, peer, i;
 
 	dpt_mk(test, &t, 4, 3);
 	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:1.0.1", &id, NULL), 0);
-	dp_port_switch(&t, id, DP_PORT_CW, &col, &sid);
-	KUNIT_EXPECT_EQ(test, col, 2);
-	dp_port_switch(&t, id, DP_PORT_CCW, &col, &sid);
-	KUNIT_EXPECT_EQ(test, col, 1);
+	dp_port_info(&t, id, DPP_PORT_CCW, &pi);
+	KUNIT_EXPECT_EQ(test, pi.sw_level, 1);
+	dp_port_info(&t, id, DPP_PORT_CW, &pi);
+	KUNIT_EXPECT_EQ(test, pi.sw_level, 2);
 	/* Port 0 of column 2 reaches column 0 (= 2 + 1 mod 3), symbol 2. */
-	for (i = 0; i < dp_port_neigh_count(&t); i++) {
-		peer = dp_port_neigh(&t, id, DP_PORT_CW, i);
+	for (i = 0; i < pi.nneigh; i++) {
+		peer = dp_port_neigh(&t, id, DPP_PORT_CW, i);
 		dp_addr_format(&t, peer, buf, sizeof(buf));
 		if (!strcmp(buf, "0:0.0.1"))
 			found = true;
@@ -418,110 +461,49 @@ static void dpt_wiring_example(struct kunit *test)
 
 /* ---- routing ------------------------------------------------------------- */
 
-struct dpt_fail {
-	const struct dp_topo *t;
-	unsigned long *node;	/* failed servers */
-	unsigned long *link;	/* failed (server, port): bit id * 2 + port */
-};
-
-static bool dpt_reachable(const void *ctx, u32 self, u32 port, u32 peer)
-{
-	const struct dpt_fail *f = ctx;
-
-	if (peer >= f->t->nodes || port >= DP_NPORTS ||
-	    test_bit(peer, f->node) || test_bit(self * 2 + port, f->link))
-		return false;
-	if (dp_port_neigh_index(f->t, self, port, peer) < 0)
-		return false;
-	return !test_bit(peer * 2 + dpt_peer_port(f->t, self, port, peer),
-			 f->link);
-}
-
-static void dpt_fail_init(struct kunit *test, struct dpt_fail *f,
+/* A failure set of topo_walk.c, its bitmaps freed with the test. */
+static void dpt_fail_init(struct kunit *test, struct dp_fail_set *f,
 			  const struct dp_topo *t)
 {
-	f->t = t;
-	f->node = kunit_kcalloc(test, BITS_TO_LONGS(t->nodes),
-				sizeof(long), GFP_KERNEL);
-	f->link = kunit_kcalloc(test, BITS_TO_LONGS(t->nodes * 2),
-				sizeof(long), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->node);
-	KUNIT_ASSERT_NOT_NULL(test, f->link);
-}
+	u8 *node = kunit_kzalloc(test, dp_fail_node_bytes(t), GFP_KERNEL);
+	u8 *link = kunit_kzalloc(test, dp_fail_link_bytes(t), GFP_KERNEL);
 
-static void dpt_fail_clear(struct dpt_fail *f)
-{
-	bitmap_zero(f->node, f->t->nodes);
-	bitmap_zero(f->link, f->t->nodes * 2);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_ASSERT_NOT_NULL(test, link);
+	dp_fail_init(f, t, node, link);
 }
-
-struct dpt_walk {
-	bool delivered, looped, bad_hop;
-	u8 reason;
-	u32 hops;
-};
 
 /*
- * Route one packet hop by hop.  @f == NULL: SRoute, else FTRoute with @f as
- * the oracle.  Every hop must go to a neighbour on the chosen port, and
- * with failures to a live one over live links.
+ * Route one packet hop by hop (topo_walk.c).  @f == NULL: SRoute, else
+ * FTRoute with @f's view.  Every hop must go to a neighbour on the chosen
+ * port, and with failures to a live one over live links (w->bad_hop).
  */
-static void dpt_walk(const struct dp_topo *t, u32 src, u32 dst,
-		     enum dp_dir dir, const struct dpt_fail *f, u32 ttl,
-		     struct dpt_walk *w)
+static void dpt_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+		     const struct dp_fail_set *f, u32 ttl, struct dp_walk *w)
 {
-	const struct dp_reach reach = { .reachable = dpt_reachable, .ctx = f };
-	struct dp_route_state st;
-	struct dp_hop hop;
-	u32 self = src;
-	int err;
-
 	memset(w, 0, sizeof(*w));
-	dp_route_init_dir(t, src, dst, dir, &st);
-	while (self != dst) {
-		if (w->hops >= ttl) {
-			w->looped = true;
-			return;
-		}
-		memset(&hop, 0xff, sizeof(hop));
-		if (f)
-			err = dp_ftroute(t, self, &st, &reach, &hop);
-		else
-			err = dp_sroute(t, self, &st, &hop);
-		if (err) {
-			w->reason = hop.reason;
-			return;
-		}
-		if (hop.port >= DP_NPORTS ||
-		    dp_port_neigh_index(t, self, hop.port, hop.next) < 0 ||
-		    (f && !dpt_reachable(f, self, hop.port, hop.next))) {
-			w->bad_hop = true;
-			return;
-		}
-		self = hop.next;
-		w->hops++;
-	}
-	w->delivered = true;
+	dp_walk(t, src, dst, sel, 0, f, ttl, w);
 }
 
 /* Failure-free: every pair, both directions, within k + k/2 hops. */
 static void dpt_sroute_all_pairs(struct kunit *test)
 {
 	const struct dpt_nk *p = test->param_value;
-	struct dpt_walk w, wc, wcc;
+	struct dp_walk w, wc, wcc;
 	u32 s, d, bound, bad = 0, notmin = 0, maxcw = 0;
 	u32 bs = 0, bd = 0;
 	struct dp_topo t;
 
 	dpt_mk(test, &t, p->n, p->k);
-	bound = t.k + t.k / 2;
+	bound = p->k + p->k / 2;
+	KUNIT_EXPECT_EQ(test, t.ff_hops, bound);
 	for (s = 0; s < t.nodes; s++) {
 		for (d = 0; d < t.nodes; d++) {
 			if (s == d)
 				continue;
-			dpt_walk(&t, s, d, DP_DIR_AUTO, NULL, 4 * bound, &w);
-			dpt_walk(&t, s, d, DP_DIR_CW, NULL, 4 * bound, &wc);
-			dpt_walk(&t, s, d, DP_DIR_CCW, NULL, 4 * bound, &wcc);
+			dpt_walk(&t, s, d, DPP_SEL_AUTO, NULL, 4 * bound, &w);
+			dpt_walk(&t, s, d, DPP_SEL_CW, NULL, 4 * bound, &wc);
+			dpt_walk(&t, s, d, DPP_SEL_CCW, NULL, 4 * bound, &wcc);
 			if (!w.delivered || !wc.delivered || !wcc.delivered ||
 			    w.hops > bound || wc.hops > bound ||
 			    wcc.hops > bound) {
@@ -541,7 +523,7 @@ static void dpt_sroute_all_pairs(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, notmin, 0,
 			    "auto direction not the shorter of D=+1, D=-1");
 	/* The paper's bound is tight for D = +1 (k = 2 stays below it). */
-	if (t.k > 2)
+	if (p->k > 2)
 		KUNIT_EXPECT_EQ(test, maxcw, bound);
 }
 
@@ -554,25 +536,28 @@ static void dpt_sroute_len_predicts(struct kunit *test)
 {
 	const struct dpt_nk *p = test->param_value;
 	u32 s, d, c, cd, l, ld, i, diff, bad = 0, bs = 0, bd = 0;
-	struct dpt_walk w;
+	const struct dpp_priv *dp;
+	struct dp_walk w;
 	struct dp_topo t;
 	int cw;
 
 	dpt_mk(test, &t, p->n, p->k);
+	dp = dpp(&t);
 	for (s = 0; s < t.nodes; s++) {
 		for (d = 0; d < t.nodes; d++) {
 			if (s == d)
 				continue;
-			c = s / t.nlabels;
-			cd = d / t.nlabels;
-			l = s % t.nlabels;
-			ld = d % t.nlabels;
+			c = s / dp->nlabels;
+			cd = d / dp->nlabels;
+			l = s % dp->nlabels;
+			ld = d % dp->nlabels;
 			diff = 0;
-			for (i = 0; i < t.k; i++, l /= t.h, ld /= t.h)
-				if (l % t.h != ld % t.h)
+			for (i = 0; i < dp->k; i++, l /= dp->h, ld /= dp->h)
+				if (l % dp->h != ld % dp->h)
 					diff |= 1U << i;
 			for (cw = 0; cw < 2; cw++) {
-				dpt_walk(&t, s, d, cw ? DP_DIR_CW : DP_DIR_CCW,
+				dpt_walk(&t, s, d,
+					 cw ? DPP_SEL_CW : DPP_SEL_CCW,
 					 NULL, 100, &w);
 				if (!w.delivered ||
 				    dpp_sroute_len(&t, c, diff, cd, cw) != w.hops) {
@@ -595,30 +580,30 @@ static void dpt_route_drops(struct kunit *test)
 	struct dp_topo t;
 
 	dpt_mk(test, &t, 4, 3);
-	dp_route_init(&t, 1, 1, &st);
-	KUNIT_EXPECT_EQ(test, dp_sroute(&t, 1, &st, &hop), -1);
+	dp_route_init(&t, 1, 1, DPP_SEL_AUTO, 0, &st);
+	KUNIT_EXPECT_EQ(test, dp_route(&t, 1, &st, NULL, &hop), -1);
 	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_AT_DST);
 
-	dp_route_init(&t, 1, t.nodes, &st);
-	KUNIT_EXPECT_EQ(test, dp_sroute(&t, 1, &st, &hop), -1);
+	dp_route_init(&t, 1, t.nodes, DPP_SEL_AUTO, 0, &st);
+	KUNIT_EXPECT_EQ(test, dp_route(&t, 1, &st, NULL, &hop), -1);
 	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_BAD_ADDR);
 
-	dp_route_init(&t, 1, 2, &st);
-	KUNIT_EXPECT_EQ(test, dp_sroute(&t, t.nodes, &st, &hop), -1);
+	dp_route_init(&t, 1, 2, DPP_SEL_AUTO, 0, &st);
+	KUNIT_EXPECT_EQ(test, dp_route(&t, t.nodes, &st, NULL, &hop), -1);
 	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_BAD_ADDR);
 
 	/* A waypoint outside the fabric, as a corrupted header may carry. */
-	dp_route_init(&t, 0, t.nodes - 1, &st);
+	dp_route_init(&t, 0, t.nodes - 1, DPP_SEL_AUTO, 0, &st);
 	st.waypoint = t.nodes + 5;
-	KUNIT_EXPECT_EQ(test, dp_sroute(&t, 0, &st, &hop), -1);
+	KUNIT_EXPECT_EQ(test, dp_route(&t, 0, &st, NULL, &hop), -1);
 	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_BAD_ADDR);
 
-	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(DP_DROP_ROUTE_RING),
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, DPP_DROP_RING),
 			   "ring_blocked");
-	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(DP_DROP_ROUTE_COUNT),
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, DPP_DROP_COUNT),
 			   "unknown");
-	KUNIT_EXPECT_STREQ(test, dp_phase_name(DP_PHASE_TUNNEL), "tunnel");
-	KUNIT_EXPECT_STREQ(test, dp_phase_name(0xff), "unknown");
+	KUNIT_EXPECT_STREQ(test, dp_phase_name(&t, DPP_PHASE_TUNNEL), "tunnel");
+	KUNIT_EXPECT_STREQ(test, dp_phase_name(&t, 0xff), "unknown");
 }
 
 /* Every flag combination a header can carry routes or drops cleanly. */
@@ -636,15 +621,15 @@ static void dpt_route_any_flags(struct kunit *test)
 			if (s == d)
 				continue;
 			for (flags = 0; flags < 256; flags++) {
-				dp_route_init(&t, s, d, &st);
+				dp_route_init(&t, s, d, DPP_SEL_AUTO, 0, &st);
 				st.flags = flags;
-				err = dp_sroute(&t, s, &st, &hop);
+				err = dp_route(&t, s, &st, NULL, &hop);
 				if (!err &&
-				    (hop.port >= DP_NPORTS ||
+				    (hop.port >= DPP_NPORTS ||
 				     dp_port_neigh_index(&t, s, hop.port,
 							 hop.next) < 0))
 					bad++;
-				if (err && hop.reason >= DP_DROP_ROUTE_COUNT)
+				if (err && hop.reason >= DPP_DROP_COUNT)
 					bad++;
 			}
 		}
@@ -657,19 +642,20 @@ struct dpt_ft_stats {
 	u32 ex_s, ex_d;	/* an example of a loop, bad hop or unexpected drop */
 };
 
-static void dpt_ft_pairs(const struct dp_topo *t, const struct dpt_fail *f,
-			 enum dp_dir dir, struct dpt_ft_stats *st)
+/* Every live pair, with the TTL packets get: a longer path is a loop. */
+static void dpt_ft_pairs(const struct dp_topo *t, const struct dp_fail_set *f,
+			 u32 sel, struct dpt_ft_stats *st)
 {
-	struct dpt_walk w;
+	struct dp_walk w;
 	u32 s, d;
 
 	for (s = 0; s < t->nodes; s++) {
-		if (test_bit(s, f->node))
+		if (dp_fail_node(f, s))
 			continue;
 		for (d = 0; d < t->nodes; d++) {
-			if (s == d || test_bit(d, f->node))
+			if (s == d || dp_fail_node(f, d))
 				continue;
-			dpt_walk(t, s, d, dir, f, DP_DEFAULT_TTL, &w);
+			dpt_walk(t, s, d, sel, f, dp_topo_ttl(t), &w);
 			st->walks++;
 			if (w.delivered) {
 				st->delivered++;
@@ -684,10 +670,10 @@ static void dpt_ft_pairs(const struct dp_topo *t, const struct dpt_fail *f,
 				st->dropped++;
 				/* A drop must name a failure it met. */
 				if (w.reason != DP_DROP_ROUTE_NONE &&
-				    w.reason != DP_DROP_ROUTE_NOPATH &&
+				    w.reason != DPP_DROP_NOPATH &&
 				    w.reason != DP_DROP_ROUTE_BAD_ADDR &&
 				    w.reason != DP_DROP_ROUTE_AT_DST &&
-				    w.reason < DP_DROP_ROUTE_COUNT)
+				    w.reason < DPP_DROP_COUNT)
 					continue;
 				st->unexpected++;
 			}
@@ -701,7 +687,7 @@ static void dpt_ft_check(struct kunit *test, const struct dp_topo *t,
 			 const char *what, const struct dpt_ft_stats *st)
 {
 	kunit_info(test, "(%u,%u) %s: %u walks, %u delivered, %u dropped, max %u hops\n",
-		   t->n, t->k, what, st->walks, st->delivered, st->dropped,
+		   t->p.n, t->p.k, what, st->walks, st->delivered, st->dropped,
 		   st->maxhops);
 	KUNIT_EXPECT_EQ_MSG(test, st->looped, 0, "%s: loop, e.g. %u -> %u",
 			    what, st->ex_s, st->ex_d);
@@ -710,16 +696,17 @@ static void dpt_ft_check(struct kunit *test, const struct dp_topo *t,
 	KUNIT_EXPECT_EQ_MSG(test, st->unexpected, 0,
 			    "%s: drop without reason, e.g. %u -> %u", what,
 			    st->ex_s, st->ex_d);
-	/* The bound of topo.h: (B + 2)k + 2B + 1 + 2k = 8k + 9. */
-	KUNIT_EXPECT_LE(test, st->maxhops, 8 * t->k + 9);
+	/* The bound of topo_dpillar.c: (B + 2)k + 2B + 1 + 2k = 8k + 9. */
+	KUNIT_EXPECT_LE(test, st->maxhops, t->max_hops);
+	KUNIT_EXPECT_LE(test, st->maxhops, 8 * t->p.k + 9);
 }
 
 /* Without failures FTRoute takes exactly the SRoute path. */
 static void dpt_ftroute_no_failure(struct kunit *test)
 {
 	const struct dpt_nk *p = test->param_value;
-	struct dpt_walk a, b;
-	struct dpt_fail f;
+	struct dp_walk a, b;
+	struct dp_fail_set f;
 	struct dp_topo t;
 	u32 s, d, bad = 0;
 
@@ -729,8 +716,8 @@ static void dpt_ftroute_no_failure(struct kunit *test)
 		for (d = 0; d < t.nodes; d++) {
 			if (s == d)
 				continue;
-			dpt_walk(&t, s, d, DP_DIR_AUTO, NULL, 100, &a);
-			dpt_walk(&t, s, d, DP_DIR_AUTO, &f, 100, &b);
+			dpt_walk(&t, s, d, DPP_SEL_AUTO, NULL, 100, &a);
+			dpt_walk(&t, s, d, DPP_SEL_AUTO, &f, 100, &b);
 			if (!b.delivered || a.hops != b.hops)
 				bad++;
 		}
@@ -747,7 +734,7 @@ static void dpt_ftroute_single_failures(struct kunit *test)
 {
 	const struct dpt_nk *p = test->param_value;
 	struct dpt_ft_stats st;
-	struct dpt_fail f;
+	struct dp_fail_set f;
 	struct dp_topo t;
 	u32 x, port;
 
@@ -755,9 +742,9 @@ static void dpt_ftroute_single_failures(struct kunit *test)
 	dpt_fail_init(test, &f, &t);
 	memset(&st, 0, sizeof(st));
 	for (x = 0; x < t.nodes; x++) {
-		dpt_fail_clear(&f);
-		__set_bit(x, f.node);
-		dpt_ft_pairs(&t, &f, DP_DIR_AUTO, &st);
+		dp_fail_clear(&f);
+		dp_fail_set_node(&f, x);
+		dpt_ft_pairs(&t, &f, DPP_SEL_AUTO, &st);
 		cond_resched();
 	}
 	dpt_ft_check(test, &t, "every single failed server", &st);
@@ -766,10 +753,10 @@ static void dpt_ftroute_single_failures(struct kunit *test)
 
 	memset(&st, 0, sizeof(st));
 	for (x = 0; x < t.nodes; x++) {
-		for (port = 0; port < DP_NPORTS; port++) {
-			dpt_fail_clear(&f);
-			__set_bit(x * 2 + port, f.link);
-			dpt_ft_pairs(&t, &f, DP_DIR_AUTO, &st);
+		for (port = 0; port < t.nports; port++) {
+			dp_fail_clear(&f);
+			dp_fail_set_link(&f, x, port);
+			dpt_ft_pairs(&t, &f, DPP_SEL_AUTO, &st);
 		}
 		cond_resched();
 	}
@@ -783,24 +770,25 @@ static void dpt_ftroute_random_failures(struct kunit *test)
 	const struct dpt_nk *p = test->param_value;
 	struct dpt_ft_stats st;
 	struct rnd_state rnd;
-	struct dpt_fail f;
+	struct dp_fail_set f;
 	struct dp_topo t;
-	u32 set, i, nf, nl;
+	u32 set, i, nf, nl, x;
 
 	dpt_mk(test, &t, p->n, p->k);
 	dpt_fail_init(test, &f, &t);
 	prandom_seed_state(&rnd, 1000 * p->n + p->k);
 	memset(&st, 0, sizeof(st));
 	for (set = 0; set < 12; set++) {
-		dpt_fail_clear(&f);
+		dp_fail_clear(&f);
 		nf = 1 + prandom_u32_state(&rnd) % min(12U, t.nodes / 2);
 		nl = prandom_u32_state(&rnd) % 7;
 		for (i = 0; i < nf; i++)
-			__set_bit(prandom_u32_state(&rnd) % t.nodes, f.node);
-		for (i = 0; i < nl; i++)
-			__set_bit(prandom_u32_state(&rnd) % (t.nodes * 2),
-				  f.link);
-		dpt_ft_pairs(&t, &f, set & 1 ? DP_DIR_CW : DP_DIR_AUTO, &st);
+			dp_fail_set_node(&f, prandom_u32_state(&rnd) % t.nodes);
+		for (i = 0; i < nl; i++) {
+			x = prandom_u32_state(&rnd) % (t.nodes * t.nports);
+			dp_fail_set_link(&f, x / t.nports, x % t.nports);
+		}
+		dpt_ft_pairs(&t, &f, set & 1 ? DPP_SEL_CW : DPP_SEL_AUTO, &st);
 		cond_resched();
 	}
 	dpt_ft_check(test, &t, "12 random failure sets", &st);
