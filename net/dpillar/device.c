@@ -39,10 +39,36 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_TX_NOT_FABRIC]	= "tx_not_fabric",
 	[DP_STAT_TX_PROTO]	= "tx_proto",
 	[DP_STAT_TX_NOROUTE]	= "tx_noroute",
-	[DP_STAT_ROUTE_TUNNEL]	= "route_tunnel_hops",
-	[DP_STAT_ROUTE_UTURN]	= "route_uturns",
-	[DP_STAT_ROUTE_RING_REV] = "route_ring_reversals",
+	/* The topology names the detours it counts (dp_stat_name()). */
+	[DP_STAT_DETOUR1]	= "route_detour1",
+	[DP_STAT_DETOUR2]	= "route_detour2",
+	[DP_STAT_DETOUR3]	= "route_detour3",
 };
+
+/*
+ * The counters of ethtool -S and of the genetlink STATS nest: the
+ * DP_STAT_MAX counters of enum dp_stat, then the topology's routing drop
+ * reasons but 0 ("no drop").
+ */
+int dp_stat_count(const struct dp_priv *dp)
+{
+	return DP_STAT_MAX + dp->topo.ops->ndrops - 1;
+}
+
+/* Name of counter @i (< dp_stat_count()) into @buf (ETH_GSTRING_LEN). */
+void dp_stat_name(const struct dp_priv *dp, int i, char *buf)
+{
+	const char *name = NULL;
+
+	if (i >= DP_STAT_DETOUR1 && i <= DP_STAT_DETOUR3)
+		name = dp_detour_name(&dp->topo, i - DP_STAT_DETOUR1 + 1);
+	else if (i >= DP_STAT_MAX)
+		name = dp_drop_reason_name(&dp->topo, i - DP_STAT_MAX + 1);
+	if (name)
+		snprintf(buf, ETH_GSTRING_LEN, "route_%s", name);
+	else
+		strscpy_pad(buf, dp_stat_names[i], ETH_GSTRING_LEN);
+}
 
 /* Sum the per-CPU counters into @cnt (DP_STAT_MAX), @route and bytes. */
 void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
@@ -51,19 +77,19 @@ void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
 	int cpu, i;
 
 	memset(cnt, 0, sizeof(u64) * DP_STAT_MAX);
-	memset(route, 0, sizeof(u64) * DP_DROP_ROUTE_COUNT);
+	memset(route, 0, sizeof(u64) * DP_DROP_MAX);
 	*rx_bytes = 0;
 	*tx_bytes = 0;
 	for_each_possible_cpu(cpu) {
 		const struct dp_pcpu_stats *s = per_cpu_ptr(dp->stats, cpu);
-		u64 c[DP_STAT_MAX], r[DP_DROP_ROUTE_COUNT], rxb, txb;
+		u64 c[DP_STAT_MAX], r[DP_DROP_MAX], rxb, txb;
 		unsigned int start;
 
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
 			for (i = 0; i < DP_STAT_MAX; i++)
 				c[i] = u64_stats_read(&s->cnt[i]);
-			for (i = 0; i < DP_DROP_ROUTE_COUNT; i++)
+			for (i = 0; i < DP_DROP_MAX; i++)
 				r[i] = u64_stats_read(&s->route[i]);
 			rxb = u64_stats_read(&s->rx_bytes);
 			txb = u64_stats_read(&s->tx_bytes);
@@ -71,7 +97,7 @@ void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
 
 		for (i = 0; i < DP_STAT_MAX; i++)
 			cnt[i] += c[i];
-		for (i = 0; i < DP_DROP_ROUTE_COUNT; i++)
+		for (i = 0; i < DP_DROP_MAX; i++)
 			route[i] += r[i];
 		*rx_bytes += rxb;
 		*tx_bytes += txb;
@@ -82,7 +108,7 @@ static void dp_get_stats64(struct net_device *dev,
 			   struct rtnl_link_stats64 *tot)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
-	u64 c[DP_STAT_MAX], r[DP_DROP_ROUTE_COUNT];
+	u64 c[DP_STAT_MAX], r[DP_DROP_MAX];
 	int i;
 
 	dp_stats_sum(dp, c, r, &tot->rx_bytes, &tot->tx_bytes);
@@ -103,33 +129,31 @@ static void dp_get_stats64(struct net_device *dev,
 /* ethtool -S: every counter, then the routing drops by reason. */
 static int dp_get_sset_count(struct net_device *dev, int sset)
 {
-	return sset == ETH_SS_STATS ? DP_STAT_MAX + DP_DROP_ROUTE_COUNT - 1 :
+	return sset == ETH_SS_STATS ? dp_stat_count(netdev_priv(dev)) :
 				      -EOPNOTSUPP;
 }
 
 static void dp_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
+	const struct dp_priv *dp = netdev_priv(dev);
 	int i;
 
 	if (sset != ETH_SS_STATS)
 		return;
-	for (i = 0; i < DP_STAT_MAX; i++, data += ETH_GSTRING_LEN)
-		memcpy(data, dp_stat_names[i], ETH_GSTRING_LEN);
-	/* Reason 0 is "no drop": not a counter. */
-	for (i = 1; i < DP_DROP_ROUTE_COUNT; i++, data += ETH_GSTRING_LEN)
-		snprintf(data, ETH_GSTRING_LEN, "route_%s",
-			 dp_drop_reason_name(i));
+	for (i = 0; i < dp_stat_count(dp); i++, data += ETH_GSTRING_LEN)
+		dp_stat_name(dp, i, data);
 }
 
 static void dp_get_ethtool_stats(struct net_device *dev,
 				 struct ethtool_stats *stats, u64 *data)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
-	u64 r[DP_DROP_ROUTE_COUNT], rxb, txb;
+	u64 r[DP_DROP_MAX], rxb, txb;
 
 	dp_stats_sum(dp, data, r, &rxb, &txb);
+	/* Reason 0 is "no drop": not a counter. */
 	memcpy(data + DP_STAT_MAX, r + 1,
-	       sizeof(u64) * (DP_DROP_ROUTE_COUNT - 1));
+	       sizeof(u64) * (dp->topo.ops->ndrops - 1));
 }
 
 static void dp_get_drvinfo(struct net_device *dev,
@@ -223,9 +247,14 @@ static void dp_setup(struct net_device *dev)
 	BUILD_BUG_ON(sizeof(struct dpillar_hdr) != 20);
 	BUILD_BUG_ON(sizeof(struct dpillar_hdr) % 4);
 	BUILD_BUG_ON(sizeof(struct dpillar_hello) != 8);
+	BUILD_BUG_ON(sizeof(struct dpillar_tlv) != 4);
 	BUILD_BUG_ON(DPILLAR_NODE_NONE != DP_NODE_NONE);
+	BUILD_BUG_ON(DPILLAR_PORTS_MAX != DP_MAX_PORTS);
+	BUILD_BUG_ON(DP_MAX_PORTS > 32);	/* the PORTS_UP TLV is a u32 */
+	BUILD_BUG_ON((int)DP_TOPO_KIND_MAX != (int)DPILLAR_TOPO_MAX);
 
 	dp->dev = dev;
+	dp_view_init(dp);
 	INIT_DELAYED_WORK(&dp->hello_work, dp_hello_work);
 	dev->netdev_ops = &dp_netdev_ops;
 	dev->ethtool_ops = &dp_ethtool_ops;
@@ -273,6 +302,8 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	[IFLA_DPILLAR_IP4_PREFIX] = { .type = NLA_BE32 },
 	[IFLA_DPILLAR_IP4_PREFIXLEN] = NLA_POLICY_MAX(NLA_U8, 31),
 	[IFLA_DPILLAR_IP6_PREFIX] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[IFLA_DPILLAR_ADDR]	= { .type = NLA_NUL_STRING,
+				    .len = DP_ADDR_TEXT_MAX - 1 },
 };
 
 static int dp_require(struct nlattr *data[], int type, const char *msg,
@@ -284,6 +315,45 @@ static int dp_require(struct nlattr *data[], int type, const char *msg,
 	return -EINVAL;
 }
 
+static u32 dp_get_u32_or0(struct nlattr *data[], int type)
+{
+	return data[type] ? nla_get_u32(data[type]) : 0;
+}
+
+/*
+ * Our address: the text of IFLA_DPILLAR_ADDR (any topology), or column
+ * and label (topologies that have that form); exactly one of the two.
+ */
+static int dp_parse_addr(struct nlattr *data[], const struct dp_topo *topo,
+			 u32 *self, struct netlink_ext_ack *extack)
+{
+	struct nlattr *addr = data[IFLA_DPILLAR_ADDR];
+	const char *why = NULL;
+	int err;
+
+	if (addr && (data[IFLA_DPILLAR_COLUMN] || data[IFLA_DPILLAR_LABEL])) {
+		NL_SET_ERR_MSG_ATTR(extack, addr,
+				    "Give the address as text or as column and label, not both");
+		return -EINVAL;
+	}
+	if (addr) {
+		err = dp_addr_parse(topo, nla_data(addr), self, &why);
+		if (err)
+			dp_extack(extack, addr, why);
+		return err;
+	}
+	err = dp_require(data, IFLA_DPILLAR_COLUMN, "Missing column", extack) ?:
+	      dp_require(data, IFLA_DPILLAR_LABEL, "Missing label", extack);
+	if (err)
+		return err;
+	err = dp_addr_from_label(topo, nla_get_u32(data[IFLA_DPILLAR_COLUMN]),
+				 nla_data(data[IFLA_DPILLAR_LABEL]),
+				 nla_len(data[IFLA_DPILLAR_LABEL]), self, &why);
+	if (err)
+		dp_extack(extack, data[IFLA_DPILLAR_LABEL], why);
+	return err;
+}
+
 /*
  * Checks that need no device: the topology parameters and our address.
  * Fills @topo and @self for the caller.
@@ -291,40 +361,26 @@ static int dp_require(struct nlattr *data[], int type, const char *msg,
 static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 			 u32 *self, struct netlink_ext_ack *extack)
 {
+	struct dp_topo_params prm = {};
 	const char *why = NULL;
-	u32 kind = DPILLAR_TOPO_DPILLAR;
 	int err;
 
 	if (!data) {
 		NL_SET_ERR_MSG(extack, "Missing dpillar parameters");
 		return -EINVAL;
 	}
-	err = dp_require(data, IFLA_DPILLAR_N, "Missing n", extack) ?:
-	      dp_require(data, IFLA_DPILLAR_K, "Missing k", extack) ?:
-	      dp_require(data, IFLA_DPILLAR_COLUMN, "Missing column", extack) ?:
-	      dp_require(data, IFLA_DPILLAR_LABEL, "Missing label", extack) ?:
-	      dp_require(data, IFLA_DPILLAR_PORTS, "Missing ports", extack);
-	if (err)
-		return err;
-
-	if (data[IFLA_DPILLAR_TOPO])
-		kind = nla_get_u32(data[IFLA_DPILLAR_TOPO]);
-
-	err = dp_topo_init(topo, kind, nla_get_u32(data[IFLA_DPILLAR_N]),
-			   nla_get_u32(data[IFLA_DPILLAR_K]), &why);
+	prm.kind = dp_get_u32_or0(data, IFLA_DPILLAR_TOPO) ?:
+		   DPILLAR_TOPO_DPILLAR;
+	prm.n = dp_get_u32_or0(data, IFLA_DPILLAR_N);
+	prm.k = dp_get_u32_or0(data, IFLA_DPILLAR_K);
+	/* The topology names what is missing ("Missing n"). */
+	err = dp_topo_init(topo, &prm, &why);
 	if (err) {
 		dp_extack(extack, NULL, why);
 		return err;
 	}
-
-	err = dp_addr_from_symbols(topo, nla_get_u32(data[IFLA_DPILLAR_COLUMN]),
-				   nla_data(data[IFLA_DPILLAR_LABEL]),
-				   nla_len(data[IFLA_DPILLAR_LABEL]), self, &why);
-	if (err) {
-		dp_extack(extack, data[IFLA_DPILLAR_LABEL], why);
-		return err;
-	}
-	return 0;
+	return dp_parse_addr(data, topo, self, extack) ?:
+	       dp_require(data, IFLA_DPILLAR_PORTS, "Missing ports", extack);
 }
 
 /* The settings that may change while the device runs. */
@@ -562,6 +618,7 @@ static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
 	static const int fixed[] = {
 		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
 		IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL, IFLA_DPILLAR_PORTS,
+		IFLA_DPILLAR_ADDR,
 	};
 	struct dp_priv *dp = netdev_priv(dev);
 	struct dp_settings_attrs attrs;
@@ -587,7 +644,8 @@ static size_t dp_get_size(const struct net_device *dev)
 	return nla_total_size(sizeof(u32)) * 9 +	/* u32 attributes */
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
 	       nla_total_size(sizeof(struct in6_addr)) +
-	       nla_total_size(dp->topo.k) +		/* LABEL */
+	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
+	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(0) +			/* PORTS */
 	       nla_total_size(sizeof(u32)) * dp->nports;
 }
@@ -595,19 +653,25 @@ static size_t dp_get_size(const struct net_device *dev)
 static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
+	u32 column, nsym = DPILLAR_LABEL_MAX, i;
+	char addr[DP_ADDR_TEXT_MAX];
+	u8 sym[DPILLAR_LABEL_MAX];
 	struct dp_settings set;
-	u8 sym[DP_MAX_K];
 	struct nlattr *nest;
-	u32 column, i;
 
 	dp_settings_get(dp, &set);
-	dp_addr_to_symbols(&dp->topo, dp->self, &column, sym);
+	dp_addr_format(&dp->topo, dp->self, addr, sizeof(addr));
 	if (nla_put_u32(skb, IFLA_DPILLAR_TOPO, dp->topo.kind) ||
-	    nla_put_u32(skb, IFLA_DPILLAR_N, dp->topo.n) ||
-	    nla_put_u32(skb, IFLA_DPILLAR_K, dp->topo.k) ||
-	    nla_put_u32(skb, IFLA_DPILLAR_COLUMN, column) ||
-	    nla_put(skb, IFLA_DPILLAR_LABEL, dp->topo.k, sym) ||
-	    nla_put_u32(skb, IFLA_DPILLAR_NODE_ID, dp->self) ||
+	    (dp->topo.p.n && nla_put_u32(skb, IFLA_DPILLAR_N, dp->topo.p.n)) ||
+	    (dp->topo.p.k && nla_put_u32(skb, IFLA_DPILLAR_K, dp->topo.p.k)) ||
+	    nla_put_string(skb, IFLA_DPILLAR_ADDR, addr))
+		return -EMSGSIZE;
+	/* Column and label, for the topologies that have that form. */
+	if (!dp_addr_to_label(&dp->topo, dp->self, &column, sym, &nsym) &&
+	    (nla_put_u32(skb, IFLA_DPILLAR_COLUMN, column) ||
+	     nla_put(skb, IFLA_DPILLAR_LABEL, nsym, sym)))
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, IFLA_DPILLAR_NODE_ID, dp->self) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_HELLO_MS, set.hello_ms) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_DEAD_MS, set.dead_ms) ||

@@ -27,6 +27,9 @@
  */
 bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
 #define DP_VIEW_REACHABLE dp_reachable
+
+/* A compile-time check inside a function. */
+#define DP_BUILD_CHECK(cond) BUILD_BUG_ON(!(cond))
 #else
 #include <stdint.h>
 #include <stdbool.h>
@@ -49,8 +52,10 @@ typedef __INT32_TYPE__ s32;
 #define EXPORT_SYMBOL_IF_KUNIT DP_NO_EXPORT
 
 /* No retpolines to avoid here: a plain indirect call. */
-#define INDIRECT_CALL_1(f, f1, ...) f(__VA_ARGS__)
+#define INDIRECT_CALL_1(f, f1, ...) ((void)(f1), f(__VA_ARGS__))
 #define DP_VIEW_REACHABLE NULL
+
+#define DP_BUILD_CHECK(cond) ((void)sizeof(char[(cond) ? 1 : -1]))
 #endif
 
 #endif /* _DP_SHIM_H */

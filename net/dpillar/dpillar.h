@@ -55,16 +55,20 @@ enum dp_stat {
 	DP_STAT_TX_NOT_FABRIC,	/* destination outside the fabric prefixes */
 	DP_STAT_TX_PROTO,	/* neither IPv4 nor IPv6 */
 	DP_STAT_TX_NOROUTE,	/* routing found no first hop */
-	/* detours around failures (FTRoute), counted where they start */
-	DP_STAT_ROUTE_TUNNEL,	/* a hop toward a waypoint */
-	DP_STAT_ROUTE_UTURN,	/* helix direction changed */
-	DP_STAT_ROUTE_RING_REV,	/* ring direction reversed */
+	/*
+	 * Detours around failures, counted where they start: the topology
+	 * names its slots (struct dp_topo_ops.detours; DPillar: tunnel hops,
+	 * u-turns, ring reversals).
+	 */
+	DP_STAT_DETOUR1,
+	DP_STAT_DETOUR2,
+	DP_STAT_DETOUR3,
 	DP_STAT_MAX
 };
 
 struct dp_pcpu_stats {
 	u64_stats_t cnt[DP_STAT_MAX];
-	u64_stats_t route[DP_DROP_ROUTE_COUNT];	/* routing drops by reason */
+	u64_stats_t route[DP_DROP_MAX];	/* routing drops by reason */
 	u64_stats_t rx_bytes;
 	u64_stats_t tx_bytes;
 	struct u64_stats_sync syncp;
@@ -75,15 +79,25 @@ struct dp_pcpu_stats {
  * fast path take no lock: @mac is one atomic word (0 = never heard), and
  * @last_heard a jiffies value; a stale read only errs by one Hello.
  * @flags: DP_NEIGH_REPORTED, set while the neighbour was last reported
- * reachable (NEIGH_NTF), so that each transition is reported once.
+ * reachable (NEIGH_NTF), so that each transition is reported once;
+ * DP_NEIGH_HAS_PORTS_UP, set when its last Hello carried @ports_up (the
+ * TLV DPILLAR_TLV_PORTS_UP: bit p, its port p is up).
  */
 struct dp_neigh {
 	atomic64_t mac;
 	unsigned long last_heard;
 	unsigned long flags;
+	u32 ports_up;
 };
 
 #define DP_NEIGH_REPORTED	0
+#define DP_NEIGH_HAS_PORTS_UP	1
+
+/* The TLVs of a Hello, parsed (dp_hello_parse()). */
+struct dp_hello_info {
+	u32 ports_up;
+	bool has_ports_up;
+};
 
 /*
  * A server heard on a port's switch though not cabled to it (@mac 0: none
@@ -128,6 +142,7 @@ struct dp_prefix {
 struct dp_priv {
 	struct net_device *dev;
 	struct dp_topo topo;
+	struct dp_view view;	/* routing's view: the neighbour tables */
 	u32 self;		/* our node id */
 	u32 nports;
 	struct dp_port __rcu *ports[DPILLAR_PORTS_MAX];
@@ -156,6 +171,9 @@ static inline const struct dp_prefix *dp_prefix(const struct dp_priv *dp)
 
 extern struct rtnl_link_ops dp_link_ops;
 extern const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN];
+/* Counter names of @dp in ethtool -S order: dp_stat_names, then route_*. */
+int dp_stat_count(const struct dp_priv *dp);
+void dp_stat_name(const struct dp_priv *dp, int i, char *buf);
 
 /*
  * NL_SET_ERR_MSG() only takes literals; the topology core hands back its
@@ -245,8 +263,12 @@ void dp_hello_work(struct work_struct *work);
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 		  struct sk_buff *skb);
 bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
+void dp_view_init(struct dp_priv *dp);
 bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 		       u32 peer_port);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi);
+#endif
 
 /* fwd.c */
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);

@@ -37,7 +37,7 @@ static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
 {
 	struct dp_pcpu_stats *s;
 
-	if (reason >= DP_DROP_ROUTE_COUNT)
+	if (reason >= DP_DROP_MAX)
 		return;
 	s = get_cpu_ptr(dp->stats);
 	u64_stats_update_begin(&s->syncp);
@@ -55,28 +55,21 @@ static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
 static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 				 struct dp_route_state *st, enum dp_stat noroute)
 {
-	const struct dp_reach reach = { .reachable = dp_reachable, .ctx = dp };
 	struct dpillar_hdr *h;
 	struct dp_port *port;
 	struct ethhdr *eth;
 	struct dp_hop hop;
+	u8 detour;
 	u64 mac;
 
-	if (dp_ftroute(&dp->topo, dp->self, st, &reach, &hop)) {
+	if (dp_route(&dp->topo, dp->self, st, &dp->view, &hop)) {
 		dp_count_route_reason(dp, hop.reason);
 		return noroute;
 	}
-	switch (hop.phase) {
-	case DP_PHASE_TUNNEL:
-		dp_count(dp, DP_STAT_ROUTE_TUNNEL);
-		break;
-	case DP_PHASE_UTURN:
-		dp_count(dp, DP_STAT_ROUTE_UTURN);
-		break;
-	case DP_PHASE_RING_REV:
-		dp_count(dp, DP_STAT_ROUTE_RING_REV);
-		break;
-	}
+	/* A detour around a failure is counted where it starts. */
+	detour = dp_phase_detour(&dp->topo, hop.phase);
+	if (detour)
+		dp_count(dp, DP_STAT_DETOUR1 + detour - 1);
 	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
 	if (!mac)
 		return DP_STAT_DROP_NONEIGH;
@@ -85,6 +78,7 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 
 	h = (struct dpillar_hdr *)skb->data;
 	h->flags = st->flags;
+	h->rword = htons(st->word);
 	h->waypoint = htonl(st->waypoint);
 
 	eth = skb_push(skb, ETH_HLEN);
@@ -155,7 +149,7 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct dpillar_hdr *h;
 	unsigned int len = skb->len;
 	enum dp_stat err;
-	u32 dst;
+	u32 dst, hash;
 
 	if (skb->protocol == htons(ETH_P_IP)) {
 		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
@@ -172,6 +166,8 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	}
 
+	/* The flow hash of the IP packet, for topologies that spread flows. */
+	hash = skb_get_hash(skb);
 	if (skb_cow_head(skb, ETH_HLEN + DP_HDR_LEN)) {
 		dp_count(dp, DP_STAT_DROP_NOMEM);
 		goto drop;
@@ -180,13 +176,13 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	h = skb_push(skb, DP_HDR_LEN);
 	h->version = DPILLAR_VERSION;
 	h->type = DPILLAR_T_DATA;
-	h->ttl = DP_DEFAULT_TTL;
+	/* The topology's proven path bound: a real path never runs out. */
+	h->ttl = dp_topo_ttl(&dp->topo);
 	h->proto = skb->protocol;
-	h->reserved = 0;
 	h->src = htonl(dp->self);
 	h->dst = htonl(dst);
 
-	dp_route_init(&dp->topo, dp->self, dst, &st);
+	dp_route_init(&dp->topo, dp->self, dst, 0, hash, &st);
 	err = dp_route_out(dp, skb, &st, DP_STAT_TX_NOROUTE);
 	if (err != DP_STAT_MAX) {
 		dp_count(dp, err);
@@ -260,6 +256,7 @@ static void dp_relay(struct dp_priv *dp, struct sk_buff *skb)
 	st.dst = ntohl(h->dst);
 	st.waypoint = ntohl(h->waypoint);
 	st.flags = h->flags;
+	st.word = ntohs(h->rword);
 
 	skb_forward_csum(skb);
 	err = dp_route_out(dp, skb, &st, DP_STAT_DROP_NOROUTE);

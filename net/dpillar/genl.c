@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "dpillar.h"
+#include "topo_dpillar.h"	/* ROUTE_DIR, DPillar's own attribute */
 
 enum dp_genl_mcgrp {
 	DP_GENL_MCGRP_EVENTS,
@@ -28,10 +29,17 @@ static const struct genl_multicast_group dp_genl_mcgrps[] = {
 
 static struct genl_family dp_genl_family;
 
-/* Counters as DPILLAR_A_STATS_* attributes: ethtool -S order. */
+/*
+ * Counters as DPILLAR_A_STATS_* attributes: ethtool -S order.  The
+ * detour slots and the routing drop reasons are the topology's; the UAPI
+ * names them as DPillar's (see dpillar.h).
+ */
 #define DP_GENL_STATS_CNT(stat)		((stat) + DPILLAR_A_STATS_RX_FRAMES)
 #define DP_GENL_STATS_ROUTE(reason) \
 	((reason) - DP_DROP_ROUTE_BAD_ADDR + DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR)
+/* Routing drop reasons the STATS nest has room for. */
+#define DP_GENL_STATS_ROUTES \
+	(DPILLAR_A_STATS_MAX - DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR + 2)
 
 /* ---- policies ----------------------------------------------------------- */
 
@@ -205,7 +213,7 @@ static size_t dp_genl_dev_size(void)
 	       DPILLAR_PORTS_MAX * dp_genl_port_size() +
 	       nla_total_size(0) +			/* STATS */
 	       nla_total_size_64bit(sizeof(u64)) *
-	       (DP_STAT_MAX + DP_DROP_ROUTE_COUNT - 1);
+	       (DP_STAT_MAX + DP_GENL_STATS_ROUTES - 1);
 }
 
 /* One DEV_PORT nest; @lower NULL when the port has no device. */
@@ -213,10 +221,10 @@ static int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
 			    u32 index, const struct net_device *lower,
 			    enum dpillar_port_state state, u32 reachable)
 {
+	struct dp_port_info pi;
 	struct nlattr *nest;
-	u32 col, id;
 
-	dp_port_switch(&dp->topo, dp->self, index, &col, &id);
+	dp_port_info(&dp->topo, dp->self, index, &pi);
 	nest = nla_nest_start(skb, DPILLAR_A_DEV_PORT);
 	if (!nest)
 		return -EMSGSIZE;
@@ -225,9 +233,9 @@ static int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
 	     (nla_put_u32(skb, DPILLAR_A_PORT_IFINDEX, lower->ifindex) ||
 	      nla_put_string(skb, DPILLAR_A_PORT_IFNAME, lower->name))) ||
 	    nla_put_u32(skb, DPILLAR_A_PORT_STATE, state) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_COLUMN, col) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_ID, id) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_NEIGHS, dp->topo.port_neighs) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_COLUMN, pi.sw_level) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_ID, pi.sw_id) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_NEIGHS, pi.nneigh) ||
 	    nla_put_u32(skb, DPILLAR_A_PORT_REACHABLE, reachable)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -238,7 +246,7 @@ static int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
 
 static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 {
-	u64 cnt[DP_STAT_MAX], route[DP_DROP_ROUTE_COUNT], rxb, txb;
+	u64 cnt[DP_STAT_MAX], route[DP_DROP_MAX], rxb, txb;
 	struct nlattr *nest;
 	int i;
 
@@ -251,19 +259,20 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 		     DPILLAR_A_STATS_HELLO_MISWIRED);
 	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_TX_NOT_FABRIC) !=
 		     DPILLAR_A_STATS_TX_NOT_FABRIC);
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_ROUTE_TUNNEL) !=
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_DETOUR1) !=
 		     DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS);
 	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX - 1) !=
 		     DPILLAR_A_STATS_ROUTE_RING_REVERSALS);
 	/* ... then the routing drops in the order of enum dp_route_drop. */
 	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX) !=
 		     DP_GENL_STATS_ROUTE(DP_DROP_ROUTE_BAD_ADDR));
-	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DP_DROP_ROUTE_RING) !=
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_RING) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_RING);
-	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DP_DROP_ROUTE_BUDGET) !=
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_BUDGET) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_BUDGET);
-	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DP_DROP_ROUTE_COUNT - 1) !=
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_COUNT - 1) !=
 		     DPILLAR_A_STATS_MAX);
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTES > DP_DROP_MAX);
 
 	dp_stats_sum(dp, cnt, route, &rxb, &txb);
 	nest = nla_nest_start(skb, DPILLAR_A_DEV_STATS);
@@ -273,8 +282,13 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 		if (nla_put_u64_64bit(skb, DP_GENL_STATS_CNT(i), cnt[i],
 				      DPILLAR_A_STATS_PAD))
 			goto cancel;
-	/* Reason 0 is "no drop": not a counter. */
-	for (i = DP_DROP_ROUTE_BAD_ADDR; i < DP_DROP_ROUTE_COUNT; i++)
+	/*
+	 * Reason 0 is "no drop": not a counter.  A topology with more
+	 * reasons than the UAPI has attributes for shows them in ethtool -S
+	 * only, until the UAPI grows.
+	 */
+	for (i = DP_DROP_ROUTE_BAD_ADDR;
+	     i < min_t(int, dp->topo.ops->ndrops, DP_GENL_STATS_ROUTES); i++)
 		if (nla_put_u64_64bit(skb, DP_GENL_STATS_ROUTE(i), route[i],
 				      DPILLAR_A_STATS_PAD))
 			goto cancel;
@@ -307,8 +321,8 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dev->ifindex) ||
 	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dev->name) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_TOPO, dp->topo.kind) ||
-	    nla_put_u32(skb, DPILLAR_A_DEV_N, dp->topo.n) ||
-	    nla_put_u32(skb, DPILLAR_A_DEV_K, dp->topo.k) ||
+	    (dp->topo.p.n && nla_put_u32(skb, DPILLAR_A_DEV_N, dp->topo.p.n)) ||
+	    (dp->topo.p.k && nla_put_u32(skb, DPILLAR_A_DEV_K, dp->topo.p.k)) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
 	    dp_genl_put_addr(skb, DPILLAR_A_DEV_ADDR, dp, dp->self) ||
@@ -533,17 +547,6 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* The port of @peer that plugs into the switch of our port @port. */
-static int dp_genl_peer_port(const struct dp_priv *dp, u32 port, u32 peer)
-{
-	u32 p;
-
-	for (p = 0; p < dp->topo.nports; p++)
-		if (dp_peer_on_switch(dp, port, peer, p))
-			return p;
-	return -1;
-}
-
 /* Neighbour @idx of @port as it stands now. */
 static void dp_genl_neigh_slot(const struct dp_priv *dp,
 			       const struct dp_port *port, u32 idx,
@@ -558,7 +561,8 @@ static void dp_genl_neigh_slot(const struct dp_priv *dp,
 	n->state = dp_port_up(port) && dp_neigh_alive(dp, nb) ?
 		   DPILLAR_NEIGH_STATE_REACHABLE :
 		   DPILLAR_NEIGH_STATE_UNREACHABLE;
-	n->peer_port = n->mac ? dp_genl_peer_port(dp, port->index, n->node) :
+	n->peer_port = n->mac ? dp_peer_port(&dp->topo, dp->self,
+						   port->index, n->node) :
 				-1;
 }
 
@@ -759,7 +763,7 @@ err_free:
 
 /* ---- ROUTE_GET ---------------------------------------------------------- */
 
-static size_t dp_genl_route_size(void)
+static size_t dp_genl_route_size(u32 ttl)
 {
 	size_t hop = nla_total_size(0) +		/* ROUTE_HOP */
 		     nla_total_size(sizeof(u32)) * 3 +	/* u32 attributes */
@@ -768,7 +772,7 @@ static size_t dp_genl_route_size(void)
 	return nla_total_size(sizeof(u32)) * 6 +	/* u32 attributes */
 	       nla_total_size(DP_ADDR_TEXT_MAX) * 2 +	/* DST_ADDR, NEXT_ADDR */
 	       nla_total_size(ETH_ALEN) +		/* NEXT_MAC */
-	       DP_DEFAULT_TTL * hop;
+	       ttl * hop;
 }
 
 /* The destination node of a request: exactly one of DST, DST_IP4, DST_IP6. */
@@ -856,21 +860,20 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 			      u32 dst, const struct nlattr *dst_attr,
 			      struct netlink_ext_ack *extack)
 {
-	const struct dp_reach live = { .reachable = dp_reachable, .ctx = dp };
 	struct dp_route_state st;
 	struct dp_port *port;
 	struct dp_hop hop;
 	u32 hops = 0;
 	u64 mac;
 
-	/* The UAPI's phases are enum dp_phase. */
+	/* The UAPI's phases are the topology's: DPillar's enum dpp_phase. */
 	BUILD_BUG_ON((int)DP_PHASE_DIRECT != DPILLAR_ROUTE_PHASE_DIRECT);
-	BUILD_BUG_ON((int)DP_PHASE_HELIX != DPILLAR_ROUTE_PHASE_HELIX);
-	BUILD_BUG_ON((int)DP_PHASE_RING != DPILLAR_ROUTE_PHASE_RING);
-	BUILD_BUG_ON((int)DP_PHASE_TUNNEL != DPILLAR_ROUTE_PHASE_TUNNEL);
-	BUILD_BUG_ON((int)DP_PHASE_UTURN != DPILLAR_ROUTE_PHASE_UTURN);
-	BUILD_BUG_ON((int)DP_PHASE_RING_REV != DPILLAR_ROUTE_PHASE_RING_REV);
-	BUILD_BUG_ON((int)DP_PHASE_COUNT - 1 != DPILLAR_ROUTE_PHASE_RING_REV);
+	BUILD_BUG_ON((int)DPP_PHASE_HELIX != DPILLAR_ROUTE_PHASE_HELIX);
+	BUILD_BUG_ON((int)DPP_PHASE_RING != DPILLAR_ROUTE_PHASE_RING);
+	BUILD_BUG_ON((int)DPP_PHASE_TUNNEL != DPILLAR_ROUTE_PHASE_TUNNEL);
+	BUILD_BUG_ON((int)DPP_PHASE_UTURN != DPILLAR_ROUTE_PHASE_UTURN);
+	BUILD_BUG_ON((int)DPP_PHASE_RING_REV != DPILLAR_ROUTE_PHASE_RING_REV);
+	BUILD_BUG_ON((int)DPP_PHASE_COUNT - 1 != DPILLAR_ROUTE_PHASE_RING_REV);
 
 	if (nla_put_u32(skb, DPILLAR_A_ROUTE_DST, dst) ||
 	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_DST_ADDR, dp, dst))
@@ -878,10 +881,12 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	if (dst == dp->self)
 		return 0;
 
-	dp_route_init(&dp->topo, dp->self, dst, &st);
-	if (dp_ftroute(&dp->topo, dp->self, &st, &live, &hop)) {
+	/* No packet, so no flow hash: the flow of hash 0. */
+	dp_route_init(&dp->topo, dp->self, dst, 0, 0, &st);
+	if (dp_route(&dp->topo, dp->self, &st, &dp->view, &hop)) {
 		dp_compat_set_err_reason(extack, "No route",
-					 dp_drop_reason_name(hop.reason));
+					 dp_drop_reason_name(&dp->topo,
+							     hop.reason));
 		NL_SET_BAD_ATTR(extack, dst_attr);
 		return -EHOSTUNREACH;
 	}
@@ -891,16 +896,18 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_NEXT_ADDR, dp, hop.next) ||
 	    (mac && dp_genl_put_mac(skb, DPILLAR_A_ROUTE_NEXT_MAC, mac)) ||
 	    nla_put_u32(skb, DPILLAR_A_ROUTE_PORT, hop.port) ||
-	    nla_put_u32(skb, DPILLAR_A_ROUTE_PHASE, hop.phase) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_PHASE, hop.phase))
+		return -EMSGSIZE;
+	if (dp->topo.kind == DP_TOPO_DPILLAR &&
 	    nla_put_u32(skb, DPILLAR_A_ROUTE_DIR,
-			st.flags & DP_RS_CCW ? DPILLAR_ROUTE_DIR_CCW :
-					       DPILLAR_ROUTE_DIR_CW))
+			st.flags & DPP_RS_CCW ? DPILLAR_ROUTE_DIR_CCW :
+						DPILLAR_ROUTE_DIR_CW))
 		return -EMSGSIZE;
 
 	for (;;) {
 		if (dp_genl_put_hop(skb, dp, &hop))
 			return -EMSGSIZE;
-		if (++hops == DP_DEFAULT_TTL && hop.next != dst) {
+		if (++hops == dp_topo_ttl(&dp->topo) && hop.next != dst) {
 			NL_SET_ERR_MSG(extack, "Path longer than the TTL");
 			NL_SET_BAD_ATTR(extack, dst_attr);
 			return -ELOOP;
@@ -908,10 +915,11 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 		if (hop.next == dst)
 			break;
 		/* NULL oracle: every server and link is up. */
-		if (dp_ftroute(&dp->topo, hop.next, &st, NULL, &hop)) {
+		if (dp_route(&dp->topo, hop.next, &st, NULL, &hop)) {
 			dp_compat_set_err_reason(extack,
 						 "No route beyond the first hop",
-						 dp_drop_reason_name(hop.reason));
+						 dp_drop_reason_name(&dp->topo,
+								     hop.reason));
 			NL_SET_BAD_ATTR(extack, dst_attr);
 			return -EHOSTUNREACH;
 		}
@@ -926,10 +934,25 @@ static int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct dp_priv *dp;
 	struct sk_buff *msg;
 	void *hdr;
-	u32 dst;
+	u32 dst, ttl;
 	int err;
 
-	msg = genlmsg_new(dp_genl_route_size(), GFP_KERNEL);
+	/*
+	 * The reply is sized by the topology's path bound, from 11 hops up
+	 * to DP_TTL_MAX: look the device up once to learn it.  Its topology
+	 * cannot change; a device re-created in between makes -EMSGSIZE.
+	 */
+	rcu_read_lock();
+	dev = dp_genl_dev_find(genl_info_net(info), info->attrs,
+			       DPILLAR_A_ROUTE_IFINDEX, DPILLAR_A_ROUTE_IFNAME,
+			       info->extack);
+	ttl = IS_ERR(dev) ? 0 : dp_topo_ttl(&((struct dp_priv *)
+					      netdev_priv(dev))->topo);
+	rcu_read_unlock();
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+
+	msg = genlmsg_new(dp_genl_route_size(ttl), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &dp_genl_family, 0,

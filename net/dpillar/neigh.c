@@ -2,11 +2,16 @@
 /*
  * Hello protocol and neighbour tables.
  *
- * Every port sends a Hello on its switch segment every hello interval.  The
- * topology says exactly which n-1 servers share that switch, so each port's
- * table is an array indexed arithmetically (dp_port_neigh_index()), sized
- * by n and not by the fabric.  A Hello from a server that cannot be on that
- * switch is a cabling error: counted and ignored.  A neighbour not heard
+ * Every port sends a Hello on its switch segment or cable every hello
+ * interval.  The topology says how many nodes share what the port plugs
+ * into (struct dp_port_info), so each port's table is an array indexed
+ * arithmetically (dp_port_neigh_index()), sized by the port and not by the
+ * fabric.  A Hello from a node that cannot be on that switch or cable is a
+ * cabling error: counted and ignored.
+ *
+ * A Hello carries TLVs after its fixed part (struct dpillar_tlv): today
+ * the sender's ports that are up, which the routing view offers to
+ * topologies that route on their neighbours' link state.  A neighbour not heard
  * for the dead interval, or behind a port without carrier, is unreachable;
  * routing asks dp_reachable() and so sees a failure at once.
  */
@@ -36,6 +41,38 @@ bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 	return idx >= 0 && dp_neigh_alive(dp, &port->neigh[idx]);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
+
+/* The view's ports_up: what @peer, our neighbour on @port_idx, reported. */
+static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
+			     u32 peer, u32 *mask)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh *nb;
+	const struct dp_port *port;
+	int idx;
+
+	if (port_idx >= dp->nports)
+		return false;
+	port = rcu_dereference(dp->ports[port_idx]);
+	if (!port)
+		return false;
+	idx = dp_port_neigh_index(&dp->topo, self, port_idx, peer);
+	if (idx < 0)
+		return false;
+	nb = &port->neigh[idx];
+	if (!test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags))
+		return false;
+	*mask = READ_ONCE(nb->ports_up);
+	return true;
+}
+
+/* What routing may know of the fabric around us (struct dp_view). */
+void dp_view_init(struct dp_priv *dp)
+{
+	dp->view.reachable = dp_reachable;
+	dp->view.ports_up = dp_view_ports_up;
+	dp->view.ctx = dp;
+}
 
 /* Neighbours of @port reachable now. */
 u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port)
@@ -123,6 +160,33 @@ static void dp_neigh_scan(struct dp_priv *dp, struct dp_port *port)
 	}
 }
 
+/* Bit p set: our port p is bound and up. */
+static u32 dp_ports_up(const struct dp_priv *dp)
+{
+	u32 i, mask = 0;
+
+	for (i = 0; i < dp->nports; i++) {
+		const struct dp_port *port = rcu_dereference(dp->ports[i]);
+
+		if (port && dp_port_up(port))
+			mask |= BIT(i);
+	}
+	return mask;
+}
+
+/* Append one TLV with a __be32 value. */
+static void dp_hello_put_be32(struct sk_buff *skb, u16 type, u32 val)
+{
+	struct dpillar_tlv *tlv = skb_put(skb, sizeof(*tlv));
+	__be32 v = htonl(val);
+
+	tlv->type = htons(type);
+	tlv->len = htons(sizeof(v));
+	skb_put_data(skb, &v, sizeof(v));
+}
+
+#define DP_HELLO_TLV_LEN	(sizeof(struct dpillar_tlv) + sizeof(__be32))
+
 static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 {
 	struct net_device *dev = port->dev;
@@ -130,8 +194,8 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 	struct dpillar_hdr *h;
 	struct sk_buff *skb;
 
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DP_HDR_LEN + sizeof(*hello),
-			GFP_ATOMIC);
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DP_HDR_LEN + sizeof(*hello) +
+			DP_HELLO_TLV_LEN, GFP_ATOMIC);
 	if (!skb)
 		return;
 	/* Room for both headers in front of the Hello. */
@@ -139,7 +203,9 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 
 	hello = skb_put_zero(skb, sizeof(*hello));
 	hello->port = port->index;
+	hello->tlv_len = htons(DP_HELLO_TLV_LEN);
 	hello->interval_ms = htonl(READ_ONCE(dp->hello_ms));
+	dp_hello_put_be32(skb, DPILLAR_TLV_PORTS_UP, dp_ports_up(dp));
 
 	h = skb_push(skb, DP_HDR_LEN);
 	memset(h, 0, DP_HDR_LEN);
@@ -192,31 +258,71 @@ void dp_hello_work(struct work_struct *work)
 }
 
 /*
- * Is @peer's port @peer_port on the switch our port @port plugs into (a
- * Hello's sender, or a neighbour's cable)?  The switch ids must agree, not
- * just the neighbour lists: in a k = 2 fabric two servers can share both
- * of their switches.
+ * Is @peer's port @peer_port on the switch or cable our port @port plugs
+ * into (a Hello's sender, or a neighbour's cable)?  The ports must agree,
+ * not just the neighbour lists: in a DPillar k = 2 fabric two servers can
+ * share both of their switches.
  */
 bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 		       u32 peer_port)
 {
-	u32 col, id, pcol, pid;
+	int pp = dp_peer_port(&dp->topo, dp->self, port, peer);
 
-	if (peer_port >= dp->nports)
-		return false;
-	dp_port_switch(&dp->topo, dp->self, port, &col, &id);
-	dp_port_switch(&dp->topo, peer, peer_port, &pcol, &pid);
-	return col == pcol && id == pid;
+	return pp >= 0 && (u32)pp == peer_port;
 }
+
+/*
+ * Parse the TLVs of a Hello (@len bytes at @tlv) into @hi.  False, for a
+ * counted drop of the whole Hello, when a TLV runs past @len, a known type
+ * has the wrong length or comes twice; unknown types are skipped, so that
+ * a later version can add fields.  The last TLV needs no padding.
+ */
+VISIBLE_IF_KUNIT bool dp_hello_parse(const u8 *tlv, u32 len,
+				     struct dp_hello_info *hi)
+{
+	u32 off = 0;
+
+	memset(hi, 0, sizeof(*hi));
+	if (len > DPILLAR_HELLO_TLV_MAX)
+		return false;
+	while (off < len) {
+		const struct dpillar_tlv *t;
+		__be32 v;
+		u32 vlen;
+
+		if (len - off < sizeof(*t))
+			return false;
+		t = (const struct dpillar_tlv *)(tlv + off);
+		vlen = ntohs(t->len);
+		if (vlen > len - off - sizeof(*t))
+			return false;
+		switch (ntohs(t->type)) {
+		case DPILLAR_TLV_PORTS_UP:
+			if (vlen != sizeof(__be32) || hi->has_ports_up)
+				return false;
+			/* TLVs are 4-aligned in the frame, not in memory. */
+			memcpy(&v, t + 1, sizeof(v));
+			hi->ports_up = ntohl(v);
+			hi->has_ports_up = true;
+			break;
+		default:
+			break;
+		}
+		off += ALIGN(sizeof(*t) + vlen, DPILLAR_TLV_ALIGN);
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_hello_parse);
 
 /* A Hello received on @port; skb->data is at the dpillar header. */
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 {
 	const struct dpillar_hello *hello;
 	const struct dpillar_hdr *h;
+	struct dp_hello_info hi;
 	struct dp_neigh *nb;
+	u32 src, tlv_len;
 	u64 mac;
-	u32 src;
 	int idx;
 
 	/* Hellos go to the group address; a unicast one is not for us. */
@@ -228,8 +334,19 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 		dp_count(dp, DP_STAT_HELLO_BAD);
 		goto out;
 	}
+	tlv_len = ntohs(((const struct dpillar_hello *)
+			 (skb->data + DP_HDR_LEN))->tlv_len);
+	if (tlv_len > DPILLAR_HELLO_TLV_MAX ||
+	    !pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello) + tlv_len)) {
+		dp_count(dp, DP_STAT_HELLO_BAD);
+		goto out;
+	}
 	h = (const struct dpillar_hdr *)skb->data;
 	hello = (const struct dpillar_hello *)(h + 1);
+	if (!dp_hello_parse((const u8 *)(hello + 1), tlv_len, &hi)) {
+		dp_count(dp, DP_STAT_HELLO_BAD);
+		goto out;
+	}
 	src = ntohl(h->src);
 	mac = ether_addr_to_u64(eth_hdr(skb)->h_source);
 	if (!dp_addr_valid(&dp->topo, src) || !is_valid_ether_addr(eth_hdr(skb)->h_source)) {
@@ -259,6 +376,11 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	nb = &port->neigh[idx];
 	if (atomic64_read(&nb->mac) != mac)
 		atomic64_set(&nb->mac, mac);
+	WRITE_ONCE(nb->ports_up, hi.ports_up);
+	if (hi.has_ports_up)
+		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+	else
+		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 	WRITE_ONCE(nb->last_heard, jiffies);
 	/* Ordered after last_heard: test_and_set_bit() is a full barrier. */
 	if (!test_and_set_bit(DP_NEIGH_REPORTED, &nb->flags)) {

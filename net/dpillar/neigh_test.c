@@ -11,6 +11,7 @@
 #include <linux/jiffies.h>
 
 #include "test_lib.h"
+#include "topo_dpillar.h"
 
 static void dpt_mac_of(u32 node, u8 *mac)
 {
@@ -26,32 +27,47 @@ static void dpt_mac_of(u32 node, u8 *mac)
 static u32 dpt_peer_port_of(const struct dp_topo *t, u32 self, u32 port,
 			    u32 peer)
 {
-	u32 sc, sid;
-
-	dp_port_switch(t, self, port, &sc, &sid);
-	return peer / t->nlabels == sc ? DP_PORT_CW : DP_PORT_CCW;
+	return dp_peer_port(t, self, port, peer);
 }
 
-/* A Hello from @src's port @sport (MAC @mac) arriving on our @port. */
-static void dpt_hello(struct kunit *test, struct dpt_dev *d, u32 port,
-		      u32 src, u32 sport, const u8 *mac, unsigned int len)
+#define DPT_TLV_BYTES	64
+
+/*
+ * A Hello from @src's port @sport (MAC @mac) arriving on our @port, cut to
+ * @len bytes, its tlv_len field @tlv_len and @ntlv bytes of TLVs after it.
+ */
+static void dpt_hello_tlv(struct kunit *test, struct dpt_dev *d, u32 port,
+			  u32 src, u32 sport, const u8 *mac, unsigned int len,
+			  u16 tlv_len, const u8 *tlv, unsigned int ntlv)
 {
-	u8 buf[DP_HDR_LEN + sizeof(struct dpillar_hello)];
+	u8 buf[DP_HDR_LEN + sizeof(struct dpillar_hello) + DPT_TLV_BYTES];
 	struct dpillar_hello *hello = (void *)(buf + DP_HDR_LEN);
+	unsigned int size = DP_HDR_LEN + sizeof(*hello) + ntlv;
 	rx_handler_result_t ret;
 	struct sk_buff *skb;
 
+	KUNIT_ASSERT_LE(test, ntlv, DPT_TLV_BYTES);
 	dpt_hdr((struct dpillar_hdr *)buf, DPILLAR_T_HELLO, src,
 		DPILLAR_NODE_NONE);
 	memset(hello, 0, sizeof(*hello));
 	hello->port = sport;
+	hello->tlv_len = htons(tlv_len);
 	hello->interval_ms = htonl(DP_HELLO_MS_DEFAULT);
+	if (ntlv)
+		memcpy(hello + 1, tlv, ntlv);
 	skb = dpt_frame(test, d, port, mac, DPILLAR_ETHERTYPE, buf,
-			min_t(unsigned int, len, sizeof(buf)), sizeof(buf));
+			min_t(unsigned int, len, size), size);
 	ret = dpt_rx(&skb);
 	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
 	if (ret != RX_HANDLER_CONSUMED)
 		kfree_skb(skb);	/* still ours */
+}
+
+/* A Hello of the first wire version: 8 bytes, no TLVs. */
+static void dpt_hello(struct kunit *test, struct dpt_dev *d, u32 port,
+		      u32 src, u32 sport, const u8 *mac, unsigned int len)
+{
+	dpt_hello_tlv(test, d, port, src, sport, mac, len, 0, NULL, 0);
 }
 
 static void dpt_hello_ok(struct kunit *test, struct dpt_dev *d, u32 port,
@@ -78,10 +94,20 @@ static bool dpt_reach(struct dpt_dev *d, u32 port, u32 peer)
 /* (4,3) node 1:0.1.0, unless a test needs another fabric. */
 static struct dpt_dev *dpt_neigh_dev(struct kunit *test, u32 n, u32 k)
 {
+	struct dp_topo_params prm = { .kind = DP_TOPO_DPILLAR, .n = n, .k = k };
 	struct dp_topo t;
 
-	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, DP_TOPO_DPILLAR, n, k, NULL), 0);
-	return dpt_dev_create(test, n, k, t.nlabels + t.h);
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
+	return dpt_dev_create(test, n, k, dpp(&t)->nlabels + dpp(&t)->h);
+}
+
+/* Neighbours of our port @port. */
+static u32 dpt_nneigh(const struct dpt_dev *d, u32 port)
+{
+	struct dp_port_info pi;
+
+	dp_port_info(&d->dp->topo, d->dp->self, port, &pi);
+	return pi.nneigh;
 }
 
 static void dpt_neigh_learn(struct kunit *test)
@@ -91,14 +117,14 @@ static void dpt_neigh_learn(struct kunit *test)
 	u32 self = d->dp->self, port, i, peer, learned = 0, id;
 	u8 mac[ETH_ALEN];
 
-	for (port = 0; port < DP_NPORTS; port++) {
-		for (i = 0; i < dp_port_neigh_count(t); i++) {
+	for (port = 0; port < DPP_NPORTS; port++) {
+		for (i = 0; i < dpt_nneigh(d, port); i++) {
 			peer = dp_port_neigh(t, self, port, i);
 			KUNIT_EXPECT_FALSE(test, dpt_reach(d, port, peer));
 		}
 	}
-	for (port = 0; port < DP_NPORTS; port++) {
-		for (i = 0; i < dp_port_neigh_count(t); i++) {
+	for (port = 0; port < DPP_NPORTS; port++) {
+		for (i = 0; i < dpt_nneigh(d, port); i++) {
 			peer = dp_port_neigh(t, self, port, i);
 			dpt_hello_ok(test, d, port, peer);
 			learned++;
@@ -113,7 +139,7 @@ static void dpt_neigh_learn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), 0);
 	/* Only the switch's servers, on the right port. */
 	for (id = 0; id < t->nodes; id++) {
-		for (port = 0; port < DP_NPORTS; port++) {
+		for (port = 0; port < DPP_NPORTS; port++) {
 			if (dp_port_neigh_index(t, self, port, id) < 0)
 				KUNIT_EXPECT_FALSE(test, dpt_reach(d, port, id));
 		}
@@ -121,7 +147,7 @@ static void dpt_neigh_learn(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, self));
 	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, t->nodes));
 	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, DP_NODE_NONE));
-	KUNIT_EXPECT_FALSE(test, dpt_reach(d, DP_NPORTS,
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, DPP_NPORTS,
 					   dp_port_neigh(t, self, 0, 0)));
 	KUNIT_EXPECT_FALSE(test, dpt_reach(d, ~0U,
 					   dp_port_neigh(t, self, 0, 0)));
@@ -139,7 +165,7 @@ static void dpt_neigh_miswired(struct kunit *test)
 		if (dp_port_neigh_index(t, self, 0, id) >= 0)
 			continue;
 		dpt_mac_of(id, mac);
-		for (sport = 0; sport < DP_NPORTS; sport++) {
+		for (sport = 0; sport < DPP_NPORTS; sport++) {
 			dpt_hello(test, d, 0, id, sport, mac, ~0U);
 			wrong++;
 		}
@@ -153,12 +179,12 @@ static void dpt_neigh_miswired(struct kunit *test)
 	dpt_mac_of(peer, mac);
 	dpt_hello(test, d, 0, peer, !dpt_peer_port_of(t, self, 0, peer), mac,
 		  ~0U);
-	dpt_hello(test, d, 0, peer, DP_NPORTS, mac, ~0U);
+	dpt_hello(test, d, 0, peer, DPP_NPORTS, mac, ~0U);
 	dpt_hello(test, d, 0, peer, 0xff, mac, ~0U);
 	wrong += 3;
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), wrong);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 0);
-	for (i = 0; i < dp_port_neigh_count(t); i++)
+	for (i = 0; i < dpt_nneigh(d, 0); i++)
 		KUNIT_EXPECT_EQ(test, atomic64_read(&d->port[0]->neigh[i].mac), 0);
 }
 
@@ -173,7 +199,7 @@ static void dpt_neigh_miswired_k2(struct kunit *test)
 	u32 self = d->dp->self, i, peer, both = 0, sport;
 	u8 mac[ETH_ALEN];
 
-	for (i = 0; i < dp_port_neigh_count(t); i++) {
+	for (i = 0; i < dpt_nneigh(d, 0); i++) {
 		peer = dp_port_neigh(t, self, 0, i);
 		if (dp_port_neigh_index(t, self, 1, peer) < 0)
 			continue;
@@ -315,6 +341,122 @@ static void dpt_neigh_port_state(struct kunit *test)
 	RCU_INIT_POINTER(d->dp->ports[1], d->port[1]);
 }
 
+/* Append a TLV at @buf + *@pos, padded to DPILLAR_TLV_ALIGN. */
+static void dpt_tlv(u8 *buf, unsigned int *pos, u16 type, u16 len,
+		    const void *val, unsigned int vlen)
+{
+	struct dpillar_tlv tlv = { .type = htons(type), .len = htons(len) };
+
+	memcpy(buf + *pos, &tlv, sizeof(tlv));
+	memcpy(buf + *pos + sizeof(tlv), val, vlen);
+	*pos += ALIGN(sizeof(tlv) + vlen, DPILLAR_TLV_ALIGN);
+}
+
+/* What the routing view reports of @peer's ports (false: nothing). */
+static bool dpt_ports_up(struct dpt_dev *d, u32 port, u32 peer, u32 *mask)
+{
+	bool ret;
+
+	rcu_read_lock();
+	ret = d->dp->view.ports_up(d->dp, d->dp->self, port, peer, mask);
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * A Hello with TLVs: the ports-up bitmap reaches the routing view, unknown
+ * types are skipped, bytes past tlv_len (Ethernet padding) are not TLVs,
+ * and a later first-version Hello (no TLVs) clears what the last one said.
+ */
+static void dpt_neigh_hello_tlv(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_neigh_dev(test, 4, 3);
+	const struct dp_topo *t = &d->dp->topo;
+	u32 self = d->dp->self, peer, sport, mask = 0;
+	__be32 up = htonl(0x2), other = htonl(0xdeadbeef);
+	u8 tlv[DPT_TLV_BYTES] = {}, mac[ETH_ALEN];
+	unsigned int pos = 0;
+
+	peer = dp_port_neigh(t, self, 0, 1);
+	sport = dpt_peer_port_of(t, self, 0, peer);
+	dpt_mac_of(peer, mac);
+	/* An unknown type of odd length first: its padding is skipped. */
+	dpt_tlv(tlv, &pos, 0x7fff, 3, &other, 3);
+	dpt_tlv(tlv, &pos, DPILLAR_TLV_PORTS_UP, 4, &up, 4);
+	/* Trailing bytes outside tlv_len: a TLV header that would be bad. */
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, pos, tlv, pos + 8);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, peer));
+	KUNIT_EXPECT_TRUE(test, dpt_ports_up(d, 0, peer, &mask));
+	KUNIT_EXPECT_EQ(test, mask, 0x2);
+	/* No such neighbour on port 1: nothing known. */
+	KUNIT_EXPECT_FALSE(test, dpt_ports_up(d, 1, peer, &mask));
+
+	/* The last TLV needs no padding. */
+	pos = 0;
+	dpt_tlv(tlv, &pos, DPILLAR_TLV_PORTS_UP, 4, &up, 4);
+	dpt_tlv(tlv, &pos, 0x7ffe, 1, &other, 1);
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, pos - 3, tlv,
+		      pos - 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 2);
+
+	/* A first-version Hello: learned, and no ports-up news. */
+	dpt_hello_ok(test, d, 0, peer);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 3);
+	KUNIT_EXPECT_FALSE(test, dpt_ports_up(d, 0, peer, &mask));
+}
+
+/* Malformed TLVs drop the whole Hello, counted, and teach nothing. */
+static void dpt_neigh_hello_bad_tlv(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_neigh_dev(test, 4, 3);
+	const struct dp_topo *t = &d->dp->topo;
+	u32 self = d->dp->self, peer, sport, bad = 0;
+	u8 tlv[DPT_TLV_BYTES] = {}, mac[ETH_ALEN];
+	__be32 up = htonl(1);
+	unsigned int pos;
+
+	peer = dp_port_neigh(t, self, 0, 1);
+	sport = dpt_peer_port_of(t, self, 0, peer);
+	dpt_mac_of(peer, mac);
+
+	/* tlv_len beyond the frame, and beyond the protocol's limit. */
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, 8, tlv, 4);
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U,
+		      DPILLAR_HELLO_TLV_MAX + 4, tlv, DPT_TLV_BYTES);
+	bad += 2;
+	/* A TLV header cut by tlv_len (1..3 bytes of it). */
+	for (pos = 1; pos < sizeof(struct dpillar_tlv); pos++, bad++)
+		dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, pos, tlv, 8);
+	/* A value that runs past tlv_len. */
+	pos = 0;
+	dpt_tlv(tlv, &pos, DPILLAR_TLV_PORTS_UP, 4, &up, 4);
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, pos - 1, tlv, pos);
+	bad++;
+	/* A known type of the wrong length. */
+	pos = 0;
+	dpt_tlv(tlv, &pos, DPILLAR_TLV_PORTS_UP, 2, &up, 2);
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, pos, tlv, pos);
+	bad++;
+	/* A known type twice. */
+	pos = 0;
+	dpt_tlv(tlv, &pos, DPILLAR_TLV_PORTS_UP, 4, &up, 4);
+	dpt_tlv(tlv, &pos, DPILLAR_TLV_PORTS_UP, 4, &up, 4);
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, pos, tlv, pos);
+	bad++;
+	/* A length that would wrap a 16-bit offset. */
+	pos = 0;
+	dpt_tlv(tlv, &pos, 0x7fff, 0xffff, &up, 0);
+	dpt_hello_tlv(test, d, 0, peer, sport, mac, ~0U, pos, tlv, pos);
+	bad++;
+
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), bad);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 0);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, peer));
+}
+
 static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_learn),
 	KUNIT_CASE(dpt_neigh_miswired),
@@ -323,6 +465,8 @@ static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_aging),
 	KUNIT_CASE(dpt_neigh_mac_change),
 	KUNIT_CASE(dpt_neigh_port_state),
+	KUNIT_CASE(dpt_neigh_hello_tlv),
+	KUNIT_CASE(dpt_neigh_hello_bad_tlv),
 	{}
 };
 

@@ -14,6 +14,7 @@
 #include <net/rtnetlink.h>
 
 #include "test_lib.h"
+#include "topo_dpillar.h"
 
 #define DPT_MAX IFLA_DPILLAR_MAX
 
@@ -556,7 +557,7 @@ static void dpt_nl_fill_info(struct kunit *test)
 		nports = 0;
 		nla_for_each_nested(a, tb[IFLA_DPILLAR_PORTS], rem)
 			nports++;
-		KUNIT_EXPECT_EQ(test, nports, DP_NPORTS);
+		KUNIT_EXPECT_EQ(test, nports, DPP_NPORTS);
 	}
 }
 

@@ -121,6 +121,7 @@ static int dp_port_check(struct dp_priv *dp, struct net_device *lower,
 int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		struct netlink_ext_ack *extack)
 {
+	struct dp_port_info pi;
 	struct dp_port *port;
 	int err;
 
@@ -129,11 +130,12 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	if (err)
 		return err;
 
-	port = kzalloc(struct_size(port, neigh, dp->topo.port_neighs),
-		       GFP_KERNEL);
+	/* Sized by what this port plugs into, never by the fabric. */
+	dp_port_info(&dp->topo, dp->self, index, &pi);
+	port = kzalloc(struct_size(port, neigh, pi.nneigh), GFP_KERNEL);
 	if (!port)
 		return -ENOMEM;
-	port->nneigh = dp->topo.port_neighs;
+	port->nneigh = pi.nneigh;
 	port->dp = dp;
 	port->index = index;
 	port->dev = lower;

@@ -14,15 +14,17 @@
 #include <linux/prandom.h>
 
 #include "test_lib.h"
+#include "topo_dpillar.h"
 
 static const u8 dpt_peer_mac[ETH_ALEN] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x42 };
 
 /* (4,3), we are 1:0.1.0; the frames come from 2:1.1.1. */
 static struct dpt_dev *dpt_rx_dev(struct kunit *test, u32 *self, u32 *peer)
 {
+	struct dp_topo_params prm = { .kind = DP_TOPO_DPILLAR, .n = 4, .k = 3 };
 	struct dp_topo t;
 
-	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, DP_TOPO_DPILLAR, 4, 3, NULL), 0);
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
 	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "1:0.1.0", self, NULL), 0);
 	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:1.1.1", peer, NULL), 0);
 	return dpt_dev_create(test, 4, 3, *self);
@@ -279,10 +281,10 @@ static void dpt_rx_relay_noroute(struct kunit *test)
 	h->flags = 0xff;
 	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 2);
-	for (r = 0; r < DP_DROP_ROUTE_COUNT; r++)
+	for (r = 0; r < DP_DROP_MAX; r++)
 		reasons += dpt_route_stat(d, r);
 	KUNIT_EXPECT_EQ(test, reasons, 2);
-	KUNIT_EXPECT_EQ(test, dpt_route_stat(d, DP_DROP_ROUTE_NOPATH), 0);
+	KUNIT_EXPECT_EQ(test, dpt_route_stat(d, DPP_DROP_NOPATH), 0);
 	KUNIT_EXPECT_EQ(test, dpt_route_stat(d, DP_DROP_ROUTE_BAD_ADDR), 0);
 }
 
@@ -303,7 +305,7 @@ static void dpt_rx_shared_skb(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&orig->users), 1);
 	KUNIT_EXPECT_EQ(test, orig->len, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, ((struct dpillar_hdr *)orig->data)->ttl,
-			DP_DEFAULT_TTL);
+			DPT_TTL);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 1);
 	kfree_skb(orig);
 }

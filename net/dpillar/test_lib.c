@@ -21,7 +21,7 @@ static void dpt_dev_free(void *arg)
 	struct dpt_dev *d = arg;
 	u32 i;
 
-	for (i = 0; i < DP_NPORTS; i++) {
+	for (i = 0; i < DP_MAX_PORTS; i++) {
 		if (d->lower[i]) {
 			RCU_INIT_POINTER(d->lower[i]->rx_handler_data, NULL);
 			free_netdev(d->lower[i]);
@@ -37,6 +37,9 @@ static void dpt_dev_free(void *arg)
 
 struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 {
+	struct dp_topo_params prm = {
+		.kind = DP_TOPO_DPILLAR, .n = n, .k = k,
+	};
 	struct dp_prefix *prefix;
 	struct dpt_dev *d;
 	struct dp_priv *dp;
@@ -54,8 +57,8 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 	KUNIT_ASSERT_EQ(test, d->dev->netdev_ops->ndo_init(d->dev), 0);
 	d->dp = netdev_priv(d->dev);
 	dp = d->dp;
-	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&dp->topo, DP_TOPO_DPILLAR, n, k,
-					       &why), 0, "%s", why);
+	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&dp->topo, &prm, &why), 0,
+			    "%s", why);
 	KUNIT_ASSERT_TRUE(test, dp_addr_valid(&dp->topo, self));
 	dp->self = self;
 	dp->nports = dp->topo.nports;
@@ -70,18 +73,19 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 	rcu_assign_pointer(dp->prefix, prefix);
 	d->dev->flags |= IFF_UP;
 
-	for (i = 0; i < DP_NPORTS; i++) {
+	for (i = 0; i < dp->nports; i++) {
+		struct dp_port_info pi;
 		struct dp_port *port;
 
 		d->lower[i] = alloc_netdev(0, i ? "dptp1" : "dptp0",
 					   NET_NAME_USER, ether_setup);
 		KUNIT_ASSERT_NOT_NULL(test, d->lower[i]);
 		eth_hw_addr_random(d->lower[i]);
-		port = kzalloc(struct_size(port, neigh, dp->topo.port_neighs),
-			       GFP_KERNEL);
+		dp_port_info(&dp->topo, self, i, &pi);
+		port = kzalloc(struct_size(port, neigh, pi.nneigh), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, port);
 		d->port[i] = port;
-		port->nneigh = dp->topo.port_neighs;
+		port->nneigh = pi.nneigh;
 		port->dp = dp;
 		port->index = i;
 		port->dev = d->lower[i];
@@ -192,7 +196,7 @@ void dpt_hdr(struct dpillar_hdr *h, u8 type, u32 src, u32 dst)
 	memset(h, 0, sizeof(*h));
 	h->version = DPILLAR_VERSION;
 	h->type = type;
-	h->ttl = DP_DEFAULT_TTL;
+	h->ttl = DPT_TTL;
 	h->proto = htons(ETH_P_IP);
 	h->src = htonl(src);
 	h->dst = htonl(dst);

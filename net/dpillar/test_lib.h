@@ -20,13 +20,13 @@
 struct dpt_dev {
 	struct net_device *dev;		/* dp0 */
 	struct dp_priv *dp;
-	struct net_device *lower[DP_NPORTS];
-	struct dp_port *port[DP_NPORTS];
+	struct net_device *lower[DP_MAX_PORTS];
+	struct dp_port *port[DP_MAX_PORTS];
 };
 
 /*
- * Create dp0 of node @self in an (n, k) fabric, up, with both ports
- * running and with carrier; freed when the test ends.
+ * Create dp0 of node @self in a DPillar (n, k) fabric, up, with both
+ * ports running and with carrier; freed when the test ends.
  */
 struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self);
 /* Lower device state as dp_port_up() sees it. */
@@ -47,7 +47,8 @@ u64 dpt_stat_outcomes(const struct dpt_dev *d);
 struct sk_buff *dpt_frame(struct kunit *test, struct dpt_dev *d, u32 port,
 			  const u8 *src_mac, u16 proto, const void *payload,
 			  unsigned int len, unsigned int linear);
-/* A DPillar header with sane defaults (DATA, TTL 64, IPv4). */
+/* A DPillar header with sane defaults (DATA, TTL DPT_TTL, IPv4). */
+#define DPT_TTL	64
 void dpt_hdr(struct dpillar_hdr *h, u8 type, u32 src, u32 dst);
 /* Run the port rx_handler the way the stack does (BH, RCU). */
 rx_handler_result_t dpt_rx(struct sk_buff **pskb);

@@ -227,6 +227,7 @@ int dp_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
 		  const char **why)
 {
 	const char *dummy, *p = text;
+	u32 v;
 	int err;
 
 	if (!why)
@@ -238,15 +239,17 @@ int dp_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
 	if (*p != '#')
 		return t->ops->addr_parse(t, text, id, why);
 	p++;
-	err = dp_parse_dec(&p, 0xffffffffU, id);
+	/* *id is left alone on any error: parse into @v. */
+	err = dp_parse_dec(&p, 0xffffffffU, &v);
 	if (err || *p) {
 		*why = "#<node id> wants a decimal node id";
 		return -EINVAL;
 	}
-	if (!dp_addr_valid(t, *id)) {
+	if (!dp_addr_valid(t, v)) {
 		*why = "no such node id in this fabric";
 		return -EINVAL;
 	}
+	*id = v;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_addr_parse);

@@ -148,10 +148,14 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	u64 p = 1, nodes;
 	u32 i;
 
-	_Static_assert(sizeof(struct dpp_priv) <= sizeof(t->priv),
-		       "DPillar tables must fit struct dp_topo.priv");
+	/* DPillar's tables must fit struct dp_topo.priv. */
+	DP_BUILD_CHECK(sizeof(struct dpp_priv) <= sizeof(t->priv));
 	if (prm->level || prm->spaces || prm->nodes || prm->seed) {
 		*why = "DPillar takes only n and k";
+		return -EINVAL;
+	}
+	if (!n || !k) {
+		*why = !n ? "Missing n" : "Missing k";
 		return -EINVAL;
 	}
 	if (n & 1) {

@@ -77,11 +77,11 @@ static const struct dpt_init_case dpt_init_cases[] = {
 	{ 1, 4, 0xffffffff, DPT_TOO_MANY },
 	{ 1, 13, 3, "n must be even" },
 	{ 1, 2, 3, "n out of range (4..256)" },
-	{ 1, 0, 3, "n out of range (4..256)" },
+	{ 1, 0, 3, "Missing n" },
 	{ 1, 258, 3, "n out of range (4..256)" },
 	{ 1, 0xfffffffe, 3, "n out of range (4..256)" },
 	{ 1, 12, 1, "k must be >= 2" },
-	{ 1, 12, 0, "k must be >= 2" },
+	{ 1, 12, 0, "Missing k" },
 	{ 0, 12, 3, "unknown topology kind" },
 	{ 2, 12, 3, "unknown topology kind" },
 };

@@ -72,10 +72,10 @@ static void test_init_limits(void)
 		{ 1, 4, 0xffffffff, 0, "too many servers: k*(n/2)^k exceeds 2^32 - 1" },
 		{ 1, 13, 3, 0, "n must be even" },
 		{ 1, 2, 3, 0, "n out of range (4..256)" },
-		{ 1, 0, 3, 0, "n out of range (4..256)" },
+		{ 1, 0, 3, 0, "Missing n" },
 		{ 1, 258, 3, 0, "n out of range (4..256)" },
 		{ 1, 12, 1, 0, "k must be >= 2" },
-		{ 1, 12, 0, 0, "k must be >= 2" },
+		{ 1, 12, 0, 0, "Missing k" },
 		{ 0, 12, 3, 0, "unknown topology kind" },
 		{ 2, 12, 3, 0, "unknown topology kind" },
 	};
