@@ -271,6 +271,7 @@ bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi);
 #endif
 
 /* fwd.c */
+void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);
 bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 		    u32 *node);

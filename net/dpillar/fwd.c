@@ -32,6 +32,41 @@ static void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat,
 	put_cpu_ptr(dp->stats);
 }
 
+/*
+ * The core's drop reason closest to each of our drop counters, for
+ * "perf trace -e skb:kfree_skb" and dropwatch.  A module cannot register
+ * a drop-reason subsystem of its own (the subsystem ids are an enum of
+ * the kernel's), so the exact reason stays in our counters.
+ */
+static const u16 dp_drop_reasons[DP_STAT_MAX] = {
+	[DP_STAT_DROP_SHORT]	= SKB_DROP_REASON_PKT_TOO_SMALL,
+	[DP_STAT_DROP_VERSION]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_DROP_TYPE]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_DROP_ADDR]	= SKB_DROP_REASON_IP_INADDRERRORS,
+	[DP_STAT_DROP_TTL]	= SKB_DROP_REASON_IP_INHDR,
+	[DP_STAT_DROP_PROTO]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_DROP_INNER]	= SKB_DROP_REASON_HDR_TRUNC,
+	[DP_STAT_DROP_DOWN]	= SKB_DROP_REASON_DEV_READY,
+	[DP_STAT_DROP_NOROUTE]	= SKB_DROP_REASON_IP_INNOROUTES,
+	[DP_STAT_DROP_NONEIGH]	= SKB_DROP_REASON_NEIGH_FAILED,
+	[DP_STAT_DROP_MTU]	= SKB_DROP_REASON_PKT_TOO_BIG,
+	[DP_STAT_DROP_NOMEM]	= SKB_DROP_REASON_NOMEM,
+	[DP_STAT_DROP_OTHERHOST] = SKB_DROP_REASON_OTHERHOST,
+	[DP_STAT_HELLO_BAD]	= SKB_DROP_REASON_HDR_TRUNC,
+	[DP_STAT_TX_NOT_FABRIC]	= SKB_DROP_REASON_IP_OUTNOROUTES,
+	[DP_STAT_TX_PROTO]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_TX_NOROUTE]	= SKB_DROP_REASON_IP_OUTNOROUTES,
+};
+
+/* Count a drop and free the frame with the matching core reason. */
+void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat)
+{
+	u16 reason = stat < DP_STAT_MAX ? dp_drop_reasons[stat] : 0;
+
+	dp_count(dp, stat);
+	kfree_skb_reason(skb, reason ?: SKB_DROP_REASON_NOT_SPECIFIED);
+}
+
 /* Why routing gave up, on top of the drop itself. */
 static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
 {
@@ -148,7 +183,7 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct dp_route_state st;
 	struct dpillar_hdr *h;
 	unsigned int len = skb->len;
-	enum dp_stat err;
+	enum dp_stat err, why;
 	u32 dst, hash;
 
 	if (skb->protocol == htons(ETH_P_IP)) {
@@ -162,14 +197,14 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	if (!dp_ip_to_node(dp, skb, &dst)) {
 		dp_unreachable(skb);
-		dp_count(dp, DP_STAT_TX_NOT_FABRIC);
+		why = DP_STAT_TX_NOT_FABRIC;
 		goto drop;
 	}
 
 	/* The flow hash of the IP packet, for topologies that spread flows. */
 	hash = skb_get_hash(skb);
 	if (skb_cow_head(skb, ETH_HLEN + DP_HDR_LEN)) {
-		dp_count(dp, DP_STAT_DROP_NOMEM);
+		why = DP_STAT_DROP_NOMEM;
 		goto drop;
 	}
 	skb_scrub_packet(skb, false);
@@ -185,16 +220,16 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	dp_route_init(&dp->topo, dp->self, dst, 0, hash, &st);
 	err = dp_route_out(dp, skb, &st, DP_STAT_TX_NOROUTE);
 	if (err != DP_STAT_MAX) {
-		dp_count(dp, err);
+		why = err;
 		goto drop;
 	}
 	dp_count_bytes(dp, DP_STAT_TX, len);
 	return NETDEV_TX_OK;
 
 drop_proto:
-	dp_count(dp, DP_STAT_TX_PROTO);
+	why = DP_STAT_TX_PROTO;
 drop:
-	kfree_skb(skb);
+	dp_drop(dp, skb, why);
 	return NETDEV_TX_OK;
 }
 
@@ -203,6 +238,7 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
 	__be16 proto = ((struct dpillar_hdr *)skb->data)->proto;
+	enum dp_stat why;
 	unsigned int min;
 
 	if (proto == htons(ETH_P_IP)) {
@@ -210,11 +246,11 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 	} else if (proto == htons(ETH_P_IPV6)) {
 		min = sizeof(struct ipv6hdr);
 	} else {
-		dp_count(dp, DP_STAT_DROP_PROTO);
+		why = DP_STAT_DROP_PROTO;
 		goto drop;
 	}
 	if (!pskb_may_pull(skb, DP_HDR_LEN + min)) {
-		dp_count(dp, DP_STAT_DROP_INNER);
+		why = DP_STAT_DROP_INNER;
 		goto drop;
 	}
 	skb_pull_rcsum(skb, DP_HDR_LEN);
@@ -229,7 +265,7 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 	return RX_HANDLER_ANOTHER;
 
 drop:
-	kfree_skb(skb);
+	dp_drop(dp, skb, why);
 	return RX_HANDLER_CONSUMED;
 }
 
@@ -238,16 +274,16 @@ static void dp_relay(struct dp_priv *dp, struct sk_buff *skb)
 {
 	struct dp_route_state st;
 	struct dpillar_hdr *h;
-	enum dp_stat err;
+	enum dp_stat err, why;
 
 	/* Our copy of the header is about to change: make it private. */
 	if (skb_cow_head(skb, ETH_HLEN)) {
-		dp_count(dp, DP_STAT_DROP_NOMEM);
+		why = DP_STAT_DROP_NOMEM;
 		goto drop;
 	}
 	h = (struct dpillar_hdr *)skb->data;
 	if (h->ttl <= 1) {
-		dp_count(dp, DP_STAT_DROP_TTL);
+		why = DP_STAT_DROP_TTL;
 		net_warn_ratelimited("%s: TTL expired (src %u dst %u): routing loop?\n",
 				     dp->dev->name, ntohl(h->src), ntohl(h->dst));
 		goto drop;
@@ -261,14 +297,14 @@ static void dp_relay(struct dp_priv *dp, struct sk_buff *skb)
 	skb_forward_csum(skb);
 	err = dp_route_out(dp, skb, &st, DP_STAT_DROP_NOROUTE);
 	if (err != DP_STAT_MAX) {
-		dp_count(dp, err);
+		why = err;
 		goto drop;
 	}
 	dp_count(dp, DP_STAT_FORWARDED);
 	return;
 
 drop:
-	kfree_skb(skb);
+	dp_drop(dp, skb, why);
 }
 
 static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
@@ -287,6 +323,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	const struct dpillar_hdr *h;
 	struct dp_port *port;
 	struct dp_priv *dp;
+	enum dp_stat why;
 
 	if (skb->protocol != htons(DPILLAR_ETHERTYPE))
 		return RX_HANDLER_PASS;
@@ -302,17 +339,17 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	dp_count(dp, DP_STAT_RX_FRAMES);
 
 	if (!pskb_may_pull(skb, DP_HDR_LEN)) {
-		dp_count(dp, DP_STAT_DROP_SHORT);
+		why = DP_STAT_DROP_SHORT;
 		goto drop;
 	}
 	h = (const struct dpillar_hdr *)skb->data;
 	if (h->version != DPILLAR_VERSION) {
-		dp_count(dp, DP_STAT_DROP_VERSION);
+		why = DP_STAT_DROP_VERSION;
 		goto drop;
 	}
 	/* A server whose dp0 is down has left the fabric. */
 	if (!(dp->dev->flags & IFF_UP)) {
-		dp_count(dp, DP_STAT_DROP_DOWN);
+		why = DP_STAT_DROP_DOWN;
 		goto drop;
 	}
 	if (h->type == DPILLAR_T_HELLO) {
@@ -320,7 +357,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		return RX_HANDLER_CONSUMED;
 	}
 	if (h->type != DPILLAR_T_DATA) {
-		dp_count(dp, DP_STAT_DROP_TYPE);
+		why = DP_STAT_DROP_TYPE;
 		goto drop;
 	}
 	/*
@@ -331,11 +368,11 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	 * multiply, and carries routing state meant for another server.
 	 */
 	if (skb->pkt_type != PACKET_HOST) {
-		dp_count(dp, DP_STAT_DROP_OTHERHOST);
+		why = DP_STAT_DROP_OTHERHOST;
 		goto drop;
 	}
 	if (!dp_addr_ok(dp, h)) {
-		dp_count(dp, DP_STAT_DROP_ADDR);
+		why = DP_STAT_DROP_ADDR;
 		goto drop;
 	}
 	if (ntohl(h->dst) == dp->self)
@@ -344,7 +381,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	return RX_HANDLER_CONSUMED;
 
 drop:
-	kfree_skb(skb);
+	dp_drop(dp, skb, why);
 	return RX_HANDLER_CONSUMED;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_handle_frame);

@@ -327,32 +327,24 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 
 	/* Hellos go to the group address; a unicast one is not for us. */
 	if (skb->pkt_type == PACKET_OTHERHOST) {
-		dp_count(dp, DP_STAT_DROP_OTHERHOST);
-		goto out;
+		dp_drop(dp, skb, DP_STAT_DROP_OTHERHOST);
+		return;
 	}
-	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello))) {
-		dp_count(dp, DP_STAT_HELLO_BAD);
-		goto out;
-	}
+	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello)))
+		goto bad;
 	tlv_len = ntohs(((const struct dpillar_hello *)
 			 (skb->data + DP_HDR_LEN))->tlv_len);
 	if (tlv_len > DPILLAR_HELLO_TLV_MAX ||
-	    !pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello) + tlv_len)) {
-		dp_count(dp, DP_STAT_HELLO_BAD);
-		goto out;
-	}
+	    !pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello) + tlv_len))
+		goto bad;
 	h = (const struct dpillar_hdr *)skb->data;
 	hello = (const struct dpillar_hello *)(h + 1);
-	if (!dp_hello_parse((const u8 *)(hello + 1), tlv_len, &hi)) {
-		dp_count(dp, DP_STAT_HELLO_BAD);
-		goto out;
-	}
+	if (!dp_hello_parse((const u8 *)(hello + 1), tlv_len, &hi))
+		goto bad;
 	src = ntohl(h->src);
 	mac = ether_addr_to_u64(eth_hdr(skb)->h_source);
-	if (!dp_addr_valid(&dp->topo, src) || !is_valid_ether_addr(eth_hdr(skb)->h_source)) {
-		dp_count(dp, DP_STAT_HELLO_BAD);
-		goto out;
-	}
+	if (!dp_addr_valid(&dp->topo, src) || !is_valid_ether_addr(eth_hdr(skb)->h_source))
+		goto bad;
 
 	idx = dp_port_neigh_index(&dp->topo, dp->self, port->index, src);
 	if (idx < 0 || !dp_peer_on_switch(dp, port->index, src, hello->port)) {
@@ -389,4 +381,7 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	}
 out:
 	consume_skb(skb);
+	return;
+bad:
+	dp_drop(dp, skb, DP_STAT_HELLO_BAD);
 }

@@ -109,6 +109,10 @@ static const struct dpt_pol_case dpt_pol_cases[] = {
 	{ "ip4 prefix short", IFLA_DPILLAR_IP4_PREFIX, 3, 0, -ERANGE, NULL },
 	{ "ports not nested", IFLA_DPILLAR_PORTS, 2, 0, -ERANGE, NULL },
 	{ "unknown type", DPT_MAX + 1, 4, 0, 0, NULL },
+	{ "addr empty", IFLA_DPILLAR_ADDR, 0, 0, -EINVAL, NULL },
+	{ "addr unterminated", IFLA_DPILLAR_ADDR, 4, 0x31313131, -EINVAL,
+	  NULL },
+	{ "addr #1", IFLA_DPILLAR_ADDR, 3, 0x003123, 0, NULL },
 };
 
 static void dpt_pol_desc(const struct dpt_pol_case *c, char *desc)
@@ -259,6 +263,54 @@ static void dpt_nl_newlink_missing(struct kunit *test)
 			       c[i].omit);
 		KUNIT_EXPECT_EQ(test, dpt_newlink(test, m, false), -EINVAL);
 		dpt_expect_msg(test, m, c[i].msg);
+	}
+}
+
+/* The address as text (IFLA_DPILLAR_ADDR), or column and label: one form. */
+static void dpt_nl_newlink_addr(struct kunit *test)
+{
+	static const struct {
+		const char *addr;
+		unsigned int omit;
+		int err;
+		const char *msg;
+	} c[] = {
+		/* Parsed: the request gets as far as its (missing) ports. */
+		{ "1:0.1.0", DPT_NO_COLUMN | DPT_NO_LABEL, -ENODEV,
+		  "Port device does not exist" },
+		{ "#11", DPT_NO_COLUMN | DPT_NO_LABEL, -ENODEV,
+		  "Port device does not exist" },
+		{ "1:0.1.0", DPT_NO_LABEL, -EINVAL,
+		  "Give the address as text or as column and label, not both" },
+		{ "1:0.1.0", 0, -EINVAL,
+		  "Give the address as text or as column and label, not both" },
+		{ "3:0.1.0", DPT_NO_COLUMN | DPT_NO_LABEL, -EINVAL,
+		  "column out of range" },
+		{ "1:0.1", DPT_NO_COLUMN | DPT_NO_LABEL, -EINVAL,
+		  "label must have k symbols" },
+		{ "#24", DPT_NO_COLUMN | DPT_NO_LABEL, -EINVAL,
+		  "no such node id in this fabric" },
+		{ "#-1", DPT_NO_COLUMN | DPT_NO_LABEL, -EINVAL,
+		  "#<node id> wants a decimal node id" },
+		{ "1:0.1.0", DPT_NO_COLUMN | DPT_NO_LABEL | DPT_NO_PORTS,
+		  -EINVAL, "Missing ports" },
+	};
+	struct dpt_msg *m;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, dpt_nodev, 2,
+			       c[i].omit);
+		KUNIT_ASSERT_EQ(test, nla_put_string(m->skb, IFLA_DPILLAR_ADDR,
+						     c[i].addr), 0);
+		KUNIT_EXPECT_EQ_MSG(test, dpt_newlink(test, m, false), c[i].err,
+				    "%s", c[i].addr);
+		dpt_expect_msg(test, m, c[i].msg);
+		if (c[i].err == -EINVAL && !(c[i].omit & DPT_NO_PORTS) &&
+		    (c[i].omit & DPT_NO_COLUMN))
+			KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
+					    (const struct nlattr *)
+					    m->tb[IFLA_DPILLAR_ADDR]);
 	}
 }
 
@@ -525,6 +577,7 @@ static void dpt_nl_fill_info(struct kunit *test)
 		u32 n, k;
 	} nk[] = { { 4, 2 }, { 6, 3 }, { 48, 5 }, { 4, 27 } };
 	struct nlattr *tb[DPT_MAX + 1], *a;
+	char addr[DP_ADDR_TEXT_MAX];
 	struct sk_buff *skb;
 	struct dpt_dev *d;
 	unsigned int i;
@@ -551,6 +604,13 @@ static void dpt_nl_fill_info(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_LABEL]);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_NODE_ID]);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_PORTS]);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_ADDR]);
+		/* The topology's text form; node 1 of (6,3) is 0:0.0.1. */
+		dp_addr_format(&d->dp->topo, 1, addr, sizeof(addr));
+		KUNIT_EXPECT_EQ(test, nla_strcmp(tb[IFLA_DPILLAR_ADDR], addr),
+				0);
+		if (nk[i].k == 3)
+			KUNIT_EXPECT_STREQ(test, addr, "0:0.0.1");
 		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_K]), nk[i].k);
 		KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_LABEL]), nk[i].k);
 		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_NODE_ID]), 1);
@@ -565,6 +625,7 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE_PARAM(dpt_nl_policy, dpt_pol_gen_params),
 	KUNIT_CASE(dpt_nl_policy_nested_ports),
 	KUNIT_CASE(dpt_nl_newlink_missing),
+	KUNIT_CASE(dpt_nl_newlink_addr),
 	KUNIT_CASE(dpt_nl_newlink_topo),
 	KUNIT_CASE(dpt_nl_newlink_settings),
 	KUNIT_CASE(dpt_nl_newlink_ports),
