@@ -857,5 +857,211 @@ static struct kunit_suite dpt_ftroute_suite = {
 	.test_cases = dpt_ftroute_cases,
 };
 
-kunit_test_suites(&dpt_topo_suite, &dpt_addr_suite, &dpt_wiring_suite,
-		  &dpt_sroute_suite, &dpt_ftroute_suite);
+/* ---- the framework itself: ops tables, TTL bounds, address dispatch ---- */
+
+/* Every registered topology passes the ops check and is found both ways. */
+static void dpt_core_registry(struct kunit *test)
+{
+	const struct dp_topo_ops *ops;
+	const char *why = NULL;
+	u32 kind, found = 0;
+
+	KUNIT_EXPECT_NULL(test, dp_topo_ops_by_kind(0));
+	KUNIT_EXPECT_NULL(test, dp_topo_ops_by_kind(DP_TOPO_KIND_MAX + 1));
+	KUNIT_EXPECT_NULL(test, dp_topo_ops_by_name("nonesuch"));
+	for (kind = 1; kind <= DP_TOPO_KIND_MAX; kind++) {
+		ops = dp_topo_ops_by_kind(kind);
+		if (!ops)
+			continue;
+		found++;
+		KUNIT_EXPECT_EQ_MSG(test, dp_topo_ops_check(ops, &why), 0,
+				    "%s: %s", ops->name, why);
+		KUNIT_EXPECT_EQ(test, ops->kind, kind);
+		KUNIT_EXPECT_PTR_EQ(test, dp_topo_ops_by_name(ops->name), ops);
+	}
+	KUNIT_EXPECT_EQ(test, found, DP_TOPO_KIND_MAX);
+}
+
+/* How to break a copy of a good ops table. */
+enum dpt_break {
+	DPT_NO_NAME, DPT_BAD_KIND, DPT_NO_INIT, DPT_NO_ROUTE, DPT_NO_ROUTE_INIT,
+	DPT_NO_ADDR_PARSE, DPT_NO_PEER_PORT, DPT_HALF_LABEL, DPT_FEW_PHASES,
+	DPT_MANY_PHASES, DPT_PHASE0_NAME, DPT_FEW_DROPS, DPT_DROP1_NAME,
+	DPT_NO_DETOURS, DPT_DETOUR_SLOT, DPT_BREAK_MAX,
+};
+
+static void dpt_core_ops_check_rejects(struct kunit *test)
+{
+	static const struct dp_phase_desc bad_phases[] = {
+		{ "direct" }, { "none" },
+	};
+	static const char *const bad_drops[] = { "none", "nope", "at_dst" };
+	static const struct dp_phase_desc slot4[] = {
+		{ "none" }, { "direct" }, { "odd", DP_DETOUR_SLOTS + 1 },
+	};
+	struct dp_topo_ops ops;
+	const char *why;
+	int b;
+
+	for (b = 0; b < DPT_BREAK_MAX; b++) {
+		ops = dp_dpillar_ops;
+		switch (b) {
+		case DPT_NO_NAME:
+			ops.name = NULL;
+			break;
+		case DPT_BAD_KIND:
+			ops.kind = DP_TOPO_KIND_MAX + 1;
+			break;
+		case DPT_NO_INIT:
+			ops.init = NULL;
+			break;
+		case DPT_NO_ROUTE:
+			ops.route = NULL;
+			break;
+		case DPT_NO_ROUTE_INIT:
+			ops.route_init = NULL;
+			break;
+		case DPT_NO_ADDR_PARSE:
+			ops.addr_parse = NULL;
+			break;
+		case DPT_NO_PEER_PORT:
+			ops.peer_port = NULL;
+			break;
+		case DPT_HALF_LABEL:
+			ops.addr_from_label = NULL;
+			break;
+		case DPT_FEW_PHASES:
+			ops.nphases = 1;
+			break;
+		case DPT_MANY_PHASES:
+			ops.nphases = DP_PHASE_MAX + 1;
+			break;
+		case DPT_PHASE0_NAME:
+			ops.phases = bad_phases;
+			ops.nphases = ARRAY_SIZE(bad_phases);
+			break;
+		case DPT_FEW_DROPS:
+			ops.ndrops = DP_DROP_TOPO - 1;
+			break;
+		case DPT_DROP1_NAME:
+			ops.drops = bad_drops;
+			ops.ndrops = ARRAY_SIZE(bad_drops);
+			break;
+		case DPT_NO_DETOURS:
+			ops.detours = NULL;
+			break;
+		case DPT_DETOUR_SLOT:
+			ops.phases = slot4;
+			ops.nphases = ARRAY_SIZE(slot4);
+			break;
+		}
+		why = NULL;
+		KUNIT_EXPECT_EQ_MSG(test, dp_topo_ops_check(&ops, &why), -EINVAL,
+				    "break %d accepted", b);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, why, "break %d: no reason", b);
+	}
+	/* The unbroken copy passes: each case above failed for its reason. */
+	ops = dp_dpillar_ops;
+	KUNIT_EXPECT_EQ(test, dp_topo_ops_check(&ops, &why), 0);
+}
+
+/*
+ * The TTL is the proven path bound of each parameter set, never above what
+ * the header holds: DPillar's 8k + 9 at the ends of its ranges, and the
+ * k that would exceed it is refused for its size first.
+ */
+static void dpt_core_ttl_extremes(struct kunit *test)
+{
+	static const struct dpt_nk ok[] = {
+		{ 4, 2 }, { 256, 2 }, { 256, 3 }, { 4, 27 }, { 6, 16 },
+		{ 48, 5 }, { 48, 6 }, { 4, 10 },
+	};
+	struct dp_topo_params prm = { .kind = DP_TOPO_DPILLAR };
+	struct dp_topo t;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		prm.n = ok[i].n;
+		prm.k = ok[i].k;
+		KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
+		KUNIT_EXPECT_EQ(test, dp_topo_ttl(&t), 8 * ok[i].k + 9);
+		KUNIT_EXPECT_LE(test, dp_topo_ttl(&t), DP_TTL_MAX);
+		KUNIT_EXPECT_LE(test, t.ff_hops, t.max_hops);
+	}
+	/* (4,10): the issue's 68-hop detour fits; a fixed TTL of 64 did not. */
+	prm.n = 4;
+	prm.k = 10;
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
+	KUNIT_EXPECT_GE(test, dp_topo_ttl(&t), 68);
+	/* (4,28) is refused for its size: its bound (233) would still fit. */
+	prm.k = 28;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &prm, NULL), -EINVAL);
+	/* Parameters another topology owns are refused, not ignored. */
+	prm.k = 3;
+	prm.spaces = 2;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &prm, NULL), -EINVAL);
+}
+
+/*
+ * Text addresses: "#<id>" in the core for every topology, the rest in the
+ * topology; a failed parse leaves the caller's id alone.
+ */
+static void dpt_core_addr_dispatch(struct kunit *test)
+{
+	static const char *const bad[] = {
+		"", "#", "#x", "#1x", "# 1", "#1 ", "#-1", "#+1", "#24",
+		"#4294967295", "#4294967296", "#99999999999",
+	};
+	struct dp_topo t;
+	char buf[DP_ADDR_TEXT_MAX];
+	const char *why;
+	unsigned int i;
+	u32 id;
+
+	dpt_mk(test, &t, 4, 3);		/* 24 servers */
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, "#0", &id, NULL), 0);
+	KUNIT_EXPECT_EQ(test, id, 0);
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, "#23", &id, NULL), 0);
+	KUNIT_EXPECT_EQ(test, id, 23);
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, "#007", &id, NULL), 0);
+	KUNIT_EXPECT_EQ(test, id, 7);
+	/* The topology's own form reaches the topology. */
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, "2:1.1.1", &id, NULL), 0);
+	KUNIT_EXPECT_EQ(test, id, 2 * 8 + 7);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		id = 12345;
+		why = NULL;
+		KUNIT_EXPECT_EQ_MSG(test, dp_addr_parse(&t, bad[i], &id, &why),
+				    -EINVAL, "\"%s\"", bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, id, 12345, "\"%s\"", bad[i]);
+		KUNIT_EXPECT_NOT_NULL(test, why);
+	}
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(&t, NULL, &id, NULL), -EINVAL);
+	/* Format: the topology's form; an id outside the fabric is "". */
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, 23, buf, sizeof(buf)), 7);
+	KUNIT_EXPECT_STREQ(test, buf, "2:1.1.1");
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, 24, buf, sizeof(buf)),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, buf, "");
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, DP_NODE_NONE, buf,
+					     sizeof(buf)), -EINVAL);
+	/* Truncated like snprintf: the full length, always terminated. */
+	KUNIT_EXPECT_EQ(test, dp_addr_format(&t, 23, buf, 4), 7);
+	KUNIT_EXPECT_STREQ(test, buf, "2:1");
+}
+
+static struct kunit_case dpt_core_cases[] = {
+	KUNIT_CASE(dpt_core_registry),
+	KUNIT_CASE(dpt_core_ops_check_rejects),
+	KUNIT_CASE(dpt_core_ttl_extremes),
+	KUNIT_CASE(dpt_core_addr_dispatch),
+	{}
+};
+
+static struct kunit_suite dpt_core_suite = {
+	.name = "dpillar_topo_core",
+	.test_cases = dpt_core_cases,
+};
+
+kunit_test_suites(&dpt_core_suite, &dpt_topo_suite, &dpt_addr_suite,
+		  &dpt_wiring_suite, &dpt_sroute_suite, &dpt_ftroute_suite);
