@@ -373,7 +373,70 @@ static void dpt_rx_fuzz(struct kunit *test)
 		   dpt_stat(d, DP_STAT_DROP_NOROUTE));
 }
 
+/*
+ * Frames of the first wire version, as 7215587 sent them: captured with an
+ * AF_PACKET socket on the veth between port 0 of 0:0.0 and port 1 of
+ * 1:0.0 in a (4,2) fabric on a 6.12 guest, while 0:0.0 pinged 1:0.0 (ping
+ * -s 8 -p 5a).  Ethernet headers cut off.  Its header's "reserved" is now
+ * the routing word and its Hello's reserved bytes are tlv_len: zero in
+ * both, so these frames must mean what they meant.
+ */
+static const u8 dpt_v1_hello[] = {	/* from 1:0.0 (node 4), port 1 */
+	0x01, 0x02, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x04, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0x01, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x64,
+};
+
+static const u8 dpt_v1_data[] = {	/* 0:0.0 -> 1:0.0, TTL 64, ICMP echo */
+	0x01, 0x01, 0x40, 0x00, 0x08, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04,
+	0xff, 0xff, 0xff, 0xff, 0x45, 0x00, 0x00, 0x24,
+	0x5f, 0xb9, 0x40, 0x00, 0x40, 0x01, 0xc7, 0x1c,
+	0x0a, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x04,
+	0x08, 0x00, 0x9d, 0x2d, 0x00, 0xcf, 0x00, 0x03,
+	0x5a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static const u8 dpt_v1_mac_a[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x0a };
+static const u8 dpt_v1_mac_b[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x0b };
+
+static void dpt_rx_v1_frames(struct kunit *test)
+{
+	struct dpt_dev *a = dpt_dev_create(test, 4, 2, 0);
+	struct dpt_dev *b = dpt_dev_create(test, 4, 2, 4);
+	rx_handler_result_t ret;
+	struct sk_buff *skb;
+	bool reach;
+
+	/* 0:0.0 hears 1:0.0's Hello on its port 0 and learns it. */
+	skb = dpt_frame(test, a, 0, dpt_v1_mac_b, DPILLAR_ETHERTYPE,
+			dpt_v1_hello, sizeof(dpt_v1_hello),
+			sizeof(dpt_v1_hello));
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_CONSUMED);
+	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_RX), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_BAD), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_MISWIRED), 0);
+	rcu_read_lock();
+	reach = dp_reachable(a->dp, 0, 0, 4);
+	rcu_read_unlock();
+	KUNIT_EXPECT_TRUE(test, reach);
+
+	/* 1:0.0 gets 0:0.0's echo request on its port 1 and delivers it. */
+	skb = dpt_frame(test, b, 1, dpt_v1_mac_a, DPILLAR_ETHERTYPE,
+			dpt_v1_data, sizeof(dpt_v1_data), sizeof(dpt_v1_data));
+	ret = dpt_rx(&skb);
+	if (ret != RX_HANDLER_ANOTHER && ret != RX_HANDLER_CONSUMED)
+		kfree_skb(skb);
+	KUNIT_ASSERT_EQ(test, ret, RX_HANDLER_ANOTHER);
+	KUNIT_EXPECT_EQ(test, ntohs(skb->protocol), ETH_P_IP);
+	KUNIT_EXPECT_EQ(test, skb->len, sizeof(dpt_v1_data) - DP_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, dpt_stat(b, DP_STAT_DELIVERED), 1);
+	kfree_skb(skb);
+}
+
 static struct kunit_case dpt_rx_cases[] = {
+	KUNIT_CASE(dpt_rx_v1_frames),
 	KUNIT_CASE(dpt_rx_other_ethertype),
 	KUNIT_CASE(dpt_rx_short),
 	KUNIT_CASE(dpt_rx_bad_version),
