@@ -54,7 +54,10 @@ enum dpillar_topo {
  * topology's own form (DPillar "C:v_{k-1}.....v_0") or, for every
  * topology, "#<node id>".  DPillar also takes it as IFLA_DPILLAR_COLUMN
  * and IFLA_DPILLAR_LABEL (the symbols as one byte each, v_0 first, so its
- * length is k); a request gives one form or the other.
+ * length is k); a request gives exactly one form, else it is rejected with
+ * an extack message.  Replies carry IFLA_DPILLAR_ADDR for every topology
+ * and, for DPillar, COLUMN and LABEL too; N and K only where the topology
+ * has such parameters.
  *
  * Destination IP to node id is stateless: an IPv4 address inside
  * IFLA_DPILLAR_IP4_PREFIX/IFLA_DPILLAR_IP4_PREFIXLEN has the node id as its
@@ -69,8 +72,8 @@ enum dpillar_topo {
 enum {
 	IFLA_DPILLAR_UNSPEC,
 	IFLA_DPILLAR_TOPO,	/* u32, enum dpillar_topo; default DPILLAR */
-	IFLA_DPILLAR_N,		/* u32, switch port count n */
-	IFLA_DPILLAR_K,		/* u32, number of columns k */
+	IFLA_DPILLAR_N,		/* u32, switch port count n (DPillar) */
+	IFLA_DPILLAR_K,		/* u32, number of columns k (DPillar) */
 	IFLA_DPILLAR_COLUMN,	/* u32, this server's column (DPillar) */
 	IFLA_DPILLAR_LABEL,	/* binary, u8 symbols v_0 .. v_{k-1} (DPillar) */
 	IFLA_DPILLAR_PORTS,	/* nested, IFLA_DPILLAR_PORT list */
@@ -101,10 +104,11 @@ enum {
  *
  * A device is named by DPILLAR_A_DEV_IFINDEX or DPILLAR_A_DEV_IFNAME in the
  * caller's network namespace.  DEV_GET dumps every dpillar device of the
- * namespace; NEIGH_GET dumps one message per neighbour slot (n-1 per port,
- * plus a miswired sender of a port, kept while it is heard); ROUTE_GET
- * asks this server's routing for the next hop and the whole path it
- * predicts toward a destination; DEV_SET changes the Hello timers and the
+ * namespace; NEIGH_GET dumps one message per neighbour slot (per port, as
+ * many as the topology puts on that port, DPILLAR_A_PORT_NEIGHS: n-1 for
+ * DPillar; plus a miswired sender of a port, kept while it is heard);
+ * ROUTE_GET asks this server's routing for the next hop and the whole path
+ * it predicts toward a destination; DEV_SET changes the Hello timers and the
  * address prefixes (CAP_NET_ADMIN).  Group "events" carries NEIGH_NTF
  * (a neighbour became reachable or unreachable, or a miswired Hello was
  * heard) and PORT_NTF (a port's state changed).
@@ -125,7 +129,13 @@ enum dpillar_neigh_state {
 	DPILLAR_NEIGH_STATE_MISWIRED,	/* heard, but not cabled to this switch */
 };
 
-/* Why a routing hop was taken. */
+/*
+ * Why a routing hop was taken: ROUTE_PHASE and HOP_PHASE carry the
+ * topology's phase number.  DIRECT (1) means the same in every topology
+ * (0 is "none"); the values from 2 on are DPillar's, listed here.  Another
+ * topology numbers its own phases from 2, and dpctl names them by the
+ * device's topology.
+ */
 enum dpillar_route_phase {
 	DPILLAR_ROUTE_PHASE_DIRECT = 1,	/* destination shares a switch */
 	DPILLAR_ROUTE_PHASE_HELIX,
@@ -135,6 +145,7 @@ enum dpillar_route_phase {
 	DPILLAR_ROUTE_PHASE_RING_REV,	/* ring direction reversed */
 };
 
+/* DPillar's helix direction (ROUTE_DIR, sent for DPillar devices only). */
 enum dpillar_route_dir {
 	DPILLAR_ROUTE_DIR_CW = 1,	/* helix clockwise (D = +1) */
 	DPILLAR_ROUTE_DIR_CCW,		/* D = -1 */
@@ -145,9 +156,14 @@ enum {
 	DPILLAR_A_PORT_IFINDEX,		/* u32 */
 	DPILLAR_A_PORT_IFNAME,		/* string */
 	DPILLAR_A_PORT_STATE,		/* u32, enum dpillar_port_state */
-	DPILLAR_A_PORT_SWITCH_COLUMN,	/* u32: column of its switch */
-	DPILLAR_A_PORT_SWITCH_ID,	/* u32: switch id within the column */
-	DPILLAR_A_PORT_NEIGHS,		/* u32: switch peers (n - 1) */
+	DPILLAR_A_PORT_SWITCH_COLUMN,	/* u32: level of its switch (DPillar:
+					 * the switch column)
+					 */
+	DPILLAR_A_PORT_SWITCH_ID,	/* u32: switch id within that level */
+	DPILLAR_A_PORT_NEIGHS,		/* u32: neighbours on this port: a
+					 * switch's other members (DPillar
+					 * n - 1), 1 for a cable, 0 unused
+					 */
 	DPILLAR_A_PORT_REACHABLE,	/* u32: of them, reachable now */
 
 	__DPILLAR_A_PORT_MAX,
@@ -157,6 +173,14 @@ enum {
 /*
  * Counters of a device, u64 each: the events and drop reasons of
  * "ethtool -S", then the routing drops by reason.
+ *
+ * ROUTE_TUNNEL_HOPS, ROUTE_UTURNS and ROUTE_RING_REVERSALS are the
+ * topology's detour slots 1..3, and ROUTE_DROP_BAD_ADDR .. ROUTE_DROP_NOPATH
+ * its routing drop reasons 1..8.  The names are DPillar's; another
+ * topology counts its own detours and reasons in the same attributes,
+ * under its own names ("ethtool -S" shows them; dpctl names the drop
+ * reasons by the device's topology).  A topology with more than 8
+ * reasons shows the rest in "ethtool -S" only.
  */
 enum {
 	DPILLAR_A_STATS_PAD = 1,
@@ -204,11 +228,13 @@ enum {
 	DPILLAR_A_DEV_IFINDEX = 1,	/* u32 */
 	DPILLAR_A_DEV_IFNAME,		/* string */
 	DPILLAR_A_DEV_TOPO,		/* u32, enum dpillar_topo */
-	DPILLAR_A_DEV_N,		/* u32 */
-	DPILLAR_A_DEV_K,		/* u32 */
+	DPILLAR_A_DEV_N,		/* u32; absent if the topology has no n */
+	DPILLAR_A_DEV_K,		/* u32; absent if the topology has no k */
 	DPILLAR_A_DEV_NODES,		/* u32: servers in the fabric */
 	DPILLAR_A_DEV_NODE_ID,		/* u32: this server */
-	DPILLAR_A_DEV_ADDR,		/* string "C:v_{k-1}.....v_0" */
+	DPILLAR_A_DEV_ADDR,		/* string, the topology's text form
+					 * (DPillar "C:v_{k-1}.....v_0")
+					 */
 	DPILLAR_A_DEV_HELLO_MS,		/* u32 */
 	DPILLAR_A_DEV_DEAD_MS,		/* u32 */
 	DPILLAR_A_DEV_IP4_PREFIX,	/* be32 */
@@ -239,7 +265,9 @@ enum {
 	DPILLAR_A_HOP_NODE_ID = 1,	/* u32: the server reached */
 	DPILLAR_A_HOP_ADDR,		/* string */
 	DPILLAR_A_HOP_PORT,		/* u32: port it was reached through */
-	DPILLAR_A_HOP_PHASE,		/* u32, enum dpillar_route_phase */
+	DPILLAR_A_HOP_PHASE,		/* u32: the topology's phase number
+					 * (enum dpillar_route_phase: DPillar)
+					 */
 
 	__DPILLAR_A_HOP_MAX,
 	DPILLAR_A_HOP_MAX = __DPILLAR_A_HOP_MAX - 1
@@ -248,9 +276,10 @@ enum {
 /*
  * ROUTE_GET takes the device and exactly one of DST (node id), DST_IP4 or
  * DST_IP6 (mapped with the device's prefixes, as for a sent packet).  The
- * reply names the first hop (NEXT, PORT, PHASE, DIR, NEXT_MAC) as this
- * server's routing would take it now, and the whole path: this server's
- * live neighbour table for the first hop, a failure-free fabric beyond.
+ * reply names the first hop (NEXT, PORT, PHASE, DIR for DPillar, NEXT_MAC)
+ * as this server's routing would take it now, and the whole path: this
+ * server's live neighbour table for the first hop, a failure-free fabric
+ * beyond.
  */
 enum {
 	DPILLAR_A_ROUTE_IFINDEX = 1,	/* u32 */
@@ -263,8 +292,12 @@ enum {
 	DPILLAR_A_ROUTE_NEXT_ADDR,	/* string */
 	DPILLAR_A_ROUTE_NEXT_MAC,	/* binary, 6 bytes */
 	DPILLAR_A_ROUTE_PORT,		/* u32: our port toward it */
-	DPILLAR_A_ROUTE_PHASE,		/* u32, enum dpillar_route_phase */
-	DPILLAR_A_ROUTE_DIR,		/* u32, enum dpillar_route_dir */
+	DPILLAR_A_ROUTE_PHASE,		/* u32: the topology's phase number
+					 * (enum dpillar_route_phase: DPillar)
+					 */
+	DPILLAR_A_ROUTE_DIR,		/* u32, enum dpillar_route_dir;
+					 * DPillar only
+					 */
 	DPILLAR_A_ROUTE_HOPS,		/* u32: length of the path */
 	DPILLAR_A_ROUTE_HOP,		/* nest, DPILLAR_A_HOP_*, in order */
 

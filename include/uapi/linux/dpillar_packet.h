@@ -93,9 +93,10 @@ struct dpillar_hello {
  * @len: bytes of value after this header; the next TLV starts at the
  *	next multiple of 4 (DPILLAR_TLV_ALIGN) from this TLV's start.
  *
- * A receiver skips types it does not know (they are counted), and drops
- * the whole Hello, counted, when a TLV runs past @tlv_len, a known type
- * has the wrong length, or a type appears twice.
+ * A receiver skips types it does not know (silently, not counted), and
+ * drops the whole Hello, counted as hello_bad, when a TLV runs past
+ * @tlv_len, a known type has the wrong length or appears twice, or
+ * @tlv_len exceeds DPILLAR_HELLO_TLV_MAX.  The last TLV needs no padding.
  */
 struct dpillar_tlv {
 	__be16 type;
