@@ -101,7 +101,7 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		dp_count_route_reason(dp, hop.reason);
 		return noroute;
 	}
-	/* A detour around a failure is counted where it starts. */
+	/* Every hop of a detour around a failure is counted (topo.h). */
 	detour = dp_phase_detour(&dp->topo, hop.phase);
 	if (detour)
 		dp_count(dp, DP_STAT_DETOUR1 + detour - 1);

@@ -151,8 +151,10 @@ struct dp_view {
 
 /*
  * A routing phase of a topology: its name ("helix"), and whether a hop in
- * it is a detour around a failure, counted where it starts (@detour: 0, or
- * the 1-based slot of struct dp_topo_ops.detours).
+ * it is part of a detour around a failure (@detour: 0, or the 1-based slot
+ * of struct dp_topo_ops.detours).  Every hop taken in such a phase counts
+ * once, at the node that takes it: DPillar's "tunnel_hops" counts both
+ * hops of a tunnel, its one-hop u-turns and ring reversals once each.
  */
 struct dp_phase_desc {
 	const char *name;
@@ -168,7 +170,7 @@ struct dp_topo;
  * struct dp_topo filled by @init and ids already checked against
  * t->nodes unless said otherwise.
  *
- * @name: the topology's name in dpctl, dpsim and "ip -d link" ("dpillar").
+ * @name: the topology's name in dpctl and dpsim ("dpillar").
  * @kind: its enum dp_topo_kind (the UAPI's enum dpillar_topo).
  * @phases: names of the phases 0..@nphases-1; [0] and [1] must be "none"
  *	and "direct" (DP_PHASE_NONE, DP_PHASE_DIRECT).

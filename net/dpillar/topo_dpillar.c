@@ -750,7 +750,7 @@ static const char *const dpp_drops[DPP_DROP_COUNT] = {
 	[DPP_DROP_NOPATH]	= "no_path",
 };
 
-/* Counted where each detour starts (ethtool -S: route_<name>). */
+/* Hops of each kind of detour (ethtool -S: route_<name>). */
 static const char *const dpp_detours[DP_DETOUR_SLOTS] = {
 	"tunnel_hops", "uturns", "ring_reversals",
 };

@@ -65,12 +65,17 @@ static int dev_cmd(const char *dev, void (*fn)(const struct dp_dev *d,
 static void show_json(const struct dp_dev *d, const char *ip4,
 		      const char *ip6, const char *pfx4, const char *pfx6)
 {
+	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(d->topo);
 	u32 i;
 
 	json_open_obj(NULL);
 	json_str("ifname", d->ifname);
 	json_uint("ifindex", d->ifindex);
-	json_str("topo", "dpillar");
+	/* A newer kernel's topology: its number, which is all we know. */
+	if (ops)
+		json_str("topo", ops->name);
+	else
+		json_uint("topo", d->topo);
 	json_uint("n", d->n);
 	json_uint("k", d->k);
 	json_uint("nodes", d->nodes);
@@ -181,8 +186,16 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 static const char *stat_name(const struct dp_topo *t, int type, char *buf,
 			     size_t len)
 {
-	if (t && type >= DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR &&
-	    type <= DPILLAR_A_STATS_ROUTE_DROP_NOPATH)
+	const char *detour;
+
+	/* The detour slots and routing drops are named by the topology. */
+	if (t && type >= DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS &&
+	    type <= DPILLAR_A_STATS_ROUTE_RING_REVERSALS &&
+	    (detour = dp_detour_name(t, type -
+				     DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS + 1)))
+		snprintf(buf, len, "route_%s", detour);
+	else if (t && type >= DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR &&
+		 type <= DPILLAR_A_STATS_ROUTE_DROP_NOPATH)
 		snprintf(buf, len, "route_%s", dp_drop_reason_name(t, type -
 			 DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR +
 			 DP_DROP_ROUTE_BAD_ADDR));
