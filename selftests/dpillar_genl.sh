@@ -214,7 +214,7 @@ error EINVAL: IPv4 prefix has host bits set|dev-set do ifindex=u32:$DP0 ip4-pref
 error *: *|dev-set do ifindex=u32:$DP0 ip6-prefix=bytes:fd.64
 error *: *|dev-set do ifindex=u32:$DP0 n=u32:8
 error *: *|dev-set do hello-ms=u32:200
-error *: *|neigh-get dump ifindex=u32:$DP0 port=u32:9
+error *: *|neigh-get dump ifindex=u32:$DP0 port=u32:16
 error ENODEV:*|neigh-get dump ifindex=u32:9999
 error *: *|route-get do ifindex=u32:$DP0
 error *: *|route-get do ifindex=u32:$DP0 dst=u32:8
