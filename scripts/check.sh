@@ -42,6 +42,9 @@
 # 4: no dpctl, no module ...) fails under make check.  The summary says
 # which steps were left out.
 #
+# Every step prints its wall time; the end is a table of the steps and
+# their seconds, the total, then the closing line.
+#
 # Ends with "N passed, N failed" (N counts individual test cases where a
 # suite reports them) and exits non-zero on any failure.
 set -uo pipefail
@@ -81,7 +84,13 @@ DEBUG_SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2")
 
 passed=0 failed=0 failures=()
 t0=$(date +%s)
+# The table at the end: every step's name and seconds; a test that ran
+# inside a guest is indented under that guest's step (its seconds are
+# part of the guest's).
+step_names=() step_secs=()
 not_run=()	# what TESTS/KERNELS left out, for the summary
+STEP_TIME=''	# a file holding the step's seconds (a test timed in a guest)
+STEP_IN=''	# "  ": the step is part of the step above it
 
 # step NAME CMD...: run CMD, show its output, count its cases.  Exit 4
 # (skipped as a whole: it could not run) is a failure here.
@@ -93,6 +102,12 @@ step() {
 	out=$("$@" 2>&1)
 	rc=$?
 	t=$(( $(date +%s) - t ))
+	if [ -n "$STEP_TIME" ] && [ -s "$STEP_TIME" ]; then
+		t=$(cat "$STEP_TIME")
+	fi
+	step_names+=("$STEP_IN$name")
+	step_secs+=("$t")
+	STEP_TIME='' STEP_IN=''
 	echo "$out"
 	if [ $rc -eq 4 ]; then
 		echo "=== $name: skipped as a whole (exit 4): it could not run"
@@ -132,10 +147,17 @@ cannot_run() {
 	return 1
 }
 
-# finish: what was left out, the failures,
+# finish: the table of steps, the total, what was left out, the failures,
 # and the closing line .ci/run reads; exits 0 only when nothing failed.
 finish() {
 	local i
+	echo
+	echo "=== step times"
+	printf '%7s  %s\n' seconds step
+	for i in "${!step_names[@]}"; do
+		printf '%7s  %s\n' "${step_secs[i]}" "${step_names[i]}"
+	done
+	printf '%7s  %s\n' "$(( $(date +%s) - t0 ))" "total (wall clock)"
 	echo
 	echo "make check took $(( $(date +%s) - t0 )) s"
 	if [ -n "$TESTS$KERNELS" ]; then
@@ -297,10 +319,12 @@ guest() {
 	rm -rf "$d"
 	mkdir -p "$d"
 	printf '%s\n' "$@" > "$d/tests"
+	local s=$(date +%s)
 	env DPILLAR_KO="$ko" selftests/vm/run-vm.sh "${args[@]}" --out "$d" \
 		--log "$d/console.log" -- selftests/debug_checks.sh "$@" \
 		> "$d/run-vm.out" 2>&1
 	local rc=$?
+	echo $(( $(date +%s) - s )) > "$d/wall"
 	grep -E '^(# debug-checks|run-vm)' "$d/run-vm.out"
 	return $rc
 }
@@ -312,6 +336,7 @@ guest_results() {
 	while read -r t; do
 		i=$((i + 1))
 		[ $i -ge "${2:-1}" ] || continue
+		STEP_TIME=$GUEST_DIR/guest-$name/test-$i.time STEP_IN='  '
 		step "guest $name: $t" test_result "$name" $i "$t"
 	done < "$GUEST_DIR/guest-$name/tests"
 }
@@ -439,6 +464,7 @@ if [ $guest_suites = 1 ]; then
 	for abi in "${RUN_ABIS[@]}"; do
 		opts=()
 		[ "$abi" = "${ABIS[-1]}" ] || opts=("${SMALL[@]}")	# older kernels
+		STEP_TIME=$GUEST_DIR/guest-$abi/wall
 		step "guest $abi: tests, then taint/reload checks" \
 			guest "$abi" "$repo/build/$abi/net/dpillar/dpillar.ko" \
 			--kernel "$abi" --timeout 3600 "${opts[@]}" -- "${SEL[@]}"
@@ -449,6 +475,7 @@ fi
 if [ $debug_guest = 1 ] && [ -z "$DEBUG_BZIMAGE" ]; then
 	step "$DEBUG_STEP" cannot_run "no debug kernel (scripts/debug-kernel.sh failed)"
 elif [ $debug_guest = 1 ]; then
+	STEP_TIME=$dout/wall
 	if [ "$JOBS" -gt 1 ]; then
 		step "$DEBUG_STEP" guest_wait debug
 		bg_pid=
@@ -457,6 +484,7 @@ elif [ $debug_guest = 1 ]; then
 	fi
 	first=1
 	if wanted kunit; then
+		STEP_TIME=$dout/test-1.time STEP_IN='  '
 		step "KUnit (debug kernel)" kunit_result
 		first=2
 	fi
