@@ -29,10 +29,8 @@ defer topo_destroy
 # A generous dead interval: a TCG guest on a loaded host delays Hellos,
 # and a flapping neighbour would make FTRoute detour, so paths would no
 # longer be the failure-free ones this test compares with dpsim.
-run_test "($N,$K) fabric up: $((K * (N / 2) ** K)) servers with dp0" \
-	fabric_up "$N" "$K" hello 100 dead 2000 || ktap_finish
-topo_load	# run_test ran fabric_up in a subshell
-fabric_index
+fabric_up_test "($N,$K) fabric up: $((K * (N / 2) ** K)) servers with dp0, every port reaches its switch's peers" \
+	"$N" "$K" hello 100 dead 2000 || ktap_finish
 NS=${#SERVERS[@]}
 
 on() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$@"; }

@@ -106,11 +106,14 @@ ip -n $P link set pa1 up
 
 # --- frames: ours are counted and dropped, the rest pass ----------------------
 a0mac=$(ip -n $S -j link show a0 | jq -r '.[0].address')
-before=$(ip -n $S -j -s link show dp0 | jq '.[0].stats64.rx.dropped')
+rx_dropped() { ip -n $S -j -s link show dp0 | jq '.[0].stats64.rx.dropped'; }
+# dropped_reach N: dp0 counted N drops since $before (or more: then the
+# check below fails at once instead of at the timeout).
+dropped_reach() { [ "$(($(rx_dropped) - before))" -ge "$1" ]; }
+before=$(rx_dropped)
 ip netns exec $P $RAW send pa0 "$a0mac" 0x88b5 0100 5
-sleep 0.2
-after=$(ip -n $S -j -s link show dp0 | jq '.[0].stats64.rx.dropped')
-check_eq "$((after - before))" 5 "dpillar frames are counted and dropped"
+wait_for 5 dropped_reach 5 || ktap_diag "dp0 counted $(($(rx_dropped) - before)) drops in 5 s, not 5"
+check_eq "$(($(rx_dropped) - before))" 5 "dpillar frames are counted and dropped"
 ip -n $S addr add 192.0.2.1/24 dev a0
 ip -n $P addr add 192.0.2.2/24 dev pa0
 run_test "other traffic still flows over a port" \
