@@ -123,11 +123,15 @@ fabric_route() {
 	[ -n "$R_DELIVERED" ] && [ -n "$R_HOPS" ]
 }
 
+# FABRIC_TIMES: where fabric_up's time went (fabric_up_test prints it).
 fabric_up() {
-	local n=$1 k=$2 a ns
+	local n=$1 k=$2 a ns t0=${EPOCHREALTIME//[.,]/} t1 t2 rc
 	shift 2
+	# The reader's python3 starts while the topology is built.
+	_fabric_reader_start
 	topo_build "$n" "$k" || return 1
 	fabric_index || return 1
+	t1=${EPOCHREALTIME//[.,]/}
 	for a in "${SERVERS[@]}"; do
 		ns=${FNS[$a]}
 		ip netns exec "$ns" "$DPCTL" link add dp0 n "$n" k "$k" \
@@ -142,8 +146,24 @@ fabric_up() {
 		route add $FABRIC_IP6_NET dev dp0
 		EOF
 	done
+	t2=${EPOCHREALTIME//[.,]/}
 	# Every port hears all n - 1 peers of its switch.
 	fabric_wait_reach "${FABRIC_UP_WAIT:-30}"
+	rc=$?
+	_fabric_secs "$t0" "$t1"
+	FABRIC_TIMES="topology $_FS s"
+	_fabric_secs "$t1" "$t2"
+	FABRIC_TIMES+=", dp0 on ${#SERVERS[@]} servers $_FS s"
+	_fabric_secs "$t2" "${EPOCHREALTIME//[.,]/}"
+	FABRIC_TIMES+=", every peer reachable $_FS s later"
+	return $rc
+}
+
+# _fabric_secs FROM TO: _FS = seconds between two ${EPOCHREALTIME//[.,]/},
+# one decimal (no subshell).
+_fabric_secs() {
+	local d=$((($2 - $1) / 100000))
+	_FS=$((d / 10)).$((d % 10))
 }
 
 # fabric_up_test DESC N K [ARGS]: fabric_up as a KTAP result, in this shell
@@ -153,10 +173,12 @@ fabric_up_test() {
 	local desc=$1 out rc
 	shift
 	out=$(mktemp)
+	FABRIC_TIMES=''
 	fabric_up "$@" > "$out" 2>&1
 	rc=$?
 	[ $rc -ne 0 ] || [ "$V" = 1 ] && sed 's/^/# /' "$out"
 	rm -f "$out"
+	[ -n "$FABRIC_TIMES" ] && ktap_diag "fabric_up: $FABRIC_TIMES"
 	ktap_result "$desc" $rc
 	return $rc
 }
@@ -203,11 +225,8 @@ fabric_snapshot() {
 # per server (~0.3 s each).  Started on first use, stopped at exit; fails
 # (1) when python3 cannot run it, and fabric_snapshot uses ethtool.
 _fabric_snap_py() {
-	[ -n "${_FSNAP_PID:-}" ] && return 0
-	[ "${_FSNAP_BROKEN:-0}" = 1 ] && return 1
-	command -v python3 >/dev/null || { _FSNAP_BROKEN=1; return 1; }
-	coproc _FSNAP { python3 -S -E -u -c "$_FABRIC_SNAP_PY" "$DP_SELFTESTS" 2>&1; }
-	defer "kill $_FSNAP_PID"
+	[ -n "${_FSNAP_READY:-}" ] && return 0
+	_fabric_reader_start || return 1
 	local line
 	if ! read -r -t 60 line <&"${_FSNAP[0]}" || [ "$line" != READY ]; then
 		echo "# fabric_snapshot: reader failed: $line" >&2
@@ -215,6 +234,16 @@ _fabric_snap_py() {
 		_FSNAP_PID='' _FSNAP_BROKEN=1
 		return 1
 	fi
+	_FSNAP_READY=1
+}
+
+# _fabric_reader_start: start the reader without waiting for it.
+_fabric_reader_start() {
+	[ -n "${_FSNAP_PID:-}" ] && return 0
+	[ "${_FSNAP_BROKEN:-0}" = 1 ] && return 1
+	command -v python3 >/dev/null || { _FSNAP_BROKEN=1; return 1; }
+	coproc _FSNAP { python3 -S -E -u -c "$_FABRIC_SNAP_PY" "$DP_SELFTESTS" 2>&1; }
+	defer "kill $_FSNAP_PID"
 }
 _FABRIC_SNAP_PY='
 import ctypes, fcntl, os, socket, struct, sys
