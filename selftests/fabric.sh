@@ -176,7 +176,7 @@ fabric_up_test() {
 	FABRIC_TIMES=''
 	fabric_up "$@" > "$out" 2>&1
 	rc=$?
-	[ $rc -ne 0 ] || [ "$V" = 1 ] && sed 's/^/# /' "$out"
+	[ $rc -ne 0 ] || [ "$V" = 1 ] && [ -s "$out" ] && ktap_diag "$(<"$out")"
 	rm -f "$out"
 	[ -n "$FABRIC_TIMES" ] && ktap_diag "fabric_up: $FABRIC_TIMES"
 	ktap_result "$desc" $rc
