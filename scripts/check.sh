@@ -319,7 +319,8 @@ guest() {
 	rm -rf "$d"
 	mkdir -p "$d"
 	printf '%s\n' "$@" > "$d/tests"
-	local s=$(date +%s)
+	local s
+	s=$(date +%s)
 	env DPILLAR_KO="$ko" selftests/vm/run-vm.sh "${args[@]}" --out "$d" \
 		--log "$d/console.log" -- selftests/debug_checks.sh "$@" \
 		> "$d/run-vm.out" 2>&1

@@ -181,6 +181,7 @@ bad hello_bad "$(hdr 1 2 1 0 0 $NONE $NONE)"			# truncated
 bad hello_bad "$(hdr 1 2 1 0 5000 $NONE $NONE)0000000000000064"	# src
 # tgt's counters from a snapshot into the array named $1
 stat_of() {
+	# shellcheck disable=SC2034 # st names the caller's array
 	local -n st=$1
 	local k
 	fabric_snapshot
