@@ -25,13 +25,48 @@
 # kernel runs the (4,3) fabric (24 servers), the others (4,2) (8 servers;
 # the debug kernel is ~4x slower under TCG).
 #
+# Subsets, for development (make check TESTS=... KERNELS=...):
+#
+#   --tests PATTERN,...    only the steps whose short name matches one of
+#                          the shell patterns: a guest suite by its name
+#                          (smoke topo link data ft genl kunit), a host
+#                          step by its own (deps tools dpsim splat dpctl
+#                          checkpatch spec modules debug-kernel rig)
+#   --kernels KERNEL,...   only these kernels: 6.1, 6.12 (or a full ABI),
+#                          debug
+#
+# What a selected guest suite needs (dpctl and dpsim, the module for its
+# kernel, the debug kernel) is built even when TESTS does not name it.  A
+# pattern or a kernel that selects nothing is an error (a failure), and
+# so is a step that cannot run: a guest suite that skips as a whole (exit
+# 4: no dpctl, no module ...) fails under make check.  The summary says
+# which steps were left out.
+#
+# Every step prints its wall time; the end is a table of the steps and
+# their seconds, the total, then the closing line.
+#
 # Ends with "N passed, N failed" (N counts individual test cases where a
 # suite reports them) and exits non-zero on any failure.
 set -uo pipefail
 
+TESTS='' KERNELS=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--tests) TESTS=${2:-}; shift; shift ;;
+	--tests=*) TESTS=${1#*=}; shift ;;
+	--kernels) KERNELS=${2:-}; shift; shift ;;
+	--kernels=*) KERNELS=${1#*=}; shift ;;
+	*) echo "usage: $0 [--tests PATTERN,...] [--kernels KERNEL,...]" >&2
+	   exit 2 ;;
+	esac
+done
+
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 export DPILLAR_CACHE=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
+# Where each guest keeps its files (guest-NAME/): DPILLAR_CHECK_DIR lets
+# two checkouts run make check side by side.
+GUEST_DIR=${DPILLAR_CHECK_DIR:-$DPILLAR_CACHE}
 
 GUEST_TESTS=(
 	selftests/vm_smoke.sh
@@ -49,8 +84,16 @@ DEBUG_SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2")
 
 passed=0 failed=0 failures=()
 t0=$(date +%s)
+# The table at the end: every step's name and seconds; a test that ran
+# inside a guest is indented under that guest's step (its seconds are
+# part of the guest's).
+step_names=() step_secs=()
+not_run=()	# what TESTS/KERNELS left out, for the summary
+STEP_TIME=''	# a file holding the step's seconds (a test timed in a guest)
+STEP_IN=''	# "  ": the step is part of the step above it
 
-# step NAME CMD...: run CMD, show its output, count its cases.
+# step NAME CMD...: run CMD, show its output, count its cases.  Exit 4
+# (skipped as a whole: it could not run) is a failure here.
 step() {
 	local name=$1 out rc p f line t
 	shift
@@ -59,7 +102,17 @@ step() {
 	out=$("$@" 2>&1)
 	rc=$?
 	t=$(( $(date +%s) - t ))
+	if [ -n "$STEP_TIME" ] && [ -s "$STEP_TIME" ]; then
+		t=$(cat "$STEP_TIME")
+	fi
+	step_names+=("$STEP_IN$name")
+	step_secs+=("$t")
+	STEP_TIME='' STEP_IN=''
 	echo "$out"
+	if [ $rc -eq 4 ]; then
+		echo "=== $name: skipped as a whole (exit 4): it could not run"
+		rc=1
+	fi
 	# Suites that report their own cases: KTAP totals or "N passed, N failed".
 	p=0 f=0
 	line=$(echo "$out" | grep -E '^# Totals: pass:[0-9]+ fail:[0-9]+' | tail -n 1)
@@ -74,13 +127,13 @@ step() {
 		fi
 	fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
-		[ $rc -eq 0 ] || [ $rc -eq 4 ] && p=1 || f=1
-	elif [ $rc -ne 0 ] && [ $rc -ne 4 ] && [ "$f" -eq 0 ]; then
+		[ $rc -eq 0 ] && p=1 || f=1
+	elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1	# the suite passed its cases but failed as a whole (splat...)
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
-	if [ $rc -ne 0 ] && [ $rc -ne 4 ]; then
+	if [ $rc -ne 0 ]; then
 		failures+=("$name")
 		echo "=== $name: FAILED (rc=$rc, ${t} s)"
 	else
@@ -88,35 +141,191 @@ step() {
 	fi
 }
 
-step "deps" sh scripts/deps.sh
-read -r -a ABIS <<<"$(sh scripts/deps.sh --print-abis)"
+# cannot_run WHY: a step that cannot run fails, and says why.
+cannot_run() {
+	echo "cannot run: $*"
+	return 1
+}
 
-step "build tools" make -s tools
-step "dpsim and routing core tests" make -s -C tools/dpsim check
-step "splat detector self-test" bash selftests/vm/test-splat-detector.sh
-step "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
+# finish: the table of steps, the total, what was left out, the failures,
+# and the closing line .ci/run reads; exits 0 only when nothing failed.
+finish() {
+	local i
+	echo
+	echo "=== step times"
+	printf '%7s  %s\n' seconds step
+	for i in "${!step_names[@]}"; do
+		printf '%7s  %s\n' "${step_secs[i]}" "${step_names[i]}"
+	done
+	printf '%7s  %s\n' "$(( $(date +%s) - t0 ))" "total (wall clock)"
+	echo
+	echo "make check took $(( $(date +%s) - t0 )) s"
+	if [ -n "$TESTS$KERNELS" ]; then
+		echo "subset:${TESTS:+ TESTS=$TESTS}${KERNELS:+ KERNELS=$KERNELS}${not_run[0]:+; not run:}"
+		for i in "${not_run[@]}"; do
+			echo "  $i"
+		done
+	fi
+	for i in "${failures[@]}"; do
+		echo "FAILED: $i"
+	done
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ ${#failures[@]} -eq 0 ]
+	exit
+}
+
+# ---- subsets (TESTS, KERNELS) ----------------------------------------------
+# short_name TEST: a guest suite's short name (selftests/dpillar_link.sh
+# -> link, vm_smoke.sh -> smoke, topo_test.sh -> topo, kunit.sh -> kunit).
+short_name() {
+	local s=${1##*/}
+	s=${s%.sh}
+	s=${s#dpillar_}
+	s=${s#vm_}
+	echo "${s%_test}"
+}
+HOST_STEPS=(deps tools dpsim splat dpctl checkpatch spec modules
+	debug-kernel rig kunit)
+IFS=, read -r -a TEST_PATS <<<"$TESTS"
+IFS=, read -r -a KERNEL_LIST <<<"$KERNELS"
+
+# wanted SHORT: TESTS selects the step SHORT (every step without TESTS).
+wanted() {
+	local p
+	[ -z "$TESTS" ] && return 0
+	for p in "${TEST_PATS[@]}"; do
+		# shellcheck disable=SC2053 # a pattern on purpose
+		[[ $1 == $p ]] && return 0
+	done
+	return 1
+}
+
+# kernel_wanted ABI|debug: KERNELS selects it (a short form such as 6.1
+# names the ABI 6.1.0-56, as run-vm.sh --kernel does).
+kernel_wanted() {
+	local k
+	[ -z "$KERNELS" ] && return 0
+	for k in "${KERNEL_LIST[@]}"; do
+		case "$1" in
+		"$k"|"$k".*|"$k"-*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# hstep SHORT NAME CMD...: step NAME CMD... when TESTS selects SHORT.
+hstep() {
+	local short=$1
+	shift
+	if wanted "$short"; then
+		step "$@"
+	else
+		not_run+=("$1 ($short)")
+	fi
+}
+
+# Guest suites that TESTS selects (kunit.sh is the debug guest's own).
+SEL=()
+for t in "${GUEST_TESTS[@]}"; do
+	wanted "$(short_name "$t")" && SEL+=("$t")
+done
+# A pattern that selects nothing is a typo: fail before any work.
+subset_errors() {
+	local p s bad=0 all=("${HOST_STEPS[@]}")
+	for s in "${GUEST_TESTS[@]}"; do all+=("$(short_name "$s")"); done
+	for p in "${TEST_PATS[@]}"; do
+		for s in "${all[@]}"; do
+			# shellcheck disable=SC2053
+			[[ $s == $p ]] && continue 2
+		done
+		echo "TESTS: '$p' matches no step (steps: ${all[*]})"
+		bad=1
+	done
+	[ -n "$TESTS" ] && [ ${#TEST_PATS[@]} -eq 0 ] && { echo "TESTS is empty"; bad=1; }
+	for p in "${KERNEL_LIST[@]}"; do
+		[ "$p" = debug ] && continue
+		for s in "${ABIS[@]}"; do
+			case "$s" in "$p"|"$p".*|"$p"-*) continue 2 ;; esac
+		done
+		echo "KERNELS: '$p' is none of: ${ABIS[*]} debug"
+		bad=1
+	done
+	return $bad
+}
+
+if [ -n "$TESTS$KERNELS" ]; then
+	echo "=== subset:${TESTS:+ TESTS=$TESTS}${KERNELS:+ KERNELS=$KERNELS}"
+	echo "=== guest suites: ${SEL[*]:-none}"
+fi
+step "deps" sh scripts/deps.sh	# every subset needs the packages
+read -r -a ABIS <<<"$(sh scripts/deps.sh --print-abis)"
+if [ ${#ABIS[@]} -eq 0 ]; then
+	step "Debian kernels (deps.sh --print-abis)" \
+		cannot_run "deps.sh names no Debian kernel: no module build, no guest"
+fi
+if ! subset_errors > /dev/null; then
+	step "subset (TESTS, KERNELS)" subset_errors
+	finish
+fi
+
+# The Debian kernels KERNELS selects, and whether the debug kernel is
+# needed: for its guest (KUnit or a guest suite) or a build step named.
+RUN_ABIS=()
+for abi in "${ABIS[@]}"; do
+	kernel_wanted "$abi" && RUN_ABIS+=("$abi") || not_run+=("guest $abi (KERNELS)")
+done
+kernel_wanted debug || not_run+=("debug kernel, its module and guest (KERNELS)")
+guest_suites=0
+[ ${#SEL[@]} -gt 0 ] && guest_suites=1
+if [ $guest_suites = 0 ]; then
+	not_run+=("every guest suite (TESTS)")
+elif [ ${#SEL[@]} -lt ${#GUEST_TESTS[@]} ]; then
+	not_run+=("guest suites other than ${SEL[*]} (TESTS)")
+fi
+debug_guest=0
+if kernel_wanted debug && { [ $guest_suites = 1 ] || wanted kunit; }; then
+	debug_guest=1
+fi
+
+# Builds that a selected guest needs run even when TESTS leaves them out.
+if [ $guest_suites = 1 ] && { [ ${#RUN_ABIS[@]} -gt 0 ] || [ $debug_guest = 1 ]; }; then
+	step "build tools" make -s tools
+else
+	hstep tools "build tools" make -s tools
+fi
+hstep dpsim "dpsim and routing core tests" make -s -C tools/dpsim check
+hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
+hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
 	make -s -C tools/dpctl check
-step "checkpatch --strict" bash scripts/checkpatch.sh
-step "netlink spec and UAPI header agree (kernel's ynl-gen-c)" \
+hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
+hstep spec "netlink spec and UAPI header agree (kernel's ynl-gen-c)" \
 	bash scripts/spec-check.sh
-step "module build, W=1 + sparse (${ABIS[*]})" bash scripts/build-modules.sh "${ABIS[@]}"
+if [ ${#RUN_ABIS[@]} -gt 0 ] && { [ $guest_suites = 1 ] || wanted modules; }; then
+	step "module build, W=1 + sparse (${RUN_ABIS[*]})" \
+		bash scripts/build-modules.sh "${RUN_ABIS[@]}"
+else
+	not_run+=("module build for the Debian kernels (modules, KERNELS)")
+fi
 
 # ---- guests ----------------------------------------------------------------
 # guest NAME KO RUN-VM-ARGS... -- TEST...: boot one guest that runs
-# debug_checks.sh TEST..., its files in $DPILLAR_CACHE/guest-NAME (kept:
+# debug_checks.sh TEST..., its files in $GUEST_DIR/guest-NAME (kept:
 # console.log, run-vm.out, test-N.{out,rc,time}).
 guest() {
-	local name=$1 ko=$2 d=$DPILLAR_CACHE/guest-$1 args=()
+	local name=$1 ko=$2 d=$GUEST_DIR/guest-$1 args=()
 	shift 2
 	while [ "$1" != -- ]; do args+=("$1"); shift; done
 	shift
 	rm -rf "$d"
 	mkdir -p "$d"
 	printf '%s\n' "$@" > "$d/tests"
+	local s
+	s=$(date +%s)
 	env DPILLAR_KO="$ko" selftests/vm/run-vm.sh "${args[@]}" --out "$d" \
 		--log "$d/console.log" -- selftests/debug_checks.sh "$@" \
 		> "$d/run-vm.out" 2>&1
 	local rc=$?
+	echo $(( $(date +%s) - s )) > "$d/wall"
 	grep -E '^(# debug-checks|run-vm)' "$d/run-vm.out"
 	return $rc
 }
@@ -128,15 +337,16 @@ guest_results() {
 	while read -r t; do
 		i=$((i + 1))
 		[ $i -ge "${2:-1}" ] || continue
+		STEP_TIME=$GUEST_DIR/guest-$name/test-$i.time STEP_IN='  '
 		step "guest $name: $t" test_result "$name" $i "$t"
-	done < "$DPILLAR_CACHE/guest-$name/tests"
+	done < "$GUEST_DIR/guest-$name/tests"
 }
 
 # test_result NAME N TEST: output and exit status of test N of guest NAME.
 test_result() {
-	local f=$DPILLAR_CACHE/guest-$1/test-$2
+	local f=$GUEST_DIR/guest-$1/test-$2
 	if [ ! -f "$f.rc" ]; then
-		echo "$3 did not finish: see $DPILLAR_CACHE/guest-$1/console.log"
+		echo "$3 did not finish: see $GUEST_DIR/guest-$1/console.log"
 		return 1
 	fi
 	cat "$f.out"
@@ -154,14 +364,14 @@ bg_pid=
 # guest_bg NAME ARGS...: "guest NAME ARGS..." in the background; its output
 # and status are collected by guest_wait NAME.
 guest_bg() {
-	local f=$DPILLAR_CACHE/guest-$1
+	local f=$GUEST_DIR/guest-$1
 	rm -f "$f.step" "$f.rc"
 	( guest "$@" > "$f.step" 2>&1; echo $? > "$f.rc" ) &
 	bg_pid=$!
 }
 
 guest_wait() {
-	local f=$DPILLAR_CACHE/guest-$1
+	local f=$GUEST_DIR/guest-$1
 	while [ ! -s "$f.rc" ]; do
 		sleep 2
 	done
@@ -188,7 +398,7 @@ trap '[ -n "$bg_pid" ] && killtree "$bg_pid"' EXIT
 DEBUG_VM=(--mem 2048 --timeout 5400 --env DPILLAR_DEAD_MS=1500
 	--env DPILLAR_GENL_STRIDE=4
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_SMALL[@]}")
-dout=$DPILLAR_CACHE/guest-debug
+dout=$GUEST_DIR/guest-debug
 
 # kunit_result: the KTAP of the KUnit suites, parsed by the kernel's
 # kunit.py, and a "# Totals" line for step().
@@ -210,47 +420,76 @@ kunit_result() {
 	[ $prc -eq 0 ] && [ "$(cat "$dout/test-1.rc" 2>/dev/null)" = 0 ]
 }
 
-step "debug kernel (built once, cached)" bash scripts/debug-kernel.sh
-dk=$(bash scripts/debug-kernel.sh --print 2>/dev/null)
-DEBUG_BZIMAGE=$(echo "$dk" | sed -n 's/^DEBUG_BZIMAGE=//p')
-DEBUG_KDIR=$(echo "$dk" | sed -n 's/^DEBUG_KDIR=//p')
+# The debug kernel is built for its guest, or when TESTS names the build
+# (debug-kernel) or the module builds (modules).
+DEBUG_BZIMAGE='' DEBUG_KDIR='' debug_build=0
+if kernel_wanted debug &&
+   { [ $debug_guest = 1 ] || wanted debug-kernel || wanted modules; }; then
+	debug_build=1
+	step "debug kernel (built once, cached)" bash scripts/debug-kernel.sh
+	dk=$(bash scripts/debug-kernel.sh --print 2>/dev/null)
+	DEBUG_BZIMAGE=$(echo "$dk" | sed -n 's/^DEBUG_BZIMAGE=//p')
+	DEBUG_KDIR=$(echo "$dk" | sed -n 's/^DEBUG_KDIR=//p')
+fi
+DEBUG_TESTS=()
+if wanted kunit; then
+	DEBUG_TESTS+=(selftests/kunit.sh)
+elif kernel_wanted debug; then
+	not_run+=("KUnit (kunit)")
+fi
+kernel_wanted debug && [ $debug_build = 0 ] &&
+	not_run+=("debug kernel build, its module and guest (TESTS)")
+DEBUG_TESTS+=("${SEL[@]}")
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
-	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" --
-	selftests/kunit.sh "${GUEST_TESTS[@]}")
+	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
 DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks"
-if [ -n "$DEBUG_BZIMAGE" ]; then
-	step "module build against the debug kernel, W=1 + sparse" \
-		bash scripts/build-modules.sh "debug=$DEBUG_KDIR"
-	[ "$JOBS" -gt 1 ] && guest_bg "${DEBUG_GUEST[@]}"
+wanted kunit || DEBUG_STEP="guest debug: tests, then lockdep/taint/kmemleak/reload checks"
+if [ $debug_build = 1 ] && [ -n "$DEBUG_BZIMAGE" ]; then
+	if [ $debug_guest = 1 ] || wanted modules; then
+		step "module build against the debug kernel, W=1 + sparse" \
+			bash scripts/build-modules.sh "debug=$DEBUG_KDIR"
+	fi
+	[ $debug_guest = 1 ] && [ "$JOBS" -gt 1 ] && guest_bg "${DEBUG_GUEST[@]}"
 fi
 
-# The rig must be able to fail: exit codes, timeouts, splats, crashes.
-step "guest rig self-test" bash selftests/vm/test-run-vm.sh
+# The rig must be able to fail: exit codes, timeouts, splats, crashes.  It
+# boots the newest Debian kernel KERNELS selects.
+if [ ${#RUN_ABIS[@]} -gt 0 ]; then
+	hstep rig "guest rig self-test" bash selftests/vm/test-run-vm.sh \
+		--kernel "${RUN_ABIS[-1]}"
+else
+	not_run+=("guest rig self-test (KERNELS: no Debian kernel)")
+fi
 
-for abi in "${ABIS[@]}"; do
-	opts=()
-	[ "$abi" = "${ABIS[-1]}" ] || opts=("${SMALL[@]}")	# older kernels
-	step "guest $abi: tests, then taint/reload checks" \
-		guest "$abi" "$repo/build/$abi/net/dpillar/dpillar.ko" \
-		--kernel "$abi" --timeout 3600 "${opts[@]}" -- "${GUEST_TESTS[@]}"
-	guest_results "$abi"
-done
+if [ $guest_suites = 1 ]; then
+	for abi in "${RUN_ABIS[@]}"; do
+		opts=()
+		[ "$abi" = "${ABIS[-1]}" ] || opts=("${SMALL[@]}")	# older kernels
+		STEP_TIME=$GUEST_DIR/guest-$abi/wall
+		step "guest $abi: tests, then taint/reload checks" \
+			guest "$abi" "$repo/build/$abi/net/dpillar/dpillar.ko" \
+			--kernel "$abi" --timeout 3600 "${opts[@]}" -- "${SEL[@]}"
+		guest_results "$abi"
+	done
+fi
 
-if [ -n "$DEBUG_BZIMAGE" ]; then
+if [ $debug_guest = 1 ] && [ -z "$DEBUG_BZIMAGE" ]; then
+	step "$DEBUG_STEP" cannot_run "no debug kernel (scripts/debug-kernel.sh failed)"
+elif [ $debug_guest = 1 ]; then
+	STEP_TIME=$dout/wall
 	if [ "$JOBS" -gt 1 ]; then
 		step "$DEBUG_STEP" guest_wait debug
 		bg_pid=
 	else
 		step "$DEBUG_STEP" guest "${DEBUG_GUEST[@]}"
 	fi
-	step "KUnit (debug kernel)" kunit_result
-	guest_results debug 2
+	first=1
+	if wanted kunit; then
+		STEP_TIME=$dout/test-1.time STEP_IN='  '
+		step "KUnit (debug kernel)" kunit_result
+		first=2
+	fi
+	guest_results debug $first
 fi
 
-echo
-echo "make check took $(( $(date +%s) - t0 )) s"
-for f in "${failures[@]}"; do
-	echo "FAILED: $f"
-done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ ${#failures[@]} -eq 0 ]
+finish

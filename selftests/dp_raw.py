@@ -13,7 +13,15 @@ dpctl only builds well-formed requests; the tests also need malformed ones
   dp_raw.py send IFNAME DSTMAC ETHERTYPE HEXPAYLOAD[,HEXPAYLOAD...] [COUNT]
       Sends COUNT raw Ethernet frames on IFNAME, unpadded (veth does not
       need the 60-byte minimum, so runt frames reach the receiver).
+  dp_raw.py -
+      A batch: one command per line on stdin (the arguments above, or
+      "setns /run/netns/X": the following commands run in that network
+      namespace), one answer per line on stdout, flushed: "ok" or
+      "error: ..." (what the command prints on stderr).  A python start
+      costs seconds in a TCG guest: a test keeps one process and feeds it.
 """
+import ctypes
+import io
 import os
 import socket
 import struct
@@ -71,9 +79,12 @@ def newlink(argv):
     s.bind((0, 0))
     s.send(msg)
     reply = s.recv(65536)
+    s.close()
+    if extra:
+        os.close(fd)
     _, mtype, mflags, _, _ = struct.unpack_from("=IHHII", reply)
     if mtype != NLMSG_ERROR:
-        print("unexpected reply type %d" % mtype, file=sys.stderr)
+        print("error: unexpected reply type %d" % mtype, file=sys.stderr)
         return 1
     err = struct.unpack_from("=i", reply, 16)[0]
     if err == 0:
@@ -107,11 +118,53 @@ def send(argv):
     return 0
 
 
+def setns(argv):
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(argv[0], os.O_RDONLY)
+    rc = libc.setns(fd, 0x40000000)  # CLONE_NEWNET
+    os.close(fd)
+    if rc != 0:
+        print("error: setns %s: %s" % (argv[0],
+              os.strerror(ctypes.get_errno())), file=sys.stderr)
+        return 1
+    return 0
+
+
+CMDS = {"newlink": newlink, "send": send, "setns": setns}
+
+
+def batch():
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        err, sys.stderr = sys.stderr, io.StringIO()
+        try:
+            cmd = CMDS.get(words[0])
+            if not cmd or len(words) < 2:
+                print("error: unknown command: %s" % line.strip(),
+                      file=sys.stderr)
+                rc = 1
+            else:
+                rc = cmd(words[1:])
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            print("error: %s: %s" % (words[0], e), file=sys.stderr)
+            rc = 1
+        text, sys.stderr = sys.stderr.getvalue(), err
+        if rc == 0:
+            print("ok", flush=True)
+        else:
+            print(" ".join(text.split()) or "error", flush=True)
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["-"]:
+        return batch()
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    cmd = {"newlink": newlink, "send": send}.get(sys.argv[1])
+    cmd = CMDS.get(sys.argv[1])
     if not cmd:
         print(__doc__, file=sys.stderr)
         return 2

@@ -21,7 +21,6 @@ require_cmd ip jq ethtool fping iperf3 python3
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 [ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
 fabric_size "4 3"
-RAW="python3 $DP_SELFTESTS/dp_raw.py"
 
 mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
@@ -29,10 +28,8 @@ defer topo_destroy
 # A generous dead interval: a TCG guest on a loaded host delays Hellos,
 # and a flapping neighbour would make FTRoute detour, so paths would no
 # longer be the failure-free ones this test compares with dpsim.
-run_test "($N,$K) fabric up: $((K * (N / 2) ** K)) servers with dp0" \
-	fabric_up "$N" "$K" hello 100 dead 2000 || ktap_finish
-topo_load	# run_test ran fabric_up in a subshell
-fabric_index
+fabric_up_test "($N,$K) fabric up: $((K * (N / 2) ** K)) servers with dp0, every port reaches its switch's peers" \
+	"$N" "$K" hello 100 dead 2000 || ktap_finish
 NS=${#SERVERS[@]}
 
 on() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$@"; }
@@ -139,8 +136,9 @@ check_eq "$heard" "$NS" "every server hears Hellos"
 # last server of column 1).
 mis=${SERVERS[2 * NS / K - 1]}
 miswired_both() {
-	[ "$(fabric_stat $S0 hello_miswired)" -gt 0 ] &&
-	[ "$(fabric_stat $mis hello_miswired)" -gt 0 ]
+	fabric_snapshot
+	[ "${ST["$S0 hello_miswired"]:-0}" -gt 0 ] &&
+	[ "${ST["$mis hello_miswired"]:-0}" -gt 0 ]
 }
 miswire() {
 	local peer
@@ -181,19 +179,43 @@ bad drop_inner "$(hdr 1 1 9 0x86dd 0 $tgt_id $NONE)$ipv4"	# IPv6
 bad drop_proto "$(hdr 1 1 9 0x1234 0 $tgt_id $NONE)$ipv4"
 bad hello_bad "$(hdr 1 2 1 0 0 $NONE $NONE)"			# truncated
 bad hello_bad "$(hdr 1 2 1 0 5000 $NONE $NONE)0000000000000064"	# src
-stat_of() { ip netns exec "${FNS[$tgt]}" ethtool -S dp0 |
-	awk '{ sub(":", "", $1); print $1, $2 }'; }
-declare -A before=()
-while read -r k v; do before[$k]=$v; done <<<"$(stat_of)"
-all=$(IFS=,; echo "${frames[*]}")
-ip netns exec dpsw $RAW send "$(topo_peer_of $tgt 0)" "$tgt_mac" 0x88b5 "$all"
-sleep 0.5
-declare -A after=()
-while read -r k v; do after[$k]=$v; done <<<"$(stat_of)"
+# tgt's counters from a snapshot into the array named $1
+stat_of() {
+	# shellcheck disable=SC2034 # st names the caller's array
+	local -n st=$1
+	local k
+	fabric_snapshot
+	for k in "${!frames[@]}" delivered forwarded; do
+		st[$k]=${ST["$tgt $k"]:-0}
+	done
+}
+declare -A before=() after=() want=()
 for c in "${!frames[@]}"; do
 	n=${frames[$c]//[^,]/}
-	n=$((${#n} + 1))
-	check_eq "$((after[$c] - before[$c]))" "$n" \
+	want[$c]=$((${#n} + 1))
+done
+# all_counted: every counter grew by its frames (or more: then the checks
+# below fail at once instead of at the timeout).
+all_counted() {
+	local c
+	stat_of after
+	for c in "${!frames[@]}"; do
+		[ $((after[$c] - before[$c])) -ge "${want[$c]}" ] || return 1
+	done
+}
+stat_of before
+all=$(IFS=,; echo "${frames[*]}")
+# One dp_raw.py batch: into the switch namespace, then every frame.
+out=$(python3 -S -E "$DP_SELFTESTS/dp_raw.py" - <<-EOF
+	setns /run/netns/$TOPO_SW_NS
+	send $(topo_peer_of $tgt 0) $tgt_mac 0x88b5 $all
+	EOF
+)
+[ "$out" = $'ok\nok' ] || ktap_diag "dp_raw.py: $out"
+wait_for 5 all_counted || ktap_diag "not every malformed frame was counted within 5 s"
+stat_of after
+for c in "${!frames[@]}"; do
+	check_eq "$((after[$c] - before[$c]))" "${want[$c]}" \
 		"malformed frames are dropped and counted: $c"
 done
 check_eq "$((after[delivered] - before[delivered]))/$((after[forwarded] - before[forwarded]))" \

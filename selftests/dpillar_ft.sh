@@ -26,15 +26,15 @@ fabric_size "4 3"
 # times slower and sets DPILLAR_DEAD_MS so that Hellos late by scheduling
 # alone do not look like failures.
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-300}
-SETTLE=$(awk -v d="$DEAD" 'BEGIN { print d / 1000 + 0.7 }')
+# How long a failure or a repair may take to be seen: the dead interval
+# plus Hellos late under TCG, generously (a wait, not a sleep).
+SEEN=$((DEAD / 1000 + 10))
 
 mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
 defer topo_destroy
-run_test "($N,$K) fabric up, Hello $HELLO ms, dead $DEAD ms" \
-	fabric_up "$N" "$K" hello "$HELLO" dead "$DEAD" || ktap_finish
-topo_load	# run_test ran fabric_up in a subshell
-fabric_index
+fabric_up_test "($N,$K) fabric up, Hello $HELLO ms, dead $DEAD ms" \
+	"$N" "$K" hello "$HELLO" dead "$DEAD" || ktap_finish
 NS=${#SERVERS[@]}
 on() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$@"; }
 
@@ -110,6 +110,12 @@ scenario() {
 	# shellcheck disable=SC2086
 	ms=$(outage $first "$fail")
 	ktap_diag "$desc: outage of the flow ${first/ / -> }: ${ms} ms ($(tail -n 2 /tmp/dpft.ping | head -n 1))"
+	# The failure is seen: the failed ports reach no peer, their peers
+	# miss them, every other port reaches all of its switch's peers.
+	fabric_spec_ports "$spec"
+	read -r -a fe <<<"$FE"
+	run_test "$desc: seen on the ${#fe[@]} ports of the switches it touches, nowhere else" \
+		fabric_wait_reach $SEEN "${fe[@]}"
 	# The flow is back: its last pings were answered.
 	run_test "$desc: traffic flows again after the dead interval" \
 		on ${first%% *} ping -c 2 -i 0.2 -W 2 "${FIP4[${first##* }]}"
@@ -120,7 +126,8 @@ scenario() {
 			$pair "$spec"
 	done
 	eval "$restore"
-	sleep $SETTLE
+	run_test "$desc: repair seen: every port reaches all its peers again" \
+		fabric_wait_reach $SEEN
 	fabric_fwd_snapshot
 	# shellcheck disable=SC2086
 	fabric_relay_test "$desc: recovered, $first back on its failure-free path" \

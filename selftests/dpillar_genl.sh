@@ -26,8 +26,8 @@ mark=$(dmesg_mark)
 
 load_module || ktap_skip_all "cannot load the module"
 defer topo_destroy
-fabric_up 4 2 hello "$HELLO_MS" dead "$DEAD_MS" || ktap_skip_all "fabric_up failed"
-fabric_index
+fabric_up_test "(4,2) fabric up" 4 2 hello "$HELLO_MS" dead "$DEAD_MS" ||
+	ktap_finish
 S0=${SERVERS[0]}
 dp() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$DPCTL" "$@"; }
 ktap_diag "fabric (4,2): ${#SERVERS[@]} servers"

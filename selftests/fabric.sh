@@ -6,10 +6,15 @@
 # and topo.sh.
 #
 #   fabric_up N K [hello MS dead MS]   build topology, dp0 everywhere, wait
-#                                      for the Hellos.  When it ran in a
+#                                      until every port reaches all its
+#                                      switch's peers.  When it ran in a
 #                                      subshell (run_test), call topo_load
 #                                      after it: the TOPO_* variables it set
-#                                      are gone with the subshell.
+#                                      are gone with the subshell (and so is
+#                                      the reader below: fabric_up_test runs
+#                                      it in this shell)
+#   fabric_up_test DESC N K [ARGS]     fabric_up as a KTAP result, in this
+#                                      shell
 #   fabric_ip4 ADDR / fabric_ip6 ADDR  a server's fabric addresses
 #   fabric_id ADDR                     its node id
 #   fabric_stat ADDR NAME              one ethtool -S counter of its dp0
@@ -30,6 +35,16 @@
 #   fabric_relay_test DESC A B [SPEC]  4 pings A -> B: every server relays
 #                                      exactly what dpsim routes both ways
 #                                      under failure set SPEC; a KTAP result
+#   fabric_neigh                       every port's reachable peers into
+#                                      NB["ADDR/P"] ("REACHABLE NEIGHS"), in
+#                                      one pass (the reader, genl DEV_GET)
+#   fabric_spec_ports SPEC             FE: the ports ("ADDR/P", index
+#                                      order) on the switches failure set
+#                                      SPEC touches: those that miss a peer
+#                                      once the failure is seen
+#   fabric_wait_reach SECS [PORT...]   wait until exactly PORTs (none: no
+#                                      port) miss a peer; on timeout say
+#                                      which do, and fail
 
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
@@ -108,11 +123,15 @@ fabric_route() {
 	[ -n "$R_DELIVERED" ] && [ -n "$R_HOPS" ]
 }
 
+# FABRIC_TIMES: where fabric_up's time went (fabric_up_test prints it).
 fabric_up() {
-	local n=$1 k=$2 a ns
+	local n=$1 k=$2 a ns t0=${EPOCHREALTIME//[.,]/} t1 t2 rc
 	shift 2
+	# The reader's python3 starts while the topology is built.
+	_fabric_reader_start
 	topo_build "$n" "$k" || return 1
 	fabric_index || return 1
+	t1=${EPOCHREALTIME//[.,]/}
 	for a in "${SERVERS[@]}"; do
 		ns=${FNS[$a]}
 		ip netns exec "$ns" "$DPCTL" link add dp0 n "$n" k "$k" \
@@ -127,8 +146,41 @@ fabric_up() {
 		route add $FABRIC_IP6_NET dev dp0
 		EOF
 	done
-	# Three Hello intervals: every neighbour heard at least twice.
-	sleep 0.5
+	t2=${EPOCHREALTIME//[.,]/}
+	# Every port hears all n - 1 peers of its switch.
+	fabric_wait_reach "${FABRIC_UP_WAIT:-30}"
+	rc=$?
+	_fabric_secs "$t0" "$t1"
+	FABRIC_TIMES="topology $_FS s"
+	_fabric_secs "$t1" "$t2"
+	FABRIC_TIMES+=", dp0 on ${#SERVERS[@]} servers $_FS s"
+	_fabric_secs "$t2" "${EPOCHREALTIME//[.,]/}"
+	FABRIC_TIMES+=", every peer reachable $_FS s later"
+	return $rc
+}
+
+# _fabric_secs FROM TO: _FS = seconds between two ${EPOCHREALTIME//[.,]/},
+# one decimal (no subshell).
+_fabric_secs() {
+	local d=$((($2 - $1) / 100000))
+	_FS=$((d / 10)).$((d % 10))
+}
+
+# fabric_up_test DESC N K [ARGS]: fabric_up as a KTAP result, in this shell
+# (run_test's subshell would lose TOPO_*, SERVERS and the reader); its
+# output shown on failure or with V=1.
+fabric_up_test() {
+	local desc=$1 out rc
+	shift
+	out=$(mktemp)
+	FABRIC_TIMES=''
+	fabric_up "$@" > "$out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] || [ "$V" = 1 ] && [ -s "$out" ] && ktap_diag "$(<"$out")"
+	rm -f "$out"
+	[ -n "$FABRIC_TIMES" ] && ktap_diag "fabric_up: $FABRIC_TIMES"
+	ktap_result "$desc" $rc
+	return $rc
 }
 
 fabric_stat() {
@@ -163,19 +215,18 @@ fabric_snapshot() {
 		a != "" && NF == 2 && $1 ~ /:$/ { sub(":$", "", $1); print a, $1, $2 }')"
 }
 
-# _fabric_snap_py: a python3 coprocess that answers each "snap" line with
-# "ADDR NAME VALUE" for every counter of every server's dp0 (what ethtool
-# -S shows: ETHTOOL_GSTRINGS and ETHTOOL_GSTATS, after a setns() into each
-# dp-* netns), then "END".  It costs one python3 start (~3 s under TCG);
-# each snapshot then takes milliseconds instead of one ethtool process per
-# server (~0.3 s each).  Started on first use, stopped at exit; fails (1)
-# when python3 cannot run it, and fabric_snapshot uses ethtool.
+# _fabric_snap_py: the reader, a python3 coprocess that answers each
+# "snap" line with "ADDR NAME VALUE" for every counter of every server's
+# dp0 (what ethtool -S shows: ETHTOOL_GSTRINGS and ETHTOOL_GSTATS, after a
+# setns() into each dp-* netns), each "neigh" line with "ADDR PORT STATE
+# REACHABLE NEIGHS" for every port (genl DEV_GET through dp_genl.py's
+# Genl), then "END".  It costs one python3 start (~3 s under TCG); each
+# answer then takes milliseconds instead of one ethtool or dpctl process
+# per server (~0.3 s each).  Started on first use, stopped at exit; fails
+# (1) when python3 cannot run it, and fabric_snapshot uses ethtool.
 _fabric_snap_py() {
-	[ -n "${_FSNAP_PID:-}" ] && return 0
-	[ "${_FSNAP_BROKEN:-0}" = 1 ] && return 1
-	command -v python3 >/dev/null || { _FSNAP_BROKEN=1; return 1; }
-	coproc _FSNAP { python3 -S -E -u -c "$_FABRIC_SNAP_PY" 2>&1; }
-	defer "kill $_FSNAP_PID"
+	[ -n "${_FSNAP_READY:-}" ] && return 0
+	_fabric_reader_start || return 1
 	local line
 	if ! read -r -t 60 line <&"${_FSNAP[0]}" || [ "$line" != READY ]; then
 		echo "# fabric_snapshot: reader failed: $line" >&2
@@ -183,6 +234,16 @@ _fabric_snap_py() {
 		_FSNAP_PID='' _FSNAP_BROKEN=1
 		return 1
 	fi
+	_FSNAP_READY=1
+}
+
+# _fabric_reader_start: start the reader without waiting for it.
+_fabric_reader_start() {
+	[ -n "${_FSNAP_PID:-}" ] && return 0
+	[ "${_FSNAP_BROKEN:-0}" = 1 ] && return 1
+	command -v python3 >/dev/null || { _FSNAP_BROKEN=1; return 1; }
+	coproc _FSNAP { python3 -S -E -u -c "$_FABRIC_SNAP_PY" "$DP_SELFTESTS" 2>&1; }
+	defer "kill $_FSNAP_PID"
 }
 _FABRIC_SNAP_PY='
 import ctypes, fcntl, os, socket, struct, sys
@@ -201,9 +262,8 @@ def counters(s):
     st = ctypes.create_string_buffer(struct.pack("II", GSTATS, n) + bytes(8 * n))
     ioctl(s, st)
     return zip(names, struct.unpack_from("%dQ" % n, st.raw, 8))
-print("READY")
-for line in sys.stdin:
-    out = []
+def servers():
+    """setns() into each dp-* netns in turn; yields its address."""
     for ns in sorted(os.listdir("/run/netns")):
         if not ns.startswith("dp-"):
             continue
@@ -211,15 +271,129 @@ for line in sys.stdin:
         if libc.setns(fd, 0x40000000) != 0:
             sys.exit("setns " + ns)
         os.close(fd)
-        addr = ns[3:].replace("-", ":", 1)
+        yield ns[3:].replace("-", ":", 1)
+def snap():
+    out = []
+    for addr in servers():
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             try:
                 out += ["%s %s %d" % (addr, k, v) for k, v in counters(s)]
             except OSError:
                 pass
+    return out
+def nested(m):
+    off = 0
+    while off + 4 <= len(m):
+        alen, atype = struct.unpack_from("=HH", m, off)
+        if alen < 4:
+            break
+        yield atype & 0x3fff, m[off + 4:off + alen]
+        off += (alen + 3) & ~3
+DEV_GET, DEV_PORT = 1, 14
+PORT_INDEX, PORT_STATE, PORT_NEIGHS, PORT_REACHABLE = 1, 4, 7, 8
+fam = None
+def neigh():
+    global fam
+    out = []
+    for addr in servers():
+        g = dp_genl.Genl()  # a socket of this netns
+        try:
+            if fam is None:
+                fam = g.family("dpillar")
+            msgs, err, text = g.request(fam, DEV_GET, dp_genl.NLM_F_DUMP, b"")
+        finally:
+            g.s.close()
+        for m in msgs:
+            for atype, val in nested(m):
+                if atype == DEV_PORT:
+                    p = {t: struct.unpack_from("=I", v)[0]
+                         for t, v in nested(val) if len(v) == 4}
+                    out.append("%s %d %d %d %d" % (addr, p.get(PORT_INDEX, 9),
+                               p.get(PORT_STATE, 0), p.get(PORT_REACHABLE, 0),
+                               p.get(PORT_NEIGHS, 0)))
+    return out
+sys.path.insert(0, sys.argv[1])
+import dp_genl
+print("READY")
+for line in sys.stdin:
+    try:
+        out = {"snap": snap, "neigh": neigh}[line.strip()]()
+    except (OSError, SystemExit, KeyError) as e:
+        out = ["ERROR %s" % e]
     out.append("END")
     print("\n".join(out))
 '
+
+# fabric_neigh: NB["ADDR/P"]="REACHABLE NEIGHS" for every port of every
+# server, one pass of the reader; 1 when the reader cannot answer.
+declare -A NB=()
+fabric_neigh() {
+	local a p st r n rc=0
+	NB=()
+	_fabric_snap_py && echo neigh >&"${_FSNAP[1]}" || return 1
+	while read -r -t 60 a p st r n <&"${_FSNAP[0]}"; do
+		case "$a" in
+		END) return $rc ;;
+		ERROR) echo "fabric_neigh: $p $st $r $n" >&2; rc=1 ;;
+		*) NB[$a/$p]="$r $n" ;;
+		esac
+	done
+	echo "# fabric_neigh: no answer from the reader" >&2
+	return 1
+}
+
+# fabric_unreached: FU = the ports ("ADDR/P", index order) that do not
+# reach all n - 1 peers of their switch (a port without carrier reaches
+# none).
+fabric_unreached() {
+	local a p v
+	FU=''
+	fabric_neigh || return 1
+	for a in "${SERVERS[@]}"; do
+		for p in 0 1; do
+			v=${NB[$a/$p]:-}
+			[ "$v" = "$((TOPO_N - 1)) $((TOPO_N - 1))" ] || FU+="${FU:+ }$a/$p"
+		done
+	done
+}
+
+# fabric_spec_ports SPEC: FE = the ports ("ADDR/P", index order) on the
+# switches that failure set SPEC (dpsim --fail: ADDR for a server, ADDR/P
+# for a port, comma separated) touches.  Once the failure is seen, exactly
+# these miss a peer: the failed ports reach none, their peers one fewer.
+fabric_spec_ports() {
+	local x a p
+	local -A sw=()
+	for x in ${1//,/ }; do
+		if [[ $x == */* ]]; then
+			_topo_switch_of "${x%/*}" "${x#*/}" && sw[$_SWN]=1
+		else
+			_topo_switch_of "$x" 0 && sw[$_SWN]=1
+			_topo_switch_of "$x" 1 && sw[$_SWN]=1
+		fi
+	done
+	FE=''
+	for a in "${SERVERS[@]}"; do
+		for p in 0 1; do
+			_topo_switch_of "$a" $p
+			[ -n "${sw[$_SWN]:-}" ] && FE+="${FE:+ }$a/$p"
+		done
+	done
+}
+
+_fabric_unreached_is() { fabric_unreached && [ "$FU" = "$1" ]; }
+
+# fabric_wait_reach SECS [PORT...]: wait until exactly PORTs ("ADDR/P",
+# index order; none: every port) miss a peer.  Fails (1) after SECS with
+# what differs.
+fabric_wait_reach() {
+	local secs=$1
+	shift
+	wait_for "$secs" _fabric_unreached_is "$*" && return 0
+	echo "after $secs s, ports missing a peer: ${FU:-none}"
+	echo "                           expected: ${*:-none}"
+	return 1
+}
 
 snap_sum() {
 	local a n=0
