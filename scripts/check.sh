@@ -67,6 +67,7 @@ export DPILLAR_CACHE=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
 # Where each guest keeps its files (guest-NAME/): DPILLAR_CHECK_DIR lets
 # two checkouts run make check side by side.
 GUEST_DIR=${DPILLAR_CHECK_DIR:-$DPILLAR_CACHE}
+mkdir -p "$GUEST_DIR"
 
 GUEST_TESTS=(
 	selftests/vm_smoke.sh
