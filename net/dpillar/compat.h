@@ -9,6 +9,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
+#include <net/genetlink.h>
 
 /* 6.12 turned NETIF_F_LLTX into dev->lltx. */
 static inline void dp_compat_set_lltx(struct net_device *dev)
@@ -43,6 +44,21 @@ static inline void dp_compat_set_err_reason(struct netlink_ext_ack *extack,
 #else
 	if (extack)
 		extack->_msg = reason;
+#endif
+}
+
+/*
+ * 6.2 split the generic netlink ops (struct genl_split_ops): a dump's
+ * request, which the core parses before the start callback, moved into a
+ * struct genl_info.  No header symbol tells the two apart: Kbuild looks
+ * for the struct (DP_HAVE_GENL_SPLIT_OPS).
+ */
+static inline struct nlattr **dp_compat_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef DP_HAVE_GENL_SPLIT_OPS
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
 #endif
 }
 

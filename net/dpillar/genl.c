@@ -383,14 +383,14 @@ err_free:
 }
 
 /*
- * A dump may name one device: resolve it once, into the dump state.  @tb
- * from dp_genl_dump_parse().
+ * A dump may name one device: resolve it once, into the dump state.  The
+ * core parsed and validated the request before the start callback.
  */
-static int dp_genl_dump_start_dev(struct netlink_callback *cb,
-				  struct nlattr **tb, int a_ifindex,
+static int dp_genl_dump_start_dev(struct netlink_callback *cb, int a_ifindex,
 				  int a_ifname)
 {
 	struct dp_genl_dump_ctx *ctx = dp_genl_dump_ctx(cb);
+	struct nlattr **tb = dp_compat_dump_attrs(cb);
 	struct net_device *dev;
 	int err = 0;
 
@@ -408,28 +408,9 @@ static int dp_genl_dump_start_dev(struct netlink_callback *cb,
 	return err;
 }
 
-/*
- * The request of a dump, in its start callback.  The core validated it
- * already, with the same policy; where it keeps the result differs between
- * kernels, parsing again does not.
- */
-static int dp_genl_dump_parse(struct netlink_callback *cb, struct nlattr **tb,
-			      int maxattr, const struct nla_policy *policy)
-{
-	return genlmsg_parse(cb->nlh, &dp_genl_family, tb, maxattr, policy,
-			     cb->extack);
-}
-
 static int dp_genl_dev_dump_start(struct netlink_callback *cb)
 {
-	struct nlattr *tb[DPILLAR_A_DEV_IFNAME + 1];
-	int err;
-
-	err = dp_genl_dump_parse(cb, tb, DPILLAR_A_DEV_IFNAME,
-				 dp_genl_dev_get_policy);
-	if (err)
-		return err;
-	return dp_genl_dump_start_dev(cb, tb, DPILLAR_A_DEV_IFINDEX,
+	return dp_genl_dump_start_dev(cb, DPILLAR_A_DEV_IFINDEX,
 				      DPILLAR_A_DEV_IFNAME);
 }
 
@@ -621,12 +602,10 @@ static int dp_genl_neigh_dump_dev(struct sk_buff *skb,
 static int dp_genl_neigh_dump_start(struct netlink_callback *cb)
 {
 	struct dp_genl_dump_ctx *ctx = dp_genl_dump_ctx(cb);
-	struct nlattr *tb[DPILLAR_A_NEIGH_PORT + 1];
+	struct nlattr **tb = dp_compat_dump_attrs(cb);
 	int err;
 
-	err = dp_genl_dump_parse(cb, tb, DPILLAR_A_NEIGH_PORT,
-				 dp_genl_neigh_get_policy) ?:
-	      dp_genl_dump_start_dev(cb, tb, DPILLAR_A_NEIGH_IFINDEX, 0);
+	err = dp_genl_dump_start_dev(cb, DPILLAR_A_NEIGH_IFINDEX, 0);
 	if (err)
 		return err;
 	if (tb[DPILLAR_A_NEIGH_PORT])
