@@ -167,7 +167,7 @@ struct dp_genl_dump_ctx {
 	/* NEIGH_GET: where in the device being dumped */
 	int ifindex;
 	u32 port;
-	u32 slot;		/* neighbour index; port->nneigh: miswired */
+	u32 slot;		/* entry of the port's table (dp_neigh_snapshot()) */
 	u32 gen;		/* the device's dp->gen when we got there */
 	u32 changes;		/* generation changes seen on resuming */
 };
@@ -216,11 +216,11 @@ static size_t dp_genl_dev_size(void)
 	       (DP_STAT_MAX + DP_GENL_STATS_ROUTES - 1);
 }
 
-/* One DEV_PORT nest; @lower NULL when the port has no device. */
+/* One DEV_PORT nest. */
 static int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
-			    u32 index, const struct net_device *lower,
-			    enum dpillar_port_state state, u32 reachable)
+			    u32 index, const struct dp_port_snap *snap)
 {
+	const struct net_device *lower = snap->lower;
 	struct dp_port_info pi;
 	struct nlattr *nest;
 
@@ -232,11 +232,11 @@ static int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
 	    (lower &&
 	     (nla_put_u32(skb, DPILLAR_A_PORT_IFINDEX, lower->ifindex) ||
 	      nla_put_string(skb, DPILLAR_A_PORT_IFNAME, lower->name))) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_STATE, state) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_STATE, snap->state) ||
 	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_COLUMN, pi.sw_level) ||
 	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_ID, pi.sw_id) ||
 	    nla_put_u32(skb, DPILLAR_A_PORT_NEIGHS, pi.nneigh) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_REACHABLE, reachable)) {
+	    nla_put_u32(skb, DPILLAR_A_PORT_REACHABLE, snap->reachable)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -300,7 +300,7 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* Under rcu_read_lock. */
+/* Under rcu_read_lock: the ports and the prefixes. */
 static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 			    u32 portid, u32 seq, int flags,
 			    struct netlink_callback *cb)
@@ -334,11 +334,10 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 		goto cancel;
 
 	for (i = 0; i < dp->nports; i++) {
-		const struct dp_port *port = rcu_dereference(dp->ports[i]);
+		struct dp_port_snap snap;
 
-		if (dp_genl_put_port(skb, dp, i, port ? port->dev : NULL,
-				     dp_port_state(port),
-				     port ? dp_port_reachable(dp, port) : 0))
+		dp_port_snapshot(dp, i, &snap);
+		if (dp_genl_put_port(skb, dp, i, &snap))
 			goto cancel;
 	}
 	if (dp_genl_put_stats(skb, dp))
@@ -477,16 +476,6 @@ out:
 
 /* ---- NEIGH_GET and NEIGH_NTF -------------------------------------------- */
 
-/* One neighbour message. */
-struct dp_genl_neigh {
-	u32 port;
-	u32 node;
-	u32 state;		/* enum dpillar_neigh_state */
-	u64 mac;		/* 0: never heard */
-	unsigned long heard;	/* jiffies, when @mac */
-	int peer_port;		/* < 0: none */
-};
-
 static size_t dp_genl_neigh_size(void)
 {
 	return nla_total_size(sizeof(u32)) * 6 +	/* u32 attributes */
@@ -495,7 +484,7 @@ static size_t dp_genl_neigh_size(void)
 }
 
 static int dp_genl_neigh_fill(struct sk_buff *skb, const struct dp_priv *dp,
-			      const struct dp_genl_neigh *n, u32 portid,
+			      const struct dp_neigh_snap *n, u32 portid,
 			      u32 seq, int flags, u8 cmd,
 			      struct netlink_callback *cb)
 {
@@ -528,46 +517,36 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* Neighbour @idx of @port as it stands now. */
-static void dp_genl_neigh_slot(const struct dp_priv *dp,
-			       const struct dp_port *port, u32 idx,
-			       struct dp_genl_neigh *n)
+/* The rest of one port's table, from ctx->slot on. */
+static int dp_genl_neigh_dump_port(struct sk_buff *skb,
+				   struct netlink_callback *cb,
+				   struct dp_priv *dp, struct dp_port *port,
+				   struct dp_genl_dump_ctx *ctx)
 {
-	const struct dp_neigh *nb = &port->neigh[idx];
+	u32 portid = NETLINK_CB(cb->skb).portid;
+	u32 seq = cb->nlh->nlmsg_seq;
+	struct dp_neigh_snap n;
+	int err;
 
-	n->port = port->index;
-	n->node = dp_port_neigh(&dp->topo, dp->self, port->index, idx);
-	n->mac = atomic64_read(&nb->mac);
-	n->heard = READ_ONCE(nb->last_heard);
-	n->state = dp_port_up(port) && dp_neigh_alive(dp, nb) ?
-		   DPILLAR_NEIGH_STATE_REACHABLE :
-		   DPILLAR_NEIGH_STATE_UNREACHABLE;
-	n->peer_port = n->mac ? dp_peer_port(&dp->topo, dp->self,
-						   port->index, n->node) :
-				-1;
+	for (;; ctx->slot++) {
+		err = dp_neigh_snapshot(dp, port, ctx->slot, &n);
+		if (err == -ENOENT)
+			return 0;
+		if (err)	/* an entry with nothing to report now */
+			continue;
+		err = dp_genl_neigh_fill(skb, dp, &n, portid, seq, NLM_F_MULTI,
+					 DPILLAR_CMD_NEIGH_GET, cb);
+		if (err)
+			return err;
+	}
 }
 
-static void dp_genl_neigh_miswired(const struct dp_port *port,
-				   const struct dp_miswired *mis,
-				   struct dp_genl_neigh *n)
-{
-	n->port = port->index;
-	n->node = mis->node;
-	n->mac = mis->mac;
-	n->heard = mis->heard;
-	n->state = DPILLAR_NEIGH_STATE_MISWIRED;
-	n->peer_port = mis->sport;
-}
-
-/* The rest of one device's table, from ctx->port and ctx->slot on. */
+/* The rest of one device's tables, from ctx->port and ctx->slot on. */
 static int dp_genl_neigh_dump_dev(struct sk_buff *skb,
 				  struct netlink_callback *cb,
 				  struct dp_priv *dp,
 				  struct dp_genl_dump_ctx *ctx)
 {
-	u32 portid = NETLINK_CB(cb->skb).portid;
-	u32 seq = cb->nlh->nlmsg_seq;
-	struct dp_genl_neigh n;
 	int err;
 
 	for (; ctx->port < dp->nports; ctx->port++, ctx->slot = 0) {
@@ -576,25 +555,12 @@ static int dp_genl_neigh_dump_dev(struct sk_buff *skb,
 		if (ctx->filter_port != U32_MAX &&
 		    ctx->port != ctx->filter_port)
 			continue;
-		port = rcu_dereference(dp->ports[ctx->port]);
+		port = dp_port_rcu(dp, ctx->port);
 		if (!port)
 			continue;
-		for (; ctx->slot <= port->nneigh; ctx->slot++) {
-			if (ctx->slot < port->nneigh) {
-				dp_genl_neigh_slot(dp, port, ctx->slot, &n);
-			} else {
-				struct dp_miswired mis;
-
-				if (!dp_port_miswired_get(dp, port, &mis))
-					continue;
-				dp_genl_neigh_miswired(port, &mis, &n);
-			}
-			err = dp_genl_neigh_fill(skb, dp, &n, portid, seq,
-						 NLM_F_MULTI,
-						 DPILLAR_CMD_NEIGH_GET, cb);
-			if (err)
-				return err;
-		}
+		err = dp_genl_neigh_dump_port(skb, cb, dp, port, ctx);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -659,13 +625,11 @@ static int dp_genl_neigh_dumpit(struct sk_buff *skb,
 }
 
 static void dp_genl_neigh_notify(struct dp_priv *dp,
-				 const struct dp_genl_neigh *n, gfp_t gfp)
+				 const struct dp_neigh_snap *n, gfp_t gfp)
 {
 	struct net *net = dev_net(dp->dev);
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&dp_genl_family, net, DP_GENL_MCGRP_EVENTS))
-		return;
 	skb = genlmsg_new(dp_genl_neigh_size(), gfp);
 	if (!skb)
 		return;
@@ -678,25 +642,38 @@ static void dp_genl_neigh_notify(struct dp_priv *dp,
 				DP_GENL_MCGRP_EVENTS, gfp);
 }
 
-/* Neighbour @idx of @port became reachable or unreachable.  Under RCU. */
-void dp_genl_neigh_ntf(struct dp_priv *dp, const struct dp_port *port,
+static bool dp_genl_neigh_listened(const struct dp_priv *dp)
+{
+	return genl_has_listeners(&dp_genl_family, dev_net(dp->dev),
+				  DP_GENL_MCGRP_EVENTS);
+}
+
+/*
+ * Neighbour @idx of @port became reachable or unreachable: the message
+ * says the transition, whatever its entry says by now.  Under RCU.
+ */
+void dp_genl_neigh_ntf(struct dp_priv *dp, struct dp_port *port,
 		       u32 idx, bool reachable, gfp_t gfp)
 {
-	struct dp_genl_neigh n;
+	struct dp_neigh_snap n;
 
-	dp_genl_neigh_slot(dp, port, idx, &n);
+	if (!dp_genl_neigh_listened(dp) ||
+	    dp_neigh_snapshot(dp, port, idx, &n))
+		return;
 	n.state = reachable ? DPILLAR_NEIGH_STATE_REACHABLE :
 			      DPILLAR_NEIGH_STATE_UNREACHABLE;
 	dp_genl_neigh_notify(dp, &n, gfp);
 }
 
-/* A new miswired sender on @port.  Under RCU. */
+/* A new miswired sender @mis on @port.  Under RCU. */
 void dp_genl_miswired_ntf(struct dp_priv *dp, const struct dp_port *port,
 			  const struct dp_miswired *mis, gfp_t gfp)
 {
-	struct dp_genl_neigh n;
+	struct dp_neigh_snap n;
 
-	dp_genl_neigh_miswired(port, mis, &n);
+	if (!dp_genl_neigh_listened(dp))
+		return;
+	dp_neigh_snapshot_miswired(port, mis, &n);
 	dp_genl_neigh_notify(dp, &n, gfp);
 }
 
@@ -711,7 +688,7 @@ void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
 		      enum dpillar_port_state state)
 {
 	struct net *net = dev_net(dp->dev);
-	const struct dp_port *port;
+	struct dp_port_snap snap;
 	struct sk_buff *skb;
 	void *hdr;
 
@@ -725,11 +702,13 @@ void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
 	hdr = genlmsg_put(skb, 0, 0, &dp_genl_family, 0, DPILLAR_CMD_PORT_NTF);
 	if (!hdr)
 		goto err_free;
-	port = rtnl_dereference(dp->ports[index]);
+	/* The device and state of the event: the port may be gone already. */
+	dp_port_snapshot(dp, index, &snap);
+	snap.lower = lower;
+	snap.state = state;
 	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dp->dev->ifindex) ||
 	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dp->dev->name) ||
-	    dp_genl_put_port(skb, dp, index, lower, state,
-			     port ? dp_port_reachable(dp, port) : 0))
+	    dp_genl_put_port(skb, dp, index, &snap))
 		goto err_free;
 	genlmsg_end(skb, hdr);
 	genlmsg_multicast_netns(&dp_genl_family, net, skb, 0,
