@@ -309,10 +309,12 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
 /* genl.c */
 int dp_genl_register(void);
 void dp_genl_unregister(void);
+/* genl_neigh.c */
 void dp_genl_neigh_ntf(struct dp_priv *dp, struct dp_port *port,
 		       u32 idx, bool reachable, gfp_t gfp);
 void dp_genl_miswired_ntf(struct dp_priv *dp, const struct dp_port *port,
 			  const struct dp_miswired *mis, gfp_t gfp);
+/* genl_dev.c */
 void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
 		      const struct net_device *lower,
 		      enum dpillar_port_state state);
