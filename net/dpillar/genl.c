@@ -88,9 +88,9 @@ static bool dp_genl_is_dp(const struct net_device *dev)
  * The dpillar device a request names: by ifindex, else by name (@a_ifname
  * 0: the attribute set has none), in @net.  Under rcu_read_lock.
  */
-struct net_device *dp_genl_dev_find(struct net *net, struct nlattr **tb,
-				    int a_ifindex, int a_ifname,
-				    struct netlink_ext_ack *extack)
+static struct net_device *dp_genl_dev_find(struct net *net, struct nlattr **tb,
+					   int a_ifindex, int a_ifname,
+					   struct netlink_ext_ack *extack)
 {
 	struct nlattr *name = a_ifname ? tb[a_ifname] : NULL;
 	struct net_device *dev;
@@ -181,11 +181,75 @@ int dp_genl_dump_start_dev(struct netlink_callback *cb, int a_ifindex,
 	return err;
 }
 
+/* ---- pre_doit and post_doit ------------------------------------------- */
+
+/* ops->internal_flags: what pre_doit prepares for a doit. */
+#define DP_GENL_NEED_DEV	BIT(0)	/* the device: dp_genl_dev() */
+#define DP_GENL_NEED_RTNL	BIT(1)	/* RTNL, held across the doit */
+
+/*
+ * The reference's tracker: a pointer, or nothing without
+ * CONFIG_NET_DEV_REFCNT_TRACKER.
+ */
+static netdevice_tracker *dp_genl_tracker(struct genl_info *info)
+{
+	BUILD_BUG_ON(sizeof(netdevice_tracker) > sizeof(info->user_ptr[1]));
+	return (netdevice_tracker *)&info->user_ptr[1];
+}
+
+/*
+ * Look the device up once for the doit, and hold it, so that no RCU
+ * section has to span the reply's allocation.  The family is parallel_ops:
+ * a doit that changes the device asks for RTNL, taken before the lookup as
+ * changelink has it.
+ */
+static int dp_genl_pre_doit(const struct dp_compat_genl_ops *ops,
+			    struct sk_buff *skb, struct genl_info *info)
+{
+	bool rtnl = ops->internal_flags & DP_GENL_NEED_RTNL;
+	struct net_device *dev;
+
+	/* A doit names its device by the first two attributes of its set. */
+	BUILD_BUG_ON((int)DPILLAR_A_ROUTE_IFINDEX != DPILLAR_A_DEV_IFINDEX);
+	BUILD_BUG_ON((int)DPILLAR_A_ROUTE_IFNAME != DPILLAR_A_DEV_IFNAME);
+
+	if (!(ops->internal_flags & DP_GENL_NEED_DEV))
+		return 0;
+	if (rtnl)
+		rtnl_lock();
+	rcu_read_lock();
+	dev = dp_genl_dev_find(genl_info_net(info), info->attrs,
+			       DPILLAR_A_DEV_IFINDEX, DPILLAR_A_DEV_IFNAME,
+			       info->extack);
+	if (!IS_ERR(dev))
+		netdev_hold(dev, dp_genl_tracker(info), GFP_ATOMIC);
+	rcu_read_unlock();
+	if (IS_ERR(dev)) {
+		if (rtnl)
+			rtnl_unlock();
+		return PTR_ERR(dev);
+	}
+	info->user_ptr[0] = dev;
+	return 0;
+}
+
+static void dp_genl_post_doit(const struct dp_compat_genl_ops *ops,
+			      struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *dev = info->user_ptr[0];
+
+	if (dev)
+		netdev_put(dev, dp_genl_tracker(info));
+	if (ops->internal_flags & DP_GENL_NEED_RTNL)
+		rtnl_unlock();
+}
+
 /* ---- the family --------------------------------------------------------- */
 
 static const struct genl_ops dp_genl_ops[] = {
 	{
 		.cmd		= DPILLAR_CMD_DEV_GET,
+		.internal_flags	= DP_GENL_NEED_DEV,
 		.doit		= dp_genl_dev_get_doit,
 		.start		= dp_genl_dev_dump_start,
 		.dumpit		= dp_genl_dev_dumpit,
@@ -195,6 +259,7 @@ static const struct genl_ops dp_genl_ops[] = {
 	{
 		.cmd		= DPILLAR_CMD_DEV_SET,
 		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,
 		.maxattr	= DPILLAR_A_DEV_IP6_PREFIX,
@@ -208,6 +273,7 @@ static const struct genl_ops dp_genl_ops[] = {
 	},
 	{
 		.cmd		= DPILLAR_CMD_ROUTE_GET,
+		.internal_flags	= DP_GENL_NEED_DEV,
 		.doit		= dp_genl_route_get_doit,
 		.policy		= dp_genl_route_get_policy,
 		.maxattr	= DPILLAR_A_ROUTE_DST_IP6,
@@ -224,6 +290,8 @@ struct genl_family dp_genl_family __ro_after_init = {
 	.netnsok	= true,
 	.parallel_ops	= true,
 	.module		= THIS_MODULE,
+	.pre_doit	= dp_genl_pre_doit,
+	.post_doit	= dp_genl_post_doit,
 	.ops		= dp_genl_ops,
 	.n_ops		= ARRAY_SIZE(dp_genl_ops),
 	.mcgrps		= dp_genl_mcgrps,

@@ -19,6 +19,20 @@ enum dp_genl_mcgrp {
 
 extern struct genl_family dp_genl_family;
 
+/*
+ * The device a doit command names, which pre_doit looked up and holds a
+ * reference on until post_doit.
+ */
+static inline struct net_device *dp_genl_dev(const struct genl_info *info)
+{
+	return info->user_ptr[0];
+}
+
+static inline struct dp_priv *dp_genl_dp(const struct genl_info *info)
+{
+	return netdev_priv(dp_genl_dev(info));
+}
+
 /* Dump state, in cb->ctx. */
 struct dp_genl_dump_ctx {
 	int filter;		/* ifindex; 0: every dpillar device */
@@ -40,9 +54,6 @@ dp_genl_dump_ctx(struct netlink_callback *cb)
 	return (struct dp_genl_dump_ctx *)cb->ctx;
 }
 
-struct net_device *dp_genl_dev_find(struct net *net, struct nlattr **tb,
-				    int a_ifindex, int a_ifname,
-				    struct netlink_ext_ack *extack);
 bool dp_genl_dump_match(const struct net_device *dev,
 			const struct dp_genl_dump_ctx *ctx);
 int dp_genl_dump_ret(struct sk_buff *skb, int err);

@@ -184,33 +184,21 @@ cancel:
 
 int dp_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net_device *dev;
 	struct sk_buff *msg;
 	int err;
 
 	msg = genlmsg_new(dp_genl_dev_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-
 	rcu_read_lock();
-	dev = dp_genl_dev_find(genl_info_net(info), info->attrs,
-			       DPILLAR_A_DEV_IFINDEX, DPILLAR_A_DEV_IFNAME,
-			       info->extack);
-	if (IS_ERR(dev)) {
-		rcu_read_unlock();
-		err = PTR_ERR(dev);
-		goto err_free;
-	}
-	err = dp_genl_dev_fill(msg, netdev_priv(dev), info->snd_portid,
+	err = dp_genl_dev_fill(msg, dp_genl_dp(info), info->snd_portid,
 			       info->snd_seq, 0, NULL);
 	rcu_read_unlock();
-	if (err)
-		goto err_free;
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
 	return genlmsg_reply(msg, info);
-
-err_free:
-	nlmsg_free(msg);
-	return err;
 }
 
 int dp_genl_dev_dump_start(struct netlink_callback *cb)
@@ -248,8 +236,10 @@ int dp_genl_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* ---- DEV_SET ------------------------------------------------------------ */
 
+/* Under RTNL, as changelink. */
 int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct net_device *dev = dp_genl_dev(info);
 	struct nlattr **tb = info->attrs;
 	const struct dp_settings_attrs attrs = {
 		.hello_ms	= tb[DPILLAR_A_DEV_HELLO_MS],
@@ -258,25 +248,12 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.ip4_plen	= tb[DPILLAR_A_DEV_IP4_PREFIXLEN],
 		.ip6_prefix	= tb[DPILLAR_A_DEV_IP6_PREFIX],
 	};
-	struct net_device *dev;
 	int err;
 
-	rtnl_lock();
-	rcu_read_lock();
-	dev = dp_genl_dev_find(genl_info_net(info), tb, DPILLAR_A_DEV_IFINDEX,
-			       DPILLAR_A_DEV_IFNAME, info->extack);
-	rcu_read_unlock();
-	/* RTNL keeps the device. */
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto out;
-	}
 	err = dp_settings_change(netdev_priv(dev), &attrs, info->extack);
 	/* RTM_NEWLINK with the new IFLA_INFO_DATA, as after changelink. */
 	if (!err)
 		call_netdevice_notifiers(NETDEV_CHANGEINFODATA, dev);
-out:
-	rtnl_unlock();
 	return err;
 }
 

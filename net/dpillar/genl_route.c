@@ -179,30 +179,19 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct dp_priv *dp = dp_genl_dp(info);
 	struct nlattr *dst_attr = NULL;
-	struct net_device *dev;
-	struct dp_priv *dp;
 	struct sk_buff *msg;
 	void *hdr;
-	u32 dst, ttl;
+	u32 dst;
 	int err;
 
 	/*
 	 * The reply is sized by the topology's path bound, from 11 hops up
-	 * to DP_TTL_MAX: look the device up once to learn it.  Its topology
-	 * cannot change; a device re-created in between makes -EMSGSIZE.
+	 * to DP_TTL_MAX; a device's topology never changes.
 	 */
-	rcu_read_lock();
-	dev = dp_genl_dev_find(genl_info_net(info), info->attrs,
-			       DPILLAR_A_ROUTE_IFINDEX, DPILLAR_A_ROUTE_IFNAME,
-			       info->extack);
-	ttl = IS_ERR(dev) ? 0 : dp_topo_ttl(&((struct dp_priv *)
-					      netdev_priv(dev))->topo);
-	rcu_read_unlock();
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-
-	msg = genlmsg_new(dp_genl_route_size(ttl), GFP_KERNEL);
+	msg = genlmsg_new(dp_genl_route_size(dp_topo_ttl(&dp->topo)),
+			  GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &dp_genl_family, 0,
@@ -213,26 +202,15 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	rcu_read_lock();
-	dev = dp_genl_dev_find(genl_info_net(info), info->attrs,
-			       DPILLAR_A_ROUTE_IFINDEX, DPILLAR_A_ROUTE_IFNAME,
-			       info->extack);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto err_unlock;
-	}
-	dp = netdev_priv(dev);
 	err = dp_genl_route_dst(dp, info->attrs, &dst_attr, &dst,
 				info->extack) ?:
 	      dp_genl_route_fill(msg, dp, dst, dst_attr, info->extack);
-	if (err)
-		goto err_unlock;
 	rcu_read_unlock();
-
+	if (err)
+		goto err_free;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
-err_unlock:
-	rcu_read_unlock();
 err_free:
 	nlmsg_free(msg);
 	return err;
