@@ -25,6 +25,12 @@ static const struct genl_multicast_group dp_genl_mcgrps[] = {
 
 /* ---- policies ----------------------------------------------------------- */
 
+/*
+ * The spec's request policies, written out because the generated ops are
+ * genl_split_ops (6.2+); scripts/spec-check.sh compares them, with maxattr,
+ * to what ynl-gen-c renders from the spec.
+ */
+
 static const struct nla_policy
 dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
