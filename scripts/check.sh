@@ -299,7 +299,7 @@ hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
 	make -s -C tools/dpctl check
 hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
-hstep spec "netlink spec and UAPI header agree (kernel's ynl-gen-c)" \
+hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-gen-c)" \
 	bash scripts/spec-check.sh
 if [ ${#RUN_ABIS[@]} -gt 0 ] && { [ $guest_suites = 1 ] || wanted modules; }; then
 	step "module build, W=1 + sparse (${RUN_ABIS[*]})" \

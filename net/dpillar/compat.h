@@ -9,6 +9,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
+#include <net/genetlink.h>
 
 /* 6.12 turned NETIF_F_LLTX into dev->lltx. */
 static inline void dp_compat_set_lltx(struct net_device *dev)
@@ -43,6 +44,27 @@ static inline void dp_compat_set_err_reason(struct netlink_ext_ack *extack,
 #else
 	if (extack)
 		extack->_msg = reason;
+#endif
+}
+
+/*
+ * 6.2 split the generic netlink ops (struct genl_split_ops): a family's
+ * pre_doit and post_doit get the split form since, and a dump's parsed
+ * request moved into a struct genl_info.  No header symbol tells the two
+ * apart: Kbuild looks for the struct (DP_HAVE_GENL_SPLIT_OPS).
+ */
+#ifdef DP_HAVE_GENL_SPLIT_OPS
+#define dp_compat_genl_ops genl_split_ops
+#else
+#define dp_compat_genl_ops genl_ops
+#endif
+
+static inline struct nlattr **dp_compat_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef DP_HAVE_GENL_SPLIT_OPS
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
 #endif
 }
 

@@ -213,6 +213,26 @@ int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
 void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
 		  u64 *rx_bytes, u64 *tx_bytes);
 
+/* One port of a device as genetlink reports it (dp_port_snapshot()). */
+struct dp_port_snap {
+	const struct net_device *lower;	/* NULL: no device bound */
+	enum dpillar_port_state state;
+	u32 reachable;			/* neighbours reachable now */
+};
+
+/*
+ * One entry of a port's neighbour table as genetlink reports it
+ * (dp_neigh_snapshot()).
+ */
+struct dp_neigh_snap {
+	u32 port;
+	u32 node;
+	enum dpillar_neigh_state state;
+	u64 mac;		/* 0: never heard */
+	unsigned long heard;	/* jiffies, when @mac */
+	int peer_port;		/* < 0: none */
+};
+
 /* port.c */
 int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		struct netlink_ext_ack *extack);
@@ -220,6 +240,9 @@ void dp_port_del(struct dp_port *port);
 struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
 bool dp_port_up(const struct dp_port *port);
 enum dpillar_port_state dp_port_state(const struct dp_port *port);
+struct dp_port *dp_port_rcu(const struct dp_priv *dp, u32 index);
+void dp_port_snapshot(const struct dp_priv *dp, u32 index,
+		      struct dp_port_snap *snap);
 void dp_update_carrier(struct dp_priv *dp);
 void dp_update_mtu(struct dp_priv *dp);
 int dp_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -259,6 +282,11 @@ u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port);
 void dp_port_miswired_init(struct dp_port *port);
 bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
 			  struct dp_miswired *mis);
+int dp_neigh_snapshot(const struct dp_priv *dp, struct dp_port *port,
+		      u32 idx, struct dp_neigh_snap *snap);
+void dp_neigh_snapshot_miswired(const struct dp_port *port,
+				const struct dp_miswired *mis,
+				struct dp_neigh_snap *snap);
 void dp_hello_work(struct work_struct *work);
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 		  struct sk_buff *skb);
@@ -281,10 +309,12 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
 /* genl.c */
 int dp_genl_register(void);
 void dp_genl_unregister(void);
-void dp_genl_neigh_ntf(struct dp_priv *dp, const struct dp_port *port,
+/* genl_neigh.c */
+void dp_genl_neigh_ntf(struct dp_priv *dp, struct dp_port *port,
 		       u32 idx, bool reachable, gfp_t gfp);
 void dp_genl_miswired_ntf(struct dp_priv *dp, const struct dp_port *port,
 			  const struct dp_miswired *mis, gfp_t gfp);
+/* genl_dev.c */
 void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
 		      const struct net_device *lower,
 		      enum dpillar_port_state state);

@@ -105,6 +105,62 @@ bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
 	return dp_heard_alive(dp, mis->mac, mis->heard, jiffies);
 }
 
+/* Neighbour @idx of @port as it stands now. */
+static void dp_neigh_snapshot_slot(const struct dp_priv *dp,
+				   const struct dp_port *port, u32 idx,
+				   struct dp_neigh_snap *snap)
+{
+	const struct dp_neigh *nb = &port->neigh[idx];
+
+	snap->port = port->index;
+	snap->node = dp_port_neigh(&dp->topo, dp->self, port->index, idx);
+	snap->mac = atomic64_read(&nb->mac);
+	snap->heard = READ_ONCE(nb->last_heard);
+	snap->state = dp_port_up(port) && dp_neigh_alive(dp, nb) ?
+		      DPILLAR_NEIGH_STATE_REACHABLE :
+		      DPILLAR_NEIGH_STATE_UNREACHABLE;
+	snap->peer_port = snap->mac ? dp_peer_port(&dp->topo, dp->self,
+						   port->index, snap->node) :
+				      -1;
+}
+
+/* The miswired sender @mis heard on @port, as an entry of its table. */
+void dp_neigh_snapshot_miswired(const struct dp_port *port,
+				const struct dp_miswired *mis,
+				struct dp_neigh_snap *snap)
+{
+	snap->port = port->index;
+	snap->node = mis->node;
+	snap->mac = mis->mac;
+	snap->heard = mis->heard;
+	snap->state = DPILLAR_NEIGH_STATE_MISWIRED;
+	snap->peer_port = mis->sport;
+}
+
+/*
+ * Entry @idx of @port's neighbour table as genetlink reports it: the
+ * neighbours in table order, then the port's miswired sender.  0 with
+ * @snap filled; -ENODATA when the entry has nothing to report (no miswired
+ * sender heard within the dead interval); -ENOENT past the last entry.
+ * Under rcu_read_lock.
+ */
+int dp_neigh_snapshot(const struct dp_priv *dp, struct dp_port *port,
+		      u32 idx, struct dp_neigh_snap *snap)
+{
+	struct dp_miswired mis;
+
+	if (idx < port->nneigh) {
+		dp_neigh_snapshot_slot(dp, port, idx, snap);
+		return 0;
+	}
+	if (idx > port->nneigh)
+		return -ENOENT;
+	if (!dp_port_miswired_get(dp, port, &mis))
+		return -ENODATA;
+	dp_neigh_snapshot_miswired(port, &mis, snap);
+	return 0;
+}
+
 /*
  * Record a miswired Hello.  The sender on record stays while it is heard,
  * so that several servers on the wrong switch make one report, not one per

@@ -38,6 +38,26 @@ enum dpillar_port_state dp_port_state(const struct dp_port *port)
 				  DPILLAR_PORT_STATE_DOWN;
 }
 
+/* Port @index of @dp, NULL when none is bound.  Under rcu_read_lock. */
+struct dp_port *dp_port_rcu(const struct dp_priv *dp, u32 index)
+{
+	return rcu_dereference(dp->ports[index]);
+}
+
+/*
+ * Port @index of @dp as it stands now, for genetlink.  Under rcu_read_lock
+ * or RTNL, which also keep @snap->lower valid.
+ */
+void dp_port_snapshot(const struct dp_priv *dp, u32 index,
+		      struct dp_port_snap *snap)
+{
+	const struct dp_port *port = rcu_dereference_rtnl(dp->ports[index]);
+
+	snap->lower = port ? port->dev : NULL;
+	snap->state = dp_port_state(port);
+	snap->reachable = port ? dp_port_reachable(dp, port) : 0;
+}
+
 /* The device carries traffic while any port does. */
 void dp_update_carrier(struct dp_priv *dp)
 {

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "dpillar": devices.  DEV_GET with the ports and
+ * the counters, DEV_SET of the Hello timers and the prefixes, and PORT_NTF.
+ */
+
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "genl.h"
+#include "topo_dpillar.h"	/* the UAPI counters are DPillar's drop reasons */
+
+/*
+ * Counters as DPILLAR_A_STATS_* attributes: ethtool -S order.  The
+ * detour slots and the routing drop reasons are the topology's; the UAPI
+ * names them as DPillar's (see dpillar.h).
+ */
+#define DP_GENL_STATS_CNT(stat)		((stat) + DPILLAR_A_STATS_RX_FRAMES)
+#define DP_GENL_STATS_ROUTE(reason) \
+	((reason) - DP_DROP_ROUTE_BAD_ADDR + DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR)
+/* Routing drop reasons the STATS nest has room for. */
+#define DP_GENL_STATS_ROUTES \
+	(DPILLAR_A_STATS_MAX - DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR + 2)
+
+/* ---- DEV_GET ------------------------------------------------------------ */
+
+static size_t dp_genl_port_size(void)
+{
+	return nla_total_size(0) +			/* DEV_PORT */
+	       nla_total_size(sizeof(u32)) * 7 +	/* u32 attributes */
+	       nla_total_size(IFNAMSIZ);		/* PORT_IFNAME */
+}
+
+static size_t dp_genl_dev_size(void)
+{
+	return nla_total_size(sizeof(u32)) * 8 +	/* u32 attributes */
+	       nla_total_size(IFNAMSIZ) +		/* IFNAME */
+	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
+	       nla_total_size(sizeof(__be32)) +		/* IP4_PREFIX */
+	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
+	       nla_total_size(sizeof(struct in6_addr)) + /* IP6_PREFIX */
+	       DPILLAR_PORTS_MAX * dp_genl_port_size() +
+	       nla_total_size(0) +			/* STATS */
+	       nla_total_size_64bit(sizeof(u64)) *
+	       (DP_STAT_MAX + DP_GENL_STATS_ROUTES - 1);
+}
+
+/* One DEV_PORT nest. */
+static int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
+			    u32 index, const struct dp_port_snap *snap)
+{
+	const struct net_device *lower = snap->lower;
+	struct dp_port_info pi;
+	struct nlattr *nest;
+
+	dp_port_info(&dp->topo, dp->self, index, &pi);
+	nest = nla_nest_start(skb, DPILLAR_A_DEV_PORT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, DPILLAR_A_PORT_INDEX, index) ||
+	    (lower &&
+	     (nla_put_u32(skb, DPILLAR_A_PORT_IFINDEX, lower->ifindex) ||
+	      nla_put_string(skb, DPILLAR_A_PORT_IFNAME, lower->name))) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_STATE, snap->state) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_COLUMN, pi.sw_level) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_ID, pi.sw_id) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_NEIGHS, pi.nneigh) ||
+	    nla_put_u32(skb, DPILLAR_A_PORT_REACHABLE, snap->reachable)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
+{
+	u64 cnt[DP_STAT_MAX], route[DP_DROP_MAX], rxb, txb;
+	struct nlattr *nest;
+	int i;
+
+	/* The UAPI lists the counters in the order of enum dp_stat ... */
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_RX_FRAMES) !=
+		     DPILLAR_A_STATS_RX_FRAMES);
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_DROP_SHORT) !=
+		     DPILLAR_A_STATS_DROP_SHORT);
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_HELLO_MISWIRED) !=
+		     DPILLAR_A_STATS_HELLO_MISWIRED);
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_TX_NOT_FABRIC) !=
+		     DPILLAR_A_STATS_TX_NOT_FABRIC);
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_DETOUR1) !=
+		     DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS);
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX - 1) !=
+		     DPILLAR_A_STATS_ROUTE_RING_REVERSALS);
+	/* ... then the routing drops in the order of enum dp_route_drop. */
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX) !=
+		     DP_GENL_STATS_ROUTE(DP_DROP_ROUTE_BAD_ADDR));
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_RING) !=
+		     DPILLAR_A_STATS_ROUTE_DROP_RING);
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_BUDGET) !=
+		     DPILLAR_A_STATS_ROUTE_DROP_BUDGET);
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_COUNT - 1) !=
+		     DPILLAR_A_STATS_MAX);
+	BUILD_BUG_ON(DP_GENL_STATS_ROUTES > DP_DROP_MAX);
+
+	dp_stats_sum(dp, cnt, route, &rxb, &txb);
+	nest = nla_nest_start(skb, DPILLAR_A_DEV_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < DP_STAT_MAX; i++)
+		if (nla_put_u64_64bit(skb, DP_GENL_STATS_CNT(i), cnt[i],
+				      DPILLAR_A_STATS_PAD))
+			goto cancel;
+	/*
+	 * Reason 0 is "no drop": not a counter.  A topology with more
+	 * reasons than the UAPI has attributes for shows them in ethtool -S
+	 * only, until the UAPI grows.
+	 */
+	for (i = DP_DROP_ROUTE_BAD_ADDR;
+	     i < min_t(int, dp->topo.ops->ndrops, DP_GENL_STATS_ROUTES); i++)
+		if (nla_put_u64_64bit(skb, DP_GENL_STATS_ROUTE(i), route[i],
+				      DPILLAR_A_STATS_PAD))
+			goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* Under rcu_read_lock: the ports and the prefixes. */
+static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
+			    u32 portid, u32 seq, int flags,
+			    struct netlink_callback *cb)
+{
+	const struct net_device *dev = dp->dev;
+	const struct dp_prefix *prefix;
+	void *hdr;
+	u32 i;
+
+	hdr = genlmsg_put(skb, portid, seq, &dp_genl_family, flags,
+			  DPILLAR_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+
+	prefix = dp_prefix(dp);
+	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dev->ifindex) ||
+	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dev->name) ||
+	    nla_put_u32(skb, DPILLAR_A_DEV_TOPO, dp->topo.kind) ||
+	    (dp->topo.p.n && nla_put_u32(skb, DPILLAR_A_DEV_N, dp->topo.p.n)) ||
+	    (dp->topo.p.k && nla_put_u32(skb, DPILLAR_A_DEV_K, dp->topo.p.k)) ||
+	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
+	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
+	    dp_genl_put_addr(skb, DPILLAR_A_DEV_ADDR, dp, dp->self) ||
+	    nla_put_u32(skb, DPILLAR_A_DEV_HELLO_MS, READ_ONCE(dp->hello_ms)) ||
+	    nla_put_u32(skb, DPILLAR_A_DEV_DEAD_MS, READ_ONCE(dp->dead_ms)) ||
+	    nla_put_be32(skb, DPILLAR_A_DEV_IP4_PREFIX, prefix->ip4) ||
+	    nla_put_u8(skb, DPILLAR_A_DEV_IP4_PREFIXLEN, prefix->ip4_plen) ||
+	    nla_put_in6_addr(skb, DPILLAR_A_DEV_IP6_PREFIX, &prefix->ip6))
+		goto cancel;
+
+	for (i = 0; i < dp->nports; i++) {
+		struct dp_port_snap snap;
+
+		dp_port_snapshot(dp, i, &snap);
+		if (dp_genl_put_port(skb, dp, i, &snap))
+			goto cancel;
+	}
+	if (dp_genl_put_stats(skb, dp))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int dp_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(dp_genl_dev_size(), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rcu_read_lock();
+	err = dp_genl_dev_fill(msg, dp_genl_dp(info), info->snd_portid,
+			       info->snd_seq, 0, NULL);
+	rcu_read_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+int dp_genl_dev_dump_start(struct netlink_callback *cb)
+{
+	return dp_genl_dump_start_dev(cb, DPILLAR_A_DEV_IFINDEX,
+				      DPILLAR_A_DEV_IFNAME);
+}
+
+int dp_genl_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct dp_genl_dump_ctx *ctx = dp_genl_dump_ctx(cb);
+	struct net *net = sock_net(skb->sk);
+	struct net_device *dev;
+	u32 pos = 0;
+	int err = 0;
+
+	rcu_read_lock();
+	/* Devices come and go: positions are only stable with the list. */
+	cb->seq = READ_ONCE(net->dev_base_seq);
+	for_each_netdev_rcu(net, dev) {
+		if (!dp_genl_dump_match(dev, ctx))
+			continue;
+		if (pos++ < ctx->dev_pos)
+			continue;
+		err = dp_genl_dev_fill(skb, netdev_priv(dev),
+				       NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
+		if (err)
+			break;
+		ctx->dev_pos = pos;
+	}
+	rcu_read_unlock();
+	return dp_genl_dump_ret(skb, err);
+}
+
+/* ---- DEV_SET ------------------------------------------------------------ */
+
+/* Under RTNL, as changelink. */
+int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *dev = dp_genl_dev(info);
+	struct nlattr **tb = info->attrs;
+	const struct dp_settings_attrs attrs = {
+		.hello_ms	= tb[DPILLAR_A_DEV_HELLO_MS],
+		.dead_ms	= tb[DPILLAR_A_DEV_DEAD_MS],
+		.ip4_prefix	= tb[DPILLAR_A_DEV_IP4_PREFIX],
+		.ip4_plen	= tb[DPILLAR_A_DEV_IP4_PREFIXLEN],
+		.ip6_prefix	= tb[DPILLAR_A_DEV_IP6_PREFIX],
+	};
+	int err;
+
+	err = dp_settings_change(netdev_priv(dev), &attrs, info->extack);
+	/* RTM_NEWLINK with the new IFLA_INFO_DATA, as after changelink. */
+	if (!err)
+		call_netdevice_notifiers(NETDEV_CHANGEINFODATA, dev);
+	return err;
+}
+
+/* ---- PORT_NTF ----------------------------------------------------------- */
+
+/*
+ * Port @index of @dp changed state; @lower is its device (going away when
+ * ABSENT).  Under RTNL.
+ */
+void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
+		      const struct net_device *lower,
+		      enum dpillar_port_state state)
+{
+	struct net *net = dev_net(dp->dev);
+	struct dp_port_snap snap;
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!genl_has_listeners(&dp_genl_family, net, DP_GENL_MCGRP_EVENTS))
+		return;
+	skb = genlmsg_new(nla_total_size(sizeof(u32)) +
+			  nla_total_size(IFNAMSIZ) + dp_genl_port_size(),
+			  GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &dp_genl_family, 0, DPILLAR_CMD_PORT_NTF);
+	if (!hdr)
+		goto err_free;
+	/* The device and state of the event: the port may be gone already. */
+	dp_port_snapshot(dp, index, &snap);
+	snap.lower = lower;
+	snap.state = state;
+	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dp->dev->ifindex) ||
+	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dp->dev->name) ||
+	    dp_genl_put_port(skb, dp, index, &snap))
+		goto err_free;
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast_netns(&dp_genl_family, net, skb, 0,
+				DP_GENL_MCGRP_EVENTS, GFP_KERNEL);
+	return;
+
+err_free:
+	nlmsg_free(skb);
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "dpillar": routing decisions.  ROUTE_GET asks the
+ * data path's routing for the first hop toward a destination and predicts
+ * the rest of the path.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "genl.h"
+#include "topo_dpillar.h"	/* ROUTE_DIR, DPillar's own attribute */
+
+static size_t dp_genl_route_size(u32 ttl)
+{
+	size_t hop = nla_total_size(0) +		/* ROUTE_HOP */
+		     nla_total_size(sizeof(u32)) * 3 +	/* u32 attributes */
+		     nla_total_size(DP_ADDR_TEXT_MAX);	/* HOP_ADDR */
+
+	return nla_total_size(sizeof(u32)) * 6 +	/* u32 attributes */
+	       nla_total_size(DP_ADDR_TEXT_MAX) * 2 +	/* DST_ADDR, NEXT_ADDR */
+	       nla_total_size(ETH_ALEN) +		/* NEXT_MAC */
+	       ttl * hop;
+}
+
+/* The destination node of a request: exactly one of DST, DST_IP4, DST_IP6. */
+static int dp_genl_route_dst(const struct dp_priv *dp, struct nlattr **tb,
+			     struct nlattr **dst_attr, u32 *dst,
+			     struct netlink_ext_ack *extack)
+{
+	static const int types[] = {
+		DPILLAR_A_ROUTE_DST, DPILLAR_A_ROUTE_DST_IP4,
+		DPILLAR_A_ROUTE_DST_IP6,
+	};
+	struct nlattr *attr = NULL;
+	struct in6_addr ip6;
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		if (!tb[types[i]])
+			continue;
+		if (attr) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[types[i]],
+					    "Give exactly one destination: dst, dst-ip4 or dst-ip6");
+			return -EINVAL;
+		}
+		attr = tb[types[i]];
+	}
+	if (!attr) {
+		NL_SET_ERR_MSG(extack,
+			       "Missing destination: dst, dst-ip4 or dst-ip6");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, DPILLAR_A_ROUTE_DST);
+		return -EINVAL;
+	}
+	*dst_attr = attr;
+
+	switch (nla_type(attr)) {
+	case DPILLAR_A_ROUTE_DST:
+		*dst = nla_get_u32(attr);
+		if (!dp_addr_valid(&dp->topo, *dst)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "Node id is not in this fabric");
+			return -EINVAL;
+		}
+		return 0;
+	case DPILLAR_A_ROUTE_DST_IP4:
+		ok = dp_ip4_to_node(dp, nla_get_in_addr(attr), dst);
+		break;
+	default:
+		ip6 = nla_get_in6_addr(attr);
+		ok = dp_ip6_to_node(dp, &ip6, dst);
+		break;
+	}
+	if (!ok) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "Address is not a server of this fabric");
+		return -ENETUNREACH;
+	}
+	return 0;
+}
+
+static int dp_genl_put_hop(struct sk_buff *skb, const struct dp_priv *dp,
+			   const struct dp_hop *hop)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, DPILLAR_A_ROUTE_HOP);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, DPILLAR_A_HOP_NODE_ID, hop->next) ||
+	    dp_genl_put_addr(skb, DPILLAR_A_HOP_ADDR, dp, hop->next) ||
+	    nla_put_u32(skb, DPILLAR_A_HOP_PORT, hop->port) ||
+	    nla_put_u32(skb, DPILLAR_A_HOP_PHASE, hop->phase)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * The first hop as the data path would take it now (dp_route_out()), then
+ * the rest of the path as the servers on it would route with nothing
+ * failed.  Under rcu_read_lock.
+ */
+static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
+			      u32 dst, const struct nlattr *dst_attr,
+			      struct netlink_ext_ack *extack)
+{
+	struct dp_route_state st;
+	struct dp_port *port;
+	struct dp_hop hop;
+	u32 hops = 0;
+	u64 mac;
+
+	/* The UAPI's phases are the topology's: DPillar's enum dpp_phase. */
+	BUILD_BUG_ON((int)DP_PHASE_DIRECT != DPILLAR_ROUTE_PHASE_DIRECT);
+	BUILD_BUG_ON((int)DPP_PHASE_HELIX != DPILLAR_ROUTE_PHASE_HELIX);
+	BUILD_BUG_ON((int)DPP_PHASE_RING != DPILLAR_ROUTE_PHASE_RING);
+	BUILD_BUG_ON((int)DPP_PHASE_TUNNEL != DPILLAR_ROUTE_PHASE_TUNNEL);
+	BUILD_BUG_ON((int)DPP_PHASE_UTURN != DPILLAR_ROUTE_PHASE_UTURN);
+	BUILD_BUG_ON((int)DPP_PHASE_RING_REV != DPILLAR_ROUTE_PHASE_RING_REV);
+	BUILD_BUG_ON((int)DPP_PHASE_COUNT - 1 != DPILLAR_ROUTE_PHASE_RING_REV);
+
+	if (nla_put_u32(skb, DPILLAR_A_ROUTE_DST, dst) ||
+	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_DST_ADDR, dp, dst))
+		return -EMSGSIZE;
+	if (dst == dp->self)
+		return 0;
+
+	/* No packet, so no flow hash: the flow of hash 0. */
+	dp_route_init(&dp->topo, dp->self, dst, 0, 0, &st);
+	if (dp_route(&dp->topo, dp->self, &st, &dp->view, &hop)) {
+		dp_compat_set_err_reason(extack, "No route",
+					 dp_drop_reason_name(&dp->topo,
+							     hop.reason));
+		NL_SET_BAD_ATTR(extack, dst_attr);
+		return -EHOSTUNREACH;
+	}
+	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
+
+	if (nla_put_u32(skb, DPILLAR_A_ROUTE_NEXT, hop.next) ||
+	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_NEXT_ADDR, dp, hop.next) ||
+	    (mac && dp_genl_put_mac(skb, DPILLAR_A_ROUTE_NEXT_MAC, mac)) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_PORT, hop.port) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_PHASE, hop.phase))
+		return -EMSGSIZE;
+	if (dp->topo.kind == DP_TOPO_DPILLAR &&
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_DIR,
+			st.flags & DPP_RS_CCW ? DPILLAR_ROUTE_DIR_CCW :
+						DPILLAR_ROUTE_DIR_CW))
+		return -EMSGSIZE;
+
+	for (;;) {
+		if (dp_genl_put_hop(skb, dp, &hop))
+			return -EMSGSIZE;
+		if (++hops == dp_topo_ttl(&dp->topo) && hop.next != dst) {
+			NL_SET_ERR_MSG(extack, "Path longer than the TTL");
+			NL_SET_BAD_ATTR(extack, dst_attr);
+			return -ELOOP;
+		}
+		if (hop.next == dst)
+			break;
+		/* NULL oracle: every server and link is up. */
+		if (dp_route(&dp->topo, hop.next, &st, NULL, &hop)) {
+			dp_compat_set_err_reason(extack,
+						 "No route beyond the first hop",
+						 dp_drop_reason_name(&dp->topo,
+								     hop.reason));
+			NL_SET_BAD_ATTR(extack, dst_attr);
+			return -EHOSTUNREACH;
+		}
+	}
+	return nla_put_u32(skb, DPILLAR_A_ROUTE_HOPS, hops);
+}
+
+int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dp_priv *dp = dp_genl_dp(info);
+	struct nlattr *dst_attr = NULL;
+	struct sk_buff *msg;
+	void *hdr;
+	u32 dst;
+	int err;
+
+	/*
+	 * The reply is sized by the topology's path bound, from 11 hops up
+	 * to DP_TTL_MAX; a device's topology never changes.
+	 */
+	msg = genlmsg_new(dp_genl_route_size(dp_topo_ttl(&dp->topo)),
+			  GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &dp_genl_family, 0,
+				DPILLAR_CMD_ROUTE_GET);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+
+	rcu_read_lock();
+	err = dp_genl_route_dst(dp, info->attrs, &dst_attr, &dst,
+				info->extack) ?:
+	      dp_genl_route_fill(msg, dp, dst, dst_attr, info->extack);
+	rcu_read_unlock();
+	if (err)
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return err;
+}
