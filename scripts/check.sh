@@ -187,8 +187,9 @@ short_name() {
 }
 HOST_STEPS=(deps tools dpsim splat dpctl checkpatch spec modules
 	debug-kernel rig kunit)
-IFS=, read -r -a TEST_PATS <<<"$TESTS"
-IFS=, read -r -a KERNEL_LIST <<<"$KERNELS"
+# Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
+IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
+IFS=$', \t' read -r -a KERNEL_LIST <<<"$KERNELS"
 
 # wanted SHORT: TESTS selects the step SHORT (every step without TESTS).
 wanted() {
