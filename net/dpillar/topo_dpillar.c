@@ -131,8 +131,10 @@ static int dpp_pick_port(const struct dp_view *r, u32 self, u32 mask,
  * tunnel (2 hops) or the u-turn (1 hop) starts a new segment, so there are
  * at most B + 2 segments; the ring keeps label Ld and is at most k/2 hops,
  * or k/2 + k after its one reversal, bounded by 2k.  Together (B + 2)k +
- * 2B + 1 + 2k = 8k + 9 for B = 4.  dpsim checks every path against it
- * ("max_hops" never above "ttl"), for hostile header states too.
+ * 2B + 1 + 2k = 8k + 9 for B = 4.  dpsim checks every path it walks
+ * against it ("max_hops" never above "ttl").  A hostile header state is
+ * only checked one hop at a time (KUnit's dpt_route_any_flags: it routes
+ * to a real neighbour or drops); what bounds its path is the TTL itself.
  */
 static u32 dpp_max_hops(u32 k)
 {
