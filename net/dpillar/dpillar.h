@@ -264,18 +264,35 @@ static inline bool dp_neigh_alive(const struct dp_priv *dp,
 }
 
 /*
+ * The entry of @peer in the table of @self's port @port_idx, NULL when no
+ * such port is bound or @peer is not on it; *@port gets the port (or
+ * NULL).  Under rcu_read_lock.
+ */
+static inline struct dp_neigh *dp_neigh_find(const struct dp_priv *dp,
+					     u32 self, u32 port_idx, u32 peer,
+					     struct dp_port **port)
+{
+	int idx;
+
+	*port = port_idx < dp->nports ?
+		rcu_dereference(dp->ports[port_idx]) : NULL;
+	if (!*port)
+		return NULL;
+	idx = dp_port_neigh_index(&dp->topo, self, port_idx, peer);
+	return idx >= 0 ? &(*port)->neigh[idx] : NULL;
+}
+
+/*
  * The MAC address @peer was last heard from on our port @port_idx, 0 when
  * never (or no such port); *@port gets the port.  Under rcu_read_lock.
  */
 static inline u64 dp_neigh_mac(const struct dp_priv *dp, u32 port_idx,
 			       u32 peer, struct dp_port **port)
 {
-	int idx;
+	const struct dp_neigh *nb = dp_neigh_find(dp, dp->self, port_idx,
+						  peer, port);
 
-	*port = rcu_dereference(dp->ports[port_idx]);
-	idx = *port ? dp_port_neigh_index(&dp->topo, dp->self, port_idx,
-					  peer) : -1;
-	return idx >= 0 ? atomic64_read(&(*port)->neigh[idx].mac) : 0;
+	return nb ? atomic64_read(&nb->mac) : 0;
 }
 
 u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port);

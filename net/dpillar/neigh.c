@@ -29,16 +29,11 @@ static const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
 bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 {
 	const struct dp_priv *dp = ctx;
-	const struct dp_port *port;
-	int idx;
+	const struct dp_neigh *nb;
+	struct dp_port *port;
 
-	if (port_idx >= dp->nports)
-		return false;
-	port = rcu_dereference(dp->ports[port_idx]);
-	if (!port || !dp_port_up(port))
-		return false;
-	idx = dp_port_neigh_index(&dp->topo, self, port_idx, peer);
-	return idx >= 0 && dp_neigh_alive(dp, &port->neigh[idx]);
+	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
+	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
 
@@ -48,19 +43,10 @@ static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
 {
 	const struct dp_priv *dp = ctx;
 	const struct dp_neigh *nb;
-	const struct dp_port *port;
-	int idx;
+	struct dp_port *port;
 
-	if (port_idx >= dp->nports)
-		return false;
-	port = rcu_dereference(dp->ports[port_idx]);
-	if (!port)
-		return false;
-	idx = dp_port_neigh_index(&dp->topo, self, port_idx, peer);
-	if (idx < 0)
-		return false;
-	nb = &port->neigh[idx];
-	if (!test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags))
+	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
+	if (!nb || !test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags))
 		return false;
 	*mask = READ_ONCE(nb->ports_up);
 	return true;
