@@ -48,6 +48,17 @@ def nla(atype, payload):
     return struct.pack("=HH", 4 + len(payload), atype) + payload + pad
 
 
+def attrs(buf, off=0):
+    """(type, payload) of each attribute of @buf from @off on; the type
+    without its nested/byte-order flags.  Stops at a malformed length."""
+    while off + 4 <= len(buf):
+        alen, atype = struct.unpack_from("=HH", buf, off)
+        if alen < 4:
+            break
+        yield atype & 0x3fff, buf[off + 4:off + alen]
+        off += (alen + 3) & ~3
+
+
 def typed(spec):
     kind, _, val = spec.partition(":")
     if kind == "none":
@@ -109,13 +120,9 @@ class Genl:
     @staticmethod
     def tlv_msg(msg, off):
         """NLMSGERR_ATTR_MSG among the TLVs from @off on."""
-        while off + 4 <= len(msg):
-            alen, atype = struct.unpack_from("=HH", msg, off)
-            if alen < 4:
-                break
+        for atype, val in attrs(msg, off):
             if atype == 1:  # NLMSGERR_ATTR_MSG
-                return msg[off + 4:off + alen].rstrip(b"\0").decode()
-            off += (alen + 3) & ~3
+                return val.rstrip(b"\0").decode()
         return ""
 
     def family(self, name):
@@ -125,13 +132,9 @@ class Genl:
         if err or not msgs:
             sys.exit("family %s: %s %s" % (name, errno.errorcode.get(-err),
                                           text))
-        off = 0
-        m = msgs[0]
-        while off + 4 <= len(m):
-            alen, atype = struct.unpack_from("=HH", m, off)
+        for atype, val in attrs(msgs[0]):
             if atype == CTRL_ATTR_FAMILY_ID:
-                return struct.unpack_from("=H", m, off + 4)[0]
-            off += (alen + 3) & ~3
+                return struct.unpack_from("=H", val)[0]
         sys.exit("family %s: no id" % name)
 
 

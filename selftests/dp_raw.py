@@ -27,10 +27,11 @@ import socket
 import struct
 import sys
 
+import dp_genl
+
 NETLINK_EXT_ACK = 11
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_CREATE, NLM_F_EXCL = 1, 4, 0x400, 0x200
 NLMSG_ERROR = 2
-NLM_F_CAPPED, NLM_F_ACK_TLVS = 0x100, 0x200
 RTM_NEWLINK = 16
 IFLA_IFNAME, IFLA_LINKINFO, IFLA_NET_NS_FD = 3, 18, 28
 IFLA_INFO_KIND, IFLA_INFO_DATA = 1, 2
@@ -89,17 +90,7 @@ def newlink(argv):
     err = struct.unpack_from("=i", reply, 16)[0]
     if err == 0:
         return 0
-    text = ""
-    if mflags & NLM_F_ACK_TLVS:
-        off = 20 + (16 if mflags & NLM_F_CAPPED else
-                    struct.unpack_from("=I", reply, 20)[0])
-        while off + 4 <= len(reply):
-            alen, atype = struct.unpack_from("=HH", reply, off)
-            if alen < 4:
-                break
-            if atype == 1:  # NLMSGERR_ATTR_MSG
-                text = reply[off + 4:off + alen].rstrip(b"\0").decode()
-            off += (alen + 3) & ~3
+    text = dp_genl.Genl.extack(reply, mflags)
     print("error: %s: %s" % (os.strerror(-err), text), file=sys.stderr)
     return 1
 

@@ -281,14 +281,6 @@ def snap():
             except OSError:
                 pass
     return out
-def nested(m):
-    off = 0
-    while off + 4 <= len(m):
-        alen, atype = struct.unpack_from("=HH", m, off)
-        if alen < 4:
-            break
-        yield atype & 0x3fff, m[off + 4:off + alen]
-        off += (alen + 3) & ~3
 DEV_GET, DEV_PORT = 1, 14
 PORT_INDEX, PORT_STATE, PORT_NEIGHS, PORT_REACHABLE = 1, 4, 7, 8
 fam = None
@@ -304,10 +296,10 @@ def neigh():
         finally:
             g.s.close()
         for m in msgs:
-            for atype, val in nested(m):
+            for atype, val in dp_genl.attrs(m):
                 if atype == DEV_PORT:
                     p = {t: struct.unpack_from("=I", v)[0]
-                         for t, v in nested(val) if len(v) == 4}
+                         for t, v in dp_genl.attrs(val) if len(v) == 4}
                     out.append("%s %d %d %d %d" % (addr, p.get(PORT_INDEX, 9),
                                p.get(PORT_STATE, 0), p.get(PORT_REACHABLE, 0),
                                p.get(PORT_NEIGHS, 0)))
