@@ -202,15 +202,21 @@ wanted() {
 	return 1
 }
 
-# kernel_wanted ABI|debug: KERNELS selects it (a short form such as 6.1
-# names the ABI 6.1.0-56, as run-vm.sh --kernel does).
+# abi_is ABI K: K names ABI, itself or a short form (6.1 names the ABI
+# 6.1.0-56, as run-vm.sh --kernel takes it).
+abi_is() {
+	case "$1" in
+	"$2"|"$2".*|"$2"-*) return 0 ;;
+	esac
+	return 1
+}
+
+# kernel_wanted ABI|debug: KERNELS selects it.
 kernel_wanted() {
 	local k
 	[ -z "$KERNELS" ] && return 0
 	for k in "${KERNEL_LIST[@]}"; do
-		case "$1" in
-		"$k"|"$k".*|"$k"-*) return 0 ;;
-		esac
+		abi_is "$1" "$k" && return 0
 	done
 	return 1
 }
@@ -247,7 +253,7 @@ subset_errors() {
 	for p in "${KERNEL_LIST[@]}"; do
 		[ "$p" = debug ] && continue
 		for s in "${ABIS[@]}"; do
-			case "$s" in "$p"|"$p".*|"$p"-*) continue 2 ;; esac
+			abi_is "$s" "$p" && continue 2
 		done
 		echo "KERNELS: '$p' is none of: ${ABIS[*]} debug"
 		bad=1
