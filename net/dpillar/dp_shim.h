@@ -19,6 +19,7 @@
 #include <linux/export.h>
 #include <kunit/visibility.h>
 #include <linux/indirect_call_wrapper.h>
+#include <linux/bitops.h>
 
 /*
  * The kernel's routing view (neigh.c): the per-hop reachability test
@@ -30,6 +31,8 @@ bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
 
 /* A compile-time check inside a function. */
 #define DP_BUILD_CHECK(cond) BUILD_BUG_ON(!(cond))
+/* Index of the lowest set bit of a non-zero u32. */
+#define dp_ctz(x) ((u32)__ffs(x))
 #else
 #include <stdint.h>
 #include <stdbool.h>
@@ -56,6 +59,7 @@ typedef __INT32_TYPE__ s32;
 #define DP_VIEW_REACHABLE NULL
 
 #define DP_BUILD_CHECK(cond) ((void)sizeof(char[(cond) ? 1 : -1]))
+#define dp_ctz(x) ((u32)__builtin_ctz(x))
 #endif
 
 #endif /* _DP_SHIM_H */

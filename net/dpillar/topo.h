@@ -32,7 +32,7 @@ enum dp_topo_kind {
 #define DP_TTL_MAX		255	/* the wire header's TTL is a u8 */
 #define DP_PHASE_MAX		16	/* phase numbers 0..DP_PHASE_MAX-1 */
 #define DP_DROP_MAX		16	/* drop reasons 0..DP_DROP_MAX-1 */
-#define DP_DETOUR_SLOTS		3	/* detour counters a topology names */
+#define DP_DETOUR_SLOTS		5	/* detour counters a topology names */
 #define DP_TOPO_PRIV_BYTES	512	/* a topology's own precomputed tables */
 
 /*

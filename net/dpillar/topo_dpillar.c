@@ -142,6 +142,9 @@ static u32 dpp_max_hops(u32 k)
 	       2 * k;
 }
 
+static u32 dpp_dist_rel(u32 k, u32 m, u32 r);
+static u32 dpp_sp_bound(u32 diam, u32 b);
+
 static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		    const char **why)
 {
@@ -152,6 +155,9 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 
 	/* DPillar's tables must fit struct dp_topo.priv. */
 	DP_BUILD_CHECK(sizeof(struct dpp_priv) <= sizeof(t->priv));
+	DP_BUILD_CHECK((DPP_FT_MAX_TUNNELS << DPP_RS_TUNNELS_SHIFT) <=
+		       DPP_RS_TUNNELS_MASK);
+	DP_BUILD_CHECK(DPP_SP_MAX_DETOURS <= DPP_RS_DETOURS_MASK);
 	if (prm->level || prm->spaces || prm->nodes || prm->seed) {
 		*why = "DPillar takes only n and k";
 		return -EINVAL;
@@ -194,12 +200,30 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		return -EINVAL;
 	}
 	d->nlabels = d->pow[k];
+	d->kmask = k == 32 ? ~0U : (1U << k) - 1;
 	t->nodes = (u32)nodes;
 	t->switches = k * d->pow[k - 1];
 	t->nports = DPP_NPORTS;
 	t->ff_hops = k + k / 2;
-	/* k <= 27 here (the node count fits a u32): at most 225 hops. */
+	/*
+	 * Distance only grows with the symbols to set, so the diameter is
+	 * the farthest column with every symbol different.
+	 */
+	d->diam = 0;
+	for (i = 0; i < k; i++)
+		if (dpp_dist_rel(k, i, d->kmask) > d->diam)
+			d->diam = dpp_dist_rel(k, i, d->kmask);
+	d->budget = (DP_TTL_MAX - d->diam) / (2 * d->diam + 1);
+	if (d->budget > DPP_SP_MAX_DETOURS)
+		d->budget = DPP_SP_MAX_DETOURS;
+	/*
+	 * k <= 27 here (the node count fits a u32): the paper's bound is at
+	 * most 225 hops, the shortest mode's at most 255 by its budget.  The
+	 * TTL covers both modes: relays route either.
+	 */
 	t->max_hops = dpp_max_hops(k);
+	if (dpp_sp_bound(d->diam, d->budget) > t->max_hops)
+		t->max_hops = dpp_sp_bound(d->diam, d->budget);
 	return 0;
 }
 
@@ -462,15 +486,22 @@ static int dpp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 	       DPP_PORT_CW : DPP_PORT_CCW;
 }
 
-/* @sel: enum dpp_sel.  DPillar spreads no flows: @hash is unused. */
+/*
+ * @sel: enum dpp_sel.  Shortest mode carries the flow hash's low 16 bits
+ * in the routing word (the paper's routing spreads no flows).
+ */
 void dp_dpillar_route_init(const struct dp_topo *t, u32 src, u32 dst,
 			   u32 sel, u32 hash, struct dp_route_state *st)
 {
-	(void)hash;
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
 	st->word = 0;
 	st->flags = 0;
+	if (sel == DPP_SEL_SHORTEST || sel >= DPP_SEL_COUNT) {
+		st->flags = DPP_RS_SHORTEST;
+		st->word = (u16)(hash ^ (hash >> 16));
+		return;
+	}
 	if (sel == DPP_SEL_CCW) {
 		st->flags = DPP_RS_CCW;
 	} else if (sel == DPP_SEL_AUTO && src < t->nodes && dst < t->nodes &&
@@ -691,6 +722,438 @@ static int dpp_tunnel_mid(const struct dp_topo *t, u32 self, u32 c, u32 l,
 	return dpp_drop(hop, DPP_DROP_TUNNEL);
 }
 
+/*
+ * ---- Shortest mode: exact distances, flow spreading, detours ----
+ *
+ * The exact distance.  Put the 2k columns on a cycle of positions: server
+ * column H_c at 2c, switch column S_c at 2c + 1.  A hop from (c, l) goes
+ * through one switch of S_c (port 0) or S_{c-1} (port 1) and either
+ * crosses it to the next server column or comes back to column c; it may
+ * set symbol j of the label when it goes through S_j (and must change it
+ * when it comes back, or it would not move).  No other hop changes symbol
+ * j.  So a path from (c1, l1) to (c2, l2) is a walk on the cycle from 2c1
+ * to 2c2 that visits every switch position 2j + 1 with l1[j] != l2[j]
+ * (the set D), and its hop count is half the walk's length: a crossing
+ * moves 2 positions, a bounce goes 1 out and 1 back.  Conversely every
+ * such walk is a path: set each symbol of D at any visit (a bounce at a
+ * switch of D comes first there, so the symbol still differs), keep the
+ * others.  A shortest walk only turns at the farthest switches of D it
+ * must reach (turning anywhere else can be cut short), so, with positions
+ * relative to c1 and m = (c2 - c1) mod k:
+ *
+ *  - clockwise family: the walk ends going clockwise over the arc from c1
+ *    to c2 (switches 0..m-1 relative, crossed anyway).  The switches of D
+ *    in m..k-1 (the gap) are covered by overshooting past c2 up to some
+ *    g_i and coming back (2(g_i - m) + 1 hops), and/or by first going
+ *    counter-clockwise from c1 down to g_{i+1} and back (2(k - g_{i+1}) - 1
+ *    hops), split anywhere between two consecutive gap switches; or by one
+ *    whole turn (m + k).  Going out and back twice on the same side is
+ *    never shorter than once.
+ *  - counter-clockwise family: the mirror image, base k - m, gap 0..m-1.
+ *
+ * The distance is the least of these, O(k) per pair with no table; dpsim
+ * and KUnit check it against BFS for every pair of many small fabrics.
+ */
+static u32 dpp_dist_rel(u32 k, u32 m, u32 r)
+{
+	u32 low = (1U << m) - 1;	/* m < k <= DPP_MAX_K: no overflow */
+	u32 best, gap, cost, g, base;
+
+	gap = r & ~low;
+	best = m;
+	if (gap) {
+		best = m + k;
+		cost = m + 2 * (k - dp_ctz(gap)) - 1;
+		if (cost < best)
+			best = cost;
+		while (gap) {
+			g = dp_ctz(gap);
+			gap &= gap - 1;
+			cost = 2 * g + 1 - m;
+			if (gap)
+				cost += 2 * (k - dp_ctz(gap)) - 1;
+			if (cost < best)
+				best = cost;
+		}
+	}
+	if (!m)
+		return best;
+	gap = r & low;
+	base = k - m;
+	if (!gap)
+		return base < best ? base : best;
+	if (base + k < best)
+		best = base + k;
+	cost = base + 2 * (m - dp_ctz(gap)) - 1;
+	if (cost < best)
+		best = cost;
+	while (gap) {
+		g = dp_ctz(gap);
+		gap &= gap - 1;
+		cost = base + 2 * g + 1;
+		if (gap)
+			cost += 2 * (m - dp_ctz(gap)) - 1;
+		if (cost < best)
+			best = cost;
+	}
+	return best;
+}
+
+/* Bit i set where labels a and b differ in symbol i. */
+static u32 dpp_diff(const struct dp_topo *t, u32 a, u32 b)
+{
+	u32 mask = 0, i, qa, qb;
+
+	for (i = 0; a != b; i++) {
+		qa = dpp_div(t, a, 1);
+		qb = dpp_div(t, b, 1);
+		if (a - qa * dpp(t)->h != b - qb * dpp(t)->h)
+			mask |= 1U << i;
+		a = qa;
+		b = qb;
+	}
+	return mask;
+}
+
+/* Distance from column c, with @diff the symbols still to set, to tc. */
+static u32 dpp_dist_cm(const struct dp_topo *t, u32 c, u32 diff, u32 tc)
+{
+	u32 k = dpp(t)->k;
+	u32 m = tc >= c ? tc - c : tc + k - c;
+
+	/* rotate so that switch column c is bit 0 */
+	if (c)
+		diff = ((diff >> c) | (diff << (k - c))) & dpp(t)->kmask;
+	return dpp_dist_rel(k, m, diff);
+}
+
+u32 dpp_dist(const struct dp_topo *t, u32 a, u32 b)
+{
+	u32 ca = dpp_col(t, a), cb = dpp_col(t, b);
+
+	return dpp_dist_cm(t, ca, dpp_diff(t, a - ca * dpp(t)->nlabels,
+					   b - cb * dpp(t)->nlabels), cb);
+}
+EXPORT_SYMBOL_IF_KUNIT(dpp_dist);
+
+/*
+ * A class of neighbours of (c, l), all at one distance from the target:
+ * through @port, in column @col, with label l where symbol @j is @val, or
+ * (@wrong) any value but @val.  A hop that comes back to column c with a
+ * symbol that was right, or wrong again, is never closer, so three classes
+ * per port cover every neighbour that can be.
+ */
+struct dpp_cls {
+	u32 col, j, val, n;
+	u8 port;
+	bool wrong;
+};
+
+/* Where we are, toward which target. */
+struct dpp_at {
+	u32 self, c, l;		/* us */
+	u32 tc, tl, diff;	/* target column, label, symbols to set */
+};
+
+static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
+			u32 tgt)
+{
+	a->self = self;
+	a->c = dpp_col(t, self);
+	a->l = self - a->c * dpp(t)->nlabels;
+	a->tc = dpp_col(t, tgt);
+	a->tl = tgt - a->tc * dpp(t)->nlabels;
+	a->diff = dpp_diff(t, a->l, a->tl);
+}
+
+static inline void dpp_cls_add(struct dpp_cls *cls, u32 *ncls, u32 *total,
+			       u32 col, u32 j, u32 val, u32 port, u32 n)
+{
+	struct dpp_cls *x = &cls[(*ncls)++];
+
+	x->col = col;
+	x->j = j;
+	x->val = val;
+	x->port = (u8)port;
+	x->wrong = n > 1;
+	x->n = n;
+	*total += n;
+}
+
+/* The classes of our neighbours through @port at distance @want. */
+static void dpp_classes(const struct dp_topo *t, const struct dpp_at *a,
+			u32 port, u32 want, struct dpp_cls *cls, u32 *ncls,
+			u32 *total)
+{
+	bool cw = port == DPP_PORT_CW;
+	u32 j = cw ? a->c : dpp_ccw(t, a->c);
+	u32 nc = dpp_step(t, a->c, cw);
+	u32 bit = 1U << j, tv = dpp_sym(t, a->tl, j);
+
+	if (dpp_dist_cm(t, nc, a->diff & ~bit, a->tc) == want)
+		dpp_cls_add(cls, ncls, total, nc, j, tv, port, 1);
+	if (dpp_dist_cm(t, nc, a->diff | bit, a->tc) == want)
+		dpp_cls_add(cls, ncls, total, nc, j, tv, port,
+			    dpp(t)->h - 1);
+	if ((a->diff & bit) &&
+	    dpp_dist_cm(t, a->c, a->diff & ~bit, a->tc) == want)
+		dpp_cls_add(cls, ncls, total, a->c, j, tv, port, 1);
+}
+
+/* Member @i of class @x, for a server whose label is @l. */
+static u32 dpp_cls_node(const struct dp_topo *t, const struct dpp_cls *x,
+			u32 l, u32 i)
+{
+	u32 v = x->val;
+
+	if (x->wrong)
+		v = i < x->val ? i : i + 1;
+	return dpp_node(t, x->col, dpp_set(t, l, x->j, v));
+}
+
+/* Mixes the flow hash with a server id (murmur3's finaliser). */
+static inline u32 dpp_mix(u32 a, u32 b)
+{
+	u32 x = a * 0x9e3779b1U ^ b;
+
+	x ^= x >> 16;
+	x *= 0x85ebca6bU;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35U;
+	x ^= x >> 16;
+	return x;
+}
+
+/* x scaled to 0..n-1, without a division. */
+static inline u32 dpp_scale(u32 x, u32 n)
+{
+	return (u32)(((u64)x * n) >> 32);
+}
+
+/*
+ * Can @nb, our neighbour on @port at distance @dn from @tgt, go on?  Its
+ * Hello lists its ports that are up: a neighbour whose every next hop
+ * closer to @tgt is behind a port that is down would only send the packet
+ * back (a trap).  Unknown counts as yes.
+ */
+static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
+			  u32 self, u32 port, u32 nb, u32 tgt, u32 dn)
+{
+	struct dpp_cls cls[3];
+	struct dpp_at na;
+	u32 up, q, ncls, total;
+
+	if (nb == tgt || !v || !v->ports_up ||
+	    !v->ports_up(v->ctx, self, port, nb, &up) ||
+	    (up & 3) == 3)
+		return true;
+	dpp_at_init(t, &na, nb, tgt);
+	for (q = 0; q < DPP_NPORTS; q++) {
+		if (!(up & (1U << q)))
+			continue;
+		ncls = 0;
+		total = 0;
+		dpp_classes(t, &na, q, dn - 1, cls, &ncls, &total);
+		if (total)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The neighbours one hop closer to @tgt, all of them; the flow hash picks
+ * where to start, the first reachable one that can go on wins.  False
+ * when none is.
+ */
+static bool dpp_sp_closer(const struct dp_topo *t, u32 self, u32 tgt,
+			  u32 word, const struct dp_view *v, struct dp_hop *hop)
+{
+	struct dpp_cls cls[6];
+	struct dpp_at a;
+	u32 ncls = 0, total = 0, d, i, x, idx, next;
+
+	dpp_at_init(t, &a, self, tgt);
+	d = dpp_dist_cm(t, a.c, a.diff, a.tc);
+	if (!d)
+		return false;
+	dpp_classes(t, &a, DPP_PORT_CW, d - 1, cls, &ncls, &total);
+	dpp_classes(t, &a, DPP_PORT_CCW, d - 1, cls, &ncls, &total);
+	if (!total)
+		return false;
+	idx = dpp_scale(dpp_mix(word, self), total);
+	for (i = 0; i < total; i++, idx = idx + 1 == total ? 0 : idx + 1) {
+		u32 r = idx;
+
+		for (x = 0; r >= cls[x].n; x++)
+			r -= cls[x].n;
+		next = dpp_cls_node(t, &cls[x], a.l, r);
+		if (dp_view_reachable(v, self, cls[x].port, next) &&
+		    dpp_sp_viable(t, v, self, cls[x].port, next, tgt, d - 1)) {
+			dpp_hop(hop, next, cls[x].port, DPP_PHASE_SHORTEST);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Is @id no use as a waypoint: us, or a neighbour we reach ourselves (had
+ * it been closer, we would have gone there)?  A neighbour we do not reach
+ * may be behind our own dead port, so it stays.
+ */
+static bool dpp_is_ours(const struct dp_topo *t, const struct dpp_at *a,
+			const struct dp_view *v, u32 id)
+{
+	u32 c = dpp_col(t, id);
+	u32 mask = dpp_ports_to(t, a->c, a->l, c, id - c * dpp(t)->nlabels);
+
+	return id == a->self ||
+	       (mask && dpp_pick_port(v, a->self, mask, id) >= 0);
+}
+
+/*
+ * A member of class @x (of @na's neighbours) that is not one of ours,
+ * starting from a hash-chosen one; DP_NODE_NONE when there is none.
+ */
+static u32 dpp_cls_pick_far(const struct dp_topo *t, const struct dpp_at *a,
+			    const struct dp_view *v, const struct dpp_at *na,
+			    const struct dpp_cls *x, u32 word)
+{
+	u32 i, idx = dpp_scale(dpp_mix(word, na->self), x->n), m;
+
+	for (i = 0; i < x->n; i++, idx = idx + 1 == x->n ? 0 : idx + 1) {
+		m = dpp_cls_node(t, x, na->l, idx);
+		if (!dpp_is_ours(t, a, v, m))
+			return m;
+	}
+	return DP_NODE_NONE;
+}
+
+/*
+ * Stuck: no reachable neighbour is closer to @tgt.  Look one switch
+ * further: among reachable neighbours N, and N's neighbours M on N's
+ * other switch that we do not reach ourselves, take the M
+ * closest to @tgt (ties: the first from a hash-chosen start), and go to N
+ * with M as the waypoint.  N's Hello says which of its ports are up; we
+ * do not know whether M is alive: if it is not, N is stuck in turn and
+ * spends another detour.
+ */
+static bool dpp_sp_local(const struct dp_topo *t, u32 self, u32 tgt,
+			 u32 word, const struct dp_view *v, u32 *wp,
+			 struct dp_hop *hop)
+{
+	u32 nn = dpp(t)->n - 1, all = 2 * nn, best = DP_NODE_NONE;
+	u32 i, idx, p, nb, q, dn, ncls, total, x, m, up;
+	struct dpp_cls cls[3];
+	int shared;
+	struct dpp_at a, na;
+
+	dpp_at_init(t, &a, self, tgt);
+	idx = dpp_scale(dpp_mix(word, self ^ 0x5bd1e995U), all);
+	for (i = 0; i < all; i++, idx = idx + 1 == all ? 0 : idx + 1) {
+		p = idx < nn ? DPP_PORT_CW : DPP_PORT_CCW;
+		nb = dpp_port_neigh(t, self, p, idx < nn ? idx : idx - nn);
+		if (nb == tgt || !dp_view_reachable(v, self, p, nb))
+			continue;
+		dpp_at_init(t, &na, nb, tgt);
+		dn = dpp_dist_cm(t, na.c, na.diff, na.tc);
+		if (!dn || dn - 1 >= best)
+			continue;
+		if (!v->ports_up || !v->ports_up(v->ctx, self, p, nb, &up))
+			up = ~0U;
+		/*
+		 * Not through the switch we reach N by: it works, so its
+		 * members we do not reach are down.
+		 */
+		shared = dpp_peer_port(t, self, p, nb);
+		for (q = 0; q < DPP_NPORTS; q++) {
+			if (!(up & (1U << q)) || (int)q == shared)
+				continue;
+			ncls = 0;
+			total = 0;
+			dpp_classes(t, &na, q, dn - 1, cls, &ncls, &total);
+			for (x = 0; x < ncls; x++) {
+				m = dpp_cls_pick_far(t, &a, v, &na, &cls[x],
+						     word);
+				if (m == DP_NODE_NONE)
+					continue;
+				best = dn - 1;
+				*wp = m;
+				dpp_hop(hop, nb, p, DPP_PHASE_DETOUR);
+				break;
+			}
+			if (best == dn - 1)
+				break;
+		}
+	}
+	return best != DP_NODE_NONE;
+}
+
+/*
+ * Shortest mode.  Each hop goes to a reachable neighbour one hop closer to
+ * the target (the waypoint if there is one, else the destination); the
+ * flow hash in the routing word chooses among the equal ones.  When none
+ * is reachable the packet is stuck and takes a detour, if its budget
+ * allows: a local one (dpp_sp_local()) where one exists, else a far
+ * waypoint chosen by the flow hash.
+ *
+ * Bound, with D = the diameter and B = the budget: the target changes only
+ * when a detour sets a waypoint (at most B times) or a waypoint is reached
+ * (the target becomes the destination again).  So a packet has at most
+ * 2B + 1 targets in turn, and toward each every hop but a local detour's
+ * first is one hop closer: at most D of them.  Hence at most
+ * (2B + 1) D + B hops (dpp_sp_bound()), which must fit the TTL.
+ */
+static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
+		  const struct dp_view *v, struct dp_hop *hop)
+{
+	u32 used = st->flags & DPP_RS_DETOURS_MASK, tgt = st->dst, wp;
+	bool to_wp = false;
+
+	if (st->waypoint != DP_NODE_NONE) {
+		if (st->waypoint >= t->nodes)
+			return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+		if (st->waypoint == self) {
+			st->waypoint = DP_NODE_NONE;
+		} else {
+			tgt = st->waypoint;
+			to_wp = true;
+		}
+	}
+	if (dpp_sp_closer(t, self, tgt, st->word, v, hop)) {
+		if (to_wp)
+			hop->phase = DPP_PHASE_WAYPOINT;
+		return 0;
+	}
+	if (!v)
+		return dpp_drop(hop, DPP_DROP_NOPATH);
+	while (used < dpp(t)->budget) {
+		used++;
+		st->flags = (st->flags & ~DPP_RS_DETOURS_MASK) | used;
+		if (dpp_sp_local(t, self, st->dst, st->word + used, v, &wp,
+				 hop)) {
+			st->waypoint = wp == st->dst ? DP_NODE_NONE : wp;
+			return 0;
+		}
+		wp = dpp_scale(dpp_mix(st->word + used, self ^ st->dst),
+			       t->nodes);
+		if (wp == self)
+			wp = wp + 1 == t->nodes ? 0 : wp + 1;
+		st->waypoint = wp == st->dst ? DP_NODE_NONE : wp;
+		if (dpp_sp_closer(t, self, wp, st->word, v, hop)) {
+			hop->phase = DPP_PHASE_FAR;
+			return 0;
+		}
+	}
+	return dpp_drop(hop, DPP_DROP_DETOURS);
+}
+
+/* Longest shortest-mode path with @b detours; see dpp_sp(). */
+static u32 dpp_sp_bound(u32 diam, u32 b)
+{
+	return (2 * b + 1) * diam + b;
+}
+
 int dp_dpillar_route(const struct dp_topo *t, u32 self,
 		     struct dp_route_state *st, const struct dp_view *r,
 		     struct dp_hop *hop)
@@ -718,6 +1181,8 @@ int dp_dpillar_route(const struct dp_topo *t, u32 self,
 			return 0;
 		}
 	}
+	if (st->flags & DPP_RS_SHORTEST)
+		return dpp_sp(t, self, st, r, hop);
 	if (st->waypoint != DP_NODE_NONE) {
 		if (st->waypoint >= t->nodes)
 			return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -738,6 +1203,10 @@ static const struct dp_phase_desc dpp_phases[DPP_PHASE_COUNT] = {
 	[DPP_PHASE_TUNNEL]	= { "tunnel", 1 },
 	[DPP_PHASE_UTURN]	= { "uturn", 2 },
 	[DPP_PHASE_RING_REV]	= { "ring_reverse", 3 },
+	[DPP_PHASE_SHORTEST]	= { "shortest" },
+	[DPP_PHASE_WAYPOINT]	= { "waypoint", 5 },
+	[DPP_PHASE_DETOUR]	= { "detour", 4 },
+	[DPP_PHASE_FAR]		= { "far_detour", 4 },
 };
 
 static const char *const dpp_drops[DPP_DROP_COUNT] = {
@@ -750,16 +1219,18 @@ static const char *const dpp_drops[DPP_DROP_COUNT] = {
 	[DPP_DROP_TUNNEL]	= "tunnel_blocked",
 	[DPP_DROP_BUDGET]	= "tunnel_budget",
 	[DPP_DROP_NOPATH]	= "no_path",
+	[DPP_DROP_DETOURS]	= "detour_budget",
 };
 
 /* Hops of each kind of detour (ethtool -S: route_<name>). */
 static const char *const dpp_detours[DP_DETOUR_SLOTS] = {
 	"tunnel_hops", "uturns", "ring_reversals",
+	"detours", "waypoint_hops",
 };
 
 static const char *const dpp_sel_names[] = {
-	[DPP_SEL_AUTO] = "auto", [DPP_SEL_CW] = "cw", [DPP_SEL_CCW] = "ccw",
-	NULL,
+	[DPP_SEL_SHORTEST] = "shortest", [DPP_SEL_AUTO] = "paper",
+	[DPP_SEL_CW] = "cw", [DPP_SEL_CCW] = "ccw", NULL,
 };
 
 const struct dp_topo_ops dp_dpillar_ops = {

@@ -36,7 +36,12 @@
 #endif
 
 /*
- * struct dp_route_state.flags, DPillar meaning:
+ * struct dp_route_state.flags, DPillar meaning.  Bit 7 says which routing
+ * the packet is under; the source chooses (its device's mode, route_init's
+ * @sel) and every relay follows the packet's choice, so a fabric whose
+ * servers run different modes still routes consistently.
+ *
+ * Paper mode (DPP_RS_SHORTEST clear), SRoute/FTRoute:
  *   DPP_RS_CCW       helix direction D: clear = clockwise (+1), set =
  *                    counter-clockwise (-1).  Needed because D cannot be
  *                    recomputed hop by hop (Algorithm 1 takes it as input).
@@ -48,22 +53,38 @@
  *                    Needed because after a reversal the packet goes the
  *                    long way round, and recomputing "the shorter way" at
  *                    the next server would send it back into the failure.
- *   bits 4..7        number of tunnels taken so far (<= DPP_FT_MAX_TUNNELS),
+ *   bits 4..6        number of tunnels taken so far (<= DPP_FT_MAX_TUNNELS),
  *                    which bounds detours and so makes routing loop-free.
- * DPillar does not use struct dp_route_state.word (sent as 0, ignored).
+ *   The routing word is not used (sent as 0, ignored).
+ *
+ * Shortest mode (DPP_RS_SHORTEST set):
+ *   bits 0..3        detours taken so far (<= the topology's budget,
+ *                    struct dpp_priv.budget), which bounds the path.
+ *   The routing word carries 16 bits of the flow hash, which picks among
+ *   the equal-cost next hops at every relay (no reordering within a flow).
  */
 #define DPP_RS_CCW		0x01
 #define DPP_RS_UTURN		0x02
 #define DPP_RS_RING_REV		0x04
 #define DPP_RS_RING_CCW		0x08
 #define DPP_RS_TUNNELS_SHIFT	4
-#define DPP_RS_TUNNELS_MASK	0xf0
+#define DPP_RS_TUNNELS_MASK	0x70
+#define DPP_RS_SHORTEST		0x80
+#define DPP_RS_DETOURS_MASK	0x0f
 
-/* Initial helix direction: route_init's @sel. */
+/* Most detours a shortest-mode packet may take; see dpp_sp_bound(). */
+#define DPP_SP_MAX_DETOURS	8
+
+/*
+ * route_init's @sel: the routing mode and, for the paper's routing, the
+ * initial helix direction.  A device's routing mode is one of these.
+ */
 enum dpp_sel {
-	DPP_SEL_AUTO = 0,	/* whichever gives the shorter SRoute path */
-	DPP_SEL_CW = 1,		/* paper's default D = +1 */
-	DPP_SEL_CCW = 2,	/* D = -1 */
+	DPP_SEL_SHORTEST = 0,	/* exact shortest paths, flow spreading */
+	DPP_SEL_AUTO = 1,	/* paper: the direction with the shorter SRoute */
+	DPP_SEL_CW = 2,		/* paper, D = +1 (the paper's default) */
+	DPP_SEL_CCW = 3,	/* paper, D = -1 */
+	DPP_SEL_COUNT,
 };
 
 /* Phases after the generic ones (values equal enum dpillar_route_phase). */
@@ -73,6 +94,14 @@ enum dpp_phase {
 	DPP_PHASE_TUNNEL,	/* hop toward a waypoint (Prop. IV.1/IV.3) */
 	DPP_PHASE_UTURN,	/* helix direction changed (Prop. IV.2) */
 	DPP_PHASE_RING_REV,	/* ring direction reversed around a failure */
+	DPP_PHASE_SHORTEST,	/* shortest mode: one hop closer to dst */
+	DPP_PHASE_WAYPOINT,	/* shortest mode: one hop closer to waypoint */
+	DPP_PHASE_DETOUR,	/* shortest mode: stuck, hop to a neighbour
+				 * whose switch-mate is the new waypoint
+				 */
+	DPP_PHASE_FAR,		/* shortest mode: stuck, first hop toward a
+				 * far waypoint chosen by the flow hash
+				 */
 	DPP_PHASE_COUNT,
 };
 
@@ -84,6 +113,7 @@ enum dpp_drop {
 	DPP_DROP_TUNNEL,	/* waypoint unreachable from tunnel middle */
 	DPP_DROP_BUDGET,	/* blocked, tunnel budget spent, u-turn used */
 	DPP_DROP_NOPATH,	/* failure-free routing found no hop (bug) */
+	DPP_DROP_DETOURS,	/* shortest mode: stuck, detour budget spent */
 	DPP_DROP_COUNT,
 };
 
@@ -93,6 +123,9 @@ struct dpp_priv {
 	u32 nlabels;		/* h^k */
 	u32 pow[DPP_MAX_K + 1];	/* pow[i] = h^i */
 	struct dp_rdiv rpow[DPP_MAX_K + 1];	/* x / pow[i] */
+	u32 kmask;		/* k low bits: a set of symbols or columns */
+	u32 diam;		/* exact diameter: the longest dpp_dist() */
+	u32 budget;		/* shortest mode's detour budget */
 };
 
 static inline const struct dpp_priv *dpp(const struct dp_topo *t)
@@ -110,6 +143,12 @@ void dpp_addr_split(const struct dp_topo *t, u32 id, u32 *column, u8 *sym);
  */
 int dpp_addr_parse_raw(const char *text, u32 *column, u8 *sym, u32 *nsym,
 		       const char **why);
+
+/*
+ * Exact hop distance between two servers, O(k), no table; proven in
+ * topo_dpillar.c and checked against BFS by dpsim and KUnit.
+ */
+u32 dpp_dist(const struct dp_topo *t, u32 a, u32 b);
 
 #ifdef __KERNEL__
 #if IS_ENABLED(CONFIG_KUNIT)

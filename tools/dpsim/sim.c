@@ -63,3 +63,47 @@ void fs_random(struct dp_fail_set *fs, struct rng *r, u32 nodes, u32 links)
 			dp_fail_set_link(fs, id, rng_below(r, t->nports));
 	}
 }
+
+/*
+ * Hop distances from @src over the live graph of @fs (every node and link
+ * when @fs is NULL): the reference the routing core is checked against.
+ * A switch is expanded once: whoever reaches it first reaches all its
+ * live members in one more hop.  @swseen has a bit per switch.
+ */
+void sim_bfs(const struct dp_topo *t, const struct dp_fail_set *fs, u32 src,
+	     u8 *dist, u32 *queue, u8 *swseen)
+{
+	u32 head = 0, tail = 0, p, i, peer, id, sw;
+	struct dp_port_info pi;
+
+	memset(dist, SIM_FAR, t->nodes);
+	memset(swseen, 0, ((size_t)t->switches + 7) / 8);
+	if (fs && dp_fail_node(fs, src))
+		return;
+	dist[src] = 0;
+	queue[tail++] = src;
+	while (head < tail) {
+		id = queue[head++];
+		for (p = 0; p < t->nports; p++) {
+			if (fs && dp_fail_link(fs, id, p))
+				continue;
+			dp_port_info(t, id, p, &pi);
+			sw = pi.sw;
+			if (sw < t->switches) {
+				if (swseen[sw >> 3] & (1U << (sw & 7)))
+					continue;
+				swseen[sw >> 3] |= (u8)(1U << (sw & 7));
+			}
+			for (i = 0; i < pi.nneigh; i++) {
+				peer = dp_port_neigh(t, id, p, i);
+				if (!dp_addr_valid(t, peer) ||
+				    dist[peer] != SIM_FAR)
+					continue;
+				if (fs && !dp_fail_reachable(fs, id, p, peer))
+					continue;
+				dist[peer] = dist[id] + 1;
+				queue[tail++] = peer;
+			}
+		}
+	}
+}

@@ -25,4 +25,9 @@ void fs_free(struct dp_fail_set *fs);
 /* Random distinct failures (nodes, then links of live nodes). */
 void fs_random(struct dp_fail_set *fs, struct rng *r, u32 nodes, u32 links);
 
+/* BFS distances from @src in the live graph of @fs (NULL: no failures). */
+#define SIM_FAR 255	/* not reached */
+void sim_bfs(const struct dp_topo *t, const struct dp_fail_set *fs, u32 src,
+	     u8 *dist, u32 *queue, u8 *swseen);
+
 #endif /* _DPSIM_SIM_H */

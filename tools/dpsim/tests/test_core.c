@@ -35,6 +35,15 @@ static const u32 small[][2] = {
 
 #define NSMALL (sizeof(small) / sizeof(small[0]))
 
+/* Fabrics where the exact distance is checked against BFS, all pairs. */
+static const u32 sp_small[][2] = {
+	{ 4, 2 }, { 4, 3 }, { 4, 4 }, { 4, 5 }, { 4, 6 }, { 6, 2 },
+	{ 6, 3 }, { 6, 4 }, { 8, 2 }, { 8, 3 }, { 10, 2 }, { 10, 3 },
+	{ 12, 2 }, { 12, 3 }, { 16, 2 },
+};
+
+#define NSP (sizeof(sp_small) / sizeof(sp_small[0]))
+
 static int init(struct dp_topo *t, u32 kind, u32 n, u32 k, const char **why)
 {
 	struct dp_topo_params p = { .kind = kind, .n = n, .k = k };
@@ -511,6 +520,238 @@ static void test_rdiv(void)
 	       "dividends (incl. edges around multiples)");
 }
 
+/* ---- shortest mode ---- */
+
+struct bfs_buf {
+	u8 *dist, *sw;
+	u32 *queue;
+};
+
+static void bfs_buf_init(struct bfs_buf *b, const struct dp_topo *t)
+{
+	b->dist = malloc(t->nodes);
+	b->queue = malloc((size_t)t->nodes * sizeof(u32));
+	b->sw = malloc(((size_t)t->switches + 7) / 8);
+	if (!b->dist || !b->queue || !b->sw) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+}
+
+static void bfs_buf_free(struct bfs_buf *b)
+{
+	free(b->dist);
+	free(b->queue);
+	free(b->sw);
+}
+
+/* dpp_dist() equals BFS for every pair; the diameter is the largest. */
+static void test_dist_bfs(u32 n, u32 k)
+{
+	struct dp_topo t;
+	struct bfs_buf b;
+	u32 s, d, bad = 0, diam = 0;
+
+	mk(&t, n, k);
+	bfs_buf_init(&b, &t);
+	for (s = 0; s < t.nodes; s++) {
+		sim_bfs(&t, NULL, s, b.dist, b.queue, b.sw);
+		for (d = 0; d < t.nodes; d++) {
+			if (dpp_dist(&t, s, d) != b.dist[d])
+				bad++;
+			if (b.dist[d] > diam)
+				diam = b.dist[d];
+		}
+	}
+	result(!bad && diam == dpp(&t)->diam,
+	       "(%u,%u) exact distance = BFS for all %u^2 pairs (%u differ), diameter %u (computed %u)",
+	       n, k, t.nodes, bad, diam, dpp(&t)->diam);
+	bfs_buf_free(&b);
+}
+
+/*
+ * Shortest mode without failures: every pair, several flow hashes, each
+ * path exactly as long as BFS says.
+ */
+static void test_sp_paths(u32 n, u32 k)
+{
+	struct dp_topo t;
+	struct bfs_buf b;
+	struct dp_walk w = { 0 };
+	u32 s, d, h, bad = 0, walks = 0;
+
+	mk(&t, n, k);
+	bfs_buf_init(&b, &t);
+	for (s = 0; s < t.nodes; s++) {
+		sim_bfs(&t, NULL, s, b.dist, b.queue, b.sw);
+		for (d = 0; d < t.nodes; d++) {
+			if (d == s)
+				continue;
+			for (h = 0; h < 3; h++) {
+				dp_walk(&t, s, d, DPP_SEL_SHORTEST,
+					h * 0x9e3779b9U, NULL, t.max_hops, &w);
+				walks++;
+				if (!w.delivered || w.bad_hop ||
+				    w.hops != b.dist[d])
+					bad++;
+			}
+		}
+	}
+	result(!bad, "(%u,%u) shortest mode: %u walks, every one as long as BFS (%u not)",
+	       n, k, walks, bad);
+	bfs_buf_free(&b);
+}
+
+/*
+ * Shortest mode under failures: every pair that BFS connects is delivered
+ * (counted, and required where @must), never a loop, a bad hop or a path
+ * above the bound.
+ */
+struct sp_ft {
+	u64 connected, delivered, dropped, looped, bad, too_long;
+	u64 hops, best;
+};
+
+static void sp_ft_pairs(const struct dp_topo *t, const struct dp_fail_set *fs,
+			struct bfs_buf *b, u32 hash, struct sp_ft *st)
+{
+	struct dp_walk w = { 0 };
+	u32 s, d;
+
+	for (s = 0; s < t->nodes; s++) {
+		if (dp_fail_node(fs, s))
+			continue;
+		sim_bfs(t, fs, s, b->dist, b->queue, b->sw);
+		for (d = 0; d < t->nodes; d++) {
+			if (s == d || b->dist[d] == SIM_FAR)
+				continue;
+			st->connected++;
+			dp_walk(t, s, d, DPP_SEL_SHORTEST, hash ^ (s * 31 + d),
+				fs, 1000, &w);
+			if (w.hops > t->max_hops)
+				st->too_long++;
+			if (w.delivered) {
+				st->delivered++;
+				st->hops += w.hops;
+				st->best += b->dist[d];
+			} else if (w.looped) {
+				st->looped++;
+			} else if (w.bad_hop) {
+				st->bad++;
+			} else {
+				st->dropped++;
+			}
+		}
+	}
+}
+
+static void sp_ft_report(const struct dp_topo *t, const char *what,
+			 const struct sp_ft *st, bool must)
+{
+	result(!st->looped && !st->bad && !st->too_long &&
+	       (!must || st->delivered == st->connected),
+	       "(%u,%u) shortest mode, %s: %llu connected pairs, %llu delivered, %llu dropped, %llu looped, %llu bad hops, %llu above the bound %u; avg %.4f hops vs BFS %.4f",
+	       t->p.n, t->p.k, what, (unsigned long long)st->connected,
+	       (unsigned long long)st->delivered,
+	       (unsigned long long)st->dropped,
+	       (unsigned long long)st->looped, (unsigned long long)st->bad,
+	       (unsigned long long)st->too_long, t->max_hops,
+	       st->delivered ? (double)st->hops / st->delivered : 0,
+	       st->delivered ? (double)st->best / st->delivered : 0);
+}
+
+static void test_sp_ft_single(u32 n, u32 k)
+{
+	struct dp_topo t;
+	struct dp_fail_set fs;
+	struct bfs_buf b;
+	struct sp_ft st;
+	u32 f, p;
+
+	mk(&t, n, k);
+	fs_init(&fs, &t);
+	bfs_buf_init(&b, &t);
+	memset(&st, 0, sizeof(st));
+	for (f = 0; f < t.nodes; f++) {
+		dp_fail_clear(&fs);
+		dp_fail_set_node(&fs, f);
+		sp_ft_pairs(&t, &fs, &b, f, &st);
+	}
+	sp_ft_report(&t, "every single failed server", &st, true);
+	memset(&st, 0, sizeof(st));
+	for (f = 0; f < t.nodes; f++) {
+		for (p = 0; p < t.nports; p++) {
+			dp_fail_clear(&fs);
+			dp_fail_set_link(&fs, f, p);
+			sp_ft_pairs(&t, &fs, &b, f, &st);
+		}
+	}
+	sp_ft_report(&t, "every single failed link", &st, true);
+	bfs_buf_free(&b);
+	fs_free(&fs);
+}
+
+static void test_sp_ft_random(u32 n, u32 k, u32 sets, u32 nfail, u32 nlinks)
+{
+	struct dp_topo t;
+	struct dp_fail_set fs;
+	struct bfs_buf b;
+	struct sp_ft st;
+	struct rng r = { 7000 * n + k };
+	char what[96];
+	u32 i;
+
+	mk(&t, n, k);
+	fs_init(&fs, &t);
+	bfs_buf_init(&b, &t);
+	memset(&st, 0, sizeof(st));
+	for (i = 0; i < sets; i++) {
+		dp_fail_clear(&fs);
+		fs_random(&fs, &r, 1 + rng_below(&r, nfail),
+			  nlinks ? rng_below(&r, nlinks + 1) : 0);
+		sp_ft_pairs(&t, &fs, &b, i, &st);
+	}
+	snprintf(what, sizeof(what), "%u random sets of 1..%u servers + 0..%u links",
+		 sets, nfail, nlinks);
+	sp_ft_report(&t, what, &st, false);
+	bfs_buf_free(&b);
+	fs_free(&fs);
+}
+
+/* Hostile state: any flags, word and waypoint give a neighbour or a drop. */
+static void test_sp_hostile(u32 n, u32 k)
+{
+	struct dp_topo t;
+	struct dp_fail_set fs;
+	struct dp_view v;
+	struct dp_route_state st;
+	struct dp_hop hop;
+	struct rng r = { 99 };
+	u32 i, self, bad = 0;
+
+	mk(&t, n, k);
+	fs_init(&fs, &t);
+	fs_random(&fs, &r, t.nodes / 10, t.nodes / 10);
+	dp_fail_view(&fs, &v);
+	for (i = 0; i < 200000; i++) {
+		self = rng_below(&r, t.nodes);
+		st.dst = rng_below(&r, t.nodes + 2);
+		st.waypoint = i & 1 ? rng_below(&r, t.nodes + 2) :
+			      DP_NODE_NONE;
+		st.flags = (u8)rng_below(&r, 256);
+		st.word = (u16)rng_below(&r, 65536);
+		if (st.dst == self)
+			continue;
+		if (!dp_route(&t, self, &st, i & 2 ? &v : NULL, &hop) &&
+		    (hop.port >= t.nports ||
+		     dp_port_neigh_index(&t, self, hop.port, hop.next) < 0))
+			bad++;
+	}
+	result(!bad, "(%u,%u) 200000 hostile route states: every hop to a neighbour (%u not)",
+		n, k, bad);
+	fs_free(&fs);
+}
+
 int main(void)
 {
 	u32 i;
@@ -533,6 +774,17 @@ int main(void)
 	for (i = 0; i < NSMALL; i++)
 		test_ft_random(small[i][0], small[i][1], 40, 12, 6);
 	test_ft_random(12, 3, 6, 60, 20);
+	for (i = 0; i < NSP; i++)
+		test_dist_bfs(sp_small[i][0], sp_small[i][1]);
+	for (i = 0; i < NSMALL; i++)
+		test_sp_paths(small[i][0], small[i][1]);
+	for (i = 0; i < NSMALL; i++)
+		test_sp_ft_single(small[i][0], small[i][1]);
+	for (i = 0; i < NSMALL; i++)
+		test_sp_ft_random(small[i][0], small[i][1], 40, 12, 6);
+	test_sp_ft_random(12, 3, 6, 60, 20);
+	test_sp_hostile(12, 4);
+	test_sp_hostile(4, 2);
 	printf("%u passed, %u failed\n", npass, nfailed);
 	return nfailed ? 1 : 0;
 }
