@@ -1043,7 +1043,7 @@ static bool dpp_sp_local(const struct dp_topo *t, u32 self, u32 tgt,
 			 struct dp_hop *hop)
 {
 	u32 nn = dpp(t)->n - 1, all = 2 * nn, best = DP_NODE_NONE;
-	u32 i, idx, p, nb, q, dn, ncls, total, x, m, up;
+	u32 i, idx, p, nb, q, dn, ncls, total, x, m, up, want;
 	struct dpp_cls cls[3];
 	int shared;
 	struct dpp_at a, na;
@@ -1069,24 +1069,88 @@ static bool dpp_sp_local(const struct dp_topo *t, u32 self, u32 tgt,
 		for (q = 0; q < DPP_NPORTS; q++) {
 			if (!(up & (1U << q)) || (int)q == shared)
 				continue;
-			ncls = 0;
-			total = 0;
-			dpp_classes(t, &na, q, dn - 1, cls, &ncls, &total);
-			for (x = 0; x < ncls; x++) {
-				m = dpp_cls_pick_far(t, &a, v, &na, &cls[x],
-						     word);
-				if (m == DP_NODE_NONE)
-					continue;
-				best = dn - 1;
-				*wp = m;
-				dpp_hop(hop, nb, p, DPP_PHASE_DETOUR);
-				break;
+			/* closer to @tgt than N first, then sideways */
+			for (want = dn - 1; want <= dn && want < best; want++) {
+				ncls = 0;
+				total = 0;
+				dpp_classes(t, &na, q, want, cls, &ncls,
+					    &total);
+				for (x = 0; x < ncls; x++) {
+					m = dpp_cls_pick_far(t, &a, v, &na,
+							     &cls[x], word);
+					if (m == DP_NODE_NONE)
+						continue;
+					best = want;
+					*wp = m;
+					dpp_hop(hop, nb, p, DPP_PHASE_DETOUR);
+					break;
+				}
 			}
-			if (best == dn - 1)
-				break;
 		}
 	}
 	return best != DP_NODE_NONE;
+}
+
+/*
+ * Stuck next to @tgt: it shares a switch with us but we do not reach it
+ * there.  Its port on that switch may be all that is dead, so aim at its
+ * other switch: the waypoint is the member of that switch nearest to us
+ * that we can make a hop toward (ties: the first from a hash-chosen
+ * start), from which @tgt is one hop.  False when there is none, or we
+ * are on both of its switches.
+ */
+static bool dpp_sp_other_switch(const struct dp_topo *t, u32 self, u32 tgt,
+				u32 word, const struct dp_view *v, u32 *wp,
+				struct dp_hop *hop)
+{
+	u32 c = dpp_col(t, self), l = self - c * dpp(t)->nlabels;
+	u32 tc = dpp_col(t, tgt), tl = tgt - tc * dpp(t)->nlabels;
+	u32 mask = dpp_ports_to(t, tc, tl, c, l), nn = dpp(t)->n - 1;
+	u32 q, i, idx, m, d, best = DP_NODE_NONE;
+	struct dp_hop h;
+
+	for (q = 0; q < DPP_NPORTS; q++) {
+		if (mask & (1U << q))
+			continue;
+		idx = dpp_scale(dpp_mix(word, tgt), nn);
+		for (i = 0; i < nn; i++, idx = idx + 1 == nn ? 0 : idx + 1) {
+			m = dpp_port_neigh(t, tgt, q, idx);
+			if (m == self)
+				continue;
+			d = dpp_dist(t, self, m);
+			if (d >= best || !dpp_sp_closer(t, self, m, word, v, &h))
+				continue;
+			best = d;
+			*wp = m;
+			*hop = h;
+		}
+	}
+	return best != DP_NODE_NONE;
+}
+
+/*
+ * A far waypoint, from hash @x: our label with two symbols set at random,
+ * in our column or a neighbouring one, so at most about four hops away:
+ * far enough to leave most dead ends, near enough to cost little.  The
+ * second half of the budget draws from the whole fabric instead.
+ */
+static u32 dpp_sp_far(const struct dp_topo *t, u32 self, u32 x)
+{
+	u32 c = dpp_col(t, self), l = self - c * dpp(t)->nlabels;
+	u32 k = dpp(t)->k, h = dpp(t)->h;
+
+	l = dpp_set(t, l, dpp_scale(x, k), dpp_scale(dpp_mix(x, 1), h));
+	l = dpp_set(t, l, dpp_scale(dpp_mix(x, 2), k),
+		    dpp_scale(dpp_mix(x, 3), h));
+	switch (dpp_scale(dpp_mix(x, 4), 3)) {
+	case 1:
+		c = dpp_cw(t, c);
+		break;
+	case 2:
+		c = dpp_ccw(t, c);
+		break;
+	}
+	return dpp_node(t, c, l);
 }
 
 /*
@@ -1095,7 +1159,9 @@ static bool dpp_sp_local(const struct dp_topo *t, u32 self, u32 tgt,
  * flow hash in the routing word chooses among the equal ones.  When none
  * is reachable the packet is stuck and takes a detour, if its budget
  * allows: a local one (dpp_sp_local()) where one exists, else a far
- * waypoint chosen by the flow hash.
+ * waypoint chosen by the flow hash.  Stuck again on the way to a
+ * waypoint, or right after a local detour, it goes far: local detours
+ * alone can go round in a small circle of dead ends.
  *
  * Bound, with D = the diameter and B = the budget: the target changes only
  * when a detour sets a waypoint (at most B times) or a waypoint is reached
@@ -1107,7 +1173,7 @@ static bool dpp_sp_local(const struct dp_topo *t, u32 self, u32 tgt,
 static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		  const struct dp_view *v, struct dp_hop *hop)
 {
-	u32 used = st->flags & DPP_RS_DETOURS_MASK, tgt = st->dst, wp;
+	u32 used = st->flags & DPP_RS_DETOURS_MASK, tgt = st->dst, wp, x;
 	bool to_wp = false;
 
 	if (st->waypoint != DP_NODE_NONE) {
@@ -1130,13 +1196,26 @@ static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	while (used < dpp(t)->budget) {
 		used++;
 		st->flags = (st->flags & ~DPP_RS_DETOURS_MASK) | used;
-		if (dpp_sp_local(t, self, st->dst, st->word + used, v, &wp,
+		if (!to_wp && !(st->flags & DPP_RS_LOCAL) &&
+		    dpp_dist(t, self, st->dst) == 1 &&
+		    dpp_sp_other_switch(t, self, st->dst, st->word + used, v,
+					&wp, hop)) {
+			st->flags |= DPP_RS_LOCAL;
+			st->waypoint = wp;
+			hop->phase = DPP_PHASE_DETOUR;
+			return 0;
+		}
+		if (!to_wp && !(st->flags & DPP_RS_LOCAL) &&
+		    dpp_sp_local(t, self, st->dst, st->word + used, v, &wp,
 				 hop)) {
+			st->flags |= DPP_RS_LOCAL;
 			st->waypoint = wp == st->dst ? DP_NODE_NONE : wp;
 			return 0;
 		}
-		wp = dpp_scale(dpp_mix(st->word + used, self ^ st->dst),
-			       t->nodes);
+		st->flags &= ~DPP_RS_LOCAL;
+		x = dpp_mix(st->word + used, self ^ st->dst);
+		wp = 2 * used <= dpp(t)->budget ? dpp_sp_far(t, self, x) :
+		     dpp_scale(x, t->nodes);
 		if (wp == self)
 			wp = wp + 1 == t->nodes ? 0 : wp + 1;
 		st->waypoint = wp == st->dst ? DP_NODE_NONE : wp;

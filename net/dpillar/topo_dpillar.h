@@ -60,6 +60,7 @@
  * Shortest mode (DPP_RS_SHORTEST set):
  *   bits 0..3        detours taken so far (<= the topology's budget,
  *                    struct dpp_priv.budget), which bounds the path.
+ *   DPP_RS_LOCAL     the last detour was a local one: the next is far.
  *   The routing word carries 16 bits of the flow hash, which picks among
  *   the equal-cost next hops at every relay (no reordering within a flow).
  */
@@ -71,9 +72,10 @@
 #define DPP_RS_TUNNELS_MASK	0x70
 #define DPP_RS_SHORTEST		0x80
 #define DPP_RS_DETOURS_MASK	0x0f
+#define DPP_RS_LOCAL		0x10
 
 /* Most detours a shortest-mode packet may take; see dpp_sp_bound(). */
-#define DPP_SP_MAX_DETOURS	8
+#define DPP_SP_MAX_DETOURS	15
 
 /*
  * route_init's @sel: the routing mode and, for the paper's routing, the

@@ -15,9 +15,11 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "dp_print.h"
+#include "dp_grow.h"
 #include "sim.h"
 
 #define EXIT_USAGE	2
@@ -29,26 +31,33 @@ static const char usage_text[] =
 "\n"
 "commands:\n"
 "  paths -n N -k K [--pairs P] [--seed S] [--json] [--shortest]\n"
-"        [--sources S] [--dir auto|cw|ccw]\n"
-"      failure-free SRoute over all pairs (small networks, or when P is 0)\n"
-"      or P random pairs; --shortest adds true shortest paths by BFS from\n"
-"      S sampled sources (default 4)\n"
-"  ft -n N -k K --failed F [--fail-links L] [--pairs P] [--seed S]\n"
-"        [--ttl T] [--dir auto|cw|ccw] [--json]\n"
+"        [--sources S] [--mode MODE]\n"
+"      failure-free routing over all pairs (small networks, or when P is\n"
+"      0) or P random pairs; --shortest adds true shortest paths by BFS\n"
+"      from S sampled sources (default 4)\n"
+"  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
+"        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
+"        [--mode MODE] [--json]\n"
 "      F random failed servers, L failed server-switch links, P random\n"
-"      live pairs (default 100000) routed with FTRoute\n"
+"      live pairs (default 100000, from S sources, default 1000) routed\n"
+"      around them; --populate: only the first PCT%% of the servers in\n"
+"      the growth order (or a random order) exist.  A BFS per source says\n"
+"      which pairs are connected and their shortest live path\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
-"        [--dir auto|cw|ccw] [--json]\n"
+"        [--mode MODE] [--json]\n"
 "      hop-by-hop path; addresses are C:v_{k-1}.....v_0 or #<node id>;\n"
 "      --fail takes failed servers, and ADDR/PORT for a failed link\n"
-"  plan -n N -k K [--csv|--json]\n"
-"      switch (column, id) on each port of every server\n"
+"  plan -n N -k K [--order grow] [--csv|--json]\n"
+"      switch (column, id) on each port of every server; --order grow:\n"
+"      the recommended order in which to populate a growing fabric\n"
 "  bench [-n N -k K] [--runs R] [--json]\n"
-"      ns per SRoute / FTRoute decision (median of R runs, default 7)\n"
+"      ns per routing decision, each mode (median of R runs, default 7)\n"
 "\n"
 "  --topo NAME  the topology (default dpillar)\n"
-"  --sel NAME   the topology's route selector; DPillar: auto|cw|ccw, the\n"
-"               initial helix direction (--dir is the same option)\n"
+"  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
+"               paper (SRoute/FTRoute, the shorter helix direction), cw,\n"
+"               ccw (the paper's, helix direction fixed); --sel and --dir\n"
+"               are the same option\n"
 "  --ttl T      default: the topology's proven path bound\n"
 "\n"
 "exit status: 0 ok, 1 runtime failure, 2 usage error\n";
@@ -68,6 +77,10 @@ struct opts {
 	const char *sel_text;	/* --sel / --dir NAME, NULL: default */
 	u32 sel;		/* its value, once the topology is known */
 	u32 runs;
+	u32 populate;		/* --populate PCT, 0: every server */
+	bool order_random;	/* --order random */
+	bool order;		/* plan --order */
+	bool sources_set;
 };
 
 static int usage(FILE *f, int status)
@@ -102,7 +115,7 @@ static bool parse_u64(const char *s, u64 max, u64 *out)
 enum {
 	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
-	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO,
+	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
 };
 
 static const struct option long_opts[] = {
@@ -121,6 +134,9 @@ static const struct option long_opts[] = {
 	{ "ttl", required_argument, NULL, OPT_TTL },
 	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "sel", required_argument, NULL, OPT_DIR },
+	{ "mode", required_argument, NULL, OPT_DIR },
+	{ "populate", required_argument, NULL, OPT_POPULATE },
+	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "topo", required_argument, NULL, OPT_TOPO },
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ NULL, 0, NULL, 0 },
@@ -174,6 +190,22 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!parse_u64(optarg, 1U << 20, &v) || !v)
 				return bad_usage("bad --sources '%s'", optarg);
 			o->sources = (u32)v;
+			o->sources_set = true;
+			break;
+		case OPT_POPULATE:
+			if (!parse_u64(optarg, 100, &v) || !v)
+				return bad_usage("bad --populate '%s' (1..100)",
+						 optarg);
+			o->populate = (u32)v;
+			break;
+		case OPT_ORDER:
+			/* plan --order; ft --order grow|random */
+			o->order = true;
+			if (!strcmp(optarg, "random"))
+				o->order_random = true;
+			else if (strcmp(optarg, "grow"))
+				return bad_usage("bad --order '%s' (grow, "
+						 "random)", optarg);
 			break;
 		case OPT_FAILED:
 			if (!parse_u64(optarg, 0xffffffffU, &v))
@@ -461,146 +493,281 @@ static u32 random_live(const struct dp_fail_set *fs, struct rng *r)
 	return id;
 }
 
+/*
+ * The servers of a partially built fabric: the first @pct percent of the
+ * growth order (or of a random order) are present, the others are failed
+ * servers to routing.
+ */
+static int populate(const struct dp_topo *t, struct dp_fail_set *fs,
+		    const struct opts *o, struct rng *r)
+{
+	u64 keep = (u64)t->nodes * o->populate / 100;
+	u32 *order, i, j, tmp;
+	int err = 0;
+
+	order = malloc((size_t)t->nodes * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	if (o->order_random) {
+		for (i = 0; i < t->nodes; i++)
+			order[i] = i;
+		for (i = t->nodes - 1; i > 0; i--) {
+			j = rng_below(r, i + 1);
+			tmp = order[i];
+			order[i] = order[j];
+			order[j] = tmp;
+		}
+	} else {
+		err = dp_grow_order(t, order);
+	}
+	for (i = (u32)keep; !err && i < t->nodes; i++)
+		dp_fail_set_node(fs, order[i]);
+	free(order);
+	return err;
+}
+
+struct ft_result {
+	u64 pairs, connected, delivered, delivered_conn, dropped, looped;
+	u64 bad, too_long, sum, sum0, sumbfs, detoured;
+	u64 drops[DP_DROP_MAX];
+	u64 detours[DP_DETOUR_SLOTS];
+	double stretch;
+	u32 maxh;
+	bool bfs;
+};
+
+/* One pair: the walk, its failure-free twin, and what BFS says. */
+static void ft_pair(const struct dp_topo *t, const struct dp_fail_set *fs,
+		    const struct opts *o, u32 s, u32 d, u32 bfs_dist,
+		    struct ft_result *res)
+{
+	struct dp_walk w = { 0 }, w0 = { 0 };
+	bool det, conn = bfs_dist != SIM_FAR;
+	u32 j, hash = (u32)(s * 2654435761U) ^ d;
+
+	res->pairs++;
+	if (conn)
+		res->connected++;
+	dp_walk(t, s, d, o->sel, hash, fs, o->ttl, &w);
+	if (w.delivered && w.hops > dp_topo_ttl(t)) {
+		/* only with --ttl above the bound: the bound is wrong */
+		res->too_long++;
+		res->looped++;
+	} else if (w.bad_hop) {
+		res->bad++;
+	} else if (w.looped) {
+		res->looped++;
+	} else if (!w.delivered) {
+		res->dropped++;
+		res->drops[w.reason < DP_DROP_MAX ? w.reason : 0]++;
+	} else {
+		dp_walk(t, s, d, o->sel, hash, NULL, dp_topo_ttl(t), &w0);
+		res->delivered++;
+		if (conn) {
+			res->delivered_conn++;
+			res->sumbfs += bfs_dist;
+		}
+		res->sum += w.hops;
+		res->sum0 += w0.hops;
+		res->stretch += (double)w.hops / w0.hops;
+		if (w.hops > res->maxh)
+			res->maxh = w.hops;
+		det = w.hops != w0.hops;
+		for (j = 0; j < DP_DETOUR_SLOTS; j++) {
+			res->detours[j] += w.detours[j];
+			det |= w.detours[j] != 0;
+		}
+		if (det)
+			res->detoured++;
+	}
+}
+
+/*
+ * P pairs in groups of P / S per source (S = --sources, default 4 here
+ * means 1000), so that one BFS per source in the failed fabric tells which
+ * pairs are connected at all and their shortest live path.
+ */
+static int ft_run(const struct dp_topo *t, const struct dp_fail_set *fs,
+		  const struct opts *o, struct rng *r, struct ft_result *res)
+{
+	u64 pairs = o->pairs_set ? o->pairs : 100000, i;
+	u32 nsrc = o->sources_set ? o->sources : 1000, s = 0, d;
+	u8 *dist = NULL, *sw = NULL;
+	u32 *queue = NULL;
+
+	if (nsrc > pairs)
+		nsrc = pairs ? (u32)pairs : 1;
+	res->bfs = t->nodes <= DP_GROW_MAX_NODES;
+	if (res->bfs) {
+		dist = malloc(t->nodes);
+		queue = malloc((size_t)t->nodes * sizeof(*queue));
+		sw = malloc(((size_t)t->switches + 7) / 8);
+		if (!dist || !queue || !sw) {
+			free(dist);
+			free(queue);
+			free(sw);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < pairs; i++) {
+		if (i % ((pairs + nsrc - 1) / nsrc) == 0) {
+			s = random_live(fs, r);
+			if (res->bfs)
+				sim_bfs(t, fs, s, dist, queue, sw);
+		}
+		do {
+			d = random_live(fs, r);
+		} while (d == s);
+		ft_pair(t, fs, o, s, d, res->bfs ? dist[d] : 0, res);
+	}
+	free(dist);
+	free(queue);
+	free(sw);
+	return 0;
+}
+
 static int cmd_ft(struct opts *o)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
-	struct dp_walk w = { 0 }, w0 = { 0 };
 	struct rng r = { o->seed };
-	u64 pairs = o->pairs_set ? o->pairs : 100000, i;
-	u64 delivered = 0, dropped = 0, looped = 0, bad = 0, sum = 0, sum0 = 0;
-	u64 drops[DP_DROP_MAX] = { 0 };
-	u64 detours[DP_DETOUR_SLOTS] = { 0 }, detoured = 0, too_long = 0;
-	double stretch = 0;
-	u32 maxh = 0, s, d, j, ndrops;
+	struct ft_result res = { 0 };
+	u32 j, ndrops;
 	bool det;
 	int err;
 
 	err = need_topo(o, &t);
 	if (err)
 		return err;
-	if (!o->failed_set)
-		return bad_usage("ft needs --failed F%s", "");
+	if (!o->failed_set && !o->populate)
+		return bad_usage("ft needs --failed F or --populate PCT%s", "");
 	if ((u64)o->failed + 2 > t.nodes)
 		return bad_usage("--failed must leave two live servers%s", "");
 	if (fs_init(&fs, &t)) {
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
 	}
-	fs_random(&fs, &r, o->failed, o->fail_links);
-	for (i = 0; i < pairs; i++) {
-		s = random_live(&fs, &r);
-		do {
-			d = random_live(&fs, &r);
-		} while (d == s);
-		dp_walk(&t, s, d, o->sel, 0, &fs, o->ttl, &w);
-		if (w.delivered && w.hops > dp_topo_ttl(&t)) {
-			/*
-			 * Only with --ttl above the topology's bound: the
-			 * kernel's TTL would have expired, and the proven
-			 * bound is wrong.
-			 */
-			too_long++;
-			looped++;
-		} else if (w.bad_hop) {
-			bad++;
-		} else if (w.looped) {
-			looped++;
-		} else if (!w.delivered) {
-			dropped++;
-			drops[w.reason < DP_DROP_MAX ? w.reason : 0]++;
-		} else {
-			dp_walk(&t, s, d, o->sel, 0, NULL, dp_topo_ttl(&t),
-				&w0);
-			delivered++;
-			sum += w.hops;
-			sum0 += w0.hops;
-			stretch += (double)w.hops / w0.hops;
-			if (w.hops > maxh)
-				maxh = w.hops;
-			det = w.hops != w0.hops;
-			for (j = 0; j < DP_DETOUR_SLOTS; j++) {
-				detours[j] += w.detours[j];
-				det |= w.detours[j] != 0;
-			}
-			if (det)
-				detoured++;
+	if (o->populate) {
+		err = populate(&t, &fs, o, &r);
+		if (err) {
+			fprintf(stderr, "dpsim: no growth order here: %s\n",
+				strerror(-err));
+			fs_free(&fs);
+			return 1;
+		}
+		if (fs.nfailed + 2 > t.nodes) {
+			fs_free(&fs);
+			return bad_usage("--populate leaves fewer than two "
+					 "servers%s", "");
 		}
 	}
-	fs_free(&fs);
+	fs_random(&fs, &r, fs.nfailed + o->failed, o->fail_links);
+	if (ft_run(&t, &fs, o, &r, &res)) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		fs_free(&fs);
+		return 1;
+	}
 	ndrops = t.ops->ndrops;
 
-	double avg = delivered ? (double)sum / delivered : 0;
-	double avg0 = delivered ? (double)sum0 / delivered : 0;
-	double avgs = delivered ? stretch / delivered : 0;
+	double avg = res.delivered ? (double)res.sum / res.delivered : 0;
+	double avg0 = res.delivered ? (double)res.sum0 / res.delivered : 0;
+	double avgs = res.delivered ? res.stretch / res.delivered : 0;
+	double avgb = res.delivered_conn ?
+		      (double)res.sumbfs / res.delivered_conn : 0;
+	double pct = res.connected ?
+		     100.0 * res.delivered_conn / res.connected : 0;
 
 	if (o->json) {
 		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"switches\": %u"
-		       ", \"failed\": %u, \"failed_links\": %u, \"pairs\": %llu"
-		       ", \"dir\": \"%s\", \"ttl\": %u, \"delivered\": %llu"
-		       ", \"dropped\": %llu, \"looped\": %llu"
-		       ", \"bad_hops\": %llu, \"avg_hops\": %.4f"
-		       ", \"max_hops\": %u, \"avg_sroute_hops\": %.4f"
-		       ", \"avg_stretch\": %.4f, \"bound\": %u"
-		       ", \"detoured\": %llu",
-		       t.p.n, t.p.k, t.nodes, t.switches, o->failed,
-		       o->fail_links, (unsigned long long)pairs,
-		       dp_sel_name(&t, o->sel), o->ttl,
-		       (unsigned long long)delivered,
-		       (unsigned long long)dropped,
-		       (unsigned long long)looped, (unsigned long long)bad,
-		       avg, maxh, avg0, avgs, t.ff_hops,
-		       (unsigned long long)detoured);
-		/* detour hops, per slot, under the topology's names */
+		       ", \"failed\": %u, \"failed_links\": %u, \"populate\": %u"
+		       ", \"order\": \"%s\", \"pairs\": %llu"
+		       ", \"dir\": \"%s\", \"mode\": \"%s\", \"ttl\": %u"
+		       ", \"delivered\": %llu, \"dropped\": %llu"
+		       ", \"looped\": %llu, \"bad_hops\": %llu"
+		       ", \"avg_hops\": %.4f, \"max_hops\": %u"
+		       ", \"avg_sroute_hops\": %.4f, \"avg_stretch\": %.4f"
+		       ", \"bound\": %u, \"detoured\": %llu",
+		       t.p.n, t.p.k, t.nodes, t.switches, fs.nfailed,
+		       fs.nlinks, o->populate,
+		       o->order_random ? "random" : "grow",
+		       (unsigned long long)res.pairs,
+		       dp_sel_name(&t, o->sel), dp_sel_name(&t, o->sel),
+		       o->ttl, (unsigned long long)res.delivered,
+		       (unsigned long long)res.dropped,
+		       (unsigned long long)res.looped,
+		       (unsigned long long)res.bad, avg, res.maxh, avg0, avgs,
+		       t.ff_hops, (unsigned long long)res.detoured);
+		if (res.bfs)
+			printf(", \"connected\": %llu, \"delivered_connected\":"
+			       " %llu, \"delivered_connected_pct\": %.5f"
+			       ", \"avg_bfs_hops\": %.4f",
+			       (unsigned long long)res.connected,
+			       (unsigned long long)res.delivered_conn, pct,
+			       avgb);
 		for (j = 0; j < DP_DETOUR_SLOTS; j++)
 			if (dp_detour_name(&t, j + 1))
 				printf(", \"%s\": %llu",
 				       dp_detour_name(&t, j + 1),
-				       (unsigned long long)detours[j]);
+				       (unsigned long long)res.detours[j]);
 		printf(", \"drops\": {");
 		for (j = 1; j < ndrops; j++)
 			printf("%s\"%s\": %llu", j > 1 ? ", " : "",
 			       dp_drop_reason_name(&t, j),
-			       (unsigned long long)drops[j]);
+			       (unsigned long long)res.drops[j]);
 		printf("}}\n");
 	} else {
-		printf("%s: %u servers, %u switches; %u failed "
-		       "servers, %u failed links\n", describe(&t), t.nodes,
-		       t.switches, o->failed, o->fail_links);
-		printf("FTRoute (direction %s, ttl %u) over %llu random live "
-		       "pairs\n", dp_sel_name(&t, o->sel), o->ttl,
-		       (unsigned long long)pairs);
+		printf("%s: %u servers, %u switches; %u failed servers, %u "
+		       "failed links\n", describe(&t), t.nodes, t.switches,
+		       fs.nfailed, fs.nlinks);
+		if (o->populate)
+			printf("partially built: %u%% of the servers, in %s "
+			       "order\n", o->populate,
+			       o->order_random ? "random" : "growth");
+		printf("routing %s (ttl %u) over %llu random live pairs\n",
+		       dp_sel_name(&t, o->sel), o->ttl,
+		       (unsigned long long)res.pairs);
 		printf("  delivered %llu (%.3f%%), dropped %llu, looped (TTL "
-		       "expired) %llu\n", (unsigned long long)delivered,
-		       100.0 * delivered / pairs, (unsigned long long)dropped,
-		       (unsigned long long)looped);
+		       "expired) %llu\n", (unsigned long long)res.delivered,
+		       100.0 * res.delivered / res.pairs,
+		       (unsigned long long)res.dropped,
+		       (unsigned long long)res.looped);
+		if (res.bfs)
+			printf("  connected pairs (BFS) %llu, delivered %llu "
+			       "(%.5f%%), avg hops %.4f vs shortest live path "
+			       "%.4f\n", (unsigned long long)res.connected,
+			       (unsigned long long)res.delivered_conn, pct,
+			       res.delivered_conn ? (double)res.sum /
+			       res.delivered : 0, avgb);
 		for (j = 1; j < ndrops; j++)
-			if (drops[j])
+			if (res.drops[j])
 				printf("    dropped %s: %llu\n",
 				       dp_drop_reason_name(&t, j),
-				       (unsigned long long)drops[j]);
+				       (unsigned long long)res.drops[j]);
 		printf("  avg hops %.4f (failure-free %.4f), max hops %u, avg "
-		       "stretch %.4f\n", avg, avg0, maxh, avgs);
+		       "stretch %.4f\n", avg, avg0, res.maxh, avgs);
 		printf("  detoured %llu pairs; detour hops:",
-		       (unsigned long long)detoured);
+		       (unsigned long long)res.detoured);
 		for (det = false, j = 0; j < DP_DETOUR_SLOTS; j++) {
 			if (!dp_detour_name(&t, j + 1))
 				continue;
 			printf("%s %s %llu", det ? "," : "",
 			       dp_detour_name(&t, j + 1),
-			       (unsigned long long)detours[j]);
+			       (unsigned long long)res.detours[j]);
 			det = true;
 		}
 		printf("\n");
-		if (bad)
+		if (res.bad)
 			printf("FAILURES: %llu hops to a failed or non-"
-			       "neighbour server\n", (unsigned long long)bad);
-		if (too_long)
+			       "neighbour server\n",
+			       (unsigned long long)res.bad);
+		if (res.too_long)
 			printf("FAILURES: %llu paths longer than the "
 			       "topology's bound of %u hops\n",
-			       (unsigned long long)too_long, dp_topo_ttl(&t));
+			       (unsigned long long)res.too_long,
+			       dp_topo_ttl(&t));
 	}
-	return bad || too_long ? 1 : 0;
+	fs_free(&fs);
+	return res.bad || res.too_long ? 1 : 0;
 }
 
 /* ---- route ---- */
@@ -733,6 +900,17 @@ static int cmd_plan(struct opts *o)
 		return err;
 	if (o->csv && o->json)
 		return bad_usage("--csv and --json are exclusive%s", "");
+	if (o->order_random)
+		return bad_usage("plan prints the growth order only (--order "
+				 "grow)%s", "");
+	if (o->order) {
+		err = dp_grow_print(stdout, &t, o->csv ? DP_PLAN_CSV :
+				    o->json ? DP_PLAN_JSON : DP_PLAN_TEXT);
+		if (err)
+			fprintf(stderr, "dpsim: no growth order: %s\n",
+				strerror(-err));
+		return err ? 1 : 0;
+	}
 	return dp_plan_print(stdout, &t, o->csv ? DP_PLAN_CSV :
 			     o->json ? DP_PLAN_JSON : DP_PLAN_TEXT);
 }
