@@ -43,6 +43,8 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_DETOUR1]	= "route_detour1",
 	[DP_STAT_DETOUR2]	= "route_detour2",
 	[DP_STAT_DETOUR3]	= "route_detour3",
+	[DP_STAT_DETOUR4]	= "route_detour4",
+	[DP_STAT_DETOUR5]	= "route_detour5",
 };
 
 /*
@@ -60,7 +62,7 @@ void dp_stat_name(const struct dp_priv *dp, int i, char *buf)
 {
 	const char *name = NULL;
 
-	if (i >= DP_STAT_DETOUR1 && i <= DP_STAT_DETOUR3)
+	if (i >= DP_STAT_DETOUR1 && i <= DP_STAT_DETOUR5)
 		name = dp_detour_name(&dp->topo, i - DP_STAT_DETOUR1 + 1);
 	else if (i >= DP_STAT_MAX)
 		name = dp_drop_reason_name(&dp->topo, i - DP_STAT_MAX + 1);
@@ -304,6 +306,8 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	[IFLA_DPILLAR_IP6_PREFIX] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[IFLA_DPILLAR_ADDR]	= { .type = NLA_NUL_STRING,
 				    .len = DP_ADDR_TEXT_MAX - 1 },
+	/* The topology's modes: checked against it in dp_settings_parse(). */
+	[IFLA_DPILLAR_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
 };
 
 static int dp_require(struct nlattr *data[], int type, const char *msg,
@@ -385,7 +389,7 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 
 /* The settings that may change while the device runs. */
 struct dp_settings {
-	u32 hello_ms, dead_ms;
+	u32 hello_ms, dead_ms, mode;
 	struct dp_prefix prefix;	/* rcu unused: a copy */
 };
 
@@ -393,6 +397,7 @@ static void dp_settings_get(const struct dp_priv *dp, struct dp_settings *s)
 {
 	s->hello_ms = READ_ONCE(dp->hello_ms);
 	s->dead_ms = READ_ONCE(dp->dead_ms);
+	s->mode = READ_ONCE(dp->mode);
 	rcu_read_lock();
 	s->prefix = *dp_prefix(dp);
 	rcu_read_unlock();
@@ -421,6 +426,7 @@ static void dp_settings_attrs_ifla(struct nlattr *data[],
 	a->ip4_prefix = data[IFLA_DPILLAR_IP4_PREFIX];
 	a->ip4_plen = data[IFLA_DPILLAR_IP4_PREFIXLEN];
 	a->ip6_prefix = data[IFLA_DPILLAR_IP6_PREFIX];
+	a->mode = data[IFLA_DPILLAR_MODE];
 }
 
 /*
@@ -429,10 +435,19 @@ static void dp_settings_attrs_ifla(struct nlattr *data[],
  * the same bounds).
  */
 static int dp_settings_parse(const struct dp_settings_attrs *a,
-			     struct dp_settings *s,
+			     const struct dp_topo *topo, struct dp_settings *s,
 			     struct netlink_ext_ack *extack)
 {
 	u32 mask;
+
+	if (a->mode) {
+		s->mode = nla_get_u32(a->mode);
+		if (s->mode >= dp_sel_count(topo)) {
+			NL_SET_ERR_MSG_ATTR(extack, a->mode,
+					    "No such routing mode in this topology");
+			return -EINVAL;
+		}
+	}
 
 	if (a->hello_ms)
 		s->hello_ms = nla_get_u32(a->hello_ms);
@@ -480,6 +495,7 @@ static int dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 	WRITE_ONCE(dp->hello_ms, s->hello_ms);
 	WRITE_ONCE(dp->dead_ms, s->dead_ms);
 	WRITE_ONCE(dp->dead_jiffies, msecs_to_jiffies(s->dead_ms));
+	WRITE_ONCE(dp->mode, s->mode);
 	return 0;
 }
 
@@ -494,7 +510,7 @@ int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
 	int err;
 
 	dp_settings_get(dp, &set);
-	err = dp_settings_parse(a, &set, extack);
+	err = dp_settings_parse(a, &dp->topo, &set, extack);
 	if (err)
 		return err;
 	return dp_settings_apply(dp, &set);
@@ -569,7 +585,7 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 		return err;
 	dp_settings_default(&set);
 	dp_settings_attrs_ifla(data, &attrs);
-	err = dp_settings_parse(&attrs, &set, extack);
+	err = dp_settings_parse(&attrs, &dp->topo, &set, extack);
 	if (err)
 		return err;
 	/*
@@ -641,7 +657,7 @@ static size_t dp_get_size(const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
 
-	return nla_total_size(sizeof(u32)) * 9 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 10 +	/* u32 attributes */
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
 	       nla_total_size(sizeof(struct in6_addr)) +
 	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
@@ -678,7 +694,8 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_be32(skb, IFLA_DPILLAR_IP4_PREFIX, set.prefix.ip4) ||
 	    nla_put_u8(skb, IFLA_DPILLAR_IP4_PREFIXLEN, set.prefix.ip4_plen) ||
 	    nla_put(skb, IFLA_DPILLAR_IP6_PREFIX, sizeof(set.prefix.ip6),
-		    &set.prefix.ip6))
+		    &set.prefix.ip6) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_MODE, set.mode))
 		return -EMSGSIZE;
 
 	nest = nla_nest_start(skb, IFLA_DPILLAR_PORTS);

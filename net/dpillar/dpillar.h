@@ -63,6 +63,8 @@ enum dp_stat {
 	DP_STAT_DETOUR1,
 	DP_STAT_DETOUR2,
 	DP_STAT_DETOUR3,
+	DP_STAT_DETOUR4,
+	DP_STAT_DETOUR5,
 	DP_STAT_MAX
 };
 
@@ -156,6 +158,7 @@ struct dp_priv {
 	/* Settable while running: read with READ_ONCE. */
 	u32 hello_ms;
 	u32 dead_ms;
+	u32 mode;		/* route_init's @sel for what we send */
 	unsigned long dead_jiffies;
 	struct dp_prefix __rcu *prefix;
 
@@ -205,6 +208,7 @@ struct dp_settings_attrs {
 	const struct nlattr *ip4_prefix;
 	const struct nlattr *ip4_plen;
 	const struct nlattr *ip6_prefix;
+	const struct nlattr *mode;
 };
 
 /* device.c */

@@ -43,7 +43,7 @@ dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 
 /* The bounds of the rtnetlink policy (device.c), which shares the checks. */
 static const struct nla_policy
-dp_genl_dev_set_policy[DPILLAR_A_DEV_IP6_PREFIX + 1] = {
+dp_genl_dev_set_policy[DPILLAR_A_DEV_MODE + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
@@ -63,6 +63,9 @@ dp_genl_dev_set_policy[DPILLAR_A_DEV_IP6_PREFIX + 1] = {
 	[DPILLAR_A_DEV_IP4_PREFIXLEN] = NLA_POLICY_MAX(NLA_U8, 31),
 	[DPILLAR_A_DEV_IP6_PREFIX] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[DPILLAR_A_DEV_PORT]	= DP_GENL_READ_ONLY,
+	[DPILLAR_A_DEV_STATS]	= DP_GENL_READ_ONLY,
+	[DPILLAR_A_DEV_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
 };
 
 static const struct nla_policy
@@ -73,7 +76,7 @@ dp_genl_neigh_get_policy[DPILLAR_A_NEIGH_PORT + 1] = {
 };
 
 static const struct nla_policy
-dp_genl_route_get_policy[DPILLAR_A_ROUTE_DST_IP6 + 1] = {
+dp_genl_route_get_policy[DPILLAR_A_ROUTE_HASH + 1] = {
 	[DPILLAR_A_ROUTE_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_ROUTE_IFNAME] = { .type = NLA_NUL_STRING,
 				     .len = IFNAMSIZ - 1 },
@@ -81,6 +84,7 @@ dp_genl_route_get_policy[DPILLAR_A_ROUTE_DST_IP6 + 1] = {
 	[DPILLAR_A_ROUTE_DST_IP4] = { .type = NLA_BE32 },
 	[DPILLAR_A_ROUTE_DST_IP6] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[DPILLAR_A_ROUTE_HASH]	= { .type = NLA_U32 },
 };
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -268,7 +272,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,
-		.maxattr	= DPILLAR_A_DEV_IP6_PREFIX,
+		.maxattr	= DPILLAR_A_DEV_MODE,
 	},
 	{
 		.cmd		= DPILLAR_CMD_NEIGH_GET,
@@ -282,7 +286,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.internal_flags	= DP_GENL_NEED_DEV,
 		.doit		= dp_genl_route_get_doit,
 		.policy		= dp_genl_route_get_policy,
-		.maxattr	= DPILLAR_A_ROUTE_DST_IP6,
+		.maxattr	= DPILLAR_A_ROUTE_HASH,
 	},
 };
 

@@ -18,12 +18,23 @@
  * detour slots and the routing drop reasons are the topology's; the UAPI
  * names them as DPillar's (see dpillar.h).
  */
-#define DP_GENL_STATS_CNT(stat)		((stat) + DPILLAR_A_STATS_RX_FRAMES)
-#define DP_GENL_STATS_ROUTE(reason) \
-	((reason) - DP_DROP_ROUTE_BAD_ADDR + DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR)
-/* Routing drop reasons the STATS nest has room for. */
-#define DP_GENL_STATS_ROUTES \
-	(DPILLAR_A_STATS_MAX - DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR + 2)
+static inline int dp_genl_stats_cnt(int stat)
+{
+	if (stat <= DP_STAT_DETOUR3)
+		return stat + DPILLAR_A_STATS_RX_FRAMES;
+	return stat - DP_STAT_DETOUR4 + DPILLAR_A_STATS_ROUTE_DETOURS;
+}
+
+static inline int dp_genl_stats_route(int reason)
+{
+	if (reason <= DPP_DROP_NOPATH)
+		return reason - DP_DROP_ROUTE_BAD_ADDR +
+		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR;
+	return reason - DPP_DROP_DETOURS + DPILLAR_A_STATS_ROUTE_DROP_DETOURS;
+}
+
+/* Routing drop reasons the STATS nest has room for (with reason 0). */
+#define DP_GENL_STATS_ROUTES	DPP_DROP_COUNT
 
 /* ---- DEV_GET ------------------------------------------------------------ */
 
@@ -36,7 +47,7 @@ static size_t dp_genl_port_size(void)
 
 static size_t dp_genl_dev_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 8 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 9 +	/* u32 attributes */
 	       nla_total_size(IFNAMSIZ) +		/* IFNAME */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(sizeof(__be32)) +		/* IP4_PREFIX */
@@ -83,26 +94,33 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 	int i;
 
 	/* The UAPI lists the counters in the order of enum dp_stat ... */
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_RX_FRAMES) !=
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_RX_FRAMES) !=
 		     DPILLAR_A_STATS_RX_FRAMES);
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_DROP_SHORT) !=
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DROP_SHORT) !=
 		     DPILLAR_A_STATS_DROP_SHORT);
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_HELLO_MISWIRED) !=
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_HELLO_MISWIRED) !=
 		     DPILLAR_A_STATS_HELLO_MISWIRED);
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_TX_NOT_FABRIC) !=
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_TX_NOT_FABRIC) !=
 		     DPILLAR_A_STATS_TX_NOT_FABRIC);
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_DETOUR1) !=
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR1) !=
 		     DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS);
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX - 1) !=
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR3) !=
 		     DPILLAR_A_STATS_ROUTE_RING_REVERSALS);
-	/* ... then the routing drops in the order of enum dp_route_drop. */
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX) !=
-		     DP_GENL_STATS_ROUTE(DP_DROP_ROUTE_BAD_ADDR));
-	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_RING) !=
+	/* ... then the routing drops in the order of enum dp_route_drop ... */
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR3) + 1 !=
+		     dp_genl_stats_route(DP_DROP_ROUTE_BAD_ADDR));
+	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_RING) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_RING);
-	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_BUDGET) !=
+	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_BUDGET) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_BUDGET);
-	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_COUNT - 1) !=
+	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_NOPATH) !=
+		     DPILLAR_A_STATS_ROUTE_DROP_NOPATH);
+	/* ... then what came later: detour slots 4, 5 and reason 9. */
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR4) !=
+		     DPILLAR_A_STATS_ROUTE_DETOURS);
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_MAX - 1) !=
+		     DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS);
+	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_COUNT - 1) !=
 		     DPILLAR_A_STATS_MAX);
 	BUILD_BUG_ON(DP_GENL_STATS_ROUTES > DP_DROP_MAX);
 
@@ -111,7 +129,7 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < DP_STAT_MAX; i++)
-		if (nla_put_u64_64bit(skb, DP_GENL_STATS_CNT(i), cnt[i],
+		if (nla_put_u64_64bit(skb, dp_genl_stats_cnt(i), cnt[i],
 				      DPILLAR_A_STATS_PAD))
 			goto cancel;
 	/*
@@ -121,7 +139,7 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 	 */
 	for (i = DP_DROP_ROUTE_BAD_ADDR;
 	     i < min_t(int, dp->topo.ops->ndrops, DP_GENL_STATS_ROUTES); i++)
-		if (nla_put_u64_64bit(skb, DP_GENL_STATS_ROUTE(i), route[i],
+		if (nla_put_u64_64bit(skb, dp_genl_stats_route(i), route[i],
 				      DPILLAR_A_STATS_PAD))
 			goto cancel;
 	nla_nest_end(skb, nest);
@@ -162,7 +180,8 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	    nla_put_u32(skb, DPILLAR_A_DEV_DEAD_MS, READ_ONCE(dp->dead_ms)) ||
 	    nla_put_be32(skb, DPILLAR_A_DEV_IP4_PREFIX, prefix->ip4) ||
 	    nla_put_u8(skb, DPILLAR_A_DEV_IP4_PREFIXLEN, prefix->ip4_plen) ||
-	    nla_put_in6_addr(skb, DPILLAR_A_DEV_IP6_PREFIX, &prefix->ip6))
+	    nla_put_in6_addr(skb, DPILLAR_A_DEV_IP6_PREFIX, &prefix->ip6) ||
+	    nla_put_u32(skb, DPILLAR_A_DEV_MODE, READ_ONCE(dp->mode)))
 		goto cancel;
 
 	for (i = 0; i < dp->nports; i++) {
@@ -247,6 +266,7 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.ip4_prefix	= tb[DPILLAR_A_DEV_IP4_PREFIX],
 		.ip4_plen	= tb[DPILLAR_A_DEV_IP4_PREFIXLEN],
 		.ip6_prefix	= tb[DPILLAR_A_DEV_IP6_PREFIX],
+		.mode		= tb[DPILLAR_A_DEV_MODE],
 	};
 	int err;
 

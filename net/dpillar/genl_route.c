@@ -13,13 +13,17 @@
 #include "genl.h"
 #include "topo_dpillar.h"	/* ROUTE_DIR, DPillar's own attribute */
 
+/* Equal-cost first hops listed in a reply, at most (DPillar: 2n - 2). */
+#define DP_GENL_CHOICES_MAX	64
+
 static size_t dp_genl_route_size(u32 ttl)
 {
 	size_t hop = nla_total_size(0) +		/* ROUTE_HOP */
 		     nla_total_size(sizeof(u32)) * 3 +	/* u32 attributes */
 		     nla_total_size(DP_ADDR_TEXT_MAX);	/* HOP_ADDR */
 
-	return nla_total_size(sizeof(u32)) * 6 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 8 +	/* u32 attributes */
+	       nla_total_size(sizeof(u32)) * DP_GENL_CHOICES_MAX +
 	       nla_total_size(DP_ADDR_TEXT_MAX) * 2 +	/* DST_ADDR, NEXT_ADDR */
 	       nla_total_size(ETH_ALEN) +		/* NEXT_MAC */
 	       ttl * hop;
@@ -107,13 +111,15 @@ static int dp_genl_put_hop(struct sk_buff *skb, const struct dp_priv *dp,
  * failed.  Under rcu_read_lock.
  */
 static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
-			      u32 dst, const struct nlattr *dst_attr,
+			      u32 dst, u32 hash,
+			      const struct nlattr *dst_attr,
 			      struct netlink_ext_ack *extack)
 {
+	u32 choice[DP_GENL_CHOICES_MAX], nchoice, i, hops = 0;
+	u32 mode = READ_ONCE(dp->mode);
 	struct dp_route_state st;
 	struct dp_port *port;
 	struct dp_hop hop;
-	u32 hops = 0;
 	u64 mac;
 
 	/* The UAPI's phases are the topology's: DPillar's enum dpp_phase. */
@@ -123,16 +129,32 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	BUILD_BUG_ON((int)DPP_PHASE_TUNNEL != DPILLAR_ROUTE_PHASE_TUNNEL);
 	BUILD_BUG_ON((int)DPP_PHASE_UTURN != DPILLAR_ROUTE_PHASE_UTURN);
 	BUILD_BUG_ON((int)DPP_PHASE_RING_REV != DPILLAR_ROUTE_PHASE_RING_REV);
-	BUILD_BUG_ON((int)DPP_PHASE_COUNT - 1 != DPILLAR_ROUTE_PHASE_RING_REV);
+	BUILD_BUG_ON((int)DPP_PHASE_SHORTEST != DPILLAR_ROUTE_PHASE_SHORTEST);
+	BUILD_BUG_ON((int)DPP_PHASE_WAYPOINT != DPILLAR_ROUTE_PHASE_WAYPOINT);
+	BUILD_BUG_ON((int)DPP_PHASE_DETOUR != DPILLAR_ROUTE_PHASE_DETOUR);
+	BUILD_BUG_ON((int)DPP_PHASE_FAR != DPILLAR_ROUTE_PHASE_FAR_DETOUR);
+	BUILD_BUG_ON((int)DPP_PHASE_COUNT - 1 !=
+		     DPILLAR_ROUTE_PHASE_FAR_DETOUR);
+	BUILD_BUG_ON((int)DPP_SEL_SHORTEST != DPILLAR_MODE_SHORTEST);
+	BUILD_BUG_ON((int)DPP_SEL_AUTO != DPILLAR_MODE_PAPER);
+	BUILD_BUG_ON((int)DPP_SEL_CW != DPILLAR_MODE_PAPER_CW);
+	BUILD_BUG_ON((int)DPP_SEL_CCW != DPILLAR_MODE_PAPER_CCW);
 
 	if (nla_put_u32(skb, DPILLAR_A_ROUTE_DST, dst) ||
-	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_DST_ADDR, dp, dst))
+	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_DST_ADDR, dp, dst) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_MODE, mode) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_HASH, hash))
 		return -EMSGSIZE;
 	if (dst == dp->self)
 		return 0;
 
-	/* No packet, so no flow hash: the flow of hash 0. */
-	dp_route_init(&dp->topo, dp->self, dst, 0, 0, &st);
+	/* No packet: the flow of the hash asked for (default 0). */
+	dp_route_init(&dp->topo, dp->self, dst, mode, hash, &st);
+	nchoice = dp_route_choices(&dp->topo, dp->self, &st, &dp->view,
+				   choice, ARRAY_SIZE(choice));
+	for (i = 0; i < nchoice && i < ARRAY_SIZE(choice); i++)
+		if (nla_put_u32(skb, DPILLAR_A_ROUTE_CHOICE, choice[i]))
+			return -EMSGSIZE;
 	if (dp_route(&dp->topo, dp->self, &st, &dp->view, &hop)) {
 		dp_compat_set_err_reason(extack, "No route",
 					 dp_drop_reason_name(&dp->topo,
@@ -204,7 +226,10 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	rcu_read_lock();
 	err = dp_genl_route_dst(dp, info->attrs, &dst_attr, &dst,
 				info->extack) ?:
-	      dp_genl_route_fill(msg, dp, dst, dst_attr, info->extack);
+	      dp_genl_route_fill(msg, dp, dst,
+				 info->attrs[DPILLAR_A_ROUTE_HASH] ?
+				 nla_get_u32(info->attrs[DPILLAR_A_ROUTE_HASH]) :
+				 0, dst_attr, info->extack);
 	rcu_read_unlock();
 	if (err)
 		goto err_free;

@@ -387,6 +387,28 @@ int dp_sel_parse(const struct dp_topo *t, const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_sel_parse);
 
+u32 dp_sel_count(const struct dp_topo *t)
+{
+	const char *const *s = t->ops->sel_names;
+	u32 i;
+
+	for (i = 0; s && s[i]; i++)
+		;
+	return i ? i : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_sel_count);
+
+u32 dp_route_choices(const struct dp_topo *t, u32 self,
+		     const struct dp_route_state *st, const struct dp_view *v,
+		     u32 *ids, u32 max)
+{
+	if (!t->ops->route_choices || self >= t->nodes || st->dst >= t->nodes ||
+	    self == st->dst)
+		return 0;
+	return t->ops->route_choices(t, self, st, v, ids, max);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_route_choices);
+
 const char *dp_sel_name(const struct dp_topo *t, u32 sel)
 {
 	const char *const *s = t->ops->sel_names;

@@ -212,6 +212,10 @@ struct dp_topo;
  *	@st (it comes off the wire): any flags, word or waypoint must give
  *	a hop to a real neighbour or a drop, and the path must stay within
  *	t->max_hops.  Precondition: self != st->dst.
+ * @route_choices: optional, the next hops @route chooses among from
+ *	@self for @st right now (equal cost and reachable), for diagnostics:
+ *	up to @max node ids into @ids; returns how many there are.  0 where
+ *	the routing makes no choice.
  * @addr_to_label: optional, for topologies whose UAPI address is also a
  *	column and byte symbols (IFLA_DPILLAR_COLUMN/LABEL): @sym gets
  *	*@nsym entries, least significant first.
@@ -245,6 +249,9 @@ struct dp_topo_ops {
 	int (*route)(const struct dp_topo *t, u32 self,
 		     struct dp_route_state *st, const struct dp_view *v,
 		     struct dp_hop *hop);
+	u32 (*route_choices)(const struct dp_topo *t, u32 self,
+			     const struct dp_route_state *st,
+			     const struct dp_view *v, u32 *ids, u32 max);
 
 	int (*addr_to_label)(const struct dp_topo *t, u32 id, u32 *column,
 			     u8 *sym, u32 *nsym);
@@ -323,6 +330,11 @@ void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	     const struct dp_view *v, struct dp_hop *hop);
 
+/* See struct dp_topo_ops.route_choices; 0 without it. */
+u32 dp_route_choices(const struct dp_topo *t, u32 self,
+		     const struct dp_route_state *st, const struct dp_view *v,
+		     u32 *ids, u32 max);
+
 /* Names for diagnostics: "unknown" when out of range. */
 const char *dp_phase_name(const struct dp_topo *t, u8 phase);
 const char *dp_drop_reason_name(const struct dp_topo *t, u8 reason);
@@ -330,8 +342,12 @@ const char *dp_drop_reason_name(const struct dp_topo *t, u8 reason);
 u8 dp_phase_detour(const struct dp_topo *t, u8 phase);
 /* Name of detour slot @slot (1-based), NULL when unused. */
 const char *dp_detour_name(const struct dp_topo *t, u8 slot);
-/* The value of a route_init selector name, or -1. */
+/*
+ * Route selectors (route_init's @sel; a device's routing mode): the value
+ * of a name, or -1; how many there are (at least 1: the default, 0).
+ */
 int dp_sel_parse(const struct dp_topo *t, const char *name);
+u32 dp_sel_count(const struct dp_topo *t);
 const char *dp_sel_name(const struct dp_topo *t, u32 sel);
 
 /* The view's reachability test, dispatched without an indirect call. */

@@ -1227,6 +1227,46 @@ static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	return dpp_drop(hop, DPP_DROP_DETOURS);
 }
 
+/*
+ * The equal-cost next hops of a shortest-mode packet: every reachable
+ * neighbour one hop closer to its target that can go on, in the order the
+ * flow hash walks them (the first is the one taken).
+ */
+static u32 dpp_route_choices(const struct dp_topo *t, u32 self,
+			     const struct dp_route_state *st,
+			     const struct dp_view *v, u32 *ids, u32 max)
+{
+	u32 tgt = st->dst, ncls = 0, total = 0, d, i, x, r, idx, next, n = 0;
+	struct dpp_cls cls[6];
+	struct dpp_at a;
+
+	if (!(st->flags & DPP_RS_SHORTEST))
+		return 0;
+	if (st->waypoint < t->nodes && st->waypoint != self)
+		tgt = st->waypoint;
+	dpp_at_init(t, &a, self, tgt);
+	d = dpp_dist_cm(t, a.c, a.diff, a.tc);
+	if (!d)
+		return 0;
+	dpp_classes(t, &a, DPP_PORT_CW, d - 1, cls, &ncls, &total);
+	dpp_classes(t, &a, DPP_PORT_CCW, d - 1, cls, &ncls, &total);
+	if (!total)
+		return 0;
+	idx = dpp_scale(dpp_mix(st->word, self), total);
+	for (i = 0; i < total; i++, idx = idx + 1 == total ? 0 : idx + 1) {
+		for (r = idx, x = 0; r >= cls[x].n; x++)
+			r -= cls[x].n;
+		next = dpp_cls_node(t, &cls[x], a.l, r);
+		if (!dp_view_reachable(v, self, cls[x].port, next) ||
+		    !dpp_sp_viable(t, v, self, cls[x].port, next, tgt, d - 1))
+			continue;
+		if (n < max)
+			ids[n] = next;
+		n++;
+	}
+	return n;
+}
+
 /* Longest shortest-mode path with @b detours; see dpp_sp(). */
 static u32 dpp_sp_bound(u32 diam, u32 b)
 {
@@ -1331,6 +1371,7 @@ const struct dp_topo_ops dp_dpillar_ops = {
 	.peer_port = dpp_peer_port,
 	.route_init = dp_dpillar_route_init,
 	.route = dp_dpillar_route,
+	.route_choices = dpp_route_choices,
 	.addr_to_label = dpp_addr_to_label,
 	.addr_from_label = dpp_addr_from_label,
 };

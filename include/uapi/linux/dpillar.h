@@ -37,6 +37,7 @@ enum dpillar_topo {
 #define DPILLAR_K_MIN		2
 #define DPILLAR_LABEL_MAX	32	/* most label symbols of any topology */
 #define DPILLAR_PORTS_MAX	16	/* most ports of any topology */
+#define DPILLAR_MODE_MAX	15	/* routing mode numbers: 0..15 */
 
 /*
  * Hello and dead intervals, in milliseconds.  A neighbour not heard for the
@@ -85,6 +86,10 @@ enum {
 	IFLA_DPILLAR_IP4_PREFIXLEN,	/* u8, its length */
 	IFLA_DPILLAR_IP6_PREFIX,	/* binary, 16 bytes: IPv6 /96 prefix */
 	IFLA_DPILLAR_ADDR,	/* string, this node's address (any topology) */
+	IFLA_DPILLAR_MODE,	/* u32, routing mode of the packets this node
+				 * sends (changeable); the topology's mode
+				 * number, DPillar: enum dpillar_mode
+				 */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -143,6 +148,23 @@ enum dpillar_route_phase {
 	DPILLAR_ROUTE_PHASE_TUNNEL,	/* detour toward a waypoint */
 	DPILLAR_ROUTE_PHASE_UTURN,	/* helix direction changed */
 	DPILLAR_ROUTE_PHASE_RING_REV,	/* ring direction reversed */
+	DPILLAR_ROUTE_PHASE_SHORTEST,	/* one hop closer to the destination */
+	DPILLAR_ROUTE_PHASE_WAYPOINT,	/* one hop closer to the waypoint */
+	DPILLAR_ROUTE_PHASE_DETOUR,	/* stuck: a local detour */
+	DPILLAR_ROUTE_PHASE_FAR_DETOUR,	/* stuck: toward a far waypoint */
+};
+
+/*
+ * DPillar's routing modes (IFLA_DPILLAR_MODE, DPILLAR_A_DEV_MODE): exact
+ * shortest paths with flow spreading (the default), or the paper's
+ * SRoute/FTRoute with the shorter helix direction, or with the direction
+ * fixed.  Each packet carries its mode; relays follow it.
+ */
+enum dpillar_mode {
+	DPILLAR_MODE_SHORTEST = 0,
+	DPILLAR_MODE_PAPER,
+	DPILLAR_MODE_PAPER_CW,
+	DPILLAR_MODE_PAPER_CCW,
 };
 
 /* DPillar's helix direction (ROUTE_DIR, sent for DPillar devices only). */
@@ -176,7 +198,9 @@ enum {
  *
  * ROUTE_TUNNEL_HOPS, ROUTE_UTURNS and ROUTE_RING_REVERSALS are the
  * topology's detour slots 1..3, and ROUTE_DROP_BAD_ADDR .. ROUTE_DROP_NOPATH
- * its routing drop reasons 1..8.  The names are DPillar's; another
+ * its routing drop reasons 1..8; ROUTE_DETOURS and ROUTE_WAYPOINT_HOPS are
+ * slots 4 and 5, ROUTE_DROP_DETOURS reason 9 (added with DPillar's
+ * shortest mode, hence after the others).  The names are DPillar's; another
  * topology counts its own detours and reasons in the same attributes,
  * under its own names ("ethtool -S" shows them; dpctl names the drop
  * reasons by the device's topology).  A topology with more than 8
@@ -219,6 +243,9 @@ enum {
 	DPILLAR_A_STATS_ROUTE_DROP_TUNNEL,
 	DPILLAR_A_STATS_ROUTE_DROP_BUDGET,
 	DPILLAR_A_STATS_ROUTE_DROP_NOPATH,
+	DPILLAR_A_STATS_ROUTE_DETOURS,		/* detour slot 4 */
+	DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS,	/* detour slot 5 */
+	DPILLAR_A_STATS_ROUTE_DROP_DETOURS,	/* routing drop reason 9 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
@@ -242,6 +269,7 @@ enum {
 	DPILLAR_A_DEV_IP6_PREFIX,	/* binary, 16 bytes: the /96 prefix */
 	DPILLAR_A_DEV_PORT,		/* nest, DPILLAR_A_PORT_*, one per port */
 	DPILLAR_A_DEV_STATS,		/* nest, DPILLAR_A_STATS_* */
+	DPILLAR_A_DEV_MODE,		/* u32: routing mode (IFLA_DPILLAR_MODE) */
 
 	__DPILLAR_A_DEV_MAX,
 	DPILLAR_A_DEV_MAX = __DPILLAR_A_DEV_MAX - 1
@@ -300,6 +328,14 @@ enum {
 					 */
 	DPILLAR_A_ROUTE_HOPS,		/* u32: length of the path */
 	DPILLAR_A_ROUTE_HOP,		/* nest, DPILLAR_A_HOP_*, in order */
+	DPILLAR_A_ROUTE_MODE,		/* u32: the device's routing mode */
+	DPILLAR_A_ROUTE_HASH,		/* u32: the flow hash to route (request,
+					 * optional, default 0; echoed)
+					 */
+	DPILLAR_A_ROUTE_CHOICE,		/* u32 node id, one per equal-cost
+					 * first hop the flow hash picks from
+					 * (shortest mode)
+					 */
 
 	__DPILLAR_A_ROUTE_MAX,
 	DPILLAR_A_ROUTE_MAX = __DPILLAR_A_ROUTE_MAX - 1
