@@ -170,7 +170,9 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	    nla_put_u32(skb, DPILLAR_A_ROUTE_PORT, hop.port) ||
 	    nla_put_u32(skb, DPILLAR_A_ROUTE_PHASE, hop.phase))
 		return -EMSGSIZE;
+	/* The paper's modes only: the shortest mode has no direction. */
 	if (dp->topo.kind == DP_TOPO_DPILLAR &&
+	    !(st.flags & DPP_RS_SHORTEST) &&
 	    nla_put_u32(skb, DPILLAR_A_ROUTE_DIR,
 			st.flags & DPP_RS_CCW ? DPILLAR_ROUTE_DIR_CCW :
 						DPILLAR_ROUTE_DIR_CW))

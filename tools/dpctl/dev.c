@@ -62,6 +62,19 @@ static int dev_cmd(const char *dev, void (*fn)(const struct dp_dev *d,
 	return err;
 }
 
+/* The device's routing mode by its topology's name for it. */
+static const char *mode_name(const struct dp_dev *d)
+{
+	static char num[16];
+	const char *why;
+	struct dp_topo t;
+
+	if (!dev_topo(d, &t, &why) && d->mode < dp_sel_count(&t))
+		return dp_sel_name(&t, d->mode);
+	snprintf(num, sizeof(num), "%u", d->mode);
+	return num;
+}
+
 static void show_json(const struct dp_dev *d, const char *ip4,
 		      const char *ip6, const char *pfx4, const char *pfx6)
 {
@@ -88,6 +101,7 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 	json_str("ip6_prefix", pfx6);
 	json_uint("hello_ms", d->hello_ms);
 	json_uint("dead_ms", d->dead_ms);
+	json_str("mode", mode_name(d));
 	json_open_arr("ports");
 	for (i = 0; i < d->nports; i++) {
 		const struct dpctl_port *p = &d->ports[i];
@@ -126,7 +140,8 @@ static void show_one(const struct dp_dev *d, void *data)
 	}
 	printf("%s: dpillar n %u k %u (%u servers) addr %s id %u\n",
 	       d->ifname, d->n, d->k, d->nodes, d->addr, d->node_id);
-	printf("    hello %ums dead %ums\n", d->hello_ms, d->dead_ms);
+	printf("    hello %ums dead %ums mode %s\n", d->hello_ms, d->dead_ms,
+	       mode_name(d));
 	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
 	printf("    inet6 %s prefix %s\n", ip6, pfx6);
 	table_init(&t, "PORT DEV STATE SWITCH REACHABLE");
@@ -271,10 +286,12 @@ static const struct setting_attrs dev_settings = {
 	.ip4 = DPILLAR_A_DEV_IP4_PREFIX,
 	.ip4_len = DPILLAR_A_DEV_IP4_PREFIXLEN,
 	.ip6 = DPILLAR_A_DEV_IP6_PREFIX,
+	.mode = DPILLAR_A_DEV_MODE,
 };
 
 int do_set(int argc, char **argv)
 {
+	const struct dp_topo_ops *ops;
 	struct nlmsghdr *nlh;
 	unsigned int ifindex;
 	char scratch[MNL_SOCKET_BUFFER_SIZE];
@@ -284,9 +301,11 @@ int do_set(int argc, char **argv)
 	if (argc < 3 || !(argc & 1))
 		return usage_error("set: expected DEV and SETTING VALUE pairs");
 	/* Check every setting before asking the kernel anything. */
+	ops = settings_ops(argv[0], argc - 1, argv + 1);
 	nlh = mnl_nlmsg_put_header(scratch);
 	for (i = 1; i < argc; i += 2) {
-		ret = put_setting(nlh, &dev_settings, argv[i], argv[i + 1]);
+		ret = put_setting(nlh, &dev_settings, ops, argv[i],
+				  argv[i + 1]);
 		if (ret != 1)
 			return ret ? ret : usage_error("set: unknown setting "
 						       "\"%s\"", argv[i]);
@@ -299,7 +318,7 @@ int do_set(int argc, char **argv)
 	nlh = genl_msg(&ctx, DPILLAR_CMD_DEV_SET, 0);
 	mnl_attr_put_u32(nlh, DPILLAR_A_DEV_IFINDEX, ifindex);
 	for (i = 1; i < argc; i += 2)
-		put_setting(nlh, &dev_settings, argv[i], argv[i + 1]);
+		put_setting(nlh, &dev_settings, ops, argv[i], argv[i + 1]);
 	ret = nl_talk(&ctx, nlh, NULL, NULL, argv[0]) ? EXIT_KERNEL : EXIT_OK;
 	nl_close(&ctx);
 	return ret;

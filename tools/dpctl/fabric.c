@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/dpillar.h>
+
 #include "dpctl.h"
 #include "fabric.h"
 #include "topo_dpillar.h"
@@ -131,10 +133,43 @@ bad:
 	return usage_error("%s: %s (%s)", text, why, name);
 }
 
+bool is_setting(const char *key)
+{
+	return !strcmp(key, "hello") || !strcmp(key, "dead") ||
+	       !strcmp(key, "ip4") || !strcmp(key, "ip6") ||
+	       !strcmp(key, "mode");
+}
+
+/* A routing mode by the topology's name for it, or its number. */
+static int mode_parse(const struct dp_topo_ops *ops, const char *val,
+		      unsigned int *v)
+{
+	const char *const *n = ops ? ops->sel_names : NULL;
+	unsigned int i;
+
+	for (i = 0; n && n[i]; i++) {
+		if (!strcmp(n[i], val)) {
+			*v = i;
+			return 0;
+		}
+	}
+	return parse_u32(val, v) || *v > DPILLAR_MODE_MAX ? -1 : 0;
+}
+
 int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
-		const char *key, const char *val)
+		const struct dp_topo_ops *ops, const char *key,
+		const char *val)
 {
 	unsigned int v;
+
+	if (!strcmp(key, "mode")) {
+		if (mode_parse(ops, val, &v))
+			return usage_error("unknown routing mode \"%s\"%s%s",
+					   val, ops ? " for topology " : "",
+					   ops ? ops->name : "");
+		mnl_attr_put_u32(nlh, a->mode, v);
+		return 1;
+	}
 
 	if (!strcmp(key, "hello") || !strcmp(key, "dead")) {
 		if (parse_u32(val, &v))

@@ -60,17 +60,24 @@ int dest_node(const struct dest *d, const struct dp_topo *t,
 
 /* Attribute numbers of the settings, rtnetlink's or generic netlink's. */
 struct setting_attrs {
-	int hello, dead, ip4, ip4_len, ip6;
+	int hello, dead, ip4, ip4_len, ip6, mode;
 };
 
 #define SETTINGS_HELP \
-	"SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n"
+	"SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n" \
+	"            [mode MODE]\n" \
+	"    MODE is the routing mode of what this server sends; DPillar:\n" \
+	"    shortest (default), paper, cw, ccw\n"
 
+/* Is @key one of the settings? */
+bool is_setting(const char *key);
 /*
- * Add setting @key (hello, dead, ip4, ip6) with value @val to @nlh.
- * Returns 1 when @key was a setting, 0 when not, or EXIT_USAGE.
+ * Add setting @key (hello, dead, ip4, ip6, mode) with value @val to @nlh;
+ * @ops names the modes of the device's topology.  Returns 1 when @key was
+ * a setting, 0 when not, or EXIT_USAGE.
  */
 int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
-		const char *key, const char *val);
+		const struct dp_topo_ops *ops, const char *key,
+		const char *val);
 
 #endif

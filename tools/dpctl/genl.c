@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* dpctl: the "dpillar" generic netlink family and its devices. */
 #include <errno.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/genetlink.h>
@@ -157,6 +158,7 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	get_str(tb[DPILLAR_A_DEV_ADDR], d->addr, sizeof(d->addr));
 	d->hello_ms = get_u32(tb[DPILLAR_A_DEV_HELLO_MS]);
 	d->dead_ms = get_u32(tb[DPILLAR_A_DEV_DEAD_MS]);
+	d->mode = get_u32(tb[DPILLAR_A_DEV_MODE]);
 	a = tb[DPILLAR_A_DEV_IP4_PREFIX];
 	if (a && mnl_attr_get_payload_len(a) == 4)
 		memcpy(&d->pfx.ip4, mnl_attr_get_payload(a), 4);
@@ -230,6 +232,32 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 	struct dp_topo_params p = { .kind = d->topo, .n = d->n, .k = d->k };
 
 	return dp_topo_init(t, &p, why);
+}
+
+const struct dp_topo_ops *settings_ops(const char *dev, int argc,
+				       char **argv)
+{
+	int i;
+
+	/* Only a mode by name needs the device's topology. */
+	for (i = 0; i + 1 < argc; i += 2)
+		if (!strcmp(argv[i], "mode") && !isdigit((u8)argv[i + 1][0]))
+			return dev_topo_ops(dev);
+	return NULL;
+}
+
+const struct dp_topo_ops *dev_topo_ops(const char *name)
+{
+	struct nl_ctx ctx;
+	struct dp_topo t;
+	struct dp_dev d;
+	int err;
+
+	if (genl_open(&ctx, false))
+		return NULL;
+	err = dev_find(&ctx, name, &d, &t);
+	nl_close(&ctx);
+	return err ? NULL : t.ops;
 }
 
 int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,

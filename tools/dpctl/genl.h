@@ -30,7 +30,7 @@ struct dpctl_port {
 /* A device as DEV_GET (or PORT_NTF) tells it. */
 struct dp_dev {
 	char ifname[IF_NAMESIZE];
-	u32 ifindex, topo, n, k, nodes, node_id, hello_ms, dead_ms;
+	u32 ifindex, topo, n, k, nodes, node_id, hello_ms, dead_ms, mode;
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;
 	u32 nports;
@@ -57,6 +57,17 @@ int dev_each(struct nl_ctx *ctx, const char *name,
  */
 int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,
 	     struct dp_topo *t);
+/*
+ * The topology of device @name (for the names of its routing modes), or
+ * NULL after a message.
+ */
+const struct dp_topo_ops *dev_topo_ops(const char *name);
+/*
+ * The topology of device @dev when the KEY VALUE pairs @argv name a
+ * routing mode by name, else NULL.
+ */
+const struct dp_topo_ops *settings_ops(const char *dev, int argc,
+				       char **argv);
 /* The fabric of device @d: 0, or -EINVAL with *@why. */
 int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why);
 

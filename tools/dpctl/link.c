@@ -15,6 +15,7 @@
 #include <linux/dpillar.h>
 
 #include "dpctl.h"
+#include "genl.h"
 #include "fabric.h"
 #include "json.h"
 #include "nl.h"
@@ -62,6 +63,7 @@ static const struct setting_attrs link_settings = {
 	.ip4 = IFLA_DPILLAR_IP4_PREFIX,
 	.ip4_len = IFLA_DPILLAR_IP4_PREFIXLEN,
 	.ip6 = IFLA_DPILLAR_IP6_PREFIX,
+	.mode = IFLA_DPILLAR_MODE,
 };
 
 static int link_add(int argc, char **argv)
@@ -114,8 +116,7 @@ static int link_add(int argc, char **argv)
 			}
 			if (p + 1 > nports)
 				nports = p + 1;
-		} else if (!strcmp(key, "hello") || !strcmp(key, "dead") ||
-			   !strcmp(key, "ip4") || !strcmp(key, "ip6")) {
+		} else if (is_setting(key)) {
 			if (nsettings + 2 > sizeof(settings) / sizeof(settings[0]))
 				return usage_error("link add: too many settings");
 			settings[nsettings++] = argv[0];
@@ -159,7 +160,7 @@ static int link_add(int argc, char **argv)
 		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[i]);
 	mnl_attr_nest_end(nlh, ports);
 	for (i = 0; i < nsettings; i += 2) {
-		ret = put_setting(nlh, &link_settings, settings[i],
+		ret = put_setting(nlh, &link_settings, ops, settings[i],
 				  settings[i + 1]);
 		if (ret == EXIT_USAGE) {
 			nl_close(&ctx);
@@ -176,6 +177,7 @@ static int link_add(int argc, char **argv)
 
 static int link_set(int argc, char **argv)
 {
+	const struct dp_topo_ops *ops;
 	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
@@ -185,12 +187,13 @@ static int link_set(int argc, char **argv)
 		return usage_error("link set: expected DEV and KEY VALUE pairs");
 	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
+	ops = settings_ops(argv[0], argc - 1, argv + 1);
 	nlh = link_msg(&ctx, RTM_NEWLINK, 0, argv[0]);
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
-		ret = put_setting(nlh, &link_settings, argv[0], argv[1]);
+		ret = put_setting(nlh, &link_settings, ops, argv[0], argv[1]);
 		if (ret != 1) {
 			nl_close(&ctx);
 			return ret ? ret : usage_error("link set: unknown setting \"%s\"",
@@ -212,6 +215,22 @@ struct link_info {
 	bool is_dpillar;
 	const struct nlattr *data[IFLA_DPILLAR_MAX + 1];
 };
+
+static unsigned int dp_u32(const struct link_info *li, int type);
+
+/* The routing mode by the topology's name for it, else its number. */
+static const char *link_mode_name(const struct dp_topo_ops *ops,
+				  const struct link_info *li, char *buf,
+				  size_t len)
+{
+	u32 m = dp_u32(li, IFLA_DPILLAR_MODE), i;
+
+	for (i = 0; ops && ops->sel_names && ops->sel_names[i]; i++)
+		if (i == m)
+			return ops->sel_names[i];
+	snprintf(buf, len, "%u", m);
+	return buf;
+}
 
 static int parse_link(const struct nlmsghdr *nlh, struct link_info *li)
 {
@@ -293,6 +312,7 @@ static void print_link(const struct link_info *li)
 	unsigned int idx = 0;
 
 	char ip4[INET_ADDRSTRLEN] = "-", ip6[INET6_ADDRSTRLEN] = "-";
+	char mode[16];
 
 	if (!dp_topo_init(&topo, &prm, &why))
 		dp_addr_format(&topo, id, addr, sizeof(addr));
@@ -312,6 +332,7 @@ static void print_link(const struct link_info *li)
 		json_str("ip6", ip6);
 		json_uint("hello_ms", dp_u32(li, IFLA_DPILLAR_HELLO_MS));
 		json_uint("dead_ms", dp_u32(li, IFLA_DPILLAR_DEAD_MS));
+		json_str("mode", link_mode_name(ops, li, mode, sizeof(mode)));
 		json_str("operstate", operstate_name(li->operstate));
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
@@ -322,9 +343,10 @@ static void print_link(const struct link_info *li)
 		       dp_u32(li, IFLA_DPILLAR_NODES),
 		       operstate_name(li->operstate),
 		       li->carrier ? "" : " NO-CARRIER");
-		printf("    inet %s inet6 %s hello %ums dead %ums\n", ip4, ip6,
-		       dp_u32(li, IFLA_DPILLAR_HELLO_MS),
-		       dp_u32(li, IFLA_DPILLAR_DEAD_MS));
+		printf("    inet %s inet6 %s hello %ums dead %ums mode %s\n",
+		       ip4, ip6, dp_u32(li, IFLA_DPILLAR_HELLO_MS),
+		       dp_u32(li, IFLA_DPILLAR_DEAD_MS),
+		       link_mode_name(ops, li, mode, sizeof(mode)));
 	}
 	if (li->data[IFLA_DPILLAR_PORTS]) {
 		mnl_attr_for_each_nested(port, li->data[IFLA_DPILLAR_PORTS]) {

@@ -6,15 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dp_grow.h"
 #include "dp_print.h"
 #include "dpctl.h"
 #include "genl.h"
 #include "json.h"
 
 const char plan_help[] =
-	"dpctl plan { [topo NAME] -n N -k K | dev DEV } [--csv]\n"
+	"dpctl plan { [topo NAME] -n N -k K | dev DEV } [order] [--csv]\n"
 	"    the switch (column/id) on each port of every server, as\n"
-	"    \"dpsim plan\" prints it\n";
+	"    \"dpsim plan\" prints it; with \"order\", the order in which to\n"
+	"    populate a fabric that grows (DPillar), as \"dpsim plan --order\n"
+	"    grow\" prints it\n";
 const char addr_help[] =
 	"dpctl addr { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
 	"           [ [topo NAME] -n N -k K | dev DEV ]\n"
@@ -108,7 +111,7 @@ int do_plan(int argc, char **argv)
 	struct fabric_args f = { .have_n = false };
 	struct fabric_pfx pfx;
 	struct dp_topo t;
-	bool csv = false;
+	bool csv = false, order = false;
 	int used, err;
 
 	while (argc > 0) {
@@ -118,6 +121,9 @@ int do_plan(int argc, char **argv)
 		if (!used && (!strcmp(argv[0], "--csv") ||
 			      !strcmp(argv[0], "csv"))) {
 			csv = true;
+			used = 1;
+		} else if (!used && !strcmp(argv[0], "order")) {
+			order = true;
 			used = 1;
 		}
 		if (!used)
@@ -132,6 +138,14 @@ int do_plan(int argc, char **argv)
 	err = fabric_resolve(&f, &t, &pfx);
 	if (err)
 		return err;
+	if (order) {
+		err = dp_grow_print(stdout, &t, csv ? DP_PLAN_CSV :
+				    opts.json ? DP_PLAN_JSON : DP_PLAN_TEXT);
+		if (err)
+			fprintf(stderr, "dpctl: plan order: %s\n",
+				strerror(-err));
+		return err ? EXIT_USAGE : EXIT_OK;
+	}
 	return dp_plan_print(stdout, &t, csv ? DP_PLAN_CSV : !opts.json ?
 			     DP_PLAN_TEXT : opts.pretty ? DP_PLAN_JSON_PRETTY :
 			     DP_PLAN_JSON);

@@ -12,10 +12,12 @@
 #include "json.h"
 
 const char route_help[] =
-	"dpctl route get DEST [dev DEV]\n"
+	"dpctl route get DEST [dev DEV] [hash H]\n"
 	"    DEST := { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
-	"    first hop and predicted path; DEV may be left out when there is\n"
-	"    only one dpillar device\n";
+	"    first hop and predicted path of the flow whose hash is H\n"
+	"    (default 0), the routing mode and the equal-cost first hops it\n"
+	"    picks among; DEV may be left out when there is only one\n"
+	"    dpillar device\n";
 
 struct hop {
 	u32 id, port, phase;
@@ -24,13 +26,15 @@ struct hop {
 };
 
 #define ROUTE_HOPS_MAX 256
+#define ROUTE_CHOICES_MAX 64
 
 struct route_reply {
 	const struct nlattr *tb[DPILLAR_A_ROUTE_MAX + 1];
 	char dst_addr[DP_ADDR_TEXT_MAX], next_addr[DP_ADDR_TEXT_MAX];
 	char mac[18];
-	u32 dst, next, port, phase, dir;
-	u32 nhops;
+	u32 dst, next, port, phase, dir, mode, hash;
+	u32 nhops, nchoices;
+	u32 choices[ROUTE_CHOICES_MAX];
 	struct hop hops[ROUTE_HOPS_MAX];
 };
 
@@ -57,6 +61,8 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	r->port = tb_u32(r->tb, DPILLAR_A_ROUTE_PORT);
 	r->phase = tb_u32(r->tb, DPILLAR_A_ROUTE_PHASE);
 	r->dir = tb_u32(r->tb, DPILLAR_A_ROUTE_DIR);
+	r->mode = tb_u32(r->tb, DPILLAR_A_ROUTE_MODE);
+	r->hash = tb_u32(r->tb, DPILLAR_A_ROUTE_HASH);
 	tb_str(r->tb, DPILLAR_A_ROUTE_DST_ADDR, r->dst_addr,
 	       sizeof(r->dst_addr));
 	tb_str(r->tb, DPILLAR_A_ROUTE_NEXT_ADDR, r->next_addr,
@@ -70,6 +76,10 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN_ALIGNED) {
 		struct hop *h;
 
+		if (mnl_attr_get_type(a) == DPILLAR_A_ROUTE_CHOICE &&
+		    mnl_attr_get_payload_len(a) == 4 &&
+		    r->nchoices < ROUTE_CHOICES_MAX)
+			r->choices[r->nchoices++] = mnl_attr_get_u32(a);
 		if (mnl_attr_get_type(a) != DPILLAR_A_ROUTE_HOP ||
 		    r->nhops >= ROUTE_HOPS_MAX)
 			continue;
@@ -97,6 +107,7 @@ static const char *dir_name(u32 dir)
 static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 		       const struct route_reply *r)
 {
+	char buf[DP_ADDR_TEXT_MAX];
 	u32 i;
 
 	json_init(opts.pretty);
@@ -106,6 +117,14 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 	json_uint("src_id", d->node_id);
 	json_str("dst", r->dst_addr);
 	json_uint("dst_id", r->dst);
+	json_str("mode", dp_sel_name(t, r->mode));
+	json_uint("hash", r->hash);
+	json_open_arr("choices");
+	for (i = 0; i < r->nchoices; i++) {
+		dp_addr_format(t, r->choices[i], buf, sizeof(buf));
+		json_str(NULL, buf);
+	}
+	json_close_arr();
 	if (r->nhops) {
 		json_str("next", r->next_addr);
 		json_uint("next_id", r->next);
@@ -113,7 +132,8 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 			json_str("next_mac", r->mac);
 		json_uint("port", r->port);
 		json_str("phase", dp_phase_name(t, r->phase));
-		json_str("dir", dir_name(r->dir));
+		if (r->dir)
+			json_str("dir", dir_name(r->dir));
 	}
 	json_bool("delivered", !r->nhops || r->hops[r->nhops - 1].id == r->dst);
 	json_uint("hops", r->tb[DPILLAR_A_ROUTE_HOPS] ?
@@ -145,16 +165,26 @@ static void route_text(const struct dp_dev *d, const struct dp_topo *t,
 		       const struct route_reply *r)
 {
 	u32 i, from = d->node_id;
-	char name[64];
+	char name[64], buf[DP_ADDR_TEXT_MAX];
 
 	if (!r->nhops) {
 		printf("%s (id %u) is this server\n", r->dst_addr, r->dst);
 		return;
 	}
-	printf("%s (id %u) dev %s port %u next %s (id %u)%s%s phase %s "
-	       "dir %s\n", r->dst_addr, r->dst, d->ifname, r->port,
-	       r->next_addr, r->next, *r->mac ? " mac " : "", r->mac,
-	       dp_phase_name(t, r->phase), dir_name(r->dir));
+	printf("%s (id %u) dev %s port %u next %s (id %u)%s%s phase %s",
+	       r->dst_addr, r->dst, d->ifname, r->port, r->next_addr, r->next,
+	       *r->mac ? " mac " : "", r->mac, dp_phase_name(t, r->phase));
+	if (r->dir)
+		printf(" dir %s", dir_name(r->dir));
+	printf("\nmode %s hash %u", dp_sel_name(t, r->mode), r->hash);
+	if (r->nchoices) {
+		printf(" choices %u:", r->nchoices);
+		for (i = 0; i < r->nchoices; i++) {
+			dp_addr_format(t, r->choices[i], buf, sizeof(buf));
+			printf(" %s%s", buf, i ? "" : " (taken)");
+		}
+	}
+	printf("\n");
 	dp_topo_describe(t, name, sizeof(name));
 	printf("%s: route %s -> %s\n", name, d->addr, r->dst_addr);
 	for (i = 0; i < r->nhops; i++) {
@@ -169,6 +199,8 @@ static int route_get(int argc, char **argv)
 {
 	static struct route_reply r;
 	const char *dev = NULL, *text = NULL;
+	unsigned int hash = 0;
+	bool have_hash = false;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
 	struct dp_topo t;
@@ -180,6 +212,13 @@ static int route_get(int argc, char **argv)
 	for (; argc > 0; argc--, argv++) {
 		if (matches(argv[0], "dev") && argc > 1) {
 			dev = argv[1];
+			argc--;
+			argv++;
+		} else if (!strcmp(argv[0], "hash") && argc > 1) {
+			if (parse_u32(argv[1], &hash))
+				return usage_error("route get: invalid hash "
+						   "\"%s\"", argv[1]);
+			have_hash = true;
 			argc--;
 			argv++;
 		} else if (!text) {
@@ -201,6 +240,8 @@ static int route_get(int argc, char **argv)
 		goto out;
 	nlh = genl_msg(&ctx, DPILLAR_CMD_ROUTE_GET, 0);
 	mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_IFINDEX, d.ifindex);
+	if (have_hash)
+		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_HASH, hash);
 	/* IP addresses: the kernel maps them, as for a packet it sends. */
 	if (dst.kind == DEST_IP4) {
 		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP4, 4, &dst.ip4);

@@ -64,7 +64,10 @@ has "paths (48,5) shortest" '"shortest_avg"'
 
 check "ft (12,4) 300 failed json" 0 $D ft -n 12 -k 4 --failed 300 --pairs 20000 --json
 has "ft json fields" '"looped": 0, "bad_hops": 0'
-has "ft json ttl from the topology" '"ttl": 41,'
+# the TTL covers both modes: shortest (2B+1)D+B = 31*4+15 for (12,4)
+has "ft json ttl from the topology" '"ttl": 139,'
+has "ft json mode shortest by default" '"mode": "shortest"'
+has "ft json connected pairs by BFS" '"delivered_connected_pct": '
 has "ft json detour hops" '"tunnel_hops": '
 for f in delivered dropped avg_stretch avg_hops max_hops bound; do
 	has "ft json has $f" "\"$f\": "
@@ -81,10 +84,24 @@ check "route paper example" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --f
 has "route paper example path" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
 # The example: two failures send the packet round the pillar four
 # times (four tunnels); 68 hops fit the derived TTL (8k+9 = 89 for k = 10).
-check "route (4,10) two failures" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1
+check "route (4,10) two failures" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --mode paper
 has "route (4,10) delivered in 68 hops" "delivered in 68 hops"
-check "route (4,10) two failures json" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json
+check "route (4,10) two failures json" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json --mode paper
 has "route (4,10) json" '{"delivered": true, "hops": 68, '
+check "route (4,10) shortest mode" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json
+has "route (4,10) shortest delivered" '{"delivered": true, '
+# Failure-free, the shortest mode is exactly BFS: (12,4) all pairs.
+check "paths (12,4) shortest mode = BFS" 0 $D paths -n 12 -k 4 --shortest --sources 5184 --json
+has "paths (12,4) shortest average 3.649" '"avg_hops": 3.6492'
+has "paths (12,4) BFS average 3.649" '"shortest_avg": 3.6492'
+check "plan --order grow" 0 $D plan -n 4 -k 2 --order grow --csv
+has "plan --order grow first" '1,0:0.0'
+check "plan --order random refused" 2 $D plan -n 4 -k 2 --order random
+check "ft --populate 50 grow" 0 $D ft -n 12 -k 4 --populate 50 --pairs 2000 --json
+has "ft --populate kept half" '"failed": 2592,'
+check "ft --populate 50 random" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --json
+check "bad --populate" 2 $D ft -n 12 -k 4 --populate 0
+check "bad --order" 2 $D ft -n 12 -k 4 --populate 50 --order sideways
 check "route #id addresses" 0 $D route -n 8 -k 3 --from '#0' --to '#129' --fail '#65' --sel cw --json
 has "route #id = paper example" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
 check "route --topo dpillar" 0 $D route --topo dpillar -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --json
