@@ -118,10 +118,15 @@ static void dpt_topo_init_limits(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, t.p.n, c->n);
 		KUNIT_EXPECT_EQ(test, t.p.k, c->k);
 		KUNIT_EXPECT_EQ(test, t.ff_hops, c->k + c->k / 2);
-		/* The bound of topo_dpillar.c: (B + 2)k + 2B + 1 + 2k. */
+		/*
+		 * The bounds of topo_dpillar.c, the larger of the two modes:
+		 * paper (B + 2)k + 2B + 1 + 2k, shortest (2b + 1)D + b.
+		 */
 		KUNIT_EXPECT_EQ(test, t.max_hops,
-				(DPP_FT_MAX_TUNNELS + 4) * c->k +
-				2 * DPP_FT_MAX_TUNNELS + 1);
+				max((DPP_FT_MAX_TUNNELS + 4) * c->k +
+				    2 * DPP_FT_MAX_TUNNELS + 1,
+				    (2 * dpp(&t)->budget + 1) * dpp(&t)->diam +
+				    dpp(&t)->budget));
 		KUNIT_EXPECT_EQ(test, dp_topo_ttl(&t), t.max_hops);
 		KUNIT_EXPECT_LE(test, t.max_hops, DP_TTL_MAX);
 		return;
@@ -857,6 +862,126 @@ static struct kunit_suite dpt_ftroute_suite = {
 	.test_cases = dpt_ftroute_cases,
 };
 
+/* ---- shortest mode: exact distance, shortest paths, failures ---- */
+
+/* Hop distances from @src by BFS over the wiring (the reference). */
+static void dpt_bfs(const struct dp_topo *t, u32 src, u8 *dist, u32 *queue)
+{
+	struct dp_port_info pi;
+	u32 head = 0, tail = 0, id, p, i, nb;
+
+	memset(dist, 0xff, t->nodes);
+	dist[src] = 0;
+	queue[tail++] = src;
+	while (head < tail) {
+		id = queue[head++];
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			for (i = 0; i < pi.nneigh; i++) {
+				nb = dp_port_neigh(t, id, p, i);
+				if (nb >= t->nodes || dist[nb] != 0xff)
+					continue;
+				dist[nb] = dist[id] + 1;
+				queue[tail++] = nb;
+			}
+		}
+	}
+}
+
+/*
+ * dpp_dist() equals BFS for every pair, the diameter is the largest, and
+ * the shortest mode's failure-free path is exactly that long, for a few
+ * flow hashes.
+ */
+static void dpt_sp_paths(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	u32 s, d, h, bad_dist = 0, bad_walk = 0, diam = 0;
+	struct dp_topo t;
+	struct dp_walk w;
+	u32 *queue;
+	u8 *dist;
+
+	dpt_mk(test, &t, p->n, p->k);
+	dist = kunit_kzalloc(test, t.nodes, GFP_KERNEL);
+	queue = kunit_kcalloc(test, t.nodes, sizeof(*queue), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dist);
+	KUNIT_ASSERT_NOT_NULL(test, queue);
+	for (s = 0; s < t.nodes; s++) {
+		dpt_bfs(&t, s, dist, queue);
+		for (d = 0; d < t.nodes; d++) {
+			diam = max_t(u32, diam, dist[d]);
+			if (dpp_dist(&t, s, d) != dist[d])
+				bad_dist++;
+			if (d == s)
+				continue;
+			for (h = 0; h < 2; h++) {
+				dp_walk(&t, s, d, DPP_SEL_SHORTEST,
+					h * 0x9e3779b9U, NULL, t.max_hops, &w);
+				if (!w.delivered || w.bad_hop ||
+				    w.hops != dist[d])
+					bad_walk++;
+			}
+		}
+		cond_resched();
+	}
+	KUNIT_EXPECT_EQ(test, bad_dist, 0);
+	KUNIT_EXPECT_EQ(test, bad_walk, 0);
+	KUNIT_EXPECT_EQ(test, diam, dpp(&t)->diam);
+}
+
+/*
+ * Every single failed server, then every single failed link: in shortest
+ * mode every pair is still delivered (one failure disconnects none), with
+ * no loop, no bad hop and no path above the bound.
+ */
+static void dpt_sp_single_failures(struct kunit *test)
+{
+	const struct dpt_nk *p = test->param_value;
+	struct dpt_ft_stats st;
+	struct dp_fail_set f;
+	struct dp_topo t;
+	u32 x, port;
+
+	dpt_mk(test, &t, p->n, p->k);
+	dpt_fail_init(test, &f, &t);
+	memset(&st, 0, sizeof(st));
+	for (x = 0; x < t.nodes; x++) {
+		dp_fail_clear(&f);
+		dp_fail_set_node(&f, x);
+		dpt_ft_pairs(&t, &f, DPP_SEL_SHORTEST, &st);
+		cond_resched();
+	}
+	KUNIT_EXPECT_EQ(test, st.looped + st.bad + st.unexpected, 0);
+	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
+	KUNIT_EXPECT_LE(test, st.maxhops, t.max_hops);
+
+	memset(&st, 0, sizeof(st));
+	for (x = 0; x < t.nodes; x++) {
+		for (port = 0; port < t.nports; port++) {
+			dp_fail_clear(&f);
+			dp_fail_set_link(&f, x, port);
+			dpt_ft_pairs(&t, &f, DPP_SEL_SHORTEST, &st);
+		}
+		cond_resched();
+	}
+	KUNIT_EXPECT_EQ(test, st.looped + st.bad + st.unexpected, 0);
+	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
+	KUNIT_EXPECT_LE(test, st.maxhops, t.max_hops);
+}
+
+static struct kunit_case dpt_shortest_cases[] = {
+	KUNIT_CASE_PARAM(dpt_sp_paths, dpt_small_gen_params),
+	KUNIT_CASE_PARAM_ATTR(dpt_sp_single_failures, dpt_tiny_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static struct kunit_suite dpt_shortest_suite = {
+	.name = "dpillar_shortest",
+	.test_cases = dpt_shortest_cases,
+};
+
 /* ---- the framework itself: ops tables, TTL bounds, address dispatch ---- */
 
 /* Every registered topology passes the ops check and is found both ways. */
@@ -967,8 +1092,8 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 
 /*
  * The TTL is the proven path bound of each parameter set, never above what
- * the header holds: DPillar's 8k + 9 at the ends of its ranges, and the
- * k that would exceed it is refused for its size first.
+ * the header holds: the larger of DPillar's two modes' at the ends of its
+ * ranges, and the k that would exceed it is refused for its size first.
  */
 static void dpt_core_ttl_extremes(struct kunit *test)
 {
@@ -984,7 +1109,12 @@ static void dpt_core_ttl_extremes(struct kunit *test)
 		prm.n = ok[i].n;
 		prm.k = ok[i].k;
 		KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
-		KUNIT_EXPECT_EQ(test, dp_topo_ttl(&t), 8 * ok[i].k + 9);
+		KUNIT_EXPECT_EQ(test, dp_topo_ttl(&t),
+				max(8 * ok[i].k + 9,
+				    (2 * dpp(&t)->budget + 1) * dpp(&t)->diam +
+				    dpp(&t)->budget));
+		/* The shortest mode keeps at least one detour. */
+		KUNIT_EXPECT_GE(test, dpp(&t)->budget, 1);
 		KUNIT_EXPECT_LE(test, dp_topo_ttl(&t), DP_TTL_MAX);
 		KUNIT_EXPECT_LE(test, t.ff_hops, t.max_hops);
 	}
@@ -1064,4 +1194,5 @@ static struct kunit_suite dpt_core_suite = {
 };
 
 kunit_test_suites(&dpt_core_suite, &dpt_topo_suite, &dpt_addr_suite,
-		  &dpt_wiring_suite, &dpt_sroute_suite, &dpt_ftroute_suite);
+		  &dpt_wiring_suite, &dpt_sroute_suite, &dpt_ftroute_suite,
+		  &dpt_shortest_suite);
