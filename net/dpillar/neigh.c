@@ -202,7 +202,11 @@ static void dp_neigh_scan(struct dp_priv *dp, struct dp_port *port)
 	}
 }
 
-/* Bit p set: our port p is bound and up. */
+/*
+ * Bit p set: our port p works: it is bound and up, and some neighbour is
+ * heard on it.  A port whose switch is down keeps its carrier but reaches
+ * nobody; our neighbours' routing must not count on it.
+ */
 static u32 dp_ports_up(const struct dp_priv *dp)
 {
 	u32 i, mask = 0;
@@ -210,7 +214,7 @@ static u32 dp_ports_up(const struct dp_priv *dp)
 	for (i = 0; i < dp->nports; i++) {
 		const struct dp_port *port = rcu_dereference(dp->ports[i]);
 
-		if (port && dp_port_up(port))
+		if (port && dp_port_reachable(dp, port))
 			mask |= BIT(i);
 	}
 	return mask;

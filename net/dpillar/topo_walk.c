@@ -93,7 +93,27 @@ static u32 dp_fail_cable_peer(const void *ctx, u32 self, u32 port)
 	return peer;
 }
 
-/* What a live neighbour would report: its ports whose link is up. */
+/* Does @id reach any neighbour through its port @port? */
+static bool dp_fail_port_works(const struct dp_fail_set *fs, u32 id, u32 port)
+{
+	struct dp_port_info pi;
+	u32 i, nb;
+
+	if (dp_fail_link(fs, id, port))
+		return false;
+	dp_port_info(fs->t, id, port, &pi);
+	for (i = 0; i < pi.nneigh; i++) {
+		nb = dp_port_neigh(fs->t, id, port, i);
+		if (nb != DP_NODE_NONE && dp_fail_reachable(fs, id, port, nb))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What a live neighbour would report, as the kernel's Hello does: its
+ * ports whose link is up and on which it hears some neighbour.
+ */
 static bool dp_fail_ports_up(const void *ctx, u32 self, u32 port, u32 peer,
 			     u32 *mask)
 {
@@ -104,7 +124,7 @@ static bool dp_fail_ports_up(const void *ctx, u32 self, u32 port, u32 peer,
 		return false;
 	*mask = 0;
 	for (p = 0; p < fs->t->nports; p++)
-		if (!dp_fail_link(fs, peer, p))
+		if (dp_fail_port_works(fs, peer, p))
 			*mask |= 1U << p;
 	return true;
 }

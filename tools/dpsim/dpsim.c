@@ -44,9 +44,12 @@ static const char usage_text[] =
 "      the growth order (or a random order) exist.  A BFS per source says\n"
 "      which pairs are connected and their shortest live path\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
-"        [--mode MODE] [--json]\n"
-"      hop-by-hop path; addresses are C:v_{k-1}.....v_0 or #<node id>;\n"
-"      --fail takes failed servers, and ADDR/PORT for a failed link\n"
+"        [--mode MODE] [--hash H | --all-hashes] [--json]\n"
+"      hop-by-hop path of the flow whose hash is H (default 0);\n"
+"      addresses are C:v_{k-1}.....v_0 or #<node id>; --fail takes failed\n"
+"      servers, and ADDR/PORT for a failed link; --all-hashes: every\n"
+"      distinct path a flow may take (the routing word has 16 bits), with\n"
+"      how many of the 65536 words take it (JSON)\n"
 "  plan -n N -k K [--order grow] [--csv|--json]\n"
 "      switch (column, id) on each port of every server; --order grow:\n"
 "      the recommended order in which to populate a growing fabric\n"
@@ -81,6 +84,8 @@ struct opts {
 	bool order_random;	/* --order random */
 	bool order;		/* plan --order */
 	bool sources_set;
+	u32 hash;		/* route --hash */
+	bool all_hashes;	/* route --all-hashes */
 };
 
 static int usage(FILE *f, int status)
@@ -116,6 +121,7 @@ enum {
 	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
+	OPT_HASH, OPT_ALL_HASHES,
 };
 
 static const struct option long_opts[] = {
@@ -137,6 +143,8 @@ static const struct option long_opts[] = {
 	{ "mode", required_argument, NULL, OPT_DIR },
 	{ "populate", required_argument, NULL, OPT_POPULATE },
 	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "hash", required_argument, NULL, OPT_HASH },
+	{ "all-hashes", no_argument, NULL, OPT_ALL_HASHES },
 	{ "topo", required_argument, NULL, OPT_TOPO },
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ NULL, 0, NULL, 0 },
@@ -191,6 +199,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return bad_usage("bad --sources '%s'", optarg);
 			o->sources = (u32)v;
 			o->sources_set = true;
+			break;
+		case OPT_HASH:
+			if (!parse_u64(optarg, 0xffffffffU, &v))
+				return bad_usage("bad --hash '%s'", optarg);
+			o->hash = (u32)v;
+			break;
+		case OPT_ALL_HASHES:
+			o->all_hashes = true;
 			break;
 		case OPT_POPULATE:
 			if (!parse_u64(optarg, 100, &v) || !v)
@@ -783,6 +799,75 @@ static int parse_addr(const struct dp_topo *t, const char *text, u32 *id)
 	return 0;
 }
 
+/* One distinct path of route --all-hashes. */
+struct hpath {
+	u32 len, words;
+	u32 *ids;
+};
+
+/* Every distinct path of src -> dst over the 65536 routing words. */
+static int route_all_hashes(const struct dp_topo *t,
+			    const struct dp_fail_set *fs, u32 src, u32 dst,
+			    const struct opts *o, struct dp_walk *w)
+{
+	struct hpath *paths = NULL;
+	char a[DP_ADDR_TEXT_MAX];
+	u32 npaths = 0, h, i, j;
+	int err = 0;
+
+	for (h = 0; h < 65536 && !err; h++) {
+		dp_walk(t, src, dst, o->sel, h, fs, o->ttl, w);
+		if (w->bad_hop) {
+			err = 1;
+			break;
+		}
+		for (i = 0; i < npaths; i++)
+			if (paths[i].len == w->path_len &&
+			    !memcmp(paths[i].ids, w->path,
+				    w->path_len * sizeof(u32)))
+				break;
+		if (i == npaths) {
+			struct hpath *np = realloc(paths, (npaths + 1) *
+						   sizeof(*paths));
+
+			if (!np) {
+				err = 1;
+				break;
+			}
+			paths = np;
+			paths[i].len = w->path_len;
+			paths[i].words = 0;
+			paths[i].ids = malloc(w->path_len * sizeof(u32));
+			if (!paths[i].ids) {
+				err = 1;
+				break;
+			}
+			memcpy(paths[i].ids, w->path,
+			       w->path_len * sizeof(u32));
+			npaths++;
+		}
+		paths[i].words++;
+	}
+	if (!err) {
+		printf("{\"paths\": [");
+		for (i = 0; i < npaths; i++) {
+			printf("%s{\"words\": %u, \"path\": [", i ? ", " : "",
+			       paths[i].words);
+			for (j = 0; j < paths[i].len; j++) {
+				dp_addr_format(t, paths[i].ids[j], a,
+					       sizeof(a));
+				printf("%s\"%s\"", j ? ", " : "", a);
+			}
+			printf("]}");
+		}
+		printf("]}\n");
+	}
+	for (i = 0; i < npaths; i++)
+		free(paths[i].ids);
+	free(paths);
+	return err;
+}
+
 static int cmd_route(struct opts *o)
 {
 	struct dp_topo t;
@@ -847,7 +932,14 @@ static int cmd_route(struct opts *o)
 	w.path = calloc(max, sizeof(*w.path));
 	w.phase = calloc(max, 1);
 	w.path_max = max;
-	dp_walk(&t, src, dst, o->sel, 0, &fs, o->ttl, &w);
+	if (o->all_hashes) {
+		err = route_all_hashes(&t, &fs, src, dst, o, &w);
+		free(w.path);
+		free(w.phase);
+		fs_free(&fs);
+		return err;
+	}
+	dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
 	if (o->json) {
 		printf("{\"delivered\": %s, \"hops\": %u, \"path\": [",
 		       w.delivered ? "true" : "false", w.hops);
