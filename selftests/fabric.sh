@@ -28,7 +28,12 @@
 #   fabric_route A B [SPEC]            dpsim's route A -> B (failure set
 #                                      SPEC) into R_DELIVERED R_HOPS
 #                                      R_PHASES R_PATH[] R_RELAYS[]; one
-#                                      process (no jq)
+#                                      process (no jq); the flow of hash 0
+#   fabric_routes A B [SPEC]           every path dpsim may give A -> B,
+#                                      one per flow-hash class: R_ALT[i] =
+#                                      its relays ("ADDR ADDR ...")
+#   fabric_mode MODE                   every dp0 sends in routing mode MODE
+#                                      (FABRIC_MODE, default shortest)
 #   fabric_snapshot                    every counter of every dp0 into
 #                                      ST["ADDR NAME"], in one pass;
 #                                      snap_sum NAME: its fabric-wide sum
@@ -47,6 +52,9 @@
 #                                      which do, and fail
 
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
+# The routing mode the servers send in (dpctl set dp0 mode), which dpsim
+# routes with.
+FABRIC_MODE=${FABRIC_MODE:-shortest}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
 FABRIC_IP4_NET=10.0.0.0/8
 FABRIC_IP6_NET=fd64:7069:6c6c:6172::/96
@@ -108,7 +116,7 @@ fabric_route() {
 	local j p re
 	R_DELIVERED='' R_HOPS='' R_PHASES='' R_PATH=() R_RELAYS=()
 	j=$("$DPSIM" route -n "$TOPO_N" -k "$TOPO_K" --from "$1" --to "$2" \
-		${3:+--fail "$3"} --json) || return 1
+		${3:+--fail "$3"} --mode "$FABRIC_MODE" --json) || return 1
 	re='"delivered": *(true|false)'
 	[[ $j =~ $re ]] && R_DELIVERED=${BASH_REMATCH[1]}
 	re='"hops": *([0-9]+)'
@@ -121,6 +129,29 @@ fabric_route() {
 	IFS=', ' read -r -a R_PATH <<<"$p"
 	R_RELAYS=("${R_PATH[@]:1:${#R_PATH[@]}-2}")
 	[ -n "$R_DELIVERED" ] && [ -n "$R_HOPS" ]
+}
+
+fabric_routes() {
+	local j p re='"path": *\[([^]]*)\]'
+	local -a path
+	R_ALT=()
+	j=$("$DPSIM" route -n "$TOPO_N" -k "$TOPO_K" --from "$1" --to "$2" \
+		${3:+--fail "$3"} --mode "$FABRIC_MODE" --all-hashes) || return 1
+	while [[ $j =~ $re ]]; do
+		p=${BASH_REMATCH[1]//\"/}
+		IFS=', ' read -r -a path <<<"$p"
+		R_ALT+=("${path[*]:1:${#path[@]}-2}")
+		j=${j#*"${BASH_REMATCH[0]}"}
+	done
+	[ ${#R_ALT[@]} -gt 0 ]
+}
+
+fabric_mode() {
+	local a
+	for a in "${SERVERS[@]}"; do
+		ip netns exec "${FNS[$a]}" "$DPCTL" set dp0 mode "$1" || return 1
+	done
+	FABRIC_MODE=$1
 }
 
 # FABRIC_TIMES: where fabric_up's time went (fabric_up_test prints it).
@@ -411,34 +442,70 @@ fabric_fwd_snapshot() {
 
 # fabric_check_relays A B [SPEC]: diagnostics on stdout; 0 when every
 # server relayed what dpsim predicts (4 requests A -> B and 4 replies; a
-# server on both paths, or twice on one after a u-turn, relays more).
+# server on both paths, or twice on one after a u-turn, relays more).  In
+# the shortest mode a flow's path depends on its hash, which only the
+# kernel knows: the relays must match one of dpsim's paths each way.
 fabric_check_relays() {
-	local a=$1 b=$2 spec=${3:-} s d want bad=0 fh rh ph
-	local -A exp=() before=()
+	local a=$1 b=$2 spec=${3:-} s d bad=0 fh rh ph f r ok=0 i
+	local -A before=() got=()
+	local -a fwd rev
 	[ "$FWD_OK" = 1 ] || fabric_fwd_snapshot
 	FWD_OK=0
 	fabric_route "$a" "$b" "$spec" || return 1
 	fh=$R_HOPS ph=$R_PHASES
 	[ "$R_DELIVERED" = true ] || { echo "# dpsim cannot deliver $a -> $b${spec:+ under $spec}"; bad=1; }
-	for s in "${R_RELAYS[@]}"; do exp[$s]=$((${exp[$s]:-0} + 4)); done
+	fwd=("${R_RELAYS[*]}")
 	fabric_route "$b" "$a" "$spec" || return 1
 	rh=$R_HOPS
 	[ "$R_DELIVERED" = true ] || { echo "# dpsim cannot deliver $b -> $a${spec:+ under $spec}"; bad=1; }
-	for s in "${R_RELAYS[@]}"; do exp[$s]=$((${exp[$s]:-0} + 4)); done
+	rev=("${R_RELAYS[*]}")
+	if [ "$FABRIC_MODE" = shortest ]; then
+		fabric_routes "$a" "$b" "$spec" || return 1
+		fwd=("${R_ALT[@]}")
+		fabric_routes "$b" "$a" "$spec" || return 1
+		rev=("${R_ALT[@]}")
+	fi
 	for s in "${SERVERS[@]}"; do before[$s]=${FWD[$s]:-0}; done
 	ip netns exec "${FNS[$a]}" ping -c 4 -i 0.2 -W 2 "${FIP4[$b]}" >/dev/null ||
 		{ echo "# ping $a -> $b failed"; bad=1; }
 	fabric_fwd_snapshot
 	for s in "${SERVERS[@]}"; do
 		d=$((${FWD[$s]:-0} - before[$s]))
-		want=${exp[$s]:-0}
-		if [ "$d" -ne "$want" ]; then
-			echo "# $a -> $b: $s relayed $d, dpsim says $want"
-			bad=1
-		fi
+		[ "$d" -ne 0 ] && got[$s]=$d
 	done
-	echo "# $a -> $b: $fh hops ($ph), back $rh"
+	for f in "${fwd[@]}"; do
+		for r in "${rev[@]}"; do
+			_fabric_relays_are "$f" "$r" && ok=1 && break 2
+		done
+	done
+	if [ $ok = 0 ]; then
+		bad=1
+		for s in "${!got[@]}"; do
+			echo "# $a -> $b: $s relayed ${got[$s]}"
+		done
+		i=0
+		for f in "${fwd[@]}"; do
+			echo "# dpsim $a -> $b path $((++i)) relays: ${f:-none}"
+		done
+		i=0
+		for r in "${rev[@]}"; do
+			echo "# dpsim $b -> $a path $((++i)) relays: ${r:-none}"
+		done
+	fi
+	echo "# $a -> $b: $fh hops ($ph), back $rh; mode $FABRIC_MODE, ${#fwd[@]}+${#rev[@]} possible paths"
 	return $bad
+}
+
+# _fabric_relays_are FWD REV: the relay counts seen (got[], from
+# fabric_check_relays) are 4 per relay of FWD plus 4 per relay of REV.
+_fabric_relays_are() {
+	local s
+	local -A exp=()
+	for s in $1 $2; do exp[$s]=$((${exp[$s]:-0} + 4)); done
+	[ ${#exp[@]} -eq ${#got[@]} ] || return 1
+	for s in "${!exp[@]}"; do
+		[ "${got[$s]:-0}" -eq "${exp[$s]}" ] || return 1
+	done
 }
 
 # fabric_relay_test DESC A B [SPEC]: fabric_check_relays as a KTAP result,

@@ -53,8 +53,10 @@ static const char usage_text[] =
 "  plan -n N -k K [--order grow] [--csv|--json]\n"
 "      switch (column, id) on each port of every server; --order grow:\n"
 "      the recommended order in which to populate a growing fabric\n"
-"  bench [-n N -k K] [--runs R] [--json]\n"
-"      ns per routing decision, each mode (median of R runs, default 7)\n"
+"  bench [-n N -k K] [--runs R] [--json] [--decisions N --mode MODE]\n"
+"      ns per routing decision, each mode (median of R runs, default 7);\n"
+"      --decisions: only N failure-free decisions of MODE, for callgrind\n"
+"      (tools/dpsim/bench-callgrind.sh counts their instructions)\n"
 "\n"
 "  --topo NAME  the topology (default dpillar)\n"
 "  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
@@ -86,6 +88,7 @@ struct opts {
 	bool sources_set;
 	u32 hash;		/* route --hash */
 	bool all_hashes;	/* route --all-hashes */
+	u32 decisions;		/* bench --decisions N (callgrind) */
 };
 
 static int usage(FILE *f, int status)
@@ -121,7 +124,7 @@ enum {
 	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
-	OPT_HASH, OPT_ALL_HASHES,
+	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS,
 };
 
 static const struct option long_opts[] = {
@@ -145,6 +148,7 @@ static const struct option long_opts[] = {
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "hash", required_argument, NULL, OPT_HASH },
 	{ "all-hashes", no_argument, NULL, OPT_ALL_HASHES },
+	{ "decisions", required_argument, NULL, OPT_DECISIONS },
 	{ "topo", required_argument, NULL, OPT_TOPO },
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ NULL, 0, NULL, 0 },
@@ -204,6 +208,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!parse_u64(optarg, 0xffffffffU, &v))
 				return bad_usage("bad --hash '%s'", optarg);
 			o->hash = (u32)v;
+			break;
+		case OPT_DECISIONS:
+			if (!parse_u64(optarg, 1U << 30, &v) || !v)
+				return bad_usage("bad --decisions '%s'", optarg);
+			o->decisions = (u32)v;
 			break;
 		case OPT_ALL_HASHES:
 			o->all_hashes = true;
@@ -427,27 +436,86 @@ static int cmd_paths(struct opts *o)
 			maxh = w.hops;
 	}
 
-	u64 ssum = 0, scount = 0;
+	u64 ssum = 0, scount = 0, msum = 0, mbad = 0, hops_seen = 0, csum = 0;
+	double pcount = 0;
 	u32 smax = 0, nsrc = 0;
 
 	if (o->shortest) {
 		struct bfs b;
+		double *npaths = NULL;
+		u32 src, q, p, j, nb, ch[64];
+		struct dp_port_info pi;
+		struct dp_walk mw = { 0 };
 
 		if (bfs_alloc(&t, &b)) {
 			bfs_free(&b);
 			fprintf(stderr, "dpsim: out of memory for BFS\n");
 			return 1;
 		}
+		/* paths per pair, by counting along the BFS layers */
+		if (t.nodes <= DP_GROW_MAX_NODES / 8)
+			npaths = malloc((size_t)t.nodes * sizeof(double));
+		mw.path = calloc(t.max_hops + 1, sizeof(u32));
+		mw.path_max = t.max_hops + 1;
 		for (nsrc = 0; nsrc < o->sources; nsrc++) {
 			u64 one;
 			u32 mx;
 
-			bfs_run(&t, &b, rng_below(&r, t.nodes), &one, &mx);
+			src = rng_below(&r, t.nodes);
+			bfs_run(&t, &b, src, &one, &mx);
 			ssum += one;
 			scount += t.nodes - 1;
 			if (mx > smax)
 				smax = mx;
+			/*
+			 * The routing mode from this source to every
+			 * destination, each as long as BFS says?  And how
+			 * many equal-cost next hops it had on the way.
+			 */
+			for (d = 0; d < t.nodes; d++) {
+				if (d == src)
+					continue;
+				dp_walk(&t, src, d, o->sel, d, NULL, t.max_hops,
+					&mw);
+				msum += mw.hops;
+				if (!mw.delivered || mw.hops != b.dist[d])
+					mbad++;
+				if (d % 64)
+					continue;
+				for (j = 0; j + 1 < mw.path_len; j++) {
+					struct dp_route_state st;
+
+					dp_route_init(&t, src, d, o->sel, d, &st);
+					csum += dp_route_choices(&t, mw.path[j],
+								 &st, NULL, ch,
+								 64);
+					hops_seen++;
+				}
+			}
+			if (!npaths)
+				continue;
+			memset(npaths, 0, (size_t)t.nodes * sizeof(double));
+			npaths[src] = 1;
+			/* the queue holds every server, by distance */
+			for (q = 0; q < t.nodes; q++) {
+				u32 v = b.queue[q];
+
+				for (p = 0; p < t.nports; p++) {
+					dp_port_info(&t, v, p, &pi);
+					for (j = 0; j < pi.nneigh; j++) {
+						nb = dp_port_neigh(&t, v, p, j);
+						if (nb < t.nodes &&
+						    b.dist[nb] == b.dist[v] + 1)
+							npaths[nb] += npaths[v];
+					}
+				}
+			}
+			for (d = 0; d < t.nodes; d++)
+				if (d != src)
+					pcount += npaths[d];
 		}
+		free(mw.path);
+		free(npaths);
 		bfs_free(&b);
 	}
 
@@ -466,13 +534,19 @@ static int cmd_paths(struct opts *o)
 		printf("]");
 		if (o->shortest)
 			printf(", \"shortest_sources\": %u, \"shortest_avg\": "
-			       "%.4f, \"shortest_max\": %u", nsrc,
-			       (double)ssum / scount, smax);
+			       "%.4f, \"shortest_max\": %u, \"mode_from_sources"
+			       "_avg\": %.4f, \"mode_not_shortest\": %llu, "
+			       "\"choices_per_hop\": %.3f, \"shortest_paths_per"
+			       "_pair\": %.3f", nsrc, (double)ssum / scount,
+			       smax, (double)msum / scount,
+			       (unsigned long long)mbad,
+			       hops_seen ? (double)csum / hops_seen : 0,
+			       pcount / scount);
 		printf("}\n");
 	} else {
 		printf("%s: %u servers, %u switches\n", describe(&t),
 		       t.nodes, t.switches);
-		printf("SRoute (direction %s) over %llu %s pairs\n",
+		printf("routing (mode %s) over %llu %s pairs\n",
 		       dp_sel_name(&t, o->sel), (unsigned long long)pairs,
 		       all ? "(all)" : "random");
 		printf("  avg hops %.4f, max hops %u, bound %s = %u"
@@ -487,9 +561,18 @@ static int cmd_paths(struct opts *o)
 			printf("    %2u: %llu (%.2f%%)\n", h,
 			       (unsigned long long)hist[h],
 			       100.0 * hist[h] / pairs);
-		if (o->shortest)
+		if (o->shortest) {
 			printf("shortest paths (BFS from %u sources): avg %.4f,"
 			       " max %u\n", nsrc, (double)ssum / scount, smax);
+			printf("mode %s from those sources to every server: "
+			       "avg %.4f, %llu paths not shortest\n",
+			       dp_sel_name(&t, o->sel), (double)msum / scount,
+			       (unsigned long long)mbad);
+			printf("  equal-cost next hops per hop %.3f (every 64th"
+			       " destination); shortest paths per pair %.3f"
+			       "\n", hops_seen ? (double)csum / hops_seen : 0,
+			       pcount / scount);
+		}
 		if (bad)
 			printf("FAILURES: %llu pairs not delivered within the "
 			       "bound\n", (unsigned long long)bad);
@@ -1042,16 +1125,31 @@ struct bench_case {
 };
 
 /*
+ * One decision, out of line so that "valgrind --tool=callgrind
+ * --toggle-collect=bench_decide" counts exactly the instructions of the
+ * routing decisions (tools/dpsim/bench-callgrind.sh).
+ */
+__attribute__((noinline)) static u32
+bench_decide(const struct dp_topo *t, const struct bench_case *bc,
+	     const struct dp_view *v)
+{
+	struct dp_route_state st = bc->st;
+	struct dp_hop hop;
+
+	dp_route(t, bc->self, &st, v, &hop);
+	return hop.next;
+}
+
+/*
  * Median ns per call of @what (0 route_init, 1 failure-free route, 2 route
- * with the view @v).
+ * with the view @v), for packets sent with selector @sel.
  */
 static double bench_one(const struct dp_topo *t, const struct bench_case *bc,
-			const struct dp_view *v, int what, u32 runs)
+			const struct dp_view *v, int what, u32 sel, u32 runs)
 {
 	double *res = calloc(runs, sizeof(double));
 	volatile u32 sink = 0;
 	struct dp_route_state st;
-	struct dp_hop hop;
 	u32 run, rep, i, reps = 16;
 	double t0, med;
 
@@ -1061,14 +1159,12 @@ static double bench_one(const struct dp_topo *t, const struct bench_case *bc,
 			for (i = 0; i < BENCH_N; i++) {
 				if (what == 0) {
 					dp_route_init(t, bc[i].self,
-						      bc[i].st.dst, 0, 0, &st);
+						      bc[i].st.dst, sel, i, &st);
 					sink += st.flags;
 					continue;
 				}
-				st = bc[i].st;
-				dp_route(t, bc[i].self, &st,
-					 what == 1 ? NULL : v, &hop);
-				sink += hop.next;
+				sink += bench_decide(t, &bc[i],
+						     what == 1 ? NULL : v);
 			}
 		}
 		res[run] = (now_ns() - t0) / ((double)reps * BENCH_N);
@@ -1080,6 +1176,42 @@ static double bench_one(const struct dp_topo *t, const struct bench_case *bc,
 	return med;
 }
 
+/*
+ * Decisions at random points of random paths of mode @sel: route a random
+ * pair failure-free and take a random intermediate server with the state
+ * the packet has there.
+ */
+static void bench_cases(const struct dp_topo *t, u32 sel, struct rng *r,
+			struct bench_case *bc)
+{
+	struct dp_walk w = { 0 };
+	u32 i, s, d, j, at;
+
+	w.path = calloc(t->max_hops + 1, sizeof(u32));
+	w.path_max = t->max_hops + 1;
+	for (i = 0; i < BENCH_N; i++) {
+		s = rng_below(r, t->nodes);
+		do {
+			d = rng_below(r, t->nodes);
+		} while (d == s);
+		dp_walk(t, s, d, sel, i, NULL, t->max_hops, &w);
+		at = rng_below(r, w.path_len - 1);
+		dp_route_init(t, s, d, sel, i, &bc[i].st);
+		/* replay to the chosen server: the state it sees */
+		for (j = 0; j < at; j++) {
+			struct dp_hop hop;
+
+			dp_route(t, w.path[j], &bc[i].st, NULL, &hop);
+		}
+		bc[i].self = w.path[at];
+	}
+	free(w.path);
+}
+
+struct bench_res {
+	double init, route, view, fail;
+};
+
 static int cmd_bench(struct opts *o)
 {
 	struct opts oo = *o;
@@ -1088,9 +1220,9 @@ static int cmd_bench(struct opts *o)
 	struct rng r = { o->seed };
 	struct bench_case *bc, *bf;
 	struct dp_view view = { .reachable = bench_reachable, .ctx = &fs };
-	struct dp_walk w = { 0 };
-	double ns_init, ns_s, ns_f, ns_fd;
-	u32 i, s, d, nfail;
+	struct bench_res res[2];
+	u32 i, s, d, nfail, sel, nsel;
+	volatile u32 sink = 0;
 	int err;
 
 	if (!oo.n && !oo.k && !strcmp(oo.topo, "dpillar")) {
@@ -1106,55 +1238,68 @@ static int cmd_bench(struct opts *o)
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
 	}
-	/*
-	 * Decisions at random points of random paths: route a random pair
-	 * failure-free and take a random intermediate server with its state.
-	 */
-	w.path = calloc(64, sizeof(u32));
-	w.path_max = 64;
-	for (i = 0; i < BENCH_N; i++) {
-		s = rng_below(&r, t.nodes);
-		do {
-			d = rng_below(&r, t.nodes);
-		} while (d == s);
-		dp_walk(&t, s, d, 0, 0, NULL, 64, &w);
-		bc[i].self = w.path[rng_below(&r, w.path_len - 1)];
-		dp_route_init(&t, s, d, 0, 0, &bc[i].st);
+	if (o->decisions) {
+		/* callgrind: exactly N failure-free decisions of --mode */
+		bench_cases(&t, oo.sel, &r, bc);
+		for (i = 0; i < o->decisions; i++)
+			sink += bench_decide(&t, &bc[i % BENCH_N], NULL);
+		(void)sink;
+		printf("%u decisions, mode %s\n", o->decisions,
+		       dp_sel_name(&t, oo.sel));
+		goto out;
 	}
-	free(w.path);
-	ns_init = bench_one(&t, bc, NULL, 0, o->runs);
-	ns_s = bench_one(&t, bc, NULL, 1, o->runs);
-	ns_f = bench_one(&t, bc, &view, 2, o->runs);
-	/* 1% failed servers; decisions at the source of live pairs. */
+	/* The default mode and the next (DPillar: shortest, paper). */
+	nsel = dp_sel_count(&t) < 2 ? 1 : 2;
 	nfail = t.nodes / 100;
-	fs_random(&fs, &r, nfail, 0);
-	for (i = 0; i < BENCH_N; i++) {
-		s = random_live(&fs, &r);
-		do {
-			d = random_live(&fs, &r);
-		} while (d == s);
-		dp_route_init(&t, s, d, 0, 0, &bf[i].st);
-		bf[i].self = s;
+	for (sel = 0; sel < nsel; sel++) {
+		bench_cases(&t, sel, &r, bc);
+		res[sel].init = bench_one(&t, bc, NULL, 0, sel, o->runs);
+		res[sel].route = bench_one(&t, bc, NULL, 1, sel, o->runs);
+		res[sel].view = bench_one(&t, bc, &view, 2, sel, o->runs);
+		/* 1% failed servers; decisions at the source of live pairs. */
+		dp_fail_clear(&fs);
+		fs_random(&fs, &r, nfail, 0);
+		for (i = 0; i < BENCH_N; i++) {
+			s = random_live(&fs, &r);
+			do {
+				d = random_live(&fs, &r);
+			} while (d == s);
+			dp_route_init(&t, s, d, sel, i, &bf[i].st);
+			bf[i].self = s;
+		}
+		res[sel].fail = bench_one(&t, bf, &view, 2, sel, o->runs);
+		dp_fail_clear(&fs);
 	}
-	ns_fd = bench_one(&t, bf, &view, 2, o->runs);
+	if (o->json) {
+		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"runs\": %u, "
+		       "\"failed\": %u, \"modes\": [", t.p.n, t.p.k, t.nodes,
+		       o->runs, nfail);
+		for (sel = 0; sel < nsel; sel++)
+			printf("%s{\"mode\": \"%s\", \"ns_route_init\": %.2f, "
+			       "\"ns_route\": %.2f, \"ns_route_view\": %.2f, "
+			       "\"ns_route_failures\": %.2f}", sel ? ", " : "",
+			       dp_sel_name(&t, sel), res[sel].init,
+			       res[sel].route, res[sel].view, res[sel].fail);
+		printf("]}\n");
+	} else {
+		printf("%s, %u decisions x 16, median of %u runs:\n",
+		       describe(&t), BENCH_N, o->runs);
+		for (sel = 0; sel < nsel; sel++) {
+			printf("  mode %s:\n", dp_sel_name(&t, sel));
+			printf("    dp_route_init:                  %6.2f ns\n",
+			       res[sel].init);
+			printf("    dp_route, failure-free:         %6.2f ns\n",
+			       res[sel].route);
+			printf("    dp_route + view, no failures:   %6.2f ns\n",
+			       res[sel].view);
+			printf("    dp_route + view, %u failed (1%%): %6.2f ns "
+			       "(at the source)\n", nfail, res[sel].fail);
+		}
+	}
+out:
 	fs_free(&fs);
 	free(bc);
 	free(bf);
-	if (o->json) {
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"runs\": %u, "
-		       "\"ns_route_init\": %.2f, \"ns_sroute\": %.2f, "
-		       "\"ns_ftroute\": %.2f, \"ns_ftroute_failures\": %.2f, "
-		       "\"failed\": %u}\n", t.p.n, t.p.k, t.nodes, o->runs,
-		       ns_init, ns_s, ns_f, ns_fd, nfail);
-	} else {
-		printf("%s, %u decisions x 16, median of %u "
-		       "runs:\n", describe(&t), BENCH_N, o->runs);
-		printf("  dp_route_init (default sel):    %6.2f ns\n", ns_init);
-		printf("  dp_route, failure-free:         %6.2f ns\n", ns_s);
-		printf("  dp_route + view, no failures:   %6.2f ns\n", ns_f);
-		printf("  dp_route + view, %u failed (1%%):  %6.2f ns "
-		       "(at the source)\n", nfail, ns_fd);
-	}
 	return 0;
 }
 

@@ -16,9 +16,9 @@ set yrange [3.5:5.5]
 set y2range [0:*]
 plot dat using 1:(strcol(2) eq "cw" ? $6 : 1/0) with linespoints \
 	title "avg hops, D = +1 (paper)", \
-     dat using 1:(strcol(2) eq "auto" ? $6 : 1/0) with linespoints \
+     dat using 1:(strcol(2) eq "paper" ? $6 : 1/0) with linespoints \
 	title "avg hops, shorter D", \
      dat using 1:(strcol(2) eq "cw" ? $4 : 1/0) axes x1y2 with impulses \
 	lw 2 title "dropped, D = +1", \
-     dat using 1:(strcol(2) eq "auto" ? $4 : 1/0) axes x1y2 with points \
+     dat using 1:(strcol(2) eq "paper" ? $4 : 1/0) axes x1y2 with points \
 	pt 7 title "dropped, shorter D"

@@ -123,7 +123,10 @@ has "plan row" "1:1.0,1,0,1"
 check "plan json" 0 $D plan -n 4 -k 2 --json
 has "plan json" '{"server": "0:0.0", "port": 0, "switch_col": 0, "switch_id": 0}'
 check "bench" 0 $D bench -n 8 -k 3 --runs 1 --json
-has "bench json" '"ns_sroute"'
+has "bench json" '"mode": "shortest", "ns_route_init"'
+has "bench json paper" '"mode": "paper"'
+check "paths --shortest checks the mode from the sources" 0 $D paths -n 6 -k 3 --pairs 0 --shortest --sources 81 --json
+has "paths (6,3) mode = BFS from every source" '"mode_not_shortest": 0,'
 
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"
