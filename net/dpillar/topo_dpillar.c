@@ -961,39 +961,50 @@ static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
 }
 
 /*
- * The neighbours one hop closer to @tgt, all of them; the flow hash picks
- * where to start, the first reachable one that can go on wins.  False
- * when none is.
+ * The neighbours one hop closer to @tgt, all of them, in the order the
+ * flow hash gives (it picks where to start): the ones reachable that can
+ * go on.  With @hop, the first of them is the hop and 1 is returned; else
+ * up to @max of them go to @ids and their number is returned.
  */
-static bool dpp_sp_closer(const struct dp_topo *t, u32 self, u32 tgt,
-			  u32 word, const struct dp_view *v, struct dp_hop *hop)
+static u32 dpp_sp_next(const struct dp_topo *t, u32 self, u32 tgt, u32 word,
+		       const struct dp_view *v, u32 *ids, u32 max,
+		       struct dp_hop *hop)
 {
+	u32 ncls = 0, total = 0, d, i, x, r, idx, next, n = 0;
 	struct dpp_cls cls[6];
 	struct dpp_at a;
-	u32 ncls = 0, total = 0, d, i, x, idx, next;
 
 	dpp_at_init(t, &a, self, tgt);
 	d = dpp_dist_cm(t, a.c, a.diff, a.tc);
 	if (!d)
-		return false;
+		return 0;
 	dpp_classes(t, &a, DPP_PORT_CW, d - 1, cls, &ncls, &total);
 	dpp_classes(t, &a, DPP_PORT_CCW, d - 1, cls, &ncls, &total);
 	if (!total)
-		return false;
+		return 0;
 	idx = dpp_scale(dpp_mix(word, self), total);
 	for (i = 0; i < total; i++, idx = idx + 1 == total ? 0 : idx + 1) {
-		u32 r = idx;
-
-		for (x = 0; r >= cls[x].n; x++)
+		for (r = idx, x = 0; r >= cls[x].n; x++)
 			r -= cls[x].n;
 		next = dpp_cls_node(t, &cls[x], a.l, r);
-		if (dp_view_reachable(v, self, cls[x].port, next) &&
-		    dpp_sp_viable(t, v, self, cls[x].port, next, tgt, d - 1)) {
+		if (!dp_view_reachable(v, self, cls[x].port, next) ||
+		    !dpp_sp_viable(t, v, self, cls[x].port, next, tgt, d - 1))
+			continue;
+		if (hop) {
 			dpp_hop(hop, next, cls[x].port, DPP_PHASE_SHORTEST);
-			return true;
+			return 1;
 		}
+		if (n < max)
+			ids[n] = next;
+		n++;
 	}
-	return false;
+	return n;
+}
+
+static bool dpp_sp_closer(const struct dp_topo *t, u32 self, u32 tgt,
+			  u32 word, const struct dp_view *v, struct dp_hop *hop)
+{
+	return dpp_sp_next(t, self, tgt, word, v, NULL, 0, hop);
 }
 
 /*
@@ -1236,35 +1247,13 @@ static u32 dpp_route_choices(const struct dp_topo *t, u32 self,
 			     const struct dp_route_state *st,
 			     const struct dp_view *v, u32 *ids, u32 max)
 {
-	u32 tgt = st->dst, ncls = 0, total = 0, d, i, x, r, idx, next, n = 0;
-	struct dpp_cls cls[6];
-	struct dpp_at a;
+	u32 tgt = st->dst;
 
 	if (!(st->flags & DPP_RS_SHORTEST))
 		return 0;
 	if (st->waypoint < t->nodes && st->waypoint != self)
 		tgt = st->waypoint;
-	dpp_at_init(t, &a, self, tgt);
-	d = dpp_dist_cm(t, a.c, a.diff, a.tc);
-	if (!d)
-		return 0;
-	dpp_classes(t, &a, DPP_PORT_CW, d - 1, cls, &ncls, &total);
-	dpp_classes(t, &a, DPP_PORT_CCW, d - 1, cls, &ncls, &total);
-	if (!total)
-		return 0;
-	idx = dpp_scale(dpp_mix(st->word, self), total);
-	for (i = 0; i < total; i++, idx = idx + 1 == total ? 0 : idx + 1) {
-		for (r = idx, x = 0; r >= cls[x].n; x++)
-			r -= cls[x].n;
-		next = dpp_cls_node(t, &cls[x], a.l, r);
-		if (!dp_view_reachable(v, self, cls[x].port, next) ||
-		    !dpp_sp_viable(t, v, self, cls[x].port, next, tgt, d - 1))
-			continue;
-		if (n < max)
-			ids[n] = next;
-		n++;
-	}
-	return n;
+	return dpp_sp_next(t, self, tgt, st->word, v, ids, max, NULL);
 }
 
 /* Longest shortest-mode path with @b detours; see dpp_sp(). */

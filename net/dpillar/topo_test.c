@@ -732,41 +732,49 @@ static void dpt_ftroute_no_failure(struct kunit *test)
 }
 
 /*
+ * Walk every live pair with mode @sel under every single failed server
+ * (into @srv), then every single failed link (into @link).
+ */
+static void dpt_single_failures(struct kunit *test, const struct dp_topo *t,
+				u32 sel, struct dpt_ft_stats *srv,
+				struct dpt_ft_stats *link)
+{
+	struct dp_fail_set f;
+	u32 x, port;
+
+	dpt_fail_init(test, &f, t);
+	memset(srv, 0, sizeof(*srv));
+	memset(link, 0, sizeof(*link));
+	for (x = 0; x < t->nodes; x++) {
+		dp_fail_clear(&f);
+		dp_fail_set_node(&f, x);
+		dpt_ft_pairs(t, &f, sel, srv);
+		for (port = 0; port < t->nports; port++) {
+			dp_fail_clear(&f);
+			dp_fail_set_link(&f, x, port);
+			dpt_ft_pairs(t, &f, sel, link);
+		}
+		cond_resched();
+	}
+}
+
+/*
  * Every single failed server, then every single failed link: no loop, no
  * bad hop, and every pair still delivered.
  */
 static void dpt_ftroute_single_failures(struct kunit *test)
 {
 	const struct dpt_nk *p = test->param_value;
-	struct dpt_ft_stats st;
-	struct dp_fail_set f;
+	struct dpt_ft_stats srv, link;
 	struct dp_topo t;
-	u32 x, port;
 
 	dpt_mk(test, &t, p->n, p->k);
-	dpt_fail_init(test, &f, &t);
-	memset(&st, 0, sizeof(st));
-	for (x = 0; x < t.nodes; x++) {
-		dp_fail_clear(&f);
-		dp_fail_set_node(&f, x);
-		dpt_ft_pairs(&t, &f, DPP_SEL_AUTO, &st);
-		cond_resched();
-	}
-	dpt_ft_check(test, &t, "every single failed server", &st);
+	dpt_single_failures(test, &t, DPP_SEL_AUTO, &srv, &link);
+	dpt_ft_check(test, &t, "every single failed server", &srv);
 	/* One failure never disconnects a pair (the paper's guarantee). */
-	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
-
-	memset(&st, 0, sizeof(st));
-	for (x = 0; x < t.nodes; x++) {
-		for (port = 0; port < t.nports; port++) {
-			dp_fail_clear(&f);
-			dp_fail_set_link(&f, x, port);
-			dpt_ft_pairs(&t, &f, DPP_SEL_AUTO, &st);
-		}
-		cond_resched();
-	}
-	dpt_ft_check(test, &t, "every single failed link", &st);
-	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
+	KUNIT_EXPECT_EQ(test, srv.delivered, srv.walks);
+	dpt_ft_check(test, &t, "every single failed link", &link);
+	KUNIT_EXPECT_EQ(test, link.delivered, link.walks);
 }
 
 /* Random sets of up to 12 failed servers and 6 failed links. */
@@ -938,36 +946,18 @@ static void dpt_sp_paths(struct kunit *test)
 static void dpt_sp_single_failures(struct kunit *test)
 {
 	const struct dpt_nk *p = test->param_value;
-	struct dpt_ft_stats st;
-	struct dp_fail_set f;
+	struct dpt_ft_stats st[2];
 	struct dp_topo t;
-	u32 x, port;
+	int i;
 
 	dpt_mk(test, &t, p->n, p->k);
-	dpt_fail_init(test, &f, &t);
-	memset(&st, 0, sizeof(st));
-	for (x = 0; x < t.nodes; x++) {
-		dp_fail_clear(&f);
-		dp_fail_set_node(&f, x);
-		dpt_ft_pairs(&t, &f, DPP_SEL_SHORTEST, &st);
-		cond_resched();
+	dpt_single_failures(test, &t, DPP_SEL_SHORTEST, &st[0], &st[1]);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, st[i].looped + st[i].bad +
+				st[i].unexpected, 0);
+		KUNIT_EXPECT_EQ(test, st[i].delivered, st[i].walks);
+		KUNIT_EXPECT_LE(test, st[i].maxhops, t.max_hops);
 	}
-	KUNIT_EXPECT_EQ(test, st.looped + st.bad + st.unexpected, 0);
-	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
-	KUNIT_EXPECT_LE(test, st.maxhops, t.max_hops);
-
-	memset(&st, 0, sizeof(st));
-	for (x = 0; x < t.nodes; x++) {
-		for (port = 0; port < t.nports; port++) {
-			dp_fail_clear(&f);
-			dp_fail_set_link(&f, x, port);
-			dpt_ft_pairs(&t, &f, DPP_SEL_SHORTEST, &st);
-		}
-		cond_resched();
-	}
-	KUNIT_EXPECT_EQ(test, st.looped + st.bad + st.unexpected, 0);
-	KUNIT_EXPECT_EQ(test, st.delivered, st.walks);
-	KUNIT_EXPECT_LE(test, st.maxhops, t.max_hops);
 }
 
 static struct kunit_case dpt_shortest_cases[] = {
