@@ -43,6 +43,9 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_DETOUR1]	= "route_detour1",
 	[DP_STAT_DETOUR2]	= "route_detour2",
 	[DP_STAT_DETOUR3]	= "route_detour3",
+	[DP_STAT_DROP_VLAN]	= "drop_vlan",
+	[DP_STAT_HELLO_NOT_GROUP] = "hello_not_group",
+	[DP_STAT_HELLO_MAC_CHANGE] = "hello_mac_change",
 };
 
 /*

@@ -63,6 +63,14 @@ enum dp_stat {
 	DP_STAT_DETOUR1,
 	DP_STAT_DETOUR2,
 	DP_STAT_DETOUR3,
+	/*
+	 * The counters above are also the genetlink STATS nest's; the ones
+	 * below are in ethtool -S only, until the UAPI grows.
+	 */
+	DP_STAT_GENL_MAX,
+	DP_STAT_DROP_VLAN = DP_STAT_GENL_MAX, /* VLAN tag, no VLAN device */
+	DP_STAT_HELLO_NOT_GROUP, /* Hello not sent to the Hello group */
+	DP_STAT_HELLO_MAC_CHANGE, /* live neighbour's MAC: kept (spoofing?) */
 	DP_STAT_MAX
 };
 

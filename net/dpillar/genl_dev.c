@@ -45,7 +45,7 @@ static size_t dp_genl_dev_size(void)
 	       DPILLAR_PORTS_MAX * dp_genl_port_size() +
 	       nla_total_size(0) +			/* STATS */
 	       nla_total_size_64bit(sizeof(u64)) *
-	       (DP_STAT_MAX + DP_GENL_STATS_ROUTES - 1);
+	       (DP_STAT_GENL_MAX + DP_GENL_STATS_ROUTES - 1);
 }
 
 /* One DEV_PORT nest. */
@@ -93,10 +93,10 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 		     DPILLAR_A_STATS_TX_NOT_FABRIC);
 	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_DETOUR1) !=
 		     DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS);
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX - 1) !=
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_GENL_MAX - 1) !=
 		     DPILLAR_A_STATS_ROUTE_RING_REVERSALS);
 	/* ... then the routing drops in the order of enum dp_route_drop. */
-	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_MAX) !=
+	BUILD_BUG_ON(DP_GENL_STATS_CNT(DP_STAT_GENL_MAX) !=
 		     DP_GENL_STATS_ROUTE(DP_DROP_ROUTE_BAD_ADDR));
 	BUILD_BUG_ON(DP_GENL_STATS_ROUTE(DPP_DROP_RING) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_RING);
@@ -110,7 +110,7 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 	nest = nla_nest_start(skb, DPILLAR_A_DEV_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < DP_STAT_MAX; i++)
+	for (i = 0; i < DP_STAT_GENL_MAX; i++)
 		if (nla_put_u64_64bit(skb, DP_GENL_STATS_CNT(i), cnt[i],
 				      DPILLAR_A_STATS_PAD))
 			goto cancel;
