@@ -14,7 +14,7 @@
 
 static size_t dp_genl_neigh_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 6 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 7 +	/* u32 attributes */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(ETH_ALEN);		/* MAC */
 }
@@ -44,6 +44,10 @@ static int dp_genl_neigh_fill(struct sk_buff *skb, const struct dp_priv *dp,
 		goto cancel;
 	if (n->peer_port >= 0 &&
 	    nla_put_u32(skb, DPILLAR_A_NEIGH_PEER_PORT, n->peer_port))
+		goto cancel;
+	if (n->state == DPILLAR_NEIGH_STATE_MISWIRED &&
+	    nla_put_u32(skb, DPILLAR_A_NEIGH_MISWIRED_COUNT,
+			n->miswired_count))
 		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
