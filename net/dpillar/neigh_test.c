@@ -395,6 +395,13 @@ static void dpt_neigh_miswired_flood(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, dp_port_miswired_get(d->dp, d->port[0], &mis));
 	KUNIT_EXPECT_EQ(test, mis.node, last);
 	KUNIT_EXPECT_EQ(test, mis.count, n);
+	/* The same sender with a new MAC each time: no more events either. */
+	for (id = 0; id < 5; id++) {
+		mac[1] = 0x80 + id;
+		dpt_hello(test, d, 0, last, 0, mac, ~0U);
+	}
+	n += 5;
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->dp->gen) - gen, 1);
 
 	/* A dead interval later, the next one raises an event again. */
 	spin_lock_bh(&d->port[0]->miswired_lock);
