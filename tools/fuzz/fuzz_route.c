@@ -5,7 +5,8 @@
  *
  * The input picks a fabric (topology, parameters), the server the frame
  * arrives at, the wire's routing state (dst, waypoint, flags and routing
- * word, any values) and a reachability view (which neighbour each server
+ * word, any values, or a sender's dp_route_init() state, as is or with
+ * bits flipped) and a reachability view (which neighbour each server
  * hears on each port, asymmetric, any density, and the ports-up reports).
  * The frame is then relayed hop by hop exactly as dp_handle_frame() and
  * dp_relay() would: addresses checked, delivered at dst, else one
@@ -87,8 +88,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct dp_topo t;
 	u32 self, hops = 0;
 	bool view;
+	u8 mode;
 
-	view = fz_u8(&in) & 1;	/* else failure-free routing (v == NULL) */
+	mode = fz_u8(&in);
+	view = mode & 1;	/* else failure-free routing (v == NULL) */
 	p.kind = 1 + fz_u8(&in) % DP_TOPO_KIND_MAX;
 	p.n = fz_u8(&in) % 33;
 	p.k = fz_u8(&in) % 33;
@@ -102,6 +105,21 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	st.waypoint = fz_node(&t, &in);
 	st.word = fz_u16(&in);
 	st.flags = fz_u8(&in);
+	/*
+	 * Mode bit 1: a sender's state (dp_xmit()), with a selector and a
+	 * flow hash from the input, then bits of the input flipped in its
+	 * flags and word as a hostile relay on the way could.
+	 */
+	if (mode & 2 && dp_addr_valid(&t, st.dst)) {
+		u16 word = st.word;
+		u8 flags = st.flags;
+
+		dp_route_init(&t, self, st.dst, mode >> 2 & 3, fz_u32(&in), &st);
+		if (mode & 0x10) {
+			st.word ^= word;
+			st.flags ^= flags;
+		}
+	}
 	fv.t = &t;
 	fv.seed = fz_u32(&in);
 	fv.link_fail = fz_u8(&in);
