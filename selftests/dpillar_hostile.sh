@@ -13,7 +13,7 @@
 
 require_vm
 require_root
-require_cmd ip python3 setpriv unshare
+require_cmd ip python3 setpriv unshare jq ethtool
 DPCTL=$DPILLAR_REPO/tools/dpctl/dpctl
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 HOSTILE=$DP_SELFTESTS/dp_nlhostile.py
@@ -99,6 +99,25 @@ else
 	ktap_skip "$T_USERNS" "no user namespaces in this kernel"
 	ktap_skip "$T_USERNS_OTHER" "no user namespaces in this kernel"
 fi
+
+# Forged Hellos for a live neighbour (hello_mac_change): its MAC stays,
+# every attempt is counted, and one event (NEIGH_NTF with rejected-mac)
+# is raised per dead interval and port, not one per frame.
+check_spoof() {
+	local x n before after l
+	for l in b0 b1 a0 a1 dp0; do
+		ip -n $NS link set $l up || return 1
+	done
+	x=$(ip netns exec $NS "$DPCTL" -j neigh dp0 port 0 | jq '.[0].node_id')
+	before=$(ip netns exec $NS ethtool -S dp0 | awk '$1 == "hello_mac_change:" { print $2 }')
+	n=$(ip netns exec $NS python3 "$DP_SELFTESTS/dp_spoof.py" b0 "$x" 5) || return 1
+	after=$(ip netns exec $NS ethtool -S dp0 | awk '$1 == "hello_mac_change:" { print $2 }')
+	echo "node $x: $n rejected-mac events, hello_mac_change $before -> $after"
+	ip netns exec $NS "$DPCTL" -j neigh dp0 port 0 |
+		jq -e --argjson x "$x" '.[] | select(.node_id == $x) | .mac == "02:5f:00:00:00:01"' >/dev/null &&
+	[ "$n" = 1 ] && [ $((after - before)) = 5 ]
+}
+run_test "forged Hellos for a live neighbour: MAC kept, 5 attempts counted, 1 event" check_spoof
 
 ip netns exec $NS "$DPCTL" link del dp0
 run_test "no kernel splat" dmesg_check "$mark"

@@ -242,6 +242,7 @@ struct dp_neigh_snap {
 	unsigned long heard;	/* jiffies, when @mac */
 	int peer_port;		/* < 0: none */
 	u32 miswired_count;	/* DPILLAR_NEIGH_STATE_MISWIRED only */
+	u64 rejected_mac;	/* 0, or a MAC a Hello was ignored from */
 };
 
 /* port.c */
@@ -339,6 +340,8 @@ void dp_genl_neigh_ntf(struct dp_priv *dp, struct dp_port *port,
 		       u32 idx, bool reachable, gfp_t gfp);
 void dp_genl_miswired_ntf(struct dp_priv *dp, const struct dp_port *port,
 			  const struct dp_miswired *mis, gfp_t gfp);
+void dp_genl_mac_change_ntf(struct dp_priv *dp, struct dp_port *port,
+			    u32 idx, u64 mac, gfp_t gfp);
 /* genl_dev.c */
 void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
 		      const struct net_device *lower,

@@ -110,6 +110,7 @@ static void dp_neigh_snapshot_slot(const struct dp_priv *dp,
 						   port->index, snap->node) :
 				      -1;
 	snap->miswired_count = 0;
+	snap->rejected_mac = 0;
 }
 
 /* The miswired sender @mis heard on @port, as an entry of its table. */
@@ -124,6 +125,7 @@ void dp_neigh_snapshot_miswired(const struct dp_port *port,
 	snap->state = DPILLAR_NEIGH_STATE_MISWIRED;
 	snap->peer_port = mis->sport;
 	snap->miswired_count = mis->count;
+	snap->rejected_mac = 0;
 }
 
 /*
@@ -420,9 +422,12 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 		if (dp_heard_alive(dp, old, READ_ONCE(nb->last_heard),
 				   jiffies)) {
 			dp_count(dp, DP_STAT_HELLO_MAC_CHANGE);
-			if (dp_port_ratelimit(dp, &port->mac_change_warned))
+			if (dp_port_ratelimit(dp, &port->mac_change_warned)) {
 				dp_hello_mac_change_warn(dp, port, src, old,
 							 mac);
+				dp_genl_mac_change_ntf(dp, port, idx, mac,
+						       GFP_ATOMIC);
+			}
 			goto out;
 		}
 		atomic64_set(&nb->mac, mac);

@@ -261,6 +261,10 @@ enum {
 					 * port since it last had none for the
 					 * dead interval (MISWIRED entries)
 					 */
+	DPILLAR_A_NEIGH_REJECTED_MAC,	/* binary, 6 bytes: NEIGH_NTF of a
+					 * live neighbour, a Hello from this
+					 * other MAC was ignored
+					 */
 
 	__DPILLAR_A_NEIGH_MAX,
 	DPILLAR_A_NEIGH_MAX = __DPILLAR_A_NEIGH_MAX - 1
