@@ -9,6 +9,9 @@
 #   make check           all tests (host, module builds, guest selftests)
 #   make check TESTS=link,genl KERNELS=6.12    a subset (scripts/check.sh)
 #   make demo            boot a guest and build a DPillar fabric in it
+#   make fuzz            libFuzzer targets of the routing core, the Hello
+#                        TLV parser and the address parsers, FUZZ_TIME s each
+#                        (default 600; make check runs them 20 s each)
 
 # A real server builds for the kernel it runs.  This project's own machines
 # cannot load modules and have no headers for their running kernel, so fall
@@ -24,7 +27,7 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 
 .PHONY: all module tools dpctl dpsim modules_install install clean \
-	deps check demo checkpatch
+	deps check demo checkpatch fuzz
 
 all: module tools
 
@@ -67,8 +70,13 @@ demo:
 checkpatch:
 	bash scripts/checkpatch.sh
 
+FUZZ_TIME ?= 600
+fuzz:
+	$(MAKE) -C tools/fuzz run FUZZ_TIME=$(FUZZ_TIME)
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/dpctl clean
 	$(MAKE) -C tools/dpsim clean
+	$(MAKE) -C tools/fuzz clean
 	rm -rf build

@@ -31,7 +31,7 @@
 #                          the shell patterns: a guest suite by its name
 #                          (smoke topo link data ft genl kunit), a host
 #                          step by its own (deps tools dpsim splat dpctl
-#                          checkpatch spec modules debug-kernel rig)
+#                          checkpatch fuzz spec modules debug-kernel rig)
 #   --kernels KERNEL,...   only these kernels: 6.1, 6.12 (or a full ABI),
 #                          debug
 #
@@ -76,6 +76,7 @@ GUEST_TESTS=(
 	selftests/dpillar_data.sh
 	selftests/dpillar_ft.sh
 	selftests/dpillar_genl.sh
+	selftests/dpillar_hostile.sh
 )
 # The smaller fabric and topologies of the older and the debug kernel.
 SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3")
@@ -185,7 +186,7 @@ short_name() {
 	s=${s#vm_}
 	echo "${s%_test}"
 }
-HOST_STEPS=(deps tools dpsim splat dpctl checkpatch spec modules
+HOST_STEPS=(deps tools dpsim splat dpctl checkpatch fuzz spec modules
 	debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
@@ -306,6 +307,10 @@ hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
 	make -s -C tools/dpctl check
 hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
+# A regression run of each libFuzzer target from its seeds and what
+# earlier runs found (make fuzz runs them longer).
+hstep fuzz "fuzz: routing core, Hello TLVs, addresses (libFuzzer, ASan+UBSan, ${DPILLAR_FUZZ_TIME:-20} s each)" \
+	make -s -C tools/fuzz run FUZZ_TIME="${DPILLAR_FUZZ_TIME:-20}"
 hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-gen-c)" \
 	bash scripts/spec-check.sh
 if [ ${#RUN_ABIS[@]} -gt 0 ] && { [ $guest_suites = 1 ] || wanted modules; }; then

@@ -53,11 +53,13 @@ resolve_abis() {
 
 # flex, bison, libelf-dev: building the debug kernel (scripts/debug-kernel.sh)
 # from linux-source-6.12.  python3-yaml, python3-jsonschema: the kernel's
-# YNL tools (scripts/ynl.sh).
+# YNL tools (scripts/ynl.sh).  clang-14 and libclang-rt-14-dev (which
+# ships libclang_rt.fuzzer and the sanitizer runtimes), llvm-14 (llvm-cov,
+# llvm-profdata): the libFuzzer targets of tools/fuzz.
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
-python3-yaml python3-jsonschema"
+python3-yaml python3-jsonschema clang-14 libclang-rt-14-dev llvm-14"
 
 main() {
 	resolve_abis

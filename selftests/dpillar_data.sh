@@ -163,7 +163,16 @@ hdr() { # hdr VERSION TYPE TTL PROTO SRC DST WAYPOINT -> hex
 	printf '%02x%02x%02x00%04x0000%08x%08x%08x' "$@"
 }
 declare -A frames=()	# counter -> comma separated frames for it
-bad() { frames[$1]+="${frames[$1]:+,}$2"; }
+# bad COUNTER HEX [group|vlan]: a frame unicast to tgt (default), sent to
+# the Hello group, or unicast with an 802.1Q tag (VLAN 100) in front.
+declare -A sends=([uni]='' [group]='' [vlan]='')
+bad() {
+	local how=${3:-uni} pre=
+	[ "$how" = vlan ] && pre=006488b5	# TCI: VLAN 100, then our type
+	frames[$1]+="${frames[$1]:+,}$2"
+	sends[$how]+="${sends[$how]:+,}$pre$2"
+}
+HELLO_GROUP=03:44:50:00:00:01
 NONE=4294967295
 ipv4=450000140000000040110000c0000201c0000202
 bad drop_short "0100"
@@ -177,8 +186,22 @@ bad drop_ttl "$(hdr 1 1 1 0x0800 0 0 $NONE)$ipv4"		# 1 in transit
 bad drop_inner "$(hdr 1 1 9 0x0800 0 $tgt_id $NONE)4500"	# IPv4
 bad drop_inner "$(hdr 1 1 9 0x86dd 0 $tgt_id $NONE)$ipv4"	# IPv6
 bad drop_proto "$(hdr 1 1 9 0x1234 0 $tgt_id $NONE)$ipv4"
-bad hello_bad "$(hdr 1 2 1 0 0 $NONE $NONE)"			# truncated
-bad hello_bad "$(hdr 1 2 1 0 5000 $NONE $NONE)0000000000000064"	# src
+bad hello_bad "$(hdr 1 2 1 0 0 $NONE $NONE)" group		# truncated
+bad hello_bad "$(hdr 1 2 1 0 5000 $NONE $NONE)0000000000000064" group	# src
+# TLVs: a length past the end, PORTS_UP twice, PORTS_UP of 2 bytes, and a
+# tlv_len that claims more than the frame has.
+hello="$(hdr 1 2 1 0 0 $NONE $NONE)"
+bad hello_bad "${hello}000000080000006400010008000000ff" group
+bad hello_bad "${hello}0000001000000064000100040000000300010004000000ff" group
+bad hello_bad "${hello}000000080000006400010002ffff0000" group
+bad hello_bad "${hello}000004000000006400010004000000ff" group
+# A well-formed Hello, but unicast to tgt: not a neighbour's.
+bad hello_not_group "${hello}0000000000000064"
+# Tagged for a VLAN tgt has no device for: a Hello, data for tgt, and
+# data in transit through it.
+bad drop_vlan "${hello}0000000000000064" vlan
+bad drop_vlan "$(hdr 1 1 9 0x0800 0 $tgt_id $NONE)$ipv4" vlan
+bad drop_vlan "$(hdr 1 1 9 0x0800 $tgt_id 0 $NONE)$ipv4" vlan
 # tgt's counters from a snapshot into the array named $1
 stat_of() {
 	# shellcheck disable=SC2034 # st names the caller's array
@@ -204,14 +227,15 @@ all_counted() {
 	done
 }
 stat_of before
-all=$(IFS=,; echo "${frames[*]}")
 # One dp_raw.py batch: into the switch namespace, then every frame.
 out=$(python3 -S -E "$DP_SELFTESTS/dp_raw.py" - <<-EOF
 	setns /run/netns/$TOPO_SW_NS
-	send $(topo_peer_of $tgt 0) $tgt_mac 0x88b5 $all
+	send $(topo_peer_of $tgt 0) $tgt_mac 0x88b5 ${sends[uni]}
+	send $(topo_peer_of $tgt 0) $HELLO_GROUP 0x88b5 ${sends[group]}
+	send $(topo_peer_of $tgt 0) $tgt_mac 0x8100 ${sends[vlan]}
 	EOF
 )
-[ "$out" = $'ok\nok' ] || ktap_diag "dp_raw.py: $out"
+[ "$out" = $'ok\nok\nok\nok' ] || ktap_diag "dp_raw.py: $out"
 wait_for 5 all_counted || ktap_diag "not every malformed frame was counted within 5 s"
 stat_of after
 for c in "${!frames[@]}"; do

@@ -45,6 +45,9 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_DETOUR3]	= "route_detour3",
 	[DP_STAT_DETOUR4]	= "route_detour4",
 	[DP_STAT_DETOUR5]	= "route_detour5",
+	[DP_STAT_DROP_VLAN]	= "drop_vlan",
+	[DP_STAT_HELLO_NOT_GROUP] = "hello_not_group",
+	[DP_STAT_HELLO_MAC_CHANGE] = "hello_mac_change",
 };
 
 /*
@@ -118,6 +121,7 @@ static void dp_get_stats64(struct net_device *dev,
 	tot->tx_packets = c[DP_STAT_TX];
 	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
 		tot->rx_dropped += c[i];
+	tot->rx_dropped += c[DP_STAT_DROP_VLAN] + c[DP_STAT_HELLO_NOT_GROUP];
 	/*
 	 * Miswired Hellos are a cabling report, and frames flooded to us for
 	 * another server are the switch's business, not lost traffic.
@@ -195,15 +199,13 @@ static int dp_dev_init(struct net_device *dev)
 	struct dp_priv *dp = netdev_priv(dev);
 	int cpu;
 
+	/*
+	 * On failure register_netdevice() runs no destructor: newlink frees
+	 * the prefixes it installed.
+	 */
 	dp->stats = alloc_percpu(struct dp_pcpu_stats);
-	if (!dp->stats) {
-		/*
-		 * register_netdevice() runs no destructor when ndo_init fails:
-		 * the prefixes newlink installed are freed here.
-		 */
-		kfree(rcu_replace_pointer(dp->prefix, NULL, true));
+	if (!dp->stats)
 		return -ENOMEM;
-	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(dp->stats, cpu)->syncp);
 	return 0;
@@ -603,14 +605,21 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	if (err)
 		return err;
 	dp->nports = dp->topo.nports;
-	/* Freed by the destructor, which register_netdevice() runs if it fails. */
 	err = dp_settings_apply(dp, &set);
 	if (err)
 		return err;
 
+	/*
+	 * register_netdevice() can fail before ndo_init (an invalid name such
+	 * as "dp:0" or "a%d%d"), in ndo_init, or after it; only the last runs
+	 * the destructor, which clears the pointer it frees.  Whatever is
+	 * left is ours: the device was never visible, so no reader is either.
+	 */
 	err = register_netdevice(dev);
-	if (err)
+	if (err) {
+		kfree(rcu_replace_pointer(dp->prefix, NULL, true));
 		return err;
+	}
 
 	for (i = 0; i < dp->nports; i++) {
 		err = dp_port_add(dp, lower[i], i, extack);

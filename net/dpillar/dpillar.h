@@ -17,6 +17,7 @@
 #include <linux/dpillar.h>
 #include <linux/dpillar_packet.h>
 
+#include "hello_tlv.h"
 #include "topo.h"
 
 #define DP_HDR_LEN	((unsigned int)sizeof(struct dpillar_hdr))
@@ -65,6 +66,9 @@ enum dp_stat {
 	DP_STAT_DETOUR3,
 	DP_STAT_DETOUR4,
 	DP_STAT_DETOUR5,
+	DP_STAT_DROP_VLAN,	/* VLAN tag, no VLAN device */
+	DP_STAT_HELLO_NOT_GROUP, /* Hello not sent to the Hello group */
+	DP_STAT_HELLO_MAC_CHANGE, /* live neighbour's MAC: kept (spoofing?) */
 	DP_STAT_MAX
 };
 
@@ -95,21 +99,20 @@ struct dp_neigh {
 #define DP_NEIGH_REPORTED	0
 #define DP_NEIGH_HAS_PORTS_UP	1
 
-/* The TLVs of a Hello, parsed (dp_hello_parse()). */
-struct dp_hello_info {
-	u32 ports_up;
-	bool has_ports_up;
-};
-
 /*
  * A server heard on a port's switch though not cabled to it (@mac 0: none
- * yet): the first such sender, kept while it is heard.
+ * yet): the most recent such Hello, and how many came (@count) since the
+ * port last had none for the dead interval.  @ntf: when the last event was
+ * raised; at most one event per dead interval and port (@ntf_valid: ever).
  */
 struct dp_miswired {
 	u64 mac;
 	unsigned long heard;
+	unsigned long ntf;
+	u32 count;
 	u32 node;
 	u8 sport;		/* the sender's port */
+	bool ntf_valid;
 };
 
 struct dp_priv;
@@ -124,6 +127,8 @@ struct dp_port {
 	/* Written in the receive softirq, read by dumps. */
 	spinlock_t miswired_lock;
 	struct dp_miswired miswired;
+	/* When a live neighbour's MAC change was last reported (jiffies). */
+	unsigned long mac_change_warned;
 	struct rcu_head rcu;
 	u32 nneigh;
 	struct dp_neigh neigh[] __counted_by(nneigh);
@@ -235,6 +240,8 @@ struct dp_neigh_snap {
 	u64 mac;		/* 0: never heard */
 	unsigned long heard;	/* jiffies, when @mac */
 	int peer_port;		/* < 0: none */
+	u32 miswired_count;	/* DPILLAR_NEIGH_STATE_MISWIRED only */
+	u64 rejected_mac;	/* 0, or a MAC a Hello was ignored from */
 };
 
 /* port.c */
@@ -315,9 +322,6 @@ bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
 void dp_view_init(struct dp_priv *dp);
 bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 		       u32 peer_port);
-#if IS_ENABLED(CONFIG_KUNIT)
-bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi);
-#endif
 
 /* fwd.c */
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
@@ -335,6 +339,8 @@ void dp_genl_neigh_ntf(struct dp_priv *dp, struct dp_port *port,
 		       u32 idx, bool reachable, gfp_t gfp);
 void dp_genl_miswired_ntf(struct dp_priv *dp, const struct dp_port *port,
 			  const struct dp_miswired *mis, gfp_t gfp);
+void dp_genl_mac_change_ntf(struct dp_priv *dp, struct dp_port *port,
+			    u32 idx, u64 mac, gfp_t gfp);
 /* genl_dev.c */
 void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
 		      const struct net_device *lower,

@@ -10,6 +10,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/icmpv6.h>
+#include <linux/if_vlan.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -53,6 +54,8 @@ static const u16 dp_drop_reasons[DP_STAT_MAX] = {
 	[DP_STAT_DROP_NOMEM]	= SKB_DROP_REASON_NOMEM,
 	[DP_STAT_DROP_OTHERHOST] = SKB_DROP_REASON_OTHERHOST,
 	[DP_STAT_HELLO_BAD]	= SKB_DROP_REASON_HDR_TRUNC,
+	[DP_STAT_DROP_VLAN]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_HELLO_NOT_GROUP] = SKB_DROP_REASON_OTHERHOST,
 	[DP_STAT_TX_NOT_FABRIC]	= SKB_DROP_REASON_IP_OUTNOROUTES,
 	[DP_STAT_TX_PROTO]	= SKB_DROP_REASON_UNHANDLED_PROTO,
 	[DP_STAT_TX_NOROUTE]	= SKB_DROP_REASON_IP_OUTNOROUTES,
@@ -339,6 +342,17 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	*pskb = skb;
 	dp_count(dp, DP_STAT_RX_FRAMES);
 
+	/*
+	 * A VLAN tag the NIC stripped, for a VLAN no device was configured
+	 * for (else the stack had handed the frame to that device): the
+	 * frame is not on our segment's untagged network, and relaying it
+	 * would put the tag back on (dev_queue_xmit() inserts skb->vlan_tci).
+	 * A tag still in the frame makes its ethertype 802.1Q: not ours.
+	 */
+	if (skb_vlan_tag_present(skb)) {
+		why = DP_STAT_DROP_VLAN;
+		goto drop;
+	}
 	if (!pskb_may_pull(skb, DP_HDR_LEN)) {
 		why = DP_STAT_DROP_SHORT;
 		goto drop;

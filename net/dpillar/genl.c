@@ -268,7 +268,11 @@ static const struct genl_ops dp_genl_ops[] = {
 	},
 	{
 		.cmd		= DPILLAR_CMD_DEV_SET,
-		.flags		= GENL_ADMIN_PERM,
+		/*
+		 * The rule of changelink (rtnetlink): CAP_NET_ADMIN in the
+		 * user namespace owning the device's network namespace.
+		 */
+		.flags		= GENL_UNS_ADMIN_PERM,
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,

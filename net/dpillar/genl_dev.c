@@ -22,7 +22,9 @@ static inline int dp_genl_stats_cnt(int stat)
 {
 	if (stat <= DP_STAT_DETOUR3)
 		return stat + DPILLAR_A_STATS_RX_FRAMES;
-	return stat - DP_STAT_DETOUR4 + DPILLAR_A_STATS_ROUTE_DETOURS;
+	if (stat <= DP_STAT_DETOUR5)
+		return stat - DP_STAT_DETOUR4 + DPILLAR_A_STATS_ROUTE_DETOURS;
+	return stat - DP_STAT_DROP_VLAN + DPILLAR_A_STATS_DROP_VLAN;
 }
 
 static inline int dp_genl_stats_route(int reason)
@@ -115,12 +117,19 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 		     DPILLAR_A_STATS_ROUTE_DROP_BUDGET);
 	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_NOPATH) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_NOPATH);
-	/* ... then what came later: detour slots 4, 5 and reason 9. */
+	/*
+	 * ... then what came later: detour slots 4, 5, reason 9, and the
+	 * drops and Hello counters of the hardened Hello.
+	 */
 	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR4) !=
 		     DPILLAR_A_STATS_ROUTE_DETOURS);
-	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_MAX - 1) !=
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR5) !=
 		     DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS);
 	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_COUNT - 1) !=
+		     DPILLAR_A_STATS_ROUTE_DROP_DETOURS);
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DROP_VLAN) !=
+		     DPILLAR_A_STATS_DROP_VLAN);
+	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_MAX - 1) !=
 		     DPILLAR_A_STATS_MAX);
 	BUILD_BUG_ON(DP_GENL_STATS_ROUTES > DP_DROP_MAX);
 

@@ -14,9 +14,9 @@
 
 static size_t dp_genl_neigh_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 6 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 7 +	/* u32 attributes */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
-	       nla_total_size(ETH_ALEN);		/* MAC */
+	       nla_total_size(ETH_ALEN) * 2;		/* MAC, REJECTED_MAC */
 }
 
 static int dp_genl_neigh_fill(struct sk_buff *skb, const struct dp_priv *dp,
@@ -44,6 +44,13 @@ static int dp_genl_neigh_fill(struct sk_buff *skb, const struct dp_priv *dp,
 		goto cancel;
 	if (n->peer_port >= 0 &&
 	    nla_put_u32(skb, DPILLAR_A_NEIGH_PEER_PORT, n->peer_port))
+		goto cancel;
+	if (n->state == DPILLAR_NEIGH_STATE_MISWIRED &&
+	    nla_put_u32(skb, DPILLAR_A_NEIGH_MISWIRED_COUNT,
+			n->miswired_count))
+		goto cancel;
+	if (n->rejected_mac &&
+	    dp_genl_put_mac(skb, DPILLAR_A_NEIGH_REJECTED_MAC, n->rejected_mac))
 		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -199,6 +206,23 @@ void dp_genl_neigh_ntf(struct dp_priv *dp, struct dp_port *port,
 		return;
 	n.state = reachable ? DPILLAR_NEIGH_STATE_REACHABLE :
 			      DPILLAR_NEIGH_STATE_UNREACHABLE;
+	dp_genl_neigh_notify(dp, &n, gfp);
+}
+
+/*
+ * Neighbour @idx of @port is alive, and a Hello in its name came from
+ * another MAC, @mac, which was ignored: its entry as it stands, with the
+ * rejected MAC.  The caller rate-limits.  Under RCU.
+ */
+void dp_genl_mac_change_ntf(struct dp_priv *dp, struct dp_port *port,
+			    u32 idx, u64 mac, gfp_t gfp)
+{
+	struct dp_neigh_snap n;
+
+	if (!dp_genl_neigh_listened(dp) ||
+	    dp_neigh_snapshot(dp, port, idx, &n))
+		return;
+	n.rejected_mac = mac;
 	dp_genl_neigh_notify(dp, &n, gfp);
 }
 

@@ -90,6 +90,7 @@ bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
 	spin_unlock_bh(&port->miswired_lock);
 	return dp_heard_alive(dp, mis->mac, mis->heard, jiffies);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_miswired_get);
 
 /* Neighbour @idx of @port as it stands now. */
 static void dp_neigh_snapshot_slot(const struct dp_priv *dp,
@@ -108,6 +109,8 @@ static void dp_neigh_snapshot_slot(const struct dp_priv *dp,
 	snap->peer_port = snap->mac ? dp_peer_port(&dp->topo, dp->self,
 						   port->index, snap->node) :
 				      -1;
+	snap->miswired_count = 0;
+	snap->rejected_mac = 0;
 }
 
 /* The miswired sender @mis heard on @port, as an entry of its table. */
@@ -121,6 +124,8 @@ void dp_neigh_snapshot_miswired(const struct dp_port *port,
 	snap->heard = mis->heard;
 	snap->state = DPILLAR_NEIGH_STATE_MISWIRED;
 	snap->peer_port = mis->sport;
+	snap->miswired_count = mis->count;
+	snap->rejected_mac = 0;
 }
 
 /*
@@ -148,11 +153,26 @@ int dp_neigh_snapshot(const struct dp_priv *dp, struct dp_port *port,
 }
 
 /*
- * Record a miswired Hello.  The sender on record stays while it is heard,
- * so that several servers on the wrong switch make one report, not one per
- * Hello.  True when this is news: a sender on record for the first time
- * (none was, or the last one fell silent for the dead interval), or the one
- * on record with another MAC address.
+ * At most once per dead interval, per @last (a port's timestamp, 0:
+ * never): true when the caller may raise its event now, and @last is
+ * set.  Lock-free; of two CPUs racing, one wins.
+ */
+static bool dp_port_ratelimit(const struct dp_priv *dp, unsigned long *last)
+{
+	unsigned long now = jiffies ?: 1, prev = READ_ONCE(*last);
+
+	if (prev && time_before(now, prev + READ_ONCE(dp->dead_jiffies)))
+		return false;
+	return cmpxchg(last, prev, now) == prev;
+}
+
+/*
+ * Record a miswired Hello: the most recent one stays on record, with the
+ * count of those heard since the port last had none for the dead
+ * interval, so that a real cabling error is never hidden behind an
+ * earlier sender.  True when the caller may raise an event and bump the
+ * dump generation: at most once per dead interval and port, however many
+ * senders (or forged source MACs) there are.
  */
 static bool dp_port_miswired_set(const struct dp_priv *dp,
 				 struct dp_port *port, u32 src, u8 sport,
@@ -160,20 +180,23 @@ static bool dp_port_miswired_set(const struct dp_priv *dp,
 {
 	struct dp_miswired *m = &port->miswired;
 	unsigned long now = jiffies;
-	bool heard, same, news;
+	bool news;
 
 	spin_lock(&port->miswired_lock);
-	heard = dp_heard_alive(dp, m->mac, m->heard, now);
-	same = m->node == src && m->sport == sport;
-	if (heard && !same) {
-		spin_unlock(&port->miswired_lock);
-		return false;
-	}
-	news = !heard || m->mac != mac;
+	if (!dp_heard_alive(dp, m->mac, m->heard, now))
+		m->count = 0;
+	if (m->count < U32_MAX)
+		m->count++;
 	m->mac = mac;
 	m->node = src;
 	m->sport = sport;
 	m->heard = now;
+	news = !m->ntf_valid ||
+	       !time_before(now, m->ntf + READ_ONCE(dp->dead_jiffies));
+	if (news) {
+		m->ntf = now;
+		m->ntf_valid = true;
+	}
 	*mis = *m;
 	spin_unlock(&port->miswired_lock);
 	return news;
@@ -317,48 +340,20 @@ bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 	return pp >= 0 && (u32)pp == peer_port;
 }
 
-/*
- * Parse the TLVs of a Hello (@len bytes at @tlv) into @hi.  False, for a
- * counted drop of the whole Hello, when a TLV runs past @len, a known type
- * has the wrong length or comes twice; unknown types are skipped, so that
- * a later version can add fields.  The last TLV needs no padding.
- */
-VISIBLE_IF_KUNIT bool dp_hello_parse(const u8 *tlv, u32 len,
-				     struct dp_hello_info *hi)
+/* A live neighbour's MAC address kept against a Hello from another one. */
+static void dp_hello_mac_change_warn(const struct dp_priv *dp,
+				     const struct dp_port *port, u32 src,
+				     u64 old, u64 mac)
 {
-	u32 off = 0;
+	char addr[DP_ADDR_TEXT_MAX];
+	u8 o[ETH_ALEN], n[ETH_ALEN];
 
-	memset(hi, 0, sizeof(*hi));
-	if (len > DPILLAR_HELLO_TLV_MAX)
-		return false;
-	while (off < len) {
-		const struct dpillar_tlv *t;
-		__be32 v;
-		u32 vlen;
-
-		if (len - off < sizeof(*t))
-			return false;
-		t = (const struct dpillar_tlv *)(tlv + off);
-		vlen = ntohs(t->len);
-		if (vlen > len - off - sizeof(*t))
-			return false;
-		switch (ntohs(t->type)) {
-		case DPILLAR_TLV_PORTS_UP:
-			if (vlen != sizeof(__be32) || hi->has_ports_up)
-				return false;
-			/* TLVs are 4-aligned in the frame, not in memory. */
-			memcpy(&v, t + 1, sizeof(v));
-			hi->ports_up = ntohl(v);
-			hi->has_ports_up = true;
-			break;
-		default:
-			break;
-		}
-		off += ALIGN(sizeof(*t) + vlen, DPILLAR_TLV_ALIGN);
-	}
-	return true;
+	dp_addr_format(&dp->topo, src, addr, sizeof(addr));
+	u64_to_ether_addr(old, o);
+	u64_to_ether_addr(mac, n);
+	netdev_warn(dp->dev, "port %u (%s): Hello from %s with MAC %pM while %pM is alive: ignored\n",
+		    port->index, port->dev->name, addr, n, o);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_hello_parse);
 
 /* A Hello received on @port; skb->data is at the dpillar header. */
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
@@ -368,12 +363,20 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	struct dp_hello_info hi;
 	struct dp_neigh *nb;
 	u32 src, tlv_len;
-	u64 mac;
+	u64 mac, old;
 	int idx;
 
 	/* Hellos go to the group address; a unicast one is not for us. */
 	if (skb->pkt_type == PACKET_OTHERHOST) {
 		dp_drop(dp, skb, DP_STAT_DROP_OTHERHOST);
+		return;
+	}
+	/*
+	 * Nor is one unicast to this server, nor one to any other group:
+	 * a neighbour is one every server on the segment hears.
+	 */
+	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac)) {
+		dp_drop(dp, skb, DP_STAT_HELLO_NOT_GROUP);
 		return;
 	}
 	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello)))
@@ -398,22 +401,42 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 		char addr[DP_ADDR_TEXT_MAX];
 
 		dp_count(dp, DP_STAT_HELLO_MISWIRED);
+		if (!dp_port_miswired_set(dp, port, src, hello->port, mac,
+					  &mis))
+			goto out;
 		dp_addr_format(&dp->topo, src, addr, sizeof(addr));
-		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, which is not cabled to this switch\n",
+		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, which is not cabled to this switch (%u heard)\n",
 				     dp->dev->name, port->index,
-				     port->dev->name, addr, hello->port);
-		if (dp_port_miswired_set(dp, port, src, hello->port, mac,
-					 &mis)) {
-			atomic_inc(&dp->gen);
-			dp_genl_miswired_ntf(dp, port, &mis, GFP_ATOMIC);
-		}
+				     port->dev->name, addr, hello->port,
+				     mis.count);
+		atomic_inc(&dp->gen);
+		dp_genl_miswired_ntf(dp, port, &mis, GFP_ATOMIC);
 		goto out;
 	}
 
-	dp_count(dp, DP_STAT_HELLO_RX);
 	nb = &port->neigh[idx];
-	if (atomic64_read(&nb->mac) != mac)
+	old = atomic64_read(&nb->mac);
+	if (old != mac) {
+		/*
+		 * Any host on the segment can send a Hello: the first MAC
+		 * heard stays while it is alive, so that a forged Hello
+		 * cannot redirect a live neighbour's traffic.  A server whose
+		 * NIC was replaced is heard again after the dead interval.
+		 */
+		if (dp_heard_alive(dp, old, READ_ONCE(nb->last_heard),
+				   jiffies)) {
+			dp_count(dp, DP_STAT_HELLO_MAC_CHANGE);
+			if (dp_port_ratelimit(dp, &port->mac_change_warned)) {
+				dp_hello_mac_change_warn(dp, port, src, old,
+							 mac);
+				dp_genl_mac_change_ntf(dp, port, idx, mac,
+						       GFP_ATOMIC);
+			}
+			goto out;
+		}
 		atomic64_set(&nb->mac, mac);
+	}
+	dp_count(dp, DP_STAT_HELLO_RX);
 	WRITE_ONCE(nb->ports_up, hi.ports_up);
 	if (hi.has_ports_up)
 		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);

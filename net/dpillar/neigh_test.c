@@ -32,6 +32,10 @@ static u32 dpt_peer_port_of(const struct dp_topo *t, u32 self, u32 port,
 
 #define DPT_TLV_BYTES	64
 
+static const u8 dpt_hello_group[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
+/* Where dpt_hello_tlv() sends: the group, unless a test says otherwise. */
+static const u8 *dpt_hello_dst = dpt_hello_group;
+
 /*
  * A Hello from @src's port @sport (MAC @mac) arriving on our @port, cut to
  * @len bytes, its tlv_len field @tlv_len and @ntlv bytes of TLVs after it.
@@ -57,6 +61,10 @@ static void dpt_hello_tlv(struct kunit *test, struct dpt_dev *d, u32 port,
 		memcpy(hello + 1, tlv, ntlv);
 	skb = dpt_frame(test, d, port, mac, DPILLAR_ETHERTYPE, buf,
 			min_t(unsigned int, len, size), size);
+	/* To the Hello group, as dp_hello_send() sends them. */
+	ether_addr_copy(eth_hdr(skb)->h_dest, dpt_hello_dst);
+	skb->pkt_type = is_multicast_ether_addr(dpt_hello_dst) ?
+			PACKET_MULTICAST : PACKET_HOST;
 	ret = dpt_rx(&skb);
 	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
 	if (ret != RX_HANDLER_CONSUMED)
@@ -296,20 +304,114 @@ static void dpt_neigh_mac_change(struct kunit *test)
 	struct dpt_dev *d = dpt_neigh_dev(test, 4, 3);
 	const struct dp_topo *t = &d->dp->topo;
 	u32 self = d->dp->self, peer, sport;
-	u8 mac[ETH_ALEN];
-	int idx;
+	u8 mac[ETH_ALEN], forged[ETH_ALEN];
+	struct dp_neigh *nb;
+	unsigned long warned;
+	int idx, i;
 
 	peer = dp_port_neigh(t, self, 1, 2);
 	idx = dp_port_neigh_index(t, self, 1, peer);
+	nb = &d->port[1]->neigh[idx];
 	sport = dpt_peer_port_of(t, self, 1, peer);
 	dpt_mac_of(peer, mac);
 	dpt_hello(test, d, 1, peer, sport, mac, ~0U);
-	/* The peer's NIC was replaced. */
-	mac[5] ^= 0x55;
+	/*
+	 * Another host forges the live neighbour's Hellos: its MAC stays,
+	 * each attempt is counted, one warning per dead interval.
+	 */
+	ether_addr_copy(forged, mac);
+	forged[5] ^= 0x55;
+	for (i = 0; i < 5; i++)
+		dpt_hello(test, d, 1, peer, sport, forged, ~0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nb->mac), ether_addr_to_u64(mac));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_CHANGE), 5);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	warned = READ_ONCE(d->port[1]->mac_change_warned);
+	KUNIT_EXPECT_NE(test, warned, 0);
+	/* The real one still refreshes it. */
 	dpt_hello(test, d, 1, peer, sport, mac, ~0U);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&d->port[1]->neigh[idx].mac),
-			ether_addr_to_u64(mac));
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 2);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 1, peer));
+
+	/* The peer's NIC was replaced: the old MAC goes dead first. */
+	WRITE_ONCE(nb->last_heard, jiffies - d->dp->dead_jiffies);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 1, peer));
+	dpt_hello(test, d, 1, peer, sport, forged, ~0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nb->mac),
+			ether_addr_to_u64(forged));
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 1, peer));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_CHANGE), 5);
+}
+
+/* Hellos to this server's MAC or another group: not a neighbour's. */
+static void dpt_neigh_hello_not_group(struct kunit *test)
+{
+	static const u8 other_group[ETH_ALEN] __aligned(2) = {
+		0x03, 0x44, 0x50, 0x00, 0x00, 0x02 };
+	struct dpt_dev *d = dpt_neigh_dev(test, 4, 3);
+	const struct dp_topo *t = &d->dp->topo;
+	u32 self = d->dp->self, peer;
+
+	peer = dp_port_neigh(t, self, 0, 1);
+	dpt_hello_dst = d->lower[0]->dev_addr;
+	dpt_hello_ok(test, d, 0, peer);
+	dpt_hello_dst = other_group;
+	dpt_hello_ok(test, d, 0, peer);
+	dpt_hello_dst = dpt_hello_group;
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_NOT_GROUP), 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 0);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, peer));
+	dpt_hello_ok(test, d, 0, peer);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, peer));
+}
+
+/*
+ * A flood of miswired Hellos, each from another server and MAC: one event
+ * (one generation bump) per dead interval and port; the record shows the
+ * most recent sender and the count, so a later real cabling error shows.
+ */
+static void dpt_neigh_miswired_flood(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_neigh_dev(test, 4, 3);
+	const struct dp_topo *t = &d->dp->topo;
+	u32 self = d->dp->self, id, n = 0, last = 0, gen;
+	struct dp_miswired mis;
+	u8 mac[ETH_ALEN];
+
+	gen = atomic_read(&d->dp->gen);
+	for (id = 0; id < t->nodes; id++) {
+		if (dp_port_neigh_index(t, self, 0, id) >= 0 || id == self)
+			continue;
+		dpt_mac_of(id, mac);
+		mac[1] = n;	/* a new source MAC each time */
+		dpt_hello(test, d, 0, id, 0, mac, ~0U);
+		last = id;
+		n++;
+	}
+	KUNIT_ASSERT_GT(test, n, 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->dp->gen) - gen, 1);
+	KUNIT_ASSERT_TRUE(test, dp_port_miswired_get(d->dp, d->port[0], &mis));
+	KUNIT_EXPECT_EQ(test, mis.node, last);
+	KUNIT_EXPECT_EQ(test, mis.count, n);
+	/* The same sender with a new MAC each time: no more events either. */
+	for (id = 0; id < 5; id++) {
+		mac[1] = 0x80 + id;
+		dpt_hello(test, d, 0, last, 0, mac, ~0U);
+	}
+	n += 5;
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->dp->gen) - gen, 1);
+
+	/* A dead interval later, the next one raises an event again. */
+	spin_lock_bh(&d->port[0]->miswired_lock);
+	d->port[0]->miswired.ntf -= d->dp->dead_jiffies;
+	spin_unlock_bh(&d->port[0]->miswired_lock);
+	dpt_hello(test, d, 0, last, 1, mac, ~0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->dp->gen) - gen, 2);
+	KUNIT_ASSERT_TRUE(test, dp_port_miswired_get(d->dp, d->port[0], &mis));
+	KUNIT_EXPECT_EQ(test, mis.count, n + 1);
+	KUNIT_EXPECT_EQ(test, mis.sport, 1);
 }
 
 /* The oracle follows the port: carrier, running, detached. */
@@ -464,6 +566,8 @@ static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_bad_hello),
 	KUNIT_CASE(dpt_neigh_aging),
 	KUNIT_CASE(dpt_neigh_mac_change),
+	KUNIT_CASE(dpt_neigh_hello_not_group),
+	KUNIT_CASE(dpt_neigh_miswired_flood),
 	KUNIT_CASE(dpt_neigh_port_state),
 	KUNIT_CASE(dpt_neigh_hello_tlv),
 	KUNIT_CASE(dpt_neigh_hello_bad_tlv),

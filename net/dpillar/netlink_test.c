@@ -9,6 +9,7 @@
 
 #include <kunit/skbuff.h>
 #include <kunit/test.h>
+#include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/netlink.h>
 #include <net/rtnetlink.h>
@@ -429,6 +430,71 @@ static void dpt_nl_newlink_ports(struct kunit *test)
 	dpt_expect_msg(test, m, "Unknown attribute in port list");
 }
 
+static netdev_tx_t dpt_nl_lower_xmit(struct sk_buff *skb,
+				     struct net_device *dev)
+{
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops dpt_nl_lower_ops = {
+	.ndo_start_xmit = dpt_nl_lower_xmit,
+};
+
+static void dpt_nl_lower_free(void *arg)
+{
+	unregister_netdev(arg);
+	free_netdev(arg);
+}
+
+/*
+ * A request that passes every check of newlink, so that it reaches
+ * register_netdevice() with the prefixes installed, and a name that
+ * register_netdevice() rejects before ndo_init: nothing of newlink's may
+ * be left behind (issue: the prefixes leaked, once per request).
+ */
+static void dpt_nl_newlink_bad_name(struct kunit *test)
+{
+	static const char *const names[] = { "dp:0", "a%d%d", "dp/0" };
+	struct net_device *lower;
+	unsigned int i;
+	u32 ifindex[2];
+
+	lower = alloc_netdev(0, "dptl%d", NET_NAME_ENUM, ether_setup);
+	KUNIT_ASSERT_NOT_NULL(test, lower);
+	lower->netdev_ops = &dpt_nl_lower_ops;
+	eth_hw_addr_random(lower);
+	if (register_netdev(lower)) {
+		free_netdev(lower);
+		KUNIT_FAIL(test, "cannot register a lower device");
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dpt_nl_lower_free,
+							lower), 0);
+	ifindex[0] = LOOPBACK_IFINDEX;
+	ifindex[1] = lower->ifindex;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct nlattr *tb[IFLA_MAX + 1] = {};
+		struct net_device *dev = dpt_nl_alloc(test);
+		struct dp_priv *dp = netdev_priv(dev);
+		struct dpt_msg *m;
+		int err;
+
+		m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, ifindex, 2, 0);
+		KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+		strscpy(dev->name, names[i], sizeof(dev->name));
+		rtnl_lock();
+		err = dp_link_ops.newlink(&init_net, dev, tb, m->tb,
+					  &m->extack);
+		rtnl_unlock();
+		KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "name %s", names[i]);
+		KUNIT_EXPECT_EQ(test, dev->reg_state, NETREG_UNINITIALIZED);
+		KUNIT_EXPECT_NULL_MSG(test, rcu_access_pointer(dp->prefix),
+				      "name %s: the prefixes leak", names[i]);
+	}
+}
+
 static void dpt_nl_validate(struct kunit *test)
 {
 	u8 mac[ETH_ALEN] = { 2 };
@@ -629,6 +695,7 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE(dpt_nl_newlink_topo),
 	KUNIT_CASE(dpt_nl_newlink_settings),
 	KUNIT_CASE(dpt_nl_newlink_ports),
+	KUNIT_CASE(dpt_nl_newlink_bad_name),
 	KUNIT_CASE(dpt_nl_validate),
 	KUNIT_CASE(dpt_nl_changelink),
 	KUNIT_CASE(dpt_nl_fill_info),

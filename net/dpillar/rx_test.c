@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
+#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/prandom.h>
@@ -146,6 +147,46 @@ static void dpt_rx_other_host(struct kunit *test)
 		kfree_skb(skb);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_OTHERHOST), 1);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+}
+
+/*
+ * A VLAN tag taken off by the NIC (or by the stack's skb_vlan_untag()) for
+ * a VLAN nobody configured: not our segment.  Neither delivered as if
+ * untagged nor relayed, where the tag would be put back on.  Both a frame
+ * for us and one in transit, each with a Hello too.
+ */
+static void dpt_rx_vlan(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 self, peer, dst[2];
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+	int i;
+
+	dst[0] = self;
+	dst[1] = peer;
+	for (i = 0; i < 3; i++) {
+		rx_handler_result_t ret;
+		struct sk_buff *skb;
+
+		if (i < 2)
+			dpt_hdr(h, DPILLAR_T_DATA, peer, dst[i]);
+		else
+			dpt_hdr(h, DPILLAR_T_HELLO, peer, DPILLAR_NODE_NONE);
+		buf[DP_HDR_LEN] = 0x45;
+		skb = dpt_frame(test, d, 0, dpt_peer_mac, DPILLAR_ETHERTYPE,
+				buf, sizeof(buf), sizeof(buf));
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), 100 + i);
+		ret = dpt_rx(&skb);
+		KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+		if (ret != RX_HANDLER_CONSUMED)
+			kfree_skb(skb);
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_VLAN), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX) +
+			      dpt_stat(d, DP_STAT_HELLO_BAD), 0);
 }
 
 static void dpt_rx_bad_addr(struct kunit *test)
@@ -398,6 +439,8 @@ static const u8 dpt_v1_data[] = {	/* 0:0.0 -> 1:0.0, TTL 64, ICMP echo */
 	0x5a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
+static const u8 dpt_v1_hello_dst[ETH_ALEN] __aligned(2) = {
+	0x03, 0x44, 0x50, 0x00, 0x00, 0x01 };
 static const u8 dpt_v1_mac_a[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x0a };
 static const u8 dpt_v1_mac_b[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x0b };
 
@@ -413,6 +456,9 @@ static void dpt_rx_v1_frames(struct kunit *test)
 	skb = dpt_frame(test, a, 0, dpt_v1_mac_b, DPILLAR_ETHERTYPE,
 			dpt_v1_hello, sizeof(dpt_v1_hello),
 			sizeof(dpt_v1_hello));
+	/* Sent to the Hello group, as every version sends them. */
+	ether_addr_copy(eth_hdr(skb)->h_dest, dpt_v1_hello_dst);
+	skb->pkt_type = PACKET_MULTICAST;
 	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_CONSUMED);
 	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_RX), 1);
 	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_BAD), 0);
@@ -443,6 +489,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_dev_down),
 	KUNIT_CASE(dpt_rx_bad_type),
 	KUNIT_CASE(dpt_rx_other_host),
+	KUNIT_CASE(dpt_rx_vlan),
 	KUNIT_CASE(dpt_rx_bad_addr),
 	KUNIT_CASE(dpt_rx_deliver),
 	KUNIT_CASE(dpt_rx_bad_inner),

@@ -154,6 +154,9 @@ u64 dpt_stat_outcomes(const struct dpt_dev *d)
 	/* The receive drops, as dp_get_stats64() sums them. */
 	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
 		sum += dpt_stat(d, i);
+	/* ... and those appended after the detour counters. */
+	for (i = DP_STAT_DROP_VLAN; i < DP_STAT_MAX; i++)
+		sum += dpt_stat(d, i);
 	return sum;
 }
 

@@ -1123,6 +1123,45 @@ static void dpt_core_ttl_extremes(struct kunit *test)
 }
 
 /*
+ * A long legitimate path is delivered with the TTL packets get: in (4,10)
+ * with two failures next to the destination, 68 hops (four tunnels, as
+ * dpsim's own test shows), more than the fixed TTL of 64 once was.  The
+ * same walk with 64 runs out: the test tells the two apart.
+ */
+static void dpt_core_ttl_long_path(struct kunit *test)
+{
+	static const char *const fail[] = {
+		"1:1.1.0.0.1.1.0.0.0.1", "1:1.1.0.0.1.1.0.0.1.1",
+	};
+	struct dp_topo_params prm = { .kind = DP_TOPO_DPILLAR, .n = 4, .k = 10 };
+	struct dp_fail_set f;
+	struct dp_topo t;
+	struct dp_walk w;
+	u32 src, dst, id;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
+	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:1.0.0.1.0.1.1.0.0.0", &src,
+					    NULL), 0);
+	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "2:1.1.0.0.1.1.0.0.0.1", &dst,
+					    NULL), 0);
+	dpt_fail_init(test, &f, &t);
+	for (i = 0; i < ARRAY_SIZE(fail); i++) {
+		KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, fail[i], &id, NULL), 0);
+		dp_fail_set_node(&f, id);
+	}
+	dpt_walk(&t, src, dst, 0, &f, dp_topo_ttl(&t), &w);
+	KUNIT_EXPECT_TRUE(test, w.delivered);
+	KUNIT_EXPECT_FALSE(test, w.bad_hop);
+	KUNIT_EXPECT_EQ(test, w.hops, 68);
+	KUNIT_EXPECT_GT(test, w.hops, 64);
+	KUNIT_EXPECT_LE(test, w.hops, dp_topo_ttl(&t));
+	dpt_walk(&t, src, dst, 0, &f, 64, &w);
+	KUNIT_EXPECT_FALSE(test, w.delivered);
+	KUNIT_EXPECT_TRUE(test, w.looped);
+}
+
+/*
  * Text addresses: "#<id>" in the core for every topology, the rest in the
  * topology; a failed parse leaves the caller's id alone.
  */
@@ -1174,6 +1213,7 @@ static struct kunit_case dpt_core_cases[] = {
 	KUNIT_CASE(dpt_core_registry),
 	KUNIT_CASE(dpt_core_ops_check_rejects),
 	KUNIT_CASE(dpt_core_ttl_extremes),
+	KUNIT_CASE(dpt_core_ttl_long_path),
 	KUNIT_CASE(dpt_core_addr_dispatch),
 	{}
 };

@@ -195,6 +195,12 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS] = "route_tunnel_hops",
 	[DPILLAR_A_STATS_ROUTE_UTURNS] = "route_uturns",
 	[DPILLAR_A_STATS_ROUTE_RING_REVERSALS] = "route_ring_reversals",
+	[DPILLAR_A_STATS_ROUTE_DETOURS] = "route_detours",
+	[DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS] = "route_waypoint_hops",
+	[DPILLAR_A_STATS_ROUTE_DROP_DETOURS] = "route_detour_budget",
+	[DPILLAR_A_STATS_DROP_VLAN] = "drop_vlan",
+	[DPILLAR_A_STATS_HELLO_NOT_GROUP] = "hello_not_group",
+	[DPILLAR_A_STATS_HELLO_MAC_CHANGE] = "hello_mac_change",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */
@@ -209,11 +215,21 @@ static const char *stat_name(const struct dp_topo *t, int type, char *buf,
 	    (detour = dp_detour_name(t, type -
 				     DPILLAR_A_STATS_ROUTE_TUNNEL_HOPS + 1)))
 		snprintf(buf, len, "route_%s", detour);
+	else if (t && type >= DPILLAR_A_STATS_ROUTE_DETOURS &&
+		 type <= DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS &&
+		 (detour = dp_detour_name(t, type -
+					  DPILLAR_A_STATS_ROUTE_DETOURS + 4)))
+		snprintf(buf, len, "route_%s", detour);
 	else if (t && type >= DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR &&
 		 type <= DPILLAR_A_STATS_ROUTE_DROP_NOPATH)
 		snprintf(buf, len, "route_%s", dp_drop_reason_name(t, type -
 			 DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR +
 			 DP_DROP_ROUTE_BAD_ADDR));
+	else if (t && type == DPILLAR_A_STATS_ROUTE_DROP_DETOURS)
+		snprintf(buf, len, "route_%s", dp_drop_reason_name(t,
+			 DPILLAR_A_STATS_ROUTE_DROP_NOPATH -
+			 DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR +
+			 DP_DROP_ROUTE_BAD_ADDR + 1));	/* reason 9 */
 	else if (type <= DPILLAR_A_STATS_MAX && stat_names[type])
 		snprintf(buf, len, "%s", stat_names[type]);
 	else

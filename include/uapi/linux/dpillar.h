@@ -114,7 +114,8 @@ enum {
  * DPillar; plus a miswired sender of a port, kept while it is heard);
  * ROUTE_GET asks this server's routing for the next hop and the whole path
  * it predicts toward a destination; DEV_SET changes the Hello timers and the
- * address prefixes (CAP_NET_ADMIN).  Group "events" carries NEIGH_NTF
+ * address prefixes (CAP_NET_ADMIN in the user namespace owning the
+ * device's network namespace, as changelink).  Group "events" carries NEIGH_NTF
  * (a neighbour became reachable or unreachable, or a miswired Hello was
  * heard) and PORT_NTF (a port's state changed).
  */
@@ -246,6 +247,9 @@ enum {
 	DPILLAR_A_STATS_ROUTE_DETOURS,		/* detour slot 4 */
 	DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS,	/* detour slot 5 */
 	DPILLAR_A_STATS_ROUTE_DROP_DETOURS,	/* routing drop reason 9 */
+	DPILLAR_A_STATS_DROP_VLAN,	/* VLAN-tagged frame, no VLAN device */
+	DPILLAR_A_STATS_HELLO_NOT_GROUP,	/* Hello not sent to the group */
+	DPILLAR_A_STATS_HELLO_MAC_CHANGE,	/* live neighbour's MAC kept */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
@@ -284,6 +288,14 @@ enum {
 	DPILLAR_A_NEIGH_STATE,		/* u32, enum dpillar_neigh_state */
 	DPILLAR_A_NEIGH_LAST_HEARD_MS,	/* u32: ms since its last Hello */
 	DPILLAR_A_NEIGH_PEER_PORT,	/* u32: its port it sent from */
+	DPILLAR_A_NEIGH_MISWIRED_COUNT,	/* u32: miswired Hellos heard on the
+					 * port since it last had none for the
+					 * dead interval (MISWIRED entries)
+					 */
+	DPILLAR_A_NEIGH_REJECTED_MAC,	/* binary, 6 bytes: NEIGH_NTF of a
+					 * live neighbour, a Hello from this
+					 * other MAC was ignored
+					 */
 
 	__DPILLAR_A_NEIGH_MAX,
 	DPILLAR_A_NEIGH_MAX = __DPILLAR_A_NEIGH_MAX - 1

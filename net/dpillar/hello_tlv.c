@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TLVs of a Hello (hello_tlv.h): shared, unchanged, by the kernel
+ * module and the userspace fuzz targets (tools/fuzz).
+ */
+
+#include "hello_tlv.h"
+
+#define DP_TLV_HDR	4	/* sizeof(struct dpillar_tlv) */
+
+/*
+ * The wire's big-endian fields, read byte by byte: TLVs are 4-aligned in
+ * the frame, not in memory.
+ */
+static u16 dp_be16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static u32 dp_tlv_align(u32 len)
+{
+	return (len + DPILLAR_TLV_ALIGN - 1) & ~(u32)(DPILLAR_TLV_ALIGN - 1);
+}
+
+/*
+ * Parse the TLVs of a Hello (@len bytes at @tlv) into @hi.  False, for a
+ * counted drop of the whole Hello, when a TLV runs past @len, a known type
+ * has the wrong length or comes twice; unknown types are skipped, so that
+ * a later version can add fields.  The last TLV needs no padding.
+ */
+bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi)
+{
+	u32 off = 0;
+
+	memset(hi, 0, sizeof(*hi));
+	if (len > DPILLAR_HELLO_TLV_MAX)
+		return false;
+	while (off < len) {
+		/* struct dpillar_tlv, by bytes: type, then length. */
+		const u8 *t = tlv + off, *v;
+		u32 vlen;
+
+		if (len - off < DP_TLV_HDR)
+			return false;
+		vlen = dp_be16(t + 2);
+		if (vlen > len - off - DP_TLV_HDR)
+			return false;
+		v = t + DP_TLV_HDR;
+		switch (dp_be16(t)) {
+		case DPILLAR_TLV_PORTS_UP:
+			if (vlen != sizeof(u32) || hi->has_ports_up)
+				return false;
+			hi->ports_up = (u32)v[0] << 24 | (u32)v[1] << 16 |
+				       (u32)v[2] << 8 | v[3];
+			hi->has_ports_up = true;
+			break;
+		default:
+			break;
+		}
+		off += dp_tlv_align(DP_TLV_HDR + vlen);
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_hello_parse);

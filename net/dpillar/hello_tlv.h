@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hello_tlv.h - the parser of a Hello's TLVs (struct dpillar_tlv), the
+ * one part of the Hello that a hostile frame controls byte by byte.  Like
+ * the topology core it builds in the kernel and in userspace (dp_shim.h),
+ * so that tools/fuzz runs it under libFuzzer.
+ */
+#ifndef _DP_HELLO_TLV_H
+#define _DP_HELLO_TLV_H
+
+#include "dp_shim.h"
+#include <linux/dpillar_packet.h>
+
+/* The TLVs of a Hello, parsed (dp_hello_parse()). */
+struct dp_hello_info {
+	u32 ports_up;
+	bool has_ports_up;
+};
+
+/*
+ * Parse @len bytes of TLVs at @tlv into @hi; false when the Hello must be
+ * dropped (see hello_tlv.c).
+ */
+bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi);
+
+#endif /* _DP_HELLO_TLV_H */

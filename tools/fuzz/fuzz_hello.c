@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_hello: the Hello TLV parser (net/dpillar/hello_tlv.c) on any bytes,
+ * as dp_hello_rcv() calls it: the Hello's tlv_len field (the first two
+ * input bytes) says how many TLV bytes follow, and only a Hello that
+ * carries them all gets parsed.  The TLVs are copied to a buffer of
+ * exactly that size, so that ASan sees any read past them.  The result
+ * is compared with a second, naive parser written from the wire format's
+ * description (include/uapi/linux/dpillar_packet.h).
+ */
+#include "fuzz.h"
+#include "hello_tlv.h"
+
+/* The reference: the format's rules, one by one, nothing clever. */
+static bool ref_parse(const u8 *b, size_t len, struct dp_hello_info *hi)
+{
+	size_t off = 0;
+
+	hi->ports_up = 0;
+	hi->has_ports_up = false;
+	if (len > DPILLAR_HELLO_TLV_MAX)
+		return false;
+	while (off < len) {
+		size_t type, vlen, total;
+
+		if (off + 4 > len)
+			return false;		/* a TLV header cut short */
+		type = (size_t)b[off] << 8 | b[off + 1];
+		vlen = (size_t)b[off + 2] << 8 | b[off + 3];
+		if (off + 4 + vlen > len)
+			return false;		/* a value past the end */
+		if (type == DPILLAR_TLV_PORTS_UP) {
+			if (vlen != 4 || hi->has_ports_up)
+				return false;
+			hi->ports_up = (u32)b[off + 4] << 24 |
+				       (u32)b[off + 5] << 16 |
+				       (u32)b[off + 6] << 8 | b[off + 7];
+			hi->has_ports_up = true;
+		}
+		total = 4 + vlen;
+		off += (total + 3) / 4 * 4;	/* padding to 4 */
+	}
+	return true;
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct dp_hello_info hi, ref;
+	size_t tlv_len;
+	bool ok, rok;
+	u8 *buf;
+
+	if (size < 2)
+		return 0;
+	tlv_len = (size_t)data[0] << 8 | data[1];
+	/* dp_hello_rcv(): too long, or not all in the frame: dropped. */
+	if (tlv_len > DPILLAR_HELLO_TLV_MAX || tlv_len > size - 2)
+		return 0;
+	buf = malloc(tlv_len ? tlv_len : 1);
+	FZ_CHECK(buf);
+	memcpy(buf, data + 2, tlv_len);
+	ok = dp_hello_parse(buf, (u32)tlv_len, &hi);
+	rok = ref_parse(buf, tlv_len, &ref);
+	FZ_CHECK(ok == rok);
+	if (ok) {
+		FZ_CHECK(hi.has_ports_up == ref.has_ports_up);
+		FZ_CHECK(hi.ports_up == ref.ports_up);
+		FZ_CHECK(hi.has_ports_up || !hi.ports_up);
+	}
+	/* Whatever the length passed in, never more than it is read. */
+	ok = dp_hello_parse(buf, (u32)(size - 2 > tlv_len ? tlv_len : size - 2),
+			    &hi);
+	(void)ok;
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_route: the routing core of every topology against hostile route
+ * state, as the relays run it (net/dpillar/fwd.c).
+ *
+ * The input picks a fabric (topology, parameters), the server the frame
+ * arrives at, the wire's routing state (dst, waypoint, flags and routing
+ * word, any values, or a sender's dp_route_init() state, as is or with
+ * bits flipped) and a reachability view (which neighbour each server
+ * hears on each port, asymmetric, any density, and the ports-up reports).
+ * The frame is then relayed hop by hop exactly as dp_handle_frame() and
+ * dp_relay() would: addresses checked, delivered at dst, else one
+ * dp_route() per server.  Every hop must go to a real neighbour on the
+ * chosen port that the view says is reachable, with a known phase; every
+ * drop must name a known reason; and the path must end within the
+ * topology's proven bound (t->max_hops, the TTL a sender puts on), from
+ * any starting state.  An endless loop inside dp_route() is libFuzzer's
+ * timeout.  Any violation aborts, which libFuzzer reports as a crash.
+ */
+#include "fuzz.h"
+#include "topo.h"
+
+struct fz_view {
+	const struct dp_topo *t;
+	u32 seed;
+	u8 link_fail;	/* out of 256: a link seen down */
+	u8 node_fail;	/* out of 256: a server silent on every port */
+	u8 ports_up;	/* out of 256: a neighbour reports its ports-up */
+};
+
+static bool fz_reachable(const void *ctx, u32 self, u32 port, u32 peer)
+{
+	const struct fz_view *fv = ctx;
+
+	/* As the Hello table: only the port's own neighbours are known. */
+	if (port >= fv->t->nports || !dp_addr_valid(fv->t, self) ||
+	    dp_port_neigh_index(fv->t, self, port, peer) < 0)
+		return false;
+	if ((fz_mix(fv->seed ^ 0x5a5a5a5a, peer, 0, 0) & 255) < fv->node_fail)
+		return false;
+	return (fz_mix(fv->seed, self, port, peer) & 255) >= fv->link_fail;
+}
+
+static bool fz_ports_up(const void *ctx, u32 self, u32 port, u32 peer,
+			u32 *mask)
+{
+	const struct fz_view *fv = ctx;
+	u32 h = fz_mix(fv->seed ^ 0xa5a5a5a5, self, port, peer);
+
+	if ((h & 255) >= fv->ports_up)
+		return false;
+	*mask = fz_mix(h, peer, port, self);	/* any bits, even unused ports */
+	return true;
+}
+
+/* The relay's address check (dp_addr_ok()). */
+static bool fz_addr_ok(const struct dp_topo *t, const struct dp_route_state *st)
+{
+	return dp_addr_valid(t, st->dst) &&
+	       (st->waypoint == DP_NODE_NONE || dp_addr_valid(t, st->waypoint));
+}
+
+/* A node id from 4 input bytes: mostly valid ones, some edges. */
+static u32 fz_node(const struct dp_topo *t, struct fz_in *in)
+{
+	u32 v = fz_u32(in);
+
+	switch (v >> 29) {
+	case 0:
+		return DP_NODE_NONE;
+	case 1:
+		return v;		/* anything */
+	case 2:
+		return t->nodes - 1 + (v & 3);	/* around the edge */
+	default:
+		return v % t->nodes;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct fz_in in = { data, size };
+	struct dp_topo_params p = { 0 };
+	struct dp_route_state st;
+	struct fz_view fv;
+	struct dp_view v = { 0 };
+	const char *why = NULL;
+	struct dp_topo t;
+	u32 self, hops = 0;
+	bool view;
+	u8 mode;
+
+	mode = fz_u8(&in);
+	view = mode & 1;	/* else failure-free routing (v == NULL) */
+	p.kind = 1 + fz_u8(&in) % DP_TOPO_KIND_MAX;
+	p.n = fz_u8(&in) % 33;
+	p.k = fz_u8(&in) % 33;
+	if (dp_topo_init(&t, &p, &why))
+		return 0;
+	FZ_CHECK(t.max_hops > 0 && t.max_hops <= DP_TTL_MAX);
+	FZ_CHECK(t.ff_hops <= t.max_hops);
+
+	self = fz_u32(&in) % t.nodes;
+	st.dst = fz_node(&t, &in);
+	st.waypoint = fz_node(&t, &in);
+	st.word = fz_u16(&in);
+	st.flags = fz_u8(&in);
+	/*
+	 * Mode bit 1: a sender's state (dp_xmit()), with a selector and a
+	 * flow hash from the input, then bits of the input flipped in its
+	 * flags and word as a hostile relay on the way could.
+	 */
+	if (mode & 2 && dp_addr_valid(&t, st.dst)) {
+		u16 word = st.word;
+		u8 flags = st.flags;
+
+		dp_route_init(&t, self, st.dst, mode >> 2 & 3, fz_u32(&in), &st);
+		if (mode & 0x10) {
+			st.word ^= word;
+			st.flags ^= flags;
+		}
+	}
+	fv.t = &t;
+	fv.seed = fz_u32(&in);
+	fv.link_fail = fz_u8(&in);
+	fv.node_fail = fz_u8(&in);
+	fv.ports_up = fz_u8(&in);
+	v.reachable = fz_reachable;
+	v.ports_up = fz_ports_up;
+	v.ctx = &fv;
+
+	for (;;) {
+		struct dp_hop hop = { 0 };
+		u32 from = self;
+
+		if (!fz_addr_ok(&t, &st))
+			break;		/* DP_STAT_DROP_ADDR */
+		if (self == st.dst)
+			break;		/* delivered */
+		/* A relay's TTL, at most the sender's bound, never runs out. */
+		FZ_CHECK(hops < t.max_hops);
+		if (dp_route(&t, self, &st, view ? &v : NULL,
+			     &hop)) {
+			FZ_CHECK(hop.reason > 0 && hop.reason < t.ops->ndrops);
+			break;
+		}
+		FZ_CHECK(hop.port < t.nports);
+		FZ_CHECK(dp_addr_valid(&t, hop.next));
+		FZ_CHECK(hop.next != from);
+		FZ_CHECK(dp_port_neigh_index(&t, from, hop.port, hop.next) >= 0);
+		FZ_CHECK(dp_peer_port(&t, from, hop.port, hop.next) >= 0);
+		FZ_CHECK(hop.phase < t.ops->nphases);
+		if (view)
+			FZ_CHECK(fz_reachable(&fv, from, hop.port, hop.next));
+		self = hop.next;
+		hops++;
+	}
+	return 0;
+}
