@@ -13,6 +13,7 @@
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -32,7 +33,8 @@ static const char usage_text[] =
 "        [--sources S] [--dir auto|cw|ccw]\n"
 "      failure-free SRoute over all pairs (small networks, or when P is 0)\n"
 "      or P random pairs; --shortest adds true shortest paths by BFS from\n"
-"      S sampled sources (default 4)\n"
+"      S sampled sources (default 4; every source once when S is at\n"
+"      least the node count)\n"
 "  ft -n N -k K --failed F [--fail-links L] [--pairs P] [--seed S]\n"
 "        [--ttl T] [--dir auto|cw|ccw] [--json]\n"
 "      F random failed servers, L failed server-switch links, P random\n"
@@ -295,7 +297,7 @@ static void bfs_free(struct bfs *b)
 
 /* Sum and max of server-hop distances from @src to every other server. */
 static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
-		    u64 *sum, u32 *max)
+		    u64 *sum, u64 *sq, u32 *max)
 {
 	u32 head = 0, tail = 0, p, i, sw, peer, id;
 	struct dp_port_info pi;
@@ -305,6 +307,7 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 	b->dist[src] = 0;
 	b->queue[tail++] = src;
 	*sum = 0;
+	*sq = 0;
 	*max = 0;
 	while (head < tail) {
 		id = b->queue[head++];
@@ -324,6 +327,7 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 					continue;
 				b->dist[peer] = b->dist[id] + 1;
 				*sum += b->dist[peer];
+				*sq += (u64)b->dist[peer] * b->dist[peer];
 				if (b->dist[peer] > *max)
 					*max = b->dist[peer];
 				b->queue[tail++] = peer;
@@ -334,12 +338,24 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 
 /* ---- paths ---- */
 
+/* Population standard deviation of @cnt values from their sum and squares. */
+static double stdev(u64 sum, u64 sq, u64 cnt)
+{
+	double m, v;
+
+	if (!cnt)
+		return 0;
+	m = (double)sum / cnt;
+	v = (double)sq / cnt - m * m;
+	return v > 0 ? sqrt(v) : 0;
+}
+
 static int cmd_paths(struct opts *o)
 {
 	struct dp_topo t;
 	struct dp_walk w = { 0 };
 	struct rng r = { o->seed };
-	u64 hist[HIST_MAX] = { 0 }, sum = 0, pairs, i, bad = 0;
+	u64 hist[HIST_MAX] = { 0 }, sum = 0, sq = 0, pairs, i, bad = 0;
 	u32 maxh = 0, s, d, bound, h;
 	bool all;
 	int err;
@@ -375,11 +391,12 @@ static int cmd_paths(struct opts *o)
 		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
 		hist[h]++;
 		sum += w.hops;
+		sq += (u64)w.hops * w.hops;
 		if (w.hops > maxh)
 			maxh = w.hops;
 	}
 
-	u64 ssum = 0, scount = 0;
+	u64 ssum = 0, ssq = 0, scount = 0;
 	u32 smax = 0, nsrc = 0;
 
 	if (o->shortest) {
@@ -391,11 +408,14 @@ static int cmd_paths(struct opts *o)
 			return 1;
 		}
 		for (nsrc = 0; nsrc < o->sources; nsrc++) {
-			u64 one;
+			u64 one, onesq;
 			u32 mx;
 
-			bfs_run(&t, &b, rng_below(&r, t.nodes), &one, &mx);
+			/* every source once when there are no more of them */
+			bfs_run(&t, &b, o->sources >= t.nodes ? nsrc :
+				rng_below(&r, t.nodes), &one, &onesq, &mx);
 			ssum += one;
+			ssq += onesq;
 			scount += t.nodes - 1;
 			if (mx > smax)
 				smax = mx;
@@ -418,9 +438,10 @@ static int cmd_paths(struct opts *o)
 		printf("]");
 		if (o->shortest)
 			printf(", \"shortest_sources\": %u, \"shortest_avg\": "
-			       "%.4f, \"shortest_max\": %u", nsrc,
-			       (double)ssum / scount, smax);
-		printf("}\n");
+			       "%.4f, \"shortest_max\": %u, \"shortest_stdev\": "
+			       "%.4f", nsrc, (double)ssum / scount, smax,
+			       stdev(ssum, ssq, scount));
+		printf(", \"stdev_hops\": %.4f}\n", stdev(sum, sq, pairs));
 	} else {
 		printf("%s: %u servers, %u switches\n", describe(&t),
 		       t.nodes, t.switches);
@@ -441,7 +462,11 @@ static int cmd_paths(struct opts *o)
 			       100.0 * hist[h] / pairs);
 		if (o->shortest)
 			printf("shortest paths (BFS from %u sources): avg %.4f,"
-			       " max %u\n", nsrc, (double)ssum / scount, smax);
+			       " max %u, stdev %.4f\n", nsrc,
+			       (double)ssum / scount, smax,
+			       stdev(ssum, ssq, scount));
+		if (t.kind != DP_TOPO_DPILLAR)
+			printf("  stdev hops %.4f\n", stdev(sum, sq, pairs));
 		if (bad)
 			printf("FAILURES: %llu pairs not delivered within the "
 			       "bound\n", (unsigned long long)bad);
