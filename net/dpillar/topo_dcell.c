@@ -509,11 +509,16 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 		jump = false;
 		if (steps[i].level == 1 &&
 		    st->word == dcl_digit(t, steps[i].n2, 1) + 1) {
-			/* Twice toward this DCell_0: the rack is down. */
-			if (!i)
-				return dcl_drop(hop, DCL_DROP_RACK_DOWN);
-			i--;
-			jump = true;
+			/*
+			 * Twice toward this DCell_0: the rack is down.  When
+			 * it holds the target there is no level to jump to:
+			 * a plain reroute tries another entry while the budget
+			 * lasts (servers of the rack may still be up).
+			 */
+			if (i) {
+				i--;
+				jump = true;
+			}
 		}
 		for (;;) {
 			l = steps[i].level;
