@@ -46,13 +46,15 @@
  *   the rack.  When there is no level up (the rack holds the target) the
  *   packet is dropped (rack_down).  When no proxy exists at a level, the
  *   reroute also jumps up one level.
- * - Budget: at most DCL_MAX_REROUTES reroutes per packet, counted in the
- *   header flags.  Between two reroutes the packet follows DCellRouting
- *   toward a fixed target (the waypoint, then the destination), so the
- *   path has at most 2 * DCL_MAX_REROUTES + 2 DCellRouting segments (one
- *   more for a waypoint found in a hostile header) of at most
- *   2^(k+1) - 1 hops each: the TTL bound, 248 for k = 4.  Loop-free by
- *   construction, whatever the failures.
+ * - Budget: at most B reroutes per packet, counted in the header flags.
+ *   Between two reroutes the packet follows DCellRouting toward a fixed
+ *   target (the waypoint, then the destination), so the path has at most
+ *   2B + 1 DCellRouting segments (one more for a waypoint found in a
+ *   hostile header) of at most 2^(k+1) - 1 hops each: the TTL bound is
+ *   (2B + 2)(2^(k+1) - 1).  B is the largest that keeps it within 255,
+ *   at most 7 (3 flag bits): B = 7 for k <= 3 (TTL 48, 112, 240), B = 3
+ *   for k = 4 (TTL 248).  Loop-free by construction, whatever the
+ *   failures.
  * - A destination on our own mini-switch that we cannot hear is dropped
  *   (dst_down): its cables might still be up, but no rule above reaches a
  *   server through its cables only.
@@ -169,8 +171,11 @@ static int dcl_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	t->switches = d->t[k] / n;
 	t->nports = k + 1;
 	t->ff_hops = (2U << k) - 1;
-	/* See the budget rule above; k <= 4 here: at most 248 hops. */
-	t->max_hops = (2 * DCL_MAX_REROUTES + 2) * t->ff_hops;
+	/* The budget rule above: at most 255 hops. */
+	d->budget = (DP_TTL_MAX / t->ff_hops - 2) / 2;
+	if (d->budget > DCL_MAX_REROUTES)
+		d->budget = DCL_MAX_REROUTES;
+	t->max_hops = (2 * d->budget + 2) * t->ff_hops;
 	return 0;
 }
 
@@ -368,64 +373,85 @@ static bool dcl_port_reported_up(const struct dp_view *v, u32 self, u32 peer,
 	return mask & (1U << port);
 }
 
-/* Is @x in the DCell_0 remembered as down (word), inside our DCell_1? */
-static bool dcl_in_dead_rack(const struct dp_topo *t, u32 self, u32 word,
-			     u32 x)
+/* The routing word's tag of the DCell_0 of @x: never 0. */
+static u16 dcl_rack_tag(const struct dp_topo *t, u32 x)
 {
-	u32 base;
-
-	if (!word || word > dcl(t)->g[1])
-		return false;
-	base = self - dcl_low(t, self, 1) + (word - 1) * dcl(t)->n;
-	return x >= base && x - base < dcl(t)->n;
+	return (u16)(dcl_div(t, x, 0) % 0x7fff + 1);
 }
 
 /*
- * Pick the proxy of a reroute at level @l around sub-cell @d: 0 with
- * *@wp set, or -1 when there is none.
+ * Would a proxy in sub-cell @q enter sub-cell @d of the DCell_l at @base in
+ * another DCell_0 than @n2, the entry that failed?  Always false at level
+ * 1, where sub-cells are DCell_0s.
+ */
+static bool dcl_other_rack(const struct dp_topo *t, u32 base, u32 l, u32 q,
+			   u32 d, u32 n2)
+{
+	u32 e1, e2;
+
+	if (l < 2)
+		return false;
+	dcl_link(t, base, l, q, d, &e1, &e2);
+	return !dcl_same_rack(t, e2, n2);
+}
+
+/*
+ * Pick the proxy of a reroute at level @l around the link whose far end
+ * @n2 is in sub-cell @d: 0 with *@wp set, or -1 when there is none.  When
+ * n2's DCell_0 is the one remembered in @word (a second failure toward it:
+ * the rack may be down), pass 0 first takes only proxies that enter d in
+ * another DCell_0; pass 1 takes any.
  */
 static int dcl_pick_proxy(const struct dp_topo *t, u32 self, u32 l, u32 d,
-			  u32 word, const struct dp_view *v, u32 *wp)
+			  u32 n2, u32 word, const struct dp_view *v, u32 *wp)
 {
-	u32 s = dcl_digit(t, self, l), base, q, i, e, n1, n2, p, a0, gl;
+	u32 s = dcl_digit(t, self, l), base, q, i, e, n1, p, a0, gl, pass;
+	bool other;
 
-	/* Our own level-l cable, when it leads to another sub-cell. */
-	p = dcl_cable_peer(t, self, l);
-	if (dcl_digit(t, p, l) != d &&
-	    dp_view_reachable(v, self, l, p)) {
-		*wp = p;
-		return 0;
-	}
-	/* A mini-switch peer's level-l cable, reported up. */
-	a0 = dcl_low(t, self, 0);
-	for (i = 0; i < dcl(t)->n; i++) {
-		if (i == a0)
-			continue;
-		e = self - a0 + i;
-		p = dcl_cable_peer(t, e, l);
-		if (dcl_digit(t, p, l) == d ||
-		    !dp_view_reachable(v, self, DCL_PORT_SWITCH, e) ||
-		    !dcl_port_reported_up(v, self, e, l))
-			continue;
-		*wp = p;
-		return 0;
-	}
-	if (l == 1)
-		return -1;	/* every exit node is on our switch */
-	/* Any other sub-cell whose exit node is off our switch. */
 	base = self - dcl_low(t, self, l);
 	gl = dcl(t)->g[l];
-	for (i = 1, q = d + 1; i < gl; i++, q++) {
-		if (q == gl)
-			q = 0;
-		if (q == s || q == d)
-			continue;
-		dcl_link(t, base, l, s, q, &n1, &n2);
-		if (dcl_same_rack(t, self, n1) ||
-		    dcl_in_dead_rack(t, self, word, n1))
-			continue;
-		*wp = n2;
-		return 0;
+	a0 = dcl_low(t, self, 0);
+	for (pass = l < 2 || word != dcl_rack_tag(t, n2); pass < 2; pass++) {
+		/* Our own level-l cable, when it leads to another sub-cell. */
+		p = dcl_cable_peer(t, self, l);
+		q = dcl_digit(t, p, l);
+		other = dcl_other_rack(t, base, l, q, d, n2);
+		if (q != d && (pass || other) &&
+		    dp_view_reachable(v, self, l, p)) {
+			*wp = p;
+			return 0;
+		}
+		/* A mini-switch peer's level-l cable, reported up. */
+		for (i = 0; i < dcl(t)->n; i++) {
+			if (i == a0)
+				continue;
+			e = self - a0 + i;
+			p = dcl_cable_peer(t, e, l);
+			q = dcl_digit(t, p, l);
+			if (q == d ||
+			    (!pass && !dcl_other_rack(t, base, l, q, d, n2)) ||
+			    !dp_view_reachable(v, self, DCL_PORT_SWITCH, e) ||
+			    !dcl_port_reported_up(v, self, e, l))
+				continue;
+			*wp = p;
+			return 0;
+		}
+		if (l == 1)
+			return -1;	/* every exit node is on our switch */
+		/* Any other sub-cell whose exit node is off our switch. */
+		for (i = 1, q = d + 1; i < gl; i++, q++) {
+			if (q == gl)
+				q = 0;
+			if (q == s || q == d ||
+			    (!pass && !dcl_other_rack(t, base, l, q, d, n2)))
+				continue;
+			dcl_link(t, base, l, s, q, &n1, &e);
+			if (dcl_same_rack(t, self, n1) ||
+			    word == dcl_rack_tag(t, n1))
+				continue;
+			*wp = e;
+			return 0;
+		}
 	}
 	return -1;
 }
@@ -465,7 +491,7 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 	}
 	/*
 	 * Each pass either returns or takes one reroute from the budget, so
-	 * there are at most DCL_MAX_REROUTES + 1 passes.
+	 * there are at most budget + 1 passes.
 	 */
 	for (;;) {
 		target = st->waypoint != DP_NODE_NONE ? st->waypoint : st->dst;
@@ -475,8 +501,6 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 		if (cross) {
 			l = steps[m - 1].level;
 			if (dp_view_reachable(v, self, l, steps[m - 1].n2)) {
-				if (l >= 2)
-					st->word = 0;
 				dcl_hop(hop, steps[m - 1].n2, l, phase);
 				return 0;
 			}
@@ -503,12 +527,12 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 		}
 		/* The link of steps[m - 1] is down: reroute. */
 		used = st->flags & DCL_RS_REROUTES_MASK;
-		if (used >= DCL_MAX_REROUTES)
+		if (used >= dcl(t)->budget)
 			return dcl_drop(hop, DCL_DROP_BUDGET);
 		i = m - 1;
 		jump = false;
 		if (steps[i].level == 1 &&
-		    st->word == dcl_digit(t, steps[i].n2, 1) + 1) {
+		    st->word == dcl_rack_tag(t, steps[i].n2)) {
 			/*
 			 * Twice toward this DCell_0: the rack is down.  When
 			 * it holds the target there is no level to jump to:
@@ -523,15 +547,15 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 		for (;;) {
 			l = steps[i].level;
 			d = dcl_digit(t, steps[i].n2, l);
-			if (!dcl_pick_proxy(t, self, l, d, st->word, v, &wp))
+			if (!dcl_pick_proxy(t, self, l, d, steps[i].n2, st->word,
+					    v, &wp))
 				break;
 			if (!i)
 				return dcl_drop(hop, DCL_DROP_NO_PROXY);
 			i--;
 			jump = true;
 		}
-		if (l == 1)
-			st->word = (u16)(d + 1);
+		st->word = dcl_rack_tag(t, steps[m - 1].n2);
 		st->waypoint = wp;
 		st->flags = (st->flags & ~DCL_RS_REROUTES_MASK) | (used + 1);
 		phase = jump ? DCL_PHASE_JUMPUP : DCL_PHASE_REROUTE;

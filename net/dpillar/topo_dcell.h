@@ -22,17 +22,15 @@
 
 /*
  * Per-packet state (struct dp_route_state):
- * flags bits 0-1: local reroutes taken so far (DFR budget, at most
- *	DCL_MAX_REROUTES); the other bits are ignored.
- * word: 0, or 1 + the index, inside the current DCell_1, of the DCell_0
- *	the packet was last rerouted around at level 1 (jump-up memory);
- *	cleared when the packet crosses a cable of level 2 or more.
+ * flags bits 0-2: local reroutes taken so far (the DFR budget, see
+ *	struct dcl_priv.budget); the other bits are ignored.
+ * word: 0, or a tag of the DCell_0 (1 + its index modulo 0x7fff) holding
+ *	the far end of the link the packet was last rerouted around (the
+ *	jump-up memory).
  * waypoint: the proxy of a local reroute.
  */
-#define DCL_RS_REROUTES_MASK	0x03
-#ifndef DCL_MAX_REROUTES	/* overridable for experiments (dpsim) */
-#define DCL_MAX_REROUTES	3
-#endif
+#define DCL_RS_REROUTES_MASK	0x07
+#define DCL_MAX_REROUTES	7	/* what the flags can count */
 
 /* Phases after the generic ones. */
 enum dcl_phase {
@@ -55,6 +53,7 @@ enum dcl_drop {
 /* Precomputed tables, in struct dp_topo.priv. */
 struct dcl_priv {
 	u32 n, k;
+	u32 budget;		/* reroutes a packet may take */
 	u32 t[DCL_MAX_K + 1];	/* t[l]: servers of a DCell_l, t[0] = n */
 	u32 g[DCL_MAX_K + 1];	/* g[l] = t[l-1] + 1, g[0] = 1 */
 	struct dp_rdiv rt[DCL_MAX_K + 1];	/* x / t[l] */
