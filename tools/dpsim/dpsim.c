@@ -43,6 +43,9 @@ static const char usage_text[] =
 "        [--dir auto|cw|ccw] [--json]\n"
 "      hop-by-hop path; addresses are C:v_{k-1}.....v_0 or #<node id>;\n"
 "      --fail takes failed servers, and ADDR/PORT for a failed link\n"
+"  pairs -n N -k K [--fail ADDR[/PORT],...]\n"
+"      every ordered pair of live servers: SRC DST delivered|dropped HOPS\n"
+"      PATH (comma-separated), one line each\n"
 "  plan -n N -k K [--csv|--json]\n"
 "      switch (column, id) on each port of every server\n"
 "  bench [-n N -k K] [--runs R] [--json]\n"
@@ -641,13 +644,110 @@ static int parse_addr(const struct dp_topo *t, const char *text, u32 *id)
 	return 0;
 }
 
+/*
+ * --fail ADDR[/PORT],...: failed servers, and ADDR/PORT for a failed link.
+ * 0 or an exit status.
+ */
+static int parse_fail(const struct dp_topo *t, struct dp_fail_set *fs,
+		      const char *spec)
+{
+	char *list, *tok, *save = NULL, *slash;
+	unsigned long port;
+	u32 id;
+	int err = 0;
+
+	if (!spec)
+		return 0;
+	list = strdup(spec);
+	if (!list)
+		return 1;
+	for (tok = strtok_r(list, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		slash = strchr(tok, '/');
+		port = 0;
+		if (slash) {
+			*slash = 0;
+			port = strtoul(slash + 1, NULL, 10);
+			if (port >= t->nports) {
+				err = bad_usage("bad port in --fail '%s'", spec);
+				break;
+			}
+		}
+		err = parse_addr(t, tok, &id);
+		if (err)
+			break;
+		if (slash)
+			dp_fail_set_link(fs, id, (u32)port);
+		else
+			dp_fail_set_node(fs, id);
+	}
+	free(list);
+	return err;
+}
+
+/* ---- pairs ---- */
+
+/*
+ * Every ordered pair of live servers, one line each, routed under the
+ * failures of --fail: "SRC DST delivered|dropped HOPS PATH" (addresses
+ * in the topology's text form, PATH comma-separated, src first).  For
+ * tests that compare a running fabric with dpsim pair by pair.
+ */
+static int cmd_pairs(struct opts *o)
+{
+	struct dp_walk w = { 0 };
+	char a[DP_ADDR_TEXT_MAX];
+	struct dp_fail_set fs;
+	struct dp_topo t;
+	u32 s, d, i;
+	int err;
+
+	err = need_topo(o, &t);
+	if (err)
+		return err;
+	if ((u64)t.nodes * t.nodes > ALL_PAIRS_MAX)
+		return bad_usage("pairs: too many servers%s", "");
+	if (fs_init(&fs, &t)) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		return 1;
+	}
+	err = parse_fail(&t, &fs, o->fail);
+	w.path_max = o->ttl + 1;
+	w.path = calloc(w.path_max, sizeof(*w.path));
+	if (!err && !w.path)
+		err = 1;
+	for (s = 0; !err && s < t.nodes; s++) {
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d || dp_fail_node(&fs, s) ||
+			    dp_fail_node(&fs, d))
+				continue;
+			dp_walk(&t, s, d, o->sel, 0, &fs, o->ttl, &w);
+			if (w.bad_hop)
+				err = 1;
+			dp_addr_format(&t, s, a, sizeof(a));
+			printf("%s ", a);
+			dp_addr_format(&t, d, a, sizeof(a));
+			printf("%s %s %u ", a, w.delivered ? "delivered" :
+			       "dropped", w.hops);
+			for (i = 0; i < w.path_len; i++) {
+				dp_addr_format(&t, w.path[i], a, sizeof(a));
+				printf("%s%s", i ? "," : "", a);
+			}
+			printf("\n");
+		}
+	}
+	free(w.path);
+	fs_free(&fs);
+	return err;
+}
+
 static int cmd_route(struct opts *o)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
 	struct dp_walk w = { 0 };
 	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
-	u32 src, dst, id, i, max;
+	u32 src, dst, i, max;
 	int err;
 
 	err = need_topo(o, &t);
@@ -664,37 +764,10 @@ static int cmd_route(struct opts *o)
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
 	}
-	if (o->fail) {
-		char *list = strdup(o->fail), *tok, *save = NULL;
-
-		for (tok = strtok_r(list, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			/* ADDR: a failed server; ADDR/P: its link on port P */
-			char *slash = strchr(tok, '/');
-			unsigned long port = 0;
-
-			if (slash) {
-				*slash = 0;
-				port = strtoul(slash + 1, NULL, 10);
-				if (port >= t.nports) {
-					free(list);
-					fs_free(&fs);
-					return bad_usage("bad port in --fail '%s'",
-							 o->fail);
-				}
-			}
-			err = parse_addr(&t, tok, &id);
-			if (err) {
-				free(list);
-				fs_free(&fs);
-				return err;
-			}
-			if (slash)
-				dp_fail_set_link(&fs, id, (u32)port);
-			else
-				dp_fail_set_node(&fs, id);
-		}
-		free(list);
+	err = parse_fail(&t, &fs, o->fail);
+	if (err) {
+		fs_free(&fs);
+		return err;
 	}
 	if (dp_fail_node(&fs, src) || dp_fail_node(&fs, dst)) {
 		fprintf(stderr, "dpsim: source or destination is failed\n");
@@ -940,6 +1013,8 @@ int main(int argc, char **argv)
 		return cmd_plan(&o);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(&o);
+	if (!strcmp(cmd, "pairs"))
+		return cmd_pairs(&o);
 	fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
 	return usage(stderr, EXIT_USAGE);
 }
