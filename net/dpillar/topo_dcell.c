@@ -38,14 +38,15 @@
  *   port up (one switch hop more); else the entry node in q of the link
  *   from s to q, for the first q after d (cyclically) whose exit node in
  *   s is not in the DCell_0 remembered as down.
- * - Jump-up: a reroute at level 1 around DCell_0 d is remembered in the
- *   routing word.  A second failure toward the same DCell_0 means the
- *   whole rack is down: the failure is taken as one of the next level up
- *   in the DCellRouting recursion (the link whose near end is in that
- *   rack), and the proxy is picked at that level, avoiding exit nodes in
- *   the rack.  When there is no level up (the rack holds the target) the
- *   packet is dropped (rack_down).  When no proxy exists at a level, the
- *   reroute also jumps up one level.
+ * - Jump-up: the DCell_0 of the far end of the link last rerouted around
+ *   is remembered in the routing word (a tag, see topo_dcell.h).  A second failure toward the same DCell_0 means the
+ *   whole rack may be down: at level 1 the failure is taken as one of the
+ *   next level up in the DCellRouting recursion (the link whose near end
+ *   is in that rack), and the proxy is picked at that level, avoiding exit
+ *   nodes in the rack; at a higher level the proxy must enter d in another
+ *   DCell_0 when one can.  When there is no level up (the rack holds the
+ *   target) a plain reroute tries another entry while the budget lasts.
+ *   When no proxy exists at a level, the reroute also jumps up one level.
  * - Budget: at most B reroutes per packet, counted in the header flags.
  *   Between two reroutes the packet follows DCellRouting toward a fixed
  *   target (the waypoint, then the destination), so the path has at most
@@ -576,7 +577,6 @@ static const char *const dcl_drops[DCL_DROP_COUNT] = {
 	[DP_DROP_ROUTE_BAD_ADDR] = "bad_addr",
 	[DP_DROP_ROUTE_AT_DST]	= "at_dst",
 	[DCL_DROP_DST_DOWN]	= "dst_down",
-	[DCL_DROP_RACK_DOWN]	= "rack_down",
 	[DCL_DROP_BUDGET]	= "reroute_budget",
 	[DCL_DROP_NO_PROXY]	= "no_proxy",
 };

@@ -44,7 +44,6 @@ enum dcl_phase {
 /* Drop reasons after the generic ones. */
 enum dcl_drop {
 	DCL_DROP_DST_DOWN = DP_DROP_TOPO,	/* dst in our DCell_0, not heard */
-	DCL_DROP_RACK_DOWN,	/* the DCell_0 of dst is down (jump-up) */
 	DCL_DROP_BUDGET,	/* failure ahead, reroute budget spent */
 	DCL_DROP_NO_PROXY,	/* failure ahead, no proxy sub-cell usable */
 	DCL_DROP_COUNT,
