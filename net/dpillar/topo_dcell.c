@@ -39,8 +39,9 @@
  *   from s to q, for the first q after d (cyclically) whose exit node in
  *   s is not in the DCell_0 remembered as down.
  * - Jump-up: the DCell_0 of the far end of the link last rerouted around
- *   is remembered in the routing word (a tag, see topo_dcell.h).  A second failure toward the same DCell_0 means the
- *   whole rack may be down: at level 1 the failure is taken as one of the
+ *   is remembered in the routing word (a tag, see topo_dcell.h).  A
+ *   second failure toward the same DCell_0 means the whole rack may be
+ *   down: at level 1 the failure is taken as one of the
  *   next level up in the DCellRouting recursion (the link whose near end
  *   is in that rack), and the proxy is picked at that level, avoiding exit
  *   nodes in the rack; at a higher level the proxy must enter d in another
