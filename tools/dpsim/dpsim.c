@@ -44,8 +44,9 @@ static const char usage_text[] =
 "      hop-by-hop path; addresses are C:v_{k-1}.....v_0 or #<node id>;\n"
 "      --fail takes failed servers, and ADDR/PORT for a failed link\n"
 "  pairs -n N -k K [--fail ADDR[/PORT],...]\n"
-"      every ordered pair of live servers: SRC DST delivered|dropped HOPS\n"
-"      PATH (comma-separated), one line each\n"
+"      every ordered pair of live servers: SRC DST delivered|dropped|bad_hop\n"
+"      HOPS PATH; exit 1 when a hop went to a non-neighbour (a bug)\n"
+"      (PATH comma-separated), one line each\n"
 "  plan -n N -k K [--csv|--json]\n"
 "      switch (column, id) on each port of every server\n"
 "  bench [-n N -k K] [--runs R] [--json]\n"
@@ -699,7 +700,7 @@ static int cmd_pairs(struct opts *o)
 	char a[DP_ADDR_TEXT_MAX];
 	struct dp_fail_set fs;
 	struct dp_topo t;
-	u32 s, d, i;
+	u32 s, d, i, bad = 0;
 	int err;
 
 	err = need_topo(o, &t);
@@ -716,19 +717,19 @@ static int cmd_pairs(struct opts *o)
 	w.path = calloc(w.path_max, sizeof(*w.path));
 	if (!err && !w.path)
 		err = 1;
-	for (s = 0; !err && s < t.nodes; s++) {
+	for (s = 0; !err && w.path && s < t.nodes; s++) {
 		for (d = 0; d < t.nodes; d++) {
 			if (s == d || dp_fail_node(&fs, s) ||
 			    dp_fail_node(&fs, d))
 				continue;
 			dp_walk(&t, s, d, o->sel, 0, &fs, o->ttl, &w);
 			if (w.bad_hop)
-				err = 1;
+				bad++;
 			dp_addr_format(&t, s, a, sizeof(a));
 			printf("%s ", a);
 			dp_addr_format(&t, d, a, sizeof(a));
-			printf("%s %s %u ", a, w.delivered ? "delivered" :
-			       "dropped", w.hops);
+			printf("%s %s %u ", a, w.bad_hop ? "bad_hop" :
+			       w.delivered ? "delivered" : "dropped", w.hops);
 			for (i = 0; i < w.path_len; i++) {
 				dp_addr_format(&t, w.path[i], a, sizeof(a));
 				printf("%s%s", i ? "," : "", a);
@@ -738,7 +739,7 @@ static int cmd_pairs(struct opts *o)
 	}
 	free(w.path);
 	fs_free(&fs);
-	return err;
+	return err ? err : bad ? 1 : 0;
 }
 
 static int cmd_route(struct opts *o)
