@@ -9,6 +9,7 @@
 /* Every topology the module carries, indexed by enum dp_topo_kind. */
 static const struct dp_topo_ops *const dp_topologies[DP_TOPO_KIND_MAX + 1] = {
 	[DP_TOPO_DPILLAR] = &dp_dpillar_ops,
+	[DP_TOPO_DCELL] = &dp_dcell_ops,
 };
 
 const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind)
@@ -35,6 +36,8 @@ EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_by_name);
  */
 #define DP_ROUTE_INIT_1 dp_dpillar_route_init
 #define DP_ROUTE_1 dp_dpillar_route
+#define DP_ROUTE_INIT_2 dp_dcell_route_init
+#define DP_ROUTE_2 dp_dcell_route
 
 static const char *const dp_generic_drops[DP_DROP_TOPO] = {
 	"none", "bad_addr", "at_dst",
@@ -334,15 +337,16 @@ EXPORT_SYMBOL_IF_KUNIT(dp_peer_port);
 void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		   u32 hash, struct dp_route_state *st)
 {
-	INDIRECT_CALL_1(t->ops->route_init, DP_ROUTE_INIT_1, t, src, dst, sel,
-			hash, st);
+	INDIRECT_CALL_2(t->ops->route_init, DP_ROUTE_INIT_2, DP_ROUTE_INIT_1,
+			t, src, dst, sel, hash, st);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_init);
 
 int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	     const struct dp_view *v, struct dp_hop *hop)
 {
-	return INDIRECT_CALL_1(t->ops->route, DP_ROUTE_1, t, self, st, v, hop);
+	return INDIRECT_CALL_2(t->ops->route, DP_ROUTE_2, DP_ROUTE_1, t, self,
+			       st, v, hop);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route);
 

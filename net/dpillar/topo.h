@@ -23,7 +23,8 @@
 /* Values equal the UAPI enum dpillar_topo. */
 enum dp_topo_kind {
 	DP_TOPO_DPILLAR = 1,
-	DP_TOPO_KIND_MAX = DP_TOPO_DPILLAR,
+	DP_TOPO_DCELL = 2,
+	DP_TOPO_KIND_MAX = DP_TOPO_DCELL,
 };
 
 #define DP_MAX_PORTS		16	/* most ports of a node, any topology */
@@ -397,5 +398,11 @@ void dp_dpillar_route_init(const struct dp_topo *t, u32 src, u32 dst,
 int dp_dpillar_route(const struct dp_topo *t, u32 self,
 		     struct dp_route_state *st, const struct dp_view *v,
 		     struct dp_hop *hop);
+extern const struct dp_topo_ops dp_dcell_ops;
+void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+			 u32 hash, struct dp_route_state *st);
+int dp_dcell_route(const struct dp_topo *t, u32 self,
+		   struct dp_route_state *st, const struct dp_view *v,
+		   struct dp_hop *hop);
 
 #endif /* _DP_TOPO_H */

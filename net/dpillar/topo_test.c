@@ -83,7 +83,7 @@ static const struct dpt_init_case dpt_init_cases[] = {
 	{ 1, 12, 1, "k must be >= 2" },
 	{ 1, 12, 0, "Missing k" },
 	{ 0, 12, 3, "unknown topology kind" },
-	{ 2, 12, 3, "unknown topology kind" },
+	{ DP_TOPO_KIND_MAX + 1, 12, 3, "unknown topology kind" },
 };
 
 static void dpt_init_desc(const struct dpt_init_case *c, char *desc)

@@ -31,12 +31,134 @@ static void plan_header(FILE *f, const struct dp_topo *t,
 	}
 }
 
+/* Does the topology have direct cables (DCell, ...)? */
+static bool plan_has_cables(const struct dp_topo *t)
+{
+	struct dp_port_info pi;
+	u32 p;
+
+	for (p = 0; p < t->nports; p++) {
+		dp_port_info(t, 0, p, &pi);
+		if (pi.kind == DP_PORT_CABLE)
+			return true;
+	}
+	return false;
+}
+
+/* Is @id the lowest id on the switch of its port @p? */
+static bool plan_switch_first(const struct dp_topo *t, u32 id, u32 p,
+			      u32 nneigh)
+{
+	u32 i;
+
+	for (i = 0; i < nneigh; i++)
+		if (dp_port_neigh(t, id, p, i) < id)
+			return false;
+	return true;
+}
+
+/*
+ * The plan of a fabric with cables: every switch with its members (server
+ * and port, lowest id first), then every cable once with both ends.
+ * CSV rows: "switch,LEVEL,SWITCH,SERVER,PORT,," per member and
+ * "cable,LEVEL,,A,A_PORT,B,B_PORT" per cable (LEVEL: the switch level or
+ * the port number of a cable).
+ */
+static int plan_print_cabled(FILE *f, const struct dp_topo *t,
+			     enum dp_plan_fmt fmt)
+{
+	bool json = fmt == DP_PLAN_JSON || fmt == DP_PLAN_JSON_PRETTY;
+	const char *nl = fmt == DP_PLAN_JSON_PRETTY ? "\n        " : " ";
+	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX], name[64];
+	u32 id, p, i, peer, nsw = 0, ncab = 0, pass;
+	struct dp_port_info pi;
+	int pp;
+
+	dp_topo_describe(t, name, sizeof(name));
+	if (fmt == DP_PLAN_CSV)
+		fprintf(f, "kind,level,switch,a,a_port,b,b_port\n");
+	else if (json)
+		fprintf(f, "{\"topo\": \"%s\", \"n\": %u, \"k\": %u, "
+			"\"servers\": %u, \"switches\": [", t->ops->name,
+			t->p.n, t->p.k, t->nodes);
+	else
+		fprintf(f, "# %s: %u servers, %u switches\n# switch LEVEL/ID:"
+			" SERVER/PORT ...; cable SERVER/PORT <-> SERVER/PORT\n",
+			name, t->nodes, t->switches);
+	for (pass = 0; pass < 2; pass++) {
+		if (json && pass)
+			fprintf(f, "], \"cables\": [");
+		for (id = 0; id < t->nodes; id++) {
+			dp_addr_format(t, id, a, sizeof(a));
+			for (p = 0; p < t->nports; p++) {
+				dp_port_info(t, id, p, &pi);
+				if (!pass && pi.kind == DP_PORT_SWITCH &&
+				    plan_switch_first(t, id, p, pi.nneigh)) {
+					if (fmt == DP_PLAN_CSV)
+						fprintf(f, "switch,%u,%u,%s,%u,,\n",
+							pi.sw_level, pi.sw_id, a, p);
+					else if (json)
+						fprintf(f, "%s%s{\"level\": %u, "
+							"\"switch\": %u, \"members\": "
+							"[{\"server\": \"%s\", "
+							"\"port\": %u}", nsw ? "," : "",
+							nl, pi.sw_level, pi.sw_id, a, p);
+					else
+						fprintf(f, "switch %u/%u: %s/%u",
+							pi.sw_level, pi.sw_id, a, p);
+					for (i = 0; i < pi.nneigh; i++) {
+						peer = dp_port_neigh(t, id, p, i);
+						pp = dp_peer_port(t, id, p, peer);
+						dp_addr_format(t, peer, b, sizeof(b));
+						if (fmt == DP_PLAN_CSV)
+							fprintf(f, "switch,%u,%u,%s,%d,,\n",
+								pi.sw_level, pi.sw_id, b, pp);
+						else if (json)
+							fprintf(f, ", {\"server\": \"%s\", "
+								"\"port\": %d}", b, pp);
+						else
+							fprintf(f, " %s/%d", b, pp);
+					}
+					fprintf(f, json ? "]}" : fmt == DP_PLAN_CSV ?
+						"" : "\n");
+					nsw++;
+				}
+				if (pass && pi.kind == DP_PORT_CABLE) {
+					peer = dp_port_neigh(t, id, p, 0);
+					if (peer == DP_NODE_NONE || peer < id)
+						continue;	/* once */
+					pp = dp_peer_port(t, id, p, peer);
+					dp_addr_format(t, peer, b, sizeof(b));
+					if (fmt == DP_PLAN_CSV)
+						fprintf(f, "cable,%u,,%s,%u,%s,%d\n",
+							p, a, p, b, pp);
+					else if (json)
+						fprintf(f, "%s%s{\"level\": %u, "
+							"\"a\": \"%s\", \"a_port\": %u, "
+							"\"b\": \"%s\", \"b_port\": %d}",
+							ncab ? "," : "", nl, p, a, p,
+							b, pp);
+					else
+						fprintf(f, "cable %s/%u <-> %s/%d\n",
+							a, p, b, pp);
+					ncab++;
+				}
+			}
+		}
+	}
+	if (json)
+		fprintf(f, "]}\n");
+	return ferror(f) ? 1 : 0;
+}
+
 int dp_plan_print(FILE *f, const struct dp_topo *t, enum dp_plan_fmt fmt)
 {
 	char a[DP_ADDR_TEXT_MAX];
 	struct dp_port_info pi;
 	u32 id, p, sc, sid;
 
+	if (plan_has_cables(t))
+		return plan_print_cabled(f, t, fmt);
 	plan_header(f, t, fmt);
 	for (id = 0; id < t->nodes; id++) {
 		dp_addr_format(t, id, a, sizeof(a));

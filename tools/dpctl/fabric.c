@@ -87,9 +87,18 @@ int dest_parse(const char *text, struct dest *d)
 					   why);
 		d->text = text;
 		d->kind = DEST_ADDR;
+	} else if (strchr(text, '.') &&
+		   strspn(text, "0123456789.") == strlen(text)) {
+		/*
+		 * Dotted digits that are no IPv4 address: DCell's
+		 * a_k.....a_0, checked once the fabric is known.  (With
+		 * k = 3 it has four parts and reads as IPv4: use #ID.)
+		 */
+		d->text = text;
+		d->kind = DEST_ADDR;
 	} else {
-		return usage_error("\"%s\" is neither a fabric address (C:v.v "
-				   "or #ID), a node id nor an IP address",
+		return usage_error("\"%s\" is neither a fabric address (C:v.v, "
+				   "a.b.c or #ID), a node id nor an IP address",
 				   text);
 	}
 	return 0;

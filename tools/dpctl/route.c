@@ -4,6 +4,7 @@
  * destination and the whole path it predicts, printed like "dpsim route".
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dp_print.h"
@@ -12,12 +13,12 @@
 #include "json.h"
 
 const char route_help[] =
-	"dpctl route get DEST [dev DEV] [hash H]\n"
+	"dpctl route get DEST... [dev DEV] [hash H]\n"
 	"    DEST := { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
 	"    first hop and predicted path of the flow whose hash is H\n"
 	"    (default 0), the routing mode and the equal-cost first hops it\n"
 	"    picks among; DEV may be left out when there is only one\n"
-	"    dpillar device\n";
+	"    dpillar device; several DESTs are answered in turn\n";
 
 struct hop {
 	u32 id, port, phase;
@@ -195,74 +196,101 @@ static void route_text(const struct dp_dev *d, const struct dp_topo *t,
 	printf("delivered in %u hops\n", r->nhops);
 }
 
-static int route_get(int argc, char **argv)
+/* One destination of route get: 0 or an exit status. */
+static int route_one(struct nl_ctx *ctx, struct dp_dev *d,
+		     const struct dp_topo *t, const char *text,
+		     const unsigned int *hash)
 {
 	static struct route_reply r;
-	const char *dev = NULL, *text = NULL;
-	unsigned int hash = 0;
-	bool have_hash = false;
 	struct nlmsghdr *nlh;
-	struct nl_ctx ctx;
-	struct dp_topo t;
-	struct dp_dev d;
 	struct dest dst;
 	u32 id;
 	int err;
 
-	for (; argc > 0; argc--, argv++) {
-		if (matches(argv[0], "dev") && argc > 1) {
-			dev = argv[1];
-			argc--;
-			argv++;
-		} else if (!strcmp(argv[0], "hash") && argc > 1) {
-			if (parse_u32(argv[1], &hash))
-				return usage_error("route get: invalid hash "
-						   "\"%s\"", argv[1]);
-			have_hash = true;
-			argc--;
-			argv++;
-		} else if (!text) {
-			text = argv[0];
-		} else {
-			return usage_error("route get: unexpected \"%s\"",
-					   argv[0]);
-		}
-	}
-	if (!text)
-		return usage_error("route get: missing destination");
 	err = dest_parse(text, &dst);
 	if (err)
 		return err;
-	if (genl_open(&ctx, false))
-		return EXIT_KERNEL;
-	err = dev_find(&ctx, dev, &d, &t);
-	if (err)
-		goto out;
-	nlh = genl_msg(&ctx, DPILLAR_CMD_ROUTE_GET, 0);
-	mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_IFINDEX, d.ifindex);
-	if (have_hash)
-		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_HASH, hash);
+	memset(&r, 0, sizeof(r));
+	nlh = genl_msg(ctx, DPILLAR_CMD_ROUTE_GET, 0);
+	mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_IFINDEX, d->ifindex);
+	if (hash)
+		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_HASH, *hash);
 	/* IP addresses: the kernel maps them, as for a packet it sends. */
 	if (dst.kind == DEST_IP4) {
 		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP4, 4, &dst.ip4);
 	} else if (dst.kind == DEST_IP6) {
 		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP6, 16, &dst.ip6);
 	} else {
-		err = dest_node(&dst, &t, &d.pfx, text, &id);
+		err = dest_node(&dst, t, &d->pfx, text, &id);
 		if (err)
-			goto out;
+			return err;
 		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_DST, id);
 	}
-	if (nl_talk(&ctx, nlh, route_cb, &r, "route get")) {
-		err = EXIT_KERNEL;
-		goto out;
-	}
+	if (nl_talk(ctx, nlh, route_cb, &r, "route get"))
+		return EXIT_KERNEL;
 	if (opts.json)
-		route_json(&d, &t, &r);
+		route_json(d, t, &r);
 	else
-		route_text(&d, &t, &r);
-out:
+		route_text(d, t, &r);
+	return 0;
+}
+
+/*
+ * route get DEST... [dev DEV] [hash H]: several destinations are answered
+ * in turn (one JSON object a line with -j), for scripts that ask for many.
+ */
+static int route_get(int argc, char **argv)
+{
+	const char *dev = NULL, **texts;
+	unsigned int hash = 0;
+	bool have_hash = false;
+	struct nl_ctx ctx;
+	struct dp_topo t;
+	struct dp_dev d;
+	int i, n = 0, err;
+
+	texts = calloc(argc > 0 ? argc : 1, sizeof(*texts));
+	if (!texts)
+		return EXIT_KERNEL;
+	for (; argc > 0; argc--, argv++) {
+		if (matches(argv[0], "dev") && argc > 1) {
+			dev = argv[1];
+			argc--;
+			argv++;
+		} else if (!strcmp(argv[0], "hash") && argc > 1) {
+			if (parse_u32(argv[1], &hash)) {
+				free(texts);
+				return usage_error("route get: invalid hash "
+						   "\"%s\"", argv[1]);
+			}
+			have_hash = true;
+			argc--;
+			argv++;
+		} else {
+			texts[n++] = argv[0];
+		}
+	}
+	if (!n) {
+		free(texts);
+		return usage_error("route get: missing destination");
+	}
+	for (i = 0; i < n; i++) {
+		err = dest_parse(texts[i], &(struct dest){ 0 });
+		if (err) {
+			free(texts);
+			return err;
+		}
+	}
+	if (genl_open(&ctx, false)) {
+		free(texts);
+		return EXIT_KERNEL;
+	}
+	err = dev_find(&ctx, dev, &d, &t);
+	for (i = 0; !err && i < n; i++)
+		err = route_one(&ctx, &d, &t, texts[i],
+				have_hash ? &hash : NULL);
 	nl_close(&ctx);
+	free(texts);
 	return err;
 }
 

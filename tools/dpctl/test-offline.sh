@@ -51,6 +51,25 @@ sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
 fi
 $D plan topo dpillar -n 4 -k 3 >"$tmp/a" && $S plan --topo dpillar -n 4 -k 3 >"$tmp/b" &&
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan topo dpillar != dpsim --topo dpillar"
+# DCell: switches and cables, the same bytes as dpsim in every format
+for nk in "4 1" "2 2"; do
+	set -- $nk
+	$D plan topo dcell -n $1 -k $2 >"$tmp/a" &&
+		$S plan --topo dcell -n $1 -k $2 >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan dcell ($1,$2) != dpsim"
+	$D plan topo dcell -n $1 -k $2 --csv >"$tmp/a" &&
+		$S plan --topo dcell -n $1 -k $2 --csv >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan dcell --csv ($1,$2) != dpsim"
+	$D -j plan topo dcell -n $1 -k $2 >"$tmp/a" &&
+		$S plan --topo dcell -n $1 -k $2 --json >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan dcell -j ($1,$2) != dpsim"
+done
+rc "plan dcell (2,2)" 0 $D plan topo dcell -n 2 -k 2
+has "plan dcell: the level-2 cable of the paper's example" "cable 0.0.0/2 <-> 1.0.0/2"
+has "plan dcell: a mini-switch" "switch 0/20: 6.2.0/0 6.2.1/0"
+rc "addr dcell" 0 $D addr 0.2.1 topo dcell -n 2 -k 2
+has "addr dcell" "addr 0.2.1 id 5 inet 10.0.0.5"
+rc "addr dcell out of range" 2 $D addr 7.0.0 topo dcell -n 2 -k 2
 rc "plan unknown topology" 2 $D plan topo nosuch -n 4 -k 2
 has "plan unknown topology" 'unknown topology "nosuch"' "$tmp/err"
 rc "plan without n, k" 2 $D plan

@@ -13,6 +13,7 @@
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,8 @@ static const char usage_text[] =
 "        [--sources S] [--mode MODE]\n"
 "      failure-free routing over all pairs (small networks, or when P is\n"
 "      0) or P random pairs; --shortest adds true shortest paths by BFS\n"
-"      from S sampled sources (default 4)\n"
+"      from S sampled sources (default 4; every source once when S is at\n"
+"      least the node count)\n"
 "  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
 "        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
 "        [--mode MODE] [--json]\n"
@@ -50,6 +52,10 @@ static const char usage_text[] =
 "      servers, and ADDR/PORT for a failed link; --all-hashes: every\n"
 "      distinct path a flow may take (the routing word has 16 bits), with\n"
 "      how many of the 65536 words take it (JSON)\n"
+"  pairs -n N -k K [--fail ADDR[/PORT],...] [--mode MODE]\n"
+"      every ordered pair of live servers: SRC DST delivered|dropped|bad_hop\n"
+"      HOPS PATH; exit 1 when a hop went to a non-neighbour (a bug)\n"
+"      (PATH comma-separated), one line each\n"
 "  plan -n N -k K [--order grow] [--csv|--json]\n"
 "      switch (column, id) on each port of every server; --order grow:\n"
 "      the recommended order in which to populate a growing fabric\n"
@@ -352,7 +358,7 @@ static void bfs_free(struct bfs *b)
 
 /* Sum and max of server-hop distances from @src to every other server. */
 static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
-		    u64 *sum, u32 *max)
+		    u64 *sum, u64 *sq, u32 *max)
 {
 	u32 head = 0, tail = 0, p, i, sw, peer, id;
 	struct dp_port_info pi;
@@ -362,6 +368,7 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 	b->dist[src] = 0;
 	b->queue[tail++] = src;
 	*sum = 0;
+	*sq = 0;
 	*max = 0;
 	while (head < tail) {
 		id = b->queue[head++];
@@ -381,6 +388,7 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 					continue;
 				b->dist[peer] = b->dist[id] + 1;
 				*sum += b->dist[peer];
+				*sq += (u64)b->dist[peer] * b->dist[peer];
 				if (b->dist[peer] > *max)
 					*max = b->dist[peer];
 				b->queue[tail++] = peer;
@@ -391,12 +399,24 @@ static void bfs_run(const struct dp_topo *t, struct bfs *b, u32 src,
 
 /* ---- paths ---- */
 
+/* Population standard deviation of @cnt values from their sum and squares. */
+static double stdev(u64 sum, u64 sq, u64 cnt)
+{
+	double m, v;
+
+	if (!cnt)
+		return 0;
+	m = (double)sum / cnt;
+	v = (double)sq / cnt - m * m;
+	return v > 0 ? sqrt(v) : 0;
+}
+
 static int cmd_paths(struct opts *o)
 {
 	struct dp_topo t;
 	struct dp_walk w = { 0 };
 	struct rng r = { o->seed };
-	u64 hist[HIST_MAX] = { 0 }, sum = 0, pairs, i, bad = 0;
+	u64 hist[HIST_MAX] = { 0 }, sum = 0, sq = 0, pairs, i, bad = 0;
 	u32 maxh = 0, s, d, bound, h;
 	bool all;
 	int err;
@@ -432,11 +452,13 @@ static int cmd_paths(struct opts *o)
 		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
 		hist[h]++;
 		sum += w.hops;
+		sq += (u64)w.hops * w.hops;
 		if (w.hops > maxh)
 			maxh = w.hops;
 	}
 
-	u64 ssum = 0, scount = 0, msum = 0, mbad = 0, hops_seen = 0, csum = 0;
+	u64 ssum = 0, ssq = 0, scount = 0, msum = 0, mbad = 0, hops_seen = 0;
+	u64 csum = 0;
 	double pcount = 0;
 	u32 smax = 0, nsrc = 0;
 
@@ -458,12 +480,15 @@ static int cmd_paths(struct opts *o)
 		mw.path = calloc(t.max_hops + 1, sizeof(u32));
 		mw.path_max = t.max_hops + 1;
 		for (nsrc = 0; nsrc < o->sources; nsrc++) {
-			u64 one;
+			u64 one, onesq;
 			u32 mx;
 
-			src = rng_below(&r, t.nodes);
-			bfs_run(&t, &b, src, &one, &mx);
+			/* every source once when there are no more of them */
+			src = o->sources >= t.nodes ? nsrc :
+			      rng_below(&r, t.nodes);
+			bfs_run(&t, &b, src, &one, &onesq, &mx);
 			ssum += one;
+			ssq += onesq;
 			scount += t.nodes - 1;
 			if (mx > smax)
 				smax = mx;
@@ -534,15 +559,17 @@ static int cmd_paths(struct opts *o)
 		printf("]");
 		if (o->shortest)
 			printf(", \"shortest_sources\": %u, \"shortest_avg\": "
-			       "%.4f, \"shortest_max\": %u, \"mode_from_sources"
-			       "_avg\": %.4f, \"mode_not_shortest\": %llu, "
+			       "%.4f, \"shortest_max\": %u, \"shortest_stdev\": "
+			       "%.4f, \"mode_from_sources_avg\": %.4f, "
+			       "\"mode_not_shortest\": %llu, "
 			       "\"choices_per_hop\": %.3f, \"shortest_paths_per"
 			       "_pair\": %.3f", nsrc, (double)ssum / scount,
-			       smax, (double)msum / scount,
+			       smax, stdev(ssum, ssq, scount),
+			       (double)msum / scount,
 			       (unsigned long long)mbad,
 			       hops_seen ? (double)csum / hops_seen : 0,
 			       pcount / scount);
-		printf("}\n");
+		printf(", \"stdev_hops\": %.4f}\n", stdev(sum, sq, pairs));
 	} else {
 		printf("%s: %u servers, %u switches\n", describe(&t),
 		       t.nodes, t.switches);
@@ -563,7 +590,9 @@ static int cmd_paths(struct opts *o)
 			       100.0 * hist[h] / pairs);
 		if (o->shortest) {
 			printf("shortest paths (BFS from %u sources): avg %.4f,"
-			       " max %u\n", nsrc, (double)ssum / scount, smax);
+			       " max %u, stdev %.4f\n", nsrc,
+			       (double)ssum / scount, smax,
+			       stdev(ssum, ssq, scount));
 			printf("mode %s from those sources to every server: "
 			       "avg %.4f, %llu paths not shortest\n",
 			       dp_sel_name(&t, o->sel), (double)msum / scount,
@@ -573,6 +602,8 @@ static int cmd_paths(struct opts *o)
 			       "\n", hops_seen ? (double)csum / hops_seen : 0,
 			       pcount / scount);
 		}
+		if (t.kind != DP_TOPO_DPILLAR)
+			printf("  stdev hops %.4f\n", stdev(sum, sq, pairs));
 		if (bad)
 			printf("FAILURES: %llu pairs not delivered within the "
 			       "bound\n", (unsigned long long)bad);
@@ -951,13 +982,110 @@ static int route_all_hashes(const struct dp_topo *t,
 	return err;
 }
 
+/*
+ * --fail ADDR[/PORT],...: failed servers, and ADDR/PORT for a failed link.
+ * 0 or an exit status.
+ */
+static int parse_fail(const struct dp_topo *t, struct dp_fail_set *fs,
+		      const char *spec)
+{
+	char *list, *tok, *save = NULL, *slash;
+	unsigned long port;
+	u32 id;
+	int err = 0;
+
+	if (!spec)
+		return 0;
+	list = strdup(spec);
+	if (!list)
+		return 1;
+	for (tok = strtok_r(list, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		slash = strchr(tok, '/');
+		port = 0;
+		if (slash) {
+			*slash = 0;
+			port = strtoul(slash + 1, NULL, 10);
+			if (port >= t->nports) {
+				err = bad_usage("bad port in --fail '%s'", spec);
+				break;
+			}
+		}
+		err = parse_addr(t, tok, &id);
+		if (err)
+			break;
+		if (slash)
+			dp_fail_set_link(fs, id, (u32)port);
+		else
+			dp_fail_set_node(fs, id);
+	}
+	free(list);
+	return err;
+}
+
+/* ---- pairs ---- */
+
+/*
+ * Every ordered pair of live servers, one line each, routed under the
+ * failures of --fail: "SRC DST delivered|dropped HOPS PATH" (addresses
+ * in the topology's text form, PATH comma-separated, src first).  For
+ * tests that compare a running fabric with dpsim pair by pair.
+ */
+static int cmd_pairs(struct opts *o)
+{
+	struct dp_walk w = { 0 };
+	char a[DP_ADDR_TEXT_MAX];
+	struct dp_fail_set fs;
+	struct dp_topo t;
+	u32 s, d, i, bad = 0;
+	int err;
+
+	err = need_topo(o, &t);
+	if (err)
+		return err;
+	if ((u64)t.nodes * t.nodes > ALL_PAIRS_MAX)
+		return bad_usage("pairs: too many servers%s", "");
+	if (fs_init(&fs, &t)) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		return 1;
+	}
+	err = parse_fail(&t, &fs, o->fail);
+	w.path_max = o->ttl + 1;
+	w.path = calloc(w.path_max, sizeof(*w.path));
+	if (!err && !w.path)
+		err = 1;
+	for (s = 0; !err && w.path && s < t.nodes; s++) {
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d || dp_fail_node(&fs, s) ||
+			    dp_fail_node(&fs, d))
+				continue;
+			dp_walk(&t, s, d, o->sel, 0, &fs, o->ttl, &w);
+			if (w.bad_hop)
+				bad++;
+			dp_addr_format(&t, s, a, sizeof(a));
+			printf("%s ", a);
+			dp_addr_format(&t, d, a, sizeof(a));
+			printf("%s %s %u ", a, w.bad_hop ? "bad_hop" :
+			       w.delivered ? "delivered" : "dropped", w.hops);
+			for (i = 0; i < w.path_len; i++) {
+				dp_addr_format(&t, w.path[i], a, sizeof(a));
+				printf("%s%s", i ? "," : "", a);
+			}
+			printf("\n");
+		}
+	}
+	free(w.path);
+	fs_free(&fs);
+	return err ? err : bad ? 1 : 0;
+}
+
 static int cmd_route(struct opts *o)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
 	struct dp_walk w = { 0 };
 	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
-	u32 src, dst, id, i, max;
+	u32 src, dst, i, max;
 	int err;
 
 	err = need_topo(o, &t);
@@ -974,37 +1102,10 @@ static int cmd_route(struct opts *o)
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
 	}
-	if (o->fail) {
-		char *list = strdup(o->fail), *tok, *save = NULL;
-
-		for (tok = strtok_r(list, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			/* ADDR: a failed server; ADDR/P: its link on port P */
-			char *slash = strchr(tok, '/');
-			unsigned long port = 0;
-
-			if (slash) {
-				*slash = 0;
-				port = strtoul(slash + 1, NULL, 10);
-				if (port >= t.nports) {
-					free(list);
-					fs_free(&fs);
-					return bad_usage("bad port in --fail '%s'",
-							 o->fail);
-				}
-			}
-			err = parse_addr(&t, tok, &id);
-			if (err) {
-				free(list);
-				fs_free(&fs);
-				return err;
-			}
-			if (slash)
-				dp_fail_set_link(&fs, id, (u32)port);
-			else
-				dp_fail_set_node(&fs, id);
-		}
-		free(list);
+	err = parse_fail(&t, &fs, o->fail);
+	if (err) {
+		fs_free(&fs);
+		return err;
 	}
 	if (dp_fail_node(&fs, src) || dp_fail_node(&fs, dst)) {
 		fprintf(stderr, "dpsim: source or destination is failed\n");
@@ -1330,6 +1431,8 @@ int main(int argc, char **argv)
 		return cmd_plan(&o);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(&o);
+	if (!strcmp(cmd, "pairs"))
+		return cmd_pairs(&o);
 	fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
 	return usage(stderr, EXIT_USAGE);
 }

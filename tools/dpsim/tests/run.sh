@@ -41,6 +41,20 @@ fail=$((fail + cf))
 grep -E 'SRoute all|FTRoute every|FTRoute [0-9]+ random' /tmp/dpsim-core.$$ |
 	sed 's/^PASS: /  core: /'
 
+# DCell: references of BuildDCells, DCellRouting, BFS; DFR under failures.
+./tests/test_dcell > /tmp/dpsim-dcell.$$
+dcell_rc=$?
+grep -v '^PASS' /tmp/dpsim-dcell.$$ | grep -v ' passed, ' || true
+line=$(tail -n 1 /tmp/dpsim-dcell.$$)
+cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$cp" ]; then cp=0; cf=1; fi
+pass=$((pass + cp))
+fail=$((fail + cf))
+[ "$dcell_rc" -eq 0 ] || [ "$cf" -gt 0 ] || fail=$((fail + 1))
+grep -E 'DFR|equals the recursion' /tmp/dpsim-dcell.$$ | sed 's/^PASS: /  dcell: /'
+rm -f /tmp/dpsim-dcell.$$
+
 D=./dpsim
 check "--help" 0 $D --help
 has "--help shows usage" "usage: dpsim"

@@ -86,7 +86,7 @@ static void test_init_limits(void)
 		{ 1, 12, 1, 0, "k must be >= 2" },
 		{ 1, 12, 0, 0, "Missing k" },
 		{ 0, 12, 3, 0, "unknown topology kind" },
-		{ 2, 12, 3, 0, "unknown topology kind" },
+		{ DP_TOPO_KIND_MAX + 1, 12, 3, 0, "unknown topology kind" },
 	};
 	struct dp_topo t;
 	unsigned int i;
