@@ -185,14 +185,15 @@ if [ -f $M ]; then
 	rc "mock neigh -j" 0 m $D neigh -j
 	has "neigh -j" '"node_id":17,"state":"unreachable"}'
 	rc "mock route get" 0 m $D route get 1:1.1.1
-	tail -n +3 "$tmp/out" >"$tmp/a"
-	$S route -n 4 -k 3 --from 0:0.0.0 --to 1:1.1.1 | tail -n +2 >"$tmp/b"
+	has "route get mode line" "mode paper hash 0"
+	tail -n +4 "$tmp/out" >"$tmp/a"
+	$S route -n 4 -k 3 --from 0:0.0.0 --to 1:1.1.1 --mode paper | tail -n +2 >"$tmp/b"
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "route get path != dpsim route"
 	rc "mock route get -j" 0 m $D -j route get 10.0.0.15
 	has "route get -j" '"path":["0:0.0.0","2:1.0.0","1:1.1.0","1:1.1.1"],"path_ids":[0,20,14,15],"phases":["helix","helix","direct"]'
 	rc "mock route get not in fabric" 2 m $D route get 24
 	rc "mock route get #id" 0 m $D route get '#15'
-	tail -n +3 "$tmp/out" >"$tmp/a"
+	tail -n +4 "$tmp/out" >"$tmp/a"
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "route get #15 path != dpsim route"
 	rc "mock route get #id not in fabric" 2 m $D route get '#24'
 	has "route get #24" "no such node id in this fabric (DPillar (4,3))" "$tmp/err"

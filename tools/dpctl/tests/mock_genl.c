@@ -180,6 +180,8 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_PORT, 1);
 		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_PHASE, 2);
 		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_DIR, 2);
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_MODE, DPILLAR_MODE_PAPER);
+		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_HASH, 0);
 		hop(n, 20, "2:1.0.0", 1, 2); hop(n, 14, "1:1.1.0", 1, 2); hop(n, 15, "1:1.1.1", 1, 1);
 		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_HOPS, 3);
 		done(n); ack(req, 0, NULL); break; }
