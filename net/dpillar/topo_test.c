@@ -1150,15 +1150,21 @@ static void dpt_core_ttl_long_path(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, fail[i], &id, NULL), 0);
 		dp_fail_set_node(&f, id);
 	}
-	dpt_walk(&t, src, dst, 0, &f, dp_topo_ttl(&t), &w);
+	/* The paper's FTRoute: four tunnels, 68 hops. */
+	dpt_walk(&t, src, dst, DPP_SEL_AUTO, &f, dp_topo_ttl(&t), &w);
 	KUNIT_EXPECT_TRUE(test, w.delivered);
 	KUNIT_EXPECT_FALSE(test, w.bad_hop);
 	KUNIT_EXPECT_EQ(test, w.hops, 68);
 	KUNIT_EXPECT_GT(test, w.hops, 64);
 	KUNIT_EXPECT_LE(test, w.hops, dp_topo_ttl(&t));
-	dpt_walk(&t, src, dst, 0, &f, 64, &w);
+	dpt_walk(&t, src, dst, DPP_SEL_AUTO, &f, 64, &w);
 	KUNIT_EXPECT_FALSE(test, w.delivered);
 	KUNIT_EXPECT_TRUE(test, w.looped);
+	/* The shortest mode's detours take this pair in fewer hops. */
+	dpt_walk(&t, src, dst, DPP_SEL_SHORTEST, &f, dp_topo_ttl(&t), &w);
+	KUNIT_EXPECT_TRUE(test, w.delivered);
+	KUNIT_EXPECT_FALSE(test, w.bad_hop);
+	KUNIT_EXPECT_LT(test, w.hops, 68);
 }
 
 /*
