@@ -754,49 +754,43 @@ static int dpp_tunnel_mid(const struct dp_topo *t, u32 self, u32 c, u32 l,
  * The distance is the least of these, O(k) per pair with no table; dpsim
  * and KUnit check it against BFS for every pair of many small fabrics.
  */
-static u32 dpp_dist_rel(u32 k, u32 m, u32 r)
+/*
+ * One family of walks: @base hops over the arc, and the switches of @gap
+ * (relative indices in lo..hi-1) covered by going out and back past one
+ * end, past the other, split between two consecutive gap switches, or by
+ * one more whole turn (k hops).  The least of them and @best.
+ */
+static u32 dpp_arc(u32 base, u32 gap, u32 lo, u32 hi, u32 k, u32 best)
 {
-	u32 low = (1U << m) - 1;	/* m < k <= DPP_MAX_K: no overflow */
-	u32 best, gap, cost, g, base;
+	u32 cost, g;
 
-	gap = r & ~low;
-	best = m;
-	if (gap) {
-		best = m + k;
-		cost = m + 2 * (k - dp_ctz(gap)) - 1;
-		if (cost < best)
-			best = cost;
-		while (gap) {
-			g = dp_ctz(gap);
-			gap &= gap - 1;
-			cost = 2 * g + 1 - m;
-			if (gap)
-				cost += 2 * (k - dp_ctz(gap)) - 1;
-			if (cost < best)
-				best = cost;
-		}
-	}
-	if (!m)
-		return best;
-	gap = r & low;
-	base = k - m;
 	if (!gap)
 		return base < best ? base : best;
 	if (base + k < best)
 		best = base + k;
-	cost = base + 2 * (m - dp_ctz(gap)) - 1;
+	cost = base + 2 * (hi - dp_ctz(gap)) - 1;
 	if (cost < best)
 		best = cost;
 	while (gap) {
 		g = dp_ctz(gap);
 		gap &= gap - 1;
-		cost = base + 2 * g + 1;
+		cost = base + 2 * (g - lo) + 1;
 		if (gap)
-			cost += 2 * (m - dp_ctz(gap)) - 1;
+			cost += 2 * (hi - dp_ctz(gap)) - 1;
 		if (cost < best)
 			best = cost;
 	}
 	return best;
+}
+
+static u32 dpp_dist_rel(u32 k, u32 m, u32 r)
+{
+	u32 low = (1U << m) - 1;	/* m < k <= DPP_MAX_K: no overflow */
+	/* clockwise: m hops, gap m..k-1 */
+	u32 best = dpp_arc(m, r & ~low, m, k, k, ~0U);
+
+	/* counter-clockwise (the mirror image): k - m hops, gap 0..m-1 */
+	return m ? dpp_arc(k - m, r & low, 0, m, k, best) : best;
 }
 
 /* Bit i set where labels a and b differ in symbol i. */
