@@ -1079,6 +1079,20 @@ static int cmd_pairs(struct opts *o)
 	return err ? err : bad ? 1 : 0;
 }
 
+/* "[out, in]": the port of @from that reaches @to, and @to's port there. */
+static void print_hop_ports(const struct dp_topo *t, u32 from, u32 to, u32 i)
+{
+	int in = -1;
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (dp_port_neigh_index(t, from, p, to) >= 0)
+			break;
+	if (p < t->nports)
+		in = dp_peer_port(t, from, p, to);
+	printf("%s[%d, %d]", i ? ", " : "", p < t->nports ? (int)p : -1, in);
+}
+
 static int cmd_route(struct opts *o)
 {
 	struct dp_topo t;
@@ -1125,6 +1139,10 @@ static int cmd_route(struct opts *o)
 	}
 	dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
 	if (o->json) {
+		struct dp_route_state st0;
+
+		/* The header a source puts on the flow: crafted-frame tools. */
+		dp_route_init(&t, src, dst, o->sel, o->hash, &st0);
 		printf("{\"delivered\": %s, \"hops\": %u, \"path\": [",
 		       w.delivered ? "true" : "false", w.hops);
 		for (i = 0; i < w.path_len; i++) {
@@ -1135,11 +1153,19 @@ static int cmd_route(struct opts *o)
 		for (i = 0; i + 1 < w.path_len; i++)
 			printf("%s\"%s\"", i ? ", " : "",
 			       dp_phase_name(&t, w.phase[i]));
+		/* Each hop's port at both ends: what a cable chain needs. */
+		printf("], \"ports\": [");
+		for (i = 0; i + 1 < w.path_len; i++)
+			print_hop_ports(&t, w.path[i], w.path[i + 1], i);
 		printf("], \"reason\": \"%s\", \"looped\": %s, \"bad_hop\": "
-		       "%s}\n", w.looped ? "ttl_expired" :
+		       "%s", w.looped ? "ttl_expired" :
 		       dp_drop_reason_name(&t, w.reason),
 		       w.looped ? "true" : "false",
 		       w.bad_hop ? "true" : "false");
+		printf(", \"src_id\": %u, \"dst_id\": %u, \"header\": "
+		       "{\"ttl\": %u, \"flags\": %u, \"rword\": %u, "
+		       "\"waypoint\": %u}}\n", src, dst, dp_topo_ttl(&t),
+		       st0.flags, st0.word, st0.waypoint);
 	} else {
 		dp_addr_format(&t, src, a, sizeof(a));
 		dp_addr_format(&t, dst, b, sizeof(b));

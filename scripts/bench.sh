@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: the relay data path against a Linux bridge and IPv4
+# forwarding (selftests/bench.sh says how), in one guest on the newest
+# stock kernel with two vCPUs.  Installs what is missing, builds, boots,
+# prints the table; the guest's files stay in build/bench/ (bench.txt,
+# bench-raw.txt, bench-perf.txt, the console log).  Environment:
+# BENCH_ROUNDS, BENCH_SECS, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS
+# (passed to the guest), BENCH_KERNEL (a Debian ABI).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+sh scripts/deps.sh
+read -r _ abi612 <<<"$(sh scripts/deps.sh --print-abis)"
+abi=${BENCH_KERNEL:-$abi612}
+make -s tools
+bash scripts/build-modules.sh "$abi" >/dev/null
+out=$repo/build/bench
+rm -rf "$out"
+mkdir -p "$out"
+envs=()
+for v in BENCH_ROUNDS BENCH_SECS BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS; do
+	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
+done
+env DPILLAR_KO="$repo/build/$abi/net/dpillar/dpillar.ko" \
+	selftests/vm/run-vm.sh --kernel "$abi" --smp 2 --mem 2048 \
+	--timeout "${BENCH_TIMEOUT:-2400}" --out "$out" --log "$out/console.log" \
+	"${envs[@]}" -- selftests/bench.sh

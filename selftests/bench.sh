@@ -1,0 +1,350 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, inside the test guest (scripts/bench.sh boots it):
+#   selftests/vm/run-vm.sh --smp 2 -- selftests/bench.sh
+#
+# The relay data path against a Linux bridge and IPv4 forwarding, over the
+# same chain of network namespaces and veth cables:
+#
+#   sender --veth-- relay 1 --veth-- ... relay R --veth-- receiver
+#
+#   dpillar     every node has dp0 (DPillar (4,4), hello 100 ms); the chain
+#               is the path dpsim gives between two servers R + 1 hops
+#               apart, each switch of the path replaced by a veth between
+#               the two servers it joins (the other members are absent)
+#   bridge      every relay bridges its two veths (one FDB lookup a hop)
+#   ip_forward  every relay routes between two /24s (one FIB lookup a hop)
+#
+# Forwarding rate: trafgen (AF_PACKET TX ring, netsniff-ng) sends one
+# crafted frame as fast as it can on the sender's veth, pinned to CPU 0;
+# RPS on relay 1's ingress veth moves the whole chain's softirq work to
+# CPU 1, so the generator never competes with the relays for a CPU.  The
+# rate is the receiver's rx_packets over BENCH_SECS seconds (dpillar: its
+# dp0, after delivery; the others: its veth), after one second of warm-up.
+# Every contender gets the same frame size on the first cable (the dpillar
+# frame's IPv4/UDP packet is 20 bytes shorter: its header).  TCP: iperf3
+# for BENCH_TCP_SECS between the two servers of the 1-relay chain over
+# dp0, and between two hosts with one IPv4 router between them (ip_veth).
+#
+# BENCH_ROUNDS rounds (default 5), each running every contender once in
+# the same order (A B C A B C ...), so that a slow spell of the host hits
+# all of them.  A benchmark, not a test: it exits 1 only when a contender
+# could not run; the figures are whatever they are.  Results:
+# $DPILLAR_OUT/bench.txt (table), bench-raw.txt (every figure),
+# bench-perf.txt (perf profile of the dpillar relays, when perf runs).
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+require_vm
+require_root
+require_cmd ip python3 trafgen iperf3 jq
+
+DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
+DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
+PY=$DPILLAR_REPO/selftests/dp_bench.py
+ROUNDS=${BENCH_ROUNDS:-5}
+SECS=${BENCH_SECS:-2}
+TCP_SECS=${BENCH_TCP_SECS:-3}
+SIZES=${BENCH_SIZES:-64 1514}
+RELAYS=${BENCH_RELAYS:-1 3}
+N=4 K=4
+OUT=${DPILLAR_OUT:-/tmp}
+RAW=$OUT/bench-raw.txt
+WORK=$(mktemp -d)
+: > "$RAW"
+
+load_module || { echo "bench: no dpillar module"; exit 1; }
+
+bench_destroy() {
+	local ns
+	pkill -x trafgen 2>/dev/null
+	pkill -x iperf3 2>/dev/null
+	for ns in $(ip netns list | awk '/^bn-/ { print $1 }'); do
+		ip netns del "$ns"
+	done
+	rm -rf "$WORK"
+}
+defer bench_destroy
+
+die() { echo "bench: $*" >&2; exit 1; }
+
+# ns C R I: the namespace of node I of contender C's R-relay chain.
+ns() { echo "bn-$1$2-$3"; }
+
+# chain C R: R + 2 namespaces; node I reaches node I+1 through veth "right"
+# (in I) and "left" (in I+1).
+chain() {
+	local c=$1 r=$2 i last=$(($2 + 1))
+	for ((i = 0; i <= last; i++)); do
+		ip netns add "$(ns "$c" "$r" "$i")" || return 1
+		ip -n "$(ns "$c" "$r" "$i")" link set lo up
+	done
+	for ((i = 0; i < last; i++)); do
+		ip link add right netns "$(ns "$c" "$r" "$i")" type veth \
+			peer name left netns "$(ns "$c" "$r" $((i + 1)))" || return 1
+	done
+}
+
+mac_of() { ip -n "$1" -j link show dev "$2" | jq -r '.[0].address'; }
+rx_of() { ip -n "$1" -j -s link show dev "$2" | jq '.[0].stats64.rx.packets'; }
+tx_of() { ip -n "$1" -j -s link show dev "$2" | jq '.[0].stats64.tx.packets'; }
+
+# Relay 1's ingress softirq work goes to CPU 1 (the generator is on 0).
+rps_to_cpu1() {
+	ip netns exec "$1" sh -c 'echo 2 > /sys/class/net/left/queues/rx-0/rps_cpus'
+}
+
+# ---- dpillar ----------------------------------------------------------------
+SRC=0:0.0.0.1	# node 1: node 0 would be 10.0.0.0, the prefix's own address
+
+# dpillar_dst R: a server R + 1 hops from SRC on dpsim's path.
+dpillar_dst() {
+	"$DPSIM" pairs -n $N -k $K | awk -v s="$SRC" -v h=$(($1 + 1)) \
+		'$1 == s && $3 == "delivered" && $4 == h { print $2; exit }'
+}
+
+ip4_of_id() {
+	local id=$1
+	echo "10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))"
+}
+
+# setup_dpillar R: ROUTE_R (dpsim's JSON), dp0 on every node, the chain's
+# cables on the path's ports, dummies on the others.
+setup_dpillar() {
+	local r=$1 dst route i last=$(($1 + 1)) n p a id pi pn args
+	dst=$(dpillar_dst "$r")
+	[ -n "$dst" ] || die "no server $((r + 1)) hops from $SRC"
+	route=$("$DPSIM" route -n $N -k $K --from "$SRC" --to "$dst" --json)
+	echo "$route" > "$WORK/route-$r.json"
+	chain d "$r" || return 1
+	for ((i = 0; i <= last; i++)); do
+		n=$(ns d "$r" "$i")
+		a=$(jq -r ".path[$i]" <<<"$route")
+		pn=()
+		for p in 0 1; do pn[p]=x$p; done
+		[ "$i" -lt "$last" ] && pn[$(jq ".ports[$i][0]" <<<"$route")]=right
+		[ "$i" -gt 0 ] && pn[$(jq ".ports[$((i - 1))][1]" <<<"$route")]=left
+		for p in 0 1; do
+			[ "${pn[p]}" = x$p ] &&
+				ip -n "$n" link add "x$p" type dummy
+			ip -n "$n" link set "${pn[p]}" up
+		done
+		args=(link add dp0 n $N k $K addr "$a" port0 "${pn[0]}"
+		      port1 "${pn[1]}" hello 100 dead 400)
+		ip netns exec "$n" "$DPCTL" "${args[@]}" || return 1
+		id=$(ip netns exec "$n" "$DPCTL" -j show dp0 | jq '.[0].node_id')
+		ip -n "$n" -b - <<-EOF || return 1
+		link set dp0 up
+		addr add $(ip4_of_id "$id")/32 dev dp0
+		route add 10.0.0.0/8 dev dp0
+		EOF
+		ip netns exec "$n" sysctl -qw net.ipv4.conf.all.rp_filter=0
+	done
+	rps_to_cpu1 "$(ns d "$r" 1)"
+	# Every Hello heard: the receiver answers a ping.
+	for ((i = 0; i < 100; i++)); do
+		ip netns exec "$(ns d "$r" 0)" ping -c1 -W1 -q \
+			"$(ip4_of_id "$(jq .dst_id <<<"$route")")" >/dev/null && break
+		sleep 0.2
+	done
+	[ "$i" -lt 100 ] || die "dpillar chain of $r relays: no ping"
+	# The kernel's path must be dpsim's (every relay of the chain).
+	a=$(ip netns exec "$(ns d "$r" 0)" "$DPCTL" -j route get "$dst" |
+		jq -c '.path' 2>/dev/null)
+	[ "$a" = "$(jq -c '.path' <<<"$route")" ] ||
+		echo "bench: note: route get says $a, dpsim $(jq -c .path <<<"$route")"
+}
+
+frame_dpillar() {
+	local r=$1 size=$2 route=$WORK/route-$1.json
+	python3 "$PY" frame dpillar "$size" \
+		"$(mac_of "$(ns d "$r" 1)" left)" "$(mac_of "$(ns d "$r" 0)" right)" \
+		"$(ip4_of_id "$(jq .src_id "$route")")" \
+		"$(ip4_of_id "$(jq .dst_id "$route")")" "$(cat "$route")"
+}
+
+# ---- bridge -----------------------------------------------------------------
+setup_bridge() {
+	local r=$1 i last=$(($1 + 1)) n
+	chain b "$r" || return 1
+	for ((i = 1; i < last; i++)); do
+		n=$(ns b "$r" "$i")
+		ip -n "$n" -b - <<-EOF || return 1
+		link add br0 type bridge
+		link set left master br0
+		link set right master br0
+		link set left up
+		link set right up
+		link set br0 up
+		EOF
+	done
+	ip -n "$(ns b "$r" 0)" addr add 192.168.$r.1/24 dev right
+	ip -n "$(ns b "$r" 0)" link set right up
+	ip -n "$(ns b "$r" "$last")" addr add 192.168.$r.2/24 dev left
+	ip -n "$(ns b "$r" "$last")" link set left up
+	rps_to_cpu1 "$(ns b "$r" 1)"
+	# The FDBs learn both ends (and ARP resolves).
+	ip netns exec "$(ns b "$r" 0)" ping -c2 -W2 -q 192.168.$r.2 >/dev/null ||
+		die "bridge chain of $r relays: no ping"
+}
+
+frame_bridge() {
+	local r=$1 size=$2
+	python3 "$PY" frame ip "$size" \
+		"$(mac_of "$(ns b "$r" $((r + 1)))" left)" \
+		"$(mac_of "$(ns b "$r" 0)" right)" 192.168.$r.1 192.168.$r.2
+}
+
+# ---- ip_forward -------------------------------------------------------------
+# Link I of the chain (node I to I+1) is 172.16.(10R+I).0/24: .1 on node
+# I, .2 on node I+1.  The two hosts have a /16 route to their one
+# neighbour; a relay has a /24 route for each link that is not its own.
+setup_ip_forward() {
+	local r=$1 i j last=$(($1 + 1)) n
+	chain i "$r" || return 1
+	for ((i = 0; i <= last; i++)); do
+		n=$(ns i "$r" "$i")
+		ip netns exec "$n" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv4.conf.all.rp_filter=0
+		if [ "$i" -lt "$last" ]; then
+			ip -n "$n" addr add "172.16.$((10 * r + i)).1/24" dev right
+			ip -n "$n" link set right up
+		fi
+		if [ "$i" -gt 0 ]; then
+			ip -n "$n" addr add "172.16.$((10 * r + i - 1)).2/24" dev left
+			ip -n "$n" link set left up
+		fi
+	done
+	ip -n "$(ns i "$r" 0)" route add 172.16.0.0/16 via 172.16.$((10 * r)).2
+	ip -n "$(ns i "$r" "$last")" route add 172.16.0.0/16 \
+		via 172.16.$((10 * r + r)).1
+	for ((i = 1; i <= r; i++)); do
+		for ((j = 0; j <= r; j++)); do
+			[ "$j" = "$i" ] || [ "$j" = $((i - 1)) ] && continue
+			if [ "$j" -gt "$i" ]; then
+				ip -n "$(ns i "$r" "$i")" route add \
+					172.16.$((10 * r + j)).0/24 \
+					via 172.16.$((10 * r + i)).2
+			else
+				ip -n "$(ns i "$r" "$i")" route add \
+					172.16.$((10 * r + j)).0/24 \
+					via 172.16.$((10 * r + i - 1)).1
+			fi
+		done
+	done
+	rps_to_cpu1 "$(ns i "$r" 1)"
+	ip netns exec "$(ns i "$r" 0)" ping -c2 -W2 -q \
+		172.16.$((10 * r + r)).2 >/dev/null ||
+		die "ip_forward chain of $r relays: no ping"
+}
+
+frame_ip_forward() {
+	local r=$1 size=$2
+	python3 "$PY" frame ip "$size" "$(mac_of "$(ns i "$r" 1)" left)" \
+		"$(mac_of "$(ns i "$r" 0)" right)" 172.16.$((10 * r)).1 \
+		172.16.$((10 * r + r)).2
+}
+
+# ---- measurement ------------------------------------------------------------
+# rate C R SIZE: packets/s the receiver got; also the generator's rate in
+# GEN (frames it put on the first cable).
+rate() {
+	local c=$1 r=$2 size=$3 dev rx0 rx1 tx0 tx1 t0 t1 pid i
+	local rcv=$(ns "${c:0:1}" "$r" $((r + 1))) snd=$(ns "${c:0:1}" "$r" 0)
+	dev=left
+	[ "$c" = dpillar ] && dev=dp0
+	"frame_$c" "$r" "$size" > "$WORK/frame.cfg" || return 1
+	tx0=$(tx_of "$snd" right)
+	ip netns exec "$snd" taskset -c 0 trafgen -o right -i "$WORK/frame.cfg" -P 1 -A -C \
+		-Q >/dev/null 2>&1 &
+	pid=$!
+	# trafgen takes a while to start under TCG: wait for its first frames.
+	for ((i = 0; i < 100; i++)); do
+		sleep 0.1
+		[ "$(tx_of "$snd" right)" -gt "$tx0" ] && break
+	done
+	sleep 0.5
+	rx0=$(rx_of "$rcv" "$dev") tx0=$(tx_of "$snd" right)
+	t0=${EPOCHREALTIME}
+	sleep "$SECS"
+	rx1=$(rx_of "$rcv" "$dev") tx1=$(tx_of "$snd" right)
+	t1=${EPOCHREALTIME}
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	sleep 0.3
+	RATE=$(echo "($rx1 - $rx0) / ($t1 - $t0)" | bc -l)
+	GEN=$(echo "($tx1 - $tx0) / ($t1 - $t0)" | bc -l)
+	[ "$rx1" -gt "$rx0" ]
+}
+
+tcp() {
+	local snd=$1 rcv=$2 dip=$3 bps
+	ip netns exec "$rcv" iperf3 -s -D -1 -p 5201 >/dev/null 2>&1
+	sleep 0.5
+	bps=$(ip netns exec "$snd" iperf3 -c "$dip" -p 5201 -t "$TCP_SECS" -J \
+		2>/dev/null | jq '.end.sum_received.bits_per_second')
+	[ -n "$bps" ] && [ "$bps" != null ] || return 1
+	TCP=$(echo "$bps / 1000000" | bc -l)
+}
+
+# ---- run --------------------------------------------------------------------
+echo "# bench: kernel $(uname -r), $(nproc) CPUs, $ROUNDS rounds, $SECS s each"
+echo "# generator: trafgen on CPU 0; relays: CPU 1 (RPS on relay 1)"
+for r in $RELAYS; do
+	for c in dpillar bridge ip_forward; do
+		"setup_$c" "$r" || die "cannot build the $c chain of $r relays"
+	done
+done
+echo "# chains up: dpillar $(jq -c .path "$WORK/route-1.json")"
+# Sourced with BENCH_SETUP_ONLY=1: the chains are up, the caller goes on.
+[ "${BENCH_SETUP_ONLY:-0}" = 1 ] && return 0
+
+for ((round = 1; round <= ROUNDS; round++)); do
+	for size in $SIZES; do
+		for r in $RELAYS; do
+			for c in dpillar bridge ip_forward; do
+				name=$c/${r}relay/${size}B
+				rate "$c" "$r" "$size" ||
+					die "$name: nothing received"
+				printf '%s %d %.0f\n' "$name" "$round" "$RATE" >> "$RAW"
+				printf '# round %d %-26s %9.0f pps (sent %.0f)\n' \
+					"$round" "$name" "$RATE" "$GEN"
+			done
+		done
+	done
+	tcp "$(ns d 1 0)" "$(ns d 1 2)" \
+		"$(ip4_of_id "$(jq .dst_id "$WORK/route-1.json")")" ||
+		die "iperf3 over dp0 failed"
+	printf '%s %d %.1f\n' dpillar/tcp/1relay "$round" "$TCP" >> "$RAW"
+	printf '# round %d dpillar/tcp/1relay %.1f Mbit/s\n' "$round" "$TCP"
+	tcp "$(ns i 1 0)" "$(ns i 1 2)" 172.16.11.2 ||
+		die "iperf3 over routed veth failed"
+	printf '%s %d %.1f\n' ip_veth/tcp/1relay "$round" "$TCP" >> "$RAW"
+	printf '# round %d ip_veth/tcp/1relay %.1f Mbit/s\n' "$round" "$TCP"
+done
+
+{
+	echo "make bench: kernel $(uname -r), $(nproc) guest CPUs (TCG), $ROUNDS rounds"
+	echo "packets/s at the receiver (tcp rows: Mbit/s), median min max"
+	python3 "$PY" table "$RAW"
+} > "$OUT/bench.txt"
+cat "$OUT/bench.txt"
+
+# The relays' profile, when a perf binary runs here.
+perf=$(command -v perf)
+if [ -n "$perf" ]; then
+	"frame_dpillar" 3 64 > "$WORK/frame.cfg"
+	ip netns exec "$(ns d 3 0)" trafgen -o right -i "$WORK/frame.cfg" -P 1 -A \
+		-C -Q >/dev/null 2>&1 &
+	pid=$!
+	sleep 3
+	"$perf" record -q -C 1 -g -e cpu-clock -o "$WORK/perf.data" -- \
+		sleep "$SECS" >/dev/null 2>&1
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	"$perf" report -q -i "$WORK/perf.data" --stdio --no-children \
+		--sort sym -g none 2>/dev/null | head -n 40 > "$OUT/bench-perf.txt"
+	echo "perf ($perf), CPU 1, dpillar 3 relays 64 B, top symbols (self):"
+	cat "$OUT/bench-perf.txt"
+fi
+exit 0

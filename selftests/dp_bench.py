@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Helpers of selftests/bench.sh (make bench).
+
+  dp_bench.py frame KIND SIZE DMAC SMAC SIP DIP [ROUTE_JSON]
+      a trafgen packet config on stdout: one Ethernet frame of SIZE bytes
+      (FCS not counted) carrying an IPv4/UDP packet SIP -> DIP.  KIND ip:
+      the IPv4 packet right after the Ethernet header; KIND dpillar: a
+      dpillar DATA header first, its routing fields as the source would
+      set them, from "dpsim route --json" (ROUTE_JSON: src_id, dst_id,
+      header), so the relays route the crafted frames exactly as they
+      route dp0's own.  The frame is the same size for every contender:
+      the dpillar frame's IP packet is 20 bytes shorter.
+  dp_bench.py table RESULTS
+      RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
+      min and max, then the ratios of the dpillar rows to the bridge and
+      ip_forward rows of the same chain and size.
+"""
+
+import json
+import statistics
+import struct
+import sys
+
+ETH_HLEN = 14
+DP_HLEN = 20
+DP_ETHERTYPE = 0x88B5
+DP_T_DATA = 1
+DP_VERSION = 1
+
+
+def mac(text):
+    return bytes(int(x, 16) for x in text.split(':'))
+
+
+def ip4(text):
+    return bytes(int(x) for x in text.split('.'))
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b'\0'
+    s = sum(struct.unpack('!%dH' % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def ipv4_udp(sip, dip, length):
+    """An IPv4/UDP packet of @length bytes (UDP checksum 0: none)."""
+    udp_len = length - 20
+    hdr = struct.pack('!BBHHHBBH4s4s', 0x45, 0, length, 0, 0x4000, 64, 17,
+                      0, ip4(sip), ip4(dip))
+    hdr = hdr[:10] + struct.pack('!H', csum(hdr)) + hdr[12:]
+    udp = struct.pack('!HHHH', 9, 9, udp_len, 0)   # discard port
+    return hdr + udp + bytes(udp_len - 8)
+
+
+def frame(kind, size, dmac, smac, sip, dip, route=None):
+    if kind == 'dpillar':
+        r = json.loads(route)
+        h = r['header']
+        eth = mac(dmac) + mac(smac) + struct.pack('!H', DP_ETHERTYPE)
+        dp = struct.pack('!BBBBHHIII', DP_VERSION, DP_T_DATA, h['ttl'],
+                         h['flags'], 0x0800, h['rword'], r['src_id'],
+                         r['dst_id'], h['waypoint'])
+        return eth + dp + ipv4_udp(sip, dip, size - ETH_HLEN - DP_HLEN)
+    eth = mac(dmac) + mac(smac) + struct.pack('!H', 0x0800)
+    return eth + ipv4_udp(sip, dip, size - ETH_HLEN)
+
+
+def table(path):
+    rows = {}
+    order = []
+    with open(path) as f:
+        for line in f:
+            name, _, value = line.split()
+            if name not in rows:
+                order.append(name)
+                rows[name] = []
+            rows[name].append(float(value))
+    med = {}
+    print('%-34s %12s %12s %12s %3s' % ('contender', 'median', 'min', 'max',
+                                        'n'))
+    for name in order:
+        v = rows[name]
+        med[name] = statistics.median(v)
+        print('%-34s %12.0f %12.0f %12.0f %3d' % (name, med[name], min(v),
+                                                 max(v), len(v)))
+    print()
+    print('ratios of the medians:')
+    for name in order:
+        if not name.startswith('dpillar'):
+            continue
+        rest = name[len('dpillar'):]
+        for base in ('bridge', 'ip_forward', 'ip_veth'):
+            other = base + rest
+            if other in med and med[other] > 0:
+                print('  %-34s / %-30s = %.3f' % (name, other,
+                                                  med[name] / med[other]))
+
+
+def main(argv):
+    if len(argv) >= 7 and argv[1] == 'frame':
+        data = frame(argv[2], int(argv[3]), argv[4], argv[5], argv[6],
+                     argv[7], argv[8] if len(argv) > 8 else None)
+        print('{ ' + ', '.join('0x%02x' % b for b in data) + ' }')
+        return 0
+    if len(argv) == 3 and argv[1] == 'table':
+        table(argv[2])
+        return 0
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
