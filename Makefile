@@ -27,7 +27,7 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 
 .PHONY: all module tools dpctl dpsim modules_install install clean \
-	deps check demo checkpatch fuzz
+	deps check demo bench checkpatch fuzz
 
 all: module tools
 
@@ -66,6 +66,9 @@ check:
 
 demo:
 	bash scripts/demo.sh
+
+bench:
+	bash scripts/bench.sh
 
 checkpatch:
 	bash scripts/checkpatch.sh

@@ -6,7 +6,7 @@
 # stock kernel with two vCPUs.  Installs what is missing, builds, boots,
 # prints the table; the guest's files stay in build/bench/ (bench.txt,
 # bench-raw.txt, bench-perf.txt, the console log).  Environment:
-# BENCH_ROUNDS, BENCH_SECS, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS
+# BENCH_ROUNDS, BENCH_FRAMES, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS
 # (passed to the guest), BENCH_KERNEL (a Debian ABI).
 set -euo pipefail
 
@@ -21,7 +21,7 @@ out=$repo/build/bench
 rm -rf "$out"
 mkdir -p "$out"
 envs=()
-for v in BENCH_ROUNDS BENCH_SECS BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS; do
+for v in BENCH_ROUNDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
 env DPILLAR_KO="$repo/build/$abi/net/dpillar/dpillar.ko" \

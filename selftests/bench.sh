@@ -20,8 +20,8 @@
 # crafted frame as fast as it can on the sender's veth, pinned to CPU 0;
 # RPS on relay 1's ingress veth moves the whole chain's softirq work to
 # CPU 1, so the generator never competes with the relays for a CPU.  The
-# rate is the receiver's rx_packets over BENCH_SECS seconds (dpillar: its
-# dp0, after delivery; the others: its veth), after one second of warm-up.
+# rate is the receiver's rx_packets (dpillar: its dp0, after delivery; the
+# others: its veth) over trafgen's own sending time of BENCH_FRAMES frames.
 # Every contender gets the same frame size on the first cable (the dpillar
 # frame's IPv4/UDP packet is 20 bytes shorter: its header).  TCP: iperf3
 # for BENCH_TCP_SECS between the two servers of the 1-relay chain over
@@ -43,7 +43,7 @@ DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
 PY=$DPILLAR_REPO/selftests/dp_bench.py
 ROUNDS=${BENCH_ROUNDS:-5}
-SECS=${BENCH_SECS:-2}
+FRAMES=${BENCH_FRAMES:-100000}
 TCP_SECS=${BENCH_TCP_SECS:-3}
 SIZES=${BENCH_SIZES:-64 1514}
 RELAYS=${BENCH_RELAYS:-1 3}
@@ -54,6 +54,12 @@ WORK=$(mktemp -d)
 : > "$RAW"
 
 load_module || { echo "bench: no dpillar module"; exit 1; }
+# trafgen's socket holds every frame it sent until the frame is freed at
+# the end of the chain: a small send buffer makes its sendto() fail with
+# EAGAIN and trafgen exits.  These are global (init_net) sysctls: trafgen
+# cannot raise them from inside a namespace itself.
+sysctl -qw net.core.wmem_max=67108864 net.core.wmem_default=67108864 \
+	net.core.rmem_max=67108864 net.core.rmem_default=67108864
 
 bench_destroy() {
 	local ns
@@ -246,34 +252,29 @@ frame_ip_forward() {
 }
 
 # ---- measurement ------------------------------------------------------------
-# rate C R SIZE: packets/s the receiver got; also the generator's rate in
-# GEN (frames it put on the first cable).
+# rate C R SIZE: packets/s the receiver got while trafgen sent BENCH_FRAMES
+# frames (RATE), and the rate trafgen sent them at (GEN), both over
+# trafgen's own sending time.  Nothing samples counters while it runs: the
+# generator and the relays keep both vCPUs busy, and a monitoring process
+# would crawl and disturb them.
 rate() {
-	local c=$1 r=$2 size=$3 dev rx0 rx1 tx0 tx1 t0 t1 pid i
+	local c=$1 r=$2 size=$3 dev rx0 rx1 out t
 	local rcv=$(ns "${c:0:1}" "$r" $((r + 1))) snd=$(ns "${c:0:1}" "$r" 0)
 	dev=left
 	[ "$c" = dpillar ] && dev=dp0
 	"frame_$c" "$r" "$size" > "$WORK/frame.cfg" || return 1
-	tx0=$(tx_of "$snd" right)
-	ip netns exec "$snd" taskset -c 0 trafgen -o right -i "$WORK/frame.cfg" -P 1 -A -C \
-		-Q >/dev/null 2>&1 &
-	pid=$!
-	# trafgen takes a while to start under TCG: wait for its first frames.
-	for ((i = 0; i < 100; i++)); do
-		sleep 0.1
-		[ "$(tx_of "$snd" right)" -gt "$tx0" ] && break
-	done
+	rx0=$(rx_of "$rcv" "$dev")
+	# trafgen's exit status says nothing useful (1 after some EAGAINs).
+	out=$(ip netns exec "$snd" taskset -c 0 trafgen -o right \
+		-i "$WORK/frame.cfg" -P 1 -n "$FRAMES" 2>&1)
+	# The frames still queued in the chain (at most a backlog).
 	sleep 0.5
-	rx0=$(rx_of "$rcv" "$dev") tx0=$(tx_of "$snd" right)
-	t0=${EPOCHREALTIME}
-	sleep "$SECS"
-	rx1=$(rx_of "$rcv" "$dev") tx1=$(tx_of "$snd" right)
-	t1=${EPOCHREALTIME}
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	sleep 0.3
-	RATE=$(echo "($rx1 - $rx0) / ($t1 - $t0)" | bc -l)
-	GEN=$(echo "($tx1 - $tx0) / ($t1 - $t0)" | bc -l)
+	rx1=$(rx_of "$rcv" "$dev")
+	# "  6 sec, 646477 usec on CPU0 (200000 packets)"
+	t=$(awk '/ sec, .* usec on CPU/ { print $1 + $3 / 1e6; exit }' <<<"$out")
+	[ -n "$t" ] || { echo "bench: trafgen: $out" >&2; return 1; }
+	RATE=$(echo "($rx1 - $rx0) / $t" | bc -l)
+	GEN=$(echo "$FRAMES / $t" | bc -l)
 	[ "$rx1" -gt "$rx0" ]
 }
 
@@ -288,7 +289,7 @@ tcp() {
 }
 
 # ---- run --------------------------------------------------------------------
-echo "# bench: kernel $(uname -r), $(nproc) CPUs, $ROUNDS rounds, $SECS s each"
+echo "# bench: kernel $(uname -r), $(nproc) CPUs, $ROUNDS rounds, $FRAMES frames each"
 echo "# generator: trafgen on CPU 0; relays: CPU 1 (RPS on relay 1)"
 for r in $RELAYS; do
 	for c in dpillar bridge ip_forward; do
@@ -334,12 +335,12 @@ cat "$OUT/bench.txt"
 perf=$(command -v perf)
 if [ -n "$perf" ]; then
 	"frame_dpillar" 3 64 > "$WORK/frame.cfg"
-	ip netns exec "$(ns d 3 0)" trafgen -o right -i "$WORK/frame.cfg" -P 1 -A \
+	ip netns exec "$(ns d 3 0)" trafgen -o right -i "$WORK/frame.cfg" -P 1 \
 		-C -Q >/dev/null 2>&1 &
 	pid=$!
 	sleep 3
 	"$perf" record -q -C 1 -g -e cpu-clock -o "$WORK/perf.data" -- \
-		sleep "$SECS" >/dev/null 2>&1
+		sleep 3 >/dev/null 2>&1
 	kill "$pid"
 	wait "$pid" 2>/dev/null
 	"$perf" report -q -i "$WORK/perf.data" --stdio --no-children \
