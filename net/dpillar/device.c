@@ -109,6 +109,10 @@ void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
 	}
 }
 
+/* What dp0 hands the ports unsegmented and not checksummed (gso.c). */
+#define DP_DEV_OFFLOADS	(NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
+			 NETIF_F_GSO_SOFTWARE)
+
 static void dp_get_stats64(struct net_device *dev,
 			   struct rtnl_link_stats64 *tot)
 {
@@ -276,6 +280,13 @@ static void dp_setup(struct net_device *dev)
 	dev->max_mtu = ETH_DATA_LEN - DP_HDR_LEN;
 	dev->tx_queue_len = 0;
 	dev->priv_flags |= IFF_NO_QUEUE;
+	/*
+	 * Super-packets and checksums left to the hardware go through whole:
+	 * a relay forwards one skb instead of forty, and the port segments
+	 * and checksums only where its NIC cannot (gso.c).
+	 */
+	dev->features |= DP_DEV_OFFLOADS;
+	dev->hw_features |= DP_DEV_OFFLOADS;
 	dp_compat_set_lltx(dev);
 	/* The ports cannot follow the device into another namespace. */
 	dp_compat_set_netns_immutable(dev);

@@ -331,6 +331,11 @@ bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 rx_handler_result_t dp_handle_frame(struct sk_buff **pskb);
 netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
 
+/* gso.c */
+void dp_gso_register(void);
+void dp_gso_unregister(void);
+bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
+
 /* genl.c */
 int dp_genl_register(void);
 void dp_genl_unregister(void);

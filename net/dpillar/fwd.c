@@ -111,7 +111,7 @@ static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
 	if (!mac)
 		return DP_STAT_DROP_NONEIGH;
-	if (skb->len > port->dev->mtu)
+	if (!dp_fits_mtu(skb, port->dev->mtu))
 		return DP_STAT_DROP_MTU;
 
 	h = (struct dpillar_hdr *)skb->data;

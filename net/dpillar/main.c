@@ -32,12 +32,15 @@ static int __init dp_init(void)
 	err = register_netdevice_notifier(&dp_notifier);
 	if (err)
 		goto err_genl;
+	/* Before the first device: dp0 hands GSO skbs to the ports. */
+	dp_gso_register();
 	err = rtnl_link_register(&dp_link_ops);
 	if (err)
-		goto err_notifier;
+		goto err_gso;
 	return 0;
 
-err_notifier:
+err_gso:
+	dp_gso_unregister();
 	unregister_netdevice_notifier(&dp_notifier);
 err_genl:
 	dp_genl_unregister();
@@ -48,6 +51,7 @@ static void __exit dp_exit(void)
 {
 	/* Deletes every dpillar device, releasing its ports. */
 	rtnl_link_unregister(&dp_link_ops);
+	dp_gso_unregister();
 	unregister_netdevice_notifier(&dp_notifier);
 	dp_genl_unregister();
 }
