@@ -14,7 +14,8 @@
   dp_bench.py table RESULTS
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of the dpillar rows to the bridge and
-      ip_forward rows of the same chain and size.
+      ip_forward rows of the same chain and size, and the cost of one
+      relay hop per contender and size from its 1- and 3-relay rates.
 """
 
 import json
@@ -98,6 +99,32 @@ def table(path):
             if other in med and med[other] > 0:
                 print('  %-34s / %-30s = %.3f' % (name, other,
                                                   med[name] / med[other]))
+    hop_costs(med)
+
+
+def hop_costs(med):
+    """ns of one relay hop per contender and size, from the 1- and 3-relay
+    chains: the generator's and the receiver's share cancels out."""
+    cost = {}
+    for name, m1 in med.items():
+        parts = name.split('/')
+        if len(parts) != 3 or parts[1] != '1relay':
+            continue
+        m3 = med.get('%s/3relay/%s' % (parts[0], parts[2]))
+        if m1 > 0 and m3:
+            cost[(parts[0], parts[2])] = (1 / m3 - 1 / m1) / 2 * 1e9
+    if not cost:
+        return
+    print()
+    print('one relay hop, ns: (1/rate(3 relays) - 1/rate(1 relay)) / 2')
+    for (c, size), ns in sorted(cost.items(), key=lambda x: (x[0][1], x[0][0])):
+        line = '  %-12s %-6s %8.0f ns' % (c, size, ns)
+        if c == 'dpillar':
+            for base in ('bridge', 'ip_forward'):
+                b = cost.get((base, size))
+                if b and ns > 0:
+                    line += '   %s/dpillar %.3f' % (base, b / ns)
+        print(line)
 
 
 def main(argv):
