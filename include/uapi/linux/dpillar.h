@@ -23,6 +23,8 @@ enum dpillar_topo {
 	DPILLAR_TOPO_UNSPEC,
 	DPILLAR_TOPO_DPILLAR,	/* DPillar (n, k): 2 ports per server */
 	DPILLAR_TOPO_DCELL,	/* DCell (n, k): k + 1 ports per server */
+	DPILLAR_TOPO_BCUBE,	/* BCube (n, k): k + 1 ports per server */
+	DPILLAR_TOPO_XDCENT,	/* XDCent (n, k, i): k + 1 ports per server */
 
 	__DPILLAR_TOPO_MAX,
 	DPILLAR_TOPO_MAX = __DPILLAR_TOPO_MAX - 1,
