@@ -404,24 +404,50 @@ static int xdc_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 	return xdc_port_neigh_index(t, id, port, peer) < 0 ? -1 : (int)port;
 }
 
+/* Highest digit where @a != @b differ. */
+static u32 xdc_top_diff(const struct dp_topo *t, u32 a, u32 b);
+
+/*
+ * The path of a new packet.  "paper": w = 0, highest digit first.  "pM":
+ * parallel path M; when src and dst differ below b only (a BCube pair)
+ * and agree in digit r, the path starts with BCube's detour: digit r is
+ * changed first and put back last (a sideways hop, counted as one), which
+ * is what makes the k + 1 paths node-disjoint.  "hash": among the
+ * parallel paths that are shortest (for a BCube pair, the rotations that
+ * start on a differing digit; above, all of them) the flow hash picks one.
+ */
 void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			  u32 hash, struct dp_route_state *st)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 w, r;
+	u32 w, r, m, j, nd = 0;
+	bool bpair = src < t->nodes && dst < t->nodes && src != dst &&
+		     xdc_top_diff(t, src, dst) < d->b;
 
-	(void)src;
+	st->dst = dst;
+	st->waypoint = DP_NODE_NONE;
+	st->flags = 0;
 	if (sel == XDC_SEL_PAPER) {
 		w = 0;
 		r = d->b - 1;
+	} else if (sel >= XDC_SEL_PATH0 || !bpair) {
+		m = (sel >= XDC_SEL_PATH0 ? sel - XDC_SEL_PATH0 : hash) %
+		    d->npaths;
+		xdc_parallel(t, m, &w, &r);
+		if (sel >= XDC_SEL_PATH0 && bpair && d->side_budget &&
+		    xdc_digit(t, src, r) == xdc_digit(t, dst, r))
+			st->flags = (u8)(r + 1);
 	} else {
-		xdc_parallel(t, (sel >= XDC_SEL_PATH0 ? sel - XDC_SEL_PATH0 :
-				 hash) % d->npaths, &w, &r);
+		for (j = 0; j < d->b; j++)
+			nd += xdc_digit(t, src, j) != xdc_digit(t, dst, j);
+		m = hash % nd;
+		for (r = d->b; r-- > 0;)
+			if (xdc_digit(t, src, r) != xdc_digit(t, dst, r) &&
+			    !m--)
+				break;
+		xdc_parallel(t, d->b - 1 - r, &w, &j);
 	}
-	st->dst = dst;
-	st->waypoint = DP_NODE_NONE;
 	st->word = (u16)(r * d->nwords + w);
-	st->flags = 0;
 }
 
 static inline int xdc_drop(struct dp_hop *hop, u8 reason)
@@ -508,6 +534,22 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 				return 0;
 			}
 		} else {
+			/* A detour opened by route_init: digit defer-1 first. */
+			j = defer - 1;
+			if (defer && defer <= d->b && !side &&
+			    xdc_digit(t, self, j) == xdc_digit(t, seg, j)) {
+				a = xdc_digit(t, self, j) + 1;
+				next = xdc_set_digit(t, self, j,
+						     a == d->n ? 0 : a);
+				if (dp_view_reachable(v, self, j, next)) {
+					st->flags = (st->flags &
+						     ~XDC_FL_SIDE_MASK) |
+						    (1 << XDC_FL_SIDE_SHIFT);
+					xdc_hop(hop, next, j,
+						XDC_PHASE_SIDEWAYS);
+					return 0;
+				}
+			}
 			/* Rotation order from r, the deferred digit last. */
 			for (i = 0, j = r; i <= d->b; i++) {
 				if (i == d->b) {
