@@ -35,7 +35,8 @@
 /* Routing modes (route_init's sel): see xdc_sel_names. */
 #define XDC_SEL_HASH		0
 #define XDC_SEL_PAPER		1
-#define XDC_SEL_PATH0		2
+#define XDC_SEL_NEAR		2
+#define XDC_SEL_PATH0		3
 
 enum xdc_phase {
 	XDC_PHASE_BCUBE = DP_PHASE_TOPO,	/* one digit corrected, port < b */
@@ -80,8 +81,13 @@ u32 xdc_set_digit(const struct dp_topo *t, u32 id, u32 j, u32 v);
 u32 xdc_spare_level(const struct dp_topo *t, u32 id);
 /* Is @w (< n^k) a valid path word (w_0 != n-1)? */
 bool xdc_word_valid(const struct dp_topo *t, u32 w);
-/* The path word and rotation of parallel path @m (0..npaths-1). */
-void xdc_parallel(const struct dp_topo *t, u32 m, u32 *w, u32 *r);
+/*
+ * The path word and rotation of parallel path @m (0..npaths-1) from @src
+ * to @dst: the word is the destination's digits below its highest
+ * differing digit L (L-1..L-k) plus m in every digit.
+ */
+void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
+		  u32 *r);
 /* The gate of level @L >= k for @self and path word @w. */
 u32 xdc_gate(const struct dp_topo *t, u32 self, u32 L, u32 w);
 
