@@ -93,6 +93,7 @@ enum {
 				 * sends (changeable); the topology's mode
 				 * number, DPillar: enum dpillar_mode
 				 */
+	IFLA_DPILLAR_LEVEL,	/* u32, top level i (XDCent) */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -277,6 +278,9 @@ enum {
 	DPILLAR_A_DEV_PORT,		/* nest, DPILLAR_A_PORT_*, one per port */
 	DPILLAR_A_DEV_STATS,		/* nest, DPILLAR_A_STATS_* */
 	DPILLAR_A_DEV_MODE,		/* u32: routing mode (IFLA_DPILLAR_MODE) */
+	DPILLAR_A_DEV_LEVEL,		/* u32: top level i (XDCent); absent
+					 * if the topology has none
+					 */
 
 	__DPILLAR_A_DEV_MAX,
 	DPILLAR_A_DEV_MAX = __DPILLAR_A_DEV_MAX - 1
