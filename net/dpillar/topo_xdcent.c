@@ -88,13 +88,13 @@ EXPORT_SYMBOL_IF_KUNIT(xdc_set_digit);
 
 u32 xdc_spare_level(const struct dp_topo *t, u32 id)
 {
-	u32 L = xdc(t)->k;
+	u32 lvl = xdc(t)->k;
 
 	/* Trailing n-1 digits: at most top + 1 of them. */
-	while (L - xdc(t)->k <= xdc(t)->top &&
-	       xdc_digit(t, id, L - xdc(t)->k) == xdc(t)->n - 1)
-		L++;
-	return L;
+	while (lvl - xdc(t)->k <= xdc(t)->top &&
+	       xdc_digit(t, id, lvl - xdc(t)->k) == xdc(t)->n - 1)
+		lvl++;
+	return lvl;
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_spare_level);
 
@@ -122,15 +122,15 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 		  u32 *r)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 j, L, base;
+	u32 j, lvl, base;
 
 	*r = d->b - 1 - m % d->b;
 	*w = 0;
 	if (!d->spare)
 		return;
-	L = src < t->nodes && dst < t->nodes ? xdc_top_diff(t, src, dst) : 0;
+	lvl = src < t->nodes && dst < t->nodes ? xdc_top_diff(t, src, dst) : 0;
 	for (j = 0; j < d->k; j++) {
-		base = L >= d->k ? xdc_digit(t, dst, L - d->k + j) : 0;
+		base = lvl >= d->k ? xdc_digit(t, dst, lvl - d->k + j) : 0;
 		if (j)
 			*w += ((base + m) % d->n) * d->pw[j];
 		else
@@ -139,21 +139,20 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_parallel);
 
-u32 xdc_gate(const struct dp_topo *t, u32 self, u32 L, u32 w)
+u32 xdc_gate(const struct dp_topo *t, u32 self, u32 lvl, u32 w)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 low = self - xdc_div(t, self, L) * d->pw[L];
+	u32 low = self - xdc_div(t, self, lvl) * d->pw[lvl];
 
-	return self - low + w * d->pw[L - d->k] + d->pw[L - d->k] - 1;
+	return self - low + w * d->pw[lvl - d->k] + d->pw[lvl - d->k] - 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_gate);
-
 
 static int xdc_init_common(struct dp_topo *t, const struct dp_topo_params *p,
 			   bool spare, const char **why)
 {
 	struct xdc_priv *d = (struct xdc_priv *)t->priv;
-	u32 n = p->n, j, L, f, s;
+	u32 n = p->n, j, lvl, f, s;
 	u64 v, sw;
 
 	DP_BUILD_CHECK(sizeof(struct xdc_priv) <= sizeof(t->priv));
@@ -212,7 +211,7 @@ static int xdc_init_common(struct dp_topo *t, const struct dp_topo_params *p,
 	}
 	/* Longest failure-free path: f(b-1) = b, f(L) = 2 f(L-1) + 1. */
 	f = d->b;
-	for (L = d->b; L <= d->top; L++) {
+	for (lvl = d->b; lvl <= d->top; lvl++) {
 		f = 2 * f + 1;
 		if (f > DP_TTL_MAX) {
 			*why = "too many levels above k: paths would exceed 255 hops";
@@ -229,16 +228,16 @@ static int xdc_init_common(struct dp_topo *t, const struct dp_topo_params *p,
 	d->npaths = spare ? d->k + 1 : d->b;
 	/* Switches: b levels of n^top, then n^(top-t-1) (n-1) per level. */
 	sw = 0;
-	for (L = 0; L <= d->top + 1; L++) {
+	for (lvl = 0; lvl <= d->top + 1; lvl++) {
 		if (sw > 0xffffffffULL) {
 			*why = "too many switches";
 			return -EINVAL;
 		}
-		d->off[L] = (u32)sw;
-		if (L < d->b)
+		d->off[lvl] = (u32)sw;
+		if (lvl < d->b)
 			sw += d->pw[d->top];
-		else if (L <= d->top)
-			sw += (u64)d->pw[d->top - (L - d->k) - 1] * (n - 1);
+		else if (lvl <= d->top)
+			sw += (u64)d->pw[d->top - (lvl - d->k) - 1] * (n - 1);
 	}
 	for (s = XDC_BUDGET_MAX; s > 0; s--)
 		if ((2 * s + 1) * f + s <= DP_TTL_MAX)
@@ -342,23 +341,23 @@ static int xdc_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
 /* The level of the switch on @port of @id, or DP_NODE_NONE when free. */
 static u32 xdc_port_level(const struct dp_topo *t, u32 id, u32 port)
 {
-	u32 L;
+	u32 lvl;
 
 	if (port < xdc(t)->b)
 		return port;
 	if (!xdc(t)->spare || port != xdc(t)->k)
 		return DP_NODE_NONE;
-	L = xdc_spare_level(t, id);
-	return L <= xdc(t)->top ? L : DP_NODE_NONE;
+	lvl = xdc_spare_level(t, id);
+	return lvl <= xdc(t)->top ? lvl : DP_NODE_NONE;
 }
 
 static void xdc_port_info(const struct dp_topo *t, u32 id, u32 port,
 			  struct dp_port_info *pi)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 L = xdc_port_level(t, id, port), tr, h, hh, idx;
+	u32 lvl = xdc_port_level(t, id, port), tr, h, hh, idx;
 
-	if (L == DP_NODE_NONE) {
+	if (lvl == DP_NODE_NONE) {
 		pi->kind = DP_PORT_UNUSED;
 		pi->nneigh = 0;
 		pi->sw = DP_NODE_NONE;
@@ -366,49 +365,49 @@ static void xdc_port_info(const struct dp_topo *t, u32 id, u32 port,
 		pi->sw_id = DP_NODE_NONE;
 		return;
 	}
-	if (L < d->b) {
+	if (lvl < d->b) {
 		/* The digits other than L, in order. */
-		idx = (L < d->top ? xdc_div(t, id, L + 1) * d->pw[L] : 0) +
-		      (id - xdc_div(t, id, L) * d->pw[L]);
+		idx = (lvl < d->top ? xdc_div(t, id, lvl + 1) * d->pw[lvl] : 0) +
+		      (id - xdc_div(t, id, lvl) * d->pw[lvl]);
 	} else {
 		/* a_t (n-1 values), then the digits above t but L. */
-		tr = L - d->k;
-		h = L < d->top ? xdc_div(t, id, L + 1) : 0;
-		hh = xdc_div(t, id, tr + 1) - xdc_div(t, id, L) * d->pw[L - tr - 1];
-		idx = (h * d->pw[L - tr - 1] + hh) * (d->n - 1) +
+		tr = lvl - d->k;
+		h = lvl < d->top ? xdc_div(t, id, lvl + 1) : 0;
+		hh = xdc_div(t, id, tr + 1) - xdc_div(t, id, lvl) * d->pw[lvl - tr - 1];
+		idx = (h * d->pw[lvl - tr - 1] + hh) * (d->n - 1) +
 		      xdc_digit(t, id, tr);
 	}
 	pi->kind = DP_PORT_SWITCH;
 	pi->nneigh = d->n - 1;
-	pi->sw = d->off[L] + idx;
-	pi->sw_level = L;
+	pi->sw = d->off[lvl] + idx;
+	pi->sw_level = lvl;
 	pi->sw_id = idx;
 }
 
 static u32 xdc_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 {
-	u32 L = xdc_port_level(t, id, port), a;
+	u32 lvl = xdc_port_level(t, id, port), a;
 
-	if (L == DP_NODE_NONE || idx >= xdc(t)->n - 1)
+	if (lvl == DP_NODE_NONE || idx >= xdc(t)->n - 1)
 		return DP_NODE_NONE;
-	a = xdc_digit(t, id, L);
-	return xdc_set_digit(t, id, L, idx < a ? idx : idx + 1);
+	a = xdc_digit(t, id, lvl);
+	return xdc_set_digit(t, id, lvl, idx < a ? idx : idx + 1);
 }
 
 static int xdc_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 				u32 peer)
 {
-	u32 L, a, v;
+	u32 lvl, a, v;
 
 	if (peer >= t->nodes || peer == id)
 		return -1;
-	L = xdc_port_level(t, id, port);
-	if (L == DP_NODE_NONE)
+	lvl = xdc_port_level(t, id, port);
+	if (lvl == DP_NODE_NONE)
 		return -1;
-	v = xdc_digit(t, peer, L);
-	if (xdc_set_digit(t, id, L, v) != peer)
+	v = xdc_digit(t, peer, lvl);
+	if (xdc_set_digit(t, id, lvl, v) != peer)
 		return -1;
-	a = xdc_digit(t, id, L);
+	a = xdc_digit(t, id, lvl);
 	return (int)(v < a ? v : v - 1);
 }
 
@@ -488,19 +487,19 @@ static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
 			u32 *seg, u32 *next, u32 *level)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 target = dst, L, g;
+	u32 target = dst, lvl, g;
 
 	for (;;) {
-		L = xdc_top_diff(t, self, target);
-		if (L < d->b) {
+		lvl = xdc_top_diff(t, self, target);
+		if (lvl < d->b) {
 			*seg = target;
 			return false;
 		}
-		g = xdc_gate(t, self, L, w);
+		g = xdc_gate(t, self, lvl, w);
 		if (g == self) {
-			*next = xdc_set_digit(t, self, L,
-					      xdc_digit(t, target, L));
-			*level = L;
+			*next = xdc_set_digit(t, self, lvl,
+					      xdc_digit(t, target, lvl));
+			*level = lvl;
 			return true;
 		}
 		target = g;
@@ -522,8 +521,9 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 		    struct dp_hop *hop)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 r, w, seg, next, L, i, j, defer, side, sw, val, a;
+	u32 r, w, seg, next, lvl, i, j, defer, side, sw, val, a;
 	u8 phase = XDC_PHASE_BCUBE;
+	bool agree;
 
 	if (self >= t->nodes || st->dst >= t->nodes)
 		return xdc_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -539,7 +539,7 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 	sw = (st->flags & XDC_FL_SWITCH_MASK) >> XDC_FL_SWITCH_SHIFT;
 	/* Each pass returns or takes one word switch: at most W + 1. */
 	for (;;) {
-		if (xdc_resolve(t, self, st->dst, w, &seg, &next, &L)) {
+		if (xdc_resolve(t, self, st->dst, w, &seg, &next, &lvl)) {
 			if (dp_view_reachable(v, self, d->k, next)) {
 				xdc_hop(hop, next, d->k, next == st->dst ?
 					DP_PHASE_DIRECT : phase ==
@@ -606,7 +606,8 @@ sideways:
 	for (i = 0; i < 2 * d->b; i++) {
 		j = i < d->b ? i : i - d->b;
 		a = xdc_digit(t, self, j);
-		if ((i < d->b) != (a == xdc_digit(t, seg, j)))
+		agree = a == xdc_digit(t, seg, j);
+		if (agree != i < d->b)
 			continue;
 		for (val = 0; val < d->n; val++) {
 			if (val == a || val == xdc_digit(t, seg, j))
