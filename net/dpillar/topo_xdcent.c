@@ -523,7 +523,7 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 	const struct xdc_priv *d = xdc(t);
 	u32 r, w, seg, next, lvl, i, j, defer, side, sw, val, a;
 	u8 phase = XDC_PHASE_BCUBE;
-	bool agree;
+	bool agree, first;
 
 	if (self >= t->nodes || st->dst >= t->nodes)
 		return xdc_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -607,7 +607,8 @@ sideways:
 		j = i < d->b ? i : i - d->b;
 		a = xdc_digit(t, self, j);
 		agree = a == xdc_digit(t, seg, j);
-		if (agree != i < d->b)
+		first = i < d->b;
+		if (agree != first)
 			continue;
 		for (val = 0; val < d->n; val++) {
 			if (val == a || val == xdc_digit(t, seg, j))
