@@ -751,6 +751,8 @@ int main(int argc, char **argv)
 	check_single(4, 2, 2);
 	check_single(3, 1, -1);
 	check_single(4, 1, -1);
+	check_single(2, 2, 3);
+	check_single(2, 2, -1);
 	check_random(4, 2, 3, 5, 5);
 	check_random(4, 2, 3, 10, 5);
 	check_hostile(3, 2, 2);
