@@ -3,7 +3,7 @@
 #
 # XDCent and BCube fabrics in the test guest: selftests/vm/run-vm.sh -- \
 #     selftests/xdcent_test.sh [TOPO:N:K[:I] ...]   (default
-#     DPILLAR_XDCENT_SIZES, else "xdcent:3:2:2 bcube:4:1").  For each:
+#     DPILLAR_XDCENT_SIZES, else "xdcent:3:2:2 bcube:3:1").  For each:
 #  - builds the fabric from "dpsim plan --csv": one netns per server
 #    (xc-<address>), one bridge per switch in netns xcsw (the members'
 #    port of that level), a veth per port; a free (growth) port gets a
@@ -24,9 +24,10 @@ DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 [ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
-HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-300}
+# A dead interval of 1 s: under TCG, 27 servers' Hellos can starve for 300 ms.
+HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_XDCENT_SIZES:-xdcent:3:2:2 bcube:4:1}"
+[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_XDCENT_SIZES:-xdcent:3:2:2 bcube:3:1}"
 SW=xcsw
 
 load_module || ktap_skip_all "no module"
