@@ -658,46 +658,36 @@ static const char *const xdc_sel_names[] = {
 	"p7", "p8", "p9", "p10", "p11", "p12", NULL,
 };
 
+/* Everything but the name, kind and parameter check is shared. */
+#define XDC_OPS_COMMON					\
+	.phases = xdc_phases,				\
+	.nphases = XDC_PHASE_COUNT,			\
+	.drops = xdc_drops,				\
+	.ndrops = XDC_DROP_COUNT,			\
+	.detours = xdc_detours,				\
+	.sel_names = xdc_sel_names,			\
+	.describe = xdc_describe,			\
+	.addr_parse = xdc_addr_parse,			\
+	.addr_format = xdc_addr_format,			\
+	.port_info = xdc_port_info,			\
+	.port_neigh = xdc_port_neigh,			\
+	.port_neigh_index = xdc_port_neigh_index,	\
+	.peer_port = xdc_peer_port,			\
+	.route_init = dp_xdcent_route_init,		\
+	.route = dp_xdcent_route
+
 const struct dp_topo_ops dp_xdcent_ops = {
 	.name = "xdcent",
 	.kind = DP_TOPO_XDCENT,
-	.phases = xdc_phases,
-	.nphases = XDC_PHASE_COUNT,
-	.drops = xdc_drops,
-	.ndrops = XDC_DROP_COUNT,
-	.detours = xdc_detours,
-	.sel_names = xdc_sel_names,
 	.init = xdc_init,
-	.describe = xdc_describe,
-	.addr_parse = xdc_addr_parse,
-	.addr_format = xdc_addr_format,
-	.port_info = xdc_port_info,
-	.port_neigh = xdc_port_neigh,
-	.port_neigh_index = xdc_port_neigh_index,
-	.peer_port = xdc_peer_port,
-	.route_init = dp_xdcent_route_init,
-	.route = dp_xdcent_route,
+	XDC_OPS_COMMON,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_xdcent_ops);
 
 const struct dp_topo_ops dp_bcube_ops = {
 	.name = "bcube",
 	.kind = DP_TOPO_BCUBE,
-	.phases = xdc_phases,
-	.nphases = XDC_PHASE_COUNT,
-	.drops = xdc_drops,
-	.ndrops = XDC_DROP_COUNT,
-	.detours = xdc_detours,
-	.sel_names = xdc_sel_names,
 	.init = bcube_init,
-	.describe = xdc_describe,
-	.addr_parse = xdc_addr_parse,
-	.addr_format = xdc_addr_format,
-	.port_info = xdc_port_info,
-	.port_neigh = xdc_port_neigh,
-	.port_neigh_index = xdc_port_neigh_index,
-	.peer_port = xdc_peer_port,
-	.route_init = dp_xdcent_route_init,
-	.route = dp_xdcent_route,
+	XDC_OPS_COMMON,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_bcube_ops);
