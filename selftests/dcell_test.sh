@@ -22,6 +22,7 @@ require_cmd ip python3 ethtool
 
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
+FABRIC_PY=$(dirname "$0")/dp_fabric.py
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 [ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-300}
@@ -115,22 +116,7 @@ dc_build() {
 # dc_ports up|down K ADDR...: lo and p0..pK of each server up or down
 # (down: lo stays up), one python3 process.
 dc_ports() {
-	python3 -S -E - "$@" <<'EOPY'
-import ctypes, fcntl, os, socket, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-up, k = sys.argv[1] == "up", int(sys.argv[2])
-for a in sys.argv[3:]:
-    fd = os.open("/run/netns/dc-" + a, os.O_RDONLY)
-    if libc.setns(fd, 0x40000000) != 0:
-        sys.exit("setns dc-%s failed" % a)
-    os.close(fd)
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        for ifn in ([b"lo"] if up else []) + [b"p%d" % p for p in range(k + 1)]:
-            req = fcntl.ioctl(s, 0x8913, struct.pack("16sH22x", ifn, 0))
-            fl = struct.unpack("16sH22x", req)[1]
-            fl = fl | 1 if up else fl & ~1
-            fcntl.ioctl(s, 0x8914, struct.pack("16sH22x", ifn, fl))
-EOPY
+	python3 -S -E "$FABRIC_PY" ports dc- "$@"
 }
 
 # dc_dp0 N K: dp0 on every server.
@@ -160,89 +146,7 @@ dc_dp0() {
 dc_ping() {
 	local want=$1 a
 	for a in "${SERVERS[@]}"; do echo "$a ${IP4[$a]} ${IP6[$a]}"; done > "$DC_TMP/ips"
-	python3 -S -E - "$DC_TMP/ips" "$want" "${DC_ROUNDS:-4}" <<'EOPY'
-import ctypes, os, select, socket, struct, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-ips = {}
-for line in open(sys.argv[1]):
-    a, v4, v6 = line.split()
-    ips[a] = (v4, v6)
-want = {}
-for line in open(sys.argv[2]):
-    s, d, w = line.split()[:3]
-    want.setdefault(s, {})[d] = w == "delivered"
-rounds = int(sys.argv[3])
-
-def csum(b):
-    if len(b) & 1:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    s = (s >> 16) + (s & 0xffff)
-    s += s >> 16
-    return ~s & 0xffff
-
-bad = 0
-for src, dsts in want.items():
-    fd = os.open("/run/netns/dc-" + src, os.O_RDONLY)
-    libc.setns(fd, 0x40000000)
-    os.close(fd)
-    s4 = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
-    s6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
-    order = sorted(dsts)
-    got = {(d, f): False for d in order for f in (4, 6)}
-    back = {}
-    for i, d in enumerate(order):
-        back[(4, ips[d][0])] = d
-        back[(6, socket.inet_pton(socket.AF_INET6, ips[d][1]))] = d
-    for r in range(rounds):
-        for i, d in enumerate(order):
-            if not got[(d, 4)]:
-                hdr = struct.pack("!BBHHH", 8, 0, 0, 0x4443, i) + b"dcell"
-                hdr = hdr[:2] + struct.pack("!H", csum(hdr)) + hdr[4:]
-                try:
-                    s4.sendto(hdr, (ips[d][0], 0))
-                except OSError:
-                    pass
-            if not got[(d, 6)]:
-                try:
-                    s6.sendto(struct.pack("!BBHHH", 128, 0, 0, 0x4443, i) +
-                              b"dcell", (ips[d][1], 0))
-                except OSError:
-                    pass
-        end = time.monotonic() + (0.4 if r < rounds - 1 else 1.0)
-        while time.monotonic() < end:
-            rd, _, _ = select.select([s4, s6], [], [], max(0, end - time.monotonic()))
-            for so in rd:
-                pkt, addr = so.recvfrom(2048)
-                if so is s4:
-                    ihl = (pkt[0] & 15) * 4
-                    if len(pkt) > ihl and pkt[ihl] == 0:
-                        d = back.get((4, addr[0]))
-                        if d:
-                            got[(d, 4)] = True
-                elif pkt and pkt[0] == 129:
-                    d = back.get((6, socket.inet_pton(socket.AF_INET6,
-                                                      addr[0].split("%")[0])))
-                    if d:
-                        got[(d, 6)] = True
-        if all(got[(d, f)] == dsts[d] or not dsts[d] and not got[(d, f)]
-               for d in order for f in (4, 6)) and all(
-               got[(d, 4)] and got[(d, 6)] for d in order if dsts[d]):
-            break
-    for d in order:
-        for f in (4, 6):
-            if got[(d, f)] != dsts[d]:
-                bad += 1
-                if bad <= 10:
-                    print("%s -> %s IPv%d: %s, dpsim: %s" % (src, d, f,
-                          "replied" if got[(d, f)] else "no reply",
-                          "delivered" if dsts[d] else "dropped"))
-    s4.close()
-    s6.close()
-print("%d pairs x 2 families compared, %d differ" %
-      (sum(len(v) for v in want.values()), bad))
-sys.exit(1 if bad else 0)
-EOPY
+	python3 -S -E "$FABRIC_PY" ping dc- "$DC_TMP/ips" "$want" "${DC_ROUNDS:-4}"
 }
 
 # dc_routes N K: dpctl route get equals dpsim's path for every ordered

@@ -301,6 +301,7 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 						   DPILLAR_TOPO_MAX),
 	[IFLA_DPILLAR_N]	= { .type = NLA_U32 },
 	[IFLA_DPILLAR_K]	= { .type = NLA_U32 },
+	[IFLA_DPILLAR_LEVEL]	= { .type = NLA_U32 },
 	[IFLA_DPILLAR_COLUMN]	= { .type = NLA_U32 },
 	[IFLA_DPILLAR_LABEL]	= { .type = NLA_BINARY,
 				    .len = DPILLAR_LABEL_MAX },
@@ -390,6 +391,7 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 		   DPILLAR_TOPO_DPILLAR;
 	prm.n = dp_get_u32_or0(data, IFLA_DPILLAR_N);
 	prm.k = dp_get_u32_or0(data, IFLA_DPILLAR_K);
+	prm.level = dp_get_u32_or0(data, IFLA_DPILLAR_LEVEL);
 	/* The topology names what is missing ("Missing n"). */
 	err = dp_topo_init(topo, &prm, &why);
 	if (err) {
@@ -654,7 +656,7 @@ static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
 	static const int fixed[] = {
 		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
 		IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL, IFLA_DPILLAR_PORTS,
-		IFLA_DPILLAR_ADDR,
+		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_LEVEL,
 	};
 	struct dp_priv *dp = netdev_priv(dev);
 	struct dp_settings_attrs attrs;
@@ -677,7 +679,7 @@ static size_t dp_get_size(const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
 
-	return nla_total_size(sizeof(u32)) * 10 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 11 +	/* u32 attributes */
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
 	       nla_total_size(sizeof(struct in6_addr)) +
 	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
@@ -700,6 +702,8 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	if (nla_put_u32(skb, IFLA_DPILLAR_TOPO, dp->topo.kind) ||
 	    (dp->topo.p.n && nla_put_u32(skb, IFLA_DPILLAR_N, dp->topo.p.n)) ||
 	    (dp->topo.p.k && nla_put_u32(skb, IFLA_DPILLAR_K, dp->topo.p.k)) ||
+	    (dp->topo.p.level &&
+	     nla_put_u32(skb, IFLA_DPILLAR_LEVEL, dp->topo.p.level)) ||
 	    nla_put_string(skb, IFLA_DPILLAR_ADDR, addr))
 		return -EMSGSIZE;
 	/* Column and label, for the topologies that have that form. */

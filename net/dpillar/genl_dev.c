@@ -49,7 +49,7 @@ static size_t dp_genl_port_size(void)
 
 static size_t dp_genl_dev_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 9 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 10 +	/* u32 attributes */
 	       nla_total_size(IFNAMSIZ) +		/* IFNAME */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(sizeof(__be32)) +		/* IP4_PREFIX */
@@ -182,6 +182,8 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	    nla_put_u32(skb, DPILLAR_A_DEV_TOPO, dp->topo.kind) ||
 	    (dp->topo.p.n && nla_put_u32(skb, DPILLAR_A_DEV_N, dp->topo.p.n)) ||
 	    (dp->topo.p.k && nla_put_u32(skb, DPILLAR_A_DEV_K, dp->topo.p.k)) ||
+	    (dp->topo.p.level &&
+	     nla_put_u32(skb, DPILLAR_A_DEV_LEVEL, dp->topo.p.level)) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
 	    dp_genl_put_addr(skb, DPILLAR_A_DEV_ADDR, dp, dp->self) ||

@@ -24,7 +24,9 @@
 enum dp_topo_kind {
 	DP_TOPO_DPILLAR = 1,
 	DP_TOPO_DCELL = 2,
-	DP_TOPO_KIND_MAX = DP_TOPO_DCELL,
+	DP_TOPO_BCUBE = 3,
+	DP_TOPO_XDCENT = 4,
+	DP_TOPO_KIND_MAX = DP_TOPO_XDCENT,
 };
 
 #define DP_MAX_PORTS		16	/* most ports of a node, any topology */
@@ -404,5 +406,13 @@ void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 int dp_dcell_route(const struct dp_topo *t, u32 self,
 		   struct dp_route_state *st, const struct dp_view *v,
 		   struct dp_hop *hop);
+/* XDCent and BCube: one code (topo_xdcent.c), two names. */
+extern const struct dp_topo_ops dp_xdcent_ops;
+extern const struct dp_topo_ops dp_bcube_ops;
+void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+			  u32 hash, struct dp_route_state *st);
+int dp_xdcent_route(const struct dp_topo *t, u32 self,
+		    struct dp_route_state *st, const struct dp_view *v,
+		    struct dp_hop *hop);
 
 #endif /* _DP_TOPO_H */

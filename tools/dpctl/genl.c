@@ -153,6 +153,7 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 		  DPILLAR_TOPO_DPILLAR;
 	d->n = get_u32(tb[DPILLAR_A_DEV_N]);
 	d->k = get_u32(tb[DPILLAR_A_DEV_K]);
+	d->level = get_u32(tb[DPILLAR_A_DEV_LEVEL]);
 	d->nodes = get_u32(tb[DPILLAR_A_DEV_NODES]);
 	d->node_id = get_u32(tb[DPILLAR_A_DEV_NODE_ID]);
 	get_str(tb[DPILLAR_A_DEV_ADDR], d->addr, sizeof(d->addr));
@@ -229,7 +230,9 @@ static void find_cb(const struct dp_dev *d, void *data)
 
 int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 {
-	struct dp_topo_params p = { .kind = d->topo, .n = d->n, .k = d->k };
+	struct dp_topo_params p = {
+		.kind = d->topo, .n = d->n, .k = d->k, .level = d->level,
+	};
 
 	return dp_topo_init(t, &p, why);
 }

@@ -30,7 +30,7 @@ struct dpctl_port {
 /* A device as DEV_GET (or PORT_NTF) tells it. */
 struct dp_dev {
 	char ifname[IF_NAMESIZE];
-	u32 ifindex, topo, n, k, nodes, node_id, hello_ms, dead_ms, mode;
+	u32 ifindex, topo, n, k, level, nodes, node_id, hello_ms, dead_ms, mode;
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;
 	u32 nports;

@@ -46,7 +46,7 @@ static struct nlmsghdr *link_msg(struct nl_ctx *ctx, int type, int flags,
 }
 
 const char link_help[] =
-	"dpctl link add DEV n N k K addr ADDR port0 IF port1 IF\n"
+	"dpctl link add DEV n N k K [level I] addr ADDR port0 IF port1 IF\n"
 	"               [topo NAME] [SETTINGS]\n"
 	"dpctl link set DEV SETTINGS\n"
 	"dpctl link del DEV\n"
@@ -55,7 +55,7 @@ const char link_help[] =
 	"    topo is the fabric's topology (default dpillar).  addr is the\n"
 	"    server's address: \"#<node id>\" in any topology, or DPillar's\n"
 	"    column C, then the label symbols v_{k-1}...v_0, e.g. 2:3.0.1\n"
-	"    when k = 3.\n";
+	"    when k = 3.  level is XDCent's top level i (topo xdcent).\n";
 
 static const struct setting_attrs link_settings = {
 	.hello = IFLA_DPILLAR_HELLO_MS,
@@ -68,7 +68,7 @@ static const struct setting_attrs link_settings = {
 
 static int link_add(int argc, char **argv)
 {
-	unsigned int n = 0, k = 0, ifindex[DPILLAR_PORTS_MAX];
+	unsigned int n = 0, k = 0, level = 0, ifindex[DPILLAR_PORTS_MAX];
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");
 	struct dp_topo_params prm = { 0 };
 	char *settings[16];
@@ -101,6 +101,10 @@ static int link_add(int argc, char **argv)
 			if (parse_u32(argv[1], &k))
 				return usage_error("invalid k \"%s\"", argv[1]);
 			have_k = true;
+		} else if (!strcmp(key, "level") || !strcmp(key, "i")) {
+			if (parse_u32(argv[1], &level))
+				return usage_error("invalid level \"%s\"",
+						   argv[1]);
 		} else if (matches(key, "addr") || matches(key, "address")) {
 			addr = argv[1];
 		} else if (!strncmp(key, "port", 4) && key[4]) {
@@ -142,6 +146,7 @@ static int link_add(int argc, char **argv)
 	prm.kind = ops->kind;
 	prm.n = n;
 	prm.k = k;
+	prm.level = level;
 	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, addr, &id, &why))
 		return usage_error("invalid address \"%s\": %s", addr, why);
 
@@ -154,6 +159,8 @@ static int link_add(int argc, char **argv)
 	mnl_attr_put_u32(nlh, IFLA_DPILLAR_TOPO, ops->kind);
 	mnl_attr_put_u32(nlh, IFLA_DPILLAR_N, n);
 	mnl_attr_put_u32(nlh, IFLA_DPILLAR_K, k);
+	if (level)
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_LEVEL, level);
 	mnl_attr_put_strz(nlh, IFLA_DPILLAR_ADDR, addr);
 	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
 	for (i = 0; i < nports; i++)
@@ -302,7 +309,7 @@ static void print_link(const struct link_info *li)
 	struct dp_topo_params prm = {
 		.kind = li->data[IFLA_DPILLAR_TOPO] ?
 			dp_u32(li, IFLA_DPILLAR_TOPO) : DPILLAR_TOPO_DPILLAR,
-		.n = n, .k = k,
+		.n = n, .k = k, .level = dp_u32(li, IFLA_DPILLAR_LEVEL),
 	};
 	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(prm.kind);
 	char addr[DP_ADDR_TEXT_MAX] = "?";
@@ -325,6 +332,8 @@ static void print_link(const struct link_info *li)
 		json_str("topo", ops ? ops->name : "unknown");
 		json_uint("n", n);
 		json_uint("k", k);
+		if (prm.level)
+			json_uint("level", prm.level);
 		json_str("addr", addr);
 		json_uint("node_id", id);
 		json_uint("nodes", dp_u32(li, IFLA_DPILLAR_NODES));
@@ -337,9 +346,13 @@ static void print_link(const struct link_info *li)
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
 	} else {
-		printf("%u: %s: %s n %u k %u addr %s id %u of %u state %s%s\n",
+		char lv[24] = "";
+
+		if (prm.level)
+			snprintf(lv, sizeof(lv), " level %u", prm.level);
+		printf("%u: %s: %s n %u k %u%s addr %s id %u of %u state %s%s\n",
 		       li->ifindex, li->ifname, ops ? ops->name : "unknown",
-		       n, k, addr, id,
+		       n, k, lv, addr, id,
 		       dp_u32(li, IFLA_DPILLAR_NODES),
 		       operstate_name(li->operstate),
 		       li->carrier ? "" : " NO-CARRIER");

@@ -27,14 +27,15 @@ const char addr_help[] =
 
 /* The fabric named on the command line. */
 struct fabric_args {
-	u32 n, k;
+	u32 n, k, level;	/* level: XDCent's i */
 	bool have_n, have_k;
 	const char *dev;
 	const struct dp_topo_ops *ops;	/* topo NAME; NULL: dpillar */
 };
 
 /*
- * Take "-n N", "n N", "-k K", "k K", "topo NAME" or "dev DEV" from the
+ * Take "-n N", "n N", "-k K", "k K", "-i I", "level I", "topo NAME" or
+ * "dev DEV" from the
  * front of the arguments.  Returns the number of words taken (0: not
  * ours) or -1.
  */
@@ -66,6 +67,8 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 	} else if (!strcmp(key, "k")) {
 		v = &f->k;
 		f->have_k = true;
+	} else if (!strcmp(key, "i") || !strcmp(key, "level")) {
+		v = &f->level;
 	} else {
 		return 0;
 	}
@@ -78,7 +81,7 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 			  struct fabric_pfx *pfx)
 {
-	struct dp_topo_params p = { .n = f->n, .k = f->k };
+	struct dp_topo_params p = { .n = f->n, .k = f->k, .level = f->level };
 	struct nl_ctx ctx;
 	struct dp_dev d;
 	const char *why;

@@ -70,6 +70,26 @@ has "plan dcell: a mini-switch" "switch 0/20: 6.2.0/0 6.2.1/0"
 rc "addr dcell" 0 $D addr 0.2.1 topo dcell -n 2 -k 2
 has "addr dcell" "addr 0.2.1 id 5 inet 10.0.0.5"
 rc "addr dcell out of range" 2 $D addr 7.0.0 topo dcell -n 2 -k 2
+# XDCent and BCube: the same bytes as dpsim in every format
+for f in "xdcent 3 2 2" "xdcent 2 2 3" "bcube 3 1 -" "bcube 4 2 -"; do
+	set -- $f
+	lv=''
+	[ "$4" = - ] || lv="-i $4"
+	$D plan topo $1 -n $2 -k $3 $lv >"$tmp/a" &&
+		$S plan --topo $1 -n $2 -k $3 $lv >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan $f != dpsim"
+	$D plan topo $1 -n $2 -k $3 $lv --csv >"$tmp/a" &&
+		$S plan --topo $1 -n $2 -k $3 $lv --csv >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan --csv $f != dpsim"
+	$D -j plan topo $1 -n $2 -k $3 $lv >"$tmp/a" &&
+		$S plan --topo $1 -n $2 -k $3 $lv --json >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan -j $f != dpsim"
+done
+rc "plan xdcent without level" 2 $D plan topo xdcent -n 3 -k 2
+has "plan xdcent without level" "Missing level" "$tmp/err"
+rc "addr xdcent" 0 $D addr 2.1.0 topo xdcent -n 3 -k 2 -i 2
+has "addr xdcent" "addr 2.1.0 id 21 inet 10.0.0.21"
+rc "addr bcube out of range" 2 $D addr 3.0 topo bcube -n 3 -k 1
 rc "plan unknown topology" 2 $D plan topo nosuch -n 4 -k 2
 has "plan unknown topology" 'unknown topology "nosuch"' "$tmp/err"
 rc "plan without n, k" 2 $D plan

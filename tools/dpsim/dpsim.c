@@ -70,11 +70,12 @@ static const char usage_text[] =
 "               ccw (the paper's, helix direction fixed); --sel and --dir\n"
 "               are the same option\n"
 "  --ttl T      default: the topology's proven path bound\n"
+"  -i I, --level I  XDCent's top level i (--topo xdcent)\n"
 "\n"
 "exit status: 0 ok, 1 runtime failure, 2 usage error\n";
 
 struct opts {
-	u32 n, k;
+	u32 n, k, level;
 	u64 pairs;
 	bool pairs_set;
 	u64 seed;
@@ -130,7 +131,7 @@ enum {
 	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
-	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS,
+	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL,
 };
 
 static const struct option long_opts[] = {
@@ -157,6 +158,7 @@ static const struct option long_opts[] = {
 	{ "decisions", required_argument, NULL, OPT_DECISIONS },
 	{ "topo", required_argument, NULL, OPT_TOPO },
 	{ "runs", required_argument, NULL, OPT_RUNS },
+	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -172,7 +174,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->topo = "dpillar";
 	o->runs = 7;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hn:k:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hn:k:i:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -1;
@@ -185,6 +187,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!parse_u64(optarg, 0xffffffffU, &v))
 				return bad_usage("bad -k '%s'", optarg);
 			o->k = (u32)v;
+			break;
+		case 'i':
+		case OPT_LEVEL:
+			if (!parse_u64(optarg, 0xffffffffU, &v))
+				return bad_usage("bad --level '%s'", optarg);
+			o->level = (u32)v;
 			break;
 		case OPT_PAIRS:
 			if (!parse_u64(optarg, 1ULL << 40, &o->pairs))
@@ -307,6 +315,7 @@ static int need_topo(struct opts *o, struct dp_topo *t)
 	p.kind = ops->kind;
 	p.n = o->n;
 	p.k = o->k;
+	p.level = o->level;
 	if (dp_topo_init(t, &p, &why)) {
 		fprintf(stderr, "dpsim: bad topology (%u,%u): %s\n", o->n, o->k,
 			why);

@@ -120,6 +120,10 @@ for pct in 25 50 75; do
 	done
 done
 
+# XDCent and BCube: ABT under random server failures.
+make -C "$here" tests/test_xdcent > /dev/null
+"$here/tests/test_xdcent" abt > "$out/abt-xdcent.dat"
+
 $D bench > "$out/bench.txt"
 $D bench -n 12 -k 4 >> "$out/bench.txt"
 $D bench -n 48 -k 5 >> "$out/bench.txt"
@@ -136,6 +140,8 @@ if command -v gnuplot > /dev/null; then
 		"$here/fig4-modes.gp"
 	gnuplot -e "dat='$out/fig5.dat'; svg='$img/dpillar-fig5-modes.svg'" \
 		"$here/fig5-modes.gp"
+	gnuplot -e "dat='$out/abt-xdcent.dat'; svg='$img/xdcent-abt.svg'" \
+		"$here/abt-xdcent.gp"
 else
 	echo "gnuplot not found: plots not regenerated" >&2
 fi

@@ -95,6 +95,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	p.kind = 1 + fz_u8(&in) % DP_TOPO_KIND_MAX;
 	p.n = fz_u8(&in) % 33;
 	p.k = fz_u8(&in) % 33;
+	if (p.kind == DP_TOPO_XDCENT)
+		p.level = fz_u8(&in) % 33;	/* XDCent's i */
 	if (dp_topo_init(&t, &p, &why))
 		return 0;
 	FZ_CHECK(t.max_hops > 0 && t.max_hops <= DP_TTL_MAX);

@@ -23,6 +23,8 @@ enum dpillar_topo {
 	DPILLAR_TOPO_UNSPEC,
 	DPILLAR_TOPO_DPILLAR,	/* DPillar (n, k): 2 ports per server */
 	DPILLAR_TOPO_DCELL,	/* DCell (n, k): k + 1 ports per server */
+	DPILLAR_TOPO_BCUBE,	/* BCube (n, k): k + 1 ports per server */
+	DPILLAR_TOPO_XDCENT,	/* XDCent (n, k, i): k + 1 ports per server */
 
 	__DPILLAR_TOPO_MAX,
 	DPILLAR_TOPO_MAX = __DPILLAR_TOPO_MAX - 1,
@@ -91,6 +93,7 @@ enum {
 				 * sends (changeable); the topology's mode
 				 * number, DPillar: enum dpillar_mode
 				 */
+	IFLA_DPILLAR_LEVEL,	/* u32, top level i (XDCent) */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -275,6 +278,9 @@ enum {
 	DPILLAR_A_DEV_PORT,		/* nest, DPILLAR_A_PORT_*, one per port */
 	DPILLAR_A_DEV_STATS,		/* nest, DPILLAR_A_STATS_* */
 	DPILLAR_A_DEV_MODE,		/* u32: routing mode (IFLA_DPILLAR_MODE) */
+	DPILLAR_A_DEV_LEVEL,		/* u32: top level i (XDCent); absent
+					 * if the topology has none
+					 */
 
 	__DPILLAR_A_DEV_MAX,
 	DPILLAR_A_DEV_MAX = __DPILLAR_A_DEV_MAX - 1

@@ -55,6 +55,22 @@ fail=$((fail + cf))
 grep -E 'DFR|equals the recursion' /tmp/dpsim-dcell.$$ | sed 's/^PASS: /  dcell: /'
 rm -f /tmp/dpsim-dcell.$$
 
+# XDCent and BCube: the definitions, Algorithm 1's recursion, BFS, parallel
+# paths, single and random failures, hostile state.
+./tests/test_xdcent > /tmp/dpsim-xdcent.$$
+xdc_rc=$?
+grep -v '^PASS' /tmp/dpsim-xdcent.$$ | grep -v ' passed, ' | grep -v '^  ' || true
+line=$(tail -n 1 /tmp/dpsim-xdcent.$$)
+cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$cp" ]; then cp=0; cf=1; fi
+pass=$((pass + cp))
+fail=$((fail + cf))
+[ "$xdc_rc" -eq 0 ] || [ "$cf" -gt 0 ] || fail=$((fail + 1))
+grep -E 'the recursion|single failed|random failed' /tmp/dpsim-xdcent.$$ | sed 's/^PASS: /  xdcent: /'
+rm -f /tmp/dpsim-xdcent.$$
+
+
 D=./dpsim
 check "--help" 0 $D --help
 has "--help shows usage" "usage: dpsim"
@@ -141,6 +157,15 @@ has "bench json" '"mode": "shortest", "ns_route_init"'
 has "bench json paper" '"mode": "paper"'
 check "paths --shortest checks the mode from the sources" 0 $D paths -n 6 -k 3 --pairs 0 --shortest --sources 81 --json
 has "paths (6,3) mode = BFS from every source" '"mode_not_shortest": 0,'
+
+# XDCent and BCube from the command line.
+check "plan xdcent (3,2,2)" 0 $D plan --topo xdcent -n 3 -k 2 -i 2
+has "plan xdcent header" "XDCent (3,2,2): 27 servers, 24 switches"
+check "plan bcube (4,1)" 0 $D plan --topo bcube -n 4 -k 1 --json
+check "xdcent without level" 2 $D paths --topo xdcent -n 3 -k 2
+check "xdcent level below k-1" 2 $D paths --topo xdcent -n 3 -k 3 -i 1
+check "route xdcent near" 0 $D route --topo xdcent -n 4 -k 2 -i 3 --from 0.0.0.0 --to 3.2.1.0 --mode near --json
+has "route xdcent delivered" '{"delivered": true'
 
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"

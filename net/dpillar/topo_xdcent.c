@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topo_xdcent.c - XDCent(n, k, i) and BCube(n, k): addressing, wiring,
+ * XDCRouting hop by hop with a path word, parallel paths and hop-by-hop
+ * fault tolerance.  One code for both topologies ("xdcent", "bcube").
+ *
+ * A server is a_top ... a_0, base-n digits, node id sum a_j n^j.  Ports
+ * 0..b-1 are BCube levels: the level-j switch joins the n servers that
+ * differ only in digit j.  BCube(n, k) is b = k + 1 such levels, top = k.
+ * XDCent(n, k, i) is b = k BCube levels, top = i, and a spare port k: with
+ * t the number of trailing digits equal to n-1, it is on a level-(k + t)
+ * switch joining the n servers that differ only in digit k + t, or free
+ * when k + t > i (the n^k servers kept for growth).  Level L >= k has
+ * n^(i-L) (n^k - n^(k-1)) switches.  XDCent(n, k, k-1) is BCube_{k-1}.
+ * (The paper's text is garbled OCR; this is the reading of
+ * READING-NOTES.md, checked by tools/dpsim/tests/test_xdcent.c: every port
+ * is wired to the peer port of its members, counts equal the formulas.)
+ *
+ * XDCRouting (the paper's Algorithm 1, recursive) toward target T with
+ * path word w (w_{k-1} ... w_0, w_0 != n-1): L = the highest digit where
+ * self and T differ.  L < b: a BCube step corrects one differing digit.
+ * L >= k: the gate x' = self with digits L-1..L-k set to w and the digits
+ * below to n-1 (so x' has exactly L-k trailing n-1 digits: its spare port
+ * is on the level-L switch); at x' cross to digit L of T, else route to
+ * x' first (its highest differing digit is below L).  Computed hop by hop
+ * from (self, T, w): every node of the recursive path resolves the same
+ * gates, since a BCube step changes no digit >= b and a crossing fixes
+ * digit L for good.  The BCube digits are corrected in a rotation r, r-1,
+ * ..., 0, b-1, ..., r+1 (r = b-1: highest first, the paper's order).  The
+ * longest path, f(L) = 2 f(L-1) + 1 with f(b-1) = b, is
+ * F = 2^(i-k+1) (k+1) - 1 for XDCent (Theorem 2) and k + 1 for BCube.
+ *
+ * Parallel paths (BuildParallelPathSet, our reading): path m of 0..k
+ * uses the rotation r = b-1 - (m mod b) and, when src and dst differ at a
+ * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
+ * n-1): the words of two paths differ in every digit, so do their gates,
+ * and path 0's gate already carries the destination's digits (the second
+ * half of the recursion is short: (4,2,3) averages 4.80 hops against 6.12
+ * for the paper's fixed w = 0).  For a BCube pair, path m starts with
+ * BCube's detour on digit r when src and dst agree there, which makes the
+ * BCube paths node-disjoint (measured: all pairs of BCube(3,1), (4,2),
+ * (3,3)); XDCent's paths are node-disjoint for 54-81% of the pairs only
+ * (tools/dpsim/tests/test_xdcent.c).  Routing mode "hash" (the default)
+ * picks one path per flow hash, so one flow stays on one path and flows
+ * of a pair spread.
+ *
+ * Fault tolerance, hop by hop, with the header only (our design; the
+ * paper's PathSelection probes from the source instead):
+ * - BCube step: take the first differing digit in rotation order whose
+ *   next hop is reachable; the digit a sideways hop changed comes last.
+ *   Any order reaches the same segment target in at most b hops.
+ * - A dead crossing (gate's spare port), or a segment whose target is a
+ *   gate and is blocked, switches the path word to the next valid one
+ *   (new gates), at most W times.
+ * - A blocked segment toward the destination (every differing digit's
+ *   next hop dead) takes a sideways hop: one digit changed to any value
+ *   whose server is reachable, at most S times; that digit is corrected
+ *   last.
+ * - Bound: between two of these events the packet follows failure-free
+ *   XDCRouting from wherever it is, at most F hops; a sideways hop is one
+ *   hop, a switch none.  So a path has at most (S + W + 1) F + S hops
+ *   whatever the failures and whatever a hostile header says (its counts
+ *   only lower S and W); S = W = the largest of 3..0 that keeps this
+ *   within 255, and F > 255 is refused.  That is t->max_hops.
+ */
+#include "topo_xdcent.h"
+
+static inline u32 xdc_div(const struct dp_topo *t, u32 x, u32 j)
+{
+	return dp_rdiv(x, xdc(t)->rp[j]);
+}
+
+u32 xdc_digit(const struct dp_topo *t, u32 id, u32 j)
+{
+	u32 q = xdc_div(t, id, j);
+
+	if (j == xdc(t)->top)
+		return q;
+	return q - xdc_div(t, id, j + 1) * xdc(t)->n;
+}
+EXPORT_SYMBOL_IF_KUNIT(xdc_digit);
+
+u32 xdc_set_digit(const struct dp_topo *t, u32 id, u32 j, u32 v)
+{
+	return id - xdc_digit(t, id, j) * xdc(t)->pw[j] + v * xdc(t)->pw[j];
+}
+EXPORT_SYMBOL_IF_KUNIT(xdc_set_digit);
+
+u32 xdc_spare_level(const struct dp_topo *t, u32 id)
+{
+	u32 lvl = xdc(t)->k;
+
+	/* Trailing n-1 digits: at most top + 1 of them. */
+	while (lvl - xdc(t)->k <= xdc(t)->top &&
+	       xdc_digit(t, id, lvl - xdc(t)->k) == xdc(t)->n - 1)
+		lvl++;
+	return lvl;
+}
+EXPORT_SYMBOL_IF_KUNIT(xdc_spare_level);
+
+bool xdc_word_valid(const struct dp_topo *t, u32 w)
+{
+	if (w >= xdc(t)->nwords)
+		return false;
+	return !xdc(t)->spare ||
+	       w - dp_rdiv(w, xdc(t)->rp[1]) * xdc(t)->n != xdc(t)->n - 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(xdc_word_valid);
+
+/* Highest digit where @a and @b differ. */
+static u32 xdc_top_diff(const struct dp_topo *t, u32 a, u32 b)
+{
+	u32 j;
+
+	for (j = xdc(t)->top; j > 0; j--)
+		if (xdc_div(t, a, j) != xdc_div(t, b, j))
+			return j;
+	return 0;
+}
+
+void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
+		  u32 *r)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 j, lvl, base;
+
+	*r = d->b - 1 - m % d->b;
+	*w = 0;
+	if (!d->spare)
+		return;
+	lvl = src < t->nodes && dst < t->nodes ? xdc_top_diff(t, src, dst) : 0;
+	for (j = 0; j < d->k; j++) {
+		base = lvl >= d->k ? xdc_digit(t, dst, lvl - d->k + j) : 0;
+		if (j)
+			*w += ((base + m) % d->n) * d->pw[j];
+		else
+			*w += ((base + m) % (d->n - 1));
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(xdc_parallel);
+
+u32 xdc_gate(const struct dp_topo *t, u32 self, u32 lvl, u32 w)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 low = self - xdc_div(t, self, lvl) * d->pw[lvl];
+
+	return self - low + w * d->pw[lvl - d->k] + d->pw[lvl - d->k] - 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(xdc_gate);
+
+static int xdc_init_common(struct dp_topo *t, const struct dp_topo_params *p,
+			   bool spare, const char **why)
+{
+	struct xdc_priv *d = (struct xdc_priv *)t->priv;
+	u32 n = p->n, j, lvl, f, s;
+	u64 v, sw;
+
+	DP_BUILD_CHECK(sizeof(struct xdc_priv) <= sizeof(t->priv));
+	if (p->spaces || p->nodes || p->seed || (!spare && p->level)) {
+		*why = spare ? "XDCent takes only n, k and level" :
+			       "BCube takes only n and k";
+		return -EINVAL;
+	}
+	if (!n || !p->k || (spare && !p->level)) {
+		*why = !n ? "Missing n" : !p->k ? "Missing k" :
+		       "Missing level (XDCent's i)";
+		return -EINVAL;
+	}
+	if (n < XDC_N_MIN || n > XDC_N_MAX) {
+		*why = "n out of range (2..256)";
+		return -EINVAL;
+	}
+	memset(d, 0, sizeof(*d));
+	d->n = n;
+	d->spare = spare;
+	if (spare) {
+		if (p->k > DP_MAX_PORTS - 1) {
+			*why = "k out of range (1..15)";
+			return -EINVAL;
+		}
+		if (p->level + 1 < p->k) {
+			*why = "level (XDCent's i) must be at least k - 1";
+			return -EINVAL;
+		}
+		d->k = p->k;
+		d->b = p->k;
+		d->top = p->level;
+	} else {
+		if (p->k > DP_MAX_PORTS - 1) {
+			*why = "k out of range (1..15)";
+			return -EINVAL;
+		}
+		d->k = p->k + 1;	/* no spare port: k + 1 BCube levels */
+		d->b = p->k + 1;
+		d->top = p->k;
+	}
+	if (d->top + 1 > XDC_MAX_DIGITS) {
+		*why = "too many levels: paths would exceed 255 hops";
+		return -EINVAL;
+	}
+	v = 1;
+	for (j = 0; j <= d->top + 1; j++) {
+		if (v > 0xffffffffULL) {
+			*why = "too many servers: n^(i+1) exceeds 2^32 - 1";
+			return -EINVAL;
+		}
+		d->pw[j] = (u32)v;
+		if (j <= d->top)
+			d->rp[j] = dp_rdiv_init((u32)v);
+		v *= n;
+	}
+	/* Longest failure-free path: f(b-1) = b, f(L) = 2 f(L-1) + 1. */
+	f = d->b;
+	for (lvl = d->b; lvl <= d->top; lvl++) {
+		f = 2 * f + 1;
+		if (f > DP_TTL_MAX) {
+			*why = "too many levels above k: paths would exceed 255 hops";
+			return -EINVAL;
+		}
+	}
+	/* The path word r * n^k + w must fit the 16-bit routing word. */
+	d->nwords = spare ? d->pw[d->k] : 1;
+	if ((u64)d->b * d->nwords > 0x10000ULL) {
+		*why = "k * n^k above 65536: the path word does not fit 16 bits";
+		return -EINVAL;
+	}
+	d->rw = dp_rdiv_init(d->nwords);
+	d->npaths = spare ? d->k + 1 : d->b;
+	/* Switches: b levels of n^top, then n^(top-t-1) (n-1) per level. */
+	sw = 0;
+	for (lvl = 0; lvl <= d->top + 1; lvl++) {
+		if (sw > 0xffffffffULL) {
+			*why = "too many switches";
+			return -EINVAL;
+		}
+		d->off[lvl] = (u32)sw;
+		if (lvl < d->b)
+			sw += d->pw[d->top];
+		else if (lvl <= d->top)
+			sw += (u64)d->pw[d->top - (lvl - d->k) - 1] * (n - 1);
+	}
+	for (s = XDC_BUDGET_MAX; s > 0; s--)
+		if ((2 * s + 1) * f + s <= DP_TTL_MAX)
+			break;
+	d->side_budget = s;
+	d->switch_budget = spare ? s : 0;
+	t->nodes = d->pw[d->top + 1];
+	t->switches = d->off[d->top + 1];
+	t->nports = spare ? d->k + 1 : d->b;
+	t->ff_hops = f;
+	t->max_hops = (d->side_budget + d->switch_budget + 1) * f +
+		      d->side_budget;
+	return 0;
+}
+
+static int xdc_init(struct dp_topo *t, const struct dp_topo_params *p,
+		    const char **why)
+{
+	return xdc_init_common(t, p, true, why);
+}
+
+static int bcube_init(struct dp_topo *t, const struct dp_topo_params *p,
+		      const char **why)
+{
+	return xdc_init_common(t, p, false, why);
+}
+
+static int xdc_describe(const struct dp_topo *t, char *buf, u32 len)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 pos = 0;
+
+	dp_put_str(buf, len, &pos, d->spare ? "XDCent (" : "BCube (");
+	dp_put_u32(buf, len, &pos, d->n);
+	dp_put_char(buf, len, &pos, ',');
+	dp_put_u32(buf, len, &pos, d->spare ? d->k : d->k - 1);
+	if (d->spare) {
+		dp_put_char(buf, len, &pos, ',');
+		dp_put_u32(buf, len, &pos, d->top);
+	}
+	dp_put_char(buf, len, &pos, ')');
+	return dp_put_end(buf, len, pos);
+}
+
+/* Text form "a_top.....a_0", e.g. "0.2.1". */
+static int xdc_addr_format(const struct dp_topo *t, u32 id, char *buf,
+			   u32 len)
+{
+	u32 pos = 0, j;
+
+	for (j = xdc(t)->top + 1; j-- > 0;) {
+		dp_put_u32(buf, len, &pos, xdc_digit(t, id, j));
+		if (j)
+			dp_put_char(buf, len, &pos, '.');
+	}
+	return dp_put_end(buf, len, pos);
+}
+
+static int xdc_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
+			  const char **why)
+{
+	const struct xdc_priv *d = xdc(t);
+	const char *p = text;
+	u32 nd = 0, v, acc = 0;
+
+	if (!p || !*p) {
+		*why = "empty address";
+		return -EINVAL;
+	}
+	for (;;) {
+		if (dp_parse_dec(&p, 0xffffffffU, &v)) {
+			*why = "address must look like a_i.....a_0 (decimal)";
+			return -EINVAL;
+		}
+		if (nd == d->top + 1) {
+			*why = "address has too many digits";
+			return -EINVAL;
+		}
+		if (v >= d->n) {
+			*why = "address digit out of range (< n)";
+			return -EINVAL;
+		}
+		acc = acc * d->n + v;	/* < n^(top+1): no overflow */
+		nd++;
+		if (!*p)
+			break;
+		if (*p != '.') {
+			*why = "address must look like a_i.....a_0 (decimal)";
+			return -EINVAL;
+		}
+		p++;
+	}
+	if (nd != d->top + 1) {
+		*why = "address must have one digit per level";
+		return -EINVAL;
+	}
+	*id = acc;
+	return 0;
+}
+
+/* The level of the switch on @port of @id, or DP_NODE_NONE when free. */
+static u32 xdc_port_level(const struct dp_topo *t, u32 id, u32 port)
+{
+	u32 lvl;
+
+	if (port < xdc(t)->b)
+		return port;
+	if (!xdc(t)->spare || port != xdc(t)->k)
+		return DP_NODE_NONE;
+	lvl = xdc_spare_level(t, id);
+	return lvl <= xdc(t)->top ? lvl : DP_NODE_NONE;
+}
+
+static void xdc_port_info(const struct dp_topo *t, u32 id, u32 port,
+			  struct dp_port_info *pi)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl = xdc_port_level(t, id, port), tr, h, hh, idx;
+
+	if (lvl == DP_NODE_NONE) {
+		pi->kind = DP_PORT_UNUSED;
+		pi->nneigh = 0;
+		pi->sw = DP_NODE_NONE;
+		pi->sw_level = port;
+		pi->sw_id = DP_NODE_NONE;
+		return;
+	}
+	if (lvl < d->b) {
+		/* The digits other than L, in order. */
+		idx = (lvl < d->top ? xdc_div(t, id, lvl + 1) * d->pw[lvl] : 0) +
+		      (id - xdc_div(t, id, lvl) * d->pw[lvl]);
+	} else {
+		/* a_t (n-1 values), then the digits above t but L. */
+		tr = lvl - d->k;
+		h = lvl < d->top ? xdc_div(t, id, lvl + 1) : 0;
+		hh = xdc_div(t, id, tr + 1) - xdc_div(t, id, lvl) * d->pw[lvl - tr - 1];
+		idx = (h * d->pw[lvl - tr - 1] + hh) * (d->n - 1) +
+		      xdc_digit(t, id, tr);
+	}
+	pi->kind = DP_PORT_SWITCH;
+	pi->nneigh = d->n - 1;
+	pi->sw = d->off[lvl] + idx;
+	pi->sw_level = lvl;
+	pi->sw_id = idx;
+}
+
+static u32 xdc_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
+{
+	u32 lvl = xdc_port_level(t, id, port), a;
+
+	if (lvl == DP_NODE_NONE || idx >= xdc(t)->n - 1)
+		return DP_NODE_NONE;
+	a = xdc_digit(t, id, lvl);
+	return xdc_set_digit(t, id, lvl, idx < a ? idx : idx + 1);
+}
+
+static int xdc_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+				u32 peer)
+{
+	u32 lvl, a, v;
+
+	if (peer >= t->nodes || peer == id)
+		return -1;
+	lvl = xdc_port_level(t, id, port);
+	if (lvl == DP_NODE_NONE)
+		return -1;
+	v = xdc_digit(t, peer, lvl);
+	if (xdc_set_digit(t, id, lvl, v) != peer)
+		return -1;
+	a = xdc_digit(t, id, lvl);
+	return (int)(v < a ? v : v - 1);
+}
+
+/* Members of one switch plug into it with the same port number. */
+static int xdc_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
+{
+	return xdc_port_neigh_index(t, id, port, peer) < 0 ? -1 : (int)port;
+}
+
+/*
+ * The path of a new packet.  "paper": w = 0, highest digit first.
+ * "near": parallel path 0 without detour, the shortest of them.  "pM":
+ * parallel path M; when src and dst differ below b only (a BCube pair)
+ * and agree in digit r, the path starts with BCube's detour: digit r is
+ * changed first and put back last (a sideways hop, counted as one), which
+ * is what makes the k + 1 paths node-disjoint.  "hash": among the
+ * parallel paths that are shortest (for a BCube pair, the rotations that
+ * start on a differing digit; above, all of them) the flow hash picks one.
+ */
+void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+			  u32 hash, struct dp_route_state *st)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 w, r, m, j, nd = 0;
+	bool bpair = src < t->nodes && dst < t->nodes && src != dst &&
+		     xdc_top_diff(t, src, dst) < d->b;
+
+	st->dst = dst;
+	st->waypoint = DP_NODE_NONE;
+	st->flags = 0;
+	if (sel == XDC_SEL_PAPER) {
+		w = 0;
+		r = d->b - 1;
+	} else if (sel == XDC_SEL_NEAR) {
+		xdc_parallel(t, src, dst, 0, &w, &r);
+	} else if (sel >= XDC_SEL_PATH0 || !bpair) {
+		m = (sel >= XDC_SEL_PATH0 ? sel - XDC_SEL_PATH0 : hash) %
+		    d->npaths;
+		xdc_parallel(t, src, dst, m, &w, &r);
+		if (sel >= XDC_SEL_PATH0 && bpair && d->side_budget &&
+		    xdc_digit(t, src, r) == xdc_digit(t, dst, r))
+			st->flags = (u8)(r + 1);
+	} else {
+		for (j = 0; j < d->b; j++)
+			nd += xdc_digit(t, src, j) != xdc_digit(t, dst, j);
+		m = hash % nd;
+		for (r = d->b; r-- > 0;)
+			if (xdc_digit(t, src, r) != xdc_digit(t, dst, r) &&
+			    !m--)
+				break;
+		xdc_parallel(t, src, dst, d->b - 1 - r, &w, &j);
+	}
+	st->word = (u16)(r * d->nwords + w);
+}
+
+static inline int xdc_drop(struct dp_hop *hop, u8 reason)
+{
+	hop->reason = reason;
+	return -1;
+}
+
+static inline void xdc_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
+{
+	hop->next = next;
+	hop->port = port;
+	hop->phase = phase;
+	hop->reason = DP_DROP_ROUTE_NONE;
+}
+
+/*
+ * Resolve the recursion from @self toward @dst with path word @w: true
+ * when @self is the gate of the top level and crosses to *@next (digit
+ * *@level set), else false with *@seg the target of the BCube segment we
+ * are in (it differs from @self in digits below b only).
+ */
+static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
+			u32 *seg, u32 *next, u32 *level)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 target = dst, lvl, g;
+
+	for (;;) {
+		lvl = xdc_top_diff(t, self, target);
+		if (lvl < d->b) {
+			*seg = target;
+			return false;
+		}
+		g = xdc_gate(t, self, lvl, w);
+		if (g == self) {
+			*next = xdc_set_digit(t, self, lvl,
+					      xdc_digit(t, target, lvl));
+			*level = lvl;
+			return true;
+		}
+		target = g;
+	}
+}
+
+/* The next valid path word after @w, cyclically. */
+static u32 xdc_next_word(const struct dp_topo *t, u32 w)
+{
+	do {
+		if (++w == xdc(t)->nwords)
+			w = 0;
+	} while (!xdc_word_valid(t, w));
+	return w;
+}
+
+int dp_xdcent_route(const struct dp_topo *t, u32 self,
+		    struct dp_route_state *st, const struct dp_view *v,
+		    struct dp_hop *hop)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 r, w, seg, next, lvl, i, j, defer, side, sw, val, a;
+	u8 phase = XDC_PHASE_BCUBE;
+	bool agree, first;
+
+	if (self >= t->nodes || st->dst >= t->nodes)
+		return xdc_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (self == st->dst)
+		return xdc_drop(hop, DP_DROP_ROUTE_AT_DST);
+	r = dp_rdiv(st->word, d->rw);
+	w = st->word - r * d->nwords;
+	if (st->waypoint != DP_NODE_NONE || r >= d->b ||
+	    !xdc_word_valid(t, w))
+		return xdc_drop(hop, XDC_DROP_BAD_STATE);
+	defer = st->flags & XDC_FL_DEFER_MASK;
+	side = (st->flags & XDC_FL_SIDE_MASK) >> XDC_FL_SIDE_SHIFT;
+	sw = (st->flags & XDC_FL_SWITCH_MASK) >> XDC_FL_SWITCH_SHIFT;
+	/* Each pass returns or takes one word switch: at most W + 1. */
+	for (;;) {
+		if (xdc_resolve(t, self, st->dst, w, &seg, &next, &lvl)) {
+			if (dp_view_reachable(v, self, d->k, next)) {
+				xdc_hop(hop, next, d->k, next == st->dst ?
+					DP_PHASE_DIRECT : phase ==
+					XDC_PHASE_SWITCHED ? phase :
+					XDC_PHASE_CROSS);
+				return 0;
+			}
+		} else {
+			/* A detour opened by route_init: digit defer-1 first. */
+			j = defer - 1;
+			if (defer && defer <= d->b && !side &&
+			    xdc_digit(t, self, j) == xdc_digit(t, seg, j)) {
+				a = xdc_digit(t, self, j) + 1;
+				next = xdc_set_digit(t, self, j,
+						     a == d->n ? 0 : a);
+				if (dp_view_reachable(v, self, j, next)) {
+					st->flags = (st->flags &
+						     ~XDC_FL_SIDE_MASK) |
+						    (1 << XDC_FL_SIDE_SHIFT);
+					xdc_hop(hop, next, j,
+						XDC_PHASE_SIDEWAYS);
+					return 0;
+				}
+			}
+			/* Rotation order from r, the deferred digit last. */
+			for (i = 0, j = r; i <= d->b; i++) {
+				if (i == d->b) {
+					if (!defer || defer > d->b)
+						break;
+					j = defer - 1;
+				} else if (j + 1 == defer) {
+					goto rot;
+				}
+				a = xdc_digit(t, seg, j);
+				if (xdc_digit(t, self, j) != a) {
+					next = xdc_set_digit(t, self, j, a);
+					if (dp_view_reachable(v, self, j,
+							      next)) {
+						xdc_hop(hop, next, j,
+							next == st->dst ?
+							DP_PHASE_DIRECT : phase);
+						return 0;
+					}
+				}
+rot:
+				j = j ? j - 1 : d->b - 1;
+			}
+			if (seg == st->dst || sw >= d->switch_budget)
+				goto sideways;
+		}
+		if (sw >= d->switch_budget)
+			return xdc_drop(hop, XDC_DROP_BUDGET);
+		sw++;
+		w = xdc_next_word(t, w);
+		st->word = (u16)(r * d->nwords + w);
+		st->flags = (st->flags & ~XDC_FL_SWITCH_MASK) |
+			    (sw << XDC_FL_SWITCH_SHIFT);
+		phase = XDC_PHASE_SWITCHED;
+	}
+sideways:
+	if (side >= d->side_budget)
+		return xdc_drop(hop, XDC_DROP_BUDGET);
+	/* A digit that agrees with the segment target first, then any. */
+	for (i = 0; i < 2 * d->b; i++) {
+		j = i < d->b ? i : i - d->b;
+		a = xdc_digit(t, self, j);
+		agree = a == xdc_digit(t, seg, j);
+		first = i < d->b;
+		if (agree != first)
+			continue;
+		for (val = 0; val < d->n; val++) {
+			if (val == a || val == xdc_digit(t, seg, j))
+				continue;
+			next = xdc_set_digit(t, self, j, val);
+			if (!dp_view_reachable(v, self, j, next))
+				continue;
+			st->flags = (st->flags & ~(XDC_FL_DEFER_MASK |
+						   XDC_FL_SIDE_MASK)) |
+				    (j + 1) | ((side + 1) << XDC_FL_SIDE_SHIFT);
+			xdc_hop(hop, next, j, XDC_PHASE_SIDEWAYS);
+			return 0;
+		}
+	}
+	return xdc_drop(hop, XDC_DROP_BUDGET);
+}
+
+static const struct dp_phase_desc xdc_phases[XDC_PHASE_COUNT] = {
+	[DP_PHASE_NONE]		= { "none" },
+	[DP_PHASE_DIRECT]	= { "direct" },
+	[XDC_PHASE_BCUBE]	= { "bcube" },
+	[XDC_PHASE_CROSS]	= { "cross" },
+	[XDC_PHASE_SIDEWAYS]	= { "sideways", 1 },
+	[XDC_PHASE_SWITCHED]	= { "switched", 2 },
+};
+
+static const char *const xdc_drops[XDC_DROP_COUNT] = {
+	[DP_DROP_ROUTE_NONE]	= "none",
+	[DP_DROP_ROUTE_BAD_ADDR] = "bad_addr",
+	[DP_DROP_ROUTE_AT_DST]	= "at_dst",
+	[XDC_DROP_BAD_STATE]	= "bad_state",
+	[XDC_DROP_BUDGET]	= "budget",
+};
+
+static const char *const xdc_detours[DP_DETOUR_SLOTS] = {
+	"sideways_hops", "word_switches",
+};
+
+/*
+ * Routing modes: "hash" spreads flows over the parallel paths, "paper"
+ * is path word 0 with the highest digit corrected first, "near" the
+ * shortest of the parallel paths (path word from the destination's
+ * digits), "pM" pins parallel path M (modulo k + 1).
+ */
+static const char *const xdc_sel_names[] = {
+	"hash", "paper", "near", "p0", "p1", "p2", "p3", "p4", "p5", "p6",
+	"p7", "p8", "p9", "p10", "p11", "p12", NULL,
+};
+
+/* Everything but the name, kind and parameter check is shared. */
+#define XDC_OPS_COMMON					\
+	.phases = xdc_phases,				\
+	.nphases = XDC_PHASE_COUNT,			\
+	.drops = xdc_drops,				\
+	.ndrops = XDC_DROP_COUNT,			\
+	.detours = xdc_detours,				\
+	.sel_names = xdc_sel_names,			\
+	.describe = xdc_describe,			\
+	.addr_parse = xdc_addr_parse,			\
+	.addr_format = xdc_addr_format,			\
+	.port_info = xdc_port_info,			\
+	.port_neigh = xdc_port_neigh,			\
+	.port_neigh_index = xdc_port_neigh_index,	\
+	.peer_port = xdc_peer_port,			\
+	.route_init = dp_xdcent_route_init,		\
+	.route = dp_xdcent_route
+
+const struct dp_topo_ops dp_xdcent_ops = {
+	.name = "xdcent",
+	.kind = DP_TOPO_XDCENT,
+	.init = xdc_init,
+	XDC_OPS_COMMON,
+};
+EXPORT_SYMBOL_IF_KUNIT(dp_xdcent_ops);
+
+const struct dp_topo_ops dp_bcube_ops = {
+	.name = "bcube",
+	.kind = DP_TOPO_BCUBE,
+	.init = bcube_init,
+	XDC_OPS_COMMON,
+};
+EXPORT_SYMBOL_IF_KUNIT(dp_bcube_ops);

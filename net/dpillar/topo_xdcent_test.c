@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of XDCent and BCube (topo_xdcent.c) on the kernel's build of
+ * the code: counts, wiring against the definition (members of a switch
+ * differ in one digit, every port of a switch with the same number),
+ * XDCRouting hop by hop against the recursion of the paper's Algorithm 1
+ * for every pair, path word and rotation, every single failed server, and
+ * hostile routing state.  tools/dpsim/tests/test_xdcent.c checks the same
+ * and more on larger instances.
+ */
+
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include "topo.h"
+#include "topo_xdcent.h"
+#include "topo_walk.h"
+
+struct xct_p {
+	u32 kind, n, k, i;
+};
+
+static const struct xct_p xct_small[] = {
+	{ DP_TOPO_XDCENT, 3, 2, 2 }, { DP_TOPO_XDCENT, 2, 2, 3 },
+	{ DP_TOPO_XDCENT, 3, 1, 2 }, { DP_TOPO_BCUBE, 3, 1, 0 },
+	{ DP_TOPO_BCUBE, 4, 1, 0 }, { DP_TOPO_BCUBE, 2, 2, 0 },
+};
+
+static void xct_desc(const struct xct_p *p, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s(%u,%u,%u)",
+		 p->kind == DP_TOPO_XDCENT ? "xdcent" : "bcube", p->n, p->k,
+		 p->i);
+}
+
+KUNIT_ARRAY_PARAM(xct_small, xct_small, xct_desc);
+
+static void xct_mk(struct kunit *test, struct dp_topo *t, const struct xct_p *x)
+{
+	struct dp_topo_params p = {
+		.kind = x->kind, .n = x->n, .k = x->k, .level = x->i,
+	};
+	const char *why = NULL;
+
+	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(t, &p, &why), 0, "%s", why);
+}
+
+static void xct_init(struct kunit *test)
+{
+	static const struct xct_p x322 = { DP_TOPO_XDCENT, 3, 2, 2 };
+	static const struct xct_p x423 = { DP_TOPO_XDCENT, 4, 2, 3 };
+	static const struct xct_p b41 = { DP_TOPO_BCUBE, 4, 1, 0 };
+	struct dp_topo_params p = { .kind = DP_TOPO_XDCENT, .n = 3, .k = 2 };
+	const char *why = NULL;
+	struct dp_topo t;
+
+	xct_mk(test, &t, &x322);
+	KUNIT_EXPECT_EQ(test, t.nodes, 27U);
+	KUNIT_EXPECT_EQ(test, t.switches, 24U);
+	KUNIT_EXPECT_EQ(test, t.nports, 3U);
+	KUNIT_EXPECT_EQ(test, t.ff_hops, 5U);
+	xct_mk(test, &t, &x423);
+	KUNIT_EXPECT_EQ(test, t.nodes, 256U);
+	KUNIT_EXPECT_EQ(test, t.switches, 188U);
+	KUNIT_EXPECT_EQ(test, t.ff_hops, 11U);
+	KUNIT_EXPECT_LE(test, t.max_hops, (u32)DP_TTL_MAX);
+	xct_mk(test, &t, &b41);
+	KUNIT_EXPECT_EQ(test, t.nodes, 16U);
+	KUNIT_EXPECT_EQ(test, t.switches, 8U);
+	KUNIT_EXPECT_EQ(test, t.nports, 2U);
+	/* refused: no level, level below k - 1, paths over 255 hops */
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	p.k = 3;
+	p.level = 1;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	p.n = 2;
+	p.k = 1;
+	p.level = 20;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	p.kind = DP_TOPO_BCUBE;
+	p.level = 2;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+}
+
+/* Every member of every switch: one digit differs, same port, same switch. */
+static void xct_wiring(struct kunit *test)
+{
+	const struct xct_p *x = test->param_value;
+	struct dp_port_info pi, pj;
+	struct dp_topo t;
+	u32 id, p, m, peer, j, diff;
+
+	xct_mk(test, &t, x);
+	for (id = 0; id < t.nodes; id++) {
+		for (p = 0; p < t.nports; p++) {
+			dp_port_info(&t, id, p, &pi);
+			if (pi.kind == DP_PORT_UNUSED)
+				continue;
+			KUNIT_ASSERT_EQ(test, pi.nneigh, x->n - 1);
+			for (m = 0; m < pi.nneigh; m++) {
+				peer = dp_port_neigh(&t, id, p, m);
+				KUNIT_ASSERT_LT(test, peer, t.nodes);
+				diff = 0;
+				for (j = 0; j <= xdc(&t)->top; j++)
+					diff += xdc_digit(&t, id, j) !=
+						xdc_digit(&t, peer, j);
+				KUNIT_EXPECT_EQ(test, diff, 1U);
+				KUNIT_EXPECT_EQ(test,
+						dp_port_neigh_index(&t, id, p, peer),
+						(int)m);
+				KUNIT_EXPECT_EQ(test, dp_peer_port(&t, id, p, peer),
+						(int)p);
+				dp_port_info(&t, peer, p, &pj);
+				KUNIT_EXPECT_EQ(test, pj.sw, pi.sw);
+			}
+		}
+	}
+}
+
+/* The recursion of Algorithm 1; appends to path[*len]. */
+static void xct_ref(const struct dp_topo *t, u32 cur, u32 dst, u32 w, u32 r,
+		    u32 *path, u32 *len)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl, j, i, g, c;
+
+	if (cur == dst)
+		return;
+	for (lvl = d->top; lvl > 0; lvl--)
+		if (xdc_digit(t, cur, lvl) != xdc_digit(t, dst, lvl))
+			break;
+	if (lvl < d->b) {
+		for (i = 0, j = r; i < d->b; i++, j = j ? j - 1 : d->b - 1) {
+			if (xdc_digit(t, cur, j) != xdc_digit(t, dst, j)) {
+				cur = xdc_set_digit(t, cur, j,
+						    xdc_digit(t, dst, j));
+				path[(*len)++] = cur;
+			}
+		}
+		return;
+	}
+	g = cur;
+	for (j = 0; j < d->k; j++)
+		g = xdc_set_digit(t, g, lvl - d->k + j, w / d->pw[j] % d->n);
+	for (j = 0; j < lvl - d->k; j++)
+		g = xdc_set_digit(t, g, j, d->n - 1);
+	xct_ref(t, cur, g, w, r, path, len);
+	c = xdc_set_digit(t, g, lvl, xdc_digit(t, dst, lvl));
+	path[(*len)++] = c;
+	xct_ref(t, c, dst, w, r, path, len);
+}
+
+static void xct_routing(struct kunit *test)
+{
+	const struct xct_p *x = test->param_value;
+	struct dp_route_state st;
+	u32 s, d, w, r, len, rlen, self, *path, *rpath;
+	struct dp_hop hop;
+	struct dp_topo t;
+
+	xct_mk(test, &t, x);
+	path = kunit_kcalloc(test, 256, sizeof(u32), GFP_KERNEL);
+	rpath = kunit_kcalloc(test, 256, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	KUNIT_ASSERT_NOT_NULL(test, rpath);
+	for (s = 0; s < t.nodes; s++)
+		for (d = 0; d < t.nodes; d++)
+			for (w = 0; w < xdc(&t)->nwords; w++) {
+				if (!xdc_word_valid(&t, w))
+					continue;
+				for (r = 0; r < xdc(&t)->b; r++) {
+					dp_route_init(&t, s, d, 0, 0, &st);
+					st.word = r * xdc(&t)->nwords + w;
+					st.flags = 0;
+					for (self = s, len = 0; self != d;) {
+						KUNIT_ASSERT_LT(test, len, t.ff_hops);
+						KUNIT_ASSERT_EQ(test,
+								dp_route(&t, self, &st, NULL, &hop),
+								0);
+						self = hop.next;
+						path[len++] = self;
+					}
+					rlen = 0;
+					xct_ref(&t, s, d, w, r, rpath, &rlen);
+					KUNIT_ASSERT_EQ(test, len, rlen);
+					KUNIT_ASSERT_EQ(test,
+							memcmp(path, rpath, len * sizeof(u32)),
+							0);
+				}
+			}
+}
+
+/* Every single failed server: every live pair delivered, every mode. */
+static void xct_single(struct kunit *test)
+{
+	const struct xct_p *x = test->param_value;
+	struct dp_fail_set fs;
+	struct dp_walk wk = { };
+	struct dp_topo t;
+	u32 f, s, d, sel;
+	u8 *node, *link;
+
+	xct_mk(test, &t, x);
+	node = kunit_kzalloc(test, dp_fail_node_bytes(&t), GFP_KERNEL);
+	link = kunit_kzalloc(test, dp_fail_link_bytes(&t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_ASSERT_NOT_NULL(test, link);
+	dp_fail_init(&fs, &t, node, link);
+	for (f = 0; f < t.nodes; f++) {
+		dp_fail_clear(&fs);
+		dp_fail_set_node(&fs, f);
+		for (s = 0; s < t.nodes; s++)
+			for (d = 0; d < t.nodes; d++) {
+				if (s == d || s == f || d == f)
+					continue;
+				for (sel = 1; sel < XDC_SEL_PATH0 + t.nports;
+				     sel++) {
+					dp_walk(&t, s, d, sel, 0, &fs,
+						t.max_hops, &wk);
+					KUNIT_EXPECT_TRUE_MSG(test, wk.delivered,
+							      "fail %u: %u -> %u sel %u",
+							      f, s, d, sel);
+					KUNIT_EXPECT_FALSE(test, wk.bad_hop);
+				}
+			}
+	}
+}
+
+/* Any word, flags or waypoint: a neighbour or a drop, within max_hops. */
+static void xct_hostile(struct kunit *test)
+{
+	static const struct xct_p x = { DP_TOPO_XDCENT, 3, 2, 2 };
+	struct dp_route_state st;
+	struct dp_hop hop;
+	struct dp_topo t;
+	u32 word, fl, self, hops;
+
+	xct_mk(test, &t, &x);
+	for (word = 0; word < 0x10000; word += 7) {
+		for (fl = 0; fl < 256; fl += 5) {
+			st.dst = 26;
+			st.waypoint = fl & 1 ? 3 : DP_NODE_NONE;
+			st.word = word;
+			st.flags = fl;
+			for (self = 0, hops = 0; self != st.dst; hops++) {
+				KUNIT_ASSERT_LE(test, hops, t.max_hops);
+				if (dp_route(&t, self, &st, NULL, &hop))
+					break;
+				KUNIT_ASSERT_GE(test,
+						dp_port_neigh_index(&t, self, hop.port,
+								    hop.next),
+						0);
+				self = hop.next;
+			}
+		}
+	}
+}
+
+static struct kunit_case xct_cases[] = {
+	KUNIT_CASE(xct_init),
+	KUNIT_CASE_PARAM(xct_wiring, xct_small_gen_params),
+	KUNIT_CASE_PARAM(xct_routing, xct_small_gen_params),
+	KUNIT_CASE_PARAM_ATTR(xct_single, xct_small_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE(xct_hostile),
+	{}
+};
+
+static struct kunit_suite xct_suite = {
+	.name = "dpillar_xdcent",
+	.test_cases = xct_cases,
+};
+
+kunit_test_suites(&xct_suite);

@@ -1,0 +1,277 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# XDCent and BCube fabrics in the test guest: selftests/vm/run-vm.sh -- \
+#     selftests/xdcent_test.sh [TOPO:N:K[:I] ...]   (default
+#     DPILLAR_XDCENT_SIZES, else "xdcent:3:2:2 bcube:3:1").  For each:
+#  - builds the fabric from "dpsim plan --csv": one netns per server
+#    (xc-<address>), one bridge per switch in netns xcsw (the members'
+#    port of that level), a veth per port; a free (growth) port gets a
+#    veth plugged into nothing;
+#  - dp0 (topo xdcent or bcube) on every server, IPv4 and IPv6 addresses;
+#  - every ordered pair pings over IPv4 and IPv6;
+#  - "dpctl route get" equals dpsim's path for every ordered pair in every
+#    routing mode (hash, paper, near and each parallel path pM);
+#  - failures (a relay server, a server-switch link): the kernel's
+#    delivered/dropped outcome of every live pair equals "dpsim pairs".
+. "$(dirname "$0")/lib.sh"
+
+require_vm
+require_root
+require_cmd ip python3
+
+DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
+DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
+FABRIC_PY=$(dirname "$0")/dp_fabric.py
+[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
+[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+# A dead interval of 1 s: under TCG, 27 servers' Hellos can starve for 300 ms.
+HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_XDCENT_SIZES:-xdcent:3:2:2 bcube:3:1}"
+SW=xcsw
+
+load_module || ktap_skip_all "no module"
+
+xc_destroy() {
+	local ns
+	for ns in $(ip netns list | awk '/^xc-|^xcsw/ { print $1 }'); do
+		ip netns del "$ns"
+	done
+}
+defer xc_destroy
+
+# xc_index: SERVERS (id order), ID[addr], IP4[addr], IP6[addr], PORTS
+# ("addr port bridge", bridge "-" for a free port), NPORTS, NSW.
+xc_index() {
+	local a p col sid id=-1 last=''
+	SERVERS=() PORTS=()
+	declare -gA ID=() IP4=() IP6=() SWS=()
+	while IFS=, read -r a p col sid; do
+		if [ "$a" != "$last" ]; then
+			id=$((id + 1))
+			last=$a
+			ID[$a]=$id
+			SERVERS+=("$a")
+			IP4[$a]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
+			printf -v "IP6[$a]" 'fd64:7069:6c6c:6172::%x:%x' \
+				$((id >> 16)) $((id & 65535))
+		fi
+		if [ "$col" = 4294967295 ]; then
+			PORTS+=("$a $p -")
+		else
+			PORTS+=("$a $p s${col}_$sid")
+			SWS[s${col}_$sid]=1
+		fi
+		NPORTS=$((p + 1 > ${NPORTS:-0} ? p + 1 : ${NPORTS:-0}))
+	done < <("$DPSIM" plan "${OPTS[@]}" --csv | tail -n +2)
+	NSW=${#SWS[@]}
+	[ ${#SERVERS[@]} -gt 0 ]
+}
+
+# xc_build: the namespaces, bridges and veths; links up.
+xc_build() {
+	local a p b s nsb='' swb='' saved=() f v
+	xc_destroy
+	for f in core/devconf_inherit_init_net ipv6/conf/default/accept_dad \
+		ipv6/conf/default/router_solicitations ipv6/conf/default/autoconf \
+		ipv6/conf/default/accept_ra; do
+		f=/proc/sys/net/$f
+		[ -w "$f" ] || continue
+		read -r v < "$f" && saved+=("$f=$v")
+		case "$f" in
+		*inherit*) echo 1 > "$f" ;;
+		*) echo 0 > "$f" ;;
+		esac
+	done
+	nsb="netns add $SW"$'\n'
+	for a in "${SERVERS[@]}"; do
+		nsb+="netns add xc-$a"$'\n'
+	done
+	for s in "${!SWS[@]}"; do
+		swb+="link add $s type bridge stp_state 0 forward_delay 0 mcast_snooping 0"$'\n'
+		swb+="link set $s up"$'\n'
+	done
+	for s in "${PORTS[@]}"; do
+		read -r a p b <<<"$s"
+		swb+="link add v${ID[$a]}p$p type veth peer name p$p netns xc-$a"$'\n'
+		if [ "$b" = - ]; then
+			swb+="link set v${ID[$a]}p$p up"$'\n'
+		else
+			swb+="link set v${ID[$a]}p$p master $b up"$'\n'
+		fi
+	done
+	local rc=0
+	printf '%s' "$nsb" | ip -batch - || rc=1
+	ip netns exec $SW sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
+		net.ipv6.conf.all.disable_ipv6=1 || rc=1
+	ip -n $SW link set lo up || rc=1
+	printf '%s' "$swb" | ip -n $SW -batch - || rc=1
+	for f in "${saved[@]}"; do echo "${f#*=}" > "${f%=*}"; done
+	[ $rc = 0 ] || return 1
+	xc_ports up $((NPORTS - 1)) "${SERVERS[@]}"
+}
+
+# xc_ports up|down K ADDR...: lo and p0..pK of each server up or down
+# (down: lo stays up), one python3 process.
+xc_ports() {
+	python3 -S -E "$FABRIC_PY" ports xc- "$@"
+}
+
+# xc_ping WANT: ping every ordered pair of live servers over IPv4 and
+# IPv6 (one python3, raw ICMP sockets, a few rounds) and compare with
+# WANT, a file of "SRC DST delivered|dropped" lines.  Prints mismatches;
+# 0 when every pair's outcome (both families) is as wanted.
+xc_ping() {
+	local want=$1 a
+	for a in "${SERVERS[@]}"; do echo "$a ${IP4[$a]} ${IP6[$a]}"; done > "$XC_TMP/ips"
+	python3 -S -E "$FABRIC_PY" ping xc- "$XC_TMP/ips" "$want" "${XC_ROUNDS:-4}"
+}
+
+# xc_dp0 TOPO N K [I]: dp0 on every server.
+xc_dp0() {
+	local topo=$1 n=$2 k=$3 lv=${4:+level $4} a l ports
+	for a in "${SERVERS[@]}"; do
+		ports=''
+		for ((l = 0; l < NPORTS; l++)); do ports+=" port$l p$l"; done
+		# shellcheck disable=SC2086 # ports and level are words
+		ip netns exec "xc-$a" "$DPCTL" link add dp0 topo "$topo" n "$n" \
+			k "$k" $lv addr "$a" $ports hello "$HELLO" dead "$DEAD" ||
+			return 1
+		ip -n "xc-$a" -b - <<-EOF || return 1
+		link set dp0 up
+		addr add ${IP4[$a]}/32 dev dp0
+		route add 10.0.0.0/8 dev dp0
+		addr add ${IP6[$a]}/128 dev dp0 nodad
+		route add fd64:7069:6c6c:6172::/96 dev dp0
+		EOF
+	done
+}
+
+# xc_routes: for every routing mode, dpctl route get equals dpsim's path
+# for every ordered pair (one dpctl per source and mode).
+xc_routes() {
+	local mode s d path j got cmp=0 bad=0 i
+	local re='"path": *\[([^]]*)\]'
+	for mode in $MODES; do
+		local -A want=() dsts=()
+		for s in "${SERVERS[@]}"; do
+			ip netns exec "xc-$s" "$DPCTL" link set dp0 mode "$mode" ||
+				return 1
+		done
+		while read -r s d _ _ path; do
+			want["$s $d"]=$path
+			dsts[$s]+=" $d"
+		done < <("$DPSIM" pairs "${OPTS[@]}" --mode "$mode")
+		for s in "${SERVERS[@]}"; do
+			read -r -a d <<<"${dsts[$s]}"
+			i=0
+			while read -r j; do
+				got=''
+				[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
+				path=${want["$s ${d[i]}"]}
+				cmp=$((cmp + 1))
+				if [ "$got" != "$path" ]; then
+					bad=$((bad + 1))
+					[ $bad -le 10 ] && echo "$mode $s -> ${d[i]}: dpctl $got, dpsim $path"
+				fi
+				i=$((i + 1))
+			done < <(ip netns exec "xc-$s" "$DPCTL" -j route get "${d[@]}" dev dp0)
+			if [ "$i" != "${#d[@]}" ]; then
+				echo "$mode $s: $i answers for ${#d[@]} destinations"
+				bad=$((bad + 1))
+			fi
+		done
+		unset want dsts
+	done
+	for s in "${SERVERS[@]}"; do
+		ip netns exec "xc-$s" "$DPCTL" link set dp0 mode hash || return 1
+	done
+	echo "$cmp (mode, pair) compared over modes $MODES, $bad differ"
+	[ $bad = 0 ]
+}
+
+# xc_links up|down X...: the switch-side veths of X (ADDR: all its ports,
+# ADDR/p: port p), one ip process.
+xc_links() {
+	local how=$1 x p b=''
+	shift
+	for x in "$@"; do
+		case $x in
+		*/*) b+="link set v${ID[${x%/*}]}p${x#*/} $how"$'\n' ;;
+		*) for ((p = 0; p < NPORTS; p++)); do
+			b+="link set v${ID[$x]}p$p $how"$'\n'
+		   done ;;
+		esac
+	done
+	printf '%s' "$b" | ip -n $SW -batch -
+}
+
+# xc_fail SPEC X...: X down, every live pair as "dpsim pairs --fail SPEC"
+# (after the Hellos expire), then repaired and every pair again.
+xc_fail() {
+	local spec=$1 rc=0 t0=$SECONDS
+	shift
+	xc_links down "$@" || return 1
+	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" > "$XC_TMP/want" || rc=1
+	echo "dpsim: $(grep -c ' delivered ' "$XC_TMP/want") delivered, $(grep -c ' dropped ' "$XC_TMP/want") dropped"
+	sleep $(( (DEAD + 999) / 1000 + 1 ))
+	until xc_ping "$XC_TMP/want" > "$XC_TMP/out"; do
+		if [ $((SECONDS - t0)) -gt 30 ]; then
+			cat "$XC_TMP/out"
+			rc=1
+			break
+		fi
+	done
+	tail -n 1 "$XC_TMP/out"
+	xc_links up "$@" || return 1
+	sleep 1
+	XC_ROUNDS=10 xc_ping "$XC_TMP/all" > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
+	return $rc
+}
+
+XC_TMP=$(mktemp -d)
+defer rm -rf "$XC_TMP"
+for size in "${sizes[@]}"; do
+	IFS=: read -r TOPO N K I <<<"$size"
+	OPTS=(--topo "$TOPO" -n "$N" -k "$K")
+	[ -z "$I" ] || OPTS+=(-i "$I")
+	NAME="$TOPO($N,$K${I:+,$I})"
+	NPORTS=0
+	if ! xc_index; then
+		ktap_fail "$NAME: dpsim plan"
+		continue
+	fi
+	NSRV=${#SERVERS[@]}
+	t0=$SECONDS
+	MODES="hash paper near"
+	for ((m = 0; m < NPORTS; m++)); do MODES+=" p$m"; done
+	run_test "$NAME: $NSRV servers, $NSW switch bridges built from dpsim plan" \
+		xc_build || continue
+	run_test "$NAME: dp0 (topo $TOPO) on every server" \
+		xc_dp0 "$TOPO" "$N" "$K" "$I" || continue
+	if ! "$DPSIM" pairs "${OPTS[@]}" > "$XC_TMP/all" ||
+	   [ "$(wc -l < "$XC_TMP/all")" != $((NSRV * (NSRV - 1))) ]; then
+		ktap_fail "$NAME: dpsim pairs"
+		continue
+	fi
+	up() {
+		local t=$SECONDS
+		until XC_ROUNDS=10 xc_ping "$XC_TMP/all" > "$XC_TMP/out"; do
+			[ $((SECONDS - t)) -lt 40 ] || { cat "$XC_TMP/out"; return 1; }
+		done
+		tail -n 1 "$XC_TMP/out"
+	}
+	run_test "$NAME: all $((NSRV * (NSRV - 1))) ordered pairs ping over IPv4 and IPv6" up
+	run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair in every mode" \
+		xc_routes
+	relay=${SERVERS[NSRV / 2]}
+	run_test "$NAME: server $relay down: every live pair as dpsim says" \
+		xc_fail "$relay" "$relay"
+	link="${SERVERS[1]}/0"
+	run_test "$NAME: link $link down: every pair as dpsim says" \
+		xc_fail "$link" "$link"
+	ktap_diag "$NAME: $((SECONDS - t0)) s"
+	xc_destroy
+done
+ktap_finish
