@@ -22,6 +22,7 @@
 #include "dp_print.h"
 #include "dp_grow.h"
 #include "sim.h"
+#include "s2sim.h"
 
 #define EXIT_USAGE	2
 #define ALL_PAIRS_MAX	30000000ULL	/* route every pair up to this many */
@@ -1416,6 +1417,11 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
 		return usage(stdout, 0);
+	/* S2 is a graph, not arithmetic: its own commands (s2sim.c) */
+	for (int i = 2; i < argc; i++)
+		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
+		     !strcmp(argv[i + 1], "s2")) || !strcmp(argv[i], "--topo=s2"))
+			return s2_main(cmd, argc - 1, argv + 1);
 	err = parse_opts(argc - 1, argv + 1, &o);
 	if (err == -1)
 		return usage(stdout, 0);
