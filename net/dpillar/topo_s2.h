@@ -78,11 +78,22 @@ struct dp_s2_cand {
  * packet strictly closer than @self (a local minimum: a failure, or self
  * is the home of a key).  *@best gets the best MCD found.
  *
- * Loop freedom (DP_S2_RULE_1HOP and _2HOP_SIM): the hop taken goes to a
- * neighbour whose MCD to @dst is strictly smaller than self's, so the MCD
- * strictly decreases along the path and no node can be visited twice.
- * DP_S2_RULE_2HOP_PAPER only guarantees that the best MCD within two hops
- * does not increase; its callers bound the path by the TTL.
+ * Loop freedom, every rule, provided 1-hop candidates come before 2-hop
+ * ones in @c and each 2-hop candidate's link to its @via is live:
+ * - 1HOP and 2HOP_SIM: every hop goes to a neighbour whose MCD to @dst is
+ *   strictly below self's, so the MCD strictly decreases along the path
+ *   and no node is visited twice.
+ * - 2HOP_PAPER: call m(u) the MCD of the candidate u picks (m(u) <
+ *   MCD(u)).  If u picked a 1-hop x, the next node's own pick has
+ *   m(x) < MCD(x) = m(u).  If u picked a 2-hop w via v, then w is a 1-hop
+ *   candidate of v with MCD m(u), listed before v's 2-hop candidates and
+ *   ties keep the first, so m(v) <= m(u), and m(v) == m(u) only when v
+ *   picks a 1-hop node of MCD m(u), whose own pick is below m(u).  So m
+ *   never increases and strictly decreases within any two hops; the pick
+ *   at a node depends on the node alone, so a node visited twice (at
+ *   least two hops apart) would have two different m: impossible.
+ * With stale Hello data (a 2-hop link that has just failed) the second
+ * argument fails; the kernel's TTL bounds such a path.
  */
 int dp_s2_greedy(const u32 *self, const u32 *dst, u32 d,
 		 const struct dp_s2_cand *c, u32 n, u32 rule, u32 *best);
