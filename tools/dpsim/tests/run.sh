@@ -142,6 +142,44 @@ has "bench json paper" '"mode": "paper"'
 check "paths --shortest checks the mode from the sources" 0 $D paths -n 6 -k 3 --pairs 0 --shortest --sources 81 --json
 has "paths (6,3) mode = BFS from every source" '"mode_not_shortest": 0,'
 
+# Space Shuffle: the core checks, then the authors' network reproduced.
+./tests/test_s2 > /tmp/dpsim-s2.$$
+s2_rc=$?
+grep -v '^PASS' /tmp/dpsim-s2.$$ | grep -v ' passed, ' || true
+line=$(tail -n 1 /tmp/dpsim-s2.$$)
+cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$cp" ]; then cp=0; cf=1; fi
+pass=$((pass + cp))
+fail=$((fail + cf))
+[ "$s2_rc" -eq 0 ] || [ "$cf" -gt 0 ] || fail=$((fail + 1))
+rm -f /tmp/dpsim-s2.$$
+S2TOPO=${S2TOPO:-../../../shared/data/s2/780.245.14.0.MSG1.Topo}
+if [ -r "$S2TOPO" ]; then
+	check "s2 paths on 780.245.14.0" 0 $D paths --topo s2 --file "$S2TOPO" --json
+	has "s2 780: BFS, 1-hop, 2-hop, 2-hop-sim (authors' figures)" \
+		'"bfs_avg": 2.5703, "1hop_avg": 3.2619, "1hop_max": 10, "1hop_stuck": 0, "2hop-sim_avg": 2.8026, "2hop-sim_max": 9, "2hop-sim_stuck": 0, "2hop_avg": 2.6481'
+else
+	echo "SKIP: s2 780.245.14.0 ($S2TOPO not readable)"
+fi
+check "s2 unknown coords" 2 $D paths --topo s2 --switches 20 --ports 6 --coords bogus
+check "s2 too many spaces" 2 $D paths --topo s2 --switches 20 --ports 6 --spaces 4
+check "s2 derived 40 switches" 0 $D paths --topo s2 --switches 40 --ports 8 --coords derived --json
+m=$(echo "$out" | sed -n 's/.*"min_cd_times_n": \([0-9.]*\).*/\1/p')
+awk -v m="${m:-0}" 'BEGIN { exit !(m >= 1 / 3) }' &&
+	ok "s2 derived: no two coordinates closer than 1/(3N) ($m / N)" ||
+	ko "s2 derived: closest coordinates $m / N, below 1/(3N)"
+check "s2 ft 20% with shortcuts reaches every connected pair" 0 \
+	$D ft --topo s2 --switches 60 --ports 8 --fail-links 0.2 --json
+has "s2 ft: no loop" '"looped": 0}'
+check "s2 keys: every lookup ends at a home" 0 $D keys --topo s2 --switches 60 --ports 8 --keys 2000 --json
+has "s2 keys" '"not_home": 0'
+$D plan --topo s2 --switches 30 --ports 8 --grow 6 > /tmp/dpsim-s2plan.$$ 2>/dev/null
+check "s2 plan --grow: the grown network routes every pair" 0 \
+	$D paths --topo s2 --file /tmp/dpsim-s2plan.$$ --json
+has "s2 grown network has 36 switches" '"switches": 36,'
+rm -f /tmp/dpsim-s2plan.$$
+
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
