@@ -87,6 +87,9 @@ static u32 dp_s2_perm(u32 seed, u32 nodes, u32 v, u32 space, bool inv)
 {
 	u32 bits = dp_s2_bits(nodes);
 
+	if (!nodes || nodes > DP_S2_NODES_MAX || v >= nodes)
+		return 0;	/* outside the contract: any valid slot */
+
 	do
 		v = dp_s2_feistel(seed, space, bits, v, inv);
 	while (v >= nodes);
@@ -107,7 +110,11 @@ EXPORT_SYMBOL_IF_KUNIT(dp_s2_slot_node);
 
 u32 dp_s2_min_gap(u32 nodes)
 {
-	u32 q = 0xffffffffU / (3 * nodes);
+	u32 q;
+
+	if (!nodes || nodes > DP_S2_NODES_MAX)
+		return 0;
+	q = 0xffffffffU / (3 * nodes);
 
 	/* ceil(2^32 / 3n) is floor((2^32 - 1) / 3n) + 1 unless 3n | 2^32 */
 	return q + 1;
@@ -125,9 +132,13 @@ EXPORT_SYMBOL_IF_KUNIT(dp_s2_min_gap);
  */
 u32 dp_s2_coord(u32 seed, u32 nodes, u32 id, u32 space)
 {
-	u32 w = 0xffffffffU / nodes;
-	u32 span = w - dp_s2_min_gap(nodes) + 1;
-	u32 j = dp_s2_round(seed, space, 0x5e, id) % span;
+	u32 w, span, j;
+
+	if (!nodes || nodes > DP_S2_NODES_MAX || id >= nodes)
+		return 0;
+	w = 0xffffffffU / nodes;
+	span = w - dp_s2_min_gap(nodes) + 1;
+	j = dp_s2_round(seed, space, 0x5e, id) % span;
 
 	return dp_s2_slot(seed, nodes, id, space) * w + j;
 }

@@ -20,7 +20,7 @@
 #include "topo.h"
 
 #define DP_S2_SPACES_MAX	8	/* L: ports are at most DP_MAX_PORTS */
-#define DP_S2_NODES_MAX		(1U << 24)	/* derived coordinates */
+#define DP_S2_NODES_MAX		16777216U	/* 2^24: derived coordinates */
 
 /* Circular distance of two fixed-point coordinates (at most 2^31). */
 static inline u32 dp_s2_cd(u32 a, u32 b)
@@ -38,8 +38,9 @@ u32 dp_s2_mcd(const u32 *x, const u32 *y, u32 d);
  * space @space, from (@seed, @nodes, @id, @space) alone.  Each space is a
  * seeded permutation of the node ids onto @nodes equal slots of the ring,
  * and a seeded offset inside the slot that keeps every two nodes at least
- * DP_S2_MIN_GAP(nodes) apart: the paper's balance property (no two
- * coordinates closer than 1/(3N) in any space).
+ * dp_s2_min_gap(nodes) apart: the paper's balance property (no two
+ * coordinates closer than 1/(3N) in any space).  Needs 1 <= @nodes <=
+ * DP_S2_NODES_MAX and @id < @nodes (0 is returned otherwise).
  */
 u32 dp_s2_coord(u32 seed, u32 nodes, u32 id, u32 space);
 /* The slot (ring position 0..nodes-1) of @id in @space. */
