@@ -206,3 +206,34 @@ void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x)
 		x[i] = dp_s2_fmix(h ^ dp_s2_fmix(0x6b657900U + i));
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_coords);
+
+/*
+ * Derived coordinates put node slot(id) inside [slot * w, slot * w + w -
+ * gap], so a point x in [s * w, (s + 1) * w) is less than w from the node
+ * of slot s and more than w from any slot two or more away: the closest
+ * node is in slot s - 1, s or s + 1 (the last slot also owns the few
+ * points past nodes * w).  Ties go to the lower id.
+ */
+u32 dp_s2_home(u32 seed, u32 nodes, u32 x, u32 space)
+{
+	u32 w, s, i, best = 0, bd = 0xffffffffU;
+
+	if (!nodes || nodes > DP_S2_NODES_MAX)
+		return 0;
+	w = 0xffffffffU / nodes;
+	s = x / w;
+	if (s >= nodes)
+		s = nodes - 1;
+	for (i = 0; i < 3; i++) {
+		u32 id = dp_s2_slot_node(seed, nodes,
+					 (s + nodes - 1 + i) % nodes, space);
+		u32 c = dp_s2_cd(dp_s2_coord(seed, nodes, id, space), x);
+
+		if (c < bd || (c == bd && id < best)) {
+			bd = c;
+			best = id;
+		}
+	}
+	return best;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_home);

@@ -49,6 +49,11 @@ u32 dp_s2_slot(u32 seed, u32 nodes, u32 id, u32 space);
 u32 dp_s2_slot_node(u32 seed, u32 nodes, u32 slot, u32 space);
 /* ceil(2^32 / (3 * nodes)): the least distance of derived coordinates. */
 u32 dp_s2_min_gap(u32 nodes);
+/*
+ * With derived coordinates, the node closest to @x in @space (a key's
+ * home there), in constant time: no table of the nodes' coordinates.
+ */
+u32 dp_s2_home(u32 seed, u32 nodes, u32 x, u32 space);
 
 /* Routing rules of dp_s2_greedy(). */
 enum dp_s2_rule {

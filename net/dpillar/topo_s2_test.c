@@ -59,6 +59,30 @@ static void s2t_derived(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dp_s2_slot(1, DP_S2_NODES_MAX + 1, 3, 0), 0);
 }
 
+/* dp_s2_home() against a scan of every node (the wrap included). */
+static void s2t_home(struct kunit *test)
+{
+	u32 n, j, v, r = 777;
+
+	for (n = 1; n <= 60; n++)
+		for (j = 0; j < 40; j++) {
+			u32 best = 0, bd = 0xffffffffU, x, sp = j % 4;
+
+			r = r * 1103515245U + 12345U;
+			x = j < 3 ? (u32)0 - j : r;
+			for (v = 0; v < n; v++) {
+				u32 c = dp_s2_cd(dp_s2_coord(3, n, v, sp), x);
+
+				if (c < bd) {
+					bd = c;
+					best = v;
+				}
+			}
+			KUNIT_EXPECT_EQ_MSG(test, dp_s2_home(3, n, x, sp), best,
+					    "n %u x %u", n, x);
+		}
+}
+
 static void s2t_decision(struct kunit *test)
 {
 	static const u32 self[1] = { 0x40000000U }, dst[1] = { 0 };
@@ -174,6 +198,7 @@ static void s2t_routing(struct kunit *test)
 
 static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_derived),
+	KUNIT_CASE(s2t_home),
 	KUNIT_CASE(s2t_decision),
 	KUNIT_CASE(s2t_routing),
 	{}

@@ -70,6 +70,27 @@ has "plan dcell: a mini-switch" "switch 0/20: 6.2.0/0 6.2.1/0"
 rc "addr dcell" 0 $D addr 0.2.1 topo dcell -n 2 -k 2
 has "addr dcell" "addr 0.2.1 id 5 inet 10.0.0.5"
 rc "addr dcell out of range" 2 $D addr 7.0.0 topo dcell -n 2 -k 2
+# key locate (S2, derived coordinates): the home per space equals dpsim's
+# scan of every node's coordinate in a generated network
+for nl in "20 3 4" "37 4 9" "250 4 1" "1000 5 77"; do
+	set -- $nl
+	for key in foo bar k1 "a key" x/y/z 12345; do
+		$D key locate "$key" spaces $2 nodes $1 seed $3 |
+			sed -n 's/^  space \([0-9]*\) coord [0-9.]* (\([0-9]*\)) home #\([0-9]*\)$/space \1 coord \2 home \3/p' \
+			>"$tmp/a" &&
+		$S locate --topo s2 --switches $1 --ports $((2 * $2 + 2)) \
+			--servers 2 --spaces $2 --coords derived --seed $3 \
+			--key "$key" >"$tmp/b" && [ -s "$tmp/a" ] &&
+		cmp -s "$tmp/a" "$tmp/b" && ok ||
+		ko "key locate '$key' ($1 nodes, $2 spaces) != dpsim"
+	done
+done
+rc "key locate json" 0 $D -j key locate foo spaces 2 nodes 10 seed 1
+has "key locate json" '"key":"foo","spaces":[{"space":0,"coord":'
+rc "key locate without seed" 2 $D key locate foo spaces 2 nodes 10
+rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1
+rc "key locate no nodes" 2 $D key locate foo spaces 2 nodes 0 seed 1
+rc "key locate stray word" 2 $D key locate foo spaces 2 nodes 5 seed 1 frob 2
 rc "plan unknown topology" 2 $D plan topo nosuch -n 4 -k 2
 has "plan unknown topology" 'unknown topology "nosuch"' "$tmp/err"
 rc "plan without n, k" 2 $D plan

@@ -146,8 +146,40 @@ static void test_keys(void)
 	       "key coordinates: deterministic, differ per space");
 }
 
+/* dp_s2_home() against a scan of every node's derived coordinate. */
+static void test_home(void)
+{
+	static const u32 sizes[] = { 1, 2, 3, 7, 16, 100, 997, 4096 };
+	u32 bad = 0, checked = 0, r = 12345;
+
+	for (u32 i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		u32 n = sizes[i];
+
+		for (u32 j = 0; j < 300; j++) {
+			u32 best = 0, bd = 0xffffffffU, x, sp = j % 5;
+
+			r = r * 1103515245U + 12345U;
+			x = j < 4 ? (u32)0 - j : r;	/* the wrap too */
+			for (u32 v = 0; v < n; v++) {
+				u32 c = dp_s2_cd(dp_s2_coord(9, n, v, sp), x);
+
+				if (c < bd) {
+					bd = c;
+					best = v;
+				}
+			}
+			checked++;
+			if (dp_s2_home(9, n, x, sp) != best)
+				bad++;
+		}
+	}
+	result(!bad, "key home in constant time equals the scan of every node (%u points, %u bad)",
+	       checked, bad);
+}
+
 int main(void)
 {
+	test_home();
 	test_derived();
 	test_greedy();
 	test_first_hop();
