@@ -65,7 +65,8 @@ static const char usage_text[] =
 "      --decisions: only N failure-free decisions of MODE, for callgrind\n"
 "      (tools/dpsim/bench-callgrind.sh counts their instructions)\n"
 "\n"
-"  --topo NAME  the topology (default dpillar)\n"
+"  --topo NAME  the topology (default dpillar); --topo s2 (Space Shuffle)\n"
+"               has its own commands and options: dpsim help --topo s2\n"
 "  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
 "               paper (SRoute/FTRoute, the shorter helix direction), cw,\n"
 "               ccw (the paper's, helix direction fixed); --sel and --dir\n"
@@ -1414,14 +1415,14 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);
 	cmd = argv[1];
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
-	    !strcmp(cmd, "help"))
-		return usage(stdout, 0);
 	/* S2 is a graph, not arithmetic: its own commands (s2sim.c) */
 	for (int i = 2; i < argc; i++)
 		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
 		     !strcmp(argv[i + 1], "s2")) || !strcmp(argv[i], "--topo=s2"))
 			return s2_main(cmd, argc - 1, argv + 1);
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
+	    !strcmp(cmd, "help"))
+		return usage(stdout, 0);
 	err = parse_opts(argc - 1, argv + 1, &o);
 	if (err == -1)
 		return usage(stdout, 0);

@@ -838,6 +838,11 @@ int s2_main(const char *cmd, int argc, char **argv)
 	u32 growm = 0;
 	int c, rc;
 
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
+	    !strcmp(cmd, "--help")) {
+		fputs(s2_usage, stdout);
+		return 0;
+	}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
