@@ -426,6 +426,7 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 	double sum[DP_S2_RULE_COUNT] = { 0 }, sp = 0, pairs = 0;
 	u32 stuck[DP_S2_RULE_COUNT] = { 0 }, maxh[DP_S2_RULE_COUNT] = { 0 };
 	u32 d = o->d ? o->d : g->L, links = 0, mindist = 0xffffffffU;
+	double choices = 0;
 	bool first = true;
 
 	if (d > g->L)
@@ -433,10 +434,19 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 	for (u32 s = 0; s < g->n; s++) {
 		bfs(g, s, dist, q);
 		for (u32 t = 0; t < g->n; t++) {
+			u32 ms = 0;
+
 			if (t == s)
 				continue;
 			pairs++;
 			sp += dist[t];
+			/* Algorithm 2: the first hops a flow may be hashed to */
+			for (u32 i = 0; i < g->deg[s]; i++)
+				if (dp_s2_mcd(X(g, g->adj[s * S2_DEG_MAX + i]),
+					      X(g, t), d) <
+				    dp_s2_mcd(X(g, s), X(g, t), d))
+					ms++;
+			choices += ms;
 			for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
 				u32 end, h;
 
@@ -474,6 +484,7 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 		snprintf(k, sizeof(k), "%s_stuck", rule_names[r]);
 		out_num(o, &first, k, stuck[r], 0);
 	}
+	out_num(o, &first, "first_hop_choices_avg", choices / pairs, 4);
 	/* min distance of two coordinates in one space, times N */
 	out_num(o, &first, "min_cd_times_n",
 		(double)mindist * g->n / 4294967296.0, 4);
@@ -793,6 +804,40 @@ static void print_plan(const struct s2net *g)
 			printf("H %u %u %u\n", h, a + 1, h);
 }
 
+/* One flow's path, hop by hop (the first hop hashed as Algorithm 2). */
+static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
+		     u32 to, u32 hash)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], u = from, hops = 0;
+	u32 d = o->d ? o->d : g->L;
+
+	if (from >= g->n || to >= g->n) {
+		fprintf(stderr, "dpsim: --from/--to must be below %u\n", g->n);
+		return 2;
+	}
+	if (d > g->L)
+		d = g->L;
+	printf("%u", u);
+	while (u != to && hops < g->n) {
+		u32 n = cands(g, u, 0, c, nb1);
+		int k = -1;
+
+		if (!hops && hash)
+			k = dp_s2_first_hop(X(g, u), X(g, to), d, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u), X(g, to), d, c, n, o->rule,
+					 NULL);
+		if (k < 0)
+			break;
+		u = nb1[k];
+		printf(" %u", u);
+		hops++;
+	}
+	printf("\n%s in %u hops\n", u == to ? "delivered" : "stuck", hops);
+	return u == to ? 0 : 1;
+}
+
 static const char s2_usage[] =
 "usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
 "                 --switches N --ports P [--servers S] [--spaces L]\n"
@@ -806,6 +851,9 @@ static const char s2_usage[] =
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
 "  plan [--grow M]      the cabling and coordinates (.Topo format)\n"
 "  locate --key KEY     the key's coordinates and home switch per space\n"
+"  route --from A --to B [--hash H]  one flow's path (switch ids from 0);\n"
+"                       H != 0: the first hop hashed over the neighbours\n"
+"                       that reduce the MCD (the paper's Algorithm 2)\n"
 "  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
 "  (server-to-server hops are switch hops + 2)\n";
 
@@ -826,6 +874,9 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "keys", required_argument, NULL, 'K' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "grow", required_argument, NULL, 'g' },
+		{ "from", required_argument, NULL, 'A' },
+		{ "to", required_argument, NULL, 'B' },
+		{ "hash", required_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -835,7 +886,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 			    .seed = 1 };
 	struct s2net g = { 0 };
 	const char *key = NULL;
-	u32 growm = 0;
+	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
 	int c, rc;
 
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
@@ -859,6 +910,9 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'K': o.keys = strtoul(optarg, NULL, 0); break;
 		case 'k': key = optarg; break;
 		case 'g': growm = strtoul(optarg, NULL, 0); break;
+		case 'A': from = strtoul(optarg, NULL, 0); break;
+		case 'B': to = strtoul(optarg, NULL, 0); break;
+		case 'H': hash = strtoul(optarg, NULL, 0); break;
 		case 'j': o.json = true; break;
 		case 'r':
 			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
@@ -889,6 +943,8 @@ int s2_main(const char *cmd, int argc, char **argv)
 		rc = cmd_paths(&g, &o);
 	} else if (!strcmp(cmd, "ft")) {
 		rc = cmd_ft(&g, &o);
+	} else if (!strcmp(cmd, "route")) {
+		rc = cmd_route(&g, &o, from, to, hash);
 	} else if (!strcmp(cmd, "keys")) {
 		rc = cmd_keys(&g, &o);
 	} else if (!strcmp(cmd, "plan")) {

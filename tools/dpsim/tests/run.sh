@@ -159,9 +159,14 @@ if [ -r "$S2TOPO" ]; then
 	check "s2 paths on 780.245.14.0" 0 $D paths --topo s2 --file "$S2TOPO" --json
 	has "s2 780: BFS, 1-hop, 2-hop, 2-hop-sim (authors' figures)" \
 		'"bfs_avg": 2.5703, "1hop_avg": 3.2619, "1hop_max": 10, "1hop_stuck": 0, "2hop-sim_avg": 2.8026, "2hop-sim_max": 9, "2hop-sim_stuck": 0, "2hop_avg": 2.6481'
+	check "s2 route 0 -> 100 on 780" 0 $D route --topo s2 --file "$S2TOPO" --from 0 --to 100
+	has "s2 route: path and hops" "delivered in 3 hops"
+	check "s2 route with a flow hash" 0 $D route --topo s2 --file "$S2TOPO" --from 0 --to 100 --hash 4
+	has "s2 route: another first hop, Algorithm 2" "0 187 "
 else
 	echo "SKIP: s2 780.245.14.0 ($S2TOPO not readable)"
 fi
+check "s2 route to a node that does not exist" 2 $D route --topo s2 --switches 10 --ports 6 --from 0 --to 10
 check "s2 unknown coords" 2 $D paths --topo s2 --switches 20 --ports 6 --coords bogus
 check "s2 too many spaces" 2 $D paths --topo s2 --switches 20 --ports 6 --spaces 4
 check "s2 derived 40 switches" 0 $D paths --topo s2 --switches 40 --ports 8 --coords derived --json
