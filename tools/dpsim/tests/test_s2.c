@@ -13,23 +13,8 @@
 #include <stdarg.h>
 
 #include "topo_s2.h"
+#include "tresult.h"
 
-static unsigned int npass, nfailed;
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		npass++;
-	else
-		nfailed++;
-}
 
 static int cmp_u32(const void *a, const void *b)
 {
