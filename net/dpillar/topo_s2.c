@@ -21,20 +21,9 @@ u32 dp_s2_mcd(const u32 *x, const u32 *y, u32 d)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_mcd);
 
-/* murmur3's finaliser: a bijection of u32 that mixes every bit. */
-static u32 dp_s2_fmix(u32 h)
-{
-	h ^= h >> 16;
-	h *= 0x85ebca6bU;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35U;
-	h ^= h >> 16;
-	return h;
-}
-
 static u32 dp_s2_round(u32 seed, u32 space, u32 r, u32 v)
 {
-	return dp_s2_fmix(v ^ dp_s2_fmix(seed ^ (space << 8) ^ r ^
+	return dp_fmix32(v ^ dp_fmix32(seed ^ (space << 8) ^ r ^
 					 0x9e3779b9U));
 }
 
@@ -186,7 +175,7 @@ int dp_s2_first_hop(const u32 *self, const u32 *dst, u32 d,
 			cnt++;
 	if (!cnt)
 		return -1;
-	k = dp_s2_fmix(hash) % cnt;
+	k = dp_fmix32(hash) % cnt;
 	for (i = 0; i < n; i++)
 		if (!c[i].two_hop && dp_s2_mcd(c[i].x, dst, d) < ms && !k--)
 			return i;
@@ -203,7 +192,7 @@ void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x)
 		h *= 0x01000193U;
 	}
 	for (i = 0; i < d; i++)
-		x[i] = dp_s2_fmix(h ^ dp_s2_fmix(0x6b657900U + i));
+		x[i] = dp_fmix32(h ^ dp_fmix32(0x6b657900U + i));
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_coords);
 

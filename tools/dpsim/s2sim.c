@@ -191,43 +191,43 @@ static u32 *ring_order(const struct s2net *g, u32 sp)
 }
 
 /*
- * Algorithm 3 (balanced random coordinates), node by node: the new node
- * goes into the largest gap of each space, at a random point at least
- * 1/(3n) from both ends (n: nodes already placed, the paper's bound).
+ * Algorithm 3 (balanced random coordinates), for node @v in space @sp
+ * given nodes 0..v-1: the new node goes into the largest gap, at a random
+ * point at least 1/(3v) from both ends (v: nodes already placed, the
+ * paper's bound).
  */
-static void coords_balanced(struct s2net *g, u32 sp, u32 upto)
+static void place_balanced(struct s2net *g, u32 v, u32 sp)
 {
-	for (u32 v = 0; v < upto; v++) {
-		u64 bestgap = 0, lo = 0;
+	u64 bestgap = 0, lo = 0, m, span;
 
-		if (v == 0) {
-			g->x[sp] = rnd();
-			continue;
+	if (v == 0) {
+		g->x[sp] = rnd();
+		return;
+	}
+	for (u32 u = 0; u < v; u++) {
+		/* gap clockwise from u to the next placed node */
+		u64 a = X(g, u)[sp], nxt = 1ULL << 32;
+
+		for (u32 w = 0; w < v; w++) {
+			u64 dd = ((u64)X(g, w)[sp] - a) & 0xffffffffULL;
+
+			if (w != u && dd && dd < nxt)
+				nxt = dd;
 		}
-		for (u32 u = 0; u < v; u++) {
-			/* gap clockwise from u to the next placed node */
-			u64 a = X(g, u)[sp], nxt = 1ULL << 32;
-
-			for (u32 w = 0; w < v; w++) {
-				u64 c = X(g, w)[sp];
-				u64 dd = (c - a) & 0xffffffffULL;
-
-				if (w != u && dd && dd < nxt)
-					nxt = dd;
-			}
-			if (nxt > bestgap) {
-				bestgap = nxt;
-				lo = a;
-			}
-		}
-		{
-			u64 m = (1ULL << 32) / (3 * v) + 1;
-			u64 span = bestgap > 2 * m ? bestgap - 2 * m : 1;
-
-			g->x[(size_t)v * g->L + sp] =
-				(u32)(lo + m + ((u64)rnd() * span >> 32));
+		if (nxt > bestgap) {
+			bestgap = nxt;
+			lo = a;
 		}
 	}
+	m = (1ULL << 32) / (3 * v) + 1;
+	span = bestgap > 2 * m ? bestgap - 2 * m : 1;
+	g->x[(size_t)v * g->L + sp] = (u32)(lo + m + ((u64)rnd() * span >> 32));
+}
+
+static void coords_balanced(struct s2net *g, u32 sp, u32 upto)
+{
+	for (u32 v = 0; v < upto; v++)
+		place_balanced(g, v, sp);
 }
 
 static int gen_net(struct s2net *g, const struct s2opts *o)
@@ -716,43 +716,8 @@ static int grow(struct s2net *g, u32 m, u32 inter, u32 *removed, u32 *added)
 	*g = h;
 	*removed = *added = 0;
 	for (u32 v = n0; v < n0 + m; v++) {
-		u32 saved = g->n;
-
-		g->n = v;	/* place v among the v existing switches */
-		for (u32 sp = 0; sp < g->L; sp++) {
-			u32 tmp_n = g->n;
-
-			g->n = v + 1;
-			/* coords_balanced places node v from nodes 0..v-1 */
-			{
-				u64 bestgap = 0, lo = 0;
-
-				for (u32 u = 0; u < v; u++) {
-					u64 a = X(g, u)[sp], nxt = 1ULL << 32;
-
-					for (u32 w = 0; w < v; w++) {
-						u64 dd = ((u64)X(g, w)[sp] - a) &
-							 0xffffffffULL;
-
-						if (w != u && dd && dd < nxt)
-							nxt = dd;
-					}
-					if (nxt > bestgap) {
-						bestgap = nxt;
-						lo = a;
-					}
-				}
-				{
-					u64 mg = (1ULL << 32) / (3 * v) + 1;
-					u64 span = bestgap > 2 * mg ?
-						   bestgap - 2 * mg : 1;
-
-					g->x[(size_t)v * g->L + sp] = (u32)(lo +
-						mg + ((u64)rnd() * span >> 32));
-				}
-			}
-			g->n = tmp_n;
-		}
+		for (u32 sp = 0; sp < g->L; sp++)
+			place_balanced(g, v, sp);
 		g->n = v + 1;
 		for (u32 sp = 0; sp < g->L; sp++) {
 			u32 l, r;
@@ -779,7 +744,6 @@ static int grow(struct s2net *g, u32 m, u32 inter, u32 *removed, u32 *added)
 					(*added)++;
 			}
 		}
-		(void)saved;
 	}
 	return 0;
 }
