@@ -381,6 +381,17 @@ static inline u32 dp_rdiv(u32 x, struct dp_rdiv r)
 	return (t + ((x - t) >> r.sh1)) >> r.sh2;
 }
 
+/* murmur3's finaliser: a bijection of u32 that mixes every input bit. */
+static inline u32 dp_fmix32(u32 h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bU;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35U;
+	h ^= h >> 16;
+	return h;
+}
+
 /* u64 / u32 by shift and subtract: no 64-bit division, init time only. */
 u64 dp_div64(u64 n, u32 d);
 

@@ -908,14 +908,7 @@ static u32 dpp_cls_node(const struct dp_topo *t, const struct dpp_cls *x,
 /* Mixes the flow hash with a server id (murmur3's finaliser). */
 static inline u32 dpp_mix(u32 a, u32 b)
 {
-	u32 x = a * 0x9e3779b1U ^ b;
-
-	x ^= x >> 16;
-	x *= 0x85ebca6bU;
-	x ^= x >> 13;
-	x *= 0xc2b2ae35U;
-	x ^= x >> 16;
-	return x;
+	return dp_fmix32(a * 0x9e3779b1U ^ b);
 }
 
 /* x scaled to 0..n-1, without a division. */

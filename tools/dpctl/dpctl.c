@@ -138,6 +138,7 @@ static const struct cmd main_cmds[] = {
 	{ "monitor", do_monitor, monitor_help },
 	{ "plan", do_plan, plan_help },
 	{ "address", do_addr, addr_help },
+	{ "key", do_key, key_help },
 	{ NULL, NULL, NULL },
 };
 

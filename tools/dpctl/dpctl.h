@@ -53,8 +53,10 @@ int do_route(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_plan(int argc, char **argv);
 int do_addr(int argc, char **argv);
+int do_key(int argc, char **argv);
 
 extern const char link_help[], show_help[], stats_help[], set_help[],
-	neigh_help[], route_help[], monitor_help[], plan_help[], addr_help[];
+	neigh_help[], route_help[], monitor_help[], plan_help[], addr_help[],
+	key_help[];
 
 #endif

@@ -90,6 +90,27 @@ has "plan xdcent without level" "Missing level" "$tmp/err"
 rc "addr xdcent" 0 $D addr 2.1.0 topo xdcent -n 3 -k 2 -i 2
 has "addr xdcent" "addr 2.1.0 id 21 inet 10.0.0.21"
 rc "addr bcube out of range" 2 $D addr 3.0 topo bcube -n 3 -k 1
+# key locate (S2, derived coordinates): the home per space equals dpsim's
+# scan of every node's coordinate in a generated network
+for nl in "20 3 4" "37 4 9" "250 4 1" "1000 5 77"; do
+	set -- $nl
+	for key in foo bar k1 "a key" x/y/z 12345; do
+		$D key locate "$key" spaces $2 nodes $1 seed $3 |
+			sed -n 's/^  space \([0-9]*\) coord [0-9.]* (\([0-9]*\)) home #\([0-9]*\)$/space \1 coord \2 home \3/p' \
+			>"$tmp/a" &&
+		$S locate --topo s2 --switches $1 --ports $((2 * $2 + 2)) \
+			--servers 2 --spaces $2 --coords derived --seed $3 \
+			--key "$key" >"$tmp/b" && [ -s "$tmp/a" ] &&
+		cmp -s "$tmp/a" "$tmp/b" && ok ||
+		ko "key locate '$key' ($1 nodes, $2 spaces) != dpsim"
+	done
+done
+rc "key locate json" 0 $D -j key locate foo spaces 2 nodes 10 seed 1
+has "key locate json" '"key":"foo","spaces":[{"space":0,"coord":'
+rc "key locate without seed" 2 $D key locate foo spaces 2 nodes 10
+rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1
+rc "key locate no nodes" 2 $D key locate foo spaces 2 nodes 0 seed 1
+rc "key locate stray word" 2 $D key locate foo spaces 2 nodes 5 seed 1 frob 2
 rc "plan unknown topology" 2 $D plan topo nosuch -n 4 -k 2
 has "plan unknown topology" 'unknown topology "nosuch"' "$tmp/err"
 rc "plan without n, k" 2 $D plan

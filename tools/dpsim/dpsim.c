@@ -22,6 +22,7 @@
 #include "dp_print.h"
 #include "dp_grow.h"
 #include "sim.h"
+#include "s2sim.h"
 
 #define EXIT_USAGE	2
 #define ALL_PAIRS_MAX	30000000ULL	/* route every pair up to this many */
@@ -64,7 +65,8 @@ static const char usage_text[] =
 "      --decisions: only N failure-free decisions of MODE, for callgrind\n"
 "      (tools/dpsim/bench-callgrind.sh counts their instructions)\n"
 "\n"
-"  --topo NAME  the topology (default dpillar)\n"
+"  --topo NAME  the topology (default dpillar); --topo s2 (Space Shuffle)\n"
+"               has its own commands and options: dpsim help --topo s2\n"
 "  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
 "               paper (SRoute/FTRoute, the shorter helix direction), cw,\n"
 "               ccw (the paper's, helix direction fixed); --sel and --dir\n"
@@ -1448,6 +1450,11 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);
 	cmd = argv[1];
+	/* S2 is a graph, not arithmetic: its own commands (s2sim.c) */
+	for (int i = 2; i < argc; i++)
+		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
+		     !strcmp(argv[i + 1], "s2")) || !strcmp(argv[i], "--topo=s2"))
+			return s2_main(cmd, argc - 1, argv + 1);
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
 		return usage(stdout, 0);

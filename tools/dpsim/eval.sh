@@ -146,3 +146,6 @@ else
 	echo "gnuplot not found: plots not regenerated" >&2
 fi
 cat "$out/fig4.dat" "$out/fig5.dat"
+
+# Space Shuffle (S2): its own script, also runnable alone.
+sh "$here/eval-s2.sh" "$out"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dp_shim.h"
+#include "topo.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
@@ -47,14 +47,8 @@ static inline size_t fz_in_left(const struct fz_in *in)
 /* A well-mixed 32-bit hash of four words (murmur3's finaliser). */
 static inline u32 fz_mix(u32 a, u32 b, u32 c, u32 d)
 {
-	u32 h = a ^ (b * 0x9e3779b1U) ^ (c * 0x85ebca77U) ^ (d * 0xc2b2ae3dU);
-
-	h ^= h >> 16;
-	h *= 0x85ebca6bU;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35U;
-	h ^= h >> 16;
-	return h;
+	return dp_fmix32(a ^ (b * 0x9e3779b1U) ^ (c * 0x85ebca77U) ^
+			 (d * 0xc2b2ae3dU));
 }
 
 #define FZ_CHECK(cond) do {						\

@@ -28,30 +28,27 @@ has() {
 	esac
 }
 
-./tests/test_core > /tmp/dpsim-core.$$
-core_rc=$?
-grep -v '^PASS' /tmp/dpsim-core.$$ | grep -v ' passed, ' || true
-line=$(tail -n 1 /tmp/dpsim-core.$$)
-cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -z "$cp" ]; then cp=0; cf=1; fi
-pass=$((pass + cp))
-fail=$((fail + cf))
-[ "$core_rc" -eq 0 ] || [ "$cf" -gt 0 ] || fail=$((fail + 1))
+# suite BIN OUT: run a C test program (tests/BIN) into OUT, show what did
+# not pass, count its "N passed, N failed" line (a crash counts a failure).
+suite() {
+	"./tests/$1" > "$2"
+	src=$?
+	grep -v '^PASS' "$2" | grep -v ' passed, ' || true
+	line=$(tail -n 1 "$2")
+	cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	if [ -z "$cp" ]; then cp=0; cf=1; fi
+	pass=$((pass + cp))
+	fail=$((fail + cf))
+	[ "$src" -eq 0 ] || [ "$cf" -gt 0 ] || fail=$((fail + 1))
+}
+
+suite test_core /tmp/dpsim-core.$$
 grep -E 'SRoute all|FTRoute every|FTRoute [0-9]+ random' /tmp/dpsim-core.$$ |
 	sed 's/^PASS: /  core: /'
 
 # DCell: references of BuildDCells, DCellRouting, BFS; DFR under failures.
-./tests/test_dcell > /tmp/dpsim-dcell.$$
-dcell_rc=$?
-grep -v '^PASS' /tmp/dpsim-dcell.$$ | grep -v ' passed, ' || true
-line=$(tail -n 1 /tmp/dpsim-dcell.$$)
-cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -z "$cp" ]; then cp=0; cf=1; fi
-pass=$((pass + cp))
-fail=$((fail + cf))
-[ "$dcell_rc" -eq 0 ] || [ "$cf" -gt 0 ] || fail=$((fail + 1))
+suite test_dcell /tmp/dpsim-dcell.$$
 grep -E 'DFR|equals the recursion' /tmp/dpsim-dcell.$$ | sed 's/^PASS: /  dcell: /'
 rm -f /tmp/dpsim-dcell.$$
 
@@ -166,6 +163,39 @@ check "xdcent without level" 2 $D paths --topo xdcent -n 3 -k 2
 check "xdcent level below k-1" 2 $D paths --topo xdcent -n 3 -k 3 -i 1
 check "route xdcent near" 0 $D route --topo xdcent -n 4 -k 2 -i 3 --from 0.0.0.0 --to 3.2.1.0 --mode near --json
 has "route xdcent delivered" '{"delivered": true'
+# Space Shuffle: the core checks, then the authors' network reproduced.
+suite test_s2 /tmp/dpsim-s2.$$
+rm -f /tmp/dpsim-s2.$$
+S2TOPO=${S2TOPO:-../../../shared/data/s2/780.245.14.0.MSG1.Topo}
+if [ -r "$S2TOPO" ]; then
+	check "s2 paths on 780.245.14.0" 0 $D paths --topo s2 --file "$S2TOPO" --json
+	has "s2 780: BFS, 1-hop, 2-hop, 2-hop-sim (authors' figures)" \
+		'"bfs_avg": 2.5703, "1hop_avg": 3.2619, "1hop_max": 10, "1hop_stuck": 0, "2hop-sim_avg": 2.8026, "2hop-sim_max": 9, "2hop-sim_stuck": 0, "2hop_avg": 2.6481'
+	check "s2 route 0 -> 100 on 780" 0 $D route --topo s2 --file "$S2TOPO" --from 0 --to 100
+	has "s2 route: path and hops" "delivered in 3 hops"
+	check "s2 route with a flow hash" 0 $D route --topo s2 --file "$S2TOPO" --from 0 --to 100 --hash 4
+	has "s2 route: another first hop, Algorithm 2" "0 187 "
+else
+	echo "SKIP: s2 780.245.14.0 ($S2TOPO not readable)"
+fi
+check "s2 route to a node that does not exist" 2 $D route --topo s2 --switches 10 --ports 6 --from 0 --to 10
+check "s2 unknown coords" 2 $D paths --topo s2 --switches 20 --ports 6 --coords bogus
+check "s2 too many spaces" 2 $D paths --topo s2 --switches 20 --ports 6 --spaces 4
+check "s2 derived 40 switches" 0 $D paths --topo s2 --switches 40 --ports 8 --coords derived --json
+m=$(echo "$out" | sed -n 's/.*"min_cd_times_n": \([0-9.]*\).*/\1/p')
+awk -v m="${m:-0}" 'BEGIN { exit !(m >= 1 / 3) }' &&
+	ok "s2 derived: no two coordinates closer than 1/(3N) ($m / N)" ||
+	ko "s2 derived: closest coordinates $m / N, below 1/(3N)"
+check "s2 ft 20% with shortcuts reaches every connected pair" 0 \
+	$D ft --topo s2 --switches 60 --ports 8 --fail-links 0.2 --json
+has "s2 ft: no loop" '"looped": 0}'
+check "s2 keys: every lookup ends at a home" 0 $D keys --topo s2 --switches 60 --ports 8 --keys 2000 --json
+has "s2 keys" '"not_home": 0'
+$D plan --topo s2 --switches 30 --ports 8 --grow 6 > /tmp/dpsim-s2plan.$$ 2>/dev/null
+check "s2 plan --grow: the grown network routes every pair" 0 \
+	$D paths --topo s2 --file /tmp/dpsim-s2plan.$$ --json
+has "s2 grown network has 36 switches" '"switches": 36,'
+rm -f /tmp/dpsim-s2plan.$$
 
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"

@@ -11,23 +11,8 @@
 
 #include "sim.h"
 #include "topo_dpillar.h"
+#include "tresult.h"
 
-static unsigned int npass, nfailed;
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		npass++;
-	else
-		nfailed++;
-}
 
 static const u32 small[][2] = {
 	{ 4, 2 }, { 4, 3 }, { 4, 4 }, { 6, 2 }, { 6, 3 }, { 8, 3 },

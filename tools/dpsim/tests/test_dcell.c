@@ -14,23 +14,8 @@
 
 #include "sim.h"
 #include "topo_dcell.h"
+#include "tresult.h"
 
-static unsigned int npass, nfailed;
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		npass++;
-	else
-		nfailed++;
-}
 
 static void mk(struct dp_topo *t, u32 n, u32 k)
 {

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the Space Shuffle core (topo_s2.c) on the kernel's build
+ * of the code: derived coordinates (a permutation onto the slots, every
+ * two nodes at least 1/(3N) apart), the greediest decision on hand-made
+ * candidates, and greediest routing on every pair of small ring networks
+ * built here from derived coordinates, where the loop-freedom invariant of
+ * topo_s2.h is checked hop by hop.  tools/dpsim/tests/test_s2.c and
+ * "dpsim paths --topo s2" check the same on larger networks.
+ */
+
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "topo_s2.h"
+
+static int s2t_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void s2t_derived(struct kunit *test)
+{
+	u32 *c = kunit_kcalloc(test, 600, sizeof(u32), GFP_KERNEL);
+	u8 *seen = kunit_kzalloc(test, 600, GFP_KERNEL);
+	u32 n, i, sp;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	for (n = 1; n <= 600; n += (n < 40 ? 1 : 37)) {
+		u32 gap = dp_s2_min_gap(n);
+
+		KUNIT_EXPECT_GE(test, (u64)gap * 3 * n, 1ULL << 32);
+		for (sp = 0; sp < 3; sp++) {
+			memset(seen, 0, n);
+			for (i = 0; i < n; i++) {
+				u32 s = dp_s2_slot(n + 5, n, i, sp);
+
+				KUNIT_ASSERT_LT(test, s, n);
+				KUNIT_EXPECT_EQ(test, seen[s], 0);
+				seen[s] = 1;
+				KUNIT_EXPECT_EQ(test,
+						dp_s2_slot_node(n + 5, n, s, sp),
+						i);
+				c[i] = dp_s2_coord(n + 5, n, i, sp);
+			}
+			sort(c, n, sizeof(u32), s2t_cmp, NULL);
+			for (i = 0; n > 1 && i < n; i++)
+				KUNIT_EXPECT_GE_MSG(test,
+						    dp_s2_cd(c[i], c[(i + 1) % n]),
+						    gap, "n %u space %u", n, sp);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, dp_s2_coord(1, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, dp_s2_coord(1, 5, 5, 0), 0);
+	KUNIT_EXPECT_EQ(test, dp_s2_slot(1, DP_S2_NODES_MAX + 1, 3, 0), 0);
+}
+
+/* dp_s2_home() against a scan of every node (the wrap included). */
+static void s2t_home(struct kunit *test)
+{
+	u32 n, j, v, r = 777;
+
+	for (n = 1; n <= 60; n++)
+		for (j = 0; j < 40; j++) {
+			u32 best = 0, bd = 0xffffffffU, x, sp = j % 4;
+
+			r = r * 1103515245U + 12345U;
+			x = j < 3 ? (u32)0 - j : r;
+			for (v = 0; v < n; v++) {
+				u32 c = dp_s2_cd(dp_s2_coord(3, n, v, sp), x);
+
+				if (c < bd) {
+					bd = c;
+					best = v;
+				}
+			}
+			KUNIT_EXPECT_EQ_MSG(test, dp_s2_home(3, n, x, sp), best,
+					    "n %u x %u", n, x);
+		}
+}
+
+static void s2t_decision(struct kunit *test)
+{
+	static const u32 self[1] = { 0x40000000U }, dst[1] = { 0 };
+	static const u32 a[1] = { 0x30000000U }, b[1] = { 0x50000000U };
+	static const u32 w[1] = { 0x08000000U }, z[1] = { 0x20000000U };
+	struct dp_s2_cand c[4] = {
+		{ a, 0, false }, { b, 1, false }, { w, 1, true }, { z, 0, true },
+	};
+	u32 best;
+
+	KUNIT_EXPECT_EQ(test, dp_s2_greedy(self, dst, 1, c, 4,
+					   DP_S2_RULE_1HOP, &best), 0);
+	KUNIT_EXPECT_EQ(test, best, 0x30000000U);
+	KUNIT_EXPECT_EQ(test, dp_s2_greedy(self, dst, 1, c, 4,
+					   DP_S2_RULE_2HOP_PAPER, &best), 1);
+	KUNIT_EXPECT_EQ(test, best, 0x08000000U);
+	KUNIT_EXPECT_EQ(test, dp_s2_greedy(self, dst, 1, c, 4,
+					   DP_S2_RULE_2HOP_SIM, &best), 0);
+	KUNIT_EXPECT_EQ(test, best, 0x20000000U);
+	KUNIT_EXPECT_EQ(test, dp_s2_greedy(dst, dst, 1, c, 4,
+					   DP_S2_RULE_2HOP_PAPER, &best), -1);
+	/* hostile via: out of range, or a 2-hop entry */
+	c[2].via = 9;
+	c[3].via = 2;
+	KUNIT_EXPECT_EQ(test, dp_s2_greedy(self, dst, 1, c, 4,
+					   DP_S2_RULE_2HOP_PAPER, &best), 0);
+	KUNIT_EXPECT_EQ(test, dp_s2_first_hop(self, dst, 1, c, 2, 77), 0);
+}
+
+#define S2T_N	24
+#define S2T_L	3
+#define S2T_P	(2 * S2T_L)	/* ports: two ring neighbours per space */
+
+struct s2t_net {
+	u32 x[S2T_N][S2T_L];
+	u32 nb[S2T_N][S2T_P];
+	struct dp_s2_cand c[S2T_P * (S2T_P + 1)];
+};
+
+/* What @cur learns from Hellos: 1-hop candidates first, then 2-hop. */
+static u32 s2t_cands(struct s2t_net *g, u32 cur)
+{
+	u32 i, j, n = 0;
+
+	for (i = 0; i < S2T_P; i++) {
+		g->c[n].x = g->x[g->nb[cur][i]];
+		g->c[n].via = i;
+		g->c[n++].two_hop = false;
+	}
+	for (i = 0; i < S2T_P; i++)
+		for (j = 0; j < S2T_P; j++) {
+			g->c[n].x = g->x[g->nb[g->nb[cur][i]][j]];
+			g->c[n].via = i;
+			g->c[n++].two_hop = true;
+		}
+	return n;
+}
+
+/* Route @u to @v with @rule, checking the invariant of topo_s2.h. */
+static void s2t_walk(struct kunit *test, struct s2t_net *g, u32 rule, u32 u,
+		     u32 v)
+{
+	u32 cur = u, hops = 0, visited = 0;
+
+	while (cur != v && hops <= S2T_N) {
+		u32 n = s2t_cands(g, cur);
+		int k = dp_s2_greedy(g->x[cur], g->x[v], S2T_L, g->c, n, rule,
+				     NULL);
+
+		KUNIT_EXPECT_FALSE(test, visited & (1U << cur));
+		visited |= 1U << cur;
+		KUNIT_ASSERT_GE(test, k, 0);
+		if (rule != DP_S2_RULE_2HOP_PAPER)
+			KUNIT_EXPECT_LT(test,
+					dp_s2_mcd(g->x[g->nb[cur][k]], g->x[v],
+						  S2T_L),
+					dp_s2_mcd(g->x[cur], g->x[v], S2T_L));
+		cur = g->nb[cur][k];
+		hops++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, cur, v, "rule %u %u->%u", rule, u, v);
+}
+
+/*
+ * A ring network of S2T_N nodes on derived coordinates: cabled to its two
+ * ring neighbours in every space (slot +- 1), no spare cables.  Every pair,
+ * every rule: the route reaches the destination, never revisits a node,
+ * and for the MCD-reducing rules every hop reduces the MCD.
+ */
+static void s2t_routing(struct kunit *test)
+{
+	struct s2t_net *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	u32 seed = 11, u, v, sp, rule;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	for (u = 0; u < S2T_N; u++)
+		for (sp = 0; sp < S2T_L; sp++) {
+			u32 s = dp_s2_slot(seed, S2T_N, u, sp);
+
+			g->x[u][sp] = dp_s2_coord(seed, S2T_N, u, sp);
+			g->nb[u][2 * sp] =
+				dp_s2_slot_node(seed, S2T_N,
+						(s + S2T_N - 1) % S2T_N, sp);
+			g->nb[u][2 * sp + 1] =
+				dp_s2_slot_node(seed, S2T_N, (s + 1) % S2T_N,
+						sp);
+		}
+	for (rule = 0; rule < DP_S2_RULE_COUNT; rule++)
+		for (u = 0; u < S2T_N; u++)
+			for (v = 0; v < S2T_N; v++)
+				s2t_walk(test, g, rule, u, v);
+}
+
+static struct kunit_case s2t_cases[] = {
+	KUNIT_CASE(s2t_derived),
+	KUNIT_CASE(s2t_home),
+	KUNIT_CASE(s2t_decision),
+	KUNIT_CASE(s2t_routing),
+	{}
+};
+
+static struct kunit_suite s2t_suite = {
+	.name = "dpillar_s2",
+	.test_cases = s2t_cases,
+};
+
+kunit_test_suites(&s2t_suite);

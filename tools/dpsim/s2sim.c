@@ -1,0 +1,939 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * s2sim.c - dpsim --topo s2: Space Shuffle networks as graphs.
+ *
+ * S2 is not arithmetic like DPillar or DCell: its cabling is random, so
+ * dpsim builds the graph (from an authors' .Topo file, or generated as the
+ * paper does) and routes on it with the kernel's decision function
+ * dp_s2_greedy() (net/dpillar/topo_s2.c), fed at every hop with the
+ * coordinates of the live 1-hop neighbours and of their live neighbours:
+ * exactly what a node learns from Hellos.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo_s2.h"
+#include "s2sim.h"
+
+#define S2_DEG_MAX	DP_MAX_PORTS
+#define S2_CAND_MAX	(S2_DEG_MAX * (S2_DEG_MAX + 1))
+
+struct s2net {
+	u32 n, L;
+	u32 *x;			/* n * L coordinates */
+	u32 *deg;
+	u32 *adj;		/* n * S2_DEG_MAX */
+	u8 *dead;		/* n * S2_DEG_MAX: link failed */
+	u32 *hosts;		/* servers per switch */
+};
+
+struct s2opts {
+	const char *file;
+	u32 switches, ports, servers, spaces, d, seed, rule, keys, pairs;
+	const char *coords;
+	double fail_links;
+	bool json, shortcut, all_rules;
+};
+
+static u64 rng_state;
+
+static u32 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (u32)(rng_state >> 16);
+}
+
+static void rnd_seed(u32 s)
+{
+	rng_state = 0x9e3779b97f4a7c15ULL ^ ((u64)s << 1) ^ 1;
+	for (int i = 0; i < 8; i++)
+		rnd();
+}
+
+static u32 rnd_below(u32 n)
+{
+	return (u32)(((u64)rnd() * n) >> 32);
+}
+
+static void *xcalloc(size_t n, size_t s)
+{
+	void *p = calloc(n ? n : 1, s);
+
+	if (!p) {
+		perror("dpsim");
+		exit(1);
+	}
+	return p;
+}
+
+static void net_alloc(struct s2net *g, u32 n, u32 L)
+{
+	g->n = n;
+	g->L = L;
+	g->x = xcalloc((size_t)n * L, sizeof(u32));
+	g->deg = xcalloc(n, sizeof(u32));
+	g->adj = xcalloc((size_t)n * S2_DEG_MAX, sizeof(u32));
+	g->dead = xcalloc((size_t)n * S2_DEG_MAX, 1);
+	g->hosts = xcalloc(n, sizeof(u32));
+}
+
+static void net_free(struct s2net *g)
+{
+	free(g->x);
+	free(g->deg);
+	free(g->adj);
+	free(g->dead);
+	free(g->hosts);
+}
+
+static bool linked(const struct s2net *g, u32 a, u32 b)
+{
+	for (u32 i = 0; i < g->deg[a]; i++)
+		if (g->adj[a * S2_DEG_MAX + i] == b)
+			return true;
+	return false;
+}
+
+static int add_edge(struct s2net *g, u32 a, u32 b)
+{
+	if (a == b || linked(g, a, b))
+		return 0;
+	if (g->deg[a] >= S2_DEG_MAX || g->deg[b] >= S2_DEG_MAX)
+		return -1;
+	g->adj[a * S2_DEG_MAX + g->deg[a]++] = b;
+	g->adj[b * S2_DEG_MAX + g->deg[b]++] = a;
+	return 1;
+}
+
+static const u32 *X(const struct s2net *g, u32 v)
+{
+	return g->x + (size_t)v * g->L;
+}
+
+/* The authors' file: N, L, E a b (1-based), C id c.. (x 1e-6), H. */
+static int load_topo(struct s2net *g, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	u32 n = 0, L = 0;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		u32 a, b;
+		char *p;
+
+		if (sscanf(line, "N %u", &a) == 1) {
+			n = a;
+		} else if (sscanf(line, "L %u", &a) == 1) {
+			L = a;
+			if (!n || !L || L > DP_S2_SPACES_MAX) {
+				fprintf(stderr, "%s: bad N/L\n", path);
+				fclose(f);
+				return -1;
+			}
+			net_alloc(g, n, L);
+		} else if (line[0] == 'E' && g->x &&
+			   sscanf(line, "E %u %u", &a, &b) == 2) {
+			if (!a || !b || a > n || b > n ||
+			    add_edge(g, a - 1, b - 1) < 0) {
+				fprintf(stderr, "%s: bad edge %u %u\n", path,
+					a, b);
+				fclose(f);
+				return -1;
+			}
+		} else if (line[0] == 'C' && g->x &&
+			   sscanf(line, "C %u", &a) == 1 && a < n) {
+			p = line + 2;
+			strtoul(p, &p, 10);
+			for (u32 i = 0; i < L; i++) {
+				u64 c = strtoull(p, &p, 10);
+
+				/* c / 10^6 as c * 2^32 / 10^6 */
+				g->x[(size_t)a * L + i] =
+					(u32)((c << 32) / 1000000ULL);
+			}
+		} else if (line[0] == 'H' && g->x &&
+			   sscanf(line, "H %u %u", &a, &b) == 2 && b && b <= n) {
+			g->hosts[b - 1]++;
+		}
+	}
+	fclose(f);
+	if (!g->x) {
+		fprintf(stderr, "%s: no N/L lines\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sorted ring order of one space. */
+static u32 *ring_order(const struct s2net *g, u32 sp)
+{
+	u32 *o = xcalloc(g->n, sizeof(u32));
+
+	for (u32 i = 0; i < g->n; i++) {
+		u32 j = i;
+
+		while (j && g->x[(size_t)o[j - 1] * g->L + sp] >
+			    g->x[(size_t)i * g->L + sp]) {
+			o[j] = o[j - 1];
+			j--;
+		}
+		o[j] = i;
+	}
+	return o;
+}
+
+/*
+ * Algorithm 3 (balanced random coordinates), for node @v in space @sp
+ * given nodes 0..v-1: the new node goes into the largest gap, at a random
+ * point at least 1/(3v) from both ends (v: nodes already placed, the
+ * paper's bound).
+ */
+static void place_balanced(struct s2net *g, u32 v, u32 sp)
+{
+	u64 bestgap = 0, lo = 0, m, span;
+
+	if (v == 0) {
+		g->x[sp] = rnd();
+		return;
+	}
+	for (u32 u = 0; u < v; u++) {
+		/* gap clockwise from u to the next placed node */
+		u64 a = X(g, u)[sp], nxt = 1ULL << 32;
+
+		for (u32 w = 0; w < v; w++) {
+			u64 dd = ((u64)X(g, w)[sp] - a) & 0xffffffffULL;
+
+			if (w != u && dd && dd < nxt)
+				nxt = dd;
+		}
+		if (nxt > bestgap) {
+			bestgap = nxt;
+			lo = a;
+		}
+	}
+	m = (1ULL << 32) / (3 * v) + 1;
+	span = bestgap > 2 * m ? bestgap - 2 * m : 1;
+	g->x[(size_t)v * g->L + sp] = (u32)(lo + m + ((u64)rnd() * span >> 32));
+}
+
+static void coords_balanced(struct s2net *g, u32 sp, u32 upto)
+{
+	for (u32 v = 0; v < upto; v++)
+		place_balanced(g, v, sp);
+}
+
+static int gen_net(struct s2net *g, const struct s2opts *o)
+{
+	u32 n = o->switches, L = o->spaces;
+	u32 inter = o->ports - o->servers;
+
+	if (!L)
+		L = inter / 2;
+	if (!n || !L || L > DP_S2_SPACES_MAX || 2 * L > inter ||
+	    inter > S2_DEG_MAX) {
+		fprintf(stderr, "dpsim: bad s2 sizes (switches %u, ports %u, servers %u, spaces %u)\n",
+			n, o->ports, o->servers, L);
+		return -1;
+	}
+	net_alloc(g, n, L);
+	rnd_seed(o->seed);
+	for (u32 sp = 0; sp < L; sp++) {
+		if (!strcmp(o->coords, "random")) {
+			for (u32 v = 0; v < n; v++)
+				g->x[(size_t)v * L + sp] = rnd();
+		} else if (!strcmp(o->coords, "derived")) {
+			for (u32 v = 0; v < n; v++)
+				g->x[(size_t)v * L + sp] =
+					dp_s2_coord(o->seed, n, v, sp);
+		} else {
+			coords_balanced(g, sp, n);
+		}
+	}
+	for (u32 v = 0; v < n; v++)
+		g->hosts[v] = o->servers;
+	for (u32 sp = 0; sp < L; sp++) {
+		u32 *r = ring_order(g, sp);
+
+		for (u32 i = 0; i < n && n > 1; i++)
+			add_edge(g, r[i], r[(i + 1) % n]);
+		free(r);
+	}
+	/* Spare ports paired at random (the paper's section 3.1). */
+	for (u32 tries = 0; tries < 100 * n; tries++) {
+		u32 fr[1024], nf = 0;
+
+		for (u32 v = 0; v < n && nf < 1024; v++)
+			if (g->deg[v] < inter)
+				fr[nf++] = v;
+		if (nf < 2)
+			break;
+		add_edge(g, fr[rnd_below(nf)], fr[rnd_below(nf)]);
+	}
+	return 0;
+}
+
+static u32 *bfs(const struct s2net *g, u32 s, u32 *dist, u32 *q)
+{
+	u32 h = 0, t = 0;
+
+	for (u32 i = 0; i < g->n; i++)
+		dist[i] = 0xffffffffU;
+	dist[s] = 0;
+	q[t++] = s;
+	while (h < t) {
+		u32 u = q[h++];
+
+		for (u32 i = 0; i < g->deg[u]; i++) {
+			u32 v = g->adj[u * S2_DEG_MAX + i];
+
+			if (g->dead[u * S2_DEG_MAX + i] || dist[v] != 0xffffffffU)
+				continue;
+			dist[v] = dist[u] + 1;
+			q[t++] = v;
+		}
+	}
+	return dist;
+}
+
+/*
+ * The candidates node @u knows from Hellos: its live neighbours, then
+ * their live neighbours (2-hop, via the 1-hop index).  @nb1 gets the node
+ * id of each 1-hop candidate.
+ */
+static u32 cands(const struct s2net *g, u32 u, u32 off,
+		 struct dp_s2_cand *c, u32 *nb1)
+{
+	u32 n = 0, n1;
+
+	for (u32 i = 0; i < g->deg[u]; i++) {
+		if (g->dead[u * S2_DEG_MAX + i])
+			continue;
+		nb1[n] = g->adj[u * S2_DEG_MAX + i];
+		c[n].x = X(g, nb1[n]) + off;
+		c[n].via = n;
+		c[n].two_hop = false;
+		n++;
+	}
+	n1 = n;
+	for (u32 i = 0; i < n1; i++) {
+		u32 v = nb1[i];
+
+		for (u32 j = 0; j < g->deg[v]; j++) {
+			u32 w = g->adj[v * S2_DEG_MAX + j];
+
+			if (g->dead[v * S2_DEG_MAX + j] || w == u)
+				continue;
+			c[n].x = X(g, w) + off;
+			c[n].via = i;
+			c[n].two_hop = true;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Route switch @s to coordinates @dst (a switch's, or a key's) by
+ * greediest routing with @rule over @d spaces.  Returns the hops taken;
+ * *@end gets the switch where it stopped (the destination, or a local
+ * minimum).  A packet never exceeds n hops (the MCD strictly decreases
+ * for the loop-free rules; the paper's rule is cut at n).
+ */
+static u32 route(const struct s2net *g, u32 s, const u32 *dst, u32 off,
+		 u32 d, u32 rule, u32 hash, u32 *end)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], hops = 0, u = s;
+
+	while (hops < g->n) {
+		u32 n = cands(g, u, off, c, nb1);
+		int k = -1;
+
+		if (hops == 0 && hash)
+			k = dp_s2_first_hop(X(g, u) + off, dst, d, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u) + off, dst, d, c, n, rule, NULL);
+		if (k < 0)
+			break;
+		u = nb1[k];
+		hops++;
+	}
+	*end = u;
+	return hops;
+}
+
+static const char * const rule_names[] = {
+	[DP_S2_RULE_1HOP] = "1hop",
+	[DP_S2_RULE_2HOP_SIM] = "2hop-sim",
+	[DP_S2_RULE_2HOP_PAPER] = "2hop",
+};
+
+/* Fail a fraction of the links at random, both directions. */
+static u32 fail_links(struct s2net *g, double frac)
+{
+	u32 m = 0, want, done = 0;
+
+	for (u32 v = 0; v < g->n; v++)
+		m += g->deg[v];
+	m /= 2;
+	want = (u32)(frac * m + 0.5);
+	while (done < want) {
+		u32 a = rnd_below(g->n), i, b;
+
+		if (!g->deg[a])
+			continue;
+		i = rnd_below(g->deg[a]);
+		if (g->dead[a * S2_DEG_MAX + i])
+			continue;
+		b = g->adj[a * S2_DEG_MAX + i];
+		g->dead[a * S2_DEG_MAX + i] = 1;
+		for (u32 j = 0; j < g->deg[b]; j++)
+			if (g->adj[b * S2_DEG_MAX + j] == a)
+				g->dead[b * S2_DEG_MAX + j] = 1;
+		done++;
+	}
+	return done;
+}
+
+static void out_num(const struct s2opts *o, bool *first, const char *k,
+		    double v, int prec)
+{
+	if (o->json)
+		printf("%s\"%s\": %.*f", *first ? "{" : ", ", k, prec, v);
+	else
+		printf("%s %.*f\n", k, prec, v);
+	*first = false;
+}
+
+static void out_end(const struct s2opts *o, bool first)
+{
+	if (o->json)
+		printf("%s}\n", first ? "{" : "");
+}
+
+/* All ordered pairs of switches (or o->pairs random ones). */
+static int cmd_paths(struct s2net *g, const struct s2opts *o)
+{
+	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
+	double sum[DP_S2_RULE_COUNT] = { 0 }, sp = 0, pairs = 0;
+	u32 stuck[DP_S2_RULE_COUNT] = { 0 }, maxh[DP_S2_RULE_COUNT] = { 0 };
+	u32 d = o->d ? o->d : g->L, links = 0, mindist = 0xffffffffU;
+	double choices = 0;
+	bool first = true;
+
+	if (d > g->L)
+		d = g->L;
+	for (u32 s = 0; s < g->n; s++) {
+		bfs(g, s, dist, q);
+		for (u32 t = 0; t < g->n; t++) {
+			u32 ms = 0;
+
+			if (t == s)
+				continue;
+			pairs++;
+			sp += dist[t];
+			/* Algorithm 2: the first hops a flow may be hashed to */
+			for (u32 i = 0; i < g->deg[s]; i++)
+				if (dp_s2_mcd(X(g, g->adj[s * S2_DEG_MAX + i]),
+					      X(g, t), d) <
+				    dp_s2_mcd(X(g, s), X(g, t), d))
+					ms++;
+			choices += ms;
+			for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
+				u32 end, h;
+
+				h = route(g, s, X(g, t), 0, d, r, 0, &end);
+				if (end != t)
+					stuck[r]++;
+				sum[r] += h;
+				if (h > maxh[r])
+					maxh[r] = h;
+			}
+		}
+		links += g->deg[s];
+	}
+	for (u32 sp2 = 0; sp2 < g->L; sp2++)
+		for (u32 a = 0; a < g->n; a++)
+			for (u32 b = a + 1; b < g->n; b++) {
+				u32 c = dp_s2_cd(X(g, a)[sp2], X(g, b)[sp2]);
+
+				if (c < mindist)
+					mindist = c;
+			}
+	out_num(o, &first, "switches", g->n, 0);
+	out_num(o, &first, "spaces", g->L, 0);
+	out_num(o, &first, "d", d, 0);
+	out_num(o, &first, "links", links / 2, 0);
+	out_num(o, &first, "pairs", pairs, 0);
+	out_num(o, &first, "bfs_avg", sp / pairs, 4);
+	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
+		char k[64];
+
+		snprintf(k, sizeof(k), "%s_avg", rule_names[r]);
+		out_num(o, &first, k, sum[r] / pairs, 4);
+		snprintf(k, sizeof(k), "%s_max", rule_names[r]);
+		out_num(o, &first, k, maxh[r], 0);
+		snprintf(k, sizeof(k), "%s_stuck", rule_names[r]);
+		out_num(o, &first, k, stuck[r], 0);
+	}
+	out_num(o, &first, "first_hop_choices_avg", choices / pairs, 4);
+	/* min distance of two coordinates in one space, times N */
+	out_num(o, &first, "min_cd_times_n",
+		(double)mindist * g->n / 4294967296.0, 4);
+	out_end(o, first);
+	free(dist);
+	free(q);
+	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++)
+		if (stuck[r])
+			return 1;
+	return 0;
+}
+
+/*
+ * Fig. 21: a fraction of links fails; every ordered pair of switches is
+ * routed by greedy routing over the live neighbours (--rule, default the
+ * paper's 2-hop).  A packet stuck at a local minimum p is lost without shortcut
+ * discovery; with it, p's probe floods the live links and the reply
+ * installs the path it found, so the packet arrives iff the destination
+ * is connected to p, after the BFS distance from p (dpsim models the
+ * discovery by that BFS).
+ */
+static int cmd_ft(struct s2net *g, const struct s2opts *o)
+{
+	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
+	u32 *dp = xcalloc(g->n, sizeof(u32));
+	double ok = 0, ok_sc = 0, conn = 0, pairs = 0, hops = 0, hops_sc = 0;
+	double bfs_sum = 0;
+	u32 d = o->d ? o->d : g->L, failed, looped = 0;
+	bool first = true;
+
+	rnd_seed(o->seed ^ 0x51f7);
+	failed = fail_links(g, o->fail_links);
+	for (u32 s = 0; s < g->n; s++) {
+		bfs(g, s, dist, q);
+		for (u32 t = 0; t < g->n; t++) {
+			u32 end, h;
+
+			if (t == s)
+				continue;
+			pairs++;
+			if (dist[t] != 0xffffffffU) {
+				conn++;
+				bfs_sum += dist[t];
+			}
+			h = route(g, s, X(g, t), 0, d, o->rule, 0, &end);
+			if (h >= g->n)
+				looped++;
+			if (end == t) {
+				ok++;
+				ok_sc++;
+				hops += h;
+				hops_sc += h;
+				continue;
+			}
+			bfs(g, end, dp, q);
+			if (dp[t] != 0xffffffffU) {
+				ok_sc++;
+				hops_sc += h + dp[t];
+			}
+		}
+	}
+	out_num(o, &first, "switches", g->n, 0);
+	out_num(o, &first, "fail_frac", o->fail_links, 3);
+	out_num(o, &first, "failed_links", failed, 0);
+	out_num(o, &first, "pairs", pairs, 0);
+	out_num(o, &first, "connected", conn, 0);
+	out_num(o, &first, "success", ok / pairs, 4);
+	out_num(o, &first, "success_connected", ok / conn, 4);
+	out_num(o, &first, "shortcut_success", ok_sc / pairs, 4);
+	out_num(o, &first, "shortcut_success_connected", ok_sc / conn, 4);
+	out_num(o, &first, "avg_hops", ok ? hops / ok : 0, 4);
+	out_num(o, &first, "shortcut_avg_hops", ok_sc ? hops_sc / ok_sc : 0, 4);
+	out_num(o, &first, "bfs_avg_connected", conn ? bfs_sum / conn : 0, 4);
+	out_num(o, &first, "looped", looped, 0);
+	out_end(o, first);
+	free(dist);
+	free(q);
+	free(dp);
+	return ok_sc < conn || looped ? 1 : 0;
+}
+
+/* The home of coordinates @x in space @sp: the node closest on the ring. */
+static u32 home(const struct s2net *g, const u32 *x, u32 sp)
+{
+	u32 best = 0, bd = 0xffffffffU;
+
+	for (u32 v = 0; v < g->n; v++) {
+		u32 c = dp_s2_cd(X(g, v)[sp], x[sp]);
+
+		if (c < bd) {
+			bd = c;
+			best = v;
+		}
+	}
+	return best;
+}
+
+/*
+ * Fig. 19/20: o->keys keys ("key<i>"), each stored with d replicas (home
+ * of space r, 0 <= r < d, reached by greedy routing on space r alone),
+ * retrieved from a random switch by greediest routing over the first d
+ * spaces; the retrieval must end on one of the key's homes.
+ */
+static int cmd_keys(struct s2net *g, const struct s2opts *o)
+{
+	u32 d = o->d ? o->d : 3, *load1 = xcalloc(g->n, sizeof(u32));
+	u32 *loadd = xcalloc(g->n, sizeof(u32)), bad = 0;
+	double store = 0, ret = 0, stores = 0;
+	u32 max1 = 0, maxd = 0;
+	bool first = true;
+
+	if (d > g->L)
+		d = g->L;
+	rnd_seed(o->seed ^ 0x6b6579);
+	for (u32 i = 0; i < o->keys; i++) {
+		char key[32];
+		u32 x[DP_S2_SPACES_MAX], homes[DP_S2_SPACES_MAX], end;
+		int len = snprintf(key, sizeof(key), "key%u", i);
+		bool found = false;
+
+		dp_s2_key_coords((const u8 *)key, len, g->L, x);
+		for (u32 r = 0; r < d; r++) {
+			/* STORE(K, r): greedy on space r alone */
+			homes[r] = home(g, x, r);
+			store += route(g, rnd_below(g->n), x + r, r, 1,
+				       o->rule, 0, &end);
+			if (end != homes[r])
+				bad++;
+			if (r == 0 || homes[r] != homes[0])
+				loadd[homes[r]]++;
+			stores++;
+		}
+		load1[homes[0]]++;
+		end = 0;
+		ret += route(g, rnd_below(g->n), x, 0, d, o->rule, 0, &end);
+		for (u32 r = 0; r < d; r++)
+			found |= end == homes[r];
+		if (!found)
+			bad++;
+	}
+	for (u32 v = 0; v < g->n; v++) {
+		if (load1[v] > max1)
+			max1 = load1[v];
+		if (loadd[v] > maxd)
+			maxd = loadd[v];
+	}
+	out_num(o, &first, "switches", g->n, 0);
+	out_num(o, &first, "keys", o->keys, 0);
+	out_num(o, &first, "d", d, 0);
+	out_num(o, &first, "store_avg_hops", store / stores, 4);
+	out_num(o, &first, "retrieve_avg_hops", ret / o->keys, 4);
+	out_num(o, &first, "not_home", bad, 0);
+	out_num(o, &first, "load_mean", (double)o->keys / g->n, 2);
+	out_num(o, &first, "load_max_1space", max1, 0);
+	out_num(o, &first, "load_max_dspaces_per_replica", maxd / (double)d, 2);
+	out_end(o, first);
+	free(load1);
+	free(loadd);
+	return bad ? 1 : 0;
+}
+
+static void del_edge(struct s2net *g, u32 a, u32 b)
+{
+	for (int k = 0; k < 2; k++) {
+		u32 u = k ? b : a, v = k ? a : b;
+
+		for (u32 i = 0; i < g->deg[u]; i++)
+			if (g->adj[u * S2_DEG_MAX + i] == v) {
+				g->deg[u]--;
+				g->adj[u * S2_DEG_MAX + i] =
+					g->adj[u * S2_DEG_MAX + g->deg[u]];
+				break;
+			}
+	}
+}
+
+/* Ring neighbours of @v in space @sp: *@l before it, *@r after it. */
+static void ring_nb(const struct s2net *g, u32 v, u32 sp, u32 *l, u32 *r)
+{
+	u32 bl = 0xffffffffU, br = 0xffffffffU;
+
+	*l = *r = v;
+	for (u32 u = 0; u < g->n; u++) {
+		u32 a = X(g, v)[sp] - X(g, u)[sp], b = X(g, u)[sp] - X(g, v)[sp];
+
+		if (u == v)
+			continue;
+		if (a && a < bl) {
+			bl = a;
+			*l = u;
+		}
+		if (b && b < br) {
+			br = b;
+			*r = u;
+		}
+	}
+}
+
+static bool ring_adjacent(const struct s2net *g, u32 a, u32 b)
+{
+	for (u32 sp = 0; sp < g->L; sp++) {
+		u32 l, r;
+
+		ring_nb(g, a, sp, &l, &r);
+		if (l == b || r == b)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * plan --grow M (the paper's section 3.3 with Algorithm 3): each new
+ * switch takes, in every space, a point of the largest gap (at least
+ * 1/(3n) from both ends); the cable between the gap's two ends is removed
+ * unless they are still ring neighbours in another space, and the new
+ * switch is cabled to both.  Counts the cables touched.
+ */
+static int grow(struct s2net *g, u32 m, u32 inter, u32 *removed, u32 *added)
+{
+	struct s2net h;
+	u32 n0 = g->n;
+
+	net_alloc(&h, g->n + m, g->L);
+	memcpy(h.x, g->x, (size_t)g->n * g->L * sizeof(u32));
+	memcpy(h.deg, g->deg, g->n * sizeof(u32));
+	memcpy(h.adj, g->adj, (size_t)g->n * S2_DEG_MAX * sizeof(u32));
+	memcpy(h.hosts, g->hosts, g->n * sizeof(u32));
+	net_free(g);
+	*g = h;
+	*removed = *added = 0;
+	for (u32 v = n0; v < n0 + m; v++) {
+		for (u32 sp = 0; sp < g->L; sp++)
+			place_balanced(g, v, sp);
+		g->n = v + 1;
+		for (u32 sp = 0; sp < g->L; sp++) {
+			u32 l, r;
+
+			ring_nb(g, v, sp, &l, &r);
+			if (linked(g, l, r) && !ring_adjacent(g, l, r)) {
+				del_edge(g, l, r);
+				(*removed)++;
+			}
+			for (int k = 0; k < 2; k++) {
+				u32 u = k ? r : l;
+
+				while (g->deg[u] >= inter) {
+					/* free a port: drop a random cable */
+					u32 w = g->adj[u * S2_DEG_MAX +
+						       rnd_below(g->deg[u])];
+
+					if (ring_adjacent(g, u, w))
+						break;
+					del_edge(g, u, w);
+					(*removed)++;
+				}
+				if (add_edge(g, v, u) > 0)
+					(*added)++;
+			}
+		}
+	}
+	return 0;
+}
+
+static void print_plan(const struct s2net *g)
+{
+	printf("N %u\nL %u\n", g->n, g->L);
+	for (u32 a = 0; a < g->n; a++)
+		for (u32 i = 0; i < g->deg[a]; i++)
+			if (g->adj[a * S2_DEG_MAX + i] > a)
+				printf("E %u %u 1\n", a + 1,
+				       g->adj[a * S2_DEG_MAX + i] + 1);
+	for (u32 a = 0; a < g->n; a++) {
+		printf("C %u", a);
+		for (u32 sp = 0; sp < g->L; sp++)
+			printf(" %llu", (unsigned long long)
+			       (((u64)X(g, a)[sp] * 1000000ULL) >> 32));
+		printf("\n");
+	}
+	for (u32 a = 0, h = 1; a < g->n; a++)
+		for (u32 i = 0; i < g->hosts[a]; i++, h++)
+			printf("H %u %u %u\n", h, a + 1, h);
+}
+
+/* One flow's path, hop by hop (the first hop hashed as Algorithm 2). */
+static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
+		     u32 to, u32 hash)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], u = from, hops = 0;
+	u32 d = o->d ? o->d : g->L;
+
+	if (from >= g->n || to >= g->n) {
+		fprintf(stderr, "dpsim: --from/--to must be below %u\n", g->n);
+		return 2;
+	}
+	if (d > g->L)
+		d = g->L;
+	printf("%u", u);
+	while (u != to && hops < g->n) {
+		u32 n = cands(g, u, 0, c, nb1);
+		int k = -1;
+
+		if (!hops && hash)
+			k = dp_s2_first_hop(X(g, u), X(g, to), d, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u), X(g, to), d, c, n, o->rule,
+					 NULL);
+		if (k < 0)
+			break;
+		u = nb1[k];
+		printf(" %u", u);
+		hops++;
+	}
+	printf("\n%s in %u hops\n", u == to ? "delivered" : "stuck", hops);
+	return u == to ? 0 : 1;
+}
+
+static const char s2_usage[] =
+"usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
+"                 --switches N --ports P [--servers S] [--spaces L]\n"
+"                 [--coords balanced|random|derived] [--seed S] } [--json]\n"
+"commands:\n"
+"  paths [--d D]        every ordered switch pair: BFS, 1-hop greedy, 2-hop\n"
+"                       greedy (paper's wording), 2-hop-sim (the authors'\n"
+"                       simulator: only via MCD-reducing neighbours)\n"
+"  ft --fail-links F [--rule R]  routing success with a fraction F of\n"
+"                       failed links, without and with shortcut discovery\n"
+"  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
+"  plan [--grow M]      the cabling and coordinates (.Topo format)\n"
+"  locate --key KEY     the key's coordinates and home switch per space\n"
+"  route --from A --to B [--hash H]  one flow's path (switch ids from 0);\n"
+"                       H != 0: the first hop hashed over the neighbours\n"
+"                       that reduce the MCD (the paper's Algorithm 2)\n"
+"  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
+"  (server-to-server hops are switch hops + 2)\n";
+
+int s2_main(const char *cmd, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "topo", required_argument, NULL, 't' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "switches", required_argument, NULL, 'N' },
+		{ "ports", required_argument, NULL, 'P' },
+		{ "servers", required_argument, NULL, 'S' },
+		{ "spaces", required_argument, NULL, 'L' },
+		{ "coords", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "d", required_argument, NULL, 'd' },
+		{ "rule", required_argument, NULL, 'r' },
+		{ "fail-links", required_argument, NULL, 'F' },
+		{ "keys", required_argument, NULL, 'K' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "grow", required_argument, NULL, 'g' },
+		{ "from", required_argument, NULL, 'A' },
+		{ "to", required_argument, NULL, 'B' },
+		{ "hash", required_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct s2opts o = { .coords = "balanced", .ports = 10, .servers = 2,
+			    .rule = DP_S2_RULE_2HOP_PAPER, .keys = 100000,
+			    .seed = 1 };
+	struct s2net g = { 0 };
+	const char *key = NULL;
+	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
+	int c, rc;
+
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
+	    !strcmp(cmd, "--help")) {
+		fputs(s2_usage, stdout);
+		return 0;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 't': break;
+		case 'f': o.file = optarg; break;
+		case 'N': o.switches = strtoul(optarg, NULL, 0); break;
+		case 'P': o.ports = strtoul(optarg, NULL, 0); break;
+		case 'S': o.servers = strtoul(optarg, NULL, 0); break;
+		case 'L': o.spaces = strtoul(optarg, NULL, 0); break;
+		case 'c': o.coords = optarg; break;
+		case 's': o.seed = strtoul(optarg, NULL, 0); break;
+		case 'd': o.d = strtoul(optarg, NULL, 0); break;
+		case 'F': o.fail_links = atof(optarg); break;
+		case 'K': o.keys = strtoul(optarg, NULL, 0); break;
+		case 'k': key = optarg; break;
+		case 'g': growm = strtoul(optarg, NULL, 0); break;
+		case 'A': from = strtoul(optarg, NULL, 0); break;
+		case 'B': to = strtoul(optarg, NULL, 0); break;
+		case 'H': hash = strtoul(optarg, NULL, 0); break;
+		case 'j': o.json = true; break;
+		case 'r':
+			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
+				if (!strcmp(optarg, rule_names[o.rule]))
+					break;
+			if (o.rule == DP_S2_RULE_COUNT) {
+				fprintf(stderr, "dpsim: unknown rule '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			fputs(s2_usage, stdout);
+			return 0;
+		default:
+			fputs(s2_usage, stderr);
+			return 2;
+		}
+	}
+	if (strcmp(o.coords, "balanced") && strcmp(o.coords, "random") &&
+	    strcmp(o.coords, "derived")) {
+		fprintf(stderr, "dpsim: unknown coords '%s'\n", o.coords);
+		return 2;
+	}
+	if (o.file ? load_topo(&g, o.file) : gen_net(&g, &o))
+		return o.file ? 1 : 2;
+	if (!strcmp(cmd, "paths")) {
+		rc = cmd_paths(&g, &o);
+	} else if (!strcmp(cmd, "ft")) {
+		rc = cmd_ft(&g, &o);
+	} else if (!strcmp(cmd, "route")) {
+		rc = cmd_route(&g, &o, from, to, hash);
+	} else if (!strcmp(cmd, "keys")) {
+		rc = cmd_keys(&g, &o);
+	} else if (!strcmp(cmd, "plan")) {
+		u32 rem = 0, add = 0;
+
+		rc = 0;
+		if (growm) {
+			rnd_seed(o.seed ^ 0x67726f77);
+			grow(&g, growm, o.ports - o.servers, &rem, &add);
+			fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
+				growm, rem, add);
+		}
+		print_plan(&g);
+	} else if (!strcmp(cmd, "locate") && key) {
+		u32 x[DP_S2_SPACES_MAX];
+
+		dp_s2_key_coords((const u8 *)key, strlen(key), g.L, x);
+		for (u32 sp = 0; sp < g.L; sp++)
+			printf("space %u coord %u home %u\n", sp, x[sp],
+			       home(&g, x, sp));
+		rc = 0;
+	} else {
+		fputs(s2_usage, stderr);
+		rc = 2;
+	}
+	net_free(&g);
+	return rc;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_s2: the Space Shuffle core (topo_s2.c) on hostile input: the
+ * candidates a node builds from neighbours' Hellos (any coordinates, any
+ * via index, 2-hop entries before 1-hop ones), any destination, any rule,
+ * and derived coordinates for any (seed, nodes, id, space).
+ *
+ * Checks: a decision is -1 or the index of a 1-hop candidate; with the
+ * MCD-reducing rules that candidate's MCD is below self's; the first hop
+ * reduces the MCD; a slot is below the node count and its inverse gives
+ * the id back.
+ */
+#include "fuzz.h"
+#include "topo_s2.h"
+
+#define FZ_CANDS 40
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct fz_in in = { data, size };
+	u32 xs[FZ_CANDS + 2][DP_S2_SPACES_MAX];
+	struct dp_s2_cand c[FZ_CANDS];
+	u32 d = fz_u8(&in) % (DP_S2_SPACES_MAX + 1);
+	u32 rule = fz_u8(&in) % (DP_S2_RULE_COUNT + 1);
+	u32 n = fz_u8(&in) % (FZ_CANDS + 1), i, j, best, seed, nodes, id;
+	int k;
+
+	for (i = 0; i < FZ_CANDS + 2; i++)
+		for (j = 0; j < DP_S2_SPACES_MAX; j++)
+			xs[i][j] = fz_u32(&in);
+	for (i = 0; i < n; i++) {
+		u8 b = fz_u8(&in);
+
+		c[i].x = xs[i + 2];
+		c[i].two_hop = b & 1;
+		c[i].via = b & 2 ? fz_u8(&in) : b >> 2;
+	}
+	k = dp_s2_greedy(xs[0], xs[1], d, c, n, rule, &best);
+	FZ_CHECK(k == -1 || ((u32)k < n && !c[k].two_hop));
+	if (k >= 0 && (rule == DP_S2_RULE_1HOP ||
+		       rule == DP_S2_RULE_2HOP_SIM))
+		FZ_CHECK(dp_s2_mcd(c[k].x, xs[1], d) <
+			 dp_s2_mcd(xs[0], xs[1], d));
+	if (k >= 0)
+		FZ_CHECK(best < dp_s2_mcd(xs[0], xs[1], d));
+	k = dp_s2_first_hop(xs[0], xs[1], d, c, n, fz_u32(&in));
+	FZ_CHECK(k == -1 || ((u32)k < n && !c[k].two_hop &&
+			     dp_s2_mcd(c[k].x, xs[1], d) <
+			     dp_s2_mcd(xs[0], xs[1], d)));
+
+	seed = fz_u32(&in);
+	nodes = fz_u32(&in) % (DP_S2_NODES_MAX + 2);
+	id = fz_u32(&in) % (nodes + 1);
+	if (nodes && nodes <= DP_S2_NODES_MAX && id < nodes) {
+		u32 sp = fz_u8(&in), s = dp_s2_slot(seed, nodes, id, sp);
+
+		FZ_CHECK(s < nodes);
+		FZ_CHECK(dp_s2_slot_node(seed, nodes, s, sp) == id);
+	}
+	(void)dp_s2_coord(seed, nodes, id, fz_u8(&in));
+	(void)dp_s2_min_gap(nodes);
+	return 0;
+}
