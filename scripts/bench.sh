@@ -5,7 +5,7 @@
 # forwarding (selftests/bench.sh says how), in one guest on the newest
 # stock kernel with two vCPUs.  Installs what is missing, builds, boots,
 # prints the table; the guest's files stay in build/bench/ (bench.txt,
-# bench-raw.txt, bench-perf.txt, the console log).  Environment:
+# bench-raw.txt, the console log).  Environment:
 # BENCH_ROUNDS, BENCH_FRAMES, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS
 # (passed to the guest), BENCH_KERNEL (a Debian ABI).
 set -euo pipefail

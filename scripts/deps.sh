@@ -56,12 +56,12 @@ resolve_abis() {
 # YNL tools (scripts/ynl.sh).  clang-14 and libclang-rt-14-dev (which
 # ships libclang_rt.fuzzer and the sanitizer runtimes), llvm-14 (llvm-cov,
 # llvm-profdata): the libFuzzer targets of tools/fuzz.  netsniff-ng
-# (trafgen) and linux-perf: make bench's generator and profile.
+# (trafgen): make bench's generator.
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
 python3-yaml python3-jsonschema clang-14 libclang-rt-14-dev llvm-14
-netsniff-ng linux-perf"
+netsniff-ng"
 
 main() {
 	resolve_abis

@@ -39,8 +39,7 @@
 # the same order (A B C A B C ...), so that a slow spell of the host hits
 # all of them.  A benchmark, not a test: it exits 1 only when a contender
 # could not run; the figures are whatever they are.  Results:
-# $DPILLAR_OUT/bench.txt (table), bench-raw.txt (every figure),
-# bench-perf.txt (perf profile of the dpillar relays, when perf runs).
+# $DPILLAR_OUT/bench.txt (table), bench-raw.txt (every figure).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 require_vm
@@ -334,21 +333,4 @@ done
 } > "$OUT/bench.txt"
 cat "$OUT/bench.txt"
 
-# The relays' profile, when a perf binary runs here.
-perf=$(command -v perf)
-if [ -n "$perf" ]; then
-	"frame_dpillar" 3 64 > "$WORK/frame.cfg"
-	ip netns exec "$(ns d 3 0)" trafgen -o right -i "$WORK/frame.cfg" -P 1 \
-		-C -Q >/dev/null 2>&1 &
-	pid=$!
-	sleep 3
-	"$perf" record -q -C 0 -g -e cpu-clock -o "$WORK/perf.data" -- \
-		sleep 3 >/dev/null 2>&1
-	kill "$pid"
-	wait "$pid" 2>/dev/null
-	"$perf" report -q -i "$WORK/perf.data" --stdio --no-children \
-		--sort sym -g none 2>/dev/null | head -n 40 > "$OUT/bench-perf.txt"
-	echo "perf ($perf), CPU 0 (generator and relays), dpillar 3 relays 64 B, top symbols (self):"
-	cat "$OUT/bench-perf.txt"
-fi
 exit 0
