@@ -17,23 +17,7 @@
 
 #include "sim.h"
 #include "topo_xdcent.h"
-
-static unsigned int npass, nfailed;
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		npass++;
-	else
-		nfailed++;
-}
+#include "tresult.h"
 
 /* XDCent(n, k, i) when i >= 0, else BCube(n, k). */
 static void mk(struct dp_topo *t, u32 n, u32 k, int i)
