@@ -135,12 +135,14 @@ gso_test() {
 	bytes=$(echo "$out" | jq '.end.sum_received.bytes')
 	re=$(echo "$out" | jq '.end.sum_sent.retransmits')
 	ktap_diag "$bytes bytes received, $((tx1 - tx0)) frames sent, $((dr1 - dr0)) dropped at the ports, $re retransmits"
-	# A super-packet the port could not segment is dropped there, and TCP
-	# gets through anyway by retransmitting single segments: count both.
+	# A super-packet the port could not segment is dropped there (counted
+	# in tx_dropped), and TCP gets through anyway by retransmitting single
+	# segments: so the drops are what tells.  Retransmissions are only
+	# shown: a loaded TCG host makes a few spurious ones (3 seen on 6.1).
 	# iperf3 stops counting before the last bytes in flight arrive; at
 	# most MTU-sized frames: at least half of them left as such.
 	[ "$rc" = 0 ] && [ "${bytes:-0}" -ge 1048576 ] && [ "$dr1" = "$dr0" ] &&
-		[ "$re" = 0 ] && [ $(((tx1 - tx0) * 1480)) -ge $((bytes / 2)) ]
+		[ $(((tx1 - tx0) * 1480)) -ge $((bytes / 2)) ]
 }
 run_test "TCP through ports without offloads: dpillar's GSO callback segments" gso_test
 
