@@ -192,21 +192,26 @@ int dp_plan_print(FILE *f, const struct dp_topo *t, enum dp_plan_fmt fmt)
 	return ferror(f) ? 1 : 0;
 }
 
+int dp_hop_port(const struct dp_topo *t, u32 from, u32 to)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (dp_port_neigh_index(t, from, p, to) >= 0)
+			return p;
+	return -1;
+}
+
 void dp_hop_print(FILE *f, const struct dp_topo *t, u32 i, u32 from, u32 to,
 		  u8 phase)
 {
 	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
 	struct dp_port_info pi;
-	u32 p;
+	int hp = dp_hop_port(t, from, to);
+	u32 p = hp < 0 ? 0 : hp;
 
 	dp_addr_format(t, from, a, sizeof(a));
 	dp_addr_format(t, to, b, sizeof(b));
-	/* the first port whose neighbour table holds @to */
-	for (p = 0; p < t->nports; p++)
-		if (dp_port_neigh_index(t, from, p, to) >= 0)
-			break;
-	if (p == t->nports)
-		p = 0;
 	dp_port_info(t, from, p, &pi);
 	fprintf(f, "  %2u: %-16s -> %-16s port %u ", i, a, b, p);
 	if (pi.kind == DP_PORT_SWITCH)

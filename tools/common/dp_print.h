@@ -24,6 +24,9 @@ enum dp_plan_fmt {
  */
 int dp_plan_print(FILE *f, const struct dp_topo *t, enum dp_plan_fmt fmt);
 
+/* The first port of @from whose neighbour table holds @to, or -1. */
+int dp_hop_port(const struct dp_topo *t, u32 from, u32 to);
+
 /*
  * Line @i (from 1) of a path: hop @from -> @to, taken in @phase (named by
  * the topology), on the first port of @from whose neighbour table holds

@@ -1093,15 +1093,10 @@ static int cmd_pairs(struct opts *o)
 /* "[out, in]": the port of @from that reaches @to, and @to's port there. */
 static void print_hop_ports(const struct dp_topo *t, u32 from, u32 to, u32 i)
 {
-	int in = -1;
-	u32 p;
+	int p = dp_hop_port(t, from, to);
 
-	for (p = 0; p < t->nports; p++)
-		if (dp_port_neigh_index(t, from, p, to) >= 0)
-			break;
-	if (p < t->nports)
-		in = dp_peer_port(t, from, p, to);
-	printf("%s[%d, %d]", i ? ", " : "", p < t->nports ? (int)p : -1, in);
+	printf("%s[%d, %d]", i ? ", " : "", p,
+	       p < 0 ? -1 : dp_peer_port(t, from, p, to));
 }
 
 static int cmd_route(struct opts *o)
