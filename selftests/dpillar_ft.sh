@@ -129,6 +129,14 @@ scenario() {
 		fabric_relay_test "$desc: $pair relays as dpsim --fail $spec" \
 			$pair "$spec"
 	done
+	# The path probes of route trace take the path dpsim gives.
+	# shellcheck disable=SC2086
+	fabric_trace_test "$desc: route trace ${first/ / -> } is dpsim's path" \
+		$first "$spec"
+	# A failed server: the trace toward it ends where dpsim drops.
+	[[ $spec == */* || $spec == *,* ]] ||
+		fabric_trace_test "$desc: route trace ${first%% *} -> $spec ends where dpsim drops" \
+			"${first%% *}" "$spec" "$spec"
 	eval "$restore"
 	run_test "$desc: repair seen: every port reaches all its peers again" \
 		fabric_wait_reach $SEEN

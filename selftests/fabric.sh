@@ -50,6 +50,11 @@
 #   fabric_wait_reach SECS [PORT...]   wait until exactly PORTs (none: no
 #                                      port) miss a peer; on timeout say
 #                                      which do, and fail
+#   fabric_trace_test DESC A B [SPEC]  dpctl route trace A -> B (flow hash
+#                                      0) answers with the servers dpsim
+#                                      routes that flow through under
+#                                      failure set SPEC, delivered or not
+#                                      as dpsim says; a KTAP result
 
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 # The routing mode the servers send in (dpctl set dp0 mode), which dpsim
@@ -495,4 +500,31 @@ fabric_relay_test() {
 	rm -f "$out"
 	ktap_result "$desc" $rc
 	return $rc
+}
+
+# fabric_trace A B: the servers that answered A's route trace to B (flow
+# hash 0), A first, and "delivered" or "dropped" last.  A server that
+# could not route a probe answers "noroute" after answering the probe
+# before it as a relay: it is on the path once.
+fabric_trace() {
+	ip netns exec "${FNS[$1]}" "$DPCTL" -j route trace "$2" hash 0 \
+		timeout 2000 |
+		jq -r '[.src] + [.hops[] | select(.status == "ttl" or
+			.status == "reached") | .addr] +
+			[if .delivered then "delivered" else "dropped" end] |
+			join(" ")'
+}
+
+# fabric_trace_test DESC A B [SPEC]: see the list at the top.
+fabric_trace_test() {
+	local desc=$1 a=$2 b=$3 spec=$4 got want
+	got=$(fabric_trace "$a" "$b")
+	if ! fabric_route "$a" "$b" "$spec"; then
+		ktap_result "$desc (dpsim route failed)" 1
+		return 1
+	fi
+	want="${R_PATH[*]} $([ "$R_DELIVERED" = true ] && echo delivered || echo dropped)"
+	# dpsim ends a dropped path at the server that dropped it; the trace
+	# names it too (its noroute answer), so both lists end the same way.
+	check_eq "$got" "$want" "$desc"
 }

@@ -222,6 +222,7 @@ static void dp_dev_uninit(struct net_device *dev)
 	u32 i;
 
 	cancel_delayed_work_sync(&dp->hello_work);
+	dp_probe_flush(dp);
 	for (i = 0; i < dp->nports; i++) {
 		struct dp_port *port = rtnl_dereference(dp->ports[i]);
 
@@ -264,6 +265,7 @@ static void dp_setup(struct net_device *dev)
 	dp->dev = dev;
 	dp_view_init(dp);
 	INIT_DELAYED_WORK(&dp->hello_work, dp_hello_work);
+	dp_probe_init(dp);
 	dev->netdev_ops = &dp_netdev_ops;
 	dev->ethtool_ops = &dp_ethtool_ops;
 	dev->needs_free_netdev = true;

@@ -18,6 +18,7 @@
 #include <linux/dpillar_packet.h>
 
 #include "hello_tlv.h"
+#include "probe.h"
 #include "topo.h"
 
 #define DP_HDR_LEN	((unsigned int)sizeof(struct dpillar_hdr))
@@ -168,6 +169,7 @@ struct dp_priv {
 	struct dp_prefix __rcu *prefix;
 
 	struct delayed_work hello_work;
+	struct dp_probes probes;	/* path probes (probe.c) */
 };
 
 /* Readers: the transmit path (BH), genetlink (RCU) and rtnetlink (RTNL). */
@@ -325,6 +327,8 @@ bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 
 /* fwd.c */
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
+enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
+			  struct dp_route_state *st, enum dp_stat noroute);
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);
 bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 		    u32 *node);

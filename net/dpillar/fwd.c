@@ -90,8 +90,8 @@ static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
  * Returns DP_STAT_MAX when the skb was sent, else the drop to count; the
  * skb is then still the caller's.
  */
-static enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
-				 struct dp_route_state *st, enum dp_stat noroute)
+enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
+			  struct dp_route_state *st, enum dp_stat noroute)
 {
 	struct dpillar_hdr *h;
 	struct dp_port *port;
@@ -371,7 +371,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		dp_hello_rcv(dp, port, skb);
 		return RX_HANDLER_CONSUMED;
 	}
-	if (h->type != DPILLAR_T_DATA) {
+	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type)) {
 		why = DP_STAT_DROP_TYPE;
 		goto drop;
 	}
@@ -389,6 +389,11 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	if (!dp_addr_ok(dp, h)) {
 		why = DP_STAT_DROP_ADDR;
 		goto drop;
+	}
+	/* Path probes: probe.c, relayed by the same routing. */
+	if (h->type != DPILLAR_T_DATA) {
+		dp_probe_rcv(dp, skb);
+		return RX_HANDLER_CONSUMED;
 	}
 	if (ntohl(h->dst) == dp->self)
 		return dp_deliver(dp, pskb);

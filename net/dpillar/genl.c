@@ -87,6 +87,19 @@ dp_genl_route_get_policy[DPILLAR_A_ROUTE_HASH + 1] = {
 	[DPILLAR_A_ROUTE_HASH]	= { .type = NLA_U32 },
 };
 
+static const struct nla_policy
+dp_genl_route_trace_policy[DPILLAR_A_ROUTE_TIMEOUT_MS + 1] = {
+	[DPILLAR_A_ROUTE_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[DPILLAR_A_ROUTE_IFNAME] = { .type = NLA_NUL_STRING,
+				     .len = IFNAMSIZ - 1 },
+	[DPILLAR_A_ROUTE_DST]	= { .type = NLA_U32 },
+	[DPILLAR_A_ROUTE_DST_IP4] = { .type = NLA_BE32 },
+	[DPILLAR_A_ROUTE_DST_IP6] =
+		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[DPILLAR_A_ROUTE_HASH]	= { .type = NLA_U32 },
+	[DPILLAR_A_ROUTE_TIMEOUT_MS] = NLA_POLICY_RANGE(NLA_U32, 1, 5000),
+};
+
 /* ---- helpers ------------------------------------------------------------ */
 
 static bool dp_genl_is_dp(const struct net_device *dev)
@@ -291,6 +304,15 @@ static const struct genl_ops dp_genl_ops[] = {
 		.doit		= dp_genl_route_get_doit,
 		.policy		= dp_genl_route_get_policy,
 		.maxattr	= DPILLAR_A_ROUTE_HASH,
+	},
+	{
+		.cmd		= DPILLAR_CMD_ROUTE_TRACE,
+		/* Sends frames into the fabric: an administrator's tool. */
+		.flags		= GENL_UNS_ADMIN_PERM,
+		.internal_flags	= DP_GENL_NEED_DEV,
+		.doit		= dp_genl_route_trace_doit,
+		.policy		= dp_genl_route_trace_policy,
+		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
 	},
 };
 

@@ -201,6 +201,141 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	return nla_put_u32(skb, DPILLAR_A_ROUTE_HOPS, hops);
 }
 
+/* ROUTE_TRACE's wait for each reply: default and most, in ms. */
+#define DP_TRACE_TIMEOUT_MS	1000
+/* Probes unanswered in a row after which the trace gives up. */
+#define DP_TRACE_LOST_MAX	3
+
+static size_t dp_genl_trace_size(u32 ttl)
+{
+	size_t probe = nla_total_size(0) +
+		       nla_total_size(sizeof(u32)) * 5 +
+		       nla_total_size(DP_ADDR_TEXT_MAX);
+
+	return nla_total_size(sizeof(u32)) * 3 +
+	       nla_total_size(DP_ADDR_TEXT_MAX) + ttl * probe;
+}
+
+static int dp_genl_put_probe(struct sk_buff *skb, const struct dp_priv *dp,
+			     u32 ttl, bool err,
+			     const struct dp_probe_result *res)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, DPILLAR_A_ROUTE_PROBE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, DPILLAR_A_PROBE_TTL, ttl) ||
+	    nla_put_u32(skb, DPILLAR_A_PROBE_STATUS,
+			err ? DPILLAR_PROBE_STATUS_TIMEOUT : res->status))
+		goto cancel;
+	if (!err &&
+	    (nla_put_u32(skb, DPILLAR_A_PROBE_REPORTER, res->reporter) ||
+	     dp_genl_put_addr(skb, DPILLAR_A_PROBE_REPORTER_ADDR, dp,
+			      res->reporter) ||
+	     nla_put_u32(skb, DPILLAR_A_PROBE_REASON, res->reason) ||
+	     nla_put_u32(skb, DPILLAR_A_PROBE_RTT_US,
+			 min_t(u64, div_u64(res->rtt_ns, NSEC_PER_USEC),
+			       U32_MAX))))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/*
+ * ROUTE_TRACE: probes with TTL 1, 2, ... toward the destination, each
+ * routed as this server's data of the flow hash would be, until one
+ * reaches it or cannot be routed, DP_TRACE_LOST_MAX in a row go
+ * unanswered, or the topology's TTL is used up.  Sleeps (parallel_ops).
+ */
+int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dp_priv *dp = dp_genl_dp(info);
+	u32 timeout_ms = DP_TRACE_TIMEOUT_MS, hash = 0, dst, ttl, lost = 0;
+	u32 maxttl = dp_topo_ttl(&dp->topo);
+	struct nlattr **tb = info->attrs;
+	struct nlattr *dst_attr = NULL;
+	struct dp_probe_result res;
+	struct dp_route_state st;
+	struct sk_buff *msg;
+	bool timedout;
+	void *hdr;
+	int err;
+
+	if (tb[DPILLAR_A_ROUTE_TIMEOUT_MS])
+		timeout_ms = nla_get_u32(tb[DPILLAR_A_ROUTE_TIMEOUT_MS]);
+	if (tb[DPILLAR_A_ROUTE_HASH])
+		hash = nla_get_u32(tb[DPILLAR_A_ROUTE_HASH]);
+	rcu_read_lock();
+	err = dp_genl_route_dst(dp, tb, &dst_attr, &dst, info->extack);
+	rcu_read_unlock();
+	if (err)
+		return err;
+	if (dst == dp->self) {
+		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
+				    "Destination is this server");
+		return -EINVAL;
+	}
+	if (!(dp->dev->flags & IFF_UP)) {
+		NL_SET_ERR_MSG(info->extack, "Device is down");
+		return -ENETDOWN;
+	}
+
+	msg = genlmsg_new(dp_genl_trace_size(maxttl), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &dp_genl_family, 0,
+				DPILLAR_CMD_ROUTE_TRACE);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+	if (nla_put_u32(msg, DPILLAR_A_ROUTE_DST, dst) ||
+	    dp_genl_put_addr(msg, DPILLAR_A_ROUTE_DST_ADDR, dp, dst) ||
+	    nla_put_u32(msg, DPILLAR_A_ROUTE_MODE, READ_ONCE(dp->mode)) ||
+	    nla_put_u32(msg, DPILLAR_A_ROUTE_HASH, hash)) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+
+	for (ttl = 1; ttl <= maxttl; ttl++) {
+		dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+			      hash, &st);
+		err = dp_probe_roundtrip(dp, &st, ttl,
+					 msecs_to_jiffies(timeout_ms), &res);
+		if (err && err != -ETIMEDOUT) {
+			if (err == -EBUSY)
+				NL_SET_ERR_MSG(info->extack,
+					       "Too many probes outstanding on this device");
+			else
+				NL_SET_ERR_MSG(info->extack,
+					       "Probe failed (device down or going away)");
+			goto err_free;
+		}
+		timedout = err == -ETIMEDOUT;
+		err = dp_genl_put_probe(msg, dp, ttl, timedout, &res);
+		if (err)
+			goto err_free;
+		if (timedout) {
+			if (++lost == DP_TRACE_LOST_MAX)
+				break;
+			continue;
+		}
+		lost = 0;
+		if (res.status != DPILLAR_PROBE_STATUS_TTL)
+			break;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return err;
+}
+
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dp_priv *dp = dp_genl_dp(info);

@@ -18,7 +18,12 @@ const char route_help[] =
 	"    first hop and predicted path of the flow whose hash is H\n"
 	"    (default 0), the routing mode and the equal-cost first hops it\n"
 	"    picks among; DEV may be left out when there is only one\n"
-	"    dpillar device; several DESTs are answered in turn\n";
+	"    dpillar device; several DESTs are answered in turn\n"
+	"dpctl route trace DEST [dev DEV] [hash H] [timeout MS]\n"
+	"    the path probes of flow H really take: probes with TTL 1, 2, ...\n"
+	"    answered by the server where each ran out, could not be routed\n"
+	"    or arrived; each hop's round trip time; MS: the wait for each\n"
+	"    reply (default 1000)\n";
 
 struct hop {
 	u32 id, port, phase;
@@ -294,8 +299,226 @@ static int route_get(int argc, char **argv)
 	return err;
 }
 
+/* ---- route trace -------------------------------------------------------- */
+
+struct trace_probe {
+	u32 ttl, status, reporter, reason, rtt_us;
+	bool has_reporter;
+	char addr[DP_ADDR_TEXT_MAX];
+};
+
+struct trace_reply {
+	char dst_addr[DP_ADDR_TEXT_MAX];
+	u32 dst, n;
+	struct trace_probe p[ROUTE_HOPS_MAX];
+};
+
+static int trace_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a, *tb[DPILLAR_A_ROUTE_MAX + 1];
+	const struct nlattr *pb[DPILLAR_A_PROBE_MAX + 1];
+	struct trace_reply *r = data;
+
+	nl_parse(nlh, GENL_HDRLEN_ALIGNED, tb, DPILLAR_A_ROUTE_MAX);
+	r->dst = tb_u32(tb, DPILLAR_A_ROUTE_DST);
+	tb_str(tb, DPILLAR_A_ROUTE_DST_ADDR, r->dst_addr, sizeof(r->dst_addr));
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN_ALIGNED) {
+		struct trace_probe *p;
+
+		if (mnl_attr_get_type(a) != DPILLAR_A_ROUTE_PROBE ||
+		    r->n >= ROUTE_HOPS_MAX)
+			continue;
+		p = &r->p[r->n++];
+		nl_parse_nested(a, pb, DPILLAR_A_PROBE_MAX);
+		p->ttl = tb_u32(pb, DPILLAR_A_PROBE_TTL);
+		p->status = tb_u32(pb, DPILLAR_A_PROBE_STATUS);
+		p->has_reporter = pb[DPILLAR_A_PROBE_REPORTER];
+		p->reporter = tb_u32(pb, DPILLAR_A_PROBE_REPORTER);
+		p->reason = tb_u32(pb, DPILLAR_A_PROBE_REASON);
+		p->rtt_us = tb_u32(pb, DPILLAR_A_PROBE_RTT_US);
+		tb_str(pb, DPILLAR_A_PROBE_REPORTER_ADDR, p->addr,
+		       sizeof(p->addr));
+	}
+	return MNL_CB_OK;
+}
+
+static const char *probe_status_name(u32 status)
+{
+	switch (status) {
+	case DPILLAR_PROBE_STATUS_REACHED:
+		return "reached";
+	case DPILLAR_PROBE_STATUS_TTL:
+		return "ttl";
+	case DPILLAR_PROBE_STATUS_NOROUTE:
+		return "noroute";
+	case DPILLAR_PROBE_STATUS_NONEIGH:
+		return "noneigh";
+	case DPILLAR_PROBE_STATUS_TIMEOUT:
+		return "timeout";
+	}
+	return "unknown";
+}
+
+/*
+ * JSON: one object, "hops" an array of objects, one per probe; "path"
+ * (addresses, this server first, as route get's) the servers that
+ * answered, and "delivered".
+ */
+static void trace_json(const struct dp_dev *d, const struct dp_topo *t,
+		       const struct trace_reply *r)
+{
+	const struct trace_probe *last = r->n ? &r->p[r->n - 1] : NULL;
+	u32 i;
+
+	json_init(opts.pretty);
+	json_open_obj(NULL);
+	json_str("dev", d->ifname);
+	json_str("src", d->addr);
+	json_uint("src_id", d->node_id);
+	json_str("dst", r->dst_addr);
+	json_uint("dst_id", r->dst);
+	json_bool("delivered", last && last->status == DPILLAR_PROBE_STATUS_REACHED);
+	json_open_arr("hops");
+	for (i = 0; i < r->n; i++) {
+		const struct trace_probe *p = &r->p[i];
+
+		json_open_obj(NULL);
+		json_uint("ttl", p->ttl);
+		json_str("status", probe_status_name(p->status));
+		if (p->has_reporter) {
+			json_str("addr", p->addr);
+			json_uint("id", p->reporter);
+			json_uint("rtt_us", p->rtt_us);
+		}
+		if (p->status == DPILLAR_PROBE_STATUS_NOROUTE)
+			json_str("reason", dp_drop_reason_name(t, p->reason));
+		json_close_obj();
+	}
+	json_close_arr();
+	json_open_arr("path_ids");
+	json_uint(NULL, d->node_id);
+	for (i = 0; i < r->n; i++)
+		if (r->p[i].has_reporter &&
+		    r->p[i].status != DPILLAR_PROBE_STATUS_NOROUTE &&
+		    r->p[i].status != DPILLAR_PROBE_STATUS_NONEIGH)
+			json_uint(NULL, r->p[i].reporter);
+	json_close_arr();
+	json_close_obj();
+	json_end();
+}
+
+static void trace_text(const struct dp_dev *d, const struct dp_topo *t,
+		       const struct trace_reply *r)
+{
+	u32 i;
+
+	printf("trace %s (id %u) -> %s (id %u) dev %s\n", d->addr, d->node_id,
+	       r->dst_addr, r->dst, d->ifname);
+	for (i = 0; i < r->n; i++) {
+		const struct trace_probe *p = &r->p[i];
+
+		if (!p->has_reporter) {
+			printf("%3u  *\n", p->ttl);
+			continue;
+		}
+		printf("%3u  %s (id %u)  %u.%03u ms", p->ttl, p->addr,
+		       p->reporter, p->rtt_us / 1000, p->rtt_us % 1000);
+		if (p->status == DPILLAR_PROBE_STATUS_NOROUTE)
+			printf("  no route: %s",
+			       dp_drop_reason_name(t, p->reason));
+		else if (p->status == DPILLAR_PROBE_STATUS_NONEIGH)
+			printf("  next hop's MAC unknown");
+		else if (p->status == DPILLAR_PROBE_STATUS_REACHED)
+			printf("  reached");
+		printf("\n");
+	}
+}
+
+/* route trace DEST [dev DEV] [hash H] [timeout MS] */
+static int route_trace(int argc, char **argv)
+{
+	const char *dev = NULL, *text = NULL;
+	unsigned int hash = 0, timeout = 0;
+	bool have_hash = false;
+	static struct trace_reply r;
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	struct dp_topo t;
+	struct dest dst;
+	struct dp_dev d;
+	int err;
+	u32 id;
+
+	for (; argc > 0; argc--, argv++) {
+		if (matches(argv[0], "dev") && argc > 1) {
+			dev = argv[1];
+		} else if (!strcmp(argv[0], "hash") && argc > 1) {
+			if (parse_u32(argv[1], &hash))
+				return usage_error("route trace: invalid hash "
+						   "\"%s\"", argv[1]);
+			have_hash = true;
+		} else if (!strcmp(argv[0], "timeout") && argc > 1) {
+			if (parse_u32(argv[1], &timeout) || !timeout ||
+			    timeout > 5000)
+				return usage_error("route trace: invalid "
+						   "timeout \"%s\" (1..5000 ms)",
+						   argv[1]);
+		} else if (!text) {
+			text = argv[0];
+			continue;
+		} else {
+			return usage_error("route trace: one destination, "
+					   "\"%s\" is one too many", argv[0]);
+		}
+		argc--;
+		argv++;
+	}
+	if (!text)
+		return usage_error("route trace: missing destination");
+	err = dest_parse(text, &dst);
+	if (err)
+		return err;
+	if (genl_open(&ctx, false))
+		return EXIT_KERNEL;
+	err = dev_find(&ctx, dev, &d, &t);
+	if (err)
+		goto out;
+	nlh = genl_msg(&ctx, DPILLAR_CMD_ROUTE_TRACE, 0);
+	mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_IFINDEX, d.ifindex);
+	if (have_hash)
+		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_HASH, hash);
+	if (timeout)
+		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_TIMEOUT_MS, timeout);
+	if (dst.kind == DEST_IP4) {
+		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP4, 4, &dst.ip4);
+	} else if (dst.kind == DEST_IP6) {
+		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP6, 16, &dst.ip6);
+	} else {
+		err = dest_node(&dst, &t, &d.pfx, text, &id);
+		if (err)
+			goto out;
+		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_DST, id);
+	}
+	memset(&r, 0, sizeof(r));
+	if (nl_talk(&ctx, nlh, trace_cb, &r, "route trace")) {
+		err = EXIT_KERNEL;
+		goto out;
+	}
+	if (opts.json)
+		trace_json(&d, &t, &r);
+	else
+		trace_text(&d, &t, &r);
+	/* Like traceroute: the exit status says whether it arrived. */
+	if (!r.n || r.p[r.n - 1].status != DPILLAR_PROBE_STATUS_REACHED)
+		err = EXIT_KERNEL;
+out:
+	nl_close(&ctx);
+	return err;
+}
+
 static const struct cmd route_cmds[] = {
 	{ "get", route_get, NULL },
+	{ "trace", route_trace, NULL },
 	{ NULL, NULL, NULL },
 };
 

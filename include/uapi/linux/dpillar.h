@@ -355,9 +355,46 @@ enum {
 					 * first hop the flow hash picks from
 					 * (shortest mode)
 					 */
+	DPILLAR_A_ROUTE_PROBE,		/* nest of PROBE attributes, one per
+					 * probe of ROUTE_TRACE, in TTL order
+					 */
+	DPILLAR_A_ROUTE_TIMEOUT_MS,	/* u32: ROUTE_TRACE's wait for each
+					 * reply (request, default 1000)
+					 */
 
 	__DPILLAR_A_ROUTE_MAX,
 	DPILLAR_A_ROUTE_MAX = __DPILLAR_A_ROUTE_MAX - 1
+};
+
+/*
+ * What answered a path probe: the status of a PROBE_REPLY frame
+ * (<linux/dpillar_packet.h>) and of PROBE_STATUS.
+ */
+enum dpillar_probe_status {
+	DPILLAR_PROBE_STATUS_REACHED = 1,	/* the destination answered */
+	DPILLAR_PROBE_STATUS_TTL,		/* the TTL ran out at the reporter */
+	DPILLAR_PROBE_STATUS_NOROUTE,		/* the reporter found no next hop */
+	DPILLAR_PROBE_STATUS_NONEIGH,		/* next hop chosen, its MAC unknown */
+	DPILLAR_PROBE_STATUS_TIMEOUT,		/* no reply came (never on the wire) */
+};
+
+/*
+ * One probe of ROUTE_TRACE: sent with TTL, answered by REPORTER with
+ * STATUS (enum dpillar_probe_status), REASON (routing drop reason of a
+ * NOROUTE reply, ethtool -S route_* order from 1) after RTT_US
+ * microseconds.  A TIMEOUT has TTL and STATUS only.
+ */
+
+enum {
+	DPILLAR_A_PROBE_TTL = 1,	/* u32 */
+	DPILLAR_A_PROBE_STATUS,		/* u32 */
+	DPILLAR_A_PROBE_REPORTER,	/* u32 node id (absent: timeout) */
+	DPILLAR_A_PROBE_REPORTER_ADDR,	/* string */
+	DPILLAR_A_PROBE_REASON,		/* u32 */
+	DPILLAR_A_PROBE_RTT_US,		/* u32 */
+
+	__DPILLAR_A_PROBE_MAX,
+	DPILLAR_A_PROBE_MAX = __DPILLAR_A_PROBE_MAX - 1
 };
 
 enum {
@@ -367,6 +404,7 @@ enum {
 	DPILLAR_CMD_ROUTE_GET,
 	DPILLAR_CMD_NEIGH_NTF,		/* NEIGH attributes */
 	DPILLAR_CMD_PORT_NTF,		/* DEV_IFINDEX, DEV_IFNAME, DEV_PORT */
+	DPILLAR_CMD_ROUTE_TRACE,	/* ROUTE attributes: probes a path */
 
 	__DPILLAR_CMD_MAX,
 	DPILLAR_CMD_MAX = __DPILLAR_CMD_MAX - 1

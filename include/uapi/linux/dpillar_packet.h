@@ -29,9 +29,11 @@ enum dpillar_packet_type {
 	DPILLAR_T_DATA = 1,	/* an IP packet in transit */
 	DPILLAR_T_HELLO = 2,	/* neighbour discovery, never forwarded */
 	/*
-	 * Reserved for path probes and their replies (a probe that the
-	 * destination or each relay answers); dropped as unknown types
-	 * until a topology implements them.
+	 * A path probe (struct dpillar_probe after the header), routed
+	 * exactly like a DATA frame with the same routing state: the server
+	 * where its TTL runs out, the one that cannot route it and its
+	 * destination each answer with a PROBE_REPLY to its source, routed
+	 * like data.  A PROBE_REPLY is never answered.
 	 */
 	DPILLAR_T_PROBE = 3,
 	DPILLAR_T_PROBE_REPLY = 4,
@@ -111,5 +113,33 @@ enum dpillar_tlv_type {
 	DPILLAR_TLV_PORTS_UP = 1,
 	/* 2..: reserved for topologies (coordinates, neighbour lists) */
 };
+
+/**
+ * struct dpillar_probe - payload of a PROBE and a PROBE_REPLY frame
+ * @status: 0 in a PROBE; in a reply, enum dpillar_probe_status
+ *	(<linux/dpillar.h>)
+ * @reason: in a NOROUTE reply, the topology's routing drop reason
+ *	(ethtool -S route_* order, from 1); else 0
+ * @id: chosen by the prober, echoed.  Ids with DPILLAR_PROBE_ID_KERNEL
+ *	set belong to in-kernel users (path selection), the others to
+ *	netlink requests.
+ * @seq: chosen by the prober, echoed
+ * @ttl: the TTL the prober sent the probe with, echoed
+ * @reserved: sent as zero, ignored on receive
+ * @reporter: in a reply, the node id of the server that answered
+ * @stamp: the prober's own value (a clock), echoed
+ */
+struct dpillar_probe {
+	__u8 status;
+	__u8 reason;
+	__be16 id;
+	__be16 seq;
+	__u8 ttl;
+	__u8 reserved;
+	__be32 reporter;
+	__be64 stamp;
+} __attribute__((packed));
+
+#define DPILLAR_PROBE_ID_KERNEL	0x8000
 
 #endif /* _UAPI_LINUX_DPILLAR_PACKET_H */

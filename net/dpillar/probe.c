@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Path probes: a PROBE frame is routed hop by hop exactly as a DATA frame
+ * with the same routing state would be (dp_route_out()), so the servers
+ * that answer it are the servers a packet really crosses.  The server
+ * where its TTL runs out answers TTL (traceroute's time exceeded), one
+ * that cannot route it NOROUTE with the topology's reason, its
+ * destination REACHED.  Replies are routed back like data, are never
+ * answered, and each server sends at most DP_PROBE_REPLY_BURST a second.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+#include "dpillar.h"
+
+/* Room for the Ethernet header and a lower device's own. */
+#define DP_PROBE_HEADROOM	(ETH_HLEN + 64)
+#define DP_PROBE_LEN		(DP_HDR_LEN + sizeof(struct dpillar_probe))
+
+void dp_probe_init(struct dp_priv *dp)
+{
+	struct dp_probes *pr = &dp->probes;
+	int i;
+
+	spin_lock_init(&pr->lock);
+	ratelimit_state_init(&pr->reply_rs, HZ, DP_PROBE_REPLY_BURST);
+	/* Never print "callbacks suppressed": the drops are the point. */
+	ratelimit_set_flags(&pr->reply_rs, RATELIMIT_MSG_ON_RELEASE);
+	for (i = 0; i < DP_PROBE_SLOTS; i++)
+		init_completion(&pr->slot[i].done);
+}
+
+/*
+ * The device is being unregistered (ndo_uninit): wake every waiting
+ * request, which then gives up, and take no new one.  The requests hold a
+ * reference on the device, so @dp outlives them.
+ */
+void dp_probe_flush(struct dp_priv *dp)
+{
+	struct dp_probes *pr = &dp->probes;
+	int i;
+
+	spin_lock_bh(&pr->lock);
+	pr->dead = true;
+	for (i = 0; i < DP_PROBE_SLOTS; i++)
+		if (pr->slot[i].busy)
+			complete(&pr->slot[i].done);
+	spin_unlock_bh(&pr->lock);
+}
+
+bool dp_probe_type(u8 type)
+{
+	return type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY;
+}
+
+/*
+ * Route a PROBE or PROBE_REPLY built at skb->data from @st and send it.
+ * On a local failure, @local (if any) gets the answer this server would
+ * have sent.  Under rcu_read_lock_bh.  Consumes the skb.
+ */
+static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
+			struct dp_route_state *st,
+			struct dp_probe_result *local)
+{
+	struct dp_route_state again = *st;
+	enum dp_stat err;
+	struct dp_hop hop;
+
+	err = dp_route_out(dp, skb, st, DP_STAT_DROP_NOROUTE);
+	if (err == DP_STAT_MAX)
+		return 0;
+	if (local) {
+		local->reporter = dp->self;
+		local->rtt_ns = 0;
+		local->reason = 0;
+		local->status = DPILLAR_PROBE_STATUS_NONEIGH;
+		/* Only the failure path asks routing once more, for why. */
+		if (err == DP_STAT_DROP_NOROUTE &&
+		    dp_route(&dp->topo, dp->self, &again, &dp->view, &hop)) {
+			local->status = DPILLAR_PROBE_STATUS_NOROUTE;
+			local->reason = hop.reason;
+		}
+	}
+	dp_drop(dp, skb, err);
+	return -EHOSTUNREACH;
+}
+
+static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
+				      u32 dst, struct dpillar_probe **p)
+{
+	struct dpillar_hdr *h;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(DP_PROBE_HEADROOM + DP_PROBE_LEN, GFP_ATOMIC);
+	if (!skb) {
+		dp_count(dp, DP_STAT_DROP_NOMEM);
+		return NULL;
+	}
+	skb_reserve(skb, DP_PROBE_HEADROOM);
+	h = skb_put_zero(skb, DP_PROBE_LEN);
+	h->version = DPILLAR_VERSION;
+	h->type = type;
+	h->ttl = ttl;
+	h->src = htonl(dp->self);
+	h->dst = htonl(dst);
+	*p = (struct dpillar_probe *)(h + 1);
+	return skb;
+}
+
+/**
+ * dp_probe_send - send one probe
+ * @dp: the device
+ * @st: the routing state it starts with (dp_route_init(), or a caller's
+ *	own choice of selector, word and flags); @st->dst is the destination
+ * @ttl: hops it may take, 1 .. dp_topo_ttl()
+ * @id: probe id (DPILLAR_PROBE_ID_KERNEL set: an in-kernel user's)
+ * @seq: echoed in the reply
+ * @stamp: echoed in the reply
+ * @local: when this server cannot route it, the answer it would get
+ *
+ * Callable from process or softirq context.  Returns 0 when sent,
+ * -EHOSTUNREACH when routing failed here (@local filled), -ENETDOWN,
+ * -ENOMEM.
+ */
+int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
+		  u8 ttl, u16 id, u16 seq, u64 stamp,
+		  struct dp_probe_result *local)
+{
+	struct dp_route_state s = *st;
+	struct dpillar_probe *p;
+	struct sk_buff *skb;
+	int err;
+
+	if (!(dp->dev->flags & IFF_UP))
+		return -ENETDOWN;
+	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE, ttl, st->dst, &p);
+	if (!skb)
+		return -ENOMEM;
+	p->id = htons(id);
+	p->seq = htons(seq);
+	p->ttl = ttl;
+	p->stamp = cpu_to_be64(stamp);
+	rcu_read_lock_bh();
+	err = dp_probe_out(dp, skb, &s, local);
+	rcu_read_unlock_bh();
+	return err;
+}
+
+/* Answer the probe @ph, @pp with @status (rate-limited). */
+static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
+			    const struct dpillar_probe *pp, u8 status,
+			    u8 reason)
+{
+	struct dp_route_state st;
+	struct dpillar_probe *p;
+	struct sk_buff *skb;
+	u32 src = ntohl(ph->src);
+
+	if (src == dp->self || !__ratelimit(&dp->probes.reply_rs))
+		return;
+	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE_REPLY,
+			     dp_topo_ttl(&dp->topo), src, &p);
+	if (!skb)
+		return;
+	*p = *pp;
+	p->status = status;
+	p->reason = reason;
+	p->reporter = htonl(dp->self);
+	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
+	dp_probe_out(dp, skb, &st, NULL);
+}
+
+/**
+ * dp_probe_kernel_reply - a reply to a probe of an in-kernel user
+ * @dp: the device
+ * @h: the reply's header (h->src: the reporter)
+ * @p: the reply; @p->id has DPILLAR_PROBE_ID_KERNEL set
+ *
+ * The hook for path selection; softirq, under rcu_read_lock.  Nothing
+ * uses it yet.
+ */
+void dp_probe_kernel_reply(struct dp_priv *dp, const struct dpillar_hdr *h,
+			   const struct dpillar_probe *p)
+{
+}
+
+/* A reply for this server: wake the request waiting for it, if any. */
+static void dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+	const struct dpillar_probe *p = (const void *)(h + 1);
+	struct dp_probes *pr = &dp->probes;
+	u16 id = ntohs(p->id);
+	struct dp_probe_slot *s;
+
+	if (id & DPILLAR_PROBE_ID_KERNEL) {
+		dp_probe_kernel_reply(dp, h, p);
+		return;
+	}
+	s = &pr->slot[id % DP_PROBE_SLOTS];
+	spin_lock(&pr->lock);
+	/* Late, duplicate or forged replies find no waiting request. */
+	if (s->busy && !s->answered && s->id == id &&
+	    s->seq == ntohs(p->seq)) {
+		s->answered = true;
+		s->res.reporter = ntohl(p->reporter);
+		s->res.status = p->status;
+		s->res.reason = p->reason;
+		s->res.rtt_ns = ktime_get_ns() - s->sent_ns;
+		complete(&s->done);
+	}
+	spin_unlock(&pr->lock);
+}
+
+/* One more hop for a probe or reply; a probe that cannot go on is answered. */
+static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
+{
+	struct dp_probe_result local;
+	struct dp_route_state st;
+	struct dpillar_probe p;
+	struct dpillar_hdr *h;
+	struct dpillar_hdr ph;
+
+	if (skb_cow_head(skb, ETH_HLEN)) {
+		dp_drop(dp, skb, DP_STAT_DROP_NOMEM);
+		return;
+	}
+	h = (struct dpillar_hdr *)skb->data;
+	/* What an answer needs, before routing rewrites or sends the frame. */
+	ph = *h;
+	p = *(struct dpillar_probe *)(h + 1);
+	if (h->ttl <= 1) {
+		/* A probe's TTL runs out by design; a reply's is a bug. */
+		if (ph.type == DPILLAR_T_PROBE) {
+			dp_probe_answer(dp, &ph, &p, DPILLAR_PROBE_STATUS_TTL, 0);
+			consume_skb(skb);
+		} else {
+			dp_drop(dp, skb, DP_STAT_DROP_TTL);
+		}
+		return;
+	}
+	h->ttl--;
+	st.dst = ntohl(h->dst);
+	st.waypoint = ntohl(h->waypoint);
+	st.flags = h->flags;
+	st.word = ntohs(h->rword);
+	if (!dp_probe_out(dp, skb, &st,
+			  ph.type == DPILLAR_T_PROBE ? &local : NULL))
+		dp_count(dp, DP_STAT_FORWARDED);
+	else if (ph.type == DPILLAR_T_PROBE)
+		dp_probe_answer(dp, &ph, &p, local.status, local.reason);
+}
+
+/**
+ * dp_probe_rcv - a PROBE or PROBE_REPLY from a port
+ * @dp: the device
+ * @skb: the frame, dpillar header at skb->data, addresses checked
+ *
+ * Softirq, under rcu_read_lock.  Consumes the skb.
+ */
+void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb)
+{
+	const struct dpillar_hdr *h;
+
+	if (!pskb_may_pull(skb, DP_PROBE_LEN)) {
+		dp_drop(dp, skb, DP_STAT_DROP_SHORT);
+		return;
+	}
+	h = (const struct dpillar_hdr *)skb->data;
+	if (ntohl(h->dst) != dp->self) {
+		dp_probe_relay(dp, skb);
+		return;
+	}
+	if (h->type == DPILLAR_T_PROBE)
+		dp_probe_answer(dp, h, (const struct dpillar_probe *)(h + 1),
+				DPILLAR_PROBE_STATUS_REACHED, 0);
+	else
+		dp_probe_reply_rcv(dp, skb);
+	dp_count(dp, DP_STAT_DELIVERED);
+	consume_skb(skb);
+}
+
+/**
+ * dp_probe_roundtrip - send a probe and wait for its answer
+ * @dp: the device; the caller holds a reference on it
+ * @st: the routing state the probe starts with
+ * @ttl: hops it may take
+ * @timeout: jiffies to wait for the reply
+ * @res: the answer
+ *
+ * Process context; sleeps.  Returns 0 (@res filled: a reply, or this
+ * server's own NOROUTE/NONEIGH answer with RTT 0), -ETIMEDOUT, -EBUSY
+ * (DP_PROBE_SLOTS requests already wait), -ENODEV (the device is going
+ * away), -EINTR, -ENETDOWN or -ENOMEM.
+ */
+int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
+		       u8 ttl, unsigned long timeout,
+		       struct dp_probe_result *res)
+{
+	struct dp_probes *pr = &dp->probes;
+	struct dp_probe_slot *s = NULL;
+	bool local = false;
+	long left;
+	u16 id;
+	int i, err;
+
+	spin_lock_bh(&pr->lock);
+	for (i = 0; i < DP_PROBE_SLOTS && !pr->dead; i++) {
+		id = pr->next_id++ & ~DPILLAR_PROBE_ID_KERNEL;
+		s = &pr->slot[id % DP_PROBE_SLOTS];
+		if (!s->busy)
+			break;
+		s = NULL;
+	}
+	if (s) {
+		s->busy = true;
+		s->answered = false;
+		s->id = id;
+		s->seq = ttl;
+		s->sent_ns = ktime_get_ns();
+		reinit_completion(&s->done);
+	}
+	err = pr->dead ? -ENODEV : -EBUSY;
+	spin_unlock_bh(&pr->lock);
+	if (!s)
+		return err;
+
+	err = dp_probe_send(dp, st, ttl, id, ttl, s->sent_ns, res);
+	if (err == -EHOSTUNREACH) {
+		local = true;	/* this server answered it: @res */
+		err = 0;
+	} else if (!err) {
+		left = wait_for_completion_interruptible_timeout(&s->done,
+								 timeout);
+		if (left < 0)
+			err = -EINTR;
+	}
+
+	spin_lock_bh(&pr->lock);
+	if (!err && !local) {
+		if (s->answered)
+			*res = s->res;
+		else
+			err = pr->dead ? -ENODEV : -ETIMEDOUT;
+	}
+	s->busy = false;
+	spin_unlock_bh(&pr->lock);
+	return err;
+}

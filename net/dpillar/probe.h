@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Path probes (DPILLAR_T_PROBE, DPILLAR_T_PROBE_REPLY): a frame routed
+ * exactly like data, answered by the server where its TTL runs out, by
+ * the one that cannot route it and by its destination.  ROUTE_TRACE
+ * (dpctl route trace) and in-kernel users (path selection) send them.
+ *
+ * Probe ids: those with DPILLAR_PROBE_ID_KERNEL set belong to in-kernel
+ * users, whose replies go to dp_probe_kernel_reply(); the others to the
+ * waiting requests of dp_probe_roundtrip(), at most DP_PROBE_SLOTS per
+ * device at a time (no allocation per request).
+ */
+#ifndef _DPILLAR_PROBE_H
+#define _DPILLAR_PROBE_H
+
+#include <linux/completion.h>
+#include <linux/ratelimit.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/dpillar_packet.h>
+
+#include "topo.h"
+
+#define DP_PROBE_SLOTS		16
+/* Replies a server sends per second at most (each prober's trace: one). */
+#define DP_PROBE_REPLY_BURST	200
+
+struct dp_priv;
+
+/**
+ * struct dp_probe_result - one answered probe
+ * @reporter: node id of the server that answered
+ * @status: enum dpillar_probe_status
+ * @reason: the topology's routing drop reason of a NOROUTE answer
+ * @rtt_ns: from sending the probe to receiving the reply
+ */
+struct dp_probe_result {
+	u32 reporter;
+	u8 status;
+	u8 reason;
+	u64 rtt_ns;
+};
+
+/* A request waiting for the reply to probe @id, @seq (under dp_probes.lock). */
+struct dp_probe_slot {
+	struct completion done;
+	u64 sent_ns;
+	u16 id;
+	u16 seq;
+	bool busy;
+	bool answered;
+	struct dp_probe_result res;
+};
+
+struct dp_probes {
+	spinlock_t lock;	/* the slots, @dead and @next_id */
+	bool dead;		/* the device is being unregistered */
+	u16 next_id;
+	struct ratelimit_state reply_rs;
+	struct dp_probe_slot slot[DP_PROBE_SLOTS];
+};
+
+void dp_probe_init(struct dp_priv *dp);
+void dp_probe_flush(struct dp_priv *dp);
+bool dp_probe_type(u8 type);
+void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb);
+int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
+		  u8 ttl, u16 id, u16 seq, u64 stamp,
+		  struct dp_probe_result *local);
+int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
+		       u8 ttl, unsigned long timeout,
+		       struct dp_probe_result *res);
+void dp_probe_kernel_reply(struct dp_priv *dp, const struct dpillar_hdr *h,
+			   const struct dpillar_probe *p);
+
+#endif /* _DPILLAR_PROBE_H */
