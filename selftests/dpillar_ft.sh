@@ -133,9 +133,9 @@ scenario() {
 	# shellcheck disable=SC2086
 	fabric_trace_test "$desc: route trace ${first/ / -> } is dpsim's path" \
 		$first "$spec"
-	# A failed server: the trace toward it ends where dpsim drops.
+	# A failed server: the trace toward it is dropped on the way.
 	[[ $spec == */* || $spec == *,* ]] ||
-		fabric_trace_test "$desc: route trace ${first%% *} -> $spec ends where dpsim drops" \
+		fabric_trace_test "$desc: route trace ${first%% *} -> $spec is dropped before it" \
 			"${first%% *}" "$spec" "$spec"
 	eval "$restore"
 	run_test "$desc: repair seen: every port reaches all its peers again" \

@@ -19,6 +19,7 @@
 
 #include "hello_tlv.h"
 #include "probe.h"
+#include "psel.h"
 #include "topo.h"
 
 #define DP_HDR_LEN	((unsigned int)sizeof(struct dpillar_hdr))
@@ -170,6 +171,7 @@ struct dp_priv {
 
 	struct delayed_work hello_work;
 	struct dp_probes probes;	/* path probes (probe.c) */
+	struct dp_psel psel;		/* path selection (psel.c) */
 };
 
 /* Readers: the transmit path (BH), genetlink (RCU) and rtnetlink (RTNL). */

@@ -220,8 +220,7 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	h->src = htonl(dp->self);
 	h->dst = htonl(dst);
 
-	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode), hash,
-		      &st);
+	dp_psel_route_init(dp, dst, hash, &st);
 	err = dp_route_out(dp, skb, &st, DP_STAT_TX_NOROUTE);
 	if (err != DP_STAT_MAX) {
 		why = err;

@@ -77,6 +77,8 @@ static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
 		local->reporter = dp->self;
 		local->rtt_ns = 0;
 		local->reason = 0;
+		local->hops = 0;
+		local->detours = 0;
 		local->status = DPILLAR_PROBE_STATUS_NONEIGH;
 		/* Only the failure path asks routing once more, for why. */
 		if (err == DP_STAT_DROP_NOROUTE &&
@@ -150,44 +152,6 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 	return err;
 }
 
-/* Answer the probe @ph, @pp with @status (rate-limited). */
-static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
-			    const struct dpillar_probe *pp, u8 status,
-			    u8 reason)
-{
-	struct dp_route_state st;
-	struct dpillar_probe *p;
-	struct sk_buff *skb;
-	u32 src = ntohl(ph->src);
-
-	if (src == dp->self || !__ratelimit(&dp->probes.reply_rs))
-		return;
-	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE_REPLY,
-			     dp_topo_ttl(&dp->topo), src, &p);
-	if (!skb)
-		return;
-	*p = *pp;
-	p->status = status;
-	p->reason = reason;
-	p->reporter = htonl(dp->self);
-	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
-	dp_probe_out(dp, skb, &st, NULL);
-}
-
-/**
- * dp_probe_kernel_reply - a reply to a probe of an in-kernel user
- * @dp: the device
- * @h: the reply's header (h->src: the reporter)
- * @p: the reply; @p->id has DPILLAR_PROBE_ID_KERNEL set
- *
- * The hook for path selection; softirq, under rcu_read_lock.  Nothing
- * uses it yet.
- */
-void dp_probe_kernel_reply(struct dp_priv *dp, const struct dpillar_hdr *h,
-			   const struct dpillar_probe *p)
-{
-}
-
 /* A reply for this server: wake the request waiting for it, if any. */
 static void dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
 {
@@ -198,7 +162,7 @@ static void dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
 	struct dp_probe_slot *s;
 
 	if (id & DPILLAR_PROBE_ID_KERNEL) {
-		dp_probe_kernel_reply(dp, h, p);
+		dp_psel_reply(dp, p);
 		return;
 	}
 	s = &pr->slot[id % DP_PROBE_SLOTS];
@@ -210,10 +174,59 @@ static void dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
 		s->res.reporter = ntohl(p->reporter);
 		s->res.status = p->status;
 		s->res.reason = p->reason;
+		s->res.hops = p->hops;
+		s->res.detours = p->detours;
 		s->res.rtt_ns = ktime_get_ns() - s->sent_ns;
 		complete(&s->done);
 	}
 	spin_unlock(&pr->lock);
+}
+
+/* Answer the probe @ph, @pp with @status (rate-limited). */
+static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
+			    const struct dpillar_probe *pp, u8 status,
+			    u8 reason)
+{
+	struct dp_route_state st;
+	struct dpillar_probe *p;
+	struct sk_buff *skb;
+	u32 src = ntohl(ph->src);
+
+	if (!__ratelimit(&dp->probes.reply_rs))
+		return;
+	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE_REPLY,
+			     dp_topo_ttl(&dp->topo), src, &p);
+	if (!skb)
+		return;
+	*p = *pp;
+	p->status = status;
+	p->reason = reason;
+	/* Sent with TTL p->ttl, it arrived here with ph->ttl (forged: 0). */
+	p->hops = ph->ttl <= pp->ttl ? pp->ttl - ph->ttl + 1 : 0;
+	p->reporter = htonl(dp->self);
+	/* Our own probe, routed back through us (a u-turn): no wire. */
+	if (src == dp->self) {
+		dp_probe_reply_rcv(dp, skb);
+		consume_skb(skb);
+		return;
+	}
+	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
+	dp_probe_out(dp, skb, &st, NULL);
+}
+
+/*
+ * Whether this server routes @st around a failure (a hop in a detour
+ * phase): asked for probes only, before dp_probe_out() routes them for
+ * real, so that the data path pays nothing for it.
+ */
+static bool dp_probe_detours(struct dp_priv *dp,
+			     const struct dp_route_state *st)
+{
+	struct dp_route_state s = *st;
+	struct dp_hop hop;
+
+	return !dp_route(&dp->topo, dp->self, &s, &dp->view, &hop) &&
+	       dp_phase_detour(&dp->topo, hop.phase);
 }
 
 /* One more hop for a probe or reply; a probe that cannot go on is answered. */
@@ -248,6 +261,8 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 	st.waypoint = ntohl(h->waypoint);
 	st.flags = h->flags;
 	st.word = ntohs(h->rword);
+	if (ph.type == DPILLAR_T_PROBE && dp_probe_detours(dp, &st))
+		((struct dpillar_probe *)(h + 1))->detours++;
 	if (!dp_probe_out(dp, skb, &st,
 			  ph.type == DPILLAR_T_PROBE ? &local : NULL))
 		dp_count(dp, DP_STAT_FORWARDED);

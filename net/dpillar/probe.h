@@ -32,12 +32,16 @@ struct dp_priv;
  * @reporter: node id of the server that answered
  * @status: enum dpillar_probe_status
  * @reason: the topology's routing drop reason of a NOROUTE answer
+ * @hops: the hops the probe took to the reporter
+ * @detours: relays that routed it around a failure
  * @rtt_ns: from sending the probe to receiving the reply
  */
 struct dp_probe_result {
 	u32 reporter;
 	u8 status;
 	u8 reason;
+	u8 hops;
+	u8 detours;
 	u64 rtt_ns;
 };
 
@@ -70,7 +74,5 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 		       u8 ttl, unsigned long timeout,
 		       struct dp_probe_result *res);
-void dp_probe_kernel_reply(struct dp_priv *dp, const struct dpillar_hdr *h,
-			   const struct dpillar_probe *p);
 
 #endif /* _DPILLAR_PROBE_H */

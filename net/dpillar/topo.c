@@ -415,6 +415,26 @@ u32 dp_route_choices(const struct dp_topo *t, u32 self,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_choices);
 
+u32 dp_route_npaths(const struct dp_topo *t, u32 src, u32 dst, u32 sel)
+{
+	u32 n;
+
+	if (!t->ops->npaths || !t->ops->path_init || src >= t->nodes ||
+	    dst >= t->nodes || src == dst)
+		return 0;
+	n = t->ops->npaths(t, src, dst, sel);
+	return n < DP_PATHS_MAX ? n : DP_PATHS_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_route_npaths);
+
+/* @m < dp_route_npaths(): the caller asked it first. */
+void dp_route_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			struct dp_route_state *st)
+{
+	t->ops->path_init(t, src, dst, m, st);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_route_path_init);
+
 const char *dp_sel_name(const struct dp_topo *t, u32 sel)
 {
 	const char *const *s = t->ops->sel_names;

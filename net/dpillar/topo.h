@@ -219,6 +219,13 @@ struct dp_topo;
  *	@self for @st right now (equal cost and reachable), for diagnostics:
  *	up to @max node ids into @ids; returns how many there are.  0 where
  *	the routing makes no choice.
+ * @npaths: optional, path selection (psel.c): how many parallel
+ *	candidate paths from @src to @dst the routing mode @sel spreads flows
+ *	over, which the source probes and moves flows between; 0 (or no
+ *	member) when @sel pins one path or the topology has no such set.
+ *	At most DP_PATHS_MAX.
+ * @path_init: with @npaths, the routing state of candidate @m (< what
+ *	@npaths returned) from @src to @dst, as @route_init would set it.
  * @addr_to_label: optional, for topologies whose UAPI address is also a
  *	column and byte symbols (IFLA_DPILLAR_COLUMN/LABEL): @sym gets
  *	*@nsym entries, least significant first.
@@ -255,6 +262,9 @@ struct dp_topo_ops {
 	u32 (*route_choices)(const struct dp_topo *t, u32 self,
 			     const struct dp_route_state *st,
 			     const struct dp_view *v, u32 *ids, u32 max);
+	u32 (*npaths)(const struct dp_topo *t, u32 src, u32 dst, u32 sel);
+	void (*path_init)(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			  struct dp_route_state *st);
 
 	int (*addr_to_label)(const struct dp_topo *t, u32 id, u32 *column,
 			     u8 *sym, u32 *nsym);
@@ -337,6 +347,12 @@ int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 u32 dp_route_choices(const struct dp_topo *t, u32 self,
 		     const struct dp_route_state *st, const struct dp_view *v,
 		     u32 *ids, u32 max);
+
+/* Candidate paths for path selection: see struct dp_topo_ops.npaths. */
+#define DP_PATHS_MAX	8
+u32 dp_route_npaths(const struct dp_topo *t, u32 src, u32 dst, u32 sel);
+void dp_route_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			struct dp_route_state *st);
 
 /* Names for diagnostics: "unknown" when out of range. */
 const char *dp_phase_name(const struct dp_topo *t, u8 phase);

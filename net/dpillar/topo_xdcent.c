@@ -463,6 +463,22 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 	st->word = (u16)(r * d->nwords + w);
 }
 
+/*
+ * Path selection spreads the flows of mode "hash" over the k + 1 parallel
+ * paths "p0" .. "pk" (the paper's PathSelection over BuildParallelPathSet);
+ * the other modes pin one path.
+ */
+static u32 xdc_npaths(const struct dp_topo *t, u32 src, u32 dst, u32 sel)
+{
+	return sel == XDC_SEL_HASH ? xdc(t)->npaths : 0;
+}
+
+static void xdc_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			  struct dp_route_state *st)
+{
+	dp_xdcent_route_init(t, src, dst, XDC_SEL_PATH0 + m, 0, st);
+}
+
 static inline int xdc_drop(struct dp_hop *hop, u8 reason)
 {
 	hop->reason = reason;
@@ -674,7 +690,9 @@ static const char *const xdc_sel_names[] = {
 	.port_neigh_index = xdc_port_neigh_index,	\
 	.peer_port = xdc_peer_port,			\
 	.route_init = dp_xdcent_route_init,		\
-	.route = dp_xdcent_route
+	.route = dp_xdcent_route,			\
+	.npaths = xdc_npaths,				\
+	.path_init = xdc_path_init
 
 const struct dp_topo_ops dp_xdcent_ops = {
 	.name = "xdcent",

@@ -125,8 +125,11 @@ enum dpillar_tlv_type {
  *	netlink requests.
  * @seq: chosen by the prober, echoed
  * @ttl: the TTL the prober sent the probe with, echoed
- * @reserved: sent as zero, ignored on receive
+ * @hops: in a reply, the hops the probe took to the reporter
  * @reporter: in a reply, the node id of the server that answered
+ * @detours: relays that routed the probe around a failure (a hop in a
+ *	detour phase, the ones ethtool -S counts); echoed
+ * @reserved: sent as zero, ignored on receive
  * @stamp: the prober's own value (a clock), echoed
  */
 struct dpillar_probe {
@@ -135,8 +138,10 @@ struct dpillar_probe {
 	__be16 id;
 	__be16 seq;
 	__u8 ttl;
-	__u8 reserved;
+	__u8 hops;
 	__be32 reporter;
+	__u8 detours;
+	__u8 reserved[3];
 	__be64 stamp;
 } __attribute__((packed));
 

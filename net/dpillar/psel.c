@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Path selection, see psel.h.  The probe interval is the neighbour dead
+ * interval: a path is given up on the time scale a neighbour is.  Each
+ * round sends one probe (probe.c) down every candidate path of every
+ * destination followed.  A candidate fails when its probe comes back from
+ * anyone but the destination, reaches it only because a relay routed it
+ * around a failure (the hop-by-hop fault tolerance would keep a broken
+ * path "working", but longer), or is not answered before the next round.
+ * A flow whose candidate failed moves to the next one that did not, and
+ * back once its own passes again.  So traffic leaves a failed path at most
+ * two intervals after the failure: one until the next probe, one to wait
+ * for its answer (a detour or a dead end is known at once).
+ *
+ * Probe ids: DPILLAR_PROBE_ID_KERNEL | slot << 3 | candidate, the round
+ * as the sequence number: a late or stale answer matches nothing.
+ */
+
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/netdevice.h>
+
+#include "dpillar.h"
+
+#define DP_PSEL_ID_SHIFT	3	/* DP_PATHS_MAX candidates below */
+
+static_assert(DP_PATHS_MAX <= (1 << DP_PSEL_ID_SHIFT));
+static_assert((DP_PSEL_SLOTS << DP_PSEL_ID_SHIFT) <= DPILLAR_PROBE_ID_KERNEL);
+
+static struct dp_psel_ent *dp_psel_slot(struct dp_priv *dp, u32 dst)
+{
+	return &dp->psel.ent[hash_32(dst, ilog2(DP_PSEL_SLOTS))];
+}
+
+static unsigned long dp_psel_interval(const struct dp_priv *dp)
+{
+	return msecs_to_jiffies(READ_ONCE(dp->dead_ms)) ?: 1;
+}
+
+static void dp_psel_clear(struct dp_psel_ent *e)
+{
+	WRITE_ONCE(e->dst, DP_NODE_NONE);
+	WRITE_ONCE(e->failed, 0);
+	e->sent = 0;
+	e->answered = 0;
+	memset(e->rtt_us, 0, sizeof(e->rtt_us));
+}
+
+/* Nothing is followed, with no work queued: at setup and after a stop. */
+void dp_psel_init(struct dp_priv *dp)
+{
+	struct dp_psel *ps = &dp->psel;
+	u32 i;
+
+	spin_lock_init(&ps->lock);
+	INIT_DELAYED_WORK(&ps->work, dp_psel_work);
+	for (i = 0; i < DP_PSEL_SLOTS; i++)
+		dp_psel_clear(&ps->ent[i]);
+}
+
+/* ndo_open: start the rounds. */
+void dp_psel_start(struct dp_priv *dp)
+{
+	queue_delayed_work(system_power_efficient_wq, &dp->psel.work,
+			   dp_psel_interval(dp));
+}
+
+/* ndo_stop and ndo_uninit: stop them and forget every destination. */
+void dp_psel_stop(struct dp_priv *dp)
+{
+	struct dp_psel *ps = &dp->psel;
+	u32 i;
+
+	cancel_delayed_work_sync(&ps->work);
+	spin_lock_bh(&ps->lock);
+	for (i = 0; i < DP_PSEL_SLOTS; i++)
+		dp_psel_clear(&ps->ent[i]);
+	spin_unlock_bh(&ps->lock);
+}
+
+/*
+ * Start following @dst in slot @e (transmit path, BH).  A slot another
+ * destination holds is taken over only once that one has been idle for
+ * two intervals, so that two busy destinations do not evict each other at
+ * every packet: the newcomer is then routed without path selection.
+ */
+static void dp_psel_follow(struct dp_priv *dp, struct dp_psel_ent *e,
+			   u32 dst, u32 npaths)
+{
+	unsigned long idle = 2 * dp_psel_interval(dp);
+
+	if (READ_ONCE(e->dst) != DP_NODE_NONE &&
+	    !time_after(jiffies, READ_ONCE(e->used) + idle))
+		return;
+	spin_lock(&dp->psel.lock);
+	if (e->dst == DP_NODE_NONE ||
+	    time_after(jiffies, READ_ONCE(e->used) + idle)) {
+		dp_psel_clear(e);
+		e->npaths = npaths;
+		WRITE_ONCE(e->used, jiffies);
+		WRITE_ONCE(e->dst, dst);
+	}
+	spin_unlock(&dp->psel.lock);
+}
+
+/**
+ * dp_psel_route_init - the routing state of a packet this server sends
+ * @dp: the device
+ * @dst: its destination
+ * @hash: its flow hash
+ * @st: filled
+ *
+ * dp_route_init() with the device's mode, unless the topology has
+ * candidate paths for it, @dst is followed and some candidate failed:
+ * then candidate hash % npaths if it did not fail, else the next one that
+ * did not.  Transmit path, BH.  The entry is read without the lock: a
+ * slot taken over at the same time only makes this packet take another
+ * valid path.
+ */
+void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
+			struct dp_route_state *st)
+{
+	u32 sel = READ_ONCE(dp->mode), n, m, i;
+	struct dp_psel_ent *e;
+	u8 failed;
+
+	n = dp_route_npaths(&dp->topo, dp->self, dst, sel);
+	if (!n)
+		goto plain;
+	e = dp_psel_slot(dp, dst);
+	if (READ_ONCE(e->dst) != dst) {
+		dp_psel_follow(dp, e, dst, n);
+		goto plain;
+	}
+	if (READ_ONCE(e->used) != jiffies)
+		WRITE_ONCE(e->used, jiffies);
+	failed = READ_ONCE(e->failed);
+	/* None failed, or all: the mode's own choice (and hop by hop FT). */
+	if (!failed || (failed & GENMASK(n - 1, 0)) == GENMASK(n - 1, 0))
+		goto plain;
+	m = hash % n;
+	for (i = 0; i < n && (failed & BIT(m)); i++)
+		m = m + 1 == n ? 0 : m + 1;
+	dp_route_path_init(&dp->topo, dp->self, dst, m, st);
+	return;
+plain:
+	dp_route_init(&dp->topo, dp->self, dst, sel, hash, st);
+}
+
+/* An answer to a probe of ours (probe.c, softirq). */
+void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
+{
+	u16 id = ntohs(p->id);
+	u32 m = id & (BIT(DP_PSEL_ID_SHIFT) - 1);
+	struct dp_psel *ps = &dp->psel;
+	struct dp_psel_ent *e;
+	u64 rtt;
+
+	e = &ps->ent[(id >> DP_PSEL_ID_SHIFT) & (DP_PSEL_SLOTS - 1)];
+	spin_lock(&ps->lock);
+	if (ntohs(p->seq) != ps->round || m >= e->npaths ||
+	    !(e->sent & BIT(m)) || (e->answered & BIT(m)))
+		goto out;
+	e->answered |= BIT(m);
+	if (p->status == DPILLAR_PROBE_STATUS_REACHED &&
+	    ntohl(p->reporter) == e->dst && !p->detours) {
+		WRITE_ONCE(e->failed, e->failed & ~BIT(m));
+		rtt = ktime_get_ns() - be64_to_cpu(p->stamp);
+		e->rtt_us[m] = min_t(u64, div_u64(rtt, NSEC_PER_USEC),
+				     U32_MAX);
+	} else {
+		WRITE_ONCE(e->failed, e->failed | BIT(m));
+	}
+out:
+	spin_unlock(&ps->lock);
+}
+
+/* Probe candidate @m of the destination in slot @i, in round @round. */
+static void dp_psel_probe(struct dp_priv *dp, u32 i, u32 dst, u32 m,
+			  u16 round)
+{
+	struct dp_psel_ent *e = &dp->psel.ent[i];
+	struct dp_probe_result local;
+	struct dp_route_state st;
+	int err;
+
+	spin_lock_bh(&dp->psel.lock);
+	if (e->dst != dst || dp->psel.round != round) {
+		spin_unlock_bh(&dp->psel.lock);
+		return;
+	}
+	/* Before sending: the answer may come back before we return. */
+	e->sent |= BIT(m);
+	spin_unlock_bh(&dp->psel.lock);
+
+	dp_route_path_init(&dp->topo, dp->self, dst, m, &st);
+	err = dp_probe_send(dp, &st, dp_topo_ttl(&dp->topo),
+			    DPILLAR_PROBE_ID_KERNEL | i << DP_PSEL_ID_SHIFT | m,
+			    round, ktime_get_ns(), &local);
+	if (!err)
+		return;
+	spin_lock_bh(&dp->psel.lock);
+	if (e->dst == dst && dp->psel.round == round) {
+		e->sent &= ~BIT(m);
+		/* This server itself cannot take that path. */
+		if (err == -EHOSTUNREACH)
+			WRITE_ONCE(e->failed, e->failed | BIT(m));
+	}
+	spin_unlock_bh(&dp->psel.lock);
+}
+
+/*
+ * One round: a candidate probed last round and not answered has failed;
+ * destinations idle for DP_PSEL_IDLE intervals are forgotten; every
+ * candidate of the others is probed.
+ */
+void dp_psel_work(struct work_struct *work)
+{
+	struct dp_priv *dp = container_of(to_delayed_work(work),
+					  struct dp_priv, psel.work);
+	unsigned long idle = DP_PSEL_IDLE * dp_psel_interval(dp);
+	u32 dst[DP_PSEL_SLOTS], np[DP_PSEL_SLOTS], i, m;
+	struct dp_psel *ps = &dp->psel;
+	struct dp_psel_ent *e;
+	u16 round;
+
+	spin_lock_bh(&ps->lock);
+	round = ++ps->round;
+	for (i = 0; i < DP_PSEL_SLOTS; i++) {
+		e = &ps->ent[i];
+		dst[i] = e->dst;
+		if (e->dst == DP_NODE_NONE)
+			continue;
+		if (time_after(jiffies, READ_ONCE(e->used) + idle)) {
+			dp_psel_clear(e);
+			dst[i] = DP_NODE_NONE;
+			continue;
+		}
+		WRITE_ONCE(e->failed, e->failed | (e->sent & ~e->answered));
+		e->sent = 0;
+		e->answered = 0;
+		np[i] = e->npaths;
+	}
+	spin_unlock_bh(&ps->lock);
+
+	for (i = 0; i < DP_PSEL_SLOTS; i++)
+		for (m = 0; dst[i] != DP_NODE_NONE && m < np[i]; m++)
+			dp_psel_probe(dp, i, dst[i], m, round);
+	queue_delayed_work(system_power_efficient_wq, &ps->work,
+			   dp_psel_interval(dp));
+}
+
+/**
+ * dp_psel_state - what path selection knows of candidate @m toward @dst
+ * @dp: the device
+ * @dst: the destination
+ * @m: the candidate
+ * @failed: whether it failed its last probe
+ * @rtt_us: its last round trip time
+ *
+ * False when @dst is not followed.  Any context but hard IRQ.
+ */
+bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed,
+		   u32 *rtt_us)
+{
+	struct dp_psel_ent *e = dp_psel_slot(dp, dst);
+	bool found;
+
+	spin_lock_bh(&dp->psel.lock);
+	found = e->dst == dst && m < e->npaths;
+	if (found) {
+		*failed = e->failed & BIT(m);
+		*rtt_us = e->rtt_us[m];
+	}
+	spin_unlock_bh(&dp->psel.lock);
+	return found;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Path selection (the XDCent paper's PathSelection): for the destinations
+ * this server sends to, probe each candidate path of the topology
+ * (dp_route_npaths()) once per interval, and send a flow whose path failed
+ * its last probe over the next candidate that passed.  A fixed table of
+ * DP_PSEL_SLOTS destinations per device: nothing grows with the fabric.
+ */
+#ifndef _DPILLAR_PSEL_H
+#define _DPILLAR_PSEL_H
+
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/dpillar_packet.h>
+
+#include "topo.h"
+
+#define DP_PSEL_SLOTS	32	/* destinations followed at a time */
+/* Intervals without traffic after which a destination is forgotten. */
+#define DP_PSEL_IDLE	10
+
+struct dp_priv;
+
+/**
+ * struct dp_psel_ent - one destination followed
+ * @dst: its node id; DP_NODE_NONE when the slot is free
+ * @npaths: its candidate paths (dp_route_npaths())
+ * @failed: bit m: candidate m failed its last probe (no answer from the
+ *	destination in an interval, or an answer after a detour)
+ * @sent: bit m: candidate m was probed this round
+ * @answered: bit m: and its answer came
+ * @used: jiffies of the last packet sent to it
+ * @rtt_us: each candidate's last round trip time
+ */
+struct dp_psel_ent {
+	u32 dst;
+	u8 npaths;
+	u8 failed;
+	u8 sent;
+	u8 answered;
+	unsigned long used;
+	u32 rtt_us[DP_PATHS_MAX];
+};
+
+struct dp_psel {
+	spinlock_t lock;	/* @round, the entries (@used: also BH) */
+	u16 round;
+	struct delayed_work work;
+	struct dp_psel_ent ent[DP_PSEL_SLOTS];
+};
+
+void dp_psel_init(struct dp_priv *dp);
+void dp_psel_start(struct dp_priv *dp);
+void dp_psel_stop(struct dp_priv *dp);
+void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
+			struct dp_route_state *st);
+void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
+void dp_psel_work(struct work_struct *work);
+bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed,
+		   u32 *rtt_us);
+
+#endif /* _DPILLAR_PSEL_H */
