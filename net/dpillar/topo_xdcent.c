@@ -470,6 +470,8 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
  */
 static u32 xdc_npaths(const struct dp_topo *t, u32 src, u32 dst, u32 sel)
 {
+	(void)src;
+	(void)dst;
 	return sel == XDC_SEL_HASH ? xdc(t)->npaths : 0;
 }
 
