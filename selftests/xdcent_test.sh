@@ -12,13 +12,15 @@
 #  - every ordered pair pings over IPv4 and IPv6;
 #  - "dpctl route get" equals dpsim's path for every ordered pair in every
 #    routing mode (hash, paper, near and each parallel path pM);
+#  - path selection: "dpctl route probe" finds a broken parallel path and
+#    flows leave it (xc_probe);
 #  - failures (a relay server, a server-switch link): the kernel's
 #    delivered/dropped outcome of every live pair equals "dpsim pairs".
 . "$(dirname "$0")/lib.sh"
 
 require_vm
 require_root
-require_cmd ip python3
+require_cmd ip python3 jq ethtool ping
 
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
@@ -230,6 +232,95 @@ xc_fail() {
 	return $rc
 }
 
+# xc_detours: the detour hops taken so far on every server (ethtool -S).
+xc_detours() {
+	local a n=0 v
+	for a in "${SERVERS[@]}"; do
+		v=$(ip netns exec "xc-$a" ethtool -S dp0 |
+			awk '/ (sideways_hops|word_switches):/ { s += $2 } END { print s + 0 }')
+		n=$((n + v))
+	done
+	echo "$n"
+}
+
+# xc_probe_json S D: dpctl route probe from S to D as one line of
+# "path:alive:avoided" words (avoided "-" when D is not followed).
+xc_probe_json() {
+	ip netns exec "xc-$1" "$DPCTL" -j route probe "$2" timeout 500 |
+		jq -r '[.paths[] | "\(.path):\(.alive):\(.avoided // "-")"] |
+			join(" ")'
+}
+
+# xc_probe: path selection.  From the first server to the last, find a
+# relay R on one parallel path M only (dpsim --mode pM); route probe
+# finds every path alive; with R's links down it finds path M failed and
+# path selection avoids it (the time it took is printed); then flows of
+# 16 ping processes (16 ICMP ids, spread by the flow hash over the paths)
+# take no detour: none crosses the broken path.
+xc_probe() {
+	local s=${SERVERS[0]} d=${SERVERS[NSRV - 1]} m o r='' pm=-1 got want
+	local -a rel=()
+	local t0 ms pid i n0 n1 rc=0
+	for ((m = 0; m < NPORTS; m++)); do
+		rel[m]=" $("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$d" \
+			--mode "p$m" --json | jq -r '.path[1:-1] | join(" ")') "
+	done
+	for ((m = 0; m < NPORTS && pm < 0; m++)); do
+		for r in ${rel[m]}; do
+			for ((o = 0; o < NPORTS; o++)); do
+				[ $o = $m ] || [[ ${rel[o]} != *" $r "* ]] || continue 2
+			done
+			pm=$m
+			break
+		done
+	done
+	if [ $pm -lt 0 ]; then
+		echo "no relay on one parallel path only from $s to $d"
+		return 1
+	fi
+	want=''
+	for ((m = 0; m < NPORTS; m++)); do want+="$m:true:- "; done
+	got=$(xc_probe_json "$s" "$d")
+	echo "path $pm crosses $r; before: $got"
+	[ "$got " = "$want" ] || { echo "want: $want"; return 1; }
+	# Traffic to d, so that path selection follows it.
+	ip netns exec "xc-$s" ping -q -i 0.2 -w 120 "${IP4[$d]}" >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	xc_links down "$r" || return 1
+	t0=$(date +%s%N)
+	until got=$(xc_probe_json "$s" "$d"); [[ " $got " == *" $pm:false:true "* ]]; do
+		if [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 30000 ]; then
+			echo "path $pm never avoided: $got"
+			rc=1
+			break
+		fi
+		sleep 0.1
+	done
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	echo "after $r down: $got (avoided after $ms ms; probe interval $DEAD ms)"
+	for ((m = 0; m < NPORTS; m++)); do
+		[ $m = $pm ] || [[ " $got " == *" $m:true:false "* ]] ||
+			{ echo "path $m should be alive and in use"; rc=1; }
+	done
+	# The answers, too, leave paths through r (d follows s).
+	sleep $(( 2 * DEAD / 1000 + 1 ))
+	n0=$(xc_detours)
+	for ((i = 0; i < 16; i++)); do
+		ip netns exec "xc-$s" ping -q -c 3 -i 0.2 -W 2 "${IP4[$d]}" \
+			>/dev/null 2>&1 || { echo "ping $i lost"; rc=1; } &
+	done
+	wait $(jobs -p | grep -vx "$pid")
+	n1=$(xc_detours)
+	echo "detour hops during 16 flows: $((n1 - n0))"
+	[ "$n1" = "$n0" ] || rc=1
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	xc_links up "$r" || return 1
+	sleep $(( DEAD / 1000 + 1 ))
+	return $rc
+}
+
 XC_TMP=$(mktemp -d)
 defer rm -rf "$XC_TMP"
 for size in "${sizes[@]}"; do
@@ -265,6 +356,8 @@ for size in "${sizes[@]}"; do
 	run_test "$NAME: all $((NSRV * (NSRV - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair in every mode" \
 		xc_routes
+	run_test "$NAME: route probe and path selection move flows off a broken path" \
+		xc_probe
 	relay=${SERVERS[NSRV / 2]}
 	run_test "$NAME: server $relay down: every live pair as dpsim says" \
 		xc_fail "$relay" "$relay"

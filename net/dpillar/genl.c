@@ -314,6 +314,15 @@ static const struct genl_ops dp_genl_ops[] = {
 		.policy		= dp_genl_route_trace_policy,
 		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
 	},
+	{
+		.cmd		= DPILLAR_CMD_ROUTE_PROBE,
+		/* Sends frames into the fabric: an administrator's tool. */
+		.flags		= GENL_UNS_ADMIN_PERM,
+		.internal_flags	= DP_GENL_NEED_DEV,
+		.doit		= dp_genl_route_probe_doit,
+		.policy		= dp_genl_route_trace_policy,
+		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
+	},
 };
 
 /*

@@ -76,5 +76,6 @@ int dp_genl_neigh_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 /* genl_route.c */
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info);
+int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _DPILLAR_GENL_H */

@@ -206,43 +206,125 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 /* Probes unanswered in a row after which the trace gives up. */
 #define DP_TRACE_LOST_MAX	3
 
-static size_t dp_genl_trace_size(u32 ttl)
+/* A reply with @nprobes probe nests (dp_genl_put_probe()). */
+static size_t dp_genl_trace_size(u32 nprobes)
 {
 	size_t probe = nla_total_size(0) +
-		       nla_total_size(sizeof(u32)) * 5 +
+		       nla_total_size(sizeof(u32)) * 9 +
 		       nla_total_size(DP_ADDR_TEXT_MAX);
 
 	return nla_total_size(sizeof(u32)) * 3 +
-	       nla_total_size(DP_ADDR_TEXT_MAX) + ttl * probe;
+	       nla_total_size(DP_ADDR_TEXT_MAX) + nprobes * probe;
 }
 
-static int dp_genl_put_probe(struct sk_buff *skb, const struct dp_priv *dp,
-			     u32 ttl, bool err,
-			     const struct dp_probe_result *res)
+/*
+ * One probe's nest: @ttl it was sent with, its answer @res (@timedout:
+ * none came), and for ROUTE_PROBE (@path >= 0) the candidate path and
+ * what path selection holds of it.
+ */
+static int dp_genl_put_probe(struct sk_buff *skb, struct dp_priv *dp,
+			     u32 ttl, bool timedout,
+			     const struct dp_probe_result *res, u32 dst,
+			     int path)
 {
 	struct nlattr *nest;
+	bool failed;
+	u32 rtt_us;
 
 	nest = nla_nest_start(skb, DPILLAR_A_ROUTE_PROBE);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, DPILLAR_A_PROBE_TTL, ttl) ||
-	    nla_put_u32(skb, DPILLAR_A_PROBE_STATUS,
-			err ? DPILLAR_PROBE_STATUS_TIMEOUT : res->status))
+	    nla_put_u32(skb, DPILLAR_A_PROBE_STATUS, timedout ?
+			DPILLAR_PROBE_STATUS_TIMEOUT : res->status))
 		goto cancel;
-	if (!err &&
+	if (!timedout &&
 	    (nla_put_u32(skb, DPILLAR_A_PROBE_REPORTER, res->reporter) ||
 	     dp_genl_put_addr(skb, DPILLAR_A_PROBE_REPORTER_ADDR, dp,
 			      res->reporter) ||
 	     nla_put_u32(skb, DPILLAR_A_PROBE_REASON, res->reason) ||
 	     nla_put_u32(skb, DPILLAR_A_PROBE_RTT_US,
 			 min_t(u64, div_u64(res->rtt_ns, NSEC_PER_USEC),
-			       U32_MAX))))
+			       U32_MAX)) ||
+	     nla_put_u32(skb, DPILLAR_A_PROBE_HOPS, res->hops) ||
+	     nla_put_u32(skb, DPILLAR_A_PROBE_DETOURS, res->detours)))
+		goto cancel;
+	if (path >= 0 && nla_put_u32(skb, DPILLAR_A_PROBE_PATH, path))
+		goto cancel;
+	if (path >= 0 && dp_psel_state(dp, dst, path, &failed, &rtt_us) &&
+	    nla_put_u32(skb, DPILLAR_A_PROBE_FAILED, failed))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 cancel:
 	nla_nest_cancel(skb, nest);
 	return -EMSGSIZE;
+}
+
+/*
+ * What ROUTE_TRACE and ROUTE_PROBE start with: the destination, the wait
+ * per reply and the flow hash from the request, and a reply with them
+ * whose probes the caller adds (@maxprobes of them at most).
+ */
+static int dp_genl_probe_start(struct genl_info *info, u8 cmd, u32 maxprobes,
+			       u32 *dst, u32 *timeout_ms, u32 *hash,
+			       struct sk_buff **msgp, void **hdrp)
+{
+	struct dp_priv *dp = dp_genl_dp(info);
+	struct nlattr **tb = info->attrs;
+	struct nlattr *dst_attr = NULL;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	*timeout_ms = DP_TRACE_TIMEOUT_MS;
+	if (tb[DPILLAR_A_ROUTE_TIMEOUT_MS])
+		*timeout_ms = nla_get_u32(tb[DPILLAR_A_ROUTE_TIMEOUT_MS]);
+	*hash = 0;
+	if (tb[DPILLAR_A_ROUTE_HASH])
+		*hash = nla_get_u32(tb[DPILLAR_A_ROUTE_HASH]);
+	rcu_read_lock();
+	err = dp_genl_route_dst(dp, tb, &dst_attr, dst, info->extack);
+	rcu_read_unlock();
+	if (err)
+		return err;
+	if (*dst == dp->self) {
+		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
+				    "Destination is this server");
+		return -EINVAL;
+	}
+	if (!(dp->dev->flags & IFF_UP)) {
+		NL_SET_ERR_MSG(info->extack, "Device is down");
+		return -ENETDOWN;
+	}
+
+	msg = genlmsg_new(dp_genl_trace_size(maxprobes), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &dp_genl_family, 0, cmd);
+	if (!hdr ||
+	    nla_put_u32(msg, DPILLAR_A_ROUTE_DST, *dst) ||
+	    dp_genl_put_addr(msg, DPILLAR_A_ROUTE_DST_ADDR, dp, *dst) ||
+	    nla_put_u32(msg, DPILLAR_A_ROUTE_MODE, READ_ONCE(dp->mode)) ||
+	    nla_put_u32(msg, DPILLAR_A_ROUTE_HASH, *hash)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	*msgp = msg;
+	*hdrp = hdr;
+	return 0;
+}
+
+/* A probe that could not even be sent: the request fails (extack). */
+static int dp_genl_probe_err(struct genl_info *info, int err)
+{
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(info->extack,
+			       "Too many probes outstanding on this device");
+	else
+		NL_SET_ERR_MSG(info->extack,
+			       "Probe failed (device down or going away)");
+	return err;
 }
 
 /*
@@ -254,10 +336,8 @@ cancel:
 int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dp_priv *dp = dp_genl_dp(info);
-	u32 timeout_ms = DP_TRACE_TIMEOUT_MS, hash = 0, dst, ttl, lost = 0;
 	u32 maxttl = dp_topo_ttl(&dp->topo);
-	struct nlattr **tb = info->attrs;
-	struct nlattr *dst_attr = NULL;
+	u32 timeout_ms, hash, dst, ttl, lost = 0;
 	struct dp_probe_result res;
 	struct dp_route_state st;
 	struct sk_buff *msg;
@@ -265,58 +345,19 @@ int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (tb[DPILLAR_A_ROUTE_TIMEOUT_MS])
-		timeout_ms = nla_get_u32(tb[DPILLAR_A_ROUTE_TIMEOUT_MS]);
-	if (tb[DPILLAR_A_ROUTE_HASH])
-		hash = nla_get_u32(tb[DPILLAR_A_ROUTE_HASH]);
-	rcu_read_lock();
-	err = dp_genl_route_dst(dp, tb, &dst_attr, &dst, info->extack);
-	rcu_read_unlock();
+	err = dp_genl_probe_start(info, DPILLAR_CMD_ROUTE_TRACE, maxttl, &dst,
+				  &timeout_ms, &hash, &msg, &hdr);
 	if (err)
 		return err;
-	if (dst == dp->self) {
-		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
-				    "Destination is this server");
-		return -EINVAL;
-	}
-	if (!(dp->dev->flags & IFF_UP)) {
-		NL_SET_ERR_MSG(info->extack, "Device is down");
-		return -ENETDOWN;
-	}
-
-	msg = genlmsg_new(dp_genl_trace_size(maxttl), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &dp_genl_family, 0,
-				DPILLAR_CMD_ROUTE_TRACE);
-	if (!hdr) {
-		err = -EMSGSIZE;
-		goto err_free;
-	}
-	if (nla_put_u32(msg, DPILLAR_A_ROUTE_DST, dst) ||
-	    dp_genl_put_addr(msg, DPILLAR_A_ROUTE_DST_ADDR, dp, dst) ||
-	    nla_put_u32(msg, DPILLAR_A_ROUTE_MODE, READ_ONCE(dp->mode)) ||
-	    nla_put_u32(msg, DPILLAR_A_ROUTE_HASH, hash)) {
-		err = -EMSGSIZE;
-		goto err_free;
-	}
-
 	for (ttl = 1; ttl <= maxttl; ttl++) {
 		dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
 			      hash, &st);
 		err = dp_probe_roundtrip(dp, &st, ttl,
 					 msecs_to_jiffies(timeout_ms), &res);
-		if (err && err != -ETIMEDOUT) {
-			if (err == -EBUSY)
-				NL_SET_ERR_MSG(info->extack,
-					       "Too many probes outstanding on this device");
-			else
-				NL_SET_ERR_MSG(info->extack,
-					       "Probe failed (device down or going away)");
+		if (err && err != -ETIMEDOUT)
 			goto err_free;
-		}
 		timedout = err == -ETIMEDOUT;
-		err = dp_genl_put_probe(msg, dp, ttl, timedout, &res);
+		err = dp_genl_put_probe(msg, dp, ttl, timedout, &res, dst, -1);
 		if (err)
 			goto err_free;
 		if (timedout) {
@@ -333,7 +374,54 @@ int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 
 err_free:
 	nlmsg_free(msg);
-	return err;
+	return err == -EMSGSIZE ? err : dp_genl_probe_err(info, err);
+}
+
+/*
+ * ROUTE_PROBE: one probe with the full TTL down each candidate path of
+ * path selection (psel.c) toward the destination, in turn, with what path
+ * selection holds of each.  EOPNOTSUPP where the topology and mode have no
+ * candidate paths.  Sleeps (parallel_ops).
+ */
+int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dp_priv *dp = dp_genl_dp(info);
+	u32 ttl = dp_topo_ttl(&dp->topo);
+	u32 timeout_ms, hash, dst, n, m;
+	struct dp_probe_result res;
+	struct dp_route_state st;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = dp_genl_probe_start(info, DPILLAR_CMD_ROUTE_PROBE, DP_PATHS_MAX,
+				  &dst, &timeout_ms, &hash, &msg, &hdr);
+	if (err)
+		return err;
+	n = dp_route_npaths(&dp->topo, dp->self, dst, READ_ONCE(dp->mode));
+	if (!n) {
+		nlmsg_free(msg);
+		NL_SET_ERR_MSG(info->extack,
+			       "No candidate paths in this topology and routing mode");
+		return -EOPNOTSUPP;
+	}
+	for (m = 0; m < n; m++) {
+		dp_route_path_init(&dp->topo, dp->self, dst, m, &st);
+		err = dp_probe_roundtrip(dp, &st, ttl,
+					 msecs_to_jiffies(timeout_ms), &res);
+		if (err && err != -ETIMEDOUT)
+			goto err_free;
+		err = dp_genl_put_probe(msg, dp, ttl, err == -ETIMEDOUT, &res,
+					dst, m);
+		if (err)
+			goto err_free;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return err == -EMSGSIZE ? err : dp_genl_probe_err(info, err);
 }
 
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)

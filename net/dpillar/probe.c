@@ -113,6 +113,25 @@ static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
 	return skb;
 }
 
+/*
+ * Whether this server routes @st around a failure: its next hop is not
+ * the one it would take in the failure-free fabric.  Asked for probes
+ * only, before dp_probe_out() routes them for real, so that the data
+ * path pays nothing for it.  A detour a mode plans from the start (the
+ * sideways first hop of an XDCent/BCube parallel path) is no failure.
+ */
+static bool dp_probe_detours(struct dp_priv *dp,
+			     const struct dp_route_state *st)
+{
+	struct dp_route_state live = *st, ff = *st;
+	struct dp_hop hl, hf;
+
+	if (dp_route(&dp->topo, dp->self, &live, &dp->view, &hl))
+		return false;	/* no hop at all: answered as NOROUTE */
+	return dp_route(&dp->topo, dp->self, &ff, NULL, &hf) ||
+	       hl.next != hf.next;
+}
+
 /**
  * dp_probe_send - send one probe
  * @dp: the device
@@ -147,6 +166,7 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 	p->ttl = ttl;
 	p->stamp = cpu_to_be64(stamp);
 	rcu_read_lock_bh();
+	p->detours = dp_probe_detours(dp, &s);
 	err = dp_probe_out(dp, skb, &s, local);
 	rcu_read_unlock_bh();
 	return err;
@@ -212,21 +232,6 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 	}
 	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
 	dp_probe_out(dp, skb, &st, NULL);
-}
-
-/*
- * Whether this server routes @st around a failure (a hop in a detour
- * phase): asked for probes only, before dp_probe_out() routes them for
- * real, so that the data path pays nothing for it.
- */
-static bool dp_probe_detours(struct dp_priv *dp,
-			     const struct dp_route_state *st)
-{
-	struct dp_route_state s = *st;
-	struct dp_hop hop;
-
-	return !dp_route(&dp->topo, dp->self, &s, &dp->view, &hop) &&
-	       dp_phase_detour(&dp->topo, hop.phase);
 }
 
 /* One more hop for a probe or reply; a probe that cannot go on is answered. */

@@ -124,6 +124,7 @@ void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 {
 	u32 sel = READ_ONCE(dp->mode), n, m, i;
 	struct dp_psel_ent *e;
+	unsigned long now;
 	u8 failed;
 
 	n = dp_route_npaths(&dp->topo, dp->self, dst, sel);
@@ -134,8 +135,10 @@ void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 		dp_psel_follow(dp, e, dst, n);
 		goto plain;
 	}
-	if (READ_ONCE(e->used) != jiffies)
-		WRITE_ONCE(e->used, jiffies);
+	/* Written once a tick at most: the line stays shared between CPUs. */
+	now = jiffies;
+	if (READ_ONCE(e->used) != now)
+		WRITE_ONCE(e->used, now);
 	failed = READ_ONCE(e->failed);
 	/* None failed, or all: the mode's own choice (and hop by hop FT). */
 	if (!failed || (failed & GENMASK(n - 1, 0)) == GENMASK(n - 1, 0))

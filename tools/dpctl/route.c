@@ -23,7 +23,12 @@ const char route_help[] =
 	"    the path probes of flow H really take: probes with TTL 1, 2, ...\n"
 	"    answered by the server where each ran out, could not be routed\n"
 	"    or arrived; each hop's round trip time; MS: the wait for each\n"
-	"    reply (default 1000)\n";
+	"    reply (default 1000)\n"
+	"dpctl route probe DEST [dev DEV] [timeout MS]\n"
+	"    one probe down each candidate path of path selection toward\n"
+	"    DEST (XDCent and BCube in mode hash): alive (the destination\n"
+	"    answered, no relay detoured it), its hops, detours and round\n"
+	"    trip time, and whether path selection avoids it now\n";
 
 struct hop {
 	u32 id, port, phase;
@@ -302,7 +307,8 @@ static int route_get(int argc, char **argv)
 /* ---- route trace -------------------------------------------------------- */
 
 struct trace_probe {
-	u32 ttl, status, reporter, reason, rtt_us;
+	u32 ttl, status, reporter, reason, rtt_us, hops, detours, path;
+	u32 failed;	/* ~0U: path selection does not follow the dst */
 	bool has_reporter;
 	char addr[DP_ADDR_TEXT_MAX];
 };
@@ -338,6 +344,11 @@ static int trace_cb(const struct nlmsghdr *nlh, void *data)
 		p->rtt_us = tb_u32(pb, DPILLAR_A_PROBE_RTT_US);
 		tb_str(pb, DPILLAR_A_PROBE_REPORTER_ADDR, p->addr,
 		       sizeof(p->addr));
+		p->hops = tb_u32(pb, DPILLAR_A_PROBE_HOPS);
+		p->detours = tb_u32(pb, DPILLAR_A_PROBE_DETOURS);
+		p->path = tb_u32(pb, DPILLAR_A_PROBE_PATH);
+		p->failed = pb[DPILLAR_A_PROBE_FAILED] ?
+			    tb_u32(pb, DPILLAR_A_PROBE_FAILED) : ~0U;
 	}
 	return MNL_CB_OK;
 }
@@ -389,6 +400,7 @@ static void trace_json(const struct dp_dev *d, const struct dp_topo *t,
 			json_str("addr", p->addr);
 			json_uint("id", p->reporter);
 			json_uint("rtt_us", p->rtt_us);
+			json_uint("detours", p->detours);
 		}
 		if (p->status == DPILLAR_PROBE_STATUS_NOROUTE)
 			json_str("reason", dp_drop_reason_name(t, p->reason));
@@ -434,9 +446,93 @@ static void trace_text(const struct dp_dev *d, const struct dp_topo *t,
 	}
 }
 
-/* route trace DEST [dev DEV] [hash H] [timeout MS] */
-static int route_trace(int argc, char **argv)
+static bool probe_alive(const struct trace_probe *p, const char *dst)
 {
+	return p->status == DPILLAR_PROBE_STATUS_REACHED && !p->detours &&
+	       !strcmp(p->addr, dst);
+}
+
+static const char *probe_failed_name(const struct trace_probe *p)
+{
+	return p->failed == ~0U ? "not followed" : p->failed ? "avoided" :
+	       "in use";
+}
+
+/* route probe: one line, or object, per candidate path. */
+static void probe_text(const struct dp_dev *d, const struct dp_topo *t,
+		       const struct trace_reply *r)
+{
+	u32 i;
+
+	printf("probe %s (id %u) -> %s (id %u) dev %s: %u candidate paths\n",
+	       d->addr, d->node_id, r->dst_addr, r->dst, d->ifname, r->n);
+	for (i = 0; i < r->n; i++) {
+		const struct trace_probe *p = &r->p[i];
+
+		printf("path %u  %-7s", p->path,
+		       probe_alive(p, r->dst_addr) ? "alive" : "failed");
+		if (!p->has_reporter)
+			printf("  no answer");
+		else if (p->status == DPILLAR_PROBE_STATUS_REACHED)
+			printf("  %u hops, %u detours, %u.%03u ms", p->hops,
+			       p->detours, p->rtt_us / 1000, p->rtt_us % 1000);
+		else
+			printf("  %s at %s (id %u) after %u hops%s%s",
+			       probe_status_name(p->status), p->addr,
+			       p->reporter, p->hops,
+			       p->status == DPILLAR_PROBE_STATUS_NOROUTE ?
+			       ": " : "",
+			       p->status == DPILLAR_PROBE_STATUS_NOROUTE ?
+			       dp_drop_reason_name(t, p->reason) : "");
+		printf("  path selection: %s\n", probe_failed_name(p));
+	}
+}
+
+static void probe_json(const struct dp_dev *d, const struct dp_topo *t,
+		       const struct trace_reply *r)
+{
+	u32 i;
+
+	json_init(opts.pretty);
+	json_open_obj(NULL);
+	json_str("dev", d->ifname);
+	json_str("src", d->addr);
+	json_uint("src_id", d->node_id);
+	json_str("dst", r->dst_addr);
+	json_uint("dst_id", r->dst);
+	json_open_arr("paths");
+	for (i = 0; i < r->n; i++) {
+		const struct trace_probe *p = &r->p[i];
+
+		json_open_obj(NULL);
+		json_uint("path", p->path);
+		json_bool("alive", probe_alive(p, r->dst_addr));
+		json_str("status", probe_status_name(p->status));
+		if (p->has_reporter) {
+			json_str("addr", p->addr);
+			json_uint("id", p->reporter);
+			json_uint("hops", p->hops);
+			json_uint("detours", p->detours);
+			json_uint("rtt_us", p->rtt_us);
+		}
+		if (p->status == DPILLAR_PROBE_STATUS_NOROUTE)
+			json_str("reason", dp_drop_reason_name(t, p->reason));
+		if (p->failed != ~0U)
+			json_bool("avoided", p->failed);
+		json_close_obj();
+	}
+	json_close_arr();
+	json_close_obj();
+	json_end();
+}
+
+/*
+ * route trace DEST [dev DEV] [hash H] [timeout MS], and route probe
+ * (@probe) with the same arguments.
+ */
+static int route_probing(int argc, char **argv, bool probe)
+{
+	const char *what = probe ? "route probe" : "route trace";
 	const char *dev = NULL, *text = NULL;
 	unsigned int hash = 0, timeout = 0;
 	bool have_hash = false;
@@ -454,27 +550,27 @@ static int route_trace(int argc, char **argv)
 			dev = argv[1];
 		} else if (!strcmp(argv[0], "hash") && argc > 1) {
 			if (parse_u32(argv[1], &hash))
-				return usage_error("route trace: invalid hash "
-						   "\"%s\"", argv[1]);
+				return usage_error("%s: invalid hash \"%s\"",
+						   what, argv[1]);
 			have_hash = true;
 		} else if (!strcmp(argv[0], "timeout") && argc > 1) {
 			if (parse_u32(argv[1], &timeout) || !timeout ||
 			    timeout > 5000)
-				return usage_error("route trace: invalid "
-						   "timeout \"%s\" (1..5000 ms)",
-						   argv[1]);
+				return usage_error("%s: invalid timeout "
+						   "\"%s\" (1..5000 ms)",
+						   what, argv[1]);
 		} else if (!text) {
 			text = argv[0];
 			continue;
 		} else {
-			return usage_error("route trace: one destination, "
-					   "\"%s\" is one too many", argv[0]);
+			return usage_error("%s: one destination, \"%s\" "
+					   "is one too many", what, argv[0]);
 		}
 		argc--;
 		argv++;
 	}
 	if (!text)
-		return usage_error("route trace: missing destination");
+		return usage_error("%s: missing destination", what);
 	err = dest_parse(text, &dst);
 	if (err)
 		return err;
@@ -483,7 +579,8 @@ static int route_trace(int argc, char **argv)
 	err = dev_find(&ctx, dev, &d, &t);
 	if (err)
 		goto out;
-	nlh = genl_msg(&ctx, DPILLAR_CMD_ROUTE_TRACE, 0);
+	nlh = genl_msg(&ctx, probe ? DPILLAR_CMD_ROUTE_PROBE :
+		       DPILLAR_CMD_ROUTE_TRACE, 0);
 	mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_IFINDEX, d.ifindex);
 	if (have_hash)
 		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_HASH, hash);
@@ -500,8 +597,20 @@ static int route_trace(int argc, char **argv)
 		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_DST, id);
 	}
 	memset(&r, 0, sizeof(r));
-	if (nl_talk(&ctx, nlh, trace_cb, &r, "route trace")) {
+	if (nl_talk(&ctx, nlh, trace_cb, &r, what)) {
 		err = EXIT_KERNEL;
+		goto out;
+	}
+	if (probe) {
+		if (opts.json)
+			probe_json(&d, &t, &r);
+		else
+			probe_text(&d, &t, &r);
+		/* Success: some candidate path is alive. */
+		err = EXIT_KERNEL;
+		for (id = 0; id < r.n; id++)
+			if (probe_alive(&r.p[id], r.dst_addr))
+				err = 0;
 		goto out;
 	}
 	if (opts.json)
@@ -516,9 +625,21 @@ out:
 	return err;
 }
 
+
+static int route_trace(int argc, char **argv)
+{
+	return route_probing(argc, argv, false);
+}
+
+static int route_probe(int argc, char **argv)
+{
+	return route_probing(argc, argv, true);
+}
+
 static const struct cmd route_cmds[] = {
 	{ "get", route_get, NULL },
 	{ "trace", route_trace, NULL },
+	{ "probe", route_probe, NULL },
 	{ NULL, NULL, NULL },
 };
 

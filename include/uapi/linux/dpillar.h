@@ -382,7 +382,11 @@ enum dpillar_probe_status {
  * One probe of ROUTE_TRACE: sent with TTL, answered by REPORTER with
  * STATUS (enum dpillar_probe_status), REASON (routing drop reason of a
  * NOROUTE reply, ethtool -S route_* order from 1) after RTT_US
- * microseconds.  A TIMEOUT has TTL and STATUS only.
+ * microseconds.  A TIMEOUT has TTL and STATUS only.  One probe of
+ * ROUTE_PROBE: candidate PATH of path selection, sent with the full TTL;
+ * the reply also says how many HOPS it took and how many servers routed it
+ * around a failure (DETOURS), and FAILED what path selection holds of the
+ * path now.
  */
 
 enum {
@@ -392,6 +396,13 @@ enum {
 	DPILLAR_A_PROBE_REPORTER_ADDR,	/* string */
 	DPILLAR_A_PROBE_REASON,		/* u32 */
 	DPILLAR_A_PROBE_RTT_US,		/* u32 */
+	DPILLAR_A_PROBE_PATH,		/* u32: ROUTE_PROBE's candidate path */
+	DPILLAR_A_PROBE_HOPS,		/* u32: hops to the reporter */
+	DPILLAR_A_PROBE_DETOURS,	/* u32: servers that took a detour */
+	DPILLAR_A_PROBE_FAILED,		/* u32 0/1: path selection avoids the
+					 * path now (absent: the destination
+					 * is not followed)
+					 */
 
 	__DPILLAR_A_PROBE_MAX,
 	DPILLAR_A_PROBE_MAX = __DPILLAR_A_PROBE_MAX - 1
@@ -405,6 +416,9 @@ enum {
 	DPILLAR_CMD_NEIGH_NTF,		/* NEIGH attributes */
 	DPILLAR_CMD_PORT_NTF,		/* DEV_IFINDEX, DEV_IFNAME, DEV_PORT */
 	DPILLAR_CMD_ROUTE_TRACE,	/* ROUTE attributes: probes a path */
+	DPILLAR_CMD_ROUTE_PROBE,	/* ROUTE attributes: probes each
+					 * candidate path
+					 */
 
 	__DPILLAR_CMD_MAX,
 	DPILLAR_CMD_MAX = __DPILLAR_CMD_MAX - 1

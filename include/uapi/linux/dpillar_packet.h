@@ -127,8 +127,8 @@ enum dpillar_tlv_type {
  * @ttl: the TTL the prober sent the probe with, echoed
  * @hops: in a reply, the hops the probe took to the reporter
  * @reporter: in a reply, the node id of the server that answered
- * @detours: relays that routed the probe around a failure (a hop in a
- *	detour phase, the ones ethtool -S counts); echoed
+ * @detours: servers (its source included) that routed the probe around
+ *	a failure: a next hop other than the failure-free fabric's; echoed
  * @reserved: sent as zero, ignored on receive
  * @stamp: the prober's own value (a clock), echoed
  */
