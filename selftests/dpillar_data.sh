@@ -218,6 +218,11 @@ HELLO_GROUP=03:44:50:00:00:01
 NONE=4294967295
 ipv4=450000140000000040110000c0000201c0000202
 bad drop_short "0100"
+# A path probe and a probe reply cut short after the header, for tgt and
+# in transit through it.
+bad drop_short "$(hdr 1 3 9 0 0 $tgt_id $NONE)0000"
+bad drop_short "$(hdr 1 4 9 0 0 $tgt_id $NONE)"
+bad drop_short "$(hdr 1 3 9 0 $tgt_id 0 $NONE)00000000"
 bad drop_version "$(hdr 2 1 9 0x0800 0 $tgt_id $NONE)$ipv4"
 bad drop_type "$(hdr 1 9 9 0x0800 0 $tgt_id $NONE)$ipv4"
 bad drop_addr "$(hdr 1 1 9 0x0800 0 1000 $NONE)$ipv4"		# dst
