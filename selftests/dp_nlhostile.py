@@ -5,7 +5,7 @@
   dp_nlhostile.py root|unpriv DEV PORT_A PORT_B
 
 For each request of the genetlink family (DEV_GET, DEV_SET, NEIGH_GET,
-ROUTE_GET) and of rtnetlink (newlink and changelink of kind "dpillar"), a
+ROUTE_GET, ROUTE_TRACE, ROUTE_PROBE) and of rtnetlink (newlink and changelink of kind "dpillar"), a
 valid base request is sent with each attribute of its set (and one past
 the set) missing, duplicated, oversized (300 bytes), empty, and at the
 edges of its range (0, 0xffffffff).  DEV names the dpillar device to ask
@@ -17,8 +17,9 @@ root: every rejection must carry an extack message (but EPERM, and the
 invalid names, which the core refuses without one; and on 6.1 a dump's
 ENODEV/EOPNOTSUPP, which its start callback has no extack for), and
 nothing may hang.
-unpriv: every change (DEV_SET, newlink, changelink) must be refused with
-EPERM, and reading still works.
+unpriv: every change (DEV_SET, newlink, changelink) and every probe
+(ROUTE_TRACE, ROUTE_PROBE) must be refused with EPERM, and reading still
+works.
 
 One line per case ("ok ..." or "FAIL ..."), then "N cases, F failed";
 exit 1 when any failed.
@@ -147,6 +148,11 @@ def genl_cases(run, g, fam, dev):
                                (10, u32(800))], True),
         ("neigh-get", 3, NLM_F_DUMP, 9, [(1, u32(dev)), (2, u32(0))], False),
         ("route-get", 4, 0, 14, [(1, u32(dev)), (3, u32(1))], False),
+        # Probes: admin only; 50 ms per probe, and DEV has no neighbour.
+        ("route-trace", 7, 0, 17, [(1, u32(dev)), (3, u32(1)),
+                                   (17, u32(50))], True),
+        ("route-probe", 8, 0, 17, [(1, u32(dev)), (3, u32(1)),
+                                   (17, u32(50))], True),
     ]
     for name, cmd, flags, nattrs, base, change in cmds:
         for label, attrs in variants(base, nattrs):

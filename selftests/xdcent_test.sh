@@ -306,11 +306,15 @@ xc_probe() {
 	# The answers, too, leave paths through r (d follows s).
 	sleep $(( 2 * DEAD / 1000 + 1 ))
 	n0=$(xc_detours)
+	local -a flows=()
 	for ((i = 0; i < 16; i++)); do
 		ip netns exec "xc-$s" ping -q -c 3 -i 0.2 -W 2 "${IP4[$d]}" \
-			>/dev/null 2>&1 || { echo "ping $i lost"; rc=1; } &
+			>/dev/null 2>&1 &
+		flows+=($!)
 	done
-	wait $(jobs -p | grep -vx "$pid")
+	for i in "${flows[@]}"; do
+		wait "$i" || { echo "a ping flow lost packets"; rc=1; }
+	done
 	n1=$(xc_detours)
 	echo "detour hops during 16 flows: $((n1 - n0))"
 	[ "$n1" = "$n0" ] || rc=1
