@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "version.h"
 #include "dp_print.h"
 #include "dp_grow.h"
 #include "sim.h"
@@ -30,6 +31,7 @@
 
 static const char usage_text[] =
 "usage: dpsim COMMAND [--topo NAME] [options]\n"
+"       dpsim -V | --version\n"
 "\n"
 "commands:\n"
 "  paths -n N -k K [--pairs P] [--seed S] [--json] [--shortest]\n"
@@ -1445,6 +1447,11 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);
 	cmd = argv[1];
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") ||
+	    !strcmp(cmd, "-Version")) {
+		printf("dpsim (dpillar) %s\n", DP_VERSION);
+		return 0;
+	}
 	/* S2 is a graph, not arithmetic: its own commands (s2sim.c) */
 	for (int i = 2; i < argc; i++)
 		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
