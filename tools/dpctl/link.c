@@ -17,7 +17,7 @@
 #include "dpctl.h"
 #include "genl.h"
 #include "fabric.h"
-#include "json.h"
+#include "dp_json.h"
 #include "nl.h"
 #include "topo.h"
 

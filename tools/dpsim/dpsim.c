@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "version.h"
+#include "dp_json.h"
 #include "dp_print.h"
 #include "dp_grow.h"
 #include "sim.h"
@@ -49,19 +50,21 @@ static const char usage_text[] =
 "      the growth order (or a random order) exist.  A BFS per source says\n"
 "      which pairs are connected and their shortest live path\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
-"        [--mode MODE] [--hash H | --all-hashes] [--json]\n"
+"        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
 "      hop-by-hop path of the flow whose hash is H (default 0);\n"
 "      addresses are C:v_{k-1}.....v_0 or #<node id>; --fail takes failed\n"
 "      servers, and ADDR/PORT for a failed link; --all-hashes: every\n"
 "      distinct path a flow may take (the routing word has 16 bits), with\n"
-"      how many of the 65536 words take it (JSON)\n"
+"      how many of the 65536 words take it (JSON); --dot: the fabric with\n"
+"      the path and the failures, as Graphviz DOT\n"
 "  pairs -n N -k K [--fail ADDR[/PORT],...] [--mode MODE]\n"
 "      every ordered pair of live servers: SRC DST delivered|dropped|bad_hop\n"
 "      HOPS PATH; exit 1 when a hop went to a non-neighbour (a bug)\n"
 "      (PATH comma-separated), one line each\n"
-"  plan -n N -k K [--order grow] [--csv|--json]\n"
+"  plan -n N -k K [--order grow] [--csv|--json|--dot]\n"
 "      switch (column, id) on each port of every server; --order grow:\n"
-"      the recommended order in which to populate a growing fabric\n"
+"      the recommended order in which to populate a growing fabric;\n"
+"      --dot: servers, switches and cables as Graphviz DOT (dot -Tsvg)\n"
 "  bench [-n N -k K] [--runs R] [--json] [--decisions N --mode MODE]\n"
 "      ns per routing decision, each mode (median of R runs, default 7);\n"
 "      --decisions: only N failure-free decisions of MODE, for callgrind\n"
@@ -83,7 +86,7 @@ struct opts {
 	u64 pairs;
 	bool pairs_set;
 	u64 seed;
-	bool json, csv, shortest;
+	bool json, csv, shortest, dot;
 	u32 sources;
 	u32 failed, fail_links;
 	bool failed_set;
@@ -135,7 +138,7 @@ enum {
 	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
-	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL,
+	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
 };
 
 static const struct option long_opts[] = {
@@ -144,6 +147,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "dot", no_argument, NULL, OPT_DOT },
 	{ "shortest", no_argument, NULL, OPT_SHORTEST },
 	{ "sources", required_argument, NULL, OPT_SOURCES },
 	{ "failed", required_argument, NULL, OPT_FAILED },
@@ -212,6 +216,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_CSV:
 			o->csv = true;
+			break;
+		case OPT_DOT:
+			o->dot = true;
 			break;
 		case OPT_SHORTEST:
 			o->shortest = true;
@@ -1093,12 +1100,34 @@ static int cmd_pairs(struct opts *o)
 }
 
 /* "[out, in]": the port of @from that reaches @to, and @to's port there. */
-static void print_hop_ports(const struct dp_topo *t, u32 from, u32 to, u32 i)
+/* A picture is for a small fabric: say so instead of drawing a blot. */
+#define DOT_MAX_NODES 1000
+static bool dot_size_ok(const struct dp_topo *t)
+{
+	if (t->nodes <= DOT_MAX_NODES)
+		return true;
+	fprintf(stderr, "dpsim: --dot: %u servers is too many to draw "
+		"(at most %u)\n", t->nodes, DOT_MAX_NODES);
+	return false;
+}
+
+/* dp_plan_dot()'s question: is server @id (port -1) or its link down? */
+static bool dot_failed(const void *ctx, u32 id, int port)
+{
+	const struct dp_fail_set *fs = ctx;
+
+	return port < 0 ? dp_fail_node(fs, id) : dp_fail_link(fs, id, port);
+}
+
+/* A hop's port at both ends, [from's, to's] (-1: none). */
+static void json_hop_ports(const struct dp_topo *t, u32 from, u32 to)
 {
 	int p = dp_hop_port(t, from, to);
 
-	printf("%s[%d, %d]", i ? ", " : "", p,
-	       p < 0 ? -1 : dp_peer_port(t, from, p, to));
+	json_open_arr(NULL);
+	json_int(NULL, p);
+	json_int(NULL, p < 0 ? -1 : dp_peer_port(t, from, p, to));
+	json_close_arr();
 }
 
 static int cmd_route(struct opts *o)
@@ -1146,34 +1175,49 @@ static int cmd_route(struct opts *o)
 		return err;
 	}
 	dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
-	if (o->json) {
+	if (o->dot) {
+		/* the fabric, the failures and the path, in one picture */
+		err = dot_size_ok(&t) ?
+		      dp_plan_dot(stdout, &t, w.path, w.path_len, dot_failed,
+				  &fs) : 1;
+	} else if (o->json) {
 		struct dp_route_state st0;
 
 		/* The header a source puts on the flow: crafted-frame tools. */
 		dp_route_init(&t, src, dst, o->sel, o->hash, &st0);
-		printf("{\"delivered\": %s, \"hops\": %u, \"path\": [",
-		       w.delivered ? "true" : "false", w.hops);
+		json_init(false);
+		json_open_obj(NULL);
+		json_bool("delivered", w.delivered);
+		json_uint("hops", w.hops);
+		json_open_arr("path");
 		for (i = 0; i < w.path_len; i++) {
 			dp_addr_format(&t, w.path[i], a, sizeof(a));
-			printf("%s\"%s\"", i ? ", " : "", a);
+			json_str(NULL, a);
 		}
-		printf("], \"phases\": [");
+		json_close_arr();
+		json_open_arr("phases");
 		for (i = 0; i + 1 < w.path_len; i++)
-			printf("%s\"%s\"", i ? ", " : "",
-			       dp_phase_name(&t, w.phase[i]));
+			json_str(NULL, dp_phase_name(&t, w.phase[i]));
+		json_close_arr();
 		/* Each hop's port at both ends: what a cable chain needs. */
-		printf("], \"ports\": [");
+		json_open_arr("ports");
 		for (i = 0; i + 1 < w.path_len; i++)
-			print_hop_ports(&t, w.path[i], w.path[i + 1], i);
-		printf("], \"reason\": \"%s\", \"looped\": %s, \"bad_hop\": "
-		       "%s", w.looped ? "ttl_expired" :
-		       dp_drop_reason_name(&t, w.reason),
-		       w.looped ? "true" : "false",
-		       w.bad_hop ? "true" : "false");
-		printf(", \"src_id\": %u, \"dst_id\": %u, \"header\": "
-		       "{\"ttl\": %u, \"flags\": %u, \"rword\": %u, "
-		       "\"waypoint\": %u}}\n", src, dst, dp_topo_ttl(&t),
-		       st0.flags, st0.word, st0.waypoint);
+			json_hop_ports(&t, w.path[i], w.path[i + 1]);
+		json_close_arr();
+		json_str("reason", w.looped ? "ttl_expired" :
+			 dp_drop_reason_name(&t, w.reason));
+		json_bool("looped", w.looped);
+		json_bool("bad_hop", w.bad_hop);
+		json_uint("src_id", src);
+		json_uint("dst_id", dst);
+		json_open_obj("header");
+		json_uint("ttl", dp_topo_ttl(&t));
+		json_uint("flags", st0.flags);
+		json_uint("rword", st0.word);
+		json_uint("waypoint", st0.waypoint);
+		json_close_obj();
+		json_close_obj();
+		json_end();
 	} else {
 		dp_addr_format(&t, src, a, sizeof(a));
 		dp_addr_format(&t, dst, b, sizeof(b));
@@ -1195,7 +1239,7 @@ static int cmd_route(struct opts *o)
 	free(w.path);
 	free(w.phase);
 	fs_free(&fs);
-	return w.bad_hop ? 1 : 0;
+	return w.bad_hop || (o->dot && err) ? 1 : 0;
 }
 
 /* ---- plan ---- */
@@ -1208,8 +1252,13 @@ static int cmd_plan(struct opts *o)
 	err = need_topo(o, &t);
 	if (err)
 		return err;
-	if (o->csv && o->json)
-		return bad_usage("--csv and --json are exclusive%s", "");
+	if (o->csv + o->json + o->dot > 1)
+		return bad_usage("--csv, --json and --dot are exclusive%s", "");
+	if (o->dot && o->order)
+		return bad_usage("--dot draws the fabric, not its order%s", "");
+	if (o->dot)
+		return dot_size_ok(&t) ? dp_plan_dot(stdout, &t, NULL, 0, NULL,
+						     NULL) : 1;
 	if (o->order_random)
 		return bad_usage("plan prints the growth order only (--order "
 				 "grow)%s", "");

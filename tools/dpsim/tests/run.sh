@@ -100,15 +100,15 @@ has "ft (8,3) none over the bound" '"looped": 0, "bad_hops": 0'
 # The paper's example (Sec. IV-B): (0,000) -> (2,001) with (1,001) failed,
 # clockwise: tunnel through (1,000) to (2,010).
 check "route paper example" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --fail 1:0.0.1 --dir cw --json
-has "route paper example path" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
+has "route paper example path" '{"delivered":true,"hops":5,"path":["0:0.0.0","1:0.0.0","2:0.1.0","0:0.1.0","1:0.1.1","2:0.0.1"]'
 # The issue's example: two failures send the packet round the pillar four
 # times (four tunnels); 68 hops fit the derived TTL (8k+9 = 89 for k = 10).
 check "route (4,10) two failures" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --mode paper
 has "route (4,10) delivered in 68 hops" "delivered in 68 hops"
 check "route (4,10) two failures json" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json --mode paper
-has "route (4,10) json" '{"delivered": true, "hops": 68, '
+has "route (4,10) json" '{"delivered":true,"hops":68,'
 check "route (4,10) shortest mode" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json
-has "route (4,10) shortest delivered" '{"delivered": true, '
+has "route (4,10) shortest delivered" '{"delivered":true,'
 # Failure-free, the shortest mode is exactly BFS: (12,4) all pairs.
 check "paths (12,4) shortest mode = BFS" 0 $D paths -n 12 -k 4 --shortest --sources 5184 --json
 has "paths (12,4) shortest average 3.649" '"avg_hops": 3.6492'
@@ -122,7 +122,7 @@ check "ft --populate 50 random" 0 $D ft -n 12 -k 4 --populate 50 --order random 
 check "bad --populate" 2 $D ft -n 12 -k 4 --populate 0
 check "bad --order" 2 $D ft -n 12 -k 4 --populate 50 --order sideways
 check "route #id addresses" 0 $D route -n 8 -k 3 --from '#0' --to '#129' --fail '#65' --sel cw --json
-has "route #id = paper example" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
+has "route #id = paper example" '{"delivered":true,"hops":5,"path":["0:0.0.0","1:0.0.0","2:0.1.0","0:0.1.0","1:0.1.1","2:0.0.1"]'
 check "route --topo dpillar" 0 $D route --topo dpillar -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --json
 check "unknown topology" 2 $D paths --topo nosuch -n 8 -k 3
 check "bad selector" 2 $D paths -n 8 -k 3 --sel sideways
@@ -130,7 +130,7 @@ check "route bad #id" 2 $D route -n 8 -k 3 --from '#192' --to '#0'
 check "route --ttl below the path" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --fail 1:0.0.1 --dir cw --ttl 4
 has "route TTL expiry reported" "NOT delivered: TTL 4 expired"
 check "route to self" 0 $D route -n 8 -k 3 --from 1:2.3.0 --to 1:2.3.0 --json
-has "route to self is 0 hops" '{"delivered": true, "hops": 0, "path": ["1:2.3.0"]'
+has "route to self is 0 hops" '{"delivered":true,"hops":0,"path":["1:2.3.0"]'
 check "route helix+ring text" 0 $D route -n 12 -k 4 --from 0:0.0.0.0 --to 2:5.5.5.5
 has "route text delivered" "delivered in"
 
@@ -140,7 +140,7 @@ n=$(echo "$out" | wc -l)
 [ "$n" -eq 17 ] && ok "plan (4,2) has 16 rows" || ko "plan (4,2) rows: $n"
 has "plan row" "1:1.0,1,0,1"
 check "plan json" 0 $D plan -n 4 -k 2 --json
-has "plan json" '{"server": "0:0.0", "port": 0, "switch_col": 0, "switch_id": 0}'
+has "plan json" '{"server":"0:0.0","port":0,"switch_col":0,"switch_id":0}'
 check "bench" 0 $D bench -n 8 -k 3 --runs 1 --json
 has "bench json" '"mode": "shortest", "ns_route_init"'
 has "bench json paper" '"mode": "paper"'
@@ -154,7 +154,7 @@ check "plan bcube (4,1)" 0 $D plan --topo bcube -n 4 -k 1 --json
 check "xdcent without level" 2 $D paths --topo xdcent -n 3 -k 2
 check "xdcent level below k-1" 2 $D paths --topo xdcent -n 3 -k 3 -i 1
 check "route xdcent near" 0 $D route --topo xdcent -n 4 -k 2 -i 3 --from 0.0.0.0 --to 3.2.1.0 --mode near --json
-has "route xdcent delivered" '{"delivered": true'
+has "route xdcent delivered" '{"delivered":true'
 # Space Shuffle: the core checks, then the authors' network reproduced.
 suite test_s2 /tmp/dpsim-s2.$$
 rm -f /tmp/dpsim-s2.$$
