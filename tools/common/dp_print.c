@@ -339,8 +339,20 @@ int dp_plan_dot(FILE *f, const struct dp_topo *t, const u32 *path,
 				continue;
 			}
 			hop = dot_hop(t, path, path_len, id, p);
-			fprintf(f, "\t\"%s\" -- \"%s\" [taillabel=\"%u\"",
-				a, b, p);
+			/*
+			 * dot ranks an edge's tail before its head: DPillar's
+			 * port 1 goes to the switch column before the
+			 * server's, so that the columns follow the helix;
+			 * BCube's and XDCent's upper levels sit above the
+			 * servers, level 0 below
+			 */
+			if (pi.kind == DP_PORT_SWITCH &&
+			    (dpillar ? p == 1 : pi.sw_level > 0))
+				fprintf(f, "\t\"%s\" -- \"%s\" [headlabel=\"%u\"",
+					b, a, p);
+			else
+				fprintf(f, "\t\"%s\" -- \"%s\" [taillabel=\"%u\"",
+					a, b, p);
 			if (pi.kind == DP_PORT_CABLE)
 				fprintf(f, ", headlabel=\"%d\"",
 					dp_peer_port(t, id, p, peer));

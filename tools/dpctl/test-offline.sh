@@ -271,6 +271,15 @@ else
 	ko "$M not built (make check builds it)"
 fi
 
+# plan --dot: the same picture as dpsim's; dpsim's spelling of plan works
+for a in "-n 4 -k 2" "--topo dcell -n 4 -k 1" "--topo xdcent -n 2 -k 2 --level 2"; do
+	$D plan $a --dot >"$tmp/a" && $S plan $a --dot >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan $a --dot != dpsim"
+done
+$D plan -n 4 -k 3 --order grow >"$tmp/a" && $S plan -n 4 -k 3 --order grow >"$tmp/b" &&
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan --order grow != dpsim"
+rc "plan --dot and --csv" 2 $D plan -n 4 -k 2 --dot --csv
+
 # global options: -V, -batch, -n
 rc "-V" 0 $D -V
 has "-V is the sources' version" "dpctl (dpillar) $(sh ../../scripts/version.sh)"

@@ -147,6 +147,35 @@ has "bench json paper" '"mode": "paper"'
 check "paths --shortest checks the mode from the sources" 0 $D paths -n 6 -k 3 --pairs 0 --shortest --sources 81 --json
 has "paths (6,3) mode = BFS from every source" '"mode_not_shortest": 0,'
 
+# Pictures (Graphviz DOT): every server, switch and link once; a path in
+# red, hop by hop; a failed server grey and its links dashed.
+count() { echo "$out" | grep -c -- "$1"; }
+check "plan --dot" 0 $D plan -n 4 -k 2 --dot
+[ "$(count 'shape=box')" -eq 8 ] && [ "$(count 'shape=ellipse')" -eq 4 ] &&
+	[ "$(count ' -- ')" -eq 16 ] && ok "plan (4,2) --dot: 8 servers, 4 switches, 16 links" ||
+	ko "plan (4,2) --dot: $(count 'shape=box') servers, $(count 'shape=ellipse') switches, $(count ' -- ') links"
+check "plan dcell --dot" 0 $D plan --topo dcell -n 4 -k 1 --dot
+[ "$(count 'shape=box')" -eq 20 ] && [ "$(count ' -- ')" -eq 30 ] &&
+	ok "plan dcell (4,1) --dot: 20 servers, 20 switch links + 10 cables" ||
+	ko "plan dcell (4,1) --dot: $(count 'shape=box') servers, $(count ' -- ') links"
+check "route --dot around a failure" 0 $D route -n 4 -k 3 --from 0:0.0.0 --to 2:1.1.1 --fail 1:0.0.1 --dot
+# 3 hops over switches: 6 server-switch links in red, numbered 1 to 3
+[ "$(count 'penwidth=3')" -eq 6 ] && [ "$(count 'label="3"')" -eq 2 ] &&
+	ok "route --dot: the 3 hops of the detour in red" ||
+	ko "route --dot: $(count 'penwidth=3') red links"
+has "route --dot: the failed server is grey" '"1:0.0.1" [shape=box, style="filled,dashed"'
+echo "$out" | grep -- '"1:0.0.1"' | grep -q penwidth &&
+	ko "route --dot: the path crosses the failed server" || ok "route --dot: the path avoids the failed server"
+check "plan --dot --json" 2 $D plan -n 4 -k 2 --dot --json
+check "plan --dot too large" 1 $D plan -n 16 -k 3 --dot
+if command -v dot >/dev/null; then
+	$D route -n 4 -k 3 --from 0:0.0.0 --to 2:1.1.1 --fail 1:0.0.1 --dot |
+		dot -Tsvg >/dev/null 2>/tmp/dpsim-test-err.$$ &&
+		ok "Graphviz draws route --dot" || { ko "dot -Tsvg"; cat /tmp/dpsim-test-err.$$; }
+else
+	ko "no Graphviz dot (scripts/deps.sh installs graphviz)"
+fi
+
 # XDCent and BCube from the command line.
 check "plan xdcent (3,2,2)" 0 $D plan --topo xdcent -n 3 -k 2 -i 2
 has "plan xdcent header" "XDCent (3,2,2): 27 servers, 24 switches"
