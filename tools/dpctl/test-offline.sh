@@ -279,6 +279,8 @@ done
 $D plan -n 4 -k 3 --order grow >"$tmp/a" && $S plan -n 4 -k 3 --order grow >"$tmp/b" &&
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan --order grow != dpsim"
 rc "plan --dot and --csv" 2 $D plan -n 4 -k 2 --dot --csv
+$D plan -n 4 -k 2 -j >"$tmp/a" && $S plan -n 4 -k 2 -j >"$tmp/b" &&
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan -j != dpsim plan -j"
 
 # global options: -V, -batch, -n
 rc "-V" 0 $D -V

@@ -70,6 +70,7 @@ static const char usage_text[] =
 "      --decisions: only N failure-free decisions of MODE, for callgrind\n"
 "      (tools/dpsim/bench-callgrind.sh counts their instructions)\n"
 "\n"
+"  -j, --json   JSON instead of text (the commands that have it)\n"
 "  --topo NAME  the topology (default dpillar); --topo s2 (Space Shuffle)\n"
 "               has its own commands and options: dpsim help --topo s2\n"
 "  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
@@ -182,7 +183,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->topo = "dpillar";
 	o->runs = 7;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hn:k:i:", long_opts, NULL)) != -1) {
+	/* -j: dpctl's spelling of --json (one dialect for both tools) */
+	while ((c = getopt_long(argc, argv, "hjn:k:i:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -1;
@@ -211,6 +213,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!parse_u64(optarg, ~0ULL, &o->seed))
 				return bad_usage("bad --seed '%s'", optarg);
 			break;
+		case 'j':
 		case OPT_JSON:
 			o->json = true;
 			break;
