@@ -180,10 +180,11 @@ static int fabric_l3(struct nl_ctx *ctx, unsigned int ifindex, bool add,
 	ifa->ifa_flags = family == AF_INET6 ? IFA_F_NODAD : 0;
 	mnl_attr_put(nlh, IFA_LOCAL, alen, a);
 	mnl_attr_put(nlh, IFA_ADDRESS, alen, a);
+	/* There already (up) or gone already (down): go on to the route. */
 	err = nl_talk_quiet(ctx, nlh, NULL, NULL, text,
 			    add ? EEXIST : EADDRNOTAVAIL);
-	if (err && (add || err != -EADDRNOTAVAIL))
-		return err == -EEXIST ? 0 : -1;
+	if (err && err != -EEXIST && err != -EADDRNOTAVAIL)
+		return -1;
 
 	nlh = nl_msg(ctx, add ? RTM_NEWROUTE : RTM_DELROUTE,
 		     add ? NLM_F_CREATE | NLM_F_REPLACE : 0);

@@ -8,7 +8,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/../../Documentation/networking/images
-D=$here/dpsim
+D=${DPSIM:-$here/dpsim}
 [ -x "$D" ] || make -s -C "$here" dpsim
 command -v dot >/dev/null || { echo "draw.sh: no Graphviz dot" >&2; exit 1; }
 draw() { # draw NAME ARGS...: dpsim ARGS --dot | dot -Tsvg > NAME.svg
@@ -22,6 +22,10 @@ draw fabric-dpillar plan -n 4 -k 2
 draw fabric-dcell plan --topo dcell -n 4 -k 1
 draw fabric-bcube plan --topo bcube -n 3 -k 1
 draw fabric-xdcent plan --topo xdcent -n 2 -k 2 -i 2
+# Space Shuffle: 16 switches of 6 ports (2 servers each), 2 spaces, and
+# the greediest route from switch 0 to switch 9
+draw fabric-s2 route --topo s2 --switches 16 --ports 6 --servers 2 \
+	--spaces 2 --from 0 --to 9
 # The failure-free path 0:0.0.0 -> 1:0.0.1 -> 2:0.1.1 -> 2:1.1.1; with
 # its first relay failed the flow goes round by 0:0.0.1 and 2:1.0.1.
 draw route-dpillar-detour route -n 4 -k 3 --from 0:0.0.0 --to 2:1.1.1 \

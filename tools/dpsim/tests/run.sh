@@ -166,6 +166,13 @@ check "route --dot around a failure" 0 $D route -n 4 -k 3 --from 0:0.0.0 --to 2:
 has "route --dot: the failed server is grey" '"1:0.0.1" [shape=box, style="filled,dashed"'
 echo "$out" | grep -- '"1:0.0.1"' | grep -q penwidth &&
 	ko "route --dot: the path crosses the failed server" || ok "route --dot: the path avoids the failed server"
+check "s2 plan --dot" 0 $D plan --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --dot
+[ "$(count 'servers)"')" -eq 16 ] && [ "$(count ' -- ')" -eq 32 ] &&
+	ok "s2 plan --dot: 16 switches, 32 cables (4 network ports each)" ||
+	ko "s2 plan --dot: $(count 'servers)"') switches, $(count ' -- ') cables"
+check "s2 route --dot" 0 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --dot
+[ "$(count 'penwidth=3')" -eq 2 ] && ok "s2 route --dot: its 2 hops in red" ||
+	ko "s2 route --dot: $(count 'penwidth=3') red cables, not 2"
 check "plan --dot --json" 2 $D plan -n 4 -k 2 --dot --json
 check "plan --dot too large" 1 $D plan -n 16 -k 3 --dot
 if command -v dot >/dev/null; then
