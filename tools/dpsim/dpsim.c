@@ -568,31 +568,38 @@ static int cmd_paths(struct opts *o)
 	}
 
 	if (o->json) {
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"switches\": %u"
-		       ", \"pairs\": %llu, \"all_pairs\": %s, \"dir\": \"%s\""
-		       ", \"avg_hops\": %.4f, \"max_hops\": %u, \"bound\": %u"
-		       ", \"failures\": %llu, \"histogram\": [",
-		       t.p.n, t.p.k, t.nodes, t.switches,
-		       (unsigned long long)pairs, all ? "true" : "false",
-		       dp_sel_name(&t, o->sel), pairs ? (double)sum / pairs : 0.0,
-		       maxh, bound, (unsigned long long)bad);
+		json_init(false);
+		json_open_obj(NULL);
+		json_uint("n", t.p.n);
+		json_uint("k", t.p.k);
+		json_uint("servers", t.nodes);
+		json_uint("switches", t.switches);
+		json_uint("pairs", pairs);
+		json_bool("all_pairs", all);
+		json_str("dir", dp_sel_name(&t, o->sel));
+		json_double("avg_hops", pairs ? (double)sum / pairs : 0.0, 4);
+		json_uint("max_hops", maxh);
+		json_uint("bound", bound);
+		json_uint("failures", bad);
+		json_open_arr("histogram");
 		for (h = 0; h <= maxh; h++)
-			printf("%s%llu", h ? ", " : "",
-			       (unsigned long long)hist[h]);
-		printf("]");
-		if (o->shortest)
-			printf(", \"shortest_sources\": %u, \"shortest_avg\": "
-			       "%.4f, \"shortest_max\": %u, \"shortest_stdev\": "
-			       "%.4f, \"mode_from_sources_avg\": %.4f, "
-			       "\"mode_not_shortest\": %llu, "
-			       "\"choices_per_hop\": %.3f, \"shortest_paths_per"
-			       "_pair\": %.3f", nsrc, (double)ssum / scount,
-			       smax, stdev(ssum, ssq, scount),
-			       (double)msum / scount,
-			       (unsigned long long)mbad,
-			       hops_seen ? (double)csum / hops_seen : 0,
-			       pcount / scount);
-		printf(", \"stdev_hops\": %.4f}\n", stdev(sum, sq, pairs));
+			json_uint(NULL, hist[h]);
+		json_close_arr();
+		if (o->shortest) {
+			json_uint("shortest_sources", nsrc);
+			json_double("shortest_avg", (double)ssum / scount, 4);
+			json_uint("shortest_max", smax);
+			json_double("shortest_stdev", stdev(ssum, ssq, scount), 4);
+			json_double("mode_from_sources_avg", (double)msum / scount,
+				    4);
+			json_uint("mode_not_shortest", mbad);
+			json_double("choices_per_hop", hops_seen ?
+				    (double)csum / hops_seen : 0, 3);
+			json_double("shortest_paths_per_pair", pcount / scount, 3);
+		}
+		json_double("stdev_hops", stdev(sum, sq, pairs), 4);
+		json_close_obj();
+		json_end();
 	} else {
 		printf("%s: %u servers, %u switches\n", describe(&t),
 		       t.nodes, t.switches);
@@ -831,43 +838,46 @@ static int cmd_ft(struct opts *o)
 		     100.0 * res.delivered_conn / res.connected : 0;
 
 	if (o->json) {
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"switches\": %u"
-		       ", \"failed\": %u, \"failed_links\": %u, \"populate\": %u"
-		       ", \"order\": \"%s\", \"pairs\": %llu"
-		       ", \"dir\": \"%s\", \"mode\": \"%s\", \"ttl\": %u"
-		       ", \"delivered\": %llu, \"dropped\": %llu"
-		       ", \"looped\": %llu, \"bad_hops\": %llu"
-		       ", \"avg_hops\": %.4f, \"max_hops\": %u"
-		       ", \"avg_sroute_hops\": %.4f, \"avg_stretch\": %.4f"
-		       ", \"bound\": %u, \"detoured\": %llu",
-		       t.p.n, t.p.k, t.nodes, t.switches, fs.nfailed,
-		       fs.nlinks, o->populate,
-		       o->order_random ? "random" : "grow",
-		       (unsigned long long)res.pairs,
-		       dp_sel_name(&t, o->sel), dp_sel_name(&t, o->sel),
-		       o->ttl, (unsigned long long)res.delivered,
-		       (unsigned long long)res.dropped,
-		       (unsigned long long)res.looped,
-		       (unsigned long long)res.bad, avg, res.maxh, avg0, avgs,
-		       t.ff_hops, (unsigned long long)res.detoured);
-		if (res.bfs)
-			printf(", \"connected\": %llu, \"delivered_connected\":"
-			       " %llu, \"delivered_connected_pct\": %.5f"
-			       ", \"avg_bfs_hops\": %.4f",
-			       (unsigned long long)res.connected,
-			       (unsigned long long)res.delivered_conn, pct,
-			       avgb);
+		json_init(false);
+		json_open_obj(NULL);
+		json_uint("n", t.p.n);
+		json_uint("k", t.p.k);
+		json_uint("servers", t.nodes);
+		json_uint("switches", t.switches);
+		json_uint("failed", fs.nfailed);
+		json_uint("failed_links", fs.nlinks);
+		json_uint("populate", o->populate);
+		json_str("order", o->order_random ? "random" : "grow");
+		json_uint("pairs", res.pairs);
+		json_str("dir", dp_sel_name(&t, o->sel));
+		json_str("mode", dp_sel_name(&t, o->sel));
+		json_uint("ttl", o->ttl);
+		json_uint("delivered", res.delivered);
+		json_uint("dropped", res.dropped);
+		json_uint("looped", res.looped);
+		json_uint("bad_hops", res.bad);
+		json_double("avg_hops", avg, 4);
+		json_uint("max_hops", res.maxh);
+		json_double("avg_sroute_hops", avg0, 4);
+		json_double("avg_stretch", avgs, 4);
+		json_uint("bound", t.ff_hops);
+		json_uint("detoured", res.detoured);
+		if (res.bfs) {
+			json_uint("connected", res.connected);
+			json_uint("delivered_connected", res.delivered_conn);
+			json_double("delivered_connected_pct", pct, 5);
+			json_double("avg_bfs_hops", avgb, 4);
+		}
 		for (j = 0; j < DP_DETOUR_SLOTS; j++)
 			if (dp_detour_name(&t, j + 1))
-				printf(", \"%s\": %llu",
-				       dp_detour_name(&t, j + 1),
-				       (unsigned long long)res.detours[j]);
-		printf(", \"drops\": {");
+				json_uint(dp_detour_name(&t, j + 1),
+					  res.detours[j]);
+		json_open_obj("drops");
 		for (j = 1; j < ndrops; j++)
-			printf("%s\"%s\": %llu", j > 1 ? ", " : "",
-			       dp_drop_reason_name(&t, j),
-			       (unsigned long long)res.drops[j]);
-		printf("}}\n");
+			json_uint(dp_drop_reason_name(&t, j), res.drops[j]);
+		json_close_obj();
+		json_close_obj();
+		json_end();
 	} else {
 		printf("%s: %u servers, %u switches; %u failed servers, %u "
 		       "failed links\n", describe(&t), t.nodes, t.switches,
@@ -986,18 +996,24 @@ static int route_all_hashes(const struct dp_topo *t,
 		paths[i].words++;
 	}
 	if (!err) {
-		printf("{\"paths\": [");
+		json_init(false);
+		json_open_obj(NULL);
+		json_open_arr("paths");
 		for (i = 0; i < npaths; i++) {
-			printf("%s{\"words\": %u, \"path\": [", i ? ", " : "",
-			       paths[i].words);
+			json_open_obj(NULL);
+			json_uint("words", paths[i].words);
+			json_open_arr("path");
 			for (j = 0; j < paths[i].len; j++) {
 				dp_addr_format(t, paths[i].ids[j], a,
 					       sizeof(a));
-				printf("%s\"%s\"", j ? ", " : "", a);
+				json_str(NULL, a);
 			}
-			printf("]}");
+			json_close_arr();
+			json_close_obj();
 		}
-		printf("]}\n");
+		json_close_arr();
+		json_close_obj();
+		json_end();
 	}
 	for (i = 0; i < npaths; i++)
 		free(paths[i].ids);
@@ -1458,16 +1474,26 @@ static int cmd_bench(struct opts *o)
 		dp_fail_clear(&fs);
 	}
 	if (o->json) {
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"runs\": %u, "
-		       "\"failed\": %u, \"modes\": [", t.p.n, t.p.k, t.nodes,
-		       o->runs, nfail);
-		for (sel = 0; sel < nsel; sel++)
-			printf("%s{\"mode\": \"%s\", \"ns_route_init\": %.2f, "
-			       "\"ns_route\": %.2f, \"ns_route_view\": %.2f, "
-			       "\"ns_route_failures\": %.2f}", sel ? ", " : "",
-			       dp_sel_name(&t, sel), res[sel].init,
-			       res[sel].route, res[sel].view, res[sel].fail);
-		printf("]}\n");
+		json_init(false);
+		json_open_obj(NULL);
+		json_uint("n", t.p.n);
+		json_uint("k", t.p.k);
+		json_uint("servers", t.nodes);
+		json_uint("runs", o->runs);
+		json_uint("failed", nfail);
+		json_open_arr("modes");
+		for (sel = 0; sel < nsel; sel++) {
+			json_open_obj(NULL);
+			json_str("mode", dp_sel_name(&t, sel));
+			json_double("ns_route_init", res[sel].init, 2);
+			json_double("ns_route", res[sel].route, 2);
+			json_double("ns_route_view", res[sel].view, 2);
+			json_double("ns_route_failures", res[sel].fail, 2);
+			json_close_obj();
+		}
+		json_close_arr();
+		json_close_obj();
+		json_end();
 	} else {
 		printf("%s, %u decisions x 16, median of %u runs:\n",
 		       describe(&t), BENCH_N, o->runs);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp_json.h"
 #include "topo_s2.h"
 #include "s2sim.h"
 
@@ -403,20 +404,32 @@ static u32 fail_links(struct s2net *g, double frac)
 	return done;
 }
 
+/* One figure: "KEY VALUE" a line, or a member of one JSON object. */
 static void out_num(const struct s2opts *o, bool *first, const char *k,
 		    double v, int prec)
 {
-	if (o->json)
-		printf("%s\"%s\": %.*f", *first ? "{" : ", ", k, prec, v);
-	else
+	if (o->json) {
+		if (*first) {
+			json_init(false);
+			json_open_obj(NULL);
+		}
+		json_double(k, v, prec);
+	} else {
 		printf("%s %.*f\n", k, prec, v);
+	}
 	*first = false;
 }
 
 static void out_end(const struct s2opts *o, bool first)
 {
-	if (o->json)
-		printf("%s}\n", first ? "{" : "");
+	if (!o->json)
+		return;
+	if (first) {
+		json_init(false);
+		json_open_obj(NULL);
+	}
+	json_close_obj();
+	json_end();
 }
 
 /* All ordered pairs of switches (or o->pairs random ones). */
