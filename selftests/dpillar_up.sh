@@ -62,6 +62,13 @@ run_test "ping across the fabric (IPv4) $S0 -> $FAR" \
 run_test "ping across the fabric (IPv6) $FAR -> $S0" \
 	on "$FAR" ping -6 -c 2 -i 0.2 -W 5 "${FIP6[$S0]}"
 
+# --- dpctl -n NETNS and -batch, as ip's ------------------------------------------
+check_eq "$("$DPCTL" -n "$ns0" -j link show dp0 | jq -r '.[0].addr')" "$S0" \
+	"dpctl -n NETNS reads the device of that namespace"
+printf 'link show dp0\n# a comment\nneigh dp0 -j\n' >"$FABRIC_CONF_DIR/batch"
+run_test "dpctl -n NETNS -batch FILE runs each line there" \
+	sh -c "'$DPCTL' -n '$ns0' -batch '$FABRIC_CONF_DIR/batch' | grep -q '\"lladdr\"'"
+
 # --- refusals that change nothing ---------------------------------------------
 check_fail -m "File exists" "a second up of a running device is refused" \
 	on "$S0" "$DPCTL" up dp0 -c "$conf0"
