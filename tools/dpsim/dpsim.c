@@ -434,6 +434,17 @@ static double stdev(u64 sum, u64 sq, u64 cnt)
 	return v > 0 ? sqrt(v) : 0;
 }
 
+/* A JSON result's start: the object and the fabric it is about. */
+static void json_fabric_begin(const struct dp_topo *t)
+{
+	json_init(false);
+	json_open_obj(NULL);
+	json_uint("n", t->p.n);
+	json_uint("k", t->p.k);
+	json_uint("servers", t->nodes);
+	json_uint("switches", t->switches);
+}
+
 static int cmd_paths(struct opts *o)
 {
 	struct dp_topo t;
@@ -568,12 +579,7 @@ static int cmd_paths(struct opts *o)
 	}
 
 	if (o->json) {
-		json_init(false);
-		json_open_obj(NULL);
-		json_uint("n", t.p.n);
-		json_uint("k", t.p.k);
-		json_uint("servers", t.nodes);
-		json_uint("switches", t.switches);
+		json_fabric_begin(&t);
 		json_uint("pairs", pairs);
 		json_bool("all_pairs", all);
 		json_str("dir", dp_sel_name(&t, o->sel));
@@ -838,12 +844,7 @@ static int cmd_ft(struct opts *o)
 		     100.0 * res.delivered_conn / res.connected : 0;
 
 	if (o->json) {
-		json_init(false);
-		json_open_obj(NULL);
-		json_uint("n", t.p.n);
-		json_uint("k", t.p.k);
-		json_uint("servers", t.nodes);
-		json_uint("switches", t.switches);
+		json_fabric_begin(&t);
 		json_uint("failed", fs.nfailed);
 		json_uint("failed_links", fs.nlinks);
 		json_uint("populate", o->populate);
@@ -1474,11 +1475,7 @@ static int cmd_bench(struct opts *o)
 		dp_fail_clear(&fs);
 	}
 	if (o->json) {
-		json_init(false);
-		json_open_obj(NULL);
-		json_uint("n", t.p.n);
-		json_uint("k", t.p.k);
-		json_uint("servers", t.nodes);
+		json_fabric_begin(&t);
 		json_uint("runs", o->runs);
 		json_uint("failed", nfail);
 		json_open_arr("modes");
