@@ -10,7 +10,7 @@
 # dpsim -V, dkms.conf, VERSION).  Last line "N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cd "$repo"
+cd "$repo" || exit 1
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok: $*"; }
 ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
