@@ -126,7 +126,7 @@ int run_cmd(const char *what, const char *header, const struct cmd *cmds,
 
 static const char main_header[] =
 	"Usage: dpctl [OPTIONS] COMMAND [ARGS]\n"
-	"       dpctl [OPTIONS] -b[atch] FILE\n"
+	"       dpctl [OPTIONS] [-force] -b[atch] FILE\n"
 	"OPTIONS := { -j[son] | -p[retty] | -t[imestamp] | -n[etns] NETNS |\n"
 	"             -V[ersion] | -h[elp] }\n"
 	"Commands and keywords may be abbreviated to a unique prefix;\n"
@@ -176,6 +176,7 @@ static int enter_netns(const char *name)
 }
 
 static const char *batch_file;
+static bool batch_force;	/* -force: go on after a failed line */
 
 /*
  * Global options, iproute2 style: before the command (any prefix).
@@ -200,6 +201,8 @@ static int leading_option(int argc, char **argv)
 		opts.timestamp = true;
 	} else if (matches(opt, "help")) {
 		return -1;
+	} else if (!strcmp(opt, "force")) {
+		batch_force = true;
 	} else if (matches(opt, "netns") || matches(opt, "batch")) {
 		if (argc < 2)
 			return -10 - usage_error("option \"%s\" needs a value", arg);
@@ -246,9 +249,10 @@ static int run_line(int argc, char **argv)
 
 /*
  * Split @line into words as "ip -batch" does: blanks separate, double
- * quotes group (a backslash keeps the next character), # starts a
- * comment.  Returns the number of words, or -1 when there are too many
- * or a quote is not closed.
+ * quotes group (a backslash keeps the next character), a word that
+ * starts with # starts a comment (so a node id "#6" is quoted).  Returns
+ * the number of words, or -1 when there are too many or a quote is not
+ * closed.
  */
 static int split_line(char *line, char **argv, int max)
 {
@@ -283,13 +287,16 @@ static int split_line(char *line, char **argv, int max)
 	}
 }
 
-/* dpctl -batch FILE: each line a command; stop at the first that fails. */
+/*
+ * dpctl -batch FILE: each line a command; stop at the first that fails
+ * (with -force: go on, and exit with the status of the last failure).
+ */
 static int run_batch(const char *file)
 {
 	bool json = opts.json, pretty = opts.pretty;
 	char line[4096], *argv[128];
 	unsigned int n = 0;
-	int argc, ret = EXIT_OK;
+	int argc, err, ret = EXIT_OK;
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 
 	if (!f) {
@@ -303,6 +310,8 @@ static int run_batch(const char *file)
 			fprintf(stderr, "dpctl: %s:%u: unclosed quote or too many words\n",
 				file, n);
 			ret = EXIT_USAGE;
+			if (batch_force)
+				continue;
 			break;
 		}
 		if (!argc)
@@ -311,11 +320,13 @@ static int run_batch(const char *file)
 		opts.json = json;	/* a line's -j is its own */
 		opts.pretty = pretty;
 		fflush(stdout);
-		ret = run_line(argc, argv);
+		err = run_line(argc, argv);
 		fflush(stdout);
-		if (ret) {
+		if (err) {
 			fprintf(stderr, "dpctl: %s:%u: command failed\n", file, n);
-			break;
+			ret = err;
+			if (!batch_force)
+				break;
 		}
 	}
 	if (f != stdin)

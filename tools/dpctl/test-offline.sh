@@ -289,10 +289,12 @@ printf 'addr 1:0.1 -n 4 -k 2\n# a comment\n\naddr "#6" -n 4 -k 2 -j\n' >"$tmp/ba
 rc "-batch FILE" 0 $D -batch "$tmp/batch"
 has "-batch: first line" "addr 1:0.1 id 5"
 has "-batch: a line's own -j, a quoted word" '"node_id":6'
-printf 'addr 1:0.1 -n 4 -k 2\nplan -n 4 -k 2 wibble\naddr #6 -n 4 -k 2\n' >"$tmp/batch"
+printf 'addr 1:0.1 -n 4 -k 2\nplan -n 4 -k 2 wibble\naddr "#6" -n 4 -k 2\n' >"$tmp/batch"
 rc "-batch stops at a failure" 2 $D -b - <"$tmp/batch"
 has "-batch names the line" "-:2: command failed" "$tmp/err"
 grep -q "id 6" "$tmp/out" && ko "-batch ran past the failure" || ok
+rc "-force -batch goes on, exits with the failure" 2 $D -force -b - <"$tmp/batch"
+has "-force -batch ran the line after the failure" "id 6"
 printf 'addr "1:0.1 -n 4\n' >"$tmp/batch"
 rc "-batch: an open quote" 2 $D -batch "$tmp/batch"
 rc "-batch and a command" 2 $D -batch "$tmp/batch" show
