@@ -4,7 +4,9 @@
 #
 #   make                 module for KDIR + dpctl + dpsim
 #   make KDIR=<dir>      build the module against another kernel tree
-#   make install         module (then depmod), dpctl, man page
+#   make install         module (then depmod), dpctl, dpsim, man pages,
+#                        bash completion, dpillar@.service
+#   make install-tools   the same without the module (DKMS installs it)
 #   make deps            install the Debian packages everything needs
 #   make check           all tests (host, module builds, guest selftests)
 #   make check TESTS=link,genl KERNELS=6.12    a subset (scripts/check.sh)
@@ -13,27 +15,36 @@
 #                        TLV parser and the address parsers, FUZZ_TIME s each
 #                        (default 600; make check runs them 20 s each)
 
-# A real server builds for the kernel it runs.  This project's own machines
-# cannot load modules and have no headers for their running kernel, so fall
-# back to the newest Debian headers that `make deps` installed.
+# The module is built for the kernel this machine runs, from its headers
+# (/lib/modules/$(uname -r)/build), and for no other unless told: a module
+# built for the newest other headers would install where the running
+# kernel never looks.  KDIR= (a build tree) or KVER= (an installed
+# kernel's release) chooses another; this project's own machines, which
+# run a kernel without headers, build with scripts/build-modules.sh.
 KVER ?= $(shell uname -r)
-KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-	  $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
-		  grep -v -e cloud -e '-rt-' | sort -V | tail -n 1))
+KDIR ?= $(wildcard /lib/modules/$(KVER)/build)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
+BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
 
-.PHONY: all module tools dpctl dpsim modules_install install clean \
+.PHONY: all module tools dpctl dpsim modules_install install install-tools \
+	clean \
 	deps check demo bench checkpatch fuzz
 
 all: module tools
 
 module:
-	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
-		{ echo "No kernel build tree: run 'make deps' or set KDIR=" >&2; exit 1; }
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { \
+		echo "No headers for the running kernel $(KVER)" \
+		     "(/lib/modules/$(KVER)/build)." >&2; \
+		echo "Install them (Debian: apt install linux-headers-$(KVER))," \
+		     "or build for another kernel with KDIR=<its build tree>." >&2; \
+		exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 tools: dpctl dpsim
@@ -50,9 +61,22 @@ modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) \
 		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 
-install: modules_install dpctl
+install: modules_install install-tools
+
+# @SBINDIR@ in the unit: where dpctl really went.
+install-tools: dpctl dpsim
 	install -D -m 0755 tools/dpctl/dpctl $(DESTDIR)$(SBINDIR)/dpctl
+	install -D -m 0755 tools/dpsim/dpsim $(DESTDIR)$(BINDIR)/dpsim
 	install -D -m 0644 Documentation/dpctl.8 $(DESTDIR)$(MANDIR)/man8/dpctl.8
+	install -D -m 0644 Documentation/dpsim.1 $(DESTDIR)$(MANDIR)/man1/dpsim.1
+	install -D -m 0644 tools/completion/dpctl \
+		$(DESTDIR)$(COMPLDIR)/dpctl
+	install -D -m 0644 tools/completion/dpsim \
+		$(DESTDIR)$(COMPLDIR)/dpsim
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' tools/systemd/dpillar@.service \
+		>$(DESTDIR)$(UNITDIR)/dpillar@.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/dpillar@.service
 
 deps:
 	sh scripts/deps.sh
@@ -78,7 +102,7 @@ fuzz:
 	$(MAKE) -C tools/fuzz run FUZZ_TIME=$(FUZZ_TIME)
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(if $(KDIR),-$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 	$(MAKE) -C tools/dpctl clean
 	$(MAKE) -C tools/dpsim clean
 	$(MAKE) -C tools/fuzz clean

@@ -29,9 +29,10 @@
 #
 #   --tests PATTERN,...    only the steps whose short name matches one of
 #                          the shell patterns: a guest suite by its name
-#                          (smoke topo link data ft genl kunit), a host
+#                          (smoke topo link up data ft genl kunit), a host
 #                          step by its own (deps tools dpsim splat dpctl
-#                          checkpatch fuzz spec modules debug-kernel rig)
+#                          checkpatch install fuzz spec modules
+#                          debug-kernel rig)
 #   --kernels KERNEL,...   only these kernels: 6.1, 6.12 (or a full ABI),
 #                          debug
 #
@@ -73,6 +74,7 @@ GUEST_TESTS=(
 	selftests/vm_smoke.sh
 	selftests/topo_test.sh
 	selftests/dpillar_link.sh
+	selftests/dpillar_up.sh
 	selftests/dpillar_data.sh
 	selftests/dpillar_ft.sh
 	selftests/dpillar_genl.sh
@@ -190,7 +192,7 @@ short_name() {
 	s=${s#vm_}
 	echo "${s%_test}"
 }
-HOST_STEPS=(deps tools dpsim splat dpctl checkpatch fuzz spec modules
+HOST_STEPS=(deps tools dpsim splat dpctl checkpatch install fuzz spec modules
 	debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
@@ -311,6 +313,8 @@ hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
 	make -s -C tools/dpctl check
 hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
+hstep install "make install-tools into a scratch prefix: files, man pages, completion, systemd-analyze verify dpillar@.service, versions" \
+	bash scripts/install-check.sh
 # A regression run of each libFuzzer target from its seeds and what
 # earlier runs found (make fuzz runs them longer).
 hstep fuzz "fuzz: routing core, Hello TLVs, addresses (libFuzzer, ASan+UBSan, ${DPILLAR_FUZZ_TIME:-20} s each)" \

@@ -68,7 +68,7 @@ check_neigh() {
 	while read -r peer pp mac; do
 		want=$(ip -n "${FNS[$peer]}" -j link show "p$pp" | jq -r '.[0].address')
 		[ "$mac" = "$want" ] || { echo "$S0 hears $peer p$pp as $mac, its MAC is $want"; bad=1; }
-	done <<<"$(jq -r '.[] | "\(.addr) \(.peer_port) \(.mac)"' <<<"$out")"
+	done <<<"$(jq -r '.[] | "\(.addr) \(.peer_port) \(.lladdr)"' <<<"$out")"
 	return $bad
 }
 run_test "neigh: 3 reachable peers on each port of every server, with their MACs" check_neigh
@@ -125,11 +125,11 @@ check_route_mac() {
 	local b=${SERVERS[7]} j next mac
 	j=$(dp "$S0" -j route get "$b")
 	next=$(jq -r '.next' <<<"$j")
-	mac=$(jq -r '.next_mac' <<<"$j")
+	mac=$(jq -r '.next_lladdr' <<<"$j")
 	dp "$S0" -j neigh dp0 | jq -e --arg n "$next" --arg m "$mac" \
-		'[.[] | select(.addr == $n and .mac == $m)] | length >= 1' >/dev/null
+		'[.[] | select(.addr == $n and .lladdr == $m)] | length >= 1' >/dev/null
 }
-run_test "route get: next_mac is the next hop's MAC in the neighbour table" check_route_mac
+run_test "route get: next_lladdr is the next hop's MAC in the neighbour table" check_route_mac
 
 # --- stats ---------------------------------------------------------------------
 check_stats() {

@@ -7,7 +7,11 @@
 #
 #   fabric_up N K [hello MS dead MS]   build topology, dp0 everywhere, wait
 #                                      until every port reaches all its
-#                                      switch's peers.  When it ran in a
+#                                      switch's peers.  With
+#                                      FABRIC_CONF_DIR set, each server's
+#                                      dp0 comes from a file written there
+#                                      (NS.conf) by "dpctl up", as a server
+#                                      boots with dpillar@dp0.service.  When it ran in a
 #                                      subshell (run_test), call topo_load
 #                                      after it: the TOPO_* variables it set
 #                                      are gone with the subshell (and so is
@@ -160,6 +164,16 @@ fabric_up() {
 	t1=${EPOCHREALTIME//[.,]/}
 	for a in "${SERVERS[@]}"; do
 		ns=${FNS[$a]}
+		if [ -n "${FABRIC_CONF_DIR:-}" ]; then
+			# As a server boots: dpillar@dp0.service, its file.
+			{ printf 'n %s\nk %s\naddr %s\nports p0 p1\n' \
+				"$n" "$k" "$a"
+			  [ $# -eq 0 ] || printf '%s %s\n' "$@"
+			} >"$FABRIC_CONF_DIR/$ns.conf" &&
+			ip netns exec "$ns" "$DPCTL" up dp0 \
+				-c "$FABRIC_CONF_DIR/$ns.conf" || return 1
+			continue
+		fi
 		ip netns exec "$ns" "$DPCTL" link add dp0 n "$n" k "$k" \
 			addr "$a" port0 p0 port1 p1 "$@" || return 1
 		# /32 and /128 plus a route: the fabric prefix is not a LAN (no

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* dp_print.c - wiring plan and path output shared by dpsim and dpctl. */
+#include "dp_json.h"
 #include "dp_print.h"
 
 static void plan_header(FILE *f, const struct dp_topo *t,
@@ -11,16 +12,6 @@ static void plan_header(FILE *f, const struct dp_topo *t,
 	switch (fmt) {
 	case DP_PLAN_CSV:
 		fprintf(f, "server,port,switch_col,switch_id\n");
-		break;
-	case DP_PLAN_JSON:
-		fprintf(f, "{\"n\": %u, \"k\": %u, \"servers\": %u, "
-			"\"switches\": %u, \"ports\": [", t->p.n, t->p.k,
-			t->nodes, t->switches);
-		break;
-	case DP_PLAN_JSON_PRETTY:
-		fprintf(f, "{\n    \"n\": %u,\n    \"k\": %u,\n    \"servers\": "
-			"%u,\n    \"switches\": %u,\n    \"ports\": [",
-			t->p.n, t->p.k, t->nodes, t->switches);
 		break;
 	default:
 		fprintf(f, "# %s: %u servers, %u switches%s\n# server port "
@@ -67,27 +58,19 @@ static bool plan_switch_first(const struct dp_topo *t, u32 id, u32 p,
 static int plan_print_cabled(FILE *f, const struct dp_topo *t,
 			     enum dp_plan_fmt fmt)
 {
-	bool json = fmt == DP_PLAN_JSON || fmt == DP_PLAN_JSON_PRETTY;
-	const char *nl = fmt == DP_PLAN_JSON_PRETTY ? "\n        " : " ";
 	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX], name[64];
-	u32 id, p, i, peer, nsw = 0, ncab = 0, pass;
+	u32 id, p, i, peer, pass;
 	struct dp_port_info pi;
 	int pp;
 
 	dp_topo_describe(t, name, sizeof(name));
 	if (fmt == DP_PLAN_CSV)
 		fprintf(f, "kind,level,switch,a,a_port,b,b_port\n");
-	else if (json)
-		fprintf(f, "{\"topo\": \"%s\", \"n\": %u, \"k\": %u, "
-			"\"servers\": %u, \"switches\": [", t->ops->name,
-			t->p.n, t->p.k, t->nodes);
 	else
 		fprintf(f, "# %s: %u servers, %u switches\n# switch LEVEL/ID:"
 			" SERVER/PORT ...; cable SERVER/PORT <-> SERVER/PORT\n",
 			name, t->nodes, t->switches);
 	for (pass = 0; pass < 2; pass++) {
-		if (json && pass)
-			fprintf(f, "], \"cables\": [");
 		for (id = 0; id < t->nodes; id++) {
 			dp_addr_format(t, id, a, sizeof(a));
 			for (p = 0; p < t->nports; p++) {
@@ -97,12 +80,6 @@ static int plan_print_cabled(FILE *f, const struct dp_topo *t,
 					if (fmt == DP_PLAN_CSV)
 						fprintf(f, "switch,%u,%u,%s,%u,,\n",
 							pi.sw_level, pi.sw_id, a, p);
-					else if (json)
-						fprintf(f, "%s%s{\"level\": %u, "
-							"\"switch\": %u, \"members\": "
-							"[{\"server\": \"%s\", "
-							"\"port\": %u}", nsw ? "," : "",
-							nl, pi.sw_level, pi.sw_id, a, p);
 					else
 						fprintf(f, "switch %u/%u: %s/%u",
 							pi.sw_level, pi.sw_id, a, p);
@@ -113,15 +90,11 @@ static int plan_print_cabled(FILE *f, const struct dp_topo *t,
 						if (fmt == DP_PLAN_CSV)
 							fprintf(f, "switch,%u,%u,%s,%d,,\n",
 								pi.sw_level, pi.sw_id, b, pp);
-						else if (json)
-							fprintf(f, ", {\"server\": \"%s\", "
-								"\"port\": %d}", b, pp);
 						else
 							fprintf(f, " %s/%d", b, pp);
 					}
-					fprintf(f, json ? "]}" : fmt == DP_PLAN_CSV ?
-						"" : "\n");
-					nsw++;
+					if (fmt != DP_PLAN_CSV)
+						fputc('\n', f);
 				}
 				if (pass && pi.kind == DP_PORT_CABLE) {
 					peer = dp_port_neigh(t, id, p, 0);
@@ -132,22 +105,111 @@ static int plan_print_cabled(FILE *f, const struct dp_topo *t,
 					if (fmt == DP_PLAN_CSV)
 						fprintf(f, "cable,%u,,%s,%u,%s,%d\n",
 							p, a, p, b, pp);
-					else if (json)
-						fprintf(f, "%s%s{\"level\": %u, "
-							"\"a\": \"%s\", \"a_port\": %u, "
-							"\"b\": \"%s\", \"b_port\": %d}",
-							ncab ? "," : "", nl, p, a, p,
-							b, pp);
 					else
 						fprintf(f, "cable %s/%u <-> %s/%d\n",
 							a, p, b, pp);
-					ncab++;
 				}
 			}
 		}
 	}
-	if (json)
-		fprintf(f, "]}\n");
+	return ferror(f) ? 1 : 0;
+}
+
+/*
+ * The plan as JSON (dp_json): a fabric of switches only as
+ * {n, k, servers, switches, ports: [{server, port, switch_col,
+ * switch_id}]}, one with cables as {topo, n, k, servers, switches:
+ * [{level, switch, members: [{server, port}]}], cables: [{level, a,
+ * a_port, b, b_port}]}.
+ */
+static int plan_print_json(FILE *f, const struct dp_topo *t, bool pretty)
+{
+	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
+	bool cabled = plan_has_cables(t);
+	struct dp_port_info pi;
+	u32 id, p, i, peer;
+
+	json_init_file(f, pretty);
+	json_open_obj(NULL);
+	if (cabled)
+		json_str("topo", t->ops->name);
+	json_uint("n", t->p.n);
+	json_uint("k", t->p.k);
+	json_uint("servers", t->nodes);
+	if (!cabled) {
+		json_uint("switches", t->switches);
+		json_open_arr("ports");
+		for (id = 0; id < t->nodes; id++) {
+			dp_addr_format(t, id, a, sizeof(a));
+			for (p = 0; p < t->nports; p++) {
+				/* a cable or an unused port has no switch: ~0 */
+				dp_port_info(t, id, p, &pi);
+				json_open_obj(NULL);
+				json_str("server", a);
+				json_uint("port", p);
+				json_uint("switch_col", pi.kind == DP_PORT_SWITCH ?
+					  pi.sw_level : ~0U);
+				json_uint("switch_id", pi.kind == DP_PORT_SWITCH ?
+					  pi.sw_id : ~0U);
+				json_close_obj();
+			}
+		}
+		json_close_arr();
+		goto out;
+	}
+	json_open_arr("switches");
+	for (id = 0; id < t->nodes; id++) {
+		dp_addr_format(t, id, a, sizeof(a));
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			if (pi.kind != DP_PORT_SWITCH ||
+			    !plan_switch_first(t, id, p, pi.nneigh))
+				continue;
+			json_open_obj(NULL);
+			json_uint("level", pi.sw_level);
+			json_uint("switch", pi.sw_id);
+			json_open_arr("members");
+			json_open_obj(NULL);
+			json_str("server", a);
+			json_uint("port", p);
+			json_close_obj();
+			for (i = 0; i < pi.nneigh; i++) {
+				peer = dp_port_neigh(t, id, p, i);
+				dp_addr_format(t, peer, b, sizeof(b));
+				json_open_obj(NULL);
+				json_str("server", b);
+				json_int("port", dp_peer_port(t, id, p, peer));
+				json_close_obj();
+			}
+			json_close_arr();
+			json_close_obj();
+		}
+	}
+	json_close_arr();
+	json_open_arr("cables");
+	for (id = 0; id < t->nodes; id++) {
+		dp_addr_format(t, id, a, sizeof(a));
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			if (pi.kind != DP_PORT_CABLE)
+				continue;
+			peer = dp_port_neigh(t, id, p, 0);
+			if (peer == DP_NODE_NONE || peer < id)
+				continue;	/* once */
+			dp_addr_format(t, peer, b, sizeof(b));
+			json_open_obj(NULL);
+			json_uint("level", p);
+			json_str("a", a);
+			json_uint("a_port", p);
+			json_str("b", b);
+			json_int("b_port", dp_peer_port(t, id, p, peer));
+			json_close_obj();
+		}
+	}
+	json_close_arr();
+out:
+	json_close_obj();
+	json_end();
 	return ferror(f) ? 1 : 0;
 }
 
@@ -157,38 +219,153 @@ int dp_plan_print(FILE *f, const struct dp_topo *t, enum dp_plan_fmt fmt)
 	struct dp_port_info pi;
 	u32 id, p, sc, sid;
 
+	if (fmt == DP_PLAN_JSON || fmt == DP_PLAN_JSON_PRETTY)
+		return plan_print_json(f, t, fmt == DP_PLAN_JSON_PRETTY);
 	if (plan_has_cables(t))
 		return plan_print_cabled(f, t, fmt);
 	plan_header(f, t, fmt);
 	for (id = 0; id < t->nodes; id++) {
 		dp_addr_format(t, id, a, sizeof(a));
 		for (p = 0; p < t->nports; p++) {
-			const char *sep = id || p ? "," : "";
-
 			/* a cable or an unused port has no switch: ~0 */
 			dp_port_info(t, id, p, &pi);
 			sc = pi.kind == DP_PORT_SWITCH ? pi.sw_level : ~0U;
 			sid = pi.kind == DP_PORT_SWITCH ? pi.sw_id : ~0U;
 			if (fmt == DP_PLAN_CSV)
 				fprintf(f, "%s,%u,%u,%u\n", a, p, sc, sid);
-			else if (fmt == DP_PLAN_JSON)
-				fprintf(f, "%s%s{\"server\": \"%s\", \"port\": "
-					"%u, \"switch_col\": %u, \"switch_id\":"
-					" %u}", sep, *sep ? " " : "", a, p, sc,
-					sid);
-			else if (fmt == DP_PLAN_JSON_PRETTY)
-				fprintf(f, "%s\n        {\"server\": \"%s\", "
-					"\"port\": %u, \"switch_col\": %u, "
-					"\"switch_id\": %u}", sep, a, p, sc,
-					sid);
 			else
 				fprintf(f, "%s %u %u %u\n", a, p, sc, sid);
 		}
 	}
-	if (fmt == DP_PLAN_JSON)
-		fprintf(f, "]}\n");
-	else if (fmt == DP_PLAN_JSON_PRETTY)
-		fprintf(f, "\n    ]\n}\n");
+	return ferror(f) ? 1 : 0;
+}
+
+/* The hop (from 1) of @path that leaves or enters @id by port @p, or 0. */
+static u32 dot_hop(const struct dp_topo *t, const u32 *path, u32 len, u32 id,
+		   u32 p)
+{
+	u32 i;
+
+	for (i = 0; path && i + 1 < len; i++)
+		if ((path[i] == id &&
+		     dp_hop_port(t, id, path[i + 1]) == (int)p) ||
+		    (path[i + 1] == id && dp_hop_port(t, id, path[i]) == (int)p))
+			return i + 1;
+	return 0;
+}
+
+int dp_plan_dot(FILE *f, const struct dp_topo *t, const u32 *path,
+		u32 path_len,
+		bool (*failed)(const void *ctx, u32 id, int port),
+		const void *ctx)
+{
+	bool dpillar = t->kind == DP_TOPO_DPILLAR, circle = false;
+	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX], name[64];
+	struct dp_port_info pi;
+	u32 id, p, hop, lvl, peer = DP_NODE_NONE, nlevels = 0;
+
+	dp_topo_describe(t, name, sizeof(name));
+	for (p = 0; p < t->nports; p++) {
+		dp_port_info(t, 0, p, &pi);
+		if (pi.kind == DP_PORT_CABLE)
+			circle = true;
+		if (pi.kind == DP_PORT_SWITCH && pi.sw_level + 1 > nlevels)
+			nlevels = pi.sw_level + 1;
+	}
+	fprintf(f, "graph \"%s\" {\n", name);
+	fprintf(f, "\tgraph [label=\"%s: %u servers, %u switches%s\", "
+		"labelloc=t, fontname=Helvetica%s];\n", name, t->nodes,
+		t->switches, path ? ", a path" : "",
+		circle ? ", layout=circo" : dpillar ? ", rankdir=LR" : "");
+	fprintf(f, "\tnode [fontname=Helvetica, fontsize=10];\n"
+		"\tedge [color=gray40];\n");
+	/* servers */
+	for (id = 0; id < t->nodes; id++) {
+		dp_addr_format(t, id, a, sizeof(a));
+		fprintf(f, "\t\"%s\" [shape=box%s%s];\n", a,
+			path && (id == path[0] || id == path[path_len - 1]) ?
+			", style=bold, color=red" : "",
+			failed && failed(ctx, id, -1) ?
+			", style=\"filled,dashed\", fillcolor=gray80" : "");
+	}
+	/*
+	 * switches: one node each, named by level and id; DPillar's switch
+	 * columns and server columns alternate left to right, BCube's and
+	 * XDCent's levels stack
+	 */
+	for (lvl = 0; lvl < nlevels; lvl++) {
+		fprintf(f, "\tsubgraph level%u {%s\n", lvl,
+			dpillar || !circle ? " rank=same;" : "");
+		for (id = 0; id < t->nodes; id++)
+			for (p = 0; p < t->nports; p++) {
+				dp_port_info(t, id, p, &pi);
+				if (pi.kind == DP_PORT_SWITCH &&
+				    pi.sw_level == lvl &&
+				    plan_switch_first(t, id, p, pi.nneigh))
+					fprintf(f, "\t\t\"s%u/%u\" [shape=ellipse, "
+						"label=\"%u/%u\", style=filled, "
+						"fillcolor=lightblue];\n",
+						pi.sw_level, pi.sw_id,
+						pi.sw_level, pi.sw_id);
+			}
+		fprintf(f, "\t}\n");
+	}
+	if (dpillar)
+		for (lvl = 0; lvl < t->p.k; lvl++) {
+			fprintf(f, "\tsubgraph col%u { rank=same;", lvl);
+			for (id = 0; id < t->nodes; id++) {
+				dp_port_info(t, id, 0, &pi);
+				if (pi.sw_level != lvl)
+					continue;
+				dp_addr_format(t, id, a, sizeof(a));
+				fprintf(f, " \"%s\";", a);
+			}
+			fprintf(f, " }\n");
+		}
+	/* links: server-switch, and each cable once */
+	for (id = 0; id < t->nodes; id++) {
+		dp_addr_format(t, id, a, sizeof(a));
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			if (pi.kind == DP_PORT_SWITCH) {
+				snprintf(b, sizeof(b), "s%u/%u", pi.sw_level,
+					 pi.sw_id);
+			} else if (pi.kind == DP_PORT_CABLE) {
+				peer = dp_port_neigh(t, id, p, 0);
+				if (peer == DP_NODE_NONE || peer < id)
+					continue;
+				dp_addr_format(t, peer, b, sizeof(b));
+			} else {
+				continue;
+			}
+			hop = dot_hop(t, path, path_len, id, p);
+			/*
+			 * dot ranks an edge's tail before its head: DPillar's
+			 * port 1 goes to the switch column before the
+			 * server's, so that the columns follow the helix;
+			 * BCube's and XDCent's upper levels sit above the
+			 * servers, level 0 below
+			 */
+			if (pi.kind == DP_PORT_SWITCH &&
+			    (dpillar ? p == 1 : pi.sw_level > 0))
+				fprintf(f, "\t\"%s\" -- \"%s\" [headlabel=\"%u\"",
+					b, a, p);
+			else
+				fprintf(f, "\t\"%s\" -- \"%s\" [taillabel=\"%u\"",
+					a, b, p);
+			if (pi.kind == DP_PORT_CABLE)
+				fprintf(f, ", headlabel=\"%d\"",
+					dp_peer_port(t, id, p, peer));
+			if (hop)
+				fprintf(f, ", color=red, penwidth=3, fontcolor=red, "
+					"label=\"%u\"", hop);
+			if (failed && (failed(ctx, id, (int)p) ||
+				       failed(ctx, id, -1)))
+				fprintf(f, ", style=dashed, color=gray70");
+			fprintf(f, ", fontsize=8];\n");
+		}
+	}
+	fprintf(f, "}\n");
 	return ferror(f) ? 1 : 0;
 }
 

@@ -8,7 +8,7 @@
 
 #include "dpctl.h"
 #include "genl.h"
-#include "json.h"
+#include "dp_json.h"
 #include "table.h"
 
 const char show_help[] =

@@ -2,14 +2,19 @@
 /*
  * dpctl: control tool for dpillar fabrics.
  */
+#define _GNU_SOURCE	/* setns() */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dpctl.h"
+#include "version.h"
 
 struct dpctl_opts opts;
 
@@ -121,7 +126,9 @@ int run_cmd(const char *what, const char *header, const struct cmd *cmds,
 
 static const char main_header[] =
 	"Usage: dpctl [OPTIONS] COMMAND [ARGS]\n"
-	"OPTIONS := { -j[son] | -p[retty] | -t[imestamp] | -h[elp] }\n"
+	"       dpctl [OPTIONS] [-force] -b[atch] FILE\n"
+	"OPTIONS := { -j[son] | -p[retty] | -t[imestamp] | -n[etns] NETNS |\n"
+	"             -V[ersion] | -h[elp] }\n"
 	"Commands and keywords may be abbreviated to a unique prefix;\n"
 	"\"help\" or -h after any of them explains it.\n"
 	"Exit status: 0 ok, 1 the kernel refused, 2 usage error.  See dpctl(8).\n"
@@ -139,27 +146,78 @@ static const struct cmd main_cmds[] = {
 	{ "plan", do_plan, plan_help },
 	{ "address", do_addr, addr_help },
 	{ "key", do_key, key_help },
+	{ "up", do_up, up_help },
+	{ "down", do_down, down_help },
 	{ NULL, NULL, NULL },
 };
 
-/* Global options, iproute2 style: before the command (any prefix). */
-static int leading_option(const char *arg)
+/* Enter network namespace @name: a name from "ip netns", or a path. */
+static int enter_netns(const char *name)
 {
-	const char *opt = arg + 1;
+	char path[PATH_MAX];
+	int fd;
+
+	if (strchr(name, '/'))
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "dpctl: netns \"%s\": %s\n", name, strerror(errno));
+		return EXIT_KERNEL;
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		fprintf(stderr, "dpctl: netns \"%s\": %s\n", name, strerror(errno));
+		close(fd);
+		return EXIT_KERNEL;
+	}
+	close(fd);
+	return EXIT_OK;
+}
+
+static const char *batch_file;
+static bool batch_force;	/* -force: go on after a failed line */
+
+/*
+ * Global options, iproute2 style: before the command (any prefix).
+ * Returns how many words it took (1 or 2), -1 for help, -2 for the
+ * version, or the negative of an exit status less 10.
+ */
+static int leading_option(int argc, char **argv)
+{
+	const char *arg = argv[0], *opt = arg + 1;
+	int err;
 
 	if (*opt == '-')
 		opt++;
-	if (matches(opt, "json"))
+	if (!strcmp(opt, "V") || !strcmp(opt, "Version") ||
+	    !strcmp(opt, "version"))
+		return -2;
+	if (matches(opt, "json")) {
 		opts.json = true;
-	else if (matches(opt, "pretty"))
+	} else if (matches(opt, "pretty")) {
 		opts.pretty = true;
-	else if (matches(opt, "timestamp"))
+	} else if (matches(opt, "timestamp")) {
 		opts.timestamp = true;
-	else if (matches(opt, "help"))
+	} else if (matches(opt, "help")) {
 		return -1;
-	else
-		return usage_error("unknown option \"%s\"", arg);
-	return 0;
+	} else if (!strcmp(opt, "force")) {
+		batch_force = true;
+	} else if (matches(opt, "netns") || matches(opt, "batch")) {
+		if (argc < 2)
+			return -10 - usage_error("option \"%s\" needs a value", arg);
+		if (*opt == 'b') {
+			batch_file = argv[1];
+		} else {
+			err = enter_netns(argv[1]);
+			if (err)
+				return -10 - err;
+		}
+		return 2;
+	} else {
+		return -10 - usage_error("unknown option \"%s\"", arg);
+	}
+	return 1;
 }
 
 /* ... and, spelled out or as -j / -p, anywhere after it. */
@@ -178,24 +236,127 @@ static bool late_option(const char *arg)
 	return false;
 }
 
+/* One command: its late options taken out, then run. */
+static int run_line(int argc, char **argv)
+{
+	int i, j;
+
+	for (i = j = 0; i < argc; i++)
+		if (!late_option(argv[i]))
+			argv[j++] = argv[i];
+	return run_cmd("", main_header, main_cmds, j, argv, NULL);
+}
+
+/*
+ * Split @line into words as "ip -batch" does: blanks separate, double
+ * quotes group (a backslash keeps the next character), a word that
+ * starts with # starts a comment (so a node id "#6" is quoted).  Returns
+ * the number of words, or -1 when there are too many or a quote is not
+ * closed.
+ */
+static int split_line(char *line, char **argv, int max)
+{
+	char *r = line, *w = line;
+	int argc = 0;
+
+	for (;;) {
+		bool quoted = false;
+
+		while (*r == ' ' || *r == '\t' || *r == '\r' || *r == '\n')
+			r++;
+		if (!*r || *r == '#')
+			return argc;
+		if (argc == max)
+			return -1;
+		argv[argc++] = w;
+		for (; *r; r++) {
+			if (*r == '"') {
+				quoted = !quoted;
+			} else if (*r == '\\' && r[1]) {
+				*w++ = *++r;
+			} else if (!quoted && strchr(" \t\r\n", *r)) {
+				r++;
+				break;
+			} else {
+				*w++ = *r;
+			}
+		}
+		if (quoted)
+			return -1;
+		*w++ = 0;
+	}
+}
+
+/*
+ * dpctl -batch FILE: each line a command; stop at the first that fails
+ * (with -force: go on, and exit with the status of the last failure).
+ */
+static int run_batch(const char *file)
+{
+	bool json = opts.json, pretty = opts.pretty;
+	char line[4096], *argv[128];
+	unsigned int n = 0;
+	int argc, err, ret = EXIT_OK;
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+
+	if (!f) {
+		fprintf(stderr, "dpctl: %s: %s\n", file, strerror(errno));
+		return EXIT_USAGE;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		argc = split_line(line, argv, sizeof(argv) / sizeof(argv[0]) - 1);
+		if (argc < 0) {
+			fprintf(stderr, "dpctl: %s:%u: unclosed quote or too many words\n",
+				file, n);
+			ret = EXIT_USAGE;
+			if (batch_force)
+				continue;
+			break;
+		}
+		if (!argc)
+			continue;
+		argv[argc] = NULL;
+		opts.json = json;	/* a line's -j is its own */
+		opts.pretty = pretty;
+		fflush(stdout);
+		err = run_line(argc, argv);
+		fflush(stdout);
+		if (err) {
+			fprintf(stderr, "dpctl: %s:%u: command failed\n", file, n);
+			ret = err;
+			if (!batch_force)
+				break;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	int i, j, err;
+	int took;
 
 	argc--;
 	argv++;
 	while (argc > 0 && argv[0][0] == '-' && argv[0][1]) {
-		err = leading_option(argv[0]);
-		if (err < 0)
+		took = leading_option(argc, argv);
+		if (took == -1)
 			return level_help(stdout, main_header, main_cmds);
-		if (err)
-			return err;
-		argc--;
-		argv++;
+		if (took == -2) {
+			printf("dpctl (dpillar) %s\n", DP_VERSION);
+			return EXIT_OK;
+		}
+		if (took < 0)
+			return -10 - took;
+		argc -= took;
+		argv += took;
 	}
-	for (i = j = 0; i < argc; i++)
-		if (!late_option(argv[i]))
-			argv[j++] = argv[i];
-	argc = j;
-	return run_cmd("", main_header, main_cmds, argc, argv, NULL);
+	if (batch_file) {
+		if (argc)
+			return usage_error("-batch: unexpected \"%s\"", argv[0]);
+		return run_batch(batch_file);
+	}
+	return run_line(argc, argv);
 }

@@ -80,4 +80,11 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 		const struct dp_topo_ops *ops, const char *key,
 		const char *val);
 
+/*
+ * Device @dev's prefixes and node id, and (when @ports) the ifindex of each
+ * port (0: detached).  EXIT_OK, else EXIT_KERNEL after a message.
+ */
+int link_fabric(const char *dev, struct fabric_pfx *pfx, u32 *id,
+		unsigned int *ports, unsigned int *nports);
+
 #endif

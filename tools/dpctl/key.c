@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dpctl.h"
-#include "json.h"
+#include "dp_json.h"
 #include "topo_s2.h"
 
 const char key_help[] =

@@ -17,7 +17,7 @@
 #include "dpctl.h"
 #include "genl.h"
 #include "fabric.h"
-#include "json.h"
+#include "dp_json.h"
 #include "nl.h"
 #include "topo.h"
 
@@ -66,7 +66,7 @@ static const struct setting_attrs link_settings = {
 	.mode = IFLA_DPILLAR_MODE,
 };
 
-static int link_add(int argc, char **argv)
+int link_add(int argc, char **argv)
 {
 	unsigned int n = 0, k = 0, level = 0, ifindex[DPILLAR_PORTS_MAX];
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");
@@ -282,24 +282,34 @@ static const char *operstate_name(unsigned int s)
  * The addresses this server answers to: the node id placed in the fabric's
  * prefixes ("-" when the id does not fit the IPv4 host part).
  */
-static void fabric_ips(const struct link_info *li, unsigned int id,
-		       char *ip4, char *ip6)
+/* The device's IP prefixes: its attributes, else the module's defaults. */
+static void link_pfx(const struct link_info *li, struct fabric_pfx *pfx)
 {
 	const struct nlattr *p4 = li->data[IFLA_DPILLAR_IP4_PREFIX];
 	const struct nlattr *l4 = li->data[IFLA_DPILLAR_IP4_PREFIXLEN];
 	const struct nlattr *p6 = li->data[IFLA_DPILLAR_IP6_PREFIX];
+
+	fabric_pfx_default(pfx);
+	if (p4 && l4 && mnl_attr_get_payload_len(p4) == 4) {
+		memcpy(&pfx->ip4, mnl_attr_get_payload(p4), 4);
+		pfx->ip4_len = mnl_attr_get_u8(l4);
+	}
+	if (p6 && mnl_attr_get_payload_len(p6) == 16)
+		memcpy(&pfx->ip6, mnl_attr_get_payload(p6), 16);
+}
+
+/*
+ * The addresses this server answers to: the node id placed in the fabric's
+ * prefixes ("-" when the id does not fit the IPv4 host part).
+ */
+static void fabric_ips(const struct link_info *li, unsigned int id,
+		       char *ip4, char *ip6)
+{
 	struct fabric_pfx pfx;
 
-	fabric_pfx_default(&pfx);
-	if (p4 && l4 && mnl_attr_get_payload_len(p4) == 4) {
-		memcpy(&pfx.ip4, mnl_attr_get_payload(p4), 4);
-		pfx.ip4_len = mnl_attr_get_u8(l4);
-		fabric_ip4(&pfx, id, ip4);
-	}
-	if (p6 && mnl_attr_get_payload_len(p6) == 16) {
-		memcpy(&pfx.ip6, mnl_attr_get_payload(p6), 16);
-		fabric_ip6(&pfx, id, ip6);
-	}
+	link_pfx(li, &pfx);
+	fabric_ip4(&pfx, id, ip4);
+	fabric_ip6(&pfx, id, ip6);
 }
 
 static void print_link(const struct link_info *li)
@@ -447,7 +457,64 @@ static int check_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int link_del(int argc, char **argv)
+struct fabric_ctx {
+	struct link_info li;
+	struct fabric_pfx *pfx;
+	u32 *id;
+	unsigned int *ports;
+	unsigned int nports;
+	bool found;
+};
+
+static int fabric_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct fabric_ctx *fc = data;
+	const struct nlattr *port;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	parse_link(nlh, &fc->li);
+	if (!fc->li.is_dpillar)
+		return MNL_CB_OK;
+	fc->found = true;
+	*fc->id = dp_u32(&fc->li, IFLA_DPILLAR_NODE_ID);
+	link_pfx(&fc->li, fc->pfx);
+	fc->nports = 0;
+	if (fc->li.data[IFLA_DPILLAR_PORTS])
+		mnl_attr_for_each_nested(port, fc->li.data[IFLA_DPILLAR_PORTS])
+			if (fc->nports < DPILLAR_PORTS_MAX)
+				fc->ports[fc->nports++] = mnl_attr_get_u32(port);
+	return MNL_CB_OK;
+}
+
+int link_fabric(const char *dev, struct fabric_pfx *pfx, u32 *id,
+		unsigned int *ports, unsigned int *nports)
+{
+	unsigned int buf[DPILLAR_PORTS_MAX];
+	struct fabric_ctx fc = {
+		.pfx = pfx, .id = id, .ports = ports ? ports : buf,
+	};
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	int err;
+
+	if (rtnl_open(&ctx))
+		return EXIT_KERNEL;
+	nlh = link_msg(&ctx, RTM_GETLINK, 0, dev);
+	err = nl_talk(&ctx, nlh, fabric_cb, &fc, dev);
+	nl_close(&ctx);
+	if (err)
+		return EXIT_KERNEL;
+	if (!fc.found) {
+		fprintf(stderr, "dpctl: %s: not a dpillar device\n", dev);
+		return EXIT_KERNEL;
+	}
+	if (nports)
+		*nports = fc.nports;
+	return EXIT_OK;
+}
+
+int link_del(int argc, char **argv)
 {
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;

@@ -7,7 +7,7 @@
 
 #include "dpctl.h"
 #include "genl.h"
-#include "json.h"
+#include "dp_json.h"
 #include "neigh.h"
 
 const char monitor_help[] =

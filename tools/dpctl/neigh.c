@@ -6,7 +6,7 @@
 
 #include "dpctl.h"
 #include "genl.h"
-#include "json.h"
+#include "dp_json.h"
 #include "neigh.h"
 #include "table.h"
 
@@ -74,7 +74,7 @@ void neigh_json(const struct dp_neigh *n)
 	json_str("addr", n->addr);
 	json_uint("node_id", n->node_id);
 	if (n->has_mac)
-		json_str("mac", n->mac);
+		json_str("lladdr", n->mac);
 	json_str("state", neigh_state_name(n->state));
 	if (n->has_heard)
 		json_uint("last_heard_ms", n->last_heard_ms);

@@ -10,10 +10,10 @@
 #include "dp_print.h"
 #include "dpctl.h"
 #include "genl.h"
-#include "json.h"
+#include "dp_json.h"
 
 const char plan_help[] =
-	"dpctl plan { [topo NAME] -n N -k K | dev DEV } [order] [--csv]\n"
+	"dpctl plan { [topo NAME] -n N -k K | dev DEV } [order] [--csv|--dot]\n"
 	"    the switch (column/id) on each port of every server, as\n"
 	"    \"dpsim plan\" prints it; with \"order\", the order in which to\n"
 	"    populate a fabric that grows (DPillar), as \"dpsim plan --order\n"
@@ -59,7 +59,10 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 					   argv[1]), -1;
 		return 2;
 	}
+	/* -n, --level: dpsim's spelling works here too */
 	if (*key == '-')
+		key++;
+	if (*key == '-' && strlen(key) > 2)
 		key++;
 	if (!strcmp(key, "n")) {
 		v = &f->n;
@@ -114,7 +117,7 @@ int do_plan(int argc, char **argv)
 	struct fabric_args f = { .have_n = false };
 	struct fabric_pfx pfx;
 	struct dp_topo t;
-	bool csv = false, order = false;
+	bool csv = false, order = false, dot = false;
 	int used, err;
 
 	while (argc > 0) {
@@ -125,9 +128,19 @@ int do_plan(int argc, char **argv)
 			      !strcmp(argv[0], "csv"))) {
 			csv = true;
 			used = 1;
+		} else if (!used && (!strcmp(argv[0], "--dot") ||
+				     !strcmp(argv[0], "dot"))) {
+			dot = true;
+			used = 1;
 		} else if (!used && !strcmp(argv[0], "order")) {
 			order = true;
 			used = 1;
+		} else if (!used && !strcmp(argv[0], "--order")) {
+			/* dpsim's "--order grow" */
+			if (argc < 2 || strcmp(argv[1], "grow"))
+				return usage_error("plan: --order takes grow");
+			order = true;
+			used = 2;
 		}
 		if (!used)
 			return usage_error("plan: unexpected \"%s\"", argv[0]);
@@ -136,8 +149,10 @@ int do_plan(int argc, char **argv)
 	}
 	if (!f.have_n && !f.have_k && !f.dev)
 		return usage_error("plan: give -n N -k K, or dev DEV");
-	if (csv && opts.json)
-		return usage_error("plan: --csv and -j are exclusive");
+	if (csv + opts.json + dot > 1)
+		return usage_error("plan: --csv, -j and --dot are exclusive");
+	if (dot && order)
+		return usage_error("plan: --dot draws the fabric, not its order");
 	err = fabric_resolve(&f, &t, &pfx);
 	if (err)
 		return err;
@@ -149,6 +164,9 @@ int do_plan(int argc, char **argv)
 				strerror(-err));
 		return err ? EXIT_USAGE : EXIT_OK;
 	}
+	if (dot)
+		return dp_plan_dot(stdout, &t, NULL, 0, NULL, NULL) ?
+		       EXIT_KERNEL : EXIT_OK;
 	return dp_plan_print(stdout, &t, csv ? DP_PLAN_CSV : !opts.json ?
 			     DP_PLAN_TEXT : opts.pretty ? DP_PLAN_JSON_PRETTY :
 			     DP_PLAN_JSON);

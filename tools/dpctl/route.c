@@ -10,7 +10,7 @@
 #include "dp_print.h"
 #include "dpctl.h"
 #include "genl.h"
-#include "json.h"
+#include "dp_json.h"
 
 const char route_help[] =
 	"dpctl route get DEST... [dev DEV] [hash H]\n"
@@ -140,7 +140,7 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 		json_str("next", r->next_addr);
 		json_uint("next_id", r->next);
 		if (*r->mac)
-			json_str("next_mac", r->mac);
+			json_str("next_lladdr", r->mac);
 		json_uint("port", r->port);
 		json_str("phase", dp_phase_name(t, r->phase));
 		if (r->dir)

@@ -271,5 +271,45 @@ else
 	ko "$M not built (make check builds it)"
 fi
 
+# plan --dot: the same picture as dpsim's; dpsim's spelling of plan works
+for a in "-n 4 -k 2" "--topo dcell -n 4 -k 1" "--topo xdcent -n 2 -k 2 --level 2"; do
+	$D plan $a --dot >"$tmp/a" && $S plan $a --dot >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan $a --dot != dpsim"
+done
+$D plan -n 4 -k 3 --order grow >"$tmp/a" && $S plan -n 4 -k 3 --order grow >"$tmp/b" &&
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan --order grow != dpsim"
+rc "plan --dot and --csv" 2 $D plan -n 4 -k 2 --dot --csv
+$D plan -n 4 -k 2 -j >"$tmp/a" && $S plan -n 4 -k 2 -j >"$tmp/b" &&
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan -j != dpsim plan -j"
+
+# global options: -V, -batch, -n
+rc "-V" 0 $D -V
+has "-V is the sources' version" "dpctl (dpillar) $(sh ../../scripts/version.sh)"
+printf 'addr 1:0.1 -n 4 -k 2\n# a comment\n\naddr "#6" -n 4 -k 2 -j\n' >"$tmp/batch"
+rc "-batch FILE" 0 $D -batch "$tmp/batch"
+has "-batch: first line" "addr 1:0.1 id 5"
+has "-batch: a line's own -j, a quoted word" '"node_id":6'
+printf 'addr 1:0.1 -n 4 -k 2\nplan -n 4 -k 2 wibble\naddr "#6" -n 4 -k 2\n' >"$tmp/batch"
+rc "-batch stops at a failure" 2 $D -b - <"$tmp/batch"
+has "-batch names the line" "-:2: command failed" "$tmp/err"
+grep -q "id 6" "$tmp/out" && ko "-batch ran past the failure" || ok
+rc "-force -batch goes on, exits with the failure" 2 $D -force -b - <"$tmp/batch"
+has "-force -batch ran the line after the failure" "id 6"
+printf 'addr "1:0.1 -n 4\n' >"$tmp/batch"
+rc "-batch: an open quote" 2 $D -batch "$tmp/batch"
+rc "-batch and a command" 2 $D -batch "$tmp/batch" show
+rc "-n of no namespace" 1 $D -n dpctl-no-such-netns show
+has "-n says which" 'netns "dpctl-no-such-netns"' "$tmp/err"
+rc "-n without a value" 2 $D -n
+rc "up without a device" 2 $D up
+rc "up of a missing file" 2 $D up dpx -c "$tmp/none.conf"
+has "up names the file" "$tmp/none.conf" "$tmp/err"
+printf 'n 4\nk 2\naddr 0:0.0\nports lo\nbogus\n' >"$tmp/x.conf"
+rc "up: a key without a value" 2 $D up dpx -c "$tmp/x.conf"
+has "up names file and line" "x.conf:5" "$tmp/err"
+printf 'n 4\nk 2\naddr 0:9.0\nports lo lo\n' >"$tmp/x.conf"
+rc "up: the address is checked before the kernel" 2 $D up dpx -c "$tmp/x.conf"
+has "up: address message" "invalid address" "$tmp/err"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "version.h"
+#include "dp_json.h"
 #include "dp_print.h"
 #include "dp_grow.h"
 #include "sim.h"
@@ -30,6 +32,7 @@
 
 static const char usage_text[] =
 "usage: dpsim COMMAND [--topo NAME] [options]\n"
+"       dpsim -V | --version\n"
 "\n"
 "commands:\n"
 "  paths -n N -k K [--pairs P] [--seed S] [--json] [--shortest]\n"
@@ -47,24 +50,27 @@ static const char usage_text[] =
 "      the growth order (or a random order) exist.  A BFS per source says\n"
 "      which pairs are connected and their shortest live path\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
-"        [--mode MODE] [--hash H | --all-hashes] [--json]\n"
+"        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
 "      hop-by-hop path of the flow whose hash is H (default 0);\n"
 "      addresses are C:v_{k-1}.....v_0 or #<node id>; --fail takes failed\n"
 "      servers, and ADDR/PORT for a failed link; --all-hashes: every\n"
 "      distinct path a flow may take (the routing word has 16 bits), with\n"
-"      how many of the 65536 words take it (JSON)\n"
+"      how many of the 65536 words take it (JSON); --dot: the fabric with\n"
+"      the path and the failures, as Graphviz DOT\n"
 "  pairs -n N -k K [--fail ADDR[/PORT],...] [--mode MODE]\n"
 "      every ordered pair of live servers: SRC DST delivered|dropped|bad_hop\n"
 "      HOPS PATH; exit 1 when a hop went to a non-neighbour (a bug)\n"
 "      (PATH comma-separated), one line each\n"
-"  plan -n N -k K [--order grow] [--csv|--json]\n"
+"  plan -n N -k K [--order grow] [--csv|--json|--dot]\n"
 "      switch (column, id) on each port of every server; --order grow:\n"
-"      the recommended order in which to populate a growing fabric\n"
+"      the recommended order in which to populate a growing fabric;\n"
+"      --dot: servers, switches and cables as Graphviz DOT (dot -Tsvg)\n"
 "  bench [-n N -k K] [--runs R] [--json] [--decisions N --mode MODE]\n"
 "      ns per routing decision, each mode (median of R runs, default 7);\n"
 "      --decisions: only N failure-free decisions of MODE, for callgrind\n"
 "      (tools/dpsim/bench-callgrind.sh counts their instructions)\n"
 "\n"
+"  -j, --json   JSON instead of text (the commands that have it)\n"
 "  --topo NAME  the topology (default dpillar); --topo s2 (Space Shuffle)\n"
 "               has its own commands and options: dpsim help --topo s2\n"
 "  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
@@ -81,7 +87,7 @@ struct opts {
 	u64 pairs;
 	bool pairs_set;
 	u64 seed;
-	bool json, csv, shortest;
+	bool json, csv, shortest, dot;
 	u32 sources;
 	u32 failed, fail_links;
 	bool failed_set;
@@ -133,7 +139,7 @@ enum {
 	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
-	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL,
+	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
 };
 
 static const struct option long_opts[] = {
@@ -142,6 +148,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "dot", no_argument, NULL, OPT_DOT },
 	{ "shortest", no_argument, NULL, OPT_SHORTEST },
 	{ "sources", required_argument, NULL, OPT_SOURCES },
 	{ "failed", required_argument, NULL, OPT_FAILED },
@@ -176,7 +183,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->topo = "dpillar";
 	o->runs = 7;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hn:k:i:", long_opts, NULL)) != -1) {
+	/* -j: dpctl's spelling of --json (one dialect for both tools) */
+	while ((c = getopt_long(argc, argv, "hjn:k:i:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -1;
@@ -205,11 +213,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!parse_u64(optarg, ~0ULL, &o->seed))
 				return bad_usage("bad --seed '%s'", optarg);
 			break;
+		case 'j':
 		case OPT_JSON:
 			o->json = true;
 			break;
 		case OPT_CSV:
 			o->csv = true;
+			break;
+		case OPT_DOT:
+			o->dot = true;
 			break;
 		case OPT_SHORTEST:
 			o->shortest = true;
@@ -422,6 +434,17 @@ static double stdev(u64 sum, u64 sq, u64 cnt)
 	return v > 0 ? sqrt(v) : 0;
 }
 
+/* A JSON result's start: the object and the fabric it is about. */
+static void json_fabric_begin(const struct dp_topo *t)
+{
+	json_init(false);
+	json_open_obj(NULL);
+	json_uint("n", t->p.n);
+	json_uint("k", t->p.k);
+	json_uint("servers", t->nodes);
+	json_uint("switches", t->switches);
+}
+
 static int cmd_paths(struct opts *o)
 {
 	struct dp_topo t;
@@ -556,31 +579,33 @@ static int cmd_paths(struct opts *o)
 	}
 
 	if (o->json) {
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"switches\": %u"
-		       ", \"pairs\": %llu, \"all_pairs\": %s, \"dir\": \"%s\""
-		       ", \"avg_hops\": %.4f, \"max_hops\": %u, \"bound\": %u"
-		       ", \"failures\": %llu, \"histogram\": [",
-		       t.p.n, t.p.k, t.nodes, t.switches,
-		       (unsigned long long)pairs, all ? "true" : "false",
-		       dp_sel_name(&t, o->sel), pairs ? (double)sum / pairs : 0.0,
-		       maxh, bound, (unsigned long long)bad);
+		json_fabric_begin(&t);
+		json_uint("pairs", pairs);
+		json_bool("all_pairs", all);
+		json_str("dir", dp_sel_name(&t, o->sel));
+		json_double("avg_hops", pairs ? (double)sum / pairs : 0.0, 4);
+		json_uint("max_hops", maxh);
+		json_uint("bound", bound);
+		json_uint("failures", bad);
+		json_open_arr("histogram");
 		for (h = 0; h <= maxh; h++)
-			printf("%s%llu", h ? ", " : "",
-			       (unsigned long long)hist[h]);
-		printf("]");
-		if (o->shortest)
-			printf(", \"shortest_sources\": %u, \"shortest_avg\": "
-			       "%.4f, \"shortest_max\": %u, \"shortest_stdev\": "
-			       "%.4f, \"mode_from_sources_avg\": %.4f, "
-			       "\"mode_not_shortest\": %llu, "
-			       "\"choices_per_hop\": %.3f, \"shortest_paths_per"
-			       "_pair\": %.3f", nsrc, (double)ssum / scount,
-			       smax, stdev(ssum, ssq, scount),
-			       (double)msum / scount,
-			       (unsigned long long)mbad,
-			       hops_seen ? (double)csum / hops_seen : 0,
-			       pcount / scount);
-		printf(", \"stdev_hops\": %.4f}\n", stdev(sum, sq, pairs));
+			json_uint(NULL, hist[h]);
+		json_close_arr();
+		if (o->shortest) {
+			json_uint("shortest_sources", nsrc);
+			json_double("shortest_avg", (double)ssum / scount, 4);
+			json_uint("shortest_max", smax);
+			json_double("shortest_stdev", stdev(ssum, ssq, scount), 4);
+			json_double("mode_from_sources_avg", (double)msum / scount,
+				    4);
+			json_uint("mode_not_shortest", mbad);
+			json_double("choices_per_hop", hops_seen ?
+				    (double)csum / hops_seen : 0, 3);
+			json_double("shortest_paths_per_pair", pcount / scount, 3);
+		}
+		json_double("stdev_hops", stdev(sum, sq, pairs), 4);
+		json_close_obj();
+		json_end();
 	} else {
 		printf("%s: %u servers, %u switches\n", describe(&t),
 		       t.nodes, t.switches);
@@ -819,43 +844,41 @@ static int cmd_ft(struct opts *o)
 		     100.0 * res.delivered_conn / res.connected : 0;
 
 	if (o->json) {
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"switches\": %u"
-		       ", \"failed\": %u, \"failed_links\": %u, \"populate\": %u"
-		       ", \"order\": \"%s\", \"pairs\": %llu"
-		       ", \"dir\": \"%s\", \"mode\": \"%s\", \"ttl\": %u"
-		       ", \"delivered\": %llu, \"dropped\": %llu"
-		       ", \"looped\": %llu, \"bad_hops\": %llu"
-		       ", \"avg_hops\": %.4f, \"max_hops\": %u"
-		       ", \"avg_sroute_hops\": %.4f, \"avg_stretch\": %.4f"
-		       ", \"bound\": %u, \"detoured\": %llu",
-		       t.p.n, t.p.k, t.nodes, t.switches, fs.nfailed,
-		       fs.nlinks, o->populate,
-		       o->order_random ? "random" : "grow",
-		       (unsigned long long)res.pairs,
-		       dp_sel_name(&t, o->sel), dp_sel_name(&t, o->sel),
-		       o->ttl, (unsigned long long)res.delivered,
-		       (unsigned long long)res.dropped,
-		       (unsigned long long)res.looped,
-		       (unsigned long long)res.bad, avg, res.maxh, avg0, avgs,
-		       t.ff_hops, (unsigned long long)res.detoured);
-		if (res.bfs)
-			printf(", \"connected\": %llu, \"delivered_connected\":"
-			       " %llu, \"delivered_connected_pct\": %.5f"
-			       ", \"avg_bfs_hops\": %.4f",
-			       (unsigned long long)res.connected,
-			       (unsigned long long)res.delivered_conn, pct,
-			       avgb);
+		json_fabric_begin(&t);
+		json_uint("failed", fs.nfailed);
+		json_uint("failed_links", fs.nlinks);
+		json_uint("populate", o->populate);
+		json_str("order", o->order_random ? "random" : "grow");
+		json_uint("pairs", res.pairs);
+		json_str("dir", dp_sel_name(&t, o->sel));
+		json_str("mode", dp_sel_name(&t, o->sel));
+		json_uint("ttl", o->ttl);
+		json_uint("delivered", res.delivered);
+		json_uint("dropped", res.dropped);
+		json_uint("looped", res.looped);
+		json_uint("bad_hops", res.bad);
+		json_double("avg_hops", avg, 4);
+		json_uint("max_hops", res.maxh);
+		json_double("avg_sroute_hops", avg0, 4);
+		json_double("avg_stretch", avgs, 4);
+		json_uint("bound", t.ff_hops);
+		json_uint("detoured", res.detoured);
+		if (res.bfs) {
+			json_uint("connected", res.connected);
+			json_uint("delivered_connected", res.delivered_conn);
+			json_double("delivered_connected_pct", pct, 5);
+			json_double("avg_bfs_hops", avgb, 4);
+		}
 		for (j = 0; j < DP_DETOUR_SLOTS; j++)
 			if (dp_detour_name(&t, j + 1))
-				printf(", \"%s\": %llu",
-				       dp_detour_name(&t, j + 1),
-				       (unsigned long long)res.detours[j]);
-		printf(", \"drops\": {");
+				json_uint(dp_detour_name(&t, j + 1),
+					  res.detours[j]);
+		json_open_obj("drops");
 		for (j = 1; j < ndrops; j++)
-			printf("%s\"%s\": %llu", j > 1 ? ", " : "",
-			       dp_drop_reason_name(&t, j),
-			       (unsigned long long)res.drops[j]);
-		printf("}}\n");
+			json_uint(dp_drop_reason_name(&t, j), res.drops[j]);
+		json_close_obj();
+		json_close_obj();
+		json_end();
 	} else {
 		printf("%s: %u servers, %u switches; %u failed servers, %u "
 		       "failed links\n", describe(&t), t.nodes, t.switches,
@@ -974,18 +997,24 @@ static int route_all_hashes(const struct dp_topo *t,
 		paths[i].words++;
 	}
 	if (!err) {
-		printf("{\"paths\": [");
+		json_init(false);
+		json_open_obj(NULL);
+		json_open_arr("paths");
 		for (i = 0; i < npaths; i++) {
-			printf("%s{\"words\": %u, \"path\": [", i ? ", " : "",
-			       paths[i].words);
+			json_open_obj(NULL);
+			json_uint("words", paths[i].words);
+			json_open_arr("path");
 			for (j = 0; j < paths[i].len; j++) {
 				dp_addr_format(t, paths[i].ids[j], a,
 					       sizeof(a));
-				printf("%s\"%s\"", j ? ", " : "", a);
+				json_str(NULL, a);
 			}
-			printf("]}");
+			json_close_arr();
+			json_close_obj();
 		}
-		printf("]}\n");
+		json_close_arr();
+		json_close_obj();
+		json_end();
 	}
 	for (i = 0; i < npaths; i++)
 		free(paths[i].ids);
@@ -1091,12 +1120,34 @@ static int cmd_pairs(struct opts *o)
 }
 
 /* "[out, in]": the port of @from that reaches @to, and @to's port there. */
-static void print_hop_ports(const struct dp_topo *t, u32 from, u32 to, u32 i)
+/* A picture is for a small fabric: say so instead of drawing a blot. */
+#define DOT_MAX_NODES 1000
+static bool dot_size_ok(const struct dp_topo *t)
+{
+	if (t->nodes <= DOT_MAX_NODES)
+		return true;
+	fprintf(stderr, "dpsim: --dot: %u servers is too many to draw "
+		"(at most %u)\n", t->nodes, DOT_MAX_NODES);
+	return false;
+}
+
+/* dp_plan_dot()'s question: is server @id (port -1) or its link down? */
+static bool dot_failed(const void *ctx, u32 id, int port)
+{
+	const struct dp_fail_set *fs = ctx;
+
+	return port < 0 ? dp_fail_node(fs, id) : dp_fail_link(fs, id, port);
+}
+
+/* A hop's port at both ends, [from's, to's] (-1: none). */
+static void json_hop_ports(const struct dp_topo *t, u32 from, u32 to)
 {
 	int p = dp_hop_port(t, from, to);
 
-	printf("%s[%d, %d]", i ? ", " : "", p,
-	       p < 0 ? -1 : dp_peer_port(t, from, p, to));
+	json_open_arr(NULL);
+	json_int(NULL, p);
+	json_int(NULL, p < 0 ? -1 : dp_peer_port(t, from, p, to));
+	json_close_arr();
 }
 
 static int cmd_route(struct opts *o)
@@ -1144,34 +1195,49 @@ static int cmd_route(struct opts *o)
 		return err;
 	}
 	dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
-	if (o->json) {
+	if (o->dot) {
+		/* the fabric, the failures and the path, in one picture */
+		err = dot_size_ok(&t) ?
+		      dp_plan_dot(stdout, &t, w.path, w.path_len, dot_failed,
+				  &fs) : 1;
+	} else if (o->json) {
 		struct dp_route_state st0;
 
 		/* The header a source puts on the flow: crafted-frame tools. */
 		dp_route_init(&t, src, dst, o->sel, o->hash, &st0);
-		printf("{\"delivered\": %s, \"hops\": %u, \"path\": [",
-		       w.delivered ? "true" : "false", w.hops);
+		json_init(false);
+		json_open_obj(NULL);
+		json_bool("delivered", w.delivered);
+		json_uint("hops", w.hops);
+		json_open_arr("path");
 		for (i = 0; i < w.path_len; i++) {
 			dp_addr_format(&t, w.path[i], a, sizeof(a));
-			printf("%s\"%s\"", i ? ", " : "", a);
+			json_str(NULL, a);
 		}
-		printf("], \"phases\": [");
+		json_close_arr();
+		json_open_arr("phases");
 		for (i = 0; i + 1 < w.path_len; i++)
-			printf("%s\"%s\"", i ? ", " : "",
-			       dp_phase_name(&t, w.phase[i]));
+			json_str(NULL, dp_phase_name(&t, w.phase[i]));
+		json_close_arr();
 		/* Each hop's port at both ends: what a cable chain needs. */
-		printf("], \"ports\": [");
+		json_open_arr("ports");
 		for (i = 0; i + 1 < w.path_len; i++)
-			print_hop_ports(&t, w.path[i], w.path[i + 1], i);
-		printf("], \"reason\": \"%s\", \"looped\": %s, \"bad_hop\": "
-		       "%s", w.looped ? "ttl_expired" :
-		       dp_drop_reason_name(&t, w.reason),
-		       w.looped ? "true" : "false",
-		       w.bad_hop ? "true" : "false");
-		printf(", \"src_id\": %u, \"dst_id\": %u, \"header\": "
-		       "{\"ttl\": %u, \"flags\": %u, \"rword\": %u, "
-		       "\"waypoint\": %u}}\n", src, dst, dp_topo_ttl(&t),
-		       st0.flags, st0.word, st0.waypoint);
+			json_hop_ports(&t, w.path[i], w.path[i + 1]);
+		json_close_arr();
+		json_str("reason", w.looped ? "ttl_expired" :
+			 dp_drop_reason_name(&t, w.reason));
+		json_bool("looped", w.looped);
+		json_bool("bad_hop", w.bad_hop);
+		json_uint("src_id", src);
+		json_uint("dst_id", dst);
+		json_open_obj("header");
+		json_uint("ttl", dp_topo_ttl(&t));
+		json_uint("flags", st0.flags);
+		json_uint("rword", st0.word);
+		json_uint("waypoint", st0.waypoint);
+		json_close_obj();
+		json_close_obj();
+		json_end();
 	} else {
 		dp_addr_format(&t, src, a, sizeof(a));
 		dp_addr_format(&t, dst, b, sizeof(b));
@@ -1193,7 +1259,7 @@ static int cmd_route(struct opts *o)
 	free(w.path);
 	free(w.phase);
 	fs_free(&fs);
-	return w.bad_hop ? 1 : 0;
+	return w.bad_hop || (o->dot && err) ? 1 : 0;
 }
 
 /* ---- plan ---- */
@@ -1206,8 +1272,13 @@ static int cmd_plan(struct opts *o)
 	err = need_topo(o, &t);
 	if (err)
 		return err;
-	if (o->csv && o->json)
-		return bad_usage("--csv and --json are exclusive%s", "");
+	if (o->csv + o->json + o->dot > 1)
+		return bad_usage("--csv, --json and --dot are exclusive%s", "");
+	if (o->dot && o->order)
+		return bad_usage("--dot draws the fabric, not its order%s", "");
+	if (o->dot)
+		return dot_size_ok(&t) ? dp_plan_dot(stdout, &t, NULL, 0, NULL,
+						     NULL) : 1;
 	if (o->order_random)
 		return bad_usage("plan prints the growth order only (--order "
 				 "grow)%s", "");
@@ -1404,16 +1475,22 @@ static int cmd_bench(struct opts *o)
 		dp_fail_clear(&fs);
 	}
 	if (o->json) {
-		printf("{\"n\": %u, \"k\": %u, \"servers\": %u, \"runs\": %u, "
-		       "\"failed\": %u, \"modes\": [", t.p.n, t.p.k, t.nodes,
-		       o->runs, nfail);
-		for (sel = 0; sel < nsel; sel++)
-			printf("%s{\"mode\": \"%s\", \"ns_route_init\": %.2f, "
-			       "\"ns_route\": %.2f, \"ns_route_view\": %.2f, "
-			       "\"ns_route_failures\": %.2f}", sel ? ", " : "",
-			       dp_sel_name(&t, sel), res[sel].init,
-			       res[sel].route, res[sel].view, res[sel].fail);
-		printf("]}\n");
+		json_fabric_begin(&t);
+		json_uint("runs", o->runs);
+		json_uint("failed", nfail);
+		json_open_arr("modes");
+		for (sel = 0; sel < nsel; sel++) {
+			json_open_obj(NULL);
+			json_str("mode", dp_sel_name(&t, sel));
+			json_double("ns_route_init", res[sel].init, 2);
+			json_double("ns_route", res[sel].route, 2);
+			json_double("ns_route_view", res[sel].view, 2);
+			json_double("ns_route_failures", res[sel].fail, 2);
+			json_close_obj();
+		}
+		json_close_arr();
+		json_close_obj();
+		json_end();
 	} else {
 		printf("%s, %u decisions x 16, median of %u runs:\n",
 		       describe(&t), BENCH_N, o->runs);
@@ -1445,6 +1522,11 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);
 	cmd = argv[1];
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") ||
+	    !strcmp(cmd, "-Version")) {
+		printf("dpsim (dpillar) %s\n", DP_VERSION);
+		return 0;
+	}
 	/* S2 is a graph, not arithmetic: its own commands (s2sim.c) */
 	for (int i = 2; i < argc; i++)
 		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&

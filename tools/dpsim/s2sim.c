@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp_json.h"
 #include "topo_s2.h"
 #include "s2sim.h"
 
@@ -34,7 +35,7 @@ struct s2opts {
 	u32 switches, ports, servers, spaces, d, seed, rule, keys, pairs;
 	const char *coords;
 	double fail_links;
-	bool json, shortcut, all_rules;
+	bool json, shortcut, all_rules, dot;
 };
 
 static u64 rng_state;
@@ -403,20 +404,32 @@ static u32 fail_links(struct s2net *g, double frac)
 	return done;
 }
 
+/* One figure: "KEY VALUE" a line, or a member of one JSON object. */
 static void out_num(const struct s2opts *o, bool *first, const char *k,
 		    double v, int prec)
 {
-	if (o->json)
-		printf("%s\"%s\": %.*f", *first ? "{" : ", ", k, prec, v);
-	else
+	if (o->json) {
+		if (*first) {
+			json_init(false);
+			json_open_obj(NULL);
+		}
+		json_double(k, v, prec);
+	} else {
 		printf("%s %.*f\n", k, prec, v);
+	}
 	*first = false;
 }
 
 static void out_end(const struct s2opts *o, bool first)
 {
-	if (o->json)
-		printf("%s}\n", first ? "{" : "");
+	if (!o->json)
+		return;
+	if (first) {
+		json_init(false);
+		json_open_obj(NULL);
+	}
+	json_close_obj();
+	json_end();
 }
 
 /* All ordered pairs of switches (or o->pairs random ones). */
@@ -768,6 +781,42 @@ static void print_plan(const struct s2net *g)
 			printf("H %u %u %u\n", h, a + 1, h);
 }
 
+/*
+ * The network as Graphviz DOT: switches (with their server count) and
+ * cables, and @path (@len switches) in red, its hops numbered.  The
+ * coordinates place nothing: Space Shuffle's layout is the circle of
+ * space 0, which neato approximates well enough for a few dozen switches.
+ */
+static void print_dot(const struct s2net *g, const u32 *path, u32 len)
+{
+	printf("graph \"Space Shuffle\" {\n\tgraph [label=\"Space Shuffle: "
+	       "%u switches, %u spaces%s\", labelloc=t, fontname=Helvetica, "
+	       "layout=circo];\n\tnode [fontname=Helvetica, fontsize=10, "
+	       "shape=ellipse, style=filled, fillcolor=lightblue];\n"
+	       "\tedge [color=gray40];\n", g->n, g->L, path ? ", a path" : "");
+	for (u32 a = 0; a < g->n; a++)
+		printf("\t\"%u\" [label=\"%u (%u servers)\"%s];\n", a, a,
+		       g->hosts[a], path && (a == path[0] || a == path[len - 1]) ?
+		       ", color=red, penwidth=2" : "");
+	for (u32 a = 0; a < g->n; a++)
+		for (u32 i = 0; i < g->deg[a]; i++) {
+			u32 b = g->adj[a * S2_DEG_MAX + i], hop = 0;
+
+			if (b < a)
+				continue;
+			for (u32 j = 0; path && j + 1 < len; j++)
+				if ((path[j] == a && path[j + 1] == b) ||
+				    (path[j] == b && path[j + 1] == a))
+					hop = j + 1;
+			printf("\t\"%u\" -- \"%u\"", a, b);
+			if (hop)
+				printf(" [color=red, penwidth=3, fontcolor=red, "
+				       "label=\"%u\"]", hop);
+			printf(";\n");
+		}
+	printf("}\n");
+}
+
 /* One flow's path, hop by hop (the first hop hashed as Algorithm 2). */
 static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 		     u32 to, u32 hash)
@@ -782,7 +831,14 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 	}
 	if (d > g->L)
 		d = g->L;
-	printf("%u", u);
+	u32 *path = o->dot ? calloc(g->n + 1, sizeof(*path)) : NULL;
+
+	if (o->dot && !path)
+		return 1;
+	if (path)
+		path[0] = u;
+	else
+		printf("%u", u);
 	while (u != to && hops < g->n) {
 		u32 n = cands(g, u, 0, c, nb1);
 		int k = -1;
@@ -795,8 +851,16 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 		if (k < 0)
 			break;
 		u = nb1[k];
-		printf(" %u", u);
+		if (path)
+			path[hops + 1] = u;
+		else
+			printf(" %u", u);
 		hops++;
+	}
+	if (path) {
+		print_dot(g, path, hops + 1);
+		free(path);
+		return u == to ? 0 : 1;
 	}
 	printf("\n%s in %u hops\n", u == to ? "delivered" : "stuck", hops);
 	return u == to ? 0 : 1;
@@ -813,9 +877,11 @@ static const char s2_usage[] =
 "  ft --fail-links F [--rule R]  routing success with a fraction F of\n"
 "                       failed links, without and with shortcut discovery\n"
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
-"  plan [--grow M]      the cabling and coordinates (.Topo format)\n"
+"  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format);\n"
+"                       --dot: switches and cables as Graphviz DOT\n"
 "  locate --key KEY     the key's coordinates and home switch per space\n"
-"  route --from A --to B [--hash H]  one flow's path (switch ids from 0);\n"
+"  route --from A --to B [--hash H] [--dot]  one flow's path (switch ids\n"
+"                       from 0; --dot: drawn on the network);\n"
 "                       H != 0: the first hop hashed over the neighbours\n"
 "                       that reduce the MCD (the paper's Algorithm 2)\n"
 "  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
@@ -842,6 +908,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "to", required_argument, NULL, 'B' },
 		{ "hash", required_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "dot", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -878,6 +945,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'B': to = strtoul(optarg, NULL, 0); break;
 		case 'H': hash = strtoul(optarg, NULL, 0); break;
 		case 'j': o.json = true; break;
+		case 'D': o.dot = true; break;
 		case 'r':
 			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
 				if (!strcmp(optarg, rule_names[o.rule]))
@@ -921,7 +989,10 @@ int s2_main(const char *cmd, int argc, char **argv)
 			fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
 				growm, rem, add);
 		}
-		print_plan(&g);
+		if (o.dot)
+			print_dot(&g, NULL, 0);
+		else
+			print_plan(&g);
 	} else if (!strcmp(cmd, "locate") && key) {
 		u32 x[DP_S2_SPACES_MAX];
 

@@ -73,56 +73,56 @@ check "route bad address" 2 $D route -n 8 -k 3 --from 0:0.0 --to 1:0.0.0
 check "route failed source" 1 $D route -n 8 -k 3 --from 0:0.0.0 --to 1:0.0.1 --fail 0:0.0.0
 
 check "paths (8,3) all pairs json" 0 $D paths -n 8 -k 3 --json
-has "paths json fields" '"n": 8, "k": 3, "servers": 192, "switches": 48, "pairs": 36672'
-has "paths json bound" '"max_hops": 3, "bound": 4'
+has "paths json fields" '"n":8,"k":3,"servers":192,"switches":48,"pairs":36672'
+has "paths json bound" '"max_hops":3,"bound":4'
 check "paths (8,3) paper direction" 0 $D paths -n 8 -k 3 --dir cw --json
-has "paths D=+1 reaches the bound" '"max_hops": 4, "bound": 4'
+has "paths D=+1 reaches the bound" '"max_hops":4,"bound":4'
 check "paths (48,5) sampled + shortest" 0 $D paths -n 48 -k 5 --pairs 20000 --shortest --sources 1 --json
-has "paths (48,5) servers" '"servers": 39813120'
+has "paths (48,5) servers" '"servers":39813120'
 has "paths (48,5) shortest" '"shortest_avg"'
 
 check "ft (12,4) 300 failed json" 0 $D ft -n 12 -k 4 --failed 300 --pairs 20000 --json
-has "ft json fields" '"looped": 0, "bad_hops": 0'
+has "ft json fields" '"looped":0,"bad_hops":0'
 # the TTL covers both modes: shortest (2B+1)D+B = 31*4+15 for (12,4)
-has "ft json ttl from the topology" '"ttl": 139,'
-has "ft json mode shortest by default" '"mode": "shortest"'
-has "ft json connected pairs by BFS" '"delivered_connected_pct": '
-has "ft json detour hops" '"tunnel_hops": '
+has "ft json ttl from the topology" '"ttl":139,'
+has "ft json mode shortest by default" '"mode":"shortest"'
+has "ft json connected pairs by BFS" '"delivered_connected_pct":'
+has "ft json detour hops" '"tunnel_hops":'
 for f in delivered dropped avg_stretch avg_hops max_hops bound; do
-	has "ft json has $f" "\"$f\": "
+	has "ft json has $f" "\"$f\":"
 done
 check "ft (48,4) with failed links" 0 $D ft -n 48 -k 4 --failed 2000 --fail-links 2000 --pairs 20000 --json
-has "ft (48,4) no loop" '"looped": 0, "bad_hops": 0'
+has "ft (48,4) no loop" '"looped":0,"bad_hops":0'
 # With a TTL far above t->max_hops, no path may be longer than the bound.
 check "ft (8,3) paths within max_hops" 0 $D ft -n 8 -k 3 --failed 40 --fail-links 20 --pairs 20000 --ttl 1000 --json
-has "ft (8,3) none over the bound" '"looped": 0, "bad_hops": 0'
+has "ft (8,3) none over the bound" '"looped":0,"bad_hops":0'
 
 # The paper's example (Sec. IV-B): (0,000) -> (2,001) with (1,001) failed,
 # clockwise: tunnel through (1,000) to (2,010).
 check "route paper example" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --fail 1:0.0.1 --dir cw --json
-has "route paper example path" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
+has "route paper example path" '{"delivered":true,"hops":5,"path":["0:0.0.0","1:0.0.0","2:0.1.0","0:0.1.0","1:0.1.1","2:0.0.1"]'
 # The issue's example: two failures send the packet round the pillar four
 # times (four tunnels); 68 hops fit the derived TTL (8k+9 = 89 for k = 10).
 check "route (4,10) two failures" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --mode paper
 has "route (4,10) delivered in 68 hops" "delivered in 68 hops"
 check "route (4,10) two failures json" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json --mode paper
-has "route (4,10) json" '{"delivered": true, "hops": 68, '
+has "route (4,10) json" '{"delivered":true,"hops":68,'
 check "route (4,10) shortest mode" 0 $D route -n 4 -k 10 --from 2:1.0.0.1.0.1.1.0.0.0 --to 2:1.1.0.0.1.1.0.0.0.1 --fail 1:1.1.0.0.1.1.0.0.0.1,1:1.1.0.0.1.1.0.0.1.1 --json
-has "route (4,10) shortest delivered" '{"delivered": true, '
+has "route (4,10) shortest delivered" '{"delivered":true,'
 # Failure-free, the shortest mode is exactly BFS: (12,4) all pairs.
 check "paths (12,4) shortest mode = BFS" 0 $D paths -n 12 -k 4 --shortest --sources 5184 --json
-has "paths (12,4) shortest average 3.649" '"avg_hops": 3.6492'
-has "paths (12,4) BFS average 3.649" '"shortest_avg": 3.6492'
+has "paths (12,4) shortest average 3.649" '"avg_hops":3.6492'
+has "paths (12,4) BFS average 3.649" '"shortest_avg":3.6492'
 check "plan --order grow" 0 $D plan -n 4 -k 2 --order grow --csv
 has "plan --order grow first" '1,0:0.0'
 check "plan --order random refused" 2 $D plan -n 4 -k 2 --order random
 check "ft --populate 50 grow" 0 $D ft -n 12 -k 4 --populate 50 --pairs 2000 --json
-has "ft --populate kept half" '"failed": 2592,'
+has "ft --populate kept half" '"failed":2592,'
 check "ft --populate 50 random" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --json
 check "bad --populate" 2 $D ft -n 12 -k 4 --populate 0
 check "bad --order" 2 $D ft -n 12 -k 4 --populate 50 --order sideways
 check "route #id addresses" 0 $D route -n 8 -k 3 --from '#0' --to '#129' --fail '#65' --sel cw --json
-has "route #id = paper example" '{"delivered": true, "hops": 5, "path": ["0:0.0.0", "1:0.0.0", "2:0.1.0", "0:0.1.0", "1:0.1.1", "2:0.0.1"]'
+has "route #id = paper example" '{"delivered":true,"hops":5,"path":["0:0.0.0","1:0.0.0","2:0.1.0","0:0.1.0","1:0.1.1","2:0.0.1"]'
 check "route --topo dpillar" 0 $D route --topo dpillar -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --json
 check "unknown topology" 2 $D paths --topo nosuch -n 8 -k 3
 check "bad selector" 2 $D paths -n 8 -k 3 --sel sideways
@@ -130,7 +130,7 @@ check "route bad #id" 2 $D route -n 8 -k 3 --from '#192' --to '#0'
 check "route --ttl below the path" 0 $D route -n 8 -k 3 --from 0:0.0.0 --to 2:0.0.1 --fail 1:0.0.1 --dir cw --ttl 4
 has "route TTL expiry reported" "NOT delivered: TTL 4 expired"
 check "route to self" 0 $D route -n 8 -k 3 --from 1:2.3.0 --to 1:2.3.0 --json
-has "route to self is 0 hops" '{"delivered": true, "hops": 0, "path": ["1:2.3.0"]'
+has "route to self is 0 hops" '{"delivered":true,"hops":0,"path":["1:2.3.0"]'
 check "route helix+ring text" 0 $D route -n 12 -k 4 --from 0:0.0.0.0 --to 2:5.5.5.5
 has "route text delivered" "delivered in"
 
@@ -140,12 +140,48 @@ n=$(echo "$out" | wc -l)
 [ "$n" -eq 17 ] && ok "plan (4,2) has 16 rows" || ko "plan (4,2) rows: $n"
 has "plan row" "1:1.0,1,0,1"
 check "plan json" 0 $D plan -n 4 -k 2 --json
-has "plan json" '{"server": "0:0.0", "port": 0, "switch_col": 0, "switch_id": 0}'
+has "plan json" '{"server":"0:0.0","port":0,"switch_col":0,"switch_id":0}'
 check "bench" 0 $D bench -n 8 -k 3 --runs 1 --json
-has "bench json" '"mode": "shortest", "ns_route_init"'
-has "bench json paper" '"mode": "paper"'
+has "bench json" '"mode":"shortest","ns_route_init"'
+has "bench json paper" '"mode":"paper"'
 check "paths --shortest checks the mode from the sources" 0 $D paths -n 6 -k 3 --pairs 0 --shortest --sources 81 --json
-has "paths (6,3) mode = BFS from every source" '"mode_not_shortest": 0,'
+has "paths (6,3) mode = BFS from every source" '"mode_not_shortest":0,'
+
+# Pictures (Graphviz DOT): every server, switch and link once; a path in
+# red, hop by hop; a failed server grey and its links dashed.
+count() { echo "$out" | grep -c -- "$1"; }
+check "plan --dot" 0 $D plan -n 4 -k 2 --dot
+[ "$(count 'shape=box')" -eq 8 ] && [ "$(count 'shape=ellipse')" -eq 4 ] &&
+	[ "$(count ' -- ')" -eq 16 ] && ok "plan (4,2) --dot: 8 servers, 4 switches, 16 links" ||
+	ko "plan (4,2) --dot: $(count 'shape=box') servers, $(count 'shape=ellipse') switches, $(count ' -- ') links"
+check "plan dcell --dot" 0 $D plan --topo dcell -n 4 -k 1 --dot
+[ "$(count 'shape=box')" -eq 20 ] && [ "$(count ' -- ')" -eq 30 ] &&
+	ok "plan dcell (4,1) --dot: 20 servers, 20 switch links + 10 cables" ||
+	ko "plan dcell (4,1) --dot: $(count 'shape=box') servers, $(count ' -- ') links"
+check "route --dot around a failure" 0 $D route -n 4 -k 3 --from 0:0.0.0 --to 2:1.1.1 --fail 1:0.0.1 --dot
+# 3 hops over switches: 6 server-switch links in red, numbered 1 to 3
+[ "$(count 'penwidth=3')" -eq 6 ] && [ "$(count 'label="3"')" -eq 2 ] &&
+	ok "route --dot: the 3 hops of the detour in red" ||
+	ko "route --dot: $(count 'penwidth=3') red links"
+has "route --dot: the failed server is grey" '"1:0.0.1" [shape=box, style="filled,dashed"'
+echo "$out" | grep -- '"1:0.0.1"' | grep -q penwidth &&
+	ko "route --dot: the path crosses the failed server" || ok "route --dot: the path avoids the failed server"
+check "s2 plan --dot" 0 $D plan --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --dot
+[ "$(count 'servers)"')" -eq 16 ] && [ "$(count ' -- ')" -eq 32 ] &&
+	ok "s2 plan --dot: 16 switches, 32 cables (4 network ports each)" ||
+	ko "s2 plan --dot: $(count 'servers)"') switches, $(count ' -- ') cables"
+check "s2 route --dot" 0 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --dot
+[ "$(count 'penwidth=3')" -eq 2 ] && ok "s2 route --dot: its 2 hops in red" ||
+	ko "s2 route --dot: $(count 'penwidth=3') red cables, not 2"
+check "plan --dot --json" 2 $D plan -n 4 -k 2 --dot --json
+check "plan --dot too large" 1 $D plan -n 16 -k 3 --dot
+if command -v dot >/dev/null; then
+	$D route -n 4 -k 3 --from 0:0.0.0 --to 2:1.1.1 --fail 1:0.0.1 --dot |
+		dot -Tsvg >/dev/null 2>/tmp/dpsim-test-err.$$ &&
+		ok "Graphviz draws route --dot" || { ko "dot -Tsvg"; cat /tmp/dpsim-test-err.$$; }
+else
+	ko "no Graphviz dot (scripts/deps.sh installs graphviz)"
+fi
 
 # XDCent and BCube from the command line.
 check "plan xdcent (3,2,2)" 0 $D plan --topo xdcent -n 3 -k 2 -i 2
@@ -154,7 +190,7 @@ check "plan bcube (4,1)" 0 $D plan --topo bcube -n 4 -k 1 --json
 check "xdcent without level" 2 $D paths --topo xdcent -n 3 -k 2
 check "xdcent level below k-1" 2 $D paths --topo xdcent -n 3 -k 3 -i 1
 check "route xdcent near" 0 $D route --topo xdcent -n 4 -k 2 -i 3 --from 0.0.0.0 --to 3.2.1.0 --mode near --json
-has "route xdcent delivered" '{"delivered": true'
+has "route xdcent delivered" '{"delivered":true'
 # Space Shuffle: the core checks, then the authors' network reproduced.
 suite test_s2 /tmp/dpsim-s2.$$
 rm -f /tmp/dpsim-s2.$$
@@ -162,7 +198,7 @@ S2TOPO=${S2TOPO:-../../../shared/data/s2/780.245.14.0.MSG1.Topo}
 if [ -r "$S2TOPO" ]; then
 	check "s2 paths on 780.245.14.0" 0 $D paths --topo s2 --file "$S2TOPO" --json
 	has "s2 780: BFS, 1-hop, 2-hop, 2-hop-sim (authors' figures)" \
-		'"bfs_avg": 2.5703, "1hop_avg": 3.2619, "1hop_max": 10, "1hop_stuck": 0, "2hop-sim_avg": 2.8026, "2hop-sim_max": 9, "2hop-sim_stuck": 0, "2hop_avg": 2.6481'
+		'"bfs_avg":2.5703,"1hop_avg":3.2619,"1hop_max":10,"1hop_stuck":0,"2hop-sim_avg":2.8026,"2hop-sim_max":9,"2hop-sim_stuck":0,"2hop_avg":2.6481'
 	check "s2 route 0 -> 100 on 780" 0 $D route --topo s2 --file "$S2TOPO" --from 0 --to 100
 	has "s2 route: path and hops" "delivered in 3 hops"
 	check "s2 route with a flow hash" 0 $D route --topo s2 --file "$S2TOPO" --from 0 --to 100 --hash 4
@@ -174,19 +210,19 @@ check "s2 route to a node that does not exist" 2 $D route --topo s2 --switches 1
 check "s2 unknown coords" 2 $D paths --topo s2 --switches 20 --ports 6 --coords bogus
 check "s2 too many spaces" 2 $D paths --topo s2 --switches 20 --ports 6 --spaces 4
 check "s2 derived 40 switches" 0 $D paths --topo s2 --switches 40 --ports 8 --coords derived --json
-m=$(echo "$out" | sed -n 's/.*"min_cd_times_n": \([0-9.]*\).*/\1/p')
+m=$(echo "$out" | sed -n 's/.*"min_cd_times_n": *\([0-9.]*\).*/\1/p')
 awk -v m="${m:-0}" 'BEGIN { exit !(m >= 1 / 3) }' &&
 	ok "s2 derived: no two coordinates closer than 1/(3N) ($m / N)" ||
 	ko "s2 derived: closest coordinates $m / N, below 1/(3N)"
 check "s2 ft 20% with shortcuts reaches every connected pair" 0 \
 	$D ft --topo s2 --switches 60 --ports 8 --fail-links 0.2 --json
-has "s2 ft: no loop" '"looped": 0}'
+has "s2 ft: no loop" '"looped":0}'
 check "s2 keys: every lookup ends at a home" 0 $D keys --topo s2 --switches 60 --ports 8 --keys 2000 --json
-has "s2 keys" '"not_home": 0'
+has "s2 keys" '"not_home":0'
 $D plan --topo s2 --switches 30 --ports 8 --grow 6 > /tmp/dpsim-s2plan.$$ 2>/dev/null
 check "s2 plan --grow: the grown network routes every pair" 0 \
 	$D paths --topo s2 --file /tmp/dpsim-s2plan.$$ --json
-has "s2 grown network has 36 switches" '"switches": 36,'
+has "s2 grown network has 36 switches" '"switches":36,'
 rm -f /tmp/dpsim-s2plan.$$
 
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$

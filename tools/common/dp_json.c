@@ -2,16 +2,23 @@
 /* Streaming JSON output: keys are passed as NULL inside arrays. */
 #include <stdio.h>
 
-#include "json.h"
+#include "dp_json.h"
 
 #define JSON_MAX_DEPTH 16
 
+static FILE *out;
 static bool json_pretty;
 static int depth;
 static bool first[JSON_MAX_DEPTH];
 
 void json_init(bool pretty)
 {
+	json_init_file(stdout, pretty);
+}
+
+void json_init_file(FILE *f, bool pretty)
+{
+	out = f;
 	json_pretty = pretty;
 	depth = 0;
 	first[0] = true;
@@ -23,46 +30,46 @@ static void json_indent(void)
 
 	if (!json_pretty)
 		return;
-	putchar('\n');
+	fputc('\n', out);
 	for (i = 0; i < depth; i++)
-		fputs("    ", stdout);
+		fputs("    ", out);
 }
 
 static void json_escape(const char *s)
 {
-	putchar('"');
+	fputc('"', out);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
-			printf("\\%c", c);
+			fprintf(out, "\\%c", c);
 		else if (c < 0x20)
-			printf("\\u%04x", c);
+			fprintf(out, "\\u%04x", c);
 		else
-			putchar(c);
+			fputc(c, out);
 	}
-	putchar('"');
+	fputc('"', out);
 }
 
 static void json_key(const char *key)
 {
 	if (!first[depth])
-		putchar(',');
+		fputc(',', out);
 	first[depth] = false;
 	if (depth)
 		json_indent();
 	if (key) {
 		json_escape(key);
-		putchar(':');
+		fputc(':', out);
 		if (json_pretty)
-			putchar(' ');
+			fputc(' ', out);
 	}
 }
 
 static void json_open(const char *key, char c)
 {
 	json_key(key);
-	putchar(c);
+	fputc(c, out);
 	if (depth < JSON_MAX_DEPTH - 1)
 		depth++;
 	first[depth] = true;
@@ -75,7 +82,7 @@ static void json_close(char c)
 	depth--;
 	if (!empty)
 		json_indent();
-	putchar(c);
+	fputc(c, out);
 }
 
 void json_open_obj(const char *key)
@@ -107,16 +114,28 @@ void json_str(const char *key, const char *val)
 void json_uint(const char *key, uint64_t val)
 {
 	json_key(key);
-	printf("%llu", (unsigned long long)val);
+	fprintf(out, "%llu", (unsigned long long)val);
+}
+
+void json_int(const char *key, int64_t val)
+{
+	json_key(key);
+	fprintf(out, "%lld", (long long)val);
+}
+
+void json_double(const char *key, double val, int decimals)
+{
+	json_key(key);
+	fprintf(out, "%.*f", decimals, val);
 }
 
 void json_bool(const char *key, bool val)
 {
 	json_key(key);
-	fputs(val ? "true" : "false", stdout);
+	fputs(val ? "true" : "false", out);
 }
 
 void json_end(void)
 {
-	putchar('\n');
+	fputc('\n', out);
 }

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install, checked without installing anything: "make install-tools"
+# into a scratch prefix (the module half is the kernel's modules_install),
+# then what an operator's machine would see there: every file, man pages
+# that render without warnings, bash completions that load and complete,
+# the systemd unit with its paths filled in and accepted by
+# "systemd-analyze verify", and one version everywhere (dpctl -V,
+# dpsim -V, dkms.conf, VERSION).  Last line "N passed, N failed".
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok: $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+P=$tmp/usr
+
+# A real prefix, not DESTDIR: the unit's ExecStart then names a dpctl
+# that exists, and systemd-analyze can check it.
+if make -s install-tools PREFIX="$P" >"$tmp/log" 2>&1; then
+	ok "make install-tools PREFIX=..."
+else
+	ko "make install-tools"; cat "$tmp/log"
+fi
+for f in sbin/dpctl bin/dpsim share/man/man8/dpctl.8 share/man/man1/dpsim.1 \
+	 share/bash-completion/completions/dpctl \
+	 share/bash-completion/completions/dpsim \
+	 lib/systemd/system/dpillar@.service; do
+	[ -s "$P/$f" ] && ok "installs $f" || ko "no $f"
+done
+[ -x "$P/sbin/dpctl" ] && [ -x "$P/bin/dpsim" ] && ok "programs are executable" ||
+	ko "programs not executable"
+
+# man pages: no groff/man warnings
+for m in man8/dpctl.8 man1/dpsim.1; do
+	w=$(MANWIDTH=80 man --warnings -l "$P/share/man/$m" 2>&1 >/dev/null)
+	[ -z "$w" ] && ok "$m renders without warnings" || ko "$m: $w"
+done
+
+# The unit: @SBINDIR@ replaced, and systemd accepts it.
+unit=$P/lib/systemd/system/dpillar@.service
+grep -q '@SBINDIR@' "$unit" && ko "unit still says @SBINDIR@" ||
+	ok "unit has dpctl's path"
+grep -qx "ExecStart=$P/sbin/dpctl up %i" "$unit" &&
+	grep -qx "ExecStop=$P/sbin/dpctl down %i" "$unit" &&
+	ok "ExecStart/ExecStop run dpctl up/down %i" || ko "ExecStart/ExecStop"
+if command -v systemd-analyze >/dev/null; then
+	# An instance of the template, as "systemctl start dpillar@dp0" makes
+	# it; MANPATH: Documentation=man:dpctl(8) is checked too.
+	cp "$unit" "$tmp/dpillar@dp0.service"
+	if out=$(MANPATH=$P/share/man systemd-analyze verify \
+		 "$tmp/dpillar@dp0.service" 2>&1) && [ -z "$out" ]; then
+		ok "systemd-analyze verify dpillar@dp0.service"
+	else
+		ko "systemd-analyze verify: $out"
+	fi
+else
+	ko "no systemd-analyze (scripts/deps.sh installs systemd)"
+fi
+
+# Completions: they load, and complete a command and a subcommand.
+comp() { # comp TOOL WORD...: the completions of the last WORD of "TOOL WORD..."
+	bash -c '. /usr/share/bash-completion/bash_completion 2>/dev/null
+		. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_$1 "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"
+		printf "%s\n" "${COMPREPLY[@]}"' _ \
+		"$P/share/bash-completion/completions/$1" "$@"
+}
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	[ "$(comp dpctl u | sort | paste -sd' ')" = "up" ] &&
+		ok "completion: dpctl u -> up" || ko "completion: dpctl u: $(comp dpctl u)"
+	[ "$(comp dpctl link a)" = "add" ] &&
+		ok "completion: dpctl link a -> add" || ko "completion: dpctl link a"
+	[ "$(comp dpctl -V)" = "-Version" ] &&
+		ok "completion: dpctl -V -> -Version" || ko "completion: dpctl -V"
+	[ "$(comp dpsim route --to x --d)" = "--dot" ] &&
+		ok "completion: dpsim route --d -> --dot" || ko "completion: dpsim route --d: $(comp dpsim route --to x --d)"
+else
+	ko "no bash-completion (scripts/deps.sh installs it)"
+fi
+
+# One version: the sources', in both tools; dkms.conf's is VERSION.
+v=$(sh scripts/version.sh)
+[ "$("$P/sbin/dpctl" -V)" = "dpctl (dpillar) $v" ] && ok "dpctl -V: $v" ||
+	ko "dpctl -V: $("$P/sbin/dpctl" -V), sources $v"
+[ "$("$P/bin/dpsim" -V)" = "dpsim (dpillar) $v" ] && ok "dpsim -V: $v" ||
+	ko "dpsim -V: $("$P/bin/dpsim" -V), sources $v"
+dv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+[ "$dv" = "$(cat VERSION)" ] && ok "dkms.conf PACKAGE_VERSION = VERSION ($dv)" ||
+	ko "dkms.conf PACKAGE_VERSION $dv, VERSION $(cat VERSION)"
+grep -qx 'BUILD_EXCLUSIVE_KERNEL_MIN="6.1"' dkms.conf &&
+	ok "dkms.conf: BUILD_EXCLUSIVE_KERNEL_MIN 6.1" ||
+	ko "dkms.conf lacks BUILD_EXCLUSIVE_KERNEL_MIN=\"6.1\""
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
