@@ -256,13 +256,13 @@ xc_probe_json() {
 # relay R on one parallel path M only (dpsim --mode pM), not next to the
 # first server where there is one (BCube (n,1) has none); route probe
 # finds every path alive; with R's links down it finds path M failed and
-# path selection avoids it (the time it took is printed); then flows of
-# 16 ping processes (16 ICMP ids, spread by the flow hash over the paths)
-# take no detour: none crosses the broken path.
+# path selection avoids it (the time it took is printed); then the paths
+# of 16 flow hashes (route trace) cross none of path M's own relays, and
+# 16 ping flows are all answered.
 xc_probe() {
 	local s=${SERVERS[0]} d=${SERVERS[NSRV - 1]} m o r='' pm=-1 got want
 	local -a rel=()
-	local t0 ms pid i n0 n1 rc=0
+	local t0 ms pid i x rc=0
 	local far=0 first
 	for ((m = 0; m < NPORTS; m++)); do
 		rel[m]=" $("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$d" \
@@ -323,11 +323,28 @@ xc_probe() {
 		sleep $(( DEAD / 1000 + 1 ))
 		return $rc
 	fi
-	# The answers, too, leave paths through r (d follows s).
-	sleep $(( 2 * DEAD / 1000 + 1 ))
-	n0=$(xc_detours)
-	local -a flows=()
+	# The relays of path pm only (r is down): no flow may cross them.
+	local only=''
+	for x in ${rel[pm]}; do
+		[ "$x" != "$r" ] || continue
+		for ((o = 0; o < NPORTS; o++)); do
+			[ $o = $pm ] || [[ ${rel[o]} != *" $x "* ]] || continue 2
+		done
+		only+=" $x"
+	done
+	# 16 flow hashes traced (route trace routes as dp_xmit does, path
+	# selection included), and 16 ping flows (16 ICMP ids) answered.
+	local -a flows=() tr
 	for ((i = 0; i < 16; i++)); do
+		read -r -a tr <<<"$(ip netns exec "xc-$s" "$DPCTL" -j route trace \
+			"$d" hash $((i * 4099)) timeout 1000 |
+			jq -r '[.hops[].addr // "*"] | join(" ") + " " +
+				(.delivered | tostring)')"
+		for x in $only; do
+			[[ " ${tr[*]} " != *" $x "* ]] ||
+				{ echo "hash $((i * 4099)) crosses $x: ${tr[*]}"; rc=1; }
+		done
+		[ "${tr[-1]}" = true ] || { echo "hash $((i * 4099)) not delivered: ${tr[*]}"; rc=1; }
 		ip netns exec "xc-$s" ping -q -c 3 -i 0.2 -W 2 "${IP4[$d]}" \
 			>/dev/null 2>&1 &
 		flows+=($!)
@@ -335,9 +352,7 @@ xc_probe() {
 	for i in "${flows[@]}"; do
 		wait "$i" || { echo "a ping flow lost packets"; rc=1; }
 	done
-	n1=$(xc_detours)
-	echo "detour hops during 16 flows: $((n1 - n0))"
-	[ "$n1" = "$n0" ] || rc=1
+	echo "16 flow hashes traced around path $pm's relays${only}; detour hops: $(xc_detours)"
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	xc_links up "$r" || return 1

@@ -329,7 +329,8 @@ static int dp_genl_probe_err(struct genl_info *info, int err)
 
 /*
  * ROUTE_TRACE: probes with TTL 1, 2, ... toward the destination, each
- * routed as this server's data of the flow hash would be, until one
+ * routed as this server's data of the flow hash would be (path selection
+ * included: the trace makes it follow the destination), until one
  * reaches it or cannot be routed, DP_TRACE_LOST_MAX in a row go
  * unanswered, or the topology's TTL is used up.  Sleeps (parallel_ops).
  */
@@ -350,8 +351,10 @@ int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	for (ttl = 1; ttl <= maxttl; ttl++) {
-		dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
-			      hash, &st);
+		/* The flow's path as dp_xmit() picks it: path selection's. */
+		local_bh_disable();
+		dp_psel_route_init(dp, dst, hash, &st);
+		local_bh_enable();
 		err = dp_probe_roundtrip(dp, &st, ttl,
 					 msecs_to_jiffies(timeout_ms), &res);
 		if (err && err != -ETIMEDOUT)
