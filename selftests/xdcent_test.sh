@@ -338,7 +338,7 @@ xc_probe() {
 	for ((i = 0; i < 16; i++)); do
 		read -r -a tr <<<"$(ip netns exec "xc-$s" "$DPCTL" -j route trace \
 			"$d" hash $((i * 4099)) timeout 1000 |
-			jq -r '([.hops[].addr // "*"] | join(" ")) + " " +
+			jq -r '([.hops[] | .addr // "*"] | join(" ")) + " " +
 				(.delivered | tostring)')"
 		for x in $only; do
 			[[ " ${tr[*]} " != *" $x "* ]] ||
