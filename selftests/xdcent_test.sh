@@ -311,10 +311,21 @@ xc_probe() {
 	done
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	echo "after $r down: $got (avoided after $ms ms; probe interval $DEAD ms)"
-	for ((m = 0; m < NPORTS; m++)); do
-		[ $m = $pm ] || [[ " $got " == *" $m:true:false "* ]] ||
-			{ echo "path $m should be alive and in use"; rc=1; }
+	# The other paths alive and in use (three tries: one probe lost to a
+	# busy TCG host is not a failed path).
+	for i in 1 2 3; do
+		o=0
+		for ((m = 0; m < NPORTS; m++)); do
+			[ $m = $pm ] || [[ " $got " == *" $m:true:false "* ]] ||
+				o=$((o + 1))
+		done
+		[ $o = 0 ] && break
+		echo "try $i: $o other paths not alive and in use: $got"
+		ip netns exec "xc-$s" "$DPCTL" route probe "$d" timeout 2000
+		sleep 1
+		got=$(xc_probe_json "$s" "$d")
 	done
+	[ $o = 0 ] || { echo "other paths should be alive and in use"; rc=1; }
 	if [ $far = 0 ]; then
 		echo "every such relay is next to $s: flows not checked"
 		kill "$pid" 2>/dev/null
