@@ -179,6 +179,7 @@ static inline const struct dp_prefix *dp_prefix(const struct dp_priv *dp)
 
 extern struct rtnl_link_ops dp_link_ops;
 extern const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN];
+extern const u8 dp_hello_mac[ETH_ALEN];
 /* Counter names of @dp in ethtool -S order: dp_stat_names, then route_*. */
 int dp_stat_count(const struct dp_priv *dp);
 void dp_stat_name(const struct dp_priv *dp, int i, char *buf);

@@ -6,6 +6,12 @@
  * can take it) and linked as a lower device of the dpillar device.  All
  * changes happen under RTNL; the receive path only reads port pointers
  * under RCU.
+ *
+ * A bound port is a member of the Hello group (DPILLAR_HELLO_MAC): a NIC
+ * that filters multicast would otherwise drop every Hello.  The membership
+ * is an entry in the port's multicast list, which the core keeps across
+ * admin down/up, carrier and MTU changes and pushes to the hardware filter
+ * on every open (dev_set_rx_mode()); it goes with the port in dp_port_del().
  */
 
 #include <linux/etherdevice.h>
@@ -167,10 +173,16 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	if (err)
 		goto err_put;
 
+	err = dev_mc_add(lower, dp_hello_mac);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "Cannot join the Hello multicast group");
+		goto err_unlink;
+	}
+
 	err = netdev_rx_handler_register(lower, dp_handle_frame, port);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "Cannot claim the port's receive path");
-		goto err_unlink;
+		goto err_mc;
 	}
 
 	dp->dev->needed_headroom = max_t(unsigned short,
@@ -180,6 +192,8 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	atomic_inc(&dp->gen);
 	return 0;
 
+err_mc:
+	dev_mc_del(lower, dp_hello_mac);
 err_unlink:
 	netdev_upper_dev_unlink(lower, dp->dev);
 err_put:
@@ -196,6 +210,7 @@ void dp_port_del(struct dp_port *port)
 	RCU_INIT_POINTER(dp->ports[port->index], NULL);
 	atomic_inc(&dp->gen);
 	netdev_rx_handler_unregister(port->dev);
+	dev_mc_del(port->dev, dp_hello_mac);
 	netdev_upper_dev_unlink(port->dev, dp->dev);
 	netdev_put(port->dev, &port->dev_tracker);
 	/* Readers in the receive path may still hold the port. */
