@@ -27,7 +27,11 @@
 # Checks: the ports join 03:44:50:00:00:01 and the NICs are neither
 # promiscuous nor allmulti; Hellos arrive and both servers see each other;
 # IPv4 and IPv6 pings cross; the membership survives a port's admin
-# down/up and MTU changes; deleting dp0 leaves the group.
+# down/up and MTU changes; "ip link set NIC nomaster" releases a port and
+# "master dp0" attaches a NIC to the lowest free port, with an extack
+# when none is free; a driver reload (every NIC unregistered and back)
+# leaves dp0 with absent ports, which "master dp0" fills again; deleting
+# dp0 leaves the group.
 . "$(dirname "$0")/lib.sh"
 
 require_vm
@@ -70,7 +74,7 @@ defer nic_destroy
 wait_for 20 nic 2 3 >/dev/null || ktap_skip_all "no emulated NICs (run-vm.sh --nic)"
 P0[0]=$(nic 0 0) P0[1]=$(nic 0 1) P1[0]=$(nic 1 2) P1[1]=$(nic 2 3)
 
-ktap_plan 11
+ktap_plan 16
 
 build() {
 	local i
@@ -191,6 +195,73 @@ run_test "dp0's MTU shrinks with a port's" mtu_follow
 
 after_traffic() { wait_for 10 both_see && pings; }
 run_test "fabric still carries traffic" after_traffic
+
+# ports NS: "index:ifname:state ..." of NS's dp0.
+ports() {
+	ip netns exec "$1" "$DPCTL" -j show dp0 |
+		jq -r '[.. | objects | select(has("ports")) | .ports[] |
+			"\(.port):\(.ifname // "-"):\(.state)"] | join(" ")'
+}
+
+nomaster() {
+	local out
+	ip -n "${S[0]}" link set p0 nomaster || return 1
+	out=$(ports "${S[0]}")
+	[ "$out" = "0:-:absent 1:p1:down" ] || { echo "ports: $out"; return 1; }
+	! in_group "${S[0]}" p0 || { echo "released p0 still in $GROUP"; return 1; }
+	wait_for 5 blind "${S[1]}" || { echo "peer still sees the server"; return 1; }
+	ip -n "${S[0]}" link set p0 master dp0 || return 1
+	out=$(ports "${S[0]}")
+	[ "$out" = "0:p0:up 1:p1:down" ] || { echo "ports: $out"; return 1; }
+	in_group "${S[0]}" p0 || { echo "re-attached p0 not in $GROUP"; return 1; }
+	wait_for 10 both_see && pings
+}
+run_test "nomaster releases a port, master dp0 attaches it again" nomaster
+
+full() {
+	local out
+	ip -n "${S[0]}" link add d0 type dummy || return 1
+	out=$(ip -n "${S[0]}" link set d0 master dp0 2>&1) &&
+		{ echo "a third port was accepted"; return 1; }
+	ip -n "${S[0]}" link del d0
+	grep -q "Every port of the device has a NIC" <<<"$out" ||
+		{ echo "no extack: $out"; return 1; }
+	ip -n "${S[0]}" link set p1 nomaster || return 1
+	out=$(ip -n "${S[0]}" link set lo master dp0 2>&1) &&
+		{ echo "loopback accepted as a port"; return 1; }
+	grep -q "Port cannot be a loopback device" <<<"$out" ||
+		{ echo "no extack: $out"; return 1; }
+	ip -n "${S[0]}" link set p1 master dp0
+}
+run_test "master dp0 is refused with an extack when no port is free" full
+
+# Every NIC unregisters and comes back with its MAC in the initial netns:
+# dp0 stays, its ports absent, until they are moved back and attached.
+reload() {
+	local i out
+	modprobe -r "$DRIVER" || return 1
+	for i in 0 1; do
+		out=$(ports "${S[i]}")
+		[ "$out" = "0:-:absent 1:-:absent" ] ||
+			{ echo "${S[i]} after rmmod: $out"; return 1; }
+	done
+	modprobe "$DRIVER" || return 1
+	wait_for 20 nic 2 3 >/dev/null || { echo "NICs did not come back"; return 1; }
+	P0[0]=$(nic 0 0) P0[1]=$(nic 0 1) P1[0]=$(nic 1 2) P1[1]=$(nic 2 3)
+	for i in 0 1; do
+		ip link set "${P0[$i]}" netns "${S[i]}" name p0 || return 1
+		ip link set "${P1[$i]}" netns "${S[i]}" name p1 || return 1
+		ip -n "${S[i]}" link set p0 up || return 1
+		ip -n "${S[i]}" link set p0 master dp0 || return 1
+		ip -n "${S[i]}" link set p1 master dp0 || return 1
+		out=$(ports "${S[i]}")
+		[ "$out" = "0:p0:up 1:p1:down" ] ||
+			{ echo "${S[i]} re-attached: $out"; return 1; }
+	done
+	members || return 1
+	wait_for 10 both_see && pings
+}
+run_test "driver reload: the NICs are attached again with master dp0" reload
 
 leave() {
 	ip -n "${S[0]}" link del dp0 || return 1

@@ -248,6 +248,9 @@ struct dp_neigh_snap {
 /* port.c */
 int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		struct netlink_ext_ack *extack);
+int dp_add_slave(struct net_device *dev, struct net_device *lower,
+		 struct netlink_ext_ack *extack);
+int dp_del_slave(struct net_device *dev, struct net_device *lower);
 void dp_port_del(struct dp_port *port);
 struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
 bool dp_port_up(const struct dp_port *port);

@@ -217,6 +217,69 @@ void dp_port_del(struct dp_port *port)
 	kfree_rcu(port, rcu);
 }
 
+/* Let go of @port, which leaves its slot absent (the device stays). */
+static void dp_port_release(struct dp_port *port)
+{
+	struct net_device *lower = port->dev;
+	struct dp_priv *dp = port->dp;
+	u32 index = port->index;
+
+	dp_port_del(port);
+	dp_update_mtu(dp);
+	dp_update_carrier(dp);
+	dp_genl_port_ntf(dp, index, lower, DPILLAR_PORT_STATE_ABSENT);
+}
+
+/*
+ * "ip link set dev NIC master DEV" (ndo_add_slave): NIC becomes DEV's
+ * lowest-numbered port that has no NIC.  A port is the switch it plugs
+ * into, fixed by the topology and the server's address, so a NIC the
+ * device lost (driver reload, netns move, "nomaster") is attached again
+ * in the slot it left; NICs attached in port order fill the ports in
+ * that order.  The NIC's MAC may differ from the one it had: neighbours
+ * learn the new one from its Hellos.
+ */
+int dp_add_slave(struct net_device *dev, struct net_device *lower,
+		 struct netlink_ext_ack *extack)
+{
+	struct dp_priv *dp = netdev_priv(dev);
+	struct dp_port *port;
+	int err;
+	u32 i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < dp->nports; i++)
+		if (!rtnl_dereference(dp->ports[i]))
+			break;
+	if (i == dp->nports) {
+		NL_SET_ERR_MSG(extack,
+			       "Every port of the device has a NIC: release one first (nomaster)");
+		return -EBUSY;
+	}
+	err = dp_port_add(dp, lower, i, extack);
+	if (err)
+		return err;
+	port = rtnl_dereference(dp->ports[i]);
+	dp_update_mtu(dp);
+	dp_update_carrier(dp);
+	netdev_info(dev, "port %u (%s) attached\n", i, lower->name);
+	dp_genl_port_ntf(dp, i, lower, port->ntf_state);
+	return 0;
+}
+
+/* "ip link set dev NIC nomaster" (ndo_del_slave): the port becomes absent. */
+int dp_del_slave(struct net_device *dev, struct net_device *lower)
+{
+	struct dp_port *port = dp_port_get_rtnl(lower);
+
+	ASSERT_RTNL();
+	if (!port || port->dp != netdev_priv(dev))
+		return -EINVAL;
+	netdev_info(dev, "port %u (%s) released\n", port->index, lower->name);
+	dp_port_release(port);
+	return 0;
+}
+
 /* PORT_NTF when the port's state differs from the one last reported. */
 static void dp_port_state_changed(struct dp_port *port)
 {
@@ -233,7 +296,6 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct dp_port *port = dp_port_get_rtnl(dev);
 	struct dp_priv *dp;
-	u32 index;
 
 	if (!port)
 		return NOTIFY_DONE;
@@ -256,14 +318,12 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 		/*
 		 * The NIC is going away or moving to another namespace: let
 		 * go of it.  The device stays, without carrier if it was the
-		 * last port, until the operator deletes it.
+		 * last port, until the operator deletes it or attaches the
+		 * NIC again ("ip link set NIC master DEV", dp_add_slave()).
 		 */
 		netdev_info(dp->dev, "port %u (%s) unregistered, detached\n",
 			    port->index, dev->name);
-		index = port->index;
-		dp_port_del(port);
-		dp_update_carrier(dp);
-		dp_genl_port_ntf(dp, index, dev, DPILLAR_PORT_STATE_ABSENT);
+		dp_port_release(port);
 		break;
 	}
 	return NOTIFY_DONE;
