@@ -74,7 +74,7 @@ defer nic_destroy
 wait_for 20 nic 2 3 >/dev/null || ktap_skip_all "no emulated NICs (run-vm.sh --nic)"
 P0[0]=$(nic 0 0) P0[1]=$(nic 0 1) P1[0]=$(nic 1 2) P1[1]=$(nic 2 3)
 
-ktap_plan 16
+ktap_plan 14
 
 build() {
 	local i
