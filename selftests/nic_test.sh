@@ -183,15 +183,32 @@ mtu_cycle() {
 }
 run_test "membership survives MTU changes" mtu_cycle
 
-# The fabric MTU follows the ports down (and back up, see dpillar.rst).
+# dp0's MTU follows the ports down and back up, up to jumbo frames; an
+# MTU the operator set lower stays (dpillar.rst, "Ports").
+dp0_mtu() { ip -n "${S[0]}" -j link show dp0 | jq '.[0].mtu'; }
+ports_mtu() {
+	ip -n "${S[0]}" link set p0 mtu "$1" && ip -n "${S[0]}" link set p1 mtu "$1"
+}
 mtu_follow() {
 	local m
 	ip -n "${S[0]}" link set p0 mtu 1400 || return 1
-	m=$(ip -n "${S[0]}" -j link show dp0 | jq '.[0].mtu')
+	m=$(dp0_mtu)
+	[ "$m" = 1380 ] || { echo "dp0 mtu $m with a 1400 port"; return 1; }
 	ip -n "${S[0]}" link set p0 mtu 1500 || return 1
-	[ "$m" -lt 1400 ] || { echo "dp0 mtu $m with a 1400 port"; return 1; }
+	m=$(dp0_mtu)
+	[ "$m" = 1480 ] || { echo "dp0 mtu $m with 1500 ports again"; return 1; }
+	ports_mtu 9000 || return 1
+	m=$(dp0_mtu)
+	[ "$m" = 8980 ] || { echo "dp0 mtu $m with 9000 ports"; return 1; }
+	ports_mtu 1500 || return 1
+	ip -n "${S[0]}" link set dp0 mtu 1300 || return 1
+	ports_mtu 9000 || return 1
+	m=$(dp0_mtu)
+	ports_mtu 1500 || return 1
+	[ "$m" = 1300 ] || { echo "operator's 1300 became $m"; return 1; }
+	ip -n "${S[0]}" link set dp0 mtu 1480
 }
-run_test "dp0's MTU shrinks with a port's" mtu_follow
+run_test "dp0's MTU follows the ports down, back up and to jumbo" mtu_follow
 
 after_traffic() { wait_for 10 both_see && pings; }
 run_test "fabric still carries traffic" after_traffic

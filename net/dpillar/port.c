@@ -84,12 +84,15 @@ void dp_update_carrier(struct dp_priv *dp)
 }
 
 /*
- * A frame relayed through this server leaves by either port, so the
- * fabric MTU is the smallest port MTU less the dpillar header.
+ * A frame relayed through this server leaves by any port, so the fabric
+ * MTU can be at most the smallest port MTU less the dpillar header: that
+ * is max_mtu.  dp0's MTU follows max_mtu down and, while it sits at the
+ * old ceiling, up (jumbo-frame ports, a port's MTU restored); an MTU the
+ * operator set below the ceiling is only ever lowered to fit.
  */
 void dp_update_mtu(struct dp_priv *dp)
 {
-	unsigned int max = 0;
+	unsigned int max = 0, old = dp->dev->max_mtu;
 	u32 i;
 
 	ASSERT_RTNL();
@@ -106,8 +109,7 @@ void dp_update_mtu(struct dp_priv *dp)
 	if (!max)
 		return;	/* no port left: keep what the device has */
 	dp->dev->max_mtu = max(max, dp->dev->min_mtu);
-	/* Shrink to fit; never raise an MTU the operator lowered. */
-	if (dp->dev->mtu > dp->dev->max_mtu)
+	if (dp->dev->mtu > dp->dev->max_mtu || dp->dev->mtu == old)
 		dev_set_mtu(dp->dev, dp->dev->max_mtu);
 }
 
