@@ -29,7 +29,7 @@
 #
 #   --tests PATTERN,...    only the steps whose short name matches one of
 #                          the shell patterns: a guest suite by its name
-#                          (smoke topo link up data ft genl kunit), a host
+#                          (smoke topo link up data ft genl nic kunit), a host
 #                          step by its own (deps tools dpsim splat dpctl
 #                          checkpatch install fuzz spec modules
 #                          debug-kernel rig)
@@ -81,7 +81,13 @@ GUEST_TESTS=(
 	selftests/dpillar_hostile.sh
 	selftests/dcell_test.sh
 	selftests/xdcent_test.sh
+	selftests/nic_test.sh
 )
+# nic_test.sh's fabric: emulated NICs on QEMU hubs (see the suite), added
+# to a guest only when the suite runs in it.  The debug kernel has no
+# virtio-net (debug-kernel.config): the suite runs on the Debian kernels.
+NIC_VM=(--nic virtio-net-pci:0 --nic virtio-net-pci:0
+	--nic virtio-net-pci:1 --nic virtio-net-pci:2)
 # The smaller fabric and topologies of the older and the debug kernel.
 SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3"
 	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2")
@@ -460,7 +466,9 @@ elif kernel_wanted debug; then
 fi
 kernel_wanted debug && [ $debug_build = 0 ] &&
 	not_run+=("debug kernel build, its module and guest (TESTS)")
-DEBUG_TESTS+=("${SEL[@]}")
+for t in "${SEL[@]}"; do
+	[ "$(short_name "$t")" = nic ] || DEBUG_TESTS+=("$t")
+done
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
 DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks"
@@ -486,6 +494,9 @@ if [ $guest_suites = 1 ]; then
 	for abi in "${RUN_ABIS[@]}"; do
 		opts=()
 		[ "$abi" = "${ABIS[-1]}" ] || opts=("${SMALL[@]}")	# older kernels
+		for t in "${SEL[@]}"; do
+			[ "$(short_name "$t")" = nic ] && opts+=("${NIC_VM[@]}")
+		done
 		STEP_TIME=$GUEST_DIR/guest-$abi/wall
 		step "guest $abi: tests, then taint/reload checks" \
 			guest "$abi" "$repo/build/$abi/net/dpillar/dpillar.ko" \

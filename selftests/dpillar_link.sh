@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The "dpillar" link type: autoload, create, show, every validation error,
-# port life cycle (unregister, netns move), netns deletion, and module
+# port life cycle (unregister, netns move, master/nomaster), netns deletion, and module
 # unload/reload with devices present.  Runs in the test guest.
 
 . "$(dirname "$0")/lib.sh"
@@ -198,6 +198,27 @@ check_eq "$(dp_json dp0 | jq -c '[.[0].ports[] | .ifindex]')" '[0,0]' \
 	"a port moved to another netns is detached"
 check_eq "$(wait_eq "dp_json dp0 | jq '.[0].carrier'" false)" false \
 	"no ports, no carrier"
+# "ip link set NIC master dp0" fills the lowest free port, "nomaster"
+# empties it; each refusal carries an extack.
+port_names() { dp_json dp0 | jq -c '[.[0].ports[] | .ifname]'; }
+in_hello_group() { ip -n $S maddr show dev "$1" | grep -c 03:44:50:00:00:01; }
+new_port a2 && new_port a3 || ktap_diag "cannot create veth a2, a3"
+run_test "master dp0 attaches a NIC to the lowest free port" \
+	ip -n $S link set a2 master dp0
+check_eq "$(port_names)" '["a2","-"]' "the NIC is port 0"
+run_test "master dp0 attaches the next NIC to the next free port" \
+	ip -n $S link set a3 master dp0
+check_eq "$(port_names)" '["a2","a3"]' "the NIC is port 1"
+check_eq "$(in_hello_group a3)" 1 "an attached port joins the Hello group"
+check_fail -m "Every port of the device has a NIC" \
+	"master dp0 with every port bound is refused" ip -n $S link set lo master dp0
+run_test "nomaster releases a port" ip -n $S link set a2 nomaster
+check_eq "$(port_names)" '["-","a3"]' "the released port is absent"
+check_eq "$(in_hello_group a2)" 0 "a released port leaves the Hello group"
+check_fail -m "Port cannot be a loopback device" \
+	"master dp0 refuses a loopback device" ip -n $S link set lo master dp0
+ip -n $S link del a2
+ip -n $S link del a3
 run_test "a detached device can be deleted" dpctl link del dp0
 ip -n $O link del a1
 

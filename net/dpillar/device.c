@@ -250,6 +250,8 @@ static const struct net_device_ops dp_netdev_ops = {
 	.ndo_stop		= dp_stop,
 	.ndo_start_xmit		= dp_xmit,
 	.ndo_get_stats64	= dp_get_stats64,
+	.ndo_add_slave		= dp_add_slave,
+	.ndo_del_slave		= dp_del_slave,
 };
 
 static void dp_setup(struct net_device *dev)

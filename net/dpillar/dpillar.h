@@ -183,6 +183,7 @@ static inline const struct dp_prefix *dp_prefix(const struct dp_priv *dp)
 
 extern struct rtnl_link_ops dp_link_ops;
 extern const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN];
+extern const u8 dp_hello_mac[ETH_ALEN];
 /* Counter names of @dp in ethtool -S order: dp_stat_names, then route_*. */
 int dp_stat_count(const struct dp_priv *dp);
 void dp_stat_name(const struct dp_priv *dp, int i, char *buf);
@@ -251,6 +252,9 @@ struct dp_neigh_snap {
 /* port.c */
 int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		struct netlink_ext_ack *extack);
+int dp_add_slave(struct net_device *dev, struct net_device *lower,
+		 struct netlink_ext_ack *extack);
+int dp_del_slave(struct net_device *dev, struct net_device *lower);
 void dp_port_del(struct dp_port *port);
 struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
 bool dp_port_up(const struct dp_port *port);

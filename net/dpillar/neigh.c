@@ -23,7 +23,8 @@
 
 #include "dpillar.h"
 
-static const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
+/* Every port joins this group while bound (dp_port_add()). */
+const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
 
 /* The routing core's oracle.  Runs under rcu_read_lock (BH). */
 bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)

@@ -6,6 +6,12 @@
  * can take it) and linked as a lower device of the dpillar device.  All
  * changes happen under RTNL; the receive path only reads port pointers
  * under RCU.
+ *
+ * A bound port is a member of the Hello group (DPILLAR_HELLO_MAC): a NIC
+ * that filters multicast would otherwise drop every Hello.  The membership
+ * is an entry in the port's multicast list, which the core keeps across
+ * admin down/up, carrier and MTU changes and pushes to the hardware filter
+ * on every open (dev_set_rx_mode()); it goes with the port in dp_port_del().
  */
 
 #include <linux/etherdevice.h>
@@ -78,12 +84,15 @@ void dp_update_carrier(struct dp_priv *dp)
 }
 
 /*
- * A frame relayed through this server leaves by either port, so the
- * fabric MTU is the smallest port MTU less the dpillar header.
+ * A frame relayed through this server leaves by any port, so the fabric
+ * MTU can be at most the smallest port MTU less the dpillar header: that
+ * is max_mtu.  dp0's MTU follows max_mtu down and, while it sits at the
+ * old ceiling, up (jumbo-frame ports, a port's MTU restored); an MTU the
+ * operator set below the ceiling is only ever lowered to fit.
  */
 void dp_update_mtu(struct dp_priv *dp)
 {
-	unsigned int max = 0;
+	unsigned int max = 0, old = dp->dev->max_mtu;
 	u32 i;
 
 	ASSERT_RTNL();
@@ -100,8 +109,7 @@ void dp_update_mtu(struct dp_priv *dp)
 	if (!max)
 		return;	/* no port left: keep what the device has */
 	dp->dev->max_mtu = max(max, dp->dev->min_mtu);
-	/* Shrink to fit; never raise an MTU the operator lowered. */
-	if (dp->dev->mtu > dp->dev->max_mtu)
+	if (dp->dev->mtu > dp->dev->max_mtu || dp->dev->mtu == old)
 		dev_set_mtu(dp->dev, dp->dev->max_mtu);
 }
 
@@ -167,10 +175,16 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	if (err)
 		goto err_put;
 
+	err = dev_mc_add(lower, dp_hello_mac);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "Cannot join the Hello multicast group");
+		goto err_unlink;
+	}
+
 	err = netdev_rx_handler_register(lower, dp_handle_frame, port);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "Cannot claim the port's receive path");
-		goto err_unlink;
+		goto err_mc;
 	}
 
 	dp->dev->needed_headroom = max_t(unsigned short,
@@ -180,6 +194,8 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	atomic_inc(&dp->gen);
 	return 0;
 
+err_mc:
+	dev_mc_del(lower, dp_hello_mac);
 err_unlink:
 	netdev_upper_dev_unlink(lower, dp->dev);
 err_put:
@@ -196,10 +212,74 @@ void dp_port_del(struct dp_port *port)
 	RCU_INIT_POINTER(dp->ports[port->index], NULL);
 	atomic_inc(&dp->gen);
 	netdev_rx_handler_unregister(port->dev);
+	dev_mc_del(port->dev, dp_hello_mac);
 	netdev_upper_dev_unlink(port->dev, dp->dev);
 	netdev_put(port->dev, &port->dev_tracker);
 	/* Readers in the receive path may still hold the port. */
 	kfree_rcu(port, rcu);
+}
+
+/* Let go of @port, which leaves its slot absent (the device stays). */
+static void dp_port_release(struct dp_port *port)
+{
+	struct net_device *lower = port->dev;
+	struct dp_priv *dp = port->dp;
+	u32 index = port->index;
+
+	dp_port_del(port);
+	dp_update_mtu(dp);
+	dp_update_carrier(dp);
+	dp_genl_port_ntf(dp, index, lower, DPILLAR_PORT_STATE_ABSENT);
+}
+
+/*
+ * "ip link set dev NIC master DEV" (ndo_add_slave): NIC becomes DEV's
+ * lowest-numbered port that has no NIC.  A port is the switch it plugs
+ * into, fixed by the topology and the server's address, so a NIC the
+ * device lost (driver reload, netns move, "nomaster") is attached again
+ * in the slot it left; NICs attached in port order fill the ports in
+ * that order.  The NIC's MAC may differ from the one it had: neighbours
+ * learn the new one from its Hellos.
+ */
+int dp_add_slave(struct net_device *dev, struct net_device *lower,
+		 struct netlink_ext_ack *extack)
+{
+	struct dp_priv *dp = netdev_priv(dev);
+	struct dp_port *port;
+	int err;
+	u32 i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < dp->nports; i++)
+		if (!rtnl_dereference(dp->ports[i]))
+			break;
+	if (i == dp->nports) {
+		NL_SET_ERR_MSG(extack,
+			       "Every port of the device has a NIC: release one first (nomaster)");
+		return -EBUSY;
+	}
+	err = dp_port_add(dp, lower, i, extack);
+	if (err)
+		return err;
+	port = rtnl_dereference(dp->ports[i]);
+	dp_update_mtu(dp);
+	dp_update_carrier(dp);
+	netdev_info(dev, "port %u (%s) attached\n", i, lower->name);
+	dp_genl_port_ntf(dp, i, lower, port->ntf_state);
+	return 0;
+}
+
+/* "ip link set dev NIC nomaster" (ndo_del_slave): the port becomes absent. */
+int dp_del_slave(struct net_device *dev, struct net_device *lower)
+{
+	struct dp_port *port = dp_port_get_rtnl(lower);
+
+	ASSERT_RTNL();
+	if (!port || port->dp != netdev_priv(dev))
+		return -EINVAL;
+	netdev_info(dev, "port %u (%s) released\n", port->index, lower->name);
+	dp_port_release(port);
+	return 0;
 }
 
 /* PORT_NTF when the port's state differs from the one last reported. */
@@ -218,7 +298,6 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct dp_port *port = dp_port_get_rtnl(dev);
 	struct dp_priv *dp;
-	u32 index;
 
 	if (!port)
 		return NOTIFY_DONE;
@@ -241,14 +320,12 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 		/*
 		 * The NIC is going away or moving to another namespace: let
 		 * go of it.  The device stays, without carrier if it was the
-		 * last port, until the operator deletes it.
+		 * last port, until the operator deletes it or attaches the
+		 * NIC again ("ip link set NIC master DEV", dp_add_slave()).
 		 */
 		netdev_info(dp->dev, "port %u (%s) unregistered, detached\n",
 			    port->index, dev->name);
-		index = port->index;
-		dp_port_del(port);
-		dp_update_carrier(dp);
-		dp_genl_port_ntf(dp, index, dev, DPILLAR_PORT_STATE_ABSENT);
+		dp_port_release(port);
 		break;
 	}
 	return NOTIFY_DONE;

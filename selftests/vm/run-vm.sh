@@ -22,6 +22,10 @@ usage: $0 [options] -- SCRIPT [ARGS...]
                       on success)
   --env VAR=VALUE     export VAR in the guest (repeatable)
   --append ARGS       more kernel command line (repeatable)
+  --nic MODEL:HUB     one more emulated NIC (repeatable): MODEL is a QEMU
+                      NIC (virtio-net-pci, e1000, ...) plugged into QEMU hub
+                      HUB (0..255: one hub is one dumb switch or cable); the
+                      i-th --nic (from 0) has MAC 52:54:00:d9:HUB:i
   -v, --verbose       show the whole console, not only the test's output
 Host variables passed through when set: DPILLAR_KO DPILLAR_REPO V
 EOF
@@ -33,7 +37,7 @@ repo=$(cd "$here/../.." && pwd)
 cache=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
 
 kernel='' moddir='' timeout=300 mem=1024 smp=2 log='' outdir='' verbose=${V:-0}
-envs=() append=''
+envs=() append='' nics=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -50,6 +54,10 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--append) append+=" $2"; shift 2 ;;
+	--nic)
+		[[ "$2" =~ ^[a-z0-9-]+:[0-9]+$ ]] && [ "${2#*:}" -le 255 ] ||
+			{ echo "run-vm: bad --nic '$2'" >&2; usage; }
+		nics+=("$2"); shift 2 ;;
 	-v|--verbose) verbose=1; shift ;;
 	-h|--help) usage 0 ;;
 	--) shift; break ;;
@@ -213,6 +221,14 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp"
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=out,path=$outdir,security_model=none"
 	-device "virtio-9p-pci,fsdev=out,mount_tag=out")
+# The guest finds each NIC by its MAC; a hub floods every frame to all its
+# other ports, as the fabric's dumb switches do, and filters nothing.
+for i in "${!nics[@]}"; do
+	hub=${nics[i]#*:}
+	mac=$(printf '52:54:00:d9:%02x:%02x' "$hub" "$i")
+	qemu+=(-netdev "hubport,id=nic$i,hubid=$hub"
+		-device "${nics[i]%%:*},netdev=nic$i,mac=$mac")
+done
 
 stats=$(mktemp)
 t0=$(date +%s.%N)
