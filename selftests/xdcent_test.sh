@@ -328,14 +328,21 @@ xc_probe() {
 	[ $o = 0 ] || { echo "other paths should be alive and in use"; rc=1; }
 	if [ $far = 0 ]; then
 		echo "every such relay is next to $s: flows not checked"
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-		xc_links up "$r" || return 1
-		sleep $(( DEAD / 1000 + 1 ))
-		return $rc
+	else
+		xc_flows || rc=1
 	fi
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	xc_links up "$r" || return 1
+	sleep $(( DEAD / 1000 + 1 ))
+	return $rc
+}
+
+# xc_flows (xc_probe's locals): with path pm avoided, 16 flow hashes
+# traced cross none of its own relays, 16 ping flows are answered.
+xc_flows() {
+	local x o i rc=0 only=''
 	# The relays of path pm only (r is down): no flow may cross them.
-	local only=''
 	for x in ${rel[pm]}; do
 		[ "$x" != "$r" ] || continue
 		for ((o = 0; o < NPORTS; o++)); do
@@ -364,10 +371,6 @@ xc_probe() {
 		wait "$i" || { echo "a ping flow lost packets"; rc=1; }
 	done
 	echo "16 flow hashes traced around path $pm's relays${only}; detour hops: $(xc_detours)"
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	xc_links up "$r" || return 1
-	sleep $(( DEAD / 1000 + 1 ))
 	return $rc
 }
 
