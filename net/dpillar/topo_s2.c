@@ -277,17 +277,18 @@ enum {
 #define S2_FL_KNOWN	(S2_FL_SEL_MASK | S2_FL_FIRST)
 
 /* Selectors (route_init's sel, dpctl "mode"): index = value. */
-static const char *const s2_sel_names[] = {
+#define S2_SEL_COUNT	3
+static const char *const s2_sel_names[S2_SEL_COUNT + 1] = {
 	"2hop", "1hop", "2hop-sim", NULL,
 };
 
 static u32 s2_rule(u32 sel)
 {
-	static const u8 rules[] = {
+	static const u8 rules[S2_SEL_COUNT] = {
 		DP_S2_RULE_2HOP_PAPER, DP_S2_RULE_1HOP, DP_S2_RULE_2HOP_SIM,
 	};
 
-	return sel < ARRAY_SIZE(rules) ? rules[sel] : DP_S2_RULE_COUNT;
+	return sel < S2_SEL_COUNT ? rules[sel] : DP_S2_RULE_COUNT;
 }
 
 static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
@@ -295,7 +296,7 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 {
 	struct s2_priv *d = (struct s2_priv *)t->priv;
 
-	BUILD_BUG_ON(sizeof(*d) > sizeof(t->priv));
+	DP_BUILD_CHECK(sizeof(*d) <= sizeof(t->priv));
 	if (p->k || p->level) {
 		*why = "S2 takes nodes, n (ports), spaces and seed, not k or level";
 		return -EINVAL;
@@ -305,8 +306,8 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 		       "Missing spaces";
 		return -EINVAL;
 	}
-	if (p->nodes < 3 || p->nodes > DP_S2_NODES_MAX) {
-		*why = "nodes out of range (3..16777216)";
+	if (p->nodes < 3 || p->nodes > DP_S2_TTL_NODES_MAX) {
+		*why = "nodes out of range (3..255)";
 		return -EINVAL;
 	}
 	if (p->spaces > DP_S2_SPACES_MAX) {
@@ -329,13 +330,13 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 	 * Path bound: every hop of the rules 1hop and 2hop-sim goes to a node
 	 * strictly closer (MCD) to the destination, so no node is visited
 	 * twice: at most nodes - 1 hops.  The paper's 2hop rule keeps that
-	 * bound while the Hello data agree (topo_s2.h); when they do not
-	 * (a 2-hop link failed a moment ago) the TTL bounds the path.  Above
-	 * 256 nodes the bound is the TTL itself, DP_TTL_MAX: greedy paths
-	 * are O(log N) hops (the paper's figure 3), a path that would need
-	 * more is dropped as TTL-expired and counted.
+	 * bound while the Hello data agree (topo_s2.h).  The hashed first hop
+	 * (S2_FL_FIRST, honoured once, wherever a hostile header sets it)
+	 * adds one hop before a path that never revisits a node: nodes hops
+	 * in all.  So the wire's u8 TTL caps the fabric at 255 nodes.  With
+	 * stale or lying 2-hop lists the TTL still bounds the packet.
 	 */
-	t->max_hops = p->nodes - 1 < DP_TTL_MAX ? p->nodes - 1 : DP_TTL_MAX;
+	t->max_hops = p->nodes;
 	t->ff_hops = t->max_hops;
 	return 0;
 }
@@ -381,6 +382,7 @@ static int s2_addr_format(const struct dp_topo *t, u32 id, char *buf,
 {
 	u32 pos = 0;
 
+	(void)t;
 	dp_put_u32(buf, len, &pos, id);
 	return dp_put_end(buf, len, pos);
 }
@@ -474,9 +476,11 @@ static int s2_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st)
 {
+	(void)t;
+	(void)src;
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
-	st->flags = sel < ARRAY_SIZE(s2_sel_names) - 1 ? sel : 0;
+	st->flags = sel < S2_SEL_COUNT ? sel : 0;
 	/* 16 bits of the flow hash for the first hop; 0: plain greedy */
 	st->word = (u16)hash;
 	if (st->word)
