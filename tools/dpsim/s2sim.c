@@ -33,6 +33,7 @@ struct s2opts {
 	const char *file;
 	u32 switches, ports, servers, spaces, d, seed, rule, keys, pairs;
 	const char *coords;
+	bool wiring_derived;
 	double fail_links;
 	bool json, shortcut, all_rules;
 };
@@ -230,6 +231,40 @@ static void coords_balanced(struct s2net *g, u32 sp, u32 upto)
 		place_balanced(g, v, sp);
 }
 
+/*
+ * The kernel's S2 fabric (--wiring derived): derived coordinates and the
+ * cabling of net/dpillar/topo_s2.c's ops, each node's neighbours in its
+ * port order, so that routing here sees its candidates in the order the
+ * kernel does.
+ */
+static int gen_derived(struct s2net *g, const struct s2opts *o, u32 n,
+		       u32 L, u32 inter)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = n,
+				    .n = inter, .spaces = L,
+				    .seed = o->seed };
+	const char *why = "";
+	struct dp_topo t;
+
+	if (dp_topo_init(&t, &p, &why)) {
+		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);
+		return -1;
+	}
+	net_alloc(g, n, L);
+	for (u32 v = 0; v < n; v++) {
+		g->hosts[v] = o->servers;
+		for (u32 sp = 0; sp < L; sp++)
+			g->x[(size_t)v * L + sp] = dp_s2_coord(o->seed, n, v, sp);
+		for (u32 port = 0; port < inter; port++) {
+			u32 peer = dp_port_neigh(&t, v, port, 0);
+
+			if (peer != DP_NODE_NONE)
+				g->adj[v * S2_DEG_MAX + g->deg[v]++] = peer;
+		}
+	}
+	return 0;
+}
+
 static int gen_net(struct s2net *g, const struct s2opts *o)
 {
 	u32 n = o->switches, L = o->spaces;
@@ -243,6 +278,8 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 			n, o->ports, o->servers, L);
 		return -1;
 	}
+	if (o->wiring_derived)
+		return gen_derived(g, o, n, L, inter);
 	net_alloc(g, n, L);
 	rnd_seed(o->seed);
 	for (u32 sp = 0; sp < L; sp++) {
@@ -805,7 +842,10 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 static const char s2_usage[] =
 "usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
 "                 --switches N --ports P [--servers S] [--spaces L]\n"
-"                 [--coords balanced|random|derived] [--seed S] } [--json]\n"
+"                 [--coords balanced|random|derived] [--seed S]\n"
+"                 [--wiring random|derived] } [--json]\n"
+"  --wiring derived: the kernel's fabric (derived coordinates, ring and\n"
+"                       extra-ring cables by port: net/dpillar/topo_s2.c)\n"
 "commands:\n"
 "  paths [--d D]        every ordered switch pair: BFS, 1-hop greedy, 2-hop\n"
 "                       greedy (paper's wording), 2-hop-sim (the authors'\n"
@@ -831,6 +871,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "servers", required_argument, NULL, 'S' },
 		{ "spaces", required_argument, NULL, 'L' },
 		{ "coords", required_argument, NULL, 'c' },
+		{ "wiring", required_argument, NULL, 'w' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "d", required_argument, NULL, 'd' },
 		{ "rule", required_argument, NULL, 'r' },
@@ -868,6 +909,14 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'S': o.servers = strtoul(optarg, NULL, 0); break;
 		case 'L': o.spaces = strtoul(optarg, NULL, 0); break;
 		case 'c': o.coords = optarg; break;
+		case 'w':
+			if (strcmp(optarg, "derived") && strcmp(optarg, "random")) {
+				fprintf(stderr, "dpsim: unknown wiring '%s'\n",
+					optarg);
+				return 2;
+			}
+			o.wiring_derived = !strcmp(optarg, "derived");
+			break;
 		case 's': o.seed = strtoul(optarg, NULL, 0); break;
 		case 'd': o.d = strtoul(optarg, NULL, 0); break;
 		case 'F': o.fail_links = atof(optarg); break;
