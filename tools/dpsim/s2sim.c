@@ -839,6 +839,87 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 	return u == to ? 0 : 1;
 }
 
+/* Mark both directions of every cable of @a (to @b, or all when -1). */
+static void fail_cables(struct s2net *g, u32 a, u32 b)
+{
+	for (u32 i = 0; i < g->deg[a]; i++) {
+		u32 w = g->adj[a * S2_DEG_MAX + i];
+
+		if (b != 0xffffffffU && w != b)
+			continue;
+		g->dead[a * S2_DEG_MAX + i] = 1;
+		for (u32 j = 0; j < g->deg[w]; j++)
+			if (g->adj[w * S2_DEG_MAX + j] == a)
+				g->dead[w * S2_DEG_MAX + j] = 1;
+	}
+}
+
+/*
+ * Every ordered pair of live switches, as the kernel routes it with the
+ * failures @spec ("A" a switch, "A-B" the cable between two; commas
+ * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
+ */
+static int cmd_pairs(struct s2net *g, const struct s2opts *o,
+		     const char *spec)
+{
+	u8 *down = xcalloc(g->n, 1);
+	u32 d = o->d ? o->d : g->L;
+	const char *p = spec;
+
+	while (p && *p) {
+		char *e;
+		u32 a = strtoul(p, &e, 10), b = 0xffffffffU;
+
+		if (e == p || a >= g->n)
+			goto bad;
+		if (*e == '-') {
+			p = e + 1;
+			b = strtoul(p, &e, 10);
+			if (e == p || b >= g->n)
+				goto bad;
+		} else {
+			down[a] = 1;
+		}
+		fail_cables(g, a, b);
+		if (*e && *e != ',')
+			goto bad;
+		p = *e ? e + 1 : e;
+	}
+	if (d > g->L)
+		d = g->L;
+	for (u32 s = 0; s < g->n; s++) {
+		for (u32 t = 0; t < g->n; t++) {
+			struct dp_s2_cand c[S2_CAND_MAX];
+			u32 nb1[S2_DEG_MAX], path[256], u = s, hops = 0;
+
+			if (s == t || down[s] || down[t])
+				continue;
+			path[0] = s;
+			while (u != t && hops < g->n && hops < 255) {
+				u32 n = cands(g, u, 0, c, nb1);
+				int k = dp_s2_greedy(X(g, u), X(g, t), d, c, n,
+						     o->rule, NULL);
+
+				if (k < 0)
+					break;
+				u = nb1[k];
+				path[++hops] = u;
+			}
+			printf("%u %u %s %u ", s, t, u == t ? "delivered" :
+			       "dropped", hops);
+			for (u32 i = 0; i <= hops; i++)
+				printf("%s%u", i ? "," : "", path[i]);
+			printf("\n");
+		}
+	}
+	free(down);
+	return 0;
+bad:
+	fprintf(stderr, "dpsim: bad --fail '%s' (A or A-B, commas)\n", spec);
+	free(down);
+	return 2;
+}
+
 static const char s2_usage[] =
 "usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
 "                 --switches N --ports P [--servers S] [--spaces L]\n"
@@ -855,6 +936,9 @@ static const char s2_usage[] =
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
 "  plan [--grow M]      the cabling and coordinates (.Topo format)\n"
 "  locate --key KEY     the key's coordinates and home switch per space\n"
+"  pairs [--fail A,A-B..]  every ordered pair of live switches with those\n"
+"                       switches and cables failed: delivered or dropped\n"
+"                       (stuck), hops and path, as the kernel routes\n"
 "  route --from A --to B [--hash H]  one flow's path (switch ids from 0);\n"
 "                       H != 0: the first hop hashed over the neighbours\n"
 "                       that reduce the MCD (the paper's Algorithm 2)\n"
@@ -882,6 +966,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "from", required_argument, NULL, 'A' },
 		{ "to", required_argument, NULL, 'B' },
 		{ "hash", required_argument, NULL, 'H' },
+		{ "fail", required_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -890,7 +975,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 			    .rule = DP_S2_RULE_2HOP_PAPER, .keys = 100000,
 			    .seed = 1 };
 	struct s2net g = { 0 };
-	const char *key = NULL;
+	const char *key = NULL, *fail = NULL;
 	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
 	int c, rc;
 
@@ -926,6 +1011,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'A': from = strtoul(optarg, NULL, 0); break;
 		case 'B': to = strtoul(optarg, NULL, 0); break;
 		case 'H': hash = strtoul(optarg, NULL, 0); break;
+		case 'X': fail = optarg; break;
 		case 'j': o.json = true; break;
 		case 'r':
 			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
@@ -956,6 +1042,8 @@ int s2_main(const char *cmd, int argc, char **argv)
 		rc = cmd_paths(&g, &o);
 	} else if (!strcmp(cmd, "ft")) {
 		rc = cmd_ft(&g, &o);
+	} else if (!strcmp(cmd, "pairs")) {
+		rc = cmd_pairs(&g, &o, fail);
 	} else if (!strcmp(cmd, "route")) {
 		rc = cmd_route(&g, &o, from, to, hash);
 	} else if (!strcmp(cmd, "keys")) {
