@@ -79,14 +79,17 @@ GUEST_TESTS=(
 	selftests/dpillar_hostile.sh
 	selftests/dcell_test.sh
 	selftests/xdcent_test.sh
+	selftests/s2_test.sh
 )
 # The smaller fabric and topologies of the older and the debug kernel.
 SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3"
-	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2")
+	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2"
+	--env "DPILLAR_S2_SIZES=16:4:2:7")
 # The debug kernel builds a (4,3) topology in ~2 min: (4,2) only there
 # (KUnit runs the routing core on every size).
 DEBUG_SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2"
-	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:2:2:2")
+	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:2:2:2"
+	--env "DPILLAR_S2_SIZES=8:4:2:7")
 
 passed=0 failed=0 failures=()
 t0=$(date +%s)

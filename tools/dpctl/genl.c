@@ -244,11 +244,12 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 const struct dp_topo_ops *settings_ops(const char *dev, int argc,
 				       char **argv)
 {
+	unsigned int v;
 	int i;
 
-	/* Only a mode by name needs the device's topology. */
+	/* Only a mode by name ("2hop" is one) needs the device's topology. */
 	for (i = 0; i + 1 < argc; i += 2)
-		if (!strcmp(argv[i], "mode") && !isdigit((u8)argv[i + 1][0]))
+		if (!strcmp(argv[i], "mode") && parse_u32(argv[i + 1], &v))
 			return dev_topo_ops(dev);
 	return NULL;
 }

@@ -859,8 +859,42 @@ static void fail_cables(struct s2net *g, u32 a, u32 b)
  * failures @spec ("A" a switch, "A-B" the cable between two; commas
  * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
  */
+/*
+ * The outcome of @s to @t over every flow hash, as the kernel's data path
+ * sends (the first hop hashed over the live neighbours closer to @t, the
+ * paper's Algorithm 2, then greediest routing): "delivered" when every
+ * choice arrives, "dropped" when none does, else "mixed" (it depends on
+ * the flow).
+ */
+static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
+				 u32 d, u32 rule)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], n, k, cnt = 0, ok = 0, end;
+	u32 ms = dp_s2_mcd(X(g, s), X(g, t), d);
+
+	n = cands(g, s, 0, c, nb1);
+	for (k = 0; k < n; k++) {
+		if (c[k].two_hop || dp_s2_mcd(c[k].x, X(g, t), d) >= ms)
+			continue;
+		cnt++;
+		if (nb1[k] == t) {
+			ok++;
+			continue;
+		}
+		route(g, nb1[k], X(g, t), 0, d, rule, 0, &end);
+		ok += end == t;
+	}
+	if (!cnt) {
+		route(g, s, X(g, t), 0, d, rule, 0, &end);
+		cnt = 1;
+		ok = end == t;
+	}
+	return ok == cnt ? "delivered" : ok ? "mixed" : "dropped";
+}
+
 static int cmd_pairs(struct s2net *g, const struct s2opts *o,
-		     const char *spec)
+		     const char *spec, bool multipath)
 {
 	u8 *down = xcalloc(g->n, 1);
 	u32 d = o->d ? o->d : g->L;
@@ -905,8 +939,9 @@ static int cmd_pairs(struct s2net *g, const struct s2opts *o,
 				u = nb1[k];
 				path[++hops] = u;
 			}
-			printf("%u %u %s %u ", s, t, u == t ? "delivered" :
-			       "dropped", hops);
+			printf("%u %u %s %u ", s, t,
+			       multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
+			       u == t ? "delivered" : "dropped", hops);
 			for (u32 i = 0; i <= hops; i++)
 				printf("%s%u", i ? "," : "", path[i]);
 			printf("\n");
@@ -939,6 +974,8 @@ static const char s2_usage[] =
 "  pairs [--fail A,A-B..]  every ordered pair of live switches with those\n"
 "                       switches and cables failed: delivered or dropped\n"
 "                       (stuck), hops and path, as the kernel routes\n"
+"                       (--multipath: the outcome over every flow hash,\n"
+"                       delivered, dropped or mixed)\n"
 "  route --from A --to B [--hash H]  one flow's path (switch ids from 0);\n"
 "                       H != 0: the first hop hashed over the neighbours\n"
 "                       that reduce the MCD (the paper's Algorithm 2)\n"
@@ -967,6 +1004,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "to", required_argument, NULL, 'B' },
 		{ "hash", required_argument, NULL, 'H' },
 		{ "fail", required_argument, NULL, 'X' },
+		{ "multipath", no_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -976,6 +1014,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 			    .seed = 1 };
 	struct s2net g = { 0 };
 	const char *key = NULL, *fail = NULL;
+	bool multipath = false;
 	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
 	int c, rc;
 
@@ -1012,6 +1051,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'B': to = strtoul(optarg, NULL, 0); break;
 		case 'H': hash = strtoul(optarg, NULL, 0); break;
 		case 'X': fail = optarg; break;
+		case 'M': multipath = true; break;
 		case 'j': o.json = true; break;
 		case 'r':
 			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
@@ -1043,7 +1083,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 	} else if (!strcmp(cmd, "ft")) {
 		rc = cmd_ft(&g, &o);
 	} else if (!strcmp(cmd, "pairs")) {
-		rc = cmd_pairs(&g, &o, fail);
+		rc = cmd_pairs(&g, &o, fail, multipath);
 	} else if (!strcmp(cmd, "route")) {
 		rc = cmd_route(&g, &o, from, to, hash);
 	} else if (!strcmp(cmd, "keys")) {
