@@ -11,7 +11,8 @@
 #  - dp0 (topo s2) on every node, IPv4 and IPv6 addresses;
 #  - every ordered pair pings over IPv4 and IPv6;
 #  - "dpctl route get" equals "dpsim pairs --wiring derived" for every
-#    ordered pair under each rule (2hop, 1hop, 2hop-sim);
+#    ordered pair under each rule (2hop, 1hop, 2hop-sim), and with a flow
+#    hash equals "dpsim route --hash";
 #  - failures (a node, a cable): the kernel's delivered/dropped outcome of
 #    every live pair (round trip) equals dpsim's greedy over the live
 #    neighbours with the first hop hashed as the data path does (a pair
@@ -175,6 +176,31 @@ s2_routes() {
 	[ $bad = 0 ]
 }
 
+# s2_hash: a flow's path (route get ... hash H: the first hop hashed over
+# the closer neighbours, Algorithm 2) equals "dpsim route --hash H", for
+# one destination per source and a few hashes.
+s2_hash() {
+	local s d h got want bad=0 cmp=0
+	local re='"path": *\[([^]]*)\]'
+	for ((s = 0; s < N; s++)); do
+		d=$(( (s + N / 2 + 1) % N ))
+		for h in 1 77 4242 65535; do
+			want=$("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$d" \
+				--hash "$h" | head -n 1 | tr ' ' ,)
+			got=$(ip netns exec "s2-$s" "$DPCTL" -j route get "$d" \
+				dev dp0 hash "$h")
+			[[ $got =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
+			cmp=$((cmp + 1))
+			if [ "$got" != "$want" ]; then
+				bad=$((bad + 1))
+				[ $bad -le 10 ] && echo "$s -> $d hash $h: dpctl $got, dpsim $want"
+			fi
+		done
+	done
+	echo "$cmp (pair, hash) compared, $bad differ"
+	[ $bad = 0 ]
+}
+
 # s2_links up|down A/P...: node A's port P (and so its cable).
 s2_links() {
 	local how=$1 x
@@ -289,6 +315,8 @@ for size in "${sizes[@]}"; do
 	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair under each rule" \
 		s2_routes
+	run_test "$NAME: route get with a flow hash equals dpsim route --hash" \
+		s2_hash
 	node=$((N / 2))
 	ports=()
 	for ((p = 0; p < P; p++)); do ports+=("$node/$p"); done
