@@ -82,6 +82,7 @@ GUEST_TESTS=(
 	selftests/dcell_test.sh
 	selftests/xdcent_test.sh
 	selftests/nic_test.sh
+	selftests/s2_test.sh
 )
 # nic_test.sh's fabric: emulated NICs on QEMU hubs (see the suite), added
 # to a guest only when the suite runs in it.  The debug kernel has no
@@ -90,11 +91,13 @@ NIC_VM=(--nic virtio-net-pci:0 --nic virtio-net-pci:0
 	--nic virtio-net-pci:1 --nic virtio-net-pci:2)
 # The smaller fabric and topologies of the older and the debug kernel.
 SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3"
-	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2")
+	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2"
+	--env "DPILLAR_S2_SIZES=16:4:2:7")
 # The debug kernel builds a (4,3) topology in ~2 min: (4,2) only there
 # (KUnit runs the routing core on every size).
 DEBUG_SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2"
-	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:2:2:2")
+	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:2:2:2"
+	--env "DPILLAR_S2_SIZES=8:4:2:7")
 
 passed=0 failed=0 failures=()
 t0=$(date +%s)

@@ -316,8 +316,10 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	[IFLA_DPILLAR_PORTS]	= NLA_POLICY_NESTED(dp_port_policy),
 	[IFLA_DPILLAR_NODE_ID]	= { .type = NLA_REJECT,
 				    .reject_message = "Node id is read-only" },
-	[IFLA_DPILLAR_NODES]	= { .type = NLA_REJECT,
-				    .reject_message = "Node count is read-only" },
+	/* Read-only but for S2, where it is a parameter (dp_parse_topo()). */
+	[IFLA_DPILLAR_NODES]	= { .type = NLA_U32 },
+	[IFLA_DPILLAR_SPACES]	= NLA_POLICY_RANGE(NLA_U32, 1, 8),
+	[IFLA_DPILLAR_SEED]	= { .type = NLA_U32 },
 	[IFLA_DPILLAR_HELLO_MS]	= NLA_POLICY_RANGE(NLA_U32, DPILLAR_HELLO_MS_MIN,
 						   DPILLAR_HELLO_MS_MAX),
 	[IFLA_DPILLAR_DEAD_MS]	= NLA_POLICY_RANGE(NLA_U32,
@@ -400,6 +402,25 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 	prm.n = dp_get_u32_or0(data, IFLA_DPILLAR_N);
 	prm.k = dp_get_u32_or0(data, IFLA_DPILLAR_K);
 	prm.level = dp_get_u32_or0(data, IFLA_DPILLAR_LEVEL);
+	if (prm.kind != DPILLAR_TOPO_S2) {
+		static const int s2_only[] = {
+			IFLA_DPILLAR_NODES, IFLA_DPILLAR_SPACES,
+			IFLA_DPILLAR_SEED,
+		};
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(s2_only); i++) {
+			if (data[s2_only[i]]) {
+				dp_extack(extack, data[s2_only[i]],
+					  i ? "Only S2 has spaces and a seed" :
+					  "Node count is read-only");
+				return -EINVAL;
+			}
+		}
+	}
+	prm.nodes = dp_get_u32_or0(data, IFLA_DPILLAR_NODES);
+	prm.spaces = dp_get_u32_or0(data, IFLA_DPILLAR_SPACES);
+	prm.seed = dp_get_u32_or0(data, IFLA_DPILLAR_SEED);
 	/* The topology names what is missing ("Missing n"). */
 	err = dp_topo_init(topo, &prm, &why);
 	if (err) {
@@ -664,7 +685,8 @@ static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
 	static const int fixed[] = {
 		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
 		IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL, IFLA_DPILLAR_PORTS,
-		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_LEVEL,
+		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_LEVEL, IFLA_DPILLAR_NODES,
+		IFLA_DPILLAR_SPACES, IFLA_DPILLAR_SEED,
 	};
 	struct dp_priv *dp = netdev_priv(dev);
 	struct dp_settings_attrs attrs;
@@ -687,7 +709,7 @@ static size_t dp_get_size(const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
 
-	return nla_total_size(sizeof(u32)) * 11 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 13 +	/* u32 attributes */
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
 	       nla_total_size(sizeof(struct in6_addr)) +
 	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
@@ -712,6 +734,9 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    (dp->topo.p.k && nla_put_u32(skb, IFLA_DPILLAR_K, dp->topo.p.k)) ||
 	    (dp->topo.p.level &&
 	     nla_put_u32(skb, IFLA_DPILLAR_LEVEL, dp->topo.p.level)) ||
+	    (dp->topo.kind == DP_TOPO_S2 &&
+	     (nla_put_u32(skb, IFLA_DPILLAR_SPACES, dp->topo.p.spaces) ||
+	      nla_put_u32(skb, IFLA_DPILLAR_SEED, dp->topo.p.seed))) ||
 	    nla_put_string(skb, IFLA_DPILLAR_ADDR, addr))
 		return -EMSGSIZE;
 	/* Column and label, for the topologies that have that form. */

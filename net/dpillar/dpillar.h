@@ -96,6 +96,15 @@ struct dp_neigh {
 	unsigned long last_heard;
 	unsigned long flags;
 	u32 ports_up;
+	/*
+	 * The node ids it heard (its Hello's DPILLAR_TLV_NEIGHS: S2's 2-hop
+	 * neighbours), @nneighs of them.  Written by its Hellos, read by
+	 * routing without a lock: a list torn by a concurrent Hello mixes
+	 * two true lists, which routing tolerates (ids are checked, the
+	 * TTL bounds the path).
+	 */
+	u32 neighs[DPILLAR_TLV_NEIGHS_MAX];
+	u8 nneighs;
 };
 
 #define DP_NEIGH_REPORTED	0

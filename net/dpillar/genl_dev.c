@@ -49,7 +49,7 @@ static size_t dp_genl_port_size(void)
 
 static size_t dp_genl_dev_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 10 +	/* u32 attributes */
+	return nla_total_size(sizeof(u32)) * 12 +	/* u32 attributes */
 	       nla_total_size(IFNAMSIZ) +		/* IFNAME */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(sizeof(__be32)) +		/* IP4_PREFIX */
@@ -184,6 +184,9 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	    (dp->topo.p.k && nla_put_u32(skb, DPILLAR_A_DEV_K, dp->topo.p.k)) ||
 	    (dp->topo.p.level &&
 	     nla_put_u32(skb, DPILLAR_A_DEV_LEVEL, dp->topo.p.level)) ||
+	    (dp->topo.kind == DP_TOPO_S2 &&
+	     (nla_put_u32(skb, DPILLAR_A_DEV_SPACES, dp->topo.p.spaces) ||
+	      nla_put_u32(skb, DPILLAR_A_DEV_SEED, dp->topo.p.seed))) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
 	    dp_genl_put_addr(skb, DPILLAR_A_DEV_ADDR, dp, dp->self) ||

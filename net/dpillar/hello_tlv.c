@@ -17,6 +17,27 @@ static u16 dp_be16(const u8 *p)
 	return (u16)(p[0] << 8 | p[1]);
 }
 
+static u32 dp_be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+/*
+ * A TLV of 1..@max big-endian u32s into @out; false for an empty one, a
+ * length that is not a multiple of 4 or too many values.
+ */
+static bool dp_tlv_u32s(const u8 *v, u32 vlen, u32 max, u32 *out, u8 *n)
+{
+	u32 i;
+
+	if (vlen % sizeof(u32) || vlen / sizeof(u32) > max)
+		return false;
+	for (i = 0; i < vlen / sizeof(u32); i++)
+		out[i] = dp_be32(v + i * sizeof(u32));
+	*n = i;
+	return true;
+}
+
 static u32 dp_tlv_align(u32 len)
 {
 	return (len + DPILLAR_TLV_ALIGN - 1) & ~(u32)(DPILLAR_TLV_ALIGN - 1);
@@ -50,9 +71,23 @@ bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi)
 		case DPILLAR_TLV_PORTS_UP:
 			if (vlen != sizeof(u32) || hi->has_ports_up)
 				return false;
-			hi->ports_up = (u32)v[0] << 24 | (u32)v[1] << 16 |
-				       (u32)v[2] << 8 | v[3];
+			hi->ports_up = dp_be32(v);
 			hi->has_ports_up = true;
+			break;
+		case DPILLAR_TLV_COORDS:
+			/* at least one coordinate */
+			if (!vlen || hi->ncoords ||
+			    !dp_tlv_u32s(v, vlen, DPILLAR_TLV_COORDS_MAX,
+					 hi->coords, &hi->ncoords))
+				return false;
+			break;
+		case DPILLAR_TLV_NEIGHS:
+			/* may be empty: a node that hears nobody yet */
+			if (hi->has_neighs ||
+			    !dp_tlv_u32s(v, vlen, DPILLAR_TLV_NEIGHS_MAX,
+					 hi->neighs, &hi->nneighs))
+				return false;
+			hi->has_neighs = true;
 			break;
 		default:
 			break;

@@ -15,6 +15,11 @@
 struct dp_hello_info {
 	u32 ports_up;
 	bool has_ports_up;
+	u8 ncoords;		/* DPILLAR_TLV_COORDS: 0 when absent */
+	u8 nneighs;		/* DPILLAR_TLV_NEIGHS */
+	bool has_neighs;
+	u32 coords[DPILLAR_TLV_COORDS_MAX];
+	u32 neighs[DPILLAR_TLV_NEIGHS_MAX];
 };
 
 /*

@@ -22,6 +22,7 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "topo_s2.h"
 
 /* Every port joins this group while bound (dp_port_add()). */
 const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
@@ -53,11 +54,34 @@ static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
 	return true;
 }
 
+/*
+ * The view's peer_neighs: the ids @peer, our live neighbour on @port_idx,
+ * listed in its last Hello (none once it is silent).
+ */
+static u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx,
+			       u32 peer, u32 *ids, u32 max)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh *nb;
+	struct dp_port *port;
+	u32 i, n;
+
+	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
+	if (!nb || !dp_port_up(port) || !dp_neigh_alive(dp, nb))
+		return 0;
+	n = min_t(u32, READ_ONCE(nb->nneighs), DPILLAR_TLV_NEIGHS_MAX);
+	n = min(n, max);
+	for (i = 0; i < n; i++)
+		ids[i] = READ_ONCE(nb->neighs[i]);
+	return n;
+}
+
 /* What routing may know of the fabric around us (struct dp_view). */
 void dp_view_init(struct dp_priv *dp)
 {
 	dp->view.reachable = dp_reachable;
 	dp->view.ports_up = dp_view_ports_up;
+	dp->view.peer_neighs = dp_view_peer_neighs;
 	dp->view.ctx = dp;
 }
 
@@ -256,6 +280,46 @@ static void dp_hello_put_be32(struct sk_buff *skb, u16 type, u32 val)
 }
 
 #define DP_HELLO_TLV_LEN	(sizeof(struct dpillar_tlv) + sizeof(__be32))
+/* The most the S2 TLVs add: coordinates and neighbour list. */
+#define DP_HELLO_S2_LEN		(2 * sizeof(struct dpillar_tlv) +	\
+				 sizeof(__be32) * (DPILLAR_TLV_COORDS_MAX + \
+						   DPILLAR_TLV_NEIGHS_MAX))
+
+/*
+ * S2's TLVs: our coordinates (derived, so a receiver checks them against
+ * the seed and node count it was given) and the neighbours we hear now,
+ * in port order: the receiver's 2-hop neighbours.  Bounded by the port
+ * count, never by the fabric.  Returns the bytes added.
+ */
+static u32 dp_hello_put_s2(struct dp_priv *dp, struct sk_buff *skb)
+{
+	const struct dp_topo *t = &dp->topo;
+	struct dpillar_tlv *tlv;
+	u32 i, n = 0;
+	__be32 v;
+
+	tlv = skb_put(skb, sizeof(*tlv));
+	tlv->type = htons(DPILLAR_TLV_COORDS);
+	tlv->len = htons(t->p.spaces * sizeof(v));
+	for (i = 0; i < t->p.spaces; i++) {
+		v = htonl(dp_s2_coord(t->p.seed, t->nodes, dp->self, i));
+		skb_put_data(skb, &v, sizeof(v));
+	}
+	tlv = skb_put(skb, sizeof(*tlv));
+	tlv->type = htons(DPILLAR_TLV_NEIGHS);
+	for (i = 0; i < dp->nports && n < DPILLAR_TLV_NEIGHS_MAX; i++) {
+		const struct dp_port *port = rcu_dereference(dp->ports[i]);
+
+		/* one neighbour per S2 port: a cable */
+		if (!port || port->nneigh != 1 || !dp_port_reachable(dp, port))
+			continue;
+		v = htonl(dp_port_neigh(t, dp->self, i, 0));
+		skb_put_data(skb, &v, sizeof(v));
+		n++;
+	}
+	tlv->len = htons(n * sizeof(v));
+	return 2 * sizeof(*tlv) + (t->p.spaces + n) * sizeof(v);
+}
 
 static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 {
@@ -263,9 +327,10 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 	struct dpillar_hello *hello;
 	struct dpillar_hdr *h;
 	struct sk_buff *skb;
+	u32 tlv_len;
 
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DP_HDR_LEN + sizeof(*hello) +
-			DP_HELLO_TLV_LEN, GFP_ATOMIC);
+			DP_HELLO_TLV_LEN + DP_HELLO_S2_LEN, GFP_ATOMIC);
 	if (!skb)
 		return;
 	/* Room for both headers in front of the Hello. */
@@ -273,9 +338,12 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 
 	hello = skb_put_zero(skb, sizeof(*hello));
 	hello->port = port->index;
-	hello->tlv_len = htons(DP_HELLO_TLV_LEN);
+	tlv_len = DP_HELLO_TLV_LEN;
 	hello->interval_ms = htonl(READ_ONCE(dp->hello_ms));
 	dp_hello_put_be32(skb, DPILLAR_TLV_PORTS_UP, dp_ports_up(dp));
+	if (dp->topo.kind == DP_TOPO_S2)
+		tlv_len += dp_hello_put_s2(dp, skb);
+	hello->tlv_len = htons(tlv_len);
 
 	h = skb_push(skb, DP_HDR_LEN);
 	memset(h, 0, DP_HDR_LEN);
@@ -356,6 +424,41 @@ static void dp_hello_mac_change_warn(const struct dp_priv *dp,
 		    port->index, port->dev->name, addr, n, o);
 }
 
+/*
+ * S2 derives every node's coordinates from (seed, nodes, id): a Hello
+ * whose coordinates differ comes from a node configured with another seed
+ * or size, and routing toward it would not be greedy.  Other topologies
+ * ignore the TLV.
+ */
+static bool dp_hello_coords_ok(const struct dp_priv *dp, u32 src,
+			       const struct dp_hello_info *hi)
+{
+	const struct dp_topo *t = &dp->topo;
+	u32 i;
+
+	if (t->kind != DP_TOPO_S2)
+		return true;
+	if (hi->ncoords != t->p.spaces)
+		return false;
+	for (i = 0; i < hi->ncoords; i++)
+		if (hi->coords[i] != dp_s2_coord(t->p.seed, t->nodes, src, i))
+			return false;
+	return true;
+}
+
+static void dp_neigh_set_neighs(struct dp_neigh *nb,
+				const struct dp_hello_info *hi)
+{
+	u32 i;
+
+	/* Shrink first: a reader never sees a count past the new ids. */
+	if (hi->nneighs < READ_ONCE(nb->nneighs))
+		WRITE_ONCE(nb->nneighs, hi->nneighs);
+	for (i = 0; i < hi->nneighs; i++)
+		WRITE_ONCE(nb->neighs[i], hi->neighs[i]);
+	WRITE_ONCE(nb->nneighs, hi->nneighs);
+}
+
 /* A Hello received on @port; skb->data is at the dpillar header. */
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 {
@@ -394,6 +497,9 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	src = ntohl(h->src);
 	mac = ether_addr_to_u64(eth_hdr(skb)->h_source);
 	if (!dp_addr_valid(&dp->topo, src) || !is_valid_ether_addr(eth_hdr(skb)->h_source))
+		goto bad;
+
+	if (!dp_hello_coords_ok(dp, src, &hi))
 		goto bad;
 
 	idx = dp_port_neigh_index(&dp->topo, dp->self, port->index, src);
@@ -439,6 +545,7 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	}
 	dp_count(dp, DP_STAT_HELLO_RX);
 	WRITE_ONCE(nb->ports_up, hi.ports_up);
+	dp_neigh_set_neighs(nb, &hi);
 	if (hi.has_ports_up)
 		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 	else

@@ -12,6 +12,7 @@ static const struct dp_topo_ops *const dp_topologies[DP_TOPO_KIND_MAX + 1] = {
 	[DP_TOPO_DCELL] = &dp_dcell_ops,
 	[DP_TOPO_BCUBE] = &dp_bcube_ops,
 	[DP_TOPO_XDCENT] = &dp_xdcent_ops,
+	[DP_TOPO_S2] = &dp_s2_ops,
 };
 
 const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind)

@@ -26,7 +26,8 @@ enum dp_topo_kind {
 	DP_TOPO_DCELL = 2,
 	DP_TOPO_BCUBE = 3,
 	DP_TOPO_XDCENT = 4,
-	DP_TOPO_KIND_MAX = DP_TOPO_XDCENT,
+	DP_TOPO_S2 = 5,
+	DP_TOPO_KIND_MAX = DP_TOPO_S2,
 };
 
 #define DP_MAX_PORTS		16	/* most ports of a node, any topology */
@@ -441,5 +442,11 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 int dp_xdcent_route(const struct dp_topo *t, u32 self,
 		    struct dp_route_state *st, const struct dp_view *v,
 		    struct dp_hop *hop);
+/* Space Shuffle, derived coordinates and cabling (topo_s2.c). */
+extern const struct dp_topo_ops dp_s2_ops;
+void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+		      u32 hash, struct dp_route_state *st);
+int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
+		const struct dp_view *v, struct dp_hop *hop);
 
 #endif /* _DP_TOPO_H */

@@ -226,3 +226,468 @@ u32 dp_s2_home(u32 seed, u32 nodes, u32 x, u32 space)
 	return best;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_home);
+
+/*
+ * The S2 topology in the module (struct dp_topo_ops), derived mode: a node
+ * is (nodes N, n ports, L spaces, seed, id).  Its coordinates are
+ * dp_s2_coord(seed, N, id, space) and so is its cabling, so that every
+ * node knows every cable it should have and any destination's coordinates
+ * without a table:
+ *
+ * - Ring r has a slot order: for r < L it is space r's (the coordinates'
+ *   order, the paper's ring of that space); rings L..n/2-1 are extra
+ *   seeded permutations (spaces DP_S2_SPACES_MAX + r - L of the same
+ *   generator) that stand for the paper's random pairing of spare ports:
+ *   a union of random Hamiltonian cycles, a random regular graph that a
+ *   node can derive.  An odd last port is unused.
+ * - Port 2r is cabled to the node's predecessor in ring r, port 2r + 1 to
+ *   its successor.  A peer already cabled on a lower port leaves the port
+ *   unused (the paper's multigraph has no parallel cables either); both
+ *   ends agree, since they meet first in the same ring, once (N >= 3).
+ *
+ * Plan mode (the paper's Algorithm 3 coordinates with a random cabling
+ * from a plan file) is not routed by the kernel: a relay could not derive
+ * a destination's coordinates from its id.
+ */
+struct s2_priv {
+	u32 nodes, spaces, seed, ports, rings;
+};
+
+static const struct s2_priv *s2p(const struct dp_topo *t)
+{
+	return (const struct s2_priv *)t->priv;
+}
+
+enum {
+	S2_PHASE_GREEDY = DP_PHASE_TOPO,	/* toward a 1-hop neighbour */
+	S2_PHASE_GREEDY2,	/* via a 1-hop toward a 2-hop neighbour */
+	S2_PHASE_MULTIPATH,	/* first hop hashed over MCD-reducing ones */
+	S2_PHASE_COUNT,
+};
+
+enum {
+	S2_DROP_LOCAL_MIN = DP_DROP_TOPO,	/* no neighbour is closer */
+	S2_DROP_BAD_STATE,	/* a header no S2 node sends */
+	S2_DROP_COUNT,
+};
+
+/* Route state flags: the rule (selector) and the first-hop mark. */
+#define S2_FL_SEL_MASK	0x03
+#define S2_FL_FIRST	0x04
+#define S2_FL_KNOWN	(S2_FL_SEL_MASK | S2_FL_FIRST)
+
+/* Selectors (route_init's sel, dpctl "mode"): index = value. */
+#define S2_SEL_COUNT	3
+static const char *const s2_sel_names[S2_SEL_COUNT + 1] = {
+	"2hop", "1hop", "2hop-sim", NULL,
+};
+
+static u32 s2_rule(u32 sel)
+{
+	static const u8 rules[S2_SEL_COUNT] = {
+		DP_S2_RULE_2HOP_PAPER, DP_S2_RULE_1HOP, DP_S2_RULE_2HOP_SIM,
+	};
+
+	return sel < S2_SEL_COUNT ? rules[sel] : DP_S2_RULE_COUNT;
+}
+
+static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
+		   const char **why)
+{
+	struct s2_priv *d = (struct s2_priv *)t->priv;
+
+	DP_BUILD_CHECK(sizeof(*d) <= sizeof(t->priv));
+	if (p->k || p->level) {
+		*why = "S2 takes nodes, n (ports), spaces and seed, not k or level";
+		return -EINVAL;
+	}
+	if (!p->nodes || !p->n || !p->spaces) {
+		*why = !p->nodes ? "Missing nodes" : !p->n ? "Missing n" :
+		       "Missing spaces";
+		return -EINVAL;
+	}
+	if (p->nodes < 3 || p->nodes > DP_S2_TTL_NODES_MAX) {
+		*why = "nodes out of range (3..255)";
+		return -EINVAL;
+	}
+	if (p->spaces > DP_S2_SPACES_MAX) {
+		*why = "spaces out of range (1..8)";
+		return -EINVAL;
+	}
+	if (p->n > DP_MAX_PORTS || p->n < 2 * p->spaces) {
+		*why = "n (ports) must be at least 2 * spaces and at most 16";
+		return -EINVAL;
+	}
+	d->nodes = p->nodes;
+	d->spaces = p->spaces;
+	d->seed = p->seed;
+	d->ports = p->n;
+	d->rings = p->n / 2;
+	t->nodes = p->nodes;
+	t->switches = 0;
+	t->nports = p->n;
+	/*
+	 * Path bound: every hop of the rules 1hop and 2hop-sim goes to a node
+	 * strictly closer (MCD) to the destination, so no node is visited
+	 * twice: at most nodes - 1 hops.  The paper's 2hop rule keeps that
+	 * bound while the Hello data agree (topo_s2.h).  The hashed first hop
+	 * (S2_FL_FIRST, honoured once, wherever a hostile header sets it)
+	 * adds one hop before a path that never revisits a node: nodes hops
+	 * in all.  So the wire's u8 TTL caps the fabric at 255 nodes.  With
+	 * stale or lying 2-hop lists the TTL still bounds the packet.
+	 */
+	t->max_hops = p->nodes;
+	t->ff_hops = t->max_hops;
+	return 0;
+}
+
+static int s2_describe(const struct dp_topo *t, char *buf, u32 len)
+{
+	const struct s2_priv *d = s2p(t);
+	u32 pos = 0;
+
+	dp_put_str(buf, len, &pos, "S2 (nodes ");
+	dp_put_u32(buf, len, &pos, d->nodes);
+	dp_put_str(buf, len, &pos, ", ports ");
+	dp_put_u32(buf, len, &pos, d->ports);
+	dp_put_str(buf, len, &pos, ", spaces ");
+	dp_put_u32(buf, len, &pos, d->spaces);
+	dp_put_str(buf, len, &pos, ", seed ");
+	dp_put_u32(buf, len, &pos, d->seed);
+	dp_put_char(buf, len, &pos, ')');
+	return dp_put_end(buf, len, pos);
+}
+
+/* An S2 address is the node id in decimal. */
+static int s2_addr_parse(const struct dp_topo *t, const char *text, u32 *id,
+			 const char **why)
+{
+	const char *p = text;
+	u32 v;
+
+	if (!p || dp_parse_dec(&p, 0xffffffffU, &v) || *p) {
+		*why = "address must be a node id (decimal)";
+		return -EINVAL;
+	}
+	if (v >= t->nodes) {
+		*why = "node id out of range (0..nodes-1)";
+		return -EINVAL;
+	}
+	*id = v;
+	return 0;
+}
+
+static int s2_addr_format(const struct dp_topo *t, u32 id, char *buf,
+			  u32 len)
+{
+	u32 pos = 0;
+
+	(void)t;
+	dp_put_u32(buf, len, &pos, id);
+	return dp_put_end(buf, len, pos);
+}
+
+/* The slot order of ring @r: a coordinate space, or a cabling ring. */
+static u32 s2_ring_space(const struct s2_priv *d, u32 r)
+{
+	return r < d->spaces ? r : DP_S2_SPACES_MAX + r - d->spaces;
+}
+
+/* The node at the other end of port @port's ring cable, ignoring dups. */
+static u32 s2_ring_peer(const struct s2_priv *d, u32 id, u32 port)
+{
+	u32 sp = s2_ring_space(d, port / 2);
+	u32 s = dp_s2_slot(d->seed, d->nodes, id, sp);
+
+	s = port & 1 ? (s + 1 == d->nodes ? 0 : s + 1) :
+		       (s ? s - 1 : d->nodes - 1);
+	return dp_s2_slot_node(d->seed, d->nodes, s, sp);
+}
+
+/*
+ * The peers of all ports of @id at once (DP_NODE_NONE: unused), the
+ * per-packet form: n ring lookups and n^2 / 2 compares.
+ */
+static void s2_peers(const struct s2_priv *d, u32 id, u32 *peer)
+{
+	u32 p, q;
+
+	for (p = 0; p < d->ports; p++) {
+		peer[p] = p < 2 * d->rings ? s2_ring_peer(d, id, p) :
+					     DP_NODE_NONE;
+		for (q = 0; q < p && peer[p] != DP_NODE_NONE; q++)
+			if (peer[q] == peer[p])
+				peer[p] = DP_NODE_NONE;
+	}
+}
+
+/* The peer on port @port of @id, or DP_NODE_NONE for an unused port. */
+static u32 s2_port_peer(const struct s2_priv *d, u32 id, u32 port)
+{
+	u32 peer, q;
+
+	if (port >= 2 * d->rings)
+		return DP_NODE_NONE;
+	peer = s2_ring_peer(d, id, port);
+	for (q = 0; q < port; q++)
+		if (s2_ring_peer(d, id, q) == peer)
+			return DP_NODE_NONE;
+	return peer;
+}
+
+static void s2_port_info(const struct dp_topo *t, u32 id, u32 port,
+			 struct dp_port_info *pi)
+{
+	bool used = s2_port_peer(s2p(t), id, port) != DP_NODE_NONE;
+
+	pi->kind = used ? DP_PORT_CABLE : DP_PORT_UNUSED;
+	pi->nneigh = used;
+	pi->sw = DP_NODE_NONE;
+	pi->sw_level = port / 2;	/* the ring */
+	pi->sw_id = port & 1;		/* 0: predecessor, 1: successor */
+}
+
+static u32 s2_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
+{
+	return idx ? DP_NODE_NONE : s2_port_peer(s2p(t), id, port);
+}
+
+static int s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			       u32 peer)
+{
+	return peer < t->nodes && s2_port_peer(s2p(t), id, port) == peer ?
+	       0 : -1;
+}
+
+static int s2_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
+{
+	const struct s2_priv *d = s2p(t);
+	u32 pp[DP_MAX_PORTS], q;
+
+	if (peer >= t->nodes || s2_port_peer(d, id, port) != peer)
+		return -1;
+	s2_peers(d, peer, pp);
+	for (q = 0; q < d->ports; q++)
+		if (pp[q] == id)
+			return q;
+	return -1;
+}
+
+void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+		      u32 hash, struct dp_route_state *st)
+{
+	(void)t;
+	(void)src;
+	st->dst = dst;
+	st->waypoint = DP_NODE_NONE;
+	st->flags = sel < S2_SEL_COUNT ? sel : 0;
+	/* 16 bits of the flow hash for the first hop; 0: plain greedy */
+	st->word = (u16)hash;
+	if (st->word)
+		st->flags |= S2_FL_FIRST;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_route_init);
+
+/* MCD of node @id to the coordinates @xd, derived space by space. */
+static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
+{
+	u32 sp, m = 0xffffffffU;
+
+	for (sp = 0; sp < d->spaces; sp++) {
+		u32 c = dp_s2_cd(dp_s2_coord(d->seed, d->nodes, id, sp),
+				 xd[sp]);
+
+		if (c < m)
+			m = c;
+	}
+	return m;
+}
+
+/* 2-hop candidates of @peer (our neighbour on @port): heard or derived. */
+static u32 s2_two_hop(const struct s2_priv *d, const struct dp_view *v,
+		      u32 self, u32 port, u32 peer, u32 *ids)
+{
+	u32 n;
+
+	if (v && v->peer_neighs)
+		return v->peer_neighs(v->ctx, self, port, peer, ids,
+				      DP_MAX_PORTS);
+	if (v)
+		return 0;	/* a view that knows no 2-hop neighbours */
+	s2_peers(d, peer, ids);
+	n = 0;
+	for (port = 0; port < d->ports; port++)
+		if (ids[port] != DP_NODE_NONE)
+			ids[n++] = ids[port];
+	return n;
+}
+
+static int s2_drop(struct dp_hop *hop, u8 reason)
+{
+	hop->reason = reason;
+	return -1;
+}
+
+/*
+ * One hop of greediest routing, as dp_s2_greedy() decides it (the same
+ * candidates in the same order as dpsim's: live 1-hop neighbours in port
+ * order, then each one's neighbours as its Hello lists them, ties to the
+ * first), streamed so that no coordinates are kept: each is derived from
+ * its id when compared.
+ *
+ * Loop freedom: with the rules 1hop and 2hop-sim every hop goes to a
+ * neighbour whose MCD to the destination is strictly below ours (2hop-sim
+ * only goes via a 1-hop neighbour that is itself closer), whatever the
+ * Hello data say, so no node is visited twice.  The first hop, when
+ * hashed, also goes to a strictly closer neighbour.  The paper's 2hop
+ * rule (the default, as in dpsim) is loop-free while the Hello data agree
+ * (topo_s2.h has the proof); with a stale 2-hop list the TTL
+ * (t->max_hops) bounds the packet.  A packet at a local minimum (no live
+ * candidate closer than this node) is dropped and counted: route_local_min.
+ */
+int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
+		const struct dp_view *v, struct dp_hop *hop)
+{
+	const struct s2_priv *d = s2p(t);
+	u32 peer[DP_MAX_PORTS], mc1[DP_MAX_PORTS], ids[DP_MAX_PORTS];
+	u32 xd[DP_S2_SPACES_MAX], ms, m, p, i, n, rule, cnt = 0;
+	int pick = -1;
+	u8 phase = S2_PHASE_GREEDY;
+
+	hop->phase = DP_PHASE_NONE;
+	hop->reason = DP_DROP_ROUTE_NONE;
+	if (!dp_addr_valid(t, self) || !dp_addr_valid(t, st->dst))
+		return s2_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (self == st->dst)
+		return s2_drop(hop, DP_DROP_ROUTE_AT_DST);
+	rule = s2_rule(st->flags & S2_FL_SEL_MASK);
+	if (st->waypoint != DP_NODE_NONE || (st->flags & ~S2_FL_KNOWN) ||
+	    rule == DP_S2_RULE_COUNT)
+		return s2_drop(hop, S2_DROP_BAD_STATE);
+
+	for (i = 0; i < d->spaces; i++)
+		xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
+	ms = s2_mcd_id(d, self, xd);
+	m = ms;
+	s2_peers(d, self, peer);
+	for (p = 0; p < d->ports; p++) {
+		mc1[p] = 0xffffffffU;
+		if (peer[p] == DP_NODE_NONE ||
+		    !dp_view_reachable(v, self, p, peer[p])) {
+			peer[p] = DP_NODE_NONE;
+			continue;
+		}
+		mc1[p] = s2_mcd_id(d, peer[p], xd);
+		if (mc1[p] < ms)
+			cnt++;
+		if (mc1[p] < m) {
+			m = mc1[p];
+			pick = p;
+		}
+	}
+	/* Algorithm 2: the flow's first hop among the closer neighbours. */
+	if ((st->flags & S2_FL_FIRST) && cnt) {
+		u32 k = dp_fmix32(st->word) % cnt;
+
+		for (p = 0; p < d->ports; p++)
+			if (peer[p] != DP_NODE_NONE && mc1[p] < ms && !k--)
+				break;
+		st->flags &= ~S2_FL_FIRST;
+		hop->next = peer[p];
+		hop->port = p;
+		hop->phase = peer[p] == st->dst ? DP_PHASE_DIRECT :
+			     S2_PHASE_MULTIPATH;
+		return 0;
+	}
+	st->flags &= ~S2_FL_FIRST;
+	for (p = 0; p < d->ports && rule != DP_S2_RULE_1HOP; p++) {
+		if (peer[p] == DP_NODE_NONE ||
+		    (rule == DP_S2_RULE_2HOP_SIM && mc1[p] >= ms))
+			continue;
+		n = s2_two_hop(d, v, self, p, peer[p], ids);
+		for (i = 0; i < n && i < DP_MAX_PORTS; i++) {
+			u32 mc;
+
+			if (ids[i] == self || ids[i] >= d->nodes)
+				continue;
+			mc = s2_mcd_id(d, ids[i], xd);
+			if (mc < m) {
+				m = mc;
+				pick = p;
+				phase = S2_PHASE_GREEDY2;
+			}
+		}
+	}
+	if (pick < 0)
+		return s2_drop(hop, S2_DROP_LOCAL_MIN);
+	hop->next = peer[pick];
+	hop->port = pick;
+	hop->phase = peer[pick] == st->dst ? DP_PHASE_DIRECT : phase;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_route);
+
+/* The next hops the flow hash chooses among at the first hop. */
+static u32 s2_route_choices(const struct dp_topo *t, u32 self,
+			    const struct dp_route_state *st,
+			    const struct dp_view *v, u32 *ids, u32 max)
+{
+	const struct s2_priv *d = s2p(t);
+	u32 peer[DP_MAX_PORTS], xd[DP_S2_SPACES_MAX], ms, p, i, cnt = 0;
+
+	if (!(st->flags & S2_FL_FIRST) || !dp_addr_valid(t, self) ||
+	    !dp_addr_valid(t, st->dst) || self == st->dst)
+		return 0;
+	for (i = 0; i < d->spaces; i++)
+		xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
+	ms = s2_mcd_id(d, self, xd);
+	s2_peers(d, self, peer);
+	for (p = 0; p < d->ports; p++) {
+		if (peer[p] == DP_NODE_NONE ||
+		    !dp_view_reachable(v, self, p, peer[p]) ||
+		    s2_mcd_id(d, peer[p], xd) >= ms)
+			continue;
+		if (cnt < max)
+			ids[cnt] = peer[p];
+		cnt++;
+	}
+	return cnt;
+}
+
+static const struct dp_phase_desc s2_phases[S2_PHASE_COUNT] = {
+	[DP_PHASE_NONE]		= { "none" },
+	[DP_PHASE_DIRECT]	= { "direct" },
+	[S2_PHASE_GREEDY]	= { "greedy" },
+	[S2_PHASE_GREEDY2]	= { "greedy2" },
+	[S2_PHASE_MULTIPATH]	= { "multipath" },
+};
+
+static const char *const s2_drops[S2_DROP_COUNT] = {
+	[DP_DROP_ROUTE_NONE]	= "none",
+	[DP_DROP_ROUTE_BAD_ADDR] = "bad_addr",
+	[DP_DROP_ROUTE_AT_DST]	= "at_dst",
+	[S2_DROP_LOCAL_MIN]	= "local_min",
+	[S2_DROP_BAD_STATE]	= "bad_state",
+};
+
+const struct dp_topo_ops dp_s2_ops = {
+	.name = "s2",
+	.kind = DP_TOPO_S2,
+	.phases = s2_phases,
+	.nphases = S2_PHASE_COUNT,
+	.drops = s2_drops,
+	.ndrops = S2_DROP_COUNT,
+	.sel_names = s2_sel_names,
+	.init = s2_init,
+	.describe = s2_describe,
+	.addr_parse = s2_addr_parse,
+	.addr_format = s2_addr_format,
+	.port_info = s2_port_info,
+	.port_neigh = s2_port_neigh,
+	.port_neigh_index = s2_port_neigh_index,
+	.peer_port = s2_peer_port,
+	.route_init = dp_s2_route_init,
+	.route = dp_s2_route,
+	.route_choices = s2_route_choices,
+};
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_ops);

@@ -21,6 +21,8 @@
 
 #define DP_S2_SPACES_MAX	8	/* L: ports are at most DP_MAX_PORTS */
 #define DP_S2_NODES_MAX		16777216U	/* 2^24: derived coordinates */
+/* Most nodes of a fabric the module routes: a path bound within the TTL. */
+#define DP_S2_TTL_NODES_MAX	255U
 
 /* Circular distance of two fixed-point coordinates (at most 2^31). */
 static inline u32 dp_s2_cd(u32 a, u32 b)

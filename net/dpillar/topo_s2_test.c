@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
+#include "hello_tlv.h"
 #include "topo_s2.h"
 
 static int s2t_cmp(const void *a, const void *b)
@@ -196,7 +197,187 @@ static void s2t_routing(struct kunit *test)
 				s2t_walk(test, g, rule, u, v);
 }
 
+/* MCD of node @id to node @dst with the fabric's derived coordinates. */
+static u32 s2t_mcd_ids(const struct dp_topo *t, u32 id, u32 dst)
+{
+	u32 x[DP_S2_SPACES_MAX], y[DP_S2_SPACES_MAX], i;
+
+	for (i = 0; i < t->p.spaces; i++) {
+		x[i] = dp_s2_coord(t->p.seed, t->nodes, id, i);
+		y[i] = dp_s2_coord(t->p.seed, t->nodes, dst, i);
+	}
+	return dp_s2_mcd(x, y, t->p.spaces);
+}
+
+/* One pair, failure-free, under selector @sel. */
+static void s2t_ops_walk(struct kunit *test, const struct dp_topo *t,
+			 u32 sel, u32 u, u32 v)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 at = u, hops = 0, m;
+
+	dp_route_init(t, u, v, sel, 0, &st);
+	while (at != v) {
+		m = s2t_mcd_ids(t, at, v);
+		KUNIT_ASSERT_EQ(test, dp_route(t, at, &st, NULL, &hop), 0);
+		KUNIT_ASSERT_LE(test, ++hops, t->max_hops);
+		at = hop.next;
+		if (sel)	/* 1hop, 2hop-sim: strictly closer */
+			KUNIT_EXPECT_LT(test, s2t_mcd_ids(t, at, v), m);
+	}
+}
+
+/*
+ * The module's S2 topology (dp_s2_ops): every used port's cable is seen
+ * from both ends (port_neigh and peer_port agree), and failure-free
+ * routing between every pair arrives within t->max_hops, under each
+ * rule, with a strictly decreasing MCD for 1hop and 2hop-sim.
+ */
+static void s2t_ops(struct kunit *test)
+{
+	static const struct { u32 nodes, ports, spaces, seed; } fab[] = {
+		{ 16, 4, 2, 7 }, { 8, 4, 2, 7 }, { 30, 6, 2, 1 },
+		{ 25, 7, 3, 3 }, { 3, 2, 1, 0 },
+	};
+	const char *why = NULL;
+	struct dp_topo t;
+	u32 f;
+
+	for (f = 0; f < ARRAY_SIZE(fab); f++) {
+		struct dp_topo_params p = {
+			.kind = DP_TOPO_S2, .nodes = fab[f].nodes,
+			.n = fab[f].ports, .spaces = fab[f].spaces,
+			.seed = fab[f].seed,
+		};
+		u32 u, v, port, sel;
+
+		KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&t, &p, &why), 0, "%s",
+				    why);
+		KUNIT_EXPECT_EQ(test, t.max_hops, fab[f].nodes);
+		for (u = 0; u < t.nodes; u++) {
+			for (port = 0; port < t.nports; port++) {
+				u32 peer = dp_port_neigh(&t, u, port, 0);
+				int pp;
+
+				if (peer == DP_NODE_NONE)
+					continue;
+				KUNIT_EXPECT_NE(test, peer, u);
+				pp = dp_peer_port(&t, u, port, peer);
+				KUNIT_ASSERT_GE(test, pp, 0);
+				KUNIT_EXPECT_EQ(test,
+						dp_port_neigh(&t, peer, pp, 0), u);
+			}
+		}
+		for (sel = 0; sel < dp_sel_count(&t); sel++)
+			for (u = 0; u < t.nodes; u++)
+				for (v = 0; v < t.nodes; v++)
+					if (u != v)
+						s2t_ops_walk(test, &t, sel, u, v);
+	}
+}
+
+/* Parameters the module refuses, each with its extack message. */
+static void s2t_ops_init(struct kunit *test)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = 16, .n = 4,
+				    .spaces = 2 };
+	const char *why = NULL;
+	struct dp_topo t;
+
+	p.nodes = 256;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "nodes out of range (3..255)");
+	p.nodes = 16;
+	p.n = 3;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	p.n = 17;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	p.n = 4;
+	p.k = 2;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	p.k = 0;
+	p.spaces = 0;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "Missing spaces");
+	p.spaces = 2;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), 0);
+}
+
+/* Append a TLV of @n big-endian u32s; returns the new length. */
+static u32 s2t_tlv(u8 *b, u32 pos, u16 type, const u32 *v, u32 n)
+{
+	u32 i;
+
+	b[pos] = type >> 8;
+	b[pos + 1] = type;
+	b[pos + 2] = (n * 4) >> 8;
+	b[pos + 3] = n * 4;
+	for (i = 0; i < n; i++) {
+		b[pos + 4 + 4 * i] = v[i] >> 24;
+		b[pos + 5 + 4 * i] = v[i] >> 16;
+		b[pos + 6 + 4 * i] = v[i] >> 8;
+		b[pos + 7 + 4 * i] = v[i];
+	}
+	return pos + 4 + 4 * n;
+}
+
+/*
+ * Hello TLVs 2 (coordinates) and 3 (neighbour list): parsed in order;
+ * the 2-hop table is bounded (at most DPILLAR_TLV_NEIGHS_MAX ids per
+ * neighbour, so ports^2 per node): one id more, an empty coordinate list,
+ * a length not a multiple of 4 or a TLV given twice drops the Hello.
+ */
+static void s2t_tlv_parse(struct kunit *test)
+{
+	u32 v[DPILLAR_TLV_NEIGHS_MAX + 1], i, pos;
+	struct dp_hello_info hi;
+	u8 *b = kunit_kzalloc(test, DPILLAR_HELLO_TLV_MAX, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	BUILD_BUG_ON(DPILLAR_TLV_NEIGHS_MAX < DP_MAX_PORTS);
+	BUILD_BUG_ON(DPILLAR_TLV_COORDS_MAX < DP_S2_SPACES_MAX);
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		v[i] = 0x01020304U * (i + 1);
+	pos = s2t_tlv(b, 0, DPILLAR_TLV_COORDS, v, 3);
+	pos = s2t_tlv(b, pos, DPILLAR_TLV_NEIGHS, v, DPILLAR_TLV_NEIGHS_MAX);
+	KUNIT_ASSERT_TRUE(test, dp_hello_parse(b, pos, &hi));
+	KUNIT_EXPECT_EQ(test, hi.ncoords, 3);
+	KUNIT_EXPECT_EQ(test, hi.coords[2], v[2]);
+	KUNIT_EXPECT_TRUE(test, hi.has_neighs);
+	KUNIT_EXPECT_EQ(test, hi.nneighs, DPILLAR_TLV_NEIGHS_MAX);
+	KUNIT_EXPECT_EQ(test, hi.neighs[DPILLAR_TLV_NEIGHS_MAX - 1],
+			v[DPILLAR_TLV_NEIGHS_MAX - 1]);
+
+	/* one neighbour past the bound */
+	pos = s2t_tlv(b, 0, DPILLAR_TLV_NEIGHS, v, DPILLAR_TLV_NEIGHS_MAX + 1);
+	KUNIT_EXPECT_FALSE(test, dp_hello_parse(b, pos, &hi));
+	/* an empty neighbour list is a node that hears nobody yet */
+	pos = s2t_tlv(b, 0, DPILLAR_TLV_NEIGHS, v, 0);
+	KUNIT_EXPECT_TRUE(test, dp_hello_parse(b, pos, &hi));
+	KUNIT_EXPECT_TRUE(test, hi.has_neighs);
+	KUNIT_EXPECT_EQ(test, hi.nneighs, 0);
+	/* twice */
+	pos = s2t_tlv(b, pos, DPILLAR_TLV_NEIGHS, v, 1);
+	KUNIT_EXPECT_FALSE(test, dp_hello_parse(b, pos, &hi));
+	/* no coordinates, too many, twice */
+	pos = s2t_tlv(b, 0, DPILLAR_TLV_COORDS, v, 0);
+	KUNIT_EXPECT_FALSE(test, dp_hello_parse(b, pos, &hi));
+	pos = s2t_tlv(b, 0, DPILLAR_TLV_COORDS, v, DPILLAR_TLV_COORDS_MAX + 1);
+	KUNIT_EXPECT_FALSE(test, dp_hello_parse(b, pos, &hi));
+	pos = s2t_tlv(b, 0, DPILLAR_TLV_COORDS, v, 1);
+	pos = s2t_tlv(b, pos, DPILLAR_TLV_COORDS, v, 1);
+	KUNIT_EXPECT_FALSE(test, dp_hello_parse(b, pos, &hi));
+	/* a length that is not whole u32s */
+	pos = s2t_tlv(b, 0, DPILLAR_TLV_NEIGHS, v, 1);
+	b[3] = 3;
+	KUNIT_EXPECT_FALSE(test, dp_hello_parse(b, pos, &hi));
+}
+
 static struct kunit_case s2t_cases[] = {
+	KUNIT_CASE(s2t_ops),
+	KUNIT_CASE(s2t_ops_init),
+	KUNIT_CASE(s2t_tlv_parse),
 	KUNIT_CASE(s2t_derived),
 	KUNIT_CASE(s2t_home),
 	KUNIT_CASE(s2t_decision),

@@ -154,6 +154,8 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	d->n = get_u32(tb[DPILLAR_A_DEV_N]);
 	d->k = get_u32(tb[DPILLAR_A_DEV_K]);
 	d->level = get_u32(tb[DPILLAR_A_DEV_LEVEL]);
+	d->spaces = get_u32(tb[DPILLAR_A_DEV_SPACES]);
+	d->seed = get_u32(tb[DPILLAR_A_DEV_SEED]);
 	d->nodes = get_u32(tb[DPILLAR_A_DEV_NODES]);
 	d->node_id = get_u32(tb[DPILLAR_A_DEV_NODE_ID]);
 	get_str(tb[DPILLAR_A_DEV_ADDR], d->addr, sizeof(d->addr));
@@ -232,6 +234,8 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 {
 	struct dp_topo_params p = {
 		.kind = d->topo, .n = d->n, .k = d->k, .level = d->level,
+		.spaces = d->spaces, .seed = d->seed,
+		.nodes = d->topo == DPILLAR_TOPO_S2 ? d->nodes : 0,
 	};
 
 	return dp_topo_init(t, &p, why);
@@ -240,11 +244,12 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 const struct dp_topo_ops *settings_ops(const char *dev, int argc,
 				       char **argv)
 {
+	unsigned int v;
 	int i;
 
-	/* Only a mode by name needs the device's topology. */
+	/* Only a mode by name ("2hop" is one) needs the device's topology. */
 	for (i = 0; i + 1 < argc; i += 2)
-		if (!strcmp(argv[i], "mode") && !isdigit((u8)argv[i + 1][0]))
+		if (!strcmp(argv[i], "mode") && parse_u32(argv[i + 1], &v))
 			return dev_topo_ops(dev);
 	return NULL;
 }

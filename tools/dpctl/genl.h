@@ -31,6 +31,7 @@ struct dpctl_port {
 struct dp_dev {
 	char ifname[IF_NAMESIZE];
 	u32 ifindex, topo, n, k, level, nodes, node_id, hello_ms, dead_ms, mode;
+	u32 spaces, seed;
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;
 	u32 nports;

@@ -48,6 +48,8 @@ static struct nlmsghdr *link_msg(struct nl_ctx *ctx, int type, int flags,
 const char link_help[] =
 	"dpctl link add DEV n N k K [level I] addr ADDR port0 IF port1 IF\n"
 	"               [topo NAME] [SETTINGS]\n"
+	"dpctl link add DEV topo s2 nodes N n PORTS spaces L [seed S] id I\n"
+	"               port0 IF ... [SETTINGS]\n"
 	"dpctl link set DEV SETTINGS\n"
 	"dpctl link del DEV\n"
 	"dpctl link show [DEV]\n"
@@ -55,7 +57,10 @@ const char link_help[] =
 	"    topo is the fabric's topology (default dpillar).  addr is the\n"
 	"    server's address: \"#<node id>\" in any topology, or DPillar's\n"
 	"    column C, then the label symbols v_{k-1}...v_0, e.g. 2:3.0.1\n"
-	"    when k = 3.  level is XDCent's top level i (topo xdcent).\n";
+	"    when k = 3.  level is XDCent's top level i (topo xdcent).\n"
+	"    S2: N nodes of PORTS ports, L spaces; coordinates and cabling\n"
+	"    derived from the seed (dpctl plan --topo s2); id is the node id\n"
+	"    (the same as addr).\n";
 
 static const struct setting_attrs link_settings = {
 	.hello = IFLA_DPILLAR_HELLO_MS,
@@ -69,6 +74,8 @@ static const struct setting_attrs link_settings = {
 int link_add(int argc, char **argv)
 {
 	unsigned int n = 0, k = 0, level = 0, ifindex[DPILLAR_PORTS_MAX];
+	unsigned int nodes = 0, spaces = 0, seed = 0;
+	bool have_seed = false;
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");
 	struct dp_topo_params prm = { 0 };
 	char *settings[16];
@@ -105,6 +112,21 @@ int link_add(int argc, char **argv)
 			if (parse_u32(argv[1], &level))
 				return usage_error("invalid level \"%s\"",
 						   argv[1]);
+		} else if (!strcmp(key, "nodes")) {
+			if (parse_u32(argv[1], &nodes) || !nodes)
+				return usage_error("invalid nodes \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "spaces")) {
+			if (parse_u32(argv[1], &spaces) || !spaces)
+				return usage_error("invalid spaces \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "seed")) {
+			if (parse_u32(argv[1], &seed))
+				return usage_error("invalid seed \"%s\"",
+						   argv[1]);
+			have_seed = true;
+		} else if (!strcmp(key, "id")) {
+			addr = argv[1];
 		} else if (matches(key, "addr") || matches(key, "address")) {
 			addr = argv[1];
 		} else if (!strncmp(key, "port", 4) && key[4]) {
@@ -133,8 +155,16 @@ int link_add(int argc, char **argv)
 			return usage_error("link add: unknown argument \"%s\"", key);
 		}
 	}
-	if (!have_n || !have_k || !addr || !nports)
+	if (ops->kind == DP_TOPO_S2) {
+		if (!have_n || !nodes || !spaces || !addr || !nports)
+			return usage_error("link add: s2 needs nodes, n, spaces, id and ports");
+		if (have_k || level)
+			return usage_error("link add: s2 takes no k or level");
+	} else if (nodes || spaces || have_seed) {
+		return usage_error("link add: nodes, spaces and seed are S2's");
+	} else if (!have_n || !have_k || !addr || !nports) {
 		return usage_error("link add: n, k, addr and ports are required");
+	}
 	for (i = 0; i < nports; i++)
 		if (!ifindex[i])
 			return usage_error("link add: port%u missing", i);
@@ -147,6 +177,9 @@ int link_add(int argc, char **argv)
 	prm.n = n;
 	prm.k = k;
 	prm.level = level;
+	prm.nodes = nodes;
+	prm.spaces = spaces;
+	prm.seed = seed;
 	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, addr, &id, &why))
 		return usage_error("invalid address \"%s\": %s", addr, why);
 
@@ -158,7 +191,13 @@ int link_add(int argc, char **argv)
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	mnl_attr_put_u32(nlh, IFLA_DPILLAR_TOPO, ops->kind);
 	mnl_attr_put_u32(nlh, IFLA_DPILLAR_N, n);
-	mnl_attr_put_u32(nlh, IFLA_DPILLAR_K, k);
+	if (ops->kind == DP_TOPO_S2) {
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_NODES, nodes);
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_SPACES, spaces);
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_SEED, seed);
+	} else {
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_K, k);
+	}
 	if (level)
 		mnl_attr_put_u32(nlh, IFLA_DPILLAR_LEVEL, level);
 	mnl_attr_put_strz(nlh, IFLA_DPILLAR_ADDR, addr);
@@ -321,6 +360,12 @@ static void print_link(const struct link_info *li)
 			dp_u32(li, IFLA_DPILLAR_TOPO) : DPILLAR_TOPO_DPILLAR,
 		.n = n, .k = k, .level = dp_u32(li, IFLA_DPILLAR_LEVEL),
 	};
+
+	if (prm.kind == DPILLAR_TOPO_S2) {
+		prm.nodes = dp_u32(li, IFLA_DPILLAR_NODES);
+		prm.spaces = dp_u32(li, IFLA_DPILLAR_SPACES);
+		prm.seed = dp_u32(li, IFLA_DPILLAR_SEED);
+	}
 	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(prm.kind);
 	char addr[DP_ADDR_TEXT_MAX] = "?";
 	const struct nlattr *port;
@@ -344,6 +389,10 @@ static void print_link(const struct link_info *li)
 		json_uint("k", k);
 		if (prm.level)
 			json_uint("level", prm.level);
+		if (prm.spaces) {
+			json_uint("spaces", prm.spaces);
+			json_uint("seed", prm.seed);
+		}
 		json_str("addr", addr);
 		json_uint("node_id", id);
 		json_uint("nodes", dp_u32(li, IFLA_DPILLAR_NODES));
@@ -356,10 +405,13 @@ static void print_link(const struct link_info *li)
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
 	} else {
-		char lv[24] = "";
+		char lv[48] = "";
 
 		if (prm.level)
 			snprintf(lv, sizeof(lv), " level %u", prm.level);
+		if (prm.spaces)
+			snprintf(lv, sizeof(lv), " spaces %u seed %u",
+				 prm.spaces, prm.seed);
 		printf("%u: %s: %s n %u k %u%s addr %s id %u of %u state %s%s\n",
 		       li->ifindex, li->ifname, ops ? ops->name : "unknown",
 		       n, k, lv, addr, id,

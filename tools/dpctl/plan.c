@@ -14,6 +14,7 @@
 
 const char plan_help[] =
 	"dpctl plan { [topo NAME] -n N -k K | dev DEV } [order] [--csv|--dot]\n"
+	"dpctl plan topo s2 -n PORTS nodes N spaces L [seed S] [--csv]\n"
 	"    the switch (column/id) on each port of every server, as\n"
 	"    \"dpsim plan\" prints it; with \"order\", the order in which to\n"
 	"    populate a fabric that grows (DPillar), as \"dpsim plan --order\n"
@@ -28,6 +29,7 @@ const char addr_help[] =
 /* The fabric named on the command line. */
 struct fabric_args {
 	u32 n, k, level;	/* level: XDCent's i */
+	u32 nodes, spaces, seed;	/* S2's */
 	bool have_n, have_k;
 	const char *dev;
 	const struct dp_topo_ops *ops;	/* topo NAME; NULL: dpillar */
@@ -72,6 +74,12 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 		f->have_k = true;
 	} else if (!strcmp(key, "i") || !strcmp(key, "level")) {
 		v = &f->level;
+	} else if (!strcmp(key, "nodes")) {
+		v = &f->nodes;
+	} else if (!strcmp(key, "spaces")) {
+		v = &f->spaces;
+	} else if (!strcmp(key, "seed")) {
+		v = &f->seed;
 	} else {
 		return 0;
 	}
@@ -84,12 +92,24 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 			  struct fabric_pfx *pfx)
 {
-	struct dp_topo_params p = { .n = f->n, .k = f->k, .level = f->level };
+	struct dp_topo_params p = { .n = f->n, .k = f->k, .level = f->level,
+				    .nodes = f->nodes, .spaces = f->spaces,
+				    .seed = f->seed };
+	bool s2 = f->ops && f->ops->kind == DP_TOPO_S2;
 	struct nl_ctx ctx;
 	struct dp_dev d;
 	const char *why;
 	int err;
 
+	if (s2 && f->have_n && !f->have_k && f->nodes && f->spaces) {
+		fabric_pfx_default(pfx);
+		p.kind = DP_TOPO_S2;
+		if (dp_topo_init(t, &p, &why))
+			return usage_error("bad s2 fabric: %s", why);
+		return EXIT_OK;
+	}
+	if (s2 || f->nodes || f->spaces || f->seed)
+		return usage_error("s2 takes -n PORTS nodes N spaces L [seed S]");
 	if (f->have_n != f->have_k)
 		return usage_error("give both -n and -k");
 	if (f->have_n && f->dev)

@@ -34,6 +34,7 @@ struct s2opts {
 	const char *file;
 	u32 switches, ports, servers, spaces, d, seed, rule, keys, pairs;
 	const char *coords;
+	bool wiring_derived;
 	double fail_links;
 	bool json, shortcut, all_rules, dot;
 };
@@ -231,6 +232,40 @@ static void coords_balanced(struct s2net *g, u32 sp, u32 upto)
 		place_balanced(g, v, sp);
 }
 
+/*
+ * The kernel's S2 fabric (--wiring derived): derived coordinates and the
+ * cabling of net/dpillar/topo_s2.c's ops, each node's neighbours in its
+ * port order, so that routing here sees its candidates in the order the
+ * kernel does.
+ */
+static int gen_derived(struct s2net *g, const struct s2opts *o, u32 n,
+		       u32 L, u32 inter)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = n,
+				    .n = inter, .spaces = L,
+				    .seed = o->seed };
+	const char *why = "";
+	struct dp_topo t;
+
+	if (dp_topo_init(&t, &p, &why)) {
+		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);
+		return -1;
+	}
+	net_alloc(g, n, L);
+	for (u32 v = 0; v < n; v++) {
+		g->hosts[v] = o->servers;
+		for (u32 sp = 0; sp < L; sp++)
+			g->x[(size_t)v * L + sp] = dp_s2_coord(o->seed, n, v, sp);
+		for (u32 port = 0; port < inter; port++) {
+			u32 peer = dp_port_neigh(&t, v, port, 0);
+
+			if (peer != DP_NODE_NONE)
+				g->adj[v * S2_DEG_MAX + g->deg[v]++] = peer;
+		}
+	}
+	return 0;
+}
+
 static int gen_net(struct s2net *g, const struct s2opts *o)
 {
 	u32 n = o->switches, L = o->spaces;
@@ -244,6 +279,8 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 			n, o->ports, o->servers, L);
 		return -1;
 	}
+	if (o->wiring_derived)
+		return gen_derived(g, o, n, L, inter);
 	net_alloc(g, n, L);
 	rnd_seed(o->seed);
 	for (u32 sp = 0; sp < L; sp++) {
@@ -866,10 +903,129 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 	return u == to ? 0 : 1;
 }
 
+/* Mark both directions of every cable of @a (to @b, or all when -1). */
+static void fail_cables(struct s2net *g, u32 a, u32 b)
+{
+	for (u32 i = 0; i < g->deg[a]; i++) {
+		u32 w = g->adj[a * S2_DEG_MAX + i];
+
+		if (b != 0xffffffffU && w != b)
+			continue;
+		g->dead[a * S2_DEG_MAX + i] = 1;
+		for (u32 j = 0; j < g->deg[w]; j++)
+			if (g->adj[w * S2_DEG_MAX + j] == a)
+				g->dead[w * S2_DEG_MAX + j] = 1;
+	}
+}
+
+/*
+ * Every ordered pair of live switches, as the kernel routes it with the
+ * failures @spec ("A" a switch, "A-B" the cable between two; commas
+ * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
+ */
+/*
+ * The outcome of @s to @t over every flow hash, as the kernel's data path
+ * sends (the first hop hashed over the live neighbours closer to @t, the
+ * paper's Algorithm 2, then greediest routing): "delivered" when every
+ * choice arrives, "dropped" when none does, else "mixed" (it depends on
+ * the flow).
+ */
+static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
+				 u32 d, u32 rule)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], n, k, cnt = 0, ok = 0, end;
+	u32 ms = dp_s2_mcd(X(g, s), X(g, t), d);
+
+	n = cands(g, s, 0, c, nb1);
+	for (k = 0; k < n; k++) {
+		if (c[k].two_hop || dp_s2_mcd(c[k].x, X(g, t), d) >= ms)
+			continue;
+		cnt++;
+		if (nb1[k] == t) {
+			ok++;
+			continue;
+		}
+		route(g, nb1[k], X(g, t), 0, d, rule, 0, &end);
+		ok += end == t;
+	}
+	if (!cnt) {
+		route(g, s, X(g, t), 0, d, rule, 0, &end);
+		cnt = 1;
+		ok = end == t;
+	}
+	return ok == cnt ? "delivered" : ok ? "mixed" : "dropped";
+}
+
+static int cmd_pairs(struct s2net *g, const struct s2opts *o,
+		     const char *spec, bool multipath)
+{
+	u8 *down = xcalloc(g->n, 1);
+	u32 d = o->d ? o->d : g->L;
+	const char *p = spec;
+
+	while (p && *p) {
+		char *e;
+		u32 a = strtoul(p, &e, 10), b = 0xffffffffU;
+
+		if (e == p || a >= g->n)
+			goto bad;
+		if (*e == '-') {
+			p = e + 1;
+			b = strtoul(p, &e, 10);
+			if (e == p || b >= g->n)
+				goto bad;
+		} else {
+			down[a] = 1;
+		}
+		fail_cables(g, a, b);
+		if (*e && *e != ',')
+			goto bad;
+		p = *e ? e + 1 : e;
+	}
+	if (d > g->L)
+		d = g->L;
+	for (u32 s = 0; s < g->n; s++) {
+		for (u32 t = 0; t < g->n; t++) {
+			struct dp_s2_cand c[S2_CAND_MAX];
+			u32 nb1[S2_DEG_MAX], path[256], u = s, hops = 0;
+
+			if (s == t || down[s] || down[t])
+				continue;
+			path[0] = s;
+			while (u != t && hops < g->n && hops < 255) {
+				u32 n = cands(g, u, 0, c, nb1);
+				int k = dp_s2_greedy(X(g, u), X(g, t), d, c, n,
+						     o->rule, NULL);
+
+				if (k < 0)
+					break;
+				u = nb1[k];
+				path[++hops] = u;
+			}
+			printf("%u %u %s %u ", s, t,
+			       multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
+			       u == t ? "delivered" : "dropped", hops);
+			for (u32 i = 0; i <= hops; i++)
+				printf("%s%u", i ? "," : "", path[i]);
+			printf("\n");
+		}
+	}
+	free(down);
+	return 0;
+bad:
+	fprintf(stderr, "dpsim: bad --fail '%s' (A or A-B, commas)\n", spec);
+	free(down);
+	return 2;
+}
+
 static const char s2_usage[] =
 "usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
 "                 --switches N --ports P [--servers S] [--spaces L]\n"
-"                 [--coords balanced|random|derived] [--seed S] } [--json]\n"
+"                 [--coords balanced|random|derived] [--seed S]\n"
+"                 [--wiring random|derived] } [--json]\n"
+"  --wiring derived: the kernel's fabric (derived coordinates, ring and\n"
+"                       extra-ring cables by port: net/dpillar/topo_s2.c)\n"
 "commands:\n"
 "  paths [--d D]        every ordered switch pair: BFS, 1-hop greedy, 2-hop\n"
 "                       greedy (paper's wording), 2-hop-sim (the authors'\n"
@@ -880,6 +1036,11 @@ static const char s2_usage[] =
 "  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format);\n"
 "                       --dot: switches and cables as Graphviz DOT\n"
 "  locate --key KEY     the key's coordinates and home switch per space\n"
+"  pairs [--fail A,A-B..]  every ordered pair of live switches with those\n"
+"                       switches and cables failed: delivered or dropped\n"
+"                       (stuck), hops and path, as the kernel routes\n"
+"                       (--multipath: the outcome over every flow hash,\n"
+"                       delivered, dropped or mixed)\n"
 "  route --from A --to B [--hash H] [--dot]  one flow's path (switch ids\n"
 "                       from 0; --dot: drawn on the network);\n"
 "                       H != 0: the first hop hashed over the neighbours\n"
@@ -897,6 +1058,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "servers", required_argument, NULL, 'S' },
 		{ "spaces", required_argument, NULL, 'L' },
 		{ "coords", required_argument, NULL, 'c' },
+		{ "wiring", required_argument, NULL, 'w' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "d", required_argument, NULL, 'd' },
 		{ "rule", required_argument, NULL, 'r' },
@@ -907,6 +1069,8 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "from", required_argument, NULL, 'A' },
 		{ "to", required_argument, NULL, 'B' },
 		{ "hash", required_argument, NULL, 'H' },
+		{ "fail", required_argument, NULL, 'X' },
+		{ "multipath", no_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "dot", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
@@ -916,7 +1080,8 @@ int s2_main(const char *cmd, int argc, char **argv)
 			    .rule = DP_S2_RULE_2HOP_PAPER, .keys = 100000,
 			    .seed = 1 };
 	struct s2net g = { 0 };
-	const char *key = NULL;
+	const char *key = NULL, *fail = NULL;
+	bool multipath = false;
 	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
 	int c, rc;
 
@@ -935,6 +1100,14 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'S': o.servers = strtoul(optarg, NULL, 0); break;
 		case 'L': o.spaces = strtoul(optarg, NULL, 0); break;
 		case 'c': o.coords = optarg; break;
+		case 'w':
+			if (strcmp(optarg, "derived") && strcmp(optarg, "random")) {
+				fprintf(stderr, "dpsim: unknown wiring '%s'\n",
+					optarg);
+				return 2;
+			}
+			o.wiring_derived = !strcmp(optarg, "derived");
+			break;
 		case 's': o.seed = strtoul(optarg, NULL, 0); break;
 		case 'd': o.d = strtoul(optarg, NULL, 0); break;
 		case 'F': o.fail_links = atof(optarg); break;
@@ -944,6 +1117,8 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'A': from = strtoul(optarg, NULL, 0); break;
 		case 'B': to = strtoul(optarg, NULL, 0); break;
 		case 'H': hash = strtoul(optarg, NULL, 0); break;
+		case 'X': fail = optarg; break;
+		case 'M': multipath = true; break;
 		case 'j': o.json = true; break;
 		case 'D': o.dot = true; break;
 		case 'r':
@@ -975,6 +1150,8 @@ int s2_main(const char *cmd, int argc, char **argv)
 		rc = cmd_paths(&g, &o);
 	} else if (!strcmp(cmd, "ft")) {
 		rc = cmd_ft(&g, &o);
+	} else if (!strcmp(cmd, "pairs")) {
+		rc = cmd_pairs(&g, &o, fail, multipath);
 	} else if (!strcmp(cmd, "route")) {
 		rc = cmd_route(&g, &o, from, to, hash);
 	} else if (!strcmp(cmd, "keys")) {

@@ -16,8 +16,7 @@ static bool ref_parse(const u8 *b, size_t len, struct dp_hello_info *hi)
 {
 	size_t off = 0;
 
-	hi->ports_up = 0;
-	hi->has_ports_up = false;
+	memset(hi, 0, sizeof(*hi));
 	if (len > DPILLAR_HELLO_TLV_MAX)
 		return false;
 	while (off < len) {
@@ -36,6 +35,28 @@ static bool ref_parse(const u8 *b, size_t len, struct dp_hello_info *hi)
 				       (u32)b[off + 5] << 16 |
 				       (u32)b[off + 6] << 8 | b[off + 7];
 			hi->has_ports_up = true;
+		} else if (type == DPILLAR_TLV_COORDS ||
+			   type == DPILLAR_TLV_NEIGHS) {
+			bool co = type == DPILLAR_TLV_COORDS;
+			size_t max = co ? DPILLAR_TLV_COORDS_MAX :
+					  DPILLAR_TLV_NEIGHS_MAX;
+			u32 *out = co ? hi->coords : hi->neighs;
+			size_t i;
+
+			if ((co && (!vlen || hi->ncoords)) ||
+			    (!co && hi->has_neighs) || vlen % 4 ||
+			    vlen / 4 > max)
+				return false;
+			for (i = 0; i < vlen / 4; i++)
+				out[i] = (u32)b[off + 4 + 4 * i] << 24 |
+					 (u32)b[off + 5 + 4 * i] << 16 |
+					 (u32)b[off + 6 + 4 * i] << 8 |
+					 b[off + 7 + 4 * i];
+			if (co)
+				hi->ncoords = (u8)(vlen / 4);
+			else
+				hi->nneighs = (u8)(vlen / 4);
+			hi->has_neighs |= !co;
 		}
 		total = 4 + vlen;
 		off += (total + 3) / 4 * 4;	/* padding to 4 */
@@ -66,6 +87,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		FZ_CHECK(hi.has_ports_up == ref.has_ports_up);
 		FZ_CHECK(hi.ports_up == ref.ports_up);
 		FZ_CHECK(hi.has_ports_up || !hi.ports_up);
+		FZ_CHECK(hi.ncoords == ref.ncoords &&
+			 hi.nneighs == ref.nneighs &&
+			 hi.has_neighs == ref.has_neighs);
+		FZ_CHECK(!memcmp(hi.coords, ref.coords, sizeof(hi.coords)));
+		FZ_CHECK(!memcmp(hi.neighs, ref.neighs, sizeof(hi.neighs)));
 	}
 	/* Whatever the length passed in, never more than it is read. */
 	ok = dp_hello_parse(buf, (u32)(size - 2 > tlv_len ? tlv_len : size - 2),

@@ -97,6 +97,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	p.k = fz_u8(&in) % 33;
 	if (p.kind == DP_TOPO_XDCENT)
 		p.level = fz_u8(&in) % 33;	/* XDCent's i */
+	if (p.kind == DP_TOPO_S2) {
+		/* nodes, n ports, spaces, seed; k must be 0 */
+		p.k = 0;
+		p.nodes = fz_u16(&in) % 300;
+		p.spaces = fz_u8(&in) % 10;
+		p.seed = fz_u32(&in);
+	}
 	if (dp_topo_init(&t, &p, &why))
 		return 0;
 	FZ_CHECK(t.max_hops > 0 && t.max_hops <= DP_TTL_MAX);

@@ -25,6 +25,9 @@ enum dpillar_topo {
 	DPILLAR_TOPO_DCELL,	/* DCell (n, k): k + 1 ports per server */
 	DPILLAR_TOPO_BCUBE,	/* BCube (n, k): k + 1 ports per server */
 	DPILLAR_TOPO_XDCENT,	/* XDCent (n, k, i): k + 1 ports per server */
+	DPILLAR_TOPO_S2,	/* Space Shuffle (nodes, n ports, L spaces,
+				 * seed): derived coordinates and cabling
+				 */
 
 	__DPILLAR_TOPO_MAX,
 	DPILLAR_TOPO_MAX = __DPILLAR_TOPO_MAX - 1,
@@ -94,6 +97,8 @@ enum {
 				 * number, DPillar: enum dpillar_mode
 				 */
 	IFLA_DPILLAR_LEVEL,	/* u32, top level i (XDCent) */
+	IFLA_DPILLAR_SPACES,	/* u32, virtual spaces L (S2) */
+	IFLA_DPILLAR_SEED,	/* u32, seed of derived coordinates (S2) */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -281,6 +286,8 @@ enum {
 	DPILLAR_A_DEV_LEVEL,		/* u32: top level i (XDCent); absent
 					 * if the topology has none
 					 */
+	DPILLAR_A_DEV_SPACES,		/* u32: virtual spaces L (S2) */
+	DPILLAR_A_DEV_SEED,		/* u32: coordinate seed (S2) */
 
 	__DPILLAR_A_DEV_MAX,
 	DPILLAR_A_DEV_MAX = __DPILLAR_A_DEV_MAX - 1

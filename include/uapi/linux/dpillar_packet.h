@@ -107,11 +107,20 @@ struct dpillar_tlv {
 
 #define DPILLAR_TLV_ALIGN	4
 #define DPILLAR_HELLO_TLV_MAX	1024	/* most TLV bytes a Hello may carry */
+#define DPILLAR_TLV_COORDS_MAX	8	/* coordinates in DPILLAR_TLV_COORDS */
+#define DPILLAR_TLV_NEIGHS_MAX	16	/* ids in DPILLAR_TLV_NEIGHS */
 
 enum dpillar_tlv_type {
 	/* __be32 bitmap: the sender's ports that are up (bit p = port p) */
 	DPILLAR_TLV_PORTS_UP = 1,
-	/* 2..: reserved for topologies (coordinates, neighbour lists) */
+	/* __be32 each: the sender's coordinates, one per space (S2) */
+	DPILLAR_TLV_COORDS = 2,
+	/*
+	 * __be32 each: the node ids the sender hears now, in its port order
+	 * (S2's 2-hop neighbours; at most DPILLAR_TLV_NEIGHS_MAX)
+	 */
+	DPILLAR_TLV_NEIGHS = 3,
+	/* 4..: reserved */
 };
 
 /**

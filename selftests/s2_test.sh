@@ -1,0 +1,334 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Space Shuffle (S2) fabrics in the test guest: selftests/vm/run-vm.sh --
+#     selftests/s2_test.sh [NODES:PORTS:SPACES:SEED ...]   (default
+#     DPILLAR_S2_SIZES, else "16:4:2:7").  For each:
+#  - builds the fabric from "dpctl plan topo s2 --csv" (derived
+#    coordinates and cabling): one netns per node (s2-<id>), one veth per
+#    cable straight between the two nodes' namespaces (no bridge); an
+#    unused port gets a veth whose peer is in netns s2x;
+#  - dp0 (topo s2) on every node, IPv4 and IPv6 addresses;
+#  - every ordered pair pings over IPv4 and IPv6;
+#  - "dpctl route get" equals "dpsim pairs --wiring derived" for every
+#    ordered pair under each rule (2hop, 1hop, 2hop-sim), and with a flow
+#    hash equals "dpsim route --hash";
+#  - failures (a node, a cable): the kernel's delivered/dropped outcome of
+#    every live pair (round trip) equals dpsim's greedy over the live
+#    neighbours with the first hop hashed as the data path does (a pair
+#    dpsim finds stuck at a local minimum is dropped there, counted as
+#    route_local_min: there is no shortcut discovery yet; a pair whose
+#    outcome depends on the flow hash is left out);
+#  - a miswired cable (two cables' far ends swapped) is counted
+#    (hello_miswired) and shown by dpctl neigh at both near ends.
+. "$(dirname "$0")/lib.sh"
+
+require_vm
+require_root
+require_cmd ip python3 ethtool
+
+DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
+DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
+FABRIC_PY=$(dirname "$0")/dp_fabric.py
+[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
+[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+# A dead interval of 1 s: under TCG, 16 nodes' Hellos can starve for 300 ms.
+HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_S2_SIZES:-16:4:2:7}"
+X=s2x
+
+load_module || ktap_skip_all "no module"
+
+s2_destroy() {
+	local ns
+	for ns in $(ip netns list | awk '/^s2-|^s2x/ { print $1 }'); do
+		ip netns del "$ns"
+	done
+}
+defer s2_destroy
+
+# s2_index: CABLES ("a/p b/q"), USED[a/p], IP4[id], IP6[id].
+s2_index() {
+	local kind lv sw a ap b bp id
+	CABLES=()
+	declare -gA USED=() IP4=() IP6=()
+	while IFS=, read -r kind lv sw a ap b bp; do
+		[ "$kind" = cable ] || return 1
+		CABLES+=("$a/$ap $b/$bp")
+		USED[$a/$ap]=1 USED[$b/$bp]=1
+	done < <("$DPCTL" plan topo s2 -n "$P" nodes "$N" spaces "$L" seed "$S" --csv | tail -n +2)
+	for ((id = 0; id < N; id++)); do
+		IP4[$id]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
+		printf -v "IP6[$id]" 'fd64:7069:6c6c:6172::%x:%x' \
+			$((id >> 16)) $((id & 65535))
+	done
+	[ ${#CABLES[@]} -gt 0 ]
+}
+
+# s2_cable A/P B/Q: a veth between node A's port P and node B's port Q.
+s2_cable() {
+	echo "link add p${1#*/} netns s2-${1%/*} type veth peer name p${2#*/} netns s2-${2%/*}"
+}
+
+# s2_build: the namespaces and veths; ports up.
+s2_build() {
+	local a p c b='' f v saved=()
+	s2_destroy
+	for f in core/devconf_inherit_init_net ipv6/conf/default/accept_dad \
+		ipv6/conf/default/router_solicitations ipv6/conf/default/autoconf \
+		ipv6/conf/default/accept_ra; do
+		f=/proc/sys/net/$f
+		[ -w "$f" ] || continue
+		read -r v < "$f" && saved+=("$f=$v")
+		case "$f" in
+		*inherit*) echo 1 > "$f" ;;
+		*) echo 0 > "$f" ;;
+		esac
+	done
+	b="netns add $X"$'\n'
+	for ((a = 0; a < N; a++)); do b+="netns add s2-$a"$'\n'; done
+	printf '%s' "$b" | ip -batch - || return 1
+	b=''
+	for c in "${CABLES[@]}"; do b+="$(s2_cable ${c% *} ${c#* })"$'\n'; done
+	for ((a = 0; a < N; a++)); do
+		for ((p = 0; p < P; p++)); do
+			[ -n "${USED[$a/$p]}" ] ||
+				b+="link add u${a}p$p type veth peer name p$p netns s2-$a"$'\n'
+		done
+	done
+	local rc=0
+	printf '%s' "$b" | ip -n $X -batch - || rc=1
+	for f in "${saved[@]}"; do echo "${f#*=}" > "${f%=*}"; done
+	[ $rc = 0 ] || return 1
+	python3 -S -E "$FABRIC_PY" ports s2- up $((P - 1)) $(seq 0 $((N - 1)))
+}
+
+# s2_ping WANT: every ordered pair of live nodes over IPv4 and IPv6,
+# compared with WANT ("SRC DST delivered|dropped" lines).
+s2_ping() {
+	local a
+	for ((a = 0; a < N; a++)); do echo "$a ${IP4[$a]} ${IP6[$a]}"; done > "$S2_TMP/ips"
+	python3 -S -E "$FABRIC_PY" ping s2- "$S2_TMP/ips" "$1" "${S2_ROUNDS:-4}"
+}
+
+# s2_dp0 [ID...]: dp0 on those nodes (default every node).
+s2_dp0() {
+	local a p ports ids=("$@")
+	[ $# -gt 0 ] || ids=($(seq 0 $((N - 1))))
+	for a in "${ids[@]}"; do
+		ports=''
+		for ((p = 0; p < P; p++)); do ports+=" port$p p$p"; done
+		# shellcheck disable=SC2086 # ports are words
+		ip netns exec "s2-$a" "$DPCTL" link add dp0 topo s2 nodes "$N" \
+			n "$P" spaces "$L" seed "$S" id "$a" $ports \
+			hello "$HELLO" dead "$DEAD" || return 1
+		ip -n "s2-$a" -b - <<-EOF2 || return 1
+		link set dp0 up
+		addr add ${IP4[$a]}/32 dev dp0
+		route add 10.0.0.0/8 dev dp0
+		addr add ${IP6[$a]}/128 dev dp0 nodad
+		route add fd64:7069:6c6c:6172::/96 dev dp0
+		EOF2
+	done
+}
+
+# s2_routes: under each rule, dpctl route get equals dpsim's path for
+# every ordered pair (one dpctl per source and rule).
+s2_routes() {
+	local mode s d path j got cmp=0 bad=0 i
+	local re='"path": *\[([^]]*)\]'
+	for mode in 2hop 1hop 2hop-sim; do
+		local -A want=() dsts=()
+		for ((s = 0; s < N; s++)); do
+			ip netns exec "s2-$s" "$DPCTL" link set dp0 mode "$mode" ||
+				return 1
+		done
+		while read -r s d _ _ path; do
+			want["$s $d"]=$path
+			dsts[$s]+=" $d"
+		done < <("$DPSIM" pairs "${OPTS[@]}" --rule "$mode")
+		for ((s = 0; s < N; s++)); do
+			read -r -a d <<<"${dsts[$s]}"
+			i=0
+			while read -r j; do
+				got=''
+				[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
+				path=${want["$s ${d[i]}"]}
+				cmp=$((cmp + 1))
+				if [ "$got" != "$path" ]; then
+					bad=$((bad + 1))
+					[ $bad -le 10 ] && echo "$mode $s -> ${d[i]}: dpctl $got, dpsim $path"
+				fi
+				i=$((i + 1))
+			done < <(ip netns exec "s2-$s" "$DPCTL" -j route get "${d[@]}" dev dp0)
+			if [ "$i" != "${#d[@]}" ]; then
+				echo "$mode $s: $i answers for ${#d[@]} destinations"
+				bad=$((bad + 1))
+			fi
+		done
+		unset want dsts
+	done
+	for ((s = 0; s < N; s++)); do
+		ip netns exec "s2-$s" "$DPCTL" link set dp0 mode 2hop || return 1
+	done
+	echo "$cmp (rule, pair) compared, $bad differ"
+	[ $bad = 0 ]
+}
+
+# s2_hash: a flow's path (route get ... hash H: the first hop hashed over
+# the closer neighbours, Algorithm 2) equals "dpsim route --hash H", for
+# one destination per source and a few hashes.
+s2_hash() {
+	local s d h got want bad=0 cmp=0
+	local re='"path": *\[([^]]*)\]'
+	for ((s = 0; s < N; s++)); do
+		d=$(( (s + N / 2 + 1) % N ))
+		for h in 1 77 4242 65535; do
+			want=$("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$d" \
+				--hash "$h" | head -n 1 | tr ' ' ,)
+			got=$(ip netns exec "s2-$s" "$DPCTL" -j route get "$d" \
+				dev dp0 hash "$h")
+			[[ $got =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
+			cmp=$((cmp + 1))
+			if [ "$got" != "$want" ]; then
+				bad=$((bad + 1))
+				[ $bad -le 10 ] && echo "$s -> $d hash $h: dpctl $got, dpsim $want"
+			fi
+		done
+	done
+	echo "$cmp (pair, hash) compared, $bad differ"
+	[ $bad = 0 ]
+}
+
+# s2_links up|down A/P...: node A's port P (and so its cable).
+s2_links() {
+	local how=$1 x
+	shift
+	for x in "$@"; do
+		ip -n "s2-${x%/*}" link set "p${x#*/}" "$how" || return 1
+	done
+}
+
+# s2_fail SPEC PORT...: the ports down, every live pair as "dpsim pairs
+# --fail SPEC" (after the Hellos expire), then repaired and all again.
+s2_fail() {
+	local spec=$1 rc=0 t0=$SECONDS
+	shift
+	s2_links down "$@" || return 1
+	# A ping is a round trip, and the data path hashes the first hop:
+	# delivered when both directions arrive whatever the hash, dropped
+	# when one never does; a pair that depends on the hash is not pinged.
+	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --multipath > "$S2_TMP/mp" || rc=1
+	awk '{ o[$1 " " $2] = $3 } END {
+		for (k in o) {
+			split(k, p, " ")
+			r = o[p[2] " " p[1]]
+			if (o[k] == "delivered" && r == "delivered")
+				print k, "delivered"
+			else if (o[k] == "dropped" || r == "dropped")
+				print k, "dropped"
+		}
+	}' "$S2_TMP/mp" > "$S2_TMP/want"
+	echo "dpsim (one way, every flow hash): $(grep -c ' delivered ' "$S2_TMP/mp") delivered, $(grep -c ' dropped ' "$S2_TMP/mp") stuck at a local minimum, $(grep -c ' mixed ' "$S2_TMP/mp") depend on the hash"
+	sleep $(( (DEAD + 999) / 1000 + 1 ))
+	until s2_ping "$S2_TMP/want" > "$S2_TMP/out"; do
+		if [ $((SECONDS - t0)) -gt 30 ]; then
+			cat "$S2_TMP/out"
+			rc=1
+			break
+		fi
+	done
+	tail -n 1 "$S2_TMP/out"
+	s2_links up "$@" || return 1
+	sleep $(( (DEAD + 999) / 1000 + 1 ))
+	S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out" || { cat "$S2_TMP/out"; rc=1; }
+	return $rc
+}
+
+# s2_miswire: swap the far ends of two cables that share no node; the
+# Hellos from the wrong node are counted (hello_miswired) and shown as
+# "miswired" by dpctl neigh at the near ends.
+s2_miswire() {
+	local a b c d i j m1='' m2=''
+	a=${CABLES[0]% *} b=${CABLES[0]#* }
+	for ((i = ${#CABLES[@]} - 1; i > 0; i--)); do
+		c=${CABLES[i]% *} d=${CABLES[i]#* }
+		j=" ${a%/*} ${b%/*} "
+		[[ $j == *" ${c%/*} "* || $j == *" ${d%/*} "* ]] || break
+	done
+	[ "$i" -gt 0 ] || { echo "no disjoint cable"; return 1; }
+	ip -n "s2-${a%/*}" link del "p${a#*/}" || return 1
+	ip -n "s2-${c%/*}" link del "p${c#*/}" || return 1
+	ip -n $X -b - <<-EOF2 || return 1
+	$(s2_cable "$a" "$d")
+	$(s2_cable "$c" "$b")
+	EOF2
+	# A port's device is bound when dp0 is made: make dp0 again there.
+	for j in "$a" "$b" "$c" "$d"; do
+		ip -n "s2-${j%/*}" link del dp0 || return 1
+	done
+	s2_dp0 "${a%/*}" "${b%/*}" "${c%/*}" "${d%/*}" || return 1
+	for j in "$a" "$b" "$c" "$d"; do
+		ip -n "s2-${j%/*}" link set "p${j#*/}" up || return 1
+	done
+	echo "moved: $a now meets $d, $c now meets $b"
+	miswired() {
+		m1=$(ip netns exec "s2-${a%/*}" ethtool -S dp0 | awk '$1 == "hello_miswired:" { print $2 }')
+		m2=$(ip netns exec "s2-${d%/*}" ethtool -S dp0 | awk '$1 == "hello_miswired:" { print $2 }')
+		[ "${m1:-0}" -gt 0 ] && [ "${m2:-0}" -gt 0 ] &&
+			ip netns exec "s2-${a%/*}" "$DPCTL" neigh dp0 | grep -q miswired
+	}
+	wait_for 10 miswired
+	local rc=$?
+	echo "hello_miswired: ${a%/*} ${m1:-0}, ${d%/*} ${m2:-0}"
+	return $rc
+}
+
+S2_TMP=$(mktemp -d)
+defer rm -rf "$S2_TMP"
+for size in "${sizes[@]}"; do
+	IFS=: read -r N P L S <<<"$size"
+	OPTS=(--topo s2 --switches "$N" --ports "$P" --servers 0 --spaces "$L"
+	      --seed "$S" --wiring derived)
+	NAME="S2(nodes $N, ports $P, spaces $L, seed $S)"
+	if ! s2_index; then
+		ktap_fail "$NAME: dpctl plan"
+		continue
+	fi
+	t0=$SECONDS
+	run_test "$NAME: ${#CABLES[@]} veth cables built from dpctl plan" \
+		s2_build || continue
+	run_test "$NAME: dp0 (topo s2) on every node" s2_dp0 || continue
+	if ! "$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" ||
+	   [ "$(grep -c ' delivered ' "$S2_TMP/all")" != $((N * (N - 1))) ]; then
+		ktap_fail "$NAME: dpsim pairs"
+		continue
+	fi
+	up() {
+		local t=$SECONDS
+		until S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out"; do
+			[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
+		done
+		tail -n 1 "$S2_TMP/out"
+	}
+	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
+	run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair under each rule" \
+		s2_routes
+	run_test "$NAME: route get with a flow hash equals dpsim route --hash" \
+		s2_hash
+	node=$((N / 2))
+	ports=()
+	for ((p = 0; p < P; p++)); do ports+=("$node/$p"); done
+	run_test "$NAME: node $node down: every live pair as dpsim says" \
+		s2_fail "$node" "${ports[@]}"
+	c=${CABLES[1]}
+	cb=${c#* }
+	run_test "$NAME: cable ${c% *}-$cb down: every pair as dpsim says" \
+		s2_fail "${c%%/*}-${cb%/*}" "${c% *}"
+	run_test "$NAME: a miswired cable is counted and shown at both ends" \
+		s2_miswire
+	ktap_diag "$NAME: $((SECONDS - t0)) s"
+	s2_destroy
+done
+ktap_finish
