@@ -20,11 +20,7 @@ require_vm
 require_root
 require_cmd ip python3 ethtool
 
-DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
-DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
-FABRIC_PY=$(dirname "$0")/dp_fabric.py
-[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
-[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+require_tools
 # Dead after 1 s: at 300 ms a loaded TCG host once starved one server's
 # Hellos long enough for a neighbour to be declared dead during "route get"
 # (seen in a run beside xdcent_test.sh).  The failure waits below round
@@ -36,12 +32,7 @@ SW=dcsw
 
 load_module || ktap_skip_all "no module"
 
-dc_destroy() {
-	local ns
-	for ns in $(ip netns list | awk '/^dc-|^dcsw/ { print $1 }'); do
-		ip netns del "$ns"
-	done
-}
+dc_destroy() { ns_del_matching '^(dc-|dcsw)'; }
 defer dc_destroy
 
 # dc_index N K: SERVERS (id order), ID[addr], IP4[addr], IP6[addr],

@@ -259,6 +259,24 @@ if [ "${DPILLAR_IN_VM:-0}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
 	sleep 0.2
 fi
 
+# require_tools: DPCTL, DPSIM (built, or the suite is skipped) and
+# FABRIC_PY, for the suites that build fabrics from dpsim's plans.
+require_tools() {
+	DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
+	DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
+	FABRIC_PY=$(dirname "$0")/dp_fabric.py
+	[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
+	[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+}
+
+# ns_del_matching ERE: delete every network namespace whose name matches.
+ns_del_matching() {
+	local ns
+	for ns in $(ip netns list | awk -v re="$1" '$1 ~ re { print $1 }'); do
+		ip netns del "$ns"
+	done
+}
+
 # ---- namespaces and links ---------------------------------------------------
 # ns_create NAME...: new netns (deleted at exit), loopback up.
 ns_create() {

@@ -27,11 +27,7 @@ require_vm
 require_root
 require_cmd ip python3 ethtool
 
-DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
-DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
-FABRIC_PY=$(dirname "$0")/dp_fabric.py
-[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
-[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+require_tools
 # A dead interval of 1 s: under TCG, 16 nodes' Hellos can starve for 300 ms.
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
@@ -40,12 +36,7 @@ X=s2x
 
 load_module || ktap_skip_all "no module"
 
-s2_destroy() {
-	local ns
-	for ns in $(ip netns list | awk '/^s2-|^s2x/ { print $1 }'); do
-		ip netns del "$ns"
-	done
-}
+s2_destroy() { ns_del_matching '^(s2-|s2x)'; }
 defer s2_destroy
 
 # s2_index: CABLES ("a/p b/q"), USED[a/p], IP4[id], IP6[id].

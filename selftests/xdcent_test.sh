@@ -22,11 +22,7 @@ require_vm
 require_root
 require_cmd ip python3 jq ethtool ping
 
-DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
-DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
-FABRIC_PY=$(dirname "$0")/dp_fabric.py
-[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
-[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+require_tools
 # A dead interval of 1 s: under TCG, 27 servers' Hellos can starve for 300 ms.
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
@@ -35,12 +31,7 @@ SW=xcsw
 
 load_module || ktap_skip_all "no module"
 
-xc_destroy() {
-	local ns
-	for ns in $(ip netns list | awk '/^xc-|^xcsw/ { print $1 }'); do
-		ip netns del "$ns"
-	done
-}
+xc_destroy() { ns_del_matching '^(xc-|xcsw)'; }
 defer xc_destroy
 
 # xc_index: SERVERS (id order), ID[addr], IP4[addr], IP6[addr], PORTS
