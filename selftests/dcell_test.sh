@@ -147,8 +147,7 @@ dc_ping() {
 # dc_routes N K: dpctl route get equals dpsim's path for every ordered
 # pair: one dpctl per source, asking for every destination in turn.
 dc_routes() {
-	local n=$1 k=$2 s d path j got cmp=0 bad=0 i
-	local re='"path": *\[([^]]*)\]'
+	local n=$1 k=$2 s d path cmp=0 bad=0
 	local -A want=() dsts=()
 	while read -r s d _ _ path; do
 		want["$s $d"]=$path
@@ -156,22 +155,7 @@ dc_routes() {
 	done < <("$DPSIM" pairs --topo dcell -n "$n" -k "$k")
 	for s in "${SERVERS[@]}"; do
 		read -r -a d <<<"${dsts[$s]}"
-		i=0
-		while read -r j; do
-			got=''
-			[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
-			path=${want["$s ${d[i]}"]}
-			cmp=$((cmp + 1))
-			if [ "$got" != "$path" ]; then
-				bad=$((bad + 1))
-				[ $bad -le 10 ] && echo "$s -> ${d[i]}: dpctl $got, dpsim $path"
-			fi
-			i=$((i + 1))
-		done < <(ip netns exec "dc-$s" "$DPCTL" -j route get "${d[@]}" dev dp0)
-		if [ "$i" != "${#d[@]}" ]; then
-			echo "$s: $i answers for ${#d[@]} destinations"
-			bad=$((bad + 1))
-		fi
+		route_get_cmp "dc-$s" "$s" "" "${d[@]}"
 	done
 	echo "$cmp pairs compared, $bad differ"
 	[ $bad = 0 ]

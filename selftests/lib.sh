@@ -269,6 +269,32 @@ require_tools() {
 	[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
 }
 
+# route_get_cmp NS SRC WHAT DST...: "dpctl route get DST..." in netns NS
+# (server SRC), each answer's path compared with the caller's
+# want["SRC DST"] (dpsim's path, comma separated); counts into the
+# caller's cmp and bad, prints the first 10 differences (WHAT in front).
+route_get_cmp() {
+	local ns=$1 src=$2 what=$3 j got path i=0
+	local re='"path": *\[([^]]*)\]'
+	shift 3
+	local -a dl=("$@")
+	while read -r j; do
+		got=''
+		[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
+		path=${want["$src ${dl[i]}"]}
+		cmp=$((cmp + 1))
+		if [ "$got" != "$path" ]; then
+			bad=$((bad + 1))
+			[ $bad -le 10 ] && echo "$what$src -> ${dl[i]}: dpctl $got, dpsim $path"
+		fi
+		i=$((i + 1))
+	done < <(ip netns exec "$ns" "$DPCTL" -j route get "${dl[@]}" dev dp0)
+	if [ "$i" != "${#dl[@]}" ]; then
+		echo "$what$src: $i answers for ${#dl[@]} destinations"
+		bad=$((bad + 1))
+	fi
+}
+
 # ns_del_matching ERE: delete every network namespace whose name matches.
 ns_del_matching() {
 	local ns

@@ -127,8 +127,7 @@ s2_dp0() {
 # s2_routes: under each rule, dpctl route get equals dpsim's path for
 # every ordered pair (one dpctl per source and rule).
 s2_routes() {
-	local mode s d path j got cmp=0 bad=0 i
-	local re='"path": *\[([^]]*)\]'
+	local mode s d path cmp=0 bad=0
 	for mode in 2hop 1hop 2hop-sim; do
 		local -A want=() dsts=()
 		for ((s = 0; s < N; s++)); do
@@ -141,22 +140,7 @@ s2_routes() {
 		done < <("$DPSIM" pairs "${OPTS[@]}" --rule "$mode")
 		for ((s = 0; s < N; s++)); do
 			read -r -a d <<<"${dsts[$s]}"
-			i=0
-			while read -r j; do
-				got=''
-				[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
-				path=${want["$s ${d[i]}"]}
-				cmp=$((cmp + 1))
-				if [ "$got" != "$path" ]; then
-					bad=$((bad + 1))
-					[ $bad -le 10 ] && echo "$mode $s -> ${d[i]}: dpctl $got, dpsim $path"
-				fi
-				i=$((i + 1))
-			done < <(ip netns exec "s2-$s" "$DPCTL" -j route get "${d[@]}" dev dp0)
-			if [ "$i" != "${#d[@]}" ]; then
-				echo "$mode $s: $i answers for ${#d[@]} destinations"
-				bad=$((bad + 1))
-			fi
+			route_get_cmp "s2-$s" "$s" "$mode " "${d[@]}"
 		done
 		unset want dsts
 	done

@@ -144,8 +144,7 @@ xc_dp0() {
 # xc_routes: for every routing mode, dpctl route get equals dpsim's path
 # for every ordered pair (one dpctl per source and mode).
 xc_routes() {
-	local mode s d path j got cmp=0 bad=0 i
-	local re='"path": *\[([^]]*)\]'
+	local mode s d path cmp=0 bad=0
 	for mode in $MODES; do
 		local -A want=() dsts=()
 		for s in "${SERVERS[@]}"; do
@@ -158,22 +157,7 @@ xc_routes() {
 		done < <("$DPSIM" pairs "${OPTS[@]}" --mode "$mode")
 		for s in "${SERVERS[@]}"; do
 			read -r -a d <<<"${dsts[$s]}"
-			i=0
-			while read -r j; do
-				got=''
-				[[ $j =~ $re ]] && got=${BASH_REMATCH[1]//[\" ]/}
-				path=${want["$s ${d[i]}"]}
-				cmp=$((cmp + 1))
-				if [ "$got" != "$path" ]; then
-					bad=$((bad + 1))
-					[ $bad -le 10 ] && echo "$mode $s -> ${d[i]}: dpctl $got, dpsim $path"
-				fi
-				i=$((i + 1))
-			done < <(ip netns exec "xc-$s" "$DPCTL" -j route get "${d[@]}" dev dp0)
-			if [ "$i" != "${#d[@]}" ]; then
-				echo "$mode $s: $i answers for ${#d[@]} destinations"
-				bad=$((bad + 1))
-			fi
+			route_get_cmp "xc-$s" "$s" "$mode " "${d[@]}"
 		done
 		unset want dsts
 	done
