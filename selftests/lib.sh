@@ -264,6 +264,7 @@ fi
 require_tools() {
 	DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 	DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
+	# shellcheck disable=SC2034 # the suites use it
 	FABRIC_PY=$(dirname "$0")/dp_fabric.py
 	[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 	[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"

@@ -41,10 +41,10 @@ defer s2_destroy
 
 # s2_index: CABLES ("a/p b/q"), USED[a/p], IP4[id], IP6[id].
 s2_index() {
-	local kind lv sw a ap b bp id
+	local kind a ap b bp id
 	CABLES=()
 	declare -gA USED=() IP4=() IP6=()
-	while IFS=, read -r kind lv sw a ap b bp; do
+	while IFS=, read -r kind _ _ a ap b bp; do
 		[ "$kind" = cable ] || return 1
 		CABLES+=("$a/$ap $b/$bp")
 		USED[$a/$ap]=1 USED[$b/$bp]=1
@@ -106,7 +106,7 @@ s2_ping() {
 # s2_dp0 [ID...]: dp0 on those nodes (default every node).
 s2_dp0() {
 	local a p ports ids=("$@")
-	[ $# -gt 0 ] || ids=($(seq 0 $((N - 1))))
+	[ $# -gt 0 ] || mapfile -t ids < <(seq 0 $((N - 1)))
 	for a in "${ids[@]}"; do
 		ports=''
 		for ((p = 0; p < P; p++)); do ports+=" port$p p$p"; done

@@ -235,7 +235,8 @@ xc_probe_json() {
 # of 16 flow hashes (route trace) cross none of path M's own relays, and
 # 16 ping flows are all answered.
 xc_probe() {
-	local s=${SERVERS[0]} d=${SERVERS[NSRV - 1]} m o r='' pm=-1 got want
+	# shellcheck disable=SC2178 # d: one destination here, a list in xc_routes
+	local s=${SERVERS[0]} d=${SERVERS[NSRV - 1]} m o r="" pm=-1 got
 	local -a rel=()
 	local t0 ms pid i x rc=0
 	local far=0 first
