@@ -235,13 +235,12 @@ xc_probe_json() {
 # of 16 flow hashes (route trace) cross none of path M's own relays, and
 # 16 ping flows are all answered.
 xc_probe() {
-	# shellcheck disable=SC2178 # d: one destination here, a list in xc_routes
-	local s=${SERVERS[0]} d=${SERVERS[NSRV - 1]} m o r="" pm=-1 got
+	local s=${SERVERS[0]} dst=${SERVERS[NSRV - 1]} m o r="" pm=-1 got
 	local -a rel=()
 	local t0 ms pid i x rc=0
 	local far=0 first
 	for ((m = 0; m < NPORTS; m++)); do
-		rel[m]=" $("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$d" \
+		rel[m]=" $("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$dst" \
 			--mode "p$m" --json | jq -r '.path[1:-1] | join(" ")') "
 	done
 	# Best a relay the source is not cabled to: next to the source, the
@@ -263,21 +262,21 @@ xc_probe() {
 		[ $pm -lt 0 ] || break
 	done
 	if [ $pm -lt 0 ]; then
-		echo "no relay on one parallel path only from $s to $d"
+		echo "no relay on one parallel path only from $s to $dst"
 		return 1
 	fi
-	got=$(xc_probe_json "$s" "$d")
+	got=$(xc_probe_json "$s" "$dst")
 	echo "path $pm crosses $r; before: $got"
 	for ((m = 0; m < NPORTS; m++)); do
 		[[ " $got " == *" $m:true:"* ]] || { echo "path $m not alive"; return 1; }
 	done
 	# Traffic to d, so that path selection follows it.
-	ip netns exec "xc-$s" ping -q -i 0.2 -w 120 "${IP4[$d]}" >/dev/null 2>&1 &
+	ip netns exec "xc-$s" ping -q -i 0.2 -w 120 "${IP4[$dst]}" >/dev/null 2>&1 &
 	pid=$!
 	sleep 2
 	xc_links down "$r" || return 1
 	t0=$(date +%s%N)
-	until got=$(xc_probe_json "$s" "$d"); [[ " $got " == *" $pm:false:true "* ]]; do
+	until got=$(xc_probe_json "$s" "$dst"); [[ " $got " == *" $pm:false:true "* ]]; do
 		if [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 30000 ]; then
 			echo "path $pm never avoided: $got"
 			rc=1
@@ -297,9 +296,9 @@ xc_probe() {
 		done
 		[ $o = 0 ] && break
 		echo "try $i: $o other paths not alive and in use: $got"
-		ip netns exec "xc-$s" "$DPCTL" route probe "$d" timeout 2000
+		ip netns exec "xc-$s" "$DPCTL" route probe "$dst" timeout 2000
 		sleep 1
-		got=$(xc_probe_json "$s" "$d")
+		got=$(xc_probe_json "$s" "$dst")
 	done
 	[ $o = 0 ] || { echo "other paths should be alive and in use"; rc=1; }
 	if [ $far = 0 ]; then
@@ -331,7 +330,7 @@ xc_flows() {
 	local -a flows=() tr
 	for ((i = 0; i < 16; i++)); do
 		read -r -a tr <<<"$(ip netns exec "xc-$s" "$DPCTL" -j route trace \
-			"$d" hash $((i * 4099)) timeout 1000 |
+			"$dst" hash $((i * 4099)) timeout 1000 |
 			jq -r '([.hops[] | .addr // "*"] | join(" ")) + " " +
 				(.delivered | tostring)')"
 		for x in $only; do
@@ -339,7 +338,7 @@ xc_flows() {
 				{ echo "hash $((i * 4099)) crosses $x: ${tr[*]}"; rc=1; }
 		done
 		[ "${tr[-1]}" = true ] || { echo "hash $((i * 4099)) not delivered: ${tr[*]}"; rc=1; }
-		ip netns exec "xc-$s" ping -q -c 3 -i 0.2 -W 2 "${IP4[$d]}" \
+		ip netns exec "xc-$s" ping -q -c 3 -i 0.2 -W 2 "${IP4[$dst]}" \
 			>/dev/null 2>&1 &
 		flows+=($!)
 	done
