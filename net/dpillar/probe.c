@@ -60,7 +60,8 @@ bool dp_probe_type(u8 type)
 /*
  * Route a PROBE or PROBE_REPLY built at skb->data from @st and send it.
  * On a local failure, @local (if any) gets the answer this server would
- * have sent.  Under rcu_read_lock_bh.  Consumes the skb.
+ * have sent.  Under rcu_read_lock with BHs off, as the receive path
+ * (softirq) and dp_probe_send() call it.  Consumes the skb.
  */
 static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
 			struct dp_route_state *st,
@@ -165,10 +166,17 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 	p->seq = htons(seq);
 	p->ttl = ttl;
 	p->stamp = cpu_to_be64(stamp);
-	rcu_read_lock_bh();
+	/*
+	 * The neighbour tables are read with rcu_dereference(), as in the
+	 * receive path: rcu_read_lock, and BHs off for dev_queue_xmit()'s
+	 * callers' sake (process context: genetlink, the psel work).
+	 */
+	local_bh_disable();
+	rcu_read_lock();
 	p->detours = dp_probe_detours(dp, &s);
 	err = dp_probe_out(dp, skb, &s, local);
-	rcu_read_unlock_bh();
+	rcu_read_unlock();
+	local_bh_enable();
 	return err;
 }
 
