@@ -552,7 +552,12 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 	if (st->waypoint != DP_NODE_NONE || r >= d->b ||
 	    !xdc_word_valid(t, w))
 		return xdc_drop(hop, XDC_DROP_BAD_STATE);
-	defer = st->flags & XDC_FL_DEFER_MASK;
+	/*
+	 * A deferred digit is a sideways hop's: without a sideways budget
+	 * route_init never sets one, and one off the wire would stretch
+	 * every segment past the bound (fuzz_route, XDCent (7,2,7)).
+	 */
+	defer = d->side_budget ? st->flags & XDC_FL_DEFER_MASK : 0;
 	side = (st->flags & XDC_FL_SIDE_MASK) >> XDC_FL_SIDE_SHIFT;
 	sw = (st->flags & XDC_FL_SWITCH_MASK) >> XDC_FL_SWITCH_SHIFT;
 	/* Each pass returns or takes one word switch: at most W + 1. */
