@@ -229,7 +229,6 @@ static int dp_genl_put_probe(struct sk_buff *skb, struct dp_priv *dp,
 {
 	struct nlattr *nest;
 	bool failed;
-	u32 rtt_us;
 
 	nest = nla_nest_start(skb, DPILLAR_A_ROUTE_PROBE);
 	if (!nest)
@@ -251,7 +250,7 @@ static int dp_genl_put_probe(struct sk_buff *skb, struct dp_priv *dp,
 		goto cancel;
 	if (path >= 0 && nla_put_u32(skb, DPILLAR_A_PROBE_PATH, path))
 		goto cancel;
-	if (path >= 0 && dp_psel_state(dp, dst, path, &failed, &rtt_us) &&
+	if (path >= 0 && dp_psel_state(dp, dst, path, &failed) &&
 	    nla_put_u32(skb, DPILLAR_A_PROBE_FAILED, failed))
 		goto cancel;
 	nla_nest_end(skb, nest);

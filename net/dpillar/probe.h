@@ -6,7 +6,7 @@
  * (dpctl route trace) and in-kernel users (path selection) send them.
  *
  * Probe ids: those with DPILLAR_PROBE_ID_KERNEL set belong to in-kernel
- * users, whose replies go to dp_probe_kernel_reply(); the others to the
+ * users, whose replies go to dp_psel_reply(); the others to the
  * waiting requests of dp_probe_roundtrip(), at most DP_PROBE_SLOTS per
  * device at a time (no allocation per request).
  */

@@ -45,7 +45,6 @@ static void dp_psel_clear(struct dp_psel_ent *e)
 	WRITE_ONCE(e->failed, 0);
 	e->sent = 0;
 	e->answered = 0;
-	memset(e->rtt_us, 0, sizeof(e->rtt_us));
 }
 
 /* Nothing is followed, with no work queued: at setup and after a stop. */
@@ -159,7 +158,6 @@ void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
 	u32 m = id & (BIT(DP_PSEL_ID_SHIFT) - 1);
 	struct dp_psel *ps = &dp->psel;
 	struct dp_psel_ent *e;
-	u64 rtt;
 
 	e = &ps->ent[(id >> DP_PSEL_ID_SHIFT) & (DP_PSEL_SLOTS - 1)];
 	spin_lock(&ps->lock);
@@ -170,9 +168,6 @@ void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
 	if (p->status == DPILLAR_PROBE_STATUS_REACHED &&
 	    ntohl(p->reporter) == e->dst && !p->detours) {
 		WRITE_ONCE(e->failed, e->failed & ~BIT(m));
-		rtt = ktime_get_ns() - be64_to_cpu(p->stamp);
-		e->rtt_us[m] = min_t(u64, div_u64(rtt, NSEC_PER_USEC),
-				     U32_MAX);
 	} else {
 		WRITE_ONCE(e->failed, e->failed | BIT(m));
 	}
@@ -261,22 +256,18 @@ void dp_psel_work(struct work_struct *work)
  * @dst: the destination
  * @m: the candidate
  * @failed: whether it failed its last probe
- * @rtt_us: its last round trip time
  *
  * False when @dst is not followed.  Any context but hard IRQ.
  */
-bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed,
-		   u32 *rtt_us)
+bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed)
 {
 	struct dp_psel_ent *e = dp_psel_slot(dp, dst);
 	bool found;
 
 	spin_lock_bh(&dp->psel.lock);
 	found = e->dst == dst && m < e->npaths;
-	if (found) {
+	if (found)
 		*failed = e->failed & BIT(m);
-		*rtt_us = e->rtt_us[m];
-	}
 	spin_unlock_bh(&dp->psel.lock);
 	return found;
 }

@@ -30,7 +30,6 @@ struct dp_priv;
  * @sent: bit m: candidate m was probed this round
  * @answered: bit m: and its answer came
  * @used: jiffies of the last packet sent to it
- * @rtt_us: each candidate's last round trip time
  */
 struct dp_psel_ent {
 	u32 dst;
@@ -39,7 +38,6 @@ struct dp_psel_ent {
 	u8 sent;
 	u8 answered;
 	unsigned long used;
-	u32 rtt_us[DP_PATHS_MAX];
 };
 
 struct dp_psel {
@@ -56,7 +54,6 @@ void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 			struct dp_route_state *st);
 void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
 void dp_psel_work(struct work_struct *work);
-bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed,
-		   u32 *rtt_us);
+bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed);
 
 #endif /* _DPILLAR_PSEL_H */
