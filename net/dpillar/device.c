@@ -48,6 +48,10 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_DROP_VLAN]	= "drop_vlan",
 	[DP_STAT_HELLO_NOT_GROUP] = "hello_not_group",
 	[DP_STAT_HELLO_MAC_CHANGE] = "hello_mac_change",
+	[DP_STAT_SC_DISCOVER]	= "shortcut_discover",
+	[DP_STAT_SC_LEARNED]	= "shortcut_learned",
+	[DP_STAT_SC_BAD]	= "shortcut_bad",
+	[DP_STAT_SC_LIMIT]	= "shortcut_limit",
 };
 
 /*
@@ -196,6 +200,7 @@ static int dp_stop(struct net_device *dev)
 
 	cancel_delayed_work_sync(&dp->hello_work);
 	dp_psel_stop(dp);
+	dp_sc_stop(dp);
 	netif_carrier_off(dev);
 	return 0;
 }
@@ -232,6 +237,8 @@ static void dp_dev_uninit(struct net_device *dev)
 		if (port)
 			dp_port_del(port);
 	}
+	/* After the ports: no receive handler can queue the work again. */
+	dp_sc_stop(dp);
 }
 
 static void dp_dev_free(struct net_device *dev)
@@ -272,6 +279,7 @@ static void dp_setup(struct net_device *dev)
 	INIT_DELAYED_WORK(&dp->hello_work, dp_hello_work);
 	dp_probe_init(dp);
 	dp_psel_init(dp);
+	dp_sc_init(dp);
 	dev->netdev_ops = &dp_netdev_ops;
 	dev->ethtool_ops = &dp_ethtool_ops;
 	dev->needs_free_netdev = true;

@@ -20,6 +20,7 @@
 #include "hello_tlv.h"
 #include "probe.h"
 #include "psel.h"
+#include "shortcut.h"
 #include "topo.h"
 
 #define DP_HDR_LEN	((unsigned int)sizeof(struct dpillar_hdr))
@@ -71,6 +72,13 @@ enum dp_stat {
 	DP_STAT_DROP_VLAN,	/* VLAN tag, no VLAN device */
 	DP_STAT_HELLO_NOT_GROUP, /* Hello not sent to the Hello group */
 	DP_STAT_HELLO_MAC_CHANGE, /* live neighbour's MAC: kept (spoofing?) */
+	/* S2 shortcut discovery (shortcut.c) */
+	DP_STAT_SC_DISCOVER,	/* discoveries started here */
+	DP_STAT_SC_LEARNED,	/* shortcuts learned from replies */
+	DP_STAT_SC_BAD,		/* probe or reply from no live neighbour, or
+				 * a reply for no probe passed on here
+				 */
+	DP_STAT_SC_LIMIT,	/* discovery or probe over the rate limit */
 	DP_STAT_MAX
 };
 
@@ -181,6 +189,7 @@ struct dp_priv {
 	struct delayed_work hello_work;
 	struct dp_probes probes;	/* path probes (probe.c) */
 	struct dp_psel psel;		/* path selection (psel.c) */
+	struct dp_shortcuts sc;		/* shortcut discovery (shortcut.c) */
 };
 
 /* Readers: the transmit path (BH), genetlink (RCU) and rtnetlink (RTNL). */

@@ -102,6 +102,9 @@ enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 
 	if (dp_route(&dp->topo, dp->self, st, &dp->view, &hop)) {
 		dp_count_route_reason(dp, hop.reason);
+		/* S2's local minimum: look for a shortcut (shortcut.c). */
+		if (hop.reason && hop.reason == dp->topo.ops->discover_drop)
+			dp_sc_discover(dp, st->dst);
 		return noroute;
 	}
 	/* Every hop of a detour around a failure is counted (topo.h). */
@@ -370,7 +373,8 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		dp_hello_rcv(dp, port, skb);
 		return RX_HANDLER_CONSUMED;
 	}
-	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type)) {
+	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type) &&
+	    !dp_sc_type(h->type)) {
 		why = DP_STAT_DROP_TYPE;
 		goto drop;
 	}
@@ -388,6 +392,11 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	if (!dp_addr_ok(dp, h)) {
 		why = DP_STAT_DROP_ADDR;
 		goto drop;
+	}
+	/* Shortcut discovery: shortcut.c, hop by hop. */
+	if (dp_sc_type(h->type)) {
+		dp_sc_rcv(dp, port->index, skb);
+		return RX_HANDLER_CONSUMED;
 	}
 	/* Path probes: probe.c, relayed by the same routing. */
 	if (h->type != DPILLAR_T_DATA) {

@@ -82,6 +82,7 @@ void dp_view_init(struct dp_priv *dp)
 	dp->view.reachable = dp_reachable;
 	dp->view.ports_up = dp_view_ports_up;
 	dp->view.peer_neighs = dp_view_peer_neighs;
+	dp->view.shortcut = dp_sc_lookup;
 	dp->view.ctx = dp;
 }
 

@@ -93,6 +93,11 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 			return -EINVAL;
 		}
 	}
+	if (ops->discover_drop && (ops->discover_drop < DP_DROP_TOPO ||
+				   ops->discover_drop >= ops->ndrops)) {
+		*why = "topology ops: discover_drop is no drop of the topology";
+		return -EINVAL;
+	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_check);

@@ -142,6 +142,11 @@ struct dp_hop {
  *              in its last Hello; false when it reported none.
  * @peer_neighs: up to @max node ids that @peer, our neighbour on @port,
  *              reported as its own neighbours; returns how many.
+ * @shortcut:   a path toward @dst that @self discovered (S2's shortcut
+ *              table): true with the @port and @peer of its first hop,
+ *              reachable now, and its length *@dist (1 .. @max_dist, hops
+ *              from @self to @dst); false when @self knows none that
+ *              short.
  */
 struct dp_view {
 	bool (*reachable)(const void *ctx, u32 self, u32 port, u32 peer);
@@ -150,6 +155,8 @@ struct dp_view {
 			 u32 *mask);
 	u32 (*peer_neighs)(const void *ctx, u32 self, u32 port, u32 peer,
 			   u32 *ids, u32 max);
+	bool (*shortcut)(const void *ctx, u32 self, u32 dst, u32 max_dist,
+			 u32 *port, u32 *peer, u32 *dist);
 	const void *ctx;
 };
 
@@ -187,6 +194,10 @@ struct dp_topo;
  *	ethtool -S); NULL entries are unused slots.
  * @sel_names: optional, NULL-terminated names of the values of
  *	@route_init's @sel (dpsim --sel, dpctl route get sel); index = value.
+ * @discover_drop: optional (0: none), the drop reason (>= DP_DROP_TOPO)
+ *	after which the caller may discover a path toward the destination
+ *	and offer it to @route through the view's @shortcut (S2's local
+ *	minimum: kernel shortcut.c).
  *
  * @init: check @p and fill @t: t->nodes, t->switches, t->nports,
  *	t->ff_hops, t->max_hops and the topology's tables in t->priv.  On error return
@@ -241,6 +252,7 @@ struct dp_topo_ops {
 	u8 ndrops;
 	const char * const *detours;
 	const char * const *sel_names;
+	u8 discover_drop;
 
 	int (*init)(struct dp_topo *t, const struct dp_topo_params *p,
 		    const char **why);

@@ -262,19 +262,26 @@ enum {
 	S2_PHASE_GREEDY = DP_PHASE_TOPO,	/* toward a 1-hop neighbour */
 	S2_PHASE_GREEDY2,	/* via a 1-hop toward a 2-hop neighbour */
 	S2_PHASE_MULTIPATH,	/* first hop hashed over MCD-reducing ones */
+	S2_PHASE_SHORTCUT,	/* along a discovered shortcut */
 	S2_PHASE_COUNT,
 };
 
 enum {
 	S2_DROP_LOCAL_MIN = DP_DROP_TOPO,	/* no neighbour is closer */
 	S2_DROP_BAD_STATE,	/* a header no S2 node sends */
+	S2_DROP_SHORTCUT_LOST,	/* on a shortcut, and this node knows none */
 	S2_DROP_COUNT,
 };
 
-/* Route state flags: the rule (selector) and the first-hop mark. */
+/*
+ * Route state flags: the rule (selector), the first-hop mark, and the
+ * shortcut phase (S2_FL_SHORTCUT: the word is then the most hops the
+ * packet may still take, each along a discovered shortcut).
+ */
 #define S2_FL_SEL_MASK	0x03
 #define S2_FL_FIRST	0x04
-#define S2_FL_KNOWN	(S2_FL_SEL_MASK | S2_FL_FIRST)
+#define S2_FL_SHORTCUT	0x08
+#define S2_FL_KNOWN	(S2_FL_SEL_MASK | S2_FL_FIRST | S2_FL_SHORTCUT)
 
 /* Selectors (route_init's sel, dpctl "mode"): index = value. */
 #define S2_SEL_COUNT	3
@@ -335,9 +342,17 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 	 * adds one hop before a path that never revisits a node: nodes hops
 	 * in all.  So the wire's u8 TTL caps the fabric at 255 nodes.  With
 	 * stale or lying 2-hop lists the TTL still bounds the packet.
+	 *
+	 * A packet stuck at a local minimum may go on along a discovered
+	 * shortcut (dp_s2_route()): a path that never revisits a node either,
+	 * at most nodes - 1 hops more.  The TTL covers both parts, 2 * nodes
+	 * - 1 hops, up to 128 nodes; above that it is the wire's 255, and a
+	 * longer path (none was ever seen) is dropped at TTL 0.
 	 */
-	t->max_hops = p->nodes;
-	t->ff_hops = t->max_hops;
+	t->ff_hops = p->nodes;
+	t->max_hops = 2 * p->nodes - 1;
+	if (t->max_hops > DP_TTL_MAX)
+		t->max_hops = DP_TTL_MAX;
 	return 0;
 }
 
@@ -529,6 +544,31 @@ static int s2_drop(struct dp_hop *hop, u8 reason)
 }
 
 /*
+ * The next hop along a shortcut of this node's (the view's shortcut
+ * table) at most @max_dist hops long: the packet enters, or stays in, the
+ * shortcut phase, and may take at most dist - 1 more hops after this one.
+ */
+static bool s2_shortcut(const struct dp_topo *t, u32 self,
+			struct dp_route_state *st, const struct dp_view *v,
+			u32 max_dist, struct dp_hop *hop)
+{
+	u32 port, peer, dist;
+
+	if (!v || !v->shortcut || !max_dist ||
+	    !v->shortcut(v->ctx, self, st->dst, max_dist, &port, &peer,
+			 &dist) ||
+	    !dist || dist > max_dist || port >= t->nports ||
+	    !dp_addr_valid(t, peer) || peer == self)
+		return false;
+	st->flags = (st->flags & S2_FL_SEL_MASK) | S2_FL_SHORTCUT;
+	st->word = dist - 1;
+	hop->next = peer;
+	hop->port = port;
+	hop->phase = peer == st->dst ? DP_PHASE_DIRECT : S2_PHASE_SHORTCUT;
+	return true;
+}
+
+/*
  * One hop of greediest routing, as dp_s2_greedy() decides it (the same
  * candidates in the same order as dpsim's: live 1-hop neighbours in port
  * order, then each one's neighbours as its Hello lists them, ties to the
@@ -542,8 +582,22 @@ static int s2_drop(struct dp_hop *hop, u8 reason)
  * hashed, also goes to a strictly closer neighbour.  The paper's 2hop
  * rule (the default, as in dpsim) is loop-free while the Hello data agree
  * (topo_s2.h has the proof); with a stale 2-hop list the TTL
- * (t->max_hops) bounds the packet.  A packet at a local minimum (no live
- * candidate closer than this node) is dropped and counted: route_local_min.
+ * (t->max_hops) bounds the packet.
+ *
+ * A packet at a local minimum (no live candidate closer than this node)
+ * takes this node's shortcut toward the destination, when the view has
+ * one (the kernel discovers them: shortcut.c); else it is dropped and
+ * counted, route_local_min, and the kernel starts a discovery.  From then
+ * on it is in the shortcut phase (S2_FL_SHORTCUT, never cleared): every
+ * node forwards it along a shortcut of its own no longer than the word,
+ * and sets the word to that shortcut's length minus one, or drops it
+ * (route_shortcut_lost).  Loop freedom, whatever the tables and the
+ * header say: the word is below 2^16 and strictly decreases with every
+ * hop of the phase, so the phase ends within word + 1 hops; the greedy
+ * phase before it is loop-free as above, and no node sets the flag
+ * back.  While the tables along a shortcut are the ones one reply
+ * installed, the phase follows that reply's path, a simple path: each
+ * node's shortcut is one hop shorter than its predecessor's.
  */
 int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop)
@@ -562,8 +616,13 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		return s2_drop(hop, DP_DROP_ROUTE_AT_DST);
 	rule = s2_rule(st->flags & S2_FL_SEL_MASK);
 	if (st->waypoint != DP_NODE_NONE || (st->flags & ~S2_FL_KNOWN) ||
-	    rule == DP_S2_RULE_COUNT)
+	    rule == DP_S2_RULE_COUNT ||
+	    (st->flags & (S2_FL_FIRST | S2_FL_SHORTCUT)) ==
+	    (S2_FL_FIRST | S2_FL_SHORTCUT))
 		return s2_drop(hop, S2_DROP_BAD_STATE);
+	if (st->flags & S2_FL_SHORTCUT)
+		return s2_shortcut(t, self, st, v, st->word, hop) ? 0 :
+		       s2_drop(hop, S2_DROP_SHORTCUT_LOST);
 
 	for (i = 0; i < d->spaces; i++)
 		xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
@@ -619,7 +678,8 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		}
 	}
 	if (pick < 0)
-		return s2_drop(hop, S2_DROP_LOCAL_MIN);
+		return s2_shortcut(t, self, st, v, t->max_hops, hop) ? 0 :
+		       s2_drop(hop, S2_DROP_LOCAL_MIN);
 	hop->next = peer[pick];
 	hop->port = pick;
 	hop->phase = peer[pick] == st->dst ? DP_PHASE_DIRECT : phase;
@@ -660,6 +720,11 @@ static const struct dp_phase_desc s2_phases[S2_PHASE_COUNT] = {
 	[S2_PHASE_GREEDY]	= { "greedy" },
 	[S2_PHASE_GREEDY2]	= { "greedy2" },
 	[S2_PHASE_MULTIPATH]	= { "multipath" },
+	[S2_PHASE_SHORTCUT]	= { "shortcut", 1 },
+};
+
+static const char *const s2_detours[DP_DETOUR_SLOTS] = {
+	"shortcut_hops",
 };
 
 static const char *const s2_drops[S2_DROP_COUNT] = {
@@ -668,6 +733,7 @@ static const char *const s2_drops[S2_DROP_COUNT] = {
 	[DP_DROP_ROUTE_AT_DST]	= "at_dst",
 	[S2_DROP_LOCAL_MIN]	= "local_min",
 	[S2_DROP_BAD_STATE]	= "bad_state",
+	[S2_DROP_SHORTCUT_LOST]	= "shortcut_lost",
 };
 
 const struct dp_topo_ops dp_s2_ops = {
@@ -677,7 +743,9 @@ const struct dp_topo_ops dp_s2_ops = {
 	.nphases = S2_PHASE_COUNT,
 	.drops = s2_drops,
 	.ndrops = S2_DROP_COUNT,
+	.detours = s2_detours,
 	.sel_names = s2_sel_names,
+	.discover_drop = S2_DROP_LOCAL_MIN,
 	.init = s2_init,
 	.describe = s2_describe,
 	.addr_parse = s2_addr_parse,

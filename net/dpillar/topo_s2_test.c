@@ -254,7 +254,8 @@ static void s2t_ops(struct kunit *test)
 
 		KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&t, &p, &why), 0, "%s",
 				    why);
-		KUNIT_EXPECT_EQ(test, t.max_hops, fab[f].nodes);
+		KUNIT_EXPECT_EQ(test, t.ff_hops, fab[f].nodes);
+		KUNIT_EXPECT_EQ(test, t.max_hops, 2 * fab[f].nodes - 1);
 		for (u = 0; u < t.nodes; u++) {
 			for (port = 0; port < t.nports; port++) {
 				u32 peer = dp_port_neigh(&t, u, port, 0);
@@ -374,6 +375,182 @@ static void s2t_tlv_parse(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, dp_hello_parse(b, pos, &hi));
 }
 
+/*
+ * A fabric with failed cables and a shortcut table per node, as the
+ * view's reachable and shortcut see them.  @hostile: every node answers
+ * any shortcut request with a random port and a random length, reachable
+ * or not: the routing core must stay loop-free whatever the tables say.
+ */
+struct s2t_sc {
+	const struct dp_topo *t;
+	bool dead[32][DP_MAX_PORTS];
+	u32 dst;			/* the destination the table is for */
+	u32 port[32], dist[32];		/* dist 0: no shortcut */
+	bool hostile;
+	u32 rnd;
+};
+
+static bool s2t_sc_reachable(const void *ctx, u32 self, u32 port, u32 peer)
+{
+	const struct s2t_sc *c = ctx;
+
+	return self < 32 && port < DP_MAX_PORTS && !c->dead[self][port];
+}
+
+static bool s2t_sc_shortcut(const void *ctx, u32 self, u32 dst, u32 max,
+			    u32 *port, u32 *peer, u32 *dist)
+{
+	struct s2t_sc *c = (struct s2t_sc *)ctx;
+
+	if (c->hostile) {
+		c->rnd = c->rnd * 1103515245U + 12345U;
+		*port = (c->rnd >> 8) % c->t->nports;
+		*peer = dp_port_neigh(c->t, self, *port, 0);
+		*dist = 1 + (c->rnd >> 16) % (max ? max : 1);
+		return max && *peer != DP_NODE_NONE;
+	}
+	if (dst != c->dst || !c->dist[self] || c->dist[self] > max)
+		return false;
+	*port = c->port[self];
+	*peer = dp_port_neigh(c->t, self, *port, 0);
+	*dist = c->dist[self];
+	return true;
+}
+
+/* What a discovery from @p installs: a BFS path from @p to c->dst. */
+static bool s2t_sc_install(struct s2t_sc *c, u32 p)
+{
+	u32 from[32], via[32], q[32], head = 0, tail = 0, u, port, n;
+
+	memset(c->dist, 0, sizeof(c->dist));
+	for (u = 0; u < 32; u++)
+		from[u] = DP_NODE_NONE;
+	from[p] = p;
+	q[tail++] = p;
+	while (head < tail && from[c->dst] == DP_NODE_NONE) {
+		u = q[head++];
+		for (port = 0; port < c->t->nports; port++) {
+			u32 w = dp_port_neigh(c->t, u, port, 0);
+
+			if (w == DP_NODE_NONE || c->dead[u][port] ||
+			    from[w] != DP_NODE_NONE)
+				continue;
+			from[w] = u;
+			via[w] = port;
+			q[tail++] = w;
+		}
+	}
+	if (from[c->dst] == DP_NODE_NONE)
+		return false;
+	/* The reply walks back: each node learns its next hop, its length. */
+	for (u = c->dst, n = 0; u != p; u = from[u]) {
+		c->port[from[u]] = via[u];
+		c->dist[from[u]] = ++n;
+	}
+	return true;
+}
+
+/*
+ * Shortcut phase of dp_s2_route(): 16 nodes of 4 ports, a quarter of the
+ * cables failed.  With the tables one discovery installs, every pair
+ * whose greedy path is stuck while the destination is connected arrives,
+ * along greedy then the BFS path.  With hostile tables and random
+ * headers, every walk ends (arrival or drop) and each hop of the phase
+ * strictly lowers the word: the loop-freedom invariant of dp_s2_route().
+ */
+static void s2t_shortcut(struct kunit *test)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = 16, .n = 4,
+				    .spaces = 2, .seed = 7 };
+	struct s2t_sc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	u32 u, v, port, stuck = 0, saved = 0, walks = 0;
+	struct dp_view view = {
+		.reachable = s2t_sc_reachable,
+		.shortcut = s2t_sc_shortcut,
+	};
+	struct dp_route_state st;
+	const char *why = NULL;
+	struct dp_topo t;
+	struct dp_hop hop;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&t, &p, &why), 0, "%s", why);
+	c->t = &t;
+	c->rnd = 5;
+	view.ctx = c;
+	for (u = 0; u < t.nodes; u++)
+		for (port = 0; port < t.nports; port++) {
+			u32 w = dp_port_neigh(&t, u, port, 0);
+			int pp = dp_peer_port(&t, u, port, w);
+
+			c->rnd = c->rnd * 1103515245U + 12345U;
+			if (w == DP_NODE_NONE || w < u || pp < 0 ||
+			    (c->rnd >> 16) % 4)
+				continue;
+			c->dead[u][port] = true;
+			c->dead[w][pp] = true;
+		}
+
+	for (u = 0; u < t.nodes; u++)
+		for (v = 0; v < t.nodes; v++) {
+			u32 at = u, hops = 0;
+
+			if (u == v)
+				continue;
+			c->dst = v;
+			memset(c->dist, 0, sizeof(c->dist));
+			dp_route_init(&t, u, v, 1, 0, &st);	/* 1hop */
+			while (at != v && !dp_route(&t, at, &st, &view, &hop))
+				at = hop.next;
+			if (at == v)
+				continue;
+			KUNIT_ASSERT_EQ(test, hop.reason, t.ops->discover_drop);
+			stuck++;
+			if (!s2t_sc_install(c, at))
+				continue;	/* not connected */
+			dp_route_init(&t, u, v, 1, 0, &st);
+			for (at = u; at != v; at = hop.next) {
+				KUNIT_ASSERT_EQ_MSG(test,
+						    dp_route(&t, at, &st, &view,
+							     &hop), 0,
+						    "%u -> %u at %u", u, v, at);
+				KUNIT_ASSERT_LE(test, ++hops, t.max_hops);
+			}
+			saved++;
+		}
+	kunit_info(test, "%u pairs stuck at a local minimum, %u of them connected and delivered by the shortcut\n",
+		   stuck, saved);
+	KUNIT_EXPECT_GT(test, saved, 0);
+
+	c->hostile = true;
+	for (u = 0; u < t.nodes; u++)
+		for (v = 0; v < t.nodes; v++) {
+			u32 at = u, hops = 0, word = 0;
+			bool phase = false;
+
+			if (u == v)
+				continue;
+			c->rnd = c->rnd * 1103515245U + 12345U;
+			dp_route_init(&t, u, v, 1 + c->rnd % 2, c->rnd >> 20,
+				      &st);
+			if (c->rnd & 0x100) {	/* a header off the wire */
+				st.flags = (st.flags & 0x03) | 0x08;
+				st.word = c->rnd >> 9;
+			}
+			while (at != v && !dp_route(&t, at, &st, &view, &hop)) {
+				if (phase)
+					KUNIT_ASSERT_LT(test, st.word, word);
+				phase = st.flags & 0x08;
+				word = st.word;
+				at = hop.next;
+				KUNIT_ASSERT_LE(test, ++hops,
+						t.ff_hops + 0x10000);
+			}
+			walks++;
+		}
+	kunit_info(test, "%u hostile walks ended\n", walks);
+}
+
 static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_ops),
 	KUNIT_CASE(s2t_ops_init),
@@ -382,6 +559,7 @@ static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_home),
 	KUNIT_CASE(s2t_decision),
 	KUNIT_CASE(s2t_routing),
+	KUNIT_CASE(s2t_shortcut),
 	{}
 };
 

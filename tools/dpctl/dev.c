@@ -201,6 +201,10 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_DROP_VLAN] = "drop_vlan",
 	[DPILLAR_A_STATS_HELLO_NOT_GROUP] = "hello_not_group",
 	[DPILLAR_A_STATS_HELLO_MAC_CHANGE] = "hello_mac_change",
+	[DPILLAR_A_STATS_SHORTCUT_DISCOVER] = "shortcut_discover",
+	[DPILLAR_A_STATS_SHORTCUT_LEARNED] = "shortcut_learned",
+	[DPILLAR_A_STATS_SHORTCUT_BAD] = "shortcut_bad",
+	[DPILLAR_A_STATS_SHORTCUT_LIMIT] = "shortcut_limit",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */

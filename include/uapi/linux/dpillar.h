@@ -259,6 +259,10 @@ enum {
 	DPILLAR_A_STATS_DROP_VLAN,	/* VLAN-tagged frame, no VLAN device */
 	DPILLAR_A_STATS_HELLO_NOT_GROUP,	/* Hello not sent to the group */
 	DPILLAR_A_STATS_HELLO_MAC_CHANGE,	/* live neighbour's MAC kept */
+	DPILLAR_A_STATS_SHORTCUT_DISCOVER,	/* S2: discoveries started */
+	DPILLAR_A_STATS_SHORTCUT_LEARNED,	/* S2: shortcuts learned */
+	DPILLAR_A_STATS_SHORTCUT_BAD,	/* S2: discovery frame not taken */
+	DPILLAR_A_STATS_SHORTCUT_LIMIT,	/* S2: over the rate limits */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1

@@ -37,7 +37,20 @@ enum dpillar_packet_type {
 	 */
 	DPILLAR_T_PROBE = 3,
 	DPILLAR_T_PROBE_REPLY = 4,
-	/* 5..255: reserved for later control messages */
+	/*
+	 * S2's shortcut discovery (struct dpillar_shortcut after the
+	 * header), sent hop by hop, never routed.  A server where greedy
+	 * routing toward @dst is stuck (a local minimum) floods a
+	 * SHORTCUT_PROBE (@src: itself, @dst: the destination, @rword: its
+	 * sequence number) to its live neighbours, each of which passes
+	 * the first copy on.  The destination answers the first copy with
+	 * a SHORTCUT_REPLY (@src: itself, @dst: the prober), sent back
+	 * along the probe's way; every server it crosses learns a shortcut
+	 * toward the destination.
+	 */
+	DPILLAR_T_SHORTCUT_PROBE = 5,
+	DPILLAR_T_SHORTCUT_REPLY = 6,
+	/* 7..255: reserved for later control messages */
 };
 
 /**
@@ -155,5 +168,19 @@ struct dpillar_probe {
 } __attribute__((packed));
 
 #define DPILLAR_PROBE_ID_KERNEL	0x8000
+
+/**
+ * struct dpillar_shortcut - payload of the SHORTCUT_PROBE and REPLY frames
+ * @sender: node id of the server that sent this copy (the previous hop)
+ * @hops: in a probe, the hops it took from the prober; in a reply, the
+ *	hops from its sender to the destination (1 when the destination
+ *	sent it)
+ * @reserved: sent as zero, ignored on receive
+ */
+struct dpillar_shortcut {
+	__be32 sender;
+	__u8 hops;
+	__u8 reserved[3];
+} __attribute__((packed));
 
 #endif /* _UAPI_LINUX_DPILLAR_PACKET_H */

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shortcut discovery (shortcut.h): the tables, the flood and the reply.
+ *
+ * Who calls in, and from where:
+ * - dp_sc_lookup(): the routing core through the view, wherever a frame
+ *   is routed (the receive softirq, the transmit path, genetlink), under
+ *   rcu_read_lock;
+ * - dp_sc_discover(): dp_route_out() after the topology's discover_drop,
+ *   and the refresh work, BHs off and under rcu_read_lock;
+ * - dp_sc_rcv(): the receive path (softirq, rcu_read_lock);
+ * - dp_sc_snapshot(): genetlink dumps.
+ * The lock is only ever taken with BHs off.
+ *
+ * Hostile frames: a probe or reply is taken only from a live neighbour,
+ * on the port it is heard on, with the MAC it is heard from; a reply only
+ * for a probe this server passed on, once.  A forged reply can at worst
+ * install a shortcut that does not lead to its destination: packets on it
+ * are then dropped (route_shortcut_lost), never looped (dp_s2_route()).
+ * Floods are bounded three ways: each server passes on the first copy of
+ * a probe only, at most DP_SC_FLOOD_BURST probes a second, and a probe's
+ * hop count may not reach the topology's TTL.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/netdevice.h>
+#include <linux/pkt_sched.h>
+#include <linux/skbuff.h>
+
+#include "dpillar.h"
+
+/* Room for the Ethernet header and a lower device's own. */
+#define DP_SC_HEADROOM	(ETH_HLEN + 64)
+#define DP_SC_LEN	(DP_HDR_LEN + sizeof(struct dpillar_shortcut))
+#define DP_SC_NO_PORT	0xff
+
+bool dp_sc_type(u8 type)
+{
+	return type == DPILLAR_T_SHORTCUT_PROBE ||
+	       type == DPILLAR_T_SHORTCUT_REPLY;
+}
+
+static void dp_sc_clear(struct dp_shortcuts *sc)
+{
+	u32 i;
+
+	for (i = 0; i < DP_SC_ENTRIES; i++)
+		sc->ent[i].dst = DP_NODE_NONE;
+	for (i = 0; i < DP_SC_SEEN; i++)
+		sc->seen[i].origin = DP_NODE_NONE;
+}
+
+static bool dp_sc_idle(const struct dp_sc_ent *e, unsigned long now)
+{
+	return time_after(now, e->used + msecs_to_jiffies(DP_SC_IDLE_MS));
+}
+
+static struct dp_sc_ent *dp_sc_find(struct dp_shortcuts *sc, u32 dst)
+{
+	u32 i;
+
+	for (i = 0; i < DP_SC_ENTRIES; i++)
+		if (sc->ent[i].dst == dst)
+			return &sc->ent[i];
+	return NULL;
+}
+
+/* A slot for @dst: its own, else a free one, else the longest unused. */
+static struct dp_sc_ent *dp_sc_get(struct dp_shortcuts *sc, u32 dst,
+				   unsigned long now)
+{
+	struct dp_sc_ent *e = dp_sc_find(sc, dst), *old = &sc->ent[0];
+	u32 i;
+
+	if (e)
+		return e;
+	for (i = 0; i < DP_SC_ENTRIES && !e; i++) {
+		if (sc->ent[i].dst == DP_NODE_NONE)
+			e = &sc->ent[i];
+		else if (time_before(sc->ent[i].used, old->used))
+			old = &sc->ent[i];
+	}
+	e = e ?: old;
+	memset(e, 0, sizeof(*e));
+	e->dst = dst;
+	e->peer = DP_NODE_NONE;
+	e->learned = now;
+	e->used = now;
+	return e;
+}
+
+static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
+					  u32 origin, u16 seq,
+					  unsigned long now)
+{
+	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
+	u32 i;
+
+	for (i = 0; i < DP_SC_SEEN; i++) {
+		struct dp_sc_seen *s = &sc->seen[i];
+
+		if (s->origin == origin && s->seq == seq &&
+		    time_before(now, s->at + life))
+			return s;
+	}
+	return NULL;
+}
+
+static struct dp_sc_seen *dp_sc_remember(struct dp_shortcuts *sc,
+					 u32 origin, u32 target, u16 seq,
+					 u32 prev, u8 port, unsigned long now)
+{
+	struct dp_sc_seen *s = &sc->seen[sc->seen_next++ % DP_SC_SEEN];
+
+	s->origin = origin;
+	s->target = target;
+	s->seq = seq;
+	s->prev = prev;
+	s->port = port;
+	s->replied = false;
+	s->at = now;
+	return s;
+}
+
+/*
+ * The view's shortcut (struct dp_view): this server's own shortcut toward
+ * @dst, if it is at most @max_dist long, still in use and its next hop
+ * reachable.  Other servers' tables are not known here.
+ */
+bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
+		  u32 *port, u32 *peer, u32 *dist)
+{
+	/* The view's context is const for routing's sake; the table is ours. */
+	struct dp_priv *dp = (struct dp_priv *)ctx;
+	struct dp_shortcuts *sc = &dp->sc;
+	unsigned long now = jiffies;
+	struct dp_sc_ent *e;
+	bool ok = false;
+
+	if (self != dp->self)
+		return false;
+	spin_lock_bh(&sc->lock);
+	e = dp_sc_find(sc, dst);
+	if (e && e->dist && e->dist <= max_dist && !dp_sc_idle(e, now) &&
+	    dp_reachable(dp, self, e->port, e->peer)) {
+		*port = e->port;
+		*peer = e->peer;
+		*dist = e->dist;
+		e->used = now;
+		ok = true;
+	}
+	spin_unlock_bh(&sc->lock);
+	return ok;
+}
+
+/* Send a probe or reply to the neighbour at @mac on @port. */
+static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
+		       u8 type, u32 src, u32 dst, u16 seq, u8 hops, u8 ttl)
+{
+	struct dpillar_shortcut *p;
+	struct dpillar_hdr *h;
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+
+	skb = alloc_skb(DP_SC_HEADROOM + DP_SC_LEN, GFP_ATOMIC);
+	if (!skb) {
+		dp_count(dp, DP_STAT_DROP_NOMEM);
+		return;
+	}
+	skb_reserve(skb, DP_SC_HEADROOM);
+	h = skb_put_zero(skb, DP_SC_LEN);
+	h->version = DPILLAR_VERSION;
+	h->type = type;
+	h->ttl = ttl;
+	h->rword = htons(seq);
+	h->src = htonl(src);
+	h->dst = htonl(dst);
+	h->waypoint = htonl(DPILLAR_NODE_NONE);
+	p = (struct dpillar_shortcut *)(h + 1);
+	p->sender = htonl(dp->self);
+	p->hops = hops;
+
+	eth = skb_push(skb, ETH_HLEN);
+	u64_to_ether_addr(mac, eth->h_dest);
+	ether_addr_copy(eth->h_source, port->dev->dev_addr);
+	eth->h_proto = htons(DPILLAR_ETHERTYPE);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->dev = port->dev;
+	skb->protocol = htons(DPILLAR_ETHERTYPE);
+	skb->priority = TC_PRIO_CONTROL;
+	dev_queue_xmit(skb);
+}
+
+/*
+ * Pass a probe on to every live neighbour but the one it came from
+ * (@in_port) and its origin.
+ */
+static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
+			u8 hops, u8 ttl, u32 in_port)
+{
+	u32 i, idx;
+
+	for (i = 0; i < dp->nports; i++) {
+		struct dp_port *port = dp_port_rcu(dp, i);
+
+		if (!port || i == in_port || !dp_port_up(port))
+			continue;
+		for (idx = 0; idx < port->nneigh; idx++) {
+			const struct dp_neigh *nb = &port->neigh[idx];
+			u32 peer = dp_port_neigh(&dp->topo, dp->self, i, idx);
+
+			if (peer == DP_NODE_NONE || peer == origin ||
+			    !dp_neigh_alive(dp, nb))
+				continue;
+			dp_sc_send(dp, port, atomic64_read(&nb->mac),
+				   DPILLAR_T_SHORTCUT_PROBE, origin, target,
+				   seq, hops, ttl);
+		}
+	}
+}
+
+/*
+ * Greedy routing toward @dst is stuck here: flood a probe for it, unless
+ * a discovery for @dst waits for its reply or the rate limit says no.
+ * BHs off, under rcu_read_lock.
+ */
+void dp_sc_discover(struct dp_priv *dp, u32 dst)
+{
+	unsigned long wait = msecs_to_jiffies(DP_SC_WAIT_MS), now = jiffies;
+	struct dp_shortcuts *sc = &dp->sc;
+	bool started = false, limited = false;
+	struct dp_sc_ent *e;
+	u16 seq = 0;
+
+	if (!(dp->dev->flags & IFF_UP) || !dp_addr_valid(&dp->topo, dst) ||
+	    dst == dp->self)
+		return;
+	spin_lock_bh(&sc->lock);
+	e = dp_sc_find(sc, dst);
+	if (e && e->asking && time_before(now, e->asked + wait))
+		goto unlock;
+	if (!__ratelimit(&sc->discover_rs)) {
+		limited = true;
+		goto unlock;
+	}
+	e = dp_sc_get(sc, dst, now);
+	e->origin = true;
+	e->asking = true;
+	e->asked = now;
+	seq = ++sc->seq;
+	/* Our own probe coming back by another way is then a copy. */
+	dp_sc_remember(sc, dp->self, dst, seq, DP_NODE_NONE, DP_SC_NO_PORT,
+		       now);
+	started = true;
+unlock:
+	spin_unlock_bh(&sc->lock);
+	if (limited)
+		dp_count(dp, DP_STAT_SC_LIMIT);
+	if (!started)
+		return;
+	dp_count(dp, DP_STAT_SC_DISCOVER);
+	dp_sc_flood(dp, dp->self, dst, seq, 0, dp_topo_ttl(&dp->topo),
+		    DP_SC_NO_PORT);
+}
+
+/*
+ * The origin re-discovers the shortcuts it still uses once they are
+ * DP_SC_REFRESH_MS old, so that a failure further along one is routed
+ * around too (only the origin sees its packets' drops as a local
+ * minimum; the servers after it would drop them as shortcut_lost).
+ */
+static void dp_sc_refresh_work(struct work_struct *work)
+{
+	struct dp_priv *dp = container_of(to_delayed_work(work),
+					  struct dp_priv, sc.refresh);
+	unsigned long period = msecs_to_jiffies(DP_SC_REFRESH_MS);
+	struct dp_shortcuts *sc = &dp->sc;
+	unsigned long now = jiffies;
+	u32 dst[DP_SC_ENTRIES], n = 0, i;
+	bool more = false;
+
+	spin_lock_bh(&sc->lock);
+	for (i = 0; i < DP_SC_ENTRIES; i++) {
+		const struct dp_sc_ent *e = &sc->ent[i];
+
+		if (e->dst == DP_NODE_NONE || !e->origin || !e->dist ||
+		    dp_sc_idle(e, now))
+			continue;
+		more = true;
+		if (time_after_eq(now, e->learned + period) &&
+		    time_before(now, e->used + period))
+			dst[n++] = e->dst;
+	}
+	spin_unlock_bh(&sc->lock);
+
+	local_bh_disable();
+	rcu_read_lock();
+	for (i = 0; i < n; i++)
+		dp_sc_discover(dp, dst[i]);
+	rcu_read_unlock();
+	local_bh_enable();
+	if (more)
+		queue_delayed_work(system_power_efficient_wq, &sc->refresh,
+				   period);
+}
+
+void dp_sc_init(struct dp_priv *dp)
+{
+	struct dp_shortcuts *sc = &dp->sc;
+
+	spin_lock_init(&sc->lock);
+	/* Never print "callbacks suppressed": shortcut_limit counts them. */
+	ratelimit_state_init(&sc->discover_rs, HZ, DP_SC_DISCOVER_BURST);
+	ratelimit_set_flags(&sc->discover_rs, RATELIMIT_MSG_ON_RELEASE);
+	ratelimit_state_init(&sc->flood_rs, HZ, DP_SC_FLOOD_BURST);
+	ratelimit_set_flags(&sc->flood_rs, RATELIMIT_MSG_ON_RELEASE);
+	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
+	dp_sc_clear(sc);
+}
+
+/*
+ * dp0 went down (it left the fabric) or is going away, and no port
+ * handler runs any more: forget every shortcut.
+ */
+void dp_sc_stop(struct dp_priv *dp)
+{
+	cancel_delayed_work_sync(&dp->sc.refresh);
+	spin_lock_bh(&dp->sc.lock);
+	dp_sc_clear(&dp->sc);
+	spin_unlock_bh(&dp->sc.lock);
+}
+
+/*
+ * @sender is a live neighbour on our port @port_idx, and sent @skb from
+ * the MAC it is heard from.
+ */
+static bool dp_sc_from_neigh(struct dp_priv *dp, u32 port_idx, u32 sender,
+			     const struct sk_buff *skb)
+{
+	const struct dp_neigh *nb;
+	struct dp_port *port;
+
+	if (!dp_addr_valid(&dp->topo, sender) || sender == dp->self)
+		return false;
+	nb = dp_neigh_find(dp, dp->self, port_idx, sender, &port);
+	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb) &&
+	       atomic64_read(&nb->mac) ==
+	       ether_addr_to_u64(eth_hdr(skb)->h_source);
+}
+
+/* A probe: remember the first copy, then answer it or pass it on. */
+static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
+				    u32 sender, const struct dpillar_hdr *h,
+				    const struct dpillar_shortcut *p)
+{
+	u32 origin = ntohl(h->src), target = ntohl(h->dst);
+	struct dp_shortcuts *sc = &dp->sc;
+	unsigned long now = jiffies;
+	u16 seq = ntohs(h->rword);
+	struct dp_sc_seen *s;
+	struct dp_port *port;
+	bool first = false;
+	u64 mac;
+
+	if (origin == dp->self)
+		return DP_STAT_MAX;	/* our own, back by another way */
+	if (p->hops >= dp_topo_ttl(&dp->topo))
+		return DP_STAT_SC_BAD;
+	spin_lock(&sc->lock);
+	if (!dp_sc_seen_find(sc, origin, seq, now)) {
+		s = dp_sc_remember(sc, origin, target, seq, sender, port_idx,
+				   now);
+		/* The destination answers once: the first copy's way. */
+		s->replied = target == dp->self;
+		first = true;
+	}
+	spin_unlock(&sc->lock);
+	if (!first)
+		return DP_STAT_MAX;	/* a copy that came a longer way */
+	if (target == dp->self) {
+		mac = dp_neigh_mac(dp, port_idx, sender, &port);
+		if (!mac)
+			return DP_STAT_DROP_NONEIGH;
+		dp_sc_send(dp, port, mac, DPILLAR_T_SHORTCUT_REPLY, dp->self,
+			   origin, seq, 1, dp_topo_ttl(&dp->topo));
+		return DP_STAT_MAX;
+	}
+	if (h->ttl <= 1)
+		return DP_STAT_DROP_TTL;
+	if (!__ratelimit(&sc->flood_rs))
+		return DP_STAT_SC_LIMIT;
+	dp_sc_flood(dp, origin, target, seq, p->hops + 1, h->ttl - 1,
+		    port_idx);
+	return DP_STAT_MAX;
+}
+
+/*
+ * A reply, from the neighbour @sender that is @p->hops from the
+ * destination: learn the shortcut, and pass the reply on toward the
+ * origin by the way its probe came.
+ */
+static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
+				    u32 sender, const struct dpillar_hdr *h,
+				    const struct dpillar_shortcut *p)
+{
+	u32 target = ntohl(h->src), origin = ntohl(h->dst);
+	u32 prev = DP_NODE_NONE, out_port = DP_SC_NO_PORT;
+	struct dp_shortcuts *sc = &dp->sc;
+	unsigned long now = jiffies;
+	u16 seq = ntohs(h->rword);
+	struct dp_sc_seen *s;
+	struct dp_sc_ent *e;
+	struct dp_port *port;
+	bool learned = false;
+	u64 mac;
+
+	if (!p->hops || p->hops >= dp_topo_ttl(&dp->topo) ||
+	    target == dp->self)
+		return DP_STAT_SC_BAD;
+	spin_lock(&sc->lock);
+	s = dp_sc_seen_find(sc, origin, seq, now);
+	if (s && s->target == target && !s->replied) {
+		s->replied = true;
+		prev = s->prev;
+		out_port = s->port;
+		/* The newest discovery wins: it saw the fabric last. */
+		e = dp_sc_get(sc, target, now);
+		e->peer = sender;
+		e->port = port_idx;
+		e->dist = p->hops;
+		e->learned = now;
+		e->used = now;
+		if (origin == dp->self) {
+			e->origin = true;
+			e->asking = false;
+		}
+		learned = true;
+	}
+	spin_unlock(&sc->lock);
+	if (!learned)
+		return DP_STAT_SC_BAD;	/* late, a second time, or forged */
+	dp_count(dp, DP_STAT_SC_LEARNED);
+	if (origin == dp->self) {
+		queue_delayed_work(system_power_efficient_wq, &sc->refresh,
+				   msecs_to_jiffies(DP_SC_REFRESH_MS));
+		return DP_STAT_MAX;
+	}
+	if (!dp_reachable(dp, dp->self, out_port, prev))
+		return DP_STAT_DROP_NONEIGH;
+	mac = dp_neigh_mac(dp, out_port, prev, &port);
+	if (!mac)
+		return DP_STAT_DROP_NONEIGH;
+	dp_sc_send(dp, port, mac, DPILLAR_T_SHORTCUT_REPLY, target, origin,
+		   seq, p->hops + 1, dp_topo_ttl(&dp->topo));
+	return DP_STAT_MAX;
+}
+
+/* A SHORTCUT_PROBE or _REPLY from the port @port_idx (softirq, RCU). */
+void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
+{
+	const struct dpillar_shortcut *p;
+	const struct dpillar_hdr *h;
+	enum dp_stat why;
+	u32 sender;
+
+	if (!dp->topo.ops->discover_drop) {
+		why = DP_STAT_DROP_TYPE;	/* no topology of ours sends it */
+		goto drop;
+	}
+	if (!pskb_may_pull(skb, DP_SC_LEN)) {
+		why = DP_STAT_DROP_SHORT;
+		goto drop;
+	}
+	h = (const struct dpillar_hdr *)skb->data;
+	p = (const struct dpillar_shortcut *)(h + 1);
+	sender = ntohl(p->sender);
+	if (!dp_sc_from_neigh(dp, port_idx, sender, skb)) {
+		why = DP_STAT_SC_BAD;
+		goto drop;
+	}
+	if (h->type == DPILLAR_T_SHORTCUT_PROBE)
+		why = dp_sc_probe_rcv(dp, port_idx, sender, h, p);
+	else
+		why = dp_sc_reply_rcv(dp, port_idx, sender, h, p);
+	if (why != DP_STAT_MAX)
+		goto drop;
+	consume_skb(skb);
+	return;
+
+drop:
+	dp_drop(dp, skb, why);
+}
+
+/*
+ * Slot @i of the shortcut table, for dumps: false when it holds nothing
+ * (free, or unused for DP_SC_IDLE_MS).
+ */
+bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap)
+{
+	struct dp_shortcuts *sc = &dp->sc;
+	unsigned long now = jiffies;
+	const struct dp_sc_ent *e;
+	bool ok = false;
+
+	if (i >= DP_SC_ENTRIES)
+		return false;
+	spin_lock_bh(&sc->lock);
+	e = &sc->ent[i];
+	if (e->dst != DP_NODE_NONE && !dp_sc_idle(e, now)) {
+		snap->dst = e->dst;
+		snap->peer = e->peer;
+		snap->port = e->port;
+		snap->dist = e->dist;
+		snap->origin = e->origin;
+		snap->age_ms = jiffies_to_msecs(now - e->learned);
+		snap->idle_ms = jiffies_to_msecs(now - e->used);
+		ok = true;
+	}
+	spin_unlock_bh(&sc->lock);
+	return ok;
+}
