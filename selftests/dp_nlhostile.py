@@ -5,7 +5,7 @@
   dp_nlhostile.py root|unpriv DEV PORT_A PORT_B
 
 For each request of the genetlink family (DEV_GET, DEV_SET, NEIGH_GET,
-ROUTE_GET, ROUTE_TRACE, ROUTE_PROBE) and of rtnetlink (newlink and changelink of kind "dpillar"), a
+ROUTE_GET, ROUTE_TRACE, ROUTE_PROBE, SHORTCUT_GET) and of rtnetlink (newlink and changelink of kind "dpillar"), a
 valid base request is sent with each attribute of its set (and one past
 the set) missing, duplicated, oversized (300 bytes), empty, and at the
 edges of its range (0, 0xffffffff).  DEV names the dpillar device to ask
@@ -153,6 +153,7 @@ def genl_cases(run, g, fam, dev):
                                    (17, u32(50))], True),
         ("route-probe", 8, 0, 17, [(1, u32(dev)), (3, u32(1)),
                                    (17, u32(50))], True),
+        ("shortcut-get", 9, NLM_F_DUMP, 9, [(1, u32(dev))], False),
     ]
     for name, cmd, flags, nattrs, base, change in cmds:
         for label, attrs in variants(base, nattrs):

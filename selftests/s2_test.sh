@@ -216,15 +216,19 @@ s2_want() {
 	EOF2
 }
 
-# s2_stat NAME: the counter NAME of ethtool -S dp0, summed over the nodes.
-s2_stat() {
-	local a sum=0 v
+# s2_stats: every counter of ethtool -S dp0, summed over the nodes, as
+# "NAME VALUE" lines.
+s2_stats() {
+	local a
 	for ((a = 0; a < N; a++)); do
-		v=$(ip netns exec "s2-$a" ethtool -S dp0 2>/dev/null |
-			awk -v k="$1:" '$1 == k { print $2 }')
-		sum=$((sum + ${v:-0}))
-	done
-	echo $sum
+		ip netns exec "s2-$a" ethtool -S dp0 2>/dev/null
+	done | awk '$1 ~ /:$/ { s[substr($1, 1, length($1) - 1)] += $2 }
+		END { for (k in s) print k, s[k] }'
+}
+
+# s2_stat FILE NAME: counter NAME of an s2_stats FILE (0 if absent).
+s2_stat() {
+	awk -v k="$2" '$1 == k { v = $2 } END { print v + 0 }' "$1"
 }
 
 # s2_fail SPEC PORT...: the ports down; after the Hellos expire, every
@@ -233,14 +237,14 @@ s2_stat() {
 # SPEC": shortcut discovery must find them a way), the others do not;
 # then repaired and all again.
 s2_fail() {
-	local spec=$1 rc=0 t0=$SECONDS stuck learned a b
+	local spec=$1 rc=0 t0=$SECONDS stuck learned a b f
 	shift
 	s2_links down "$@" || return 1
 	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --multipath > "$S2_TMP/mp" || rc=1
 	s2_want "$spec" > "$S2_TMP/want" || return 1
 	stuck=$(grep -c ' dropped ' "$S2_TMP/mp")
 	echo "dpsim (one way, every flow hash): $(grep -c ' delivered ' "$S2_TMP/mp") delivered, $stuck stuck at a local minimum, $(grep -c ' mixed ' "$S2_TMP/mp") depend on the hash; connected: $(grep -c ' delivered' "$S2_TMP/want") of $(wc -l < "$S2_TMP/want")"
-	learned=$(s2_stat shortcut_learned)
+	s2_stats > "$S2_TMP/before"
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
 	until s2_ping "$S2_TMP/want" > "$S2_TMP/out"; do
 		if [ $((SECONDS - t0)) -gt 30 ]; then
@@ -250,8 +254,19 @@ s2_fail() {
 		fi
 	done
 	tail -n 1 "$S2_TMP/out"
-	learned=$(( $(s2_stat shortcut_learned) - learned ))
-	echo "shortcuts learned: $learned; discoveries: $(s2_stat shortcut_discover); route_local_min drops: $(s2_stat route_local_min); shortcut hops: $(s2_stat route_shortcut_hops)"
+	s2_stats > "$S2_TMP/after"
+	learned=$(( $(s2_stat "$S2_TMP/after" shortcut_learned) -
+		    $(s2_stat "$S2_TMP/before" shortcut_learned) ))
+	for f in shortcut_discover shortcut_learned route_local_min \
+		route_shortcut_hops route_shortcut_lost shortcut_bad \
+		shortcut_limit drop_ttl; do
+		printf '%s %d; ' $f $(( $(s2_stat "$S2_TMP/after" $f) -
+					$(s2_stat "$S2_TMP/before" $f) ))
+	done
+	echo
+	# Loop freedom: no frame ran out of TTL.
+	[ "$(s2_stat "$S2_TMP/after" drop_ttl)" = "$(s2_stat "$S2_TMP/before" drop_ttl)" ] ||
+		{ echo "TTL expired: a loop"; rc=1; }
 	if [ "$stuck" -gt 0 ]; then
 		[ "$learned" -gt 0 ] || { echo "no shortcut learned"; rc=1; }
 		# A pair greedy routing leaves stuck whatever the hash: the

@@ -76,6 +76,11 @@ dp_genl_neigh_get_policy[DPILLAR_A_NEIGH_PORT + 1] = {
 };
 
 static const struct nla_policy
+dp_genl_shortcut_get_policy[DPILLAR_A_SHORTCUT_IFINDEX + 1] = {
+	[DPILLAR_A_SHORTCUT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy
 dp_genl_route_get_policy[DPILLAR_A_ROUTE_HASH + 1] = {
 	[DPILLAR_A_ROUTE_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_ROUTE_IFNAME] = { .type = NLA_NUL_STRING,
@@ -322,6 +327,13 @@ static const struct genl_ops dp_genl_ops[] = {
 		.doit		= dp_genl_route_probe_doit,
 		.policy		= dp_genl_route_trace_policy,
 		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
+	},
+	{
+		.cmd		= DPILLAR_CMD_SHORTCUT_GET,
+		.start		= dp_genl_shortcut_dump_start,
+		.dumpit		= dp_genl_shortcut_dumpit,
+		.policy		= dp_genl_shortcut_get_policy,
+		.maxattr	= DPILLAR_A_SHORTCUT_IFINDEX,
 	},
 };
 

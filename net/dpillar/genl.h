@@ -73,6 +73,10 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_neigh_dump_start(struct netlink_callback *cb);
 int dp_genl_neigh_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* genl_shortcut.c */
+int dp_genl_shortcut_dump_start(struct netlink_callback *cb);
+int dp_genl_shortcut_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+
 /* genl_route.c */
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info);

@@ -139,6 +139,7 @@ static const struct cmd main_cmds[] = {
 	{ "show", do_show, show_help },
 	{ "neighbour", do_neigh, neigh_help },
 	{ "neighbor", do_neigh, NULL },
+	{ "shortcut", do_shortcut, shortcut_help },
 	{ "route", do_route, route_help },
 	{ "stats", do_stats, stats_help },
 	{ "set", do_set, set_help },

@@ -49,6 +49,7 @@ int do_show(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_set(int argc, char **argv);
 int do_neigh(int argc, char **argv);
+int do_shortcut(int argc, char **argv);
 int do_route(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_plan(int argc, char **argv);
@@ -61,7 +62,7 @@ int link_add(int argc, char **argv);
 int link_del(int argc, char **argv);
 
 extern const char link_help[], show_help[], stats_help[], set_help[],
-	neigh_help[], route_help[], monitor_help[], plan_help[], addr_help[],
-	key_help[], up_help[], down_help[];
+	neigh_help[], shortcut_help[], route_help[], monitor_help[],
+	plan_help[], addr_help[], key_help[], up_help[], down_help[];
 
 #endif

@@ -160,7 +160,7 @@ rc "addr -n and dev" 2 $D addr 3 -n 4 -k 3 dev dp0
 rc "no arguments" 2 $D
 has "no arguments: usage on stderr" "Usage: dpctl" "$tmp/err"
 rc "help" 0 $D help
-for c in link show neigh route stats set monitor plan addr; do
+for c in link show neigh shortcut route stats set monitor plan addr; do
 	has "help lists $c" "dpctl $c"
 done
 rc "-h" 0 $D -h
@@ -191,6 +191,7 @@ rc "set bad interval" 2 $D set dp0 hello x
 rc "set bad ip4" 2 $D set dp0 ip4 10.0.0.0
 rc "set bad ip6 length" 2 $D set dp0 ip6 fd00::/64
 rc "neigh bad port" 2 $D neigh dp0 port x
+rc "shortcut stray word" 2 $D shortcut dp0 dp1
 rc "stats stray word" 2 $D stats dp0 dp1
 rc "show stray word" 2 $D show dp0 dp1
 rc "monitor stray word" 2 $D monitor dp0 dp1
@@ -203,6 +204,7 @@ rc "link set unknown setting" 2 $D link set lo hullo 1
 
 # a device that does not exist is the kernel's (or the system's) answer
 rc "neigh no such device" 1 $D neigh nosuchdev0
+rc "shortcut no such device" 1 $D shortcut nosuchdev0
 rc "set no such device" 1 $D set nosuchdev0 hello 100
 
 # The generic netlink side against a fake family (tests/mock_genl.c).
@@ -225,6 +227,13 @@ if [ -f $M ]; then
 	has "neigh never heard" "17  -                  unreachable  -      -"
 	rc "mock neigh -j" 0 m $D neigh -j
 	has "neigh -j" '"node_id":17,"state":"unreachable"}'
+	rc "mock shortcut" 0 m $D shortcut lo
+	has "shortcut learned here" "lo   11    11  2     5     3     yes     1500ms  20ms"
+	has "shortcut discovering" "lo   7     7   -     -     0     yes"
+	has "shortcut relayed" "lo   12    12  1     4     2     no"
+	rc "mock shortcut -j" 0 m $D -j shortcut
+	has "shortcut -j" '"dst":"11","dst_id":11,"port":2,"next_id":5,"hops":3,"origin":true,"age_ms":1500,"idle_ms":20}'
+	has "shortcut -j discovering" '"dst":"7","dst_id":7,"hops":0,"origin":true'
 	rc "mock route get" 0 m $D route get 1:1.1.1
 	has "route get mode line" "mode paper hash 0"
 	tail -n +4 "$tmp/out" >"$tmp/a"

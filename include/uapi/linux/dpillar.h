@@ -419,6 +419,27 @@ enum {
 	DPILLAR_A_PROBE_MAX = __DPILLAR_A_PROBE_MAX - 1
 };
 
+/*
+ * SHORTCUT_GET (dump): S2's shortcut table, one message per destination a
+ * shortcut is known or being discovered for.  The request may name one
+ * device (IFINDEX).  HOPS 0 and no PORT/NEXT: a discovery waits for its
+ * reply.
+ */
+enum {
+	DPILLAR_A_SHORTCUT_IFINDEX = 1,	/* u32: the dpillar device */
+	DPILLAR_A_SHORTCUT_DST,		/* u32: destination node id */
+	DPILLAR_A_SHORTCUT_DST_ADDR,	/* string, the topology's text form */
+	DPILLAR_A_SHORTCUT_PORT,	/* u32: our port toward NEXT */
+	DPILLAR_A_SHORTCUT_NEXT,	/* u32: next hop node id */
+	DPILLAR_A_SHORTCUT_HOPS,	/* u32: hops to DST along it */
+	DPILLAR_A_SHORTCUT_ORIGIN,	/* flag: discovered by this server */
+	DPILLAR_A_SHORTCUT_AGE_MS,	/* u32: since learned (or asked) */
+	DPILLAR_A_SHORTCUT_IDLE_MS,	/* u32: since last used */
+
+	__DPILLAR_A_SHORTCUT_MAX,
+	DPILLAR_A_SHORTCUT_MAX = __DPILLAR_A_SHORTCUT_MAX - 1
+};
+
 enum {
 	DPILLAR_CMD_DEV_GET = 1,
 	DPILLAR_CMD_DEV_SET,
@@ -430,6 +451,7 @@ enum {
 	DPILLAR_CMD_ROUTE_PROBE,	/* ROUTE attributes: probes each
 					 * candidate path
 					 */
+	DPILLAR_CMD_SHORTCUT_GET,	/* SHORTCUT attributes (dump) */
 
 	__DPILLAR_CMD_MAX,
 	DPILLAR_CMD_MAX = __DPILLAR_CMD_MAX - 1

@@ -96,6 +96,19 @@ static void neigh(const struct nlmsghdr *req, int cmd, int flags, int p, int id,
 	if (heard) { mnl_attr_put(n, DPILLAR_A_NEIGH_MAC, 6, mac); mnl_attr_put_u32(n, DPILLAR_A_NEIGH_LAST_HEARD_MS, 42); mnl_attr_put_u32(n, DPILLAR_A_NEIGH_PEER_PORT, 1); }
 	done(n);
 }
+static void shortcut(const struct nlmsghdr *req, int dst, const char *a, int port, int next, int hops, int origin)
+{
+	struct nlmsghdr *n = put(req, FAM, DPILLAR_CMD_SHORTCUT_GET, NLM_F_MULTI);
+	mnl_attr_put_u32(n, DPILLAR_A_SHORTCUT_IFINDEX, 1);
+	mnl_attr_put_u32(n, DPILLAR_A_SHORTCUT_DST, dst);
+	mnl_attr_put_strz(n, DPILLAR_A_SHORTCUT_DST_ADDR, a);
+	if (hops) { mnl_attr_put_u32(n, DPILLAR_A_SHORTCUT_PORT, port); mnl_attr_put_u32(n, DPILLAR_A_SHORTCUT_NEXT, next); }
+	mnl_attr_put_u32(n, DPILLAR_A_SHORTCUT_HOPS, hops);
+	if (origin) mnl_attr_put(n, DPILLAR_A_SHORTCUT_ORIGIN, 0, NULL);
+	mnl_attr_put_u32(n, DPILLAR_A_SHORTCUT_AGE_MS, 1500);
+	mnl_attr_put_u32(n, DPILLAR_A_SHORTCUT_IDLE_MS, 20);
+	done(n);
+}
 static void hop(struct nlmsghdr *n, int id, const char *a, int port, int ph)
 {
 	struct nlattr *h = mnl_attr_nest_start(n, DPILLAR_A_ROUTE_HOP);
@@ -169,6 +182,11 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		neigh(req, DPILLAR_CMD_NEIGH_GET, NLM_F_MULTI, 0, 9, "1:0.0.1", 1, 1);
 		neigh(req, DPILLAR_CMD_NEIGH_GET, NLM_F_MULTI, 0, 17, "2:0.0.1", 2, 0);
 		neigh(req, DPILLAR_CMD_NEIGH_GET, NLM_F_MULTI, 1, 3, "0:0.1.1", 3, 1);
+		dump_done(req); break;
+	case DPILLAR_CMD_SHORTCUT_GET:
+		shortcut(req, 11, "11", 2, 5, 3, 1);
+		shortcut(req, 7, "7", 0, 0, 0, 1);
+		shortcut(req, 12, "12", 1, 4, 2, 0);
 		dump_done(req); break;
 	case DPILLAR_CMD_ROUTE_GET: {
 		if (getenv("MOCK_UNREACH")) { ack(req, -EHOSTUNREACH, "No route: ring_blocked"); break; }
