@@ -344,10 +344,11 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 	 * stale or lying 2-hop lists the TTL still bounds the packet.
 	 *
 	 * A packet stuck at a local minimum may go on along a discovered
-	 * shortcut (dp_s2_route()): a path that never revisits a node either,
-	 * at most nodes - 1 hops more.  The TTL covers both parts, 2 * nodes
-	 * - 1 hops, up to 128 nodes; above that it is the wire's 255, and a
-	 * longer path (none was ever seen) is dropped at TTL 0.
+	 * shortcut (dp_s2_route()), of at most max_hops - ff_hops hops
+	 * (s2_sc_budget()): nodes - 1, a simple path, up to 128 nodes, where
+	 * the TTL covers both parts (2 * nodes - 1); above that the TTL is
+	 * the wire's 255 and shortcuts longer than 255 - nodes hops are not
+	 * taken.
 	 */
 	t->ff_hops = p->nodes;
 	t->max_hops = 2 * p->nodes - 1;
@@ -543,6 +544,12 @@ static int s2_drop(struct dp_hop *hop, u8 reason)
 	return -1;
 }
 
+/* The most hops a packet may take along shortcuts (s2_init()). */
+static u32 s2_sc_budget(const struct dp_topo *t)
+{
+	return t->max_hops - t->ff_hops;
+}
+
 /*
  * The next hop along a shortcut of this node's (the view's shortcut
  * table) at most @max_dist hops long: the packet enters, or stays in, the
@@ -591,13 +598,15 @@ static bool s2_shortcut(const struct dp_topo *t, u32 self,
  * on it is in the shortcut phase (S2_FL_SHORTCUT, never cleared): every
  * node forwards it along a shortcut of its own no longer than the word,
  * and sets the word to that shortcut's length minus one, or drops it
- * (route_shortcut_lost).  Loop freedom, whatever the tables and the
- * header say: the word is below 2^16 and strictly decreases with every
- * hop of the phase, so the phase ends within word + 1 hops; the greedy
- * phase before it is loop-free as above, and no node sets the flag
- * back.  While the tables along a shortcut are the ones one reply
- * installed, the phase follows that reply's path, a simple path: each
- * node's shortcut is one hop shorter than its predecessor's.
+ * (route_shortcut_lost).  Loop freedom and the path bound, whatever the
+ * tables and the header say: the first shortcut is at most
+ * s2_sc_budget() hops long, a header arriving in the phase must have a
+ * word below it, and the word strictly decreases with every hop of the
+ * phase, so the phase ends within s2_sc_budget() hops; the greedy phase
+ * before it takes at most t->ff_hops, and no node sets the flag back:
+ * t->max_hops in all.  While the tables along a shortcut are the ones one
+ * reply installed, the phase follows that reply's path, a simple path:
+ * each node's shortcut is one hop shorter than its predecessor's.
  */
 int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop)
@@ -618,7 +627,8 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	if (st->waypoint != DP_NODE_NONE || (st->flags & ~S2_FL_KNOWN) ||
 	    rule == DP_S2_RULE_COUNT ||
 	    (st->flags & (S2_FL_FIRST | S2_FL_SHORTCUT)) ==
-	    (S2_FL_FIRST | S2_FL_SHORTCUT))
+	    (S2_FL_FIRST | S2_FL_SHORTCUT) ||
+	    ((st->flags & S2_FL_SHORTCUT) && st->word >= s2_sc_budget(t)))
 		return s2_drop(hop, S2_DROP_BAD_STATE);
 	if (st->flags & S2_FL_SHORTCUT)
 		return s2_shortcut(t, self, st, v, st->word, hop) ? 0 :
@@ -678,7 +688,7 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		}
 	}
 	if (pick < 0)
-		return s2_shortcut(t, self, st, v, t->max_hops, hop) ? 0 :
+		return s2_shortcut(t, self, st, v, s2_sc_budget(t), hop) ? 0 :
 		       s2_drop(hop, S2_DROP_LOCAL_MIN);
 	hop->next = peer[pick];
 	hop->port = pick;

@@ -7,7 +7,8 @@
  * arrives at, the wire's routing state (dst, waypoint, flags and routing
  * word, any values, or a sender's dp_route_init() state, as is or with
  * bits flipped) and a reachability view (which neighbour each server
- * hears on each port, asymmetric, any density, and the ports-up reports).
+ * hears on each port, asymmetric, any density, the ports-up reports and
+ * S2's shortcut tables).
  * The frame is then relayed hop by hop exactly as dp_handle_frame() and
  * dp_relay() would: addresses checked, delivered at dst, else one
  * dp_route() per server.  Every hop must go to a real neighbour on the
@@ -26,6 +27,7 @@ struct fz_view {
 	u8 link_fail;	/* out of 256: a link seen down */
 	u8 node_fail;	/* out of 256: a server silent on every port */
 	u8 ports_up;	/* out of 256: a neighbour reports its ports-up */
+	u8 shortcut;	/* out of 256: a server knows a shortcut (S2) */
 };
 
 static bool fz_reachable(const void *ctx, u32 self, u32 port, u32 peer)
@@ -51,6 +53,26 @@ static bool fz_ports_up(const void *ctx, u32 self, u32 port, u32 peer,
 		return false;
 	*mask = fz_mix(h, peer, port, self);	/* any bits, even unused ports */
 	return true;
+}
+
+/*
+ * A shortcut table as hostile as replies could make it: any reachable
+ * neighbour, any length the caller allows (the kernel's dp_sc_lookup()
+ * also answers only with a reachable next hop).
+ */
+static bool fz_shortcut(const void *ctx, u32 self, u32 dst, u32 max_dist,
+			u32 *port, u32 *peer, u32 *dist)
+{
+	const struct fz_view *fv = ctx;
+	u32 h = fz_mix(fv->seed ^ 0x3c3c3c3c, self, dst, max_dist);
+
+	if ((h & 255) >= fv->shortcut || !max_dist ||
+	    !dp_addr_valid(fv->t, self))
+		return false;
+	*port = (h >> 8) % fv->t->nports;
+	*peer = dp_port_neigh(fv->t, self, *port, 0);
+	*dist = 1 + (h >> 16) % max_dist;
+	return *peer != DP_NODE_NONE && fz_reachable(fv, self, *port, *peer);
 }
 
 /* The relay's address check (dp_addr_ok()). */
@@ -134,8 +156,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	fv.link_fail = fz_u8(&in);
 	fv.node_fail = fz_u8(&in);
 	fv.ports_up = fz_u8(&in);
+	fv.shortcut = fz_u8(&in);
 	v.reachable = fz_reachable;
 	v.ports_up = fz_ports_up;
+	v.shortcut = fz_shortcut;
 	v.ctx = &fv;
 
 	for (;;) {
