@@ -19,6 +19,8 @@
 #    shortcut discovery finds them a way (shortcut_learned grows, and
 #    "dpctl route trace" from a stuck pair's source reaches its
 #    destination); pairs no live path connects stay unanswered;
+#  - shortcuts age out once unused; forged shortcut discovery frames are
+#    dropped and counted, and teach no shortcut;
 #  - a miswired cable (two cables' far ends swapped) is counted
 #    (hello_miswired) and shown by dpctl neigh at both near ends.
 . "$(dirname "$0")/lib.sh"
@@ -287,6 +289,50 @@ s2_fail() {
 	return $rc
 }
 
+# s2_hostile: shortcut discovery frames a neighbour could forge, sent
+# from node A's end of a cable to node B: a probe cut short (drop_short),
+# a probe naming a sender that is not on that cable, a reply to a probe B
+# never passed on, and a reply with hop count 0 (shortcut_bad, each); no
+# shortcut is learned from them.
+s2_hostile() {
+	local a=${CABLES[0]% *} b=${CABLES[0]#* } ai bi mac t none=ffffffff
+	local c0 c1 s0 s1 rc=0 out
+	ai=${a%/*} bi=${b%/*} t=$(( (${b%/*} + N / 2) % N ))
+	[ "$t" != "$ai" ] || t=$(( (t + 1) % N ))
+	mac=$(ip netns exec "s2-$bi" cat "/sys/class/net/p${b#*/}/address")
+	# hdr TYPE SRC DST: a dpillar header, TTL 9, word 0
+	hdr() { printf '01%02x0900000000%08x%08x%s' "$1" "$2" "$3" $none; }
+	# Shortcuts of the failure cases age out (10 s unused) first.
+	no_shortcut() {
+		[ "$(ip netns exec "s2-$bi" "$DPCTL" -j shortcut dp0)" = '[]' ]
+	}
+	wait_for 15 no_shortcut || { echo "shortcuts did not age out"; rc=1; }
+	s0=$(s2_count "$bi" shortcut_bad) c0=$(s2_count "$bi" drop_short)
+	out=$(python3 -S -E "$DP_SELFTESTS/dp_raw.py" - <<-EOF2
+	setns /run/netns/s2-$ai
+	send p${a#*/} $mac 0x88b5 $(hdr 5 "$ai" "$t")00,$(hdr 5 "$ai" "$t")$(printf '%08x' "$bi")00000000,$(hdr 6 "$t" "$bi")$(printf '%08x' "$ai")01000000,$(hdr 6 "$t" "$ai")$(printf '%08x' "$ai")00000000
+	EOF2
+	)
+	[ "$out" = $'ok\nok' ] || { echo "dp_raw.py: $out"; return 1; }
+	counted() {
+		s1=$(s2_count "$bi" shortcut_bad) c1=$(s2_count "$bi" drop_short)
+		[ $((s1 - s0)) -ge 3 ] && [ $((c1 - c0)) -ge 1 ]
+	}
+	wait_for 5 counted
+	echo "node $bi: shortcut_bad +$((s1 - s0)), drop_short +$((c1 - c0))"
+	[ $((s1 - s0)) = 3 ] && [ $((c1 - c0)) = 1 ] || rc=1
+	out=$(ip netns exec "s2-$bi" "$DPCTL" -j shortcut dp0)
+	echo "dpctl shortcut at $bi: $out"
+	[ "$out" = '[]' ] || rc=1
+	return $rc
+}
+
+# s2_count ID NAME: counter NAME of node ID's dp0.
+s2_count() {
+	ip netns exec "s2-$1" ethtool -S dp0 |
+		awk -v k="$2:" '$1 == k { v = $2 } END { print v + 0 }'
+}
+
 # s2_miswire: swap the far ends of two cables that share no node; the
 # Hellos from the wrong node are counted (hello_miswired) and shown as
 # "miswired" by dpctl neigh at the near ends.
@@ -377,6 +423,8 @@ for size in "${sizes[@]}"; do
 	done
 	run_test "$NAME: ${#ports[@]} cables down ($spec): every connected pair answers" \
 		s2_fail "$spec" "${ports[@]}"
+	run_test "$NAME: forged shortcut discovery frames are dropped and counted" \
+		s2_hostile
 	run_test "$NAME: a miswired cable is counted and shown at both ends" \
 		s2_miswire
 	ktap_diag "$NAME: $((SECONDS - t0)) s"
