@@ -351,6 +351,7 @@ bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 
 /* fwd.c */
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
+void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac);
 enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 			  struct dp_route_state *st, enum dp_stat noroute);
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);

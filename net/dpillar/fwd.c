@@ -85,6 +85,24 @@ static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
 }
 
 /*
+ * Put the Ethernet header toward @mac in front of the dpillar header at
+ * skb->data and send the frame out of @port.  Consumes the skb.
+ */
+void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
+{
+	struct ethhdr *eth = skb_push(skb, ETH_HLEN);
+
+	u64_to_ether_addr(mac, eth->h_dest);
+	ether_addr_copy(eth->h_source, port->dev->dev_addr);
+	eth->h_proto = htons(DPILLAR_ETHERTYPE);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->dev = port->dev;
+	skb->protocol = htons(DPILLAR_ETHERTYPE);
+	dev_queue_xmit(skb);
+}
+
+/*
  * Route the frame whose dpillar header is at skb->data (routing fields
  * still to be filled from @st), add the Ethernet header and send it.
  * Returns DP_STAT_MAX when the skb was sent, else the drop to count; the
@@ -95,7 +113,6 @@ enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 {
 	struct dpillar_hdr *h;
 	struct dp_port *port;
-	struct ethhdr *eth;
 	struct dp_hop hop;
 	u8 detour;
 	u64 mac;
@@ -121,16 +138,7 @@ enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	h->flags = st->flags;
 	h->rword = htons(st->word);
 	h->waypoint = htonl(st->waypoint);
-
-	eth = skb_push(skb, ETH_HLEN);
-	u64_to_ether_addr(mac, eth->h_dest);
-	ether_addr_copy(eth->h_source, port->dev->dev_addr);
-	eth->h_proto = htons(DPILLAR_ETHERTYPE);
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, ETH_HLEN);
-	skb->dev = port->dev;
-	skb->protocol = htons(DPILLAR_ETHERTYPE);
-	dev_queue_xmit(skb);
+	dp_send_on(port, skb, mac);
 	return DP_STAT_MAX;
 }
 

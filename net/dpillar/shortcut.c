@@ -161,7 +161,6 @@ static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
 	struct dpillar_shortcut *p;
 	struct dpillar_hdr *h;
 	struct sk_buff *skb;
-	struct ethhdr *eth;
 
 	skb = alloc_skb(DP_SC_HEADROOM + DP_SC_LEN, GFP_ATOMIC);
 	if (!skb) {
@@ -180,17 +179,8 @@ static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
 	p = (struct dpillar_shortcut *)(h + 1);
 	p->sender = htonl(dp->self);
 	p->hops = hops;
-
-	eth = skb_push(skb, ETH_HLEN);
-	u64_to_ether_addr(mac, eth->h_dest);
-	ether_addr_copy(eth->h_source, port->dev->dev_addr);
-	eth->h_proto = htons(DPILLAR_ETHERTYPE);
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, ETH_HLEN);
-	skb->dev = port->dev;
-	skb->protocol = htons(DPILLAR_ETHERTYPE);
 	skb->priority = TC_PRIO_CONTROL;
-	dev_queue_xmit(skb);
+	dp_send_on(port, skb, mac);
 }
 
 /*

@@ -7,7 +7,9 @@
 #include <linux/genetlink.h>
 
 #include "dpctl.h"
+#include "dp_json.h"
 #include "genl.h"
+#include "table.h"
 
 struct family {
 	unsigned int id, mcgrp;
@@ -291,4 +293,27 @@ int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,
 		return EXIT_KERNEL;
 	}
 	return EXIT_OK;
+}
+
+int genl_dump_rows(struct nl_ctx *ctx, struct nlmsghdr *nlh, struct table *t,
+		   const char *header, mnl_cb_t cb, void *data,
+		   const char *what)
+{
+	int err;
+
+	if (opts.json) {
+		json_init(opts.pretty);
+		json_open_arr(NULL);
+	} else {
+		table_init(t, header);
+	}
+	err = nl_talk(ctx, nlh, cb, data, what);
+	nl_close(ctx);
+	if (opts.json) {
+		json_close_arr();
+		json_end();
+	} else if (!err) {
+		table_print(t, "");
+	}
+	return err ? EXIT_KERNEL : EXIT_OK;
 }

@@ -18,6 +18,15 @@
 int genl_open(struct nl_ctx *ctx, bool events);
 /* Start a DPILLAR_CMD_* request. */
 struct nlmsghdr *genl_msg(struct nl_ctx *ctx, int cmd, int flags);
+struct table;
+/*
+ * Send the dump request @nlh and print its answers: rows @cb adds to @t
+ * (a table of the columns @header), or with -j one JSON array of the
+ * objects @cb writes.  Closes @ctx.  Returns EXIT_OK or EXIT_KERNEL.
+ */
+int genl_dump_rows(struct nl_ctx *ctx, struct nlmsghdr *nlh, struct table *t,
+		   const char *header, mnl_cb_t cb, void *data,
+		   const char *what);
 /* Attribute offset of a generic netlink message. */
 #define GENL_HDRLEN_ALIGNED MNL_ALIGN(sizeof(struct genlmsghdr))
 

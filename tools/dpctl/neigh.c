@@ -122,7 +122,6 @@ int do_neigh(int argc, char **argv)
 	const char *dev = NULL;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
-	int err;
 
 	for (; argc > 0; argc--, argv++) {
 		if (matches(argv[0], "port") && argc > 1) {
@@ -155,19 +154,7 @@ int do_neigh(int argc, char **argv)
 		mnl_attr_put_u32(nlh, DPILLAR_A_NEIGH_IFINDEX, l.ifindex);
 	if (l.has_port)
 		mnl_attr_put_u32(nlh, DPILLAR_A_NEIGH_PORT, l.port);
-	if (opts.json) {
-		json_init(opts.pretty);
-		json_open_arr(NULL);
-	} else {
-		table_init(&l.t, "DEV PORT ADDRESS ID MAC STATE HEARD PEER-PORT");
-	}
-	err = nl_talk(&ctx, nlh, neigh_cb, &l, dev ? dev : "neigh");
-	nl_close(&ctx);
-	if (opts.json) {
-		json_close_arr();
-		json_end();
-	} else if (!err) {
-		table_print(&l.t, "");
-	}
-	return err ? EXIT_KERNEL : EXIT_OK;
+	return genl_dump_rows(&ctx, nlh, &l.t,
+			      "DEV PORT ADDRESS ID MAC STATE HEARD PEER-PORT",
+			      neigh_cb, &l, dev ? dev : "neigh");
 }

@@ -84,7 +84,6 @@ int do_shortcut(int argc, char **argv)
 	const char *dev = NULL;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
-	int err;
 
 	for (; argc > 0; argc--, argv++) {
 		if (matches(argv[0], "dev") && argc > 1 && !dev) {
@@ -108,19 +107,7 @@ int do_shortcut(int argc, char **argv)
 	nlh = genl_msg(&ctx, DPILLAR_CMD_SHORTCUT_GET, NLM_F_DUMP);
 	if (dev)
 		mnl_attr_put_u32(nlh, DPILLAR_A_SHORTCUT_IFINDEX, l.ifindex);
-	if (opts.json) {
-		json_init(opts.pretty);
-		json_open_arr(NULL);
-	} else {
-		table_init(&l.t, "DEV DEST ID PORT NEXT HOPS ORIGIN AGE IDLE");
-	}
-	err = nl_talk(&ctx, nlh, shortcut_cb, &l, dev ? dev : "shortcut");
-	nl_close(&ctx);
-	if (opts.json) {
-		json_close_arr();
-		json_end();
-	} else if (!err) {
-		table_print(&l.t, "");
-	}
-	return err ? EXIT_KERNEL : EXIT_OK;
+	return genl_dump_rows(&ctx, nlh, &l.t,
+			      "DEV DEST ID PORT NEXT HOPS ORIGIN AGE IDLE",
+			      shortcut_cb, &l, dev ? dev : "shortcut");
 }
