@@ -300,8 +300,8 @@ s2_hostile() {
 	ai=${a%/*} bi=${b%/*} t=$(( (${b%/*} + N / 2) % N ))
 	[ "$t" != "$ai" ] || t=$(( (t + 1) % N ))
 	mac=$(ip netns exec "s2-$bi" cat "/sys/class/net/p${b#*/}/address")
-	# hdr TYPE SRC DST: a dpillar header, TTL 9, word 0
-	hdr() { printf '01%02x0900000000%08x%08x%s' "$1" "$2" "$3" $none; }
+	# hdr TYPE SRC DST: a dpillar header (TTL 9, flags, proto and word 0)
+	hdr() { printf '01%02x090000000000%08x%08x%s' "$1" "$2" "$3" $none; }
 	# Shortcuts of the failure cases age out (10 s unused) first.
 	no_shortcut() {
 		[ "$(ip netns exec "s2-$bi" "$DPCTL" -j shortcut dp0)" = '[]' ]
