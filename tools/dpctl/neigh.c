@@ -155,17 +155,14 @@ int do_neigh(int argc, char **argv)
 		mnl_attr_put_u32(nlh, DPILLAR_A_NEIGH_IFINDEX, l.ifindex);
 	if (l.has_port)
 		mnl_attr_put_u32(nlh, DPILLAR_A_NEIGH_PORT, l.port);
-	if (opts.json) {
-		json_init(opts.pretty);
-		json_open_arr(NULL);
-	} else {
+	if (opts.json)
+		json_list_begin(opts.pretty);
+	else
 		table_init(&l.t, "DEV PORT ADDRESS ID MAC STATE HEARD PEER-PORT");
-	}
 	err = nl_talk(&ctx, nlh, neigh_cb, &l, dev ? dev : "neigh");
 	nl_close(&ctx);
 	if (opts.json) {
-		json_close_arr();
-		json_end();
+		json_list_end();
 	} else if (!err) {
 		table_print(&l.t, "");
 	}
