@@ -31,7 +31,7 @@
 #                          the shell patterns: a guest suite by its name
 #                          (smoke topo link up data ft genl nic kunit), a host
 #                          step by its own (deps tools dpsim splat dpctl
-#                          checkpatch install fuzz spec modules
+#                          checkpatch install dkms fuzz spec modules
 #                          debug-kernel rig)
 #   --kernels KERNEL,...   only these kernels: 6.1, 6.12 (or a full ABI),
 #                          debug
@@ -201,8 +201,8 @@ short_name() {
 	s=${s#vm_}
 	echo "${s%_test}"
 }
-HOST_STEPS=(deps tools dpsim splat dpctl checkpatch install fuzz spec modules
-	debug-kernel rig kunit)
+HOST_STEPS=(deps tools dpsim splat dpctl checkpatch install dkms fuzz spec
+	modules debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
 IFS=$', \t' read -r -a KERNEL_LIST <<<"$KERNELS"
@@ -324,6 +324,10 @@ hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake fa
 hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
 hstep install "make install-tools into a scratch prefix: files, man pages, completion, systemd-analyze verify dpillar@.service, versions" \
 	bash scripts/install-check.sh
+# README's install, DKMS, built (never installed) for the oldest Debian
+# kernel: dkms.conf's BUILD_EXCLUSIVE_KERNEL_MIN.
+hstep dkms "dkms add, build (${ABIS[0]:-?}-amd64, not installed), remove, in private DKMS trees" \
+	bash scripts/dkms-check.sh "${ABIS[0]:+${ABIS[0]}-amd64}"
 # A regression run of each libFuzzer target from its seeds and what
 # earlier runs found (make fuzz runs them longer).
 hstep fuzz "fuzz: routing core, Hello TLVs, addresses (libFuzzer, ASan+UBSan, ${DPILLAR_FUZZ_TIME:-20} s each)" \

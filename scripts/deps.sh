@@ -59,12 +59,14 @@ resolve_abis() {
 # (trafgen): make bench's generator.
 # systemd (systemd-analyze verify), man-db, bash-completion: the install
 # check (scripts/install-check.sh).  graphviz: the fabric pictures
-# (dpsim plan --dot, Documentation/networking/images).
+# (dpsim plan --dot, Documentation/networking/images).  dkms, openssl
+# (the signing key DKMS makes): README's install, built by
+# scripts/dkms-check.sh.
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
 python3-yaml python3-jsonschema clang-14 libclang-rt-14-dev llvm-14
-netsniff-ng systemd man-db bash-completion graphviz"
+netsniff-ng systemd man-db bash-completion graphviz dkms openssl"
 
 main() {
 	resolve_abis

@@ -157,7 +157,7 @@ setup_dpillar() {
 	[ "$i" -lt 100 ] || die "dpillar chain of $r relays: no ping"
 	# The kernel's path must be dpsim's (every relay of the chain).
 	a=$(ip netns exec "$(ns d "$r" 0)" "$DPCTL" -j route get "$dst" |
-		jq -c '.path' 2>/dev/null)
+		jq -c '.[0].path' 2>/dev/null)
 	[ "$a" = "$(jq -c '.path' <<<"$route")" ] ||
 		echo "bench: note: route get says $a, dpsim $(jq -c .path <<<"$route")"
 }

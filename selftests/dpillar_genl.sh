@@ -39,7 +39,7 @@ check_show() {
 	for a in "${SERVERS[@]}"; do
 		all+=$(dp "$a" -j show dp0 | jq -c --arg a "$a" --argjson id "${FID[$a]}" \
 			--argjson hello "$HELLO_MS" --argjson dead "$DEAD_MS" '
-			(if type == "array" then .[0] else . end) as $d |
+			.[0] as $d |
 			{a: $a, ok: ($d.addr == $a and $d.node_id == $id and
 			  $d.n == 4 and $d.k == 2 and $d.nodes == 8 and
 			  $d.hello_ms == $hello and $d.dead_ms == $dead and
@@ -83,7 +83,7 @@ run_test "neigh port 1: only that port's 3 peers" check_neigh_port
 
 # --- route get == dpsim route --------------------------------------------------
 check_routes() {
-	local a b j got want bad=0 n=0 i=0 re='"path": *\[([^]]*)\]'
+	local a b j got want bad=0 n=0 i=0 re='^\[\{.*"path": *\[([^]]*)\]'
 	# Two processes a pair (bash regexes, no jq): a TCG guest spawns
 	# slowly.  DPILLAR_GENL_STRIDE=S checks every S-th pair only (the
 	# debug kernel spawns ~4x slower still); every source is among them.
@@ -111,9 +111,9 @@ run_test "route get: the path equals dpsim route for every${DPILLAR_GENL_STRIDE:
 
 check_route_forms() {
 	local b=${SERVERS[7]} j4 j6 jid
-	jid=$(dp "$S0" -j route get "${FID[$b]}" | jq -c '[.dst_id, .next_id, .port, .path]')
-	j4=$(dp "$S0" -j route get "${FIP4[$b]}" | jq -c '[.dst_id, .next_id, .port, .path]')
-	j6=$(dp "$S0" -j route get "${FIP6[$b]}" | jq -c '[.dst_id, .next_id, .port, .path]')
+	jid=$(dp "$S0" -j route get "${FID[$b]}" | jq -c '.[0] | [.dst_id, .next_id, .port, .path]')
+	j4=$(dp "$S0" -j route get "${FIP4[$b]}" | jq -c '.[0] | [.dst_id, .next_id, .port, .path]')
+	j6=$(dp "$S0" -j route get "${FIP6[$b]}" | jq -c '.[0] | [.dst_id, .next_id, .port, .path]')
 	echo "id: $jid ip4: $j4 ip6: $j6"
 	[ "$(jq '.[0]' <<<"$jid")" = "${FID[$b]}" ] && [ "$jid" = "$j4" ] && [ "$jid" = "$j6" ]
 }
@@ -124,8 +124,8 @@ run_test "route get by node id, IPv4 and IPv6 (kernel-side mapping) agree" check
 check_route_mac() {
 	local b=${SERVERS[7]} j next mac
 	j=$(dp "$S0" -j route get "$b")
-	next=$(jq -r '.next' <<<"$j")
-	mac=$(jq -r '.next_lladdr' <<<"$j")
+	next=$(jq -r '.[0].next' <<<"$j")
+	mac=$(jq -r '.[0].next_lladdr' <<<"$j")
 	dp "$S0" -j neigh dp0 | jq -e --arg n "$next" --arg m "$mac" \
 		'[.[] | select(.addr == $n and .lladdr == $m)] | length >= 1' >/dev/null
 }
@@ -134,9 +134,9 @@ run_test "route get: next_lladdr is the next hop's MAC in the neighbour table" c
 # --- stats ---------------------------------------------------------------------
 check_stats() {
 	local b=${SERVERS[5]} before after
-	before=$(dp "$b" -j stats dp0 | jq '(if type == "array" then .[0] else . end).stats.delivered')
+	before=$(dp "$b" -j stats dp0 | jq '.[0].stats.delivered')
 	ip netns exec "${FNS[$S0]}" ping -c 3 -i 0.2 -W 2 "${FIP4[$b]}" >/dev/null || return 1
-	after=$(dp "$b" -j stats dp0 | jq '(if type == "array" then .[0] else . end).stats')
+	after=$(dp "$b" -j stats dp0 | jq '.[0].stats')
 	echo "delivered $before -> $(jq .delivered <<<"$after")"
 	[ "$(jq 'length' <<<"$after")" -ge 35 ] &&
 	[ "$(jq '.hello_rx > 0 and .hello_tx > 0' <<<"$after")" = true ] &&
@@ -148,7 +148,7 @@ run_test "stats: every counter present; Hellos counted; 3 pings delivered" check
 check_set() {
 	local j
 	dp "$S0" set dp0 hello 150 dead 600 ip4 10.0.0.0/8 || return 1
-	j=$(dp "$S0" -j show dp0 | jq -c '(if type == "array" then .[0] else . end) | [.hello_ms, .dead_ms]')
+	j=$(dp "$S0" -j show dp0 | jq -c '.[0] | [.hello_ms, .dead_ms]')
 	dp "$S0" set dp0 hello "$HELLO_MS" dead "$DEAD_MS" || return 1
 	echo "after set: $j"
 	[ "$j" = "[150,600]" ]
@@ -170,7 +170,7 @@ check_prefix_swap() {
 	for i in 1 2 3 4 5; do
 		dp "$S0" set dp0 ip4 172.16.0.0/12 ip6 fd00:1:: || rc=1
 		if [ $i = 1 ]; then
-			j=$(dp "$S0" -j show dp0 | jq -r '(if type == "array" then .[0] else . end) |
+			j=$(dp "$S0" -j show dp0 | jq -r '.[0] |
 				"\(.ip4_prefix) \(.ip6_prefix)"')
 			echo "while swapped: $j"
 			[[ $j == "172.16.0.0/12 fd00:1::"* ]] || rc=1

@@ -524,7 +524,7 @@ fabric_relay_test() {
 fabric_trace() {
 	ip netns exec "${FNS[$1]}" "$DPCTL" -j route trace "$2" hash 0 \
 		timeout 2000 |
-		jq -r '[.src] + [.hops[] | select(.status != "noroute" and
+		jq -r '.[0] | [.src] + [.hops[] | select(.status != "noroute" and
 			.status != "noneigh") | .addr // "*"] +
 			[if .delivered then "delivered" else "dropped" end] |
 			join(" ")'

@@ -289,7 +289,8 @@ route_get_cmp() {
 			[ $bad -le 10 ] && echo "$what$src -> ${dl[i]}: dpctl $got, dpsim $path"
 		fi
 		i=$((i + 1))
-	done < <(ip netns exec "$ns" "$DPCTL" -j route get "${dl[@]}" dev dp0)
+	done < <(ip netns exec "$ns" "$DPCTL" -j route get "${dl[@]}" dev dp0 |
+		jq -c '.[]')
 	if [ "$i" != "${#dl[@]}" ]; then
 		echo "$what$src: $i answers for ${#dl[@]} destinations"
 		bad=$((bad + 1))

@@ -158,7 +158,7 @@ s2_routes() {
 # one destination per source and a few hashes.
 s2_hash() {
 	local s d h got want bad=0 cmp=0
-	local re='"path": *\[([^]]*)\]'
+	local re='^\[\{.*"path": *\[([^]]*)\]'
 	for ((s = 0; s < N; s++)); do
 		d=$(( (s + N / 2 + 1) % N ))
 		for h in 1 77 4242 65535; do

@@ -222,7 +222,7 @@ xc_detours() {
 # "path:alive:avoided" words (avoided "-" when D is not followed).
 xc_probe_json() {
 	ip netns exec "xc-$1" "$DPCTL" -j route probe "$2" timeout 500 |
-		jq -r '[.paths[] | "\(.path):\(.alive):\(if has("avoided")
+		jq -r '[.[0].paths[] | "\(.path):\(.alive):\(if has("avoided")
 			then .avoided else "-" end)"] |
 			join(" ")'
 }
@@ -331,8 +331,8 @@ xc_flows() {
 	for ((i = 0; i < 16; i++)); do
 		read -r -a tr <<<"$(ip netns exec "xc-$s" "$DPCTL" -j route trace \
 			"$dst" hash $((i * 4099)) timeout 1000 |
-			jq -r '([.hops[] | .addr // "*"] | join(" ")) + " " +
-				(.delivered | tostring)')"
+			jq -r '.[0] | ([.hops[] | .addr // "*"] | join(" ")) +
+				" " + (.delivered | tostring)')"
 		for x in $only; do
 			[[ " ${tr[*]} " != *" $x "* ]] ||
 				{ echo "hash $((i * 4099)) crosses $x: ${tr[*]}"; rc=1; }

@@ -139,3 +139,15 @@ void json_end(void)
 {
 	fputc('\n', out);
 }
+
+void json_list_begin(bool pretty)
+{
+	json_init(pretty);
+	json_open_arr(NULL);
+}
+
+void json_list_end(void)
+{
+	json_close_arr();
+	json_end();
+}

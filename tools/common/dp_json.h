@@ -24,5 +24,12 @@ void json_int(const char *key, int64_t val);
 void json_double(const char *key, double val, int decimals);
 void json_bool(const char *key, bool val);
 void json_end(void);
+/*
+ * A command's answers, as "ip -j" prints them: one array of objects
+ * (json_init() and the array opened; closed and the line ended), even
+ * for a single answer.
+ */
+void json_list_begin(bool pretty);
+void json_list_end(void);
 
 #endif

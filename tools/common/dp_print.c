@@ -259,12 +259,16 @@ int dp_plan_dot(FILE *f, const struct dp_topo *t, const u32 *path,
 		bool (*failed)(const void *ctx, u32 id, int port),
 		const void *ctx)
 {
-	bool dpillar = t->kind == DP_TOPO_DPILLAR, circle = false;
+	bool dpillar = t->kind == DP_TOPO_DPILLAR, circle = false, any = false;
 	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX], name[64];
 	struct dp_port_info pi;
 	u32 id, p, hop, lvl, peer = DP_NODE_NONE, nlevels = 0;
 
 	dp_topo_describe(t, name, sizeof(name));
+	/* a path with failures is a detour: the title says so */
+	for (id = 0; failed && !any && id < t->nodes; id++)
+		for (p = 0; p < t->nports; p++)
+			any |= failed(ctx, id, -1) || failed(ctx, id, (int)p);
 	for (p = 0; p < t->nports; p++) {
 		dp_port_info(t, 0, p, &pi);
 		if (pi.kind == DP_PORT_CABLE)
@@ -275,7 +279,8 @@ int dp_plan_dot(FILE *f, const struct dp_topo *t, const u32 *path,
 	fprintf(f, "graph \"%s\" {\n", name);
 	fprintf(f, "\tgraph [label=\"%s: %u servers, %u switches%s\", "
 		"labelloc=t, fontname=Helvetica%s];\n", name, t->nodes,
-		t->switches, path ? ", a path" : "",
+		t->switches, !path ? "" : any ?
+		", a path around the failures (dashed)" : ", a path",
 		circle ? ", layout=circo" : dpillar ? ", rankdir=LR" : "");
 	fprintf(f, "\tnode [fontname=Helvetica, fontsize=10];\n"
 		"\tedge [color=gray40];\n");
@@ -359,8 +364,13 @@ int dp_plan_dot(FILE *f, const struct dp_topo *t, const u32 *path,
 			if (hop)
 				fprintf(f, ", color=red, penwidth=3, fontcolor=red, "
 					"label=\"%u\"", hop);
+			/* a cable is down with either end, or its server */
 			if (failed && (failed(ctx, id, (int)p) ||
-				       failed(ctx, id, -1)))
+				       failed(ctx, id, -1) ||
+				       (pi.kind == DP_PORT_CABLE &&
+					(failed(ctx, peer, -1) ||
+					 failed(ctx, peer,
+						dp_peer_port(t, id, p, peer))))))
 				fprintf(f, ", style=dashed, color=gray70");
 			fprintf(f, ", fontsize=8];\n");
 		}

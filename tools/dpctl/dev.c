@@ -49,16 +49,12 @@ static int dev_cmd(const char *dev, void (*fn)(const struct dp_dev *d,
 
 	if (genl_open(&ctx, false))
 		return EXIT_KERNEL;
-	if (opts.json) {
-		json_init(opts.pretty);
-		json_open_arr(NULL);
-	}
+	if (opts.json)
+		json_list_begin(opts.pretty);
 	err = dev_each(&ctx, dev, fn, data);
 	nl_close(&ctx);
-	if (opts.json) {
-		json_close_arr();
-		json_end();
-	}
+	if (opts.json)
+		json_list_end();
 	return err;
 }
 

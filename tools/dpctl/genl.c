@@ -301,17 +301,14 @@ int genl_dump_rows(struct nl_ctx *ctx, struct nlmsghdr *nlh, struct table *t,
 {
 	int err;
 
-	if (opts.json) {
-		json_init(opts.pretty);
-		json_open_arr(NULL);
-	} else {
+	if (opts.json)
+		json_list_begin(opts.pretty);
+	else
 		table_init(t, header);
-	}
 	err = nl_talk(ctx, nlh, cb, data, what);
 	nl_close(ctx);
 	if (opts.json) {
-		json_close_arr();
-		json_end();
+		json_list_end();
 	} else if (!err) {
 		table_print(t, "");
 	}

@@ -54,7 +54,7 @@ static int key_locate(int argc, char **argv)
 		return usage_error("key locate needs seed S");
 	dp_s2_key_coords((const u8 *)key, strlen(key), spaces, x);
 	if (opts.json) {
-		json_init(opts.pretty);
+		json_list_begin(opts.pretty);
 		json_open_obj(NULL);
 		json_str("key", key);
 		json_open_arr("spaces");
@@ -78,7 +78,7 @@ static int key_locate(int argc, char **argv)
 	if (opts.json) {
 		json_close_arr();
 		json_close_obj();
-		json_end();
+		json_list_end();
 	}
 	return EXIT_OK;
 }

@@ -481,16 +481,12 @@ static int link_show(int argc, char **argv)
 	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
 	nlh = link_msg(&ctx, RTM_GETLINK, sc.dev ? 0 : NLM_F_DUMP, sc.dev);
-	if (opts.json) {
-		json_init(opts.pretty);
-		json_open_arr(NULL);
-	}
+	if (opts.json)
+		json_list_begin(opts.pretty);
 	err = nl_talk(&ctx, nlh, show_cb, &sc, sc.dev ? sc.dev : "link show");
 	nl_close(&ctx);
-	if (opts.json) {
-		json_close_arr();
-		json_end();
-	}
+	if (opts.json)
+		json_list_end();
 	if (err)
 		return EXIT_KERNEL;
 	if (sc.dev && !sc.found) {

@@ -230,7 +230,7 @@ int do_addr(int argc, char **argv)
 	fabric_ip4(&pfx, id, ip4);
 	fabric_ip6(&pfx, id, ip6);
 	if (opts.json) {
-		json_init(opts.pretty);
+		json_list_begin(opts.pretty);
 		json_open_obj(NULL);
 		json_uint("n", t.p.n);
 		json_uint("k", t.p.k);
@@ -268,7 +268,7 @@ int do_addr(int argc, char **argv)
 	if (opts.json) {
 		json_close_arr();
 		json_close_obj();
-		json_end();
+		json_list_end();
 	}
 	return EXIT_OK;
 }

@@ -121,7 +121,6 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 	char buf[DP_ADDR_TEXT_MAX];
 	u32 i;
 
-	json_init(opts.pretty);
 	json_open_obj(NULL);
 	json_str("dev", d->ifname);
 	json_str("src", d->addr);
@@ -168,7 +167,6 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 		json_uint(NULL, r->hops[i].port);
 	json_close_arr();
 	json_close_obj();
-	json_end();
 }
 
 /* Text: the first hop, then the path in "dpsim route"'s own lines. */
@@ -247,7 +245,9 @@ static int route_one(struct nl_ctx *ctx, struct dp_dev *d,
 
 /*
  * route get DEST... [dev DEV] [hash H]: several destinations are answered
- * in turn (one JSON object a line with -j), for scripts that ask for many.
+ * in turn (with -j one array of objects, one per destination, in the
+ * order asked, as "ip -j route get" prints its one), for scripts that ask
+ * for many.
  */
 static int route_get(int argc, char **argv)
 {
@@ -296,9 +296,16 @@ static int route_get(int argc, char **argv)
 		return EXIT_KERNEL;
 	}
 	err = dev_find(&ctx, dev, &d, &t);
-	for (i = 0; !err && i < n; i++)
-		err = route_one(&ctx, &d, &t, texts[i],
-				have_hash ? &hash : NULL);
+	if (!err) {
+		/* -j: the array is closed even when a destination fails */
+		if (opts.json)
+			json_list_begin(opts.pretty);
+		for (i = 0; !err && i < n; i++)
+			err = route_one(&ctx, &d, &t, texts[i],
+					have_hash ? &hash : NULL);
+		if (opts.json)
+			json_list_end();
+	}
 	nl_close(&ctx);
 	free(texts);
 	return err;
@@ -371,9 +378,9 @@ static const char *probe_status_name(u32 status)
 }
 
 /*
- * JSON: one object, "hops" an array of objects, one per probe; "path"
- * (addresses, this server first, as route get's) the servers that
- * answered, and "delivered".
+ * JSON: one object (in the command's array), "hops" an array of objects,
+ * one per probe; "path" (addresses, this server first, as route get's)
+ * the servers that answered, and "delivered".
  */
 static void trace_json(const struct dp_dev *d, const struct dp_topo *t,
 		       const struct trace_reply *r)
@@ -381,7 +388,6 @@ static void trace_json(const struct dp_dev *d, const struct dp_topo *t,
 	const struct trace_probe *last = r->n ? &r->p[r->n - 1] : NULL;
 	u32 i;
 
-	json_init(opts.pretty);
 	json_open_obj(NULL);
 	json_str("dev", d->ifname);
 	json_str("src", d->addr);
@@ -416,7 +422,6 @@ static void trace_json(const struct dp_dev *d, const struct dp_topo *t,
 			json_uint(NULL, r->p[i].reporter);
 	json_close_arr();
 	json_close_obj();
-	json_end();
 }
 
 static void trace_text(const struct dp_dev *d, const struct dp_topo *t,
@@ -493,7 +498,6 @@ static void probe_json(const struct dp_dev *d, const struct dp_topo *t,
 {
 	u32 i;
 
-	json_init(opts.pretty);
 	json_open_obj(NULL);
 	json_str("dev", d->ifname);
 	json_str("src", d->addr);
@@ -523,7 +527,6 @@ static void probe_json(const struct dp_dev *d, const struct dp_topo *t,
 	}
 	json_close_arr();
 	json_close_obj();
-	json_end();
 }
 
 /*
@@ -601,11 +604,19 @@ static int route_probing(int argc, char **argv, bool probe)
 		err = EXIT_KERNEL;
 		goto out;
 	}
-	if (probe) {
-		if (opts.json)
+	if (opts.json) {
+		json_list_begin(opts.pretty);
+		if (probe)
 			probe_json(&d, &t, &r);
 		else
-			probe_text(&d, &t, &r);
+			trace_json(&d, &t, &r);
+		json_list_end();
+	} else if (probe) {
+		probe_text(&d, &t, &r);
+	} else {
+		trace_text(&d, &t, &r);
+	}
+	if (probe) {
 		/* Success: some candidate path is alive. */
 		err = EXIT_KERNEL;
 		for (id = 0; id < r.n; id++)
@@ -613,10 +624,6 @@ static int route_probing(int argc, char **argv, bool probe)
 				err = 0;
 		goto out;
 	}
-	if (opts.json)
-		trace_json(&d, &t, &r);
-	else
-		trace_text(&d, &t, &r);
 	/* Like traceroute: the exit status says whether it arrived. */
 	if (!r.n || r.p[r.n - 1].status != DPILLAR_PROBE_STATUS_REACHED)
 		err = EXIT_KERNEL;

@@ -30,6 +30,16 @@ has() {
 		ko "$1: no '$2' in output"; head -5 "${3:-$tmp/out}"; fi
 }
 
+# jarr DESC N: the output is what "ip -j" prints, one JSON array of N
+# objects (one per answer), even for one answer
+jarr() {
+	if python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+sys.exit(not (isinstance(v, list) and len(v) == int(sys.argv[2]) and
+	      all(isinstance(o, dict) for o in v)))' "$tmp/out" "$2"; then ok
+	else ko "$1: not one JSON array of $2 objects"; head -c 300 "$tmp/out"; fi
+}
+
 [ -x $S ] || make -s -C ../dpsim dpsim >/dev/null || ko "building dpsim"
 
 # plan: byte for byte what dpsim prints
@@ -106,7 +116,8 @@ for nl in "20 3 4" "37 4 9" "250 4 1" "1000 5 77"; do
 	done
 done
 rc "key locate json" 0 $D -j key locate foo spaces 2 nodes 10 seed 1
-has "key locate json" '"key":"foo","spaces":[{"space":0,"coord":'
+has "key locate json" '[{"key":"foo","spaces":[{"space":0,"coord":'
+jarr "key locate json" 1
 rc "key locate without seed" 2 $D key locate foo spaces 2 nodes 10
 rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1
 rc "key locate no nodes" 2 $D key locate foo spaces 2 nodes 0 seed 1
@@ -126,7 +137,8 @@ for a in 2:1.0.1 21 10.0.0.21 fd64:7069:6c6c:6172::15; do
 done
 has "addr ports" "port0 switch 2/1"
 rc "addr -j" 0 $D -j addr 0:0.0.0 n 4 k 3
-has "addr -j" '{"n":4,"k":3,"addr":"0:0.0.0","node_id":0,"ip4":"10.0.0.0"'
+has "addr -j" '[{"n":4,"k":3,"addr":"0:0.0.0","node_id":0,"ip4":"10.0.0.0"'
+jarr "addr -j" 1
 rc "addr last node" 0 $D addr 23 -n 4 -k 3
 has "addr last node" "addr 2:1.1.1 id 23"
 # every id round-trips through the address and both IPs
@@ -217,6 +229,9 @@ if [ -f $M ]; then
 	has "show prefixes" "inet6 fd64:7069:6c6c:6172:: prefix fd64:7069:6c6c:6172::/96"
 	rc "mock show -j" 0 m $D -j show
 	has "show -j" '"ports":[{"port":0,"ifname":"eth0"'
+	jarr "show -j" 1
+	rc "mock stats -j" 0 m $D -j stats
+	jarr "stats -j" 1
 	rc "mock stats" 0 m $D stats
 	has "stats non-zero" "route_tunnel_budget: 350"
 	grep -q "rx_frames" "$tmp/out" && ko "stats prints zero counters" || ok
@@ -227,6 +242,7 @@ if [ -f $M ]; then
 	has "neigh never heard" "17  -                  unreachable  -      -"
 	rc "mock neigh -j" 0 m $D neigh -j
 	has "neigh -j" '"node_id":17,"state":"unreachable"}'
+	jarr "neigh -j" 3
 	rc "mock shortcut" 0 m $D shortcut lo
 	has "shortcut learned here" "lo   11    11  2     5     3     yes     1500ms  20ms"
 	has "shortcut discovering" "lo   7     7   -     -     0     yes"
@@ -234,6 +250,7 @@ if [ -f $M ]; then
 	rc "mock shortcut -j" 0 m $D -j shortcut
 	has "shortcut -j" '"dst":"11","dst_id":11,"port":2,"next_id":5,"hops":3,"origin":true,"age_ms":1500,"idle_ms":20}'
 	has "shortcut -j discovering" '"dst":"7","dst_id":7,"hops":0,"origin":true'
+	jarr "shortcut -j" 3
 	rc "mock route get" 0 m $D route get 1:1.1.1
 	has "route get mode line" "mode paper hash 0"
 	tail -n +4 "$tmp/out" >"$tmp/a"
@@ -241,6 +258,9 @@ if [ -f $M ]; then
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "route get path != dpsim route"
 	rc "mock route get -j" 0 m $D -j route get 10.0.0.15
 	has "route get -j" '"path":["0:0.0.0","2:1.0.0","1:1.1.0","1:1.1.1"],"path_ids":[0,20,14,15],"phases":["helix","helix","direct"]'
+	jarr "route get -j" 1
+	rc "mock route get -j, two destinations" 0 m $D -j route get 10.0.0.15 1:1.1.1
+	jarr "route get -j, two destinations" 2
 	rc "mock route get not in fabric" 2 m $D route get 24
 	rc "mock route get #id" 0 m $D route get '#15'
 	tail -n +4 "$tmp/out" >"$tmp/a"

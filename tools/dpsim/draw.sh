@@ -3,8 +3,8 @@
 #
 # The fabric pictures of the documentation, from "dpsim plan --dot" and
 # "dpsim route --dot" through Graphviz (scripts/deps.sh installs it):
-# one small fabric per topology, and a DPillar path detouring around a
-# failed relay.  Run from anywhere; writes Documentation/networking/images.
+# one small fabric per topology, and per topology a path detouring around
+# a failed relay (failures grey and dashed).  Run from anywhere; writes Documentation/networking/images.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/../../Documentation/networking/images
@@ -30,3 +30,19 @@ draw fabric-s2 route --topo s2 --switches 16 --ports 6 --servers 2 \
 # its first relay failed the flow goes round by 0:0.0.1 and 2:1.0.1.
 draw route-dpillar-detour route -n 4 -k 3 --from 0:0.0.0 --to 2:1.1.1 \
 	--fail 1:0.0.1
+# DCell (4,1): 0.0 -> 0.2 -> 3.0 -> 3.3 without failures; with 3.0 failed
+# the source's own level-1 cable leads round by DCell 1 (1.0, 1.2, 3.1).
+draw route-dcell-detour route --topo dcell -n 4 -k 1 --from 0.0 --to 3.3 \
+	--fail 3.0
+# BCube (3,1): 0.0 -> 2.0 -> 2.2; with 2.0 failed the other digit is
+# corrected first (0.2), a parallel path of the same length.
+draw route-bcube-detour route --topo bcube -n 3 -k 1 --from 0.0 --to 2.2 \
+	--fail 2.0
+# XDCent (2,2,2): 0.0.0 -> 0.1.0 -> 1.1.0 -> 1.1.1; with 0.1.0 failed the
+# flow crosses the level-2 switch first (1.0.0, 1.1.0).
+draw route-xdcent-detour route --topo xdcent -n 2 -k 2 -i 2 --from 0.0.0 \
+	--to 1.1.1 --fail 0.1.0
+# Space Shuffle, the fabric above: 0 -> 14 -> 9; with switch 14 failed the
+# greediest live neighbour is 8.
+draw route-s2-detour route --topo s2 --switches 16 --ports 6 --servers 2 \
+	--spaces 2 --from 0 --to 9 --fail 14

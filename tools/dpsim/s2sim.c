@@ -820,21 +820,31 @@ static void print_plan(const struct s2net *g)
 
 /*
  * The network as Graphviz DOT: switches (with their server count) and
- * cables, and @path (@len switches) in red, its hops numbered.  The
- * coordinates place nothing: Space Shuffle's layout is the circle of
- * space 0, which neato approximates well enough for a few dozen switches.
+ * cables, and @path (@len switches) in red, its hops numbered; a failed
+ * switch (@down, may be NULL) grey and dashed, a failed cable dashed, as
+ * dp_plan_dot() draws the other topologies' failures.  The coordinates
+ * place nothing: Space Shuffle's layout is the circle of space 0, which
+ * neato approximates well enough for a few dozen switches.
  */
-static void print_dot(const struct s2net *g, const u32 *path, u32 len)
+static void print_dot(const struct s2net *g, const u32 *path, u32 len,
+		      const u8 *down)
 {
+	bool failures = false;
+
+	for (u32 a = 0; a < g->n; a++)
+		for (u32 i = 0; i < g->deg[a]; i++)
+			failures |= g->dead[a * S2_DEG_MAX + i];
 	printf("graph \"Space Shuffle\" {\n\tgraph [label=\"Space Shuffle: "
 	       "%u switches, %u spaces%s\", labelloc=t, fontname=Helvetica, "
 	       "layout=circo];\n\tnode [fontname=Helvetica, fontsize=10, "
 	       "shape=ellipse, style=filled, fillcolor=lightblue];\n"
-	       "\tedge [color=gray40];\n", g->n, g->L, path ? ", a path" : "");
+	       "\tedge [color=gray40];\n", g->n, g->L, !path ? "" :
+	       failures ? ", a path around the failures (dashed)" : ", a path");
 	for (u32 a = 0; a < g->n; a++)
-		printf("\t\"%u\" [label=\"%u (%u servers)\"%s];\n", a, a,
+		printf("\t\"%u\" [label=\"%u (%u servers)\"%s%s];\n", a, a,
 		       g->hosts[a], path && (a == path[0] || a == path[len - 1]) ?
-		       ", color=red, penwidth=2" : "");
+		       ", color=red, penwidth=2" : "", down && down[a] ?
+		       ", style=\"filled,dashed\", fillcolor=gray80" : "");
 	for (u32 a = 0; a < g->n; a++)
 		for (u32 i = 0; i < g->deg[a]; i++) {
 			u32 b = g->adj[a * S2_DEG_MAX + i], hop = 0;
@@ -849,14 +859,69 @@ static void print_dot(const struct s2net *g, const u32 *path, u32 len)
 			if (hop)
 				printf(" [color=red, penwidth=3, fontcolor=red, "
 				       "label=\"%u\"]", hop);
+			else if (g->dead[a * S2_DEG_MAX + i])
+				printf(" [style=dashed, color=gray70]");
 			printf(";\n");
 		}
 	printf("}\n");
 }
 
-/* One flow's path, hop by hop (the first hop hashed as Algorithm 2). */
+/* Mark both directions of every cable of @a (to @b, or all when -1). */
+static void fail_cables(struct s2net *g, u32 a, u32 b)
+{
+	for (u32 i = 0; i < g->deg[a]; i++) {
+		u32 w = g->adj[a * S2_DEG_MAX + i];
+
+		if (b != 0xffffffffU && w != b)
+			continue;
+		g->dead[a * S2_DEG_MAX + i] = 1;
+		for (u32 j = 0; j < g->deg[w]; j++)
+			if (g->adj[w * S2_DEG_MAX + j] == a)
+				g->dead[w * S2_DEG_MAX + j] = 1;
+	}
+}
+
+/*
+ * --fail @spec ("A" a switch, "A-B" the cable between two; commas
+ * between): every cable of a failed switch fails, and @down[A] is set.
+ * Returns 0, or 2 (usage) after saying what is wrong.
+ */
+static int parse_fail(struct s2net *g, const char *spec, u8 *down)
+{
+	const char *p = spec;
+
+	while (p && *p) {
+		char *e;
+		u32 a = strtoul(p, &e, 10), b = 0xffffffffU;
+
+		if (e == p || a >= g->n)
+			goto bad;
+		if (*e == '-') {
+			p = e + 1;
+			b = strtoul(p, &e, 10);
+			if (e == p || b >= g->n)
+				goto bad;
+		} else {
+			down[a] = 1;
+		}
+		fail_cables(g, a, b);
+		if (*e && *e != ',')
+			goto bad;
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "dpsim: bad --fail '%s' (A or A-B, commas)\n", spec);
+	return 2;
+}
+
+/*
+ * One flow's path, hop by hop (the first hop hashed as Algorithm 2), with
+ * the switches and cables of --fail @spec failed: the live neighbours
+ * (Hellos) route around them, as the kernel does.
+ */
 static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
-		     u32 to, u32 hash)
+		     u32 to, u32 hash, const char *spec)
 {
 	struct dp_s2_cand c[S2_CAND_MAX];
 	u32 nb1[S2_DEG_MAX], u = from, hops = 0;
@@ -868,10 +933,23 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 	}
 	if (d > g->L)
 		d = g->L;
+	u8 *down = xcalloc(g->n, 1);
+	int rc = parse_fail(g, spec, down);
+
+	if (!rc && (down[from] || down[to])) {
+		fprintf(stderr, "dpsim: --from/--to is a failed switch\n");
+		rc = 2;
+	}
+	if (rc) {
+		free(down);
+		return rc;
+	}
 	u32 *path = o->dot ? calloc(g->n + 1, sizeof(*path)) : NULL;
 
-	if (o->dot && !path)
+	if (o->dot && !path) {
+		free(down);
 		return 1;
+	}
 	if (path)
 		path[0] = u;
 	else
@@ -895,28 +973,16 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 		hops++;
 	}
 	if (path) {
-		print_dot(g, path, hops + 1);
+		print_dot(g, path, hops + 1, down);
 		free(path);
-		return u == to ? 0 : 1;
+	} else {
+		printf("\n%s in %u hops\n", u == to ? "delivered" : "stuck",
+		       hops);
 	}
-	printf("\n%s in %u hops\n", u == to ? "delivered" : "stuck", hops);
+	free(down);
 	return u == to ? 0 : 1;
 }
 
-/* Mark both directions of every cable of @a (to @b, or all when -1). */
-static void fail_cables(struct s2net *g, u32 a, u32 b)
-{
-	for (u32 i = 0; i < g->deg[a]; i++) {
-		u32 w = g->adj[a * S2_DEG_MAX + i];
-
-		if (b != 0xffffffffU && w != b)
-			continue;
-		g->dead[a * S2_DEG_MAX + i] = 1;
-		for (u32 j = 0; j < g->deg[w]; j++)
-			if (g->adj[w * S2_DEG_MAX + j] == a)
-				g->dead[w * S2_DEG_MAX + j] = 1;
-	}
-}
 
 /*
  * Every ordered pair of live switches, as the kernel routes it with the
@@ -962,26 +1028,10 @@ static int cmd_pairs(struct s2net *g, const struct s2opts *o,
 {
 	u8 *down = xcalloc(g->n, 1);
 	u32 d = o->d ? o->d : g->L;
-	const char *p = spec;
 
-	while (p && *p) {
-		char *e;
-		u32 a = strtoul(p, &e, 10), b = 0xffffffffU;
-
-		if (e == p || a >= g->n)
-			goto bad;
-		if (*e == '-') {
-			p = e + 1;
-			b = strtoul(p, &e, 10);
-			if (e == p || b >= g->n)
-				goto bad;
-		} else {
-			down[a] = 1;
-		}
-		fail_cables(g, a, b);
-		if (*e && *e != ',')
-			goto bad;
-		p = *e ? e + 1 : e;
+	if (parse_fail(g, spec, down)) {
+		free(down);
+		return 2;
 	}
 	if (d > g->L)
 		d = g->L;
@@ -1013,10 +1063,6 @@ static int cmd_pairs(struct s2net *g, const struct s2opts *o,
 	}
 	free(down);
 	return 0;
-bad:
-	fprintf(stderr, "dpsim: bad --fail '%s' (A or A-B, commas)\n", spec);
-	free(down);
-	return 2;
 }
 
 static const char s2_usage[] =
@@ -1041,8 +1087,9 @@ static const char s2_usage[] =
 "                       (stuck), hops and path, as the kernel routes\n"
 "                       (--multipath: the outcome over every flow hash,\n"
 "                       delivered, dropped or mixed)\n"
-"  route --from A --to B [--hash H] [--dot]  one flow's path (switch ids\n"
-"                       from 0; --dot: drawn on the network);\n"
+"  route --from A --to B [--hash H] [--fail A,A-B..] [--dot]  one flow's\n"
+"                       path (switch ids from 0) around those failures;\n"
+"                       --dot: drawn on the network, failures dashed;\n"
 "                       H != 0: the first hop hashed over the neighbours\n"
 "                       that reduce the MCD (the paper's Algorithm 2)\n"
 "  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
@@ -1153,7 +1200,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 	} else if (!strcmp(cmd, "pairs")) {
 		rc = cmd_pairs(&g, &o, fail, multipath);
 	} else if (!strcmp(cmd, "route")) {
-		rc = cmd_route(&g, &o, from, to, hash);
+		rc = cmd_route(&g, &o, from, to, hash, fail);
 	} else if (!strcmp(cmd, "keys")) {
 		rc = cmd_keys(&g, &o);
 	} else if (!strcmp(cmd, "plan")) {
@@ -1167,7 +1214,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 				growm, rem, add);
 		}
 		if (o.dot)
-			print_dot(&g, NULL, 0);
+			print_dot(&g, NULL, 0, NULL);
 		else
 			print_plan(&g);
 	} else if (!strcmp(cmd, "locate") && key) {

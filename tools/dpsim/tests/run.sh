@@ -173,6 +173,21 @@ check "s2 plan --dot" 0 $D plan --topo s2 --switches 16 --ports 6 --servers 2 --
 check "s2 route --dot" 0 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --dot
 [ "$(count 'penwidth=3')" -eq 2 ] && ok "s2 route --dot: its 2 hops in red" ||
 	ko "s2 route --dot: $(count 'penwidth=3') red cables, not 2"
+check "s2 route around a failed switch" 0 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 14
+has "s2 route --fail 14: 0 -> 8 -> 9, not by 14" "0 8 9"
+check "s2 route --dot around a failed switch" 0 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 14 --dot
+has "s2 route --dot: the failed switch is grey" '"14" [label="14 (2 servers)", style="filled,dashed"'
+[ "$(count 'style=dashed')" -eq 4 ] && [ "$(count 'penwidth=3')" -eq 2 ] &&
+	! echo "$out" | grep -- '"14"' | grep -q penwidth &&
+	ok "s2 route --dot: 4 dashed cables of 14, 2 red hops avoiding it" ||
+	ko "s2 route --dot: $(count 'style=dashed') dashed, $(count 'penwidth=3') red"
+has "s2 route --dot: the title says detour" "a path around the failures"
+check "s2 route from a failed switch" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 0
+check "s2 route bad --fail" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 3-x
+check "dcell route --dot around a failure" 0 $D route --topo dcell -n 4 -k 1 --from 0.0 --to 3.3 --fail 3.0 --dot
+has "dcell route --dot: the failed server's cable is dashed" '"0.2" -- "3.0" [taillabel="1", headlabel="1", style=dashed'
+[ "$(count 'penwidth=3')" -eq 6 ] && ok "dcell route --dot: 4 hops, 6 red links (1 cable, 2 switches)" ||
+	ko "dcell route --dot: $(count 'penwidth=3') red links, not 6"
 check "plan --dot --json" 2 $D plan -n 4 -k 2 --dot --json
 check "plan --dot too large" 1 $D plan -n 16 -k 3 --dot
 if command -v dot >/dev/null; then
