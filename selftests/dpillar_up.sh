@@ -92,7 +92,8 @@ ip -n "$ns0" route add "$FABRIC_IP4_NET" dev dp0
 check_fail "no ping through an unconfigured device" \
 	on "$S0" ping -c 2 -i 0.2 -W 1 "${FIP4[$FAR]}"
 # (>= 2: IPv6 sends its own multicast too, counted the same way)
-check_eq "$(($(stat0 tx_not_fabric) >= 2))/$(stat0 hello_tx)" "1/0" \
+n=$(stat0 tx_not_fabric)
+check_eq "$((${n:-0} >= 2))/$(stat0 hello_tx)" "1/0" \
 	"its packets are dropped and counted (tx_not_fabric), no Hello sent"
 check_fail -m "Device must be down" "dpctl set of a topology while up is refused (extack)" \
 	on "$S0" "$DPCTL" set dp0 n "$N" k "$K" addr "$S0"
