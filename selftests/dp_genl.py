@@ -33,7 +33,8 @@ CMDS = {"dev-get": 1, "dev-set": 2, "neigh-get": 3, "route-get": 4}
 ATTRS = {
     "dev-get": ["ifindex", "ifname", "topo", "n", "k", "nodes", "node-id",
                 "addr", "hello-ms", "dead-ms", "ip4-prefix", "ip4-prefixlen",
-                "ip6-prefix", "port", "stats"],
+                "ip6-prefix", "port", "stats", "mode", "level", "spaces",
+                "seed"],
     "neigh-get": ["ifindex", "port", "node-id", "addr", "mac", "state",
                   "last-heard-ms", "peer-port"],
     "route-get": ["ifindex", "ifname", "dst", "dst-ip4", "dst-ip6",

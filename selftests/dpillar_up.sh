@@ -7,7 +7,10 @@
 # Each server gets its fabric addresses and the on-link routes of the
 # fabric prefixes, pings cross the fabric over IPv4 and IPv6, a second
 # "up" is refused without harm, bad files create nothing, and "down"
-# removes addresses, routes and the device and releases the ports.
+# removes addresses, routes and the device and releases the ports.  The
+# iproute2 way too: "ip link add dp0 type dpillar" makes an unconfigured
+# device, "ip link set NIC master dp0" attaches its NICs, and "dpctl set"
+# (genetlink DEV_SET) gives it a topology and address while it is down.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
@@ -69,6 +72,81 @@ printf 'link show dp0\n# a comment\nneigh dp0 -j\n' >"$FABRIC_CONF_DIR/batch"
 run_test "dpctl -n NETNS -batch FILE runs each line there" \
 	sh -c "'$DPCTL' -n '$ns0' -batch '$FABRIC_CONF_DIR/batch' | grep -q '\"lladdr\"'"
 
+# --- ip link add DEV type dpillar, then dpctl set (as wg setconf) -------------
+# S0 starts over: an unconfigured device, its NICs attached with ip, the
+# topology and address given by dpctl set while it is down.
+stat0() { ip netns exec "$ns0" ethtool -S dp0 | awk -v k="$1:" '$1 == k { print $2 }'; }
+id0=$(fabric_id "$S0")
+run_test "start over: down $S0" on "$S0" "$DPCTL" down dp0
+run_test "ip link add dp0 type dpillar: no topology needed" \
+	ip -n "$ns0" link add dp0 type dpillar
+check_eq "$(on "$S0" "$DPCTL" -j show dp0 | jq -c '.[0] | [.topo, .nodes, .addr, .node_id]')" \
+	'["none",0,null,null]' "DEV_GET reports it unconfigured: topology none, no node, no address"
+run_test "an unconfigured device can be set up" ip -n "$ns0" link set dp0 up
+run_test "ip link set NIC master on an unconfigured device" \
+	sh -c "ip -n '$ns0' link set p0 master dp0 && ip -n '$ns0' link set p1 master dp0"
+check_eq "$(on "$S0" "$DPCTL" -j show dp0 | jq -c '[.[0].ports[] | select(.ifname) | "\(.port)=\(.ifname)"]')" \
+	'["0=p0","1=p1"]' "the NICs are its ports 0 and 1"
+ip -n "$ns0" addr add "${FIP4[$S0]}/32" dev dp0
+ip -n "$ns0" route add "$FABRIC_IP4_NET" dev dp0
+check_fail "no ping through an unconfigured device" \
+	on "$S0" ping -c 2 -i 0.2 -W 1 "${FIP4[$FAR]}"
+# (>= 2: IPv6 sends its own multicast too, counted the same way)
+n=$(stat0 tx_not_fabric)
+check_eq "$((${n:-0} >= 2))/$(stat0 hello_tx)" "1/0" \
+	"its packets are dropped and counted (tx_not_fabric), no Hello sent"
+check_fail -m "Device must be down" "dpctl set of a topology while up is refused (extack)" \
+	on "$S0" "$DPCTL" set dp0 n "$N" k "$K" addr "$S0"
+check_fail -m "(unconfigured)" "dpctl route get on an unconfigured device is refused" \
+	on "$S0" "$DPCTL" route get "#1" dev dp0
+# ... and by the kernel: ROUTE_GET refused with a reason, DEV_GET and
+# NEIGH_GET answer (one device, no neighbour).
+idx0=$(ip -n "$ns0" -j link show dp0 | jq '.[0].ifindex')
+check_eq "$(on "$S0" python3 "$(dirname "$0")/dp_genl.py" <<EOF | sed 's/^error EINVAL: .*/error EINVAL: reason/' | paste -sd' '
+route-get do ifindex=u32:$idx0 dst=u32:1
+dev-get do ifindex=u32:$idx0
+neigh-get dump ifindex=u32:$idx0
+EOF
+)" "error EINVAL: reason ok 1 ok 0" "genetlink queries of an unconfigured device: no splat, no route"
+ip -n "$ns0" link set dp0 down
+# Hostile DEV_SET requests at the unconfigured device: each refused with a
+# reason (policy or topology checks), and the device stays unconfigured.
+hostile=$(on "$S0" python3 "$(dirname "$0")/dp_genl.py" <<EOF
+dev-set do ifindex=u32:$idx0 topo=u32:0
+dev-set do ifindex=u32:$idx0 topo=u32:999 n=u32:4 k=u32:2 addr=str:#0
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2 addr=str:9:9.9
+dev-set do ifindex=u32:$idx0 n=u32:0xffffffff k=u32:0xffffffff addr=str:#0
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2 nodes=u32:8 addr=str:#0
+dev-set do ifindex=u32:$idx0 topo=u32:5 n=u32:4 nodes=u32:16 spaces=u32:9 addr=str:#0
+dev-set do ifindex=u32:$idx0 topo=u32:5 n=u32:4 nodes=u32:0 spaces=u32:2 addr=str:#0
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2 addr=u32:7
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2 addr=str:#0 node-id=u32:1
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2 addr=str:#0 mode=u32:15
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2 addr=str:#0 hello-ms=u32:500 dead-ms=u32:400
+dev-set do ifindex=u32:$idx0 n=u32:4 k=u32:2 level=u32:1 addr=str:#0
+EOF
+)
+check_eq "$(grep -cvE '^error [A-Z]+: .+' <<<"$hostile")/$(wc -l <<<"$hostile")" "0/13" \
+	"13 hostile DEV_SET requests refused, each with an extack message" ||
+	ktap_diag "$hostile"
+check_eq "$(on "$S0" "$DPCTL" -j show dp0 | jq -r '.[0].topo')" none \
+	"... and the device is still unconfigured"
+run_test "dpctl set configures it while down" \
+	on "$S0" "$DPCTL" set dp0 n "$N" k "$K" addr "$S0" hello "$HELLO" dead "$DEAD"
+check_eq "$(on "$S0" "$DPCTL" -j show dp0 | jq -c '.[0] | [.topo, .node_id, (.ports | map(.ifname // "-"))]')" \
+	"[\"dpillar\",$id0,[\"p0\",\"p1\"]]" "it has the topology and address, its NICs on the same ports"
+ip -n "$ns0" link set dp0 up
+ip -n "$ns0" route replace "$FABRIC_IP4_NET" dev dp0
+run_test "the fabric forms: ping $S0 -> $FAR" \
+	on "$S0" ping -c 3 -i 0.5 -W 5 "${FIP4[$FAR]}"
+check_fail -m "Device must be down" "changing the topology while up is refused (extack)" \
+	on "$S0" "$DPCTL" set dp0 n "$N" k "$K" addr "#0"
+run_test "... and the device keeps routing" \
+	on "$S0" ping -c 1 -W 5 "${FIP4[$FAR]}"
+run_test "back to the file: down and up $S0" \
+	sh -c "ip netns exec '$ns0' '$DPCTL' down dp0 && ip netns exec '$ns0' '$DPCTL' up dp0 -c '$conf0'"
+
 # --- refusals that change nothing ---------------------------------------------
 check_fail -m "File exists" "a second up of a running device is refused" \
 	on "$S0" "$DPCTL" up dp0 -c "$conf0"
@@ -110,7 +188,6 @@ check_fail -m "No such device" "down of a device that is gone fails" \
 
 # --- the prefixes from the file -----------------------------------------------
 printf 'ip4 172.16.0.0/12\nip6 fd00:1:2:3::/96\n' >>"$conf0"
-id0=$(fabric_id "$S0")
 run_test "up again with its own prefixes" on "$S0" "$DPCTL" up dp0 -c "$conf0"
 check_eq "$(addrs "$ns0")" "$(printf '%s\n' "172.16.$((id0 >> 8)).$((id0 & 255))/32" "$(v6 fd00:1:2:3:: "$id0")/128" | sort | paste -sd' ')" \
 	"the addresses are the node id in the file's prefixes"

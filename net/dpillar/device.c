@@ -275,6 +275,8 @@ static void dp_setup(struct net_device *dev)
 	BUILD_BUG_ON((int)DP_TOPO_KIND_MAX != (int)DPILLAR_TOPO_MAX);
 
 	dp->dev = dev;
+	dp_topo_init_none(&dp->topo);
+	dp->self = DP_NODE_NONE;
 	dp_view_init(dp);
 	INIT_DELAYED_WORK(&dp->hello_work, dp_hello_work);
 	dp_probe_init(dp);
@@ -372,6 +374,10 @@ static int dp_parse_addr(struct nlattr *data[], const struct dp_topo *topo,
 				    "Give the address as text or as column and label, not both");
 		return -EINVAL;
 	}
+	if (!addr && !data[IFLA_DPILLAR_COLUMN] && !data[IFLA_DPILLAR_LABEL]) {
+		NL_SET_ERR_MSG(extack, "Missing address");
+		return -EINVAL;
+	}
 	if (addr) {
 		err = dp_addr_parse(topo, nla_data(addr), self, &why);
 		if (err)
@@ -435,8 +441,27 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 		dp_extack(extack, NULL, why);
 		return err;
 	}
-	return dp_parse_addr(data, topo, self, extack) ?:
-	       dp_require(data, IFLA_DPILLAR_PORTS, "Missing ports", extack);
+	return dp_parse_addr(data, topo, self, extack);
+}
+
+/*
+ * Whether a request gives a topology: any of its parameters, an address or
+ * a port list.  Without one, newlink creates an unconfigured device.
+ */
+static bool dp_has_topo(struct nlattr *data[])
+{
+	static const int topo_attrs[] = {
+		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
+		IFLA_DPILLAR_LEVEL, IFLA_DPILLAR_NODES, IFLA_DPILLAR_SPACES,
+		IFLA_DPILLAR_SEED, IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL,
+		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_PORTS,
+	};
+	unsigned int i;
+
+	for (i = 0; data && i < ARRAY_SIZE(topo_attrs); i++)
+		if (data[topo_attrs[i]])
+			return true;
+	return false;
 }
 
 /* The settings that may change while the device runs. */
@@ -568,6 +593,114 @@ int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
 	return dp_settings_apply(dp, &set);
 }
 
+/*
+ * Give @dp a topology and an address ("dpctl set", genetlink DEV_SET, and
+ * changelink): @data holds them as IFLA_DPILLAR_* attributes (DEV_SET maps
+ * its own onto them), @a the settings that come along.  All or nothing
+ * but for the NICs, which are bound again.  Under RTNL.
+ *
+ * Only while the device is down (as bonding changes its mode): no packet
+ * is sent, no Hello timer or path selection runs, and the receive path
+ * only sees ports that are released first.  The NICs stay attached to
+ * the same port numbers; their neighbour tables are sized by the topology,
+ * so each is released and bound again.  A NIC on a port the new topology
+ * does not have must be released (nomaster) first.
+ */
+int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
+		   const struct dp_settings_attrs *a,
+		   struct netlink_ext_ack *extack)
+{
+	struct net_device *lower[DPILLAR_PORTS_MAX] = {};
+	struct dp_settings set;
+	struct dp_topo *topo;
+	char desc[64];
+	u32 self, i;
+	int err;
+
+	ASSERT_RTNL();
+	if (netif_running(dp->dev)) {
+		NL_SET_ERR_MSG(extack,
+			       "Device must be down to change its topology or address");
+		return -EBUSY;
+	}
+	if (data[IFLA_DPILLAR_PORTS]) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_DPILLAR_PORTS],
+				    "Ports of an existing device are attached with ip link set NIC master DEV");
+		return -EOPNOTSUPP;
+	}
+	topo = kmalloc(sizeof(*topo), GFP_KERNEL);
+	if (!topo)
+		return -ENOMEM;
+	err = dp_parse_topo(data, topo, &self, extack);
+	if (err)
+		goto out;
+	dp_settings_get(dp, &set);
+	/* Mode numbers are the topology's own: the default, unless given. */
+	if (topo->kind != dp->topo.kind)
+		set.mode = 0;
+	err = dp_settings_parse(a, topo, &set, extack);
+	if (err)
+		goto out;
+	for (i = topo->nports; i < dp->nports; i++) {
+		if (rtnl_dereference(dp->ports[i])) {
+			NL_SET_ERR_MSG(extack,
+				       "A NIC is attached to a port the new topology does not have: release it first (nomaster)");
+			err = -EBUSY;
+			goto out;
+		}
+	}
+
+	WRITE_ONCE(dp->topo_changing, true);
+	/* Our flag before their count: pairs with dp_topo_hold(). */
+	smp_mb();
+	if (atomic_read(&dp->topo_users)) {
+		NL_SET_ERR_MSG(extack,
+			       "A genetlink request (route trace?) is using the topology: try again");
+		err = -EBUSY;
+		goto out_done;
+	}
+	err = dp_settings_apply(dp, &set);
+	if (err)
+		goto out_done;
+
+	for (i = 0; i < dp->nports; i++) {
+		struct dp_port *port = rtnl_dereference(dp->ports[i]);
+
+		if (port) {
+			lower[i] = port->dev;
+			dp_port_del(port);
+		}
+	}
+	/* No receive path or genetlink reader sees the old topology now. */
+	synchronize_net();
+	dp->topo = *topo;
+	dp->self = self;
+	dp->nports = topo->nports;
+	for (i = 0; i < DPILLAR_PORTS_MAX; i++) {
+		int ret;
+
+		if (!lower[i])
+			continue;
+		ret = dp_port_add(dp, lower[i], i, extack);
+		if (ret) {
+			/* Only allocation fails here: the port is absent. */
+			err = err ?: ret;
+			dp_genl_port_ntf(dp, i, lower[i],
+					 DPILLAR_PORT_STATE_ABSENT);
+		}
+	}
+	dp_update_mtu(dp);
+	dp_update_carrier(dp);
+	dp_topo_describe(&dp->topo, desc, sizeof(desc));
+	netdev_info(dp->dev, "topology %s, node %u\n", desc, dp->self);
+out_done:
+	/* Release: a reader that sees the flag clear sees the new topology. */
+	smp_store_release(&dp->topo_changing, false);
+out:
+	kfree(topo);
+	return err;
+}
+
 static int dp_validate(struct nlattr *tb[], struct nlattr *data[],
 		       struct netlink_ext_ack *extack)
 {
@@ -632,11 +765,24 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	u32 i;
 	int err;
 
-	err = dp_parse_topo(data, &dp->topo, &dp->self, extack);
-	if (err)
-		return err;
+	/*
+	 * "ip link add dp0 type dpillar": no topology, an unconfigured
+	 * device (topology "none", dpillar.rst) that dpctl set configures.
+	 */
+	if (!dp_has_topo(data)) {
+		dp_topo_init_none(&dp->topo);
+		dp->self = DP_NODE_NONE;
+	} else {
+		err = dp_parse_topo(data, &dp->topo, &dp->self, extack) ?:
+		      dp_require(data, IFLA_DPILLAR_PORTS, "Missing ports",
+				 extack);
+		if (err)
+			return err;
+	}
 	dp_settings_default(&set);
-	dp_settings_attrs_ifla(data, &attrs);
+	memset(&attrs, 0, sizeof(attrs));
+	if (data)
+		dp_settings_attrs_ifla(data, &attrs);
 	err = dp_settings_parse(&attrs, &dp->topo, &set, extack);
 	if (err)
 		return err;
@@ -645,15 +791,18 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	 * and must live where the device lives: a port elsewhere could be
 	 * moved or deleted behind our back without us being able to follow.
 	 */
-	if (!net_eq(src_net, dev_net(dev))) {
+	if (dp_configured(dp) && !net_eq(src_net, dev_net(dev))) {
 		NL_SET_ERR_MSG(extack,
 			       "Device must be created in its ports' network namespace");
 		return -EINVAL;
 	}
-	err = dp_parse_ports(src_net, &dp->topo, data[IFLA_DPILLAR_PORTS],
-			     lower, extack);
-	if (err)
-		return err;
+	memset(lower, 0, sizeof(lower));
+	if (dp_configured(dp)) {
+		err = dp_parse_ports(src_net, &dp->topo,
+				     data[IFLA_DPILLAR_PORTS], lower, extack);
+		if (err)
+			return err;
+	}
 	dp->nports = dp->topo.nports;
 	err = dp_settings_apply(dp, &set);
 	if (err)
@@ -671,7 +820,7 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 		return err;
 	}
 
-	for (i = 0; i < dp->nports; i++) {
+	for (i = 0; i < dp->nports && lower[i]; i++) {
 		err = dp_port_add(dp, lower[i], i, extack);
 		if (err)
 			goto err_unregister;
@@ -690,26 +839,15 @@ static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
 			 struct nlattr *data[],
 			 struct netlink_ext_ack *extack)
 {
-	static const int fixed[] = {
-		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
-		IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL, IFLA_DPILLAR_PORTS,
-		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_LEVEL, IFLA_DPILLAR_NODES,
-		IFLA_DPILLAR_SPACES, IFLA_DPILLAR_SEED,
-	};
 	struct dp_priv *dp = netdev_priv(dev);
 	struct dp_settings_attrs attrs;
-	unsigned int i;
 
 	if (!data)
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
-		if (data[fixed[i]]) {
-			NL_SET_ERR_MSG_ATTR(extack, data[fixed[i]],
-					    "Topology, address and ports cannot change: re-create the device");
-			return -EOPNOTSUPP;
-		}
-	}
 	dp_settings_attrs_ifla(data, &attrs);
+	/* A topology or an address: what dpctl set does through DEV_SET. */
+	if (dp_has_topo(data))
+		return dp_topo_change(dp, data, &attrs, extack);
 	return dp_settings_change(dp, &attrs, extack);
 }
 

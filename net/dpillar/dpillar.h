@@ -169,8 +169,15 @@ struct dp_priv {
 	struct net_device *dev;
 	struct dp_topo topo;
 	struct dp_view view;	/* routing's view: the neighbour tables */
-	u32 self;		/* our node id */
+	u32 self;		/* our node id; DP_NODE_NONE: unconfigured */
 	u32 nports;
+	/*
+	 * The topology, @self and @nports change only under RTNL, while the
+	 * device is down (dp_topo_change()); genetlink readers that run
+	 * without RTNL hold them with dp_topo_hold().
+	 */
+	bool topo_changing;
+	atomic_t topo_users;
 	struct dp_port __rcu *ports[DPILLAR_PORTS_MAX];
 	struct dp_pcpu_stats __percpu *stats;
 	/*
@@ -191,6 +198,37 @@ struct dp_priv {
 	struct dp_psel psel;		/* path selection (psel.c) */
 	struct dp_shortcuts sc;		/* shortcut discovery (shortcut.c) */
 };
+
+/*
+ * A genetlink request that reads the topology without RTNL (DEV_GET,
+ * NEIGH_GET, ROUTE_*; a route trace sleeps) holds it: a topology change
+ * refuses while anyone does, and a request that comes during one gets
+ * false (try again).  Dekker's pattern with dp_topo_change(): each side
+ * writes its flag, then reads the other's, with a full barrier between.
+ */
+static inline bool dp_topo_hold(struct dp_priv *dp)
+{
+	atomic_inc(&dp->topo_users);
+	/* Our count before their flag: pairs with smp_mb() in the change. */
+	smp_mb__after_atomic();
+	/* Acquire: a change that finished is seen whole. */
+	if (!smp_load_acquire(&dp->topo_changing))
+		return true;
+	atomic_dec(&dp->topo_users);
+	return false;
+}
+
+static inline void dp_topo_put(struct dp_priv *dp)
+{
+	/* Our reads of the topology before the count drops. */
+	smp_mb__before_atomic();
+	atomic_dec(&dp->topo_users);
+}
+
+static inline bool dp_configured(const struct dp_priv *dp)
+{
+	return dp_topo_configured(&dp->topo);
+}
 
 /* Readers: the transmit path (BH), genetlink (RCU) and rtnetlink (RTNL). */
 static inline const struct dp_prefix *dp_prefix(const struct dp_priv *dp)
@@ -240,6 +278,9 @@ struct dp_settings_attrs {
 };
 
 /* device.c */
+int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
+		   const struct dp_settings_attrs *a,
+		   struct netlink_ext_ack *extack);
 int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
 		       struct netlink_ext_ack *extack);
 void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,

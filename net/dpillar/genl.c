@@ -43,16 +43,21 @@ dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 
 /* The bounds of the rtnetlink policy (device.c), which shares the checks. */
 static const struct nla_policy
-dp_genl_dev_set_policy[DPILLAR_A_DEV_MODE + 1] = {
+dp_genl_dev_set_policy[DPILLAR_A_DEV_SEED + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
-	[DPILLAR_A_DEV_TOPO]	= DP_GENL_READ_ONLY,
-	[DPILLAR_A_DEV_N]	= DP_GENL_READ_ONLY,
-	[DPILLAR_A_DEV_K]	= DP_GENL_READ_ONLY,
-	[DPILLAR_A_DEV_NODES]	= DP_GENL_READ_ONLY,
+	/* The topology and the address: only while down (dp_topo_change()). */
+	/* The last kind by name: spec-check cannot evaluate DPILLAR_TOPO_MAX. */
+	[DPILLAR_A_DEV_TOPO]	= NLA_POLICY_RANGE(NLA_U32, DPILLAR_TOPO_DPILLAR,
+						   DPILLAR_TOPO_S2),
+	[DPILLAR_A_DEV_N]	= { .type = NLA_U32 },
+	[DPILLAR_A_DEV_K]	= { .type = NLA_U32 },
+	/* Read-only but for S2, where it is a parameter (dp_parse_topo()). */
+	[DPILLAR_A_DEV_NODES]	= { .type = NLA_U32 },
 	[DPILLAR_A_DEV_NODE_ID]	= DP_GENL_READ_ONLY,
-	[DPILLAR_A_DEV_ADDR]	= DP_GENL_READ_ONLY,
+	/* DP_ADDR_TEXT_MAX - 1, as the spec has it (dp_genl_register()). */
+	[DPILLAR_A_DEV_ADDR]	= { .type = NLA_NUL_STRING, .len = 159 },
 	[DPILLAR_A_DEV_HELLO_MS] = NLA_POLICY_RANGE(NLA_U32,
 						    DPILLAR_HELLO_MS_MIN,
 						    DPILLAR_HELLO_MS_MAX),
@@ -66,6 +71,9 @@ dp_genl_dev_set_policy[DPILLAR_A_DEV_MODE + 1] = {
 	[DPILLAR_A_DEV_PORT]	= DP_GENL_READ_ONLY,
 	[DPILLAR_A_DEV_STATS]	= DP_GENL_READ_ONLY,
 	[DPILLAR_A_DEV_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
+	[DPILLAR_A_DEV_LEVEL]	= { .type = NLA_U32 },
+	[DPILLAR_A_DEV_SPACES]	= NLA_POLICY_RANGE(NLA_U32, 1, 8),
+	[DPILLAR_A_DEV_SEED]	= { .type = NLA_U32 },
 };
 
 static const struct nla_policy
@@ -214,6 +222,7 @@ int dp_genl_dump_start_dev(struct netlink_callback *cb, int a_ifindex,
 /* ops->internal_flags: what pre_doit prepares for a doit. */
 #define DP_GENL_NEED_DEV	BIT(0)	/* the device: dp_genl_dev() */
 #define DP_GENL_NEED_RTNL	BIT(1)	/* RTNL, held across the doit */
+#define DP_GENL_NEED_TOPO	BIT(2)	/* the topology: dp_topo_hold() */
 
 /*
  * The reference's tracker: a pointer, or nothing without
@@ -257,6 +266,15 @@ static int dp_genl_pre_doit(const struct dp_compat_genl_ops *ops,
 			rtnl_unlock();
 		return PTR_ERR(dev);
 	}
+	if ((ops->internal_flags & DP_GENL_NEED_TOPO) &&
+	    !dp_topo_hold(netdev_priv(dev))) {
+		NL_SET_ERR_MSG(info->extack,
+			       "Device is being reconfigured: try again");
+		netdev_put(dev, dp_genl_tracker(info));
+		if (rtnl)
+			rtnl_unlock();
+		return -EBUSY;
+	}
 	info->user_ptr[0] = dev;
 	return 0;
 }
@@ -266,6 +284,8 @@ static void dp_genl_post_doit(const struct dp_compat_genl_ops *ops,
 {
 	struct net_device *dev = info->user_ptr[0];
 
+	if (dev && (ops->internal_flags & DP_GENL_NEED_TOPO))
+		dp_topo_put(netdev_priv(dev));
 	if (dev)
 		netdev_put(dev, dp_genl_tracker(info));
 	if (ops->internal_flags & DP_GENL_NEED_RTNL)
@@ -277,7 +297,7 @@ static void dp_genl_post_doit(const struct dp_compat_genl_ops *ops,
 static const struct genl_ops dp_genl_ops[] = {
 	{
 		.cmd		= DPILLAR_CMD_DEV_GET,
-		.internal_flags	= DP_GENL_NEED_DEV,
+		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_TOPO,
 		.doit		= dp_genl_dev_get_doit,
 		.start		= dp_genl_dev_dump_start,
 		.dumpit		= dp_genl_dev_dumpit,
@@ -294,7 +314,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,
-		.maxattr	= DPILLAR_A_DEV_MODE,
+		.maxattr	= DPILLAR_A_DEV_SEED,
 	},
 	{
 		.cmd		= DPILLAR_CMD_NEIGH_GET,
@@ -305,7 +325,7 @@ static const struct genl_ops dp_genl_ops[] = {
 	},
 	{
 		.cmd		= DPILLAR_CMD_ROUTE_GET,
-		.internal_flags	= DP_GENL_NEED_DEV,
+		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_TOPO,
 		.doit		= dp_genl_route_get_doit,
 		.policy		= dp_genl_route_get_policy,
 		.maxattr	= DPILLAR_A_ROUTE_HASH,
@@ -314,7 +334,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.cmd		= DPILLAR_CMD_ROUTE_TRACE,
 		/* Sends frames into the fabric: an administrator's tool. */
 		.flags		= GENL_UNS_ADMIN_PERM,
-		.internal_flags	= DP_GENL_NEED_DEV,
+		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_TOPO,
 		.doit		= dp_genl_route_trace_doit,
 		.policy		= dp_genl_route_trace_policy,
 		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
@@ -323,7 +343,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.cmd		= DPILLAR_CMD_ROUTE_PROBE,
 		/* Sends frames into the fabric: an administrator's tool. */
 		.flags		= GENL_UNS_ADMIN_PERM,
-		.internal_flags	= DP_GENL_NEED_DEV,
+		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_TOPO,
 		.doit		= dp_genl_route_probe_doit,
 		.policy		= dp_genl_route_trace_policy,
 		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
@@ -357,6 +377,8 @@ struct genl_family dp_genl_family __ro_after_init = {
 
 int __init dp_genl_register(void)
 {
+	BUILD_BUG_ON(DP_ADDR_TEXT_MAX - 1 != 159);
+	BUILD_BUG_ON(DPILLAR_TOPO_S2 != DPILLAR_TOPO_MAX);
 	return genl_register_family(&dp_genl_family);
 }
 

@@ -189,7 +189,9 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	      nla_put_u32(skb, DPILLAR_A_DEV_SEED, dp->topo.p.seed))) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
-	    dp_genl_put_addr(skb, DPILLAR_A_DEV_ADDR, dp, dp->self) ||
+	    /* An unconfigured device has TOPO 0 and no address. */
+	    (dp_configured(dp) &&
+	     dp_genl_put_addr(skb, DPILLAR_A_DEV_ADDR, dp, dp->self)) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_HELLO_MS, READ_ONCE(dp->hello_ms)) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_DEAD_MS, READ_ONCE(dp->dead_ms)) ||
 	    nla_put_be32(skb, DPILLAR_A_DEV_IP4_PREFIX, prefix->ip4) ||
@@ -245,6 +247,7 @@ int dp_genl_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct dp_genl_dump_ctx *ctx = dp_genl_dump_ctx(cb);
 	struct net *net = sock_net(skb->sk);
 	struct net_device *dev;
+	struct dp_priv *dp;
 	u32 pos = 0;
 	int err = 0;
 
@@ -256,9 +259,16 @@ int dp_genl_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			continue;
 		if (pos++ < ctx->dev_pos)
 			continue;
-		err = dp_genl_dev_fill(skb, netdev_priv(dev),
-				       NETLINK_CB(cb->skb).portid,
+		dp = netdev_priv(dev);
+		if (!dp_topo_hold(dp)) {
+			NL_SET_ERR_MSG(cb->extack,
+				       "Device is being reconfigured: try again");
+			err = -EBUSY;
+			break;
+		}
+		err = dp_genl_dev_fill(skb, dp, NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
+		dp_topo_put(dp);
 		if (err)
 			break;
 		ctx->dev_pos = pos;
@@ -282,9 +292,28 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.ip6_prefix	= tb[DPILLAR_A_DEV_IP6_PREFIX],
 		.mode		= tb[DPILLAR_A_DEV_MODE],
 	};
+	/* The topology and address, as the IFLA_DPILLAR_* that name them. */
+	struct nlattr *data[IFLA_DPILLAR_MAX + 1] = {
+		[IFLA_DPILLAR_TOPO]	= tb[DPILLAR_A_DEV_TOPO],
+		[IFLA_DPILLAR_N]	= tb[DPILLAR_A_DEV_N],
+		[IFLA_DPILLAR_K]	= tb[DPILLAR_A_DEV_K],
+		[IFLA_DPILLAR_LEVEL]	= tb[DPILLAR_A_DEV_LEVEL],
+		[IFLA_DPILLAR_NODES]	= tb[DPILLAR_A_DEV_NODES],
+		[IFLA_DPILLAR_SPACES]	= tb[DPILLAR_A_DEV_SPACES],
+		[IFLA_DPILLAR_SEED]	= tb[DPILLAR_A_DEV_SEED],
+		[IFLA_DPILLAR_ADDR]	= tb[DPILLAR_A_DEV_ADDR],
+	};
+	unsigned int i;
 	int err;
 
-	err = dp_settings_change(netdev_priv(dev), &attrs, info->extack);
+	for (i = 0; i <= IFLA_DPILLAR_MAX && !data[i]; i++)
+		;
+	if (i <= IFLA_DPILLAR_MAX)
+		err = dp_topo_change(netdev_priv(dev), data, &attrs,
+				     info->extack);
+	else
+		err = dp_settings_change(netdev_priv(dev), &attrs,
+					 info->extack);
 	/* RTM_NEWLINK with the new IFLA_INFO_DATA, as after changelink. */
 	if (!err)
 		call_netdevice_notifiers(NETDEV_CHANGEINFODATA, dev);

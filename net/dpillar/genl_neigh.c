@@ -157,7 +157,14 @@ int dp_genl_neigh_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			ctx->gen = gen;
 			cb->seq = base + ++ctx->changes;
 		}
+		if (!dp_topo_hold(dp)) {
+			NL_SET_ERR_MSG(cb->extack,
+				       "Device is being reconfigured: try again");
+			err = -EBUSY;
+			break;
+		}
 		err = dp_genl_neigh_dump_dev(skb, cb, dp, ctx);
+		dp_topo_put(dp);
 		if (err)
 			break;
 		ctx->dev_pos = pos;

@@ -385,7 +385,8 @@ void dp_hello_work(struct work_struct *work)
 
 		if (!port)
 			continue;
-		if (dp_port_up(port))
+		/* Unconfigured: no address to announce yet. */
+		if (dp_configured(dp) && dp_port_up(port))
 			dp_hello_send(dp, port);
 		dp_neigh_scan(dp, port);
 	}
@@ -482,6 +483,11 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	 */
 	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac)) {
 		dp_drop(dp, skb, DP_STAT_HELLO_NOT_GROUP);
+		return;
+	}
+	/* Unconfigured: the fabric has no node yet, the sender included. */
+	if (!dp_configured(dp)) {
+		dp_drop(dp, skb, DP_STAT_DROP_ADDR);
 		return;
 	}
 	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello)))

@@ -133,6 +133,141 @@ int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_init);
 
+/*
+ * "none": the topology of a device created without one ("ip link add dp0
+ * type dpillar"), until it gets one.  No node, no routing: every address
+ * is invalid, so the generic checks above the ops drop or reject whatever
+ * would reach a topology, and these callbacks only have to be harmless.
+ * Any port may hold a NIC (DP_MAX_PORTS), with an empty neighbour table.
+ * Not registered: no kind, dp_topo_ops_by_kind() never returns it.
+ */
+static const struct dp_phase_desc dp_none_phases[DP_PHASE_TOPO] = {
+	{ .name = "none" }, { .name = "direct" },
+};
+
+static int dp_none_init(struct dp_topo *t, const struct dp_topo_params *p,
+			const char **why)
+{
+	(void)t;
+	(void)p;
+	*why = "the none topology is not configured by parameters";
+	return -EINVAL;
+}
+
+static int dp_none_describe(const struct dp_topo *t, char *buf, u32 len)
+{
+	u32 pos = 0;
+
+	(void)t;
+	dp_put_str(buf, len, &pos, "unconfigured");
+	return dp_put_end(buf, len, pos);
+}
+
+static int dp_none_addr_parse(const struct dp_topo *t, const char *text,
+			      u32 *id, const char **why)
+{
+	(void)t;
+	(void)text;
+	(void)id;
+	*why = "device has no topology yet";
+	return -EINVAL;
+}
+
+static int dp_none_addr_format(const struct dp_topo *t, u32 id, char *buf,
+			       u32 len)
+{
+	(void)t;
+	(void)id;
+	return dp_put_end(buf, len, 0);
+}
+
+static void dp_none_port_info(const struct dp_topo *t, u32 id, u32 port,
+			      struct dp_port_info *pi)
+{
+	/* dp_port_info() cleared it: an unused port. */
+	(void)t;
+	(void)id;
+	(void)port;
+	(void)pi;
+}
+
+static u32 dp_none_port_neigh(const struct dp_topo *t, u32 id, u32 port,
+			      u32 idx)
+{
+	(void)t;
+	(void)id;
+	(void)port;
+	(void)idx;
+	return DP_NODE_NONE;
+}
+
+static int dp_none_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+				    u32 peer)
+{
+	(void)t;
+	(void)id;
+	(void)port;
+	(void)peer;
+	return -1;
+}
+
+static void dp_none_route_init(const struct dp_topo *t, u32 src, u32 dst,
+			       u32 sel, u32 hash, struct dp_route_state *st)
+{
+	(void)t;
+	(void)src;
+	(void)sel;
+	(void)hash;
+	st->dst = dst;
+	st->waypoint = DP_NODE_NONE;
+	st->word = 0;
+	st->flags = 0;
+}
+
+static int dp_none_route(const struct dp_topo *t, u32 self,
+			 struct dp_route_state *st, const struct dp_view *v,
+			 struct dp_hop *hop)
+{
+	(void)t;
+	(void)self;
+	(void)st;
+	(void)v;
+	hop->reason = DP_DROP_ROUTE_BAD_ADDR;
+	return -1;
+}
+
+static const struct dp_topo_ops dp_none_ops = {
+	.name			= "none",
+	.phases			= dp_none_phases,
+	.nphases		= DP_PHASE_TOPO,
+	.drops			= dp_generic_drops,
+	.ndrops			= DP_DROP_TOPO,
+	.init			= dp_none_init,
+	.describe		= dp_none_describe,
+	.addr_parse		= dp_none_addr_parse,
+	.addr_format		= dp_none_addr_format,
+	.port_info		= dp_none_port_info,
+	.port_neigh		= dp_none_port_neigh,
+	.port_neigh_index	= dp_none_port_neigh_index,
+	.peer_port		= dp_none_port_neigh_index,
+	.route_init		= dp_none_route_init,
+	.route			= dp_none_route,
+};
+
+void dp_topo_init_none(struct dp_topo *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->ops = &dp_none_ops;
+	t->nports = DP_MAX_PORTS;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_init_none);
+
+bool dp_topo_configured(const struct dp_topo *t)
+{
+	return t->ops != &dp_none_ops;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_configured);
+
 int dp_topo_describe(const struct dp_topo *t, char *buf, u32 len)
 {
 	return t->ops->describe(t, buf, len);

@@ -312,6 +312,12 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
 int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
 		 const char **why);
 int dp_topo_describe(const struct dp_topo *t, char *buf, u32 len);
+/*
+ * The "none" topology (kind 0, DPILLAR_TOPO_UNSPEC): a device not
+ * configured yet.  No nodes, DP_MAX_PORTS empty ports, no routing.
+ */
+void dp_topo_init_none(struct dp_topo *t);
+bool dp_topo_configured(const struct dp_topo *t);
 
 /* The initial TTL of a packet: the proven path bound (<= DP_TTL_MAX). */
 static inline u32 dp_topo_ttl(const struct dp_topo *t)

@@ -153,6 +153,56 @@ static void dpt_topo_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.nodes - 1, 3623878655U);
 }
 
+/*
+ * "none", an unconfigured device's topology: no node, every port unused,
+ * every address and route refused, the names of the generic reasons.
+ */
+static void dpt_topo_none(struct kunit *test)
+{
+	struct dp_route_state st;
+	struct dp_port_info pi;
+	const char *why = NULL;
+	char buf[32];
+	struct dp_hop hop;
+	struct dp_topo *tn = kunit_kzalloc(test, sizeof(*tn), GFP_KERNEL);
+	u32 id = 7, p;
+
+	KUNIT_ASSERT_NOT_NULL(test, tn);
+	dp_topo_init_none(tn);
+	KUNIT_EXPECT_FALSE(test, dp_topo_configured(tn));
+	KUNIT_EXPECT_EQ(test, tn->kind, 0);
+	KUNIT_EXPECT_EQ(test, tn->nodes, 0);
+	KUNIT_EXPECT_EQ(test, tn->nports, DP_MAX_PORTS);
+	KUNIT_EXPECT_FALSE(test, dp_addr_valid(tn, 0));
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(tn, "#0", &id, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dp_addr_parse(tn, "0:0.0", &id, &why),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "device has no topology yet");
+	KUNIT_EXPECT_EQ(test, id, 7);
+	KUNIT_EXPECT_EQ(test, dp_addr_format(tn, 0, buf, sizeof(buf)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, dp_addr_to_label(tn, 0, &p, NULL, NULL),
+			-EOPNOTSUPP);
+	for (p = 0; p < DP_MAX_PORTS; p++) {
+		dp_port_info(tn, DP_NODE_NONE, p, &pi);
+		KUNIT_EXPECT_EQ(test, pi.kind, DP_PORT_UNUSED);
+		KUNIT_EXPECT_EQ(test, pi.nneigh, 0);
+		KUNIT_EXPECT_EQ(test, dp_port_neigh_index(tn, DP_NODE_NONE,
+							  p, 0), -1);
+	}
+	dp_route_init(tn, 0, 1, 0, 0, &st);
+	KUNIT_EXPECT_EQ(test, dp_route(tn, 0, &st, NULL, &hop), -1);
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(tn, hop.reason),
+			   "bad_addr");
+	KUNIT_EXPECT_EQ(test, dp_route_npaths(tn, 0, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, dp_sel_count(tn), 1);
+	KUNIT_EXPECT_GT(test, dp_topo_describe(tn, buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "unconfigured");
+	/* A registered topology is configured. */
+	dpt_mk(test, tn, 4, 2);
+	KUNIT_EXPECT_TRUE(test, dp_topo_configured(tn));
+}
+
 static void dpt_rdiv_exact(struct kunit *test)
 {
 	static const u32 ds[] = { 1, 2, 3, 5, 6, 7, 24, 128, 331776, 7962624,
@@ -810,6 +860,7 @@ static void dpt_ftroute_random_failures(struct kunit *test)
 static struct kunit_case dpt_topo_cases[] = {
 	KUNIT_CASE_PARAM(dpt_topo_init_limits, dpt_init_gen_params),
 	KUNIT_CASE(dpt_topo_sizes),
+	KUNIT_CASE(dpt_topo_none),
 	KUNIT_CASE(dpt_rdiv_exact),
 	{}
 };

@@ -19,8 +19,12 @@ const char stats_help[] =
 	"dpctl stats [DEV] [all]\n"
 	"    counters (ethtool -S names); non-zero ones unless \"all\"\n";
 const char set_help[] =
-	"dpctl set DEV SETTINGS\n"
-	"    " SETTINGS_HELP;
+	"dpctl set DEV [TOPOLOGY] [SETTINGS]\n"
+	"    " TOPO_HELP
+	"    " SETTINGS_HELP
+	"    A TOPOLOGY (with the server's address) configures a device made\n"
+	"    without one (ip link add DEV type dpillar), or changes it: only\n"
+	"    while DEV is down.  Its NICs stay on their port numbers.\n";
 
 /* Arguments of show and stats: [DEV] [@word] */
 static int dev_args(const char *what, int argc, char **argv,
@@ -83,16 +87,21 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 	/* A newer kernel's topology: its number, which is all we know. */
 	if (ops)
 		json_str("topo", ops->name);
+	else if (d->topo == DPILLAR_TOPO_UNSPEC)
+		json_str("topo", "none");
 	else
 		json_uint("topo", d->topo);
 	json_uint("n", d->n);
 	json_uint("k", d->k);
 	json_uint("nodes", d->nodes);
-	json_str("addr", d->addr);
-	json_uint("node_id", d->node_id);
-	if (*ip4)
-		json_str("ip4", ip4);
-	json_str("ip6", ip6);
+	/* Unconfigured: no address, node id or fabric IPs to show. */
+	if (d->topo != DPILLAR_TOPO_UNSPEC) {
+		json_str("addr", d->addr);
+		json_uint("node_id", d->node_id);
+		if (*ip4)
+			json_str("ip4", ip4);
+		json_str("ip6", ip6);
+	}
 	json_str("ip4_prefix", pfx4);
 	json_str("ip6_prefix", pfx6);
 	json_uint("hello_ms", d->hello_ms);
@@ -130,12 +139,20 @@ static void show_one(const struct dp_dev *d, void *data)
 	fabric_ip4(&d->pfx, d->node_id, ip4);
 	fabric_ip6(&d->pfx, d->node_id, ip6);
 	fabric_pfx_text(&d->pfx, pfx4, pfx6);
+	if (d->topo == DPILLAR_TOPO_UNSPEC) {
+		ip4[0] = '\0';
+		snprintf(ip6, sizeof(ip6), "-");
+	}
 	if (opts.json) {
 		show_json(d, ip4, ip6, pfx4, pfx6);
 		return;
 	}
-	printf("%s: dpillar n %u k %u (%u servers) addr %s id %u\n",
-	       d->ifname, d->n, d->k, d->nodes, d->addr, d->node_id);
+	if (d->topo == DPILLAR_TOPO_UNSPEC)
+		printf("%s: dpillar unconfigured (dpctl set %s TOPOLOGY)\n",
+		       d->ifname, d->ifname);
+	else
+		printf("%s: dpillar n %u k %u (%u servers) addr %s id %u\n",
+		       d->ifname, d->n, d->k, d->nodes, d->addr, d->node_id);
 	printf("    hello %ums dead %ums mode %s\n", d->hello_ms, d->dead_ms,
 	       mode_name(d));
 	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
@@ -305,26 +322,50 @@ static const struct setting_attrs dev_settings = {
 	.mode = DPILLAR_A_DEV_MODE,
 };
 
+static const struct topo_attrs dev_topo_attrs = {
+	.topo = DPILLAR_A_DEV_TOPO, .n = DPILLAR_A_DEV_N,
+	.k = DPILLAR_A_DEV_K, .level = DPILLAR_A_DEV_LEVEL,
+	.nodes = DPILLAR_A_DEV_NODES, .spaces = DPILLAR_A_DEV_SPACES,
+	.seed = DPILLAR_A_DEV_SEED, .addr = DPILLAR_A_DEV_ADDR,
+};
+
+/*
+ * set DEV [TOPOLOGY] [SETTINGS]: the settings of a running device, or
+ * (device down, or unconfigured) its topology and address too, as
+ * "wg set" does for WireGuard.  The topology words are those of link add.
+ */
 int do_set(int argc, char **argv)
 {
 	const struct dp_topo_ops *ops;
 	struct nlmsghdr *nlh;
 	unsigned int ifindex;
 	char scratch[MNL_SOCKET_BUFFER_SIZE];
+	struct topo_args a;
 	struct nl_ctx ctx;
-	int i, ret;
+	unsigned int i;
+	int ret;
 
 	if (argc < 3 || !(argc & 1))
-		return usage_error("set: expected DEV and SETTING VALUE pairs");
+		return usage_error("set: expected DEV and KEY VALUE pairs");
+	ret = topo_args_parse("set", argc - 1, argv + 1, false, &a);
+	if (ret)
+		return ret;
+	if (a.given) {
+		ret = topo_args_check("set", &a, false);
+		if (ret)
+			return ret;
+		/* Mode names are the new topology's. */
+		ops = a.ops;
+	} else {
+		ops = settings_ops(argv[0], argc - 1, argv + 1);
+	}
 	/* Check every setting before asking the kernel anything. */
-	ops = settings_ops(argv[0], argc - 1, argv + 1);
 	nlh = mnl_nlmsg_put_header(scratch);
-	for (i = 1; i < argc; i += 2) {
-		ret = put_setting(nlh, &dev_settings, ops, argv[i],
-				  argv[i + 1]);
+	for (i = 0; i < a.nsettings; i += 2) {
+		ret = put_setting(nlh, &dev_settings, ops, a.settings[i],
+				  a.settings[i + 1]);
 		if (ret != 1)
-			return ret ? ret : usage_error("set: unknown setting "
-						       "\"%s\"", argv[i]);
+			return ret;
 	}
 	ifindex = dev_index(argv[0]);
 	if (!ifindex)
@@ -333,8 +374,11 @@ int do_set(int argc, char **argv)
 		return EXIT_KERNEL;
 	nlh = genl_msg(&ctx, DPILLAR_CMD_DEV_SET, 0);
 	mnl_attr_put_u32(nlh, DPILLAR_A_DEV_IFINDEX, ifindex);
-	for (i = 1; i < argc; i += 2)
-		put_setting(nlh, &dev_settings, ops, argv[i], argv[i + 1]);
+	if (a.given)
+		topo_args_put(nlh, &a, &dev_topo_attrs);
+	for (i = 0; i < a.nsettings; i += 2)
+		put_setting(nlh, &dev_settings, ops, a.settings[i],
+			    a.settings[i + 1]);
 	ret = nl_talk(&ctx, nlh, NULL, NULL, argv[0]) ? EXIT_KERNEL : EXIT_OK;
 	nl_close(&ctx);
 	return ret;

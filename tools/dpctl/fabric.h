@@ -80,6 +80,36 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 		const struct dp_topo_ops *ops, const char *key,
 		const char *val);
 
+/* Attribute numbers of the topology and address, either family's. */
+struct topo_attrs {
+	int topo, n, k, level, nodes, spaces, seed, addr;
+};
+
+#define TOPO_ARGS_SETTINGS	16
+
+/* A topology, an address and (link add) ports as dpctl takes them. */
+struct topo_args {
+	const struct dp_topo_ops *ops;	/* default dpillar */
+	unsigned int n, k, level, nodes, spaces, seed;
+	bool have_topo, have_n, have_k, have_seed;
+	bool given;			/* any topology word or an address */
+	const char *addr;
+	unsigned int ifindex[DP_MAX_PORTS], nports;
+	char *settings[TOPO_ARGS_SETTINGS];	/* KEY VALUE pairs */
+	unsigned int nsettings;
+};
+
+/* link.c: "link add" and "set" share these (see link.c). */
+int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
+		    struct topo_args *a);
+int topo_args_check(const char *cmd, const struct topo_args *a, bool ports);
+void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
+		   const struct topo_attrs *at);
+
+#define TOPO_HELP \
+	"TOPOLOGY := [topo NAME] n N k K [level I] addr ADDR\n" \
+	"          | topo s2 nodes N n PORTS spaces L [seed S] id I\n"
+
 /*
  * Device @dev's prefixes and node id, and (when @ports) the ifindex of each
  * port (0: detached).  EXIT_OK, else EXIT_KERNEL after a message.

@@ -160,7 +160,9 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	d->seed = get_u32(tb[DPILLAR_A_DEV_SEED]);
 	d->nodes = get_u32(tb[DPILLAR_A_DEV_NODES]);
 	d->node_id = get_u32(tb[DPILLAR_A_DEV_NODE_ID]);
-	get_str(tb[DPILLAR_A_DEV_ADDR], d->addr, sizeof(d->addr));
+	/* None while unconfigured. */
+	if (tb[DPILLAR_A_DEV_ADDR])
+		get_str(tb[DPILLAR_A_DEV_ADDR], d->addr, sizeof(d->addr));
 	d->hello_ms = get_u32(tb[DPILLAR_A_DEV_HELLO_MS]);
 	d->dead_ms = get_u32(tb[DPILLAR_A_DEV_DEAD_MS]);
 	d->mode = get_u32(tb[DPILLAR_A_DEV_MODE]);
@@ -240,6 +242,11 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 		.nodes = d->topo == DPILLAR_TOPO_S2 ? d->nodes : 0,
 	};
 
+	/* An unconfigured device: no nodes, no routing (topology "none"). */
+	if (d->topo == DPILLAR_TOPO_UNSPEC) {
+		dp_topo_init_none(t);
+		return 0;
+	}
 	return dp_topo_init(t, &p, why);
 }
 

@@ -50,6 +50,7 @@ const char link_help[] =
 	"               [topo NAME] [SETTINGS]\n"
 	"dpctl link add DEV topo s2 nodes N n PORTS spaces L [seed S] id I\n"
 	"               port0 IF ... [SETTINGS]\n"
+	"dpctl link add DEV [SETTINGS]\n"
 	"dpctl link set DEV SETTINGS\n"
 	"dpctl link del DEV\n"
 	"dpctl link show [DEV]\n"
@@ -60,7 +61,9 @@ const char link_help[] =
 	"    when k = 3.  level is XDCent's top level i (topo xdcent).\n"
 	"    S2: N nodes of PORTS ports, L spaces; coordinates and cabling\n"
 	"    derived from the seed (dpctl plan --topo s2); id is the node id\n"
-	"    (the same as addr).\n";
+	"    (the same as addr).  Without a topology, the device is\n"
+	"    unconfigured (as ip link add DEV type dpillar): attach NICs with\n"
+	"    ip link set NIC master DEV, configure it with dpctl set.\n";
 
 static const struct setting_attrs link_settings = {
 	.hello = IFLA_DPILLAR_HELLO_MS,
@@ -71,117 +74,177 @@ static const struct setting_attrs link_settings = {
 	.mode = IFLA_DPILLAR_MODE,
 };
 
+/*
+ * The topology words of "link add" and "set": one dialect for both.
+ * @ports: whether portN IF may be given (link add; set leaves the NICs to
+ * "ip link set NIC master DEV").  Returns EXIT_OK or EXIT_USAGE (after a
+ * message); words that are settings are collected in @a->settings.
+ */
+int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
+		    struct topo_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->ops = dp_topo_ops_by_name("dpillar");
+	for (; argc > 0; argc -= 2, argv += 2) {
+		const char *key = argv[0];
+
+		if (argc < 2)
+			return usage_error("%s: \"%s\" needs a value", cmd, key);
+		if (!strcmp(key, "n")) {
+			if (parse_u32(argv[1], &a->n))
+				return usage_error("invalid n \"%s\"", argv[1]);
+			a->have_n = true;
+		} else if (!strcmp(key, "k")) {
+			if (parse_u32(argv[1], &a->k))
+				return usage_error("invalid k \"%s\"", argv[1]);
+			a->have_k = true;
+		} else if (!strcmp(key, "level") || !strcmp(key, "i")) {
+			if (parse_u32(argv[1], &a->level))
+				return usage_error("invalid level \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "nodes")) {
+			if (parse_u32(argv[1], &a->nodes) || !a->nodes)
+				return usage_error("invalid nodes \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "spaces")) {
+			if (parse_u32(argv[1], &a->spaces) || !a->spaces)
+				return usage_error("invalid spaces \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "seed")) {
+			if (parse_u32(argv[1], &a->seed))
+				return usage_error("invalid seed \"%s\"",
+						   argv[1]);
+			a->have_seed = true;
+		} else if (!strcmp(key, "id")) {
+			a->addr = argv[1];
+		} else if (matches(key, "addr") || matches(key, "address")) {
+			a->addr = argv[1];
+		} else if (ports && !strncmp(key, "port", 4) && key[4]) {
+			unsigned int p;
+
+			if (parse_u32(key + 4, &p) || p >= DPILLAR_PORTS_MAX)
+				return usage_error("invalid port \"%s\"", key);
+			a->ifindex[p] = if_nametoindex(argv[1]);
+			if (!a->ifindex[p]) {
+				fprintf(stderr, "dpctl: %s: device \"%s\" does not exist\n",
+					key, argv[1]);
+				return EXIT_KERNEL;
+			}
+			if (p + 1 > a->nports)
+				a->nports = p + 1;
+		} else if (is_setting(key)) {
+			if (a->nsettings + 2 > TOPO_ARGS_SETTINGS)
+				return usage_error("%s: too many settings", cmd);
+			a->settings[a->nsettings++] = argv[0];
+			a->settings[a->nsettings++] = argv[1];
+		} else if (matches(key, "topo")) {
+			a->ops = dp_topo_ops_by_name(argv[1]);
+			if (!a->ops)
+				return usage_error("unknown topology \"%s\"", argv[1]);
+			a->have_topo = true;
+		} else {
+			return usage_error("%s: unknown argument \"%s\"", cmd, key);
+		}
+	}
+	a->given = a->have_topo || a->have_n || a->have_k || a->level ||
+		   a->nodes || a->spaces || a->have_seed || a->addr;
+	return EXIT_OK;
+}
+
+/* What a topology needs, and the address checked where we can. */
+int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
+{
+	struct dp_topo_params prm = { 0 };
+	const char *why;
+	struct dp_topo t;
+	u32 i, id;
+
+	if (a->ops->kind == DP_TOPO_S2) {
+		if (!a->have_n || !a->nodes || !a->spaces || !a->addr ||
+		    (ports && !a->nports))
+			return usage_error("%s: s2 needs nodes, n, spaces, id%s",
+					   cmd, ports ? " and ports" : "");
+		if (a->have_k || a->level)
+			return usage_error("%s: s2 takes no k or level", cmd);
+	} else if (a->nodes || a->spaces || a->have_seed) {
+		return usage_error("%s: nodes, spaces and seed are S2's", cmd);
+	} else if (!a->have_n || !a->have_k || !a->addr ||
+		   (ports && !a->nports)) {
+		return usage_error("%s: n, k, addr%s are required", cmd,
+				   ports ? " and ports" : "");
+	}
+	for (i = 0; i < a->nports; i++)
+		if (!a->ifindex[i])
+			return usage_error("%s: port%u missing", cmd, i);
+	/*
+	 * The address goes to the kernel as text (IFLA_DPILLAR_ADDR, any
+	 * topology).  Check it here when the fabric is one we know; a fabric
+	 * we cannot build is left to the kernel, whose extack says why.
+	 */
+	prm.kind = a->ops->kind;
+	prm.n = a->n;
+	prm.k = a->k;
+	prm.level = a->level;
+	prm.nodes = a->nodes;
+	prm.spaces = a->spaces;
+	prm.seed = a->seed;
+	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, a->addr, &id, &why))
+		return usage_error("invalid address \"%s\": %s", a->addr, why);
+	return EXIT_OK;
+}
+
+/* The topology and address as attributes of one family (@at). */
+void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
+		   const struct topo_attrs *at)
+{
+	mnl_attr_put_u32(nlh, at->topo, a->ops->kind);
+	mnl_attr_put_u32(nlh, at->n, a->n);
+	if (a->ops->kind == DP_TOPO_S2) {
+		mnl_attr_put_u32(nlh, at->nodes, a->nodes);
+		mnl_attr_put_u32(nlh, at->spaces, a->spaces);
+		mnl_attr_put_u32(nlh, at->seed, a->seed);
+	} else {
+		mnl_attr_put_u32(nlh, at->k, a->k);
+	}
+	if (a->level)
+		mnl_attr_put_u32(nlh, at->level, a->level);
+	mnl_attr_put_strz(nlh, at->addr, a->addr);
+}
+
+static const struct topo_attrs link_topo_attrs = {
+	.topo = IFLA_DPILLAR_TOPO, .n = IFLA_DPILLAR_N, .k = IFLA_DPILLAR_K,
+	.level = IFLA_DPILLAR_LEVEL, .nodes = IFLA_DPILLAR_NODES,
+	.spaces = IFLA_DPILLAR_SPACES, .seed = IFLA_DPILLAR_SEED,
+	.addr = IFLA_DPILLAR_ADDR,
+};
+
+/*
+ * link add DEV [TOPOLOGY ADDR PORTS] [SETTINGS]: without a topology, an
+ * unconfigured device (as "ip link add DEV type dpillar").
+ */
 int link_add(int argc, char **argv)
 {
-	unsigned int n = 0, k = 0, level = 0, ifindex[DPILLAR_PORTS_MAX];
-	unsigned int nodes = 0, spaces = 0, seed = 0;
-	bool have_seed = false;
-	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");
-	struct dp_topo_params prm = { 0 };
-	char *settings[16];
-	unsigned int nsettings = 0;
-	bool have_n = false, have_k = false;
-	u32 nports = 0, i, id;
 	struct nlattr *linkinfo, *data, *ports;
-	const char *dev, *why, *addr = NULL;
 	struct nlmsghdr *nlh;
-	struct dp_topo t;
+	struct topo_args a;
 	struct nl_ctx ctx;
+	const char *dev;
 	int ret;
+	u32 i;
 
 	if (argc < 1)
 		return usage_error("link add: missing device name");
 	dev = argv[0];
 	if (strlen(dev) >= IFNAMSIZ)
 		return usage_error("link add: device name \"%s\" too long", dev);
-	memset(ifindex, 0, sizeof(ifindex));
-	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
-		const char *key = argv[0];
-
-		if (argc < 2)
-			return usage_error("link add: \"%s\" needs a value", key);
-		if (!strcmp(key, "n")) {
-			if (parse_u32(argv[1], &n))
-				return usage_error("invalid n \"%s\"", argv[1]);
-			have_n = true;
-		} else if (!strcmp(key, "k")) {
-			if (parse_u32(argv[1], &k))
-				return usage_error("invalid k \"%s\"", argv[1]);
-			have_k = true;
-		} else if (!strcmp(key, "level") || !strcmp(key, "i")) {
-			if (parse_u32(argv[1], &level))
-				return usage_error("invalid level \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "nodes")) {
-			if (parse_u32(argv[1], &nodes) || !nodes)
-				return usage_error("invalid nodes \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "spaces")) {
-			if (parse_u32(argv[1], &spaces) || !spaces)
-				return usage_error("invalid spaces \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "seed")) {
-			if (parse_u32(argv[1], &seed))
-				return usage_error("invalid seed \"%s\"",
-						   argv[1]);
-			have_seed = true;
-		} else if (!strcmp(key, "id")) {
-			addr = argv[1];
-		} else if (matches(key, "addr") || matches(key, "address")) {
-			addr = argv[1];
-		} else if (!strncmp(key, "port", 4) && key[4]) {
-			unsigned int p;
-
-			if (parse_u32(key + 4, &p) || p >= DPILLAR_PORTS_MAX)
-				return usage_error("invalid port \"%s\"", key);
-			ifindex[p] = if_nametoindex(argv[1]);
-			if (!ifindex[p]) {
-				fprintf(stderr, "dpctl: %s: device \"%s\" does not exist\n",
-					key, argv[1]);
-				return EXIT_KERNEL;
-			}
-			if (p + 1 > nports)
-				nports = p + 1;
-		} else if (is_setting(key)) {
-			if (nsettings + 2 > sizeof(settings) / sizeof(settings[0]))
-				return usage_error("link add: too many settings");
-			settings[nsettings++] = argv[0];
-			settings[nsettings++] = argv[1];
-		} else if (matches(key, "topo")) {
-			ops = dp_topo_ops_by_name(argv[1]);
-			if (!ops)
-				return usage_error("unknown topology \"%s\"", argv[1]);
-		} else {
-			return usage_error("link add: unknown argument \"%s\"", key);
-		}
+	ret = topo_args_parse("link add", argc - 1, argv + 1, true, &a);
+	if (ret)
+		return ret;
+	if (a.given || a.nports) {
+		ret = topo_args_check("link add", &a, true);
+		if (ret)
+			return ret;
 	}
-	if (ops->kind == DP_TOPO_S2) {
-		if (!have_n || !nodes || !spaces || !addr || !nports)
-			return usage_error("link add: s2 needs nodes, n, spaces, id and ports");
-		if (have_k || level)
-			return usage_error("link add: s2 takes no k or level");
-	} else if (nodes || spaces || have_seed) {
-		return usage_error("link add: nodes, spaces and seed are S2's");
-	} else if (!have_n || !have_k || !addr || !nports) {
-		return usage_error("link add: n, k, addr and ports are required");
-	}
-	for (i = 0; i < nports; i++)
-		if (!ifindex[i])
-			return usage_error("link add: port%u missing", i);
-	/*
-	 * The address goes to the kernel as text (IFLA_DPILLAR_ADDR, any
-	 * topology).  Check it here when the fabric is one we know; a fabric
-	 * we cannot build is left to the kernel, whose extack says why.
-	 */
-	prm.kind = ops->kind;
-	prm.n = n;
-	prm.k = k;
-	prm.level = level;
-	prm.nodes = nodes;
-	prm.spaces = spaces;
-	prm.seed = seed;
-	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, addr, &id, &why))
-		return usage_error("invalid address \"%s\": %s", addr, why);
 
 	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;
@@ -189,25 +252,16 @@ int link_add(int argc, char **argv)
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-	mnl_attr_put_u32(nlh, IFLA_DPILLAR_TOPO, ops->kind);
-	mnl_attr_put_u32(nlh, IFLA_DPILLAR_N, n);
-	if (ops->kind == DP_TOPO_S2) {
-		mnl_attr_put_u32(nlh, IFLA_DPILLAR_NODES, nodes);
-		mnl_attr_put_u32(nlh, IFLA_DPILLAR_SPACES, spaces);
-		mnl_attr_put_u32(nlh, IFLA_DPILLAR_SEED, seed);
-	} else {
-		mnl_attr_put_u32(nlh, IFLA_DPILLAR_K, k);
+	if (a.given) {
+		topo_args_put(nlh, &a, &link_topo_attrs);
+		ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+		for (i = 0; i < a.nports; i++)
+			mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, a.ifindex[i]);
+		mnl_attr_nest_end(nlh, ports);
 	}
-	if (level)
-		mnl_attr_put_u32(nlh, IFLA_DPILLAR_LEVEL, level);
-	mnl_attr_put_strz(nlh, IFLA_DPILLAR_ADDR, addr);
-	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
-	for (i = 0; i < nports; i++)
-		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[i]);
-	mnl_attr_nest_end(nlh, ports);
-	for (i = 0; i < nsettings; i += 2) {
-		ret = put_setting(nlh, &link_settings, ops, settings[i],
-				  settings[i + 1]);
+	for (i = 0; i < a.nsettings; i += 2) {
+		ret = put_setting(nlh, &link_settings, a.ops, a.settings[i],
+				  a.settings[i + 1]);
 		if (ret == EXIT_USAGE) {
 			nl_close(&ctx);
 			return ret;

@@ -213,6 +213,14 @@ has "link add unknown topology" 'unknown topology "nosuch"' "$tmp/err"
 rc "link add bad address" 2 $D link add dp0 n 4 k 3 addr 0:0.2.0 port0 lo port1 lo
 rc "link add bad #id" 2 $D link add dp0 n 4 k 3 addr '#24' port0 lo port1 lo
 rc "link set unknown setting" 2 $D link set lo hullo 1
+# set DEV TOPOLOGY: the words of link add, without ports
+rc "set topology without addr" 2 $D set dp0 n 4 k 3
+has "set topology without addr" "set: n, k, addr are required" "$tmp/err"
+rc "set topology bad address" 2 $D set dp0 n 4 k 3 addr 0:0.2.0
+rc "set topology takes no ports" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 port0 lo
+has "set topology takes no ports" 'unknown argument "port0"' "$tmp/err"
+rc "set s2 without spaces" 2 $D set dp0 topo s2 nodes 16 n 4 id 3
+rc "link add ports without topology" 2 $D link add dp0 port0 lo
 
 # a device that does not exist is the kernel's (or the system's) answer
 rc "neigh no such device" 1 $D neigh nosuchdev0
@@ -278,6 +286,12 @@ if [ -f $M ]; then
 	MOCK_NOFAM=1 rc "mock no family" 1 m $D show
 	has "no family" "is the dpillar module loaded" "$tmp/err"
 	rc "mock set" 0 m $D set lo hello 100 dead 300
+	rc "mock set topology" 0 m $D set lo n 4 k 3 addr 2:1.0.1 mode paper
+	has "set sends the topology" "devset topo 1 n 4 k 3 addr 2:1.0.1 mode 1" "$tmp/err"
+	rc "mock set s2 topology" 0 m $D set lo topo s2 nodes 16 n 4 spaces 2 id '#3'
+	has "set sends s2" "devset topo 5 n 4 nodes 16 spaces 2 seed 0 addr #3" "$tmp/err"
+	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
+	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
 	MOCK_EPERM=1 rc "mock set refused" 1 m $D set lo dead 50
 	has "set extack" "Dead interval must exceed" "$tmp/err"
 	rc "mock addr from the device" 0 m $D addr 10.0.0.15

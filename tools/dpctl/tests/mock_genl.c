@@ -154,6 +154,28 @@ static void rtnl_newlink(const struct nlmsghdr *req)
 	ack(req, 0, NULL);
 }
 
+/* DEV_SET: print the topology it carries on stderr ("set" with TOPOLOGY). */
+static void devset_log(const struct nlmsghdr *req)
+{
+	const struct nlattr *a;
+
+	fprintf(stderr, "devset");
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case DPILLAR_A_DEV_TOPO: fprintf(stderr, " topo %u", mnl_attr_get_u32(a)); break;
+		case DPILLAR_A_DEV_N: fprintf(stderr, " n %u", mnl_attr_get_u32(a)); break;
+		case DPILLAR_A_DEV_K: fprintf(stderr, " k %u", mnl_attr_get_u32(a)); break;
+		case DPILLAR_A_DEV_NODES: fprintf(stderr, " nodes %u", mnl_attr_get_u32(a)); break;
+		case DPILLAR_A_DEV_SPACES: fprintf(stderr, " spaces %u", mnl_attr_get_u32(a)); break;
+		case DPILLAR_A_DEV_SEED: fprintf(stderr, " seed %u", mnl_attr_get_u32(a)); break;
+		case DPILLAR_A_DEV_ADDR: fprintf(stderr, " addr %s", mnl_attr_get_str(a)); break;
+		case DPILLAR_A_DEV_MODE: fprintf(stderr, " mode %u", mnl_attr_get_u32(a)); break;
+		default: break;
+		}
+	}
+	fprintf(stderr, "\n");
+}
+
 ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
 {
 	const struct nlmsghdr *req = buf; const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
@@ -204,6 +226,7 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_HOPS, 3);
 		done(n); ack(req, 0, NULL); break; }
 	case DPILLAR_CMD_DEV_SET:
+		devset_log(req);
 		if (getenv("MOCK_EPERM")) ack(req, -EINVAL, "Dead interval must exceed the Hello interval"); else ack(req, 0, NULL);
 		break;
 	}
