@@ -72,6 +72,13 @@ int dp_genl_shortcut_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			ctx->ifindex = dev->ifindex;
 			ctx->slot = 0;
 		}
+		/* The addresses are the topology's text. */
+		if (!dp_topo_hold(dp)) {
+			NL_SET_ERR_MSG(cb->extack,
+				       "Device is being reconfigured: try again");
+			err = -EBUSY;
+			break;
+		}
 		for (; ctx->slot < DP_SC_ENTRIES; ctx->slot++) {
 			if (!dp_sc_snapshot(dp, ctx->slot, &sn))
 				continue;
@@ -79,6 +86,7 @@ int dp_genl_shortcut_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			if (err)
 				break;
 		}
+		dp_topo_put(dp);
 		if (err)
 			break;
 		ctx->dev_pos = pos;
