@@ -43,7 +43,7 @@ dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 
 /* The bounds of the rtnetlink policy (device.c), which shares the checks. */
 static const struct nla_policy
-dp_genl_dev_set_policy[DPILLAR_A_DEV_MODE + 1] = {
+dp_genl_dev_set_policy[DPILLAR_A_DEV_KEY6_PREFIX + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
@@ -66,6 +66,11 @@ dp_genl_dev_set_policy[DPILLAR_A_DEV_MODE + 1] = {
 	[DPILLAR_A_DEV_PORT]	= DP_GENL_READ_ONLY,
 	[DPILLAR_A_DEV_STATS]	= DP_GENL_READ_ONLY,
 	[DPILLAR_A_DEV_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
+	[DPILLAR_A_DEV_LEVEL]	= DP_GENL_READ_ONLY,
+	[DPILLAR_A_DEV_SPACES]	= DP_GENL_READ_ONLY,
+	[DPILLAR_A_DEV_SEED]	= DP_GENL_READ_ONLY,
+	[DPILLAR_A_DEV_KEY6_PREFIX] =
+		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 };
 
 static const struct nla_policy
@@ -289,7 +294,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,
-		.maxattr	= DPILLAR_A_DEV_MODE,
+		.maxattr	= DPILLAR_A_DEV_KEY6_PREFIX,
 	},
 	{
 		.cmd		= DPILLAR_CMD_NEIGH_GET,
