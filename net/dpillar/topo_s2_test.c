@@ -288,12 +288,44 @@ static u32 s2t_mcd_pt(const struct dp_topo *t, u32 id, const u32 *y)
 }
 
 /*
+ * One key frame from @u to the key id @kid (point @y) under selector
+ * @sel, failure-free: it ends (at_dst: deliver) within t->max_hops at a
+ * home of the key in one of the spaces; the MCD to the point strictly
+ * decreases under 1hop and 2hop-sim.
+ */
+static void s2t_key_walk(struct kunit *test, const struct dp_topo *t,
+			 u32 kid, const u32 *y, u32 sel, u32 u)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 at = u, hops = 0, m, sp;
+	bool home = false;
+
+	dp_key_route_init(t, u, kid, sel, &st);
+	KUNIT_ASSERT_TRUE(test, dp_dst_is_key(t, st.flags));
+	for (;;) {
+		m = s2t_mcd_pt(t, at, y);
+		if (dp_route(t, at, &st, NULL, &hop))
+			break;
+		KUNIT_ASSERT_LE(test, ++hops, t->max_hops);
+		at = hop.next;
+		if (sel)	/* 1hop, 2hop-sim: strictly closer */
+			KUNIT_EXPECT_LT(test, s2t_mcd_pt(t, at, y), m);
+	}
+	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_AT_DST);
+	for (sp = 0; sp < t->p.spaces; sp++)
+		if (dp_s2_home(t->p.seed, t->nodes, y[sp], sp) == at)
+			home = true;
+	KUNIT_EXPECT_TRUE_MSG(test, home, "key %08x from %u ends at %u",
+			      kid, u, at);
+}
+
+/*
  * Key frames (dp_key_route_init()): from every node, under every rule,
- * greediest routing toward a key id's point ends (-1, at_dst: deliver)
- * within t->max_hops at a node that is the key's home (dp_s2_home()) in
- * one of the first d spaces, the paper's retrieve property; the MCD to
- * the point strictly decreases under 1hop and 2hop-sim.  A key frame
- * with a hashed first hop or a waypoint is a header no node sends.
+ * greediest routing toward a key id's point ends at a node that is the
+ * key's home (dp_s2_home()) in one of the first d spaces, the paper's
+ * retrieve property (s2t_key_walk()).  A key frame with a hashed first
+ * hop or a waypoint is a header no node sends.
  */
 static void s2t_keys(struct kunit *test)
 {
@@ -301,11 +333,11 @@ static void s2t_keys(struct kunit *test)
 		{ 16, 4, 2, 7 }, { 30, 6, 2, 1 }, { 25, 7, 3, 3 },
 		{ 3, 2, 1, 0 },
 	};
+	u32 f, k, u, sel, y[DP_S2_SPACES_MAX];
 	struct dp_route_state st;
 	const char *why = NULL;
 	struct dp_topo t;
 	struct dp_hop hop;
-	u32 f, k, u, sel, sp, y[DP_S2_SPACES_MAX];
 
 	for (f = 0; f < ARRAY_SIZE(fab); f++) {
 		struct dp_topo_params p = {
@@ -322,36 +354,8 @@ static void s2t_keys(struct kunit *test)
 
 			dp_s2_key_point(kid, t.p.spaces, y);
 			for (sel = 0; sel < dp_sel_count(&t); sel++)
-				for (u = 0; u < t.nodes; u++) {
-					u32 at = u, hops = 0, m;
-					bool home = false;
-
-					dp_key_route_init(&t, u, kid, sel, &st);
-					KUNIT_ASSERT_TRUE(test,
-							  dp_dst_is_key(&t, st.flags));
-					for (;;) {
-						m = s2t_mcd_pt(&t, at, y);
-						if (dp_route(&t, at, &st, NULL,
-							     &hop))
-							break;
-						KUNIT_ASSERT_LE(test, ++hops,
-								t.max_hops);
-						at = hop.next;
-						if (sel)
-							KUNIT_EXPECT_LT(test,
-									s2t_mcd_pt(&t, at, y),
-									m);
-					}
-					KUNIT_EXPECT_EQ(test, hop.reason,
-							DP_DROP_ROUTE_AT_DST);
-					for (sp = 0; sp < t.p.spaces; sp++)
-						if (dp_s2_home(t.p.seed, t.nodes,
-							       y[sp], sp) == at)
-							home = true;
-					KUNIT_EXPECT_TRUE_MSG(test, home,
-							      "key %08x from %u ends at %u",
-							      kid, u, at);
-				}
+				for (u = 0; u < t.nodes; u++)
+					s2t_key_walk(test, &t, kid, y, sel, u);
 		}
 		/* Hostile key headers: a hashed first hop, a waypoint. */
 		dp_key_route_init(&t, 0, 5, 0, &st);
