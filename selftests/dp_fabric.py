@@ -11,6 +11,13 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            "SRC DST delivered|dropped" lines; IPS has "ADDR IPV4 IPV6"
            lines.  Prints mismatches; exit 0 when every pair's outcome
            (both families) is as wanted.
+       dp_fabric.py keys PREFIX WANT ADDR...
+           key addresses (S2): a UDP listener on [::]:7407 in each server
+           ADDR; for each "SRC KEYADDR HOME" line of WANT, SRC sends a
+           datagram to KEYADDR, the server whose listener gets it answers
+           with its ADDR to SRC's fabric address.  Prints mismatches
+           (who got it, who answered); exit 0 when every datagram landed
+           on HOME, only there, and the answer came back.
 """
 import ctypes
 import fcntl
@@ -123,8 +130,64 @@ def ping(prefix, argv):
     return 1 if bad else 0
 
 
+def netns(prefix, a):
+    fd = os.open("/run/netns/" + prefix + a, os.O_RDONLY)
+    if libc.setns(fd, 0x40000000) != 0:
+        sys.exit("setns %s%s failed" % (prefix, a))
+    os.close(fd)
+
+
+def keys(prefix, argv):
+    lis = {}
+    for a in argv[1:]:
+        netns(prefix, a)
+        so = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+        so.bind(("::", 7407))
+        lis[so] = a
+    bad = n = 0
+    for line in open(argv[0]):
+        src, kaddr, home = line.split()[:3]
+        netns(prefix, src)
+        tx = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+        tx.bind(("::", 0))
+        tok = b"key %d" % n
+        n += 1
+        got, answer = [], None
+        for _ in range(3):
+            try:
+                tx.sendto(tok, (kaddr, 7407))
+            except OSError:
+                pass
+            end = time.monotonic() + 1.5
+            while time.monotonic() < end and answer is None:
+                rd, _, _ = select.select(list(lis) + [tx], [], [],
+                                         max(0, end - time.monotonic()))
+                for so in rd:
+                    pkt, addr = so.recvfrom(2048)
+                    if so is tx:
+                        answer = pkt.decode(errors="replace")
+                    elif pkt == tok:
+                        got.append(lis[so])
+                        so.sendto(lis[so].encode(), addr)
+            if answer is not None:
+                # A late duplicate elsewhere would show here too.
+                rd, _, _ = select.select(list(lis), [], [], 0.05)
+                for so in rd:
+                    if so.recvfrom(2048)[0] == tok:
+                        got.append(lis[so])
+                break
+        tx.close()
+        if got != [home] or answer != home:
+            bad += 1
+            if bad <= 10:
+                print("%s -> %s: received by %s, answer from %s, expected %s"
+                      % (src, kaddr, ",".join(got) or "nobody", answer, home))
+    print("%d (source, key) sent, %d not on their home" % (n, bad))
+    return 1 if bad or not n else 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("ports", "ping"):
+    cmds = {"ports": ports, "ping": ping, "keys": keys}
+    if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
-    fn = ports if sys.argv[1] == "ports" else ping
-    sys.exit(fn(sys.argv[2], sys.argv[3:]))
+    sys.exit(cmds[sys.argv[1]](sys.argv[2], sys.argv[3:]))

@@ -21,6 +21,13 @@
 #    destination); pairs no live path connects stay unanswered;
 #  - shortcuts age out once unused; forged shortcut discovery frames are
 #    dropped and counted, and teach no shortcut;
+#  - key addresses (key6 prefix, dpillar.rst "Sending to a key"): from
+#    every node, a datagram to the key address of each of a few keys
+#    lands on the node "dpctl key locate KEY dev dp0" names there, which
+#    is where dpsim's own greedy walk ("dpsim locate --from all") ends,
+#    and the answer comes back; the key's homes come off the AnyIP route
+#    that only packets from dp0 see (a policy rule: skipped on a kernel
+#    without CONFIG_IPV6_MULTIPLE_TABLES, as the debug kernel);
 #  - a miswired cable (two cables' far ends swapped) is counted
 #    (hello_miswired) and shown by dpctl neigh at both near ends.
 . "$(dirname "$0")/lib.sh"
@@ -176,6 +183,52 @@ s2_hash() {
 	done
 	echo "$cmp (pair, hash) compared, $bad differ"
 	[ $bad = 0 ]
+}
+
+# s2_keys: the key prefix on every node, with the routes that make a key
+# address leave through dp0 when sent here and land on lo when it comes
+# in from dp0 (a rule for iif dp0: a node must not take its own packets
+# to a key for itself); then every node sends to each key's address.
+KEY6=fd64:7069:6c6c:6b65::
+s2_keys() {
+	local a k home addr err
+	# The debug kernel has no CONFIG_IPV6_MULTIPLE_TABLES: no rules.
+	if ! err=$(ip -n s2-0 -6 rule add iif dp0 lookup 7407 pref 100 2>&1); then
+		echo "ip -6 rule: $err"
+		[[ $err == *"not supported"* ]] && return "$KSFT_SKIP"
+		return 1
+	fi
+	for ((a = 0; a < N; a++)); do
+		ip netns exec "s2-$a" "$DPCTL" set dp0 key6 "$KEY6/96" ||
+			return 1
+		[ $a = 0 ] || ip -n "s2-$a" -6 rule add iif dp0 lookup 7407 \
+			pref 100 || return 1
+		ip -n "s2-$a" -6 -b - <<-EOF2 || return 1
+		route add $KEY6/96 dev dp0
+		route add local $KEY6/96 dev lo table 7407
+		EOF2
+	done
+	: > "$S2_TMP/keys"
+	for k in ${S2_KEYS:-foo bar user:42 /a/b}; do
+		"$DPSIM" locate "${OPTS[@]}" --key "$k" --from all |
+			awk '$1 == "from" { print $2, $4 }' > "$S2_TMP/dpsim" ||
+			return 1
+		for ((a = 0; a < N; a++)); do
+			ip netns exec "s2-$a" "$DPCTL" key locate "$k" dev dp0 \
+				> "$S2_TMP/loc" || return 1
+			addr=$(awk '$1 == "address" { print $2 }' "$S2_TMP/loc")
+			home=$(sed -n 's/^  from #[0-9]*: home #\([0-9]*\),.*/\1/p' "$S2_TMP/loc")
+			if [ "$(awk -v a="$a" '$1 == a { print $2 }' "$S2_TMP/dpsim")" != "$home" ] ||
+			   [[ $addr != "${KEY6%::}"* ]]; then
+				echo "key $k from $a: dpctl home '$home' address '$addr', dpsim:"
+				cat "$S2_TMP/dpsim"
+				return 1
+			fi
+			echo "$a $addr $home" >> "$S2_TMP/keys"
+		done
+	done
+	echo "homes: $(awk '{ print $3 }' "$S2_TMP/keys" | sort -n | uniq -c | awk '{ printf "#%s x%s ", $2, $1 }')"
+	python3 -S -E "$FABRIC_PY" keys s2- "$S2_TMP/keys" $(seq 0 $((N - 1)))
 }
 
 # s2_links up|down A/P...: node A's port P (and so its cable).
@@ -404,6 +457,8 @@ for size in "${sizes[@]}"; do
 		s2_routes
 	run_test "$NAME: route get with a flow hash equals dpsim route --hash" \
 		s2_hash
+	run_test "$NAME: a packet to a key address lands on the home dpctl key locate and dpsim name, from every node" \
+		s2_keys
 	node=$((N / 2))
 	ports=()
 	for ((p = 0; p < P; p++)); do ports+=("$node/$p"); done

@@ -9,6 +9,7 @@
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <net/ipv6.h>
 #include <net/rtnetlink.h>
 
 #include "compat.h"
@@ -342,6 +343,8 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 				    .len = DP_ADDR_TEXT_MAX - 1 },
 	/* The topology's modes: checked against it in dp_settings_parse(). */
 	[IFLA_DPILLAR_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
+	[IFLA_DPILLAR_KEY6_PREFIX] =
+		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 };
 
 static int dp_require(struct nlattr *data[], int type, const char *msg,
@@ -504,6 +507,7 @@ static void dp_settings_attrs_ifla(struct nlattr *data[],
 	a->ip4_plen = data[IFLA_DPILLAR_IP4_PREFIXLEN];
 	a->ip6_prefix = data[IFLA_DPILLAR_IP6_PREFIX];
 	a->mode = data[IFLA_DPILLAR_MODE];
+	a->key6_prefix = data[IFLA_DPILLAR_KEY6_PREFIX];
 }
 
 /*
@@ -537,6 +541,9 @@ static int dp_settings_parse(const struct dp_settings_attrs *a,
 	if (a->ip6_prefix)
 		nla_memcpy(&s->prefix.ip6, a->ip6_prefix,
 			   sizeof(s->prefix.ip6));
+	if (a->key6_prefix)
+		nla_memcpy(&s->prefix.key6, a->key6_prefix,
+			   sizeof(s->prefix.key6));
 
 	if (s->dead_ms <= s->hello_ms) {
 		NL_SET_ERR_MSG_ATTR(extack, a->dead_ms ?: a->hello_ms,
@@ -552,6 +559,27 @@ static int dp_settings_parse(const struct dp_settings_attrs *a,
 	if (s->prefix.ip6.s6_addr32[3]) {
 		NL_SET_ERR_MSG_ATTR(extack, a->ip6_prefix,
 				    "IPv6 prefix is a /96: its low 32 bits must be zero");
+		return -EINVAL;
+	}
+	/*
+	 * Key addresses (fwd.c): a /96 whose low 32 bits are a key id, for
+	 * topologies with key-based routing; :: turns it off.
+	 */
+	if (a->key6_prefix && !ipv6_addr_any(&s->prefix.key6) &&
+	    !dp_topo_has_keys(topo)) {
+		NL_SET_ERR_MSG_ATTR(extack, a->key6_prefix,
+				    "This topology has no key-based routing");
+		return -EINVAL;
+	}
+	if (s->prefix.key6.s6_addr32[3]) {
+		NL_SET_ERR_MSG_ATTR(extack, a->key6_prefix,
+				    "Key prefix is a /96: its low 32 bits must be zero");
+		return -EINVAL;
+	}
+	if (!ipv6_addr_any(&s->prefix.key6) &&
+	    !memcmp(&s->prefix.key6, &s->prefix.ip6, 12)) {
+		NL_SET_ERR_MSG_ATTR(extack, a->key6_prefix ?: a->ip6_prefix,
+				    "Key prefix must differ from the node prefix");
 		return -EINVAL;
 	}
 	return 0;
@@ -857,7 +885,7 @@ static size_t dp_get_size(const struct net_device *dev)
 
 	return nla_total_size(sizeof(u32)) * 13 +	/* u32 attributes */
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
-	       nla_total_size(sizeof(struct in6_addr)) +
+	       nla_total_size(sizeof(struct in6_addr)) * 2 + /* IP6, KEY6 */
 	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(0) +			/* PORTS */
@@ -898,7 +926,10 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_u8(skb, IFLA_DPILLAR_IP4_PREFIXLEN, set.prefix.ip4_plen) ||
 	    nla_put(skb, IFLA_DPILLAR_IP6_PREFIX, sizeof(set.prefix.ip6),
 		    &set.prefix.ip6) ||
-	    nla_put_u32(skb, IFLA_DPILLAR_MODE, set.mode))
+	    nla_put_u32(skb, IFLA_DPILLAR_MODE, set.mode) ||
+	    (!ipv6_addr_any(&set.prefix.key6) &&
+	     nla_put(skb, IFLA_DPILLAR_KEY6_PREFIX, sizeof(set.prefix.key6),
+		     &set.prefix.key6)))
 		return -EMSGSIZE;
 
 	nest = nla_nest_start(skb, IFLA_DPILLAR_PORTS);

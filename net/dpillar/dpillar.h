@@ -162,6 +162,7 @@ struct dp_prefix {
 	__be32 ip4;
 	u8 ip4_plen;
 	struct in6_addr ip6;	/* /96: low 32 bits are the node id */
+	struct in6_addr key6;	/* /96: low 32 bits are a key id; :: none */
 	struct rcu_head rcu;
 };
 
@@ -275,6 +276,7 @@ struct dp_settings_attrs {
 	const struct nlattr *ip4_plen;
 	const struct nlattr *ip6_prefix;
 	const struct nlattr *mode;
+	const struct nlattr *key6_prefix;
 };
 
 /* device.c */

@@ -17,6 +17,7 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/icmp.h>
+#include <net/ipv6.h>
 
 #include "dpillar.h"
 
@@ -105,8 +106,10 @@ void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
 /*
  * Route the frame whose dpillar header is at skb->data (routing fields
  * still to be filled from @st), add the Ethernet header and send it.
- * Returns DP_STAT_MAX when the skb was sent, else the drop to count; the
- * skb is then still the caller's.
+ * Returns DP_STAT_MAX when the skb was sent, DP_STAT_DELIVERED for a data
+ * frame to a key (dp_dst_is_key()) of which this node is the home (the
+ * caller delivers it), else the drop to count; the skb is then still the
+ * caller's.
  */
 enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 			  struct dp_route_state *st, enum dp_stat noroute)
@@ -118,6 +121,11 @@ enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	u64 mac;
 
 	if (dp_route(&dp->topo, dp->self, st, &dp->view, &hop)) {
+		h = (struct dpillar_hdr *)skb->data;
+		if (hop.reason == DP_DROP_ROUTE_AT_DST &&
+		    h->type == DPILLAR_T_DATA &&
+		    dp_dst_is_key(&dp->topo, st->flags))
+			return DP_STAT_DELIVERED;
 		dp_count_route_reason(dp, hop.reason);
 		/* S2's local minimum: look for a shortcut (shortcut.c). */
 		if (hop.reason && hop.reason == dp->topo.ops->discover_drop)
@@ -169,6 +177,22 @@ bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_ip6_to_node);
 
+/*
+ * A destination under the device's key prefix (a /96; none when ::): its
+ * low 32 bits are the key id that the frame carries as its dst.
+ */
+static bool dp_ip6_to_key(const struct dp_priv *dp,
+			  const struct in6_addr *daddr, u32 *key)
+{
+	const struct dp_prefix *p = dp_prefix(dp);
+
+	if (!dp_topo_has_keys(&dp->topo) || ipv6_addr_any(&p->key6) ||
+	    memcmp(daddr, &p->key6, 12))
+		return false;
+	*key = ntohl(daddr->s6_addr32[3]);
+	return true;
+}
+
 /* The node a packet of this host goes to; never this server itself. */
 static bool dp_ip_to_node(const struct dp_priv *dp, struct sk_buff *skb,
 			  u32 *node)
@@ -190,6 +214,24 @@ static void dp_unreachable(struct sk_buff *skb)
 		icmpv6_ndo_send(skb, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH, 0);
 }
 
+/*
+ * A packet this node sent to a key of which it is itself the home: hand
+ * it back to the stack as received on dp0, as a frame from the fabric
+ * would be (dp_deliver()), so that the key address's route for packets
+ * from dp0 (dpillar.rst, "Sending to a key") takes it.
+ */
+static void dp_key_deliver_self(struct dp_priv *dp, struct sk_buff *skb)
+{
+	__skb_pull(skb, DP_HDR_LEN);
+	skb_reset_network_header(skb);
+	skb_reset_mac_header(skb);
+	skb->mac_len = 0;
+	skb->dev = dp->dev;
+	skb->pkt_type = PACKET_HOST;
+	dp_count_bytes(dp, DP_STAT_DELIVERED, skb->len);
+	netif_rx(skb);
+}
+
 /* ndo_start_xmit of dp0: an IP packet of this host enters the fabric. */
 netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 {
@@ -199,6 +241,7 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	unsigned int len = skb->len;
 	enum dp_stat err, why;
 	u32 dst, hash;
+	bool key;
 
 	if (skb->protocol == htons(ETH_P_IP)) {
 		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
@@ -209,7 +252,9 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	} else {
 		goto drop_proto;
 	}
-	if (!dp_ip_to_node(dp, skb, &dst)) {
+	key = skb->protocol == htons(ETH_P_IPV6) &&
+	      dp_ip6_to_key(dp, &ipv6_hdr(skb)->daddr, &dst);
+	if (!key && !dp_ip_to_node(dp, skb, &dst)) {
 		dp_unreachable(skb);
 		why = DP_STAT_TX_NOT_FABRIC;
 		goto drop;
@@ -231,8 +276,16 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	h->src = htonl(dp->self);
 	h->dst = htonl(dst);
 
-	dp_psel_route_init(dp, dst, hash, &st);
+	if (key)
+		dp_key_route_init(&dp->topo, dp->self, dst,
+				  READ_ONCE(dp->mode), &st);
+	else
+		dp_psel_route_init(dp, dst, hash, &st);
 	err = dp_route_out(dp, skb, &st, DP_STAT_TX_NOROUTE);
+	if (err == DP_STAT_DELIVERED) {
+		dp_key_deliver_self(dp, skb);
+		return NETDEV_TX_OK;
+	}
 	if (err != DP_STAT_MAX) {
 		why = err;
 		goto drop;
@@ -283,9 +336,13 @@ drop:
 	return RX_HANDLER_CONSUMED;
 }
 
-/* A data frame for someone else: one more hop. */
-static void dp_relay(struct dp_priv *dp, struct sk_buff *skb)
+/*
+ * A data frame for someone else: one more hop.  A key frame may end here
+ * (this node is the key's home): it is delivered.
+ */
+static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 {
+	struct sk_buff *skb = *pskb;
 	struct dp_route_state st;
 	struct dpillar_hdr *h;
 	enum dp_stat err, why;
@@ -310,15 +367,24 @@ static void dp_relay(struct dp_priv *dp, struct sk_buff *skb)
 
 	skb_forward_csum(skb);
 	err = dp_route_out(dp, skb, &st, DP_STAT_DROP_NOROUTE);
+	if (err == DP_STAT_DELIVERED)
+		return dp_deliver(dp, pskb);
 	if (err != DP_STAT_MAX) {
 		why = err;
 		goto drop;
 	}
 	dp_count(dp, DP_STAT_FORWARDED);
-	return;
+	return RX_HANDLER_CONSUMED;
 
 drop:
 	dp_drop(dp, skb, why);
+	return RX_HANDLER_CONSUMED;
+}
+
+/* A data frame to a key has a key id as its dst, not a node id. */
+static bool dp_hdr_to_key(const struct dp_priv *dp, const struct dpillar_hdr *h)
+{
+	return h->type == DPILLAR_T_DATA && dp_dst_is_key(&dp->topo, h->flags);
 }
 
 static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
@@ -326,7 +392,8 @@ static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
 	u32 wp = ntohl(h->waypoint);
 
 	return dp_addr_valid(&dp->topo, ntohl(h->src)) &&
-	       dp_addr_valid(&dp->topo, ntohl(h->dst)) &&
+	       (dp_hdr_to_key(dp, h) ||
+		dp_addr_valid(&dp->topo, ntohl(h->dst))) &&
 	       (wp == DPILLAR_NODE_NONE || dp_addr_valid(&dp->topo, wp));
 }
 
@@ -411,10 +478,9 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		dp_probe_rcv(dp, skb);
 		return RX_HANDLER_CONSUMED;
 	}
-	if (ntohl(h->dst) == dp->self)
+	if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
 		return dp_deliver(dp, pskb);
-	dp_relay(dp, skb);
-	return RX_HANDLER_CONSUMED;
+	return dp_relay(dp, pskb);
 
 drop:
 	dp_drop(dp, skb, why);

@@ -43,7 +43,7 @@ dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 
 /* The bounds of the rtnetlink policy (device.c), which shares the checks. */
 static const struct nla_policy
-dp_genl_dev_set_policy[DPILLAR_A_DEV_SEED + 1] = {
+dp_genl_dev_set_policy[DPILLAR_A_DEV_KEY6_PREFIX + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
@@ -74,6 +74,8 @@ dp_genl_dev_set_policy[DPILLAR_A_DEV_SEED + 1] = {
 	[DPILLAR_A_DEV_LEVEL]	= { .type = NLA_U32 },
 	[DPILLAR_A_DEV_SPACES]	= NLA_POLICY_RANGE(NLA_U32, 1, 8),
 	[DPILLAR_A_DEV_SEED]	= { .type = NLA_U32 },
+	[DPILLAR_A_DEV_KEY6_PREFIX] =
+		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 };
 
 static const struct nla_policy
@@ -314,7 +316,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,
-		.maxattr	= DPILLAR_A_DEV_SEED,
+		.maxattr	= DPILLAR_A_DEV_KEY6_PREFIX,
 	},
 	{
 		.cmd		= DPILLAR_CMD_NEIGH_GET,

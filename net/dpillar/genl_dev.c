@@ -7,6 +7,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
+#include <net/ipv6.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
@@ -54,7 +55,7 @@ static size_t dp_genl_dev_size(void)
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(sizeof(__be32)) +		/* IP4_PREFIX */
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
-	       nla_total_size(sizeof(struct in6_addr)) + /* IP6_PREFIX */
+	       nla_total_size(sizeof(struct in6_addr)) * 2 + /* IP6, KEY6 */
 	       DPILLAR_PORTS_MAX * dp_genl_port_size() +
 	       nla_total_size(0) +			/* STATS */
 	       nla_total_size_64bit(sizeof(u64)) *
@@ -197,7 +198,9 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	    nla_put_be32(skb, DPILLAR_A_DEV_IP4_PREFIX, prefix->ip4) ||
 	    nla_put_u8(skb, DPILLAR_A_DEV_IP4_PREFIXLEN, prefix->ip4_plen) ||
 	    nla_put_in6_addr(skb, DPILLAR_A_DEV_IP6_PREFIX, &prefix->ip6) ||
-	    nla_put_u32(skb, DPILLAR_A_DEV_MODE, READ_ONCE(dp->mode)))
+	    nla_put_u32(skb, DPILLAR_A_DEV_MODE, READ_ONCE(dp->mode)) ||
+	    (!ipv6_addr_any(&prefix->key6) &&
+	     nla_put_in6_addr(skb, DPILLAR_A_DEV_KEY6_PREFIX, &prefix->key6)))
 		goto cancel;
 
 	for (i = 0; i < dp->nports; i++) {
@@ -291,6 +294,7 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.ip4_plen	= tb[DPILLAR_A_DEV_IP4_PREFIXLEN],
 		.ip6_prefix	= tb[DPILLAR_A_DEV_IP6_PREFIX],
 		.mode		= tb[DPILLAR_A_DEV_MODE],
+		.key6_prefix	= tb[DPILLAR_A_DEV_KEY6_PREFIX],
 	};
 	/* The topology and address, as the IFLA_DPILLAR_* that name them. */
 	struct nlattr *data[IFLA_DPILLAR_MAX + 1] = {

@@ -238,6 +238,13 @@ struct dp_topo;
  *	At most DP_PATHS_MAX.
  * @path_init: with @npaths, the routing state of candidate @m (< what
  *	@npaths returned) from @src to @dst, as @route_init would set it.
+ * @key_route_init: optional, key-based routing: the state of a new packet
+ *	from @src to the 32-bit key @key (routing mode @sel), which travels
+ *	in @st->dst in place of a node id.  Routing takes the packet to the
+ *	key's home, where @route returns -1 with DP_DROP_ROUTE_AT_DST: the
+ *	caller delivers it there.
+ * @dst_is_key: with @key_route_init, whether @flags (off the wire) mark
+ *	a key frame, whose dst is a key and not a node id.
  * @addr_to_label: optional, for topologies whose UAPI address is also a
  *	column and byte symbols (IFLA_DPILLAR_COLUMN/LABEL): @sym gets
  *	*@nsym entries, least significant first.
@@ -278,6 +285,9 @@ struct dp_topo_ops {
 	u32 (*npaths)(const struct dp_topo *t, u32 src, u32 dst, u32 sel);
 	void (*path_init)(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			  struct dp_route_state *st);
+	void (*key_route_init)(const struct dp_topo *t, u32 src, u32 key,
+			       u32 sel, struct dp_route_state *st);
+	bool (*dst_is_key)(const struct dp_topo *t, u8 flags);
 
 	int (*addr_to_label)(const struct dp_topo *t, u32 id, u32 *column,
 			     u8 *sym, u32 *nsym);
@@ -328,6 +338,25 @@ static inline u32 dp_topo_ttl(const struct dp_topo *t)
 static inline bool dp_addr_valid(const struct dp_topo *t, u32 id)
 {
 	return id < t->nodes;
+}
+
+/* Key-based routing (struct dp_topo_ops.key_route_init): S2 only. */
+static inline bool dp_topo_has_keys(const struct dp_topo *t)
+{
+	return t->ops->key_route_init && t->ops->dst_is_key;
+}
+
+/* A frame whose header's dst is a key, not a node id. */
+static inline bool dp_dst_is_key(const struct dp_topo *t, u8 flags)
+{
+	return dp_topo_has_keys(t) && t->ops->dst_is_key(t, flags);
+}
+
+static inline void dp_key_route_init(const struct dp_topo *t, u32 src,
+				     u32 key, u32 sel,
+				     struct dp_route_state *st)
+{
+	t->ops->key_route_init(t, src, key, sel, st);
 }
 
 /*

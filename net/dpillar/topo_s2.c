@@ -183,7 +183,7 @@ int dp_s2_first_hop(const u32 *self, const u32 *dst, u32 d,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_first_hop);
 
-void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x)
+u32 dp_s2_key_hash(const u8 *key, u32 len)
 {
 	u32 h = 0x811c9dc5U, i;
 
@@ -191,8 +191,22 @@ void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x)
 		h ^= key[i];
 		h *= 0x01000193U;
 	}
+	return h;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_hash);
+
+void dp_s2_key_point(u32 kid, u32 d, u32 *x)
+{
+	u32 i;
+
 	for (i = 0; i < d; i++)
-		x[i] = dp_fmix32(h ^ dp_fmix32(0x6b657900U + i));
+		x[i] = dp_fmix32(kid ^ dp_fmix32(0x6b657900U + i));
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_point);
+
+void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x)
+{
+	dp_s2_key_point(dp_s2_key_hash(key, len), d, x);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_coords);
 
@@ -274,14 +288,18 @@ enum {
 };
 
 /*
- * Route state flags: the rule (selector), the first-hop mark, and the
+ * Route state flags: the rule (selector), the first-hop mark, the
  * shortcut phase (S2_FL_SHORTCUT: the word is then the most hops the
- * packet may still take, each along a discovered shortcut).
+ * packet may still take, each along a discovered shortcut), and the key
+ * mark: the header's dst is a 32-bit key id, not a node (key frames take
+ * no hashed first hop and no shortcut: S2_FL_KEY_KNOWN).
  */
 #define S2_FL_SEL_MASK	0x03
 #define S2_FL_FIRST	0x04
 #define S2_FL_SHORTCUT	0x08
 #define S2_FL_KNOWN	(S2_FL_SEL_MASK | S2_FL_FIRST | S2_FL_SHORTCUT)
+#define S2_FL_KEY	0x10
+#define S2_FL_KEY_KNOWN	(S2_FL_SEL_MASK | S2_FL_KEY)
 
 /* Selectors (route_init's sel, dpctl "mode"): index = value. */
 #define S2_SEL_COUNT	3
@@ -504,6 +522,24 @@ void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_route_init);
 
+/* A key frame to the key id @key: plain greedy (no hashed first hop). */
+static void s2_key_route_init(const struct dp_topo *t, u32 src, u32 key,
+			      u32 sel, struct dp_route_state *st)
+{
+	(void)t;
+	(void)src;
+	st->dst = key;
+	st->waypoint = DP_NODE_NONE;
+	st->flags = (sel < S2_SEL_COUNT ? sel : 0) | S2_FL_KEY;
+	st->word = 0;
+}
+
+static bool s2_dst_is_key(const struct dp_topo *t, u8 flags)
+{
+	(void)t;
+	return flags & S2_FL_KEY;
+}
+
 /* MCD of node @id to the coordinates @xd, derived space by space. */
 static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
 {
@@ -576,6 +612,105 @@ static bool s2_shortcut(const struct dp_topo *t, u32 self,
 }
 
 /*
+ * The greediest decision toward the point @xd, over the live 1-hop
+ * neighbours in port order, then (rules 2hop and 2hop-sim) each one's
+ * 2-hop list, ties to the first: the candidates and order of
+ * dp_s2_route().  Returns the port to send on (*@next its peer, *@phase
+ * greedy or greedy2), or -1 when no candidate is strictly closer to @xd
+ * than @self.
+ */
+static int s2_greedy_pick(const struct s2_priv *d, u32 self, const u32 *xd,
+			  const struct dp_view *v, u32 rule, u32 *next,
+			  u8 *phase)
+{
+	u32 peer[DP_MAX_PORTS], mc1[DP_MAX_PORTS], ids[DP_MAX_PORTS];
+	u32 ms = s2_mcd_id(d, self, xd), m = ms, p, i, n;
+	int pick = -1;
+
+	*phase = S2_PHASE_GREEDY;
+	s2_peers(d, self, peer);
+	for (p = 0; p < d->ports; p++) {
+		mc1[p] = 0xffffffffU;
+		if (peer[p] == DP_NODE_NONE ||
+		    !dp_view_reachable(v, self, p, peer[p])) {
+			peer[p] = DP_NODE_NONE;
+			continue;
+		}
+		mc1[p] = s2_mcd_id(d, peer[p], xd);
+		if (mc1[p] < m) {
+			m = mc1[p];
+			pick = p;
+		}
+	}
+	for (p = 0; p < d->ports && rule != DP_S2_RULE_1HOP; p++) {
+		if (peer[p] == DP_NODE_NONE ||
+		    (rule == DP_S2_RULE_2HOP_SIM && mc1[p] >= ms))
+			continue;
+		n = s2_two_hop(d, v, self, p, peer[p], ids);
+		for (i = 0; i < n && i < DP_MAX_PORTS; i++) {
+			u32 mc;
+
+			if (ids[i] == self || ids[i] >= d->nodes)
+				continue;
+			mc = s2_mcd_id(d, ids[i], xd);
+			if (mc < m) {
+				m = mc;
+				pick = p;
+				*phase = S2_PHASE_GREEDY2;
+			}
+		}
+	}
+	if (pick >= 0)
+		*next = peer[pick];
+	return pick;
+}
+
+/*
+ * One hop of a key frame (S2_FL_KEY): st->dst is a 32-bit key id, whose
+ * coordinates every relay derives with dp_s2_key_point() (no table), and
+ * the frame goes greedily toward them with the frame's rule, as a frame
+ * to a node does.  The node where no live candidate is strictly closer
+ * is the end: -1 with DP_DROP_ROUTE_AT_DST, which the caller takes as
+ * "deliver here".  With every ring neighbour of the first d spaces live
+ * that node is a home of the key in some space (the paper's Lemma,
+ * section 4.4: greediest routing's retrieve); around a failure it is the
+ * closest node greedy routing can reach, where the packet is delivered
+ * rather than lost.
+ *
+ * Loop freedom is the node case's (dp_s2_route(), topo_s2.h): no part of
+ * it needs the destination to be a node.  With 1hop and 2hop-sim the MCD
+ * to the key's point strictly decreases at every hop; with the paper's
+ * 2hop rule the picked MCD m never increases and strictly decreases
+ * within two hops.  No hashed first hop (a key frame with S2_FL_FIRST is
+ * dropped), so the end depends on the source and the key alone, which
+ * is what dpctl key locate and dpsim compute; the path is at most
+ * nodes - 1 hops, within the TTL.
+ */
+static int s2_route_key(const struct s2_priv *d, u32 self,
+			struct dp_route_state *st, const struct dp_view *v,
+			struct dp_hop *hop)
+{
+	u32 xd[DP_S2_SPACES_MAX], rule = s2_rule(st->flags & S2_FL_SEL_MASK);
+	u32 next = DP_NODE_NONE;
+	u8 phase;
+	int pick;
+
+	if (self >= d->nodes)
+		return s2_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (st->waypoint != DP_NODE_NONE || (st->flags & ~S2_FL_KEY_KNOWN) ||
+	    rule == DP_S2_RULE_COUNT)
+		return s2_drop(hop, S2_DROP_BAD_STATE);
+	dp_s2_key_point(st->dst, d->spaces, xd);
+	pick = s2_greedy_pick(d, self, xd, v, rule, &next, &phase);
+	if (pick < 0)
+		return s2_drop(hop, DP_DROP_ROUTE_AT_DST);	/* home */
+	hop->next = next;
+	hop->port = pick;
+	hop->phase = phase;
+	return 0;
+}
+
+/*
  * One hop of greediest routing, as dp_s2_greedy() decides it (the same
  * candidates in the same order as dpsim's: live 1-hop neighbours in port
  * order, then each one's neighbours as its Hello lists them, ties to the
@@ -619,6 +754,8 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 
 	hop->phase = DP_PHASE_NONE;
 	hop->reason = DP_DROP_ROUTE_NONE;
+	if (st->flags & S2_FL_KEY)
+		return s2_route_key(d, self, st, v, hop);
 	if (!dp_addr_valid(t, self) || !dp_addr_valid(t, st->dst))
 		return s2_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
 	if (self == st->dst)
@@ -767,5 +904,7 @@ const struct dp_topo_ops dp_s2_ops = {
 	.route_init = dp_s2_route_init,
 	.route = dp_s2_route,
 	.route_choices = s2_route_choices,
+	.key_route_init = s2_key_route_init,
+	.dst_is_key = s2_dst_is_key,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_ops);

@@ -114,7 +114,16 @@ int dp_s2_greedy(const u32 *self, const u32 *dst, u32 d,
 int dp_s2_first_hop(const u32 *self, const u32 *dst, u32 d,
 		    const struct dp_s2_cand *c, u32 n, u32 hash);
 
-/* A key's coordinates: L hashes of the key bytes (FNV-1a, then mixed). */
+/*
+ * A key's coordinates: L hashes of the key bytes.  The key bytes hash to
+ * a 32-bit key id (FNV-1a, dp_s2_key_hash()) and the id to one
+ * coordinate per space (a murmur3 finaliser per space, dp_s2_key_point()),
+ * so a key's coordinates depend on its 32-bit id alone: that id is what a
+ * key frame carries (the header's dst) and what the low 32 bits of a key
+ * address under the device's key prefix are.
+ */
+u32 dp_s2_key_hash(const u8 *key, u32 len);
+void dp_s2_key_point(u32 kid, u32 d, u32 *x);
 void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x);
 
 #endif /* _DP_TOPO_S2_H */

@@ -278,6 +278,105 @@ static void s2t_ops(struct kunit *test)
 	}
 }
 
+/* MCD of node @id to the point @y. */
+static u32 s2t_mcd_pt(const struct dp_topo *t, u32 id, const u32 *y)
+{
+	u32 x[DP_S2_SPACES_MAX], i;
+
+	for (i = 0; i < t->p.spaces; i++)
+		x[i] = dp_s2_coord(t->p.seed, t->nodes, id, i);
+	return dp_s2_mcd(x, y, t->p.spaces);
+}
+
+/*
+ * One key frame from @u to the key id @kid (point @y) under selector
+ * @sel, failure-free: it ends (at_dst: deliver) within t->max_hops at a
+ * home of the key in one of the spaces; the MCD to the point strictly
+ * decreases under 1hop and 2hop-sim.
+ */
+static void s2t_key_walk(struct kunit *test, const struct dp_topo *t,
+			 u32 kid, const u32 *y, u32 sel, u32 u)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 at = u, hops = 0, m, sp;
+	bool home = false;
+
+	dp_key_route_init(t, u, kid, sel, &st);
+	KUNIT_ASSERT_TRUE(test, dp_dst_is_key(t, st.flags));
+	for (;;) {
+		m = s2t_mcd_pt(t, at, y);
+		if (dp_route(t, at, &st, NULL, &hop))
+			break;
+		KUNIT_ASSERT_LE(test, ++hops, t->max_hops);
+		at = hop.next;
+		if (sel)	/* 1hop, 2hop-sim: strictly closer */
+			KUNIT_EXPECT_LT(test, s2t_mcd_pt(t, at, y), m);
+	}
+	KUNIT_EXPECT_EQ(test, hop.reason, DP_DROP_ROUTE_AT_DST);
+	for (sp = 0; sp < t->p.spaces; sp++)
+		if (dp_s2_home(t->p.seed, t->nodes, y[sp], sp) == at)
+			home = true;
+	KUNIT_EXPECT_TRUE_MSG(test, home, "key %08x from %u ends at %u",
+			      kid, u, at);
+}
+
+/*
+ * Key frames (dp_key_route_init()): from every node, under every rule,
+ * greediest routing toward a key id's point ends at a node that is the
+ * key's home (dp_s2_home()) in one of the first d spaces, the paper's
+ * retrieve property (s2t_key_walk()).  A key frame with a hashed first
+ * hop or a waypoint is a header no node sends.
+ */
+static void s2t_keys(struct kunit *test)
+{
+	static const struct { u32 nodes, ports, spaces, seed; } fab[] = {
+		{ 16, 4, 2, 7 }, { 30, 6, 2, 1 }, { 25, 7, 3, 3 },
+		{ 3, 2, 1, 0 },
+	};
+	u32 f, k, u, sel, y[DP_S2_SPACES_MAX];
+	struct dp_route_state st;
+	const char *why = NULL;
+	struct dp_topo t;
+	struct dp_hop hop;
+
+	for (f = 0; f < ARRAY_SIZE(fab); f++) {
+		struct dp_topo_params p = {
+			.kind = DP_TOPO_S2, .nodes = fab[f].nodes,
+			.n = fab[f].ports, .spaces = fab[f].spaces,
+			.seed = fab[f].seed,
+		};
+
+		KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&t, &p, &why), 0, "%s",
+				    why);
+		KUNIT_ASSERT_TRUE(test, dp_topo_has_keys(&t));
+		for (k = 0; k < 48; k++) {
+			u32 kid = k < 2 ? k * 0xffffffffU : dp_fmix32(k);
+
+			dp_s2_key_point(kid, t.p.spaces, y);
+			for (sel = 0; sel < dp_sel_count(&t); sel++)
+				for (u = 0; u < t.nodes; u++)
+					s2t_key_walk(test, &t, kid, y, sel, u);
+		}
+		/* Hostile key headers: a hashed first hop, a waypoint. */
+		dp_key_route_init(&t, 0, 5, 0, &st);
+		st.flags |= 0x04;
+		KUNIT_EXPECT_EQ(test, dp_route(&t, 1, &st, NULL, &hop), -1);
+		KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, hop.reason),
+				   "bad_state");
+		dp_key_route_init(&t, 0, 5, 0, &st);
+		st.waypoint = 1;
+		KUNIT_EXPECT_EQ(test, dp_route(&t, 1, &st, NULL, &hop), -1);
+		KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, hop.reason),
+				   "bad_state");
+		/* A frame to a node is not a key frame. */
+		dp_route_init(&t, 0, 1, 0, 0, &st);
+		KUNIT_EXPECT_FALSE(test, dp_dst_is_key(&t, st.flags));
+	}
+	/* The key's id is the FNV-1a hash of its bytes ("a": 0xe40c292c). */
+	KUNIT_EXPECT_EQ(test, dp_s2_key_hash((const u8 *)"a", 1), 0xe40c292cU);
+}
+
 /* Parameters the module refuses, each with its extack message. */
 static void s2t_ops_init(struct kunit *test)
 {
@@ -556,6 +655,7 @@ static void s2t_shortcut(struct kunit *test)
 static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_ops),
 	KUNIT_CASE(s2t_ops_init),
+	KUNIT_CASE(s2t_keys),
 	KUNIT_CASE(s2t_tlv_parse),
 	KUNIT_CASE(s2t_derived),
 	KUNIT_CASE(s2t_home),

@@ -104,6 +104,12 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 	}
 	json_str("ip4_prefix", pfx4);
 	json_str("ip6_prefix", pfx6);
+	if (!IN6_IS_ADDR_UNSPECIFIED(&d->pfx.key6)) {
+		char k6[FABRIC_IP6_TEXT];
+
+		fabric_key6_text(&d->pfx, k6);
+		json_str("key6_prefix", k6);
+	}
 	json_uint("hello_ms", d->hello_ms);
 	json_uint("dead_ms", d->dead_ms);
 	json_str("mode", mode_name(d));
@@ -157,6 +163,12 @@ static void show_one(const struct dp_dev *d, void *data)
 	       mode_name(d));
 	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
 	printf("    inet6 %s prefix %s\n", ip6, pfx6);
+	if (!IN6_IS_ADDR_UNSPECIFIED(&d->pfx.key6)) {
+		char k6[FABRIC_IP6_TEXT];
+
+		fabric_key6_text(&d->pfx, k6);
+		printf("    key6 prefix %s\n", k6);
+	}
 	table_init(&t, "PORT DEV STATE SWITCH REACHABLE");
 	for (i = 0; i < d->nports; i++) {
 		const struct dpctl_port *p = &d->ports[i];
@@ -319,6 +331,7 @@ static const struct setting_attrs dev_settings = {
 	.ip4 = DPILLAR_A_DEV_IP4_PREFIX,
 	.ip4_len = DPILLAR_A_DEV_IP4_PREFIXLEN,
 	.ip6 = DPILLAR_A_DEV_IP6_PREFIX,
+	.key6 = DPILLAR_A_DEV_KEY6_PREFIX,
 	.mode = DPILLAR_A_DEV_MODE,
 };
 

@@ -46,6 +46,22 @@ bool fabric_ip4(const struct fabric_pfx *p, u32 id, char *buf)
 	return true;
 }
 
+void fabric_key6_text(const struct fabric_pfx *p, char *buf)
+{
+	char a6[INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, &p->key6, a6, sizeof(a6));
+	snprintf(buf, FABRIC_IP6_TEXT, "%s/96", a6);
+}
+
+void fabric_key6(const struct fabric_pfx *p, u32 kid, char *buf)
+{
+	struct in6_addr a = p->key6;
+
+	a.s6_addr32[3] = htonl(kid);
+	inet_ntop(AF_INET6, &a, buf, INET6_ADDRSTRLEN);
+}
+
 void fabric_ip6(const struct fabric_pfx *p, u32 id, char *buf)
 {
 	struct in6_addr a = p->ip6;
@@ -146,7 +162,7 @@ bool is_setting(const char *key)
 {
 	return !strcmp(key, "hello") || !strcmp(key, "dead") ||
 	       !strcmp(key, "ip4") || !strcmp(key, "ip6") ||
-	       !strcmp(key, "mode");
+	       !strcmp(key, "mode") || !strcmp(key, "key6");
 }
 
 /* A routing mode by the topology's name for it, or its number. */
@@ -203,9 +219,15 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 		mnl_attr_put_u8(nlh, a->ip4_len, (uint8_t)len);
 		return 1;
 	}
-	if (!strcmp(key, "ip6")) {
+	if (!strcmp(key, "ip6") || !strcmp(key, "key6")) {
 		char buf[INET6_ADDRSTRLEN + 4], *slash;
 		struct in6_addr ip;
+
+		if (!strcmp(key, "key6") && !strcmp(val, "none")) {
+			memset(&ip, 0, sizeof(ip));
+			mnl_attr_put(nlh, a->key6, sizeof(ip), &ip);
+			return 1;
+		}
 
 		snprintf(buf, sizeof(buf), "%s", val);
 		slash = strchr(buf, '/');
@@ -215,7 +237,8 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 			*slash = 0;
 		if (inet_pton(AF_INET6, buf, &ip) != 1)
 			return usage_error("invalid IPv6 prefix \"%s\"", val);
-		mnl_attr_put(nlh, a->ip6, sizeof(ip), &ip);
+		mnl_attr_put(nlh, strcmp(key, "key6") ? a->ip6 : a->key6,
+			     sizeof(ip), &ip);
 		return 1;
 	}
 	return 0;

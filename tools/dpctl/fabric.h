@@ -17,6 +17,7 @@ struct fabric_pfx {
 	struct in_addr ip4;
 	unsigned int ip4_len;
 	struct in6_addr ip6;	/* a /96 */
+	struct in6_addr key6;	/* a /96 of key addresses (S2); :: none */
 };
 
 void fabric_pfx_default(struct fabric_pfx *p);
@@ -29,6 +30,9 @@ void fabric_pfx_text(const struct fabric_pfx *p, char *ip4,
  */
 bool fabric_ip4(const struct fabric_pfx *p, u32 id, char *buf);
 void fabric_ip6(const struct fabric_pfx *p, u32 id, char *buf);
+/* The key prefix "PFX/96" and the key address of key id @kid under it. */
+void fabric_key6_text(const struct fabric_pfx *p, char *buf);
+void fabric_key6(const struct fabric_pfx *p, u32 kid, char *buf);
 
 #define FABRIC_IP4_TEXT (INET_ADDRSTRLEN + 4)
 #define FABRIC_IP6_TEXT (INET6_ADDRSTRLEN + 4)
@@ -60,14 +64,15 @@ int dest_node(const struct dest *d, const struct dp_topo *t,
 
 /* Attribute numbers of the settings, rtnetlink's or generic netlink's. */
 struct setting_attrs {
-	int hello, dead, ip4, ip4_len, ip6, mode;
+	int hello, dead, ip4, ip4_len, ip6, mode, key6;
 };
 
 #define SETTINGS_HELP \
 	"SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n" \
-	"            [mode MODE]\n" \
+	"            [mode MODE] [key6 PREFIX]\n" \
 	"    MODE is the routing mode of what this server sends; DPillar:\n" \
-	"    shortest (default), paper, cw, ccw\n"
+	"    shortest (default), paper, cw, ccw.  key6 (S2) is the /96 of the\n" \
+	"    key addresses (\"none\": off): dpctl key locate\n"
 
 /* Is @key one of the settings? */
 bool is_setting(const char *key);

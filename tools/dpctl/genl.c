@@ -174,6 +174,9 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	a = tb[DPILLAR_A_DEV_IP6_PREFIX];
 	if (a && mnl_attr_get_payload_len(a) == 16)
 		memcpy(&d->pfx.ip6, mnl_attr_get_payload(a), 16);
+	a = tb[DPILLAR_A_DEV_KEY6_PREFIX];
+	if (a && mnl_attr_get_payload_len(a) == 16)
+		memcpy(&d->pfx.key6, mnl_attr_get_payload(a), 16);
 	d->stats = tb[DPILLAR_A_DEV_STATS];
 	/* DEV_PORT repeats: walk the message, not the table. */
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN_ALIGNED) {

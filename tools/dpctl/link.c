@@ -72,6 +72,7 @@ static const struct setting_attrs link_settings = {
 	.ip4_len = IFLA_DPILLAR_IP4_PREFIXLEN,
 	.ip6 = IFLA_DPILLAR_IP6_PREFIX,
 	.mode = IFLA_DPILLAR_MODE,
+	.key6 = IFLA_DPILLAR_KEY6_PREFIX,
 };
 
 /*

@@ -115,8 +115,41 @@ for nl in "20 3 4" "37 4 9" "250 4 1" "1000 5 77"; do
 		ko "key locate '$key' ($1 nodes, $2 spaces) != dpsim"
 	done
 done
+# key locate from every node (the module's dp_s2_route() on a key frame)
+# ends where dpsim's own greedy walk to the key's point ends, on the same
+# path, under each rule, for the kernel's derived fabric (--wiring derived)
+for nl in "16 2 4 7" "30 2 6 1" "25 3 7 3" "64 4 8 5"; do
+	set -- $nl
+	for mode in 2hop 1hop 2hop-sim; do
+		for key in foo bar k1 "a key"; do
+			for u in $(seq 0 $(($1 - 1))); do
+				$D key locate "$key" spaces $2 nodes $1 seed $4 \
+					ports $3 from $u mode $mode |
+					sed -n 's/^  from #\([0-9]*\): home #\([0-9]*\), \([0-9]*\) hops:\(.*\)$/from \1 home \2 hops \3 path\4/p' |
+					tr -d '#'
+			done >"$tmp/a"
+			$S locate --topo s2 --switches $1 --ports $3 \
+				--servers 0 --spaces $2 --wiring derived \
+				--seed $4 --rule $mode --key "$key" --from all |
+				grep '^from' >"$tmp/b"
+			[ "$(wc -l <"$tmp/a")" = "$1" ] &&
+			cmp -s "$tmp/a" "$tmp/b" && ok ||
+			ko "key locate from '$key' ($nl, $mode) != dpsim"
+		done
+	done
+done
+rc "key locate address" 0 $D key locate foo spaces 2 nodes 16 seed 7 \
+	key6 fd00:6b65:79::/96
+has "key locate address" "key foo id 0xa9f37ed7"
+has "key locate address" "address fd00:6b65:79::a9f3:7ed7"
+rc "key locate from without ports" 2 $D key locate foo spaces 2 nodes 16 \
+	seed 7 from 1
+rc "key locate key6 not a /96" 2 $D key locate foo spaces 2 nodes 16 seed 7 \
+	key6 fd00::/64
+rc "key locate bad mode" 2 $D key locate foo spaces 2 nodes 16 seed 7 \
+	ports 4 from 1 mode 3hop
 rc "key locate json" 0 $D -j key locate foo spaces 2 nodes 10 seed 1
-has "key locate json" '[{"key":"foo","spaces":[{"space":0,"coord":'
+has "key locate json" '[{"key":"foo","id":2851307223,"spaces":[{"space":0,"coord":'
 jarr "key locate json" 1
 rc "key locate without seed" 2 $D key locate foo spaces 2 nodes 10
 rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1

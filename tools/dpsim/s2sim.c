@@ -983,12 +983,54 @@ static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
 	return u == to ? 0 : 1;
 }
 
-
 /*
- * Every ordered pair of live switches, as the kernel routes it with the
- * failures @spec ("A" a switch, "A-B" the cable between two; commas
- * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
+ * "locate --key K --from A": the key's retrieve from switch @from (every
+ * switch: 0xffffffff), greediest routing over all L spaces with --rule
+ * until no candidate is closer (as route() above: the simulator's own
+ * candidate lists, not the kernel's dp_s2_route()): "from A home H hops
+ * N path A .. H", one line per source, which the guest suite compares
+ * with where the kernel delivers a packet sent to the key address.
  */
+static int key_from(const struct s2net *g, const struct s2opts *o,
+		    const u32 *x, u32 from)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX];
+
+	if (from != 0xffffffffU && from >= g->n) {
+		fprintf(stderr, "dpsim: --from must be below %u\n", g->n);
+		return 2;
+	}
+	u32 *path = calloc(g->n + 1, sizeof(*path));
+
+	if (!path)
+		return 1;
+	for (u32 s = 0; s < g->n; s++) {
+		u32 u = s, hops = 0, end;
+
+		if (from != 0xffffffffU && s != from)
+			continue;
+		path[0] = u;
+		while (hops < g->n) {
+			int k = dp_s2_greedy(X(g, u), x, g->L, c,
+					     cands(g, u, 0, c, nb1), o->rule,
+					     NULL);
+
+			if (k < 0)
+				break;
+			u = nb1[k];
+			path[++hops] = u;
+		}
+		end = u;
+		printf("from %u home %u hops %u path", s, end, hops);
+		for (u32 i = 0; i <= hops; i++)
+			printf(" %u", path[i]);
+		putchar('\n');
+	}
+	free(path);
+	return 0;
+}
+
 /*
  * The outcome of @s to @t over every flow hash, as the kernel's data path
  * sends (the first hop hashed over the live neighbours closer to @t, the
@@ -1023,6 +1065,11 @@ static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
 	return ok == cnt ? "delivered" : ok ? "mixed" : "dropped";
 }
 
+/*
+ * Every ordered pair of live switches, as the kernel routes it with the
+ * failures @spec ("A" a switch, "A-B" the cable between two; commas
+ * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
+ */
 static int cmd_pairs(struct s2net *g, const struct s2opts *o,
 		     const char *spec, bool multipath)
 {
@@ -1081,7 +1128,11 @@ static const char s2_usage[] =
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
 "  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format);\n"
 "                       --dot: switches and cables as Graphviz DOT\n"
-"  locate --key KEY     the key's coordinates and home switch per space\n"
+"  locate --key KEY [--from A|all]  the key's coordinates and home switch\n"
+"                       per space; from A (every switch: all), the path of\n"
+"                       the key's retrieve (greediest routing to the key's\n"
+"                       point until no candidate is closer), as the kernel\n"
+"                       routes a packet to the key address\n"
 "  pairs [--fail A,A-B..]  every ordered pair of live switches with those\n"
 "                       switches and cables failed: delivered or dropped\n"
 "                       (stuck), hops and path, as the kernel routes\n"
@@ -1128,7 +1179,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 			    .seed = 1 };
 	struct s2net g = { 0 };
 	const char *key = NULL, *fail = NULL;
-	bool multipath = false;
+	bool multipath = false, from_all = false;
 	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
 	int c, rc;
 
@@ -1161,7 +1212,10 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'K': o.keys = strtoul(optarg, NULL, 0); break;
 		case 'k': key = optarg; break;
 		case 'g': growm = strtoul(optarg, NULL, 0); break;
-		case 'A': from = strtoul(optarg, NULL, 0); break;
+		case 'A':
+			from_all = !strcmp(optarg, "all");
+			from = strtoul(optarg, NULL, 0);
+			break;
 		case 'B': to = strtoul(optarg, NULL, 0); break;
 		case 'H': hash = strtoul(optarg, NULL, 0); break;
 		case 'X': fail = optarg; break;
@@ -1224,7 +1278,8 @@ int s2_main(const char *cmd, int argc, char **argv)
 		for (u32 sp = 0; sp < g.L; sp++)
 			printf("space %u coord %u home %u\n", sp, x[sp],
 			       home(&g, x, sp));
-		rc = 0;
+		rc = from_all || from != 0xffffffffU ?
+		     key_from(&g, &o, x, from_all ? 0xffffffffU : from) : 0;
 	} else {
 		fputs(s2_usage, stderr);
 		rc = 2;

@@ -5,13 +5,15 @@
  *
  * The input picks a fabric (topology, parameters), the server the frame
  * arrives at, the wire's routing state (dst, waypoint, flags and routing
- * word, any values, or a sender's dp_route_init() state, as is or with
- * bits flipped) and a reachability view (which neighbour each server
- * hears on each port, asymmetric, any density, the ports-up reports and
- * S2's shortcut tables).
+ * word, any values, or a sender's dp_route_init() state, or for S2 a
+ * key frame's dp_key_route_init() state, as is or with bits flipped) and
+ * a reachability view (which neighbour each server hears on each port,
+ * asymmetric, any density, the ports-up reports and S2's shortcut
+ * tables).
  * The frame is then relayed hop by hop exactly as dp_handle_frame() and
- * dp_relay() would: addresses checked, delivered at dst, else one
- * dp_route() per server.  Every hop must go to a real neighbour on the
+ * dp_relay() would: addresses checked (any dst on a key frame), delivered
+ * at dst (a key frame: where routing says at_dst), else one dp_route()
+ * per server.  Every hop must go to a real neighbour on the
  * chosen port that the view says is reachable, with a known phase; every
  * drop must name a known reason; and the path must end within the
  * topology's proven bound (t->max_hops, the TTL a sender puts on), from
@@ -75,10 +77,10 @@ static bool fz_shortcut(const void *ctx, u32 self, u32 dst, u32 max_dist,
 	return *peer != DP_NODE_NONE && fz_reachable(fv, self, *port, *peer);
 }
 
-/* The relay's address check (dp_addr_ok()). */
+/* The relay's address check (dp_addr_ok()): a key frame's dst is a key. */
 static bool fz_addr_ok(const struct dp_topo *t, const struct dp_route_state *st)
 {
-	return dp_addr_valid(t, st->dst) &&
+	return (dp_dst_is_key(t, st->flags) || dp_addr_valid(t, st->dst)) &&
 	       (st->waypoint == DP_NODE_NONE || dp_addr_valid(t, st->waypoint));
 }
 
@@ -141,11 +143,17 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	 * flow hash from the input, then bits of the input flipped in its
 	 * flags and word as a hostile relay on the way could.
 	 */
-	if (mode & 2 && dp_addr_valid(&t, st.dst)) {
+	if (mode & 2 && (dp_addr_valid(&t, st.dst) ||
+			 (mode & 0x20 && dp_topo_has_keys(&t)))) {
 		u16 word = st.word;
 		u8 flags = st.flags;
 
-		dp_route_init(&t, self, st.dst, mode >> 2 & 3, fz_u32(&in), &st);
+		/* Mode bit 5: a frame to a key (S2), dst any 32 bits. */
+		if (mode & 0x20 && dp_topo_has_keys(&t))
+			dp_key_route_init(&t, self, st.dst, mode >> 2 & 3, &st);
+		else
+			dp_route_init(&t, self, st.dst, mode >> 2 & 3,
+				      fz_u32(&in), &st);
 		if (mode & 0x10) {
 			st.word ^= word;
 			st.flags ^= flags;
@@ -166,15 +174,19 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		struct dp_hop hop = { 0 };
 		u32 from = self;
 
+		bool key = dp_dst_is_key(&t, st.flags);
+
 		if (!fz_addr_ok(&t, &st))
 			break;		/* DP_STAT_DROP_ADDR */
-		if (self == st.dst)
+		if (self == st.dst && !key)
 			break;		/* delivered */
 		/* A relay's TTL, at most the sender's bound, never runs out. */
 		FZ_CHECK(hops < t.max_hops);
 		if (dp_route(&t, self, &st, view ? &v : NULL,
 			     &hop)) {
 			FZ_CHECK(hop.reason > 0 && hop.reason < t.ops->ndrops);
+			/* A key frame's at_dst is its home: delivered. */
+			FZ_CHECK(key || hop.reason != DP_DROP_ROUTE_AT_DST);
 			break;
 		}
 		FZ_CHECK(hop.port < t.nports);

@@ -99,6 +99,9 @@ enum {
 	IFLA_DPILLAR_LEVEL,	/* u32, top level i (XDCent) */
 	IFLA_DPILLAR_SPACES,	/* u32, virtual spaces L (S2) */
 	IFLA_DPILLAR_SEED,	/* u32, seed of derived coordinates (S2) */
+	IFLA_DPILLAR_KEY6_PREFIX,	/* binary, 16 bytes: IPv6 /96 key prefix
+					 * (S2, changeable; all zero: none)
+					 */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -292,6 +295,9 @@ enum {
 					 */
 	DPILLAR_A_DEV_SPACES,		/* u32: virtual spaces L (S2) */
 	DPILLAR_A_DEV_SEED,		/* u32: coordinate seed (S2) */
+	DPILLAR_A_DEV_KEY6_PREFIX,	/* binary, 16 bytes: /96 key prefix
+					 * (S2); absent when none
+					 */
 
 	__DPILLAR_A_DEV_MAX,
 	DPILLAR_A_DEV_MAX = __DPILLAR_A_DEV_MAX - 1
