@@ -480,6 +480,7 @@ EXPORT_SYMBOL_IF_KUNIT(dp_peer_port);
 void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		   u32 hash, struct dp_route_state *st)
 {
+	st->ncoords = 0;
 	INDIRECT_CALL_2(t->ops->route_init, DP_ROUTE_INIT_2, DP_ROUTE_INIT_1,
 			t, src, dst, sel, hash, st);
 }
@@ -572,6 +573,7 @@ EXPORT_SYMBOL_IF_KUNIT(dp_route_npaths);
 void dp_route_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			struct dp_route_state *st)
 {
+	st->ncoords = 0;
 	t->ops->path_init(t, src, dst, m, st);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_path_init);

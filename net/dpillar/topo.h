@@ -31,6 +31,7 @@ enum dp_topo_kind {
 };
 
 #define DP_MAX_PORTS		16	/* most ports of a node, any topology */
+#define DP_COORDS_MAX		8	/* coordinates of a node (S2's spaces) */
 #define DP_ADDR_TEXT_MAX	160
 #define DP_NODE_NONE		0xffffffffU	/* never a valid id */
 #define DP_TTL_MAX		255	/* the wire header's TTL is a u8 */
@@ -52,6 +53,13 @@ struct dp_topo_params {
 	u32 spaces;	/* virtual spaces (S2's L) */
 	u32 nodes;	/* node count, where it is a parameter (S2) */
 	u32 seed;	/* seed of derived coordinates (S2) */
+	/*
+	 * This node's own coordinates, one per space (S2 plan mode: the
+	 * paper's Algorithm 3 coordinates from a plan, which no node can
+	 * derive for another).  0 coordinates: derived mode.
+	 */
+	u32 ncoords;
+	u32 coords[DP_COORDS_MAX];
 };
 
 /* What a port of a node plugs into (struct dp_port_info.kind). */
@@ -89,12 +97,18 @@ struct dp_port_info {
  * @word:     16 bits of topology state (e.g. a path word, a probe id).
  *            Frames of the first wire version carry 0 here.
  * @flags:    8 bits of topology state (e.g. a direction, a detour budget).
+ * @ncoords:  the destination's coordinates the frame carries (S2 plan
+ *            mode: routing cannot derive them from @dst), 0: none.  Set
+ *            to 0 by every route_init; the sender fills them in.
+ * @coords:   those coordinates, host order.
  */
 struct dp_route_state {
 	u32 dst;
 	u32 waypoint;
 	u16 word;
 	u8 flags;
+	u8 ncoords;
+	u32 coords[DP_COORDS_MAX];
 };
 
 /*
@@ -147,6 +161,15 @@ struct dp_hop {
  *              reachable now, and its length *@dist (1 .. @max_dist, hops
  *              from @self to @dst); false when @self knows none that
  *              short.
+ * @coords:     coordinates routing cannot derive (S2 plan mode): those of
+ *              @self itself when @node == @self (@port ignored), else
+ *              those of @node, our neighbour on @port, as its last Hello
+ *              gave them (DPILLAR_TLV_COORDS).  Up to @max into @x;
+ *              returns how many, 0 when not known (or not alive).
+ * @peer_neigh_coords: the coordinates of entry @idx of the list
+ *              @peer_neighs returns for @peer (its Hello's
+ *              DPILLAR_TLV_NEIGH_COORDS), up to @max into @x; returns
+ *              how many, 0 when not known.
  */
 struct dp_view {
 	bool (*reachable)(const void *ctx, u32 self, u32 port, u32 peer);
@@ -157,6 +180,10 @@ struct dp_view {
 			   u32 *ids, u32 max);
 	bool (*shortcut)(const void *ctx, u32 self, u32 dst, u32 max_dist,
 			 u32 *port, u32 *peer, u32 *dist);
+	u32 (*coords)(const void *ctx, u32 self, u32 port, u32 node, u32 *x,
+		      u32 max);
+	u32 (*peer_neigh_coords)(const void *ctx, u32 self, u32 port,
+				 u32 peer, u32 idx, u32 *x, u32 max);
 	const void *ctx;
 };
 
@@ -306,6 +333,20 @@ struct dp_topo {
 	u32 nports;		/* ports of a node (the most, if they differ) */
 	u32 ff_hops;		/* longest failure-free path */
 	u32 max_hops;		/* proven path bound: the TTL packets get */
+	/*
+	 * The cabling is not derivable (S2 plan mode): each cable port's
+	 * peer is whoever the Hellos on it say (port_neigh() returns
+	 * DP_NODE_NONE, port_neigh_index() 0 for any other valid node,
+	 * peer_port() -1), unless @table gives the whole fabric.
+	 */
+	bool learn_peers;
+	/*
+	 * Optional, never in the kernel: the whole fabric's table, for the
+	 * tools and the tests (S2 plan mode: struct dp_s2_plan), which
+	 * then answer port_neigh(), peer_port() and the walker's view from
+	 * it.  The routing callbacks never read it: they see only the view.
+	 */
+	const void *table;
 	u64 priv[DP_TOPO_PRIV_BYTES / 8];	/* the topology's own */
 };
 
@@ -356,6 +397,7 @@ static inline void dp_key_route_init(const struct dp_topo *t, u32 src,
 				     u32 key, u32 sel,
 				     struct dp_route_state *st)
 {
+	st->ncoords = 0;
 	t->ops->key_route_init(t, src, key, sel, st);
 }
 

@@ -126,4 +126,34 @@ u32 dp_s2_key_hash(const u8 *key, u32 len);
 void dp_s2_key_point(u32 kid, u32 d, u32 *x);
 void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x);
 
+/*
+ * Plan mode: the paper's Algorithm 3 coordinates and random cabling from
+ * a plan (dpsim plan, dpctl plan), which no node can derive for another.
+ * A node is given its own coordinates (struct dp_topo_params.coords), its
+ * cable ports' peers are learned from their Hellos (t->learn_peers), the
+ * 1-hop and 2-hop neighbours' coordinates come through the view
+ * (dp_view.coords, dp_view.peer_neigh_coords), and a frame carries its
+ * destination's coordinates (dp_route_state.coords; on the wire struct
+ * dpillar_coords behind the header, S2 flag 0x20).  No relay needs a
+ * table of the fabric.
+ */
+static inline bool dp_s2_plan_mode(const struct dp_topo *t)
+{
+	return t->kind == DP_TOPO_S2 && t->p.ncoords;
+}
+
+/*
+ * A plan-mode fabric's whole table, for the tools and the tests (struct
+ * dp_topo.table; the kernel never has one): @coords[id * @spaces + s]
+ * the coordinates of node id, @peer[id * @ports + p] the node cabled to
+ * its port p (DP_NODE_NONE: unused).
+ */
+struct dp_s2_plan {
+	u32 nodes;
+	u32 spaces;
+	u32 ports;
+	const u32 *coords;
+	const u32 *peer;
+};
+
 #endif /* _DP_TOPO_S2_H */

@@ -133,7 +133,14 @@ enum dpillar_tlv_type {
 	 * (S2's 2-hop neighbours; at most DPILLAR_TLV_NEIGHS_MAX)
 	 */
 	DPILLAR_TLV_NEIGHS = 3,
-	/* 4..: reserved */
+	/*
+	 * __be32 each: the coordinates of the nodes DPILLAR_TLV_NEIGHS
+	 * lists, in its order, DPILLAR_TLV_COORDS' count per node (S2 plan
+	 * mode, where a node cannot derive its 2-hop neighbours'
+	 * coordinates from their ids)
+	 */
+	DPILLAR_TLV_NEIGH_COORDS = 4,
+	/* 5..: reserved */
 };
 
 /**
@@ -181,6 +188,25 @@ struct dpillar_shortcut {
 	__be32 sender;
 	__u8 hops;
 	__u8 reserved[3];
+} __attribute__((packed));
+
+/**
+ * struct dpillar_coords - a node's coordinates carried in a frame
+ * @count: coordinates that follow (1..DPILLAR_TLV_COORDS_MAX)
+ * @reserved: sent as zero, ignored on receive
+ * @x: @count coordinates, one per space
+ *
+ * S2 plan mode, where no node can derive another's coordinates from its
+ * id: a DATA, PROBE or PROBE_REPLY frame whose header flags carry the
+ * topology's "coordinates follow" bit (S2: 0x20) has the destination's
+ * coordinates here, between struct dpillar_hdr and the payload.  After
+ * struct dpillar_shortcut: the prober's coordinates in a SHORTCUT_PROBE,
+ * the destination's in a SHORTCUT_REPLY.
+ */
+struct dpillar_coords {
+	__u8 count;
+	__u8 reserved[3];
+	__be32 x[];
 } __attribute__((packed));
 
 #endif /* _UAPI_LINUX_DPILLAR_PACKET_H */
