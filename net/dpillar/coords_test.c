@@ -126,12 +126,15 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 	for (p = 0; p < DPC_PORTS; p++) {
 		struct net_device *lower = c->d->lower[p];
 		struct dp_port *port = c->d->port[p];
-		struct Qdisc *q;
+		typeof(noop_qdisc) *q;
 		struct dp_neigh *nb;
 		int idx;
 		u8 mac[ETH_ALEN];
 
-		/* No queue: dev_queue_xmit() calls ndo_start_xmit. */
+		/*
+		 * A qdisc without enqueue (as noqueue's): dev_queue_xmit()
+		 * calls ndo_start_xmit at once.
+		 */
 		q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, q);
 		rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
