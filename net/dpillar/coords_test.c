@@ -119,10 +119,10 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 	c->d = dpt_dev_create_prm(test, &prm, dpc_self);
 	c->dp = c->d->dp;
 	dpc_cur = c;
-	if (plan) {
-		c->dp->topo.learn_peers = true;
+	/* Plan mode learns its cabling; neigh.c's view is a stub here. */
+	KUNIT_ASSERT_EQ(test, c->dp->topo.learn_peers, plan);
+	if (plan)
 		c->dp->view.cable_peer = dpc_cable_peer;
-	}
 	for (p = 0; p < DPC_PORTS; p++) {
 		struct net_device *lower = c->d->lower[p];
 		struct dp_port *port = c->d->port[p];
