@@ -561,7 +561,10 @@ static void dpc_probe_hostile(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 0);
 	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 0);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
-	/* Good ones from a MAC or a sender the port does not hear: bad too. */
+	/*
+	 * A good one is answered; the same from the port's MAC naming a
+	 * sender the port's Hellos do not (learned cabling) is bad.
+	 */
 	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self, 60, 1,
 	       DPC_L, far, DPC_L, 0, 0);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 1);
