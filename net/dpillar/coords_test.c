@@ -116,7 +116,7 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 		for (v = 0; v < DPC_L; v++)
 			prm.coords[v] = dpc_x(dpc_self, v);
 	}
-	c->d = dpt_dev_create_prm(test, &prm, dpc_self);
+	c->d = dpt_dev_create_topo(test, &prm, dpc_self);
 	c->dp = c->d->dp;
 	dpc_cur = c;
 	/* Plan mode learns its cabling; neigh.c's view is a stub here. */

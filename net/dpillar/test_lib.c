@@ -44,13 +44,12 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 		.kind = DP_TOPO_DPILLAR, .n = n, .k = k,
 	};
 
-	return dpt_dev_create_prm(test, &prm, self);
+	return dpt_dev_create_topo(test, &prm, self);
 }
 
-struct dpt_dev *dpt_dev_create_prm(struct kunit *test,
-				   const struct dp_topo_params *prm, u32 self)
+struct dpt_dev *dpt_dev_create_topo(struct kunit *test,
+				    const struct dp_topo_params *prm, u32 self)
 {
-	char name[IFNAMSIZ];
 	struct dp_prefix *prefix;
 	struct dpt_dev *d;
 	struct dp_priv *dp;
@@ -88,9 +87,8 @@ struct dpt_dev *dpt_dev_create_prm(struct kunit *test,
 		struct dp_port_info pi;
 		struct dp_port *port;
 
-		snprintf(name, sizeof(name), "dptp%u", i);
-		d->lower[i] = alloc_netdev(0, name, NET_NAME_USER,
-					   ether_setup);
+		d->lower[i] = alloc_netdev(0, i ? "dptp1" : "dptp0",
+					   NET_NAME_USER, ether_setup);
 		KUNIT_ASSERT_NOT_NULL(test, d->lower[i]);
 		eth_hw_addr_random(d->lower[i]);
 		dp_port_info(&dp->topo, self, i, &pi);
