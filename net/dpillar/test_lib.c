@@ -40,6 +40,13 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 	struct dp_topo_params prm = {
 		.kind = DP_TOPO_DPILLAR, .n = n, .k = k,
 	};
+
+	return dpt_dev_create_topo(test, &prm, self);
+}
+
+struct dpt_dev *dpt_dev_create_topo(struct kunit *test,
+				    const struct dp_topo_params *prm, u32 self)
+{
 	struct dp_prefix *prefix;
 	struct dpt_dev *d;
 	struct dp_priv *dp;
@@ -57,7 +64,7 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self)
 	KUNIT_ASSERT_EQ(test, d->dev->netdev_ops->ndo_init(d->dev), 0);
 	d->dp = netdev_priv(d->dev);
 	dp = d->dp;
-	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&dp->topo, &prm, &why), 0,
+	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&dp->topo, prm, &why), 0,
 			    "%s", why);
 	KUNIT_ASSERT_TRUE(test, dp_addr_valid(&dp->topo, self));
 	dp->self = self;

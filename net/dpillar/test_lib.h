@@ -29,6 +29,9 @@ struct dpt_dev {
  * ports running and with carrier; freed when the test ends.
  */
 struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self);
+/* The same, of node @self in the fabric @prm describes (any topology). */
+struct dpt_dev *dpt_dev_create_topo(struct kunit *test,
+				    const struct dp_topo_params *prm, u32 self);
 /* Lower device state as dp_port_up() sees it. */
 void dpt_port_set(struct dpt_dev *d, u32 port, bool running, bool carrier);
 /* Sum of one counter over the CPUs. */
