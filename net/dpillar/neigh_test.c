@@ -783,6 +783,7 @@ static void dpt_neigh_plan_miswired(struct kunit *test)
 	struct dp_neigh_snap snap;
 	struct dp_miswired mis;
 	u32 x[DP_COORDS_MAX];
+	int gen;
 
 	dpt_s2_hello_ok(test, d, 1, 5, 0, ids, 1);
 	dpt_s2_hello_ok(test, d, 1, 6, 3, NULL, 0);
@@ -807,7 +808,10 @@ static void dpt_neigh_plan_miswired(struct kunit *test)
 	/* Dead: the next sender takes the cable, with its coordinates. */
 	WRITE_ONCE(d->port[1]->neigh[0].last_heard,
 		   jiffies - d->dp->dead_jiffies);
+	gen = atomic_read(&d->dp->gen);
 	dpt_s2_hello_ok(test, d, 1, 6, 3, NULL, 0);
+	/* 5's loss reported, then 6 as reachable: two events. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->dp->gen) - gen, 2);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 3);
 	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 1, 6));
 	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 1, 5));
@@ -861,7 +865,7 @@ static void dpt_neigh_derived_tlv4(struct kunit *test)
 	struct dpt_dev *d = dpt_s2_dev(test, false);
 	const struct dp_topo *t = &d->dp->topo;
 	u32 self = DPT_S2_SELF, peer, sport, other, x[DPT_S2_SPACES], c;
-	u32 ids[1];
+	u32 got[DP_COORDS_MAX], ids[1];
 	struct dp_neigh_snap snap;
 
 	peer = dp_port_neigh(t, self, 0, 0);
@@ -876,9 +880,9 @@ static void dpt_neigh_derived_tlv4(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, peer));
 	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 0), peer);
 	/* Nothing stored from it: derived coordinates need no view. */
-	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, peer, x), 0);
-	KUNIT_EXPECT_EQ(test, dpt_view_pnc(d, 0, peer, 0, x), 0);
-	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, self, x), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, peer, got), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_pnc(d, 0, peer, 0, got), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, self, got), 0);
 	KUNIT_ASSERT_EQ(test, dpt_snap(d, 0, 0, &snap), 0);
 	KUNIT_EXPECT_EQ(test, snap.node, peer);
 	KUNIT_EXPECT_EQ(test, snap.peer_port, sport);
@@ -940,6 +944,43 @@ static void dpt_neigh_plan_send(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * The kernel's view drives the plan-mode routing core: toward node 9,
+ * heard only as a 2-hop neighbour through node 5 (TLV 4 gave its
+ * coordinates), greedy routing takes port 0 to 5 rather than port 1 to
+ * 6, the closest 1-hop neighbour; without TLV 4 it cannot see 9.
+ */
+static void dpt_neigh_plan_route(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_s2_dev(test, true);
+	const struct dp_topo *t = &d->dp->topo;
+	static const u32 ids[] = { 9 };
+	u32 x5[DPT_S2_SPACES] = { dpt_s2_x(5, 0), dpt_s2_x(5, 1) };
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 c;
+	int ret;
+
+	dpt_s2_hello_ok(test, d, 0, 5, 1, ids, 1);
+	dpt_s2_hello_ok(test, d, 1, 6, 1, NULL, 0);
+	for (c = 0; c < 2; c++) {
+		if (c)	/* the same Hello from 5 without TLV 4 */
+			dpt_s2_hello(test, d, 0, 5, 1, x5, DPT_S2_SPACES, ids,
+				     1, -1);
+		dp_route_init(t, DPT_S2_SELF, 9, 0, 0, &st);
+		st.flags |= t->ops->coords_flag;
+		st.ncoords = DPT_S2_SPACES;
+		st.coords[0] = dpt_s2_x(9, 0);
+		st.coords[1] = dpt_s2_x(9, 1);
+		rcu_read_lock();
+		ret = dp_route(t, DPT_S2_SELF, &st, &d->dp->view, &hop);
+		rcu_read_unlock();
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, hop.port, c ? 1 : 0);
+		KUNIT_EXPECT_EQ(test, hop.next, c ? 6 : 5);
+	}
+}
+
 static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_learn),
 	KUNIT_CASE(dpt_neigh_miswired),
@@ -957,6 +998,7 @@ static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_plan_bad),
 	KUNIT_CASE(dpt_neigh_derived_tlv4),
 	KUNIT_CASE(dpt_neigh_plan_send),
+	KUNIT_CASE(dpt_neigh_plan_route),
 	{}
 };
 
