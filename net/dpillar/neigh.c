@@ -777,11 +777,12 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 					  &mis))
 			goto out;
 		dp_addr_format(&dp->topo, src, addr, sizeof(addr));
-		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, which is not cabled to this %s (%u heard)\n",
+		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, %s (%u heard)\n",
 				     dp->dev->name, port->index,
 				     port->dev->name, addr, hello->port,
 				     dp->topo.learn_peers ?
-				     "port, whose peer is alive" : "switch",
+				     "which is not this cable's live peer" :
+				     "which is not cabled to this switch",
 				     mis.count);
 		atomic_inc(&dp->gen);
 		dp_genl_miswired_ntf(dp, port, &mis, GFP_ATOMIC);
