@@ -120,10 +120,38 @@ struct dp_neigh {
 	 */
 	u32 neighs[DPILLAR_TLV_NEIGHS_MAX];
 	u8 nneighs;
+	/*
+	 * Topologies that learn their peers (t->learn_peers, S2 plan mode):
+	 * the node id heard in this slot and the port it said it sent from.
+	 * Meaningful only while @mac is set; written under the port's
+	 * @learn_lock, read without (dp_neigh_node()).
+	 */
+	u8 peer_port;
+	u32 node;
 };
 
 #define DP_NEIGH_REPORTED	0
 #define DP_NEIGH_HAS_PORTS_UP	1
+
+/*
+ * S2 plan mode: the coordinates a port's one cable neighbour (its
+ * neigh[0]) gave in its last Hello, which no node can derive from an id:
+ * its own (DPILLAR_TLV_COORDS, @ncoords of them, 0: none) and, for the
+ * first @nneighs ids of its DPILLAR_TLV_NEIGHS list, theirs
+ * (DPILLAR_TLV_NEIGH_COORDS).  Per port and not per neighbour slot: a
+ * plan-mode port has one slot, while DCell's and DPillar's ports have up
+ * to 1023 slots that would each carry these 544 bytes for nothing.
+ * Written by the Hellos without a lock, counts shrunk first as for
+ * struct dp_neigh.neighs; a read torn by a concurrent Hello mixes two
+ * true lists of the same neighbour, which routing tolerates (a candidate
+ * is checked for progress, and the TTL bounds any path).
+ */
+struct dp_neigh_coords {
+	u8 ncoords;
+	u8 nneighs;
+	u32 x[DP_COORDS_MAX];
+	u32 neighs[DPILLAR_TLV_NEIGHS_MAX][DP_COORDS_MAX];
+};
 
 /*
  * A server heard on a port's switch though not cabled to it (@mac 0: none
@@ -155,6 +183,9 @@ struct dp_port {
 	struct dp_miswired miswired;
 	/* When a live neighbour's MAC change was last reported (jiffies). */
 	unsigned long mac_change_warned;
+	/* t->learn_peers: serialises a slot's claim by a new node id. */
+	spinlock_t learn_lock;
+	struct dp_neigh_coords coords;	/* S2 plan mode: of neigh[0] */
 	struct rcu_head rcu;
 	u32 nneigh;
 	struct dp_neigh neigh[] __counted_by(nneigh);
@@ -352,9 +383,26 @@ static inline bool dp_neigh_alive(const struct dp_priv *dp,
 }
 
 /*
+ * The node id of neighbour slot @idx of @port: the topology's, or where
+ * the peers are learned (t->learn_peers) the one its Hellos named;
+ * DP_NODE_NONE when none was ever heard there.  Lock-free: a slot taken
+ * over by a new node sets @mac to 0 first (dp_neigh_claim()).
+ */
+static inline u32 dp_neigh_node(const struct dp_priv *dp,
+				const struct dp_port *port, u32 idx)
+{
+	const struct dp_neigh *nb = &port->neigh[idx];
+
+	if (!dp->topo.learn_peers)
+		return dp_port_neigh(&dp->topo, dp->self, port->index, idx);
+	return atomic64_read(&nb->mac) ? READ_ONCE(nb->node) : DP_NODE_NONE;
+}
+
+/*
  * The entry of @peer in the table of @self's port @port_idx, NULL when no
- * such port is bound or @peer is not on it; *@port gets the port (or
- * NULL).  Under rcu_read_lock.
+ * such port is bound or @peer is not on it (where the peers are learned:
+ * not the node its slot last heard); *@port gets the port (or NULL).
+ * Under rcu_read_lock.
  */
 static inline struct dp_neigh *dp_neigh_find(const struct dp_priv *dp,
 					     u32 self, u32 port_idx, u32 peer,
@@ -367,7 +415,11 @@ static inline struct dp_neigh *dp_neigh_find(const struct dp_priv *dp,
 	if (!*port)
 		return NULL;
 	idx = dp_port_neigh_index(&dp->topo, self, port_idx, peer);
-	return idx >= 0 ? &(*port)->neigh[idx] : NULL;
+	if (idx < 0 || (u32)idx >= (*port)->nneigh)
+		return NULL;
+	if (dp->topo.learn_peers && dp_neigh_node(dp, *port, idx) != peer)
+		return NULL;
+	return &(*port)->neigh[idx];
 }
 
 /*
@@ -399,6 +451,10 @@ bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
 void dp_view_init(struct dp_priv *dp);
 bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 		       u32 peer_port);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* S2's Hello TLVs appended to @skb (neigh.c), for the KUnit tests. */
+u32 dp_hello_put_s2(struct dp_priv *dp, struct sk_buff *skb);
+#endif
 
 /* fwd.c */
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);

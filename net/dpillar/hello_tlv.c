@@ -43,15 +43,23 @@ static u32 dp_tlv_align(u32 len)
 	return (len + DPILLAR_TLV_ALIGN - 1) & ~(u32)(DPILLAR_TLV_ALIGN - 1);
 }
 
+u32 dp_hello_neigh_coord(const struct dp_hello_info *hi, u32 i, u32 c)
+{
+	return dp_be32(hi->neigh_coords + (i * hi->ncoords + c) * sizeof(u32));
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_hello_neigh_coord);
+
 /*
  * Parse the TLVs of a Hello (@len bytes at @tlv) into @hi.  False, for a
  * counted drop of the whole Hello, when a TLV runs past @len, a known type
  * has the wrong length or comes twice; unknown types are skipped, so that
  * a later version can add fields.  The last TLV needs no padding.
+ * DPILLAR_TLV_NEIGH_COORDS must hold exactly the coordinates of the ids
+ * listed (DPILLAR_TLV_COORDS' count each), whatever the TLVs' order.
  */
 bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi)
 {
-	u32 off = 0;
+	u32 off = 0, nc_len = 0;
 
 	memset(hi, 0, sizeof(*hi));
 	if (len > DPILLAR_HELLO_TLV_MAX)
@@ -89,11 +97,19 @@ bool dp_hello_parse(const u8 *tlv, u32 len, struct dp_hello_info *hi)
 				return false;
 			hi->has_neighs = true;
 			break;
+		case DPILLAR_TLV_NEIGH_COORDS:
+			if (hi->neigh_coords)
+				return false;
+			hi->neigh_coords = v;
+			nc_len = vlen;	/* checked once every count is known */
+			break;
 		default:
 			break;
 		}
 		off += dp_tlv_align(DP_TLV_HDR + vlen);
 	}
-	return true;
+	/* At most DPILLAR_TLV_NEIGHS_MAX x DPILLAR_TLV_COORDS_MAX values. */
+	return !hi->neigh_coords ||
+	       nc_len == (u32)hi->nneighs * hi->ncoords * sizeof(u32);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_hello_parse);

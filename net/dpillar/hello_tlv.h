@@ -20,7 +20,17 @@ struct dp_hello_info {
 	bool has_neighs;
 	u32 coords[DPILLAR_TLV_COORDS_MAX];
 	u32 neighs[DPILLAR_TLV_NEIGHS_MAX];
+	/*
+	 * DPILLAR_TLV_NEIGH_COORDS: @nneighs x @ncoords big-endian u32s
+	 * (the listed ids' coordinates, in their order) at @neigh_coords,
+	 * inside the parsed buffer: not copied, to keep this struct small on
+	 * the receive path's stack (up to 512 bytes).  NULL when absent.
+	 */
+	const u8 *neigh_coords;
 };
+
+/* Coordinate @c of entry @i of @hi's DPILLAR_TLV_NEIGH_COORDS. */
+u32 dp_hello_neigh_coord(const struct dp_hello_info *hi, u32 i, u32 c);
 
 /*
  * Parse @len bytes of TLVs at @tlv into @hi; false when the Hello must be

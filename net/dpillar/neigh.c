@@ -14,6 +14,13 @@
  * topologies that route on their neighbours' link state.  A neighbour not heard
  * for the dead interval, or behind a port without carrier, is unreachable;
  * routing asks dp_reachable() and so sees a failure at once.
+ *
+ * Where the cabling cannot be derived (t->learn_peers: S2 plan mode) each
+ * port is a cable with one slot, and the slot's node id is learned: the
+ * first valid sender heard takes it and keeps it while alive, another
+ * one meanwhile is miswired; a dead interval later a new one may take it.
+ * S2 plan-mode Hellos also carry the coordinates no node can derive: the
+ * sender's, and those of the neighbours it lists (TLV 4).
  */
 
 #include <linux/etherdevice.h>
@@ -76,13 +83,107 @@ static u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx,
 	return n;
 }
 
+/* Up to @max of the @n coordinates at @src into @x, as one read each. */
+static u32 dp_coords_copy(u32 *x, const u32 *src, u32 n, u32 max)
+{
+	u32 i;
+
+	n = min(n, max);
+	for (i = 0; i < n; i++)
+		x[i] = READ_ONCE(src[i]);
+	return n;
+}
+
+/*
+ * The live neighbour @node on our port @port_idx whose coordinates its
+ * Hellos gave (S2 plan mode: only neigh[0] has them), NULL if none.
+ */
+static const struct dp_neigh_coords *
+dp_view_coords_of(const struct dp_priv *dp, u32 self, u32 port_idx, u32 node)
+{
+	const struct dp_neigh *nb;
+	struct dp_port *port;
+
+	nb = dp_neigh_find(dp, self, port_idx, node, &port);
+	if (!nb || nb != &port->neigh[0] || !dp_port_up(port) ||
+	    !dp_neigh_alive(dp, nb))
+		return NULL;
+	return &port->coords;
+}
+
+/*
+ * The view's coords: ours when @node is @self, else those of @node, our
+ * live neighbour on @port_idx, as its last Hello gave them.
+ */
+static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
+			  u32 *x, u32 max)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh_coords *nc;
+
+	if (node == self)
+		return dp_coords_copy(x, dp->topo.p.coords,
+				      dp->topo.p.ncoords, max);
+	nc = dp_view_coords_of(dp, self, port_idx, node);
+	if (!nc)
+		return 0;
+	return dp_coords_copy(x, nc->x, READ_ONCE(nc->ncoords), max);
+}
+
+/*
+ * The view's peer_neigh_coords: those of entry @idx of the list
+ * dp_view_peer_neighs() gives for @peer (its DPILLAR_TLV_NEIGH_COORDS).
+ */
+static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
+				     u32 peer, u32 idx, u32 *x, u32 max)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh_coords *nc;
+
+	nc = dp_view_coords_of(dp, self, port_idx, peer);
+	if (!nc || idx >= min_t(u32, READ_ONCE(nc->nneighs),
+				DPILLAR_TLV_NEIGHS_MAX))
+		return 0;
+	return dp_coords_copy(x, nc->neighs[idx], READ_ONCE(nc->ncoords),
+			      max);
+}
+
+/*
+ * The view's cable_peer: the node heard on the cable of our port
+ * @port_idx, if it is alive (the topology's peer, where it is derived).
+ */
+static u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
+{
+	const struct dp_priv *dp = ctx;
+	struct dp_port *port = dp_port_rcu(dp, port_idx);
+	struct dp_port_info pi;
+	u32 peer;
+
+	if (!port || port->nneigh != 1 || self != dp->self)
+		return DP_NODE_NONE;
+	/* Learned peers: every port is a cable (S2 plan mode). */
+	if (!dp->topo.learn_peers) {
+		dp_port_info(&dp->topo, self, port_idx, &pi);
+		if (pi.kind != DP_PORT_CABLE)
+			return DP_NODE_NONE;
+	}
+	peer = dp_neigh_node(dp, port, 0);
+	if (peer == DP_NODE_NONE || !dp_port_up(port) ||
+	    !dp_neigh_alive(dp, &port->neigh[0]))
+		return DP_NODE_NONE;
+	return peer;
+}
+
 /* What routing may know of the fabric around us (struct dp_view). */
 void dp_view_init(struct dp_priv *dp)
 {
 	dp->view.reachable = dp_reachable;
+	dp->view.cable_peer = dp_view_cable_peer;
 	dp->view.ports_up = dp_view_ports_up;
 	dp->view.peer_neighs = dp_view_peer_neighs;
 	dp->view.shortcut = dp_sc_lookup;
+	dp->view.coords = dp_view_coords;
+	dp->view.peer_neigh_coords = dp_view_peer_neigh_coords;
 	dp->view.ctx = dp;
 }
 
@@ -98,9 +199,11 @@ u32 dp_port_reachable(const struct dp_priv *dp, const struct dp_port *port)
 	return n;
 }
 
+/* The locks of a new port's Hello state (miswired record, slot claims). */
 void dp_port_miswired_init(struct dp_port *port)
 {
 	spin_lock_init(&port->miswired_lock);
+	spin_lock_init(&port->learn_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_miswired_init);
 
@@ -118,25 +221,35 @@ bool dp_port_miswired_get(const struct dp_priv *dp, struct dp_port *port,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_miswired_get);
 
-/* Neighbour @idx of @port as it stands now. */
-static void dp_neigh_snapshot_slot(const struct dp_priv *dp,
+/*
+ * Neighbour @idx of @port as it stands now; false for a learned slot
+ * (t->learn_peers) that has heard nobody yet: no node to report.
+ */
+static bool dp_neigh_snapshot_slot(const struct dp_priv *dp,
 				   const struct dp_port *port, u32 idx,
 				   struct dp_neigh_snap *snap)
 {
 	const struct dp_neigh *nb = &port->neigh[idx];
 
 	snap->port = port->index;
-	snap->node = dp_port_neigh(&dp->topo, dp->self, port->index, idx);
+	snap->node = dp_neigh_node(dp, port, idx);
+	if (dp->topo.learn_peers && snap->node == DP_NODE_NONE)
+		return false;
 	snap->mac = atomic64_read(&nb->mac);
 	snap->heard = READ_ONCE(nb->last_heard);
 	snap->state = dp_port_up(port) && dp_neigh_alive(dp, nb) ?
 		      DPILLAR_NEIGH_STATE_REACHABLE :
 		      DPILLAR_NEIGH_STATE_UNREACHABLE;
-	snap->peer_port = snap->mac ? dp_peer_port(&dp->topo, dp->self,
-						   port->index, snap->node) :
-				      -1;
+	if (!snap->mac)
+		snap->peer_port = -1;
+	else if (dp->topo.learn_peers)	/* what its Hellos said */
+		snap->peer_port = READ_ONCE(nb->peer_port);
+	else
+		snap->peer_port = dp_peer_port(&dp->topo, dp->self,
+					       port->index, snap->node);
 	snap->miswired_count = 0;
 	snap->rejected_mac = 0;
+	return true;
 }
 
 /* The miswired sender @mis heard on @port, as an entry of its table. */
@@ -157,8 +270,9 @@ void dp_neigh_snapshot_miswired(const struct dp_port *port,
 /*
  * Entry @idx of @port's neighbour table as genetlink reports it: the
  * neighbours in table order, then the port's miswired sender.  0 with
- * @snap filled; -ENODATA when the entry has nothing to report (no miswired
- * sender heard within the dead interval); -ENOENT past the last entry.
+ * @snap filled; -ENODATA when the entry has nothing to report (a learned
+ * slot that heard nobody yet, no miswired sender heard within the dead
+ * interval); -ENOENT past the last entry.
  * Under rcu_read_lock.
  */
 int dp_neigh_snapshot(const struct dp_priv *dp, struct dp_port *port,
@@ -166,10 +280,9 @@ int dp_neigh_snapshot(const struct dp_priv *dp, struct dp_port *port,
 {
 	struct dp_miswired mis;
 
-	if (idx < port->nneigh) {
-		dp_neigh_snapshot_slot(dp, port, idx, snap);
-		return 0;
-	}
+	if (idx < port->nneigh)
+		return dp_neigh_snapshot_slot(dp, port, idx, snap) ? 0 :
+								    -ENODATA;
 	if (idx > port->nneigh)
 		return -ENOENT;
 	if (!dp_port_miswired_get(dp, port, &mis))
@@ -177,6 +290,7 @@ int dp_neigh_snapshot(const struct dp_priv *dp, struct dp_port *port,
 	dp_neigh_snapshot_miswired(port, &mis, snap);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_neigh_snapshot);
 
 /*
  * At most once per dead interval, per @last (a port's timestamp, 0:
@@ -281,46 +395,99 @@ static void dp_hello_put_be32(struct sk_buff *skb, u16 type, u32 val)
 }
 
 #define DP_HELLO_TLV_LEN	(sizeof(struct dpillar_tlv) + sizeof(__be32))
-/* The most the S2 TLVs add: coordinates and neighbour list. */
-#define DP_HELLO_S2_LEN		(2 * sizeof(struct dpillar_tlv) +	\
+/*
+ * The most the S2 TLVs add: coordinates, neighbour list and (plan mode)
+ * the neighbours' coordinates.
+ */
+#define DP_HELLO_S2_LEN		(3 * sizeof(struct dpillar_tlv) +	\
 				 sizeof(__be32) * (DPILLAR_TLV_COORDS_MAX + \
-						   DPILLAR_TLV_NEIGHS_MAX))
+						   DPILLAR_TLV_NEIGHS_MAX + \
+						   DPILLAR_TLV_NEIGHS_MAX * \
+						   DPILLAR_TLV_COORDS_MAX))
+static_assert(DP_HELLO_TLV_LEN + DP_HELLO_S2_LEN <= DPILLAR_HELLO_TLV_MAX);
+static_assert(DP_COORDS_MAX <= DPILLAR_TLV_COORDS_MAX);
+static_assert(DP_MAX_PORTS <= DPILLAR_TLV_NEIGHS_MAX);
+
+/* Append @n u32s as __be32, one read each (a neighbour's may change). */
+static void dp_hello_put_u32s(struct sk_buff *skb, const u32 *x, u32 n)
+{
+	__be32 *v = skb_put(skb, n * sizeof(*v));
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		v[i] = htonl(READ_ONCE(x[i]));
+}
 
 /*
- * S2's TLVs: our coordinates (derived, so a receiver checks them against
- * the seed and node count it was given) and the neighbours we hear now,
- * in port order: the receiver's 2-hop neighbours.  Bounded by the port
- * count, never by the fabric.  Returns the bytes added.
+ * The neighbour on S2 port @i to list in our Hello: a live one, and in
+ * plan mode one whose coordinates we have (so that TLV 4 has them all).
  */
-static u32 dp_hello_put_s2(struct dp_priv *dp, struct sk_buff *skb)
+static u32 dp_hello_s2_neigh(const struct dp_priv *dp, u32 i,
+			     const struct dp_port **pp)
 {
+	const struct dp_port *port = rcu_dereference(dp->ports[i]);
+
+	/* one neighbour per S2 port: a cable */
+	if (!port || port->nneigh != 1 || !dp_port_reachable(dp, port))
+		return DP_NODE_NONE;
+	if (dp_s2_plan_mode(&dp->topo) &&
+	    READ_ONCE(port->coords.ncoords) != dp->topo.p.ncoords)
+		return DP_NODE_NONE;
+	*pp = port;
+	return dp_neigh_node(dp, port, 0);
+}
+
+/*
+ * S2's TLVs: our coordinates (derived ones, which a receiver checks
+ * against the seed and node count it was given, or in plan mode the
+ * plan's) and the neighbours we hear now, in port order: the receiver's
+ * 2-hop neighbours; in plan mode also their coordinates, which the
+ * receiver cannot derive (DPILLAR_TLV_NEIGH_COORDS, in the same order).
+ * Bounded by the port count, never by the fabric.  Returns the bytes
+ * added.
+ */
+VISIBLE_IF_KUNIT u32 dp_hello_put_s2(struct dp_priv *dp, struct sk_buff *skb)
+{
+	const struct dp_port *lport[DPILLAR_TLV_NEIGHS_MAX];
 	const struct dp_topo *t = &dp->topo;
+	bool plan = dp_s2_plan_mode(t);
+	u32 ids[DPILLAR_TLV_NEIGHS_MAX];
+	u32 i, n = 0, nc = t->p.spaces;
 	struct dpillar_tlv *tlv;
-	u32 i, n = 0;
+	u32 start = skb->len;
 	__be32 v;
 
 	tlv = skb_put(skb, sizeof(*tlv));
 	tlv->type = htons(DPILLAR_TLV_COORDS);
-	tlv->len = htons(t->p.spaces * sizeof(v));
-	for (i = 0; i < t->p.spaces; i++) {
-		v = htonl(dp_s2_coord(t->p.seed, t->nodes, dp->self, i));
-		skb_put_data(skb, &v, sizeof(v));
+	tlv->len = htons(nc * sizeof(v));
+	if (plan) {
+		dp_hello_put_u32s(skb, t->p.coords, nc);
+	} else {
+		for (i = 0; i < nc; i++) {
+			v = htonl(dp_s2_coord(t->p.seed, t->nodes, dp->self,
+					      i));
+			skb_put_data(skb, &v, sizeof(v));
+		}
+	}
+	for (i = 0; i < dp->nports && n < DPILLAR_TLV_NEIGHS_MAX; i++) {
+		ids[n] = dp_hello_s2_neigh(dp, i, &lport[n]);
+		if (ids[n] != DP_NODE_NONE)
+			n++;
 	}
 	tlv = skb_put(skb, sizeof(*tlv));
 	tlv->type = htons(DPILLAR_TLV_NEIGHS);
-	for (i = 0; i < dp->nports && n < DPILLAR_TLV_NEIGHS_MAX; i++) {
-		const struct dp_port *port = rcu_dereference(dp->ports[i]);
-
-		/* one neighbour per S2 port: a cable */
-		if (!port || port->nneigh != 1 || !dp_port_reachable(dp, port))
-			continue;
-		v = htonl(dp_port_neigh(t, dp->self, i, 0));
-		skb_put_data(skb, &v, sizeof(v));
-		n++;
-	}
 	tlv->len = htons(n * sizeof(v));
-	return 2 * sizeof(*tlv) + (t->p.spaces + n) * sizeof(v);
+	dp_hello_put_u32s(skb, ids, n);
+	if (plan) {
+		tlv = skb_put(skb, sizeof(*tlv));
+		tlv->type = htons(DPILLAR_TLV_NEIGH_COORDS);
+		tlv->len = htons(n * nc * sizeof(v));
+		for (i = 0; i < n; i++)
+			dp_hello_put_u32s(skb, lport[i]->coords.x, nc);
+	}
+	return skb->len - start;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_hello_put_s2);
 
 static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 {
@@ -401,13 +568,18 @@ void dp_hello_work(struct work_struct *work)
  * Is @peer's port @peer_port on the switch or cable our port @port plugs
  * into (a Hello's sender, or a neighbour's cable)?  The ports must agree,
  * not just the neighbour lists: in a DPillar k = 2 fabric two servers can
- * share both of their switches.
+ * share both of their switches.  Where the peers are learned
+ * (t->learn_peers) nothing says which port of the peer a cable reaches:
+ * any port it can have.
  */
 bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 		       u32 peer_port)
 {
-	int pp = dp_peer_port(&dp->topo, dp->self, port, peer);
+	int pp;
 
+	if (dp->topo.learn_peers)
+		return peer_port < dp->topo.nports;
+	pp = dp_peer_port(&dp->topo, dp->self, port, peer);
 	return pp >= 0 && (u32)pp == peer_port;
 }
 
@@ -429,8 +601,10 @@ static void dp_hello_mac_change_warn(const struct dp_priv *dp,
 /*
  * S2 derives every node's coordinates from (seed, nodes, id): a Hello
  * whose coordinates differ comes from a node configured with another seed
- * or size, and routing toward it would not be greedy.  Other topologies
- * ignore the TLV.
+ * or size, and routing toward it would not be greedy.  In plan mode they
+ * cannot be checked, only counted: one per space (and TLV 4's, which the
+ * parser checked against the list and that count).  Other topologies
+ * ignore the TLVs.
  */
 static bool dp_hello_coords_ok(const struct dp_priv *dp, u32 src,
 			       const struct dp_hello_info *hi)
@@ -442,6 +616,8 @@ static bool dp_hello_coords_ok(const struct dp_priv *dp, u32 src,
 		return true;
 	if (hi->ncoords != t->p.spaces)
 		return false;
+	if (dp_s2_plan_mode(t))
+		return true;
 	for (i = 0; i < hi->ncoords; i++)
 		if (hi->coords[i] != dp_s2_coord(t->p.seed, t->nodes, src, i))
 			return false;
@@ -459,6 +635,85 @@ static void dp_neigh_set_neighs(struct dp_neigh *nb,
 	for (i = 0; i < hi->nneighs; i++)
 		WRITE_ONCE(nb->neighs[i], hi->neighs[i]);
 	WRITE_ONCE(nb->nneighs, hi->nneighs);
+}
+
+/*
+ * S2 plan mode: keep the coordinates of a Hello from the cable neighbour
+ * of @port, the sender's own and those of the ids it listed (none known
+ * when it sent no TLV 4).  Lock-free like dp_neigh_set_neighs(), counts
+ * shrunk first: a torn read mixes two true lists (struct
+ * dp_neigh_coords).
+ */
+static void dp_neigh_set_coords(struct dp_port *port,
+				const struct dp_hello_info *hi)
+{
+	struct dp_neigh_coords *nc = &port->coords;
+	u32 i, c, n = hi->neigh_coords ? hi->nneighs : 0;
+
+	if (n < READ_ONCE(nc->nneighs))
+		WRITE_ONCE(nc->nneighs, n);
+	if (hi->ncoords != READ_ONCE(nc->ncoords))
+		WRITE_ONCE(nc->ncoords, 0);
+	for (c = 0; c < hi->ncoords; c++)
+		WRITE_ONCE(nc->x[c], hi->coords[c]);
+	for (i = 0; i < n; i++)
+		for (c = 0; c < hi->ncoords; c++)
+			WRITE_ONCE(nc->neighs[i][c],
+				   dp_hello_neigh_coord(hi, i, c));
+	WRITE_ONCE(nc->ncoords, hi->ncoords);
+	WRITE_ONCE(nc->nneighs, n);
+}
+
+/*
+ * Where the peers are learned (t->learn_peers): may @src, heard from
+ * @mac, use slot @idx of @port?  Yes when the slot is its own (the MAC
+ * rule then applies as anywhere); when it is free or its node is dead,
+ * @src takes it over with @mac, and the old node's loss is reported if it
+ * had not been yet.  No while another node is alive there: a miswired
+ * cable (or a forged Hello), counted by the caller.  A claim is made
+ * under the port's learn_lock, so that of two new senders racing for a
+ * slot one wins and the other finds it alive.
+ */
+static bool dp_neigh_claim(struct dp_priv *dp, struct dp_port *port, u32 idx,
+			   u32 src, u64 mac)
+{
+	struct dp_neigh *nb = &port->neigh[idx];
+	bool ok;
+
+	if (dp_neigh_node(dp, port, idx) == src)
+		return true;
+	if (dp_neigh_alive(dp, nb))
+		return false;
+	/* Dead, and not yet scanned (dp_neigh_scan()): its loss first. */
+	if (test_and_clear_bit(DP_NEIGH_REPORTED, &nb->flags)) {
+		atomic_inc(&dp->gen);
+		dp_genl_neigh_ntf(dp, port, idx, false, GFP_ATOMIC);
+	}
+	spin_lock(&port->learn_lock);
+	ok = !dp_neigh_alive(dp, nb);
+	if (ok) {
+		/*
+		 * No MAC while the id changes, and nothing of the old node
+		 * kept.  Readers take no barrier: one that sees the new MAC
+		 * with the old id sends a frame over this cable, to the
+		 * one host there is at its end, which is where it would go.
+		 */
+		atomic64_set(&nb->mac, 0);
+		smp_wmb();	/* MAC cleared before the id changes */
+		WRITE_ONCE(nb->nneighs, 0);
+		if (!idx) {
+			WRITE_ONCE(port->coords.nneighs, 0);
+			WRITE_ONCE(port->coords.ncoords, 0);
+		}
+		WRITE_ONCE(nb->node, src);
+		WRITE_ONCE(nb->last_heard, jiffies);
+		smp_wmb();	/* the new id before the MAC that makes it live */
+		atomic64_set(&nb->mac, mac);
+	} else {
+		ok = dp_neigh_node(dp, port, idx) == src;
+	}
+	spin_unlock(&port->learn_lock);
+	return ok;
 }
 
 /* A Hello received on @port; skb->data is at the dpillar header. */
@@ -510,7 +765,10 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 		goto bad;
 
 	idx = dp_port_neigh_index(&dp->topo, dp->self, port->index, src);
-	if (idx < 0 || !dp_peer_on_switch(dp, port->index, src, hello->port)) {
+	if (idx < 0 || (u32)idx >= port->nneigh ||
+	    !dp_peer_on_switch(dp, port->index, src, hello->port) ||
+	    (dp->topo.learn_peers &&
+	     !dp_neigh_claim(dp, port, idx, src, mac))) {
 		struct dp_miswired mis;
 		char addr[DP_ADDR_TEXT_MAX];
 
@@ -519,9 +777,12 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 					  &mis))
 			goto out;
 		dp_addr_format(&dp->topo, src, addr, sizeof(addr));
-		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, which is not cabled to this switch (%u heard)\n",
+		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, %s (%u heard)\n",
 				     dp->dev->name, port->index,
 				     port->dev->name, addr, hello->port,
+				     dp->topo.learn_peers ?
+				     "which is not this cable's live peer" :
+				     "which is not cabled to this switch",
 				     mis.count);
 		atomic_inc(&dp->gen);
 		dp_genl_miswired_ntf(dp, port, &mis, GFP_ATOMIC);
@@ -552,7 +813,10 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	}
 	dp_count(dp, DP_STAT_HELLO_RX);
 	WRITE_ONCE(nb->ports_up, hi.ports_up);
+	WRITE_ONCE(nb->peer_port, hello->port);
 	dp_neigh_set_neighs(nb, &hi);
+	if (dp_s2_plan_mode(&dp->topo) && !idx)
+		dp_neigh_set_coords(port, &hi);
 	if (hi.has_ports_up)
 		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 	else

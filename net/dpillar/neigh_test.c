@@ -12,6 +12,7 @@
 
 #include "test_lib.h"
 #include "topo_dpillar.h"
+#include "topo_s2.h"
 
 static void dpt_mac_of(u32 node, u8 *mac)
 {
@@ -30,7 +31,7 @@ static u32 dpt_peer_port_of(const struct dp_topo *t, u32 self, u32 port,
 	return dp_peer_port(t, self, port, peer);
 }
 
-#define DPT_TLV_BYTES	64
+#define DPT_TLV_BYTES	128
 
 static const u8 dpt_hello_group[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
 /* Where dpt_hello_tlv() sends: the group, unless a test says otherwise. */
@@ -559,6 +560,427 @@ static void dpt_neigh_hello_bad_tlv(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, peer));
 }
 
+/* ---- S2 plan mode: learned cables, coordinates in the Hellos ---- */
+
+#define DPT_S2_SPACES	2
+#define DPT_S2_SELF	3
+
+static const u32 dpt_s2_own[DPT_S2_SPACES] = { 0x10000000, 0x90000000 };
+
+/* Node @self of a 16-node S2 fabric, 4 ports, 2 spaces; @plan: plan mode. */
+static struct dpt_dev *dpt_s2_dev(struct kunit *test, bool plan)
+{
+	struct dp_topo_params prm = {
+		.kind = DP_TOPO_S2, .nodes = 16, .n = 4,
+		.spaces = DPT_S2_SPACES, .seed = 7,
+	};
+	struct dpt_dev *d;
+
+	if (plan) {
+		prm.ncoords = DPT_S2_SPACES;
+		memcpy(prm.coords, dpt_s2_own, sizeof(dpt_s2_own));
+	}
+	d = dpt_dev_create_topo(test, &prm, DPT_S2_SELF);
+	KUNIT_ASSERT_EQ(test, dp_s2_plan_mode(&d->dp->topo), plan);
+	KUNIT_ASSERT_EQ(test, d->dp->topo.learn_peers, plan);
+	return d;
+}
+
+/* Node @id's coordinates in these tests' plan (any distinct values). */
+static u32 dpt_s2_x(u32 id, u32 space)
+{
+	return 0x01000000U * (id + 1) + 0x00100000U * (space + 1);
+}
+
+/* @n big-endian u32s of @v into @b. */
+static void dpt_be32s(__be32 *b, const u32 *v, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		b[i] = htonl(v[i]);
+}
+
+/*
+ * An S2 Hello from @src's port @sport on our @port: its coordinates
+ * @x (@nx of them, none: no TLV), the @n ids @ids it hears and, unless
+ * @nnc is negative, a TLV 4 of @nnc entries of the listed ids' plan
+ * coordinates (dpt_s2_x(), @nx each).
+ */
+static void dpt_s2_hello(struct kunit *test, struct dpt_dev *d, u32 port,
+			 u32 src, u32 sport, const u32 *x, u32 nx,
+			 const u32 *ids, u32 n, int nnc)
+{
+	__be32 v[DPILLAR_TLV_NEIGHS_MAX * DPT_S2_SPACES];
+	u32 nc[DPILLAR_TLV_NEIGHS_MAX * DPT_S2_SPACES], i, c;
+	u8 tlv[DPT_TLV_BYTES] = {}, mac[ETH_ALEN];
+	unsigned int pos = 0;
+
+	KUNIT_ASSERT_LE(test, nnc, DPILLAR_TLV_NEIGHS_MAX);
+	dpt_mac_of(src, mac);
+	if (nx) {
+		dpt_be32s(v, x, nx);
+		dpt_tlv(tlv, &pos, DPILLAR_TLV_COORDS, nx * 4, v, nx * 4);
+	}
+	dpt_be32s(v, ids, n);
+	dpt_tlv(tlv, &pos, DPILLAR_TLV_NEIGHS, n * 4, v, n * 4);
+	if (nnc >= 0) {
+		for (i = 0; i < nnc; i++)
+			for (c = 0; c < nx; c++)
+				nc[i * nx + c] = dpt_s2_x(i < n ? ids[i] : i, c);
+		dpt_be32s(v, nc, nnc * nx);
+		dpt_tlv(tlv, &pos, DPILLAR_TLV_NEIGH_COORDS, nnc * nx * 4, v,
+			nnc * nx * 4);
+	}
+	KUNIT_ASSERT_LE(test, pos, DPT_TLV_BYTES);
+	dpt_hello_tlv(test, d, port, src, sport, mac, ~0U, pos, tlv, pos);
+}
+
+/* A well-formed plan-mode Hello from @src, hearing @ids. */
+static void dpt_s2_hello_ok(struct kunit *test, struct dpt_dev *d, u32 port,
+			    u32 src, u32 sport, const u32 *ids, u32 n)
+{
+	u32 x[DPT_S2_SPACES], c;
+
+	for (c = 0; c < DPT_S2_SPACES; c++)
+		x[c] = dpt_s2_x(src, c);
+	dpt_s2_hello(test, d, port, src, sport, x, DPT_S2_SPACES, ids, n, n);
+}
+
+/* What the routing view says of coordinates: dp_view.coords. */
+static u32 dpt_view_coords(struct dpt_dev *d, u32 port, u32 node, u32 *x)
+{
+	u32 n;
+
+	rcu_read_lock();
+	n = d->dp->view.coords(d->dp, d->dp->self, port, node, x,
+			       DP_COORDS_MAX);
+	rcu_read_unlock();
+	return n;
+}
+
+static u32 dpt_view_pnc(struct dpt_dev *d, u32 port, u32 peer, u32 idx,
+			u32 *x)
+{
+	u32 n;
+
+	rcu_read_lock();
+	n = d->dp->view.peer_neigh_coords(d->dp, d->dp->self, port, peer, idx,
+					  x, DP_COORDS_MAX);
+	rcu_read_unlock();
+	return n;
+}
+
+static u32 dpt_view_cable_peer(struct dpt_dev *d, u32 port)
+{
+	u32 peer;
+
+	rcu_read_lock();
+	peer = d->dp->view.cable_peer(d->dp, d->dp->self, port);
+	rcu_read_unlock();
+	return peer;
+}
+
+static int dpt_snap(struct dpt_dev *d, u32 port, u32 idx,
+		    struct dp_neigh_snap *snap)
+{
+	int ret;
+
+	rcu_read_lock();
+	ret = dp_neigh_snapshot(d->dp, d->port[port], idx, snap);
+	rcu_read_unlock();
+	return ret;
+}
+
+/* Expect @node's plan coordinates in @x (@n of them). */
+static void dpt_expect_x(struct kunit *test, const u32 *x, u32 n, u32 node)
+{
+	u32 c;
+
+	KUNIT_EXPECT_EQ(test, n, DPT_S2_SPACES);
+	for (c = 0; c < n && c < DPT_S2_SPACES; c++)
+		KUNIT_EXPECT_EQ(test, x[c], dpt_s2_x(node, c));
+}
+
+/*
+ * Plan mode: a cable's peer is whoever sends on it.  Its id, port and
+ * coordinates, and its neighbours' ids and coordinates (TLV 4), reach the
+ * routing view and the neighbour table.
+ */
+static void dpt_neigh_plan_learn(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_s2_dev(test, true);
+	static const u32 ids[] = { 9, 12 };
+	u32 x[DP_COORDS_MAX], peer_ids[DP_MAX_PORTS], n;
+	struct dp_neigh_snap snap;
+
+	/* Nothing heard: no peer, nothing to report. */
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 0), DP_NODE_NONE);
+	KUNIT_EXPECT_EQ(test, dpt_snap(d, 0, 0, &snap), -ENODATA);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, 5, x), 0);
+	/* Our own coordinates, whatever the port. */
+	n = dpt_view_coords(d, 3, DPT_S2_SELF, x);
+	KUNIT_EXPECT_EQ(test, n, DPT_S2_SPACES);
+	KUNIT_EXPECT_EQ(test, x[0], dpt_s2_own[0]);
+	KUNIT_EXPECT_EQ(test, x[1], dpt_s2_own[1]);
+
+	dpt_s2_hello_ok(test, d, 0, 5, 2, ids, ARRAY_SIZE(ids));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), 0);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, 5));
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 1, 5));
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, 6));
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 0), 5);
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 1), DP_NODE_NONE);
+	dpt_expect_x(test, x, dpt_view_coords(d, 0, 5, x), 5);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 1, 5, x), 0);
+
+	rcu_read_lock();
+	n = d->dp->view.peer_neighs(d->dp, DPT_S2_SELF, 0, 5, peer_ids,
+				    DP_MAX_PORTS);
+	rcu_read_unlock();
+	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(ids));
+	KUNIT_EXPECT_EQ(test, peer_ids[0], ids[0]);
+	KUNIT_EXPECT_EQ(test, peer_ids[1], ids[1]);
+	dpt_expect_x(test, x, dpt_view_pnc(d, 0, 5, 0, x), ids[0]);
+	dpt_expect_x(test, x, dpt_view_pnc(d, 0, 5, 1, x), ids[1]);
+	KUNIT_EXPECT_EQ(test, dpt_view_pnc(d, 0, 5, 2, x), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_pnc(d, 0, 6, 0, x), 0);
+
+	/* NEIGH_GET: the learned id and the port its Hello named. */
+	KUNIT_ASSERT_EQ(test, dpt_snap(d, 0, 0, &snap), 0);
+	KUNIT_EXPECT_EQ(test, snap.node, 5);
+	KUNIT_EXPECT_EQ(test, snap.peer_port, 2);
+	KUNIT_EXPECT_EQ(test, snap.state, DPILLAR_NEIGH_STATE_REACHABLE);
+
+	/* A Hello without TLV 4: the 2-hop coordinates are not known. */
+	dpt_s2_hello(test, d, 0, 5, 2, dpt_s2_own, DPT_S2_SPACES, ids, 2, -1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 2);
+	KUNIT_EXPECT_EQ(test, dpt_view_pnc(d, 0, 5, 0, x), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, 5, x), DPT_S2_SPACES);
+	KUNIT_EXPECT_EQ(test, x[1], dpt_s2_own[1]);
+
+	/* Silent for the dead interval: gone from the view, still listed. */
+	WRITE_ONCE(d->port[0]->neigh[0].last_heard,
+		   jiffies - d->dp->dead_jiffies);
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 0), DP_NODE_NONE);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, 5, x), 0);
+	KUNIT_ASSERT_EQ(test, dpt_snap(d, 0, 0, &snap), 0);
+	KUNIT_EXPECT_EQ(test, snap.node, 5);
+	KUNIT_EXPECT_EQ(test, snap.state, DPILLAR_NEIGH_STATE_UNREACHABLE);
+}
+
+/*
+ * Plan mode: while the cable's peer is alive another id's Hello on it is
+ * miswired (counted, ignored, reported); once it is dead a new id takes
+ * the cable, and nothing of the old peer stays.
+ */
+static void dpt_neigh_plan_miswired(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_s2_dev(test, true);
+	static const u32 ids[] = { 9 };
+	struct dp_neigh_snap snap;
+	struct dp_miswired mis;
+	u32 x[DP_COORDS_MAX];
+	int gen;
+
+	dpt_s2_hello_ok(test, d, 1, 5, 0, ids, 1);
+	dpt_s2_hello_ok(test, d, 1, 6, 3, NULL, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), 1);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 1, 5));
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 1, 6));
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 1), 5);
+	dpt_expect_x(test, x, dpt_view_coords(d, 1, 5, x), 5);
+	KUNIT_ASSERT_TRUE(test, dp_port_miswired_get(d->dp, d->port[1], &mis));
+	KUNIT_EXPECT_EQ(test, mis.node, 6);
+	KUNIT_EXPECT_EQ(test, mis.sport, 3);
+	/* Our own Hello looped back, a port the sender cannot have. */
+	dpt_s2_hello_ok(test, d, 1, DPT_S2_SELF, 0, NULL, 0);
+	dpt_s2_hello_ok(test, d, 1, 5, 4, NULL, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	/* The same id on another cable is learned there too. */
+	dpt_s2_hello_ok(test, d, 2, 5, 1, NULL, 0);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 2, 5));
+
+	/* Dead: the next sender takes the cable, with its coordinates. */
+	WRITE_ONCE(d->port[1]->neigh[0].last_heard,
+		   jiffies - d->dp->dead_jiffies);
+	gen = atomic_read(&d->dp->gen);
+	dpt_s2_hello_ok(test, d, 1, 6, 3, NULL, 0);
+	/* 5's loss reported, then 6 as reachable: two events. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->dp->gen) - gen, 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 3);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 1, 6));
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 1, 5));
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 1), 6);
+	dpt_expect_x(test, x, dpt_view_coords(d, 1, 6, x), 6);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 1, 5, x), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_pnc(d, 1, 6, 0, x), 0);
+	KUNIT_ASSERT_EQ(test, dpt_snap(d, 1, 0, &snap), 0);
+	KUNIT_EXPECT_EQ(test, snap.node, 6);
+	KUNIT_EXPECT_EQ(test, snap.peer_port, 3);
+	/* And now the old peer is the miswired one. */
+	dpt_s2_hello_ok(test, d, 1, 5, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), 4);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 1, 6));
+}
+
+/*
+ * Plan mode: a Hello whose coordinates are missing or not one per space,
+ * or whose TLV 4 does not hold exactly the listed ids' coordinates, is
+ * malformed: counted, and teaches nothing.
+ */
+static void dpt_neigh_plan_bad(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_s2_dev(test, true);
+	static const u32 ids[] = { 9, 12 };
+	u32 x[DPT_S2_SPACES + 1] = { 1, 2, 3 };
+
+	dpt_s2_hello(test, d, 0, 5, 0, x, 0, ids, 2, -1);
+	dpt_s2_hello(test, d, 0, 5, 0, x, 1, ids, 2, 2);
+	dpt_s2_hello(test, d, 0, 5, 0, x, 3, ids, 2, 2);
+	/* TLV 4 one entry short, one entry long, or for no list at all. */
+	dpt_s2_hello(test, d, 0, 5, 0, x, DPT_S2_SPACES, ids, 2, 1);
+	dpt_s2_hello(test, d, 0, 5, 0, x, DPT_S2_SPACES, ids, 2, 3);
+	dpt_s2_hello(test, d, 0, 5, 0, x, DPT_S2_SPACES, ids, 0, 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 6);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 0);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, 5));
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 0), DP_NODE_NONE);
+	/* Then a good one. */
+	dpt_s2_hello(test, d, 0, 5, 0, x, DPT_S2_SPACES, ids, 2, 2);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, 5));
+}
+
+/*
+ * Derived mode: TLV 4 is parsed (a malformed one drops the Hello, as any
+ * known TLV) but ignored, coordinates are checked against the derived
+ * ones and the cabling is the topology's, as before plan mode.
+ */
+static void dpt_neigh_derived_tlv4(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_s2_dev(test, false);
+	const struct dp_topo *t = &d->dp->topo;
+	u32 self = DPT_S2_SELF, peer, sport, other, x[DPT_S2_SPACES], c;
+	u32 got[DP_COORDS_MAX], ids[1];
+	struct dp_neigh_snap snap;
+
+	peer = dp_port_neigh(t, self, 0, 0);
+	KUNIT_ASSERT_NE(test, peer, DP_NODE_NONE);
+	sport = dp_peer_port(t, self, 0, peer);
+	for (c = 0; c < DPT_S2_SPACES; c++)
+		x[c] = dp_s2_coord(t->p.seed, t->nodes, peer, c);
+	ids[0] = self;
+	dpt_s2_hello(test, d, 0, peer, sport, x, DPT_S2_SPACES, ids, 1, 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 0);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, peer));
+	KUNIT_EXPECT_EQ(test, dpt_view_cable_peer(d, 0), peer);
+	/* Nothing stored from it: derived coordinates need no view. */
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, peer, got), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_pnc(d, 0, peer, 0, got), 0);
+	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 0, self, got), 0);
+	KUNIT_ASSERT_EQ(test, dpt_snap(d, 0, 0, &snap), 0);
+	KUNIT_EXPECT_EQ(test, snap.node, peer);
+	KUNIT_EXPECT_EQ(test, snap.peer_port, sport);
+	/* A bad TLV 4 is still a bad Hello. */
+	dpt_s2_hello(test, d, 0, peer, sport, x, DPT_S2_SPACES, ids, 1, 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 1);
+	/* Another node on that cable is miswired, alive peer or not. */
+	other = (peer + 1) % t->nodes;
+	if (other == self)
+		other = (other + 1) % t->nodes;
+	for (c = 0; c < DPT_S2_SPACES; c++)
+		x[c] = dp_s2_coord(t->p.seed, t->nodes, other, c);
+	WRITE_ONCE(d->port[0]->neigh[0].last_heard,
+		   jiffies - d->dp->dead_jiffies);
+	dpt_s2_hello(test, d, 0, other, sport, x, DPT_S2_SPACES, NULL, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, other));
+}
+
+/*
+ * What a plan-mode node sends: its own coordinates, its live learned
+ * peers in port order and their coordinates in the same order, which
+ * parse back (hello_tlv.c) into what it heard.
+ */
+static void dpt_neigh_plan_send(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_s2_dev(test, true);
+	struct dp_hello_info hi;
+	struct sk_buff *skb;
+	u32 len, i, c;
+
+	dpt_s2_hello_ok(test, d, 0, 5, 1, NULL, 0);
+	dpt_s2_hello_ok(test, d, 3, 11, 0, NULL, 0);
+	dpt_s2_hello_ok(test, d, 2, 8, 2, NULL, 0);
+	/* Port 2's peer is dead: not listed. */
+	WRITE_ONCE(d->port[2]->neigh[0].last_heard,
+		   jiffies - d->dp->dead_jiffies);
+
+	skb = alloc_skb(DPILLAR_HELLO_TLV_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	rcu_read_lock();
+	len = dp_hello_put_s2(d->dp, skb);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, len, skb->len);
+	KUNIT_EXPECT_TRUE(test, dp_hello_parse(skb->data, skb->len, &hi));
+	KUNIT_EXPECT_EQ(test, hi.ncoords, DPT_S2_SPACES);
+	KUNIT_EXPECT_EQ(test, hi.coords[0], dpt_s2_own[0]);
+	KUNIT_EXPECT_EQ(test, hi.coords[1], dpt_s2_own[1]);
+	KUNIT_EXPECT_TRUE(test, hi.has_neighs);
+	KUNIT_ASSERT_EQ(test, hi.nneighs, 2);
+	KUNIT_EXPECT_EQ(test, hi.neighs[0], 5);
+	KUNIT_EXPECT_EQ(test, hi.neighs[1], 11);
+	KUNIT_ASSERT_NOT_NULL(test, hi.neigh_coords);
+	for (i = 0; i < hi.nneighs; i++)
+		for (c = 0; c < DPT_S2_SPACES; c++)
+			KUNIT_EXPECT_EQ(test, dp_hello_neigh_coord(&hi, i, c),
+					dpt_s2_x(hi.neighs[i], c));
+	kfree_skb(skb);
+}
+
+/*
+ * The kernel's view drives the plan-mode routing core: toward node 9,
+ * heard only as a 2-hop neighbour through node 5 (TLV 4 gave its
+ * coordinates), greedy routing takes port 0 to 5 rather than port 1 to
+ * 6, the closest 1-hop neighbour; without TLV 4 it cannot see 9.
+ */
+static void dpt_neigh_plan_route(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_s2_dev(test, true);
+	const struct dp_topo *t = &d->dp->topo;
+	static const u32 ids[] = { 9 };
+	u32 x5[DPT_S2_SPACES] = { dpt_s2_x(5, 0), dpt_s2_x(5, 1) };
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 c;
+	int ret;
+
+	dpt_s2_hello_ok(test, d, 0, 5, 1, ids, 1);
+	dpt_s2_hello_ok(test, d, 1, 6, 1, NULL, 0);
+	for (c = 0; c < 2; c++) {
+		if (c)	/* the same Hello from 5 without TLV 4 */
+			dpt_s2_hello(test, d, 0, 5, 1, x5, DPT_S2_SPACES, ids,
+				     1, -1);
+		dp_route_init(t, DPT_S2_SELF, 9, 0, 0, &st);
+		st.flags |= t->ops->coords_flag;
+		st.ncoords = DPT_S2_SPACES;
+		st.coords[0] = dpt_s2_x(9, 0);
+		st.coords[1] = dpt_s2_x(9, 1);
+		rcu_read_lock();
+		ret = dp_route(t, DPT_S2_SELF, &st, &d->dp->view, &hop);
+		rcu_read_unlock();
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, hop.port, c ? 1 : 0);
+		KUNIT_EXPECT_EQ(test, hop.next, c ? 6 : 5);
+	}
+}
+
 static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_learn),
 	KUNIT_CASE(dpt_neigh_miswired),
@@ -571,6 +993,12 @@ static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_port_state),
 	KUNIT_CASE(dpt_neigh_hello_tlv),
 	KUNIT_CASE(dpt_neigh_hello_bad_tlv),
+	KUNIT_CASE(dpt_neigh_plan_learn),
+	KUNIT_CASE(dpt_neigh_plan_miswired),
+	KUNIT_CASE(dpt_neigh_plan_bad),
+	KUNIT_CASE(dpt_neigh_derived_tlv4),
+	KUNIT_CASE(dpt_neigh_plan_send),
+	KUNIT_CASE(dpt_neigh_plan_route),
 	{}
 };
 

@@ -241,7 +241,7 @@ static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
 			continue;
 		for (idx = 0; idx < port->nneigh; idx++) {
 			const struct dp_neigh *nb = &port->neigh[idx];
-			u32 peer = dp_port_peer(dp, i, idx);
+			u32 peer = dp_neigh_node(dp, port, idx);
 
 			if (peer == DP_NODE_NONE || peer == origin ||
 			    !dp_neigh_alive(dp, nb))

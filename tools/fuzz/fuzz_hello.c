@@ -14,7 +14,7 @@
 /* The reference: the format's rules, one by one, nothing clever. */
 static bool ref_parse(const u8 *b, size_t len, struct dp_hello_info *hi)
 {
-	size_t off = 0;
+	size_t off = 0, nc_len = 0;
 
 	memset(hi, 0, sizeof(*hi));
 	if (len > DPILLAR_HELLO_TLV_MAX)
@@ -57,10 +57,18 @@ static bool ref_parse(const u8 *b, size_t len, struct dp_hello_info *hi)
 			else
 				hi->nneighs = (u8)(vlen / 4);
 			hi->has_neighs |= !co;
+		} else if (type == DPILLAR_TLV_NEIGH_COORDS) {
+			if (hi->neigh_coords)
+				return false;	/* twice */
+			hi->neigh_coords = b + off + 4;
+			nc_len = vlen;
 		}
 		total = 4 + vlen;
 		off += (total + 3) / 4 * 4;	/* padding to 4 */
 	}
+	/* One coordinate per space for each id listed, no more, no less. */
+	if (hi->neigh_coords && nc_len != 4 * (size_t)hi->nneighs * hi->ncoords)
+		return false;
 	return true;
 }
 
@@ -92,6 +100,17 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			 hi.has_neighs == ref.has_neighs);
 		FZ_CHECK(!memcmp(hi.coords, ref.coords, sizeof(hi.coords)));
 		FZ_CHECK(!memcmp(hi.neighs, ref.neighs, sizeof(hi.neighs)));
+		FZ_CHECK(hi.neigh_coords == ref.neigh_coords);
+		if (hi.neigh_coords) {
+			const u8 *p = ref.neigh_coords;
+			size_t i, c;
+
+			for (i = 0; i < hi.nneighs; i++)
+				for (c = 0; c < hi.ncoords; c++, p += 4)
+					FZ_CHECK(dp_hello_neigh_coord(&hi, i, c) ==
+						 ((u32)p[0] << 24 | (u32)p[1] << 16 |
+						  (u32)p[2] << 8 | p[3]));
+		}
 	}
 	/* Whatever the length passed in, never more than it is read. */
 	ok = dp_hello_parse(buf, (u32)(size - 2 > tlv_len ? tlv_len : size - 2),
