@@ -292,6 +292,21 @@ def s2_attrs(prefix, spaces=1):
             (C[prefix + "ADDR"], b"3\0")]
 
 
+def reported(run, g, fam, dev, want, what):
+    """DEV_GET of @dev reports coords @want exactly (None: absent)."""
+    if run.mode != "root":
+        return
+    msgs, err, _ = g.request(fam, C["DPILLAR_CMD_DEV_GET"], 0,
+                             enc([(C["DPILLAR_A_DEV_IFINDEX"], u32(dev))]))
+    got = [p for m in msgs for t, p in dp_genl.attrs(m)
+           if t == C["DPILLAR_A_DEV_COORDS"]]
+    run.n += 1
+    if err or got != ([want] if want else []):
+        run.failed += 1
+        print("FAIL dev-get %s: coords %r, want %r (err %d)" %
+              (what, got, want, err))
+
+
 def coords_cases(run, g, fam, r, pa, pb):
     """S2 plan mode's coords: rtnetlink newlink, then DEV_SET."""
     ports = nla(C["IFLA_DPILLAR_PORTS"] | NLA_F_NESTED,
@@ -320,6 +335,7 @@ def coords_cases(run, g, fam, r, pa, pb):
         return
     dev = ifindex("dpz1")
     a = C["DPILLAR_A_DEV_COORDS"]
+    reported(run, g, fam, dev, None, "derived")
     for spaces in (1, 2):
         for n in COORD_LENS:
             attrs = [(C["DPILLAR_A_DEV_IFINDEX"], u32(dev))] + \
@@ -331,6 +347,8 @@ def coords_cases(run, g, fam, r, pa, pb):
             expect(run, "dev-set s2 spaces %d coords %d bytes" % (spaces, n),
                    err, text, 0 if ok else -errno.ERANGE
                    if n < 4 or n > 32 else -errno.EINVAL)
+            if ok:
+                reported(run, g, fam, dev, coords(n), "plan")
     # Coords alone (no topology) and on the running device: refused.
     for label, attrs in (("coords alone", [(a, coords(4))]),
                          ("coords of another topology",
