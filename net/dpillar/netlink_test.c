@@ -117,7 +117,7 @@ static const struct dpt_pol_case dpt_pol_cases[] = {
 	{ "addr empty", IFLA_DPILLAR_ADDR, 0, 0, -EINVAL, NULL },
 	{ "addr unterminated", IFLA_DPILLAR_ADDR, 4, 0x31313131, -EINVAL,
 	  NULL },
-	{ "addr #1", IFLA_DPILLAR_ADDR, 3, 0x003123, 0, NULL },
+	{ "addr of node id 1", IFLA_DPILLAR_ADDR, 3, 0x003123, 0, NULL },
 	/* S2's coords: 1..8 u32s; whole u32s and their count: newlink. */
 	{ "coords empty", IFLA_DPILLAR_COORDS, 0, 0, -ERANGE, DPT_BIN },
 	{ "coords 3 bytes", IFLA_DPILLAR_COORDS, 3, 0, -ERANGE, DPT_BIN },
