@@ -11,7 +11,8 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${DPILLAR_CACHE:-$HOME/.cache/dpillar}
-spec=$repo/Documentation/netlink/specs/dpillar.yaml
+# DPILLAR_YNL_SPEC: another copy of it (spec-check.sh's, for the generator)
+spec=${DPILLAR_YNL_SPEC:-$repo/Documentation/netlink/specs/dpillar.yaml}
 # Debian's interpreter: its python3-yaml and python3-jsonschema (make deps).
 py=/usr/bin/python3
 
@@ -45,7 +46,7 @@ gen)
 	mkdir -p "$tmp/Documentation/netlink/specs"
 	touch "$tmp/MAINTAINERS"
 	cp "$dir/Documentation/netlink/genetlink.yaml" "$tmp/Documentation/netlink/"
-	cp "$spec" "$tmp/Documentation/netlink/specs/"
+	cp "$spec" "$tmp/Documentation/netlink/specs/dpillar.yaml"
 	"$py" "$dir/tools/net/ynl/ynl-gen-c.py" \
 		--spec "$tmp/Documentation/netlink/specs/dpillar.yaml" "$@" ;;
 *)

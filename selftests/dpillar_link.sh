@@ -184,6 +184,27 @@ check_eq "$(dp_json dpx | jq '.[0].nodes')" 39813120 "(48,5) has 39813120 server
 run_test "link del" dpctl link del dpx
 check_eq "$(ip -n $S -j link show b0 | jq -r '.[0].master // "none"')" none \
 	"deleting the device releases its ports"
+# S2 plan mode: the node's own coordinates, through dpctl to the kernel
+# (rtnetlink newlink, genetlink DEV_SET) and back (fill_info, DEV_GET).
+S2ADD="topo s2 nodes 16 n 2 spaces 1 seed 5 id 3"
+run_test "S2 plan mode: link add with coords" \
+	dpctl link add dpx $S2ADD coords 0x80000001 port0 b0 port1 b1
+check_eq "$(dp_json dpx | jq -c '.[0].coords')" '[2147483649]' \
+	"link show -j: the coords the node was given"
+check_eq "$(dpctl -j show dpx | jq -c '[.[0].coords_mode, .[0].coords]')" \
+	'["plan",[2147483649]]' "show -j: plan mode and its coords"
+check_eq "$(dpctl show dpx | grep -c 'coords plan 2147483649$')" 1 \
+	"show: plan mode and its coords"
+run_test "set without coords: derived mode" dpctl set dpx $S2ADD
+check_eq "$(dpctl -j show dpx | jq -c '[.[0].coords_mode, .[0].coords]')" \
+	'["derived",null]' "show -j: derived mode, no coords"
+run_test "set with coords: plan mode" dpctl set dpx $S2ADD coords 7
+check_eq "$(dp_json dpx | jq -c '.[0].coords')" '[7]' "link show -j: coords 7"
+ip -n $S link set dpx up
+check_fail -m "Device must be down" "coords change only while down" \
+	dpctl set dpx $S2ADD coords 8
+check_eq "$(dp_json dpx | jq -c '.[0].coords')" '[7]' "... and stay as they were"
+run_test "link del of the S2 device" dpctl link del dpx
 check_fail -m "not a dpillar device" "link del refuses other devices" dpctl link del b0
 check_fail -m "not a dpillar device" "link show of another device fails" dpctl link show b0
 run_test "a usage error exits 2" \

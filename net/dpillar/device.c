@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "dpillar.h"
+#include "topo_s2.h"
 
 const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_RX_FRAMES]	= "rx_frames",
@@ -352,6 +353,9 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	[IFLA_DPILLAR_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
 	[IFLA_DPILLAR_KEY6_PREFIX] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	/* Whole u32s, one per space: checked in dp_parse_coords(). */
+	[IFLA_DPILLAR_COORDS]	= NLA_POLICY_RANGE(NLA_BINARY, sizeof(u32),
+						   DP_COORDS_MAX * sizeof(u32)),
 };
 
 static int dp_require(struct nlattr *data[], int type, const char *msg,
@@ -407,6 +411,40 @@ static int dp_parse_addr(struct nlattr *data[], const struct dp_topo *topo,
 }
 
 /*
+ * S2 plan mode: the node's own coordinates, a native-endian u32 per space
+ * (their length is bounded by the policy).  Only S2 has them; their count
+ * is checked against the spaces here when spaces are given (without them
+ * the topology says "Missing spaces").
+ */
+static int dp_parse_coords(struct nlattr *data[], struct dp_topo_params *prm,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *attr = data[IFLA_DPILLAR_COORDS];
+	u32 len;
+
+	if (!attr)
+		return 0;
+	if (prm->kind != DPILLAR_TOPO_S2) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "Only S2 has coords");
+		return -EINVAL;
+	}
+	len = nla_len(attr);
+	if (len % sizeof(u32) || len > sizeof(prm->coords)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "coords must be whole u32s (a multiple of 4 bytes)");
+		return -EINVAL;
+	}
+	prm->ncoords = len / sizeof(u32);
+	if (prm->spaces && prm->ncoords != prm->spaces) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "coords must give one coordinate per space");
+		return -EINVAL;
+	}
+	memcpy(prm->coords, nla_data(attr), len);
+	return 0;
+}
+
+/*
  * Checks that need no device: the topology parameters and our address.
  * Fills @topo and @self for the caller.
  */
@@ -445,6 +483,9 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 	prm.nodes = dp_get_u32_or0(data, IFLA_DPILLAR_NODES);
 	prm.spaces = dp_get_u32_or0(data, IFLA_DPILLAR_SPACES);
 	prm.seed = dp_get_u32_or0(data, IFLA_DPILLAR_SEED);
+	err = dp_parse_coords(data, &prm, extack);
+	if (err)
+		return err;
 	/* The topology names what is missing ("Missing n"). */
 	err = dp_topo_init(topo, &prm, &why);
 	if (err) {
@@ -464,7 +505,7 @@ static bool dp_has_topo(struct nlattr *data[])
 		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
 		IFLA_DPILLAR_LEVEL, IFLA_DPILLAR_NODES, IFLA_DPILLAR_SPACES,
 		IFLA_DPILLAR_SEED, IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL,
-		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_PORTS,
+		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_PORTS, IFLA_DPILLAR_COORDS,
 	};
 	unsigned int i;
 
@@ -894,6 +935,7 @@ static size_t dp_get_size(const struct net_device *dev)
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
 	       nla_total_size(sizeof(struct in6_addr)) * 2 + /* IP6, KEY6 */
 	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
+	       nla_total_size(sizeof(dp->topo.p.coords)) + /* COORDS */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(0) +			/* PORTS */
 	       nla_total_size(sizeof(u32)) * dp->nports;
@@ -918,6 +960,9 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    (dp->topo.kind == DP_TOPO_S2 &&
 	     (nla_put_u32(skb, IFLA_DPILLAR_SPACES, dp->topo.p.spaces) ||
 	      nla_put_u32(skb, IFLA_DPILLAR_SEED, dp->topo.p.seed))) ||
+	    (dp_s2_plan_mode(&dp->topo) &&
+	     nla_put(skb, IFLA_DPILLAR_COORDS,
+		     dp->topo.p.ncoords * sizeof(u32), dp->topo.p.coords)) ||
 	    nla_put_string(skb, IFLA_DPILLAR_ADDR, addr))
 		return -EMSGSIZE;
 	/* Column and label, for the topologies that have that form. */

@@ -12,6 +12,7 @@
 #include <net/sock.h>
 
 #include "genl.h"
+#include "topo_s2.h"
 #include "topo_dpillar.h"	/* the UAPI counters are DPillar's drop reasons */
 
 /*
@@ -56,6 +57,7 @@ static size_t dp_genl_dev_size(void)
 	       nla_total_size(sizeof(__be32)) +		/* IP4_PREFIX */
 	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
 	       nla_total_size(sizeof(struct in6_addr)) * 2 + /* IP6, KEY6 */
+	       nla_total_size(sizeof(u32) * DP_COORDS_MAX) +	/* COORDS */
 	       DPILLAR_PORTS_MAX * dp_genl_port_size() +
 	       nla_total_size(0) +			/* STATS */
 	       nla_total_size_64bit(sizeof(u64)) *
@@ -188,6 +190,10 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	    (dp->topo.kind == DP_TOPO_S2 &&
 	     (nla_put_u32(skb, DPILLAR_A_DEV_SPACES, dp->topo.p.spaces) ||
 	      nla_put_u32(skb, DPILLAR_A_DEV_SEED, dp->topo.p.seed))) ||
+	    /* Plan mode: the coordinates it was given (derived: none). */
+	    (dp_s2_plan_mode(&dp->topo) &&
+	     nla_put(skb, DPILLAR_A_DEV_COORDS,
+		     dp->topo.p.ncoords * sizeof(u32), dp->topo.p.coords)) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
 	    /* An unconfigured device has TOPO 0 and no address. */
@@ -305,6 +311,7 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		[IFLA_DPILLAR_NODES]	= tb[DPILLAR_A_DEV_NODES],
 		[IFLA_DPILLAR_SPACES]	= tb[DPILLAR_A_DEV_SPACES],
 		[IFLA_DPILLAR_SEED]	= tb[DPILLAR_A_DEV_SEED],
+		[IFLA_DPILLAR_COORDS]	= tb[DPILLAR_A_DEV_COORDS],
 		[IFLA_DPILLAR_ADDR]	= tb[DPILLAR_A_DEV_ADDR],
 	};
 	unsigned int i;

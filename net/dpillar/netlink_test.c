@@ -117,7 +117,14 @@ static const struct dpt_pol_case dpt_pol_cases[] = {
 	{ "addr empty", IFLA_DPILLAR_ADDR, 0, 0, -EINVAL, NULL },
 	{ "addr unterminated", IFLA_DPILLAR_ADDR, 4, 0x31313131, -EINVAL,
 	  NULL },
-	{ "addr #1", IFLA_DPILLAR_ADDR, 3, 0x003123, 0, NULL },
+	{ "addr of node id 1", IFLA_DPILLAR_ADDR, 3, 0x003123, 0, NULL },
+	/* S2's coords: 1..8 u32s; whole u32s and their count: newlink. */
+	{ "coords empty", IFLA_DPILLAR_COORDS, 0, 0, -ERANGE, DPT_BIN },
+	{ "coords 3 bytes", IFLA_DPILLAR_COORDS, 3, 0, -ERANGE, DPT_BIN },
+	{ "coords 4 bytes", IFLA_DPILLAR_COORDS, 4, 0x80000000, 0, NULL },
+	{ "coords 6 bytes", IFLA_DPILLAR_COORDS, 6, 0, 0, NULL },
+	{ "coords 32 bytes", IFLA_DPILLAR_COORDS, 32, 0, 0, NULL },
+	{ "coords 33 bytes", IFLA_DPILLAR_COORDS, 33, 0, -ERANGE, DPT_BIN },
 };
 
 static void dpt_pol_desc(const struct dpt_pol_case *c, char *desc)
@@ -131,7 +138,9 @@ static void dpt_nl_policy(struct kunit *test)
 {
 	const struct dpt_pol_case *c = test->param_value;
 	struct dpt_msg *m = dpt_msg_new(test);
-	u8 buf[DPILLAR_LABEL_MAX + 1] = {};
+	u8 buf[DP_COORDS_MAX * 4 + 1] = {};
+
+	BUILD_BUG_ON(sizeof(buf) < DPILLAR_LABEL_MAX + 1);
 	int err;
 
 	memcpy(buf, &c->value, sizeof(c->value));
@@ -407,6 +416,88 @@ static void dpt_nl_newlink_settings(struct kunit *test)
 		       "IPv6 prefix is a /96: its low 32 bits must be zero");
 }
 
+/* An S2 request (nodes 16, n 4, spaces 2, node 3) with @len bytes of coords. */
+static struct dpt_msg *dpt_nl_s2_req(struct kunit *test, u32 kind,
+				     const u32 *coords, int len)
+{
+	struct dpt_msg *m = dpt_msg_new(test);
+	struct nlattr *nest;
+
+	dpt_put_u32(test, m, IFLA_DPILLAR_TOPO, kind);
+	if (kind == DPILLAR_TOPO_S2) {
+		dpt_put_u32(test, m, IFLA_DPILLAR_NODES, 16);
+		dpt_put_u32(test, m, IFLA_DPILLAR_SPACES, 2);
+		dpt_put_u32(test, m, IFLA_DPILLAR_N, 4);
+	} else {
+		dpt_put_u32(test, m, IFLA_DPILLAR_N, 4);
+		dpt_put_u32(test, m, IFLA_DPILLAR_K, 3);
+	}
+	KUNIT_ASSERT_EQ(test, nla_put_string(m->skb, IFLA_DPILLAR_ADDR,
+					     kind == DPILLAR_TOPO_S2 ?
+					     "3" : "#3"), 0);
+	if (coords)
+		dpt_put(test, m, IFLA_DPILLAR_COORDS, coords, len);
+	nest = nla_nest_start(m->skb, IFLA_DPILLAR_PORTS);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	dpt_put_u32(test, m, IFLA_DPILLAR_PORT, dpt_nodev[0]);
+	nla_nest_end(m->skb, nest);
+	return m;
+}
+
+/*
+ * S2 plan mode: the node's own coordinates, one u32 per space, only for
+ * S2.  A request that passes gets as far as its (missing) port.
+ */
+static void dpt_nl_newlink_coords(struct kunit *test)
+{
+	static const u32 x[DP_COORDS_MAX] = { 0x10000000, 0xdeadbeef, 7 };
+	static const struct {
+		u32 kind;
+		int len;	/* bytes of coords; -1: none */
+		int err;
+		const char *msg;
+	} c[] = {
+		{ DPILLAR_TOPO_S2, -1, -ENODEV, "Port device does not exist" },
+		{ DPILLAR_TOPO_S2, 8, -ENODEV, "Port device does not exist" },
+		{ DPILLAR_TOPO_S2, 4, -EINVAL,
+		  "coords must give one coordinate per space" },
+		{ DPILLAR_TOPO_S2, 12, -EINVAL,
+		  "coords must give one coordinate per space" },
+		{ DPILLAR_TOPO_S2, 32, -EINVAL,
+		  "coords must give one coordinate per space" },
+		{ DPILLAR_TOPO_S2, 6, -EINVAL,
+		  "coords must be whole u32s (a multiple of 4 bytes)" },
+		{ DPILLAR_TOPO_S2, 9, -EINVAL,
+		  "coords must be whole u32s (a multiple of 4 bytes)" },
+		{ DPILLAR_TOPO_DPILLAR, 8, -EINVAL, "Only S2 has coords" },
+		{ DPILLAR_TOPO_XDCENT, 4, -EINVAL, "Only S2 has coords" },
+	};
+	struct dpt_msg *m;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		m = dpt_nl_s2_req(test, c[i].kind, c[i].len < 0 ? NULL : x,
+				  c[i].len < 0 ? 0 : c[i].len);
+		KUNIT_EXPECT_EQ_MSG(test, dpt_newlink(test, m), c[i].err,
+				    "case %u", i);
+		dpt_expect_msg(test, m, c[i].msg);
+		if (c[i].err == -EINVAL)
+			KUNIT_EXPECT_PTR_EQ_MSG(test, m->extack.bad_attr,
+						(const struct nlattr *)
+						m->tb[IFLA_DPILLAR_COORDS],
+						"case %u", i);
+	}
+
+	/* Coords without spaces: the topology names what is missing. */
+	m = dpt_msg_new(test);
+	dpt_put_u32(test, m, IFLA_DPILLAR_TOPO, DPILLAR_TOPO_S2);
+	dpt_put_u32(test, m, IFLA_DPILLAR_NODES, 16);
+	dpt_put_u32(test, m, IFLA_DPILLAR_N, 4);
+	dpt_put(test, m, IFLA_DPILLAR_COORDS, x, 8);
+	KUNIT_EXPECT_EQ(test, dpt_newlink(test, m), -EINVAL);
+	dpt_expect_msg(test, m, "Missing spaces");
+}
+
 static void dpt_nl_newlink_ports(struct kunit *test)
 {
 	u32 lo2[] = { LOOPBACK_IFINDEX, LOOPBACK_IFINDEX };
@@ -588,6 +679,21 @@ static void dpt_nl_changelink(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, dp->self, node);
 	}
 
+	/* Coords are a topology change too, and only S2's. */
+	m = dpt_msg_new(test);
+	dpt_put_u32(test, m, IFLA_DPILLAR_N, 4);
+	dpt_put_u32(test, m, IFLA_DPILLAR_K, 3);
+	dpt_put_u32(test, m, IFLA_DPILLAR_COORDS, 1);
+	KUNIT_ASSERT_EQ(test, nla_put_string(m->skb, IFLA_DPILLAR_ADDR, "#2"),
+			0);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack),
+			-EINVAL);
+	dpt_expect_msg(test, m, "Only S2 has coords");
+	KUNIT_EXPECT_EQ(test, dp->topo.kind, DP_TOPO_DPILLAR);
+	KUNIT_EXPECT_EQ(test, dp->topo.p.ncoords, 0);
+	KUNIT_EXPECT_EQ(test, dp->self, node);
+
 	/* All or nothing: a rejected change leaves every setting alone. */
 	m = dpt_msg_new(test);
 	dpt_put_u32(test, m, IFLA_DPILLAR_HELLO_MS, 50);
@@ -715,6 +821,57 @@ static void dpt_nl_fill_info(struct kunit *test)
 	}
 }
 
+/*
+ * An S2 device in plan mode reports its coordinates, exactly as given,
+ * within get_size(); in derived mode it reports none.
+ */
+static void dpt_nl_fill_info_coords(struct kunit *test)
+{
+	static const u32 x[] = { 0x10000000, 0xdeadbeef, 0, 0xffffffff };
+	struct dp_topo_params prm = {
+		.kind = DP_TOPO_S2, .nodes = 16, .n = 8, .spaces = 4,
+		.seed = 5,
+	};
+	struct nlattr *tb[DPT_MAX + 1];
+	const char *why = NULL;
+	struct sk_buff *skb;
+	struct dpt_dev *d;
+	unsigned int plan;
+	size_t size;
+
+	for (plan = 0; plan < 2; plan++) {
+		d = dpt_dev_create(test, 4, 3, 1);
+		prm.ncoords = plan ? ARRAY_SIZE(x) : 0;
+		memcpy(prm.coords, x, sizeof(x));
+		/* As dp_topo_change() installs it (the ports stay 2). */
+		KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&d->dp->topo, &prm,
+						       &why), 0, "%s", why);
+		d->dp->self = 3;
+		size = dp_link_ops.get_size(d->dev);
+		skb = kunit_zalloc_skb(test, size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		skb_reserve(skb, skb_tailroom(skb) - size);
+		rtnl_lock();
+		KUNIT_ASSERT_EQ(test, dp_link_ops.fill_info(skb, d->dev), 0);
+		rtnl_unlock();
+		KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, DPT_MAX,
+							   (void *)skb->data,
+							   skb->len, NULL,
+							   NULL), 0);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_SPACES]);
+		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_SPACES]), 4);
+		if (!plan) {
+			KUNIT_EXPECT_NULL(test, tb[IFLA_DPILLAR_COORDS]);
+			continue;
+		}
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_COORDS]);
+		KUNIT_ASSERT_EQ(test, nla_len(tb[IFLA_DPILLAR_COORDS]),
+				sizeof(x));
+		KUNIT_EXPECT_EQ(test, memcmp(nla_data(tb[IFLA_DPILLAR_COORDS]),
+					     x, sizeof(x)), 0);
+	}
+}
+
 static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE_PARAM(dpt_nl_policy, dpt_pol_gen_params),
 	KUNIT_CASE(dpt_nl_policy_nested_ports),
@@ -722,11 +879,13 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE(dpt_nl_newlink_addr),
 	KUNIT_CASE(dpt_nl_newlink_topo),
 	KUNIT_CASE(dpt_nl_newlink_settings),
+	KUNIT_CASE(dpt_nl_newlink_coords),
 	KUNIT_CASE(dpt_nl_newlink_ports),
 	KUNIT_CASE(dpt_nl_newlink_bad_name),
 	KUNIT_CASE(dpt_nl_validate),
 	KUNIT_CASE(dpt_nl_changelink),
 	KUNIT_CASE(dpt_nl_fill_info),
+	KUNIT_CASE(dpt_nl_fill_info_coords),
 	{}
 };
 

@@ -94,6 +94,12 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 	json_uint("n", d->n);
 	json_uint("k", d->k);
 	json_uint("nodes", d->nodes);
+	if (d->topo == DPILLAR_TOPO_S2) {
+		json_uint("spaces", d->spaces);
+		json_uint("seed", d->seed);
+		json_str("coords_mode", d->ncoords ? "plan" : "derived");
+		coords_json(d->coords, d->ncoords);
+	}
 	/* Unconfigured: no address, node id or fabric IPs to show. */
 	if (d->topo != DPILLAR_TOPO_UNSPEC) {
 		json_str("addr", d->addr);
@@ -159,6 +165,13 @@ static void show_one(const struct dp_dev *d, void *data)
 	else
 		printf("%s: dpillar n %u k %u (%u servers) addr %s id %u\n",
 		       d->ifname, d->n, d->k, d->nodes, d->addr, d->node_id);
+	if (d->topo == DPILLAR_TOPO_S2) {
+		char co[16 * DP_COORDS_MAX];
+
+		coords_text(d->coords, d->ncoords, co, sizeof(co));
+		printf("    s2 spaces %u seed %u coords %s\n", d->spaces,
+		       d->seed, co);
+	}
 	printf("    hello %ums dead %ums mode %s\n", d->hello_ms, d->dead_ms,
 	       mode_name(d));
 	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
@@ -343,6 +356,7 @@ static const struct topo_attrs dev_topo_attrs = {
 	.k = DPILLAR_A_DEV_K, .level = DPILLAR_A_DEV_LEVEL,
 	.nodes = DPILLAR_A_DEV_NODES, .spaces = DPILLAR_A_DEV_SPACES,
 	.seed = DPILLAR_A_DEV_SEED, .addr = DPILLAR_A_DEV_ADDR,
+	.coords = DPILLAR_A_DEV_COORDS,
 };
 
 /*

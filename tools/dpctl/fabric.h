@@ -87,7 +87,7 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 
 /* Attribute numbers of the topology and address, either family's. */
 struct topo_attrs {
-	int topo, n, k, level, nodes, spaces, seed, addr;
+	int topo, n, k, level, nodes, spaces, seed, addr, coords;
 };
 
 #define TOPO_ARGS_SETTINGS	16
@@ -99,6 +99,8 @@ struct topo_args {
 	bool have_topo, have_n, have_k, have_seed;
 	bool given;			/* any topology word or an address */
 	const char *addr;
+	/* S2 plan mode: this node's coordinates (0: derived mode). */
+	unsigned int coords[DP_COORDS_MAX], ncoords;
 	unsigned int ifindex[DP_MAX_PORTS], nports;
 	char *settings[TOPO_ARGS_SETTINGS];	/* KEY VALUE pairs */
 	unsigned int nsettings;
@@ -110,10 +112,26 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 int topo_args_check(const char *cmd, const struct topo_args *a, bool ports);
 void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
 		   const struct topo_attrs *at);
+/*
+ * S2's coordinates: "C0,C1,..." (each a decimal u32 or 0x hex) into @x,
+ * at most DP_COORDS_MAX; returns how many, or 0 when @s is not that.
+ */
+unsigned int coords_parse(const char *s, unsigned int *x);
+/*
+ * Coordinates as an attribute's payload (native-endian u32s, as the kernel
+ * reports them) into @x; returns how many, 0 when absent or malformed.
+ */
+unsigned int coords_get(const struct nlattr *attr, unsigned int *x);
+/* "derived" or "plan C0,C1,...": the mode of an S2 node, for show. */
+void coords_text(const unsigned int *x, unsigned int n, char *buf,
+		 size_t len);
+/* The JSON "coords" array of a plan-mode node (nothing when derived). */
+void coords_json(const unsigned int *x, unsigned int n);
 
 #define TOPO_HELP \
 	"TOPOLOGY := [topo NAME] n N k K [level I] addr ADDR\n" \
-	"          | topo s2 nodes N n PORTS spaces L [seed S] id I\n"
+	"          | topo s2 nodes N n PORTS spaces L [seed S]\n" \
+	"            [coords C0,C1,...] id I\n"
 
 /*
  * Device @dev's prefixes and node id, and (when @ports) the ifindex of each

@@ -158,6 +158,7 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	d->level = get_u32(tb[DPILLAR_A_DEV_LEVEL]);
 	d->spaces = get_u32(tb[DPILLAR_A_DEV_SPACES]);
 	d->seed = get_u32(tb[DPILLAR_A_DEV_SEED]);
+	d->ncoords = coords_get(tb[DPILLAR_A_DEV_COORDS], d->coords);
 	d->nodes = get_u32(tb[DPILLAR_A_DEV_NODES]);
 	d->node_id = get_u32(tb[DPILLAR_A_DEV_NODE_ID]);
 	/* None while unconfigured. */
@@ -241,7 +242,7 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 {
 	struct dp_topo_params p = {
 		.kind = d->topo, .n = d->n, .k = d->k, .level = d->level,
-		.spaces = d->spaces, .seed = d->seed,
+		.spaces = d->spaces, .seed = d->seed, .ncoords = d->ncoords,
 		.nodes = d->topo == DPILLAR_TOPO_S2 ? d->nodes : 0,
 	};
 
@@ -250,6 +251,7 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 		dp_topo_init_none(t);
 		return 0;
 	}
+	memcpy(p.coords, d->coords, sizeof(p.coords));
 	return dp_topo_init(t, &p, why);
 }
 

@@ -41,6 +41,7 @@ struct dp_dev {
 	char ifname[IF_NAMESIZE];
 	u32 ifindex, topo, n, k, level, nodes, node_id, hello_ms, dead_ms, mode;
 	u32 spaces, seed;
+	u32 coords[DP_COORDS_MAX], ncoords;	/* S2 plan mode; 0: derived */
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;
 	u32 nports;

@@ -48,8 +48,8 @@ static struct nlmsghdr *link_msg(struct nl_ctx *ctx, int type, int flags,
 const char link_help[] =
 	"dpctl link add DEV n N k K [level I] addr ADDR port0 IF port1 IF\n"
 	"               [topo NAME] [SETTINGS]\n"
-	"dpctl link add DEV topo s2 nodes N n PORTS spaces L [seed S] id I\n"
-	"               port0 IF ... [SETTINGS]\n"
+	"dpctl link add DEV topo s2 nodes N n PORTS spaces L [seed S]\n"
+	"               [coords C0,C1,...] id I port0 IF ... [SETTINGS]\n"
 	"dpctl link add DEV [SETTINGS]\n"
 	"dpctl link set DEV SETTINGS\n"
 	"dpctl link del DEV\n"
@@ -61,7 +61,10 @@ const char link_help[] =
 	"    when k = 3.  level is XDCent's top level i (topo xdcent).\n"
 	"    S2: N nodes of PORTS ports, L spaces; coordinates and cabling\n"
 	"    derived from the seed (dpctl plan --topo s2); id is the node id\n"
-	"    (the same as addr).  Without a topology, the device is\n"
+	"    (the same as addr).  coords (plan mode): this node's own L\n"
+	"    coordinates from a plan (dpctl plan topo s2 ... mode plan),\n"
+	"    each a u32 (decimal or 0x hex); the cabling is then learned\n"
+	"    from the Hellos.  Without a topology, the device is\n"
 	"    unconfigured (as ip link add DEV type dpillar): attach NICs with\n"
 	"    ip link set NIC master DEV, configure it with dpctl set.\n";
 
@@ -116,6 +119,11 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 				return usage_error("invalid seed \"%s\"",
 						   argv[1]);
 			a->have_seed = true;
+		} else if (!strcmp(key, "coords")) {
+			a->ncoords = coords_parse(argv[1], a->coords);
+			if (!a->ncoords)
+				return usage_error("invalid coords \"%s\": 1 to %u u32s, comma separated",
+						   argv[1], DP_COORDS_MAX);
 		} else if (!strcmp(key, "id")) {
 			a->addr = argv[1];
 		} else if (matches(key, "addr") || matches(key, "address")) {
@@ -148,8 +156,95 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 		}
 	}
 	a->given = a->have_topo || a->have_n || a->have_k || a->level ||
-		   a->nodes || a->spaces || a->have_seed || a->addr;
+		   a->nodes || a->spaces || a->have_seed || a->addr ||
+		   a->ncoords;
 	return EXIT_OK;
+}
+
+/* One coordinate: a decimal u32 or 0x hex (never octal: "010" is 10). */
+static int coord_parse(const char *s, const char *end, unsigned int *out)
+{
+	unsigned long long v = 0;
+	unsigned int base = 10, d;
+
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return -1;
+		v = v * base + d;
+		if (v > UINT_MAX)
+			return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+unsigned int coords_parse(const char *s, unsigned int *x)
+{
+	unsigned int n = 0;
+	const char *end;
+
+	for (;;) {
+		end = s + strcspn(s, ",");
+		if (n == DP_COORDS_MAX || coord_parse(s, end, &x[n]))
+			return 0;
+		n++;
+		if (!*end)
+			return n;
+		s = end + 1;
+	}
+}
+
+unsigned int coords_get(const struct nlattr *attr, unsigned int *x)
+{
+	unsigned int len;
+
+	if (!attr)
+		return 0;
+	len = mnl_attr_get_payload_len(attr);
+	if (!len || len % 4 || len > DP_COORDS_MAX * 4)
+		return 0;
+	memcpy(x, mnl_attr_get_payload(attr), len);
+	return len / 4;
+}
+
+void coords_text(const unsigned int *x, unsigned int n, char *buf,
+		 size_t len)
+{
+	size_t pos;
+	unsigned int i;
+
+	if (!n) {
+		snprintf(buf, len, "derived");
+		return;
+	}
+	pos = snprintf(buf, len, "plan");
+	for (i = 0; i < n && pos < len; i++)
+		pos += snprintf(buf + pos, len - pos, "%s%u", i ? "," : " ",
+				x[i]);
+}
+
+void coords_json(const unsigned int *x, unsigned int n)
+{
+	unsigned int i;
+
+	if (!n)
+		return;
+	json_open_arr("coords");
+	for (i = 0; i < n; i++)
+		json_uint(NULL, x[i]);
+	json_close_arr();
 }
 
 /* What a topology needs, and the address checked where we can. */
@@ -167,8 +262,12 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 					   cmd, ports ? " and ports" : "");
 		if (a->have_k || a->level)
 			return usage_error("%s: s2 takes no k or level", cmd);
-	} else if (a->nodes || a->spaces || a->have_seed) {
-		return usage_error("%s: nodes, spaces and seed are S2's", cmd);
+		if (a->ncoords && a->ncoords != a->spaces)
+			return usage_error("%s: coords must give one coordinate per space (%u given, spaces %u)",
+					   cmd, a->ncoords, a->spaces);
+	} else if (a->nodes || a->spaces || a->have_seed || a->ncoords) {
+		return usage_error("%s: nodes, spaces, seed and coords are S2's",
+				   cmd);
 	} else if (!a->have_n || !a->have_k || !a->addr ||
 		   (ports && !a->nports)) {
 		return usage_error("%s: n, k, addr%s are required", cmd,
@@ -189,6 +288,8 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 	prm.nodes = a->nodes;
 	prm.spaces = a->spaces;
 	prm.seed = a->seed;
+	prm.ncoords = a->ncoords;
+	memcpy(prm.coords, a->coords, sizeof(prm.coords));
 	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, a->addr, &id, &why))
 		return usage_error("invalid address \"%s\": %s", a->addr, why);
 	return EXIT_OK;
@@ -204,6 +305,10 @@ void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
 		mnl_attr_put_u32(nlh, at->nodes, a->nodes);
 		mnl_attr_put_u32(nlh, at->spaces, a->spaces);
 		mnl_attr_put_u32(nlh, at->seed, a->seed);
+		if (a->ncoords)
+			mnl_attr_put(nlh, at->coords,
+				     a->ncoords * sizeof(a->coords[0]),
+				     a->coords);
 	} else {
 		mnl_attr_put_u32(nlh, at->k, a->k);
 	}
@@ -216,7 +321,7 @@ static const struct topo_attrs link_topo_attrs = {
 	.topo = IFLA_DPILLAR_TOPO, .n = IFLA_DPILLAR_N, .k = IFLA_DPILLAR_K,
 	.level = IFLA_DPILLAR_LEVEL, .nodes = IFLA_DPILLAR_NODES,
 	.spaces = IFLA_DPILLAR_SPACES, .seed = IFLA_DPILLAR_SEED,
-	.addr = IFLA_DPILLAR_ADDR,
+	.addr = IFLA_DPILLAR_ADDR, .coords = IFLA_DPILLAR_COORDS,
 };
 
 /*
@@ -420,6 +525,8 @@ static void print_link(const struct link_info *li)
 		prm.nodes = dp_u32(li, IFLA_DPILLAR_NODES);
 		prm.spaces = dp_u32(li, IFLA_DPILLAR_SPACES);
 		prm.seed = dp_u32(li, IFLA_DPILLAR_SEED);
+		prm.ncoords = coords_get(li->data[IFLA_DPILLAR_COORDS],
+					 prm.coords);
 	}
 	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(prm.kind);
 	char addr[DP_ADDR_TEXT_MAX] = "?";
@@ -447,6 +554,7 @@ static void print_link(const struct link_info *li)
 		if (prm.spaces) {
 			json_uint("spaces", prm.spaces);
 			json_uint("seed", prm.seed);
+			coords_json(prm.coords, prm.ncoords);
 		}
 		json_str("addr", addr);
 		json_uint("node_id", id);
@@ -460,13 +568,15 @@ static void print_link(const struct link_info *li)
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
 	} else {
-		char lv[48] = "";
+		char lv[48 + 16 * DP_COORDS_MAX] = "", co[16 * DP_COORDS_MAX];
 
 		if (prm.level)
 			snprintf(lv, sizeof(lv), " level %u", prm.level);
-		if (prm.spaces)
-			snprintf(lv, sizeof(lv), " spaces %u seed %u",
-				 prm.spaces, prm.seed);
+		if (prm.spaces) {
+			coords_text(prm.coords, prm.ncoords, co, sizeof(co));
+			snprintf(lv, sizeof(lv), " spaces %u seed %u coords %s",
+				 prm.spaces, prm.seed, co);
+		}
 		printf("%u: %s: %s n %u k %u%s addr %s id %u of %u state %s%s\n",
 		       li->ifindex, li->ifname, ops ? ops->name : "unknown",
 		       n, k, lv, addr, id,

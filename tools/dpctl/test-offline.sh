@@ -254,6 +254,20 @@ rc "set topology takes no ports" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 port0 lo
 has "set topology takes no ports" 'unknown argument "port0"' "$tmp/err"
 rc "set s2 without spaces" 2 $D set dp0 topo s2 nodes 16 n 4 id 3
 rc "link add ports without topology" 2 $D link add dp0 port0 lo
+# S2 plan mode's coords: one u32 per space, decimal or 0x hex, S2 only
+rc "set s2 coords fewer than spaces" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 5 id 3
+has "coords count message" "coords must give one coordinate per space" "$tmp/err"
+rc "set s2 coords more than spaces" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 1,2,3 id 3
+rc "set s2 coords not a number" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 1,x id 3
+has "coords parse message" 'invalid coords "1,x"' "$tmp/err"
+rc "set s2 coords empty one" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 1, id 3
+rc "set s2 coords over u32" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 1,4294967296 id 3
+rc "set s2 coords negative" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords -1,2 id 3
+rc "set s2 coords bad hex" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 0x,2 id 3
+rc "set s2 nine coords" 2 $D set dp0 topo s2 nodes 16 n 16 spaces 8 coords 1,2,3,4,5,6,7,8,9 id 3
+rc "set dpillar with coords" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 coords 1,2
+has "coords are S2's" "coords are S2's" "$tmp/err"
+rc "link add s2 coords count" 2 $D link add dp0 topo s2 nodes 16 n 2 spaces 1 coords 1,2 id 3 port0 lo port1 lo
 
 # a device that does not exist is the kernel's (or the system's) answer
 rc "neigh no such device" 1 $D neigh nosuchdev0
@@ -323,6 +337,30 @@ if [ -f $M ]; then
 	has "set sends the topology" "devset topo 1 n 4 k 3 addr 2:1.0.1 mode 1" "$tmp/err"
 	rc "mock set s2 topology" 0 m $D set lo topo s2 nodes 16 n 4 spaces 2 id '#3'
 	has "set sends s2" "devset topo 5 n 4 nodes 16 spaces 2 seed 0 addr #3" "$tmp/err"
+	# S2 plan mode: coords go as native u32s, decimal, 0x hex, "010" is 10
+	rc "mock set s2 coords" 0 m $D set lo topo s2 nodes 16 n 4 spaces 2 coords 010,0xFFFFFFFF id 3
+	has "set sends coords" "devset topo 5 n 4 nodes 16 spaces 2 seed 0 coords 10,4294967295 addr 3" "$tmp/err"
+	rc "mock set s2 derived" 0 m $D set lo topo s2 nodes 16 n 4 spaces 2 id 3
+	if grep -q coords "$tmp/err"; then ko "set s2 derived sends coords"; else ok; fi
+	MOCK_RTNL=1 rc "mock link add s2 coords" 0 m $D link add dp0 topo s2 nodes 16 n 2 spaces 1 seed 9 coords 0x80000000 id 3 port0 lo port1 lo
+	has "link add sends coords" "newlink dp0 topo 5 n 2 nodes 16 spaces 1 seed 9 coords 2147483648 addr 3 ports" "$tmp/err"
+	printf 'topo s2\nnodes 16\nn 2\nspaces 2\ncoords 7 0x10 # a plan line\nid 3\nports lo lo\n' >"$tmp/s2.conf"
+	MOCK_RTNL=1 rc "mock up s2 coords (fails after newlink)" 1 m $D up dpx -c "$tmp/s2.conf"
+	has "up: the file's coords reach newlink" "newlink dpx topo 5 n 2 nodes 16 spaces 2 seed 0 coords 7,16 addr 3 ports" "$tmp/err"
+	MOCK_S2=plan rc "mock show s2 plan" 0 m $D show
+	has "show plan mode" "s2 spaces 2 seed 7 coords plan 268435456,4000000000"
+	MOCK_S2=derived rc "mock show s2 derived" 0 m $D show
+	has "show derived mode" "s2 spaces 2 seed 7 coords derived"
+	MOCK_S2=plan rc "mock show -j s2 plan" 0 m $D -j show
+	if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))[0]
+sys.exit(d["coords"] != [268435456, 4000000000] or d["coords_mode"] != "plan")' "$tmp/out"
+	then ok; else ko "show -j: no coords array"; head -c 400 "$tmp/out"; fi
+	MOCK_S2=derived rc "mock show -j s2 derived" 0 m $D -j show
+	if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))[0]
+sys.exit("coords" in d or d["coords_mode"] != "derived")' "$tmp/out"
+	then ok; else ko "show -j derived: coords, or no coords_mode"; head -c 400 "$tmp/out"; fi
 	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
 	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
 	MOCK_EPERM=1 rc "mock set refused" 1 m $D set lo dead 50

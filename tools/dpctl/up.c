@@ -29,8 +29,9 @@ const char up_help[] =
 	"    ports and DEV up, add this server's fabric IPv4 (/32) and IPv6\n"
 	"    (/128) addresses and the on-link routes of the fabric prefixes.\n"
 	"    FILE holds \"KEY VALUE\" lines: the arguments of \"dpctl link\n"
-	"    add\" (topo n k level addr port0 port1 ... hello dead mode ip4\n"
-	"    ip6), or \"ports IF IF ...\"; # starts a comment.  See dpctl(8).\n";
+	"    add\" (topo n k level nodes spaces seed coords addr port0 port1\n"
+	"    ... hello dead mode ip4 ip6), or \"ports IF IF ...\" (and\n"
+	"    \"coords C0 C1 ...\"); # starts a comment.  See dpctl(8).\n";
 
 const char down_help[] =
 	"dpctl down DEV [-c FILE]\n"
@@ -120,6 +121,22 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
 				      conf_word(c, file, line, w);
 				c->ports[c->nports++] = c->argv[c->argc - 1];
 			}
+			continue;
+		}
+		/*
+		 * S2's coords may be written as on the command line
+		 * ("coords C0,C1") or one word a coordinate ("coords C0
+		 * C1", as a plan lists them): joined with commas.
+		 */
+		if (!strcmp(key, "coords")) {
+			char joined[CONF_LINE];
+			size_t pos = 0;
+
+			for (w = val; w; w = strtok_r(NULL, " \t\r", &save))
+				pos += snprintf(joined + pos, sizeof(joined) - pos,
+						"%s%s", pos ? "," : "", w);
+			err = conf_word(c, file, line, key) ?:
+			      conf_word(c, file, line, joined);
 			continue;
 		}
 		if (strtok_r(NULL, " \t\r", &save)) {

@@ -72,6 +72,12 @@ enum dpillar_topo {
  * IFLA_DPILLAR_IP6_PREFIX has it as its low 32 bits (default
  * fd64:7069:6c6c:6172::/96, "dpillar" in ASCII).
  *
+ * S2 derives every node's coordinates from nodes, seed and the id, unless
+ * the node is given its own in IFLA_DPILLAR_COORDS (plan mode: a plan's
+ * coordinates, "dpctl plan"): one u32 per space, host byte order, the
+ * point c / 2^32 of the unit ring; its cabling is then learned from the
+ * Hellos.  Only S2 takes it, and only with as many values as spaces.
+ *
  * IFLA_DPILLAR_PORTS nests one IFLA_DPILLAR_PORT (u32 ifindex) per port, in
  * port order.  A DPillar server has exactly two ports: port 0 plugs into a
  * switch of column S_C, port 1 into a switch of column S_{C-1}.
@@ -102,6 +108,10 @@ enum {
 	IFLA_DPILLAR_KEY6_PREFIX,	/* binary, 16 bytes: IPv6 /96 key prefix
 					 * (S2, changeable; all zero: none)
 					 */
+	IFLA_DPILLAR_COORDS,	/* binary, 4..32 bytes: this node's
+				 * coordinates, a native-endian u32 per
+				 * space (S2 plan mode; absent: derived)
+				 */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -300,6 +310,11 @@ enum {
 	DPILLAR_A_DEV_SEED,		/* u32: coordinate seed (S2) */
 	DPILLAR_A_DEV_KEY6_PREFIX,	/* binary, 16 bytes: /96 key prefix
 					 * (S2); absent when none
+					 */
+	DPILLAR_A_DEV_COORDS,		/* binary, 4..32 bytes: this node's
+					 * coordinates, a u32 per space (S2
+					 * plan mode, IFLA_DPILLAR_COORDS);
+					 * absent in derived mode
 					 */
 
 	__DPILLAR_A_DEV_MAX,

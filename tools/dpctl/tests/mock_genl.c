@@ -7,6 +7,8 @@
  * MOCK_TWO: two devices; MOCK_UNREACH: route get fails with an extack;
  * MOCK_EPERM: set fails with an extack; MOCK_RTNL: an rtnetlink socket
  * whose "link add" request is printed on stderr.  (4,3) fabric, this server 0:0.0.0.
+ * MOCK_S2=derived|plan: the device is S2 node 3 of 16, 4 ports, 2 spaces,
+ * seed 7, with (plan) coords 268435456,4000000000.
  */
 #include <string.h>
 #include <errno.h>
@@ -65,12 +67,25 @@ static void dev(const struct nlmsghdr *req, int flags)
 	uint32_t ip4 = htonl(0x0a000000); uint8_t ip6[16] = {0xfd,0x64,0x70,0x69,0x6c,0x6c,0x61,0x72};
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_IFINDEX, 1);
 	mnl_attr_put_strz(n, DPILLAR_A_DEV_IFNAME, "dp0");
+	const char *s2 = getenv("MOCK_S2");
+	if (s2) {
+		uint32_t x[2] = { 0x10000000, 4000000000u };
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_TOPO, DPILLAR_TOPO_S2);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_N, 4);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_SPACES, 2);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_SEED, 7);
+		if (!strcmp(s2, "plan")) mnl_attr_put(n, DPILLAR_A_DEV_COORDS, sizeof(x), x);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_NODES, 16);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_NODE_ID, 3);
+		mnl_attr_put_strz(n, DPILLAR_A_DEV_ADDR, "3");
+	} else {
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_TOPO, 1);
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_N, 4);
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_K, 3);
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_NODES, 24);
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_NODE_ID, 0);
 	mnl_attr_put_strz(n, DPILLAR_A_DEV_ADDR, "0:0.0.0");
+	}
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_HELLO_MS, 100);
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_DEAD_MS, 300);
 	mnl_attr_put(n, DPILLAR_A_DEV_IP4_PREFIX, 4, &ip4);
@@ -120,6 +135,17 @@ static void hop(struct nlmsghdr *n, int id, const char *a, int port, int ph)
 }
 
 
+/* S2's coords as the request carries them: " coords C0,C1" (u32s). */
+static void coords_log(const struct nlattr *a)
+{
+	const uint32_t *x = mnl_attr_get_payload(a);
+	unsigned int len = mnl_attr_get_payload_len(a), i;
+
+	if (len % 4) { fprintf(stderr, " coords of %u bytes", len); return; }
+	fprintf(stderr, " coords");
+	for (i = 0; i < len / 4; i++) fprintf(stderr, "%c%u", i ? ',' : ' ', x[i]);
+}
+
 /*
  * MOCK_RTNL: the socket is rtnetlink (its message types overlap generic
  * netlink's); print what "link add" asks for on stderr and accept it.
@@ -142,6 +168,10 @@ static void rtnl_newlink(const struct nlmsghdr *req)
 				case IFLA_DPILLAR_N: fprintf(stderr, " n %u", mnl_attr_get_u32(c)); break;
 				case IFLA_DPILLAR_K: fprintf(stderr, " k %u", mnl_attr_get_u32(c)); break;
 				case IFLA_DPILLAR_ADDR: fprintf(stderr, " addr %s", mnl_attr_get_str(c)); break;
+				case IFLA_DPILLAR_NODES: fprintf(stderr, " nodes %u", mnl_attr_get_u32(c)); break;
+				case IFLA_DPILLAR_SPACES: fprintf(stderr, " spaces %u", mnl_attr_get_u32(c)); break;
+				case IFLA_DPILLAR_SEED: fprintf(stderr, " seed %u", mnl_attr_get_u32(c)); break;
+				case IFLA_DPILLAR_COORDS: coords_log(c); break;
 				case IFLA_DPILLAR_COLUMN: fprintf(stderr, " column"); break;
 				case IFLA_DPILLAR_LABEL: fprintf(stderr, " label"); break;
 				case IFLA_DPILLAR_PORTS: fprintf(stderr, " ports"); break;
@@ -170,6 +200,7 @@ static void devset_log(const struct nlmsghdr *req)
 		case DPILLAR_A_DEV_SEED: fprintf(stderr, " seed %u", mnl_attr_get_u32(a)); break;
 		case DPILLAR_A_DEV_ADDR: fprintf(stderr, " addr %s", mnl_attr_get_str(a)); break;
 		case DPILLAR_A_DEV_MODE: fprintf(stderr, " mode %u", mnl_attr_get_u32(a)); break;
+		case DPILLAR_A_DEV_COORDS: coords_log(a); break;
 		default: break;
 		}
 	}
