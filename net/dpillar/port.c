@@ -86,9 +86,10 @@ void dp_update_carrier(struct dp_priv *dp)
 /*
  * A frame relayed through this server leaves by any port, so the fabric
  * MTU can be at most the smallest port MTU less the dpillar header (and
- * the destination's coordinates, in S2 plan mode): that is max_mtu.  dp0's MTU follows max_mtu down and, while it sits at the
- * old ceiling, up (jumbo-frame ports, a port's MTU restored); an MTU the
- * operator set below the ceiling is only ever lowered to fit.
+ * the destination's coordinates, in S2 plan mode): that is max_mtu.
+ * dp0's MTU follows max_mtu down and, while it sits at the old ceiling,
+ * up (jumbo-frame ports, a port's MTU restored); an MTU the operator set
+ * below the ceiling is only ever lowered to fit.
  */
 void dp_update_mtu(struct dp_priv *dp)
 {
