@@ -53,6 +53,9 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_SC_LEARNED]	= "shortcut_learned",
 	[DP_STAT_SC_BAD]	= "shortcut_bad",
 	[DP_STAT_SC_LIMIT]	= "shortcut_limit",
+	[DP_STAT_COORDS_RESOLVE] = "coords_resolve",
+	[DP_STAT_COORDS_LEARNED] = "coords_learned",
+	[DP_STAT_TX_RESOLVING]	= "tx_resolving",
 };
 
 /*
@@ -139,6 +142,7 @@ static void dp_get_stats64(struct net_device *dev,
 			   c[DP_STAT_DROP_OTHERHOST];
 	for (i = DP_STAT_TX_NOT_FABRIC; i <= DP_STAT_TX_NOROUTE; i++)
 		tot->tx_dropped += c[i];
+	tot->tx_dropped += c[DP_STAT_TX_RESOLVING];
 }
 
 /* ethtool -S: every counter, then the routing drops by reason. */
@@ -202,6 +206,7 @@ static int dp_stop(struct net_device *dev)
 	cancel_delayed_work_sync(&dp->hello_work);
 	dp_psel_stop(dp);
 	dp_sc_stop(dp);
+	dp_coords_stop(dp);
 	netif_carrier_off(dev);
 	return 0;
 }
@@ -240,6 +245,7 @@ static void dp_dev_uninit(struct net_device *dev)
 	}
 	/* After the ports: no receive handler can queue the work again. */
 	dp_sc_stop(dp);
+	dp_coords_stop(dp);
 }
 
 static void dp_dev_free(struct net_device *dev)
@@ -283,6 +289,7 @@ static void dp_setup(struct net_device *dev)
 	dp_probe_init(dp);
 	dp_psel_init(dp);
 	dp_sc_init(dp);
+	dp_coords_init(dp);
 	dev->netdev_ops = &dp_netdev_ops;
 	dev->ethtool_ops = &dp_ethtool_ops;
 	dev->needs_free_netdev = true;

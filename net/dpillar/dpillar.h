@@ -17,6 +17,7 @@
 #include <linux/dpillar.h>
 #include <linux/dpillar_packet.h>
 
+#include "coords.h"
 #include "hello_tlv.h"
 #include "probe.h"
 #include "psel.h"
@@ -82,6 +83,12 @@ enum dp_stat {
 				 * a reply for no probe passed on here
 				 */
 	DP_STAT_SC_LIMIT,	/* discovery or probe over the rate limit */
+	/* S2 plan mode: destinations' coordinates (coords.c) */
+	DP_STAT_COORDS_RESOLVE,	/* discoveries started to resolve them */
+	DP_STAT_COORDS_LEARNED,	/* coordinates cached from discoveries */
+	DP_STAT_TX_RESOLVING,	/* our packet dropped: its destination's
+				 * coordinates are not known yet
+				 */
 	DP_STAT_MAX
 };
 
@@ -201,6 +208,7 @@ struct dp_priv {
 	struct dp_probes probes;	/* path probes (probe.c) */
 	struct dp_psel psel;		/* path selection (psel.c) */
 	struct dp_shortcuts sc;		/* shortcut discovery (shortcut.c) */
+	struct dp_coords_cache coords;	/* S2 plan mode (coords.c) */
 };
 
 /*

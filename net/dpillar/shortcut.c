@@ -20,6 +20,15 @@
  * Floods are bounded three ways: each server passes on the first copy of
  * a probe only, at most DP_SC_FLOOD_BURST probes a second, and a probe's
  * hop count may not reach the topology's TTL.
+ *
+ * S2 plan mode (coords.h): a probe carries its origin's coordinates and a
+ * reply its destination's (struct dpillar_coords after struct
+ * dpillar_shortcut), which relays pass on as they came.  The destination
+ * caches the origin's, every server that takes the reply (the origin
+ * too) the destination's.  A frame without them, or with another count
+ * than the device's spaces, is a bad one.  Derived mode sends none and
+ * ignores any.  They go to the coordinate cache only: the shortcuts and
+ * their loop-freedom do not depend on them.
  */
 
 #include <linux/etherdevice.h>
@@ -29,6 +38,7 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "topo_s2.h"
 
 /* Room for the Ethernet header and a lower device's own. */
 #define DP_SC_HEADROOM	(ETH_HLEN + 64)
@@ -154,21 +164,46 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 	return ok;
 }
 
+/*
+ * Coordinates a discovery frame carries (S2 plan mode): @n of them in @x,
+ * host order; @n 0: none.
+ */
+struct dp_sc_coords {
+	u32 n;
+	u32 x[DP_COORDS_MAX];
+};
+
+/* Ours, for the probes we start and the replies we send. */
+static void dp_sc_own_coords(const struct dp_priv *dp, struct dp_sc_coords *c)
+{
+	c->n = 0;
+	if (dp_s2_plan_mode(&dp->topo) && dp->topo.p.ncoords <= DP_COORDS_MAX) {
+		c->n = dp->topo.p.ncoords;
+		memcpy(c->x, dp->topo.p.coords, c->n * sizeof(c->x[0]));
+	}
+}
+
 /* Send a probe or reply to the neighbour at @mac on @port. */
 static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
-		       u8 type, u32 src, u32 dst, u16 seq, u8 hops, u8 ttl)
+		       u8 type, u32 src, u32 dst, u16 seq, u8 hops, u8 ttl,
+		       const struct dp_sc_coords *c)
 {
+	unsigned int len = DP_SC_LEN;
 	struct dpillar_shortcut *p;
+	struct dpillar_coords *pc;
 	struct dpillar_hdr *h;
 	struct sk_buff *skb;
+	u32 i;
 
-	skb = alloc_skb(DP_SC_HEADROOM + DP_SC_LEN, GFP_ATOMIC);
+	if (c->n)
+		len += struct_size(pc, x, c->n);
+	skb = alloc_skb(DP_SC_HEADROOM + len, GFP_ATOMIC);
 	if (!skb) {
 		dp_count(dp, DP_STAT_DROP_NOMEM);
 		return;
 	}
 	skb_reserve(skb, DP_SC_HEADROOM);
-	h = skb_put_zero(skb, DP_SC_LEN);
+	h = skb_put_zero(skb, len);
 	h->version = DPILLAR_VERSION;
 	h->type = type;
 	h->ttl = ttl;
@@ -179,6 +214,12 @@ static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
 	p = (struct dpillar_shortcut *)(h + 1);
 	p->sender = htonl(dp->self);
 	p->hops = hops;
+	if (c->n) {
+		pc = (struct dpillar_coords *)(p + 1);
+		pc->count = c->n;
+		for (i = 0; i < c->n; i++)
+			pc->x[i] = htonl(c->x[i]);
+	}
 	skb->priority = TC_PRIO_CONTROL;
 	dp_send_on(port, skb, mac);
 }
@@ -188,7 +229,8 @@ static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
  * (@in_port) and its origin.
  */
 static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
-			u8 hops, u8 ttl, u32 in_port)
+			u8 hops, u8 ttl, u32 in_port,
+			const struct dp_sc_coords *c)
 {
 	u32 i, idx;
 
@@ -199,28 +241,29 @@ static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
 			continue;
 		for (idx = 0; idx < port->nneigh; idx++) {
 			const struct dp_neigh *nb = &port->neigh[idx];
-			u32 peer = dp_port_neigh(&dp->topo, dp->self, i, idx);
+			u32 peer = dp_port_peer(dp, i, idx);
 
 			if (peer == DP_NODE_NONE || peer == origin ||
 			    !dp_neigh_alive(dp, nb))
 				continue;
 			dp_sc_send(dp, port, atomic64_read(&nb->mac),
 				   DPILLAR_T_SHORTCUT_PROBE, origin, target,
-				   seq, hops, ttl);
+				   seq, hops, ttl, c);
 		}
 	}
 }
 
 /*
- * Greedy routing toward @dst is stuck here: flood a probe for it, unless
- * a discovery for @dst waits for its reply or the rate limit says no.
- * BHs off, under rcu_read_lock.
+ * Flood a probe for @dst, unless a discovery for @dst waits for its reply
+ * or the rate limit @rs says no; count @stat when one starts.
  */
-void dp_sc_discover(struct dp_priv *dp, u32 dst)
+static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
+			enum dp_stat stat)
 {
 	unsigned long wait = msecs_to_jiffies(DP_SC_WAIT_MS), now = jiffies;
 	struct dp_shortcuts *sc = &dp->sc;
 	bool started = false, limited = false;
+	struct dp_sc_coords c;
 	struct dp_sc_ent *e;
 	u16 seq = 0;
 
@@ -231,7 +274,7 @@ void dp_sc_discover(struct dp_priv *dp, u32 dst)
 	e = dp_sc_find(sc, dst);
 	if (e && e->asking && time_before(now, e->asked + wait))
 		goto unlock;
-	if (!__ratelimit(&sc->discover_rs)) {
+	if (!__ratelimit(rs)) {
 		limited = true;
 		goto unlock;
 	}
@@ -250,9 +293,33 @@ unlock:
 		dp_count(dp, DP_STAT_SC_LIMIT);
 	if (!started)
 		return;
-	dp_count(dp, DP_STAT_SC_DISCOVER);
+	dp_count(dp, stat);
+	dp_sc_own_coords(dp, &c);
 	dp_sc_flood(dp, dp->self, dst, seq, 0, dp_topo_ttl(&dp->topo),
-		    DP_SC_NO_PORT);
+		    DP_SC_NO_PORT, &c);
+}
+
+/*
+ * Greedy routing toward @dst is stuck here: flood a probe for it, unless
+ * a discovery for @dst waits for its reply or the rate limit says no.
+ * BHs off, under rcu_read_lock.
+ */
+void dp_sc_discover(struct dp_priv *dp, u32 dst)
+{
+	dp_sc_start(dp, dst, &dp->sc.discover_rs, DP_STAT_SC_DISCOVER);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_sc_discover);
+
+/*
+ * The coordinates of @dst are not known here (S2 plan mode, coords.c):
+ * discover it, so that its reply brings them.  The same discovery as at
+ * a local minimum, with a rate limit of its own: resolving new
+ * destinations does not hold back the shortcuts around stuck packets.
+ * BHs off, under rcu_read_lock.
+ */
+void dp_sc_resolve(struct dp_priv *dp, u32 dst)
+{
+	dp_sc_start(dp, dst, &dp->sc.resolve_rs, DP_STAT_COORDS_RESOLVE);
 }
 
 /*
@@ -306,6 +373,8 @@ void dp_sc_init(struct dp_priv *dp)
 	ratelimit_set_flags(&sc->discover_rs, RATELIMIT_MSG_ON_RELEASE);
 	ratelimit_state_init(&sc->flood_rs, HZ, DP_SC_FLOOD_BURST);
 	ratelimit_set_flags(&sc->flood_rs, RATELIMIT_MSG_ON_RELEASE);
+	ratelimit_state_init(&sc->resolve_rs, HZ, DP_SC_RESOLVE_BURST);
+	ratelimit_set_flags(&sc->resolve_rs, RATELIMIT_MSG_ON_RELEASE);
 	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
 	dp_sc_clear(sc);
 }
@@ -321,6 +390,7 @@ void dp_sc_stop(struct dp_priv *dp)
 	dp_sc_clear(&dp->sc);
 	spin_unlock_bh(&dp->sc.lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_sc_stop);
 
 /*
  * @sender is a live neighbour on our port @port_idx, and sent @skb from
@@ -334,6 +404,9 @@ static bool dp_sc_from_neigh(struct dp_priv *dp, u32 port_idx, u32 sender,
 
 	if (!dp_addr_valid(&dp->topo, sender) || sender == dp->self)
 		return false;
+	/* Learned cabling: the peer the port's Hellos name, no other. */
+	if (dp->topo.learn_peers && dp_port_peer(dp, port_idx, 0) != sender)
+		return false;
 	nb = dp_neigh_find(dp, dp->self, port_idx, sender, &port);
 	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb) &&
 	       atomic64_read(&nb->mac) ==
@@ -343,8 +416,10 @@ static bool dp_sc_from_neigh(struct dp_priv *dp, u32 port_idx, u32 sender,
 /* A probe: remember the first copy, then answer it or pass it on. */
 static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 				    u32 sender, const struct dpillar_hdr *h,
-				    const struct dpillar_shortcut *p)
+				    const struct dpillar_shortcut *p,
+				    const struct dp_sc_coords *c)
 {
+	struct dp_sc_coords own;
 	u32 origin = ntohl(h->src), target = ntohl(h->dst);
 	struct dp_shortcuts *sc = &dp->sc;
 	unsigned long now = jiffies;
@@ -370,11 +445,14 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	if (!first)
 		return DP_STAT_MAX;	/* a copy that came a longer way */
 	if (target == dp->self) {
+		/* Where the reply will go: answer to the prober's place. */
+		dp_coords_learn(dp, origin, c->x, c->n);
 		mac = dp_neigh_mac(dp, port_idx, sender, &port);
 		if (!mac)
 			return DP_STAT_DROP_NONEIGH;
+		dp_sc_own_coords(dp, &own);
 		dp_sc_send(dp, port, mac, DPILLAR_T_SHORTCUT_REPLY, dp->self,
-			   origin, seq, 1, dp_topo_ttl(&dp->topo));
+			   origin, seq, 1, dp_topo_ttl(&dp->topo), &own);
 		return DP_STAT_MAX;
 	}
 	if (h->ttl <= 1)
@@ -382,7 +460,7 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	if (!__ratelimit(&sc->flood_rs))
 		return DP_STAT_SC_LIMIT;
 	dp_sc_flood(dp, origin, target, seq, p->hops + 1, h->ttl - 1,
-		    port_idx);
+		    port_idx, c);
 	return DP_STAT_MAX;
 }
 
@@ -393,7 +471,8 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
  */
 static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 				    u32 sender, const struct dpillar_hdr *h,
-				    const struct dpillar_shortcut *p)
+				    const struct dpillar_shortcut *p,
+				    const struct dp_sc_coords *c)
 {
 	u32 target = ntohl(h->src), origin = ntohl(h->dst);
 	u32 prev = DP_NODE_NONE, out_port = DP_SC_NO_PORT;
@@ -432,6 +511,8 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 	if (!learned)
 		return DP_STAT_SC_BAD;	/* late, a second time, or forged */
 	dp_count(dp, DP_STAT_SC_LEARNED);
+	/* A server on the reply's way may send to the destination too. */
+	dp_coords_learn(dp, target, c->x, c->n);
 	if (origin == dp->self) {
 		queue_delayed_work(system_power_efficient_wq, &sc->refresh,
 				   msecs_to_jiffies(DP_SC_REFRESH_MS));
@@ -443,8 +524,36 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 	if (!mac)
 		return DP_STAT_DROP_NONEIGH;
 	dp_sc_send(dp, port, mac, DPILLAR_T_SHORTCUT_REPLY, target, origin,
-		   seq, p->hops + 1, dp_topo_ttl(&dp->topo));
+		   seq, p->hops + 1, dp_topo_ttl(&dp->topo), c);
 	return DP_STAT_MAX;
+}
+
+/*
+ * The coordinates after struct dpillar_shortcut into @c: in plan mode
+ * exactly one per space (a shorter frame, or another count, is a bad
+ * one; what follows them is the Ethernet padding); none in derived mode.
+ * Pulls them into the linear area: skb->data may move.
+ */
+static bool dp_sc_pull_coords(struct dp_priv *dp, struct sk_buff *skb,
+			      struct dp_sc_coords *c)
+{
+	const struct dpillar_coords *pc;
+	u32 n = dp->topo.p.ncoords, i;
+
+	c->n = 0;
+	if (!dp_s2_plan_mode(&dp->topo))
+		return true;
+	if (n > DP_COORDS_MAX || !pskb_may_pull(skb, DP_SC_LEN + sizeof(*pc)))
+		return false;
+	pc = (const struct dpillar_coords *)(skb->data + DP_SC_LEN);
+	if (pc->count != n ||
+	    !pskb_may_pull(skb, DP_SC_LEN + struct_size(pc, x, n)))
+		return false;
+	pc = (const struct dpillar_coords *)(skb->data + DP_SC_LEN);
+	for (i = 0; i < n; i++)
+		c->x[i] = ntohl(pc->x[i]);
+	c->n = n;
+	return true;
 }
 
 /* A SHORTCUT_PROBE or _REPLY from the port @port_idx (softirq, RCU). */
@@ -452,6 +561,7 @@ void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
 {
 	const struct dpillar_shortcut *p;
 	const struct dpillar_hdr *h;
+	struct dp_sc_coords c;
 	enum dp_stat why;
 	u32 sender;
 
@@ -463,6 +573,10 @@ void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
 		why = DP_STAT_DROP_SHORT;
 		goto drop;
 	}
+	if (!dp_sc_pull_coords(dp, skb, &c)) {
+		why = DP_STAT_SC_BAD;
+		goto drop;
+	}
 	h = (const struct dpillar_hdr *)skb->data;
 	p = (const struct dpillar_shortcut *)(h + 1);
 	sender = ntohl(p->sender);
@@ -471,9 +585,9 @@ void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
 		goto drop;
 	}
 	if (h->type == DPILLAR_T_SHORTCUT_PROBE)
-		why = dp_sc_probe_rcv(dp, port_idx, sender, h, p);
+		why = dp_sc_probe_rcv(dp, port_idx, sender, h, p, &c);
 	else
-		why = dp_sc_reply_rcv(dp, port_idx, sender, h, p);
+		why = dp_sc_reply_rcv(dp, port_idx, sender, h, p, &c);
 	if (why != DP_STAT_MAX)
 		goto drop;
 	consume_skb(skb);

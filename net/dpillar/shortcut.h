@@ -37,6 +37,8 @@
 #define DP_SC_SEEN_MS		2000
 #define DP_SC_DISCOVER_BURST	20	/* discoveries started per second */
 #define DP_SC_FLOOD_BURST	200	/* probes passed on per second */
+/* Discoveries started to resolve coordinates (coords.c), per second. */
+#define DP_SC_RESOLVE_BURST	20
 
 struct dp_priv;
 
@@ -90,6 +92,7 @@ struct dp_shortcuts {
 	u32 seen_next;
 	struct ratelimit_state discover_rs;
 	struct ratelimit_state flood_rs;
+	struct ratelimit_state resolve_rs;
 	struct delayed_work refresh;
 	struct dp_sc_ent ent[DP_SC_ENTRIES];
 	struct dp_sc_seen seen[DP_SC_SEEN];
@@ -112,6 +115,7 @@ bool dp_sc_type(u8 type);
 bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 		  u32 *port, u32 *peer, u32 *dist);
 void dp_sc_discover(struct dp_priv *dp, u32 dst);
+void dp_sc_resolve(struct dp_priv *dp, u32 dst);
 void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);
 

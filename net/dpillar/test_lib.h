@@ -29,6 +29,9 @@ struct dpt_dev {
  * ports running and with carrier; freed when the test ends.
  */
 struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self);
+/* The same, of any topology (@prm as dp_topo_init() takes it). */
+struct dpt_dev *dpt_dev_create_prm(struct kunit *test,
+				   const struct dp_topo_params *prm, u32 self);
 /* Lower device state as dp_port_up() sees it. */
 void dpt_port_set(struct dpt_dev *d, u32 port, bool running, bool carrier);
 /* Sum of one counter over the CPUs. */

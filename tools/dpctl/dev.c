@@ -230,6 +230,9 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_SHORTCUT_LEARNED] = "shortcut_learned",
 	[DPILLAR_A_STATS_SHORTCUT_BAD] = "shortcut_bad",
 	[DPILLAR_A_STATS_SHORTCUT_LIMIT] = "shortcut_limit",
+	[DPILLAR_A_STATS_COORDS_RESOLVE] = "coords_resolve",
+	[DPILLAR_A_STATS_COORDS_LEARNED] = "coords_learned",
+	[DPILLAR_A_STATS_TX_RESOLVING] = "tx_resolving",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */

@@ -266,6 +266,9 @@ enum {
 	DPILLAR_A_STATS_SHORTCUT_LEARNED,	/* S2: shortcuts learned */
 	DPILLAR_A_STATS_SHORTCUT_BAD,	/* S2: discovery frame not taken */
 	DPILLAR_A_STATS_SHORTCUT_LIMIT,	/* S2: over the rate limits */
+	DPILLAR_A_STATS_COORDS_RESOLVE,	/* S2 plan: discoveries to resolve */
+	DPILLAR_A_STATS_COORDS_LEARNED,	/* S2 plan: coordinates cached */
+	DPILLAR_A_STATS_TX_RESOLVING,	/* S2 plan: dropped, coords unknown */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Coordinate resolution for S2 plan mode (coords.h): lookup, the cache,
+ * and the start of a discovery.
+ *
+ * Who calls in, and from where:
+ * - dp_coords_lookup() and dp_coords_resolve(): the transmit path (BHs
+ *   off, rcu_read_lock_bh) and the receive softirq (rcu_read_lock);
+ * - dp_coords_learn(): the receive softirq (shortcut.c);
+ * - dp_coords_init()/dp_coords_stop(): device setup, ndo_stop, ndo_uninit.
+ * The lock is only ever taken with BHs off, and nothing is called with it
+ * held.
+ *
+ * What is cached comes from the wire (a probe's or a reply's struct
+ * dpillar_coords, from a live neighbour): it is used to address frames,
+ * never to route them through this node or to decide who is a neighbour.
+ * A wrong entry misdirects the packets of this node to that destination
+ * (routing drops them, the TTL bounds them) until it ages out or a newer
+ * discovery replaces it.
+ */
+
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+
+#include "dpillar.h"
+#include "topo_s2.h"
+
+static u32 dp_coords_hash(u32 node)
+{
+	BUILD_BUG_ON(!is_power_of_2(DP_COORDS_BUCKETS));
+	return hash_32(node, ilog2(DP_COORDS_BUCKETS));
+}
+
+static void dp_coords_clear(struct dp_coords_cache *c)
+{
+	u32 i;
+
+	/* Slot numbers and the chains' end fit the links' u8. */
+	BUILD_BUG_ON(DP_COORDS_CACHE > DP_COORDS_NIL);
+	memset(c->head, DP_COORDS_NIL, sizeof(c->head));
+	for (i = 0; i < DP_COORDS_CACHE; i++) {
+		c->ent[i].node = DP_NODE_NONE;
+		c->ent[i].next = DP_COORDS_NIL;
+	}
+}
+
+static bool dp_coords_idle(const struct dp_coords_ent *e, unsigned long now)
+{
+	return time_after_eq(now, e->used + msecs_to_jiffies(DP_COORDS_IDLE_MS));
+}
+
+static struct dp_coords_ent *dp_coords_find(struct dp_coords_cache *c,
+					    u32 node)
+{
+	u32 i;
+
+	for (i = c->head[dp_coords_hash(node)]; i != DP_COORDS_NIL;
+	     i = c->ent[i].next)
+		if (c->ent[i].node == node)
+			return &c->ent[i];
+	return NULL;
+}
+
+/* Take slot @e out of its chain: it is free then. */
+static void dp_coords_unlink(struct dp_coords_cache *c,
+			     struct dp_coords_ent *e)
+{
+	u8 slot = e - c->ent, *link = &c->head[dp_coords_hash(e->node)];
+
+	while (*link != DP_COORDS_NIL) {
+		if (*link == slot) {
+			*link = e->next;
+			break;
+		}
+		link = &c->ent[*link].next;
+	}
+	e->node = DP_NODE_NONE;
+	e->next = DP_COORDS_NIL;
+}
+
+/* A slot for a node not cached: a free one, else an idle one, else the LRU. */
+static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
+					      unsigned long now)
+{
+	struct dp_coords_ent *old = &c->ent[0];
+	u32 i;
+
+	for (i = 0; i < DP_COORDS_CACHE; i++) {
+		struct dp_coords_ent *e = &c->ent[i];
+
+		if (e->node == DP_NODE_NONE)
+			return e;
+		if (dp_coords_idle(e, now)) {
+			old = e;
+			break;
+		}
+		if (time_before(e->used, old->used))
+			old = e;
+	}
+	dp_coords_unlink(c, old);
+	return old;
+}
+
+/*
+ * The coordinates of @node from the cache only, into @x (room for
+ * DP_COORDS_MAX): true when cached, for the device's spaces, and not idle.
+ */
+bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x)
+{
+	struct dp_coords_cache *c = &dp->coords;
+	u32 n = dp->topo.p.ncoords;
+	unsigned long now = jiffies;
+	struct dp_coords_ent *e;
+	bool ok = false;
+
+	spin_lock_bh(&c->lock);
+	e = dp_coords_find(c, node);
+	if (e && dp_coords_idle(e, now)) {
+		dp_coords_unlink(c, e);
+	} else if (e && e->n == n) {
+		memcpy(x, e->x, n * sizeof(*x));
+		e->used = now;
+		ok = true;
+	}
+	spin_unlock_bh(&c->lock);
+	return ok;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_cached);
+
+/*
+ * The peer of neighbour slot @idx of our port @port: the topology's, or in
+ * plan mode (learned cabling) the one the port's Hellos name, through the
+ * view (DP_NODE_NONE while the view has no such member, or none is heard).
+ */
+u32 dp_port_peer(const struct dp_priv *dp, u32 port, u32 idx)
+{
+	const struct dp_view *v = &dp->view;
+
+	if (!dp->topo.learn_peers)
+		return dp_port_neigh(&dp->topo, dp->self, port, idx);
+	return v->cable_peer ? v->cable_peer(v->ctx, dp->self, port) :
+			       DP_NODE_NONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_port_peer);
+
+/*
+ * @node among our live 1-hop and 2-hop neighbours, with the coordinates
+ * their Hellos gave (a NULL view member: that part is not known).
+ */
+static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
+{
+	const struct dp_view *v = &dp->view;
+	u32 n = dp->topo.p.ncoords, ids[DPILLAR_TLV_NEIGHS_MAX];
+	u32 p, idx, i, cnt;
+
+	for (p = 0; p < dp->nports; p++) {
+		struct dp_port *port = dp_port_rcu(dp, p);
+
+		if (!port || !dp_port_up(port))
+			continue;
+		for (idx = 0; idx < port->nneigh; idx++) {
+			u32 peer = dp_port_peer(dp, p, idx);
+
+			if (peer == DP_NODE_NONE ||
+			    !dp_reachable(dp, dp->self, p, peer))
+				continue;
+			if (peer == node) {
+				if (v->coords &&
+				    v->coords(v->ctx, dp->self, p, node, x,
+					      n) == n)
+					return true;
+				continue;
+			}
+			if (!v->peer_neighs || !v->peer_neigh_coords)
+				continue;
+			cnt = v->peer_neighs(v->ctx, dp->self, p, peer, ids,
+					     ARRAY_SIZE(ids));
+			for (i = 0; i < cnt; i++)
+				if (ids[i] == node &&
+				    v->peer_neigh_coords(v->ctx, dp->self, p,
+							 peer, i, x, n) == n)
+					return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The coordinates of @node (S2 plan mode) into @x, room for
+ * DP_COORDS_MAX, dp->topo.p.ncoords of them: ours, a live neighbour's or
+ * a 2-hop neighbour's as their Hellos gave them, else the cache's.  False
+ * when none of them knows, or not in plan mode.  BHs off, under RCU.
+ */
+bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x)
+{
+	const struct dp_topo *t = &dp->topo;
+
+	if (!dp_s2_plan_mode(t) || t->p.ncoords > DP_COORDS_MAX ||
+	    !dp_addr_valid(t, node))
+		return false;
+	if (node == dp->self) {
+		memcpy(x, t->p.coords, t->p.ncoords * sizeof(*x));
+		return true;
+	}
+	return dp_coords_neigh(dp, node, x) || dp_coords_cached(dp, node, x);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_lookup);
+
+/*
+ * Cache @n coordinates @x of @node, learned from a discovery frame: the
+ * newest replaces what was cached.  Ignored unless in plan mode, for
+ * another valid node, one coordinate per space.
+ */
+void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n)
+{
+	struct dp_coords_cache *c = &dp->coords;
+	unsigned long now = jiffies;
+	struct dp_coords_ent *e;
+	u32 h;
+
+	if (!dp_s2_plan_mode(&dp->topo) || n != dp->topo.p.ncoords ||
+	    n > DP_COORDS_MAX || !dp_addr_valid(&dp->topo, node) ||
+	    node == dp->self)
+		return;
+	spin_lock_bh(&c->lock);
+	e = dp_coords_find(c, node);
+	if (!e) {
+		e = dp_coords_victim(c, now);
+		h = dp_coords_hash(node);
+		e->node = node;
+		e->next = c->head[h];
+		c->head[h] = e - c->ent;
+	}
+	e->n = n;
+	memcpy(e->x, x, n * sizeof(*x));
+	e->used = now;
+	spin_unlock_bh(&c->lock);
+	dp_count(dp, DP_STAT_COORDS_LEARNED);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_learn);
+
+/*
+ * dp_coords_lookup() found nothing for @node: start a discovery for it
+ * (shortcut.c), unless one waits for its reply or the rate limit says no.
+ */
+void dp_coords_resolve(struct dp_priv *dp, u32 node)
+{
+	if (dp_s2_plan_mode(&dp->topo))
+		dp_sc_resolve(dp, node);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_resolve);
+
+void dp_coords_init(struct dp_priv *dp)
+{
+	spin_lock_init(&dp->coords.lock);
+	dp_coords_clear(&dp->coords);
+}
+
+/* dp0 went down (it left the fabric) or is going away: forget them all. */
+void dp_coords_stop(struct dp_priv *dp)
+{
+	spin_lock_bh(&dp->coords.lock);
+	dp_coords_clear(&dp->coords);
+	spin_unlock_bh(&dp->coords.lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_stop);

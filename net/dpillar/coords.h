@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Coordinate resolution for S2 plan mode (Documentation/networking/
+ * dpillar.rst, "S2 plan mode").  A plan-mode node cannot derive another
+ * node's coordinates from its id, yet every frame it sends carries its
+ * destination's.  dp_coords_lookup() answers from what is known here: our
+ * own coordinates, those of the live 1-hop and 2-hop neighbours (their
+ * Hellos, through the routing view), then a small cache of coordinates
+ * learned from shortcut discoveries (shortcut.c).  On a miss the sender
+ * calls dp_coords_resolve(), which floods a SHORTCUT_PROBE for the node:
+ * the probe carries our coordinates and the node's reply its own, which
+ * every server the reply crosses caches.
+ *
+ * The cache holds DP_COORDS_CACHE entries whatever the fabric's size: an
+ * entry unused for DP_COORDS_IDLE_MS is forgotten, and a new one takes the
+ * place of the least recently used.
+ */
+#ifndef _DPILLAR_COORDS_H
+#define _DPILLAR_COORDS_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "topo.h"
+
+#define DP_COORDS_CACHE		128	/* coordinates cached per device */
+#define DP_COORDS_IDLE_MS	60000	/* an entry unused this long is gone */
+#define DP_COORDS_BUCKETS	64	/* hash chains (power of two) */
+#define DP_COORDS_NIL		0xff	/* end of a chain, a free slot's link */
+
+/**
+ * struct dp_coords_ent - one cached node's coordinates
+ * @node: the node; DP_NODE_NONE when the slot is free
+ * @n: coordinates in @x (the device's spaces when it was learned)
+ * @next: the next slot of @node's hash chain, DP_COORDS_NIL at the end
+ * @used: jiffies of the last lookup that found it, or of its learning
+ * @x: the coordinates, host order
+ */
+struct dp_coords_ent {
+	u32 node;
+	u8 n;
+	u8 next;
+	unsigned long used;
+	u32 x[DP_COORDS_MAX];
+};
+
+/*
+ * The cache: a fixed array, its slots chained by the hash of their node
+ * (@head), so that a lookup on the transmit path reads one short chain.
+ */
+struct dp_coords_cache {
+	spinlock_t lock;	/* everything below */
+	u8 head[DP_COORDS_BUCKETS];
+	struct dp_coords_ent ent[DP_COORDS_CACHE];
+};
+
+struct dp_priv;
+
+void dp_coords_init(struct dp_priv *dp);
+void dp_coords_stop(struct dp_priv *dp);
+bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x);
+void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n);
+void dp_coords_resolve(struct dp_priv *dp, u32 node);
+bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
+u32 dp_port_peer(const struct dp_priv *dp, u32 port, u32 idx);
+
+#endif /* _DPILLAR_COORDS_H */

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of coordinate resolution (S2 plan mode, coords.c): the
+ * cache (lookup, replacement, idle ageing, the LRU bound), lookups through
+ * the routing view, and the coordinates shortcut discovery carries
+ * (shortcut.c), good and hostile, entering through the port rx_handler as
+ * they do from the wire.  The ports' lower devices keep what is sent to
+ * them, so the probes and replies sent are checked too.
+ */
+
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <net/sch_generic.h>
+
+#include "test_lib.h"
+#include "topo_s2.h"
+
+#define DPC_NODES	40
+#define DPC_PORTS	4
+#define DPC_L		2
+#define DPC_SC_LEN	(DP_HDR_LEN + sizeof(struct dpillar_shortcut))
+#define DPC_CO_LEN(n)	(sizeof(struct dpillar_coords) + 4 * (n))
+
+struct dpc {
+	struct dpt_dev *d;
+	struct dp_priv *dp;
+	u32 peer[DPC_PORTS];	/* the node cabled to each port */
+	u32 far[2];		/* two nodes neither us nor a neighbour */
+};
+
+/* What the ports sent; the test's device while it runs (tests are serial). */
+static struct sk_buff_head dpc_sent;
+static struct dpc *dpc_cur;
+/* The test's node: the first with a cable on every port. */
+static u32 dpc_self;
+/* Not DP_NODE_NONE: the sender frames name instead of the port's peer. */
+static u32 dpc_sender;
+
+static u32 dpc_x(u32 node, u32 s)
+{
+	return node << 24 | s << 16 | 0x5a5a;
+}
+
+static void dpc_mac(u32 node, u32 port, u8 *mac)
+{
+	mac[0] = 0x02;
+	mac[1] = 0xc0;
+	mac[2] = 0;
+	mac[3] = port;
+	mac[4] = node >> 8;
+	mac[5] = node;
+}
+
+static netdev_tx_t dpc_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	skb_queue_tail(&dpc_sent, skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops dpc_lower_ops = {
+	.ndo_start_xmit = dpc_xmit,
+};
+
+/* The learned cabling, as neigh.c's view reports it. */
+static u32 dpc_cable_peer(const void *ctx, u32 self, u32 port)
+{
+	return port < DPC_PORTS ? dpc_cur->peer[port] : DP_NODE_NONE;
+}
+
+static bool dpc_is_peer(const struct dpc *c, u32 node)
+{
+	u32 p;
+
+	for (p = 0; p < DPC_PORTS; p++)
+		if (c->peer[p] == node)
+			return true;
+	return false;
+}
+
+/*
+ * dp0 of node dpc_self in an S2 fabric of @nodes, with its own
+ * coordinates when @plan, every port's neighbour alive and the ports'
+ * transmissions kept in dpc_sent.  The cabling is the derived one, which
+ * plan mode learns the same (dp_port_peer() through the view).
+ */
+static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
+{
+	struct dp_topo_params prm = {
+		.kind = DP_TOPO_S2, .n = DPC_PORTS, .nodes = nodes,
+		.spaces = DPC_L, .seed = 5,
+	};
+	struct dp_topo t;
+	struct dpc *c;
+	u32 p, v, nfar = 0;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
+	for (dpc_self = 0; dpc_self < nodes; dpc_self++) {
+		for (p = 0; p < DPC_PORTS; p++) {
+			c->peer[p] = dp_port_neigh(&t, dpc_self, p, 0);
+			if (c->peer[p] == DP_NODE_NONE)
+				break;
+		}
+		if (p == DPC_PORTS)
+			break;
+	}
+	KUNIT_ASSERT_LT(test, dpc_self, nodes);
+	for (v = 0; v < nodes && nfar < 2; v++)
+		if (v != dpc_self && !dpc_is_peer(c, v))
+			c->far[nfar++] = v;
+	KUNIT_ASSERT_EQ(test, nfar, 2);
+	if (plan) {
+		prm.ncoords = DPC_L;
+		for (v = 0; v < DPC_L; v++)
+			prm.coords[v] = dpc_x(dpc_self, v);
+	}
+	c->d = dpt_dev_create_prm(test, &prm, dpc_self);
+	c->dp = c->d->dp;
+	dpc_cur = c;
+	/* Plan mode learns its cabling; neigh.c's view is a stub here. */
+	KUNIT_ASSERT_EQ(test, c->dp->topo.learn_peers, plan);
+	if (plan)
+		c->dp->view.cable_peer = dpc_cable_peer;
+	for (p = 0; p < DPC_PORTS; p++) {
+		struct net_device *lower = c->d->lower[p];
+		struct dp_port *port = c->d->port[p];
+		typeof(noop_qdisc) *q;
+		struct dp_neigh *nb;
+		int idx;
+		u8 mac[ETH_ALEN];
+
+		/*
+		 * A qdisc without enqueue (as noqueue's): dev_queue_xmit()
+		 * calls ndo_start_xmit at once.
+		 */
+		q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, q);
+		rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
+		lower->netdev_ops = &dpc_lower_ops;
+		lower->flags |= IFF_UP;
+
+		idx = dp_port_neigh_index(&c->dp->topo, dpc_self, p,
+					  c->peer[p]);
+		KUNIT_ASSERT_GE(test, idx, 0);
+		nb = &port->neigh[idx];
+		dpc_mac(c->peer[p], p, mac);
+		atomic64_set(&nb->mac, ether_addr_to_u64(mac));
+		WRITE_ONCE(nb->last_heard, jiffies);
+	}
+	return c;
+}
+
+static void dpc_coords_of(u32 node, u32 *x)
+{
+	u32 s;
+
+	for (s = 0; s < DPC_L; s++)
+		x[s] = dpc_x(node, s);
+}
+
+/*
+ * A shortcut frame from our neighbour on @port: @type, header @src to
+ * @dst, sequence @seq, @hops; then struct dpillar_coords with @count and
+ * @nx coordinates of node @xnode (@count < 0: no trailer at all), the
+ * whole cut (or padded with zeros) to @len bytes (0: as built), the first
+ * @linear bytes in the linear area.
+ */
+static void dpc_rx(struct kunit *test, struct dpc *c, u32 port, u8 type,
+		   u32 src, u32 dst, u16 seq, u8 hops, int count, u32 xnode,
+		   u32 nx, unsigned int len, unsigned int linear)
+{
+	u8 buf[DPC_SC_LEN + DPC_CO_LEN(DP_COORDS_MAX + 8) + 16] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct dpillar_shortcut *sp = (void *)(h + 1);
+	struct dpillar_coords *pc = (void *)(sp + 1);
+	unsigned int built = DPC_SC_LEN;
+	rx_handler_result_t ret;
+	struct sk_buff *skb;
+	u8 mac[ETH_ALEN];
+	u32 i;
+
+	KUNIT_ASSERT_LE(test, DPC_CO_LEN(nx), sizeof(buf) - DPC_SC_LEN);
+	dpt_hdr(h, type, src, dst);
+	h->rword = htons(seq);
+	sp->sender = htonl(dpc_sender != DP_NODE_NONE ? dpc_sender :
+			   c->peer[port]);
+	sp->hops = hops;
+	if (count >= 0) {
+		pc->count = count;
+		for (i = 0; i < nx; i++)
+			pc->x[i] = htonl(dpc_x(xnode, i));
+		built += DPC_CO_LEN(nx);
+	}
+	len = len ?: built;
+	KUNIT_ASSERT_LE(test, len, sizeof(buf));
+	dpc_mac(c->peer[port], port, mac);
+	skb = dpt_frame(test, c->d, port, mac, DPILLAR_ETHERTYPE, buf, len,
+			linear ?: len);
+	ret = dpt_rx(&skb);
+	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+	if (ret != RX_HANDLER_CONSUMED)
+		kfree_skb(skb);
+}
+
+/*
+ * The next frame sent must be @type from @src to @dst on @port, to the
+ * neighbour's MAC, carrying @n coordinates of node @xnode (@n 0: none).
+ */
+static void dpc_expect_sent(struct kunit *test, struct dpc *c, u32 port,
+			    u8 type, u32 src, u32 dst, u8 hops, u32 n,
+			    u32 xnode)
+{
+	struct sk_buff *skb = skb_dequeue(&dpc_sent);
+	const struct dpillar_coords *pc;
+	const struct dpillar_shortcut *sp;
+	const struct dpillar_hdr *h;
+	const struct ethhdr *eth;
+	u8 mac[ETH_ALEN];
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_PTR_EQ(test, skb->dev, c->d->lower[port]);
+	KUNIT_ASSERT_EQ(test, skb->len,
+			ETH_HLEN + DPC_SC_LEN + (n ? DPC_CO_LEN(n) : 0));
+	eth = (const struct ethhdr *)skb->data;
+	dpc_mac(c->peer[port], port, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eth->h_dest, mac));
+	h = (const struct dpillar_hdr *)(eth + 1);
+	sp = (const struct dpillar_shortcut *)(h + 1);
+	KUNIT_EXPECT_EQ(test, h->type, type);
+	KUNIT_EXPECT_EQ(test, ntohl(h->src), src);
+	KUNIT_EXPECT_EQ(test, ntohl(h->dst), dst);
+	KUNIT_EXPECT_EQ(test, ntohl(sp->sender), dpc_self);
+	KUNIT_EXPECT_EQ(test, sp->hops, hops);
+	KUNIT_EXPECT_EQ(test, sp->reserved[0], 0);
+	if (n) {
+		pc = (const struct dpillar_coords *)(sp + 1);
+		KUNIT_EXPECT_EQ(test, pc->count, n);
+		for (i = 0; i < n; i++)
+			KUNIT_EXPECT_EQ(test, ntohl(pc->x[i]), dpc_x(xnode, i));
+	}
+	kfree_skb(skb);
+}
+
+static void dpc_expect_cached(struct kunit *test, struct dpc *c, u32 node)
+{
+	u32 x[DP_COORDS_MAX] = {}, s;
+
+	KUNIT_ASSERT_TRUE_MSG(test, dp_coords_cached(c->dp, node, x),
+			      "node %u", node);
+	for (s = 0; s < DPC_L; s++)
+		KUNIT_EXPECT_EQ(test, x[s], dpc_x(node, s));
+}
+
+static u32 dpc_cache_count(struct dpc *c)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < DP_COORDS_CACHE; i++)
+		n += c->dp->coords.ent[i].node != DP_NODE_NONE;
+	return n;
+}
+
+static void dpc_learn(struct dpc *c, u32 node)
+{
+	u32 x[DP_COORDS_MAX];
+
+	dpc_coords_of(node, x);
+	dp_coords_learn(c->dp, node, x, DPC_L);
+}
+
+/* Lookup as the transmit path does it: BHs off, under RCU. */
+static bool dpc_lookup(struct dpc *c, u32 node, u32 *x)
+{
+	bool ok;
+
+	local_bh_disable();
+	rcu_read_lock();
+	ok = dp_coords_lookup(c->dp, node, x);
+	rcu_read_unlock();
+	local_bh_enable();
+	return ok;
+}
+
+static void dpc_resolve(struct dpc *c, u32 node)
+{
+	local_bh_disable();
+	rcu_read_lock();
+	dp_coords_resolve(c->dp, node);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/* Insert, replace, look up; what is not one coordinate per space is not. */
+static void dpc_cache_basic(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 x[DP_COORDS_MAX] = {}, y[DP_COORDS_MAX], far = c->far[0];
+
+	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, far, x));
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
+	dpc_learn(c, far);
+	dpc_expect_cached(test, c, far);
+	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
+	KUNIT_EXPECT_EQ(test, x[1], dpc_x(far, 1));
+	/* The newest replaces it. */
+	dpc_coords_of(far + 1, y);
+	dp_coords_learn(c->dp, far, y, DPC_L);
+	KUNIT_EXPECT_TRUE(test, dp_coords_cached(c->dp, far, x));
+	KUNIT_EXPECT_EQ(test, x[0], dpc_x(far + 1, 0));
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 2);
+	/* Ignored: another count, ourselves, no valid node. */
+	dp_coords_learn(c->dp, c->far[1], y, DPC_L - 1);
+	dp_coords_learn(c->dp, c->far[1], y, DPC_L + 1);
+	dp_coords_learn(c->dp, dpc_self, y, DPC_L);
+	dp_coords_learn(c->dp, DPC_NODES, y, DPC_L);
+	dp_coords_learn(c->dp, DP_NODE_NONE, y, DPC_L);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 2);
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, DPC_NODES, x));
+	/* Our own. */
+	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, dpc_self, x));
+	KUNIT_EXPECT_EQ(test, x[0], dpc_x(dpc_self, 0));
+	KUNIT_EXPECT_EQ(test, x[1], dpc_x(dpc_self, 1));
+	/* dp0 going down forgets them. */
+	dp_coords_stop(c->dp);
+	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, far, x));
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 0);
+}
+
+/* Derived mode has nothing to cache or resolve. */
+static void dpc_cache_derived(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, false);
+	u32 x[DP_COORDS_MAX];
+
+	dpc_learn(c, c->far[0]);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 0);
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->far[0], x));
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, dpc_self, x));
+	dpc_resolve(c, c->far[0]);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+}
+
+static struct dp_coords_ent *dpc_ent(struct dpc *c, u32 node)
+{
+	u32 i;
+
+	for (i = 0; i < DP_COORDS_CACHE; i++)
+		if (c->dp->coords.ent[i].node == node)
+			return &c->dp->coords.ent[i];
+	return NULL;
+}
+
+/* An entry unused for DP_COORDS_IDLE_MS is gone, its slot free. */
+static void dpc_cache_ageing(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	unsigned long idle = msecs_to_jiffies(DP_COORDS_IDLE_MS);
+	struct dp_coords_ent *e;
+	u32 x[DP_COORDS_MAX];
+
+	dpc_learn(c, c->far[0]);
+	dpc_learn(c, c->far[1]);
+	e = dpc_ent(c, c->far[0]);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->used = jiffies - idle + HZ;	/* not yet */
+	dpc_expect_cached(test, c, c->far[0]);
+	e->used = jiffies - idle - 1;
+	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, c->far[0], x));
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->far[0], x));
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 1);
+	dpc_expect_cached(test, c, c->far[1]);
+	/* Learned again: there again. */
+	dpc_learn(c, c->far[0]);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 2);
+	dpc_expect_cached(test, c, c->far[0]);
+}
+
+/*
+ * DP_COORDS_CACHE entries whatever the fabric's size: a new node takes
+ * the least recently used slot, a lookup makes an entry recent, and every
+ * entry stays reachable through its hash chain.
+ */
+static void dpc_cache_bound(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, 255, true);
+	unsigned long now = jiffies;
+	u32 v, i, learned = 0, oldest, second;
+
+	for (v = 0; learned < DP_COORDS_CACHE; v++)
+		if (v != dpc_self) {
+			dpc_learn(c, v);
+			learned++;
+		}
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), DP_COORDS_CACHE);
+	/* Slot i was used i jiffies after slot 0. */
+	for (i = 0; i < DP_COORDS_CACHE; i++)
+		c->dp->coords.ent[i].used = now - 2 * DP_COORDS_CACHE + i;
+	oldest = c->dp->coords.ent[0].node;
+	second = c->dp->coords.ent[1].node;
+	dpc_expect_cached(test, c, oldest);	/* recent now */
+	dpc_learn(c, 250);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), DP_COORDS_CACHE);
+	dpc_expect_cached(test, c, 250);
+	dpc_expect_cached(test, c, oldest);
+	KUNIT_EXPECT_NULL(test, dpc_ent(c, second));
+	/* The whole id space through it: the bound holds, chains intact. */
+	for (v = 0; v < 255; v++)
+		if (v != dpc_self)
+			dpc_learn(c, v);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), DP_COORDS_CACHE);
+	for (i = 0; i < DP_COORDS_CACHE; i++)
+		dpc_expect_cached(test, c, c->dp->coords.ent[i].node);
+}
+
+/* The view's 1-hop and 2-hop coordinates (neigh.c's, here stubs). */
+static u32 dpc_view_coords(const void *ctx, u32 self, u32 port, u32 node,
+			   u32 *x, u32 max)
+{
+	u32 s;
+
+	if (port >= DPC_PORTS || node != dpc_cur->peer[port] || max < DPC_L)
+		return 0;
+	for (s = 0; s < DPC_L; s++)
+		x[s] = dpc_x(node, s);
+	return DPC_L;
+}
+
+/* Our port 0's neighbour hears us and far[0]. */
+static u32 dpc_view_peer_neighs(const void *ctx, u32 self, u32 port,
+				u32 peer, u32 *ids, u32 max)
+{
+	if (port || peer != dpc_cur->peer[0] || max < 2)
+		return 0;
+	ids[0] = dpc_self;
+	ids[1] = dpc_cur->far[0];
+	return 2;
+}
+
+static u32 dpc_view_peer_neigh_coords(const void *ctx, u32 self, u32 port,
+				      u32 peer, u32 idx, u32 *x, u32 max)
+{
+	u32 ids[2], s;
+
+	if (dpc_view_peer_neighs(ctx, self, port, peer, ids, 2) <= idx ||
+	    max < DPC_L)
+		return 0;
+	for (s = 0; s < DPC_L; s++)
+		x[s] = dpc_x(ids[idx], s);
+	return DPC_L;
+}
+
+static void dpc_lookup_view(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	struct dp_view *v = &c->dp->view;
+	u32 x[DP_COORDS_MAX] = {}, far = c->far[0];
+	struct dp_neigh *nb;
+
+	v->coords = dpc_view_coords;
+	v->peer_neighs = dpc_view_peer_neighs;
+	v->peer_neigh_coords = dpc_view_peer_neigh_coords;
+	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, c->peer[2], x));
+	KUNIT_EXPECT_EQ(test, x[1], dpc_x(c->peer[2], 1));
+	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
+	KUNIT_EXPECT_EQ(test, x[0], dpc_x(far, 0));
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->far[1], x));
+	/* Nothing came from the wire. */
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 0);
+	/* A silent neighbour tells nothing, nor do its neighbours. */
+	nb = &c->d->port[0]->neigh[dp_port_neigh_index(&c->dp->topo, dpc_self,
+						       0, c->peer[0])];
+	WRITE_ONCE(nb->last_heard, jiffies - 10 * HZ);
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
+	WRITE_ONCE(nb->last_heard, jiffies);
+	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
+	/* A view without a member knows nothing of that part. */
+	v->peer_neigh_coords = NULL;
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
+	v->coords = NULL;
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->peer[2], x));
+	v->cable_peer = NULL;
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->peer[2], x));
+	/* The cache still answers. */
+	dpc_learn(c, far);
+	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
+	KUNIT_EXPECT_EQ(test, x[1], dpc_x(far, 1));
+}
+
+/* A probe for us: we cache the prober's, our reply carries ours. */
+static void dpc_probe_target(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 far = c->far[0];
+
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self, 7, 2,
+	       DPC_L, far, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 1);
+	dpc_expect_cached(test, c, far);
+	dpc_expect_sent(test, c, 1, DPILLAR_T_SHORTCUT_REPLY, dpc_self, far, 1,
+			DPC_L, dpc_self);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	/* The same probe by a longer way: a copy, not answered. */
+	dpc_rx(test, c, 2, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self, 7, 3,
+	       DPC_L, far, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	/* Ethernet padding after the coordinates, some in a fragment. */
+	dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, c->far[1], dpc_self, 8, 1,
+	       DPC_L, c->far[1], DPC_L, DPC_SC_LEN + DPC_CO_LEN(DPC_L) + 14,
+	       DPC_SC_LEN + 2);
+	dpc_expect_cached(test, c, c->far[1]);
+	dpc_expect_sent(test, c, 0, DPILLAR_T_SHORTCUT_REPLY, dpc_self,
+			c->far[1], 1, DPC_L, dpc_self);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD), 0);
+}
+
+/*
+ * Probes for us whose coordinates are missing, of another count, or cut
+ * short: counted as shortcut_bad, nothing cached, nothing answered.
+ */
+static void dpc_probe_hostile(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	static const struct {
+		int count;
+		u32 nx;
+		int len;	/* < 0: that much shorter than built */
+	} bad[] = {
+		{ -1, 0, 0 },				/* none */
+		{ -1, 0, DPC_SC_LEN + 14 },		/* padding only */
+		{ 0, 0, DPC_SC_LEN + DPC_CO_LEN(DPC_L) },	/* count 0 */
+		{ DPC_L - 1, DPC_L - 1, 0 },
+		{ DPC_L + 1, DPC_L + 1, 0 },
+		{ DPC_L, DPC_L, -1 },			/* a byte short */
+		{ DPC_L, 0, 0 },			/* the count only */
+		{ DPC_L, DPC_L, DPC_SC_LEN + 2 },	/* half a count */
+		{ 255, DP_COORDS_MAX + 8, 0 },
+		{ DP_COORDS_MAX + 1, DP_COORDS_MAX + 1, 0 },
+	};
+	u32 far = c->far[0], i, len;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		len = bad[i].len > 0 ? bad[i].len : 0;
+		if (bad[i].len < 0)
+			len = DPC_SC_LEN + DPC_CO_LEN(bad[i].nx) + bad[i].len;
+		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self,
+		       20 + i, 1, bad[i].count, far, bad[i].nx, len, 0);
+		/* The same, with all but the header in a fragment. */
+		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self,
+		       40 + i, 1, bad[i].count, far, bad[i].nx, len,
+		       DP_HDR_LEN);
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD),
+			2 * ARRAY_SIZE(bad));
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 0);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	/* Good ones from a MAC or a sender the port does not hear: bad too. */
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self, 60, 1,
+	       DPC_L, far, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 1);
+	skb_queue_purge(&dpc_sent);
+	dpc_sender = c->far[1];	/* the right MAC, another node's id */
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self, 61, 1,
+	       DPC_L, far, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD),
+			2 * ARRAY_SIZE(bad) + 1);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+}
+
+/* Derived mode sends no coordinates and ignores any that come. */
+static void dpc_probe_derived(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, false);
+	u32 far = c->far[0];
+
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self, 7, 2,
+	       DPC_L, far, DPC_L, 0, 0);
+	dpc_rx(test, c, 2, DPILLAR_T_SHORTCUT_PROBE, c->far[1], dpc_self, 8, 2,
+	       -1, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD), 0);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 0);
+	dpc_expect_sent(test, c, 1, DPILLAR_T_SHORTCUT_REPLY, dpc_self, far, 1,
+			0, 0);
+	dpc_expect_sent(test, c, 2, DPILLAR_T_SHORTCUT_REPLY, dpc_self,
+			c->far[1], 1, 0, 0);
+}
+
+/*
+ * A resolve floods a probe with our coordinates, once while it waits; the
+ * reply's coordinates are cached at the origin.
+ */
+static void dpc_resolve_origin(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 x[DP_COORDS_MAX] = {}, far = c->far[0], p, v, started;
+
+	dpc_resolve(c, far);
+	dpc_resolve(c, far);
+	local_bh_disable();
+	rcu_read_lock();
+	dp_sc_discover(c->dp, far);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_DISCOVER), 0);
+	for (p = 0; p < DPC_PORTS; p++)
+		dpc_expect_sent(test, c, p, DPILLAR_T_SHORTCUT_PROBE, dpc_self,
+				far, 0, DPC_L, dpc_self);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
+	/* A reply whose coordinates are bad is not taken ... */
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_REPLY, far, dpc_self,
+	       c->dp->sc.seq, 3, DPC_L + 1, far, DPC_L + 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD), 1);
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
+	/* ... the good one is. */
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_REPLY, far, dpc_self,
+	       c->dp->sc.seq, 3, DPC_L, far, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LEARNED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 1);
+	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
+	KUNIT_EXPECT_EQ(test, x[0], dpc_x(far, 0));
+	KUNIT_EXPECT_EQ(test, x[1], dpc_x(far, 1));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	/*
+	 * Resolving is rate limited, DP_SC_RESOLVE_BURST an interval; the
+	 * interval made long, so that a slow kernel does not end it.
+	 */
+	ratelimit_state_init(&c->dp->sc.resolve_rs, 1000 * HZ,
+			     DP_SC_RESOLVE_BURST);
+	started = 0;
+	for (v = 0; v < DPC_NODES; v++)
+		if (v != dpc_self && v != far) {
+			dpc_resolve(c, v);
+			started++;
+		}
+	KUNIT_ASSERT_GT(test, started, DP_SC_RESOLVE_BURST);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE),
+			1 + DP_SC_RESOLVE_BURST);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LIMIT),
+			started - DP_SC_RESOLVE_BURST);
+	skb_queue_purge(&dpc_sent);
+}
+
+/*
+ * A relay passes the probe on with its origin's coordinates (caching
+ * nothing), and caches the destination's from the reply it passes back.
+ */
+static void dpc_relay(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 from = c->far[0], to = c->far[1], p;
+
+	dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, from, to, 9, 2, DPC_L,
+	       from, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 0);
+	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 0);
+	for (p = 1; p < DPC_PORTS; p++)
+		dpc_expect_sent(test, c, p, DPILLAR_T_SHORTCUT_PROBE, from, to,
+				3, DPC_L, from);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	dpc_rx(test, c, 2, DPILLAR_T_SHORTCUT_REPLY, to, from, 9, 2, DPC_L,
+	       to, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LEARNED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 1);
+	dpc_expect_cached(test, c, to);
+	KUNIT_EXPECT_NULL(test, dpc_ent(c, from));
+	dpc_expect_sent(test, c, 0, DPILLAR_T_SHORTCUT_REPLY, to, from, 3,
+			DPC_L, to);
+	/* A second reply for the same probe: bad, not cached again. */
+	dpc_rx(test, c, 3, DPILLAR_T_SHORTCUT_REPLY, to, from, 9, 2, DPC_L,
+	       from, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD), 1);
+	dpc_expect_cached(test, c, to);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+}
+
+static int dpc_init(struct kunit *test)
+{
+	skb_queue_head_init(&dpc_sent);
+	dpc_sender = DP_NODE_NONE;
+	return 0;
+}
+
+static void dpc_exit(struct kunit *test)
+{
+	skb_queue_purge(&dpc_sent);
+	dpc_cur = NULL;
+}
+
+static struct kunit_case dpc_cases[] = {
+	KUNIT_CASE(dpc_cache_basic),
+	KUNIT_CASE(dpc_cache_derived),
+	KUNIT_CASE(dpc_cache_ageing),
+	KUNIT_CASE(dpc_cache_bound),
+	KUNIT_CASE(dpc_lookup_view),
+	KUNIT_CASE(dpc_probe_target),
+	KUNIT_CASE(dpc_probe_hostile),
+	KUNIT_CASE(dpc_probe_derived),
+	KUNIT_CASE(dpc_resolve_origin),
+	KUNIT_CASE(dpc_relay),
+	{}
+};
+
+static struct kunit_suite dpc_suite = {
+	.name = "dpillar_coords",
+	.init = dpc_init,
+	.exit = dpc_exit,
+	.test_cases = dpc_cases,
+};
+
+kunit_test_suites(&dpc_suite);
