@@ -552,9 +552,12 @@ s2_grow() {
 		USED[${c#* }]=1
 	done
 	printf '%s' "$b" | ip -n $X -batch - || return 1
-	for ((a = N; a < N + m; a++)); do
+	# Ports left without a cable (old or new nodes): a veth to $X, as
+	# s2_build gives them.
+	for ((a = 0; a < N + m; a++)); do
 		for ((p = 0; p < P; p++)); do
 			[ -n "${USED[$a/$p]}" ] ||
+				ip -n "s2-$a" link show "p$p" > /dev/null 2>&1 ||
 				ip -n $X link add "u${a}p$p" type veth peer \
 					name "p$p" netns "s2-$a" || return 1
 		done
