@@ -30,6 +30,21 @@
 #    without CONFIG_IPV6_MULTIPLE_TABLES, as the debug kernel);
 #  - a miswired cable (two cables' far ends swapped) is counted
 #    (hello_miswired) and shown by dpctl neigh at both near ends.
+# A size NODES:PORTS:SPACES:SEED:plan:M is a plan-mode fabric (the
+# paper's Algorithm 3 coordinates and random cabling, from "dpctl plan
+# ... mode plan": each node is given only its own coordinates, its cable
+# peers are learned, and frames carry their destination's coordinates),
+# in an id space of NODES + M:
+#  - every ordered pair pings over IPv4 and IPv6 (the sources resolve
+#    the destinations' coordinates: coords_resolve, tx_resolving);
+#  - route get's first hop (all a plan-mode node can compute) and route
+#    trace's path equal "dpsim pairs --plan" (the kernel's routing core
+#    on the plan's table) for every pair;
+#  - a node down: every connected pair answers;
+#  - growth by M nodes ("dpctl plan ... grow M"): only the cables the plan
+#    names are removed and added, the old nodes' dp0 keep their
+#    configuration (their NICs re-attached with "ip link set ... master"),
+#    the new nodes join, and every pair of the grown fabric pings.
 . "$(dirname "$0")/lib.sh"
 
 require_vm
@@ -120,8 +135,10 @@ s2_dp0() {
 		ports=''
 		for ((p = 0; p < P; p++)); do ports+=" port$p p$p"; done
 		# shellcheck disable=SC2086 # ports are words
-		ip netns exec "s2-$a" "$DPCTL" link add dp0 topo s2 nodes "$N" \
-			n "$P" spaces "$L" seed "$S" id "$a" $ports \
+		# shellcheck disable=SC2086 # coords are two words, or none
+		ip netns exec "s2-$a" "$DPCTL" link add dp0 topo s2 \
+			nodes "${IDS:-$N}" n "$P" spaces "$L" seed "$S" \
+			${COORDS[$a]:+coords ${COORDS[$a]}} id "$a" $ports \
 			hello "$HELLO" dead "$DEAD" || return 1
 		ip -n "s2-$a" -b - <<-EOF2 || return 1
 		link set dp0 up
@@ -425,10 +442,193 @@ s2_miswire() {
 	return $rc
 }
 
+up() {
+	local t=$SECONDS
+	until S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out"; do
+		[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
+	done
+	tail -n 1 "$S2_TMP/out"
+}
+
+# ---- plan mode --------------------------------------------------------------
+# s2_plan_index M: CABLES, USED, COORDS[id] of the plan of N nodes ("dpctl
+# plan ... mode plan"); the cables growth by M nodes removes and adds
+# (GROW_DEL, GROW_ADD) and the new nodes' COORDS; IP4, IP6 for all N + M;
+# both plans as dpsim reads them ($S2_TMP/plan, $S2_TMP/grown).
+s2_plan_index() {
+	local m=$1 kind a ap b bp c id
+	local -a gen=(topo s2 -n "$P" nodes "$N" spaces "$L" seed "$S" mode plan)
+	CABLES=() GROW_DEL=() GROW_ADD=()
+	declare -gA USED=() IP4=() IP6=() COORDS=()
+	while IFS=, read -r kind a ap b bp c; do
+		[ "$kind" = port ] || return 1
+		COORDS[$a]=${c// /,}
+		[[ $b =~ ^[0-9]+$ ]] || continue	# unused port
+		USED[$a/$ap]=1
+		[ "$a" -lt "$b" ] && CABLES+=("$a/$ap $b/$bp")
+	done < <("$DPCTL" plan "${gen[@]}" --csv | tail -n +2)
+	while IFS=, read -r kind a ap b bp c; do
+		case $kind in
+		port) [ "$a" -lt "$N" ] || COORDS[$a]=${c// /,} ;;
+		removed) GROW_DEL+=("$a/$ap $b/$bp") ;;
+		added) GROW_ADD+=("$a/$ap $b/$bp") ;;
+		esac
+	done < <("$DPCTL" plan "${gen[@]}" grow "$m" --csv | tail -n +2)
+	"$DPSIM" plan --topo s2 --mode plan --nodes "$N" --ports "$P" \
+		--spaces "$L" --seed "$S" > "$S2_TMP/plan" || return 1
+	"$DPSIM" plan --topo s2 --mode plan --nodes "$N" --ports "$P" \
+		--spaces "$L" --seed "$S" --grow "$m" > "$S2_TMP/grown" ||
+		return 1
+	for ((id = 0; id < N + m; id++)); do
+		IP4[$id]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
+		printf -v "IP6[$id]" 'fd64:7069:6c6c:6172::%x:%x' \
+			$((id >> 16)) $((id & 65535))
+	done
+	[ ${#CABLES[@]} -gt 0 ] && [ ${#GROW_ADD[@]} -gt 0 ]
+}
+
+# s2_plan_routes: from every node, route get's first hop to every other
+# node (a plan-mode node computes no decision but its own) equals the
+# first hop of dpsim's path on the plan, and route trace to one
+# destination each follows dpsim's whole path: every relay decided as
+# the routing core does on the plan's table.
+s2_plan_routes() {
+	local s d path got cmp=0 bad=0
+	local -a h dl
+	local -A want=() full=() dsts=()
+	while read -r s d _ _ path; do
+		IFS=, read -r -a h <<<"$path"
+		want["$s $d"]=${h[0]},${h[1]}
+		full["$s $d"]=$path
+		dsts[$s]+=" $d"
+	done < <("$DPSIM" pairs "${OPTS[@]}")
+	for ((s = 0; s < N; s++)); do
+		read -r -a dl <<<"${dsts[$s]}"
+		route_get_cmp "s2-$s" "$s" "first hop " "${dl[@]}"
+	done
+	for ((s = 0; s < N; s++)); do
+		d=$(( (s + N / 2 + 1) % N ))
+		got=$(ip netns exec "s2-$s" "$DPCTL" -j route trace "$d" \
+			dev dp0 timeout 1000 | jq -r '.[0].path_ids | join(",")')
+		[[ $got == "$s,"* ]] || got=$s,$got
+		cmp=$((cmp + 1))
+		if [ "$got" != "${full["$s $d"]}" ]; then
+			bad=$((bad + 1))
+			[ $bad -le 10 ] && echo "trace $s -> $d: $got, dpsim ${full["$s $d"]}"
+		fi
+	done
+	s2_stats > "$S2_TMP/st"
+	echo "$cmp (first hop or trace) compared, $bad differ; coords_resolve $(s2_stat "$S2_TMP/st" coords_resolve), coords_learned $(s2_stat "$S2_TMP/st" coords_learned), tx_resolving $(s2_stat "$S2_TMP/st" tx_resolving)"
+	[ $bad = 0 ] && [ "$(s2_stat "$S2_TMP/st" coords_resolve)" -gt 0 ]
+}
+
+# s2_conf ID: node ID's dp0 configuration as dpctl shows it.
+s2_conf() {
+	ip netns exec "s2-$1" "$DPCTL" -j show dp0 |
+		jq -c '.[0] | del(.ports, .neighbours, .stats, .state, .gen)'
+}
+
+# s2_grow M: the plan grown by M nodes, as an operator would wire it.
+s2_grow() {
+	local m=$1 a p b c x rc=0 old=$N
+	for ((a = 0; a < N; a++)); do s2_conf "$a"; done > "$S2_TMP/conf0"
+	# The cables the plan removes: one veth end goes, and its peer.
+	for c in "${GROW_DEL[@]}"; do
+		x=${c% *}
+		ip -n "s2-${x%/*}" link del "p${x#*/}" || return 1
+		unset "USED[$x]" "USED[${c#* }]"
+	done
+	for ((a = N; a < N + m; a++)); do
+		ip netns add "s2-$a" || return 1
+		for x in accept_dad router_solicitations autoconf accept_ra; do
+			ip netns exec "s2-$a" sysctl -qw \
+				"net.ipv6.conf.default.$x=0" || return 1
+		done
+	done
+	b=''
+	for c in "${GROW_ADD[@]}"; do
+		b+="$(s2_cable "${c% *}" "${c#* }")"$'\n'
+		USED[${c% *}]=1
+		USED[${c#* }]=1
+	done
+	printf '%s' "$b" | ip -n $X -batch - || return 1
+	# Ports left without a cable (old or new nodes): a veth to $X, as
+	# s2_build gives them.
+	for ((a = 0; a < N + m; a++)); do
+		for ((p = 0; p < P; p++)); do
+			[ -n "${USED[$a/$p]}" ] ||
+				ip -n "s2-$a" link show "p$p" > /dev/null 2>&1 ||
+				ip -n $X link add "u${a}p$p" type veth peer \
+					name "p$p" netns "s2-$a" || return 1
+		done
+	done
+	# The old nodes' new cables: the NIC takes the free port (port order).
+	for ((a = 0; a < N; a++)); do
+		for ((p = 0; p < P; p++)); do
+			ip -n "s2-$a" -o link show "p$p" 2>/dev/null |
+				grep -q " master dp0 " && continue
+			ip -n "s2-$a" link set "p$p" master dp0 || return 1
+			ip -n "s2-$a" link set "p$p" up || return 1
+		done
+	done
+	N=$((N + m))
+	s2_dp0 $(seq "$old" $((N - 1))) || return 1
+	python3 -S -E "$FABRIC_PY" ports s2- up $((P - 1)) $(seq "$old" $((N - 1))) ||
+		return 1
+	for ((a = 0; a < old; a++)); do s2_conf "$a"; done > "$S2_TMP/conf1"
+	cmp -s "$S2_TMP/conf0" "$S2_TMP/conf1" ||
+		{ echo "an old node's configuration changed"; diff "$S2_TMP/conf0" "$S2_TMP/conf1" | head; rc=1; }
+	echo "removed ${#GROW_DEL[@]} cables, added ${#GROW_ADD[@]}; $old old nodes unchanged"
+	OPTS=(--topo s2 --plan "$S2_TMP/grown")
+	"$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" || return 1
+	[ "$(grep -c ' delivered ' "$S2_TMP/all")" = $((N * (N - 1))) ] || return 1
+	local t=$SECONDS
+	until S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out"; do
+		[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
+	done
+	tail -n 1 "$S2_TMP/out"
+	return $rc
+}
+
+# s2_plan_case M: the plan-mode checks of a size ...:plan:M.
+s2_plan_case() {
+	local m=$1 node p ports
+	IDS=$((N + m))
+	OPTS=(--topo s2 --plan "$S2_TMP/plan")
+	NAME="S2 plan (nodes $N of $IDS, ports $P, spaces $L, seed $S)"
+	if ! s2_plan_index "$m"; then
+		ktap_fail "$NAME: dpctl plan ... mode plan"
+		return
+	fi
+	run_test "$NAME: ${#CABLES[@]} veth cables built from dpctl plan" \
+		s2_build || return
+	run_test "$NAME: dp0 (topo s2, coords) on every node" s2_dp0 || return
+	"$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" || return
+	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
+	run_test "$NAME: route get's first hop and route trace's path equal dpsim's on the plan" \
+		s2_plan_routes
+	node=$((N / 2))
+	ports=()
+	for ((p = 0; p < P; p++)); do ports+=("$node/$p"); done
+	run_test "$NAME: node $node down: every connected pair answers" \
+		s2_fail "$node" "${ports[@]}"
+	run_test "$NAME: grown by $m nodes (dpctl plan ... grow $m): only the plan's cables change, the old nodes keep their configuration, all pairs ping" \
+		s2_grow "$m"
+	unset IDS COORDS
+}
+
 S2_TMP=$(mktemp -d)
 defer rm -rf "$S2_TMP"
 for size in "${sizes[@]}"; do
-	IFS=: read -r N P L S <<<"$size"
+	IFS=: read -r N P L S mode grow <<<"$size"
+	if [ "$mode" = plan ]; then
+		t0=$SECONDS
+		s2_plan_case "${grow:-2}"
+		ktap_diag "$NAME: $((SECONDS - t0)) s"
+		s2_destroy
+		continue
+	fi
+	declare -gA COORDS=()
 	OPTS=(--topo s2 --switches "$N" --ports "$P" --servers 0 --spaces "$L"
 	      --seed "$S" --wiring derived)
 	NAME="S2(nodes $N, ports $P, spaces $L, seed $S)"
@@ -445,13 +645,6 @@ for size in "${sizes[@]}"; do
 		ktap_fail "$NAME: dpsim pairs"
 		continue
 	fi
-	up() {
-		local t=$SECONDS
-		until S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out"; do
-			[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
-		done
-		tail -n 1 "$S2_TMP/out"
-	}
 	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair under each rule" \
 		s2_routes

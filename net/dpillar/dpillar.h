@@ -25,6 +25,9 @@
 #include "topo.h"
 
 #define DP_HDR_LEN	((unsigned int)sizeof(struct dpillar_hdr))
+/* The most a fabric puts between the header and the payload (t->ext_len). */
+#define DP_HDR_EXT_MAX	((unsigned int)(sizeof(struct dpillar_coords) + \
+					DP_COORDS_MAX * sizeof(__be32)))
 
 #define DP_HELLO_MS_DEFAULT	100
 #define DP_DEAD_MS_DEFAULT	300	/* three Hellos missed */
@@ -466,6 +469,9 @@ bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 		    u32 *node);
 rx_handler_result_t dp_handle_frame(struct sk_buff **pskb);
 netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
+int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+		 struct dp_route_state *st);
+bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
 
 /* gso.c */
 void dp_gso_register(void);

@@ -104,6 +104,64 @@ void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
 }
 
 /*
+ * Read the coordinates a routed frame carries behind its header (struct
+ * dpillar_coords: the destination's, S2 plan mode; the topology's
+ * coords_flag says so) into @st.  The header at skb->data is pulled.
+ * Returns the bytes they take, 0 when the frame carries none, or -1 for a
+ * malformed frame: truncated, or a count no fabric has.  Whether the
+ * count fits this fabric is routing's check (no_coords).
+ */
+int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+		 struct dp_route_state *st)
+{
+	const struct dpillar_coords *c;
+	unsigned int len;
+	u8 flag = t->ops ? t->ops->coords_flag : 0;
+	u32 i;
+
+	st->ncoords = 0;
+	if (!flag || !(((const struct dpillar_hdr *)skb->data)->flags & flag))
+		return 0;
+	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*c)))
+		return -1;
+	c = (const struct dpillar_coords *)(skb->data + DP_HDR_LEN);
+	if (!c->count || c->count > DP_COORDS_MAX)
+		return -1;
+	len = struct_size(c, x, c->count);
+	if (!pskb_may_pull(skb, DP_HDR_LEN + len))
+		return -1;
+	c = (const struct dpillar_coords *)(skb->data + DP_HDR_LEN);
+	for (i = 0; i < c->count; i++)
+		st->coords[i] = ntohl(c->x[i]);
+	st->ncoords = c->count;
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_rx);
+
+/*
+ * Put @st's coordinates in front of the payload at skb->data, where the
+ * header goes next; nothing when it has none.  The caller made the room
+ * (skb_cow_head()).
+ */
+bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
+{
+	struct dpillar_coords *c;
+	u32 i;
+
+	if (!st->ncoords)
+		return true;
+	if (st->ncoords > DP_COORDS_MAX ||
+	    skb_headroom(skb) < struct_size(c, x, st->ncoords))
+		return false;
+	c = skb_push(skb, struct_size(c, x, st->ncoords));
+	c->count = st->ncoords;
+	memset(c->reserved, 0, sizeof(c->reserved));
+	for (i = 0; i < st->ncoords; i++)
+		c->x[i] = htonl(st->coords[i]);
+	return true;
+}
+
+/*
  * Route the frame whose dpillar header is at skb->data (routing fields
  * still to be filled from @st), add the Ethernet header and send it.
  * Returns DP_STAT_MAX when the skb was sent, DP_STAT_DELIVERED for a data
@@ -262,11 +320,28 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	/* The flow hash of the IP packet, for topologies that spread flows. */
 	hash = skb_get_hash(skb);
-	if (skb_cow_head(skb, ETH_HLEN + DP_HDR_LEN)) {
+	if (key)
+		dp_key_route_init(&dp->topo, dp->self, dst,
+				  READ_ONCE(dp->mode), &st);
+	else
+		dp_psel_route_init(dp, dst, hash, &st);
+	/* S2 plan mode: the destination's coordinates travel with it. */
+	if (!key && dp->topo.ext_len) {
+		u32 x[DP_COORDS_MAX];
+
+		if (!dp_coords_lookup(dp, dst, x)) {
+			dp_coords_resolve(dp, dst);
+			why = DP_STAT_TX_RESOLVING;
+			goto drop;
+		}
+		dp_route_set_coords(&dp->topo, &st, x, dp->topo.p.ncoords);
+	}
+	if (skb_cow_head(skb, ETH_HLEN + DP_HDR_LEN + dp->topo.ext_len)) {
 		why = DP_STAT_DROP_NOMEM;
 		goto drop;
 	}
 	skb_scrub_packet(skb, false);
+	dp_coords_push(skb, &st);
 	h = skb_push(skb, DP_HDR_LEN);
 	h->version = DPILLAR_VERSION;
 	h->type = DPILLAR_T_DATA;
@@ -276,11 +351,6 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	h->src = htonl(dp->self);
 	h->dst = htonl(dst);
 
-	if (key)
-		dp_key_route_init(&dp->topo, dp->self, dst,
-				  READ_ONCE(dp->mode), &st);
-	else
-		dp_psel_route_init(dp, dst, hash, &st);
 	err = dp_route_out(dp, skb, &st, DP_STAT_TX_NOROUTE);
 	if (err == DP_STAT_DELIVERED) {
 		dp_key_deliver_self(dp, skb);
@@ -305,8 +375,10 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
 	__be16 proto = ((struct dpillar_hdr *)skb->data)->proto;
+	struct dp_route_state st;
+	unsigned int min, hlen;
 	enum dp_stat why;
-	unsigned int min;
+	int ext;
 
 	if (proto == htons(ETH_P_IP)) {
 		min = sizeof(struct iphdr);
@@ -316,11 +388,17 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 		why = DP_STAT_DROP_PROTO;
 		goto drop;
 	}
-	if (!pskb_may_pull(skb, DP_HDR_LEN + min)) {
+	ext = dp_coords_rx(&dp->topo, skb, &st);
+	if (ext < 0) {
+		why = DP_STAT_DROP_SHORT;
+		goto drop;
+	}
+	hlen = DP_HDR_LEN + ext;
+	if (!pskb_may_pull(skb, hlen + min)) {
 		why = DP_STAT_DROP_INNER;
 		goto drop;
 	}
-	skb_pull_rcsum(skb, DP_HDR_LEN);
+	skb_pull_rcsum(skb, hlen);
 	skb_reset_network_header(skb);
 	skb_reset_mac_header(skb);
 	skb->mac_len = 0;
@@ -347,6 +425,11 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 	struct dpillar_hdr *h;
 	enum dp_stat err, why;
 
+	/* The destination's coordinates, when the frame carries them. */
+	if (dp_coords_rx(&dp->topo, skb, &st) < 0) {
+		why = DP_STAT_DROP_SHORT;
+		goto drop;
+	}
 	/* Our copy of the header is about to change: make it private. */
 	if (skb_cow_head(skb, ETH_HLEN)) {
 		why = DP_STAT_DROP_NOMEM;

@@ -106,9 +106,30 @@ static int dp_genl_put_hop(struct sk_buff *skb, const struct dp_priv *dp,
 }
 
 /*
+ * Plan mode: the destination's coordinates, as a packet of ours gets
+ * them (fwd.c); unknown ones start a resolution.  Under rcu_read_lock,
+ * process context.
+ */
+static bool dp_genl_route_coords(struct dp_priv *dp,
+				 struct dp_route_state *st)
+{
+	u32 x[DP_COORDS_MAX];
+	bool ok;
+
+	/* The cache and discovery are the softirq's too: BHs off. */
+	local_bh_disable();
+	ok = dp_coords_lookup(dp, st->dst, x);
+	if (!ok)
+		dp_coords_resolve(dp, st->dst);
+	local_bh_enable();
+	return ok && dp_route_set_coords(&dp->topo, st, x,
+					 dp->topo.p.ncoords);
+}
+
+/*
  * The first hop as the data path would take it now (dp_route_out()), then
  * the rest of the path as the servers on it would route with nothing
- * failed.  Under rcu_read_lock.
+ * failed (S2 plan mode: the first hop only).  Under rcu_read_lock.
  */
 static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 			      u32 dst, u32 hash,
@@ -150,6 +171,12 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 
 	/* No packet: the flow of the hash asked for (default 0). */
 	dp_route_init(&dp->topo, dp->self, dst, mode, hash, &st);
+	if (dp->topo.ext_len && !dp_genl_route_coords(dp, &st)) {
+		NL_SET_ERR_MSG(extack,
+			       "Destination's coordinates not known yet: resolving, try again");
+		NL_SET_BAD_ATTR(extack, dst_attr);
+		return -EAGAIN;
+	}
 	nchoice = dp_route_choices(&dp->topo, dp->self, &st, &dp->view,
 				   choice, ARRAY_SIZE(choice));
 	for (i = 0; i < nchoice && i < ARRAY_SIZE(choice); i++)
@@ -186,7 +213,12 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 			NL_SET_BAD_ATTR(extack, dst_attr);
 			return -ELOOP;
 		}
-		if (hop.next == dst)
+		/*
+		 * Plan mode: no server can compute another's decisions (it
+		 * knows only its own neighbours): the first hop is all;
+		 * route trace follows the rest.
+		 */
+		if (hop.next == dst || dp->topo.learn_peers)
 			break;
 		/* NULL oracle: every server and link is up. */
 		if (dp_route(&dp->topo, hop.next, &st, NULL, &hop)) {

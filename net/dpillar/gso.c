@@ -20,6 +20,28 @@
 
 #include "dpillar.h"
 
+/*
+ * The bytes in front of the IP packet: the header, and the coordinates
+ * that follow it when its flags say so (S2 plan mode).  Which flag says
+ * so is the fabric's: the port the frame leaves by belongs to one (we are
+ * its rx_handler).  -1 for a malformed frame.  Under rcu_read_lock
+ * (skb_mac_gso_segment()).
+ */
+static int dp_gso_hdr_len(struct sk_buff *skb)
+{
+	const struct dp_port *port;
+	struct dp_route_state st;
+	int ext;
+
+	if (rcu_access_pointer(skb->dev->rx_handler) != dp_handle_frame)
+		return DP_HDR_LEN;
+	port = rcu_dereference(skb->dev->rx_handler_data);
+	if (!port)
+		return DP_HDR_LEN;
+	ext = dp_coords_rx(&port->dp->topo, skb, &st);
+	return ext < 0 ? -1 : DP_HDR_LEN + ext;
+}
+
 /* Called with skb->data at the dpillar header (the Ethernet header pulled). */
 static struct sk_buff *dp_gso_segment(struct sk_buff *skb,
 				      netdev_features_t features)
@@ -29,14 +51,18 @@ static struct sk_buff *dp_gso_segment(struct sk_buff *skb,
 	u16 mac_offset = skb->mac_header;
 	u16 mac_len = skb->mac_len;
 	__be16 proto;
+	int hlen;
 
 	if (unlikely(!pskb_may_pull(skb, DP_HDR_LEN)))
 		goto out;
 	proto = ((struct dpillar_hdr *)skb->data)->proto;
 	if (proto != htons(ETH_P_IP) && proto != htons(ETH_P_IPV6))
 		goto out;
+	hlen = dp_gso_hdr_len(skb);
+	if (hlen < 0)
+		goto out;
 
-	__skb_pull(skb, DP_HDR_LEN);
+	__skb_pull(skb, hlen);
 	skb_reset_mac_header(skb);
 	skb->mac_len = 0;
 	skb->protocol = proto;
@@ -48,14 +74,14 @@ static struct sk_buff *dp_gso_segment(struct sk_buff *skb,
 	segs = skb_mac_gso_segment(skb, features &
 				   (NETIF_F_SG | NETIF_F_HW_CSUM));
 	if (IS_ERR_OR_NULL(segs)) {
-		skb_gso_error_unwind(skb, htons(DPILLAR_ETHERTYPE), DP_HDR_LEN,
+		skb_gso_error_unwind(skb, htons(DPILLAR_ETHERTYPE), hlen,
 				     mac_offset, mac_len);
 		goto out;
 	}
 
 	for (skb = segs; skb; skb = skb->next) {
 		skb->protocol = htons(DPILLAR_ETHERTYPE);
-		__skb_push(skb, DP_HDR_LEN + outer_hlen);
+		__skb_push(skb, hlen + outer_hlen);
 		skb_reset_mac_header(skb);
 		skb_set_network_header(skb, outer_hlen);
 		skb->mac_len = mac_len;

@@ -85,14 +85,16 @@ void dp_update_carrier(struct dp_priv *dp)
 
 /*
  * A frame relayed through this server leaves by any port, so the fabric
- * MTU can be at most the smallest port MTU less the dpillar header: that
- * is max_mtu.  dp0's MTU follows max_mtu down and, while it sits at the
- * old ceiling, up (jumbo-frame ports, a port's MTU restored); an MTU the
- * operator set below the ceiling is only ever lowered to fit.
+ * MTU can be at most the smallest port MTU less the dpillar header (and
+ * the destination's coordinates, in S2 plan mode): that is max_mtu.
+ * dp0's MTU follows max_mtu down and, while it sits at the old ceiling,
+ * up (jumbo-frame ports, a port's MTU restored); an MTU the operator set
+ * below the ceiling is only ever lowered to fit.
  */
 void dp_update_mtu(struct dp_priv *dp)
 {
 	unsigned int max = 0, old = dp->dev->max_mtu;
+	unsigned int hlen = DP_HDR_LEN + dp->topo.ext_len;
 	u32 i;
 
 	ASSERT_RTNL();
@@ -102,7 +104,7 @@ void dp_update_mtu(struct dp_priv *dp)
 
 		if (!port)
 			continue;
-		mtu = port->dev->mtu > DP_HDR_LEN ? port->dev->mtu - DP_HDR_LEN : 0;
+		mtu = port->dev->mtu > hlen ? port->dev->mtu - hlen : 0;
 		if (!max || mtu < max)
 			max = mtu;
 	}
@@ -189,7 +191,8 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 
 	dp->dev->needed_headroom = max_t(unsigned short,
 					 dp->dev->needed_headroom,
-					 LL_RESERVED_SPACE(lower) + DP_HDR_LEN);
+					 LL_RESERVED_SPACE(lower) + DP_HDR_LEN +
+					 DP_HDR_EXT_MAX);
 	rcu_assign_pointer(dp->ports[index], port);
 	atomic_inc(&dp->gen);
 	return 0;

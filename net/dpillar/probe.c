@@ -21,6 +21,54 @@
 #define DP_PROBE_HEADROOM	(ETH_HLEN + 64)
 #define DP_PROBE_LEN		(DP_HDR_LEN + sizeof(struct dpillar_probe))
 
+/*
+ * S2 plan mode: a probe or reply carries its destination's coordinates
+ * behind the header (struct dpillar_coords, as data does: t->ext_len
+ * bytes) and its sender's behind struct dpillar_probe, so that whichever
+ * server answers it (TTL, NOROUTE, REACHED) can route the reply back.
+ * Elsewhere t->ext_len is 0 and the frame is the header and the probe.
+ */
+static unsigned int dp_probe_len(const struct dp_priv *dp)
+{
+	return DP_PROBE_LEN + 2 * dp->topo.ext_len;
+}
+
+static struct dpillar_probe *dp_probe_body(const struct dp_priv *dp,
+					   const struct sk_buff *skb)
+{
+	return (struct dpillar_probe *)(skb->data + DP_HDR_LEN +
+					dp->topo.ext_len);
+}
+
+/* The sender's coordinates behind the probe (plan mode), host order. */
+static u32 dp_probe_src_coords(const struct dp_priv *dp,
+			       const struct sk_buff *skb, u32 *x)
+{
+	const struct dpillar_coords *c;
+	u32 i;
+
+	if (!dp->topo.ext_len)
+		return 0;
+	c = (const void *)((const u8 *)dp_probe_body(dp, skb) +
+			   sizeof(struct dpillar_probe));
+	if (c->count != dp->topo.p.ncoords)
+		return 0;
+	for (i = 0; i < c->count; i++)
+		x[i] = ntohl(c->x[i]);
+	return c->count;
+}
+
+/* Write @n coordinates @x as a struct dpillar_coords at @at. */
+static void dp_probe_put_coords(u8 *at, const u32 *x, u32 n)
+{
+	struct dpillar_coords *c = (struct dpillar_coords *)at;
+	u32 i;
+
+	c->count = n;
+	for (i = 0; i < n; i++)
+		c->x[i] = htonl(x[i]);
+}
+
 void dp_probe_init(struct dp_priv *dp)
 {
 	struct dp_probes *pr = &dp->probes;
@@ -92,25 +140,39 @@ static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
 	return -EHOSTUNREACH;
 }
 
+/*
+ * A probe or reply toward @st->dst; in plan mode @st carries the
+ * destination's coordinates (dp_route_set_coords()), which go behind the
+ * header, and ours go behind the probe.
+ */
 static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
-				      u32 dst, struct dpillar_probe **p)
+				      const struct dp_route_state *st,
+				      struct dpillar_probe **p)
 {
+	const struct dp_topo *t = &dp->topo;
 	struct dpillar_hdr *h;
 	struct sk_buff *skb;
 
-	skb = alloc_skb(DP_PROBE_HEADROOM + DP_PROBE_LEN, GFP_ATOMIC);
+	if (t->ext_len && st->ncoords != t->p.ncoords)
+		return NULL;
+	skb = alloc_skb(DP_PROBE_HEADROOM + dp_probe_len(dp), GFP_ATOMIC);
 	if (!skb) {
 		dp_count(dp, DP_STAT_DROP_NOMEM);
 		return NULL;
 	}
 	skb_reserve(skb, DP_PROBE_HEADROOM);
-	h = skb_put_zero(skb, DP_PROBE_LEN);
+	h = skb_put_zero(skb, dp_probe_len(dp));
 	h->version = DPILLAR_VERSION;
 	h->type = type;
 	h->ttl = ttl;
 	h->src = htonl(dp->self);
-	h->dst = htonl(dst);
-	*p = (struct dpillar_probe *)(h + 1);
+	h->dst = htonl(st->dst);
+	*p = dp_probe_body(dp, skb);
+	if (t->ext_len) {
+		dp_probe_put_coords((u8 *)(h + 1), st->coords, st->ncoords);
+		dp_probe_put_coords((u8 *)(*p + 1), t->p.coords,
+				    t->p.ncoords);
+	}
 	return skb;
 }
 
@@ -131,6 +193,39 @@ static bool dp_probe_detours(struct dp_priv *dp,
 		return false;	/* no hop at all: answered as NOROUTE */
 	return dp_route(&dp->topo, dp->self, &ff, NULL, &hf) ||
 	       hl.next != hf.next;
+}
+
+/*
+ * Plan mode: the destination's coordinates for a probe this server
+ * sends.  Unknown ones start a resolution, and the probe is answered
+ * here as NOROUTE for want of them (route_no_coords's reason).
+ */
+static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
+			    struct dp_probe_result *local)
+{
+	u32 x[DP_COORDS_MAX];
+	struct dp_hop hop;
+	bool ok;
+
+	if (st->ncoords)
+		return true;
+	rcu_read_lock_bh();
+	ok = dp_coords_lookup(dp, st->dst, x);
+	if (!ok)
+		dp_coords_resolve(dp, st->dst);
+	rcu_read_unlock_bh();
+	if (ok)
+		return dp_route_set_coords(&dp->topo, st, x,
+					   dp->topo.p.ncoords);
+	if (!local)
+		return false;
+	memset(local, 0, sizeof(*local));
+	local->reporter = dp->self;
+	local->status = DPILLAR_PROBE_STATUS_NOROUTE;
+	/* The routing core names the reason: no coordinates carried. */
+	if (dp_route(&dp->topo, dp->self, st, NULL, &hop))
+		local->reason = hop.reason;
+	return false;
 }
 
 /**
@@ -159,7 +254,9 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 
 	if (!(dp->dev->flags & IFF_UP))
 		return -ENETDOWN;
-	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE, ttl, st->dst, &p);
+	if (dp->topo.ext_len && !dp_probe_coords(dp, &s, local))
+		return -EHOSTUNREACH;
+	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE, ttl, &s, &p);
 	if (!skb)
 		return -ENOMEM;
 	p->id = htons(id);
@@ -183,8 +280,7 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 /* A reply for this server: wake the request waiting for it, if any. */
 static void dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
 {
-	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
-	const struct dpillar_probe *p = (const void *)(h + 1);
+	const struct dpillar_probe *p = dp_probe_body(dp, skb);
 	struct dp_probes *pr = &dp->probes;
 	u16 id = ntohs(p->id);
 	struct dp_probe_slot *s;
@@ -210,10 +306,13 @@ static void dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
 	spin_unlock(&pr->lock);
 }
 
-/* Answer the probe @ph, @pp with @status (rate-limited). */
+/*
+ * Answer the probe @ph, @pp with @status (rate-limited); in plan mode
+ * toward the @nx coordinates @x it carried for its sender.
+ */
 static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
-			    const struct dpillar_probe *pp, u8 status,
-			    u8 reason)
+			    const struct dpillar_probe *pp, const u32 *x,
+			    u32 nx, u8 status, u8 reason)
 {
 	struct dp_route_state st;
 	struct dpillar_probe *p;
@@ -222,8 +321,12 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 
 	if (!__ratelimit(&dp->probes.reply_rs))
 		return;
+	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
+	if (dp->topo.ext_len &&
+	    !dp_route_set_coords(&dp->topo, &st, x, nx))
+		return;
 	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE_REPLY,
-			     dp_topo_ttl(&dp->topo), src, &p);
+			     dp_topo_ttl(&dp->topo), &st, &p);
 	if (!skb)
 		return;
 	*p = *pp;
@@ -238,7 +341,6 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 		consume_skb(skb);
 		return;
 	}
-	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
 	dp_probe_out(dp, skb, &st, NULL);
 }
 
@@ -247,6 +349,7 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 {
 	struct dp_probe_result local;
 	struct dp_route_state st;
+	u32 x[DP_COORDS_MAX], nx;
 	struct dpillar_probe p;
 	struct dpillar_hdr *h;
 	struct dpillar_hdr ph;
@@ -258,11 +361,15 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 	h = (struct dpillar_hdr *)skb->data;
 	/* What an answer needs, before routing rewrites or sends the frame. */
 	ph = *h;
-	p = *(struct dpillar_probe *)(h + 1);
+	p = *dp_probe_body(dp, skb);
+	nx = dp_probe_src_coords(dp, skb, x);
+	/* the destination's coordinates: dp_probe_rcv() checked them */
+	dp_coords_rx(&dp->topo, skb, &st);
 	if (h->ttl <= 1) {
 		/* A probe's TTL runs out by design; a reply's is a bug. */
 		if (ph.type == DPILLAR_T_PROBE) {
-			dp_probe_answer(dp, &ph, &p, DPILLAR_PROBE_STATUS_TTL, 0);
+			dp_probe_answer(dp, &ph, &p, x, nx,
+					DPILLAR_PROBE_STATUS_TTL, 0);
 			consume_skb(skb);
 		} else {
 			dp_drop(dp, skb, DP_STAT_DROP_TTL);
@@ -275,12 +382,13 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 	st.flags = h->flags;
 	st.word = ntohs(h->rword);
 	if (ph.type == DPILLAR_T_PROBE && dp_probe_detours(dp, &st))
-		((struct dpillar_probe *)(h + 1))->detours++;
+		dp_probe_body(dp, skb)->detours++;
 	if (!dp_probe_out(dp, skb, &st,
 			  ph.type == DPILLAR_T_PROBE ? &local : NULL))
 		dp_count(dp, DP_STAT_FORWARDED);
 	else if (ph.type == DPILLAR_T_PROBE)
-		dp_probe_answer(dp, &ph, &p, local.status, local.reason);
+		dp_probe_answer(dp, &ph, &p, x, nx, local.status,
+				local.reason);
 }
 
 /**
@@ -293,8 +401,17 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb)
 {
 	const struct dpillar_hdr *h;
+	struct dp_route_state st;
+	u32 x[DP_COORDS_MAX], nx;
 
-	if (!pskb_may_pull(skb, DP_PROBE_LEN)) {
+	/*
+	 * Plan mode: both coordinates, of the right count; elsewhere none
+	 * (a coordinates flag there is a forged frame).
+	 */
+	if (dp_coords_rx(&dp->topo, skb, &st) != (int)dp->topo.ext_len ||
+	    !pskb_may_pull(skb, dp_probe_len(dp)) ||
+	    (dp->topo.ext_len && (st.ncoords != dp->topo.p.ncoords ||
+				  !dp_probe_src_coords(dp, skb, x)))) {
 		dp_drop(dp, skb, DP_STAT_DROP_SHORT);
 		return;
 	}
@@ -303,8 +420,9 @@ void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb)
 		dp_probe_relay(dp, skb);
 		return;
 	}
+	nx = dp_probe_src_coords(dp, skb, x);
 	if (h->type == DPILLAR_T_PROBE)
-		dp_probe_answer(dp, h, (const struct dpillar_probe *)(h + 1),
+		dp_probe_answer(dp, h, dp_probe_body(dp, skb), x, nx,
 				DPILLAR_PROBE_STATUS_REACHED, 0);
 	else
 		dp_probe_reply_rcv(dp, skb);
