@@ -146,6 +146,7 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 		KUNIT_ASSERT_GE(test, idx, 0);
 		nb = &port->neigh[idx];
 		dpc_mac(c->peer[p], p, mac);
+		nb->node = c->peer[p];	/* as its Hello named it */
 		atomic64_set(&nb->mac, ether_addr_to_u64(mac));
 		WRITE_ONCE(nb->last_heard, jiffies);
 	}
