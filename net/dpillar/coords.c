@@ -129,22 +129,6 @@ bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x)
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_cached);
 
 /*
- * The peer of neighbour slot @idx of our port @port: the topology's, or in
- * plan mode (learned cabling) the one the port's Hellos name, through the
- * view (DP_NODE_NONE while the view has no such member, or none is heard).
- */
-u32 dp_port_peer(const struct dp_priv *dp, u32 port, u32 idx)
-{
-	const struct dp_view *v = &dp->view;
-
-	if (!dp->topo.learn_peers)
-		return dp_port_neigh(&dp->topo, dp->self, port, idx);
-	return v->cable_peer ? v->cable_peer(v->ctx, dp->self, port) :
-			       DP_NODE_NONE;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_port_peer);
-
-/*
  * @node among our live 1-hop and 2-hop neighbours, with the coordinates
  * their Hellos gave (a NULL view member: that part is not known).
  */
@@ -160,7 +144,7 @@ static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
 		if (!port || !dp_port_up(port))
 			continue;
 		for (idx = 0; idx < port->nneigh; idx++) {
-			u32 peer = dp_port_peer(dp, p, idx);
+			u32 peer = dp_neigh_node(dp, port, idx);
 
 			if (peer == DP_NODE_NONE ||
 			    !dp_reachable(dp, dp->self, p, peer))

@@ -62,6 +62,5 @@ bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x);
 void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n);
 void dp_coords_resolve(struct dp_priv *dp, u32 node);
 bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
-u32 dp_port_peer(const struct dp_priv *dp, u32 port, u32 idx);
 
 #endif /* _DPILLAR_COORDS_H */

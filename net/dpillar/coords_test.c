@@ -62,12 +62,6 @@ static const struct net_device_ops dpc_lower_ops = {
 	.ndo_start_xmit = dpc_xmit,
 };
 
-/* The learned cabling, as neigh.c's view reports it. */
-static u32 dpc_cable_peer(const void *ctx, u32 self, u32 port)
-{
-	return port < DPC_PORTS ? dpc_cur->peer[port] : DP_NODE_NONE;
-}
-
 static bool dpc_is_peer(const struct dpc *c, u32 node)
 {
 	u32 p;
@@ -82,7 +76,7 @@ static bool dpc_is_peer(const struct dpc *c, u32 node)
  * dp0 of node dpc_self in an S2 fabric of @nodes, with its own
  * coordinates when @plan, every port's neighbour alive and the ports'
  * transmissions kept in dpc_sent.  The cabling is the derived one, which
- * plan mode learns the same (dp_port_peer() through the view).
+ * plan mode learns the same (dp_neigh_node(): the node its Hellos named).
  */
 static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 {
@@ -119,10 +113,8 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 	c->d = dpt_dev_create_topo(test, &prm, dpc_self);
 	c->dp = c->d->dp;
 	dpc_cur = c;
-	/* Plan mode learns its cabling; neigh.c's view is a stub here. */
+	/* Plan mode learns its cabling. */
 	KUNIT_ASSERT_EQ(test, c->dp->topo.learn_peers, plan);
-	if (plan)
-		c->dp->view.cable_peer = dpc_cable_peer;
 	for (p = 0; p < DPC_PORTS; p++) {
 		struct net_device *lower = c->d->lower[p];
 		struct dp_port *port = c->d->port[p];
@@ -484,8 +476,6 @@ static void dpc_lookup_view(struct kunit *test)
 	v->peer_neigh_coords = NULL;
 	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
 	v->coords = NULL;
-	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->peer[2], x));
-	v->cable_peer = NULL;
 	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->peer[2], x));
 	/* The cache still answers. */
 	dpc_learn(c, far);

@@ -404,9 +404,6 @@ static bool dp_sc_from_neigh(struct dp_priv *dp, u32 port_idx, u32 sender,
 
 	if (!dp_addr_valid(&dp->topo, sender) || sender == dp->self)
 		return false;
-	/* Learned cabling: the peer the port's Hellos name, no other. */
-	if (dp->topo.learn_peers && dp_port_peer(dp, port_idx, 0) != sender)
-		return false;
 	nb = dp_neigh_find(dp, dp->self, port_idx, sender, &port);
 	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb) &&
 	       atomic64_read(&nb->mac) ==
