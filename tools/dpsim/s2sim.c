@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dp_json.h"
+#include "dp_s2plan.h"
 #include "topo_s2.h"
 #include "s2sim.h"
 
@@ -27,6 +28,7 @@ struct s2net {
 	u32 *deg;
 	u32 *adj;		/* n * S2_DEG_MAX */
 	u8 *dead;		/* n * S2_DEG_MAX: link failed */
+	u8 *port;		/* n * S2_DEG_MAX: the port of that link */
 	u32 *hosts;		/* servers per switch */
 };
 
@@ -39,26 +41,22 @@ struct s2opts {
 	bool json, shortcut, all_rules, dot;
 };
 
-static u64 rng_state;
+/* The simulator's random numbers: the plan generator's (dp_s2plan.c). */
+static struct dp_s2rng rng;
 
 static u32 rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state >> 16);
+	return dp_s2rng_next(&rng);
 }
 
 static void rnd_seed(u32 s)
 {
-	rng_state = 0x9e3779b97f4a7c15ULL ^ ((u64)s << 1) ^ 1;
-	for (int i = 0; i < 8; i++)
-		rnd();
+	dp_s2rng_seed(&rng, s);
 }
 
 static u32 rnd_below(u32 n)
 {
-	return (u32)(((u64)rnd() * n) >> 32);
+	return dp_s2rng_below(&rng, n);
 }
 
 static void *xcalloc(size_t n, size_t s)
@@ -80,6 +78,7 @@ static void net_alloc(struct s2net *g, u32 n, u32 L)
 	g->deg = xcalloc(n, sizeof(u32));
 	g->adj = xcalloc((size_t)n * S2_DEG_MAX, sizeof(u32));
 	g->dead = xcalloc((size_t)n * S2_DEG_MAX, 1);
+	g->port = xcalloc((size_t)n * S2_DEG_MAX, 1);
 	g->hosts = xcalloc(n, sizeof(u32));
 }
 
@@ -89,6 +88,7 @@ static void net_free(struct s2net *g)
 	free(g->deg);
 	free(g->adj);
 	free(g->dead);
+	free(g->port);
 	free(g->hosts);
 }
 
@@ -106,7 +106,9 @@ static int add_edge(struct s2net *g, u32 a, u32 b)
 		return 0;
 	if (g->deg[a] >= S2_DEG_MAX || g->deg[b] >= S2_DEG_MAX)
 		return -1;
+	g->port[a * S2_DEG_MAX + g->deg[a]] = (u8)g->deg[a];
 	g->adj[a * S2_DEG_MAX + g->deg[a]++] = b;
+	g->port[b * S2_DEG_MAX + g->deg[b]] = (u8)g->deg[b];
 	g->adj[b * S2_DEG_MAX + g->deg[b]++] = a;
 	return 1;
 }
@@ -174,62 +176,55 @@ static int load_topo(struct s2net *g, const char *path)
 	return 0;
 }
 
-/* Sorted ring order of one space. */
-static u32 *ring_order(const struct s2net *g, u32 sp)
-{
-	u32 *o = xcalloc(g->n, sizeof(u32));
-
-	for (u32 i = 0; i < g->n; i++) {
-		u32 j = i;
-
-		while (j && g->x[(size_t)o[j - 1] * g->L + sp] >
-			    g->x[(size_t)i * g->L + sp]) {
-			o[j] = o[j - 1];
-			j--;
-		}
-		o[j] = i;
-	}
-	return o;
-}
-
 /*
- * Algorithm 3 (balanced random coordinates), for node @v in space @sp
- * given nodes 0..v-1: the new node goes into the largest gap, at a random
- * point at least 1/(3v) from both ends (v: nodes already placed, the
- * paper's bound).
+ * The graph of a plan (dp_s2plan.h): each node's cables in port order,
+ * so that routing here sees its candidates in the order the kernel's
+ * core does on the same plan; @servers per node.
  */
-static void place_balanced(struct s2net *g, u32 v, u32 sp)
+static void net_from_gen(struct s2net *g, const struct dp_s2gen *p,
+			 u32 servers)
 {
-	u64 bestgap = 0, lo = 0, m, span;
+	net_alloc(g, p->n, p->spaces);
+	memcpy(g->x, p->x, (size_t)p->n * p->spaces * sizeof(u32));
+	for (u32 v = 0; v < p->n; v++) {
+		g->hosts[v] = servers;
+		for (u32 q = 0; q < p->ports; q++) {
+			u32 w = p->peer[(size_t)v * p->ports + q];
 
-	if (v == 0) {
-		g->x[sp] = rnd();
-		return;
-	}
-	for (u32 u = 0; u < v; u++) {
-		/* gap clockwise from u to the next placed node */
-		u64 a = X(g, u)[sp], nxt = 1ULL << 32;
-
-		for (u32 w = 0; w < v; w++) {
-			u64 dd = ((u64)X(g, w)[sp] - a) & 0xffffffffULL;
-
-			if (w != u && dd && dd < nxt)
-				nxt = dd;
-		}
-		if (nxt > bestgap) {
-			bestgap = nxt;
-			lo = a;
+			if (w == DP_NODE_NONE)
+				continue;
+			g->port[v * S2_DEG_MAX + g->deg[v]] = (u8)q;
+			g->adj[v * S2_DEG_MAX + g->deg[v]++] = w;
 		}
 	}
-	m = (1ULL << 32) / (3 * v) + 1;
-	span = bestgap > 2 * m ? bestgap - 2 * m : 1;
-	g->x[(size_t)v * g->L + sp] = (u32)(lo + m + ((u64)rnd() * span >> 32));
 }
 
-static void coords_balanced(struct s2net *g, u32 sp, u32 upto)
+/* The plan of a graph, room for @grow nodes more (ports: @ports). */
+static int gen_from_net(struct dp_s2gen *p, const struct s2net *g, u32 grow,
+			u32 ports)
 {
-	for (u32 v = 0; v < upto; v++)
-		place_balanced(g, v, sp);
+	if (dp_s2gen_alloc(p, g->n + grow, g->L, ports))
+		return -1;
+	p->n = g->n;
+	memcpy(p->x, g->x, (size_t)g->n * g->L * sizeof(u32));
+	for (u32 v = 0; v < g->n; v++)
+		for (u32 i = 0; i < g->deg[v]; i++) {
+			u32 w = g->adj[v * S2_DEG_MAX + i];
+			u32 q = g->port[v * S2_DEG_MAX + i];
+
+			if (q >= ports) {
+				fprintf(stderr, "dpsim: switch %u has more than %u network ports in use\n",
+					v, ports);
+				dp_s2gen_free(p);
+				return -1;
+			}
+			p->peer[(size_t)v * ports + q] = w;
+			for (u32 j = 0; j < g->deg[w]; j++)
+				if (g->adj[w * S2_DEG_MAX + j] == v)
+					p->pport[(size_t)v * ports + q] =
+						g->port[w * S2_DEG_MAX + j];
+		}
+	return 0;
 }
 
 /*
@@ -259,8 +254,10 @@ static int gen_derived(struct s2net *g, const struct s2opts *o, u32 n,
 		for (u32 port = 0; port < inter; port++) {
 			u32 peer = dp_port_neigh(&t, v, port, 0);
 
-			if (peer != DP_NODE_NONE)
-				g->adj[v * S2_DEG_MAX + g->deg[v]++] = peer;
+			if (peer == DP_NODE_NONE)
+				continue;
+			g->port[v * S2_DEG_MAX + g->deg[v]] = (u8)port;
+			g->adj[v * S2_DEG_MAX + g->deg[v]++] = peer;
 		}
 	}
 	return 0;
@@ -270,6 +267,7 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 {
 	u32 n = o->switches, L = o->spaces;
 	u32 inter = o->ports - o->servers;
+	struct dp_s2gen p;
 
 	if (!L)
 		L = inter / 2;
@@ -281,40 +279,26 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 	}
 	if (o->wiring_derived)
 		return gen_derived(g, o, n, L, inter);
-	net_alloc(g, n, L);
+	if (dp_s2gen_alloc(&p, n, L, inter)) {
+		perror("dpsim");
+		return -1;
+	}
+	p.n = n;
 	rnd_seed(o->seed);
 	for (u32 sp = 0; sp < L; sp++) {
-		if (!strcmp(o->coords, "random")) {
-			for (u32 v = 0; v < n; v++)
-				g->x[(size_t)v * L + sp] = rnd();
-		} else if (!strcmp(o->coords, "derived")) {
-			for (u32 v = 0; v < n; v++)
-				g->x[(size_t)v * L + sp] =
+		for (u32 v = 0; v < n; v++) {
+			if (!strcmp(o->coords, "random"))
+				p.x[(size_t)v * L + sp] = rnd();
+			else if (!strcmp(o->coords, "derived"))
+				p.x[(size_t)v * L + sp] =
 					dp_s2_coord(o->seed, n, v, sp);
-		} else {
-			coords_balanced(g, sp, n);
+			else
+				dp_s2gen_place(&p, &rng, v, sp);
 		}
 	}
-	for (u32 v = 0; v < n; v++)
-		g->hosts[v] = o->servers;
-	for (u32 sp = 0; sp < L; sp++) {
-		u32 *r = ring_order(g, sp);
-
-		for (u32 i = 0; i < n && n > 1; i++)
-			add_edge(g, r[i], r[(i + 1) % n]);
-		free(r);
-	}
-	/* Spare ports paired at random (the paper's section 3.1). */
-	for (u32 tries = 0; tries < 100 * n; tries++) {
-		u32 fr[1024], nf = 0;
-
-		for (u32 v = 0; v < n && nf < 1024; v++)
-			if (g->deg[v] < inter)
-				fr[nf++] = v;
-		if (nf < 2)
-			break;
-		add_edge(g, fr[rnd_below(nf)], fr[rnd_below(nf)]);
-	}
+	dp_s2gen_cable(&p, &rng);
+	net_from_gen(g, &p, o->servers);
+	dp_s2gen_free(&p);
 	return 0;
 }
 
@@ -694,108 +678,6 @@ static int cmd_keys(struct s2net *g, const struct s2opts *o)
 	free(load1);
 	free(loadd);
 	return bad ? 1 : 0;
-}
-
-static void del_edge(struct s2net *g, u32 a, u32 b)
-{
-	for (int k = 0; k < 2; k++) {
-		u32 u = k ? b : a, v = k ? a : b;
-
-		for (u32 i = 0; i < g->deg[u]; i++)
-			if (g->adj[u * S2_DEG_MAX + i] == v) {
-				g->deg[u]--;
-				g->adj[u * S2_DEG_MAX + i] =
-					g->adj[u * S2_DEG_MAX + g->deg[u]];
-				break;
-			}
-	}
-}
-
-/* Ring neighbours of @v in space @sp: *@l before it, *@r after it. */
-static void ring_nb(const struct s2net *g, u32 v, u32 sp, u32 *l, u32 *r)
-{
-	u32 bl = 0xffffffffU, br = 0xffffffffU;
-
-	*l = *r = v;
-	for (u32 u = 0; u < g->n; u++) {
-		u32 a = X(g, v)[sp] - X(g, u)[sp], b = X(g, u)[sp] - X(g, v)[sp];
-
-		if (u == v)
-			continue;
-		if (a && a < bl) {
-			bl = a;
-			*l = u;
-		}
-		if (b && b < br) {
-			br = b;
-			*r = u;
-		}
-	}
-}
-
-static bool ring_adjacent(const struct s2net *g, u32 a, u32 b)
-{
-	for (u32 sp = 0; sp < g->L; sp++) {
-		u32 l, r;
-
-		ring_nb(g, a, sp, &l, &r);
-		if (l == b || r == b)
-			return true;
-	}
-	return false;
-}
-
-/*
- * plan --grow M (the paper's section 3.3 with Algorithm 3): each new
- * switch takes, in every space, a point of the largest gap (at least
- * 1/(3n) from both ends); the cable between the gap's two ends is removed
- * unless they are still ring neighbours in another space, and the new
- * switch is cabled to both.  Counts the cables touched.
- */
-static int grow(struct s2net *g, u32 m, u32 inter, u32 *removed, u32 *added)
-{
-	struct s2net h;
-	u32 n0 = g->n;
-
-	net_alloc(&h, g->n + m, g->L);
-	memcpy(h.x, g->x, (size_t)g->n * g->L * sizeof(u32));
-	memcpy(h.deg, g->deg, g->n * sizeof(u32));
-	memcpy(h.adj, g->adj, (size_t)g->n * S2_DEG_MAX * sizeof(u32));
-	memcpy(h.hosts, g->hosts, g->n * sizeof(u32));
-	net_free(g);
-	*g = h;
-	*removed = *added = 0;
-	for (u32 v = n0; v < n0 + m; v++) {
-		for (u32 sp = 0; sp < g->L; sp++)
-			place_balanced(g, v, sp);
-		g->n = v + 1;
-		for (u32 sp = 0; sp < g->L; sp++) {
-			u32 l, r;
-
-			ring_nb(g, v, sp, &l, &r);
-			if (linked(g, l, r) && !ring_adjacent(g, l, r)) {
-				del_edge(g, l, r);
-				(*removed)++;
-			}
-			for (int k = 0; k < 2; k++) {
-				u32 u = k ? r : l;
-
-				while (g->deg[u] >= inter) {
-					/* free a port: drop a random cable */
-					u32 w = g->adj[u * S2_DEG_MAX +
-						       rnd_below(g->deg[u])];
-
-					if (ring_adjacent(g, u, w))
-						break;
-					del_edge(g, u, w);
-					(*removed)++;
-				}
-				if (add_edge(g, v, u) > 0)
-					(*added)++;
-			}
-		}
-	}
-	return 0;
 }
 
 static void print_plan(const struct s2net *g)
@@ -1262,8 +1144,17 @@ int s2_main(const char *cmd, int argc, char **argv)
 
 		rc = 0;
 		if (growm) {
-			rnd_seed(o.seed ^ 0x67726f77);
-			grow(&g, growm, o.ports - o.servers, &rem, &add);
+			struct dp_s2gen p;
+
+			if (gen_from_net(&p, &g, growm, o.ports - o.servers)) {
+				net_free(&g);
+				return 1;
+			}
+			rnd_seed(o.seed ^ DP_S2PLAN_GROW_SALT);
+			dp_s2gen_grow(&p, &rng, growm, &rem, &add);
+			net_free(&g);
+			net_from_gen(&g, &p, o.servers);
+			dp_s2gen_free(&p);
 			fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
 				growm, rem, add);
 		}
