@@ -259,6 +259,8 @@ static bool free_a_port(struct dp_s2gen *g, struct dp_s2rng *r, u32 u)
 	return true;
 }
 
+static u32 pair_spare(struct dp_s2gen *g, struct dp_s2rng *r, u32 v);
+
 void dp_s2gen_grow(struct dp_s2gen *g, struct dp_s2rng *r, u32 m,
 		   u32 *removed, u32 *added)
 {
@@ -291,7 +293,48 @@ void dp_s2gen_grow(struct dp_s2gen *g, struct dp_s2rng *r, u32 m,
 					(*added)++;
 			}
 		}
+		*added += pair_spare(g, r, v);
 	}
+}
+
+/*
+ * The new node's ports left after its rings go to random nodes with a
+ * free port (those whose cable the rings took, most likely), as the
+ * first nodes' spare ports were paired: no port stays idle that a cable
+ * could use.  Returns the cables added.
+ */
+static u32 pair_spare(struct dp_s2gen *g, struct dp_s2rng *r, u32 v)
+{
+	u32 *fr = calloc(g->n + 1, sizeof(u32)), nf, u, added = 0;
+
+	if (!fr)
+		return 0;
+	while (dp_s2gen_deg(g, v) < g->ports) {
+		nf = 0;
+		for (u = 0; u < g->n; u++)
+			if (u != v && dp_s2gen_deg(g, u) < g->ports &&
+			    !dp_s2gen_linked(g, v, u))
+				fr[nf++] = u;
+		if (!nf)
+			break;
+		dp_s2gen_link(g, v, fr[dp_s2rng_below(r, nf)]);
+		added++;
+	}
+	free(fr);
+	return added;
+}
+
+u32 dp_s2gen_ring_missing(const struct dp_s2gen *g)
+{
+	u32 v, sp, l, rr, miss = 0;
+
+	for (v = 0; v < g->n; v++)
+		for (sp = 0; sp < g->spaces; sp++) {
+			ring_nb(g, v, sp, &l, &rr);
+			miss += l != v && !dp_s2gen_linked(g, v, l);
+			miss += rr != v && !dp_s2gen_linked(g, v, rr);
+		}
+	return miss;
 }
 
 int dp_s2plan_make(struct dp_s2gen *g, struct dp_s2gen *before, u32 nodes,
@@ -299,7 +342,7 @@ int dp_s2plan_make(struct dp_s2gen *g, struct dp_s2gen *before, u32 nodes,
 		   const char **why)
 {
 	struct dp_s2rng r;
-	u32 rm, add;
+	int err;
 
 	if (nodes < 3 || grow > DP_S2_TTL_NODES_MAX ||
 	    nodes + grow > DP_S2_TTL_NODES_MAX) {
@@ -314,7 +357,7 @@ int dp_s2plan_make(struct dp_s2gen *g, struct dp_s2gen *before, u32 nodes,
 		*why = "n (ports) must be at least 2 * spaces, at most 16";
 		return -EINVAL;
 	}
-	if (dp_s2gen_alloc(g, nodes + grow, spaces, ports))
+	if (dp_s2gen_alloc(g, nodes, spaces, ports))
 		return -ENOMEM;
 	g->seed = seed;
 	g->n = nodes;
@@ -325,11 +368,34 @@ int dp_s2plan_make(struct dp_s2gen *g, struct dp_s2gen *before, u32 nodes,
 	dp_s2gen_cable(g, &r);
 	if (!grow)
 		return 0;
-	if (before && dp_s2gen_copy(before, g)) {
+	err = dp_s2plan_grow(g, before, grow);
+	if (err)
 		dp_s2gen_free(g);
+	return err;
+}
+
+int dp_s2plan_grow(struct dp_s2gen *g, struct dp_s2gen *before, u32 grow)
+{
+	struct dp_s2gen h;
+	struct dp_s2rng r;
+	u32 rm, add;
+
+	if (g->n + grow > DP_S2_TTL_NODES_MAX)
+		return -EINVAL;
+	if (dp_s2gen_alloc(&h, g->n + grow, g->spaces, g->ports))
+		return -ENOMEM;
+	if (before && dp_s2gen_copy(before, g)) {
+		dp_s2gen_free(&h);
 		return -ENOMEM;
 	}
-	dp_s2rng_seed(&r, seed ^ DP_S2PLAN_GROW_SALT);
+	h.n = g->n;
+	h.seed = g->seed;
+	memcpy(h.x, g->x, (size_t)g->n * g->spaces * sizeof(u32));
+	memcpy(h.peer, g->peer, (size_t)g->n * g->ports * sizeof(u32));
+	memcpy(h.pport, g->pport, (size_t)g->n * g->ports);
+	dp_s2gen_free(g);
+	*g = h;
+	dp_s2rng_seed(&r, g->seed ^ DP_S2PLAN_GROW_SALT);
 	dp_s2gen_grow(g, &r, grow, &rm, &add);
 	return 0;
 }

@@ -80,10 +80,14 @@ void dp_s2gen_cable(struct dp_s2gen *g, struct dp_s2rng *r);
  * cable between the gap's ends goes unless they are still ring
  * neighbours in another space, a full neighbour frees a port by dropping
  * one of its non-ring cables at random, and the new node is cabled to
- * both ends.  *@removed and *@added count the cables touched.
+ * both ends; its ports left over go to random nodes with a free port.
+ * *@removed and *@added count the cables touched.
  */
 void dp_s2gen_grow(struct dp_s2gen *g, struct dp_s2rng *r, u32 m,
 		   u32 *removed, u32 *added);
+
+/* Ring neighbours (node, space, side) not cabled to their node: 0. */
+u32 dp_s2gen_ring_missing(const struct dp_s2gen *g);
 
 /*
  * A kernel plan: @nodes nodes of @ports ports, @spaces spaces, balanced
@@ -96,6 +100,13 @@ void dp_s2gen_grow(struct dp_s2gen *g, struct dp_s2rng *r, u32 m,
 int dp_s2plan_make(struct dp_s2gen *g, struct dp_s2gen *before, u32 nodes,
 		   u32 ports, u32 spaces, u32 seed, u32 grow,
 		   const char **why);
+
+/*
+ * Grow the plan @g by @grow nodes as dp_s2plan_make() does (the seed
+ * salted with DP_S2PLAN_GROW_SALT), *@before (may be NULL) a copy of it
+ * before.  0, -EINVAL above 255 nodes, -ENOMEM (@g unchanged then).
+ */
+int dp_s2plan_grow(struct dp_s2gen *g, struct dp_s2gen *before, u32 grow);
 
 /*
  * Cables of @before that @after lacks (@rm) and of @after that @before

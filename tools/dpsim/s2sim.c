@@ -17,6 +17,7 @@
 #include "dp_json.h"
 #include "dp_s2plan.h"
 #include "topo_s2.h"
+#include "topo_walk.h"
 #include "s2sim.h"
 
 #define S2_DEG_MAX	DP_MAX_PORTS
@@ -38,7 +39,9 @@ struct s2opts {
 	const char *coords;
 	bool wiring_derived;
 	double fail_links;
-	bool json, shortcut, all_rules, dot;
+	bool json, shortcut, all_rules, dot, csv;
+	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
+	const char *plan_file;	/* --plan FILE: a plan document */
 };
 
 /* The simulator's random numbers: the plan generator's (dp_s2plan.c). */
@@ -994,11 +997,224 @@ static int cmd_pairs(struct s2net *g, const struct s2opts *o,
 	return 0;
 }
 
+/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
+static int core_sel(const struct dp_topo *t, u32 r)
+{
+	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
+		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
+			return i;
+	return -1;
+}
+
+/* The simulator's own greedy walk from @s to @t: its path, delivered? */
+static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 rule,
+		     u32 *path, u32 *len)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
+
+	path[0] = s;
+	while (u != t && hops < g->n) {
+		int k = dp_s2_greedy(X(g, u), X(g, t), g->L, c,
+				     cands(g, u, 0, c, nb1), rule, NULL);
+
+		if (k < 0)
+			break;
+		u = nb1[k];
+		path[++hops] = u;
+	}
+	*len = hops + 1;
+	return u == t;
+}
+
+static void print_path(const char *who, const u32 *path, u32 len, bool ok)
+{
+	fprintf(stderr, "  %s (%s):", who, ok ? "delivered" : "not delivered");
+	for (u32 i = 0; i < len; i++)
+		fprintf(stderr, " %u", path[i]);
+	fputc('\n', stderr);
+}
+
+/*
+ * compare: route every ordered pair of the plan @p (the graph @g made
+ * from it) through the kernel's routing core (dp_walk() on a plan-mode
+ * topology with the plan as its table: the view answers coordinates and
+ * peers as Hellos would, the frame carries dst's coordinates) and through
+ * the simulator's own greedy (dp_s2_greedy() over cands()), under each
+ * rule, with a fraction --fail-links of the cables failed; the two must
+ * take the same path, hop for hop, and agree on delivery.  Exit 1 on any
+ * difference (the first one is shown on stderr).
+ */
+static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
+		       const struct s2opts *o)
+{
+	struct dp_s2_plan pl = { .nodes = p->n, .spaces = p->spaces,
+				 .ports = p->ports, .coords = p->x,
+				 .peer = p->peer };
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
+				     .n = p->ports, .spaces = p->spaces,
+				     .seed = p->seed, .ncoords = p->spaces };
+	u32 *sp = xcalloc(g->n + 1, sizeof(u32)), failed = 0, lens;
+	struct dp_fail_set fs;
+	const char *why = "";
+	struct dp_walk w = { 0 };
+	struct dp_topo t;
+	u8 *fnode, *flink;
+	bool first = true, shown = false;
+	u32 differ_all = 0;
+
+	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
+	if (dp_topo_init(&t, &tp, &why)) {
+		fprintf(stderr, "dpsim: compare: the core takes no such plan: %s\n",
+			why);
+		free(sp);
+		return 2;
+	}
+	t.table = &pl;
+	w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
+	w.path_max = DP_TTL_MAX + 2;
+	fnode = xcalloc(dp_fail_node_bytes(&t), 1);
+	flink = xcalloc(dp_fail_link_bytes(&t), 1);
+	dp_fail_init(&fs, &t, fnode, flink);
+	if (o->fail_links > 0) {
+		rnd_seed(o->seed ^ 0x51f7);
+		failed = fail_links(g, o->fail_links);
+		for (u32 v = 0; v < g->n; v++)
+			for (u32 i = 0; i < g->deg[v]; i++)
+				if (g->dead[v * S2_DEG_MAX + i])
+					dp_fail_set_link(&fs, v,
+						g->port[v * S2_DEG_MAX + i]);
+	}
+	out_num(o, &first, "nodes", g->n, 0);
+	out_num(o, &first, "ports", p->ports, 0);
+	out_num(o, &first, "spaces", p->spaces, 0);
+	out_num(o, &first, "failed_links", failed, 0);
+	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
+		double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
+		int sel = core_sel(&t, r);
+		u32 differ = 0;
+		char k[64];
+
+		if (sel < 0) {
+			fprintf(stderr, "dpsim: compare: the core has no rule %s\n",
+				rule_names[r]);
+			differ_all++;
+			continue;
+		}
+		for (u32 s = 0; s < g->n; s++)
+			for (u32 d = 0; d < g->n; d++) {
+				bool ok, same;
+
+				if (s == d)
+					continue;
+				pairs++;
+				ok = sim_walk(g, s, d, r, sp, &lens);
+				dp_walk(&t, s, d, (u32)sel, 0,
+					failed ? &fs : NULL, t.max_hops, &w);
+				same = ok == w.delivered && !w.bad_hop &&
+				       !w.looped && lens == w.path_len &&
+				       !memcmp(sp, w.path, lens * sizeof(u32));
+				if (ok) {
+					ds++;
+					hs += lens - 1;
+				}
+				if (w.delivered) {
+					dc++;
+					hc += w.hops;
+				}
+				if (same)
+					continue;
+				differ++;
+				if (shown)
+					continue;
+				shown = true;
+				fprintf(stderr, "dpsim: compare: %u -> %u (%s) differs%s%s\n",
+					s, d, rule_names[r],
+					w.bad_hop ? ": the core took a hop off the plan's cabling" : "",
+					w.looped ? ": the core's TTL expired" : "");
+				print_path("s2sim", sp, lens, ok);
+				print_path("core", w.path, w.path_len,
+					   w.delivered);
+			}
+		differ_all += differ;
+		snprintf(k, sizeof(k), "%s_pairs", rule_names[r]);
+		out_num(o, &first, k, pairs, 0);
+		snprintf(k, sizeof(k), "%s_differ", rule_names[r]);
+		out_num(o, &first, k, differ, 0);
+		snprintf(k, sizeof(k), "%s_core_delivered", rule_names[r]);
+		out_num(o, &first, k, dc, 0);
+		snprintf(k, sizeof(k), "%s_sim_delivered", rule_names[r]);
+		out_num(o, &first, k, ds, 0);
+		snprintf(k, sizeof(k), "%s_core_avg", rule_names[r]);
+		out_num(o, &first, k, dc ? hc / dc : 0, 4);
+		snprintf(k, sizeof(k), "%s_sim_avg", rule_names[r]);
+		out_num(o, &first, k, ds ? hs / ds : 0, 4);
+	}
+	out_end(o, first);
+	free(sp);
+	free(w.path);
+	free(fnode);
+	free(flink);
+	return differ_all ? 1 : 0;
+}
+
+/*
+ * The graph of a kernel plan: loaded from a plan document (--plan FILE),
+ * or generated (--mode plan: --nodes N --ports P --spaces L --seed S),
+ * then grown by @growm nodes (*@before: the plan before growth).  Every port
+ * is a cable port in plan mode: --servers does not apply.
+ */
+static int plan_net(struct s2net *g, struct dp_s2gen *pg,
+		    struct dp_s2gen *before, const struct s2opts *o, u32 growm)
+{
+	const char *why = "";
+	u32 line = 0;
+	int err;
+
+	if (o->plan_file) {
+		FILE *f = fopen(o->plan_file, "r");
+
+		if (!f) {
+			perror(o->plan_file);
+			return 1;
+		}
+		err = dp_s2plan_load(f, pg, &why, &line);
+		fclose(f);
+		if (err) {
+			fprintf(stderr, "dpsim: %s:%u: %s\n", o->plan_file,
+				line, err == -ENOMEM ? "out of memory" : why);
+			return 1;
+		}
+		if (growm && dp_s2plan_grow(pg, before, growm)) {
+			fprintf(stderr, "dpsim: cannot grow %s by %u nodes (at most 255 in all)\n",
+				o->plan_file, growm);
+			return 2;
+		}
+	} else {
+		err = dp_s2plan_make(pg, growm ? before : NULL, o->switches,
+				     o->ports, o->spaces ? o->spaces :
+				     o->ports / 2, o->seed, growm, &why);
+		if (err) {
+			fprintf(stderr, "dpsim: s2 plan: %s\n",
+				err == -ENOMEM ? "out of memory" : why);
+			return 2;
+		}
+	}
+	net_from_gen(g, pg, 0);
+	return 0;
+}
+
 static const char s2_usage[] =
 "usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
 "                 --switches N --ports P [--servers S] [--spaces L]\n"
 "                 [--coords balanced|random|derived] [--seed S]\n"
 "                 [--wiring random|derived] } [--json]\n"
+"       dpsim COMMAND --topo s2 { --mode plan --nodes N --ports P --spaces L\n"
+"                 [--seed S] [--grow M] | --plan FILE } [--json|--csv]\n"
+"  --mode plan: a kernel plan (S2 plan mode): N nodes of P cable ports,\n"
+"                       Algorithm 3 coordinates, rings and random cables\n"
+"                       (--grow M: then M nodes added, section 3.3);\n"
+"                       --plan FILE: the plan \"plan --mode plan\" printed\n"
 "  --wiring derived: the kernel's fabric (derived coordinates, ring and\n"
 "                       extra-ring cables by port: net/dpillar/topo_s2.c)\n"
 "commands:\n"
@@ -1008,7 +1224,11 @@ static const char s2_usage[] =
 "  ft --fail-links F [--rule R]  routing success with a fraction F of\n"
 "                       failed links, without and with shortcut discovery\n"
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
-"  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format);\n"
+"  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format;\n"
+"                       plan mode: the kernel plan, as dpctl plan prints it:\n"
+"                       per node its coordinates, per port its peer and\n"
+"                       the peer's port, after --grow the cables removed\n"
+"                       and added);\n"
 "                       --dot: switches and cables as Graphviz DOT\n"
 "  locate --key KEY [--from A|all]  the key's coordinates and home switch\n"
 "                       per space; from A (every switch: all), the path of\n"
@@ -1025,6 +1245,10 @@ static const char s2_usage[] =
 "                       --dot: drawn on the network, failures dashed;\n"
 "                       H != 0: the first hop hashed over the neighbours\n"
 "                       that reduce the MCD (the paper's Algorithm 2)\n"
+"  compare [--fail-links F]  plan mode: every ordered pair through the\n"
+"                       kernel's routing core (dp_walk on the plan's table)\n"
+"                       and through this simulator's greedy, each rule:\n"
+"                       the paths must be equal (exit 1 otherwise)\n"
 "  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
 "  (server-to-server hops are switch hops + 2)\n";
 
@@ -1052,14 +1276,20 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "fail", required_argument, NULL, 'X' },
 		{ "multipath", no_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'C' },
 		{ "dot", no_argument, NULL, 'D' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "plan", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct s2opts o = { .coords = "balanced", .ports = 10, .servers = 2,
 			    .rule = DP_S2_RULE_2HOP_PAPER, .keys = 100000,
 			    .seed = 1 };
+	struct dp_s2gen pg = { 0 }, before = { 0 };
 	struct s2net g = { 0 };
+	bool have_plan = false;
 	const char *key = NULL, *fail = NULL;
 	bool multipath = false, from_all = false;
 	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
@@ -1103,6 +1333,15 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'X': fail = optarg; break;
 		case 'M': multipath = true; break;
 		case 'j': o.json = true; break;
+		case 'C': o.csv = true; break;
+		case 'p': o.plan_file = optarg; break;
+		case 'm':
+			if (strcmp(optarg, "plan")) {
+				fprintf(stderr, "dpsim: --mode takes plan (derived: --wiring derived)\n");
+				return 2;
+			}
+			o.plan_mode = true;
+			break;
 		case 'D': o.dot = true; break;
 		case 'r':
 			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
@@ -1127,8 +1366,14 @@ int s2_main(const char *cmd, int argc, char **argv)
 		fprintf(stderr, "dpsim: unknown coords '%s'\n", o.coords);
 		return 2;
 	}
-	if (o.file ? load_topo(&g, o.file) : gen_net(&g, &o))
+	if (o.plan_file || o.plan_mode) {
+		rc = plan_net(&g, &pg, &before, &o, growm);
+		if (rc)
+			return rc;
+		have_plan = true;
+	} else if (o.file ? load_topo(&g, o.file) : gen_net(&g, &o)) {
 		return o.file ? 1 : 2;
+	}
 	if (!strcmp(cmd, "paths")) {
 		rc = cmd_paths(&g, &o);
 	} else if (!strcmp(cmd, "ft")) {
@@ -1143,7 +1388,11 @@ int s2_main(const char *cmd, int argc, char **argv)
 		u32 rem = 0, add = 0;
 
 		rc = 0;
-		if (growm) {
+		if (have_plan && !o.dot) {
+			rc = dp_s2plan_print(stdout, &pg, before.x ? &before : NULL,
+					     o.csv ? DP_PLAN_CSV : o.json ?
+					     DP_PLAN_JSON : DP_PLAN_TEXT) ? 1 : 0;
+		} else if (growm && !have_plan) {
 			struct dp_s2gen p;
 
 			if (gen_from_net(&p, &g, growm, o.ports - o.servers)) {
@@ -1160,8 +1409,11 @@ int s2_main(const char *cmd, int argc, char **argv)
 		}
 		if (o.dot)
 			print_dot(&g, NULL, 0, NULL);
-		else
+		else if (!have_plan)
 			print_plan(&g);
+	} else if (!strcmp(cmd, "compare")) {
+		rc = have_plan ? cmd_compare(&g, &pg, &o) :
+		     (fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n"), 2);
 	} else if (!strcmp(cmd, "locate") && key) {
 		u32 x[DP_S2_SPACES_MAX];
 
@@ -1176,5 +1428,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		rc = 2;
 	}
 	net_free(&g);
+	dp_s2gen_free(&pg);
+	dp_s2gen_free(&before);
 	return rc;
 }
