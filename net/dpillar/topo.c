@@ -494,6 +494,21 @@ int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route);
 
+bool dp_route_set_coords(const struct dp_topo *t, struct dp_route_state *st,
+			 const u32 *x, u32 n)
+{
+	u32 i;
+
+	if (!t->ops || !t->ops->coords_flag || !n || n > DP_COORDS_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		st->coords[i] = x[i];
+	st->ncoords = n;
+	st->flags |= t->ops->coords_flag;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_route_set_coords);
+
 /* ---- names ---- */
 
 const char *dp_phase_name(const struct dp_topo *t, u8 phase)

@@ -225,6 +225,11 @@ struct dp_topo;
  *	after which the caller may discover a path toward the destination
  *	and offer it to @route through the view's @shortcut (S2's local
  *	minimum: kernel shortcut.c).
+ * @coords_flag: optional (0: never), the bit of the header's flags that
+ *	says the destination's coordinates follow the header (struct
+ *	dpillar_coords; S2 plan mode).  The caller sets it with
+ *	dp_route_set_coords() and keeps it in st->flags when it receives
+ *	such a frame; @route checks it against st->ncoords.
  *
  * @init: check @p and fill @t: t->nodes, t->switches, t->nports,
  *	t->ff_hops, t->max_hops and the topology's tables in t->priv.  On error return
@@ -315,6 +320,7 @@ struct dp_topo_ops {
 	void (*key_route_init)(const struct dp_topo *t, u32 src, u32 key,
 			       u32 sel, struct dp_route_state *st);
 	bool (*dst_is_key)(const struct dp_topo *t, u8 flags);
+	u8 coords_flag;
 
 	int (*addr_to_label)(const struct dp_topo *t, u32 id, u32 *column,
 			     u8 *sym, u32 *nsym);
@@ -340,6 +346,12 @@ struct dp_topo {
 	 * peer_port() -1), unless @table gives the whole fabric.
 	 */
 	bool learn_peers;
+	/*
+	 * Bytes every routed frame (data, probe) carries between the
+	 * header and its payload: the destination's coordinates, struct
+	 * dpillar_coords (S2 plan mode); 0 for the other fabrics.
+	 */
+	u32 ext_len;
 	/*
 	 * Optional, never in the kernel: the whole fabric's table, for the
 	 * tools and the tests (S2 plan mode: struct dp_s2_plan), which
@@ -432,6 +444,14 @@ void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		   u32 hash, struct dp_route_state *st);
 int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	     const struct dp_view *v, struct dp_hop *hop);
+
+/*
+ * A sender's part in plan mode: the destination's @n coordinates travel
+ * in the frame (struct dp_topo_ops.coords_flag).  False, and @st left
+ * alone, when the topology carries none or @n is out of range.
+ */
+bool dp_route_set_coords(const struct dp_topo *t, struct dp_route_state *st,
+			 const u32 *x, u32 n);
 
 /* See struct dp_topo_ops.route_choices; 0 without it. */
 u32 dp_route_choices(const struct dp_topo *t, u32 self,

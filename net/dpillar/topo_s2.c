@@ -259,12 +259,18 @@ EXPORT_SYMBOL_IF_KUNIT(dp_s2_home);
  *   unused (the paper's multigraph has no parallel cables either); both
  *   ends agree, since they meet first in the same ring, once (N >= 3).
  *
- * Plan mode (the paper's Algorithm 3 coordinates with a random cabling
- * from a plan file) is not routed by the kernel: a relay could not derive
- * a destination's coordinates from its id.
+ * Plan mode (the paper's Algorithm 3 coordinates and random cabling from
+ * a plan, topo_s2.h): a node is given its own coordinates and knows
+ * nothing else of the fabric.  Each port is a cable to whichever node its
+ * Hellos name (t->learn_peers), routing takes the neighbours' and 2-hop
+ * neighbours' coordinates from the view (their Hellos), and a frame
+ * carries its destination's coordinates (st->coords, S2_FL_COORDS): the
+ * decisions and the proofs are derived mode's, with coordinates heard
+ * instead of computed.
  */
 struct s2_priv {
 	u32 nodes, spaces, seed, ports, rings;
+	bool plan;		/* plan mode: t->p.coords are ours */
 };
 
 static const struct s2_priv *s2p(const struct dp_topo *t)
@@ -284,6 +290,7 @@ enum {
 	S2_DROP_LOCAL_MIN = DP_DROP_TOPO,	/* no neighbour is closer */
 	S2_DROP_BAD_STATE,	/* a header no S2 node sends */
 	S2_DROP_SHORTCUT_LOST,	/* on a shortcut, and this node knows none */
+	S2_DROP_NO_COORDS,	/* plan mode: coordinates it needs unknown */
 	S2_DROP_COUNT,
 };
 
@@ -292,7 +299,8 @@ enum {
  * shortcut phase (S2_FL_SHORTCUT: the word is then the most hops the
  * packet may still take, each along a discovered shortcut), and the key
  * mark: the header's dst is a 32-bit key id, not a node (key frames take
- * no hashed first hop and no shortcut: S2_FL_KEY_KNOWN).
+ * no hashed first hop and no shortcut: S2_FL_KEY_KNOWN); and, in plan
+ * mode only, S2_FL_COORDS: the destination's coordinates follow.
  */
 #define S2_FL_SEL_MASK	0x03
 #define S2_FL_FIRST	0x04
@@ -300,6 +308,8 @@ enum {
 #define S2_FL_KNOWN	(S2_FL_SEL_MASK | S2_FL_FIRST | S2_FL_SHORTCUT)
 #define S2_FL_KEY	0x10
 #define S2_FL_KEY_KNOWN	(S2_FL_SEL_MASK | S2_FL_KEY)
+/* Plan mode: the destination's coordinates follow the header. */
+#define S2_FL_COORDS	0x20
 
 /* Selectors (route_init's sel, dpctl "mode"): index = value. */
 #define S2_SEL_COUNT	3
@@ -343,11 +353,18 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 		*why = "n (ports) must be at least 2 * spaces and at most 16";
 		return -EINVAL;
 	}
+	if (p->ncoords && p->ncoords != p->spaces) {
+		*why = "coords must give one coordinate per space";
+		return -EINVAL;
+	}
 	d->nodes = p->nodes;
 	d->spaces = p->spaces;
 	d->seed = p->seed;
 	d->ports = p->n;
 	d->rings = p->n / 2;
+	d->plan = p->ncoords;
+	t->learn_peers = d->plan;
+	t->ext_len = d->plan ? 4 + 4 * p->spaces : 0;	/* dpillar_coords */
 	t->nodes = p->nodes;
 	t->switches = 0;
 	t->nports = p->n;
@@ -380,14 +397,16 @@ static int s2_describe(const struct dp_topo *t, char *buf, u32 len)
 	const struct s2_priv *d = s2p(t);
 	u32 pos = 0;
 
-	dp_put_str(buf, len, &pos, "S2 (nodes ");
+	dp_put_str(buf, len, &pos, d->plan ? "S2 plan (nodes " : "S2 (nodes ");
 	dp_put_u32(buf, len, &pos, d->nodes);
 	dp_put_str(buf, len, &pos, ", ports ");
 	dp_put_u32(buf, len, &pos, d->ports);
 	dp_put_str(buf, len, &pos, ", spaces ");
 	dp_put_u32(buf, len, &pos, d->spaces);
-	dp_put_str(buf, len, &pos, ", seed ");
-	dp_put_u32(buf, len, &pos, d->seed);
+	if (!d->plan) {
+		dp_put_str(buf, len, &pos, ", seed ");
+		dp_put_u32(buf, len, &pos, d->seed);
+	}
 	dp_put_char(buf, len, &pos, ')');
 	return dp_put_end(buf, len, pos);
 }
@@ -469,28 +488,62 @@ static u32 s2_port_peer(const struct s2_priv *d, u32 id, u32 port)
 	return peer;
 }
 
+/*
+ * Plan mode: every port is a cable to a peer the Hellos name (the kernel,
+ * t->learn_peers), or the one the fabric's table gives (the tools).
+ */
+static const struct dp_s2_plan *s2_table(const struct dp_topo *t)
+{
+	const struct dp_s2_plan *pl = t->table;
+
+	return pl && pl->nodes == t->nodes && pl->ports == t->nports &&
+	       pl->spaces == s2p(t)->spaces ? pl : NULL;
+}
+
+/* The peer on port @port of @id in plan mode: DP_NODE_NONE if unknown. */
+static u32 s2_plan_peer(const struct dp_topo *t, u32 id, u32 port)
+{
+	const struct dp_s2_plan *pl = s2_table(t);
+
+	if (!pl || id >= pl->nodes || port >= pl->ports)
+		return DP_NODE_NONE;
+	return pl->peer[id * pl->ports + port];
+}
+
 static void s2_port_info(const struct dp_topo *t, u32 id, u32 port,
 			 struct dp_port_info *pi)
 {
-	bool used = s2_port_peer(s2p(t), id, port) != DP_NODE_NONE;
+	bool used;
 
+	if (s2p(t)->plan)
+		used = !s2_table(t) ||
+		       s2_plan_peer(t, id, port) != DP_NODE_NONE;
+	else
+		used = s2_port_peer(s2p(t), id, port) != DP_NODE_NONE;
 	pi->kind = used ? DP_PORT_CABLE : DP_PORT_UNUSED;
 	pi->nneigh = used;
 	pi->sw = DP_NODE_NONE;
-	pi->sw_level = port / 2;	/* the ring */
+	pi->sw_level = port / 2;	/* the ring (derived mode) */
 	pi->sw_id = port & 1;		/* 0: predecessor, 1: successor */
 }
 
 static u32 s2_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 {
-	return idx ? DP_NODE_NONE : s2_port_peer(s2p(t), id, port);
+	if (idx)
+		return DP_NODE_NONE;
+	if (s2p(t)->plan)
+		return s2_plan_peer(t, id, port);
+	return s2_port_peer(s2p(t), id, port);
 }
 
 static int s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 			       u32 peer)
 {
-	return peer < t->nodes && s2_port_peer(s2p(t), id, port) == peer ?
-	       0 : -1;
+	if (peer >= t->nodes)
+		return -1;
+	if (s2p(t)->plan && !s2_table(t))
+		return peer != id ? 0 : -1;	/* learned from its Hellos */
+	return s2_port_neigh(t, id, port, 0) == peer ? 0 : -1;
 }
 
 static int s2_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
@@ -498,14 +551,31 @@ static int s2_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 	const struct s2_priv *d = s2p(t);
 	u32 pp[DP_MAX_PORTS], q;
 
-	if (peer >= t->nodes || s2_port_peer(d, id, port) != peer)
+	if (peer >= t->nodes || s2_port_neigh(t, id, port, 0) != peer)
 		return -1;
+	if (d->plan) {
+		for (q = 0; q < d->ports; q++)
+			if (s2_plan_peer(t, peer, q) == id)
+				return q;
+		return -1;
+	}
 	s2_peers(d, peer, pp);
 	for (q = 0; q < d->ports; q++)
 		if (pp[q] == id)
 			return q;
 	return -1;
 }
+
+int dp_s2_plan_attach(struct dp_topo *t, const struct dp_s2_plan *plan)
+{
+	if (t->kind != DP_TOPO_S2 || !s2p(t)->plan || !plan ||
+	    plan->nodes != t->nodes || plan->ports != t->nports ||
+	    plan->spaces != s2p(t)->spaces || !plan->coords || !plan->peer)
+		return -EINVAL;
+	t->table = plan;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_plan_attach);
 
 void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st)
@@ -555,23 +625,143 @@ static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
 	return m;
 }
 
-/* 2-hop candidates of @peer (our neighbour on @port): heard or derived. */
-static u32 s2_two_hop(const struct s2_priv *d, const struct dp_view *v,
-		      u32 self, u32 port, u32 peer, u32 *ids)
-{
-	u32 n;
+/*
+ * What one decision at @self knows, gathered once: the point @xd it heads
+ * for, self's MCD to it, and each port's live peer (DP_NODE_NONE: none,
+ * or its coordinates are not known) with that peer's MCD.
+ */
+struct s2_ctx {
+	const struct dp_topo *t;
+	const struct s2_priv *d;
+	const struct dp_view *v;
+	const u32 *xd;
+	u32 self;
+	u32 ms;
+	u32 peer[DP_MAX_PORTS];
+	u32 mc1[DP_MAX_PORTS];
+};
 
-	if (v && v->peer_neighs)
-		return v->peer_neighs(v->ctx, self, port, peer, ids,
-				      DP_MAX_PORTS);
-	if (v)
+/* MCD to @xd of coordinates a view returned (@n of them), or none. */
+static bool s2_heard_mcd(const struct s2_priv *d, const u32 *x, u32 n,
+			 const u32 *xd, u32 *mc)
+{
+	if (n != d->spaces)
+		return false;
+	*mc = dp_s2_mcd(x, xd, d->spaces);
+	return true;
+}
+
+/*
+ * Fill @c for a decision at @self toward @xd; false when @self's own
+ * coordinates are not known (plan mode without them in the view).
+ */
+static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
+			const u32 *xd, const struct dp_view *v)
+{
+	const struct s2_priv *d = s2p(t);
+	u32 x[DP_S2_SPACES_MAX], p, n;
+
+	c->t = t;
+	c->d = d;
+	c->v = v;
+	c->xd = xd;
+	c->self = self;
+	if (d->plan) {
+		n = v && v->coords ? v->coords(v->ctx, self, 0, self, x,
+					       DP_S2_SPACES_MAX) : 0;
+		if (!s2_heard_mcd(d, x, n, xd, &c->ms))
+			return false;
+		for (p = 0; p < d->ports; p++)
+			c->peer[p] = v->cable_peer ?
+				     v->cable_peer(v->ctx, self, p) :
+				     DP_NODE_NONE;
+	} else {
+		c->ms = s2_mcd_id(d, self, xd);
+		s2_peers(d, self, c->peer);
+	}
+	for (p = 0; p < d->ports; p++) {
+		u32 peer = c->peer[p];
+
+		c->mc1[p] = 0xffffffffU;
+		c->peer[p] = DP_NODE_NONE;
+		if (peer == DP_NODE_NONE || peer >= d->nodes || peer == self ||
+		    !dp_view_reachable(v, self, p, peer))
+			continue;
+		if (!d->plan) {
+			c->mc1[p] = s2_mcd_id(d, peer, xd);
+		} else {
+			n = v->coords(v->ctx, self, p, peer, x,
+				      DP_S2_SPACES_MAX);
+			if (!s2_heard_mcd(d, x, n, xd, &c->mc1[p]))
+				continue;
+		}
+		c->peer[p] = peer;
+	}
+	return true;
+}
+
+/*
+ * The MCDs to c->xd of the 2-hop candidates through the peer on @port, in
+ * the order its Hello lists them (derived mode without a view: its
+ * derived cabling); 0xffffffff for an entry that is no candidate (self,
+ * not a node, coordinates unknown).  Returns how many.
+ */
+static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
+{
+	const struct s2_priv *d = c->d;
+	const struct dp_view *v = c->v;
+	u32 ids[DP_MAX_PORTS], x[DP_S2_SPACES_MAX], peer = c->peer[port];
+	u32 i, n, k;
+
+	if ((v && !v->peer_neighs) || (!v && d->plan))
 		return 0;	/* a view that knows no 2-hop neighbours */
-	s2_peers(d, peer, ids);
-	n = 0;
-	for (port = 0; port < d->ports; port++)
-		if (ids[port] != DP_NODE_NONE)
-			ids[n++] = ids[port];
+	if (v) {
+		n = v->peer_neighs(v->ctx, c->self, port, peer, ids,
+				   DP_MAX_PORTS);
+	} else {
+		s2_peers(d, peer, ids);
+		for (i = 0, n = 0; i < d->ports; i++)
+			if (ids[i] != DP_NODE_NONE)
+				ids[n++] = ids[i];
+	}
+	if (n > DP_MAX_PORTS)
+		n = DP_MAX_PORTS;
+	for (i = 0; i < n; i++) {
+		mc[i] = 0xffffffffU;
+		if (ids[i] == c->self || ids[i] >= d->nodes)
+			continue;
+		if (!d->plan) {
+			mc[i] = s2_mcd_id(d, ids[i], c->xd);
+			continue;
+		}
+		k = v->peer_neigh_coords ?
+		    v->peer_neigh_coords(v->ctx, c->self, port, peer, i, x,
+					 DP_S2_SPACES_MAX) : 0;
+		if (!s2_heard_mcd(d, x, k, c->xd, &mc[i]))
+			mc[i] = 0xffffffffU;
+	}
 	return n;
+}
+
+/* The 1-hop neighbours strictly closer than self (Algorithm 2's set). */
+static u32 s2_closer(const struct s2_ctx *c)
+{
+	u32 p, cnt = 0;
+
+	for (p = 0; p < c->d->ports; p++)
+		cnt += c->peer[p] != DP_NODE_NONE && c->mc1[p] < c->ms;
+	return cnt;
+}
+
+/* The port of the @k-th (from 0) of them, in port order. */
+static u32 s2_closer_port(const struct s2_ctx *c, u32 k)
+{
+	u32 p;
+
+	for (p = 0; p < c->d->ports; p++)
+		if (c->peer[p] != DP_NODE_NONE && c->mc1[p] < c->ms && !k--)
+			break;
+	return p;
 }
 
 static int s2_drop(struct dp_hop *hop, u8 reason)
@@ -612,56 +802,37 @@ static bool s2_shortcut(const struct dp_topo *t, u32 self,
 }
 
 /*
- * The greediest decision toward the point @xd, over the live 1-hop
- * neighbours in port order, then (rules 2hop and 2hop-sim) each one's
- * 2-hop list, ties to the first: the candidates and order of
- * dp_s2_route().  Returns the port to send on (*@next its peer, *@phase
- * greedy or greedy2), or -1 when no candidate is strictly closer to @xd
- * than @self.
+ * The greediest decision over @c: the live 1-hop neighbours in port
+ * order, then (rules 2hop and 2hop-sim) each one's 2-hop list, ties to
+ * the first, as dp_s2_greedy() and dpsim decide.  Returns the port to
+ * send on (*@phase greedy or greedy2), or -1 when no candidate is
+ * strictly closer to c->xd than self.
  */
-static int s2_greedy_pick(const struct s2_priv *d, u32 self, const u32 *xd,
-			  const struct dp_view *v, u32 rule, u32 *next,
-			  u8 *phase)
+static int s2_greedy_pick(const struct s2_ctx *c, u32 rule, u8 *phase)
 {
-	u32 peer[DP_MAX_PORTS], mc1[DP_MAX_PORTS], ids[DP_MAX_PORTS];
-	u32 ms = s2_mcd_id(d, self, xd), m = ms, p, i, n;
+	u32 mc[DP_MAX_PORTS], m = c->ms, p, i, n;
 	int pick = -1;
 
 	*phase = S2_PHASE_GREEDY;
-	s2_peers(d, self, peer);
-	for (p = 0; p < d->ports; p++) {
-		mc1[p] = 0xffffffffU;
-		if (peer[p] == DP_NODE_NONE ||
-		    !dp_view_reachable(v, self, p, peer[p])) {
-			peer[p] = DP_NODE_NONE;
-			continue;
-		}
-		mc1[p] = s2_mcd_id(d, peer[p], xd);
-		if (mc1[p] < m) {
-			m = mc1[p];
+	for (p = 0; p < c->d->ports; p++) {
+		if (c->peer[p] != DP_NODE_NONE && c->mc1[p] < m) {
+			m = c->mc1[p];
 			pick = p;
 		}
 	}
-	for (p = 0; p < d->ports && rule != DP_S2_RULE_1HOP; p++) {
-		if (peer[p] == DP_NODE_NONE ||
-		    (rule == DP_S2_RULE_2HOP_SIM && mc1[p] >= ms))
+	for (p = 0; p < c->d->ports && rule != DP_S2_RULE_1HOP; p++) {
+		if (c->peer[p] == DP_NODE_NONE ||
+		    (rule == DP_S2_RULE_2HOP_SIM && c->mc1[p] >= c->ms))
 			continue;
-		n = s2_two_hop(d, v, self, p, peer[p], ids);
-		for (i = 0; i < n && i < DP_MAX_PORTS; i++) {
-			u32 mc;
-
-			if (ids[i] == self || ids[i] >= d->nodes)
-				continue;
-			mc = s2_mcd_id(d, ids[i], xd);
-			if (mc < m) {
-				m = mc;
+		n = s2_two_hop_mcds(c, p, mc);
+		for (i = 0; i < n; i++) {
+			if (mc[i] < m) {
+				m = mc[i];
 				pick = p;
 				*phase = S2_PHASE_GREEDY2;
 			}
 		}
 	}
-	if (pick >= 0)
-		*next = peer[pick];
 	return pick;
 }
 
@@ -686,12 +857,13 @@ static int s2_greedy_pick(const struct s2_priv *d, u32 self, const u32 *xd,
  * is what dpctl key locate and dpsim compute; the path is at most
  * nodes - 1 hops, within the TTL.
  */
-static int s2_route_key(const struct s2_priv *d, u32 self,
+static int s2_route_key(const struct dp_topo *t, u32 self,
 			struct dp_route_state *st, const struct dp_view *v,
 			struct dp_hop *hop)
 {
 	u32 xd[DP_S2_SPACES_MAX], rule = s2_rule(st->flags & S2_FL_SEL_MASK);
-	u32 next = DP_NODE_NONE;
+	const struct s2_priv *d = s2p(t);
+	struct s2_ctx c;
 	u8 phase;
 	int pick;
 
@@ -701,10 +873,12 @@ static int s2_route_key(const struct s2_priv *d, u32 self,
 	    rule == DP_S2_RULE_COUNT)
 		return s2_drop(hop, S2_DROP_BAD_STATE);
 	dp_s2_key_point(st->dst, d->spaces, xd);
-	pick = s2_greedy_pick(d, self, xd, v, rule, &next, &phase);
+	if (!s2_ctx_init(&c, t, self, xd, v))
+		return s2_drop(hop, S2_DROP_NO_COORDS);
+	pick = s2_greedy_pick(&c, rule, &phase);
 	if (pick < 0)
 		return s2_drop(hop, DP_DROP_ROUTE_AT_DST);	/* home */
-	hop->next = next;
+	hop->next = c.peer[pick];
 	hop->port = pick;
 	hop->phase = phase;
 	return 0;
@@ -714,8 +888,9 @@ static int s2_route_key(const struct s2_priv *d, u32 self,
  * One hop of greediest routing, as dp_s2_greedy() decides it (the same
  * candidates in the same order as dpsim's: live 1-hop neighbours in port
  * order, then each one's neighbours as its Hello lists them, ties to the
- * first), streamed so that no coordinates are kept: each is derived from
- * its id when compared.
+ * first), streamed so that no table is kept: in derived mode each
+ * coordinate is derived from its id when compared, in plan mode it comes
+ * from the view (Hellos) and the destination's from the frame.
  *
  * Loop freedom: with the rules 1hop and 2hop-sim every hop goes to a
  * neighbour whose MCD to the destination is strictly below ours (2hop-sim
@@ -724,7 +899,9 @@ static int s2_route_key(const struct s2_priv *d, u32 self,
  * hashed, also goes to a strictly closer neighbour.  The paper's 2hop
  * rule (the default, as in dpsim) is loop-free while the Hello data agree
  * (topo_s2.h has the proof); with a stale 2-hop list the TTL
- * (t->max_hops) bounds the packet.
+ * (t->max_hops) bounds the packet.  In plan mode "strictly below ours"
+ * compares coordinates a neighbour announced with our own: a neighbour
+ * that lies about its coordinates can break the argument, never the TTL.
  *
  * A packet at a local minimum (no live candidate closer than this node)
  * takes this node's shortcut toward the destination, when the view has
@@ -747,21 +924,22 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop)
 {
 	const struct s2_priv *d = s2p(t);
-	u32 peer[DP_MAX_PORTS], mc1[DP_MAX_PORTS], ids[DP_MAX_PORTS];
-	u32 xd[DP_S2_SPACES_MAX], ms, m, p, i, n, rule, cnt = 0;
-	int pick = -1;
-	u8 phase = S2_PHASE_GREEDY;
+	u32 xd[DP_S2_SPACES_MAX], i, rule, known;
+	struct s2_ctx c;
+	int pick;
+	u8 phase;
 
 	hop->phase = DP_PHASE_NONE;
 	hop->reason = DP_DROP_ROUTE_NONE;
+	known = S2_FL_KNOWN | (d->plan ? S2_FL_COORDS : 0);
 	if (st->flags & S2_FL_KEY)
-		return s2_route_key(d, self, st, v, hop);
+		return s2_route_key(t, self, st, v, hop);
 	if (!dp_addr_valid(t, self) || !dp_addr_valid(t, st->dst))
 		return s2_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
 	if (self == st->dst)
 		return s2_drop(hop, DP_DROP_ROUTE_AT_DST);
 	rule = s2_rule(st->flags & S2_FL_SEL_MASK);
-	if (st->waypoint != DP_NODE_NONE || (st->flags & ~S2_FL_KNOWN) ||
+	if (st->waypoint != DP_NODE_NONE || (st->flags & ~known) ||
 	    rule == DP_S2_RULE_COUNT ||
 	    (st->flags & (S2_FL_FIRST | S2_FL_SHORTCUT)) ==
 	    (S2_FL_FIRST | S2_FL_SHORTCUT) ||
@@ -771,65 +949,39 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		return s2_shortcut(t, self, st, v, st->word, hop) ? 0 :
 		       s2_drop(hop, S2_DROP_SHORTCUT_LOST);
 
-	for (i = 0; i < d->spaces; i++)
-		xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
-	ms = s2_mcd_id(d, self, xd);
-	m = ms;
-	s2_peers(d, self, peer);
-	for (p = 0; p < d->ports; p++) {
-		mc1[p] = 0xffffffffU;
-		if (peer[p] == DP_NODE_NONE ||
-		    !dp_view_reachable(v, self, p, peer[p])) {
-			peer[p] = DP_NODE_NONE;
-			continue;
-		}
-		mc1[p] = s2_mcd_id(d, peer[p], xd);
-		if (mc1[p] < ms)
-			cnt++;
-		if (mc1[p] < m) {
-			m = mc1[p];
-			pick = p;
-		}
+	if (d->plan) {
+		/* the frame carries them; without, no relay can route it */
+		if (!(st->flags & S2_FL_COORDS) || st->ncoords != d->spaces)
+			return s2_drop(hop, S2_DROP_NO_COORDS);
+		for (i = 0; i < d->spaces; i++)
+			xd[i] = st->coords[i];
+	} else {
+		for (i = 0; i < d->spaces; i++)
+			xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
 	}
+	if (!s2_ctx_init(&c, t, self, xd, v))
+		return s2_drop(hop, S2_DROP_NO_COORDS);
 	/* Algorithm 2: the flow's first hop among the closer neighbours. */
-	if ((st->flags & S2_FL_FIRST) && cnt) {
-		u32 k = dp_fmix32(st->word) % cnt;
+	if (st->flags & S2_FL_FIRST) {
+		u32 cnt = s2_closer(&c), p;
 
-		for (p = 0; p < d->ports; p++)
-			if (peer[p] != DP_NODE_NONE && mc1[p] < ms && !k--)
-				break;
 		st->flags &= ~S2_FL_FIRST;
-		hop->next = peer[p];
-		hop->port = p;
-		hop->phase = peer[p] == st->dst ? DP_PHASE_DIRECT :
-			     S2_PHASE_MULTIPATH;
-		return 0;
-	}
-	st->flags &= ~S2_FL_FIRST;
-	for (p = 0; p < d->ports && rule != DP_S2_RULE_1HOP; p++) {
-		if (peer[p] == DP_NODE_NONE ||
-		    (rule == DP_S2_RULE_2HOP_SIM && mc1[p] >= ms))
-			continue;
-		n = s2_two_hop(d, v, self, p, peer[p], ids);
-		for (i = 0; i < n && i < DP_MAX_PORTS; i++) {
-			u32 mc;
-
-			if (ids[i] == self || ids[i] >= d->nodes)
-				continue;
-			mc = s2_mcd_id(d, ids[i], xd);
-			if (mc < m) {
-				m = mc;
-				pick = p;
-				phase = S2_PHASE_GREEDY2;
-			}
+		if (cnt) {
+			p = s2_closer_port(&c, dp_fmix32(st->word) % cnt);
+			hop->next = c.peer[p];
+			hop->port = p;
+			hop->phase = c.peer[p] == st->dst ? DP_PHASE_DIRECT :
+				     S2_PHASE_MULTIPATH;
+			return 0;
 		}
 	}
+	pick = s2_greedy_pick(&c, rule, &phase);
 	if (pick < 0)
 		return s2_shortcut(t, self, st, v, s2_sc_budget(t), hop) ? 0 :
 		       s2_drop(hop, S2_DROP_LOCAL_MIN);
-	hop->next = peer[pick];
+	hop->next = c.peer[pick];
 	hop->port = pick;
-	hop->phase = peer[pick] == st->dst ? DP_PHASE_DIRECT : phase;
+	hop->phase = c.peer[pick] == st->dst ? DP_PHASE_DIRECT : phase;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_route);
@@ -840,22 +992,28 @@ static u32 s2_route_choices(const struct dp_topo *t, u32 self,
 			    const struct dp_view *v, u32 *ids, u32 max)
 {
 	const struct s2_priv *d = s2p(t);
-	u32 peer[DP_MAX_PORTS], xd[DP_S2_SPACES_MAX], ms, p, i, cnt = 0;
+	u32 xd[DP_S2_SPACES_MAX], p, i, cnt = 0;
+	struct s2_ctx c;
 
 	if (!(st->flags & S2_FL_FIRST) || !dp_addr_valid(t, self) ||
 	    !dp_addr_valid(t, st->dst) || self == st->dst)
 		return 0;
-	for (i = 0; i < d->spaces; i++)
-		xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
-	ms = s2_mcd_id(d, self, xd);
-	s2_peers(d, self, peer);
+	if (d->plan) {
+		if (st->ncoords != d->spaces)
+			return 0;
+		for (i = 0; i < d->spaces; i++)
+			xd[i] = st->coords[i];
+	} else {
+		for (i = 0; i < d->spaces; i++)
+			xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
+	}
+	if (!s2_ctx_init(&c, t, self, xd, v))
+		return 0;
 	for (p = 0; p < d->ports; p++) {
-		if (peer[p] == DP_NODE_NONE ||
-		    !dp_view_reachable(v, self, p, peer[p]) ||
-		    s2_mcd_id(d, peer[p], xd) >= ms)
+		if (c.peer[p] == DP_NODE_NONE || c.mc1[p] >= c.ms)
 			continue;
 		if (cnt < max)
-			ids[cnt] = peer[p];
+			ids[cnt] = c.peer[p];
 		cnt++;
 	}
 	return cnt;
@@ -881,6 +1039,7 @@ static const char *const s2_drops[S2_DROP_COUNT] = {
 	[S2_DROP_LOCAL_MIN]	= "local_min",
 	[S2_DROP_BAD_STATE]	= "bad_state",
 	[S2_DROP_SHORTCUT_LOST]	= "shortcut_lost",
+	[S2_DROP_NO_COORDS]	= "no_coords",
 };
 
 const struct dp_topo_ops dp_s2_ops = {
@@ -893,6 +1052,7 @@ const struct dp_topo_ops dp_s2_ops = {
 	.detours = s2_detours,
 	.sel_names = s2_sel_names,
 	.discover_drop = S2_DROP_LOCAL_MIN,
+	.coords_flag = S2_FL_COORDS,
 	.init = s2_init,
 	.describe = s2_describe,
 	.addr_parse = s2_addr_parse,

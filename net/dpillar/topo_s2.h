@@ -156,4 +156,12 @@ struct dp_s2_plan {
 	const u32 *peer;
 };
 
+/*
+ * Give plan-mode topology @t the whole fabric's table (the tools and
+ * tests only): port_neigh() and peer_port() answer from it, and the
+ * walker's view (topo_walk.c) too.  @plan must outlive @t's use.
+ * -EINVAL when @t is not in plan mode or the sizes differ.
+ */
+int dp_s2_plan_attach(struct dp_topo *t, const struct dp_s2_plan *plan);
+
 #endif /* _DP_TOPO_S2_H */

@@ -652,6 +652,263 @@ static void s2t_shortcut(struct kunit *test)
 	kunit_info(test, "%u hostile walks ended\n", walks);
 }
 
+/*
+ * Plan mode against derived mode: a plan whose table holds exactly the
+ * derived coordinates and cabling must route every packet as derived
+ * mode does, hop by hop, when both see the fabric through the same view
+ * (the plan-mode core reading coordinates from the view and the frame,
+ * the derived one computing them).  The view is the table's, with one
+ * failed node: what Hellos would report.
+ */
+struct s2t_pv {
+	const struct dp_s2_plan *pl;
+	u32 failed;
+};
+
+static bool s2t_pv_reachable(const void *ctx, u32 self, u32 port, u32 peer)
+{
+	const struct s2t_pv *c = ctx;
+
+	return self < c->pl->nodes && port < c->pl->ports &&
+	       c->pl->peer[self * c->pl->ports + port] == peer &&
+	       peer != DP_NODE_NONE && peer != c->failed &&
+	       self != c->failed;
+}
+
+static u32 s2t_pv_cable_peer(const void *ctx, u32 self, u32 port)
+{
+	const struct s2t_pv *c = ctx;
+	u32 peer;
+
+	if (self >= c->pl->nodes || port >= c->pl->ports)
+		return DP_NODE_NONE;
+	peer = c->pl->peer[self * c->pl->ports + port];
+	return s2t_pv_reachable(ctx, self, port, peer) ? peer : DP_NODE_NONE;
+}
+
+static u32 s2t_pv_copy(const struct s2t_pv *c, u32 id, u32 *x, u32 max)
+{
+	u32 i;
+
+	if (id >= c->pl->nodes || max < c->pl->spaces)
+		return 0;
+	for (i = 0; i < c->pl->spaces; i++)
+		x[i] = c->pl->coords[id * c->pl->spaces + i];
+	return c->pl->spaces;
+}
+
+static u32 s2t_pv_coords(const void *ctx, u32 self, u32 port, u32 node,
+			 u32 *x, u32 max)
+{
+	if (node != self && !s2t_pv_reachable(ctx, self, port, node))
+		return 0;
+	return s2t_pv_copy(ctx, node, x, max);
+}
+
+/* @peer's live neighbours in its port order, as its Hello lists them. */
+static u32 s2t_pv_neighs(const void *ctx, u32 self, u32 port, u32 peer,
+			 u32 *ids, u32 max)
+{
+	const struct s2t_pv *c = ctx;
+	u32 q, n = 0;
+
+	if (!s2t_pv_reachable(ctx, self, port, peer))
+		return 0;
+	for (q = 0; q < c->pl->ports && n < max; q++)
+		if (s2t_pv_cable_peer(ctx, peer, q) != DP_NODE_NONE)
+			ids[n++] = c->pl->peer[peer * c->pl->ports + q];
+	return n;
+}
+
+static u32 s2t_pv_neigh_coords(const void *ctx, u32 self, u32 port,
+			       u32 peer, u32 idx, u32 *x, u32 max)
+{
+	u32 ids[DP_MAX_PORTS], n;
+
+	n = s2t_pv_neighs(ctx, self, port, peer, ids, DP_MAX_PORTS);
+	return idx < n ? s2t_pv_copy(ctx, ids[idx], x, max) : 0;
+}
+
+/* Route @u -> @v on @t; the hops into @path (next, port, phase). */
+static u32 s2t_pv_walk(const struct dp_topo *t, const struct s2t_pv *c,
+		       const struct dp_view *view, u32 sel, u32 hash, u32 u,
+		       u32 v, u32 *path, u8 *reason)
+{
+	struct dp_route_state st;
+	u32 x[DP_S2_SPACES_MAX], at = u, n = 0;
+	struct dp_hop hop;
+
+	dp_route_init(t, u, v, sel, hash, &st);
+	if (t->ext_len)
+		dp_route_set_coords(t, &st, x, s2t_pv_copy(c, v, x, 8));
+	*reason = 0;
+	while (at != v && n < t->max_hops) {
+		if (dp_route(t, at, &st, view, &hop)) {
+			*reason = hop.reason;
+			break;
+		}
+		path[n++] = hop.next << 12 | hop.port << 4 | hop.phase;
+		at = hop.next;
+	}
+	return n;
+}
+
+/* Every live pair, rule and three flow hashes: the same hops on both. */
+static void s2t_plan_pairs(struct kunit *test, const struct dp_topo *td,
+			   const struct dp_topo *tp, const struct s2t_pv *c,
+			   const struct dp_view *view, u32 *pa, u32 *pb)
+{
+	u32 sel, h, u, v, na, nb;
+	u8 ra, rb;
+
+	for (sel = 0; sel < dp_sel_count(tp); sel++) {
+		for (h = 0; h < 3; h++) {
+			for (u = 0; u < tp->nodes; u++) {
+				for (v = 0; v < tp->nodes; v++) {
+					if (u == v || u == c->failed ||
+					    v == c->failed)
+						continue;
+					na = s2t_pv_walk(td, c, view, sel,
+							 h * 977, u, v, pa, &ra);
+					nb = s2t_pv_walk(tp, c, view, sel,
+							 h * 977, u, v, pb, &rb);
+					KUNIT_ASSERT_EQ(test, na, nb);
+					KUNIT_ASSERT_EQ(test, ra, rb);
+					KUNIT_ASSERT_EQ(test,
+							memcmp(pa, pb, na * 4),
+							0);
+				}
+			}
+		}
+	}
+}
+
+static void s2t_plan(struct kunit *test)
+{
+	static const struct { u32 nodes, ports, spaces, seed; } fab[] = {
+		{ 16, 4, 2, 7 }, { 30, 6, 2, 1 }, { 25, 7, 3, 3 },
+	};
+	u32 *coords = kunit_kcalloc(test, 64 * 8, sizeof(u32), GFP_KERNEL);
+	u32 *peer = kunit_kcalloc(test, 64 * 16, sizeof(u32), GFP_KERNEL);
+	u32 *pa = kunit_kcalloc(test, DP_TTL_MAX, sizeof(u32), GFP_KERNEL);
+	u32 *pb = kunit_kcalloc(test, DP_TTL_MAX, sizeof(u32), GFP_KERNEL);
+	struct dp_topo *td = kunit_kzalloc(test, sizeof(*td), GFP_KERNEL);
+	struct dp_topo *tp = kunit_kzalloc(test, sizeof(*tp), GFP_KERNEL);
+	const char *why = NULL;
+	struct dp_s2_plan pl;
+	struct dp_view view;
+	struct s2t_pv c;
+	u32 f, u, v, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, coords);
+	KUNIT_ASSERT_NOT_NULL(test, peer);
+	KUNIT_ASSERT_NOT_NULL(test, pa);
+	KUNIT_ASSERT_NOT_NULL(test, pb);
+	KUNIT_ASSERT_NOT_NULL(test, td);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	for (f = 0; f < ARRAY_SIZE(fab); f++) {
+		struct dp_topo_params p = {
+			.kind = DP_TOPO_S2, .nodes = fab[f].nodes,
+			.n = fab[f].ports, .spaces = fab[f].spaces,
+			.seed = fab[f].seed,
+		};
+
+		KUNIT_ASSERT_EQ(test, dp_topo_init(td, &p, &why), 0);
+		p.ncoords = p.spaces;
+		KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(tp, &p, &why), 0,
+				    "%s", why);
+		KUNIT_EXPECT_TRUE(test, tp->learn_peers);
+		KUNIT_EXPECT_EQ(test, tp->ext_len, 4 + 4 * p.spaces);
+		KUNIT_EXPECT_EQ(test, td->ext_len, 0);
+		/* Learned cabling: any other node may be heard on a port. */
+		KUNIT_EXPECT_EQ(test, dp_port_neigh(tp, 0, 0, 0),
+				DP_NODE_NONE);
+		KUNIT_EXPECT_EQ(test, dp_port_neigh_index(tp, 0, 1, 5), 0);
+		KUNIT_EXPECT_EQ(test, dp_port_neigh_index(tp, 0, 1, 0), -1);
+		for (u = 0; u < p.nodes; u++) {
+			for (i = 0; i < p.spaces; i++)
+				coords[u * p.spaces + i] =
+					dp_s2_coord(p.seed, p.nodes, u, i);
+			for (i = 0; i < p.n; i++)
+				peer[u * p.n + i] = dp_port_neigh(td, u, i, 0);
+		}
+		pl = (struct dp_s2_plan){ .nodes = p.nodes, .spaces = p.spaces,
+					  .ports = p.n, .coords = coords,
+					  .peer = peer };
+		KUNIT_ASSERT_EQ(test, dp_s2_plan_attach(tp, &pl), 0);
+		KUNIT_EXPECT_EQ(test, dp_s2_plan_attach(td, &pl), -EINVAL);
+		for (u = 0; u < p.nodes; u++)
+			for (i = 0; i < p.n; i++) {
+				KUNIT_EXPECT_EQ(test, dp_port_neigh(tp, u, i, 0),
+						dp_port_neigh(td, u, i, 0));
+				v = dp_port_neigh(td, u, i, 0);
+				if (v != DP_NODE_NONE)
+					KUNIT_EXPECT_EQ(test,
+							dp_peer_port(tp, u, i, v),
+							dp_peer_port(td, u, i, v));
+			}
+
+		c = (struct s2t_pv){ .pl = &pl, .failed = p.nodes / 2 };
+		view = (struct dp_view){
+			.reachable = s2t_pv_reachable,
+			.cable_peer = s2t_pv_cable_peer,
+			.peer_neighs = s2t_pv_neighs,
+			.coords = s2t_pv_coords,
+			.peer_neigh_coords = s2t_pv_neigh_coords,
+			.ctx = &c,
+		};
+		s2t_plan_pairs(test, td, tp, &c, &view, pa, pb);
+	}
+}
+
+/*
+ * Plan mode's hostile and incomplete inputs: a frame without the
+ * destination's coordinates, or with the wrong count, is no_coords at
+ * every node; the coordinates flag in derived mode is a header no node
+ * sends; a view that does not know this node's own coordinates routes
+ * nothing; the parameters must give one coordinate per space.
+ */
+static void s2t_plan_bad(struct kunit *test)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = 16, .n = 4,
+				    .spaces = 2, .ncoords = 1 };
+	u32 x[2] = { 1, 2 };
+	const char *why = NULL;
+	struct dp_route_state st;
+	struct dp_topo t, td;
+	struct dp_hop hop;
+
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "coords must give one coordinate per space");
+	p.ncoords = 0;
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&td, &p, &why), 0);
+	p.ncoords = 2;
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &p, &why), 0);
+
+	dp_route_init(&t, 3, 9, 0, 0, &st);
+	KUNIT_EXPECT_NE(test, dp_route(&t, 3, &st, NULL, &hop), 0);
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, hop.reason),
+			   "no_coords");
+	KUNIT_ASSERT_TRUE(test, dp_route_set_coords(&t, &st, x, 2));
+	st.ncoords = 1;
+	KUNIT_EXPECT_NE(test, dp_route(&t, 3, &st, NULL, &hop), 0);
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, hop.reason),
+			   "no_coords");
+	/* carried, but the view knows not even this node's coordinates */
+	st.ncoords = 2;
+	KUNIT_EXPECT_NE(test, dp_route(&t, 3, &st, NULL, &hop), 0);
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, hop.reason),
+			   "no_coords");
+
+	/* derived mode carries none: the flag is a forged header */
+	dp_route_init(&td, 3, 9, 0, 0, &st);
+	KUNIT_EXPECT_TRUE(test, dp_route_set_coords(&td, &st, x, 2));
+	KUNIT_EXPECT_NE(test, dp_route(&td, 3, &st, NULL, &hop), 0);
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&td, hop.reason),
+			   "bad_state");
+	KUNIT_EXPECT_FALSE(test, dp_route_set_coords(&td, &st, x, 9));
+}
+
 static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_ops),
 	KUNIT_CASE(s2t_ops_init),
@@ -662,6 +919,8 @@ static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_decision),
 	KUNIT_CASE(s2t_routing),
 	KUNIT_CASE(s2t_shortcut),
+	KUNIT_CASE(s2t_plan),
+	KUNIT_CASE(s2t_plan_bad),
 	{}
 };
 
