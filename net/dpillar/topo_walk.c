@@ -313,9 +313,11 @@ void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
 		dp_fail_view(fs, &view);
 	dp_route_init(t, src, dst, sel, hash, &w->st);
 	if (pl && dst < pl->nodes) {
+		u32 x[DP_COORDS_MAX];
+
 		/* the sender's coordinate resolution (kernel coords.c) */
-		w->st.ncoords = (u8)dp_walk_coords(pl, dst, w->st.coords,
-						   DP_COORDS_MAX);
+		dp_route_set_coords(t, &w->st, x,
+				    dp_walk_coords(pl, dst, x, DP_COORDS_MAX));
 	}
 	while (self != dst) {
 		if (w->hops >= ttl) {

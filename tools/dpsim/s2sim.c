@@ -1070,7 +1070,11 @@ static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 		free(sp);
 		return 2;
 	}
-	t.table = &pl;
+	if (dp_s2_plan_attach(&t, &pl)) {
+		fprintf(stderr, "dpsim: compare: the core takes no such table\n");
+		free(sp);
+		return 2;
+	}
 	w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
 	w.path_max = DP_TTL_MAX + 2;
 	fnode = xcalloc(dp_fail_node_bytes(&t), 1);
