@@ -259,7 +259,32 @@ static bool free_a_port(struct dp_s2gen *g, struct dp_s2rng *r, u32 u)
 	return true;
 }
 
-static u32 pair_spare(struct dp_s2gen *g, struct dp_s2rng *r, u32 v);
+/*
+ * The new node's ports left after its rings go to random nodes with a
+ * free port (those whose cable the rings took, most likely), as the
+ * first nodes' spare ports were paired: no port stays idle that a cable
+ * could use.  Returns the cables added.
+ */
+static u32 pair_spare(struct dp_s2gen *g, struct dp_s2rng *r, u32 v)
+{
+	u32 *fr = calloc(g->n + 1, sizeof(u32)), nf, u, added = 0;
+
+	if (!fr)
+		return 0;
+	while (dp_s2gen_deg(g, v) < g->ports) {
+		nf = 0;
+		for (u = 0; u < g->n; u++)
+			if (u != v && dp_s2gen_deg(g, u) < g->ports &&
+			    !dp_s2gen_linked(g, v, u))
+				fr[nf++] = u;
+		if (!nf)
+			break;
+		dp_s2gen_link(g, v, fr[dp_s2rng_below(r, nf)]);
+		added++;
+	}
+	free(fr);
+	return added;
+}
 
 void dp_s2gen_grow(struct dp_s2gen *g, struct dp_s2rng *r, u32 m,
 		   u32 *removed, u32 *added)
@@ -295,33 +320,6 @@ void dp_s2gen_grow(struct dp_s2gen *g, struct dp_s2rng *r, u32 m,
 		}
 		*added += pair_spare(g, r, v);
 	}
-}
-
-/*
- * The new node's ports left after its rings go to random nodes with a
- * free port (those whose cable the rings took, most likely), as the
- * first nodes' spare ports were paired: no port stays idle that a cable
- * could use.  Returns the cables added.
- */
-static u32 pair_spare(struct dp_s2gen *g, struct dp_s2rng *r, u32 v)
-{
-	u32 *fr = calloc(g->n + 1, sizeof(u32)), nf, u, added = 0;
-
-	if (!fr)
-		return 0;
-	while (dp_s2gen_deg(g, v) < g->ports) {
-		nf = 0;
-		for (u = 0; u < g->n; u++)
-			if (u != v && dp_s2gen_deg(g, u) < g->ports &&
-			    !dp_s2gen_linked(g, v, u))
-				fr[nf++] = u;
-		if (!nf)
-			break;
-		dp_s2gen_link(g, v, fr[dp_s2rng_below(r, nf)]);
-		added++;
-	}
-	free(fr);
-	return added;
 }
 
 u32 dp_s2gen_ring_missing(const struct dp_s2gen *g)
@@ -639,7 +637,7 @@ static int load_node(struct dp_s2gen *g, char *s, const char **why)
 	return 0;
 }
 
-/* Every cable named at both ends, the same way. */
+/* Every cable named at both ends, the same way, and no node pair twice. */
 static bool load_consistent(const struct dp_s2gen *g)
 {
 	for (u32 v = 0; v < g->n; v++)
@@ -652,6 +650,10 @@ static bool load_consistent(const struct dp_s2gen *g)
 			j = (size_t)w * g->ports + g->pport[i];
 			if (w >= g->n || g->peer[j] != v || g->pport[j] != p)
 				return false;
+			/* two cables between the same nodes: not a plan's */
+			for (j = 0; j < p; j++)
+				if (g->peer[(size_t)v * g->ports + j] == w)
+					return false;
 		}
 	return true;
 }
@@ -691,7 +693,7 @@ int dp_s2plan_load(FILE *f, struct dp_s2gen *g, const char **why,
 	}
 	if (g->n != nodes || !load_consistent(g)) {
 		*why = g->n != nodes ? "fewer node lines than nodes" :
-		       "a cable is not named the same at both ends";
+		       "a cable is not named the same at both ends, or two join the same nodes";
 		dp_s2gen_free(g);
 		return -EINVAL;
 	}

@@ -1043,7 +1043,8 @@ static void print_path(const char *who, const u32 *path, u32 len, bool ok)
  * the simulator's own greedy (dp_s2_greedy() over cands()), under each
  * rule, with a fraction --fail-links of the cables failed; the two must
  * take the same path, hop for hop, and agree on delivery.  Exit 1 on any
- * difference (the first one is shown on stderr).
+ * difference (the first one is shown on stderr), or when a node is not
+ * cabled to a ring neighbour (ring_missing: a broken plan).
  */
 static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 		       const struct s2opts *o)
@@ -1154,12 +1155,14 @@ static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 		snprintf(k, sizeof(k), "%s_sim_avg", rule_names[r]);
 		out_num(o, &first, k, ds ? hs / ds : 0, 4);
 	}
+	/* every node cabled to its ring neighbours (greedy's guarantee) */
+	out_num(o, &first, "ring_missing", dp_s2gen_ring_missing(p), 0);
 	out_end(o, first);
 	free(sp);
 	free(w.path);
 	free(fnode);
 	free(flink);
-	return differ_all ? 1 : 0;
+	return differ_all || dp_s2gen_ring_missing(p) ? 1 : 0;
 }
 
 /*

@@ -253,6 +253,7 @@ has "s2 plan 64, failed cables: no pair differs" '"failed_links":26,"1hop_pairs"
 has "s2 plan 64, failed cables: 2hop" '"2hop_differ":0,'
 check "s2 plan: core = s2sim after --grow 16" 0 $D compare $P --nodes 64 --grow 16 --json
 has "s2 plan grown to 80: no pair differs" '"nodes":80,'
+has "s2 plan grown to 80: every ring cabled" '"ring_missing":0}'
 has "s2 plan grown: 2hop, all delivered" '"2hop_differ":0,"2hop_core_delivered":6320,'
 check "s2 plan: core = s2sim, grown, 20% failed" 0 $D compare $P --nodes 64 --grow 16 --fail-links 0.2 --json
 has "s2 plan grown, failed: 2hop-sim" '"2hop-sim_differ":0,'
