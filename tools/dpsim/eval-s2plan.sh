@@ -44,7 +44,8 @@ done
 # removed and added, per grown node; the grown plan against a fresh one of
 # the same size (2hop average, BFS), and the core on the grown plan.
 echo "# n0 m seed removed added per_node bfs_grown 2hop_grown bfs_fresh" \
-	"2hop_fresh differ_grown" > "$out/s2plan-grow.dat"
+	"2hop_fresh differ_grown(1hop 2hop-sim 2hop) ring_missing" \
+	> "$out/s2plan-grow.dat"
 for nm in "32 32" "64 16" "64 64" "128 32" "128 127" "200 55"; do
 	set -- $nm
 	for s in 1 2 3; do
@@ -54,25 +55,27 @@ for nm in "32 32" "64 16" "64 64" "128 32" "128 127" "200 55"; do
 		set -- $1 $2 $h
 		g=$($D paths $P --nodes $1 --grow $2 --json | $J bfs_avg 2hop_avg)
 		fr=$($D paths $P --nodes $(($1 + $2)) --json | $J bfs_avg 2hop_avg)
-		c=$($D compare $P --nodes $1 --grow $2 --json | $J 2hop_differ)
+		c=$($D compare $P --nodes $1 --grow $2 --json |
+			$J 1hop_differ 2hop-sim_differ 2hop_differ ring_missing)
 		echo "$1 $2 $s $3 $4 $(echo "$3 $4 $2" | awk '{ printf "%.2f", ($1 + $2) / $3 }') $g $fr $c" \
 			>> "$out/s2plan-grow.dat"
 		set -- $1 $2
 	done
 done
 
-# Cables changed per grown node against the fabric size it grows to.
+# Cables changed per grown node against the growth (nodes added / before).
 gnuplot <<EOF
 set terminal svg size 640,360 font "Helvetica,11"
 set output "$img/dpillar-s2plan-grow.svg"
 set title "S2 plan mode: cables changed per node added (8 ports, 3 spaces, seeds 1-3)"
-set xlabel "nodes after growth"
+set xlabel "nodes added / nodes before (N0 = 32, 64, 128, 200)"
+set xrange [0:1.1]
 set ylabel "cables removed + added per node"
-set yrange [0:*]
-set key top left
-plot "$out/s2plan-grow.dat" using (\$1 + \$2):(\$4 / \$2) with points pt 7 title "removed", \
-     "" using (\$1 + \$2):(\$5 / \$2) with points pt 5 title "added", \
-     "" using (\$1 + \$2):6 with points pt 9 title "total", \
+set yrange [0:14]
+set key top right
+plot "$out/s2plan-grow.dat" using (\$2 / \$1):(\$4 / \$2) with points pt 7 title "removed", \
+     "" using (\$2 / \$1):(\$5 / \$2) with points pt 5 title "added", \
+     "" using (\$2 / \$1):6 with points pt 9 title "total", \
      9 with lines dt 2 title "3 per space (the paper's 1 removed + 2 added)"
 EOF
 cat "$out/s2plan-core.dat" "$out/s2plan-grow.dat"
