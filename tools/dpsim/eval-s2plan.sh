@@ -22,7 +22,8 @@ J="python3 $here/jget.py"
 # failed; the BFS average from dpsim paths on the same plan.
 echo "# nodes ports spaces seed fail bfs differ(1hop 2hop-sim 2hop)" \
 	"core(1hop 2hop-sim 2hop) sim(1hop 2hop-sim 2hop)" \
-	"delivered(1hop 2hop-sim 2hop) pairs" > "$out/s2plan-core.dat"
+	"delivered(1hop 2hop-sim 2hop) pairs multipath(differ pairs)" \
+	> "$out/s2plan-core.dat"
 for nps in "64 8 3" "250 8 4"; do
 	set -- $nps
 	for s in 1 2 3; do
@@ -35,7 +36,8 @@ for nps in "64 8 3" "250 8 4"; do
 				2hop-sim_core_avg 2hop_core_avg 1hop_sim_avg \
 				2hop-sim_sim_avg 2hop_sim_avg 1hop_core_delivered \
 				2hop-sim_core_delivered 2hop_core_delivered \
-				2hop_pairs)" >> "$out/s2plan-core.dat"
+				2hop_pairs multipath_differ multipath_pairs)" \
+				>> "$out/s2plan-core.dat"
 		done
 	done
 done
@@ -44,7 +46,7 @@ done
 # removed and added, per grown node; the grown plan against a fresh one of
 # the same size (2hop average, BFS), and the core on the grown plan.
 echo "# n0 m seed removed added per_node bfs_grown 2hop_grown bfs_fresh" \
-	"2hop_fresh differ_grown(1hop 2hop-sim 2hop) ring_missing" \
+	"2hop_fresh differ_grown(1hop 2hop-sim 2hop multipath) ring_missing" \
 	> "$out/s2plan-grow.dat"
 for nm in "32 32" "64 16" "64 64" "128 32" "128 127" "200 55"; do
 	set -- $nm
@@ -56,7 +58,8 @@ for nm in "32 32" "64 16" "64 64" "128 32" "128 127" "200 55"; do
 		g=$($D paths $P --nodes $1 --grow $2 --json | $J bfs_avg 2hop_avg)
 		fr=$($D paths $P --nodes $(($1 + $2)) --json | $J bfs_avg 2hop_avg)
 		c=$($D compare $P --nodes $1 --grow $2 --json |
-			$J 1hop_differ 2hop-sim_differ 2hop_differ ring_missing)
+			$J 1hop_differ 2hop-sim_differ 2hop_differ multipath_differ \
+			ring_missing)
 		echo "$1 $2 $s $3 $4 $(echo "$3 $4 $2" | awk '{ printf "%.2f", ($1 + $2) / $3 }') $g $fr $c" \
 			>> "$out/s2plan-grow.dat"
 		set -- $1 $2

@@ -1008,16 +1008,22 @@ static int core_sel(const struct dp_topo *t, u32 r)
 
 /* The simulator's own greedy walk from @s to @t: its path, delivered? */
 static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 rule,
-		     u32 *path, u32 *len)
+		     u32 hash, u32 *path, u32 *len)
 {
 	struct dp_s2_cand c[S2_CAND_MAX];
 	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
 
 	path[0] = s;
 	while (u != t && hops < g->n) {
-		int k = dp_s2_greedy(X(g, u), X(g, t), g->L, c,
-				     cands(g, u, 0, c, nb1), rule, NULL);
+		u32 n = cands(g, u, 0, c, nb1);
+		int k = -1;
 
+		/* Algorithm 2: the flow's first hop, as route() takes it */
+		if (!hops && hash)
+			k = dp_s2_first_hop(X(g, u), X(g, t), g->L, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u), X(g, t), g->L, c, n, rule,
+					 NULL);
 		if (k < 0)
 			break;
 		u = nb1[k];
@@ -1041,8 +1047,10 @@ static void print_path(const char *who, const u32 *path, u32 len, bool ok)
  * topology with the plan as its table: the view answers coordinates and
  * peers as Hellos would, the frame carries dst's coordinates) and through
  * the simulator's own greedy (dp_s2_greedy() over cands()), under each
- * rule, with a fraction --fail-links of the cables failed; the two must
- * take the same path, hop for hop, and agree on delivery.  Exit 1 on any
+ * rule and (multipath) with the 2hop rule's first hop hashed over the
+ * closer neighbours (Algorithm 2, three flow hashes), with a fraction
+ * --fail-links of the cables failed; the two must take the same path,
+ * hop for hop, and agree on delivery.  Exit 1 on any
  * difference (the first one is shown on stderr), or when a node is not
  * cabled to a ring neighbour (ring_missing: a broken plan).
  */
@@ -1094,7 +1102,13 @@ static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 	out_num(o, &first, "ports", p->ports, 0);
 	out_num(o, &first, "spaces", p->spaces, 0);
 	out_num(o, &first, "failed_links", failed, 0);
-	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
+	/* each rule, then "multipath": the 2hop rule with 3 flow hashes */
+	for (u32 c = 0; c <= DP_S2_RULE_COUNT; c++) {
+		static const u32 hashes[] = { 1, 977, 40000 };
+		u32 r = c < DP_S2_RULE_COUNT ? c : DP_S2_RULE_2HOP_PAPER;
+		u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
+		const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] :
+				   "multipath";
 		double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
 		int sel = core_sel(&t, r);
 		u32 differ = 0;
@@ -1106,53 +1120,54 @@ static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 			differ_all++;
 			continue;
 		}
-		for (u32 s = 0; s < g->n; s++)
-			for (u32 d = 0; d < g->n; d++) {
-				bool ok, same;
+		for (u32 pi = 0; pi < g->n * g->n * nh; pi++) {
+			u32 s = pi / nh / g->n, d = pi / nh % g->n;
+			u32 hash = c < DP_S2_RULE_COUNT ? 0 : hashes[pi % nh];
+			bool ok, same;
 
-				if (s == d)
-					continue;
-				pairs++;
-				ok = sim_walk(g, s, d, r, sp, &lens);
-				dp_walk(&t, s, d, (u32)sel, 0,
-					failed ? &fs : NULL, t.max_hops, &w);
-				same = ok == w.delivered && !w.bad_hop &&
-				       !w.looped && lens == w.path_len &&
-				       !memcmp(sp, w.path, lens * sizeof(u32));
-				if (ok) {
-					ds++;
-					hs += lens - 1;
-				}
-				if (w.delivered) {
-					dc++;
-					hc += w.hops;
-				}
-				if (same)
-					continue;
-				differ++;
-				if (shown)
-					continue;
-				shown = true;
-				fprintf(stderr, "dpsim: compare: %u -> %u (%s) differs%s%s\n",
-					s, d, rule_names[r],
-					w.bad_hop ? ": the core took a hop off the plan's cabling" : "",
-					w.looped ? ": the core's TTL expired" : "");
-				print_path("s2sim", sp, lens, ok);
-				print_path("core", w.path, w.path_len,
-					   w.delivered);
+			if (s == d)
+				continue;
+			pairs++;
+			ok = sim_walk(g, s, d, r, hash, sp, &lens);
+			dp_walk(&t, s, d, (u32)sel, hash,
+				failed ? &fs : NULL, t.max_hops, &w);
+			same = ok == w.delivered && !w.bad_hop &&
+			       !w.looped && lens == w.path_len &&
+			       !memcmp(sp, w.path, lens * sizeof(u32));
+			if (ok) {
+				ds++;
+				hs += lens - 1;
 			}
+			if (w.delivered) {
+				dc++;
+				hc += w.hops;
+			}
+			if (same)
+				continue;
+			differ++;
+			if (shown)
+				continue;
+			shown = true;
+			fprintf(stderr, "dpsim: compare: %u -> %u (%s, hash %u) differs%s%s\n",
+				s, d, name, hash,
+				w.bad_hop ? ": the core took a hop off the plan's cabling" : "",
+				w.looped ? ": the core's TTL expired" : "");
+			print_path("s2sim", sp, lens, ok);
+			print_path("core", w.path, w.path_len,
+				   w.delivered);
+		}
 		differ_all += differ;
-		snprintf(k, sizeof(k), "%s_pairs", rule_names[r]);
+		snprintf(k, sizeof(k), "%s_pairs", name);
 		out_num(o, &first, k, pairs, 0);
-		snprintf(k, sizeof(k), "%s_differ", rule_names[r]);
+		snprintf(k, sizeof(k), "%s_differ", name);
 		out_num(o, &first, k, differ, 0);
-		snprintf(k, sizeof(k), "%s_core_delivered", rule_names[r]);
+		snprintf(k, sizeof(k), "%s_core_delivered", name);
 		out_num(o, &first, k, dc, 0);
-		snprintf(k, sizeof(k), "%s_sim_delivered", rule_names[r]);
+		snprintf(k, sizeof(k), "%s_sim_delivered", name);
 		out_num(o, &first, k, ds, 0);
-		snprintf(k, sizeof(k), "%s_core_avg", rule_names[r]);
+		snprintf(k, sizeof(k), "%s_core_avg", name);
 		out_num(o, &first, k, dc ? hc / dc : 0, 4);
-		snprintf(k, sizeof(k), "%s_sim_avg", rule_names[r]);
+		snprintf(k, sizeof(k), "%s_sim_avg", name);
 		out_num(o, &first, k, ds ? hs / ds : 0, 4);
 	}
 	/* every node cabled to its ring neighbours (greedy's guarantee) */
@@ -1254,7 +1269,8 @@ static const char s2_usage[] =
 "                       that reduce the MCD (the paper's Algorithm 2)\n"
 "  compare [--fail-links F]  plan mode: every ordered pair through the\n"
 "                       kernel's routing core (dp_walk on the plan's table)\n"
-"                       and through this simulator's greedy, each rule:\n"
+"                       and through this simulator's greedy, each rule and\n"
+"                       (multipath) 2hop with 3 flow hashes (Algorithm 2):\n"
 "                       the paths must be equal (exit 1 otherwise)\n"
 "  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
 "  (server-to-server hops are switch hops + 2)\n";

@@ -248,9 +248,11 @@ check "s2 plan: core = s2sim, 64 nodes, all pairs, 3 rules" 0 $D compare $P --no
 has "s2 plan 64: no pair differs" '"1hop_differ":0,'
 has "s2 plan 64: 2hop-sim too" '"2hop-sim_differ":0,'
 has "s2 plan 64: 2hop too, all delivered" '"2hop_differ":0,"2hop_core_delivered":4032,"2hop_sim_delivered":4032,'
+has "s2 plan 64: hashed first hops (Algorithm 2) too" '"multipath_pairs":12096,"multipath_differ":0,'
 check "s2 plan: core = s2sim with 10% of the cables failed" 0 $D compare $P --nodes 64 --fail-links 0.1 --json
 has "s2 plan 64, failed cables: no pair differs" '"failed_links":26,"1hop_pairs":4032,"1hop_differ":0,'
 has "s2 plan 64, failed cables: 2hop" '"2hop_differ":0,'
+has "s2 plan 64, failed cables: multipath" '"multipath_differ":0,'
 check "s2 plan: core = s2sim after --grow 16" 0 $D compare $P --nodes 64 --grow 16 --json
 has "s2 plan grown to 80: no pair differs" '"nodes":80,'
 has "s2 plan grown to 80: every ring cabled" '"ring_missing":0}'
