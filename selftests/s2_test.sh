@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Space Shuffle (S2) fabrics in the test guest: selftests/vm/run-vm.sh --
-#     selftests/s2_test.sh [NODES:PORTS:SPACES:SEED ...]   (default
-#     DPILLAR_S2_SIZES, else "16:4:2:7").  For each:
+#     selftests/s2_test.sh [NODES:PORTS:SPACES:SEED[:plan:M] ...]
+#     (default DPILLAR_S2_SIZES, else "16:4:2:7 16:4:2:7:plan:2").  For
+#     each derived-mode size:
 #  - builds the fabric from "dpctl plan topo s2 --csv" (derived
 #    coordinates and cabling): one netns per node (s2-<id>), one veth per
 #    cable straight between the two nodes' namespaces (no bridge); an
@@ -55,7 +56,7 @@ require_tools
 # A dead interval of 1 s: under TCG, 16 nodes' Hellos can starve for 300 ms.
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_S2_SIZES:-16:4:2:7}"
+[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_S2_SIZES:-16:4:2:7 16:4:2:7:plan:2}"
 X=s2x
 
 load_module || ktap_skip_all "no module"

@@ -486,6 +486,105 @@ static void dpt_rx_v1_frames(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* The routing drop counter named @name (the topology's reasons). */
+static u64 dpt_route_named(const struct dpt_dev *d, const char *name)
+{
+	u8 r;
+
+	for (r = 0; r < DP_DROP_MAX; r++)
+		if (!strcmp(dp_drop_reason_name(&d->dp->topo, r), name))
+			return dpt_route_stat(d, r);
+	return 0;
+}
+
+/*
+ * A data frame from node 5 to @dst, IPv4 inside; with @count coordinates
+ * (1 and 2, ...) behind the header when @count, the S2 flag 0x20 set.
+ * Returns its length in @buf.
+ */
+static unsigned int dpt_plan_frame(u8 *buf, u32 dst, u8 count)
+{
+	struct dpillar_hdr *h = (void *)buf;
+	struct dpillar_coords *c = (void *)(h + 1);
+	unsigned int off = DP_HDR_LEN;
+	u8 i;
+
+	dpt_hdr(h, DPILLAR_T_DATA, 5, dst);
+	h->proto = htons(ETH_P_IP);
+	if (count) {
+		h->flags = 0x20;
+		c->count = count;
+		for (i = 0; i < count; i++)
+			c->x[i] = htonl(i + 1);
+		off += sizeof(*c) + count * sizeof(__be32);
+	}
+	buf[off] = 0x45;
+	return off + sizeof(struct iphdr);
+}
+
+/*
+ * S2 plan mode: a frame carries its destination's coordinates behind the
+ * header.  Delivered with them stripped (the block split over a page
+ * too); a block of no coordinates, too many, or cut short is drop_short;
+ * relayed without them it is route_no_coords, with them it is routed (no
+ * neighbour here: a local minimum); a derived-mode node takes the flag
+ * for a forged header (route_bad_state).
+ */
+static void dpt_rx_plan(struct kunit *test)
+{
+	struct dp_topo_params prm = { .kind = DP_TOPO_S2, .nodes = 16, .n = 4,
+				      .spaces = 2, .ncoords = 2,
+				      .coords = { 100, 200 } };
+	u8 buf[DP_HDR_LEN + 4 + 9 * 4 + sizeof(struct iphdr)] = {};
+	struct dpt_dev *d = dpt_dev_create_topo(test, &prm, 3), *dd;
+	unsigned int len, hl = DP_HDR_LEN + 4 + 2 * 4;
+	struct sk_buff *skb;
+
+	len = dpt_plan_frame(buf, 3, 2);
+	skb = dpt_frame(test, d, 1, dpt_peer_mac, DPILLAR_ETHERTYPE, buf, len,
+			len);
+	KUNIT_ASSERT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	KUNIT_EXPECT_EQ(test, skb->len, sizeof(struct iphdr));
+	KUNIT_EXPECT_EQ(test, skb->data[0], 0x45);
+	kfree_skb(skb);
+	skb = dpt_frame(test, d, 1, dpt_peer_mac, DPILLAR_ETHERTYPE, buf, len,
+			DP_HDR_LEN + 2);
+	KUNIT_ASSERT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	KUNIT_EXPECT_EQ(test, skb->len, sizeof(struct iphdr));
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 2);
+
+	len = dpt_plan_frame(buf, 3, 2);
+	buf[DP_HDR_LEN] = 0;		/* count 0 */
+	dpt_rx_consumed(test, d, buf, len, len);
+	len = dpt_plan_frame(buf, 3, 9);	/* more than any fabric */
+	dpt_rx_consumed(test, d, buf, len, len);
+	len = dpt_plan_frame(buf, 7, 2);	/* cut short, to relay */
+	dpt_rx_consumed(test, d, buf, hl - 1, hl - 1);
+	dpt_rx_consumed(test, d, buf, DP_HDR_LEN + 2, DP_HDR_LEN + 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_SHORT), 4);
+
+	len = dpt_plan_frame(buf, 7, 0);	/* no coordinates */
+	dpt_rx_consumed(test, d, buf, len, len);
+	KUNIT_EXPECT_EQ(test, dpt_route_named(d, "no_coords"), 1);
+	len = dpt_plan_frame(buf, 7, 1);	/* fewer than spaces */
+	dpt_rx_consumed(test, d, buf, len, len);
+	KUNIT_EXPECT_EQ(test, dpt_route_named(d, "no_coords"), 2);
+	len = dpt_plan_frame(buf, 7, 2);
+	dpt_rx_consumed(test, d, buf, len, len);
+	KUNIT_EXPECT_EQ(test, dpt_route_named(d, "local_min"), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), dpt_stat(d, DP_STAT_RX_FRAMES));
+
+	prm.ncoords = 0;
+	dd = dpt_dev_create_topo(test, &prm, 3);
+	len = dpt_plan_frame(buf, 7, 2);
+	skb = dpt_frame(test, dd, 1, dpt_peer_mac, DPILLAR_ETHERTYPE, buf, len,
+			len);
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_CONSUMED);
+	KUNIT_EXPECT_EQ(test, dpt_route_named(dd, "bad_state"), 1);
+}
+
 static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_v1_frames),
 	KUNIT_CASE(dpt_rx_other_ethertype),
@@ -502,6 +601,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_relay_noroute),
 	KUNIT_CASE(dpt_rx_shared_skb),
 	KUNIT_CASE(dpt_rx_fuzz),
+	KUNIT_CASE(dpt_rx_plan),
 	{}
 };
 

@@ -4,6 +4,64 @@
  * into dpsim and into the KUnit test module, never into dpillar.ko.
  */
 #include "topo_walk.h"
+#include "topo_s2.h"
+
+/*
+ * S2 plan mode: the fabric's table (t->table), which the tools and tests
+ * have and the kernel never does.  The walker's view answers the
+ * coordinates and learned peers from it as the Hello tables would, and
+ * the hops are checked against its cabling.
+ */
+static const struct dp_s2_plan *dp_walk_table(const struct dp_topo *t)
+{
+	const struct dp_s2_plan *pl = t->table;
+
+	if (!pl || t->kind != DP_TOPO_S2 || pl->nodes > t->nodes ||
+	    pl->ports > t->nports || !pl->spaces ||
+	    pl->spaces > DP_COORDS_MAX)
+		return NULL;
+	return pl;
+}
+
+/* The node cabled to port @port of @id (entry @idx of its list). */
+static u32 dp_walk_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
+{
+	const struct dp_s2_plan *pl = dp_walk_table(t);
+
+	if (!pl)
+		return dp_port_neigh(t, id, port, idx);
+	if (idx || id >= pl->nodes || port >= pl->ports)
+		return DP_NODE_NONE;
+	return pl->peer[id * pl->ports + port];
+}
+
+/* The port of @peer that @id's port @port is cabled to, or -1. */
+static int dp_walk_peer_port(const struct dp_topo *t, u32 id, u32 port,
+			     u32 peer)
+{
+	const struct dp_s2_plan *pl = dp_walk_table(t);
+	u32 q;
+
+	if (!pl)
+		return dp_peer_port(t, id, port, peer);
+	if (peer >= pl->nodes || dp_walk_neigh(t, id, port, 0) != peer)
+		return -1;
+	for (q = 0; q < pl->ports; q++)
+		if (pl->peer[peer * pl->ports + q] == id)
+			return (int)q;
+	return -1;
+}
+
+/* Entries of @id's port @port: the table's one cable, or the topology's. */
+static u32 dp_walk_nneigh(const struct dp_topo *t, u32 id, u32 port)
+{
+	struct dp_port_info pi;
+
+	if (dp_walk_table(t))
+		return 1;
+	dp_port_info(t, id, port, &pi);
+	return pi.nneigh;
+}
 
 size_t dp_fail_node_bytes(const struct dp_topo *t)
 {
@@ -34,6 +92,8 @@ void dp_fail_clear(struct dp_fail_set *fs)
 
 bool dp_fail_node(const struct dp_fail_set *fs, u32 id)
 {
+	if (!fs->node)
+		return false;	/* a set without bitmaps: nothing failed */
 	return fs->node[id >> 3] & (1U << (id & 7));
 }
 
@@ -46,6 +106,8 @@ bool dp_fail_link(const struct dp_fail_set *fs, u32 id, u32 port)
 {
 	u64 b = dp_fail_link_bit(fs, id, port);
 
+	if (!fs->link)
+		return false;
 	return fs->link[b >> 3] & (1U << (b & 7));
 }
 
@@ -75,7 +137,7 @@ bool dp_fail_reachable(const void *ctx, u32 self, u32 port, u32 peer)
 	if (!dp_addr_valid(fs->t, peer) || dp_fail_node(fs, peer) ||
 	    dp_fail_link(fs, self, port))
 		return false;
-	pp = dp_peer_port(fs->t, self, port, peer);
+	pp = dp_walk_peer_port(fs->t, self, port, peer);
 	return pp >= 0 && !dp_fail_link(fs, peer, (u32)pp);
 }
 
@@ -83,11 +145,11 @@ bool dp_fail_reachable(const void *ctx, u32 self, u32 port, u32 peer)
 static u32 dp_fail_cable_peer(const void *ctx, u32 self, u32 port)
 {
 	const struct dp_fail_set *fs = ctx;
-	u32 peer = dp_port_neigh(fs->t, self, port, 0);
+	u32 peer = dp_walk_neigh(fs->t, self, port, 0);
 	struct dp_port_info pi;
 
 	dp_port_info(fs->t, self, port, &pi);
-	if (pi.kind != DP_PORT_CABLE ||
+	if ((pi.kind != DP_PORT_CABLE && !dp_walk_table(fs->t)) ||
 	    !dp_fail_reachable(fs, self, port, peer))
 		return DP_NODE_NONE;
 	return peer;
@@ -96,14 +158,13 @@ static u32 dp_fail_cable_peer(const void *ctx, u32 self, u32 port)
 /* Does @id reach any neighbour through its port @port? */
 static bool dp_fail_port_works(const struct dp_fail_set *fs, u32 id, u32 port)
 {
-	struct dp_port_info pi;
-	u32 i, nb;
+	u32 i, nb, nn;
 
 	if (dp_fail_link(fs, id, port))
 		return false;
-	dp_port_info(fs->t, id, port, &pi);
-	for (i = 0; i < pi.nneigh; i++) {
-		nb = dp_port_neigh(fs->t, id, port, i);
+	nn = dp_walk_nneigh(fs->t, id, port);
+	for (i = 0; i < nn; i++) {
+		nb = dp_walk_neigh(fs->t, id, port, i);
 		if (nb != DP_NODE_NONE && dp_fail_reachable(fs, id, port, nb))
 			return true;
 	}
@@ -134,15 +195,14 @@ static u32 dp_fail_peer_neighs(const void *ctx, u32 self, u32 port, u32 peer,
 			       u32 *ids, u32 max)
 {
 	const struct dp_fail_set *fs = ctx;
-	struct dp_port_info pi;
-	u32 p, i, nb, n = 0;
+	u32 p, i, nb, nn, n = 0;
 
 	if (!dp_fail_reachable(fs, self, port, peer))
 		return 0;
 	for (p = 0; p < fs->t->nports; p++) {
-		dp_port_info(fs->t, peer, p, &pi);
-		for (i = 0; i < pi.nneigh && n < max; i++) {
-			nb = dp_port_neigh(fs->t, peer, p, i);
+		nn = dp_walk_nneigh(fs->t, peer, p);
+		for (i = 0; i < nn && n < max; i++) {
+			nb = dp_walk_neigh(fs->t, peer, p, i);
 			if (nb != DP_NODE_NONE &&
 			    dp_fail_reachable(fs, peer, p, nb))
 				ids[n++] = nb;
@@ -151,12 +211,63 @@ static u32 dp_fail_peer_neighs(const void *ctx, u32 self, u32 port, u32 peer,
 	return n;
 }
 
+/* The table's coordinates of @node, up to @max into @x. */
+static u32 dp_walk_coords(const struct dp_s2_plan *pl, u32 node, u32 *x,
+			  u32 max)
+{
+	u32 i, n = pl->spaces < max ? pl->spaces : max;
+
+	for (i = 0; i < n; i++)
+		x[i] = pl->coords[node * pl->spaces + i];
+	return n;
+}
+
+/*
+ * Plan mode: self's own coordinates, or those a live neighbour on @port
+ * sent in its Hello (as the failures allow: none from a failed one).
+ */
+static u32 dp_fail_coords(const void *ctx, u32 self, u32 port, u32 node,
+			  u32 *x, u32 max)
+{
+	const struct dp_fail_set *fs = ctx;
+	const struct dp_s2_plan *pl = dp_walk_table(fs->t);
+
+	if (!pl || self >= pl->nodes)
+		return 0;
+	if (node != self && (port >= pl->ports ||
+			     dp_walk_neigh(fs->t, self, port, 0) != node ||
+			     !dp_fail_reachable(fs, self, port, node)))
+		return 0;
+	return dp_walk_coords(pl, node, x, max);
+}
+
+/* The coordinates of entry @idx of dp_fail_peer_neighs()'s list. */
+static u32 dp_fail_peer_neigh_coords(const void *ctx, u32 self, u32 port,
+				     u32 peer, u32 idx, u32 *x, u32 max)
+{
+	const struct dp_fail_set *fs = ctx;
+	const struct dp_s2_plan *pl = dp_walk_table(fs->t);
+	u32 ids[DP_MAX_PORTS], n;
+
+	if (!pl)
+		return 0;
+	n = dp_fail_peer_neighs(fs, self, port, peer, ids, DP_MAX_PORTS);
+	if (idx >= n || ids[idx] >= pl->nodes)
+		return 0;
+	return dp_walk_coords(pl, ids[idx], x, max);
+}
+
 void dp_fail_view(const struct dp_fail_set *fs, struct dp_view *v)
 {
+	memset(v, 0, sizeof(*v));
 	v->reachable = dp_fail_reachable;
 	v->cable_peer = dp_fail_cable_peer;
 	v->ports_up = dp_fail_ports_up;
 	v->peer_neighs = dp_fail_peer_neighs;
+	if (dp_walk_table(fs->t)) {
+		v->coords = dp_fail_coords;
+		v->peer_neigh_coords = dp_fail_peer_neigh_coords;
+	}
 	v->ctx = fs;
 }
 
@@ -165,15 +276,22 @@ static bool dp_walk_hop_ok(const struct dp_topo *t, u32 self,
 			   const struct dp_hop *hop,
 			   const struct dp_fail_set *fs)
 {
-	if (hop->port >= t->nports ||
-	    dp_port_neigh_index(t, self, hop->port, hop->next) < 0)
+	if (hop->port >= t->nports)
 		return false;
+	if (dp_walk_table(t)) {
+		if (dp_walk_neigh(t, self, hop->port, 0) != hop->next)
+			return false;	/* not the table's cabling */
+	} else if (dp_port_neigh_index(t, self, hop->port, hop->next) < 0) {
+		return false;
+	}
 	return !fs || dp_fail_reachable(fs, self, hop->port, hop->next);
 }
 
 void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
 	     const struct dp_fail_set *fs, u32 ttl, struct dp_walk *w)
 {
+	const struct dp_s2_plan *pl = dp_walk_table(t);
+	struct dp_fail_set none = { .t = t };
 	struct dp_view view;
 	struct dp_hop hop;
 	u32 self = src;
@@ -188,9 +306,19 @@ void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
 	w->path_len = 0;
 	if (w->path && w->path_max)
 		w->path[w->path_len++] = src;
+	/* plan mode learns everything from the view: one, even failure-free */
+	if (!fs && pl)
+		fs = &none;
 	if (fs)
 		dp_fail_view(fs, &view);
 	dp_route_init(t, src, dst, sel, hash, &w->st);
+	if (pl && dst < pl->nodes) {
+		u32 x[DP_COORDS_MAX];
+
+		/* the sender's coordinate resolution (kernel coords.c) */
+		dp_route_set_coords(t, &w->st, x,
+				    dp_walk_coords(pl, dst, x, DP_COORDS_MAX));
+	}
 	while (self != dst) {
 		if (w->hops >= ttl) {
 			w->looped = true;

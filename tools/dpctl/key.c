@@ -111,6 +111,15 @@ static int key_from_dev(struct key_args *a)
 		fprintf(stderr, "dpctl: %s is not an S2 device\n", d.ifname);
 		return EXIT_USAGE;
 	}
+	/*
+	 * A key's homes are the nodes closest to its point: with plan-mode
+	 * coordinates only the whole plan knows them, not the device.
+	 */
+	if (d.ncoords) {
+		fprintf(stderr, "dpctl: %s is in plan mode: a key's homes and path need every node's coordinates (dpsim locate --topo s2 --plan FILE --key KEY)\n",
+			d.ifname);
+		return EXIT_USAGE;
+	}
 	a->spaces = d.spaces;
 	a->nodes = d.nodes;
 	a->seed = d.seed;

@@ -8,6 +8,7 @@
 
 #include "dp_grow.h"
 #include "dp_print.h"
+#include "dp_s2plan.h"
 #include "dpctl.h"
 #include "genl.h"
 #include "dp_json.h"
@@ -15,10 +16,17 @@
 const char plan_help[] =
 	"dpctl plan { [topo NAME] -n N -k K | dev DEV } [order] [--csv|--dot]\n"
 	"dpctl plan topo s2 -n PORTS nodes N spaces L [seed S] [--csv]\n"
+	"dpctl plan topo s2 -n PORTS nodes N spaces L seed S mode plan [grow M]\n"
+	"           [--csv]\n"
 	"    the switch (column/id) on each port of every server, as\n"
 	"    \"dpsim plan\" prints it; with \"order\", the order in which to\n"
 	"    populate a fabric that grows (DPillar), as \"dpsim plan --order\n"
-	"    grow\" prints it\n";
+	"    grow\" prints it; S2 \"mode plan\": a kernel plan (Algorithm 3\n"
+	"    coordinates and random cabling from the seed): per node its\n"
+	"    coordinates (for \"dpctl link add ... coords\") and per port its\n"
+	"    peer and the peer's port; \"grow M\": that plan after M nodes\n"
+	"    more, and the cables to remove and to add, as \"dpsim plan\n"
+	"    --topo s2 --mode plan\" prints it\n";
 const char addr_help[] =
 	"dpctl addr { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
 	"           [ [topo NAME] -n N -k K | dev DEV ]\n"
@@ -30,7 +38,9 @@ const char addr_help[] =
 struct fabric_args {
 	u32 n, k, level;	/* level: XDCent's i */
 	u32 nodes, spaces, seed;	/* S2's */
-	bool have_n, have_k;
+	u32 grow;			/* S2 plan mode: nodes to add */
+	bool have_n, have_k, have_seed;
+	bool plan_mode;			/* S2 "mode plan" */
 	const char *dev;
 	const struct dp_topo_ops *ops;	/* topo NAME; NULL: dpillar */
 };
@@ -80,6 +90,15 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 		v = &f->spaces;
 	} else if (!strcmp(key, "seed")) {
 		v = &f->seed;
+		f->have_seed = true;
+	} else if (!strcmp(key, "grow")) {
+		v = &f->grow;
+	} else if (!strcmp(key, "mode")) {
+		if (argc < 2 || (strcmp(argv[1], "plan") &&
+				 strcmp(argv[1], "derived")))
+			return usage_error("mode takes plan or derived"), -1;
+		f->plan_mode = !strcmp(argv[1], "plan");
+		return 2;
 	} else {
 		return 0;
 	}
@@ -132,6 +151,37 @@ static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 	return err;
 }
 
+/*
+ * S2 plan mode: the kernel plan of the fabric named (tools/common
+ * dp_s2plan.c, the generator dpsim routes on), grown by f->grow nodes.
+ */
+static int plan_s2(const struct fabric_args *f, enum dp_plan_fmt fmt,
+		   bool other)
+{
+	struct dp_s2gen g, before = { 0 };
+	const char *why = "";
+	int err;
+
+	if (!f->ops || f->ops->kind != DP_TOPO_S2 || !f->plan_mode)
+		return usage_error("plan: mode plan and grow are S2's: topo s2 ... mode plan");
+	if (f->dev || f->have_k || f->level)
+		return usage_error("plan: mode plan takes -n PORTS nodes N spaces L seed S");
+	if (!f->have_n || !f->nodes || !f->spaces || !f->have_seed)
+		return usage_error("plan: mode plan needs -n PORTS, nodes, spaces and seed");
+	if (other)
+		return usage_error("plan: mode plan prints a plan, not an order or a picture");
+	err = dp_s2plan_make(&g, f->grow ? &before : NULL, f->nodes, f->n,
+			     f->spaces, f->seed, f->grow, &why);
+	if (err == -ENOMEM)
+		return fprintf(stderr, "dpctl: plan: out of memory\n"), EXIT_KERNEL;
+	if (err)
+		return usage_error("bad s2 plan: %s", why);
+	err = dp_s2plan_print(stdout, &g, f->grow ? &before : NULL, fmt);
+	dp_s2gen_free(&g);
+	dp_s2gen_free(&before);
+	return err ? EXIT_KERNEL : EXIT_OK;
+}
+
 int do_plan(int argc, char **argv)
 {
 	struct fabric_args f = { .have_n = false };
@@ -173,6 +223,10 @@ int do_plan(int argc, char **argv)
 		return usage_error("plan: --csv, -j and --dot are exclusive");
 	if (dot && order)
 		return usage_error("plan: --dot draws the fabric, not its order");
+	if (f.plan_mode || f.grow)
+		return plan_s2(&f, csv ? DP_PLAN_CSV : !opts.json ? DP_PLAN_TEXT :
+			       opts.pretty ? DP_PLAN_JSON_PRETTY : DP_PLAN_JSON,
+			       order || dot);
 	err = fabric_resolve(&f, &t, &pfx);
 	if (err)
 		return err;
@@ -219,6 +273,8 @@ int do_addr(int argc, char **argv)
 	}
 	if (!text)
 		return usage_error("addr: missing address, node id or IP");
+	if (f.plan_mode || f.grow)
+		return usage_error("addr: mode plan and grow are plan's");
 	err = dest_parse(text, &d);
 	if (!err)
 		err = fabric_resolve(&f, &t, &pfx);

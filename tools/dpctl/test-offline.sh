@@ -155,6 +155,102 @@ rc "key locate without seed" 2 $D key locate foo spaces 2 nodes 10
 rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1
 rc "key locate no nodes" 2 $D key locate foo spaces 2 nodes 0 seed 1
 rc "key locate stray word" 2 $D key locate foo spaces 2 nodes 5 seed 1 frob 2
+# S2 plan mode: the kernel plan, byte for byte what dpsim prints (text,
+# CSV, JSON), before and after growth
+for pnls in "4 8 2 3 0" "6 20 2 1 0" "8 64 3 7 0" "8 64 3 7 5" "10 100 4 2 20" \
+	"16 250 8 9 0"; do
+	set -- $pnls
+	g=""; [ "$5" -gt 0 ] && g="grow $5"
+	sg=""; [ "$5" -gt 0 ] && sg="--grow $5"
+	$D plan topo s2 -n $1 nodes $2 spaces $3 seed $4 mode plan $g >"$tmp/a" &&
+		$S plan --topo s2 --mode plan --ports $1 --nodes $2 --spaces $3 \
+			--seed $4 $sg >"$tmp/b" && [ -s "$tmp/a" ] &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan ($pnls) != dpsim"
+	$D plan topo s2 -n $1 nodes $2 spaces $3 seed $4 mode plan $g --csv >"$tmp/a" &&
+		$S plan --topo s2 --mode plan --ports $1 --nodes $2 --spaces $3 \
+			--seed $4 $sg --csv >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan --csv ($pnls) != dpsim"
+	$D -j plan topo s2 -n $1 nodes $2 spaces $3 seed $4 mode plan $g >"$tmp/a" &&
+		$S plan --topo s2 --mode plan --ports $1 --nodes $2 --spaces $3 \
+			--seed $4 $sg --json >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan -j ($pnls) != dpsim"
+	# what the document promises: every cable named the same at both
+	# ends, no port used twice, each node cabled to both of its ring
+	# neighbours in every space, no two coordinates of a space closer
+	# than 1/(3N) (Algorithm 3), and after growth exactly the cables
+	# removed and added differ from the plan before it
+	$D plan topo s2 -n $1 nodes $2 spaces $3 seed $4 mode plan -j >"$tmp/before"
+	if python3 - "$tmp/a" "$tmp/before" "$1" "$(($2 + $5))" "$3" "$5" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+P, N, L, M = (int(x) for x in sys.argv[3:7])
+assert (d["ports"], d["nodes"], d["spaces"]) == (P, N, L)
+nodes = d["plan"]
+assert [n["node"] for n in nodes] == list(range(N))
+def cables(doc):
+    c = set()
+    for n in doc["plan"]:
+        assert len(n["ports"]) == doc["ports"] and len(n["coords"]) == doc["spaces"]
+        for p in n["ports"]:
+            if p["kind"] == "cable":
+                q = doc["plan"][p["peer"]]["ports"][p["peer_port"]]
+                assert q.get("peer") == n["node"] and q["peer_port"] == p["port"], (n["node"], p)
+                a, b = (n["node"], p["port"]), (p["peer"], p["peer_port"])
+                c.add((min(a, b), max(a, b)))
+    return c
+c = cables(d)
+linked = {(a[0], b[0]) for a, b in c} | {(b[0], a[0]) for a, b in c}
+for s in range(L):
+    ring = sorted(range(N), key=lambda v: nodes[v]["coords"][s])
+    for i in range(N):
+        u, v = ring[i], ring[(i + 1) % N]
+        assert (u, v) in linked, ("ring", s, u, v)
+        gap = (nodes[v]["coords"][s] - nodes[u]["coords"][s]) % 2**32
+        assert gap * 3 * N >= 2**32, ("gap", s, u, v, gap)
+if M:
+    cb = cables(b)
+    cab = lambda x: (tuple(x[0:2]), tuple(x[2:4]))
+    rm = {cab((e["a"], e["a_port"], e["b"], e["b_port"])) for e in d["removed"]}
+    ad = {cab((e["a"], e["a_port"], e["b"], e["b_port"])) for e in d["added"]}
+    assert rm == cb - c and ad == c - cb, "removed/added are not the difference"
+    assert d["grown_from"] == N - M
+    assert [n["coords"] for n in nodes[:N - M]] == [n["coords"] for n in b["plan"]]
+else:
+    assert "removed" not in d and "grown_from" not in d
+PY
+	then ok; else ko "plan s2 mode plan ($pnls): the document breaks a promise"; fi
+done
+# the grown plan is the plan dpsim routes: it reads the text back
+$D plan topo s2 -n 8 nodes 40 spaces 3 seed 5 mode plan grow 4 >"$tmp/a"
+rc "dpsim reads dpctl's plan" 0 $S paths --topo s2 --plan "$tmp/a" --json
+has "dpsim reads dpctl's plan: 44 nodes" '"switches":44,'
+has "dpsim routes dpctl's plan: none stuck" '"2hop_stuck":0,'
+rc "plan s2 mode plan" 0 $D plan topo s2 -n 4 nodes 8 spaces 2 seed 3 mode plan grow 1
+has "plan s2 mode plan header" "# S2 plan (nodes 9, ports 4, spaces 2, seed 3, grown from 8)"
+has "plan s2 mode plan node line" "node 8 coords "
+has "plan s2 mode plan changes" "# grown by 1 nodes: "
+$D -j -p plan topo s2 -n 6 nodes 12 spaces 2 seed 4 mode plan grow 2 >"$tmp/a"
+$S plan --topo s2 --mode plan --ports 6 --nodes 12 --spaces 2 --seed 4 --grow 2 --json >"$tmp/b"
+python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+	"$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan -j -p is not dpsim's JSON"
+rc "plan s2 mode plan without seed" 2 $D plan topo s2 -n 4 nodes 8 spaces 2 mode plan
+has "plan s2 mode plan without seed" "needs -n PORTS, nodes, spaces and seed" "$tmp/err"
+rc "plan s2 mode plan 256 nodes" 2 $D plan topo s2 -n 4 nodes 256 spaces 2 seed 1 mode plan
+has "plan s2 mode plan 256 nodes" "3 to 255 nodes" "$tmp/err"
+rc "plan s2 mode plan grown past 255" 2 $D plan topo s2 -n 6 nodes 30 spaces 3 seed 4 mode plan grow 250
+rc "plan s2 mode plan 2 nodes" 2 $D plan topo s2 -n 4 nodes 2 spaces 2 seed 1 mode plan
+rc "plan s2 mode plan 9 spaces" 2 $D plan topo s2 -n 16 nodes 20 spaces 9 seed 1 mode plan
+rc "plan s2 mode plan too few ports" 2 $D plan topo s2 -n 5 nodes 20 spaces 3 seed 1 mode plan
+has "plan s2 mode plan too few ports" "at least 2 * spaces" "$tmp/err"
+rc "plan s2 mode plan 17 ports" 2 $D plan topo s2 -n 17 nodes 20 spaces 3 seed 1 mode plan
+rc "plan s2 grow without mode plan" 2 $D plan topo s2 -n 4 nodes 8 spaces 2 seed 3 grow 2
+rc "plan mode plan of dpillar" 2 $D plan -n 4 -k 2 mode plan
+rc "plan s2 bad mode" 2 $D plan topo s2 -n 4 nodes 8 spaces 2 seed 3 mode wibble
+rc "plan s2 mode plan --dot" 2 $D plan topo s2 -n 4 nodes 8 spaces 2 seed 3 mode plan --dot
+rc "plan s2 mode plan with k" 2 $D plan topo s2 -n 4 -k 2 nodes 8 spaces 2 seed 3 mode plan
+rc "plan s2 mode plan -j --csv" 2 $D -j plan topo s2 -n 4 nodes 8 spaces 2 seed 3 mode plan --csv
+rc "addr with mode plan" 2 $D addr 3 topo s2 -n 4 nodes 8 spaces 2 seed 3 mode plan
 rc "plan unknown topology" 2 $D plan topo nosuch -n 4 -k 2
 has "plan unknown topology" 'unknown topology "nosuch"' "$tmp/err"
 rc "plan without n, k" 2 $D plan

@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "dp_json.h"
+#include "dp_s2plan.h"
 #include "topo_s2.h"
+#include "topo_walk.h"
 #include "s2sim.h"
 
 #define S2_DEG_MAX	DP_MAX_PORTS
@@ -27,6 +29,7 @@ struct s2net {
 	u32 *deg;
 	u32 *adj;		/* n * S2_DEG_MAX */
 	u8 *dead;		/* n * S2_DEG_MAX: link failed */
+	u8 *port;		/* n * S2_DEG_MAX: the port of that link */
 	u32 *hosts;		/* servers per switch */
 };
 
@@ -36,29 +39,27 @@ struct s2opts {
 	const char *coords;
 	bool wiring_derived;
 	double fail_links;
-	bool json, shortcut, all_rules, dot;
+	bool json, shortcut, all_rules, dot, csv;
+	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
+	const char *plan_file;	/* --plan FILE: a plan document */
 };
 
-static u64 rng_state;
+/* The simulator's random numbers: the plan generator's (dp_s2plan.c). */
+static struct dp_s2rng rng;
 
 static u32 rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state >> 16);
+	return dp_s2rng_next(&rng);
 }
 
 static void rnd_seed(u32 s)
 {
-	rng_state = 0x9e3779b97f4a7c15ULL ^ ((u64)s << 1) ^ 1;
-	for (int i = 0; i < 8; i++)
-		rnd();
+	dp_s2rng_seed(&rng, s);
 }
 
 static u32 rnd_below(u32 n)
 {
-	return (u32)(((u64)rnd() * n) >> 32);
+	return dp_s2rng_below(&rng, n);
 }
 
 static void *xcalloc(size_t n, size_t s)
@@ -80,6 +81,7 @@ static void net_alloc(struct s2net *g, u32 n, u32 L)
 	g->deg = xcalloc(n, sizeof(u32));
 	g->adj = xcalloc((size_t)n * S2_DEG_MAX, sizeof(u32));
 	g->dead = xcalloc((size_t)n * S2_DEG_MAX, 1);
+	g->port = xcalloc((size_t)n * S2_DEG_MAX, 1);
 	g->hosts = xcalloc(n, sizeof(u32));
 }
 
@@ -89,6 +91,7 @@ static void net_free(struct s2net *g)
 	free(g->deg);
 	free(g->adj);
 	free(g->dead);
+	free(g->port);
 	free(g->hosts);
 }
 
@@ -106,7 +109,9 @@ static int add_edge(struct s2net *g, u32 a, u32 b)
 		return 0;
 	if (g->deg[a] >= S2_DEG_MAX || g->deg[b] >= S2_DEG_MAX)
 		return -1;
+	g->port[a * S2_DEG_MAX + g->deg[a]] = (u8)g->deg[a];
 	g->adj[a * S2_DEG_MAX + g->deg[a]++] = b;
+	g->port[b * S2_DEG_MAX + g->deg[b]] = (u8)g->deg[b];
 	g->adj[b * S2_DEG_MAX + g->deg[b]++] = a;
 	return 1;
 }
@@ -174,62 +179,55 @@ static int load_topo(struct s2net *g, const char *path)
 	return 0;
 }
 
-/* Sorted ring order of one space. */
-static u32 *ring_order(const struct s2net *g, u32 sp)
-{
-	u32 *o = xcalloc(g->n, sizeof(u32));
-
-	for (u32 i = 0; i < g->n; i++) {
-		u32 j = i;
-
-		while (j && g->x[(size_t)o[j - 1] * g->L + sp] >
-			    g->x[(size_t)i * g->L + sp]) {
-			o[j] = o[j - 1];
-			j--;
-		}
-		o[j] = i;
-	}
-	return o;
-}
-
 /*
- * Algorithm 3 (balanced random coordinates), for node @v in space @sp
- * given nodes 0..v-1: the new node goes into the largest gap, at a random
- * point at least 1/(3v) from both ends (v: nodes already placed, the
- * paper's bound).
+ * The graph of a plan (dp_s2plan.h): each node's cables in port order,
+ * so that routing here sees its candidates in the order the kernel's
+ * core does on the same plan; @servers per node.
  */
-static void place_balanced(struct s2net *g, u32 v, u32 sp)
+static void net_from_gen(struct s2net *g, const struct dp_s2gen *p,
+			 u32 servers)
 {
-	u64 bestgap = 0, lo = 0, m, span;
+	net_alloc(g, p->n, p->spaces);
+	memcpy(g->x, p->x, (size_t)p->n * p->spaces * sizeof(u32));
+	for (u32 v = 0; v < p->n; v++) {
+		g->hosts[v] = servers;
+		for (u32 q = 0; q < p->ports; q++) {
+			u32 w = p->peer[(size_t)v * p->ports + q];
 
-	if (v == 0) {
-		g->x[sp] = rnd();
-		return;
-	}
-	for (u32 u = 0; u < v; u++) {
-		/* gap clockwise from u to the next placed node */
-		u64 a = X(g, u)[sp], nxt = 1ULL << 32;
-
-		for (u32 w = 0; w < v; w++) {
-			u64 dd = ((u64)X(g, w)[sp] - a) & 0xffffffffULL;
-
-			if (w != u && dd && dd < nxt)
-				nxt = dd;
-		}
-		if (nxt > bestgap) {
-			bestgap = nxt;
-			lo = a;
+			if (w == DP_NODE_NONE)
+				continue;
+			g->port[v * S2_DEG_MAX + g->deg[v]] = (u8)q;
+			g->adj[v * S2_DEG_MAX + g->deg[v]++] = w;
 		}
 	}
-	m = (1ULL << 32) / (3 * v) + 1;
-	span = bestgap > 2 * m ? bestgap - 2 * m : 1;
-	g->x[(size_t)v * g->L + sp] = (u32)(lo + m + ((u64)rnd() * span >> 32));
 }
 
-static void coords_balanced(struct s2net *g, u32 sp, u32 upto)
+/* The plan of a graph, room for @grow nodes more (ports: @ports). */
+static int gen_from_net(struct dp_s2gen *p, const struct s2net *g, u32 grow,
+			u32 ports)
 {
-	for (u32 v = 0; v < upto; v++)
-		place_balanced(g, v, sp);
+	if (dp_s2gen_alloc(p, g->n + grow, g->L, ports))
+		return -1;
+	p->n = g->n;
+	memcpy(p->x, g->x, (size_t)g->n * g->L * sizeof(u32));
+	for (u32 v = 0; v < g->n; v++)
+		for (u32 i = 0; i < g->deg[v]; i++) {
+			u32 w = g->adj[v * S2_DEG_MAX + i];
+			u32 q = g->port[v * S2_DEG_MAX + i];
+
+			if (q >= ports) {
+				fprintf(stderr, "dpsim: switch %u has more than %u network ports in use\n",
+					v, ports);
+				dp_s2gen_free(p);
+				return -1;
+			}
+			p->peer[(size_t)v * ports + q] = w;
+			for (u32 j = 0; j < g->deg[w]; j++)
+				if (g->adj[w * S2_DEG_MAX + j] == v)
+					p->pport[(size_t)v * ports + q] =
+						g->port[w * S2_DEG_MAX + j];
+		}
+	return 0;
 }
 
 /*
@@ -259,8 +257,10 @@ static int gen_derived(struct s2net *g, const struct s2opts *o, u32 n,
 		for (u32 port = 0; port < inter; port++) {
 			u32 peer = dp_port_neigh(&t, v, port, 0);
 
-			if (peer != DP_NODE_NONE)
-				g->adj[v * S2_DEG_MAX + g->deg[v]++] = peer;
+			if (peer == DP_NODE_NONE)
+				continue;
+			g->port[v * S2_DEG_MAX + g->deg[v]] = (u8)port;
+			g->adj[v * S2_DEG_MAX + g->deg[v]++] = peer;
 		}
 	}
 	return 0;
@@ -270,6 +270,7 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 {
 	u32 n = o->switches, L = o->spaces;
 	u32 inter = o->ports - o->servers;
+	struct dp_s2gen p;
 
 	if (!L)
 		L = inter / 2;
@@ -281,40 +282,26 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 	}
 	if (o->wiring_derived)
 		return gen_derived(g, o, n, L, inter);
-	net_alloc(g, n, L);
+	if (dp_s2gen_alloc(&p, n, L, inter)) {
+		perror("dpsim");
+		return -1;
+	}
+	p.n = n;
 	rnd_seed(o->seed);
 	for (u32 sp = 0; sp < L; sp++) {
-		if (!strcmp(o->coords, "random")) {
-			for (u32 v = 0; v < n; v++)
-				g->x[(size_t)v * L + sp] = rnd();
-		} else if (!strcmp(o->coords, "derived")) {
-			for (u32 v = 0; v < n; v++)
-				g->x[(size_t)v * L + sp] =
+		for (u32 v = 0; v < n; v++) {
+			if (!strcmp(o->coords, "random"))
+				p.x[(size_t)v * L + sp] = rnd();
+			else if (!strcmp(o->coords, "derived"))
+				p.x[(size_t)v * L + sp] =
 					dp_s2_coord(o->seed, n, v, sp);
-		} else {
-			coords_balanced(g, sp, n);
+			else
+				dp_s2gen_place(&p, &rng, v, sp);
 		}
 	}
-	for (u32 v = 0; v < n; v++)
-		g->hosts[v] = o->servers;
-	for (u32 sp = 0; sp < L; sp++) {
-		u32 *r = ring_order(g, sp);
-
-		for (u32 i = 0; i < n && n > 1; i++)
-			add_edge(g, r[i], r[(i + 1) % n]);
-		free(r);
-	}
-	/* Spare ports paired at random (the paper's section 3.1). */
-	for (u32 tries = 0; tries < 100 * n; tries++) {
-		u32 fr[1024], nf = 0;
-
-		for (u32 v = 0; v < n && nf < 1024; v++)
-			if (g->deg[v] < inter)
-				fr[nf++] = v;
-		if (nf < 2)
-			break;
-		add_edge(g, fr[rnd_below(nf)], fr[rnd_below(nf)]);
-	}
+	dp_s2gen_cable(&p, &rng);
+	net_from_gen(g, &p, o->servers);
+	dp_s2gen_free(&p);
 	return 0;
 }
 
@@ -696,108 +683,6 @@ static int cmd_keys(struct s2net *g, const struct s2opts *o)
 	return bad ? 1 : 0;
 }
 
-static void del_edge(struct s2net *g, u32 a, u32 b)
-{
-	for (int k = 0; k < 2; k++) {
-		u32 u = k ? b : a, v = k ? a : b;
-
-		for (u32 i = 0; i < g->deg[u]; i++)
-			if (g->adj[u * S2_DEG_MAX + i] == v) {
-				g->deg[u]--;
-				g->adj[u * S2_DEG_MAX + i] =
-					g->adj[u * S2_DEG_MAX + g->deg[u]];
-				break;
-			}
-	}
-}
-
-/* Ring neighbours of @v in space @sp: *@l before it, *@r after it. */
-static void ring_nb(const struct s2net *g, u32 v, u32 sp, u32 *l, u32 *r)
-{
-	u32 bl = 0xffffffffU, br = 0xffffffffU;
-
-	*l = *r = v;
-	for (u32 u = 0; u < g->n; u++) {
-		u32 a = X(g, v)[sp] - X(g, u)[sp], b = X(g, u)[sp] - X(g, v)[sp];
-
-		if (u == v)
-			continue;
-		if (a && a < bl) {
-			bl = a;
-			*l = u;
-		}
-		if (b && b < br) {
-			br = b;
-			*r = u;
-		}
-	}
-}
-
-static bool ring_adjacent(const struct s2net *g, u32 a, u32 b)
-{
-	for (u32 sp = 0; sp < g->L; sp++) {
-		u32 l, r;
-
-		ring_nb(g, a, sp, &l, &r);
-		if (l == b || r == b)
-			return true;
-	}
-	return false;
-}
-
-/*
- * plan --grow M (the paper's section 3.3 with Algorithm 3): each new
- * switch takes, in every space, a point of the largest gap (at least
- * 1/(3n) from both ends); the cable between the gap's two ends is removed
- * unless they are still ring neighbours in another space, and the new
- * switch is cabled to both.  Counts the cables touched.
- */
-static int grow(struct s2net *g, u32 m, u32 inter, u32 *removed, u32 *added)
-{
-	struct s2net h;
-	u32 n0 = g->n;
-
-	net_alloc(&h, g->n + m, g->L);
-	memcpy(h.x, g->x, (size_t)g->n * g->L * sizeof(u32));
-	memcpy(h.deg, g->deg, g->n * sizeof(u32));
-	memcpy(h.adj, g->adj, (size_t)g->n * S2_DEG_MAX * sizeof(u32));
-	memcpy(h.hosts, g->hosts, g->n * sizeof(u32));
-	net_free(g);
-	*g = h;
-	*removed = *added = 0;
-	for (u32 v = n0; v < n0 + m; v++) {
-		for (u32 sp = 0; sp < g->L; sp++)
-			place_balanced(g, v, sp);
-		g->n = v + 1;
-		for (u32 sp = 0; sp < g->L; sp++) {
-			u32 l, r;
-
-			ring_nb(g, v, sp, &l, &r);
-			if (linked(g, l, r) && !ring_adjacent(g, l, r)) {
-				del_edge(g, l, r);
-				(*removed)++;
-			}
-			for (int k = 0; k < 2; k++) {
-				u32 u = k ? r : l;
-
-				while (g->deg[u] >= inter) {
-					/* free a port: drop a random cable */
-					u32 w = g->adj[u * S2_DEG_MAX +
-						       rnd_below(g->deg[u])];
-
-					if (ring_adjacent(g, u, w))
-						break;
-					del_edge(g, u, w);
-					(*removed)++;
-				}
-				if (add_edge(g, v, u) > 0)
-					(*added)++;
-			}
-		}
-	}
-	return 0;
-}
-
 static void print_plan(const struct s2net *g)
 {
 	printf("N %u\nL %u\n", g->n, g->L);
@@ -1112,11 +997,246 @@ static int cmd_pairs(struct s2net *g, const struct s2opts *o,
 	return 0;
 }
 
+/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
+static int core_sel(const struct dp_topo *t, u32 r)
+{
+	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
+		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
+			return i;
+	return -1;
+}
+
+/* The simulator's own greedy walk from @s to @t: its path, delivered? */
+static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 rule,
+		     u32 hash, u32 *path, u32 *len)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
+
+	path[0] = s;
+	while (u != t && hops < g->n) {
+		u32 n = cands(g, u, 0, c, nb1);
+		int k = -1;
+
+		/* Algorithm 2: the flow's first hop, as route() takes it */
+		if (!hops && hash)
+			k = dp_s2_first_hop(X(g, u), X(g, t), g->L, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u), X(g, t), g->L, c, n, rule,
+					 NULL);
+		if (k < 0)
+			break;
+		u = nb1[k];
+		path[++hops] = u;
+	}
+	*len = hops + 1;
+	return u == t;
+}
+
+static void print_path(const char *who, const u32 *path, u32 len, bool ok)
+{
+	fprintf(stderr, "  %s (%s):", who, ok ? "delivered" : "not delivered");
+	for (u32 i = 0; i < len; i++)
+		fprintf(stderr, " %u", path[i]);
+	fputc('\n', stderr);
+}
+
+/*
+ * compare: route every ordered pair of the plan @p (the graph @g made
+ * from it) through the kernel's routing core (dp_walk() on a plan-mode
+ * topology with the plan as its table: the view answers coordinates and
+ * peers as Hellos would, the frame carries dst's coordinates) and through
+ * the simulator's own greedy (dp_s2_greedy() over cands()), under each
+ * rule and (multipath) with the 2hop rule's first hop hashed over the
+ * closer neighbours (Algorithm 2, three flow hashes), with a fraction
+ * --fail-links of the cables failed; the two must take the same path,
+ * hop for hop, and agree on delivery.  Exit 1 on any
+ * difference (the first one is shown on stderr), or when a node is not
+ * cabled to a ring neighbour (ring_missing: a broken plan).
+ */
+static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
+		       const struct s2opts *o)
+{
+	struct dp_s2_plan pl = { .nodes = p->n, .spaces = p->spaces,
+				 .ports = p->ports, .coords = p->x,
+				 .peer = p->peer };
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
+				     .n = p->ports, .spaces = p->spaces,
+				     .seed = p->seed, .ncoords = p->spaces };
+	u32 *sp = xcalloc(g->n + 1, sizeof(u32)), failed = 0, lens;
+	struct dp_fail_set fs;
+	const char *why = "";
+	struct dp_walk w = { 0 };
+	struct dp_topo t;
+	u8 *fnode, *flink;
+	bool first = true, shown = false;
+	u32 differ_all = 0;
+
+	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
+	if (dp_topo_init(&t, &tp, &why)) {
+		fprintf(stderr, "dpsim: compare: the core takes no such plan: %s\n",
+			why);
+		free(sp);
+		return 2;
+	}
+	if (dp_s2_plan_attach(&t, &pl)) {
+		fprintf(stderr, "dpsim: compare: the core takes no such table\n");
+		free(sp);
+		return 2;
+	}
+	w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
+	w.path_max = DP_TTL_MAX + 2;
+	fnode = xcalloc(dp_fail_node_bytes(&t), 1);
+	flink = xcalloc(dp_fail_link_bytes(&t), 1);
+	dp_fail_init(&fs, &t, fnode, flink);
+	if (o->fail_links > 0) {
+		rnd_seed(o->seed ^ 0x51f7);
+		failed = fail_links(g, o->fail_links);
+		for (u32 v = 0; v < g->n; v++)
+			for (u32 i = 0; i < g->deg[v]; i++)
+				if (g->dead[v * S2_DEG_MAX + i])
+					dp_fail_set_link(&fs, v,
+						g->port[v * S2_DEG_MAX + i]);
+	}
+	out_num(o, &first, "nodes", g->n, 0);
+	out_num(o, &first, "ports", p->ports, 0);
+	out_num(o, &first, "spaces", p->spaces, 0);
+	out_num(o, &first, "failed_links", failed, 0);
+	/* each rule, then "multipath": the 2hop rule with 3 flow hashes */
+	for (u32 c = 0; c <= DP_S2_RULE_COUNT; c++) {
+		static const u32 hashes[] = { 1, 977, 40000 };
+		u32 r = c < DP_S2_RULE_COUNT ? c : DP_S2_RULE_2HOP_PAPER;
+		u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
+		const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] :
+				   "multipath";
+		double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
+		int sel = core_sel(&t, r);
+		u32 differ = 0;
+		char k[64];
+
+		if (sel < 0) {
+			fprintf(stderr, "dpsim: compare: the core has no rule %s\n",
+				rule_names[r]);
+			differ_all++;
+			continue;
+		}
+		for (u32 pi = 0; pi < g->n * g->n * nh; pi++) {
+			u32 s = pi / nh / g->n, d = pi / nh % g->n;
+			u32 hash = c < DP_S2_RULE_COUNT ? 0 : hashes[pi % nh];
+			bool ok, same;
+
+			if (s == d)
+				continue;
+			pairs++;
+			ok = sim_walk(g, s, d, r, hash, sp, &lens);
+			dp_walk(&t, s, d, (u32)sel, hash,
+				failed ? &fs : NULL, t.max_hops, &w);
+			same = ok == w.delivered && !w.bad_hop &&
+			       !w.looped && lens == w.path_len &&
+			       !memcmp(sp, w.path, lens * sizeof(u32));
+			if (ok) {
+				ds++;
+				hs += lens - 1;
+			}
+			if (w.delivered) {
+				dc++;
+				hc += w.hops;
+			}
+			if (same)
+				continue;
+			differ++;
+			if (shown)
+				continue;
+			shown = true;
+			fprintf(stderr, "dpsim: compare: %u -> %u (%s, hash %u) differs%s%s\n",
+				s, d, name, hash,
+				w.bad_hop ? ": the core took a hop off the plan's cabling" : "",
+				w.looped ? ": the core's TTL expired" : "");
+			print_path("s2sim", sp, lens, ok);
+			print_path("core", w.path, w.path_len,
+				   w.delivered);
+		}
+		differ_all += differ;
+		snprintf(k, sizeof(k), "%s_pairs", name);
+		out_num(o, &first, k, pairs, 0);
+		snprintf(k, sizeof(k), "%s_differ", name);
+		out_num(o, &first, k, differ, 0);
+		snprintf(k, sizeof(k), "%s_core_delivered", name);
+		out_num(o, &first, k, dc, 0);
+		snprintf(k, sizeof(k), "%s_sim_delivered", name);
+		out_num(o, &first, k, ds, 0);
+		snprintf(k, sizeof(k), "%s_core_avg", name);
+		out_num(o, &first, k, dc ? hc / dc : 0, 4);
+		snprintf(k, sizeof(k), "%s_sim_avg", name);
+		out_num(o, &first, k, ds ? hs / ds : 0, 4);
+	}
+	/* every node cabled to its ring neighbours (greedy's guarantee) */
+	out_num(o, &first, "ring_missing", dp_s2gen_ring_missing(p), 0);
+	out_end(o, first);
+	free(sp);
+	free(w.path);
+	free(fnode);
+	free(flink);
+	return differ_all || dp_s2gen_ring_missing(p) ? 1 : 0;
+}
+
+/*
+ * The graph of a kernel plan: loaded from a plan document (--plan FILE),
+ * or generated (--mode plan: --nodes N --ports P --spaces L --seed S),
+ * then grown by @growm nodes (*@before: the plan before growth).  Every port
+ * is a cable port in plan mode: --servers does not apply.
+ */
+static int plan_net(struct s2net *g, struct dp_s2gen *pg,
+		    struct dp_s2gen *before, const struct s2opts *o, u32 growm)
+{
+	const char *why = "";
+	u32 line = 0;
+	int err;
+
+	if (o->plan_file) {
+		FILE *f = fopen(o->plan_file, "r");
+
+		if (!f) {
+			perror(o->plan_file);
+			return 1;
+		}
+		err = dp_s2plan_load(f, pg, &why, &line);
+		fclose(f);
+		if (err) {
+			fprintf(stderr, "dpsim: %s:%u: %s\n", o->plan_file,
+				line, err == -ENOMEM ? "out of memory" : why);
+			return 1;
+		}
+		if (growm && dp_s2plan_grow(pg, before, growm)) {
+			fprintf(stderr, "dpsim: cannot grow %s by %u nodes (at most 255 in all)\n",
+				o->plan_file, growm);
+			return 2;
+		}
+	} else {
+		err = dp_s2plan_make(pg, growm ? before : NULL, o->switches,
+				     o->ports, o->spaces ? o->spaces :
+				     o->ports / 2, o->seed, growm, &why);
+		if (err) {
+			fprintf(stderr, "dpsim: s2 plan: %s\n",
+				err == -ENOMEM ? "out of memory" : why);
+			return 2;
+		}
+	}
+	net_from_gen(g, pg, 0);
+	return 0;
+}
+
 static const char s2_usage[] =
 "usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
 "                 --switches N --ports P [--servers S] [--spaces L]\n"
 "                 [--coords balanced|random|derived] [--seed S]\n"
 "                 [--wiring random|derived] } [--json]\n"
+"       dpsim COMMAND --topo s2 { --mode plan --nodes N --ports P --spaces L\n"
+"                 [--seed S] [--grow M] | --plan FILE } [--json|--csv]\n"
+"  --mode plan: a kernel plan (S2 plan mode): N nodes of P cable ports,\n"
+"                       Algorithm 3 coordinates, rings and random cables\n"
+"                       (--grow M: then M nodes added, section 3.3);\n"
+"                       --plan FILE: the plan \"plan --mode plan\" printed\n"
 "  --wiring derived: the kernel's fabric (derived coordinates, ring and\n"
 "                       extra-ring cables by port: net/dpillar/topo_s2.c)\n"
 "commands:\n"
@@ -1126,7 +1246,11 @@ static const char s2_usage[] =
 "  ft --fail-links F [--rule R]  routing success with a fraction F of\n"
 "                       failed links, without and with shortcut discovery\n"
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
-"  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format);\n"
+"  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format;\n"
+"                       plan mode: the kernel plan, as dpctl plan prints it:\n"
+"                       per node its coordinates, per port its peer and\n"
+"                       the peer's port, after --grow the cables removed\n"
+"                       and added);\n"
 "                       --dot: switches and cables as Graphviz DOT\n"
 "  locate --key KEY [--from A|all]  the key's coordinates and home switch\n"
 "                       per space; from A (every switch: all), the path of\n"
@@ -1143,6 +1267,11 @@ static const char s2_usage[] =
 "                       --dot: drawn on the network, failures dashed;\n"
 "                       H != 0: the first hop hashed over the neighbours\n"
 "                       that reduce the MCD (the paper's Algorithm 2)\n"
+"  compare [--fail-links F]  plan mode: every ordered pair through the\n"
+"                       kernel's routing core (dp_walk on the plan's table)\n"
+"                       and through this simulator's greedy, each rule and\n"
+"                       (multipath) 2hop with 3 flow hashes (Algorithm 2):\n"
+"                       the paths must be equal (exit 1 otherwise)\n"
 "  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
 "  (server-to-server hops are switch hops + 2)\n";
 
@@ -1170,14 +1299,20 @@ int s2_main(const char *cmd, int argc, char **argv)
 		{ "fail", required_argument, NULL, 'X' },
 		{ "multipath", no_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'C' },
 		{ "dot", no_argument, NULL, 'D' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "plan", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct s2opts o = { .coords = "balanced", .ports = 10, .servers = 2,
 			    .rule = DP_S2_RULE_2HOP_PAPER, .keys = 100000,
 			    .seed = 1 };
+	struct dp_s2gen pg = { 0 }, before = { 0 };
 	struct s2net g = { 0 };
+	bool have_plan = false;
 	const char *key = NULL, *fail = NULL;
 	bool multipath = false, from_all = false;
 	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
@@ -1221,6 +1356,15 @@ int s2_main(const char *cmd, int argc, char **argv)
 		case 'X': fail = optarg; break;
 		case 'M': multipath = true; break;
 		case 'j': o.json = true; break;
+		case 'C': o.csv = true; break;
+		case 'p': o.plan_file = optarg; break;
+		case 'm':
+			if (strcmp(optarg, "plan")) {
+				fprintf(stderr, "dpsim: --mode takes plan (derived: --wiring derived)\n");
+				return 2;
+			}
+			o.plan_mode = true;
+			break;
 		case 'D': o.dot = true; break;
 		case 'r':
 			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
@@ -1245,8 +1389,14 @@ int s2_main(const char *cmd, int argc, char **argv)
 		fprintf(stderr, "dpsim: unknown coords '%s'\n", o.coords);
 		return 2;
 	}
-	if (o.file ? load_topo(&g, o.file) : gen_net(&g, &o))
+	if (o.plan_file || o.plan_mode) {
+		rc = plan_net(&g, &pg, &before, &o, growm);
+		if (rc)
+			return rc;
+		have_plan = true;
+	} else if (o.file ? load_topo(&g, o.file) : gen_net(&g, &o)) {
 		return o.file ? 1 : 2;
+	}
 	if (!strcmp(cmd, "paths")) {
 		rc = cmd_paths(&g, &o);
 	} else if (!strcmp(cmd, "ft")) {
@@ -1261,16 +1411,32 @@ int s2_main(const char *cmd, int argc, char **argv)
 		u32 rem = 0, add = 0;
 
 		rc = 0;
-		if (growm) {
-			rnd_seed(o.seed ^ 0x67726f77);
-			grow(&g, growm, o.ports - o.servers, &rem, &add);
+		if (have_plan && !o.dot) {
+			rc = dp_s2plan_print(stdout, &pg, before.x ? &before : NULL,
+					     o.csv ? DP_PLAN_CSV : o.json ?
+					     DP_PLAN_JSON : DP_PLAN_TEXT) ? 1 : 0;
+		} else if (growm && !have_plan) {
+			struct dp_s2gen p;
+
+			if (gen_from_net(&p, &g, growm, o.ports - o.servers)) {
+				net_free(&g);
+				return 1;
+			}
+			rnd_seed(o.seed ^ DP_S2PLAN_GROW_SALT);
+			dp_s2gen_grow(&p, &rng, growm, &rem, &add);
+			net_free(&g);
+			net_from_gen(&g, &p, o.servers);
+			dp_s2gen_free(&p);
 			fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
 				growm, rem, add);
 		}
 		if (o.dot)
 			print_dot(&g, NULL, 0, NULL);
-		else
+		else if (!have_plan)
 			print_plan(&g);
+	} else if (!strcmp(cmd, "compare")) {
+		rc = have_plan ? cmd_compare(&g, &pg, &o) :
+		     (fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n"), 2);
 	} else if (!strcmp(cmd, "locate") && key) {
 		u32 x[DP_S2_SPACES_MAX];
 
@@ -1285,5 +1451,7 @@ int s2_main(const char *cmd, int argc, char **argv)
 		rc = 2;
 	}
 	net_free(&g);
+	dp_s2gen_free(&pg);
+	dp_s2gen_free(&before);
 	return rc;
 }

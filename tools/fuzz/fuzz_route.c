@@ -9,7 +9,10 @@
  * key frame's dp_key_route_init() state, as is or with bits flipped) and
  * a reachability view (which neighbour each server hears on each port,
  * asymmetric, any density, the ports-up reports and S2's shortcut
- * tables).
+ * tables).  S2 in plan mode (coordinates a node cannot derive) learns its
+ * cables and hears coordinates through the view: one consistent set of
+ * coordinates and cables drawn from the input, and the frame carries its
+ * destination's, true or any values.
  * The frame is then relayed hop by hop exactly as dp_handle_frame() and
  * dp_relay() would: addresses checked (any dst on a key frame), delivered
  * at dst (a key frame: where routing says at_dst), else one dp_route()
@@ -32,13 +35,23 @@ struct fz_view {
 	u8 shortcut;	/* out of 256: a server knows a shortcut (S2) */
 };
 
+/* S2 plan mode: the peer on @port of @self, one per port, any graph. */
+static u32 fz_cable(const struct fz_view *fv, u32 self, u32 port)
+{
+	u32 peer = fz_mix(fv->seed ^ 0x77777777, self, port, 0) %
+		   fv->t->nodes;
+
+	return peer == self || port >= fv->t->nports ? DP_NODE_NONE : peer;
+}
+
 static bool fz_reachable(const void *ctx, u32 self, u32 port, u32 peer)
 {
 	const struct fz_view *fv = ctx;
 
 	/* As the Hello table: only the port's own neighbours are known. */
 	if (port >= fv->t->nports || !dp_addr_valid(fv->t, self) ||
-	    dp_port_neigh_index(fv->t, self, port, peer) < 0)
+	    dp_port_neigh_index(fv->t, self, port, peer) < 0 ||
+	    (fv->t->learn_peers && fz_cable(fv, self, port) != peer))
 		return false;
 	if ((fz_mix(fv->seed ^ 0x5a5a5a5a, peer, 0, 0) & 255) < fv->node_fail)
 		return false;
@@ -75,6 +88,59 @@ static bool fz_shortcut(const void *ctx, u32 self, u32 dst, u32 max_dist,
 	*peer = dp_port_neigh(fv->t, self, *port, 0);
 	*dist = 1 + (h >> 16) % max_dist;
 	return *peer != DP_NODE_NONE && fz_reachable(fv, self, *port, *peer);
+}
+
+/* Plan mode: a node's coordinates, the same wherever they are heard. */
+static u32 fz_xs(const struct fz_view *fv, u32 node, u32 *x, u32 max)
+{
+	u32 i;
+
+	if (max < fv->t->p.spaces)
+		return 0;
+	for (i = 0; i < fv->t->p.spaces; i++)
+		x[i] = fz_mix(fv->seed ^ 0xc00c0000, node, i, 0);
+	return fv->t->p.spaces;
+}
+
+static u32 fz_cable_peer(const void *ctx, u32 self, u32 port)
+{
+	const struct fz_view *fv = ctx;
+	u32 peer = fz_cable(fv, self, port);
+
+	return peer != DP_NODE_NONE && fz_reachable(fv, self, port, peer) ?
+	       peer : DP_NODE_NONE;
+}
+
+static u32 fz_coords(const void *ctx, u32 self, u32 port, u32 node, u32 *x,
+		     u32 max)
+{
+	if (node != self && !fz_reachable(ctx, self, port, node))
+		return 0;
+	return fz_xs(ctx, node, x, max);
+}
+
+/* What @peer's Hello lists: the peers it hears, in its port order. */
+static u32 fz_peer_neighs(const void *ctx, u32 self, u32 port, u32 peer,
+			  u32 *ids, u32 max)
+{
+	const struct fz_view *fv = ctx;
+	u32 q, n = 0;
+
+	if (!fz_reachable(fv, self, port, peer))
+		return 0;
+	for (q = 0; q < fv->t->nports && n < max; q++)
+		if (fz_cable_peer(fv, peer, q) != DP_NODE_NONE)
+			ids[n++] = fz_cable(fv, peer, q);
+	return n;
+}
+
+static u32 fz_peer_neigh_coords(const void *ctx, u32 self, u32 port,
+				u32 peer, u32 idx, u32 *x, u32 max)
+{
+	u32 ids[DP_MAX_PORTS], n;
+
+	n = fz_peer_neighs(ctx, self, port, peer, ids, DP_MAX_PORTS);
+	return idx < n ? fz_xs(ctx, ids[idx], x, max) : 0;
 }
 
 /* The relay's address check (dp_addr_ok()): a key frame's dst is a key. */
@@ -127,6 +193,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		p.nodes = fz_u16(&in) % 300;
 		p.spaces = fz_u8(&in) % 10;
 		p.seed = fz_u32(&in);
+		/* plan mode: any own coordinates (the view has the real ones) */
+		if (mode & 0x40) {
+			p.ncoords = p.spaces;
+			for (u32 i = 0; i < p.spaces && i < DP_COORDS_MAX; i++)
+				p.coords[i] = fz_u32(&in);
+		}
 	}
 	if (dp_topo_init(&t, &p, &why))
 		return 0;
@@ -169,6 +241,21 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	v.ports_up = fz_ports_up;
 	v.shortcut = fz_shortcut;
 	v.ctx = &fv;
+	if (t.learn_peers) {
+		u32 x[DP_COORDS_MAX], n = fz_xs(&fv, st.dst, x, DP_COORDS_MAX);
+
+		v.cable_peer = fz_cable_peer;
+		v.coords = fz_coords;
+		v.peer_neighs = fz_peer_neighs;
+		v.peer_neigh_coords = fz_peer_neigh_coords;
+		/*
+		 * Mode bit 7: the sender's coordinates of the destination;
+		 * and bit 4 flips them as a hostile relay could.
+		 */
+		if (mode & 0x80 && dp_route_set_coords(&t, &st, x, n) &&
+		    mode & 0x10)
+			st.coords[0] ^= fz_u32(&in);
+	}
 
 	for (;;) {
 		struct dp_hop hop = { 0 };
@@ -193,7 +280,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		FZ_CHECK(dp_addr_valid(&t, hop.next));
 		FZ_CHECK(hop.next != from);
 		FZ_CHECK(dp_port_neigh_index(&t, from, hop.port, hop.next) >= 0);
-		FZ_CHECK(dp_peer_port(&t, from, hop.port, hop.next) >= 0);
+		/* learned cabling: no node knows another's ports */
+		FZ_CHECK(t.learn_peers ||
+			 dp_peer_port(&t, from, hop.port, hop.next) >= 0);
 		FZ_CHECK(hop.phase < t.ops->nphases);
 		if (view)
 			FZ_CHECK(fz_reachable(&fv, from, hop.port, hop.next));

@@ -240,6 +240,45 @@ check "s2 plan --grow: the grown network routes every pair" 0 \
 has "s2 grown network has 36 switches" '"switches":36,'
 rm -f /tmp/dpsim-s2plan.$$
 
+# S2 plan mode: the kernel's routing core (dp_walk on the plan's table:
+# coordinates and peers from the view, dst's coordinates in the frame)
+# takes the path s2sim's own greedy takes, pair by pair, every rule
+P="--topo s2 --mode plan --ports 8 --spaces 3 --seed 2"
+check "s2 plan: core = s2sim, 64 nodes, all pairs, 3 rules" 0 $D compare $P --nodes 64 --json
+has "s2 plan 64: no pair differs" '"1hop_differ":0,'
+has "s2 plan 64: 2hop-sim too" '"2hop-sim_differ":0,'
+has "s2 plan 64: 2hop too, all delivered" '"2hop_differ":0,"2hop_core_delivered":4032,"2hop_sim_delivered":4032,'
+has "s2 plan 64: hashed first hops (Algorithm 2) too" '"multipath_pairs":12096,"multipath_differ":0,'
+check "s2 plan: core = s2sim with 10% of the cables failed" 0 $D compare $P --nodes 64 --fail-links 0.1 --json
+has "s2 plan 64, failed cables: no pair differs" '"failed_links":26,"1hop_pairs":4032,"1hop_differ":0,'
+has "s2 plan 64, failed cables: 2hop" '"2hop_differ":0,'
+has "s2 plan 64, failed cables: multipath" '"multipath_differ":0,'
+check "s2 plan: core = s2sim after --grow 16" 0 $D compare $P --nodes 64 --grow 16 --json
+has "s2 plan grown to 80: no pair differs" '"nodes":80,'
+has "s2 plan grown to 80: every ring cabled" '"ring_missing":0}'
+has "s2 plan grown: 2hop, all delivered" '"2hop_differ":0,"2hop_core_delivered":6320,'
+check "s2 plan: core = s2sim, grown, 20% failed" 0 $D compare $P --nodes 64 --grow 16 --fail-links 0.2 --json
+has "s2 plan grown, failed: 2hop-sim" '"2hop-sim_differ":0,'
+has "s2 plan grown, failed: 2hop" '"2hop_differ":0,'
+check "s2 plan: core = s2sim, 250 nodes, 4 spaces" 0 $D compare --topo s2 --mode plan --ports 8 --spaces 4 --seed 5 --nodes 250 --json
+has "s2 plan 250: no pair differs" '"1hop_differ":0,'
+has "s2 plan 250: 2hop" '"2hop_differ":0,"2hop_core_delivered":62250,'
+# the document read back routes the same; grown after reading, it is the
+# plan grown when generated, byte for byte
+$D plan $P --nodes 40 > /tmp/dpsim-s2plan.$$
+check "s2 plan --plan FILE: core = s2sim" 0 $D compare --topo s2 --plan /tmp/dpsim-s2plan.$$ --fail-links 0.05 --json
+has "s2 plan --plan FILE: 40 nodes, no pair differs" '"nodes":40,"ports":8,"spaces":3,"failed_links":8,"1hop_pairs":1560,"1hop_differ":0,'
+$D plan --topo s2 --plan /tmp/dpsim-s2plan.$$ --grow 5 > /tmp/dpsim-s2plan-a.$$
+$D plan $P --nodes 40 --grow 5 > /tmp/dpsim-s2plan-b.$$
+cmp -s /tmp/dpsim-s2plan-a.$$ /tmp/dpsim-s2plan-b.$$ &&
+	ok "s2 plan --plan FILE --grow 5 = plan --grow 5" || ko "s2 plan: growing a read plan differs"
+check "s2 plan: a torn document" 1 sh -c "head -n 20 /tmp/dpsim-s2plan.$$ > /tmp/dpsim-s2plan-a.$$; $D compare --topo s2 --plan /tmp/dpsim-s2plan-a.$$"
+check "s2 plan: a cable named differently at its ends" 1 sh -c "sed '2s|ports [0-9]*/|ports 39/|' /tmp/dpsim-s2plan.$$ > /tmp/dpsim-s2plan-a.$$; $D compare --topo s2 --plan /tmp/dpsim-s2plan-a.$$"
+check "s2 compare without a plan" 2 $D compare --topo s2 --switches 20 --ports 8
+check "s2 plan mode: 256 nodes refused" 2 $D plan $P --nodes 256
+check "s2 bad --mode" 2 $D plan --topo s2 --mode derived --nodes 20
+rm -f /tmp/dpsim-s2plan.$$ /tmp/dpsim-s2plan-a.$$ /tmp/dpsim-s2plan-b.$$
+
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
