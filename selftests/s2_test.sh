@@ -488,6 +488,18 @@ s2_plan_index() {
 	[ ${#CABLES[@]} -gt 0 ] && [ ${#GROW_ADD[@]} -gt 0 ]
 }
 
+# s2_plan_warm SRC DST...: every destination's coordinates known at SRC
+# (route get answers rather than EAGAIN): the cache forgets an entry
+# unused for 60 s, and a slow guest's pings may be older than that.
+s2_plan_warm() {
+	local s=$1 d
+	shift
+	for d; do
+		ip netns exec "s2-$s" "$DPCTL" route get "$d" dev dp0 > /dev/null 2>&1
+	done
+	wait_for 10 ip netns exec "s2-$s" "$DPCTL" route get "$@" dev dp0 > /dev/null 2>&1
+}
+
 # s2_plan_routes: from every node, route get's first hop to every other
 # node (a plan-mode node computes no decision but its own) equals the
 # first hop of dpsim's path on the plan, and route trace to one
@@ -505,6 +517,7 @@ s2_plan_routes() {
 	done < <("$DPSIM" pairs "${OPTS[@]}")
 	for ((s = 0; s < N; s++)); do
 		read -r -a dl <<<"${dsts[$s]}"
+		s2_plan_warm "$s" "${dl[@]}" || echo "$s: not every destination resolved"
 		route_get_cmp "s2-$s" "$s" "first hop " "${dl[@]}"
 	done
 	for ((s = 0; s < N; s++)); do

@@ -885,6 +885,25 @@ static int s2_route_key(const struct dp_topo *t, u32 self,
 }
 
 /*
+ * The destination's point: derived from its id, or in plan mode the
+ * coordinates the frame carries (false without them: no node can route
+ * it).
+ */
+static bool s2_dst_point(const struct s2_priv *d,
+			 const struct dp_route_state *st, u32 *xd)
+{
+	u32 i;
+
+	if (d->plan && (!(st->flags & S2_FL_COORDS) ||
+			st->ncoords != d->spaces))
+		return false;
+	for (i = 0; i < d->spaces; i++)
+		xd[i] = d->plan ? st->coords[i] :
+				  dp_s2_coord(d->seed, d->nodes, st->dst, i);
+	return true;
+}
+
+/*
  * One hop of greediest routing, as dp_s2_greedy() decides it (the same
  * candidates in the same order as dpsim's: live 1-hop neighbours in port
  * order, then each one's neighbours as its Hello lists them, ties to the
@@ -924,7 +943,7 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop)
 {
 	const struct s2_priv *d = s2p(t);
-	u32 xd[DP_S2_SPACES_MAX], i, rule, known;
+	u32 xd[DP_S2_SPACES_MAX], rule, known;
 	struct s2_ctx c;
 	int pick;
 	u8 phase;
@@ -949,17 +968,7 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		return s2_shortcut(t, self, st, v, st->word, hop) ? 0 :
 		       s2_drop(hop, S2_DROP_SHORTCUT_LOST);
 
-	if (d->plan) {
-		/* the frame carries them; without, no relay can route it */
-		if (!(st->flags & S2_FL_COORDS) || st->ncoords != d->spaces)
-			return s2_drop(hop, S2_DROP_NO_COORDS);
-		for (i = 0; i < d->spaces; i++)
-			xd[i] = st->coords[i];
-	} else {
-		for (i = 0; i < d->spaces; i++)
-			xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
-	}
-	if (!s2_ctx_init(&c, t, self, xd, v))
+	if (!s2_dst_point(d, st, xd) || !s2_ctx_init(&c, t, self, xd, v))
 		return s2_drop(hop, S2_DROP_NO_COORDS);
 	/* Algorithm 2: the flow's first hop among the closer neighbours. */
 	if (st->flags & S2_FL_FIRST) {
@@ -992,22 +1001,13 @@ static u32 s2_route_choices(const struct dp_topo *t, u32 self,
 			    const struct dp_view *v, u32 *ids, u32 max)
 {
 	const struct s2_priv *d = s2p(t);
-	u32 xd[DP_S2_SPACES_MAX], p, i, cnt = 0;
+	u32 xd[DP_S2_SPACES_MAX], p, cnt = 0;
 	struct s2_ctx c;
 
 	if (!(st->flags & S2_FL_FIRST) || !dp_addr_valid(t, self) ||
 	    !dp_addr_valid(t, st->dst) || self == st->dst)
 		return 0;
-	if (d->plan) {
-		if (st->ncoords != d->spaces)
-			return 0;
-		for (i = 0; i < d->spaces; i++)
-			xd[i] = st->coords[i];
-	} else {
-		for (i = 0; i < d->spaces; i++)
-			xd[i] = dp_s2_coord(d->seed, d->nodes, st->dst, i);
-	}
-	if (!s2_ctx_init(&c, t, self, xd, v))
+	if (!s2_dst_point(d, st, xd) || !s2_ctx_init(&c, t, self, xd, v))
 		return 0;
 	for (p = 0; p < d->ports; p++) {
 		if (c.peer[p] == DP_NODE_NONE || c.mc1[p] >= c.ms)
