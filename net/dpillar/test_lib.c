@@ -164,10 +164,14 @@ u64 dpt_stat_outcomes(const struct dpt_dev *d)
 	/* The receive drops, as dp_get_stats64() sums them. */
 	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
 		sum += dpt_stat(d, i);
-	/* ... and those appended after the detour counters. */
-	for (i = DP_STAT_DROP_VLAN; i < DP_STAT_MAX; i++)
+	/*
+	 * ... and those appended after the detour counters; not the events
+	 * that are no frame's end (discoveries started, shortcuts and
+	 * coordinates learned, our own packets dropped on the way out).
+	 */
+	for (i = DP_STAT_DROP_VLAN; i <= DP_STAT_HELLO_MAC_CHANGE; i++)
 		sum += dpt_stat(d, i);
-	return sum;
+	return sum + dpt_stat(d, DP_STAT_SC_BAD);
 }
 
 struct sk_buff *dpt_frame(struct kunit *test, struct dpt_dev *d, u32 port,
