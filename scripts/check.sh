@@ -92,12 +92,12 @@ NIC_VM=(--nic virtio-net-pci:0 --nic virtio-net-pci:0
 # The smaller fabric and topologies of the older and the debug kernel.
 SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3"
 	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2"
-	--env "DPILLAR_S2_SIZES=16:4:2:7")
+	--env "DPILLAR_S2_SIZES=16:4:2:7 16:4:2:7:plan:2")
 # The debug kernel builds a (4,3) topology in ~2 min: (4,2) only there
 # (KUnit runs the routing core on every size).
 DEBUG_SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2"
 	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:2:2:2"
-	--env "DPILLAR_S2_SIZES=8:4:2:7")
+	--env "DPILLAR_S2_SIZES=8:4:2:7 8:4:2:7:plan:2")
 
 passed=0 failed=0 failures=()
 t0=$(date +%s)

@@ -533,7 +533,12 @@ s2_plan_routes() {
 	done
 	s2_stats > "$S2_TMP/st"
 	echo "$cmp (first hop or trace) compared, $bad differ; coords_resolve $(s2_stat "$S2_TMP/st" coords_resolve), coords_learned $(s2_stat "$S2_TMP/st" coords_learned), tx_resolving $(s2_stat "$S2_TMP/st" tx_resolving)"
-	[ $bad = 0 ] && [ "$(s2_stat "$S2_TMP/st" coords_resolve)" -gt 0 ]
+	[ $bad = 0 ] || return 1
+	# A destination 3 or more hops away is no neighbour's neighbour:
+	# only a resolution can have told the source its coordinates.
+	awk '$4 > 2 { far = 1 } END { exit !far }' < <("$DPSIM" pairs "${OPTS[@]}") ||
+		return 0
+	[ "$(s2_stat "$S2_TMP/st" coords_resolve)" -gt 0 ]
 }
 
 # s2_conf ID: node ID's dp0 configuration as dpctl shows it.

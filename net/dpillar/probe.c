@@ -209,11 +209,14 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
 
 	if (st->ncoords)
 		return true;
-	rcu_read_lock_bh();
+	/* RCU for the neighbour tables, BHs off for the cache */
+	local_bh_disable();
+	rcu_read_lock();
 	ok = dp_coords_lookup(dp, st->dst, x);
 	if (!ok)
 		dp_coords_resolve(dp, st->dst);
-	rcu_read_unlock_bh();
+	rcu_read_unlock();
+	local_bh_enable();
 	if (ok)
 		return dp_route_set_coords(&dp->topo, st, x,
 					   dp->topo.p.ncoords);
