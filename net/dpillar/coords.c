@@ -249,3 +249,64 @@ void dp_coords_stop(struct dp_priv *dp)
 	spin_unlock_bh(&dp->coords.lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_stop);
+
+/*
+ * A sender's part in plan mode: @st gets its destination's coordinates
+ * (dp_route_set_coords()), or false and a resolution starts.  Under
+ * rcu_read_lock with BHs off, as dp_coords_lookup().
+ */
+bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st)
+{
+	u32 x[DP_COORDS_MAX];
+
+	if (!dp_coords_lookup(dp, st->dst, x)) {
+		dp_coords_resolve(dp, st->dst);
+		return false;
+	}
+	return dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords);
+}
+
+/*
+ * struct dpillar_coords on the wire, the one codec of every frame that
+ * carries one (data, probes, shortcut discovery).  dp_coords_put() writes
+ * @n (1 .. DP_COORDS_MAX) coordinates at @c, whose room the caller made
+ * (struct_size(c, x, n) bytes).
+ */
+void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n)
+{
+	u32 i;
+
+	c->count = n;
+	memset(c->reserved, 0, sizeof(c->reserved));
+	for (i = 0; i < n; i++)
+		c->x[i] = htonl(x[i]);
+}
+
+/*
+ * Read the struct dpillar_coords at offset @off of @skb into @x and *@n,
+ * pulled into the linear area first (skb->data may move).  Returns the
+ * bytes it takes, or -1 when it is cut short or its count is 0 or above
+ * DP_COORDS_MAX; whether the count fits the fabric is the caller's check.
+ */
+int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n)
+{
+	const struct dpillar_coords *c;
+	unsigned int len;
+	u32 i;
+
+	*n = 0;
+	if (!pskb_may_pull(skb, off + sizeof(*c)))
+		return -1;
+	c = (const struct dpillar_coords *)(skb->data + off);
+	if (!c->count || c->count > DP_COORDS_MAX)
+		return -1;
+	len = struct_size(c, x, c->count);
+	if (!pskb_may_pull(skb, off + len))
+		return -1;
+	c = (const struct dpillar_coords *)(skb->data + off);
+	for (i = 0; i < c->count; i++)
+		x[i] = ntohl(c->x[i]);
+	*n = c->count;
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_pull);

@@ -62,5 +62,11 @@ bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x);
 void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n);
 void dp_coords_resolve(struct dp_priv *dp, u32 node);
 bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
+bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st);
+
+struct sk_buff;
+struct dpillar_coords;
+void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n);
+int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n);
 
 #endif /* _DPILLAR_COORDS_H */

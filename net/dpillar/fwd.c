@@ -114,26 +114,15 @@ void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
 int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 		 struct dp_route_state *st)
 {
-	const struct dpillar_coords *c;
-	unsigned int len;
 	u8 flag = t->ops ? t->ops->coords_flag : 0;
-	u32 i;
+	u32 n;
+	int len;
 
 	st->ncoords = 0;
 	if (!flag || !(((const struct dpillar_hdr *)skb->data)->flags & flag))
 		return 0;
-	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*c)))
-		return -1;
-	c = (const struct dpillar_coords *)(skb->data + DP_HDR_LEN);
-	if (!c->count || c->count > DP_COORDS_MAX)
-		return -1;
-	len = struct_size(c, x, c->count);
-	if (!pskb_may_pull(skb, DP_HDR_LEN + len))
-		return -1;
-	c = (const struct dpillar_coords *)(skb->data + DP_HDR_LEN);
-	for (i = 0; i < c->count; i++)
-		st->coords[i] = ntohl(c->x[i]);
-	st->ncoords = c->count;
+	len = dp_coords_pull(skb, DP_HDR_LEN, st->coords, &n);
+	st->ncoords = n;
 	return len;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_rx);
@@ -146,7 +135,6 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_rx);
 bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
 {
 	struct dpillar_coords *c;
-	u32 i;
 
 	if (!st->ncoords)
 		return true;
@@ -154,10 +142,7 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
 	    skb_headroom(skb) < struct_size(c, x, st->ncoords))
 		return false;
 	c = skb_push(skb, struct_size(c, x, st->ncoords));
-	c->count = st->ncoords;
-	memset(c->reserved, 0, sizeof(c->reserved));
-	for (i = 0; i < st->ncoords; i++)
-		c->x[i] = htonl(st->coords[i]);
+	dp_coords_put(c, st->coords, st->ncoords);
 	return true;
 }
 
@@ -326,15 +311,9 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
 	else
 		dp_psel_route_init(dp, dst, hash, &st);
 	/* S2 plan mode: the destination's coordinates travel with it. */
-	if (!key && dp->topo.ext_len) {
-		u32 x[DP_COORDS_MAX];
-
-		if (!dp_coords_lookup(dp, dst, x)) {
-			dp_coords_resolve(dp, dst);
-			why = DP_STAT_TX_RESOLVING;
-			goto drop;
-		}
-		dp_route_set_coords(&dp->topo, &st, x, dp->topo.p.ncoords);
+	if (!key && dp->topo.ext_len && !dp_coords_route(dp, &st)) {
+		why = DP_STAT_TX_RESOLVING;
+		goto drop;
 	}
 	if (skb_cow_head(skb, ETH_HLEN + DP_HDR_LEN + dp->topo.ext_len)) {
 		why = DP_STAT_DROP_NOMEM;

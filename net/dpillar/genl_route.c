@@ -113,17 +113,13 @@ static int dp_genl_put_hop(struct sk_buff *skb, const struct dp_priv *dp,
 static bool dp_genl_route_coords(struct dp_priv *dp,
 				 struct dp_route_state *st)
 {
-	u32 x[DP_COORDS_MAX];
 	bool ok;
 
 	/* The cache and discovery are the softirq's too: BHs off. */
 	local_bh_disable();
-	ok = dp_coords_lookup(dp, st->dst, x);
-	if (!ok)
-		dp_coords_resolve(dp, st->dst);
+	ok = dp_coords_route(dp, st);
 	local_bh_enable();
-	return ok && dp_route_set_coords(&dp->topo, st, x,
-					 dp->topo.p.ncoords);
+	return ok;
 }
 
 /*

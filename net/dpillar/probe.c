@@ -40,33 +40,20 @@ static struct dpillar_probe *dp_probe_body(const struct dp_priv *dp,
 					dp->topo.ext_len);
 }
 
-/* The sender's coordinates behind the probe (plan mode), host order. */
-static u32 dp_probe_src_coords(const struct dp_priv *dp,
-			       const struct sk_buff *skb, u32 *x)
+/*
+ * The sender's coordinates behind the probe (plan mode), host order: how
+ * many, 0 when there are none of the fabric's count.
+ */
+static u32 dp_probe_src_coords(const struct dp_priv *dp, struct sk_buff *skb,
+			       u32 *x)
 {
-	const struct dpillar_coords *c;
-	u32 i;
+	u32 n;
 
-	if (!dp->topo.ext_len)
+	if (!dp->topo.ext_len ||
+	    dp_coords_pull(skb, DP_PROBE_LEN + dp->topo.ext_len, x, &n) < 0 ||
+	    n != dp->topo.p.ncoords)
 		return 0;
-	c = (const void *)((const u8 *)dp_probe_body(dp, skb) +
-			   sizeof(struct dpillar_probe));
-	if (c->count != dp->topo.p.ncoords)
-		return 0;
-	for (i = 0; i < c->count; i++)
-		x[i] = ntohl(c->x[i]);
-	return c->count;
-}
-
-/* Write @n coordinates @x as a struct dpillar_coords at @at. */
-static void dp_probe_put_coords(u8 *at, const u32 *x, u32 n)
-{
-	struct dpillar_coords *c = (struct dpillar_coords *)at;
-	u32 i;
-
-	c->count = n;
-	for (i = 0; i < n; i++)
-		c->x[i] = htonl(x[i]);
+	return n;
 }
 
 void dp_probe_init(struct dp_priv *dp)
@@ -169,9 +156,10 @@ static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
 	h->dst = htonl(st->dst);
 	*p = dp_probe_body(dp, skb);
 	if (t->ext_len) {
-		dp_probe_put_coords((u8 *)(h + 1), st->coords, st->ncoords);
-		dp_probe_put_coords((u8 *)(*p + 1), t->p.coords,
-				    t->p.ncoords);
+		dp_coords_put((struct dpillar_coords *)(h + 1), st->coords,
+			      st->ncoords);
+		dp_coords_put((struct dpillar_coords *)(*p + 1), t->p.coords,
+			      t->p.ncoords);
 	}
 	return skb;
 }
@@ -203,7 +191,6 @@ static bool dp_probe_detours(struct dp_priv *dp,
 static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
 			    struct dp_probe_result *local)
 {
-	u32 x[DP_COORDS_MAX];
 	struct dp_hop hop;
 	bool ok;
 
@@ -212,14 +199,11 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
 	/* RCU for the neighbour tables, BHs off for the cache */
 	local_bh_disable();
 	rcu_read_lock();
-	ok = dp_coords_lookup(dp, st->dst, x);
-	if (!ok)
-		dp_coords_resolve(dp, st->dst);
+	ok = dp_coords_route(dp, st);
 	rcu_read_unlock();
 	local_bh_enable();
 	if (ok)
-		return dp_route_set_coords(&dp->topo, st, x,
-					   dp->topo.p.ncoords);
+		return true;
 	if (!local)
 		return false;
 	memset(local, 0, sizeof(*local));

@@ -193,7 +193,6 @@ static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
 	struct dpillar_coords *pc;
 	struct dpillar_hdr *h;
 	struct sk_buff *skb;
-	u32 i;
 
 	if (c->n)
 		len += struct_size(pc, x, c->n);
@@ -214,12 +213,8 @@ static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
 	p = (struct dpillar_shortcut *)(h + 1);
 	p->sender = htonl(dp->self);
 	p->hops = hops;
-	if (c->n) {
-		pc = (struct dpillar_coords *)(p + 1);
-		pc->count = c->n;
-		for (i = 0; i < c->n; i++)
-			pc->x[i] = htonl(c->x[i]);
-	}
+	if (c->n)
+		dp_coords_put((struct dpillar_coords *)(p + 1), c->x, c->n);
 	skb->priority = TC_PRIO_CONTROL;
 	dp_send_on(port, skb, mac);
 }
@@ -534,23 +529,11 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 static bool dp_sc_pull_coords(struct dp_priv *dp, struct sk_buff *skb,
 			      struct dp_sc_coords *c)
 {
-	const struct dpillar_coords *pc;
-	u32 n = dp->topo.p.ncoords, i;
-
 	c->n = 0;
 	if (!dp_s2_plan_mode(&dp->topo))
 		return true;
-	if (n > DP_COORDS_MAX || !pskb_may_pull(skb, DP_SC_LEN + sizeof(*pc)))
-		return false;
-	pc = (const struct dpillar_coords *)(skb->data + DP_SC_LEN);
-	if (pc->count != n ||
-	    !pskb_may_pull(skb, DP_SC_LEN + struct_size(pc, x, n)))
-		return false;
-	pc = (const struct dpillar_coords *)(skb->data + DP_SC_LEN);
-	for (i = 0; i < n; i++)
-		c->x[i] = ntohl(pc->x[i]);
-	c->n = n;
-	return true;
+	return dp_coords_pull(skb, DP_SC_LEN, c->x, &c->n) >= 0 &&
+	       c->n == dp->topo.p.ncoords;
 }
 
 /* A SHORTCUT_PROBE or _REPLY from the port @port_idx (softirq, RCU). */
