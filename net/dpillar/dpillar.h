@@ -476,6 +476,7 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
 /* gso.c */
 void dp_gso_register(void);
 void dp_gso_unregister(void);
+void dp_port_xmit(struct sk_buff *skb);
 bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 
 /* genl.c */
