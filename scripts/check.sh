@@ -29,7 +29,7 @@
 #
 #   --tests PATTERN,...    only the steps whose short name matches one of
 #                          the shell patterns: a guest suite by its name
-#                          (smoke topo link up data ft genl nic kunit), a host
+#                          (smoke topo link up data ft genl nic nic_tcp kunit), a host
 #                          step by its own (deps tools dpsim splat dpctl
 #                          checkpatch install dkms fuzz spec modules
 #                          debug-kernel rig)
@@ -82,6 +82,7 @@ GUEST_TESTS=(
 	selftests/dcell_test.sh
 	selftests/xdcent_test.sh
 	selftests/nic_test.sh
+	selftests/nic_tcp_test.sh
 	selftests/s2_test.sh
 )
 # nic_test.sh's fabric: emulated NICs on QEMU hubs (see the suite), added
@@ -89,8 +90,14 @@ GUEST_TESTS=(
 # virtio-net (debug-kernel.config): the suite runs on the Debian kernels.
 NIC_VM=(--nic virtio-net-pci:0 --nic virtio-net-pci:0
 	--nic virtio-net-pci:1 --nic virtio-net-pci:2)
+# nic_tcp_test.sh's matrix: four NICs of each model (e1000e, e1000,
+# vmxnet3, virtio-net), on hubs of their own.  Not on the debug kernel
+# either: its drivers are not built in (that changes the cached kernel,
+# ~25 min to build again; dpillar.rst, "Offloads").
+read -r -a NIC_TCP_VM <<<"$(bash selftests/nic_tcp_test.sh --vm-args)"
 # The smaller fabric and topologies of the older and the debug kernel.
 SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3"
+	--env "NIC_TOPOS=bcube"
 	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2"
 	--env "DPILLAR_S2_SIZES=16:4:2:7 16:4:2:7:plan:2")
 # The debug kernel builds a (4,3) topology in ~2 min: (4,2) only there
@@ -474,7 +481,10 @@ fi
 kernel_wanted debug && [ $debug_build = 0 ] &&
 	not_run+=("debug kernel build, its module and guest (TESTS)")
 for t in "${SEL[@]}"; do
-	[ "$(short_name "$t")" = nic ] || DEBUG_TESTS+=("$t")
+	case "$(short_name "$t")" in
+	nic|nic_tcp) ;;
+	*) DEBUG_TESTS+=("$t") ;;
+	esac
 done
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
@@ -502,7 +512,10 @@ if [ $guest_suites = 1 ]; then
 		opts=()
 		[ "$abi" = "${ABIS[-1]}" ] || opts=("${SMALL[@]}")	# older kernels
 		for t in "${SEL[@]}"; do
-			[ "$(short_name "$t")" = nic ] && opts+=("${NIC_VM[@]}")
+			case "$(short_name "$t")" in
+			nic) opts+=("${NIC_VM[@]}") ;;
+			nic_tcp) opts+=("${NIC_TCP_VM[@]}") ;;
+			esac
 		done
 		STEP_TIME=$GUEST_DIR/guest-$abi/wall
 		step "guest $abi: tests, then taint/reload checks" \

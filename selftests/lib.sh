@@ -332,6 +332,19 @@ track_link() {
 # ---- module -----------------------------------------------------------------
 # load_module: insmod $DPILLAR_KO, or modprobe dpillar when it is unset.
 # Unloaded at exit.  Returns 4 (skip) when no module can be found.
+# dp0_up NS IP4 IP6: dp0 up in NS with the fabric addresses of one server
+# (IP4/32, IP6/128) and the routes to the rest of the fabric (10/8 and
+# the /96 of the default prefixes).
+dp0_up() {
+	ip -n "$1" -b - <<-EOF
+	link set dp0 up
+	addr add $2/32 dev dp0
+	route add 10.0.0.0/8 dev dp0
+	addr add $3/128 dev dp0 nodad
+	route add fd64:7069:6c6c:6172::/96 dev dp0
+	EOF
+}
+
 load_module() {
 	local name=dpillar
 	if lsmod | grep -q "^$name "; then

@@ -88,13 +88,7 @@ build() {
 		ip netns exec "${S[i]}" "$DPCTL" link add dp0 topo bcube n 2 \
 			k 1 addr "${ADDR[i]}" port0 p0 port1 p1 \
 			hello $HELLO dead $DEAD || return 1
-		ip -n "${S[i]}" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add ${IP4[i]}/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		addr add ${IP6[i]}/128 dev dp0 nodad
-		route add fd64:7069:6c6c:6172::/96 dev dp0
-		EOF
+		dp0_up "${S[i]}" "${IP4[i]}" "${IP6[i]}" || return 1
 	done
 }
 run_test "two servers, ports on emulated $DRIVER NICs" build
