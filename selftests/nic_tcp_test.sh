@@ -92,13 +92,16 @@ sysctl -qw net.ipv6.conf.default.accept_dad=0
 
 # nics HUB: the guest's names of the NICs on hub HUB, in --nic order.
 nics() {
-	local f hub
-	hub=$(printf '52:54:00:d9:%02x:' "$1")
+	local f a hub out=()
+	printf -v hub '52:54:00:d9:%02x:' "$1"
 	for f in /sys/class/net/*/address; do
-		case "$(cat "$f")" in
-		"$hub"*) echo "$(cat "$f") $(basename "$(dirname "$f")")" ;;
-		esac
-	done | sort | awk '{ print $2 }'
+		read -r a < "$f"
+		[[ $a == "$hub"* ]] && out+=("$a ${f%/address}")
+	done
+	[ ${#out[@]} -gt 0 ] || return 0
+	printf '%s\n' "${out[@]}" | sort | while read -r a f; do
+		echo "${f##*/}"
+	done
 }
 nic_count() { [ "$(nics "$1" | wc -l)" -eq 2 ]; }
 
@@ -107,11 +110,15 @@ IDS=(0 2 3)
 IP4=(10.0.0.0 10.0.0.2 10.0.0.3)
 IP6=(fd64:7069:6c6c:6172::0:0 fd64:7069:6c6c:6172::0:2
 	fd64:7069:6c6c:6172::0:3)
-NSS=()
+NSS=() SERVERS=()
 nic_destroy() {
-	local ns
+	local ns f
+	for f in "${SERVERS[@]}"; do
+		kill "$(cat "$f" 2>/dev/null)" 2>/dev/null
+		rm -f "$f"
+	done
 	for ns in "${NSS[@]}"; do ip netns del "$ns" 2>/dev/null; done
-	NSS=()
+	NSS=() SERVERS=()
 }
 defer nic_destroy
 
@@ -139,9 +146,12 @@ setup() {
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
 		ip -n "$n" link set p0 up && ip -n "$n" link set p1 up || return 1
-		ip netns exec "$n" ethtool -k p0 | grep -E '^(tx-checksumming|scatter-gather|tcp-segmentation-offload|generic-receive-offload):' |
-			tr -d '\n' | sed 's/^/# '"${ROLES[i]}"' p0: /'
-		echo
+	done
+	# One iperf3 server at each end for the model's every run.
+	for i in 0 2; do
+		n=$(ns "$m" "${ROLES[i]}")
+		ip netns exec "$n" iperf3 -s -D -I "/tmp/iperf.$n.pid" || return 1
+		SERVERS+=("/tmp/iperf.$n.pid")
 	done
 }
 
@@ -213,18 +223,14 @@ malformed() {
 	echo "$sum"
 }
 
-# iperf M FROM TO [iperf3 options]: JSON of one run, FROM the client.
+# iperf M FROM TO [iperf3 options]: JSON of one run, FROM the client, to
+# the server setup() started at TO.
 iperf() {
-	local m=$1 from=$2 to=$3 srv
+	local m=$1 from=$2
 	shift 3
-	srv=$(ns "$m" "$to")
-	ip netns exec "$srv" iperf3 -s -1 -D -I "/tmp/iperf.$srv.pid" >/dev/null 2>&1
-	wait_for 5 ip netns exec "$srv" sh -c 'ss -ltn | grep -q ":5201 "'
 	# A dead path (no segment crosses) must not hang the suite.
 	ip netns exec "$(ns "$m" "$from")" timeout 60 iperf3 -J -c "$1" \
 		--connect-timeout 5000 "${@:2}" 2>/dev/null
-	kill "$(cat "/tmp/iperf.$srv.pid" 2>/dev/null)" 2>/dev/null
-	rm -f "/tmp/iperf.$srv.pid"
 }
 
 # tcp M DIR: Mbit/s and retransmitted share of one TCP run ("s2d": s is
@@ -369,7 +375,7 @@ jumbo() {
 	# two of its NICs, next to dpillar (the ports pass what is not ours).
 	lla=$(ip -n "$(ns "$m" r)" -6 -o addr show dev p1 scope link |
 		awk '{ sub("/.*", "", $4); print $4 }')
-	if ! wait_for 20 ip netns exec "$(ns "$m" s)" ping -6 -c 1 -W 1 -q -M do \
+	if ! wait_for 10 ip netns exec "$(ns "$m" s)" ping -6 -c 1 -W 1 -q -M do \
 		-s 8900 "$lla%p1" >/dev/null; then
 		echo "${MODELS[m]} does not carry a 9000-byte frame between two of its NICs here"
 		return "$KSFT_SKIP"
