@@ -329,9 +329,6 @@ track_link() {
 	_link_list+=("$1${2:+@$2}")
 }
 
-# ---- module -----------------------------------------------------------------
-# load_module: insmod $DPILLAR_KO, or modprobe dpillar when it is unset.
-# Unloaded at exit.  Returns 4 (skip) when no module can be found.
 # dp0_up NS IP4 IP6: dp0 up in NS with the fabric addresses of one server
 # (IP4/32, IP6/128) and the routes to the rest of the fabric (10/8 and
 # the /96 of the default prefixes).
@@ -345,6 +342,9 @@ dp0_up() {
 	EOF
 }
 
+# ---- module -----------------------------------------------------------------
+# load_module: insmod $DPILLAR_KO, or modprobe dpillar when it is unset.
+# Unloaded at exit.  Returns 4 (skip) when no module can be found.
 load_module() {
 	local name=dpillar
 	if lsmod | grep -q "^$name "; then

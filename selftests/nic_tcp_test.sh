@@ -194,9 +194,12 @@ offloads() {
 			[ "$(ip -n "$n" link show "$p" 2>/dev/null | grep -c master)" = 1 ] || continue
 			ip netns exec "$n" ethtool -K "$p" tx "$v" sg "$v" tso "$v" \
 				gso "$v" gro "$v" >/dev/null 2>&1
+			# NIC_ON_EXTRA (e.g. "gro off"): "on" minus some features,
+			# to find which one a difference between on and off follows.
+			# A model that fixes a feature refuses it: what could change
+			# has, so neither call's status counts.
 			[ "$v" = on ] && [ -n "${NIC_ON_EXTRA:-}" ] &&
 				ip netns exec "$n" ethtool -K "$p" $NIC_ON_EXTRA >/dev/null 2>&1
-			# Some models fix a feature; what could change has.
 			true
 		done
 	done
@@ -223,24 +226,26 @@ malformed() {
 	echo "$sum"
 }
 
-# iperf M FROM TO [iperf3 options]: JSON of one run, FROM the client, to
-# the server setup() started at TO.
+# iperf M FROM TO [iperf3 options]: JSON of one run from the client at
+# role FROM to the server setup() started at role TO (s or d).
 iperf() {
-	local m=$1 from=$2
+	local m=$1 from=$2 to=${IP4[0]}
+	[ "$3" = d ] && to=${IP4[2]}
 	shift 3
 	# A dead path (no segment crosses) must not hang the suite.
-	ip netns exec "$(ns "$m" "$from")" timeout 60 iperf3 -J -c "$1" \
-		--connect-timeout 5000 "${@:2}" 2>/dev/null
+	ip netns exec "$(ns "$m" "$from")" timeout 60 iperf3 -J -c "$to" \
+		--connect-timeout 5000 "$@" 2>/dev/null
 }
 
-# tcp M DIR: Mbit/s and retransmitted share of one TCP run ("s2d": s is
-# the client and sends; "d2s": d sends).
+# tcp_run M DIR: Mbit/s, retransmitted share of the segments and
+# retransmits of one TCP run ("s2d": s is the client and sends; "d2s": d
+# sends).
 tcp_run() {
 	local m=$1 dir=$2 j
 	if [ "$dir" = s2d ]; then
-		j=$(iperf "$m" s d "${IP4[2]}" -t "$SECS" -O 1)
+		j=$(iperf "$m" s d -t "$SECS" -O 1)
 	else
-		j=$(iperf "$m" d s "${IP4[0]}" -t "$SECS" -O 1)
+		j=$(iperf "$m" d s -t "$SECS" -O 1)
 	fi
 	echo "$j" | jq -r '
 		((.end.sum_received.bits_per_second // 0) / 1e6) as $r |
@@ -350,7 +355,7 @@ udp() {
 	local m=$1 mtu sz j lost
 	mtu=$(ip netns exec "$(ns "$m" s)" cat /sys/class/net/dp0/mtu)
 	for sz in $((mtu - 28)) $((mtu - 27)); do
-		j=$(iperf "$m" s d "${IP4[2]}" -u -b 5M -l "$sz" -t 2)
+		j=$(iperf "$m" s d -u -b 5M -l "$sz" -t 2)
 		lost=$(echo "$j" | jq '.end.sum.lost_percent // 100')
 		fig "udp ${MODELS[m]} $sz B: $lost% lost"
 		awk -v l="$lost" 'BEGIN { exit !(l <= 10) }' ||
@@ -420,7 +425,7 @@ if [ "${NIC_RPS:-0}" = 1 ]; then
 			ip netns exec "$(ns 0 r)" sh -c "echo $v > /sys/class/net/$p/queues/rx-0/rps_cpus"
 		done
 		a=($(softnet))
-		j=$(iperf 0 s d "${IP4[2]}" -t 4 -P 4)
+		j=$(iperf 0 s d -t 4 -P 4)
 		b=($(softnet))
 		d=''
 		for i in "${!a[@]}"; do d+="cpu$i $((b[i] - a[i])) "; done
