@@ -11,19 +11,20 @@
 #     lockdep, kmemleak ..., built once and cached) and the module built
 #     against it (W=1 + sparse); its guest starts in the background
 #     (DPILLAR_CHECK_JOBS=1: at the end, in the foreground) and runs the
-#     KUnit suites and GUEST_TESTS
+#     KUnit suites and its column of the matrix below
 #  5. the guest rig self-test, then one guest per Debian kernel that runs
-#     GUEST_TESTS
+#     its column of the matrix
 #
 # Every guest runs its tests with selftests/debug_checks.sh: each test
 # under its own time limit, a splat attributed to the test it happened
 # in, then checks of the kernel (taint, module reload; lockdep and
 # kmemleak where the kernel has them).  Each test is reported as a step.
 #
-# A test is added to every kernel by adding it to GUEST_TESTS.  The
-# fabric suites take their size from DPILLAR_FABRIC: the newest Debian
-# kernel runs the (4,3) fabric (24 servers), the others (4,2) (8 servers;
-# the debug kernel is ~4x slower under TCG).
+# A guest suite is added to GUEST_TESTS and to the columns of the matrix
+# (MATRIX_*) of the kernels that must run it, with the reason in
+# selftests/README.md ("The matrix").  The budget is 45 minutes with the
+# debug kernel cached, 60 on a fresh 2-core machine: a suite runs where
+# it tells something the other kernels do not, not everywhere.
 #
 # Subsets, for development (make check TESTS=... KERNELS=...):
 #
@@ -85,26 +86,71 @@ GUEST_TESTS=(
 	selftests/nic_tcp_test.sh
 	selftests/s2_test.sh
 )
+# ---- the matrix ------------------------------------------------------------
+# Which kernel runs which suite (short names), and why: selftests/README.md,
+# "The matrix".  In short:
+#  - the newest Debian kernel is the product's: every suite, at the sizes
+#    an operator meets (the (4,3) fabric, 24 servers), but each fault
+#    tolerance mode and pair comparison once (see NEWEST_ENV);
+#  - an older Debian kernel runs the suites whose code is built
+#    differently there (compat.h, DP_HAVE_*: netdev flags, extack, genl
+#    split ops, GSO/GRO headers) on the smallest fabric;
+#  - the debug kernel (KASAN, UBSAN, lockdep, kmemleak; ~3x slower under
+#    TCG) runs KUnit, which runs the routing core of every topology on
+#    every size, and the suites with the most state changes and hostile
+#    input: device lifecycle, data path, failures, genl, S2's discovery
+#    and coordinates.  DCell, XDCent/BCube and DPillar's wiring add only
+#    the routing core there, which KUnit covers; nic and nic_tcp need NIC
+#    drivers the debug kernel does not build.
+MATRIX_NEWEST=(smoke topo link up data ft genl hostile dcell xdcent nic
+	nic_tcp s2)
+MATRIX_OLDER=(smoke link data genl hostile nic_tcp)
+MATRIX_DEBUG=(smoke link up data ft genl hostile s2)
+
+# Sizes and halves.  The newest kernel runs the fault-tolerance scenarios
+# in the paper's mode (the shortest mode's run on the debug kernel),
+# every second ordered pair in the kernel-vs-dpsim route comparisons
+# (each source its own half), DCell(4,1) (DCell(2,2) adds no kernel code),
+# and one TCP pass per NIC setting (a second when short).
+NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
+	--env DPILLAR_DCELL_SIZES=4:1 --env NIC_TCP_PASSES=1)
+# The older kernels: (4,2), every fourth pair of dpillar_genl, the NIC
+# matrix on e1000e (TSO, HW checksums: the GSO/GRO paths) in BCube.
+OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=4
+	--env NIC_MODELS=e1000e --env NIC_TOPOS=bcube --env NIC_TCP_PASSES=1)
+# The debug kernel: (4,2), the shortest mode's failures, every eighth pair
+# of dpillar_genl, S2 in plan mode (coordinates, discovery, growth; the
+# derived mode's routing is KUnit's and the newest kernel's).
+DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
+	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2")
+
+# in_matrix SHORT NAME...: the suite SHORT is one of NAME...
+in_matrix() {
+	local s=$1 m
+	shift
+	for m in "$@"; do
+		[ "$m" = "$s" ] && return 0
+	done
+	return 1
+}
+
 # nic_test.sh's fabric: emulated NICs on QEMU hubs (see the suite), added
-# to a guest only when the suite runs in it.  The debug kernel has no
-# virtio-net (debug-kernel.config): the suite runs on the Debian kernels.
+# to a guest only when the suite runs in it; they come first (the suite
+# finds its NICs by their order).
 NIC_VM=(--nic virtio-net-pci:0 --nic virtio-net-pci:0
 	--nic virtio-net-pci:1 --nic virtio-net-pci:2)
-# nic_tcp_test.sh's matrix: four NICs of each model (e1000e, e1000,
-# vmxnet3, virtio-net), on hubs of their own.  Not on the debug kernel
-# either: its drivers are not built in (that changes the cached kernel,
-# ~25 min to build again; dpillar.rst, "Offloads").
-read -r -a NIC_TCP_VM <<<"$(bash selftests/nic_tcp_test.sh --vm-args)"
-# The smaller fabric and topologies of the older and the debug kernel.
-SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2 4:3"
-	--env "NIC_TOPOS=bcube"
-	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:3:2:2"
-	--env "DPILLAR_S2_SIZES=16:4:2:7 16:4:2:7:plan:2")
-# The debug kernel builds a (4,3) topology in ~2 min: (4,2) only there
-# (KUnit runs the routing core on every size).
-DEBUG_SMALL=(--env "DPILLAR_FABRIC=4 2" --env "DPILLAR_TOPO_SIZES=4:2"
-	--env "DPILLAR_DCELL_SIZES=4:1" --env "DPILLAR_XDCENT_SIZES=xdcent:2:2:2"
-	--env "DPILLAR_S2_SIZES=8:4:2:7 8:4:2:7:plan:2")
+# nic_tcp_test.sh's NICs: four of each model NIC_MODELS names, on hubs of
+# their own (--vm-args prints them).  The debug kernel does not build
+# these drivers (adding them changes the cached kernel: ~15-25 min to
+# build again; dpillar.rst, "Offloads").
+# nic_tcp_vm RUN-VM-ARGS...: those NICs, for the NIC_MODELS the args set.
+nic_tcp_vm() {
+	local a e=()
+	for a in "$@"; do
+		case "$a" in NIC_MODELS=*) e+=("$a") ;; esac
+	done
+	env "${e[@]}" bash selftests/nic_tcp_test.sh --vm-args
+}
 
 passed=0 failed=0 failures=()
 t0=$(date +%s)
@@ -313,9 +359,16 @@ if [ $guest_suites = 0 ]; then
 elif [ ${#SEL[@]} -lt ${#GUEST_TESTS[@]} ]; then
 	not_run+=("guest suites other than ${SEL[*]} (TESTS)")
 fi
+# The selected suites in the debug kernel's column of the matrix.
+DEBUG_SEL=()
+for t in "${SEL[@]}"; do
+	in_matrix "$(short_name "$t")" "${MATRIX_DEBUG[@]}" && DEBUG_SEL+=("$t")
+done
 debug_guest=0
-if kernel_wanted debug && { [ $guest_suites = 1 ] || wanted kunit; }; then
+if kernel_wanted debug && { [ ${#DEBUG_SEL[@]} -gt 0 ] || wanted kunit; }; then
 	debug_guest=1
+elif kernel_wanted debug && [ $guest_suites = 1 ]; then
+	not_run+=("debug guest (no selected suite in its column of the matrix)")
 fi
 
 # Builds that a selected guest needs run even when TESTS leaves them out.
@@ -435,10 +488,9 @@ trap '[ -n "$bg_pid" ] && killtree "$bg_pid"' EXIT
 # selftests/debug_checks.sh (lockdep, taint, kmemleak, reload); the steps
 # below report its parts.  Slower Hello timers: Hellos late by scheduling
 # alone must not look like failures.
-# dpillar_genl.sh compares every 4th pair's route with dpsim there.
+# Its sizes and halves: DEBUG_ENV.
 DEBUG_VM=(--mem 2048 --timeout 5400 --env DPILLAR_DEAD_MS=1500
-	--env DPILLAR_GENL_STRIDE=4
-	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_SMALL[@]}")
+	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}")
 dout=$GUEST_DIR/guest-debug
 
 # kunit_result: the KTAP of the KUnit suites, parsed by the kernel's
@@ -480,12 +532,7 @@ elif kernel_wanted debug; then
 fi
 kernel_wanted debug && [ $debug_build = 0 ] &&
 	not_run+=("debug kernel build, its module and guest (TESTS)")
-for t in "${SEL[@]}"; do
-	case "$(short_name "$t")" in
-	nic|nic_tcp) ;;
-	*) DEBUG_TESTS+=("$t") ;;
-	esac
-done
+DEBUG_TESTS+=("${DEBUG_SEL[@]}")
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
 DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks"
@@ -509,18 +556,29 @@ fi
 
 if [ $guest_suites = 1 ]; then
 	for abi in "${RUN_ABIS[@]}"; do
-		opts=()
-		[ "$abi" = "${ABIS[-1]}" ] || opts=("${SMALL[@]}")	# older kernels
+		if [ "$abi" = "${ABIS[-1]}" ]; then
+			col=("${MATRIX_NEWEST[@]}") opts=("${NEWEST_ENV[@]}")
+		else
+			col=("${MATRIX_OLDER[@]}") opts=("${OLDER_ENV[@]}")
+		fi
+		tests=()
 		for t in "${SEL[@]}"; do
+			in_matrix "$(short_name "$t")" "${col[@]}" || continue
+			tests+=("$t")
 			case "$(short_name "$t")" in
-			nic) opts+=("${NIC_VM[@]}") ;;
-			nic_tcp) opts+=("${NIC_TCP_VM[@]}") ;;
+			nic) opts=("${NIC_VM[@]}" "${opts[@]}") ;;
+			nic_tcp) read -r -a nv <<<"$(nic_tcp_vm "${opts[@]}")"
+				opts+=("${nv[@]}") ;;
 			esac
 		done
+		if [ ${#tests[@]} -eq 0 ]; then
+			not_run+=("guest $abi (no selected suite in its column of the matrix)")
+			continue
+		fi
 		STEP_TIME=$GUEST_DIR/guest-$abi/wall
 		step "guest $abi: tests, then taint/reload checks" \
 			guest "$abi" "$repo/build/$abi/net/dpillar/dpillar.ko" \
-			--kernel "$abi" --timeout 3600 "${opts[@]}" -- "${SEL[@]}"
+			--kernel "$abi" --timeout 3600 "${opts[@]}" -- "${tests[@]}"
 		guest_results "$abi"
 	done
 fi
