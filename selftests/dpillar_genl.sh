@@ -297,6 +297,51 @@ check_unpriv_read() {
 run_test "unprivileged: show, neigh, route get and stats work" check_unpriv_read
 check_fail -m "Operation not permitted" "unprivileged: dpctl set is refused (EPERM)" \
 	unpriv "$S0" "$DPCTL" set dp0 hello 200 dead 800
+# --- a request's time is bounded ---------------------------------------------------
+# ROUTE_TRACE sleeps inside genl_rcv(), which holds genetlink's cb_lock for
+# reading: a family registering meanwhile (here wireguard's, by modprobe)
+# waits for it, and every genetlink request on the host waits behind that.
+# The destination swallows every probe (tc on its ports), the wait per
+# reply is the most allowed (5 s): three lost in a row took 15 s before
+# the request's bound (5 s, DP_PROBE_REQ_MS).  Pass: the trace and the
+# modprobe end within 9 s of the trace's start (TCG slack).
+check_trace_bound() {
+	local a=$S0 b=${SERVERS[-1]} p pid t0 t1 t2='' rc=0 mod=0 f
+	f=$(mktemp) || return 1
+	# The debug kernel builds no tc classifier: skipped there.
+	ip netns exec "${FNS[$b]}" tc qdisc add dev p0 clsact 2>/dev/null ||
+		return 4
+	ip netns exec "${FNS[$b]}" tc qdisc del dev p0 clsact
+	for p in p0 p1; do
+		ip netns exec "${FNS[$b]}" tc qdisc add dev "$p" clsact &&
+		ip netns exec "${FNS[$b]}" tc filter add dev "$p" ingress \
+			protocol 0x88b5 u32 match u8 3 0xff at 1 action drop ||
+			return 1
+	done
+	modprobe -q -n wireguard && ! grep -q '^wireguard ' /proc/modules && mod=1
+	t0=${EPOCHREALTIME/[.,]/}
+	dp "$a" route trace "$b" timeout 5000 > "$f" 2>&1 &
+	pid=$!
+	if [ $mod = 1 ]; then
+		sleep 1
+		modprobe wireguard
+		t2=${EPOCHREALTIME/[.,]/}
+		modprobe -r wireguard
+	fi
+	wait $pid
+	t1=${EPOCHREALTIME/[.,]/}
+	for p in p0 p1; do
+		ip netns exec "${FNS[$b]}" tc qdisc del dev "$p" clsact
+	done
+	echo "route trace $a -> $b, probes swallowed: $(( (t1 - t0) / 1000 )) ms${t2:+; modprobe wireguard (a genetlink family) waited until $(( (t2 - t0) / 1000 )) ms}"
+	cat "$f"
+	rm -f "$f"
+	[ $(( (t1 - t0) / 1000 )) -le 9000 ] || rc=1
+	[ -z "$t2" ] || [ $(( (t2 - t0) / 1000 )) -le 9000 ] || rc=1
+	return $rc
+}
+run_test "route trace into a black hole ends within the request's bound; a genetlink family registering meanwhile is not held longer" check_trace_bound
+
 check_unpriv_raw() {
 	local out
 	out=$(unpriv "$S0" python3 "$GENL" <<<"dev-set do ifindex=u32:$DP0 hello-ms=u32:200")

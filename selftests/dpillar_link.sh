@@ -139,6 +139,23 @@ run_test "other traffic still flows over a port" \
 	ip netns exec $P ping -c 2 -i 0.2 -W 2 192.0.2.1
 ip -n $S addr flush dev a0
 
+# dp0 carries IP with no link-layer header: a VLAN on it would put a tag
+# where nothing reads one.  The 802.1Q code refuses it (not Ethernet), and
+# dp0 says so itself: vlan-challenged, for whatever else stacks VLANs.
+# (Without 802.1Q, the debug kernel, the refusal is "Unknown device type".)
+vlan_refused() {
+	local out
+	ip netns exec $S ethtool -k dp0 | grep -x 'vlan-challenged: on \[fixed\]' ||
+		return 1
+	if out=$(ip -n $S link add link dp0 name dp0.5 type vlan id 5 2>&1); then
+		echo "a VLAN device on dp0 was created"
+		ip -n $S link del dp0.5
+		return 1
+	fi
+	echo "$out"
+}
+run_test "dp0 is vlan-challenged, and a VLAN device on it is refused" vlan_refused
+
 # --- validation: every reason gets its own message ----------------------------
 new_port b0 && new_port b1
 bad() { # bad DESC MESSAGE ARGS...

@@ -314,6 +314,11 @@ static void dp_setup(struct net_device *dev)
 	 */
 	dev->features |= DP_DEV_OFFLOADS;
 	dev->hw_features |= DP_DEV_OFFLOADS;
+	/*
+	 * dp0 carries IP with no link-layer header: a VLAN device on it would
+	 * put a tag where nothing reads one (the ports' VLANs are theirs).
+	 */
+	dev->features |= NETIF_F_VLAN_CHALLENGED;
 	dp_compat_set_lltx(dev);
 	/* The ports cannot follow the device into another namespace. */
 	dp_compat_set_netns_immutable(dev);

@@ -275,8 +275,7 @@ static void dp_key_deliver_self(struct dp_priv *dp, struct sk_buff *skb)
 	netif_rx(skb);
 }
 
-/* ndo_start_xmit of dp0: an IP packet of this host enters the fabric. */
-netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
+static netdev_tx_t dp_xmit_rcu(struct sk_buff *skb, struct net_device *dev)
 {
 	struct dp_priv *dp = netdev_priv(dev);
 	struct dp_route_state st;
@@ -349,6 +348,23 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/*
+ * ndo_start_xmit of dp0: an IP packet of this host enters the fabric.
+ * The ports, the neighbour tables and path selection are read with
+ * rcu_dereference(), which wants rcu_read_lock(): __dev_queue_xmit()
+ * holds only rcu_read_lock_bh(), and a packet socket or a qdisc on dp0
+ * sends with no other lock (IP's output path happens to hold one).
+ */
+netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	netdev_tx_t ret;
+
+	rcu_read_lock();
+	ret = dp_xmit_rcu(skb, dev);
+	rcu_read_unlock();
+	return ret;
+}
+
 /* A data frame for us: strip the header and hand the packet to dp0. */
 static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 {
@@ -416,9 +432,11 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 	}
 	h = (struct dpillar_hdr *)skb->data;
 	if (h->ttl <= 1) {
+		/*
+		 * Counted, not logged: any neighbour can send TTL 1, and a
+		 * message per frame says nothing drop_ttl does not.
+		 */
 		why = DP_STAT_DROP_TTL;
-		net_warn_ratelimited("%s: TTL expired (src %u dst %u): routing loop?\n",
-				     dp->dev->name, ntohl(h->src), ntohl(h->dst));
 		goto drop;
 	}
 	h->ttl--;
@@ -501,8 +519,14 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		why = DP_STAT_DROP_VERSION;
 		goto drop;
 	}
-	/* A server whose dp0 is down has left the fabric. */
-	if (!(dp->dev->flags & IFF_UP)) {
+	/*
+	 * A server whose dp0 is down has left the fabric.  netif_running(),
+	 * not IFF_UP: __dev_close_many() clears __LINK_STATE_START before
+	 * ndo_stop() and IFF_UP only after it, and a frame taken while
+	 * dp_stop() empties the tables would fill them again (shortcuts,
+	 * coordinates, the refresh work) behind its back.
+	 */
+	if (!netif_running(dp->dev)) {
 		why = DP_STAT_DROP_DOWN;
 		goto drop;
 	}

@@ -107,19 +107,28 @@ static int dp_genl_put_hop(struct sk_buff *skb, const struct dp_priv *dp,
 
 /*
  * Plan mode: the destination's coordinates, as a packet of ours gets
- * them (fwd.c); unknown ones start a resolution.  Under rcu_read_lock,
- * process context.
+ * them (fwd.c).  Unknown ones start a resolution when @may_resolve: it
+ * floods the fabric and spends the node's resolve budget, so only for a
+ * caller with CAP_NET_ADMIN.  0, -EAGAIN (resolving) or -EPERM (unknown,
+ * not resolved).  Under rcu_read_lock, process context.
  */
-static bool dp_genl_route_coords(struct dp_priv *dp,
-				 struct dp_route_state *st)
+static int dp_genl_route_coords(struct dp_priv *dp, struct dp_route_state *st,
+				bool may_resolve)
 {
-	bool ok;
+	u32 x[DP_COORDS_MAX];
+	int err = 0;
 
 	/* The cache and discovery are the softirq's too: BHs off. */
 	local_bh_disable();
-	ok = dp_coords_route(dp, st);
+	if (may_resolve) {
+		if (!dp_coords_route(dp, st))
+			err = -EAGAIN;
+	} else if (!dp_coords_lookup(dp, st->dst, x) ||
+		   !dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords)) {
+		err = -EPERM;
+	}
 	local_bh_enable();
-	return ok;
+	return err;
 }
 
 /*
@@ -128,7 +137,7 @@ static bool dp_genl_route_coords(struct dp_priv *dp,
  * failed (S2 plan mode: the first hop only).  Under rcu_read_lock.
  */
 static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
-			      u32 dst, u32 hash,
+			      u32 dst, u32 hash, bool may_resolve,
 			      const struct nlattr *dst_attr,
 			      struct netlink_ext_ack *extack)
 {
@@ -137,6 +146,7 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	struct dp_route_state st;
 	struct dp_port *port;
 	struct dp_hop hop;
+	int err;
 	u64 mac;
 
 	/* The UAPI's phases are the topology's: DPillar's enum dpp_phase. */
@@ -167,11 +177,16 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 
 	/* No packet: the flow of the hash asked for (default 0). */
 	dp_route_init(&dp->topo, dp->self, dst, mode, hash, &st);
-	if (dp->topo.ext_len && !dp_genl_route_coords(dp, &st)) {
+	err = dp->topo.ext_len ? dp_genl_route_coords(dp, &st, may_resolve) : 0;
+	if (err == -EAGAIN)
 		NL_SET_ERR_MSG(extack,
 			       "Destination's coordinates not known yet: resolving, try again");
+	else if (err)
+		NL_SET_ERR_MSG(extack,
+			       "Destination's coordinates not known; resolving them sends frames (CAP_NET_ADMIN)");
+	if (err) {
 		NL_SET_BAD_ATTR(extack, dst_attr);
-		return -EAGAIN;
+		return err;
 	}
 	nchoice = dp_route_choices(&dp->topo, dp->self, &st, &dp->view,
 				   choice, ARRAY_SIZE(choice));
@@ -233,6 +248,27 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 #define DP_TRACE_TIMEOUT_MS	1000
 /* Probes unanswered in a row after which the trace gives up. */
 #define DP_TRACE_LOST_MAX	3
+/*
+ * The most one ROUTE_TRACE or ROUTE_PROBE request sleeps, in ms, whatever
+ * the fabric answers.  genl_rcv() holds genetlink's cb_lock for reading
+ * meanwhile: a family being registered waits for it, and every genetlink
+ * request on the host behind that.  Past it the reply holds the probes
+ * made so far (a trace's last one unanswered).
+ */
+#define DP_PROBE_REQ_MS		5000
+
+/*
+ * The wait for the next reply: the request's per-reply wait, cut to what
+ * is left of the request's time (@end, jiffies); 0 when none is left.
+ */
+static unsigned long dp_genl_probe_wait(u32 timeout_ms, unsigned long end)
+{
+	unsigned long now = jiffies;
+
+	if (time_after_eq(now, end))
+		return 0;
+	return min(msecs_to_jiffies(timeout_ms), end - now);
+}
 
 /* A reply with @nprobes probe nests (dp_genl_put_probe()). */
 static size_t dp_genl_trace_size(u32 nprobes)
@@ -359,12 +395,14 @@ static int dp_genl_probe_err(struct genl_info *info, int err)
  * routed as this server's data of the flow hash would be (path selection
  * included: the trace makes it follow the destination), until one
  * reaches it or cannot be routed, DP_TRACE_LOST_MAX in a row go
- * unanswered, or the topology's TTL is used up.  Sleeps (parallel_ops).
+ * unanswered, the topology's TTL is used up, or DP_PROBE_REQ_MS have
+ * passed.  Sleeps (parallel_ops).
  */
 int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dp_priv *dp = dp_genl_dp(info);
 	u32 maxttl = dp_topo_ttl(&dp->topo);
+	unsigned long end = jiffies + msecs_to_jiffies(DP_PROBE_REQ_MS), wait;
 	u32 timeout_ms, hash, dst, ttl, lost = 0;
 	struct dp_probe_result res;
 	struct dp_route_state st;
@@ -378,12 +416,14 @@ int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	for (ttl = 1; ttl <= maxttl; ttl++) {
+		wait = dp_genl_probe_wait(timeout_ms, end);
+		if (!wait)
+			break;
 		/* The flow's path as dp_xmit() picks it: path selection's. */
 		local_bh_disable();
 		dp_psel_route_init(dp, dst, hash, &st);
 		local_bh_enable();
-		err = dp_probe_roundtrip(dp, &st, ttl,
-					 msecs_to_jiffies(timeout_ms), &res);
+		err = dp_probe_roundtrip(dp, &st, ttl, wait, &res);
 		if (err && err != -ETIMEDOUT)
 			goto err_free;
 		timedout = err == -ETIMEDOUT;
@@ -411,11 +451,12 @@ err_free:
  * ROUTE_PROBE: one probe with the full TTL down each candidate path of
  * path selection (psel.c) toward the destination, in turn, with what path
  * selection holds of each.  EOPNOTSUPP where the topology and mode have no
- * candidate paths.  Sleeps (parallel_ops).
+ * candidate paths.  Sleeps (parallel_ops), DP_PROBE_REQ_MS at most.
  */
 int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dp_priv *dp = dp_genl_dp(info);
+	unsigned long end = jiffies + msecs_to_jiffies(DP_PROBE_REQ_MS), wait;
 	u32 ttl = dp_topo_ttl(&dp->topo);
 	u32 timeout_ms, hash, dst, n, m;
 	struct dp_probe_result res;
@@ -436,9 +477,11 @@ int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EOPNOTSUPP;
 	}
 	for (m = 0; m < n; m++) {
+		wait = dp_genl_probe_wait(timeout_ms, end);
+		if (!wait)
+			break;
 		dp_route_path_init(&dp->topo, dp->self, dst, m, &st);
-		err = dp_probe_roundtrip(dp, &st, ttl,
-					 msecs_to_jiffies(timeout_ms), &res);
+		err = dp_probe_roundtrip(dp, &st, ttl, wait, &res);
 		if (err && err != -ETIMEDOUT)
 			goto err_free;
 		err = dp_genl_put_probe(msg, dp, ttl, err == -ETIMEDOUT, &res,
@@ -459,6 +502,7 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct dp_priv *dp = dp_genl_dp(info);
 	struct nlattr *dst_attr = NULL;
 	struct sk_buff *msg;
+	bool may_resolve;
 	void *hdr;
 	u32 dst;
 	int err;
@@ -467,6 +511,12 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	 * The reply is sized by the topology's path bound, from 11 hops up
 	 * to DP_TTL_MAX; a device's topology never changes.
 	 */
+	/*
+	 * ROUTE_GET is read-only for everyone; only the caller who may send
+	 * frames (DEV_SET's permission) starts a resolution on a miss.
+	 */
+	may_resolve = netlink_ns_capable(skb, genl_info_net(info)->user_ns,
+					 CAP_NET_ADMIN);
 	msg = genlmsg_new(dp_genl_route_size(dp_topo_ttl(&dp->topo)),
 			  GFP_KERNEL);
 	if (!msg)
@@ -484,7 +534,7 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	      dp_genl_route_fill(msg, dp, dst,
 				 info->attrs[DPILLAR_A_ROUTE_HASH] ?
 				 nla_get_u32(info->attrs[DPILLAR_A_ROUTE_HASH]) :
-				 0, dst_attr, info->extack);
+				 0, may_resolve, dst_attr, info->extack);
 	rcu_read_unlock();
 	if (err)
 		goto err_free;

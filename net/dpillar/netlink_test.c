@@ -646,6 +646,8 @@ static void dpt_nl_changelink(struct kunit *test)
 	u32 node;
 	int i;
 
+	/* Down, as changing the topology or address needs. */
+	clear_bit(__LINK_STATE_START, &d->dev->state);
 	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, NULL, NULL), 0);
 
 	/*

@@ -160,9 +160,13 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	if (err)
 		return err;
 
-	/* Sized by what this port plugs into, never by the fabric. */
 	dp_port_info(&dp->topo, dp->self, index, &pi);
-	port = kzalloc(struct_size(port, neigh, pi.nneigh), GFP_KERNEL);
+	/*
+	 * Sized by what this port plugs into, never by the fabric, but that
+	 * can still be large (a DCell level-0 switch of 1024 servers: ~107
+	 * KB, an order-5 page): vmalloc when the pages are not there.
+	 */
+	port = kvzalloc(struct_size(port, neigh, pi.nneigh), GFP_KERNEL);
 	if (!port)
 		return -ENOMEM;
 	port->nneigh = pi.nneigh;
@@ -203,7 +207,7 @@ err_unlink:
 	netdev_upper_dev_unlink(lower, dp->dev);
 err_put:
 	netdev_put(lower, &port->dev_tracker);
-	kfree(port);
+	kvfree(port);
 	return err;
 }
 
@@ -219,7 +223,7 @@ void dp_port_del(struct dp_port *port)
 	netdev_upper_dev_unlink(port->dev, dp->dev);
 	netdev_put(port->dev, &port->dev_tracker);
 	/* Readers in the receive path may still hold the port. */
-	kfree_rcu(port, rcu);
+	kvfree_rcu(port, rcu);
 }
 
 /* Let go of @port, which leaves its slot absent (the device stays). */

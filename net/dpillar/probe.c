@@ -144,7 +144,13 @@ static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
 		return NULL;
 	skb = alloc_skb(DP_PROBE_HEADROOM + dp_probe_len(dp), GFP_ATOMIC);
 	if (!skb) {
+		/*
+		 * The counters are the softirq's too: a caller in process
+		 * context (genetlink, the psel work) has BHs on here.
+		 */
+		local_bh_disable();
 		dp_count(dp, DP_STAT_DROP_NOMEM);
+		local_bh_enable();
 		return NULL;
 	}
 	skb_reserve(skb, DP_PROBE_HEADROOM);
@@ -239,7 +245,8 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 	struct sk_buff *skb;
 	int err;
 
-	if (!(dp->dev->flags & IFF_UP))
+	/* Not while dp_stop() empties the tables (IFF_UP is still set). */
+	if (!netif_running(dp->dev))
 		return -ENETDOWN;
 	if (dp->topo.ext_len && !dp_probe_coords(dp, &s, local))
 		return -EHOSTUNREACH;

@@ -101,12 +101,22 @@ static void dpt_rx_dev_down(struct kunit *test)
 	u32 self, peer;
 	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
 
-	d->dev->flags &= ~IFF_UP;
+	/*
+	 * dev_close() while ndo_stop() runs: no longer running, IFF_UP
+	 * still set (it is cleared after ndo_stop() returns).  A frame
+	 * taken then would fill the tables dp_stop() is emptying.
+	 */
+	clear_bit(__LINK_STATE_START, &d->dev->state);
 	dpt_hdr(h, DPILLAR_T_DATA, peer, self);
 	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
 	dpt_hdr(h, DPILLAR_T_HELLO, peer, DPILLAR_NODE_NONE);
 	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_DOWN), 2);
+	/* And once it is down. */
+	d->dev->flags &= ~IFF_UP;
+	dpt_hdr(h, DPILLAR_T_DATA, peer, self);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_DOWN), 3);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 0);
 }

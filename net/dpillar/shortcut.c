@@ -262,7 +262,8 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	struct dp_sc_ent *e;
 	u16 seq = 0;
 
-	if (!(dp->dev->flags & IFF_UP) || !dp_addr_valid(&dp->topo, dst) ||
+	/* Not while dp_stop() empties the tables (IFF_UP is still set). */
+	if (!netif_running(dp->dev) || !dp_addr_valid(&dp->topo, dst) ||
 	    dst == dp->self)
 		return;
 	spin_lock_bh(&sc->lock);

@@ -29,7 +29,7 @@ static void dpt_dev_free(void *arg)
 			RCU_INIT_POINTER(d->lower[i]->rx_handler_data, NULL);
 			free_netdev(d->lower[i]);
 		}
-		kfree(d->port[i]);
+		kvfree(d->port[i]);
 	}
 	if (d->dev) {
 		/* ndo_init's allocations; nothing registered the device. */
@@ -81,7 +81,9 @@ struct dpt_dev *dpt_dev_create_topo(struct kunit *test,
 	prefix->ip4_plen = 8;
 	/* Freed with the device, by its destructor. */
 	rcu_assign_pointer(dp->prefix, prefix);
+	/* What dev_open() sets: IFF_UP, and running (netif_running()). */
 	d->dev->flags |= IFF_UP;
+	set_bit(__LINK_STATE_START, &d->dev->state);
 
 	for (i = 0; i < dp->nports; i++) {
 		struct dp_port_info pi;
@@ -92,7 +94,7 @@ struct dpt_dev *dpt_dev_create_topo(struct kunit *test,
 		KUNIT_ASSERT_NOT_NULL(test, d->lower[i]);
 		eth_hw_addr_random(d->lower[i]);
 		dp_port_info(&dp->topo, self, i, &pi);
-		port = kzalloc(struct_size(port, neigh, pi.nneigh), GFP_KERNEL);
+		port = kvzalloc(struct_size(port, neigh, pi.nneigh), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, port);
 		d->port[i] = port;
 		port->nneigh = pi.nneigh;

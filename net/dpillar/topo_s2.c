@@ -793,7 +793,13 @@ static bool s2_shortcut(const struct dp_topo *t, u32 self,
 	    !dist || dist > max_dist || port >= t->nports ||
 	    !dp_addr_valid(t, peer) || peer == self)
 		return false;
-	st->flags = (st->flags & S2_FL_SEL_MASK) | S2_FL_SHORTCUT;
+	/*
+	 * The coordinates flag stays: the block stays behind the header
+	 * (plan mode), and a flag that left it would have the next hop read
+	 * the block as the IP header.
+	 */
+	st->flags = (st->flags & (S2_FL_SEL_MASK | S2_FL_COORDS)) |
+		    S2_FL_SHORTCUT;
 	st->word = dist - 1;
 	hop->next = peer;
 	hop->port = port;

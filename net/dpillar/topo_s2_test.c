@@ -729,6 +729,65 @@ static u32 s2t_pv_neigh_coords(const void *ctx, u32 self, u32 port,
 	return idx < n ? s2t_pv_copy(ctx, ids[idx], x, max) : 0;
 }
 
+/* A shortcut of every node to every destination: its first live cable. */
+static bool s2t_pv_sc(const void *ctx, u32 self, u32 dst, u32 max,
+		      u32 *port, u32 *peer, u32 *dist)
+{
+	const struct s2t_pv *c = ctx;
+	u32 q;
+
+	for (q = 0; q < c->pl->ports; q++) {
+		*peer = s2t_pv_cable_peer(ctx, self, q);
+		if (*peer != DP_NODE_NONE && max) {
+			*port = q;
+			*dist = max;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Plan mode in the shortcut phase: the frame's coordinates block stays
+ * behind the header, so the coordinates flag must stay with it at every
+ * hop (a relay that cleared it sent the block on as the IP header), and
+ * the next relay, reading the block, routes on.
+ */
+static void s2t_plan_shortcut(struct kunit *test, const struct dp_topo *tp,
+			      const struct s2t_pv *c, struct dp_view *view)
+{
+	u32 x[DP_S2_SPACES_MAX], u, v, at, hops;
+	struct dp_route_state st;
+	struct dp_hop hop;
+
+	view->shortcut = s2t_pv_sc;
+	for (u = 0; u < tp->nodes; u++) {
+		if (u == c->failed)
+			continue;
+		v = (u + 1) % tp->nodes;
+		if (v == c->failed)
+			continue;
+		dp_route_init(tp, u, v, 0, 0, &st);
+		KUNIT_ASSERT_TRUE(test, dp_route_set_coords(tp, &st, x,
+							    s2t_pv_copy(c, v, x, 8)));
+		KUNIT_ASSERT_TRUE(test, st.flags & tp->ops->coords_flag);
+		/* A frame a relay put in the shortcut phase, 3 hops left. */
+		st.flags = (st.flags & ~0x04) | 0x08;
+		st.word = 3;
+		for (at = u, hops = 0; at != v && hops < 3; hops++) {
+			if (dp_route(tp, at, &st, view, &hop))
+				break;
+			KUNIT_EXPECT_TRUE_MSG(test, st.flags & tp->ops->coords_flag,
+					      "%u -> %u: flag lost at %u",
+					      u, v, at);
+			KUNIT_EXPECT_TRUE(test, st.flags & 0x08);
+			at = hop.next;
+		}
+		KUNIT_EXPECT_GT(test, hops, 0);
+	}
+	view->shortcut = NULL;
+}
+
 /* Route @u -> @v on @t; the hops into @path (next, port, phase). */
 static u32 s2t_pv_walk(const struct dp_topo *t, const struct s2t_pv *c,
 		       const struct dp_view *view, u32 sel, u32 hash, u32 u,
@@ -858,6 +917,7 @@ static void s2t_plan(struct kunit *test)
 			.ctx = &c,
 		};
 		s2t_plan_pairs(test, td, tp, &c, &view, pa, pb);
+		s2t_plan_shortcut(test, tp, &c, &view);
 	}
 }
 
