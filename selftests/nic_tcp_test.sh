@@ -10,7 +10,8 @@
 #   selftests/vm/run-vm.sh $(selftests/nic_tcp_test.sh --vm-args) \
 #       -- selftests/nic_tcp_test.sh
 #
-# (make check's "nic_tcp" step does exactly this, on every kernel.)
+# (make check's "nic_tcp" step does exactly this on the Debian kernels: all
+# models on the newest, e1000e on the older; scripts/check.sh, the matrix.)
 # NIC_MODELS (default: e1000e e1000 vmxnet3 virtio-net-pci) are QEMU device
 # names; model m gets hubs 16+2m (A) and 17+2m (B) and four NICs:
 #
