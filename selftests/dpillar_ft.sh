@@ -9,12 +9,13 @@
 # dpsim predicts for the same failure set (in the shortest mode: one of
 # the paths dpsim gives the flow hashes), nothing loops, and recovery
 # restores the failure-free paths.  All of it in both routing modes, the
-# shortest (default) and the paper's (DPILLAR_FT_MODES: one of them); and a server that loses one cable
-# is reached by every other server (the shortest mode; the paper's
-# FTRoute does not, which is shown, not asserted).  Outages are measured and
-# printed, not asserted.  What fails is chosen from dpsim's failure-free
-# route between server 0 and the server farthest from it (the flow every
-# scenario interrupts), so the scenarios hold on any (n, k).
+# shortest (default) and the paper's (DPILLAR_FT_MODES: one of them);
+# and a server that loses one cable is reached by every other server (the
+# shortest mode; the paper's FTRoute does not, which is shown, not
+# asserted).  Outages are measured and printed, not asserted.  What
+# fails is chosen from dpsim's failure-free route between server 0 and
+# the server farthest from it (the flow every scenario interrupts), so
+# the scenarios hold on any (n, k).
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"

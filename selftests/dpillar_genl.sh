@@ -286,8 +286,7 @@ run_test "dumps: 6 devices and 756 neighbour slots, paged over many messages, ea
 
 # --- unprivileged user ----------------------------------------------------------------
 # nobody, without capabilities: reading works, changing does not.
-unpriv() { local a=$1; shift; ip netns exec "${FNS[$a]}" setpriv --reuid=65534 \
-	--regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all "$@"; }
+unpriv() { local a=$1; shift; ns_nobody "${FNS[$a]}" "$@"; }
 check_unpriv_read() {
 	unpriv "$S0" "$DPCTL" show dp0 >/dev/null &&
 	unpriv "$S0" "$DPCTL" neigh dp0 >/dev/null &&
@@ -307,17 +306,22 @@ check_fail -m "Operation not permitted" "unprivileged: dpctl set is refused (EPE
 # modprobe end within 9 s of the trace's start (TCG slack).
 check_trace_bound() {
 	local a=$S0 b=${SERVERS[-1]} p pid t0 t1 t2='' rc=0 mod=0 f
-	f=$(mktemp) || return 1
 	# The debug kernel builds no tc classifier: skipped there.
 	ip netns exec "${FNS[$b]}" tc qdisc add dev p0 clsact 2>/dev/null ||
 		return 4
-	ip netns exec "${FNS[$b]}" tc qdisc del dev p0 clsact
+	ip netns exec "${FNS[$b]}" tc qdisc add dev p1 clsact || rc=1
 	for p in p0 p1; do
-		ip netns exec "${FNS[$b]}" tc qdisc add dev "$p" clsact &&
 		ip netns exec "${FNS[$b]}" tc filter add dev "$p" ingress \
 			protocol 0x88b5 u32 match u8 3 0xff at 1 action drop ||
-			return 1
+			rc=1
 	done
+	f=$(mktemp) || rc=1
+	if [ $rc = 1 ]; then
+		for p in p0 p1; do
+			ip netns exec "${FNS[$b]}" tc qdisc del dev "$p" clsact
+		done 2>/dev/null
+		return 1
+	fi
 	modprobe -q -n wireguard && ! grep -q '^wireguard ' /proc/modules && mod=1
 	t0=${EPOCHREALTIME/[.,]/}
 	dp "$a" route trace "$b" timeout 5000 > "$f" 2>&1 &

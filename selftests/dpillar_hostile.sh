@@ -34,8 +34,7 @@ ip netns exec $NS "$DPCTL" link add dp0 n 4 k 2 addr 0:0.0 port0 a0 port1 a1 ||
 run_test "root: every request with each attribute missing, duplicated, oversized, empty, out of range: each rejection with an extack" \
 	ip netns exec $NS python3 "$HOSTILE" root dp0 c0 c1
 
-unpriv() { ip netns exec $NS setpriv --reuid=65534 --regid=65534 \
-	--clear-groups --inh-caps=-all --bounding-set=-all "$@"; }
+unpriv() { ns_nobody $NS "$@"; }
 run_test "unprivileged: every change refused with EPERM, whatever its attributes" \
 	unpriv python3 "$HOSTILE" unpriv dp0 c0 c1
 

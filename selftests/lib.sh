@@ -333,6 +333,14 @@ ns_exec() {
 	ip netns exec "$ns" "$@"
 }
 
+# ns_nobody NAME CMD...: CMD in netns NAME as nobody, with no capability.
+ns_nobody() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps=-all --bounding-set=-all "$@"
+}
+
 # track_link NAME [NS]: delete link NAME (in NS) at exit.
 track_link() {
 	_link_list+=("$1${2:+@$2}")

@@ -551,20 +551,23 @@ s2_unpriv_resolve() {
 	local s d r0 r1 out
 	read -r s d < <(awk '$4 > 2 { print $1, $2; exit }' "$S2_TMP/all")
 	[ -n "$s" ] || return 4
-	r0=$(ip netns exec "s2-$s" ethtool -S dp0 | awk '$1 == "coords_resolve:" { print $2 }')
-	if out=$(ip netns exec "s2-$s" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups --inh-caps=-all --bounding-set=-all \
-		"$DPCTL" route get "$d" dev dp0 2>&1); then
+	# resolves: node s's coords_resolve counter
+	resolves() {
+		ip netns exec "s2-$s" ethtool -S dp0 |
+			awk '$1 == "coords_resolve:" { print $2 }'
+	}
+	r0=$(resolves)
+	if out=$(ns_nobody "s2-$s" "$DPCTL" route get "$d" dev dp0 2>&1); then
 		echo "nobody's route get $s -> $d answered: $out"
 		return 1
 	fi
 	echo "nobody, $s -> $d: $out"
-	r1=$(ip netns exec "s2-$s" ethtool -S dp0 | awk '$1 == "coords_resolve:" { print $2 }')
+	r1=$(resolves)
 	[[ $out == *CAP_NET_ADMIN* ]] || return 1
 	[ "$r1" = "$r0" ] || { echo "coords_resolve $r0 -> $r1"; return 1; }
 	out=$(ip netns exec "s2-$s" "$DPCTL" route get "$d" dev dp0 2>&1)
 	echo "root, $s -> $d: $out"
-	r1=$(ip netns exec "s2-$s" ethtool -S dp0 | awk '$1 == "coords_resolve:" { print $2 }')
+	r1=$(resolves)
 	[ "$r1" -gt "$r0" ]
 }
 

@@ -252,15 +252,19 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_stop);
 
 /*
  * A sender's part in plan mode: @st gets its destination's coordinates
- * (dp_route_set_coords()), or false and a resolution starts.  Under
- * rcu_read_lock with BHs off, as dp_coords_lookup().
+ * (dp_route_set_coords()), or false, and a resolution starts when
+ * @resolve (it floods the fabric: a packet of this host, a probe, or a
+ * lookup by a caller allowed to send frames).  Under rcu_read_lock with
+ * BHs off, as dp_coords_lookup().
  */
-bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st)
+bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
+		     bool resolve)
 {
 	u32 x[DP_COORDS_MAX];
 
 	if (!dp_coords_lookup(dp, st->dst, x)) {
-		dp_coords_resolve(dp, st->dst);
+		if (resolve)
+			dp_coords_resolve(dp, st->dst);
 		return false;
 	}
 	return dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords);

@@ -62,7 +62,8 @@ bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x);
 void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n);
 void dp_coords_resolve(struct dp_priv *dp, u32 node);
 bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
-bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st);
+bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
+		     bool resolve);
 
 struct sk_buff;
 struct dpillar_coords;

@@ -115,20 +115,15 @@ static int dp_genl_put_hop(struct sk_buff *skb, const struct dp_priv *dp,
 static int dp_genl_route_coords(struct dp_priv *dp, struct dp_route_state *st,
 				bool may_resolve)
 {
-	u32 x[DP_COORDS_MAX];
-	int err = 0;
+	bool ok;
 
 	/* The cache and discovery are the softirq's too: BHs off. */
 	local_bh_disable();
-	if (may_resolve) {
-		if (!dp_coords_route(dp, st))
-			err = -EAGAIN;
-	} else if (!dp_coords_lookup(dp, st->dst, x) ||
-		   !dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords)) {
-		err = -EPERM;
-	}
+	ok = dp_coords_route(dp, st, may_resolve);
 	local_bh_enable();
-	return err;
+	if (ok)
+		return 0;
+	return may_resolve ? -EAGAIN : -EPERM;
 }
 
 /*
@@ -508,15 +503,15 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	/*
-	 * The reply is sized by the topology's path bound, from 11 hops up
-	 * to DP_TTL_MAX; a device's topology never changes.
-	 */
-	/*
 	 * ROUTE_GET is read-only for everyone; only the caller who may send
 	 * frames (DEV_SET's permission) starts a resolution on a miss.
 	 */
 	may_resolve = netlink_ns_capable(skb, genl_info_net(info)->user_ns,
 					 CAP_NET_ADMIN);
+	/*
+	 * The reply is sized by the topology's path bound, from 11 hops up
+	 * to DP_TTL_MAX; a device's topology never changes.
+	 */
 	msg = genlmsg_new(dp_genl_route_size(dp_topo_ttl(&dp->topo)),
 			  GFP_KERNEL);
 	if (!msg)
