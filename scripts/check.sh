@@ -371,29 +371,26 @@ elif kernel_wanted debug && [ $guest_suites = 1 ]; then
 	not_run+=("debug guest (no selected suite in its column of the matrix)")
 fi
 
+# ---- order ----------------------------------------------------------------
+# Two TCG guests are the longest part (each ~1 host core, ~40 minutes):
+# the Debian column (the rig self-test, then each Debian kernel's guest,
+# one after the other) and the debug kernel's guest.  So the builds they
+# need come first, each column starts in the background as soon as its
+# module is built, and the host-only steps (dpsim, fuzz, checkpatch,
+# DKMS...) run beside them instead of before them; a fresh machine's
+# debug kernel build runs beside the Debian column.  The steps are
+# reported in this order: the host steps, then the rig, the Debian
+# guests and the debug guest.  DPILLAR_CHECK_JOBS=1: no background, each
+# step in turn.
+JOBS=${DPILLAR_CHECK_JOBS:-2}
+bg_pids=()
+
 # Builds that a selected guest needs run even when TESTS leaves them out.
 if [ $guest_suites = 1 ] && { [ ${#RUN_ABIS[@]} -gt 0 ] || [ $debug_guest = 1 ]; }; then
 	step "build tools" make -s tools
 else
 	hstep tools "build tools" make -s tools
 fi
-hstep dpsim "dpsim and routing core tests" make -s -C tools/dpsim check
-hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
-hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
-	make -s -C tools/dpctl check
-hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
-hstep install "make install-tools into a scratch prefix: files, man pages, completion, systemd-analyze verify dpillar@.service, versions" \
-	bash scripts/install-check.sh
-# README's install, DKMS, built (never installed) for the oldest Debian
-# kernel: dkms.conf's BUILD_EXCLUSIVE_KERNEL_MIN.
-hstep dkms "dkms add, build (${ABIS[0]:-?}-amd64, not installed), remove, in private DKMS trees" \
-	bash scripts/dkms-check.sh "${ABIS[0]:+${ABIS[0]}-amd64}"
-# A regression run of each libFuzzer target from its seeds and what
-# earlier runs found (make fuzz runs them longer).
-hstep fuzz "fuzz: routing core, Hello TLVs, addresses (libFuzzer, ASan+UBSan, ${DPILLAR_FUZZ_TIME:-20} s each)" \
-	make -s -C tools/fuzz run FUZZ_TIME="${DPILLAR_FUZZ_TIME:-20}"
-hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-gen-c)" \
-	bash scripts/spec-check.sh
 if [ ${#RUN_ABIS[@]} -gt 0 ] && { [ $guest_suites = 1 ] || wanted modules; }; then
 	step "module build, W=1 + sparse (${RUN_ABIS[*]})" \
 		bash scripts/build-modules.sh "${RUN_ABIS[@]}"
@@ -448,22 +445,17 @@ test_result() {
 	return "$(cat "$f.rc")"
 }
 
-# The debug guest is the longest: with DPILLAR_CHECK_JOBS=2 (the default)
-# it runs in the background while the rig self-test and the Debian guests
-# run, two TCG guests at a time (each ~1 host core).  DPILLAR_CHECK_JOBS=1:
-# one after the other.
-JOBS=${DPILLAR_CHECK_JOBS:-2}
-bg_pid=
-
 # guest_bg NAME ARGS...: "guest NAME ARGS..." in the background; its output
 # and status are collected by guest_wait NAME.
 guest_bg() {
 	local f=$GUEST_DIR/guest-$1
 	rm -f "$f.step" "$f.rc"
 	( guest "$@" > "$f.step" 2>&1; echo $? > "$f.rc" ) &
-	bg_pid=$!
+	bg_pids+=($!)
 }
 
+# guest_wait NAME: the output and status of guest NAME, once it is done
+# (its .rc written by guest_bg or debian_column).
 guest_wait() {
 	local f=$GUEST_DIR/guest-$1
 	while [ ! -s "$f.rc" ]; do
@@ -481,7 +473,92 @@ killtree() {
 	done
 	kill "$1" 2>/dev/null
 }
-trap '[ -n "$bg_pid" ] && killtree "$bg_pid"' EXIT
+trap 'for p in "${bg_pids[@]}"; do killtree "$p"; done' EXIT
+
+# ---- the Debian column -----------------------------------------------------
+# Each Debian kernel's guest: the suites of its column of the matrix, and
+# their options; DEB_ARGS[ABI] holds guest's arguments, %q-quoted.
+DEB_RUN=()
+declare -A DEB_ARGS=()
+if [ $guest_suites = 1 ]; then
+	for abi in "${RUN_ABIS[@]}"; do
+		if [ "$abi" = "${ABIS[-1]}" ]; then
+			col=("${MATRIX_NEWEST[@]}") opts=("${NEWEST_ENV[@]}")
+		else
+			col=("${MATRIX_OLDER[@]}") opts=("${OLDER_ENV[@]}")
+		fi
+		tests=()
+		for t in "${SEL[@]}"; do
+			in_matrix "$(short_name "$t")" "${col[@]}" || continue
+			tests+=("$t")
+			case "$(short_name "$t")" in
+			nic) opts=("${NIC_VM[@]}" "${opts[@]}") ;;
+			nic_tcp) read -r -a nv <<<"$(nic_tcp_vm "${opts[@]}")"
+				opts+=("${nv[@]}") ;;
+			esac
+		done
+		if [ ${#tests[@]} -eq 0 ]; then
+			not_run+=("guest $abi (no selected suite in its column of the matrix)")
+			continue
+		fi
+		DEB_RUN+=("$abi")
+		DEB_ARGS[$abi]=$(printf '%q ' "$abi" \
+			"$repo/build/$abi/net/dpillar/dpillar.ko" --kernel "$abi" \
+			--timeout 3600 "${opts[@]}" -- "${tests[@]}")
+	done
+fi
+RIG=0
+if [ ${#RUN_ABIS[@]} -gt 0 ] && wanted rig; then
+	RIG=1
+elif [ ${#RUN_ABIS[@]} -gt 0 ]; then
+	not_run+=("guest rig self-test (rig)")
+else
+	not_run+=("guest rig self-test (KERNELS: no Debian kernel)")
+fi
+
+# rig: the rig must be able to fail: exit codes, timeouts, splats,
+# crashes.  It boots the newest Debian kernel KERNELS selects.
+rig() {
+	local s rc
+	s=$(date +%s)
+	bash selftests/vm/test-run-vm.sh --kernel "${RUN_ABIS[-1]}"
+	rc=$?
+	echo $(( $(date +%s) - s )) > "$GUEST_DIR/rig.wall"
+	return $rc
+}
+
+# debian_column: the rig, then each Debian guest, one after the other;
+# each leaves its output and status in $GUEST_DIR (rig.{step,rc},
+# guest-ABI.{step,rc}) for the steps that report them.
+debian_column() {
+	local abi
+	if [ $RIG = 1 ]; then
+		rig > "$GUEST_DIR/rig.step" 2>&1
+		echo $? > "$GUEST_DIR/rig.rc"
+	fi
+	for abi in "${DEB_RUN[@]}"; do
+		eval "guest ${DEB_ARGS[$abi]}" > "$GUEST_DIR/guest-$abi.step" 2>&1
+		echo $? > "$GUEST_DIR/guest-$abi.rc"
+	done
+}
+
+# rig_wait: the rig's output and status, once it is done.
+rig_wait() {
+	while [ ! -s "$GUEST_DIR/rig.rc" ]; do
+		sleep 2
+	done
+	cat "$GUEST_DIR/rig.step"
+	return "$(cat "$GUEST_DIR/rig.rc")"
+}
+
+rm -f "$GUEST_DIR/rig.step" "$GUEST_DIR/rig.rc" "$GUEST_DIR/rig.wall"
+for abi in "${DEB_RUN[@]}"; do
+	rm -f "$GUEST_DIR/guest-$abi.step" "$GUEST_DIR/guest-$abi.rc"
+done
+if [ "$JOBS" -gt 1 ] && { [ $RIG = 1 ] || [ ${#DEB_RUN[@]} -gt 0 ]; }; then
+	debian_column &
+	bg_pids+=($!)
+fi
 
 # ---- debug kernel --------------------------------------------------------
 # One guest runs the KUnit suites and GUEST_TESTS, then the checks of
@@ -545,43 +622,43 @@ if [ $debug_build = 1 ] && [ -n "$DEBUG_BZIMAGE" ]; then
 	[ $debug_guest = 1 ] && [ "$JOBS" -gt 1 ] && guest_bg "${DEBUG_GUEST[@]}"
 fi
 
-# The rig must be able to fail: exit codes, timeouts, splats, crashes.  It
-# boots the newest Debian kernel KERNELS selects.
-if [ ${#RUN_ABIS[@]} -gt 0 ]; then
-	hstep rig "guest rig self-test" bash selftests/vm/test-run-vm.sh \
-		--kernel "${RUN_ABIS[-1]}"
-else
-	not_run+=("guest rig self-test (KERNELS: no Debian kernel)")
-fi
+# ---- host steps (beside the guests) ----------------------------------------
+hstep dpsim "dpsim and routing core tests" make -s -C tools/dpsim check
+hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
+hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
+	make -s -C tools/dpctl check
+hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
+hstep install "make install-tools into a scratch prefix: files, man pages, completion, systemd-analyze verify dpillar@.service, versions" \
+	bash scripts/install-check.sh
+# README's install, DKMS, built (never installed) for the oldest Debian
+# kernel: dkms.conf's BUILD_EXCLUSIVE_KERNEL_MIN.
+hstep dkms "dkms add, build (${ABIS[0]:-?}-amd64, not installed), remove, in private DKMS trees" \
+	bash scripts/dkms-check.sh "${ABIS[0]:+${ABIS[0]}-amd64}"
+# A regression run of each libFuzzer target from its seeds and what
+# earlier runs found (make fuzz runs them longer).
+hstep fuzz "fuzz: routing core, Hello TLVs, addresses (libFuzzer, ASan+UBSan, ${DPILLAR_FUZZ_TIME:-20} s each)" \
+	make -s -C tools/fuzz run FUZZ_TIME="${DPILLAR_FUZZ_TIME:-20}"
+hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-gen-c)" \
+	bash scripts/spec-check.sh
 
-if [ $guest_suites = 1 ]; then
-	for abi in "${RUN_ABIS[@]}"; do
-		if [ "$abi" = "${ABIS[-1]}" ]; then
-			col=("${MATRIX_NEWEST[@]}") opts=("${NEWEST_ENV[@]}")
-		else
-			col=("${MATRIX_OLDER[@]}") opts=("${OLDER_ENV[@]}")
-		fi
-		tests=()
-		for t in "${SEL[@]}"; do
-			in_matrix "$(short_name "$t")" "${col[@]}" || continue
-			tests+=("$t")
-			case "$(short_name "$t")" in
-			nic) opts=("${NIC_VM[@]}" "${opts[@]}") ;;
-			nic_tcp) read -r -a nv <<<"$(nic_tcp_vm "${opts[@]}")"
-				opts+=("${nv[@]}") ;;
-			esac
-		done
-		if [ ${#tests[@]} -eq 0 ]; then
-			not_run+=("guest $abi (no selected suite in its column of the matrix)")
-			continue
-		fi
-		STEP_TIME=$GUEST_DIR/guest-$abi/wall
-		step "guest $abi: tests, then taint/reload checks" \
-			guest "$abi" "$repo/build/$abi/net/dpillar/dpillar.ko" \
-			--kernel "$abi" --timeout 3600 "${opts[@]}" -- "${tests[@]}"
-		guest_results "$abi"
-	done
+# ---- the guests' results ---------------------------------------------------
+if [ $RIG = 1 ]; then
+	if [ "$JOBS" -gt 1 ]; then
+		STEP_TIME=$GUEST_DIR/rig.wall
+		step "guest rig self-test" rig_wait
+	else
+		step "guest rig self-test" rig
+	fi
 fi
+for abi in "${DEB_RUN[@]}"; do
+	STEP_TIME=$GUEST_DIR/guest-$abi/wall
+	if [ "$JOBS" -gt 1 ]; then
+		step "guest $abi: tests, then taint/reload checks" guest_wait "$abi"
+	else
+		eval "step \"guest \$abi: tests, then taint/reload checks\" guest ${DEB_ARGS[$abi]}"
+	fi
+	guest_results "$abi"
+done
 
 if [ $debug_guest = 1 ] && [ -z "$DEBUG_BZIMAGE" ]; then
 	step "$DEBUG_STEP" cannot_run "no debug kernel (scripts/debug-kernel.sh failed)"
@@ -589,7 +666,6 @@ elif [ $debug_guest = 1 ]; then
 	STEP_TIME=$dout/wall
 	if [ "$JOBS" -gt 1 ]; then
 		step "$DEBUG_STEP" guest_wait debug
-		bg_pid=
 	else
 		step "$DEBUG_STEP" guest "${DEBUG_GUEST[@]}"
 	fi
