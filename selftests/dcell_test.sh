@@ -121,7 +121,7 @@ dc_dp0() {
 		ports=''
 		for ((l = 0; l <= k; l++)); do ports+=" port$l p$l"; done
 		# shellcheck disable=SC2086 # ports are words
-		ip netns exec "dc-$a" "$DPCTL" link add dp0 topo dcell n "$n" \
+		"$DPCTL" -n "dc-$a" link add dp0 topo dcell n "$n" \
 			k "$k" addr "$a" $ports hello "$HELLO" dead "$DEAD" ||
 			return 1
 		ip -n "dc-$a" -b - <<-EOF || return 1

@@ -28,7 +28,7 @@ link add a1 type veth peer name b1
 link add c0 type veth peer name d0
 link add c1 type veth peer name d1'
 ip -n $NS -b - <<<"$wires" || ktap_skip_all "no veth"
-ip netns exec $NS "$DPCTL" link add dp0 n 4 k 2 addr 0:0.0 port0 a0 port1 a1 ||
+"$DPCTL" -n $NS link add dp0 n 4 k 2 addr 0:0.0 port0 a0 port1 a1 ||
 	ktap_skip_all "cannot create dp0"
 
 run_test "root: every request with each attribute missing, duplicated, oversized, empty, out of range: each rejection with an extack" \
@@ -107,18 +107,18 @@ check_spoof() {
 	for l in b0 b1 a0 a1 dp0; do
 		ip -n $NS link set $l up || return 1
 	done
-	x=$(ip netns exec $NS "$DPCTL" -j neigh dp0 port 0 | jq '.[0].node_id')
+	x=$("$DPCTL" -n $NS -j neigh dp0 port 0 | jq '.[0].node_id')
 	before=$(ip netns exec $NS ethtool -S dp0 | awk '$1 == "hello_mac_change:" { print $2 }')
 	n=$(ip netns exec $NS python3 "$DP_SELFTESTS/dp_spoof.py" b0 "$x" 5) || return 1
 	after=$(ip netns exec $NS ethtool -S dp0 | awk '$1 == "hello_mac_change:" { print $2 }')
 	echo "node $x: $n rejected-mac events, hello_mac_change $before -> $after"
-	ip netns exec $NS "$DPCTL" -j neigh dp0 port 0 |
+	"$DPCTL" -n $NS -j neigh dp0 port 0 |
 		jq -e --argjson x "$x" '.[] | select(.node_id == $x) | .lladdr == "02:5f:00:00:00:01"' >/dev/null &&
 	[ "$n" = 1 ] && [ $((after - before)) = 5 ]
 }
 run_test "forged Hellos for a live neighbour: MAC kept, 5 attempts counted, 1 event" check_spoof
 
-ip netns exec $NS "$DPCTL" link del dp0
+"$DPCTL" -n $NS link del dp0
 run_test "no kernel splat" dmesg_check "$mark"
 
 # kmemleak: an object is reported once older than 5 s and unreferenced in

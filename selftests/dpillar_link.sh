@@ -19,7 +19,7 @@ P=dpl-peer	# the other ends of its cables
 O=dpl-other	# somewhere else
 mark=$(dmesg_mark)
 
-dpctl() { ip netns exec $S "$DPCTL" "$@"; }
+dpctl() { "$DPCTL" -n $S "$@"; }
 # raw_in NS ARGS...: "dp_raw.py ARGS" in netns NS, answered by one
 # resident python3 (dp_raw.py -: a start costs 0.3-3 s under TCG, and the
 # suite sends a dozen requests); its error on stderr, status 0 or 1.
@@ -264,7 +264,7 @@ ip -n $O link del a1
 X=dpl-gone
 ns_create $X
 ip -n $X link add x0 type veth peer name x1
-ip netns exec $X "$DPCTL" link add dp0 $ADD port0 x0 port1 x1
+"$DPCTL" -n $X link add dp0 $ADD port0 x0 port1 x1
 run_test "netns deletion with a device in it" ip netns del $X
 sleep 1
 new_port c0 && new_port c1

@@ -148,7 +148,7 @@ fabric_routes() {
 fabric_mode() {
 	local a
 	for a in "${SERVERS[@]}"; do
-		ip netns exec "${FNS[$a]}" "$DPCTL" set dp0 mode "$1" || return 1
+		"$DPCTL" -n "${FNS[$a]}" set dp0 mode "$1" || return 1
 	done
 	FABRIC_MODE=$1
 }
@@ -170,11 +170,11 @@ fabric_up() {
 				"$n" "$k" "$a"
 			  [ $# -eq 0 ] || printf '%s %s\n' "$@"
 			} >"$FABRIC_CONF_DIR/$ns.conf" &&
-			ip netns exec "$ns" "$DPCTL" up dp0 \
+			"$DPCTL" -n "$ns" up dp0 \
 				-c "$FABRIC_CONF_DIR/$ns.conf" || return 1
 			continue
 		fi
-		ip netns exec "$ns" "$DPCTL" link add dp0 n "$n" k "$k" \
+		"$DPCTL" -n "$ns" link add dp0 n "$n" k "$k" \
 			addr "$a" port0 p0 port1 p1 "$@" || return 1
 		# /32 and /128 plus a route: the fabric prefix is not a LAN (no
 		# broadcast address, no subnet-router anycast).
@@ -522,7 +522,7 @@ fabric_relay_test() {
 # "noroute" after answering the probe before it as a relay: it is on the
 # path once.
 fabric_trace() {
-	ip netns exec "${FNS[$1]}" "$DPCTL" -j route trace "$2" hash 0 \
+	"$DPCTL" -n "${FNS[$1]}" -j route trace "$2" hash 0 \
 		timeout 2000 |
 		jq -r '.[0] | [.src] + [.hops[] | select(.status != "noroute" and
 			.status != "noneigh") | .addr // "*"] +

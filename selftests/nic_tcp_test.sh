@@ -167,7 +167,7 @@ fabric() {
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
 		ip -n "$n" link del dp0 2>/dev/null
-		ip netns exec "$n" "$DPCTL" link add dp0 $args \
+		"$DPCTL" -n "$n" link add dp0 $args \
 			addr "#${IDS[i]}" port0 p0 port1 p1 hello 100 dead 1000 ||
 			return 1
 		dp0_up "$n" "${IP4[i]}" "${IP6[i]}" || return 1
@@ -181,7 +181,7 @@ fabric() {
 	wait_for 30 ip netns exec "$(ns "$m" d)" ping -c1 -W1 -q "${IP4[0]}" \
 		>/dev/null || { echo "d cannot reach s"; return 1; }
 	# One path, through the relay (no direct cable: the frames are relayed).
-	ip netns exec "$(ns "$m" r)" "$DPCTL" -j stats dp0 |
+	"$DPCTL" -n "$(ns "$m" r)" -j stats dp0 |
 		jq -e '.[0].stats.forwarded > 0' >/dev/null ||
 		{ echo "nothing relayed"; return 1; }
 }
@@ -212,7 +212,7 @@ malformed() {
 	local m=$1 i n sum=0 v
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
-		v=$(ip netns exec "$n" "$DPCTL" -j stats dp0 |
+		v=$("$DPCTL" -n "$n" -j stats dp0 |
 			jq '.[0].stats | [.drop_short, .drop_inner, .drop_proto,
 				.drop_version, .drop_type] | map(. // 0) | add')
 		sum=$((sum + v))
@@ -432,7 +432,7 @@ if [ "${NIC_RPS:-0}" = 1 ]; then
 		for i in "${!a[@]}"; do d+="cpu$i $((b[i] - a[i])) "; done
 		echo "# rps_cpus=$v: $(echo "$j" | jq '.end.sum_received.bits_per_second / 1e6 | round') Mbit/s; softirq frames: $d"
 		# GRO at the receiver: the NIC's frames against our skbs.
-		echo "# d: p0 rx_packets $(ip -n "$(ns 0 d)" -j -s link show p0 | jq '.[0].stats64.rx.packets'), dpillar rx_frames $(ip netns exec "$(ns 0 d)" "$DPCTL" -j stats dp0 | jq '.[0].stats.rx_frames')"
+		echo "# d: p0 rx_packets $(ip -n "$(ns 0 d)" -j -s link show p0 | jq '.[0].stats64.rx.packets'), dpillar rx_frames $("$DPCTL" -n "$(ns 0 d)" -j stats dp0 | jq '.[0].stats.rx_frames')"
 	done
 	exit 0
 fi

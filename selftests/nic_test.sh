@@ -85,7 +85,7 @@ build() {
 		ip link set "${P1[$i]}" netns "${S[i]}" name p1 || return 1
 		ip -n "${S[i]}" link set lo up || return 1
 		ip -n "${S[i]}" link set p0 up || return 1
-		ip netns exec "${S[i]}" "$DPCTL" link add dp0 topo bcube n 2 \
+		"$DPCTL" -n "${S[i]}" link add dp0 topo bcube n 2 \
 			k 1 addr "${ADDR[i]}" port0 p0 port1 p1 \
 			hello $HELLO dead $DEAD || return 1
 		dp0_up "${S[i]}" "${IP4[i]}" "${IP6[i]}" || return 1
@@ -123,14 +123,14 @@ run_test "ports are neither promiscuous nor allmulti" unfiltered
 
 # sees NS: NS has a reachable neighbour on port 0 (the other server).
 sees() {
-	ip netns exec "$1" "$DPCTL" -j neigh dp0 port 0 |
+	"$DPCTL" -n "$1" -j neigh dp0 port 0 |
 		jq -e '[.. | objects | select(.state? == "reachable")] | length > 0' \
 		>/dev/null
 }
 both_see() { sees "${S[0]}" && sees "${S[1]}"; }
 blind() { ! sees "$1"; }
 hello_rx() {
-	ip netns exec "$1" "$DPCTL" -j stats dp0 |
+	"$DPCTL" -n "$1" -j stats dp0 |
 		jq '[.. | objects | .hello_rx? // empty] | add // 0'
 }
 neighbours() {
@@ -209,7 +209,7 @@ run_test "fabric still carries traffic" after_traffic
 
 # ports NS: "index:ifname:state ..." of NS's dp0.
 ports() {
-	ip netns exec "$1" "$DPCTL" -j show dp0 |
+	"$DPCTL" -n "$1" -j show dp0 |
 		jq -r '[.. | objects | select(has("ports")) | .ports[] |
 			"\(.port):\(.ifname // "-"):\(.state)"] | join(" ")'
 }

@@ -128,7 +128,7 @@ xc_dp0() {
 		ports=''
 		for ((l = 0; l < NPORTS; l++)); do ports+=" port$l p$l"; done
 		# shellcheck disable=SC2086 # ports and level are words
-		ip netns exec "xc-$a" "$DPCTL" link add dp0 topo "$topo" n "$n" \
+		"$DPCTL" -n "xc-$a" link add dp0 topo "$topo" n "$n" \
 			k "$k" $lv addr "$a" $ports hello "$HELLO" dead "$DEAD" ||
 			return 1
 		ip -n "xc-$a" -b - <<-EOF || return 1
@@ -142,27 +142,19 @@ xc_dp0() {
 }
 
 # xc_routes: for every routing mode, dpctl route get equals dpsim's path
-# for every ordered pair (one dpctl per source and mode).
+# for every ordered pair (one dpctl per source for every mode).
 xc_routes() {
 	local mode s d path cmp=0 bad=0
+	local -A want=() dsts=()
 	for mode in $MODES; do
-		local -A want=() dsts=()
-		for s in "${SERVERS[@]}"; do
-			ip netns exec "xc-$s" "$DPCTL" link set dp0 mode "$mode" ||
-				return 1
-		done
 		while read -r s d _ _ path; do
-			want["$s $d"]=$path
-			dsts[$s]+=" $d"
+			want["$mode $s $d"]=$path
+			[ "$mode" != hash ] || dsts[$s]+=" $d"
 		done < <("$DPSIM" pairs "${OPTS[@]}" --mode "$mode")
-		for s in "${SERVERS[@]}"; do
-			read -r -a d <<<"${dsts[$s]}"
-			route_get_cmp "xc-$s" "$s" "$mode " "${d[@]}"
-		done
-		unset want dsts
 	done
 	for s in "${SERVERS[@]}"; do
-		ip netns exec "xc-$s" "$DPCTL" link set dp0 mode hash || return 1
+		read -r -a d <<<"${dsts[$s]}"
+		route_get_cmp "xc-$s" "$s" "$MODES" "${d[@]}"
 	done
 	echo "$cmp (mode, pair) compared over modes $MODES, $bad differ"
 	[ $bad = 0 ]
@@ -221,7 +213,7 @@ xc_detours() {
 # xc_probe_json S D: dpctl route probe from S to D as one line of
 # "path:alive:avoided" words (avoided "-" when D is not followed).
 xc_probe_json() {
-	ip netns exec "xc-$1" "$DPCTL" -j route probe "$2" timeout 500 |
+	"$DPCTL" -n "xc-$1" -j route probe "$2" timeout 500 |
 		jq -r '[.[0].paths[] | "\(.path):\(.alive):\(if has("avoided")
 			then .avoided else "-" end)"] |
 			join(" ")'
@@ -296,7 +288,7 @@ xc_probe() {
 		done
 		[ $o = 0 ] && break
 		echo "try $i: $o other paths not alive and in use: $got"
-		ip netns exec "xc-$s" "$DPCTL" route probe "$dst" timeout 2000
+		"$DPCTL" -n "xc-$s" route probe "$dst" timeout 2000
 		sleep 1
 		got=$(xc_probe_json "$s" "$dst")
 	done
@@ -329,7 +321,7 @@ xc_flows() {
 	# selection included), and 16 ping flows (16 ICMP ids) answered.
 	local -a flows=() tr
 	for ((i = 0; i < 16; i++)); do
-		read -r -a tr <<<"$(ip netns exec "xc-$s" "$DPCTL" -j route trace \
+		read -r -a tr <<<"$("$DPCTL" -n "xc-$s" -j route trace \
 			"$dst" hash $((i * 4099)) timeout 1000 |
 			jq -r '.[0] | ([.hops[] | .addr // "*"] | join(" ")) +
 				" " + (.delivered | tostring)')"
