@@ -78,6 +78,7 @@ void dp_psel_stop(struct dp_priv *dp)
 		dp_psel_clear(&ps->ent[i]);
 	spin_unlock_bh(&ps->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_stop);
 
 /*
  * Start following @dst in slot @e (transmit path, BH).  A slot another
@@ -150,6 +151,7 @@ void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 plain:
 	dp_route_init(&dp->topo, dp->self, dst, sel, hash, st);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_route_init);
 
 /* An answer to a probe of ours (probe.c, softirq). */
 void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
@@ -249,6 +251,7 @@ void dp_psel_work(struct work_struct *work)
 	queue_delayed_work(system_power_efficient_wq, &ps->work,
 			   dp_psel_interval(dp));
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_work);
 
 /**
  * dp_psel_state - what path selection knows of candidate @m toward @dst
@@ -271,3 +274,4 @@ bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed)
 	spin_unlock_bh(&dp->psel.lock);
 	return found;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_state);
