@@ -57,6 +57,7 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_COORDS_RESOLVE] = "coords_resolve",
 	[DP_STAT_COORDS_LEARNED] = "coords_learned",
 	[DP_STAT_TX_RESOLVING]	= "tx_resolving",
+	[DP_STAT_PROBE_REPLY_BAD] = "probe_reply_bad",
 };
 
 /*
@@ -134,7 +135,8 @@ static void dp_get_stats64(struct net_device *dev,
 	tot->tx_packets = c[DP_STAT_TX];
 	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
 		tot->rx_dropped += c[i];
-	tot->rx_dropped += c[DP_STAT_DROP_VLAN] + c[DP_STAT_HELLO_NOT_GROUP];
+	tot->rx_dropped += c[DP_STAT_DROP_VLAN] + c[DP_STAT_HELLO_NOT_GROUP] +
+			   c[DP_STAT_PROBE_REPLY_BAD];
 	/*
 	 * Miswired Hellos are a cabling report, and frames flooded to us for
 	 * another server are the switch's business, not lost traffic.

@@ -89,6 +89,10 @@ enum dp_stat {
 	DP_STAT_TX_RESOLVING,	/* our packet dropped: its destination's
 				 * coordinates are not known yet
 				 */
+	DP_STAT_PROBE_REPLY_BAD, /* path probe reply for us matching no
+				  * outstanding probe: late, a duplicate, or
+				  * forged (wrong id, seq or stamp)
+				  */
 	DP_STAT_MAX
 };
 

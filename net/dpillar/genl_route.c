@@ -305,7 +305,9 @@ static int dp_genl_put_probe(struct sk_buff *skb, struct dp_priv *dp,
 			 min_t(u64, div_u64(res->rtt_ns, NSEC_PER_USEC),
 			       U32_MAX)) ||
 	     nla_put_u32(skb, DPILLAR_A_PROBE_HOPS, res->hops) ||
-	     nla_put_u32(skb, DPILLAR_A_PROBE_DETOURS, res->detours)))
+	     /* unknown (S2 plan mode): left out */
+	     (!res->detours_unknown &&
+	      nla_put_u32(skb, DPILLAR_A_PROBE_DETOURS, res->detours))))
 		goto cancel;
 	if (path >= 0 && nla_put_u32(skb, DPILLAR_A_PROBE_PATH, path))
 		goto cancel;

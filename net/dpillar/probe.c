@@ -6,13 +6,17 @@
  * where its TTL runs out answers TTL (traceroute's time exceeded), one
  * that cannot route it NOROUTE with the topology's reason, its
  * destination REACHED.  Replies are routed back like data, are never
- * answered, and each server sends at most DP_PROBE_REPLY_BURST a second.
+ * answered, and each server sends at most DP_PROBE_PSEL_BURST a second
+ * to path selection and DP_PROBE_REPLY_BURST to everything else
+ * (probe.h).  A reply is taken only when it echoes the random stamp of
+ * the outstanding probe it answers: (id, seq) alone are easy to guess.
  */
 
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/netdevice.h>
+#include <linux/random.h>
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
@@ -63,8 +67,10 @@ void dp_probe_init(struct dp_priv *dp)
 
 	spin_lock_init(&pr->lock);
 	ratelimit_state_init(&pr->reply_rs, HZ, DP_PROBE_REPLY_BURST);
+	ratelimit_state_init(&pr->psel_rs, HZ, DP_PROBE_PSEL_BURST);
 	/* Never print "callbacks suppressed": the drops are the point. */
 	ratelimit_set_flags(&pr->reply_rs, RATELIMIT_MSG_ON_RELEASE);
+	ratelimit_set_flags(&pr->psel_rs, RATELIMIT_MSG_ON_RELEASE);
 	for (i = 0; i < DP_PROBE_SLOTS; i++)
 		init_completion(&pr->slot[i].done);
 }
@@ -115,6 +121,7 @@ static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
 		local->reason = 0;
 		local->hops = 0;
 		local->detours = 0;
+		local->detours_unknown = !dp_probe_detours_known(dp);
 		local->status = DPILLAR_PROBE_STATUS_NONEIGH;
 		/* Only the failure path asks routing once more, for why. */
 		if (err == DP_STAT_DROP_NOROUTE &&
@@ -176,6 +183,10 @@ static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
  * only, before dp_probe_out() routes them for real, so that the data
  * path pays nothing for it.  A detour a mode plans from the start (the
  * sideways first hop of an XDCent/BCube parallel path) is no failure.
+ * Where the failure-free route cannot be computed (S2 plan mode: greedy
+ * routing needs the neighbours' coordinates, which only the view has),
+ * nothing tells a detour: none is counted, and the prober reports the
+ * count as unknown (dp_probe_detours_known()).
  */
 static bool dp_probe_detours(struct dp_priv *dp,
 			     const struct dp_route_state *st)
@@ -183,10 +194,25 @@ static bool dp_probe_detours(struct dp_priv *dp,
 	struct dp_route_state live = *st, ff = *st;
 	struct dp_hop hl, hf;
 
-	if (dp_route(&dp->topo, dp->self, &live, &dp->view, &hl))
+	if (!dp_probe_detours_known(dp) ||
+	    dp_route(&dp->topo, dp->self, &live, &dp->view, &hl))
 		return false;	/* no hop at all: answered as NOROUTE */
-	return dp_route(&dp->topo, dp->self, &ff, NULL, &hf) ||
-	       hl.next != hf.next;
+	if (dp_route(&dp->topo, dp->self, &ff, NULL, &hf))
+		return false;	/* no failure-free hop to compare with */
+	return hl.next != hf.next;
+}
+
+/**
+ * dp_probe_detours_known - whether probes count detours in this fabric
+ * @dp: the device
+ *
+ * False in S2 plan mode (the destination's coordinates travel with the
+ * frame, t->ext_len): its failure-free route needs the routing view, so
+ * no server can compare, and ROUTE_TRACE/ROUTE_PROBE leave DETOURS out.
+ */
+bool dp_probe_detours_known(const struct dp_priv *dp)
+{
+	return !dp->topo.ext_len;
 }
 
 /*
@@ -213,6 +239,7 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
 	if (!local)
 		return false;
 	memset(local, 0, sizeof(*local));
+	local->detours_unknown = true;	/* plan mode */
 	local->reporter = dp->self;
 	local->status = DPILLAR_PROBE_STATUS_NOROUTE;
 	/* The routing core names the reason: no coordinates carried. */
@@ -271,33 +298,59 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 	return err;
 }
 
-/* A reply for this server: wake the request waiting for it, if any. */
-static void dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
+/*
+ * A reply for this server: wake the request waiting for it, if any.
+ * False when it answers no outstanding probe (counted probe_reply_bad).
+ */
+static bool dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
 {
 	const struct dpillar_probe *p = dp_probe_body(dp, skb);
 	struct dp_probes *pr = &dp->probes;
 	u16 id = ntohs(p->id);
 	struct dp_probe_slot *s;
+	bool taken = false;
 
 	if (id & DPILLAR_PROBE_ID_KERNEL) {
-		dp_psel_reply(dp, p);
-		return;
+		taken = dp_psel_reply(dp, p);
+		goto out;
 	}
 	s = &pr->slot[id % DP_PROBE_SLOTS];
 	spin_lock(&pr->lock);
-	/* Late, duplicate or forged replies find no waiting request. */
+	/*
+	 * Late, duplicate or forged replies find no waiting request: a
+	 * forger who guesses (id, seq) does not know the stamp.
+	 */
 	if (s->busy && !s->answered && s->id == id &&
-	    s->seq == ntohs(p->seq)) {
+	    s->seq == ntohs(p->seq) && s->stamp == be64_to_cpu(p->stamp)) {
+		taken = true;
 		s->answered = true;
 		s->res.reporter = ntohl(p->reporter);
 		s->res.status = p->status;
 		s->res.reason = p->reason;
 		s->res.hops = p->hops;
 		s->res.detours = p->detours;
+		s->res.detours_unknown = !dp_probe_detours_known(dp);
 		s->res.rtt_ns = ktime_get_ns() - s->sent_ns;
 		complete(&s->done);
 	}
 	spin_unlock(&pr->lock);
+out:
+	if (!taken)
+		dp_count(dp, DP_STAT_PROBE_REPLY_BAD);
+	return taken;
+}
+
+/*
+ * The budget that pays for answering @pp: path selection's for its probes
+ * (an in-kernel id, sent with the full TTL), the other one for the rest.
+ */
+static struct ratelimit_state *dp_probe_budget(struct dp_priv *dp,
+					       const struct dpillar_probe *pp)
+{
+	if ((ntohs(pp->id) & DPILLAR_PROBE_ID_KERNEL) &&
+	    pp->ttl == dp_topo_ttl(&dp->topo))
+		return &dp->probes.psel_rs;
+	return &dp->probes.reply_rs;
 }
 
 /*
@@ -313,7 +366,7 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 	struct sk_buff *skb;
 	u32 src = ntohl(ph->src);
 
-	if (!__ratelimit(&dp->probes.reply_rs))
+	if (!__ratelimit(dp_probe_budget(dp, pp)))
 		return;
 	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
 	if (dp->topo.ext_len &&
@@ -415,12 +468,13 @@ void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb)
 		return;
 	}
 	nx = dp_probe_src_coords(dp, skb, x);
-	if (h->type == DPILLAR_T_PROBE)
+	if (h->type == DPILLAR_T_PROBE) {
 		dp_probe_answer(dp, h, dp_probe_body(dp, skb), x, nx,
 				DPILLAR_PROBE_STATUS_REACHED, 0);
-	else
-		dp_probe_reply_rcv(dp, skb);
-	dp_count(dp, DP_STAT_DELIVERED);
+		dp_count(dp, DP_STAT_DELIVERED);
+	} else if (dp_probe_reply_rcv(dp, skb)) {
+		dp_count(dp, DP_STAT_DELIVERED);
+	}
 	consume_skb(skb);
 }
 
@@ -461,6 +515,7 @@ int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 		s->answered = false;
 		s->id = id;
 		s->seq = ttl;
+		s->stamp = get_random_u64();
 		s->sent_ns = ktime_get_ns();
 		reinit_completion(&s->done);
 	}
@@ -469,7 +524,7 @@ int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 	if (!s)
 		return err;
 
-	err = dp_probe_send(dp, st, ttl, id, ttl, s->sent_ns, res);
+	err = dp_probe_send(dp, st, ttl, id, ttl, s->stamp, res);
 	if (err == -EHOSTUNREACH) {
 		local = true;	/* this server answered it: @res */
 		err = 0;

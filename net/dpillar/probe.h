@@ -22,8 +22,21 @@
 #include "topo.h"
 
 #define DP_PROBE_SLOTS		16
-/* Replies a server sends per second at most (each prober's trace: one). */
+/*
+ * Replies a server sends per second at most, in two budgets.  Path
+ * selection's (full-TTL probes with DPILLAR_PROBE_ID_KERNEL ids) come in
+ * from every source that sends to this server: each probes each of its
+ * candidates (DP_PATHS_MAX at most; XDCent/BCube: k + 1) once per dead
+ * interval.  16 sources x 4 candidates every 300 ms (the default) are 214
+ * a second: DP_PROBE_PSEL_BURST leaves a margin of 4.8 (or room for 64
+ * such sources at 3.3 rounds a second).  Everything else (the probes
+ * users ask for with route trace and route probe, TTL expiries, any
+ * probe a neighbour makes up with another id or TTL) shares
+ * DP_PROBE_REPLY_BURST and cannot starve path selection, nor the other
+ * way round.
+ */
 #define DP_PROBE_REPLY_BURST	200
+#define DP_PROBE_PSEL_BURST	1024
 
 struct dp_priv;
 
@@ -34,6 +47,8 @@ struct dp_priv;
  * @reason: the topology's routing drop reason of a NOROUTE answer
  * @hops: the hops the probe took to the reporter
  * @detours: relays that routed it around a failure
+ * @detours_unknown: @detours means nothing: no server could compute the
+ *	failure-free route to compare with (S2 plan mode)
  * @rtt_ns: from sending the probe to receiving the reply
  */
 struct dp_probe_result {
@@ -42,13 +57,18 @@ struct dp_probe_result {
 	u8 reason;
 	u8 hops;
 	u8 detours;
+	bool detours_unknown;
 	u64 rtt_ns;
 };
 
-/* A request waiting for the reply to probe @id, @seq (under dp_probes.lock). */
+/*
+ * A request waiting for the reply to probe @id, @seq, which must echo
+ * @stamp, a random value (under dp_probes.lock).
+ */
 struct dp_probe_slot {
 	struct completion done;
 	u64 sent_ns;
+	u64 stamp;
 	u16 id;
 	u16 seq;
 	bool busy;
@@ -60,7 +80,8 @@ struct dp_probes {
 	spinlock_t lock;	/* the slots, @dead and @next_id */
 	bool dead;		/* the device is being unregistered */
 	u16 next_id;
-	struct ratelimit_state reply_rs;
+	struct ratelimit_state reply_rs;	/* DP_PROBE_REPLY_BURST */
+	struct ratelimit_state psel_rs;		/* DP_PROBE_PSEL_BURST */
 	struct dp_probe_slot slot[DP_PROBE_SLOTS];
 };
 
@@ -68,6 +89,7 @@ void dp_probe_init(struct dp_priv *dp);
 void dp_probe_flush(struct dp_priv *dp);
 bool dp_probe_type(u8 type);
 void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb);
+bool dp_probe_detours_known(const struct dp_priv *dp);
 int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 		  u8 ttl, u16 id, u16 seq, u64 stamp,
 		  struct dp_probe_result *local);

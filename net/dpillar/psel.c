@@ -13,7 +13,12 @@
  * for its answer (a detour or a dead end is known at once).
  *
  * Probe ids: DPILLAR_PROBE_ID_KERNEL | slot << 3 | candidate, the round
- * as the sequence number: a late or stale answer matches nothing.
+ * as the sequence number: a late or stale answer matches nothing.  Each
+ * probe carries a random stamp, kept in the entry: an answer that does
+ * not echo it is a forgery (it would steer flows), and is not taken.
+ * The targets answer these probes from a budget of their own
+ * (DP_PROBE_PSEL_BURST, probe.h), which the probes users ask for cannot
+ * spend.
  */
 
 #include <linux/hash.h>
@@ -21,6 +26,7 @@
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/netdevice.h>
+#include <linux/random.h>
 
 #include "dpillar.h"
 
@@ -78,6 +84,7 @@ void dp_psel_stop(struct dp_priv *dp)
 		dp_psel_clear(&ps->ent[i]);
 	spin_unlock_bh(&ps->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_stop);
 
 /*
  * Start following @dst in slot @e (transmit path, BH).  A slot another
@@ -150,20 +157,27 @@ void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 plain:
 	dp_route_init(&dp->topo, dp->self, dst, sel, hash, st);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_route_init);
 
-/* An answer to a probe of ours (probe.c, softirq). */
-void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
+/*
+ * An answer to a probe of ours (probe.c, softirq).  False when it answers
+ * no probe outstanding: late, a duplicate, or a forged stamp.
+ */
+bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
 {
 	u16 id = ntohs(p->id);
 	u32 m = id & (BIT(DP_PSEL_ID_SHIFT) - 1);
 	struct dp_psel *ps = &dp->psel;
 	struct dp_psel_ent *e;
+	bool taken = false;
 
 	e = &ps->ent[(id >> DP_PSEL_ID_SHIFT) & (DP_PSEL_SLOTS - 1)];
 	spin_lock(&ps->lock);
 	if (ntohs(p->seq) != ps->round || m >= e->npaths ||
-	    !(e->sent & BIT(m)) || (e->answered & BIT(m)))
+	    !(e->sent & BIT(m)) || (e->answered & BIT(m)) ||
+	    be64_to_cpu(p->stamp) != e->stamp[m])
 		goto out;
+	taken = true;
 	e->answered |= BIT(m);
 	if (p->status == DPILLAR_PROBE_STATUS_REACHED &&
 	    ntohl(p->reporter) == e->dst && !p->detours) {
@@ -173,6 +187,7 @@ void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
 	}
 out:
 	spin_unlock(&ps->lock);
+	return taken;
 }
 
 /* Probe candidate @m of the destination in slot @i, in round @round. */
@@ -182,6 +197,7 @@ static void dp_psel_probe(struct dp_priv *dp, u32 i, u32 dst, u32 m,
 	struct dp_psel_ent *e = &dp->psel.ent[i];
 	struct dp_probe_result local;
 	struct dp_route_state st;
+	u64 stamp;
 	int err;
 
 	spin_lock_bh(&dp->psel.lock);
@@ -191,12 +207,14 @@ static void dp_psel_probe(struct dp_priv *dp, u32 i, u32 dst, u32 m,
 	}
 	/* Before sending: the answer may come back before we return. */
 	e->sent |= BIT(m);
+	stamp = get_random_u64();
+	e->stamp[m] = stamp;
 	spin_unlock_bh(&dp->psel.lock);
 
 	dp_route_path_init(&dp->topo, dp->self, dst, m, &st);
 	err = dp_probe_send(dp, &st, dp_topo_ttl(&dp->topo),
 			    DPILLAR_PROBE_ID_KERNEL | i << DP_PSEL_ID_SHIFT | m,
-			    round, ktime_get_ns(), &local);
+			    round, stamp, &local);
 	if (!err)
 		return;
 	spin_lock_bh(&dp->psel.lock);
@@ -249,6 +267,7 @@ void dp_psel_work(struct work_struct *work)
 	queue_delayed_work(system_power_efficient_wq, &ps->work,
 			   dp_psel_interval(dp));
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_work);
 
 /**
  * dp_psel_state - what path selection knows of candidate @m toward @dst
@@ -271,3 +290,4 @@ bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed)
 	spin_unlock_bh(&dp->psel.lock);
 	return found;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_psel_state);

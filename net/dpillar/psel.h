@@ -30,6 +30,8 @@ struct dp_priv;
  * @sent: bit m: candidate m was probed this round
  * @answered: bit m: and its answer came
  * @used: jiffies of the last packet sent to it
+ * @stamp: candidate m's probe this round: a random value its reply must
+ *	echo (forged replies cannot guess it)
  */
 struct dp_psel_ent {
 	u32 dst;
@@ -38,6 +40,7 @@ struct dp_psel_ent {
 	u8 sent;
 	u8 answered;
 	unsigned long used;
+	u64 stamp[DP_PATHS_MAX];
 };
 
 struct dp_psel {
@@ -52,7 +55,7 @@ void dp_psel_start(struct dp_priv *dp);
 void dp_psel_stop(struct dp_priv *dp);
 void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 			struct dp_route_state *st);
-void dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
+bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
 void dp_psel_work(struct work_struct *work);
 bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed);
 

@@ -317,6 +317,7 @@ struct trace_probe {
 	u32 ttl, status, reporter, reason, rtt_us, hops, detours, path;
 	u32 failed;	/* ~0U: path selection does not follow the dst */
 	bool has_reporter;
+	bool has_detours;	/* false: unknown (S2 plan mode) */
 	char addr[DP_ADDR_TEXT_MAX];
 };
 
@@ -352,6 +353,7 @@ static int trace_cb(const struct nlmsghdr *nlh, void *data)
 		tb_str(pb, DPILLAR_A_PROBE_REPORTER_ADDR, p->addr,
 		       sizeof(p->addr));
 		p->hops = tb_u32(pb, DPILLAR_A_PROBE_HOPS);
+		p->has_detours = pb[DPILLAR_A_PROBE_DETOURS];
 		p->detours = tb_u32(pb, DPILLAR_A_PROBE_DETOURS);
 		p->path = tb_u32(pb, DPILLAR_A_PROBE_PATH);
 		p->failed = pb[DPILLAR_A_PROBE_FAILED] ?
@@ -406,7 +408,8 @@ static void trace_json(const struct dp_dev *d, const struct dp_topo *t,
 			json_str("addr", p->addr);
 			json_uint("id", p->reporter);
 			json_uint("rtt_us", p->rtt_us);
-			json_uint("detours", p->detours);
+			if (p->has_detours)
+				json_uint("detours", p->detours);
 		}
 		if (p->status == DPILLAR_PROBE_STATUS_NOROUTE)
 			json_str("reason", dp_drop_reason_name(t, p->reason));
@@ -478,9 +481,13 @@ static void probe_text(const struct dp_dev *d, const struct dp_topo *t,
 		       probe_alive(p, r->dst_addr) ? "alive" : "failed");
 		if (!p->has_reporter)
 			printf("  no answer");
-		else if (p->status == DPILLAR_PROBE_STATUS_REACHED)
+		else if (p->status == DPILLAR_PROBE_STATUS_REACHED &&
+			 p->has_detours)
 			printf("  %u hops, %u detours, %u.%03u ms", p->hops,
 			       p->detours, p->rtt_us / 1000, p->rtt_us % 1000);
+		else if (p->status == DPILLAR_PROBE_STATUS_REACHED)
+			printf("  %u hops, - detours, %u.%03u ms", p->hops,
+			       p->rtt_us / 1000, p->rtt_us % 1000);
 		else
 			printf("  %s at %s (id %u) after %u hops%s%s",
 			       probe_status_name(p->status), p->addr,
@@ -516,7 +523,8 @@ static void probe_json(const struct dp_dev *d, const struct dp_topo *t,
 			json_str("addr", p->addr);
 			json_uint("id", p->reporter);
 			json_uint("hops", p->hops);
-			json_uint("detours", p->detours);
+			if (p->has_detours)
+				json_uint("detours", p->detours);
 			json_uint("rtt_us", p->rtt_us);
 		}
 		if (p->status == DPILLAR_PROBE_STATUS_NOROUTE)

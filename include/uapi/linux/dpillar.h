@@ -279,6 +279,9 @@ enum {
 	DPILLAR_A_STATS_COORDS_RESOLVE,	/* S2 plan: discoveries to resolve */
 	DPILLAR_A_STATS_COORDS_LEARNED,	/* S2 plan: coordinates cached */
 	DPILLAR_A_STATS_TX_RESOLVING,	/* S2 plan: dropped, coords unknown */
+	DPILLAR_A_STATS_PROBE_REPLY_BAD,	/* probe reply for no probe of
+						 * ours (late, forged stamp)
+						 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
@@ -421,7 +424,8 @@ enum dpillar_probe_status {
  * ROUTE_PROBE: candidate PATH of path selection, sent with the full TTL;
  * the reply also says how many HOPS it took and how many servers routed it
  * around a failure (DETOURS), and FAILED what path selection holds of the
- * path now.
+ * path now.  DETOURS is absent where the count is unknown: in S2 plan mode
+ * no server can compute the failure-free route to compare with.
  */
 
 enum {
@@ -433,7 +437,9 @@ enum {
 	DPILLAR_A_PROBE_RTT_US,		/* u32 */
 	DPILLAR_A_PROBE_PATH,		/* u32: ROUTE_PROBE's candidate path */
 	DPILLAR_A_PROBE_HOPS,		/* u32: hops to the reporter */
-	DPILLAR_A_PROBE_DETOURS,	/* u32: servers that took a detour */
+	DPILLAR_A_PROBE_DETOURS,	/* u32: servers that took a detour
+					 * (absent: unknown, S2 plan mode)
+					 */
 	DPILLAR_A_PROBE_FAILED,		/* u32 0/1: path selection avoids the
 					 * path now (absent: the destination
 					 * is not followed)

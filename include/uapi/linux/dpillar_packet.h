@@ -159,7 +159,9 @@ enum dpillar_tlv_type {
  * @detours: servers (its source included) that routed the probe around
  *	a failure: a next hop other than the failure-free fabric's; echoed
  * @reserved: sent as zero, ignored on receive
- * @stamp: the prober's own value (a clock), echoed
+ * @stamp: the prober's own value, echoed.  Linux sends a random one per
+ *	probe and takes a reply only when it echoes it (ids and sequence
+ *	numbers are easy to guess).
  */
 struct dpillar_probe {
 	__u8 status;

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of path probes (probe.c) and path selection (psel.c): the
+ * answers a target sends under its reply budgets, and which replies the
+ * prober takes.  An XDCent (3,1,2) fabric in the hash mode (candidate
+ * paths); every neighbour alive, the ports' transmissions kept in
+ * dpp_sent.
+ */
+
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <net/sch_generic.h>
+
+#include "test_lib.h"
+#include "topo_xdcent.h"
+
+static struct sk_buff_head dpp_sent;
+
+static netdev_tx_t dpp_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	skb_queue_tail(&dpp_sent, skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops dpp_lower_ops = {
+	.ndo_start_xmit = dpp_xmit,
+};
+
+static void dpp_mac(u32 node, u8 *mac)
+{
+	mac[0] = 0x02;
+	mac[1] = 0xd0;
+	mac[2] = 0;
+	mac[3] = node >> 16;
+	mac[4] = node >> 8;
+	mac[5] = node;
+}
+
+static void dpp_stop(void *arg)
+{
+	dp_psel_stop(arg);
+}
+
+/* dp0 of node 0 of XDCent (3,1,2), hash mode, every neighbour alive. */
+static struct dpt_dev *dpp_dev(struct kunit *test)
+{
+	struct dp_topo_params prm = { .kind = DP_TOPO_XDCENT, .n = 3, .k = 1,
+				      .level = 2 };
+	struct dpt_dev *d = dpt_dev_create_topo(test, &prm, 0);
+	struct dp_priv *dp = d->dp;
+	u32 p, i;
+
+	dp->mode = XDC_SEL_HASH;
+	/* Hundreds of frames under TCG: the neighbours stay alive. */
+	dp->dead_jiffies = 3600 * HZ;
+	for (p = 0; p < dp->nports; p++) {
+		struct net_device *lower = d->lower[p];
+		struct dp_port *port = d->port[p];
+		typeof(noop_qdisc) *q;
+
+		/* A qdisc without enqueue: ndo_start_xmit at once. */
+		q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, q);
+		rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
+		lower->netdev_ops = &dpp_lower_ops;
+		lower->flags |= IFF_UP;
+		for (i = 0; i < port->nneigh; i++) {
+			struct dp_neigh *nb = &port->neigh[i];
+			u8 mac[ETH_ALEN];
+
+			nb->node = dp_port_neigh(&dp->topo, 0, p, i);
+			if (nb->node == DP_NODE_NONE)
+				continue;
+			dpp_mac(nb->node, mac);
+			atomic64_set(&nb->mac, ether_addr_to_u64(mac));
+			WRITE_ONCE(nb->last_heard, jiffies);
+		}
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dpp_stop, dp),
+			0);
+	return d;
+}
+
+/* A probe or reply from node @src to @dst, received on port 0. */
+static void dpp_rx(struct kunit *test, struct dpt_dev *d, u8 type, u32 src,
+		   u32 dst, const struct dpillar_probe *pp)
+{
+	u8 buf[DP_HDR_LEN + sizeof(*pp)];
+	struct dpillar_hdr *h = (void *)buf;
+	rx_handler_result_t ret;
+	struct sk_buff *skb;
+	u8 mac[ETH_ALEN];
+
+	dpt_hdr(h, type, src, dst);
+	h->proto = 0;
+	h->ttl = pp->ttl;
+	memcpy(h + 1, pp, sizeof(*pp));
+	dpp_mac(dp_port_neigh(&d->dp->topo, 0, 0, 0), mac);
+	skb = dpt_frame(test, d, 0, mac, DPILLAR_ETHERTYPE, buf, sizeof(buf),
+			sizeof(buf));
+	ret = dpt_rx(&skb);
+	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+	if (ret != RX_HANDLER_CONSUMED)
+		kfree_skb(skb);
+}
+
+/* Take the sent frames of @type, their probe bodies in @pp (up to @max). */
+static u32 dpp_take(u8 type, struct dpillar_probe *pp, u32 max)
+{
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	while ((skb = skb_dequeue(&dpp_sent))) {
+		const struct dpillar_hdr *h = (void *)(skb->data + ETH_HLEN);
+
+		if (skb->len >= ETH_HLEN + DP_HDR_LEN + sizeof(*pp) &&
+		    h->type == type) {
+			if (n < max)
+				memcpy(&pp[n], h + 1, sizeof(*pp));
+			n++;
+		}
+		kfree_skb(skb);
+	}
+	return n;
+}
+
+/* @n probes for us from @src, ids from @id, each with the full TTL. */
+static u32 dpp_probes(struct kunit *test, struct dpt_dev *d, u32 src, u16 id,
+		      u32 n)
+{
+	struct dpillar_probe pp = {};
+	u32 i;
+
+	pp.ttl = dp_topo_ttl(&d->dp->topo);
+	for (i = 0; i < n; i++) {
+		pp.id = htons(id + i);
+		pp.seq = htons(i);
+		dpp_rx(test, d, DPILLAR_T_PROBE, src, 0, &pp);
+	}
+	return dpp_take(DPILLAR_T_PROBE_REPLY, NULL, 0);
+}
+
+/* The reply budgets' window: one second that does not end in the test. */
+static void dpp_freeze(struct dpt_dev *d)
+{
+	d->dp->probes.reply_rs.interval = 3600 * HZ;
+	d->dp->probes.psel_rs.interval = 3600 * HZ;
+}
+
+/* 16 sources, 4 candidates each, every 300 ms: in one second. */
+#define DPP_FANIN	(16 * 4 * 4)
+
+/* @got answers of a budget of @burst: all of them, none over. */
+static void dpp_expect_budget(struct kunit *test, u32 got, u32 burst)
+{
+	KUNIT_EXPECT_EQ(test, got, burst);
+}
+
+/*
+ * Probes users ask for (ROUTE_TRACE, ROUTE_PROBE) spend the target's
+ * budget for them; path selection's fan-in is still answered, all of it.
+ */
+static void dpp_budget_user_first(struct kunit *test)
+{
+	struct dpt_dev *d = dpp_dev(test);
+	u32 src = d->dp->topo.nodes - 1;
+
+	dpp_freeze(d);
+	dpp_expect_budget(test, dpp_probes(test, d, src, 1, 300),
+			  DP_PROBE_REPLY_BURST);
+	dpp_expect_budget(test, dpp_probes(test, d, src,
+					   DPILLAR_PROBE_ID_KERNEL, DPP_FANIN),
+			  DPP_FANIN);
+}
+
+/* ... and the other way round. */
+static void dpp_budget_psel_first(struct kunit *test)
+{
+	struct dpt_dev *d = dpp_dev(test);
+	u32 src = d->dp->topo.nodes - 1;
+
+	dpp_freeze(d);
+	dpp_expect_budget(test, dpp_probes(test, d, src,
+					   DPILLAR_PROBE_ID_KERNEL, DPP_FANIN),
+			  DPP_FANIN);
+	dpp_expect_budget(test, dpp_probes(test, d, src, 1, 300),
+			  DP_PROBE_REPLY_BURST);
+}
+
+/*
+ * Path selection takes a reply only when it echoes the stamp of the probe
+ * it answers: one with the right (id, seq) and another stamp is a forgery
+ * and changes nothing.
+ */
+static void dpp_psel_forged(struct kunit *test)
+{
+	struct dpt_dev *d = dpp_dev(test);
+	struct dp_priv *dp = d->dp;
+	struct dpillar_probe pp[DP_PATHS_MAX], r;
+	struct dp_route_state st;
+	u32 dst = dp->topo.nodes - 1, n;
+	bool failed = true;
+
+	n = dp_route_npaths(&dp->topo, 0, dst, XDC_SEL_HASH);
+	KUNIT_ASSERT_GT(test, n, 1);
+	/* A packet to @dst: it is followed from now on. */
+	local_bh_disable();
+	dp_psel_route_init(dp, dst, 0, &st);
+	local_bh_enable();
+	dp_psel_work(&dp->psel.work.work);
+	cancel_delayed_work_sync(&dp->psel.work);
+	KUNIT_ASSERT_EQ(test, dpp_take(DPILLAR_T_PROBE, pp, n), n);
+	KUNIT_ASSERT_TRUE(test, dp_psel_state(dp, dst, 0, &failed));
+	KUNIT_EXPECT_FALSE(test, failed);
+
+	/* Candidate 0 "failed", says a forged reply. */
+	r = pp[0];
+	r.status = DPILLAR_PROBE_STATUS_NOROUTE;
+	r.reporter = htonl(1);
+	r.stamp ^= cpu_to_be64(1);
+	dpp_rx(test, d, DPILLAR_T_PROBE_REPLY, 1, 0, &r);
+	KUNIT_ASSERT_TRUE(test, dp_psel_state(dp, dst, 0, &failed));
+	KUNIT_EXPECT_FALSE(test, failed);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_PROBE_REPLY_BAD), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+
+	/* The real answer is still taken: candidate 1 did fail. */
+	r = pp[1];
+	r.status = DPILLAR_PROBE_STATUS_NOROUTE;
+	r.reporter = htonl(1);
+	dpp_rx(test, d, DPILLAR_T_PROBE_REPLY, 1, 0, &r);
+	KUNIT_ASSERT_TRUE(test, dp_psel_state(dp, dst, 1, &failed));
+	KUNIT_EXPECT_TRUE(test, failed);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 1);
+	/* Once: the same answer again is a duplicate. */
+	dpp_rx(test, d, DPILLAR_T_PROBE_REPLY, 1, 0, &r);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_PROBE_REPLY_BAD), 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d),
+			dpt_stat(d, DP_STAT_RX_FRAMES));
+}
+
+static int dpp_init(struct kunit *test)
+{
+	skb_queue_head_init(&dpp_sent);
+	return 0;
+}
+
+static void dpp_exit(struct kunit *test)
+{
+	skb_queue_purge(&dpp_sent);
+}
+
+static struct kunit_case dpp_cases[] = {
+	KUNIT_CASE(dpp_budget_user_first),
+	KUNIT_CASE(dpp_budget_psel_first),
+	KUNIT_CASE(dpp_psel_forged),
+	{}
+};
+
+static struct kunit_suite dpp_suite = {
+	.name = "dpillar_probe",
+	.init = dpp_init,
+	.exit = dpp_exit,
+	.test_cases = dpp_cases,
+};
+
+kunit_test_suites(&dpp_suite);
