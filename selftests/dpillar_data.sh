@@ -380,9 +380,12 @@ fz_counted() {
 frame_fuzz() {
 	local s p b out tg=() fp=() pids=() c n line grew='' rc=0 t=$SECONDS
 	local -A fz1=()
+	# topo_peer_of's names, without a subshell each (a fork costs up to a
+	# second in a debug guest).
 	for s in "${SERVERS[@]}"; do
+		_topo_parse "$s" || return 1
 		for p in 0 1; do
-			tg+=("$(topo_peer_of "$s" $p)=${FNS[$s]}:p$p:${FID[$s]}")
+			tg+=("v$((_C * _TOPO_HK + _L))p$p=${FNS[$s]}:p$p:${FID[$s]}")
 		done
 	done
 	# Traffic while the frames arrive: two servers ping every other.
