@@ -4,10 +4,11 @@
 
   dp_framefuzz.py [options] TARGET...
 
-TARGET is IFNAME=NETNS:PORT:NODE: send on IFNAME (in this network
-namespace: the switch's end of a server's cable) to the server in NETNS
-(/run/netns/NETNS) whose port device PORT (p0, p1) is at the other end
-and whose node id is NODE.  Each frame goes to a target chosen at random.
+TARGET is IFNAME[@IFNS]=NETNS:PORT:NODE: send on IFNAME (in network
+namespace IFNS, default this one: the switch's end of a server's cable,
+or the neighbour's port) to the server in NETNS (/run/netns/NETNS) whose
+port device PORT (p0, p1) is at the other end and whose node id is NODE.
+Each frame goes to a target chosen at random.
 
 Frames are built from the wire format (include/uapi/linux/
 dpillar_packet.h), so that most of them pass the first checks of
@@ -512,7 +513,10 @@ def targets(specs):
     home = os.open(here, os.O_RDONLY)
     for spec in specs:
         ifname, _, rest = spec.partition("=")
+        ifname, _, ifns = ifname.partition("@")
         ns, port, node = rest.split(":")
+        if ifns:
+            setns("/run/netns/" + ifns)
         s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
         s.bind((ifname, 0))
         own = own_mac(s, ifname)
