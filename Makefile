@@ -15,10 +15,11 @@
 #                        TLV parser and the address parsers, FUZZ_TIME s each
 #                        (default 600; make check runs them 20 s each)
 #   make fuzz-frames     random and mutated frames from a neighbour into a
-#                        live fabric in a debug-kernel guest, FUZZ_FRAMES_TIME
-#                        s (default 600, a new seed each run, printed;
-#                        FUZZ_FRAMES_SEED= replays one; make check runs it
-#                        60 s from a fixed seed)
+#                        live DPillar fabric, then an S2 plan-mode one, in a
+#                        debug-kernel guest, FUZZ_FRAMES_TIME s each (default
+#                        600, a new seed each run, printed; FUZZ_FRAMES_SEED=
+#                        replays one; make check runs DPillar's 60 s from a
+#                        fixed seed)
 
 # The module is built for the kernel this machine runs, from its headers
 # (/lib/modules/$(uname -r)/build), and for no other unless told: a module

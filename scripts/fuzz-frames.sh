@@ -7,7 +7,9 @@
 # into every port of a live (4,2) fabric with traffic running
 # (selftests/dp_framefuzz.py), then no splat, no leak, every pair still
 # delivers, every drop counted.  make check runs the same for 60 s with a
-# fixed seed.  Builds what is missing (the debug kernel once: 14-25 min),
+# fixed seed.  Then as long into an S2 plan-mode fabric (s2_test.sh,
+# 8:4:2:7:plan:2), where the frames also reach the coordinates blocks,
+# shortcut discovery and the Hello's coordinate TLVs.  Builds what is missing (the debug kernel once: 14-25 min),
 # boots one guest (one vCPU), keeps its files in build/fuzz-frames/
 # (console.log, test-1.out, framefuzz.progress).  Environment:
 #   FUZZ_FRAMES_TIME   seconds of fuzzing (default 600)
@@ -35,15 +37,18 @@ echo "fuzz-frames: $secs s, seed $seed, at most $rate frames/s; files in $out"
 rc=0
 env DPILLAR_KO="$repo/build/debug/net/dpillar/dpillar.ko" \
 	selftests/vm/run-vm.sh --kernel "$bzimage" --mem 2048 --smp 1 \
-	--timeout $((secs + 1800)) --out "$out" --log "$out/console.log" \
+	--timeout $((2 * secs + 3000)) --out "$out" --log "$out/console.log" \
 	--env DPILLAR_DEAD_MS=1500 --env "DPILLAR_FABRIC=4 2" \
 	--env DPILLAR_TEST_TIMEOUT=$((secs + 1500)) \
 	--env DPILLAR_FRAME_FUZZ_SECS="$secs" \
+	--env DPILLAR_S2_FRAME_FUZZ_SECS="$secs" \
+	--env "DPILLAR_S2_SIZES=8:4:2:7:plan:2" \
 	--env DPILLAR_FRAME_FUZZ_SEED="$seed" \
 	--env DPILLAR_FRAME_FUZZ_RATE="$rate" \
-	-- selftests/debug_checks.sh selftests/dpillar_data.sh || rc=$?
-sed -n '/frame fuzzing/,$p' "$out/test-1.out" 2>/dev/null | grep -E '^(ok|not ok|#)' |
-	grep -E 'frame fuzzing|^# (kind|expect|sent|counters|seed|  |pings)' || true
+	-- selftests/debug_checks.sh selftests/dpillar_data.sh \
+	selftests/s2_test.sh || rc=$?
+cat "$out/test-1.out" "$out/test-2.out" 2>/dev/null |
+	grep -E '^(ok|not ok) .*frame fuzzing|^# (kind [a-z_]+ |expect|sent|counters|seed|pings)' || true
 if [ $rc -ne 0 ]; then
 	echo "fuzz-frames: FAILED (seed $seed): FUZZ_FRAMES_SEED=$seed sends the same frames again"
 	[ -s "$out/framefuzz.progress" ] &&
