@@ -14,6 +14,12 @@
 #   make fuzz            libFuzzer targets of the routing core, the Hello
 #                        TLV parser and the address parsers, FUZZ_TIME s each
 #                        (default 600; make check runs them 20 s each)
+#   make fuzz-frames     random and mutated frames from a neighbour into a
+#                        live DPillar fabric, then an S2 plan-mode one, in a
+#                        debug-kernel guest, FUZZ_FRAMES_TIME s each (default
+#                        600, a new seed each run, printed; FUZZ_FRAMES_SEED=
+#                        replays one; make check runs DPillar's 60 s from a
+#                        fixed seed)
 
 # The module is built for the kernel this machine runs, from its headers
 # (/lib/modules/$(uname -r)/build), and for no other unless told: a module
@@ -34,7 +40,7 @@ COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
 
 .PHONY: all module tools dpctl dpsim modules_install install install-tools \
 	clean \
-	deps check demo bench checkpatch fuzz
+	deps check demo bench checkpatch fuzz fuzz-frames
 
 all: module tools
 
@@ -100,6 +106,10 @@ checkpatch:
 FUZZ_TIME ?= 600
 fuzz:
 	$(MAKE) -C tools/fuzz run FUZZ_TIME=$(FUZZ_TIME)
+
+# FUZZ_FRAMES_TIME, FUZZ_FRAMES_SEED, FUZZ_FRAMES_RATE: scripts/fuzz-frames.sh
+fuzz-frames:
+	bash scripts/fuzz-frames.sh
 
 clean:
 	$(if $(KDIR),-$(MAKE) -C $(KDIR) M=$(CURDIR) clean)

@@ -5,7 +5,8 @@
 # DPILLAR_FABRIC="N K" says otherwise (the debug kernel runs (4,2)):
 # IPv4 between every pair, IPv6 from a server of each column to every
 # other, relaying in softirq along the path dpsim predicts, TCP, MTU, TTL,
-# Hellos, miswiring, and malformed frames from the wire.  The pairs are
+# Hellos, miswiring, malformed frames from the wire, and frame fuzzing
+# (random and mutated frames from a neighbour).  The pairs are
 # chosen from dpsim's routes, so every check holds on any (n, k).
 #
 # Under QEMU TCG a process costs 0.1-0.3 s: addresses and namespaces come
@@ -334,6 +335,115 @@ check_eq "$(snap_sum route_tunnel_hops)/$(snap_sum route_uturns)/$(snap_sum rout
 	0/0/0 "no detours: every neighbour stayed reachable"
 run_test "the fabric still works after the garbage" \
 	on $S0 ping -c 1 -W 2 "${FIP4[$tgt]}"
+
+# --- frame fuzzing -----------------------------------------------------------
+# A neighbour's raw sockets send random frames of our ethertype into both
+# ports of every server (selftests/dp_framefuzz.py: every packet type,
+# random header fields, Hello TLVs, probe and shortcut bodies, coordinates
+# blocks, 14 bytes to the MTU, valid frames mutated by one field) for
+# DPILLAR_FRAME_FUZZ_SECS seconds (default 30; 0: no fuzzing) at most
+# DPILLAR_FRAME_FUZZ_RATE frames a second (default 400), from seed
+# DPILLAR_FRAME_FUZZ_SEED (default 1; "random": a new one, printed), while
+# two servers ping every other.  Then: no splat, every ordered pair
+# delivers, and every frame the first checks of the receive path must
+# drop (short, version, type, not ours, a Hello off the group or with a
+# tlv_len that lies) is counted.  Leaks: debug_checks.sh's kmemleak scan
+# after the suites (a scan here costs ~100 s under TCG).
+# $DPILLAR_OUT/framefuzz.progress (the guest's shared directory) names the
+# last 64 frames sent: after a crash, the fuzzer replays them with those
+# options (selftests/dp_framefuzz.py).
+FUZZ_SECS=${DPILLAR_FRAME_FUZZ_SECS:-30}
+FUZZ_SEED=${DPILLAR_FRAME_FUZZ_SEED:-1}
+[ "$FUZZ_SEED" = random ] && FUZZ_SEED=$((RANDOM << 15 | RANDOM))
+FUZZ_OUT=
+[ -d "${DPILLAR_OUT:-}" ] && FUZZ_OUT=$DPILLAR_OUT/framefuzz.progress
+declare -A fz0=() fz_want=()
+# fz_sums ARRAY: every counter's fabric-wide sum into ARRAY.
+fz_sums() {
+	local -n sums=$1
+	local k
+	fabric_snapshot
+	sums=()
+	for k in "${!ST[@]}"; do
+		sums[${k#* }]=$((${sums[${k#* }]:-0} + ${ST[$k]}))
+	done
+}
+# fz_counted: every expected drop counter grew by its frames at least.
+fz_counted() {
+	local -A fz1=()
+	local c
+	fz_sums fz1
+	for c in "${!fz_want[@]}"; do
+		[ $((${fz1[$c]:-0} - ${fz0[$c]:-0})) -ge "${fz_want[$c]}" ] || return 1
+	done
+}
+frame_fuzz() {
+	local s p b out tg=() fp=() pids=() c n line grew='' rc=0 t=$SECONDS
+	local -A fz1=()
+	# topo_peer_of's names, without a subshell each (a fork costs up to a
+	# second in a debug guest).
+	for s in "${SERVERS[@]}"; do
+		_topo_parse "$s" || return 1
+		for p in 0 1; do
+			tg+=("v$((_C * _TOPO_HK + _L))p$p=${FNS[$s]}:p$p:${FID[$s]}")
+		done
+	done
+	# Traffic while the frames arrive: two servers ping every other.
+	for s in "$S0" "$far_b"; do
+		fp=()
+		for b in "${SERVERS[@]}"; do
+			[ "$b" = "$s" ] || fp+=("${FIP4[$b]}")
+		done
+		on "$s" fping -q -c $((FUZZ_SECS * 4 + 8)) -p 250 -t 500 \
+			"${fp[@]}" > "/tmp/fz-ping-$s" 2>&1 &
+		pids+=($!)
+	done
+	fz_sums fz0
+	echo "setup: $((SECONDS - t)) s"
+	out=$(ip netns exec "$TOPO_SW_NS" python3 -S -E \
+		"$DP_SELFTESTS/dp_framefuzz.py" --secs "$FUZZ_SECS" \
+		--seed "$FUZZ_SEED" --rate "${DPILLAR_FRAME_FUZZ_RATE:-400}" \
+		--nodes "$NS" ${FUZZ_OUT:+--progress "$FUZZ_OUT"} "${tg[@]}" 2>&1) ||
+		rc=1
+	echo "$out"
+	while read -r line; do
+		case "$line" in
+		expect\ *) read -r _ c n <<<"$line"; fz_want[$c]=$n ;;
+		esac
+	done <<<"$out"
+	[ ${#fz_want[@]} -gt 0 ] || { echo "no expectations from the fuzzer"; rc=1; }
+	echo "fuzzer done: $((SECONDS - t)) s"
+	wait_for 10 fz_counted || rc=1
+	fz_sums fz1
+	for c in "${!fz_want[@]}"; do
+		[ $((${fz1[$c]:-0} - ${fz0[$c]:-0})) -ge "${fz_want[$c]}" ] ||
+			echo "$c grew by $((${fz1[$c]:-0} - ${fz0[$c]:-0})), less than the ${fz_want[$c]} frames it must count"
+	done
+	for c in $(printf '%s\n' "${!fz1[@]}" | sort); do
+		[ "${fz1[$c]}" != "${fz0[$c]:-0}" ] &&
+			grew+=" $c+$((fz1[$c] - ${fz0[$c]:-0}))"
+	done
+	echo "counters that grew (fabric-wide):$grew"
+	wait "${pids[@]}"
+	echo "pings done: $((SECONDS - t)) s"
+	for s in "$S0" "$far_b"; do
+		echo "pings from $s during the fuzz (sent/received/loss):"
+		sed 's/^/  /' "/tmp/fz-ping-$s"
+		rm -f "/tmp/fz-ping-$s"
+	done
+	return $rc
+}
+if [ "$FUZZ_SECS" = 0 ]; then
+	ktap_skip "frame fuzzing" "DPILLAR_FRAME_FUZZ_SECS=0"
+else
+	fmark=$(dmesg_mark)
+	V=1 run_test "frame fuzzing: $FUZZ_SECS s of random and mutated frames into every port (seed $FUZZ_SEED), every drop of the first checks counted" \
+		frame_fuzz
+	run_test "frame fuzzing: no kernel splat" dmesg_check "$fmark"
+	run_test "frame fuzzing: every port reaches its switch's peers again" \
+		fabric_wait_reach 10
+	run_test "frame fuzzing: every ordered pair still delivers" all_pairs_v4
+fi
 
 run_test "no kernel splat" dmesg_check "$mark"
 ktap_finish

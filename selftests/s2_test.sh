@@ -41,6 +41,10 @@
 #  - route get's first hop (all a plan-mode node can compute) and route
 #    trace's path equal "dpsim pairs --plan" (the kernel's routing core
 #    on the plan's table) for every pair;
+#  - with DPILLAR_S2_FRAME_FUZZ_SECS (default 0: not; make fuzz-frames),
+#    dpillar_data.sh's frame fuzzing into every port from its far end, the
+#    coordinates and discovery parsers included: no splat, every drop of
+#    the first checks counted, every ordered pair pings after;
 #  - the first cable whose failure leaves a pair stuck at a local minimum
 #    (dpsim) down: every connected pair answers (a shortcut learned, the
 #    stuck pair's trace crosses the minimum);
@@ -462,6 +466,63 @@ up() {
 	tail -n 1 "$S2_TMP/out"
 }
 
+# s2_sums: every counter's sum over the nodes, "NAME VALUE" lines.
+s2_sums() {
+	ip -all netns exec ethtool -S dp0 2>/dev/null | awk '
+		/^netns/ { next }
+		NF == 2 && $1 ~ /:$/ { s[substr($1, 1, length($1) - 1)] += $2 }
+		END { for (k in s) print k, s[k] }' | sort
+}
+
+# s2_fuzz: selftests/dp_framefuzz.py (dpillar_data.sh's frame fuzzing)
+# into every port of every node, DPILLAR_S2_FRAME_FUZZ_SECS seconds from
+# seed DPILLAR_FRAME_FUZZ_SEED (default 1): from the far end of each cable
+# (the neighbour's own port) and of each unused port.  Here the frames
+# reach what DPillar has not: coordinates blocks (S2's flag 0x20), the
+# shortcut discovery bodies, the Hello's coordinate TLVs.  Every drop the
+# receive path's first checks must make is counted; the counters that
+# grew are shown.
+s2_fuzz() {
+	local a b p c n line out rc=0 tg=()
+	local -A s0=() s1=() want=()
+	for c in "${CABLES[@]}"; do
+		a=${c% *} b=${c#* }
+		tg+=("p${b#*/}@s2-${b%/*}=s2-${a%/*}:p${a#*/}:${a%/*}")
+		tg+=("p${a#*/}@s2-${a%/*}=s2-${b%/*}:p${b#*/}:${b%/*}")
+	done
+	for ((a = 0; a < N; a++)); do
+		for ((p = 0; p < P; p++)); do
+			[ -n "${USED[$a/$p]:-}" ] || tg+=("u${a}p$p@$X=s2-$a:p$p:$a")
+		done
+	done
+	while read -r c n; do s0[$c]=$n; done < <(s2_sums)
+	out=$(python3 -S -E "$DP_SELFTESTS/dp_framefuzz.py" \
+		--secs "$DPILLAR_S2_FRAME_FUZZ_SECS" \
+		--seed "${DPILLAR_FRAME_FUZZ_SEED:-1}" --nodes "$N" \
+		${DPILLAR_OUT:+--progress "$DPILLAR_OUT/framefuzz.progress"} \
+		"${tg[@]}" 2>&1) || rc=1
+	echo "$out"
+	while read -r line; do
+		case "$line" in
+		expect\ *) read -r _ c n <<<"$line"; want[$c]=$n ;;
+		esac
+	done <<<"$out"
+	[ ${#want[@]} -gt 0 ] || { echo "no expectations from the fuzzer"; rc=1; }
+	sleep 1
+	while read -r c n; do s1[$c]=$n; done < <(s2_sums)
+	for c in "${!want[@]}"; do
+		[ $((${s1[$c]:-0} - ${s0[$c]:-0})) -ge "${want[$c]}" ] && continue
+		echo "$c grew by $((${s1[$c]:-0} - ${s0[$c]:-0})), less than the ${want[$c]} frames it must count"
+		rc=1
+	done
+	line=''
+	for c in $(printf '%s\n' "${!s1[@]}" | sort); do
+		[ "${s1[$c]}" = "${s0[$c]:-0}" ] || line+=" $c+$((s1[$c] - ${s0[$c]:-0}))"
+	done
+	echo "counters that grew (all nodes):$line"
+	return $rc
+}
+
 # ---- plan mode --------------------------------------------------------------
 # s2_plan_index M: CABLES, USED, COORDS[id] of the plan of N nodes ("dpctl
 # plan ... mode plan"); the cables growth by M nodes removes and adds
@@ -686,6 +747,14 @@ s2_plan_case() {
 	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: route get's first hop and route trace's path equal dpsim's on the plan" \
 		s2_plan_routes
+	if [ "${DPILLAR_S2_FRAME_FUZZ_SECS:-0}" != 0 ]; then
+		local fzmark
+		fzmark=$(dmesg_mark)
+		V=1 run_test "$NAME: frame fuzzing: $DPILLAR_S2_FRAME_FUZZ_SECS s into every port from its far end (seed ${DPILLAR_FRAME_FUZZ_SEED:-1}), every drop of the first checks counted" \
+			s2_fuzz
+		run_test "$NAME: frame fuzzing: no kernel splat" dmesg_check "$fzmark"
+		run_test "$NAME: frame fuzzing: all $((N * (N - 1))) ordered pairs ping after" up
+	fi
 	# A node down leaves no pair of a plan this small stuck at a local
 	# minimum (dpsim); a cable can, and then only a shortcut delivers
 	# (the black hole of issue 29, item 2, was there).
