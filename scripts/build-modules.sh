@@ -41,7 +41,7 @@ for abi in "${abis[@]}"; do
 	# through a link it would write into the checkout, shared by every
 	# kernel's build.
 	(cd "$repo" && find Kbuild net include -name Kbuild -o \
-		-name '*.[ch]' ! -name '*.mod.c' -type f) |
+		-name '*.mk' -o -name '*.[ch]' ! -name '*.mod.c' -type f) |
 	while read -r f; do
 		mkdir -p "$out/$(dirname "$f")"
 		ln -sf "$repo/$f" "$out/$f"
