@@ -406,12 +406,7 @@ frame_fuzz() {
 		--nodes "$NS" ${FUZZ_OUT:+--progress "$FUZZ_OUT"} "${tg[@]}" 2>&1) ||
 		rc=1
 	echo "$out"
-	while read -r line; do
-		case "$line" in
-		expect\ *) read -r _ c n <<<"$line"; fz_want[$c]=$n ;;
-		esac
-	done <<<"$out"
-	[ ${#fz_want[@]} -gt 0 ] || { echo "no expectations from the fuzzer"; rc=1; }
+	fuzz_expect "$out" fz_want || { echo "no expectations from the fuzzer"; rc=1; }
 	echo "fuzzer done: $((SECONDS - t)) s"
 	wait_for 10 fz_counted || rc=1
 	fz_sums fz1

@@ -332,6 +332,20 @@ route_get_cmp() {
 	fi
 }
 
+# fuzz_expect OUT WANT: selftests/dp_framefuzz.py's "expect COUNTER N"
+# lines (the drops its frames must cause) in its output OUT, into the
+# caller's associative array named WANT; false when there is none.
+fuzz_expect() {
+	local -n _fw=$2
+	local _l _c _n
+	while read -r _l; do
+		case "$_l" in
+		expect\ *) read -r _ _c _n <<<"$_l"; _fw[$_c]=$_n ;;
+		esac
+	done <<<"$1"
+	[ ${#_fw[@]} -gt 0 ]
+}
+
 # ns_del_matching ERE: delete every network namespace whose name matches.
 ns_del_matching() {
 	local ns

@@ -502,12 +502,7 @@ s2_fuzz() {
 		${DPILLAR_OUT:+--progress "$DPILLAR_OUT/framefuzz.progress"} \
 		"${tg[@]}" 2>&1) || rc=1
 	echo "$out"
-	while read -r line; do
-		case "$line" in
-		expect\ *) read -r _ c n <<<"$line"; want[$c]=$n ;;
-		esac
-	done <<<"$out"
-	[ ${#want[@]} -gt 0 ] || { echo "no expectations from the fuzzer"; rc=1; }
+	fuzz_expect "$out" want || { echo "no expectations from the fuzzer"; rc=1; }
 	sleep 1
 	while read -r c n; do s1[$c]=$n; done < <(s2_sums)
 	for c in "${!want[@]}"; do
