@@ -453,7 +453,7 @@ test_result() {
 }
 
 # guest_bg NAME ARGS...: "guest NAME ARGS..." in the background; its output
-# and status are collected by guest_wait NAME.
+# and status are collected by bg_wait guest-NAME.
 guest_bg() {
 	local f=$GUEST_DIR/guest-$1
 	rm -f "$f.step" "$f.rc"
@@ -461,10 +461,11 @@ guest_bg() {
 	bg_pids+=($!)
 }
 
-# guest_wait NAME: the output and status of guest NAME, once it is done
-# (its .rc written by guest_bg or debian_column).
-guest_wait() {
-	local f=$GUEST_DIR/guest-$1
+# bg_wait NAME: the output and status of the background step NAME (a
+# guest: guest-NAME; the rig: rig), once it is done: NAME.step and NAME.rc
+# in $GUEST_DIR, written by guest_bg or debian_column.
+bg_wait() {
+	local f=$GUEST_DIR/$1
 	while [ ! -s "$f.rc" ]; do
 		sleep 2
 	done
@@ -547,15 +548,6 @@ debian_column() {
 		eval "guest ${DEB_ARGS[$abi]}" > "$GUEST_DIR/guest-$abi.step" 2>&1
 		echo $? > "$GUEST_DIR/guest-$abi.rc"
 	done
-}
-
-# rig_wait: the rig's output and status, once it is done.
-rig_wait() {
-	while [ ! -s "$GUEST_DIR/rig.rc" ]; do
-		sleep 2
-	done
-	cat "$GUEST_DIR/rig.step"
-	return "$(cat "$GUEST_DIR/rig.rc")"
 }
 
 rm -f "$GUEST_DIR/rig.step" "$GUEST_DIR/rig.rc" "$GUEST_DIR/rig.wall"
@@ -652,7 +644,7 @@ hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-ge
 if [ $RIG = 1 ]; then
 	if [ "$JOBS" -gt 1 ]; then
 		STEP_TIME=$GUEST_DIR/rig.wall
-		step "guest rig self-test" rig_wait
+		step "guest rig self-test" bg_wait rig
 	else
 		step "guest rig self-test" rig
 	fi
@@ -660,7 +652,7 @@ fi
 for abi in "${DEB_RUN[@]}"; do
 	STEP_TIME=$GUEST_DIR/guest-$abi/wall
 	if [ "$JOBS" -gt 1 ]; then
-		step "guest $abi: tests, then taint/reload checks" guest_wait "$abi"
+		step "guest $abi: tests, then taint/reload checks" bg_wait "guest-$abi"
 	else
 		eval "step \"guest \$abi: tests, then taint/reload checks\" guest ${DEB_ARGS[$abi]}"
 	fi
@@ -672,7 +664,7 @@ if [ $debug_guest = 1 ] && [ -z "$DEBUG_BZIMAGE" ]; then
 elif [ $debug_guest = 1 ]; then
 	STEP_TIME=$dout/wall
 	if [ "$JOBS" -gt 1 ]; then
-		step "$DEBUG_STEP" guest_wait debug
+		step "$DEBUG_STEP" bg_wait guest-debug
 	else
 		step "$DEBUG_STEP" guest "${DEBUG_GUEST[@]}"
 	fi

@@ -187,17 +187,14 @@ s2_hash() {
 		# one dpctl for the four hashes, one path a line
 		mapfile -t paths < <(for h in $hashes; do
 				echo "route get $d dev dp0 hash $h"
-			done | "$DPCTL" -n "s2-$s" -j -b - |
-			grep -o '"path": *\[[^]]*\]')
+			done | "$DPCTL" -n "s2-$s" -j -b - | dpctl_paths)
 		i=0
 		for h in $hashes; do
 			want=$("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$d" \
 				--hash "$h")
 			want=${want%%$'\n'*}
 			want=${want// /,}
-			got=${paths[i]#*[}
-			got=${got%]}
-			got=${got//[\" ]/}
+			got=${paths[i]}
 			i=$((i + 1))
 			cmp=$((cmp + 1))
 			if [ "$got" != "$want" ]; then
@@ -466,14 +463,6 @@ up() {
 	tail -n 1 "$S2_TMP/out"
 }
 
-# s2_sums: every counter's sum over the nodes, "NAME VALUE" lines.
-s2_sums() {
-	ip -all netns exec ethtool -S dp0 2>/dev/null | awk '
-		/^netns/ { next }
-		NF == 2 && $1 ~ /:$/ { s[substr($1, 1, length($1) - 1)] += $2 }
-		END { for (k in s) print k, s[k] }' | sort
-}
-
 # s2_fuzz: selftests/dp_framefuzz.py (dpillar_data.sh's frame fuzzing)
 # into every port of every node, DPILLAR_S2_FRAME_FUZZ_SECS seconds from
 # seed DPILLAR_FRAME_FUZZ_SEED (default 1): from the far end of each cable
@@ -495,7 +484,7 @@ s2_fuzz() {
 			[ -n "${USED[$a/$p]:-}" ] || tg+=("u${a}p$p@$X=s2-$a:p$p:$a")
 		done
 	done
-	while read -r c n; do s0[$c]=$n; done < <(s2_sums)
+	while read -r c n; do s0[$c]=$n; done < <(s2_stats)
 	out=$(python3 -S -E "$DP_SELFTESTS/dp_framefuzz.py" \
 		--secs "$DPILLAR_S2_FRAME_FUZZ_SECS" \
 		--seed "${DPILLAR_FRAME_FUZZ_SEED:-1}" --nodes "$N" \
@@ -504,7 +493,7 @@ s2_fuzz() {
 	echo "$out"
 	fuzz_expect "$out" want || { echo "no expectations from the fuzzer"; rc=1; }
 	sleep 1
-	while read -r c n; do s1[$c]=$n; done < <(s2_sums)
+	while read -r c n; do s1[$c]=$n; done < <(s2_stats)
 	for c in "${!want[@]}"; do
 		[ $((${s1[$c]:-0} - ${s0[$c]:-0})) -ge "${want[$c]}" ] && continue
 		echo "$c grew by $((${s1[$c]:-0} - ${s0[$c]:-0})), less than the ${want[$c]} frames it must count"
