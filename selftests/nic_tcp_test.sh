@@ -207,14 +207,17 @@ offloads() {
 }
 
 # malformed M: frames a receiver counted malformed: dpillar's drops of
-# bad frames, the stack's checksum and header errors.
+# bad frames, the stack's checksum and header errors; and the frames a
+# sender or relay could not segment or checksum for the NIC
+# (tx_complete_fail, gso.c).
 malformed() {
 	local m=$1 i n sum=0 v
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
 		v=$("$DPCTL" -n "$n" -j stats dp0 |
 			jq '.[0].stats | [.drop_short, .drop_inner, .drop_proto,
-				.drop_version, .drop_type] | map(. // 0) | add')
+				.drop_version, .drop_type, .tx_complete_fail] |
+				map(. // 0) | add')
 		sum=$((sum + v))
 		v=$(ip netns exec "$n" awk '
 			/^(Ip|Tcp|Udp):/ {
