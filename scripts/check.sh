@@ -111,28 +111,26 @@ MATRIX_DEBUG=(smoke link up data ft genl hostile s2 nic_tcp)
 # in the paper's mode (the shortest mode's run on the debug kernel),
 # every second ordered pair in the kernel-vs-dpsim route comparisons
 # (each source its own half), DCell(4,1) (DCell(2,2) adds no kernel code),
-# and one TCP pass per NIC setting (a second when short).  Frame fuzzing
+# and the NIC matrix's every model in BCube and DPillar.  Frame fuzzing
 # (dpillar_data.sh) is the debug kernel's: there KASAN, UBSAN, lockdep and
 # kmemleak see what the frames do.
 NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
-	--env DPILLAR_DCELL_SIZES=4:1 --env NIC_TCP_PASSES=1
-	--env DPILLAR_FRAME_FUZZ_SECS=0)
+	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_FRAME_FUZZ_SECS=0)
 # The older kernels: (4,2), every fourth pair of dpillar_genl, the NIC
 # matrix on e1000e (TSO, HW checksums: the GSO/GRO paths) in BCube.
 OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=4
-	--env NIC_MODELS=e1000e --env NIC_TOPOS=bcube --env NIC_TCP_PASSES=1
+	--env NIC_MODELS=e1000e --env NIC_TOPOS=bcube
 	--env DPILLAR_FRAME_FUZZ_SECS=0)
 # The debug kernel: (4,2), the shortest mode's failures, every eighth pair
 # of dpillar_genl, S2 in plan mode (coordinates, discovery, growth; the
 # derived mode's routing is KUnit's and the newest kernel's), 60 s of
 # frame fuzzing in dpillar_data.sh from its fixed seed (make fuzz-frames:
 # longer, a new seed each time), and the NIC matrix's every model in
-# BCube, one TCP pass per setting: KASAN and lockdep under the drivers'
-# real receive and transmit paths (GRO, software segmentation).
+# BCube: KASAN and lockdep under the drivers' real receive and transmit
+# paths (GRO, software segmentation).
 DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
-	--env DPILLAR_FRAME_FUZZ_SECS=60 --env NIC_TOPOS=bcube
-	--env NIC_TCP_PASSES=1)
+	--env DPILLAR_FRAME_FUZZ_SECS=60 --env NIC_TOPOS=bcube)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {
