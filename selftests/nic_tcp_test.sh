@@ -327,6 +327,9 @@ tcp_cmp() {
 	return $bad
 }
 
+# mbit KBIT: KBIT kbit/s as Mbit/s with one decimal.
+mbit() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
+
 # tcp_toggle M TOPO DIR: one direction of tcp_cmp.
 tcp_toggle() {
 	local m=$1 topo=$2 dir=$3 from to rxpid txpid per rounds order pid
@@ -364,7 +367,7 @@ tcp_toggle() {
 		bytes[$v]=$(( ${bytes[$v]:-0} + b1 - b0 ))
 		usecs[$v]=$(( ${usecs[$v]:-0} + t1 - t0 ))
 		n[$v]=$(( ${n[$v]:-0} + 1 ))
-		fig "$topo ${MODELS[m]} $dir offloads $v: $(( (b1 - b0) * 8 / (t1 - t0) )) Mbit/s"
+		fig "$topo ${MODELS[m]} $dir offloads $v: $(mbit $(( (b1 - b0) * 8000 / (t1 - t0) ))) Mbit/s"
 	done
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
@@ -375,12 +378,13 @@ tcp_toggle() {
 		echo "$dir: the stream ended after ${n[off]:-0} periods off, ${n[on]:-0} on"
 		return 1
 	fi
-	on=$(( bytes[on] * 8 / usecs[on] )) off=$(( bytes[off] * 8 / usecs[off] ))
+	# kbit/s (the debug kernel moves a few Mbit/s)
+	on=$(( bytes[on] * 8000 / usecs[on] )) off=$(( bytes[off] * 8000 / usecs[off] ))
 	r=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-	fig "$topo ${MODELS[m]} $dir: on $on Mbit/s, off $off Mbit/s ($per s x ${n[on]} each): $r; $x of $((OUT_SEGS - s0)) segments retransmitted"
+	fig "$topo ${MODELS[m]} $dir: on $(mbit $on) Mbit/s, off $(mbit $off) Mbit/s ($per s x ${n[on]} each): $r; $x of $((OUT_SEGS - s0)) segments retransmitted"
 	q=0
 	awk -v a="$on" -v b="$off" -v q="$RATIO" 'BEGIN { exit !(b > 0 && a >= q * b) }' ||
-		{ echo "$dir: $on Mbit/s with offloads, $off without"; q=1; }
+		{ echo "$dir: $(mbit $on) Mbit/s with offloads, $(mbit $off) without"; q=1; }
 	awk -v s="$share" -v q="$RETR" 'BEGIN { exit !(s <= q) }' ||
 		{ echo "$dir: $share of the segments retransmitted"; q=1; }
 	return $q
