@@ -100,36 +100,37 @@ GUEST_TESTS=(
 #    every size, and the suites with the most state changes and hostile
 #    input: device lifecycle, data path, failures, genl, S2's discovery
 #    and coordinates.  DCell, XDCent/BCube and DPillar's wiring add only
-#    the routing core there, which KUnit covers; nic and nic_tcp need NIC
-#    drivers the debug kernel does not build.
+#    the routing core there, which KUnit covers; nic (virtio-net pings)
+#    adds nothing nic_tcp does not.
 MATRIX_NEWEST=(smoke topo link up data ft genl hostile dcell xdcent nic
 	nic_tcp s2)
 MATRIX_OLDER=(smoke link data genl hostile nic_tcp)
-MATRIX_DEBUG=(smoke link up data ft genl hostile s2)
+MATRIX_DEBUG=(smoke link up data ft genl hostile s2 nic_tcp)
 
 # Sizes and halves.  The newest kernel runs the fault-tolerance scenarios
 # in the paper's mode (the shortest mode's run on the debug kernel),
 # every second ordered pair in the kernel-vs-dpsim route comparisons
 # (each source its own half), DCell(4,1) (DCell(2,2) adds no kernel code),
-# and one TCP pass per NIC setting (a second when short).  Frame fuzzing
+# and the NIC matrix's every model in BCube and DPillar.  Frame fuzzing
 # (dpillar_data.sh) is the debug kernel's: there KASAN, UBSAN, lockdep and
 # kmemleak see what the frames do.
 NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
-	--env DPILLAR_DCELL_SIZES=4:1 --env NIC_TCP_PASSES=1
-	--env DPILLAR_FRAME_FUZZ_SECS=0)
+	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_FRAME_FUZZ_SECS=0)
 # The older kernels: (4,2), every fourth pair of dpillar_genl, the NIC
 # matrix on e1000e (TSO, HW checksums: the GSO/GRO paths) in BCube.
 OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=4
-	--env NIC_MODELS=e1000e --env NIC_TOPOS=bcube --env NIC_TCP_PASSES=1
+	--env NIC_MODELS=e1000e --env NIC_TOPOS=bcube
 	--env DPILLAR_FRAME_FUZZ_SECS=0)
 # The debug kernel: (4,2), the shortest mode's failures, every eighth pair
 # of dpillar_genl, S2 in plan mode (coordinates, discovery, growth; the
 # derived mode's routing is KUnit's and the newest kernel's), 60 s of
 # frame fuzzing in dpillar_data.sh from its fixed seed (make fuzz-frames:
-# longer, a new seed each time).
+# longer, a new seed each time), and the NIC matrix's every model in
+# BCube: KASAN and lockdep under the drivers' real receive and transmit
+# paths (GRO, software segmentation).
 DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
-	--env DPILLAR_FRAME_FUZZ_SECS=60)
+	--env DPILLAR_FRAME_FUZZ_SECS=60 --env NIC_TOPOS=bcube)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {
@@ -147,9 +148,8 @@ in_matrix() {
 NIC_VM=(--nic virtio-net-pci:0 --nic virtio-net-pci:0
 	--nic virtio-net-pci:1 --nic virtio-net-pci:2)
 # nic_tcp_test.sh's NICs: four of each model NIC_MODELS names, on hubs of
-# their own (--vm-args prints them).  The debug kernel does not build
-# these drivers (adding them changes the cached kernel: ~15-25 min to
-# build again; dpillar.rst, "Offloads").
+# their own (--vm-args prints them).  The debug kernel builds their
+# drivers in (selftests/debug-kernel.config).
 # nic_tcp_vm RUN-VM-ARGS...: those NICs, for the NIC_MODELS the args set.
 nic_tcp_vm() {
 	local a e=()
@@ -609,6 +609,11 @@ fi
 kernel_wanted debug && [ $debug_build = 0 ] &&
 	not_run+=("debug kernel build, its module and guest (TESTS)")
 DEBUG_TESTS+=("${DEBUG_SEL[@]}")
+for t in "${DEBUG_SEL[@]}"; do
+	[ "$(short_name "$t")" = nic_tcp ] || continue
+	read -r -a nv <<<"$(nic_tcp_vm "${DEBUG_VM[@]}")"
+	DEBUG_VM+=("${nv[@]}")
+done
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
 DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks"

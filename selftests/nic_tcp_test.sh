@@ -26,25 +26,29 @@
 #
 # Per model: in the first topology of NIC_TOPOS (default: bcube dpillar),
 # ping (v4 and v6) and UDP at dp0's MTU and just past it (fragments), and
-# TCP (iperf3, NIC_TCP_SECS s) s->d and d->s with the NICs' offloads off
-# then on (ethtool -K tx, sg, tso, gso, gro on every NIC of the chain),
-# alternating, NIC_TCP_PASSES (2) times; in the others, ping and TCP both
-# ways; then jumbo frames (MTU 9000) where the model takes them.  Pass:
-# the best TCP run with offloads on reaches NIC_TCP_RATIO of the best one
-# with them off, each direction; at most NIC_TCP_RETR of the segments of
-# any run retransmitted; no frame counted malformed at a receiver
-# (dpillar's drop_short/_inner/_proto/_version/_type counters, the
-# stack's checksum and header errors); no driver warning in the kernel
-# log (checksum_partial, hw csum failure, a transmit timeout, a hang: a
-# splat for this suite).  Figures are printed as diagnostics.
+# TCP (iperf3) s->d and d->s, each one stream during which the NICs'
+# offloads (ethtool -K tx, sg, tso, gso, gro on every NIC of the chain)
+# are switched off and on between sampling periods (tcp_cmp); in the
+# others, ping and TCP both ways (iperf3, NIC_TCP_SECS s); then jumbo
+# frames (MTU 9000) where the model takes them.  Pass: with offloads on,
+# dp0 at the receiver delivers at least NIC_TCP_RATIO of its rate with
+# them off, each direction; at most NIC_TCP_RETR of the segments sent
+# retransmitted; no frame counted malformed at a receiver (dpillar's
+# drop_short/_inner/_proto/_version/_type and tx_complete_fail
+# counters, the stack's checksum and header errors); no driver warning
+# in the kernel log (checksum_partial, hw csum failure, a transmit
+# timeout, a hang: a splat for this suite).  Figures are printed as
+# diagnostics.
 #
 # The bounds are loose on purpose (0.5, 20%): this is a test, not a
-# benchmark, and make check runs it beside other TCG guests, where one
-# run varies by half and emulated receive rings overflow (seen: 46 to
-# 158 Mbit/s, and 793 retransmits, in one suite run with offloads off).
-# They still catch what breaks on a NIC: before complete frames, TCP
-# moved 0 Mbit/s with offloads on (e1000e, e1000, vmxnet3), UDP lost
-# everything and e1000e logged checksum_partial per frame.
+# benchmark, and make check runs it beside other TCG guests.  With the
+# two settings sampled in one stream, in the order off on on off, the
+# ratio came out at 0.77-0.95 (e1000e, vmxnet3, 6.12, a loaded host;
+# dpillar.rst, "Offloads": why it is below 1 is not known), so the 0.9
+# the NIC matrix asks for is not the default.  The bounds still catch
+# what breaks on a NIC: before complete frames, TCP moved 0 Mbit/s with
+# offloads on (e1000e, e1000, vmxnet3), UDP lost everything and e1000e
+# logged checksum_partial per frame.
 . "$(dirname "$0")/lib.sh"
 
 MODELS=(${NIC_MODELS:-e1000e e1000 vmxnet3 virtio-net-pci})
@@ -158,35 +162,39 @@ fabric() {
 		{ echo "nothing relayed"; return 1; }
 }
 
-# offloads M on|off: every NIC of the chain.
+# offloads M on|off: every NIC of the chain (the four at once: under
+# TCG, and more on the debug kernel, an ethtool run takes a second).
 offloads() {
-	local m=$1 v=$2 i n p
+	local m=$1 v=$2 i n p pids=()
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
 		for p in p0 p1; do
-			[ "$(ip -n "$n" link show "$p" 2>/dev/null | grep -c master)" = 1 ] || continue
-			ip netns exec "$n" ethtool -K "$p" tx "$v" sg "$v" tso "$v" \
-				gso "$v" gro "$v" >/dev/null 2>&1
+			[ "$i$p" = 0p0 ] || [ "$i$p" = 2p1 ] && continue	# no NIC
 			# NIC_ON_EXTRA (e.g. "gro off"): "on" minus some features,
 			# to find which one a difference between on and off follows.
 			# A model that fixes a feature refuses it: what could change
 			# has, so neither call's status counts.
-			[ "$v" = on ] && [ -n "${NIC_ON_EXTRA:-}" ] &&
-				ip netns exec "$n" ethtool -K "$p" $NIC_ON_EXTRA >/dev/null 2>&1
-			true
+			ip netns exec "$n" sh -c "ethtool -K $p tx $v sg $v tso $v gso $v gro $v
+				[ $v = off ] || [ -z '${NIC_ON_EXTRA:-}' ] ||
+					ethtool -K $p ${NIC_ON_EXTRA:-}" >/dev/null 2>&1 &
+			pids+=($!)
 		done
 	done
+	wait "${pids[@]}"
 }
 
 # malformed M: frames a receiver counted malformed: dpillar's drops of
-# bad frames, the stack's checksum and header errors.
+# bad frames, the stack's checksum and header errors; and the frames a
+# sender or relay could not segment or checksum for the NIC
+# (tx_complete_fail, gso.c).
 malformed() {
 	local m=$1 i n sum=0 v
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
 		v=$("$DPCTL" -n "$n" -j stats dp0 |
 			jq '.[0].stats | [.drop_short, .drop_inner, .drop_proto,
-				.drop_version, .drop_type] | map(. // 0) | add')
+				.drop_version, .drop_type, .tx_complete_fail] |
+				map(. // 0) | add')
 		sum=$((sum + v))
 		v=$(ip netns exec "$n" awk '
 			/^(Ip|Tcp|Udp):/ {
@@ -242,52 +250,112 @@ run_fig() {
 	return $rc
 }
 
-declare -A BEST WORST
-# tcp_pass M TOPO: one run each way with the offloads off, then on.
-tcp_pass() {
-	local m=$1 topo=$2 v dir r share x
-	for v in off on; do
-		offloads "$m" $v
-		for dir in s2d d2s; do
-			read -r r share x < <(tcp_run "$m" $dir)
-			fig "$topo ${MODELS[m]} offloads $v $dir: $r Mbit/s, $x retransmits"
-			awk -v a="$r" -v b="${BEST[$v$dir]:-0}" 'BEGIN { exit !(a > b) }' &&
-				BEST[$v$dir]=$r
-			awk -v a="$share" -v b="${WORST[$dir]:-0}" 'BEGIN { exit !(a > b) }' &&
-				WORST[$dir]=$share
+# ns_read PIDFILE: from the namespace of the process PIDFILE names (an
+# iperf3 server of setup()), with builtins only (no process: a sample is
+# instant): DP0_RX, the bytes its dp0 received (/proc/PID/net/dev), and
+# OUT_SEGS and RETRANS, the TCP segments it sent and retransmitted
+# (/proc/PID/net/snmp).
+ns_read() {
+	local pid l f i
+	local -a h
+	read -r pid < "$1"
+	DP0_RX='' OUT_SEGS='' RETRANS=''
+	while read -r l; do
+		[[ $l == dp0:* ]] || continue
+		read -r -a f <<<"${l#dp0:}"
+		DP0_RX=${f[0]}
+	done < "/proc/$pid/net/dev"
+	while read -r -a f; do
+		[ "${f[0]}" = Tcp: ] || continue
+		if [ ${#h[@]} -eq 0 ]; then h=("${f[@]}"); continue; fi
+		for i in "${!h[@]}"; do
+			case "${h[i]}" in
+			OutSegs) OUT_SEGS=${f[i]} ;;
+			RetransSegs) RETRANS=${f[i]} ;;
+			esac
 		done
-	done
+	done < "/proc/$pid/net/snmp"
+	[ -n "$DP0_RX" ] && [ -n "$OUT_SEGS" ] && [ -n "$RETRANS" ]
 }
 
-# ratio_ok DIR: the best run with offloads on reaches RATIO of the best
-# one with them off.
-ratio_ok() {
-	awk -v a="${BEST[on$1]:-0}" -v b="${BEST[off$1]:-0}" -v q="$RATIO" \
-		'BEGIN { exit !(b > 0 && a >= q * b) }'
-}
-
-# tcp_cmp M TOPO: offloads off and on, alternating (TCG's speed drifts
-# with whatever else the host runs), NIC_TCP_PASSES (2) runs of each
-# setting each way; one more pass when a direction falls short (a single
-# run under TCG varies by a quarter).  The best run of each setting counts.
+# tcp_cmp M TOPO: offloads on against off, each direction within ONE TCP
+# stream: while iperf3 sends, the NICs' offloads are switched (ethtool
+# -K) between periods of NIC_TCP_PERIOD (1.5) s, in the order off on on
+# off, NIC_TCP_ROUNDS (2) times, and the bytes dp0 delivers at the
+# receiver are sampled at each period's ends.  The two settings thus
+# share the connection, and any slow spell of the host longer than a
+# period: TCG's speed drifts with whatever else the host runs (a second
+# guest in make check), by half between runs seconds apart, which made
+# separate runs per setting useless for a 0.9 bound.  ABBA cancels a
+# steady drift.  Pass: the delivered rate with offloads on is at least
+# NIC_TCP_RATIO (0.5) of the rate with them off, and at most NIC_TCP_RETR
+# of the segments the sender sent were retransmitted.
 tcp_cmp() {
-	local m=$1 topo=$2 dir r bad=0 pass on off
-	BEST=() WORST=()
-	for pass in $(seq "${NIC_TCP_PASSES:-2}"); do
-		tcp_pass "$m" "$topo"
-	done
-	ratio_ok s2d && ratio_ok d2s || tcp_pass "$m" "$topo"
+	local m=$1 topo=$2 dir bad=0
 	for dir in s2d d2s; do
-		on=${BEST[on$dir]:-0} off=${BEST[off$dir]:-0}
-		r=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-		fig "$topo ${MODELS[m]} $dir: best on $on Mbit/s, best off $off: $r"
-		ratio_ok $dir ||
-			{ echo "$dir: $on Mbit/s with offloads, $off without"; bad=1; }
-		awk -v s="${WORST[$dir]:-0}" -v q="$RETR" 'BEGIN { exit !(s <= q) }' ||
-			{ echo "$dir: ${WORST[$dir]} of the segments retransmitted"; bad=1; }
+		tcp_toggle "$m" "$topo" "$dir" || bad=1
 	done
 	offloads "$m" on
 	return $bad
+}
+
+# tcp_toggle M TOPO DIR: one direction of tcp_cmp.
+tcp_toggle() {
+	local m=$1 topo=$2 dir=$3 from to rxpid txpid per rounds order pid
+	local v prev='' t0 t1 b0 b1 r s0 x0 share x q on off
+	local -A bytes=() usecs=() n=()
+	per=${NIC_TCP_PERIOD:-1.5} rounds=${NIC_TCP_ROUNDS:-2}
+	if [ "$dir" = s2d ]; then
+		from=s to=${IP4[2]}
+		rxpid=/tmp/iperf.$(ns "$m" d).pid txpid=/tmp/iperf.$(ns "$m" s).pid
+	else
+		from=d to=${IP4[0]}
+		rxpid=/tmp/iperf.$(ns "$m" s).pid txpid=/tmp/iperf.$(ns "$m" d).pid
+	fi
+	order=()
+	for _ in $(seq "$rounds"); do order+=(off on on off); done
+	offloads "$m" off
+	ns_read "$txpid" || { echo "cannot read the sender's counters"; return 1; }
+	s0=$OUT_SEGS x0=$RETRANS
+	# A stream longer than the periods can take (ethtool under TCG is
+	# slow), stopped when the last one is sampled.
+	ip netns exec "$(ns "$m" "$from")" timeout 300 iperf3 -c "$to" \
+		--connect-timeout 5000 -t 240 >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	for v in "${order[@]}"; do
+		kill -0 "$pid" 2>/dev/null || break
+		[ "$v" = "$prev" ] || offloads "$m" "$v"
+		prev=$v
+		sleep 0.3
+		ns_read "$rxpid" || break
+		t0=${EPOCHREALTIME//[.,]/} b0=$DP0_RX
+		sleep "$per"
+		ns_read "$rxpid" || break
+		t1=${EPOCHREALTIME//[.,]/} b1=$DP0_RX
+		bytes[$v]=$(( ${bytes[$v]:-0} + b1 - b0 ))
+		usecs[$v]=$(( ${usecs[$v]:-0} + t1 - t0 ))
+		n[$v]=$(( ${n[$v]:-0} + 1 ))
+		fig "$topo ${MODELS[m]} $dir offloads $v: $(( (b1 - b0) * 8 / (t1 - t0) )) Mbit/s"
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	ns_read "$txpid"
+	x=$((RETRANS - x0))
+	share=$(awk -v x="$x" -v s=$((OUT_SEGS - s0)) 'BEGIN { print (s > 0 ? x / s : 1) }')
+	if [ "${n[on]:-0}" -lt 2 ] || [ "${n[off]:-0}" -lt 2 ]; then
+		echo "$dir: the stream ended after ${n[off]:-0} periods off, ${n[on]:-0} on"
+		return 1
+	fi
+	on=$(( bytes[on] * 8 / usecs[on] )) off=$(( bytes[off] * 8 / usecs[off] ))
+	r=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	fig "$topo ${MODELS[m]} $dir: on $on Mbit/s, off $off Mbit/s ($per s x ${n[on]} each): $r; $x of $((OUT_SEGS - s0)) segments retransmitted"
+	q=0
+	awk -v a="$on" -v b="$off" -v q="$RATIO" 'BEGIN { exit !(b > 0 && a >= q * b) }' ||
+		{ echo "$dir: $on Mbit/s with offloads, $off without"; q=1; }
+	awk -v s="$share" -v q="$RETR" 'BEGIN { exit !(s <= q) }' ||
+		{ echo "$dir: $share of the segments retransmitted"; q=1; }
+	return $q
 }
 
 # tcp_on M TOPO: one TCP run each way, offloads on: data, few retransmits.

@@ -58,6 +58,7 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_COORDS_LEARNED] = "coords_learned",
 	[DP_STAT_TX_RESOLVING]	= "tx_resolving",
 	[DP_STAT_PROBE_REPLY_BAD] = "probe_reply_bad",
+	[DP_STAT_TX_COMPLETE_FAIL] = "tx_complete_fail",
 };
 
 /*
@@ -145,7 +146,8 @@ static void dp_get_stats64(struct net_device *dev,
 			   c[DP_STAT_DROP_OTHERHOST];
 	for (i = DP_STAT_TX_NOT_FABRIC; i <= DP_STAT_TX_NOROUTE; i++)
 		tot->tx_dropped += c[i];
-	tot->tx_dropped += c[DP_STAT_TX_RESOLVING];
+	tot->tx_dropped += c[DP_STAT_TX_RESOLVING] +
+			   c[DP_STAT_TX_COMPLETE_FAIL];
 }
 
 /* ethtool -S: every counter, then the routing drops by reason. */

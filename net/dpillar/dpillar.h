@@ -93,6 +93,10 @@ enum dp_stat {
 				  * outstanding probe: late, a duplicate, or
 				  * forged (wrong id, seq or stamp)
 				  */
+	DP_STAT_TX_COMPLETE_FAIL, /* frame that could not be segmented or
+				   * checksummed in software before a NIC
+				   * port (gso.c): dropped
+				   */
 	DP_STAT_MAX
 };
 
@@ -480,7 +484,7 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
 /* gso.c */
 void dp_gso_register(void);
 void dp_gso_unregister(void);
-void dp_port_xmit(struct sk_buff *skb);
+void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb);
 bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 
 /* genl.c */

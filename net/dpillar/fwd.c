@@ -100,7 +100,7 @@ void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
 	skb_set_network_header(skb, ETH_HLEN);
 	skb->dev = port->dev;
 	skb->protocol = htons(DPILLAR_ETHERTYPE);
-	dp_port_xmit(skb);
+	dp_port_xmit(port, skb);
 }
 
 /*

@@ -265,9 +265,13 @@ static bool dp_port_whole(const struct net_device *dev)
 /*
  * Send the frame as complete frames: segmented, checksums filled in.
  * Consumes the skb.  The Ethernet header is in place and skb->dev is the
- * port, which dp_gso_segment() reads for the header length.
+ * port, which dp_gso_segment() reads for the header length.  A frame that
+ * cannot be completed (a malformed super-packet or partial checksum from
+ * a neighbour's cable, or no memory) is dropped and counted both on the
+ * port (tx_dropped) and on dp0 (tx_complete_fail): the port's counter
+ * alone would not say that dpillar dropped it, nor why.
  */
-static void dp_send_complete(struct sk_buff *skb)
+static void dp_send_complete(const struct dp_port *port, struct sk_buff *skb)
 {
 	struct net_device *dev = skb->dev;
 	struct sk_buff *segs, *next;
@@ -296,22 +300,24 @@ static void dp_send_complete(struct sk_buff *skb)
 	return;
 drop:
 	dev_core_stats_tx_dropped_inc(dev);
+	dp_count(port->dp, DP_STAT_TX_COMPLETE_FAIL);
 	kfree_skb(skb);
 }
 
 /*
  * dev_queue_xmit() of a frame whose Ethernet header is in place, toward
- * the port device skb->dev; consumes the skb.
+ * @port, whose device skb->dev is; consumes the skb.
  */
-void dp_port_xmit(struct sk_buff *skb)
+void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb)
 {
 	if (unlikely(skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL) &&
 	    !dp_port_whole(skb->dev)) {
-		dp_send_complete(skb);
+		dp_send_complete(port, skb);
 		return;
 	}
 	dev_queue_xmit(skb);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit);
 
 /*
  * Whether the frame at skb->data (the dpillar header, its Ethernet

@@ -247,6 +247,7 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_COORDS_LEARNED] = "coords_learned",
 	[DPILLAR_A_STATS_TX_RESOLVING] = "tx_resolving",
 	[DPILLAR_A_STATS_PROBE_REPLY_BAD] = "probe_reply_bad",
+	[DPILLAR_A_STATS_TX_COMPLETE_FAIL] = "tx_complete_fail",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */

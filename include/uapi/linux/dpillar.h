@@ -282,6 +282,9 @@ enum {
 	DPILLAR_A_STATS_PROBE_REPLY_BAD,	/* probe reply for no probe of
 						 * ours (late, forged stamp)
 						 */
+	DPILLAR_A_STATS_TX_COMPLETE_FAIL,	/* not segmented/checksummed
+						 * in software before a NIC
+						 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
