@@ -11,6 +11,10 @@
 #   make check           all tests (host, module builds, guest selftests)
 #   make check TESTS=link,genl KERNELS=6.12    a subset (scripts/check.sh)
 #   make demo            boot a guest and build a DPillar fabric in it
+#   make bench           the relay data path against a bridge and IPv4
+#                        forwarding over veth chains (selftests/bench.sh)
+#   make bench-nic       the same over emulated NICs, e1000e and vmxnet3
+#                        (selftests/nic_bench.sh)
 #   make fuzz            libFuzzer targets of the routing core, the Hello
 #                        TLV parser and the address parsers, FUZZ_TIME s each
 #                        (default 600; make check runs them 20 s each)
@@ -40,7 +44,7 @@ COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
 
 .PHONY: all module tools dpctl dpsim modules_install install install-tools \
 	clean \
-	deps check demo bench checkpatch fuzz fuzz-frames
+	deps check demo bench bench-nic checkpatch fuzz fuzz-frames
 
 all: module tools
 
@@ -99,6 +103,9 @@ demo:
 
 bench:
 	bash scripts/bench.sh
+
+bench-nic:
+	bash scripts/bench.sh nic
 
 checkpatch:
 	bash scripts/checkpatch.sh

@@ -8,6 +8,12 @@
 # bench-raw.txt, the console log).  Environment:
 # BENCH_ROUNDS, BENCH_FRAMES, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS
 # (passed to the guest), BENCH_KERNEL (a Debian ABI).
+#
+# make bench-nic (scripts/bench.sh nic): the same comparison through one
+# relay whose ports are emulated NICs (selftests/nic_bench.sh), in a
+# guest of its own with the NICs it asks for; files in build/bench-nic/
+# (bench-nic.txt, bench-nic-raw.txt, bench-nic-drops.txt).  Also
+# BENCH_NIC_MODELS (QEMU NIC models, default e1000e vmxnet3).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,14 +23,20 @@ read -r _ abi612 <<<"$(sh scripts/deps.sh --print-abis)"
 abi=${BENCH_KERNEL:-$abi612}
 make -s tools
 bash scripts/build-modules.sh "$abi" >/dev/null
-out=$repo/build/bench
+out=$repo/build/bench guest=selftests/bench.sh vm=()
+if [ "${1:-}" = nic ]; then
+	out=$repo/build/bench-nic guest=selftests/nic_bench.sh
+	read -r -a vm <<<"$(BENCH_NIC_MODELS=${BENCH_NIC_MODELS:-} \
+		bash selftests/nic_bench.sh --vm-args)"
+fi
 rm -rf "$out"
 mkdir -p "$out"
 envs=()
-for v in BENCH_ROUNDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS; do
+for v in BENCH_ROUNDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS \
+	BENCH_NIC_MODELS; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
 env DPILLAR_KO="$repo/build/$abi/net/dpillar/dpillar.ko" \
 	selftests/vm/run-vm.sh --kernel "$abi" --smp 2 --mem 2048 \
 	--timeout "${BENCH_TIMEOUT:-2400}" --out "$out" --log "$out/console.log" \
-	"${envs[@]}" -- selftests/bench.sh
+	"${vm[@]}" "${envs[@]}" -- "$guest"

@@ -15,7 +15,10 @@
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of the dpillar rows to the bridge and
       ip_forward rows of the same chain and size, and the cost of one
-      relay hop per contender and size from its 1- and 3-relay rates.
+      relay hop per contender and size from its 1- and 3-relay rates
+      (bench.sh), or, for names CONTENDER/MODEL/SIZE next to a
+      wire/MODEL/SIZE row (nic_bench.sh: the same NICs without a relay),
+      1/rate - 1/rate(wire).
 """
 
 import json
@@ -100,6 +103,36 @@ def table(path):
                 print('  %-34s / %-30s = %.3f' % (name, other,
                                                   med[name] / med[other]))
     hop_costs(med)
+    wire_hop_costs(med)
+
+
+def wire_hop_costs(med):
+    """ns of one relay hop per contender, model and size over NICs: the
+    generator, the cable and the last receive are in the wire row too."""
+    rows = []
+    for name, m in med.items():
+        parts = name.split('/')
+        if len(parts) != 3 or parts[0] == 'wire' or parts[2] == 'tcp':
+            continue
+        w = med.get('wire/%s/%s' % (parts[1], parts[2]))
+        if w and m > 0:
+            rows.append((parts[1], parts[2], parts[0], 1e9 / m,
+                         (1 / m - 1 / w) * 1e9))
+    if not rows:
+        return
+    cost = {(r[0], r[1], r[2]): r[4] for r in rows}
+    print()
+    print('ns per delivered frame (1e9/rate), and one relay hop: '
+          '1e9/rate - 1e9/rate(wire)')
+    for model, size, c, per, hop in rows:
+        line = '  %-8s %-6s %-12s %8.0f ns/frame %8.0f ns/hop' % (
+            model, size, c, per, hop)
+        if c == 'dpillar':
+            for base in ('bridge', 'ip_forward'):
+                b = cost.get((model, size, base))
+                if b and hop > 0:
+                    line += '   %s/dpillar %.3f' % (base, b / hop)
+        print(line)
 
 
 def hop_costs(med):

@@ -407,6 +407,48 @@ dp0_up() {
 	EOF
 }
 
+# ---- emulated NICs (run-vm.sh --nic MODEL:HUB) -------------------------------
+# nic_driver MODEL: the guest driver of QEMU NIC model MODEL.
+nic_driver() {
+	case "$1" in
+	virtio-net-pci) echo virtio_net ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# nic_drivers_load MODEL...: each model's driver loaded (a no-op where it
+# is built in), unloaded at exit so that later suites in the same guest
+# find no stray NICs.  Fails when one cannot be loaded.
+nic_drivers_load() {
+	local m d
+	for m in "$@"; do
+		d=$(nic_driver "$m")
+		[ -d "/sys/bus/pci/drivers/$d" ] ||
+			[ -d "/sys/bus/virtio/drivers/$d" ] ||
+			modprobe "$d" || return 1
+		defer "modprobe -r $d 2>/dev/null"
+	done
+}
+
+# nics HUB: the guest's names of the NICs on hub HUB, in --nic order
+# (run-vm.sh gives the i-th --nic the MAC 52:54:00:d9:HUB:i).
+nics() {
+	local f a hub out=()
+	printf -v hub '52:54:00:d9:%02x:' "$1"
+	for f in /sys/class/net/*/address; do
+		read -r a < "$f"
+		[[ $a == "$hub"* ]] && out+=("$a ${f%/address}")
+	done
+	[ ${#out[@]} -gt 0 ] || return 0
+	printf '%s\n' "${out[@]}" | sort | while read -r a f; do
+		echo "${f##*/}"
+	done
+}
+
+# nic_count HUB N: hub HUB has N NICs in this namespace (for wait_for:
+# they appear as their drivers probe them).
+nic_count() { [ "$(nics "$1" | wc -l)" -eq "$2" ]; }
+
 # ---- module -----------------------------------------------------------------
 # load_module: insmod $DPILLAR_KO, or modprobe dpillar when it is unset.
 # Unloaded at exit.  Returns 4 (skip) when no module can be found.

@@ -76,39 +76,11 @@ require_cmd ip jq ping ethtool iperf3 modprobe
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 
-driver_of() {
-	case "$1" in
-	virtio-net-pci) echo virtio_net ;;
-	*) echo "$1" ;;
-	esac
-}
-
 for m in "${MODELS[@]}"; do
-	d=$(driver_of "$m")
-	# Built in (a kernel without modules for it): registered already.
-	[ -d "/sys/bus/pci/drivers/$d" ] || [ -d "/sys/bus/virtio/drivers/$d" ] ||
-		modprobe "$d" || ktap_skip_all "cannot load $d"
-	# Later suites in the same guest must not find stray NICs (a no-op
-	# where the driver is built in).
-	defer "modprobe -r $d 2>/dev/null"
+	nic_drivers_load "$m" || ktap_skip_all "cannot load $(nic_driver "$m")"
 done
 load_module || ktap_skip_all "no module"
 sysctl -qw net.ipv6.conf.default.accept_dad=0
-
-# nics HUB: the guest's names of the NICs on hub HUB, in --nic order.
-nics() {
-	local f a hub out=()
-	printf -v hub '52:54:00:d9:%02x:' "$1"
-	for f in /sys/class/net/*/address; do
-		read -r a < "$f"
-		[[ $a == "$hub"* ]] && out+=("$a ${f%/address}")
-	done
-	[ ${#out[@]} -gt 0 ] || return 0
-	printf '%s\n' "${out[@]}" | sort | while read -r a f; do
-		echo "${f##*/}"
-	done
-}
-nic_count() { [ "$(nics "$1" | wc -l)" -eq 2 ]; }
 
 ROLES=(s r d)
 IDS=(0 2 3)
@@ -133,8 +105,8 @@ ns() { echo "nt$1-$2"; }			# ns MODEL ROLE
 # ports get a placeholder veth (released again once dp0 exists).
 setup() {
 	local m=$1 a b i n
-	wait_for 20 nic_count "$(hub_a "$m")" || { echo "no NICs on hub A"; return 1; }
-	wait_for 20 nic_count "$(hub_b "$m")" || { echo "no NICs on hub B"; return 1; }
+	wait_for 20 nic_count "$(hub_a "$m")" 2 || { echo "no NICs on hub A"; return 1; }
+	wait_for 20 nic_count "$(hub_b "$m")" 2 || { echo "no NICs on hub B"; return 1; }
 	a=($(nics "$(hub_a "$m")")) b=($(nics "$(hub_b "$m")"))
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
