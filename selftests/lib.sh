@@ -449,6 +449,20 @@ nics() {
 # they appear as their drivers probe them).
 nic_count() { [ "$(nics "$1" | wc -l)" -eq "$2" ]; }
 
+# nic_chain_vm_args BASE MODEL...: run-vm.sh's --nic options for a chain
+# of three servers per model, four NICs on two hubs: the m-th model (from
+# 0) gets hubs BASE+2m (A: s.p1 r.p1) and BASE+2m+1 (B: r.p0 d.p0).
+nic_chain_vm_args() {
+	local a=$1 m
+	shift
+	for m in "$@"; do
+		printf -- '--nic %s:%s ' "$m" "$a" "$m" "$a" "$m" $((a + 1)) \
+			"$m" $((a + 1))
+		a=$((a + 2))
+	done
+	echo
+}
+
 # ---- module -----------------------------------------------------------------
 # load_module: insmod $DPILLAR_KO, or modprobe dpillar when it is unset.
 # Unloaded at exit.  Returns 4 (skip) when no module can be found.

@@ -62,12 +62,7 @@ hub_a() { echo $((48 + 2 * $1)); }
 hub_b() { echo $((49 + 2 * $1)); }
 
 if [ "${1:-}" = --vm-args ]; then
-	for m in "${!MODELS[@]}"; do
-		a=$(hub_a "$m") b=$(hub_b "$m")
-		printf -- '--nic %s:%s ' "${MODELS[m]}" "$a" "${MODELS[m]}" "$a" \
-			"${MODELS[m]}" "$b" "${MODELS[m]}" "$b"
-	done
-	echo
+	nic_chain_vm_args 48 "${MODELS[@]}"
 	exit 0
 fi
 
