@@ -100,12 +100,15 @@ GUEST_TESTS=(
 #    every size, and the suites with the most state changes and hostile
 #    input: device lifecycle, data path, failures, genl, S2's discovery
 #    and coordinates.  DCell, XDCent/BCube and DPillar's wiring add only
-#    the routing core there, which KUnit covers; nic (virtio-net pings)
-#    adds nothing nic_tcp does not.
+#    the routing core there, which KUnit covers.  The kernel builds the
+#    NIC drivers in, but nic_tcp is not in its column yet: there e1000e's
+#    probe fails (-2) for some of the NICs at boot, every boot, and in
+#    those boots the second vCPU did not come up (selftests/README.md,
+#    "The matrix").
 MATRIX_NEWEST=(smoke topo link up data ft genl hostile dcell xdcent nic
 	nic_tcp s2)
 MATRIX_OLDER=(smoke link data genl hostile nic_tcp)
-MATRIX_DEBUG=(smoke link up data ft genl hostile s2 nic_tcp)
+MATRIX_DEBUG=(smoke link up data ft genl hostile s2)
 
 # Sizes and halves.  The newest kernel runs the fault-tolerance scenarios
 # in the paper's mode (the shortest mode's run on the debug kernel),
@@ -125,10 +128,10 @@ OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=4
 # of dpillar_genl, S2 in plan mode (coordinates, discovery, growth; the
 # derived mode's routing is KUnit's and the newest kernel's), 60 s of
 # frame fuzzing in dpillar_data.sh from its fixed seed (make fuzz-frames:
-# longer, a new seed each time), and the NIC matrix on the two models
-# with TSO and hardware checksums (what misparsed our frames) in BCube,
-# one off-on-on-off round per direction: KASAN and lockdep under the
-# drivers' real receive and transmit paths (GRO, software segmentation).
+# longer, a new seed each time).  The NIC_* options are nic_tcp's for
+# when it joins this column (see the matrix above): the two models with
+# TSO and hardware checksums (what misparsed our frames) in BCube, one
+# off-on-on-off round per direction.
 DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
 	--env DPILLAR_FRAME_FUZZ_SECS=60 --env "NIC_MODELS=e1000e vmxnet3"
