@@ -446,26 +446,8 @@ nics() {
 }
 
 # nic_count HUB N: hub HUB has N NICs in this namespace (for wait_for:
-# they appear as their drivers probe them).  While some are missing,
-# every NIC whose probe failed is probed again (nic_reprobe).
-nic_count() {
-	[ "$(nics "$1" | wc -l)" -eq "$2" ] && return 0
-	nic_reprobe
-	return 1
-}
-
-# nic_reprobe: probe again every Ethernet PCI device that has no driver.
-# Seen on the debug kernel beside a loaded host: e1000e's probe of two of
-# four NICs failed at boot with -2 (E1000_ERR_PHY, under TCG).
-nic_reprobe() {
-	local d c
-	for d in /sys/bus/pci/devices/*; do
-		read -r c < "$d/class" 2>/dev/null || continue
-		[ "${c:0:6}" = 0x0200 ] && [ ! -e "$d/driver" ] || continue
-		echo "${d##*/}" > /sys/bus/pci/drivers_probe 2>/dev/null
-	done
-	return 0
-}
+# they appear as their drivers probe them).
+nic_count() { [ "$(nics "$1" | wc -l)" -eq "$2" ]; }
 
 # nic_chain_vm_args BASE MODEL...: run-vm.sh's --nic options for a chain
 # of three servers per model, four NICs on two hubs: the m-th model (from
