@@ -227,7 +227,7 @@ gro_counts() {
 	done
 }
 gro_test() {
-	local sw rc=0 rx0 fr0 dl0 bad0 off on off_ok=0
+	local sw rc=0 rx0 fr0 dl0 bad0 off on off_ok=0 offrx=0 offdl=0
 	sw=$(topo_peer_of "$gro_b" "$gro_pb")
 	on "$gro_a" ethtool -K "p$gro_pa" tso off >/dev/null || return 1
 	ip netns exec "$TOPO_SW_NS" ethtool -K "$sw" tso off >/dev/null || rc=1
@@ -237,7 +237,8 @@ gro_test() {
 	off=$(gro_iperf) || rc=1
 	gro_counts
 	echo "GRO off: ${off%% *} bytes, $((RX - rx0)) frames into p$gro_pb, rx_frames +$((FR - fr0)), delivered +$((DL - dl0))"
-	[ $(((DL - dl0) * 2)) -ge $((RX - rx0)) ] && off_ok=1
+	offrx=$((RX - rx0)) offdl=$((DL - dl0))
+	[ $((offdl * 2)) -ge "$offrx" ] && off_ok=1
 	on "$gro_b" ethtool -K "p$gro_pb" gro on >/dev/null || rc=1
 	gro_counts; rx0=$RX fr0=$FR dl0=$DL bad0=$BAD
 	on=$(gro_iperf) || rc=1
@@ -253,11 +254,15 @@ gro_test() {
 		printf "throughput: GRO off %.1f Mbit/s, on %.1f Mbit/s (TCG; not checked)\n",
 			off / 1e6, on / 1e6 }'
 	# The data arrived (1 MB at least: 700 frames, against a Hello every
-	# 100 ms from each neighbour on the switch), dp0 received at most a
-	# quarter as many packets as the port received frames (with GRO off,
-	# at least half), and nothing was dropped as malformed.
+	# 100 ms from each neighbour on the switch), dp0's packets per frame
+	# the port received are at most 3/4 of what they were with GRO off
+	# (which must be at least half: on 6.12 GRO takes them from ~1 to
+	# ~0.04; on the debug kernel at <1 Mbit/s from 0.52 to 0.27; with
+	# dp_gro_receive() made to flush everything, 1 to 1), and nothing
+	# was dropped as malformed.
 	[ "$rc" = 0 ] && [ "$off_ok" = 1 ] && [ "${on%% *}" -ge 1048576 ] &&
-		[ $(((DL - dl0) * 4)) -le $((RX - rx0)) ] && [ "$BAD" = "$bad0" ]
+		[ $((4 * (DL - dl0) * offrx)) -le $((3 * offdl * (RX - rx0))) ] &&
+		[ "$BAD" = "$bad0" ]
 }
 if [ -n "$gro_b" ]; then
 	V=1 run_test "GRO: TCP $gro_a -> $gro_b through veth NAPI GRO is aggregated before dp0" gro_test
