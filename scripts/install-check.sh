@@ -80,6 +80,21 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl -V -> -Version" || ko "completion: dpctl -V"
 	[ "$(comp dpsim route --to x --d)" = "--dot" ] &&
 		ok "completion: dpsim route --d -> --dot" || ko "completion: dpsim route --d: $(comp dpsim route --to x --d)"
+	# No drift: every command the tools' help names is completed.
+	want=$( { "$P/bin/dpsim" help; "$P/bin/dpsim" help --topo s2; } 2>&1 |
+		sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' | sort -u)
+	have=$(comp dpsim '' | sort -u)
+	miss=$(comm -23 <(echo "$want") <(echo "$have") | paste -sd' ')
+	[ -n "$want" ] && [ -z "$miss" ] &&
+		ok "completion: every dpsim command ($(echo $want))" ||
+		ko "completion: dpsim lacks: $miss"
+	want=$("$P/sbin/dpctl" route help 2>&1 |
+		sed -n 's/^dpctl route \([a-z]*\) .*/\1/p' | sort -u)
+	have=$(comp dpctl route '' | sort -u)
+	miss=$(comm -23 <(echo "$want") <(echo "$have") | paste -sd' ')
+	[ -n "$want" ] && [ -z "$miss" ] &&
+		ok "completion: every dpctl route command ($(echo $want))" ||
+		ko "completion: dpctl route lacks: $miss"
 else
 	ko "no bash-completion (scripts/deps.sh installs it)"
 fi

@@ -541,9 +541,9 @@ EXPORT_SYMBOL_IF_KUNIT(dp_detour_name);
 int dp_sel_parse(const struct dp_topo *t, const char *name)
 {
 	const char *const *s = t->ops->sel_names;
-	int i;
+	u32 i, n = dp_sel_count(t);
 
-	for (i = 0; s && s[i]; i++)
+	for (i = 0; s && s[i] && i < n; i++)
 		if (!strcmp(s[i], name))
 			return i;
 	return -1;
@@ -557,6 +557,8 @@ u32 dp_sel_count(const struct dp_topo *t)
 
 	for (i = 0; s && s[i]; i++)
 		;
+	if (t->nsels && t->nsels < i)
+		i = t->nsels;
 	return i ? i : 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_sel_count);

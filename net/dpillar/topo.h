@@ -340,6 +340,12 @@ struct dp_topo {
 	u32 ff_hops;		/* longest failure-free path */
 	u32 max_hops;		/* proven path bound: the TTL packets get */
 	/*
+	 * Routing modes this instance offers: @ops->sel_names[0 ..
+	 * nsels - 1] (XDCent and BCube: "pM" only for the M < k + 1
+	 * parallel paths there are); 0: every name.
+	 */
+	u32 nsels;
+	/*
 	 * The cabling is not derivable (S2 plan mode): each cable port's
 	 * peer is whoever the Hellos on it say (port_neigh() returns
 	 * DP_NODE_NONE, port_neigh_index() 0 for any other valid node,

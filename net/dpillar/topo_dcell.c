@@ -587,6 +587,12 @@ static const char *const dcl_detours[DP_DETOUR_SLOTS] = {
 	"proxy_hops", "reroutes", "jump_ups",
 };
 
+/*
+ * One routing mode: DCellRouting with DFR (above); named so that dpsim,
+ * dpctl and ethtool say which, as for the other fabrics.
+ */
+static const char *const dcl_sel_names[] = { "dfr", NULL };
+
 const struct dp_topo_ops dp_dcell_ops = {
 	.name = "dcell",
 	.kind = DP_TOPO_DCELL,
@@ -595,6 +601,7 @@ const struct dp_topo_ops dp_dcell_ops = {
 	.drops = dcl_drops,
 	.ndrops = DCL_DROP_COUNT,
 	.detours = dcl_detours,
+	.sel_names = dcl_sel_names,
 	.init = dcl_init,
 	.describe = dcl_describe,
 	.addr_parse = dcl_addr_parse,

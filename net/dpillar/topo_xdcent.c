@@ -250,6 +250,7 @@ static int xdc_init_common(struct dp_topo *t, const struct dp_topo_params *p,
 	t->ff_hops = f;
 	t->max_hops = (d->side_budget + d->switch_budget + 1) * f +
 		      d->side_budget;
+	t->nsels = XDC_SEL_PATH0 + d->npaths;	/* "pM": M < npaths */
 	return 0;
 }
 

@@ -68,6 +68,10 @@ static void xct_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.nodes, 16U);
 	KUNIT_EXPECT_EQ(test, t.switches, 8U);
 	KUNIT_EXPECT_EQ(test, t.nports, 2U);
+	/* "pM" only for the k + 1 = 2 parallel paths BCube(4,1) has */
+	KUNIT_EXPECT_EQ(test, dp_sel_count(&t), XDC_SEL_PATH0 + 2U);
+	KUNIT_EXPECT_EQ(test, dp_sel_parse(&t, "p1"), XDC_SEL_PATH0 + 1);
+	KUNIT_EXPECT_EQ(test, dp_sel_parse(&t, "p2"), -1);
 	/* refused: no level, level below k - 1, paths over 255 hops */
 	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
 	p.k = 3;

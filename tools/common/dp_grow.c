@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "dp_grow.h"
+#include "dp_json.h"
 #include "topo_dpillar.h"
 
 static u32 dp_grow_maxsym(const struct dp_topo *t, u32 l, u32 *count)
@@ -95,6 +96,7 @@ int dp_grow_print(FILE *f, const struct dp_topo *t, enum dp_plan_fmt fmt)
 {
 	char a[DP_ADDR_TEXT_MAX];
 	u32 *order, i;
+	bool json;
 	int err;
 
 	order = malloc((size_t)t->nodes * sizeof(*order));
@@ -105,25 +107,34 @@ int dp_grow_print(FILE *f, const struct dp_topo *t, enum dp_plan_fmt fmt)
 		free(order);
 		return err;
 	}
-	if (fmt == DP_PLAN_CSV)
+	json = fmt == DP_PLAN_JSON || fmt == DP_PLAN_JSON_PRETTY;
+	if (json) {
+		/* [{rank, server}], through the one JSON writer (-p, escaping) */
+		json_init_file(f, fmt == DP_PLAN_JSON_PRETTY);
+		json_open_arr(NULL);
+	} else if (fmt == DP_PLAN_CSV) {
 		fprintf(f, "rank,server\n");
-	else if (fmt == DP_PLAN_JSON || fmt == DP_PLAN_JSON_PRETTY)
-		fprintf(f, "[");
-	else
+	} else {
 		fprintf(f, "# growth order: populate the servers in this "
 			"order\n# rank server\n");
+	}
 	for (i = 0; i < t->nodes; i++) {
 		dp_addr_format(t, order[i], a, sizeof(a));
-		if (fmt == DP_PLAN_CSV)
+		if (json) {
+			json_open_obj(NULL);
+			json_uint("rank", i + 1);
+			json_str("server", a);
+			json_close_obj();
+		} else if (fmt == DP_PLAN_CSV) {
 			fprintf(f, "%u,%s\n", i + 1, a);
-		else if (fmt == DP_PLAN_JSON || fmt == DP_PLAN_JSON_PRETTY)
-			fprintf(f, "%s{\"rank\": %u, \"server\": \"%s\"}",
-				i ? ", " : "", i + 1, a);
-		else
+		} else {
 			fprintf(f, "%u %s\n", i + 1, a);
+		}
 	}
-	if (fmt == DP_PLAN_JSON || fmt == DP_PLAN_JSON_PRETTY)
-		fprintf(f, "]\n");
+	if (json) {
+		json_close_arr();
+		json_end();
+	}
 	free(order);
 	return ferror(f) ? -EIO : 0;
 }

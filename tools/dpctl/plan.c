@@ -232,7 +232,8 @@ int do_plan(int argc, char **argv)
 		return err;
 	if (order) {
 		err = dp_grow_print(stdout, &t, csv ? DP_PLAN_CSV :
-				    opts.json ? DP_PLAN_JSON : DP_PLAN_TEXT);
+				    !opts.json ? DP_PLAN_TEXT : opts.pretty ?
+				    DP_PLAN_JSON_PRETTY : DP_PLAN_JSON);
 		if (err)
 			fprintf(stderr, "dpctl: plan order: %s\n",
 				strerror(-err));

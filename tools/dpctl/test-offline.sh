@@ -488,6 +488,11 @@ for a in "-n 4 -k 2" "--topo dcell -n 4 -k 1" "--topo xdcent -n 2 -k 2 --level 2
 done
 $D plan -n 4 -k 3 --order grow >"$tmp/a" && $S plan -n 4 -k 3 --order grow >"$tmp/b" &&
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan --order grow != dpsim"
+# the growth order as JSON goes through the one writer: -p indents it
+$D -j plan -n 4 -k 2 order | jq -e 'length == 8 and .[0].rank == 1' >/dev/null &&
+	ok || ko "plan order -j: not 8 ranks"
+$D -j -p plan -n 4 -k 2 order | sed -n 2p | grep -q '^    {$' && ok ||
+	ko "plan order -j -p: not indented"
 rc "plan --dot and --csv" 2 $D plan -n 4 -k 2 --dot --csv
 $D plan -n 4 -k 2 -j >"$tmp/a" && $S plan -n 4 -k 2 -j >"$tmp/b" &&
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan -j != dpsim plan -j"

@@ -46,7 +46,7 @@ static const char usage_text[] =
 "        [--mode MODE] [--json]\n"
 "      F random failed servers, L failed server-switch links, P random\n"
 "      live pairs (default 100000, from S sources, default 1000) routed\n"
-"      around them; --populate: only the first PCT%% of the servers in\n"
+"      around them; --populate: only the first PCT% of the servers in\n"
 "      the growth order (or a random order) exist.  A BFS per source says\n"
 "      which pairs are connected and their shortest live path\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
@@ -445,6 +445,18 @@ static void json_fabric_begin(const struct dp_topo *t)
 	json_uint("switches", t->switches);
 }
 
+/*
+ * The flow hash paths and ft give the pair (s, d): fixed per pair, so
+ * every measure of one run (all pairs, the BFS sources' walks, the
+ * failure-free twin) routes a pair's flow the same way, and spread over
+ * the pairs, so a mode that hashes flows over parallel paths (XDCent and
+ * BCube "hash") is measured over its paths, not on path 0.
+ */
+static u32 pair_hash(u32 s, u32 d)
+{
+	return (u32)(s * 2654435761U) ^ d;
+}
+
 static int cmd_paths(struct opts *o)
 {
 	struct dp_topo t;
@@ -480,7 +492,8 @@ static int cmd_paths(struct opts *o)
 			if (d >= s)
 				d++;
 		}
-		dp_walk(&t, s, d, o->sel, 0, NULL, 4 * bound, &w);
+		dp_walk(&t, s, d, o->sel, pair_hash(s, d), NULL, 4 * bound,
+			&w);
 		if (!w.delivered || w.bad_hop || w.hops > bound)
 			bad++;
 		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
@@ -534,8 +547,8 @@ static int cmd_paths(struct opts *o)
 			for (d = 0; d < t.nodes; d++) {
 				if (d == src)
 					continue;
-				dp_walk(&t, src, d, o->sel, d, NULL, t.max_hops,
-					&mw);
+				dp_walk(&t, src, d, o->sel, pair_hash(src, d),
+					NULL, t.max_hops, &mw);
 				msum += mw.hops;
 				if (!mw.delivered || mw.hops != b.dist[d])
 					mbad++;
@@ -544,7 +557,8 @@ static int cmd_paths(struct opts *o)
 				for (j = 0; j + 1 < mw.path_len; j++) {
 					struct dp_route_state st;
 
-					dp_route_init(&t, src, d, o->sel, d, &st);
+					dp_route_init(&t, src, d, o->sel,
+						      pair_hash(src, d), &st);
 					csum += dp_route_choices(&t, mw.path[j],
 								 &st, NULL, ch,
 								 64);
@@ -709,7 +723,7 @@ static void ft_pair(const struct dp_topo *t, const struct dp_fail_set *fs,
 {
 	struct dp_walk w = { 0 }, w0 = { 0 };
 	bool det, conn = bfs_dist != SIM_FAR;
-	u32 j, hash = (u32)(s * 2654435761U) ^ d;
+	u32 j, hash = pair_hash(s, d);
 
 	res->pairs++;
 	if (conn)

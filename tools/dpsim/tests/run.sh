@@ -279,6 +279,20 @@ check "s2 plan mode: 256 nodes refused" 2 $D plan $P --nodes 256
 check "s2 bad --mode" 2 $D plan --topo s2 --mode derived --nodes 20
 rm -f /tmp/dpsim-s2plan.$$ /tmp/dpsim-s2plan-a.$$ /tmp/dpsim-s2plan-b.$$
 
+# a routing mode is named for every topology, and only the modes an
+# instance has are accepted (XDCent k = 1 has 2 parallel paths: p0, p1)
+check "dcell paths" 0 $D paths --topo dcell -n 3 -k 1
+has "dcell paths names its mode" "routing (mode dfr)"
+check "xdcent k=1 --mode p1" 0 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p1
+check "xdcent k=1 --mode p2 refused" 2 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p2
+# one flow hash per pair: with every server a BFS source, the mode's
+# walks from the sources are the all-pairs walks (one mean, not two)
+check "xdcent paths --mode hash --shortest" 0 $D paths --topo xdcent -n 4 -k 1 --level 2 --mode hash --shortest --sources 64 --json
+a=$(echo "$out" | sed -n 's/.*"avg_hops":\([0-9.]*\).*/\1/p')
+b=$(echo "$out" | sed -n 's/.*"mode_from_sources_avg":\([0-9.]*\).*/\1/p')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "paths: the sources' mean is the all-pairs mean ($a)" ||
+	ko "paths: all pairs avg $a, from every source $b"
+
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
