@@ -11,6 +11,7 @@
 #   make check           all tests (host, module builds, guest selftests)
 #   make check TESTS=link,genl KERNELS=6.12    a subset (scripts/check.sh)
 #   make demo            boot a guest and build a DPillar fabric in it
+#                        (TOPO=dcell|bcube|xdcent|s2: that topology's)
 #   make bench           the relay data path against a bridge and IPv4
 #                        forwarding over veth chains (selftests/bench.sh)
 #   make bench-nic       the same over emulated NICs, e1000e and vmxnet3
@@ -99,7 +100,7 @@ check:
 		$(if $(filter command line,$(origin KERNELS)),--kernels '$(KERNELS)')
 
 demo:
-	bash scripts/demo.sh
+	bash scripts/demo.sh $(TOPO)
 
 bench:
 	bash scripts/bench.sh

@@ -60,19 +60,9 @@ dc_index() {
 
 # dc_build N K: the namespaces, bridges and veths; links up.
 dc_build() {
-	local n=$1 k=$2 a c l i x nsb='' swb='' saved=() f v
+	local n=$1 k=$2 a c l i x nsb='' swb=''
 	dc_destroy
-	for f in core/devconf_inherit_init_net ipv6/conf/default/accept_dad \
-		ipv6/conf/default/router_solicitations ipv6/conf/default/autoconf \
-		ipv6/conf/default/accept_ra; do
-		f=/proc/sys/net/$f
-		[ -w "$f" ] || continue
-		read -r v < "$f" && saved+=("$f=$v")
-		case "$f" in
-		*inherit*) echo 1 > "$f" ;;
-		*) echo 0 > "$f" ;;
-		esac
-	done
+	ns_quiet_push
 	nsb="netns add $SW"$'\n'
 	for a in "${SERVERS[@]}"; do
 		nsb+="netns add dc-$a"$'\n'
@@ -103,7 +93,7 @@ dc_build() {
 		net.ipv6.conf.all.disable_ipv6=1 || rc=1
 	ip -n $SW link set lo up || rc=1
 	printf '%s' "$swb" | ip -n $SW -batch - || rc=1
-	for f in "${saved[@]}"; do echo "${f#*=}" > "${f%=*}"; done
+	ns_quiet_pop
 	[ $rc = 0 ] || return 1
 	dc_ports up "$k" "${SERVERS[@]}"
 }

@@ -11,6 +11,14 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            "SRC DST delivered|dropped" lines; IPS has "ADDR IPV4 IPV6"
            lines.  Prints mismatches; exit 0 when every pair's outcome
            (both families) is as wanted.
+       dp_fabric.py plan PREFIX SWNS DIR < PLAN.json
+           the fabric of "dpctl -j plan" (any topology) as ip batch files:
+           DIR/ns.batch adds the namespaces (PREFIX<node id>, SWNS),
+           DIR/sw.batch (run in SWNS) a bridge per switch (s<level>_<id>)
+           and per cable (a patch panel c<i>, so that a cable can fail on
+           the switch side) and a veth per server port (p<port> in the
+           server, v<id>p<port> in SWNS; an unused port's end is left
+           out of any bridge); DIR/servers has "ID ADDR PORTS" lines
        dp_fabric.py keys PREFIX WANT ADDR...
            key addresses (S2): a UDP listener on [::]:7407 in each server
            ADDR; for each "SRC KEYADDR HOME" line of WANT, SRC sends a
@@ -21,6 +29,7 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
 """
 import ctypes
 import fcntl
+import json
 import os
 import select
 import socket
@@ -186,8 +195,60 @@ def keys(prefix, argv):
     return 1 if bad or not n else 0
 
 
+def plan(prefix, argv):
+    swns, out = argv[0], argv[1]
+    d = json.load(sys.stdin)
+    addr, used, sw, br = {}, set(), [], set()
+
+    def bridge(name):
+        if name not in br:
+            br.add(name)
+            sw.append("link add %s type bridge stp_state 0 forward_delay 0"
+                      " mcast_snooping 0" % name)
+            sw.append("link set %s up" % name)
+
+    def port(i, a, p, b):
+        addr[i] = a
+        used.add((i, p))
+        sw.append("link add v%dp%d type veth peer name p%d netns %s%d"
+                  % (i, p, p, prefix, i))
+        sw.append("link set v%dp%d %sup" % (i, p, "master %s " % b if b else ""))
+
+    if "ports" in d:
+        for e in d["ports"]:
+            b = None
+            if e["switch_col"] != 0xffffffff:
+                b = "s%d_%d" % (e["switch_col"], e["switch_id"])
+                bridge(b)
+            port(e["id"], e["server"], e["port"], b)
+    else:
+        for s in d["switches"]:
+            b = "s%d_%d" % (s["level"], s["switch"])
+            bridge(b)
+            for m in s["members"]:
+                port(m["id"], m["server"], m["port"], b)
+        for i, c in enumerate(d["cables"]):
+            bridge("c%d" % i)
+            port(c["a_id"], c["a"], c["a_port"], "c%d" % i)
+            port(c["b_id"], c["b"], c["b_port"], "c%d" % i)
+    # every server has as many ports as the one with the most (S2: n)
+    nports = d["n"] if d.get("topo") == "s2" else 1 + max(p for _, p in used)
+    for i in sorted(addr):
+        for p in range(nports):
+            if (i, p) not in used:
+                port(i, addr[i], p, None)
+    with open(out + "/ns.batch", "w") as f:
+        f.write("netns add %s\n" % swns)
+        f.writelines("netns add %s%d\n" % (prefix, i) for i in sorted(addr))
+    with open(out + "/sw.batch", "w") as f:
+        f.writelines(line + "\n" for line in sw)
+    with open(out + "/servers", "w") as f:
+        f.writelines("%d %s %d\n" % (i, addr[i], nports) for i in sorted(addr))
+    return 0 if len(addr) == d["servers"] else 1
+
+
 if __name__ == "__main__":
-    cmds = {"ports": ports, "ping": ping, "keys": keys}
+    cmds = {"ports": ports, "ping": ping, "keys": keys, "plan": plan}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     sys.exit(cmds[sys.argv[1]](sys.argv[2], sys.argv[3:]))

@@ -362,6 +362,33 @@ ns_del_matching() {
 	done
 }
 
+# ns_quiet_push / ns_quiet_pop: while a fabric's namespaces are made, they
+# inherit IPv6 defaults from init_net with no DAD, router solicitation,
+# autoconf or RA (hundreds of namespaces would otherwise chatter and wait);
+# pop restores init_net's values.  Plain file I/O: no process spawns
+# (slow under TCG).
+ns_quiet_push() {
+	local f v
+	NS_QUIET_SAVED=()
+	for f in core/devconf_inherit_init_net ipv6/conf/default/accept_dad \
+		ipv6/conf/default/router_solicitations ipv6/conf/default/autoconf \
+		ipv6/conf/default/accept_ra; do
+		f=/proc/sys/net/$f
+		[ -w "$f" ] || continue
+		read -r v < "$f" && NS_QUIET_SAVED+=("$f=$v")
+		case "$f" in
+		*inherit*) echo 1 > "$f" ;;
+		*) echo 0 > "$f" ;;
+		esac
+	done
+}
+
+ns_quiet_pop() {
+	local f
+	for f in "${NS_QUIET_SAVED[@]}"; do echo "${f#*=}" > "${f%=*}"; done
+	NS_QUIET_SAVED=()
+}
+
 # ---- namespaces and links ---------------------------------------------------
 # ns_create NAME...: new netns (deleted at exit), loopback up.
 ns_create() {

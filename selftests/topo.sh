@@ -212,21 +212,8 @@ topo_build() {
 		return 1
 	fi
 
-	# Server netns inherit IPv6 defaults from init_net while we build
-	# (no DAD, no RS, no autoconf); restored afterwards.  Plain file I/O:
-	# no process spawns (slow under TCG).
-	local saved=() f v
-	for f in core/devconf_inherit_init_net ipv6/conf/default/accept_dad \
-		ipv6/conf/default/router_solicitations ipv6/conf/default/autoconf \
-		ipv6/conf/default/accept_ra; do
-		f=/proc/sys/net/$f
-		[ -w "$f" ] || continue
-		read -r v < "$f" && saved+=("$f=$v")
-		case "$f" in
-		*inherit*) echo 1 > "$f" ;;
-		*) echo 0 > "$f" ;;
-		esac
-	done
+	# quiet IPv6 defaults while the namespaces are made (lib.sh)
+	ns_quiet_push
 
 	local nsb swb
 	nsb="netns add $TOPO_SW_NS"$'\n'
@@ -282,7 +269,7 @@ topo_build() {
 		_topo_phase "links up"
 	fi
 
-	for f in "${saved[@]}"; do echo "${f#*=}" > "${f%=*}"; done
+	ns_quiet_pop
 	if [ $rc != 0 ]; then
 		echo "topo_build: failed building ($n,$k)" >&2
 		topo_destroy

@@ -117,10 +117,11 @@ static int plan_print_cabled(FILE *f, const struct dp_topo *t,
 
 /*
  * The plan as JSON (dp_json): a fabric of switches only as
- * {n, k, servers, switches, ports: [{server, port, switch_col,
+ * {n, k, servers, switches, ports: [{server, id, port, switch_col,
  * switch_id}]}, one with cables as {topo, n, k, servers, switches:
- * [{level, switch, members: [{server, port}]}], cables: [{level, a,
- * a_port, b, b_port}]}.
+ * [{level, switch, members: [{server, id, port}]}], cables: [{level, a,
+ * a_id, a_port, b, b_id, b_port}]}; "id" is the server's node id (what
+ * "#ID" names: the fabric builders name namespaces and addresses by it).
  */
 static int plan_print_json(FILE *f, const struct dp_topo *t, bool pretty)
 {
@@ -146,6 +147,7 @@ static int plan_print_json(FILE *f, const struct dp_topo *t, bool pretty)
 				dp_port_info(t, id, p, &pi);
 				json_open_obj(NULL);
 				json_str("server", a);
+				json_uint("id", id);
 				json_uint("port", p);
 				json_uint("switch_col", pi.kind == DP_PORT_SWITCH ?
 					  pi.sw_level : ~0U);
@@ -171,6 +173,7 @@ static int plan_print_json(FILE *f, const struct dp_topo *t, bool pretty)
 			json_open_arr("members");
 			json_open_obj(NULL);
 			json_str("server", a);
+			json_uint("id", id);
 			json_uint("port", p);
 			json_close_obj();
 			for (i = 0; i < pi.nneigh; i++) {
@@ -178,6 +181,7 @@ static int plan_print_json(FILE *f, const struct dp_topo *t, bool pretty)
 				dp_addr_format(t, peer, b, sizeof(b));
 				json_open_obj(NULL);
 				json_str("server", b);
+				json_uint("id", peer);
 				json_int("port", dp_peer_port(t, id, p, peer));
 				json_close_obj();
 			}
@@ -200,8 +204,10 @@ static int plan_print_json(FILE *f, const struct dp_topo *t, bool pretty)
 			json_open_obj(NULL);
 			json_uint("level", p);
 			json_str("a", a);
+			json_uint("a_id", id);
 			json_uint("a_port", p);
 			json_str("b", b);
+			json_uint("b_id", peer);
 			json_int("b_port", dp_peer_port(t, id, p, peer));
 			json_close_obj();
 		}

@@ -140,7 +140,7 @@ n=$(echo "$out" | wc -l)
 [ "$n" -eq 17 ] && ok "plan (4,2) has 16 rows" || ko "plan (4,2) rows: $n"
 has "plan row" "1:1.0,1,0,1"
 check "plan json" 0 $D plan -n 4 -k 2 --json
-has "plan json" '{"server":"0:0.0","port":0,"switch_col":0,"switch_id":0}'
+has "plan json" '{"server":"0:0.0","id":0,"port":0,"switch_col":0,"switch_id":0}'
 check "bench" 0 $D bench -n 8 -k 3 --runs 1 --json
 has "bench json" '"mode":"shortest","ns_route_init"'
 has "bench json paper" '"mode":"paper"'
