@@ -95,19 +95,9 @@ s2_cable() {
 
 # s2_build: the namespaces and veths; ports up.
 s2_build() {
-	local a p c b='' f v saved=()
+	local a p c b=''
 	s2_destroy
-	for f in core/devconf_inherit_init_net ipv6/conf/default/accept_dad \
-		ipv6/conf/default/router_solicitations ipv6/conf/default/autoconf \
-		ipv6/conf/default/accept_ra; do
-		f=/proc/sys/net/$f
-		[ -w "$f" ] || continue
-		read -r v < "$f" && saved+=("$f=$v")
-		case "$f" in
-		*inherit*) echo 1 > "$f" ;;
-		*) echo 0 > "$f" ;;
-		esac
-	done
+	ns_quiet_push
 	b="netns add $X"$'\n'
 	for ((a = 0; a < N; a++)); do b+="netns add s2-$a"$'\n'; done
 	printf '%s' "$b" | ip -batch - || return 1
@@ -121,7 +111,7 @@ s2_build() {
 	done
 	local rc=0
 	printf '%s' "$b" | ip -n $X -batch - || rc=1
-	for f in "${saved[@]}"; do echo "${f#*=}" > "${f%=*}"; done
+	ns_quiet_pop
 	[ $rc = 0 ] || return 1
 	python3 -S -E "$FABRIC_PY" ports s2- up $((P - 1)) $(seq 0 $((N - 1)))
 }
