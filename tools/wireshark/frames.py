@@ -72,6 +72,8 @@ FRAMES = [
     ("dpillar.bad_tlv", ETH + hdr(2, ttl=1, dst=NONE) +
      hello(tlv(1, u32s(3)), tlv_len=200)),
     ("dpillar.bad_tlv", ETH + hdr(2, ttl=1, dst=NONE) +
+     hello(tlv(99, bytes(1100)))),
+    ("dpillar.bad_tlv", ETH + hdr(2, ttl=1, dst=NONE) +
      hello(tlv(1, u32s(3)) + tlv(1, u32s(3)))),
     ("dpillar.bad_tlv", ETH + hdr(2, ttl=1, dst=NONE) +
      hello(tlv(1, b"\1\2"))),
@@ -84,6 +86,8 @@ FRAMES = [
      hello(tlv(77, b"abc") + tlv(1, u32s(3)))),
     ("dpillar.bad_coords", ETH + hdr(1, flags=0x20, proto=0x0800) +
      coords(1, 2, count=9)),
+    ("dpillar.bad_coords", ETH + hdr(1, flags=0x20, proto=0x0800) +
+     coords(count=0) + IP4),
     ("dpillar.truncated", ETH + hdr(3, flags=0x20) + coords(1, 2)[:9]),
     ("dpillar.truncated", ETH + hdr(3) + probe()[:10]),
     ("dpillar.truncated", ETH + hdr(5) + b"\0\0\0\1"),
