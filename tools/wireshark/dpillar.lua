@@ -122,6 +122,7 @@ local pf = {
 	coords_x = ProtoField.uint32("dpillar.coords.x", "Coordinate"),
 
 	-- struct dpillar_hello and its TLVs
+	hello = ProtoField.none("dpillar.hello", "Hello"),
 	hello_port = ProtoField.uint8("dpillar.hello.port", "Sender's port"),
 	hello_reserved = ProtoField.uint8("dpillar.hello.reserved",
 		"Reserved"),
@@ -175,36 +176,35 @@ for _, f in pairs(pf) do
 end
 p.fields = field_list
 
-local ex = {
-	truncated = ProtoExpert.new("dpillar.truncated", "Frame cut short",
-		expert.group.MALFORMED, expert.severity.ERROR),
-	version = ProtoExpert.new("dpillar.bad_version",
-		"Unknown version (receivers drop it)",
-		expert.group.PROTOCOL, expert.severity.WARN),
-	type = ProtoExpert.new("dpillar.bad_type",
-		"Reserved type (receivers drop it: drop_type)",
-		expert.group.PROTOCOL, expert.severity.WARN),
-	proto = ProtoExpert.new("dpillar.bad_proto",
+-- Expert info: key, field, text, group, severity.
+local ex, ex_list = {}, {}
+for _, e in ipairs({
+	{ "truncated", "truncated", "Frame cut short", "MALFORMED", "ERROR" },
+	{ "version", "bad_version", "Unknown version (receivers drop it)",
+		"PROTOCOL", "WARN" },
+	{ "type", "bad_type", "Reserved type (receivers drop it: drop_type)",
+		"PROTOCOL", "WARN" },
+	{ "proto", "bad_proto",
 		"Data frame whose payload is neither IPv4 nor IPv6",
-		expert.group.PROTOCOL, expert.severity.WARN),
-	tlv = ProtoExpert.new("dpillar.bad_tlv",
+		"PROTOCOL", "WARN" },
+	{ "tlv", "bad_tlv",
 		"Malformed Hello TLVs (receivers drop the Hello: hello_bad)",
-		expert.group.MALFORMED, expert.severity.ERROR),
-	tlv_unknown = ProtoExpert.new("dpillar.unknown_tlv",
-		"Unknown TLV type (receivers skip it)",
-		expert.group.UNDECODED, expert.severity.NOTE),
-	coords = ProtoExpert.new("dpillar.bad_coords",
+		"MALFORMED", "ERROR" },
+	{ "tlv_unknown", "unknown_tlv", "Unknown TLV type (receivers skip it)",
+		"UNDECODED", "NOTE" },
+	{ "coords", "bad_coords",
 		"Malformed coordinates block (count 0 or above 8)",
-		expert.group.MALFORMED, expert.severity.ERROR),
-	payload = ProtoExpert.new("dpillar.bad_payload",
-		"Inner packet malformed or cut short",
-		expert.group.MALFORMED, expert.severity.ERROR),
-	ttl = ProtoExpert.new("dpillar.ttl_zero",
-		"TTL 0: no relay sends this (drop_ttl)",
-		expert.group.SEQUENCE, expert.severity.WARN),
-}
-p.experts = { ex.truncated, ex.version, ex.type, ex.proto, ex.tlv,
-	ex.tlv_unknown, ex.coords, ex.payload, ex.ttl }
+		"MALFORMED", "ERROR" },
+	{ "payload", "bad_payload", "Inner packet malformed or cut short",
+		"MALFORMED", "ERROR" },
+	{ "ttl", "ttl_zero", "TTL 0: no relay sends this (drop_ttl)",
+		"SEQUENCE", "WARN" },
+}) do
+	ex[e[1]] = ProtoExpert.new("dpillar." .. e[2], e[3],
+		expert.group[e[4]], expert.severity[e[5]])
+	ex_list[#ex_list + 1] = ex[e[1]]
+end
+p.experts = ex_list
 
 local ethertype_table = DissectorTable.get("ethertype")
 local data_dissector = Dissector.get("data")
@@ -235,6 +235,30 @@ local function add_node(tree, field, range)
 		tree:add(pf.node, range):set_hidden()
 	end
 	return item, v
+end
+
+-- add_fields(tree, tvb, off, layout): the fields of a struct at off,
+-- each { field, offset, length [, true: a node id] }.
+local function add_fields(tree, tvb, off, layout)
+	for _, f in ipairs(layout) do
+		if f[4] then
+			add_node(tree, f[1], tvb(off + f[2], f[3]))
+		else
+			tree:add(f[1], tvb(off + f[2], f[3]))
+		end
+	end
+end
+
+-- add_struct(tvb, tree, off, len, what, field, layout): a subtree field
+-- over the len bytes at off with the fields of layout (add_fields); nil,
+-- with expert info naming what, when they are cut short.
+local function add_struct(tvb, tree, off, len, what, field, layout)
+	if not have(tvb, tree, off, len, what) then
+		return nil
+	end
+	local t = tree:add(field, tvb(off, len))
+	add_fields(t, tvb, off, layout)
+	return t
 end
 
 -- coords_look(tvb, off): a plausible struct dpillar_coords at off (count
@@ -391,15 +415,14 @@ local function dissect_tlvs(tvb, tree, off, tlv_len)
 end
 
 local function dissect_hello(tvb, pinfo, tree, off)
-	if not have(tvb, tree, off, HELLO_LEN, "Hello") then
+	local t = add_struct(tvb, tree, off, HELLO_LEN, "Hello", pf.hello, {
+		{ pf.hello_port, 0, 1 }, { pf.hello_reserved, 1, 1 },
+		{ pf.hello_interval, 4, 4 } })
+	if not t then
 		return
 	end
-	local t = tree:add(p, tvb(off, HELLO_LEN), "Hello")
-	t:add(pf.hello_port, tvb(off, 1))
-	t:add(pf.hello_reserved, tvb(off + 1, 1))
 	local tlv_len = tvb(off + 2, 2):uint()
 	local lenitem = t:add(pf.hello_tlv_len, tvb(off + 2, 2))
-	t:add(pf.hello_interval, tvb(off + 4, 4))
 	pinfo.cols.info:append(" port " .. tvb(off, 1):uint())
 	off = off + HELLO_LEN
 	if tlv_len > TLV_MAX then
@@ -420,21 +443,16 @@ end
 -- struct dpillar_probe at off (then, when the frame carries coordinates,
 -- the sender's).
 local function dissect_probe(tvb, pinfo, tree, off, hdr_coords)
-	if not have(tvb, tree, off, PROBE_LEN, "Probe") then
+	if not add_struct(tvb, tree, off, PROBE_LEN, "Probe", pf.probe, {
+		{ pf.probe_status, 0, 1 }, { pf.probe_reason, 1, 1 },
+		{ pf.probe_id, 2, 2 }, { pf.probe_id_kernel, 2, 2 },
+		{ pf.probe_seq, 4, 2 }, { pf.probe_ttl, 6, 1 },
+		{ pf.probe_hops, 7, 1 }, { pf.probe_reporter, 8, 4, true },
+		{ pf.probe_detours, 12, 1 }, { pf.probe_reserved, 13, 3 },
+		{ pf.probe_stamp, 16, 8 },
+	}) then
 		return
 	end
-	local t = tree:add(pf.probe, tvb(off, PROBE_LEN))
-	t:add(pf.probe_status, tvb(off, 1))
-	t:add(pf.probe_reason, tvb(off + 1, 1))
-	t:add(pf.probe_id, tvb(off + 2, 2))
-	t:add(pf.probe_id_kernel, tvb(off + 2, 2))
-	t:add(pf.probe_seq, tvb(off + 4, 2))
-	t:add(pf.probe_ttl, tvb(off + 6, 1))
-	t:add(pf.probe_hops, tvb(off + 7, 1))
-	add_node(t, pf.probe_reporter, tvb(off + 8, 4))
-	t:add(pf.probe_detours, tvb(off + 12, 1))
-	t:add(pf.probe_reserved, tvb(off + 13, 3))
-	t:add(pf.probe_stamp, tvb(off + 16, 8))
 	local status = tvb(off, 1):uint()
 	if status ~= 0 then
 		pinfo.cols.info:append(" " .. (probe_status[status] or
@@ -448,13 +466,12 @@ local function dissect_probe(tvb, pinfo, tree, off, hdr_coords)
 end
 
 local function dissect_shortcut(tvb, pinfo, tree, off, typ)
-	if not have(tvb, tree, off, SHORTCUT_LEN, "Shortcut discovery") then
+	if not add_struct(tvb, tree, off, SHORTCUT_LEN, "Shortcut discovery",
+		pf.sc, {
+		{ pf.sc_sender, 0, 4, true }, { pf.sc_hops, 4, 1 },
+		{ pf.sc_reserved, 5, 3 } }) then
 		return
 	end
-	local t = tree:add(pf.sc, tvb(off, SHORTCUT_LEN))
-	add_node(t, pf.sc_sender, tvb(off, 4))
-	t:add(pf.sc_hops, tvb(off + 4, 1))
-	t:add(pf.sc_reserved, tvb(off + 5, 3))
 	pinfo.cols.info:append(" seq " .. tvb(6, 2):uint() ..
 		" via " .. tvb(off, 4):uint() .. " hops " .. tvb(off + 4, 1):uint())
 	off = off + SHORTCUT_LEN
