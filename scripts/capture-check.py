@@ -169,15 +169,18 @@ def guest_capture(lua, d, tmp):
         src, hp = one(p, "dpillar.src"), one(p, "dpillar.hello.port")
         want = (me, port) if src == me else peer
         co = ints(p, "dpillar.tlv.coord")
+        nb = ints(p, "dpillar.tlv.neigh")
+        nco = [x for n in nb for x in e["coords"].get(n, [None])]
         if (src, hp) != want or one(p, "dpillar.ttl") != 1 or \
+           ints(p, "dpillar.tlv.neigh_coord") != nco or \
            one(p, "dpillar.dst") != NONE or co != e["coords"].get(src) or \
            not (one(p, "dpillar.tlv.ports_up") or 0) >> hp & 1 or \
-           (peer and (peer[0] if src == me else me) not in
-            ints(p, "dpillar.tlv.neigh")):
+           (peer and (peer[0] if src == me else me) not in nb):
             bad.append(f"node {me} port {port}: src {src} port {hp} "
-                       f"coords {co} neighs {ints(p, 'dpillar.tlv.neigh')}")
+                       f"coords {co} neighs {nb}")
     ok(hellos and not bad, f"{len(hellos)} Hellos: ids, ports, TTL 1, "
-       "coordinates, ports up, neighbours", "; ".join(bad[:5]))
+       "coordinates, ports up, neighbours and their coordinates",
+       "; ".join(bad[:5]))
 
     # Data: IPv4 and IPv6 both ways, the destination's coordinates behind
     # the header, the inner addresses; relays took TTL off on the way.

@@ -39,6 +39,7 @@ local types = {
 	[T_SC_REPLY] = "Shortcut reply",
 }
 local protos = { [0x0800] = "IPv4", [0x86dd] = "IPv6" }
+local proto_names = { [0] = "none", [0x0800] = "IPv4", [0x86dd] = "IPv6" }
 local tlv_types = {
 	[1] = "PORTS_UP",
 	[2] = "COORDS",
@@ -80,13 +81,11 @@ local pf = {
 	ttl = ProtoField.uint8("dpillar.ttl", "TTL"),
 	flags = ProtoField.uint8("dpillar.flags", "Flags", base.HEX),
 	proto = ProtoField.uint16("dpillar.proto", "Payload ethertype",
-		base.HEX, protos),
+		base.HEX, proto_names),
 	rword = ProtoField.uint16("dpillar.rword", "Routing word", base.HEX),
 	src = ProtoField.uint32("dpillar.src", "Source node"),
-	dst = ProtoField.uint32("dpillar.dst", "Destination node", base.DEC,
-		{ [NODE_NONE] = "none" }),
-	waypoint = ProtoField.uint32("dpillar.waypoint", "Waypoint node",
-		base.DEC, { [NODE_NONE] = "none" }),
+	dst = ProtoField.uint32("dpillar.dst", "Destination node"),
+	waypoint = ProtoField.uint32("dpillar.waypoint", "Waypoint node"),
 	node = ProtoField.uint32("dpillar.node", "Node"),
 
 	-- S2's flags (topo_s2.c)
@@ -233,6 +232,8 @@ local function add_node(tree, field, range)
 	local v = range:uint()
 	if v ~= NODE_NONE then
 		tree:add(pf.node, range):set_hidden()
+	else
+		item:append_text(" (none)")
 	end
 	return item, v
 end
@@ -304,8 +305,8 @@ local function add_coords(tvb, tree, off, label)
 	return off + len, s
 end
 
-local function add_flags(tvb, tree, flags_r, topo)
-	local ft = tree:add(pf.flags, flags_r)
+-- The flags item ft's bits, as topology topo defines them.
+local function add_flags(ft, flags_r, topo)
 	if topo == TOPO_S2 then
 		ft:append_text(" (S2)")
 		ft:add(pf.s2_sel, flags_r)
@@ -507,6 +508,7 @@ function p.dissector(tvb, pinfo, root)
 		item:add_proto_expert_info(ex.ttl)
 	end
 	local flags_r = tvb(3, 1)
+	local flags_item = tree:add(pf.flags, flags_r)
 	item = tree:add(pf.proto, tvb(4, 2))
 	if typ == T_DATA and not protos[proto] then
 		item:add_proto_expert_info(ex.proto, string.format("0x%04x", proto))
@@ -541,7 +543,7 @@ function p.dissector(tvb, pinfo, root)
 	if topo == TOPO_AUTO and hdr_coords then
 		topo = TOPO_S2
 	end
-	add_flags(tvb, tree, flags_r, topo)
+	add_flags(flags_item, flags_r, topo)
 
 	local info = (types[typ] or ("type " .. typ)) .. " " .. src .. " -> " ..
 		(typ == T_HELLO and dst == NODE_NONE and "*" or node_str(dst))
