@@ -110,6 +110,15 @@ def crafted(lua, tmp):
     ok(len(pkts) == len(want) and not bad,
        f"hand-made frames: {len(want)} frames, each with exactly its "
        "expert info (or none)", "; ".join(bad))
+    # The well-formed ones' fields (frames.py: 1 a detour, 3 a NOROUTE
+    # reply, 4 path selection's reply).
+    got = [(one(pkts[0], "dpillar.waypoint"), 7 in ints(pkts[0], "dpillar.node")),
+           (one(pkts[2], "dpillar.probe.status"),
+            one(pkts[2], "dpillar.probe.reason")),
+           (one(pkts[3], "dpillar.probe.id_kernel"),
+            one(pkts[3], "dpillar.probe.reporter"))]
+    ok(got == [(7, True), (3, 2), (1, 5)], "hand-made frames: waypoint, "
+       "dpillar.node, NOROUTE reason, in-kernel probe id", str(got))
     return pcap
 
 
