@@ -717,6 +717,24 @@ s2_plan_stuck() {
 	return 1
 }
 
+# s2_pcap_past T PCAP...: each PCAP's last frame is stamped after T
+# (seconds since the epoch).
+s2_pcap_past() {
+	python3 -S -E -c '
+import struct, sys
+t = float(sys.argv[1])
+for name in sys.argv[2:]:
+    b = open(name, "rb").read()
+    off, last = 24, 0
+    while off + 16 <= len(b):
+        sec, usec, n, _ = struct.unpack_from("<IIII", b, off)
+        last = sec + usec / 1e6
+        off += 16 + n
+    if last <= t:
+        sys.exit(1)
+' "$@"
+}
+
 # s2_capture DIR: frames of every type, captured by tcpdump on each port
 # of a source S and of a destination D 3 or more hops away (no
 # neighbour's neighbour: S must resolve D's coordinates) into
@@ -728,7 +746,7 @@ s2_plan_stuck() {
 # frames carry D's coordinates), then traces the route to D (path probes
 # and their replies); Hellos come by on every port all along.
 s2_capture() {
-	local dir=$1 s d s1 d1 p n f c who pids=() rc=0
+	local dir=$1 s d s1 d1 p n f c t who pids=() rc=0
 	command -v tcpdump > /dev/null || { echo "no tcpdump"; return 1; }
 	read -r s1 d1 < <(awk '$4 > 2 { print $1, $2; exit }' "$S2_TMP/all")
 	# Not the pair s2_unpriv_resolve resolved: its flood taught every
@@ -744,7 +762,7 @@ s2_capture() {
 		[ $who = src ] || n=$d
 		for ((p = 0; p < P; p++)); do
 			[ -n "${USED[$n/$p]}" ] || continue
-			ip netns exec "s2-$n" tcpdump -n -U -i "p$p" \
+			ip netns exec "s2-$n" tcpdump -n -U --immediate-mode -i "p$p" \
 				-w "$dir/$who-p$p.pcap" 'ether proto 0x88b5' \
 				2> "$dir/$who-p$p.log" &
 			pids+=($!)
@@ -761,7 +779,12 @@ s2_capture() {
 			> /dev/null || { echo "ping -6 $s -> $d"; rc=1; }
 		"$DPCTL" -n "s2-$s" -j route trace "$d" dev dp0 timeout 1000 \
 			> "$dir/trace.json" || { echo "route trace $s -> $d"; rc=1; }
-		sleep 0.3	# every port's Hellos, both ways
+		# Each tcpdump has written every frame up to now once it has
+		# written a later one (a Hello, every 100 ms both ways): frames
+		# still in its socket at SIGINT are lost.
+		t=$EPOCHREALTIME
+		wait_for 20 s2_pcap_past "${t/,/.}" "$dir"/*.pcap ||
+			{ echo "a tcpdump wrote nothing after $t"; rc=1; }
 	fi
 	kill -INT "${pids[@]}" 2> /dev/null
 	wait "${pids[@]}"
