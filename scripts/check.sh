@@ -13,7 +13,9 @@
 #     (DPILLAR_CHECK_JOBS=1: at the end, in the foreground) and runs the
 #     KUnit suites and its column of the matrix below
 #  5. the guest rig self-test, then one guest per Debian kernel that runs
-#     its column of the matrix
+#     its column of the matrix; after the newest one's, tshark and the
+#     Wireshark dissector decode the frames its s2 suite captured
+#     (scripts/capture-check.py)
 #
 # Every guest runs its tests with selftests/debug_checks.sh: each test
 # under its own time limit, a splat attributed to the test it happened
