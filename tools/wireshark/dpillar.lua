@@ -111,7 +111,11 @@ local pf = {
 	dp_tunnels = ProtoField.uint8("dpillar.dp.tunnels", "Tunnels taken",
 		base.DEC, nil, 0x70),
 	dp_shortest = ProtoField.bool("dpillar.dp.shortest",
-		"Shortest routing", 8, nil, 0x80),
+		"Shortest mode", 8, nil, 0x80),
+	dp_detours = ProtoField.uint8("dpillar.dp.detours", "Detours taken",
+		base.DEC, nil, 0x0f),
+	dp_local = ProtoField.bool("dpillar.dp.local",
+		"Last detour was local", 8, nil, 0x10),
 
 	-- struct dpillar_coords
 	coords = ProtoField.none("dpillar.coords", "Coordinates"),
@@ -314,8 +318,14 @@ local function add_flags(ft, flags_r, topo)
 		ft:add(pf.s2_shortcut, flags_r)
 		ft:add(pf.s2_key, flags_r)
 		ft:add(pf.s2_coords, flags_r)
+	elseif topo == TOPO_DPILLAR and bit32.band(flags_r:uint(), 0x80) ~= 0 then
+		-- shortest mode (the routing word is a flow hash)
+		ft:append_text(" (DPillar, shortest mode)")
+		ft:add(pf.dp_detours, flags_r)
+		ft:add(pf.dp_local, flags_r)
+		ft:add(pf.dp_shortest, flags_r)
 	elseif topo == TOPO_DPILLAR then
-		ft:append_text(" (DPillar)")
+		ft:append_text(" (DPillar, paper mode)")
 		ft:add(pf.dp_ccw, flags_r)
 		ft:add(pf.dp_uturn, flags_r)
 		ft:add(pf.dp_ring_rev, flags_r)
