@@ -311,27 +311,24 @@ end
 
 -- The flags item ft's bits, as topology topo defines them.
 local function add_flags(ft, flags_r, topo)
+	local name, bits
 	if topo == TOPO_S2 then
-		ft:append_text(" (S2)")
-		ft:add(pf.s2_sel, flags_r)
-		ft:add(pf.s2_first, flags_r)
-		ft:add(pf.s2_shortcut, flags_r)
-		ft:add(pf.s2_key, flags_r)
-		ft:add(pf.s2_coords, flags_r)
+		name, bits = "S2", { pf.s2_sel, pf.s2_first, pf.s2_shortcut,
+			pf.s2_key, pf.s2_coords }
 	elseif topo == TOPO_DPILLAR and bit32.band(flags_r:uint(), 0x80) ~= 0 then
-		-- shortest mode (the routing word is a flow hash)
-		ft:append_text(" (DPillar, shortest mode)")
-		ft:add(pf.dp_detours, flags_r)
-		ft:add(pf.dp_local, flags_r)
-		ft:add(pf.dp_shortest, flags_r)
+		-- the routing word is then a flow hash
+		name, bits = "DPillar, shortest mode", { pf.dp_detours,
+			pf.dp_local, pf.dp_shortest }
 	elseif topo == TOPO_DPILLAR then
-		ft:append_text(" (DPillar, paper mode)")
-		ft:add(pf.dp_ccw, flags_r)
-		ft:add(pf.dp_uturn, flags_r)
-		ft:add(pf.dp_ring_rev, flags_r)
-		ft:add(pf.dp_ring_ccw, flags_r)
-		ft:add(pf.dp_tunnels, flags_r)
-		ft:add(pf.dp_shortest, flags_r)
+		name, bits = "DPillar, paper mode", { pf.dp_ccw, pf.dp_uturn,
+			pf.dp_ring_rev, pf.dp_ring_ccw, pf.dp_tunnels,
+			pf.dp_shortest }
+	else
+		return
+	end
+	ft:append_text(" (" .. name .. ")")
+	for _, f in ipairs(bits) do
+		ft:add(f, flags_r)
 	end
 end
 
