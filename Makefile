@@ -5,7 +5,8 @@
 #   make                 module for KDIR + dpctl + dpsim
 #   make KDIR=<dir>      build the module against another kernel tree
 #   make install         module (then depmod), dpctl, dpsim, man pages,
-#                        bash completion, dpillar@.service
+#                        bash completion, dpillar@.service, the Wireshark
+#                        dissector
 #   make install-tools   the same without the module (DKMS installs it)
 #   make deps            install the Debian packages everything needs
 #   make check           all tests (host, module builds, guest selftests)
@@ -42,6 +43,12 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
+# The Wireshark dissector: Wireshark's global Lua plugin directory under
+# PREFIX ("tshark -G folders": /usr/lib/x86_64-linux-gnu/wireshark/plugins
+# on Debian 12 with PREFIX=/usr; Wireshark reads no /usr/local one, see
+# Documentation/networking/dpillar.rst, "Capturing frames").
+MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
+WSLUADIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)wireshark/plugins
 
 .PHONY: all module tools dpctl dpsim modules_install install install-tools \
 	clean \
@@ -88,6 +95,8 @@ install-tools: dpctl dpsim
 	sed 's|@SBINDIR@|$(SBINDIR)|g' tools/systemd/dpillar@.service \
 		>$(DESTDIR)$(UNITDIR)/dpillar@.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/dpillar@.service
+	install -D -m 0644 tools/wireshark/dpillar.lua \
+		$(DESTDIR)$(WSLUADIR)/dpillar.lua
 
 deps:
 	sh scripts/deps.sh

@@ -13,7 +13,9 @@
 #     (DPILLAR_CHECK_JOBS=1: at the end, in the foreground) and runs the
 #     KUnit suites and its column of the matrix below
 #  5. the guest rig self-test, then one guest per Debian kernel that runs
-#     its column of the matrix
+#     its column of the matrix; after the newest one's, tshark and the
+#     Wireshark dissector decode the frames its s2 suite captured
+#     (scripts/capture-check.py)
 #
 # Every guest runs its tests with selftests/debug_checks.sh: each test
 # under its own time limit, a splat attributed to the test it happened
@@ -117,8 +119,11 @@ MATRIX_DEBUG=(smoke link up data ft genl hostile s2)
 # and the NIC matrix's every model in BCube and DPillar.  Frame fuzzing
 # (dpillar_data.sh) is the debug kernel's: there KASAN, UBSAN, lockdep and
 # kmemleak see what the frames do.
+# s2_test.sh captures frames of every type there (DPILLAR_S2_CAPTURE),
+# which the host decodes after the guest (capture_step).
 NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
-	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_FRAME_FUZZ_SECS=0)
+	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_FRAME_FUZZ_SECS=0
+	--env DPILLAR_S2_CAPTURE=1)
 # The older kernels: (4,2), every fourth pair of dpillar_genl, the NIC
 # matrix on e1000e (TSO, HW checksums: the GSO/GRO paths) in BCube.
 OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=4
@@ -651,6 +656,16 @@ hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-ge
 	bash scripts/spec-check.sh
 
 # ---- the guests' results ---------------------------------------------------
+# capture_step ABI: when the newest kernel's guest ran s2_test.sh, the
+# Wireshark dissector decodes the frames it captured (every frame type),
+# checked against what the suite knows, then hand-made and cut-short
+# frames (scripts/capture-check.py).
+capture_step() {
+	[ "$1" = "${ABIS[-1]}" ] &&
+		grep -qx selftests/s2_test.sh "$GUEST_DIR/guest-$1/tests" || return 0
+	step "tshark + tools/wireshark/dpillar.lua: the $1 guest's s2_test.sh capture, hand-made and cut-short frames" \
+		python3 scripts/capture-check.py --capture "$GUEST_DIR/guest-$1/s2-capture"
+}
 if [ $RIG = 1 ]; then
 	if [ "$JOBS" -gt 1 ]; then
 		STEP_TIME=$GUEST_DIR/rig.wall
@@ -667,6 +682,7 @@ for abi in "${DEB_RUN[@]}"; do
 		eval "step \"guest \$abi: tests, then taint/reload checks\" guest ${DEB_ARGS[$abi]}"
 	fi
 	guest_results "$abi"
+	capture_step "$abi"
 done
 
 if [ $debug_guest = 1 ] && [ -z "$DEBUG_BZIMAGE" ]; then

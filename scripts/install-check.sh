@@ -6,7 +6,8 @@
 # then what an operator's machine would see there: every file, man pages
 # that render without warnings, bash completions that load and complete,
 # the systemd unit with its paths filled in and accepted by
-# "systemd-analyze verify", and one version everywhere (dpctl -V,
+# "systemd-analyze verify", the Wireshark dissector where Wireshark looks
+# for it, and one version everywhere (dpctl -V,
 # dpsim -V, dkms.conf, VERSION).  Last line "N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,6 +98,29 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ko "completion: dpctl route lacks: $miss"
 else
 	ko "no bash-completion (scripts/deps.sh installs it)"
+fi
+
+# The Wireshark dissector: under PREFIX=/usr (a package's), in the
+# directory Wireshark itself reads (tshark -G folders); tshark loads it.
+if command -v tshark >/dev/null; then
+	make -s install-tools PREFIX=/usr DESTDIR="$tmp/dest" >"$tmp/log" 2>&1 ||
+		{ ko "make install-tools PREFIX=/usr DESTDIR=..."; cat "$tmp/log"; }
+	wsdir=$(tshark -G folders 2>/dev/null | sed -n 's/^Global Lua Plugins:[[:space:]]*//p')
+	lua=$tmp/dest$wsdir/dpillar.lua
+	[ -n "$wsdir" ] && [ -s "$lua" ] &&
+		ok "PREFIX=/usr installs dpillar.lua in Wireshark's Lua plugin directory ($wsdir)" ||
+		ko "no dpillar.lua in $tmp/dest$wsdir: $(cd "$tmp/dest" && find . -name '*.lua')"
+	# An empty pcap; the filter compiles only once the script has loaded.
+	printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0\0\0\0\0\0\0\xff\xff\0\0\x01\0\0\0' \
+		> "$tmp/empty.pcap"
+	if out=$(tshark -X "lua_script:$lua" -Y dpillar.type -r "$tmp/empty.pcap" 2>&1) &&
+	   ! echo "$out" | grep -qi lua; then
+		ok "tshark loads the installed dpillar.lua (filter dpillar.type)"
+	else
+		ko "tshark -X lua_script:dpillar.lua: $out"
+	fi
+else
+	ko "no tshark (scripts/deps.sh installs it)"
 fi
 
 # One version: the sources', in both tools; dkms.conf's is VERSION.

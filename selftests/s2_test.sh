@@ -41,6 +41,10 @@
 #  - route get's first hop (all a plan-mode node can compute) and route
 #    trace's path equal "dpsim pairs --plan" (the kernel's routing core
 #    on the plan's table) for every pair;
+#  - with DPILLAR_S2_CAPTURE=1 (make check's newest kernel), the first
+#    plan-mode size captures frames of every type at a source and a
+#    destination into $DPILLAR_OUT/s2-capture, which make check decodes
+#    with tshark (scripts/capture-check.py);
 #  - with DPILLAR_S2_FRAME_FUZZ_SECS (default 0: not; make fuzz-frames),
 #    dpillar_data.sh's frame fuzzing into every port from its far end, the
 #    coordinates and discovery parsers included: no splat, every drop of
@@ -64,6 +68,7 @@ HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_S2_SIZES:-16:4:2:7 16:4:2:7:plan:2}"
 X=s2x
+CAPTURED=
 
 load_module || ktap_skip_all "no module"
 
@@ -702,6 +707,89 @@ s2_plan_stuck() {
 	return 1
 }
 
+# s2_pcap_past T PCAP...: each PCAP's last frame is stamped after T
+# (seconds since the epoch).
+s2_pcap_past() {
+	python3 -S -E -c '
+import struct, sys
+t = float(sys.argv[1])
+for name in sys.argv[2:]:
+    b = open(name, "rb").read()
+    off, last = 24, 0
+    while off + 16 <= len(b):
+        sec, usec, n, _ = struct.unpack_from("<IIII", b, off)
+        last = sec + usec / 1e6
+        off += 16 + n
+    if last <= t:
+        sys.exit(1)
+' "$@"
+}
+
+# s2_capture DIR: frames of every type, captured by tcpdump on each port
+# of a source S and of a destination D 3 or more hops away (no
+# neighbour's neighbour: S must resolve D's coordinates) into
+# DIR/{src,dst}-pP.pcap, with what the test knows of them in DIR/expect
+# and route trace's answer in DIR/trace.json; make check decodes them on
+# the host with tshark and the Wireshark dissector
+# (scripts/capture-check.py).  S pings D over IPv4 and IPv6 (the first
+# packet starts the resolution: shortcut discovery frames; the data
+# frames carry D's coordinates), then traces the route to D (path probes
+# and their replies); Hellos come by on every port all along.
+s2_capture() {
+	local dir=$1 s d s1 d1 p n f c t who pids=() rc=0
+	command -v tcpdump > /dev/null || { echo "no tcpdump"; return 1; }
+	read -r s1 d1 < <(awk '$4 > 2 { print $1, $2; exit }' "$S2_TMP/all")
+	# Not the pair s2_unpriv_resolve resolved: its flood taught every
+	# node s1's coordinates, its reply d1's.
+	read -r s d < <(awk -v a="$s1" -v b="$d1" \
+		'$3 == "delivered" && $4 > 2 && $2 != a && $2 != b { print $1, $2 }' \
+		"$S2_TMP/all" | tail -n 1)
+	[ -n "$d" ] || { echo "no pair 3 or more hops apart"; return 1; }
+	rm -rf "$dir"
+	mkdir -p "$dir" || return 1
+	for who in src dst; do
+		n=$s
+		[ $who = src ] || n=$d
+		for ((p = 0; p < P; p++)); do
+			[ -n "${USED[$n/$p]}" ] || continue
+			ip netns exec "s2-$n" tcpdump -n -U --immediate-mode -i "p$p" \
+				-w "$dir/$who-p$p.pcap" 'ether proto 0x88b5' \
+				2> "$dir/$who-p$p.log" &
+			pids+=($!)
+		done
+	done
+	# tcpdump says "listening on" once its filter is in place.
+	for f in "$dir"/*.log; do
+		wait_for 20 grep -q 'listening on' "$f" || { cat "$f"; rc=1; }
+	done
+	if [ $rc = 0 ]; then
+		wait_for 10 ip netns exec "s2-$s" ping -n -c 1 -W 1 "${IP4[$d]}" \
+			> /dev/null || { echo "ping $s -> $d"; rc=1; }
+		wait_for 10 ip netns exec "s2-$s" ping -n -c 1 -W 1 "${IP6[$d]}" \
+			> /dev/null || { echo "ping -6 $s -> $d"; rc=1; }
+		"$DPCTL" -n "s2-$s" -j route trace "$d" dev dp0 timeout 1000 \
+			> "$dir/trace.json" || { echo "route trace $s -> $d"; rc=1; }
+		# Each tcpdump has written every frame up to now once it has
+		# written a later one (a Hello, every 100 ms both ways): frames
+		# still in its socket at SIGINT are lost.
+		t=$EPOCHREALTIME
+		wait_for 20 s2_pcap_past "${t/,/.}" "$dir"/*.pcap ||
+			{ echo "a tcpdump wrote nothing after $t"; rc=1; }
+	fi
+	kill -INT "${pids[@]}" 2> /dev/null
+	wait "${pids[@]}"
+	{
+		echo "src $s"
+		echo "dst $d"
+		echo "ip4 ${IP4[$s]} ${IP4[$d]}"
+		echo "ip6 ${IP6[$s]} ${IP6[$d]}"
+		for ((n = 0; n < N; n++)); do echo "coords $n ${COORDS[$n]}"; done
+		for c in "${CABLES[@]}"; do echo "cable $c"; done
+	} > "$dir/expect"
+	grep -h 'packets captured' "$dir"/*.log | paste -sd' '
+	return $rc
+}
+
 # s2_plan_case M: the plan-mode checks of a size ...:plan:M.
 s2_plan_case() {
 	local m=$1
@@ -718,6 +806,11 @@ s2_plan_case() {
 	"$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" || return
 	run_test "$NAME: route get by nobody starts no resolution (EPERM), root's does" \
 		s2_unpriv_resolve
+	if [ -n "${DPILLAR_S2_CAPTURE:-}" ] && [ -z "$CAPTURED" ]; then
+		CAPTURED=1
+		run_test "$NAME: tcpdump at a source and a destination 3+ hops away: Hellos, IPv4/IPv6 data, shortcut discovery, route trace (\$DPILLAR_OUT/s2-capture, decoded by make check)" \
+			s2_capture "$DPILLAR_OUT/s2-capture"
+	fi
 	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: route get's first hop and route trace's path equal dpsim's on the plan" \
 		s2_plan_routes
