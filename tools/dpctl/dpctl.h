@@ -31,6 +31,8 @@ bool matches(const char *arg, const char *word);
 /* -h, --help, -help or help. */
 bool is_help(const char *arg);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Where the words usage_error() complains about came from ("FILE:LINE"). */
+extern const char *usage_where;
 int parse_u32(const char *s, unsigned int *out);
 
 /*

@@ -152,7 +152,7 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 				return usage_error("unknown topology \"%s\"", argv[1]);
 			a->have_topo = true;
 		} else {
-			return usage_error("%s: unknown argument \"%s\"", cmd, key);
+			return usage_error("%s: unknown key \"%s\"", cmd, key);
 		}
 	}
 	a->given = a->have_topo || a->have_n || a->have_k || a->level ||
