@@ -154,6 +154,7 @@ static const struct cmd main_cmds[] = {
 	{ "key", do_key, key_help },
 	{ "up", do_up, up_help },
 	{ "down", do_down, down_help },
+	{ "showconf", do_showconf, showconf_help },
 	{ NULL, NULL, NULL },
 };
 
