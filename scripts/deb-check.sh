@@ -15,16 +15,8 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
-	exit
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$repo/scripts/check-lib.sh"
+scratch
 
 if bash scripts/deb.sh "$tmp/out" >"$tmp/deb.log" 2>&1; then
 	ok "make deb: $(cd "$tmp/out" && echo *.deb)"

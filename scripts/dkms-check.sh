@@ -27,15 +27,7 @@ if [ "${1:-}" = --src ]; then
 	from=$(cd "$2" && pwd) || exit 1
 	shift 2
 fi
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
-	exit
-}
+. "$repo/scripts/check-lib.sh"
 
 command -v dkms >/dev/null || { ko "no dkms (make deps installs it)"; finish; }
 conf=$from/dkms.conf

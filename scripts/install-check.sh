@@ -11,11 +11,8 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$repo/scripts/check-lib.sh"
+scratch
 P=$tmp/usr
 
 # A real prefix, not DESTDIR: the unit's ExecStart then names a dpctl
@@ -102,5 +99,4 @@ grep -qx 'BUILD_EXCLUSIVE_KERNEL_MIN="6.1"' dkms.conf &&
 	ok "dkms.conf: BUILD_EXCLUSIVE_KERNEL_MIN 6.1" ||
 	ko "dkms.conf lacks BUILD_EXCLUSIVE_KERNEL_MIN=\"6.1\""
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
