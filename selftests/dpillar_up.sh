@@ -158,7 +158,7 @@ check_fail -m 'bad.conf:5: up: unknown key "wibble"' "an unknown key is refused,
 	on "$S0" "$DPCTL" up dpq -c "$bad"
 printf 'n 4\nk 2\naddr 0:0.0\nports p0 nosuch\n' >"$bad"
 check_fail -m '"nosuch" does not exist' "a missing port is refused" \
-	on "$S0" "$DPCTL" up dpq -c "$bad"
+	on "$S0" "$DPCTL" up dpq -c "$bad" -w 0
 printf 'n 4\nk 2 3\n' >"$bad"
 check_fail -m "bad.conf:2" "a line with two values names file and line" \
 	on "$S0" "$DPCTL" up dpq -c "$bad"
