@@ -18,13 +18,14 @@ cd "$repo" || exit 1
 . "$repo/scripts/check-lib.sh"
 scratch
 
+# The version the packages must have: the sources' (deb.sh's "+" for "-").
+v=$(sh scripts/version.sh)
+dv=$(echo "$v" | tr - +)
 if bash scripts/deb.sh "$tmp/out" >"$tmp/deb.log" 2>&1; then
 	ok "make deb: $(cd "$tmp/out" && echo *.deb)"
 else
 	ko "make deb"; cat "$tmp/deb.log"; finish
 fi
-dv=$(sh scripts/version.sh | tr - +)
-v=$(sh scripts/version.sh)
 tools=$(ls "$tmp"/out/dpillar-tools_"$dv"_*.deb 2>/dev/null)
 dkms=$(ls "$tmp"/out/dpillar-dkms_"$dv"_all.deb 2>/dev/null)
 [ -n "$tools" ] && [ -n "$dkms" ] && ok "both packages are version $dv" ||
