@@ -128,14 +128,16 @@ OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=4
 # of dpillar_genl, S2 in plan mode (coordinates, discovery, growth; the
 # derived mode's routing is KUnit's and the newest kernel's), 60 s of
 # frame fuzzing in dpillar_data.sh from its fixed seed (make fuzz-frames:
-# longer, a new seed each time).  The NIC_* options are nic_tcp's for
+# longer, a new seed each time), dpillar_up.sh without its boot
+# integration part (showconf, late ports, the ifupdown hook: dpctl's
+# logic, run on the newest kernel).  The NIC_* options are nic_tcp's for
 # when it joins this column (see the matrix above): the two models with
 # TSO and hardware checksums (what misparsed our frames) in BCube, one
 # off-on-on-off round per direction.
 DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
 	--env DPILLAR_FRAME_FUZZ_SECS=60 --env "NIC_MODELS=e1000e vmxnet3"
-	--env NIC_TOPOS=bcube --env NIC_TCP_ROUNDS=1)
+	--env NIC_TOPOS=bcube --env NIC_TCP_ROUNDS=1 --env DPILLAR_UP_BOOT=0)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {

@@ -230,13 +230,17 @@ static int conf_check(struct conf *c, const char *file)
 static int conf_wait_ports(const struct conf *c, const char *dev,
 			   unsigned int secs)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
-	unsigned int i, waited = 0;
+	struct timespec tick = { 0, 100 * 1000 * 1000 }, now, end;
 	bool said = false;
+	unsigned int i;
 
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += secs;
 	for (i = 0; i < c->nports; i++) {
 		while (!if_nametoindex(c->ports[i])) {
-			if (waited >= secs * 10) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > end.tv_sec ||
+			    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) {
 				fprintf(stderr, "dpctl: up %s: port%u \"%s\" does not exist (waited %u s)\n",
 					dev, i, c->ports[i], secs);
 				return EXIT_KERNEL;
@@ -247,7 +251,6 @@ static int conf_wait_ports(const struct conf *c, const char *dev,
 				said = true;
 			}
 			nanosleep(&tick, NULL);
-			waited++;
 		}
 	}
 	return 0;
