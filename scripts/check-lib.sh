@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The case counting of the host check scripts (install-check.sh,
 # dkms-check.sh, deb-check.sh), sourced: ok and ko count and print a case,

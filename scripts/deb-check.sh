@@ -95,9 +95,9 @@ dpkg-deb -f "$dkms" Depends | grep -qw dkms && ok "dpillar-dkms depends on dkms"
 if [ -n "$s" ]; then
 	bash scripts/dkms-check.sh --src "$s" "$@" >"$tmp/dkms.log" 2>&1
 	sed 's/^/dkms-check: /' "$tmp/dkms.log"
-	set -- $(tail -n 1 "$tmp/dkms.log")
-	[ "${2:-}" = passed, ] && [ "${4:-}" = failed ] &&
-		pass=$((pass + $1)) fail=$((fail + $3)) ||
+	read -r np w1 nf w2 < <(tail -n 1 "$tmp/dkms.log")
+	[ "${w1:-}" = passed, ] && [ "${w2:-}" = failed ] &&
+		pass=$((pass + np)) fail=$((fail + nf)) ||
 		ko "dkms-check.sh: no closing line"
 fi
 finish
