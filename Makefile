@@ -5,7 +5,8 @@
 #   make                 module for KDIR + dpctl + dpsim
 #   make KDIR=<dir>      build the module against another kernel tree
 #   make install         module (then depmod), dpctl, dpsim, man pages,
-#                        bash completion, dpillar@.service
+#                        bash completion, dpillar@.service, the ifupdown
+#                        hook (/etc/network/if-{pre-up,post-down}.d)
 #   make install-tools   the same without the module (DKMS installs it)
 #   make deb             Debian packages dpillar-dkms and dpillar-tools
 #                        (debian/, scripts/deb.sh), here at the top
