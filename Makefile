@@ -6,8 +6,11 @@
 #   make KDIR=<dir>      build the module against another kernel tree
 #   make install         module (then depmod), dpctl, dpsim, man pages,
 #                        bash completion, dpillar@.service, the Wireshark
-#                        dissector
+#                        dissector, the ifupdown hook
+#                        (/etc/network/if-{pre-up,post-down}.d)
 #   make install-tools   the same without the module (DKMS installs it)
+#   make deb             Debian packages dpillar-dkms and dpillar-tools
+#                        (debian/, scripts/deb.sh), here at the top
 #   make deps            install the Debian packages everything needs
 #   make check           all tests (host, module builds, guest selftests)
 #   make check TESTS=link,genl KERNELS=6.12    a subset (scripts/check.sh)
@@ -49,9 +52,13 @@ COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
 # Documentation/networking/dpillar.rst, "Capturing frames").
 MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
 WSLUADIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)wireshark/plugins
+# ifupdown reads its hooks from /etc/network only: /etc for /usr and
+# /usr/local, a scratch prefix's own etc otherwise (scripts/install-check.sh).
+SYSCONFDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),/etc,$(PREFIX)/etc)
+IFUPDOWNDIR ?= $(SYSCONFDIR)/network
 
 .PHONY: all module tools dpctl dpsim modules_install install install-tools \
-	clean \
+	deb clean \
 	deps check demo bench bench-nic checkpatch fuzz fuzz-frames
 
 all: module tools
@@ -81,7 +88,7 @@ modules_install: module
 
 install: modules_install install-tools
 
-# @SBINDIR@ in the unit: where dpctl really went.
+# @SBINDIR@ in the unit and the ifupdown hook: where dpctl really went.
 install-tools: dpctl dpsim
 	install -D -m 0755 tools/dpctl/dpctl $(DESTDIR)$(SBINDIR)/dpctl
 	install -D -m 0755 tools/dpsim/dpsim $(DESTDIR)$(BINDIR)/dpsim
@@ -97,6 +104,15 @@ install-tools: dpctl dpsim
 	chmod 0644 $(DESTDIR)$(UNITDIR)/dpillar@.service
 	install -D -m 0644 tools/wireshark/dpillar.lua \
 		$(DESTDIR)$(WSLUADIR)/dpillar.lua
+	for d in if-pre-up.d if-post-down.d; do \
+		install -d $(DESTDIR)$(IFUPDOWNDIR)/$$d && \
+		sed 's|@SBINDIR@|$(SBINDIR)|g' tools/ifupdown/dpillar \
+			>$(DESTDIR)$(IFUPDOWNDIR)/$$d/dpillar && \
+		chmod 0755 $(DESTDIR)$(IFUPDOWNDIR)/$$d/dpillar || exit; \
+	done
+
+deb:
+	bash scripts/deb.sh
 
 deps:
 	sh scripts/deps.sh
@@ -134,3 +150,4 @@ clean:
 	$(MAKE) -C tools/dpsim clean
 	$(MAKE) -C tools/fuzz clean
 	rm -rf build
+	rm -f dpillar-dkms_*.deb dpillar-tools_*.deb

@@ -65,12 +65,14 @@ resolve_abis() {
 # (from the host's root); tshark (with wireshark-common's editcap and
 # mergecap): make check decodes that capture with the Wireshark dissector
 # (scripts/capture-check.py, scripts/install-check.sh).
+# debhelper, dh-dkms, lintian: make deb and its check (scripts/deb.sh,
+# scripts/deb-check.sh).
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
 python3-yaml python3-jsonschema clang-14 libclang-rt-14-dev llvm-14
 netsniff-ng systemd man-db bash-completion graphviz dkms openssl tcpdump
-tshark"
+tshark debhelper dh-dkms lintian"
 
 main() {
 	resolve_abis

@@ -13,22 +13,24 @@
 # are left alone, a dpillar an operator added with DKMS is not touched,
 # and a second run does exactly what the first did.
 #
-# Usage: scripts/dkms-check.sh [KERNELRELEASE...]   (e.g. 6.1.0-56-amd64)
+# --src DIR: DKMS's sources are DIR (as dpillar-dkms installs them in
+# /usr/src/dpillar-VERSION: scripts/deb-check.sh gives its package's,
+# extracted), not a copy of this tree.
+#
+# Usage: scripts/dkms-check.sh [--src DIR] [KERNELRELEASE...]
+#        (e.g. 6.1.0-56-amd64)
 # Last line "N passed, N failed"; exit status 1 if anything failed.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
-	exit
-}
+from=$repo
+if [ "${1:-}" = --src ]; then
+	from=$(cd "$2" && pwd) || exit 1
+	shift 2
+fi
+. "$repo/scripts/check-lib.sh"
 
 command -v dkms >/dev/null || { ko "no dkms (make deps installs it)"; finish; }
-conf=$repo/dkms.conf
+conf=$from/dkms.conf
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$conf")
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
 min=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL_MIN="\(.*\)"$/\1/p' "$conf")
@@ -62,18 +64,18 @@ D=("${SUDO[@]}" env "mok_signing_key=$tmp/mok.key"
 	"mok_certificate=$tmp/mok.pub" dkms --sourcetree "$tmp/src"
 	--dkmstree "$tmp/dkms" --installtree "$tmp/lib/modules")
 
-# A copy of the tree as git sees it (tracked and new files, no build
-# output and no .git: what a release tarball holds).
+# The sources: a copy of the tree as git sees it (tracked and new files,
+# no build output and no .git: what a release tarball holds), or DIR's.
 src=$tmp/src/$name-$ver
 mkdir -p "$src"
-if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$repo" && git ls-files -z --cached --others --exclude-standard |
-		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-		cpio -0 -pdm --quiet "$src")
+if [ "$from" = "$repo" ]; then
+	bash "$repo/scripts/tree-copy.sh" "$src"
 else
-	(cd "$repo" && tar --exclude=./build --exclude=./.git -cf - .) | tar -xf - -C "$src"
+	cp -a "$from/." "$src"
 fi
-[ -f "$src/dkms.conf" ] && ok "copied the tree to $src" || { ko "copying the tree"; finish; }
+[ -f "$src/dkms.conf" ] && ok "copied the sources to $src" || { ko "copying the sources"; finish; }
+# DKMS copies no .git: the module's version is the VERSION file's
+modver=$(cat "$src/VERSION")
 
 if "${D[@]}" add "$name/$ver" >"$tmp/add.log" 2>&1; then
 	ok "dkms add $name/$ver"
@@ -124,9 +126,8 @@ for k in "${kernels[@]}"; do
 	mv=$(modinfo -F version "$mod")
 	[ "$vm" = "$k" ] && ok "$k: $(basename "$mod") vermagic $vm" ||
 		ko "$k: vermagic $vm, not $k"
-	# DKMS copies the tree without .git: the version is VERSION's
-	[ "$mv" = "$ver" ] && ok "$k: MODULE_VERSION $mv (VERSION)" ||
-		ko "$k: MODULE_VERSION '$mv', not VERSION $ver"
+	[ "$mv" = "$modver" ] && ok "$k: MODULE_VERSION $mv (VERSION)" ||
+		ko "$k: MODULE_VERSION '$mv', not VERSION $modver"
 	# DKMS signs with the run's key where the headers ship sign-file
 	echo "# $k: signer '$(modinfo -F signer "$mod")'"
 	"${D[@]}" status "$name/$ver" -k "$k" | grep -q ': built' &&

@@ -12,11 +12,8 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$repo/scripts/check-lib.sh"
+scratch
 P=$tmp/usr
 
 # A real prefix, not DESTDIR: the unit's ExecStart then names a dpctl
@@ -29,7 +26,8 @@ fi
 for f in sbin/dpctl bin/dpsim share/man/man8/dpctl.8 share/man/man1/dpsim.1 \
 	 share/bash-completion/completions/dpctl \
 	 share/bash-completion/completions/dpsim \
-	 lib/systemd/system/dpillar@.service; do
+	 lib/systemd/system/dpillar@.service \
+	 etc/network/if-pre-up.d/dpillar etc/network/if-post-down.d/dpillar; do
 	[ -s "$P/$f" ] && ok "installs $f" || ko "no $f"
 done
 [ -x "$P/sbin/dpctl" ] && [ -x "$P/bin/dpsim" ] && ok "programs are executable" ||
@@ -45,7 +43,7 @@ done
 unit=$P/lib/systemd/system/dpillar@.service
 grep -q '@SBINDIR@' "$unit" && ko "unit still says @SBINDIR@" ||
 	ok "unit has dpctl's path"
-grep -qx "ExecStart=$P/sbin/dpctl up %i" "$unit" &&
+grep -qx "ExecStart=$P/sbin/dpctl up %i -w 30" "$unit" &&
 	grep -qx "ExecStop=$P/sbin/dpctl down %i" "$unit" &&
 	ok "ExecStart/ExecStop run dpctl up/down %i" || ko "ExecStart/ExecStop"
 if command -v systemd-analyze >/dev/null; then
@@ -75,6 +73,10 @@ comp() { # comp TOOL WORD...: the completions of the last WORD of "TOOL WORD..."
 if [ -f /usr/share/bash-completion/bash_completion ]; then
 	[ "$(comp dpctl u | sort | paste -sd' ')" = "up" ] &&
 		ok "completion: dpctl u -> up" || ko "completion: dpctl u: $(comp dpctl u)"
+	[ "$(comp dpctl showc)" = "showconf" ] &&
+		ok "completion: dpctl showc -> showconf" || ko "completion: dpctl showc: $(comp dpctl showc)"
+	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w" ] &&
+		ok "completion: dpctl up DEV - -> -c -w" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
 	[ "$(comp dpctl link a)" = "add" ] &&
 		ok "completion: dpctl link a -> add" || ko "completion: dpctl link a"
 	[ "$(comp dpctl -V)" = "-Version" ] &&
@@ -136,5 +138,4 @@ grep -qx 'BUILD_EXCLUSIVE_KERNEL_MIN="6.1"' dkms.conf &&
 	ok "dkms.conf: BUILD_EXCLUSIVE_KERNEL_MIN 6.1" ||
 	ko "dkms.conf lacks BUILD_EXCLUSIVE_KERNEL_MIN=\"6.1\""
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -154,11 +154,11 @@ run_test "... and leaves it running" \
 	on "$S0" ping -c 1 -W 5 "${FIP4[$FAR]}"
 bad="$FABRIC_CONF_DIR/bad.conf"
 printf 'n 4\nk 2\naddr 0:0.0\nports p0 p1\nwibble 3\n' >"$bad"
-check_fail -m 'unknown argument "wibble"' "an unknown key is refused" \
+check_fail -m 'bad.conf:5: up: unknown key "wibble"' "an unknown key is refused, with file:line" \
 	on "$S0" "$DPCTL" up dpq -c "$bad"
 printf 'n 4\nk 2\naddr 0:0.0\nports p0 nosuch\n' >"$bad"
 check_fail -m '"nosuch" does not exist' "a missing port is refused" \
-	on "$S0" "$DPCTL" up dpq -c "$bad"
+	on "$S0" "$DPCTL" up dpq -c "$bad" -w 0
 printf 'n 4\nk 2 3\n' >"$bad"
 check_fail -m "bad.conf:2" "a line with two values names file and line" \
 	on "$S0" "$DPCTL" up dpq -c "$bad"
@@ -166,6 +166,82 @@ check_fail -m "No such file" "a missing file is refused" \
 	on "$S0" "$DPCTL" up dpq -c "$FABRIC_CONF_DIR/none.conf"
 check_eq "$(ip -n "$ns0" -j link show dpq 2>/dev/null | jq length)" "" \
 	"no half device is left behind"
+
+# --- boot integration: showconf, late ports, the ifupdown hook -----------------
+# dpctl's and the hook's logic, not the kernel's (link add and delete, a
+# NIC renamed: covered above): DPILLAR_UP_BOOT=0 leaves it out (the debug
+# kernel's column, scripts/check.sh DEBUG_ENV).
+if [ "${DPILLAR_UP_BOOT:-1}" = 1 ]; then
+# showconf: the running device as a file dpctl up reads
+sc=$FABRIC_CONF_DIR/showconf.conf
+run_test "a setting changed while up (mode paper)" on "$S0" "$DPCTL" set dp0 mode paper
+run_test "dpctl showconf dp0" sh -c "ip netns exec '$ns0' '$DPCTL' showconf dp0 >'$sc'"
+check_eq "$(grep -vc '^#' "$sc")/$(grep -cxE "addr $S0|ports p0 p1|hello $HELLO|mode paper" "$sc")" "10/4" \
+	"showconf: 10 KEY VALUE lines, the address, ports and settings among them"
+run_test "down, then up -c of showconf's output" \
+	sh -c "ip netns exec '$ns0' '$DPCTL' down dp0 && ip netns exec '$ns0' '$DPCTL' up dp0 -c '$sc'"
+check_eq "$(on "$S0" "$DPCTL" showconf dp0)" "$(cat "$sc")" \
+	"showconf of the recreated device: identical"
+check_fail -m "not a dpillar device" "showconf of another device is refused" \
+	on "$S0" "$DPCTL" showconf p0
+
+# ports that appear late (udev renames NICs at boot)
+# rename NS FROM TO: a NIC's new name (it must be down for that)
+rename() { ip -n "$1" link set "$2" down && ip -n "$1" link set "$2" name "$3"; }
+run_test "down $S0, its port p1 renamed away" \
+	sh -c "ip netns exec '$ns0' '$DPCTL' down dp0 && ip -n '$ns0' link set p1 down && ip -n '$ns0' link set p1 name p1late"
+t0=$(date +%s)
+on "$S0" "$DPCTL" up dp0 -c "$conf0" -w 30 2>"$FABRIC_CONF_DIR/late.err" &
+late=$!
+sleep 2
+rename "$ns0" p1late p1
+wait $late
+check_eq "$?" 0 "dpctl up succeeds when a port appears 2 s late"
+check_eq "$(grep -c 'waiting up to 30 s for port1 "p1"' "$FABRIC_CONF_DIR/late.err")/$((($(date +%s) - t0) >= 2))" "1/1" \
+	"... having said it waits, and waited"
+run_test "... and the fabric is reached through it" \
+	on "$S0" ping -c 2 -i 0.2 -W 5 "${FIP4[$FAR]}"
+run_test "down $S0, p1 renamed away for good" \
+	sh -c "ip netns exec '$ns0' '$DPCTL' down dp0 && ip -n '$ns0' link set p1 down && ip -n '$ns0' link set p1 name p1late"
+t0=$(date +%s)
+check_fail -m 'port1 "p1" does not exist (waited 1 s)' \
+	"dpctl up -w 1 fails when a port never appears, naming it" \
+	on "$S0" "$DPCTL" up dp0 -c "$conf0" -w 1
+check_eq "$((($(date +%s) - t0) >= 1))/$(ip -n "$ns0" -j link show dp0 2>/dev/null | jq length)" "1/" \
+	"... after the bound, and no dp0 is left"
+rename "$ns0" p1late p1
+
+# the ifupdown hook, as ifup runs it
+# ifup runs /etc/network/if-pre-up.d/dpillar (MODE=start) and ifdown
+# if-post-down.d/dpillar (MODE=stop) with the stanza's options as IF_*;
+# here dpctl is this tree's (make install puts its path in).
+hook=$FABRIC_CONF_DIR/ifupdown-hook
+sed "s|@SBINDIR@/dpctl|$DPCTL|g" "$(dirname "$0")/../tools/ifupdown/dpillar" >"$hook"
+# ifupdown NS MODE IFACE [VAR=VALUE...]: the hook, with ifupdown's variables
+ifupdown() {
+	local ns=$1 mode=$2 iface=$3
+	shift 3
+	ip netns exec "$ns" env -i PATH="$PATH" MODE="$mode" IFACE="$iface" \
+		LOGICAL="$iface" ADDRFAM=inet METHOD=manual "$@" sh "$hook"
+}
+run_test "ifupdown: a stanza without dpillar-config is not ours" \
+	ifupdown "$ns0" start dp0
+check_eq "$(ip -n "$ns0" -j link show dp0 2>/dev/null | jq length)" "" "... and makes no device"
+run_test "ifupdown pre-up (dpillar-config, dpillar-wait 5): dpctl up" \
+	ifupdown "$ns0" start dp0 IF_DPILLAR_CONFIG="$conf0" IF_DPILLAR_WAIT=5
+run_test "... and the fabric is reached through it" \
+	on "$S0" ping -c 2 -i 0.2 -W 5 "${FIP4[$FAR]}"
+run_test "ifupdown post-down: dpctl down" \
+	ifupdown "$ns0" stop dp0 IF_DPILLAR_CONFIG="$conf0"
+check_eq "$(ip -n "$ns0" -j link show dp0 2>/dev/null | jq length)" "" "... the device is gone"
+run_test "ifupdown post-down of a device already gone: no error" \
+	ifupdown "$ns0" stop dp0 IF_DPILLAR_CONFIG="$conf0"
+sed 's/^ports .*/ports nosuch p1/' "$conf0" >"$FABRIC_CONF_DIR/late.conf"
+check_fail -m 'port0 "nosuch" does not exist' "ifupdown pre-up fails with dpctl's message (a port missing)" \
+	ifupdown "$ns0" start dp0 IF_DPILLAR_CONFIG="$FABRIC_CONF_DIR/late.conf" IF_DPILLAR_WAIT=0
+run_test "ifupdown pre-up again, for the rest" \
+	ifupdown "$ns0" start dp0 IF_DPILLAR_CONFIG="$conf0"
+fi
 
 # --- down ---------------------------------------------------------------------
 downs=0

@@ -31,15 +31,20 @@ bool is_help(const char *arg)
 	       !strcmp(arg, "--help") || !strcmp(arg, "-help");
 }
 
+const char *usage_where;
+
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs("dpctl: ", stderr);
+	if (usage_where)
+		fprintf(stderr, "%s: ", usage_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'dpctl help'.\n", stderr);
+	/* A file's error is the file's: no hint about the command line. */
+	fputs(usage_where ? "\n" : "\nTry 'dpctl help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -149,6 +154,7 @@ static const struct cmd main_cmds[] = {
 	{ "key", do_key, key_help },
 	{ "up", do_up, up_help },
 	{ "down", do_down, down_help },
+	{ "showconf", do_showconf, showconf_help },
 	{ NULL, NULL, NULL },
 };
 

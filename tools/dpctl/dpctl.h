@@ -31,6 +31,8 @@ bool matches(const char *arg, const char *word);
 /* -h, --help, -help or help. */
 bool is_help(const char *arg);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Where the words usage_error() complains about came from ("FILE:LINE"). */
+extern const char *usage_where;
 int parse_u32(const char *s, unsigned int *out);
 
 /*
@@ -57,12 +59,14 @@ int do_addr(int argc, char **argv);
 int do_key(int argc, char **argv);
 int do_up(int argc, char **argv);
 int do_down(int argc, char **argv);
+int do_showconf(int argc, char **argv);
 /* "link add ARGS" and "link del DEV", for up and down. */
 int link_add(int argc, char **argv);
 int link_del(int argc, char **argv);
 
 extern const char link_help[], show_help[], stats_help[], set_help[],
 	neigh_help[], shortcut_help[], route_help[], monitor_help[],
-	plan_help[], addr_help[], key_help[], up_help[], down_help[];
+	plan_help[], addr_help[], key_help[], up_help[], down_help[],
+	showconf_help[];
 
 #endif

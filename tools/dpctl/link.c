@@ -152,7 +152,7 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 				return usage_error("unknown topology \"%s\"", argv[1]);
 			a->have_topo = true;
 		} else {
-			return usage_error("%s: unknown argument \"%s\"", cmd, key);
+			return usage_error("%s: unknown key \"%s\"", cmd, key);
 		}
 	}
 	a->given = a->have_topo || a->have_n || a->have_k || a->level ||
@@ -751,6 +751,116 @@ int link_del(int argc, char **argv)
 		ret = EXIT_OK;
 out:
 	nl_close(&ctx);
+	return ret;
+}
+
+const char showconf_help[] =
+	"dpctl showconf DEV\n"
+	"    DEV as a configuration file, the one \"dpctl up DEV -c FILE\"\n"
+	"    reads: its topology, address, ports and every setting (as wg\n"
+	"    showconf).  dpctl showconf dp0 >/etc/dpillar/dp0.conf keeps a\n"
+	"    device made by hand for the next boot.\n";
+
+/* @li as "KEY VALUE" lines, or an error when dpctl up could not redo it. */
+static int print_conf(const struct link_info *li)
+{
+	u32 kind = dp_u32(li, IFLA_DPILLAR_TOPO);
+	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(kind);
+	const struct nlattr *addr = li->data[IFLA_DPILLAR_ADDR], *port;
+	char t4[FABRIC_IP4_TEXT], t6[FABRIC_IP6_TEXT], mode[16];
+	unsigned int x[DP_COORDS_MAX], nx, i, idx = 0;
+	char names[DPILLAR_PORTS_MAX][IF_NAMESIZE];
+	struct fabric_pfx pfx;
+
+	if (kind == DPILLAR_TOPO_UNSPEC || !ops || !addr) {
+		fprintf(stderr, "dpctl: %s: unconfigured (no topology): nothing for dpctl up\n",
+			li->ifname);
+		return EXIT_KERNEL;
+	}
+	if (li->data[IFLA_DPILLAR_PORTS]) {
+		mnl_attr_for_each_nested(port, li->data[IFLA_DPILLAR_PORTS]) {
+			unsigned int ifindex = mnl_attr_get_u32(port);
+
+			if (idx >= DPILLAR_PORTS_MAX)
+				break;
+			if (!ifindex || !if_indextoname(ifindex, names[idx])) {
+				fprintf(stderr, "dpctl: %s: port%u is detached: nothing for dpctl up\n",
+					li->ifname, idx);
+				return EXIT_KERNEL;
+			}
+			idx++;
+		}
+	}
+	printf("# %s (dpctl showconf): dpctl up %s -c FILE recreates it\n",
+	       li->ifname, li->ifname);
+	printf("topo %s\n", ops->name);
+	if (kind == DPILLAR_TOPO_S2) {
+		printf("nodes %u\nn %u\nspaces %u\nseed %u\n",
+		       dp_u32(li, IFLA_DPILLAR_NODES), dp_u32(li, IFLA_DPILLAR_N),
+		       dp_u32(li, IFLA_DPILLAR_SPACES),
+		       dp_u32(li, IFLA_DPILLAR_SEED));
+		nx = coords_get(li->data[IFLA_DPILLAR_COORDS], x);
+		for (i = 0; i < nx; i++)
+			printf("%s%u", i ? " " : "coords ", x[i]);
+		if (nx)
+			printf("\n");
+	} else {
+		printf("n %u\nk %u\n", dp_u32(li, IFLA_DPILLAR_N),
+		       dp_u32(li, IFLA_DPILLAR_K));
+		if (dp_u32(li, IFLA_DPILLAR_LEVEL))
+			printf("level %u\n", dp_u32(li, IFLA_DPILLAR_LEVEL));
+	}
+	printf("addr %s\n", mnl_attr_get_str(addr));
+	for (i = 0; i < idx; i++)
+		printf("%s%s", i ? " " : "ports ", names[i]);
+	if (idx)
+		printf("\n");
+	link_pfx(li, &pfx);
+	fabric_pfx_text(&pfx, t4, t6);
+	printf("hello %u\ndead %u\nmode %s\nip4 %s\nip6 %s\n",
+	       dp_u32(li, IFLA_DPILLAR_HELLO_MS),
+	       dp_u32(li, IFLA_DPILLAR_DEAD_MS),
+	       link_mode_name(ops, li, mode, sizeof(mode)), t4, t6);
+	if (li->data[IFLA_DPILLAR_KEY6_PREFIX] &&
+	    mnl_attr_get_payload_len(li->data[IFLA_DPILLAR_KEY6_PREFIX]) == 16) {
+		memcpy(&pfx.key6,
+		       mnl_attr_get_payload(li->data[IFLA_DPILLAR_KEY6_PREFIX]), 16);
+		fabric_key6_text(&pfx, t6);
+		printf("key6 %s\n", t6);
+	}
+	return EXIT_OK;
+}
+
+static int showconf_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct link_info li;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	parse_link(nlh, &li);
+	*(int *)data = li.is_dpillar ? print_conf(&li) : -1;
+	return MNL_CB_OK;
+}
+
+int do_showconf(int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	int ret = -1, err;
+
+	if (argc != 1)
+		return usage_error("showconf: expected exactly one device");
+	if (rtnl_open(&ctx))
+		return EXIT_KERNEL;
+	nlh = link_msg(&ctx, RTM_GETLINK, 0, argv[0]);
+	err = nl_talk(&ctx, nlh, showconf_cb, &ret, argv[0]);
+	nl_close(&ctx);
+	if (err)
+		return EXIT_KERNEL;
+	if (ret < 0) {
+		fprintf(stderr, "dpctl: %s: not a dpillar device\n", argv[0]);
+		return EXIT_KERNEL;
+	}
 	return ret;
 }
 

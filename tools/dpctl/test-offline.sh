@@ -347,7 +347,7 @@ rc "set topology without addr" 2 $D set dp0 n 4 k 3
 has "set topology without addr" "set: n, k, addr are required" "$tmp/err"
 rc "set topology bad address" 2 $D set dp0 n 4 k 3 addr 0:0.2.0
 rc "set topology takes no ports" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 port0 lo
-has "set topology takes no ports" 'unknown argument "port0"' "$tmp/err"
+has "set topology takes no ports" 'unknown key "port0"' "$tmp/err"
 rc "set s2 without spaces" 2 $D set dp0 topo s2 nodes 16 n 4 id 3
 rc "link add ports without topology" 2 $D link add dp0 port0 lo
 # S2 plan mode's coords: one u32 per space, decimal or 0x hex, S2 only
@@ -522,9 +522,44 @@ has "up names the file" "$tmp/none.conf" "$tmp/err"
 printf 'n 4\nk 2\naddr 0:0.0\nports lo\nbogus\n' >"$tmp/x.conf"
 rc "up: a key without a value" 2 $D up dpx -c "$tmp/x.conf"
 has "up names file and line" "x.conf:5" "$tmp/err"
-printf 'n 4\nk 2\naddr 0:9.0\nports lo lo\n' >"$tmp/x.conf"
-rc "up: the address is checked before the kernel" 2 $D up dpx -c "$tmp/x.conf"
-has "up: address message" "invalid address" "$tmp/err"
+# conf_err DESC WHERE MESSAGE CONTENT [RC]: "dpctl up" of a file holding
+# CONTENT (printf format) fails (exit RC, default 2: before the kernel is
+# asked), saying "dpctl: FILE:LINE: MESSAGE" (WHERE ":LINE"), or "dpctl:
+# FILE: MESSAGE" (WHERE "") for what no one line is wrong about.
+conf_err() {
+	printf "$4" >"$tmp/x.conf"
+	rc "up: $1" "${5:-2}" $D up dpx -c "$tmp/x.conf" -w 0
+	has "up: $1: file:line" "dpctl: $tmp/x.conf$2: $3" "$tmp/err"
+}
+G='n 4\nk 2\naddr 0:0.0\nports lo lo\n'	# a good file, 4 lines
+conf_err "a key without a value" :5 '"bogus" needs a value' "${G}bogus\n"
+conf_err "an unknown key" :5 'up: unknown key "wibble"' "${G}wibble 3\n"
+conf_err "an unknown key after a comment" :6 'up: unknown key "x"' "# c\n${G}x 1 # y\n"
+conf_err "two values" :2 '"k" takes one value' 'n 4\nk 2 3\n'
+conf_err "a line too long" :2 'line too long' "n 4\n# $(printf '%0600d' 0)\n"
+conf_err "too many ports" :4 'more than 16 ports' \
+	"n 4\nk 2\naddr 0:0.0\nports $(printf 'lo %.0s' $(seq 17))\n"
+conf_err "too many settings" :64 'too many settings' "$(printf 'hello 1\\n%.0s' $(seq 70))"
+conf_err "invalid n" :1 'invalid n "four"' 'n four\nk 2\naddr 0:0.0\nports lo lo\n'
+conf_err "invalid level" :5 'invalid level "-1"' "${G}level -1\n"
+conf_err "invalid nodes" :2 'invalid nodes "0"' 'topo s2\nnodes 0\n'
+conf_err "invalid coords" :5 'invalid coords "1,x"' "${G}coords 1 x\n"
+conf_err "an unknown topology" :1 'unknown topology "ring"' "topo ring\n${G}"
+conf_err "a port number out of range" :5 'invalid port "port99"' "${G}port99 lo\n"
+conf_err "an invalid hello" :5 'invalid hello interval "1s"' "${G}hello 1s\n"
+conf_err "an invalid ip4" :6 'ip4 wants PREFIX/LEN, not "10.0.0.0"' "${G}dead 900\nip4 10.0.0.0\n"
+conf_err "an invalid ip6" :5 'the IPv6 prefix is a /96, not "fd00::/64"' "${G}ip6 fd00::/64\n"
+conf_err "a mode of another topology" :1 'unknown routing mode "paper" for topology s2' \
+	'mode paper\ntopo s2\nnodes 16\nn 2\nspaces 2\nid 3\nports lo lo\n'
+conf_err "the address, against the file's topology" '' 'invalid address "0:9.0"' \
+	'n 4\nk 2\naddr 0:9.0\nports lo lo\n'
+conf_err "a missing key" '' 'up: n, k, addr are required' 'n 4\naddr 0:0.0\nports lo lo\n'
+conf_err "no ports" '' 'up: no ports' 'n 4\nk 2\naddr 0:0.0\n'
+conf_err "a gap in the ports" '' 'up: port0 missing' 'n 4\nk 2\naddr 0:0.0\nport1 lo\n'
+printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
+rc "up: a port that never appears" 1 $D up dpx -c "$tmp/x.conf" -w 0
+has "up: ... is named" 'up dpx: port1 "dpctl-nosuch0" does not exist (waited 0 s)' "$tmp/err"
+rc "up: -w needs seconds" 2 $D up dpx -w soon
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,9 +5,11 @@
  * prefixes; and all of it away again.  What systemd's dpillar@.service runs.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <net/if.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
@@ -22,16 +24,20 @@
 #define CONF_WORDS 128		/* "KEY VALUE" pairs plus the device */
 #define CONF_LINE 512
 #define CONF_PATH (sizeof(CONF_DIR) + IFNAMSIZ + 8)
+/* How long "up" waits for its ports to appear (-w): udev names the NICs. */
+#define UP_WAIT_S 10
 
 const char up_help[] =
-	"dpctl up DEV [-c FILE]\n"
+	"dpctl up DEV [-c FILE] [-w SECONDS]\n"
 	"    create DEV from FILE (default " CONF_DIR "/DEV.conf), set its\n"
 	"    ports and DEV up, add this server's fabric IPv4 (/32) and IPv6\n"
 	"    (/128) addresses and the on-link routes of the fabric prefixes.\n"
 	"    FILE holds \"KEY VALUE\" lines: the arguments of \"dpctl link\n"
 	"    add\" (topo n k level nodes spaces seed coords addr port0 port1\n"
-	"    ... hello dead mode ip4 ip6), or \"ports IF IF ...\" (and\n"
-	"    \"coords C0 C1 ...\"); # starts a comment.  See dpctl(8).\n";
+	"    ... hello dead mode ip4 ip6 key6), or \"ports IF IF ...\" (and\n"
+	"    \"coords C0 C1 ...\"); # starts a comment.  A port that does not\n"
+	"    exist yet is waited for, up to SECONDS (default 10; 0: no wait).\n"
+	"    See dpctl(8).\n";
 
 const char down_help[] =
 	"dpctl down DEV [-c FILE]\n"
@@ -40,6 +46,7 @@ const char down_help[] =
 
 struct conf {
 	char *argv[CONF_WORDS];
+	unsigned int line[CONF_WORDS];	/* of each word, in the file */
 	int argc;
 	char *ports[DPILLAR_PORTS_MAX];
 	unsigned int nports;
@@ -67,7 +74,7 @@ static int conf_word(struct conf *c, const char *file, unsigned int line,
 		fprintf(stderr, "dpctl: %s:%u: too many settings\n", file, line);
 		return EXIT_USAGE;
 	}
-	c->argc++;
+	c->line[c->argc++] = line;
 	return 0;
 }
 
@@ -155,6 +162,98 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
 	}
 	fclose(f);
 	return err;
+}
+
+/*
+ * The words of @c checked as "link add" will take them, so that an error
+ * names the file and the line: each KEY VALUE on its own line (the key
+ * known, the value well formed; a routing mode by the file's topology),
+ * then the whole (what the topology needs, the address) naming the file.
+ * The ports are "link add"'s to check once they exist.
+ */
+static int conf_check(struct conf *c, const char *file)
+{
+	static const struct setting_attrs any = { 1, 2, 3, 4, 5, 6, 7 };
+	char where[PATH_MAX + 16];
+	char msg[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");
+	char *words[CONF_WORDS];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msg);
+	struct topo_args a;
+	int i, nwords = 0, ret = 0;
+	unsigned int p;
+
+	for (i = 1; i + 1 < c->argc && !ret; i += 2) {
+		char **kv = &c->argv[i];
+
+		snprintf(where, sizeof(where), "%s:%u", file, c->line[i]);
+		usage_where = where;
+		if (!strncmp(kv[0], "port", 4) && kv[0][4]) {
+			if (parse_u32(kv[0] + 4, &p) || p >= DPILLAR_PORTS_MAX)
+				ret = usage_error("invalid port \"%s\"", kv[0]);
+			continue;
+		}
+		ret = topo_args_parse("up", 2, kv, false, &a);
+		if (!ret && a.have_topo)
+			ops = a.ops;
+		words[nwords++] = kv[0];
+		words[nwords++] = kv[1];
+	}
+	for (i = 1; i + 1 < c->argc && !ret; i += 2) {
+		if (!is_setting(c->argv[i]))
+			continue;
+		snprintf(where, sizeof(where), "%s:%u", file, c->line[i]);
+		usage_where = where;
+		if (put_setting(nlh, &any, ops, c->argv[i], c->argv[i + 1]) ==
+		    EXIT_USAGE)
+			ret = EXIT_USAGE;
+	}
+	usage_where = file;
+	if (!ret)
+		ret = topo_args_parse("up", nwords, words, false, &a);
+	if (!ret && (a.given || c->nports)) {
+		ret = topo_args_check("up", &a, false);
+		for (p = 0; !ret && p < c->nports; p++)
+			if (!c->ports[p])
+				ret = usage_error("up: port%u missing", p);
+		if (!ret && !c->nports)
+			ret = usage_error("up: no ports (\"ports IF IF ...\")");
+	}
+	usage_where = NULL;
+	return ret;
+}
+
+/*
+ * Wait up to @secs for the ports of @c to exist: at boot the NICs may not
+ * be there, or not yet renamed by udev, when the unit runs.
+ */
+static int conf_wait_ports(const struct conf *c, const char *dev,
+			   unsigned int secs)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 }, now, end;
+	bool said = false;
+	unsigned int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += secs;
+	for (i = 0; i < c->nports; i++) {
+		while (!if_nametoindex(c->ports[i])) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > end.tv_sec ||
+			    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) {
+				fprintf(stderr, "dpctl: up %s: port%u \"%s\" does not exist (waited %u s)\n",
+					dev, i, c->ports[i], secs);
+				return EXIT_KERNEL;
+			}
+			if (!said) {
+				fprintf(stderr, "dpctl: up %s: waiting up to %u s for port%u \"%s\"\n",
+					dev, secs, i, c->ports[i]);
+				said = true;
+			}
+			nanosleep(&tick, NULL);
+		}
+	}
+	return 0;
 }
 
 /* IFF_UP on or off for @ifindex. */
@@ -272,9 +371,12 @@ static int do_down_dev(const char *dev)
 	return link_del(1, argv) ?: ret;
 }
 
-/* DEV [-c FILE]: both "up" and "down" take them (down ignores FILE). */
+/*
+ * DEV [-c FILE] [-w SECONDS]: both "up" and "down" take them (down ignores
+ * FILE and takes no -w: @wait NULL).
+ */
 static int updown_args(const char *what, int argc, char **argv,
-		       const char **dev, const char **file)
+		       const char **dev, const char **file, unsigned int *wait)
 {
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(argv[0], "-c") || matches(argv[0], "config")) {
@@ -282,6 +384,13 @@ static int updown_args(const char *what, int argc, char **argv,
 				return usage_error("%s: \"%s\" needs a file",
 						   what, argv[0]);
 			*file = *++argv;
+			argc--;
+		} else if (wait && (!strcmp(argv[0], "-w") ||
+				    matches(argv[0], "wait"))) {
+			if (argc < 2 || parse_u32(argv[1], wait) || *wait > 3600)
+				return usage_error("%s: \"%s\" needs seconds (0 to 3600)",
+						   what, argv[0]);
+			argv++;
 			argc--;
 		} else if (!*dev) {
 			*dev = argv[0];
@@ -300,12 +409,12 @@ int do_up(int argc, char **argv)
 {
 	char path[CONF_PATH];
 	const char *file = NULL, *dev = NULL;
-	unsigned int i, ifindex;
+	unsigned int i, ifindex, wait = UP_WAIT_S;
 	struct nl_ctx ctx;
 	struct conf *c;
 	int ret;
 
-	ret = updown_args("up", argc, argv, &dev, &file);
+	ret = updown_args("up", argc, argv, &dev, &file, &wait);
 	if (ret)
 		return ret;
 	if (!file) {
@@ -315,7 +424,8 @@ int do_up(int argc, char **argv)
 	c = malloc(sizeof(*c));
 	if (!c)
 		return EXIT_KERNEL;
-	ret = conf_read(c, dev, file);
+	ret = conf_read(c, dev, file) ?: conf_check(c, file) ?:
+	      conf_wait_ports(c, dev, wait);
 	if (ret)
 		goto out;
 	ret = link_add(c->argc, c->argv);
@@ -349,6 +459,6 @@ int do_down(int argc, char **argv)
 {
 	const char *file = NULL, *dev = NULL;
 
-	return updown_args("down", argc, argv, &dev, &file) ?:
+	return updown_args("down", argc, argv, &dev, &file, NULL) ?:
 	       do_down_dev(dev);
 }

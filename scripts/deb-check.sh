@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make deb, checked without installing anything: the packages build
+# (scripts/deb.sh), lintian finds no error and no warning in them (and
+# there are no overrides), dpillar-tools holds exactly what "make
+# install-tools PREFIX=/usr" installs with the paths filled in, its
+# programs print the version of the sources, dpillar-dkms holds the
+# module's sources and a postinst that hands them to DKMS, and DKMS
+# builds the packaged sources (extracted, in private trees:
+# scripts/dkms-check.sh --src) for the kernels given.
+#
+# Usage: scripts/deb-check.sh [KERNELRELEASE...]   (e.g. 6.12.117+deb12-amd64)
+# Last line "N passed, N failed"; exit status 1 if anything failed.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+. "$repo/scripts/check-lib.sh"
+scratch
+
+# The version the packages must have: the sources' (deb.sh's "+" for "-").
+v=$(sh scripts/version.sh)
+dv=$(echo "$v" | tr - +)
+if bash scripts/deb.sh "$tmp/out" >"$tmp/deb.log" 2>&1; then
+	ok "make deb: $(cd "$tmp/out" && echo *.deb)"
+else
+	ko "make deb"; cat "$tmp/deb.log"; finish
+fi
+tools=$(ls "$tmp"/out/dpillar-tools_"$dv"_*.deb 2>/dev/null)
+dkms=$(ls "$tmp"/out/dpillar-dkms_"$dv"_all.deb 2>/dev/null)
+[ -n "$tools" ] && [ -n "$dkms" ] && ok "both packages are version $dv" ||
+	{ ko "no dpillar-tools and dpillar-dkms of version $dv: $(ls "$tmp/out")"; finish; }
+
+# lintian on the .changes: the source package and both binaries.
+if [ -n "$(find debian -name '*lintian-overrides*')" ]; then
+	ko "lintian overrides in debian/: $(find debian -name '*lintian-overrides*')"
+fi
+if lintian --fail-on error,warning build/deb/*.changes >"$tmp/lintian" 2>&1; then
+	ok "lintian: no error, no warning$(grep -c '^[IP]:' "$tmp/lintian" | sed 's/^0$//; s/..*/ (& info)/')"
+else
+	ko "lintian:"; grep -v '^running with root' "$tmp/lintian"
+fi
+
+# dpillar-tools: what make install-tools installs, nothing more (but
+# /usr/share/doc), man pages compressed.
+make -s install-tools DESTDIR="$tmp/inst" PREFIX=/usr \
+	UNITDIR=/lib/systemd/system >"$tmp/inst.log" 2>&1 ||
+	{ ko "make install-tools DESTDIR=..."; cat "$tmp/inst.log"; }
+(cd "$tmp/inst" && find . ! -type d | sort) >"$tmp/want"
+dpkg-deb -x "$tools" "$tmp/tools"
+(cd "$tmp/tools" && find . ! -type d ! -path './usr/share/doc/*' |
+	sed 's|^\(./usr/share/man/.*\)\.gz$|\1|' | sort) >"$tmp/got"
+if cmp -s "$tmp/want" "$tmp/got"; then
+	ok "dpillar-tools holds the $(wc -l <"$tmp/want") files of make install-tools"
+else
+	ko "dpillar-tools differs from make install-tools (< install-tools, > package):"
+	diff "$tmp/want" "$tmp/got"
+fi
+[ -s "$tmp/tools/usr/share/doc/dpillar-tools/copyright" ] &&
+	ok "dpillar-tools: copyright" || ko "dpillar-tools: no copyright"
+T=$tmp/tools
+[ "$("$T/usr/sbin/dpctl" -V)" = "dpctl (dpillar) $v" ] && ok "packaged dpctl -V: $v" ||
+	ko "packaged dpctl -V: $("$T/usr/sbin/dpctl" -V), sources $v"
+[ "$("$T/usr/bin/dpsim" -V)" = "dpsim (dpillar) $v" ] && ok "packaged dpsim -V: $v" ||
+	ko "packaged dpsim -V: $("$T/usr/bin/dpsim" -V), sources $v"
+grep -qx 'ExecStart=/usr/sbin/dpctl up %i -w 30' "$T/lib/systemd/system/dpillar@.service" &&
+	ok "unit runs /usr/sbin/dpctl" || ko "unit's ExecStart is not /usr/sbin/dpctl"
+for h in if-pre-up.d if-post-down.d; do
+	f=$T/etc/network/$h/dpillar
+	[ -x "$f" ] && grep -q '/usr/sbin/dpctl ' "$f" && ! grep -q @SBINDIR@ "$f" &&
+		ok "ifupdown hook $h/dpillar runs /usr/sbin/dpctl" ||
+		ko "ifupdown hook $h/dpillar"
+	dpkg-deb -e "$tools" "$tmp/tools-ctl"
+	grep -qx "/etc/network/$h/dpillar" "$tmp/tools-ctl/conffiles" &&
+		ok "$h/dpillar is a conffile" || ko "$h/dpillar is no conffile"
+done
+
+# dpillar-dkms: the module's sources, dkms.conf, and the postinst.
+dpkg-deb -x "$dkms" "$tmp/dkms"
+dpkg-deb -e "$dkms" "$tmp/dkms-ctl"
+s=$(ls -d "$tmp"/dkms/usr/src/dpillar-* 2>/dev/null)
+missing=
+for f in dkms.conf Makefile Kbuild VERSION scripts/version.sh \
+	$(git ls-files net/dpillar include/uapi); do
+	[ -f "$s/$f" ] || missing="$missing $f"
+done
+[ -n "$s" ] && [ -z "$missing" ] && ok "dpillar-dkms: ${s#"$tmp/dkms"} holds the module's sources" ||
+	ko "dpillar-dkms lacks:${missing:- /usr/src/dpillar-*}"
+grep -q 'dkms' "$tmp/dkms-ctl/postinst" 2>/dev/null &&
+	ok "dpillar-dkms: postinst runs DKMS" || ko "dpillar-dkms: no DKMS in postinst"
+dpkg-deb -f "$dkms" Depends | grep -qw dkms && ok "dpillar-dkms depends on dkms" ||
+	ko "dpillar-dkms: Depends '$(dpkg-deb -f "$dkms" Depends)' lacks dkms"
+
+# DKMS builds what the package holds.
+if [ -n "$s" ]; then
+	bash scripts/dkms-check.sh --src "$s" "$@" >"$tmp/dkms.log" 2>&1
+	sed 's/^/dkms-check: /' "$tmp/dkms.log"
+	read -r np w1 nf w2 < <(tail -n 1 "$tmp/dkms.log")
+	[ "${w1:-}" = passed, ] && [ "${w2:-}" = failed ] &&
+		pass=$((pass + np)) fail=$((fail + nf)) ||
+		ko "dkms-check.sh: no closing line"
+fi
+finish
