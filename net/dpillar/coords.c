@@ -196,7 +196,8 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_lookup);
  * newest replaces what was cached.  Ignored unless in plan mode, for
  * another valid node, one coordinate per space.
  */
-void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n)
+void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
+		     bool replace)
 {
 	struct dp_coords_cache *c = &dp->coords;
 	unsigned long now = jiffies;
@@ -219,6 +220,7 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n)
 	e->n = n;
 	memcpy(e->x, x, n * sizeof(*x));
 	e->used = now;
+	e->learned = now;
 	spin_unlock_bh(&c->lock);
 	dp_count(dp, DP_STAT_COORDS_LEARNED);
 }
@@ -269,6 +271,7 @@ bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 	}
 	return dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_route);
 
 /*
  * struct dpillar_coords on the wire, the one codec of every frame that

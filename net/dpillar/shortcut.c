@@ -43,7 +43,6 @@
 /* Room for the Ethernet header and a lower device's own. */
 #define DP_SC_HEADROOM	(ETH_HLEN + 64)
 #define DP_SC_LEN	(DP_HDR_LEN + sizeof(struct dpillar_shortcut))
-#define DP_SC_NO_PORT	0xff
 
 bool dp_sc_type(u8 type)
 {
@@ -117,11 +116,31 @@ static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
 	return NULL;
 }
 
+/* A slot for a probe: a free or stale one, else the oldest. */
+static struct dp_sc_seen *dp_sc_seen_slot(struct dp_shortcuts *sc, u8 port,
+					  unsigned long now)
+{
+	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
+	struct dp_sc_seen *old = &sc->seen[0];
+	u32 i;
+
+	for (i = 0; i < DP_SC_SEEN; i++) {
+		struct dp_sc_seen *s = &sc->seen[i];
+
+		if (s->origin == DP_NODE_NONE ||
+		    !time_before(now, s->at + life))
+			return s;
+		if (time_before(s->at, old->at))
+			old = s;
+	}
+	return old;
+}
+
 static struct dp_sc_seen *dp_sc_remember(struct dp_shortcuts *sc,
 					 u32 origin, u32 target, u16 seq,
 					 u32 prev, u8 port, unsigned long now)
 {
-	struct dp_sc_seen *s = &sc->seen[sc->seen_next++ % DP_SC_SEEN];
+	struct dp_sc_seen *s = dp_sc_seen_slot(sc, port, now);
 
 	s->origin = origin;
 	s->target = target;
@@ -300,7 +319,7 @@ unlock:
  * a discovery for @dst waits for its reply or the rate limit says no.
  * BHs off, under rcu_read_lock.
  */
-void dp_sc_discover(struct dp_priv *dp, u32 dst)
+void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port)
 {
 	dp_sc_start(dp, dst, &dp->sc.discover_rs, DP_STAT_SC_DISCOVER);
 }
@@ -351,7 +370,7 @@ static void dp_sc_refresh_work(struct work_struct *work)
 	local_bh_disable();
 	rcu_read_lock();
 	for (i = 0; i < n; i++)
-		dp_sc_discover(dp, dst[i]);
+		dp_sc_discover(dp, dst[i], DP_SC_NO_PORT);
 	rcu_read_unlock();
 	local_bh_enable();
 	if (more)
@@ -371,6 +390,7 @@ void dp_sc_init(struct dp_priv *dp)
 	ratelimit_set_flags(&sc->flood_rs, RATELIMIT_MSG_ON_RELEASE);
 	ratelimit_state_init(&sc->resolve_rs, HZ, DP_SC_RESOLVE_BURST);
 	ratelimit_set_flags(&sc->resolve_rs, RATELIMIT_MSG_ON_RELEASE);
+	sc->budget_period = HZ;
 	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
 	dp_sc_clear(sc);
 }
@@ -439,7 +459,7 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 		return DP_STAT_MAX;	/* a copy that came a longer way */
 	if (target == dp->self) {
 		/* Where the reply will go: answer to the prober's place. */
-		dp_coords_learn(dp, origin, c->x, c->n);
+		dp_coords_learn(dp, origin, c->x, c->n, false);
 		mac = dp_neigh_mac(dp, port_idx, sender, &port);
 		if (!mac)
 			return DP_STAT_DROP_NONEIGH;
@@ -505,7 +525,7 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 		return DP_STAT_SC_BAD;	/* late, a second time, or forged */
 	dp_count(dp, DP_STAT_SC_LEARNED);
 	/* A server on the reply's way may send to the destination too. */
-	dp_coords_learn(dp, target, c->x, c->n);
+	dp_coords_learn(dp, target, c->x, c->n, true);
 	if (origin == dp->self) {
 		queue_delayed_work(system_power_efficient_wq, &sc->refresh,
 				   msecs_to_jiffies(DP_SC_REFRESH_MS));
