@@ -19,7 +19,8 @@
  * does not make it younger, one of DP_COORDS_REFRESH_MS or older starts a
  * resolution in the background (whose reply replaces it), and an older
  * one than DP_COORDS_LIFE_MS is gone.  A probe's coordinates only fill a
- * free place: they never replace a live entry (a reply's do).
+ * free place, never replace a live entry (a reply's do), and count as
+ * learned DP_COORDS_REFRESH_MS ago: their first use resolves them again.
  */
 #ifndef _DPILLAR_COORDS_H
 #define _DPILLAR_COORDS_H
@@ -31,8 +32,8 @@
 
 #define DP_COORDS_CACHE		128	/* coordinates cached per device */
 #define DP_COORDS_IDLE_MS	60000	/* an entry unused this long is gone */
-#define DP_COORDS_LIFE_MS	10000	/* an entry learned this long ago too */
-#define DP_COORDS_REFRESH_MS	5000	/* resolved again when used this old */
+#define DP_COORDS_LIFE_MS	30000	/* an entry learned this long ago too */
+#define DP_COORDS_REFRESH_MS	20000	/* resolved again when used this old */
 #define DP_COORDS_BUCKETS	64	/* hash chains (power of two) */
 #define DP_COORDS_NIL		0xff	/* end of a chain, a free slot's link */
 
