@@ -41,6 +41,11 @@
 #  - route get's first hop (all a plan-mode node can compute) and route
 #    trace's path equal "dpsim pairs --plan" (the kernel's routing core
 #    on the plan's table) for every pair;
+#  - a hostile neighbour (dp_s2flood.py) poisons a node's coordinates
+#    of another, gone within 5 s, then floods it with shortcut probes
+#    and DATA frames with forged coordinates at its full rate while it
+#    pings every node: every pair resolves and delivers, the budgets per
+#    neighbour count the flood (s2_flood);
 #  - with DPILLAR_S2_FRAME_FUZZ_SECS (default 0: not; make fuzz-frames),
 #    dpillar_data.sh's frame fuzzing into every port from its far end, the
 #    coordinates and discovery parsers included: no splat, every drop of
@@ -712,6 +717,112 @@ s2_plan_stuck() {
 	return 1
 }
 
+# s2_flood: a hostile neighbour A (selftests/dp_s2flood.py, from its own
+# port on the plan's first cable) against the node V at the other end.
+# First it poisons V's coordinates of a node X 3 or more hops away (a
+# probe for V naming X, with other coordinates; V's dp0 went down and up
+# just before, so nothing was cached): route get from V to X gives
+# dpsim's first hop again within 5 s: a probe's coordinates are resolved
+# again at their first use (dpillar.rst, "Resolving coordinates"; unused,
+# they go DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS = 10 s after).
+# Then it floods V at its full rate (probes for others with fresh
+# (origin, seq), probes for V from random origins, DATA frames with
+# forged coordinates) for DPILLAR_S2_FLOOD_SECS (default 6) while V,
+# whose cache is still nearly empty, pings every other node 4 times a
+# second: every pair keeps resolving and delivering (at least half of
+# its pings, 80% of all), and V's per-neighbour budgets counted the
+# flood.  The figures are printed.
+s2_flood() {
+	local a=${CABLES[0]% *} b=${CABLES[0]#* } ai v x want nfar got first rc=0
+	local d n t0 sent=0 recv=0 tx rx line secs=${DPILLAR_S2_FLOOD_SECS:-6}
+	local -A c0=() c1=()
+	local -a pids=()
+	ai=${a%/*} v=${b%/*}
+	# X, its first hop from V (dpsim), and how many nodes are 3 or more
+	# hops from V: only those need resolving (the others' coordinates
+	# come in Hellos).
+	read -r x want nfar < <("$DPSIM" pairs "${OPTS[@]}" | awk -v v="$v" -v a="$ai" \
+		'$1 == v && $4 > 2 { far++; if (x == "" && $2 != a) { split($5, h, ","); x = $2; w = h[1] "," h[2] } }
+		END { print (x == "" ? "-" : x), (w == "" ? "-" : w), far + 0 }')
+	[ "$x" != - ] || x=''
+	local tg="p${a#*/}@s2-$ai=s2-$v:p${b#*/}:$v"
+	local -a fl=(python3 -S -E "$DP_SELFTESTS/dp_s2flood.py" --self "$ai"
+		     --nodes "$N" --spaces "$L")
+	# counters ARRAY: V's ethtool -S dp0 into the associative ARRAY
+	counters() {
+		local -n arr=$1
+		local k n
+		while read -r k n; do
+			arr[${k%:}]=$n
+		done < <(ip netns exec "s2-$v" ethtool -S dp0 | awk '$1 ~ /:$/')
+	}
+	delta() { echo $(( ${c1[$1]:-0} - ${c0[$1]:-0} )); }
+	# V forgets every coordinate and shortcut (dp0 down empties them).
+	ip -n "s2-$v" link set dp0 down && ip -n "s2-$v" -b - <<-EOF2 || return 1
+	link set dp0 up
+	addr replace ${IP4[$v]}/32 dev dp0
+	route replace 10.0.0.0/8 dev dp0
+	addr replace ${IP6[$v]}/128 dev dp0 nodad
+	route replace fd64:7069:6c6c:6172::/96 dev dp0
+	EOF2
+	wait_for 10 "$DPCTL" -n "s2-$v" route get "$ai" dev dp0 > /dev/null 2>&1 ||
+		{ echo "V=$v hears no neighbour A=$ai"; return 1; }
+	if [ -n "$x" ]; then
+		counters c0
+		"${fl[@]}" --poison "$x" "$tg" > /dev/null || return 1
+		t0=$(date +%s%N)
+		counters c1
+		echo "A=$ai poisoned V=$v's coordinates of X=$x (coords_learned +$(delta coords_learned))"
+		[ "$(delta coords_learned)" = 1 ] || rc=1
+		first=$("$DPCTL" -n "s2-$v" -j route get "$x" dev dp0 2>/dev/null | dpctl_paths)
+		right() {
+			got=$("$DPCTL" -n "s2-$v" -j route get "$x" dev dp0 2>/dev/null | dpctl_paths)
+			[ "$got" = "$want" ]
+		}
+		if wait_for 5 right; then
+			echo "route get $v -> $x: $first when poisoned, dpsim's $want after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+		else
+			echo "route get $v -> $x: $got 5 s after the poisoning, dpsim $want"
+			rc=1
+		fi
+	else
+		echo "no node 3 or more hops from $v: no poisoning"
+	fi
+	counters c0
+	"${fl[@]}" --secs $((secs + 3)) "$tg" > "$S2_TMP/flood" 2>&1 &
+	pids+=($!)
+	# A python start costs seconds in a TCG guest.
+	sleep 2
+	for ((d = 0; d < N; d++)); do
+		[ "$d" = "$v" ] && continue
+		ip netns exec "s2-$v" ping -q -n -c $((4 * secs)) -i 0.25 -W 1 \
+			"${IP4[$d]}" > "$S2_TMP/ping.$d" 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	counters c1
+	line=''
+	for ((d = 0; d < N; d++)); do
+		[ "$d" = "$v" ] && continue
+		read -r tx rx < <(awk '/transmitted/ { print $1, $4 }' "$S2_TMP/ping.$d")
+		sent=$((sent + ${tx:-0})) recv=$((recv + ${rx:-0}))
+		line+=" $d:${rx:-0}/${tx:-0}"
+		[ $((2 * ${rx:-0})) -ge "${tx:-1}" ] || rc=1
+	done
+	echo "A: $(cat "$S2_TMP/flood")"
+	echo "V=$v pinged ($nfar nodes 3 or more hops away), delivered/sent:$line; all $recv/$sent"
+	for n in coords_resolve coords_learned tx_resolving shortcut_discover \
+		shortcut_neigh_limit shortcut_reply_limit shortcut_limit coords_expired; do
+		echo -n "$n +$(delta $n) "
+	done
+	echo
+	[ $((5 * recv)) -ge $((4 * sent)) ] || rc=1
+	[ "$nfar" = 0 ] || [ "$(delta coords_resolve)" -gt 0 ] || rc=1
+	[ "$(delta shortcut_neigh_limit)" -gt 0 ] || rc=1
+	[ "$(delta shortcut_reply_limit)" -gt 0 ] || rc=1
+	return $rc
+}
+
 # s2_plan_case M: the plan-mode checks of a size ...:plan:M.
 s2_plan_case() {
 	local m=$1
@@ -731,6 +842,8 @@ s2_plan_case() {
 	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: route get's first hop and route trace's path equal dpsim's on the plan" \
 		s2_plan_routes
+	run_test "$NAME: a hostile neighbour's poisoned coordinates are gone within 5 s, its flood of probes and forged frames leaves every pair resolving and delivering" \
+		s2_flood
 	if [ "${DPILLAR_S2_FRAME_FUZZ_SECS:-0}" != 0 ]; then
 		local fzmark
 		fzmark=$(dmesg_mark)
