@@ -152,14 +152,20 @@ s2_dp0() {
 			nodes "${IDS:-$N}" n "$P" spaces "$L" seed "$S" \
 			${COORDS[$a]:+coords ${COORDS[$a]}} id "$a" $ports \
 			hello "$HELLO" dead "$DEAD" || return 1
-		ip -n "s2-$a" -b - <<-EOF2 || return 1
-		link set dp0 up
-		addr add ${IP4[$a]}/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		addr add ${IP6[$a]}/128 dev dp0 nodad
-		route add fd64:7069:6c6c:6172::/96 dev dp0
-		EOF2
+		s2_up "$a" add || return 1
 	done
+}
+
+# s2_up ID VERB: node ID's dp0 up, its addresses and routes VERB'd (add;
+# replace when they may still be there).
+s2_up() {
+	ip -n "s2-$1" -b - <<-EOF2
+	link set dp0 up
+	addr $2 ${IP4[$1]}/32 dev dp0
+	route $2 10.0.0.0/8 dev dp0
+	addr $2 ${IP6[$1]}/128 dev dp0 nodad
+	route $2 fd64:7069:6c6c:6172::/96 dev dp0
+	EOF2
 }
 
 # s2_routes: under each rule, dpctl route get equals dpsim's path for
@@ -758,13 +764,7 @@ s2_flood() {
 	}
 	delta() { echo $(( ${c1[$1]:-0} - ${c0[$1]:-0} )); }
 	# V forgets every coordinate and shortcut (dp0 down empties them).
-	ip -n "s2-$v" link set dp0 down && ip -n "s2-$v" -b - <<-EOF2 || return 1
-	link set dp0 up
-	addr replace ${IP4[$v]}/32 dev dp0
-	route replace 10.0.0.0/8 dev dp0
-	addr replace ${IP6[$v]}/128 dev dp0 nodad
-	route replace fd64:7069:6c6c:6172::/96 dev dp0
-	EOF2
+	{ ip -n "s2-$v" link set dp0 down && s2_up "$v" replace; } || return 1
 	wait_for 10 "$DPCTL" -n "s2-$v" route get "$ai" dev dp0 > /dev/null 2>&1 ||
 		{ echo "V=$v hears no neighbour A=$ai"; return 1; }
 	if [ -n "$x" ]; then
