@@ -19,7 +19,10 @@ checks of a live neighbour (dpillar.rst, "Shortcut discovery").
                 random coordinates (to stop at a local minimum and start
                 a discovery)
   --poison ORIGIN  instead: one SHORTCUT_PROBE for NODE naming ORIGIN,
-                with coordinates that are not ORIGIN's, and exit
+                with the coordinates of --coords (default random ones),
+                and exit
+  --coords C0,C1,...  the poison's coordinates (another node's, so that
+                routing toward them visibly goes elsewhere)
   --self ID     the sender's node id (required)
   --nodes N     node ids 0..N-1 (default 16)
   --spaces L    coordinates per node (default 2)
@@ -46,8 +49,8 @@ def coords(r, n):
 
 
 def main():
-    opts = {"--secs": "5", "--poison": "", "--self": "", "--nodes": "16",
-            "--spaces": "2", "--seed": "1"}
+    opts = {"--secs": "5", "--poison": "", "--coords": "", "--self": "",
+            "--nodes": "16", "--spaces": "2", "--seed": "1"}
     args = sys.argv[1:]
     while args and args[0] in opts:
         opts[args[0]] = args[1]
@@ -64,14 +67,16 @@ def main():
     def node():
         return r.randrange(nodes)
 
-    def probe(origin, target, seq):
+    def probe(origin, target, seq, x=b""):
         return eth + HDR.pack(1, T_SC_PROBE, TTL, 0, 0, seq, origin, target,
                               NODE_NONE) + SC.pack(me, 1, bytes(3)) + \
-            coords(r, spaces)
+            (x or coords(r, spaces))
 
     if opts["--poison"]:
+        x = [int(c) for c in opts["--coords"].split(",") if c]
+        x = struct.pack("!B3x%dI" % len(x), len(x), *x) if x else b""
         tg["sock"].send(probe(int(opts["--poison"]), victim,
-                              r.getrandbits(16)))
+                              r.getrandbits(16), x))
         print("sent 1 frames in 0 s: 0/s")
         return 0
     data_ip = bytes([0x45]) + bytes(19)
