@@ -84,7 +84,7 @@ def main():
     start = time.monotonic()
     end = start + float(opts["--secs"])
     while time.monotonic() < end:
-        for _ in range(64):
+        for _ in range(8):
             seq = (seq + 1) & 0xFFFF
             k = sent % 3
             if k == 0:

@@ -762,7 +762,7 @@ s2_flood() {
 		[ -n "$x" ] && [ "$d" != "$v" ] && [ "${hop[$d]}" != "${hop[$x]}" ] &&
 			y=$d && break
 	done
-	want=${hop[$x]:-}
+	[ -z "$x" ] || want=${hop[$x]}
 	local tg="p${a#*/}@s2-$ai=s2-$v:p${b#*/}:$v"
 	local -a fl=(python3 -S -E "$DP_SELFTESTS/dp_s2flood.py" --self "$ai"
 		     --nodes "$N" --spaces "$L")
@@ -809,7 +809,7 @@ s2_flood() {
 		echo "no node 3 or more hops from $v: no poisoning"
 	fi
 	counters c0
-	"${fl[@]}" --secs $((secs + 5)) "$tg" > "$S2_TMP/flood" 2>&1 &
+	"${fl[@]}" --secs $((secs + 3)) "$tg" > "$S2_TMP/flood" 2>&1 &
 	fpid=$!
 	# A python start costs seconds in a TCG guest.
 	sleep 2
@@ -846,9 +846,16 @@ s2_flood() {
 	done
 	echo
 	[ $((5 * recv)) -ge $((4 * sent)) ] || rc=1
-	[ "$(delta shortcut_neigh_limit)" -gt 0 ] || rc=1
-	[ "$(delta shortcut_reply_limit)" -gt 0 ] || rc=1
 	[ "$(delta shortcut_limit)" = 0 ] || rc=1
+	# A third of the frames of each kind: were the budgets reached?  (A
+	# debug kernel under TCG takes some frames a second, not thousands.)
+	read -r _ n _ < "$S2_TMP/flood"
+	if [ $((n / 3)) -gt $(((secs + 3) * 2 * 50)) ]; then
+		[ "$(delta shortcut_neigh_limit)" -gt 0 ] || rc=1
+		[ "$(delta shortcut_reply_limit)" -gt 0 ] || rc=1
+	else
+		echo "$n frames: too few to reach the budgets per neighbour"
+	fi
 	echo "$((SECONDS - began)) s"
 	return $rc
 }
