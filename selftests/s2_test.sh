@@ -45,6 +45,12 @@
 #    plan-mode size captures frames of every type at a source and a
 #    destination into $DPILLAR_OUT/s2-capture, which make check decodes
 #    with tshark (scripts/capture-check.py);
+#  - a hostile neighbour (dp_s2flood.py) poisons a node's coordinates
+#    of another, gone within 5 s, then floods it with shortcut probes
+#    and DATA frames with forged coordinates at its full rate while it
+#    empties its caches, resolves and pings every node: every pair
+#    resolves and delivers, the budgets per neighbour count the flood
+#    and the node's own flood budget is untouched (s2_flood);
 #  - with DPILLAR_S2_FRAME_FUZZ_SECS (default 0: not; make fuzz-frames),
 #    dpillar_data.sh's frame fuzzing into every port from its far end, the
 #    coordinates and discovery parsers included: no splat, every drop of
@@ -142,14 +148,20 @@ s2_dp0() {
 			nodes "${IDS:-$N}" n "$P" spaces "$L" seed "$S" \
 			${COORDS[$a]:+coords ${COORDS[$a]}} id "$a" $ports \
 			hello "$HELLO" dead "$DEAD" || return 1
-		ip -n "s2-$a" -b - <<-EOF2 || return 1
-		link set dp0 up
-		addr add ${IP4[$a]}/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		addr add ${IP6[$a]}/128 dev dp0 nodad
-		route add fd64:7069:6c6c:6172::/96 dev dp0
-		EOF2
+		s2_up "$a" add || return 1
 	done
+}
+
+# s2_up ID VERB: node ID's dp0 up, its addresses and routes VERB'd (add;
+# replace when they may still be there).
+s2_up() {
+	ip -n "s2-$1" -b - <<-EOF2
+	link set dp0 up
+	addr $2 ${IP4[$1]}/32 dev dp0
+	route $2 10.0.0.0/8 dev dp0
+	addr $2 ${IP6[$1]}/128 dev dp0 nodad
+	route $2 fd64:7069:6c6c:6172::/96 dev dp0
+	EOF2
 }
 
 # s2_routes: under each rule, dpctl route get equals dpsim's path for
@@ -790,6 +802,142 @@ s2_capture() {
 	return $rc
 }
 
+# s2_flood: a hostile neighbour A (selftests/dp_s2flood.py, from its own
+# port on the plan's first cable) against the node V at the other end.
+# First it poisons V's coordinates of a node X 3 or more hops away with
+# those of a node Y whose first hop from V is another (a probe for V
+# naming X; V's dp0 went down and up just before, so nothing was
+# cached): route get from V to X gives dpsim's first hop again within
+# 5 s (a probe's coordinates are resolved again at their first use,
+# dpillar.rst "Resolving coordinates"; unused, they go DP_COORDS_LIFE_MS
+# - DP_COORDS_REFRESH_MS = 10 s after).  Then it floods V at its full
+# rate for DPILLAR_S2_FLOOD_SECS (default 6): probes for others with
+# fresh (origin, seq), probes for V from random origins, DATA frames
+# with forged coordinates.  Meanwhile V's dp0 goes down and up again
+# (its caches emptied under the flood): V resolves every node 3 or more
+# hops away (route get's first hop is dpsim's within 5 s) and pings
+# every other node 4 times a second: each pair delivers at least half
+# its pings, all of them 80%; V's per-neighbour budgets counted the
+# flood, and the node's own flood budget was not touched
+# (shortcut_limit +0).  The figures are printed.
+s2_flood() {
+	local a=${CABLES[0]% *} b=${CABLES[0]#* } ai v x y want nfar got first
+	local d n t0 sent=0 recv=0 tx rx line secs=${DPILLAR_S2_FLOOD_SECS:-6}
+	local began=$SECONDS rc=0 fpid
+	local -A c0=() c1=() hop=()
+	local -a pids=() far=()
+	ai=${a%/*} v=${b%/*}
+	# dpsim's first hop from V to each node; those 3 or more hops away
+	# (only they need resolving: the others' coordinates come in Hellos).
+	while read -r d n got; do
+		hop[$d]=$got
+		[ "$n" -gt 2 ] && far+=("$d")
+	done < <("$DPSIM" pairs "${OPTS[@]}" | awk -v v="$v" \
+		'$1 == v { split($5, h, ","); print $2, $4, h[1] "," h[2] }')
+	nfar=${#far[@]}
+	for d in "${far[@]}"; do [ "$d" != "$ai" ] && x=$d && break; done
+	for ((d = 0; d < N; d++)); do
+		[ -n "$x" ] && [ "$d" != "$v" ] && [ "${hop[$d]}" != "${hop[$x]}" ] &&
+			y=$d && break
+	done
+	[ -z "$x" ] || want=${hop[$x]}
+	local tg="p${a#*/}@s2-$ai=s2-$v:p${b#*/}:$v"
+	local -a fl=(python3 -S -E "$DP_SELFTESTS/dp_s2flood.py" --self "$ai"
+		     --nodes "$N" --spaces "$L")
+	# counters ARRAY: V's ethtool -S dp0 into the associative ARRAY
+	counters() {
+		local -n arr=$1
+		local k n
+		while read -r k n; do
+			arr[${k%:}]=$n
+		done < <(ip netns exec "s2-$v" ethtool -S dp0 | awk '$1 ~ /:$/')
+	}
+	delta() { echo $(( ${c1[$1]:-0} - ${c0[$1]:-0} )); }
+	# V forgets every coordinate and shortcut (dp0 down empties them),
+	# then hears its neighbours again.
+	v_reset() {
+		{ ip -n "s2-$v" link set dp0 down && s2_up "$v" replace; } || return 1
+		wait_for 10 "$DPCTL" -n "s2-$v" route get "$ai" dev dp0 > /dev/null 2>&1 ||
+			{ echo "V=$v hears no neighbour A=$ai"; return 1; }
+	}
+	# right D...: route get from V gives dpsim's first hop to each D
+	right() {
+		local d
+		for d; do
+			got=$("$DPCTL" -n "s2-$v" -j route get "$d" dev dp0 2>/dev/null | dpctl_paths)
+			[ "$got" = "${hop[$d]}" ] || return 1
+		done
+	}
+	v_reset || return 1
+	if [ -n "$y" ]; then
+		counters c0
+		"${fl[@]}" --poison "$x" --coords "${COORDS[$y]}" "$tg" > /dev/null || return 1
+		counters c1
+		first=$("$DPCTL" -n "s2-$v" -j route get "$x" dev dp0 2>/dev/null | dpctl_paths)
+		t0=${EPOCHREALTIME//[.,]/}
+		echo "A=$ai poisoned V=$v's coordinates of X=$x with Y=$y's (coords_learned +$(delta coords_learned)): route get $first, to Y's first hop ${hop[$y]}"
+		[ "$(delta coords_learned)" = 1 ] || rc=1
+		if wait_for 5 right "$x"; then
+			echo "route get $v -> $x: dpsim's $want after $(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 )) ms"
+		else
+			echo "route get $v -> $x: $got 5 s after the poisoning, dpsim $want"
+			rc=1
+		fi
+	else
+		echo "no node 3 or more hops from $v: no poisoning"
+	fi
+	counters c0
+	"${fl[@]}" --secs $((secs + 3)) "$tg" > "$S2_TMP/flood" 2>&1 &
+	fpid=$!
+	# A python start costs seconds in a TCG guest.
+	sleep 2
+	v_reset || rc=1
+	for ((d = 0; d < N; d++)); do
+		[ "$d" = "$v" ] && continue
+		ip netns exec "s2-$v" ping -q -n -c $((4 * secs)) -i 0.25 -W 1 \
+			"${IP4[$d]}" > "$S2_TMP/ping.$d" 2>&1 &
+		pids+=($!)
+	done
+	t0=${EPOCHREALTIME//[.,]/}
+	if wait_for 5 right "${far[@]}"; then
+		echo "V=$v resolved its $nfar nodes 3 or more hops away under the flood in $(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 )) ms"
+	else
+		echo "V=$v under the flood: route get to ${far[*]} not all dpsim's after 5 s (last: $got)"
+		rc=1
+	fi
+	wait "${pids[@]}"
+	counters c1
+	wait "$fpid"
+	line=''
+	for ((d = 0; d < N; d++)); do
+		[ "$d" = "$v" ] && continue
+		read -r tx rx < <(awk '/transmitted/ { print $1, $4 }' "$S2_TMP/ping.$d")
+		sent=$((sent + ${tx:-0})) recv=$((recv + ${rx:-0}))
+		line+=" $d:${rx:-0}/${tx:-0}"
+		[ $((2 * ${rx:-0})) -ge "${tx:-1}" ] || rc=1
+	done
+	echo "A: $(cat "$S2_TMP/flood")"
+	echo "V=$v pinged, delivered/sent:$line; all $recv/$sent"
+	for n in coords_resolve coords_learned tx_resolving shortcut_discover \
+		shortcut_neigh_limit shortcut_reply_limit shortcut_limit coords_expired; do
+		echo -n "$n +$(delta $n) "
+	done
+	echo
+	[ $((5 * recv)) -ge $((4 * sent)) ] || rc=1
+	[ "$(delta shortcut_limit)" = 0 ] || rc=1
+	# A third of the frames of each kind: were the budgets reached?  (A
+	# debug kernel under TCG takes some frames a second, not thousands.)
+	read -r _ n _ < "$S2_TMP/flood"
+	if [ $((n / 3)) -gt $(((secs + 3) * 2 * 50)) ]; then
+		[ "$(delta shortcut_neigh_limit)" -gt 0 ] || rc=1
+		[ "$(delta shortcut_reply_limit)" -gt 0 ] || rc=1
+	else
+		echo "$n frames: too few to reach the budgets per neighbour"
+	fi
+	echo "$((SECONDS - began)) s"
+	return $rc
+}
+
 # s2_plan_case M: the plan-mode checks of a size ...:plan:M.
 s2_plan_case() {
 	local m=$1
@@ -814,6 +962,8 @@ s2_plan_case() {
 	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: route get's first hop and route trace's path equal dpsim's on the plan" \
 		s2_plan_routes
+	V=1 run_test "$NAME: a hostile neighbour's poisoned coordinates are gone within 5 s, its flood of probes and forged frames leaves every pair resolving and delivering" \
+		s2_flood
 	if [ "${DPILLAR_S2_FRAME_FUZZ_SECS:-0}" != 0 ]; then
 		local fzmark
 		fzmark=$(dmesg_mark)

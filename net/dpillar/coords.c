@@ -15,8 +15,9 @@
  * dpillar_coords, from a live neighbour): it is used to address frames,
  * never to route them through this node or to decide who is a neighbour.
  * A wrong entry misdirects the packets of this node to that destination
- * (routing drops them, the TTL bounds them) until it ages out or a newer
- * discovery replaces it.
+ * (routing drops them, the TTL bounds them) until a newer discovery
+ * replaces it, DP_COORDS_REFRESH_MS after its learning when it is used,
+ * or it is forgotten, DP_COORDS_LIFE_MS after (coords.h).
  */
 
 #include <linux/hash.h>
@@ -50,6 +51,13 @@ static bool dp_coords_idle(const struct dp_coords_ent *e, unsigned long now)
 	return time_after_eq(now, e->used + msecs_to_jiffies(DP_COORDS_IDLE_MS));
 }
 
+/* Learned DP_COORDS_LIFE_MS ago or more: forgotten, used or not. */
+static bool dp_coords_old(const struct dp_coords_ent *e, unsigned long now)
+{
+	return time_after_eq(now,
+			     e->learned + msecs_to_jiffies(DP_COORDS_LIFE_MS));
+}
+
 static struct dp_coords_ent *dp_coords_find(struct dp_coords_cache *c,
 					    u32 node)
 {
@@ -79,7 +87,10 @@ static void dp_coords_unlink(struct dp_coords_cache *c,
 	e->next = DP_COORDS_NIL;
 }
 
-/* A slot for a node not cached: a free one, else an idle one, else the LRU. */
+/*
+ * A slot for a node not cached: a free one, else an idle or old one, else
+ * the LRU.
+ */
 static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
 					      unsigned long now)
 {
@@ -91,7 +102,7 @@ static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
 
 		if (e->node == DP_NODE_NONE)
 			return e;
-		if (dp_coords_idle(e, now)) {
+		if (dp_coords_idle(e, now) || dp_coords_old(e, now)) {
 			old = e;
 			break;
 		}
@@ -104,27 +115,44 @@ static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
 
 /*
  * The coordinates of @node from the cache only, into @x (room for
- * DP_COORDS_MAX): true when cached, for the device's spaces, and not idle.
+ * DP_COORDS_MAX): true when cached, for the device's spaces, neither idle
+ * nor old (an old entry is gone, counted coords_expired).  *@refresh
+ * says it is DP_COORDS_REFRESH_MS old: time to resolve it again.  A hit
+ * makes it recently used, never younger.
  */
-bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x)
+static bool dp_coords_get(struct dp_priv *dp, u32 node, u32 *x,
+			  bool *refresh)
 {
+	unsigned long fresh = msecs_to_jiffies(DP_COORDS_REFRESH_MS);
 	struct dp_coords_cache *c = &dp->coords;
 	u32 n = dp->topo.p.ncoords;
 	unsigned long now = jiffies;
 	struct dp_coords_ent *e;
-	bool ok = false;
+	bool ok = false, expired = false;
 
+	*refresh = false;
 	spin_lock_bh(&c->lock);
 	e = dp_coords_find(c, node);
-	if (e && dp_coords_idle(e, now)) {
+	if (e && (dp_coords_idle(e, now) || dp_coords_old(e, now))) {
+		expired = !dp_coords_idle(e, now);
 		dp_coords_unlink(c, e);
 	} else if (e && e->n == n) {
 		memcpy(x, e->x, n * sizeof(*x));
 		e->used = now;
+		*refresh = time_after_eq(now, e->learned + fresh);
 		ok = true;
 	}
 	spin_unlock_bh(&c->lock);
+	if (expired)
+		dp_count(dp, DP_STAT_COORDS_EXPIRED);
 	return ok;
+}
+
+bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x)
+{
+	bool refresh;
+
+	return dp_coords_get(dp, node, x, &refresh);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_cached);
 
@@ -171,15 +199,15 @@ static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
 }
 
 /*
- * The coordinates of @node (S2 plan mode) into @x, room for
- * DP_COORDS_MAX, dp->topo.p.ncoords of them: ours, a live neighbour's or
- * a 2-hop neighbour's as their Hellos gave them, else the cache's.  False
- * when none of them knows, or not in plan mode.  BHs off, under RCU.
+ * dp_coords_lookup(), and *@refresh when the answer is the cache's and
+ * DP_COORDS_REFRESH_MS old.
  */
-bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x)
+static bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x,
+			       bool *refresh)
 {
 	const struct dp_topo *t = &dp->topo;
 
+	*refresh = false;
 	if (!dp_s2_plan_mode(t) || t->p.ncoords > DP_COORDS_MAX ||
 	    !dp_addr_valid(t, node))
 		return false;
@@ -187,16 +215,34 @@ bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x)
 		memcpy(x, t->p.coords, t->p.ncoords * sizeof(*x));
 		return true;
 	}
-	return dp_coords_neigh(dp, node, x) || dp_coords_cached(dp, node, x);
+	return dp_coords_neigh(dp, node, x) ||
+	       dp_coords_get(dp, node, x, refresh);
+}
+
+/*
+ * The coordinates of @node (S2 plan mode) into @x, room for
+ * DP_COORDS_MAX, dp->topo.p.ncoords of them: ours, a live neighbour's or
+ * a 2-hop neighbour's as their Hellos gave them, else the cache's.  False
+ * when none of them knows, or not in plan mode.  BHs off, under RCU.
+ */
+bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x)
+{
+	bool refresh;
+
+	return dp_coords_find_any(dp, node, x, &refresh);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_lookup);
 
 /*
- * Cache @n coordinates @x of @node, learned from a discovery frame: the
- * newest replaces what was cached.  Ignored unless in plan mode, for
- * another valid node, one coordinate per space.
+ * Cache @n coordinates @x of @node, learned from a discovery frame: when
+ * @replace (a reply's, which its destination wrote) the newest replaces
+ * what was cached; else (a probe's, whose origin any neighbour can name)
+ * only a free place is filled, a live entry kept.  Ignored unless in plan
+ * mode, for another valid node, one coordinate per space.  A probe's
+ * count as learned DP_COORDS_REFRESH_MS ago.
  */
-void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n)
+void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
+		     bool replace)
 {
 	struct dp_coords_cache *c = &dp->coords;
 	unsigned long now = jiffies;
@@ -209,6 +255,10 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n)
 		return;
 	spin_lock_bh(&c->lock);
 	e = dp_coords_find(c, node);
+	if (e && !replace && !dp_coords_idle(e, now) && !dp_coords_old(e, now)) {
+		spin_unlock_bh(&c->lock);
+		return;
+	}
 	if (!e) {
 		e = dp_coords_victim(c, now);
 		h = dp_coords_hash(node);
@@ -219,6 +269,13 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n)
 	e->n = n;
 	memcpy(e->x, x, n * sizeof(*x));
 	e->used = now;
+	/*
+	 * A probe's are due for their refresh at once: the first send to
+	 * @node uses them and resolves them again, so that what a forged
+	 * probe put here lasts one discovery's round trip from its first
+	 * use, DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS unused.
+	 */
+	e->learned = replace ? now : now - msecs_to_jiffies(DP_COORDS_REFRESH_MS);
 	spin_unlock_bh(&c->lock);
 	dp_count(dp, DP_STAT_COORDS_LEARNED);
 }
@@ -261,14 +318,23 @@ bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 		     bool resolve)
 {
 	u32 x[DP_COORDS_MAX];
+	bool refresh;
 
-	if (!dp_coords_lookup(dp, st->dst, x)) {
+	if (!dp_coords_find_any(dp, st->dst, x, &refresh)) {
 		if (resolve)
 			dp_coords_resolve(dp, st->dst);
 		return false;
 	}
+	/*
+	 * Resolved again in the background before it is forgotten: its
+	 * reply replaces what a forged frame may have put there, and sends
+	 * carry on meanwhile.
+	 */
+	if (refresh && resolve)
+		dp_coords_resolve(dp, st->dst);
 	return dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_route);
 
 /*
  * struct dpillar_coords on the wire, the one codec of every frame that

@@ -13,7 +13,14 @@
  *
  * The cache holds DP_COORDS_CACHE entries whatever the fabric's size: an
  * entry unused for DP_COORDS_IDLE_MS is forgotten, and a new one takes the
- * place of the least recently used.
+ * place of the least recently used.  What the wire teaches may be forged
+ * (any neighbour can send a probe naming any origin), so an entry lives
+ * DP_COORDS_LIFE_MS from its learning however much it is used: a lookup
+ * does not make it younger, one of DP_COORDS_REFRESH_MS or older starts a
+ * resolution in the background (whose reply replaces it), and an older
+ * one than DP_COORDS_LIFE_MS is gone.  A probe's coordinates only fill a
+ * free place, never replace a live entry (a reply's do), and count as
+ * learned DP_COORDS_REFRESH_MS ago: their first use resolves them again.
  */
 #ifndef _DPILLAR_COORDS_H
 #define _DPILLAR_COORDS_H
@@ -25,6 +32,8 @@
 
 #define DP_COORDS_CACHE		128	/* coordinates cached per device */
 #define DP_COORDS_IDLE_MS	60000	/* an entry unused this long is gone */
+#define DP_COORDS_LIFE_MS	30000	/* an entry learned this long ago too */
+#define DP_COORDS_REFRESH_MS	20000	/* resolved again when used this old */
 #define DP_COORDS_BUCKETS	64	/* hash chains (power of two) */
 #define DP_COORDS_NIL		0xff	/* end of a chain, a free slot's link */
 
@@ -34,6 +43,7 @@
  * @n: coordinates in @x (the device's spaces when it was learned)
  * @next: the next slot of @node's hash chain, DP_COORDS_NIL at the end
  * @used: jiffies of the last lookup that found it, or of its learning
+ * @learned: jiffies of its learning: lookups leave it alone
  * @x: the coordinates, host order
  */
 struct dp_coords_ent {
@@ -41,6 +51,7 @@ struct dp_coords_ent {
 	u8 n;
 	u8 next;
 	unsigned long used;
+	unsigned long learned;
 	u32 x[DP_COORDS_MAX];
 };
 
@@ -59,7 +70,8 @@ struct dp_priv;
 void dp_coords_init(struct dp_priv *dp);
 void dp_coords_stop(struct dp_priv *dp);
 bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x);
-void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n);
+void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
+		     bool replace);
 void dp_coords_resolve(struct dp_priv *dp, u32 node);
 bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
 bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,

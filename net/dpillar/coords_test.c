@@ -261,7 +261,7 @@ static void dpc_learn(struct dpc *c, u32 node)
 	u32 x[DP_COORDS_MAX];
 
 	dpc_coords_of(node, x);
-	dp_coords_learn(c->dp, node, x, DPC_L);
+	dp_coords_learn(c->dp, node, x, DPC_L, true);
 }
 
 /* Lookup as the transmit path does it: BHs off, under RCU. */
@@ -300,17 +300,17 @@ static void dpc_cache_basic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x[1], dpc_x(far, 1));
 	/* The newest replaces it. */
 	dpc_coords_of(far + 1, y);
-	dp_coords_learn(c->dp, far, y, DPC_L);
+	dp_coords_learn(c->dp, far, y, DPC_L, true);
 	KUNIT_EXPECT_TRUE(test, dp_coords_cached(c->dp, far, x));
 	KUNIT_EXPECT_EQ(test, x[0], dpc_x(far + 1, 0));
 	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 1);
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 2);
 	/* Ignored: another count, ourselves, no valid node. */
-	dp_coords_learn(c->dp, c->far[1], y, DPC_L - 1);
-	dp_coords_learn(c->dp, c->far[1], y, DPC_L + 1);
-	dp_coords_learn(c->dp, dpc_self, y, DPC_L);
-	dp_coords_learn(c->dp, DPC_NODES, y, DPC_L);
-	dp_coords_learn(c->dp, DP_NODE_NONE, y, DPC_L);
+	dp_coords_learn(c->dp, c->far[1], y, DPC_L - 1, true);
+	dp_coords_learn(c->dp, c->far[1], y, DPC_L + 1, true);
+	dp_coords_learn(c->dp, dpc_self, y, DPC_L, true);
+	dp_coords_learn(c->dp, DPC_NODES, y, DPC_L, true);
+	dp_coords_learn(c->dp, DP_NODE_NONE, y, DPC_L, true);
 	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), 1);
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED), 2);
 	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, DPC_NODES, x));
@@ -599,7 +599,7 @@ static void dpc_resolve_origin(struct kunit *test)
 	dpc_resolve(c, far);
 	local_bh_disable();
 	rcu_read_lock();
-	dp_sc_discover(c->dp, far);
+	dp_sc_discover(c->dp, far, DP_SC_NO_PORT);
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
@@ -676,6 +676,231 @@ static void dpc_relay(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
 }
 
+/*
+ * Every port's neighbour heard now: a long run on a slow kernel outlasts
+ * the dead interval, and a frame from a dead neighbour is not taken.
+ */
+static void dpc_alive(struct dpc *c)
+{
+	u32 p, i;
+
+	for (p = 0; p < DPC_PORTS; p++)
+		for (i = 0; i < c->d->port[p]->nneigh; i++)
+			WRITE_ONCE(c->d->port[p]->neigh[i].last_heard, jiffies);
+}
+
+/*
+ * Budgets per neighbour (shortcut.h), their second made long so that a
+ * slow kernel does not end it; the node's own limits too.
+ */
+static void dpc_long_budgets(struct dpc *c)
+{
+	struct dp_shortcuts *sc = &c->dp->sc;
+
+	sc->budget_period = 1000 * HZ;
+	ratelimit_state_init(&sc->flood_rs, 1000 * HZ, DP_SC_FLOOD_BURST);
+	ratelimit_state_init(&sc->discover_rs, 1000 * HZ,
+			     DP_SC_DISCOVER_BURST);
+	ratelimit_state_init(&sc->resolve_rs, 1000 * HZ, DP_SC_RESOLVE_BURST);
+}
+
+/*
+ * One neighbour's fresh probes: DP_SC_NEIGH_FLOOD of them are passed on,
+ * the rest counted; another neighbour's probe is still passed on (the
+ * node's DP_SC_FLOOD_BURST is not spent by the first).
+ */
+static void dpc_neigh_flood(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 from = c->far[0], to = c->far[1], i, n = DP_SC_FLOOD_BURST + 10;
+
+	dpc_long_budgets(c);
+	for (i = 0; i < n; i++) {
+		dpc_alive(c);
+		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, from, to, 1000 + i,
+		       1, DPC_L, from, DPC_L, 0, 0);
+		skb_queue_purge(&dpc_sent);
+	}
+	dpc_alive(c);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_NEIGH_LIMIT),
+			n - DP_SC_NEIGH_FLOOD);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LIMIT), 0);
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, from, to, 7, 1, DPC_L,
+	       from, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS - 1);
+	skb_queue_purge(&dpc_sent);
+}
+
+/*
+ * Only probes passed on are remembered: a neighbour's flood of fresh
+ * (origin, seq) over its budget does not push out the probe another
+ * passed on before, whose reply is then still taken.
+ */
+static void dpc_seen_kept(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 from = c->far[0], to = c->far[1], i;
+
+	dpc_long_budgets(c);
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, from, to, 9, 1, DPC_L,
+	       from, DPC_L, 0, 0);
+	for (i = 0; i < 3 * DP_SC_SEEN; i++) {
+		dpc_alive(c);
+		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, to, from, 2000 + i,
+		       1, DPC_L, to, DPC_L, 0, 0);
+		skb_queue_purge(&dpc_sent);
+	}
+	dpc_alive(c);
+	dpc_rx(test, c, 2, DPILLAR_T_SHORTCUT_REPLY, to, from, 9, 2, DPC_L,
+	       to, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LEARNED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD), 0);
+	dpc_expect_sent(test, c, 1, DPILLAR_T_SHORTCUT_REPLY, to, from, 3,
+			DPC_L, to);
+}
+
+/*
+ * Probes for us: DP_SC_NEIGH_REPLY of one neighbour's are answered, the
+ * rest counted and neither answered nor cached; another neighbour's is.
+ */
+static void dpc_reply_limit(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 i, n = DP_SC_NEIGH_REPLY + 5, v;
+
+	dpc_long_budgets(c);
+	for (i = 0, v = 0; i < n; v++) {
+		if (v == dpc_self)
+			continue;
+		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, v, dpc_self,
+		       3000 + i, 1, DPC_L, v, DPC_L, 0, 0);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DP_SC_NEIGH_REPLY);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_REPLY_LIMIT),
+			n - DP_SC_NEIGH_REPLY);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_LEARNED),
+			DP_SC_NEIGH_REPLY);
+	skb_queue_purge(&dpc_sent);
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, c->far[0], dpc_self, 77,
+	       1, DPC_L, c->far[0], DPC_L, 0, 0);
+	dpc_expect_sent(test, c, 1, DPILLAR_T_SHORTCUT_REPLY, dpc_self,
+			c->far[0], 1, DPC_L, dpc_self);
+}
+
+/*
+ * A probe names any origin: its coordinates fill a free place only, and
+ * never replace what a reply taught.
+ */
+static void dpc_probe_no_replace(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 far = c->far[0];
+
+	dpc_learn(c, far);
+	/* far's id, far[1]'s coordinates */
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, far, dpc_self, 7, 2,
+	       DPC_L, c->far[1], DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 1);
+	dpc_expect_cached(test, c, far);
+	skb_queue_purge(&dpc_sent);
+}
+
+/*
+ * A probe is passed on to every neighbour but the one it came from: its
+ * reply cannot come from there, and one that does is forged.
+ */
+static void dpc_reply_same_port(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 from = c->far[0], to = c->far[1];
+
+	dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, from, to, 9, 2, DPC_L,
+	       from, DPC_L, 0, 0);
+	skb_queue_purge(&dpc_sent);
+	dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_REPLY, to, from, 9, 2, DPC_L,
+	       from, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_BAD), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LEARNED), 0);
+	KUNIT_EXPECT_NULL(test, dpc_ent(c, to));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+}
+
+/*
+ * An entry lives DP_COORDS_LIFE_MS from its learning, used or not: a hit
+ * does not make it younger, one DP_COORDS_REFRESH_MS old is resolved
+ * again in the background while it still answers, an older one than the
+ * life is gone (coords_expired).
+ */
+static void dpc_cache_life(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	unsigned long life = msecs_to_jiffies(DP_COORDS_LIFE_MS), at;
+	struct dp_route_state st = { .dst = c->far[0] };
+	u32 x[DP_COORDS_MAX];
+	struct dp_coords_ent *e;
+
+	dpc_learn(c, c->far[0]);
+	e = dpc_ent(c, c->far[0]);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	at = jiffies - msecs_to_jiffies(DP_COORDS_REFRESH_MS) - 1;
+	e->learned = at;
+	dpc_expect_cached(test, c, c->far[0]);
+	KUNIT_EXPECT_EQ(test, e->learned, at);
+	/* A send finds it and resolves it again. */
+	local_bh_disable();
+	rcu_read_lock();
+	dp_coords_route(c->dp, &st, true);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS);
+	skb_queue_purge(&dpc_sent);
+	/* Past its life: gone, however recently used. */
+	e->learned = jiffies - life - 1;
+	e->used = jiffies;
+	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, c->far[0], x));
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->far[0], x));
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_EXPIRED), 1);
+	KUNIT_EXPECT_NULL(test, dpc_ent(c, c->far[0]));
+}
+
+/*
+ * Discoveries for the frames of one neighbour: DP_SC_NEIGH_DISCOVER of
+ * them, the rest counted; this node's own and another neighbour's still
+ * start.
+ */
+static void dpc_discover_neigh(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	u32 v, tried = 0;
+
+	dpc_long_budgets(c);
+	local_bh_disable();
+	rcu_read_lock();
+	for (v = 0; v < DPC_NODES && tried < DP_SC_DISCOVER_BURST + 2; v++) {
+		if (v == dpc_self || v == c->far[0] || v == c->far[1])
+			continue;
+		dp_sc_discover(c->dp, v, 0);
+		tried++;
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_DISCOVER),
+			DP_SC_NEIGH_DISCOVER);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_NEIGH_LIMIT),
+			tried - DP_SC_NEIGH_DISCOVER);
+	local_bh_disable();
+	rcu_read_lock();
+	dp_sc_discover(c->dp, c->far[0], DP_SC_NO_PORT);
+	dp_sc_discover(c->dp, c->far[1], 1);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_DISCOVER),
+			DP_SC_NEIGH_DISCOVER + 2);
+	skb_queue_purge(&dpc_sent);
+}
+
 static int dpc_init(struct kunit *test)
 {
 	skb_queue_head_init(&dpc_sent);
@@ -700,6 +925,13 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpc_probe_derived),
 	KUNIT_CASE(dpc_resolve_origin),
 	KUNIT_CASE(dpc_relay),
+	KUNIT_CASE(dpc_neigh_flood),
+	KUNIT_CASE(dpc_seen_kept),
+	KUNIT_CASE(dpc_reply_limit),
+	KUNIT_CASE(dpc_probe_no_replace),
+	KUNIT_CASE(dpc_reply_same_port),
+	KUNIT_CASE(dpc_cache_life),
+	KUNIT_CASE(dpc_discover_neigh),
 	{}
 };
 

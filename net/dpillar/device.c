@@ -59,6 +59,9 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_TX_RESOLVING]	= "tx_resolving",
 	[DP_STAT_PROBE_REPLY_BAD] = "probe_reply_bad",
 	[DP_STAT_TX_COMPLETE_FAIL] = "tx_complete_fail",
+	[DP_STAT_SC_NEIGH_LIMIT] = "shortcut_neigh_limit",
+	[DP_STAT_SC_REPLY_LIMIT] = "shortcut_reply_limit",
+	[DP_STAT_COORDS_EXPIRED] = "coords_expired",
 };
 
 /*

@@ -97,6 +97,15 @@ enum dp_stat {
 				   * checksummed in software before a NIC
 				   * port (gso.c): dropped
 				   */
+	DP_STAT_SC_NEIGH_LIMIT,	/* probe not passed on, or discovery not
+				 * started, over its neighbour's budget
+				 */
+	DP_STAT_SC_REPLY_LIMIT,	/* probe for us not answered: over its
+				 * neighbour's reply budget
+				 */
+	DP_STAT_COORDS_EXPIRED,	/* cached coordinates forgotten for their
+				 * age (DP_COORDS_LIFE_MS after learning)
+				 */
 	DP_STAT_MAX
 };
 

@@ -147,6 +147,24 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
 }
 
 /*
+ * The port a frame from the wire came in by (its lower device is still
+ * skb->dev until dp_send_on()), DP_SC_NO_PORT for this node's own: whose
+ * budget a discovery it starts is spent from (shortcut.c).
+ */
+static u32 dp_in_port(struct dp_priv *dp, const struct sk_buff *skb)
+{
+	u32 i;
+
+	for (i = 0; skb->dev && skb->dev != dp->dev && i < dp->nports; i++) {
+		struct dp_port *port = dp_port_rcu(dp, i);
+
+		if (port && port->dev == skb->dev)
+			return i;
+	}
+	return DP_SC_NO_PORT;
+}
+
+/*
  * Route the frame whose dpillar header is at skb->data (routing fields
  * still to be filled from @st), add the Ethernet header and send it.
  * Returns DP_STAT_MAX when the skb was sent, DP_STAT_DELIVERED for a data
@@ -172,7 +190,7 @@ enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		dp_count_route_reason(dp, hop.reason);
 		/* S2's local minimum: look for a shortcut (shortcut.c). */
 		if (hop.reason && hop.reason == dp->topo.ops->discover_drop)
-			dp_sc_discover(dp, st->dst);
+			dp_sc_discover(dp, st->dst, dp_in_port(dp, skb));
 		return noroute;
 	}
 	/* Every hop of a detour around a failure is counted (topo.h). */

@@ -14,12 +14,15 @@
  *
  * Hostile frames: a probe or reply is taken only from a live neighbour,
  * on the port it is heard on, with the MAC it is heard from; a reply only
- * for a probe this server passed on, once.  A forged reply can at worst
- * install a shortcut that does not lead to its destination: packets on it
- * are then dropped (route_shortcut_lost), never looped (dp_s2_route()).
- * Floods are bounded three ways: each server passes on the first copy of
- * a probe only, at most DP_SC_FLOOD_BURST probes a second, and a probe's
- * hop count may not reach the topology's TTL.
+ * for a probe this server passed on, once, and not from the port the
+ * probe came in by.  A forged reply can at worst install a shortcut that
+ * does not lead to its destination: packets on it are then dropped
+ * (route_shortcut_lost), never looped (dp_s2_route()).  Floods are
+ * bounded four ways: each server passes on the first copy of a probe
+ * only, at most DP_SC_FLOOD_BURST probes a second and DP_SC_NEIGH_FLOOD
+ * of each neighbour's, and a probe's hop count may not reach the
+ * topology's TTL.  One neighbour cannot spend the others' share of the
+ * answers, the discoveries or the seen table either (shortcut.h).
  *
  * S2 plan mode (coords.h): a probe carries its origin's coordinates and a
  * reply its destination's (struct dpillar_coords after struct
@@ -43,7 +46,6 @@
 /* Room for the Ethernet header and a lower device's own. */
 #define DP_SC_HEADROOM	(ETH_HLEN + 64)
 #define DP_SC_LEN	(DP_HDR_LEN + sizeof(struct dpillar_shortcut))
-#define DP_SC_NO_PORT	0xff
 
 bool dp_sc_type(u8 type)
 {
@@ -117,11 +119,72 @@ static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
 	return NULL;
 }
 
+/*
+ * A slot for a probe from @port: a free or stale one, else that port's
+ * oldest when its neighbour holds DP_SC_SEEN_NEIGH slots already (so that
+ * one neighbour's probes cannot push out everyone else's before their
+ * replies come), else the oldest.  Our own (DP_SC_NO_PORT) have no share:
+ * our own rate limits bound them.
+ */
+static struct dp_sc_seen *dp_sc_seen_slot(struct dp_shortcuts *sc, u8 port,
+					  unsigned long now)
+{
+	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
+	struct dp_sc_seen *old = &sc->seen[0], *mine = NULL;
+	u32 i, n = 0;
+
+	for (i = 0; i < DP_SC_SEEN; i++) {
+		struct dp_sc_seen *s = &sc->seen[i];
+
+		if (s->origin == DP_NODE_NONE ||
+		    !time_before(now, s->at + life))
+			return s;
+		if (time_before(s->at, old->at))
+			old = s;
+		if (s->port != port)
+			continue;
+		n++;
+		if (!mine || time_before(s->at, mine->at))
+			mine = s;
+	}
+	return port != DP_SC_NO_PORT && n >= DP_SC_SEEN_NEIGH ? mine : old;
+}
+
+/*
+ * Spend one of @kind from the budget of the neighbour on our port @port,
+ * DP_SC_NEIGH_* a budget_period; false when it is spent.  This node's own
+ * (DP_SC_NO_PORT) has none here.  Under sc->lock.
+ */
+static bool dp_sc_budget(struct dp_shortcuts *sc, u32 port,
+			 enum dp_sc_budget_kind kind, unsigned long now)
+{
+	static const u16 burst[DP_SC_B_KINDS] = {
+		[DP_SC_B_FLOOD] = DP_SC_NEIGH_FLOOD,
+		[DP_SC_B_REPLY] = DP_SC_NEIGH_REPLY,
+		[DP_SC_B_DISCOVER] = DP_SC_NEIGH_DISCOVER,
+	};
+	struct dp_sc_budget *b;
+
+	if (port >= ARRAY_SIZE(sc->neigh))
+		return true;
+	b = &sc->neigh[port];
+	/* A new period, or the first (start still 0, before boot's jiffies). */
+	if (time_after_eq(now, b->start + sc->budget_period) ||
+	    time_before(now, b->start)) {
+		b->start = now;
+		memset(b->used, 0, sizeof(b->used));
+	}
+	if (b->used[kind] >= burst[kind])
+		return false;
+	b->used[kind]++;
+	return true;
+}
+
 static struct dp_sc_seen *dp_sc_remember(struct dp_shortcuts *sc,
 					 u32 origin, u32 target, u16 seq,
 					 u32 prev, u8 port, unsigned long now)
 {
-	struct dp_sc_seen *s = &sc->seen[sc->seen_next++ % DP_SC_SEEN];
+	struct dp_sc_seen *s = dp_sc_seen_slot(sc, port, now);
 
 	s->origin = origin;
 	s->target = target;
@@ -250,14 +313,16 @@ static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
 
 /*
  * Flood a probe for @dst, unless a discovery for @dst waits for its reply
- * or the rate limit @rs says no; count @stat when one starts.
+ * or the rate limit @rs (or, for a frame from the neighbour on our port
+ * @in_port, that neighbour's budget) says no; count @stat when one
+ * starts.
  */
 static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
-			enum dp_stat stat)
+			enum dp_stat stat, u32 in_port)
 {
 	unsigned long wait = msecs_to_jiffies(DP_SC_WAIT_MS), now = jiffies;
 	struct dp_shortcuts *sc = &dp->sc;
-	bool started = false, limited = false;
+	bool started = false, limited = false, spent = false;
 	struct dp_sc_coords c;
 	struct dp_sc_ent *e;
 	u16 seq = 0;
@@ -270,6 +335,11 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	e = dp_sc_find(sc, dst);
 	if (e && e->asking && time_before(now, e->asked + wait))
 		goto unlock;
+	/* The neighbour's first: its frames must not spend the node's. */
+	if (!dp_sc_budget(sc, in_port, DP_SC_B_DISCOVER, now)) {
+		spent = true;
+		goto unlock;
+	}
 	if (!__ratelimit(rs)) {
 		limited = true;
 		goto unlock;
@@ -287,6 +357,8 @@ unlock:
 	spin_unlock_bh(&sc->lock);
 	if (limited)
 		dp_count(dp, DP_STAT_SC_LIMIT);
+	if (spent)
+		dp_count(dp, DP_STAT_SC_NEIGH_LIMIT);
 	if (!started)
 		return;
 	dp_count(dp, stat);
@@ -296,13 +368,18 @@ unlock:
 }
 
 /*
- * Greedy routing toward @dst is stuck here: flood a probe for it, unless
- * a discovery for @dst waits for its reply or the rate limit says no.
- * BHs off, under rcu_read_lock.
+ * Greedy routing toward @dst is stuck here, for a frame of the neighbour
+ * on our port @in_port (DP_SC_NO_PORT: this node's own): flood a probe
+ * for it, unless a discovery for @dst waits for its reply or the rate
+ * limit, or the neighbour's budget, says no.  The frame is dropped (the
+ * topology's discover_drop), so one frame starts at most one discovery,
+ * and a neighbour at most DP_SC_NEIGH_DISCOVER a second.  BHs off, under
+ * rcu_read_lock.
  */
-void dp_sc_discover(struct dp_priv *dp, u32 dst)
+void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port)
 {
-	dp_sc_start(dp, dst, &dp->sc.discover_rs, DP_STAT_SC_DISCOVER);
+	dp_sc_start(dp, dst, &dp->sc.discover_rs, DP_STAT_SC_DISCOVER,
+		    in_port);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_sc_discover);
 
@@ -315,7 +392,8 @@ EXPORT_SYMBOL_IF_KUNIT(dp_sc_discover);
  */
 void dp_sc_resolve(struct dp_priv *dp, u32 dst)
 {
-	dp_sc_start(dp, dst, &dp->sc.resolve_rs, DP_STAT_COORDS_RESOLVE);
+	dp_sc_start(dp, dst, &dp->sc.resolve_rs, DP_STAT_COORDS_RESOLVE,
+		    DP_SC_NO_PORT);
 }
 
 /*
@@ -351,7 +429,7 @@ static void dp_sc_refresh_work(struct work_struct *work)
 	local_bh_disable();
 	rcu_read_lock();
 	for (i = 0; i < n; i++)
-		dp_sc_discover(dp, dst[i]);
+		dp_sc_discover(dp, dst[i], DP_SC_NO_PORT);
 	rcu_read_unlock();
 	local_bh_enable();
 	if (more)
@@ -371,6 +449,7 @@ void dp_sc_init(struct dp_priv *dp)
 	ratelimit_set_flags(&sc->flood_rs, RATELIMIT_MSG_ON_RELEASE);
 	ratelimit_state_init(&sc->resolve_rs, HZ, DP_SC_RESOLVE_BURST);
 	ratelimit_set_flags(&sc->resolve_rs, RATELIMIT_MSG_ON_RELEASE);
+	sc->budget_period = HZ;
 	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
 	dp_sc_clear(sc);
 }
@@ -406,7 +485,12 @@ static bool dp_sc_from_neigh(struct dp_priv *dp, u32 port_idx, u32 sender,
 	       ether_addr_to_u64(eth_hdr(skb)->h_source);
 }
 
-/* A probe: remember the first copy, then answer it or pass it on. */
+/*
+ * A probe: answer the first copy, or pass it on, within the budgets of
+ * the neighbour it came from and the node's; only a probe answered or
+ * passed on is remembered, so that probes refused cannot push out those
+ * whose replies are awaited.
+ */
 static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 				    u32 sender, const struct dpillar_hdr *h,
 				    const struct dpillar_shortcut *p,
@@ -415,31 +499,46 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	struct dp_sc_coords own;
 	u32 origin = ntohl(h->src), target = ntohl(h->dst);
 	struct dp_shortcuts *sc = &dp->sc;
+	bool mine = target == dp->self, copy;
+	enum dp_stat why = DP_STAT_MAX;
 	unsigned long now = jiffies;
 	u16 seq = ntohs(h->rword);
 	struct dp_sc_seen *s;
 	struct dp_port *port;
-	bool first = false;
 	u64 mac;
 
 	if (origin == dp->self)
 		return DP_STAT_MAX;	/* our own, back by another way */
 	if (p->hops >= dp_topo_ttl(&dp->topo))
 		return DP_STAT_SC_BAD;
+	if (!mine && h->ttl <= 1)
+		return DP_STAT_DROP_TTL;
 	spin_lock(&sc->lock);
-	if (!dp_sc_seen_find(sc, origin, seq, now)) {
-		s = dp_sc_remember(sc, origin, target, seq, sender, port_idx,
-				   now);
-		/* The destination answers once: the first copy's way. */
-		s->replied = target == dp->self;
-		first = true;
-	}
+	copy = dp_sc_seen_find(sc, origin, seq, now);
+	if (copy)
+		goto unlock;
+	if (mine && !dp_sc_budget(sc, port_idx, DP_SC_B_REPLY, now))
+		why = DP_STAT_SC_REPLY_LIMIT;
+	else if (!mine && !dp_sc_budget(sc, port_idx, DP_SC_B_FLOOD, now))
+		why = DP_STAT_SC_NEIGH_LIMIT;
+	else if (!mine && !__ratelimit(&sc->flood_rs))
+		why = DP_STAT_SC_LIMIT;
+	if (why != DP_STAT_MAX)
+		goto unlock;
+	s = dp_sc_remember(sc, origin, target, seq, sender, port_idx, now);
+	/* The destination answers once: the first copy's way. */
+	s->replied = mine;
+unlock:
 	spin_unlock(&sc->lock);
-	if (!first)
-		return DP_STAT_MAX;	/* a copy that came a longer way */
-	if (target == dp->self) {
-		/* Where the reply will go: answer to the prober's place. */
-		dp_coords_learn(dp, origin, c->x, c->n);
+	if (copy || why != DP_STAT_MAX)
+		return why;	/* a copy that came a longer way: no drop */
+	if (mine) {
+		/*
+		 * Where the reply will go: answer to the prober's place.  Any
+		 * neighbour can name any origin: what a probe says only fills
+		 * a free place of the cache (coords.h).
+		 */
+		dp_coords_learn(dp, origin, c->x, c->n, false);
 		mac = dp_neigh_mac(dp, port_idx, sender, &port);
 		if (!mac)
 			return DP_STAT_DROP_NONEIGH;
@@ -448,10 +547,6 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 			   origin, seq, 1, dp_topo_ttl(&dp->topo), &own);
 		return DP_STAT_MAX;
 	}
-	if (h->ttl <= 1)
-		return DP_STAT_DROP_TTL;
-	if (!__ratelimit(&sc->flood_rs))
-		return DP_STAT_SC_LIMIT;
 	dp_sc_flood(dp, origin, target, seq, p->hops + 1, h->ttl - 1,
 		    port_idx, c);
 	return DP_STAT_MAX;
@@ -483,7 +578,11 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 		return DP_STAT_SC_BAD;
 	spin_lock(&sc->lock);
 	s = dp_sc_seen_find(sc, origin, seq, now);
-	if (s && s->target == target && !s->replied) {
+	/*
+	 * Not from the port the probe came in by: it was passed on to every
+	 * other, never back there (dp_sc_flood()).
+	 */
+	if (s && s->target == target && !s->replied && s->port != port_idx) {
 		s->replied = true;
 		prev = s->prev;
 		out_port = s->port;
@@ -505,7 +604,7 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 		return DP_STAT_SC_BAD;	/* late, a second time, or forged */
 	dp_count(dp, DP_STAT_SC_LEARNED);
 	/* A server on the reply's way may send to the destination too. */
-	dp_coords_learn(dp, target, c->x, c->n);
+	dp_coords_learn(dp, target, c->x, c->n, true);
 	if (origin == dp->self) {
 		queue_delayed_work(system_power_efficient_wq, &sc->refresh,
 				   msecs_to_jiffies(DP_SC_REFRESH_MS));

@@ -10,8 +10,19 @@
  * the S2 routing core keeps the packets that follow them loop-free (the
  * proof is in topo_s2.c, dp_s2_route()).
  *
- * State per device is two fixed tables, DP_SC_ENTRIES shortcuts and the
- * DP_SC_SEEN probes seen last: bounded, never sized by the fabric.
+ * State per device is fixed tables, DP_SC_ENTRIES shortcuts, the
+ * DP_SC_SEEN probes passed on last and a budget per port: bounded, never
+ * sized by the fabric.
+ *
+ * Budgets.  One neighbour must not spend what the others need: besides
+ * the node's own rate limits, each neighbour has a budget a second for
+ * the probes of its that are passed on (DP_SC_NEIGH_FLOOD), the probes
+ * for us that are answered (DP_SC_NEIGH_REPLY) and the discoveries its
+ * frames start where they stop at a local minimum (DP_SC_NEIGH_DISCOVER),
+ * and holds at most DP_SC_SEEN_NEIGH slots of the seen table.  An S2
+ * port is a cable with one neighbour slot (s2_port_info()), so the
+ * budgets are kept per port, in struct dp_shortcuts: nothing per
+ * neighbour is allocated.
  */
 #ifndef _DPILLAR_SHORTCUT_H
 #define _DPILLAR_SHORTCUT_H
@@ -20,9 +31,12 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/dpillar.h>
 
 #define DP_SC_ENTRIES		64	/* shortcuts (and discoveries) kept */
-#define DP_SC_SEEN		64	/* probes remembered, for the replies */
+#define DP_SC_SEEN		128	/* probes remembered, for the replies */
+/* Slots of the seen table one neighbour's probes may hold at once. */
+#define DP_SC_SEEN_NEIGH	32
 /* A shortcut not used for this long is forgotten. */
 #define DP_SC_IDLE_MS		10000
 /*
@@ -39,6 +53,12 @@
 #define DP_SC_FLOOD_BURST	200	/* probes passed on per second */
 /* Discoveries started to resolve coordinates (coords.c), per second. */
 #define DP_SC_RESOLVE_BURST	20
+/* Budgets of one neighbour, a second each (struct dp_sc_budget). */
+#define DP_SC_NEIGH_FLOOD	50	/* its probes passed on */
+#define DP_SC_NEIGH_REPLY	10	/* its probes for us answered */
+#define DP_SC_NEIGH_DISCOVER	5	/* discoveries its frames start */
+/* In a budget's port argument: not a neighbour's, this node's own. */
+#define DP_SC_NO_PORT		0xff
 
 struct dp_priv;
 
@@ -72,7 +92,7 @@ struct dp_sc_ent {
  * @target: the destination it looks for
  * @seq: the origin's sequence number
  * @prev: the neighbour it came from (DP_NODE_NONE: started here)
- * @port: our port it came in by
+ * @port: our port it came in by (DP_SC_NO_PORT: started here)
  * @replied: its reply came by (each discovery is answered once)
  * @at: jiffies when it came; DP_SC_SEEN_MS later the entry is stale
  */
@@ -86,16 +106,34 @@ struct dp_sc_seen {
 	unsigned long at;
 };
 
+enum dp_sc_budget_kind {
+	DP_SC_B_FLOOD,
+	DP_SC_B_REPLY,
+	DP_SC_B_DISCOVER,
+	DP_SC_B_KINDS
+};
+
+/**
+ * struct dp_sc_budget - what one port's neighbour spent this second
+ * @start: jiffies when the second began
+ * @used: per enum dp_sc_budget_kind
+ */
+struct dp_sc_budget {
+	unsigned long start;
+	u16 used[DP_SC_B_KINDS];
+};
+
 struct dp_shortcuts {
 	spinlock_t lock;	/* everything below */
 	u16 seq;
-	u32 seen_next;
 	struct ratelimit_state discover_rs;
 	struct ratelimit_state flood_rs;
 	struct ratelimit_state resolve_rs;
 	struct delayed_work refresh;
 	struct dp_sc_ent ent[DP_SC_ENTRIES];
 	struct dp_sc_seen seen[DP_SC_SEEN];
+	unsigned long budget_period;	/* of the budgets: HZ (tests longer) */
+	struct dp_sc_budget neigh[DPILLAR_PORTS_MAX];
 };
 
 /* One shortcut as genetlink reports it (dp_sc_snapshot()). */
@@ -114,7 +152,7 @@ void dp_sc_stop(struct dp_priv *dp);
 bool dp_sc_type(u8 type);
 bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 		  u32 *port, u32 *peer, u32 *dist);
-void dp_sc_discover(struct dp_priv *dp, u32 dst);
+void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port);
 void dp_sc_resolve(struct dp_priv *dp, u32 dst);
 void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);

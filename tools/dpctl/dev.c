@@ -248,6 +248,9 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_TX_RESOLVING] = "tx_resolving",
 	[DPILLAR_A_STATS_PROBE_REPLY_BAD] = "probe_reply_bad",
 	[DPILLAR_A_STATS_TX_COMPLETE_FAIL] = "tx_complete_fail",
+	[DPILLAR_A_STATS_SHORTCUT_NEIGH_LIMIT] = "shortcut_neigh_limit",
+	[DPILLAR_A_STATS_SHORTCUT_REPLY_LIMIT] = "shortcut_reply_limit",
+	[DPILLAR_A_STATS_COORDS_EXPIRED] = "coords_expired",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */

@@ -285,6 +285,15 @@ enum {
 	DPILLAR_A_STATS_TX_COMPLETE_FAIL,	/* not segmented/checksummed
 						 * in software before a NIC
 						 */
+	DPILLAR_A_STATS_SHORTCUT_NEIGH_LIMIT,	/* S2: over a neighbour's
+						 * flood or discovery budget
+						 */
+	DPILLAR_A_STATS_SHORTCUT_REPLY_LIMIT,	/* S2: probe for us over its
+						 * neighbour's reply budget
+						 */
+	DPILLAR_A_STATS_COORDS_EXPIRED,	/* S2 plan: cached coordinates
+					 * forgotten for their age
+					 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
