@@ -1010,6 +1010,41 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	return 0;
 }
 
+static size_t dp_get_slave_size(const struct net_device *dev,
+				const struct net_device *slave_dev)
+{
+	return nla_total_size(sizeof(u32)) * 4;	/* PORT .. REACHABLE */
+}
+
+/*
+ * A port's number and state, as the port's own link message shows them
+ * (under RTNL or rcu_read_lock, as dp_port_snapshot() wants).
+ */
+static int dp_fill_slave_info(struct sk_buff *skb,
+			      const struct net_device *dev,
+			      const struct net_device *slave_dev)
+{
+	const struct dp_priv *dp = netdev_priv(dev);
+	const struct dp_port *port;
+	struct dp_port_info pi;
+	struct dp_port_snap snap;
+
+	/* Linked as our port a moment before its receive path is ours. */
+	if (rcu_access_pointer(slave_dev->rx_handler) != dp_handle_frame)
+		return 0;
+	port = rcu_dereference_rtnl(slave_dev->rx_handler_data);
+	if (!port || port->dp != dp)
+		return 0;
+	dp_port_snapshot(dp, port->index, &snap);
+	dp_port_info(&dp->topo, dp->self, port->index, &pi);
+	if (nla_put_u32(skb, IFLA_DPILLAR_SLAVE_PORT, port->index) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_STATE, snap.state) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_NEIGHS, pi.nneigh) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_REACHABLE, snap.reachable))
+		return -EMSGSIZE;
+	return 0;
+}
+
 struct rtnl_link_ops dp_link_ops __read_mostly = {
 	.kind		= "dpillar",
 	.priv_size	= sizeof(struct dp_priv),
@@ -1021,5 +1056,7 @@ struct rtnl_link_ops dp_link_ops __read_mostly = {
 	.changelink	= dp_changelink,
 	.get_size	= dp_get_size,
 	.fill_info	= dp_fill_info,
+	.get_slave_size	= dp_get_slave_size,
+	.fill_slave_info = dp_fill_slave_info,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_link_ops);
