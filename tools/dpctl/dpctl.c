@@ -18,13 +18,6 @@
 
 struct dpctl_opts opts;
 
-bool matches(const char *arg, const char *word)
-{
-	size_t len = strlen(arg);
-
-	return len && len <= strlen(word) && !strncmp(arg, word, len);
-}
-
 bool is_help(const char *arg)
 {
 	return !strcmp(arg, "help") || !strcmp(arg, "-h") ||
@@ -41,19 +34,6 @@ int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs("\nTry 'dpctl help'.\n", stderr);
 	return EXIT_USAGE;
-}
-
-int parse_u32(const char *s, unsigned int *out)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || v > UINT_MAX || *s == '-')
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
 }
 
 static int level_help(FILE *out, const char *header, const struct cmd *cmds)
