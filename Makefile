@@ -5,7 +5,8 @@
 #   make                 module for KDIR + dpctl + dpsim
 #   make KDIR=<dir>      build the module against another kernel tree
 #   make install         module (then depmod), dpctl, dpsim, man pages,
-#                        bash completion, dpillar@.service
+#                        bash completion, dpillar@.service, the iproute2
+#                        plugin (ip link ... type dpillar) in IPLIBDIR
 #   make install-tools   the same without the module (DKMS installs it)
 #   make deps            install the Debian packages everything needs
 #   make check           all tests (host, module builds, guest selftests)
@@ -41,8 +42,13 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
+# Where ip looks for link_<kind>.so: Debian's ip, only in
+# /usr/lib/<multiarch>/ip (so PREFIX=/usr), or where IP_LIB_DIR says.
+MULTIARCH ?= $(shell $(or $(CC),cc) -print-multiarch 2>/dev/null)
+IPLIBDIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)ip
 
-.PHONY: all module tools dpctl dpsim modules_install install install-tools \
+.PHONY: all module tools dpctl dpsim iproute2 modules_install install \
+	install-tools \
 	clean \
 	deps check demo bench bench-nic checkpatch fuzz fuzz-frames
 
@@ -57,13 +63,16 @@ module:
 		exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-tools: dpctl dpsim
+tools: dpctl dpsim iproute2
 
 dpctl:
 	$(MAKE) -C tools/dpctl
 
 dpsim:
 	$(MAKE) -C tools/dpsim
+
+iproute2:
+	$(MAKE) -C tools/iproute2
 
 # DESTDIR works for the module too (kbuild calls it INSTALL_MOD_PATH), so
 # packagers can stage everything in one tree.
@@ -74,7 +83,7 @@ modules_install: module
 install: modules_install install-tools
 
 # @SBINDIR@ in the unit: where dpctl really went.
-install-tools: dpctl dpsim
+install-tools: dpctl dpsim iproute2
 	install -D -m 0755 tools/dpctl/dpctl $(DESTDIR)$(SBINDIR)/dpctl
 	install -D -m 0755 tools/dpsim/dpsim $(DESTDIR)$(BINDIR)/dpsim
 	install -D -m 0644 Documentation/dpctl.8 $(DESTDIR)$(MANDIR)/man8/dpctl.8
@@ -87,6 +96,9 @@ install-tools: dpctl dpsim
 	sed 's|@SBINDIR@|$(SBINDIR)|g' tools/systemd/dpillar@.service \
 		>$(DESTDIR)$(UNITDIR)/dpillar@.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/dpillar@.service
+	install -D -m 0644 tools/iproute2/link_dpillar.so \
+		$(DESTDIR)$(IPLIBDIR)/link_dpillar.so
+	ln -sf link_dpillar.so $(DESTDIR)$(IPLIBDIR)/link_dpillar_slave.so
 
 deps:
 	sh scripts/deps.sh
@@ -122,5 +134,6 @@ clean:
 	$(if $(KDIR),-$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 	$(MAKE) -C tools/dpctl clean
 	$(MAKE) -C tools/dpsim clean
+	$(MAKE) -C tools/iproute2 clean
 	$(MAKE) -C tools/fuzz clean
 	rm -rf build
