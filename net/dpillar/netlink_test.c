@@ -908,10 +908,10 @@ static void dpt_nl_fill_slave_info(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_SLAVE_STATE]);
 		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_SLAVE_STATE]),
 				DPILLAR_PORT_STATE_UP);
-		/* DPillar (4,3): n/2 - 1 = 1 neighbour on each port. */
+		/* DPillar (4,3): a slot per other switch port, n - 1. */
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_SLAVE_NEIGHS]);
 		KUNIT_EXPECT_EQ(test,
-				nla_get_u32(tb[IFLA_DPILLAR_SLAVE_NEIGHS]), 1);
+				nla_get_u32(tb[IFLA_DPILLAR_SLAVE_NEIGHS]), 3);
 		KUNIT_EXPECT_NOT_NULL(test, tb[IFLA_DPILLAR_SLAVE_REACHABLE]);
 	}
 }

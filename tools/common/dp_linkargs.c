@@ -44,7 +44,7 @@ const struct setting_attrs dp_link_settings = {
 	.key6 = IFLA_DPILLAR_KEY6_PREFIX,
 };
 
-const struct topo_attrs dp_link_topo_attrs = {
+static const struct topo_attrs link_topo_attrs = {
 	.topo = IFLA_DPILLAR_TOPO, .n = IFLA_DPILLAR_N, .k = IFLA_DPILLAR_K,
 	.level = IFLA_DPILLAR_LEVEL, .nodes = IFLA_DPILLAR_NODES,
 	.spaces = IFLA_DPILLAR_SPACES, .seed = IFLA_DPILLAR_SEED,
@@ -108,8 +108,8 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 				return usage_error("invalid port \"%s\"", key);
 			a->ifindex[p] = if_nametoindex(argv[1]);
 			if (!a->ifindex[p]) {
-				fprintf(stderr, "dpctl: %s: device \"%s\" does not exist\n",
-					key, argv[1]);
+				fprintf(stderr, "%s: %s: device \"%s\" does not exist\n",
+					dp_prog, key, argv[1]);
 				return EXIT_KERNEL;
 			}
 			if (p + 1 > a->nports)
@@ -333,4 +333,19 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 		return 1;
 	}
 	return 0;
+}
+
+void topo_args_put_link(struct nlmsghdr *nlh, const struct topo_args *a)
+{
+	struct nlattr *ports;
+	unsigned int i;
+
+	topo_args_put(nlh, a, &link_topo_attrs);
+	/* None: a change of topology, whose NICs stay where they are. */
+	if (!a->nports)
+		return;
+	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+	for (i = 0; i < a->nports; i++)
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, a->ifindex[i]);
+	mnl_attr_nest_end(nlh, ports);
 }

@@ -22,9 +22,11 @@ bool matches(const char *arg, const char *word);
 /* A u32, decimal or 0x hex: 0, or -1 when @s is not one. */
 int parse_u32(const char *s, unsigned int *out);
 /*
- * Say what is wrong (printf-style) on stderr, in the program's own voice;
- * returns EXIT_USAGE.  Each program that links this file defines it.
+ * Each program that links dp_linkargs.c defines these two: its name in
+ * messages, and usage_error(), which says what is wrong (printf-style) on
+ * stderr in the program's own voice and returns EXIT_USAGE.
  */
+extern const char dp_prog[];
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Attribute numbers of the settings, rtnetlink's or generic netlink's. */
@@ -86,9 +88,10 @@ void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
  */
 unsigned int coords_parse(const char *s, unsigned int *x);
 
-/* The same of the "dpillar" link type (IFLA_DPILLAR_*). */
+/* The settings of the "dpillar" link type (IFLA_DPILLAR_*). */
 extern const struct setting_attrs dp_link_settings;
-extern const struct topo_attrs dp_link_topo_attrs;
+/* The topology, address and ports (if any) as the link type's attributes. */
+void topo_args_put_link(struct nlmsghdr *nlh, const struct topo_args *a);
 
 #define TOPO_HELP \
 	"TOPOLOGY := [topo NAME] n N k K [level I] addr ADDR\n" \

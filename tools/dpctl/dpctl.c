@@ -17,6 +17,7 @@
 #include "version.h"
 
 struct dpctl_opts opts;
+const char dp_prog[] = "dpctl";
 
 bool is_help(const char *arg)
 {
@@ -28,7 +29,7 @@ int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dpctl: ", stderr);
+	fprintf(stderr, "%s: ", dp_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

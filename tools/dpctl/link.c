@@ -115,7 +115,7 @@ void coords_json(const unsigned int *x, unsigned int n)
  */
 int link_add(int argc, char **argv)
 {
-	struct nlattr *linkinfo, *data, *ports;
+	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
 	struct topo_args a;
 	struct nl_ctx ctx;
@@ -144,11 +144,7 @@ int link_add(int argc, char **argv)
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	if (a.given) {
-		topo_args_put(nlh, &a, &dp_link_topo_attrs);
-		ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
-		for (i = 0; i < a.nports; i++)
-			mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, a.ifindex[i]);
-		mnl_attr_nest_end(nlh, ports);
+		topo_args_put_link(nlh, &a);
 	}
 	for (i = 0; i < a.nsettings; i += 2) {
 		ret = put_setting(nlh, &dp_link_settings, a.ops, a.settings[i],

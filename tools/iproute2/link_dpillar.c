@@ -2,7 +2,7 @@
 /*
  * link_dpillar.so: the "dpillar" link type for iproute2's ip.
  *
- *   ip link add dp0 type dpillar [TOPOLOGY] [SETTINGS]
+ *   ip link add dp0 type dpillar [TOPOLOGY NICS] [SETTINGS]
  *   ip link set dp0 type dpillar [TOPOLOGY] [SETTINGS]
  *   ip [-j] -d link show dp0	(kind dpillar)
  *   ip [-j] -d link show NIC	(a port: kind dpillar_slave)
@@ -29,11 +29,13 @@
 
 #define DP_EXPORT __attribute__((visibility("default")))
 
+const char dp_prog[] = "dpillar";
+
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dpillar: ", stderr);
+	fprintf(stderr, "%s: ", dp_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -108,10 +110,11 @@ out:
 
 /*
  * Most bytes the words can add to ip's request: the topology's u32s, the
- * coordinates, the address and TOPO_ARGS_SETTINGS / 2 settings (the
- * longest, a 16-byte prefix).
+ * coordinates, the address, the ports and TOPO_ARGS_SETTINGS / 2 settings
+ * (the longest, a 16-byte prefix).
  */
 #define DP_ARGS_ROOM	(8 * MNL_ATTR_HDRLEN + 8 * 4 + \
+			 MNL_ATTR_HDRLEN + DP_MAX_PORTS * (MNL_ATTR_HDRLEN + 4) + \
 			 MNL_ALIGN(DP_COORDS_MAX * 4) + \
 			 MNL_ATTR_HDRLEN + MNL_ALIGN(DP_ADDR_TEXT_MAX) + \
 			 TOPO_ARGS_SETTINGS / 2 * (2 * MNL_ATTR_HDRLEN + 16))
@@ -139,14 +142,15 @@ static int dp_parse_opt(struct link_util *lu, int argc, char **argv,
 	struct topo_args a;
 	unsigned int i;
 
-	if (topo_args_parse(cmd, argc, argv, false, &a))
+	/* Ports by name, as dpctl link add takes them (add only). */
+	if (topo_args_parse(cmd, argc, argv, create, &a))
 		return -1;
 	if (a.addr && strlen(a.addr) >= DP_ADDR_TEXT_MAX) {
 		usage_error("%s: address \"%s\" too long", cmd, a.addr);
 		return -1;
 	}
-	if (a.given) {
-		if (topo_args_check(cmd, &a, false))
+	if (a.given || a.nports) {
+		if (topo_args_check(cmd, &a, create))
 			return -1;
 		ops = a.ops;	/* mode names are the new topology's */
 	} else if (!create && ifi->ifi_index && mode_by_name(&a)) {
@@ -158,7 +162,7 @@ static int dp_parse_opt(struct link_util *lu, int argc, char **argv,
 		return -1;
 	}
 	if (a.given)
-		topo_args_put(n, &a, &dp_link_topo_attrs);
+		topo_args_put_link(n, &a);
 	for (i = 0; i < a.nsettings; i += 2)
 		if (put_setting(n, &dp_link_settings, ops, a.settings[i],
 				a.settings[i + 1]) != 1)
@@ -313,16 +317,19 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 static void dp_print_help(struct link_util *lu, int argc, char **argv,
 			  FILE *f)
 {
-	fputs("Usage: ip link add DEV type dpillar [TOPOLOGY] [SETTINGS]\n"
+	fputs("Usage: ip link add DEV type dpillar [TOPOLOGY NICS] [SETTINGS]\n"
 	      "       ip link set DEV type dpillar [TOPOLOGY] [SETTINGS]\n"
 	      "       ip link set NIC master DEV\n"
 	      "\n"
-	      TOPO_HELP SETTINGS_HELP
+	      TOPO_HELP
+	      "NICS := port0 NIC port1 NIC ...\n"
+	      SETTINGS_HELP
 	      "\n"
-	      "Without a TOPOLOGY the device is unconfigured; a TOPOLOGY given\n"
-	      "to ip link set changes it, only while DEV is down.  A NIC set\n"
-	      "to master DEV takes DEV's lowest free port.  dpctl(8) shows\n"
-	      "the fabric: neighbours, routes, counters.\n", f);
+	      "Without a TOPOLOGY the device is unconfigured: a NIC set to\n"
+	      "master DEV takes its lowest free port, and ip link set DEV\n"
+	      "type dpillar TOPOLOGY configures it (or changes it, while DEV\n"
+	      "is down).  dpctl(8) shows the fabric: neighbours, routes,\n"
+	      "counters.\n", f);
 }
 
 DP_EXPORT struct link_util dpillar_link_util = {
