@@ -61,7 +61,9 @@ resolve_abis() {
 # check (scripts/install-check.sh).  graphviz: the fabric pictures
 # (dpsim plan --dot, Documentation/networking/images).  dkms, openssl
 # (the signing key DKMS makes): README's install, built by
-# scripts/dkms-check.sh.
+# scripts/dkms-check.sh.  iproute2: the ip that tools/iproute2's plugin
+# is built for and checked against (check-ip.sh: nm, build-essential's
+# binutils).
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
