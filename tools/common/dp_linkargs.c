@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,18 @@
 #include <linux/dpillar.h>
 
 #include "dp_linkargs.h"
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", dp_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s'.\n", dp_help);
+	return EXIT_USAGE;
+}
 
 bool matches(const char *arg, const char *word)
 {

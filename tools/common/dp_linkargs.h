@@ -23,10 +23,10 @@ bool matches(const char *arg, const char *word);
 int parse_u32(const char *s, unsigned int *out);
 /*
  * Each program that links dp_linkargs.c defines these two: its name in
- * messages, and usage_error(), which says what is wrong (printf-style) on
- * stderr in the program's own voice and returns EXIT_USAGE.
+ * messages ("dpctl") and the command that prints its help ("dpctl help").
  */
-extern const char dp_prog[];
+extern const char dp_prog[], dp_help[];
+/* Say what is wrong (printf-style) on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Attribute numbers of the settings, rtnetlink's or generic netlink's. */

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,24 +16,12 @@
 #include "version.h"
 
 struct dpctl_opts opts;
-const char dp_prog[] = "dpctl";
+const char dp_prog[] = "dpctl", dp_help[] = "dpctl help";
 
 bool is_help(const char *arg)
 {
 	return !strcmp(arg, "help") || !strcmp(arg, "-h") ||
 	       !strcmp(arg, "--help") || !strcmp(arg, "-help");
-}
-
-int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", dp_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'dpctl help'.\n", stderr);
-	return EXIT_USAGE;
 }
 
 static int level_help(FILE *out, const char *header, const struct cmd *cmds)

@@ -14,7 +14,6 @@
  * Only the two struct link_util are exported: everything else is hidden,
  * so that our matches() never binds to ip's (the opposite convention).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +28,7 @@
 
 #define DP_EXPORT __attribute__((visibility("default")))
 
-const char dp_prog[] = "dpillar";
-
-int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", dp_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry \"ip link help dpillar\".\n", stderr);
-	return EXIT_USAGE;
-}
-
+const char dp_prog[] = "dpillar", dp_help[] = "ip link help dpillar";
 /* The kind of the existing device @ifindex ("dpillar"'s topology). */
 static int topo_cb(const struct nlmsghdr *nlh, void *data)
 {
