@@ -29,6 +29,7 @@
 #define DP_EXPORT __attribute__((visibility("default")))
 
 const char dp_prog[] = "dpillar", dp_help[] = "ip link help dpillar";
+
 /* The kind of the existing device @ifindex ("dpillar"'s topology). */
 static int topo_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -101,7 +102,7 @@ out:
  */
 #define DP_ARGS_ROOM	(8 * MNL_ATTR_HDRLEN + 8 * 4 + \
 			 MNL_ATTR_HDRLEN + DP_MAX_PORTS * (MNL_ATTR_HDRLEN + 4) + \
-			 MNL_ALIGN(DP_COORDS_MAX * 4) + \
+			 MNL_ATTR_HDRLEN + MNL_ALIGN(DP_COORDS_MAX * 4) + \
 			 MNL_ATTR_HDRLEN + MNL_ALIGN(DP_ADDR_TEXT_MAX) + \
 			 TOPO_ARGS_SETTINGS / 2 * (2 * MNL_ATTR_HDRLEN + 16))
 
