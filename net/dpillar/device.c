@@ -1018,7 +1018,9 @@ static size_t dp_get_slave_size(const struct net_device *dev,
 
 /*
  * A port's number and state, as the port's own link message shows them
- * (under RTNL or rcu_read_lock, as dp_port_snapshot() wants).
+ * (under RTNL or rcu_read_lock, as dp_port_snapshot() wants).  The port is
+ * found in our table, not through the NIC's rx_handler_data: a NIC is
+ * linked to us a moment before its receive path is ours.
  */
 static int dp_fill_slave_info(struct sk_buff *skb,
 			      const struct net_device *dev,
@@ -1028,16 +1030,18 @@ static int dp_fill_slave_info(struct sk_buff *skb,
 	const struct dp_port *port;
 	struct dp_port_info pi;
 	struct dp_port_snap snap;
+	u32 i;
 
-	/* Linked as our port a moment before its receive path is ours. */
-	if (rcu_access_pointer(slave_dev->rx_handler) != dp_handle_frame)
+	for (i = 0; i < dp->nports; i++) {
+		port = rcu_dereference_rtnl(dp->ports[i]);
+		if (port && port->dev == slave_dev)
+			break;
+	}
+	if (i == dp->nports)
 		return 0;
-	port = rcu_dereference_rtnl(slave_dev->rx_handler_data);
-	if (!port || port->dp != dp)
-		return 0;
-	dp_port_snapshot(dp, port->index, &snap);
-	dp_port_info(&dp->topo, dp->self, port->index, &pi);
-	if (nla_put_u32(skb, IFLA_DPILLAR_SLAVE_PORT, port->index) ||
+	dp_port_snapshot(dp, i, &snap);
+	dp_port_info(&dp->topo, dp->self, i, &pi);
+	if (nla_put_u32(skb, IFLA_DPILLAR_SLAVE_PORT, i) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_STATE, snap.state) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_NEIGHS, pi.nneigh) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_REACHABLE, snap.reachable))
