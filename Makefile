@@ -7,7 +7,8 @@
 #   make install         module (then depmod), dpctl, dpsim, man pages,
 #                        bash completion, dpillar@.service, the Wireshark
 #                        dissector, the ifupdown hook
-#                        (/etc/network/if-{pre-up,post-down}.d)
+#                        (/etc/network/if-{pre-up,post-down}.d), the iproute2
+#                        plugin (ip link ... type dpillar) in IPLIBDIR
 #   make install-tools   the same without the module (DKMS installs it)
 #   make deb             Debian packages dpillar-dkms and dpillar-tools
 #                        (debian/, scripts/deb.sh), here at the top
@@ -50,14 +51,18 @@ COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
 # PREFIX ("tshark -G folders": /usr/lib/x86_64-linux-gnu/wireshark/plugins
 # on Debian 12 with PREFIX=/usr; Wireshark reads no /usr/local one, see
 # Documentation/networking/dpillar.rst, "Capturing frames").
-MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
+MULTIARCH ?= $(shell $(or $(CC),cc) -print-multiarch 2>/dev/null)
 WSLUADIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)wireshark/plugins
+# Where ip looks for link_<kind>.so: Debian's ip, only in
+# /usr/lib/<multiarch>/ip (so PREFIX=/usr), or where IP_LIB_DIR says.
+IPLIBDIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)ip
 # ifupdown reads its hooks from /etc/network only: /etc for /usr and
 # /usr/local, a scratch prefix's own etc otherwise (scripts/install-check.sh).
 SYSCONFDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),/etc,$(PREFIX)/etc)
 IFUPDOWNDIR ?= $(SYSCONFDIR)/network
 
-.PHONY: all module tools dpctl dpsim modules_install install install-tools \
+.PHONY: all module tools dpctl dpsim iproute2 modules_install install \
+	install-tools \
 	deb clean \
 	deps check demo bench bench-nic checkpatch fuzz fuzz-frames
 
@@ -72,13 +77,16 @@ module:
 		exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-tools: dpctl dpsim
+tools: dpctl dpsim iproute2
 
 dpctl:
 	$(MAKE) -C tools/dpctl
 
 dpsim:
 	$(MAKE) -C tools/dpsim
+
+iproute2:
+	$(MAKE) -C tools/iproute2
 
 # DESTDIR works for the module too (kbuild calls it INSTALL_MOD_PATH), so
 # packagers can stage everything in one tree.
@@ -89,7 +97,7 @@ modules_install: module
 install: modules_install install-tools
 
 # @SBINDIR@ in the unit and the ifupdown hook: where dpctl really went.
-install-tools: dpctl dpsim
+install-tools: dpctl dpsim iproute2
 	install -D -m 0755 tools/dpctl/dpctl $(DESTDIR)$(SBINDIR)/dpctl
 	install -D -m 0755 tools/dpsim/dpsim $(DESTDIR)$(BINDIR)/dpsim
 	install -D -m 0644 Documentation/dpctl.8 $(DESTDIR)$(MANDIR)/man8/dpctl.8
@@ -102,6 +110,9 @@ install-tools: dpctl dpsim
 	sed 's|@SBINDIR@|$(SBINDIR)|g' tools/systemd/dpillar@.service \
 		>$(DESTDIR)$(UNITDIR)/dpillar@.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/dpillar@.service
+	install -D -m 0644 tools/iproute2/link_dpillar.so \
+		$(DESTDIR)$(IPLIBDIR)/link_dpillar.so
+	ln -sf link_dpillar.so $(DESTDIR)$(IPLIBDIR)/link_dpillar_slave.so
 	install -D -m 0644 tools/wireshark/dpillar.lua \
 		$(DESTDIR)$(WSLUADIR)/dpillar.lua
 	for d in if-pre-up.d if-post-down.d; do \
@@ -148,6 +159,7 @@ clean:
 	$(if $(KDIR),-$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 	$(MAKE) -C tools/dpctl clean
 	$(MAKE) -C tools/dpsim clean
+	$(MAKE) -C tools/iproute2 clean
 	$(MAKE) -C tools/fuzz clean
 	rm -rf build
 	rm -f dpillar-dkms_*.deb dpillar-tools_*.deb

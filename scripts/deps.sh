@@ -67,6 +67,8 @@ resolve_abis() {
 # (scripts/capture-check.py, scripts/install-check.sh).
 # debhelper, dh-dkms, lintian: make deb and its check (scripts/deb.sh,
 # scripts/deb-check.sh).
+# iproute2: the ip that tools/iproute2's plugin is built for and checked
+# against (check-ip.sh: nm, build-essential's binutils).
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev

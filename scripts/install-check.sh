@@ -7,7 +7,8 @@
 # that render without warnings, bash completions that load and complete,
 # the systemd unit with its paths filled in and accepted by
 # "systemd-analyze verify", the Wireshark dissector where Wireshark looks
-# for it, and one version everywhere (dpctl -V,
+# for it, the iproute2 plugin where Debian's ip looks (under the prefix)
+# and loaded by that ip, and one version everywhere (dpctl -V,
 # dpsim -V, dkms.conf, VERSION).  Last line "N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +33,24 @@ for f in sbin/dpctl bin/dpsim share/man/man8/dpctl.8 share/man/man1/dpsim.1 \
 done
 [ -x "$P/sbin/dpctl" ] && [ -x "$P/bin/dpsim" ] && ok "programs are executable" ||
 	ko "programs not executable"
+
+# The iproute2 plugin: lib/<multiarch>/ip, as Debian's ip has it (PREFIX
+# /usr); the port kind a link to it; Debian's ip loads it (IP_LIB_DIR,
+# help needs no kernel) and matches it.
+ipd=$P/lib/$(cc -print-multiarch)/ip
+[ -s "$ipd/link_dpillar.so" ] && ok "installs lib/$(cc -print-multiarch)/ip/link_dpillar.so" ||
+	ko "no $ipd/link_dpillar.so"
+[ "$(readlink "$ipd/link_dpillar_slave.so")" = link_dpillar.so ] &&
+	ok "link_dpillar_slave.so -> link_dpillar.so" || ko "no link_dpillar_slave.so link"
+IP_LIB_DIR=$ipd ip link help dpillar 2>&1 | grep -q '^Usage: ip link add DEV type dpillar' &&
+	IP_LIB_DIR=$ipd ip link help dpillar_slave 2>&1 | grep -q '^Usage: ip link set NIC master DEV' &&
+	ok "ip link help dpillar, dpillar_slave (the installed plugin)" ||
+	ko "ip link help dpillar: $(IP_LIB_DIR=$ipd ip link help dpillar 2>&1 | head -2)"
+if out=$(sh tools/iproute2/check-ip.sh ip "$ipd/link_dpillar.so" 2>&1); then
+	ok "$out"
+else
+	ko "$out"
+fi
 
 # man pages: no groff/man warnings
 for m in man8/dpctl.8 man1/dpsim.1; do

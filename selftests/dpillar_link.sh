@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The "dpillar" link type: autoload, create, show, every validation error,
-# port life cycle (unregister, netns move, master/nomaster), netns deletion, and module
-# unload/reload with devices present.  Runs in the test guest.
+# a fabric made and inspected with Debian's own ip and our plugin
+# (tools/iproute2), port life cycle (unregister, netns move,
+# master/nomaster), netns deletion, and module unload/reload with devices
+# present.  Runs in the test guest.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -226,6 +228,67 @@ check_fail -m "not a dpillar device" "link del refuses other devices" dpctl link
 check_fail -m "not a dpillar device" "link show of another device fails" dpctl link show b0
 run_test "a usage error exits 2" \
 	sh -c "ip netns exec $S $DPCTL link add 2>/dev/null; [ \$? -eq 2 ]"
+
+# --- ip link ... type dpillar: Debian's ip with link_dpillar.so ---------------
+# A device made, set and shown with ip commands only (IP_LIB_DIR: the
+# plugin as built, not installed); the ports by "master", as for a bond.
+# That this ip matches the plugin (check-ip.sh: 14 s here, nm under TCG),
+# and ip link help dpillar, are install-check.sh's, on the host, whose ip
+# this is.
+IPL=$DPILLAR_REPO/tools/iproute2
+ipd() { IP_LIB_DIR=$IPL ip -n $S "$@"; }
+ipinfo() { # ipinfo DEV JQ: JQ of DEV's linkinfo in ip -j -d link show
+	ipd -j -d link show "$1" | jq -c ".[0].linkinfo | $2"
+}
+ip_link_tests() {
+	run_test "ip link add dpi type dpillar SETTINGS: unconfigured" \
+		ipd link add dpi type dpillar hello 200 dead 900
+	run_test "ip link set NIC master dpi, twice" \
+		sh -c "IP_LIB_DIR=$IPL ip -n $S link set b0 master dpi &&
+		       IP_LIB_DIR=$IPL ip -n $S link set b1 master dpi"
+	run_test "ip link set dpi type dpillar TOPOLOGY SETTINGS" \
+		ipd link set dpi type dpillar n 4 k 3 addr 1:0.1.0 \
+		ip4 10.9.0.0/16 mode paper
+	check_eq "$(ipinfo dpi '[.info_kind, (.info_data |
+		  .topo, .n, .k, .addr, .node_id, .nodes, .hello, .dead, .ip4,
+		  .mode, .ports)]')" \
+		'["dpillar","dpillar",4,3,"1:0.1.0",10,24,200,900,"10.9.0.0/16","paper",["b0","b1"]]' \
+		"ip -j -d link show: topology, address, settings, ports"
+	run_test "ip link set dpi type dpillar (mode by the device's name for it)" \
+		ipd link set dpi type dpillar hello 300 mode cw ip6 fd00:1::/96
+	check_eq "$(ipd -d link show dpi | grep -o 'dpillar topo .* ports [^ ]*')" \
+		"dpillar topo dpillar n 4 k 3 addr 1:0.1.0 node_id 10 nodes 24 hello 300 dead 900 ip4 10.9.0.0/16 ip6 fd00:1::/96 mode cw ports b0,b1" \
+		"ip -d link show: what was set, in ip's words"
+	check_eq "$(ipinfo b1 '[.info_slave_kind, (.info_slave_data |
+		  .port, .state, .neighs)]')" '["dpillar",1,"up",3]' \
+		"ip -j -d link show PORT: port number, state, neighbour slots"
+	check_eq "$(ipd -d link show b0 | grep -o 'dpillar_slave port [0-9]* state [a-z]*')" \
+		"dpillar_slave port 0 state up" "ip -d link show PORT: port 0"
+	check_fail -m 'unknown key "port0"' "ip link set rejects portN" \
+		ipd link set dpi type dpillar port0 b0
+	check_fail -m "n must be even" "ip shows the kernel's extack" \
+		ipd link add dpj type dpillar n 5 k 3 addr 0:0.0.0 port0 lo port1 lo
+	run_test "ip link del dpi" ipd link del dpi
+	run_test "ip link add dpi type dpillar TOPOLOGY NICS" \
+		ipd link add dpi type dpillar n 4 k 3 addr 0:0.0.0 port0 b1 port1 b0
+	check_eq "$(ipinfo dpi '.info_data | [.addr, .ports]')" \
+		'["0:0.0.0",["b1","b0"]]' "... has the ports in order"
+	run_test "ip link add dpu type dpillar, set TOPOLOGY: S2 in plan mode" \
+		sh -c "IP_LIB_DIR=$IPL ip -n $S link add dpu type dpillar &&
+		       IP_LIB_DIR=$IPL ip -n $S link set dpu type dpillar topo s2 \
+		       nodes 16 n 2 spaces 1 seed 5 id 3 coords 0x80000001"
+	check_eq "$(ipinfo dpu '.info_data | [.topo, .nodes, .n, .spaces,
+		  .seed, .coords, .node_id]')" \
+		'["s2",16,2,1,5,[2147483649],3]' "ip -j -d link show: S2"
+	run_test "ip link del dpi, dpu" \
+		sh -c "IP_LIB_DIR=$IPL ip -n $S link del dpi &&
+		       IP_LIB_DIR=$IPL ip -n $S link del dpu"
+}
+if [ -f "$IPL/link_dpillar.so" ]; then
+	ip_link_tests
+else
+	ktap_skip "ip link ... type dpillar" "tools/iproute2 not built"
+fi
 
 # --- port life cycle ----------------------------------------------------------
 run_test "deleting a port leaves the device" ip -n $S link del a0

@@ -1013,6 +1013,45 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	return 0;
 }
 
+static size_t dp_get_slave_size(const struct net_device *dev,
+				const struct net_device *slave_dev)
+{
+	return nla_total_size(sizeof(u32)) * 4;	/* PORT .. REACHABLE */
+}
+
+/*
+ * A port's number and state, as the port's own link message shows them
+ * (under RTNL or rcu_read_lock, as dp_port_snapshot() wants).  The port is
+ * found in our table, not through the NIC's rx_handler_data: a NIC is
+ * linked to us a moment before its receive path is ours.
+ */
+static int dp_fill_slave_info(struct sk_buff *skb,
+			      const struct net_device *dev,
+			      const struct net_device *slave_dev)
+{
+	const struct dp_priv *dp = netdev_priv(dev);
+	const struct dp_port *port;
+	struct dp_port_info pi;
+	struct dp_port_snap snap;
+	u32 i;
+
+	for (i = 0; i < dp->nports; i++) {
+		port = rcu_dereference_rtnl(dp->ports[i]);
+		if (port && port->dev == slave_dev)
+			break;
+	}
+	if (i == dp->nports)
+		return 0;
+	dp_port_snapshot(dp, i, &snap);
+	dp_port_info(&dp->topo, dp->self, i, &pi);
+	if (nla_put_u32(skb, IFLA_DPILLAR_SLAVE_PORT, i) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_STATE, snap.state) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_NEIGHS, pi.nneigh) ||
+	    nla_put_u32(skb, IFLA_DPILLAR_SLAVE_REACHABLE, snap.reachable))
+		return -EMSGSIZE;
+	return 0;
+}
+
 struct rtnl_link_ops dp_link_ops __read_mostly = {
 	.kind		= "dpillar",
 	.priv_size	= sizeof(struct dp_priv),
@@ -1024,5 +1063,7 @@ struct rtnl_link_ops dp_link_ops __read_mostly = {
 	.changelink	= dp_changelink,
 	.get_size	= dp_get_size,
 	.fill_info	= dp_fill_info,
+	.get_slave_size	= dp_get_slave_size,
+	.fill_slave_info = dp_fill_slave_info,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_link_ops);

@@ -874,6 +874,48 @@ static void dpt_nl_fill_info_coords(struct kunit *test)
 	}
 }
 
+/*
+ * get_slave_size() covers what fill_slave_info() writes for each port: its
+ * number, state and neighbour slots.
+ */
+static void dpt_nl_fill_slave_info(struct kunit *test)
+{
+	struct nlattr *tb[IFLA_DPILLAR_SLAVE_MAX + 1];
+	struct sk_buff *skb;
+	struct dpt_dev *d;
+	size_t size;
+	u32 i;
+
+	d = dpt_dev_create(test, 4, 3, 1);
+	for (i = 0; i < DPP_NPORTS; i++) {
+		size = dp_link_ops.get_slave_size(d->dev, d->lower[i]);
+		skb = kunit_zalloc_skb(test, size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		skb_reserve(skb, skb_tailroom(skb) - size);
+		rtnl_lock();
+		KUNIT_ASSERT_EQ(test, dp_link_ops.fill_slave_info(skb, d->dev,
+								  d->lower[i]),
+				0);
+		rtnl_unlock();
+		KUNIT_EXPECT_LE(test, skb->len, size);
+		KUNIT_ASSERT_EQ(test,
+				nla_parse_deprecated(tb, IFLA_DPILLAR_SLAVE_MAX,
+						     (void *)skb->data,
+						     skb->len, NULL, NULL), 0);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_SLAVE_PORT]);
+		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_SLAVE_PORT]),
+				i);
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_SLAVE_STATE]);
+		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_SLAVE_STATE]),
+				DPILLAR_PORT_STATE_UP);
+		/* DPillar (4,3): a slot per other switch port, n - 1. */
+		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_SLAVE_NEIGHS]);
+		KUNIT_EXPECT_EQ(test,
+				nla_get_u32(tb[IFLA_DPILLAR_SLAVE_NEIGHS]), 3);
+		KUNIT_EXPECT_NOT_NULL(test, tb[IFLA_DPILLAR_SLAVE_REACHABLE]);
+	}
+}
+
 static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE_PARAM(dpt_nl_policy, dpt_pol_gen_params),
 	KUNIT_CASE(dpt_nl_policy_nested_ports),
@@ -887,6 +929,7 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE(dpt_nl_validate),
 	KUNIT_CASE(dpt_nl_changelink),
 	KUNIT_CASE(dpt_nl_fill_info),
+	KUNIT_CASE(dpt_nl_fill_slave_info),
 	KUNIT_CASE(dpt_nl_fill_info_coords),
 	{}
 };

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,48 +16,12 @@
 #include "version.h"
 
 struct dpctl_opts opts;
-
-bool matches(const char *arg, const char *word)
-{
-	size_t len = strlen(arg);
-
-	return len && len <= strlen(word) && !strncmp(arg, word, len);
-}
+const char dp_prog[] = "dpctl", dp_help[] = "dpctl help";
 
 bool is_help(const char *arg)
 {
 	return !strcmp(arg, "help") || !strcmp(arg, "-h") ||
 	       !strcmp(arg, "--help") || !strcmp(arg, "-help");
-}
-
-const char *usage_where;
-
-int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("dpctl: ", stderr);
-	if (usage_where)
-		fprintf(stderr, "%s: ", usage_where);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	/* A file's error is the file's: no hint about the command line. */
-	fputs(usage_where ? "\n" : "\nTry 'dpctl help'.\n", stderr);
-	return EXIT_USAGE;
-}
-
-int parse_u32(const char *s, unsigned int *out)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || v > UINT_MAX || *s == '-')
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
 }
 
 static int level_help(FILE *out, const char *header, const struct cmd *cmds)

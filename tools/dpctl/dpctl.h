@@ -5,8 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit status, as iproute2: ok, the kernel said no, the user said nonsense. */
-enum { EXIT_OK = 0, EXIT_KERNEL = 1, EXIT_USAGE = 2 };
+#include "dp_linkargs.h"
 
 struct dpctl_opts {
 	bool json;
@@ -26,14 +25,8 @@ struct cmd {
 	const char *help;
 };
 
-/* "show" matches "sh", "s": the iproute2 habit of abbreviating keywords. */
-bool matches(const char *arg, const char *word);
 /* -h, --help, -help or help. */
 bool is_help(const char *arg);
-int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Where the words usage_error() complains about came from ("FILE:LINE"). */
-extern const char *usage_where;
-int parse_u32(const char *s, unsigned int *out);
 
 /*
  * Run the command of @cmds that argv[0] names: its exact name, else a

@@ -11,6 +11,7 @@
 #include <libmnl/libmnl.h>
 
 #include "topo.h"
+#include "dp_linkargs.h"
 
 /* The fabric's IP prefixes (the module's defaults until told otherwise). */
 struct fabric_pfx {
@@ -62,61 +63,6 @@ int dest_parse(const char *text, struct dest *d);
 int dest_node(const struct dest *d, const struct dp_topo *t,
 	      const struct fabric_pfx *p, const char *text, u32 *id);
 
-/* Attribute numbers of the settings, rtnetlink's or generic netlink's. */
-struct setting_attrs {
-	int hello, dead, ip4, ip4_len, ip6, mode, key6;
-};
-
-#define SETTINGS_HELP \
-	"SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n" \
-	"            [mode MODE] [key6 PREFIX]\n" \
-	"    MODE is the routing mode of what this server sends; DPillar:\n" \
-	"    shortest (default), paper, cw, ccw.  key6 (S2) is the /96 of the\n" \
-	"    key addresses (\"none\": off): dpctl key locate\n"
-
-/* Is @key one of the settings? */
-bool is_setting(const char *key);
-/*
- * Add setting @key (hello, dead, ip4, ip6, mode) with value @val to @nlh;
- * @ops names the modes of the device's topology.  Returns 1 when @key was
- * a setting, 0 when not, or EXIT_USAGE.
- */
-int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
-		const struct dp_topo_ops *ops, const char *key,
-		const char *val);
-
-/* Attribute numbers of the topology and address, either family's. */
-struct topo_attrs {
-	int topo, n, k, level, nodes, spaces, seed, addr, coords;
-};
-
-#define TOPO_ARGS_SETTINGS	16
-
-/* A topology, an address and (link add) ports as dpctl takes them. */
-struct topo_args {
-	const struct dp_topo_ops *ops;	/* default dpillar */
-	unsigned int n, k, level, nodes, spaces, seed;
-	bool have_topo, have_n, have_k, have_seed;
-	bool given;			/* any topology word or an address */
-	const char *addr;
-	/* S2 plan mode: this node's coordinates (0: derived mode). */
-	unsigned int coords[DP_COORDS_MAX], ncoords;
-	unsigned int ifindex[DP_MAX_PORTS], nports;
-	char *settings[TOPO_ARGS_SETTINGS];	/* KEY VALUE pairs */
-	unsigned int nsettings;
-};
-
-/* link.c: "link add" and "set" share these (see link.c). */
-int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
-		    struct topo_args *a);
-int topo_args_check(const char *cmd, const struct topo_args *a, bool ports);
-void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
-		   const struct topo_attrs *at);
-/*
- * S2's coordinates: "C0,C1,..." (each a decimal u32 or 0x hex) into @x,
- * at most DP_COORDS_MAX; returns how many, or 0 when @s is not that.
- */
-unsigned int coords_parse(const char *s, unsigned int *x);
 /*
  * Coordinates as an attribute's payload (native-endian u32s, as the kernel
  * reports them) into @x; returns how many, 0 when absent or malformed.
@@ -127,11 +73,6 @@ void coords_text(const unsigned int *x, unsigned int n, char *buf,
 		 size_t len);
 /* The JSON "coords" array of a plan-mode node (nothing when derived). */
 void coords_json(const unsigned int *x, unsigned int n);
-
-#define TOPO_HELP \
-	"TOPOLOGY := [topo NAME] n N k K [level I] addr ADDR\n" \
-	"          | topo s2 nodes N n PORTS spaces L [seed S]\n" \
-	"            [coords C0,C1,...] id I\n"
 
 /*
  * Device @dev's prefixes and node id, and (when @ports) the ifindex of each

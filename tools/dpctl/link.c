@@ -68,144 +68,6 @@ const char link_help[] =
 	"    unconfigured (as ip link add DEV type dpillar): attach NICs with\n"
 	"    ip link set NIC master DEV, configure it with dpctl set.\n";
 
-static const struct setting_attrs link_settings = {
-	.hello = IFLA_DPILLAR_HELLO_MS,
-	.dead = IFLA_DPILLAR_DEAD_MS,
-	.ip4 = IFLA_DPILLAR_IP4_PREFIX,
-	.ip4_len = IFLA_DPILLAR_IP4_PREFIXLEN,
-	.ip6 = IFLA_DPILLAR_IP6_PREFIX,
-	.mode = IFLA_DPILLAR_MODE,
-	.key6 = IFLA_DPILLAR_KEY6_PREFIX,
-};
-
-/*
- * The topology words of "link add" and "set": one dialect for both.
- * @ports: whether portN IF may be given (link add; set leaves the NICs to
- * "ip link set NIC master DEV").  Returns EXIT_OK or EXIT_USAGE (after a
- * message); words that are settings are collected in @a->settings.
- */
-int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
-		    struct topo_args *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->ops = dp_topo_ops_by_name("dpillar");
-	for (; argc > 0; argc -= 2, argv += 2) {
-		const char *key = argv[0];
-
-		if (argc < 2)
-			return usage_error("%s: \"%s\" needs a value", cmd, key);
-		if (!strcmp(key, "n")) {
-			if (parse_u32(argv[1], &a->n))
-				return usage_error("invalid n \"%s\"", argv[1]);
-			a->have_n = true;
-		} else if (!strcmp(key, "k")) {
-			if (parse_u32(argv[1], &a->k))
-				return usage_error("invalid k \"%s\"", argv[1]);
-			a->have_k = true;
-		} else if (!strcmp(key, "level") || !strcmp(key, "i")) {
-			if (parse_u32(argv[1], &a->level))
-				return usage_error("invalid level \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "nodes")) {
-			if (parse_u32(argv[1], &a->nodes) || !a->nodes)
-				return usage_error("invalid nodes \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "spaces")) {
-			if (parse_u32(argv[1], &a->spaces) || !a->spaces)
-				return usage_error("invalid spaces \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "seed")) {
-			if (parse_u32(argv[1], &a->seed))
-				return usage_error("invalid seed \"%s\"",
-						   argv[1]);
-			a->have_seed = true;
-		} else if (!strcmp(key, "coords")) {
-			a->ncoords = coords_parse(argv[1], a->coords);
-			if (!a->ncoords)
-				return usage_error("invalid coords \"%s\": 1 to %u u32s, comma separated",
-						   argv[1], DP_COORDS_MAX);
-		} else if (!strcmp(key, "id")) {
-			a->addr = argv[1];
-		} else if (matches(key, "addr") || matches(key, "address")) {
-			a->addr = argv[1];
-		} else if (ports && !strncmp(key, "port", 4) && key[4]) {
-			unsigned int p;
-
-			if (parse_u32(key + 4, &p) || p >= DPILLAR_PORTS_MAX)
-				return usage_error("invalid port \"%s\"", key);
-			a->ifindex[p] = if_nametoindex(argv[1]);
-			if (!a->ifindex[p]) {
-				fprintf(stderr, "dpctl: %s: device \"%s\" does not exist\n",
-					key, argv[1]);
-				return EXIT_KERNEL;
-			}
-			if (p + 1 > a->nports)
-				a->nports = p + 1;
-		} else if (is_setting(key)) {
-			if (a->nsettings + 2 > TOPO_ARGS_SETTINGS)
-				return usage_error("%s: too many settings", cmd);
-			a->settings[a->nsettings++] = argv[0];
-			a->settings[a->nsettings++] = argv[1];
-		} else if (matches(key, "topo")) {
-			a->ops = dp_topo_ops_by_name(argv[1]);
-			if (!a->ops)
-				return usage_error("unknown topology \"%s\"", argv[1]);
-			a->have_topo = true;
-		} else {
-			return usage_error("%s: unknown key \"%s\"", cmd, key);
-		}
-	}
-	a->given = a->have_topo || a->have_n || a->have_k || a->level ||
-		   a->nodes || a->spaces || a->have_seed || a->addr ||
-		   a->ncoords;
-	return EXIT_OK;
-}
-
-/* One coordinate: a decimal u32 or 0x hex (never octal: "010" is 10). */
-static int coord_parse(const char *s, const char *end, unsigned int *out)
-{
-	unsigned long long v = 0;
-	unsigned int base = 10, d;
-
-	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (s == end)
-		return -1;
-	for (; s < end; s++) {
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
-			return -1;
-		v = v * base + d;
-		if (v > UINT_MAX)
-			return -1;
-	}
-	*out = (unsigned int)v;
-	return 0;
-}
-
-unsigned int coords_parse(const char *s, unsigned int *x)
-{
-	unsigned int n = 0;
-	const char *end;
-
-	for (;;) {
-		end = s + strcspn(s, ",");
-		if (n == DP_COORDS_MAX || coord_parse(s, end, &x[n]))
-			return 0;
-		n++;
-		if (!*end)
-			return n;
-		s = end + 1;
-	}
-}
-
 unsigned int coords_get(const struct nlattr *attr, unsigned int *x)
 {
 	unsigned int len;
@@ -247,90 +109,13 @@ void coords_json(const unsigned int *x, unsigned int n)
 	json_close_arr();
 }
 
-/* What a topology needs, and the address checked where we can. */
-int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
-{
-	struct dp_topo_params prm = { 0 };
-	const char *why;
-	struct dp_topo t;
-	u32 i, id;
-
-	if (a->ops->kind == DP_TOPO_S2) {
-		if (!a->have_n || !a->nodes || !a->spaces || !a->addr ||
-		    (ports && !a->nports))
-			return usage_error("%s: s2 needs nodes, n, spaces, id%s",
-					   cmd, ports ? " and ports" : "");
-		if (a->have_k || a->level)
-			return usage_error("%s: s2 takes no k or level", cmd);
-		if (a->ncoords && a->ncoords != a->spaces)
-			return usage_error("%s: coords must give one coordinate per space (%u given, spaces %u)",
-					   cmd, a->ncoords, a->spaces);
-	} else if (a->nodes || a->spaces || a->have_seed || a->ncoords) {
-		return usage_error("%s: nodes, spaces, seed and coords are S2's",
-				   cmd);
-	} else if (!a->have_n || !a->have_k || !a->addr ||
-		   (ports && !a->nports)) {
-		return usage_error("%s: n, k, addr%s are required", cmd,
-				   ports ? " and ports" : "");
-	}
-	for (i = 0; i < a->nports; i++)
-		if (!a->ifindex[i])
-			return usage_error("%s: port%u missing", cmd, i);
-	/*
-	 * The address goes to the kernel as text (IFLA_DPILLAR_ADDR, any
-	 * topology).  Check it here when the fabric is one we know; a fabric
-	 * we cannot build is left to the kernel, whose extack says why.
-	 */
-	prm.kind = a->ops->kind;
-	prm.n = a->n;
-	prm.k = a->k;
-	prm.level = a->level;
-	prm.nodes = a->nodes;
-	prm.spaces = a->spaces;
-	prm.seed = a->seed;
-	prm.ncoords = a->ncoords;
-	memcpy(prm.coords, a->coords, sizeof(prm.coords));
-	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, a->addr, &id, &why))
-		return usage_error("invalid address \"%s\": %s", a->addr, why);
-	return EXIT_OK;
-}
-
-/* The topology and address as attributes of one family (@at). */
-void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
-		   const struct topo_attrs *at)
-{
-	mnl_attr_put_u32(nlh, at->topo, a->ops->kind);
-	mnl_attr_put_u32(nlh, at->n, a->n);
-	if (a->ops->kind == DP_TOPO_S2) {
-		mnl_attr_put_u32(nlh, at->nodes, a->nodes);
-		mnl_attr_put_u32(nlh, at->spaces, a->spaces);
-		mnl_attr_put_u32(nlh, at->seed, a->seed);
-		if (a->ncoords)
-			mnl_attr_put(nlh, at->coords,
-				     a->ncoords * sizeof(a->coords[0]),
-				     a->coords);
-	} else {
-		mnl_attr_put_u32(nlh, at->k, a->k);
-	}
-	if (a->level)
-		mnl_attr_put_u32(nlh, at->level, a->level);
-	mnl_attr_put_strz(nlh, at->addr, a->addr);
-}
-
-static const struct topo_attrs link_topo_attrs = {
-	.topo = IFLA_DPILLAR_TOPO, .n = IFLA_DPILLAR_N, .k = IFLA_DPILLAR_K,
-	.level = IFLA_DPILLAR_LEVEL, .nodes = IFLA_DPILLAR_NODES,
-	.spaces = IFLA_DPILLAR_SPACES, .seed = IFLA_DPILLAR_SEED,
-	.addr = IFLA_DPILLAR_ADDR, .coords = IFLA_DPILLAR_COORDS,
-};
-
 /*
  * link add DEV [TOPOLOGY ADDR PORTS] [SETTINGS]: without a topology, an
  * unconfigured device (as "ip link add DEV type dpillar").
  */
 int link_add(int argc, char **argv)
 {
-	struct nlattr *linkinfo, *data, *ports;
+	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
 	struct topo_args a;
 	struct nl_ctx ctx;
@@ -359,14 +144,10 @@ int link_add(int argc, char **argv)
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	if (a.given) {
-		topo_args_put(nlh, &a, &link_topo_attrs);
-		ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
-		for (i = 0; i < a.nports; i++)
-			mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, a.ifindex[i]);
-		mnl_attr_nest_end(nlh, ports);
+		topo_args_put_link(nlh, &a);
 	}
 	for (i = 0; i < a.nsettings; i += 2) {
-		ret = put_setting(nlh, &link_settings, a.ops, a.settings[i],
+		ret = put_setting(nlh, &dp_link_settings, a.ops, a.settings[i],
 				  a.settings[i + 1]);
 		if (ret == EXIT_USAGE) {
 			nl_close(&ctx);
@@ -399,7 +180,7 @@ static int link_set(int argc, char **argv)
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
-		ret = put_setting(nlh, &link_settings, ops, argv[0], argv[1]);
+		ret = put_setting(nlh, &dp_link_settings, ops, argv[0], argv[1]);
 		if (ret != 1) {
 			nl_close(&ctx);
 			return ret ? ret : usage_error("link set: unknown setting \"%s\"",

@@ -126,6 +126,22 @@ enum {
 };
 
 /*
+ * IFLA_INFO_SLAVE_DATA of a port, a lower device enslaved to a dpillar
+ * device (IFLA_INFO_SLAVE_KIND "dpillar"; "ip -d link show PORT"):
+ * read-only.
+ */
+enum {
+	IFLA_DPILLAR_SLAVE_UNSPEC,
+	IFLA_DPILLAR_SLAVE_PORT,	/* u32, its port number */
+	IFLA_DPILLAR_SLAVE_STATE,	/* u32, enum dpillar_port_state */
+	IFLA_DPILLAR_SLAVE_NEIGHS,	/* u32, neighbour slots of the port */
+	IFLA_DPILLAR_SLAVE_REACHABLE,	/* u32, of them reachable now */
+
+	__IFLA_DPILLAR_SLAVE_MAX,
+	IFLA_DPILLAR_SLAVE_MAX = __IFLA_DPILLAR_SLAVE_MAX - 1,
+};
+
+/*
  * Generic netlink family "dpillar" (Documentation/netlink/specs/dpillar.yaml
  * describes it; a test keeps the two in sync).
  *

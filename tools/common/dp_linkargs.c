@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A device's topology, address and settings as words (dp_linkargs.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+#include <linux/dpillar.h>
+
+#include "dp_linkargs.h"
+
+const char *usage_where;
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", dp_prog);
+	if (usage_where)
+		fprintf(stderr, "%s: ", usage_where);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* A file's error is the file's: no hint about the command line. */
+	if (usage_where)
+		fputc('\n', stderr);
+	else
+		fprintf(stderr, "\nTry '%s'.\n", dp_help);
+	return EXIT_USAGE;
+}
+
+bool matches(const char *arg, const char *word)
+{
+	size_t len = strlen(arg);
+
+	return len && len <= strlen(word) && !strncmp(arg, word, len);
+}
+
+int parse_u32(const char *s, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > UINT_MAX || *s == '-')
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+const struct setting_attrs dp_link_settings = {
+	.hello = IFLA_DPILLAR_HELLO_MS,
+	.dead = IFLA_DPILLAR_DEAD_MS,
+	.ip4 = IFLA_DPILLAR_IP4_PREFIX,
+	.ip4_len = IFLA_DPILLAR_IP4_PREFIXLEN,
+	.ip6 = IFLA_DPILLAR_IP6_PREFIX,
+	.mode = IFLA_DPILLAR_MODE,
+	.key6 = IFLA_DPILLAR_KEY6_PREFIX,
+};
+
+static const struct topo_attrs link_topo_attrs = {
+	.topo = IFLA_DPILLAR_TOPO, .n = IFLA_DPILLAR_N, .k = IFLA_DPILLAR_K,
+	.level = IFLA_DPILLAR_LEVEL, .nodes = IFLA_DPILLAR_NODES,
+	.spaces = IFLA_DPILLAR_SPACES, .seed = IFLA_DPILLAR_SEED,
+	.addr = IFLA_DPILLAR_ADDR, .coords = IFLA_DPILLAR_COORDS,
+};
+
+/*
+ * The topology words of "link add" and "set": one dialect for both.
+ * @ports: whether portN IF may be given (link add; set leaves the NICs to
+ * "ip link set NIC master DEV").  Returns EXIT_OK or EXIT_USAGE (after a
+ * message); words that are settings are collected in @a->settings.
+ */
+int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
+		    struct topo_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->ops = dp_topo_ops_by_name("dpillar");
+	for (; argc > 0; argc -= 2, argv += 2) {
+		const char *key = argv[0];
+
+		if (argc < 2)
+			return usage_error("%s: \"%s\" needs a value", cmd, key);
+		if (!strcmp(key, "n")) {
+			if (parse_u32(argv[1], &a->n))
+				return usage_error("invalid n \"%s\"", argv[1]);
+			a->have_n = true;
+		} else if (!strcmp(key, "k")) {
+			if (parse_u32(argv[1], &a->k))
+				return usage_error("invalid k \"%s\"", argv[1]);
+			a->have_k = true;
+		} else if (!strcmp(key, "level") || !strcmp(key, "i")) {
+			if (parse_u32(argv[1], &a->level))
+				return usage_error("invalid level \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "nodes")) {
+			if (parse_u32(argv[1], &a->nodes) || !a->nodes)
+				return usage_error("invalid nodes \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "spaces")) {
+			if (parse_u32(argv[1], &a->spaces) || !a->spaces)
+				return usage_error("invalid spaces \"%s\"",
+						   argv[1]);
+		} else if (!strcmp(key, "seed")) {
+			if (parse_u32(argv[1], &a->seed))
+				return usage_error("invalid seed \"%s\"",
+						   argv[1]);
+			a->have_seed = true;
+		} else if (!strcmp(key, "coords")) {
+			a->ncoords = coords_parse(argv[1], a->coords);
+			if (!a->ncoords)
+				return usage_error("invalid coords \"%s\": 1 to %u u32s, comma separated",
+						   argv[1], DP_COORDS_MAX);
+		} else if (!strcmp(key, "id")) {
+			a->addr = argv[1];
+		} else if (matches(key, "addr") || matches(key, "address")) {
+			a->addr = argv[1];
+		} else if (ports && !strncmp(key, "port", 4) && key[4]) {
+			unsigned int p;
+
+			if (parse_u32(key + 4, &p) || p >= DPILLAR_PORTS_MAX)
+				return usage_error("invalid port \"%s\"", key);
+			a->ifindex[p] = if_nametoindex(argv[1]);
+			if (!a->ifindex[p]) {
+				fprintf(stderr, "%s: %s: device \"%s\" does not exist\n",
+					dp_prog, key, argv[1]);
+				return EXIT_KERNEL;
+			}
+			if (p + 1 > a->nports)
+				a->nports = p + 1;
+		} else if (is_setting(key)) {
+			if (a->nsettings + 2 > TOPO_ARGS_SETTINGS)
+				return usage_error("%s: too many settings", cmd);
+			a->settings[a->nsettings++] = argv[0];
+			a->settings[a->nsettings++] = argv[1];
+		} else if (matches(key, "topo")) {
+			a->ops = dp_topo_ops_by_name(argv[1]);
+			if (!a->ops)
+				return usage_error("unknown topology \"%s\"", argv[1]);
+			a->have_topo = true;
+		} else {
+			return usage_error("%s: unknown key \"%s\"", cmd, key);
+		}
+	}
+	a->given = a->have_topo || a->have_n || a->have_k || a->level ||
+		   a->nodes || a->spaces || a->have_seed || a->addr ||
+		   a->ncoords;
+	return EXIT_OK;
+}
+
+/* One coordinate: a decimal u32 or 0x hex (never octal: "010" is 10). */
+static int coord_parse(const char *s, const char *end, unsigned int *out)
+{
+	unsigned long long v = 0;
+	unsigned int base = 10, d;
+
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return -1;
+		v = v * base + d;
+		if (v > UINT_MAX)
+			return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+unsigned int coords_parse(const char *s, unsigned int *x)
+{
+	unsigned int n = 0;
+	const char *end;
+
+	for (;;) {
+		end = s + strcspn(s, ",");
+		if (n == DP_COORDS_MAX || coord_parse(s, end, &x[n]))
+			return 0;
+		n++;
+		if (!*end)
+			return n;
+		s = end + 1;
+	}
+}
+
+/* What a topology needs, and the address checked where we can. */
+int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
+{
+	struct dp_topo_params prm = { 0 };
+	const char *why;
+	struct dp_topo t;
+	u32 i, id;
+
+	if (a->ops->kind == DP_TOPO_S2) {
+		if (!a->have_n || !a->nodes || !a->spaces || !a->addr ||
+		    (ports && !a->nports))
+			return usage_error("%s: s2 needs nodes, n, spaces, id%s",
+					   cmd, ports ? " and ports" : "");
+		if (a->have_k || a->level)
+			return usage_error("%s: s2 takes no k or level", cmd);
+		if (a->ncoords && a->ncoords != a->spaces)
+			return usage_error("%s: coords must give one coordinate per space (%u given, spaces %u)",
+					   cmd, a->ncoords, a->spaces);
+	} else if (a->nodes || a->spaces || a->have_seed || a->ncoords) {
+		return usage_error("%s: nodes, spaces, seed and coords are S2's",
+				   cmd);
+	} else if (!a->have_n || !a->have_k || !a->addr ||
+		   (ports && !a->nports)) {
+		return usage_error("%s: n, k, addr%s are required", cmd,
+				   ports ? " and ports" : "");
+	}
+	for (i = 0; i < a->nports; i++)
+		if (!a->ifindex[i])
+			return usage_error("%s: port%u missing", cmd, i);
+	/*
+	 * The address goes to the kernel as text (IFLA_DPILLAR_ADDR, any
+	 * topology).  Check it here when the fabric is one we know; a fabric
+	 * we cannot build is left to the kernel, whose extack says why.
+	 */
+	prm.kind = a->ops->kind;
+	prm.n = a->n;
+	prm.k = a->k;
+	prm.level = a->level;
+	prm.nodes = a->nodes;
+	prm.spaces = a->spaces;
+	prm.seed = a->seed;
+	prm.ncoords = a->ncoords;
+	memcpy(prm.coords, a->coords, sizeof(prm.coords));
+	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, a->addr, &id, &why))
+		return usage_error("invalid address \"%s\": %s", a->addr, why);
+	return EXIT_OK;
+}
+
+/* The topology and address as attributes of one family (@at). */
+void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
+		   const struct topo_attrs *at)
+{
+	mnl_attr_put_u32(nlh, at->topo, a->ops->kind);
+	mnl_attr_put_u32(nlh, at->n, a->n);
+	if (a->ops->kind == DP_TOPO_S2) {
+		mnl_attr_put_u32(nlh, at->nodes, a->nodes);
+		mnl_attr_put_u32(nlh, at->spaces, a->spaces);
+		mnl_attr_put_u32(nlh, at->seed, a->seed);
+		if (a->ncoords)
+			mnl_attr_put(nlh, at->coords,
+				     a->ncoords * sizeof(a->coords[0]),
+				     a->coords);
+	} else {
+		mnl_attr_put_u32(nlh, at->k, a->k);
+	}
+	if (a->level)
+		mnl_attr_put_u32(nlh, at->level, a->level);
+	mnl_attr_put_strz(nlh, at->addr, a->addr);
+}
+
+bool is_setting(const char *key)
+{
+	return !strcmp(key, "hello") || !strcmp(key, "dead") ||
+	       !strcmp(key, "ip4") || !strcmp(key, "ip6") ||
+	       !strcmp(key, "mode") || !strcmp(key, "key6");
+}
+
+/* A routing mode by the topology's name for it, or its number. */
+static int mode_parse(const struct dp_topo_ops *ops, const char *val,
+		      unsigned int *v)
+{
+	const char *const *n = ops ? ops->sel_names : NULL;
+	unsigned int i;
+
+	for (i = 0; n && n[i]; i++) {
+		if (!strcmp(n[i], val)) {
+			*v = i;
+			return 0;
+		}
+	}
+	return parse_u32(val, v) || *v > DPILLAR_MODE_MAX ? -1 : 0;
+}
+
+int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
+		const struct dp_topo_ops *ops, const char *key,
+		const char *val)
+{
+	unsigned int v;
+
+	if (!strcmp(key, "mode")) {
+		if (mode_parse(ops, val, &v))
+			return usage_error("unknown routing mode \"%s\"%s%s",
+					   val, ops ? " for topology " : "",
+					   ops ? ops->name : "");
+		mnl_attr_put_u32(nlh, a->mode, v);
+		return 1;
+	}
+
+	if (!strcmp(key, "hello") || !strcmp(key, "dead")) {
+		if (parse_u32(val, &v))
+			return usage_error("invalid %s interval \"%s\"", key, val);
+		mnl_attr_put_u32(nlh, !strcmp(key, "hello") ? a->hello : a->dead,
+				 v);
+		return 1;
+	}
+	if (!strcmp(key, "ip4")) {
+		char buf[INET_ADDRSTRLEN + 4], *slash;
+		struct in_addr ip;
+		unsigned int len;
+
+		snprintf(buf, sizeof(buf), "%s", val);
+		slash = strchr(buf, '/');
+		if (!slash || parse_u32(slash + 1, &len) || len > 32)
+			return usage_error("ip4 wants PREFIX/LEN, not \"%s\"", val);
+		*slash = 0;
+		if (inet_pton(AF_INET, buf, &ip) != 1)
+			return usage_error("invalid IPv4 prefix \"%s\"", val);
+		mnl_attr_put(nlh, a->ip4, sizeof(ip), &ip);
+		mnl_attr_put_u8(nlh, a->ip4_len, (uint8_t)len);
+		return 1;
+	}
+	if (!strcmp(key, "ip6") || !strcmp(key, "key6")) {
+		char buf[INET6_ADDRSTRLEN + 4], *slash;
+		struct in6_addr ip;
+
+		if (!strcmp(key, "key6") && !strcmp(val, "none")) {
+			memset(&ip, 0, sizeof(ip));
+			mnl_attr_put(nlh, a->key6, sizeof(ip), &ip);
+			return 1;
+		}
+
+		snprintf(buf, sizeof(buf), "%s", val);
+		slash = strchr(buf, '/');
+		if (slash && strcmp(slash, "/96"))
+			return usage_error("the IPv6 prefix is a /96, not \"%s\"", val);
+		if (slash)
+			*slash = 0;
+		if (inet_pton(AF_INET6, buf, &ip) != 1)
+			return usage_error("invalid IPv6 prefix \"%s\"", val);
+		mnl_attr_put(nlh, strcmp(key, "key6") ? a->ip6 : a->key6,
+			     sizeof(ip), &ip);
+		return 1;
+	}
+	return 0;
+}
+
+void topo_args_put_link(struct nlmsghdr *nlh, const struct topo_args *a)
+{
+	struct nlattr *ports;
+	unsigned int i;
+
+	topo_args_put(nlh, a, &link_topo_attrs);
+	/* None: a change of topology, whose NICs stay where they are. */
+	if (!a->nports)
+		return;
+	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+	for (i = 0; i < a->nports; i++)
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, a->ifindex[i]);
+	mnl_attr_nest_end(nlh, ports);
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The words of a device's topology, address and settings, as "dpctl link
+ * add", "dpctl set" and "ip link add/set DEV type dpillar" (the iproute2
+ * plugin, tools/iproute2) take them: one parser, one dialect, written as
+ * attributes of either netlink family.
+ */
+#ifndef DP_LINKARGS_H
+#define DP_LINKARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <libmnl/libmnl.h>
+
+#include "topo.h"
+
+/* Exit status, as iproute2: ok, the kernel said no, the user said nonsense. */
+enum { EXIT_OK = 0, EXIT_KERNEL = 1, EXIT_USAGE = 2 };
+
+/* "show" matches "sh", "s": the iproute2 habit of abbreviating keywords. */
+bool matches(const char *arg, const char *word);
+/* A u32, decimal or 0x hex: 0, or -1 when @s is not one. */
+int parse_u32(const char *s, unsigned int *out);
+/*
+ * Each program that links dp_linkargs.c defines these two: its name in
+ * messages ("dpctl") and the command that prints its help ("dpctl help").
+ */
+extern const char dp_prog[], dp_help[];
+/* Say what is wrong (printf-style) on stderr; returns EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Where the words usage_error() complains about came from ("FILE:LINE"). */
+extern const char *usage_where;
+
+/* Attribute numbers of the settings, rtnetlink's or generic netlink's. */
+struct setting_attrs {
+	int hello, dead, ip4, ip4_len, ip6, mode, key6;
+};
+
+#define SETTINGS_HELP \
+	"SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n" \
+	"            [mode MODE] [key6 PREFIX]\n" \
+	"    MODE is the routing mode of what this server sends; DPillar:\n" \
+	"    shortest (default), paper, cw, ccw.  key6 (S2) is the /96 of the\n" \
+	"    key addresses (\"none\": off): dpctl key locate\n"
+
+/* Is @key one of the settings? */
+bool is_setting(const char *key);
+/*
+ * Add setting @key (hello, dead, ip4, ip6, mode) with value @val to @nlh;
+ * @ops names the modes of the device's topology.  Returns 1 when @key was
+ * a setting, 0 when not, or EXIT_USAGE.
+ */
+int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
+		const struct dp_topo_ops *ops, const char *key,
+		const char *val);
+
+/* Attribute numbers of the topology and address, either family's. */
+struct topo_attrs {
+	int topo, n, k, level, nodes, spaces, seed, addr, coords;
+};
+
+#define TOPO_ARGS_SETTINGS	16
+
+/* A topology, an address and (dpctl link add) ports as words give them. */
+struct topo_args {
+	const struct dp_topo_ops *ops;	/* default dpillar */
+	unsigned int n, k, level, nodes, spaces, seed;
+	bool have_topo, have_n, have_k, have_seed;
+	bool given;			/* any topology word or an address */
+	const char *addr;
+	/* S2 plan mode: this node's coordinates (0: derived mode). */
+	unsigned int coords[DP_COORDS_MAX], ncoords;
+	unsigned int ifindex[DP_MAX_PORTS], nports;
+	char *settings[TOPO_ARGS_SETTINGS];	/* KEY VALUE pairs */
+	unsigned int nsettings;
+};
+
+/*
+ * Parse the words of "link add" and "set" into @a (see dp_linkargs.c),
+ * check them, and write the topology and address as attributes.
+ */
+int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
+		    struct topo_args *a);
+int topo_args_check(const char *cmd, const struct topo_args *a, bool ports);
+void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
+		   const struct topo_attrs *at);
+/*
+ * S2's coordinates: "C0,C1,..." (each a decimal u32 or 0x hex) into @x,
+ * at most DP_COORDS_MAX; returns how many, or 0 when @s is not that.
+ */
+unsigned int coords_parse(const char *s, unsigned int *x);
+
+/* The settings of the "dpillar" link type (IFLA_DPILLAR_*). */
+extern const struct setting_attrs dp_link_settings;
+/* The topology, address and ports (if any) as the link type's attributes. */
+void topo_args_put_link(struct nlmsghdr *nlh, const struct topo_args *a);
+
+#define TOPO_HELP \
+	"TOPOLOGY := [topo NAME] n N k K [level I] addr ADDR\n" \
+	"          | topo s2 nodes N n PORTS spaces L [seed S]\n" \
+	"            [coords C0,C1,...] id I\n"
+
+#endif
