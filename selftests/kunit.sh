@@ -35,7 +35,15 @@ start=$(date +%s)
 # a run the kernel does not survive still leaves its results on the host.
 read -r loglevel _ < /proc/sys/kernel/printk
 echo 7 > /proc/sys/kernel/printk
-if ! insmod "$test_ko"; then
+# DPILLAR_KUNIT_STRIDE=N: the single-failure cases fail every Nth server
+# (dpillar_test's fail_stride; make check's debug column: 4).
+# DPILLAR_KUNIT_GLOB=SUITE[.CASE]: only the suites (cases) it matches
+# (KUnit's filter_glob, e.g. "dpillar_gso" or "dpillar_coords.dpc_*").
+if [ -n "${DPILLAR_KUNIT_GLOB:-}" ]; then
+	printf %s "$DPILLAR_KUNIT_GLOB" > /sys/module/kunit/parameters/filter_glob ||
+		{ echo "# kunit: cannot set filter_glob"; exit 1; }
+fi
+if ! insmod "$test_ko" fail_stride="${DPILLAR_KUNIT_STRIDE:-1}"; then
 	echo "# kunit: insmod $test_ko failed"
 	rc=1
 fi

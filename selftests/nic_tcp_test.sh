@@ -277,7 +277,7 @@ ns_read() {
 # tcp_cmp M TOPO: offloads on against off, each direction within ONE TCP
 # stream: while iperf3 sends, the NICs' offloads are switched (ethtool
 # -K) between periods of NIC_TCP_PERIOD (1.5) s, in the order off on on
-# off, NIC_TCP_ROUNDS (2) times, and the bytes dp0 delivers at the
+# off, NIC_TCP_ROUNDS (1) times, and the bytes dp0 delivers at the
 # receiver are sampled at each period's ends.  The two settings thus
 # share the connection, and any slow spell of the host longer than a
 # period: TCG's speed drifts with whatever else the host runs (a second
@@ -303,7 +303,7 @@ tcp_toggle() {
 	local m=$1 topo=$2 dir=$3 from to rxpid txpid per rounds order pid
 	local v prev='' t0 t1 b0 b1 r s0 x0 share x q on off
 	local -A bytes=() usecs=() n=()
-	per=${NIC_TCP_PERIOD:-1.5} rounds=${NIC_TCP_ROUNDS:-2}
+	per=${NIC_TCP_PERIOD:-1.5} rounds=${NIC_TCP_ROUNDS:-1}
 	if [ "$dir" = s2d ]; then
 		from=s to=${IP4[2]}
 		rxpid=/tmp/iperf.$(ns "$m" d).pid txpid=/tmp/iperf.$(ns "$m" s).pid

@@ -62,6 +62,7 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_SC_NEIGH_LIMIT] = "shortcut_neigh_limit",
 	[DP_STAT_SC_REPLY_LIMIT] = "shortcut_reply_limit",
 	[DP_STAT_COORDS_EXPIRED] = "coords_expired",
+	[DP_STAT_TX_PORT_DROP]	= "tx_port_drop",
 };
 
 /*
@@ -150,7 +151,8 @@ static void dp_get_stats64(struct net_device *dev,
 	for (i = DP_STAT_TX_NOT_FABRIC; i <= DP_STAT_TX_NOROUTE; i++)
 		tot->tx_dropped += c[i];
 	tot->tx_dropped += c[DP_STAT_TX_RESOLVING] +
-			   c[DP_STAT_TX_COMPLETE_FAIL];
+			   c[DP_STAT_TX_COMPLETE_FAIL] +
+			   c[DP_STAT_TX_PORT_DROP];
 }
 
 /* ethtool -S: every counter, then the routing drops by reason. */

@@ -106,6 +106,9 @@ enum dp_stat {
 	DP_STAT_COORDS_EXPIRED,	/* cached coordinates forgotten for their
 				 * age (DP_COORDS_LIFE_MS after learning)
 				 */
+	DP_STAT_TX_PORT_DROP,	/* frame (ours or relayed) handed to a port
+				 * that did not take it (gso.c)
+				 */
 	DP_STAT_MAX
 };
 

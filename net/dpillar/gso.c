@@ -263,6 +263,19 @@ static bool dp_port_whole(const struct net_device *dev)
 }
 
 /*
+ * dev_queue_xmit() toward @port, counting what the port did not take.
+ * The frame was already counted sent (tx_packets) or forwarded, so a
+ * full queue or a port going down would otherwise lose it silently.
+ * NET_XMIT_CN counts too: noop_qdisc (a port going down) and the AQM
+ * qdiscs say it when they dropped a frame.
+ */
+static void dp_port_queue(const struct dp_port *port, struct sk_buff *skb)
+{
+	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS))
+		dp_count(port->dp, DP_STAT_TX_PORT_DROP);
+}
+
+/*
  * Send the frame as complete frames: segmented, checksums filled in.
  * Consumes the skb.  The Ethernet header is in place and skb->dev is the
  * port, which dp_gso_segment() reads for the header length.  A frame that
@@ -279,7 +292,7 @@ static void dp_send_complete(const struct dp_port *port, struct sk_buff *skb)
 	if (!skb_is_gso(skb)) {
 		if (skb_checksum_help(skb))
 			goto drop;
-		dev_queue_xmit(skb);
+		dp_port_queue(port, skb);
 		return;
 	}
 	/*
@@ -295,7 +308,7 @@ static void dp_send_complete(const struct dp_port *port, struct sk_buff *skb)
 	consume_skb(skb);
 	skb_list_walk_safe(segs, skb, next) {
 		skb_mark_not_on_list(skb);
-		dev_queue_xmit(skb);
+		dp_port_queue(port, skb);
 	}
 	return;
 drop:
@@ -315,7 +328,7 @@ void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb)
 		dp_send_complete(port, skb);
 		return;
 	}
-	dev_queue_xmit(skb);
+	dp_port_queue(port, skb);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit);
 

@@ -3,7 +3,8 @@
  * KUnit tests of the way out toward a NIC (gso.c, dp_port_xmit()): a port
  * with a parent device gets complete frames, so a TCP super-packet leaves
  * it as segments, and one that cannot be segmented is dropped and counted
- * (tx_complete_fail, dp0's and the port's tx_dropped), nothing sent.  The
+ * (tx_complete_fail, dp0's and the port's tx_dropped), nothing sent; what
+ * a port does not take is counted (tx_port_drop).  The
  * ports' lower devices keep what is sent to them in dpg_sent.
  *
  * Not tested: a partial checksum that skb_checksum_help() cannot complete
@@ -191,6 +192,24 @@ static void dpg_complete_fail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), 0);
 }
 
+/*
+ * A port that does not take what it is given (here: down, so
+ * dev_queue_xmit() drops it with -ENETDOWN) counts every frame lost
+ * there in tx_port_drop and in dp0's tx_dropped: each segment of a
+ * super-packet once, and nothing as tx_complete_fail.
+ */
+static void dpg_port_drop(struct kunit *test)
+{
+	struct dpt_dev *d = dpg_dev(test);
+
+	d->lower[0]->flags &= ~IFF_UP;
+	dpg_port_xmit(d, dpg_tcp_gso(test, d, 1, SKB_GSO_TCPV4));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpg_sent), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_TX_PORT_DROP), DPG_SEGS);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_TX_COMPLETE_FAIL), 0);
+	KUNIT_EXPECT_EQ(test, dpg_tx_dropped(d->dev), DPG_SEGS);
+}
+
 static int dpg_init(struct kunit *test)
 {
 	skb_queue_head_init(&dpg_sent);
@@ -205,6 +224,7 @@ static void dpg_exit(struct kunit *test)
 static struct kunit_case dpg_cases[] = {
 	KUNIT_CASE(dpg_complete_segments),
 	KUNIT_CASE(dpg_complete_fail),
+	KUNIT_CASE(dpg_port_drop),
 	{}
 };
 

@@ -310,6 +310,9 @@ enum {
 	DPILLAR_A_STATS_COORDS_EXPIRED,	/* S2 plan: cached coordinates
 					 * forgotten for their age
 					 */
+	DPILLAR_A_STATS_TX_PORT_DROP,	/* handed to a port that did not
+					 * take it (queue full, port down)
+					 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
