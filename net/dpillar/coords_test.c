@@ -866,6 +866,57 @@ static void dpc_cache_life(struct kunit *test)
 }
 
 /*
+ * What a probe taught (its origin's coordinates, which any neighbour can
+ * name) counts as learned DP_COORDS_REFRESH_MS ago: the first send to
+ * that node uses it and resolves it again at once, and it is gone
+ * DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS later, used or not.  A reply's
+ * is not resolved again on its first use.
+ */
+static void dpc_probe_learned_old(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	unsigned long left = msecs_to_jiffies(DP_COORDS_LIFE_MS -
+					      DP_COORDS_REFRESH_MS);
+	unsigned long fresh = msecs_to_jiffies(DP_COORDS_REFRESH_MS);
+	struct dp_route_state st = { .dst = c->far[0] };
+	u32 x[DP_COORDS_MAX];
+	struct dp_coords_ent *e;
+
+	/* A reply's: fresh, a send does not resolve it. */
+	dpc_learn(c, c->far[1]);
+	st.dst = c->far[1];
+	local_bh_disable();
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, dp_coords_route(c->dp, &st, true));
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+
+	/* A probe for us from far[0]: answered, far[0]'s cached. */
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, c->far[0], dpc_self, 7,
+	       2, DPC_L, c->far[0], DPC_L, 0, 0);
+	skb_queue_purge(&dpc_sent);
+	e = dpc_ent(c, c->far[0]);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_TRUE(test, time_after_eq(jiffies, e->learned + fresh));
+	/* Its first use sends with it and resolves it again. */
+	st.dst = c->far[0];
+	local_bh_disable();
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, dp_coords_route(c->dp, &st, true));
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS);
+	skb_queue_purge(&dpc_sent);
+	/* No answer: it is gone the rest of its life later. */
+	e->learned -= left;
+	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, c->far[0], x));
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_EXPIRED), 1);
+}
+
+/*
  * Discoveries for the frames of one neighbour: DP_SC_NEIGH_DISCOVER of
  * them, the rest counted; this node's own and another neighbour's still
  * start.
@@ -931,6 +982,7 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpc_probe_no_replace),
 	KUNIT_CASE(dpc_reply_same_port),
 	KUNIT_CASE(dpc_cache_life),
+	KUNIT_CASE(dpc_probe_learned_old),
 	KUNIT_CASE(dpc_discover_neigh),
 	{}
 };
