@@ -370,3 +370,16 @@ void topo_args_put_link(struct nlmsghdr *nlh, const struct topo_args *a)
 		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, a->ifindex[i]);
 	mnl_attr_nest_end(nlh, ports);
 }
+
+const char *port_state_name(unsigned int state)
+{
+	switch (state) {
+	case DPILLAR_PORT_STATE_UP:
+		return "up";
+	case DPILLAR_PORT_STATE_DOWN:
+		return "down";
+	case DPILLAR_PORT_STATE_ABSENT:
+		return "absent";
+	}
+	return "unknown";
+}

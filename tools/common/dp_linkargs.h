@@ -19,6 +19,8 @@ enum { EXIT_OK = 0, EXIT_KERNEL = 1, EXIT_USAGE = 2 };
 
 /* "show" matches "sh", "s": the iproute2 habit of abbreviating keywords. */
 bool matches(const char *arg, const char *word);
+/* A port's DPILLAR_PORT_STATE_* as dpctl and ip print it. */
+const char *port_state_name(unsigned int state);
 /* A u32, decimal or 0x hex: 0, or -1 when @s is not one. */
 int parse_u32(const char *s, unsigned int *out);
 /*

@@ -102,19 +102,6 @@ unsigned int dev_index(const char *name)
 	return i;
 }
 
-const char *port_state_name(u32 state)
-{
-	switch (state) {
-	case DPILLAR_PORT_STATE_UP:
-		return "up";
-	case DPILLAR_PORT_STATE_DOWN:
-		return "down";
-	case DPILLAR_PORT_STATE_ABSENT:
-		return "absent";
-	}
-	return "unknown";
-}
-
 static u32 get_u32(const struct nlattr *a)
 {
 	return a ? mnl_attr_get_u32(a) : 0;

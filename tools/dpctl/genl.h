@@ -50,7 +50,6 @@ struct dp_dev {
 };
 
 void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d);
-const char *port_state_name(u32 state);
 
 /* Resolve a device name, or print "DEV: no such device" and return 0. */
 unsigned int dev_index(const char *name);

@@ -335,25 +335,15 @@ static int dp_slave_parse_opt(struct link_util *lu, int argc, char **argv,
 	return -1;
 }
 
-static const char *const port_states[] = {
-	[DPILLAR_PORT_STATE_UP] = "up",
-	[DPILLAR_PORT_STATE_DOWN] = "down",
-	[DPILLAR_PORT_STATE_ABSENT] = "absent",
-};
-
 static void dp_slave_print_opt(struct link_util *lu, FILE *f,
 			       struct rtattr *tb[])
 {
-	u32 st;
-
 	if (!tb)
 		return;
 	print_u32(tb, IFLA_DPILLAR_SLAVE_PORT, "port");
-	if (tb[IFLA_DPILLAR_SLAVE_STATE]) {
-		st = rta_u32(tb, IFLA_DPILLAR_SLAVE_STATE);
-		print_str("state", st < sizeof(port_states) / sizeof(port_states[0]) &&
-			  port_states[st] ? port_states[st] : "unknown");
-	}
+	if (tb[IFLA_DPILLAR_SLAVE_STATE])
+		print_str("state", port_state_name(rta_u32(tb,
+					IFLA_DPILLAR_SLAVE_STATE)));
 	print_u32(tb, IFLA_DPILLAR_SLAVE_NEIGHS, "neighs");
 	print_u32(tb, IFLA_DPILLAR_SLAVE_REACHABLE, "reachable");
 }
