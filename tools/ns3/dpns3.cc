@@ -56,7 +56,8 @@ using namespace ns3;
 static const char usage_text[] =
 "usage: dpns3 --topo NAME [-n N] [-k K] [-i I] [--nodes N --spaces L\n"
 "             [--s2-seed S]] [--mode MODE] [--traffic perm|all]\n"
-"             [--rate R] [--delay D] [--min-rto T] [--queue P] [--time T] [--warmup W]\n"
+"             [--rate R] [--delay D] [--min-rto T] [--jitter J]\n"
+"             [--queue P] [--time T] [--warmup W]\n"
 "             [--bytes B] [--fail ADDR[/PORT],...] [--failed F]\n"
 "             [--fail-links L] [--pair SRC,DST ...] [--seed S] [--json]\n"
 "             [--flows]\n"
@@ -69,6 +70,9 @@ static const char usage_text[] =
 "  --rate, --delay  of every link, ns-3 syntax (default 1Gbps, 1us)\n"
 "  --min-rto    TCP's minimum RTO, SYN timeout and first RTO (default\n"
 "               10ms, a data center's: ns-3's are 1 s and 3 s)\n"
+"  --jitter     switches and relays wait up to this fraction of a\n"
+"               1500-byte frame's time before queueing it (default 0.1;\n"
+"               0: none, and flows lock out by phase effects)\n"
 "  --queue      packets of every port's drop-tail queue (default 100)\n"
 "  --time       simulated seconds (default 0.5); --warmup: throughput\n"
 "               is measured after it (default a fifth of --time)\n"
@@ -173,6 +177,8 @@ struct Fabric {
 	u64 drops_switch = 0;			/* no port toward the next */
 	u64 drops_failed = 0;			/* at a failed server */
 	u64 no_tag = 0;				/* relayed without a tag */
+	double jitter = 0;	/* the most a forwarding element waits, s */
+	Ptr<UniformRandomVariable> rv;
 };
 
 static Fabric F;
@@ -213,6 +219,20 @@ static u32 flow_hash(u32 saddr, u32 daddr, u8 proto, u16 sport, u16 dport)
 	h = dp_fmix32(h ^ daddr);
 	h = dp_fmix32(h ^ ((u32)sport << 16 | dport));
 	return dp_fmix32(h ^ proto);
+}
+
+/*
+ * How long a switch or a relaying server waits before it queues a frame:
+ * up to a tenth of a frame's transmission time by default.  Without it
+ * every event of the simulation falls on the same grid (equal links,
+ * equal frames) and drop-tail queues lock some flows out for good,
+ * always the same ones (Floyd and Jacobson's phase effects); a real
+ * switch's or server's processing time varies that much and more.  Too
+ * short to reorder a flow's frames, which are a frame time apart.
+ */
+static double fwd_delay(void)
+{
+	return F.jitter > 0 ? F.rv->GetValue(0, F.jitter) : 0;
 }
 
 /* The routing protocol of every server: each hop from the routing core. */
@@ -346,6 +366,12 @@ static void record_path(Ptr<const Packet> p, const DpTag &tag, u32 self)
 	}
 }
 
+static void relay_send(Ipv4RoutingProtocol::UnicastForwardCallback ucb,
+		       Ptr<Ipv4Route> rt, Ptr<const Packet> p, Ipv4Header h)
+{
+	ucb(rt, p, h);
+}
+
 bool DpRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &header,
 			   Ptr<const NetDevice> idev,
 			   UnicastForwardCallback ucb,
@@ -379,7 +405,11 @@ bool DpRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &header,
 	q = p->Copy();
 	q->RemovePacketTag(old);
 	q->AddPacketTag(tag);
-	ucb(rt, q, header);
+	if (F.jitter > 0)
+		Simulator::Schedule(Seconds(fwd_delay()), &relay_send, ucb,
+				    rt, q, header);
+	else
+		ucb(rt, q, header);
 	return true;
 }
 
@@ -401,6 +431,11 @@ public:
  * names (a real switch learns that from the destination MAC address; a
  * dumb switch has nothing else to decide).
  */
+static void switch_send(Ptr<NetDevice> d, Ptr<Packet> p, uint16_t proto)
+{
+	d->Send(p, d->GetBroadcast(), proto);
+}
+
 static void switch_rx(u32 sw, Ptr<NetDevice>, Ptr<const Packet> p,
 		      uint16_t proto, const Address &, const Address &,
 		      NetDevice::PacketType)
@@ -417,7 +452,11 @@ static void switch_rx(u32 sw, Ptr<NetDevice>, Ptr<const Packet> p,
 		F.drops_switch++;
 		return;
 	}
-	it->second->Send(p->Copy(), it->second->GetBroadcast(), proto);
+	if (F.jitter > 0)
+		Simulator::Schedule(Seconds(fwd_delay()), &switch_send,
+				    it->second, p->Copy(), proto);
+	else
+		switch_send(it->second, p->Copy(), proto);
 }
 
 struct Opts {
@@ -428,6 +467,7 @@ struct Opts {
 	std::string rate = "1Gbps";
 	std::string delay = "1us";
 	std::string min_rto = "10ms";
+	double jitter = 0.1;
 	u32 queue = 100;
 	double time = 0.5;
 	double warmup = -1;
@@ -474,6 +514,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{ "rate", required_argument, nullptr, 'r' },
 		{ "delay", required_argument, nullptr, 'd' },
 		{ "min-rto", required_argument, nullptr, 'R' },
+		{ "jitter", required_argument, nullptr, 'J' },
 		{ "queue", required_argument, nullptr, 'q' },
 		{ "time", required_argument, nullptr, 's' },
 		{ "warmup", required_argument, nullptr, 'w' },
@@ -499,6 +540,11 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		case 'r': o->rate = optarg; break;
 		case 'd': o->delay = optarg; break;
 		case 'R': o->min_rto = optarg; break;
+		case 'J':
+			o->jitter = atof(optarg);
+			if (o->jitter < 0 || o->jitter > 1)
+				return bad_usage("bad --jitter '%s'", optarg);
+			break;
 		case 'f': o->fail = optarg; break;
 		case 'p': o->pairs.push_back(optarg); break;
 		case 'j': o->json = true; break;
@@ -1075,6 +1121,9 @@ int main(int argc, char **argv)
 	Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Time(o.min_rto)));
 	Config::SetDefault("ns3::RttEstimator::InitialEstimation",
 			   TimeValue(Time(o.min_rto)));
+	RngSeedManager::SetRun(o.seed);
+	F.rv = CreateObject<UniformRandomVariable>();
+	F.jitter = o.jitter * 1500 * 8 / (double)DataRate(o.rate).GetBitRate();
 	build_fabric(o);
 	err = make_pairs(o, &r);
 	if (err)
