@@ -4,7 +4,7 @@
 # The tables of "Throughput on ns-3" (Documentation/networking/
 # dpillar-evaluation.rst): the five topologies at a small size, ABT under
 # permutation (seeds 1-3) and all-to-all traffic, FCT of 1 MB flows.
-# Run from tools/ns3 after make; one core, about 3 minutes.
+# Run from tools/ns3 after make; one core, about 5 minutes of CPU.
 #
 # Usage: sh eval.sh [OUTDIR]   (default eval-out; one JSON per run)
 set -eu

@@ -80,6 +80,8 @@ def same_as_dpsim(d, topo, extra, npairs, desc):
 
 
 def near(x, want, lo, hi, desc):
+    """X within [LO, HI] x WANT.  HI a little above 1: bytes that waited
+    for a retransmission reach the sink at once, inside the window."""
     ok(want * lo <= x <= want * hi,
        '%s: %.4f within [%.2f, %.2f] x %.4f' % (desc, x, lo, hi, want))
 
