@@ -491,6 +491,16 @@ static int bad_usage(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* A number that is all of @s (strtod's syntax), at least @min. */
+static bool parse_num(const char *s, double min, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && end != s && !*end && *v >= min;
+}
+
 static bool parse_u32(const char *s, u32 *v)
 {
 	char *end;
@@ -533,6 +543,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{ "help", no_argument, nullptr, 'h' },
 		{ nullptr, 0, nullptr, 0 },
 	};
+	double x;
 	u32 v;
 	int c;
 
@@ -546,8 +557,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		case 'R': o->min_rto = optarg; break;
 		case 'A': o->del_ack = optarg; break;
 		case 'J':
-			o->jitter = atof(optarg);
-			if (o->jitter < 0 || o->jitter > 1)
+			if (!parse_num(optarg, 0, &o->jitter) || o->jitter > 1)
 				return bad_usage("bad --jitter '%s'", optarg);
 			break;
 		case 'f': o->fail = optarg; break;
@@ -562,12 +572,14 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		case 's':
 		case 'w':
-			if (atof(optarg) < 0 || (c == 's' && atof(optarg) <= 0))
+			if (!parse_num(optarg, 0, c == 's' ? &o->time :
+				       &o->warmup) || (c == 's' && o->time <= 0))
 				return bad_usage("bad time '%s'", optarg);
-			(c == 's' ? o->time : o->warmup) = atof(optarg);
 			break;
 		case 'b':
-			o->bytes = strtoull(optarg, nullptr, 10);
+			if (!parse_num(optarg, 0, &x) || x != (double)(u64)x)
+				return bad_usage("bad --bytes '%s'", optarg);
+			o->bytes = (u64)x;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -159,7 +159,9 @@ def main():
 
     # Usage errors.
     for args in (['--topo', 'bogus'], ['--topo', 'bcube', '-n', '4'],
-                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--pair', '0.0']):
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--pair', '0.0'],
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--time', 'x'],
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--bytes', '-1']):
         p = subprocess.run([NS3] + args, capture_output=True, check=False)
         ok(p.returncode == 2, 'usage error exits 2: ' + ' '.join(args))
 
