@@ -12,6 +12,9 @@
 #   make install-tools   the same without the module (DKMS installs it)
 #   make deb             Debian packages dpillar-dkms and dpillar-tools
 #                        (debian/, scripts/deb.sh), here at the top
+#   make ns3             tools/ns3/dpns3: TCP throughput (ABT, fairness, flow
+#                        completion times) of a fabric in ns-3, routed by
+#                        the routing core (Debian's libns3-dev)
 #   make deps            install the Debian packages everything needs
 #   make check           all tests (host, module builds, guest selftests)
 #   make check TESTS=link,genl KERNELS=6.12    a subset (scripts/check.sh)
@@ -64,7 +67,7 @@ IFUPDOWNDIR ?= $(SYSCONFDIR)/network
 .PHONY: all module tools dpctl dpsim iproute2 modules_install install \
 	install-tools \
 	deb clean \
-	deps check demo bench bench-nic checkpatch fuzz fuzz-frames
+	deps check demo bench bench-nic checkpatch fuzz fuzz-frames ns3
 
 all: module tools
 
@@ -87,6 +90,10 @@ dpsim:
 
 iproute2:
 	$(MAKE) -C tools/iproute2
+
+# Not part of "tools": it needs ns-3, which only the evaluation uses.
+ns3:
+	$(MAKE) -C tools/ns3
 
 # DESTDIR works for the module too (kbuild calls it INSTALL_MOD_PATH), so
 # packagers can stage everything in one tree.
@@ -161,5 +168,6 @@ clean:
 	$(MAKE) -C tools/dpsim clean
 	$(MAKE) -C tools/iproute2 clean
 	$(MAKE) -C tools/fuzz clean
+	$(MAKE) -C tools/ns3 clean
 	rm -rf build
 	rm -f dpillar-dkms_*.deb dpillar-tools_*.deb

@@ -33,7 +33,7 @@
 #   --tests PATTERN,...    only the steps whose short name matches one of
 #                          the shell patterns: a guest suite by its name
 #                          (smoke topo link up data ft genl nic nic_tcp kunit), a host
-#                          step by its own (deps tools dpsim splat dpctl
+#                          step by its own (deps tools dpsim ns3 splat dpctl
 #                          checkpatch install dkms fuzz spec modules
 #                          debug-kernel rig)
 #   --kernels KERNEL,...   only these kernels: 6.1, 6.12 (or a full ABI),
@@ -278,7 +278,7 @@ short_name() {
 	s=${s#vm_}
 	echo "${s%_test}"
 }
-HOST_STEPS=(deps tools dpsim splat dpctl checkpatch install dkms fuzz spec
+HOST_STEPS=(deps tools dpsim ns3 splat dpctl checkpatch install dkms fuzz spec
 	modules debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
@@ -648,6 +648,8 @@ hstep dpsim "dpsim and routing core tests" make -s -C tools/dpsim check
 hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
 	make -s -C tools/dpctl check
+hstep ns3 "ns-3 model: flows delivered, paths equal dpsim's, hand-derived ABT (tiny fabrics)" \
+	make -s -C tools/ns3 check
 hstep checkpatch "checkpatch --strict" bash scripts/checkpatch.sh
 hstep install "make install-tools into a scratch prefix: files, man pages, completion, systemd-analyze verify dpillar@.service, versions" \
 	bash scripts/install-check.sh

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""dpns3's checks (make -C tools/ns3 check, make check's step "ns3").
+
+Tiny fabrics and short simulated times (about 5 s of host CPU; building
+dpns3 about 14 s more):
+every flow delivers bytes; the paths the packets took in ns-3 equal
+dpsim route's, pair by pair, for the flow hash each flow used (failures
+included); the ABT of a tiny BCube and a tiny DPillar equals the value
+derived by hand in the comments below, within a tolerance for TCP.
+Last line: "N passed, N failed".
+"""
+import json
+import subprocess
+import sys
+
+NS3 = './dpns3'
+DPSIM = '../dpsim/dpsim'
+# A TCP segment of 1448 payload bytes is 1502 bytes on a link: PPP (2),
+# IPv4 (20), TCP (20) and its timestamp option (12).
+GOODPUT = 1448 / 1502
+
+passed = 0
+failed = 0
+
+
+def ok(cond, desc, detail=''):
+    global passed, failed
+    if cond:
+        passed += 1
+        print('PASS: ' + desc)
+    else:
+        failed += 1
+        print('FAIL: ' + desc + (': ' + detail if detail else ''))
+
+
+def run(args):
+    """dpns3 ARGS --json --flows at 100 Mb/s: its JSON, or None."""
+    cmd = [NS3, '--json', '--flows', '--rate', '100Mbps'] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if p.returncode:
+        ok(False, ' '.join(cmd), 'exit %d: %s' % (p.returncode, p.stderr))
+        return None
+    return json.loads(p.stdout)
+
+
+def delivered(d, desc):
+    """Every flow delivered bytes, none dropped by routing or a switch."""
+    bad = [f['src'] + '->' + f['dst'] for f in d['flow'] if f['rx'] == 0]
+    ok(not bad, desc + ': every flow delivers bytes (%d)' % d['flows'],
+       'none from ' + ', '.join(bad[:5]))
+    ok(d['route_drops'] == 0 and d['switch_drops'] == 0 and
+       d['no_tag'] == 0 and d['path_changes'] == 0,
+       desc + ': no drop by routing or a switch, no path change',
+       'route %d switch %d no_tag %d changes %d' % (
+           d['route_drops'], d['switch_drops'], d['no_tag'],
+           d['path_changes']))
+    ok(d['paths_equal_walk'] == d['paths'] == d['flows'],
+       desc + ': every path equals the core walker\'s',
+       '%d of %d' % (d['paths_equal_walk'], d['paths']))
+
+
+def same_as_dpsim(d, topo, extra, npairs, desc):
+    """The first NPAIRS flows' paths equal dpsim route's, one by one."""
+    same = 0
+    flows = d['flow'][:npairs]
+    for f in flows:
+        cmd = [DPSIM, 'route'] + topo + extra + [
+            '--from', '#%d' % f['src_id'], '--to', '#%d' % f['dst_id'],
+            '--hash', str(f['hash']), '--json']
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           check=False)
+        want = json.loads(p.stdout)['path'] if p.returncode == 0 else None
+        if want == f['path']:
+            same += 1
+        else:
+            print('  %s -> %s hash %d: ns-3 %s, dpsim %s' % (
+                f['src'], f['dst'], f['hash'], f['path'], want))
+    ok(same == len(flows) and same > 0,
+       '%s: %d paths equal dpsim route\'s, pair by pair' % (desc, same))
+
+
+def near(x, want, lo, hi, desc):
+    """X within [LO, HI] x WANT.  HI a little above 1: bytes that waited
+    for a retransmission reach the sink at once, inside the window."""
+    ok(want * lo <= x <= want * hi,
+       '%s: %.4f within [%.2f, %.2f] x %.4f' % (desc, x, lo, hi, want))
+
+
+def main():
+    # BCube(4,1), mode paper (highest digit first), all to all: N = 16,
+    # 240 flows.  A server's up link to its level-1 switch carries its
+    # n(n-1) = 12 flows to the other rows; its up link to its level-0
+    # switch its 3 flows within the row and the 9 it relays (from the 3
+    # other rows to the 3 other columns of its row): 12 again, and so for
+    # every down link.  Max-min fair, each flow gets 1/12 of a link: ABT
+    # 240/12 = 20 links, the BCube paper's n(N-1)/(n-1).
+    topo = ['--topo', 'bcube', '-n', '4', '-k', '1']
+    d = run(topo + ['--mode', 'paper', '--traffic', 'all', '--time', '0.2'])
+    if d:
+        delivered(d, 'BCube (4,1) all-to-all')
+        ok(d['max_link_flows'] == 12 and abs(d['abt_fluid_links'] - 20) < 1e-3,
+           'BCube (4,1) all-to-all: 12 flows on the busiest link, fluid ABT '
+           '20 links (hand-derived)', '%d, %.4f' % (d['max_link_flows'],
+                                                   d['abt_fluid_links']))
+        ok(d['abt_links'] <= d['abt_fluid_links'],
+           'BCube (4,1) all-to-all: measured ABT %.3f at most the fluid one'
+           % d['abt_links'])
+        same_as_dpsim(d, topo, ['--mode', 'paper'], 12,
+                      'BCube (4,1) all-to-all')
+
+    # Four flows on links nobody else uses (nor their ACKs): each gets the
+    # link's goodput, ABT = 4 * 1448/1502 links.
+    d = run(topo + ['--time', '0.3', '--pair', '0.0,0.1', '--pair', '0.2,0.3',
+                    '--pair', '1.0,2.0', '--pair', '3.1,3.2'])
+    if d:
+        delivered(d, 'BCube (4,1) four disjoint flows')
+        near(d['abt_links'], 4 * GOODPUT, 0.95, 1.01,
+             'BCube (4,1) four disjoint flows: ABT (hand-derived)')
+
+    # DPillar (4,2): 0:0.0 and 1:0.0 share a switch with 0:0.1 (switch
+    # 0/0), so both flows to 0:0.1 cross its one down link: R/2 each,
+    # ABT = 2 * 1/2 * 1448/1502 links.
+    topo = ['--topo', 'dpillar', '-n', '4', '-k', '2']
+    d = run(topo + ['--time', '0.3', '--pair', '0:0.0,0:0.1',
+                    '--pair', '1:0.0,0:0.1'])
+    if d:
+        delivered(d, 'DPillar (4,2) two flows into one link')
+        ok(d['max_link_flows'] == 2,
+           'DPillar (4,2): the two flows share a link')
+        near(d['abt_links'], GOODPUT, 0.85, 1.01,
+             'DPillar (4,2) two flows into one link: ABT (hand-derived)')
+
+    # Permutations, a failed server and a failed link: paths as dpsim's.
+    d = run(topo + ['--time', '0.1', '--fail', '1:1.0,0:0.1/1'])
+    if d:
+        delivered(d, 'DPillar (4,2) permutation, 1:1.0 and 0:0.1/1 failed')
+        same_as_dpsim(d, topo, ['--fail', '1:1.0,0:0.1/1'], 7,
+                      'DPillar (4,2) permutation with failures')
+    topo = ['--topo', 'dcell', '-n', '3', '-k', '1']
+    d = run(topo + ['--time', '0.1', '--fail', '1.1'])
+    if d:
+        delivered(d, 'DCell (3,1) permutation, 1.1 failed')
+        same_as_dpsim(d, topo, ['--fail', '1.1'], 6,
+                      'DCell (3,1) permutation with a failure')
+    topo = ['--topo', 'xdcent', '-n', '3', '-k', '1', '-i', '2']
+    d = run(topo + ['--time', '0.1'])
+    if d:
+        delivered(d, 'XDCent (3,1,2) permutation')
+        same_as_dpsim(d, topo, [], 6, 'XDCent (3,1,2) permutation')
+    # S2 (dpsim route has no S2: the walker check above covers it).
+    d = run(['--topo', 's2', '--nodes', '12', '-n', '4', '--spaces', '2',
+             '--time', '0.1', '--bytes', '100000'])
+    if d:
+        delivered(d, 'S2 (12 nodes) permutation, 100 kB flows')
+        ok(d['completed'] == d['flows'] and d['fct_max'] > 0,
+           'S2 (12 nodes): every 100 kB flow completes (FCT max %.2f ms)'
+           % (d['fct_max'] * 1e3))
+
+    # Usage errors.
+    for args in (['--topo', 'bogus'], ['--topo', 'bcube', '-n', '4'],
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--pair', '0.0'],
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--time', 'x'],
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--bytes', '-1']):
+        p = subprocess.run([NS3] + args, capture_output=True, check=False)
+        ok(p.returncode == 2, 'usage error exits 2: ' + ' '.join(args))
+
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
