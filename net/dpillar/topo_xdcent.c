@@ -56,6 +56,10 @@
  *   next hop dead) takes a sideways hop: one digit changed to any value
  *   whose server is reachable, at most S times; that digit is corrected
  *   last.
+ * - When one digit differs and no other digit can go sideways (k = 1):
+ *   enter through the destination's spare switch, or leave through our
+ *   own spare port (xdc_dst_entry(), xdc_spare_sideways()), each paid as
+ *   a sideways hop.
  * - Bound: between two of these events the packet follows failure-free
  *   XDCRouting from wherever it is, at most F hops; a sideways hop is one
  *   hop, a switch none.  So a path has at most (S + W + 1) F + S hops
