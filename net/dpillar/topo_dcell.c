@@ -57,9 +57,29 @@
  *   at most 7 (3 flag bits): B = 7 for k <= 3 (TTL 48, 112, 240), B = 3
  *   for k = 4 (TTL 248).  Loop-free by construction, whatever the
  *   failures.
- * - A destination on our own mini-switch that we cannot hear is dropped
- *   (dst_down): its cables might still be up, but no rule above reaches a
- *   server through its cables only.
+ * - Cable entry (mode "dfr", the default; not in mode "paper", which
+ *   drops with dst_down here).  A destination on our own mini-switch
+ *   that we cannot hear (its port 0 or the switch is down) may still be
+ *   alive on its cables.  The packet then takes entry level l = 1: its
+ *   target becomes the destination's level-l cable peer P_l (derived from
+ *   dst and l, so the header needs only l, flag bits 3-5), and at P_l the
+ *   last hop crosses that cable.  From a rack mate of the destination the
+ *   DCellRouting path to P_l uses the destination's own cable, so the
+ *   next pass meets the dead switch hop and takes an ordinary reroute
+ *   around it.  When P_l cannot cross (cable down) or P_l itself is an
+ *   unheard switch peer, the next level is tried (1, 2, .., k, 1, ..).
+ *   Setting or changing the entry level takes one reroute from the
+ *   budget, and a header's entry level counts only when it has taken a
+ *   reroute.
+ * - Loop-freedom and the TTL with cable entry: every change of target
+ *   (a reroute's waypoint, an entry level) is paid from the budget, except
+ *   reaching the waypoint (at most once per reroute, plus once for a
+ *   hostile header's) and reaching P_l, after which the target is the
+ *   destination one cable away: that crossing is the only hop toward it
+ *   (or an entry change follows, taking no hop).  So with E events
+ *   after the first entry, at most 2E + 1 DCellRouting segments plus the
+ *   one crossing: within (2B + 2)(2^(k+1) - 1), the same bound; a hostile
+ *   header with an entry level has spent one of B already.
  */
 #include "topo_dcell.h"
 
@@ -317,15 +337,14 @@ static int dcl_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			 u32 hash, struct dp_route_state *st)
 {
-	/* One path per pair: no selector, no flow spreading. */
+	/* One path per pair, no flow spreading; @sel: cable entry or not. */
 	(void)t;
 	(void)src;
-	(void)sel;
 	(void)hash;
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
 	st->word = 0;
-	st->flags = 0;
+	st->flags = sel == DCL_SEL_PAPER ? DCL_RS_PAPER : 0;
 }
 
 /* One step of the DCellRouting recursion: the link (n1, n2) at a level. */
@@ -472,14 +491,31 @@ static inline void dcl_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
 	hop->reason = DP_DROP_ROUTE_NONE;
 }
 
+/*
+ * The cable entry event (see above): take entry level @entry + 1 (after k:
+ * 1), paid from the budget.  0, or -1 with the drop reason set.
+ */
+static int dcl_next_entry(const struct dp_topo *t, struct dp_route_state *st,
+			  u32 *entry, struct dp_hop *hop)
+{
+	u32 used = st->flags & DCL_RS_REROUTES_MASK;
+
+	if (used >= dcl(t)->budget)
+		return dcl_drop(hop, DCL_DROP_BUDGET);
+	*entry = *entry >= dcl(t)->k ? 1 : *entry + 1;
+	st->flags = (st->flags & ~(DCL_RS_REROUTES_MASK | DCL_RS_ENTRY_MASK)) |
+		    (*entry << DCL_RS_ENTRY_SHIFT) | (used + 1);
+	return 0;
+}
+
 int dp_dcell_route(const struct dp_topo *t, u32 self,
 		   struct dp_route_state *st, const struct dp_view *v,
 		   struct dp_hop *hop)
 {
 	struct dcl_step steps[DCL_MAX_K];
-	u32 target, m, i, l, d, wp, used;
+	u32 target, m, i, l, d, wp, used, entry, ep = DP_NODE_NONE;
 	u8 phase = DCL_PHASE_DCELL;
-	bool cross, failed, jump;
+	bool cross, failed, jump, paper;
 
 	if (self >= t->nodes || st->dst >= t->nodes)
 		return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -491,12 +527,25 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 		if (st->waypoint == self)
 			st->waypoint = DP_NODE_NONE;
 	}
+	paper = st->flags & DCL_RS_PAPER;
+	entry = (st->flags & DCL_RS_ENTRY_MASK) >> DCL_RS_ENTRY_SHIFT;
+	/* Only an entry level paid for counts (the bound above). */
+	if (paper || entry > dcl(t)->k ||
+	    !(st->flags & DCL_RS_REROUTES_MASK))
+		entry = 0;
 	/*
-	 * Each pass either returns or takes one reroute from the budget, so
-	 * there are at most budget + 1 passes.
+	 * Each pass either returns or takes one reroute or entry level from
+	 * the budget, so there are at most budget + 1 passes.
 	 */
 	for (;;) {
-		target = st->waypoint != DP_NODE_NONE ? st->waypoint : st->dst;
+		target = st->dst;
+		if (entry) {
+			ep = dcl_cable_peer(t, st->dst, entry);
+			if (ep != self)
+				target = ep;
+		}
+		if (st->waypoint != DP_NODE_NONE)
+			target = st->waypoint;
 		if (phase == DCL_PHASE_DCELL && target != st->dst)
 			phase = DCL_PHASE_PROXY;
 		cross = dcl_resolve(t, self, target, steps, &m);
@@ -505,6 +554,13 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 			if (dp_view_reachable(v, self, l, steps[m - 1].n2)) {
 				dcl_hop(hop, steps[m - 1].n2, l, phase);
 				return 0;
+			}
+			/* The entry cable itself is down: the next level. */
+			if (entry && self == ep && target == st->dst) {
+				if (dcl_next_entry(t, st, &entry, hop))
+					return -1;
+				phase = DCL_PHASE_ENTRY;
+				continue;
 			}
 		} else {
 			wp = m ? steps[m - 1].n1 : target;
@@ -520,8 +576,20 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 				return 0;
 			}
 			if (!m) {
-				if (target == st->dst)
+				if (target == st->dst && paper)
 					return dcl_drop(hop, DCL_DROP_DST_DOWN);
+				if (target == st->dst ||
+				    (target == ep && st->waypoint == DP_NODE_NONE)) {
+					/*
+					 * The destination, or the entry
+					 * peer, on our switch and not heard:
+					 * reach the destination over a cable.
+					 */
+					if (dcl_next_entry(t, st, &entry, hop))
+						return -1;
+					phase = DCL_PHASE_ENTRY;
+					continue;
+				}
 				/* A proxy on our switch we cannot hear. */
 				st->waypoint = DP_NODE_NONE;
 				continue;
@@ -560,7 +628,8 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 		st->word = dcl_rack_tag(t, steps[m - 1].n2);
 		st->waypoint = wp;
 		st->flags = (st->flags & ~DCL_RS_REROUTES_MASK) | (used + 1);
-		phase = jump ? DCL_PHASE_JUMPUP : DCL_PHASE_REROUTE;
+		if (phase != DCL_PHASE_ENTRY)
+			phase = jump ? DCL_PHASE_JUMPUP : DCL_PHASE_REROUTE;
 	}
 }
 
@@ -571,6 +640,7 @@ static const struct dp_phase_desc dcl_phases[DCL_PHASE_COUNT] = {
 	[DCL_PHASE_PROXY]	= { "proxy", 1 },
 	[DCL_PHASE_REROUTE]	= { "reroute", 2 },
 	[DCL_PHASE_JUMPUP]	= { "jumpup", 3 },
+	[DCL_PHASE_ENTRY]	= { "entry", 4 },
 };
 
 static const char *const dcl_drops[DCL_DROP_COUNT] = {
@@ -584,14 +654,16 @@ static const char *const dcl_drops[DCL_DROP_COUNT] = {
 
 /* Hops of each kind of detour (ethtool -S: route_<name>). */
 static const char *const dcl_detours[DP_DETOUR_SLOTS] = {
-	"proxy_hops", "reroutes", "jump_ups",
+	"proxy_hops", "reroutes", "jump_ups", "cable_entries",
 };
 
 /*
- * One routing mode: DCellRouting with DFR (above); named so that dpsim,
- * dpctl and ethtool say which, as for the other fabrics.
+ * Routing modes: "dfr", DCellRouting with DFR and cable entry (above);
+ * "paper", the same without cable entry (the excerpt's local reroute and
+ * our jump-up only: a destination unheard on its mini-switch is dropped).
+ * Failure-free paths are the same in both.
  */
-static const char *const dcl_sel_names[] = { "dfr", NULL };
+static const char *const dcl_sel_names[] = { "dfr", "paper", NULL };
 
 const struct dp_topo_ops dp_dcell_ops = {
 	.name = "dcell",

@@ -23,7 +23,10 @@
 /*
  * Per-packet state (struct dp_route_state):
  * flags bits 0-2: local reroutes taken so far (the DFR budget, see
- *	struct dcl_priv.budget); the other bits are ignored.
+ *	struct dcl_priv.budget); bits 3-5: the cable entry level (0: none,
+ *	else 1..k: the packet goes to the destination's level-l cable peer
+ *	first, see topo_dcell.c), honoured only when a reroute was taken;
+ *	bit 6: routing mode "paper" (no cable entry); bit 7 is ignored.
  * word: 0, or a tag of the DCell_0 (1 + its index modulo 0x7fff) holding
  *	the far end of the link the packet was last rerouted around (the
  *	jump-up memory).
@@ -31,6 +34,12 @@
  */
 #define DCL_RS_REROUTES_MASK	0x07
 #define DCL_MAX_REROUTES	7	/* what the flags can count */
+#define DCL_RS_ENTRY_SHIFT	3
+#define DCL_RS_ENTRY_MASK	0x38
+#define DCL_RS_PAPER		0x40
+/* Routing modes (route_init's sel): see dcl_sel_names. */
+#define DCL_SEL_DFR		0
+#define DCL_SEL_PAPER		1
 
 /* Phases after the generic ones. */
 enum dcl_phase {
@@ -38,6 +47,7 @@ enum dcl_phase {
 	DCL_PHASE_PROXY,	/* toward the proxy of a local reroute */
 	DCL_PHASE_REROUTE,	/* first hop of a local reroute */
 	DCL_PHASE_JUMPUP,	/* first hop of a jump-up reroute */
+	DCL_PHASE_ENTRY,	/* first hop toward a cable entry */
 	DCL_PHASE_COUNT,
 };
 

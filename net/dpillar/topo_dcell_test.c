@@ -304,6 +304,17 @@ static void dct_dfr_single(struct kunit *test)
 			dp_fail_set_link(&f, id, l);
 			dct_all_delivered(test, &t, &f, "failed cable of", id);
 		}
+		/* its switch link: reached through its cables (cable entry) */
+		dp_fail_clear(&f);
+		dp_fail_set_link(&f, id, 0);
+		dct_all_delivered(test, &t, &f, "failed switch link of", id);
+	}
+	/* a mini-switch down, its servers alive */
+	for (id = 0; id < t.nodes; id += nk->n) {
+		dp_fail_clear(&f);
+		for (l = 0; l < nk->n; l++)
+			dp_fail_set_link(&f, id + l, 0);
+		dct_all_delivered(test, &t, &f, "failed mini-switch at", id);
 	}
 	/* a whole DCell_0 down: (2,2) and (4,1) still connect the rest */
 	for (id = 0; id < t.nodes; id += nk->n) {
@@ -313,6 +324,49 @@ static void dct_dfr_single(struct kunit *test)
 		if (nk->k >= 2)
 			dct_all_delivered(test, &t, &f, "failed rack at", id);
 	}
+}
+
+/*
+ * Mode "paper" keeps the rules without cable entry: a server whose switch
+ * link is down is dropped (dst_down) by its rack mates; mode "dfr" goes
+ * around through one of its cables, starting with the level-1 one.
+ */
+static void dct_cable_entry(struct kunit *test)
+{
+	struct dp_fail_set f;
+	struct dp_walk w = { };
+	struct dp_topo t;
+	u32 path[64], i;
+	bool crossed = false;
+
+	dct_mk(test, &t, 2, 2);
+	dct_fail_init(test, &f, &t);
+	w.path = path;
+	w.path_max = 64;
+	/* 1 -> 0: rack mates, 0's switch link down */
+	dp_fail_set_link(&f, 0, 0);
+	dp_walk(&t, 1, 0, DCL_SEL_PAPER, 0, &f, t.max_hops, &w);
+	KUNIT_EXPECT_FALSE(test, w.delivered);
+	KUNIT_EXPECT_EQ(test, w.reason, (u8)DCL_DROP_DST_DOWN);
+	dp_walk(&t, 1, 0, DCL_SEL_DFR, 0, &f, t.max_hops, &w);
+	KUNIT_ASSERT_TRUE(test, w.delivered);
+	KUNIT_ASSERT_GE(test, w.hops, 2U);
+	/* the last hop is 0's level-1 cable */
+	KUNIT_EXPECT_EQ(test, w.path[w.hops - 1], dcl_cable_peer(&t, 0, 1));
+	for (i = 0; i < w.hops; i++)
+		crossed |= w.path[i] == 0;
+	KUNIT_EXPECT_FALSE(test, crossed);
+	/* and that cable down too: the level-2 one */
+	dp_fail_set_link(&f, 0, 1);
+	dp_walk(&t, 1, 0, DCL_SEL_DFR, 0, &f, t.max_hops, &w);
+	KUNIT_ASSERT_TRUE(test, w.delivered);
+	KUNIT_EXPECT_EQ(test, w.path[w.hops - 1], dcl_cable_peer(&t, 0, 2));
+	/* all three ports down: disconnected, dropped within the budget */
+	dp_fail_set_link(&f, 0, 2);
+	dp_walk(&t, 1, 0, DCL_SEL_DFR, 0, &f, t.max_hops, &w);
+	KUNIT_EXPECT_FALSE(test, w.delivered);
+	KUNIT_EXPECT_FALSE(test, w.looped);
+	KUNIT_EXPECT_EQ(test, w.reason, (u8)DCL_DROP_BUDGET);
 }
 
 /* Any header state: a hop to a neighbour on the port named, or a drop. */
@@ -365,6 +419,7 @@ static struct kunit_case dct_cases[] = {
 	KUNIT_CASE(dct_paper_example),
 	KUNIT_CASE_PARAM_ATTR(dct_dfr_single, dct_tiny_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE(dct_cable_entry),
 	KUNIT_CASE(dct_hostile_state),
 	{}
 };

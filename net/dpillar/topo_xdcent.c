@@ -56,6 +56,10 @@
  *   next hop dead) takes a sideways hop: one digit changed to any value
  *   whose server is reachable, at most S times; that digit is corrected
  *   last.
+ * - When one digit differs and no other digit can go sideways (k = 1):
+ *   enter through the destination's spare switch, or leave through our
+ *   own spare port (xdc_dst_entry(), xdc_spare_sideways()), each paid as
+ *   a sideways hop.
  * - Bound: between two of these events the packet follows failure-free
  *   XDCRouting from wherever it is, at most F hops; a sideways hop is one
  *   hop, a switch none.  So a path has at most (S + W + 1) F + S hops
@@ -535,12 +539,131 @@ static u32 xdc_next_word(const struct dp_topo *t, u32 w)
 	return w;
 }
 
+/*
+ * The entry word of @dst: its digits L-1..L-k, L its spare level, with
+ * which the level-L gate of every other member of its spare switch is
+ * that member itself (its digits below L are dst's): from there the
+ * crossing lands on dst.  Always valid (digit L-k is not n-1).  0, or -1
+ * when dst's spare port is free.
+ */
+static int xdc_entry_word(const struct dp_topo *t, u32 dst, u32 *w)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl = xdc_spare_level(t, dst), j;
+
+	if (!d->spare || lvl > d->top)
+		return -1;
+	*w = 0;
+	for (j = d->k; j-- > 0;)
+		*w = *w * d->n + xdc_digit(t, dst, lvl - d->k + j);
+	return 0;
+}
+
+/*
+ * Destination entry: the destination, one digit away on a switch where
+ * we reach other members, does not answer there (its link to that
+ * switch is down), so go in through its spare switch: waypoint T, the
+ * member of that switch whose digit L is dst's + 1, reached with a word
+ * other than dst's entry word (so that no gate on the way is dst itself);
+ * at T the word becomes the entry word and T's gate is T: one crossing to
+ * dst.  Paid as a sideways hop.  Bound: the entry takes no hop, and the
+ * segment from T is one hop (or a blocked crossing: a counted event), so
+ * with E >= 1 entries among the S sideways events a path has at most
+ * (S + W + 1) F + (S - E) + 1 hops, within the bound; a header carrying
+ * a waypoint must have paid a sideways hop (else bad_state).
+ * 1 when the waypoint is set (route again), 0 when not applicable, -1
+ * when applicable but impossible.
+ */
+static int xdc_dst_entry(const struct dp_topo *t, u32 self,
+			 struct dp_route_state *st, const struct dp_view *v,
+			 u32 seg, u32 r, u32 side)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 j, val, a, we, wo, lvl, peer;
+	bool heard = false;
+
+	if (!d->spare || seg != st->dst || st->waypoint != DP_NODE_NONE)
+		return 0;
+	for (j = 0; j < d->b; j++)
+		if (xdc_digit(t, self, j) != xdc_digit(t, seg, j))
+			break;
+	a = xdc_digit(t, self, j);
+	for (val = 0; val < d->n && !heard; val++)
+		if (val != a && val != xdc_digit(t, seg, j))
+			heard = dp_view_reachable(v, self, j,
+						  xdc_set_digit(t, self, j, val));
+	if (!heard || xdc_entry_word(t, st->dst, &we))
+		return 0;
+	wo = xdc_next_word(t, we);
+	if (wo == we)
+		return -1;
+	lvl = xdc_spare_level(t, st->dst);
+	val = xdc_digit(t, st->dst, lvl) + 1;
+	peer = xdc_set_digit(t, st->dst, lvl, val == d->n ? 0 : val);
+	st->waypoint = peer;
+	st->word = (u16)(r * d->nwords + wo);
+	st->flags = (st->flags & ~(XDC_FL_DEFER_MASK | XDC_FL_SIDE_MASK)) |
+		    ((side + 1) << XDC_FL_SIDE_SHIFT);
+	return 1;
+}
+
+/*
+ * The last resort of a blocked segment toward the destination, when no
+ * BCube digit can move (XDCent with k = 1 has one BCube level: a dead
+ * port-0 link between two servers of one switch leaves no sideways
+ * digit): a sideways hop through our spare port, to U (digit L = our
+ * spare level changed), with a new path word whose level-L gate is not U
+ * itself, else U's route would cross straight back to us.  U and the
+ * destination differ in digit L and in digits below b, so from U the
+ * route goes to U's gate, crosses back at level L to a server other than
+ * us (its digits L-1..L-k are the word's) and corrects the rest.  The
+ * word: the destination's digits L-1..L-k when valid and not ours (the
+ * landing is then the destination itself when its spare level is L), else
+ * the next valid word after ours.  Counted as a sideways hop: the bound
+ * (S + W + 1) F + S holds as for the others (one hop, then failure-free
+ * XDCRouting toward a fixed target).  0 with *@hop, or -1.
+ */
+static int xdc_spare_sideways(const struct dp_topo *t, u32 self,
+			      struct dp_route_state *st,
+			      const struct dp_view *v, u32 target, u32 r,
+			      u32 side, struct dp_hop *hop)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl = xdc_port_level(t, self, d->k), own, w, val, next, j;
+
+	if (!d->spare || lvl == DP_NODE_NONE)
+		return -1;
+	own = 0;
+	w = 0;
+	for (j = d->k; j-- > 0;) {
+		own = own * d->n + xdc_digit(t, self, lvl - d->k + j);
+		w = w * d->n + xdc_digit(t, target, lvl - d->k + j);
+	}
+	if (w == own || !xdc_word_valid(t, w))
+		w = xdc_next_word(t, own);
+	if (w == own)
+		return -1;	/* one valid word (n = 2, k = 1): no other gate */
+	for (val = 0; val < d->n; val++) {
+		if (val == xdc_digit(t, self, lvl))
+			continue;
+		next = xdc_set_digit(t, self, lvl, val);
+		if (!dp_view_reachable(v, self, d->k, next))
+			continue;
+		st->word = (u16)(r * d->nwords + w);
+		st->flags = (st->flags & ~(XDC_FL_DEFER_MASK | XDC_FL_SIDE_MASK)) |
+			    ((side + 1) << XDC_FL_SIDE_SHIFT);
+		xdc_hop(hop, next, d->k, XDC_PHASE_SIDEWAYS);
+		return 0;
+	}
+	return -1;
+}
+
 int dp_xdcent_route(const struct dp_topo *t, u32 self,
 		    struct dp_route_state *st, const struct dp_view *v,
 		    struct dp_hop *hop)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 r, w, seg, next, lvl, i, j, defer, side, sw, val, a;
+	u32 r, w, seg, next, lvl, i, j, defer, side, sw, val, a, nd, target;
 	u8 phase = XDC_PHASE_BCUBE;
 	bool agree, first;
 
@@ -548,10 +671,10 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 		return xdc_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
 	if (self == st->dst)
 		return xdc_drop(hop, DP_DROP_ROUTE_AT_DST);
+restart:
 	r = dp_rdiv(st->word, d->rw);
 	w = st->word - r * d->nwords;
-	if (st->waypoint != DP_NODE_NONE || r >= d->b ||
-	    !xdc_word_valid(t, w))
+	if (r >= d->b || !xdc_word_valid(t, w))
 		return xdc_drop(hop, XDC_DROP_BAD_STATE);
 	/*
 	 * A deferred digit is a sideways hop's: without a sideways budget
@@ -561,9 +684,20 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 	defer = d->side_budget ? st->flags & XDC_FL_DEFER_MASK : 0;
 	side = (st->flags & XDC_FL_SIDE_MASK) >> XDC_FL_SIDE_SHIFT;
 	sw = (st->flags & XDC_FL_SWITCH_MASK) >> XDC_FL_SWITCH_SHIFT;
+	/* Only a destination entry, paid as a sideways hop, sets one. */
+	if (st->waypoint != DP_NODE_NONE) {
+		if (!d->spare || !side || st->waypoint >= t->nodes)
+			return xdc_drop(hop, XDC_DROP_BAD_STATE);
+		if (st->waypoint == self) {
+			st->waypoint = DP_NODE_NONE;
+			if (!xdc_entry_word(t, st->dst, &w))
+				st->word = (u16)(r * d->nwords + w);
+		}
+	}
+	target = st->waypoint != DP_NODE_NONE ? st->waypoint : st->dst;
 	/* Each pass returns or takes one word switch: at most W + 1. */
 	for (;;) {
-		if (xdc_resolve(t, self, st->dst, w, &seg, &next, &lvl)) {
+		if (xdc_resolve(t, self, target, w, &seg, &next, &lvl)) {
 			if (dp_view_reachable(v, self, d->k, next)) {
 				xdc_hop(hop, next, d->k, next == st->dst ?
 					DP_PHASE_DIRECT : phase ==
@@ -611,7 +745,7 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 rot:
 				j = j ? j - 1 : d->b - 1;
 			}
-			if (seg == st->dst || sw >= d->switch_budget)
+			if (seg == target || sw >= d->switch_budget)
 				goto sideways;
 		}
 		if (sw >= d->switch_budget)
@@ -626,9 +760,24 @@ rot:
 sideways:
 	if (side >= d->side_budget)
 		return xdc_drop(hop, XDC_DROP_BUDGET);
-	/* A digit that agrees with the segment target first, then any. */
+	/*
+	 * A digit that agrees with the segment target first, then any.  When
+	 * one digit differs, a sideways hop along it stays on the switch
+	 * whose member we cannot reach: our spare port first (below).
+	 */
+	nd = 0;
+	for (j = 0; j < d->b; j++)
+		nd += xdc_digit(t, self, j) != xdc_digit(t, seg, j);
 	for (i = 0; i < 2 * d->b; i++) {
 		j = i < d->b ? i : i - d->b;
+		if (i == d->b && nd == 1) {
+			a = xdc_dst_entry(t, self, st, v, seg, r, side);
+			if (a == 1)
+				goto restart;
+			if (!a && !xdc_spare_sideways(t, self, st, v, target,
+						      r, side, hop))
+				return 0;
+		}
 		a = xdc_digit(t, self, j);
 		agree = a == xdc_digit(t, seg, j);
 		first = i < d->b;
@@ -647,6 +796,8 @@ sideways:
 			return 0;
 		}
 	}
+	if (!xdc_spare_sideways(t, self, st, v, target, r, side, hop))
+		return 0;
 	return xdc_drop(hop, XDC_DROP_BUDGET);
 }
 

@@ -23,7 +23,9 @@
  *	last), 0 for none; bits 4-5: sideways hops taken; bits 6-7: path
  *	word switches taken.  Both counts only grow, bounded by
  *	struct xdc_priv.side_budget and .switch_budget.
- * waypoint: unused, must be DP_NODE_NONE.
+ * waypoint: DP_NODE_NONE, or a member of the destination's spare switch
+ *	(a destination entry, topo_xdcent.c), only with a sideways hop
+ *	paid; else bad_state.
  */
 #define XDC_FL_DEFER_MASK	0x0f
 #define XDC_FL_SIDE_SHIFT	4

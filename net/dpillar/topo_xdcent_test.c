@@ -230,6 +230,63 @@ static void xct_single(struct kunit *test)
 	}
 }
 
+/*
+ * Every single failed server-switch link of a server with another port in
+ * use: every live pair delivered, every mode.  XDCent with k = 1 needs the
+ * spare-port detours here: a dead port-0 link between two servers of one
+ * switch leaves no sideways digit.
+ */
+static void xct_single_link(struct kunit *test)
+{
+	const struct xct_p *x = test->param_value;
+	struct dp_port_info pi;
+	struct dp_fail_set fs;
+	struct dp_walk wk = { };
+	struct dp_topo t;
+	u32 f, p, s, d, sel, used;
+	u8 *node, *link;
+
+	xct_mk(test, &t, x);
+	node = kunit_kzalloc(test, dp_fail_node_bytes(&t), GFP_KERNEL);
+	link = kunit_kzalloc(test, dp_fail_link_bytes(&t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_ASSERT_NOT_NULL(test, link);
+	dp_fail_init(&fs, &t, node, link);
+	for (f = 0; f < t.nodes; f++) {
+		for (p = 0, used = 0; p < t.nports; p++) {
+			dp_port_info(&t, f, p, &pi);
+			used += pi.kind != DP_PORT_UNUSED;
+		}
+		if (used < 2)
+			continue;	/* its only link: cut off */
+		for (p = 0; p < t.nports; p++) {
+			dp_port_info(&t, f, p, &pi);
+			if (pi.kind == DP_PORT_UNUSED)
+				continue;
+			dp_fail_clear(&fs);
+			dp_fail_set_link(&fs, f, p);
+			for (s = 0; s < t.nodes; s++)
+				for (d = 0; d < t.nodes; d++) {
+					if (s == d)
+						continue;
+					for (sel = 1;
+					     sel < XDC_SEL_PATH0 + t.nports;
+					     sel++) {
+						dp_walk(&t, s, d, sel, 0, &fs,
+							t.max_hops, &wk);
+						KUNIT_EXPECT_TRUE_MSG(test,
+								      wk.delivered,
+								      "link %u/%u: %u -> %u sel %u",
+								      f, p, s, d,
+								      sel);
+						KUNIT_EXPECT_FALSE(test,
+								   wk.bad_hop);
+					}
+				}
+		}
+	}
+}
+
 /* Any word, flags or waypoint: a neighbour or a drop, within max_hops. */
 static void xct_hostile(struct kunit *test)
 {
@@ -265,6 +322,8 @@ static struct kunit_case xct_cases[] = {
 	KUNIT_CASE_PARAM(xct_wiring, xct_small_gen_params),
 	KUNIT_CASE_PARAM(xct_routing, xct_small_gen_params),
 	KUNIT_CASE_PARAM_ATTR(xct_single, xct_small_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(xct_single_link, xct_small_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(xct_hostile),
 	{}

@@ -43,12 +43,16 @@ static const char usage_text[] =
 "      least the node count)\n"
 "  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
 "        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
-"        [--mode MODE] [--json]\n"
+"        [--mode MODE] [--discover] [--json]\n"
 "      F random failed servers, L failed server-switch links, P random\n"
 "      live pairs (default 100000, from S sources, default 1000) routed\n"
 "      around them; --populate: only the first PCT% of the servers in\n"
 "      the growth order (or a random order) exist.  A BFS per source says\n"
-"      which pairs are connected and their shortest live path\n"
+"      which pairs are connected and their shortest live path;\n"
+"      --discover: where the topology's routing drops a packet, model\n"
+"      shortcut discovery as a generic fallback (a flood from that\n"
+"      server, the reply installing a shortcut on a shortest live path\n"
+"      with a strictly decreasing hop count) and count its cost\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
 "        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
 "      hop-by-hop path of the flow whose hash is H (default 0);\n"
@@ -104,6 +108,7 @@ struct opts {
 	u32 hash;		/* route --hash */
 	bool all_hashes;	/* route --all-hashes */
 	u32 decisions;		/* bench --decisions N (callgrind) */
+	bool discover;		/* ft --discover */
 };
 
 static int usage(FILE *f, int status)
@@ -140,6 +145,7 @@ enum {
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
 	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
+	OPT_DISCOVER,
 };
 
 static const struct option long_opts[] = {
@@ -168,6 +174,7 @@ static const struct option long_opts[] = {
 	{ "topo", required_argument, NULL, OPT_TOPO },
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "discover", no_argument, NULL, OPT_DISCOVER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -244,6 +251,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_ALL_HASHES:
 			o->all_hashes = true;
+			break;
+		case OPT_DISCOVER:
+			o->discover = true;
 			break;
 		case OPT_POPULATE:
 			if (!parse_u64(optarg, 100, &v) || !v)
@@ -706,6 +716,39 @@ static int populate(const struct dp_topo *t, struct dp_fail_set *fs,
 	return err;
 }
 
+/* A server's shortcut table holds this many (the kernel's DP_SC_ENTRIES). */
+#define DISC_SC_ENTRIES	64
+#define DISC_HASH_BITS	22
+
+/*
+ * ft --discover: the model of shortcut discovery (net/dpillar/shortcut.c)
+ * as a fallback for every topology.  Where the topology's routing drops a
+ * packet (any of its own drop reasons), that server floods a probe: every
+ * live server passes the first copy on over each of its live ports but
+ * the one it came in by (one frame per port: a switch port's frame
+ * reaches every member), the destination answers, and the reply walks
+ * back along a shortest live path, each server on it installing "toward
+ * dst: this neighbour, d hops".  The packet then follows those entries,
+ * d strictly decreasing at every hop (loop-free, as dp_s2_route() keeps
+ * them), while its TTL lasts.  A server that already holds a shortcut for
+ * the destination floods nothing.  Idealised: no frame is lost, the
+ * probe's first copy takes a shortest path, and the kernel's rate limits
+ * and table size do not bite (tables above DISC_SC_ENTRIES are counted).
+ */
+struct disc_model {
+	u8 *dist;		/* BFS distances from the destination */
+	u32 *queue;
+	u8 *sw;
+	u8 *liveports;		/* live used ports per server */
+	u64 *keys;		/* (server, dst) + 1 of the installed entries */
+	u32 *entries;		/* entries per server */
+	u32 *path;		/* the walk, for the server that dropped */
+	u32 path_max;
+	bool full;		/* the key table filled up: counts too low */
+	u64 delivered, hops, bfs_hops, miss_ttl, miss_unreached;
+	u64 discoveries, frames, flood_frames, reply_frames;
+};
+
 struct ft_result {
 	u64 pairs, connected, delivered, delivered_conn, dropped, looped;
 	u64 bad, too_long, sum, sum0, sumbfs, detoured;
@@ -714,7 +757,190 @@ struct ft_result {
 	double stretch;
 	u32 maxh;
 	bool bfs;
+	struct disc_model *dm;
 };
+
+/* Record entry (@id, @dst); true when it is new. */
+static bool disc_insert(struct disc_model *dm, u32 id, u32 dst)
+{
+	u64 key = ((u64)id << 32 | dst) + 1, mask = (1ULL << DISC_HASH_BITS) - 1;
+	u64 h = (key * 0x9e3779b97f4a7c15ULL) >> (64 - DISC_HASH_BITS), n;
+
+	for (n = 0; n <= mask; n++, h = (h + 1) & mask) {
+		if (dm->keys[h] == key)
+			return false;
+		if (!dm->keys[h]) {
+			if (n > 64) {	/* too crowded: stop counting */
+				dm->full = true;
+				return false;
+			}
+			dm->keys[h] = key;
+			dm->entries[id]++;
+			return true;
+		}
+	}
+	dm->full = true;
+	return false;
+}
+
+static bool disc_has(const struct disc_model *dm, u32 id, u32 dst)
+{
+	u64 key = ((u64)id << 32 | dst) + 1, mask = (1ULL << DISC_HASH_BITS) - 1;
+	u64 h = (key * 0x9e3779b97f4a7c15ULL) >> (64 - DISC_HASH_BITS), n;
+
+	for (n = 0; n <= mask && dm->keys[h]; n++, h = (h + 1) & mask)
+		if (dm->keys[h] == key)
+			return true;
+	return false;
+}
+
+/*
+ * The packet of @w, dropped at its last server x on its way to @d: is
+ * there a shortcut (or a discovery finding one) that delivers it within
+ * @ttl?  Returns its total hop count, or 0 (a miss, counted).
+ */
+static u32 disc_fallback(const struct dp_topo *t, const struct dp_fail_set *fs,
+			 struct disc_model *dm, const struct dp_walk *w,
+			 u32 d, u32 ttl)
+{
+	u32 x = w->path[w->path_len - 1], u, v, p, i, sum = 0, live = 0;
+	struct dp_port_info pi;
+	bool found;
+
+	sim_bfs(t, fs, d, dm->dist, dm->queue, dm->sw);
+	if (dm->dist[x] == SIM_FAR) {
+		dm->miss_unreached++;
+		return 0;
+	}
+	if (w->hops + dm->dist[x] > ttl) {
+		dm->miss_ttl++;
+		return 0;
+	}
+	if (!disc_has(dm, x, d)) {
+		/* the flood: x's component, each server once */
+		for (u = 0; u < t->nodes; u++) {
+			if (dm->dist[u] == SIM_FAR || u == d)
+				continue;
+			sum += dm->liveports[u] - (u != x && dm->liveports[u]);
+			live++;
+		}
+		dm->discoveries++;
+		dm->flood_frames += sum;
+		dm->reply_frames += dm->dist[x];
+		dm->frames += sum + dm->dist[x];
+		/* the reply installs the path, distances decreasing */
+		for (u = x; u != d; u = v) {
+			disc_insert(dm, u, d);
+			found = false;
+			v = u;
+			for (p = 0; p < t->nports && !found; p++) {
+				dp_port_info(t, u, p, &pi);
+				for (i = 0; i < pi.nneigh && !found; i++) {
+					v = dp_port_neigh(t, u, p, i);
+					found = v < t->nodes &&
+						dm->dist[v] + 1 == dm->dist[u] &&
+						dp_fail_reachable(fs, u, p, v);
+				}
+			}
+			if (!found)
+				break;	/* cannot happen: BFS said so */
+		}
+	}
+	(void)live;
+	dm->delivered++;
+	return w->hops + dm->dist[x];
+}
+
+/* State and cost of the fallback, once the pairs are walked. */
+struct disc_stats {
+	u64 entries;
+	u32 max, over;
+	double mean, per_failure;
+};
+
+static void disc_stats(const struct dp_topo *t, const struct dp_fail_set *fs,
+		       const struct disc_model *dm, struct disc_stats *ds)
+{
+	u32 u, live = 0;
+
+	for (u = 0; u < t->nodes; u++) {
+		if (dp_fail_node(fs, u))
+			continue;
+		live++;
+		ds->entries += dm->entries[u];
+		if (dm->entries[u] > ds->max)
+			ds->max = dm->entries[u];
+		ds->over += dm->entries[u] > DISC_SC_ENTRIES;
+	}
+	ds->mean = live ? (double)ds->entries / live : 0;
+	ds->per_failure = fs->nfailed + fs->nlinks ?
+			  (double)dm->frames / (fs->nfailed + fs->nlinks) : 0;
+}
+
+static void disc_print(const struct disc_model *dm,
+		       const struct disc_stats *ds)
+{
+	printf("  discovery fallback: delivered %llu more (avg hops %.4f vs "
+	       "shortest live path %.4f); missed: ttl %llu, unreached %llu\n",
+	       (unsigned long long)dm->delivered,
+	       dm->delivered ? (double)dm->hops / dm->delivered : 0,
+	       dm->delivered ? (double)dm->bfs_hops / dm->delivered : 0,
+	       (unsigned long long)dm->miss_ttl,
+	       (unsigned long long)dm->miss_unreached);
+	printf("    %llu discoveries, %llu frames (flood %llu, reply %llu), "
+	       "%.1f per discovery, %.1f per failed server or link\n",
+	       (unsigned long long)dm->discoveries,
+	       (unsigned long long)dm->frames,
+	       (unsigned long long)dm->flood_frames,
+	       (unsigned long long)dm->reply_frames,
+	       dm->discoveries ? (double)dm->frames / dm->discoveries : 0,
+	       ds->per_failure);
+	printf("    shortcut entries: %llu, %.3f per live server, max %u, %u "
+	       "servers above %u%s\n", (unsigned long long)ds->entries,
+	       ds->mean, ds->max, ds->over, DISC_SC_ENTRIES,
+	       dm->full ? " (lower bounds: the model's table filled)" : "");
+}
+
+static int disc_init(const struct dp_topo *t, const struct dp_fail_set *fs,
+		     u32 ttl, struct disc_model *dm)
+{
+	struct dp_port_info pi;
+	u32 u, p;
+
+	memset(dm, 0, sizeof(*dm));
+	dm->path_max = ttl + 1;
+	dm->dist = malloc(t->nodes);
+	dm->queue = malloc((size_t)t->nodes * sizeof(u32));
+	dm->sw = malloc(((size_t)t->switches + 7) / 8);
+	dm->liveports = calloc(t->nodes, 1);
+	dm->keys = calloc(1ULL << DISC_HASH_BITS, sizeof(u64));
+	dm->entries = calloc(t->nodes, sizeof(u32));
+	dm->path = malloc((size_t)dm->path_max * sizeof(u32));
+	if (!dm->dist || !dm->queue || !dm->sw || !dm->liveports ||
+	    !dm->keys || !dm->entries || !dm->path)
+		return -ENOMEM;
+	for (u = 0; u < t->nodes; u++) {
+		if (dp_fail_node(fs, u))
+			continue;
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, u, p, &pi);
+			if (pi.kind != DP_PORT_UNUSED && !dp_fail_link(fs, u, p))
+				dm->liveports[u]++;
+		}
+	}
+	return 0;
+}
+
+static void disc_free(struct disc_model *dm)
+{
+	free(dm->dist);
+	free(dm->queue);
+	free(dm->sw);
+	free(dm->liveports);
+	free(dm->keys);
+	free(dm->entries);
+	free(dm->path);
+}
 
 /* One pair: the walk, its failure-free twin, and what BFS says. */
 static void ft_pair(const struct dp_topo *t, const struct dp_fail_set *fs,
@@ -728,7 +954,22 @@ static void ft_pair(const struct dp_topo *t, const struct dp_fail_set *fs,
 	res->pairs++;
 	if (conn)
 		res->connected++;
+	if (res->dm) {
+		w.path = res->dm->path;
+		w.path_max = res->dm->path_max;
+	}
 	dp_walk(t, s, d, o->sel, hash, fs, o->ttl, &w);
+	/* the fallback: only where the topology's own rules gave up */
+	if (res->dm && conn && !w.delivered && !w.looped && !w.bad_hop &&
+	    w.reason >= DP_DROP_TOPO && w.path_len) {
+		j = disc_fallback(t, fs, res->dm, &w, d, o->ttl);
+		if (j) {
+			res->dm->hops += j;
+			res->dm->bfs_hops += bfs_dist;
+			w.delivered = true;
+			w.hops = j;
+		}
+	}
 	if (w.delivered && w.hops > dp_topo_ttl(t)) {
 		/* only with --ttl above the bound: the bound is wrong */
 		res->too_long++;
@@ -812,6 +1053,8 @@ static int cmd_ft(struct opts *o)
 	struct dp_fail_set fs;
 	struct rng r = { o->seed };
 	struct ft_result res = { 0 };
+	struct disc_model dm;
+	struct disc_stats ds = { 0 };
 	u32 j, ndrops;
 	bool det;
 	int err;
@@ -842,11 +1085,24 @@ static int cmd_ft(struct opts *o)
 		}
 	}
 	fs_random(&fs, &r, fs.nfailed + o->failed, o->fail_links);
+	if (o->discover) {
+		res.dm = &dm;
+		if (disc_init(&t, &fs, o->ttl, &dm)) {
+			fprintf(stderr, "dpsim: out of memory\n");
+			disc_free(&dm);
+			fs_free(&fs);
+			return 1;
+		}
+	}
 	if (ft_run(&t, &fs, o, &r, &res)) {
 		fprintf(stderr, "dpsim: out of memory\n");
+		if (res.dm)
+			disc_free(&dm);
 		fs_free(&fs);
 		return 1;
 	}
+	if (res.dm)
+		disc_stats(&t, &fs, &dm, &ds);
 	ndrops = t.ops->ndrops;
 
 	double avg = res.delivered ? (double)res.sum / res.delivered : 0;
@@ -891,6 +1147,27 @@ static int cmd_ft(struct opts *o)
 		for (j = 1; j < ndrops; j++)
 			json_uint(dp_drop_reason_name(&t, j), res.drops[j]);
 		json_close_obj();
+		if (res.dm) {
+			json_open_obj("discover");
+			json_uint("delivered", dm.delivered);
+			json_uint("miss_ttl", dm.miss_ttl);
+			json_uint("miss_unreached", dm.miss_unreached);
+			json_double("avg_hops", dm.delivered ?
+				    (double)dm.hops / dm.delivered : 0, 4);
+			json_double("avg_bfs_hops", dm.delivered ?
+				    (double)dm.bfs_hops / dm.delivered : 0, 4);
+			json_uint("discoveries", dm.discoveries);
+			json_uint("frames", dm.frames);
+			json_uint("flood_frames", dm.flood_frames);
+			json_uint("reply_frames", dm.reply_frames);
+			json_double("frames_per_failure", ds.per_failure, 1);
+			json_uint("entries", ds.entries);
+			json_double("entries_per_server", ds.mean, 3);
+			json_uint("entries_max", ds.max);
+			json_uint("servers_over_table", ds.over);
+			json_str("counts", dm.full ? "lower bounds" : "exact");
+			json_close_obj();
+		}
 		json_close_obj();
 		json_end();
 	} else {
@@ -934,6 +1211,8 @@ static int cmd_ft(struct opts *o)
 			det = true;
 		}
 		printf("\n");
+		if (res.dm)
+			disc_print(&dm, &ds);
 		if (res.bad)
 			printf("FAILURES: %llu hops to a failed or non-"
 			       "neighbour server\n",
@@ -944,6 +1223,8 @@ static int cmd_ft(struct opts *o)
 			       (unsigned long long)res.too_long,
 			       dp_topo_ttl(&t));
 	}
+	if (res.dm)
+		disc_free(&dm);
 	fs_free(&fs);
 	return res.bad || res.too_long ? 1 : 0;
 }

@@ -120,6 +120,11 @@ check "ft --populate 50 grow" 0 $D ft -n 12 -k 4 --populate 50 --pairs 2000 --js
 has "ft --populate kept half" '"failed":2592,'
 check "ft --populate 50 random" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --json
 check "bad --populate" 2 $D ft -n 12 -k 4 --populate 0
+# The discovery fallback model: every connected pair of a half-built
+# fabric delivered (the routing alone: about 77%), within the TTL.
+check "ft --discover: half-built, random order" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --discover --json
+has "ft --discover delivers every connected pair" '"delivered_connected_pct":100.00000,'
+has "ft --discover: no miss" '"miss_ttl":0,"miss_unreached":0,'
 check "bad --order" 2 $D ft -n 12 -k 4 --populate 50 --order sideways
 check "route #id addresses" 0 $D route -n 8 -k 3 --from '#0' --to '#129' --fail '#65' --sel cw --json
 has "route #id = paper example" '{"delivered":true,"hops":5,"path":["0:0.0.0","1:0.0.0","2:0.1.0","0:0.1.0","1:0.1.1","2:0.0.1"]'

@@ -319,7 +319,7 @@ struct ft {
 
 /* Every live pair under @fs; "connected" by BFS over the live fabric. */
 static void ft_all(const struct dp_topo *t, const struct dp_fail_set *fs,
-		   struct ft *f)
+		   u32 sel, struct ft *f)
 {
 	u8 *dist = malloc(t->nodes);
 	u32 *queue = malloc(sizeof(u32) * t->nodes);
@@ -336,7 +336,7 @@ static void ft_all(const struct dp_topo *t, const struct dp_fail_set *fs,
 			f->walks++;
 			if (dist[d] != 255)
 				f->connected++;
-			dp_walk(t, s, d, 0, 0, fs, 1000, &w);
+			dp_walk(t, s, d, sel, 0, fs, 1000, &w);
 			if (w.hops > t->max_hops)
 				f->too_long++;
 			if (w.delivered) {
@@ -396,7 +396,7 @@ static void test_ft_single(u32 n, u32 k)
 	for (id = 0; id < t.nodes; id++) {
 		dp_fail_clear(&fs);
 		dp_fail_set_node(&fs, id);
-		ft_all(&t, &fs, &f);
+		ft_all(&t, &fs, 0, &f);
 	}
 	ft_report(&t, "every single failed server, all pairs", &f, true);
 	memset(&f, 0, sizeof(f));
@@ -407,7 +407,7 @@ static void test_ft_single(u32 n, u32 k)
 				continue;	/* each cable once */
 			dp_fail_clear(&fs);
 			dp_fail_set_link(&fs, id, l);
-			ft_all(&t, &fs, &f);
+			ft_all(&t, &fs, 0, &f);
 		}
 	}
 	ft_report(&t, "every single failed cable, all pairs", &f, true);
@@ -416,9 +416,46 @@ static void test_ft_single(u32 n, u32 k)
 	for (id = 0; id < t.nodes; id++) {
 		dp_fail_clear(&fs);
 		dp_fail_set_link(&fs, id, 0);
-		ft_all(&t, &fs, &f);
+		ft_all(&t, &fs, 0, &f);
 	}
-	ft_report(&t, "every single failed switch link, all pairs", &f, false);
+	ft_report(&t, "every single failed switch link, all pairs", &f, true);
+	/* a mini-switch down, its servers alive: cable entry reaches them */
+	memset(&f, 0, sizeof(f));
+	for (id = 0; id < t.nodes; id += n) {
+		dp_fail_clear(&fs);
+		for (l = 0; l < n; l++)
+			dp_fail_set_link(&fs, id + l, 0);
+		ft_all(&t, &fs, 0, &f);
+	}
+	ft_report(&t, "every single failed mini-switch, all pairs", &f, true);
+	fs_free(&fs);
+}
+
+/*
+ * Mode "paper" (no cable entry) keeps the former outcome: a server whose
+ * switch link is down is unreachable over its switch (dst_down).
+ */
+static void test_ft_paper(u32 n, u32 k, u64 want_dst_down)
+{
+	struct dp_fail_set fs;
+	struct dp_topo t;
+	struct ft f;
+	u32 id;
+
+	mk(&t, n, k);
+	fs_init(&fs, &t);
+	memset(&f, 0, sizeof(f));
+	for (id = 0; id < t.nodes; id++) {
+		dp_fail_clear(&fs);
+		dp_fail_set_link(&fs, id, 0);
+		ft_all(&t, &fs, DCL_SEL_PAPER, &f);
+	}
+	ft_report(&t, "mode paper, every single failed switch link", &f, false);
+	result(f.drops[DCL_DROP_DST_DOWN] == want_dst_down &&
+	       f.delivered + want_dst_down == f.walks,
+	       "dcell (%u,%u) mode paper: %llu dst_down as before cable entry (%llu)",
+	       n, k, (unsigned long long)f.drops[DCL_DROP_DST_DOWN],
+	       (unsigned long long)want_dst_down);
 	fs_free(&fs);
 }
 
@@ -457,7 +494,7 @@ static void test_ft_random(u32 n, u32 k, const char *what, u32 pct_nodes,
 			for (j = 0; j < n; j++)
 				dp_fail_set_node(&fs, id + j);
 		}
-		ft_all(&t, &fs, &f);
+		ft_all(&t, &fs, 0, &f);
 	}
 	ft_report(&t, what, &f, false);
 	fs_free(&fs);
@@ -536,6 +573,10 @@ int main(int argc, char **argv)
 	test_paper_example();
 	for (i = 0; i < sizeof(ft) / sizeof(ft[0]); i++)
 		test_ft_single(ft[i][0], ft[i][1]);
+	test_ft_paper(4, 1, 600);
+	test_ft_paper(2, 2, 1764);
+	if (argc > 1)
+		test_ft_single(4, 2);	/* 74 M walks: by hand */
 	test_ft_random(4, 2, "2% servers, 20 sets", 2, 0, false, 20);
 	test_ft_random(4, 2, "5% servers, 20 sets", 5, 0, false, 20);
 	test_ft_random(4, 2, "5% cables, 20 sets", 0, 5, false, 20);

@@ -568,9 +568,16 @@ static void check_hostile(u32 n, u32 k, int i)
 	struct dp_route_state st;
 	struct dp_hop hop;
 	u32 word, fl, self, hops, src, dst, over = 0, badhop = 0;
+	struct rng rg = { .s = 11 };
+	struct dp_fail_set fs;
+	struct dp_view v;
 	u64 runs = 0;
 
 	mk(&t, n, k, i);
+	/* some failed servers and links: the detours' states too */
+	fs_init(&fs, &t);
+	fs_random(&fs, &rg, t.nodes / 10, t.nodes / 10);
+	dp_fail_view(&fs, &v);
 	for (src = 0; src < t.nodes; src += 5) {
 		for (dst = 1; dst < t.nodes; dst += 7) {
 			if (src == dst)
@@ -578,7 +585,10 @@ static void check_hostile(u32 n, u32 k, int i)
 			for (word = 0; word < 0x10000; word += 37) {
 				for (fl = 0; fl < 256; fl += 3) {
 					st.dst = dst;
-					st.waypoint = DP_NODE_NONE;
+					/* a destination entry's waypoint, any */
+					st.waypoint = fl % 4 == 1 ?
+						(word + fl) % (t.nodes + 2) :
+						DP_NODE_NONE;
 					st.word = (u16)word;
 					st.flags = (u8)fl;
 					self = src;
@@ -588,7 +598,8 @@ static void check_hostile(u32 n, u32 k, int i)
 							over++;
 							break;
 						}
-						if (dp_route(&t, self, &st, NULL,
+						if (dp_route(&t, self, &st,
+							     fl & 2 ? &v : NULL,
 							     &hop))
 							break;
 						if (dp_port_neigh_index(&t, self,
@@ -603,6 +614,7 @@ static void check_hostile(u32 n, u32 k, int i)
 			}
 		}
 	}
+	fs_free(&fs);
 	result(!over && !badhop,
 	       "XDCent (%u,%u,%d): %llu hostile (word, flags) states: %u over max_hops %u, %u hops to non-neighbours",
 	       n, k, i, (unsigned long long)runs, over, t.max_hops, badhop);
@@ -737,10 +749,14 @@ int main(int argc, char **argv)
 	check_single(4, 1, -1);
 	check_single(2, 2, 3);
 	check_single(2, 2, -1);
+	check_single(3, 1, 2);
+	check_single(4, 1, 2);
+	check_single(3, 1, 3);
 	check_random(4, 2, 3, 5, 5);
 	check_random(4, 2, 3, 10, 5);
 	check_hostile(3, 2, 2);
 	check_hostile(4, 2, 3);
+	check_hostile(3, 1, 2);
 	printf("%u passed, %u failed\n", npass, nfailed);
 	return nfailed ? 1 : 0;
 }
