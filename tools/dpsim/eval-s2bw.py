@@ -408,6 +408,8 @@ def path_throughput(fab, dem, k):
     pairs = [(s, t, d) for (s, t), d in sorted(dem.items()) if s != t]
     rows, cols, nv, prow = [], [], 0, []
     for q, (s, t, d) in enumerate(pairs):
+        if not nx.has_path(g, s, t):
+            continue    # degree 2: Jellyfish may be several rings
         got = 0
         for p in nx.shortest_simple_paths(g, s, t):
             for a, b in zip(p, p[1:]):

@@ -154,11 +154,15 @@ if want fabric; then
 		echo "s2 $n $n $((n * 8)) $p $t $b" >> "$f2"
 	done
 	rm -f "$out/s2b.json"
+	# S2 growth: 13 ToRs added to a plan of 125 (16 ports, L = 8)
+	$D plan --topo s2 --mode plan --ports 16 --spaces 8 --seed 1 --nodes 125 --grow 13 |
+		grep '^# grown' > "$out/s2-grow.txt"
 fi
 
 if command -v gnuplot > /dev/null; then
 	want fig9 && gnuplot -e "dat='$out/fig9.dat'; svg='$img/s2-fig9.svg'" "$here/s2-fig9.gp"
 	want fig10 && gnuplot -e "dat='$out/fig10.dat'; svg='$img/s2-fig10.svg'" "$here/s2-fig10.gp"
+	want fabric && gnuplot -e "dat='$out/fabric.dat'; svg='$img/fabric-choice.svg'" "$here/fabric-choice.gp"
 	want fig11 && gnuplot -e "dat='$out/fig11.dat'; svg='$img/s2-fig11.svg'" "$here/s2-fig11.gp"
 else
 	echo "gnuplot not found: plots not regenerated" >&2

@@ -8,8 +8,9 @@ set title "Ideal throughput (LP, 8 shortest paths), 125 switches of 10 ports"
 set xlabel "servers"
 set ylabel "total throughput (server link = 1)"
 set grid
-set key bottom right
+set key top right
+set yrange [0:360]
 sel(f, c) = (strcol(1) eq f) ? column(c) : 1/0
-plot dat using (sel("s2",4)):5 with points pt 6 title "S2 (dpsim's generator)", \
-     dat using (sel("jellyfish",4)):5 with points pt 2 title "Jellyfish", \
+plot dat using (sel("s2",4)):5 with linespoints pt 6 title "S2 (dpsim's generator)", \
+     dat using (sel("jellyfish",4)):5 with linespoints pt 2 title "Jellyfish", \
      x with lines dt 2 lc 0 title "every server at line rate"

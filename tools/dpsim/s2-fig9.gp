@@ -8,7 +8,8 @@ set title "Bisection bandwidth (min of 20 random halvings, links)"
 set xlabel "switches"
 set ylabel "max-flow between the halves (unit links)"
 set grid
-set key top left
+set key bottom right font ",10"
+set xrange [50:5000]
 set logscale xy
 sel(r, f, c) = (strcol(1) eq r && strcol(2) eq f) ? column(c) : 1/0
 plot dat using (sel("4.8","s2",3)):9 with points pt 6 lc 1 title "S2, 4.8:1, 16 fabric ports", \
