@@ -10,6 +10,7 @@ set ylabel "server-to-server hops"
 set grid
 set key top left
 set logscale x
+set xrange [500:200000]
 sel(f, c) = (strcol(1) eq f) ? column(c) : 1/0
 plot dat using (sel("dpillar",3)):5 with linespoints pt 7 lc 1 title "DPillar", \
      dat using (sel("dpillar",3)):7 with linespoints pt 6 lc 1 dt 2 notitle, \
