@@ -303,13 +303,11 @@ def bisect(fab, partitions, seed, switch_level=False):
             cap = INF if fab.server_centric else 1
             for v in slots[:h]:
                 src[v] = src.get(v, 0) + cap
+            # a switch with servers in both halves carries their flows
+            # itself (src -> v -> sink): why this reading is N/2 for
+            # every switch-centric fabric here
             for v in slots[h:2 * h]:
                 snk[v] = snk.get(v, 0) + cap
-            if not fab.server_centric:
-                # a switch's servers in both halves: local flows, each
-                # limited by its two servers' links; the max-flow counts
-                # them through the switch node (src -> v -> sink).
-                pass
         vals.append(maxflow(fab.n, fab.edges, src, snk))
     return min(vals), sum(vals) / len(vals)
 
