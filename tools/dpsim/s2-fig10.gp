@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # S2 paper Fig. 10: ideal throughput (max multi-commodity flow of a
 # random permutation, over the 8 shortest paths per pair) vs servers,
-# 125 switches of 10 ports, seed 1.
+# 125 switches of 10 ports, seeds 1 and 2.
 set terminal svg size 640,420 dynamic font "sans,12"
 set output svg
 set title "Ideal throughput (LP, 8 shortest paths), 125 switches of 10 ports"
