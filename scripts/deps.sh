@@ -70,12 +70,15 @@ resolve_abis() {
 # iproute2: the ip that tools/iproute2's plugin is built for and checked
 # against (check-ip.sh: nm, build-essential's binutils).  libns3-dev
 # (ns-3.37): tools/ns3, the throughput model (make ns3).
+# python3-networkx, python3-scipy: tools/dpsim/eval-s2bw.py (max-flow
+# bisection and LP throughput; its selftest runs in make -C tools/dpsim
+# check).
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
 python3-yaml python3-jsonschema clang-14 libclang-rt-14-dev llvm-14
 netsniff-ng systemd man-db bash-completion graphviz dkms openssl tcpdump
-tshark debhelper dh-dkms lintian libns3-dev"
+tshark debhelper dh-dkms lintian libns3-dev python3-networkx python3-scipy"
 
 main() {
 	resolve_abis

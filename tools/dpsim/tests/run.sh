@@ -298,6 +298,17 @@ b=$(echo "$out" | sed -n 's/.*"mode_from_sources_avg":\([0-9.]*\).*/\1/p')
 [ -n "$a" ] && [ "$a" = "$b" ] && ok "paths: the sources' mean is the all-pairs mean ($a)" ||
 	ko "paths: all pairs avg $a, from every source $b"
 
+# eval-s2bw.py (the graph-level capacity of eval-throughput.sh) on cases
+# with known answers: fat tree k=4, a ring, two switches, dpsim's S2 and
+# DPillar (about 3 s).  python3-networkx and python3-scipy come from
+# scripts/deps.sh, for Debian's python3 (used when the first python3 in
+# PATH lacks them).
+py=python3
+$py -c 'import networkx, scipy' 2>/dev/null || py=/usr/bin/python3
+check "eval-s2bw.py selftest" 0 $py ./eval-s2bw.py selftest
+has "eval-s2bw.py: fat tree k=4 bisection 8" "ok fattree(4) bisection: 8"
+case $out in *FAIL*) ko "eval-s2bw.py selftest: $(echo "$out" | grep FAIL)" ;; esac
+
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,606 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Graph-level capacity of fabrics: the S2 paper's Fig. 9, 10 and 11 and
+the bisection column of "Choosing a fabric" (dpillar-evaluation.rst).
+
+The fabrics come from dpsim (the routing core's own builders), not from
+a second implementation here: S2 from "dpsim plan --topo s2" (.Topo text),
+the server-centric ones from "dpsim plan --csv".  Jellyfish (random
+regular graph) and the k-ary fat tree are the paper's baselines and exist
+only here.
+
+Commands (each prints one line of numbers, or JSON with --json):
+  bisect   max-flow between random halves of the servers
+  thru     ideal throughput of a random permutation (LP, HiGHS)
+  state    forwarding entries per switch
+  selftest small known cases (make -C tools/dpsim check)
+
+Needs python3-networkx and python3-scipy (scripts/deps.sh).
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+
+import networkx as nx
+import numpy as np
+from scipy.optimize import linprog
+from scipy.sparse import coo_matrix, csr_matrix
+from scipy.sparse.csgraph import maximum_flow
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DPSIM = os.environ.get('DPSIM', os.path.join(HERE, 'dpsim'))
+# Capacity of the source's and sink's edges: "not a bottleneck".  Integer
+# because scipy's max-flow is; far above any cut of the fabrics here.
+INF = 1 << 28
+
+
+class Fabric:
+    """Nodes 0..n-1, undirected unit-capacity links (a multigraph: a list
+    of pairs), and where the servers attach.  In switch-centric fabrics
+    (S2, Jellyfish, fat tree) servers are not nodes: hosts[v] servers hang
+    off switch v by one link each.  In server-centric ones every server is
+    a node and hosts[v] is 1 for it (its NIC links are in edges)."""
+
+    def __init__(self, name, n, edges, hosts, switches, coords=None):
+        self.name, self.n, self.edges, self.hosts = name, n, edges, hosts
+        self.switches = switches        # ids of the switches
+        self.coords = coords            # S2: per switch, L coordinates
+        self.server_centric = False
+
+    @property
+    def servers(self):
+        return sum(self.hosts)
+
+    def graph(self):
+        g = nx.MultiGraph()
+        g.add_nodes_from(range(self.n))
+        g.add_edges_from(self.edges)
+        return g
+
+
+def run_dpsim(args):
+    return subprocess.run([DPSIM] + args, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def parse_topo(text, name='s2'):
+    """The .Topo text of dpsim plan --topo s2 (the authors' format):
+    E a b 1 (switches from 1), C v x0 x1.. (from 0), H server switch."""
+    n, edges, coords, hosts = 0, [], {}, None
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == 'N':
+            n = int(f[1])
+            hosts = [0] * n
+        elif f[0] == 'E':
+            edges.append((int(f[1]) - 1, int(f[2]) - 1))
+        elif f[0] == 'C':
+            coords[int(f[1])] = [int(x) for x in f[2:]]
+        elif f[0] == 'H':
+            hosts[int(f[2]) - 1] += 1
+    return Fabric(name, n, edges, hosts, list(range(n)),
+                  [coords.get(v) for v in range(n)])
+
+
+def s2(switches, ports, servers, seed, cache=None):
+    """S2 as dpsim's generator builds it (balanced coordinates, rings,
+    spare ports at random: the plan mode's fabric); @cache: a directory
+    for the text, the generator is O(n^2) (80 s at 2,880 switches)."""
+    args = ['plan', '--topo', 's2', '--switches', str(switches), '--ports',
+            str(ports), '--servers', str(servers), '--seed', str(seed)]
+    path = None
+    if cache:
+        path = os.path.join(cache, 's2-%d-%d-%d-%d.Topo' %
+                            (switches, ports, servers, seed))
+        if os.path.exists(path):
+            with open(path) as f:
+                return parse_topo(f.read())
+    text = run_dpsim(args)
+    if path:
+        os.makedirs(cache, exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+    return parse_topo(text)
+
+
+def jellyfish(switches, degree, servers, seed):
+    """Random regular graph of the same switch count and degree, built as
+    Jellyfish does (its section 3): join random pairs of switches with
+    free ports that are not yet neighbours; a switch left with two or more
+    free ports breaks a random link (x, y) and joins both ends.  With an
+    odd number of ports one stays free, as in S2's spare-port pairing."""
+    rng = random.Random(seed)
+    free = {v: degree for v in range(switches)}
+    adj = {v: set() for v in range(switches)}
+
+    def link(a, b):
+        adj[a].add(b)
+        adj[b].add(a)
+        free[a] -= 1
+        free[b] -= 1
+
+    open_ = list(range(switches))
+
+    def settle(*vs):
+        for x in vs:
+            if free[x] == 0 and x in open_:
+                open_.remove(x)
+            elif free[x] > 0 and x not in open_:
+                open_.append(x)
+
+    misses = 0
+    while len(open_) > 1:
+        if len(open_) > 64 and misses < 100:
+            # many open switches: a random pair is almost always
+            # joinable, the same distribution as drawing from the list
+            a, b = rng.sample(open_, 2)
+            if b in adj[a]:
+                misses += 1
+                continue
+            misses = 0
+            link(a, b)
+            settle(a, b)
+            continue
+        cand = [(a, b) for i, a in enumerate(open_) for b in open_[i + 1:]
+                if b not in adj[a]]
+        if cand:
+            a, b = rng.choice(cand)
+            link(a, b)
+            settle(a, b)
+            continue
+        stuck = [v for v in open_ if free[v] >= 2]
+        if not stuck:
+            break
+        v = stuck[0]
+        es = [(x, y) for x in range(switches) for y in adj[x]
+              if x < y and v not in (x, y) and x not in adj[v]
+              and y not in adj[v]]
+        x, y = rng.choice(es)
+        adj[x].discard(y)
+        adj[y].discard(x)
+        free[x] += 1
+        free[y] += 1
+        link(v, x)
+        link(v, y)
+        settle(v, x, y)
+    if len(open_) == 1 and free[open_[0]] >= 2:
+        # the last switch with free ports: break links for it
+        v = open_[0]
+        while free[v] >= 2:
+            es = [(x, y) for x in range(switches) for y in adj[x]
+                  if x < y and v not in (x, y) and x not in adj[v]
+                  and y not in adj[v]]
+            x, y = rng.choice(es)
+            adj[x].discard(y)
+            adj[y].discard(x)
+            free[x] += 1
+            free[y] += 1
+            link(v, x)
+            link(v, y)
+    edges = [(a, b) for a in adj for b in adj[a] if a < b]
+    return Fabric('jellyfish', switches, edges, [servers] * switches,
+                  list(range(switches)))
+
+
+def fattree(k):
+    """k-ary fat tree (Al-Fares): k pods of k/2 edge and k/2 aggregation
+    switches, (k/2)^2 cores, k/2 servers per edge switch."""
+    h = k // 2
+    edges, hosts = [], []
+    core0 = k * k
+    for p in range(k):
+        for e in range(h):
+            ev = p * k + e
+            for a in range(h):
+                edges.append((ev, p * k + h + a))
+        for a in range(h):
+            av = p * k + h + a
+            for c in range(h):
+                edges.append((av, core0 + a * h + c))
+    n = core0 + h * h
+    hosts = [0] * n
+    for p in range(k):
+        for e in range(h):
+            hosts[p * k + e] = h
+    return Fabric('fattree', n, edges, hosts, list(range(n)))
+
+
+def server_centric(topo, n, k, level=None):
+    """DPillar, DCell, BCube, XDCent from dpsim plan --csv: servers and
+    switches are nodes, every NIC cable a link."""
+    args = ['plan', '--topo', topo, '-n', str(n), '-k', str(k), '--csv']
+    if level is not None:
+        args += ['-i', str(level)]
+    ids, edges = {}, []
+
+    def node(key):
+        if key not in ids:
+            ids[key] = len(ids)
+        return ids[key]
+
+    servers = set()
+    for line in run_dpsim(args).splitlines()[1:]:
+        f = line.split(',')
+        if f[0] == 'switch' or f[0] == 'cable':
+            # DCell: kind,level,switch,a,a_port,b,b_port
+            a = node('s' + f[3])
+            servers.add(a)
+            if f[0] == 'switch':
+                edges.append((a, node('w%s.%s' % (f[1], f[2]))))
+            else:
+                b = node('s' + f[5])
+                servers.add(b)
+                edges.append((a, b))
+        else:
+            # server,port,switch_col,switch_id
+            a = node('s' + f[0])
+            servers.add(a)
+            if f[2] == str(0xffffffff):
+                continue        # XDCent: a port kept free for growth
+            edges.append((a, node('w%s.%s' % (f[2], f[3]))))
+    nn = len(ids)
+    hosts = [1 if v in servers else 0 for v in range(nn)]
+    fab = Fabric(topo, nn, edges, hosts,
+                 [v for v in range(nn) if v not in servers])
+    fab.server_centric = True
+    return fab
+
+
+def maxflow(n, edges, src_caps, sink_caps):
+    """Max flow from a super source (edges of src_caps {v: cap}) to a super
+    sink; links are unit capacity each way."""
+    s, t = n, n + 1
+    rows, cols, caps = [], [], []
+    for a, b in edges:
+        rows += [a, b]
+        cols += [b, a]
+        caps += [1, 1]
+    for v, c in src_caps.items():
+        rows.append(s)
+        cols.append(v)
+        caps.append(c)
+    for v, c in sink_caps.items():
+        rows.append(v)
+        cols.append(t)
+        caps.append(c)
+    m = coo_matrix((np.array(caps, dtype=np.int32), (rows, cols)),
+                   shape=(n + 2, n + 2)).tocsr()   # sums parallel links
+    m.sum_duplicates()
+    return int(maximum_flow(m, s, t).flow_value)
+
+
+def bisect(fab, partitions, seed, switch_level=False):
+    """Min and mean over @partitions random halvings of the max flow
+    between the halves.  Server level (the paper's wording): the servers
+    split at random, each server's own link counts (unit capacity).
+    Switch level: the switches with servers split at random (half the
+    servers each side as near as possible), server links unlimited: the
+    fabric's own capacity, which is what can exceed a non-blocking fat
+    tree's N/2."""
+    rng = random.Random(seed)
+    vals = []
+    for _ in range(partitions):
+        src, snk = {}, {}
+        if switch_level:
+            vs = [v for v in range(fab.n) if fab.hosts[v]]
+            rng.shuffle(vs)
+            half, acc = fab.servers / 2, 0
+            for v in vs:
+                if acc < half:
+                    src[v] = INF
+                    acc += fab.hosts[v]
+                else:
+                    snk[v] = INF
+        else:
+            slots = [v for v in range(fab.n) for _ in range(fab.hosts[v])]
+            rng.shuffle(slots)
+            h = len(slots) // 2
+            cap = INF if fab.server_centric else 1
+            for v in slots[:h]:
+                src[v] = src.get(v, 0) + cap
+            # a switch with servers in both halves carries their flows
+            # itself (src -> v -> sink): why this reading is N/2 for
+            # every switch-centric fabric here
+            for v in slots[h:2 * h]:
+                snk[v] = snk.get(v, 0) + cap
+        vals.append(maxflow(fab.n, fab.edges, src, snk))
+    return min(vals), sum(vals) / len(vals)
+
+
+def permutation(fab, rng):
+    """Random permutation traffic, no server to itself: server i -> p(i),
+    returned as the demand matrix between switches {(s, t): flows}."""
+    slots = [v for v in range(fab.n) for _ in range(fab.hosts[v])]
+    m = len(slots)
+    while True:
+        p = list(range(m))
+        rng.shuffle(p)
+        if all(p[i] != i for i in range(m)):
+            break
+    dem = {}
+    for i in range(m):
+        key = (slots[i], slots[p[i]])
+        dem[key] = dem.get(key, 0) + 1
+    return dem
+
+
+def ideal_throughput(fab, dem):
+    """The paper's ideal throughput: the maximum multi-commodity flow
+    (sum of the flows, each flow splittable over any paths, at most one
+    link's capacity because a server has one link; links unit capacity
+    each direction).  Flows of one source switch form one commodity
+    (exact: they share a source, and their caps add up as y[s,t] <= d)."""
+    n = fab.n
+    arcs = []
+    for a, b in fab.edges:
+        arcs += [(a, b), (b, a)]
+    na = len(arcs)
+    local = sum(d for (s, t), d in dem.items() if s == t)
+    srcs = sorted({s for (s, t) in dem if s != t})
+    ys = [(s, t, d) for (s, t), d in sorted(dem.items()) if s != t]
+    nf = len(srcs) * na
+    nv = nf + len(ys)
+    rows, cols, vals = [], [], []
+    # conservation of commodity i at node v != s: in - out - y[s,v] = 0
+    row = {}
+    for i, s in enumerate(srcs):
+        for j, (a, b) in enumerate(arcs):
+            x = i * na + j
+            if b != s:
+                r = row.setdefault((i, b), len(row))
+                rows.append(r)
+                cols.append(x)
+                vals.append(1.0)
+            if a != s:
+                r = row.setdefault((i, a), len(row))
+                rows.append(r)
+                cols.append(x)
+                vals.append(-1.0)
+    srci = {s: i for i, s in enumerate(srcs)}
+    for q, (s, t, d) in enumerate(ys):
+        r = row.setdefault((srci[s], t), len(row))
+        rows.append(r)
+        cols.append(nf + q)
+        vals.append(-1.0)
+    aeq = csr_matrix((vals, (rows, cols)), shape=(len(row), nv))
+    beq = np.zeros(len(row))
+    # capacity: sum over commodities of arc j <= 1
+    r2, c2 = [], []
+    for i in range(len(srcs)):
+        for j in range(na):
+            r2.append(j)
+            c2.append(i * na + j)
+    aub = csr_matrix((np.ones(len(r2)), (r2, c2)), shape=(na, nv))
+    bub = np.ones(na)
+    c = np.zeros(nv)
+    c[nf:] = -1.0
+    bounds = [(0, None)] * nf + [(0, d) for (s, t, d) in ys]
+    # interior point: simplex took over 10 min at 125 switches
+    res = linprog(c, A_ub=aub, b_ub=bub, A_eq=aeq, b_eq=beq, bounds=bounds,
+                  method='highs-ipm')
+    if res.status != 0:
+        raise RuntimeError('LP: ' + res.message)
+    return -res.fun + local
+
+
+def path_throughput(fab, dem, k):
+    """The same LP restricted to the k shortest paths of each switch pair
+    (the path formulation of Jellyfish [14] and of the S2 authors' later
+    work): a lower bound of ideal_throughput(), small enough for 125
+    switches in seconds."""
+    g = nx.Graph()
+    g.add_nodes_from(range(fab.n))
+    g.add_edges_from(fab.edges)
+    arc = {}
+    for a, b in fab.edges:
+        # parallel cables add capacity
+        arc[(a, b)] = arc.get((a, b), 0) + 1
+        arc[(b, a)] = arc.get((b, a), 0) + 1
+    aidx = {e: j for j, e in enumerate(arc)}
+    local = sum(d for (s, t), d in dem.items() if s == t)
+    pairs = [(s, t, d) for (s, t), d in sorted(dem.items()) if s != t]
+    rows, cols, nv, prow = [], [], 0, []
+    for q, (s, t, d) in enumerate(pairs):
+        if not nx.has_path(g, s, t):
+            continue    # degree 2: Jellyfish may be several rings
+        got = 0
+        for p in nx.shortest_simple_paths(g, s, t):
+            for a, b in zip(p, p[1:]):
+                rows.append(aidx[(a, b)])
+                cols.append(nv)
+            prow.append(q)
+            nv += 1
+            got += 1
+            if got == k:
+                break
+    aub = csr_matrix((np.ones(len(rows)), (rows, cols)),
+                     shape=(len(arc), nv))
+    dem_rows = csr_matrix((np.ones(nv), (prow, list(range(nv)))),
+                          shape=(len(pairs), nv))
+    from scipy.sparse import vstack
+    a = vstack([aub, dem_rows]).tocsr()
+    b = np.concatenate([np.array([arc[e] for e in arc], dtype=float),
+                        np.array([d for (s, t, d) in pairs], dtype=float)])
+    res = linprog(-np.ones(nv), A_ub=a, b_ub=b, bounds=(0, None),
+                  method='highs')
+    if res.status != 0:
+        raise RuntimeError('LP: ' + res.message)
+    return -res.fun + local
+
+
+def s2_state(fab):
+    """Greediest routing's table: the coordinates (one per space) of every
+    1-hop and 2-hop neighbour (the paper's section 4.1.1 and 6.4)."""
+    g = nx.Graph()
+    g.add_nodes_from(range(fab.n))
+    g.add_edges_from(fab.edges)
+    L = len(fab.coords[0])
+    out = []
+    for v in range(fab.n):
+        nb = set(g[v])
+        two = set()
+        for w in nb:
+            two |= set(g[w])
+        two |= nb
+        two.discard(v)
+        out.append(L * len(two))
+    return out
+
+
+def ksp_state(fab, k, pairs, seed):
+    """Jellyfish's k-shortest-path routing, MPLS style ([14]): one entry
+    per path on every switch that forwards it (the source and each
+    intermediate).  Mean over switches estimated from @pairs random
+    ordered switch pairs: N(N-1) * mean(sum of k path hops) / N."""
+    g = nx.Graph()
+    g.add_edges_from(fab.edges)
+    rng = random.Random(seed)
+    tot = 0
+    for _ in range(pairs):
+        a, b = rng.sample(range(fab.n), 2)
+        got = 0
+        for p in nx.shortest_simple_paths(g, a, b):
+            tot += len(p) - 1
+            got += 1
+            if got == k:
+                break
+    return (fab.n - 1) * tot / pairs
+
+
+def cmd_bisect(o):
+    fab = build(o)
+    mn, mean = bisect(fab, o.partitions, o.seed, o.switch_level)
+    out(o, {'fabric': fab.name, 'nodes': fab.n, 'servers': fab.servers,
+            'partitions': o.partitions, 'min': mn, 'mean': round(mean, 2),
+            'min_per_half': round(mn / (fab.servers // 2), 4)})
+
+
+def cmd_thru(o):
+    fab = build(o)
+    rng = random.Random(o.seed)
+    dem = permutation(fab, rng)
+    if o.paths:
+        t = path_throughput(fab, dem, o.paths)
+    else:
+        t = ideal_throughput(fab, dem)
+    out(o, {'fabric': fab.name, 'nodes': fab.n, 'servers': fab.servers,
+            'throughput': round(t, 3),
+            'per_server': round(t / fab.servers, 4)})
+
+
+def cmd_state(o):
+    fab = build(o)
+    r = {'fabric': fab.name, 'switches': fab.n,
+         'shortest_path_table': fab.n - 1}
+    if fab.coords and fab.coords[0]:
+        st = s2_state(fab)
+        r.update({'s2_mean': round(sum(st) / len(st), 1), 's2_max': max(st)})
+    else:
+        r['ksp_mean'] = round(ksp_state(fab, o.k, o.pairs, o.seed), 1)
+    out(o, r)
+
+
+def build(o):
+    if o.fabric in ('s2', 'jellyfish'):
+        if o.fabric == 's2':
+            f = s2(o.switches, o.ports, o.servers, o.seed, o.cache)
+        else:
+            f = jellyfish(o.switches, o.ports - o.servers, o.servers,
+                          o.seed)
+        if o.total_servers:
+            # the paper's non-integer ratios (4.8:1, 12.8:1): H servers
+            # spread as evenly as possible; the fabric keeps the
+            # inter-switch ports of --servers per switch (ceil(H/N))
+            q, r = divmod(o.total_servers, f.n)
+            f.hosts = [q + (1 if v < r else 0) for v in range(f.n)]
+        return f
+    if o.fabric == 'fattree':
+        return fattree(o.k)
+    return server_centric(o.fabric, o.n, o.k, o.level)
+
+
+def out(o, r):
+    if o.json:
+        print(json.dumps(r))
+    else:
+        print(' '.join(str(v) for v in r.values()))
+
+
+def selftest(_o):
+    """Known answers, a few seconds."""
+    ok = True
+
+    def check(what, got, want):
+        nonlocal ok
+        good = abs(got - want) < 1e-6
+        ok &= good
+        print('%s %s: %s (want %s)' % ('ok' if good else 'FAIL', what,
+                                        got, want))
+
+    # fat tree k=4: 16 servers, non-blocking: every halving gets 8.
+    ft = fattree(4)
+    check('fattree(4) servers', ft.servers, 16)
+    check('fattree(4) bisection', bisect(ft, 5, 1)[0], 8)
+    # ring of 8 switches, 1 server each: a switch-level halving into two
+    # arcs is cut by 2 links each way; the min over random halvings is 2.
+    ring = Fabric('ring', 8, [(i, (i + 1) % 8) for i in range(8)],
+                  [1] * 8, list(range(8)))
+    check('ring(8) switch-level min', bisect(ring, 30, 1, True)[0], 2)
+    # throughput: 2 switches, one link, 2 servers each, all cross traffic
+    # 2 -> 2 each way: the link carries 1 each way, so 2 in total.
+    two = Fabric('two', 2, [(0, 1)], [2, 2], [0, 1])
+    check('two switches throughput',
+          ideal_throughput(two, {(0, 1): 2, (1, 0): 2}), 2)
+    # a permutation on a fat tree is fully served (non-blocking): 16.
+    check('fattree(4) permutation',
+          ideal_throughput(ft, permutation(ft, random.Random(3))), 16)
+    # dpsim's S2: every switch has its rings, 2 servers each; the 2-hop
+    # state is L coordinates per distinct 1- and 2-hop neighbour.
+    f = s2(20, 8, 2, 1)
+    check('s2(20) servers', f.servers, 40)
+    check('s2(20) degree 6', max(d for _, d in f.graph().degree()), 6)
+    st = s2_state(f)
+    check('s2 state bound', int(max(st) <= 3 * (6 + 6 * 5)), 1)
+    # DPillar (4,2) from dpsim: 8 servers of 2 ports, 4 switches.
+    dp = server_centric('dpillar', 4, 2)
+    check('dpillar(4,2) servers', dp.servers, 8)
+    check('dpillar(4,2) nodes', dp.n, 12)
+    return 0 if ok else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('cmd', choices=['bisect', 'thru', 'state', 'selftest'])
+    ap.add_argument('--fabric', default='s2',
+                    help='s2 jellyfish fattree dpillar dcell bcube xdcent')
+    ap.add_argument('--switches', type=int, default=125)
+    ap.add_argument('--ports', type=int, default=10)
+    ap.add_argument('--servers', type=int, default=2,
+                    help='servers per switch (s2, jellyfish)')
+    ap.add_argument('--total-servers', type=int, default=0,
+                    help='s2, jellyfish: this many servers in all')
+    ap.add_argument('-n', type=int, default=4)
+    ap.add_argument('-k', type=int, default=2,
+                    help='fat tree ports; server-centric k; ksp paths')
+    ap.add_argument('-i', '--level', type=int)
+    ap.add_argument('--partitions', type=int, default=50)
+    ap.add_argument('--switch-level', action='store_true')
+    ap.add_argument('--paths', type=int, default=0,
+                    help='thru: LP over the K shortest paths per pair '
+                    '(default: the exact edge LP)')
+    ap.add_argument('--pairs', type=int, default=50)
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--cache', help='directory for dpsim S2 plans')
+    ap.add_argument('--json', action='store_true')
+    o = ap.parse_args()
+    sys.exit({'bisect': cmd_bisect, 'thru': cmd_thru, 'state': cmd_state,
+              'selftest': selftest}[o.cmd](o) or 0)
+
+
+if __name__ == '__main__':
+    main()
