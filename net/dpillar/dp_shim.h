@@ -63,6 +63,7 @@ typedef __INT32_TYPE__ s32;
 
 #define DP_BUILD_CHECK(cond) ((void)sizeof(char[(cond) ? 1 : -1]))
 #define dp_ctz(x) ((u32)__builtin_ctz(x))
+#define noinline __attribute__((__noinline__))
 #endif
 
 #endif /* _DP_SHIM_H */

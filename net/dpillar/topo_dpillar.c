@@ -211,6 +211,10 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		return -EINVAL;
 	}
 	d->nlabels = d->pow[k];
+	for (i = 0; (1U << i) < d->h; i++)
+		;
+	d->hdiv_sh = 31 + i;
+	d->hdiv_m = dp_div64((1ULL << d->hdiv_sh) + d->h - 1, d->h);
 	d->kmask = k == 32 ? ~0U : (1U << k) - 1;
 	t->nodes = (u32)nodes;
 	t->switches = k * d->pow[k - 1];
@@ -856,22 +860,52 @@ struct dpp_cls {
 	bool wrong;
 };
 
-/* Where we are, toward which target. */
+/*
+ * Where we are, toward which target.  @sym: symbols 0..@known-1 of our
+ * label ([i][0]) and of the target's ([i][1]); from @known up they are
+ * equal and were not computed.
+ */
 struct dpp_at {
 	u32 self, c, l;		/* us */
 	u32 tgt, tc, tl, diff;	/* target, its column, label, symbols to set */
+	u32 known;
+	u8 sym[DPP_FABRIC_K_MAX][2];
 };
 
 static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
 			u32 tgt)
 {
+	const struct dpp_priv *d = dpp(t);
+	u32 x, y, qx, qy, sx, sy, h = d->h, diff = 0, i;
+	u32 sh = d->hdiv_sh;
+	u64 m = d->hdiv_m;
+
 	a->self = self;
 	a->c = dpp_col(t, self);
-	a->l = self - a->c * dpp(t)->nlabels;
+	a->l = self - a->c * d->nlabels;
 	a->tgt = tgt;
 	a->tc = dpp_col(t, tgt);
-	a->tl = tgt - a->tc * dpp(t)->nlabels;
-	a->diff = dpp_diff(t, a->l, a->tl);
+	a->tl = tgt - a->tc * d->nlabels;
+	/*
+	 * dpp_diff(), keeping the symbols on the way: the next hop sets one,
+	 * which saves extracting it again.
+	 */
+	x = a->l;
+	y = a->tl;
+	for (i = 0; x != y; i++) {
+		qx = (u32)((x * m) >> sh);
+		qy = (u32)((y * m) >> sh);
+		sx = x - qx * h;
+		sy = y - qy * h;
+		if (sx != sy)
+			diff |= 1U << i;
+		a->sym[i][0] = (u8)sx;
+		a->sym[i][1] = (u8)sy;
+		x = qx;
+		y = qy;
+	}
+	a->diff = diff;
+	a->known = i;
 }
 
 static inline void dpp_cls_add(struct dpp_cls *cls, u32 *ncls, u32 *total,
@@ -951,23 +985,42 @@ static void dpp_classes(const struct dp_topo *t, const struct dpp_at *a,
  * symbols to set relative to our column: for k <= DPP_SP_TAB_K a table
  * lookup replaces the seven O(k) distance evaluations.
  */
-static u32 dpp_sp_mask(const struct dp_topo *t, const struct dpp_at *a)
+static u32 dpp_sp_mask_dist(const struct dp_topo *t, const struct dpp_at *a)
 {
-	u32 k = dpp(t)->k, c = a->c, diff = a->diff, m, d;
+	u32 d = dpp_dist_cm(t, a->c, a->diff, a->tc);
 
-	if (k <= DPP_SP_TAB_K) {
-		m = a->tc >= c ? a->tc - c : a->tc + k - c;
-		if (c)
-			diff = ((diff >> c) | (diff << (k - c))) &
-			       dpp(t)->kmask;
-		return dpp(t)->sp_tab[(m << k) | diff];
-	}
-	d = dpp_dist_cm(t, c, diff, a->tc);
 	if (!d)
 		return 0;
 	return dpp_classes_mask(t, a, DPP_PORT_CW, d - 1) |
 	       dpp_classes_mask(t, a, DPP_PORT_CCW, d - 1) << 3;
 }
+
+static inline u32 dpp_sp_mask(const struct dp_topo *t,
+			      const struct dpp_at *a)
+{
+	u32 k = dpp(t)->k, c = a->c, diff = a->diff, m;
+
+	if (k > DPP_SP_TAB_K)
+		return dpp_sp_mask_dist(t, a);
+	m = a->tc >= c ? a->tc - c : a->tc + k - c;
+	if (c)
+		diff = ((diff >> c) | (diff << (k - c))) & dpp(t)->kmask;
+	return dpp(t)->sp_tab[(m << k) | diff];
+}
+
+#ifdef __KERNEL__
+#if IS_ENABLED(CONFIG_KUNIT)
+/* dpp_sp_mask() from @self toward @tgt: by table, or by distances. */
+u32 dpp_sp_mask_test(const struct dp_topo *t, u32 self, u32 tgt, bool tab)
+{
+	struct dpp_at a;
+
+	dpp_at_init(t, &a, self, tgt);
+	return tab ? dpp_sp_mask(t, &a) : dpp_sp_mask_dist(t, &a);
+}
+EXPORT_SYMBOL_IF_KUNIT(dpp_sp_mask_test);
+#endif
+#endif
 
 /* Fill struct dpp_priv.sp_tab: k <= DPP_SP_TAB_K, the rest of @t set. */
 static void dpp_sp_tab_init(struct dp_topo *t)
@@ -1056,7 +1109,7 @@ static bool dpp_sp_first(const struct dp_topo *t, const struct dpp_at *a,
 			 struct dp_hop *hop)
 {
 	u32 big = dpp(t)->h - 1, total, idx, b, bit, j, tv, val, col, next;
-	u32 port, sz;
+	u32 port, sz, cur;
 
 	/* bits 1 and 4: the classes of h - 1 ("wrong"), the others of 1 */
 	total = (mask & 1) + (mask >> 2 & 1) + (mask >> 3 & 1) +
@@ -1076,12 +1129,19 @@ static bool dpp_sp_first(const struct dp_topo *t, const struct dpp_at *a,
 	port = b < 3 ? DPP_PORT_CW : DPP_PORT_CCW;
 	j = b < 3 ? a->c : dpp_ccw(t, a->c);
 	col = bit & 0x24 ? a->c : b < 3 ? dpp_cw(t, a->c) : dpp_ccw(t, a->c);
-	tv = dpp_sym(t, a->tl, j);
+	if (j < a->known) {
+		cur = a->sym[j][0];
+		tv = a->sym[j][1];
+	} else {
+		cur = dpp_sym(t, a->l, j);
+		tv = cur;
+	}
 	val = tv;
 	/* a class of one is never "wrong" (dpp_cls_add()) */
 	if ((bit & 0x12) && big > 1)
 		val = idx < tv ? idx : idx + 1;
-	next = dpp_node(t, col, dpp_set(t, a->l, j, val));
+	/* our label with symbol j set to val: dpp_set() */
+	next = dpp_node(t, col, a->l + (val - cur) * dpp(t)->pow[j]);
 	if (!dp_view_reachable(v, a->self, port, next))
 		return false;
 	if (v && v->ports_up && !dpp_sp_viable(t, v, a, port, next))
@@ -1317,11 +1377,15 @@ static u32 dpp_sp_far(const struct dp_topo *t, u32 self, u32 x)
  * first is one hop closer: at most D of them.  Hence at most
  * (2B + 1) D + B hops (dpp_sp_bound()), which must fit the TTL.
  */
-static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-		  const struct dp_view *v, struct dp_hop *hop)
+static int dpp_sp_slow(const struct dp_topo *t, u32 self,
+			struct dp_route_state *st, const struct dp_view *v,
+			struct dp_hop *hop, struct dpp_at *dst_at);
+
+static noinline int dpp_sp(const struct dp_topo *t, u32 self,
+			   struct dp_route_state *st,
+			   const struct dp_view *v, struct dp_hop *hop)
 {
-	u32 used = st->flags & DPP_RS_DETOURS_MASK, wp, x, cm, mask = 0;
-	bool to_wp = false;
+	u32 cm, mask = 0;
 	struct dpp_at a;
 	int p;
 
@@ -1345,17 +1409,39 @@ static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 			return 0;
 		}
 	}
+	/* the common case: no waypoint, the hash's hop reachable */
+	if (st->waypoint == DP_NODE_NONE &&
+	    dpp_sp_first(t, &a, dpp_sp_mask(t, &a), st->word, v, hop))
+		return 0;
+	return dpp_sp_slow(t, self, st, v, hop, &a);
+}
+
+/*
+ * The rest of dpp_sp(), out of line so that the common case stays small:
+ * a waypoint, a hop other than the hash's first choice, detours.  @dst_at:
+ * where we are toward the destination.
+ */
+static noinline int dpp_sp_slow(const struct dp_topo *t, u32 self,
+				struct dp_route_state *st,
+				const struct dp_view *v, struct dp_hop *hop,
+				struct dpp_at *dst_at)
+{
+	u32 used = st->flags & DPP_RS_DETOURS_MASK, wp, x;
+	struct dpp_at *a = dst_at, wp_at;
+	bool to_wp = false;
+
 	if (st->waypoint != DP_NODE_NONE) {
 		if (st->waypoint >= t->nodes)
 			return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
 		if (st->waypoint == self) {
 			st->waypoint = DP_NODE_NONE;
 		} else {
-			dpp_at_init(t, &a, self, st->waypoint);
+			dpp_at_init(t, &wp_at, self, st->waypoint);
+			a = &wp_at;
 			to_wp = true;
 		}
 	}
-	if (dpp_sp_next(t, &a, st->word, v, NULL, 0, hop)) {
+	if (dpp_sp_next(t, a, st->word, v, NULL, 0, hop)) {
 		if (to_wp)
 			hop->phase = DPP_PHASE_WAYPOINT;
 		return 0;
@@ -1422,20 +1508,15 @@ static u32 dpp_sp_bound(u32 diam, u32 b)
 	return (2 * b + 1) * diam + b;
 }
 
-int dp_dpillar_route(const struct dp_topo *t, u32 self,
-		     struct dp_route_state *st, const struct dp_view *r,
-		     struct dp_hop *hop)
+/* The paper's routing, SRoute and FTRoute: dp_dpillar_route()'s other half. */
+static noinline int dpp_paper(const struct dp_topo *t, u32 self,
+			      struct dp_route_state *st,
+			      const struct dp_view *r, struct dp_hop *hop)
 {
 	u32 dst = st->dst;
 	u32 c, l, cd, ld, mask;
 	int p;
 
-	if (self >= t->nodes || dst >= t->nodes)
-		return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
-	if (self == dst)
-		return dpp_drop(hop, DP_DROP_ROUTE_AT_DST);
-	if (st->flags & DPP_RS_SHORTEST)
-		return dpp_sp(t, self, st, r, hop);
 	c = dpp_col(t, self);
 	l = self - c * dpp(t)->nlabels;
 	cd = dpp_col(t, dst);
@@ -1461,6 +1542,23 @@ int dp_dpillar_route(const struct dp_topo *t, u32 self,
 	if (l == ld)
 		return dpp_ring(t, self, c, cd, ld, st, r, hop);
 	return dpp_helix(t, self, c, l, ld, st, r, hop);
+}
+
+/*
+ * Each mode in a function of its own, so that neither pays for the
+ * registers and stack the other's inlined code would need.
+ */
+int dp_dpillar_route(const struct dp_topo *t, u32 self,
+		     struct dp_route_state *st, const struct dp_view *r,
+		     struct dp_hop *hop)
+{
+	if (self >= t->nodes || st->dst >= t->nodes)
+		return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (self == st->dst)
+		return dpp_drop(hop, DP_DROP_ROUTE_AT_DST);
+	if (st->flags & DPP_RS_SHORTEST)
+		return dpp_sp(t, self, st, r, hop);
+	return dpp_paper(t, self, st, r, hop);
 }
 
 static const struct dp_phase_desc dpp_phases[DPP_PHASE_COUNT] = {

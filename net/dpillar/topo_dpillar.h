@@ -148,6 +148,14 @@ struct dpp_priv {
 	u32 diam;		/* exact diameter: the longest dpp_dist() */
 	u32 budget;		/* shortest mode's detour budget */
 	/*
+	 * x / h for x < 2^31 (labels: k * h^k < 2^32 and k >= 2) as
+	 * (x * hdiv_m) >> hdiv_sh, one multiply and one shift: m =
+	 * ceil(2^(31+l) / h), l = ceil(log2 h), exact by Granlund and
+	 * Montgomery's Theorem 4.2 (m * h <= 2^(31+l) + 2^l).
+	 */
+	u64 hdiv_m;
+	u32 hdiv_sh;
+	/*
 	 * Shortest mode, k <= DPP_SP_TAB_K (else unused): which classes of
 	 * neighbours are one hop closer (dpp_sp_mask()), for a target m
 	 * columns clockwise of us whose label differs from ours in the
@@ -183,6 +191,7 @@ u32 dpp_dist(const struct dp_topo *t, u32 a, u32 b);
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Internals of topo_dpillar.c that its KUnit tests check directly. */
 u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd, bool cw);
+u32 dpp_sp_mask_test(const struct dp_topo *t, u32 self, u32 tgt, bool tab);
 #endif
 #endif
 
