@@ -1378,8 +1378,8 @@ static u32 dpp_sp_far(const struct dp_topo *t, u32 self, u32 x)
  * (2B + 1) D + B hops (dpp_sp_bound()), which must fit the TTL.
  */
 static int dpp_sp_slow(const struct dp_topo *t, u32 self,
-			struct dp_route_state *st, const struct dp_view *v,
-			struct dp_hop *hop, struct dpp_at *dst_at);
+		       struct dp_route_state *st, const struct dp_view *v,
+		       struct dp_hop *hop, struct dpp_at *dst_at);
 
 static noinline int dpp_sp(const struct dp_topo *t, u32 self,
 			   struct dp_route_state *st,
