@@ -1072,7 +1072,8 @@ static void dpt_sp_fast_path(struct kunit *test)
 
 static struct kunit_case dpt_shortest_cases[] = {
 	KUNIT_CASE_PARAM(dpt_sp_paths, dpt_small_gen_params),
-	KUNIT_CASE_PARAM(dpt_sp_fast_path, dpt_tab_gen_params),
+	KUNIT_CASE_PARAM_ATTR(dpt_sp_fast_path, dpt_tab_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(dpt_sp_single_failures, dpt_tiny_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
