@@ -34,13 +34,19 @@ EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_by_name);
 
 /*
  * The per-packet entry points of the topologies, which INDIRECT_CALL()
- * compares against before it calls indirectly (INDIRECT_CALL_2 and so on
- * as topologies are added).
+ * compares against before it calls indirectly: every topology's, so that
+ * a kernel with retpolines makes no indirect call per packet (XDCent and
+ * BCube share theirs).  INDIRECT_CALL_4 is the kernel's widest: a fifth
+ * entry point means a second level of dispatch.
  */
 #define DP_ROUTE_INIT_1 dp_dpillar_route_init
 #define DP_ROUTE_1 dp_dpillar_route
 #define DP_ROUTE_INIT_2 dp_dcell_route_init
 #define DP_ROUTE_2 dp_dcell_route
+#define DP_ROUTE_INIT_3 dp_xdcent_route_init
+#define DP_ROUTE_3 dp_xdcent_route
+#define DP_ROUTE_INIT_4 dp_s2_route_init
+#define DP_ROUTE_4 dp_s2_route
 
 static const char *const dp_generic_drops[DP_DROP_TOPO] = {
 	"none", "bad_addr", "at_dst",
@@ -481,16 +487,17 @@ void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		   u32 hash, struct dp_route_state *st)
 {
 	st->ncoords = 0;
-	INDIRECT_CALL_2(t->ops->route_init, DP_ROUTE_INIT_2, DP_ROUTE_INIT_1,
-			t, src, dst, sel, hash, st);
+	INDIRECT_CALL_4(t->ops->route_init, DP_ROUTE_INIT_4, DP_ROUTE_INIT_3,
+			DP_ROUTE_INIT_2, DP_ROUTE_INIT_1, t, src, dst, sel, hash,
+			st);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_init);
 
 int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	     const struct dp_view *v, struct dp_hop *hop)
 {
-	return INDIRECT_CALL_2(t->ops->route, DP_ROUTE_2, DP_ROUTE_1, t, self,
-			       st, v, hop);
+	return INDIRECT_CALL_4(t->ops->route, DP_ROUTE_4, DP_ROUTE_3, DP_ROUTE_2,
+			       DP_ROUTE_1, t, self, st, v, hop);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route);
 

@@ -405,10 +405,19 @@ static inline bool dp_topo_has_keys(const struct dp_topo *t)
 	return t->ops->key_route_init && t->ops->dst_is_key;
 }
 
-/* A frame whose header's dst is a key, not a node id. */
+bool dp_s2_dst_is_key(const struct dp_topo *t, u8 flags);
+void dp_s2_key_route_init(const struct dp_topo *t, u32 src, u32 key, u32 sel,
+			  struct dp_route_state *st);
+
+/*
+ * A frame whose header's dst is a key, not a node id.  Per frame, so
+ * compared against S2's, the one topology with keys, before an indirect
+ * call.
+ */
 static inline bool dp_dst_is_key(const struct dp_topo *t, u8 flags)
 {
-	return dp_topo_has_keys(t) && t->ops->dst_is_key(t, flags);
+	return dp_topo_has_keys(t) &&
+	       INDIRECT_CALL_1(t->ops->dst_is_key, dp_s2_dst_is_key, t, flags);
 }
 
 static inline void dp_key_route_init(const struct dp_topo *t, u32 src,
@@ -416,7 +425,8 @@ static inline void dp_key_route_init(const struct dp_topo *t, u32 src,
 				     struct dp_route_state *st)
 {
 	st->ncoords = 0;
-	t->ops->key_route_init(t, src, key, sel, st);
+	INDIRECT_CALL_1(t->ops->key_route_init, dp_s2_key_route_init, t, src,
+			key, sel, st);
 }
 
 /*

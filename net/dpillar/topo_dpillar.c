@@ -40,7 +40,13 @@
 /* x / h^i */
 static inline u32 dpp_div(const struct dp_topo *t, u32 x, u32 i)
 {
-	return dp_rdiv(x, dpp(t)->rpow[i]);
+	struct dp_rdiv r = {
+		.m = dpp(t)->rpow_m[i],
+		.sh1 = dpp(t)->rpow_sh[i][0],
+		.sh2 = dpp(t)->rpow_sh[i][1],
+	};
+
+	return dp_rdiv(x, r);
 }
 
 static inline u32 dpp_col(const struct dp_topo *t, u32 id)
@@ -144,6 +150,7 @@ static u32 dpp_max_hops(u32 k)
 
 static u32 dpp_dist_rel(u32 k, u32 m, u32 r);
 static u32 dpp_sp_bound(u32 diam, u32 b);
+static void dpp_sp_tab_init(struct dp_topo *t);
 
 static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		    const char **why)
@@ -151,6 +158,7 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	struct dpp_priv *d = (struct dpp_priv *)t->priv;
 	u32 n = prm->n, k = prm->k;
 	u64 p = 1, nodes;
+	struct dp_rdiv r;
 	u32 i;
 
 	/* DPillar's tables must fit struct dp_topo.priv. */
@@ -178,7 +186,7 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		*why = "k must be >= 2";
 		return -EINVAL;
 	}
-	if (k > DPP_MAX_K) {
+	if (k > DPP_FABRIC_K_MAX) {
 		*why = "too many servers: k*(n/2)^k exceeds 2^32 - 1";
 		return -EINVAL;
 	}
@@ -191,7 +199,10 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 			return -EINVAL;
 		}
 		d->pow[i] = (u32)p;
-		d->rpow[i] = dp_rdiv_init((u32)p);
+		r = dp_rdiv_init((u32)p);
+		d->rpow_m[i] = r.m;
+		d->rpow_sh[i][0] = r.sh1;
+		d->rpow_sh[i][1] = r.sh2;
 		p *= d->h;
 	}
 	nodes = (u64)k * d->pow[k];
@@ -200,6 +211,10 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		return -EINVAL;
 	}
 	d->nlabels = d->pow[k];
+	for (i = 0; (1U << i) < d->h; i++)
+		;
+	d->hdiv_sh = 31 + i;
+	d->hdiv_m = dp_div64((1ULL << d->hdiv_sh) + d->h - 1, d->h);
 	d->kmask = k == 32 ? ~0U : (1U << k) - 1;
 	t->nodes = (u32)nodes;
 	t->switches = k * d->pow[k - 1];
@@ -224,6 +239,8 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	t->max_hops = dpp_max_hops(k);
 	if (dpp_sp_bound(d->diam, d->budget) > t->max_hops)
 		t->max_hops = dpp_sp_bound(d->diam, d->budget);
+	if (k <= DPP_SP_TAB_K)
+		dpp_sp_tab_init(t);
 	return 0;
 }
 
@@ -796,13 +813,13 @@ static u32 dpp_dist_rel(u32 k, u32 m, u32 r)
 /* Bit i set where labels a and b differ in symbol i. */
 static u32 dpp_diff(const struct dp_topo *t, u32 a, u32 b)
 {
-	u32 mask = 0, i, qa, qb;
+	u32 mask = 0, bit, qa, qb, h = dpp(t)->h;
 
-	for (i = 0; a != b; i++) {
+	for (bit = 1; a != b; bit <<= 1) {
 		qa = dpp_div(t, a, 1);
 		qb = dpp_div(t, b, 1);
-		if (a - qa * dpp(t)->h != b - qb * dpp(t)->h)
-			mask |= 1U << i;
+		if (a - qa * h != b - qb * h)
+			mask |= bit;
 		a = qa;
 		b = qb;
 	}
@@ -843,21 +860,52 @@ struct dpp_cls {
 	bool wrong;
 };
 
-/* Where we are, toward which target. */
+/*
+ * Where we are, toward which target.  @sym: symbols 0..@known-1 of our
+ * label ([i][0]) and of the target's ([i][1]); from @known up they are
+ * equal and were not computed.
+ */
 struct dpp_at {
 	u32 self, c, l;		/* us */
-	u32 tc, tl, diff;	/* target column, label, symbols to set */
+	u32 tgt, tc, tl, diff;	/* target, its column, label, symbols to set */
+	u32 known;
+	u8 sym[DPP_FABRIC_K_MAX][2];
 };
 
 static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
 			u32 tgt)
 {
+	const struct dpp_priv *d = dpp(t);
+	u32 x, y, qx, qy, sx, sy, h = d->h, diff = 0, i;
+	u32 sh = d->hdiv_sh;
+	u64 m = d->hdiv_m;
+
 	a->self = self;
 	a->c = dpp_col(t, self);
-	a->l = self - a->c * dpp(t)->nlabels;
+	a->l = self - a->c * d->nlabels;
+	a->tgt = tgt;
 	a->tc = dpp_col(t, tgt);
-	a->tl = tgt - a->tc * dpp(t)->nlabels;
-	a->diff = dpp_diff(t, a->l, a->tl);
+	a->tl = tgt - a->tc * d->nlabels;
+	/*
+	 * dpp_diff(), keeping the symbols on the way: the next hop sets one,
+	 * which saves extracting it again.
+	 */
+	x = a->l;
+	y = a->tl;
+	for (i = 0; x != y; i++) {
+		qx = (u32)((x * m) >> sh);
+		qy = (u32)((y * m) >> sh);
+		sx = x - qx * h;
+		sy = y - qy * h;
+		if (sx != sy)
+			diff |= 1U << i;
+		a->sym[i][0] = (u8)sx;
+		a->sym[i][1] = (u8)sy;
+		x = qx;
+		y = qy;
+	}
+	a->diff = diff;
+	a->known = i;
 }
 
 static inline void dpp_cls_add(struct dpp_cls *cls, u32 *ncls, u32 *total,
@@ -874,24 +922,125 @@ static inline void dpp_cls_add(struct dpp_cls *cls, u32 *ncls, u32 *total,
 	*total += n;
 }
 
+/*
+ * Which classes of our neighbours through @port are at distance @want:
+ * bit 0 the next column with symbol j right, bit 1 the next column with
+ * it wrong, bit 2 our column with it set right (j: the symbol the port's
+ * switch varies).
+ */
+static u32 dpp_classes_mask(const struct dp_topo *t, const struct dpp_at *a,
+			    u32 port, u32 want)
+{
+	bool cw = port == DPP_PORT_CW;
+	u32 j = cw ? a->c : dpp_ccw(t, a->c);
+	u32 nc = dpp_step(t, a->c, cw);
+	u32 bit = 1U << j, mask = 0;
+
+	if (dpp_dist_cm(t, nc, a->diff & ~bit, a->tc) == want)
+		mask |= 1;
+	if (dpp_dist_cm(t, nc, a->diff | bit, a->tc) == want)
+		mask |= 2;
+	if ((a->diff & bit) &&
+	    dpp_dist_cm(t, a->c, a->diff & ~bit, a->tc) == want)
+		mask |= 4;
+	return mask;
+}
+
+/* The classes of @mask (dpp_classes_mask()) through @port, in order. */
+static void dpp_classes_add(const struct dp_topo *t, const struct dpp_at *a,
+			    u32 port, u32 mask, struct dpp_cls *cls,
+			    u32 *ncls, u32 *total)
+{
+	bool cw = port == DPP_PORT_CW;
+	u32 j, nc, tv;
+
+	if (!mask)
+		return;
+	j = cw ? a->c : dpp_ccw(t, a->c);
+	nc = dpp_step(t, a->c, cw);
+	tv = dpp_sym(t, a->tl, j);
+	if (mask & 1)
+		dpp_cls_add(cls, ncls, total, nc, j, tv, port, 1);
+	if (mask & 2)
+		dpp_cls_add(cls, ncls, total, nc, j, tv, port,
+			    dpp(t)->h - 1);
+	if (mask & 4)
+		dpp_cls_add(cls, ncls, total, a->c, j, tv, port, 1);
+}
+
 /* The classes of our neighbours through @port at distance @want. */
 static void dpp_classes(const struct dp_topo *t, const struct dpp_at *a,
 			u32 port, u32 want, struct dpp_cls *cls, u32 *ncls,
 			u32 *total)
 {
-	bool cw = port == DPP_PORT_CW;
-	u32 j = cw ? a->c : dpp_ccw(t, a->c);
-	u32 nc = dpp_step(t, a->c, cw);
-	u32 bit = 1U << j, tv = dpp_sym(t, a->tl, j);
+	dpp_classes_add(t, a, port, dpp_classes_mask(t, a, port, want), cls,
+			ncls, total);
+}
 
-	if (dpp_dist_cm(t, nc, a->diff & ~bit, a->tc) == want)
-		dpp_cls_add(cls, ncls, total, nc, j, tv, port, 1);
-	if (dpp_dist_cm(t, nc, a->diff | bit, a->tc) == want)
-		dpp_cls_add(cls, ncls, total, nc, j, tv, port,
-			    dpp(t)->h - 1);
-	if ((a->diff & bit) &&
-	    dpp_dist_cm(t, a->c, a->diff & ~bit, a->tc) == want)
-		dpp_cls_add(cls, ncls, total, a->c, j, tv, port, 1);
+/*
+ * The classes one hop closer to @a's target, bits 0..2 through port 0
+ * and 3..5 through port 1 (dpp_classes_mask() each), 0 at the target.
+ * Distances do not change when every column turns by the same amount, so
+ * they depend only on the target's column relative to ours and on the
+ * symbols to set relative to our column: for k <= DPP_SP_TAB_K a table
+ * lookup replaces the seven O(k) distance evaluations.
+ */
+static u32 dpp_sp_mask_dist(const struct dp_topo *t, const struct dpp_at *a)
+{
+	u32 d = dpp_dist_cm(t, a->c, a->diff, a->tc);
+
+	if (!d)
+		return 0;
+	return dpp_classes_mask(t, a, DPP_PORT_CW, d - 1) |
+	       dpp_classes_mask(t, a, DPP_PORT_CCW, d - 1) << 3;
+}
+
+static inline u32 dpp_sp_mask(const struct dp_topo *t,
+			      const struct dpp_at *a)
+{
+	u32 k = dpp(t)->k, c = a->c, diff = a->diff, m;
+
+	if (k > DPP_SP_TAB_K)
+		return dpp_sp_mask_dist(t, a);
+	m = a->tc >= c ? a->tc - c : a->tc + k - c;
+	if (c)
+		diff = ((diff >> c) | (diff << (k - c))) & dpp(t)->kmask;
+	return dpp(t)->sp_tab[(m << k) | diff];
+}
+
+#ifdef __KERNEL__
+#if IS_ENABLED(CONFIG_KUNIT)
+/* dpp_sp_mask() from @self toward @tgt: by table, or by distances. */
+u32 dpp_sp_mask_test(const struct dp_topo *t, u32 self, u32 tgt, bool tab)
+{
+	struct dpp_at a;
+
+	dpp_at_init(t, &a, self, tgt);
+	return tab ? dpp_sp_mask(t, &a) : dpp_sp_mask_dist(t, &a);
+}
+EXPORT_SYMBOL_IF_KUNIT(dpp_sp_mask_test);
+#endif
+#endif
+
+/* Fill struct dpp_priv.sp_tab: k <= DPP_SP_TAB_K, the rest of @t set. */
+static void dpp_sp_tab_init(struct dp_topo *t)
+{
+	struct dpp_priv *d = (struct dpp_priv *)t->priv;
+	struct dpp_at a = { 0 };
+	u32 m, r, dist;
+
+	for (m = 0; m < d->k; m++) {
+		for (r = 0; r <= d->kmask; r++) {
+			/* us in column 0: relative is absolute */
+			a.tc = m;
+			a.diff = r;
+			dist = dpp_dist_cm(t, 0, r, m);
+			d->sp_tab[(m << d->k) | r] = !dist ? 0 :
+				dpp_classes_mask(t, &a, DPP_PORT_CW, dist - 1) |
+				dpp_classes_mask(t, &a, DPP_PORT_CCW,
+						 dist - 1) << 3;
+		}
+	}
 }
 
 /* Member @i of class @x, for a server whose label is @l. */
@@ -924,16 +1073,18 @@ static inline u32 dpp_scale(u32 x, u32 n)
  * back (a trap).  Unknown counts as yes.
  */
 static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
-			  u32 self, u32 port, u32 nb, u32 tgt, u32 dn)
+			  const struct dpp_at *a, u32 port, u32 nb)
 {
+	u32 up, q, ncls, total, dn, tgt = a->tgt;
 	struct dpp_cls cls[3];
 	struct dpp_at na;
-	u32 up, q, ncls, total;
 
 	if (nb == tgt || !v || !v->ports_up ||
-	    !v->ports_up(v->ctx, self, port, nb, &up) ||
+	    !v->ports_up(v->ctx, a->self, port, nb, &up) ||
 	    (up & 3) == 3)
 		return true;
+	/* @nb is one hop closer than we are */
+	dn = dpp_dist_cm(t, a->c, a->diff, a->tc) - 1;
 	dpp_at_init(t, &na, nb, tgt);
 	for (q = 0; q < DPP_NPORTS; q++) {
 		if (!(up & (1U << q)))
@@ -948,34 +1099,89 @@ static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
 }
 
 /*
+ * The first neighbour dpp_sp_next() would try for the classes @mask:
+ * class sizes 1, h - 1, 1 per port, in the order dpp_classes_add() puts
+ * them, the flow hash picking the index.  True, with *@hop, when it is
+ * reachable and can go on; false sends the caller to the full walk.
+ */
+static bool dpp_sp_first(const struct dp_topo *t, const struct dpp_at *a,
+			 u32 mask, u32 word, const struct dp_view *v,
+			 struct dp_hop *hop)
+{
+	u32 big = dpp(t)->h - 1, total, idx, b, bit, j, tv, val, col, next;
+	u32 port, sz, cur;
+
+	/* bits 1 and 4: the classes of h - 1 ("wrong"), the others of 1 */
+	total = (mask & 1) + (mask >> 2 & 1) + (mask >> 3 & 1) +
+		(mask >> 5 & 1) + ((mask >> 1 & 1) + (mask >> 4 & 1)) * big;
+	if (!total)
+		return false;
+	idx = dpp_scale(dpp_mix(word, a->self), total);
+	for (b = 0;; b++) {
+		bit = 1U << b;
+		if (!(mask & bit))
+			continue;
+		sz = bit & 0x12 ? big : 1;
+		if (idx < sz)
+			break;
+		idx -= sz;
+	}
+	port = b < 3 ? DPP_PORT_CW : DPP_PORT_CCW;
+	j = b < 3 ? a->c : dpp_ccw(t, a->c);
+	col = bit & 0x24 ? a->c : b < 3 ? dpp_cw(t, a->c) : dpp_ccw(t, a->c);
+	if (j < a->known) {
+		cur = a->sym[j][0];
+		tv = a->sym[j][1];
+	} else {
+		cur = dpp_sym(t, a->l, j);
+		tv = cur;
+	}
+	val = tv;
+	/* a class of one is never "wrong" (dpp_cls_add()) */
+	if ((bit & 0x12) && big > 1)
+		val = idx < tv ? idx : idx + 1;
+	/* our label with symbol j set to val: dpp_set() */
+	next = dpp_node(t, col, a->l + (val - cur) * dpp(t)->pow[j]);
+	if (!dp_view_reachable(v, a->self, port, next))
+		return false;
+	if (v && v->ports_up && !dpp_sp_viable(t, v, a, port, next))
+		return false;
+	dpp_hop(hop, next, port, DPP_PHASE_SHORTEST);
+	return true;
+}
+
+/*
  * The neighbours one hop closer to @tgt, all of them, in the order the
  * flow hash gives (it picks where to start): the ones reachable that can
  * go on.  With @hop, the first of them is the hop and 1 is returned; else
  * up to @max of them go to @ids and their number is returned.
  */
-static u32 dpp_sp_next(const struct dp_topo *t, u32 self, u32 tgt, u32 word,
-		       const struct dp_view *v, u32 *ids, u32 max,
+static u32 dpp_sp_next(const struct dp_topo *t, const struct dpp_at *a,
+		       u32 word, const struct dp_view *v, u32 *ids, u32 max,
 		       struct dp_hop *hop)
 {
-	u32 ncls = 0, total = 0, d, i, x, r, idx, next, n = 0;
+	u32 ncls = 0, total = 0, i, x, r, idx, next, n = 0;
+	u32 self = a->self, mask = dpp_sp_mask(t, a);
 	struct dpp_cls cls[6];
-	struct dpp_at a;
 
-	dpp_at_init(t, &a, self, tgt);
-	d = dpp_dist_cm(t, a.c, a.diff, a.tc);
-	if (!d)
-		return 0;
-	dpp_classes(t, &a, DPP_PORT_CW, d - 1, cls, &ncls, &total);
-	dpp_classes(t, &a, DPP_PORT_CCW, d - 1, cls, &ncls, &total);
+	/*
+	 * The common case first: the hop the flow hash picks is reachable
+	 * and can go on.  Find it from @mask alone, which is what the loop
+	 * below tries first, and build no classes.
+	 */
+	if (hop && dpp_sp_first(t, a, mask, word, v, hop))
+		return 1;
+	dpp_classes_add(t, a, DPP_PORT_CW, mask & 7, cls, &ncls, &total);
+	dpp_classes_add(t, a, DPP_PORT_CCW, mask >> 3, cls, &ncls, &total);
 	if (!total)
 		return 0;
 	idx = dpp_scale(dpp_mix(word, self), total);
 	for (i = 0; i < total; i++, idx = idx + 1 == total ? 0 : idx + 1) {
 		for (r = idx, x = 0; r >= cls[x].n; x++)
 			r -= cls[x].n;
-		next = dpp_cls_node(t, &cls[x], a.l, r);
+		next = dpp_cls_node(t, &cls[x], a->l, r);
 		if (!dp_view_reachable(v, self, cls[x].port, next) ||
-		    !dpp_sp_viable(t, v, self, cls[x].port, next, tgt, d - 1))
+		    !dpp_sp_viable(t, v, a, cls[x].port, next))
 			continue;
 		if (hop) {
 			dpp_hop(hop, next, cls[x].port, DPP_PHASE_SHORTEST);
@@ -991,7 +1197,10 @@ static u32 dpp_sp_next(const struct dp_topo *t, u32 self, u32 tgt, u32 word,
 static bool dpp_sp_closer(const struct dp_topo *t, u32 self, u32 tgt,
 			  u32 word, const struct dp_view *v, struct dp_hop *hop)
 {
-	return dpp_sp_next(t, self, tgt, word, v, NULL, 0, hop);
+	struct dpp_at a;
+
+	dpp_at_init(t, &a, self, tgt);
+	return dpp_sp_next(t, &a, word, v, NULL, 0, hop);
 }
 
 /*
@@ -1168,10 +1377,57 @@ static u32 dpp_sp_far(const struct dp_topo *t, u32 self, u32 x)
  * first is one hop closer: at most D of them.  Hence at most
  * (2B + 1) D + B hops (dpp_sp_bound()), which must fit the TTL.
  */
-static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-		  const struct dp_view *v, struct dp_hop *hop)
+static int dpp_sp_slow(const struct dp_topo *t, u32 self,
+		       struct dp_route_state *st, const struct dp_view *v,
+		       struct dp_hop *hop, struct dpp_at *dst_at);
+
+static noinline int dpp_sp(const struct dp_topo *t, u32 self,
+			   struct dp_route_state *st,
+			   const struct dp_view *v, struct dp_hop *hop)
 {
-	u32 used = st->flags & DPP_RS_DETOURS_MASK, tgt = st->dst, wp, x;
+	u32 cm, mask = 0;
+	struct dpp_at a;
+	int p;
+
+	/*
+	 * Algorithm 1, line 1, as dp_dpillar_route() tests it for the
+	 * paper's routing, but on the symbols to set, which the rest needs
+	 * anyway: "labels agree except symbol i" is "diff has no bit but i".
+	 */
+	dpp_at_init(t, &a, self, st->dst);
+	cm = dpp_ccw(t, a.c);
+	if ((a.tc == a.c || a.tc == dpp_cw(t, a.c)) &&
+	    !(a.diff & ~(1U << a.c)))
+		mask |= 1U << DPP_PORT_CW;
+	if ((a.tc == a.c || a.tc == cm) && !(a.diff & ~(1U << cm)))
+		mask |= 1U << DPP_PORT_CCW;
+	if (mask) {
+		p = dpp_pick_port(v, self, mask, st->dst);
+		if (p >= 0) {
+			st->waypoint = DP_NODE_NONE;
+			dpp_hop(hop, st->dst, (u32)p, DP_PHASE_DIRECT);
+			return 0;
+		}
+	}
+	/* the common case: no waypoint, the hash's hop reachable */
+	if (st->waypoint == DP_NODE_NONE &&
+	    dpp_sp_first(t, &a, dpp_sp_mask(t, &a), st->word, v, hop))
+		return 0;
+	return dpp_sp_slow(t, self, st, v, hop, &a);
+}
+
+/*
+ * The rest of dpp_sp(), out of line so that the common case stays small:
+ * a waypoint, a hop other than the hash's first choice, detours.  @dst_at:
+ * where we are toward the destination.
+ */
+static noinline int dpp_sp_slow(const struct dp_topo *t, u32 self,
+				struct dp_route_state *st,
+				const struct dp_view *v, struct dp_hop *hop,
+				struct dpp_at *dst_at)
+{
+	u32 used = st->flags & DPP_RS_DETOURS_MASK, wp, x;
+	struct dpp_at *a = dst_at, wp_at;
 	bool to_wp = false;
 
 	if (st->waypoint != DP_NODE_NONE) {
@@ -1180,11 +1436,12 @@ static int dpp_sp(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		if (st->waypoint == self) {
 			st->waypoint = DP_NODE_NONE;
 		} else {
-			tgt = st->waypoint;
+			dpp_at_init(t, &wp_at, self, st->waypoint);
+			a = &wp_at;
 			to_wp = true;
 		}
 	}
-	if (dpp_sp_closer(t, self, tgt, st->word, v, hop)) {
+	if (dpp_sp_next(t, a, st->word, v, NULL, 0, hop)) {
 		if (to_wp)
 			hop->phase = DPP_PHASE_WAYPOINT;
 		return 0;
@@ -1235,12 +1492,14 @@ static u32 dpp_route_choices(const struct dp_topo *t, u32 self,
 			     const struct dp_view *v, u32 *ids, u32 max)
 {
 	u32 tgt = st->dst;
+	struct dpp_at a;
 
 	if (!(st->flags & DPP_RS_SHORTEST))
 		return 0;
 	if (st->waypoint < t->nodes && st->waypoint != self)
 		tgt = st->waypoint;
-	return dpp_sp_next(t, self, tgt, st->word, v, ids, max, NULL);
+	dpp_at_init(t, &a, self, tgt);
+	return dpp_sp_next(t, &a, st->word, v, ids, max, NULL);
 }
 
 /* Longest shortest-mode path with @b detours; see dpp_sp(). */
@@ -1249,18 +1508,15 @@ static u32 dpp_sp_bound(u32 diam, u32 b)
 	return (2 * b + 1) * diam + b;
 }
 
-int dp_dpillar_route(const struct dp_topo *t, u32 self,
-		     struct dp_route_state *st, const struct dp_view *r,
-		     struct dp_hop *hop)
+/* The paper's routing, SRoute and FTRoute: dp_dpillar_route()'s other half. */
+static noinline int dpp_paper(const struct dp_topo *t, u32 self,
+			      struct dp_route_state *st,
+			      const struct dp_view *r, struct dp_hop *hop)
 {
 	u32 dst = st->dst;
 	u32 c, l, cd, ld, mask;
 	int p;
 
-	if (self >= t->nodes || dst >= t->nodes)
-		return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
-	if (self == dst)
-		return dpp_drop(hop, DP_DROP_ROUTE_AT_DST);
 	c = dpp_col(t, self);
 	l = self - c * dpp(t)->nlabels;
 	cd = dpp_col(t, dst);
@@ -1276,8 +1532,6 @@ int dp_dpillar_route(const struct dp_topo *t, u32 self,
 			return 0;
 		}
 	}
-	if (st->flags & DPP_RS_SHORTEST)
-		return dpp_sp(t, self, st, r, hop);
 	if (st->waypoint != DP_NODE_NONE) {
 		if (st->waypoint >= t->nodes)
 			return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -1288,6 +1542,23 @@ int dp_dpillar_route(const struct dp_topo *t, u32 self,
 	if (l == ld)
 		return dpp_ring(t, self, c, cd, ld, st, r, hop);
 	return dpp_helix(t, self, c, l, ld, st, r, hop);
+}
+
+/*
+ * Each mode in a function of its own, so that neither pays for the
+ * registers and stack the other's inlined code would need.
+ */
+int dp_dpillar_route(const struct dp_topo *t, u32 self,
+		     struct dp_route_state *st, const struct dp_view *r,
+		     struct dp_hop *hop)
+{
+	if (self >= t->nodes || st->dst >= t->nodes)
+		return dpp_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (self == st->dst)
+		return dpp_drop(hop, DP_DROP_ROUTE_AT_DST);
+	if (st->flags & DPP_RS_SHORTEST)
+		return dpp_sp(t, self, st, r, hop);
+	return dpp_paper(t, self, st, r, hop);
 }
 
 static const struct dp_phase_desc dpp_phases[DPP_PHASE_COUNT] = {

@@ -119,15 +119,50 @@ enum dpp_drop {
 	DPP_DROP_COUNT,
 };
 
-/* Precomputed tables, in struct dp_topo.priv. */
+/*
+ * The largest k of a fabric: k * 2^k servers (h = 2) must fit a u32, so
+ * k <= 27.  DPP_MAX_K stays the bound of a label's text form.
+ */
+#define DPP_FABRIC_K_MAX	27
+
+/*
+ * Shortest mode's table of next-hop classes (struct dpp_priv.sp_tab),
+ * kept for k <= DPP_SP_TAB_K: k * 2^k bytes, which must fit the 512
+ * bytes of struct dp_topo.priv with the rest.
+ */
+#define DPP_SP_TAB_K		5
+
+/*
+ * Precomputed tables, in struct dp_topo.priv: filled once by dpp_init(),
+ * read-only afterwards, so lockless readers need nothing more than the
+ * struct dp_topo they already hold.
+ */
 struct dpp_priv {
 	u32 n, k, h;		/* h = n/2 */
 	u32 nlabels;		/* h^k */
-	u32 pow[DPP_MAX_K + 1];	/* pow[i] = h^i */
-	struct dp_rdiv rpow[DPP_MAX_K + 1];	/* x / pow[i] */
+	u32 pow[DPP_FABRIC_K_MAX + 1];	/* pow[i] = h^i */
+	/* x / pow[i]: struct dp_rdiv split, which would pad to 8 bytes */
+	u32 rpow_m[DPP_FABRIC_K_MAX + 1];
+	u8 rpow_sh[DPP_FABRIC_K_MAX + 1][2];
 	u32 kmask;		/* k low bits: a set of symbols or columns */
 	u32 diam;		/* exact diameter: the longest dpp_dist() */
 	u32 budget;		/* shortest mode's detour budget */
+	/*
+	 * x / h for x < 2^31 (labels: k * h^k < 2^32 and k >= 2) as
+	 * (x * hdiv_m) >> hdiv_sh, one multiply and one shift: m =
+	 * ceil(2^(31+l) / h), l = ceil(log2 h), exact by Granlund and
+	 * Montgomery's Theorem 4.2 (m * h <= 2^(31+l) + 2^l).
+	 */
+	u64 hdiv_m;
+	u32 hdiv_sh;
+	/*
+	 * Shortest mode, k <= DPP_SP_TAB_K (else unused): which classes of
+	 * neighbours are one hop closer (dpp_sp_mask()), for a target m
+	 * columns clockwise of us whose label differs from ours in the
+	 * symbols r, relative to our column (bit 0: symbol c).  Index
+	 * (m << k) | r; bits 0..2 port 0's classes, 3..5 port 1's.
+	 */
+	u8 sp_tab[DPP_SP_TAB_K << DPP_SP_TAB_K];
 };
 
 static inline const struct dpp_priv *dpp(const struct dp_topo *t)
@@ -156,6 +191,7 @@ u32 dpp_dist(const struct dp_topo *t, u32 a, u32 b);
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Internals of topo_dpillar.c that its KUnit tests check directly. */
 u32 dpp_sroute_len(const struct dp_topo *t, u32 c, u32 diff, u32 cd, bool cw);
+u32 dpp_sp_mask_test(const struct dp_topo *t, u32 self, u32 tgt, bool tab);
 #endif
 #endif
 

@@ -593,8 +593,8 @@ void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_route_init);
 
 /* A key frame to the key id @key: plain greedy (no hashed first hop). */
-static void s2_key_route_init(const struct dp_topo *t, u32 src, u32 key,
-			      u32 sel, struct dp_route_state *st)
+void dp_s2_key_route_init(const struct dp_topo *t, u32 src, u32 key,
+			  u32 sel, struct dp_route_state *st)
 {
 	(void)t;
 	(void)src;
@@ -603,12 +603,14 @@ static void s2_key_route_init(const struct dp_topo *t, u32 src, u32 key,
 	st->flags = (sel < S2_SEL_COUNT ? sel : 0) | S2_FL_KEY;
 	st->word = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_route_init);
 
-static bool s2_dst_is_key(const struct dp_topo *t, u8 flags)
+bool dp_s2_dst_is_key(const struct dp_topo *t, u8 flags)
 {
 	(void)t;
 	return flags & S2_FL_KEY;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_dst_is_key);
 
 /* MCD of node @id to the coordinates @xd, derived space by space. */
 static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
@@ -1070,7 +1072,7 @@ const struct dp_topo_ops dp_s2_ops = {
 	.route_init = dp_s2_route_init,
 	.route = dp_s2_route,
 	.route_choices = s2_route_choices,
-	.key_route_init = s2_key_route_init,
-	.dst_is_key = s2_dst_is_key,
+	.key_route_init = dp_s2_key_route_init,
+	.dst_is_key = dp_s2_dst_is_key,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_ops);

@@ -72,7 +72,8 @@ static const char usage_text[] =
 "  bench [-n N -k K] [--runs R] [--json] [--decisions N --mode MODE]\n"
 "      ns per routing decision, each mode (median of R runs, default 7);\n"
 "      --decisions: only N failure-free decisions of MODE, for callgrind\n"
-"      (tools/dpsim/bench-callgrind.sh counts their instructions)\n"
+"      (tools/dpsim/bench-callgrind.sh counts their instructions);\n"
+"      --topo s2: derived mode, -n PORTS --nodes N --spaces L [--seed S]\n"
 "\n"
 "  -j, --json   JSON instead of text (the commands that have it)\n"
 "  --topo NAME  the topology (default dpillar); --topo s2 (Space Shuffle)\n"
@@ -109,6 +110,7 @@ struct opts {
 	bool all_hashes;	/* route --all-hashes */
 	u32 decisions;		/* bench --decisions N (callgrind) */
 	bool discover;		/* ft --discover */
+	u32 nodes, spaces;	/* bench --topo s2: derived mode's N and L */
 };
 
 static int usage(FILE *f, int status)
@@ -146,6 +148,7 @@ enum {
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
 	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
 	OPT_DISCOVER,
+	OPT_NODES, OPT_SPACES,
 };
 
 static const struct option long_opts[] = {
@@ -175,6 +178,8 @@ static const struct option long_opts[] = {
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "discover", no_argument, NULL, OPT_DISCOVER },
+	{ "nodes", required_argument, NULL, OPT_NODES },
+	{ "spaces", required_argument, NULL, OPT_SPACES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -210,6 +215,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!parse_u64(optarg, 0xffffffffU, &v))
 				return bad_usage("bad --level '%s'", optarg);
 			o->level = (u32)v;
+			break;
+		case OPT_NODES:
+			if (!parse_u64(optarg, 0xffffffffU, &v))
+				return bad_usage("bad --nodes '%s'", optarg);
+			o->nodes = (u32)v;
+			break;
+		case OPT_SPACES:
+			if (!parse_u64(optarg, 0xffffffffU, &v))
+				return bad_usage("bad --spaces '%s'", optarg);
+			o->spaces = (u32)v;
 			break;
 		case OPT_PAIRS:
 			if (!parse_u64(optarg, 1ULL << 40, &o->pairs))
@@ -332,12 +347,17 @@ static int need_topo(struct opts *o, struct dp_topo *t)
 		fprintf(stderr, "dpsim: unknown topology '%s'\n", o->topo);
 		return EXIT_USAGE;
 	}
-	if (!o->n || !o->k) {
+	p.kind = ops->kind;
+	p.n = o->n;
+	if (p.kind == DP_TOPO_S2) {
+		/* derived mode: -n ports, --nodes, --spaces, --seed */
+		p.nodes = o->nodes;
+		p.spaces = o->spaces;
+		p.seed = (u32)o->seed;
+	} else if (!o->n || !o->k) {
 		fprintf(stderr, "dpsim: -n and -k are required\n");
 		return EXIT_USAGE;
 	}
-	p.kind = ops->kind;
-	p.n = o->n;
 	p.k = o->k;
 	p.level = o->level;
 	if (dp_topo_init(t, &p, &why)) {
@@ -1628,7 +1648,7 @@ struct bench_case {
  * --toggle-collect=bench_decide" counts exactly the instructions of the
  * routing decisions (tools/dpsim/bench-callgrind.sh).
  */
-__attribute__((noinline)) static u32
+static noinline u32
 bench_decide(const struct dp_topo *t, const struct bench_case *bc,
 	     const struct dp_view *v)
 {
@@ -1822,8 +1842,11 @@ int main(int argc, char **argv)
 		printf("dpsim (dpillar) %s\n", DP_VERSION);
 		return 0;
 	}
-	/* S2 is a graph, not arithmetic: its own commands (s2sim.c) */
-	for (int i = 2; i < argc; i++)
+	/*
+	 * S2 is a graph, not arithmetic: its own commands (s2sim.c), but
+	 * bench, which routes derived mode through the core like the others.
+	 */
+	for (int i = 2; strcmp(cmd, "bench") && i < argc; i++)
 		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
 		     !strcmp(argv[i + 1], "s2")) || !strcmp(argv[i], "--topo=s2"))
 			return s2_main(cmd, argc - 1, argv + 1);

@@ -149,6 +149,9 @@ has "plan json" '{"server":"0:0.0","id":0,"port":0,"switch_col":0,"switch_id":0}
 check "bench" 0 $D bench -n 8 -k 3 --runs 1 --json
 has "bench json" '"mode":"shortest","ns_route_init"'
 has "bench json paper" '"mode":"paper"'
+# S2's derived mode through the core's bench (bench-callgrind.sh s2)
+check "bench s2" 0 $D bench --topo s2 -n 6 --nodes 40 --spaces 3 --decisions 100
+has "bench s2 decisions" "100 decisions, mode 2hop"
 check "paths --shortest checks the mode from the sources" 0 $D paths -n 6 -k 3 --pairs 0 --shortest --sources 81 --json
 has "paths (6,3) mode = BFS from every source" '"mode_not_shortest":0,'
 

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Did a change to the routing core change any route?  Builds
+# tests/route_dump.c against the core of git revision BASE (default: the
+# merge base with main) and against the work tree, runs both and compares
+# their digests of every walk (every topology and routing mode, several
+# flow hashes, no view, an empty view, random failures).  Exit 0 when
+# every route is the same.
+#
+# Usage: tools/dpsim/tests/route-equal.sh [BASE]
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/../.." && pwd)
+base=${1:-$(git -C "$top" merge-base HEAD main)}
+CC=${CC:-gcc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# build DIR OUT: the dump against the core of the tree at DIR
+build() {
+	core=$1/net/dpillar
+	srcs="$core/topo.c $core/topo_walk.c"
+	for x in $(sed -n 's/^DP_TOPOLOGIES := //p' "$core/topologies.mk"); do
+		srcs="$srcs $core/topo_$x.c"
+	done
+	# shellcheck disable=SC2086
+	$CC -O2 -std=gnu11 -w -I"$core" -I"$1/tools/dpsim" -o "$2" \
+		"$here/tests/route_dump.c" "$1/tools/dpsim/sim.c" $srcs
+}
+
+mkdir "$tmp/base"
+git -C "$top" archive "$base" net/dpillar tools/dpsim/sim.c \
+	tools/dpsim/sim.h | tar -x -C "$tmp/base"
+build "$tmp/base" "$tmp/dump-base"
+build "$top" "$tmp/dump-new"
+"$tmp/dump-base" > "$tmp/base.txt"
+"$tmp/dump-new" > "$tmp/new.txt"
+if ! diff -u "$tmp/base.txt" "$tmp/new.txt"; then
+	echo "route-equal: routes differ from $base" >&2
+	exit 1
+fi
+echo "route-equal: same routes as $(git -C "$top" rev-parse --short "$base"):" \
+	"$(tail -n 1 "$tmp/new.txt")"
