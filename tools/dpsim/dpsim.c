@@ -556,11 +556,11 @@ static int cmd_paths(struct opts *o)
 			npaths = malloc((size_t)t.nodes * sizeof(double));
 		mw.path = calloc(t.max_hops + 1, sizeof(u32));
 		mw.path_max = t.max_hops + 1;
-		for (nsrc = 0; nsrc < o->sources; nsrc++) {
+		/* every source once when there are no more of them */
+		for (nsrc = 0; nsrc < o->sources && nsrc < t.nodes; nsrc++) {
 			u64 one, onesq;
 			u32 mx;
 
-			/* every source once when there are no more of them */
 			src = o->sources >= t.nodes ? nsrc :
 			      rng_below(&r, t.nodes);
 			bfs_run(&t, &b, src, &one, &onesq, &mx);

@@ -80,6 +80,8 @@ has "paths D=+1 reaches the bound" '"max_hops":4,"bound":4'
 check "paths (48,5) sampled + shortest" 0 $D paths -n 48 -k 5 --pairs 20000 --shortest --sources 1 --json
 has "paths (48,5) servers" '"servers":39813120'
 has "paths (48,5) shortest" '"shortest_avg"'
+check "paths --sources above the servers: each server once" 0 $D paths -n 4 -k 3 --shortest --sources 100 --json
+has "paths --sources 100 of 24 servers: 24 sources" '"shortest_sources":24'
 
 check "ft (12,4) 300 failed json" 0 $D ft -n 12 -k 4 --failed 300 --pairs 20000 --json
 has "ft json fields" '"looped":0,"bad_hops":0'
