@@ -194,6 +194,18 @@ static void xct_routing(struct kunit *test)
 			}
 }
 
+/* An empty failure set for @t, freed with the test. */
+static void xct_fail_mk(struct kunit *test, const struct dp_topo *t,
+			struct dp_fail_set *fs)
+{
+	u8 *node = kunit_kzalloc(test, dp_fail_node_bytes(t), GFP_KERNEL);
+	u8 *link = kunit_kzalloc(test, dp_fail_link_bytes(t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_ASSERT_NOT_NULL(test, link);
+	dp_fail_init(fs, t, node, link);
+}
+
 /* Every single failed server: every live pair delivered, every mode. */
 static void xct_single(struct kunit *test)
 {
@@ -202,14 +214,9 @@ static void xct_single(struct kunit *test)
 	struct dp_walk wk = { };
 	struct dp_topo t;
 	u32 f, s, d, sel;
-	u8 *node, *link;
 
 	xct_mk(test, &t, x);
-	node = kunit_kzalloc(test, dp_fail_node_bytes(&t), GFP_KERNEL);
-	link = kunit_kzalloc(test, dp_fail_link_bytes(&t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, node);
-	KUNIT_ASSERT_NOT_NULL(test, link);
-	dp_fail_init(&fs, &t, node, link);
+	xct_fail_mk(test, &t, &fs);
 	for (f = 0; f < t.nodes; f++) {
 		dp_fail_clear(&fs);
 		dp_fail_set_node(&fs, f);
@@ -244,14 +251,9 @@ static void xct_single_link(struct kunit *test)
 	struct dp_walk wk = { };
 	struct dp_topo t;
 	u32 f, p, s, d, sel, used;
-	u8 *node, *link;
 
 	xct_mk(test, &t, x);
-	node = kunit_kzalloc(test, dp_fail_node_bytes(&t), GFP_KERNEL);
-	link = kunit_kzalloc(test, dp_fail_link_bytes(&t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, node);
-	KUNIT_ASSERT_NOT_NULL(test, link);
-	dp_fail_init(&fs, &t, node, link);
+	xct_fail_mk(test, &t, &fs);
 	for (f = 0; f < t.nodes; f++) {
 		for (p = 0, used = 0; p < t.nports; p++) {
 			dp_port_info(&t, f, p, &pi);

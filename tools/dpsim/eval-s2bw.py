@@ -133,6 +133,21 @@ def jellyfish(switches, degree, servers, seed):
             elif free[x] > 0 and x not in open_:
                 open_.append(x)
 
+    def swap_in(v):
+        # break a random link (x, y) not touching v's neighbours, join
+        # both ends to v (two of its free ports)
+        es = [(x, y) for x in range(switches) for y in adj[x]
+              if x < y and v not in (x, y) and x not in adj[v]
+              and y not in adj[v]]
+        x, y = rng.choice(es)
+        adj[x].discard(y)
+        adj[y].discard(x)
+        free[x] += 1
+        free[y] += 1
+        link(v, x)
+        link(v, y)
+        return x, y
+
     misses = 0
     while len(open_) > 1:
         if len(open_) > 64 and misses < 100:
@@ -157,31 +172,12 @@ def jellyfish(switches, degree, servers, seed):
         if not stuck:
             break
         v = stuck[0]
-        es = [(x, y) for x in range(switches) for y in adj[x]
-              if x < y and v not in (x, y) and x not in adj[v]
-              and y not in adj[v]]
-        x, y = rng.choice(es)
-        adj[x].discard(y)
-        adj[y].discard(x)
-        free[x] += 1
-        free[y] += 1
-        link(v, x)
-        link(v, y)
-        settle(v, x, y)
+        settle(v, *swap_in(v))
     if len(open_) == 1 and free[open_[0]] >= 2:
         # the last switch with free ports: break links for it
         v = open_[0]
         while free[v] >= 2:
-            es = [(x, y) for x in range(switches) for y in adj[x]
-                  if x < y and v not in (x, y) and x not in adj[v]
-                  and y not in adj[v]]
-            x, y = rng.choice(es)
-            adj[x].discard(y)
-            adj[y].discard(x)
-            free[x] += 1
-            free[y] += 1
-            link(v, x)
-            link(v, y)
+            swap_in(v)
     edges = [(a, b) for a in adj for b in adj[a] if a < b]
     return Fabric('jellyfish', switches, edges, [servers] * switches,
                   list(range(switches)))
