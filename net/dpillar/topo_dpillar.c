@@ -1027,18 +1027,14 @@ static void dpp_sp_tab_init(struct dp_topo *t)
 {
 	struct dpp_priv *d = (struct dpp_priv *)t->priv;
 	struct dpp_at a = { 0 };
-	u32 m, r, dist;
+	u32 m, r;
 
 	for (m = 0; m < d->k; m++) {
 		for (r = 0; r <= d->kmask; r++) {
 			/* us in column 0: relative is absolute */
 			a.tc = m;
 			a.diff = r;
-			dist = dpp_dist_cm(t, 0, r, m);
-			d->sp_tab[(m << d->k) | r] = !dist ? 0 :
-				dpp_classes_mask(t, &a, DPP_PORT_CW, dist - 1) |
-				dpp_classes_mask(t, &a, DPP_PORT_CCW,
-						 dist - 1) << 3;
+			d->sp_tab[(m << d->k) | r] = dpp_sp_mask_dist(t, &a);
 		}
 	}
 }
