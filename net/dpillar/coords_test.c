@@ -277,6 +277,19 @@ static bool dpc_lookup(struct dpc *c, u32 node, u32 *x)
 	return ok;
 }
 
+/* Route toward st->dst as the transmit path does: BHs off, under RCU. */
+static bool dpc_route(struct dpc *c, struct dp_route_state *st)
+{
+	bool ok;
+
+	local_bh_disable();
+	rcu_read_lock();
+	ok = dp_coords_route(c->dp, st, true);
+	rcu_read_unlock();
+	local_bh_enable();
+	return ok;
+}
+
 static void dpc_resolve(struct dpc *c, u32 node)
 {
 	local_bh_disable();
@@ -848,11 +861,7 @@ static void dpc_cache_life(struct kunit *test)
 	dpc_expect_cached(test, c, c->far[0]);
 	KUNIT_EXPECT_EQ(test, e->learned, at);
 	/* A send finds it and resolves it again. */
-	local_bh_disable();
-	rcu_read_lock();
-	dp_coords_route(c->dp, &st, true);
-	rcu_read_unlock();
-	local_bh_enable();
+	dpc_route(c, &st);
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS);
 	skb_queue_purge(&dpc_sent);
@@ -885,11 +894,7 @@ static void dpc_probe_learned_old(struct kunit *test)
 	/* A reply's: fresh, a send does not resolve it. */
 	dpc_learn(c, c->far[1]);
 	st.dst = c->far[1];
-	local_bh_disable();
-	rcu_read_lock();
-	KUNIT_EXPECT_TRUE(test, dp_coords_route(c->dp, &st, true));
-	rcu_read_unlock();
-	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 0);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
 
@@ -902,11 +907,7 @@ static void dpc_probe_learned_old(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, time_after_eq(jiffies, e->learned + fresh));
 	/* Its first use sends with it and resolves it again. */
 	st.dst = c->far[0];
-	local_bh_disable();
-	rcu_read_lock();
-	KUNIT_EXPECT_TRUE(test, dp_coords_route(c->dp, &st, true));
-	rcu_read_unlock();
-	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS);
 	skb_queue_purge(&dpc_sent);
