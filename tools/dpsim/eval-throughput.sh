@@ -48,24 +48,24 @@ if want fig9; then
 		rw=$($B $a --switch-level | $J min mean)
 		echo "$1 $2 $3 $4 $7 $rs $rw" >> "$f"
 	}
-	for n in 90 180 360 720 1440; do
-		h=$((n * 48 / 10))
-		for s in 1 2 3; do
-			[ $n -ge 1440 ] && [ $s -gt 1 ] && continue
-			row 4.8 s2 $n 21 5 $h $s
-			row 4.8 jellyfish $n 21 5 $h $s
+	# series RATIO PORTS SERVERS_PER_SWITCH SWITCHES...: S2 and
+	# Jellyfish at RATIO servers per switch (total RATIO x switches)
+	series() {
+		sr=$1 sp=$2 ss=$3
+		shift 3
+		for n in "$@"; do
+			h=$(echo "$n * $sr / 1" | bc)
+			for s in 1 2 3; do
+				[ $n -ge 1440 ] && [ $s -gt 1 ] && continue
+				row $sr s2 $n $sp $ss $h $s
+				row $sr jellyfish $n $sp $ss $h $s
+			done
 		done
-	done
+	}
+	series 4.8 21 5 90 180 360 720 1440
 	row 4.8 jellyfish-24 720 24 5 3456 1
 	row 4.8 fattree 720 24 6 3456 1 24
-	for n in 360 720 1440 2880; do
-		h=$((n * 128 / 10))
-		for s in 1 2 3; do
-			[ $n -ge 1440 ] && [ $s -gt 1 ] && continue
-			row 12.8 s2 $n 29 13 $h $s
-			row 12.8 jellyfish $n 29 13 $h $s
-		done
-	done
+	series 12.8 29 13 360 720 1440 2880
 	row 12.8 jellyfish-48 2880 48 13 27648 1
 	row 12.8 fattree 2880 48 24 27648 1 48
 	sed -i 's/ jellyfish-\(24\|48\) / jellyfish-paper /' "$f"
