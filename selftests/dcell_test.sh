@@ -11,8 +11,10 @@
 #  - dp0 (topo dcell) on every server, with its IPv4 and IPv6 addresses;
 #  - every ordered pair pings over IPv4 and IPv6;
 #  - "dpctl route get" equals dpsim's path for every ordered pair;
-#  - failures (a relay server, a cable, a whole DCell_0): the kernel's
-#    delivered/dropped outcome of every live pair equals "dpsim pairs";
+#  - failures (a relay server, a cable, a whole DCell_0, a server's port 0
+#    and a whole mini-switch with their servers alive; the port 0 again
+#    in mode paper): the kernel's delivered/dropped outcome of every live
+#    pair equals "dpsim pairs" (--mode paper);
 #  - one miswired cable is counted (hello_miswired) at both ends.
 . "$(dirname "$0")/lib.sh"
 
@@ -157,7 +159,8 @@ dc_routes() {
 # repair and wait for every pair again.
 dc_fail_check() {
 	local n=$1 k=$2 spec=$3 t0=$SECONDS
-	"$DPSIM" pairs --topo dcell -n "$n" -k "$k" --fail "$spec" > "$DC_TMP/want" || return 1
+	"$DPSIM" pairs --topo dcell -n "$n" -k "$k" --fail "$spec" \
+		${DC_MODE:+--mode "$DC_MODE"} > "$DC_TMP/want" || return 1
 	echo "dpsim: $(grep -c ' delivered ' "$DC_TMP/want") delivered, $(grep -c ' dropped ' "$DC_TMP/want") dropped"
 	# Until the Hellos time out, the kernel still routes into the failure.
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
@@ -194,6 +197,21 @@ dc_fail() {
 	dc_links up "$k" "$@" || return 1
 	sleep 1
 	DC_ROUNDS=10 dc_ping "$DC_TMP/all" > "$DC_TMP/out" || { cat "$DC_TMP/out"; rc=1; }
+	return $rc
+}
+
+# dc_paper N K SPEC X...: dc_fail with every server in mode paper (the
+# header's bit 6: relays keep the former rules, no cable entry), compared
+# with "dpsim pairs --mode paper"; back to the default mode after.
+dc_paper() {
+	local a rc=0
+	for a in "${SERVERS[@]}"; do
+		"$DPCTL" -n "dc-$a" set dp0 mode paper || return 1
+	done
+	DC_MODE=paper dc_fail "$@" || rc=1
+	for a in "${SERVERS[@]}"; do
+		"$DPCTL" -n "dc-$a" set dp0 mode dfr || return 1
+	done
 	return $rc
 }
 
@@ -269,6 +287,15 @@ for size in "${sizes[@]}"; do
 	spec=$(IFS=,; echo "${rack[*]}")
 	run_test "DCell($N,$K): DCell_0 1 (${rack[*]}) down: every live pair as dpsim says" \
 		dc_fail "$N" "$K" "$spec" "${rack[@]}"
+	# Cable entry (dpillar.rst, "DCell"): a server unheard on its
+	# mini-switch, alive, is reached through its level cables.
+	run_test "DCell($N,$K): ${rack[1]}'s port 0 (its mini-switch link) down: every pair as dpsim says" \
+		dc_fail "$N" "$K" "${rack[1]}/0" "${rack[1]}/0"
+	spec=$(printf '%s/0,' "${rack[@]}")
+	run_test "DCell($N,$K): DCell_0 1's mini-switch down (port 0 of ${rack[*]}), its servers alive: every pair as dpsim says" \
+		dc_fail "$N" "$K" "${spec%,}" "${rack[@]/%//0}"
+	run_test "DCell($N,$K): mode paper, ${rack[1]}'s port 0 down: every pair as dpsim --mode paper says" \
+		dc_paper "$N" "$K" "${rack[1]}/0" "${rack[1]}/0"
 	run_test "DCell($N,$K): a miswired cable is counted at both ends" \
 		dc_miswire "$N" "$K"
 	ktap_diag "DCell($N,$K): $((SECONDS - t0)) s"

@@ -39,6 +39,8 @@ require_root
 require_cmd ip bridge python3 jq ethtool ping
 require_tools
 FORGE=$DP_SELFTESTS/dp_probeforge.py
+# Twice DP_PROBE_REPLY_BURST: a flood this fast exhausts that budget.
+FLOOD_MIN=${DPILLAR_PROBE_FLOOD_MIN:-400}
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 # DPILLAR_PROBE_BCUBE="N K": the fabric (default 5 1, 25 servers: 16
 # sources; make check's debug kernel 3 1, 9 servers: 6 sources, the same
@@ -84,7 +86,7 @@ build() {
 }
 
 fanin() {
-	local s i w pids=() bad=0 starved=0 n=0 out rc=0
+	local s i w pids=() bad=0 starved=0 n=0 out rate rc=0
 	for ((s = 0; s < SRCS; s++)); do
 		pf_on $s ping -q -i 0.2 -w 60 "$(pf_ip4 $DST)" >/dev/null 2>&1 &
 		pids+=($!)
@@ -96,6 +98,7 @@ fanin() {
 		--secs $((4 * DEAD / 1000 + 20)) "$(neighbour $DST)" \
 		> "$PP_TMP/flood" 2>&1 &
 	local flood=$!
+	wait_for 60 grep -q sending "$PP_TMP/flood" || { cat "$PP_TMP/flood"; return 1; }
 	# Two rounds of the flood before the first look; then each source
 	# once, each look a round later than the one before it.
 	sleep $((2 * DEAD / 1000 + 1))
@@ -110,13 +113,23 @@ fanin() {
 	done
 	kill "$flood" 2>/dev/null
 	wait "$flood"
-	out=$(cat "$PP_TMP/flood")
+	out=$(grep sent "$PP_TMP/flood")
 	for s in "${pids[@]}"; do kill "$s" 2>/dev/null; done
 	wait "${pids[@]}" 2>/dev/null
 	echo "flood: $out; $SRCS sources looked at: $bad avoided a path; route probe's own probes unanswered at $starved of $n (the flooded budget)"
 	[ $bad = 0 ] || rc=1
-	# The flood must have been one: route probe's budget exhausted.
-	[ $starved -gt 0 ] || { echo "the flood spent no budget"; rc=1; }
+	# The flood must have been one: route probe's budget exhausted.  A
+	# neighbour slower than twice that budget (a debug kernel under a
+	# loaded TCG host: tens of frames a second) cannot exhaust it; that
+	# run still takes every frame through the parsers and budgets under
+	# KASAN and lockdep.
+	rate=$(sed -n 's/.*: \([0-9]*\)\/s.*/\1/p' <<<"$out")
+	if [ "${rate:-0}" -lt "$FLOOD_MIN" ]; then
+		echo "the flood ran at ${rate:-0}/s, under $FLOOD_MIN/s: the budget is not checked"
+	elif [ $starved = 0 ]; then
+		echo "the flood spent no budget"
+		rc=1
+	fi
 	return $rc
 }
 
@@ -144,12 +157,12 @@ forged() {
 	ip netns exec $PF_SW python3 "$FORGE" reply --src $DOWN --ids 8 \
 		--seq 1-32 --secs 6 "$(neighbour $FORGED)" > "$PP_TMP/reply" 2>&1 &
 	local forge=$!
-	sleep 1
+	wait_for 60 grep -q sending "$PP_TMP/reply" || { cat "$PP_TMP/reply"; return 1; }
 	w=$(probe_words $FORGED $DOWN 1000)
 	after=$(stat $FORGED probe_reply_bad)
 	wait "$forge"
 	sw_deaf $DOWN off || rc=1
-	echo "forger: $(cat "$PP_TMP/reply"); route probe $FORGED -> $DOWN (deaf): $w; probe_reply_bad +$((after - before))"
+	echo "forger: $(grep sent "$PP_TMP/reply"); route probe $FORGED -> $DOWN (deaf): $w; probe_reply_bad +$((after - before))"
 	[ -n "$w" ] || { echo "no route probe answer"; rc=1; }
 	[[ " $w " != *":true:"* ]] || { echo "a forged reply was taken"; rc=1; }
 	[ $((after - before)) -gt 0 ] || { echo "no forged reply counted"; rc=1; }
