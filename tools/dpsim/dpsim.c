@@ -12,7 +12,6 @@
  *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,314 +22,12 @@
 #include "dp_json.h"
 #include "dp_print.h"
 #include "dp_grow.h"
+#include "dpsim.h"
 #include "sim.h"
 #include "s2sim.h"
 
-#define EXIT_USAGE	2
 #define ALL_PAIRS_MAX	30000000ULL	/* route every pair up to this many */
 #define HIST_MAX	256
-
-static const char usage_text[] =
-"usage: dpsim COMMAND [--topo NAME] [options]\n"
-"       dpsim -V | --version\n"
-"\n"
-"commands:\n"
-"  paths -n N -k K [--pairs P] [--seed S] [--json] [--shortest]\n"
-"        [--sources S] [--mode MODE]\n"
-"      failure-free routing over all pairs (small networks, or when P is\n"
-"      0) or P random pairs; --shortest adds true shortest paths by BFS\n"
-"      from S sampled sources (default 4; every source once when S is at\n"
-"      least the node count)\n"
-"  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
-"        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
-"        [--mode MODE] [--discover] [--json]\n"
-"      F random failed servers, L failed server-switch links, P random\n"
-"      live pairs (default 100000, from S sources, default 1000) routed\n"
-"      around them; --populate: only the first PCT% of the servers in\n"
-"      the growth order (or a random order) exist.  A BFS per source says\n"
-"      which pairs are connected and their shortest live path;\n"
-"      --discover: where the topology's routing drops a packet, model\n"
-"      shortcut discovery as a generic fallback (a flood from that\n"
-"      server, the reply installing a shortcut on a shortest live path\n"
-"      with a strictly decreasing hop count) and count its cost\n"
-"  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
-"        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
-"      hop-by-hop path of the flow whose hash is H (default 0);\n"
-"      addresses are C:v_{k-1}.....v_0 or #<node id>; --fail takes failed\n"
-"      servers, and ADDR/PORT for a failed link; --all-hashes: every\n"
-"      distinct path a flow may take (the routing word has 16 bits), with\n"
-"      how many of the 65536 words take it (JSON); --dot: the fabric with\n"
-"      the path and the failures, as Graphviz DOT\n"
-"  pairs -n N -k K [--fail ADDR[/PORT],...] [--mode MODE]\n"
-"      every ordered pair of live servers: SRC DST delivered|dropped|bad_hop\n"
-"      HOPS PATH; exit 1 when a hop went to a non-neighbour (a bug)\n"
-"      (PATH comma-separated), one line each\n"
-"  plan -n N -k K [--order grow] [--csv|--json|--dot]\n"
-"      switch (column, id) on each port of every server; --order grow:\n"
-"      the recommended order in which to populate a growing fabric;\n"
-"      --dot: servers, switches and cables as Graphviz DOT (dot -Tsvg)\n"
-"  bench [-n N -k K] [--runs R] [--json] [--decisions N --mode MODE]\n"
-"      ns per routing decision, each mode (median of R runs, default 7);\n"
-"      --decisions: only N failure-free decisions of MODE, for callgrind\n"
-"      (tools/dpsim/bench-callgrind.sh counts their instructions);\n"
-"      --topo s2: derived mode, -n PORTS --nodes N --spaces L [--seed S]\n"
-"\n"
-"  -j, --json   JSON instead of text (the commands that have it)\n"
-"  --topo NAME  the topology (default dpillar); --topo s2 (Space Shuffle)\n"
-"               has its own commands and options: dpsim help --topo s2\n"
-"  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
-"               paper (SRoute/FTRoute, the shorter helix direction), cw,\n"
-"               ccw (the paper's, helix direction fixed); --sel and --dir\n"
-"               are the same option\n"
-"  --ttl T      default: the topology's proven path bound\n"
-"  -i I, --level I  XDCent's top level i (--topo xdcent)\n"
-"\n"
-"exit status: 0 ok, 1 runtime failure, 2 usage error\n";
-
-struct opts {
-	u32 n, k, level;
-	u64 pairs;
-	bool pairs_set;
-	u64 seed;
-	bool json, csv, shortest, dot;
-	u32 sources;
-	u32 failed, fail_links;
-	bool failed_set;
-	const char *from, *to, *fail;
-	u32 ttl;		/* 0: dp_topo_ttl() */
-	const char *topo;	/* --topo NAME */
-	const char *sel_text;	/* --sel / --dir NAME, NULL: default */
-	u32 sel;		/* its value, once the topology is known */
-	u32 runs;
-	u32 populate;		/* --populate PCT, 0: every server */
-	bool order_random;	/* --order random */
-	bool order;		/* plan --order */
-	bool sources_set;
-	u32 hash;		/* route --hash */
-	bool all_hashes;	/* route --all-hashes */
-	u32 decisions;		/* bench --decisions N (callgrind) */
-	bool discover;		/* ft --discover */
-	u32 nodes, spaces;	/* bench --topo s2: derived mode's N and L */
-};
-
-static int usage(FILE *f, int status)
-{
-	fputs(usage_text, f);
-	return status;
-}
-
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "dpsim: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(dpsim --help for usage)\n");
-	return EXIT_USAGE;
-}
-
-static bool parse_u64(const char *s, u64 max, u64 *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-enum {
-	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
-	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
-	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
-	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
-	OPT_DISCOVER,
-	OPT_NODES, OPT_SPACES,
-};
-
-static const struct option long_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "pairs", required_argument, NULL, OPT_PAIRS },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "dot", no_argument, NULL, OPT_DOT },
-	{ "shortest", no_argument, NULL, OPT_SHORTEST },
-	{ "sources", required_argument, NULL, OPT_SOURCES },
-	{ "failed", required_argument, NULL, OPT_FAILED },
-	{ "fail-links", required_argument, NULL, OPT_FAIL_LINKS },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
-	{ "fail", required_argument, NULL, OPT_FAIL },
-	{ "ttl", required_argument, NULL, OPT_TTL },
-	{ "dir", required_argument, NULL, OPT_DIR },
-	{ "sel", required_argument, NULL, OPT_DIR },
-	{ "mode", required_argument, NULL, OPT_DIR },
-	{ "populate", required_argument, NULL, OPT_POPULATE },
-	{ "order", required_argument, NULL, OPT_ORDER },
-	{ "hash", required_argument, NULL, OPT_HASH },
-	{ "all-hashes", no_argument, NULL, OPT_ALL_HASHES },
-	{ "decisions", required_argument, NULL, OPT_DECISIONS },
-	{ "topo", required_argument, NULL, OPT_TOPO },
-	{ "runs", required_argument, NULL, OPT_RUNS },
-	{ "level", required_argument, NULL, OPT_LEVEL },
-	{ "discover", no_argument, NULL, OPT_DISCOVER },
-	{ "nodes", required_argument, NULL, OPT_NODES },
-	{ "spaces", required_argument, NULL, OPT_SPACES },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Returns 0, or an exit status (usage error, or -1 for --help). */
-static int parse_opts(int argc, char **argv, struct opts *o)
-{
-	u64 v;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->seed = 1;
-	o->sources = 4;
-	o->topo = "dpillar";
-	o->runs = 7;
-	optind = 1;
-	/* -j: dpctl's spelling of --json (one dialect for both tools) */
-	while ((c = getopt_long(argc, argv, "hjn:k:i:", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			return -1;
-		case 'n':
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad -n '%s'", optarg);
-			o->n = (u32)v;
-			break;
-		case 'k':
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad -k '%s'", optarg);
-			o->k = (u32)v;
-			break;
-		case 'i':
-		case OPT_LEVEL:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --level '%s'", optarg);
-			o->level = (u32)v;
-			break;
-		case OPT_NODES:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --nodes '%s'", optarg);
-			o->nodes = (u32)v;
-			break;
-		case OPT_SPACES:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --spaces '%s'", optarg);
-			o->spaces = (u32)v;
-			break;
-		case OPT_PAIRS:
-			if (!parse_u64(optarg, 1ULL << 40, &o->pairs))
-				return bad_usage("bad --pairs '%s'", optarg);
-			o->pairs_set = true;
-			break;
-		case OPT_SEED:
-			if (!parse_u64(optarg, ~0ULL, &o->seed))
-				return bad_usage("bad --seed '%s'", optarg);
-			break;
-		case 'j':
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case OPT_DOT:
-			o->dot = true;
-			break;
-		case OPT_SHORTEST:
-			o->shortest = true;
-			break;
-		case OPT_SOURCES:
-			if (!parse_u64(optarg, 1U << 20, &v) || !v)
-				return bad_usage("bad --sources '%s'", optarg);
-			o->sources = (u32)v;
-			o->sources_set = true;
-			break;
-		case OPT_HASH:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --hash '%s'", optarg);
-			o->hash = (u32)v;
-			break;
-		case OPT_DECISIONS:
-			if (!parse_u64(optarg, 1U << 30, &v) || !v)
-				return bad_usage("bad --decisions '%s'", optarg);
-			o->decisions = (u32)v;
-			break;
-		case OPT_ALL_HASHES:
-			o->all_hashes = true;
-			break;
-		case OPT_DISCOVER:
-			o->discover = true;
-			break;
-		case OPT_POPULATE:
-			if (!parse_u64(optarg, 100, &v) || !v)
-				return bad_usage("bad --populate '%s' (1..100)",
-						 optarg);
-			o->populate = (u32)v;
-			break;
-		case OPT_ORDER:
-			/* plan --order; ft --order grow|random */
-			o->order = true;
-			if (!strcmp(optarg, "random"))
-				o->order_random = true;
-			else if (strcmp(optarg, "grow"))
-				return bad_usage("bad --order '%s' (grow, "
-						 "random)", optarg);
-			break;
-		case OPT_FAILED:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --failed '%s'", optarg);
-			o->failed = (u32)v;
-			o->failed_set = true;
-			break;
-		case OPT_FAIL_LINKS:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --fail-links '%s'",
-						 optarg);
-			o->fail_links = (u32)v;
-			break;
-		case OPT_FROM:
-			o->from = optarg;
-			break;
-		case OPT_TO:
-			o->to = optarg;
-			break;
-		case OPT_FAIL:
-			o->fail = optarg;
-			break;
-		case OPT_TTL:
-			if (!parse_u64(optarg, 100000, &v) || !v)
-				return bad_usage("bad --ttl '%s'", optarg);
-			o->ttl = (u32)v;
-			break;
-		case OPT_DIR:
-			/* checked by need_topo(): the names are the topology's */
-			o->sel_text = optarg;
-			break;
-		case OPT_TOPO:
-			o->topo = optarg;
-			break;
-		case OPT_RUNS:
-			if (!parse_u64(optarg, 1000, &v) || !v)
-				return bad_usage("bad --runs '%s'", optarg);
-			o->runs = (u32)v;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return bad_usage("unexpected argument '%s'", argv[optind]);
-	return 0;
-}
 
 /*
  * Build the topology of --topo, -n, -k, then resolve what depends on it:
@@ -1828,14 +1525,45 @@ out:
 	return 0;
 }
 
+/*
+ * The commands: @core over the routing core (every topology through
+ * dp_walk()), @s2 over S2's graph (--topo s2, s2sim.c); NULL: the front
+ * end has no such command.
+ */
+static const struct dpsim_cmd {
+	const char *name;
+	int (*core)(struct opts *o);
+	s2_cmd_fn *s2;
+} cmds[] = {
+	{ "paths", cmd_paths, s2_paths },
+	{ "ft", cmd_ft, s2_ft },
+	{ "route", cmd_route, s2_route },
+	{ "plan", cmd_plan, s2_plan },
+	{ "bench", cmd_bench, NULL },
+	{ "pairs", cmd_pairs, s2_pairs },
+	{ "keys", NULL, s2_keys },
+	{ "locate", NULL, s2_locate },
+	{ "compare", NULL, s2_compare },
+};
+
+static const struct dpsim_cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
+	const struct dpsim_cmd *c;
+	enum dpsim_fe fe;
 	struct opts o;
 	const char *cmd;
 	int err;
 
 	if (argc < 2)
-		return usage(stderr, EXIT_USAGE);
+		return usage(stderr, FE_CORE, EXIT_USAGE);
 	cmd = argv[1];
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") ||
 	    !strcmp(cmd, "-Version")) {
@@ -1843,33 +1571,26 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/*
-	 * S2 is a graph, not arithmetic: its own commands (s2sim.c), but
-	 * bench, which routes derived mode through the core like the others.
+	 * S2 is a graph, not arithmetic: --topo s2 takes S2's graph front
+	 * end (its help and unknown commands too), but for bench, which
+	 * routes derived mode through the core like the others.
 	 */
-	for (int i = 2; strcmp(cmd, "bench") && i < argc; i++)
-		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
-		     !strcmp(argv[i + 1], "s2")) || !strcmp(argv[i], "--topo=s2"))
-			return s2_main(cmd, argc - 1, argv + 1);
+	c = find_cmd(cmd);
+	fe = argv_topo_s2(argc - 1, argv + 1) && (!c || c->s2) ? FE_S2 :
+	     FE_CORE;
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
-		return usage(stdout, 0);
-	err = parse_opts(argc - 1, argv + 1, &o);
+		return usage(stdout, fe, 0);
+	err = parse_opts(argc - 1, argv + 1, &o, fe);
 	if (err == -1)
-		return usage(stdout, 0);
+		return usage(stdout, fe, 0);
 	if (err)
 		return err;
-	if (!strcmp(cmd, "paths"))
-		return cmd_paths(&o);
-	if (!strcmp(cmd, "ft"))
-		return cmd_ft(&o);
-	if (!strcmp(cmd, "route"))
-		return cmd_route(&o);
-	if (!strcmp(cmd, "plan"))
-		return cmd_plan(&o);
-	if (!strcmp(cmd, "bench"))
-		return cmd_bench(&o);
-	if (!strcmp(cmd, "pairs"))
-		return cmd_pairs(&o);
-	fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
-	return usage(stderr, EXIT_USAGE);
+	if (fe == FE_S2)
+		return s2_run(c ? c->s2 : NULL, &o.s2);
+	if (!c || !c->core) {
+		fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
+		return usage(stderr, FE_CORE, EXIT_USAGE);
+	}
+	return c->core(&o);
 }

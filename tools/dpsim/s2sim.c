@@ -9,11 +9,11 @@
  * coordinates of the live 1-hop neighbours and of their live neighbours:
  * exactly what a node learns from Hellos.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dpsim.h"
 #include "dp_json.h"
 #include "dp_s2plan.h"
 #include "topo_s2.h"
@@ -33,15 +33,12 @@ struct s2net {
 	u32 *hosts;		/* servers per switch */
 };
 
-struct s2opts {
-	const char *file;
-	u32 switches, ports, servers, spaces, d, seed, rule, keys, pairs;
-	const char *coords;
-	bool wiring_derived;
-	double fail_links;
-	bool json, shortcut, all_rules, dot, csv;
-	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
-	const char *plan_file;	/* --plan FILE: a plan document */
+/* What an S2 command works on: the graph, and the plan it came from. */
+struct s2run {
+	struct s2net g;
+	struct dp_s2gen pg;	/* plan mode: the plan (grown) */
+	struct dp_s2gen before;	/* plan mode with --grow: before growth */
+	bool have_plan;
 };
 
 /* The simulator's random numbers: the plan generator's (dp_s2plan.c). */
@@ -638,7 +635,8 @@ static int cmd_keys(struct s2net *g, const struct s2opts *o)
 	rnd_seed(o->seed ^ 0x6b6579);
 	for (u32 i = 0; i < o->keys; i++) {
 		char key[32];
-		u32 x[DP_S2_SPACES_MAX], homes[DP_S2_SPACES_MAX], end;
+		/* d >= 1 (every graph has a space): homes[0] is set */
+		u32 x[DP_S2_SPACES_MAX], homes[DP_S2_SPACES_MAX] = { 0 }, end;
 		int len = snprintf(key, sizeof(key), "key%u", i);
 		bool found = false;
 
@@ -1226,232 +1224,115 @@ static int plan_net(struct s2net *g, struct dp_s2gen *pg,
 	return 0;
 }
 
-static const char s2_usage[] =
-"usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
-"                 --switches N --ports P [--servers S] [--spaces L]\n"
-"                 [--coords balanced|random|derived] [--seed S]\n"
-"                 [--wiring random|derived] } [--json]\n"
-"       dpsim COMMAND --topo s2 { --mode plan --nodes N --ports P --spaces L\n"
-"                 [--seed S] [--grow M] | --plan FILE } [--json|--csv]\n"
-"  --mode plan: a kernel plan (S2 plan mode): N nodes of P cable ports,\n"
-"                       Algorithm 3 coordinates, rings and random cables\n"
-"                       (--grow M: then M nodes added, section 3.3);\n"
-"                       --plan FILE: the plan \"plan --mode plan\" printed\n"
-"  --wiring derived: the kernel's fabric (derived coordinates, ring and\n"
-"                       extra-ring cables by port: net/dpillar/topo_s2.c)\n"
-"commands:\n"
-"  paths [--d D]        every ordered switch pair: BFS, 1-hop greedy, 2-hop\n"
-"                       greedy (paper's wording), 2-hop-sim (the authors'\n"
-"                       simulator: only via MCD-reducing neighbours)\n"
-"  ft --fail-links F [--rule R]  routing success with a fraction F of\n"
-"                       failed links, without and with shortcut discovery\n"
-"  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
-"  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format;\n"
-"                       plan mode: the kernel plan, as dpctl plan prints it:\n"
-"                       per node its coordinates, per port its peer and\n"
-"                       the peer's port, after --grow the cables removed\n"
-"                       and added);\n"
-"                       --dot: switches and cables as Graphviz DOT\n"
-"  locate --key KEY [--from A|all]  the key's coordinates and home switch\n"
-"                       per space; from A (every switch: all), the path of\n"
-"                       the key's retrieve (greediest routing to the key's\n"
-"                       point until no candidate is closer), as the kernel\n"
-"                       routes a packet to the key address\n"
-"  pairs [--fail A,A-B..]  every ordered pair of live switches with those\n"
-"                       switches and cables failed: delivered or dropped\n"
-"                       (stuck), hops and path, as the kernel routes\n"
-"                       (--multipath: the outcome over every flow hash,\n"
-"                       delivered, dropped or mixed)\n"
-"  route --from A --to B [--hash H] [--fail A,A-B..] [--dot]  one flow's\n"
-"                       path (switch ids from 0) around those failures;\n"
-"                       --dot: drawn on the network, failures dashed;\n"
-"                       H != 0: the first hop hashed over the neighbours\n"
-"                       that reduce the MCD (the paper's Algorithm 2)\n"
-"  compare [--fail-links F]  plan mode: every ordered pair through the\n"
-"                       kernel's routing core (dp_walk on the plan's table)\n"
-"                       and through this simulator's greedy, each rule and\n"
-"                       (multipath) 2hop with 3 flow hashes (Algorithm 2):\n"
-"                       the paths must be equal (exit 1 otherwise)\n"
-"  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
-"  (server-to-server hops are switch hops + 2)\n";
 
-int s2_main(const char *cmd, int argc, char **argv)
+/* The simulator's rule named @name, or -1. */
+int s2_rule_parse(const char *name)
 {
-	static const struct option lo[] = {
-		{ "topo", required_argument, NULL, 't' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "switches", required_argument, NULL, 'N' },
-		{ "ports", required_argument, NULL, 'P' },
-		{ "servers", required_argument, NULL, 'S' },
-		{ "spaces", required_argument, NULL, 'L' },
-		{ "coords", required_argument, NULL, 'c' },
-		{ "wiring", required_argument, NULL, 'w' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "d", required_argument, NULL, 'd' },
-		{ "rule", required_argument, NULL, 'r' },
-		{ "fail-links", required_argument, NULL, 'F' },
-		{ "keys", required_argument, NULL, 'K' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "grow", required_argument, NULL, 'g' },
-		{ "from", required_argument, NULL, 'A' },
-		{ "to", required_argument, NULL, 'B' },
-		{ "hash", required_argument, NULL, 'H' },
-		{ "fail", required_argument, NULL, 'X' },
-		{ "multipath", no_argument, NULL, 'M' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "dot", no_argument, NULL, 'D' },
-		{ "nodes", required_argument, NULL, 'N' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "plan", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct s2opts o = { .coords = "balanced", .ports = 10, .servers = 2,
-			    .rule = DP_S2_RULE_2HOP_PAPER, .keys = 100000,
-			    .seed = 1 };
-	struct dp_s2gen pg = { 0 }, before = { 0 };
-	struct s2net g = { 0 };
-	bool have_plan = false;
-	const char *key = NULL, *fail = NULL;
-	bool multipath = false, from_all = false;
-	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
-	int c, rc;
+	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++)
+		if (!strcmp(name, rule_names[r]))
+			return (int)r;
+	return -1;
+}
 
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
-	    !strcmp(cmd, "--help")) {
-		fputs(s2_usage, stdout);
-		return 0;
+int s2_paths(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_paths(&r->g, o);
+}
+
+int s2_ft(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_ft(&r->g, o);
+}
+
+int s2_pairs(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_pairs(&r->g, o, o->fail, o->multipath);
+}
+
+int s2_route(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_route(&r->g, o, o->from, o->to, o->hash, o->fail);
+}
+
+int s2_keys(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_keys(&r->g, o);
+}
+
+/*
+ * plan: a kernel plan as dpctl prints it (plan mode), else the graph in
+ * the authors' .Topo format (after --grow: grown, as section 3.3 adds
+ * switches) or as DOT.
+ */
+int s2_plan(struct s2run *r, const struct s2opts *o)
+{
+	struct s2net *g = &r->g;
+	u32 rem = 0, add = 0;
+	struct dp_s2gen p;
+	int rc = 0;
+
+	if (r->have_plan && !o->dot) {
+		rc = dp_s2plan_print(stdout, &r->pg, r->before.x ? &r->before :
+				     NULL, o->csv ? DP_PLAN_CSV : o->json ?
+				     DP_PLAN_JSON : DP_PLAN_TEXT) ? 1 : 0;
+	} else if (o->grow && !r->have_plan) {
+		if (gen_from_net(&p, g, o->grow, o->ports - o->servers))
+			return 1;
+		rnd_seed(o->seed ^ DP_S2PLAN_GROW_SALT);
+		dp_s2gen_grow(&p, &rng, o->grow, &rem, &add);
+		net_free(g);
+		net_from_gen(g, &p, o->servers);
+		dp_s2gen_free(&p);
+		fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
+			o->grow, rem, add);
 	}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 't': break;
-		case 'f': o.file = optarg; break;
-		case 'N': o.switches = strtoul(optarg, NULL, 0); break;
-		case 'P': o.ports = strtoul(optarg, NULL, 0); break;
-		case 'S': o.servers = strtoul(optarg, NULL, 0); break;
-		case 'L': o.spaces = strtoul(optarg, NULL, 0); break;
-		case 'c': o.coords = optarg; break;
-		case 'w':
-			if (strcmp(optarg, "derived") && strcmp(optarg, "random")) {
-				fprintf(stderr, "dpsim: unknown wiring '%s'\n",
-					optarg);
-				return 2;
-			}
-			o.wiring_derived = !strcmp(optarg, "derived");
-			break;
-		case 's': o.seed = strtoul(optarg, NULL, 0); break;
-		case 'd': o.d = strtoul(optarg, NULL, 0); break;
-		case 'F': o.fail_links = atof(optarg); break;
-		case 'K': o.keys = strtoul(optarg, NULL, 0); break;
-		case 'k': key = optarg; break;
-		case 'g': growm = strtoul(optarg, NULL, 0); break;
-		case 'A':
-			from_all = !strcmp(optarg, "all");
-			from = strtoul(optarg, NULL, 0);
-			break;
-		case 'B': to = strtoul(optarg, NULL, 0); break;
-		case 'H': hash = strtoul(optarg, NULL, 0); break;
-		case 'X': fail = optarg; break;
-		case 'M': multipath = true; break;
-		case 'j': o.json = true; break;
-		case 'C': o.csv = true; break;
-		case 'p': o.plan_file = optarg; break;
-		case 'm':
-			if (strcmp(optarg, "plan")) {
-				fprintf(stderr, "dpsim: --mode takes plan (derived: --wiring derived)\n");
-				return 2;
-			}
-			o.plan_mode = true;
-			break;
-		case 'D': o.dot = true; break;
-		case 'r':
-			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
-				if (!strcmp(optarg, rule_names[o.rule]))
-					break;
-			if (o.rule == DP_S2_RULE_COUNT) {
-				fprintf(stderr, "dpsim: unknown rule '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			fputs(s2_usage, stdout);
-			return 0;
-		default:
-			fputs(s2_usage, stderr);
-			return 2;
-		}
-	}
-	if (strcmp(o.coords, "balanced") && strcmp(o.coords, "random") &&
-	    strcmp(o.coords, "derived")) {
-		fprintf(stderr, "dpsim: unknown coords '%s'\n", o.coords);
-		return 2;
-	}
-	if (o.plan_file || o.plan_mode) {
-		rc = plan_net(&g, &pg, &before, &o, growm);
+	if (o->dot)
+		print_dot(g, NULL, 0, NULL);
+	else if (!r->have_plan)
+		print_plan(g);
+	return rc;
+}
+
+int s2_compare(struct s2run *r, const struct s2opts *o)
+{
+	if (r->have_plan)
+		return cmd_compare(&r->g, &r->pg, o);
+	fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n");
+	return 2;
+}
+
+/* locate --key K: the key's homes; --from: its retrieve path from there. */
+int s2_locate(struct s2run *r, const struct s2opts *o)
+{
+	struct s2net *g = &r->g;
+	u32 x[DP_S2_SPACES_MAX];
+
+	if (!o->key)
+		return usage(stderr, FE_S2, EXIT_USAGE);
+	dp_s2_key_coords((const u8 *)o->key, strlen(o->key), g->L, x);
+	for (u32 sp = 0; sp < g->L; sp++)
+		printf("space %u coord %u home %u\n", sp, x[sp],
+		       home(g, x, sp));
+	return o->from_all || o->from != 0xffffffffU ?
+	       key_from(g, o, x, o->from_all ? 0xffffffffU : o->from) : 0;
+}
+
+int s2_run(s2_cmd_fn *fn, const struct s2opts *o)
+{
+	struct s2run r = { 0 };
+	int rc;
+
+	if (o->plan_file || o->plan_mode) {
+		rc = plan_net(&r.g, &r.pg, &r.before, o, o->grow);
 		if (rc)
 			return rc;
-		have_plan = true;
-	} else if (o.file ? load_topo(&g, o.file) : gen_net(&g, &o)) {
-		return o.file ? 1 : 2;
+		r.have_plan = true;
+	} else if (o->file ? load_topo(&r.g, o->file) : gen_net(&r.g, o)) {
+		return o->file ? 1 : 2;
 	}
-	if (!strcmp(cmd, "paths")) {
-		rc = cmd_paths(&g, &o);
-	} else if (!strcmp(cmd, "ft")) {
-		rc = cmd_ft(&g, &o);
-	} else if (!strcmp(cmd, "pairs")) {
-		rc = cmd_pairs(&g, &o, fail, multipath);
-	} else if (!strcmp(cmd, "route")) {
-		rc = cmd_route(&g, &o, from, to, hash, fail);
-	} else if (!strcmp(cmd, "keys")) {
-		rc = cmd_keys(&g, &o);
-	} else if (!strcmp(cmd, "plan")) {
-		u32 rem = 0, add = 0;
-
-		rc = 0;
-		if (have_plan && !o.dot) {
-			rc = dp_s2plan_print(stdout, &pg, before.x ? &before : NULL,
-					     o.csv ? DP_PLAN_CSV : o.json ?
-					     DP_PLAN_JSON : DP_PLAN_TEXT) ? 1 : 0;
-		} else if (growm && !have_plan) {
-			struct dp_s2gen p;
-
-			if (gen_from_net(&p, &g, growm, o.ports - o.servers)) {
-				net_free(&g);
-				return 1;
-			}
-			rnd_seed(o.seed ^ DP_S2PLAN_GROW_SALT);
-			dp_s2gen_grow(&p, &rng, growm, &rem, &add);
-			net_free(&g);
-			net_from_gen(&g, &p, o.servers);
-			dp_s2gen_free(&p);
-			fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
-				growm, rem, add);
-		}
-		if (o.dot)
-			print_dot(&g, NULL, 0, NULL);
-		else if (!have_plan)
-			print_plan(&g);
-	} else if (!strcmp(cmd, "compare")) {
-		rc = have_plan ? cmd_compare(&g, &pg, &o) :
-		     (fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n"), 2);
-	} else if (!strcmp(cmd, "locate") && key) {
-		u32 x[DP_S2_SPACES_MAX];
-
-		dp_s2_key_coords((const u8 *)key, strlen(key), g.L, x);
-		for (u32 sp = 0; sp < g.L; sp++)
-			printf("space %u coord %u home %u\n", sp, x[sp],
-			       home(&g, x, sp));
-		rc = from_all || from != 0xffffffffU ?
-		     key_from(&g, &o, x, from_all ? 0xffffffffU : from) : 0;
-	} else {
-		fputs(s2_usage, stderr);
-		rc = 2;
-	}
-	net_free(&g);
-	dp_s2gen_free(&pg);
-	dp_s2gen_free(&before);
+	rc = fn ? fn(&r, o) : usage(stderr, FE_S2, EXIT_USAGE);
+	net_free(&r.g);
+	dp_s2gen_free(&r.pg);
+	dp_s2gen_free(&r.before);
 	return rc;
 }
