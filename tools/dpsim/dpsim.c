@@ -184,208 +184,267 @@ static u32 pair_hash(u32 s, u32 d)
 	return (u32)(s * 2654435761U) ^ d;
 }
 
+/* What paths measures: the mode's walks, then (--shortest) BFS's. */
+struct paths_res {
+	u64 hist[HIST_MAX], sum, sq, pairs, bad;
+	u32 maxh, bound;
+	bool all;
+	/* --shortest: BFS from the sources, and the mode from them */
+	u64 ssum, ssq, scount, msum, mbad, hops_seen, csum;
+	double pcount;
+	u32 smax, nsrc;
+};
+
+/*
+ * Every pair (all) or res->pairs random ones, routed failure-free by the
+ * mode: the hop histogram, and the pairs not delivered within the bound.
+ */
+static void paths_walk(const struct dp_topo *t, const struct opts *o,
+		       struct rng *r, struct paths_res *res)
+{
+	struct dp_walk w = { 0 };
+	u32 s, d, h;
+	u64 i;
+
+	for (i = 0; i < res->pairs; i++) {
+		if (res->all) {
+			s = (u32)(i / (t->nodes - 1));
+			d = (u32)(i % (t->nodes - 1));
+		} else {
+			s = rng_below(r, t->nodes);
+			d = rng_below(r, t->nodes - 1);
+		}
+		if (d >= s)
+			d++;
+		dp_walk(t, s, d, o->sel, pair_hash(s, d), NULL,
+			4 * res->bound, &w);
+		if (!w.delivered || w.bad_hop || w.hops > res->bound)
+			res->bad++;
+		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
+		res->hist[h]++;
+		res->sum += w.hops;
+		res->sq += (u64)w.hops * w.hops;
+		if (w.hops > res->maxh)
+			res->maxh = w.hops;
+	}
+}
+
+/*
+ * The routing mode from @src to every destination, each as long as BFS
+ * says?  And how many equal-cost next hops it had on the way (every 64th
+ * destination).
+ */
+static void paths_mode_from(const struct dp_topo *t, const struct opts *o,
+			    const struct bfs *b, u32 src, struct dp_walk *mw,
+			    struct paths_res *res)
+{
+	struct dp_route_state st;
+	u32 d, j, ch[64];
+
+	for (d = 0; d < t->nodes; d++) {
+		if (d == src)
+			continue;
+		dp_walk(t, src, d, o->sel, pair_hash(src, d), NULL, t->max_hops,
+			mw);
+		res->msum += mw->hops;
+		if (!mw->delivered || mw->hops != b->dist[d])
+			res->mbad++;
+		if (d % 64)
+			continue;
+		for (j = 0; j + 1 < mw->path_len; j++) {
+			dp_route_init(t, src, d, o->sel, pair_hash(src, d), &st);
+			res->csum += dp_route_choices(t, mw->path[j], &st, NULL,
+						      ch, 64);
+			res->hops_seen++;
+		}
+	}
+}
+
+/* Shortest paths from @src to each server, counted along BFS's layers. */
+static void paths_count(const struct dp_topo *t, const struct bfs *b,
+			u32 src, double *npaths, struct paths_res *res)
+{
+	struct dp_port_info pi;
+	u32 q, p, j, nb, d;
+
+	memset(npaths, 0, (size_t)t->nodes * sizeof(double));
+	npaths[src] = 1;
+	/* the queue holds every server, by distance */
+	for (q = 0; q < t->nodes; q++) {
+		u32 v = b->queue[q];
+
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, v, p, &pi);
+			for (j = 0; j < pi.nneigh; j++) {
+				nb = dp_port_neigh(t, v, p, j);
+				if (nb < t->nodes &&
+				    b->dist[nb] == b->dist[v] + 1)
+					npaths[nb] += npaths[v];
+			}
+		}
+	}
+	for (d = 0; d < t->nodes; d++)
+		if (d != src)
+			res->pcount += npaths[d];
+}
+
+/* --shortest: BFS from the sources (every one when there are few). */
+static int paths_shortest(const struct dp_topo *t, const struct opts *o,
+			  struct rng *r, struct paths_res *res)
+{
+	struct dp_walk mw = { 0 };
+	double *npaths = NULL;
+	u64 one, onesq;
+	struct bfs b;
+	u32 src, mx;
+
+	if (bfs_alloc(t, &b)) {
+		bfs_free(&b);
+		fprintf(stderr, "dpsim: out of memory for BFS\n");
+		return 1;
+	}
+	/* paths per pair, by counting along the BFS layers */
+	if (t->nodes <= DP_GROW_MAX_NODES / 8)
+		npaths = malloc((size_t)t->nodes * sizeof(double));
+	mw.path = calloc(t->max_hops + 1, sizeof(u32));
+	mw.path_max = t->max_hops + 1;
+	/* every source once when there are no more of them */
+	for (res->nsrc = 0; res->nsrc < o->sources && res->nsrc < t->nodes;
+	     res->nsrc++) {
+		src = o->sources >= t->nodes ? res->nsrc :
+		      rng_below(r, t->nodes);
+		bfs_run(t, &b, src, &one, &onesq, &mx);
+		res->ssum += one;
+		res->ssq += onesq;
+		res->scount += t->nodes - 1;
+		if (mx > res->smax)
+			res->smax = mx;
+		paths_mode_from(t, o, &b, src, &mw, res);
+		if (npaths)
+			paths_count(t, &b, src, npaths, res);
+	}
+	free(mw.path);
+	free(npaths);
+	bfs_free(&b);
+	return 0;
+}
+
+static void paths_json(const struct dp_topo *t, const struct opts *o,
+		       const struct paths_res *res)
+{
+	u64 pairs = res->pairs;
+	u32 h;
+
+	json_fabric_begin(t);
+	json_uint("pairs", pairs);
+	json_bool("all_pairs", res->all);
+	json_str("dir", dp_sel_name(t, o->sel));
+	json_double("avg_hops", pairs ? (double)res->sum / pairs : 0.0, 4);
+	json_uint("max_hops", res->maxh);
+	json_uint("bound", res->bound);
+	json_uint("failures", res->bad);
+	json_open_arr("histogram");
+	for (h = 0; h <= res->maxh; h++)
+		json_uint(NULL, res->hist[h]);
+	json_close_arr();
+	if (o->shortest) {
+		json_uint("shortest_sources", res->nsrc);
+		json_double("shortest_avg", (double)res->ssum / res->scount, 4);
+		json_uint("shortest_max", res->smax);
+		json_double("shortest_stdev",
+			    stdev(res->ssum, res->ssq, res->scount), 4);
+		json_double("mode_from_sources_avg",
+			    (double)res->msum / res->scount, 4);
+		json_uint("mode_not_shortest", res->mbad);
+		json_double("choices_per_hop", res->hops_seen ?
+			    (double)res->csum / res->hops_seen : 0, 3);
+		json_double("shortest_paths_per_pair",
+			    res->pcount / res->scount, 3);
+	}
+	json_double("stdev_hops", stdev(res->sum, res->sq, pairs), 4);
+	json_close_obj();
+	json_end();
+}
+
+static void paths_text(const struct dp_topo *t, const struct opts *o,
+		       const struct paths_res *res)
+{
+	u64 pairs = res->pairs;
+	u32 h;
+
+	printf("%s: %u servers, %u switches\n", describe(t), t->nodes,
+	       t->switches);
+	printf("routing (mode %s) over %llu %s pairs\n",
+	       dp_sel_name(t, o->sel), (unsigned long long)pairs,
+	       res->all ? "(all)" : "random");
+	printf("  avg hops %.4f, max hops %u, bound %s = %u"
+	       " (avg is %.1f%% below the bound)\n",
+	       pairs ? (double)res->sum / pairs : 0.0, res->maxh,
+	       t->kind == DP_TOPO_DPILLAR ? "k+floor(k/2)" : "failure-free",
+	       res->bound, pairs ? 100.0 * (1.0 - (double)res->sum / pairs /
+					    res->bound) : 0.0);
+	printf("  histogram (hops: pairs)\n");
+	for (h = 0; h <= res->maxh; h++)
+		printf("    %2u: %llu (%.2f%%)\n", h,
+		       (unsigned long long)res->hist[h],
+		       100.0 * res->hist[h] / pairs);
+	if (o->shortest) {
+		printf("shortest paths (BFS from %u sources): avg %.4f,"
+		       " max %u, stdev %.4f\n", res->nsrc,
+		       (double)res->ssum / res->scount, res->smax,
+		       stdev(res->ssum, res->ssq, res->scount));
+		printf("mode %s from those sources to every server: "
+		       "avg %.4f, %llu paths not shortest\n",
+		       dp_sel_name(t, o->sel), (double)res->msum / res->scount,
+		       (unsigned long long)res->mbad);
+		printf("  equal-cost next hops per hop %.3f (every 64th"
+		       " destination); shortest paths per pair %.3f"
+		       "\n", res->hops_seen ?
+		       (double)res->csum / res->hops_seen : 0,
+		       res->pcount / res->scount);
+	}
+	if (t->kind != DP_TOPO_DPILLAR)
+		printf("  stdev hops %.4f\n", stdev(res->sum, res->sq, pairs));
+	if (res->bad)
+		printf("FAILURES: %llu pairs not delivered within the "
+		       "bound\n", (unsigned long long)res->bad);
+}
+
 static int cmd_paths(struct opts *o)
 {
-	struct dp_topo t;
-	struct dp_walk w = { 0 };
+	struct paths_res *res;
 	struct rng r = { o->seed };
-	u64 hist[HIST_MAX] = { 0 }, sum = 0, sq = 0, pairs, i, bad = 0;
-	u32 maxh = 0, s, d, bound, h;
-	bool all;
+	struct dp_topo t;
 	int err;
 
 	err = need_topo(o, &t);
 	if (err)
 		return err;
-	bound = t.ff_hops;
-	all = o->pairs_set ? o->pairs == 0 :
-	      (u64)t.nodes * (t.nodes - 1) <= ALL_PAIRS_MAX;
-	if (all && (u64)t.nodes * (t.nodes - 1) > ALL_PAIRS_MAX * 100) {
+	res = calloc(1, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		return 1;
+	}
+	res->bound = t.ff_hops;
+	res->all = o->pairs_set ? o->pairs == 0 :
+		   (u64)t.nodes * (t.nodes - 1) <= ALL_PAIRS_MAX;
+	if (res->all && (u64)t.nodes * (t.nodes - 1) > ALL_PAIRS_MAX * 100) {
 		fprintf(stderr, "dpsim: too many pairs for all-pairs; use "
 			"--pairs\n");
+		free(res);
 		return EXIT_USAGE;
 	}
-	pairs = all ? (u64)t.nodes * (t.nodes - 1) :
-		o->pairs_set ? o->pairs : 100000;
-	for (i = 0; i < pairs; i++) {
-		if (all) {
-			s = (u32)(i / (t.nodes - 1));
-			d = (u32)(i % (t.nodes - 1));
-			if (d >= s)
-				d++;
-		} else {
-			s = rng_below(&r, t.nodes);
-			d = rng_below(&r, t.nodes - 1);
-			if (d >= s)
-				d++;
-		}
-		dp_walk(&t, s, d, o->sel, pair_hash(s, d), NULL, 4 * bound,
-			&w);
-		if (!w.delivered || w.bad_hop || w.hops > bound)
-			bad++;
-		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
-		hist[h]++;
-		sum += w.hops;
-		sq += (u64)w.hops * w.hops;
-		if (w.hops > maxh)
-			maxh = w.hops;
-	}
-
-	u64 ssum = 0, ssq = 0, scount = 0, msum = 0, mbad = 0, hops_seen = 0;
-	u64 csum = 0;
-	double pcount = 0;
-	u32 smax = 0, nsrc = 0;
-
-	if (o->shortest) {
-		struct bfs b;
-		double *npaths = NULL;
-		u32 src, q, p, j, nb, ch[64];
-		struct dp_port_info pi;
-		struct dp_walk mw = { 0 };
-
-		if (bfs_alloc(&t, &b)) {
-			bfs_free(&b);
-			fprintf(stderr, "dpsim: out of memory for BFS\n");
-			return 1;
-		}
-		/* paths per pair, by counting along the BFS layers */
-		if (t.nodes <= DP_GROW_MAX_NODES / 8)
-			npaths = malloc((size_t)t.nodes * sizeof(double));
-		mw.path = calloc(t.max_hops + 1, sizeof(u32));
-		mw.path_max = t.max_hops + 1;
-		/* every source once when there are no more of them */
-		for (nsrc = 0; nsrc < o->sources && nsrc < t.nodes; nsrc++) {
-			u64 one, onesq;
-			u32 mx;
-
-			src = o->sources >= t.nodes ? nsrc :
-			      rng_below(&r, t.nodes);
-			bfs_run(&t, &b, src, &one, &onesq, &mx);
-			ssum += one;
-			ssq += onesq;
-			scount += t.nodes - 1;
-			if (mx > smax)
-				smax = mx;
-			/*
-			 * The routing mode from this source to every
-			 * destination, each as long as BFS says?  And how
-			 * many equal-cost next hops it had on the way.
-			 */
-			for (d = 0; d < t.nodes; d++) {
-				if (d == src)
-					continue;
-				dp_walk(&t, src, d, o->sel, pair_hash(src, d),
-					NULL, t.max_hops, &mw);
-				msum += mw.hops;
-				if (!mw.delivered || mw.hops != b.dist[d])
-					mbad++;
-				if (d % 64)
-					continue;
-				for (j = 0; j + 1 < mw.path_len; j++) {
-					struct dp_route_state st;
-
-					dp_route_init(&t, src, d, o->sel,
-						      pair_hash(src, d), &st);
-					csum += dp_route_choices(&t, mw.path[j],
-								 &st, NULL, ch,
-								 64);
-					hops_seen++;
-				}
-			}
-			if (!npaths)
-				continue;
-			memset(npaths, 0, (size_t)t.nodes * sizeof(double));
-			npaths[src] = 1;
-			/* the queue holds every server, by distance */
-			for (q = 0; q < t.nodes; q++) {
-				u32 v = b.queue[q];
-
-				for (p = 0; p < t.nports; p++) {
-					dp_port_info(&t, v, p, &pi);
-					for (j = 0; j < pi.nneigh; j++) {
-						nb = dp_port_neigh(&t, v, p, j);
-						if (nb < t.nodes &&
-						    b.dist[nb] == b.dist[v] + 1)
-							npaths[nb] += npaths[v];
-					}
-				}
-			}
-			for (d = 0; d < t.nodes; d++)
-				if (d != src)
-					pcount += npaths[d];
-		}
-		free(mw.path);
-		free(npaths);
-		bfs_free(&b);
-	}
-
-	if (o->json) {
-		json_fabric_begin(&t);
-		json_uint("pairs", pairs);
-		json_bool("all_pairs", all);
-		json_str("dir", dp_sel_name(&t, o->sel));
-		json_double("avg_hops", pairs ? (double)sum / pairs : 0.0, 4);
-		json_uint("max_hops", maxh);
-		json_uint("bound", bound);
-		json_uint("failures", bad);
-		json_open_arr("histogram");
-		for (h = 0; h <= maxh; h++)
-			json_uint(NULL, hist[h]);
-		json_close_arr();
-		if (o->shortest) {
-			json_uint("shortest_sources", nsrc);
-			json_double("shortest_avg", (double)ssum / scount, 4);
-			json_uint("shortest_max", smax);
-			json_double("shortest_stdev", stdev(ssum, ssq, scount), 4);
-			json_double("mode_from_sources_avg", (double)msum / scount,
-				    4);
-			json_uint("mode_not_shortest", mbad);
-			json_double("choices_per_hop", hops_seen ?
-				    (double)csum / hops_seen : 0, 3);
-			json_double("shortest_paths_per_pair", pcount / scount, 3);
-		}
-		json_double("stdev_hops", stdev(sum, sq, pairs), 4);
-		json_close_obj();
-		json_end();
-	} else {
-		printf("%s: %u servers, %u switches\n", describe(&t),
-		       t.nodes, t.switches);
-		printf("routing (mode %s) over %llu %s pairs\n",
-		       dp_sel_name(&t, o->sel), (unsigned long long)pairs,
-		       all ? "(all)" : "random");
-		printf("  avg hops %.4f, max hops %u, bound %s = %u"
-		       " (avg is %.1f%% below the bound)\n",
-		       pairs ? (double)sum / pairs : 0.0, maxh,
-		       t.kind == DP_TOPO_DPILLAR ? "k+floor(k/2)" :
-		       "failure-free", bound,
-		       pairs ? 100.0 * (1.0 - (double)sum / pairs / bound) :
-		       0.0);
-		printf("  histogram (hops: pairs)\n");
-		for (h = 0; h <= maxh; h++)
-			printf("    %2u: %llu (%.2f%%)\n", h,
-			       (unsigned long long)hist[h],
-			       100.0 * hist[h] / pairs);
-		if (o->shortest) {
-			printf("shortest paths (BFS from %u sources): avg %.4f,"
-			       " max %u, stdev %.4f\n", nsrc,
-			       (double)ssum / scount, smax,
-			       stdev(ssum, ssq, scount));
-			printf("mode %s from those sources to every server: "
-			       "avg %.4f, %llu paths not shortest\n",
-			       dp_sel_name(&t, o->sel), (double)msum / scount,
-			       (unsigned long long)mbad);
-			printf("  equal-cost next hops per hop %.3f (every 64th"
-			       " destination); shortest paths per pair %.3f"
-			       "\n", hops_seen ? (double)csum / hops_seen : 0,
-			       pcount / scount);
-		}
-		if (t.kind != DP_TOPO_DPILLAR)
-			printf("  stdev hops %.4f\n", stdev(sum, sq, pairs));
-		if (bad)
-			printf("FAILURES: %llu pairs not delivered within the "
-			       "bound\n", (unsigned long long)bad);
-	}
-	return bad ? 1 : 0;
+	res->pairs = res->all ? (u64)t.nodes * (t.nodes - 1) :
+		     o->pairs_set ? o->pairs : 100000;
+	paths_walk(&t, o, &r, res);
+	err = o->shortest ? paths_shortest(&t, o, &r, res) : 0;
+	if (!err && o->json)
+		paths_json(&t, o, res);
+	else if (!err)
+		paths_text(&t, o, res);
+	err = err ? err : res->bad ? 1 : 0;
+	free(res);
+	return err;
 }
 
 /* ---- ft ---- */
