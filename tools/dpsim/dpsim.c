@@ -823,6 +823,181 @@ static int ft_run(const struct dp_topo *t, const struct dp_fail_set *fs,
 	return 0;
 }
 
+/*
+ * The failures of ft: the servers --populate leaves out, then --failed
+ * random servers and --fail-links links.  0 or an exit status.
+ */
+static int ft_failures(const struct dp_topo *t, struct dp_fail_set *fs,
+		       const struct opts *o, struct rng *r)
+{
+	int err;
+
+	if (o->populate) {
+		err = populate(t, fs, o, r);
+		if (err) {
+			fprintf(stderr, "dpsim: no growth order here: %s\n",
+				strerror(-err));
+			return 1;
+		}
+		if (fs->nfailed + 2 > t->nodes)
+			return bad_usage("--populate leaves fewer than two "
+					 "servers%s", "");
+	}
+	fs_random(fs, r, fs->nfailed + o->failed, o->fail_links);
+	return 0;
+}
+
+/* ft's averages, from its counts. */
+struct ft_avg {
+	double hops, hops0, stretch, bfs, pct;
+};
+
+static void ft_avg(const struct ft_result *res, struct ft_avg *a)
+{
+	a->hops = res->delivered ? (double)res->sum / res->delivered : 0;
+	a->hops0 = res->delivered ? (double)res->sum0 / res->delivered : 0;
+	a->stretch = res->delivered ? res->stretch / res->delivered : 0;
+	a->bfs = res->delivered_conn ?
+		 (double)res->sumbfs / res->delivered_conn : 0;
+	a->pct = res->connected ?
+		 100.0 * res->delivered_conn / res->connected : 0;
+}
+
+static void disc_json(const struct disc_model *dm,
+		      const struct disc_stats *ds)
+{
+	json_open_obj("discover");
+	json_uint("delivered", dm->delivered);
+	json_uint("miss_ttl", dm->miss_ttl);
+	json_uint("miss_unreached", dm->miss_unreached);
+	json_double("avg_hops", dm->delivered ?
+		    (double)dm->hops / dm->delivered : 0, 4);
+	json_double("avg_bfs_hops", dm->delivered ?
+		    (double)dm->bfs_hops / dm->delivered : 0, 4);
+	json_uint("discoveries", dm->discoveries);
+	json_uint("frames", dm->frames);
+	json_uint("flood_frames", dm->flood_frames);
+	json_uint("reply_frames", dm->reply_frames);
+	json_double("frames_per_failure", ds->per_failure, 1);
+	json_uint("entries", ds->entries);
+	json_double("entries_per_server", ds->mean, 3);
+	json_uint("entries_max", ds->max);
+	json_uint("servers_over_table", ds->over);
+	json_str("counts", dm->full ? "lower bounds" : "exact");
+	json_close_obj();
+}
+
+static void ft_json(const struct dp_topo *t, const struct dp_fail_set *fs,
+		    const struct opts *o, const struct ft_result *res,
+		    const struct disc_stats *ds)
+{
+	struct ft_avg a;
+	u32 j;
+
+	ft_avg(res, &a);
+	json_fabric_begin(t);
+	json_uint("failed", fs->nfailed);
+	json_uint("failed_links", fs->nlinks);
+	json_uint("populate", o->populate);
+	json_str("order", o->order_random ? "random" : "grow");
+	json_uint("pairs", res->pairs);
+	json_str("dir", dp_sel_name(t, o->sel));
+	json_str("mode", dp_sel_name(t, o->sel));
+	json_uint("ttl", o->ttl);
+	json_uint("delivered", res->delivered);
+	json_uint("dropped", res->dropped);
+	json_uint("looped", res->looped);
+	json_uint("bad_hops", res->bad);
+	json_double("avg_hops", a.hops, 4);
+	json_uint("max_hops", res->maxh);
+	json_double("avg_sroute_hops", a.hops0, 4);
+	json_double("avg_stretch", a.stretch, 4);
+	json_uint("bound", t->ff_hops);
+	json_uint("detoured", res->detoured);
+	if (res->bfs) {
+		json_uint("connected", res->connected);
+		json_uint("delivered_connected", res->delivered_conn);
+		json_double("delivered_connected_pct", a.pct, 5);
+		json_double("avg_bfs_hops", a.bfs, 4);
+	}
+	for (j = 0; j < DP_DETOUR_SLOTS; j++)
+		if (dp_detour_name(t, j + 1))
+			json_uint(dp_detour_name(t, j + 1), res->detours[j]);
+	json_open_obj("drops");
+	for (j = 1; j < t->ops->ndrops; j++)
+		json_uint(dp_drop_reason_name(t, j), res->drops[j]);
+	json_close_obj();
+	if (res->dm)
+		disc_json(res->dm, ds);
+	json_close_obj();
+	json_end();
+}
+
+/* ft's text: drops by reason, then detour hops by kind. */
+static void ft_text_counts(const struct dp_topo *t,
+			   const struct ft_result *res, const struct ft_avg *a)
+{
+	bool det;
+	u32 j;
+
+	for (j = 1; j < t->ops->ndrops; j++)
+		if (res->drops[j])
+			printf("    dropped %s: %llu\n",
+			       dp_drop_reason_name(t, j),
+			       (unsigned long long)res->drops[j]);
+	printf("  avg hops %.4f (failure-free %.4f), max hops %u, avg "
+	       "stretch %.4f\n", a->hops, a->hops0, res->maxh, a->stretch);
+	printf("  detoured %llu pairs; detour hops:",
+	       (unsigned long long)res->detoured);
+	for (det = false, j = 0; j < DP_DETOUR_SLOTS; j++) {
+		if (!dp_detour_name(t, j + 1))
+			continue;
+		printf("%s %s %llu", det ? "," : "", dp_detour_name(t, j + 1),
+		       (unsigned long long)res->detours[j]);
+		det = true;
+	}
+	printf("\n");
+}
+
+static void ft_text(const struct dp_topo *t, const struct dp_fail_set *fs,
+		    const struct opts *o, const struct ft_result *res,
+		    const struct disc_stats *ds)
+{
+	struct ft_avg a;
+
+	ft_avg(res, &a);
+	printf("%s: %u servers, %u switches; %u failed servers, %u "
+	       "failed links\n", describe(t), t->nodes, t->switches,
+	       fs->nfailed, fs->nlinks);
+	if (o->populate)
+		printf("partially built: %u%% of the servers, in %s order\n",
+		       o->populate, o->order_random ? "random" : "growth");
+	printf("routing %s (ttl %u) over %llu random live pairs\n",
+	       dp_sel_name(t, o->sel), o->ttl, (unsigned long long)res->pairs);
+	printf("  delivered %llu (%.3f%%), dropped %llu, looped (TTL "
+	       "expired) %llu\n", (unsigned long long)res->delivered,
+	       100.0 * res->delivered / res->pairs,
+	       (unsigned long long)res->dropped,
+	       (unsigned long long)res->looped);
+	if (res->bfs)
+		printf("  connected pairs (BFS) %llu, delivered %llu "
+		       "(%.5f%%), avg hops %.4f vs shortest live path "
+		       "%.4f\n", (unsigned long long)res->connected,
+		       (unsigned long long)res->delivered_conn, a.pct,
+		       res->delivered_conn ? (double)res->sum /
+		       res->delivered : 0, a.bfs);
+	ft_text_counts(t, res, &a);
+	if (res->dm)
+		disc_print(res->dm, ds);
+	if (res->bad)
+		printf("FAILURES: %llu hops to a failed or non-neighbour "
+		       "server\n", (unsigned long long)res->bad);
+	if (res->too_long)
+		printf("FAILURES: %llu paths longer than the topology's "
+		       "bound of %u hops\n", (unsigned long long)res->too_long,
+		       dp_topo_ttl(t));
+}
+
 static int cmd_ft(struct opts *o)
 {
 	struct dp_topo t;
@@ -831,8 +1006,6 @@ static int cmd_ft(struct opts *o)
 	struct ft_result res = { 0 };
 	struct disc_model dm;
 	struct disc_stats ds = { 0 };
-	u32 j, ndrops;
-	bool det;
 	int err;
 
 	err = need_topo(o, &t);
@@ -846,163 +1019,28 @@ static int cmd_ft(struct opts *o)
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
 	}
-	if (o->populate) {
-		err = populate(&t, &fs, o, &r);
-		if (err) {
-			fprintf(stderr, "dpsim: no growth order here: %s\n",
-				strerror(-err));
-			fs_free(&fs);
-			return 1;
-		}
-		if (fs.nfailed + 2 > t.nodes) {
-			fs_free(&fs);
-			return bad_usage("--populate leaves fewer than two "
-					 "servers%s", "");
-		}
-	}
-	fs_random(&fs, &r, fs.nfailed + o->failed, o->fail_links);
-	if (o->discover) {
+	err = ft_failures(&t, &fs, o, &r);
+	if (!err && o->discover) {
 		res.dm = &dm;
-		if (disc_init(&t, &fs, o->ttl, &dm)) {
-			fprintf(stderr, "dpsim: out of memory\n");
-			disc_free(&dm);
-			fs_free(&fs);
-			return 1;
-		}
+		if (disc_init(&t, &fs, o->ttl, &dm))
+			err = -ENOMEM;
 	}
-	if (ft_run(&t, &fs, o, &r, &res)) {
+	if (!err && ft_run(&t, &fs, o, &r, &res))
+		err = -ENOMEM;
+	if (err == -ENOMEM) {
 		fprintf(stderr, "dpsim: out of memory\n");
-		if (res.dm)
-			disc_free(&dm);
-		fs_free(&fs);
-		return 1;
+		err = 1;
 	}
-	if (res.dm)
+	if (!err && res.dm)
 		disc_stats(&t, &fs, &dm, &ds);
-	ndrops = t.ops->ndrops;
-
-	double avg = res.delivered ? (double)res.sum / res.delivered : 0;
-	double avg0 = res.delivered ? (double)res.sum0 / res.delivered : 0;
-	double avgs = res.delivered ? res.stretch / res.delivered : 0;
-	double avgb = res.delivered_conn ?
-		      (double)res.sumbfs / res.delivered_conn : 0;
-	double pct = res.connected ?
-		     100.0 * res.delivered_conn / res.connected : 0;
-
-	if (o->json) {
-		json_fabric_begin(&t);
-		json_uint("failed", fs.nfailed);
-		json_uint("failed_links", fs.nlinks);
-		json_uint("populate", o->populate);
-		json_str("order", o->order_random ? "random" : "grow");
-		json_uint("pairs", res.pairs);
-		json_str("dir", dp_sel_name(&t, o->sel));
-		json_str("mode", dp_sel_name(&t, o->sel));
-		json_uint("ttl", o->ttl);
-		json_uint("delivered", res.delivered);
-		json_uint("dropped", res.dropped);
-		json_uint("looped", res.looped);
-		json_uint("bad_hops", res.bad);
-		json_double("avg_hops", avg, 4);
-		json_uint("max_hops", res.maxh);
-		json_double("avg_sroute_hops", avg0, 4);
-		json_double("avg_stretch", avgs, 4);
-		json_uint("bound", t.ff_hops);
-		json_uint("detoured", res.detoured);
-		if (res.bfs) {
-			json_uint("connected", res.connected);
-			json_uint("delivered_connected", res.delivered_conn);
-			json_double("delivered_connected_pct", pct, 5);
-			json_double("avg_bfs_hops", avgb, 4);
-		}
-		for (j = 0; j < DP_DETOUR_SLOTS; j++)
-			if (dp_detour_name(&t, j + 1))
-				json_uint(dp_detour_name(&t, j + 1),
-					  res.detours[j]);
-		json_open_obj("drops");
-		for (j = 1; j < ndrops; j++)
-			json_uint(dp_drop_reason_name(&t, j), res.drops[j]);
-		json_close_obj();
-		if (res.dm) {
-			json_open_obj("discover");
-			json_uint("delivered", dm.delivered);
-			json_uint("miss_ttl", dm.miss_ttl);
-			json_uint("miss_unreached", dm.miss_unreached);
-			json_double("avg_hops", dm.delivered ?
-				    (double)dm.hops / dm.delivered : 0, 4);
-			json_double("avg_bfs_hops", dm.delivered ?
-				    (double)dm.bfs_hops / dm.delivered : 0, 4);
-			json_uint("discoveries", dm.discoveries);
-			json_uint("frames", dm.frames);
-			json_uint("flood_frames", dm.flood_frames);
-			json_uint("reply_frames", dm.reply_frames);
-			json_double("frames_per_failure", ds.per_failure, 1);
-			json_uint("entries", ds.entries);
-			json_double("entries_per_server", ds.mean, 3);
-			json_uint("entries_max", ds.max);
-			json_uint("servers_over_table", ds.over);
-			json_str("counts", dm.full ? "lower bounds" : "exact");
-			json_close_obj();
-		}
-		json_close_obj();
-		json_end();
-	} else {
-		printf("%s: %u servers, %u switches; %u failed servers, %u "
-		       "failed links\n", describe(&t), t.nodes, t.switches,
-		       fs.nfailed, fs.nlinks);
-		if (o->populate)
-			printf("partially built: %u%% of the servers, in %s "
-			       "order\n", o->populate,
-			       o->order_random ? "random" : "growth");
-		printf("routing %s (ttl %u) over %llu random live pairs\n",
-		       dp_sel_name(&t, o->sel), o->ttl,
-		       (unsigned long long)res.pairs);
-		printf("  delivered %llu (%.3f%%), dropped %llu, looped (TTL "
-		       "expired) %llu\n", (unsigned long long)res.delivered,
-		       100.0 * res.delivered / res.pairs,
-		       (unsigned long long)res.dropped,
-		       (unsigned long long)res.looped);
-		if (res.bfs)
-			printf("  connected pairs (BFS) %llu, delivered %llu "
-			       "(%.5f%%), avg hops %.4f vs shortest live path "
-			       "%.4f\n", (unsigned long long)res.connected,
-			       (unsigned long long)res.delivered_conn, pct,
-			       res.delivered_conn ? (double)res.sum /
-			       res.delivered : 0, avgb);
-		for (j = 1; j < ndrops; j++)
-			if (res.drops[j])
-				printf("    dropped %s: %llu\n",
-				       dp_drop_reason_name(&t, j),
-				       (unsigned long long)res.drops[j]);
-		printf("  avg hops %.4f (failure-free %.4f), max hops %u, avg "
-		       "stretch %.4f\n", avg, avg0, res.maxh, avgs);
-		printf("  detoured %llu pairs; detour hops:",
-		       (unsigned long long)res.detoured);
-		for (det = false, j = 0; j < DP_DETOUR_SLOTS; j++) {
-			if (!dp_detour_name(&t, j + 1))
-				continue;
-			printf("%s %s %llu", det ? "," : "",
-			       dp_detour_name(&t, j + 1),
-			       (unsigned long long)res.detours[j]);
-			det = true;
-		}
-		printf("\n");
-		if (res.dm)
-			disc_print(&dm, &ds);
-		if (res.bad)
-			printf("FAILURES: %llu hops to a failed or non-"
-			       "neighbour server\n",
-			       (unsigned long long)res.bad);
-		if (res.too_long)
-			printf("FAILURES: %llu paths longer than the "
-			       "topology's bound of %u hops\n",
-			       (unsigned long long)res.too_long,
-			       dp_topo_ttl(&t));
-	}
+	if (!err && o->json)
+		ft_json(&t, &fs, o, &res, &ds);
+	else if (!err)
+		ft_text(&t, &fs, o, &res, &ds);
 	if (res.dm)
 		disc_free(&dm);
 	fs_free(&fs);
-	return res.bad || res.too_long ? 1 : 0;
+	return err ? err : res.bad || res.too_long ? 1 : 0;
 }
 
 /* ---- route ---- */
