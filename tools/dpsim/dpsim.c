@@ -1259,116 +1259,142 @@ static void json_hop_ports(const struct dp_topo *t, u32 from, u32 to)
 	json_close_arr();
 }
 
+/* route --json: the walk, each hop's ports, and the header it starts with. */
+static void route_json(const struct dp_topo *t, const struct opts *o,
+		       u32 src, u32 dst, const struct dp_walk *w)
+{
+	char a[DP_ADDR_TEXT_MAX];
+	struct dp_route_state st0;
+	u32 i;
+
+	/* The header a source puts on the flow: crafted-frame tools. */
+	dp_route_init(t, src, dst, o->sel, o->hash, &st0);
+	json_init(false);
+	json_open_obj(NULL);
+	json_bool("delivered", w->delivered);
+	json_uint("hops", w->hops);
+	json_open_arr("path");
+	for (i = 0; i < w->path_len; i++) {
+		dp_addr_format(t, w->path[i], a, sizeof(a));
+		json_str(NULL, a);
+	}
+	json_close_arr();
+	json_open_arr("phases");
+	for (i = 0; i + 1 < w->path_len; i++)
+		json_str(NULL, dp_phase_name(t, w->phase[i]));
+	json_close_arr();
+	/* Each hop's port at both ends: what a cable chain needs. */
+	json_open_arr("ports");
+	for (i = 0; i + 1 < w->path_len; i++)
+		json_hop_ports(t, w->path[i], w->path[i + 1]);
+	json_close_arr();
+	json_str("reason", w->looped ? "ttl_expired" :
+		 dp_drop_reason_name(t, w->reason));
+	json_bool("looped", w->looped);
+	json_bool("bad_hop", w->bad_hop);
+	json_uint("src_id", src);
+	json_uint("dst_id", dst);
+	json_open_obj("header");
+	json_uint("ttl", dp_topo_ttl(t));
+	json_uint("flags", st0.flags);
+	json_uint("rword", st0.word);
+	json_uint("waypoint", st0.waypoint);
+	json_close_obj();
+	json_close_obj();
+	json_end();
+}
+
+static void route_text(const struct dp_topo *t, const struct opts *o,
+		       u32 src, u32 dst, const struct dp_fail_set *fs,
+		       const struct dp_walk *w)
+{
+	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
+	u32 i;
+
+	dp_addr_format(t, src, a, sizeof(a));
+	dp_addr_format(t, dst, b, sizeof(b));
+	printf("%s: route %s -> %s, %u failed servers\n", describe(t), a, b,
+	       fs->nfailed);
+	for (i = 0; i + 1 < w->path_len; i++)
+		dp_hop_print(stdout, t, i + 1, w->path[i], w->path[i + 1],
+			     w->phase[i]);
+	if (w->delivered)
+		printf("delivered in %u hops\n", w->hops);
+	else if (w->looped)
+		printf("NOT delivered: TTL %u expired\n", o->ttl);
+	else if (w->bad_hop)
+		printf("NOT delivered: bad hop (bug)\n");
+	else
+		printf("dropped after %u hops: %s\n", w->hops,
+		       dp_drop_reason_name(t, w->reason));
+}
+
+/*
+ * route's ends and failures: --from, --to, --fail, and neither end
+ * failed.  0 or an exit status (@fs is set up only when 0).
+ */
+static int route_setup(const struct dp_topo *t, const struct opts *o,
+		       u32 *src, u32 *dst, struct dp_fail_set *fs)
+{
+	int err;
+
+	if (!o->from || !o->to)
+		return bad_usage("route needs --from and --to%s", "");
+	err = parse_addr(t, o->from, src);
+	if (!err)
+		err = parse_addr(t, o->to, dst);
+	if (err)
+		return err;
+	if (fs_init(fs, t)) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		return 1;
+	}
+	err = parse_fail(t, fs, o->fail);
+	if (!err && (dp_fail_node(fs, *src) || dp_fail_node(fs, *dst))) {
+		fprintf(stderr, "dpsim: source or destination is failed\n");
+		err = 1;
+	}
+	if (err)
+		fs_free(fs);
+	return err;
+}
+
 static int cmd_route(struct opts *o)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
 	struct dp_walk w = { 0 };
-	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
-	u32 src, dst, i, max;
+	u32 src, dst, max;
 	int err;
 
 	err = need_topo(o, &t);
-	if (err)
-		return err;
-	if (!o->from || !o->to)
-		return bad_usage("route needs --from and --to%s", "");
-	err = parse_addr(&t, o->from, &src);
 	if (!err)
-		err = parse_addr(&t, o->to, &dst);
+		err = route_setup(&t, o, &src, &dst, &fs);
 	if (err)
 		return err;
-	if (fs_init(&fs, &t)) {
-		fprintf(stderr, "dpsim: out of memory\n");
-		return 1;
-	}
-	err = parse_fail(&t, &fs, o->fail);
-	if (err) {
-		fs_free(&fs);
-		return err;
-	}
-	if (dp_fail_node(&fs, src) || dp_fail_node(&fs, dst)) {
-		fprintf(stderr, "dpsim: source or destination is failed\n");
-		fs_free(&fs);
-		return 1;
-	}
 	max = o->ttl + 1;
 	w.path = calloc(max, sizeof(*w.path));
 	w.phase = calloc(max, 1);
 	w.path_max = max;
 	if (o->all_hashes) {
 		err = route_all_hashes(&t, &fs, src, dst, o, &w);
-		free(w.path);
-		free(w.phase);
-		fs_free(&fs);
-		return err;
-	}
-	dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
-	if (o->dot) {
-		/* the fabric, the failures and the path, in one picture */
-		err = dot_size_ok(&t) ?
-		      dp_plan_dot(stdout, &t, w.path, w.path_len, dot_failed,
-				  &fs) : 1;
-	} else if (o->json) {
-		struct dp_route_state st0;
-
-		/* The header a source puts on the flow: crafted-frame tools. */
-		dp_route_init(&t, src, dst, o->sel, o->hash, &st0);
-		json_init(false);
-		json_open_obj(NULL);
-		json_bool("delivered", w.delivered);
-		json_uint("hops", w.hops);
-		json_open_arr("path");
-		for (i = 0; i < w.path_len; i++) {
-			dp_addr_format(&t, w.path[i], a, sizeof(a));
-			json_str(NULL, a);
-		}
-		json_close_arr();
-		json_open_arr("phases");
-		for (i = 0; i + 1 < w.path_len; i++)
-			json_str(NULL, dp_phase_name(&t, w.phase[i]));
-		json_close_arr();
-		/* Each hop's port at both ends: what a cable chain needs. */
-		json_open_arr("ports");
-		for (i = 0; i + 1 < w.path_len; i++)
-			json_hop_ports(&t, w.path[i], w.path[i + 1]);
-		json_close_arr();
-		json_str("reason", w.looped ? "ttl_expired" :
-			 dp_drop_reason_name(&t, w.reason));
-		json_bool("looped", w.looped);
-		json_bool("bad_hop", w.bad_hop);
-		json_uint("src_id", src);
-		json_uint("dst_id", dst);
-		json_open_obj("header");
-		json_uint("ttl", dp_topo_ttl(&t));
-		json_uint("flags", st0.flags);
-		json_uint("rword", st0.word);
-		json_uint("waypoint", st0.waypoint);
-		json_close_obj();
-		json_close_obj();
-		json_end();
 	} else {
-		dp_addr_format(&t, src, a, sizeof(a));
-		dp_addr_format(&t, dst, b, sizeof(b));
-		printf("%s: route %s -> %s, %u failed servers\n",
-		       describe(&t), a, b, fs.nfailed);
-		for (i = 0; i + 1 < w.path_len; i++)
-			dp_hop_print(stdout, &t, i + 1, w.path[i], w.path[i + 1],
-				     w.phase[i]);
-		if (w.delivered)
-			printf("delivered in %u hops\n", w.hops);
-		else if (w.looped)
-			printf("NOT delivered: TTL %u expired\n", o->ttl);
-		else if (w.bad_hop)
-			printf("NOT delivered: bad hop (bug)\n");
-		else
-			printf("dropped after %u hops: %s\n", w.hops,
-			       dp_drop_reason_name(&t, w.reason));
+		dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
+		/* the fabric, the failures and the path, in one picture */
+		if (o->dot && (!dot_size_ok(&t) ||
+			       dp_plan_dot(stdout, &t, w.path, w.path_len,
+					   dot_failed, &fs)))
+			err = 1;
+		else if (o->json && !o->dot)
+			route_json(&t, o, src, dst, &w);
+		else if (!o->dot)
+			route_text(&t, o, src, dst, &fs, &w);
+		err = w.bad_hop || err;
 	}
 	free(w.path);
 	free(w.phase);
 	fs_free(&fs);
-	return w.bad_hop || (o->dot && err) ? 1 : 0;
+	return err;
 }
 
 /* ---- plan ---- */
