@@ -1551,6 +1551,79 @@ struct bench_res {
 	double init, route, view, fail;
 };
 
+/*
+ * Mode @sel: the decisions of bench_cases(), and with 1% failed servers
+ * (@nfail) decisions at the source of live pairs.
+ */
+static void bench_mode(const struct dp_topo *t, struct dp_fail_set *fs,
+		       u32 sel, u32 nfail, const struct opts *o, struct rng *r,
+		       struct bench_case *bc, struct bench_case *bf,
+		       struct bench_res *res)
+{
+	struct dp_view view = { .reachable = bench_reachable, .ctx = fs };
+	u32 i, s, d;
+
+	bench_cases(t, sel, r, bc);
+	res->init = bench_one(t, bc, NULL, 0, sel, o->runs);
+	res->route = bench_one(t, bc, NULL, 1, sel, o->runs);
+	res->view = bench_one(t, bc, &view, 2, sel, o->runs);
+	dp_fail_clear(fs);
+	fs_random(fs, r, nfail, 0);
+	for (i = 0; i < BENCH_N; i++) {
+		s = random_live(fs, r);
+		do {
+			d = random_live(fs, r);
+		} while (d == s);
+		dp_route_init(t, s, d, sel, i, &bf[i].st);
+		bf[i].self = s;
+	}
+	res->fail = bench_one(t, bf, &view, 2, sel, o->runs);
+	dp_fail_clear(fs);
+}
+
+static void bench_json(const struct dp_topo *t, const struct opts *o,
+		       u32 nfail, const struct bench_res *res, u32 nsel)
+{
+	u32 sel;
+
+	json_fabric_begin(t);
+	json_uint("runs", o->runs);
+	json_uint("failed", nfail);
+	json_open_arr("modes");
+	for (sel = 0; sel < nsel; sel++) {
+		json_open_obj(NULL);
+		json_str("mode", dp_sel_name(t, sel));
+		json_double("ns_route_init", res[sel].init, 2);
+		json_double("ns_route", res[sel].route, 2);
+		json_double("ns_route_view", res[sel].view, 2);
+		json_double("ns_route_failures", res[sel].fail, 2);
+		json_close_obj();
+	}
+	json_close_arr();
+	json_close_obj();
+	json_end();
+}
+
+static void bench_text(const struct dp_topo *t, const struct opts *o,
+		       u32 nfail, const struct bench_res *res, u32 nsel)
+{
+	u32 sel;
+
+	printf("%s, %u decisions x 16, median of %u runs:\n", describe(t),
+	       BENCH_N, o->runs);
+	for (sel = 0; sel < nsel; sel++) {
+		printf("  mode %s:\n", dp_sel_name(t, sel));
+		printf("    dp_route_init:                  %6.2f ns\n",
+		       res[sel].init);
+		printf("    dp_route, failure-free:         %6.2f ns\n",
+		       res[sel].route);
+		printf("    dp_route + view, no failures:   %6.2f ns\n",
+		       res[sel].view);
+		printf("    dp_route + view, %u failed (1%%): %6.2f ns "
+		       "(at the source)\n", nfail, res[sel].fail);
+	}
+}
+
 static int cmd_bench(struct opts *o)
 {
 	struct opts oo = *o;
@@ -1558,9 +1631,8 @@ static int cmd_bench(struct opts *o)
 	struct dp_fail_set fs;
 	struct rng r = { o->seed };
 	struct bench_case *bc, *bf;
-	struct dp_view view = { .reachable = bench_reachable, .ctx = &fs };
 	struct bench_res res[2];
-	u32 i, s, d, nfail, sel, nsel;
+	u32 i, nfail, sel, nsel;
 	volatile u32 sink = 0;
 	int err;
 
@@ -1585,63 +1657,18 @@ static int cmd_bench(struct opts *o)
 		(void)sink;
 		printf("%u decisions, mode %s\n", o->decisions,
 		       dp_sel_name(&t, oo.sel));
-		goto out;
-	}
-	/* The default mode and the next (DPillar: shortest, paper). */
-	nsel = dp_sel_count(&t) < 2 ? 1 : 2;
-	nfail = t.nodes / 100;
-	for (sel = 0; sel < nsel; sel++) {
-		bench_cases(&t, sel, &r, bc);
-		res[sel].init = bench_one(&t, bc, NULL, 0, sel, o->runs);
-		res[sel].route = bench_one(&t, bc, NULL, 1, sel, o->runs);
-		res[sel].view = bench_one(&t, bc, &view, 2, sel, o->runs);
-		/* 1% failed servers; decisions at the source of live pairs. */
-		dp_fail_clear(&fs);
-		fs_random(&fs, &r, nfail, 0);
-		for (i = 0; i < BENCH_N; i++) {
-			s = random_live(&fs, &r);
-			do {
-				d = random_live(&fs, &r);
-			} while (d == s);
-			dp_route_init(&t, s, d, sel, i, &bf[i].st);
-			bf[i].self = s;
-		}
-		res[sel].fail = bench_one(&t, bf, &view, 2, sel, o->runs);
-		dp_fail_clear(&fs);
-	}
-	if (o->json) {
-		json_fabric_begin(&t);
-		json_uint("runs", o->runs);
-		json_uint("failed", nfail);
-		json_open_arr("modes");
-		for (sel = 0; sel < nsel; sel++) {
-			json_open_obj(NULL);
-			json_str("mode", dp_sel_name(&t, sel));
-			json_double("ns_route_init", res[sel].init, 2);
-			json_double("ns_route", res[sel].route, 2);
-			json_double("ns_route_view", res[sel].view, 2);
-			json_double("ns_route_failures", res[sel].fail, 2);
-			json_close_obj();
-		}
-		json_close_arr();
-		json_close_obj();
-		json_end();
 	} else {
-		printf("%s, %u decisions x 16, median of %u runs:\n",
-		       describe(&t), BENCH_N, o->runs);
-		for (sel = 0; sel < nsel; sel++) {
-			printf("  mode %s:\n", dp_sel_name(&t, sel));
-			printf("    dp_route_init:                  %6.2f ns\n",
-			       res[sel].init);
-			printf("    dp_route, failure-free:         %6.2f ns\n",
-			       res[sel].route);
-			printf("    dp_route + view, no failures:   %6.2f ns\n",
-			       res[sel].view);
-			printf("    dp_route + view, %u failed (1%%): %6.2f ns "
-			       "(at the source)\n", nfail, res[sel].fail);
-		}
+		/* The default mode and the next (DPillar: shortest, paper). */
+		nsel = dp_sel_count(&t) < 2 ? 1 : 2;
+		nfail = t.nodes / 100;
+		for (sel = 0; sel < nsel; sel++)
+			bench_mode(&t, &fs, sel, nfail, o, &r, bc, bf,
+				   &res[sel]);
+		if (o->json)
+			bench_json(&t, o, nfail, res, nsel);
+		else
+			bench_text(&t, o, nfail, res, nsel);
 	}
-out:
 	fs_free(&fs);
 	free(bc);
 	free(bf);
