@@ -1052,129 +1052,161 @@ static void print_path(const char *who, const u32 *path, u32 len, bool ok)
  * difference (the first one is shown on stderr), or when a node is not
  * cabled to a ring neighbour (ring_missing: a broken plan).
  */
-static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
-		       const struct s2opts *o)
+/* compare's two routers and where they stand. */
+struct cmp_ctx {
+	struct dp_s2_plan pl;	/* the plan, as the core's table */
+	struct dp_topo t;
+	struct dp_fail_set fs;
+	u8 *fnode, *flink;
+	u32 failed;		/* cables failed (--fail-links) */
+	struct dp_walk w;	/* the core's walk */
+	u32 *sp;		/* the simulator's path */
+	bool first, shown;
+};
+
+/*
+ * The core's topology on plan @p, and --fail-links' failures in @g and in
+ * the core's failure set alike.  0, or an exit status.
+ */
+static int cmp_setup(struct cmp_ctx *x, struct s2net *g,
+		     const struct dp_s2gen *p, const struct s2opts *o)
 {
-	struct dp_s2_plan pl = { .nodes = p->n, .spaces = p->spaces,
-				 .ports = p->ports, .coords = p->x,
-				 .peer = p->peer };
 	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
 				     .n = p->ports, .spaces = p->spaces,
 				     .seed = p->seed, .ncoords = p->spaces };
-	u32 *sp = xcalloc(g->n + 1, sizeof(u32)), failed = 0, lens;
-	struct dp_fail_set fs;
 	const char *why = "";
-	struct dp_walk w = { 0 };
-	struct dp_topo t;
-	u8 *fnode, *flink;
-	bool first = true, shown = false;
-	u32 differ_all = 0;
 
+	x->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
+				     .ports = p->ports, .coords = p->x,
+				     .peer = p->peer };
 	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
-	if (dp_topo_init(&t, &tp, &why)) {
+	if (dp_topo_init(&x->t, &tp, &why)) {
 		fprintf(stderr, "dpsim: compare: the core takes no such plan: %s\n",
 			why);
-		free(sp);
 		return 2;
 	}
-	if (dp_s2_plan_attach(&t, &pl)) {
+	if (dp_s2_plan_attach(&x->t, &x->pl)) {
 		fprintf(stderr, "dpsim: compare: the core takes no such table\n");
-		free(sp);
 		return 2;
 	}
-	w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
-	w.path_max = DP_TTL_MAX + 2;
-	fnode = xcalloc(dp_fail_node_bytes(&t), 1);
-	flink = xcalloc(dp_fail_link_bytes(&t), 1);
-	dp_fail_init(&fs, &t, fnode, flink);
+	x->sp = xcalloc(g->n + 1, sizeof(u32));
+	x->w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
+	x->w.path_max = DP_TTL_MAX + 2;
+	x->fnode = xcalloc(dp_fail_node_bytes(&x->t), 1);
+	x->flink = xcalloc(dp_fail_link_bytes(&x->t), 1);
+	dp_fail_init(&x->fs, &x->t, x->fnode, x->flink);
 	if (o->fail_links > 0) {
 		rnd_seed(o->seed ^ 0x51f7);
-		failed = fail_links(g, o->fail_links);
+		x->failed = fail_links(g, o->fail_links);
 		for (u32 v = 0; v < g->n; v++)
 			for (u32 i = 0; i < g->deg[v]; i++)
 				if (g->dead[v * S2_DEG_MAX + i])
-					dp_fail_set_link(&fs, v,
+					dp_fail_set_link(&x->fs, v,
 						g->port[v * S2_DEG_MAX + i]);
 	}
-	out_num(o, &first, "nodes", g->n, 0);
-	out_num(o, &first, "ports", p->ports, 0);
-	out_num(o, &first, "spaces", p->spaces, 0);
-	out_num(o, &first, "failed_links", failed, 0);
-	/* each rule, then "multipath": the 2hop rule with 3 flow hashes */
-	for (u32 c = 0; c <= DP_S2_RULE_COUNT; c++) {
-		static const u32 hashes[] = { 1, 977, 40000 };
-		u32 r = c < DP_S2_RULE_COUNT ? c : DP_S2_RULE_2HOP_PAPER;
-		u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
-		const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] :
-				   "multipath";
-		double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
-		int sel = core_sel(&t, r);
-		u32 differ = 0;
-		char k[64];
+	return 0;
+}
 
-		if (sel < 0) {
-			fprintf(stderr, "dpsim: compare: the core has no rule %s\n",
-				rule_names[r]);
-			differ_all++;
-			continue;
-		}
-		for (u32 pi = 0; pi < g->n * g->n * nh; pi++) {
-			u32 s = pi / nh / g->n, d = pi / nh % g->n;
-			u32 hash = c < DP_S2_RULE_COUNT ? 0 : hashes[pi % nh];
-			bool ok, same;
+/*
+ * Case @c of compare: rule @c, or (c == DP_S2_RULE_COUNT) "multipath",
+ * the 2hop rule with 3 flow hashes.  Prints its figures; the number of
+ * pairs that differ (a rule the core lacks counts one).
+ */
+static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
+		    const struct s2opts *o)
+{
+	static const u32 hashes[] = { 1, 977, 40000 };
+	u32 r = c < DP_S2_RULE_COUNT ? c : DP_S2_RULE_2HOP_PAPER;
+	u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
+	const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] : "multipath";
+	double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
+	int sel = core_sel(&x->t, r);
+	struct dp_walk *w = &x->w;
+	u32 differ = 0, lens;
+	char k[64];
 
-			if (s == d)
-				continue;
-			pairs++;
-			ok = sim_walk(g, s, d, r, hash, sp, &lens);
-			dp_walk(&t, s, d, (u32)sel, hash,
-				failed ? &fs : NULL, t.max_hops, &w);
-			same = ok == w.delivered && !w.bad_hop &&
-			       !w.looped && lens == w.path_len &&
-			       !memcmp(sp, w.path, lens * sizeof(u32));
-			if (ok) {
-				ds++;
-				hs += lens - 1;
-			}
-			if (w.delivered) {
-				dc++;
-				hc += w.hops;
-			}
-			if (same)
-				continue;
-			differ++;
-			if (shown)
-				continue;
-			shown = true;
-			fprintf(stderr, "dpsim: compare: %u -> %u (%s, hash %u) differs%s%s\n",
-				s, d, name, hash,
-				w.bad_hop ? ": the core took a hop off the plan's cabling" : "",
-				w.looped ? ": the core's TTL expired" : "");
-			print_path("s2sim", sp, lens, ok);
-			print_path("core", w.path, w.path_len,
-				   w.delivered);
-		}
-		differ_all += differ;
-		snprintf(k, sizeof(k), "%s_pairs", name);
-		out_num(o, &first, k, pairs, 0);
-		snprintf(k, sizeof(k), "%s_differ", name);
-		out_num(o, &first, k, differ, 0);
-		snprintf(k, sizeof(k), "%s_core_delivered", name);
-		out_num(o, &first, k, dc, 0);
-		snprintf(k, sizeof(k), "%s_sim_delivered", name);
-		out_num(o, &first, k, ds, 0);
-		snprintf(k, sizeof(k), "%s_core_avg", name);
-		out_num(o, &first, k, dc ? hc / dc : 0, 4);
-		snprintf(k, sizeof(k), "%s_sim_avg", name);
-		out_num(o, &first, k, ds ? hs / ds : 0, 4);
+	if (sel < 0) {
+		fprintf(stderr, "dpsim: compare: the core has no rule %s\n",
+			rule_names[r]);
+		return 1;
 	}
+	for (u32 pi = 0; pi < g->n * g->n * nh; pi++) {
+		u32 s = pi / nh / g->n, d = pi / nh % g->n;
+		u32 hash = c < DP_S2_RULE_COUNT ? 0 : hashes[pi % nh];
+		bool ok, same;
+
+		if (s == d)
+			continue;
+		pairs++;
+		ok = sim_walk(g, s, d, r, hash, x->sp, &lens);
+		dp_walk(&x->t, s, d, (u32)sel, hash, x->failed ? &x->fs : NULL,
+			x->t.max_hops, w);
+		same = ok == w->delivered && !w->bad_hop &&
+		       !w->looped && lens == w->path_len &&
+		       !memcmp(x->sp, w->path, lens * sizeof(u32));
+		if (ok) {
+			ds++;
+			hs += lens - 1;
+		}
+		if (w->delivered) {
+			dc++;
+			hc += w->hops;
+		}
+		if (same)
+			continue;
+		differ++;
+		if (x->shown)
+			continue;
+		x->shown = true;
+		fprintf(stderr, "dpsim: compare: %u -> %u (%s, hash %u) differs%s%s\n",
+			s, d, name, hash,
+			w->bad_hop ? ": the core took a hop off the plan's cabling" : "",
+			w->looped ? ": the core's TTL expired" : "");
+		print_path("s2sim", x->sp, lens, ok);
+		print_path("core", w->path, w->path_len, w->delivered);
+	}
+	snprintf(k, sizeof(k), "%s_pairs", name);
+	out_num(o, &x->first, k, pairs, 0);
+	snprintf(k, sizeof(k), "%s_differ", name);
+	out_num(o, &x->first, k, differ, 0);
+	snprintf(k, sizeof(k), "%s_core_delivered", name);
+	out_num(o, &x->first, k, dc, 0);
+	snprintf(k, sizeof(k), "%s_sim_delivered", name);
+	out_num(o, &x->first, k, ds, 0);
+	snprintf(k, sizeof(k), "%s_core_avg", name);
+	out_num(o, &x->first, k, dc ? hc / dc : 0, 4);
+	snprintf(k, sizeof(k), "%s_sim_avg", name);
+	out_num(o, &x->first, k, ds ? hs / ds : 0, 4);
+	return differ;
+}
+
+static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
+		       const struct s2opts *o)
+{
+	struct cmp_ctx x = { .first = true };
+	u32 differ_all = 0;
+	int rc;
+
+	rc = cmp_setup(&x, g, p, o);
+	if (rc) {
+		free(x.sp);
+		free(x.w.path);
+		return rc;
+	}
+	out_num(o, &x.first, "nodes", g->n, 0);
+	out_num(o, &x.first, "ports", p->ports, 0);
+	out_num(o, &x.first, "spaces", p->spaces, 0);
+	out_num(o, &x.first, "failed_links", x.failed, 0);
+	/* each rule, then "multipath": the 2hop rule with 3 flow hashes */
+	for (u32 c = 0; c <= DP_S2_RULE_COUNT; c++)
+		differ_all += cmp_case(&x, g, c, o);
 	/* every node cabled to its ring neighbours (greedy's guarantee) */
-	out_num(o, &first, "ring_missing", dp_s2gen_ring_missing(p), 0);
-	out_end(o, first);
-	free(sp);
-	free(w.path);
-	free(fnode);
-	free(flink);
+	out_num(o, &x.first, "ring_missing", dp_s2gen_ring_missing(p), 0);
+	out_end(o, x.first);
+	free(x.sp);
+	free(x.w.path);
+	free(x.fnode);
+	free(x.flink);
 	return differ_all || dp_s2gen_ring_missing(p) ? 1 : 0;
 }
 
