@@ -10,6 +10,11 @@
  * dpillar); only the selector names (--dir/--sel) and the address syntax
  * depend on the topology.
  *
+ * One front end: the options of every command and topology are one table
+ * (opts.c), and main() dispatches through one command table (cmds[]
+ * below) to a command's core form (here, over dp_walk()) or, with
+ * --topo s2, to its form on S2's graph (s2sim.c).
+ *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
 #include <math.h>
