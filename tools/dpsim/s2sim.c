@@ -798,72 +798,206 @@ bad:
 	return 2;
 }
 
+/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
+static int core_sel(const struct dp_topo *t, u32 r)
+{
+	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
+		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
+			return i;
+	return -1;
+}
+
 /*
- * One flow's path, hop by hop (the first hop hashed as Algorithm 2), with
- * the switches and cables of --fail @spec failed: the live neighbours
- * (Hellos) route around them, as the kernel does.
+ * The simulator's own greedy walk from @s to @t over @d spaces, at most
+ * @cap hops, the first hop hashed (@hash != 0, Algorithm 2): its path
+ * (room for @cap + 1), delivered?
  */
-static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
-		     u32 to, u32 hash, const char *spec)
+static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 d, u32 rule,
+		     u32 hash, u32 cap, u32 *path, u32 *len)
 {
 	struct dp_s2_cand c[S2_CAND_MAX];
-	u32 nb1[S2_DEG_MAX], u = from, hops = 0;
-	u32 d = o->d ? o->d : g->L;
+	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
 
-	if (from >= g->n || to >= g->n) {
+	path[0] = s;
+	while (u != t && hops < cap) {
+		u32 n = cands(g, u, 0, c, nb1);
+		int k = -1;
+
+		/* Algorithm 2: the flow's first hop, as route() takes it */
+		if (!hops && hash)
+			k = dp_s2_first_hop(X(g, u), X(g, t), d, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u), X(g, t), d, c, n, rule, NULL);
+		if (k < 0)
+			break;
+		u = nb1[k];
+		path[++hops] = u;
+	}
+	*len = hops + 1;
+	return u == t;
+}
+
+/*
+ * The kernel's routing core on a fabric the kernel builds (plan mode, or
+ * the derived wiring): the shared walker routes on it, with the failures
+ * of the graph.  @on: set up; else the fabric is the simulator's alone.
+ */
+struct s2core {
+	struct dp_s2_plan pl;	/* plan mode: the plan, as the core's table */
+	struct dp_topo t;
+	struct dp_fail_set fs;
+	u8 *fnode, *flink;
+	int sel;		/* --rule as the core's selector */
+	bool on;
+};
+
+/* The core on plan @p (@who: the command, for the complaint). */
+static int s2core_plan(struct s2core *c, const struct dp_s2gen *p,
+		       const char *who)
+{
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
+				     .n = p->ports, .spaces = p->spaces,
+				     .seed = p->seed, .ncoords = p->spaces };
+	const char *why = "";
+
+	c->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
+				     .ports = p->ports, .coords = p->x,
+				     .peer = p->peer };
+	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
+	if (dp_topo_init(&c->t, &tp, &why)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such plan: %s\n",
+			who, why);
+		return 2;
+	}
+	if (dp_s2_plan_attach(&c->t, &c->pl)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such table\n", who);
+		return 2;
+	}
+	c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
+	c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
+	dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
+	c->on = true;
+	return 0;
+}
+
+/* The failed cables of @g, and the switches @down (may be NULL). */
+static void s2core_fail(struct s2core *c, const struct s2net *g,
+			const u8 *down)
+{
+	for (u32 v = 0; c->on && v < g->n; v++) {
+		if (down && down[v])
+			dp_fail_set_node(&c->fs, v);
+		for (u32 i = 0; i < g->deg[v]; i++)
+			if (g->dead[v * S2_DEG_MAX + i])
+				dp_fail_set_link(&c->fs, v,
+						 g->port[v * S2_DEG_MAX + i]);
+	}
+}
+
+static void s2core_free(struct s2core *c)
+{
+	free(c->fnode);
+	free(c->flink);
+}
+
+/*
+ * route's and pairs' router: the core where the kernel has this fabric
+ * (plan mode, the derived wiring) and routes over every space with this
+ * rule, else the simulator's greedy.  0 or an exit status.
+ */
+static int s2core_open(struct s2core *c, const struct s2run *r,
+		       const struct s2opts *o, const char *who)
+{
+	const struct s2net *g = &r->g;
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = g->n,
+				     .n = o->ports - o->servers,
+				     .spaces = g->L, .seed = o->seed };
+	const char *why = "";
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	/* --d below L is the simulator's experiment: the kernel uses all */
+	if (o->d && o->d < g->L)
+		return 0;
+	if (r->have_plan) {
+		err = s2core_plan(c, &r->pg, who);
+	} else if (o->wiring_derived && !o->file) {
+		if (dp_topo_init(&c->t, &tp, &why)) {
+			fprintf(stderr, "dpsim: %s: %s\n", who, why);
+			return 2;
+		}
+		c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
+		c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
+		dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
+		c->on = true;
+	}
+	c->sel = c->on ? core_sel(&c->t, o->rule) : -1;
+	c->on = c->on && c->sel >= 0;
+	return err;
+}
+
+/* One walk of route or pairs (see s2core_open), at most @cap hops. */
+static bool s2_walk(const struct s2core *c, const struct s2net *g,
+		    const struct s2opts *o, u32 s, u32 t, u32 d, u32 hash,
+		    u32 cap, u32 *path, u32 *len)
+{
+	struct dp_walk w = { .path = path, .path_max = cap + 1 };
+
+	if (!c->on)
+		return sim_walk(g, s, t, d, o->rule, hash, cap, path, len);
+	dp_walk(&c->t, s, t, (u32)c->sel, hash, &c->fs, cap, &w);
+	if (w.bad_hop)
+		fprintf(stderr, "dpsim: %u -> %u: the core took a hop off the cabling\n",
+			s, t);
+	*len = w.path_len;
+	return w.delivered;
+}
+
+/*
+ * One flow's path, hop by hop (the first hop hashed as Algorithm 2), with
+ * the switches and cables of --fail failed: the live neighbours (Hellos)
+ * route around them, as the kernel does (through its routing core, where
+ * the fabric is one the kernel builds).
+ */
+static int cmd_route(struct s2run *r, const struct s2opts *o)
+{
+	struct s2net *g = &r->g;
+	u32 d = o->d && o->d < g->L ? o->d : g->L, *path, len;
+	struct s2core c;
+	bool ok;
+	u8 *down;
+	int rc;
+
+	if (o->from >= g->n || o->to >= g->n) {
 		fprintf(stderr, "dpsim: --from/--to must be below %u\n", g->n);
 		return 2;
 	}
-	if (d > g->L)
-		d = g->L;
-	u8 *down = xcalloc(g->n, 1);
-	int rc = parse_fail(g, spec, down);
-
-	if (!rc && (down[from] || down[to])) {
+	down = xcalloc(g->n, 1);
+	rc = parse_fail(g, o->fail, down);
+	if (!rc && (down[o->from] || down[o->to])) {
 		fprintf(stderr, "dpsim: --from/--to is a failed switch\n");
 		rc = 2;
 	}
+	if (!rc)
+		rc = s2core_open(&c, r, o, "route");
 	if (rc) {
 		free(down);
 		return rc;
 	}
-	u32 *path = o->dot ? calloc(g->n + 1, sizeof(*path)) : NULL;
-
-	if (o->dot && !path) {
-		free(down);
-		return 1;
-	}
-	if (path)
-		path[0] = u;
-	else
-		printf("%u", u);
-	while (u != to && hops < g->n) {
-		u32 n = cands(g, u, 0, c, nb1);
-		int k = -1;
-
-		if (!hops && hash)
-			k = dp_s2_first_hop(X(g, u), X(g, to), d, c, n, hash);
-		if (k < 0)
-			k = dp_s2_greedy(X(g, u), X(g, to), d, c, n, o->rule,
-					 NULL);
-		if (k < 0)
-			break;
-		u = nb1[k];
-		if (path)
-			path[hops + 1] = u;
-		else
-			printf(" %u", u);
-		hops++;
-	}
-	if (path) {
-		print_dot(g, path, hops + 1, down);
-		free(path);
+	s2core_fail(&c, g, down);
+	path = xcalloc(g->n + 1, sizeof(*path));
+	ok = s2_walk(&c, g, o, o->from, o->to, d, o->hash, g->n, path, &len);
+	if (o->dot) {
+		print_dot(g, path, len, down);
 	} else {
-		printf("\n%s in %u hops\n", u == to ? "delivered" : "stuck",
-		       hops);
+		for (u32 i = 0; i < len; i++)
+			printf(i ? " %u" : "%u", path[i]);
+		printf("\n%s in %u hops\n", ok ? "delivered" : "stuck", len - 1);
 	}
+	free(path);
+	s2core_free(&c);
 	free(down);
-	return u == to ? 0 : 1;
+	return ok ? 0 : 1;
 }
 
 /*
@@ -950,85 +1084,43 @@ static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
 
 /*
  * Every ordered pair of live switches, as the kernel routes it with the
- * failures @spec ("A" a switch, "A-B" the cable between two; commas
+ * failures of --fail ("A" a switch, "A-B" the cable between two; commas
  * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
  */
-static int cmd_pairs(struct s2net *g, const struct s2opts *o,
-		     const char *spec, bool multipath)
+static int cmd_pairs(struct s2run *r, const struct s2opts *o)
 {
+	struct s2net *g = &r->g;
 	u8 *down = xcalloc(g->n, 1);
-	u32 d = o->d ? o->d : g->L;
+	u32 d = o->d && o->d < g->L ? o->d : g->L;
+	u32 cap = g->n < 255 ? g->n : 255, path[256], len;
+	struct s2core c;
+	bool ok;
 
-	if (parse_fail(g, spec, down)) {
+	if (parse_fail(g, o->fail, down)) {
 		free(down);
 		return 2;
 	}
-	if (d > g->L)
-		d = g->L;
+	if (s2core_open(&c, r, o, "pairs")) {
+		free(down);
+		return 2;
+	}
+	s2core_fail(&c, g, down);
 	for (u32 s = 0; s < g->n; s++) {
 		for (u32 t = 0; t < g->n; t++) {
-			struct dp_s2_cand c[S2_CAND_MAX];
-			u32 nb1[S2_DEG_MAX], path[256], u = s, hops = 0;
-
 			if (s == t || down[s] || down[t])
 				continue;
-			path[0] = s;
-			while (u != t && hops < g->n && hops < 255) {
-				u32 n = cands(g, u, 0, c, nb1);
-				int k = dp_s2_greedy(X(g, u), X(g, t), d, c, n,
-						     o->rule, NULL);
-
-				if (k < 0)
-					break;
-				u = nb1[k];
-				path[++hops] = u;
-			}
+			ok = s2_walk(&c, g, o, s, t, d, 0, cap, path, &len);
 			printf("%u %u %s %u ", s, t,
-			       multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
-			       u == t ? "delivered" : "dropped", hops);
-			for (u32 i = 0; i <= hops; i++)
+			       o->multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
+			       ok ? "delivered" : "dropped", len - 1);
+			for (u32 i = 0; i < len; i++)
 				printf("%s%u", i ? "," : "", path[i]);
 			printf("\n");
 		}
 	}
+	s2core_free(&c);
 	free(down);
 	return 0;
-}
-
-/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
-static int core_sel(const struct dp_topo *t, u32 r)
-{
-	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
-		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
-			return i;
-	return -1;
-}
-
-/* The simulator's own greedy walk from @s to @t: its path, delivered? */
-static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 rule,
-		     u32 hash, u32 *path, u32 *len)
-{
-	struct dp_s2_cand c[S2_CAND_MAX];
-	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
-
-	path[0] = s;
-	while (u != t && hops < g->n) {
-		u32 n = cands(g, u, 0, c, nb1);
-		int k = -1;
-
-		/* Algorithm 2: the flow's first hop, as route() takes it */
-		if (!hops && hash)
-			k = dp_s2_first_hop(X(g, u), X(g, t), g->L, c, n, hash);
-		if (k < 0)
-			k = dp_s2_greedy(X(g, u), X(g, t), g->L, c, n, rule,
-					 NULL);
-		if (k < 0)
-			break;
-		u = nb1[k];
-		path[++hops] = u;
-	}
-	*len = hops + 1;
-	return u == t;
 }
 
 static void print_path(const char *who, const u32 *path, u32 len, bool ok)
@@ -1054,10 +1146,7 @@ static void print_path(const char *who, const u32 *path, u32 len, bool ok)
  */
 /* compare's two routers and where they stand. */
 struct cmp_ctx {
-	struct dp_s2_plan pl;	/* the plan, as the core's table */
-	struct dp_topo t;
-	struct dp_fail_set fs;
-	u8 *fnode, *flink;
+	struct s2core c;	/* the core on the plan */
 	u32 failed;		/* cables failed (--fail-links) */
 	struct dp_walk w;	/* the core's walk */
 	u32 *sp;		/* the simulator's path */
@@ -1071,38 +1160,17 @@ struct cmp_ctx {
 static int cmp_setup(struct cmp_ctx *x, struct s2net *g,
 		     const struct dp_s2gen *p, const struct s2opts *o)
 {
-	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
-				     .n = p->ports, .spaces = p->spaces,
-				     .seed = p->seed, .ncoords = p->spaces };
-	const char *why = "";
+	int rc = s2core_plan(&x->c, p, "compare");
 
-	x->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
-				     .ports = p->ports, .coords = p->x,
-				     .peer = p->peer };
-	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
-	if (dp_topo_init(&x->t, &tp, &why)) {
-		fprintf(stderr, "dpsim: compare: the core takes no such plan: %s\n",
-			why);
-		return 2;
-	}
-	if (dp_s2_plan_attach(&x->t, &x->pl)) {
-		fprintf(stderr, "dpsim: compare: the core takes no such table\n");
-		return 2;
-	}
+	if (rc)
+		return rc;
 	x->sp = xcalloc(g->n + 1, sizeof(u32));
 	x->w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
 	x->w.path_max = DP_TTL_MAX + 2;
-	x->fnode = xcalloc(dp_fail_node_bytes(&x->t), 1);
-	x->flink = xcalloc(dp_fail_link_bytes(&x->t), 1);
-	dp_fail_init(&x->fs, &x->t, x->fnode, x->flink);
 	if (o->fail_links > 0) {
 		rnd_seed(o->seed ^ 0x51f7);
 		x->failed = fail_links(g, o->fail_links);
-		for (u32 v = 0; v < g->n; v++)
-			for (u32 i = 0; i < g->deg[v]; i++)
-				if (g->dead[v * S2_DEG_MAX + i])
-					dp_fail_set_link(&x->fs, v,
-						g->port[v * S2_DEG_MAX + i]);
+		s2core_fail(&x->c, g, NULL);
 	}
 	return 0;
 }
@@ -1120,7 +1188,7 @@ static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
 	u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
 	const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] : "multipath";
 	double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
-	int sel = core_sel(&x->t, r);
+	int sel = core_sel(&x->c.t, r);
 	struct dp_walk *w = &x->w;
 	u32 differ = 0, lens;
 	char k[64];
@@ -1138,9 +1206,9 @@ static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
 		if (s == d)
 			continue;
 		pairs++;
-		ok = sim_walk(g, s, d, r, hash, x->sp, &lens);
-		dp_walk(&x->t, s, d, (u32)sel, hash, x->failed ? &x->fs : NULL,
-			x->t.max_hops, w);
+		ok = sim_walk(g, s, d, g->L, r, hash, g->n, x->sp, &lens);
+		dp_walk(&x->c.t, s, d, (u32)sel, hash,
+			x->failed ? &x->c.fs : NULL, x->c.t.max_hops, w);
 		same = ok == w->delivered && !w->bad_hop &&
 		       !w->looped && lens == w->path_len &&
 		       !memcmp(x->sp, w->path, lens * sizeof(u32));
@@ -1189,8 +1257,7 @@ static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 
 	rc = cmp_setup(&x, g, p, o);
 	if (rc) {
-		free(x.sp);
-		free(x.w.path);
+		s2core_free(&x.c);
 		return rc;
 	}
 	out_num(o, &x.first, "nodes", g->n, 0);
@@ -1205,8 +1272,7 @@ static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 	out_end(o, x.first);
 	free(x.sp);
 	free(x.w.path);
-	free(x.fnode);
-	free(x.flink);
+	s2core_free(&x.c);
 	return differ_all || dp_s2gen_ring_missing(p) ? 1 : 0;
 }
 
@@ -1278,12 +1344,12 @@ int s2_ft(struct s2run *r, const struct s2opts *o)
 
 int s2_pairs(struct s2run *r, const struct s2opts *o)
 {
-	return cmd_pairs(&r->g, o, o->fail, o->multipath);
+	return cmd_pairs(r, o);
 }
 
 int s2_route(struct s2run *r, const struct s2opts *o)
 {
-	return cmd_route(&r->g, o, o->from, o->to, o->hash, o->fail);
+	return cmd_route(r, o);
 }
 
 int s2_keys(struct s2run *r, const struct s2opts *o)
