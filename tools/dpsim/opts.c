@@ -305,6 +305,86 @@ static int core_num(int c, const char *arg, struct opts *o)
 	return 1;
 }
 
+/*
+ * The options that only store: a flag, the argument's text, or (S2) its
+ * number as strtoul or atof read it.  @off: the field in the struct the
+ * front end fills (struct opts, struct s2opts).
+ */
+enum field_kind { F_FLAG, F_TEXT, F_ULONG, F_DOUBLE };
+
+static const struct field_opt {
+	int id;
+	enum field_kind kind;
+	size_t off;
+} core_fields[] = {
+#define CF(id, kind, f) { id, kind, offsetof(struct opts, f) }
+	CF('j', F_FLAG, json),	/* dpctl's spelling of --json */
+	CF(OPT_JSON, F_FLAG, json),
+	CF(OPT_CSV, F_FLAG, csv),
+	CF(OPT_DOT, F_FLAG, dot),
+	CF(OPT_SHORTEST, F_FLAG, shortest),
+	CF(OPT_ALL_HASHES, F_FLAG, all_hashes),
+	CF(OPT_DISCOVER, F_FLAG, discover),
+	CF(OPT_FROM, F_TEXT, from),
+	CF(OPT_TO, F_TEXT, to),
+	CF(OPT_FAIL, F_TEXT, fail),
+	/* checked by need_topo(): the names are the topology's */
+	CF(OPT_DIR, F_TEXT, sel_text),
+	CF(OPT_TOPO, F_TEXT, topo),
+#undef CF
+}, s2_fields[] = {
+	/* S2's numbers: strtoul, as its scripts have always been read */
+#define SF(id, kind, f) { id, kind, offsetof(struct s2opts, f) }
+	SF(OPT_SWITCHES, F_ULONG, switches),
+	SF(OPT_NODES, F_ULONG, switches),
+	SF(OPT_PORTS, F_ULONG, ports),
+	SF(OPT_SERVERS, F_ULONG, servers),
+	SF(OPT_SPACES, F_ULONG, spaces),
+	SF(OPT_SEED, F_ULONG, seed),
+	SF(OPT_D, F_ULONG, d),
+	SF(OPT_KEYS, F_ULONG, keys),
+	SF(OPT_GROW, F_ULONG, grow),
+	SF(OPT_HASH, F_ULONG, hash),
+	SF(OPT_TO, F_ULONG, to),
+	SF(OPT_FAIL_LINKS, F_DOUBLE, fail_links),
+	SF(OPT_FILE, F_TEXT, file),
+	SF(OPT_COORDS, F_TEXT, coords),
+	SF(OPT_KEY, F_TEXT, key),
+	SF(OPT_FAIL, F_TEXT, fail),
+	SF(OPT_PLAN, F_TEXT, plan_file),
+	SF(OPT_MULTIPATH, F_FLAG, multipath),
+	SF(OPT_JSON, F_FLAG, json),
+	SF(OPT_CSV, F_FLAG, csv),
+	SF(OPT_DOT, F_FLAG, dot),
+#undef SF
+};
+
+/* Store option @c of @tab (@n rows) in @base: 0, or 1 when it has none. */
+static int set_field(const struct field_opt *tab, size_t n, int c,
+		     const char *arg, void *base)
+{
+	char *f;
+
+	for (; n; n--, tab++) {
+		if (tab->id != c)
+			continue;
+		f = (char *)base + tab->off;
+		if (tab->kind == F_FLAG)
+			*(bool *)f = true;
+		else if (tab->kind == F_TEXT)
+			*(const char **)f = arg;
+		else if (tab->kind == F_ULONG)
+			*(u32 *)f = strtoul(arg, NULL, 0);
+		else
+			*(double *)f = atof(arg);
+		return 0;
+	}
+	return 1;
+}
+
+#define SET_FIELD(tab, c, arg, base) \
+	set_field(tab, sizeof(tab) / sizeof(tab[0]), c, arg, base)
+
 /* One option of the core front end: 0, -1 (--help) or an exit status. */
 static int core_opt(int c, const char *arg, struct opts *o)
 {
@@ -312,28 +392,11 @@ static int core_opt(int c, const char *arg, struct opts *o)
 
 	if (err != 1)
 		return err;
+	if (!SET_FIELD(core_fields, c, arg, o))
+		return 0;
 	switch (c) {
 	case 'h':
 		return -1;
-	case 'j':	/* dpctl's spelling of --json (one dialect for both) */
-	case OPT_JSON:
-		o->json = true;
-		break;
-	case OPT_CSV:
-		o->csv = true;
-		break;
-	case OPT_DOT:
-		o->dot = true;
-		break;
-	case OPT_SHORTEST:
-		o->shortest = true;
-		break;
-	case OPT_ALL_HASHES:
-		o->all_hashes = true;
-		break;
-	case OPT_DISCOVER:
-		o->discover = true;
-		break;
 	case OPT_ORDER:
 		/* plan --order; ft --order grow|random */
 		o->order = true;
@@ -341,46 +404,11 @@ static int core_opt(int c, const char *arg, struct opts *o)
 			o->order_random = true;
 		else if (strcmp(arg, "grow"))
 			return bad_usage("bad --order '%s' (grow, random)", arg);
-		break;
-	case OPT_FROM:
-		o->from = arg;
-		break;
-	case OPT_TO:
-		o->to = arg;
-		break;
-	case OPT_FAIL:
-		o->fail = arg;
-		break;
-	case OPT_DIR:
-		/* checked by need_topo(): the names are the topology's */
-		o->sel_text = arg;
-		break;
-	case OPT_TOPO:
-		o->topo = arg;
-		break;
+		return 0;
 	default:
 		return EXIT_USAGE;
 	}
-	return 0;
 }
-
-/* S2's numbers: strtoul, as its scripts have always been read. */
-static const struct s2_num {
-	int id;
-	size_t off;
-} s2_nums[] = {
-	{ OPT_SWITCHES, offsetof(struct s2opts, switches) },
-	{ OPT_NODES, offsetof(struct s2opts, switches) },
-	{ OPT_PORTS, offsetof(struct s2opts, ports) },
-	{ OPT_SERVERS, offsetof(struct s2opts, servers) },
-	{ OPT_SPACES, offsetof(struct s2opts, spaces) },
-	{ OPT_SEED, offsetof(struct s2opts, seed) },
-	{ OPT_D, offsetof(struct s2opts, d) },
-	{ OPT_KEYS, offsetof(struct s2opts, keys) },
-	{ OPT_GROW, offsetof(struct s2opts, grow) },
-	{ OPT_HASH, offsetof(struct s2opts, hash) },
-	{ OPT_TO, offsetof(struct s2opts, to) },
-};
 
 /* S2's option names (--mode, --wiring, --rule): 0 or an exit status. */
 static int s2_name_opt(int c, const char *arg, struct s2opts *o)
@@ -417,31 +445,15 @@ static int s2_name_opt(int c, const char *arg, struct s2opts *o)
 /* One option of S2's front end: 0, -1 (--help) or an exit status. */
 static int s2_opt(int c, const char *arg, struct s2opts *o)
 {
-	u32 i;
-
-	for (i = 0; i < sizeof(s2_nums) / sizeof(s2_nums[0]); i++)
-		if (s2_nums[i].id == c) {
-			*(u32 *)((char *)o + s2_nums[i].off) =
-				strtoul(arg, NULL, 0);
-			return 0;
-		}
+	if (!SET_FIELD(s2_fields, c, arg, o))
+		return 0;
 	switch (c) {
-	case OPT_TOPO:
-		break;
-	case OPT_FILE: o->file = arg; break;
-	case OPT_COORDS: o->coords = arg; break;
-	case OPT_FAIL_LINKS: o->fail_links = atof(arg); break;
-	case OPT_KEY: o->key = arg; break;
+	case OPT_TOPO:	/* read by main() */
+		return 0;
 	case OPT_FROM:
 		o->from_all = !strcmp(arg, "all");
 		o->from = strtoul(arg, NULL, 0);
-		break;
-	case OPT_FAIL: o->fail = arg; break;
-	case OPT_MULTIPATH: o->multipath = true; break;
-	case OPT_JSON: o->json = true; break;
-	case OPT_CSV: o->csv = true; break;
-	case OPT_PLAN: o->plan_file = arg; break;
-	case OPT_DOT: o->dot = true; break;
+		return 0;
 	case OPT_WIRING:
 	case OPT_DIR:
 	case OPT_RULE:
@@ -451,7 +463,6 @@ static int s2_opt(int c, const char *arg, struct s2opts *o)
 	default:
 		return usage(stderr, FE_S2, EXIT_USAGE);
 	}
-	return 0;
 }
 
 /* What holds when an option is not given. */
