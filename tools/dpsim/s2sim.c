@@ -7,7 +7,13 @@
  * paper does) and routes on it with the kernel's decision function
  * dp_s2_greedy() (net/dpillar/topo_s2.c), fed at every hop with the
  * coordinates of the live 1-hop neighbours and of their live neighbours:
- * exactly what a node learns from Hellos.
+ * exactly what a node learns from Hellos.  Where the kernel builds the
+ * fabric itself (plan mode, the derived wiring), route and pairs route
+ * through the routing core instead, with the walker every topology shares
+ * (dp_walk(), topo_walk.c); compare checks that the two agree.
+ *
+ * Its options are rows of dpsim's one option table (opts.c); main()
+ * dispatches here through its one command table (dpsim.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
