@@ -404,6 +404,161 @@ static const char * const rule_names[] = {
 	[DP_S2_RULE_2HOP_PAPER] = "2hop",
 };
 
+/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
+static int core_sel(const struct dp_topo *t, u32 r)
+{
+	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
+		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
+			return i;
+	return -1;
+}
+
+/*
+ * The simulator's own greedy walk from @s to @t over @d spaces, at most
+ * @cap hops, the first hop hashed (@hash != 0, Algorithm 2): its path
+ * (room for @cap + 1), delivered?
+ */
+static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 d, u32 rule,
+		     u32 hash, u32 cap, u32 *path, u32 *len)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
+
+	path[0] = s;
+	while (u != t && hops < cap) {
+		u32 n = cands(g, u, 0, c, nb1);
+		int k = -1;
+
+		/* Algorithm 2: the flow's first hop, as route() takes it */
+		if (!hops && hash)
+			k = dp_s2_first_hop(X(g, u), X(g, t), d, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u), X(g, t), d, c, n, rule, NULL);
+		if (k < 0)
+			break;
+		u = nb1[k];
+		path[++hops] = u;
+	}
+	*len = hops + 1;
+	return u == t;
+}
+
+/*
+ * The kernel's routing core on a fabric the kernel builds (plan mode, or
+ * the derived wiring): the shared walker routes on it, with the failures
+ * of the graph.  @on: set up; else the fabric is the simulator's alone.
+ */
+struct s2core {
+	struct dp_s2_plan pl;	/* plan mode: the plan, as the core's table */
+	struct dp_topo t;
+	struct dp_fail_set fs;
+	u8 *fnode, *flink;
+	int sels[DP_S2_RULE_COUNT];	/* each rule's selector, -1: none */
+	bool on;
+};
+
+/* The core on plan @p (@who: the command, for the complaint). */
+static int s2core_plan(struct s2core *c, const struct dp_s2gen *p,
+		       const char *who)
+{
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
+				     .n = p->ports, .spaces = p->spaces,
+				     .seed = p->seed, .ncoords = p->spaces };
+	const char *why = "";
+
+	c->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
+				     .ports = p->ports, .coords = p->x,
+				     .peer = p->peer };
+	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
+	if (dp_topo_init(&c->t, &tp, &why)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such plan: %s\n",
+			who, why);
+		return 2;
+	}
+	if (dp_s2_plan_attach(&c->t, &c->pl)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such table\n", who);
+		return 2;
+	}
+	c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
+	c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
+	dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
+	c->on = true;
+	return 0;
+}
+
+/* The failed cables of @g, and the switches @down (may be NULL). */
+static void s2core_fail(struct s2core *c, const struct s2net *g,
+			const u8 *down)
+{
+	for (u32 v = 0; c->on && v < g->n; v++) {
+		if (down && down[v])
+			dp_fail_set_node(&c->fs, v);
+		for (u32 i = 0; i < g->deg[v]; i++)
+			if (g->dead[v * S2_DEG_MAX + i])
+				dp_fail_set_link(&c->fs, v,
+						 g->port[v * S2_DEG_MAX + i]);
+	}
+}
+
+static void s2core_free(struct s2core *c)
+{
+	free(c->fnode);
+	free(c->flink);
+}
+
+/*
+ * The router of paths, route and pairs: the core where the kernel has
+ * this fabric (plan mode, the derived wiring) and routes over every
+ * space, else the simulator's greedy.  0 or an exit status.
+ */
+static int s2core_open(struct s2core *c, const struct s2run *r,
+		       const struct s2opts *o, const char *who)
+{
+	const struct s2net *g = &r->g;
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = g->n,
+				     .n = o->ports - o->servers,
+				     .spaces = g->L, .seed = o->seed };
+	const char *why = "";
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	/* --d below L is the simulator's experiment: the kernel uses all */
+	if (o->d && o->d < g->L)
+		return 0;
+	if (r->have_plan) {
+		err = s2core_plan(c, &r->pg, who);
+	} else if (o->wiring_derived && !o->file) {
+		if (dp_topo_init(&c->t, &tp, &why)) {
+			fprintf(stderr, "dpsim: %s: %s\n", who, why);
+			return 2;
+		}
+		c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
+		c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
+		dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
+		c->on = true;
+	}
+	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++)
+		c->sels[rule] = c->on ? core_sel(&c->t, rule) : -1;
+	return err;
+}
+
+/* One walk of paths, route or pairs (see s2core_open), <= @cap hops. */
+static bool s2_walk(const struct s2core *c, const struct s2net *g, u32 rule,
+		    u32 s, u32 t, u32 d, u32 hash, u32 cap, u32 *path,
+		    u32 *len)
+{
+	struct dp_walk w = { .path = path, .path_max = cap + 1 };
+
+	if (!c->on || c->sels[rule] < 0)
+		return sim_walk(g, s, t, d, rule, hash, cap, path, len);
+	dp_walk(&c->t, s, t, (u32)c->sels[rule], hash, &c->fs, cap, &w);
+	if (w.bad_hop)
+		fprintf(stderr, "dpsim: %u -> %u: the core took a hop off the cabling\n",
+			s, t);
+	*len = w.path_len;
+	return w.delivered;
+}
+
 /* Fail a fraction of the links at random, both directions. */
 static u32 fail_links(struct s2net *g, double frac)
 {
@@ -459,10 +614,16 @@ static void out_end(const struct s2opts *o, bool first)
 	json_end();
 }
 
-/* All ordered pairs of switches (or o->pairs random ones). */
-static int cmd_paths(struct s2net *g, const struct s2opts *o)
+/*
+ * Every ordered pair of switches under each rule (through the core where
+ * the kernel has the fabric: s2core_open()), and BFS's shortest paths.
+ */
+static int cmd_paths(struct s2run *r, const struct s2opts *o)
 {
+	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
+	u32 *path = xcalloc(g->n + 1, sizeof(u32)), len;
+	struct s2core core;
 	double sum[DP_S2_RULE_COUNT] = { 0 }, sp = 0, pairs = 0;
 	u32 stuck[DP_S2_RULE_COUNT] = { 0 }, maxh[DP_S2_RULE_COUNT] = { 0 };
 	u32 d = o->d ? o->d : g->L, links = 0, mindist = 0xffffffffU;
@@ -471,6 +632,12 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 
 	if (d > g->L)
 		d = g->L;
+	if (s2core_open(&core, r, o, "paths")) {
+		free(dist);
+		free(q);
+		free(path);
+		return 2;
+	}
 	for (u32 s = 0; s < g->n; s++) {
 		bfs(g, s, dist, q);
 		for (u32 t = 0; t < g->n; t++) {
@@ -487,15 +654,13 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 				    dp_s2_mcd(X(g, s), X(g, t), d))
 					ms++;
 			choices += ms;
-			for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
-				u32 end, h;
-
-				h = route(g, s, X(g, t), 0, d, r, 0, &end);
-				if (end != t)
-					stuck[r]++;
-				sum[r] += h;
-				if (h > maxh[r])
-					maxh[r] = h;
+			for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++) {
+				if (!s2_walk(&core, g, rule, s, t, d, 0, g->n, path,
+					     &len))
+					stuck[rule]++;
+				sum[rule] += len - 1;
+				if (len - 1 > maxh[rule])
+					maxh[rule] = len - 1;
 			}
 		}
 		links += g->deg[s];
@@ -514,15 +679,15 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 	out_num(o, &first, "links", links / 2, 0);
 	out_num(o, &first, "pairs", pairs, 0);
 	out_num(o, &first, "bfs_avg", sp / pairs, 4);
-	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
+	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++) {
 		char k[64];
 
-		snprintf(k, sizeof(k), "%s_avg", rule_names[r]);
-		out_num(o, &first, k, sum[r] / pairs, 4);
-		snprintf(k, sizeof(k), "%s_max", rule_names[r]);
-		out_num(o, &first, k, maxh[r], 0);
-		snprintf(k, sizeof(k), "%s_stuck", rule_names[r]);
-		out_num(o, &first, k, stuck[r], 0);
+		snprintf(k, sizeof(k), "%s_avg", rule_names[rule]);
+		out_num(o, &first, k, sum[rule] / pairs, 4);
+		snprintf(k, sizeof(k), "%s_max", rule_names[rule]);
+		out_num(o, &first, k, maxh[rule], 0);
+		snprintf(k, sizeof(k), "%s_stuck", rule_names[rule]);
+		out_num(o, &first, k, stuck[rule], 0);
 	}
 	out_num(o, &first, "first_hop_choices_avg", choices / pairs, 4);
 	/* min distance of two coordinates in one space, times N */
@@ -531,8 +696,10 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 	out_end(o, first);
 	free(dist);
 	free(q);
-	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++)
-		if (stuck[r])
+	free(path);
+	s2core_free(&core);
+	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++)
+		if (stuck[rule])
 			return 1;
 	return 0;
 }
@@ -804,161 +971,6 @@ bad:
 	return 2;
 }
 
-/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
-static int core_sel(const struct dp_topo *t, u32 r)
-{
-	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
-		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
-			return i;
-	return -1;
-}
-
-/*
- * The simulator's own greedy walk from @s to @t over @d spaces, at most
- * @cap hops, the first hop hashed (@hash != 0, Algorithm 2): its path
- * (room for @cap + 1), delivered?
- */
-static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 d, u32 rule,
-		     u32 hash, u32 cap, u32 *path, u32 *len)
-{
-	struct dp_s2_cand c[S2_CAND_MAX];
-	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
-
-	path[0] = s;
-	while (u != t && hops < cap) {
-		u32 n = cands(g, u, 0, c, nb1);
-		int k = -1;
-
-		/* Algorithm 2: the flow's first hop, as route() takes it */
-		if (!hops && hash)
-			k = dp_s2_first_hop(X(g, u), X(g, t), d, c, n, hash);
-		if (k < 0)
-			k = dp_s2_greedy(X(g, u), X(g, t), d, c, n, rule, NULL);
-		if (k < 0)
-			break;
-		u = nb1[k];
-		path[++hops] = u;
-	}
-	*len = hops + 1;
-	return u == t;
-}
-
-/*
- * The kernel's routing core on a fabric the kernel builds (plan mode, or
- * the derived wiring): the shared walker routes on it, with the failures
- * of the graph.  @on: set up; else the fabric is the simulator's alone.
- */
-struct s2core {
-	struct dp_s2_plan pl;	/* plan mode: the plan, as the core's table */
-	struct dp_topo t;
-	struct dp_fail_set fs;
-	u8 *fnode, *flink;
-	int sel;		/* --rule as the core's selector */
-	bool on;
-};
-
-/* The core on plan @p (@who: the command, for the complaint). */
-static int s2core_plan(struct s2core *c, const struct dp_s2gen *p,
-		       const char *who)
-{
-	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
-				     .n = p->ports, .spaces = p->spaces,
-				     .seed = p->seed, .ncoords = p->spaces };
-	const char *why = "";
-
-	c->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
-				     .ports = p->ports, .coords = p->x,
-				     .peer = p->peer };
-	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
-	if (dp_topo_init(&c->t, &tp, &why)) {
-		fprintf(stderr, "dpsim: %s: the core takes no such plan: %s\n",
-			who, why);
-		return 2;
-	}
-	if (dp_s2_plan_attach(&c->t, &c->pl)) {
-		fprintf(stderr, "dpsim: %s: the core takes no such table\n", who);
-		return 2;
-	}
-	c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
-	c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
-	dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
-	c->on = true;
-	return 0;
-}
-
-/* The failed cables of @g, and the switches @down (may be NULL). */
-static void s2core_fail(struct s2core *c, const struct s2net *g,
-			const u8 *down)
-{
-	for (u32 v = 0; c->on && v < g->n; v++) {
-		if (down && down[v])
-			dp_fail_set_node(&c->fs, v);
-		for (u32 i = 0; i < g->deg[v]; i++)
-			if (g->dead[v * S2_DEG_MAX + i])
-				dp_fail_set_link(&c->fs, v,
-						 g->port[v * S2_DEG_MAX + i]);
-	}
-}
-
-static void s2core_free(struct s2core *c)
-{
-	free(c->fnode);
-	free(c->flink);
-}
-
-/*
- * route's and pairs' router: the core where the kernel has this fabric
- * (plan mode, the derived wiring) and routes over every space with this
- * rule, else the simulator's greedy.  0 or an exit status.
- */
-static int s2core_open(struct s2core *c, const struct s2run *r,
-		       const struct s2opts *o, const char *who)
-{
-	const struct s2net *g = &r->g;
-	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = g->n,
-				     .n = o->ports - o->servers,
-				     .spaces = g->L, .seed = o->seed };
-	const char *why = "";
-	int err = 0;
-
-	memset(c, 0, sizeof(*c));
-	/* --d below L is the simulator's experiment: the kernel uses all */
-	if (o->d && o->d < g->L)
-		return 0;
-	if (r->have_plan) {
-		err = s2core_plan(c, &r->pg, who);
-	} else if (o->wiring_derived && !o->file) {
-		if (dp_topo_init(&c->t, &tp, &why)) {
-			fprintf(stderr, "dpsim: %s: %s\n", who, why);
-			return 2;
-		}
-		c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
-		c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
-		dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
-		c->on = true;
-	}
-	c->sel = c->on ? core_sel(&c->t, o->rule) : -1;
-	c->on = c->on && c->sel >= 0;
-	return err;
-}
-
-/* One walk of route or pairs (see s2core_open), at most @cap hops. */
-static bool s2_walk(const struct s2core *c, const struct s2net *g,
-		    const struct s2opts *o, u32 s, u32 t, u32 d, u32 hash,
-		    u32 cap, u32 *path, u32 *len)
-{
-	struct dp_walk w = { .path = path, .path_max = cap + 1 };
-
-	if (!c->on)
-		return sim_walk(g, s, t, d, o->rule, hash, cap, path, len);
-	dp_walk(&c->t, s, t, (u32)c->sel, hash, &c->fs, cap, &w);
-	if (w.bad_hop)
-		fprintf(stderr, "dpsim: %u -> %u: the core took a hop off the cabling\n",
-			s, t);
-	*len = w.path_len;
-	return w.delivered;
-}
-
 /*
  * One flow's path, hop by hop (the first hop hashed as Algorithm 2), with
  * the switches and cables of --fail failed: the live neighbours (Hellos)
@@ -992,7 +1004,8 @@ static int cmd_route(struct s2run *r, const struct s2opts *o)
 	}
 	s2core_fail(&c, g, down);
 	path = xcalloc(g->n + 1, sizeof(*path));
-	ok = s2_walk(&c, g, o, o->from, o->to, d, o->hash, g->n, path, &len);
+	ok = s2_walk(&c, g, o->rule, o->from, o->to, d, o->hash, g->n, path,
+		     &len);
 	if (o->dot) {
 		print_dot(g, path, len, down);
 	} else {
@@ -1115,7 +1128,8 @@ static int cmd_pairs(struct s2run *r, const struct s2opts *o)
 		for (u32 t = 0; t < g->n; t++) {
 			if (s == t || down[s] || down[t])
 				continue;
-			ok = s2_walk(&c, g, o, s, t, d, 0, cap, path, &len);
+			ok = s2_walk(&c, g, o->rule, s, t, d, 0, cap, path,
+				     &len);
 			printf("%u %u %s %u ", s, t,
 			       o->multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
 			       ok ? "delivered" : "dropped", len - 1);
@@ -1340,7 +1354,7 @@ int s2_rule_parse(const char *name)
 
 int s2_paths(struct s2run *r, const struct s2opts *o)
 {
-	return cmd_paths(&r->g, o);
+	return cmd_paths(r, o);
 }
 
 int s2_ft(struct s2run *r, const struct s2opts *o)
