@@ -10,9 +10,13 @@
  * dpillar); only the selector names (--dir/--sel) and the address syntax
  * depend on the topology.
  *
+ * One front end: the options of every command and topology are one table
+ * (opts.c), and main() dispatches through one command table (cmds[]
+ * below) to a command's core form (here, over dp_walk()) or, with
+ * --topo s2, to its form on S2's graph (s2sim.c).
+ *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,314 +27,12 @@
 #include "dp_json.h"
 #include "dp_print.h"
 #include "dp_grow.h"
+#include "dpsim.h"
 #include "sim.h"
 #include "s2sim.h"
 
-#define EXIT_USAGE	2
 #define ALL_PAIRS_MAX	30000000ULL	/* route every pair up to this many */
 #define HIST_MAX	256
-
-static const char usage_text[] =
-"usage: dpsim COMMAND [--topo NAME] [options]\n"
-"       dpsim -V | --version\n"
-"\n"
-"commands:\n"
-"  paths -n N -k K [--pairs P] [--seed S] [--json] [--shortest]\n"
-"        [--sources S] [--mode MODE]\n"
-"      failure-free routing over all pairs (small networks, or when P is\n"
-"      0) or P random pairs; --shortest adds true shortest paths by BFS\n"
-"      from S sampled sources (default 4; every source once when S is at\n"
-"      least the node count)\n"
-"  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
-"        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
-"        [--mode MODE] [--discover] [--json]\n"
-"      F random failed servers, L failed server-switch links, P random\n"
-"      live pairs (default 100000, from S sources, default 1000) routed\n"
-"      around them; --populate: only the first PCT% of the servers in\n"
-"      the growth order (or a random order) exist.  A BFS per source says\n"
-"      which pairs are connected and their shortest live path;\n"
-"      --discover: where the topology's routing drops a packet, model\n"
-"      shortcut discovery as a generic fallback (a flood from that\n"
-"      server, the reply installing a shortcut on a shortest live path\n"
-"      with a strictly decreasing hop count) and count its cost\n"
-"  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
-"        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
-"      hop-by-hop path of the flow whose hash is H (default 0);\n"
-"      addresses are C:v_{k-1}.....v_0 or #<node id>; --fail takes failed\n"
-"      servers, and ADDR/PORT for a failed link; --all-hashes: every\n"
-"      distinct path a flow may take (the routing word has 16 bits), with\n"
-"      how many of the 65536 words take it (JSON); --dot: the fabric with\n"
-"      the path and the failures, as Graphviz DOT\n"
-"  pairs -n N -k K [--fail ADDR[/PORT],...] [--mode MODE]\n"
-"      every ordered pair of live servers: SRC DST delivered|dropped|bad_hop\n"
-"      HOPS PATH; exit 1 when a hop went to a non-neighbour (a bug)\n"
-"      (PATH comma-separated), one line each\n"
-"  plan -n N -k K [--order grow] [--csv|--json|--dot]\n"
-"      switch (column, id) on each port of every server; --order grow:\n"
-"      the recommended order in which to populate a growing fabric;\n"
-"      --dot: servers, switches and cables as Graphviz DOT (dot -Tsvg)\n"
-"  bench [-n N -k K] [--runs R] [--json] [--decisions N --mode MODE]\n"
-"      ns per routing decision, each mode (median of R runs, default 7);\n"
-"      --decisions: only N failure-free decisions of MODE, for callgrind\n"
-"      (tools/dpsim/bench-callgrind.sh counts their instructions);\n"
-"      --topo s2: derived mode, -n PORTS --nodes N --spaces L [--seed S]\n"
-"\n"
-"  -j, --json   JSON instead of text (the commands that have it)\n"
-"  --topo NAME  the topology (default dpillar); --topo s2 (Space Shuffle)\n"
-"               has its own commands and options: dpsim help --topo s2\n"
-"  --mode MODE  the topology's routing mode; DPillar: shortest (default),\n"
-"               paper (SRoute/FTRoute, the shorter helix direction), cw,\n"
-"               ccw (the paper's, helix direction fixed); --sel and --dir\n"
-"               are the same option\n"
-"  --ttl T      default: the topology's proven path bound\n"
-"  -i I, --level I  XDCent's top level i (--topo xdcent)\n"
-"\n"
-"exit status: 0 ok, 1 runtime failure, 2 usage error\n";
-
-struct opts {
-	u32 n, k, level;
-	u64 pairs;
-	bool pairs_set;
-	u64 seed;
-	bool json, csv, shortest, dot;
-	u32 sources;
-	u32 failed, fail_links;
-	bool failed_set;
-	const char *from, *to, *fail;
-	u32 ttl;		/* 0: dp_topo_ttl() */
-	const char *topo;	/* --topo NAME */
-	const char *sel_text;	/* --sel / --dir NAME, NULL: default */
-	u32 sel;		/* its value, once the topology is known */
-	u32 runs;
-	u32 populate;		/* --populate PCT, 0: every server */
-	bool order_random;	/* --order random */
-	bool order;		/* plan --order */
-	bool sources_set;
-	u32 hash;		/* route --hash */
-	bool all_hashes;	/* route --all-hashes */
-	u32 decisions;		/* bench --decisions N (callgrind) */
-	bool discover;		/* ft --discover */
-	u32 nodes, spaces;	/* bench --topo s2: derived mode's N and L */
-};
-
-static int usage(FILE *f, int status)
-{
-	fputs(usage_text, f);
-	return status;
-}
-
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "dpsim: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(dpsim --help for usage)\n");
-	return EXIT_USAGE;
-}
-
-static bool parse_u64(const char *s, u64 max, u64 *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-enum {
-	OPT_PAIRS = 256, OPT_SEED, OPT_JSON, OPT_CSV, OPT_SHORTEST,
-	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
-	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
-	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
-	OPT_DISCOVER,
-	OPT_NODES, OPT_SPACES,
-};
-
-static const struct option long_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "pairs", required_argument, NULL, OPT_PAIRS },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "dot", no_argument, NULL, OPT_DOT },
-	{ "shortest", no_argument, NULL, OPT_SHORTEST },
-	{ "sources", required_argument, NULL, OPT_SOURCES },
-	{ "failed", required_argument, NULL, OPT_FAILED },
-	{ "fail-links", required_argument, NULL, OPT_FAIL_LINKS },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
-	{ "fail", required_argument, NULL, OPT_FAIL },
-	{ "ttl", required_argument, NULL, OPT_TTL },
-	{ "dir", required_argument, NULL, OPT_DIR },
-	{ "sel", required_argument, NULL, OPT_DIR },
-	{ "mode", required_argument, NULL, OPT_DIR },
-	{ "populate", required_argument, NULL, OPT_POPULATE },
-	{ "order", required_argument, NULL, OPT_ORDER },
-	{ "hash", required_argument, NULL, OPT_HASH },
-	{ "all-hashes", no_argument, NULL, OPT_ALL_HASHES },
-	{ "decisions", required_argument, NULL, OPT_DECISIONS },
-	{ "topo", required_argument, NULL, OPT_TOPO },
-	{ "runs", required_argument, NULL, OPT_RUNS },
-	{ "level", required_argument, NULL, OPT_LEVEL },
-	{ "discover", no_argument, NULL, OPT_DISCOVER },
-	{ "nodes", required_argument, NULL, OPT_NODES },
-	{ "spaces", required_argument, NULL, OPT_SPACES },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Returns 0, or an exit status (usage error, or -1 for --help). */
-static int parse_opts(int argc, char **argv, struct opts *o)
-{
-	u64 v;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->seed = 1;
-	o->sources = 4;
-	o->topo = "dpillar";
-	o->runs = 7;
-	optind = 1;
-	/* -j: dpctl's spelling of --json (one dialect for both tools) */
-	while ((c = getopt_long(argc, argv, "hjn:k:i:", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			return -1;
-		case 'n':
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad -n '%s'", optarg);
-			o->n = (u32)v;
-			break;
-		case 'k':
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad -k '%s'", optarg);
-			o->k = (u32)v;
-			break;
-		case 'i':
-		case OPT_LEVEL:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --level '%s'", optarg);
-			o->level = (u32)v;
-			break;
-		case OPT_NODES:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --nodes '%s'", optarg);
-			o->nodes = (u32)v;
-			break;
-		case OPT_SPACES:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --spaces '%s'", optarg);
-			o->spaces = (u32)v;
-			break;
-		case OPT_PAIRS:
-			if (!parse_u64(optarg, 1ULL << 40, &o->pairs))
-				return bad_usage("bad --pairs '%s'", optarg);
-			o->pairs_set = true;
-			break;
-		case OPT_SEED:
-			if (!parse_u64(optarg, ~0ULL, &o->seed))
-				return bad_usage("bad --seed '%s'", optarg);
-			break;
-		case 'j':
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case OPT_DOT:
-			o->dot = true;
-			break;
-		case OPT_SHORTEST:
-			o->shortest = true;
-			break;
-		case OPT_SOURCES:
-			if (!parse_u64(optarg, 1U << 20, &v) || !v)
-				return bad_usage("bad --sources '%s'", optarg);
-			o->sources = (u32)v;
-			o->sources_set = true;
-			break;
-		case OPT_HASH:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --hash '%s'", optarg);
-			o->hash = (u32)v;
-			break;
-		case OPT_DECISIONS:
-			if (!parse_u64(optarg, 1U << 30, &v) || !v)
-				return bad_usage("bad --decisions '%s'", optarg);
-			o->decisions = (u32)v;
-			break;
-		case OPT_ALL_HASHES:
-			o->all_hashes = true;
-			break;
-		case OPT_DISCOVER:
-			o->discover = true;
-			break;
-		case OPT_POPULATE:
-			if (!parse_u64(optarg, 100, &v) || !v)
-				return bad_usage("bad --populate '%s' (1..100)",
-						 optarg);
-			o->populate = (u32)v;
-			break;
-		case OPT_ORDER:
-			/* plan --order; ft --order grow|random */
-			o->order = true;
-			if (!strcmp(optarg, "random"))
-				o->order_random = true;
-			else if (strcmp(optarg, "grow"))
-				return bad_usage("bad --order '%s' (grow, "
-						 "random)", optarg);
-			break;
-		case OPT_FAILED:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --failed '%s'", optarg);
-			o->failed = (u32)v;
-			o->failed_set = true;
-			break;
-		case OPT_FAIL_LINKS:
-			if (!parse_u64(optarg, 0xffffffffU, &v))
-				return bad_usage("bad --fail-links '%s'",
-						 optarg);
-			o->fail_links = (u32)v;
-			break;
-		case OPT_FROM:
-			o->from = optarg;
-			break;
-		case OPT_TO:
-			o->to = optarg;
-			break;
-		case OPT_FAIL:
-			o->fail = optarg;
-			break;
-		case OPT_TTL:
-			if (!parse_u64(optarg, 100000, &v) || !v)
-				return bad_usage("bad --ttl '%s'", optarg);
-			o->ttl = (u32)v;
-			break;
-		case OPT_DIR:
-			/* checked by need_topo(): the names are the topology's */
-			o->sel_text = optarg;
-			break;
-		case OPT_TOPO:
-			o->topo = optarg;
-			break;
-		case OPT_RUNS:
-			if (!parse_u64(optarg, 1000, &v) || !v)
-				return bad_usage("bad --runs '%s'", optarg);
-			o->runs = (u32)v;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return bad_usage("unexpected argument '%s'", argv[optind]);
-	return 0;
-}
 
 /*
  * Build the topology of --topo, -n, -k, then resolve what depends on it:
@@ -487,208 +189,267 @@ static u32 pair_hash(u32 s, u32 d)
 	return (u32)(s * 2654435761U) ^ d;
 }
 
+/* What paths measures: the mode's walks, then (--shortest) BFS's. */
+struct paths_res {
+	u64 hist[HIST_MAX], sum, sq, pairs, bad;
+	u32 maxh, bound;
+	bool all;
+	/* --shortest: BFS from the sources, and the mode from them */
+	u64 ssum, ssq, scount, msum, mbad, hops_seen, csum;
+	double pcount;
+	u32 smax, nsrc;
+};
+
+/*
+ * Every pair (all) or res->pairs random ones, routed failure-free by the
+ * mode: the hop histogram, and the pairs not delivered within the bound.
+ */
+static void paths_walk(const struct dp_topo *t, const struct opts *o,
+		       struct rng *r, struct paths_res *res)
+{
+	struct dp_walk w = { 0 };
+	u32 s, d, h;
+	u64 i;
+
+	for (i = 0; i < res->pairs; i++) {
+		if (res->all) {
+			s = (u32)(i / (t->nodes - 1));
+			d = (u32)(i % (t->nodes - 1));
+		} else {
+			s = rng_below(r, t->nodes);
+			d = rng_below(r, t->nodes - 1);
+		}
+		if (d >= s)
+			d++;
+		dp_walk(t, s, d, o->sel, pair_hash(s, d), NULL,
+			4 * res->bound, &w);
+		if (!w.delivered || w.bad_hop || w.hops > res->bound)
+			res->bad++;
+		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
+		res->hist[h]++;
+		res->sum += w.hops;
+		res->sq += (u64)w.hops * w.hops;
+		if (w.hops > res->maxh)
+			res->maxh = w.hops;
+	}
+}
+
+/*
+ * The routing mode from @src to every destination, each as long as BFS
+ * says?  And how many equal-cost next hops it had on the way (every 64th
+ * destination).
+ */
+static void paths_mode_from(const struct dp_topo *t, const struct opts *o,
+			    const struct bfs *b, u32 src, struct dp_walk *mw,
+			    struct paths_res *res)
+{
+	struct dp_route_state st;
+	u32 d, j, ch[64];
+
+	for (d = 0; d < t->nodes; d++) {
+		if (d == src)
+			continue;
+		dp_walk(t, src, d, o->sel, pair_hash(src, d), NULL, t->max_hops,
+			mw);
+		res->msum += mw->hops;
+		if (!mw->delivered || mw->hops != b->dist[d])
+			res->mbad++;
+		if (d % 64)
+			continue;
+		for (j = 0; j + 1 < mw->path_len; j++) {
+			dp_route_init(t, src, d, o->sel, pair_hash(src, d), &st);
+			res->csum += dp_route_choices(t, mw->path[j], &st, NULL,
+						      ch, 64);
+			res->hops_seen++;
+		}
+	}
+}
+
+/* Shortest paths from @src to each server, counted along BFS's layers. */
+static void paths_count(const struct dp_topo *t, const struct bfs *b,
+			u32 src, double *npaths, struct paths_res *res)
+{
+	struct dp_port_info pi;
+	u32 q, p, j, nb, d;
+
+	memset(npaths, 0, (size_t)t->nodes * sizeof(double));
+	npaths[src] = 1;
+	/* the queue holds every server, by distance */
+	for (q = 0; q < t->nodes; q++) {
+		u32 v = b->queue[q];
+
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, v, p, &pi);
+			for (j = 0; j < pi.nneigh; j++) {
+				nb = dp_port_neigh(t, v, p, j);
+				if (nb < t->nodes &&
+				    b->dist[nb] == b->dist[v] + 1)
+					npaths[nb] += npaths[v];
+			}
+		}
+	}
+	for (d = 0; d < t->nodes; d++)
+		if (d != src)
+			res->pcount += npaths[d];
+}
+
+/* --shortest: BFS from the sources (every one when there are few). */
+static int paths_shortest(const struct dp_topo *t, const struct opts *o,
+			  struct rng *r, struct paths_res *res)
+{
+	struct dp_walk mw = { 0 };
+	double *npaths = NULL;
+	u64 one, onesq;
+	struct bfs b;
+	u32 src, mx;
+
+	if (bfs_alloc(t, &b)) {
+		bfs_free(&b);
+		fprintf(stderr, "dpsim: out of memory for BFS\n");
+		return 1;
+	}
+	/* paths per pair, by counting along the BFS layers */
+	if (t->nodes <= DP_GROW_MAX_NODES / 8)
+		npaths = malloc((size_t)t->nodes * sizeof(double));
+	mw.path = calloc(t->max_hops + 1, sizeof(u32));
+	mw.path_max = t->max_hops + 1;
+	/* every source once when there are no more of them */
+	for (res->nsrc = 0; res->nsrc < o->sources && res->nsrc < t->nodes;
+	     res->nsrc++) {
+		src = o->sources >= t->nodes ? res->nsrc :
+		      rng_below(r, t->nodes);
+		bfs_run(t, &b, src, &one, &onesq, &mx);
+		res->ssum += one;
+		res->ssq += onesq;
+		res->scount += t->nodes - 1;
+		if (mx > res->smax)
+			res->smax = mx;
+		paths_mode_from(t, o, &b, src, &mw, res);
+		if (npaths)
+			paths_count(t, &b, src, npaths, res);
+	}
+	free(mw.path);
+	free(npaths);
+	bfs_free(&b);
+	return 0;
+}
+
+static void paths_json(const struct dp_topo *t, const struct opts *o,
+		       const struct paths_res *res)
+{
+	u64 pairs = res->pairs;
+	u32 h;
+
+	json_fabric_begin(t);
+	json_uint("pairs", pairs);
+	json_bool("all_pairs", res->all);
+	json_str("dir", dp_sel_name(t, o->sel));
+	json_double("avg_hops", pairs ? (double)res->sum / pairs : 0.0, 4);
+	json_uint("max_hops", res->maxh);
+	json_uint("bound", res->bound);
+	json_uint("failures", res->bad);
+	json_open_arr("histogram");
+	for (h = 0; h <= res->maxh; h++)
+		json_uint(NULL, res->hist[h]);
+	json_close_arr();
+	if (o->shortest) {
+		json_uint("shortest_sources", res->nsrc);
+		json_double("shortest_avg", (double)res->ssum / res->scount, 4);
+		json_uint("shortest_max", res->smax);
+		json_double("shortest_stdev",
+			    stdev(res->ssum, res->ssq, res->scount), 4);
+		json_double("mode_from_sources_avg",
+			    (double)res->msum / res->scount, 4);
+		json_uint("mode_not_shortest", res->mbad);
+		json_double("choices_per_hop", res->hops_seen ?
+			    (double)res->csum / res->hops_seen : 0, 3);
+		json_double("shortest_paths_per_pair",
+			    res->pcount / res->scount, 3);
+	}
+	json_double("stdev_hops", stdev(res->sum, res->sq, pairs), 4);
+	json_close_obj();
+	json_end();
+}
+
+static void paths_text(const struct dp_topo *t, const struct opts *o,
+		       const struct paths_res *res)
+{
+	u64 pairs = res->pairs;
+	u32 h;
+
+	printf("%s: %u servers, %u switches\n", describe(t), t->nodes,
+	       t->switches);
+	printf("routing (mode %s) over %llu %s pairs\n",
+	       dp_sel_name(t, o->sel), (unsigned long long)pairs,
+	       res->all ? "(all)" : "random");
+	printf("  avg hops %.4f, max hops %u, bound %s = %u"
+	       " (avg is %.1f%% below the bound)\n",
+	       pairs ? (double)res->sum / pairs : 0.0, res->maxh,
+	       t->kind == DP_TOPO_DPILLAR ? "k+floor(k/2)" : "failure-free",
+	       res->bound, pairs ? 100.0 * (1.0 - (double)res->sum / pairs /
+					    res->bound) : 0.0);
+	printf("  histogram (hops: pairs)\n");
+	for (h = 0; h <= res->maxh; h++)
+		printf("    %2u: %llu (%.2f%%)\n", h,
+		       (unsigned long long)res->hist[h],
+		       100.0 * res->hist[h] / pairs);
+	if (o->shortest) {
+		printf("shortest paths (BFS from %u sources): avg %.4f,"
+		       " max %u, stdev %.4f\n", res->nsrc,
+		       (double)res->ssum / res->scount, res->smax,
+		       stdev(res->ssum, res->ssq, res->scount));
+		printf("mode %s from those sources to every server: "
+		       "avg %.4f, %llu paths not shortest\n",
+		       dp_sel_name(t, o->sel), (double)res->msum / res->scount,
+		       (unsigned long long)res->mbad);
+		printf("  equal-cost next hops per hop %.3f (every 64th"
+		       " destination); shortest paths per pair %.3f"
+		       "\n", res->hops_seen ?
+		       (double)res->csum / res->hops_seen : 0,
+		       res->pcount / res->scount);
+	}
+	if (t->kind != DP_TOPO_DPILLAR)
+		printf("  stdev hops %.4f\n", stdev(res->sum, res->sq, pairs));
+	if (res->bad)
+		printf("FAILURES: %llu pairs not delivered within the "
+		       "bound\n", (unsigned long long)res->bad);
+}
+
 static int cmd_paths(struct opts *o)
 {
-	struct dp_topo t;
-	struct dp_walk w = { 0 };
+	struct paths_res *res;
 	struct rng r = { o->seed };
-	u64 hist[HIST_MAX] = { 0 }, sum = 0, sq = 0, pairs, i, bad = 0;
-	u32 maxh = 0, s, d, bound, h;
-	bool all;
+	struct dp_topo t;
 	int err;
 
 	err = need_topo(o, &t);
 	if (err)
 		return err;
-	bound = t.ff_hops;
-	all = o->pairs_set ? o->pairs == 0 :
-	      (u64)t.nodes * (t.nodes - 1) <= ALL_PAIRS_MAX;
-	if (all && (u64)t.nodes * (t.nodes - 1) > ALL_PAIRS_MAX * 100) {
+	res = calloc(1, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		return 1;
+	}
+	res->bound = t.ff_hops;
+	res->all = o->pairs_set ? o->pairs == 0 :
+		   (u64)t.nodes * (t.nodes - 1) <= ALL_PAIRS_MAX;
+	if (res->all && (u64)t.nodes * (t.nodes - 1) > ALL_PAIRS_MAX * 100) {
 		fprintf(stderr, "dpsim: too many pairs for all-pairs; use "
 			"--pairs\n");
+		free(res);
 		return EXIT_USAGE;
 	}
-	pairs = all ? (u64)t.nodes * (t.nodes - 1) :
-		o->pairs_set ? o->pairs : 100000;
-	for (i = 0; i < pairs; i++) {
-		if (all) {
-			s = (u32)(i / (t.nodes - 1));
-			d = (u32)(i % (t.nodes - 1));
-			if (d >= s)
-				d++;
-		} else {
-			s = rng_below(&r, t.nodes);
-			d = rng_below(&r, t.nodes - 1);
-			if (d >= s)
-				d++;
-		}
-		dp_walk(&t, s, d, o->sel, pair_hash(s, d), NULL, 4 * bound,
-			&w);
-		if (!w.delivered || w.bad_hop || w.hops > bound)
-			bad++;
-		h = w.hops < HIST_MAX ? w.hops : HIST_MAX - 1;
-		hist[h]++;
-		sum += w.hops;
-		sq += (u64)w.hops * w.hops;
-		if (w.hops > maxh)
-			maxh = w.hops;
-	}
-
-	u64 ssum = 0, ssq = 0, scount = 0, msum = 0, mbad = 0, hops_seen = 0;
-	u64 csum = 0;
-	double pcount = 0;
-	u32 smax = 0, nsrc = 0;
-
-	if (o->shortest) {
-		struct bfs b;
-		double *npaths = NULL;
-		u32 src, q, p, j, nb, ch[64];
-		struct dp_port_info pi;
-		struct dp_walk mw = { 0 };
-
-		if (bfs_alloc(&t, &b)) {
-			bfs_free(&b);
-			fprintf(stderr, "dpsim: out of memory for BFS\n");
-			return 1;
-		}
-		/* paths per pair, by counting along the BFS layers */
-		if (t.nodes <= DP_GROW_MAX_NODES / 8)
-			npaths = malloc((size_t)t.nodes * sizeof(double));
-		mw.path = calloc(t.max_hops + 1, sizeof(u32));
-		mw.path_max = t.max_hops + 1;
-		/* every source once when there are no more of them */
-		for (nsrc = 0; nsrc < o->sources && nsrc < t.nodes; nsrc++) {
-			u64 one, onesq;
-			u32 mx;
-
-			src = o->sources >= t.nodes ? nsrc :
-			      rng_below(&r, t.nodes);
-			bfs_run(&t, &b, src, &one, &onesq, &mx);
-			ssum += one;
-			ssq += onesq;
-			scount += t.nodes - 1;
-			if (mx > smax)
-				smax = mx;
-			/*
-			 * The routing mode from this source to every
-			 * destination, each as long as BFS says?  And how
-			 * many equal-cost next hops it had on the way.
-			 */
-			for (d = 0; d < t.nodes; d++) {
-				if (d == src)
-					continue;
-				dp_walk(&t, src, d, o->sel, pair_hash(src, d),
-					NULL, t.max_hops, &mw);
-				msum += mw.hops;
-				if (!mw.delivered || mw.hops != b.dist[d])
-					mbad++;
-				if (d % 64)
-					continue;
-				for (j = 0; j + 1 < mw.path_len; j++) {
-					struct dp_route_state st;
-
-					dp_route_init(&t, src, d, o->sel,
-						      pair_hash(src, d), &st);
-					csum += dp_route_choices(&t, mw.path[j],
-								 &st, NULL, ch,
-								 64);
-					hops_seen++;
-				}
-			}
-			if (!npaths)
-				continue;
-			memset(npaths, 0, (size_t)t.nodes * sizeof(double));
-			npaths[src] = 1;
-			/* the queue holds every server, by distance */
-			for (q = 0; q < t.nodes; q++) {
-				u32 v = b.queue[q];
-
-				for (p = 0; p < t.nports; p++) {
-					dp_port_info(&t, v, p, &pi);
-					for (j = 0; j < pi.nneigh; j++) {
-						nb = dp_port_neigh(&t, v, p, j);
-						if (nb < t.nodes &&
-						    b.dist[nb] == b.dist[v] + 1)
-							npaths[nb] += npaths[v];
-					}
-				}
-			}
-			for (d = 0; d < t.nodes; d++)
-				if (d != src)
-					pcount += npaths[d];
-		}
-		free(mw.path);
-		free(npaths);
-		bfs_free(&b);
-	}
-
-	if (o->json) {
-		json_fabric_begin(&t);
-		json_uint("pairs", pairs);
-		json_bool("all_pairs", all);
-		json_str("dir", dp_sel_name(&t, o->sel));
-		json_double("avg_hops", pairs ? (double)sum / pairs : 0.0, 4);
-		json_uint("max_hops", maxh);
-		json_uint("bound", bound);
-		json_uint("failures", bad);
-		json_open_arr("histogram");
-		for (h = 0; h <= maxh; h++)
-			json_uint(NULL, hist[h]);
-		json_close_arr();
-		if (o->shortest) {
-			json_uint("shortest_sources", nsrc);
-			json_double("shortest_avg", (double)ssum / scount, 4);
-			json_uint("shortest_max", smax);
-			json_double("shortest_stdev", stdev(ssum, ssq, scount), 4);
-			json_double("mode_from_sources_avg", (double)msum / scount,
-				    4);
-			json_uint("mode_not_shortest", mbad);
-			json_double("choices_per_hop", hops_seen ?
-				    (double)csum / hops_seen : 0, 3);
-			json_double("shortest_paths_per_pair", pcount / scount, 3);
-		}
-		json_double("stdev_hops", stdev(sum, sq, pairs), 4);
-		json_close_obj();
-		json_end();
-	} else {
-		printf("%s: %u servers, %u switches\n", describe(&t),
-		       t.nodes, t.switches);
-		printf("routing (mode %s) over %llu %s pairs\n",
-		       dp_sel_name(&t, o->sel), (unsigned long long)pairs,
-		       all ? "(all)" : "random");
-		printf("  avg hops %.4f, max hops %u, bound %s = %u"
-		       " (avg is %.1f%% below the bound)\n",
-		       pairs ? (double)sum / pairs : 0.0, maxh,
-		       t.kind == DP_TOPO_DPILLAR ? "k+floor(k/2)" :
-		       "failure-free", bound,
-		       pairs ? 100.0 * (1.0 - (double)sum / pairs / bound) :
-		       0.0);
-		printf("  histogram (hops: pairs)\n");
-		for (h = 0; h <= maxh; h++)
-			printf("    %2u: %llu (%.2f%%)\n", h,
-			       (unsigned long long)hist[h],
-			       100.0 * hist[h] / pairs);
-		if (o->shortest) {
-			printf("shortest paths (BFS from %u sources): avg %.4f,"
-			       " max %u, stdev %.4f\n", nsrc,
-			       (double)ssum / scount, smax,
-			       stdev(ssum, ssq, scount));
-			printf("mode %s from those sources to every server: "
-			       "avg %.4f, %llu paths not shortest\n",
-			       dp_sel_name(&t, o->sel), (double)msum / scount,
-			       (unsigned long long)mbad);
-			printf("  equal-cost next hops per hop %.3f (every 64th"
-			       " destination); shortest paths per pair %.3f"
-			       "\n", hops_seen ? (double)csum / hops_seen : 0,
-			       pcount / scount);
-		}
-		if (t.kind != DP_TOPO_DPILLAR)
-			printf("  stdev hops %.4f\n", stdev(sum, sq, pairs));
-		if (bad)
-			printf("FAILURES: %llu pairs not delivered within the "
-			       "bound\n", (unsigned long long)bad);
-	}
-	return bad ? 1 : 0;
+	res->pairs = res->all ? (u64)t.nodes * (t.nodes - 1) :
+		     o->pairs_set ? o->pairs : 100000;
+	paths_walk(&t, o, &r, res);
+	err = o->shortest ? paths_shortest(&t, o, &r, res) : 0;
+	if (!err && o->json)
+		paths_json(&t, o, res);
+	else if (!err)
+		paths_text(&t, o, res);
+	err = err ? err : res->bad ? 1 : 0;
+	free(res);
+	return err;
 }
 
 /* ---- ft ---- */
@@ -1067,6 +828,181 @@ static int ft_run(const struct dp_topo *t, const struct dp_fail_set *fs,
 	return 0;
 }
 
+/*
+ * The failures of ft: the servers --populate leaves out, then --failed
+ * random servers and --fail-links links.  0 or an exit status.
+ */
+static int ft_failures(const struct dp_topo *t, struct dp_fail_set *fs,
+		       const struct opts *o, struct rng *r)
+{
+	int err;
+
+	if (o->populate) {
+		err = populate(t, fs, o, r);
+		if (err) {
+			fprintf(stderr, "dpsim: no growth order here: %s\n",
+				strerror(-err));
+			return 1;
+		}
+		if (fs->nfailed + 2 > t->nodes)
+			return bad_usage("--populate leaves fewer than two "
+					 "servers%s", "");
+	}
+	fs_random(fs, r, fs->nfailed + o->failed, o->fail_links);
+	return 0;
+}
+
+/* ft's averages, from its counts. */
+struct ft_avg {
+	double hops, hops0, stretch, bfs, pct;
+};
+
+static void ft_avg(const struct ft_result *res, struct ft_avg *a)
+{
+	a->hops = res->delivered ? (double)res->sum / res->delivered : 0;
+	a->hops0 = res->delivered ? (double)res->sum0 / res->delivered : 0;
+	a->stretch = res->delivered ? res->stretch / res->delivered : 0;
+	a->bfs = res->delivered_conn ?
+		 (double)res->sumbfs / res->delivered_conn : 0;
+	a->pct = res->connected ?
+		 100.0 * res->delivered_conn / res->connected : 0;
+}
+
+static void disc_json(const struct disc_model *dm,
+		      const struct disc_stats *ds)
+{
+	json_open_obj("discover");
+	json_uint("delivered", dm->delivered);
+	json_uint("miss_ttl", dm->miss_ttl);
+	json_uint("miss_unreached", dm->miss_unreached);
+	json_double("avg_hops", dm->delivered ?
+		    (double)dm->hops / dm->delivered : 0, 4);
+	json_double("avg_bfs_hops", dm->delivered ?
+		    (double)dm->bfs_hops / dm->delivered : 0, 4);
+	json_uint("discoveries", dm->discoveries);
+	json_uint("frames", dm->frames);
+	json_uint("flood_frames", dm->flood_frames);
+	json_uint("reply_frames", dm->reply_frames);
+	json_double("frames_per_failure", ds->per_failure, 1);
+	json_uint("entries", ds->entries);
+	json_double("entries_per_server", ds->mean, 3);
+	json_uint("entries_max", ds->max);
+	json_uint("servers_over_table", ds->over);
+	json_str("counts", dm->full ? "lower bounds" : "exact");
+	json_close_obj();
+}
+
+static void ft_json(const struct dp_topo *t, const struct dp_fail_set *fs,
+		    const struct opts *o, const struct ft_result *res,
+		    const struct disc_stats *ds)
+{
+	struct ft_avg a;
+	u32 j;
+
+	ft_avg(res, &a);
+	json_fabric_begin(t);
+	json_uint("failed", fs->nfailed);
+	json_uint("failed_links", fs->nlinks);
+	json_uint("populate", o->populate);
+	json_str("order", o->order_random ? "random" : "grow");
+	json_uint("pairs", res->pairs);
+	json_str("dir", dp_sel_name(t, o->sel));
+	json_str("mode", dp_sel_name(t, o->sel));
+	json_uint("ttl", o->ttl);
+	json_uint("delivered", res->delivered);
+	json_uint("dropped", res->dropped);
+	json_uint("looped", res->looped);
+	json_uint("bad_hops", res->bad);
+	json_double("avg_hops", a.hops, 4);
+	json_uint("max_hops", res->maxh);
+	json_double("avg_sroute_hops", a.hops0, 4);
+	json_double("avg_stretch", a.stretch, 4);
+	json_uint("bound", t->ff_hops);
+	json_uint("detoured", res->detoured);
+	if (res->bfs) {
+		json_uint("connected", res->connected);
+		json_uint("delivered_connected", res->delivered_conn);
+		json_double("delivered_connected_pct", a.pct, 5);
+		json_double("avg_bfs_hops", a.bfs, 4);
+	}
+	for (j = 0; j < DP_DETOUR_SLOTS; j++)
+		if (dp_detour_name(t, j + 1))
+			json_uint(dp_detour_name(t, j + 1), res->detours[j]);
+	json_open_obj("drops");
+	for (j = 1; j < t->ops->ndrops; j++)
+		json_uint(dp_drop_reason_name(t, j), res->drops[j]);
+	json_close_obj();
+	if (res->dm)
+		disc_json(res->dm, ds);
+	json_close_obj();
+	json_end();
+}
+
+/* ft's text: drops by reason, then detour hops by kind. */
+static void ft_text_counts(const struct dp_topo *t,
+			   const struct ft_result *res, const struct ft_avg *a)
+{
+	bool det;
+	u32 j;
+
+	for (j = 1; j < t->ops->ndrops; j++)
+		if (res->drops[j])
+			printf("    dropped %s: %llu\n",
+			       dp_drop_reason_name(t, j),
+			       (unsigned long long)res->drops[j]);
+	printf("  avg hops %.4f (failure-free %.4f), max hops %u, avg "
+	       "stretch %.4f\n", a->hops, a->hops0, res->maxh, a->stretch);
+	printf("  detoured %llu pairs; detour hops:",
+	       (unsigned long long)res->detoured);
+	for (det = false, j = 0; j < DP_DETOUR_SLOTS; j++) {
+		if (!dp_detour_name(t, j + 1))
+			continue;
+		printf("%s %s %llu", det ? "," : "", dp_detour_name(t, j + 1),
+		       (unsigned long long)res->detours[j]);
+		det = true;
+	}
+	printf("\n");
+}
+
+static void ft_text(const struct dp_topo *t, const struct dp_fail_set *fs,
+		    const struct opts *o, const struct ft_result *res,
+		    const struct disc_stats *ds)
+{
+	struct ft_avg a;
+
+	ft_avg(res, &a);
+	printf("%s: %u servers, %u switches; %u failed servers, %u "
+	       "failed links\n", describe(t), t->nodes, t->switches,
+	       fs->nfailed, fs->nlinks);
+	if (o->populate)
+		printf("partially built: %u%% of the servers, in %s order\n",
+		       o->populate, o->order_random ? "random" : "growth");
+	printf("routing %s (ttl %u) over %llu random live pairs\n",
+	       dp_sel_name(t, o->sel), o->ttl, (unsigned long long)res->pairs);
+	printf("  delivered %llu (%.3f%%), dropped %llu, looped (TTL "
+	       "expired) %llu\n", (unsigned long long)res->delivered,
+	       100.0 * res->delivered / res->pairs,
+	       (unsigned long long)res->dropped,
+	       (unsigned long long)res->looped);
+	if (res->bfs)
+		printf("  connected pairs (BFS) %llu, delivered %llu "
+		       "(%.5f%%), avg hops %.4f vs shortest live path "
+		       "%.4f\n", (unsigned long long)res->connected,
+		       (unsigned long long)res->delivered_conn, a.pct,
+		       res->delivered_conn ? (double)res->sum /
+		       res->delivered : 0, a.bfs);
+	ft_text_counts(t, res, &a);
+	if (res->dm)
+		disc_print(res->dm, ds);
+	if (res->bad)
+		printf("FAILURES: %llu hops to a failed or non-neighbour "
+		       "server\n", (unsigned long long)res->bad);
+	if (res->too_long)
+		printf("FAILURES: %llu paths longer than the topology's "
+		       "bound of %u hops\n", (unsigned long long)res->too_long,
+		       dp_topo_ttl(t));
+}
+
 static int cmd_ft(struct opts *o)
 {
 	struct dp_topo t;
@@ -1075,8 +1011,6 @@ static int cmd_ft(struct opts *o)
 	struct ft_result res = { 0 };
 	struct disc_model dm;
 	struct disc_stats ds = { 0 };
-	u32 j, ndrops;
-	bool det;
 	int err;
 
 	err = need_topo(o, &t);
@@ -1090,163 +1024,28 @@ static int cmd_ft(struct opts *o)
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
 	}
-	if (o->populate) {
-		err = populate(&t, &fs, o, &r);
-		if (err) {
-			fprintf(stderr, "dpsim: no growth order here: %s\n",
-				strerror(-err));
-			fs_free(&fs);
-			return 1;
-		}
-		if (fs.nfailed + 2 > t.nodes) {
-			fs_free(&fs);
-			return bad_usage("--populate leaves fewer than two "
-					 "servers%s", "");
-		}
-	}
-	fs_random(&fs, &r, fs.nfailed + o->failed, o->fail_links);
-	if (o->discover) {
+	err = ft_failures(&t, &fs, o, &r);
+	if (!err && o->discover) {
 		res.dm = &dm;
-		if (disc_init(&t, &fs, o->ttl, &dm)) {
-			fprintf(stderr, "dpsim: out of memory\n");
-			disc_free(&dm);
-			fs_free(&fs);
-			return 1;
-		}
+		if (disc_init(&t, &fs, o->ttl, &dm))
+			err = -ENOMEM;
 	}
-	if (ft_run(&t, &fs, o, &r, &res)) {
+	if (!err && ft_run(&t, &fs, o, &r, &res))
+		err = -ENOMEM;
+	if (err == -ENOMEM) {
 		fprintf(stderr, "dpsim: out of memory\n");
-		if (res.dm)
-			disc_free(&dm);
-		fs_free(&fs);
-		return 1;
+		err = 1;
 	}
-	if (res.dm)
+	if (!err && res.dm)
 		disc_stats(&t, &fs, &dm, &ds);
-	ndrops = t.ops->ndrops;
-
-	double avg = res.delivered ? (double)res.sum / res.delivered : 0;
-	double avg0 = res.delivered ? (double)res.sum0 / res.delivered : 0;
-	double avgs = res.delivered ? res.stretch / res.delivered : 0;
-	double avgb = res.delivered_conn ?
-		      (double)res.sumbfs / res.delivered_conn : 0;
-	double pct = res.connected ?
-		     100.0 * res.delivered_conn / res.connected : 0;
-
-	if (o->json) {
-		json_fabric_begin(&t);
-		json_uint("failed", fs.nfailed);
-		json_uint("failed_links", fs.nlinks);
-		json_uint("populate", o->populate);
-		json_str("order", o->order_random ? "random" : "grow");
-		json_uint("pairs", res.pairs);
-		json_str("dir", dp_sel_name(&t, o->sel));
-		json_str("mode", dp_sel_name(&t, o->sel));
-		json_uint("ttl", o->ttl);
-		json_uint("delivered", res.delivered);
-		json_uint("dropped", res.dropped);
-		json_uint("looped", res.looped);
-		json_uint("bad_hops", res.bad);
-		json_double("avg_hops", avg, 4);
-		json_uint("max_hops", res.maxh);
-		json_double("avg_sroute_hops", avg0, 4);
-		json_double("avg_stretch", avgs, 4);
-		json_uint("bound", t.ff_hops);
-		json_uint("detoured", res.detoured);
-		if (res.bfs) {
-			json_uint("connected", res.connected);
-			json_uint("delivered_connected", res.delivered_conn);
-			json_double("delivered_connected_pct", pct, 5);
-			json_double("avg_bfs_hops", avgb, 4);
-		}
-		for (j = 0; j < DP_DETOUR_SLOTS; j++)
-			if (dp_detour_name(&t, j + 1))
-				json_uint(dp_detour_name(&t, j + 1),
-					  res.detours[j]);
-		json_open_obj("drops");
-		for (j = 1; j < ndrops; j++)
-			json_uint(dp_drop_reason_name(&t, j), res.drops[j]);
-		json_close_obj();
-		if (res.dm) {
-			json_open_obj("discover");
-			json_uint("delivered", dm.delivered);
-			json_uint("miss_ttl", dm.miss_ttl);
-			json_uint("miss_unreached", dm.miss_unreached);
-			json_double("avg_hops", dm.delivered ?
-				    (double)dm.hops / dm.delivered : 0, 4);
-			json_double("avg_bfs_hops", dm.delivered ?
-				    (double)dm.bfs_hops / dm.delivered : 0, 4);
-			json_uint("discoveries", dm.discoveries);
-			json_uint("frames", dm.frames);
-			json_uint("flood_frames", dm.flood_frames);
-			json_uint("reply_frames", dm.reply_frames);
-			json_double("frames_per_failure", ds.per_failure, 1);
-			json_uint("entries", ds.entries);
-			json_double("entries_per_server", ds.mean, 3);
-			json_uint("entries_max", ds.max);
-			json_uint("servers_over_table", ds.over);
-			json_str("counts", dm.full ? "lower bounds" : "exact");
-			json_close_obj();
-		}
-		json_close_obj();
-		json_end();
-	} else {
-		printf("%s: %u servers, %u switches; %u failed servers, %u "
-		       "failed links\n", describe(&t), t.nodes, t.switches,
-		       fs.nfailed, fs.nlinks);
-		if (o->populate)
-			printf("partially built: %u%% of the servers, in %s "
-			       "order\n", o->populate,
-			       o->order_random ? "random" : "growth");
-		printf("routing %s (ttl %u) over %llu random live pairs\n",
-		       dp_sel_name(&t, o->sel), o->ttl,
-		       (unsigned long long)res.pairs);
-		printf("  delivered %llu (%.3f%%), dropped %llu, looped (TTL "
-		       "expired) %llu\n", (unsigned long long)res.delivered,
-		       100.0 * res.delivered / res.pairs,
-		       (unsigned long long)res.dropped,
-		       (unsigned long long)res.looped);
-		if (res.bfs)
-			printf("  connected pairs (BFS) %llu, delivered %llu "
-			       "(%.5f%%), avg hops %.4f vs shortest live path "
-			       "%.4f\n", (unsigned long long)res.connected,
-			       (unsigned long long)res.delivered_conn, pct,
-			       res.delivered_conn ? (double)res.sum /
-			       res.delivered : 0, avgb);
-		for (j = 1; j < ndrops; j++)
-			if (res.drops[j])
-				printf("    dropped %s: %llu\n",
-				       dp_drop_reason_name(&t, j),
-				       (unsigned long long)res.drops[j]);
-		printf("  avg hops %.4f (failure-free %.4f), max hops %u, avg "
-		       "stretch %.4f\n", avg, avg0, res.maxh, avgs);
-		printf("  detoured %llu pairs; detour hops:",
-		       (unsigned long long)res.detoured);
-		for (det = false, j = 0; j < DP_DETOUR_SLOTS; j++) {
-			if (!dp_detour_name(&t, j + 1))
-				continue;
-			printf("%s %s %llu", det ? "," : "",
-			       dp_detour_name(&t, j + 1),
-			       (unsigned long long)res.detours[j]);
-			det = true;
-		}
-		printf("\n");
-		if (res.dm)
-			disc_print(&dm, &ds);
-		if (res.bad)
-			printf("FAILURES: %llu hops to a failed or non-"
-			       "neighbour server\n",
-			       (unsigned long long)res.bad);
-		if (res.too_long)
-			printf("FAILURES: %llu paths longer than the "
-			       "topology's bound of %u hops\n",
-			       (unsigned long long)res.too_long,
-			       dp_topo_ttl(&t));
-	}
+	if (!err && o->json)
+		ft_json(&t, &fs, o, &res, &ds);
+	else if (!err)
+		ft_text(&t, &fs, o, &res, &ds);
 	if (res.dm)
 		disc_free(&dm);
 	fs_free(&fs);
-	return res.bad || res.too_long ? 1 : 0;
+	return err ? err : res.bad || res.too_long ? 1 : 0;
 }
 
 /* ---- route ---- */
@@ -1465,116 +1264,142 @@ static void json_hop_ports(const struct dp_topo *t, u32 from, u32 to)
 	json_close_arr();
 }
 
+/* route --json: the walk, each hop's ports, and the header it starts with. */
+static void route_json(const struct dp_topo *t, const struct opts *o,
+		       u32 src, u32 dst, const struct dp_walk *w)
+{
+	char a[DP_ADDR_TEXT_MAX];
+	struct dp_route_state st0;
+	u32 i;
+
+	/* The header a source puts on the flow: crafted-frame tools. */
+	dp_route_init(t, src, dst, o->sel, o->hash, &st0);
+	json_init(false);
+	json_open_obj(NULL);
+	json_bool("delivered", w->delivered);
+	json_uint("hops", w->hops);
+	json_open_arr("path");
+	for (i = 0; i < w->path_len; i++) {
+		dp_addr_format(t, w->path[i], a, sizeof(a));
+		json_str(NULL, a);
+	}
+	json_close_arr();
+	json_open_arr("phases");
+	for (i = 0; i + 1 < w->path_len; i++)
+		json_str(NULL, dp_phase_name(t, w->phase[i]));
+	json_close_arr();
+	/* Each hop's port at both ends: what a cable chain needs. */
+	json_open_arr("ports");
+	for (i = 0; i + 1 < w->path_len; i++)
+		json_hop_ports(t, w->path[i], w->path[i + 1]);
+	json_close_arr();
+	json_str("reason", w->looped ? "ttl_expired" :
+		 dp_drop_reason_name(t, w->reason));
+	json_bool("looped", w->looped);
+	json_bool("bad_hop", w->bad_hop);
+	json_uint("src_id", src);
+	json_uint("dst_id", dst);
+	json_open_obj("header");
+	json_uint("ttl", dp_topo_ttl(t));
+	json_uint("flags", st0.flags);
+	json_uint("rword", st0.word);
+	json_uint("waypoint", st0.waypoint);
+	json_close_obj();
+	json_close_obj();
+	json_end();
+}
+
+static void route_text(const struct dp_topo *t, const struct opts *o,
+		       u32 src, u32 dst, const struct dp_fail_set *fs,
+		       const struct dp_walk *w)
+{
+	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
+	u32 i;
+
+	dp_addr_format(t, src, a, sizeof(a));
+	dp_addr_format(t, dst, b, sizeof(b));
+	printf("%s: route %s -> %s, %u failed servers\n", describe(t), a, b,
+	       fs->nfailed);
+	for (i = 0; i + 1 < w->path_len; i++)
+		dp_hop_print(stdout, t, i + 1, w->path[i], w->path[i + 1],
+			     w->phase[i]);
+	if (w->delivered)
+		printf("delivered in %u hops\n", w->hops);
+	else if (w->looped)
+		printf("NOT delivered: TTL %u expired\n", o->ttl);
+	else if (w->bad_hop)
+		printf("NOT delivered: bad hop (bug)\n");
+	else
+		printf("dropped after %u hops: %s\n", w->hops,
+		       dp_drop_reason_name(t, w->reason));
+}
+
+/*
+ * route's ends and failures: --from, --to, --fail, and neither end
+ * failed.  0 or an exit status (@fs is set up only when 0).
+ */
+static int route_setup(const struct dp_topo *t, const struct opts *o,
+		       u32 *src, u32 *dst, struct dp_fail_set *fs)
+{
+	int err;
+
+	if (!o->from || !o->to)
+		return bad_usage("route needs --from and --to%s", "");
+	err = parse_addr(t, o->from, src);
+	if (!err)
+		err = parse_addr(t, o->to, dst);
+	if (err)
+		return err;
+	if (fs_init(fs, t)) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		return 1;
+	}
+	err = parse_fail(t, fs, o->fail);
+	if (!err && (dp_fail_node(fs, *src) || dp_fail_node(fs, *dst))) {
+		fprintf(stderr, "dpsim: source or destination is failed\n");
+		err = 1;
+	}
+	if (err)
+		fs_free(fs);
+	return err;
+}
+
 static int cmd_route(struct opts *o)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
 	struct dp_walk w = { 0 };
-	char a[DP_ADDR_TEXT_MAX], b[DP_ADDR_TEXT_MAX];
-	u32 src, dst, i, max;
+	u32 src, dst, max;
 	int err;
 
 	err = need_topo(o, &t);
-	if (err)
-		return err;
-	if (!o->from || !o->to)
-		return bad_usage("route needs --from and --to%s", "");
-	err = parse_addr(&t, o->from, &src);
 	if (!err)
-		err = parse_addr(&t, o->to, &dst);
+		err = route_setup(&t, o, &src, &dst, &fs);
 	if (err)
 		return err;
-	if (fs_init(&fs, &t)) {
-		fprintf(stderr, "dpsim: out of memory\n");
-		return 1;
-	}
-	err = parse_fail(&t, &fs, o->fail);
-	if (err) {
-		fs_free(&fs);
-		return err;
-	}
-	if (dp_fail_node(&fs, src) || dp_fail_node(&fs, dst)) {
-		fprintf(stderr, "dpsim: source or destination is failed\n");
-		fs_free(&fs);
-		return 1;
-	}
 	max = o->ttl + 1;
 	w.path = calloc(max, sizeof(*w.path));
 	w.phase = calloc(max, 1);
 	w.path_max = max;
 	if (o->all_hashes) {
 		err = route_all_hashes(&t, &fs, src, dst, o, &w);
-		free(w.path);
-		free(w.phase);
-		fs_free(&fs);
-		return err;
-	}
-	dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
-	if (o->dot) {
-		/* the fabric, the failures and the path, in one picture */
-		err = dot_size_ok(&t) ?
-		      dp_plan_dot(stdout, &t, w.path, w.path_len, dot_failed,
-				  &fs) : 1;
-	} else if (o->json) {
-		struct dp_route_state st0;
-
-		/* The header a source puts on the flow: crafted-frame tools. */
-		dp_route_init(&t, src, dst, o->sel, o->hash, &st0);
-		json_init(false);
-		json_open_obj(NULL);
-		json_bool("delivered", w.delivered);
-		json_uint("hops", w.hops);
-		json_open_arr("path");
-		for (i = 0; i < w.path_len; i++) {
-			dp_addr_format(&t, w.path[i], a, sizeof(a));
-			json_str(NULL, a);
-		}
-		json_close_arr();
-		json_open_arr("phases");
-		for (i = 0; i + 1 < w.path_len; i++)
-			json_str(NULL, dp_phase_name(&t, w.phase[i]));
-		json_close_arr();
-		/* Each hop's port at both ends: what a cable chain needs. */
-		json_open_arr("ports");
-		for (i = 0; i + 1 < w.path_len; i++)
-			json_hop_ports(&t, w.path[i], w.path[i + 1]);
-		json_close_arr();
-		json_str("reason", w.looped ? "ttl_expired" :
-			 dp_drop_reason_name(&t, w.reason));
-		json_bool("looped", w.looped);
-		json_bool("bad_hop", w.bad_hop);
-		json_uint("src_id", src);
-		json_uint("dst_id", dst);
-		json_open_obj("header");
-		json_uint("ttl", dp_topo_ttl(&t));
-		json_uint("flags", st0.flags);
-		json_uint("rword", st0.word);
-		json_uint("waypoint", st0.waypoint);
-		json_close_obj();
-		json_close_obj();
-		json_end();
 	} else {
-		dp_addr_format(&t, src, a, sizeof(a));
-		dp_addr_format(&t, dst, b, sizeof(b));
-		printf("%s: route %s -> %s, %u failed servers\n",
-		       describe(&t), a, b, fs.nfailed);
-		for (i = 0; i + 1 < w.path_len; i++)
-			dp_hop_print(stdout, &t, i + 1, w.path[i], w.path[i + 1],
-				     w.phase[i]);
-		if (w.delivered)
-			printf("delivered in %u hops\n", w.hops);
-		else if (w.looped)
-			printf("NOT delivered: TTL %u expired\n", o->ttl);
-		else if (w.bad_hop)
-			printf("NOT delivered: bad hop (bug)\n");
-		else
-			printf("dropped after %u hops: %s\n", w.hops,
-			       dp_drop_reason_name(&t, w.reason));
+		dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
+		/* the fabric, the failures and the path, in one picture */
+		if (o->dot && (!dot_size_ok(&t) ||
+			       dp_plan_dot(stdout, &t, w.path, w.path_len,
+					   dot_failed, &fs)))
+			err = 1;
+		else if (o->json && !o->dot)
+			route_json(&t, o, src, dst, &w);
+		else if (!o->dot)
+			route_text(&t, o, src, dst, &fs, &w);
+		err = w.bad_hop || err;
 	}
 	free(w.path);
 	free(w.phase);
 	fs_free(&fs);
-	return w.bad_hop || (o->dot && err) ? 1 : 0;
+	return err;
 }
 
 /* ---- plan ---- */
@@ -1731,6 +1556,79 @@ struct bench_res {
 	double init, route, view, fail;
 };
 
+/*
+ * Mode @sel: the decisions of bench_cases(), and with 1% failed servers
+ * (@nfail) decisions at the source of live pairs.
+ */
+static void bench_mode(const struct dp_topo *t, struct dp_fail_set *fs,
+		       u32 sel, u32 nfail, const struct opts *o, struct rng *r,
+		       struct bench_case *bc, struct bench_case *bf,
+		       struct bench_res *res)
+{
+	struct dp_view view = { .reachable = bench_reachable, .ctx = fs };
+	u32 i, s, d;
+
+	bench_cases(t, sel, r, bc);
+	res->init = bench_one(t, bc, NULL, 0, sel, o->runs);
+	res->route = bench_one(t, bc, NULL, 1, sel, o->runs);
+	res->view = bench_one(t, bc, &view, 2, sel, o->runs);
+	dp_fail_clear(fs);
+	fs_random(fs, r, nfail, 0);
+	for (i = 0; i < BENCH_N; i++) {
+		s = random_live(fs, r);
+		do {
+			d = random_live(fs, r);
+		} while (d == s);
+		dp_route_init(t, s, d, sel, i, &bf[i].st);
+		bf[i].self = s;
+	}
+	res->fail = bench_one(t, bf, &view, 2, sel, o->runs);
+	dp_fail_clear(fs);
+}
+
+static void bench_json(const struct dp_topo *t, const struct opts *o,
+		       u32 nfail, const struct bench_res *res, u32 nsel)
+{
+	u32 sel;
+
+	json_fabric_begin(t);
+	json_uint("runs", o->runs);
+	json_uint("failed", nfail);
+	json_open_arr("modes");
+	for (sel = 0; sel < nsel; sel++) {
+		json_open_obj(NULL);
+		json_str("mode", dp_sel_name(t, sel));
+		json_double("ns_route_init", res[sel].init, 2);
+		json_double("ns_route", res[sel].route, 2);
+		json_double("ns_route_view", res[sel].view, 2);
+		json_double("ns_route_failures", res[sel].fail, 2);
+		json_close_obj();
+	}
+	json_close_arr();
+	json_close_obj();
+	json_end();
+}
+
+static void bench_text(const struct dp_topo *t, const struct opts *o,
+		       u32 nfail, const struct bench_res *res, u32 nsel)
+{
+	u32 sel;
+
+	printf("%s, %u decisions x 16, median of %u runs:\n", describe(t),
+	       BENCH_N, o->runs);
+	for (sel = 0; sel < nsel; sel++) {
+		printf("  mode %s:\n", dp_sel_name(t, sel));
+		printf("    dp_route_init:                  %6.2f ns\n",
+		       res[sel].init);
+		printf("    dp_route, failure-free:         %6.2f ns\n",
+		       res[sel].route);
+		printf("    dp_route + view, no failures:   %6.2f ns\n",
+		       res[sel].view);
+		printf("    dp_route + view, %u failed (1%%): %6.2f ns "
+		       "(at the source)\n", nfail, res[sel].fail);
+	}
+}
+
 static int cmd_bench(struct opts *o)
 {
 	struct opts oo = *o;
@@ -1738,9 +1636,8 @@ static int cmd_bench(struct opts *o)
 	struct dp_fail_set fs;
 	struct rng r = { o->seed };
 	struct bench_case *bc, *bf;
-	struct dp_view view = { .reachable = bench_reachable, .ctx = &fs };
 	struct bench_res res[2];
-	u32 i, s, d, nfail, sel, nsel;
+	u32 i, nfail, sel, nsel;
 	volatile u32 sink = 0;
 	int err;
 
@@ -1765,77 +1662,63 @@ static int cmd_bench(struct opts *o)
 		(void)sink;
 		printf("%u decisions, mode %s\n", o->decisions,
 		       dp_sel_name(&t, oo.sel));
-		goto out;
-	}
-	/* The default mode and the next (DPillar: shortest, paper). */
-	nsel = dp_sel_count(&t) < 2 ? 1 : 2;
-	nfail = t.nodes / 100;
-	for (sel = 0; sel < nsel; sel++) {
-		bench_cases(&t, sel, &r, bc);
-		res[sel].init = bench_one(&t, bc, NULL, 0, sel, o->runs);
-		res[sel].route = bench_one(&t, bc, NULL, 1, sel, o->runs);
-		res[sel].view = bench_one(&t, bc, &view, 2, sel, o->runs);
-		/* 1% failed servers; decisions at the source of live pairs. */
-		dp_fail_clear(&fs);
-		fs_random(&fs, &r, nfail, 0);
-		for (i = 0; i < BENCH_N; i++) {
-			s = random_live(&fs, &r);
-			do {
-				d = random_live(&fs, &r);
-			} while (d == s);
-			dp_route_init(&t, s, d, sel, i, &bf[i].st);
-			bf[i].self = s;
-		}
-		res[sel].fail = bench_one(&t, bf, &view, 2, sel, o->runs);
-		dp_fail_clear(&fs);
-	}
-	if (o->json) {
-		json_fabric_begin(&t);
-		json_uint("runs", o->runs);
-		json_uint("failed", nfail);
-		json_open_arr("modes");
-		for (sel = 0; sel < nsel; sel++) {
-			json_open_obj(NULL);
-			json_str("mode", dp_sel_name(&t, sel));
-			json_double("ns_route_init", res[sel].init, 2);
-			json_double("ns_route", res[sel].route, 2);
-			json_double("ns_route_view", res[sel].view, 2);
-			json_double("ns_route_failures", res[sel].fail, 2);
-			json_close_obj();
-		}
-		json_close_arr();
-		json_close_obj();
-		json_end();
 	} else {
-		printf("%s, %u decisions x 16, median of %u runs:\n",
-		       describe(&t), BENCH_N, o->runs);
-		for (sel = 0; sel < nsel; sel++) {
-			printf("  mode %s:\n", dp_sel_name(&t, sel));
-			printf("    dp_route_init:                  %6.2f ns\n",
-			       res[sel].init);
-			printf("    dp_route, failure-free:         %6.2f ns\n",
-			       res[sel].route);
-			printf("    dp_route + view, no failures:   %6.2f ns\n",
-			       res[sel].view);
-			printf("    dp_route + view, %u failed (1%%): %6.2f ns "
-			       "(at the source)\n", nfail, res[sel].fail);
-		}
+		/* The default mode and the next (DPillar: shortest, paper). */
+		nsel = dp_sel_count(&t) < 2 ? 1 : 2;
+		nfail = t.nodes / 100;
+		for (sel = 0; sel < nsel; sel++)
+			bench_mode(&t, &fs, sel, nfail, o, &r, bc, bf,
+				   &res[sel]);
+		if (o->json)
+			bench_json(&t, o, nfail, res, nsel);
+		else
+			bench_text(&t, o, nfail, res, nsel);
 	}
-out:
 	fs_free(&fs);
 	free(bc);
 	free(bf);
 	return 0;
 }
 
+/*
+ * The commands: @core over the routing core (every topology through
+ * dp_walk()), @s2 over S2's graph (--topo s2, s2sim.c); NULL: the front
+ * end has no such command.
+ */
+static const struct dpsim_cmd {
+	const char *name;
+	int (*core)(struct opts *o);
+	s2_cmd_fn *s2;
+} cmds[] = {
+	{ "paths", cmd_paths, s2_paths },
+	{ "ft", cmd_ft, s2_ft },
+	{ "route", cmd_route, s2_route },
+	{ "plan", cmd_plan, s2_plan },
+	{ "bench", cmd_bench, NULL },
+	{ "pairs", cmd_pairs, s2_pairs },
+	{ "keys", NULL, s2_keys },
+	{ "locate", NULL, s2_locate },
+	{ "compare", NULL, s2_compare },
+};
+
+static const struct dpsim_cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
+	const struct dpsim_cmd *c;
+	enum dpsim_fe fe;
 	struct opts o;
 	const char *cmd;
 	int err;
 
 	if (argc < 2)
-		return usage(stderr, EXIT_USAGE);
+		return usage(stderr, FE_CORE, EXIT_USAGE);
 	cmd = argv[1];
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") ||
 	    !strcmp(cmd, "-Version")) {
@@ -1843,33 +1726,26 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/*
-	 * S2 is a graph, not arithmetic: its own commands (s2sim.c), but
-	 * bench, which routes derived mode through the core like the others.
+	 * S2 is a graph, not arithmetic: --topo s2 takes S2's graph front
+	 * end (its help and unknown commands too), but for bench, which
+	 * routes derived mode through the core like the others.
 	 */
-	for (int i = 2; strcmp(cmd, "bench") && i < argc; i++)
-		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
-		     !strcmp(argv[i + 1], "s2")) || !strcmp(argv[i], "--topo=s2"))
-			return s2_main(cmd, argc - 1, argv + 1);
+	c = find_cmd(cmd);
+	fe = argv_topo_s2(argc - 1, argv + 1) && (!c || c->s2) ? FE_S2 :
+	     FE_CORE;
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
-		return usage(stdout, 0);
-	err = parse_opts(argc - 1, argv + 1, &o);
+		return usage(stdout, fe, 0);
+	err = parse_opts(argc - 1, argv + 1, &o, fe);
 	if (err == -1)
-		return usage(stdout, 0);
+		return usage(stdout, fe, 0);
 	if (err)
 		return err;
-	if (!strcmp(cmd, "paths"))
-		return cmd_paths(&o);
-	if (!strcmp(cmd, "ft"))
-		return cmd_ft(&o);
-	if (!strcmp(cmd, "route"))
-		return cmd_route(&o);
-	if (!strcmp(cmd, "plan"))
-		return cmd_plan(&o);
-	if (!strcmp(cmd, "bench"))
-		return cmd_bench(&o);
-	if (!strcmp(cmd, "pairs"))
-		return cmd_pairs(&o);
-	fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
-	return usage(stderr, EXIT_USAGE);
+	if (fe == FE_S2)
+		return s2_run(c ? c->s2 : NULL, &o.s2);
+	if (!c || !c->core) {
+		fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
+		return usage(stderr, FE_CORE, EXIT_USAGE);
+	}
+	return c->core(&o);
 }

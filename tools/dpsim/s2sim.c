@@ -7,13 +7,19 @@
  * paper does) and routes on it with the kernel's decision function
  * dp_s2_greedy() (net/dpillar/topo_s2.c), fed at every hop with the
  * coordinates of the live 1-hop neighbours and of their live neighbours:
- * exactly what a node learns from Hellos.
+ * exactly what a node learns from Hellos.  Where the kernel builds the
+ * fabric itself (plan mode, the derived wiring), route and pairs route
+ * through the routing core instead, with the walker every topology shares
+ * (dp_walk(), topo_walk.c); compare checks that the two agree.
+ *
+ * Its options are rows of dpsim's one option table (opts.c); main()
+ * dispatches here through its one command table (dpsim.c).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dpsim.h"
 #include "dp_json.h"
 #include "dp_s2plan.h"
 #include "topo_s2.h"
@@ -33,15 +39,12 @@ struct s2net {
 	u32 *hosts;		/* servers per switch */
 };
 
-struct s2opts {
-	const char *file;
-	u32 switches, ports, servers, spaces, d, seed, rule, keys, pairs;
-	const char *coords;
-	bool wiring_derived;
-	double fail_links;
-	bool json, shortcut, all_rules, dot, csv;
-	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
-	const char *plan_file;	/* --plan FILE: a plan document */
+/* What an S2 command works on: the graph, and the plan it came from. */
+struct s2run {
+	struct s2net g;
+	struct dp_s2gen pg;	/* plan mode: the plan (grown) */
+	struct dp_s2gen before;	/* plan mode with --grow: before growth */
+	bool have_plan;
 };
 
 /* The simulator's random numbers: the plan generator's (dp_s2plan.c). */
@@ -401,6 +404,161 @@ static const char * const rule_names[] = {
 	[DP_S2_RULE_2HOP_PAPER] = "2hop",
 };
 
+/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
+static int core_sel(const struct dp_topo *t, u32 r)
+{
+	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
+		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
+			return i;
+	return -1;
+}
+
+/*
+ * The simulator's own greedy walk from @s to @t over @d spaces, at most
+ * @cap hops, the first hop hashed (@hash != 0, Algorithm 2): its path
+ * (room for @cap + 1), delivered?
+ */
+static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 d, u32 rule,
+		     u32 hash, u32 cap, u32 *path, u32 *len)
+{
+	struct dp_s2_cand c[S2_CAND_MAX];
+	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
+
+	path[0] = s;
+	while (u != t && hops < cap) {
+		u32 n = cands(g, u, 0, c, nb1);
+		int k = -1;
+
+		/* Algorithm 2: the flow's first hop, as route() takes it */
+		if (!hops && hash)
+			k = dp_s2_first_hop(X(g, u), X(g, t), d, c, n, hash);
+		if (k < 0)
+			k = dp_s2_greedy(X(g, u), X(g, t), d, c, n, rule, NULL);
+		if (k < 0)
+			break;
+		u = nb1[k];
+		path[++hops] = u;
+	}
+	*len = hops + 1;
+	return u == t;
+}
+
+/*
+ * The kernel's routing core on a fabric the kernel builds (plan mode, or
+ * the derived wiring): the shared walker routes on it, with the failures
+ * of the graph.  @on: set up; else the fabric is the simulator's alone.
+ */
+struct s2core {
+	struct dp_s2_plan pl;	/* plan mode: the plan, as the core's table */
+	struct dp_topo t;
+	struct dp_fail_set fs;
+	u8 *fnode, *flink;
+	int sels[DP_S2_RULE_COUNT];	/* each rule's selector, -1: none */
+	bool on;
+};
+
+/* The core on plan @p (@who: the command, for the complaint). */
+static int s2core_plan(struct s2core *c, const struct dp_s2gen *p,
+		       const char *who)
+{
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
+				     .n = p->ports, .spaces = p->spaces,
+				     .seed = p->seed, .ncoords = p->spaces };
+	const char *why = "";
+
+	c->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
+				     .ports = p->ports, .coords = p->x,
+				     .peer = p->peer };
+	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
+	if (dp_topo_init(&c->t, &tp, &why)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such plan: %s\n",
+			who, why);
+		return 2;
+	}
+	if (dp_s2_plan_attach(&c->t, &c->pl)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such table\n", who);
+		return 2;
+	}
+	c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
+	c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
+	dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
+	c->on = true;
+	return 0;
+}
+
+/* The failed cables of @g, and the switches @down (may be NULL). */
+static void s2core_fail(struct s2core *c, const struct s2net *g,
+			const u8 *down)
+{
+	for (u32 v = 0; c->on && v < g->n; v++) {
+		if (down && down[v])
+			dp_fail_set_node(&c->fs, v);
+		for (u32 i = 0; i < g->deg[v]; i++)
+			if (g->dead[v * S2_DEG_MAX + i])
+				dp_fail_set_link(&c->fs, v,
+						 g->port[v * S2_DEG_MAX + i]);
+	}
+}
+
+static void s2core_free(struct s2core *c)
+{
+	free(c->fnode);
+	free(c->flink);
+}
+
+/*
+ * The router of paths, route and pairs: the core where the kernel has
+ * this fabric (plan mode, the derived wiring) and routes over every
+ * space, else the simulator's greedy.  0 or an exit status.
+ */
+static int s2core_open(struct s2core *c, const struct s2run *r,
+		       const struct s2opts *o, const char *who)
+{
+	const struct s2net *g = &r->g;
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = g->n,
+				     .n = o->ports - o->servers,
+				     .spaces = g->L, .seed = o->seed };
+	const char *why = "";
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	/* --d below L is the simulator's experiment: the kernel uses all */
+	if (o->d && o->d < g->L)
+		return 0;
+	if (r->have_plan) {
+		err = s2core_plan(c, &r->pg, who);
+	} else if (o->wiring_derived && !o->file) {
+		if (dp_topo_init(&c->t, &tp, &why)) {
+			fprintf(stderr, "dpsim: %s: %s\n", who, why);
+			return 2;
+		}
+		c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
+		c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
+		dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
+		c->on = true;
+	}
+	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++)
+		c->sels[rule] = c->on ? core_sel(&c->t, rule) : -1;
+	return err;
+}
+
+/* One walk of paths, route or pairs (see s2core_open), <= @cap hops. */
+static bool s2_walk(const struct s2core *c, const struct s2net *g, u32 rule,
+		    u32 s, u32 t, u32 d, u32 hash, u32 cap, u32 *path,
+		    u32 *len)
+{
+	struct dp_walk w = { .path = path, .path_max = cap + 1 };
+
+	if (!c->on || c->sels[rule] < 0)
+		return sim_walk(g, s, t, d, rule, hash, cap, path, len);
+	dp_walk(&c->t, s, t, (u32)c->sels[rule], hash, &c->fs, cap, &w);
+	if (w.bad_hop)
+		fprintf(stderr, "dpsim: %u -> %u: the core took a hop off the cabling\n",
+			s, t);
+	*len = w.path_len;
+	return w.delivered;
+}
+
 /* Fail a fraction of the links at random, both directions. */
 static u32 fail_links(struct s2net *g, double frac)
 {
@@ -456,10 +614,16 @@ static void out_end(const struct s2opts *o, bool first)
 	json_end();
 }
 
-/* All ordered pairs of switches (or o->pairs random ones). */
-static int cmd_paths(struct s2net *g, const struct s2opts *o)
+/*
+ * Every ordered pair of switches under each rule (through the core where
+ * the kernel has the fabric: s2core_open()), and BFS's shortest paths.
+ */
+static int cmd_paths(struct s2run *r, const struct s2opts *o)
 {
+	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
+	u32 *path = xcalloc(g->n + 1, sizeof(u32)), len;
+	struct s2core core;
 	double sum[DP_S2_RULE_COUNT] = { 0 }, sp = 0, pairs = 0;
 	u32 stuck[DP_S2_RULE_COUNT] = { 0 }, maxh[DP_S2_RULE_COUNT] = { 0 };
 	u32 d = o->d ? o->d : g->L, links = 0, mindist = 0xffffffffU;
@@ -468,6 +632,12 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 
 	if (d > g->L)
 		d = g->L;
+	if (s2core_open(&core, r, o, "paths")) {
+		free(dist);
+		free(q);
+		free(path);
+		return 2;
+	}
 	for (u32 s = 0; s < g->n; s++) {
 		bfs(g, s, dist, q);
 		for (u32 t = 0; t < g->n; t++) {
@@ -484,15 +654,13 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 				    dp_s2_mcd(X(g, s), X(g, t), d))
 					ms++;
 			choices += ms;
-			for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
-				u32 end, h;
-
-				h = route(g, s, X(g, t), 0, d, r, 0, &end);
-				if (end != t)
-					stuck[r]++;
-				sum[r] += h;
-				if (h > maxh[r])
-					maxh[r] = h;
+			for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++) {
+				if (!s2_walk(&core, g, rule, s, t, d, 0, g->n, path,
+					     &len))
+					stuck[rule]++;
+				sum[rule] += len - 1;
+				if (len - 1 > maxh[rule])
+					maxh[rule] = len - 1;
 			}
 		}
 		links += g->deg[s];
@@ -511,15 +679,15 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 	out_num(o, &first, "links", links / 2, 0);
 	out_num(o, &first, "pairs", pairs, 0);
 	out_num(o, &first, "bfs_avg", sp / pairs, 4);
-	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++) {
+	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++) {
 		char k[64];
 
-		snprintf(k, sizeof(k), "%s_avg", rule_names[r]);
-		out_num(o, &first, k, sum[r] / pairs, 4);
-		snprintf(k, sizeof(k), "%s_max", rule_names[r]);
-		out_num(o, &first, k, maxh[r], 0);
-		snprintf(k, sizeof(k), "%s_stuck", rule_names[r]);
-		out_num(o, &first, k, stuck[r], 0);
+		snprintf(k, sizeof(k), "%s_avg", rule_names[rule]);
+		out_num(o, &first, k, sum[rule] / pairs, 4);
+		snprintf(k, sizeof(k), "%s_max", rule_names[rule]);
+		out_num(o, &first, k, maxh[rule], 0);
+		snprintf(k, sizeof(k), "%s_stuck", rule_names[rule]);
+		out_num(o, &first, k, stuck[rule], 0);
 	}
 	out_num(o, &first, "first_hop_choices_avg", choices / pairs, 4);
 	/* min distance of two coordinates in one space, times N */
@@ -528,8 +696,10 @@ static int cmd_paths(struct s2net *g, const struct s2opts *o)
 	out_end(o, first);
 	free(dist);
 	free(q);
-	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++)
-		if (stuck[r])
+	free(path);
+	s2core_free(&core);
+	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++)
+		if (stuck[rule])
 			return 1;
 	return 0;
 }
@@ -638,7 +808,8 @@ static int cmd_keys(struct s2net *g, const struct s2opts *o)
 	rnd_seed(o->seed ^ 0x6b6579);
 	for (u32 i = 0; i < o->keys; i++) {
 		char key[32];
-		u32 x[DP_S2_SPACES_MAX], homes[DP_S2_SPACES_MAX], end;
+		/* d >= 1 (every graph has a space): homes[0] is set */
+		u32 x[DP_S2_SPACES_MAX], homes[DP_S2_SPACES_MAX] = { 0 }, end;
 		int len = snprintf(key, sizeof(key), "key%u", i);
 		bool found = false;
 
@@ -802,70 +973,50 @@ bad:
 
 /*
  * One flow's path, hop by hop (the first hop hashed as Algorithm 2), with
- * the switches and cables of --fail @spec failed: the live neighbours
- * (Hellos) route around them, as the kernel does.
+ * the switches and cables of --fail failed: the live neighbours (Hellos)
+ * route around them, as the kernel does (through its routing core, where
+ * the fabric is one the kernel builds).
  */
-static int cmd_route(struct s2net *g, const struct s2opts *o, u32 from,
-		     u32 to, u32 hash, const char *spec)
+static int cmd_route(struct s2run *r, const struct s2opts *o)
 {
-	struct dp_s2_cand c[S2_CAND_MAX];
-	u32 nb1[S2_DEG_MAX], u = from, hops = 0;
-	u32 d = o->d ? o->d : g->L;
+	struct s2net *g = &r->g;
+	u32 d = o->d && o->d < g->L ? o->d : g->L, *path, len;
+	struct s2core c;
+	bool ok;
+	u8 *down;
+	int rc;
 
-	if (from >= g->n || to >= g->n) {
+	if (o->from >= g->n || o->to >= g->n) {
 		fprintf(stderr, "dpsim: --from/--to must be below %u\n", g->n);
 		return 2;
 	}
-	if (d > g->L)
-		d = g->L;
-	u8 *down = xcalloc(g->n, 1);
-	int rc = parse_fail(g, spec, down);
-
-	if (!rc && (down[from] || down[to])) {
+	down = xcalloc(g->n, 1);
+	rc = parse_fail(g, o->fail, down);
+	if (!rc && (down[o->from] || down[o->to])) {
 		fprintf(stderr, "dpsim: --from/--to is a failed switch\n");
 		rc = 2;
 	}
+	if (!rc)
+		rc = s2core_open(&c, r, o, "route");
 	if (rc) {
 		free(down);
 		return rc;
 	}
-	u32 *path = o->dot ? calloc(g->n + 1, sizeof(*path)) : NULL;
-
-	if (o->dot && !path) {
-		free(down);
-		return 1;
-	}
-	if (path)
-		path[0] = u;
-	else
-		printf("%u", u);
-	while (u != to && hops < g->n) {
-		u32 n = cands(g, u, 0, c, nb1);
-		int k = -1;
-
-		if (!hops && hash)
-			k = dp_s2_first_hop(X(g, u), X(g, to), d, c, n, hash);
-		if (k < 0)
-			k = dp_s2_greedy(X(g, u), X(g, to), d, c, n, o->rule,
-					 NULL);
-		if (k < 0)
-			break;
-		u = nb1[k];
-		if (path)
-			path[hops + 1] = u;
-		else
-			printf(" %u", u);
-		hops++;
-	}
-	if (path) {
-		print_dot(g, path, hops + 1, down);
-		free(path);
+	s2core_fail(&c, g, down);
+	path = xcalloc(g->n + 1, sizeof(*path));
+	ok = s2_walk(&c, g, o->rule, o->from, o->to, d, o->hash, g->n, path,
+		     &len);
+	if (o->dot) {
+		print_dot(g, path, len, down);
 	} else {
-		printf("\n%s in %u hops\n", u == to ? "delivered" : "stuck",
-		       hops);
+		for (u32 i = 0; i < len; i++)
+			printf(i ? " %u" : "%u", path[i]);
+		printf("\n%s in %u hops\n", ok ? "delivered" : "stuck", len - 1);
 	}
+	free(path);
+	s2core_free(&c);
 	free(down);
-	return u == to ? 0 : 1;
+	return ok ? 0 : 1;
 }
 
 /*
@@ -952,85 +1103,44 @@ static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
 
 /*
  * Every ordered pair of live switches, as the kernel routes it with the
- * failures @spec ("A" a switch, "A-B" the cable between two; commas
+ * failures of --fail ("A" a switch, "A-B" the cable between two; commas
  * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
  */
-static int cmd_pairs(struct s2net *g, const struct s2opts *o,
-		     const char *spec, bool multipath)
+static int cmd_pairs(struct s2run *r, const struct s2opts *o)
 {
+	struct s2net *g = &r->g;
 	u8 *down = xcalloc(g->n, 1);
-	u32 d = o->d ? o->d : g->L;
+	u32 d = o->d && o->d < g->L ? o->d : g->L;
+	u32 cap = g->n < 255 ? g->n : 255, path[256], len;
+	struct s2core c;
+	bool ok;
 
-	if (parse_fail(g, spec, down)) {
+	if (parse_fail(g, o->fail, down)) {
 		free(down);
 		return 2;
 	}
-	if (d > g->L)
-		d = g->L;
+	if (s2core_open(&c, r, o, "pairs")) {
+		free(down);
+		return 2;
+	}
+	s2core_fail(&c, g, down);
 	for (u32 s = 0; s < g->n; s++) {
 		for (u32 t = 0; t < g->n; t++) {
-			struct dp_s2_cand c[S2_CAND_MAX];
-			u32 nb1[S2_DEG_MAX], path[256], u = s, hops = 0;
-
 			if (s == t || down[s] || down[t])
 				continue;
-			path[0] = s;
-			while (u != t && hops < g->n && hops < 255) {
-				u32 n = cands(g, u, 0, c, nb1);
-				int k = dp_s2_greedy(X(g, u), X(g, t), d, c, n,
-						     o->rule, NULL);
-
-				if (k < 0)
-					break;
-				u = nb1[k];
-				path[++hops] = u;
-			}
+			ok = s2_walk(&c, g, o->rule, s, t, d, 0, cap, path,
+				     &len);
 			printf("%u %u %s %u ", s, t,
-			       multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
-			       u == t ? "delivered" : "dropped", hops);
-			for (u32 i = 0; i <= hops; i++)
+			       o->multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
+			       ok ? "delivered" : "dropped", len - 1);
+			for (u32 i = 0; i < len; i++)
 				printf("%s%u", i ? "," : "", path[i]);
 			printf("\n");
 		}
 	}
+	s2core_free(&c);
 	free(down);
 	return 0;
-}
-
-/* The walker's selector (dp_route_init's sel) of simulator rule @r. */
-static int core_sel(const struct dp_topo *t, u32 r)
-{
-	for (int i = 0; t->ops->sel_names && t->ops->sel_names[i]; i++)
-		if (!strcmp(t->ops->sel_names[i], rule_names[r]))
-			return i;
-	return -1;
-}
-
-/* The simulator's own greedy walk from @s to @t: its path, delivered? */
-static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 rule,
-		     u32 hash, u32 *path, u32 *len)
-{
-	struct dp_s2_cand c[S2_CAND_MAX];
-	u32 nb1[S2_DEG_MAX], u = s, hops = 0;
-
-	path[0] = s;
-	while (u != t && hops < g->n) {
-		u32 n = cands(g, u, 0, c, nb1);
-		int k = -1;
-
-		/* Algorithm 2: the flow's first hop, as route() takes it */
-		if (!hops && hash)
-			k = dp_s2_first_hop(X(g, u), X(g, t), g->L, c, n, hash);
-		if (k < 0)
-			k = dp_s2_greedy(X(g, u), X(g, t), g->L, c, n, rule,
-					 NULL);
-		if (k < 0)
-			break;
-		u = nb1[k];
-		path[++hops] = u;
-	}
-	*len = hops + 1;
-	return u == t;
 }
 
 static void print_path(const char *who, const u32 *path, u32 len, bool ok)
@@ -1054,129 +1164,135 @@ static void print_path(const char *who, const u32 *path, u32 len, bool ok)
  * difference (the first one is shown on stderr), or when a node is not
  * cabled to a ring neighbour (ring_missing: a broken plan).
  */
+/* compare's two routers and where they stand. */
+struct cmp_ctx {
+	struct s2core c;	/* the core on the plan */
+	u32 failed;		/* cables failed (--fail-links) */
+	struct dp_walk w;	/* the core's walk */
+	u32 *sp;		/* the simulator's path */
+	bool first, shown;
+};
+
+/*
+ * The core's topology on plan @p, and --fail-links' failures in @g and in
+ * the core's failure set alike.  0, or an exit status.
+ */
+static int cmp_setup(struct cmp_ctx *x, struct s2net *g,
+		     const struct dp_s2gen *p, const struct s2opts *o)
+{
+	int rc = s2core_plan(&x->c, p, "compare");
+
+	if (rc)
+		return rc;
+	x->sp = xcalloc(g->n + 1, sizeof(u32));
+	x->w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
+	x->w.path_max = DP_TTL_MAX + 2;
+	if (o->fail_links > 0) {
+		rnd_seed(o->seed ^ 0x51f7);
+		x->failed = fail_links(g, o->fail_links);
+		s2core_fail(&x->c, g, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Case @c of compare: rule @c, or (c == DP_S2_RULE_COUNT) "multipath",
+ * the 2hop rule with 3 flow hashes.  Prints its figures; the number of
+ * pairs that differ (a rule the core lacks counts one).
+ */
+static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
+		    const struct s2opts *o)
+{
+	static const u32 hashes[] = { 1, 977, 40000 };
+	u32 r = c < DP_S2_RULE_COUNT ? c : DP_S2_RULE_2HOP_PAPER;
+	u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
+	const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] : "multipath";
+	double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
+	int sel = core_sel(&x->c.t, r);
+	struct dp_walk *w = &x->w;
+	u32 differ = 0, lens;
+	char k[64];
+
+	if (sel < 0) {
+		fprintf(stderr, "dpsim: compare: the core has no rule %s\n",
+			rule_names[r]);
+		return 1;
+	}
+	for (u32 pi = 0; pi < g->n * g->n * nh; pi++) {
+		u32 s = pi / nh / g->n, d = pi / nh % g->n;
+		u32 hash = c < DP_S2_RULE_COUNT ? 0 : hashes[pi % nh];
+		bool ok, same;
+
+		if (s == d)
+			continue;
+		pairs++;
+		ok = sim_walk(g, s, d, g->L, r, hash, g->n, x->sp, &lens);
+		dp_walk(&x->c.t, s, d, (u32)sel, hash,
+			x->failed ? &x->c.fs : NULL, x->c.t.max_hops, w);
+		same = ok == w->delivered && !w->bad_hop &&
+		       !w->looped && lens == w->path_len &&
+		       !memcmp(x->sp, w->path, lens * sizeof(u32));
+		if (ok) {
+			ds++;
+			hs += lens - 1;
+		}
+		if (w->delivered) {
+			dc++;
+			hc += w->hops;
+		}
+		if (same)
+			continue;
+		differ++;
+		if (x->shown)
+			continue;
+		x->shown = true;
+		fprintf(stderr, "dpsim: compare: %u -> %u (%s, hash %u) differs%s%s\n",
+			s, d, name, hash,
+			w->bad_hop ? ": the core took a hop off the plan's cabling" : "",
+			w->looped ? ": the core's TTL expired" : "");
+		print_path("s2sim", x->sp, lens, ok);
+		print_path("core", w->path, w->path_len, w->delivered);
+	}
+	snprintf(k, sizeof(k), "%s_pairs", name);
+	out_num(o, &x->first, k, pairs, 0);
+	snprintf(k, sizeof(k), "%s_differ", name);
+	out_num(o, &x->first, k, differ, 0);
+	snprintf(k, sizeof(k), "%s_core_delivered", name);
+	out_num(o, &x->first, k, dc, 0);
+	snprintf(k, sizeof(k), "%s_sim_delivered", name);
+	out_num(o, &x->first, k, ds, 0);
+	snprintf(k, sizeof(k), "%s_core_avg", name);
+	out_num(o, &x->first, k, dc ? hc / dc : 0, 4);
+	snprintf(k, sizeof(k), "%s_sim_avg", name);
+	out_num(o, &x->first, k, ds ? hs / ds : 0, 4);
+	return differ;
+}
+
 static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 		       const struct s2opts *o)
 {
-	struct dp_s2_plan pl = { .nodes = p->n, .spaces = p->spaces,
-				 .ports = p->ports, .coords = p->x,
-				 .peer = p->peer };
-	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
-				     .n = p->ports, .spaces = p->spaces,
-				     .seed = p->seed, .ncoords = p->spaces };
-	u32 *sp = xcalloc(g->n + 1, sizeof(u32)), failed = 0, lens;
-	struct dp_fail_set fs;
-	const char *why = "";
-	struct dp_walk w = { 0 };
-	struct dp_topo t;
-	u8 *fnode, *flink;
-	bool first = true, shown = false;
+	struct cmp_ctx x = { .first = true };
 	u32 differ_all = 0;
+	int rc;
 
-	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
-	if (dp_topo_init(&t, &tp, &why)) {
-		fprintf(stderr, "dpsim: compare: the core takes no such plan: %s\n",
-			why);
-		free(sp);
-		return 2;
+	rc = cmp_setup(&x, g, p, o);
+	if (rc) {
+		s2core_free(&x.c);
+		return rc;
 	}
-	if (dp_s2_plan_attach(&t, &pl)) {
-		fprintf(stderr, "dpsim: compare: the core takes no such table\n");
-		free(sp);
-		return 2;
-	}
-	w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
-	w.path_max = DP_TTL_MAX + 2;
-	fnode = xcalloc(dp_fail_node_bytes(&t), 1);
-	flink = xcalloc(dp_fail_link_bytes(&t), 1);
-	dp_fail_init(&fs, &t, fnode, flink);
-	if (o->fail_links > 0) {
-		rnd_seed(o->seed ^ 0x51f7);
-		failed = fail_links(g, o->fail_links);
-		for (u32 v = 0; v < g->n; v++)
-			for (u32 i = 0; i < g->deg[v]; i++)
-				if (g->dead[v * S2_DEG_MAX + i])
-					dp_fail_set_link(&fs, v,
-						g->port[v * S2_DEG_MAX + i]);
-	}
-	out_num(o, &first, "nodes", g->n, 0);
-	out_num(o, &first, "ports", p->ports, 0);
-	out_num(o, &first, "spaces", p->spaces, 0);
-	out_num(o, &first, "failed_links", failed, 0);
+	out_num(o, &x.first, "nodes", g->n, 0);
+	out_num(o, &x.first, "ports", p->ports, 0);
+	out_num(o, &x.first, "spaces", p->spaces, 0);
+	out_num(o, &x.first, "failed_links", x.failed, 0);
 	/* each rule, then "multipath": the 2hop rule with 3 flow hashes */
-	for (u32 c = 0; c <= DP_S2_RULE_COUNT; c++) {
-		static const u32 hashes[] = { 1, 977, 40000 };
-		u32 r = c < DP_S2_RULE_COUNT ? c : DP_S2_RULE_2HOP_PAPER;
-		u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
-		const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] :
-				   "multipath";
-		double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
-		int sel = core_sel(&t, r);
-		u32 differ = 0;
-		char k[64];
-
-		if (sel < 0) {
-			fprintf(stderr, "dpsim: compare: the core has no rule %s\n",
-				rule_names[r]);
-			differ_all++;
-			continue;
-		}
-		for (u32 pi = 0; pi < g->n * g->n * nh; pi++) {
-			u32 s = pi / nh / g->n, d = pi / nh % g->n;
-			u32 hash = c < DP_S2_RULE_COUNT ? 0 : hashes[pi % nh];
-			bool ok, same;
-
-			if (s == d)
-				continue;
-			pairs++;
-			ok = sim_walk(g, s, d, r, hash, sp, &lens);
-			dp_walk(&t, s, d, (u32)sel, hash,
-				failed ? &fs : NULL, t.max_hops, &w);
-			same = ok == w.delivered && !w.bad_hop &&
-			       !w.looped && lens == w.path_len &&
-			       !memcmp(sp, w.path, lens * sizeof(u32));
-			if (ok) {
-				ds++;
-				hs += lens - 1;
-			}
-			if (w.delivered) {
-				dc++;
-				hc += w.hops;
-			}
-			if (same)
-				continue;
-			differ++;
-			if (shown)
-				continue;
-			shown = true;
-			fprintf(stderr, "dpsim: compare: %u -> %u (%s, hash %u) differs%s%s\n",
-				s, d, name, hash,
-				w.bad_hop ? ": the core took a hop off the plan's cabling" : "",
-				w.looped ? ": the core's TTL expired" : "");
-			print_path("s2sim", sp, lens, ok);
-			print_path("core", w.path, w.path_len,
-				   w.delivered);
-		}
-		differ_all += differ;
-		snprintf(k, sizeof(k), "%s_pairs", name);
-		out_num(o, &first, k, pairs, 0);
-		snprintf(k, sizeof(k), "%s_differ", name);
-		out_num(o, &first, k, differ, 0);
-		snprintf(k, sizeof(k), "%s_core_delivered", name);
-		out_num(o, &first, k, dc, 0);
-		snprintf(k, sizeof(k), "%s_sim_delivered", name);
-		out_num(o, &first, k, ds, 0);
-		snprintf(k, sizeof(k), "%s_core_avg", name);
-		out_num(o, &first, k, dc ? hc / dc : 0, 4);
-		snprintf(k, sizeof(k), "%s_sim_avg", name);
-		out_num(o, &first, k, ds ? hs / ds : 0, 4);
-	}
+	for (u32 c = 0; c <= DP_S2_RULE_COUNT; c++)
+		differ_all += cmp_case(&x, g, c, o);
 	/* every node cabled to its ring neighbours (greedy's guarantee) */
-	out_num(o, &first, "ring_missing", dp_s2gen_ring_missing(p), 0);
-	out_end(o, first);
-	free(sp);
-	free(w.path);
-	free(fnode);
-	free(flink);
+	out_num(o, &x.first, "ring_missing", dp_s2gen_ring_missing(p), 0);
+	out_end(o, x.first);
+	free(x.sp);
+	free(x.w.path);
+	s2core_free(&x.c);
 	return differ_all || dp_s2gen_ring_missing(p) ? 1 : 0;
 }
 
@@ -1226,232 +1342,115 @@ static int plan_net(struct s2net *g, struct dp_s2gen *pg,
 	return 0;
 }
 
-static const char s2_usage[] =
-"usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
-"                 --switches N --ports P [--servers S] [--spaces L]\n"
-"                 [--coords balanced|random|derived] [--seed S]\n"
-"                 [--wiring random|derived] } [--json]\n"
-"       dpsim COMMAND --topo s2 { --mode plan --nodes N --ports P --spaces L\n"
-"                 [--seed S] [--grow M] | --plan FILE } [--json|--csv]\n"
-"  --mode plan: a kernel plan (S2 plan mode): N nodes of P cable ports,\n"
-"                       Algorithm 3 coordinates, rings and random cables\n"
-"                       (--grow M: then M nodes added, section 3.3);\n"
-"                       --plan FILE: the plan \"plan --mode plan\" printed\n"
-"  --wiring derived: the kernel's fabric (derived coordinates, ring and\n"
-"                       extra-ring cables by port: net/dpillar/topo_s2.c)\n"
-"commands:\n"
-"  paths [--d D]        every ordered switch pair: BFS, 1-hop greedy, 2-hop\n"
-"                       greedy (paper's wording), 2-hop-sim (the authors'\n"
-"                       simulator: only via MCD-reducing neighbours)\n"
-"  ft --fail-links F [--rule R]  routing success with a fraction F of\n"
-"                       failed links, without and with shortcut discovery\n"
-"  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
-"  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format;\n"
-"                       plan mode: the kernel plan, as dpctl plan prints it:\n"
-"                       per node its coordinates, per port its peer and\n"
-"                       the peer's port, after --grow the cables removed\n"
-"                       and added);\n"
-"                       --dot: switches and cables as Graphviz DOT\n"
-"  locate --key KEY [--from A|all]  the key's coordinates and home switch\n"
-"                       per space; from A (every switch: all), the path of\n"
-"                       the key's retrieve (greediest routing to the key's\n"
-"                       point until no candidate is closer), as the kernel\n"
-"                       routes a packet to the key address\n"
-"  pairs [--fail A,A-B..]  every ordered pair of live switches with those\n"
-"                       switches and cables failed: delivered or dropped\n"
-"                       (stuck), hops and path, as the kernel routes\n"
-"                       (--multipath: the outcome over every flow hash,\n"
-"                       delivered, dropped or mixed)\n"
-"  route --from A --to B [--hash H] [--fail A,A-B..] [--dot]  one flow's\n"
-"                       path (switch ids from 0) around those failures;\n"
-"                       --dot: drawn on the network, failures dashed;\n"
-"                       H != 0: the first hop hashed over the neighbours\n"
-"                       that reduce the MCD (the paper's Algorithm 2)\n"
-"  compare [--fail-links F]  plan mode: every ordered pair through the\n"
-"                       kernel's routing core (dp_walk on the plan's table)\n"
-"                       and through this simulator's greedy, each rule and\n"
-"                       (multipath) 2hop with 3 flow hashes (Algorithm 2):\n"
-"                       the paths must be equal (exit 1 otherwise)\n"
-"  --rule 1hop|2hop|2hop-sim (default 2hop); switch hops throughout\n"
-"  (server-to-server hops are switch hops + 2)\n";
 
-int s2_main(const char *cmd, int argc, char **argv)
+/* The simulator's rule named @name, or -1. */
+int s2_rule_parse(const char *name)
 {
-	static const struct option lo[] = {
-		{ "topo", required_argument, NULL, 't' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "switches", required_argument, NULL, 'N' },
-		{ "ports", required_argument, NULL, 'P' },
-		{ "servers", required_argument, NULL, 'S' },
-		{ "spaces", required_argument, NULL, 'L' },
-		{ "coords", required_argument, NULL, 'c' },
-		{ "wiring", required_argument, NULL, 'w' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "d", required_argument, NULL, 'd' },
-		{ "rule", required_argument, NULL, 'r' },
-		{ "fail-links", required_argument, NULL, 'F' },
-		{ "keys", required_argument, NULL, 'K' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "grow", required_argument, NULL, 'g' },
-		{ "from", required_argument, NULL, 'A' },
-		{ "to", required_argument, NULL, 'B' },
-		{ "hash", required_argument, NULL, 'H' },
-		{ "fail", required_argument, NULL, 'X' },
-		{ "multipath", no_argument, NULL, 'M' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "dot", no_argument, NULL, 'D' },
-		{ "nodes", required_argument, NULL, 'N' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "plan", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct s2opts o = { .coords = "balanced", .ports = 10, .servers = 2,
-			    .rule = DP_S2_RULE_2HOP_PAPER, .keys = 100000,
-			    .seed = 1 };
-	struct dp_s2gen pg = { 0 }, before = { 0 };
-	struct s2net g = { 0 };
-	bool have_plan = false;
-	const char *key = NULL, *fail = NULL;
-	bool multipath = false, from_all = false;
-	u32 growm = 0, from = 0xffffffffU, to = 0xffffffffU, hash = 0;
-	int c, rc;
+	for (u32 r = 0; r < DP_S2_RULE_COUNT; r++)
+		if (!strcmp(name, rule_names[r]))
+			return (int)r;
+	return -1;
+}
 
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
-	    !strcmp(cmd, "--help")) {
-		fputs(s2_usage, stdout);
-		return 0;
+int s2_paths(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_paths(r, o);
+}
+
+int s2_ft(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_ft(&r->g, o);
+}
+
+int s2_pairs(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_pairs(r, o);
+}
+
+int s2_route(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_route(r, o);
+}
+
+int s2_keys(struct s2run *r, const struct s2opts *o)
+{
+	return cmd_keys(&r->g, o);
+}
+
+/*
+ * plan: a kernel plan as dpctl prints it (plan mode), else the graph in
+ * the authors' .Topo format (after --grow: grown, as section 3.3 adds
+ * switches) or as DOT.
+ */
+int s2_plan(struct s2run *r, const struct s2opts *o)
+{
+	struct s2net *g = &r->g;
+	u32 rem = 0, add = 0;
+	struct dp_s2gen p;
+	int rc = 0;
+
+	if (r->have_plan && !o->dot) {
+		rc = dp_s2plan_print(stdout, &r->pg, r->before.x ? &r->before :
+				     NULL, o->csv ? DP_PLAN_CSV : o->json ?
+				     DP_PLAN_JSON : DP_PLAN_TEXT) ? 1 : 0;
+	} else if (o->grow && !r->have_plan) {
+		if (gen_from_net(&p, g, o->grow, o->ports - o->servers))
+			return 1;
+		rnd_seed(o->seed ^ DP_S2PLAN_GROW_SALT);
+		dp_s2gen_grow(&p, &rng, o->grow, &rem, &add);
+		net_free(g);
+		net_from_gen(g, &p, o->servers);
+		dp_s2gen_free(&p);
+		fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
+			o->grow, rem, add);
 	}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 't': break;
-		case 'f': o.file = optarg; break;
-		case 'N': o.switches = strtoul(optarg, NULL, 0); break;
-		case 'P': o.ports = strtoul(optarg, NULL, 0); break;
-		case 'S': o.servers = strtoul(optarg, NULL, 0); break;
-		case 'L': o.spaces = strtoul(optarg, NULL, 0); break;
-		case 'c': o.coords = optarg; break;
-		case 'w':
-			if (strcmp(optarg, "derived") && strcmp(optarg, "random")) {
-				fprintf(stderr, "dpsim: unknown wiring '%s'\n",
-					optarg);
-				return 2;
-			}
-			o.wiring_derived = !strcmp(optarg, "derived");
-			break;
-		case 's': o.seed = strtoul(optarg, NULL, 0); break;
-		case 'd': o.d = strtoul(optarg, NULL, 0); break;
-		case 'F': o.fail_links = atof(optarg); break;
-		case 'K': o.keys = strtoul(optarg, NULL, 0); break;
-		case 'k': key = optarg; break;
-		case 'g': growm = strtoul(optarg, NULL, 0); break;
-		case 'A':
-			from_all = !strcmp(optarg, "all");
-			from = strtoul(optarg, NULL, 0);
-			break;
-		case 'B': to = strtoul(optarg, NULL, 0); break;
-		case 'H': hash = strtoul(optarg, NULL, 0); break;
-		case 'X': fail = optarg; break;
-		case 'M': multipath = true; break;
-		case 'j': o.json = true; break;
-		case 'C': o.csv = true; break;
-		case 'p': o.plan_file = optarg; break;
-		case 'm':
-			if (strcmp(optarg, "plan")) {
-				fprintf(stderr, "dpsim: --mode takes plan (derived: --wiring derived)\n");
-				return 2;
-			}
-			o.plan_mode = true;
-			break;
-		case 'D': o.dot = true; break;
-		case 'r':
-			for (o.rule = 0; o.rule < DP_S2_RULE_COUNT; o.rule++)
-				if (!strcmp(optarg, rule_names[o.rule]))
-					break;
-			if (o.rule == DP_S2_RULE_COUNT) {
-				fprintf(stderr, "dpsim: unknown rule '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			fputs(s2_usage, stdout);
-			return 0;
-		default:
-			fputs(s2_usage, stderr);
-			return 2;
-		}
-	}
-	if (strcmp(o.coords, "balanced") && strcmp(o.coords, "random") &&
-	    strcmp(o.coords, "derived")) {
-		fprintf(stderr, "dpsim: unknown coords '%s'\n", o.coords);
-		return 2;
-	}
-	if (o.plan_file || o.plan_mode) {
-		rc = plan_net(&g, &pg, &before, &o, growm);
+	if (o->dot)
+		print_dot(g, NULL, 0, NULL);
+	else if (!r->have_plan)
+		print_plan(g);
+	return rc;
+}
+
+int s2_compare(struct s2run *r, const struct s2opts *o)
+{
+	if (r->have_plan)
+		return cmd_compare(&r->g, &r->pg, o);
+	fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n");
+	return 2;
+}
+
+/* locate --key K: the key's homes; --from: its retrieve path from there. */
+int s2_locate(struct s2run *r, const struct s2opts *o)
+{
+	struct s2net *g = &r->g;
+	u32 x[DP_S2_SPACES_MAX];
+
+	if (!o->key)
+		return usage(stderr, FE_S2, EXIT_USAGE);
+	dp_s2_key_coords((const u8 *)o->key, strlen(o->key), g->L, x);
+	for (u32 sp = 0; sp < g->L; sp++)
+		printf("space %u coord %u home %u\n", sp, x[sp],
+		       home(g, x, sp));
+	return o->from_all || o->from != 0xffffffffU ?
+	       key_from(g, o, x, o->from_all ? 0xffffffffU : o->from) : 0;
+}
+
+int s2_run(s2_cmd_fn *fn, const struct s2opts *o)
+{
+	struct s2run r = { 0 };
+	int rc;
+
+	if (o->plan_file || o->plan_mode) {
+		rc = plan_net(&r.g, &r.pg, &r.before, o, o->grow);
 		if (rc)
 			return rc;
-		have_plan = true;
-	} else if (o.file ? load_topo(&g, o.file) : gen_net(&g, &o)) {
-		return o.file ? 1 : 2;
+		r.have_plan = true;
+	} else if (o->file ? load_topo(&r.g, o->file) : gen_net(&r.g, o)) {
+		return o->file ? 1 : 2;
 	}
-	if (!strcmp(cmd, "paths")) {
-		rc = cmd_paths(&g, &o);
-	} else if (!strcmp(cmd, "ft")) {
-		rc = cmd_ft(&g, &o);
-	} else if (!strcmp(cmd, "pairs")) {
-		rc = cmd_pairs(&g, &o, fail, multipath);
-	} else if (!strcmp(cmd, "route")) {
-		rc = cmd_route(&g, &o, from, to, hash, fail);
-	} else if (!strcmp(cmd, "keys")) {
-		rc = cmd_keys(&g, &o);
-	} else if (!strcmp(cmd, "plan")) {
-		u32 rem = 0, add = 0;
-
-		rc = 0;
-		if (have_plan && !o.dot) {
-			rc = dp_s2plan_print(stdout, &pg, before.x ? &before : NULL,
-					     o.csv ? DP_PLAN_CSV : o.json ?
-					     DP_PLAN_JSON : DP_PLAN_TEXT) ? 1 : 0;
-		} else if (growm && !have_plan) {
-			struct dp_s2gen p;
-
-			if (gen_from_net(&p, &g, growm, o.ports - o.servers)) {
-				net_free(&g);
-				return 1;
-			}
-			rnd_seed(o.seed ^ DP_S2PLAN_GROW_SALT);
-			dp_s2gen_grow(&p, &rng, growm, &rem, &add);
-			net_free(&g);
-			net_from_gen(&g, &p, o.servers);
-			dp_s2gen_free(&p);
-			fprintf(stderr, "grow: %u switches, %u cables removed, %u added\n",
-				growm, rem, add);
-		}
-		if (o.dot)
-			print_dot(&g, NULL, 0, NULL);
-		else if (!have_plan)
-			print_plan(&g);
-	} else if (!strcmp(cmd, "compare")) {
-		rc = have_plan ? cmd_compare(&g, &pg, &o) :
-		     (fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n"), 2);
-	} else if (!strcmp(cmd, "locate") && key) {
-		u32 x[DP_S2_SPACES_MAX];
-
-		dp_s2_key_coords((const u8 *)key, strlen(key), g.L, x);
-		for (u32 sp = 0; sp < g.L; sp++)
-			printf("space %u coord %u home %u\n", sp, x[sp],
-			       home(&g, x, sp));
-		rc = from_all || from != 0xffffffffU ?
-		     key_from(&g, &o, x, from_all ? 0xffffffffU : from) : 0;
-	} else {
-		fputs(s2_usage, stderr);
-		rc = 2;
-	}
-	net_free(&g);
-	dp_s2gen_free(&pg);
-	dp_s2gen_free(&before);
+	rc = fn ? fn(&r, o) : usage(stderr, FE_S2, EXIT_USAGE);
+	net_free(&r.g);
+	dp_s2gen_free(&r.pg);
+	dp_s2gen_free(&r.before);
 	return rc;
 }

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dpsim.h - dpsim's one front end: the options of every command and
+ * topology (opts.c parses them with one table), and the command table
+ * main() dispatches through (dpsim.c).  S2's graph commands (s2sim.c)
+ * take the same struct opts.
+ */
+#ifndef _DPSIM_DPSIM_H
+#define _DPSIM_DPSIM_H
+
+#include <stdio.h>
+
+#include "topo.h"
+
+#define EXIT_USAGE	2
+
+/* The options only S2's graph front end (--topo s2, s2sim.c) reads. */
+struct s2opts {
+	const char *file;
+	u32 switches, ports, servers, spaces, d, seed, rule, keys;
+	const char *coords;
+	bool wiring_derived;
+	double fail_links;
+	bool json, dot, csv;
+	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
+	const char *plan_file;	/* --plan FILE: a plan document */
+	const char *key;	/* locate --key */
+	const char *fail;	/* --fail A,A-B.. */
+	bool multipath;		/* pairs --multipath */
+	bool from_all;		/* locate --from all */
+	u32 grow;		/* --grow M */
+	u32 from, to, hash;	/* 0xffffffff: not given (--from, --to) */
+};
+
+struct opts {
+	u32 n, k, level;
+	u64 pairs;
+	bool pairs_set;
+	u64 seed;
+	bool json, csv, shortest, dot;
+	u32 sources;
+	u32 failed, fail_links;
+	bool failed_set;
+	const char *from, *to, *fail;
+	u32 ttl;		/* 0: dp_topo_ttl() */
+	const char *topo;	/* --topo NAME */
+	const char *sel_text;	/* --sel / --dir NAME, NULL: default */
+	u32 sel;		/* its value, once the topology is known */
+	u32 runs;
+	u32 populate;		/* --populate PCT, 0: every server */
+	bool order_random;	/* --order random */
+	bool order;		/* plan --order */
+	bool sources_set;
+	u32 hash;		/* route --hash */
+	bool all_hashes;	/* route --all-hashes */
+	u32 decisions;		/* bench --decisions N (callgrind) */
+	bool discover;		/* ft --discover */
+	u32 nodes, spaces;	/* bench --topo s2: derived mode's N and L */
+	struct s2opts s2;	/* --topo s2's graph commands */
+};
+
+/*
+ * Which front end reads a command line: S2's graph commands (s2sim.c)
+ * when it names --topo s2 and the command has an S2 form, else the
+ * arithmetic one over the routing core (dpsim.c).  The two accept
+ * different options (dpsim --help, dpsim help --topo s2).
+ */
+enum dpsim_fe { FE_CORE, FE_S2 };
+
+/*
+ * Parse argv (argv[0] the command) for front end @fe into @o.  0, -1 for
+ * --help, or an exit status after the message.
+ */
+int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe);
+/* Is --topo s2 (or --topo=s2) among argv[1..]? */
+bool argv_topo_s2(int argc, char **argv);
+/* The usage of @fe on @f; returns @status. */
+int usage(FILE *f, enum dpsim_fe fe, int status);
+/* "dpsim: " @fmt (with @arg) and a hint on stderr; returns EXIT_USAGE. */
+int bad_usage(const char *fmt, const char *arg);
+
+#endif /* _DPSIM_DPSIM_H */
