@@ -33,6 +33,7 @@ Prints "sending" when the first frame is about to go, then at the end
 "sent N frames in S s: R/s" (and how many sends failed, if any).
 """
 import random
+import signal
 import struct
 import sys
 import time
@@ -75,28 +76,35 @@ def main():
                        seqs[i // nids % len(seqs)], ttl, 2, src, 0, bytes(3),
                        r.getrandbits(64))
 
+    # Stopped early (the caller's kill): the figures are still printed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     # For the caller to wait on: python's start is seconds on a debug
     # kernel under TCG, longer than what the caller waits for.
     print("sending", flush=True)
     n, errs, first, t0 = 0, 0, "", time.monotonic()
     end = t0 + float(opts["--secs"])
-    while True:
-        for _ in range(64):
-            try:
-                sock.send(frame(n))
-            except OSError as e:
-                # A full queue: the next one.  Counted, so that a
-                # flood that never left is not taken for one.
-                errs += 1
-                first = first or str(e)
-            n += 1
-        if time.monotonic() >= end:
-            break
+    try:
+        while time.monotonic() < end:
+            for _ in range(64):
+                try:
+                    sock.send(frame(n))
+                except OSError as e:
+                    # A full queue: the next one.  Counted, so that a
+                    # flood that never left is not taken for one.
+                    errs += 1
+                    first = first or str(e)
+                n += 1
+    finally:
+        report(n, errs, first, t0)
+    return 0
+
+
+def report(n, errs, first, t0):
     secs = time.monotonic() - t0
     print("sent %d frames in %.1f s: %d/s%s" %
           (n - errs, secs, (n - errs) / secs,
-           ", %d not sent (%s)" % (errs, first) if errs else ""))
-    return 0
+           ", %d not sent (%s)" % (errs, first) if errs else ""),
+          flush=True)
 
 
 if __name__ == "__main__":

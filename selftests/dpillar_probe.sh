@@ -43,8 +43,8 @@ FORGE=$DP_SELFTESTS/dp_probeforge.py
 FLOOD_MIN=${DPILLAR_PROBE_FLOOD_MIN:-400}
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 # DPILLAR_PROBE_BCUBE="N K": the fabric (default 5 1, 25 servers: 16
-# sources; make check's debug kernel 3 1, 9 servers: 6 sources, the same
-# code under KASAN and lockdep).
+# sources; make check's debug kernel 2 1, 4 servers: one source, the
+# frames and counters under KASAN and lockdep).
 read -r BN BK <<<"${DPILLAR_PROBE_BCUBE:-5 1}"
 WORDS=(topo bcube n "$BN" k "$BK")
 NSRV=$((BN ** (BK + 1)))
