@@ -1330,6 +1330,9 @@ static void report(const Opts &o, double rate)
 	       "%u failed links\n", desc, dp_sel_name(&F.t, F.sel),
 	       o.all ? "all-to-all" : "permutation", flows.size(),
 	       F.t.nodes, F.fs.nfailed, F.fs.nlinks);
+	if (F.hosts || o.paths > 1)
+		printf("%u hosts per server are the endpoints; %u TCP "
+		       "connections per flow\n", F.hosts, o.paths);
 	printf("links %s, %s, queues %u packets; %g s simulated, measured "
 	       "after %g s\n", o.rate.c_str(), o.delay.c_str(), o.queue,
 	       o.time, o.warmup);
