@@ -33,6 +33,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ns3/applications-module.h"
@@ -51,7 +52,8 @@ using namespace ns3;
 
 #define EXIT_USAGE	2
 #define TAG_PATH_MAX	64	/* nodes a tag records (longer: truncated) */
-#define SINK_PORT_BASE	1024	/* a flow's sink port: base + source id */
+#define SINK_PORT_BASE	1024	/* a connection's sink port: base +
+				   source endpoint * paths + subflow */
 
 static const char usage_text[] =
 "usage: dpns3 --topo NAME [-n N] [-k K] [-i I] [--nodes N --spaces L\n"
@@ -60,7 +62,7 @@ static const char usage_text[] =
 "             [--jitter J] [--queue P] [--time T] [--warmup W]\n"
 "             [--bytes B] [--fail ADDR[/PORT],...] [--failed F]\n"
 "             [--fail-links L] [--pair SRC,DST ...] [--seed S] [--json]\n"
-"             [--flows]\n"
+"             [--flows] [--hosts H] [--paths K]\n"
 "  --topo       dpillar, dcell, bcube, xdcent, s2 (derived cabling:\n"
 "               --nodes, -n ports, --spaces, --s2-seed)\n"
 "  --mode       the topology's routing mode (dpsim --mode)\n"
@@ -85,7 +87,14 @@ static const char usage_text[] =
 "               --failed F, --fail-links L: random ones (--seed)\n"
 "  --seed       the permutation, start times, random failures (default 1)\n"
 "  --flows      every flow's path (as dpsim route prints it), hash and\n"
-"               throughput in the output\n";
+"               throughput in the output\n"
+"  --hosts      H hosts behind every server, each on its own link: the\n"
+"               traffic's endpoints (the S2 paper's servers behind a ToR\n"
+"               switch; the fabric's servers only route).  Default 0:\n"
+"               the fabric's servers are the endpoints\n"
+"  --paths      K TCP connections per flow (the S2 paper's k subflows),\n"
+"               each hashed to its own first hop by its five-tuple;\n"
+"               --bytes is split among them (default 1)\n";
 
 /* A tag of every packet routed in the fabric: the wire header's state. */
 class DpTag : public Tag {
@@ -172,9 +181,12 @@ struct Fabric {
 	struct dp_view view;
 	u32 sel = 0;
 	std::vector<Ptr<Node>> server, sw;
+	u32 hosts = 0;			/* per server (--hosts); 0: none */
+	std::vector<Ptr<Node>> host;			/* [endpoint] */
+	std::vector<Ptr<NetDevice>> hostdev, hostup;	/* host, server end */
 	std::vector<std::vector<Ptr<NetDevice>>> dev;	/* [id][port] */
 	std::vector<std::map<u32, Ptr<NetDevice>>> swdev; /* [sw][server] */
-	std::map<u64, PathRec> paths;		/* src << 32 | dst */
+	std::map<u64, PathRec> paths;		/* dst << 32 | sink port */
 	u64 drops_route[DP_DROP_MAX] = {};	/* dp_route() said no */
 	u64 drops_switch = 0;			/* no port toward the next */
 	u64 drops_failed = 0;			/* at a failed server */
@@ -209,6 +221,46 @@ static std::string addr_text(u32 id)
 }
 
 /*
+ * The traffic's endpoints: the servers themselves, or with --hosts the
+ * hosts behind them (endpoint e is host e % H of server e / H, at
+ * 11.0.0.1 + e: a /8 of their own, so a server tells them from servers).
+ */
+#define HOST_ADDR_BASE	0x0b000001U
+
+static u32 ep_count(void)
+{
+	return F.hosts ? F.t.nodes * F.hosts : F.t.nodes;
+}
+
+static u32 ep_node(u32 e)
+{
+	return F.hosts ? e / F.hosts : e;
+}
+
+static Ipv4Address ep_addr(u32 e)
+{
+	return F.hosts ? Ipv4Address(HOST_ADDR_BASE + e) : node_addr(e);
+}
+
+static bool addr_ep(Ipv4Address a, u32 *e)
+{
+	if (!F.hosts)
+		return addr_node(a, e);
+	if (a.Get() < HOST_ADDR_BASE || a.Get() - HOST_ADDR_BASE >= ep_count())
+		return false;
+	*e = a.Get() - HOST_ADDR_BASE;
+	return true;
+}
+
+/* A host is SERVER@INDEX: '/' and ':' are taken by addresses and ports. */
+static std::string ep_text(u32 e)
+{
+	if (!F.hosts)
+		return addr_text(e);
+	return addr_text(ep_node(e)) + "@" + std::to_string(e % F.hosts);
+}
+
+/*
  * The flow hash of a packet the source sends.  The module uses the
  * kernel's skb_get_hash(); ns-3 has none, so a mix of the same five-tuple
  * (murmur3's finaliser, the core's dp_fmix32()).  Only its spread
@@ -221,6 +273,23 @@ static u32 flow_hash(u32 saddr, u32 daddr, u8 proto, u16 sport, u16 dport)
 	h = dp_fmix32(h ^ daddr);
 	h = dp_fmix32(h ^ ((u32)sport << 16 | dport));
 	return dp_fmix32(h ^ proto);
+}
+
+/* flow_hash() of packet @p (nullptr: a socket choosing its source). */
+static u32 packet_hash(Ptr<const Packet> p, const Ipv4Header &header,
+		       Ipv4Address src)
+{
+	u16 sport = 0, dport = 0;
+
+	if (p && header.GetProtocol() == TcpL4Protocol::PROT_NUMBER) {
+		TcpHeader th;
+
+		p->PeekHeader(th);
+		sport = th.GetSourcePort();
+		dport = th.GetDestinationPort();
+	}
+	return flow_hash(src.Get(), header.GetDestination().Get(),
+			 header.GetProtocol(), sport, dport);
 }
 
 /*
@@ -242,6 +311,7 @@ class DpRouting : public Ipv4RoutingProtocol {
 public:
 	static TypeId GetTypeId();
 	void SetSelf(u32 id) { m_self = id; }
+	void SetHost(u32 ep) { m_self = ep; m_host = true; }
 
 	Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p, const Ipv4Header &header,
 				   Ptr<NetDevice> oif,
@@ -262,9 +332,12 @@ public:
 
 private:
 	Ptr<Ipv4Route> Hop(Ipv4Address dst, DpTag &tag);
+	Ptr<Ipv4Route> HostOutput(Ptr<Packet> p, const Ipv4Header &header,
+				  Socket::SocketErrno &err);
 
 	Ptr<Ipv4> m_ipv4;
-	u32 m_self = DP_NODE_NONE;
+	u32 m_self = DP_NODE_NONE;	/* server id, or endpoint if m_host */
+	bool m_host = false;
 };
 
 NS_OBJECT_ENSURE_REGISTERED(DpRouting);
@@ -277,13 +350,51 @@ TypeId DpRouting::GetTypeId()
 	return tid;
 }
 
+/*
+ * dp_route(), remembered per (server, state before): the decision is a
+ * function of them while the failures and the view stay as they are
+ * (all run long).  S2 derives a node's coordinates from the seed at
+ * every call (topo_s2.c: no tables, as in the kernel), three quarters of
+ * the CPU of a run at 24 nodes without this.  At most one entry per
+ * connection, direction and hop (32,000 for 4,000 connections of 4
+ * hops), as a state carries its flow hash.  The paths stay the walker's
+ * (checked: paths_equal_walk).
+ */
+struct HopMemo {
+	int err;
+	struct dp_hop hop;
+	struct dp_route_state st;
+};
+
+static std::unordered_map<std::string, HopMemo> hop_memo;
+
+static int route_memo(u32 self, struct dp_route_state *st,
+		      struct dp_hop *hop)
+{
+	std::string key((const char *)&self, sizeof(self));
+	HopMemo m;
+
+	key.append((const char *)st, sizeof(*st));
+	auto it = hop_memo.find(key);
+	if (it != hop_memo.end()) {
+		*hop = it->second.hop;
+		*st = it->second.st;
+		return it->second.err;
+	}
+	m.err = dp_route(&F.t, self, st, &F.view, hop);
+	m.hop = *hop;
+	m.st = *st;
+	hop_memo.emplace(key, m);
+	return m.err;
+}
+
 /* One dp_route() from this server: the route, or nullptr (counted). */
 Ptr<Ipv4Route> DpRouting::Hop(Ipv4Address dst, DpTag &tag)
 {
 	struct dp_hop hop;
 	Ptr<Ipv4Route> rt;
 
-	if (dp_route(&F.t, m_self, &tag.st, &F.view, &hop)) {
+	if (route_memo(m_self, &tag.st, &hop)) {
 		F.drops_route[hop.reason < DP_DROP_MAX ? hop.reason : 0]++;
 		return nullptr;
 	}
@@ -307,26 +418,18 @@ Ptr<Ipv4Route> DpRouting::Hop(Ipv4Address dst, DpTag &tag)
 Ptr<Ipv4Route> DpRouting::RouteOutput(Ptr<Packet> p, const Ipv4Header &header,
 				      Ptr<NetDevice>, Socket::SocketErrno &err)
 {
-	u16 sport = 0, dport = 0;
 	Ptr<Ipv4Route> rt;
 	DpTag tag;
 	u32 dst;
 
+	if (m_host)
+		return HostOutput(p, header, err);
 	if (!addr_node(header.GetDestination(), &dst) || dst == m_self ||
 	    dp_fail_node(&F.fs, m_self)) {
 		err = Socket::ERROR_NOROUTETOHOST;
 		return nullptr;
 	}
-	if (p && header.GetProtocol() == TcpL4Protocol::PROT_NUMBER) {
-		TcpHeader th;
-
-		p->PeekHeader(th);
-		sport = th.GetSourcePort();
-		dport = th.GetDestinationPort();
-	}
-	tag.hash = flow_hash(node_addr(m_self).Get(),
-			     header.GetDestination().Get(),
-			     header.GetProtocol(), sport, dport);
+	tag.hash = packet_hash(p, header, node_addr(m_self));
 	dp_route_init(&F.t, m_self, dst, F.sel, tag.hash, &tag.st);
 	tag_visit(tag, m_self);
 	rt = Hop(header.GetDestination(), tag);
@@ -344,8 +447,44 @@ Ptr<Ipv4Route> DpRouting::RouteOutput(Ptr<Packet> p, const Ipv4Header &header,
 	return rt;
 }
 
-/* The path of a flow's data packet arriving at its destination. */
-static void record_path(Ptr<const Packet> p, const DpTag &tag, u32 self)
+/*
+ * A host's packet: up its one link to its server, tagged with the flow
+ * hash of its five-tuple and no routing state yet (no server visited):
+ * the server starts the route as a source server would (RouteInput).
+ */
+Ptr<Ipv4Route> DpRouting::HostOutput(Ptr<Packet> p, const Ipv4Header &header,
+				     Socket::SocketErrno &err)
+{
+	Ptr<Ipv4Route> rt;
+	DpTag tag, old;
+	u32 dst;
+
+	if (!addr_ep(header.GetDestination(), &dst) || dst == m_self) {
+		err = Socket::ERROR_NOROUTETOHOST;
+		return nullptr;
+	}
+	tag.hash = packet_hash(p, header, ep_addr(m_self));
+	tag.next = ep_node(m_self);
+	rt = Create<Ipv4Route>();
+	rt->SetDestination(header.GetDestination());
+	rt->SetSource(ep_addr(m_self));
+	rt->SetGateway(node_addr(ep_node(m_self)));
+	rt->SetOutputDevice(F.hostdev[m_self]);
+	if (p) {
+		p->RemovePacketTag(old);
+		p->AddPacketTag(tag);
+	}
+	err = Socket::ERROR_NOTERROR;
+	return rt;
+}
+
+/*
+ * The path of a connection's data packet arriving at endpoint @ep (of
+ * server @self), under its sink port: several connections (--paths,
+ * --hosts) may join one pair of servers.
+ */
+static void record_path(Ptr<const Packet> p, const DpTag &tag, u32 self,
+			u32 ep)
 {
 	std::vector<u32> path;
 	TcpHeader th;
@@ -358,7 +497,7 @@ static void record_path(Ptr<const Packet> p, const DpTag &tag, u32 self)
 	for (i = 0; i < std::min(tag.npath, (u32)TAG_PATH_MAX); i++)
 		path.push_back(tag.path[i]);
 	path.push_back(self);
-	r = &F.paths[(u64)tag.path[0] << 32 | self];
+	r = &F.paths[(u64)ep << 32 | th.GetDestinationPort()];
 	if (r->path.empty()) {
 		r->path = path;
 		r->hash = tag.hash;
@@ -386,19 +525,48 @@ bool DpRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &header,
 	DpTag tag, old;
 	bool tagged = p->PeekPacketTag(tag);
 
+	u32 dep;
+
+	if (m_host) {
+		if (header.GetDestination() != ep_addr(m_self))
+			return false;
+		if (tagged && header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
+			record_path(p, tag, ep_node(m_self), m_self);
+		lcb(p, header, m_ipv4->GetInterfaceForDevice(idev));
+		return true;
+	}
 	if (dp_fail_node(&F.fs, m_self)) {
 		F.drops_failed++;
 		return false;
 	}
-	if (header.GetDestination() == node_addr(m_self)) {
+	if (!F.hosts && header.GetDestination() == node_addr(m_self)) {
 		if (tagged && header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
-			record_path(p, tag, m_self);
+			record_path(p, tag, m_self, m_self);
 		lcb(p, header, m_ipv4->GetInterfaceForDevice(idev));
 		return true;
 	}
 	if (!tagged) {
 		F.no_tag++;
 		return false;
+	}
+	if (F.hosts) {
+		if (!addr_ep(header.GetDestination(), &dep))
+			return false;
+		if (ep_node(dep) == m_self) {
+			/* Down to the host: the tag keeps the path. */
+			rt = Create<Ipv4Route>();
+			rt->SetDestination(header.GetDestination());
+			rt->SetSource(node_addr(m_self));
+			rt->SetGateway(ep_addr(dep));
+			rt->SetOutputDevice(F.hostup[dep]);
+			Simulator::Schedule(Seconds(fwd_delay()), &relay_send,
+					    ucb, rt, p->Copy(), header);
+			return true;
+		}
+		/* From a host of ours: the source server's dp_route_init(). */
+		if (!tag.npath)
+			dp_route_init(&F.t, m_self, ep_node(dep), F.sel,
+				      tag.hash, &tag.st);
 	}
 	tag_visit(tag, m_self);
 	rt = Hop(header.GetDestination(), tag);
@@ -478,6 +646,7 @@ struct Opts {
 	const char *fail = nullptr;
 	std::vector<std::string> pairs;	/* --pair SRC,DST */
 	u32 failed = 0, fail_links = 0;
+	u32 hosts = 0, paths = 1;
 	u64 seed = 1;
 	bool json = false;
 	bool flows = false;
@@ -540,6 +709,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{ "seed", required_argument, nullptr, 'S' },
 		{ "json", no_argument, nullptr, 'j' },
 		{ "flows", no_argument, nullptr, 'P' },
+		{ "hosts", required_argument, nullptr, 'H' },
+		{ "paths", required_argument, nullptr, 'K' },
 		{ "help", no_argument, nullptr, 'h' },
 		{ nullptr, 0, nullptr, 0 },
 	};
@@ -600,6 +771,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			case 'F': o->failed = v; break;
 			case 'l': o->fail_links = v; break;
 			case 'S': o->seed = v; break;
+			case 'H': o->hosts = v; break;
+			case 'K': o->paths = v; break;
 			}
 		}
 	}
@@ -611,6 +784,14 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		o->warmup = o->time / 5;
 	if (o->warmup >= o->time)
 		return bad_usage("%s", "--warmup must be below --time");
+	if (!o->paths || o->paths > 64)
+		return bad_usage("%s", "--paths must be 1 to 64");
+	if (o->hosts > 64)
+		return bad_usage("%s", "--hosts must be at most 64");
+	if (o->bytes && o->bytes < o->paths)
+		return bad_usage("%s", "--bytes below --paths");
+	if (o->hosts && !o->pairs.empty())
+		return bad_usage("%s", "--pair names servers: not with --hosts");
 	return 0;
 }
 
@@ -719,6 +900,27 @@ static void build_fabric(const Opts &o)
 			}
 		}
 	}
+	/* Hosts: each on a link of its own to its server. */
+	F.host.resize(F.hosts ? ep_count() : 0);
+	F.hostdev.resize(F.host.size());
+	F.hostup.resize(F.host.size());
+	for (id = 0; id < F.host.size(); id++) {
+		NetDeviceContainer link;
+		Ptr<Ipv4> ip;
+		int32_t ifi;
+
+		F.host[id] = CreateObject<Node>();
+		stack.Install(F.host[id]);
+		link = p2p.Install(F.host[id], F.server[ep_node(id)]);
+		F.hostdev[id] = link.Get(0);
+		F.hostup[id] = link.Get(1);
+		ip = F.host[id]->GetObject<Ipv4>();
+		DynamicCast<DpRouting>(ip->GetRoutingProtocol())->SetHost(id);
+		ifi = ip->AddInterface(link.Get(0));
+		ip->AddAddress(ifi, Ipv4InterfaceAddress(ep_addr(id),
+				Ipv4Mask("255.0.0.0")));
+		ip->SetUp(ifi);
+	}
 	/* Every interface of a server carries its one address. */
 	for (id = 0; id < F.t.nodes; id++) {
 		Ptr<Ipv4> ip = F.server[id]->GetObject<Ipv4>();
@@ -734,37 +936,57 @@ static void build_fabric(const Opts &o)
 					Ipv4Mask("255.0.0.0")));
 			ip->SetUp(ifi);
 		}
+		for (u32 h = 0; h < F.hosts; h++) {
+			int32_t ifi = ip->AddInterface(F.hostup[id * F.hosts + h]);
+
+			ip->AddAddress(ifi, Ipv4InterfaceAddress(node_addr(id),
+					Ipv4Mask("255.0.0.0")));
+			ip->SetUp(ifi);
+		}
 	}
 }
 
+/* A flow: between two endpoints (servers, or hosts with --hosts). */
 struct Flow {
 	u32 src, dst;
+};
+
+/*
+ * One TCP connection of a flow: a flow is --paths of them (the S2
+ * paper's subflows), each with its own source port, so its own flow hash
+ * and first hop; they start together and share the flow's bytes.
+ */
+struct Conn {
+	u32 flow;		/* index in flows */
+	u32 src, dst;		/* endpoints */
+	u16 port;		/* the sink's: the connection's key */
 	double start;
+	u64 goal = 0;		/* bytes to send, 0: bulk */
 	Ptr<PacketSink> sink;
 	u64 rx = 0, rx_warm = 0;
 	double done = -1;	/* when the last byte arrived (--bytes) */
 };
 
 static std::vector<Flow> flows;
-static u64 bytes_goal;
-static u32 flows_done;
+static std::vector<Conn> conns;
+static u32 conns_done;
 
 static void on_rx(u32 i, Ptr<const Packet> p, const Address &)
 {
-	Flow &f = flows[i];
+	Conn &c = conns[i];
 
-	f.rx += p->GetSize();
-	if (bytes_goal && f.done < 0 && f.rx >= bytes_goal) {
-		f.done = Simulator::Now().GetSeconds();
-		if (++flows_done == flows.size())
+	c.rx += p->GetSize();
+	if (c.goal && c.done < 0 && c.rx >= c.goal) {
+		c.done = Simulator::Now().GetSeconds();
+		if (++conns_done == conns.size())
 			Simulator::Stop();
 	}
 }
 
 static void on_warm(void)
 {
-	for (Flow &f : flows)
-		f.rx_warm = f.rx;
+	for (Conn &c : conns)
+		c.rx_warm = c.rx;
 }
 
 /* --pair SRC,DST: one flow each. */
@@ -789,7 +1011,7 @@ static int given_pairs(const Opts &o)
 		for (const Flow &f : flows)
 			if (f.src == s && f.dst == d)
 				return bad_usage("--pair '%s' twice", pr.c_str());
-		flows.push_back({ s, d, 0, nullptr });
+		flows.push_back({ s, d });
 	}
 	return 0;
 }
@@ -805,14 +1027,14 @@ static int make_pairs(const Opts &o, struct rng *r)
 
 	if (!o.pairs.empty())
 		return given_pairs(o);
-	for (i = 0; i < F.t.nodes; i++)
-		if (!dp_fail_node(&F.fs, i))
+	for (i = 0; i < ep_count(); i++)
+		if (!dp_fail_node(&F.fs, ep_node(i)))
 			live.push_back(i);
 	if (o.all) {
 		for (u32 s : live)
 			for (u32 d : live)
 				if (s != d)
-					flows.push_back({ s, d, 0, nullptr });
+					flows.push_back({ s, d });
 		return 0;
 	}
 	to = live;
@@ -821,36 +1043,66 @@ static int make_pairs(const Opts &o, struct rng *r)
 		std::swap(to[i], to[j]);
 	}
 	for (i = 0; i < live.size(); i++)
-		flows.push_back({ live[i], to[i], 0, nullptr });
+		flows.push_back({ live[i], to[i] });
 	return 0;
 }
 
-static void install_apps(const Opts &o, struct rng *r)
+/* Each flow's --paths connections, --bytes split among them. */
+static int make_conns(const Opts &o, struct rng *r)
+{
+	u32 i, j;
+
+	if ((u64)ep_count() * o.paths + SINK_PORT_BASE > 65536)
+		return bad_usage("%s", "too many endpoints x --paths for the "
+				 "sink ports");
+	for (i = 0; i < flows.size(); i++) {
+		/* Start within the first millisecond: no synchronised SYNs. */
+		double start = (double)(rng_next(r) >> 11) /
+			       9007199254740992.0 * 1e-3;
+
+		for (j = 0; j < o.paths; j++) {
+			Conn c;
+
+			c.flow = i;
+			c.src = flows[i].src;
+			c.dst = flows[i].dst;
+			c.port = (u16)(SINK_PORT_BASE + c.src * o.paths + j);
+			c.start = start;
+			c.goal = o.bytes / o.paths +
+				 (j < o.bytes % o.paths ? 1 : 0);
+			conns.push_back(c);
+		}
+	}
+	return 0;
+}
+
+static Ptr<Node> ep_node_ptr(u32 e)
+{
+	return F.hosts ? F.host[e] : F.server[e];
+}
+
+static void install_apps(const Opts &o)
 {
 	u32 i;
 
-	for (i = 0; i < flows.size(); i++) {
-		Flow &f = flows[i];
-		u16 port = (u16)(SINK_PORT_BASE + f.src);
-		Address to = InetSocketAddress(node_addr(f.dst), port);
+	for (i = 0; i < conns.size(); i++) {
+		Conn &c = conns[i];
+		Address to = InetSocketAddress(ep_addr(c.dst), c.port);
 		PacketSinkHelper sh("ns3::TcpSocketFactory",
 				    InetSocketAddress(Ipv4Address::GetAny(),
-						      port));
+						      c.port));
 		BulkSendHelper bh("ns3::TcpSocketFactory", to);
 		ApplicationContainer a;
 
-		/* Start within the first millisecond: no synchronised SYNs. */
-		f.start = (double)(rng_next(r) >> 11) / 9007199254740992.0 *
-			  1e-3;
-		a = sh.Install(F.server[f.dst]);
-		f.sink = DynamicCast<PacketSink>(a.Get(0));
-		f.sink->TraceConnectWithoutContext("Rx",
+		a = sh.Install(ep_node_ptr(c.dst));
+		c.sink = DynamicCast<PacketSink>(a.Get(0));
+		c.sink->TraceConnectWithoutContext("Rx",
 						   MakeBoundCallback(&on_rx, i));
 		a.Start(Seconds(0));
-		bh.SetAttribute("MaxBytes", UintegerValue(o.bytes));
+		bh.SetAttribute("MaxBytes", UintegerValue(c.goal));
 		bh.SetAttribute("SendSize", UintegerValue(14480));
-		a = bh.Install(F.server[f.src]);
-		a.Start(Seconds(f.start));
+		a = bh.Install(ep_node_ptr(c.src));
+		a.Start(Seconds(c.start));
 		a.Stop(Seconds(o.time));
 	}
 }
@@ -941,27 +1193,38 @@ static double quantile(std::vector<double> v, double q)
 static void report(const Opts &o, double rate)
 {
 	double win = o.time - o.warmup, sum = 0, sq = 0, mn = -1, mx = 0;
-	std::vector<double> thr, fct;
+	std::vector<double> thr(flows.size()), fdone(flows.size()), fct;
+	std::vector<u64> frx(flows.size());
+	std::vector<u32> open(flows.size());
 	u32 delivered = 0, npaths = 0, trunc = 0, i, maxload;
 	u64 changes = 0, rdrops = 0;
 	char desc[128];
 
-	for (Flow &f : flows) {
-		double x;
-
-		if (bytes_goal)
-			x = f.done > 0 ? (double)bytes_goal * 8 /
-					 (f.done - f.start) : 0;
+	/* A flow: its connections' bytes, done when the last one is. */
+	for (Conn &c : conns) {
+		frx[c.flow] += c.rx;
+		if (!o.bytes)
+			thr[c.flow] += (double)(c.rx - c.rx_warm) * 8 / win;
+		if (c.done < 0)
+			open[c.flow]++;
 		else
-			x = (double)(f.rx - f.rx_warm) * 8 / win;
-		thr.push_back(x);
+			fdone[c.flow] = std::max(fdone[c.flow],
+						 c.done - c.start);
+	}
+	for (i = 0; i < flows.size(); i++) {
+		double x = thr[i];
+
+		if (o.bytes) {
+			x = open[i] ? 0 : (double)o.bytes * 8 / fdone[i];
+			thr[i] = x;
+			if (!open[i])
+				fct.push_back(fdone[i]);
+		}
 		sum += x;
 		sq += x * x;
 		mn = mn < 0 ? x : std::min(mn, x);
 		mx = std::max(mx, x);
-		delivered += f.rx > 0;
-		if (f.done > 0)
-			fct.push_back(f.done - f.start);
+		delivered += frx[i] > 0;
 	}
 	for (auto &kv : F.paths) {
 		npaths++;
@@ -975,7 +1238,11 @@ static void report(const Opts &o, double rate)
 
 	double n = (double)flows.size();
 	double abt = n * (mn < 0 ? 0 : mn);
-	double fluid = maxload ? n / maxload : 0;
+	/* Connections on the busiest link; a host's link holds one flow. */
+	double fluid = maxload ? (double)conns.size() / maxload : 0;
+
+	if (F.hosts)
+		fluid = std::min(fluid, n);
 	double jain = sq > 0 ? sum * sum / (n * sq) : 0;
 	u32 live = F.t.nodes - F.fs.nfailed;
 
@@ -985,6 +1252,8 @@ static void report(const Opts &o, double rate)
 		       "\"rate_bps\":%.0f,\"delay\":\"%s\",\"queue\":%u,"
 		       "\"time\":%g,\"warmup\":%g,\"bytes\":%" PRIu64 ","
 		       "\"failed_servers\":%u,\"failed_links\":%u,"
+		       "\"hosts\":%u,\"paths_per_flow\":%zu,"
+		       "\"connections\":%zu,"
 		       "\"flows\":%zu,\"delivered\":%u,\"paths\":%u,"
 		       "\"paths_equal_walk\":%u,"
 		       "\"path_changes\":%" PRIu64 ",\"paths_truncated\":%u,"
@@ -993,7 +1262,9 @@ static void report(const Opts &o, double rate)
 		       F.t.ops->name, desc, F.t.nodes, F.t.switches,
 		       dp_sel_name(&F.t, F.sel), o.all ? "all" : "perm",
 		       rate, o.delay.c_str(), o.queue, o.time, o.warmup,
-		       o.bytes, F.fs.nfailed, F.fs.nlinks, flows.size(),
+		       o.bytes, F.fs.nfailed, F.fs.nlinks, F.hosts,
+		       conns.size() / std::max(flows.size(), (size_t)1),
+		       conns.size(), flows.size(),
 		       delivered, npaths, paths_equal_walk(), changes, trunc,
 		       rdrops,
 		       F.drops_switch, F.no_tag);
@@ -1003,7 +1274,7 @@ static void report(const Opts &o, double rate)
 		       "\"max_link_flows\":%u,\"jain\":%.4f",
 		       sum, mn < 0 ? 0 : mn, mx, abt, abt / rate,
 		       live ? abt / rate / live : 0, fluid, maxload, jain);
-		if (bytes_goal)
+		if (o.bytes)
 			printf(",\"completed\":%zu,\"fct_mean\":%.6f,"
 			       "\"fct_p50\":%.6f,\"fct_p99\":%.6f,"
 			       "\"fct_max\":%.6f",
@@ -1012,19 +1283,33 @@ static void report(const Opts &o, double rate)
 			       (double)fct.size(), quantile(fct, 0.5),
 			       quantile(fct, 0.99), quantile(fct, 1.0));
 		if (o.flows) {
-			printf(",\"flow\":[");
-			for (i = 0; i < flows.size(); i++) {
-				Flow &f = flows[i];
-				auto it = F.paths.find((u64)f.src << 32 | f.dst);
+			/* Per flow; "flow" below is per connection. */
+			printf(",\"flow_bps\":[");
+			for (i = 0; i < flows.size(); i++)
+				printf("%s%.0f", i ? "," : "", thr[i]);
+			printf("],\"flow_fct\":[");
+			for (i = 0; i < flows.size(); i++)
+				printf("%s%.6f", i ? "," : "",
+				       open[i] ? -1.0 : fdone[i]);
+			printf("],\"flow\":[");
+			for (i = 0; i < conns.size(); i++) {
+				Conn &c = conns[i];
+				auto it = F.paths.find((u64)c.dst << 32 | c.port);
 
+				/* src_id, dst_id: the servers, for dpsim. */
 				printf("%s{\"src\":\"%s\",\"dst\":\"%s\","
 				       "\"src_id\":%u,\"dst_id\":%u,"
+				       "\"flow\":%u,"
 				       "\"bps\":%.0f,\"rx\":%" PRIu64,
-				       i ? "," : "", addr_text(f.src).c_str(),
-				       addr_text(f.dst).c_str(), f.src, f.dst,
-				       thr[i], f.rx);
-				if (f.done > 0)
-					printf(",\"fct\":%.6f", f.done - f.start);
+				       i ? "," : "", ep_text(c.src).c_str(),
+				       ep_text(c.dst).c_str(), ep_node(c.src),
+				       ep_node(c.dst), c.flow,
+				       o.bytes ? (c.done > 0 ? (double)c.goal * 8 /
+						  (c.done - c.start) : 0) :
+				       (double)(c.rx - c.rx_warm) * 8 / win,
+				       c.rx);
+				if (c.done > 0)
+					printf(",\"fct\":%.6f", c.done - c.start);
 				if (it != F.paths.end()) {
 					printf(",\"hash\":%u,\"path\":[",
 					       it->second.hash);
@@ -1045,6 +1330,9 @@ static void report(const Opts &o, double rate)
 	       "%u failed links\n", desc, dp_sel_name(&F.t, F.sel),
 	       o.all ? "all-to-all" : "permutation", flows.size(),
 	       F.t.nodes, F.fs.nfailed, F.fs.nlinks);
+	if (F.hosts || o.paths > 1)
+		printf("%u hosts per server are the endpoints; %u TCP "
+		       "connections per flow\n", F.hosts, o.paths);
 	printf("links %s, %s, queues %u packets; %g s simulated, measured "
 	       "after %g s\n", o.rate.c_str(), o.delay.c_str(), o.queue,
 	       o.time, o.warmup);
@@ -1062,7 +1350,7 @@ static void report(const Opts &o, double rate)
 	printf("ABT, max-min fluid %.3f links (%u flows on the busiest link)\n",
 	       fluid, maxload);
 	printf("Jain's fairness    %.4f\n", jain);
-	if (bytes_goal)
+	if (o.bytes)
 		printf("FCT                %zu of %zu completed: mean %.3f ms, "
 		       "p50 %.3f, p99 %.3f, max %.3f\n", fct.size(),
 		       flows.size(), fct.empty() ? 0 :
@@ -1070,12 +1358,13 @@ static void report(const Opts &o, double rate)
 		       (double)fct.size() * 1e3, quantile(fct, 0.5) * 1e3,
 		       quantile(fct, 0.99) * 1e3, quantile(fct, 1.0) * 1e3);
 	if (o.flows)
-		for (i = 0; i < flows.size(); i++) {
-			auto it = F.paths.find((u64)flows[i].src << 32 |
-					       flows[i].dst);
+		for (i = 0; i < conns.size(); i++) {
+			auto it = F.paths.find((u64)conns[i].dst << 32 |
+					       conns[i].port);
 
-			printf("  %s -> %s  %.3f Mb/s ", addr_text(flows[i].src).c_str(),
-			       addr_text(flows[i].dst).c_str(), thr[i] / 1e6);
+			printf("  %s -> %s  %.3f Mb/s ", ep_text(conns[i].src).c_str(),
+			       ep_text(conns[i].dst).c_str(),
+			       thr[conns[i].flow] / 1e6);
 			if (it != F.paths.end())
 				for (u32 id : it->second.path)
 					printf(" %s", addr_text(id).c_str());
@@ -1151,13 +1440,16 @@ int main(int argc, char **argv)
 	RngSeedManager::SetRun(o.seed);
 	F.rv = CreateObject<UniformRandomVariable>();
 	F.jitter = o.jitter * 1500 * 8 / (double)DataRate(o.rate).GetBitRate();
+	F.hosts = o.hosts;
 	build_fabric(o);
 	err = make_pairs(o, &r);
 	if (err)
 		return err;
-	bytes_goal = o.bytes;
-	install_apps(o, &r);
-	if (!bytes_goal)
+	err = make_conns(o, &r);
+	if (err)
+		return err;
+	install_apps(o);
+	if (!o.bytes)
 		Simulator::Schedule(Seconds(o.warmup), &on_warm);
 	Simulator::Stop(Seconds(o.time));
 	Simulator::Run();

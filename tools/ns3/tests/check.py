@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """dpns3's checks (make -C tools/ns3 check, make check's step "ns3").
 
-Tiny fabrics and short simulated times (about 5 s of host CPU; building
+Tiny fabrics and short simulated times (about 7.5 s of host CPU; building
 dpns3 about 14 s more):
 every flow delivers bytes; the paths the packets took in ns-3 equal
 dpsim route's, pair by pair, for the flow hash each flow used (failures
 included); the ABT of a tiny BCube and a tiny DPillar equals the value
-derived by hand in the comments below, within a tolerance for TCP.
+derived by hand in the comments below, within a tolerance for TCP;
+hosts behind S2 servers with several connections per flow (--hosts,
+--paths) route on the walker's paths and split their bytes.
 Last line: "N passed, N failed".
 """
 import json
@@ -157,11 +159,50 @@ def main():
            'S2 (12 nodes): every 100 kB flow completes (FCT max %.2f ms)'
            % (d['fct_max'] * 1e3))
 
+    # Hosts behind S2 servers, two connections per flow (eval-s2.sh's
+    # model of the S2 paper's ToR switches and k subflows): every
+    # connection delivers on the walker's path, its first hop hashed from
+    # its own five-tuple (so the two of a flow may part), no flow above
+    # its host's one link, and the bytes of fixed-size flows split.
+    topo = ['--topo', 's2', '--nodes', '24', '-n', '6', '--spaces', '3']
+    d = run(topo + ['--hosts', '2', '--paths', '2', '--time', '0.1'])
+    if d:
+        routed = [f for f in d['flow'] if 'path' in f]
+        ok(d['connections'] == 2 * d['flows'] == 96 and
+           d['delivered'] == d['flows'] and
+           all(f['rx'] > 0 for f in d['flow']),
+           'S2 (24 nodes), 2 hosts each, 2 paths: 48 flows of 2 '
+           'connections, every one delivers')
+        ok(d['route_drops'] == 0 and d['switch_drops'] == 0 and
+           d['no_tag'] == 0 and d['path_changes'] == 0 and
+           d['paths_equal_walk'] == d['paths'] == len(routed) > 0,
+           'S2 hosts: every server-to-server path is the walker\'s (%d)'
+           % d['paths'])
+        parted = sum(a['path'] != b['path'] for a, b in
+                     zip(routed[0::2], routed[1::2])
+                     if a['flow'] == b['flow'])
+        ok(parted > 0, 'S2 hosts, 2 paths: %d flows\' two connections '
+           'take different paths' % parted)
+        most = max(d['flow_bps']) / d['rate_bps']
+        ok(most <= GOODPUT * 1.01,
+           'S2 hosts: no flow above one host link (%.3f links)' % most)
+    d = run(topo + ['--hosts', '1', '--paths', '3', '--time', '0.5',
+                    '--bytes', '100001'])
+    if d:
+        ok(d['completed'] == d['flows'] == 24,
+           'S2 hosts, 3 paths: every 100,001-byte flow completes (%d)'
+           % d['completed'])
+        ok(sorted(f['rx'] for f in d['flow'][:3]) == [33333, 33334, 33334],
+           'S2 hosts, 3 paths: 100,001 bytes split 33,334 + 33,334 + 33,333')
+
     # Usage errors.
     for args in (['--topo', 'bogus'], ['--topo', 'bcube', '-n', '4'],
                  ['--topo', 'bcube', '-n', '4', '-k', '1', '--pair', '0.0'],
                  ['--topo', 'bcube', '-n', '4', '-k', '1', '--time', 'x'],
-                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--bytes', '-1']):
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--bytes', '-1'],
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--paths', '0'],
+                 ['--topo', 'bcube', '-n', '4', '-k', '1', '--hosts', '1',
+                  '--pair', '0.0,0.1']):
         p = subprocess.run([NS3] + args, capture_output=True, check=False)
         ok(p.returncode == 2, 'usage error exits 2: ' + ' '.join(args))
 
