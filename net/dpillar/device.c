@@ -14,7 +14,6 @@
 
 #include "compat.h"
 #include "dpillar.h"
-#include "topo_s2.h"
 
 const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_RX_FRAMES]	= "rx_frames",
@@ -955,6 +954,34 @@ static size_t dp_get_size(const struct net_device *dev)
 	       nla_total_size(sizeof(u32)) * dp->nports;
 }
 
+/*
+ * The topology's parameters (struct dp_topo_ops.params), as rtnetlink
+ * (@genl false) or the genl family shows them: the one walk both fills
+ * share, so that no fill names a topology.
+ */
+int dp_topo_put_params(struct sk_buff *skb, const struct dp_topo *t,
+		       bool genl)
+{
+	const struct dp_topo_param *prm;
+	u32 i, v;
+
+	for (i = 0; i < t->ops->nparams; i++) {
+		prm = &t->ops->params[i];
+		if (prm->flags & DP_PARAM_COORDS) {
+			if (t->p.ncoords &&
+			    nla_put(skb, genl ? prm->genl : prm->ifla,
+				    t->p.ncoords * sizeof(u32), t->p.coords))
+				return -EMSGSIZE;
+			continue;
+		}
+		v = dp_topo_param_u32(&t->p, prm);
+		if ((v || (prm->flags & DP_PARAM_ZERO)) &&
+		    nla_put_u32(skb, genl ? prm->genl : prm->ifla, v))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
 static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
@@ -967,16 +994,7 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	dp_settings_get(dp, &set);
 	dp_addr_format(&dp->topo, dp->self, addr, sizeof(addr));
 	if (nla_put_u32(skb, IFLA_DPILLAR_TOPO, dp->topo.kind) ||
-	    (dp->topo.p.n && nla_put_u32(skb, IFLA_DPILLAR_N, dp->topo.p.n)) ||
-	    (dp->topo.p.k && nla_put_u32(skb, IFLA_DPILLAR_K, dp->topo.p.k)) ||
-	    (dp->topo.p.level &&
-	     nla_put_u32(skb, IFLA_DPILLAR_LEVEL, dp->topo.p.level)) ||
-	    (dp->topo.kind == DP_TOPO_S2 &&
-	     (nla_put_u32(skb, IFLA_DPILLAR_SPACES, dp->topo.p.spaces) ||
-	      nla_put_u32(skb, IFLA_DPILLAR_SEED, dp->topo.p.seed))) ||
-	    (dp_s2_plan_mode(&dp->topo) &&
-	     nla_put(skb, IFLA_DPILLAR_COORDS,
-		     dp->topo.p.ncoords * sizeof(u32), dp->topo.p.coords)) ||
+	    dp_topo_put_params(skb, &dp->topo, false) ||
 	    nla_put_string(skb, IFLA_DPILLAR_ADDR, addr))
 		return -EMSGSIZE;
 	/* Column and label, for the topologies that have that form. */

@@ -12,7 +12,6 @@
 #include <net/sock.h>
 
 #include "genl.h"
-#include "topo_s2.h"
 #include "topo_dpillar.h"	/* the UAPI counters are DPillar's drop reasons */
 
 /*
@@ -183,17 +182,7 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dev->ifindex) ||
 	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dev->name) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_TOPO, dp->topo.kind) ||
-	    (dp->topo.p.n && nla_put_u32(skb, DPILLAR_A_DEV_N, dp->topo.p.n)) ||
-	    (dp->topo.p.k && nla_put_u32(skb, DPILLAR_A_DEV_K, dp->topo.p.k)) ||
-	    (dp->topo.p.level &&
-	     nla_put_u32(skb, DPILLAR_A_DEV_LEVEL, dp->topo.p.level)) ||
-	    (dp->topo.kind == DP_TOPO_S2 &&
-	     (nla_put_u32(skb, DPILLAR_A_DEV_SPACES, dp->topo.p.spaces) ||
-	      nla_put_u32(skb, DPILLAR_A_DEV_SEED, dp->topo.p.seed))) ||
-	    /* Plan mode: the coordinates it was given (derived: none). */
-	    (dp_s2_plan_mode(&dp->topo) &&
-	     nla_put(skb, DPILLAR_A_DEV_COORDS,
-		     dp->topo.p.ncoords * sizeof(u32), dp->topo.p.coords)) ||
+	    dp_topo_put_params(skb, &dp->topo, true) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
 	    /* An unconfigured device has TOPO 0 and no address. */

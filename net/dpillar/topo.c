@@ -71,6 +71,14 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 		*why = "topology ops: label callbacks come in pairs";
 		return -EINVAL;
 	}
+	if (!ops->hello_coords != !ops->hello_coords_ok) {
+		*why = "topology ops: Hello coordinate callbacks come in pairs";
+		return -EINVAL;
+	}
+	if (ops->nparams && !ops->params) {
+		*why = "topology ops: nparams without a parameter table";
+		return -EINVAL;
+	}
 	if (!ops->phases || ops->nphases < DP_PHASE_TOPO ||
 	    ops->nphases > DP_PHASE_MAX ||
 	    strcmp(ops->phases[DP_PHASE_NONE].name, "none") ||
