@@ -12,7 +12,6 @@
 #include <net/sock.h>
 
 #include "genl.h"
-#include "topo_dpillar.h"	/* the UAPI counters are DPillar's drop reasons */
 
 /*
  * Counters as DPILLAR_A_STATS_* attributes: ethtool -S order.  The
@@ -28,16 +27,27 @@ static inline int dp_genl_stats_cnt(int stat)
 	return stat - DP_STAT_DROP_VLAN + DPILLAR_A_STATS_DROP_VLAN;
 }
 
+/*
+ * Routing drop reasons 1 .. DP_GENL_STATS_RUN1 have the UAPI's first run
+ * of counters (BAD_ADDR .. NOPATH), the next one a counter that came
+ * later (DROP_DETOURS).  That is how DPillar numbers its reasons, which
+ * topo_dpillar.c checks; the other topologies' count in the same slots.
+ */
+#define DP_GENL_STATS_RUN1	(DPILLAR_A_STATS_ROUTE_DROP_NOPATH -	\
+				 DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR +	\
+				 DP_DROP_ROUTE_BAD_ADDR)
+
 static inline int dp_genl_stats_route(int reason)
 {
-	if (reason <= DPP_DROP_NOPATH)
+	if (reason <= DP_GENL_STATS_RUN1)
 		return reason - DP_DROP_ROUTE_BAD_ADDR +
 		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR;
-	return reason - DPP_DROP_DETOURS + DPILLAR_A_STATS_ROUTE_DROP_DETOURS;
+	return reason - DP_GENL_STATS_RUN1 - 1 +
+	       DPILLAR_A_STATS_ROUTE_DROP_DETOURS;
 }
 
 /* Routing drop reasons the STATS nest has room for (with reason 0). */
-#define DP_GENL_STATS_ROUTES	DPP_DROP_COUNT
+#define DP_GENL_STATS_ROUTES	(DP_GENL_STATS_RUN1 + 2)
 
 /* ---- DEV_GET ------------------------------------------------------------ */
 
@@ -113,11 +123,9 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 	/* ... then the routing drops in the order of enum dp_route_drop ... */
 	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR3) + 1 !=
 		     dp_genl_stats_route(DP_DROP_ROUTE_BAD_ADDR));
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_RING) !=
-		     DPILLAR_A_STATS_ROUTE_DROP_RING);
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_BUDGET) !=
-		     DPILLAR_A_STATS_ROUTE_DROP_BUDGET);
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_NOPATH) !=
+	BUILD_BUG_ON(dp_genl_stats_route(DP_DROP_ROUTE_AT_DST) !=
+		     DPILLAR_A_STATS_ROUTE_DROP_AT_DST);
+	BUILD_BUG_ON(dp_genl_stats_route(DP_GENL_STATS_RUN1) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_NOPATH);
 	/*
 	 * ... then what came later: detour slots 4, 5, reason 9, and the
@@ -127,7 +135,7 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 		     DPILLAR_A_STATS_ROUTE_DETOURS);
 	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR5) !=
 		     DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS);
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_COUNT - 1) !=
+	BUILD_BUG_ON(dp_genl_stats_route(DP_GENL_STATS_ROUTES - 1) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_DETOURS);
 	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DROP_VLAN) !=
 		     DPILLAR_A_STATS_DROP_VLAN);
@@ -291,21 +299,27 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.mode		= tb[DPILLAR_A_DEV_MODE],
 		.key6_prefix	= tb[DPILLAR_A_DEV_KEY6_PREFIX],
 	};
-	/* The topology and address, as the IFLA_DPILLAR_* that name them. */
+	/*
+	 * The topology and address, as the IFLA_DPILLAR_* that name them;
+	 * the parameters as the topologies' tables pair their attributes.
+	 */
 	struct nlattr *data[IFLA_DPILLAR_MAX + 1] = {
 		[IFLA_DPILLAR_TOPO]	= tb[DPILLAR_A_DEV_TOPO],
-		[IFLA_DPILLAR_N]	= tb[DPILLAR_A_DEV_N],
-		[IFLA_DPILLAR_K]	= tb[DPILLAR_A_DEV_K],
-		[IFLA_DPILLAR_LEVEL]	= tb[DPILLAR_A_DEV_LEVEL],
-		[IFLA_DPILLAR_NODES]	= tb[DPILLAR_A_DEV_NODES],
-		[IFLA_DPILLAR_SPACES]	= tb[DPILLAR_A_DEV_SPACES],
-		[IFLA_DPILLAR_SEED]	= tb[DPILLAR_A_DEV_SEED],
-		[IFLA_DPILLAR_COORDS]	= tb[DPILLAR_A_DEV_COORDS],
 		[IFLA_DPILLAR_ADDR]	= tb[DPILLAR_A_DEV_ADDR],
 	};
-	unsigned int i;
+	const struct dp_topo_param *q;
+	const struct dp_topo_ops *o;
+	unsigned int i, kind;
 	int err;
 
+	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
+		o = dp_topo_ops_by_kind(kind);
+		for (i = 0; o && i < o->nparams; i++) {
+			q = &o->params[i];
+			if (q->genl <= DP_GENL_DEV_SET_MAX)
+				data[q->ifla] = tb[q->genl];
+		}
+	}
 	for (i = 0; i <= IFLA_DPILLAR_MAX && !data[i]; i++)
 		;
 	if (i <= IFLA_DPILLAR_MAX)

@@ -32,6 +32,18 @@ const struct dp_topo_ops *dp_topo_ops_by_name(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_by_name);
 
+const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
+						  u32 ifla)
+{
+	u32 i;
+
+	for (i = 0; i < ops->nparams; i++)
+		if (ops->params[i].ifla == ifla)
+			return &ops->params[i];
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_param_by_ifla);
+
 /*
  * The per-packet entry points of the topologies, which INDIRECT_CALL()
  * compares against before it calls indirectly: every topology's, so that

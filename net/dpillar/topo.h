@@ -204,12 +204,15 @@ struct dp_topo;
 /* struct dp_topo_param.flags */
 #define DP_PARAM_ZERO	0x01	/* a value even when 0 (a seed): always shown */
 #define DP_PARAM_COORDS	0x02	/* the u32 array coords[ncoords], not a u32 */
+#define DP_PARAM_HIDDEN	0x04	/* given, not shown: the device shows the
+				 * fabric's own value (the node count)
+				 */
 
 /**
- * struct dp_topo_param - one parameter of a topology, as netlink shows it.
- * The device's fills (rtnetlink and genl) walk the topology's table, so
- * that a new parameter is one line here and never a test of the kind in
- * the generic module.
+ * struct dp_topo_param - one parameter of a topology, as netlink carries
+ * it.  The device's parsing (rtnetlink and genl DEV_SET) and its two fills
+ * walk the topologies' tables, so that a new parameter is a line of its
+ * topology's table and never a test of the kind in the generic module.
  * @name: its name in dpctl and dpsim ("n", "spaces").
  * @ifla: its rtnetlink attribute, IFLA_DPILLAR_*.
  * @genl: its generic netlink attribute, DPILLAR_A_DEV_*.
@@ -217,6 +220,14 @@ struct dp_topo;
  *	DP_PARAM_COORDS: of @coords, whose count is @ncoords).
  * @flags: DP_PARAM_*.  Without DP_PARAM_ZERO, 0 means "not given" and is
  *	not shown.
+ * @only: optional, the error (an extack) when a topology without this
+ *	parameter is given it ("Only S2 has coords").  NULL: it is read
+ *	whatever the topology, whose @init rejects it with its own message
+ *	(the parameters several topologies share: n, k, level).
+ *
+ * Ranges stay in the netlink policies (which must be static) and in the
+ * topologies' @init (whose messages name the bound), and every parameter
+ * changes the same way, with the topology, while the device is down.
  */
 struct dp_topo_param {
 	const char *name;
@@ -224,6 +235,7 @@ struct dp_topo_param {
 	u16 genl;
 	u16 off;
 	u8 flags;
+	const char *only;
 };
 
 /*
@@ -231,15 +243,22 @@ struct dp_topo_param {
  * dp_topo_params, whose attributes are IFLA_DPILLAR_@ATTR and
  * DPILLAR_A_DEV_@ATTR (the topology's file includes <linux/dpillar.h>).
  */
-#define DP_TOPO_PARAM(field, ATTR, flags)				\
+#define DP_TOPO_PARAM(field, ATTR, flags, only)			\
 	{ #field, IFLA_DPILLAR_##ATTR, DPILLAR_A_DEV_##ATTR,		\
-	  offsetof(struct dp_topo_params, field), flags }
+	  offsetof(struct dp_topo_params, field), flags, only }
 
 /* The u32 parameter @prm of @p (not a DP_PARAM_COORDS one). */
 static inline u32 dp_topo_param_u32(const struct dp_topo_params *p,
 				    const struct dp_topo_param *prm)
 {
 	return *(const u32 *)((const char *)p + prm->off);
+}
+
+static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
+					 const struct dp_topo_param *prm,
+					 u32 v)
+{
+	*(u32 *)((char *)p + prm->off) = v;
 }
 
 /*
@@ -448,6 +467,9 @@ struct dp_topo {
 /* The registered topologies. */
 const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind);
 const struct dp_topo_ops *dp_topo_ops_by_name(const char *name);
+/* @ops's parameter whose rtnetlink attribute is @ifla, or NULL. */
+const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
+						  u32 ifla);
 /* 0, or -EINVAL with *why naming the first missing or bad member. */
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
 

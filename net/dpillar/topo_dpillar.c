@@ -161,6 +161,23 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	u32 n = prm->n, k = prm->k;
 	u64 p = 1, nodes;
 	struct dp_rdiv r;
+
+	/*
+	 * The UAPI's routing drop counters (DPILLAR_A_STATS_ROUTE_DROP_*)
+	 * are named for DPillar's reasons: the generic fill (genl_dev.c)
+	 * puts reason r in the r-th, and DETOURS, added later, apart.
+	 */
+	DP_BUILD_CHECK(DPP_DROP_RING - DP_DROP_ROUTE_BAD_ADDR ==
+		       DPILLAR_A_STATS_ROUTE_DROP_RING -
+		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR);
+	DP_BUILD_CHECK(DPP_DROP_BUDGET - DP_DROP_ROUTE_BAD_ADDR ==
+		       DPILLAR_A_STATS_ROUTE_DROP_BUDGET -
+		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR);
+	DP_BUILD_CHECK(DPP_DROP_NOPATH - DP_DROP_ROUTE_BAD_ADDR ==
+		       DPILLAR_A_STATS_ROUTE_DROP_NOPATH -
+		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR);
+	DP_BUILD_CHECK(DPP_DROP_DETOURS - DPP_DROP_NOPATH == 1);
+	DP_BUILD_CHECK(DPP_DROP_COUNT - DPP_DROP_DETOURS == 1);
 	u32 i;
 
 	/* DPillar's tables must fit struct dp_topo.priv. */
@@ -1627,8 +1644,8 @@ static int dpp_route_dir(const struct dp_topo *t,
 
 /* What the device shows of the fabric: both are always given. */
 static const struct dp_topo_param dpp_params[] = {
-	DP_TOPO_PARAM(n, N, 0),
-	DP_TOPO_PARAM(k, K, 0),
+	DP_TOPO_PARAM(n, N, 0, NULL),
+	DP_TOPO_PARAM(k, K, 0, NULL),
 };
 
 const struct dp_topo_ops dp_dpillar_ops = {

@@ -1053,16 +1053,21 @@ static const char *const s2_drops[S2_DROP_COUNT] = {
 };
 
 /*
- * What the device shows of an S2 fabric: the spaces and the seed always
- * (seed 0 is a seed), the node's own coordinates in plan mode only.  The
- * node count is the fabric's (IFLA_DPILLAR_NODES), shown for every
- * topology.
+ * S2's parameters.  The device shows the spaces and the seed always (seed
+ * 0 is a seed), the node's own coordinates in plan mode only, and as the
+ * node count the fabric's (IFLA_DPILLAR_NODES), as for every topology,
+ * where it is read-only.
  */
 static const struct dp_topo_param s2_params[] = {
-	DP_TOPO_PARAM(n, N, 0),
-	DP_TOPO_PARAM(spaces, SPACES, DP_PARAM_ZERO),
-	DP_TOPO_PARAM(seed, SEED, DP_PARAM_ZERO),
-	DP_TOPO_PARAM(coords, COORDS, DP_PARAM_COORDS),
+	DP_TOPO_PARAM(n, N, 0, NULL),
+	DP_TOPO_PARAM(nodes, NODES, DP_PARAM_HIDDEN,
+		      "Node count is read-only"),
+	DP_TOPO_PARAM(spaces, SPACES, DP_PARAM_ZERO,
+		      "Only S2 has spaces and a seed"),
+	DP_TOPO_PARAM(seed, SEED, DP_PARAM_ZERO,
+		      "Only S2 has spaces and a seed"),
+	DP_TOPO_PARAM(coords, COORDS, DP_PARAM_COORDS,
+		      "Only S2 has coords"),
 };
 
 /* Our coordinates for our Hellos: the plan's, or derived from our id. */
