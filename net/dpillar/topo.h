@@ -261,7 +261,7 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
 	*(u32 *)((char *)p + prm->off) = v;
 }
 
-/*
+/**
  * struct dp_topo_ops - one topology.  Every callback not marked optional
  * is required: dp_topo_ops_check() rejects a table without it, and a KUnit
  * test runs that check on every registered topology.  Callbacks get a
