@@ -4,6 +4,8 @@
  * topologies, the check of their ops tables, dispatch, the "#<id>" address
  * form every topology accepts, and names for diagnostics.
  */
+#include <linux/dpillar.h>
+
 #include "topo.h"
 
 /* Every topology the module carries, indexed by enum dp_topo_kind. */
@@ -64,6 +66,23 @@ static const char *const dp_generic_drops[DP_DROP_TOPO] = {
 	"none", "bad_addr", "at_dst",
 };
 
+/*
+ * The generic module indexes attribute tables with a parameter's
+ * attributes and writes its field: both must be in range, and a u32
+ * parameter one of the u32s between kind and the coordinates.
+ */
+static bool dp_topo_param_ok(const struct dp_topo_param *q)
+{
+	if (!q->name || !q->ifla || q->ifla > IFLA_DPILLAR_MAX || !q->genl ||
+	    q->genl > DPILLAR_A_DEV_MAX)
+		return false;
+	if (q->flags & DP_PARAM_COORDS)
+		return q->off == offsetof(struct dp_topo_params, coords);
+	return q->off >= offsetof(struct dp_topo_params, n) &&
+	       q->off + sizeof(u32) <= offsetof(struct dp_topo_params, ncoords) &&
+	       !(q->off % sizeof(u32));
+}
+
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 {
 	u32 i;
@@ -90,6 +109,12 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 	if (ops->nparams && !ops->params) {
 		*why = "topology ops: nparams without a parameter table";
 		return -EINVAL;
+	}
+	for (i = 0; i < ops->nparams; i++) {
+		if (!dp_topo_param_ok(&ops->params[i])) {
+			*why = "topology ops: a parameter has no name, a bad attribute or field";
+			return -EINVAL;
+		}
 	}
 	if (!ops->phases || ops->nphases < DP_PHASE_TOPO ||
 	    ops->nphases > DP_PHASE_MAX ||
