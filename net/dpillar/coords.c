@@ -25,7 +25,6 @@
 #include <linux/log2.h>
 
 #include "dpillar.h"
-#include "topo_s2.h"
 
 static u32 dp_coords_hash(u32 node)
 {
@@ -208,7 +207,7 @@ static bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x,
 	const struct dp_topo *t = &dp->topo;
 
 	*refresh = false;
-	if (!dp_s2_plan_mode(t) || t->p.ncoords > DP_COORDS_MAX ||
+	if (!dp_topo_plan_mode(t) || t->p.ncoords > DP_COORDS_MAX ||
 	    !dp_addr_valid(t, node))
 		return false;
 	if (node == dp->self) {
@@ -249,7 +248,7 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 	struct dp_coords_ent *e;
 	u32 h;
 
-	if (!dp_s2_plan_mode(&dp->topo) || n != dp->topo.p.ncoords ||
+	if (!dp_topo_plan_mode(&dp->topo) || n != dp->topo.p.ncoords ||
 	    n > DP_COORDS_MAX || !dp_addr_valid(&dp->topo, node) ||
 	    node == dp->self)
 		return;
@@ -287,7 +286,7 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_learn);
  */
 void dp_coords_resolve(struct dp_priv *dp, u32 node)
 {
-	if (dp_s2_plan_mode(&dp->topo))
+	if (dp_topo_plan_mode(&dp->topo))
 		dp_sc_resolve(dp, node);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_resolve);

@@ -14,7 +14,6 @@
 
 #include "compat.h"
 #include "dpillar.h"
-#include "topo_s2.h"
 
 const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_RX_FRAMES]	= "rx_frames",
@@ -425,23 +424,17 @@ static int dp_parse_addr(struct nlattr *data[], const struct dp_topo *topo,
 }
 
 /*
- * S2 plan mode: the node's own coordinates, a native-endian u32 per space
- * (their length is bounded by the policy).  Only S2 has them; their count
- * is checked against the spaces here when spaces are given (without them
+ * Plan mode: the node's own coordinates (DP_PARAM_COORDS), a native-endian
+ * u32 per space (their length is bounded by the policy).  Their count is
+ * checked against the spaces here when spaces are given (without them
  * the topology says "Missing spaces").
  */
-static int dp_parse_coords(struct nlattr *data[], struct dp_topo_params *prm,
+static int dp_parse_coords(const struct nlattr *attr,
+			   struct dp_topo_params *prm,
 			   struct netlink_ext_ack *extack)
 {
-	struct nlattr *attr = data[IFLA_DPILLAR_COORDS];
 	u32 len;
 
-	if (!attr)
-		return 0;
-	if (prm->kind != DPILLAR_TOPO_S2) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "Only S2 has coords");
-		return -EINVAL;
-	}
 	len = nla_len(attr);
 	if (len % sizeof(u32) || len > sizeof(prm->coords)) {
 		NL_SET_ERR_MSG_ATTR(extack, attr,
@@ -455,6 +448,49 @@ static int dp_parse_coords(struct nlattr *data[], struct dp_topo_params *prm,
 		return -EINVAL;
 	}
 	memcpy(prm->coords, nla_data(attr), len);
+	return 0;
+}
+
+/*
+ * The parameters every topology lists (struct dp_topo_ops.params), read
+ * into @prm in the order of the registry and of their tables.  One that
+ * the topology of @prm lacks is an error where its owner says so
+ * (dp_topo_param.only), else it is read and the topology's init rejects
+ * it.
+ */
+static int dp_parse_params(struct nlattr *data[], struct dp_topo_params *prm,
+			   struct netlink_ext_ack *extack)
+{
+	const struct dp_topo_ops *mine = dp_topo_ops_by_kind(prm->kind);
+	const struct dp_topo_param *q;
+	const struct dp_topo_ops *o;
+	u32 kind, i;
+	int err;
+
+	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
+		o = dp_topo_ops_by_kind(kind);
+		for (i = 0; o && i < o->nparams; i++) {
+			q = &o->params[i];
+			if (!data[q->ifla])
+				continue;
+			if (q->only && !(mine && dp_topo_param_by_ifla(mine,
+								       q->ifla))) {
+				dp_extack(extack, data[q->ifla], q->only);
+				return -EINVAL;
+			}
+			if (!(q->flags & DP_PARAM_COORDS)) {
+				dp_topo_param_set_u32(prm, q,
+						      nla_get_u32(data[q->ifla]));
+				continue;
+			}
+			/* Read once, though two topologies may list it. */
+			if (prm->ncoords)
+				continue;
+			err = dp_parse_coords(data[q->ifla], prm, extack);
+			if (err)
+				return err;
+		}
+	}
 	return 0;
 }
 
@@ -475,29 +511,7 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 	}
 	prm.kind = dp_get_u32_or0(data, IFLA_DPILLAR_TOPO) ?:
 		   DPILLAR_TOPO_DPILLAR;
-	prm.n = dp_get_u32_or0(data, IFLA_DPILLAR_N);
-	prm.k = dp_get_u32_or0(data, IFLA_DPILLAR_K);
-	prm.level = dp_get_u32_or0(data, IFLA_DPILLAR_LEVEL);
-	if (prm.kind != DPILLAR_TOPO_S2) {
-		static const int s2_only[] = {
-			IFLA_DPILLAR_NODES, IFLA_DPILLAR_SPACES,
-			IFLA_DPILLAR_SEED,
-		};
-		unsigned int i;
-
-		for (i = 0; i < ARRAY_SIZE(s2_only); i++) {
-			if (data[s2_only[i]]) {
-				dp_extack(extack, data[s2_only[i]],
-					  i ? "Only S2 has spaces and a seed" :
-					  "Node count is read-only");
-				return -EINVAL;
-			}
-		}
-	}
-	prm.nodes = dp_get_u32_or0(data, IFLA_DPILLAR_NODES);
-	prm.spaces = dp_get_u32_or0(data, IFLA_DPILLAR_SPACES);
-	prm.seed = dp_get_u32_or0(data, IFLA_DPILLAR_SEED);
-	err = dp_parse_coords(data, &prm, extack);
+	err = dp_parse_params(data, &prm, extack);
 	if (err)
 		return err;
 	/* The topology names what is missing ("Missing n"). */
@@ -516,16 +530,23 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 static bool dp_has_topo(struct nlattr *data[])
 {
 	static const int topo_attrs[] = {
-		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_N, IFLA_DPILLAR_K,
-		IFLA_DPILLAR_LEVEL, IFLA_DPILLAR_NODES, IFLA_DPILLAR_SPACES,
-		IFLA_DPILLAR_SEED, IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL,
-		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_PORTS, IFLA_DPILLAR_COORDS,
+		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL,
+		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_PORTS,
 	};
-	unsigned int i;
+	const struct dp_topo_ops *o;
+	unsigned int i, kind;
 
-	for (i = 0; data && i < ARRAY_SIZE(topo_attrs); i++)
+	if (!data)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(topo_attrs); i++)
 		if (data[topo_attrs[i]])
 			return true;
+	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
+		o = dp_topo_ops_by_kind(kind);
+		for (i = 0; o && i < o->nparams; i++)
+			if (data[o->params[i].ifla])
+				return true;
+	}
 	return false;
 }
 
@@ -955,6 +976,36 @@ static size_t dp_get_size(const struct net_device *dev)
 	       nla_total_size(sizeof(u32)) * dp->nports;
 }
 
+/*
+ * The topology's parameters (struct dp_topo_ops.params), as rtnetlink
+ * (@genl false) or the genl family shows them: the one walk both fills
+ * share, so that no fill names a topology.
+ */
+int dp_topo_put_params(struct sk_buff *skb, const struct dp_topo *t,
+		       bool genl)
+{
+	const struct dp_topo_param *prm;
+	u32 i, v;
+
+	for (i = 0; i < t->ops->nparams; i++) {
+		prm = &t->ops->params[i];
+		if (prm->flags & DP_PARAM_HIDDEN)
+			continue;
+		if (prm->flags & DP_PARAM_COORDS) {
+			if (t->p.ncoords &&
+			    nla_put(skb, genl ? prm->genl : prm->ifla,
+				    t->p.ncoords * sizeof(u32), t->p.coords))
+				return -EMSGSIZE;
+			continue;
+		}
+		v = dp_topo_param_u32(&t->p, prm);
+		if ((v || (prm->flags & DP_PARAM_ZERO)) &&
+		    nla_put_u32(skb, genl ? prm->genl : prm->ifla, v))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
 static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct dp_priv *dp = netdev_priv(dev);
@@ -967,16 +1018,7 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	dp_settings_get(dp, &set);
 	dp_addr_format(&dp->topo, dp->self, addr, sizeof(addr));
 	if (nla_put_u32(skb, IFLA_DPILLAR_TOPO, dp->topo.kind) ||
-	    (dp->topo.p.n && nla_put_u32(skb, IFLA_DPILLAR_N, dp->topo.p.n)) ||
-	    (dp->topo.p.k && nla_put_u32(skb, IFLA_DPILLAR_K, dp->topo.p.k)) ||
-	    (dp->topo.p.level &&
-	     nla_put_u32(skb, IFLA_DPILLAR_LEVEL, dp->topo.p.level)) ||
-	    (dp->topo.kind == DP_TOPO_S2 &&
-	     (nla_put_u32(skb, IFLA_DPILLAR_SPACES, dp->topo.p.spaces) ||
-	      nla_put_u32(skb, IFLA_DPILLAR_SEED, dp->topo.p.seed))) ||
-	    (dp_s2_plan_mode(&dp->topo) &&
-	     nla_put(skb, IFLA_DPILLAR_COORDS,
-		     dp->topo.p.ncoords * sizeof(u32), dp->topo.p.coords)) ||
+	    dp_topo_put_params(skb, &dp->topo, false) ||
 	    nla_put_string(skb, IFLA_DPILLAR_ADDR, addr))
 		return -EMSGSIZE;
 	/* Column and label, for the topologies that have that form. */

@@ -62,6 +62,7 @@ typedef __INT32_TYPE__ s32;
 #define DP_VIEW_REACHABLE NULL
 
 #define DP_BUILD_CHECK(cond) ((void)sizeof(char[(cond) ? 1 : -1]))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define dp_ctz(x) ((u32)__builtin_ctz(x))
 #define noinline __attribute__((__noinline__))
 #endif

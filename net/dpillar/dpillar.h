@@ -349,6 +349,8 @@ int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
 		       struct netlink_ext_ack *extack);
 void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
 		  u64 *rx_bytes, u64 *tx_bytes);
+int dp_topo_put_params(struct sk_buff *skb, const struct dp_topo *t,
+		       bool genl);
 
 /* One port of a device as genetlink reports it (dp_port_snapshot()). */
 struct dp_port_snap {
@@ -475,8 +477,11 @@ void dp_view_init(struct dp_priv *dp);
 bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 		       u32 peer_port);
 #if IS_ENABLED(CONFIG_KUNIT)
-/* S2's Hello TLVs appended to @skb (neigh.c), for the KUnit tests. */
-u32 dp_hello_put_s2(struct dp_priv *dp, struct sk_buff *skb);
+/*
+ * The coordinate TLVs (struct dp_topo_ops.hello_coords) appended to @skb
+ * (neigh.c), for the KUnit tests.
+ */
+u32 dp_hello_put_coords(struct dp_priv *dp, struct sk_buff *skb);
 #endif
 
 /* fwd.c */

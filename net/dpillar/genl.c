@@ -383,6 +383,8 @@ int __init dp_genl_register(void)
 {
 	BUILD_BUG_ON(DP_ADDR_TEXT_MAX - 1 != 159);
 	BUILD_BUG_ON(DPILLAR_TOPO_S2 != DPILLAR_TOPO_MAX);
+	BUILD_BUG_ON(DP_GENL_DEV_SET_MAX + 1 !=
+		     ARRAY_SIZE(dp_genl_dev_set_policy));
 	return genl_register_family(&dp_genl_family);
 }
 

@@ -68,6 +68,12 @@ int dp_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_dev_dump_start(struct netlink_callback *cb);
 int dp_genl_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
+/*
+ * DEV_SET's last attribute (its policy's and maxattr in genl.c, which
+ * spec-check reads literally): the size of the attributes it gets, which
+ * the topologies' parameters must fit.
+ */
+#define DP_GENL_DEV_SET_MAX	DPILLAR_A_DEV_COORDS
 
 /* genl_neigh.c */
 int dp_genl_neigh_dump_start(struct netlink_callback *cb);

@@ -12,8 +12,6 @@
 #include <net/sock.h>
 
 #include "genl.h"
-#include "topo_s2.h"
-#include "topo_dpillar.h"	/* the UAPI counters are DPillar's drop reasons */
 
 /*
  * Counters as DPILLAR_A_STATS_* attributes: ethtool -S order.  The
@@ -29,16 +27,27 @@ static inline int dp_genl_stats_cnt(int stat)
 	return stat - DP_STAT_DROP_VLAN + DPILLAR_A_STATS_DROP_VLAN;
 }
 
+/*
+ * Routing drop reasons 1 .. DP_GENL_STATS_RUN1 have the UAPI's first run
+ * of counters (BAD_ADDR .. NOPATH), the next one a counter that came
+ * later (DROP_DETOURS).  That is how DPillar numbers its reasons, which
+ * topo_dpillar.c checks; the other topologies' count in the same slots.
+ */
+#define DP_GENL_STATS_RUN1	(DPILLAR_A_STATS_ROUTE_DROP_NOPATH -	\
+				 DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR +	\
+				 DP_DROP_ROUTE_BAD_ADDR)
+
 static inline int dp_genl_stats_route(int reason)
 {
-	if (reason <= DPP_DROP_NOPATH)
+	if (reason <= DP_GENL_STATS_RUN1)
 		return reason - DP_DROP_ROUTE_BAD_ADDR +
 		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR;
-	return reason - DPP_DROP_DETOURS + DPILLAR_A_STATS_ROUTE_DROP_DETOURS;
+	return reason - DP_GENL_STATS_RUN1 - 1 +
+	       DPILLAR_A_STATS_ROUTE_DROP_DETOURS;
 }
 
 /* Routing drop reasons the STATS nest has room for (with reason 0). */
-#define DP_GENL_STATS_ROUTES	DPP_DROP_COUNT
+#define DP_GENL_STATS_ROUTES	(DP_GENL_STATS_RUN1 + 2)
 
 /* ---- DEV_GET ------------------------------------------------------------ */
 
@@ -114,11 +123,9 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 	/* ... then the routing drops in the order of enum dp_route_drop ... */
 	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR3) + 1 !=
 		     dp_genl_stats_route(DP_DROP_ROUTE_BAD_ADDR));
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_RING) !=
-		     DPILLAR_A_STATS_ROUTE_DROP_RING);
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_BUDGET) !=
-		     DPILLAR_A_STATS_ROUTE_DROP_BUDGET);
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_NOPATH) !=
+	BUILD_BUG_ON(dp_genl_stats_route(DP_DROP_ROUTE_AT_DST) !=
+		     DPILLAR_A_STATS_ROUTE_DROP_AT_DST);
+	BUILD_BUG_ON(dp_genl_stats_route(DP_GENL_STATS_RUN1) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_NOPATH);
 	/*
 	 * ... then what came later: detour slots 4, 5, reason 9, and the
@@ -128,7 +135,7 @@ static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
 		     DPILLAR_A_STATS_ROUTE_DETOURS);
 	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DETOUR5) !=
 		     DPILLAR_A_STATS_ROUTE_WAYPOINT_HOPS);
-	BUILD_BUG_ON(dp_genl_stats_route(DPP_DROP_COUNT - 1) !=
+	BUILD_BUG_ON(dp_genl_stats_route(DP_GENL_STATS_ROUTES - 1) !=
 		     DPILLAR_A_STATS_ROUTE_DROP_DETOURS);
 	BUILD_BUG_ON(dp_genl_stats_cnt(DP_STAT_DROP_VLAN) !=
 		     DPILLAR_A_STATS_DROP_VLAN);
@@ -183,17 +190,7 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dev->ifindex) ||
 	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dev->name) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_TOPO, dp->topo.kind) ||
-	    (dp->topo.p.n && nla_put_u32(skb, DPILLAR_A_DEV_N, dp->topo.p.n)) ||
-	    (dp->topo.p.k && nla_put_u32(skb, DPILLAR_A_DEV_K, dp->topo.p.k)) ||
-	    (dp->topo.p.level &&
-	     nla_put_u32(skb, DPILLAR_A_DEV_LEVEL, dp->topo.p.level)) ||
-	    (dp->topo.kind == DP_TOPO_S2 &&
-	     (nla_put_u32(skb, DPILLAR_A_DEV_SPACES, dp->topo.p.spaces) ||
-	      nla_put_u32(skb, DPILLAR_A_DEV_SEED, dp->topo.p.seed))) ||
-	    /* Plan mode: the coordinates it was given (derived: none). */
-	    (dp_s2_plan_mode(&dp->topo) &&
-	     nla_put(skb, DPILLAR_A_DEV_COORDS,
-		     dp->topo.p.ncoords * sizeof(u32), dp->topo.p.coords)) ||
+	    dp_topo_put_params(skb, &dp->topo, true) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODES, dp->topo.nodes) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_NODE_ID, dp->self) ||
 	    /* An unconfigured device has TOPO 0 and no address. */
@@ -302,21 +299,27 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.mode		= tb[DPILLAR_A_DEV_MODE],
 		.key6_prefix	= tb[DPILLAR_A_DEV_KEY6_PREFIX],
 	};
-	/* The topology and address, as the IFLA_DPILLAR_* that name them. */
+	/*
+	 * The topology and address, as the IFLA_DPILLAR_* that name them;
+	 * the parameters as the topologies' tables pair their attributes.
+	 */
 	struct nlattr *data[IFLA_DPILLAR_MAX + 1] = {
 		[IFLA_DPILLAR_TOPO]	= tb[DPILLAR_A_DEV_TOPO],
-		[IFLA_DPILLAR_N]	= tb[DPILLAR_A_DEV_N],
-		[IFLA_DPILLAR_K]	= tb[DPILLAR_A_DEV_K],
-		[IFLA_DPILLAR_LEVEL]	= tb[DPILLAR_A_DEV_LEVEL],
-		[IFLA_DPILLAR_NODES]	= tb[DPILLAR_A_DEV_NODES],
-		[IFLA_DPILLAR_SPACES]	= tb[DPILLAR_A_DEV_SPACES],
-		[IFLA_DPILLAR_SEED]	= tb[DPILLAR_A_DEV_SEED],
-		[IFLA_DPILLAR_COORDS]	= tb[DPILLAR_A_DEV_COORDS],
 		[IFLA_DPILLAR_ADDR]	= tb[DPILLAR_A_DEV_ADDR],
 	};
-	unsigned int i;
+	const struct dp_topo_param *q;
+	const struct dp_topo_ops *o;
+	unsigned int i, kind;
 	int err;
 
+	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
+		o = dp_topo_ops_by_kind(kind);
+		for (i = 0; o && i < o->nparams; i++) {
+			q = &o->params[i];
+			if (q->genl <= DP_GENL_DEV_SET_MAX)
+				data[q->ifla] = tb[q->genl];
+		}
+	}
 	for (i = 0; i <= IFLA_DPILLAR_MAX && !data[i]; i++)
 		;
 	if (i <= IFLA_DPILLAR_MAX)

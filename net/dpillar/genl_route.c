@@ -11,7 +11,6 @@
 #include <net/netlink.h>
 
 #include "genl.h"
-#include "topo_dpillar.h"	/* ROUTE_DIR, DPillar's own attribute */
 
 /* Equal-cost first hops listed in a reply, at most (DPillar: 2n - 2). */
 #define DP_GENL_CHOICES_MAX	64
@@ -141,26 +140,11 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	struct dp_route_state st;
 	struct dp_port *port;
 	struct dp_hop hop;
-	int err;
+	int err, dir;
 	u64 mac;
 
-	/* The UAPI's phases are the topology's: DPillar's enum dpp_phase. */
+	/* The UAPI's phases are the topology's (checked in its file). */
 	BUILD_BUG_ON((int)DP_PHASE_DIRECT != DPILLAR_ROUTE_PHASE_DIRECT);
-	BUILD_BUG_ON((int)DPP_PHASE_HELIX != DPILLAR_ROUTE_PHASE_HELIX);
-	BUILD_BUG_ON((int)DPP_PHASE_RING != DPILLAR_ROUTE_PHASE_RING);
-	BUILD_BUG_ON((int)DPP_PHASE_TUNNEL != DPILLAR_ROUTE_PHASE_TUNNEL);
-	BUILD_BUG_ON((int)DPP_PHASE_UTURN != DPILLAR_ROUTE_PHASE_UTURN);
-	BUILD_BUG_ON((int)DPP_PHASE_RING_REV != DPILLAR_ROUTE_PHASE_RING_REV);
-	BUILD_BUG_ON((int)DPP_PHASE_SHORTEST != DPILLAR_ROUTE_PHASE_SHORTEST);
-	BUILD_BUG_ON((int)DPP_PHASE_WAYPOINT != DPILLAR_ROUTE_PHASE_WAYPOINT);
-	BUILD_BUG_ON((int)DPP_PHASE_DETOUR != DPILLAR_ROUTE_PHASE_DETOUR);
-	BUILD_BUG_ON((int)DPP_PHASE_FAR != DPILLAR_ROUTE_PHASE_FAR_DETOUR);
-	BUILD_BUG_ON((int)DPP_PHASE_COUNT - 1 !=
-		     DPILLAR_ROUTE_PHASE_FAR_DETOUR);
-	BUILD_BUG_ON((int)DPP_SEL_SHORTEST != DPILLAR_MODE_SHORTEST);
-	BUILD_BUG_ON((int)DPP_SEL_AUTO != DPILLAR_MODE_PAPER);
-	BUILD_BUG_ON((int)DPP_SEL_CW != DPILLAR_MODE_PAPER_CW);
-	BUILD_BUG_ON((int)DPP_SEL_CCW != DPILLAR_MODE_PAPER_CCW);
 
 	if (nla_put_u32(skb, DPILLAR_A_ROUTE_DST, dst) ||
 	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_DST_ADDR, dp, dst) ||
@@ -203,12 +187,9 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	    nla_put_u32(skb, DPILLAR_A_ROUTE_PORT, hop.port) ||
 	    nla_put_u32(skb, DPILLAR_A_ROUTE_PHASE, hop.phase))
 		return -EMSGSIZE;
-	/* The paper's modes only: the shortest mode has no direction. */
-	if (dp->topo.kind == DP_TOPO_DPILLAR &&
-	    !(st.flags & DPP_RS_SHORTEST) &&
-	    nla_put_u32(skb, DPILLAR_A_ROUTE_DIR,
-			st.flags & DPP_RS_CCW ? DPILLAR_ROUTE_DIR_CCW :
-						DPILLAR_ROUTE_DIR_CW))
+	/* Where the topology's route has a direction (DPillar's helix). */
+	dir = dp_route_dir(&dp->topo, &st);
+	if (dir >= 0 && nla_put_u32(skb, DPILLAR_A_ROUTE_DIR, dir))
 		return -EMSGSIZE;
 
 	for (;;) {

@@ -29,7 +29,6 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
-#include "topo_s2.h"
 
 /* Every port joins this group while bound (dp_port_add()). */
 const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
@@ -396,15 +395,15 @@ static void dp_hello_put_be32(struct sk_buff *skb, u16 type, u32 val)
 
 #define DP_HELLO_TLV_LEN	(sizeof(struct dpillar_tlv) + sizeof(__be32))
 /*
- * The most the S2 TLVs add: coordinates, neighbour list and (plan mode)
- * the neighbours' coordinates.
+ * The most the coordinate TLVs add (struct dp_topo_ops.hello_coords):
+ * coordinates, neighbour list and (plan mode) the neighbours' coordinates.
  */
-#define DP_HELLO_S2_LEN		(3 * sizeof(struct dpillar_tlv) +	\
+#define DP_HELLO_COORDS_LEN		(3 * sizeof(struct dpillar_tlv) +	\
 				 sizeof(__be32) * (DPILLAR_TLV_COORDS_MAX + \
 						   DPILLAR_TLV_NEIGHS_MAX + \
 						   DPILLAR_TLV_NEIGHS_MAX * \
 						   DPILLAR_TLV_COORDS_MAX))
-static_assert(DP_HELLO_TLV_LEN + DP_HELLO_S2_LEN <= DPILLAR_HELLO_TLV_MAX);
+static_assert(DP_HELLO_TLV_LEN + DP_HELLO_COORDS_LEN <= DPILLAR_HELLO_TLV_MAX);
 static_assert(DP_COORDS_MAX <= DPILLAR_TLV_COORDS_MAX);
 static_assert(DP_MAX_PORTS <= DPILLAR_TLV_NEIGHS_MAX);
 
@@ -419,18 +418,18 @@ static void dp_hello_put_u32s(struct sk_buff *skb, const u32 *x, u32 n)
 }
 
 /*
- * The neighbour on S2 port @i to list in our Hello: a live one, and in
- * plan mode one whose coordinates we have (so that TLV 4 has them all).
+ * The neighbour on port @i to list in our Hello: a live one at the other
+ * end of a cable, and in plan mode one whose coordinates we have (so that
+ * TLV 4 has them all).
  */
-static u32 dp_hello_s2_neigh(const struct dp_priv *dp, u32 i,
-			     const struct dp_port **pp)
+static u32 dp_hello_cable_neigh(const struct dp_priv *dp, u32 i,
+				const struct dp_port **pp)
 {
 	const struct dp_port *port = rcu_dereference(dp->ports[i]);
 
-	/* one neighbour per S2 port: a cable */
 	if (!port || port->nneigh != 1 || !dp_port_reachable(dp, port))
 		return DP_NODE_NONE;
-	if (dp_s2_plan_mode(&dp->topo) &&
+	if (dp_topo_plan_mode(&dp->topo) &&
 	    READ_ONCE(port->coords.ncoords) != dp->topo.p.ncoords)
 		return DP_NODE_NONE;
 	*pp = port;
@@ -438,39 +437,34 @@ static u32 dp_hello_s2_neigh(const struct dp_priv *dp, u32 i,
 }
 
 /*
- * S2's TLVs: our coordinates (derived ones, which a receiver checks
- * against the seed and node count it was given, or in plan mode the
- * plan's) and the neighbours we hear now, in port order: the receiver's
- * 2-hop neighbours; in plan mode also their coordinates, which the
- * receiver cannot derive (DPILLAR_TLV_NEIGH_COORDS, in the same order).
- * Bounded by the port count, never by the fabric.  Returns the bytes
- * added.
+ * The TLVs of a topology that routes on coordinates (struct
+ * dp_topo_ops.hello_coords): ours (derived ones, which a receiver checks,
+ * or in plan mode the plan's) and the neighbours we hear now, in port
+ * order: the receiver's 2-hop neighbours; in plan mode also their
+ * coordinates, which the receiver cannot derive
+ * (DPILLAR_TLV_NEIGH_COORDS, in the same order).  Bounded by the port
+ * count, never by the fabric.  Returns the bytes added.
  */
-VISIBLE_IF_KUNIT u32 dp_hello_put_s2(struct dp_priv *dp, struct sk_buff *skb)
+VISIBLE_IF_KUNIT u32 dp_hello_put_coords(struct dp_priv *dp,
+					 struct sk_buff *skb)
 {
 	const struct dp_port *lport[DPILLAR_TLV_NEIGHS_MAX];
 	const struct dp_topo *t = &dp->topo;
-	bool plan = dp_s2_plan_mode(t);
+	bool plan = dp_topo_plan_mode(t);
 	u32 ids[DPILLAR_TLV_NEIGHS_MAX];
-	u32 i, n = 0, nc = t->p.spaces;
+	u32 x[DP_COORDS_MAX];
 	struct dpillar_tlv *tlv;
 	u32 start = skb->len;
+	u32 i, n = 0, nc;
 	__be32 v;
 
+	nc = t->ops->hello_coords(t, dp->self, x, DP_COORDS_MAX);
 	tlv = skb_put(skb, sizeof(*tlv));
 	tlv->type = htons(DPILLAR_TLV_COORDS);
 	tlv->len = htons(nc * sizeof(v));
-	if (plan) {
-		dp_hello_put_u32s(skb, t->p.coords, nc);
-	} else {
-		for (i = 0; i < nc; i++) {
-			v = htonl(dp_s2_coord(t->p.seed, t->nodes, dp->self,
-					      i));
-			skb_put_data(skb, &v, sizeof(v));
-		}
-	}
+	dp_hello_put_u32s(skb, x, nc);
 	for (i = 0; i < dp->nports && n < DPILLAR_TLV_NEIGHS_MAX; i++) {
-		ids[n] = dp_hello_s2_neigh(dp, i, &lport[n]);
+		ids[n] = dp_hello_cable_neigh(dp, i, &lport[n]);
 		if (ids[n] != DP_NODE_NONE)
 			n++;
 	}
@@ -487,7 +481,7 @@ VISIBLE_IF_KUNIT u32 dp_hello_put_s2(struct dp_priv *dp, struct sk_buff *skb)
 	}
 	return skb->len - start;
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_hello_put_s2);
+EXPORT_SYMBOL_IF_KUNIT(dp_hello_put_coords);
 
 static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 {
@@ -498,7 +492,7 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 	u32 tlv_len;
 
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DP_HDR_LEN + sizeof(*hello) +
-			DP_HELLO_TLV_LEN + DP_HELLO_S2_LEN, GFP_ATOMIC);
+			DP_HELLO_TLV_LEN + DP_HELLO_COORDS_LEN, GFP_ATOMIC);
 	if (!skb)
 		return;
 	/* Room for both headers in front of the Hello. */
@@ -509,8 +503,8 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 	tlv_len = DP_HELLO_TLV_LEN;
 	hello->interval_ms = htonl(READ_ONCE(dp->hello_ms));
 	dp_hello_put_be32(skb, DPILLAR_TLV_PORTS_UP, dp_ports_up(dp));
-	if (dp->topo.kind == DP_TOPO_S2)
-		tlv_len += dp_hello_put_s2(dp, skb);
+	if (dp->topo.ops->hello_coords)
+		tlv_len += dp_hello_put_coords(dp, skb);
 	hello->tlv_len = htons(tlv_len);
 
 	h = skb_push(skb, DP_HDR_LEN);
@@ -599,29 +593,18 @@ static void dp_hello_mac_change_warn(const struct dp_priv *dp,
 }
 
 /*
- * S2 derives every node's coordinates from (seed, nodes, id): a Hello
- * whose coordinates differ comes from a node configured with another seed
- * or size, and routing toward it would not be greedy.  In plan mode they
- * cannot be checked, only counted: one per space (and TLV 4's, which the
- * parser checked against the list and that count).  Other topologies
- * ignore the TLVs.
+ * Whether the coordinates of @src's Hello fit ours (struct
+ * dp_topo_ops.hello_coords_ok; TLV 4's were checked by the parser against
+ * the list and their count).  Topologies without coordinates ignore the
+ * TLVs.
  */
 static bool dp_hello_coords_ok(const struct dp_priv *dp, u32 src,
 			       const struct dp_hello_info *hi)
 {
 	const struct dp_topo *t = &dp->topo;
-	u32 i;
 
-	if (t->kind != DP_TOPO_S2)
-		return true;
-	if (hi->ncoords != t->p.spaces)
-		return false;
-	if (dp_s2_plan_mode(t))
-		return true;
-	for (i = 0; i < hi->ncoords; i++)
-		if (hi->coords[i] != dp_s2_coord(t->p.seed, t->nodes, src, i))
-			return false;
-	return true;
+	return !t->ops->hello_coords_ok ||
+	       t->ops->hello_coords_ok(t, src, hi->coords, hi->ncoords);
 }
 
 static void dp_neigh_set_neighs(struct dp_neigh *nb,
@@ -815,7 +798,7 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	WRITE_ONCE(nb->ports_up, hi.ports_up);
 	WRITE_ONCE(nb->peer_port, hello->port);
 	dp_neigh_set_neighs(nb, &hi);
-	if (dp_s2_plan_mode(&dp->topo) && !idx)
+	if (dp_topo_plan_mode(&dp->topo) && !idx)
 		dp_neigh_set_coords(port, &hi);
 	if (hi.has_ports_up)
 		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);

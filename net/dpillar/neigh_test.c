@@ -925,7 +925,7 @@ static void dpt_neigh_plan_send(struct kunit *test)
 	skb = alloc_skb(DPILLAR_HELLO_TLV_MAX, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	rcu_read_lock();
-	len = dp_hello_put_s2(d->dp, skb);
+	len = dp_hello_put_coords(d->dp, skb);
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, len, skb->len);
 	KUNIT_EXPECT_TRUE(test, dp_hello_parse(skb->data, skb->len, &hi));

@@ -41,7 +41,6 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
-#include "topo_s2.h"
 
 /* Room for the Ethernet header and a lower device's own. */
 #define DP_SC_HEADROOM	(ETH_HLEN + 64)
@@ -240,7 +239,7 @@ struct dp_sc_coords {
 static void dp_sc_own_coords(const struct dp_priv *dp, struct dp_sc_coords *c)
 {
 	c->n = 0;
-	if (dp_s2_plan_mode(&dp->topo) && dp->topo.p.ncoords <= DP_COORDS_MAX) {
+	if (dp_topo_plan_mode(&dp->topo) && dp->topo.p.ncoords <= DP_COORDS_MAX) {
 		c->n = dp->topo.p.ncoords;
 		memcpy(c->x, dp->topo.p.coords, c->n * sizeof(c->x[0]));
 	}
@@ -630,7 +629,7 @@ static bool dp_sc_pull_coords(struct dp_priv *dp, struct sk_buff *skb,
 			      struct dp_sc_coords *c)
 {
 	c->n = 0;
-	if (!dp_s2_plan_mode(&dp->topo))
+	if (!dp_topo_plan_mode(&dp->topo))
 		return true;
 	return dp_coords_pull(skb, DP_SC_LEN, c->x, &c->n) >= 0 &&
 	       c->n == dp->topo.p.ncoords;

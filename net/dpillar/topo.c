@@ -4,6 +4,8 @@
  * topologies, the check of their ops tables, dispatch, the "#<id>" address
  * form every topology accepts, and names for diagnostics.
  */
+#include <linux/dpillar.h>
+
 #include "topo.h"
 
 /* Every topology the module carries, indexed by enum dp_topo_kind. */
@@ -32,6 +34,18 @@ const struct dp_topo_ops *dp_topo_ops_by_name(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_by_name);
 
+const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
+						  u32 ifla)
+{
+	u32 i;
+
+	for (i = 0; i < ops->nparams; i++)
+		if (ops->params[i].ifla == ifla)
+			return &ops->params[i];
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_param_by_ifla);
+
 /*
  * The per-packet entry points of the topologies, which INDIRECT_CALL()
  * compares against before it calls indirectly: every topology's, so that
@@ -52,6 +66,23 @@ static const char *const dp_generic_drops[DP_DROP_TOPO] = {
 	"none", "bad_addr", "at_dst",
 };
 
+/*
+ * The generic module indexes attribute tables with a parameter's
+ * attributes and writes its field: both must be in range, and a u32
+ * parameter one of the u32s between kind and the coordinates.
+ */
+static bool dp_topo_param_ok(const struct dp_topo_param *q)
+{
+	if (!q->name || !q->ifla || q->ifla > IFLA_DPILLAR_MAX || !q->genl ||
+	    q->genl > DPILLAR_A_DEV_MAX)
+		return false;
+	if (q->flags & DP_PARAM_COORDS)
+		return q->off == offsetof(struct dp_topo_params, coords);
+	return q->off >= offsetof(struct dp_topo_params, n) &&
+	       q->off + sizeof(u32) <= offsetof(struct dp_topo_params, ncoords) &&
+	       !(q->off % sizeof(u32));
+}
+
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 {
 	u32 i;
@@ -70,6 +101,20 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 	if (!ops->addr_to_label != !ops->addr_from_label) {
 		*why = "topology ops: label callbacks come in pairs";
 		return -EINVAL;
+	}
+	if (!ops->hello_coords != !ops->hello_coords_ok) {
+		*why = "topology ops: Hello coordinate callbacks come in pairs";
+		return -EINVAL;
+	}
+	if (ops->nparams && !ops->params) {
+		*why = "topology ops: nparams without a parameter table";
+		return -EINVAL;
+	}
+	for (i = 0; i < ops->nparams; i++) {
+		if (!dp_topo_param_ok(&ops->params[i])) {
+			*why = "topology ops: a parameter has no name, a bad attribute or field";
+			return -EINVAL;
+		}
 	}
 	if (!ops->phases || ops->nphases < DP_PHASE_TOPO ||
 	    ops->nphases > DP_PHASE_MAX ||

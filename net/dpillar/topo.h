@@ -201,7 +201,67 @@ struct dp_phase_desc {
 
 struct dp_topo;
 
+/* struct dp_topo_param.flags */
+#define DP_PARAM_ZERO	0x01	/* a value even when 0 (a seed): always shown */
+#define DP_PARAM_COORDS	0x02	/* the u32 array coords[ncoords], not a u32 */
+#define DP_PARAM_HIDDEN	0x04	/* given, not shown: the device shows the
+				 * fabric's own value (the node count)
+				 */
+
+/**
+ * struct dp_topo_param - one parameter of a topology, as netlink carries
+ * it.  The device's parsing (rtnetlink and genl DEV_SET) and its two fills
+ * walk the topologies' tables, so that a new parameter is a line of its
+ * topology's table and never a test of the kind in the generic module.
+ * @name: its name in dpctl and dpsim ("n", "spaces").
+ * @ifla: its rtnetlink attribute, IFLA_DPILLAR_*.
+ * @genl: its generic netlink attribute, DPILLAR_A_DEV_*.
+ * @off: where struct dp_topo_params keeps it (offsetof; with
+ *	DP_PARAM_COORDS: of @coords, whose count is @ncoords).
+ * @flags: DP_PARAM_*.  Without DP_PARAM_ZERO, 0 means "not given" and is
+ *	not shown.
+ * @only: optional, the error (an extack) when a topology without this
+ *	parameter is given it ("Only S2 has coords").  NULL: it is read
+ *	whatever the topology, whose @init rejects it with its own message
+ *	(the parameters several topologies share: n, k, level).
+ *
+ * Ranges stay in the netlink policies (which must be static) and in the
+ * topologies' @init (whose messages name the bound), and every parameter
+ * changes the same way, with the topology, while the device is down.
+ */
+struct dp_topo_param {
+	const char *name;
+	u16 ifla;
+	u16 genl;
+	u16 off;
+	u8 flags;
+	const char *only;
+};
+
 /*
+ * An entry of a topology's table: parameter @field of struct
+ * dp_topo_params, whose attributes are IFLA_DPILLAR_@ATTR and
+ * DPILLAR_A_DEV_@ATTR (the topology's file includes <linux/dpillar.h>).
+ */
+#define DP_TOPO_PARAM(field, ATTR, flags, only)			\
+	{ #field, IFLA_DPILLAR_##ATTR, DPILLAR_A_DEV_##ATTR,		\
+	  offsetof(struct dp_topo_params, field), flags, only }
+
+/* The u32 parameter @prm of @p (not a DP_PARAM_COORDS one). */
+static inline u32 dp_topo_param_u32(const struct dp_topo_params *p,
+				    const struct dp_topo_param *prm)
+{
+	return *(const u32 *)((const char *)p + prm->off);
+}
+
+static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
+					 const struct dp_topo_param *prm,
+					 u32 v)
+{
+	*(u32 *)((char *)p + prm->off) = v;
+}
+
+/**
  * struct dp_topo_ops - one topology.  Every callback not marked optional
  * is required: dp_topo_ops_check() rejects a table without it, and a KUnit
  * test runs that check on every registered topology.  Callbacks get a
@@ -281,6 +341,31 @@ struct dp_topo;
  *	column and byte symbols (IFLA_DPILLAR_COLUMN/LABEL): @sym gets
  *	*@nsym entries, least significant first.
  * @addr_from_label: optional, the inverse; 0 or -EINVAL with *@why.
+ *
+ * @params: the topology's parameters (struct dp_topo_param), in the
+ *	order netlink shows them, after the kind.  Those not listed are 0
+ *	in a fabric of this topology (@init rejects them).
+ * @nparams: entries of @params.
+ * @hello_coords: optional, for a topology that routes on coordinates
+ *	(S2): the coordinates of @self that its Hellos carry
+ *	(DPILLAR_TLV_COORDS), up to @max into @x; returns how many.  With
+ *	it, a Hello also lists the neighbours heard on the cable ports
+ *	(DPILLAR_TLV_NEIGHS), and where the coordinates cannot be derived
+ *	(dp_topo_plan_mode()) theirs too (DPILLAR_TLV_NEIGH_COORDS).  NULL:
+ *	Hellos carry none of these TLVs.
+ * @hello_coords_ok: with @hello_coords, whether the @n coordinates @x
+ *	that the Hello of @src carried fit @t (derived ones are those of
+ *	@src; ones no node can derive are only counted).  A Hello that
+ *	does not fit comes from a node configured otherwise and is ignored.
+ * @table_coords: optional, the tools and tests only: the coordinates of
+ *	@node in the fabric's table (struct dp_topo.table, attached by the
+ *	topology), up to @max into @x; returns how many, 0 without a table.
+ *	The walker's view answers the neighbours' coordinates from it, as
+ *	the kernel's Hello tables do, and the sender's resolution (coords.c).
+ * @route_dir: optional, the direction of the route @st starts, as route
+ *	get shows it (DPILLAR_A_ROUTE_DIR, enum dpillar_route_dir), or -1
+ *	when it has none (DPillar's shortest mode, and every other
+ *	topology).  Not on the data path.
  */
 struct dp_topo_ops {
 	const char *name;
@@ -327,6 +412,17 @@ struct dp_topo_ops {
 	int (*addr_from_label)(const struct dp_topo *t, u32 column,
 			       const u8 *sym, u32 nsym, u32 *id,
 			       const char **why);
+
+	const struct dp_topo_param *params;
+	u8 nparams;
+	u32 (*hello_coords)(const struct dp_topo *t, u32 self, u32 *x,
+			    u32 max);
+	bool (*hello_coords_ok)(const struct dp_topo *t, u32 src,
+				const u32 *x, u32 n);
+	u32 (*table_coords)(const struct dp_topo *t, u32 node, u32 *x,
+			    u32 max);
+	int (*route_dir)(const struct dp_topo *t,
+			 const struct dp_route_state *st);
 };
 
 /* One fabric, filled by dp_topo_init(). */
@@ -371,6 +467,9 @@ struct dp_topo {
 /* The registered topologies. */
 const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind);
 const struct dp_topo_ops *dp_topo_ops_by_name(const char *name);
+/* @ops's parameter whose rtnetlink attribute is @ifla, or NULL. */
+const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
+						  u32 ifla);
 /* 0, or -EINVAL with *why naming the first missing or bad member. */
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
 
@@ -397,6 +496,32 @@ static inline u32 dp_topo_ttl(const struct dp_topo *t)
 static inline bool dp_addr_valid(const struct dp_topo *t, u32 id)
 {
 	return id < t->nodes;
+}
+
+/*
+ * Whether this node was given coordinates no other node can derive (S2
+ * plan mode): then its frames carry their destination's (struct
+ * dp_topo_ops.coords_flag), resolved by the sender, and its Hellos its
+ * neighbours' (struct dp_topo_ops.hello_coords).
+ */
+static inline bool dp_topo_plan_mode(const struct dp_topo *t)
+{
+	return t->ops->coords_flag && t->p.ncoords;
+}
+
+/* See struct dp_topo_ops.route_dir: -1 without it. */
+static inline int dp_route_dir(const struct dp_topo *t,
+			       const struct dp_route_state *st)
+{
+	return t->ops->route_dir ? t->ops->route_dir(t, st) : -1;
+}
+
+/* See struct dp_topo_ops.table_coords: 0 without it. */
+static inline u32 dp_table_coords(const struct dp_topo *t, u32 node, u32 *x,
+				  u32 max)
+{
+	return t->table && t->ops->table_coords ?
+	       t->ops->table_coords(t, node, x, max) : 0;
 }
 
 /* Key-based routing (struct dp_topo_ops.key_route_init): S2 only. */

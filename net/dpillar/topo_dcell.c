@@ -81,6 +81,8 @@
  *   one crossing: within (2B + 2)(2^(k+1) - 1), the same bound; a hostile
  *   header with an entry level has spent one of B already.
  */
+#include <linux/dpillar.h>
+
 #include "topo_dcell.h"
 
 static inline u32 dcl_div(const struct dp_topo *t, u32 x, u32 l)
@@ -665,6 +667,12 @@ static const char *const dcl_detours[DP_DETOUR_SLOTS] = {
  */
 static const char *const dcl_sel_names[] = { "dfr", "paper", NULL };
 
+/* What the device shows of the fabric: both are always given. */
+static const struct dp_topo_param dcl_params[] = {
+	DP_TOPO_PARAM(n, N, 0, NULL),
+	DP_TOPO_PARAM(k, K, 0, NULL),
+};
+
 const struct dp_topo_ops dp_dcell_ops = {
 	.name = "dcell",
 	.kind = DP_TOPO_DCELL,
@@ -674,6 +682,8 @@ const struct dp_topo_ops dp_dcell_ops = {
 	.ndrops = DCL_DROP_COUNT,
 	.detours = dcl_detours,
 	.sel_names = dcl_sel_names,
+	.params = dcl_params,
+	.nparams = ARRAY_SIZE(dcl_params),
 	.init = dcl_init,
 	.describe = dcl_describe,
 	.addr_parse = dcl_addr_parse,

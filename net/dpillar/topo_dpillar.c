@@ -35,6 +35,8 @@
  *   loop freedom for one failure only; with several failures a packet can
  *   tunnel again at every turn.  The budget makes every path finite.
  */
+#include <linux/dpillar.h>
+
 #include "topo_dpillar.h"
 
 /* x / h^i */
@@ -159,6 +161,23 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	u32 n = prm->n, k = prm->k;
 	u64 p = 1, nodes;
 	struct dp_rdiv r;
+
+	/*
+	 * The UAPI's routing drop counters (DPILLAR_A_STATS_ROUTE_DROP_*)
+	 * are named for DPillar's reasons: the generic fill (genl_dev.c)
+	 * puts reason r in the r-th, and DETOURS, added later, apart.
+	 */
+	DP_BUILD_CHECK(DPP_DROP_RING - DP_DROP_ROUTE_BAD_ADDR ==
+		       DPILLAR_A_STATS_ROUTE_DROP_RING -
+		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR);
+	DP_BUILD_CHECK(DPP_DROP_BUDGET - DP_DROP_ROUTE_BAD_ADDR ==
+		       DPILLAR_A_STATS_ROUTE_DROP_BUDGET -
+		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR);
+	DP_BUILD_CHECK(DPP_DROP_NOPATH - DP_DROP_ROUTE_BAD_ADDR ==
+		       DPILLAR_A_STATS_ROUTE_DROP_NOPATH -
+		       DPILLAR_A_STATS_ROUTE_DROP_BAD_ADDR);
+	DP_BUILD_CHECK(DPP_DROP_DETOURS - DPP_DROP_NOPATH == 1);
+	DP_BUILD_CHECK(DPP_DROP_COUNT - DPP_DROP_DETOURS == 1);
 	u32 i;
 
 	/* DPillar's tables must fit struct dp_topo.priv. */
@@ -1595,6 +1614,40 @@ static const char *const dpp_sel_names[] = {
 	[DPP_SEL_CW] = "cw", [DPP_SEL_CCW] = "ccw", NULL,
 };
 
+/* The helix direction of the paper's modes; the shortest mode has none. */
+static int dpp_route_dir(const struct dp_topo *t,
+			 const struct dp_route_state *st)
+{
+	/* Route get shows DPillar's phases and modes by the UAPI's numbers. */
+	DP_BUILD_CHECK((int)DPP_PHASE_HELIX == DPILLAR_ROUTE_PHASE_HELIX);
+	DP_BUILD_CHECK((int)DPP_PHASE_RING == DPILLAR_ROUTE_PHASE_RING);
+	DP_BUILD_CHECK((int)DPP_PHASE_TUNNEL == DPILLAR_ROUTE_PHASE_TUNNEL);
+	DP_BUILD_CHECK((int)DPP_PHASE_UTURN == DPILLAR_ROUTE_PHASE_UTURN);
+	DP_BUILD_CHECK((int)DPP_PHASE_RING_REV == DPILLAR_ROUTE_PHASE_RING_REV);
+	DP_BUILD_CHECK((int)DPP_PHASE_SHORTEST == DPILLAR_ROUTE_PHASE_SHORTEST);
+	DP_BUILD_CHECK((int)DPP_PHASE_WAYPOINT == DPILLAR_ROUTE_PHASE_WAYPOINT);
+	DP_BUILD_CHECK((int)DPP_PHASE_DETOUR == DPILLAR_ROUTE_PHASE_DETOUR);
+	DP_BUILD_CHECK((int)DPP_PHASE_FAR == DPILLAR_ROUTE_PHASE_FAR_DETOUR);
+	DP_BUILD_CHECK((int)DPP_PHASE_COUNT - 1 ==
+		       DPILLAR_ROUTE_PHASE_FAR_DETOUR);
+	DP_BUILD_CHECK((int)DPP_SEL_SHORTEST == DPILLAR_MODE_SHORTEST);
+	DP_BUILD_CHECK((int)DPP_SEL_AUTO == DPILLAR_MODE_PAPER);
+	DP_BUILD_CHECK((int)DPP_SEL_CW == DPILLAR_MODE_PAPER_CW);
+	DP_BUILD_CHECK((int)DPP_SEL_CCW == DPILLAR_MODE_PAPER_CCW);
+
+	(void)t;
+	if (st->flags & DPP_RS_SHORTEST)
+		return -1;
+	return st->flags & DPP_RS_CCW ? DPILLAR_ROUTE_DIR_CCW :
+					DPILLAR_ROUTE_DIR_CW;
+}
+
+/* What the device shows of the fabric: both are always given. */
+static const struct dp_topo_param dpp_params[] = {
+	DP_TOPO_PARAM(n, N, 0, NULL),
+	DP_TOPO_PARAM(k, K, 0, NULL),
+};
+
 const struct dp_topo_ops dp_dpillar_ops = {
 	.name = "dpillar",
 	.kind = DP_TOPO_DPILLAR,
@@ -1604,6 +1657,9 @@ const struct dp_topo_ops dp_dpillar_ops = {
 	.ndrops = DPP_DROP_COUNT,
 	.detours = dpp_detours,
 	.sel_names = dpp_sel_names,
+	.params = dpp_params,
+	.nparams = ARRAY_SIZE(dpp_params),
+	.route_dir = dpp_route_dir,
 	.init = dpp_init,
 	.describe = dpp_describe,
 	.addr_parse = dpp_addr_parse,

@@ -5,6 +5,8 @@
  * See topo_s2.h.  No allocation, no locks, no floating point, no 64-bit
  * division: the slot width is one u32 division per call.
  */
+#include <linux/dpillar.h>
+
 #include "topo_s2.h"
 
 u32 dp_s2_mcd(const u32 *x, const u32 *y, u32 d)
@@ -1050,6 +1052,72 @@ static const char *const s2_drops[S2_DROP_COUNT] = {
 	[S2_DROP_NO_COORDS]	= "no_coords",
 };
 
+/*
+ * S2's parameters.  The device shows the spaces and the seed always (seed
+ * 0 is a seed), the node's own coordinates in plan mode only, and as the
+ * node count the fabric's (IFLA_DPILLAR_NODES), as for every topology,
+ * where it is read-only.
+ */
+static const struct dp_topo_param s2_params[] = {
+	DP_TOPO_PARAM(n, N, 0, NULL),
+	DP_TOPO_PARAM(nodes, NODES, DP_PARAM_HIDDEN,
+		      "Node count is read-only"),
+	DP_TOPO_PARAM(spaces, SPACES, DP_PARAM_ZERO,
+		      "Only S2 has spaces and a seed"),
+	DP_TOPO_PARAM(seed, SEED, DP_PARAM_ZERO,
+		      "Only S2 has spaces and a seed"),
+	DP_TOPO_PARAM(coords, COORDS, DP_PARAM_COORDS,
+		      "Only S2 has coords"),
+};
+
+/* Our coordinates for our Hellos: the plan's, or derived from our id. */
+static u32 s2_hello_coords(const struct dp_topo *t, u32 self, u32 *x,
+			   u32 max)
+{
+	u32 i, n = t->p.spaces < max ? t->p.spaces : max;
+
+	for (i = 0; i < n; i++)
+		x[i] = dp_s2_plan_mode(t) ? t->p.coords[i] :
+		       dp_s2_coord(t->p.seed, t->nodes, self, i);
+	return n;
+}
+
+/*
+ * Every node derives every node's coordinates from (seed, nodes, id): a
+ * Hello whose coordinates differ comes from a node configured with another
+ * seed or size, and routing toward it would not be greedy.  In plan mode
+ * they cannot be checked, only counted: one per space.
+ */
+static bool s2_hello_coords_ok(const struct dp_topo *t, u32 src,
+			       const u32 *x, u32 n)
+{
+	u32 i;
+
+	if (n != t->p.spaces)
+		return false;
+	if (dp_s2_plan_mode(t))
+		return true;
+	for (i = 0; i < n; i++)
+		if (x[i] != dp_s2_coord(t->p.seed, t->nodes, src, i))
+			return false;
+	return true;
+}
+
+/* The plan's coordinates of @node (the tools' and tests' table). */
+static u32 s2_table_coords(const struct dp_topo *t, u32 node, u32 *x,
+			   u32 max)
+{
+	const struct dp_s2_plan *pl = s2_table(t);
+	u32 i, n;
+
+	if (!pl || node >= pl->nodes)
+		return 0;
+	n = pl->spaces < max ? pl->spaces : max;
+	for (i = 0; i < n; i++)
+		x[i] = pl->coords[node * pl->spaces + i];
+	return n;
+}
+
 const struct dp_topo_ops dp_s2_ops = {
 	.name = "s2",
 	.kind = DP_TOPO_S2,
@@ -1061,6 +1129,11 @@ const struct dp_topo_ops dp_s2_ops = {
 	.sel_names = s2_sel_names,
 	.discover_drop = S2_DROP_LOCAL_MIN,
 	.coords_flag = S2_FL_COORDS,
+	.params = s2_params,
+	.nparams = ARRAY_SIZE(s2_params),
+	.hello_coords = s2_hello_coords,
+	.hello_coords_ok = s2_hello_coords_ok,
+	.table_coords = s2_table_coords,
 	.init = s2_init,
 	.describe = s2_describe,
 	.addr_parse = s2_addr_parse,

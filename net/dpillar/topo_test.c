@@ -13,6 +13,7 @@
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/dpillar.h>
 
 #include "topo.h"
 #include "topo_dpillar.h"
@@ -1128,7 +1129,8 @@ enum dpt_break {
 	DPT_NO_NAME, DPT_BAD_KIND, DPT_NO_INIT, DPT_NO_ROUTE, DPT_NO_ROUTE_INIT,
 	DPT_NO_ADDR_PARSE, DPT_NO_PEER_PORT, DPT_HALF_LABEL, DPT_FEW_PHASES,
 	DPT_MANY_PHASES, DPT_PHASE0_NAME, DPT_FEW_DROPS, DPT_DROP1_NAME,
-	DPT_NO_DETOURS, DPT_DETOUR_SLOT, DPT_BREAK_MAX,
+	DPT_NO_DETOURS, DPT_DETOUR_SLOT, DPT_HALF_HELLO_COORDS,
+	DPT_PARAM_KIND, DPT_PARAM_ATTR, DPT_BREAK_MAX,
 };
 
 static void dpt_core_ops_check_rejects(struct kunit *test)
@@ -1139,6 +1141,15 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 	static const char *const bad_drops[] = { "none", "nope", "at_dst" };
 	static const struct dp_phase_desc slot4[] = {
 		{ "none" }, { "direct" }, { "odd", DP_DETOUR_SLOTS + 1 },
+	};
+	/* A parameter that would overwrite the kind, one past the UAPI. */
+	static const struct dp_topo_param kind_param[] = {
+		{ "kind", IFLA_DPILLAR_N, DPILLAR_A_DEV_N,
+		  offsetof(struct dp_topo_params, kind), 0, NULL },
+	};
+	static const struct dp_topo_param attr_param[] = {
+		{ "n", IFLA_DPILLAR_MAX + 1, DPILLAR_A_DEV_N,
+		  offsetof(struct dp_topo_params, n), 0, NULL },
 	};
 	struct dp_topo_ops ops;
 	const char *why;
@@ -1194,6 +1205,17 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 		case DPT_DETOUR_SLOT:
 			ops.phases = slot4;
 			ops.nphases = ARRAY_SIZE(slot4);
+			break;
+		case DPT_HALF_HELLO_COORDS:
+			ops.hello_coords_ok = dp_s2_ops.hello_coords_ok;
+			break;
+		case DPT_PARAM_KIND:
+			ops.params = kind_param;
+			ops.nparams = ARRAY_SIZE(kind_param);
+			break;
+		case DPT_PARAM_ATTR:
+			ops.params = attr_param;
+			ops.nparams = ARRAY_SIZE(attr_param);
 			break;
 		}
 		why = NULL;

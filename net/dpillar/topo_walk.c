@@ -4,52 +4,30 @@
  * into dpsim and into the KUnit test module, never into dpillar.ko.
  */
 #include "topo_walk.h"
-#include "topo_s2.h"
 
 /*
- * S2 plan mode: the fabric's table (t->table), which the tools and tests
- * have and the kernel never does.  The walker's view answers the
- * coordinates and learned peers from it as the Hello tables would, and
+ * A fabric whose table (t->table: S2 plan mode) the tools and tests have
+ * and the kernel never does.  The topology answers the cabling from it
+ * (port_neigh(), peer_port()) and the coordinates (table_coords()): the
+ * walker's view answers the coordinates as the Hello tables would, and
  * the hops are checked against its cabling.
  */
-static const struct dp_s2_plan *dp_walk_table(const struct dp_topo *t)
+static bool dp_walk_table(const struct dp_topo *t)
 {
-	const struct dp_s2_plan *pl = t->table;
-
-	if (!pl || t->kind != DP_TOPO_S2 || pl->nodes > t->nodes ||
-	    pl->ports > t->nports || !pl->spaces ||
-	    pl->spaces > DP_COORDS_MAX)
-		return NULL;
-	return pl;
+	return t->table && t->ops->table_coords;
 }
 
 /* The node cabled to port @port of @id (entry @idx of its list). */
 static u32 dp_walk_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 {
-	const struct dp_s2_plan *pl = dp_walk_table(t);
-
-	if (!pl)
-		return dp_port_neigh(t, id, port, idx);
-	if (idx || id >= pl->nodes || port >= pl->ports)
-		return DP_NODE_NONE;
-	return pl->peer[id * pl->ports + port];
+	return dp_port_neigh(t, id, port, idx);
 }
 
 /* The port of @peer that @id's port @port is cabled to, or -1. */
 static int dp_walk_peer_port(const struct dp_topo *t, u32 id, u32 port,
 			     u32 peer)
 {
-	const struct dp_s2_plan *pl = dp_walk_table(t);
-	u32 q;
-
-	if (!pl)
-		return dp_peer_port(t, id, port, peer);
-	if (peer >= pl->nodes || dp_walk_neigh(t, id, port, 0) != peer)
-		return -1;
-	for (q = 0; q < pl->ports; q++)
-		if (pl->peer[peer * pl->ports + q] == id)
-			return (int)q;
-	return -1;
+	return dp_peer_port(t, id, port, peer);
 }
 
 /* Entries of @id's port @port: the table's one cable, or the topology's. */
@@ -211,17 +189,6 @@ static u32 dp_fail_peer_neighs(const void *ctx, u32 self, u32 port, u32 peer,
 	return n;
 }
 
-/* The table's coordinates of @node, up to @max into @x. */
-static u32 dp_walk_coords(const struct dp_s2_plan *pl, u32 node, u32 *x,
-			  u32 max)
-{
-	u32 i, n = pl->spaces < max ? pl->spaces : max;
-
-	for (i = 0; i < n; i++)
-		x[i] = pl->coords[node * pl->spaces + i];
-	return n;
-}
-
 /*
  * Plan mode: self's own coordinates, or those a live neighbour on @port
  * sent in its Hello (as the failures allow: none from a failed one).
@@ -230,15 +197,14 @@ static u32 dp_fail_coords(const void *ctx, u32 self, u32 port, u32 node,
 			  u32 *x, u32 max)
 {
 	const struct dp_fail_set *fs = ctx;
-	const struct dp_s2_plan *pl = dp_walk_table(fs->t);
 
-	if (!pl || self >= pl->nodes)
+	if (self >= fs->t->nodes)
 		return 0;
-	if (node != self && (port >= pl->ports ||
+	if (node != self && (port >= fs->t->nports ||
 			     dp_walk_neigh(fs->t, self, port, 0) != node ||
 			     !dp_fail_reachable(fs, self, port, node)))
 		return 0;
-	return dp_walk_coords(pl, node, x, max);
+	return dp_table_coords(fs->t, node, x, max);
 }
 
 /* The coordinates of entry @idx of dp_fail_peer_neighs()'s list. */
@@ -246,15 +212,12 @@ static u32 dp_fail_peer_neigh_coords(const void *ctx, u32 self, u32 port,
 				     u32 peer, u32 idx, u32 *x, u32 max)
 {
 	const struct dp_fail_set *fs = ctx;
-	const struct dp_s2_plan *pl = dp_walk_table(fs->t);
 	u32 ids[DP_MAX_PORTS], n;
 
-	if (!pl)
-		return 0;
 	n = dp_fail_peer_neighs(fs, self, port, peer, ids, DP_MAX_PORTS);
-	if (idx >= n || ids[idx] >= pl->nodes)
+	if (idx >= n)
 		return 0;
-	return dp_walk_coords(pl, ids[idx], x, max);
+	return dp_table_coords(fs->t, ids[idx], x, max);
 }
 
 void dp_fail_view(const struct dp_fail_set *fs, struct dp_view *v)
@@ -290,7 +253,7 @@ static bool dp_walk_hop_ok(const struct dp_topo *t, u32 self,
 void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
 	     const struct dp_fail_set *fs, u32 ttl, struct dp_walk *w)
 {
-	const struct dp_s2_plan *pl = dp_walk_table(t);
+	bool table = dp_walk_table(t);
 	struct dp_fail_set none = { .t = t };
 	struct dp_view view;
 	struct dp_hop hop;
@@ -307,17 +270,17 @@ void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
 	if (w->path && w->path_max)
 		w->path[w->path_len++] = src;
 	/* plan mode learns everything from the view: one, even failure-free */
-	if (!fs && pl)
+	if (!fs && table)
 		fs = &none;
 	if (fs)
 		dp_fail_view(fs, &view);
 	dp_route_init(t, src, dst, sel, hash, &w->st);
-	if (pl && dst < pl->nodes) {
+	if (table && dst < t->nodes) {
 		u32 x[DP_COORDS_MAX];
 
 		/* the sender's coordinate resolution (kernel coords.c) */
 		dp_route_set_coords(t, &w->st, x,
-				    dp_walk_coords(pl, dst, x, DP_COORDS_MAX));
+				    dp_table_coords(t, dst, x, DP_COORDS_MAX));
 	}
 	while (self != dst) {
 		if (w->hops >= ttl) {

@@ -67,6 +67,8 @@
  *   only lower S and W); S = W = the largest of 3..0 that keeps this
  *   within 255, and F > 255 is refused.  That is t->max_hops.
  */
+#include <linux/dpillar.h>
+
 #include "topo_xdcent.h"
 
 static inline u32 xdc_div(const struct dp_topo *t, u32 x, u32 j)
@@ -833,6 +835,16 @@ static const char *const xdc_sel_names[] = {
 	"p7", "p8", "p9", "p10", "p11", "p12", NULL,
 };
 
+/*
+ * What the device shows of the fabric: n and k always, the top level
+ * where XDCent has one (BCube's is 0: not given, not shown).
+ */
+static const struct dp_topo_param xdc_params[] = {
+	DP_TOPO_PARAM(n, N, 0, NULL),
+	DP_TOPO_PARAM(k, K, 0, NULL),
+	DP_TOPO_PARAM(level, LEVEL, 0, NULL),
+};
+
 /* Everything but the name, kind and parameter check is shared. */
 #define XDC_OPS_COMMON					\
 	.phases = xdc_phases,				\
@@ -851,7 +863,9 @@ static const char *const xdc_sel_names[] = {
 	.route_init = dp_xdcent_route_init,		\
 	.route = dp_xdcent_route,			\
 	.npaths = xdc_npaths,				\
-	.path_init = xdc_path_init
+	.path_init = xdc_path_init,			\
+	.params = xdc_params,				\
+	.nparams = ARRAY_SIZE(xdc_params)
 
 const struct dp_topo_ops dp_xdcent_ops = {
 	.name = "xdcent",

@@ -26,13 +26,14 @@ build() {
 		srcs="$srcs $core/topo_$x.c"
 	done
 	# shellcheck disable=SC2086
-	$CC -O2 -std=gnu11 -w -I"$core" -I"$1/tools/dpsim" -o "$2" \
+	$CC -O2 -std=gnu11 -w -I"$core" -I"$1/tools/dpsim" \
+		-I"$1/include/uapi" -o "$2" \
 		"$here/tests/route_dump.c" "$1/tools/dpsim/sim.c" $srcs
 }
 
 mkdir "$tmp/base"
 git -C "$top" archive "$base" net/dpillar tools/dpsim/sim.c \
-	tools/dpsim/sim.h | tar -x -C "$tmp/base"
+	tools/dpsim/sim.h include/uapi/linux/dpillar.h | tar -x -C "$tmp/base"
 build "$tmp/base" "$tmp/dump-base"
 build "$top" "$tmp/dump-new"
 "$tmp/dump-base" > "$tmp/base.txt"
