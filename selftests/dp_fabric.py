@@ -8,7 +8,8 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
        dp_fabric.py ping PREFIX IPS WANT ROUNDS
            ping every ordered pair of live servers over IPv4 and IPv6 (raw
            ICMP sockets, a few rounds) and compare with WANT, a file of
-           "SRC DST delivered|dropped" lines; IPS has "ADDR IPV4 IPV6"
+           "SRC DST delivered|dropped" lines (a pair answers when both
+           SRC DST and DST SRC are delivered); IPS has "ADDR IPV4 IPV6"
            lines.  Prints mismatches; exit 0 when every pair's outcome
            (both families) is as wanted.
        dp_fabric.py plan PREFIX SWNS DIR < PLAN.json
@@ -74,6 +75,11 @@ def ping(prefix, argv):
     for line in open(argv[1]):
         s, d, w = line.split()[:3]
         want.setdefault(s, {})[d] = w == "delivered"
+    # An echo needs both ways: where routing is not symmetric (a failure
+    # in DCell's paper mode), a reply comes only when the way back is
+    # delivered too.
+    want = {s: {d: w and want.get(d, {}).get(s, True)
+                for d, w in dsts.items()} for s, dsts in want.items()}
     rounds = int(argv[2])
 
     bad = 0
