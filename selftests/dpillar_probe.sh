@@ -43,8 +43,9 @@ FORGE=$DP_SELFTESTS/dp_probeforge.py
 FLOOD_MIN=${DPILLAR_PROBE_FLOOD_MIN:-400}
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 # DPILLAR_PROBE_BCUBE="N K": the fabric (default 5 1, 25 servers: 16
-# sources; make check's debug kernel 2 1, 4 servers: one source, the
-# frames and counters under KASAN and lockdep).
+# sources; make check's 6.1 3 1, 9 servers: 6 sources; its debug kernel
+# 2 1, 4 servers: one source, the frames and counters under KASAN and
+# lockdep).
 read -r BN BK <<<"${DPILLAR_PROBE_BCUBE:-5 1}"
 WORDS=(topo bcube n "$BN" k "$BK")
 NSRV=$((BN ** (BK + 1)))
@@ -116,7 +117,8 @@ fanin() {
 	out=$(grep sent "$PP_TMP/flood")
 	for s in "${pids[@]}"; do kill "$s" 2>/dev/null; done
 	wait "${pids[@]}" 2>/dev/null
-	echo "flood: $out; $SRCS sources looked at: $bad avoided a path; route probe's own probes unanswered at $starved of $n (the flooded budget)"
+	echo "flood: $out; $SRCS sources looked at: $bad avoided a path; route probe's own probes unanswered at $starved of $n (the flooded budget)" |
+		tee "$PP_TMP/figures"
 	[ $bad = 0 ] || rc=1
 	# The flood must have been one: route probe's budget exhausted.  A
 	# neighbour slower than twice that budget (a debug kernel under a
@@ -125,7 +127,8 @@ fanin() {
 	# KASAN and lockdep.
 	rate=$(sed -n 's/.*: \([0-9]*\)\/s.*/\1/p' <<<"$out")
 	if [ "${rate:-0}" -lt "$FLOOD_MIN" ]; then
-		echo "the flood ran at ${rate:-0}/s, under $FLOOD_MIN/s: the budget is not checked"
+		echo "the flood ran at ${rate:-0}/s, under $FLOOD_MIN/s: the budget is not checked" |
+			tee -a "$PP_TMP/figures"
 	elif [ $starved = 0 ]; then
 		echo "the flood spent no budget"
 		rc=1
@@ -162,7 +165,8 @@ forged() {
 	after=$(stat $FORGED probe_reply_bad)
 	wait "$forge"
 	sw_deaf $DOWN off || rc=1
-	echo "forger: $(grep sent "$PP_TMP/reply"); route probe $FORGED -> $DOWN (deaf): $w; probe_reply_bad +$((after - before))"
+	echo "forger: $(grep sent "$PP_TMP/reply"); route probe $FORGED -> $DOWN (deaf): $w; probe_reply_bad +$((after - before))" |
+		tee -a "$PP_TMP/figures"
 	[ -n "$w" ] || { echo "no route probe answer"; rc=1; }
 	[[ " $w " != *":true:"* ]] || { echo "a forged reply was taken"; rc=1; }
 	[ $((after - before)) -gt 0 ] || { echo "no forged reply counted"; rc=1; }
@@ -177,5 +181,8 @@ run_test "fan-in: $SRCS sources' path selection to one server keeps every path w
 	fanin
 run_test "forged stamp: replies 'reached' for every (id, seq) of a fresh route probe, none taken, counted probe_reply_bad" \
 	forged
+# The figures, passed or failed (run_test shows a passing test's output
+# only with V=1).
+[ -s "$PP_TMP/figures" ] && ktap_diag "$(cat "$PP_TMP/figures")"
 run_test "no kernel splat" dmesg_check "$mark"
 ktap_finish
