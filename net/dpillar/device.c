@@ -463,33 +463,26 @@ static int dp_parse_params(struct nlattr *data[], struct dp_topo_params *prm,
 {
 	const struct dp_topo_ops *mine = dp_topo_ops_by_kind(prm->kind);
 	const struct dp_topo_param *q;
-	const struct dp_topo_ops *o;
-	u32 kind, i;
+	u32 kind = 0, i = 0;
 	int err;
 
-	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
-		o = dp_topo_ops_by_kind(kind);
-		for (i = 0; o && i < o->nparams; i++) {
-			q = &o->params[i];
-			if (!data[q->ifla])
-				continue;
-			if (q->only && !(mine && dp_topo_param_by_ifla(mine,
-								       q->ifla))) {
-				dp_extack(extack, data[q->ifla], q->only);
-				return -EINVAL;
-			}
-			if (!(q->flags & DP_PARAM_COORDS)) {
-				dp_topo_param_set_u32(prm, q,
-						      nla_get_u32(data[q->ifla]));
-				continue;
-			}
-			/* Read once, though two topologies may list it. */
-			if (prm->ncoords)
-				continue;
-			err = dp_parse_coords(data[q->ifla], prm, extack);
-			if (err)
-				return err;
+	while ((q = dp_topo_param_next(&kind, &i))) {
+		if (!data[q->ifla])
+			continue;
+		if (q->only && !(mine && dp_topo_param_by_ifla(mine, q->ifla))) {
+			dp_extack(extack, data[q->ifla], q->only);
+			return -EINVAL;
 		}
+		if (!(q->flags & DP_PARAM_COORDS)) {
+			dp_topo_param_set_u32(prm, q, nla_get_u32(data[q->ifla]));
+			continue;
+		}
+		/* Read once, though two topologies may list it. */
+		if (prm->ncoords)
+			continue;
+		err = dp_parse_coords(data[q->ifla], prm, extack);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -533,20 +526,18 @@ static bool dp_has_topo(struct nlattr *data[])
 		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL,
 		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_PORTS,
 	};
-	const struct dp_topo_ops *o;
-	unsigned int i, kind;
+	const struct dp_topo_param *q;
+	u32 i, kind = 0;
 
 	if (!data)
 		return false;
 	for (i = 0; i < ARRAY_SIZE(topo_attrs); i++)
 		if (data[topo_attrs[i]])
 			return true;
-	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
-		o = dp_topo_ops_by_kind(kind);
-		for (i = 0; o && i < o->nparams; i++)
-			if (data[o->params[i].ifla])
-				return true;
-	}
+	i = 0;
+	while ((q = dp_topo_param_next(&kind, &i)))
+		if (data[q->ifla])
+			return true;
 	return false;
 }
 

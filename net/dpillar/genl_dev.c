@@ -308,18 +308,12 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		[IFLA_DPILLAR_ADDR]	= tb[DPILLAR_A_DEV_ADDR],
 	};
 	const struct dp_topo_param *q;
-	const struct dp_topo_ops *o;
-	unsigned int i, kind;
+	u32 i = 0, kind = 0;
 	int err;
 
-	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
-		o = dp_topo_ops_by_kind(kind);
-		for (i = 0; o && i < o->nparams; i++) {
-			q = &o->params[i];
-			if (q->genl <= DP_GENL_DEV_SET_MAX)
-				data[q->ifla] = tb[q->genl];
-		}
-	}
+	while ((q = dp_topo_param_next(&kind, &i)))
+		if (q->genl <= DP_GENL_DEV_SET_MAX)
+			data[q->ifla] = tb[q->genl];
 	for (i = 0; i <= IFLA_DPILLAR_MAX && !data[i]; i++)
 		;
 	if (i <= IFLA_DPILLAR_MAX)

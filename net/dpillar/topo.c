@@ -47,6 +47,23 @@ const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_param_by_ifla);
 
 /*
+ * The parameter after (*kind, *i) among every registered topology's
+ * tables, or NULL after the last: start with both 0.  A parameter that two
+ * topologies list comes once for each.
+ */
+const struct dp_topo_param *dp_topo_param_next(u32 *kind, u32 *i)
+{
+	const struct dp_topo_ops *o;
+
+	for (; *kind <= DP_TOPO_KIND_MAX; (*kind)++, *i = 0) {
+		o = dp_topo_ops_by_kind(*kind);
+		if (o && *i < o->nparams)
+			return &o->params[(*i)++];
+	}
+	return NULL;
+}
+
+/*
  * The per-packet entry points of the topologies, which INDIRECT_CALL()
  * compares against before it calls indirectly: every topology's, so that
  * a kernel with retpolines makes no indirect call per packet (XDCent and

@@ -470,6 +470,8 @@ const struct dp_topo_ops *dp_topo_ops_by_name(const char *name);
 /* @ops's parameter whose rtnetlink attribute is @ifla, or NULL. */
 const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
 						  u32 ifla);
+/* Every registered topology's parameters in turn; see topo.c. */
+const struct dp_topo_param *dp_topo_param_next(u32 *kind, u32 *i);
 /* 0, or -EINVAL with *why naming the first missing or bad member. */
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
 
