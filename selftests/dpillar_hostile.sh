@@ -108,9 +108,9 @@ check_spoof() {
 		ip -n $NS link set $l up || return 1
 	done
 	x=$("$DPCTL" -n $NS -j neigh dp0 port 0 | jq '.[0].node_id')
-	before=$(ip netns exec $NS ethtool -S dp0 | awk '$1 == "hello_mac_change:" { print $2 }')
+	before=$(dp0_stat $NS hello_mac_change)
 	n=$(ip netns exec $NS python3 "$DP_SELFTESTS/dp_spoof.py" b0 "$x" 5) || return 1
-	after=$(ip netns exec $NS ethtool -S dp0 | awk '$1 == "hello_mac_change:" { print $2 }')
+	after=$(dp0_stat $NS hello_mac_change)
 	echo "node $x: $n rejected-mac events, hello_mac_change $before -> $after"
 	"$DPCTL" -n $NS -j neigh dp0 port 0 |
 		jq -e --argjson x "$x" '.[] | select(.node_id == $x) | .lladdr == "02:5f:00:00:00:01"' >/dev/null &&

@@ -58,11 +58,6 @@ mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
 defer pf_destroy
 
-# stat ID NAME: counter NAME of server ID's dp0.
-stat() {
-	pf_on "$1" ethtool -S dp0 | awk -v n="$2:" '$1 == n { print $2 }'
-}
-
 # probe_words S D: "path:alive:avoided" per parallel path of S -> D, from
 # one route probe (avoided "-" when path selection does not follow D).
 probe_words() {
@@ -156,13 +151,13 @@ sw_deaf() {
 forged() {
 	local w before after rc=0
 	sw_deaf $DOWN on || return 1
-	before=$(stat $FORGED probe_reply_bad)
+	before=$(dp0_stat "$PF_PREFIX$FORGED" probe_reply_bad)
 	ip netns exec $PF_SW python3 "$FORGE" reply --src $DOWN --ids 8 \
 		--seq 1-32 --secs 6 "$(neighbour $FORGED)" > "$PP_TMP/reply" 2>&1 &
 	local forge=$!
 	wait_for 60 grep -q sending "$PP_TMP/reply" || { cat "$PP_TMP/reply"; return 1; }
 	w=$(probe_words $FORGED $DOWN 1000)
-	after=$(stat $FORGED probe_reply_bad)
+	after=$(dp0_stat "$PF_PREFIX$FORGED" probe_reply_bad)
 	wait "$forge"
 	sw_deaf $DOWN off || rc=1
 	echo "forger: $(grep sent "$PP_TMP/reply"); route probe $FORGED -> $DOWN (deaf): $w; probe_reply_bad +$((after - before))" |

@@ -75,7 +75,7 @@ run_test "dpctl -n NETNS -batch FILE runs each line there" \
 # --- ip link add DEV type dpillar, then dpctl set (as wg setconf) -------------
 # S0 starts over: an unconfigured device, its NICs attached with ip, the
 # topology and address given by dpctl set while it is down.
-stat0() { ip netns exec "$ns0" ethtool -S dp0 | awk -v k="$1:" '$1 == k { print $2 }'; }
+stat0() { dp0_stat "$ns0" "$1"; }
 id0=$(fabric_id "$S0")
 run_test "start over: down $S0" on "$S0" "$DPCTL" down dp0
 run_test "ip link add dp0 type dpillar: no topology needed" \

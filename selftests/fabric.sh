@@ -223,10 +223,7 @@ fabric_up_test() {
 	return $rc
 }
 
-fabric_stat() {
-	ip netns exec "$(topo_ns_of "$1")" ethtool -S dp0 |
-		awk -v k="$2:" '$1 == k { print $2 }'
-}
+fabric_stat() { dp0_stat "$(topo_ns_of "$1")" "$2"; }
 
 # One pass over every server's ethtool -S (a process per counter read
 # costs ~0.2 s in a TCG guest; this is one ip and 24 ethtools).

@@ -408,6 +408,12 @@ ns_exec() {
 	ip netns exec "$ns" "$@"
 }
 
+# dp0_stat NETNS NAME: the ethtool -S counter NAME of the dp0 in NETNS
+# (empty when there is no such counter).
+dp0_stat() {
+	ip netns exec "$1" ethtool -S dp0 | awk -v k="$2:" '$1 == k { print $2 }'
+}
+
 # ns_nobody NAME CMD...: CMD in netns NAME as nobody, with no capability.
 ns_nobody() {
 	local ns=$1
