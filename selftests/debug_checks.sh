@@ -9,7 +9,8 @@
 #       selftests/debug_checks.sh selftests/kunit.sh selftests/vm_smoke.sh ...
 #
 #  1. before the tests: a kmemleak scan, then "clear", so that only what
-#     leaks from here on is reported (the boot's own suspects are not ours)
+#     leaks from here on is reported (the boot's own suspects are not
+#     ours); no automatic scans from then on (6. scans)
 #  2. each TEST ("script [args]", split on blanks) as bash script args,
 #     one after the other, each under its own time limit
 #     (DPILLAR_TEST_TIMEOUT seconds, default 1200: a hung test fails alone
@@ -53,6 +54,10 @@ t0=$(date +%s)
 if [ -w $kml ]; then
 	echo scan > $kml && echo clear > $kml
 	say "kmemleak baseline in $(( $(date +%s) - t0 )) s"
+	# No automatic scans (the kmemleak thread's, every 10 minutes): each
+	# is a scan of all memory on the one vCPU the tests run on, and only
+	# the two scans of 6. below are read.
+	echo scan=off > $kml
 else
 	say "no $kml: kmemleak not checked"
 fi

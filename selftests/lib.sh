@@ -356,10 +356,11 @@ fuzz_expect() {
 
 # ns_del_matching ERE: delete every network namespace whose name matches.
 ns_del_matching() {
-	local ns
-	for ns in $(ip netns list | awk -v re="$1" '$1 ~ re { print $1 }'); do
-		ip netns del "$ns"
-	done
+	# One ip for all of them (a process costs 0.1-1 s under TCG, more on
+	# the debug kernel); -force: a namespace gone meanwhile stops nothing.
+	ip netns list | awk -v re="$1" '$1 ~ re { print "netns del " $1 }' |
+		ip -force -batch - 2>/dev/null
+	return 0
 }
 
 # ns_quiet_push / ns_quiet_pop: while a fabric's namespaces are made, they

@@ -255,8 +255,21 @@ qrc=${PIPESTATUS[0]}
 set +o pipefail
 t1=$(date +%s.%N)
 total=$(printf '%.1f' "$(echo "$t1 - $t0" | bc)")
-boot=$(sed -n 's/^boot=//p' "$stats"); rm -f "$stats"
+boot=$(sed -n 's/^boot=//p' "$stats")
 boot=${boot:+$(printf '%.1f' "$boot")}
+# The host CPU the guest took (qemu and the console filter: this shell's
+# children), against its wall time: how much of a TCG guest's time is
+# computing and how much waiting (timers, sleeps), which decides what two
+# host cores can run side by side (scripts/check.sh, the matrix).
+# (times in this shell, not in a pipe's subshell: that has no children)
+times > "$stats"
+cpu=$(tail -n 1 "$stats" | awk '{
+	s = 0
+	for (i = 1; i <= 2; i++) {
+		split($i, a, "m"); sub("s", "", a[2]); s += a[1] * 60 + a[2]
+	}
+	printf "%.1f", s }')
+rm -f "$stats"
 
 if [ -s "$outdir/dmesg" ]; then
 	{ echo "==== guest dmesg ===="; cat "$outdir/dmesg"; } >> "$log"
@@ -289,7 +302,7 @@ if [ -z "$why" ]; then
 	*) why="script exited $rc" ;;
 	esac
 fi
-echo "run-vm: $verdict $script (kernel $kname, boot ${boot:-?}s, total ${total}s)${why:+: $why}"
+echo "run-vm: $verdict $script (kernel $kname, boot ${boot:-?}s, total ${total}s, host cpu ${cpu}s)${why:+: $why}"
 if [ $status = 1 ]; then
 	echo "run-vm: console log: $log"
 	[ $keep_out = 1 ] || echo "run-vm: run dir kept: $outdir"
