@@ -112,43 +112,56 @@ enum dp_stat {
 	DP_STAT_MAX
 };
 
+/**
+ * struct dp_pcpu_stats - a device's counters on one CPU
+ * @cnt: one per &enum dp_stat
+ * @route: routing drops by reason (the topology's drop numbers,
+ *	dp_topo_ops.drop_names)
+ * @rx_bytes: bytes delivered to the stack (%DP_STAT_DELIVERED)
+ * @tx_bytes: bytes of our own packets sent into the fabric (%DP_STAT_TX)
+ * @syncp: for 64-bit reads on 32-bit hosts (dp_stats_sum())
+ *
+ * Written with dp_count() from any context; summed over the CPUs by
+ * ethtool -S, genetlink and ndo_get_stats64.
+ */
 struct dp_pcpu_stats {
 	u64_stats_t cnt[DP_STAT_MAX];
-	u64_stats_t route[DP_DROP_MAX];	/* routing drops by reason */
+	u64_stats_t route[DP_DROP_MAX];
 	u64_stats_t rx_bytes;
 	u64_stats_t tx_bytes;
 	struct u64_stats_sync syncp;
 };
 
-/*
- * A neighbour on a port's switch, heard through its Hellos.  Readers on the
- * fast path take no lock: @mac is one atomic word (0 = never heard), and
- * @last_heard a jiffies value; a stale read only errs by one Hello.
- * @flags: DP_NEIGH_REPORTED, set while the neighbour was last reported
- * reachable (NEIGH_NTF), so that each transition is reported once;
- * DP_NEIGH_HAS_PORTS_UP, set when its last Hello carried @ports_up (the
- * TLV DPILLAR_TLV_PORTS_UP: bit p, its port p is up).
+/**
+ * struct dp_neigh - a neighbour on a port's switch, heard through its Hellos
+ * @mac: its MAC as one atomic word; 0: never heard
+ * @last_heard: jiffies of its last Hello
+ * @flags: %DP_NEIGH_REPORTED, set while the neighbour was last reported
+ *	reachable (NEIGH_NTF), so that each transition is reported once;
+ *	%DP_NEIGH_HAS_PORTS_UP, set when its last Hello carried @ports_up
+ * @ports_up: the TLV DPILLAR_TLV_PORTS_UP: bit p, its port p is up
+ * @neighs: the node ids it heard (its Hello's DPILLAR_TLV_NEIGHS: S2's
+ *	2-hop neighbours)
+ * @nneighs: how many of @neighs are meaningful
+ * @peer_port: topologies that learn their peers (dp_topo.learn_peers,
+ *	S2 plan mode): the port it said it sent from
+ * @node: the same: the node id heard in this slot
+ *
+ * Readers on the fast path take no lock: @mac is one word and
+ * @last_heard a jiffies value, so a stale read only errs by one Hello.
+ * @neighs is written by the Hellos and read by routing without a lock: a
+ * list torn by a concurrent Hello mixes two true lists, which routing
+ * tolerates (ids are checked, the TTL bounds the path).  @peer_port and
+ * @node mean something only while @mac is set; they are written under
+ * the port's @learn_lock and read without it (dp_neigh_node()).
  */
 struct dp_neigh {
 	atomic64_t mac;
 	unsigned long last_heard;
 	unsigned long flags;
 	u32 ports_up;
-	/*
-	 * The node ids it heard (its Hello's DPILLAR_TLV_NEIGHS: S2's 2-hop
-	 * neighbours), @nneighs of them.  Written by its Hellos, read by
-	 * routing without a lock: a list torn by a concurrent Hello mixes
-	 * two true lists, which routing tolerates (ids are checked, the
-	 * TTL bounds the path).
-	 */
 	u32 neighs[DPILLAR_TLV_NEIGHS_MAX];
 	u8 nneighs;
-	/*
-	 * Topologies that learn their peers (t->learn_peers, S2 plan mode):
-	 * the node id heard in this slot and the port it said it sent from.
-	 * Meaningful only while @mac is set; written under the port's
-	 * @learn_lock, read without (dp_neigh_node()).
-	 */
 	u8 peer_port;
 	u32 node;
 };
@@ -156,16 +169,21 @@ struct dp_neigh {
 #define DP_NEIGH_REPORTED	0
 #define DP_NEIGH_HAS_PORTS_UP	1
 
-/*
- * S2 plan mode: the coordinates a port's one cable neighbour (its
- * neigh[0]) gave in its last Hello, which no node can derive from an id:
- * its own (DPILLAR_TLV_COORDS, @ncoords of them, 0: none) and, for the
- * first @nneighs ids of its DPILLAR_TLV_NEIGHS list, theirs
- * (DPILLAR_TLV_NEIGH_COORDS).  Per port and not per neighbour slot: a
- * plan-mode port has one slot, while DCell's and DPillar's ports have up
- * to 1023 slots that would each carry these 544 bytes for nothing.
- * Written by the Hellos without a lock, counts shrunk first as for
- * struct dp_neigh.neighs; a read torn by a concurrent Hello mixes two
+/**
+ * struct dp_neigh_coords - coordinates a port's cable neighbour gave
+ * @ncoords: how many of @x; 0: none
+ * @nneighs: how many rows of @neighs
+ * @x: its own coordinates (DPILLAR_TLV_COORDS)
+ * @neighs: for the first @nneighs ids of its DPILLAR_TLV_NEIGHS list,
+ *	theirs (DPILLAR_TLV_NEIGH_COORDS)
+ *
+ * Coordinates-carrying topologies (S2 plan mode, dp_topo_ops.hello_coords):
+ * what the port's one cable neighbour (its neigh[0]) gave in its last
+ * Hello, which no node can derive from an id.  Per port and not per
+ * neighbour slot: such a port has one slot, while DCell's and DPillar's
+ * ports have up to 1023 slots that would each carry these 544 bytes for
+ * nothing.  Written by the Hellos without a lock, counts shrunk first as
+ * for &struct dp_neigh.neighs; a read torn by a concurrent Hello mixes two
  * true lists of the same neighbour, which routing tolerates (a candidate
  * is checked for progress, and the TTL bounds any path).
  */
@@ -176,11 +194,21 @@ struct dp_neigh_coords {
 	u32 neighs[DPILLAR_TLV_NEIGHS_MAX][DP_COORDS_MAX];
 };
 
-/*
- * A server heard on a port's switch though not cabled to it (@mac 0: none
- * yet): the most recent such Hello, and how many came (@count) since the
- * port last had none for the dead interval.  @ntf: when the last event was
- * raised; at most one event per dead interval and port (@ntf_valid: ever).
+/**
+ * struct dp_miswired - a server heard on a port's switch though not cabled
+ *	to it: the most recent such Hello
+ * @mac: its sender's MAC; 0: none yet
+ * @heard: jiffies of that Hello
+ * @ntf: jiffies of the last event raised (at most one per dead interval
+ *	and port)
+ * @count: how many came since the port last had none for the dead
+ *	interval
+ * @node: the sender's node id
+ * @sport: the sender's port
+ * @ntf_valid: @ntf was ever set
+ *
+ * Under &struct dp_port.miswired_lock: written in the receive softirq,
+ * read by dumps.
  */
 struct dp_miswired {
 	u64 mac;
@@ -188,78 +216,122 @@ struct dp_miswired {
 	unsigned long ntf;
 	u32 count;
 	u32 node;
-	u8 sport;		/* the sender's port */
+	u8 sport;
 	bool ntf_valid;
 };
 
 struct dp_priv;
 
-/* One lower device bound to the fabric. */
+/**
+ * struct dp_port - one lower device bound to the fabric
+ * @dev: the lower device (its rx_handler_data is this port)
+ * @dp: the device it is a port of
+ * @dev_tracker: our reference on @dev
+ * @index: its port number in the topology
+ * @ntf_state: the &enum dpillar_port_state last notified (under RTNL)
+ * @miswired_lock: guards @miswired
+ * @miswired: the last server heard on this port though not cabled to it
+ * @mac_change_warned: jiffies when a live neighbour's MAC change was last
+ *	reported
+ * @learn_lock: topologies that learn their peers (dp_topo.learn_peers):
+ *	serialises a slot's claim by a new node id
+ * @coords: coordinates-carrying topologies: those of neigh[0]
+ * @rcu: freed after a grace period (readers find ports under RCU)
+ * @nneigh: how many neighbour slots (dp_topo_ops.port_info)
+ * @neigh: the neighbour table, in dp_topo_ops.port_neigh's order
+ *
+ * Published in &struct dp_priv.ports under RTNL, read under RCU by the
+ * data path and genetlink.
+ */
 struct dp_port {
 	struct net_device *dev;
 	struct dp_priv *dp;
 	netdevice_tracker dev_tracker;
-	u32 index;		/* port number in the topology */
-	u8 ntf_state;		/* enum dpillar_port_state last notified (RTNL) */
-	/* Written in the receive softirq, read by dumps. */
-	spinlock_t miswired_lock;
+	u32 index;
+	u8 ntf_state;
+	spinlock_t miswired_lock;	/* guards @miswired */
 	struct dp_miswired miswired;
-	/* When a live neighbour's MAC change was last reported (jiffies). */
 	unsigned long mac_change_warned;
-	/* t->learn_peers: serialises a slot's claim by a new node id. */
-	spinlock_t learn_lock;
-	struct dp_neigh_coords coords;	/* S2 plan mode: of neigh[0] */
+	spinlock_t learn_lock;		/* a slot's claim by a new node */
+	struct dp_neigh_coords coords;
 	struct rcu_head rcu;
 	u32 nneigh;
 	struct dp_neigh neigh[] __counted_by(nneigh);
 };
 
-/*
- * The fabric's IP prefixes: the address of node i is prefix + i.  Replaced
- * whole under RTNL and read under RCU, so that the transmit path never
- * matches a destination against half of an old and half of a new prefix.
+/**
+ * struct dp_prefix - the fabric's IP prefixes
+ * @ip4: IPv4 prefix: node i is @ip4 + i
+ * @ip4_plen: its length
+ * @ip6: IPv6 /96: the low 32 bits are the node id
+ * @key6: IPv6 /96 of key addresses: the low 32 bits are a key id; ::
+ *	for none
+ * @rcu: freed after a grace period
+ *
+ * Replaced whole under RTNL and read under RCU (dp_prefix()), so that the
+ * transmit path never matches a destination against half of an old and
+ * half of a new prefix.
  */
 struct dp_prefix {
 	__be32 ip4;
 	u8 ip4_plen;
-	struct in6_addr ip6;	/* /96: low 32 bits are the node id */
-	struct in6_addr key6;	/* /96: low 32 bits are a key id; :: none */
+	struct in6_addr ip6;
+	struct in6_addr key6;
 	struct rcu_head rcu;
 };
 
+/**
+ * struct dp_priv - a dpillar device (dp0): one node of a fabric
+ * @dev: its net_device
+ * @topo: the topology and its parameters
+ * @view: routing's view of this node: the neighbour tables
+ * @self: our node id; %DP_NODE_NONE: unconfigured
+ * @nports: the topology's number of ports per node
+ * @topo_changing: a topology change is under way (dp_topo_hold())
+ * @topo_users: genetlink readers holding the topology (dp_topo_hold())
+ * @ports: the bound ports by number, %NULL where none
+ * @stats: per-CPU counters
+ * @gen: bumped when a port comes or goes and when a neighbour changes
+ *	state: flags NEIGH_GET dumps that straddle a change
+ * @hello_ms: Hello interval
+ * @dead_ms: a neighbour unheard this long is dead
+ * @mode: the routing mode of what we send (dp_topo_ops.route_init's @sel)
+ * @dead_jiffies: @dead_ms in jiffies
+ * @prefix: the fabric's IP prefixes
+ * @hello_work: sends the Hellos and ages the neighbours
+ * @probes: path probes (probe.c)
+ * @psel: path selection (psel.c)
+ * @sc: shortcut discovery (shortcut.c)
+ * @coords: learnt coordinates of other nodes (coords.c; topologies whose
+ *	nodes carry coordinates, S2 plan mode)
+ *
+ * @topo, @self and @nports change only under RTNL, while the device is
+ * down (dp_topo_change()); genetlink readers that run without RTNL hold
+ * them with dp_topo_hold().  @hello_ms, @dead_ms, @mode, @dead_jiffies
+ * and @prefix may change while the device runs: read them with READ_ONCE
+ * (@prefix with dp_prefix()).
+ */
 struct dp_priv {
 	struct net_device *dev;
 	struct dp_topo topo;
-	struct dp_view view;	/* routing's view: the neighbour tables */
-	u32 self;		/* our node id; DP_NODE_NONE: unconfigured */
+	struct dp_view view;
+	u32 self;
 	u32 nports;
-	/*
-	 * The topology, @self and @nports change only under RTNL, while the
-	 * device is down (dp_topo_change()); genetlink readers that run
-	 * without RTNL hold them with dp_topo_hold().
-	 */
 	bool topo_changing;
 	atomic_t topo_users;
 	struct dp_port __rcu *ports[DPILLAR_PORTS_MAX];
 	struct dp_pcpu_stats __percpu *stats;
-	/*
-	 * Bumped when a port comes or goes and when a neighbour changes
-	 * state: flags NEIGH_GET dumps that straddle a change.
-	 */
 	atomic_t gen;
-
-	/* Settable while running: read with READ_ONCE. */
 	u32 hello_ms;
 	u32 dead_ms;
-	u32 mode;		/* route_init's @sel for what we send */
+	u32 mode;
 	unsigned long dead_jiffies;
 	struct dp_prefix __rcu *prefix;
-
 	struct delayed_work hello_work;
-	struct dp_probes probes;	/* path probes (probe.c) */
-	struct dp_psel psel;		/* path selection (psel.c) */
-	struct dp_shortcuts sc;		/* shortcut discovery (shortcut.c) */
-	struct dp_coords_cache coords;	/* S2 plan mode (coords.c) */
+	struct dp_probes probes;
+	struct dp_psel psel;
+	struct dp_shortcuts sc;
+	struct dp_coords_cache coords;
 };
 
 /*
@@ -330,7 +402,18 @@ static inline void dp_count(struct dp_priv *dp, enum dp_stat stat)
 	put_cpu_ptr(dp->stats);
 }
 
-/* The settings that may change while the device runs, as attributes. */
+/**
+ * struct dp_settings_attrs - the settings that may change while the device
+ *	runs, as the attributes of one request (rtnetlink or genetlink);
+ *	%NULL: not in the request
+ * @hello_ms: the Hello interval
+ * @dead_ms: the dead interval
+ * @ip4_prefix: the IPv4 prefix
+ * @ip4_plen: its length
+ * @ip6_prefix: the IPv6 /96
+ * @mode: the routing mode
+ * @key6_prefix: the IPv6 /96 of key addresses
+ */
 struct dp_settings_attrs {
 	const struct nlattr *hello_ms;
 	const struct nlattr *dead_ms;
@@ -352,26 +435,40 @@ void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
 int dp_topo_put_params(struct sk_buff *skb, const struct dp_topo *t,
 		       bool genl);
 
-/* One port of a device as genetlink reports it (dp_port_snapshot()). */
+/**
+ * struct dp_port_snap - one port of a device as genetlink reports it
+ *	(dp_port_snapshot())
+ * @lower: the bound device; %NULL: none
+ * @state: its state
+ * @reachable: how many of its neighbours are reachable now
+ */
 struct dp_port_snap {
-	const struct net_device *lower;	/* NULL: no device bound */
+	const struct net_device *lower;
 	enum dpillar_port_state state;
-	u32 reachable;			/* neighbours reachable now */
+	u32 reachable;
 };
 
-/*
- * One entry of a port's neighbour table as genetlink reports it
- * (dp_neigh_snapshot()).
+/**
+ * struct dp_neigh_snap - one entry of a port's neighbour table as
+ *	genetlink reports it (dp_neigh_snapshot())
+ * @port: the port
+ * @node: the neighbour's node id
+ * @state: its state
+ * @mac: its MAC; 0: never heard
+ * @heard: jiffies of its last Hello, when @mac
+ * @peer_port: the port it sent from; < 0: not known
+ * @miswired_count: %DPILLAR_NEIGH_STATE_MISWIRED only: Hellos counted
+ * @rejected_mac: 0, or a MAC a Hello was ignored from
  */
 struct dp_neigh_snap {
 	u32 port;
 	u32 node;
 	enum dpillar_neigh_state state;
-	u64 mac;		/* 0: never heard */
-	unsigned long heard;	/* jiffies, when @mac */
-	int peer_port;		/* < 0: none */
-	u32 miswired_count;	/* DPILLAR_NEIGH_STATE_MISWIRED only */
-	u64 rejected_mac;	/* 0, or a MAC a Hello was ignored from */
+	u64 mac;
+	unsigned long heard;
+	int peer_port;
+	u32 miswired_count;
+	u64 rejected_mac;
 };
 
 /* port.c */

@@ -206,9 +206,11 @@ static bool dp_probe_detours(struct dp_priv *dp,
  * dp_probe_detours_known - whether probes count detours in this fabric
  * @dp: the device
  *
- * False in S2 plan mode (the destination's coordinates travel with the
+ * Not in S2 plan mode (the destination's coordinates travel with the
  * frame, t->ext_len): its failure-free route needs the routing view, so
  * no server can compare, and ROUTE_TRACE/ROUTE_PROBE leave DETOURS out.
+ *
+ * Return: whether probes count detours.
  */
 bool dp_probe_detours_known(const struct dp_priv *dp)
 {
@@ -259,9 +261,10 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
  * @stamp: echoed in the reply
  * @local: when this server cannot route it, the answer it would get
  *
- * Callable from process or softirq context.  Returns 0 when sent,
- * -EHOSTUNREACH when routing failed here (@local filled), -ENETDOWN,
- * -ENOMEM.
+ * Callable from process or softirq context.
+ *
+ * Return: 0 when sent, -EHOSTUNREACH when routing failed here (@local
+ * filled), -ENETDOWN, -ENOMEM.
  */
 int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 		  u8 ttl, u16 id, u16 seq, u64 stamp,
@@ -486,10 +489,12 @@ void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb)
  * @timeout: jiffies to wait for the reply
  * @res: the answer
  *
- * Process context; sleeps.  Returns 0 (@res filled: a reply, or this
- * server's own NOROUTE/NONEIGH answer with RTT 0), -ETIMEDOUT, -EBUSY
- * (DP_PROBE_SLOTS requests already wait), -ENODEV (the device is going
- * away), -EINTR, -ENETDOWN or -ENOMEM.
+ * Process context; sleeps.
+ *
+ * Return: 0 (@res filled: a reply, or this server's own NOROUTE/NONEIGH
+ * answer with RTT 0), -ETIMEDOUT, -EBUSY (DP_PROBE_SLOTS requests already
+ * wait), -ENODEV (the device is going away), -EINTR, -ENETDOWN or
+ * -ENOMEM.
  */
 int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 		       u8 ttl, unsigned long timeout,

@@ -276,7 +276,10 @@ EXPORT_SYMBOL_IF_KUNIT(dp_psel_work);
  * @m: the candidate
  * @failed: whether it failed its last probe
  *
- * False when @dst is not followed.  Any context but hard IRQ.
+ * Any context but hard IRQ.
+ *
+ * Return: whether @dst is followed and @m is one of its candidates
+ * (@failed set only then).
  */
 bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed)
 {
