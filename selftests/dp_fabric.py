@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Helpers of the fabric suites (dcell_test.sh, xdcent_test.sh): one netns
-per server, named PREFIX<address>.
+"""Helpers of the fabric suites (plan_fabric.sh and its users, s2_test.sh):
+one netns per server, named PREFIX<name> (a node id, or an address).
 
 usage: dp_fabric.py ports PREFIX up|down K ADDR...
            lo and p0..pK of each server up or down (down: lo stays up)
@@ -10,8 +10,10 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            ICMP sockets, a few rounds) and compare with WANT, a file of
            "SRC DST delivered|dropped" lines (a pair answers when both
            SRC DST and DST SRC are delivered); IPS has "ADDR IPV4 IPV6"
-           lines.  Prints mismatches; exit 0 when every pair's outcome
-           (both families) is as wanted.
+           lines (a fourth word, where there is one, names the server's
+           netns instead of ADDR: plan_fabric.sh's PREFIX<node id>).
+           Prints mismatches; exit 0 when every pair's outcome (both
+           families) is as wanted.
        dp_fabric.py plan PREFIX SWNS DIR < PLAN.json
            the fabric of "dpctl -j plan" (any topology) as ip batch files:
            DIR/ns.batch adds the namespaces (PREFIX<node id>, SWNS),
@@ -19,7 +21,9 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            and per cable (a patch panel c<i>, so that a cable can fail on
            the switch side) and a veth per server port (p<port> in the
            server, v<id>p<port> in SWNS; an unused port's end is left
-           out of any bridge); DIR/servers has "ID ADDR PORTS" lines
+           out of any bridge); DIR/servers has "ID ADDR PORTS" lines,
+           DIR/switches "BRIDGE ID..." (a switch's members) and
+           DIR/cables "ID/PORT ID/PORT" (line i: bridge c<i>)
        dp_fabric.py keys PREFIX WANT ADDR...
            key addresses (S2): a UDP listener on [::]:7407 in each server
            ADDR; for each "SRC KEYADDR HOME" line of WANT, SRC sends a
@@ -67,10 +71,11 @@ def ports(prefix, argv):
 
 
 def ping(prefix, argv):
-    ips = {}
+    ips, nsname = {}, {}
     for line in open(argv[0]):
-        a, v4, v6 = line.split()
-        ips[a] = (v4, v6)
+        w = line.split()
+        ips[w[0]] = (w[1], w[2])
+        nsname[w[0]] = w[3] if len(w) > 3 else w[0]
     want = {}
     for line in open(argv[1]):
         s, d, w = line.split()[:3]
@@ -84,9 +89,7 @@ def ping(prefix, argv):
 
     bad = 0
     for src, dsts in want.items():
-        fd = os.open("/run/netns/" + prefix + src, os.O_RDONLY)
-        libc.setns(fd, 0x40000000)
-        os.close(fd)
+        netns(prefix, nsname[src])
         s4 = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
         s6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
         order = sorted(dsts)
@@ -204,7 +207,7 @@ def keys(prefix, argv):
 def plan(prefix, argv):
     swns, out = argv[0], argv[1]
     d = json.load(sys.stdin)
-    addr, used, sw, br = {}, set(), [], set()
+    addr, used, sw, br, members, cables = {}, set(), [], set(), {}, []
 
     def bridge(name):
         if name not in br:
@@ -216,6 +219,8 @@ def plan(prefix, argv):
     def port(i, a, p, b):
         addr[i] = a
         used.add((i, p))
+        if b and b[0] == "s":
+            members.setdefault(b, []).append(i)
         sw.append("link add v%dp%d type veth peer name p%d netns %s%d"
                   % (i, p, p, prefix, i))
         sw.append("link set v%dp%d %sup" % (i, p, "master %s " % b if b else ""))
@@ -237,6 +242,8 @@ def plan(prefix, argv):
             bridge("c%d" % i)
             port(c["a_id"], c["a"], c["a_port"], "c%d" % i)
             port(c["b_id"], c["b"], c["b_port"], "c%d" % i)
+            cables.append("%d/%d %d/%d\n" % (c["a_id"], c["a_port"],
+                                              c["b_id"], c["b_port"]))
     # every server has as many ports as the one with the most (S2: n)
     nports = d["n"] if d.get("topo") == "s2" else 1 + max(p for _, p in used)
     for i in sorted(addr):
@@ -250,6 +257,11 @@ def plan(prefix, argv):
         f.writelines(line + "\n" for line in sw)
     with open(out + "/servers", "w") as f:
         f.writelines("%d %s %d\n" % (i, addr[i], nports) for i in sorted(addr))
+    with open(out + "/switches", "w") as f:
+        f.writelines("%s %s\n" % (b, " ".join(map(str, m)))
+                     for b, m in members.items())
+    with open(out + "/cables", "w") as f:
+        f.writelines(cables)
     return 0 if len(addr) == d["servers"] else 1
 
 

@@ -6,19 +6,31 @@
 # to which switch or cable, dp_fabric.py turns that into two ip batch
 # files, and this file runs them: one network namespace per server
 # (PREFIX<node id>), one namespace of Linux bridges for the switches and
-# cables (a cable is a two-port bridge, so it can fail on the switch
-# side), a veth per server port (p<port> in the server, v<id>p<port> among
-# the switches).  Used by the demo (every topology); the per-topology
-# builders of topo.sh, dcell_test.sh, xdcent_test.sh and s2_test.sh are
-# still their own (issue 30 moves them onto this one).
+# cables (a cable is a two-port bridge c<i>, so it can fail or be
+# miswired on the switch side), a veth per server port (p<port> in the
+# server, v<id>p<port> among the switches).  Used by the demo (every
+# topology), dpillar_probe.sh, dcell_test.sh and xdcent_test.sh; the
+# builders of topo.sh (DPillar) and s2_test.sh (derived mode; plan mode
+# has its own) are still their own (issue 30).
 #
-#   pf_build PREFIX WORDS...   the fabric, every port up; PF_IDS (node
-#                              ids), PF_ADDR[id], PF_NPORTS
+#   pf_plan PREFIX WORDS...    the plan only (no namespace yet): PF_IDS
+#                              (node ids), PF_ADDR[id], PF_ID[address],
+#                              PF_NPORTS, PF_SWITCH[bridge] (its members'
+#                              ids), PF_CABLES[i] ("ID/PORT ID/PORT",
+#                              bridge c<i>)
+#   pf_make                    the fabric of the last pf_plan, every port
+#                              up
+#   pf_build PREFIX WORDS...   pf_plan and pf_make
 #   pf_dp0 [SETTINGS...]       dp0 on every server: dpctl link add dp0
 #                              WORDS addr #ID port0 p0 ... SETTINGS, up,
 #                              with pf_ip4/pf_ip6 and the fabric's routes
 #   pf_on ID CMD...            CMD in server ID's namespace
-#   pf_port_down/up ID PORT    the switch end of a server port
+#   pf_links up|down X...      the switch ends of X: ID (a server: all its
+#                              ports) or ID/PORT; one ip process
+#   pf_port_down/up ID PORT    one port's switch end
+#   pf_ping WANT [ROUNDS]      every ordered pair of live servers pings
+#                              (dp_fabric.py ping; WANT's lines "SRC DST
+#                              delivered|dropped" name servers by address)
 #   pf_destroy                 every namespace of the fabric
 # Needs lib.sh (require_tools: DPCTL, FABRIC_PY).
 
@@ -30,40 +42,78 @@ pf_destroy() { ns_del_matching "^($PF_PREFIX|$PF_SW\$)"; }
 pf_ip4() { echo "10.$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))"; }
 pf_ip6() { printf 'fd64:7069:6c6c:6172::%x:%x\n' $(($1 >> 16)) $(($1 & 65535)); }
 pf_on() { local id=$1; shift; ip netns exec "$PF_PREFIX$id" "$@"; }
-pf_port_down() { ip -n $PF_SW link set "v$1p$2" down; }
-pf_port_up() { ip -n $PF_SW link set "v$1p$2" up; }
+pf_port_down() { pf_links down "$1/$2"; }
+pf_port_up() { pf_links up "$1/$2"; }
 
-pf_build() {
-	local dir id a n rc=0
+pf_links() {
+	local how=$1 x p b=''
+	shift
+	for x in "$@"; do
+		case $x in
+		*/*) b+="link set v${x%/*}p${x#*/} $how"$'\n' ;;
+		*) for ((p = 0; p < PF_NPORTS; p++)); do
+			b+="link set v${x}p$p $how"$'\n'
+		   done ;;
+		esac
+	done
+	printf '%s' "$b" | ip -n $PF_SW -batch -
+}
+
+pf_ping() {
+	local id f
+	f=$(mktemp) || return 1
+	for id in "${PF_IDS[@]}"; do
+		echo "${PF_ADDR[$id]} $(pf_ip4 "$id") $(pf_ip6 "$id") $id"
+	done > "$f"
+	python3 -S -E "$FABRIC_PY" ping "$PF_PREFIX" "$f" "$1" "${2:-4}"
+	local rc=$?
+	rm -f "$f"
+	return $rc
+}
+
+pf_plan() {
+	local id a n rest
 	PF_PREFIX=$1
 	shift
 	PF_WORDS=("$@")
-	pf_destroy
-	dir=$(mktemp -d) || return 1
-	"$DPCTL" -j plan "$@" > "$dir/plan.json" &&
-		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" $PF_SW "$dir" \
-			< "$dir/plan.json" || rc=1
-	PF_IDS=()
-	declare -gA PF_ADDR=()
+	PF_IDS=() PF_CABLES=()
+	declare -gA PF_ADDR=() PF_ID=() PF_SWITCH=()
+	[ -n "${PF_DIR:-}" ] || PF_DIR=$(mktemp -d) || return 1
+	"$DPCTL" -j plan "$@" > "$PF_DIR/plan.json" &&
+		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" $PF_SW "$PF_DIR" \
+			< "$PF_DIR/plan.json" || return 1
 	while read -r id a n; do
 		PF_IDS+=("$id")
 		PF_ADDR[$id]=$a
+		PF_ID[$a]=$id
 		PF_NPORTS=$n
-	done < "$dir/servers"
-	if [ $rc = 0 ]; then
-		ns_quiet_push
-		ip -batch "$dir/ns.batch" || rc=1
-		ip netns exec $PF_SW sysctl -qw \
-			net.ipv6.conf.default.disable_ipv6=1 \
-			net.ipv6.conf.all.disable_ipv6=1 || rc=1
-		ip -n $PF_SW link set lo up || rc=1
-		ip -n $PF_SW -batch "$dir/sw.batch" || rc=1
-		ns_quiet_pop
-	fi
-	rm -rf "$dir"
-	[ $rc = 0 ] && [ ${#PF_IDS[@]} -gt 0 ] || return 1
+	done < "$PF_DIR/servers"
+	while read -r a rest; do PF_SWITCH[$a]=$rest; done < "$PF_DIR/switches"
+	mapfile -t PF_CABLES < "$PF_DIR/cables"
+	[ ${#PF_IDS[@]} -gt 0 ]
+}
+
+pf_make() {
+	local rc=0
+	pf_destroy
+	ns_quiet_push
+	ip -batch "$PF_DIR/ns.batch" || rc=1
+	ip netns exec $PF_SW sysctl -qw \
+		net.ipv6.conf.default.disable_ipv6=1 \
+		net.ipv6.conf.all.disable_ipv6=1 || rc=1
+	ip -n $PF_SW link set lo up || rc=1
+	ip -n $PF_SW -batch "$PF_DIR/sw.batch" || rc=1
+	ns_quiet_pop
+	[ $rc = 0 ] || return 1
 	python3 -S -E "$FABRIC_PY" ports "$PF_PREFIX" up $((PF_NPORTS - 1)) \
 		"${PF_IDS[@]}"
+}
+
+pf_build() {
+	local rc=0 PF_DIR=
+	pf_plan "$@" && pf_make || rc=1
+	rm -rf "$PF_DIR"
+	return $rc
 }
 
 pf_dp0() {
