@@ -78,7 +78,8 @@ dc_routes() {
 	done < <("$DPSIM" pairs --topo dcell -n "$n" -k "$k")
 	for s in "${SERVERS[@]}"; do
 		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "dc-${PF_ID[$s]}" "$s" "" "${d[@]}"
+		route_get_cmp "dc-${PF_ID[$s]}" "$s" "" "${PF_ID[$s]}" want "${d[@]}"
+		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
 	done
 	echo "$cmp pairs compared, $bad differ"
 	[ $bad = 0 ]

@@ -14,10 +14,11 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            netns instead of ADDR: plan_fabric.sh's PREFIX<node id>).
            Prints mismatches; exit 0 when every pair's outcome (both
            families) is as wanted.
-       dp_fabric.py plan PREFIX SWNS DIR < PLAN.json
-           the fabric of "dpctl -j plan" (any topology) as ip batch files:
-           DIR/ns.batch adds the namespaces (PREFIX<node id>, SWNS),
-           DIR/sw.batch (run in SWNS) a bridge per switch (s<level>_<id>)
+       dp_fabric.py plan PREFIX DIR < PLAN.json
+           the fabric of "dpctl -j plan" (any topology) as an ip batch
+           file: DIR/sw.batch (run in the switches' netns, once the
+           servers' namespaces PREFIX<node id> exist) a bridge per switch
+           (s<level>_<id>)
            and per cable (a patch panel c<i>, so that a cable can fail on
            the switch side) and a veth per server port (p<port> in the
            server, v<id>p<port> in SWNS; an unused port's end is left
@@ -205,7 +206,7 @@ def keys(prefix, argv):
 
 
 def plan(prefix, argv):
-    swns, out = argv[0], argv[1]
+    out = argv[0]
     d = json.load(sys.stdin)
     addr, used, sw, br, members, cables = {}, set(), [], set(), {}, []
 
@@ -250,9 +251,6 @@ def plan(prefix, argv):
         for p in range(nports):
             if (i, p) not in used:
                 port(i, addr[i], p, None)
-    with open(out + "/ns.batch", "w") as f:
-        f.write("netns add %s\n" % swns)
-        f.writelines("netns add %s%d\n" % (prefix, i) for i in sorted(addr))
     with open(out + "/sw.batch", "w") as f:
         f.writelines(line + "\n" for line in sw)
     with open(out + "/servers", "w") as f:

@@ -3,8 +3,8 @@
 #
 # One fabric builder for every topology, from its plan: "dpctl -j plan
 # WORDS" (the same words as "dpctl link add") says which server port goes
-# to which switch or cable, dp_fabric.py turns that into two ip batch
-# files, and this file runs them: one network namespace per server
+# to which switch or cable, dp_fabric.py turns that into an ip batch
+# file, and this file runs it: one network namespace per server
 # (PREFIX<node id>), one namespace of Linux bridges for the switches and
 # cables (a cable is a two-port bridge c<i>, so it can fail or be
 # miswired on the switch side), a veth per server port (p<port> in the
@@ -37,10 +37,19 @@
 PF_SW=pfsw
 PF_PREFIX=pf-
 
-pf_destroy() { ns_del_matching "^($PF_PREFIX|$PF_SW\$)"; }
+pf_destroy() {
+	ns_del_matching "^($PF_PREFIX|$PF_SW\$)"
+	rm -f "${TMPDIR:-/tmp}/pf-ips.$$"	# pf_ping's
+}
 
-pf_ip4() { echo "10.$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))"; }
-pf_ip6() { printf 'fd64:7069:6c6c:6172::%x:%x\n' $(($1 >> 16)) $(($1 & 65535)); }
+# _pf_ips ID: PF_IP4, PF_IP6 of server ID (no subshell: loops over every
+# server use it).
+_pf_ips() {
+	PF_IP4=10.$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))
+	printf -v PF_IP6 'fd64:7069:6c6c:6172::%x:%x' $(($1 >> 16)) $(($1 & 65535))
+}
+pf_ip4() { _pf_ips "$1"; echo "$PF_IP4"; }
+pf_ip6() { _pf_ips "$1"; echo "$PF_IP6"; }
 pf_on() { local id=$1; shift; ip netns exec "$PF_PREFIX$id" "$@"; }
 pf_port_down() { pf_links down "$1/$2"; }
 pf_port_up() { pf_links up "$1/$2"; }
@@ -60,15 +69,12 @@ pf_links() {
 }
 
 pf_ping() {
-	local id f
-	f=$(mktemp) || return 1
+	local id f=${TMPDIR:-/tmp}/pf-ips.$$	# no mktemp, no rm: no process
 	for id in "${PF_IDS[@]}"; do
-		echo "${PF_ADDR[$id]} $(pf_ip4 "$id") $(pf_ip6 "$id") $id"
+		_pf_ips "$id"
+		echo "${PF_ADDR[$id]} $PF_IP4 $PF_IP6 $id"
 	done > "$f"
 	python3 -S -E "$FABRIC_PY" ping "$PF_PREFIX" "$f" "$1" "${2:-4}"
-	local rc=$?
-	rm -f "$f"
-	return $rc
 }
 
 pf_plan() {
@@ -80,7 +86,7 @@ pf_plan() {
 	declare -gA PF_ADDR=() PF_ID=() PF_SWITCH=()
 	[ -n "${PF_DIR:-}" ] || PF_DIR=$(mktemp -d) || return 1
 	"$DPCTL" -j plan "$@" > "$PF_DIR/plan.json" &&
-		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" $PF_SW "$PF_DIR" \
+		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" "$PF_DIR" \
 			< "$PF_DIR/plan.json" || return 1
 	while read -r id a n; do
 		PF_IDS+=("$id")
@@ -94,17 +100,9 @@ pf_plan() {
 }
 
 pf_make() {
-	local rc=0
 	pf_destroy
-	ns_quiet_push
-	ip -batch "$PF_DIR/ns.batch" || rc=1
-	ip netns exec $PF_SW sysctl -qw \
-		net.ipv6.conf.default.disable_ipv6=1 \
-		net.ipv6.conf.all.disable_ipv6=1 || rc=1
-	ip -n $PF_SW link set lo up || rc=1
-	ip -n $PF_SW -batch "$PF_DIR/sw.batch" || rc=1
-	ns_quiet_pop
-	[ $rc = 0 ] || return 1
+	fabric_netns $PF_SW "${PF_IDS[@]/#/$PF_PREFIX}" &&
+		ip -n $PF_SW -batch "$PF_DIR/sw.batch" || return 1
 	python3 -S -E "$FABRIC_PY" ports "$PF_PREFIX" up $((PF_NPORTS - 1)) \
 		"${PF_IDS[@]}"
 }

@@ -69,7 +69,8 @@ xc_routes() {
 	done
 	for s in "${SERVERS[@]}"; do
 		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "xc-${PF_ID[$s]}" "$s" "$MODES" "${d[@]}"
+		route_get_cmp "xc-${PF_ID[$s]}" "$s" "$MODES" "${PF_ID[$s]}" want "${d[@]}"
+		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
 	done
 	echo "$cmp (mode, pair) compared over modes $MODES, $bad differ"
 	[ $bad = 0 ]
