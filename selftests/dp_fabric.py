@@ -25,6 +25,11 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            out of any bridge); DIR/servers has "ID ADDR PORTS" lines,
            DIR/switches "BRIDGE ID..." (a switch's members) and
            DIR/cables "ID/PORT ID/PORT" (line i: bridge c<i>)
+       dp_fabric.py dp0up PREFIX ID,IPV4,IPV6...
+           in each server's netns PREFIX<ID>, over rtnetlink: dp0 up, its
+           IPV4/32 and IPV6/128 (nodad), routes 10.0.0.0/8 and
+           fd64:7069:6c6c:6172::/96 on dp0: what an "ip -b" per server
+           did, in one process (plan_fabric.sh's pf_dp0)
        dp_fabric.py keys PREFIX WANT ADDR...
            key addresses (S2): a UDP listener on [::]:7407 in each server
            ADDR; for each "SRC KEYADDR HOME" line of WANT, SRC sends a
@@ -205,6 +210,63 @@ def keys(prefix, argv):
     return 1 if bad or not n else 0
 
 
+def rtnl(so, seq, mtype, body, attrs, flags=0x400 | 0x200):
+    """One rtnetlink request (NLM_F_REQUEST | ACK, and by default CREATE |
+    EXCL); raises OSError with the kernel's error."""
+    for t, v in attrs:
+        body += struct.pack("HH", 4 + len(v), t) + v + b"\0" * (-len(v) % 4)
+    so.send(struct.pack("IHHII", 16 + len(body), mtype, 0x1 | 0x4 | flags,
+                        seq, 0) + body)
+    while True:
+        r = so.recv(65536)
+        while r:
+            ln, t, _, sq, _ = struct.unpack("IHHII", r[:16])
+            if t == 2 and sq == seq:  # NLMSG_ERROR: the ack
+                err = struct.unpack("i", r[16:20])[0]
+                if err:
+                    raise OSError(-err, os.strerror(-err))
+                return
+            r = r[(ln + 3) & ~3:]
+
+
+def dp0up(prefix, argv):
+    RTM_NEWLINK, RTM_NEWADDR, RTM_NEWROUTE = 16, 20, 24
+    seq = 0
+    for w in argv:
+        i, v4, v6 = w.split(",")
+        netns(prefix, i)
+        so = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+        so.bind((0, 0))
+        try:
+            ifi = socket.if_nametoindex("dp0")
+            seq += 1  # ifinfomsg: up (IFF_UP in flags and change)
+            rtnl(so, seq, RTM_NEWLINK,
+                 struct.pack("BxHiII", 0, 0, ifi, 1, 1), [], 0)
+            for fam, a, plen, net, nlen in (
+                    (socket.AF_INET, v4, 32, "10.0.0.0", 8),
+                    (socket.AF_INET6, v6, 128, "fd64:7069:6c6c:6172::", 96)):
+                b = socket.inet_pton(fam, a)
+                # ifaddrmsg; IFA_ADDRESS, IFA_LOCAL, IFA_FLAGS (nodad)
+                nodad = 0x02 if fam == socket.AF_INET6 else 0
+                seq += 1
+                rtnl(so, seq, RTM_NEWADDR,
+                     struct.pack("BBBBI", fam, plen, nodad, 0, ifi),
+                     [(1, b), (2, b), (8, struct.pack("I", nodad))])
+                # rtmsg: main table, proto boot, scope link (IPv4, as
+                # "ip route add ... dev" without a gateway) or universe,
+                # unicast; RTA_DST, RTA_OIF
+                seq += 1
+                rtnl(so, seq, RTM_NEWROUTE,
+                     struct.pack("BBBBBBBBI", fam, nlen, 0, 0, 254, 3,
+                                 253 if fam == socket.AF_INET else 0, 1, 0),
+                     [(1, socket.inet_pton(fam, net)),
+                      (4, struct.pack("I", ifi))])
+        except OSError as e:
+            sys.exit("dp0up %s%s: %s" % (prefix, i, e))
+        so.close()
+    return 0
+
+
 def plan(prefix, argv):
     out = argv[0]
     d = json.load(sys.stdin)
@@ -264,7 +326,8 @@ def plan(prefix, argv):
 
 
 if __name__ == "__main__":
-    cmds = {"ports": ports, "ping": ping, "keys": keys, "plan": plan}
+    cmds = {"ports": ports, "ping": ping, "keys": keys, "plan": plan,
+            "dp0up": dp0up}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     sys.exit(cmds[sys.argv[1]](sys.argv[2], sys.argv[3:]))

@@ -24,6 +24,7 @@
 #   pf_dp0 [SETTINGS...]       dp0 on every server: dpctl link add dp0
 #                              WORDS addr #ID port0 p0 ... SETTINGS, up,
 #                              with pf_ip4/pf_ip6 and the fabric's routes
+#                              (two processes in all, not two a server)
 #   pf_on ID CMD...            CMD in server ID's namespace
 #   pf_links up|down X...      the switch ends of X: ID (a server: all its
 #                              ports) or ID/PORT; one ip process
@@ -114,19 +115,19 @@ pf_build() {
 	return $rc
 }
 
+# One dpctl for every link add (a batch line's own -n: its server's netns)
+# and one python3 for every dp0's up, addresses and routes (rtnetlink in
+# each netns): a process start costs 0.1-0.5 s under TCG, several times
+# that on the debug kernel, and this was two per server (a dpctl and an
+# ip -b).
 pf_dp0() {
-	local id p ports
+	local id p ports='' b='' ips=()
+	for ((p = 0; p < PF_NPORTS; p++)); do ports+=" port$p p$p"; done
 	for id in "${PF_IDS[@]}"; do
-		ports=()
-		for ((p = 0; p < PF_NPORTS; p++)); do ports+=("port$p" "p$p"); done
-		"$DPCTL" -n "$PF_PREFIX$id" link add dp0 "${PF_WORDS[@]}" \
-			addr "#$id" "${ports[@]}" "$@" || return 1
-		ip -n "$PF_PREFIX$id" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add $(pf_ip4 "$id")/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		addr add $(pf_ip6 "$id")/128 dev dp0 nodad
-		route add fd64:7069:6c6c:6172::/96 dev dp0
-		EOF
+		b+="-n $PF_PREFIX$id link add dp0 ${PF_WORDS[*]} addr \"#$id\"$ports $*"$'\n'
+		_pf_ips "$id"
+		ips+=("$id,$PF_IP4,$PF_IP6")
 	done
+	printf '%s' "$b" | "$DPCTL" -b - &&
+		python3 -S -E "$FABRIC_PY" dp0up "$PF_PREFIX" "${ips[@]}"
 }
