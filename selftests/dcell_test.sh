@@ -54,19 +54,6 @@ dc_plan() {
 	done
 }
 
-# dc_links up|down X...: pf_links for X by address (ADDR or ADDR/l).
-dc_links() {
-	local how=$1 x ids=()
-	shift
-	for x in "$@"; do
-		case $x in
-		*/*) ids+=("${PF_ID[${x%/*}]}/${x#*/}") ;;
-		*) ids+=("${PF_ID[$x]}") ;;
-		esac
-	done
-	pf_links "$how" "${ids[@]}"
-}
-
 # dc_routes N K: dpctl route get equals dpsim's path for every ordered
 # pair: one dpctl per source, asking for every destination in turn.
 dc_routes() {
@@ -108,9 +95,9 @@ dc_fail_check() {
 dc_fail() {
 	local n=$1 k=$2 spec=$3 rc=0
 	shift 3
-	dc_links down "$@" || return 1
+	pf_links_at down "$@" || return 1
 	dc_fail_check "$n" "$k" "$spec" || rc=1
-	dc_links up "$@" || return 1
+	pf_links_at up "$@" || return 1
 	sleep 1
 	pf_ping "$DC_TMP/all" 10 > "$DC_TMP/out" || { cat "$DC_TMP/out"; rc=1; }
 	return $rc

@@ -28,6 +28,7 @@
 #   pf_on ID CMD...            CMD in server ID's namespace
 #   pf_links up|down X...      the switch ends of X: ID (a server: all its
 #                              ports) or ID/PORT; one ip process
+#   pf_links_at up|down X...   the same, X by address: ADDR or ADDR/PORT
 #   pf_port_down/up ID PORT    one port's switch end
 #   pf_ping WANT [ROUNDS]      every ordered pair of live servers pings
 #                              (dp_fabric.py ping; WANT's lines "SRC DST
@@ -67,6 +68,18 @@ pf_links() {
 		esac
 	done
 	printf '%s' "$b" | ip -n $PF_SW -batch -
+}
+
+pf_links_at() {
+	local how=$1 x ids=()
+	shift
+	for x in "$@"; do
+		case $x in
+		*/*) ids+=("${PF_ID[${x%/*}]}/${x#*/}") ;;
+		*) ids+=("${PF_ID[$x]}") ;;
+		esac
+	done
+	pf_links "$how" "${ids[@]}"
 }
 
 pf_ping() {

@@ -43,19 +43,6 @@ xc_plan() {
 	NPORTS=$PF_NPORTS NSW=${#PF_SWITCH[@]}
 }
 
-# xc_links up|down X...: pf_links for X by address (ADDR or ADDR/p).
-xc_links() {
-	local how=$1 x ids=()
-	shift
-	for x in "$@"; do
-		case $x in
-		*/*) ids+=("${PF_ID[${x%/*}]}/${x#*/}") ;;
-		*) ids+=("${PF_ID[$x]}") ;;
-		esac
-	done
-	pf_links "$how" "${ids[@]}"
-}
-
 # xc_routes: for every routing mode, dpctl route get equals dpsim's path
 # for every ordered pair (one dpctl per source for every mode).
 xc_routes() {
@@ -81,7 +68,7 @@ xc_routes() {
 xc_fail() {
 	local spec=$1 rc=0 t0=$SECONDS
 	shift
-	xc_links down "$@" || return 1
+	pf_links_at down "$@" || return 1
 	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" > "$XC_TMP/want" || rc=1
 	echo "dpsim: $(grep -c ' delivered ' "$XC_TMP/want") delivered, $(grep -c ' dropped ' "$XC_TMP/want") dropped"
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
@@ -93,7 +80,7 @@ xc_fail() {
 		fi
 	done
 	tail -n 1 "$XC_TMP/out"
-	xc_links up "$@" || return 1
+	pf_links_at up "$@" || return 1
 	sleep 1
 	pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
 	return $rc
@@ -167,7 +154,7 @@ xc_probe() {
 		"$(pf_ip4 "${PF_ID[$dst]}")" >/dev/null 2>&1 &
 	pid=$!
 	sleep 2
-	xc_links down "$r" || return 1
+	pf_links_at down "$r" || return 1
 	t0=$(date +%s%N)
 	until got=$(xc_probe_json "$s" "$dst"); [[ " $got " == *" $pm:false:true "* ]]; do
 		if [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 30000 ]; then
@@ -201,7 +188,7 @@ xc_probe() {
 	fi
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	xc_links up "$r" || return 1
+	pf_links_at up "$r" || return 1
 	sleep $(( DEAD / 1000 + 1 ))
 	return $rc
 }
