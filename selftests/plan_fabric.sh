@@ -108,7 +108,9 @@ pf_plan() {
 		PF_ID[$a]=$id
 		PF_NPORTS=$n
 	done < "$PF_DIR/servers"
+	# shellcheck disable=SC2034 # the suites read them
 	while read -r a rest; do PF_SWITCH[$a]=$rest; done < "$PF_DIR/switches"
+	# shellcheck disable=SC2034
 	mapfile -t PF_CABLES < "$PF_DIR/cables"
 	[ ${#PF_IDS[@]} -gt 0 ]
 }
