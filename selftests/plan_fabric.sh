@@ -17,10 +17,12 @@
 #                              (node ids), PF_ADDR[id], PF_ID[address],
 #                              PF_NPORTS, PF_SWITCH[bridge] (its members'
 #                              ids), PF_CABLES[i] ("ID/PORT ID/PORT",
-#                              bridge c<i>)
-#   pf_make                    the fabric of the last pf_plan, every port
-#                              up
-#   pf_build PREFIX WORDS...   pf_plan and pf_make
+#                              bridge c<i>); its files go to PF_DIR (a
+#                              new temporary directory unless set)
+#   pf_make                    the fabric of the last pf_plan (namespaces
+#                              by fabric_netns, lib.sh), every port up
+#   pf_build PREFIX WORDS...   pf_plan and pf_make (in a PF_DIR of its
+#                              own, removed after)
 #   pf_dp0 [SETTINGS...]       dp0 on every server: dpctl link add dp0
 #                              WORDS addr #ID port0 p0 ... SETTINGS, up,
 #                              with pf_ip4/pf_ip6 and the fabric's routes
