@@ -4,10 +4,10 @@
 # DCell fabrics in the test guest: selftests/vm/run-vm.sh -- \
 #     selftests/dcell_test.sh [N:K ...]   (default DPILLAR_DCELL_SIZES, else
 #     "4:1 2:2").  For each size:
-#  - builds the fabric from "dpsim plan --topo dcell --csv": one netns per
-#    server (dc-<address>), one bridge per DCell_0 mini-switch in netns
-#    dcsw (port 0 of its members), one veth per level-l cable straight
-#    between the two servers (port l at both ends);
+#  - builds the fabric with plan_fabric.sh from "dpctl plan topo dcell":
+#    one netns per server (dc-<node id>), one bridge per DCell_0
+#    mini-switch in netns pfsw (port 0 of its members), a two-port bridge
+#    per level-l cable (port l at both ends);
 #  - dp0 (topo dcell) on every server, with its IPv4 and IPv6 addresses;
 #  - every ordered pair pings over IPv4 and IPv6;
 #  - "dpctl route get" equals dpsim's path for every ordered pair;
@@ -30,110 +30,28 @@ require_tools
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_DCELL_SIZES:-4:1 2:2}"
-SW=dcsw
 
 load_module || ktap_skip_all "no module"
 
-dc_destroy() { ns_del_matching '^(dc-|dcsw)'; }
-defer dc_destroy
+. "$(dirname "$0")/plan_fabric.sh"
+defer pf_destroy
 
-# dc_index N K: SERVERS (id order), ID[addr], IP4[addr], IP6[addr],
-# RACK[addr] (mini-switch), CABLES ("A/l B/l"), from dpsim's plan.
-dc_index() {
-	local kind sw a ap b bp id
+# dc_plan N K: pf_plan, and SERVERS (addresses in id order), RACK[addr]
+# (its DCell_0, the mini-switch bridge s0_<c>), CABLES ("A/l B/l" by
+# address; CABLES[i] is bridge c<i>).
+dc_plan() {
+	local id c x y
+	pf_plan dc- topo dcell n "$1" k "$2" || return 1
 	SERVERS=() CABLES=()
-	declare -gA ID=() IP4=() IP6=() RACK=()
-	id=0
-	while IFS=, read -r kind _ sw a ap b bp; do
-		case $kind in
-		switch)
-			ID[$a]=$id
-			RACK[$a]=$sw
-			SERVERS+=("$a")
-			IP4[$a]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
-			printf -v "IP6[$a]" 'fd64:7069:6c6c:6172::%x:%x' \
-				$((id >> 16)) $((id & 65535))
-			id=$((id + 1)) ;;
-		cable) CABLES+=("$a/$ap $b/$bp") ;;
-		esac
-	done < <("$DPSIM" plan --topo dcell -n "$1" -k "$2" --csv | tail -n +2)
-	[ ${#SERVERS[@]} -gt 0 ]
-}
-
-# dc_build N K: the namespaces, bridges and veths; links up.
-dc_build() {
-	local n=$1 k=$2 a c l i x nsb='' swb=''
-	dc_destroy
-	ns_quiet_push
-	nsb="netns add $SW"$'\n'
-	for a in "${SERVERS[@]}"; do
-		nsb+="netns add dc-$a"$'\n'
+	declare -gA RACK=()
+	for id in "${PF_IDS[@]}"; do SERVERS+=("${PF_ADDR[$id]}"); done
+	for ((c = 0; c < ${#SERVERS[@]} / $1; c++)); do
+		for id in ${PF_SWITCH[s0_$c]}; do RACK[${PF_ADDR[$id]}]=$c; done
 	done
-	for ((c = 0; c < ${#SERVERS[@]} / n; c++)); do
-		swb+="link add b$c type bridge stp_state 0 forward_delay 0 mcast_snooping 0"$'\n'
-		swb+="link set b$c up"$'\n'
+	for c in "${PF_CABLES[@]}"; do
+		read -r x y <<<"$c"
+		CABLES+=("${PF_ADDR[${x%/*}]}/${x#*/} ${PF_ADDR[${y%/*}]}/${y#*/}")
 	done
-	for a in "${SERVERS[@]}"; do
-		swb+="link add v${ID[$a]}p0 type veth peer name p0 netns dc-$a"$'\n'
-		swb+="link set v${ID[$a]}p0 master b${RACK[$a]} up"$'\n'
-	done
-	# A cable is a two-port bridge c<i> (a patch panel): it can fail, or be
-	# miswired, on the switch side without touching the servers' ports.
-	for ((i = 0; i < ${#CABLES[@]}; i++)); do
-		c=${CABLES[i]}
-		swb+="link add c$i type bridge stp_state 0 forward_delay 0 mcast_snooping 0"$'\n'
-		swb+="link set c$i up"$'\n'
-		for x in ${c}; do
-			l=${x#*/} a=${x%/*}
-			swb+="link add v${ID[$a]}p$l type veth peer name p$l netns dc-$a"$'\n'
-			swb+="link set v${ID[$a]}p$l master c$i up"$'\n'
-		done
-	done
-	local rc=0
-	printf '%s' "$nsb" | ip -batch - || rc=1
-	ip netns exec $SW sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
-		net.ipv6.conf.all.disable_ipv6=1 || rc=1
-	ip -n $SW link set lo up || rc=1
-	printf '%s' "$swb" | ip -n $SW -batch - || rc=1
-	ns_quiet_pop
-	[ $rc = 0 ] || return 1
-	dc_ports up "$k" "${SERVERS[@]}"
-}
-
-# dc_ports up|down K ADDR...: lo and p0..pK of each server up or down
-# (down: lo stays up), one python3 process.
-dc_ports() {
-	python3 -S -E "$FABRIC_PY" ports dc- "$@"
-}
-
-# dc_dp0 N K: dp0 on every server.
-dc_dp0() {
-	local n=$1 k=$2 a l ports
-	for a in "${SERVERS[@]}"; do
-		ports=''
-		for ((l = 0; l <= k; l++)); do ports+=" port$l p$l"; done
-		# shellcheck disable=SC2086 # ports are words
-		"$DPCTL" -n "dc-$a" link add dp0 topo dcell n "$n" \
-			k "$k" addr "$a" $ports hello "$HELLO" dead "$DEAD" ||
-			return 1
-		ip -n "dc-$a" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add ${IP4[$a]}/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		addr add ${IP6[$a]}/128 dev dp0 nodad
-		route add fd64:7069:6c6c:6172::/96 dev dp0
-		EOF
-	done
-}
-
-# dc_ping WANT: ping every ordered pair of live servers over IPv4 and
-# IPv6 (one python3, raw ICMP sockets, a few rounds) and compare with
-# WANT, a file of "SRC DST delivered|dropped" lines.  Prints mismatches;
-# 0 when every pair's outcome (both families) is as wanted.
-dc_ping() {
-	local want=$1 a
-	for a in "${SERVERS[@]}"; do echo "$a ${IP4[$a]} ${IP6[$a]}"; done > "$DC_TMP/ips"
-	python3 -S -E "$FABRIC_PY" ping dc- "$DC_TMP/ips" "$want" "${DC_ROUNDS:-4}"
 }
 
 # dc_routes N K: dpctl route get equals dpsim's path for every ordered
@@ -147,7 +65,8 @@ dc_routes() {
 	done < <("$DPSIM" pairs --topo dcell -n "$n" -k "$k")
 	for s in "${SERVERS[@]}"; do
 		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "dc-$s" "$s" "" "${d[@]}"
+		route_get_cmp "dc-${PF_ID[$s]}" "$s" "" "${PF_ID[$s]}" want "${d[@]}"
+		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
 	done
 	echo "$cmp pairs compared, $bad differ"
 	[ $bad = 0 ]
@@ -164,7 +83,7 @@ dc_fail_check() {
 	echo "dpsim: $(grep -c ' delivered ' "$DC_TMP/want") delivered, $(grep -c ' dropped ' "$DC_TMP/want") dropped"
 	# Until the Hellos time out, the kernel still routes into the failure.
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	until dc_ping "$DC_TMP/want" > "$DC_TMP/out"; do
+	until pf_ping "$DC_TMP/want" > "$DC_TMP/out"; do
 		if [ $((SECONDS - t0)) -gt 30 ]; then
 			cat "$DC_TMP/out"
 			return 1
@@ -173,30 +92,14 @@ dc_fail_check() {
 	tail -n 1 "$DC_TMP/out"
 }
 
-# dc_links up|down K X...: the switch-side veths of X (ADDR: all its
-# ports, ADDR/l: port l), one ip process.
-dc_links() {
-	local how=$1 k=$2 x l b=''
-	shift 2
-	for x in "$@"; do
-		case $x in
-		*/*) b+="link set v${ID[${x%/*}]}p${x#*/} $how"$'\n' ;;
-		*) for ((l = 0; l <= k; l++)); do
-			b+="link set v${ID[$x]}p$l $how"$'\n'
-		   done ;;
-		esac
-	done
-	printf '%s' "$b" | ip -n $SW -batch -
-}
-
 dc_fail() {
 	local n=$1 k=$2 spec=$3 rc=0
 	shift 3
-	dc_links down "$k" "$@" || return 1
+	pf_links_at down "$@" || return 1
 	dc_fail_check "$n" "$k" "$spec" || rc=1
-	dc_links up "$k" "$@" || return 1
+	pf_links_at up "$@" || return 1
 	sleep 1
-	DC_ROUNDS=10 dc_ping "$DC_TMP/all" > "$DC_TMP/out" || { cat "$DC_TMP/out"; rc=1; }
+	pf_ping "$DC_TMP/all" 10 > "$DC_TMP/out" || { cat "$DC_TMP/out"; rc=1; }
 	return $rc
 }
 
@@ -206,11 +109,11 @@ dc_fail() {
 dc_paper() {
 	local a rc=0
 	for a in "${SERVERS[@]}"; do
-		"$DPCTL" -n "dc-$a" set dp0 mode paper || return 1
+		"$DPCTL" -n "dc-${PF_ID[$a]}" set dp0 mode paper || return 1
 	done
 	DC_MODE=paper dc_fail "$@" || rc=1
 	for a in "${SERVERS[@]}"; do
-		"$DPCTL" -n "dc-$a" set dp0 mode dfr || return 1
+		"$DPCTL" -n "dc-${PF_ID[$a]}" set dp0 mode dfr || return 1
 	done
 	return $rc
 }
@@ -228,14 +131,14 @@ dc_miswire() {
 	done
 	[ $j -gt 0 ] || { echo "no second cable of level ${a#*/}"; return 1; }
 	c=${CABLES[j]%% *} d=${CABLES[j]#* }
-	ip -n $SW -b - <<-EOF || return 1
-	link set v${ID[${a%/*}]}p${a#*/} master c$j
-	link set v${ID[${c%/*}]}p${c#*/} master c$i
+	ip -n "$PF_SW" -b - <<-EOF || return 1
+	link set v${PF_ID[${a%/*}]}p${a#*/} master c$j
+	link set v${PF_ID[${c%/*}]}p${c#*/} master c$i
 	EOF
 	echo "moved: $a now meets $d, $c now meets $b"
 	miswired() {
-		m1=$(ip netns exec "dc-${a%/*}" ethtool -S dp0 | awk '$1 == "hello_miswired:" { print $2 }')
-		m2=$(ip netns exec "dc-${d%/*}" ethtool -S dp0 | awk '$1 == "hello_miswired:" { print $2 }')
+		m1=$(ip netns exec "dc-${PF_ID[${a%/*}]}" ethtool -S dp0 | awk '$1 == "hello_miswired:" { print $2 }')
+		m2=$(ip netns exec "dc-${PF_ID[${d%/*}]}" ethtool -S dp0 | awk '$1 == "hello_miswired:" { print $2 }')
 		[ "${m1:-0}" -gt 0 ] && [ "${m2:-0}" -gt 0 ]
 	}
 	wait_for 10 miswired
@@ -246,17 +149,19 @@ dc_miswire() {
 
 DC_TMP=$(mktemp -d)
 defer rm -rf "$DC_TMP"
+PF_DIR=$DC_TMP
 for size in "${sizes[@]}"; do
 	N=${size%:*} K=${size#*:}
-	if ! dc_index "$N" "$K"; then
-		ktap_fail "DCell($N,$K): dpsim plan"
+	if ! dc_plan "$N" "$K"; then
+		ktap_fail "DCell($N,$K): dpctl plan"
 		continue
 	fi
 	NSRV=${#SERVERS[@]}
 	t0=$SECONDS
-	run_test "DCell($N,$K): $NSRV servers, $((NSRV / N)) mini-switches, ${#CABLES[@]} cables built from dpsim plan" \
-		dc_build "$N" "$K" || continue
-	run_test "DCell($N,$K): dp0 (topo dcell) on every server" dc_dp0 "$N" "$K" || continue
+	run_test "DCell($N,$K): $NSRV servers, $((NSRV / N)) mini-switches, ${#CABLES[@]} cables built from dpctl plan" \
+		pf_make || continue
+	run_test "DCell($N,$K): dp0 (topo dcell) on every server" \
+		pf_dp0 hello "$HELLO" dead "$DEAD" || continue
 	if ! "$DPSIM" pairs --topo dcell -n "$N" -k "$K" > "$DC_TMP/all" ||
 	   [ "$(wc -l < "$DC_TMP/all")" != $((NSRV * (NSRV - 1))) ]; then
 		ktap_fail "DCell($N,$K): dpsim pairs"
@@ -264,7 +169,7 @@ for size in "${sizes[@]}"; do
 	fi
 	up() {
 		local t=$SECONDS
-		until DC_ROUNDS=10 dc_ping "$DC_TMP/all" > "$DC_TMP/out"; do
+		until pf_ping "$DC_TMP/all" 10 > "$DC_TMP/out"; do
 			[ $((SECONDS - t)) -lt 40 ] || { cat "$DC_TMP/out"; return 1; }
 		done
 		tail -n 1 "$DC_TMP/out"
@@ -299,6 +204,6 @@ for size in "${sizes[@]}"; do
 	run_test "DCell($N,$K): a miswired cable is counted at both ends" \
 		dc_miswire "$N" "$K"
 	ktap_diag "DCell($N,$K): $((SECONDS - t0)) s"
-	dc_destroy
+	pf_destroy
 done
 ktap_finish

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Helpers of the fabric suites (dcell_test.sh, xdcent_test.sh): one netns
-per server, named PREFIX<address>.
+"""Helpers of the fabric suites (plan_fabric.sh and its users, s2_test.sh):
+one netns per server, named PREFIX<name> (a node id, or an address).
 
 usage: dp_fabric.py ports PREFIX up|down K ADDR...
            lo and p0..pK of each server up or down (down: lo stays up)
@@ -10,16 +10,26 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            ICMP sockets, a few rounds) and compare with WANT, a file of
            "SRC DST delivered|dropped" lines (a pair answers when both
            SRC DST and DST SRC are delivered); IPS has "ADDR IPV4 IPV6"
-           lines.  Prints mismatches; exit 0 when every pair's outcome
-           (both families) is as wanted.
-       dp_fabric.py plan PREFIX SWNS DIR < PLAN.json
-           the fabric of "dpctl -j plan" (any topology) as ip batch files:
-           DIR/ns.batch adds the namespaces (PREFIX<node id>, SWNS),
-           DIR/sw.batch (run in SWNS) a bridge per switch (s<level>_<id>)
+           lines (a fourth word, where there is one, names the server's
+           netns instead of ADDR: plan_fabric.sh's PREFIX<node id>).
+           Prints mismatches; exit 0 when every pair's outcome (both
+           families) is as wanted.
+       dp_fabric.py plan PREFIX DIR < PLAN.json
+           the fabric of "dpctl -j plan" (any topology) as an ip batch
+           file: DIR/sw.batch (run in the switches' netns, once the
+           servers' namespaces PREFIX<node id> exist) a bridge per switch
+           (s<level>_<id>)
            and per cable (a patch panel c<i>, so that a cable can fail on
            the switch side) and a veth per server port (p<port> in the
            server, v<id>p<port> in SWNS; an unused port's end is left
-           out of any bridge); DIR/servers has "ID ADDR PORTS" lines
+           out of any bridge); DIR/servers has "ID ADDR PORTS" lines,
+           DIR/switches "BRIDGE ID..." (a switch's members) and
+           DIR/cables "ID/PORT ID/PORT" (line i: bridge c<i>)
+       dp_fabric.py dp0up PREFIX ID,IPV4,IPV6...
+           in each server's netns PREFIX<ID>, over rtnetlink: dp0 up, its
+           IPV4/32 and IPV6/128 (nodad), routes 10.0.0.0/8 and
+           fd64:7069:6c6c:6172::/96 on dp0: what an "ip -b" per server
+           did, in one process (plan_fabric.sh's pf_dp0)
        dp_fabric.py keys PREFIX WANT ADDR...
            key addresses (S2): a UDP listener on [::]:7407 in each server
            ADDR; for each "SRC KEYADDR HOME" line of WANT, SRC sends a
@@ -67,10 +77,11 @@ def ports(prefix, argv):
 
 
 def ping(prefix, argv):
-    ips = {}
+    ips, nsname = {}, {}
     for line in open(argv[0]):
-        a, v4, v6 = line.split()
-        ips[a] = (v4, v6)
+        w = line.split()
+        ips[w[0]] = (w[1], w[2])
+        nsname[w[0]] = w[3] if len(w) > 3 else w[0]
     want = {}
     for line in open(argv[1]):
         s, d, w = line.split()[:3]
@@ -84,9 +95,7 @@ def ping(prefix, argv):
 
     bad = 0
     for src, dsts in want.items():
-        fd = os.open("/run/netns/" + prefix + src, os.O_RDONLY)
-        libc.setns(fd, 0x40000000)
-        os.close(fd)
+        netns(prefix, nsname[src])
         s4 = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
         s6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
         order = sorted(dsts)
@@ -201,10 +210,67 @@ def keys(prefix, argv):
     return 1 if bad or not n else 0
 
 
+def rtnl(so, seq, mtype, body, attrs, flags=0x400 | 0x200):
+    """One rtnetlink request (NLM_F_REQUEST | ACK, and by default CREATE |
+    EXCL); raises OSError with the kernel's error."""
+    for t, v in attrs:
+        body += struct.pack("HH", 4 + len(v), t) + v + b"\0" * (-len(v) % 4)
+    so.send(struct.pack("IHHII", 16 + len(body), mtype, 0x1 | 0x4 | flags,
+                        seq, 0) + body)
+    while True:
+        r = so.recv(65536)
+        while r:
+            ln, t, _, sq, _ = struct.unpack("IHHII", r[:16])
+            if t == 2 and sq == seq:  # NLMSG_ERROR: the ack
+                err = struct.unpack("i", r[16:20])[0]
+                if err:
+                    raise OSError(-err, os.strerror(-err))
+                return
+            r = r[(ln + 3) & ~3:]
+
+
+def dp0up(prefix, argv):
+    RTM_NEWLINK, RTM_NEWADDR, RTM_NEWROUTE = 16, 20, 24
+    seq = 0
+    for w in argv:
+        i, v4, v6 = w.split(",")
+        netns(prefix, i)
+        so = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+        so.bind((0, 0))
+        try:
+            ifi = socket.if_nametoindex("dp0")
+            seq += 1  # ifinfomsg: up (IFF_UP in flags and change)
+            rtnl(so, seq, RTM_NEWLINK,
+                 struct.pack("BxHiII", 0, 0, ifi, 1, 1), [], 0)
+            for fam, a, plen, net, nlen in (
+                    (socket.AF_INET, v4, 32, "10.0.0.0", 8),
+                    (socket.AF_INET6, v6, 128, "fd64:7069:6c6c:6172::", 96)):
+                b = socket.inet_pton(fam, a)
+                # ifaddrmsg; IFA_ADDRESS, IFA_LOCAL, IFA_FLAGS (nodad)
+                nodad = 0x02 if fam == socket.AF_INET6 else 0
+                seq += 1
+                rtnl(so, seq, RTM_NEWADDR,
+                     struct.pack("BBBBI", fam, plen, nodad, 0, ifi),
+                     [(1, b), (2, b), (8, struct.pack("I", nodad))])
+                # rtmsg: main table, proto boot, scope link (IPv4, as
+                # "ip route add ... dev" without a gateway) or universe,
+                # unicast; RTA_DST, RTA_OIF
+                seq += 1
+                rtnl(so, seq, RTM_NEWROUTE,
+                     struct.pack("BBBBBBBBI", fam, nlen, 0, 0, 254, 3,
+                                 253 if fam == socket.AF_INET else 0, 1, 0),
+                     [(1, socket.inet_pton(fam, net)),
+                      (4, struct.pack("I", ifi))])
+        except OSError as e:
+            sys.exit("dp0up %s%s: %s" % (prefix, i, e))
+        so.close()
+    return 0
+
+
 def plan(prefix, argv):
-    swns, out = argv[0], argv[1]
+    out = argv[0]
     d = json.load(sys.stdin)
-    addr, used, sw, br = {}, set(), [], set()
+    addr, used, sw, br, members, cables = {}, set(), [], set(), {}, []
 
     def bridge(name):
         if name not in br:
@@ -216,6 +282,8 @@ def plan(prefix, argv):
     def port(i, a, p, b):
         addr[i] = a
         used.add((i, p))
+        if b and b[0] == "s":
+            members.setdefault(b, []).append(i)
         sw.append("link add v%dp%d type veth peer name p%d netns %s%d"
                   % (i, p, p, prefix, i))
         sw.append("link set v%dp%d %sup" % (i, p, "master %s " % b if b else ""))
@@ -237,24 +305,29 @@ def plan(prefix, argv):
             bridge("c%d" % i)
             port(c["a_id"], c["a"], c["a_port"], "c%d" % i)
             port(c["b_id"], c["b"], c["b_port"], "c%d" % i)
+            cables.append("%d/%d %d/%d\n" % (c["a_id"], c["a_port"],
+                                              c["b_id"], c["b_port"]))
     # every server has as many ports as the one with the most (S2: n)
     nports = d["n"] if d.get("topo") == "s2" else 1 + max(p for _, p in used)
     for i in sorted(addr):
         for p in range(nports):
             if (i, p) not in used:
                 port(i, addr[i], p, None)
-    with open(out + "/ns.batch", "w") as f:
-        f.write("netns add %s\n" % swns)
-        f.writelines("netns add %s%d\n" % (prefix, i) for i in sorted(addr))
     with open(out + "/sw.batch", "w") as f:
         f.writelines(line + "\n" for line in sw)
     with open(out + "/servers", "w") as f:
         f.writelines("%d %s %d\n" % (i, addr[i], nports) for i in sorted(addr))
+    with open(out + "/switches", "w") as f:
+        f.writelines("%s %s\n" % (b, " ".join(map(str, m)))
+                     for b, m in members.items())
+    with open(out + "/cables", "w") as f:
+        f.writelines(cables)
     return 0 if len(addr) == d["servers"] else 1
 
 
 if __name__ == "__main__":
-    cmds = {"ports": ports, "ping": ping, "keys": keys, "plan": plan}
+    cmds = {"ports": ports, "ping": ping, "keys": keys, "plan": plan,
+            "dp0up": dp0up}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     sys.exit(cmds[sys.argv[1]](sys.argv[2], sys.argv[3:]))

@@ -282,32 +282,34 @@ dpctl_paths() {
 	done < <(grep -o '"path": *\[[^]]*\]')
 }
 
-# route_get_cmp NS SRC MODES DST...: in netns NS (server SRC), "dpctl
-# route get DST..." under each routing mode of MODES in turn ("link set
-# dp0 mode M" first; the first of MODES is set again at the end), each
-# answer's path compared with the caller's want["M SRC DST"] (dpsim's
-# path, comma separated); MODES empty: the device's mode as it is, and
-# want["SRC DST"].  Counts into the caller's cmp and bad, prints the
-# first 10 differences.  DPILLAR_PAIR_STRIDE=S (make check's newest
-# kernel: 2) asks for every S-th destination only, a different share
-# each mode and source (the k-th source's share in its m-th mode starts
-# at DST number (k + m) mod S), so that the sources together still cover
+# route_get_cmp NS SRC MODES K WANT DST...: in netns NS (server SRC),
+# "dpctl route get DST..." under each routing mode of MODES in turn
+# ("link set dp0 mode M" first; the first of MODES is set again at the
+# end), each answer's path compared with WANT["M SRC DST"], WANT the name
+# of the caller's associative array of dpsim's paths (comma separated);
+# MODES empty: the device's mode as it is, and WANT["SRC DST"].  Sets
+# RG_CMP and RG_BAD (this call's comparisons and differences), prints
+# the first 10 differences; false when one differs.
+# DPILLAR_PAIR_STRIDE=S (make check's newest kernel: 2) asks for every
+# S-th destination only, a different share each mode and source: source
+# number K's share in its m-th mode (m from 0) starts at DST number
+# (K + m) mod S, so that the sources K = 0, 1, ... together still cover
 # every destination in every mode.
 # One dpctl -batch and one dpctl_paths per source, whatever the modes: a TCG
 # guest pays ~0.1 s to start a process and ~0.4 s to start jq, which
 # was most of the time of the comparisons when each (mode, source) had
 # its own "ip netns exec dpctl" pair and jq.
 route_get_cmp() {
-	local ns=$1 src=$2 modes=${3:--} m k i=0 b='' got
+	local ns=$1 src=$2 modes=${3:--} share=$4 m k i=0 b='' got
+	local -n _rg_want=$5
 	local stride=${DPILLAR_PAIR_STRIDE:-1}
-	shift 3
+	shift 5
 	local -a keys=() dl first
-	local share=$(( ${_route_get_calls:-0} + 1 ))
-	_route_get_calls=$share
+	RG_CMP=0 RG_BAD=0
 	for m in $modes; do
 		dl=()
-		for ((k = share++ % stride; k <= $#; k += stride)); do
-			[ "$k" -ge 1 ] && dl+=("${!k}")
+		for ((k = share++ % stride + 1; k <= $#; k += stride)); do
+			dl+=("${!k}")
 		done
 		[ "$m" = - ] || b+="link set dp0 mode $m"$'\n'
 		# at most 100 destinations a line (dpctl -batch: 128 words)
@@ -326,18 +328,19 @@ route_get_cmp() {
 	read -r -a first <<<"$modes"
 	[ "${first[0]}" = - ] || b+="link set dp0 mode ${first[0]}"$'\n'
 	while read -r got; do
-		cmp=$((cmp + 1))
-		if [ "$got" != "${want[${keys[i]:-?}]}" ]; then
-			bad=$((bad + 1))
-			[ $bad -le 10 ] &&
-				echo "${keys[i]}: dpctl $got, dpsim ${want[${keys[i]:-?}]}"
+		RG_CMP=$((RG_CMP + 1))
+		if [ "$got" != "${_rg_want[${keys[i]:-?}]}" ]; then
+			RG_BAD=$((RG_BAD + 1))
+			[ $RG_BAD -le 10 ] &&
+				echo "${keys[i]}: dpctl $got, dpsim ${_rg_want[${keys[i]:-?}]}"
 		fi
 		i=$((i + 1))
 	done < <(printf '%s' "$b" | "$DPCTL" -n "$ns" -j -b - | dpctl_paths)
 	if [ "$i" != "${#keys[@]}" ]; then
 		echo "$src: $i answers for ${#keys[@]} (mode, destination)"
-		bad=$((bad + 1))
+		RG_BAD=$((RG_BAD + 1))
 	fi
+	[ $RG_BAD = 0 ]
 }
 
 # fuzz_expect OUT WANT: selftests/dp_framefuzz.py's "expect COUNTER N"
@@ -388,6 +391,26 @@ ns_quiet_pop() {
 	local f
 	for f in "${NS_QUIET_SAVED[@]}"; do echo "${f#*=}" > "${f%=*}"; done
 	NS_QUIET_SAVED=()
+}
+
+# fabric_netns SWNS NS...: a fabric's namespaces, one ip -batch under
+# quiet IPv6 defaults (ns_quiet_push: veths made in them later inherit
+# those): SWNS holds the switches (bridges, veth ends: IPv6 off, which
+# would only add link-local chatter to every switch port; lo up), each
+# NS a server.  The setup every fabric builder (plan_fabric.sh, topo.sh,
+# s2_test.sh) shares.
+fabric_netns() {
+	local sw=$1 ns b rc=0
+	shift
+	b="netns add $sw"$'\n'
+	for ns in "$@"; do b+="netns add $ns"$'\n'; done
+	ns_quiet_push
+	printf '%s' "$b" | ip -batch - || rc=1
+	ip netns exec "$sw" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
+		net.ipv6.conf.all.disable_ipv6=1 || rc=1
+	ip -n "$sw" link set lo up || rc=1
+	ns_quiet_pop
+	return $rc
 }
 
 # ---- namespaces and links ---------------------------------------------------

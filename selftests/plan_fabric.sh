@@ -3,82 +3,148 @@
 #
 # One fabric builder for every topology, from its plan: "dpctl -j plan
 # WORDS" (the same words as "dpctl link add") says which server port goes
-# to which switch or cable, dp_fabric.py turns that into two ip batch
-# files, and this file runs them: one network namespace per server
+# to which switch or cable, dp_fabric.py turns that into an ip batch
+# file, and this file runs it: one network namespace per server
 # (PREFIX<node id>), one namespace of Linux bridges for the switches and
-# cables (a cable is a two-port bridge, so it can fail on the switch
-# side), a veth per server port (p<port> in the server, v<id>p<port> among
-# the switches).  Used by the demo (every topology); the per-topology
-# builders of topo.sh, dcell_test.sh, xdcent_test.sh and s2_test.sh are
-# still their own (issue 30 moves them onto this one).
+# cables (a cable is a two-port bridge c<i>, so it can fail or be
+# miswired on the switch side), a veth per server port (p<port> in the
+# server, v<id>p<port> among the switches).  Used by the demo (every
+# topology), dpillar_probe.sh, dcell_test.sh and xdcent_test.sh; the
+# builders of topo.sh (DPillar) and s2_test.sh (derived mode; plan mode
+# has its own) are still their own (issue 30).
 #
-#   pf_build PREFIX WORDS...   the fabric, every port up; PF_IDS (node
-#                              ids), PF_ADDR[id], PF_NPORTS
+#   pf_plan PREFIX WORDS...    the plan only (no namespace yet): PF_IDS
+#                              (node ids), PF_ADDR[id], PF_ID[address],
+#                              PF_NPORTS, PF_SWITCH[bridge] (its members'
+#                              ids), PF_CABLES[i] ("ID/PORT ID/PORT",
+#                              bridge c<i>); its files go to PF_DIR (a
+#                              new temporary directory unless set)
+#   pf_make                    the fabric of the last pf_plan (namespaces
+#                              by fabric_netns, lib.sh), every port up
+#   pf_build PREFIX WORDS...   pf_plan and pf_make (in a PF_DIR of its
+#                              own, removed after)
 #   pf_dp0 [SETTINGS...]       dp0 on every server: dpctl link add dp0
 #                              WORDS addr #ID port0 p0 ... SETTINGS, up,
 #                              with pf_ip4/pf_ip6 and the fabric's routes
+#                              (two processes in all, not two a server)
 #   pf_on ID CMD...            CMD in server ID's namespace
-#   pf_port_down/up ID PORT    the switch end of a server port
+#   pf_links up|down X...      the switch ends of X: ID (a server: all its
+#                              ports) or ID/PORT; one ip process
+#   pf_links_at up|down X...   the same, X by address: ADDR or ADDR/PORT
+#   pf_port_down/up ID PORT    one port's switch end
+#   pf_ping WANT [ROUNDS]      every ordered pair of live servers pings
+#                              (dp_fabric.py ping; WANT's lines "SRC DST
+#                              delivered|dropped" name servers by address)
 #   pf_destroy                 every namespace of the fabric
 # Needs lib.sh (require_tools: DPCTL, FABRIC_PY).
 
 PF_SW=pfsw
 PF_PREFIX=pf-
 
-pf_destroy() { ns_del_matching "^($PF_PREFIX|$PF_SW\$)"; }
+pf_destroy() {
+	ns_del_matching "^($PF_PREFIX|$PF_SW\$)"
+	rm -f "${TMPDIR:-/tmp}/pf-ips.$$"	# pf_ping's
+}
 
-pf_ip4() { echo "10.$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))"; }
-pf_ip6() { printf 'fd64:7069:6c6c:6172::%x:%x\n' $(($1 >> 16)) $(($1 & 65535)); }
+# _pf_ips ID: PF_IP4, PF_IP6 of server ID (no subshell: loops over every
+# server use it).
+_pf_ips() {
+	PF_IP4=10.$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))
+	printf -v PF_IP6 'fd64:7069:6c6c:6172::%x:%x' $(($1 >> 16)) $(($1 & 65535))
+}
+pf_ip4() { _pf_ips "$1"; echo "$PF_IP4"; }
+pf_ip6() { _pf_ips "$1"; echo "$PF_IP6"; }
 pf_on() { local id=$1; shift; ip netns exec "$PF_PREFIX$id" "$@"; }
-pf_port_down() { ip -n $PF_SW link set "v$1p$2" down; }
-pf_port_up() { ip -n $PF_SW link set "v$1p$2" up; }
+pf_port_down() { pf_links down "$1/$2"; }
+pf_port_up() { pf_links up "$1/$2"; }
 
-pf_build() {
-	local dir id a n rc=0
+pf_links() {
+	local how=$1 x p b=''
+	shift
+	for x in "$@"; do
+		case $x in
+		*/*) b+="link set v${x%/*}p${x#*/} $how"$'\n' ;;
+		*) for ((p = 0; p < PF_NPORTS; p++)); do
+			b+="link set v${x}p$p $how"$'\n'
+		   done ;;
+		esac
+	done
+	printf '%s' "$b" | ip -n $PF_SW -batch -
+}
+
+pf_links_at() {
+	local how=$1 x ids=()
+	shift
+	for x in "$@"; do
+		case $x in
+		*/*) ids+=("${PF_ID[${x%/*}]}/${x#*/}") ;;
+		*) ids+=("${PF_ID[$x]}") ;;
+		esac
+	done
+	pf_links "$how" "${ids[@]}"
+}
+
+pf_ping() {
+	local id f=${TMPDIR:-/tmp}/pf-ips.$$	# no mktemp, no rm: no process
+	for id in "${PF_IDS[@]}"; do
+		_pf_ips "$id"
+		echo "${PF_ADDR[$id]} $PF_IP4 $PF_IP6 $id"
+	done > "$f"
+	python3 -S -E "$FABRIC_PY" ping "$PF_PREFIX" "$f" "$1" "${2:-4}"
+}
+
+pf_plan() {
+	local id a n rest
 	PF_PREFIX=$1
 	shift
 	PF_WORDS=("$@")
-	pf_destroy
-	dir=$(mktemp -d) || return 1
-	"$DPCTL" -j plan "$@" > "$dir/plan.json" &&
-		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" $PF_SW "$dir" \
-			< "$dir/plan.json" || rc=1
-	PF_IDS=()
-	declare -gA PF_ADDR=()
+	PF_IDS=() PF_CABLES=()
+	declare -gA PF_ADDR=() PF_ID=() PF_SWITCH=()
+	[ -n "${PF_DIR:-}" ] || PF_DIR=$(mktemp -d) || return 1
+	"$DPCTL" -j plan "$@" > "$PF_DIR/plan.json" &&
+		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" "$PF_DIR" \
+			< "$PF_DIR/plan.json" || return 1
 	while read -r id a n; do
 		PF_IDS+=("$id")
 		PF_ADDR[$id]=$a
+		PF_ID[$a]=$id
 		PF_NPORTS=$n
-	done < "$dir/servers"
-	if [ $rc = 0 ]; then
-		ns_quiet_push
-		ip -batch "$dir/ns.batch" || rc=1
-		ip netns exec $PF_SW sysctl -qw \
-			net.ipv6.conf.default.disable_ipv6=1 \
-			net.ipv6.conf.all.disable_ipv6=1 || rc=1
-		ip -n $PF_SW link set lo up || rc=1
-		ip -n $PF_SW -batch "$dir/sw.batch" || rc=1
-		ns_quiet_pop
-	fi
-	rm -rf "$dir"
-	[ $rc = 0 ] && [ ${#PF_IDS[@]} -gt 0 ] || return 1
+	done < "$PF_DIR/servers"
+	# shellcheck disable=SC2034 # the suites read them
+	while read -r a rest; do PF_SWITCH[$a]=$rest; done < "$PF_DIR/switches"
+	# shellcheck disable=SC2034
+	mapfile -t PF_CABLES < "$PF_DIR/cables"
+	[ ${#PF_IDS[@]} -gt 0 ]
+}
+
+pf_make() {
+	pf_destroy
+	fabric_netns $PF_SW "${PF_IDS[@]/#/$PF_PREFIX}" &&
+		ip -n $PF_SW -batch "$PF_DIR/sw.batch" || return 1
 	python3 -S -E "$FABRIC_PY" ports "$PF_PREFIX" up $((PF_NPORTS - 1)) \
 		"${PF_IDS[@]}"
 }
 
+pf_build() {
+	local rc=0 PF_DIR=
+	pf_plan "$@" && pf_make || rc=1
+	rm -rf "$PF_DIR"
+	return $rc
+}
+
+# One dpctl for every link add (a batch line's own -n: its server's netns)
+# and one python3 for every dp0's up, addresses and routes (rtnetlink in
+# each netns): a process start costs 0.1-0.5 s under TCG, several times
+# that on the debug kernel, and this was two per server (a dpctl and an
+# ip -b).
 pf_dp0() {
-	local id p ports
+	local id p ports='' b='' ips=()
+	for ((p = 0; p < PF_NPORTS; p++)); do ports+=" port$p p$p"; done
 	for id in "${PF_IDS[@]}"; do
-		ports=()
-		for ((p = 0; p < PF_NPORTS; p++)); do ports+=("port$p" "p$p"); done
-		"$DPCTL" -n "$PF_PREFIX$id" link add dp0 "${PF_WORDS[@]}" \
-			addr "#$id" "${ports[@]}" "$@" || return 1
-		ip -n "$PF_PREFIX$id" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add $(pf_ip4 "$id")/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		addr add $(pf_ip6 "$id")/128 dev dp0 nodad
-		route add fd64:7069:6c6c:6172::/96 dev dp0
-		EOF
+		b+="-n $PF_PREFIX$id link add dp0 ${PF_WORDS[*]} addr \"#$id\"$ports $*"$'\n'
+		_pf_ips "$id"
+		ips+=("$id,$PF_IP4,$PF_IP6")
 	done
+	printf '%s' "$b" | "$DPCTL" -b - &&
+		python3 -S -E "$FABRIC_PY" dp0up "$PF_PREFIX" "${ips[@]}"
 }

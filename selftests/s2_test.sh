@@ -108,12 +108,10 @@ s2_cable() {
 # s2_build: the namespaces and veths; ports up.
 s2_build() {
 	local a p c b=''
+	local nss=()
 	s2_destroy
-	ns_quiet_push
-	b="netns add $X"$'\n'
-	for ((a = 0; a < N; a++)); do b+="netns add s2-$a"$'\n'; done
-	printf '%s' "$b" | ip -batch - || return 1
-	b=''
+	for ((a = 0; a < N; a++)); do nss+=("s2-$a"); done
+	fabric_netns $X "${nss[@]}" || return 1
 	for c in "${CABLES[@]}"; do b+="$(s2_cable ${c% *} ${c#* })"$'\n'; done
 	for ((a = 0; a < N; a++)); do
 		for ((p = 0; p < P; p++)); do
@@ -121,10 +119,7 @@ s2_build() {
 				b+="link add u${a}p$p type veth peer name p$p netns s2-$a"$'\n'
 		done
 	done
-	local rc=0
-	printf '%s' "$b" | ip -n $X -batch - || rc=1
-	ns_quiet_pop
-	[ $rc = 0 ] || return 1
+	printf '%s' "$b" | ip -n $X -batch - || return 1
 	python3 -S -E "$FABRIC_PY" ports s2- up $((P - 1)) $(seq 0 $((N - 1)))
 }
 
@@ -178,7 +173,8 @@ s2_routes() {
 	done
 	for ((s = 0; s < N; s++)); do
 		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "s2-$s" "$s" "$rules" "${d[@]}"
+		route_get_cmp "s2-$s" "$s" "$rules" "$s" want "${d[@]}"
+		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
 	done
 	echo "$cmp (rule, pair) compared, $bad differ"
 	[ $bad = 0 ]
@@ -581,7 +577,8 @@ s2_plan_routes() {
 	for ((s = 0; s < N; s++)); do
 		read -r -a dl <<<"${dsts[$s]}"
 		s2_plan_warm "$s" "${dl[@]}" || echo "$s: not every destination resolved"
-		route_get_cmp "s2-$s" "$s" "" "${dl[@]}"
+		route_get_cmp "s2-$s" "$s" "" "$s" want "${dl[@]}"
+		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
 	done
 	for ((s = 0; s < N; s++)); do
 		d=$(( (s + N / 2 + 1) % N ))
@@ -656,13 +653,12 @@ s2_grow() {
 		ip -n "s2-${x%/*}" link del "p${x#*/}" || return 1
 		unset "USED[$x]" "USED[${c#* }]"
 	done
-	for ((a = N; a < N + m; a++)); do
-		ip netns add "s2-$a" || return 1
-		for x in accept_dad router_solicitations autoconf accept_ra; do
-			ip netns exec "s2-$a" sysctl -qw \
-				"net.ipv6.conf.default.$x=0" || return 1
-		done
-	done
+	b=''
+	for ((a = N; a < N + m; a++)); do b+="netns add s2-$a"$'\n'; done
+	ns_quiet_push
+	printf '%s' "$b" | ip -batch - || rc=1
+	ns_quiet_pop
+	[ $rc = 0 ] || return 1
 	b=''
 	for c in "${GROW_ADD[@]}"; do
 		b+="$(s2_cable "${c% *}" "${c#* }")"$'\n'

@@ -212,16 +212,12 @@ topo_build() {
 		return 1
 	fi
 
-	# quiet IPv6 defaults while the namespaces are made (lib.sh)
-	ns_quiet_push
-
-	local nsb swb
-	nsb="netns add $TOPO_SW_NS"$'\n'
-	swb=
+	local nss=() swb
+	swb="link set lo alias dpillar.$n.$k"$'\n'
 	for ((C = 0; C < k; C++)); do
 		for ((L = 0; L < _TOPO_HK; L++)); do
 			_topo_label_text $L
-			nsb+="netns add $TOPO_NS_PREFIX$C-$_LT"$'\n'
+			nss+=("$TOPO_NS_PREFIX$C-$_LT")
 		done
 	done
 	for ((c = 0; c < k; c++)); do
@@ -247,29 +243,17 @@ topo_build() {
 
 	local rc=0
 	_topo_phase start
-	printf '%s' "$nsb" | ip -batch - || rc=1
+	fabric_netns $TOPO_SW_NS "${nss[@]}" || rc=1
 	_topo_phase "netns add"
 	if [ $rc = 0 ]; then
-		ip netns exec $TOPO_SW_NS sysctl -qw \
-			net.ipv6.conf.default.disable_ipv6=1 \
-			net.ipv6.conf.all.disable_ipv6=1 || rc=1
-		ip -n $TOPO_SW_NS link set lo up alias "dpillar.$n.$k" || rc=1
 		printf '%s' "$swb" | ip -n $TOPO_SW_NS -batch - || rc=1
 		_topo_phase "bridges+veths"
 	fi
 	if [ $rc = 0 ]; then
-		local servers=()
-		for ((C = 0; C < k; C++)); do
-			for ((L = 0; L < _TOPO_HK; L++)); do
-				_topo_label_text $L
-				servers+=("$TOPO_NS_PREFIX$C-$_LT")
-			done
-		done
-		_topo_ifup "${servers[@]}" || rc=1
+		_topo_ifup "${nss[@]}" || rc=1
 		_topo_phase "links up"
 	fi
 
-	ns_quiet_pop
 	if [ $rc != 0 ]; then
 		echo "topo_build: failed building ($n,$k)" >&2
 		topo_destroy

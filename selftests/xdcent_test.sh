@@ -4,10 +4,10 @@
 # XDCent and BCube fabrics in the test guest: selftests/vm/run-vm.sh -- \
 #     selftests/xdcent_test.sh [TOPO:N:K[:I] ...]   (default
 #     DPILLAR_XDCENT_SIZES, else "xdcent:3:2:2 bcube:3:1").  For each:
-#  - builds the fabric from "dpsim plan --csv": one netns per server
-#    (xc-<address>), one bridge per switch in netns xcsw (the members'
-#    port of that level), a veth per port; a free (growth) port gets a
-#    veth plugged into nothing;
+#  - builds the fabric with plan_fabric.sh from "dpctl plan": one netns
+#    per server (xc-<node id>), one bridge per switch in netns pfsw (the
+#    members' port of that level), a veth per port; a free (growth) port
+#    gets a veth plugged into nothing;
 #  - dp0 (topo xdcent or bcube) on every server, IPv4 and IPv6 addresses;
 #  - every ordered pair pings over IPv4 and IPv6;
 #  - "dpctl route get" equals dpsim's path for every ordered pair in every
@@ -27,108 +27,20 @@ require_tools
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_XDCENT_SIZES:-xdcent:3:2:2 bcube:3:1}"
-SW=xcsw
 
 load_module || ktap_skip_all "no module"
 
-xc_destroy() { ns_del_matching '^(xc-|xcsw)'; }
-defer xc_destroy
+. "$(dirname "$0")/plan_fabric.sh"
+defer pf_destroy
 
-# xc_index: SERVERS (id order), ID[addr], IP4[addr], IP6[addr], PORTS
-# ("addr port bridge", bridge "-" for a free port), NPORTS, NSW.
-xc_index() {
-	local a p col sid id=-1 last=''
-	SERVERS=() PORTS=()
-	declare -gA ID=() IP4=() IP6=() SWS=()
-	while IFS=, read -r a p col sid; do
-		if [ "$a" != "$last" ]; then
-			id=$((id + 1))
-			last=$a
-			ID[$a]=$id
-			SERVERS+=("$a")
-			IP4[$a]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
-			printf -v "IP6[$a]" 'fd64:7069:6c6c:6172::%x:%x' \
-				$((id >> 16)) $((id & 65535))
-		fi
-		if [ "$col" = 4294967295 ]; then
-			PORTS+=("$a $p -")
-		else
-			PORTS+=("$a $p s${col}_$sid")
-			SWS[s${col}_$sid]=1
-		fi
-		NPORTS=$((p + 1 > ${NPORTS:-0} ? p + 1 : ${NPORTS:-0}))
-	done < <("$DPSIM" plan "${OPTS[@]}" --csv | tail -n +2)
-	NSW=${#SWS[@]}
-	[ ${#SERVERS[@]} -gt 0 ]
-}
-
-# xc_build: the namespaces, bridges and veths; links up.
-xc_build() {
-	local a p b s nsb='' swb=''
-	xc_destroy
-	ns_quiet_push
-	nsb="netns add $SW"$'\n'
-	for a in "${SERVERS[@]}"; do
-		nsb+="netns add xc-$a"$'\n'
-	done
-	for s in "${!SWS[@]}"; do
-		swb+="link add $s type bridge stp_state 0 forward_delay 0 mcast_snooping 0"$'\n'
-		swb+="link set $s up"$'\n'
-	done
-	for s in "${PORTS[@]}"; do
-		read -r a p b <<<"$s"
-		swb+="link add v${ID[$a]}p$p type veth peer name p$p netns xc-$a"$'\n'
-		if [ "$b" = - ]; then
-			swb+="link set v${ID[$a]}p$p up"$'\n'
-		else
-			swb+="link set v${ID[$a]}p$p master $b up"$'\n'
-		fi
-	done
-	local rc=0
-	printf '%s' "$nsb" | ip -batch - || rc=1
-	ip netns exec $SW sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
-		net.ipv6.conf.all.disable_ipv6=1 || rc=1
-	ip -n $SW link set lo up || rc=1
-	printf '%s' "$swb" | ip -n $SW -batch - || rc=1
-	ns_quiet_pop
-	[ $rc = 0 ] || return 1
-	xc_ports up $((NPORTS - 1)) "${SERVERS[@]}"
-}
-
-# xc_ports up|down K ADDR...: lo and p0..pK of each server up or down
-# (down: lo stays up), one python3 process.
-xc_ports() {
-	python3 -S -E "$FABRIC_PY" ports xc- "$@"
-}
-
-# xc_ping WANT: ping every ordered pair of live servers over IPv4 and
-# IPv6 (one python3, raw ICMP sockets, a few rounds) and compare with
-# WANT, a file of "SRC DST delivered|dropped" lines.  Prints mismatches;
-# 0 when every pair's outcome (both families) is as wanted.
-xc_ping() {
-	local want=$1 a
-	for a in "${SERVERS[@]}"; do echo "$a ${IP4[$a]} ${IP6[$a]}"; done > "$XC_TMP/ips"
-	python3 -S -E "$FABRIC_PY" ping xc- "$XC_TMP/ips" "$want" "${XC_ROUNDS:-4}"
-}
-
-# xc_dp0 TOPO N K [I]: dp0 on every server.
-xc_dp0() {
-	local topo=$1 n=$2 k=$3 lv=${4:+level $4} a l ports
-	for a in "${SERVERS[@]}"; do
-		ports=''
-		for ((l = 0; l < NPORTS; l++)); do ports+=" port$l p$l"; done
-		# shellcheck disable=SC2086 # ports and level are words
-		"$DPCTL" -n "xc-$a" link add dp0 topo "$topo" n "$n" \
-			k "$k" $lv addr "$a" $ports hello "$HELLO" dead "$DEAD" ||
-			return 1
-		ip -n "xc-$a" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add ${IP4[$a]}/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		addr add ${IP6[$a]}/128 dev dp0 nodad
-		route add fd64:7069:6c6c:6172::/96 dev dp0
-		EOF
-	done
+# xc_plan WORDS...: pf_plan, and SERVERS (addresses in id order), NPORTS,
+# NSW (switch bridges).
+xc_plan() {
+	local id
+	pf_plan xc- "$@" || return 1
+	SERVERS=()
+	for id in "${PF_IDS[@]}"; do SERVERS+=("${PF_ADDR[$id]}"); done
+	NPORTS=$PF_NPORTS NSW=${#PF_SWITCH[@]}
 }
 
 # xc_routes: for every routing mode, dpctl route get equals dpsim's path
@@ -144,26 +56,11 @@ xc_routes() {
 	done
 	for s in "${SERVERS[@]}"; do
 		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "xc-$s" "$s" "$MODES" "${d[@]}"
+		route_get_cmp "xc-${PF_ID[$s]}" "$s" "$MODES" "${PF_ID[$s]}" want "${d[@]}"
+		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
 	done
 	echo "$cmp (mode, pair) compared over modes $MODES, $bad differ"
 	[ $bad = 0 ]
-}
-
-# xc_links up|down X...: the switch-side veths of X (ADDR: all its ports,
-# ADDR/p: port p), one ip process.
-xc_links() {
-	local how=$1 x p b=''
-	shift
-	for x in "$@"; do
-		case $x in
-		*/*) b+="link set v${ID[${x%/*}]}p${x#*/} $how"$'\n' ;;
-		*) for ((p = 0; p < NPORTS; p++)); do
-			b+="link set v${ID[$x]}p$p $how"$'\n'
-		   done ;;
-		esac
-	done
-	printf '%s' "$b" | ip -n $SW -batch -
 }
 
 # xc_fail SPEC X...: X down, every live pair as "dpsim pairs --fail SPEC"
@@ -171,11 +68,11 @@ xc_links() {
 xc_fail() {
 	local spec=$1 rc=0 t0=$SECONDS
 	shift
-	xc_links down "$@" || return 1
+	pf_links_at down "$@" || return 1
 	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" > "$XC_TMP/want" || rc=1
 	echo "dpsim: $(grep -c ' delivered ' "$XC_TMP/want") delivered, $(grep -c ' dropped ' "$XC_TMP/want") dropped"
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	until xc_ping "$XC_TMP/want" > "$XC_TMP/out"; do
+	until pf_ping "$XC_TMP/want" > "$XC_TMP/out"; do
 		if [ $((SECONDS - t0)) -gt 30 ]; then
 			cat "$XC_TMP/out"
 			rc=1
@@ -183,9 +80,9 @@ xc_fail() {
 		fi
 	done
 	tail -n 1 "$XC_TMP/out"
-	xc_links up "$@" || return 1
+	pf_links_at up "$@" || return 1
 	sleep 1
-	XC_ROUNDS=10 xc_ping "$XC_TMP/all" > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
+	pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
 	return $rc
 }
 
@@ -193,7 +90,7 @@ xc_fail() {
 xc_detours() {
 	local a n=0 v
 	for a in "${SERVERS[@]}"; do
-		v=$(ip netns exec "xc-$a" ethtool -S dp0 |
+		v=$(ip netns exec "xc-${PF_ID[$a]}" ethtool -S dp0 |
 			awk '/ (sideways_hops|word_switches):/ { s += $2 } END { print s + 0 }')
 		n=$((n + v))
 	done
@@ -203,7 +100,7 @@ xc_detours() {
 # xc_probe_json S D: dpctl route probe from S to D as one line of
 # "path:alive:avoided" words (avoided "-" when D is not followed).
 xc_probe_json() {
-	"$DPCTL" -n "xc-$1" -j route probe "$2" timeout 500 |
+	"$DPCTL" -n "xc-${PF_ID[$1]}" -j route probe "$2" timeout 500 |
 		jq -r '[.[0].paths[] | "\(.path):\(.alive):\(if has("avoided")
 			then .avoided else "-" end)"] |
 			join(" ")'
@@ -253,10 +150,11 @@ xc_probe() {
 		[[ " $got " == *" $m:true:"* ]] || { echo "path $m not alive"; return 1; }
 	done
 	# Traffic to d, so that path selection follows it.
-	ip netns exec "xc-$s" ping -q -i 0.2 -w 120 "${IP4[$dst]}" >/dev/null 2>&1 &
+	ip netns exec "xc-${PF_ID[$s]}" ping -q -i 0.2 -w 120 \
+		"$(pf_ip4 "${PF_ID[$dst]}")" >/dev/null 2>&1 &
 	pid=$!
 	sleep 2
-	xc_links down "$r" || return 1
+	pf_links_at down "$r" || return 1
 	t0=$(date +%s%N)
 	until got=$(xc_probe_json "$s" "$dst"); [[ " $got " == *" $pm:false:true "* ]]; do
 		if [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 30000 ]; then
@@ -278,7 +176,7 @@ xc_probe() {
 		done
 		[ $o = 0 ] && break
 		echo "try $i: $o other paths not alive and in use: $got"
-		"$DPCTL" -n "xc-$s" route probe "$dst" timeout 2000
+		"$DPCTL" -n "xc-${PF_ID[$s]}" route probe "$dst" timeout 2000
 		sleep 1
 		got=$(xc_probe_json "$s" "$dst")
 	done
@@ -290,7 +188,7 @@ xc_probe() {
 	fi
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	xc_links up "$r" || return 1
+	pf_links_at up "$r" || return 1
 	sleep $(( DEAD / 1000 + 1 ))
 	return $rc
 }
@@ -311,7 +209,7 @@ xc_flows() {
 	# selection included), and 16 ping flows (16 ICMP ids) answered.
 	local -a flows=() tr
 	for ((i = 0; i < 16; i++)); do
-		read -r -a tr <<<"$("$DPCTL" -n "xc-$s" -j route trace \
+		read -r -a tr <<<"$("$DPCTL" -n "xc-${PF_ID[$s]}" -j route trace \
 			"$dst" hash $((i * 4099)) timeout 1000 |
 			jq -r '.[0] | ([.hops[] | .addr // "*"] | join(" ")) +
 				" " + (.delivered | tostring)')"
@@ -320,8 +218,8 @@ xc_flows() {
 				{ echo "hash $((i * 4099)) crosses $x: ${tr[*]}"; rc=1; }
 		done
 		[ "${tr[-1]}" = true ] || { echo "hash $((i * 4099)) not delivered: ${tr[*]}"; rc=1; }
-		ip netns exec "xc-$s" ping -q -c 3 -i 0.2 -W 2 "${IP4[$dst]}" \
-			>/dev/null 2>&1 &
+		ip netns exec "xc-${PF_ID[$s]}" ping -q -c 3 -i 0.2 -W 2 \
+			"$(pf_ip4 "${PF_ID[$dst]}")" >/dev/null 2>&1 &
 		flows+=($!)
 	done
 	for i in "${flows[@]}"; do
@@ -333,24 +231,24 @@ xc_flows() {
 
 XC_TMP=$(mktemp -d)
 defer rm -rf "$XC_TMP"
+PF_DIR=$XC_TMP
 for size in "${sizes[@]}"; do
 	IFS=: read -r TOPO N K I <<<"$size"
 	OPTS=(--topo "$TOPO" -n "$N" -k "$K")
 	[ -z "$I" ] || OPTS+=(-i "$I")
 	NAME="$TOPO($N,$K${I:+,$I})"
-	NPORTS=0
-	if ! xc_index; then
-		ktap_fail "$NAME: dpsim plan"
+	if ! xc_plan topo "$TOPO" n "$N" k "$K" ${I:+level "$I"}; then
+		ktap_fail "$NAME: dpctl plan"
 		continue
 	fi
 	NSRV=${#SERVERS[@]}
 	t0=$SECONDS
 	MODES="hash paper near"
 	for ((m = 0; m < NPORTS; m++)); do MODES+=" p$m"; done
-	run_test "$NAME: $NSRV servers, $NSW switch bridges built from dpsim plan" \
-		xc_build || continue
+	run_test "$NAME: $NSRV servers, $NSW switch bridges built from dpctl plan" \
+		pf_make || continue
 	run_test "$NAME: dp0 (topo $TOPO) on every server" \
-		xc_dp0 "$TOPO" "$N" "$K" "$I" || continue
+		pf_dp0 hello "$HELLO" dead "$DEAD" || continue
 	if ! "$DPSIM" pairs "${OPTS[@]}" > "$XC_TMP/all" ||
 	   [ "$(wc -l < "$XC_TMP/all")" != $((NSRV * (NSRV - 1))) ]; then
 		ktap_fail "$NAME: dpsim pairs"
@@ -358,7 +256,7 @@ for size in "${sizes[@]}"; do
 	fi
 	up() {
 		local t=$SECONDS
-		until XC_ROUNDS=10 xc_ping "$XC_TMP/all" > "$XC_TMP/out"; do
+		until pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out"; do
 			[ $((SECONDS - t)) -lt 40 ] || { cat "$XC_TMP/out"; return 1; }
 		done
 		tail -n 1 "$XC_TMP/out"
@@ -375,6 +273,6 @@ for size in "${sizes[@]}"; do
 	run_test "$NAME: link $link down: every pair as dpsim says" \
 		xc_fail "$link" "$link"
 	ktap_diag "$NAME: $((SECONDS - t0)) s"
-	xc_destroy
+	pf_destroy
 done
 ktap_finish

@@ -258,21 +258,48 @@ static int split_line(char *line, char **argv, int max)
 }
 
 /*
+ * A batch line's own "-n NETNS" (or -netns): run it in NETNS, so that one
+ * dpctl serves a whole fabric (a test's dp0 on every server) instead of a
+ * process per namespace.  Each command opens its netlink sockets when it
+ * runs, so the netns it is in then is the one it talks to.  Returns how
+ * many words it took, or the negative of an exit status.
+ */
+static int line_netns(int argc, char **argv, int home)
+{
+	int err;
+
+	if (argc < 1 || (strcmp(argv[0], "-n") && strcmp(argv[0], "-netns")))
+		return 0;
+	if (argc < 2)
+		return -usage_error("option \"%s\" needs a value", argv[0]);
+	if (home < 0) {		/* no way back: not one line's own */
+		fprintf(stderr, "dpctl: /proc/self/ns/net: %s\n",
+			strerror(errno));
+		return -EXIT_KERNEL;
+	}
+	err = enter_netns(argv[1]);
+	return err ? -err : 2;
+}
+
+/*
  * dpctl -batch FILE: each line a command; stop at the first that fails
  * (with -force: go on, and exit with the status of the last failure).
+ * A line may start with -n NETNS (its own: the next line is back in the
+ * netns dpctl started in).
  */
 static int run_batch(const char *file)
 {
 	bool json = opts.json, pretty = opts.pretty;
 	char line[4096], *argv[128];
 	unsigned int n = 0;
-	int argc, err, ret = EXIT_OK;
+	int argc, err, took, ret = EXIT_OK, home;
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 
 	if (!f) {
 		fprintf(stderr, "dpctl: %s: %s\n", file, strerror(errno));
 		return EXIT_USAGE;
 	}
+	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	while (fgets(line, sizeof(line), f)) {
 		n++;
 		argc = split_line(line, argv, sizeof(argv) / sizeof(argv[0]) - 1);
@@ -289,9 +316,17 @@ static int run_batch(const char *file)
 		argv[argc] = NULL;
 		opts.json = json;	/* a line's -j is its own */
 		opts.pretty = pretty;
+		took = line_netns(argc, argv, home);
 		fflush(stdout);
-		err = run_line(argc, argv);
+		err = took < 0 ? -took : run_line(argc - took, argv + took);
 		fflush(stdout);
+		if (took > 0 && setns(home, CLONE_NEWNET)) {
+			fprintf(stderr, "dpctl: back to the first netns: %s\n",
+				strerror(errno));
+			err = EXIT_KERNEL;
+			ret = err;
+			break;
+		}
 		if (err) {
 			fprintf(stderr, "dpctl: %s:%u: command failed\n", file, n);
 			ret = err;
@@ -299,6 +334,8 @@ static int run_batch(const char *file)
 				break;
 		}
 	}
+	if (home >= 0)
+		close(home);
 	if (f != stdin)
 		fclose(f);
 	return ret;

@@ -510,6 +510,12 @@ has "-batch names the line" "-:2: command failed" "$tmp/err"
 grep -q "id 6" "$tmp/out" && ko "-batch ran past the failure" || ok
 rc "-force -batch goes on, exits with the failure" 2 $D -force -b - <"$tmp/batch"
 has "-force -batch ran the line after the failure" "id 6"
+printf -- '-n dpctl-no-such-netns addr 1:0.1 -n 4 -k 2\naddr "#6" -n 4 -k 2\n' >"$tmp/batch"
+rc "-batch: a line's -n of no namespace fails that line" 1 $D -force -b "$tmp/batch"
+has "-batch: a line's -n says which" 'netns "dpctl-no-such-netns"' "$tmp/err"
+has "-batch: the line after a line's -n runs" "id 6"
+printf -- '-n\n' >"$tmp/batch"
+rc "-batch: a line's -n without a value" 2 $D -b "$tmp/batch"
 printf 'addr "1:0.1 -n 4\n' >"$tmp/batch"
 rc "-batch: an open quote" 2 $D -batch "$tmp/batch"
 rc "-batch and a command" 2 $D -batch "$tmp/batch" show
