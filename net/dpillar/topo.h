@@ -207,6 +207,10 @@ struct dp_topo;
 #define DP_PARAM_HIDDEN	0x04	/* given, not shown: the device shows the
 				 * fabric's own value (the node count)
 				 */
+#define DP_PARAM_REQUIRED 0x08	/* dpctl and dpsim refuse to go on without
+				 * it ("n, k, addr are required"); else
+				 * @init says what is missing
+				 */
 
 /**
  * struct dp_topo_param - one parameter of a topology, as netlink carries
@@ -472,6 +476,44 @@ const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
 						  u32 ifla);
 /* Every registered topology's parameters in turn; see topo.c. */
 const struct dp_topo_param *dp_topo_param_next(u32 *kind, u32 *i);
+
+/*
+ * For the tools, which read a topology's words by walking its table:
+ * @ops's parameter kept at offset @off of struct dp_topo_params, or NULL
+ * (also when @ops is NULL).
+ */
+static inline const struct dp_topo_param *
+dp_topo_param_at(const struct dp_topo_ops *ops, u16 off)
+{
+	u32 i;
+
+	for (i = 0; ops && i < ops->nparams; i++)
+		if (ops->params[i].off == off)
+			return &ops->params[i];
+	return NULL;
+}
+
+/*
+ * Forget in @p what @ops (NULL: an unknown topology) cannot take but
+ * another topology owns (its table entry has @only): a device reports,
+ * and a command line may carry, the whole struct.  The shared parameters
+ * (@only NULL) stay, for @init to judge.
+ */
+static inline void dp_topo_params_keep(const struct dp_topo_ops *ops,
+				       struct dp_topo_params *p)
+{
+	const struct dp_topo_param *prm;
+	u32 kind = 0, i = 0;
+
+	while ((prm = dp_topo_param_next(&kind, &i))) {
+		if (!prm->only || dp_topo_param_at(ops, prm->off))
+			continue;
+		if (prm->flags & DP_PARAM_COORDS)
+			p->ncoords = 0;
+		else
+			dp_topo_param_set_u32(p, prm, 0);
+	}
+}
 /* 0, or -EINVAL with *why naming the first missing or bad member. */
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
 
@@ -700,5 +742,4 @@ void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st);
 int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop);
-
 #endif /* _DP_TOPO_H */
