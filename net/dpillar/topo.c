@@ -15,6 +15,9 @@ static const struct dp_topo_ops *const dp_topologies[DP_TOPO_KIND_MAX + 1] = {
 	[DP_TOPO_BCUBE] = &dp_bcube_ops,
 	[DP_TOPO_XDCENT] = &dp_xdcent_ops,
 	[DP_TOPO_S2] = &dp_s2_ops,
+#ifdef DP_HAVE_TEST_TOPOLOGIES
+	[DP_TOPO_RING] = &dp_ring_ops,
+#endif
 };
 
 const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind)

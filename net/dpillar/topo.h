@@ -27,8 +27,19 @@ enum dp_topo_kind {
 	DP_TOPO_BCUBE = 3,
 	DP_TOPO_XDCENT = 4,
 	DP_TOPO_S2 = 5,
-	DP_TOPO_KIND_MAX = DP_TOPO_S2,
+	DP_TOPO_RING = 6,
+	DP_TOPO_KIND_MAX = DP_TOPO_RING,
 };
+
+/*
+ * The test fixtures (DP_TEST_TOPOLOGIES of topologies.mk): in every
+ * userspace build, in the module only when built with
+ * DPILLAR_TEST_TOPOLOGIES=y (Kbuild), so that an operator's module never
+ * offers them.
+ */
+#if !defined(__KERNEL__) || defined(DPILLAR_TEST_TOPOLOGIES)
+#define DP_HAVE_TEST_TOPOLOGIES
+#endif
 
 #define DP_MAX_PORTS		16	/* most ports of a node, any topology */
 #define DP_COORDS_MAX		8	/* coordinates of a node (S2's spaces) */
@@ -742,4 +753,12 @@ void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st);
 int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop);
+/* Ring(n), a test fixture (topo_ring.c). */
+extern const struct dp_topo_ops dp_ring_ops;
+void dp_ring_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+			u32 hash, struct dp_route_state *st);
+int dp_ring_route(const struct dp_topo *t, u32 self,
+		  struct dp_route_state *st, const struct dp_view *v,
+		  struct dp_hop *hop);
+
 #endif /* _DP_TOPO_H */
