@@ -525,6 +525,7 @@ static inline void dp_topo_params_keep(const struct dp_topo_ops *ops,
 			dp_topo_param_set_u32(p, prm, 0);
 	}
 }
+
 /* 0, or -EINVAL with *why naming the first missing or bad member. */
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
 

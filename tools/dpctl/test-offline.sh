@@ -544,7 +544,7 @@ conf_err "invalid n" :1 'invalid n "four"' 'n four\nk 2\naddr 0:0.0\nports lo lo
 conf_err "invalid level" :5 'invalid level "-1"' "${G}level -1\n"
 conf_err "invalid nodes" :2 'invalid nodes "0"' 'topo s2\nnodes 0\n'
 conf_err "invalid coords" :5 'invalid coords "1,x"' "${G}coords 1 x\n"
-conf_err "an unknown topology" :1 'unknown topology "ring"' "topo ring\n${G}"
+conf_err "an unknown topology" :1 'unknown topology "torus"' "topo torus\n${G}"
 conf_err "a port number out of range" :5 'invalid port "port99"' "${G}port99 lo\n"
 conf_err "an invalid hello" :5 'invalid hello interval "1s"' "${G}hello 1s\n"
 conf_err "an invalid ip4" :6 'ip4 wants PREFIX/LEN, not "10.0.0.0"' "${G}dead 900\nip4 10.0.0.0\n"
