@@ -16,6 +16,7 @@ require_root
 require_cmd ip bridge python3
 require_tools
 N=${DPILLAR_RING_N:-6}
+HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 WORDS=(topo ring n "$N") OPTS=(--topo ring -n "$N")
 PF_PREFIX=rg- PF_NPORTS=2
 mapfile -t PF_IDS < <(seq 0 $((N - 1)))
@@ -67,7 +68,7 @@ pairs() {
 }
 
 build() {
-	pf_build "$PF_PREFIX" "${WORDS[@]}" && pf_dp0 hello 100 dead 1000
+	pf_build "$PF_PREFIX" "${WORDS[@]}" && pf_dp0 hello "$HELLO" dead "$DEAD"
 }
 
 run_test "Ring($N): dpctl plan cables each server's port 0 to the next one's port 1" wiring
