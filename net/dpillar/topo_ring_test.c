@@ -8,11 +8,11 @@
  */
 
 #include <kunit/test.h>
-#include <linux/slab.h>
 
 #include "topo.h"
 #include "topo_ring.h"
 #include "topo_walk.h"
+#include "test_lib.h"
 
 static const u32 rgt_sizes[] = { 3, 4, 5, 6, 9 };
 
@@ -134,17 +134,6 @@ static u32 rgt_pairs(struct kunit *test, const struct dp_topo *t,
 	return n;
 }
 
-static void rgt_fail_init(struct kunit *test, struct dp_fail_set *fs,
-			  const struct dp_topo *t)
-{
-	u8 *node = kunit_kzalloc(test, dp_fail_node_bytes(t), GFP_KERNEL);
-	u8 *link = kunit_kzalloc(test, dp_fail_link_bytes(t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, node);
-	KUNIT_ASSERT_NOT_NULL(test, link);
-	dp_fail_init(fs, t, node, link);
-}
-
 static void rgt_routing(struct kunit *test)
 {
 	u32 n = *(const u32 *)test->param_value, all, x, y;
@@ -155,7 +144,7 @@ static void rgt_routing(struct kunit *test)
 	all = n * (n - 1);
 	KUNIT_EXPECT_EQ(test, rgt_pairs(test, &t, NULL, 0), all);
 	KUNIT_EXPECT_EQ(test, rgt_pairs(test, &t, NULL, 1), all);
-	rgt_fail_init(test, &fs, &t);
+	dpt_fail_init(test, &fs, &t);
 	/* one cable, one server: every live pair delivered */
 	for (x = 0; x < n; x++) {
 		dp_fail_clear(&fs);
@@ -191,7 +180,7 @@ static void rgt_hostile_state(struct kunit *test)
 	u32 self, fl, d, hops;
 
 	rgt_mk(test, &t, 9);
-	rgt_fail_init(test, &fs, &t);
+	dpt_fail_init(test, &fs, &t);
 	dp_fail_set_link(&fs, 4, RING_PORT_NEXT);
 	dp_fail_view(&fs, &v);
 	for (fl = 0; fl < 256; fl++) {
