@@ -53,7 +53,9 @@ for abi in "${abis[@]}"; do
 	kunit=
 	grep -qE '^CONFIG_KUNIT=[ym]' "$kdir/include/config/auto.conf" \
 		2>/dev/null && kunit=CONFIG_DPILLAR_KUNIT_TEST=m
-	if ! make -C "$kdir" M="$out" W=1 C=$c CF="$sparse_flags" $kunit modules \
+	# The tests' module: with the test fixture topologies (topologies.mk).
+	if ! make -C "$kdir" M="$out" W=1 C=$c CF="$sparse_flags" $kunit \
+	     DPILLAR_TEST_TOPOLOGIES=y modules \
 	     >"$log" 2>&1; then
 		cat "$log" >&2
 		echo "build: $abi: FAILED" >&2

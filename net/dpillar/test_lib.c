@@ -238,3 +238,14 @@ rx_handler_result_t dpt_rx(struct sk_buff **pskb)
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of the dpillar module");
 DP_MODULE_IMPORT_KUNIT_NS();
+
+void dpt_fail_init(struct kunit *test, struct dp_fail_set *f,
+		   const struct dp_topo *t)
+{
+	u8 *node = kunit_kzalloc(test, dp_fail_node_bytes(t), GFP_KERNEL);
+	u8 *link = kunit_kzalloc(test, dp_fail_link_bytes(t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_ASSERT_NOT_NULL(test, link);
+	dp_fail_init(f, t, node, link);
+}

@@ -16,6 +16,7 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "topo_walk.h"
 
 struct dpt_dev {
 	struct net_device *dev;		/* dp0 */
@@ -55,5 +56,9 @@ struct sk_buff *dpt_frame(struct kunit *test, struct dpt_dev *d, u32 port,
 void dpt_hdr(struct dpillar_hdr *h, u8 type, u32 src, u32 dst);
 /* Run the port rx_handler the way the stack does (BH, RCU). */
 rx_handler_result_t dpt_rx(struct sk_buff **pskb);
+
+/* An empty failure set of topo_walk.c for @t, its bitmaps freed with @test. */
+void dpt_fail_init(struct kunit *test, struct dp_fail_set *f,
+		   const struct dp_topo *t);
 
 #endif /* _DPILLAR_TEST_LIB_H */

@@ -15,6 +15,9 @@ static const struct dp_topo_ops *const dp_topologies[DP_TOPO_KIND_MAX + 1] = {
 	[DP_TOPO_BCUBE] = &dp_bcube_ops,
 	[DP_TOPO_XDCENT] = &dp_xdcent_ops,
 	[DP_TOPO_S2] = &dp_s2_ops,
+#ifdef DP_HAVE_TEST_TOPOLOGIES
+	[DP_TOPO_RING] = &dp_ring_ops,
+#endif
 };
 
 const struct dp_topo_ops *dp_topo_ops_by_kind(u32 kind)
@@ -424,7 +427,8 @@ int dp_parse_dec(const char **s, u32 max, u32 *out)
 	while (*p >= '0' && *p <= '9') {
 		u32 d = (u32)(*p - '0');
 
-		if (v > (max - d) / 10)
+		/* d > max: max - d would wrap (a one-digit max, Ring(6)) */
+		if (d > max || v > (max - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
 		p++;

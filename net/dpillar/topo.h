@@ -27,8 +27,19 @@ enum dp_topo_kind {
 	DP_TOPO_BCUBE = 3,
 	DP_TOPO_XDCENT = 4,
 	DP_TOPO_S2 = 5,
-	DP_TOPO_KIND_MAX = DP_TOPO_S2,
+	DP_TOPO_RING = 6,
+	DP_TOPO_KIND_MAX = DP_TOPO_RING,
 };
+
+/*
+ * The test fixtures (DP_TEST_TOPOLOGIES of topologies.mk): in every
+ * userspace build, in the module only when built with
+ * DPILLAR_TEST_TOPOLOGIES=y (Kbuild), so that an operator's module never
+ * offers them.
+ */
+#if !defined(__KERNEL__) || defined(DPILLAR_TEST_TOPOLOGIES)
+#define DP_HAVE_TEST_TOPOLOGIES
+#endif
 
 #define DP_MAX_PORTS		16	/* most ports of a node, any topology */
 #define DP_COORDS_MAX		8	/* coordinates of a node (S2's spaces) */
@@ -206,6 +217,10 @@ struct dp_topo;
 #define DP_PARAM_COORDS	0x02	/* the u32 array coords[ncoords], not a u32 */
 #define DP_PARAM_HIDDEN	0x04	/* given, not shown: the device shows the
 				 * fabric's own value (the node count)
+				 */
+#define DP_PARAM_REQUIRED 0x08	/* dpctl and dpsim refuse to go on without
+				 * it ("n, k, addr are required"); else
+				 * @init says what is missing
 				 */
 
 /**
@@ -472,6 +487,45 @@ const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
 						  u32 ifla);
 /* Every registered topology's parameters in turn; see topo.c. */
 const struct dp_topo_param *dp_topo_param_next(u32 *kind, u32 *i);
+
+/*
+ * For the tools, which read a topology's words by walking its table:
+ * @ops's parameter kept at offset @off of struct dp_topo_params, or NULL
+ * (also when @ops is NULL).
+ */
+static inline const struct dp_topo_param *
+dp_topo_param_at(const struct dp_topo_ops *ops, u16 off)
+{
+	u32 i;
+
+	for (i = 0; ops && i < ops->nparams; i++)
+		if (ops->params[i].off == off)
+			return &ops->params[i];
+	return NULL;
+}
+
+/*
+ * Forget in @p what @ops (NULL: an unknown topology) cannot take but
+ * another topology owns (its table entry has @only): a device reports,
+ * and a command line may carry, the whole struct.  The shared parameters
+ * (@only NULL) stay, for @init to judge.
+ */
+static inline void dp_topo_params_keep(const struct dp_topo_ops *ops,
+				       struct dp_topo_params *p)
+{
+	const struct dp_topo_param *prm;
+	u32 kind = 0, i = 0;
+
+	while ((prm = dp_topo_param_next(&kind, &i))) {
+		if (!prm->only || dp_topo_param_at(ops, prm->off))
+			continue;
+		if (prm->flags & DP_PARAM_COORDS)
+			p->ncoords = 0;
+		else
+			dp_topo_param_set_u32(p, prm, 0);
+	}
+}
+
 /* 0, or -EINVAL with *why naming the first missing or bad member. */
 int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
 
@@ -700,5 +754,12 @@ void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st);
 int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop);
+/* Ring(n), a test fixture (topo_ring.c). */
+extern const struct dp_topo_ops dp_ring_ops;
+void dp_ring_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+			u32 hash, struct dp_route_state *st);
+int dp_ring_route(const struct dp_topo *t, u32 self,
+		  struct dp_route_state *st, const struct dp_view *v,
+		  struct dp_hop *hop);
 
 #endif /* _DP_TOPO_H */

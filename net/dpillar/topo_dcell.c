@@ -669,8 +669,8 @@ static const char *const dcl_sel_names[] = { "dfr", "paper", NULL };
 
 /* What the device shows of the fabric: both are always given. */
 static const struct dp_topo_param dcl_params[] = {
-	DP_TOPO_PARAM(n, N, 0, NULL),
-	DP_TOPO_PARAM(k, K, 0, NULL),
+	DP_TOPO_PARAM(n, N, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(k, K, DP_PARAM_REQUIRED, NULL),
 };
 
 const struct dp_topo_ops dp_dcell_ops = {

@@ -13,6 +13,7 @@
 #include "topo.h"
 #include "topo_dcell.h"
 #include "topo_walk.h"
+#include "test_lib.h"
 
 struct dct_nk {
 	u32 n, k;
@@ -253,17 +254,6 @@ static void dct_paper_example(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.hops, 7U);
 }
 
-static void dct_fail_init(struct kunit *test, struct dp_fail_set *f,
-			  const struct dp_topo *t)
-{
-	u8 *node = kunit_kzalloc(test, dp_fail_node_bytes(t), GFP_KERNEL);
-	u8 *link = kunit_kzalloc(test, dp_fail_link_bytes(t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, node);
-	KUNIT_ASSERT_NOT_NULL(test, link);
-	dp_fail_init(f, t, node, link);
-}
-
 /* Every live pair delivered, within the TTL, under the failures of @f. */
 static void dct_all_delivered(struct kunit *test, const struct dp_topo *t,
 			      const struct dp_fail_set *f, const char *what,
@@ -294,7 +284,7 @@ static void dct_dfr_single(struct kunit *test)
 	u32 id, l;
 
 	dct_mk(test, &t, nk->n, nk->k);
-	dct_fail_init(test, &f, &t);
+	dpt_fail_init(test, &f, &t);
 	for (id = 0; id < t.nodes; id++) {
 		dp_fail_clear(&f);
 		dp_fail_set_node(&f, id);
@@ -340,7 +330,7 @@ static void dct_cable_entry(struct kunit *test)
 	bool crossed = false;
 
 	dct_mk(test, &t, 2, 2);
-	dct_fail_init(test, &f, &t);
+	dpt_fail_init(test, &f, &t);
 	w.path = path;
 	w.path_max = 64;
 	/* 1 -> 0: rack mates, 0's switch link down */
@@ -380,7 +370,7 @@ static void dct_hostile_state(struct kunit *test)
 	u32 self, fl, hops, wp;
 
 	dct_mk(test, &t, 2, 2);
-	dct_fail_init(test, &f, &t);
+	dpt_fail_init(test, &f, &t);
 	dp_fail_set_node(&f, 3);
 	dp_fail_set_link(&f, 10, 2);
 	dp_fail_view(&f, &v);

@@ -18,6 +18,7 @@
 #include "topo.h"
 #include "topo_dpillar.h"
 #include "topo_walk.h"
+#include "test_lib.h"
 
 struct dpt_nk {
 	u32 n, k;
@@ -517,18 +518,6 @@ static void dpt_wiring_example(struct kunit *test)
 }
 
 /* ---- routing ------------------------------------------------------------- */
-
-/* A failure set of topo_walk.c, its bitmaps freed with the test. */
-static void dpt_fail_init(struct kunit *test, struct dp_fail_set *f,
-			  const struct dp_topo *t)
-{
-	u8 *node = kunit_kzalloc(test, dp_fail_node_bytes(t), GFP_KERNEL);
-	u8 *link = kunit_kzalloc(test, dp_fail_link_bytes(t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, node);
-	KUNIT_ASSERT_NOT_NULL(test, link);
-	dp_fail_init(f, t, node, link);
-}
 
 /*
  * Route one packet hop by hop (topo_walk.c).  @f == NULL: SRoute, else

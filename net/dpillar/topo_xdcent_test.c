@@ -15,6 +15,7 @@
 #include "topo.h"
 #include "topo_xdcent.h"
 #include "topo_walk.h"
+#include "test_lib.h"
 
 struct xct_p {
 	u32 kind, n, k, i;
@@ -194,18 +195,6 @@ static void xct_routing(struct kunit *test)
 			}
 }
 
-/* An empty failure set for @t, freed with the test. */
-static void xct_fail_mk(struct kunit *test, const struct dp_topo *t,
-			struct dp_fail_set *fs)
-{
-	u8 *node = kunit_kzalloc(test, dp_fail_node_bytes(t), GFP_KERNEL);
-	u8 *link = kunit_kzalloc(test, dp_fail_link_bytes(t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, node);
-	KUNIT_ASSERT_NOT_NULL(test, link);
-	dp_fail_init(fs, t, node, link);
-}
-
 /* Every single failed server: every live pair delivered, every mode. */
 static void xct_single(struct kunit *test)
 {
@@ -216,7 +205,7 @@ static void xct_single(struct kunit *test)
 	u32 f, s, d, sel;
 
 	xct_mk(test, &t, x);
-	xct_fail_mk(test, &t, &fs);
+	dpt_fail_init(test, &fs, &t);
 	for (f = 0; f < t.nodes; f++) {
 		dp_fail_clear(&fs);
 		dp_fail_set_node(&fs, f);
@@ -253,7 +242,7 @@ static void xct_single_link(struct kunit *test)
 	u32 f, p, s, d, sel, used;
 
 	xct_mk(test, &t, x);
-	xct_fail_mk(test, &t, &fs);
+	dpt_fail_init(test, &fs, &t);
 	for (f = 0; f < t.nodes; f++) {
 		for (p = 0, used = 0; p < t.nports; p++) {
 			dp_port_info(&t, f, p, &pi);

@@ -66,10 +66,7 @@ const struct setting_attrs dp_link_settings = {
 };
 
 static const struct topo_attrs link_topo_attrs = {
-	.topo = IFLA_DPILLAR_TOPO, .n = IFLA_DPILLAR_N, .k = IFLA_DPILLAR_K,
-	.level = IFLA_DPILLAR_LEVEL, .nodes = IFLA_DPILLAR_NODES,
-	.spaces = IFLA_DPILLAR_SPACES, .seed = IFLA_DPILLAR_SEED,
-	.addr = IFLA_DPILLAR_ADDR, .coords = IFLA_DPILLAR_COORDS,
+	.topo = IFLA_DPILLAR_TOPO, .addr = IFLA_DPILLAR_ADDR,
 };
 
 /*
@@ -200,14 +197,80 @@ unsigned int coords_parse(const char *s, unsigned int *x)
 	}
 }
 
-/* What a topology needs, and the address checked where we can. */
+/* The words of @a as the fabric's parameters (0: not given). */
+static void topo_args_params(const struct topo_args *a,
+			     struct dp_topo_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = a->ops->kind;
+	p->n = a->n;
+	p->k = a->k;
+	p->level = a->level;
+	p->nodes = a->nodes;
+	p->spaces = a->spaces;
+	p->seed = a->seed;
+	p->ncoords = a->ncoords;
+	memcpy(p->coords, a->coords, sizeof(p->coords));
+}
+
+/* Whether @a has a word for @prm (0 is a value of n, k and seed). */
+static bool topo_args_gave(const struct topo_args *a,
+			   const struct dp_topo_params *p,
+			   const struct dp_topo_param *prm)
+{
+	if (prm->flags & DP_PARAM_COORDS)
+		return p->ncoords;
+	if (prm->off == offsetof(struct dp_topo_params, n))
+		return a->have_n;
+	if (prm->off == offsetof(struct dp_topo_params, k))
+		return a->have_k;
+	if (prm->off == offsetof(struct dp_topo_params, seed))
+		return a->have_seed;
+	return dp_topo_param_u32(p, prm);
+}
+
+/*
+ * A word @a->ops cannot take and another topology owns (its table entry
+ * has "only"): the words shared by several topologies (n, k, level) go to
+ * the topology's init, whose message says which it takes.
+ */
+static bool topo_args_foreign(const struct topo_args *a,
+			      const struct dp_topo_params *p)
+{
+	const struct dp_topo_param *prm;
+	u32 kind = 0, i = 0;
+
+	while ((prm = dp_topo_param_next(&kind, &i)))
+		if (prm->only && !dp_topo_param_at(a->ops, prm->off) &&
+		    topo_args_gave(a, p, prm))
+			return true;
+	return false;
+}
+
+/*
+ * What a topology needs, and the address checked where we can.  S2 has
+ * messages of its own; any other topology's words are its table's, the
+ * DP_PARAM_REQUIRED ones required.
+ */
 int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 {
-	struct dp_topo_params prm = { 0 };
+	char need[64] = "";
+	struct dp_topo_params prm;
 	const char *why;
 	struct dp_topo t;
 	u32 i, id;
+	bool missing = !a->addr || (ports && !a->nports);
 
+	topo_args_params(a, &prm);
+	for (i = 0; i < a->ops->nparams; i++) {
+		const struct dp_topo_param *q = &a->ops->params[i];
+
+		if (!(q->flags & DP_PARAM_REQUIRED))
+			continue;
+		snprintf(need + strlen(need), sizeof(need) - strlen(need),
+			 "%s, ", q->name);
+		missing |= !topo_args_gave(a, &prm, q);
+	}
 	if (a->ops->kind == DP_TOPO_S2) {
 		if (!a->have_n || !a->nodes || !a->spaces || !a->addr ||
 		    (ports && !a->nports))
@@ -218,12 +281,11 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 		if (a->ncoords && a->ncoords != a->spaces)
 			return usage_error("%s: coords must give one coordinate per space (%u given, spaces %u)",
 					   cmd, a->ncoords, a->spaces);
-	} else if (a->nodes || a->spaces || a->have_seed || a->ncoords) {
+	} else if (topo_args_foreign(a, &prm)) {
 		return usage_error("%s: nodes, spaces, seed and coords are S2's",
 				   cmd);
-	} else if (!a->have_n || !a->have_k || !a->addr ||
-		   (ports && !a->nports)) {
-		return usage_error("%s: n, k, addr%s are required", cmd,
+	} else if (missing) {
+		return usage_error("%s: %saddr%s are required", cmd, need,
 				   ports ? " and ports" : "");
 	}
 	for (i = 0; i < a->nports; i++)
@@ -234,39 +296,50 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 	 * topology).  Check it here when the fabric is one we know; a fabric
 	 * we cannot build is left to the kernel, whose extack says why.
 	 */
-	prm.kind = a->ops->kind;
-	prm.n = a->n;
-	prm.k = a->k;
-	prm.level = a->level;
-	prm.nodes = a->nodes;
-	prm.spaces = a->spaces;
-	prm.seed = a->seed;
-	prm.ncoords = a->ncoords;
-	memcpy(prm.coords, a->coords, sizeof(prm.coords));
 	if (!dp_topo_init(&t, &prm, &why) && dp_addr_parse(&t, a->addr, &id, &why))
 		return usage_error("invalid address \"%s\": %s", a->addr, why);
 	return EXIT_OK;
 }
 
-/* The topology and address as attributes of one family (@at). */
+/*
+ * The topology and address as attributes of one family (@at): the
+ * topology's table in its order (a parameter when required, always shown
+ * or given), then the shared words it has no entry for (level), for its
+ * init to refuse.
+ */
 void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
 		   const struct topo_attrs *at)
 {
+	const struct dp_topo_param *q;
+	struct dp_topo_params p;
+	u32 kind = 0, i = 0, v;
+	u32 done = 0;
+
+	topo_args_params(a, &p);
 	mnl_attr_put_u32(nlh, at->topo, a->ops->kind);
-	mnl_attr_put_u32(nlh, at->n, a->n);
-	if (a->ops->kind == DP_TOPO_S2) {
-		mnl_attr_put_u32(nlh, at->nodes, a->nodes);
-		mnl_attr_put_u32(nlh, at->spaces, a->spaces);
-		mnl_attr_put_u32(nlh, at->seed, a->seed);
-		if (a->ncoords)
-			mnl_attr_put(nlh, at->coords,
-				     a->ncoords * sizeof(a->coords[0]),
-				     a->coords);
-	} else {
-		mnl_attr_put_u32(nlh, at->k, a->k);
+	for (i = 0; i < a->ops->nparams; i++) {
+		q = &a->ops->params[i];
+		done |= 1U << (q->off / 4);
+		if (q->flags & DP_PARAM_COORDS) {
+			if (p.ncoords)
+				mnl_attr_put(nlh, at->genl ? q->genl : q->ifla,
+					     p.ncoords * sizeof(p.coords[0]),
+					     p.coords);
+			continue;
+		}
+		v = dp_topo_param_u32(&p, q);
+		if (v || (q->flags & (DP_PARAM_REQUIRED | DP_PARAM_ZERO |
+				      DP_PARAM_HIDDEN)))
+			mnl_attr_put_u32(nlh, at->genl ? q->genl : q->ifla, v);
 	}
-	if (a->level)
-		mnl_attr_put_u32(nlh, at->level, a->level);
+	for (i = 0; (q = dp_topo_param_next(&kind, &i));) {
+		if (q->only || (done & (1U << (q->off / 4))))
+			continue;
+		done |= 1U << (q->off / 4);
+		v = dp_topo_param_u32(&p, q);
+		if (v)
+			mnl_attr_put_u32(nlh, at->genl ? q->genl : q->ifla, v);
+	}
 	mnl_attr_put_strz(nlh, at->addr, a->addr);
 }
 

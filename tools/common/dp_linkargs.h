@@ -56,9 +56,13 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 		const struct dp_topo_ops *ops, const char *key,
 		const char *val);
 
-/* Attribute numbers of the topology and address, either family's. */
+/*
+ * Attribute numbers of the topology and address, either family's; the
+ * parameters' are their table's (struct dp_topo_param), @genl says which.
+ */
 struct topo_attrs {
-	int topo, n, k, level, nodes, spaces, seed, addr, coords;
+	int topo, addr;
+	bool genl;
 };
 
 #define TOPO_ARGS_SETTINGS	16

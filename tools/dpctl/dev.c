@@ -358,11 +358,7 @@ static const struct setting_attrs dev_settings = {
 };
 
 static const struct topo_attrs dev_topo_attrs = {
-	.topo = DPILLAR_A_DEV_TOPO, .n = DPILLAR_A_DEV_N,
-	.k = DPILLAR_A_DEV_K, .level = DPILLAR_A_DEV_LEVEL,
-	.nodes = DPILLAR_A_DEV_NODES, .spaces = DPILLAR_A_DEV_SPACES,
-	.seed = DPILLAR_A_DEV_SEED, .addr = DPILLAR_A_DEV_ADDR,
-	.coords = DPILLAR_A_DEV_COORDS,
+	.topo = DPILLAR_A_DEV_TOPO, .addr = DPILLAR_A_DEV_ADDR, .genl = true,
 };
 
 /*

@@ -230,7 +230,7 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 	struct dp_topo_params p = {
 		.kind = d->topo, .n = d->n, .k = d->k, .level = d->level,
 		.spaces = d->spaces, .seed = d->seed, .ncoords = d->ncoords,
-		.nodes = d->topo == DPILLAR_TOPO_S2 ? d->nodes : 0,
+		.nodes = d->nodes,
 	};
 
 	/* An unconfigured device: no nodes, no routing (topology "none"). */
@@ -239,6 +239,8 @@ int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 		return 0;
 	}
 	memcpy(p.coords, d->coords, sizeof(p.coords));
+	/* Every device reports the node count; S2 alone is given it. */
+	dp_topo_params_keep(dp_topo_ops_by_kind(d->topo), &p);
 	return dp_topo_init(t, &p, why);
 }
 

@@ -300,16 +300,15 @@ static void print_link(const struct link_info *li)
 		.kind = li->data[IFLA_DPILLAR_TOPO] ?
 			dp_u32(li, IFLA_DPILLAR_TOPO) : DPILLAR_TOPO_DPILLAR,
 		.n = n, .k = k, .level = dp_u32(li, IFLA_DPILLAR_LEVEL),
+		.nodes = dp_u32(li, IFLA_DPILLAR_NODES),
+		.spaces = dp_u32(li, IFLA_DPILLAR_SPACES),
+		.seed = dp_u32(li, IFLA_DPILLAR_SEED),
 	};
-
-	if (prm.kind == DPILLAR_TOPO_S2) {
-		prm.nodes = dp_u32(li, IFLA_DPILLAR_NODES);
-		prm.spaces = dp_u32(li, IFLA_DPILLAR_SPACES);
-		prm.seed = dp_u32(li, IFLA_DPILLAR_SEED);
-		prm.ncoords = coords_get(li->data[IFLA_DPILLAR_COORDS],
-					 prm.coords);
-	}
 	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(prm.kind);
+
+	/* What the topology's table has (the node count: S2's only). */
+	prm.ncoords = coords_get(li->data[IFLA_DPILLAR_COORDS], prm.coords);
+	dp_topo_params_keep(ops, &prm);
 	char addr[DP_ADDR_TEXT_MAX] = "?";
 	const struct nlattr *port;
 	struct dp_topo topo;

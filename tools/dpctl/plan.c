@@ -3,6 +3,7 @@
  * dpctl plan, dpctl addr: the wiring plan and address conversions of a
  * fabric, offline given n and k, else of a device's fabric.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,7 +108,47 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 	return 2;
 }
 
-/* Offline with n and k, else from the device.  Returns an exit status. */
+/*
+ * The required parameters of the topology named (its table's
+ * DP_PARAM_REQUIRED ones: dpillar's n and k) as options joined by @sep,
+ * "-n and -k", into @need; *@given: whether any of them was given.
+ * Returns how many are required when some but not all were given, else 0.
+ */
+static int fabric_required(const struct fabric_args *f,
+			   const struct dp_topo_params *p, const char *sep,
+			   bool *given, char *need, size_t len)
+{
+	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(p->kind);
+	unsigned int i, nreq = 0, ngiven = 0;
+	const struct dp_topo_param *q;
+	size_t at = 0;
+	bool gave;
+
+	*need = '\0';
+	for (i = 0; i < ops->nparams; i++) {
+		q = &ops->params[i];
+		if (!(q->flags & DP_PARAM_REQUIRED))
+			continue;
+		if (q->off == offsetof(struct dp_topo_params, n))
+			gave = f->have_n;
+		else if (q->off == offsetof(struct dp_topo_params, k))
+			gave = f->have_k;
+		else
+			gave = dp_topo_param_u32(p, q);
+		at += snprintf(need + at, at < len ? len - at : 0, "%s%s%s",
+			       nreq ? sep : "", q->name[1] ? "--" : "-",
+			       q->name);
+		nreq++;
+		ngiven += gave;
+	}
+	*given = ngiven;
+	return ngiven && ngiven < nreq ? (int)nreq : 0;
+}
+
+/*
+ * Offline with the topology's required parameters (n and k), else from the
+ * device.  Returns an exit status.
+ */
 static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 			  struct fabric_pfx *pfx)
 {
@@ -115,9 +156,11 @@ static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 				    .nodes = f->nodes, .spaces = f->spaces,
 				    .seed = f->seed };
 	bool s2 = f->ops && f->ops->kind == DP_TOPO_S2;
+	char need[64];
 	struct nl_ctx ctx;
 	struct dp_dev d;
 	const char *why;
+	bool given;
 	int err;
 
 	if (s2 && f->have_n && !f->have_k && f->nodes && f->spaces) {
@@ -129,15 +172,19 @@ static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 	}
 	if (s2 || f->nodes || f->spaces || f->seed)
 		return usage_error("s2 takes -n PORTS nodes N spaces L [seed S]");
-	if (f->have_n != f->have_k)
-		return usage_error("give both -n and -k");
-	if (f->have_n && f->dev)
-		return usage_error("give -n/-k or dev, not both");
+	p.kind = f->ops ? f->ops->kind : DP_TOPO_DPILLAR;
+	err = fabric_required(f, &p, " and ", &given, need, sizeof(need));
+	if (given && err)
+		return usage_error("give %s%s", err > 1 ? "both " : "",
+				   need);
+	if (given && f->dev) {
+		fabric_required(f, &p, "/", &given, need, sizeof(need));
+		return usage_error("give %s or dev, not both", need);
+	}
 	if (f->ops && f->dev)
 		return usage_error("give topo or dev, not both");
-	if (f->have_n) {
+	if (given) {
 		fabric_pfx_default(pfx);
-		p.kind = f->ops ? f->ops->kind : DP_TOPO_DPILLAR;
 		if (dp_topo_init(t, &p, &why))
 			return usage_error("bad topology (%u,%u): %s", f->n,
 					   f->k, why);

@@ -346,6 +346,17 @@ rc "link set unknown setting" 2 $D link set lo hullo 1
 rc "set topology without addr" 2 $D set dp0 n 4 k 3
 has "set topology without addr" "set: n, k, addr are required" "$tmp/err"
 rc "set topology bad address" 2 $D set dp0 n 4 k 3 addr 0:0.2.0
+# Ring(n), the test fixture: no dpctl code of its own, its table's words
+rc "ring: set without n" 2 $D set dp0 topo ring addr 0
+has "ring: set without n" "set: n, addr are required" "$tmp/err"
+rc "ring: set, address above n" 2 $D set dp0 topo ring n 6 addr 6
+has "ring: set, address above n" 'invalid address "6": address must be a server' "$tmp/err"
+rc "ring: set, S2's word" 2 $D set dp0 topo ring n 6 seed 1 addr 0
+has "ring: set, S2's word" "set: nodes, spaces, seed and coords are S2's" "$tmp/err"
+rc "ring: plan" 0 $D plan topo ring -n 6
+has "ring: plan" "cable 0/1 <-> 5/0"
+rc "ring: plan, k" 2 $D plan topo ring -n 6 -k 2
+has "ring: plan, k" "bad topology (6,2): Ring takes only n" "$tmp/err"
 rc "set topology takes no ports" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 port0 lo
 has "set topology takes no ports" 'unknown key "port0"' "$tmp/err"
 rc "set s2 without spaces" 2 $D set dp0 topo s2 nodes 16 n 4 id 3
@@ -550,7 +561,7 @@ conf_err "invalid n" :1 'invalid n "four"' 'n four\nk 2\naddr 0:0.0\nports lo lo
 conf_err "invalid level" :5 'invalid level "-1"' "${G}level -1\n"
 conf_err "invalid nodes" :2 'invalid nodes "0"' 'topo s2\nnodes 0\n'
 conf_err "invalid coords" :5 'invalid coords "1,x"' "${G}coords 1 x\n"
-conf_err "an unknown topology" :1 'unknown topology "ring"' "topo ring\n${G}"
+conf_err "an unknown topology" :1 'unknown topology "torus"' "topo torus\n${G}"
 conf_err "a port number out of range" :5 'invalid port "port99"' "${G}port99 lo\n"
 conf_err "an invalid hello" :5 'invalid hello interval "1s"' "${G}hello 1s\n"
 conf_err "an invalid ip4" :6 'ip4 wants PREFIX/LEN, not "10.0.0.0"' "${G}dead 900\nip4 10.0.0.0\n"

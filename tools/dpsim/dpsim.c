@@ -38,6 +38,37 @@
  * Build the topology of --topo, -n, -k, then resolve what depends on it:
  * the selector name (--sel/--dir) and the default TTL.
  */
+/*
+ * The parameters the topology's table marks DP_PARAM_REQUIRED (-n and -k
+ * of DPillar, DCell, XDCent, BCube): nonzero here.  0, or 1 after saying
+ * which are.
+ */
+static int need_params(const struct dp_topo_ops *ops,
+		       const struct dp_topo_params *p)
+{
+	const struct dp_topo_param *q;
+	char need[64] = "";
+	bool missing = false;
+	u32 i, nreq = 0;
+	size_t at = 0;
+
+	for (i = 0; i < ops->nparams; i++) {
+		q = &ops->params[i];
+		if (!(q->flags & DP_PARAM_REQUIRED))
+			continue;
+		missing |= !dp_topo_param_u32(p, q);
+		at += snprintf(need + at, at < sizeof(need) ?
+			       sizeof(need) - at : 0, "%s%s%s",
+			       nreq++ ? " and " : "",
+			       q->name[1] ? "--" : "-", q->name);
+	}
+	if (!missing)
+		return 0;
+	fprintf(stderr, "dpsim: %s %s required\n", need,
+		nreq > 1 ? "are" : "is");
+	return 1;
+}
+
 static int need_topo(struct opts *o, struct dp_topo *t)
 {
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name(o->topo);
@@ -51,17 +82,16 @@ static int need_topo(struct opts *o, struct dp_topo *t)
 	}
 	p.kind = ops->kind;
 	p.n = o->n;
-	if (p.kind == DP_TOPO_S2) {
-		/* derived mode: -n ports, --nodes, --spaces, --seed */
-		p.nodes = o->nodes;
-		p.spaces = o->spaces;
-		p.seed = (u32)o->seed;
-	} else if (!o->n || !o->k) {
-		fprintf(stderr, "dpsim: -n and -k are required\n");
-		return EXIT_USAGE;
-	}
 	p.k = o->k;
 	p.level = o->level;
+	/* S2's derived mode: -n ports, --nodes, --spaces, --seed */
+	p.nodes = o->nodes;
+	p.spaces = o->spaces;
+	p.seed = (u32)o->seed;
+	/* Those of another topology's table are not this one's. */
+	dp_topo_params_keep(ops, &p);
+	if (need_params(ops, &p))
+		return EXIT_USAGE;
 	if (dp_topo_init(t, &p, &why)) {
 		fprintf(stderr, "dpsim: bad topology (%u,%u): %s\n", o->n, o->k,
 			why);

@@ -14,6 +14,7 @@
  * Only the two struct link_util are exported: everything else is hidden,
  * so that our matches() never binds to ip's (the opposite convention).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,7 @@ static void print_ports(struct rtattr *tb[])
 static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 {
 	const struct dp_topo_ops *ops;
+	const struct dp_topo_param *nodes;
 	char ip4[INET_ADDRSTRLEN + 4], a[INET_ADDRSTRLEN];
 	char addr[DP_ADDR_TEXT_MAX];
 	u32 kind;
@@ -266,7 +268,9 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	kind = rta_u32(tb, IFLA_DPILLAR_TOPO);
 	ops = kind ? dp_topo_ops_by_kind(kind) : NULL;
 	print_str("topo", kind ? (ops ? ops->name : "unknown") : "none");
-	if (kind == DPILLAR_TOPO_S2)
+	/* The node count is a word of the topologies whose table has it. */
+	nodes = dp_topo_param_at(ops, offsetof(struct dp_topo_params, nodes));
+	if (nodes)
 		print_u32(tb, IFLA_DPILLAR_NODES, "nodes");
 	print_u32(tb, IFLA_DPILLAR_N, "n");
 	print_u32(tb, IFLA_DPILLAR_K, "k");
@@ -282,7 +286,7 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	}
 	if (kind) {
 		print_u32(tb, IFLA_DPILLAR_NODE_ID, "node_id");
-		if (kind != DPILLAR_TOPO_S2)
+		if (!nodes)
 			print_u32(tb, IFLA_DPILLAR_NODES, "nodes");
 	}
 	print_u32(tb, IFLA_DPILLAR_HELLO_MS, "hello");

@@ -28,6 +28,9 @@ enum dpillar_topo {
 	DPILLAR_TOPO_S2,	/* Space Shuffle (nodes, n ports, L spaces,
 				 * seed): derived coordinates and cabling
 				 */
+	DPILLAR_TOPO_RING,	/* Ring (n): a test fixture, 2 cables per
+				 * server; in test builds of the module only
+				 */
 
 	__DPILLAR_TOPO_MAX,
 	DPILLAR_TOPO_MAX = __DPILLAR_TOPO_MAX - 1,

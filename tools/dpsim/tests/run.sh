@@ -293,6 +293,13 @@ rm -f /tmp/dpsim-s2plan.$$ /tmp/dpsim-s2plan-a.$$ /tmp/dpsim-s2plan-b.$$
 # instance has are accepted (XDCent k = 1 has 2 parallel paths: p0, p1)
 check "dcell paths" 0 $D paths --topo dcell -n 3 -k 1
 has "dcell paths names its mode" "routing (mode dfr)"
+# Ring(n), the test fixture: no dpsim code of its own, its table's words
+check "ring without -n" 2 $D paths --topo ring
+check "ring pairs, a cable cut" 0 $D pairs --topo ring -n 6 --fail '#0/0'
+has "ring pairs: 0 -> 1 the other way" "0 1 delivered 5 0,5,4,3,2,1"
+has "ring pairs: 2 -> 0 turns back at 1" "2 0 delivered 6 2,1,2,3,4,5,0"
+check "ring ft, one server down" 0 $D ft --topo ring -n 40 --failed 1 --pairs 1000
+has "ring ft: every pair" "delivered 1000 (100.000%)"
 check "xdcent k=1 --mode p1" 0 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p1
 check "xdcent k=1 --mode p2 refused" 2 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p2
 # one flow hash per pair: with every server a BFS source, the mode's
