@@ -240,12 +240,44 @@ ipd() { IP_LIB_DIR=$IPL ip -n $S "$@"; }
 ipinfo() { # ipinfo DEV JQ: JQ of DEV's linkinfo in ip -j -d link show
 	ipd -j -d link show "$1" | jq -c ".[0].linkinfo | $2"
 }
+# unconfigured_up DEV: DEV, with ports and no topology, set up: what it
+# is asked to send is dropped and counted (tx_not_fabric; >= 2: IPv6
+# sends its own multicast too, counted the same way), it sends no Hello,
+# and genetlink's ROUTE_GET is refused with a reason while DEV_GET and
+# NEIGH_GET answer (one device, no neighbour).  Down again after.  (This
+# is also in dpillar_up.sh, which the debug kernel does not run: there
+# these are the only unconfigured transmit and genetlink paths.)
+unconfigured_up() {
+	local dev=$1 idx got n h rc=0
+	ipd link set "$dev" up && ipd addr add 10.9.0.10/32 dev "$dev" &&
+		ipd route add 10.9.0.0/16 dev "$dev" || return 1
+	ip netns exec $S ping -c 2 -i 0.2 -W 1 10.9.0.11 >/dev/null 2>&1 &&
+		{ echo "a ping went through"; rc=1; }
+	n=$(ip netns exec $S ethtool -S "$dev" | awk '$1 == "tx_not_fabric:" { print $2 }')
+	h=$(ip netns exec $S ethtool -S "$dev" | awk '$1 == "hello_tx:" { print $2 }')
+	[ "${n:-0}" -ge 2 ] && [ "$h" = 0 ] ||
+		{ echo "tx_not_fabric ${n:-?}, hello_tx ${h:-?}"; rc=1; }
+	idx=$(ifindex $S "$dev")
+	got=$(ip netns exec $S python3 "$DP_SELFTESTS/dp_genl.py" <<-EOF |
+	route-get do ifindex=u32:$idx dst=u32:1
+	dev-get do ifindex=u32:$idx
+	neigh-get dump ifindex=u32:$idx
+	EOF
+		sed 's/^error EINVAL: .*/error EINVAL: reason/' | paste -sd' ')
+	[ "$got" = "error EINVAL: reason ok 1 ok 0" ] ||
+		{ echo "genetlink: $got"; rc=1; }
+	ipd link set "$dev" down && ipd addr flush dev "$dev" || rc=1
+	return $rc
+}
+
 ip_link_tests() {
 	run_test "ip link add dpi type dpillar SETTINGS: unconfigured" \
 		ipd link add dpi type dpillar hello 200 dead 900
 	run_test "ip link set NIC master dpi, twice" \
 		sh -c "IP_LIB_DIR=$IPL ip -n $S link set b0 master dpi &&
 		       IP_LIB_DIR=$IPL ip -n $S link set b1 master dpi"
+	run_test "an unconfigured device up: its packets dropped and counted, no Hello; genetlink answers" \
+		unconfigured_up dpi
 	run_test "ip link set dpi type dpillar TOPOLOGY SETTINGS" \
 		ipd link set dpi type dpillar n 4 k 3 addr 1:0.1.0 \
 		ip4 10.9.0.0/16 mode paper

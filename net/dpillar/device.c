@@ -62,6 +62,7 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_SC_REPLY_LIMIT] = "shortcut_reply_limit",
 	[DP_STAT_COORDS_EXPIRED] = "coords_expired",
 	[DP_STAT_TX_PORT_DROP]	= "tx_port_drop",
+	[DP_STAT_PROBE_LIMIT]	= "probe_limit",
 };
 
 /*

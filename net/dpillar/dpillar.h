@@ -109,6 +109,9 @@ enum dp_stat {
 	DP_STAT_TX_PORT_DROP,	/* frame (ours or relayed) handed to a port
 				 * that did not take it (gso.c)
 				 */
+	DP_STAT_PROBE_LIMIT,	/* path probe not answered: its kind's reply
+				 * budget spent (probe.c)
+				 */
 	DP_STAT_MAX
 };
 

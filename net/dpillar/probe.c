@@ -369,8 +369,10 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 	struct sk_buff *skb;
 	u32 src = ntohl(ph->src);
 
-	if (!__ratelimit(dp_probe_budget(dp, pp)))
+	if (!__ratelimit(dp_probe_budget(dp, pp))) {
+		dp_count(dp, DP_STAT_PROBE_LIMIT);
 		return;
+	}
 	dp_route_init(&dp->topo, dp->self, src, READ_ONCE(dp->mode), 0, &st);
 	if (dp->topo.ext_len &&
 	    !dp_route_set_coords(&dp->topo, &st, x, nx))

@@ -316,6 +316,9 @@ enum {
 	DPILLAR_A_STATS_TX_PORT_DROP,	/* handed to a port that did not
 					 * take it (queue full, port down)
 					 */
+	DPILLAR_A_STATS_PROBE_LIMIT,	/* path probe not answered: the
+					 * reply budget of its kind spent
+					 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
