@@ -12,8 +12,9 @@
 #     against it (W=1 + sparse); its guest starts in the background
 #     (DPILLAR_CHECK_JOBS=1: at the end, in the foreground) and runs the
 #     KUnit suites and its column of the matrix below
-#  5. the guest rig self-test, then one guest per Debian kernel that runs
-#     its column of the matrix; after the newest one's, tshark and the
+#  5. the guest rig self-test, one guest per Debian kernel that runs its
+#     column of the matrix (the newest beside the rig and the older
+#     ones: see "order" below); after the newest one's, tshark and the
 #     Wireshark dissector decode the frames its s2 suite captured
 #     (scripts/capture-check.py)
 #
@@ -406,17 +407,21 @@ elif kernel_wanted debug && [ $guest_suites = 1 ]; then
 fi
 
 # ---- order ----------------------------------------------------------------
-# Two TCG guests are the longest part (each ~1 host core, ~40 minutes):
-# the Debian column (the rig self-test, then each Debian kernel's guest,
-# one after the other) and the debug kernel's guest.  So the builds they
-# need come first, each column starts in the background as soon as its
-# module is built, and the host-only steps (dpsim, fuzz, checkpatch,
-# DKMS...) run beside them instead of before them; a fresh machine's
-# debug kernel build runs beside the Debian column.  The steps are
-# reported in this order: the host steps, then the rig, the Debian
-# guests and the debug guest.  DPILLAR_CHECK_JOBS=1: no background, each
-# step in turn.
-JOBS=${DPILLAR_CHECK_JOBS:-2}
+# The TCG guests are the longest part.  The debug kernel's computes all
+# the time (KASAN, lockdep: 2,290 s of host CPU in 2,270 s), a Debian
+# one about half of it (6.12: 236 s of CPU in 441 s; the rest waits for
+# Hellos, timers, sleeps), so three columns share the two host cores:
+# the debug kernel's guest, the newest Debian kernel's, and the rig
+# self-test followed by the older Debian kernels' guests.  The builds
+# they need come first, each column starts in the background as soon
+# as its module is built, and the host-only steps (dpsim, fuzz,
+# checkpatch, DKMS...) run beside them instead of before them; a fresh
+# machine's debug kernel build runs beside the Debian columns.  The
+# steps are reported in this order: the host steps, then the rig, the
+# Debian guests and the debug guest.  DPILLAR_CHECK_JOBS=2: one Debian
+# column (the rig, then every Debian guest one after the other);
+# DPILLAR_CHECK_JOBS=1: no background, each step in turn.
+JOBS=${DPILLAR_CHECK_JOBS:-3}
 bg_pids=()
 
 # Builds that a selected guest needs run even when TESTS leaves them out.
@@ -562,16 +567,20 @@ rig() {
 	return $rc
 }
 
-# debian_column: the rig, then each Debian guest, one after the other;
-# each leaves its output and status in $GUEST_DIR (rig.{step,rc},
-# guest-ABI.{step,rc}) for the steps that report them.
+# debian_column [RIG] ABI...: the rig (when RIG is "rig" and the rig
+# runs), then the guest of each ABI, one after the other; each leaves its
+# output and status in $GUEST_DIR (rig.{step,rc}, guest-ABI.{step,rc})
+# for the steps that report them.
 debian_column() {
 	local abi
-	if [ $RIG = 1 ]; then
-		rig > "$GUEST_DIR/rig.step" 2>&1
-		echo $? > "$GUEST_DIR/rig.rc"
+	if [ "${1:-}" = rig ]; then
+		shift
+		if [ $RIG = 1 ]; then
+			rig > "$GUEST_DIR/rig.step" 2>&1
+			echo $? > "$GUEST_DIR/rig.rc"
+		fi
 	fi
-	for abi in "${DEB_RUN[@]}"; do
+	for abi in "$@"; do
 		eval "guest ${DEB_ARGS[$abi]}" > "$GUEST_DIR/guest-$abi.step" 2>&1
 		echo $? > "$GUEST_DIR/guest-$abi.rc"
 	done
@@ -581,8 +590,15 @@ rm -f "$GUEST_DIR/rig.step" "$GUEST_DIR/rig.rc" "$GUEST_DIR/rig.wall"
 for abi in "${DEB_RUN[@]}"; do
 	rm -f "$GUEST_DIR/guest-$abi.step" "$GUEST_DIR/guest-$abi.rc"
 done
-if [ "$JOBS" -gt 1 ] && { [ $RIG = 1 ] || [ ${#DEB_RUN[@]} -gt 0 ]; }; then
-	debian_column &
+if [ "$JOBS" -gt 2 ] && [ ${#DEB_RUN[@]} -gt 0 ]; then
+	# The newest in a column of its own, the rig and the older ones in
+	# the other.
+	debian_column "${DEB_RUN[-1]}" &
+	bg_pids+=($!)
+	debian_column rig "${DEB_RUN[@]:0:${#DEB_RUN[@]}-1}" &
+	bg_pids+=($!)
+elif [ "$JOBS" -gt 1 ] && { [ $RIG = 1 ] || [ ${#DEB_RUN[@]} -gt 0 ]; }; then
+	debian_column rig "${DEB_RUN[@]}" &
 	bg_pids+=($!)
 fi
 
