@@ -474,6 +474,25 @@ struct dp_neigh_snap {
 	u64 rejected_mac;
 };
 
+/*
+ * The two port lookups of the data path, inline: every layer uses them
+ * (routing, sending, Hellos, probes, discovery), and a call into port.c
+ * for each would tie those files to the one that binds and releases
+ * ports (scripts/callgraph.py).
+ */
+
+/* Whether @port's lower device is running with a carrier. */
+static inline bool dp_port_up(const struct dp_port *port)
+{
+	return netif_running(port->dev) && netif_carrier_ok(port->dev);
+}
+
+/* Port @index of @dp, NULL when none is bound.  Under rcu_read_lock. */
+static inline struct dp_port *dp_port_rcu(const struct dp_priv *dp, u32 index)
+{
+	return rcu_dereference(dp->ports[index]);
+}
+
 /* port.c */
 int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 		struct netlink_ext_ack *extack);
@@ -482,9 +501,7 @@ int dp_add_slave(struct net_device *dev, struct net_device *lower,
 int dp_del_slave(struct net_device *dev, struct net_device *lower);
 void dp_port_del(struct dp_port *port);
 struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
-bool dp_port_up(const struct dp_port *port);
 enum dpillar_port_state dp_port_state(const struct dp_port *port);
-struct dp_port *dp_port_rcu(const struct dp_priv *dp, u32 index);
 void dp_port_snapshot(const struct dp_priv *dp, u32 index,
 		      struct dp_port_snap *snap);
 void dp_update_carrier(struct dp_priv *dp);

@@ -31,23 +31,12 @@ struct dp_port *dp_port_get_rtnl(const struct net_device *dev)
 	return dp_is_port(dev) ? rtnl_dereference(dev->rx_handler_data) : NULL;
 }
 
-bool dp_port_up(const struct dp_port *port)
-{
-	return netif_running(port->dev) && netif_carrier_ok(port->dev);
-}
-
 enum dpillar_port_state dp_port_state(const struct dp_port *port)
 {
 	if (!port)
 		return DPILLAR_PORT_STATE_ABSENT;
 	return dp_port_up(port) ? DPILLAR_PORT_STATE_UP :
 				  DPILLAR_PORT_STATE_DOWN;
-}
-
-/* Port @index of @dp, NULL when none is bound.  Under rcu_read_lock. */
-struct dp_port *dp_port_rcu(const struct dp_priv *dp, u32 index)
-{
-	return rcu_dereference(dp->ports[index]);
 }
 
 /*
