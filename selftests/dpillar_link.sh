@@ -248,22 +248,15 @@ ipinfo() { # ipinfo DEV JQ: JQ of DEV's linkinfo in ip -j -d link show
 # is also in dpillar_up.sh, which the debug kernel does not run: there
 # these are the only unconfigured transmit and genetlink paths.)
 unconfigured_up() {
-	local dev=$1 idx got n h rc=0
+	local dev=$1 got n h rc=0
 	ipd link set "$dev" up && ipd addr add 10.9.0.10/32 dev "$dev" &&
 		ipd route add 10.9.0.0/16 dev "$dev" || return 1
 	ip netns exec $S ping -c 2 -i 0.2 -W 1 10.9.0.11 >/dev/null 2>&1 &&
 		{ echo "a ping went through"; rc=1; }
-	n=$(ip netns exec $S ethtool -S "$dev" | awk '$1 == "tx_not_fabric:" { print $2 }')
-	h=$(ip netns exec $S ethtool -S "$dev" | awk '$1 == "hello_tx:" { print $2 }')
+	read -r n h < <(dp_stats $S "$dev" tx_not_fabric hello_tx)
 	[ "${n:-0}" -ge 2 ] && [ "$h" = 0 ] ||
 		{ echo "tx_not_fabric ${n:-?}, hello_tx ${h:-?}"; rc=1; }
-	idx=$(ifindex $S "$dev")
-	got=$(ip netns exec $S python3 "$DP_SELFTESTS/dp_genl.py" <<-EOF |
-	route-get do ifindex=u32:$idx dst=u32:1
-	dev-get do ifindex=u32:$idx
-	neigh-get dump ifindex=u32:$idx
-	EOF
-		sed 's/^error EINVAL: .*/error EINVAL: reason/' | paste -sd' ')
+	got=$(genl_unconfigured $S "$dev")
 	[ "$got" = "error EINVAL: reason ok 1 ok 0" ] ||
 		{ echo "genetlink: $got"; rc=1; }
 	ipd link set "$dev" down && ipd addr flush dev "$dev" || rc=1

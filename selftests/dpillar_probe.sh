@@ -97,9 +97,7 @@ fanin() {
 	local flood=$!
 	wait_for 60 grep -q sending "$PP_TMP/flood" || { cat "$PP_TMP/flood"; return 1; }
 	t0=${EPOCHREALTIME/[.,]/}
-	rx0=$(dp0_stat "$PF_PREFIX$DST" rx_frames)
-	lim0=$(dp0_stat "$PF_PREFIX$DST" probe_limit)
-	rx0=${rx0:-0} lim0=${lim0:-0}
+	read -r rx0 lim0 < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames probe_limit)
 	# Two rounds of the flood before the first look; then each source
 	# once, each look a round later than the one before it.
 	sleep $((2 * DEAD / 1000 + 1))
@@ -114,9 +112,8 @@ fanin() {
 	done
 	kill "$flood" 2>/dev/null
 	wait "$flood"
-	rx=$(dp0_stat "$PF_PREFIX$DST" rx_frames)
-	lim=$(dp0_stat "$PF_PREFIX$DST" probe_limit)
-	rx=$(( ${rx:-0} - rx0 )) lim=$(( ${lim:-0} - lim0 ))
+	read -r rx lim < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames probe_limit)
+	rx=$((rx - rx0)) lim=$((lim - lim0))
 	rate=$(( rx * 1000000 / (${EPOCHREALTIME/[.,]/} - t0 + 1) ))
 	out=$(grep sent "$PP_TMP/flood")
 	for s in "${pids[@]}"; do kill "$s" 2>/dev/null; done

@@ -102,12 +102,8 @@ check_fail -m "(unconfigured)" "dpctl route get on an unconfigured device is ref
 # ... and by the kernel: ROUTE_GET refused with a reason, DEV_GET and
 # NEIGH_GET answer (one device, no neighbour).
 idx0=$(ip -n "$ns0" -j link show dp0 | jq '.[0].ifindex')
-check_eq "$(on "$S0" python3 "$(dirname "$0")/dp_genl.py" <<EOF | sed 's/^error EINVAL: .*/error EINVAL: reason/' | paste -sd' '
-route-get do ifindex=u32:$idx0 dst=u32:1
-dev-get do ifindex=u32:$idx0
-neigh-get dump ifindex=u32:$idx0
-EOF
-)" "error EINVAL: reason ok 1 ok 0" "genetlink queries of an unconfigured device: no splat, no route"
+check_eq "$(genl_unconfigured "$ns0" dp0)" "error EINVAL: reason ok 1 ok 0" \
+	"genetlink queries of an unconfigured device: no splat, no route"
 ip -n "$ns0" link set dp0 down
 # Hostile DEV_SET requests at the unconfigured device: each refused with a
 # reason (policy or topology checks), and the device stays unconfigured.

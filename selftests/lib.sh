@@ -432,10 +432,37 @@ ns_exec() {
 	ip netns exec "$ns" "$@"
 }
 
+# dp_stats NETNS DEV NAME...: the ethtool -S counters NAME... of DEV in
+# NETNS, from one ethtool, on one line in the order asked (0 for a counter
+# DEV does not have).
+dp_stats() {
+	local ns=$1 dev=$2
+	shift 2
+	ip netns exec "$ns" ethtool -S "$dev" | awk -v want="$*" '
+		{ sub(":$", "", $1); v[$1] = $2 }
+		END { n = split(want, k, " ")
+		      for (i = 1; i <= n; i++)
+			      printf "%s%s", (k[i] in v ? v[k[i]] : 0), (i < n ? " " : "\n") }'
+}
+
 # dp0_stat NETNS NAME: the ethtool -S counter NAME of the dp0 in NETNS
 # (empty when there is no such counter).
 dp0_stat() {
 	ip netns exec "$1" ethtool -S dp0 | awk -v k="$2:" '$1 == k { print $2 }'
+}
+
+# genl_unconfigured NETNS DEV: ROUTE_GET, DEV_GET and NEIGH_GET (a dump)
+# of DEV, an unconfigured dpillar device in NETNS, through dp_genl.py, on
+# one line with ROUTE_GET's reason left out: "error EINVAL: reason ok 1
+# ok 0" is what the kernel must answer (the route refused with a reason,
+# the device, no neighbour).
+genl_unconfigured() {
+	local idx
+	idx=$(ip -n "$1" -j link show "$2" | jq '.[0].ifindex')
+	printf '%s\n' "route-get do ifindex=u32:$idx dst=u32:1" \
+		"dev-get do ifindex=u32:$idx" "neigh-get dump ifindex=u32:$idx" |
+		ip netns exec "$1" python3 "$DP_SELFTESTS/dp_genl.py" |
+		sed 's/^error EINVAL: .*/error EINVAL: reason/' | paste -sd' '
 }
 
 # ns_nobody NAME CMD...: CMD in netns NAME as nobody, with no capability.

@@ -736,12 +736,10 @@ static void dpc_neigh_flood(struct kunit *test)
 
 	dpc_long_budgets(c);
 	for (i = 0; i < n; i++) {
-		dpc_alive(c);
 		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, from, to, 1000 + i,
 		       1, DPC_L, from, DPC_L, 0, 0);
 		skb_queue_purge(&dpc_sent);
 	}
-	dpc_alive(c);
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_NEIGH_LIMIT),
 			n - DP_SC_NEIGH_FLOOD);
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LIMIT), 0);
@@ -765,12 +763,10 @@ static void dpc_seen_kept(struct kunit *test)
 	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, from, to, 9, 1, DPC_L,
 	       from, DPC_L, 0, 0);
 	for (i = 0; i < 3 * DP_SC_SEEN; i++) {
-		dpc_alive(c);
 		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, to, from, 2000 + i,
 		       1, DPC_L, to, DPC_L, 0, 0);
 		skb_queue_purge(&dpc_sent);
 	}
-	dpc_alive(c);
 	dpc_rx(test, c, 2, DPILLAR_T_SHORTCUT_REPLY, to, from, 9, 2, DPC_L,
 	       to, DPC_L, 0, 0);
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LEARNED), 1);
