@@ -77,6 +77,7 @@ bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
 bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 		     bool resolve);
 
+/* struct dpillar_coords on the wire: frame.c, the header's codec. */
 struct sk_buff;
 struct dpillar_coords;
 void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n);

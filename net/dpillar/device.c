@@ -788,8 +788,8 @@ int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
 		if (ret) {
 			/* Only allocation fails here: the port is absent. */
 			err = err ?: ret;
-			dp_genl_port_ntf(dp, i, lower[i],
-					 DPILLAR_PORT_STATE_ABSENT);
+			dp_port_ntf(dp, i, lower[i],
+				    DPILLAR_PORT_STATE_ABSENT);
 		}
 	}
 	dp_update_mtu(dp);

@@ -504,6 +504,8 @@ struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
 enum dpillar_port_state dp_port_state(const struct dp_port *port);
 void dp_port_snapshot(const struct dp_priv *dp, u32 index,
 		      struct dp_port_snap *snap);
+void dp_port_ntf(struct dp_priv *dp, u32 index,
+		 const struct net_device *lower, enum dpillar_port_state state);
 void dp_update_carrier(struct dp_priv *dp);
 void dp_update_mtu(struct dp_priv *dp);
 int dp_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -586,54 +588,105 @@ int dp_neigh_snapshot(const struct dp_priv *dp, struct dp_port *port,
 void dp_neigh_snapshot_miswired(const struct dp_port *port,
 				const struct dp_miswired *mis,
 				struct dp_neigh_snap *snap);
+bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
+		       u32 peer_port);
+void dp_neigh_scan(struct dp_priv *dp, struct dp_port *port);
+bool dp_neigh_claim(struct dp_priv *dp, struct dp_port *port, u32 idx,
+		    u32 src, u64 mac);
+void dp_neigh_miswired(struct dp_priv *dp, struct dp_port *port, u32 src,
+		       u8 sport, u64 mac);
+struct dp_hello_info;
+void dp_neigh_heard(struct dp_priv *dp, struct dp_port *port, u32 idx,
+		    u32 src, u64 mac, u8 sport, const struct dp_hello_info *hi);
+
+/* view.c */
+bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
+void dp_view_init(struct dp_priv *dp);
+
+/* hello.c */
 void dp_hello_work(struct work_struct *work);
 void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 		  struct sk_buff *skb);
-bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
-void dp_view_init(struct dp_priv *dp);
-bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
-		       u32 peer_port);
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
- * The coordinate TLVs (struct dp_topo_ops.hello_coords) appended to @skb
- * (neigh.c), for the KUnit tests.
+ * The coordinate TLVs (struct dp_topo_ops.hello_coords) appended to @skb,
+ * for the KUnit tests.
  */
 u32 dp_hello_put_coords(struct dp_priv *dp, struct sk_buff *skb);
 #endif
 
-/* fwd.c */
+/* frame.c */
+int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+		 struct dp_route_state *st);
+bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
+int dp_hdr_state(const struct dp_topo *t, struct sk_buff *skb,
+		 struct dp_route_state *st);
+void dp_hdr_set_state(struct sk_buff *skb, const struct dp_route_state *st);
+void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat, unsigned int len);
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
+void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb);
+bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac);
-enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
-			  struct dp_route_state *st, enum dp_stat noroute);
+
+/**
+ * enum dp_out - what dp_route_out() did with a frame
+ * @DP_OUT_SENT: routed and sent; the skb is gone
+ * @DP_OUT_HOME: a data frame to a key (dp_dst_is_key()) whose home is this
+ *	node: the caller delivers it
+ * @DP_OUT_NOROUTE: the topology gave up (its reason counted)
+ * @DP_OUT_NONEIGH: the next hop's MAC address is not known
+ * @DP_OUT_MTU: too big for the next hop's port
+ *
+ * Every value but DP_OUT_SENT leaves the skb with the caller.
+ */
+enum dp_out {
+	DP_OUT_SENT,
+	DP_OUT_HOME,
+	DP_OUT_NOROUTE,
+	DP_OUT_NONEIGH,
+	DP_OUT_MTU,
+};
+
+/*
+ * The drop counter of a frame dp_route_out() did not send: @noroute is the
+ * caller's for a frame routing gave up on (tx_noroute for dp0's packets,
+ * drop_noroute for relayed frames).
+ */
+static inline enum dp_stat dp_out_stat(enum dp_out out, enum dp_stat noroute)
+{
+	switch (out) {
+	case DP_OUT_NONEIGH:
+		return DP_STAT_DROP_NONEIGH;
+	case DP_OUT_MTU:
+		return DP_STAT_DROP_MTU;
+	default:
+		return noroute;
+	}
+}
+
+/* route.c */
+enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
+			 struct dp_route_state *st);
+
+/* fwd.c */
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);
 bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 		    u32 *node);
 rx_handler_result_t dp_handle_frame(struct sk_buff **pskb);
 netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
-int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
-		 struct dp_route_state *st);
-bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
 
 /* gso.c */
 void dp_gso_register(void);
 void dp_gso_unregister(void);
-void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb);
-bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 
 /* genl.c */
 int dp_genl_register(void);
 void dp_genl_unregister(void);
-/* genl_neigh.c */
-void dp_genl_neigh_ntf(struct dp_priv *dp, struct dp_port *port,
-		       u32 idx, bool reachable, gfp_t gfp);
-void dp_genl_miswired_ntf(struct dp_priv *dp, const struct dp_port *port,
-			  const struct dp_miswired *mis, gfp_t gfp);
-void dp_genl_mac_change_ntf(struct dp_priv *dp, struct dp_port *port,
-			    u32 idx, u64 mac, gfp_t gfp);
-/* genl_dev.c */
-void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
-		      const struct net_device *lower,
-		      enum dpillar_port_state state);
+/* notify.c */
+bool dp_notify_listened(const struct dp_priv *dp);
+void dp_notify_neigh(struct dp_priv *dp, const struct dp_neigh_snap *n,
+		     gfp_t gfp);
+void dp_notify_port(struct dp_priv *dp, u32 index,
+		    const struct dp_port_snap *snap);
 
 #endif /* _DPILLAR_H */

@@ -21,196 +21,6 @@
 
 #include "dpillar.h"
 
-/* A packet sent (DP_STAT_TX) or delivered (DP_STAT_DELIVERED), with bytes. */
-static void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat,
-			   unsigned int len)
-{
-	struct dp_pcpu_stats *s = get_cpu_ptr(dp->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->cnt[stat]);
-	u64_stats_add(stat == DP_STAT_TX ? &s->tx_bytes : &s->rx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-	put_cpu_ptr(dp->stats);
-}
-
-/*
- * The core's drop reason closest to each of our drop counters, for
- * "perf trace -e skb:kfree_skb" and dropwatch.  A module cannot register
- * a drop-reason subsystem of its own (the subsystem ids are an enum of
- * the kernel's), so the exact reason stays in our counters.
- */
-static const u16 dp_drop_reasons[DP_STAT_MAX] = {
-	[DP_STAT_DROP_SHORT]	= SKB_DROP_REASON_PKT_TOO_SMALL,
-	[DP_STAT_DROP_VERSION]	= SKB_DROP_REASON_UNHANDLED_PROTO,
-	[DP_STAT_DROP_TYPE]	= SKB_DROP_REASON_UNHANDLED_PROTO,
-	[DP_STAT_DROP_ADDR]	= SKB_DROP_REASON_IP_INADDRERRORS,
-	[DP_STAT_DROP_TTL]	= SKB_DROP_REASON_IP_INHDR,
-	[DP_STAT_DROP_PROTO]	= SKB_DROP_REASON_UNHANDLED_PROTO,
-	[DP_STAT_DROP_INNER]	= SKB_DROP_REASON_HDR_TRUNC,
-	[DP_STAT_DROP_DOWN]	= SKB_DROP_REASON_DEV_READY,
-	[DP_STAT_DROP_NOROUTE]	= SKB_DROP_REASON_IP_INNOROUTES,
-	[DP_STAT_DROP_NONEIGH]	= SKB_DROP_REASON_NEIGH_FAILED,
-	[DP_STAT_DROP_MTU]	= SKB_DROP_REASON_PKT_TOO_BIG,
-	[DP_STAT_DROP_NOMEM]	= SKB_DROP_REASON_NOMEM,
-	[DP_STAT_DROP_OTHERHOST] = SKB_DROP_REASON_OTHERHOST,
-	[DP_STAT_HELLO_BAD]	= SKB_DROP_REASON_HDR_TRUNC,
-	[DP_STAT_DROP_VLAN]	= SKB_DROP_REASON_UNHANDLED_PROTO,
-	[DP_STAT_HELLO_NOT_GROUP] = SKB_DROP_REASON_OTHERHOST,
-	[DP_STAT_TX_NOT_FABRIC]	= SKB_DROP_REASON_IP_OUTNOROUTES,
-	[DP_STAT_TX_PROTO]	= SKB_DROP_REASON_UNHANDLED_PROTO,
-	[DP_STAT_TX_NOROUTE]	= SKB_DROP_REASON_IP_OUTNOROUTES,
-};
-
-/* Count a drop and free the frame with the matching core reason. */
-void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat)
-{
-	u16 reason = stat < DP_STAT_MAX ? dp_drop_reasons[stat] : 0;
-
-	dp_count(dp, stat);
-	kfree_skb_reason(skb, reason ?: SKB_DROP_REASON_NOT_SPECIFIED);
-}
-
-/* Why routing gave up, on top of the drop itself. */
-static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
-{
-	struct dp_pcpu_stats *s;
-
-	if (reason >= DP_DROP_MAX)
-		return;
-	s = get_cpu_ptr(dp->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->route[reason]);
-	u64_stats_update_end(&s->syncp);
-	put_cpu_ptr(dp->stats);
-}
-
-/*
- * Put the Ethernet header toward @mac in front of the dpillar header at
- * skb->data and send the frame out of @port.  Consumes the skb.
- */
-void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
-{
-	struct ethhdr *eth = skb_push(skb, ETH_HLEN);
-
-	u64_to_ether_addr(mac, eth->h_dest);
-	ether_addr_copy(eth->h_source, port->dev->dev_addr);
-	eth->h_proto = htons(DPILLAR_ETHERTYPE);
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, ETH_HLEN);
-	skb->dev = port->dev;
-	skb->protocol = htons(DPILLAR_ETHERTYPE);
-	dp_port_xmit(port, skb);
-}
-
-/*
- * Read the coordinates a routed frame carries behind its header (struct
- * dpillar_coords: the destination's, S2 plan mode; the topology's
- * coords_flag says so) into @st.  The header at skb->data is pulled.
- * Returns the bytes they take, 0 when the frame carries none, or -1 for a
- * malformed frame: truncated, or a count no fabric has.  Whether the
- * count fits this fabric is routing's check (no_coords).
- */
-int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
-		 struct dp_route_state *st)
-{
-	u8 flag = t->ops ? t->ops->coords_flag : 0;
-	u32 n;
-	int len;
-
-	st->ncoords = 0;
-	if (!flag || !(((const struct dpillar_hdr *)skb->data)->flags & flag))
-		return 0;
-	len = dp_coords_pull(skb, DP_HDR_LEN, st->coords, &n);
-	st->ncoords = n;
-	return len;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_coords_rx);
-
-/*
- * Put @st's coordinates in front of the payload at skb->data, where the
- * header goes next; nothing when it has none.  The caller made the room
- * (skb_cow_head()).
- */
-bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
-{
-	struct dpillar_coords *c;
-
-	if (!st->ncoords)
-		return true;
-	if (st->ncoords > DP_COORDS_MAX ||
-	    skb_headroom(skb) < struct_size(c, x, st->ncoords))
-		return false;
-	c = skb_push(skb, struct_size(c, x, st->ncoords));
-	dp_coords_put(c, st->coords, st->ncoords);
-	return true;
-}
-
-/*
- * The port a frame from the wire came in by (its lower device is still
- * skb->dev until dp_send_on()), DP_SC_NO_PORT for this node's own: whose
- * budget a discovery it starts is spent from (shortcut.c).
- */
-static u32 dp_in_port(struct dp_priv *dp, const struct sk_buff *skb)
-{
-	u32 i;
-
-	for (i = 0; skb->dev && skb->dev != dp->dev && i < dp->nports; i++) {
-		struct dp_port *port = dp_port_rcu(dp, i);
-
-		if (port && port->dev == skb->dev)
-			return i;
-	}
-	return DP_SC_NO_PORT;
-}
-
-/*
- * Route the frame whose dpillar header is at skb->data (routing fields
- * still to be filled from @st), add the Ethernet header and send it.
- * Returns DP_STAT_MAX when the skb was sent, DP_STAT_DELIVERED for a data
- * frame to a key (dp_dst_is_key()) of which this node is the home (the
- * caller delivers it), else the drop to count; the skb is then still the
- * caller's.
- */
-enum dp_stat dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
-			  struct dp_route_state *st, enum dp_stat noroute)
-{
-	struct dpillar_hdr *h;
-	struct dp_port *port;
-	struct dp_hop hop;
-	u8 detour;
-	u64 mac;
-
-	if (dp_route(&dp->topo, dp->self, st, &dp->view, &hop)) {
-		h = (struct dpillar_hdr *)skb->data;
-		if (hop.reason == DP_DROP_ROUTE_AT_DST &&
-		    h->type == DPILLAR_T_DATA &&
-		    dp_dst_is_key(&dp->topo, st->flags))
-			return DP_STAT_DELIVERED;
-		dp_count_route_reason(dp, hop.reason);
-		/* S2's local minimum: look for a shortcut (shortcut.c). */
-		if (hop.reason && hop.reason == dp->topo.ops->discover_drop)
-			dp_sc_discover(dp, st->dst, dp_in_port(dp, skb));
-		return noroute;
-	}
-	/* Every hop of a detour around a failure is counted (topo.h). */
-	detour = dp_phase_detour(&dp->topo, hop.phase);
-	if (detour)
-		dp_count(dp, DP_STAT_DETOUR1 + detour - 1);
-	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
-	if (!mac)
-		return DP_STAT_DROP_NONEIGH;
-	if (!dp_fits_mtu(skb, port->dev->mtu))
-		return DP_STAT_DROP_MTU;
-
-	h = (struct dpillar_hdr *)skb->data;
-	h->flags = st->flags;
-	h->rword = htons(st->word);
-	h->waypoint = htonl(st->waypoint);
-	dp_send_on(port, skb, mac);
-	return DP_STAT_MAX;
-}
-
 /*
  * Map a destination IP address to a node id of this fabric: false when the
  * address is outside the fabric's prefix or names no server.
@@ -299,7 +109,8 @@ static netdev_tx_t dp_xmit_rcu(struct sk_buff *skb, struct net_device *dev)
 	struct dp_route_state st;
 	struct dpillar_hdr *h;
 	unsigned int len = skb->len;
-	enum dp_stat err, why;
+	enum dp_stat why;
+	enum dp_out out;
 	u32 dst, hash;
 	bool key;
 
@@ -347,13 +158,13 @@ static netdev_tx_t dp_xmit_rcu(struct sk_buff *skb, struct net_device *dev)
 	h->src = htonl(dp->self);
 	h->dst = htonl(dst);
 
-	err = dp_route_out(dp, skb, &st, DP_STAT_TX_NOROUTE);
-	if (err == DP_STAT_DELIVERED) {
+	out = dp_route_out(dp, skb, &st);
+	if (out == DP_OUT_HOME) {
 		dp_key_deliver_self(dp, skb);
 		return NETDEV_TX_OK;
 	}
-	if (err != DP_STAT_MAX) {
-		why = err;
+	if (out != DP_OUT_SENT) {
+		why = dp_out_stat(out, DP_STAT_TX_NOROUTE);
 		goto drop;
 	}
 	dp_count_bytes(dp, DP_STAT_TX, len);
@@ -436,10 +247,11 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 	struct sk_buff *skb = *pskb;
 	struct dp_route_state st;
 	struct dpillar_hdr *h;
-	enum dp_stat err, why;
+	enum dp_stat why;
+	enum dp_out out;
 
-	/* The destination's coordinates, when the frame carries them. */
-	if (dp_coords_rx(&dp->topo, skb, &st) < 0) {
+	/* Its routing state, coordinates included when it carries them. */
+	if (dp_hdr_state(&dp->topo, skb, &st) < 0) {
 		why = DP_STAT_DROP_SHORT;
 		goto drop;
 	}
@@ -458,17 +270,13 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 		goto drop;
 	}
 	h->ttl--;
-	st.dst = ntohl(h->dst);
-	st.waypoint = ntohl(h->waypoint);
-	st.flags = h->flags;
-	st.word = ntohs(h->rword);
 
 	skb_forward_csum(skb);
-	err = dp_route_out(dp, skb, &st, DP_STAT_DROP_NOROUTE);
-	if (err == DP_STAT_DELIVERED)
+	out = dp_route_out(dp, skb, &st);
+	if (out == DP_OUT_HOME)
 		return dp_deliver(dp, pskb);
-	if (err != DP_STAT_MAX) {
-		why = err;
+	if (out != DP_OUT_SENT) {
+		why = dp_out_stat(out, DP_STAT_DROP_NOROUTE);
 		goto drop;
 	}
 	dp_count(dp, DP_STAT_FORWARDED);

@@ -2,7 +2,8 @@
 /*
  * The generic netlink family "dpillar", private to its files: genl.c (the
  * family, the device a request names, what the objects share), genl_dev.c,
- * genl_neigh.c and genl_route.c (one object each).
+ * genl_neigh.c, genl_route.c and genl_shortcut.c (one object each), and
+ * notify.c (the notifications, below the others).
  */
 #ifndef _DPILLAR_GENL_H
 #define _DPILLAR_GENL_H
@@ -62,6 +63,14 @@ int dp_genl_dump_start_dev(struct netlink_callback *cb, int a_ifindex,
 int dp_genl_put_addr(struct sk_buff *skb, int type, const struct dp_priv *dp,
 		     u32 id);
 int dp_genl_put_mac(struct sk_buff *skb, int type, u64 mac);
+
+/* notify.c: what a dump and a notification share */
+size_t dp_genl_port_size(void);
+int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
+		     u32 index, const struct dp_port_snap *snap);
+int dp_genl_neigh_fill(struct sk_buff *skb, const struct dp_priv *dp,
+		       const struct dp_neigh_snap *n, u32 portid, u32 seq,
+		       int flags, u8 cmd, struct netlink_callback *cb);
 
 /* genl_dev.c */
 int dp_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);

@@ -51,13 +51,6 @@ static inline int dp_genl_stats_route(int reason)
 
 /* ---- DEV_GET ------------------------------------------------------------ */
 
-static size_t dp_genl_port_size(void)
-{
-	return nla_total_size(0) +			/* DEV_PORT */
-	       nla_total_size(sizeof(u32)) * 7 +	/* u32 attributes */
-	       nla_total_size(IFNAMSIZ);		/* PORT_IFNAME */
-}
-
 static size_t dp_genl_dev_size(void)
 {
 	return nla_total_size(sizeof(u32)) * 12 +	/* u32 attributes */
@@ -71,34 +64,6 @@ static size_t dp_genl_dev_size(void)
 	       nla_total_size(0) +			/* STATS */
 	       nla_total_size_64bit(sizeof(u64)) *
 	       (DP_STAT_MAX + DP_GENL_STATS_ROUTES - 1);
-}
-
-/* One DEV_PORT nest. */
-static int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
-			    u32 index, const struct dp_port_snap *snap)
-{
-	const struct net_device *lower = snap->lower;
-	struct dp_port_info pi;
-	struct nlattr *nest;
-
-	dp_port_info(&dp->topo, dp->self, index, &pi);
-	nest = nla_nest_start(skb, DPILLAR_A_DEV_PORT);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, DPILLAR_A_PORT_INDEX, index) ||
-	    (lower &&
-	     (nla_put_u32(skb, DPILLAR_A_PORT_IFINDEX, lower->ifindex) ||
-	      nla_put_string(skb, DPILLAR_A_PORT_IFNAME, lower->name))) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_STATE, snap->state) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_COLUMN, pi.sw_level) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_ID, pi.sw_id) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_NEIGHS, pi.nneigh) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_REACHABLE, snap->reachable)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
 }
 
 static int dp_genl_put_stats(struct sk_buff *skb, const struct dp_priv *dp)
@@ -326,46 +291,4 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		call_netdevice_notifiers(NETDEV_CHANGEINFODATA, dev);
 	return err;
-}
-
-/* ---- PORT_NTF ----------------------------------------------------------- */
-
-/*
- * Port @index of @dp changed state; @lower is its device (going away when
- * ABSENT).  Under RTNL.
- */
-void dp_genl_port_ntf(struct dp_priv *dp, u32 index,
-		      const struct net_device *lower,
-		      enum dpillar_port_state state)
-{
-	struct net *net = dev_net(dp->dev);
-	struct dp_port_snap snap;
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!genl_has_listeners(&dp_genl_family, net, DP_GENL_MCGRP_EVENTS))
-		return;
-	skb = genlmsg_new(nla_total_size(sizeof(u32)) +
-			  nla_total_size(IFNAMSIZ) + dp_genl_port_size(),
-			  GFP_KERNEL);
-	if (!skb)
-		return;
-	hdr = genlmsg_put(skb, 0, 0, &dp_genl_family, 0, DPILLAR_CMD_PORT_NTF);
-	if (!hdr)
-		goto err_free;
-	/* The device and state of the event: the port may be gone already. */
-	dp_port_snapshot(dp, index, &snap);
-	snap.lower = lower;
-	snap.state = state;
-	if (nla_put_u32(skb, DPILLAR_A_DEV_IFINDEX, dp->dev->ifindex) ||
-	    nla_put_string(skb, DPILLAR_A_DEV_IFNAME, dp->dev->name) ||
-	    dp_genl_put_port(skb, dp, index, &snap))
-		goto err_free;
-	genlmsg_end(skb, hdr);
-	genlmsg_multicast_netns(&dp_genl_family, net, skb, 0,
-				DP_GENL_MCGRP_EVENTS, GFP_KERNEL);
-	return;
-
-err_free:
-	nlmsg_free(skb);
 }

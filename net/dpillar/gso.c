@@ -6,26 +6,11 @@
  * dp0 takes TCP and UDP super-packets and partial checksums from the
  * stack (NETIF_F_GSO_SOFTWARE, NETIF_F_HW_CSUM): a super-packet is routed
  * once at the source and crosses every relay as one skb wherever the
- * cables carry such skbs.  Which ports do is decided per frame by
- * dp_port_whole():
- *
- *  - A software device with nothing beneath it (veth, dummy, tap) takes
- *    the skb as it is.  If the operator turned its offloads off (ethtool
- *    -K tx off / gso off), the core segments it before the device's
- *    ndo_start_xmit and finds dp_gso_segment() by our ethertype, as it
- *    does MPLS's and NSH's (skb_mac_gso_segment()).
- *  - Anything else, a NIC (a device with a parent bus device) or a
- *    device stacked on other devices (VLAN, bond, team, macvlan, a bridge
- *    with ports), gets complete frames: dp_send_complete() segments and
- *    checksums in software before dev_queue_xmit().  NIC drivers and the
- *    NIC models behind them locate the IP header right behind the
- *    Ethernet header or switch on skb->protocol; no NIC parses ours.  The
- *    core cannot be trusted to do this for us: for a device with
- *    NETIF_F_HW_CSUM, harmonize_features() keeps TSO whatever the
- *    ethertype (can_checksum_protocol()), and the driver then misparses
- *    the frame (e1000e logs "checksum_partial proto=88b5!"; over e1000,
- *    e1000e and vmxnet3 TCP moved no data; igb_tso() and ixgbe_tso()
- *    read the IP header where ours is).
+ * cables carry such skbs.  Which ports do is frame.c's decision
+ * (dp_port_xmit()); where a port does not, or the operator turned its
+ * offloads off (ethtool -K tx off / gso off), the frame is segmented by
+ * dp_gso_segment(), which the core finds by our ethertype as it finds
+ * MPLS's and NSH's (skb_mac_gso_segment()).
  *
  * Every segment gets a copy of the dpillar header, which holds nothing
  * that differs between them.
@@ -248,101 +233,4 @@ void dp_gso_unregister(void)
 {
 	/* Waits for the callers still inside (synchronize_net()). */
 	dev_remove_offload(&dp_packet_offload);
-}
-
-/*
- * Whether @dev carries our super-packets and partial checksums whole: a
- * software device that no hardware or other device is beneath.  Read
- * without RTNL: a stale answer for a device being stacked this very
- * moment costs one frame, and the core still segments for a device that
- * lacks the features.
- */
-static bool dp_port_whole(const struct net_device *dev)
-{
-	return !dev->dev.parent && list_empty(&dev->adj_list.lower);
-}
-
-/*
- * dev_queue_xmit() toward @port, counting what the port did not take.
- * The frame was already counted sent (tx_packets) or forwarded, so a
- * full queue or a port going down would otherwise lose it silently.
- * NET_XMIT_CN counts too: noop_qdisc (a port going down) and the AQM
- * qdiscs say it when they dropped a frame.
- */
-static void dp_port_queue(const struct dp_port *port, struct sk_buff *skb)
-{
-	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS))
-		dp_count(port->dp, DP_STAT_TX_PORT_DROP);
-}
-
-/*
- * Send the frame as complete frames: segmented, checksums filled in.
- * Consumes the skb.  The Ethernet header is in place and skb->dev is the
- * port, which dp_gso_segment() reads for the header length.  A frame that
- * cannot be completed (a malformed super-packet or partial checksum from
- * a neighbour's cable, or no memory) is dropped and counted both on the
- * port (tx_dropped) and on dp0 (tx_complete_fail): the port's counter
- * alone would not say that dpillar dropped it, nor why.
- */
-static void dp_send_complete(const struct dp_port *port, struct sk_buff *skb)
-{
-	struct net_device *dev = skb->dev;
-	struct sk_buff *segs, *next;
-
-	if (!skb_is_gso(skb)) {
-		if (skb_checksum_help(skb))
-			goto drop;
-		dp_port_queue(port, skb);
-		return;
-	}
-	/*
-	 * No checksum and no segmentation feature: both done here.  No
-	 * scatter-gather either: every byte must be read for its checksum
-	 * anyway, and skb_segment() then copies and sums in one pass into
-	 * linear segments (one descriptor each), where frags would cost a
-	 * second pass.
-	 */
-	segs = skb_gso_segment(skb, dev->features & NETIF_F_HIGHDMA);
-	if (IS_ERR_OR_NULL(segs))
-		goto drop;
-	consume_skb(skb);
-	skb_list_walk_safe(segs, skb, next) {
-		skb_mark_not_on_list(skb);
-		dp_port_queue(port, skb);
-	}
-	return;
-drop:
-	dev_core_stats_tx_dropped_inc(dev);
-	dp_count(port->dp, DP_STAT_TX_COMPLETE_FAIL);
-	kfree_skb(skb);
-}
-
-/*
- * dev_queue_xmit() of a frame whose Ethernet header is in place, toward
- * @port, whose device skb->dev is; consumes the skb.
- */
-void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb)
-{
-	if (unlikely(skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL) &&
-	    !dp_port_whole(skb->dev)) {
-		dp_send_complete(port, skb);
-		return;
-	}
-	dp_port_queue(port, skb);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit);
-
-/*
- * Whether the frame at skb->data (the dpillar header, its Ethernet
- * header not pushed yet) fits a port of MTU @mtu: every segment of a
- * GSO skb.  The network header is the inner IP header on the way out of
- * dp0 and the dpillar header on a relay; both count.
- */
-bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
-{
-	unsigned int before = skb_network_header(skb) - skb->data;
-
-	if (!skb_is_gso(skb))
-		return skb->len <= mtu;
-	return before < mtu && skb_gso_validate_network_len(skb, mtu - before);
 }

@@ -1,189 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hello protocol and neighbour tables.
+ * Neighbour tables: what the Hellos (hello.c) taught a node about the
+ * nodes on its switches and cables.
  *
- * Every port sends a Hello on its switch segment or cable every hello
- * interval.  The topology says how many nodes share what the port plugs
- * into (struct dp_port_info), so each port's table is an array indexed
- * arithmetically (dp_port_neigh_index()), sized by the port and not by the
- * fabric.  A Hello from a node that cannot be on that switch or cable is a
- * cabling error: counted and ignored.
- *
- * A Hello carries TLVs after its fixed part (struct dpillar_tlv): today
- * the sender's ports that are up, which the routing view offers to
- * topologies that route on their neighbours' link state.  A neighbour not heard
- * for the dead interval, or behind a port without carrier, is unreachable;
- * routing asks dp_reachable() and so sees a failure at once.
+ * The topology says how many nodes share what a port plugs into (struct
+ * dp_port_info), so each port's table is an array indexed arithmetically
+ * (dp_port_neigh_index()), sized by the port and not by the fabric.  A
+ * neighbour not heard for the dead interval, or behind a port without
+ * carrier, is unreachable; routing asks dp_reachable() (view.c) and so
+ * sees a failure at once.  A Hello from a node that cannot be on that
+ * switch or cable is a cabling error: counted, recorded as the port's
+ * miswired sender and reported, never entered.
  *
  * Where the cabling cannot be derived (t->learn_peers: S2 plan mode) each
  * port is a cable with one slot, and the slot's node id is learned: the
  * first valid sender heard takes it and keeps it while alive, another
  * one meanwhile is miswired; a dead interval later a new one may take it.
- * S2 plan-mode Hellos also carry the coordinates no node can derive: the
- * sender's, and those of the neighbours it lists (TLV 4).
+ *
+ * Every change an operator may want to see is reported with NEIGH_NTF
+ * (notify.c) and bumps dp->gen, which a NEIGH_GET dump checks.
  */
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
-#include <linux/pkt_sched.h>
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
 
-/* Every port joins this group while bound (dp_port_add()). */
-const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
-
-/* The routing core's oracle.  Runs under rcu_read_lock (BH). */
-bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
-{
-	const struct dp_priv *dp = ctx;
-	const struct dp_neigh *nb;
-	struct dp_port *port;
-
-	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
-	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
-
-/* The view's ports_up: what @peer, our neighbour on @port_idx, reported. */
-static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
-			     u32 peer, u32 *mask)
-{
-	const struct dp_priv *dp = ctx;
-	const struct dp_neigh *nb;
-	struct dp_port *port;
-
-	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
-	if (!nb || !test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags))
-		return false;
-	*mask = READ_ONCE(nb->ports_up);
-	return true;
-}
-
 /*
- * The view's peer_neighs: the ids @peer, our live neighbour on @port_idx,
- * listed in its last Hello (none once it is silent).
+ * NEIGH_NTF for entry @idx of @port: the message says the transition,
+ * @reachable, whatever the entry says by now.  Under RCU.
  */
-static u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx,
-			       u32 peer, u32 *ids, u32 max)
+static void dp_neigh_ntf(struct dp_priv *dp, struct dp_port *port, u32 idx,
+			 bool reachable)
 {
-	const struct dp_priv *dp = ctx;
-	const struct dp_neigh *nb;
-	struct dp_port *port;
-	u32 i, n;
+	struct dp_neigh_snap n;
 
-	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
-	if (!nb || !dp_port_up(port) || !dp_neigh_alive(dp, nb))
-		return 0;
-	n = min_t(u32, READ_ONCE(nb->nneighs), DPILLAR_TLV_NEIGHS_MAX);
-	n = min(n, max);
-	for (i = 0; i < n; i++)
-		ids[i] = READ_ONCE(nb->neighs[i]);
-	return n;
-}
-
-/* Up to @max of the @n coordinates at @src into @x, as one read each. */
-static u32 dp_coords_copy(u32 *x, const u32 *src, u32 n, u32 max)
-{
-	u32 i;
-
-	n = min(n, max);
-	for (i = 0; i < n; i++)
-		x[i] = READ_ONCE(src[i]);
-	return n;
-}
-
-/*
- * The live neighbour @node on our port @port_idx whose coordinates its
- * Hellos gave (S2 plan mode: only neigh[0] has them), NULL if none.
- */
-static const struct dp_neigh_coords *
-dp_view_coords_of(const struct dp_priv *dp, u32 self, u32 port_idx, u32 node)
-{
-	const struct dp_neigh *nb;
-	struct dp_port *port;
-
-	nb = dp_neigh_find(dp, self, port_idx, node, &port);
-	if (!nb || nb != &port->neigh[0] || !dp_port_up(port) ||
-	    !dp_neigh_alive(dp, nb))
-		return NULL;
-	return &port->coords;
-}
-
-/*
- * The view's coords: ours when @node is @self, else those of @node, our
- * live neighbour on @port_idx, as its last Hello gave them.
- */
-static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
-			  u32 *x, u32 max)
-{
-	const struct dp_priv *dp = ctx;
-	const struct dp_neigh_coords *nc;
-
-	if (node == self)
-		return dp_coords_copy(x, dp->topo.p.coords,
-				      dp->topo.p.ncoords, max);
-	nc = dp_view_coords_of(dp, self, port_idx, node);
-	if (!nc)
-		return 0;
-	return dp_coords_copy(x, nc->x, READ_ONCE(nc->ncoords), max);
-}
-
-/*
- * The view's peer_neigh_coords: those of entry @idx of the list
- * dp_view_peer_neighs() gives for @peer (its DPILLAR_TLV_NEIGH_COORDS).
- */
-static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
-				     u32 peer, u32 idx, u32 *x, u32 max)
-{
-	const struct dp_priv *dp = ctx;
-	const struct dp_neigh_coords *nc;
-
-	nc = dp_view_coords_of(dp, self, port_idx, peer);
-	if (!nc || idx >= min_t(u32, READ_ONCE(nc->nneighs),
-				DPILLAR_TLV_NEIGHS_MAX))
-		return 0;
-	return dp_coords_copy(x, nc->neighs[idx], READ_ONCE(nc->ncoords),
-			      max);
-}
-
-/*
- * The view's cable_peer: the node heard on the cable of our port
- * @port_idx, if it is alive (the topology's peer, where it is derived).
- */
-static u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
-{
-	const struct dp_priv *dp = ctx;
-	struct dp_port *port = dp_port_rcu(dp, port_idx);
-	struct dp_port_info pi;
-	u32 peer;
-
-	if (!port || port->nneigh != 1 || self != dp->self)
-		return DP_NODE_NONE;
-	/* Learned peers: every port is a cable (S2 plan mode). */
-	if (!dp->topo.learn_peers) {
-		dp_port_info(&dp->topo, self, port_idx, &pi);
-		if (pi.kind != DP_PORT_CABLE)
-			return DP_NODE_NONE;
-	}
-	peer = dp_neigh_node(dp, port, 0);
-	if (peer == DP_NODE_NONE || !dp_port_up(port) ||
-	    !dp_neigh_alive(dp, &port->neigh[0]))
-		return DP_NODE_NONE;
-	return peer;
-}
-
-/* What routing may know of the fabric around us (struct dp_view). */
-void dp_view_init(struct dp_priv *dp)
-{
-	dp->view.reachable = dp_reachable;
-	dp->view.cable_peer = dp_view_cable_peer;
-	dp->view.ports_up = dp_view_ports_up;
-	dp->view.peer_neighs = dp_view_peer_neighs;
-	dp->view.shortcut = dp_sc_lookup;
-	dp->view.coords = dp_view_coords;
-	dp->view.peer_neigh_coords = dp_view_peer_neigh_coords;
-	dp->view.ctx = dp;
+	if (!dp_notify_listened(dp) || dp_neigh_snapshot(dp, port, idx, &n))
+		return;
+	n.state = reachable ? DPILLAR_NEIGH_STATE_REACHABLE :
+			      DPILLAR_NEIGH_STATE_UNREACHABLE;
+	dp_notify_neigh(dp, &n, GFP_ATOMIC);
 }
 
 /* Neighbours of @port reachable now. */
@@ -346,7 +203,7 @@ static bool dp_port_miswired_set(const struct dp_priv *dp,
  * silent for the dead interval, or the port lost its carrier.  Runs every
  * Hello interval, BH off, under rcu_read_lock.
  */
-static void dp_neigh_scan(struct dp_priv *dp, struct dp_port *port)
+void dp_neigh_scan(struct dp_priv *dp, struct dp_port *port)
 {
 	bool up = dp_port_up(port);
 	u32 i;
@@ -359,203 +216,9 @@ static void dp_neigh_scan(struct dp_priv *dp, struct dp_port *port)
 			continue;
 		if (test_and_clear_bit(DP_NEIGH_REPORTED, &nb->flags)) {
 			atomic_inc(&dp->gen);
-			dp_genl_neigh_ntf(dp, port, i, false, GFP_ATOMIC);
+			dp_neigh_ntf(dp, port, i, false);
 		}
 	}
-}
-
-/*
- * Bit p set: our port p works: it is bound and up, and some neighbour is
- * heard on it.  A port whose switch is down keeps its carrier but reaches
- * nobody; our neighbours' routing must not count on it.
- */
-static u32 dp_ports_up(const struct dp_priv *dp)
-{
-	u32 i, mask = 0;
-
-	for (i = 0; i < dp->nports; i++) {
-		const struct dp_port *port = rcu_dereference(dp->ports[i]);
-
-		if (port && dp_port_reachable(dp, port))
-			mask |= BIT(i);
-	}
-	return mask;
-}
-
-/* Append one TLV with a __be32 value. */
-static void dp_hello_put_be32(struct sk_buff *skb, u16 type, u32 val)
-{
-	struct dpillar_tlv *tlv = skb_put(skb, sizeof(*tlv));
-	__be32 v = htonl(val);
-
-	tlv->type = htons(type);
-	tlv->len = htons(sizeof(v));
-	skb_put_data(skb, &v, sizeof(v));
-}
-
-#define DP_HELLO_TLV_LEN	(sizeof(struct dpillar_tlv) + sizeof(__be32))
-/*
- * The most the coordinate TLVs add (struct dp_topo_ops.hello_coords):
- * coordinates, neighbour list and (plan mode) the neighbours' coordinates.
- */
-#define DP_HELLO_COORDS_LEN		(3 * sizeof(struct dpillar_tlv) +	\
-				 sizeof(__be32) * (DPILLAR_TLV_COORDS_MAX + \
-						   DPILLAR_TLV_NEIGHS_MAX + \
-						   DPILLAR_TLV_NEIGHS_MAX * \
-						   DPILLAR_TLV_COORDS_MAX))
-static_assert(DP_HELLO_TLV_LEN + DP_HELLO_COORDS_LEN <= DPILLAR_HELLO_TLV_MAX);
-static_assert(DP_COORDS_MAX <= DPILLAR_TLV_COORDS_MAX);
-static_assert(DP_MAX_PORTS <= DPILLAR_TLV_NEIGHS_MAX);
-
-/* Append @n u32s as __be32, one read each (a neighbour's may change). */
-static void dp_hello_put_u32s(struct sk_buff *skb, const u32 *x, u32 n)
-{
-	__be32 *v = skb_put(skb, n * sizeof(*v));
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		v[i] = htonl(READ_ONCE(x[i]));
-}
-
-/*
- * The neighbour on port @i to list in our Hello: a live one at the other
- * end of a cable, and in plan mode one whose coordinates we have (so that
- * TLV 4 has them all).
- */
-static u32 dp_hello_cable_neigh(const struct dp_priv *dp, u32 i,
-				const struct dp_port **pp)
-{
-	const struct dp_port *port = rcu_dereference(dp->ports[i]);
-
-	if (!port || port->nneigh != 1 || !dp_port_reachable(dp, port))
-		return DP_NODE_NONE;
-	if (dp_topo_plan_mode(&dp->topo) &&
-	    READ_ONCE(port->coords.ncoords) != dp->topo.p.ncoords)
-		return DP_NODE_NONE;
-	*pp = port;
-	return dp_neigh_node(dp, port, 0);
-}
-
-/*
- * The TLVs of a topology that routes on coordinates (struct
- * dp_topo_ops.hello_coords): ours (derived ones, which a receiver checks,
- * or in plan mode the plan's) and the neighbours we hear now, in port
- * order: the receiver's 2-hop neighbours; in plan mode also their
- * coordinates, which the receiver cannot derive
- * (DPILLAR_TLV_NEIGH_COORDS, in the same order).  Bounded by the port
- * count, never by the fabric.  Returns the bytes added.
- */
-VISIBLE_IF_KUNIT u32 dp_hello_put_coords(struct dp_priv *dp,
-					 struct sk_buff *skb)
-{
-	const struct dp_port *lport[DPILLAR_TLV_NEIGHS_MAX];
-	const struct dp_topo *t = &dp->topo;
-	bool plan = dp_topo_plan_mode(t);
-	u32 ids[DPILLAR_TLV_NEIGHS_MAX];
-	u32 x[DP_COORDS_MAX];
-	struct dpillar_tlv *tlv;
-	u32 start = skb->len;
-	u32 i, n = 0, nc;
-	__be32 v;
-
-	nc = t->ops->hello_coords(t, dp->self, x, DP_COORDS_MAX);
-	tlv = skb_put(skb, sizeof(*tlv));
-	tlv->type = htons(DPILLAR_TLV_COORDS);
-	tlv->len = htons(nc * sizeof(v));
-	dp_hello_put_u32s(skb, x, nc);
-	for (i = 0; i < dp->nports && n < DPILLAR_TLV_NEIGHS_MAX; i++) {
-		ids[n] = dp_hello_cable_neigh(dp, i, &lport[n]);
-		if (ids[n] != DP_NODE_NONE)
-			n++;
-	}
-	tlv = skb_put(skb, sizeof(*tlv));
-	tlv->type = htons(DPILLAR_TLV_NEIGHS);
-	tlv->len = htons(n * sizeof(v));
-	dp_hello_put_u32s(skb, ids, n);
-	if (plan) {
-		tlv = skb_put(skb, sizeof(*tlv));
-		tlv->type = htons(DPILLAR_TLV_NEIGH_COORDS);
-		tlv->len = htons(n * nc * sizeof(v));
-		for (i = 0; i < n; i++)
-			dp_hello_put_u32s(skb, lport[i]->coords.x, nc);
-	}
-	return skb->len - start;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_hello_put_coords);
-
-static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
-{
-	struct net_device *dev = port->dev;
-	struct dpillar_hello *hello;
-	struct dpillar_hdr *h;
-	struct sk_buff *skb;
-	u32 tlv_len;
-
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DP_HDR_LEN + sizeof(*hello) +
-			DP_HELLO_TLV_LEN + DP_HELLO_COORDS_LEN, GFP_ATOMIC);
-	if (!skb)
-		return;
-	/* Room for both headers in front of the Hello. */
-	skb_reserve(skb, LL_RESERVED_SPACE(dev) + DP_HDR_LEN);
-
-	hello = skb_put_zero(skb, sizeof(*hello));
-	hello->port = port->index;
-	tlv_len = DP_HELLO_TLV_LEN;
-	hello->interval_ms = htonl(READ_ONCE(dp->hello_ms));
-	dp_hello_put_be32(skb, DPILLAR_TLV_PORTS_UP, dp_ports_up(dp));
-	if (dp->topo.ops->hello_coords)
-		tlv_len += dp_hello_put_coords(dp, skb);
-	hello->tlv_len = htons(tlv_len);
-
-	h = skb_push(skb, DP_HDR_LEN);
-	memset(h, 0, DP_HDR_LEN);
-	h->version = DPILLAR_VERSION;
-	h->type = DPILLAR_T_HELLO;
-	h->ttl = 1;
-	h->src = htonl(dp->self);
-	h->dst = htonl(DPILLAR_NODE_NONE);
-	h->waypoint = htonl(DPILLAR_NODE_NONE);
-	skb_reset_network_header(skb);
-
-	skb->dev = dev;
-	skb->protocol = htons(DPILLAR_ETHERTYPE);
-	skb->priority = TC_PRIO_CONTROL;
-	if (dev_hard_header(skb, dev, DPILLAR_ETHERTYPE, dp_hello_mac,
-			    dev->dev_addr, skb->len) < 0) {
-		kfree_skb(skb);
-		return;
-	}
-	dev_queue_xmit(skb);
-	dp_count(dp, DP_STAT_HELLO_TX);
-}
-
-void dp_hello_work(struct work_struct *work)
-{
-	struct dp_priv *dp = container_of(to_delayed_work(work),
-					  struct dp_priv, hello_work);
-	u32 i;
-
-	/*
-	 * BH off: the per-CPU counters are also written from the receive
-	 * softirq, and u64_stats writers must not nest on 32-bit.
-	 */
-	local_bh_disable();
-	rcu_read_lock();
-	for (i = 0; i < dp->nports; i++) {
-		struct dp_port *port = rcu_dereference(dp->ports[i]);
-
-		if (!port)
-			continue;
-		/* Unconfigured: no address to announce yet. */
-		if (dp_configured(dp) && dp_port_up(port))
-			dp_hello_send(dp, port);
-		dp_neigh_scan(dp, port);
-	}
-	rcu_read_unlock();
-	local_bh_enable();
-	/* ndo_stop cancels this work before the device can go away. */
-	queue_delayed_work(system_power_efficient_wq, &dp->hello_work,
-			   msecs_to_jiffies(READ_ONCE(dp->hello_ms)));
 }
 
 /*
@@ -577,8 +240,24 @@ bool dp_peer_on_switch(const struct dp_priv *dp, u32 port, u32 peer,
 	return pp >= 0 && (u32)pp == peer_port;
 }
 
+/*
+ * NEIGH_NTF: neighbour @idx of @port is alive, and a Hello in its name
+ * came from another MAC, @mac, which was ignored: its entry as it stands,
+ * with the rejected MAC.  The caller rate-limits.  Under RCU.
+ */
+static void dp_neigh_mac_change_ntf(struct dp_priv *dp, struct dp_port *port,
+				    u32 idx, u64 mac)
+{
+	struct dp_neigh_snap n;
+
+	if (!dp_notify_listened(dp) || dp_neigh_snapshot(dp, port, idx, &n))
+		return;
+	n.rejected_mac = mac;
+	dp_notify_neigh(dp, &n, GFP_ATOMIC);
+}
+
 /* A live neighbour's MAC address kept against a Hello from another one. */
-static void dp_hello_mac_change_warn(const struct dp_priv *dp,
+static void dp_neigh_mac_change_warn(const struct dp_priv *dp,
 				     const struct dp_port *port, u32 src,
 				     u64 old, u64 mac)
 {
@@ -590,21 +269,6 @@ static void dp_hello_mac_change_warn(const struct dp_priv *dp,
 	u64_to_ether_addr(mac, n);
 	netdev_warn(dp->dev, "port %u (%s): Hello from %s with MAC %pM while %pM is alive: ignored\n",
 		    port->index, port->dev->name, addr, n, o);
-}
-
-/*
- * Whether the coordinates of @src's Hello fit ours (struct
- * dp_topo_ops.hello_coords_ok; TLV 4's were checked by the parser against
- * the list and their count).  Topologies without coordinates ignore the
- * TLVs.
- */
-static bool dp_hello_coords_ok(const struct dp_priv *dp, u32 src,
-			       const struct dp_hello_info *hi)
-{
-	const struct dp_topo *t = &dp->topo;
-
-	return !t->ops->hello_coords_ok ||
-	       t->ops->hello_coords_ok(t, src, hi->coords, hi->ncoords);
 }
 
 static void dp_neigh_set_neighs(struct dp_neigh *nb,
@@ -657,8 +321,8 @@ static void dp_neigh_set_coords(struct dp_port *port,
  * under the port's learn_lock, so that of two new senders racing for a
  * slot one wins and the other finds it alive.
  */
-static bool dp_neigh_claim(struct dp_priv *dp, struct dp_port *port, u32 idx,
-			   u32 src, u64 mac)
+bool dp_neigh_claim(struct dp_priv *dp, struct dp_port *port, u32 idx,
+		    u32 src, u64 mac)
 {
 	struct dp_neigh *nb = &port->neigh[idx];
 	bool ok;
@@ -670,7 +334,7 @@ static bool dp_neigh_claim(struct dp_priv *dp, struct dp_port *port, u32 idx,
 	/* Dead, and not yet scanned (dp_neigh_scan()): its loss first. */
 	if (test_and_clear_bit(DP_NEIGH_REPORTED, &nb->flags)) {
 		atomic_inc(&dp->gen);
-		dp_genl_neigh_ntf(dp, port, idx, false, GFP_ATOMIC);
+		dp_neigh_ntf(dp, port, idx, false);
 	}
 	spin_lock(&port->learn_lock);
 	ok = !dp_neigh_alive(dp, nb);
@@ -699,78 +363,63 @@ static bool dp_neigh_claim(struct dp_priv *dp, struct dp_port *port, u32 idx,
 	return ok;
 }
 
-/* A Hello received on @port; skb->data is at the dpillar header. */
-void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
+/**
+ * dp_neigh_miswired - a Hello from a node that cannot be on @port's switch
+ * @dp: the device
+ * @port: the port it came in by
+ * @src: the node it names
+ * @sport: the sender's port it names
+ * @mac: the sender's MAC address
+ *
+ * Counted, recorded as the port's miswired sender, and (at most once per
+ * dead interval and port) logged and reported.  Softirq, under RCU.
+ */
+void dp_neigh_miswired(struct dp_priv *dp, struct dp_port *port, u32 src,
+		       u8 sport, u64 mac)
 {
-	const struct dpillar_hello *hello;
-	const struct dpillar_hdr *h;
-	struct dp_hello_info hi;
+	struct dp_miswired mis;
+	char addr[DP_ADDR_TEXT_MAX];
+
+	dp_count(dp, DP_STAT_HELLO_MISWIRED);
+	if (!dp_port_miswired_set(dp, port, src, sport, mac, &mis))
+		return;
+	dp_addr_format(&dp->topo, src, addr, sizeof(addr));
+	net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, %s (%u heard)\n",
+			     dp->dev->name, port->index, port->dev->name, addr,
+			     sport, dp->topo.learn_peers ?
+			     "which is not this cable's live peer" :
+			     "which is not cabled to this switch",
+			     mis.count);
+	atomic_inc(&dp->gen);
+	if (dp_notify_listened(dp)) {
+		struct dp_neigh_snap n;
+
+		dp_neigh_snapshot_miswired(port, &mis, &n);
+		dp_notify_neigh(dp, &n, GFP_ATOMIC);
+	}
+}
+
+/**
+ * dp_neigh_heard - a valid Hello from the node of entry @idx of @port
+ * @dp: the device
+ * @port: the port it came in by
+ * @idx: the node's entry in @port's table
+ * @src: the node
+ * @mac: the sender's MAC address
+ * @sport: the sender's port, as its Hello says
+ * @hi: what its TLVs say
+ *
+ * The entry takes what the Hello says, unless another MAC address is
+ * alive in it (a forged Hello, or a NIC replaced less than a dead interval
+ * ago: counted, logged and reported at most once per dead interval and
+ * port); a neighbour heard again is reported reachable.  Softirq, under
+ * RCU.
+ */
+void dp_neigh_heard(struct dp_priv *dp, struct dp_port *port, u32 idx,
+		    u32 src, u64 mac, u8 sport, const struct dp_hello_info *hi)
+{
 	struct dp_neigh *nb;
-	u32 src, tlv_len;
-	u64 mac, old;
-	int idx;
-
-	/* Hellos go to the group address; a unicast one is not for us. */
-	if (skb->pkt_type == PACKET_OTHERHOST) {
-		dp_drop(dp, skb, DP_STAT_DROP_OTHERHOST);
-		return;
-	}
-	/*
-	 * Nor is one unicast to this server, nor one to any other group:
-	 * a neighbour is one every server on the segment hears.
-	 */
-	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac)) {
-		dp_drop(dp, skb, DP_STAT_HELLO_NOT_GROUP);
-		return;
-	}
-	/* Unconfigured: the fabric has no node yet, the sender included. */
-	if (!dp_configured(dp)) {
-		dp_drop(dp, skb, DP_STAT_DROP_ADDR);
-		return;
-	}
-	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello)))
-		goto bad;
-	tlv_len = ntohs(((const struct dpillar_hello *)
-			 (skb->data + DP_HDR_LEN))->tlv_len);
-	if (tlv_len > DPILLAR_HELLO_TLV_MAX ||
-	    !pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello) + tlv_len))
-		goto bad;
-	h = (const struct dpillar_hdr *)skb->data;
-	hello = (const struct dpillar_hello *)(h + 1);
-	if (!dp_hello_parse((const u8 *)(hello + 1), tlv_len, &hi))
-		goto bad;
-	src = ntohl(h->src);
-	mac = ether_addr_to_u64(eth_hdr(skb)->h_source);
-	if (!dp_addr_valid(&dp->topo, src) || !is_valid_ether_addr(eth_hdr(skb)->h_source))
-		goto bad;
-
-	if (!dp_hello_coords_ok(dp, src, &hi))
-		goto bad;
-
-	idx = dp_port_neigh_index(&dp->topo, dp->self, port->index, src);
-	if (idx < 0 || (u32)idx >= port->nneigh ||
-	    !dp_peer_on_switch(dp, port->index, src, hello->port) ||
-	    (dp->topo.learn_peers &&
-	     !dp_neigh_claim(dp, port, idx, src, mac))) {
-		struct dp_miswired mis;
-		char addr[DP_ADDR_TEXT_MAX];
-
-		dp_count(dp, DP_STAT_HELLO_MISWIRED);
-		if (!dp_port_miswired_set(dp, port, src, hello->port, mac,
-					  &mis))
-			goto out;
-		dp_addr_format(&dp->topo, src, addr, sizeof(addr));
-		net_warn_ratelimited("%s: port %u (%s): Hello from %s port %u, %s (%u heard)\n",
-				     dp->dev->name, port->index,
-				     port->dev->name, addr, hello->port,
-				     dp->topo.learn_peers ?
-				     "which is not this cable's live peer" :
-				     "which is not cabled to this switch",
-				     mis.count);
-		atomic_inc(&dp->gen);
-		dp_genl_miswired_ntf(dp, port, &mis, GFP_ATOMIC);
-		goto out;
-	}
+	u64 old;
 
 	nb = &port->neigh[idx];
 	old = atomic64_read(&nb->mac);
@@ -785,22 +434,21 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 				   jiffies)) {
 			dp_count(dp, DP_STAT_HELLO_MAC_CHANGE);
 			if (dp_port_ratelimit(dp, &port->mac_change_warned)) {
-				dp_hello_mac_change_warn(dp, port, src, old,
+				dp_neigh_mac_change_warn(dp, port, src, old,
 							 mac);
-				dp_genl_mac_change_ntf(dp, port, idx, mac,
-						       GFP_ATOMIC);
+				dp_neigh_mac_change_ntf(dp, port, idx, mac);
 			}
-			goto out;
+			return;
 		}
 		atomic64_set(&nb->mac, mac);
 	}
 	dp_count(dp, DP_STAT_HELLO_RX);
-	WRITE_ONCE(nb->ports_up, hi.ports_up);
-	WRITE_ONCE(nb->peer_port, hello->port);
-	dp_neigh_set_neighs(nb, &hi);
+	WRITE_ONCE(nb->ports_up, hi->ports_up);
+	WRITE_ONCE(nb->peer_port, sport);
+	dp_neigh_set_neighs(nb, hi);
 	if (dp_topo_plan_mode(&dp->topo) && !idx)
-		dp_neigh_set_coords(port, &hi);
-	if (hi.has_ports_up)
+		dp_neigh_set_coords(port, hi);
+	if (hi->has_ports_up)
 		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 	else
 		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
@@ -808,11 +456,6 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	/* Ordered after last_heard: test_and_set_bit() is a full barrier. */
 	if (!test_and_set_bit(DP_NEIGH_REPORTED, &nb->flags)) {
 		atomic_inc(&dp->gen);
-		dp_genl_neigh_ntf(dp, port, idx, true, GFP_ATOMIC);
+		dp_neigh_ntf(dp, port, idx, true);
 	}
-out:
-	consume_skb(skb);
-	return;
-bad:
-	dp_drop(dp, skb, DP_STAT_HELLO_BAD);
 }

@@ -215,6 +215,29 @@ void dp_port_del(struct dp_port *port)
 	kvfree_rcu(port, rcu);
 }
 
+/**
+ * dp_port_ntf - PORT_NTF: port @index changed state
+ * @dp: the device
+ * @index: the port
+ * @lower: its device (going away when @state is ABSENT)
+ * @state: the state of the event, whatever the port says by now
+ *
+ * Under RTNL.
+ */
+void dp_port_ntf(struct dp_priv *dp, u32 index,
+		 const struct net_device *lower, enum dpillar_port_state state)
+{
+	struct dp_port_snap snap;
+
+	if (!dp_notify_listened(dp))
+		return;
+	/* The device and state of the event: the port may be gone already. */
+	dp_port_snapshot(dp, index, &snap);
+	snap.lower = lower;
+	snap.state = state;
+	dp_notify_port(dp, index, &snap);
+}
+
 /* Let go of @port, which leaves its slot absent (the device stays). */
 static void dp_port_release(struct dp_port *port)
 {
@@ -225,7 +248,7 @@ static void dp_port_release(struct dp_port *port)
 	dp_port_del(port);
 	dp_update_mtu(dp);
 	dp_update_carrier(dp);
-	dp_genl_port_ntf(dp, index, lower, DPILLAR_PORT_STATE_ABSENT);
+	dp_port_ntf(dp, index, lower, DPILLAR_PORT_STATE_ABSENT);
 }
 
 /*
@@ -261,7 +284,7 @@ int dp_add_slave(struct net_device *dev, struct net_device *lower,
 	dp_update_mtu(dp);
 	dp_update_carrier(dp);
 	netdev_info(dev, "port %u (%s) attached\n", i, lower->name);
-	dp_genl_port_ntf(dp, i, lower, port->ntf_state);
+	dp_port_ntf(dp, i, lower, port->ntf_state);
 	return 0;
 }
 
@@ -286,7 +309,7 @@ static void dp_port_state_changed(struct dp_port *port)
 	if (port->ntf_state == state)
 		return;
 	port->ntf_state = state;
-	dp_genl_port_ntf(port->dp, port->index, port->dev, state);
+	dp_port_ntf(port->dp, port->index, port->dev, state);
 }
 
 int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)

@@ -109,11 +109,11 @@ static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
 			struct dp_probe_result *local)
 {
 	struct dp_route_state again = *st;
-	enum dp_stat err;
 	struct dp_hop hop;
+	enum dp_out out;
 
-	err = dp_route_out(dp, skb, st, DP_STAT_DROP_NOROUTE);
-	if (err == DP_STAT_MAX)
+	out = dp_route_out(dp, skb, st);
+	if (out == DP_OUT_SENT)
 		return 0;
 	if (local) {
 		local->reporter = dp->self;
@@ -124,13 +124,13 @@ static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
 		local->detours_unknown = !dp_probe_detours_known(dp);
 		local->status = DPILLAR_PROBE_STATUS_NONEIGH;
 		/* Only the failure path asks routing once more, for why. */
-		if (err == DP_STAT_DROP_NOROUTE &&
+		if (out == DP_OUT_NOROUTE &&
 		    dp_route(&dp->topo, dp->self, &again, &dp->view, &hop)) {
 			local->status = DPILLAR_PROBE_STATUS_NOROUTE;
 			local->reason = hop.reason;
 		}
 	}
-	dp_drop(dp, skb, err);
+	dp_drop(dp, skb, dp_out_stat(out, DP_STAT_DROP_NOROUTE));
 	return -EHOSTUNREACH;
 }
 
@@ -415,8 +415,8 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 	ph = *h;
 	p = *dp_probe_body(dp, skb);
 	nx = dp_probe_src_coords(dp, skb, x);
-	/* the destination's coordinates: dp_probe_rcv() checked them */
-	dp_coords_rx(&dp->topo, skb, &st);
+	/* its routing state; the coordinates: dp_probe_rcv() checked them */
+	dp_hdr_state(&dp->topo, skb, &st);
 	if (h->ttl <= 1) {
 		/* A probe's TTL runs out by design; a reply's is a bug. */
 		if (ph.type == DPILLAR_T_PROBE) {
@@ -429,10 +429,6 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 		return;
 	}
 	h->ttl--;
-	st.dst = ntohl(h->dst);
-	st.waypoint = ntohl(h->waypoint);
-	st.flags = h->flags;
-	st.word = ntohs(h->rword);
 	if (ph.type == DPILLAR_T_PROBE && dp_probe_detours(dp, &st))
 		dp_probe_body(dp, skb)->detours++;
 	if (!dp_probe_out(dp, skb, &st,

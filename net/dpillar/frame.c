@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bottom of the data plane: the dpillar header's codec, the end of a
+ * frame (counted, sent or dropped) and putting it on a port.  Every other
+ * file of the data plane (fwd.c, probe.c, shortcut.c, the Hellos) builds
+ * on these and nothing here calls up into them.
+ *
+ * Which ports get our super-packets and partial checksums whole is
+ * decided per frame by dp_port_whole():
+ *
+ *  - A software device with nothing beneath it (veth, dummy, tap) takes
+ *    the skb as it is; if the operator turned its offloads off, the core
+ *    segments it with dp_gso_segment() (gso.c).
+ *  - Anything else, a NIC (a device with a parent bus device) or a
+ *    device stacked on other devices (VLAN, bond, team, macvlan, a bridge
+ *    with ports), gets complete frames: dp_send_complete() segments and
+ *    checksums in software before dev_queue_xmit().  NIC drivers and the
+ *    NIC models behind them locate the IP header right behind the
+ *    Ethernet header or switch on skb->protocol; no NIC parses ours.  The
+ *    core cannot be trusted to do this for us: for a device with
+ *    NETIF_F_HW_CSUM, harmonize_features() keeps TSO whatever the
+ *    ethertype (can_checksum_protocol()), and the driver then misparses
+ *    the frame (e1000e logs "checksum_partial proto=88b5!"; over e1000,
+ *    e1000e and vmxnet3 TCP moved no data; igb_tso() and ixgbe_tso()
+ *    read the IP header where ours is).
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#ifdef DP_HAVE_NET_GSO_H
+#include <net/gso.h>
+#endif
+
+#include "dpillar.h"
+
+/* ---- the header --------------------------------------------------------- */
+
+/*
+ * struct dpillar_coords on the wire, the one codec of every frame that
+ * carries one (data, probes, shortcut discovery).  dp_coords_put() writes
+ * @n (1 .. DP_COORDS_MAX) coordinates at @c, whose room the caller made
+ * (struct_size(c, x, n) bytes).
+ */
+void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n)
+{
+	u32 i;
+
+	c->count = n;
+	memset(c->reserved, 0, sizeof(c->reserved));
+	for (i = 0; i < n; i++)
+		c->x[i] = htonl(x[i]);
+}
+
+/*
+ * Read the struct dpillar_coords at offset @off of @skb into @x and *@n,
+ * pulled into the linear area first (skb->data may move).  Returns the
+ * bytes it takes, or -1 when it is cut short or its count is 0 or above
+ * DP_COORDS_MAX; whether the count fits the fabric is the caller's check.
+ */
+int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n)
+{
+	const struct dpillar_coords *c;
+	unsigned int len;
+	u32 i;
+
+	*n = 0;
+	if (!pskb_may_pull(skb, off + sizeof(*c)))
+		return -1;
+	c = (const struct dpillar_coords *)(skb->data + off);
+	if (!c->count || c->count > DP_COORDS_MAX)
+		return -1;
+	len = struct_size(c, x, c->count);
+	if (!pskb_may_pull(skb, off + len))
+		return -1;
+	c = (const struct dpillar_coords *)(skb->data + off);
+	for (i = 0; i < c->count; i++)
+		x[i] = ntohl(c->x[i]);
+	*n = c->count;
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_pull);
+
+/*
+ * Read the coordinates a routed frame carries behind its header (struct
+ * dpillar_coords: the destination's, S2 plan mode; the topology's
+ * coords_flag says so) into @st.  The header at skb->data is pulled.
+ * Returns the bytes they take, 0 when the frame carries none, or -1 for a
+ * malformed frame: truncated, or a count no fabric has.  Whether the
+ * count fits this fabric is routing's check (no_coords).
+ */
+int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+		 struct dp_route_state *st)
+{
+	u8 flag = t->ops ? t->ops->coords_flag : 0;
+	u32 n;
+	int len;
+
+	st->ncoords = 0;
+	if (!flag || !(((const struct dpillar_hdr *)skb->data)->flags & flag))
+		return 0;
+	len = dp_coords_pull(skb, DP_HDR_LEN, st->coords, &n);
+	st->ncoords = n;
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_rx);
+
+/*
+ * Put @st's coordinates in front of the payload at skb->data, where the
+ * header goes next; nothing when it has none.  The caller made the room
+ * (skb_cow_head()).
+ */
+bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
+{
+	struct dpillar_coords *c;
+
+	if (!st->ncoords)
+		return true;
+	if (st->ncoords > DP_COORDS_MAX ||
+	    skb_headroom(skb) < struct_size(c, x, st->ncoords))
+		return false;
+	c = skb_push(skb, struct_size(c, x, st->ncoords));
+	dp_coords_put(c, st->coords, st->ncoords);
+	return true;
+}
+
+/**
+ * dp_hdr_state - the routing state a received frame's header carries
+ * @t: the fabric
+ * @skb: the frame, its dpillar header at skb->data (pulled)
+ * @st: filled: the destination, waypoint, flags, routing word and the
+ *      coordinates behind the header (dp_coords_rx())
+ *
+ * The one reading of a header into a struct dp_route_state, for every
+ * frame a node routes on (a relayed data frame, a probe); the reverse is
+ * dp_hdr_set_state().  skb->data may move (the coordinates are pulled).
+ *
+ * Return: as dp_coords_rx(): the bytes of the coordinates, 0, or -1 for
+ * a malformed frame.
+ */
+int dp_hdr_state(const struct dp_topo *t, struct sk_buff *skb,
+		 struct dp_route_state *st)
+{
+	const struct dpillar_hdr *h;
+	int ext = dp_coords_rx(t, skb, st);
+
+	h = (const struct dpillar_hdr *)skb->data;
+	st->dst = ntohl(h->dst);
+	st->waypoint = ntohl(h->waypoint);
+	st->flags = h->flags;
+	st->word = ntohs(h->rword);
+	return ext;
+}
+
+/*
+ * Write @st's routing fields (what a hop may change) into the header at
+ * skb->data, which the caller made private (skb_cow_head()).
+ */
+void dp_hdr_set_state(struct sk_buff *skb, const struct dp_route_state *st)
+{
+	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
+
+	h->flags = st->flags;
+	h->rword = htons(st->word);
+	h->waypoint = htonl(st->waypoint);
+}
+
+/* ---- the end of a frame ------------------------------------------------- */
+
+/* A packet sent (DP_STAT_TX) or delivered (DP_STAT_DELIVERED), with bytes. */
+void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat, unsigned int len)
+{
+	struct dp_pcpu_stats *s = get_cpu_ptr(dp->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->cnt[stat]);
+	u64_stats_add(stat == DP_STAT_TX ? &s->tx_bytes : &s->rx_bytes, len);
+	u64_stats_update_end(&s->syncp);
+	put_cpu_ptr(dp->stats);
+}
+
+/*
+ * The core's drop reason closest to each of our drop counters, for
+ * "perf trace -e skb:kfree_skb" and dropwatch.  A module cannot register
+ * a drop-reason subsystem of its own (the subsystem ids are an enum of
+ * the kernel's), so the exact reason stays in our counters.
+ */
+static const u16 dp_drop_reasons[DP_STAT_MAX] = {
+	[DP_STAT_DROP_SHORT]	= SKB_DROP_REASON_PKT_TOO_SMALL,
+	[DP_STAT_DROP_VERSION]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_DROP_TYPE]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_DROP_ADDR]	= SKB_DROP_REASON_IP_INADDRERRORS,
+	[DP_STAT_DROP_TTL]	= SKB_DROP_REASON_IP_INHDR,
+	[DP_STAT_DROP_PROTO]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_DROP_INNER]	= SKB_DROP_REASON_HDR_TRUNC,
+	[DP_STAT_DROP_DOWN]	= SKB_DROP_REASON_DEV_READY,
+	[DP_STAT_DROP_NOROUTE]	= SKB_DROP_REASON_IP_INNOROUTES,
+	[DP_STAT_DROP_NONEIGH]	= SKB_DROP_REASON_NEIGH_FAILED,
+	[DP_STAT_DROP_MTU]	= SKB_DROP_REASON_PKT_TOO_BIG,
+	[DP_STAT_DROP_NOMEM]	= SKB_DROP_REASON_NOMEM,
+	[DP_STAT_DROP_OTHERHOST] = SKB_DROP_REASON_OTHERHOST,
+	[DP_STAT_HELLO_BAD]	= SKB_DROP_REASON_HDR_TRUNC,
+	[DP_STAT_DROP_VLAN]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_HELLO_NOT_GROUP] = SKB_DROP_REASON_OTHERHOST,
+	[DP_STAT_TX_NOT_FABRIC]	= SKB_DROP_REASON_IP_OUTNOROUTES,
+	[DP_STAT_TX_PROTO]	= SKB_DROP_REASON_UNHANDLED_PROTO,
+	[DP_STAT_TX_NOROUTE]	= SKB_DROP_REASON_IP_OUTNOROUTES,
+};
+
+/* Count a drop and free the frame with the matching core reason. */
+void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat)
+{
+	u16 reason = stat < DP_STAT_MAX ? dp_drop_reasons[stat] : 0;
+
+	dp_count(dp, stat);
+	kfree_skb_reason(skb, reason ?: SKB_DROP_REASON_NOT_SPECIFIED);
+}
+
+/* ---- onto a port -------------------------------------------------------- */
+
+/*
+ * Whether @dev carries our super-packets and partial checksums whole: a
+ * software device that no hardware or other device is beneath.  Read
+ * without RTNL: a stale answer for a device being stacked this very
+ * moment costs one frame, and the core still segments for a device that
+ * lacks the features.
+ */
+static bool dp_port_whole(const struct net_device *dev)
+{
+	return !dev->dev.parent && list_empty(&dev->adj_list.lower);
+}
+
+/*
+ * dev_queue_xmit() toward @port, counting what the port did not take.
+ * The frame was already counted sent (tx_packets) or forwarded, so a
+ * full queue or a port going down would otherwise lose it silently.
+ * NET_XMIT_CN counts too: noop_qdisc (a port going down) and the AQM
+ * qdiscs say it when they dropped a frame.
+ */
+static void dp_port_queue(const struct dp_port *port, struct sk_buff *skb)
+{
+	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS))
+		dp_count(port->dp, DP_STAT_TX_PORT_DROP);
+}
+
+/*
+ * Send the frame as complete frames: segmented, checksums filled in.
+ * Consumes the skb.  The Ethernet header is in place and skb->dev is the
+ * port, which dp_gso_segment() reads for the header length.  A frame that
+ * cannot be completed (a malformed super-packet or partial checksum from
+ * a neighbour's cable, or no memory) is dropped and counted both on the
+ * port (tx_dropped) and on dp0 (tx_complete_fail): the port's counter
+ * alone would not say that dpillar dropped it, nor why.
+ */
+static void dp_send_complete(const struct dp_port *port, struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	struct sk_buff *segs, *next;
+
+	if (!skb_is_gso(skb)) {
+		if (skb_checksum_help(skb))
+			goto drop;
+		dp_port_queue(port, skb);
+		return;
+	}
+	/*
+	 * No checksum and no segmentation feature: both done here.  No
+	 * scatter-gather either: every byte must be read for its checksum
+	 * anyway, and skb_segment() then copies and sums in one pass into
+	 * linear segments (one descriptor each), where frags would cost a
+	 * second pass.
+	 */
+	segs = skb_gso_segment(skb, dev->features & NETIF_F_HIGHDMA);
+	if (IS_ERR_OR_NULL(segs))
+		goto drop;
+	consume_skb(skb);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		dp_port_queue(port, skb);
+	}
+	return;
+drop:
+	dev_core_stats_tx_dropped_inc(dev);
+	dp_count(port->dp, DP_STAT_TX_COMPLETE_FAIL);
+	kfree_skb(skb);
+}
+
+/*
+ * dev_queue_xmit() of a frame whose Ethernet header is in place, toward
+ * @port, whose device skb->dev is; consumes the skb.
+ */
+void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb)
+{
+	if (unlikely(skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL) &&
+	    !dp_port_whole(skb->dev)) {
+		dp_send_complete(port, skb);
+		return;
+	}
+	dp_port_queue(port, skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit);
+
+/*
+ * Whether the frame at skb->data (the dpillar header, its Ethernet
+ * header not pushed yet) fits a port of MTU @mtu: every segment of a
+ * GSO skb.  The network header is the inner IP header on the way out of
+ * dp0 and the dpillar header on a relay; both count.
+ */
+bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
+{
+	unsigned int before = skb_network_header(skb) - skb->data;
+
+	if (!skb_is_gso(skb))
+		return skb->len <= mtu;
+	return before < mtu && skb_gso_validate_network_len(skb, mtu - before);
+}
+
+/*
+ * Put the Ethernet header toward @mac in front of the dpillar header at
+ * skb->data and send the frame out of @port.  Consumes the skb.
+ */
+void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
+{
+	struct ethhdr *eth = skb_push(skb, ETH_HLEN);
+
+	u64_to_ether_addr(mac, eth->h_dest);
+	ether_addr_copy(eth->h_source, port->dev->dev_addr);
+	eth->h_proto = htons(DPILLAR_ETHERTYPE);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->dev = port->dev;
+	skb->protocol = htons(DPILLAR_ETHERTYPE);
+	dp_port_xmit(port, skb);
+}

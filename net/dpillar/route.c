@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One hop of a frame: the topology's decision (topo.c), turned into a
+ * neighbour's MAC address and a port, or into the reason it cannot go on.
+ *
+ * Between the files that receive and originate frames (fwd.c, probe.c)
+ * and the bottom layer that writes and sends them (frame.c).  Its result
+ * is its own type, enum dp_out: a caller maps a failure to the counter of
+ * its direction with dp_out_stat().
+ */
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+#include "dpillar.h"
+
+/* Why routing gave up, on top of the drop itself. */
+static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
+{
+	struct dp_pcpu_stats *s;
+
+	if (reason >= DP_DROP_MAX)
+		return;
+	s = get_cpu_ptr(dp->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->route[reason]);
+	u64_stats_update_end(&s->syncp);
+	put_cpu_ptr(dp->stats);
+}
+
+/*
+ * The port a frame from the wire came in by (its lower device is still
+ * skb->dev until dp_send_on()), DP_SC_NO_PORT for this node's own: whose
+ * budget a discovery it starts is spent from (shortcut.c).
+ */
+static u32 dp_in_port(struct dp_priv *dp, const struct sk_buff *skb)
+{
+	u32 i;
+
+	for (i = 0; skb->dev && skb->dev != dp->dev && i < dp->nports; i++) {
+		struct dp_port *port = dp_port_rcu(dp, i);
+
+		if (port && port->dev == skb->dev)
+			return i;
+	}
+	return DP_SC_NO_PORT;
+}
+
+/**
+ * dp_route_out - route a frame one hop and send it
+ * @dp: the device
+ * @skb: the frame, its dpillar header at skb->data; the routing fields
+ *       are written from @st
+ * @st: the routing state it leaves with
+ *
+ * The one routing decision of every frame a node sends or relays (data,
+ * probes).  When the topology gives up at what it calls a local minimum
+ * (dp_topo_ops.discover_drop), a shortcut discovery starts toward the
+ * destination (shortcut.c), from the budget of the port the frame came
+ * in by: the frame itself is still dropped.
+ *
+ * Return: DP_OUT_SENT (the skb is gone), else what happened instead
+ * (enum dp_out; the skb is still the caller's).
+ */
+enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
+			 struct dp_route_state *st)
+{
+	const struct dpillar_hdr *h;
+	struct dp_port *port;
+	struct dp_hop hop;
+	u8 detour;
+	u64 mac;
+
+	if (dp_route(&dp->topo, dp->self, st, &dp->view, &hop)) {
+		h = (const struct dpillar_hdr *)skb->data;
+		if (hop.reason == DP_DROP_ROUTE_AT_DST &&
+		    h->type == DPILLAR_T_DATA &&
+		    dp_dst_is_key(&dp->topo, st->flags))
+			return DP_OUT_HOME;
+		dp_count_route_reason(dp, hop.reason);
+		if (hop.reason && hop.reason == dp->topo.ops->discover_drop)
+			dp_sc_discover(dp, st->dst, dp_in_port(dp, skb));
+		return DP_OUT_NOROUTE;
+	}
+	/* Every hop of a detour around a failure is counted (topo.h). */
+	detour = dp_phase_detour(&dp->topo, hop.phase);
+	if (detour)
+		dp_count(dp, DP_STAT_DETOUR1 + detour - 1);
+	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
+	if (!mac)
+		return DP_OUT_NONEIGH;
+	if (!dp_fits_mtu(skb, port->dev->mtu))
+		return DP_OUT_MTU;
+	dp_hdr_set_state(skb, st);
+	dp_send_on(port, skb, mac);
+	return DP_OUT_SENT;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The routing view (struct dp_view): what the topology core may ask about
+ * the neighbourhood of this node while it decides a hop, read from the
+ * neighbour tables (neigh.c) without a lock, under rcu_read_lock (BH).
+ * The core (topo*.c) is shared with dpsim and the fuzzers, which answer
+ * the same questions from their own models.
+ */
+
+#include <linux/netdevice.h>
+
+#include "dpillar.h"
+
+/* The routing core's oracle.  Runs under rcu_read_lock (BH). */
+bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh *nb;
+	struct dp_port *port;
+
+	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
+	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
+
+/* The view's ports_up: what @peer, our neighbour on @port_idx, reported. */
+static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
+			     u32 peer, u32 *mask)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh *nb;
+	struct dp_port *port;
+
+	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
+	if (!nb || !test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags))
+		return false;
+	*mask = READ_ONCE(nb->ports_up);
+	return true;
+}
+
+/*
+ * The view's peer_neighs: the ids @peer, our live neighbour on @port_idx,
+ * listed in its last Hello (none once it is silent).
+ */
+static u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx,
+			       u32 peer, u32 *ids, u32 max)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh *nb;
+	struct dp_port *port;
+	u32 i, n;
+
+	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
+	if (!nb || !dp_port_up(port) || !dp_neigh_alive(dp, nb))
+		return 0;
+	n = min_t(u32, READ_ONCE(nb->nneighs), DPILLAR_TLV_NEIGHS_MAX);
+	n = min(n, max);
+	for (i = 0; i < n; i++)
+		ids[i] = READ_ONCE(nb->neighs[i]);
+	return n;
+}
+
+/* Up to @max of the @n coordinates at @src into @x, as one read each. */
+static u32 dp_coords_copy(u32 *x, const u32 *src, u32 n, u32 max)
+{
+	u32 i;
+
+	n = min(n, max);
+	for (i = 0; i < n; i++)
+		x[i] = READ_ONCE(src[i]);
+	return n;
+}
+
+/*
+ * The live neighbour @node on our port @port_idx whose coordinates its
+ * Hellos gave (S2 plan mode: only neigh[0] has them), NULL if none.
+ */
+static const struct dp_neigh_coords *
+dp_view_coords_of(const struct dp_priv *dp, u32 self, u32 port_idx, u32 node)
+{
+	const struct dp_neigh *nb;
+	struct dp_port *port;
+
+	nb = dp_neigh_find(dp, self, port_idx, node, &port);
+	if (!nb || nb != &port->neigh[0] || !dp_port_up(port) ||
+	    !dp_neigh_alive(dp, nb))
+		return NULL;
+	return &port->coords;
+}
+
+/*
+ * The view's coords: ours when @node is @self, else those of @node, our
+ * live neighbour on @port_idx, as its last Hello gave them.
+ */
+static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
+			  u32 *x, u32 max)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh_coords *nc;
+
+	if (node == self)
+		return dp_coords_copy(x, dp->topo.p.coords,
+				      dp->topo.p.ncoords, max);
+	nc = dp_view_coords_of(dp, self, port_idx, node);
+	if (!nc)
+		return 0;
+	return dp_coords_copy(x, nc->x, READ_ONCE(nc->ncoords), max);
+}
+
+/*
+ * The view's peer_neigh_coords: those of entry @idx of the list
+ * dp_view_peer_neighs() gives for @peer (its DPILLAR_TLV_NEIGH_COORDS).
+ */
+static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
+				     u32 peer, u32 idx, u32 *x, u32 max)
+{
+	const struct dp_priv *dp = ctx;
+	const struct dp_neigh_coords *nc;
+
+	nc = dp_view_coords_of(dp, self, port_idx, peer);
+	if (!nc || idx >= min_t(u32, READ_ONCE(nc->nneighs),
+				DPILLAR_TLV_NEIGHS_MAX))
+		return 0;
+	return dp_coords_copy(x, nc->neighs[idx], READ_ONCE(nc->ncoords),
+			      max);
+}
+
+/*
+ * The view's cable_peer: the node heard on the cable of our port
+ * @port_idx, if it is alive (the topology's peer, where it is derived).
+ */
+static u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
+{
+	const struct dp_priv *dp = ctx;
+	struct dp_port *port = dp_port_rcu(dp, port_idx);
+	struct dp_port_info pi;
+	u32 peer;
+
+	if (!port || port->nneigh != 1 || self != dp->self)
+		return DP_NODE_NONE;
+	/* Learned peers: every port is a cable (S2 plan mode). */
+	if (!dp->topo.learn_peers) {
+		dp_port_info(&dp->topo, self, port_idx, &pi);
+		if (pi.kind != DP_PORT_CABLE)
+			return DP_NODE_NONE;
+	}
+	peer = dp_neigh_node(dp, port, 0);
+	if (peer == DP_NODE_NONE || !dp_port_up(port) ||
+	    !dp_neigh_alive(dp, &port->neigh[0]))
+		return DP_NODE_NONE;
+	return peer;
+}
+
+/* What routing may know of the fabric around us (struct dp_view). */
+void dp_view_init(struct dp_priv *dp)
+{
+	dp->view.reachable = dp_reachable;
+	dp->view.cable_peer = dp_view_cable_peer;
+	dp->view.ports_up = dp_view_ports_up;
+	dp->view.peer_neighs = dp_view_peer_neighs;
+	dp->view.shortcut = dp_sc_lookup;
+	dp->view.coords = dp_view_coords;
+	dp->view.peer_neigh_coords = dp_view_peer_neigh_coords;
+	dp->view.ctx = dp;
+}
