@@ -36,8 +36,8 @@
 #                          (smoke topo link up data ft genl hostile probe
 #                          dcell xdcent ring nic nic_tcp s2 kunit), a host
 #                          step by its own (deps tools dpsim ns3 splat dpctl
-#                          checkpatch install dkms fuzz spec modules
-#                          debug-kernel rig)
+#                          checkpatch install dkms fuzz spec layers
+#                          modules debug-kernel rig)
 #   --kernels KERNEL,...   only these kernels: 6.1, 6.12 (or a full ABI),
 #                          debug
 #
@@ -290,7 +290,7 @@ short_name() {
 	echo "${s%_test}"
 }
 HOST_STEPS=(deps tools dpsim ns3 splat dpctl checkpatch install dkms fuzz spec
-	modules debug-kernel rig kunit)
+	layers modules debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
 IFS=$', \t' read -r -a KERNEL_LIST <<<"$KERNELS"
@@ -692,6 +692,10 @@ hstep fuzz "fuzz: routing core, Hello TLVs, addresses (libFuzzer, ASan+UBSan, ${
 	make -s -C tools/fuzz run FUZZ_TIME="${DPILLAR_FUZZ_TIME:-20}"
 hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-gen-c)" \
 	bash scripts/spec-check.sh
+# The module's files call each other one way (dpillar.rst, "The
+# boundary"): no more than two of them in a circle.
+hstep layers "module call graph: no circle of more than two files (scripts/callgraph.py --max 2)" \
+	python3 scripts/callgraph.py --max 2
 
 # ---- the guests' results ---------------------------------------------------
 # capture_step ABI: when the newest kernel's guest ran s2_test.sh, the
