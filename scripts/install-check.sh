@@ -100,6 +100,14 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl link a -> add" || ko "completion: dpctl link a"
 	[ "$(comp dpctl -V)" = "-Version" ] &&
 		ok "completion: dpctl -V -> -Version" || ko "completion: dpctl -V"
+	# Topologies and modes come from dpctl words (the registry): the
+	# installed dpctl, first in PATH.
+	[ "$(PATH=$P/sbin:$PATH comp dpctl link add topo d | paste -sd' ')" = "dpillar dcell" ] &&
+		ok "completion: dpctl link add topo d -> dpillar dcell" ||
+		ko "completion: dpctl link add topo d: $(PATH=$P/sbin:$PATH comp dpctl link add topo d)"
+	[ "$(PATH=$P/sbin:$PATH comp dpsim pairs --mode 2h | paste -sd' ')" = "2hop 2hop-sim" ] &&
+		ok "completion: dpsim --mode 2h -> 2hop 2hop-sim" ||
+		ko "completion: dpsim --mode 2h: $(PATH=$P/sbin:$PATH comp dpsim pairs --mode 2h)"
 	[ "$(comp dpsim route --to x --d)" = "--dot" ] &&
 		ok "completion: dpsim route --d -> --dot" || ko "completion: dpsim route --d: $(comp dpsim route --to x --d)"
 	# No drift: every command the tools' help names is completed.

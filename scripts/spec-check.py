@@ -64,9 +64,14 @@ def constants(path):
             if val:
                 try:
                     nxt = int(val, 0)
-                except ValueError:   # "__X_MAX - 1": not an ABI value
-                    out[name] = None
-                    continue
+                except ValueError:
+                    # "__X_MAX - 1": not an ABI value (abi() drops it),
+                    # but a bound a policy may name (DPILLAR_TOPO_MAX)
+                    try:
+                        nxt = evaluate(val, out)
+                    except ValueError:
+                        out[name] = None
+                        continue
             out[name] = nxt
             nxt += 1
     return out

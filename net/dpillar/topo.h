@@ -296,6 +296,8 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	ethtool -S); NULL entries are unused slots.
  * @sel_names: optional, NULL-terminated names of the values of
  *	@route_init's @sel (dpsim --sel, dpctl route get sel); index = value.
+ * @fixture: a test fixture (DP_TEST_TOPOLOGIES): the tools take it, but
+ *	do not offer it where they list the topologies (completion words).
  * @discover_drop: optional (0: none), the drop reason (>= DP_DROP_TOPO)
  *	after which the caller may discover a path toward the destination
  *	and offer it to @route through the view's @shortcut (S2's local
@@ -391,6 +393,7 @@ struct dp_topo_ops {
 	u8 ndrops;
 	const char * const *detours;
 	const char * const *sel_names;
+	bool fixture;
 	u8 discover_drop;
 
 	int (*init)(struct dp_topo *t, const struct dp_topo_params *p,

@@ -226,6 +226,7 @@ const struct dp_topo_ops dp_ring_ops = {
 	.ndrops = RING_DROP_COUNT,
 	.detours = ring_detours,
 	.sel_names = ring_sel_names,
+	.fixture = true,
 	.params = ring_params,
 	.nparams = ARRAY_SIZE(ring_params),
 	.init = ring_init,

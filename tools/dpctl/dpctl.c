@@ -92,6 +92,52 @@ int run_cmd(const char *what, const char *header, const struct cmd *cmds,
 	return c->fn(argc - 1, argv + 1);
 }
 
+/* Print @w unless it is among the @n words of @seen already. */
+static void word_once(const char **seen, u32 *n, u32 max, const char *w)
+{
+	u32 i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(seen[i], w))
+			return;
+	if (*n < max)
+		seen[(*n)++] = w;
+	printf("%s\n", w);
+}
+
+/*
+ * "dpctl words topo|mode|param": the registered topologies (test fixtures
+ * aside), every routing mode of theirs or every word of their parameter
+ * tables, one a line, for the bash completion, which thus lists none of
+ * them by hand.  Not in the help.
+ */
+static int do_words(int argc, char **argv)
+{
+	const char *seen[256];
+	const struct dp_topo_ops *ops;
+	u32 kind, i, n = 0;
+
+	if (argc != 1 || (strcmp(argv[0], "topo") && strcmp(argv[0], "mode") &&
+			  strcmp(argv[0], "param")))
+		return usage_error("words: topo, mode or param");
+	for (kind = 1; kind <= DP_TOPO_KIND_MAX; kind++) {
+		ops = dp_topo_ops_by_kind(kind);
+		if (!ops || ops->fixture)
+			continue;
+		if (!strcmp(argv[0], "topo"))
+			word_once(seen, &n, ARRAY_SIZE(seen), ops->name);
+		else if (!strcmp(argv[0], "mode"))
+			for (i = 0; ops->sel_names && ops->sel_names[i]; i++)
+				word_once(seen, &n, ARRAY_SIZE(seen),
+					  ops->sel_names[i]);
+		else
+			for (i = 0; i < ops->nparams; i++)
+				word_once(seen, &n, ARRAY_SIZE(seen),
+					  ops->params[i].name);
+	}
+	return EXIT_OK;
+}
+
 static const char main_header[] =
 	"Usage: dpctl [OPTIONS] COMMAND [ARGS]\n"
 	"       dpctl [OPTIONS] [-force] -b[atch] FILE\n"
@@ -118,6 +164,7 @@ static const struct cmd main_cmds[] = {
 	{ "up", do_up, up_help },
 	{ "down", do_down, down_help },
 	{ "showconf", do_showconf, showconf_help },
+	{ "words", do_words, NULL },
 	{ NULL, NULL, NULL },
 };
 
