@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The data plane: IP packets from dp0 into the fabric, and frames from the
- * ports either delivered to dp0 or relayed, all in softirq.
+ * The data plane's top: IP packets from dp0 into the fabric, and frames
+ * from the ports either delivered to dp0 or relayed, all in softirq; the
+ * other frame types go to their protocol (hello.c, probe.c, shortcut.c).
+ * One hop is decided in route.c, a frame written and sent in frame.c
+ * (dpillar.rst, "The boundary": the files call each other one way).
  *
  * There is no per-destination state.  Every server computes the next hop
  * from the header's routing state with the topology core, and the only
