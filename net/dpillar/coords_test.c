@@ -750,6 +750,40 @@ static void dpc_neigh_flood(struct kunit *test)
 }
 
 /*
+ * A neighbour whose budget comes back every period (a flood at any rate)
+ * still passes on at most DP_SC_SEEN_NEIGH probes while they are fresh,
+ * and the copies of its first probes that come back by another port are
+ * known as copies: neither passed on again nor spending that port's
+ * budget.  (Forgotten, they looked new and passed on the other
+ * neighbours' budgets: the flood spent the node's through them.)
+ */
+static void dpc_seen_full(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	struct dp_shortcuts *sc = &c->dp->sc;
+	u32 from = c->far[0], to = c->far[1], i, n = 3 * DP_SC_SEEN_NEIGH;
+
+	dpc_long_budgets(c);
+	for (i = 0; i < n; i++) {
+		/* A new budget period for every probe. */
+		sc->neigh[0].start = jiffies - sc->budget_period;
+		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, from, to, 4000 + i,
+		       1, DPC_L, from, DPC_L, 0, 0);
+		skb_queue_purge(&dpc_sent);
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_NEIGH_LIMIT),
+			n - DP_SC_SEEN_NEIGH);
+	/* The copy of the first, by port 1: a copy, nothing sent. */
+	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, from, to, 4000, 2, DPC_L,
+	       from, DPC_L, 0, 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_NEIGH_LIMIT),
+			n - DP_SC_SEEN_NEIGH);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_LIMIT), 0);
+	KUNIT_EXPECT_EQ(test, sc->neigh[1].used[DP_SC_B_FLOOD], 0);
+}
+
+/*
  * Only probes passed on are remembered: a neighbour's flood of fresh
  * (origin, seq) over its budget does not push out the probe another
  * passed on before, whose reply is then still taken.
@@ -982,6 +1016,7 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpc_relay),
 	KUNIT_CASE(dpc_neigh_flood),
 	KUNIT_CASE(dpc_seen_kept),
+	KUNIT_CASE(dpc_seen_full),
 	KUNIT_CASE(dpc_reply_limit),
 	KUNIT_CASE(dpc_probe_no_replace),
 	KUNIT_CASE(dpc_reply_same_port),

@@ -119,11 +119,34 @@ static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
 }
 
 /*
+ * Whether the neighbour on @port holds DP_SC_SEEN_NEIGH fresh slots: its
+ * next probe is then refused (shortcut.h).  Our own (DP_SC_NO_PORT) have
+ * no share: our own rate limits bound them.
+ */
+static bool dp_sc_seen_full(const struct dp_shortcuts *sc, u32 port,
+			    unsigned long now)
+{
+	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
+	u32 i, n = 0;
+
+	if (port == DP_SC_NO_PORT)
+		return false;
+	for (i = 0; i < DP_SC_SEEN; i++) {
+		const struct dp_sc_seen *s = &sc->seen[i];
+
+		n += s->origin != DP_NODE_NONE && s->port == port &&
+		     time_before(now, s->at + life);
+	}
+	return n >= DP_SC_SEEN_NEIGH;
+}
+
+/*
  * A slot for a probe from @port: a free or stale one, else that port's
  * oldest when its neighbour holds DP_SC_SEEN_NEIGH slots already (so that
  * one neighbour's probes cannot push out everyone else's before their
- * replies come), else the oldest.  Our own (DP_SC_NO_PORT) have no share:
- * our own rate limits bound them.
+ * replies come; dp_sc_probe_rcv() refuses a probe of a neighbour whose
+ * slots are all fresh first), else the oldest.  Our own (DP_SC_NO_PORT)
+ * have no share: our own rate limits bound them.
  */
 static struct dp_sc_seen *dp_sc_seen_slot(struct dp_shortcuts *sc, u8 port,
 					  unsigned long now)
@@ -518,8 +541,9 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 		goto unlock;
 	if (mine && !dp_sc_budget(sc, port_idx, DP_SC_B_REPLY, now))
 		why = DP_STAT_SC_REPLY_LIMIT;
-	else if (!mine && !dp_sc_budget(sc, port_idx, DP_SC_B_FLOOD, now))
-		why = DP_STAT_SC_NEIGH_LIMIT;
+	else if (!mine && (!dp_sc_budget(sc, port_idx, DP_SC_B_FLOOD, now) ||
+			   dp_sc_seen_full(sc, port_idx, now)))
+		why = DP_STAT_SC_NEIGH_LIMIT;	/* the budget first: cheap */
 	else if (!mine && !__ratelimit(&sc->flood_rs))
 		why = DP_STAT_SC_LIMIT;
 	if (why != DP_STAT_MAX)

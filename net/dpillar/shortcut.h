@@ -34,9 +34,18 @@
 #include <linux/dpillar.h>
 
 #define DP_SC_ENTRIES		64	/* shortcuts (and discoveries) kept */
-#define DP_SC_SEEN		128	/* probes remembered, for the replies */
-/* Slots of the seen table one neighbour's probes may hold at once. */
-#define DP_SC_SEEN_NEIGH	32
+#define DP_SC_SEEN		256	/* probes remembered, for the replies */
+/*
+ * Slots of the seen table one neighbour's probes may hold at once: while
+ * they are all fresh, its next probe is refused (shortcut.c,
+ * dp_sc_seen_full()), never remembered in place of one of its own.  A
+ * probe forgotten before DP_SC_SEEN_MS would look new when its copies
+ * come back by other neighbours, and pass on their budgets: one
+ * neighbour's flood would spend the node's (DP_SC_FLOOD_BURST) through
+ * the others'.  At least a second of its budget, so that the budget
+ * decides within a second.
+ */
+#define DP_SC_SEEN_NEIGH	64
 /* A shortcut not used for this long is forgotten. */
 #define DP_SC_IDLE_MS		10000
 /*
@@ -57,6 +66,8 @@
 #define DP_SC_NEIGH_FLOOD	50	/* its probes passed on */
 #define DP_SC_NEIGH_REPLY	10	/* its probes for us answered */
 #define DP_SC_NEIGH_DISCOVER	5	/* discoveries its frames start */
+static_assert(DP_SC_SEEN_NEIGH >= DP_SC_NEIGH_FLOOD);
+static_assert(DP_SC_SEEN >= 2 * DP_SC_SEEN_NEIGH);
 /* In a budget's port argument: not a neighbour's, this node's own. */
 #define DP_SC_NO_PORT		0xff
 
