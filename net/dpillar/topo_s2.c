@@ -273,12 +273,31 @@ EXPORT_SYMBOL_IF_KUNIT(dp_s2_home);
 struct s2_priv {
 	u32 nodes, spaces, seed, ports, rings;
 	bool plan;		/* plan mode: t->p.coords are ours */
+	/*
+	 * Derived mode's arithmetic, precomputed by s2_init() so that a
+	 * decision (which derives some two hundred slots and coordinates)
+	 * pays neither the Feistel rounds' hashing nor the divisions; read
+	 * only afterwards, like every topology's priv.  A routed fabric has
+	 * at most DP_S2_TTL_NODES_MAX < 256 nodes, so the Feistel domain has
+	 * at most 8 bits (dp_s2_bits()) and a round's input is a half of at
+	 * most 4 bits: ftab[r][i] holds dp_s2_round(seed, ring r's space,
+	 * i, v) & 15 for v = 0..15, a nibble each, and a round is a shift
+	 * and a mask (rows r < rings = n / 2 <= DP_MAX_PORTS / 2, as
+	 * s2_init() checks n).  okey[s] is dp_s2_round()'s inner hash for round 0x5e
+	 * of space s (dp_s2_coord()'s offset), w and span dp_s2_coord()'s
+	 * slot width and offset range.
+	 */
+	u32 fbits, fmask, w, span;
+	u32 okey[DP_S2_SPACES_MAX];
+	u64 ftab[DP_MAX_PORTS / 2][4];
 };
 
 static const struct s2_priv *s2p(const struct dp_topo *t)
 {
 	return (const struct s2_priv *)t->priv;
 }
+
+static void s2_tables_init(struct s2_priv *d);
 
 enum {
 	S2_PHASE_GREEDY = DP_PHASE_TOPO,	/* toward a 1-hop neighbour */
@@ -365,6 +384,7 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 	d->ports = p->n;
 	d->rings = p->n / 2;
 	d->plan = p->ncoords;
+	s2_tables_init(d);
 	t->learn_peers = d->plan;
 	t->ext_len = d->plan ? 4 + 4 * p->spaces : 0;	/* dpillar_coords */
 	t->nodes = p->nodes;
@@ -448,15 +468,99 @@ static u32 s2_ring_space(const struct s2_priv *d, u32 r)
 	return r < d->spaces ? r : DP_S2_SPACES_MAX + r - d->spaces;
 }
 
+/*
+ * dp_s2_feistel() of ring @r by the tables (struct s2_priv): the same
+ * four rounds on the same halves, each round's function read from ftab
+ * instead of hashed, so the same permutation.  One nibble of round i:
+ * the half @x's entry of ftab[r][i].
+ */
+static inline u32 s2_round(const u64 *f, u32 i, u32 x)
+{
+	return (u32)(f[i] >> (4 * x));
+}
+
+static u32 s2_feistel(const struct s2_priv *d, u32 r, u32 v)
+{
+	u32 h = d->fbits / 2, mask = d->fmask, left = v >> h;
+	u32 right = v & mask;
+	const u64 *f = d->ftab[r];
+
+	left = (left ^ s2_round(f, 0, right)) & mask;
+	right = (right ^ s2_round(f, 1, left)) & mask;
+	left = (left ^ s2_round(f, 2, right)) & mask;
+	right = (right ^ s2_round(f, 3, left)) & mask;
+	return (left << h) | right;
+}
+
+/* The inverse of s2_feistel(): its rounds backwards. */
+static u32 s2_feistel_inv(const struct s2_priv *d, u32 r, u32 v)
+{
+	u32 h = d->fbits / 2, mask = d->fmask, left = v >> h;
+	u32 right = v & mask;
+	const u64 *f = d->ftab[r];
+
+	right = (right ^ s2_round(f, 3, left)) & mask;
+	left = (left ^ s2_round(f, 2, right)) & mask;
+	right = (right ^ s2_round(f, 1, left)) & mask;
+	left = (left ^ s2_round(f, 0, right)) & mask;
+	return (left << h) | right;
+}
+
+/* dp_s2_perm() of ring @r, by the tables: @v < d->nodes. */
+static u32 s2_perm(const struct s2_priv *d, u32 r, u32 v, bool inv)
+{
+	if (v >= d->nodes)
+		return 0;	/* dp_s2_perm()'s answer outside its contract */
+	do
+		v = inv ? s2_feistel_inv(d, r, v) : s2_feistel(d, r, v);
+	while (v >= d->nodes);
+	return v;
+}
+
+/* dp_s2_coord(seed, nodes, @id, @sp) by the tables. */
+static u32 s2_coord(const struct s2_priv *d, u32 id, u32 sp)
+{
+	if (id >= d->nodes)
+		return 0;
+	return s2_perm(d, sp, id, false) * d->w +
+	       dp_fmix32(id ^ d->okey[sp]) % d->span;
+}
+
+/* Fill the tables of struct s2_priv: s2_init(), nodes and rings set. */
+static void s2_tables_init(struct s2_priv *d)
+{
+	u32 r, i, v, sp;
+
+	DP_BUILD_CHECK(DP_S2_TTL_NODES_MAX < 256);
+	d->fbits = dp_s2_bits(d->nodes);	/* <= 8: nodes < 256 */
+	d->fmask = (1U << (d->fbits / 2)) - 1;
+	d->w = 0xffffffffU / d->nodes;
+	d->span = d->w - dp_s2_min_gap(d->nodes) + 1;
+	for (r = 0; r < d->rings; r++) {
+		sp = s2_ring_space(d, r);
+		for (i = 0; i < 4; i++) {
+			d->ftab[r][i] = 0;
+			for (v = 0; v < 16; v++)
+				d->ftab[r][i] |=
+				    (u64)(dp_s2_round(d->seed, sp, i, v) & 15)
+				    << (4 * v);
+		}
+	}
+	/* dp_s2_round(seed, sp, 0x5e, id) is dp_fmix32(id ^ okey[sp]) */
+	for (sp = 0; sp < d->spaces; sp++)
+		d->okey[sp] = dp_fmix32(d->seed ^ (sp << 8) ^ 0x5e ^
+					0x9e3779b9U);
+}
+
 /* The node at the other end of port @port's ring cable, ignoring dups. */
 static u32 s2_ring_peer(const struct s2_priv *d, u32 id, u32 port)
 {
-	u32 sp = s2_ring_space(d, port / 2);
-	u32 s = dp_s2_slot(d->seed, d->nodes, id, sp);
+	u32 r = port / 2;
+	u32 s = s2_perm(d, r, id, false);
 
 	s = port & 1 ? (s + 1 == d->nodes ? 0 : s + 1) :
 		       (s ? s - 1 : d->nodes - 1);
-	return dp_s2_slot_node(d->seed, d->nodes, s, sp);
+	return s2_perm(d, r, s, true);
 }
 
 /*
@@ -620,8 +724,7 @@ static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
 	u32 sp, m = 0xffffffffU;
 
 	for (sp = 0; sp < d->spaces; sp++) {
-		u32 c = dp_s2_cd(dp_s2_coord(d->seed, d->nodes, id, sp),
-				 xd[sp]);
+		u32 c = dp_s2_cd(s2_coord(d, id, sp), xd[sp]);
 
 		if (c < m)
 			m = c;
@@ -909,7 +1012,7 @@ static bool s2_dst_point(const struct s2_priv *d,
 		return false;
 	for (i = 0; i < d->spaces; i++)
 		xd[i] = d->plan ? st->coords[i] :
-				  dp_s2_coord(d->seed, d->nodes, st->dst, i);
+				  s2_coord(d, st->dst, i);
 	return true;
 }
 
