@@ -580,6 +580,43 @@ static void s2_peers(const struct s2_priv *d, u32 id, u32 *peer)
 	}
 }
 
+/*
+ * The same from the slots @slot of @id in each ring (s2_perm()): slot
+ * s - 1 and s + 1 of ring r are the peers of ports 2r and 2r + 1.  A
+ * slot equal to @self_slot's in that ring is @self (each ring's order is
+ * a bijection), which costs no inverse permutation; @self_slot may be
+ * NULL.
+ */
+static void s2_peers_slots(const struct s2_priv *d, const u8 *slot,
+			   const u8 *self_slot, u32 self, u32 *peer)
+{
+	u32 p, q, s, r;
+
+	for (p = 0; p < d->ports; p++) {
+		peer[p] = DP_NODE_NONE;
+		if (p >= 2 * d->rings)
+			continue;
+		r = p / 2;
+		s = slot[r];
+		s = p & 1 ? (s + 1 == d->nodes ? 0 : s + 1) :
+			    (s ? s - 1 : d->nodes - 1);
+		peer[p] = self_slot && s == self_slot[r] ? self :
+			  s2_perm(d, r, s, true);
+		for (q = 0; q < p; q++)
+			if (peer[q] == peer[p])
+				peer[p] = DP_NODE_NONE;
+	}
+}
+
+/* The slot of the peer on port @p of a node whose slots are @slot. */
+static u32 s2_port_slot(const struct s2_priv *d, const u8 *slot, u32 p)
+{
+	u32 s = slot[p / 2];
+
+	return p & 1 ? (s + 1 == d->nodes ? 0 : s + 1) :
+		       (s ? s - 1 : d->nodes - 1);
+}
+
 /* The peer on port @port of @id, or DP_NODE_NONE for an unused port. */
 static u32 s2_port_peer(const struct s2_priv *d, u32 id, u32 port)
 {
@@ -733,6 +770,38 @@ static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
 }
 
 /*
+ * The slots of @id in rings 0..@rings-1 into @slot, but ring @known_r's,
+ * which is @known_s (none: @known_r >= @rings).  Slots are below nodes <
+ * 256.
+ */
+static void s2_slots(const struct s2_priv *d, u32 id, u8 *slot, u32 rings,
+		     u32 known_r, u32 known_s)
+{
+	u32 r;
+
+	for (r = 0; r < rings; r++)
+		slot[r] = (u8)(r == known_r ? known_s :
+			       s2_perm(d, r, id, false));
+}
+
+/* s2_mcd_id() of @id whose slots (s2_slots()) are @slot. */
+static u32 s2_mcd_slots(const struct s2_priv *d, u32 id, const u8 *slot,
+			const u32 *xd)
+{
+	u32 sp, m = 0xffffffffU;
+
+	for (sp = 0; sp < d->spaces; sp++) {
+		u32 c = dp_s2_cd(slot[sp] * d->w +
+				 dp_fmix32(id ^ d->okey[sp]) % d->span,
+				 xd[sp]);
+
+		if (c < m)
+			m = c;
+	}
+	return m;
+}
+
+/*
  * What one decision at @self knows, gathered once: the point @xd it heads
  * for, self's MCD to it, and each port's live peer (DP_NODE_NONE: none,
  * or its coordinates are not known) with that peer's MCD.
@@ -746,6 +815,14 @@ struct s2_ctx {
 	u32 ms;
 	u32 peer[DP_MAX_PORTS];
 	u32 mc1[DP_MAX_PORTS];
+	/*
+	 * Derived mode: the slots of self and of each port's peer in every
+	 * ring (s2_slots()), derived once and shared by the coordinates
+	 * and the cabling of both: each is a permutation of the node ids
+	 * (s2_perm()), what a decision spends most on.
+	 */
+	u8 slot[DP_MAX_PORTS / 2];
+	u8 pslot[DP_MAX_PORTS][DP_MAX_PORTS / 2];
 };
 
 /* MCD to @xd of coordinates a view returned (@n of them), or none. */
@@ -783,8 +860,9 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 				     v->cable_peer(v->ctx, self, p) :
 				     DP_NODE_NONE;
 	} else {
-		c->ms = s2_mcd_id(d, self, xd);
-		s2_peers(d, self, c->peer);
+		s2_slots(d, self, c->slot, d->rings, d->rings, 0);
+		c->ms = s2_mcd_slots(d, self, c->slot, xd);
+		s2_peers_slots(d, c->slot, NULL, self, c->peer);
 	}
 	for (p = 0; p < d->ports; p++) {
 		u32 peer = c->peer[p];
@@ -795,7 +873,10 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 		    !dp_view_reachable(v, self, p, peer))
 			continue;
 		if (!d->plan) {
-			c->mc1[p] = s2_mcd_id(d, peer, xd);
+			/* its slot in the ring of port p is next to ours */
+			s2_slots(d, peer, c->pslot[p], d->rings, p / 2,
+				 s2_port_slot(d, c->slot, p));
+			c->mc1[p] = s2_mcd_slots(d, peer, c->pslot[p], xd);
 		} else {
 			n = v->coords(v->ctx, self, p, peer, x,
 				      DP_S2_SPACES_MAX);
@@ -818,6 +899,7 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 	const struct s2_priv *d = c->d;
 	const struct dp_view *v = c->v;
 	u32 ids[DP_MAX_PORTS], x[DP_S2_SPACES_MAX], peer = c->peer[port];
+	u8 via[DP_MAX_PORTS], slot[DP_S2_SPACES_MAX];
 	u32 i, n, k;
 
 	if ((v && !v->peer_neighs) || (!v && d->plan))
@@ -826,10 +908,14 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 		n = v->peer_neighs(v->ctx, c->self, port, peer, ids,
 				   DP_MAX_PORTS);
 	} else {
-		s2_peers(d, peer, ids);
-		for (i = 0, n = 0; i < d->ports; i++)
-			if (ids[i] != DP_NODE_NONE)
-				ids[n++] = ids[i];
+		/* derived: the peer's slots are known (s2_ctx_init()) */
+		s2_peers_slots(d, c->pslot[port], c->slot, c->self, ids);
+		for (i = 0, n = 0; i < d->ports; i++) {
+			if (ids[i] == DP_NODE_NONE)
+				continue;
+			via[n] = (u8)i;
+			ids[n++] = ids[i];
+		}
 	}
 	if (n > DP_MAX_PORTS)
 		n = DP_MAX_PORTS;
@@ -837,8 +923,15 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 		mc[i] = 0xffffffffU;
 		if (ids[i] == c->self || ids[i] >= d->nodes)
 			continue;
-		if (!d->plan) {
+		if (!d->plan && v) {
 			mc[i] = s2_mcd_id(d, ids[i], c->xd);
+			continue;
+		}
+		if (!d->plan) {
+			/* its slot in the ring it is cabled by is known */
+			s2_slots(d, ids[i], slot, d->spaces, via[i] / 2,
+				 s2_port_slot(d, c->pslot[port], via[i]));
+			mc[i] = s2_mcd_slots(d, ids[i], slot, c->xd);
 			continue;
 		}
 		k = v->peer_neigh_coords ?
