@@ -941,8 +941,8 @@ static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
 	 * one symbol, which they give without dividing again.  With x =
 	 * qx * h + sx and y = qy * h + sy (sx, sy the symbols, qx = x / h),
 	 * x - y - (qx - qy) * h = sx - sy, and |sx - sy| < h, so the symbols
-	 * differ iff x - y != (qx - qy) * h, also modulo 2^32: one multiply
-	 * per symbol to compare them instead of two.
+	 * differ iff x - y != (qx - qy) * h, also modulo 2^64 (u64 here):
+	 * one multiply per symbol to compare them instead of two.
 	 */
 	x = a->l;
 	y = a->tl;
@@ -1184,7 +1184,10 @@ static bool dpp_sp_first(const struct dp_topo *t, const struct dpp_at *a,
 	if (!total)
 		return false;
 	idx = dpp_scale(dpp_mix(word, a->self), total);
-	/* the classes in @mask, lowest bit first, until idx falls in one */
+	/*
+	 * The classes in @mask, lowest bit first, until idx falls in one:
+	 * idx < total, the sum of their sizes, so @rest is never 0 here.
+	 */
 	for (rest = mask;; rest &= rest - 1) {
 		b = dp_ctz(rest);
 		bit = 1U << b;
