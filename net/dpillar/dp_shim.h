@@ -65,6 +65,7 @@ typedef __INT32_TYPE__ s32;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define dp_ctz(x) ((u32)__builtin_ctz(x))
 #define noinline __attribute__((__noinline__))
+#define likely(x) __builtin_expect(!!(x), 1)
 #endif
 
 #endif /* _DP_SHIM_H */

@@ -234,6 +234,22 @@ static int dpp_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		;
 	d->hdiv_sh = 31 + i;
 	d->hdiv_m = dp_div64((1ULL << d->hdiv_sh) + d->h - 1, d->h);
+	/*
+	 * The column divisor d = h^k as hdiv above, s = 31 + ceil(log2 d),
+	 * m = ceil(2^s / d) = (2^s + e) / d with 0 <= e < d.  For id =
+	 * q * d + r: id * m / 2^s = q + r / d + id * e / (d * 2^s), whose
+	 * floor is q when id * e < 2^s (then r + id * e / 2^s < d), so
+	 * nodes * e < 2^s makes it exact for every id.  No overflow: d >
+	 * 2^(s-32) gives m <= 2^32, so id * m < 2^64.  Checked here, not
+	 * assumed: it holds whenever nodes < 2^31.
+	 */
+	for (i = 0; (1ULL << i) < d->pow[k]; i++)
+		;
+	d->cdiv_sh = 31 + i;
+	d->cdiv_m = dp_div64((1ULL << d->cdiv_sh) + d->pow[k] - 1, d->pow[k]);
+	if (nodes * (d->cdiv_m * d->pow[k] - (1ULL << d->cdiv_sh)) >=
+	    1ULL << d->cdiv_sh)
+		d->cdiv_sh = 0;
 	d->kmask = k == 32 ? ~0U : (1U << k) - 1;
 	t->nodes = (u32)nodes;
 	t->switches = k * d->pow[k - 1];
@@ -880,51 +896,70 @@ struct dpp_cls {
 };
 
 /*
- * Where we are, toward which target.  @sym: symbols 0..@known-1 of our
- * label ([i][0]) and of the target's ([i][1]); from @known up they are
- * equal and were not computed.
+ * Where we are, toward which target.  @q: our label ([i][0]) and the
+ * target's ([i][1]) divided by h^i, for i = 0..@known; from symbol @known
+ * up the labels are equal (@q[@known] is the same on both sides), so
+ * symbol j < @known of either is q[j] - q[j + 1] * h.
  */
 struct dpp_at {
 	u32 self, c, l;		/* us */
 	u32 tgt, tc, tl, diff;	/* target, its column, label, symbols to set */
 	u32 known;
-	u8 sym[DPP_FABRIC_K_MAX][2];
+	u32 q[DPP_FABRIC_K_MAX + 1][2];
 };
+
+/*
+ * Column of @id, shortest mode's fast path: one multiply and one shift
+ * where struct dpp_priv.cdiv_sh says it is exact for every id of the
+ * fabric (see dpp_init()), else dpp_col().
+ */
+static inline u32 dpp_col_fast(const struct dp_topo *t, u32 id)
+{
+	const struct dpp_priv *d = dpp(t);
+
+	if (likely(d->cdiv_sh))
+		return (u32)((id * d->cdiv_m) >> d->cdiv_sh);
+	return dpp_col(t, id);
+}
 
 static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
 			u32 tgt)
 {
 	const struct dpp_priv *d = dpp(t);
-	u32 x, y, qx, qy, sx, sy, h = d->h, diff = 0, i;
+	u32 h = d->h, diff = 0, bit = 1, *q;
 	u32 sh = d->hdiv_sh;
-	u64 m = d->hdiv_m;
+	u64 m = d->hdiv_m, x, y, qx, qy;	/* 64 bits: no extending */
 
 	a->self = self;
-	a->c = dpp_col(t, self);
+	a->c = dpp_col_fast(t, self);
 	a->l = self - a->c * d->nlabels;
 	a->tgt = tgt;
-	a->tc = dpp_col(t, tgt);
+	a->tc = dpp_col_fast(t, tgt);
 	a->tl = tgt - a->tc * d->nlabels;
 	/*
-	 * dpp_diff(), keeping the symbols on the way: the next hop sets one,
-	 * which saves extracting it again.
+	 * dpp_diff(), keeping the quotients on the way: the next hop sets
+	 * one symbol, which they give without dividing again.  With x =
+	 * qx * h + sx and y = qy * h + sy (sx, sy the symbols, qx = x / h),
+	 * x - y - (qx - qy) * h = sx - sy, and |sx - sy| < h, so the symbols
+	 * differ iff x - y != (qx - qy) * h, also modulo 2^64 (u64 here):
+	 * one multiply per symbol to compare them instead of two.
 	 */
 	x = a->l;
 	y = a->tl;
-	for (i = 0; x != y; i++) {
-		qx = (u32)((x * m) >> sh);
-		qy = (u32)((y * m) >> sh);
-		sx = x - qx * h;
-		sy = y - qy * h;
-		if (sx != sy)
-			diff |= 1U << i;
-		a->sym[i][0] = (u8)sx;
-		a->sym[i][1] = (u8)sy;
+	for (q = a->q[0]; x != y; q += 2, bit <<= 1) {
+		q[0] = (u32)x;
+		q[1] = (u32)y;
+		qx = (x * m) >> sh;
+		qy = (y * m) >> sh;
+		if (x - y != (qx - qy) * h)
+			diff |= bit;
 		x = qx;
 		y = qy;
 	}
+	q[0] = (u32)x;
+	q[1] = (u32)y;
 	a->diff = diff;
-	a->known = i;
+	a->known = (u32)(q - a->q[0]) / 2;
 }
 
 static inline void dpp_cls_add(struct dpp_cls *cls, u32 *ncls, u32 *total,
@@ -1114,6 +1149,23 @@ static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
 }
 
 /*
+ * The classes of a mask of dpp_sp_mask() counted by size: entry m is the
+ * number of classes of one in m (bits 0, 2, 3 and 5) plus 16 times the
+ * number of classes of h - 1 (bits 1 and 4), so that dpp_sp_first() sums
+ * them with one load instead of six shifts and masks.
+ */
+static const u8 dpp_cls_count[64] = {
+	0x00, 0x01, 0x10, 0x11, 0x01, 0x02, 0x11, 0x12,
+	0x01, 0x02, 0x11, 0x12, 0x02, 0x03, 0x12, 0x13,
+	0x10, 0x11, 0x20, 0x21, 0x11, 0x12, 0x21, 0x22,
+	0x11, 0x12, 0x21, 0x22, 0x12, 0x13, 0x22, 0x23,
+	0x01, 0x02, 0x11, 0x12, 0x02, 0x03, 0x12, 0x13,
+	0x02, 0x03, 0x12, 0x13, 0x03, 0x04, 0x13, 0x14,
+	0x11, 0x12, 0x21, 0x22, 0x12, 0x13, 0x22, 0x23,
+	0x12, 0x13, 0x22, 0x23, 0x13, 0x14, 0x23, 0x24,
+};
+
+/*
  * The first neighbour dpp_sp_next() would try for the classes @mask:
  * class sizes 1, h - 1, 1 per port, in the order dpp_classes_add() puts
  * them, the flow hash picking the index.  True, with *@hop, when it is
@@ -1124,18 +1176,21 @@ static bool dpp_sp_first(const struct dp_topo *t, const struct dpp_at *a,
 			 struct dp_hop *hop)
 {
 	u32 big = dpp(t)->h - 1, total, idx, b, bit, j, tv, val, col, next;
-	u32 port, sz, cur;
+	u32 port, sz, cur, rest, cnt;
 
 	/* bits 1 and 4: the classes of h - 1 ("wrong"), the others of 1 */
-	total = (mask & 1) + (mask >> 2 & 1) + (mask >> 3 & 1) +
-		(mask >> 5 & 1) + ((mask >> 1 & 1) + (mask >> 4 & 1)) * big;
+	cnt = dpp_cls_count[mask & 63];
+	total = (cnt & 15) + (cnt >> 4) * big;
 	if (!total)
 		return false;
 	idx = dpp_scale(dpp_mix(word, a->self), total);
-	for (b = 0;; b++) {
+	/*
+	 * The classes in @mask, lowest bit first, until idx falls in one:
+	 * idx < total, the sum of their sizes, so @rest is never 0 here.
+	 */
+	for (rest = mask;; rest &= rest - 1) {
+		b = dp_ctz(rest);
 		bit = 1U << b;
-		if (!(mask & bit))
-			continue;
 		sz = bit & 0x12 ? big : 1;
 		if (idx < sz)
 			break;
@@ -1145,8 +1200,8 @@ static bool dpp_sp_first(const struct dp_topo *t, const struct dpp_at *a,
 	j = b < 3 ? a->c : dpp_ccw(t, a->c);
 	col = bit & 0x24 ? a->c : b < 3 ? dpp_cw(t, a->c) : dpp_ccw(t, a->c);
 	if (j < a->known) {
-		cur = a->sym[j][0];
-		tv = a->sym[j][1];
+		cur = a->q[j][0] - a->q[j + 1][0] * dpp(t)->h;
+		tv = a->q[j][1] - a->q[j + 1][1] * dpp(t)->h;
 	} else {
 		cur = dpp_sym(t, a->l, j);
 		tv = cur;

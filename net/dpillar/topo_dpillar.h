@@ -156,6 +156,13 @@ struct dpp_priv {
 	u64 hdiv_m;
 	u32 hdiv_sh;
 	/*
+	 * Shortest mode: id / h^k as (id * cdiv_m) >> cdiv_sh for every id
+	 * of the fabric, by the same theorem, when dpp_init() finds it
+	 * exact; cdiv_sh = 0: use dpp_col().
+	 */
+	u64 cdiv_m;
+	u32 cdiv_sh;
+	/*
 	 * Shortest mode, k <= DPP_SP_TAB_K (else unused): which classes of
 	 * neighbours are one hop closer (dpp_sp_mask()), for a target m
 	 * columns clockwise of us whose label differs from ours in the

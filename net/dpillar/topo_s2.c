@@ -273,12 +273,31 @@ EXPORT_SYMBOL_IF_KUNIT(dp_s2_home);
 struct s2_priv {
 	u32 nodes, spaces, seed, ports, rings;
 	bool plan;		/* plan mode: t->p.coords are ours */
+	/*
+	 * Derived mode's arithmetic, precomputed by s2_init() so that a
+	 * decision (which derives some two hundred slots and coordinates)
+	 * pays neither the Feistel rounds' hashing nor the divisions; read
+	 * only afterwards, like every topology's priv.  A routed fabric has
+	 * at most DP_S2_TTL_NODES_MAX < 256 nodes, so the Feistel domain has
+	 * at most 8 bits (dp_s2_bits()) and a round's input is a half of at
+	 * most 4 bits: ftab[r][i] holds dp_s2_round(seed, ring r's space,
+	 * i, v) & 15 for v = 0..15, a nibble each, and a round is a shift
+	 * and a mask (rows r < rings = n / 2 <= DP_MAX_PORTS / 2, as
+	 * s2_init() checks n).  okey[s] is dp_s2_round()'s inner hash for round 0x5e
+	 * of space s (dp_s2_coord()'s offset), w and span dp_s2_coord()'s
+	 * slot width and offset range.
+	 */
+	u32 fbits, fmask, w, span;
+	u32 okey[DP_S2_SPACES_MAX];
+	u64 ftab[DP_MAX_PORTS / 2][4];
 };
 
 static const struct s2_priv *s2p(const struct dp_topo *t)
 {
 	return (const struct s2_priv *)t->priv;
 }
+
+static void s2_tables_init(struct s2_priv *d);
 
 enum {
 	S2_PHASE_GREEDY = DP_PHASE_TOPO,	/* toward a 1-hop neighbour */
@@ -365,6 +384,7 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 	d->ports = p->n;
 	d->rings = p->n / 2;
 	d->plan = p->ncoords;
+	s2_tables_init(d);
 	t->learn_peers = d->plan;
 	t->ext_len = d->plan ? 4 + 4 * p->spaces : 0;	/* dpillar_coords */
 	t->nodes = p->nodes;
@@ -448,15 +468,99 @@ static u32 s2_ring_space(const struct s2_priv *d, u32 r)
 	return r < d->spaces ? r : DP_S2_SPACES_MAX + r - d->spaces;
 }
 
+/*
+ * dp_s2_feistel() of ring @r by the tables (struct s2_priv): the same
+ * four rounds on the same halves, each round's function read from ftab
+ * instead of hashed, so the same permutation.  One nibble of round i:
+ * the half @x's entry of ftab[r][i].
+ */
+static inline u32 s2_round(const u64 *f, u32 i, u32 x)
+{
+	return (u32)(f[i] >> (4 * x));
+}
+
+static u32 s2_feistel(const struct s2_priv *d, u32 r, u32 v)
+{
+	u32 h = d->fbits / 2, mask = d->fmask, left = v >> h;
+	u32 right = v & mask;
+	const u64 *f = d->ftab[r];
+
+	left = (left ^ s2_round(f, 0, right)) & mask;
+	right = (right ^ s2_round(f, 1, left)) & mask;
+	left = (left ^ s2_round(f, 2, right)) & mask;
+	right = (right ^ s2_round(f, 3, left)) & mask;
+	return (left << h) | right;
+}
+
+/* The inverse of s2_feistel(): its rounds backwards. */
+static u32 s2_feistel_inv(const struct s2_priv *d, u32 r, u32 v)
+{
+	u32 h = d->fbits / 2, mask = d->fmask, left = v >> h;
+	u32 right = v & mask;
+	const u64 *f = d->ftab[r];
+
+	right = (right ^ s2_round(f, 3, left)) & mask;
+	left = (left ^ s2_round(f, 2, right)) & mask;
+	right = (right ^ s2_round(f, 1, left)) & mask;
+	left = (left ^ s2_round(f, 0, right)) & mask;
+	return (left << h) | right;
+}
+
+/* dp_s2_perm() of ring @r, by the tables: @v < d->nodes. */
+static u32 s2_perm(const struct s2_priv *d, u32 r, u32 v, bool inv)
+{
+	if (v >= d->nodes)
+		return 0;	/* dp_s2_perm()'s answer outside its contract */
+	do
+		v = inv ? s2_feistel_inv(d, r, v) : s2_feistel(d, r, v);
+	while (v >= d->nodes);
+	return v;
+}
+
+/* dp_s2_coord(seed, nodes, @id, @sp) by the tables. */
+static u32 s2_coord(const struct s2_priv *d, u32 id, u32 sp)
+{
+	if (id >= d->nodes)
+		return 0;
+	return s2_perm(d, sp, id, false) * d->w +
+	       dp_fmix32(id ^ d->okey[sp]) % d->span;
+}
+
+/* Fill the tables of struct s2_priv: s2_init(), nodes and rings set. */
+static void s2_tables_init(struct s2_priv *d)
+{
+	u32 r, i, v, sp;
+
+	DP_BUILD_CHECK(DP_S2_TTL_NODES_MAX < 256);
+	d->fbits = dp_s2_bits(d->nodes);	/* <= 8: nodes < 256 */
+	d->fmask = (1U << (d->fbits / 2)) - 1;
+	d->w = 0xffffffffU / d->nodes;
+	d->span = d->w - dp_s2_min_gap(d->nodes) + 1;
+	for (r = 0; r < d->rings; r++) {
+		sp = s2_ring_space(d, r);
+		for (i = 0; i < 4; i++) {
+			d->ftab[r][i] = 0;
+			for (v = 0; v < 16; v++)
+				d->ftab[r][i] |=
+				    (u64)(dp_s2_round(d->seed, sp, i, v) & 15)
+				    << (4 * v);
+		}
+	}
+	/* dp_s2_round(seed, sp, 0x5e, id) is dp_fmix32(id ^ okey[sp]) */
+	for (sp = 0; sp < d->spaces; sp++)
+		d->okey[sp] = dp_fmix32(d->seed ^ (sp << 8) ^ 0x5e ^
+					0x9e3779b9U);
+}
+
 /* The node at the other end of port @port's ring cable, ignoring dups. */
 static u32 s2_ring_peer(const struct s2_priv *d, u32 id, u32 port)
 {
-	u32 sp = s2_ring_space(d, port / 2);
-	u32 s = dp_s2_slot(d->seed, d->nodes, id, sp);
+	u32 r = port / 2;
+	u32 s = s2_perm(d, r, id, false);
 
 	s = port & 1 ? (s + 1 == d->nodes ? 0 : s + 1) :
 		       (s ? s - 1 : d->nodes - 1);
-	return dp_s2_slot_node(d->seed, d->nodes, s, sp);
+	return s2_perm(d, r, s, true);
 }
 
 /*
@@ -474,6 +578,43 @@ static void s2_peers(const struct s2_priv *d, u32 id, u32 *peer)
 			if (peer[q] == peer[p])
 				peer[p] = DP_NODE_NONE;
 	}
+}
+
+/*
+ * The same from the slots @slot of @id in each ring (s2_perm()): slot
+ * s - 1 and s + 1 of ring r are the peers of ports 2r and 2r + 1.  A
+ * slot equal to @self_slot's in that ring is @self (each ring's order is
+ * a bijection), which costs no inverse permutation; @self_slot may be
+ * NULL.
+ */
+static void s2_peers_slots(const struct s2_priv *d, const u8 *slot,
+			   const u8 *self_slot, u32 self, u32 *peer)
+{
+	u32 p, q, s, r;
+
+	for (p = 0; p < d->ports; p++) {
+		peer[p] = DP_NODE_NONE;
+		if (p >= 2 * d->rings)
+			continue;
+		r = p / 2;
+		s = slot[r];
+		s = p & 1 ? (s + 1 == d->nodes ? 0 : s + 1) :
+			    (s ? s - 1 : d->nodes - 1);
+		peer[p] = self_slot && s == self_slot[r] ? self :
+			  s2_perm(d, r, s, true);
+		for (q = 0; q < p; q++)
+			if (peer[q] == peer[p])
+				peer[p] = DP_NODE_NONE;
+	}
+}
+
+/* The slot of the peer on port @p of a node whose slots are @slot. */
+static u32 s2_port_slot(const struct s2_priv *d, const u8 *slot, u32 p)
+{
+	u32 s = slot[p / 2];
+
+	return p & 1 ? (s + 1 == d->nodes ? 0 : s + 1) :
+		       (s ? s - 1 : d->nodes - 1);
 }
 
 /* The peer on port @port of @id, or DP_NODE_NONE for an unused port. */
@@ -620,7 +761,38 @@ static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
 	u32 sp, m = 0xffffffffU;
 
 	for (sp = 0; sp < d->spaces; sp++) {
-		u32 c = dp_s2_cd(dp_s2_coord(d->seed, d->nodes, id, sp),
+		u32 c = dp_s2_cd(s2_coord(d, id, sp), xd[sp]);
+
+		if (c < m)
+			m = c;
+	}
+	return m;
+}
+
+/*
+ * The slots of @id in rings 0..@rings-1 into @slot, but ring @known_r's,
+ * which is @known_s (none: @known_r >= @rings).  Slots are below nodes <
+ * 256.
+ */
+static void s2_slots(const struct s2_priv *d, u32 id, u8 *slot, u32 rings,
+		     u32 known_r, u32 known_s)
+{
+	u32 r;
+
+	for (r = 0; r < rings; r++)
+		slot[r] = (u8)(r == known_r ? known_s :
+			       s2_perm(d, r, id, false));
+}
+
+/* s2_mcd_id() of @id whose slots (s2_slots()) are @slot. */
+static u32 s2_mcd_slots(const struct s2_priv *d, u32 id, const u8 *slot,
+			const u32 *xd)
+{
+	u32 sp, m = 0xffffffffU;
+
+	for (sp = 0; sp < d->spaces; sp++) {
+		u32 c = dp_s2_cd(slot[sp] * d->w +
+				 dp_fmix32(id ^ d->okey[sp]) % d->span,
 				 xd[sp]);
 
 		if (c < m)
@@ -643,6 +815,14 @@ struct s2_ctx {
 	u32 ms;
 	u32 peer[DP_MAX_PORTS];
 	u32 mc1[DP_MAX_PORTS];
+	/*
+	 * Derived mode: the slots of self and of each port's peer in every
+	 * ring (s2_slots()), derived once and shared by the coordinates
+	 * and the cabling of both: each is a permutation of the node ids
+	 * (s2_perm()), what a decision spends most on.
+	 */
+	u8 slot[DP_MAX_PORTS / 2];
+	u8 pslot[DP_MAX_PORTS][DP_MAX_PORTS / 2];
 };
 
 /* MCD to @xd of coordinates a view returned (@n of them), or none. */
@@ -680,8 +860,9 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 				     v->cable_peer(v->ctx, self, p) :
 				     DP_NODE_NONE;
 	} else {
-		c->ms = s2_mcd_id(d, self, xd);
-		s2_peers(d, self, c->peer);
+		s2_slots(d, self, c->slot, d->rings, d->rings, 0);
+		c->ms = s2_mcd_slots(d, self, c->slot, xd);
+		s2_peers_slots(d, c->slot, NULL, self, c->peer);
 	}
 	for (p = 0; p < d->ports; p++) {
 		u32 peer = c->peer[p];
@@ -692,7 +873,10 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 		    !dp_view_reachable(v, self, p, peer))
 			continue;
 		if (!d->plan) {
-			c->mc1[p] = s2_mcd_id(d, peer, xd);
+			/* its slot in the ring of port p is next to ours */
+			s2_slots(d, peer, c->pslot[p], d->rings, p / 2,
+				 s2_port_slot(d, c->slot, p));
+			c->mc1[p] = s2_mcd_slots(d, peer, c->pslot[p], xd);
 		} else {
 			n = v->coords(v->ctx, self, p, peer, x,
 				      DP_S2_SPACES_MAX);
@@ -715,6 +899,7 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 	const struct s2_priv *d = c->d;
 	const struct dp_view *v = c->v;
 	u32 ids[DP_MAX_PORTS], x[DP_S2_SPACES_MAX], peer = c->peer[port];
+	u8 via[DP_MAX_PORTS], slot[DP_S2_SPACES_MAX];
 	u32 i, n, k;
 
 	if ((v && !v->peer_neighs) || (!v && d->plan))
@@ -723,10 +908,14 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 		n = v->peer_neighs(v->ctx, c->self, port, peer, ids,
 				   DP_MAX_PORTS);
 	} else {
-		s2_peers(d, peer, ids);
-		for (i = 0, n = 0; i < d->ports; i++)
-			if (ids[i] != DP_NODE_NONE)
-				ids[n++] = ids[i];
+		/* derived: the peer's slots are known (s2_ctx_init()) */
+		s2_peers_slots(d, c->pslot[port], c->slot, c->self, ids);
+		for (i = 0, n = 0; i < d->ports; i++) {
+			if (ids[i] == DP_NODE_NONE)
+				continue;
+			via[n] = (u8)i;
+			ids[n++] = ids[i];
+		}
 	}
 	if (n > DP_MAX_PORTS)
 		n = DP_MAX_PORTS;
@@ -734,8 +923,15 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 		mc[i] = 0xffffffffU;
 		if (ids[i] == c->self || ids[i] >= d->nodes)
 			continue;
-		if (!d->plan) {
+		if (!d->plan && v) {
 			mc[i] = s2_mcd_id(d, ids[i], c->xd);
+			continue;
+		}
+		if (!d->plan) {
+			/* its slot in the ring it is cabled by is known */
+			s2_slots(d, ids[i], slot, d->spaces, via[i] / 2,
+				 s2_port_slot(d, c->pslot[port], via[i]));
+			mc[i] = s2_mcd_slots(d, ids[i], slot, c->xd);
 			continue;
 		}
 		k = v->peer_neigh_coords ?
@@ -909,7 +1105,7 @@ static bool s2_dst_point(const struct s2_priv *d,
 		return false;
 	for (i = 0; i < d->spaces; i++)
 		xd[i] = d->plan ? st->coords[i] :
-				  dp_s2_coord(d->seed, d->nodes, st->dst, i);
+				  s2_coord(d, st->dst, i);
 	return true;
 }
 

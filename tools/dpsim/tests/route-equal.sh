@@ -22,7 +22,10 @@ trap 'rm -rf "$tmp"' EXIT
 build() {
 	core=$1/net/dpillar
 	srcs="$core/topo.c $core/topo_walk.c"
-	for x in $(sed -n 's/^DP_TOPOLOGIES := //p' "$core/topologies.mk"); do
+	# the topologies and the test fixtures (DP_TEST_TOPOLOGIES), which
+	# every userspace tool builds in
+	for x in $(sed -n 's/^DP_\(TEST_\)\{0,1\}TOPOLOGIES := //p' \
+		"$core/topologies.mk"); do
 		srcs="$srcs $core/topo_$x.c"
 	done
 	# shellcheck disable=SC2086
