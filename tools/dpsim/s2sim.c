@@ -1352,6 +1352,11 @@ int s2_rule_parse(const char *name)
 	return -1;
 }
 
+const char *s2_rule_name(u32 rule)
+{
+	return rule_names[rule];
+}
+
 int s2_paths(struct s2run *r, const struct s2opts *o)
 {
 	return cmd_paths(r, o);

@@ -23,5 +23,7 @@ s2_cmd_fn s2_paths, s2_ft, s2_pairs, s2_route, s2_keys, s2_plan,
 int s2_run(s2_cmd_fn *fn, const struct s2opts *o);
 /* The simulator's rule named @name (1hop, 2hop, 2hop-sim), or -1. */
 int s2_rule_parse(const char *name);
+/* The name of rule @rule: the core's routing mode of that name. */
+const char *s2_rule_name(u32 rule);
 
 #endif
