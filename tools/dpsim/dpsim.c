@@ -12,8 +12,11 @@
  *
  * One front end: the options of every command and topology are one table
  * (opts.c), and main() dispatches through one command table (cmds[]
- * below) to a command's core form (here, over dp_walk()) or, with
- * --topo s2, to its form on S2's graph (s2sim.c).
+ * below) to a command's core form (here, over dp_walk()).  With --topo s2
+ * a command takes S2's options: ft and plan of a fabric the kernel builds
+ * (derived or plan mode, s2fabric.c) are still the core's forms, run on
+ * that fabric; the others, and the paper's graph model (.Topo files,
+ * generated graphs), are S2's graph commands (s2sim.c).
  *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
@@ -34,10 +37,6 @@
 #define ALL_PAIRS_MAX	30000000ULL	/* route every pair up to this many */
 #define HIST_MAX	256
 
-/*
- * Build the topology of --topo, -n, -k, then resolve what depends on it:
- * the selector name (--sel/--dir) and the default TTL.
- */
 /*
  * The parameters the topology's table marks DP_PARAM_REQUIRED (-n and -k
  * of DPillar, DCell, XDCent, BCube): nonzero here.  0, or 1 after saying
@@ -87,6 +86,10 @@ static int need_sel(struct opts *o, const struct dp_topo *t)
 	return 0;
 }
 
+/*
+ * Build the topology of --topo, -n, -k, then resolve what depends on it:
+ * the selector name (--sel/--dir) and the default TTL.
+ */
 static int need_topo(struct opts *o, struct dp_topo *t)
 {
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name(o->topo);
