@@ -155,6 +155,20 @@ rc "key locate without seed" 2 $D key locate foo spaces 2 nodes 10
 rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1
 rc "key locate no nodes" 2 $D key locate foo spaces 2 nodes 0 seed 1
 rc "key locate stray word" 2 $D key locate foo spaces 2 nodes 5 seed 1 frob 2
+# S2 derived mode: the core's plan, byte for byte what dpsim prints
+# (dpsim plan --wiring derived is the core's plan: text, CSV, JSON)
+for pnls in "4 16 2 7" "8 40 3 1" "10 100 4 2"; do
+	set -- $pnls
+	for f in "" --csv -j; do
+		$D $([ "$f" = -j ] && echo -j) plan topo s2 -n $1 nodes $2 spaces $3 \
+			seed $4 $([ "$f" = --csv ] && echo --csv) >"$tmp/a" &&
+			$S plan --topo s2 --wiring derived --switches $2 --ports $1 \
+				--servers 0 --spaces $3 --seed $4 \
+				$([ "$f" = -j ] && echo --json || echo $f) >"$tmp/b" &&
+			[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok ||
+			ko "plan s2 ($pnls$f) != dpsim plan --wiring derived"
+	done
+done
 # S2 plan mode: the kernel plan, byte for byte what dpsim prints (text,
 # CSV, JSON), before and after growth
 for pnls in "4 8 2 3 0" "6 20 2 1 0" "8 64 3 7 0" "8 64 3 7 5" "10 100 4 2 20" \
