@@ -586,7 +586,7 @@ static void out_end(const struct s2opts *o, bool first)
  * Every ordered pair of switches under each rule (through the core where
  * the kernel has the fabric: s2core_open()), and BFS's shortest paths.
  */
-static int cmd_paths(struct s2run *r, const struct s2opts *o)
+int s2_paths(struct s2run *r, const struct s2opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
@@ -683,8 +683,9 @@ static int cmd_paths(struct s2run *r, const struct s2opts *o)
  * is connected to p, after the BFS distance from p (dpsim models the
  * discovery by that BFS).
  */
-static int cmd_ft(struct s2net *g, const struct s2opts *o)
+int s2_ft(struct s2run *r, const struct s2opts *o)
 {
+	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
 	u32 *dp = xcalloc(g->n, sizeof(u32));
 	double ok = 0, ok_sc = 0, conn = 0, pairs = 0, hops = 0, hops_sc = 0;
@@ -765,8 +766,9 @@ static u32 home(const struct s2net *g, const u32 *x, u32 sp)
  * retrieved from a random switch by greediest routing over the first d
  * spaces; the retrieval must end on one of the key's homes.
  */
-static int cmd_keys(struct s2net *g, const struct s2opts *o)
+int s2_keys(struct s2run *run, const struct s2opts *o)
 {
+	struct s2net *g = &run->g;
 	u32 d = o->d ? o->d : 3, *load1 = xcalloc(g->n, sizeof(u32));
 	u32 *loadd = xcalloc(g->n, sizeof(u32)), bad = 0;
 	double store = 0, ret = 0, stores = 0;
@@ -947,7 +949,7 @@ bad:
  * route around them, as the kernel does (through its routing core, where
  * the fabric is one the kernel builds).
  */
-static int cmd_route(struct s2run *r, const struct s2opts *o)
+int s2_route(struct s2run *r, const struct s2opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 d = o->d && o->d < g->L ? o->d : g->L, *path, len;
@@ -1076,7 +1078,7 @@ static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
  * failures of --fail ("A" a switch, "A-B" the cable between two; commas
  * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
  */
-static int cmd_pairs(struct s2run *r, const struct s2opts *o)
+int s2_pairs(struct s2run *r, const struct s2opts *o)
 {
 	struct s2net *g = &r->g;
 	u8 *down = xcalloc(g->n, 1);
@@ -1280,31 +1282,6 @@ int s2_rule_parse(const char *name)
 const char *s2_rule_name(u32 rule)
 {
 	return rule_names[rule];
-}
-
-int s2_paths(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_paths(r, o);
-}
-
-int s2_ft(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_ft(&r->g, o);
-}
-
-int s2_pairs(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_pairs(r, o);
-}
-
-int s2_route(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_route(r, o);
-}
-
-int s2_keys(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_keys(&r->g, o);
 }
 
 /*
