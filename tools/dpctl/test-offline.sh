@@ -159,14 +159,19 @@ rc "key locate stray word" 2 $D key locate foo spaces 2 nodes 5 seed 1 frob 2
 # (dpsim plan --wiring derived is the core's plan: text, CSV, JSON)
 for pnls in "4 16 2 7" "8 40 3 1" "10 100 4 2"; do
 	set -- $pnls
-	for f in "" --csv -j; do
-		$D $([ "$f" = -j ] && echo -j) plan topo s2 -n $1 nodes $2 spaces $3 \
-			seed $4 $([ "$f" = --csv ] && echo --csv) >"$tmp/a" &&
+	# dpctl's format option, then dpsim's
+	for f in "-n:--servers" "--csv:--csv" "-j:--json"; do
+		df=${f%%:*} sf=${f#*:}
+		da="" dj=""
+		[ "$df" = --csv ] && da=--csv
+		[ "$df" = -j ] && dj=-j
+		sa=""
+		[ "$sf" != --servers ] && sa=$sf
+		$D $dj plan topo s2 -n $1 nodes $2 spaces $3 seed $4 $da >"$tmp/a" &&
 			$S plan --topo s2 --wiring derived --switches $2 --ports $1 \
-				--servers 0 --spaces $3 --seed $4 \
-				$([ "$f" = -j ] && echo --json || echo $f) >"$tmp/b" &&
+				--servers 0 --spaces $3 --seed $4 $sa >"$tmp/b" &&
 			[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok ||
-			ko "plan s2 ($pnls$f) != dpsim plan --wiring derived"
+			ko "plan s2 ($pnls $df) != dpsim plan --wiring derived"
 	done
 done
 # S2 plan mode: the kernel plan, byte for byte what dpsim prints (text,
