@@ -155,6 +155,25 @@ rc "key locate without seed" 2 $D key locate foo spaces 2 nodes 10
 rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1
 rc "key locate no nodes" 2 $D key locate foo spaces 2 nodes 0 seed 1
 rc "key locate stray word" 2 $D key locate foo spaces 2 nodes 5 seed 1 frob 2
+# S2 derived mode: the core's plan, byte for byte what dpsim prints
+# (dpsim plan --wiring derived is the core's plan: text, CSV, JSON)
+for pnls in "4 16 2 7" "8 40 3 1" "10 100 4 2"; do
+	set -- $pnls
+	# dpctl's format option, then dpsim's
+	for f in "-n:--servers" "--csv:--csv" "-j:--json"; do
+		df=${f%%:*} sf=${f#*:}
+		da="" dj=""
+		[ "$df" = --csv ] && da=--csv
+		[ "$df" = -j ] && dj=-j
+		sa=""
+		[ "$sf" != --servers ] && sa=$sf
+		$D $dj plan topo s2 -n $1 nodes $2 spaces $3 seed $4 $da >"$tmp/a" &&
+			$S plan --topo s2 --wiring derived --switches $2 --ports $1 \
+				--servers 0 --spaces $3 --seed $4 $sa >"$tmp/b" &&
+			[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok ||
+			ko "plan s2 ($pnls $df) != dpsim plan --wiring derived"
+	done
+done
 # S2 plan mode: the kernel plan, byte for byte what dpsim prints (text,
 # CSV, JSON), before and after growth
 for pnls in "4 8 2 3 0" "6 20 2 1 0" "8 64 3 7 0" "8 64 3 7 5" "10 100 4 2 20" \

@@ -12,8 +12,11 @@
  *
  * One front end: the options of every command and topology are one table
  * (opts.c), and main() dispatches through one command table (cmds[]
- * below) to a command's core form (here, over dp_walk()) or, with
- * --topo s2, to its form on S2's graph (s2sim.c).
+ * below) to a command's core form (here, over dp_walk()).  With --topo s2
+ * a command takes S2's options: ft and plan of a fabric the kernel builds
+ * (derived or plan mode, s2fabric.c) are still the core's forms, run on
+ * that fabric; the others, and the paper's graph model (.Topo files,
+ * generated graphs), are S2's graph commands (s2sim.c).
  *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
@@ -34,10 +37,6 @@
 #define ALL_PAIRS_MAX	30000000ULL	/* route every pair up to this many */
 #define HIST_MAX	256
 
-/*
- * Build the topology of --topo, -n, -k, then resolve what depends on it:
- * the selector name (--sel/--dir) and the default TTL.
- */
 /*
  * The parameters the topology's table marks DP_PARAM_REQUIRED (-n and -k
  * of DPillar, DCell, XDCent, BCube): nonzero here.  0, or 1 after saying
@@ -69,12 +68,33 @@ static int need_params(const struct dp_topo_ops *ops,
 	return 1;
 }
 
+/* The selector of --sel/--dir on @t, and the default TTL. */
+static int need_sel(struct opts *o, const struct dp_topo *t)
+{
+	int sel;
+
+	o->sel = 0;
+	if (o->sel_text) {
+		sel = dp_sel_parse(t, o->sel_text);
+		if (sel < 0)
+			return bad_usage("bad --sel/--dir '%s' for this "
+					 "topology", o->sel_text);
+		o->sel = (u32)sel;
+	}
+	if (!o->ttl)
+		o->ttl = dp_topo_ttl(t);
+	return 0;
+}
+
+/*
+ * Build the topology of --topo, -n, -k, then resolve what depends on it:
+ * the selector name (--sel/--dir) and the default TTL.
+ */
 static int need_topo(struct opts *o, struct dp_topo *t)
 {
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name(o->topo);
 	struct dp_topo_params p = { 0 };
 	const char *why = NULL;
-	int sel;
 
 	if (!ops) {
 		fprintf(stderr, "dpsim: unknown topology '%s'\n", o->topo);
@@ -97,17 +117,7 @@ static int need_topo(struct opts *o, struct dp_topo *t)
 			why);
 		return EXIT_USAGE;
 	}
-	o->sel = 0;
-	if (o->sel_text) {
-		sel = dp_sel_parse(t, o->sel_text);
-		if (sel < 0)
-			return bad_usage("bad --sel/--dir '%s' for this "
-					 "topology", o->sel_text);
-		o->sel = (u32)sel;
-	}
-	if (!o->ttl)
-		o->ttl = dp_topo_ttl(t);
-	return 0;
+	return need_sel(o, t);
 }
 
 static const char *describe(const struct dp_topo *t)
@@ -1033,49 +1043,54 @@ static void ft_text(const struct dp_topo *t, const struct dp_fail_set *fs,
 		       dp_topo_ttl(t));
 }
 
-static int cmd_ft(struct opts *o)
+/* ft on topology @t (need_topo(), or an S2 fabric: cmd_s2_ft()). */
+static int ft_on(struct opts *o, const struct dp_topo *t)
 {
-	struct dp_topo t;
 	struct dp_fail_set fs;
 	struct rng r = { o->seed };
 	struct ft_result res = { 0 };
 	struct disc_model dm;
 	struct disc_stats ds = { 0 };
-	int err;
+	int err = 0;
 
-	err = need_topo(o, &t);
-	if (err)
-		return err;
 	if (!o->failed_set && !o->populate)
 		return bad_usage("ft needs --failed F or --populate PCT%s", "");
-	if ((u64)o->failed + 2 > t.nodes)
+	if ((u64)o->failed + 2 > t->nodes)
 		return bad_usage("--failed must leave two live servers%s", "");
-	if (fs_init(&fs, &t)) {
+	if (fs_init(&fs, t)) {
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
 	}
-	err = ft_failures(&t, &fs, o, &r);
+	err = ft_failures(t, &fs, o, &r);
 	if (!err && o->discover) {
 		res.dm = &dm;
-		if (disc_init(&t, &fs, o->ttl, &dm))
+		if (disc_init(t, &fs, o->ttl, &dm))
 			err = -ENOMEM;
 	}
-	if (!err && ft_run(&t, &fs, o, &r, &res))
+	if (!err && ft_run(t, &fs, o, &r, &res))
 		err = -ENOMEM;
 	if (err == -ENOMEM) {
 		fprintf(stderr, "dpsim: out of memory\n");
 		err = 1;
 	}
 	if (!err && res.dm)
-		disc_stats(&t, &fs, &dm, &ds);
+		disc_stats(t, &fs, &dm, &ds);
 	if (!err && o->json)
-		ft_json(&t, &fs, o, &res, &ds);
+		ft_json(t, &fs, o, &res, &ds);
 	else if (!err)
-		ft_text(&t, &fs, o, &res, &ds);
+		ft_text(t, &fs, o, &res, &ds);
 	if (res.dm)
 		disc_free(&dm);
 	fs_free(&fs);
 	return err ? err : res.bad || res.too_long ? 1 : 0;
+}
+
+static int cmd_ft(struct opts *o)
+{
+	struct dp_topo t;
+	int err = need_topo(o, &t);
+
+	return err ? err : ft_on(o, &t);
 }
 
 /* ---- route ---- */
@@ -1434,34 +1449,49 @@ static int cmd_route(struct opts *o)
 
 /* ---- plan ---- */
 
-static int cmd_plan(struct opts *o)
+/*
+ * plan on topology @t; @s2: an S2 fabric in plan mode (cmd_s2_plan()),
+ * whose plan document (per node its coordinates, per port its peer) is
+ * what the kernel's fabric is made of, else NULL.
+ */
+static int plan_on(struct opts *o, const struct dp_topo *t,
+		   const struct s2fabric *s2)
 {
-	struct dp_topo t;
 	int err;
 
-	err = need_topo(o, &t);
-	if (err)
-		return err;
 	if (o->csv + o->json + o->dot > 1)
 		return bad_usage("--csv, --json and --dot are exclusive%s", "");
 	if (o->dot && o->order)
 		return bad_usage("--dot draws the fabric, not its order%s", "");
 	if (o->dot)
-		return dot_size_ok(&t) ? dp_plan_dot(stdout, &t, NULL, 0, NULL,
+		return dot_size_ok(t) ? dp_plan_dot(stdout, t, NULL, 0, NULL,
 						     NULL) : 1;
+	if (s2 && s2->plan && !o->order)
+		return dp_s2plan_print(stdout, &s2->pg, s2->before.x ?
+				       &s2->before : NULL, o->csv ?
+				       DP_PLAN_CSV : o->json ? DP_PLAN_JSON :
+				       DP_PLAN_TEXT) ? 1 : 0;
 	if (o->order_random)
 		return bad_usage("plan prints the growth order only (--order "
 				 "grow)%s", "");
 	if (o->order) {
-		err = dp_grow_print(stdout, &t, o->csv ? DP_PLAN_CSV :
+		err = dp_grow_print(stdout, t, o->csv ? DP_PLAN_CSV :
 				    o->json ? DP_PLAN_JSON : DP_PLAN_TEXT);
 		if (err)
 			fprintf(stderr, "dpsim: no growth order: %s\n",
 				strerror(-err));
 		return err ? 1 : 0;
 	}
-	return dp_plan_print(stdout, &t, o->csv ? DP_PLAN_CSV :
+	return dp_plan_print(stdout, t, o->csv ? DP_PLAN_CSV :
 			     o->json ? DP_PLAN_JSON : DP_PLAN_TEXT);
+}
+
+static int cmd_plan(struct opts *o)
+{
+	struct dp_topo t;
+	int err = need_topo(o, &t);
+
+	return err ? err : plan_on(o, &t, NULL);
 }
 
 /* ---- bench ---- */
@@ -1710,25 +1740,117 @@ static int cmd_bench(struct opts *o)
 	return 0;
 }
 
+/* ---- S2 fabrics the kernel builds, with S2's options ---- */
+
+/* The cables of @t (ports whose peer is another node), each once. */
+static u32 count_cables(const struct dp_topo *t)
+{
+	struct dp_port_info pi;
+	u32 id, p, n = 0;
+
+	for (id = 0; id < t->nodes; id++)
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			if (pi.kind == DP_PORT_CABLE &&
+			    dp_port_neigh(t, id, p, 0) != DP_NODE_NONE)
+				n++;
+		}
+	return n / 2;
+}
+
+/*
+ * ft on an S2 fabric the kernel builds (derived or plan mode): the
+ * core's ft (ft_on(): dp_walk() over random live pairs, the failure set
+ * of topo_walk.c), as for every other topology.  S2's options say what
+ * the core's would: --fail-links F, a fraction of the fabric's cables,
+ * is that many failed links (random (node, port) links of the failure
+ * set, as the other topologies' --fail-links); --rule is the routing
+ * mode; as many random pairs as there are ordered pairs of nodes, every
+ * node a source; and shortcut discovery is ft --discover's fallback (a
+ * flood from where the packet stopped, the reply installing a shortest
+ * live path), which S2's ft has always reported.
+ */
+static int cmd_s2_ft(struct opts *o)
+{
+	const struct s2opts *s2 = &o->s2;
+	struct s2fabric f;
+	u32 nodes;
+	int err = s2_fabric_open(&f, s2, "ft");
+
+	if (!err && s2->d && s2->d < f.spaces) {
+		fprintf(stderr, "dpsim: ft: --d below the spaces is the paper's graph model (--file, or a generated graph), not the kernel's fabric\n");
+		err = EXIT_USAGE;
+	}
+	if (!err) {
+		nodes = f.t.nodes;
+		o->fail_links = (u32)(s2->fail_links * count_cables(&f.t) +
+				      0.5);
+		o->failed_set = true;
+		o->seed = s2->seed;
+		o->json = s2->json;
+		o->sel_text = s2_rule_name(s2->rule);
+		o->pairs = (u64)nodes * (nodes - 1);
+		o->pairs_set = true;
+		o->sources = nodes;
+		o->sources_set = true;
+		o->discover = true;
+		err = need_sel(o, &f.t);
+	}
+	if (!err)
+		err = ft_on(o, &f.t);
+	s2_fabric_free(&f);
+	return err;
+}
+
+/*
+ * plan on an S2 fabric the kernel builds: plan mode's plan document as
+ * dpctl plan prints it, derived mode's cabling as dpctl plan topo s2
+ * prints it (the core's plan, dp_plan_print()), --dot the core's drawing.
+ */
+static int cmd_s2_plan(struct opts *o)
+{
+	const struct s2opts *s2 = &o->s2;
+	struct s2fabric f;
+	int err;
+
+	if (s2->grow && !s2->plan_file && !s2->plan_mode) {
+		fprintf(stderr, "dpsim: plan: --grow grows a plan (--mode plan, --plan FILE) or the paper's graph, not the derived fabric\n");
+		return EXIT_USAGE;
+	}
+	err = s2_fabric_open(&f, s2, "plan");
+	if (!err) {
+		o->json = s2->json;
+		o->csv = s2->csv;
+		o->dot = s2->dot;
+		err = plan_on(o, &f.t, &f);
+	}
+	s2_fabric_free(&f);
+	return err;
+}
+
 /*
  * The commands: @core over the routing core (every topology through
- * dp_walk()), @s2 over S2's graph (--topo s2, s2sim.c); NULL: the front
- * end has no such command.
+ * dp_walk()); @s2core, the same core code on an S2 fabric the kernel
+ * builds (derived or plan mode, s2_kernel_fabric()) with S2's options;
+ * @s2, S2's commands (--topo s2, s2sim.c: the paper's graph model, and
+ * the kernel's fabrics routed through the core).  NULL: the front end
+ * has no such command.
  */
 static const struct dpsim_cmd {
 	const char *name;
 	int (*core)(struct opts *o);
+	int (*s2core)(struct opts *o);
 	s2_cmd_fn *s2;
 } cmds[] = {
-	{ "paths", cmd_paths, s2_paths },
-	{ "ft", cmd_ft, s2_ft },
-	{ "route", cmd_route, s2_route },
-	{ "plan", cmd_plan, s2_plan },
-	{ "bench", cmd_bench, NULL },
-	{ "pairs", cmd_pairs, s2_pairs },
-	{ "keys", NULL, s2_keys },
-	{ "locate", NULL, s2_locate },
-	{ "compare", NULL, s2_compare },
+	{ "paths", cmd_paths, NULL, s2_paths },
+	{ "ft", cmd_ft, cmd_s2_ft, s2_ft },
+	{ "route", cmd_route, NULL, s2_route },
+	{ "plan", cmd_plan, cmd_s2_plan, s2_plan },
+	{ "bench", cmd_bench, NULL, NULL },
+	{ "pairs", cmd_pairs, NULL, s2_pairs },
+	{ "keys", NULL, NULL, s2_keys },
+	{ "locate", NULL, NULL, s2_locate },
+	{ "compare", NULL, NULL, s2_compare },
 };
 
 static const struct dpsim_cmd *find_cmd(const char *name)
@@ -1771,6 +1893,8 @@ int main(int argc, char **argv)
 		return usage(stdout, fe, 0);
 	if (err)
 		return err;
+	if (fe == FE_S2 && c && c->s2core && s2_kernel_fabric(&o.s2))
+		return c->s2core(&o);
 	if (fe == FE_S2)
 		return s2_run(c ? c->s2 : NULL, &o.s2);
 	if (!c || !c->core) {

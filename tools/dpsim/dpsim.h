@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "topo.h"
+#include "topo_s2.h"
+#include "dp_s2plan.h"
 
 #define EXIT_USAGE	2
 
@@ -58,6 +60,40 @@ struct opts {
 	u32 nodes, spaces;	/* bench --topo s2: derived mode's N and L */
 	struct s2opts s2;	/* --topo s2's graph commands */
 };
+
+/*
+ * An S2 fabric the kernel builds (s2fabric.c): derived mode (--wiring
+ * derived) or plan mode (--mode plan, --plan FILE), as the routing core's
+ * topology @t.  The core's commands (ft, plan) run on it with S2's
+ * options, and S2's graph commands route it through the core.
+ */
+struct s2fabric {
+	struct dp_topo t;	/* when @on */
+	struct dp_s2gen pg;	/* plan mode: the plan (grown) */
+	struct dp_s2gen before;	/* plan mode with --grow: before growth */
+	struct dp_s2_plan pl;	/* plan mode: @pg as the core's table */
+	u32 spaces;
+	bool plan, on;
+};
+
+/* Does @o name a fabric the kernel builds (derived or plan mode)? */
+bool s2_kernel_fabric(const struct s2opts *o);
+/*
+ * Plan mode: the plan of @o (generated or read, then grown by --grow)
+ * into @f (zeroed); 0 or an exit status after the message.
+ */
+int s2_fabric_plan(struct s2fabric *f, const struct s2opts *o);
+/*
+ * The core's topology on @f: its plan (s2_fabric_plan() first), else the
+ * derived fabric of @o; once.  0 or an exit status after the message
+ * (@who: the command, for a plan the core does not take).
+ */
+int s2_fabric_topo(struct s2fabric *f, const struct s2opts *o,
+		   const char *who);
+/* Both, into @f. */
+int s2_fabric_open(struct s2fabric *f, const struct s2opts *o,
+		   const char *who);
+void s2_fabric_free(struct s2fabric *f);
 
 /*
  * Which front end reads a command line: S2's graph commands (s2sim.c)

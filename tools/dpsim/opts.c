@@ -5,7 +5,8 @@
  *
  * One table, two front ends: the arithmetic one over the routing core
  * (DPillar, DCell, XDCent/BCube, S2's derived mode in bench) and S2's
- * graph commands (--topo s2, s2sim.c).  Each option says which reads it;
+ * (--topo s2: its graph commands, s2sim.c, and the core's ft and plan on
+ * the fabrics the kernel builds, s2fabric.c).  Each option says which reads it;
  * getopt gets the options of one front end, in that front end's order
  * (getopt lists the matches of an ambiguous abbreviation in table order,
  * and those messages are part of the interface scripts see).  The two
@@ -97,14 +98,19 @@ static const char s2_usage[] =
 "                       greedy (paper's wording), 2-hop-sim (the authors'\n"
 "                       simulator: only via MCD-reducing neighbours)\n"
 "  ft --fail-links F [--rule R]  routing success with a fraction F of\n"
-"                       failed links, without and with shortcut discovery\n"
+"                       failed links, without and with shortcut discovery;\n"
+"                       derived and plan mode: the core's ft (dpsim --help)\n"
+"                       with F of the cables as failed links, as many\n"
+"                       random pairs as ordered pairs, --discover\n"
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
 "  plan [--grow M] [--dot]  the cabling and coordinates (.Topo format;\n"
 "                       plan mode: the kernel plan, as dpctl plan prints it:\n"
 "                       per node its coordinates, per port its peer and\n"
 "                       the peer's port, after --grow the cables removed\n"
-"                       and added);\n"
-"                       --dot: switches and cables as Graphviz DOT\n"
+"                       and added; derived mode: the core's plan, as\n"
+"                       dpctl plan topo s2 prints it, no --grow);\n"
+"                       --dot: switches and cables as Graphviz DOT (the\n"
+"                       core's drawing in derived and plan mode)\n"
 "  locate --key KEY [--from A|all]  the key's coordinates and home switch\n"
 "                       per space; from A (every switch: all), the path of\n"
 "                       the key's retrieve (greediest routing to the key's\n"

@@ -2,15 +2,21 @@
 /*
  * s2sim.c - dpsim --topo s2: Space Shuffle networks as graphs.
  *
- * S2 is not arithmetic like DPillar or DCell: its cabling is random, so
- * dpsim builds the graph (from an authors' .Topo file, or generated as the
- * paper does) and routes on it with the kernel's decision function
- * dp_s2_greedy() (net/dpillar/topo_s2.c), fed at every hop with the
- * coordinates of the live 1-hop neighbours and of their live neighbours:
- * exactly what a node learns from Hellos.  Where the kernel builds the
- * fabric itself (plan mode, the derived wiring), route and pairs route
- * through the routing core instead, with the walker every topology shares
- * (dp_walk(), topo_walk.c); compare checks that the two agree.
+ * The paper's graph model: S2 is not arithmetic like DPillar or DCell,
+ * its cabling is random, so dpsim builds the graph (from an authors'
+ * .Topo file, or generated as the paper does, up to 780+ switches: past
+ * the core's 255 nodes) and routes on it with the kernel's decision
+ * function dp_s2_greedy() (net/dpillar/topo_s2.c), fed at every hop with
+ * the coordinates of the live 1-hop neighbours and of their live
+ * neighbours: exactly what a node learns from Hellos.  This is how the
+ * paper's figures are reproduced (ft's Fig. 21, keys, --d, --grow of a
+ * graph, .Topo output).
+ *
+ * Where the kernel builds the fabric itself (plan mode, the derived
+ * wiring: s2fabric.c), paths, route and pairs route through the routing
+ * core instead, with the walker every topology shares (dp_walk(),
+ * topo_walk.c), and compare checks that the two agree; ft and plan on
+ * such a fabric are the core's commands (dpsim.c), not this file's.
  *
  * Its options are rows of dpsim's one option table (opts.c); main()
  * dispatches here through its one command table (dpsim.c).
@@ -39,12 +45,13 @@ struct s2net {
 	u32 *hosts;		/* servers per switch */
 };
 
-/* What an S2 command works on: the graph, and the plan it came from. */
+/*
+ * What an S2 command works on: the graph, and the fabric the kernel
+ * builds that it was made from (derived or plan mode; s2fabric.c).
+ */
 struct s2run {
 	struct s2net g;
-	struct dp_s2gen pg;	/* plan mode: the plan (grown) */
-	struct dp_s2gen before;	/* plan mode with --grow: before growth */
-	bool have_plan;
+	struct s2fabric fab;
 };
 
 /* The simulator's random numbers: the plan generator's (dp_s2plan.c). */
@@ -234,31 +241,22 @@ static int gen_from_net(struct dp_s2gen *p, const struct s2net *g, u32 grow,
 }
 
 /*
- * The kernel's S2 fabric (--wiring derived): derived coordinates and the
- * cabling of net/dpillar/topo_s2.c's ops, each node's neighbours in its
- * port order, so that routing here sees its candidates in the order the
- * kernel does.
+ * The graph of the kernel's derived fabric (--wiring derived, @t:
+ * s2fabric.c): derived coordinates and the cabling of
+ * net/dpillar/topo_s2.c's ops, each node's neighbours in its port order,
+ * so that routing here sees its candidates in the order the kernel does.
  */
-static int gen_derived(struct s2net *g, const struct s2opts *o, u32 n,
-		       u32 L, u32 inter)
+static void net_from_derived(struct s2net *g, const struct dp_topo *t,
+			     const struct s2opts *o, u32 L)
 {
-	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = n,
-				    .n = inter, .spaces = L,
-				    .seed = o->seed };
-	const char *why = "";
-	struct dp_topo t;
-
-	if (dp_topo_init(&t, &p, &why)) {
-		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);
-		return -1;
-	}
-	net_alloc(g, n, L);
-	for (u32 v = 0; v < n; v++) {
+	net_alloc(g, t->nodes, L);
+	for (u32 v = 0; v < t->nodes; v++) {
 		g->hosts[v] = o->servers;
 		for (u32 sp = 0; sp < L; sp++)
-			g->x[(size_t)v * L + sp] = dp_s2_coord(o->seed, n, v, sp);
-		for (u32 port = 0; port < inter; port++) {
-			u32 peer = dp_port_neigh(&t, v, port, 0);
+			g->x[(size_t)v * L + sp] = dp_s2_coord(o->seed, t->nodes,
+							       v, sp);
+		for (u32 port = 0; port < t->nports; port++) {
+			u32 peer = dp_port_neigh(t, v, port, 0);
 
 			if (peer == DP_NODE_NONE)
 				continue;
@@ -266,9 +264,9 @@ static int gen_derived(struct s2net *g, const struct s2opts *o, u32 n,
 			g->adj[v * S2_DEG_MAX + g->deg[v]++] = peer;
 		}
 	}
-	return 0;
 }
 
+/* The paper's graph: generated as the paper does (--wiring random). */
 static int gen_net(struct s2net *g, const struct s2opts *o)
 {
 	u32 n = o->switches, L = o->spaces;
@@ -283,8 +281,6 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 			n, o->ports, o->servers, L);
 		return -1;
 	}
-	if (o->wiring_derived)
-		return gen_derived(g, o, n, L, inter);
 	if (dp_s2gen_alloc(&p, n, L, inter)) {
 		perror("dpsim");
 		return -1;
@@ -445,46 +441,17 @@ static bool sim_walk(const struct s2net *g, u32 s, u32 t, u32 d, u32 rule,
 
 /*
  * The kernel's routing core on a fabric the kernel builds (plan mode, or
- * the derived wiring): the shared walker routes on it, with the failures
- * of the graph.  @on: set up; else the fabric is the simulator's alone.
+ * the derived wiring: s2fabric.c): the shared walker routes on it, with
+ * the failures of the graph.  @on: set up; else the fabric is the
+ * paper's graph, the simulator's alone.
  */
 struct s2core {
-	struct dp_s2_plan pl;	/* plan mode: the plan, as the core's table */
-	struct dp_topo t;
+	const struct dp_topo *t;	/* the fabric's */
 	struct dp_fail_set fs;
 	u8 *fnode, *flink;
 	int sels[DP_S2_RULE_COUNT];	/* each rule's selector, -1: none */
 	bool on;
 };
-
-/* The core on plan @p (@who: the command, for the complaint). */
-static int s2core_plan(struct s2core *c, const struct dp_s2gen *p,
-		       const char *who)
-{
-	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
-				     .n = p->ports, .spaces = p->spaces,
-				     .seed = p->seed, .ncoords = p->spaces };
-	const char *why = "";
-
-	c->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
-				     .ports = p->ports, .coords = p->x,
-				     .peer = p->peer };
-	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
-	if (dp_topo_init(&c->t, &tp, &why)) {
-		fprintf(stderr, "dpsim: %s: the core takes no such plan: %s\n",
-			who, why);
-		return 2;
-	}
-	if (dp_s2_plan_attach(&c->t, &c->pl)) {
-		fprintf(stderr, "dpsim: %s: the core takes no such table\n", who);
-		return 2;
-	}
-	c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
-	c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
-	dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
-	c->on = true;
-	return 0;
-}
 
 /* The failed cables of @g, and the switches @down (may be NULL). */
 static void s2core_fail(struct s2core *c, const struct s2net *g,
@@ -506,40 +473,41 @@ static void s2core_free(struct s2core *c)
 	free(c->flink);
 }
 
+/* The core on the fabric of @r, if the kernel builds it.  0 or an exit status. */
+static int s2core_fabric(struct s2core *c, struct s2run *r,
+			 const struct s2opts *o, const char *who)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (r->fab.plan || s2_kernel_fabric(o)) {
+		err = s2_fabric_topo(&r->fab, o, who);
+		if (err)
+			return err;
+		c->t = &r->fab.t;
+		c->fnode = xcalloc(dp_fail_node_bytes(c->t), 1);
+		c->flink = xcalloc(dp_fail_link_bytes(c->t), 1);
+		dp_fail_init(&c->fs, c->t, c->fnode, c->flink);
+		c->on = true;
+	}
+	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++)
+		c->sels[rule] = c->on ? core_sel(c->t, rule) : -1;
+	return 0;
+}
+
 /*
  * The router of paths, route and pairs: the core where the kernel has
  * this fabric (plan mode, the derived wiring) and routes over every
  * space, else the simulator's greedy.  0 or an exit status.
  */
-static int s2core_open(struct s2core *c, const struct s2run *r,
+static int s2core_open(struct s2core *c, struct s2run *r,
 		       const struct s2opts *o, const char *who)
 {
-	const struct s2net *g = &r->g;
-	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = g->n,
-				     .n = o->ports - o->servers,
-				     .spaces = g->L, .seed = o->seed };
-	const char *why = "";
-	int err = 0;
-
 	memset(c, 0, sizeof(*c));
 	/* --d below L is the simulator's experiment: the kernel uses all */
-	if (o->d && o->d < g->L)
+	if (o->d && o->d < r->g.L)
 		return 0;
-	if (r->have_plan) {
-		err = s2core_plan(c, &r->pg, who);
-	} else if (o->wiring_derived && !o->file) {
-		if (dp_topo_init(&c->t, &tp, &why)) {
-			fprintf(stderr, "dpsim: %s: %s\n", who, why);
-			return 2;
-		}
-		c->fnode = xcalloc(dp_fail_node_bytes(&c->t), 1);
-		c->flink = xcalloc(dp_fail_link_bytes(&c->t), 1);
-		dp_fail_init(&c->fs, &c->t, c->fnode, c->flink);
-		c->on = true;
-	}
-	for (u32 rule = 0; rule < DP_S2_RULE_COUNT; rule++)
-		c->sels[rule] = c->on ? core_sel(&c->t, rule) : -1;
-	return err;
+	return s2core_fabric(c, r, o, who);
 }
 
 /* One walk of paths, route or pairs (see s2core_open), <= @cap hops. */
@@ -551,7 +519,7 @@ static bool s2_walk(const struct s2core *c, const struct s2net *g, u32 rule,
 
 	if (!c->on || c->sels[rule] < 0)
 		return sim_walk(g, s, t, d, rule, hash, cap, path, len);
-	dp_walk(&c->t, s, t, (u32)c->sels[rule], hash, &c->fs, cap, &w);
+	dp_walk(c->t, s, t, (u32)c->sels[rule], hash, &c->fs, cap, &w);
 	if (w.bad_hop)
 		fprintf(stderr, "dpsim: %u -> %u: the core took a hop off the cabling\n",
 			s, t);
@@ -618,7 +586,7 @@ static void out_end(const struct s2opts *o, bool first)
  * Every ordered pair of switches under each rule (through the core where
  * the kernel has the fabric: s2core_open()), and BFS's shortest paths.
  */
-static int cmd_paths(struct s2run *r, const struct s2opts *o)
+int s2_paths(struct s2run *r, const struct s2opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
@@ -705,6 +673,8 @@ static int cmd_paths(struct s2run *r, const struct s2opts *o)
 }
 
 /*
+ * ft of the paper's graph model (a fabric the kernel builds is the
+ * core's ft: cmd_s2_ft(), dpsim.c).
  * Fig. 21: a fraction of links fails; every ordered pair of switches is
  * routed by greedy routing over the live neighbours (--rule, default the
  * paper's 2-hop).  A packet stuck at a local minimum p is lost without shortcut
@@ -713,8 +683,9 @@ static int cmd_paths(struct s2run *r, const struct s2opts *o)
  * is connected to p, after the BFS distance from p (dpsim models the
  * discovery by that BFS).
  */
-static int cmd_ft(struct s2net *g, const struct s2opts *o)
+int s2_ft(struct s2run *r, const struct s2opts *o)
 {
+	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
 	u32 *dp = xcalloc(g->n, sizeof(u32));
 	double ok = 0, ok_sc = 0, conn = 0, pairs = 0, hops = 0, hops_sc = 0;
@@ -795,8 +766,9 @@ static u32 home(const struct s2net *g, const u32 *x, u32 sp)
  * retrieved from a random switch by greediest routing over the first d
  * spaces; the retrieval must end on one of the key's homes.
  */
-static int cmd_keys(struct s2net *g, const struct s2opts *o)
+int s2_keys(struct s2run *run, const struct s2opts *o)
 {
+	struct s2net *g = &run->g;
 	u32 d = o->d ? o->d : 3, *load1 = xcalloc(g->n, sizeof(u32));
 	u32 *loadd = xcalloc(g->n, sizeof(u32)), bad = 0;
 	double store = 0, ret = 0, stores = 0;
@@ -977,7 +949,7 @@ bad:
  * route around them, as the kernel does (through its routing core, where
  * the fabric is one the kernel builds).
  */
-static int cmd_route(struct s2run *r, const struct s2opts *o)
+int s2_route(struct s2run *r, const struct s2opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 d = o->d && o->d < g->L ? o->d : g->L, *path, len;
@@ -1106,7 +1078,7 @@ static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
  * failures of --fail ("A" a switch, "A-B" the cable between two; commas
  * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
  */
-static int cmd_pairs(struct s2run *r, const struct s2opts *o)
+int s2_pairs(struct s2run *r, const struct s2opts *o)
 {
 	struct s2net *g = &r->g;
 	u8 *down = xcalloc(g->n, 1);
@@ -1177,10 +1149,11 @@ struct cmp_ctx {
  * The core's topology on plan @p, and --fail-links' failures in @g and in
  * the core's failure set alike.  0, or an exit status.
  */
-static int cmp_setup(struct cmp_ctx *x, struct s2net *g,
-		     const struct dp_s2gen *p, const struct s2opts *o)
+static int cmp_setup(struct cmp_ctx *x, struct s2run *r,
+		     const struct s2opts *o)
 {
-	int rc = s2core_plan(&x->c, p, "compare");
+	struct s2net *g = &r->g;
+	int rc = s2core_fabric(&x->c, r, o, "compare");
 
 	if (rc)
 		return rc;
@@ -1208,7 +1181,7 @@ static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
 	u32 nh = c < DP_S2_RULE_COUNT ? 1 : sizeof(hashes) / sizeof(*hashes);
 	const char *name = c < DP_S2_RULE_COUNT ? rule_names[r] : "multipath";
 	double hc = 0, hs = 0, pairs = 0, dc = 0, ds = 0;
-	int sel = core_sel(&x->c.t, r);
+	int sel = core_sel(x->c.t, r);
 	struct dp_walk *w = &x->w;
 	u32 differ = 0, lens;
 	char k[64];
@@ -1227,8 +1200,8 @@ static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
 			continue;
 		pairs++;
 		ok = sim_walk(g, s, d, g->L, r, hash, g->n, x->sp, &lens);
-		dp_walk(&x->c.t, s, d, (u32)sel, hash,
-			x->failed ? &x->c.fs : NULL, x->c.t.max_hops, w);
+		dp_walk(x->c.t, s, d, (u32)sel, hash,
+			x->failed ? &x->c.fs : NULL, x->c.t->max_hops, w);
 		same = ok == w->delivered && !w->bad_hop &&
 		       !w->looped && lens == w->path_len &&
 		       !memcmp(x->sp, w->path, lens * sizeof(u32));
@@ -1268,14 +1241,15 @@ static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
 	return differ;
 }
 
-static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
-		       const struct s2opts *o)
+static int cmd_compare(struct s2run *r, const struct s2opts *o)
 {
+	const struct dp_s2gen *p = &r->fab.pg;
+	struct s2net *g = &r->g;
 	struct cmp_ctx x = { .first = true };
 	u32 differ_all = 0;
 	int rc;
 
-	rc = cmp_setup(&x, g, p, o);
+	rc = cmp_setup(&x, r, o);
 	if (rc) {
 		s2core_free(&x.c);
 		return rc;
@@ -1296,53 +1270,6 @@ static int cmd_compare(struct s2net *g, const struct dp_s2gen *p,
 	return differ_all || dp_s2gen_ring_missing(p) ? 1 : 0;
 }
 
-/*
- * The graph of a kernel plan: loaded from a plan document (--plan FILE),
- * or generated (--mode plan: --nodes N --ports P --spaces L --seed S),
- * then grown by @growm nodes (*@before: the plan before growth).  Every port
- * is a cable port in plan mode: --servers does not apply.
- */
-static int plan_net(struct s2net *g, struct dp_s2gen *pg,
-		    struct dp_s2gen *before, const struct s2opts *o, u32 growm)
-{
-	const char *why = "";
-	u32 line = 0;
-	int err;
-
-	if (o->plan_file) {
-		FILE *f = fopen(o->plan_file, "r");
-
-		if (!f) {
-			perror(o->plan_file);
-			return 1;
-		}
-		err = dp_s2plan_load(f, pg, &why, &line);
-		fclose(f);
-		if (err) {
-			fprintf(stderr, "dpsim: %s:%u: %s\n", o->plan_file,
-				line, err == -ENOMEM ? "out of memory" : why);
-			return 1;
-		}
-		if (growm && dp_s2plan_grow(pg, before, growm)) {
-			fprintf(stderr, "dpsim: cannot grow %s by %u nodes (at most 255 in all)\n",
-				o->plan_file, growm);
-			return 2;
-		}
-	} else {
-		err = dp_s2plan_make(pg, growm ? before : NULL, o->switches,
-				     o->ports, o->spaces ? o->spaces :
-				     o->ports / 2, o->seed, growm, &why);
-		if (err) {
-			fprintf(stderr, "dpsim: s2 plan: %s\n",
-				err == -ENOMEM ? "out of memory" : why);
-			return 2;
-		}
-	}
-	net_from_gen(g, pg, 0);
-	return 0;
-}
-
-
 /* The simulator's rule named @name, or -1. */
 int s2_rule_parse(const char *name)
 {
@@ -1352,48 +1279,23 @@ int s2_rule_parse(const char *name)
 	return -1;
 }
 
-int s2_paths(struct s2run *r, const struct s2opts *o)
+const char *s2_rule_name(u32 rule)
 {
-	return cmd_paths(r, o);
-}
-
-int s2_ft(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_ft(&r->g, o);
-}
-
-int s2_pairs(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_pairs(r, o);
-}
-
-int s2_route(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_route(r, o);
-}
-
-int s2_keys(struct s2run *r, const struct s2opts *o)
-{
-	return cmd_keys(&r->g, o);
+	return rule_names[rule];
 }
 
 /*
- * plan: a kernel plan as dpctl prints it (plan mode), else the graph in
- * the authors' .Topo format (after --grow: grown, as section 3.3 adds
- * switches) or as DOT.
+ * plan of the paper's graph: the graph in the authors' .Topo format
+ * (after --grow: grown, as section 3.3 adds switches) or as DOT.  (A
+ * fabric the kernel builds is the core's plan: cmd_s2_plan(), dpsim.c.)
  */
 int s2_plan(struct s2run *r, const struct s2opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 rem = 0, add = 0;
 	struct dp_s2gen p;
-	int rc = 0;
 
-	if (r->have_plan && !o->dot) {
-		rc = dp_s2plan_print(stdout, &r->pg, r->before.x ? &r->before :
-				     NULL, o->csv ? DP_PLAN_CSV : o->json ?
-				     DP_PLAN_JSON : DP_PLAN_TEXT) ? 1 : 0;
-	} else if (o->grow && !r->have_plan) {
+	if (o->grow) {
 		if (gen_from_net(&p, g, o->grow, o->ports - o->servers))
 			return 1;
 		rnd_seed(o->seed ^ DP_S2PLAN_GROW_SALT);
@@ -1406,15 +1308,15 @@ int s2_plan(struct s2run *r, const struct s2opts *o)
 	}
 	if (o->dot)
 		print_dot(g, NULL, 0, NULL);
-	else if (!r->have_plan)
+	else
 		print_plan(g);
-	return rc;
+	return 0;
 }
 
 int s2_compare(struct s2run *r, const struct s2opts *o)
 {
-	if (r->have_plan)
-		return cmd_compare(&r->g, &r->pg, o);
+	if (r->fab.plan)
+		return cmd_compare(r, o);
 	fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n");
 	return 2;
 }
@@ -1441,16 +1343,21 @@ int s2_run(s2_cmd_fn *fn, const struct s2opts *o)
 	int rc;
 
 	if (o->plan_file || o->plan_mode) {
-		rc = plan_net(&r.g, &r.pg, &r.before, o, o->grow);
+		/* every port a cable port: --servers does not apply */
+		rc = s2_fabric_plan(&r.fab, o);
 		if (rc)
 			return rc;
-		r.have_plan = true;
+		net_from_gen(&r.g, &r.fab.pg, 0);
+	} else if (s2_kernel_fabric(o)) {
+		rc = s2_fabric_topo(&r.fab, o, NULL);
+		if (rc)
+			return rc;
+		net_from_derived(&r.g, &r.fab.t, o, r.fab.spaces);
 	} else if (o->file ? load_topo(&r.g, o->file) : gen_net(&r.g, o)) {
 		return o->file ? 1 : 2;
 	}
 	rc = fn ? fn(&r, o) : usage(stderr, FE_S2, EXIT_USAGE);
 	net_free(&r.g);
-	dp_s2gen_free(&r.pg);
-	dp_s2gen_free(&r.before);
+	s2_fabric_free(&r.fab);
 	return rc;
 }

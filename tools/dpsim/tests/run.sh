@@ -242,6 +242,25 @@ awk -v m="${m:-0}" 'BEGIN { exit !(m >= 1 / 3) }' &&
 check "s2 ft 20% with shortcuts reaches every connected pair" 0 \
 	$D ft --topo s2 --switches 60 --ports 8 --fail-links 0.2 --json
 has "s2 ft: no loop" '"looped":0}'
+# ft and plan of a fabric the kernel builds are the core's (s2fabric.c):
+# dp_walk() with the failure set of topo_walk.c, as every topology
+check "s2 ft derived: the core's ft" 0 \
+	$D ft --topo s2 --switches 40 --ports 8 --servers 0 --spaces 3 --wiring derived --fail-links 0.2 --json
+has "s2 ft derived: the core's fields" '"failed_links":30,'
+has "s2 ft derived: 2hop, no loop" '"mode":"2hop","ttl":79,'
+has "s2 ft derived: discovery delivers every connected pair" '"delivered_connected_pct":100.00000,'
+check "s2 ft plan mode grown: the core's ft, 1hop" 0 \
+	$D ft --topo s2 --mode plan --nodes 64 --ports 8 --spaces 3 --seed 2 --grow 16 --fail-links 0.2 --rule 1hop --json
+has "s2 ft plan mode: 80 nodes, 1hop" '"servers":80,'
+has "s2 ft plan mode: no loop, no bad hop" '"looped":0,"bad_hops":0,'
+has "s2 ft plan mode: discovery delivers every connected pair" '"delivered_connected_pct":100.00000,'
+check "s2 ft derived: --d below the spaces refused" 2 \
+	$D ft --topo s2 --switches 40 --ports 8 --wiring derived --d 2
+check "s2 plan derived: --grow refused" 2 \
+	$D plan --topo s2 --switches 20 --ports 8 --wiring derived --grow 2
+check "s2 plan mode --dot: the core's drawing" 0 \
+	$D plan --topo s2 --mode plan --nodes 20 --ports 6 --spaces 2 --dot
+has "s2 plan mode --dot: the plan's fabric" 'graph "S2 plan (nodes 20, ports 6, spaces 2)" {'
 check "s2 keys: every lookup ends at a home" 0 $D keys --topo s2 --switches 60 --ports 8 --keys 2000 --json
 has "s2 keys" '"not_home":0'
 $D plan --topo s2 --switches 30 --ports 8 --grow 6 > /tmp/dpsim-s2plan.$$ 2>/dev/null

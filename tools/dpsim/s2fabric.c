@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * s2fabric.c - the S2 fabrics the kernel builds, as the routing core's
+ * topology: derived mode (--wiring derived: coordinates and cabling from
+ * (seed, N) alone, net/dpillar/topo_s2.c) and plan mode (--mode plan: a
+ * plan generated as dpctl plan generates it; --plan FILE: a plan
+ * document; dp_s2plan.h), grown by --grow.
+ *
+ * On these, dpsim runs the core's code with S2's options: ft and plan
+ * are the core's commands (dpsim.c), and S2's graph commands (s2sim.c)
+ * route through the core (dp_walk()) wherever the kernel's routing
+ * applies.  Only the paper's graph model (an authors' .Topo file, a
+ * generated graph) is routed by the simulator alone.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dpsim.h"
+#include "topo_s2.h"
+
+bool s2_kernel_fabric(const struct s2opts *o)
+{
+	return o->plan_file || o->plan_mode || (o->wiring_derived && !o->file);
+}
+
+int s2_fabric_plan(struct s2fabric *f, const struct s2opts *o)
+{
+	const char *why = "";
+	u32 line = 0;
+	int err;
+
+	if (o->plan_file) {
+		FILE *fp = fopen(o->plan_file, "r");
+
+		if (!fp) {
+			perror(o->plan_file);
+			return 1;
+		}
+		err = dp_s2plan_load(fp, &f->pg, &why, &line);
+		fclose(fp);
+		if (err) {
+			fprintf(stderr, "dpsim: %s:%u: %s\n", o->plan_file,
+				line, err == -ENOMEM ? "out of memory" : why);
+			return 1;
+		}
+		if (o->grow && dp_s2plan_grow(&f->pg, &f->before, o->grow)) {
+			fprintf(stderr, "dpsim: cannot grow %s by %u nodes (at most 255 in all)\n",
+				o->plan_file, o->grow);
+			return 2;
+		}
+	} else {
+		err = dp_s2plan_make(&f->pg, o->grow ? &f->before : NULL,
+				     o->switches, o->ports, o->spaces ?
+				     o->spaces : o->ports / 2, o->seed,
+				     o->grow, &why);
+		if (err) {
+			fprintf(stderr, "dpsim: s2 plan: %s\n",
+				err == -ENOMEM ? "out of memory" : why);
+			return 2;
+		}
+	}
+	f->plan = true;
+	f->spaces = f->pg.spaces;
+	return 0;
+}
+
+/* The core on the plan (s2_fabric_plan()), @who for the complaint. */
+static int fabric_plan_topo(struct s2fabric *f, const char *who)
+{
+	const struct dp_s2gen *p = &f->pg;
+	struct dp_topo_params tp = { .kind = DP_TOPO_S2, .nodes = p->n,
+				     .n = p->ports, .spaces = p->spaces,
+				     .seed = p->seed, .ncoords = p->spaces };
+	const char *why = "";
+
+	f->pl = (struct dp_s2_plan){ .nodes = p->n, .spaces = p->spaces,
+				     .ports = p->ports, .coords = p->x,
+				     .peer = p->peer };
+	memcpy(tp.coords, p->x, p->spaces * sizeof(u32));
+	if (dp_topo_init(&f->t, &tp, &why)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such plan: %s\n",
+			who, why);
+		return 2;
+	}
+	if (dp_s2_plan_attach(&f->t, &f->pl)) {
+		fprintf(stderr, "dpsim: %s: the core takes no such table\n", who);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * Derived mode: --switches N, --ports P less --servers S cable ports,
+ * --spaces L (default half the cable ports), --seed.
+ */
+static int fabric_derived_topo(struct s2fabric *f, const struct s2opts *o)
+{
+	u32 inter = o->ports - o->servers, L = o->spaces;
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = o->switches,
+				    .n = inter, .seed = o->seed };
+	const char *why = "";
+
+	if (!L)
+		L = inter / 2;
+	if (!o->switches || !L || L > DP_S2_SPACES_MAX || 2 * L > inter ||
+	    inter > DP_MAX_PORTS) {
+		fprintf(stderr, "dpsim: bad s2 sizes (switches %u, ports %u, servers %u, spaces %u)\n",
+			o->switches, o->ports, o->servers, L);
+		return 2;
+	}
+	p.spaces = L;
+	if (dp_topo_init(&f->t, &p, &why)) {
+		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);
+		return 2;
+	}
+	f->spaces = L;
+	return 0;
+}
+
+int s2_fabric_topo(struct s2fabric *f, const struct s2opts *o,
+		   const char *who)
+{
+	int rc;
+
+	if (f->on)
+		return 0;
+	rc = f->plan ? fabric_plan_topo(f, who) : fabric_derived_topo(f, o);
+	f->on = !rc;
+	return rc;
+}
+
+int s2_fabric_open(struct s2fabric *f, const struct s2opts *o,
+		   const char *who)
+{
+	int rc = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (o->plan_file || o->plan_mode)
+		rc = s2_fabric_plan(f, o);
+	return rc ? rc : s2_fabric_topo(f, o, who);
+}
+
+void s2_fabric_free(struct s2fabric *f)
+{
+	dp_s2gen_free(&f->pg);
+	dp_s2gen_free(&f->before);
+	f->on = false;
+}
