@@ -36,6 +36,9 @@
 #                              (dp_fabric.py ping; WANT's lines "SRC DST
 #                              delivered|dropped" name servers by address)
 #   pf_destroy                 every namespace of the fabric
+#   pf_bridges                 after pf_plan (its PF_DIR still there):
+#                              PF_BR[ID/PORT], the bridge (switch s...
+#                              or cable c<i>) of each server port
 # Needs lib.sh (require_tools: DPCTL, FABRIC_PY).
 
 PF_SW=pfsw
@@ -147,4 +150,17 @@ pf_dp0() {
 	done
 	printf '%s' "$b" | "$DPCTL" -b - &&
 		python3 -S -E "$FABRIC_PY" dp0up "$PF_PREFIX" "${ips[@]}"
+}
+
+# pf_bridges: PF_BR from the master of each veth in the last pf_plan's
+# sw.batch ("link set v<ID>p<PORT> master BRIDGE up"); no process.
+pf_bridges() {
+	local w1 w2 v w4 b
+	declare -gA PF_BR=()
+	while read -r w1 w2 v w4 b _; do
+		[ "$w1 $w2 $w4" = "link set master" ] || continue
+		v=${v#v}
+		PF_BR[${v%p*}/${v##*p}]=$b
+	done < "$PF_DIR/sw.batch"
+	[ ${#PF_BR[@]} -gt 0 ]
 }
