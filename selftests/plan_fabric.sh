@@ -9,9 +9,10 @@
 # cables (a cable is a two-port bridge c<i>, so it can fail or be
 # miswired on the switch side), a veth per server port (p<port> in the
 # server, v<id>p<port> among the switches).  Used by the demo (every
-# topology), dpillar_probe.sh, dcell_test.sh and xdcent_test.sh; the
-# builders of topo.sh (DPillar) and s2_test.sh (derived mode; plan mode
-# has its own) are still their own (issue 30).
+# topology), dpillar_probe.sh, dcell_test.sh, xdcent_test.sh,
+# ring_test.sh and, through fabric.sh, the DPillar suites; s2_test.sh's
+# builder (derived mode; plan mode has its own) is still its own (issue
+# 30).
 #
 #   pf_plan PREFIX WORDS...    the plan only (no namespace yet): PF_IDS
 #                              (node ids), PF_ADDR[id], PF_ID[address],
