@@ -78,6 +78,9 @@ FABRIC_MODE=${FABRIC_MODE:-shortest}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
 # The servers' namespaces: dp-<node id> (plan_fabric.sh's PF_PREFIX).
 FABRIC_PREFIX=dp-
+# The fabric's prefixes, on-link on every dp0 (dp_fabric.py dp0up).
+# shellcheck disable=SC2034 # dpillar_up.sh checks them
+FABRIC_IP4_NET=10.0.0.0/8 FABRIC_IP6_NET=fd64:7069:6c6c:6172::/96
 
 fabric_id() { echo "${PF_ID[$1]}"; }
 topo_ns_of() {
