@@ -13,19 +13,18 @@
 # from fabric_index (no subshells), routes from fabric_route (no jq).
 
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/topo.sh"
+. "$(dirname "$0")/plan_fabric.sh"
 . "$(dirname "$0")/fabric.sh"
 
 require_vm
 require_root
 require_cmd ip jq ethtool fping iperf3 python3
-[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
-[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+require_tools
 fabric_size "4 3"
 
 mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
-defer topo_destroy
+defer fabric_destroy
 # A generous dead interval: a TCG guest on a loaded host delays Hellos,
 # and a flapping neighbour would make FTRoute detour, so paths would no
 # longer be the failure-free ones this test compares with dpsim.
@@ -230,7 +229,7 @@ gro_test() {
 	local sw rc=0 rx0 fr0 dl0 bad0 off on off_ok=0 offrx=0 offdl=0
 	sw=$(topo_peer_of "$gro_b" "$gro_pb")
 	on "$gro_a" ethtool -K "p$gro_pa" tso off >/dev/null || return 1
-	ip netns exec "$TOPO_SW_NS" ethtool -K "$sw" tso off >/dev/null || rc=1
+	ip netns exec "$PF_SW" ethtool -K "$sw" tso off >/dev/null || rc=1
 	# GRO off first: the throughput to compare with, and the control of
 	# the counting (a packet on dp0 per frame received, Hellos aside).
 	gro_counts; rx0=$RX fr0=$FR dl0=$DL
@@ -245,7 +244,7 @@ gro_test() {
 	gro_counts
 	echo "GRO on:  ${on%% *} bytes, $((RX - rx0)) frames into p$gro_pb, rx_frames +$((FR - fr0)), delivered +$((DL - dl0)), malformed +$((BAD - bad0))"
 	on "$gro_b" ethtool -K "p$gro_pb" gro off >/dev/null
-	ip netns exec "$TOPO_SW_NS" ethtool -K "$sw" tso on >/dev/null
+	ip netns exec "$PF_SW" ethtool -K "$sw" tso on >/dev/null
 	on "$gro_a" ethtool -K "p$gro_pa" tso on >/dev/null
 	# Not a measure of dpillar's aggregation alone: GRO on also moves
 	# the veth to NAPI, which batches (with dp_gro_receive() made to
@@ -309,12 +308,12 @@ miswired_both() {
 miswire() {
 	local peer
 	peer=$(topo_peer_of $S0 0)
-	ip -n dpsw link set "$peer" nomaster &&
-	ip -n dpsw link set "$peer" master "$(topo_switch_of $mis 0)" &&
+	ip -n "$PF_SW" link set "$peer" nomaster &&
+	ip -n "$PF_SW" link set "$peer" master "$(topo_switch_of $mis 0)" &&
 	wait_for 10 miswired_both
 	local rc=$?
-	ip -n dpsw link set "$peer" nomaster
-	ip -n dpsw link set "$peer" master "$(topo_switch_of $S0 0)"
+	ip -n "$PF_SW" link set "$peer" nomaster
+	ip -n "$PF_SW" link set "$peer" master "$(topo_switch_of $S0 0)"
 	return $rc
 }
 run_test "a miswired server ($S0 onto $mis's switch) is detected on both sides" miswire
@@ -403,7 +402,7 @@ all_counted() {
 stat_of before
 # One dp_raw.py batch: into the switch namespace, then every frame.
 out=$(python3 -S -E "$DP_SELFTESTS/dp_raw.py" - <<-EOF
-	setns /run/netns/$TOPO_SW_NS
+	setns /run/netns/$PF_SW
 	send $(topo_peer_of $tgt 0) $tgt_mac 0x88b5 ${sends[uni]}
 	send $(topo_peer_of $tgt 0) $HELLO_GROUP 0x88b5 ${sends[group]}
 	send $(topo_peer_of $tgt 0) $tgt_mac 0x8100 ${sends[vlan]}
@@ -473,9 +472,8 @@ frame_fuzz() {
 	# topo_peer_of's names, without a subshell each (a fork costs up to a
 	# second in a debug guest).
 	for s in "${SERVERS[@]}"; do
-		_topo_parse "$s" || return 1
 		for p in 0 1; do
-			tg+=("v$((_C * _TOPO_HK + _L))p$p=${FNS[$s]}:p$p:${FID[$s]}")
+			tg+=("v${FID[$s]}p$p=${FNS[$s]}:p$p:${FID[$s]}")
 		done
 	done
 	# Traffic while the frames arrive: two servers ping every other.
@@ -490,7 +488,7 @@ frame_fuzz() {
 	done
 	fz_sums fz0
 	echo "setup: $((SECONDS - t)) s"
-	out=$(ip netns exec "$TOPO_SW_NS" python3 -S -E \
+	out=$(ip netns exec "$PF_SW" python3 -S -E \
 		"$DP_SELFTESTS/dp_framefuzz.py" --secs "$FUZZ_SECS" \
 		--seed "$FUZZ_SEED" --rate "${DPILLAR_FRAME_FUZZ_RATE:-400}" \
 		--nodes "$NS" ${FUZZ_OUT:+--progress "$FUZZ_OUT"} "${tg[@]}" 2>&1) ||

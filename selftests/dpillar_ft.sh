@@ -18,14 +18,13 @@
 # the scenarios hold on any (n, k).
 
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/topo.sh"
+. "$(dirname "$0")/plan_fabric.sh"
 . "$(dirname "$0")/fabric.sh"
 
 require_vm
 require_root
-require_cmd ip ethtool ping
-[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
-[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+require_cmd ip ethtool ping python3
+require_tools
 fabric_size "4 3"
 # The default timers; a debug kernel (KASAN, lockdep) under TCG is many
 # times slower and sets DPILLAR_DEAD_MS so that Hellos late by scheduling
@@ -37,7 +36,7 @@ SEEN=$((DEAD / 1000 + 10))
 
 mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
-defer topo_destroy
+defer fabric_destroy
 fabric_up_test "($N,$K) fabric up, Hello $HELLO ms, dead $DEAD ms" \
 	"$N" "$K" hello "$HELLO" dead "$DEAD" || ktap_finish
 NS=${#SERVERS[@]}
@@ -176,7 +175,7 @@ scenarios() {
 	scenario "$m: server $X loses port 0" "$X/0" \
 		"topo_port_down $X 0" "topo_port_up $X 0" "${X_PAIRS[@]}"
 	scenario "$m: switch $SW goes down" "$SW_SPEC" \
-		"ip -n dpsw link set $SW down" "ip -n dpsw link set $SW up" \
+		"ip -n $PF_SW link set $SW down" "ip -n $PF_SW link set $SW up" \
 		"${SW_PAIRS[@]}"
 }
 

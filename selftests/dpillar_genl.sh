@@ -10,14 +10,13 @@
 # in the test guest.
 
 . "$(dirname "$0")/lib.sh"
-. "$DP_SELFTESTS/topo.sh"
+. "$DP_SELFTESTS/plan_fabric.sh"
 . "$DP_SELFTESTS/fabric.sh"
 
 require_vm
 require_root
 require_cmd ip jq python3 setpriv
-[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
-[ -x "$DPSIM" ] || ktap_skip_all "dpsim not built"
+require_tools
 GENL=$DP_SELFTESTS/dp_genl.py
 # Slower timers where Hellos run late (the debug kernel: KASAN, lockdep).
 HELLO_MS=${DPILLAR_HELLO_MS:-100}
@@ -25,7 +24,7 @@ DEAD_MS=${DPILLAR_DEAD_MS:-300}
 mark=$(dmesg_mark)
 
 load_module || ktap_skip_all "cannot load the module"
-defer topo_destroy
+defer fabric_destroy
 fabric_up_test "(4,2) fabric up" 4 2 hello "$HELLO_MS" dead "$DEAD_MS" ||
 	ktap_finish
 S0=${SERVERS[0]}
@@ -259,10 +258,10 @@ run_test "malformed requests: $(wc -l <<<"$CASES") cases, each answered as expec
 # --- netns --------------------------------------------------------------------------
 check_netns() {
 	local out
-	out=$(ip netns exec "$TOPO_SW_NS" python3 "$GENL" <<<"dev-get dump") || return 1
+	out=$(ip netns exec "$PF_SW" python3 "$GENL" <<<"dev-get dump") || return 1
 	echo "dump in the switch namespace: $out"
 	[ "$out" = "ok 0" ] || return 1
-	! "$DPCTL" -n "$TOPO_SW_NS" show dp0
+	! "$DPCTL" -n "$PF_SW" show dp0
 }
 run_test "netns: a namespace without dpillar devices dumps none, and cannot name another's dp0" check_netns
 
@@ -474,14 +473,14 @@ check_miswired() {
 	local peer rc=0 j
 	peer=$(topo_peer_of "$S0" 0)
 	: >"$MON"
-	ip -n "$TOPO_SW_NS" link set "$peer" nomaster &&
-	ip -n "$TOPO_SW_NS" link set "$peer" master "$(topo_switch_of "$MIS" 0)" || return 1
+	ip -n "$PF_SW" link set "$peer" nomaster &&
+	ip -n "$PF_SW" link set "$peer" master "$(topo_switch_of "$MIS" 0)" || return 1
 	wait_event 10 '"event":"neigh"' '"state":"miswired"' || { cat "$MON"; rc=1; }
 	j=$(dp "$S0" -j neigh dp0 port 0)
 	jq -e '[.[] | select(.state == "miswired")] | length >= 1' <<<"$j" >/dev/null ||
 		{ echo "no miswired entry in neigh:"; echo "$j"; rc=1; }
-	ip -n "$TOPO_SW_NS" link set "$peer" nomaster
-	ip -n "$TOPO_SW_NS" link set "$peer" master "$(topo_switch_of "$S0" 0)"
+	ip -n "$PF_SW" link set "$peer" nomaster
+	ip -n "$PF_SW" link set "$peer" master "$(topo_switch_of "$S0" 0)"
 	return $rc
 }
 run_test "miswiring: a miswired event, and a miswired entry in neigh" check_miswired

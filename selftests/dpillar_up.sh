@@ -13,19 +13,19 @@
 # (genetlink DEV_SET) gives it a topology and address while it is down.
 
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/topo.sh"
+. "$(dirname "$0")/plan_fabric.sh"
 . "$(dirname "$0")/fabric.sh"
 
 require_vm
 require_root
 require_cmd ip ping jq python3
-[ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
+require_tools
 fabric_size "4 2"
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-300}
 
 mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
-defer topo_destroy
+defer fabric_destroy
 FABRIC_CONF_DIR=$(mktemp -d)
 defer "rm -rf $FABRIC_CONF_DIR"
 export FABRIC_CONF_DIR

@@ -1,34 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# A running dpillar fabric on top of topo.sh: one dp0 per server, with the
-# server's fabric addresses, for tests and the demo.  Source after lib.sh
-# and topo.sh.
+# A running DPillar fabric for tests: the fabric of plan_fabric.sh ("dpctl
+# -j plan topo dpillar n N k K": a netns dp-<node id> per server, the
+# switches as bridges s<col>_<id> in $PF_SW, the switch end of server
+# port p of node id i is v<i>p<p> there), one dp0 per server, named by
+# DPillar addresses (C:v_{k-1}.....v_0, the plan's "server").  Source
+# after lib.sh and plan_fabric.sh.
 #
-#   fabric_up N K [hello MS dead MS]   build topology, dp0 everywhere, wait
-#                                      until every port reaches all its
-#                                      switch's peers.  With
-#                                      FABRIC_CONF_DIR set, each server's
-#                                      dp0 comes from a file written there
-#                                      (NS.conf) by "dpctl up", as a server
-#                                      boots with dpillar@dp0.service.  When it ran in a
-#                                      subshell (run_test), call topo_load
-#                                      after it: the TOPO_* variables it set
-#                                      are gone with the subshell (and so is
-#                                      the reader below: fabric_up_test runs
-#                                      it in this shell)
+#   fabric_build N K                   the fabric without dp0 (pf_plan,
+#                                      pf_make; fabric_index); TOPO_N,
+#                                      TOPO_K for dpsim
+#   fabric_up N K [hello MS dead MS]   fabric_build, dp0 everywhere (pf_dp0:
+#                                      two processes in all), wait until
+#                                      every port reaches all its switch's
+#                                      peers.  With FABRIC_CONF_DIR set,
+#                                      each server's dp0 comes from a file
+#                                      written there (NS.conf) by "dpctl
+#                                      up", as a server boots with
+#                                      dpillar@dp0.service: one dpctl per
+#                                      server, the path under test.  Its
+#                                      state is this shell's variables:
+#                                      call it in this shell, not in
+#                                      run_test's subshell
 #   fabric_up_test DESC N K [ARGS]     fabric_up as a KTAP result, in this
 #                                      shell
-#   fabric_ip4 ADDR / fabric_ip6 ADDR  a server's fabric addresses
-#   fabric_id ADDR                     its node id
-#   fabric_stat ADDR NAME              one ethtool -S counter of its dp0
-#   fabric_stats NAME                  "ADDR VALUE" for every server, in one
-#                                      pass
+#   fabric_destroy                     every namespace of the fabric
+#   fabric_id ADDR                     a server's node id
 #   fabric_size DEFAULT                N and K from DPILLAR_FABRIC ("4 2"),
 #                                      else from DEFAULT ("4 3")
-#   fabric_index                       after topo_build/topo_load: SERVERS
-#                                      (array, index order) and, per address,
-#                                      FNS[] FID[] FIP4[] FIP6[]; no process
+#   fabric_index                       after pf_plan: SERVERS (array, node
+#                                      id order) and, per address, FNS[]
+#                                      FID[] FIP4[] FIP6[]; no process
+#   topo_ns_of ADDR                    a server's netns
+#   topo_switch_of ADDR P              the bridge of its port P (in $PF_SW);
+#                                      _topo_switch_of: into _SWN, no
+#                                      subshell
+#   topo_peer_of ADDR P                the switch-side veth of its port P
+#   topo_port_down ADDR P / topo_port_up ADDR P   fail/repair one link
+#   topo_server_down ADDR / topo_server_up ADDR   fail/repair its links
 #   fabric_route A B [SPEC]            dpsim's route A -> B (failure set
 #                                      SPEC) into R_DELIVERED R_HOPS
 #                                      R_PHASES R_PATH[] R_RELAYS[]; one
@@ -37,7 +47,8 @@
 #                                      one per flow-hash class (dpsim route
 #                                      --all-hashes JSON on stdout)
 #   fabric_mode MODE                   every dp0 sends in routing mode MODE
-#                                      (FABRIC_MODE, default shortest)
+#                                      (FABRIC_MODE, default shortest); one
+#                                      dpctl -b
 #   fabric_snapshot                    every counter of every dp0 into
 #                                      ST["ADDR NAME"], in one pass;
 #                                      snap_sum NAME: its fabric-wide sum
@@ -47,7 +58,7 @@
 #   fabric_neigh                       every port's reachable peers into
 #                                      NB["ADDR/P"] ("REACHABLE NEIGHS"), in
 #                                      one pass (the reader, genl DEV_GET)
-#   fabric_spec_ports SPEC             FE: the ports ("ADDR/P", index
+#   fabric_spec_ports SPEC             FE: the ports ("ADDR/P", node id
 #                                      order) on the switches failure set
 #                                      SPEC touches: those that miss a peer
 #                                      once the failure is seen
@@ -65,30 +76,31 @@ DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 # routes with.
 FABRIC_MODE=${FABRIC_MODE:-shortest}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
-FABRIC_IP4_NET=10.0.0.0/8
-FABRIC_IP6_NET=fd64:7069:6c6c:6172::/96
+# The servers' namespaces: dp-<node id> (plan_fabric.sh's PF_PREFIX).
+FABRIC_PREFIX=dp-
+# The fabric's prefixes, on-link on every dp0 (dp_fabric.py dp0up).
+# shellcheck disable=SC2034 # dpillar_up.sh checks them
+FABRIC_IP4_NET=10.0.0.0/8 FABRIC_IP6_NET=fd64:7069:6c6c:6172::/96
 
-# fabric_id ADDR: node id = C * h^k + label (label base h, v_0 last).
-fabric_id() {
-	local c=${1%%:*} l=${1#*:} v id=0
-	_topo_need || return 1
-	local IFS=.
-	for v in $l; do
-		id=$((id * TOPO_H + v))
-	done
-	echo $((c * TOPO_H ** TOPO_K + id))
+fabric_id() { echo "${PF_ID[$1]}"; }
+topo_ns_of() {
+	[ -n "${PF_ID[$1]:-}" ] || { echo "fabric: bad address '$1'" >&2; return 1; }
+	echo "$PF_PREFIX${PF_ID[$1]}"
 }
-
-fabric_ip4() {
-	local id
-	id=$(fabric_id "$1")
-	echo "10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))"
+# _topo_switch_of ADDR PORT: _SWN = the bridge of the port (no subshell).
+_topo_switch_of() {
+	_SWN=${PF_ID[$1]:+${PF_BR[${PF_ID[$1]}/$2]:-}}
+	[ -n "$_SWN" ]
 }
-
-fabric_ip6() {
-	printf 'fd64:7069:6c6c:6172::%x:%x\n' $(($(fabric_id "$1") >> 16)) \
-		$(($(fabric_id "$1") & 65535))
+topo_switch_of() { _topo_switch_of "$@" && echo "$_SWN"; }
+topo_peer_of() {
+	[ -n "${PF_BR[${PF_ID[$1]:-x}/$2]:-}" ] || return 1
+	echo "v${PF_ID[$1]}p$2"
 }
+topo_port_down() { pf_links_at down "$1/$2"; }
+topo_port_up() { pf_links_at up "$1/$2"; }
+topo_server_down() { pf_links_at down "$1"; }
+topo_server_up() { pf_links_at up "$1"; }
 
 # fabric_size DEFAULT: N and K of the fabric a suite builds; the debug
 # kernel (KASAN, lockdep) runs the suites on a smaller one.
@@ -99,25 +111,38 @@ fabric_size() {
 	fi
 }
 
-# shellcheck disable=SC2034 # for the sourcing test
+# shellcheck disable=SC2034,SC2153 # for the suites; PF_IDS: pf_plan's
 fabric_index() {
-	local C L id a
-	_topo_need || return 1
+	local id a
 	SERVERS=()
 	declare -gA FNS=() FID=() FIP4=() FIP6=()
-	for ((C = 0; C < TOPO_K; C++)); do
-		for ((L = 0; L < _TOPO_HK; L++)); do
-			_topo_label_text $L
-			a=$C:$_LT
-			id=$((C * _TOPO_HK + L))
-			SERVERS+=("$a")
-			FNS[$a]=$TOPO_NS_PREFIX$C-$_LT
-			FID[$a]=$id
-			FIP4[$a]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
-			printf -v "FIP6[$a]" 'fd64:7069:6c6c:6172::%x:%x' \
-				$((id >> 16)) $((id & 65535))
-		done
+	for id in "${PF_IDS[@]}"; do
+		a=${PF_ADDR[$id]}
+		_pf_ips "$id"
+		SERVERS+=("$a")
+		FNS[$a]=$PF_PREFIX$id
+		FID[$a]=$id
+		FIP4[$a]=$PF_IP4
+		FIP6[$a]=$PF_IP6
 	done
+}
+
+# shellcheck disable=SC2034 # TOPO_N, TOPO_K: for dpsim and the suites
+fabric_build() {
+	local rc=0 PF_DIR=
+	TOPO_N=$1 TOPO_K=$2
+	pf_plan "$FABRIC_PREFIX" topo dpillar n "$1" k "$2" && pf_bridges &&
+		pf_make || rc=1
+	rm -rf "$PF_DIR"
+	[ $rc = 0 ] || { echo "fabric_build: failed building ($1,$2)" >&2; return 1; }
+	fabric_index
+}
+
+fabric_destroy() {
+	local p=${PF_PREFIX:-}
+	PF_PREFIX=$FABRIC_PREFIX
+	pf_destroy
+	PF_PREFIX=$p
 }
 
 # fabric_route A B [SPEC]: dpsim route, parsed with bash regexes.
@@ -146,10 +171,11 @@ fabric_routes() {
 }
 
 fabric_mode() {
-	local a
+	local a b=''
 	for a in "${SERVERS[@]}"; do
-		"$DPCTL" -n "${FNS[$a]}" set dp0 mode "$1" || return 1
+		b+="-n ${FNS[$a]} set dp0 mode $1"$'\n'
 	done
+	printf '%s' "$b" | "$DPCTL" -b - || return 1
 	FABRIC_MODE=$1
 }
 
@@ -157,35 +183,25 @@ fabric_mode() {
 fabric_up() {
 	local n=$1 k=$2 a ns t0=${EPOCHREALTIME//[.,]/} t1 t2 rc
 	shift 2
-	# The reader's python3 starts while the topology is built.
+	# The reader's python3 starts while the fabric is built.
 	_fabric_reader_start
-	topo_build "$n" "$k" || return 1
-	fabric_index || return 1
+	fabric_build "$n" "$k" || return 1
 	t1=${EPOCHREALTIME//[.,]/}
-	for a in "${SERVERS[@]}"; do
-		ns=${FNS[$a]}
-		if [ -n "${FABRIC_CONF_DIR:-}" ]; then
-			# As a server boots: dpillar@dp0.service, its file.
+	if [ -n "${FABRIC_CONF_DIR:-}" ]; then
+		# As a server boots: dpillar@dp0.service, its file (a dpctl
+		# per server: each reads its own file).
+		for a in "${SERVERS[@]}"; do
+			ns=${FNS[$a]}
 			{ printf 'n %s\nk %s\naddr %s\nports p0 p1\n' \
 				"$n" "$k" "$a"
 			  [ $# -eq 0 ] || printf '%s %s\n' "$@"
 			} >"$FABRIC_CONF_DIR/$ns.conf" &&
 			"$DPCTL" -n "$ns" up dp0 \
 				-c "$FABRIC_CONF_DIR/$ns.conf" || return 1
-			continue
-		fi
-		"$DPCTL" -n "$ns" link add dp0 n "$n" k "$k" \
-			addr "$a" port0 p0 port1 p1 "$@" || return 1
-		# /32 and /128 plus a route: the fabric prefix is not a LAN (no
-		# broadcast address, no subnet-router anycast).
-		ip -n "$ns" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add ${FIP4[$a]}/32 dev dp0
-		route add $FABRIC_IP4_NET dev dp0
-		addr add ${FIP6[$a]}/128 dev dp0 nodad
-		route add $FABRIC_IP6_NET dev dp0
-		EOF
-	done
+		done
+	else
+		pf_dp0 "$@" || return 1
+	fi
 	t2=${EPOCHREALTIME//[.,]/}
 	# Every port hears all n - 1 peers of its switch.
 	fabric_wait_reach "${FABRIC_UP_WAIT:-30}"
@@ -207,7 +223,7 @@ _fabric_secs() {
 }
 
 # fabric_up_test DESC N K [ARGS]: fabric_up as a KTAP result, in this shell
-# (run_test's subshell would lose TOPO_*, SERVERS and the reader); its
+# (run_test's subshell would lose the fabric's variables and the reader); its
 # output shown on failure or with V=1.
 fabric_up_test() {
 	local desc=$1 out rc
@@ -223,16 +239,6 @@ fabric_up_test() {
 	return $rc
 }
 
-fabric_stat() { dp0_stat "$(topo_ns_of "$1")" "$2"; }
-
-# One pass over every server's ethtool -S (a process per counter read
-# costs ~0.2 s in a TCG guest; this is one ip and 24 ethtools).
-fabric_stats() {
-	ip -all netns exec ethtool -S dp0 2>/dev/null | awk -v k="$1:" '
-		/^netns: dp-/ { a = substr($2, 4); sub("-", ":", a) }
-		$1 == k && a != "" { print a, $2 }'
-}
-
 declare -A ST=()
 fabric_snapshot() {
 	local a k v
@@ -240,22 +246,22 @@ fabric_snapshot() {
 	if _fabric_snap_py && echo snap >&"${_FSNAP[1]}"; then
 		while read -r -t 60 a k v <&"${_FSNAP[0]}"; do
 			[ "$a" = END ] && return 0
-			ST["$a $k"]=$v
+			ST["${PF_ADDR[$a]:-$a} $k"]=$v
 		done
 		echo "# fabric_snapshot: no answer from the reader, using ethtool" >&2
 		ST=()
 	fi
 	while read -r a k v; do
-		[ -n "$v" ] && ST["$a $k"]=$v
-	done <<<"$(ip -all netns exec ethtool -S dp0 2>/dev/null | awk '
-		/^netns: / { a = ""; if ($2 ~ /^dp-/) { a = substr($2, 4); sub("-", ":", a) }; next }
+		[ -n "$v" ] && ST["${PF_ADDR[$a]} $k"]=$v
+	done <<<"$(ip -all netns exec ethtool -S dp0 2>/dev/null | awk -v p="$FABRIC_PREFIX" '
+		/^netns: / { a = ""; if (index($2, p) == 1) a = substr($2, length(p) + 1); next }
 		a != "" && NF == 2 && $1 ~ /:$/ { sub(":$", "", $1); print a, $1, $2 }')"
 }
 
 # _fabric_snap_py: the reader, a python3 coprocess that answers each
-# "snap" line with "ADDR NAME VALUE" for every counter of every server's
+# "snap" line with "ID NAME VALUE" for every counter of every server's
 # dp0 (what ethtool -S shows: ETHTOOL_GSTRINGS and ETHTOOL_GSTATS, after a
-# setns() into each dp-* netns), each "neigh" line with "ADDR PORT STATE
+# setns() into each dp-<ID> netns), each "neigh" line with "ID PORT STATE
 # REACHABLE NEIGHS" for every port (genl DEV_GET through dp_genl.py's
 # Genl), then "END".  It costs one python3 start (~3 s under TCG); each
 # answer then takes milliseconds instead of one ethtool or dpctl process
@@ -279,7 +285,8 @@ _fabric_reader_start() {
 	[ -n "${_FSNAP_PID:-}" ] && return 0
 	[ "${_FSNAP_BROKEN:-0}" = 1 ] && return 1
 	command -v python3 >/dev/null || { _FSNAP_BROKEN=1; return 1; }
-	coproc _FSNAP { python3 -S -E -u -c "$_FABRIC_SNAP_PY" "$DP_SELFTESTS" 2>&1; }
+	coproc _FSNAP { python3 -S -E -u -c "$_FABRIC_SNAP_PY" "$DP_SELFTESTS" \
+		"$FABRIC_PREFIX" 2>&1; }
 	defer "kill $_FSNAP_PID"
 }
 _FABRIC_SNAP_PY='
@@ -300,15 +307,15 @@ def counters(s):
     ioctl(s, st)
     return zip(names, struct.unpack_from("%dQ" % n, st.raw, 8))
 def servers():
-    """setns() into each dp-* netns in turn; yields its address."""
+    """setns() into each PREFIX<id> netns in turn; yields its id."""
     for ns in sorted(os.listdir("/run/netns")):
-        if not ns.startswith("dp-"):
+        if not ns.startswith(prefix):
             continue
         fd = os.open("/run/netns/" + ns, os.O_RDONLY)
         if libc.setns(fd, 0x40000000) != 0:
             sys.exit("setns " + ns)
         os.close(fd)
-        yield ns[3:].replace("-", ":", 1)
+        yield ns[len(prefix):]
 def snap():
     out = []
     for addr in servers():
@@ -342,6 +349,7 @@ def neigh():
                                p.get(PORT_NEIGHS, 0)))
     return out
 sys.path.insert(0, sys.argv[1])
+prefix = sys.argv[2]
 import dp_genl
 print("READY")
 for line in sys.stdin:
@@ -364,7 +372,7 @@ fabric_neigh() {
 		case "$a" in
 		END) return $rc ;;
 		ERROR) echo "fabric_neigh: $p $st $r $n" >&2; rc=1 ;;
-		*) NB[$a/$p]="$r $n" ;;
+		*) NB[${PF_ADDR[$a]:-$a}/$p]="$r $n" ;;
 		esac
 	done
 	echo "# fabric_neigh: no answer from the reader" >&2

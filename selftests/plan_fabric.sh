@@ -9,9 +9,10 @@
 # cables (a cable is a two-port bridge c<i>, so it can fail or be
 # miswired on the switch side), a veth per server port (p<port> in the
 # server, v<id>p<port> among the switches).  Used by the demo (every
-# topology), dpillar_probe.sh, dcell_test.sh and xdcent_test.sh; the
-# builders of topo.sh (DPillar) and s2_test.sh (derived mode; plan mode
-# has its own) are still their own (issue 30).
+# topology), dpillar_probe.sh, dcell_test.sh, xdcent_test.sh,
+# ring_test.sh and, through fabric.sh, the DPillar suites; s2_test.sh's
+# builder (derived mode; plan mode has its own) is still its own (issue
+# 30).
 #
 #   pf_plan PREFIX WORDS...    the plan only (no namespace yet): PF_IDS
 #                              (node ids), PF_ADDR[id], PF_ID[address],
@@ -36,6 +37,9 @@
 #                              (dp_fabric.py ping; WANT's lines "SRC DST
 #                              delivered|dropped" name servers by address)
 #   pf_destroy                 every namespace of the fabric
+#   pf_bridges                 after pf_plan (its PF_DIR still there):
+#                              PF_BR[ID/PORT], the bridge (switch s...
+#                              or cable c<i>) of each server port
 # Needs lib.sh (require_tools: DPCTL, FABRIC_PY).
 
 PF_SW=pfsw
@@ -147,4 +151,17 @@ pf_dp0() {
 	done
 	printf '%s' "$b" | "$DPCTL" -b - &&
 		python3 -S -E "$FABRIC_PY" dp0up "$PF_PREFIX" "${ips[@]}"
+}
+
+# pf_bridges: PF_BR from the master of each veth in the last pf_plan's
+# sw.batch ("link set v<ID>p<PORT> master BRIDGE up"); no process.
+pf_bridges() {
+	local w1 w2 v w4 b
+	declare -gA PF_BR=()
+	while read -r w1 w2 v w4 b _; do
+		[ "$w1 $w2 $w4" = "link set master" ] || continue
+		v=${v#v}
+		PF_BR[${v%p*}/${v##*p}]=$b
+	done < "$PF_DIR/sw.batch"
+	[ ${#PF_BR[@]} -gt 0 ]
 }

@@ -1,41 +1,46 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Test of the DPillar topology builder (selftests/topo.sh), run in the guest:
+# Test of the DPillar fabric the DPillar suites run on (fabric.sh's
+# fabric_build: plan_fabric.sh from "dpctl -j plan topo dpillar"), run in
+# the guest:
 #   selftests/vm/run-vm.sh -- selftests/topo_test.sh [N:K ...]
-# (default sizes: DPILLAR_TOPO_SIZES, else "4:2 4:3 6:3").  For each size it builds the topology and
-# checks it against the DPillar definition, independently of the builder's
-# arithmetic (only the documented naming is shared):
+# (default sizes: DPILLAR_TOPO_SIZES, else "4:2 4:3 6:3").  For each size
+# it builds the fabric and checks it against the DPillar definition,
+# independently of the plan (only the documented naming is shared: server
+# (C, L) is node id C*h^k + L, netns dp-<id>; bridge s<c>_<id> in
+# plan_fabric.sh's switch netns is a switch of column c), so a wrong plan
+# fails it:
 #  - wiring: every bridge has n ports, h servers of column c on port p0 and
 #    h of column c+1 on p1, all agreeing except on symbol c, c matching
-#    the bridge name s<c>x..; every server port is on exactly one bridge;
+#    the bridge name s<c>_..; every server port is on exactly one bridge;
 #    STP off, forward_delay 0, multicast snooping off;
 #  - traffic: an ICMPv6 echo to ff02::1 sent on every port of every server
 #    is answered by exactly the n-1 ports that share its switch by the
 #    definition;
 #  - tools/dpsim/dpsim plan -n N -k K --csv, if available, agrees;
-#  - topo_ns_of/topo_addr_of/topo_switch_of round trips; topo_destroy.
+#  - topo_ns_of/topo_switch_of/topo_port_down; fabric_destroy.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/topo.sh"
+. "$(dirname "$0")/plan_fabric.sh"
+. "$(dirname "$0")/fabric.sh"
 
 require_vm
 require_root
 require_cmd ip python3 bc
+require_tools
 
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_TOPO_SIZES:-4:2 4:3 6:3}"
-defer topo_destroy
+defer fabric_destroy
 
-DPSIM=$DPILLAR_REPO/tools/dpsim/dpsim
-
-# verify N K [DPSIM_CSV]: prints diagnostics, last line "RESULT a b c"
+# verify N K SWNS [DPSIM_CSV]: prints diagnostics, last line "RESULT a b c"
 # with a/b/c = pass|fail|skip for wiring, traffic, dpsim.
 verify() {
 	python3 -S -E - "$@" <<'EOPY'
 import ctypes, json, os, select, socket, struct, subprocess, sys, time
 
-n, k = int(sys.argv[1]), int(sys.argv[2])
-dpsim_csv = sys.argv[3] if len(sys.argv) > 3 else ""
+n, k, swns = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+dpsim_csv = sys.argv[4] if len(sys.argv) > 4 else ""
 h = n // 2
 libc = ctypes.CDLL(None, use_errno=True)
 errors = {"wiring": [], "traffic": []}
@@ -53,7 +58,7 @@ def ipj(*args):
     return json.loads(subprocess.run(["ip", "-j"] + list(args), check=True,
                       capture_output=True, text=True).stdout or "[]")
 
-# ---- the definition, written independently of topo.sh -------------------
+# ---- the definition, written independently of the plan ------------------
 servers = []            # (C, (v_{k-1}, ..., v_0))
 def labels(depth):
     if depth == 0:
@@ -67,8 +72,11 @@ for C in range(k):
         servers.append((C, lab))
 def sym(lab, i):        # symbol v_i; lab is (v_{k-1}, ..., v_0)
     return lab[k - 1 - i]
-def nsname(s):
-    return "dp-%d-%s" % (s[0], ".".join(map(str, s[1])))
+def nsname(s):         # node id C*h^k + L, L the label read in base h
+    L = 0
+    for v in s[1]:
+        L = L * h + v
+    return "dp-%d" % (s[0] * h ** k + L)
 def addr(s):
     return "%d:%s" % (s[0], ".".join(map(str, s[1])))
 def agree_except(a, b, i):
@@ -92,9 +100,9 @@ names = {nsname(s): s for s in servers}
 if len(servers) != k * h ** k:
     err("wiring", "server count")
 
-# ---- wiring: read the bridges from dpsw ----------------------------------
-nsids = {e["nsid"]: e.get("name") for e in ipj("-n", "dpsw", "netns", "list-id")}
-links = ipj("-d", "-n", "dpsw", "link", "show")
+# ---- wiring: read the bridges from the switches' netns -------------------
+nsids = {e["nsid"]: e.get("name") for e in ipj("-n", swns, "netns", "list-id")}
+links = ipj("-d", "-n", swns, "link", "show")
 bridges = {l["ifname"]: l for l in links
            if l.get("linkinfo", {}).get("info_kind") == "bridge"}
 # server netns -> ifindex -> ifname, and link-local address -> (server, port)
@@ -151,7 +159,7 @@ for b, l in bridges.items():
     if len(mem) != n:
         err("wiring", "%s has %d ports, want %d" % (b, len(mem), n))
         continue
-    c = int(b[1:].split("x")[0])
+    c = int(b[1:].split("_")[0])
     p0 = [s for s, p in mem if p == 0]
     p1 = [s for s, p in mem if p == 1]
     ok = (len(p0) == h and len(p1) == h and
@@ -243,7 +251,7 @@ if dpsim_csv:
             s = byaddr.get(a.strip())
             b = member.get((s, int(p)))
             rows += 1
-            if b != "s%sx%s" % (col.strip(), sid.strip()):
+            if b != "s%s_%s" % (col.strip(), sid.strip()):
                 print("dpsim: %s port %s -> S_%s #%s, built %s" % (a, p, col, sid, b))
                 dpsim = "fail"
         if rows != 2 * len(servers):
@@ -261,12 +269,12 @@ EOPY
 for nk in "${sizes[@]}"; do
 	n=${nk%%:*} k=${nk##*:}
 	t0=$EPOCHREALTIME
-	if ! topo_build "$n" "$k"; then
+	if ! fabric_build "$n" "$k"; then
 		ktap_fail "($n,$k) build"
 		continue
 	fi
 	bt=$(printf '%.1f' "$(echo "${EPOCHREALTIME/,/.} - ${t0/,/.}" | bc)")
-	ktap_ok "($n,$k) build: $TOPO_NSERVERS servers, $TOPO_NSWITCHES switches in ${bt}s"
+	ktap_ok "($n,$k) build: ${#SERVERS[@]} servers, ${#PF_SWITCH[@]} switches in ${bt}s"
 
 	csv=
 	if [ -x "$DPSIM" ]; then
@@ -275,7 +283,7 @@ for nk in "${sizes[@]}"; do
 		"$DPSIM" plan -n "$n" -k "$k" --csv > "$csv" 2>/dev/null || csv=
 	fi
 	t0=$EPOCHREALTIME
-	out=$(verify "$n" "$k" $csv 2>&1)
+	out=$(verify "$n" "$k" "$PF_SW" $csv 2>&1)
 	vt=$(printf '%.1f' "$(echo "${EPOCHREALTIME/,/.} - ${t0/,/.}" | bc)")
 	res=$(sed -n 's/^RESULT //p' <<< "$out")
 	diag=$(grep -v '^RESULT ' <<< "$out")
@@ -291,41 +299,41 @@ for nk in "${sizes[@]}"; do
 	*) ktap_skip "($n,$k) agrees with dpsim plan" "no $DPSIM with 'plan --csv'" ;;
 	esac
 
-	# API round trips on the last server and the naming.
-	last=$(topo_servers | tail -n 1)
+	# The helpers on the last server and the naming.
+	last=${SERVERS[-1]}
 	ns=$(topo_ns_of "$last")
 	t() {
-		[ "$(topo_addr_of "$ns")" = "$last" ] || return 1
-		[ "$(topo_servers | wc -l)" = "$TOPO_NSERVERS" ] || return 1
+		[ "$ns" = "dp-$((k * (n / 2) ** k - 1))" ] || return 1
+		[ "${FNS[$last]}" = "$ns" ] || return 1
 		ip netns exec "$ns" true || return 1
 		! topo_ns_of "$k:0" 2>/dev/null || return 1
 		! topo_ns_of "0:$((n / 2))" 2>/dev/null || return 1
 		# Failure injection cuts exactly one port.
 		topo_port_down "$last" 1 || return 1
-		ip -n dpsw link show "$(topo_peer_of "$last" 1)" | grep -q 'state DOWN' || return 1
+		ip -n "$PF_SW" link show "$(topo_peer_of "$last" 1)" | grep -q 'state DOWN' || return 1
 		topo_port_up "$last" 1
 	}
-	run_test "($n,$k) topo_ns_of/topo_addr_of/topo_port_down ($last = $ns)" t
+	run_test "($n,$k) topo_ns_of/topo_port_down ($last = $ns)" t
 done
 
 # The checks must be able to fail: swap two ports between bridges.
 t() {
 	local out a=1:0.0 b=1:1.1 sa sb
-	topo_build 4 2 || return 1
+	fabric_build 4 2 || return 1
 	sa=$(topo_switch_of $a 0) sb=$(topo_switch_of $b 0)
-	ip -n dpsw link set "$(topo_peer_of $a 0)" master "$sb" &&
-	ip -n dpsw link set "$(topo_peer_of $b 0)" master "$sa" || return 1
-	out=$(verify 4 2)
+	ip -n "$PF_SW" link set "$(topo_peer_of $a 0)" master "$sb" &&
+	ip -n "$PF_SW" link set "$(topo_peer_of $b 0)" master "$sa" || return 1
+	out=$(verify 4 2 "$PF_SW")
 	echo "$out"
 	grep -q '^RESULT fail fail' <<< "$out"
 }
 run_test "a miswired (4,2) fails the wiring and traffic checks" t
 
 t() {
-	topo_destroy
+	fabric_destroy
 	sleep 1
-	! compgen -G '/run/netns/dp-*' >/dev/null && [ ! -e /run/netns/dpsw ]
+	! compgen -G '/run/netns/dp-*' >/dev/null && [ ! -e "/run/netns/$PF_SW" ]
 }
-run_test "topo_destroy removes every namespace" t
+run_test "fabric_destroy removes every namespace" t
 
 ktap_finish
