@@ -14,7 +14,7 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            netns instead of ADDR: plan_fabric.sh's PREFIX<node id>).
            Prints mismatches; exit 0 when every pair's outcome (both
            families) is as wanted.
-       dp_fabric.py plan PREFIX DIR < PLAN.json
+       dp_fabric.py plan PREFIX DIR [direct] < PLAN.json
            the fabric of "dpctl -j plan" (any topology) as an ip batch
            file: DIR/sw.batch (run in the switches' netns, once the
            servers' namespaces PREFIX<node id> exist) a bridge per switch
@@ -24,12 +24,19 @@ usage: dp_fabric.py ports PREFIX up|down K ADDR...
            server, v<id>p<port> in SWNS; an unused port's end is left
            out of any bridge); DIR/servers has "ID ADDR PORTS" lines,
            DIR/switches "BRIDGE ID..." (a switch's members) and
-           DIR/cables "ID/PORT ID/PORT" (line i: bridge c<i>)
-       dp_fabric.py dp0up PREFIX ID,IPV4,IPV6...
+           DIR/cables "ID/PORT ID/PORT" (line i: bridge c<i>), DIR/unused
+           "ID/PORT" (the ports no cable or switch takes).  With "direct",
+           a cable is one veth straight between its two servers'
+           namespaces (p<port> at both ends, no bridge: plan_fabric.sh's
+           PF_DIRECT).  S2's plan mode ("... mode plan [grow M]", a
+           schema of its own) adds DIR/coords ("ID C1,C2..."), and
+           DIR/removed, DIR/added (growth's cables)
+       dp_fabric.py dp0up PREFIX [--replace] ID,IPV4,IPV6...
            in each server's netns PREFIX<ID>, over rtnetlink: dp0 up, its
            IPV4/32 and IPV6/128 (nodad), routes 10.0.0.0/8 and
            fd64:7069:6c6c:6172::/96 on dp0: what an "ip -b" per server
-           did, in one process (plan_fabric.sh's pf_dp0)
+           did, in one process (plan_fabric.sh's pf_dp0); --replace:
+           addresses and routes that may be there already replaced
        dp_fabric.py keys PREFIX WANT ADDR...
            key addresses (S2): a UDP listener on [::]:7407 in each server
            ADDR; for each "SRC KEYADDR HOME" line of WANT, SRC sends a
@@ -232,6 +239,11 @@ def rtnl(so, seq, mtype, body, attrs, flags=0x400 | 0x200):
 def dp0up(prefix, argv):
     RTM_NEWLINK, RTM_NEWADDR, RTM_NEWROUTE = 16, 20, 24
     seq = 0
+    # --replace: addresses and routes that may still be there (dp0 taken
+    # down and up again) replaced rather than refused (NLM_F_REPLACE)
+    mk = 0x400 | 0x200
+    if argv[:1] == ["--replace"]:
+        argv, mk = argv[1:], 0x400 | 0x100
     for w in argv:
         i, v4, v6 = w.split(",")
         netns(prefix, i)
@@ -251,7 +263,7 @@ def dp0up(prefix, argv):
                 seq += 1
                 rtnl(so, seq, RTM_NEWADDR,
                      struct.pack("BBBBI", fam, plen, nodad, 0, ifi),
-                     [(1, b), (2, b), (8, struct.pack("I", nodad))])
+                     [(1, b), (2, b), (8, struct.pack("I", nodad))], mk)
                 # rtmsg: main table, proto boot, scope link (IPv4, as
                 # "ip route add ... dev" without a gateway) or universe,
                 # unicast; RTA_DST, RTA_OIF
@@ -260,7 +272,7 @@ def dp0up(prefix, argv):
                      struct.pack("BBBBBBBBI", fam, nlen, 0, 0, 254, 3,
                                  253 if fam == socket.AF_INET else 0, 1, 0),
                      [(1, socket.inet_pton(fam, net)),
-                      (4, struct.pack("I", ifi))])
+                      (4, struct.pack("I", ifi))], mk)
         except OSError as e:
             sys.exit("dp0up %s%s: %s" % (prefix, i, e))
         so.close()
@@ -269,8 +281,11 @@ def dp0up(prefix, argv):
 
 def plan(prefix, argv):
     out = argv[0]
+    direct = argv[1:2] == ["direct"]
     d = json.load(sys.stdin)
     addr, used, sw, br, members, cables = {}, set(), [], set(), {}, []
+    if "plan" in d:
+        return plan_s2plan(prefix, out, direct, d)
 
     def bridge(name):
         if name not in br:
@@ -302,17 +317,27 @@ def plan(prefix, argv):
             for m in s["members"]:
                 port(m["id"], m["server"], m["port"], b)
         for i, c in enumerate(d["cables"]):
-            bridge("c%d" % i)
-            port(c["a_id"], c["a"], c["a_port"], "c%d" % i)
-            port(c["b_id"], c["b"], c["b_port"], "c%d" % i)
+            if direct:
+                addr[c["a_id"]], addr[c["b_id"]] = c["a"], c["b"]
+                used.update({(c["a_id"], c["a_port"]), (c["b_id"], c["b_port"])})
+                sw.append(direct_cable(prefix, c["a_id"], c["a_port"],
+                                       c["b_id"], c["b_port"]))
+            else:
+                bridge("c%d" % i)
+                port(c["a_id"], c["a"], c["a_port"], "c%d" % i)
+                port(c["b_id"], c["b"], c["b_port"], "c%d" % i)
             cables.append("%d/%d %d/%d\n" % (c["a_id"], c["a_port"],
                                               c["b_id"], c["b_port"]))
     # every server has as many ports as the one with the most (S2: n)
     nports = d["n"] if d.get("topo") == "s2" else 1 + max(p for _, p in used)
+    unused = []
     for i in sorted(addr):
         for p in range(nports):
             if (i, p) not in used:
                 port(i, addr[i], p, None)
+                unused.append("%d/%d\n" % (i, p))
+    with open(out + "/unused", "w") as f:
+        f.writelines(unused)
     with open(out + "/sw.batch", "w") as f:
         f.writelines(line + "\n" for line in sw)
     with open(out + "/servers", "w") as f:
@@ -323,6 +348,65 @@ def plan(prefix, argv):
     with open(out + "/cables", "w") as f:
         f.writelines(cables)
     return 0 if len(addr) == d["servers"] else 1
+
+
+def direct_cable(prefix, a, ap, b, bp):
+    """A cable as one veth straight between two servers' namespaces (p<port>
+    at both ends; plan_fabric.sh's PF_DIRECT)."""
+    return ("link add p%d netns %s%d type veth peer name p%d netns %s%d"
+            % (ap, prefix, a, bp, prefix, b))
+
+
+def plan_s2plan(prefix, out, direct, d):
+    """The fabric of "dpctl -j plan topo s2 ... mode plan" (a schema of its
+    own: each node's coordinates and ports, and with "grow M" the cables
+    the growth removes and adds): the files plan() writes (its cables in
+    the order of the nodes and their ports, a cable once, from its lower
+    node), and DIR/coords ("ID C1,C2...": a node's coordinates, as
+    "dpctl link add ... coords" takes them), DIR/removed and DIR/added
+    ("ID/PORT ID/PORT", growth)."""
+    sw, cables, unused, coords, nodes = [], [], [], [], []
+    nports = d["ports"]
+    for n in d["plan"]:
+        i = n["node"]
+        nodes.append(i)
+        coords.append("%d %s\n" % (i, ",".join(map(str, n["coords"]))))
+        for e in n["ports"]:
+            p = e["port"]
+            if e["kind"] == "cable":
+                if i < e["peer"]:
+                    cables.append("%d/%d %d/%d\n" % (i, p, e["peer"],
+                                                      e["peer_port"]))
+                    if direct:
+                        sw.append(direct_cable(prefix, i, p, e["peer"],
+                                               e["peer_port"]))
+                    else:
+                        c = "c%d" % (len(cables) - 1)
+                        sw.extend(["link add %s type bridge stp_state 0"
+                                   " forward_delay 0 mcast_snooping 0" % c,
+                                   "link set %s up" % c])
+                        for x, xp in ((i, p), (e["peer"], e["peer_port"])):
+                            sw.extend(["link add v%dp%d type veth peer name"
+                                       " p%d netns %s%d" % (x, xp, xp, prefix, x),
+                                       "link set v%dp%d master %s up" % (x, xp, c)])
+            else:
+                unused.append("%d/%d\n" % (i, p))
+                sw.extend(["link add v%dp%d type veth peer name p%d netns %s%d"
+                           % (i, p, p, prefix, i), "link set v%dp%d up" % (i, p)])
+    files = {"sw.batch": [s + "\n" for s in sw],
+             "servers": ["%d %d %d\n" % (i, i, nports) for i in nodes],
+             "switches": [], "cables": cables, "unused": unused,
+             "coords": coords,
+             "removed": ["%d/%d %d/%d\n" % (c["a"], c["a_port"], c["b"],
+                                              c["b_port"])
+                         for c in d.get("removed", [])],
+             "added": ["%d/%d %d/%d\n" % (c["a"], c["a_port"], c["b"],
+                                            c["b_port"])
+                       for c in d.get("added", [])]}
+    for name, lines in files.items():
+        with open(out + "/" + name, "w") as f:
+            f.writelines(lines)
+    return 0 if len(nodes) == d["nodes"] and cables else 1
 
 
 if __name__ == "__main__":

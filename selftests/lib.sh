@@ -397,8 +397,8 @@ ns_quiet_pop() {
 # quiet IPv6 defaults (ns_quiet_push: veths made in them later inherit
 # those): SWNS holds the switches (bridges, veth ends: IPv6 off, which
 # would only add link-local chatter to every switch port; lo up), each
-# NS a server.  The setup every fabric builder (plan_fabric.sh,
-# s2_test.sh) shares.
+# NS a server.  plan_fabric.sh's (every suite's fabric builder) and
+# the tests that make namespaces of their own.
 fabric_netns() {
 	local sw=$1 ns b rc=0
 	shift

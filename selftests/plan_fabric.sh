@@ -10,9 +10,8 @@
 # miswired on the switch side), a veth per server port (p<port> in the
 # server, v<id>p<port> among the switches).  Used by the demo (every
 # topology), dpillar_probe.sh, dcell_test.sh, xdcent_test.sh,
-# ring_test.sh and, through fabric.sh, the DPillar suites; s2_test.sh's
-# builder (derived mode; plan mode has its own) is still its own (issue
-# 30).
+# ring_test.sh, s2_test.sh (both modes, with PF_DIRECT) and, through
+# fabric.sh, the DPillar suites: every guest suite's fabric.
 #
 #   pf_plan PREFIX WORDS...    the plan only (no namespace yet): PF_IDS
 #                              (node ids), PF_ADDR[id], PF_ID[address],
@@ -40,6 +39,16 @@
 #   pf_bridges                 after pf_plan (its PF_DIR still there):
 #                              PF_BR[ID/PORT], the bridge (switch s...
 #                              or cable c<i>) of each server port
+# Direct cables and growth (S2; below):
+#   PF_DIRECT=1                before pf_plan: a cable is a veth straight
+#                              between its servers' namespaces, not a
+#                              bridge; pf_links acts on the server's p<port>
+#   pf_cables del|add "A/P B/Q"...  unplug / plug in direct cables
+#   pf_dp0_each < "ID WORDS" lines  dp0 on those servers, words each
+#   pf_dp0_readd ID...         dp0 up again, addresses and routes replaced
+#   pf_plan_grow WORDS...      the grown plan ("... grow M"): PF_GROW_DEL,
+#                              PF_GROW_ADD, $PF_DIR/grown
+#   pf_grow                    that growth wired; PF_IDS etc. grown
 # Needs lib.sh (require_tools: DPCTL, FABRIC_PY).
 
 PF_SW=pfsw
@@ -65,6 +74,7 @@ pf_port_up() { pf_links up "$1/$2"; }
 pf_links() {
 	local how=$1 x p b=''
 	shift
+	[ -z "${PF_DIRECT:-}" ] || { _pf_links_direct "$how" "$@"; return; }
 	for x in "$@"; do
 		case $x in
 		*/*) b+="link set v${x%/*}p${x#*/} $how"$'\n' ;;
@@ -107,7 +117,7 @@ pf_plan() {
 	[ -n "${PF_DIR:-}" ] || PF_DIR=$(mktemp -d) || return 1
 	"$DPCTL" -j plan "$@" > "$PF_DIR/plan.json" &&
 		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" "$PF_DIR" \
-			< "$PF_DIR/plan.json" || return 1
+			${PF_DIRECT:+direct} < "$PF_DIR/plan.json" || return 1
 	while read -r id a n; do
 		PF_IDS+=("$id")
 		PF_ADDR[$id]=$a
@@ -164,4 +174,138 @@ pf_bridges() {
 		PF_BR[${v%p*}/${v##*p}]=$b
 	done < "$PF_DIR/sw.batch"
 	[ ${#PF_BR[@]} -gt 0 ]
+}
+
+# ---- direct cables (PF_DIRECT) and S2's growth ------------------------------
+# PF_DIRECT=1 (set before pf_plan): a cable is one veth straight between
+# its two servers' namespaces (p<port> at both ends), not a two-port
+# bridge; a server port no cable takes still gets a veth whose other end
+# (v<id>p<port>) is in $PF_SW.  Why: s2_test.sh moves cables the way an
+# operator does (miswiring swaps two cables' far ends, growth unplugs some
+# and plugs others in, pf_cables) and injects frames from a cable's far
+# end, the neighbour's own port (dp_s2flood.py, dp_framefuzz.py: the
+# frame arrives as from that neighbour's NIC).  Switches keep their
+# bridges either way.
+
+# _pf_links_direct up|down X...: pf_links under PF_DIRECT: the server's
+# own end p<port> (its peer, the cable's other end, loses its carrier);
+# one ip process per server.
+_pf_links_direct() {
+	local how=$1 x p
+	local -A per=()
+	shift
+	for x in "$@"; do
+		case $x in
+		*/*) per[${x%/*}]+="link set p${x#*/} $how"$'\n' ;;
+		*) for ((p = 0; p < PF_NPORTS; p++)); do
+			per[$x]+="link set p$p $how"$'\n'
+		   done ;;
+		esac
+	done
+	for x in "${!per[@]}"; do
+		printf '%s' "${per[$x]}" | ip -n "$PF_PREFIX$x" -batch - || return 1
+	done
+}
+
+# pf_cables del|add "A/P B/Q"...: direct cables (PF_DIRECT) unplugged (the
+# veth deleted at A's end, which takes B's end with it) or plugged in
+# (one ip process for all; both servers' namespaces exist, the ports are
+# free).
+pf_cables() {
+	local how=$1 c a d b=''
+	shift
+	for c in "$@"; do
+		a=${c% *} d=${c#* }
+		if [ "$how" = del ]; then
+			ip -n "$PF_PREFIX${a%/*}" link del "p${a#*/}" || return 1
+		else
+			b+="link add p${a#*/} netns $PF_PREFIX${a%/*} type veth peer name p${d#*/} netns $PF_PREFIX${d%/*}"$'\n'
+		fi
+	done
+	[ -z "$b" ] || printf '%s' "$b" | ip -n $PF_SW -batch -
+}
+
+# pf_dp0_each: pf_dp0 for the servers of stdin's "ID WORDS..." lines, each
+# with its own words (S2's plan mode: a node's coordinates; a subset of
+# the servers: dp0 made again after a miswiring, the new servers of a
+# growth): dpctl link add dp0 WORDS port0 p0 ... in its namespace, then
+# up with its addresses and routes; two processes in all.
+pf_dp0_each() {
+	local id w p ports='' b='' ips=()
+	for ((p = 0; p < PF_NPORTS; p++)); do ports+=" port$p p$p"; done
+	while read -r id w; do
+		b+="-n $PF_PREFIX$id link add dp0 $w$ports"$'\n'
+		_pf_ips "$id"
+		ips+=("$id,$PF_IP4,$PF_IP6")
+	done
+	printf '%s' "$b" | "$DPCTL" -b - &&
+		python3 -S -E "$FABRIC_PY" dp0up "$PF_PREFIX" "${ips[@]}"
+}
+
+# pf_dp0_readd ID...: those servers' dp0 (taken down) up again, their
+# addresses and routes replaced (dp_fabric.py dp0up --replace).
+pf_dp0_readd() {
+	local id ips=()
+	for id; do
+		_pf_ips "$id"
+		ips+=("$id,$PF_IP4,$PF_IP6")
+	done
+	python3 -S -E "$FABRIC_PY" dp0up "$PF_PREFIX" --replace "${ips[@]}"
+}
+
+# pf_plan_grow WORDS...: the plan of the last pf_plan's fabric grown
+# ("dpctl -j plan ... grow M": S2's plan mode) into $PF_DIR/grown (its
+# coords file has the new servers' coordinates); PF_GROW_DEL and
+# PF_GROW_ADD the cables growth unplugs and plugs in ("ID/PORT ID/PORT").
+pf_plan_grow() {
+	local g=$PF_DIR/grown
+	mkdir -p "$g" &&
+		"$DPCTL" -j plan "$@" > "$g/plan.json" &&
+		python3 -S -E "$FABRIC_PY" plan "$PF_PREFIX" "$g" \
+			${PF_DIRECT:+direct} < "$g/plan.json" || return 1
+	mapfile -t PF_GROW_DEL < "$g/removed"
+	mapfile -t PF_GROW_ADD < "$g/added"
+	[ ${#PF_GROW_ADD[@]} -gt 0 ]
+}
+
+# pf_grow: the growth of the last pf_plan_grow, as an operator wires it
+# (PF_DIRECT only): PF_GROW_DEL unplugged, the new servers' namespaces,
+# PF_GROW_ADD plugged in, a veth to $PF_SW for each port the grown plan
+# leaves free that was not before, the new servers' ports up; PF_IDS,
+# PF_ADDR, PF_ID then name the grown fabric's servers.  Their dp0 (and
+# what the old servers' dp0 make of their new ports) is the caller's.
+pf_grow() {
+	local g=$PF_DIR/grown id a n x b='' rc=0 new=()
+	local -A old=() was=()
+	for id in "${PF_IDS[@]}"; do old[$id]=1; done
+	while read -r x; do was[$x]=1; done < "$PF_DIR/unused"
+	pf_cables del "${PF_GROW_DEL[@]}" || return 1
+	while read -r id a n; do
+		[ -n "${old[$id]:-}" ] && continue
+		new+=("$id")
+		PF_IDS+=("$id")
+		PF_ADDR[$id]=$a
+		PF_ID[$a]=$id
+		b+="netns add $PF_PREFIX$id"$'\n'
+	done < "$g/servers"
+	ns_quiet_push
+	printf '%s' "$b" | ip -batch - || rc=1
+	ns_quiet_pop
+	[ $rc = 0 ] || return 1
+	# A port that was free and takes a cable now: its veth to $PF_SW goes.
+	for x in "${PF_GROW_ADD[@]}"; do
+		for a in "${x% *}" "${x#* }"; do
+			[ -z "${was[$a]:-}" ] ||
+				ip -n $PF_SW link del "v${a%/*}p${a#*/}" || return 1
+		done
+	done
+	pf_cables add "${PF_GROW_ADD[@]}" || return 1
+	b=''
+	while read -r x; do
+		[ -n "${was[$x]:-}" ] ||
+			b+="link add v${x%/*}p${x#*/} type veth peer name p${x#*/} netns $PF_PREFIX${x%/*}"$'\n'
+	done < "$g/unused"
+	[ -z "$b" ] || printf '%s' "$b" | ip -n $PF_SW -batch - || return 1
+	python3 -S -E "$FABRIC_PY" ports "$PF_PREFIX" up $((PF_NPORTS - 1)) \
+		"${new[@]}"
 }

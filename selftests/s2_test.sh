@@ -5,11 +5,12 @@
 #     selftests/s2_test.sh [NODES:PORTS:SPACES:SEED[:plan:M] ...]
 #     (default DPILLAR_S2_SIZES, else "16:4:2:7 16:4:2:7:plan:2").  For
 #     each derived-mode size:
-#  - builds the fabric from "dpctl plan topo s2 --csv" (derived
-#    coordinates and cabling): one netns per node (s2-<id>), one veth per
-#    cable straight between the two nodes' namespaces (no bridge); an
-#    unused port gets a veth whose peer is in netns s2x;
-#  - dp0 (topo s2) on every node, IPv4 and IPv6 addresses;
+#  - builds the fabric with plan_fabric.sh from "dpctl -j plan topo s2"
+#    (derived coordinates and cabling): one netns per node (s2-<id>), one
+#    veth per cable straight between the two nodes' namespaces (no
+#    bridge: PF_DIRECT); an unused port gets a veth whose peer is in the
+#    switches' netns (pfsw);
+#  - dp0 (topo s2) on every node, IPv4 and IPv6 addresses (pf_dp0_each);
 #  - every ordered pair pings over IPv4 and IPv6;
 #  - "dpctl route get" equals "dpsim pairs --wiring derived" for every
 #    ordered pair under each rule (2hop, 1hop, 2hop-sim), and with a flow
@@ -32,10 +33,10 @@
 #  - a miswired cable (two cables' far ends swapped) is counted
 #    (hello_miswired) and shown by dpctl neigh at both near ends.
 # A size NODES:PORTS:SPACES:SEED:plan:M is a plan-mode fabric (the
-# paper's Algorithm 3 coordinates and random cabling, from "dpctl plan
-# ... mode plan": each node is given only its own coordinates, its cable
-# peers are learned, and frames carry their destination's coordinates),
-# in an id space of NODES + M:
+# paper's Algorithm 3 coordinates and random cabling, from "dpctl -j
+# plan ... mode plan", built the same way: each node is given only its
+# own coordinates, its cable peers are learned, and frames carry their
+# destination's coordinates), in an id space of NODES + M:
 #  - every ordered pair pings over IPv4 and IPv6 (the sources resolve
 #    the destinations' coordinates: coords_resolve, tx_resolving);
 #  - route get's first hop (all a plan-mode node can compute) and route
@@ -59,8 +60,9 @@
 #  - the first cable whose failure leaves a pair stuck at a local minimum
 #    (dpsim) down: every connected pair answers (a shortcut learned, the
 #    stuck pair's trace crosses the minimum);
-#  - growth by M nodes ("dpctl plan ... grow M"): only the cables the plan
-#    names are removed and added, the old nodes' dp0 keep their
+#  - growth by M nodes ("dpctl plan ... grow M", plan_fabric.sh's
+#    pf_plan_grow and pf_grow): only the cables the plan names are
+#    removed and added, the old nodes' dp0 keep their
 #    configuration (their NICs re-attached with "ip link set ... master"),
 #    the new nodes join, and every pair of the grown fabric pings.
 . "$(dirname "$0")/lib.sh"
@@ -74,91 +76,45 @@ require_tools
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_S2_SIZES:-16:4:2:7 16:4:2:7:plan:2}"
-X=s2x
 CAPTURED=
 
 load_module || ktap_skip_all "no module"
 
-s2_destroy() { ns_del_matching '^(s2-|s2x)'; }
-defer s2_destroy
+. "$(dirname "$0")/plan_fabric.sh"
+# Cables are veths straight between the two nodes' namespaces (no bridge):
+# the miswiring and growth cases move them, the hostile, flood and fuzz
+# cases send from a cable's far end (plan_fabric.sh, PF_DIRECT).
+# shellcheck disable=SC2034 # plan_fabric.sh's
+PF_DIRECT=1
+defer pf_destroy
 
-# s2_index: CABLES ("a/p b/q"), USED[a/p], IP4[id], IP6[id].
+# s2_index WORDS...: pf_plan s2- WORDS (its files in a PF_DIR emptied): CABLES
+# ("a/p b/q", PF_CABLES), USED[a/p], COORDS[id] (plan mode: the plan's
+# coordinates, "C1,C2").
 s2_index() {
-	local kind a ap b bp id
-	CABLES=()
-	declare -gA USED=() IP4=() IP6=()
-	while IFS=, read -r kind _ _ a ap b bp; do
-		[ "$kind" = cable ] || return 1
-		CABLES+=("$a/$ap $b/$bp")
-		USED[$a/$ap]=1 USED[$b/$bp]=1
-	done < <("$DPCTL" plan topo s2 -n "$P" nodes "$N" spaces "$L" seed "$S" --csv | tail -n +2)
-	for ((id = 0; id < N; id++)); do
-		IP4[$id]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
-		printf -v "IP6[$id]" 'fd64:7069:6c6c:6172::%x:%x' \
-			$((id >> 16)) $((id & 65535))
-	done
+	local c id x
+	declare -gA USED=() COORDS=()
+	rm -rf "$PF_DIR" && mkdir "$PF_DIR" && pf_plan s2- "$@" || return 1
+	CABLES=("${PF_CABLES[@]}")
+	for c in "${CABLES[@]}"; do USED[${c% *}]=1 USED[${c#* }]=1; done
+	[ ! -s "$PF_DIR/coords" ] ||
+		while read -r id x; do COORDS[$id]=$x; done < "$PF_DIR/coords"
 	[ ${#CABLES[@]} -gt 0 ]
 }
 
-# s2_cable A/P B/Q: a veth between node A's port P and node B's port Q.
-s2_cable() {
-	echo "link add p${1#*/} netns s2-${1%/*} type veth peer name p${2#*/} netns s2-${2%/*}"
-}
-
-# s2_build: the namespaces and veths; ports up.
-s2_build() {
-	local a p c b=''
-	local nss=()
-	s2_destroy
-	for ((a = 0; a < N; a++)); do nss+=("s2-$a"); done
-	fabric_netns $X "${nss[@]}" || return 1
-	for c in "${CABLES[@]}"; do b+="$(s2_cable ${c% *} ${c#* })"$'\n'; done
-	for ((a = 0; a < N; a++)); do
-		for ((p = 0; p < P; p++)); do
-			[ -n "${USED[$a/$p]}" ] ||
-				b+="link add u${a}p$p type veth peer name p$p netns s2-$a"$'\n'
-		done
-	done
-	printf '%s' "$b" | ip -n $X -batch - || return 1
-	python3 -S -E "$FABRIC_PY" ports s2- up $((P - 1)) $(seq 0 $((N - 1)))
-}
-
-# s2_ping WANT: every ordered pair of live nodes over IPv4 and IPv6,
-# compared with WANT ("SRC DST delivered|dropped" lines).
-s2_ping() {
-	local a
-	for ((a = 0; a < N; a++)); do echo "$a ${IP4[$a]} ${IP6[$a]}"; done > "$S2_TMP/ips"
-	python3 -S -E "$FABRIC_PY" ping s2- "$S2_TMP/ips" "$1" "${S2_ROUNDS:-4}"
-}
-
-# s2_dp0 [ID...]: dp0 on those nodes (default every node).
+# s2_dp0 WORDS ID...: dp0 on those nodes (pf_dp0_each): dpctl link add
+# dp0 WORDS ("topo s2 nodes ..."), in plan mode the node's COORDS, its id,
+# the suite's Hello and dead intervals.
 s2_dp0() {
-	local a p ports ids=("$@")
-	[ $# -gt 0 ] || mapfile -t ids < <(seq 0 $((N - 1)))
-	for a in "${ids[@]}"; do
-		ports=''
-		for ((p = 0; p < P; p++)); do ports+=" port$p p$p"; done
-		# shellcheck disable=SC2086 # ports are words
-		# shellcheck disable=SC2086 # coords are two words, or none
-		"$DPCTL" -n "s2-$a" link add dp0 topo s2 \
-			nodes "${IDS:-$N}" n "$P" spaces "$L" seed "$S" \
-			${COORDS[$a]:+coords ${COORDS[$a]}} id "$a" $ports \
-			hello "$HELLO" dead "$DEAD" || return 1
-		s2_up "$a" add || return 1
-	done
+	local w=$1 a
+	shift
+	for a; do
+		echo "$a $w${COORDS[$a]:+ coords ${COORDS[$a]}} id $a hello $HELLO dead $DEAD"
+	done | pf_dp0_each
 }
 
-# s2_up ID VERB: node ID's dp0 up, its addresses and routes VERB'd (add;
-# replace when they may still be there).
-s2_up() {
-	ip -n "s2-$1" -b - <<-EOF2
-	link set dp0 up
-	addr $2 ${IP4[$1]}/32 dev dp0
-	route $2 10.0.0.0/8 dev dp0
-	addr $2 ${IP6[$1]}/128 dev dp0 nodad
-	route $2 fd64:7069:6c6c:6172::/96 dev dp0
-	EOF2
-}
+# s2_ping WANT [ROUNDS]: pf_ping
+s2_ping() { pf_ping "$1" "${2:-4}"; }
 
 # s2_routes: under each rule, dpctl route get equals dpsim's path for
 # every ordered pair (one dpctl per source for every rule).
@@ -265,15 +221,6 @@ s2_keys() {
 	python3 -S -E "$FABRIC_PY" keys s2- "$S2_TMP/keys" $(seq 0 $((N - 1)))
 }
 
-# s2_links up|down A/P...: node A's port P (and so its cable).
-s2_links() {
-	local how=$1 x
-	shift
-	for x in "$@"; do
-		ip -n "s2-${x%/*}" link set "p${x#*/}" "$how" || return 1
-	done
-}
-
 # s2_want SPEC: "SRC DST delivered|dropped" for every ordered pair of live
 # nodes, delivered when the cables left by SPEC ("dpsim --fail": nodes
 # and A-B cables) connect them.
@@ -328,7 +275,7 @@ s2_stat() {
 s2_fail() {
 	local spec=$1 rc=0 t0=$SECONDS stuck learned a b f
 	shift
-	s2_links down "$@" || return 1
+	pf_links down "$@" || return 1
 	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --multipath > "$S2_TMP/mp" || rc=1
 	s2_want "$spec" > "$S2_TMP/want" || return 1
 	stuck=$(grep -c ' dropped ' "$S2_TMP/mp")
@@ -370,9 +317,9 @@ s2_fail() {
 			cat "$S2_TMP/trace"
 		fi
 	fi
-	s2_links up "$@" || return 1
+	pf_links up "$@" || return 1
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out" || { cat "$S2_TMP/out"; rc=1; }
+	s2_ping "$S2_TMP/all" 10 > "$S2_TMP/out" || { cat "$S2_TMP/out"; rc=1; }
 	return $rc
 }
 
@@ -432,17 +379,13 @@ s2_miswire() {
 		[[ $j == *" ${c%/*} "* || $j == *" ${d%/*} "* ]] || break
 	done
 	[ "$i" -gt 0 ] || { echo "no disjoint cable"; return 1; }
-	ip -n "s2-${a%/*}" link del "p${a#*/}" || return 1
-	ip -n "s2-${c%/*}" link del "p${c#*/}" || return 1
-	ip -n $X -b - <<-EOF2 || return 1
-	$(s2_cable "$a" "$d")
-	$(s2_cable "$c" "$b")
-	EOF2
+	pf_cables del "$a $b" "$c $d" && pf_cables add "$a $d" "$c $b" ||
+		return 1
 	# A port's device is bound when dp0 is made: make dp0 again there.
 	for j in "$a" "$b" "$c" "$d"; do
 		ip -n "s2-${j%/*}" link del dp0 || return 1
 	done
-	s2_dp0 "${a%/*}" "${b%/*}" "${c%/*}" "${d%/*}" || return 1
+	s2_dp0 "$S2_DP0" "${a%/*}" "${b%/*}" "${c%/*}" "${d%/*}" || return 1
 	for j in "$a" "$b" "$c" "$d"; do
 		ip -n "s2-${j%/*}" link set "p${j#*/}" up || return 1
 	done
@@ -461,7 +404,7 @@ s2_miswire() {
 
 up() {
 	local t=$SECONDS
-	until S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out"; do
+	until s2_ping "$S2_TMP/all" 10 > "$S2_TMP/out"; do
 		[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
 	done
 	tail -n 1 "$S2_TMP/out"
@@ -485,7 +428,7 @@ s2_fuzz() {
 	done
 	for ((a = 0; a < N; a++)); do
 		for ((p = 0; p < P; p++)); do
-			[ -n "${USED[$a/$p]:-}" ] || tg+=("u${a}p$p@$X=s2-$a:p$p:$a")
+			[ -n "${USED[$a/$p]:-}" ] || tg+=("v${a}p$p@$PF_SW=s2-$a:p$p:$a")
 		done
 	done
 	while read -r c n; do s0[$c]=$n; done < <(s2_stats)
@@ -512,40 +455,19 @@ s2_fuzz() {
 }
 
 # ---- plan mode --------------------------------------------------------------
-# s2_plan_index M: CABLES, USED, COORDS[id] of the plan of N nodes ("dpctl
-# plan ... mode plan"); the cables growth by M nodes removes and adds
-# (GROW_DEL, GROW_ADD) and the new nodes' COORDS; IP4, IP6 for all N + M;
-# both plans as dpsim reads them ($S2_TMP/plan, $S2_TMP/grown).
+# s2_plan_index M: s2_index of the plan of N nodes ("dpctl plan ... mode
+# plan"), the cables growth by M nodes removes and adds and the new nodes'
+# coordinates (pf_plan_grow), both plans as dpsim reads them
+# ($S2_TMP/plan, $S2_TMP/grown).
 s2_plan_index() {
-	local m=$1 kind a ap b bp c id
-	local -a gen=(topo s2 -n "$P" nodes "$N" spaces "$L" seed "$S" mode plan)
-	CABLES=() GROW_DEL=() GROW_ADD=()
-	declare -gA USED=() IP4=() IP6=() COORDS=()
-	while IFS=, read -r kind a ap b bp c; do
-		[ "$kind" = port ] || return 1
-		COORDS[$a]=${c// /,}
-		[[ $b =~ ^[0-9]+$ ]] || continue	# unused port
-		USED[$a/$ap]=1
-		[ "$a" -lt "$b" ] && CABLES+=("$a/$ap $b/$bp")
-	done < <("$DPCTL" plan "${gen[@]}" --csv | tail -n +2)
-	while IFS=, read -r kind a ap b bp c; do
-		case $kind in
-		port) [ "$a" -lt "$N" ] || COORDS[$a]=${c// /,} ;;
-		removed) GROW_DEL+=("$a/$ap $b/$bp") ;;
-		added) GROW_ADD+=("$a/$ap $b/$bp") ;;
-		esac
-	done < <("$DPCTL" plan "${gen[@]}" grow "$m" --csv | tail -n +2)
+	local m=$1
+	local -a gen=(topo s2 n "$P" nodes "$N" spaces "$L" seed "$S" mode plan)
+	s2_index "${gen[@]}" && pf_plan_grow "${gen[@]}" grow "$m" ||
+		return 1
 	"$DPSIM" plan --topo s2 --mode plan --nodes "$N" --ports "$P" \
 		--spaces "$L" --seed "$S" > "$S2_TMP/plan" || return 1
 	"$DPSIM" plan --topo s2 --mode plan --nodes "$N" --ports "$P" \
-		--spaces "$L" --seed "$S" --grow "$m" > "$S2_TMP/grown" ||
-		return 1
-	for ((id = 0; id < N + m; id++)); do
-		IP4[$id]=10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))
-		printf -v "IP6[$id]" 'fd64:7069:6c6c:6172::%x:%x' \
-			$((id >> 16)) $((id & 65535))
-	done
-	[ ${#CABLES[@]} -gt 0 ] && [ ${#GROW_ADD[@]} -gt 0 ]
+		--spaces "$L" --seed "$S" --grow "$m" > "$S2_TMP/grown"
 }
 
 # s2_plan_warm SRC DST...: every destination's coordinates known at SRC
@@ -645,37 +567,14 @@ s2_conf() {
 
 # s2_grow M: the plan grown by M nodes, as an operator would wire it.
 s2_grow() {
-	local m=$1 a p b c x rc=0 old=$N
+	local m=$1 a p c x rc=0 old=$N
 	s2_conf $(seq 0 $((N - 1))) > "$S2_TMP/conf0"
-	# The cables the plan removes: one veth end goes, and its peer.
-	for c in "${GROW_DEL[@]}"; do
-		x=${c% *}
-		ip -n "s2-${x%/*}" link del "p${x#*/}" || return 1
-		unset "USED[$x]" "USED[${c#* }]"
-	done
-	b=''
-	for ((a = N; a < N + m; a++)); do b+="netns add s2-$a"$'\n'; done
-	ns_quiet_push
-	printf '%s' "$b" | ip -batch - || rc=1
-	ns_quiet_pop
-	[ $rc = 0 ] || return 1
-	b=''
-	for c in "${GROW_ADD[@]}"; do
-		b+="$(s2_cable "${c% *}" "${c#* }")"$'\n'
-		USED[${c% *}]=1
-		USED[${c#* }]=1
-	done
-	printf '%s' "$b" | ip -n $X -batch - || return 1
-	# Ports left without a cable (old or new nodes): a veth to $X, as
-	# s2_build gives them.
-	for ((a = 0; a < N + m; a++)); do
-		for ((p = 0; p < P; p++)); do
-			[ -n "${USED[$a/$p]}" ] ||
-				ip -n "s2-$a" link show "p$p" > /dev/null 2>&1 ||
-				ip -n $X link add "u${a}p$p" type veth peer \
-					name "p$p" netns "s2-$a" || return 1
-		done
-	done
+	# The cables the plan removes unplugged, the new nodes' namespaces,
+	# the cables it adds plugged in, a free port a veth to $PF_SW.
+	pf_grow || return 1
+	for c in "${PF_GROW_DEL[@]}"; do unset "USED[${c% *}]" "USED[${c#* }]"; done
+	for c in "${PF_GROW_ADD[@]}"; do USED[${c% *}]=1 USED[${c#* }]=1; done
+	while read -r a x; do COORDS[$a]=$x; done < "$PF_DIR/grown/coords"
 	# The old nodes' new cables: the NIC takes the free port (port order).
 	for ((a = 0; a < N; a++)); do
 		for ((p = 0; p < P; p++)); do
@@ -686,18 +585,16 @@ s2_grow() {
 		done
 	done
 	N=$((N + m))
-	s2_dp0 $(seq "$old" $((N - 1))) || return 1
-	python3 -S -E "$FABRIC_PY" ports s2- up $((P - 1)) $(seq "$old" $((N - 1))) ||
-		return 1
+	s2_dp0 "$S2_DP0" $(seq "$old" $((N - 1))) || return 1
 	s2_conf $(seq 0 $((old - 1))) > "$S2_TMP/conf1"
 	cmp -s "$S2_TMP/conf0" "$S2_TMP/conf1" ||
 		{ echo "an old node's configuration changed"; diff "$S2_TMP/conf0" "$S2_TMP/conf1" | head; rc=1; }
-	echo "removed ${#GROW_DEL[@]} cables, added ${#GROW_ADD[@]}; $old old nodes unchanged"
+	echo "removed ${#PF_GROW_DEL[@]} cables, added ${#PF_GROW_ADD[@]}; $old old nodes unchanged"
 	OPTS=(--topo s2 --plan "$S2_TMP/grown")
 	"$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" || return 1
 	[ "$(grep -c ' delivered ' "$S2_TMP/all")" = $((N * (N - 1))) ] || return 1
 	local t=$SECONDS
-	until S2_ROUNDS=10 s2_ping "$S2_TMP/all" > "$S2_TMP/out"; do
+	until s2_ping "$S2_TMP/all" 10 > "$S2_TMP/out"; do
 		[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
 	done
 	tail -n 1 "$S2_TMP/out"
@@ -776,9 +673,9 @@ s2_capture() {
 		wait_for 20 grep -q 'listening on' "$f" || { cat "$f"; rc=1; }
 	done
 	if [ $rc = 0 ]; then
-		wait_for 10 ip netns exec "s2-$s" ping -n -c 1 -W 1 "${IP4[$d]}" \
+		wait_for 10 ip netns exec "s2-$s" ping -n -c 1 -W 1 "$(pf_ip4 "$d")" \
 			> /dev/null || { echo "ping $s -> $d"; rc=1; }
-		wait_for 10 ip netns exec "s2-$s" ping -n -c 1 -W 1 "${IP6[$d]}" \
+		wait_for 10 ip netns exec "s2-$s" ping -n -c 1 -W 1 "$(pf_ip6 "$d")" \
 			> /dev/null || { echo "ping -6 $s -> $d"; rc=1; }
 		"$DPCTL" -n "s2-$s" -j route trace "$d" dev dp0 timeout 1000 \
 			> "$dir/trace.json" || { echo "route trace $s -> $d"; rc=1; }
@@ -794,8 +691,8 @@ s2_capture() {
 	{
 		echo "src $s"
 		echo "dst $d"
-		echo "ip4 ${IP4[$s]} ${IP4[$d]}"
-		echo "ip6 ${IP6[$s]} ${IP6[$d]}"
+		echo "ip4 $(pf_ip4 "$s") $(pf_ip4 "$d")"
+		echo "ip6 $(pf_ip6 "$s") $(pf_ip6 "$d")"
 		for ((n = 0; n < N; n++)); do echo "coords $n ${COORDS[$n]}"; done
 		for c in "${CABLES[@]}"; do echo "cable $c"; done
 	} > "$dir/expect"
@@ -857,7 +754,7 @@ s2_flood() {
 	# V forgets every coordinate and shortcut (dp0 down empties them),
 	# then hears its neighbours again.
 	v_reset() {
-		{ ip -n "s2-$v" link set dp0 down && s2_up "$v" replace; } || return 1
+		{ ip -n "s2-$v" link set dp0 down && pf_dp0_readd "$v"; } || return 1
 		wait_for 10 "$DPCTL" -n "s2-$v" route get "$ai" dev dp0 > /dev/null 2>&1 ||
 			{ echo "V=$v hears no neighbour A=$ai"; return 1; }
 	}
@@ -896,7 +793,7 @@ s2_flood() {
 	for ((d = 0; d < N; d++)); do
 		[ "$d" = "$v" ] && continue
 		ip netns exec "s2-$v" ping -q -n -c $((4 * secs)) -i 0.25 -W 1 \
-			"${IP4[$d]}" > "$S2_TMP/ping.$d" 2>&1 &
+			"$(pf_ip4 "$d")" > "$S2_TMP/ping.$d" 2>&1 &
 		pids+=($!)
 	done
 	t0=${EPOCHREALTIME//[.,]/}
@@ -950,8 +847,10 @@ s2_plan_case() {
 		return
 	fi
 	run_test "$NAME: ${#CABLES[@]} veth cables built from dpctl plan" \
-		s2_build || return
-	run_test "$NAME: dp0 (topo s2, coords) on every node" s2_dp0 || return
+		pf_make || return
+	S2_DP0="topo s2 nodes $IDS n $P spaces $L seed $S"
+	run_test "$NAME: dp0 (topo s2, coords) on every node" \
+		s2_dp0 "$S2_DP0" "${PF_IDS[@]}" || return
 	"$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" || return
 	run_test "$NAME: route get by nobody starts no resolution (EPERM), root's does" \
 		s2_unpriv_resolve
@@ -984,32 +883,34 @@ s2_plan_case() {
 	fi
 	run_test "$NAME: grown by $m nodes (dpctl plan ... grow $m): only the plan's cables change, the old nodes keep their configuration, all pairs ping" \
 		s2_grow "$m"
-	unset IDS COORDS
+	unset IDS
 }
 
 S2_TMP=$(mktemp -d)
 defer rm -rf "$S2_TMP"
+PF_DIR=$S2_TMP/pf
 for size in "${sizes[@]}"; do
 	IFS=: read -r N P L S mode grow <<<"$size"
 	if [ "$mode" = plan ]; then
 		t0=$SECONDS
 		s2_plan_case "${grow:-2}"
 		ktap_diag "$NAME: $((SECONDS - t0)) s"
-		s2_destroy
+		pf_destroy
 		continue
 	fi
-	declare -gA COORDS=()
 	OPTS=(--topo s2 --switches "$N" --ports "$P" --servers 0 --spaces "$L"
 	      --seed "$S" --wiring derived)
 	NAME="S2(nodes $N, ports $P, spaces $L, seed $S)"
-	if ! s2_index; then
+	if ! s2_index topo s2 n "$P" nodes "$N" spaces "$L" seed "$S"; then
 		ktap_fail "$NAME: dpctl plan"
 		continue
 	fi
 	t0=$SECONDS
 	run_test "$NAME: ${#CABLES[@]} veth cables built from dpctl plan" \
-		s2_build || continue
-	run_test "$NAME: dp0 (topo s2) on every node" s2_dp0 || continue
+		pf_make || continue
+	S2_DP0="topo s2 nodes $N n $P spaces $L seed $S"
+	run_test "$NAME: dp0 (topo s2) on every node" \
+		s2_dp0 "$S2_DP0" "${PF_IDS[@]}" || continue
 	if ! "$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" ||
 	   [ "$(grep -c ' delivered ' "$S2_TMP/all")" != $((N * (N - 1))) ]; then
 		ktap_fail "$NAME: dpsim pairs"
@@ -1046,6 +947,6 @@ for size in "${sizes[@]}"; do
 	run_test "$NAME: a miswired cable is counted and shown at both ends" \
 		s2_miswire
 	ktap_diag "$NAME: $((SECONDS - t0)) s"
-	s2_destroy
+	pf_destroy
 done
 ktap_finish
