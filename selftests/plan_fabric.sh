@@ -152,15 +152,10 @@ pf_build() {
 # that on the debug kernel, and this was two per server (a dpctl and an
 # ip -b).
 pf_dp0() {
-	local id p ports='' b='' ips=()
-	for ((p = 0; p < PF_NPORTS; p++)); do ports+=" port$p p$p"; done
+	local id
 	for id in "${PF_IDS[@]}"; do
-		b+="-n $PF_PREFIX$id link add dp0 ${PF_WORDS[*]} addr \"#$id\"$ports $*"$'\n'
-		_pf_ips "$id"
-		ips+=("$id,$PF_IP4,$PF_IP6")
-	done
-	printf '%s' "$b" | "$DPCTL" -b - &&
-		python3 -S -E "$FABRIC_PY" dp0up "$PF_PREFIX" "${ips[@]}"
+		echo "$id ${PF_WORDS[*]} addr \"#$id\" $*"
+	done | pf_dp0_each
 }
 
 # pf_bridges: PF_BR from the master of each veth in the last pf_plan's
