@@ -279,6 +279,21 @@ def dp0up(prefix, argv):
     return 0
 
 
+def sw_bridge(sw, name):
+    """Bridge @name of the switches' batch @sw: a switch, or a cable."""
+    sw.append("link add %s type bridge stp_state 0 forward_delay 0"
+              " mcast_snooping 0" % name)
+    sw.append("link set %s up" % name)
+
+
+def sw_port(sw, prefix, i, p, b):
+    """Server @i's port @p: the veth p<p> in its namespace, v<i>p<p> in
+    the switches' (in bridge @b, or in none when @b is None)."""
+    sw.append("link add v%dp%d type veth peer name p%d netns %s%d"
+              % (i, p, p, prefix, i))
+    sw.append("link set v%dp%d %sup" % (i, p, "master %s " % b if b else ""))
+
+
 def plan(prefix, argv):
     out = argv[0]
     direct = argv[1:2] == ["direct"]
@@ -290,18 +305,14 @@ def plan(prefix, argv):
     def bridge(name):
         if name not in br:
             br.add(name)
-            sw.append("link add %s type bridge stp_state 0 forward_delay 0"
-                      " mcast_snooping 0" % name)
-            sw.append("link set %s up" % name)
+            sw_bridge(sw, name)
 
     def port(i, a, p, b):
         addr[i] = a
         used.add((i, p))
         if b and b[0] == "s":
             members.setdefault(b, []).append(i)
-        sw.append("link add v%dp%d type veth peer name p%d netns %s%d"
-                  % (i, p, p, prefix, i))
-        sw.append("link set v%dp%d %sup" % (i, p, "master %s " % b if b else ""))
+        sw_port(sw, prefix, i, p, b)
 
     if "ports" in d:
         for e in d["ports"]:
@@ -382,17 +393,12 @@ def plan_s2plan(prefix, out, direct, d):
                                                e["peer_port"]))
                     else:
                         c = "c%d" % (len(cables) - 1)
-                        sw.extend(["link add %s type bridge stp_state 0"
-                                   " forward_delay 0 mcast_snooping 0" % c,
-                                   "link set %s up" % c])
-                        for x, xp in ((i, p), (e["peer"], e["peer_port"])):
-                            sw.extend(["link add v%dp%d type veth peer name"
-                                       " p%d netns %s%d" % (x, xp, xp, prefix, x),
-                                       "link set v%dp%d master %s up" % (x, xp, c)])
+                        sw_bridge(sw, c)
+                        sw_port(sw, prefix, i, p, c)
+                        sw_port(sw, prefix, e["peer"], e["peer_port"], c)
             else:
                 unused.append("%d/%d\n" % (i, p))
-                sw.extend(["link add v%dp%d type veth peer name p%d netns %s%d"
-                           % (i, p, p, prefix, i), "link set v%dp%d up" % (i, p)])
+                sw_port(sw, prefix, i, p, None)
     files = {"sw.batch": [s + "\n" for s in sw],
              "servers": ["%d %d %d\n" % (i, i, nports) for i in nodes],
              "switches": [], "cables": cables, "unused": unused,
