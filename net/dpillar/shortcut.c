@@ -141,19 +141,19 @@ static bool dp_sc_seen_full(const struct dp_shortcuts *sc, u32 port,
 }
 
 /*
- * A slot for a probe from @port: a free or stale one, else that port's
- * oldest when its neighbour holds DP_SC_SEEN_NEIGH slots already (so that
- * one neighbour's probes cannot push out everyone else's before their
- * replies come; dp_sc_probe_rcv() refuses a probe of a neighbour whose
- * slots are all fresh first), else the oldest.  Our own (DP_SC_NO_PORT)
- * have no share: our own rate limits bound them.
+ * A slot for a probe: a free or stale one, else the oldest.  One
+ * neighbour's probes cannot push out everyone else's before their replies
+ * come: dp_sc_probe_rcv() refuses the probe of a neighbour holding
+ * DP_SC_SEEN_NEIGH fresh slots (dp_sc_seen_full()) before it is
+ * remembered, under the same lock.  Our own (DP_SC_NO_PORT) have no
+ * share: our own rate limits bound them.
  */
-static struct dp_sc_seen *dp_sc_seen_slot(struct dp_shortcuts *sc, u8 port,
+static struct dp_sc_seen *dp_sc_seen_slot(struct dp_shortcuts *sc,
 					  unsigned long now)
 {
 	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
-	struct dp_sc_seen *old = &sc->seen[0], *mine = NULL;
-	u32 i, n = 0;
+	struct dp_sc_seen *old = &sc->seen[0];
+	u32 i;
 
 	for (i = 0; i < DP_SC_SEEN; i++) {
 		struct dp_sc_seen *s = &sc->seen[i];
@@ -163,13 +163,8 @@ static struct dp_sc_seen *dp_sc_seen_slot(struct dp_shortcuts *sc, u8 port,
 			return s;
 		if (time_before(s->at, old->at))
 			old = s;
-		if (s->port != port)
-			continue;
-		n++;
-		if (!mine || time_before(s->at, mine->at))
-			mine = s;
 	}
-	return port != DP_SC_NO_PORT && n >= DP_SC_SEEN_NEIGH ? mine : old;
+	return old;
 }
 
 /*
@@ -206,7 +201,7 @@ static struct dp_sc_seen *dp_sc_remember(struct dp_shortcuts *sc,
 					 u32 origin, u32 target, u16 seq,
 					 u32 prev, u8 port, unsigned long now)
 {
-	struct dp_sc_seen *s = dp_sc_seen_slot(sc, port, now);
+	struct dp_sc_seen *s = dp_sc_seen_slot(sc, now);
 
 	s->origin = origin;
 	s->target = target;
