@@ -686,9 +686,15 @@ restart:
 	defer = d->side_budget ? st->flags & XDC_FL_DEFER_MASK : 0;
 	side = (st->flags & XDC_FL_SIDE_MASK) >> XDC_FL_SIDE_SHIFT;
 	sw = (st->flags & XDC_FL_SWITCH_MASK) >> XDC_FL_SWITCH_SHIFT;
-	/* Only a destination entry, paid as a sideways hop, sets one. */
+	/*
+	 * Only a destination entry, paid as a sideways hop within the
+	 * budget, sets one: a waypoint with no sideways budget (S = 0 when
+	 * F > 84) would add a second F-hop segment past the bound
+	 * (fuzz_route, XDCent (21,2,6)).
+	 */
 	if (st->waypoint != DP_NODE_NONE) {
-		if (!d->spare || !side || st->waypoint >= t->nodes)
+		if (!d->spare || !side || side > d->side_budget ||
+		    st->waypoint >= t->nodes)
 			return xdc_drop(hop, XDC_DROP_BAD_STATE);
 		if (st->waypoint == self) {
 			st->waypoint = DP_NODE_NONE;

@@ -308,6 +308,37 @@ static void xct_hostile(struct kunit *test)
 	}
 }
 
+/*
+ * A waypoint with no sideways budget: XDCent (21,2,6) has F = 95, so
+ * S = 0 and max_hops = F; a header with a waypoint (which only a paid
+ * sideways hop sets) would route F hops to it and F more to the
+ * destination.  Found by fuzz_route; every flags byte is tried.
+ */
+static void xct_hostile_waypoint(struct kunit *test)
+{
+	static const struct xct_p x = { DP_TOPO_XDCENT, 21, 2, 6 };
+	struct dp_route_state st;
+	struct dp_hop hop;
+	struct dp_topo t;
+	u32 fl, self, hops;
+
+	xct_mk(test, &t, &x);
+	KUNIT_ASSERT_EQ(test, t.max_hops, 95);
+	for (fl = 0; fl < 256; fl++) {
+		st.dst = 759124944;
+		st.waypoint = 466245132;
+		st.word = 0x87;
+		st.flags = fl;
+		for (self = 670468061, hops = 0; self != st.dst; hops++) {
+			KUNIT_ASSERT_LT_MSG(test, hops, t.max_hops,
+					    "flags %#x", fl);
+			if (dp_route(&t, self, &st, NULL, &hop))
+				break;
+			self = hop.next;
+		}
+	}
+}
+
 static struct kunit_case xct_cases[] = {
 	KUNIT_CASE(xct_init),
 	KUNIT_CASE_PARAM(xct_wiring, xct_small_gen_params),
@@ -317,6 +348,7 @@ static struct kunit_case xct_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(xct_single_link, xct_small_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(xct_hostile),
+	KUNIT_CASE(xct_hostile_waypoint),
 	{}
 };
 
