@@ -1409,17 +1409,15 @@ static int route_setup(const struct dp_topo *t, const struct opts *o,
 	return err;
 }
 
-static int cmd_route(struct opts *o)
+/* route on topology @t (need_topo(), or an S2 fabric: cmd_s2_route()). */
+static int route_on(const struct dp_topo *t, struct opts *o)
 {
-	struct dp_topo t;
 	struct dp_fail_set fs;
 	struct dp_walk w = { 0 };
 	u32 src, dst, max;
 	int err;
 
-	err = need_topo(o, &t);
-	if (!err)
-		err = route_setup(&t, o, &src, &dst, &fs);
+	err = route_setup(t, o, &src, &dst, &fs);
 	if (err)
 		return err;
 	max = o->ttl + 1;
@@ -1427,24 +1425,32 @@ static int cmd_route(struct opts *o)
 	w.phase = calloc(max, 1);
 	w.path_max = max;
 	if (o->all_hashes) {
-		err = route_all_hashes(&t, &fs, src, dst, o, &w);
+		err = route_all_hashes(t, &fs, src, dst, o, &w);
 	} else {
-		dp_walk(&t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
+		dp_walk(t, src, dst, o->sel, o->hash, &fs, o->ttl, &w);
 		/* the fabric, the failures and the path, in one picture */
-		if (o->dot && (!dot_size_ok(&t) ||
-			       dp_plan_dot(stdout, &t, w.path, w.path_len,
+		if (o->dot && (!dot_size_ok(t) ||
+			       dp_plan_dot(stdout, t, w.path, w.path_len,
 					   dot_failed, &fs)))
 			err = 1;
 		else if (o->json && !o->dot)
-			route_json(&t, o, src, dst, &w);
+			route_json(t, o, src, dst, &w);
 		else if (!o->dot)
-			route_text(&t, o, src, dst, &fs, &w);
+			route_text(t, o, src, dst, &fs, &w);
 		err = w.bad_hop || err;
 	}
 	free(w.path);
 	free(w.phase);
 	fs_free(&fs);
 	return err;
+}
+
+static int cmd_route(struct opts *o)
+{
+	struct dp_topo t;
+	int err = need_topo(o, &t);
+
+	return err ? err : route_on(&t, o);
 }
 
 /* ---- plan ---- */
@@ -1803,6 +1809,43 @@ static int cmd_s2_ft(struct opts *o)
 }
 
 /*
+ * route --json on an S2 fabric the kernel builds (derived or plan mode):
+ * the core's route JSON (route_json(): path, ports at both ends, and
+ * the header the source puts on the flow), for tools that craft a
+ * flow's frames (make bench).  The text and the drawing stay S2's own
+ * (switch hops: s2_test.sh compares them with the kernel), and so do
+ * failures (S2's --fail syntax is not the core's).
+ */
+static int cmd_s2_route(struct opts *o)
+{
+	const struct s2opts *s2 = &o->s2;
+	char from[16], to[16];
+	struct s2fabric f;
+	int err;
+
+	if (!s2->json || s2->dot)
+		return s2_run(s2_route, s2);
+	if (s2->fail)
+		return bad_usage("route --json on a kernel fabric takes no --fail%s",
+				 "");
+	err = s2_fabric_open(&f, s2, "route");
+	if (err)
+		return err;
+	snprintf(from, sizeof(from), "#%u", s2->from);
+	snprintf(to, sizeof(to), "#%u", s2->to);
+	o->from = s2->from != 0xffffffffU ? from : NULL;
+	o->to = s2->to != 0xffffffffU ? to : NULL;
+	o->hash = s2->hash;
+	o->json = true;
+	o->sel_text = s2_rule_name(s2->rule);
+	err = need_sel(o, &f.t);
+	if (!err)
+		err = route_on(&f.t, o);
+	s2_fabric_free(&f);
+	return err;
+}
+
+/*
  * plan on an S2 fabric the kernel builds: plan mode's plan document as
  * dpctl plan prints it, derived mode's cabling as dpctl plan topo s2
  * prints it (the core's plan, dp_plan_print()), --dot the core's drawing.
@@ -1844,7 +1887,7 @@ static const struct dpsim_cmd {
 } cmds[] = {
 	{ "paths", cmd_paths, NULL, s2_paths },
 	{ "ft", cmd_ft, cmd_s2_ft, s2_ft },
-	{ "route", cmd_route, NULL, s2_route },
+	{ "route", cmd_route, cmd_s2_route, s2_route },
 	{ "plan", cmd_plan, cmd_s2_plan, s2_plan },
 	{ "bench", cmd_bench, NULL, NULL },
 	{ "pairs", cmd_pairs, NULL, s2_pairs },
