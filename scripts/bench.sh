@@ -6,7 +6,8 @@
 # stock kernel with two vCPUs.  Installs what is missing, builds, boots,
 # prints the table; the guest's files stay in build/bench/ (bench.txt,
 # bench-raw.txt, the console log).  Environment:
-# BENCH_ROUNDS, BENCH_FRAMES, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS
+# BENCH_ROUNDS, BENCH_FRAMES, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS,
+# BENCH_TOPOS
 # (passed to the guest), BENCH_KERNEL (a Debian ABI).
 #
 # make bench-nic (scripts/bench.sh nic): the same comparison through one
@@ -32,7 +33,8 @@ fi
 rm -rf "$out"
 mkdir -p "$out"
 envs=()
-for v in BENCH_ROUNDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS \
+for v in BENCH_ROUNDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS BENCH_TOPOS \
+	BENCH_PROFILE BENCH_PROFILE_SECS \
 	BENCH_NIC_MODELS; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done

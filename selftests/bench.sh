@@ -9,10 +9,15 @@
 #
 #   sender --veth-- relay 1 --veth-- ... relay R --veth-- receiver
 #
-#   dpillar     every node has dp0 (DPillar (4,4), hello 100 ms); the chain
-#               is the path dpsim gives between two servers R + 1 hops
-#               apart, each switch of the path replaced by a veth between
-#               the two servers it joins (the other members are absent)
+#   dpillar, dcell, bcube, xdcent, s2
+#               every node has dp0 of that topology (BENCH_TOPOS, default
+#               DPillar (4,4), DCell (3,2), BCube (2,3), XDCent (3,1,2),
+#               S2 derived mode, 64 nodes of 4 ports, 2 spaces; hello
+#               100 ms); the chain is the path dpsim gives (its default
+#               routing mode) between two servers R + 1 hops apart, each
+#               switch or cable of the path replaced by a veth between the
+#               two servers it joins on the ports the path uses (the other
+#               members are absent, the other ports dummies)
 #   bridge      every relay bridges its two veths (one FDB lookup a hop)
 #   ip_forward  every relay routes between two /24s (one FIB lookup a hop)
 #
@@ -39,7 +44,10 @@
 # the same order (A B C A B C ...), so that a slow spell of the host hits
 # all of them.  A benchmark, not a test: it exits 1 only when a contender
 # could not run; the figures are whatever they are.  Results:
-# $DPILLAR_OUT/bench.txt (table), bench-raw.txt (every figure).
+# $DPILLAR_OUT/bench.txt (table), bench-raw.txt (every figure), and
+# bench-profile.txt: with BENCH_PROFILE=1 (the default) and perf, where
+# the CPU's time goes per function while each chain of the most relays
+# forwards flat out (profile()).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 require_vm
@@ -54,7 +62,8 @@ FRAMES=${BENCH_FRAMES:-100000}
 TCP_SECS=${BENCH_TCP_SECS:-3}
 SIZES=${BENCH_SIZES:-64 1514}
 RELAYS=${BENCH_RELAYS:-1 3}
-N=4 K=4
+# TOPO:N:K[:I] (XDCent's I), s2:NODES:PORTS:SPACES (derived mode, seed 1)
+read -r -a TOPOS <<<"${BENCH_TOPOS:-dpillar:4:4 dcell:3:2 bcube:2:3 xdcent:3:1:2 s2:64:4:2}"
 OUT=${DPILLAR_OUT:-/tmp}
 RAW=$OUT/bench-raw.txt
 WORK=$(mktemp -d)
@@ -81,8 +90,21 @@ defer bench_destroy
 
 die() { echo "bench: $*" >&2; exit 1; }
 
-# ns C R I: the namespace of node I of contender C's R-relay chain.
-ns() { echo "bn-$1$2-$3"; }
+# code C: a contender's letter in its namespaces' names.
+code() {
+	case $1 in
+	dpillar) echo d ;; dcell) echo c ;; bcube) echo u ;; xdcent) echo x ;;
+	s2) echo s ;; bridge) echo b ;; ip_forward) echo i ;; *) return 1 ;;
+	esac
+}
+
+# ns C R I: the namespace of node I of contender C's R-relay chain (C a
+# contender's name or its letter).
+ns() {
+	local c=$1
+	[ ${#c} -eq 1 ] || c=$(code "$c")
+	echo "bn-$c$2-$3"
+}
 
 # chain C R: R + 2 namespaces; node I reaches node I+1 through veth "right"
 # (in I) and "left" (in I+1).
@@ -102,12 +124,37 @@ mac_of() { ip -n "$1" -j link show dev "$2" | jq -r '.[0].address'; }
 rx_of() { ip -n "$1" -j -s link show dev "$2" | jq '.[0].stats64.rx.packets'; }
 tx_of() { ip -n "$1" -j -s link show dev "$2" | jq '.[0].stats64.tx.packets'; }
 
-# ---- dpillar ----------------------------------------------------------------
-SRC=0:0.0.0.1	# node 1: node 0 would be 10.0.0.0, the prefix's own address
+# ---- the dpillar topologies ------------------------------------------------
+# topo_opts SPEC: TOPO, the dpsim options DOPTS, the dp0 arguments DARGS
+# (without the address), the port count NP and the source SRC (node 1:
+# node 0 would be 10.0.0.0, the prefix's own address) in the topology's
+# text form.
+topo_opts() {
+	local a b c d
+	IFS=: read -r TOPO a b c <<<"$1"
+	case $TOPO in
+	dpillar) DOPTS=(-n "$a" -k "$b") DARGS=(n "$a" k "$b") NP=2 ;;
+	dcell | bcube)
+		DOPTS=(--topo "$TOPO" -n "$a" -k "$b")
+		DARGS=(topo "$TOPO" n "$a" k "$b") NP=$((b + 1)) ;;
+	xdcent)
+		DOPTS=(--topo xdcent -n "$a" -k "$b" -i "$c")
+		DARGS=(topo xdcent n "$a" k "$b" level "$c") NP=$((b + 1)) ;;
+	s2)
+		DOPTS=(--topo s2 --switches "$a" --ports "$b" --servers 0
+		       --spaces "$c" --wiring derived --seed 1)
+		DARGS=(topo s2 nodes "$a" n "$b" spaces "$c" seed 1) NP=$b
+		SRC=1
+		return 0 ;;
+	*) die "unknown topology in BENCH_TOPOS: $1" ;;
+	esac
+	d=$("$DPSIM" route "${DOPTS[@]}" --from '#1' --to '#2' --json) || return 1
+	SRC=$(jq -r '.path[0]' <<<"$d")
+}
 
-# dpillar_dst R: a server R + 1 hops from SRC on dpsim's path.
-dpillar_dst() {
-	"$DPSIM" pairs -n $N -k $K | awk -v s="$SRC" -v h=$(($1 + 1)) \
+# topo_dst R: a server R + 1 hops from SRC on dpsim's path.
+topo_dst() {
+	"$DPSIM" pairs "${DOPTS[@]}" | awk -v s="$SRC" -v h=$(($1 + 1)) \
 		'$1 == s && $3 == "delivered" && $4 == h { print $2; exit }'
 }
 
@@ -116,30 +163,34 @@ ip4_of_id() {
 	echo "10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))"
 }
 
-# setup_dpillar R: ROUTE_R (dpsim's JSON), dp0 on every node, the chain's
-# cables on the path's ports, dummies on the others.
-setup_dpillar() {
-	local r=$1 dst route i last=$(($1 + 1)) n p a id pi pn args
-	dst=$(dpillar_dst "$r")
-	[ -n "$dst" ] || die "no server $((r + 1)) hops from $SRC"
-	route=$("$DPSIM" route -n $N -k $K --from "$SRC" --to "$dst" --json)
-	echo "$route" > "$WORK/route-$r.json"
-	chain d "$r" || return 1
+# setup_topo SPEC R: ROUTE_<topo>_R (dpsim's JSON), dp0 on every node, the
+# chain's cables on the path's ports, dummies on the others.
+setup_topo() {
+	local r=$2 dst route i last=$(($2 + 1)) n p a id pn args c
+	topo_opts "$1" || return 1
+	c=$TOPO
+	dst=$(topo_dst "$r")
+	[ -n "$dst" ] || die "$1: no server $((r + 1)) hops from $SRC"
+	route=$("$DPSIM" route "${DOPTS[@]}" --from "$SRC" --to "$dst" --json)
+	echo "$route" > "$WORK/route-$c-$r.json"
+	chain "$c" "$r" || return 1
 	for ((i = 0; i <= last; i++)); do
-		n=$(ns d "$r" "$i")
+		n=$(ns "$c" "$r" "$i")
 		a=$(jq -r ".path[$i]" <<<"$route")
 		pn=()
-		for p in 0 1; do pn[p]=x$p; done
+		for ((p = 0; p < NP; p++)); do pn[p]=x$p; done
 		[ "$i" -lt "$last" ] && pn[$(jq ".ports[$i][0]" <<<"$route")]=right
 		[ "$i" -gt 0 ] && pn[$(jq ".ports[$((i - 1))][1]" <<<"$route")]=left
-		for p in 0 1; do
+		args=("${DARGS[@]}")
+		if [ "$c" = s2 ]; then args+=(id "$a"); else args+=(addr "$a"); fi
+		for ((p = 0; p < NP; p++)); do
 			[ "${pn[p]}" = x$p ] &&
 				ip -n "$n" link add "x$p" type dummy
 			ip -n "$n" link set "${pn[p]}" up
+			args+=("port$p" "${pn[p]}")
 		done
-		args=(link add dp0 n $N k $K addr "$a" port0 "${pn[0]}"
-		      port1 "${pn[1]}" hello 100 dead 400)
-		ip netns exec "$n" "$DPCTL" "${args[@]}" || return 1
+		ip netns exec "$n" "$DPCTL" link add dp0 "${args[@]}" \
+			hello 100 dead 400 || return 1
 		id=$(ip netns exec "$n" "$DPCTL" -j show dp0 | jq '.[0].node_id')
 		ip -n "$n" -b - <<-EOF || return 1
 		link set dp0 up
@@ -150,22 +201,24 @@ setup_dpillar() {
 	done
 	# Every Hello heard: the receiver answers a ping.
 	for ((i = 0; i < 100; i++)); do
-		ip netns exec "$(ns d "$r" 0)" ping -c1 -W1 -q \
+		ip netns exec "$(ns "$c" "$r" 0)" ping -c1 -W1 -q \
 			"$(ip4_of_id "$(jq .dst_id <<<"$route")")" >/dev/null && break
 		sleep 0.2
 	done
-	[ "$i" -lt 100 ] || die "dpillar chain of $r relays: no ping"
+	[ "$i" -lt 100 ] || die "$c chain of $r relays: no ping"
 	# The kernel's path must be dpsim's (every relay of the chain).
-	a=$(ip netns exec "$(ns d "$r" 0)" "$DPCTL" -j route get "$dst" |
-		jq -c '.[0].path' 2>/dev/null)
-	[ "$a" = "$(jq -c '.path' <<<"$route")" ] ||
-		echo "bench: note: route get says $a, dpsim $(jq -c .path <<<"$route")"
+	a=$(ip netns exec "$(ns "$c" "$r" 0)" "$DPCTL" -j route get \
+		"#$(jq .dst_id <<<"$route")" |
+		jq -c '[.[0].path[] | tostring]' 2>/dev/null)
+	[ "$a" = "$(jq -c '[.path[] | tostring]' <<<"$route")" ] ||
+		echo "bench: note: $c: route get says $a, dpsim $(jq -c .path <<<"$route")"
 }
 
-frame_dpillar() {
-	local r=$1 size=$2 route=$WORK/route-$1.json
+# frame_topo C R SIZE: the frame dp0 of the chain's first node would send.
+frame_topo() {
+	local c=$1 r=$2 size=$3 route=$WORK/route-$1-$2.json
 	python3 "$PY" frame dpillar "$size" \
-		"$(mac_of "$(ns d "$r" 1)" left)" "$(mac_of "$(ns d "$r" 0)" right)" \
+		"$(mac_of "$(ns "$c" "$r" 1)" left)" "$(mac_of "$(ns "$c" "$r" 0)" right)" \
 		"$(ip4_of_id "$(jq .src_id "$route")")" \
 		"$(ip4_of_id "$(jq .dst_id "$route")")" "$(cat "$route")"
 }
@@ -258,10 +311,12 @@ frame_ip_forward() {
 # would crawl and disturb them.
 rate() {
 	local c=$1 r=$2 size=$3 dev rx0 rx1 out t
-	local rcv=$(ns "${c:0:1}" "$r" $((r + 1))) snd=$(ns "${c:0:1}" "$r" 0)
+	local rcv=$(ns "$c" "$r" $((r + 1))) snd=$(ns "$c" "$r" 0)
 	dev=left
-	[ "$c" = dpillar ] && dev=dp0
-	"frame_$c" "$r" "$size" > "$WORK/frame.cfg" || return 1
+	case $c in
+	bridge | ip_forward) "frame_$c" "$r" "$size" ;;
+	*) dev=dp0; frame_topo "$c" "$r" "$size" ;;
+	esac > "$WORK/frame.cfg" || return 1
 	rx0=$(rx_of "$rcv" "$dev")
 	# trafgen's exit status says nothing useful (1 after some EAGAINs).
 	out=$(ip netns exec "$snd" taskset -c 0 trafgen -o right \
@@ -288,24 +343,67 @@ tcp() {
 	TCP=$(echo "$bps / 1000000" | bc -l)
 }
 
+# ---- profile ----------------------------------------------------------------
+# profile C R: where CPU 0's time goes while trafgen feeds contender C's
+# R-relay chain flat out (the closed loop of rate(), frames of the first
+# size): perf samples CPU 0 by the software clock (TCG has no PMU) from
+# CPU 1 for BENCH_PROFILE_SECS, started once the generator runs, so the
+# samples fall on the traffic (generator, every relay, the receiver), not
+# on an idle CPU.  Per symbol, the share of the samples.
+profile() {
+	local c=$1 r=$2 snd pid data=$WORK/perf-$1.data
+	snd=$(ns "$c" "$r" 0)
+	case $c in
+	bridge | ip_forward) "frame_$c" "$r" "${SIZES%% *}" ;;
+	*) frame_topo "$c" "$r" "${SIZES%% *}" ;;
+	esac > "$WORK/frame.cfg" || return 1
+	ip netns exec "$snd" taskset -c 0 trafgen -o right -i "$WORK/frame.cfg" \
+		-P 1 -n 100000000 >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	perf record -q -e cpu-clock -F 999 -C 0 -o "$data" -- \
+		sleep "${BENCH_PROFILE_SECS:-10}" >/dev/null 2>&1
+	# trafgen does not stop on SIGTERM while its ring is busy
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "== $c, $r relays, ${SIZES%% *} B: share of CPU 0's samples per module"
+	perf report -i "$data" --no-children --sort dso --stdio -q 2>/dev/null |
+		sed 's/ *$//' | head -n 8
+	echo "-- per function (at least 0.5%)"
+	perf report -i "$data" --no-children --sort sym --stdio -q \
+		--percent-limit 0.5 2>/dev/null | sed 's/ *$//' | head -n 40
+	echo
+}
+
 # ---- run --------------------------------------------------------------------
 # This shell and what it starts stay off the generator's CPU.
 taskset -pc 1 $$ >/dev/null
-echo "# bench: kernel $(uname -r), $(nproc) CPUs, $ROUNDS rounds, $FRAMES frames each"
+echo "# bench: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, $ROUNDS rounds, $FRAMES frames each"
 echo "# generator and relays: CPU 0 (closed loop); this script: CPU 1"
+CONTENDERS=()
+for t in "${TOPOS[@]}"; do CONTENDERS+=("${t%%:*}"); done
+CONTENDERS+=(bridge ip_forward)
 for r in $RELAYS; do
-	for c in dpillar bridge ip_forward; do
+	for t in "${TOPOS[@]}"; do
+		setup_topo "$t" "$r" ||
+			die "cannot build the ${t%%:*} chain of $r relays"
+	done
+	for c in bridge ip_forward; do
 		"setup_$c" "$r" || die "cannot build the $c chain of $r relays"
 	done
 done
-echo "# chains up: dpillar $(jq -c .path "$WORK/route-1.json")"
+for t in "${TOPOS[@]}"; do
+	for r in $RELAYS; do
+		echo "# chain up: $t, $r relays: $(jq -c .path "$WORK/route-${t%%:*}-$r.json")"
+	done
+done
 # Sourced with BENCH_SETUP_ONLY=1: the chains are up, the caller goes on.
 [ "${BENCH_SETUP_ONLY:-0}" = 1 ] && return 0
 
 for ((round = 1; round <= ROUNDS; round++)); do
 	for size in $SIZES; do
 		for r in $RELAYS; do
-			for c in dpillar bridge ip_forward; do
+			for c in "${CONTENDERS[@]}"; do
 				name=$c/${r}relay/${size}B
 				rate "$c" "$r" "$size" ||
 					die "$name: nothing received"
@@ -315,19 +413,32 @@ for ((round = 1; round <= ROUNDS; round++)); do
 			done
 		done
 	done
-	tcp "$(ns d 1 0)" "$(ns d 1 2)" \
-		"$(ip4_of_id "$(jq .dst_id "$WORK/route-1.json")")" ||
-		die "iperf3 over dp0 failed"
-	printf '%s %d %.1f\n' dpillar/tcp/1relay "$round" "$TCP" >> "$RAW"
-	printf '# round %d dpillar/tcp/1relay %.1f Mbit/s\n' "$round" "$TCP"
+	# TCP over DPillar's 1-relay chain, when there is one
+	if [ -f "$WORK/route-dpillar-1.json" ]; then
+		tcp "$(ns d 1 0)" "$(ns d 1 2)" \
+			"$(ip4_of_id "$(jq .dst_id "$WORK/route-dpillar-1.json")")" ||
+			die "iperf3 over dp0 failed"
+		printf '%s %d %.1f\n' dpillar/tcp/1relay "$round" "$TCP" >> "$RAW"
+		printf '# round %d dpillar/tcp/1relay %.1f Mbit/s\n' "$round" "$TCP"
+	fi
 	tcp "$(ns i 1 0)" "$(ns i 1 2)" 172.16.11.2 ||
 		die "iperf3 over routed veth failed"
 	printf '%s %d %.1f\n' ip_veth/tcp/1relay "$round" "$TCP" >> "$RAW"
 	printf '# round %d ip_veth/tcp/1relay %.1f Mbit/s\n' "$round" "$TCP"
 done
 
+# The profiles: every topology's chain of the most relays, and the bridge's.
+if [ "${BENCH_PROFILE:-1}" = 1 ] && command -v perf >/dev/null; then
+	sysctl -qw kernel.kptr_restrict=0 kernel.perf_event_paranoid=-1
+	r=${RELAYS##* }
+	for c in "${CONTENDERS[@]}"; do
+		[ "$c" = ip_forward ] || profile "$c" "$r"
+	done > "$OUT/bench-profile.txt"
+	echo "# profiles: $OUT/bench-profile.txt"
+fi
+
 {
-	echo "make bench: kernel $(uname -r), $(nproc) guest CPUs (TCG), $ROUNDS rounds"
+	echo "make bench: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) guest CPUs (TCG), $ROUNDS rounds"
 	echo "packets/s at the receiver (tcp rows: Mbit/s), median min max"
 	python3 "$PY" table "$RAW"
 } > "$OUT/bench.txt"

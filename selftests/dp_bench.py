@@ -13,8 +13,9 @@
       the dpillar frame's IP packet is 20 bytes shorter.
   dp_bench.py table RESULTS
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
-      min and max, then the ratios of the dpillar rows to the bridge and
-      ip_forward rows of the same chain and size, and the cost of one
+      min and max, then the ratios of each topology's rows (dpillar,
+      dcell, bcube, xdcent, s2) to the bridge and ip_forward rows of the
+      same chain and size, and the cost of one
       relay hop per contender and size from its 1- and 3-relay rates
       (bench.sh), or, for names CONTENDER/MODEL/SIZE next to a
       wire/MODEL/SIZE row (nic_bench.sh: the same NICs without a relay),
@@ -31,6 +32,9 @@ DP_HLEN = 20
 DP_ETHERTYPE = 0x88B5
 DP_T_DATA = 1
 DP_VERSION = 1
+# Contenders that are not a dpillar topology: the rows the others are
+# compared with.
+BASELINES = ('bridge', 'ip_forward', 'ip_veth', 'wire')
 
 
 def mac(text):
@@ -94,9 +98,10 @@ def table(path):
     print()
     print('ratios of the medians:')
     for name in order:
-        if not name.startswith('dpillar'):
+        c = name.split('/')[0]
+        if c in BASELINES:
             continue
-        rest = name[len('dpillar'):]
+        rest = name[len(c):]
         for base in ('bridge', 'ip_forward', 'ip_veth'):
             other = base + rest
             if other in med and med[other] > 0:
@@ -127,11 +132,11 @@ def wire_hop_costs(med):
     for model, size, c, per, hop in rows:
         line = '  %-8s %-6s %-12s %8.0f ns/frame %8.0f ns/hop' % (
             model, size, c, per, hop)
-        if c == 'dpillar':
+        if c not in BASELINES:
             for base in ('bridge', 'ip_forward'):
                 b = cost.get((model, size, base))
                 if b and hop > 0:
-                    line += '   %s/dpillar %.3f' % (base, b / hop)
+                    line += '   %s/%s %.3f' % (base, c, b / hop)
         print(line)
 
 
@@ -152,11 +157,11 @@ def hop_costs(med):
     print('one relay hop, ns: (1/rate(3 relays) - 1/rate(1 relay)) / 2')
     for (c, size), ns in sorted(cost.items(), key=lambda x: (x[0][1], x[0][0])):
         line = '  %-12s %-6s %8.0f ns' % (c, size, ns)
-        if c == 'dpillar':
+        if c not in BASELINES:
             for base in ('bridge', 'ip_forward'):
                 b = cost.get((base, size))
                 if b and ns > 0:
-                    line += '   %s/dpillar %.3f' % (base, b / ns)
+                    line += '   %s/%s %.3f' % (base, c, b / ns)
         print(line)
 
 

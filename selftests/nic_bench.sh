@@ -322,10 +322,10 @@ tcp() {
 # ---- run --------------------------------------------------------------------
 # This shell and what it starts stay off the generator's CPU, when the
 # guest has a second one.
-[ "$(nproc)" -gt 1 ] && taskset -pc 1 $$ >/dev/null
+[ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ] && taskset -pc 1 $$ >/dev/null
 start=${EPOCHREALTIME%[.,]*}
-echo "# bench-nic: kernel $(uname -r), $(nproc) CPUs, ${MODELS[*]}, $ROUNDS rounds, $FRAMES frames each"
-echo "# generator: CPU 0, flat out (open loop); this script: CPU $(($(nproc) > 1))"
+echo "# bench-nic: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, ${MODELS[*]}, $ROUNDS rounds, $FRAMES frames each"
+echo "# generator: CPU 0, flat out (open loop); this script: CPU $(($(getconf _NPROCESSORS_ONLN) > 1))"
 # The header s writes with the other five servers dead (never heard).
 "$DPSIM" route -n 4 -k 2 --from "#0" --to "#3" --fail "#1,#4,#5,#6,#7" \
 	--json > "$WORK/route.json" || die "dpsim route"
@@ -363,7 +363,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 done
 
 {
-	echo "make bench-nic: kernel $(uname -r), $(nproc) guest CPUs (TCG), ${MODELS[*]}, $ROUNDS rounds, $FRAMES frames, $(( ${EPOCHREALTIME%[.,]*} - start )) s"
+	echo "make bench-nic: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) guest CPUs (TCG), ${MODELS[*]}, $ROUNDS rounds, $FRAMES frames, $(( ${EPOCHREALTIME%[.,]*} - start )) s"
 	echo "packets/s delivered through one relay (tcp rows: Mbit/s), median min max"
 	python3 "$PY" table "$RAW"
 } > "$OUT/bench-nic.txt"
