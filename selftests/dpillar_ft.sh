@@ -16,6 +16,12 @@
 # fails is chosen from dpsim's failure-free route between server 0 and
 # the server farthest from it (the flow every scenario interrupts), so
 # the scenarios hold on any (n, k).
+# Last, in the paper's mode whatever DPILLAR_FT_MODES says, a fabric half
+# populated at random: NS / 2 servers drawn with a fixed seed
+# (DPILLAR_FT_HALF_SEED, default 5; the list is printed) are absent, their
+# links down, and every ordered pair of the others is delivered or dropped
+# as "dpsim pairs --fail <the absent>" says, pair by pair (how many of the
+# pairs are connected and how many dpsim delivers is printed).
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/plan_fabric.sh"
@@ -204,5 +210,70 @@ done
 fabric_snapshot
 check_eq "$(snap_sum drop_ttl)" 0 "no TTL expired anywhere: no loops"
 ktap_diag "detours taken: $(snap_sum route_tunnel_hops) tunnel hops, $(snap_sum route_uturns) u-turns, $(snap_sum route_ring_reversals) ring reversals; shortest mode: $(snap_sum route_detours) detours, $(snap_sum route_waypoint_hops) hops toward waypoints"
+
+# --- half populated: a random half of the servers absent -------------------
+# HALF: NS / 2 servers drawn by a Fisher-Yates shuffle from bash's RANDOM
+# seeded with DPILLAR_FT_HALF_SEED (default 5: on (4,3) 110 of the 132
+# ordered pairs of the other 12 connected, 86 delivered in the paper's
+# mode; on (4,2) 12 connected, 11 delivered); HALF_SPEC, their dpsim
+# failure set.
+HALF_SEED=${DPILLAR_FT_HALF_SEED:-5}
+RANDOM=$HALF_SEED
+idx=()
+for ((i = 0; i < NS; i++)); do idx+=("$i"); done
+for ((i = NS - 1; i > 0; i--)); do
+	j=$((RANDOM % (i + 1)))
+	t=${idx[i]} idx[i]=${idx[j]} idx[j]=$t
+done
+HALF=()
+for ((i = 0; i < NS / 2; i++)); do HALF+=("${SERVERS[idx[i]]}"); done
+HALF_SPEC=$(IFS=,; echo "${HALF[*]}")
+ktap_diag "half populated, seed $HALF_SEED: absent ${HALF_SPEC//,/ }"
+
+# half_populated WANT: HALF absent (every link of theirs down at the
+# switch, as servers not yet installed: dpsim's failed servers), and once
+# that is seen, every ordered pair of the others pings as WANT ("dpsim
+# pairs --fail HALF_SPEC") says, pair by pair (dp_fabric.py ping, both
+# families, until they agree or 30 s; an echo is answered when both ways
+# are delivered); then HALF back, every port reaching its peers.
+half_populated() {
+	local rc=0 t0=$SECONDS
+	pf_links_at down "${HALF[@]}" || return 1
+	fabric_spec_ports "$HALF_SPEC"
+	read -r -a fe <<<"$FE"
+	fabric_wait_reach $SEEN "${fe[@]}" || rc=1
+	until pf_ping "$1" > "$1.out"; do
+		if [ $((SECONDS - t0)) -gt 30 ]; then
+			cat "$1.out"
+			rc=1
+			break
+		fi
+	done
+	tail -n 1 "$1.out"
+	pf_links_at up "${HALF[@]}" || rc=1
+	fabric_wait_reach $SEEN || rc=1
+	return $rc
+}
+# In the paper's mode: a pair's path there does not depend on the flow
+# hash, while in the shortest mode this many failures make the outcome of
+# a third of the pairs depend on it (dpsim route --all-hashes), and dpsim
+# cannot know the hash the kernel gives a ping.
+HALF_WANT=$(mktemp)
+defer rm -f "$HALF_WANT" "$HALF_WANT.out"
+pf_connected "$HALF_SPEC"
+fabric_mode paper
+check_eq "$?" 0 "every server sends in the paper's mode"
+if "$DPSIM" pairs -n "$N" -k "$K" --fail "$HALF_SPEC" --mode paper > "$HALF_WANT"; then
+	half_n=$(wc -l < "$HALF_WANT") half_d=$(grep -c ' delivered ' "$HALF_WANT")
+	# the pairs delivered both ways: an echo answered
+	half_e=$(awk '$3 == "delivered" { d[$1 " " $2] = 1; n += ($2 " " $1) in d }
+		END { print 2 * n }' "$HALF_WANT")
+	ktap_diag "dpsim, paper's mode: of the $half_n ordered pairs of the $((NS - ${#HALF[@]})) present servers, $PF_CONN connected, $half_d delivered, $half_e both ways"
+	run_test "paper: half the servers absent (seed $HALF_SEED): each of the $half_n pairs of the others delivered ($half_d) or dropped as dpsim says" \
+		half_populated "$HALF_WANT"
+else
+	ktap_fail "dpsim pairs --fail $HALF_SPEC"
+fi
+fabric_mode shortest >/dev/null
 run_test "no kernel splat" dmesg_check "$mark"
 ktap_finish

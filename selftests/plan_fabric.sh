@@ -39,6 +39,9 @@
 #   pf_bridges                 after pf_plan (its PF_DIR still there):
 #                              PF_BR[ID/PORT], the bridge (switch s...
 #                              or cable c<i>) of each server port
+#   pf_connected SPEC          after pf_bridges: PF_CONN, the ordered
+#                              pairs of live servers the bridges still
+#                              connect with dpsim's failure set SPEC
 # Direct cables and growth (S2; below):
 #   PF_DIRECT=1                before pf_plan: a cable is a veth straight
 #                              between its servers' namespaces, not a
@@ -169,6 +172,49 @@ pf_bridges() {
 		PF_BR[${v%p*}/${v##*p}]=$b
 	done < "$PF_DIR/sw.batch"
 	[ ${#PF_BR[@]} -gt 0 ]
+}
+
+# pf_connected SPEC: PF_CONN, the ordered pairs of live servers that some
+# path joins with SPEC failed (dpsim's --fail: ADDR for a server, ADDR/PORT
+# for one of its links, comma separated): what a routing that delivers
+# every connected pair delivers.  The graph is pf_bridges' PF_BR (switches
+# and cable bridges; not PF_DIRECT's cables); a server's label becomes the
+# least id it reaches, bridge by bridge, until no label changes; no
+# process.
+pf_connected() {
+	local x id b lo more=1
+	local -A dead=() mem=() lab=() size=()
+	for x in ${1//,/ }; do
+		case $x in
+		*/*) dead[${PF_ID[${x%/*}]}/${x#*/}]=1 ;;
+		*) dead[${PF_ID[$x]}]=1 ;;
+		esac
+	done
+	for x in "${!PF_BR[@]}"; do
+		id=${x%/*}
+		[ -z "${dead[$id]:-}${dead[$x]:-}" ] || continue
+		mem[${PF_BR[$x]}]+=" $id"
+		lab[$id]=$id
+	done
+	while [ $more = 1 ]; do
+		more=0
+		for b in "${!mem[@]}"; do
+			lo=''
+			for id in ${mem[$b]}; do
+				[ -n "$lo" ] && [ "${lab[$id]}" -ge "$lo" ] || lo=${lab[$id]}
+			done
+			for id in ${mem[$b]}; do
+				[ "${lab[$id]}" = "$lo" ] || { lab[$id]=$lo; more=1; }
+			done
+		done
+	done
+	PF_CONN=0
+	for id in "${PF_IDS[@]}"; do
+		[ -z "${dead[$id]:-}" ] || continue
+		x=${lab[$id]:-i$id}	# no live port: alone
+		size[$x]=$((${size[$x]:-0} + 1))
+	done
+	for x in "${size[@]}"; do PF_CONN=$((PF_CONN + x * (x - 1))); done
 }
 
 # ---- direct cables (PF_DIRECT) and S2's growth ------------------------------

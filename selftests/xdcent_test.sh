@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # XDCent and BCube fabrics in the test guest: selftests/vm/run-vm.sh -- \
-#     selftests/xdcent_test.sh [TOPO:N:K[:I] ...]   (default
-#     DPILLAR_XDCENT_SIZES, else "xdcent:3:2:2 bcube:3:1").  For each:
+#     selftests/xdcent_test.sh [TOPO:N:K[:I][:link] ...]   (default
+#     DPILLAR_XDCENT_SIZES, else "xdcent:3:2:2 bcube:3:1 xdcent:3:1:2:link").
+# For each:
 #  - builds the fabric with plan_fabric.sh from "dpctl plan": one netns
 #    per server (xc-<node id>), one bridge per switch in netns pfsw (the
 #    members' port of that level), a veth per port; a free (growth) port
@@ -15,7 +16,15 @@
 #  - path selection: "dpctl route probe" finds a broken parallel path and
 #    flows leave it (xc_probe);
 #  - failures (a relay server, a server-switch link): the kernel's
-#    delivered/dropped outcome of every live pair equals "dpsim pairs".
+#    delivered/dropped outcome of every live pair equals "dpsim pairs";
+#    with the link down, dpsim delivers every pair the fabric still
+#    connects (pf_connected), and says how many pairs of the link's switch
+#    mates go around it.
+# A size ending in ":link" is a cheaper pass: the fabric, every pair's
+# pings, and the link only (no route comparison, probe or relay).  Its
+# default, XDCent(3,1,2): with k = 1 one BCube level, so a server whose
+# port-0 link is down is reached by its switch mates only through a spare
+# port (xdc_dst_entry(), xdc_spare_sideways() in topo_xdcent.c).
 . "$(dirname "$0")/lib.sh"
 
 require_vm
@@ -26,18 +35,19 @@ require_tools
 # A dead interval of 1 s: under TCG, 27 servers' Hellos can starve for 300 ms.
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_XDCENT_SIZES:-xdcent:3:2:2 bcube:3:1}"
+[ ${#sizes[@]} -gt 0 ] ||
+	read -r -a sizes <<<"${DPILLAR_XDCENT_SIZES:-xdcent:3:2:2 bcube:3:1 xdcent:3:1:2:link}"
 
 load_module || ktap_skip_all "no module"
 
 . "$(dirname "$0")/plan_fabric.sh"
 defer pf_destroy
 
-# xc_plan WORDS...: pf_plan, and SERVERS (addresses in id order), NPORTS,
-# NSW (switch bridges).
+# xc_plan WORDS...: pf_plan and pf_bridges, and SERVERS (addresses in id
+# order), NPORTS, NSW (switch bridges).
 xc_plan() {
 	local id
-	pf_plan xc- "$@" || return 1
+	pf_plan xc- "$@" && pf_bridges || return 1
 	SERVERS=()
 	for id in "${PF_IDS[@]}"; do SERVERS+=("${PF_ADDR[$id]}"); done
 	NPORTS=$PF_NPORTS NSW=${#PF_SWITCH[@]}
@@ -64,13 +74,21 @@ xc_routes() {
 }
 
 # xc_fail SPEC X...: X down, every live pair as "dpsim pairs --fail SPEC"
-# (after the Hellos expire), then repaired and every pair again.
+# (after the Hellos expire), then repaired and every pair again.  With
+# XC_ALL=1, dpsim must also deliver every pair the failure leaves
+# connected (pf_connected).
 xc_fail() {
-	local spec=$1 rc=0 t0=$SECONDS
+	local spec=$1 rc=0 t0=$SECONDS n
 	shift
 	pf_links_at down "$@" || return 1
 	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" > "$XC_TMP/want" || rc=1
-	echo "dpsim: $(grep -c ' delivered ' "$XC_TMP/want") delivered, $(grep -c ' dropped ' "$XC_TMP/want") dropped"
+	n=$(grep -c ' delivered ' "$XC_TMP/want")
+	pf_connected "$spec"
+	echo "dpsim: $n delivered, $(grep -c ' dropped ' "$XC_TMP/want") dropped; $PF_CONN pairs connected"
+	if [ "${XC_ALL:-0}" = 1 ] && [ "$n" != "$PF_CONN" ]; then
+		echo "dpsim does not deliver every connected pair"
+		rc=1
+	fi
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
 	until pf_ping "$XC_TMP/want" > "$XC_TMP/out"; do
 		if [ $((SECONDS - t0)) -gt 30 ]; then
@@ -84,6 +102,31 @@ xc_fail() {
 	sleep 1
 	pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
 	return $rc
+}
+
+# xc_mates ADDR/PORT: XC_MATES, the pairs between ADDR and the others on
+# that port's switch that "dpsim pairs --fail ADDR/PORT" delivers in more
+# than one hop (around the failed link), as "SRC>DST:HOPS" words.
+xc_mates() {
+	local a=${1%/*} b m s d w h
+	local -A mate=()
+	b=${PF_BR[${PF_ID[$a]}/${1#*/}]}
+	XC_MATES=''
+	for m in "${!PF_BR[@]}"; do
+		[ "${PF_BR[$m]}" != "$b" ] || mate[${PF_ADDR[${m%/*}]}]=1
+	done
+	while read -r s d w h _; do
+		if [ "$w" != delivered ] || [ "$h" -le 1 ]; then
+			continue
+		elif [ "$s" = "$a" ]; then
+			m=$d
+		elif [ "$d" = "$a" ]; then
+			m=$s
+		else
+			continue
+		fi
+		[ -z "${mate[$m]:-}" ] || XC_MATES+="${XC_MATES:+ }$s>$d:$h"
+	done < <("$DPSIM" pairs "${OPTS[@]}" --fail "$1")
 }
 
 # xc_detours: the detour hops taken so far on every server (ethtool -S).
@@ -233,7 +276,8 @@ XC_TMP=$(mktemp -d)
 defer rm -rf "$XC_TMP"
 PF_DIR=$XC_TMP
 for size in "${sizes[@]}"; do
-	IFS=: read -r TOPO N K I <<<"$size"
+	IFS=: read -r TOPO N K I ONLY <<<"$size"
+	[ "$I" != link ] || I='' ONLY=link
 	OPTS=(--topo "$TOPO" -n "$N" -k "$K")
 	[ -z "$I" ] || OPTS+=(-i "$I")
 	NAME="$TOPO($N,$K${I:+,$I})"
@@ -262,15 +306,22 @@ for size in "${sizes[@]}"; do
 		tail -n 1 "$XC_TMP/out"
 	}
 	run_test "$NAME: all $((NSRV * (NSRV - 1))) ordered pairs ping over IPv4 and IPv6" up
-	run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair in every mode" \
-		xc_routes
-	run_test "$NAME: route probe and path selection move flows off a broken path" \
-		xc_probe
-	relay=${SERVERS[NSRV / 2]}
-	run_test "$NAME: server $relay down: every live pair as dpsim says" \
-		xc_fail "$relay" "$relay"
+	if [ "$ONLY" != link ]; then
+		run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair in every mode" \
+			xc_routes
+		run_test "$NAME: route probe and path selection move flows off a broken path" \
+			xc_probe
+		relay=${SERVERS[NSRV / 2]}
+		run_test "$NAME: server $relay down: every live pair as dpsim says" \
+			xc_fail "$relay" "$relay"
+	fi
+	# Server 1's port 0: its switch mates include server 0 (with k = 1,
+	# only a spare port goes around it).
 	link="${SERVERS[1]}/0"
-	run_test "$NAME: link $link down: every pair as dpsim says" \
+	pf_connected "$link"
+	xc_mates "$link"
+	ktap_diag "$NAME: link $link down: dpsim: $(wc -w <<<"$XC_MATES") pairs of its switch mates go around it: $XC_MATES"
+	XC_ALL=1 run_test "$NAME: link $link down: every pair as dpsim says, all $PF_CONN connected delivered" \
 		xc_fail "$link" "$link"
 	ktap_diag "$NAME: $((SECONDS - t0)) s"
 	pf_destroy
