@@ -119,52 +119,48 @@ static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
 }
 
 /*
- * Whether the neighbour on @port holds DP_SC_SEEN_NEIGH fresh slots: its
- * next probe is then refused (shortcut.h).  Our own (DP_SC_NO_PORT) have
- * no share: our own rate limits bound them.
+ * One pass over the seen table for a probe (@origin, @seq) received on
+ * @port, under sc->lock: its earlier copy while fresh (this one then came
+ * a longer way), else how many fresh slots the neighbour on @port holds
+ * (at DP_SC_SEEN_NEIGH its probe is refused: one neighbour's probes cannot
+ * push out everyone else's before their replies come) and the slot the
+ * probe would take: a free or stale one, else the oldest.  One pass, not
+ * one per question: a flooding neighbour makes this run for every probe
+ * that passes its budget, in softirq.
  */
-static bool dp_sc_seen_full(const struct dp_shortcuts *sc, u32 port,
-			    unsigned long now)
-{
-	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
-	u32 i, n = 0;
+struct dp_sc_scan {
+	struct dp_sc_seen *copy;
+	struct dp_sc_seen *slot;
+	u32 port_fresh;
+};
 
-	if (port == DP_SC_NO_PORT)
-		return false;
-	for (i = 0; i < DP_SC_SEEN; i++) {
-		const struct dp_sc_seen *s = &sc->seen[i];
-
-		n += s->origin != DP_NODE_NONE && s->port == port &&
-		     time_before(now, s->at + life);
-	}
-	return n >= DP_SC_SEEN_NEIGH;
-}
-
-/*
- * A slot for a probe: a free or stale one, else the oldest.  One
- * neighbour's probes cannot push out everyone else's before their replies
- * come: dp_sc_probe_rcv() refuses the probe of a neighbour holding
- * DP_SC_SEEN_NEIGH fresh slots (dp_sc_seen_full()) before it is
- * remembered, under the same lock.  Our own (DP_SC_NO_PORT) have no
- * share: our own rate limits bound them.
- */
-static struct dp_sc_seen *dp_sc_seen_slot(struct dp_shortcuts *sc,
-					  unsigned long now)
+static void dp_sc_seen_scan(struct dp_shortcuts *sc, u32 origin, u16 seq,
+			    u32 port, unsigned long now, struct dp_sc_scan *r)
 {
 	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
 	struct dp_sc_seen *old = &sc->seen[0];
 	u32 i;
 
+	r->copy = NULL;
+	r->slot = NULL;
+	r->port_fresh = 0;
 	for (i = 0; i < DP_SC_SEEN; i++) {
 		struct dp_sc_seen *s = &sc->seen[i];
 
 		if (s->origin == DP_NODE_NONE ||
-		    !time_before(now, s->at + life))
-			return s;
+		    !time_before(now, s->at + life)) {
+			r->slot = r->slot ?: s;
+			continue;
+		}
+		if (s->origin == origin && s->seq == seq) {
+			r->copy = s;
+			return;
+		}
+		r->port_fresh += s->port == port;
 		if (time_before(s->at, old->at))
 			old = s;
 	}
-	return old;
+	r->slot = r->slot ?: old;
 }
 
 /*
@@ -197,12 +193,9 @@ static bool dp_sc_budget(struct dp_shortcuts *sc, u32 port,
 	return true;
 }
 
-static struct dp_sc_seen *dp_sc_remember(struct dp_shortcuts *sc,
-					 u32 origin, u32 target, u16 seq,
-					 u32 prev, u8 port, unsigned long now)
+static void dp_sc_remember(struct dp_sc_seen *s, u32 origin, u32 target,
+			   u16 seq, u32 prev, u8 port, unsigned long now)
 {
-	struct dp_sc_seen *s = dp_sc_seen_slot(sc, now);
-
 	s->origin = origin;
 	s->target = target;
 	s->seq = seq;
@@ -210,7 +203,6 @@ static struct dp_sc_seen *dp_sc_remember(struct dp_shortcuts *sc,
 	s->port = port;
 	s->replied = false;
 	s->at = now;
-	return s;
 }
 
 /*
@@ -341,6 +333,7 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	struct dp_shortcuts *sc = &dp->sc;
 	bool started = false, limited = false, spent = false;
 	struct dp_sc_coords c;
+	struct dp_sc_scan scan;
 	struct dp_sc_ent *e;
 	u16 seq = 0;
 
@@ -367,8 +360,9 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	e->asked = now;
 	seq = ++sc->seq;
 	/* Our own probe coming back by another way is then a copy. */
-	dp_sc_remember(sc, dp->self, dst, seq, DP_NODE_NONE, DP_SC_NO_PORT,
-		       now);
+	dp_sc_seen_scan(sc, dp->self, seq, DP_SC_NO_PORT, now, &scan);
+	dp_sc_remember(scan.copy ?: scan.slot, dp->self, dst, seq,
+		       DP_NODE_NONE, DP_SC_NO_PORT, now);
 	started = true;
 unlock:
 	spin_unlock_bh(&sc->lock);
@@ -520,7 +514,7 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	enum dp_stat why = DP_STAT_MAX;
 	unsigned long now = jiffies;
 	u16 seq = ntohs(h->rword);
-	struct dp_sc_seen *s;
+	struct dp_sc_scan scan;
 	struct dp_port *port;
 	u64 mac;
 
@@ -531,21 +525,22 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	if (!mine && h->ttl <= 1)
 		return DP_STAT_DROP_TTL;
 	spin_lock(&sc->lock);
-	copy = dp_sc_seen_find(sc, origin, seq, now);
+	dp_sc_seen_scan(sc, origin, seq, port_idx, now, &scan);
+	copy = scan.copy;
 	if (copy)
 		goto unlock;
 	if (mine && !dp_sc_budget(sc, port_idx, DP_SC_B_REPLY, now))
 		why = DP_STAT_SC_REPLY_LIMIT;
 	else if (!mine && (!dp_sc_budget(sc, port_idx, DP_SC_B_FLOOD, now) ||
-			   dp_sc_seen_full(sc, port_idx, now)))
-		why = DP_STAT_SC_NEIGH_LIMIT;	/* the budget first: cheap */
+			   scan.port_fresh >= DP_SC_SEEN_NEIGH))
+		why = DP_STAT_SC_NEIGH_LIMIT;
 	else if (!mine && !__ratelimit(&sc->flood_rs))
 		why = DP_STAT_SC_LIMIT;
 	if (why != DP_STAT_MAX)
 		goto unlock;
-	s = dp_sc_remember(sc, origin, target, seq, sender, port_idx, now);
+	dp_sc_remember(scan.slot, origin, target, seq, sender, port_idx, now);
 	/* The destination answers once: the first copy's way. */
-	s->replied = mine;
+	scan.slot->replied = mine;
 unlock:
 	spin_unlock(&sc->lock);
 	if (copy || why != DP_STAT_MAX)

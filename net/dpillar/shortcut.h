@@ -38,7 +38,7 @@
 /*
  * Slots of the seen table one neighbour's probes may hold at once: while
  * they are all fresh, its next probe is refused (shortcut.c,
- * dp_sc_seen_full()), never remembered in place of one of its own.  A
+ * dp_sc_seen_scan()), never remembered in place of one of its own.  A
  * probe forgotten before DP_SC_SEEN_MS would look new when its copies
  * come back by other neighbours, and pass on their budgets: one
  * neighbour's flood would spend the node's (DP_SC_FLOOD_BURST) through
