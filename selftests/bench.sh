@@ -13,7 +13,10 @@
 #               every node has dp0 of that topology (BENCH_TOPOS, default
 #               DPillar (4,4), DCell (3,2), BCube (2,3), XDCent (3,1,2),
 #               S2 derived mode, 64 nodes of 4 ports, 2 spaces; hello
-#               100 ms); the chain is the path dpsim gives (its default
+#               1 s: this guest holds some 70 servers' dp0, whose Hellos at
+#               the default 100 ms would be that many servers' control
+#               traffic on one CPU, under every contender's figures); the
+#               chain is the path dpsim gives (its default
 #               routing mode) between two servers R + 1 hops apart, each
 #               switch or cable of the path replaced by a veth between the
 #               two servers it joins on the ports the path uses (the other
@@ -79,6 +82,7 @@ sysctl -qw net.core.wmem_max=67108864 net.core.wmem_default=67108864 \
 
 bench_destroy() {
 	local ns
+	[ ${#SINKS[@]} -eq 0 ] || kill "${SINKS[@]}" 2>/dev/null
 	pkill -x trafgen 2>/dev/null
 	pkill -x iperf3 2>/dev/null
 	for ns in $(ip netns list | awk '/^bn-/ { print $1 }'); do
@@ -89,6 +93,16 @@ bench_destroy() {
 defer bench_destroy
 
 die() { echo "bench: $*" >&2; exit 1; }
+
+# sink C R: the receiver of contender C's R-relay chain drops the crafted
+# UDP packets at a socket (dp_bench.py sink) instead of answering each with
+# an ICMP port unreachable, whose route lookups and way back through the
+# relays would be measured too.
+SINKS=()
+sink() {
+	ip netns exec "$(ns "$1" "$2" $(($2 + 1)))" python3 "$PY" sink &
+	SINKS+=($!)
+}
 
 # code C: a contender's letter in its namespaces' names.
 code() {
@@ -190,7 +204,7 @@ setup_topo() {
 			args+=("port$p" "${pn[p]}")
 		done
 		ip netns exec "$n" "$DPCTL" link add dp0 "${args[@]}" \
-			hello 100 dead 400 || return 1
+			hello 1000 dead 4000 || return 1
 		id=$(ip netns exec "$n" "$DPCTL" -j show dp0 | jq '.[0].node_id')
 		ip -n "$n" -b - <<-EOF || return 1
 		link set dp0 up
@@ -391,6 +405,7 @@ for r in $RELAYS; do
 	for c in bridge ip_forward; do
 		"setup_$c" "$r" || die "cannot build the $c chain of $r relays"
 	done
+	for c in "${CONTENDERS[@]}"; do sink "$c" "$r"; done
 done
 for t in "${TOPOS[@]}"; do
 	for r in $RELAYS; do

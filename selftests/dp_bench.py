@@ -11,6 +11,12 @@
       header), so the relays route the crafted frames exactly as they
       route dp0's own.  The frame is the same size for every contender:
       the dpillar frame's IP packet is 20 bytes shorter.
+  dp_bench.py sink
+      binds UDP port 9 (IPv4 and IPv6) with the smallest receive buffer and
+      never reads: the receiver of a chain drops the crafted packets at
+      the socket instead of answering each with an ICMP port unreachable
+      (whose route lookups, and the replies' way back through the relays,
+      were a tenth of the profile)
   dp_bench.py table RESULTS
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of each topology's rows (dpillar,
@@ -165,7 +171,24 @@ def hop_costs(med):
         print(line)
 
 
+def sink():
+    import socket
+    import time
+    socks = []
+    for fam, addr in ((socket.AF_INET, '0.0.0.0'), (socket.AF_INET6, '::')):
+        s = socket.socket(fam, socket.SOCK_DGRAM)
+        if fam == socket.AF_INET6:
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+        s.bind((addr, 9))
+        socks.append(s)
+    while True:
+        time.sleep(3600)
+
+
 def main(argv):
+    if len(argv) == 2 and argv[1] == 'sink':
+        sink()
     if len(argv) >= 7 and argv[1] == 'frame':
         data = frame(argv[2], int(argv[3]), argv[4], argv[5], argv[6],
                      argv[7], argv[8] if len(argv) > 8 else None)
