@@ -377,8 +377,9 @@ profile() {
 	sleep 2
 	perf record -q -e cpu-clock -F 999 -C 0 -o "$data" -- \
 		sleep "${BENCH_PROFILE_SECS:-10}" >/dev/null 2>&1
-	# trafgen does not stop on SIGTERM while its ring is busy
-	kill -KILL "$pid" 2>/dev/null
+	# trafgen sends from a worker process it forks (-P): kill them all,
+	# or this chain's generator runs on under the next chain's profile
+	pkill -KILL -x trafgen
 	wait "$pid" 2>/dev/null
 	echo "== $c, $r relays, ${SIZES%% *} B: share of CPU 0's samples per module"
 	perf report -i "$data" --no-children --sort dso --stdio -q 2>/dev/null |
