@@ -193,14 +193,14 @@ has "s2 route --dot: the failed switch is grey" '"14" [label="14 (2 servers)", s
 	ko "s2 route --dot: $(count 'style=dashed') dashed, $(count 'penwidth=3') red"
 has "s2 route --dot: the title says detour" "a path around the failures"
 # route --json on a kernel fabric: the core's JSON, the path of pairs
-S2D=(--topo s2 --switches 16 --ports 4 --servers 0 --spaces 2 --wiring derived)
-s2path=$($D pairs "${S2D[@]}" | awk '$1 == 0 && $2 == 9 { print $5 }')
-check "s2 derived route --json" 0 $D route "${S2D[@]}" --from 0 --to 9 --json
+S2D="--topo s2 --switches 16 --ports 4 --servers 0 --spaces 2 --wiring derived"
+s2path=$($D pairs $S2D | awk '$1 == 0 && $2 == 9 { print $5 }')
+check "s2 derived route --json" 0 $D route $S2D --from 0 --to 9 --json
 has "s2 derived route --json: the header" '"header":{"ttl":'
 [ -n "$s2path" ] && [ "$(echo "$out" | jq -r '.path | join(",")')" = "$s2path" ] &&
 	ok "s2 derived route --json: the path of pairs ($s2path)" ||
 	ko "s2 derived route --json: $(echo "$out" | jq -c .path), pairs '$s2path'"
-check "s2 route --json --fail refused" 2 $D route "${S2D[@]}" --from 0 --to 9 --fail 14 --json
+check "s2 route --json --fail refused" 2 $D route $S2D --from 0 --to 9 --fail 14 --json
 check "s2 route from a failed switch" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 0
 check "s2 route bad --fail" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 3-x
 check "dcell route --dot around a failure" 0 $D route --topo dcell -n 4 -k 1 --from 0.0 --to 3.3 --fail 3.0 --dot
