@@ -228,6 +228,14 @@ setup_topo() {
 		echo "bench: note: $c: route get says $a, dpsim $(jq -c .path <<<"$route")"
 }
 
+# frame_of C R SIZE: the trafgen config of contender C's R-relay chain.
+frame_of() {
+	case $1 in
+	bridge | ip_forward) "frame_$1" "$2" "$3" ;;
+	*) frame_topo "$1" "$2" "$3" ;;
+	esac
+}
+
 # frame_topo C R SIZE: the frame dp0 of the chain's first node would send.
 frame_topo() {
 	local c=$1 r=$2 size=$3 route=$WORK/route-$1-$2.json
@@ -326,11 +334,9 @@ frame_ip_forward() {
 rate() {
 	local c=$1 r=$2 size=$3 dev rx0 rx1 out t
 	local rcv=$(ns "$c" "$r" $((r + 1))) snd=$(ns "$c" "$r" 0)
-	dev=left
-	case $c in
-	bridge | ip_forward) "frame_$c" "$r" "$size" ;;
-	*) dev=dp0; frame_topo "$c" "$r" "$size" ;;
-	esac > "$WORK/frame.cfg" || return 1
+	dev=dp0
+	case $c in bridge | ip_forward) dev=left ;; esac
+	frame_of "$c" "$r" "$size" > "$WORK/frame.cfg" || return 1
 	rx0=$(rx_of "$rcv" "$dev")
 	# trafgen's exit status says nothing useful (1 after some EAGAINs).
 	out=$(ip netns exec "$snd" taskset -c 0 trafgen -o right \
@@ -367,10 +373,7 @@ tcp() {
 profile() {
 	local c=$1 r=$2 snd pid data=$WORK/perf-$1.data
 	snd=$(ns "$c" "$r" 0)
-	case $c in
-	bridge | ip_forward) "frame_$c" "$r" "${SIZES%% *}" ;;
-	*) frame_topo "$c" "$r" "${SIZES%% *}" ;;
-	esac > "$WORK/frame.cfg" || return 1
+	frame_of "$c" "$r" "${SIZES%% *}" > "$WORK/frame.cfg" || return 1
 	ip netns exec "$snd" taskset -c 0 trafgen -o right -i "$WORK/frame.cfg" \
 		-P 1 -n 100000000 >/dev/null 2>&1 &
 	pid=$!

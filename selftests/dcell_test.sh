@@ -83,13 +83,7 @@ dc_fail_check() {
 	echo "dpsim: $(grep -c ' delivered ' "$DC_TMP/want") delivered, $(grep -c ' dropped ' "$DC_TMP/want") dropped"
 	# Until the Hellos time out, the kernel still routes into the failure.
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	until pf_ping "$DC_TMP/want" > "$DC_TMP/out"; do
-		if [ $((SECONDS - t0)) -gt 30 ]; then
-			cat "$DC_TMP/out"
-			return 1
-		fi
-	done
-	tail -n 1 "$DC_TMP/out"
+	pf_ping_until "$t0" "$DC_TMP/want" "$DC_TMP/out"
 }
 
 dc_fail() {

@@ -242,14 +242,7 @@ half_populated() {
 	fabric_spec_ports "$HALF_SPEC"
 	read -r -a fe <<<"$FE"
 	fabric_wait_reach $SEEN "${fe[@]}" || rc=1
-	until pf_ping "$1" > "$1.out"; do
-		if [ $((SECONDS - t0)) -gt 30 ]; then
-			cat "$1.out"
-			rc=1
-			break
-		fi
-	done
-	tail -n 1 "$1.out"
+	pf_ping_until "$t0" "$1" "$1.out" || rc=1
 	pf_links_at up "${HALF[@]}" || rc=1
 	fabric_wait_reach $SEEN || rc=1
 	return $rc

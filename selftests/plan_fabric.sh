@@ -35,6 +35,10 @@
 #   pf_ping WANT [ROUNDS]      every ordered pair of live servers pings
 #                              (dp_fabric.py ping; WANT's lines "SRC DST
 #                              delivered|dropped" name servers by address)
+#   pf_ping_until T0 WANT OUT [ROUNDS]
+#                              pf_ping into OUT until it agrees or 30 s
+#                              have passed since T0 ($SECONDS then): its
+#                              last line, or all of OUT and 1
 #   pf_destroy                 every namespace of the fabric
 #   pf_bridges                 after pf_plan (its PF_DIR still there):
 #                              PF_BR[ID/PORT], the bridge (switch s...
@@ -99,6 +103,21 @@ pf_links_at() {
 		esac
 	done
 	pf_links "$how" "${ids[@]}"
+}
+
+# pf_ping_until T0 WANT OUT [ROUNDS]: after a failure, the kernel routes
+# into it until the Hellos time out and the view catches up: ping until
+# every pair answers as WANT says, for at most 30 s from T0.
+pf_ping_until() {
+	local t0=$1 want=$2 out=$3
+	shift 3
+	until pf_ping "$want" "$@" > "$out"; do
+		if [ $((SECONDS - t0)) -gt 30 ]; then
+			cat "$out"
+			return 1
+		fi
+	done
+	tail -n 1 "$out"
 }
 
 pf_ping() {

@@ -282,14 +282,7 @@ s2_fail() {
 	echo "dpsim (one way, every flow hash): $(grep -c ' delivered ' "$S2_TMP/mp") delivered, $stuck stuck at a local minimum, $(grep -c ' mixed ' "$S2_TMP/mp") depend on the hash; connected: $(grep -c ' delivered' "$S2_TMP/want") of $(wc -l < "$S2_TMP/want")"
 	s2_stats > "$S2_TMP/before"
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	until s2_ping "$S2_TMP/want" > "$S2_TMP/out"; do
-		if [ $((SECONDS - t0)) -gt 30 ]; then
-			cat "$S2_TMP/out"
-			rc=1
-			break
-		fi
-	done
-	tail -n 1 "$S2_TMP/out"
+	pf_ping_until "$t0" "$S2_TMP/want" "$S2_TMP/out" || rc=1
 	s2_stats > "$S2_TMP/after"
 	learned=$(( $(s2_stat "$S2_TMP/after" shortcut_learned) -
 		    $(s2_stat "$S2_TMP/before" shortcut_learned) ))

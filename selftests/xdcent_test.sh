@@ -90,14 +90,7 @@ xc_fail() {
 		rc=1
 	fi
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	until pf_ping "$XC_TMP/want" > "$XC_TMP/out"; do
-		if [ $((SECONDS - t0)) -gt 30 ]; then
-			cat "$XC_TMP/out"
-			rc=1
-			break
-		fi
-	done
-	tail -n 1 "$XC_TMP/out"
+	pf_ping_until "$t0" "$XC_TMP/want" "$XC_TMP/out" || rc=1
 	pf_links_at up "$@" || return 1
 	sleep 1
 	pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
