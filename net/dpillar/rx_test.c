@@ -479,7 +479,7 @@ static void dpt_rx_v1_frames(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_BAD), 0);
 	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_MISWIRED), 0);
 	rcu_read_lock();
-	reach = dp_reachable(a->dp, 0, 0, 4);
+	reach = dp_reachable(&a->dp->vctx, 0, 0, 4);
 	rcu_read_unlock();
 	KUNIT_EXPECT_TRUE(test, reach);
 

@@ -737,12 +737,16 @@ void dp_dpillar_route_init(const struct dp_topo *t, u32 src, u32 dst,
 int dp_dpillar_route(const struct dp_topo *t, u32 self,
 		     struct dp_route_state *st, const struct dp_view *v,
 		     struct dp_hop *hop);
+int dp_dpillar_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+				u32 peer);
 extern const struct dp_topo_ops dp_dcell_ops;
 void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			 u32 hash, struct dp_route_state *st);
 int dp_dcell_route(const struct dp_topo *t, u32 self,
 		   struct dp_route_state *st, const struct dp_view *v,
 		   struct dp_hop *hop);
+int dp_dcell_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			      u32 peer);
 /* XDCent and BCube: one code (topo_xdcent.c), two names. */
 extern const struct dp_topo_ops dp_xdcent_ops;
 extern const struct dp_topo_ops dp_bcube_ops;
@@ -751,12 +755,16 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 int dp_xdcent_route(const struct dp_topo *t, u32 self,
 		    struct dp_route_state *st, const struct dp_view *v,
 		    struct dp_hop *hop);
+int dp_xdcent_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			       u32 peer);
 /* Space Shuffle, derived coordinates and cabling (topo_s2.c). */
 extern const struct dp_topo_ops dp_s2_ops;
 void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st);
 int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop);
+int dp_s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			   u32 peer);
 /* Ring(n), a test fixture (topo_ring.c). */
 extern const struct dp_topo_ops dp_ring_ops;
 void dp_ring_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,

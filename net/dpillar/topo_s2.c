@@ -679,8 +679,8 @@ static u32 s2_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 	return s2_port_peer(s2p(t), id, port);
 }
 
-static int s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-			       u32 peer)
+int dp_s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			   u32 peer)
 {
 	if (peer >= t->nodes)
 		return -1;
@@ -1336,7 +1336,7 @@ const struct dp_topo_ops dp_s2_ops = {
 	.addr_format = s2_addr_format,
 	.port_info = s2_port_info,
 	.port_neigh = s2_port_neigh,
-	.port_neigh_index = s2_port_neigh_index,
+	.port_neigh_index = dp_s2_port_neigh_index,
 	.peer_port = s2_peer_port,
 	.route_init = dp_s2_route_init,
 	.route = dp_s2_route,
