@@ -193,8 +193,13 @@ int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
 		return -EINVAL;
 	}
 	err = ops->init(t, p, why);
+	/*
+	 * A bound wider than the wire's u8 TTL only with a topology that
+	 * renews the TTL on the way (dp_ttl_relay()).
+	 */
 	if (!err && (!t->nodes || !t->nports || t->nports > DP_MAX_PORTS ||
-		     !t->max_hops || t->max_hops > DP_TTL_MAX)) {
+		     !t->max_hops || t->max_hops > DP_HOPS_MAX ||
+		     (t->max_hops > DP_TTL_MAX && !ops->ttl_renew))) {
 		*why = "topology has no nodes, too many ports or paths longer than the TTL";
 		err = -EINVAL;
 	}
