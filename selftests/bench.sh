@@ -450,6 +450,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		printf '%s %d %.1f\n' dpillar/tcp/1relay "$round" "$TCP" >> "$RAW"
 		printf '# round %d dpillar/tcp/1relay %.1f Mbit/s\n' "$round" "$TCP"
 	fi
+	# and over the 1-relay IPv4 chain, when there is one
+	[[ " $RELAYS " == *" 1 "* ]] || continue
 	tcp "$(ns i 1 0)" "$(ns i 1 2)" 172.16.11.2 ||
 		die "iperf3 over routed veth failed"
 	printf '%s %d %.1f\n' ip_veth/tcp/1relay "$round" "$TCP" >> "$RAW"
