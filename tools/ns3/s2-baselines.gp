@@ -2,7 +2,8 @@
 # The S2 paper's baselines on ns-3 beside S2 (eval-baselines.sh; S2's
 # own runs from eval-s2.sh in s2): Fig. 12 (fat-tree configurations),
 # Fig. 13 (SWDC configuration), Fig. 14 (250 switches, 500 servers),
-# Fig. 17 (per-flow completion).  Bars: the spread over seeds 1-3.
+# Fig. 17 (per-flow completion).  Bars: the spread over seeds 1-3;
+# Fig. 14's lines: k = 1, 8 the mean of seeds 1-3, k = 2, 4 seed 1.
 set terminal svg size 1200,900 dynamic font "sans,11"
 set output svg
 set datafile missing "?"
@@ -12,7 +13,7 @@ set title "Fig. 12: fat-tree configurations (seeds 1-3 at k = 8)"
 set ylabel "throughput (% of line rate per host)"
 set yrange [0:100]
 set xrange [-0.5:3.5]
-set key bottom right
+set key top left opaque box
 set style fill solid 0.4
 set boxwidth 0.35
 plot dir."/fig12.dat" using ($0-0.18):2:xticlabels(1) with boxes \
@@ -22,7 +23,8 @@ plot dir."/fig12.dat" using ($0-0.18):2:xticlabels(1) with boxes \
      "" using ($0+0.18):5:6:7 with yerrorbars lc black pt 0 notitle
 unset boxwidth
 set style fill empty
-set xrange [*:*]
+set xrange [0.8:10]
+set key noopaque nobox
 set logscale x 2
 set xtics (1, 2, 4, 8)
 set xlabel "paths per flow"
@@ -42,6 +44,7 @@ plot s2."/bulk.dat" using 1:2 with linespoints pt 7 lw 2 title "S2", \
      "" using 1:8 with linespoints pt 8 lw 2 lc 3 title "Jellyfish", \
      "" using 1:8:9:10 with yerrorbars pt 8 lc 3 notitle
 unset logscale x
+set xrange [*:*]
 set xtics autofreq
 set title "Fig. 17: per-flow completion, 1.6 MB at 100 Mb/s"
 set xlabel "completion time (s)"
