@@ -59,7 +59,7 @@ for kind in ring torus2d hex3d; do
 	graph "swdc-$kind-400" 1 swdc "$kind" 400 6 1 1
 	for k in 1 2 4 8; do
 		run "$out/f13-$kind-k$k-s1.json" 1 \
-			--graph "$out/graphs/swdc-$kind-400-s1" --paths $k \
+			--graph "$out/graphs/swdc-$kind-400-s1" --paths "$k" \
 			--time "$TIME"
 	done
 done
@@ -71,21 +71,21 @@ for s in $SEEDS; do
 	[ "$s" = 1 ] && ks='1 2 4 8'
 	for k in $ks; do
 		run "$out/f14-swdc-k$k-s$s.json" "$s" \
-			--graph "$out/graphs/swdc-250-s$s" --paths $k --time "$TIME"
+			--graph "$out/graphs/swdc-250-s$s" --paths "$k" --time "$TIME"
 		run "$out/f14-jf-k$k-s$s.json" "$s" \
-			--graph "$out/graphs/jf-250-s$s" --paths $k --time "$TIME"
+			--graph "$out/graphs/jf-250-s$s" --paths "$k" --time "$TIME"
 		[ "$k" = 1 ] || [ "$k" = 8 ] || continue
 		run "$out/f14-s2-k$k-s$s.json" "$s" --topo s2 --nodes 250 \
 			-n 10 --spaces 5 --hosts 2 --s2-seed $((s - 1)) \
-			--paths $k --time "$TIME"
+			--paths "$k" --time "$TIME"
 	done
 done
 # Fig. 15, 17: seed 1
 for k in 1 8; do
 	run "$out/f15-swdc-k$k-s1.json" 1 --graph "$out/graphs/swdc-250-s1" \
-		--paths $k --bytes "$BYTES" --time 5
+		--paths "$k" --bytes "$BYTES" --time 5
 	run "$out/f15-jf-k$k-s1.json" 1 --graph "$out/graphs/jf-250-s1" \
-		--paths $k --bytes "$BYTES" --time 5
+		--paths "$k" --bytes "$BYTES" --time 5
 done
 # Fig. 12: k = 8 at every seed, k = 10 at seed 1
 for s in $SEEDS; do
@@ -100,11 +100,11 @@ for s in $SEEDS; do
 		fi
 		for k in 1 8; do
 			run "$out/f12-ft$t-k$k-s$s.json" "$s" \
-				--graph "$out/graphs/ft$t-s$s" --paths $k \
+				--graph "$out/graphs/ft$t-s$s" --paths "$k" \
 				--time "$TIME"
 			# shellcheck disable=SC2086
 			run "$out/f12-s2ft$t-k$k-s$s.json" "$s" --topo s2 $s2 \
-				--s2-seed $((s - 1)) --paths $k --time "$TIME"
+				--s2-seed $((s - 1)) --paths "$k" --time "$TIME"
 		done
 	done
 done
