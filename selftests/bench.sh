@@ -43,9 +43,11 @@
 # for BENCH_TCP_SECS between the two servers of the 1-relay chain over
 # dp0, and between two hosts with one IPv4 router between them (ip_veth).
 #
-# BENCH_ROUNDS rounds (default 5), each running every contender once in
-# the same order (A B C A B C ...), so that a slow spell of the host hits
-# all of them.  A benchmark, not a test: it exits 1 only when a contender
+# BENCH_ROUNDS rounds (default 5), each running every contender once,
+# the order reversed every other round (A B C, C B A, ...), so that a
+# slow spell of the host hits all of them and a drift favours none; the
+# table gives the ratios of the medians and the median of the ratios
+# within each round.  A benchmark, not a test: it exits 1 only when a contender
 # could not run; the figures are whatever they are.  Results:
 # $DPILLAR_OUT/bench.txt (table), bench-raw.txt (every figure), and
 # bench-profile.txt: with BENCH_PROFILE=1 (the default) and perf, where
@@ -419,10 +421,18 @@ done
 # Sourced with BENCH_SETUP_ONLY=1: the chains are up, the caller goes on.
 [ "${BENCH_SETUP_ONLY:-0}" = 1 ] && return 0
 
+REVERSED=()
+for ((i = ${#CONTENDERS[@]} - 1; i >= 0; i--)); do
+	REVERSED+=("${CONTENDERS[i]}")
+done
 for ((round = 1; round <= ROUNDS; round++)); do
+	# Odd rounds A B C, even rounds C B A: a host slowing down (or
+	# speeding up) across a round favours no contender over two rounds.
+	ORDER=("${CONTENDERS[@]}")
+	((round % 2)) || ORDER=("${REVERSED[@]}")
 	for size in $SIZES; do
 		for r in $RELAYS; do
-			for c in "${CONTENDERS[@]}"; do
+			for c in "${ORDER[@]}"; do
 				name=$c/${r}relay/${size}B
 				rate "$c" "$r" "$size" ||
 					die "$name: nothing received"

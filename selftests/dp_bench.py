@@ -21,7 +21,8 @@
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of each topology's rows (dpillar,
       dcell, bcube, xdcent, s2) to the bridge and ip_forward rows of the
-      same chain and size, and the cost of one
+      same chain and size (of the medians, and the median of the ratios
+      within each round), and the cost of one
       relay hop per contender and size from its 1- and 3-relay rates
       (bench.sh), or, for names CONTENDER/MODEL/SIZE next to a
       wire/MODEL/SIZE row (nic_bench.sh: the same NICs without a relay),
@@ -85,14 +86,17 @@ def frame(kind, size, dmac, smac, sip, dip, route=None):
 
 def table(path):
     rows = {}
+    by_round = {}
     order = []
     with open(path) as f:
         for line in f:
-            name, _, value = line.split()
+            name, rnd, value = line.split()
             if name not in rows:
                 order.append(name)
                 rows[name] = []
+                by_round[name] = {}
             rows[name].append(float(value))
+            by_round[name][rnd] = float(value)
     med = {}
     print('%-34s %12s %12s %12s %3s' % ('contender', 'median', 'min', 'max',
                                         'n'))
@@ -113,8 +117,37 @@ def table(path):
             if other in med and med[other] > 0:
                 print('  %-34s / %-30s = %.3f' % (name, other,
                                                   med[name] / med[other]))
+    paired_ratios(order, by_round)
     hop_costs(med)
     wire_hop_costs(med)
+
+
+def paired_ratios(order, by_round):
+    """The ratio of a contender to its bridge (and ip_forward) within each
+    round, the two measured a few seconds apart: a slow spell of the host
+    that hits one round hits both, so these spread less than the ratio
+    of the medians, whose rows come from different moments."""
+    lines = []
+    for name in order:
+        c = name.split('/')[0]
+        if c in BASELINES:
+            continue
+        rest = name[len(c):]
+        for base in ('bridge', 'ip_forward'):
+            other = by_round.get(base + rest)
+            if not other:
+                continue
+            r = [v / other[k] for k, v in by_round[name].items()
+                 if other.get(k, 0) > 0]
+            if r:
+                lines.append('  %-34s / %-22s %6.3f %6.3f %6.3f %3d' % (
+                    name, base + rest, statistics.median(r), min(r), max(r),
+                    len(r)))
+    if lines:
+        print()
+        print('ratios within each round (median, min, max, rounds):')
+        for line in lines:
+            print(line)
 
 
 def wire_hop_costs(med):

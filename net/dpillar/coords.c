@@ -174,7 +174,7 @@ static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
 			u32 peer = dp_neigh_node(dp, port, idx);
 
 			if (peer == DP_NODE_NONE ||
-			    !dp_reachable(dp, dp->self, p, peer))
+			    !dp_neigh_reachable(dp, dp->self, p, peer))
 				continue;
 			if (peer == node) {
 				if (v->coords &&

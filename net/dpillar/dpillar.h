@@ -283,11 +283,36 @@ struct dp_prefix {
 	struct rcu_head rcu;
 };
 
+/*
+ * The neighbour slot a packet's decision looked up last (struct dp_vctx):
+ * the hop it takes is the neighbour it asked about last, so the MAC is
+ * read from the same slot instead of a third lookup (reachable, ports_up,
+ * then the MAC: each a topology's port_neigh_index()).
+ */
+struct dp_view_memo {
+	u32 self, port, peer;
+	bool valid;
+	struct dp_port *p;
+	struct dp_neigh *nb;
+};
+
+/*
+ * The context of the view's callbacks (struct dp_view.ctx): the device,
+ * and on a packet's route (dp_route_out()) a memo on its stack.  The
+ * device's own view (dp->view, ctx &dp->vctx) has none: it is shared by
+ * every CPU.
+ */
+struct dp_vctx {
+	struct dp_priv *dp;
+	struct dp_view_memo *memo;
+};
+
 /**
  * struct dp_priv - a dpillar device (dp0): one node of a fabric
  * @dev: its net_device
  * @topo: the topology and its parameters
  * @view: routing's view of this node: the neighbour tables
+ * @vctx: @view's context (struct dp_vctx, no memo)
  * @self: our node id; %DP_NODE_NONE: unconfigured
  * @nports: the topology's number of ports per node
  * @topo_changing: a topology change is under way (dp_topo_hold())
@@ -318,6 +343,7 @@ struct dp_priv {
 	struct net_device *dev;
 	struct dp_topo topo;
 	struct dp_view view;
+	struct dp_vctx vctx;
 	u32 self;
 	u32 nports;
 	bool topo_changing;
@@ -567,6 +593,34 @@ static inline struct dp_neigh *dp_neigh_find(const struct dp_priv *dp,
 }
 
 /*
+ * dp_neigh_find() through a view's context: the memo's slot when it is
+ * the one asked for, else looked up (and remembered, on a packet's view).
+ */
+static inline struct dp_neigh *dp_vctx_find(const struct dp_vctx *c,
+					    u32 self, u32 port_idx, u32 peer,
+					    struct dp_port **port)
+{
+	struct dp_view_memo *m = c->memo;
+	struct dp_neigh *nb;
+
+	if (m && m->valid && m->self == self && m->port == port_idx &&
+	    m->peer == peer) {
+		*port = m->p;
+		return m->nb;
+	}
+	nb = dp_neigh_find(c->dp, self, port_idx, peer, port);
+	if (m) {
+		m->self = self;
+		m->port = port_idx;
+		m->peer = peer;
+		m->p = *port;
+		m->nb = nb;
+		m->valid = true;
+	}
+	return nb;
+}
+
+/*
  * The MAC address @peer was last heard from on our port @port_idx, 0 when
  * never (or no such port); *@port gets the port.  Under rcu_read_lock.
  */
@@ -600,7 +654,16 @@ void dp_neigh_heard(struct dp_priv *dp, struct dp_port *port, u32 idx,
 		    u32 src, u64 mac, u8 sport, const struct dp_hello_info *hi);
 
 /* view.c */
+/* The view's reachable (@ctx: a struct dp_vctx, never the device). */
 bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
+
+/* dp_reachable() for the module's own callers, which hold the device. */
+static inline bool dp_neigh_reachable(const struct dp_priv *dp, u32 self,
+				      u32 port, u32 peer)
+{
+	return dp_reachable(&dp->vctx, self, port, peer);
+}
+
 void dp_view_init(struct dp_priv *dp);
 
 /* hello.c */

@@ -264,15 +264,17 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 		goto drop;
 	}
 	h = (struct dpillar_hdr *)skb->data;
-	if (h->ttl <= 1) {
-		/*
-		 * Counted, not logged: any neighbour can send TTL 1, and a
-		 * message per frame says nothing drop_ttl does not.
-		 */
+	/*
+	 * TTL 1 or 0 is dropped, unless the topology renews it from a
+	 * budget in its own header bits (S2 above 255 nodes: topo_s2.c);
+	 * the renewed state goes out with the hop (dp_route_out()).
+	 * Counted, not logged: any neighbour can send TTL 1, and a message
+	 * per frame says nothing drop_ttl does not.
+	 */
+	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
 		why = DP_STAT_DROP_TTL;
 		goto drop;
 	}
-	h->ttl--;
 
 	skb_forward_csum(skb);
 	out = dp_route_out(dp, skb, &st);

@@ -95,7 +95,7 @@ static bool dpt_reach(struct dpt_dev *d, u32 port, u32 peer)
 	bool ret;
 
 	rcu_read_lock();
-	ret = dp_reachable(d->dp, d->dp->self, port, peer);
+	ret = dp_reachable(&d->dp->vctx, d->dp->self, port, peer);
 	rcu_read_unlock();
 	return ret;
 }
@@ -461,7 +461,7 @@ static bool dpt_ports_up(struct dpt_dev *d, u32 port, u32 peer, u32 *mask)
 	bool ret;
 
 	rcu_read_lock();
-	ret = d->dp->view.ports_up(d->dp, d->dp->self, port, peer, mask);
+	ret = d->dp->view.ports_up(&d->dp->vctx, d->dp->self, port, peer, mask);
 	rcu_read_unlock();
 	return ret;
 }
@@ -653,7 +653,7 @@ static u32 dpt_view_coords(struct dpt_dev *d, u32 port, u32 node, u32 *x)
 	u32 n;
 
 	rcu_read_lock();
-	n = d->dp->view.coords(d->dp, d->dp->self, port, node, x,
+	n = d->dp->view.coords(&d->dp->vctx, d->dp->self, port, node, x,
 			       DP_COORDS_MAX);
 	rcu_read_unlock();
 	return n;
@@ -665,7 +665,7 @@ static u32 dpt_view_pnc(struct dpt_dev *d, u32 port, u32 peer, u32 idx,
 	u32 n;
 
 	rcu_read_lock();
-	n = d->dp->view.peer_neigh_coords(d->dp, d->dp->self, port, peer, idx,
+	n = d->dp->view.peer_neigh_coords(&d->dp->vctx, d->dp->self, port, peer, idx,
 					  x, DP_COORDS_MAX);
 	rcu_read_unlock();
 	return n;
@@ -676,7 +676,7 @@ static u32 dpt_view_cable_peer(struct dpt_dev *d, u32 port)
 	u32 peer;
 
 	rcu_read_lock();
-	peer = d->dp->view.cable_peer(d->dp, d->dp->self, port);
+	peer = d->dp->view.cable_peer(&d->dp->vctx, d->dp->self, port);
 	rcu_read_unlock();
 	return peer;
 }
@@ -737,7 +737,7 @@ static void dpt_neigh_plan_learn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_view_coords(d, 1, 5, x), 0);
 
 	rcu_read_lock();
-	n = d->dp->view.peer_neighs(d->dp, DPT_S2_SELF, 0, 5, peer_ids,
+	n = d->dp->view.peer_neighs(&d->dp->vctx, DPT_S2_SELF, 0, 5, peer_ids,
 				    DP_MAX_PORTS);
 	rcu_read_unlock();
 	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(ids));

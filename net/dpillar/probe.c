@@ -417,7 +417,7 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 	nx = dp_probe_src_coords(dp, skb, x);
 	/* its routing state; the coordinates: dp_probe_rcv() checked them */
 	dp_hdr_state(&dp->topo, skb, &st);
-	if (h->ttl <= 1) {
+	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
 		/* A probe's TTL runs out by design; a reply's is a bug. */
 		if (ph.type == DPILLAR_T_PROBE) {
 			dp_probe_answer(dp, &ph, &p, x, nx,
@@ -428,7 +428,6 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 		}
 		return;
 	}
-	h->ttl--;
 	if (ph.type == DPILLAR_T_PROBE && dp_probe_detours(dp, &st))
 		dp_probe_body(dp, skb)->detours++;
 	if (!dp_probe_out(dp, skb, &st,

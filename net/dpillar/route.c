@@ -65,13 +65,19 @@ static u32 dp_in_port(struct dp_priv *dp, const struct sk_buff *skb)
 enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 			 struct dp_route_state *st)
 {
+	struct dp_view_memo memo = { .valid = false };
+	struct dp_vctx c = { .dp = dp, .memo = &memo };
+	struct dp_view v = dp->view;
 	const struct dpillar_hdr *h;
+	struct dp_neigh *nb;
 	struct dp_port *port;
 	struct dp_hop hop;
 	u8 detour;
 	u64 mac;
 
-	if (dp_route(&dp->topo, dp->self, st, &dp->view, &hop)) {
+	/* This packet's view: the device's, with a memo (struct dp_vctx). */
+	v.ctx = &c;
+	if (dp_route(&dp->topo, dp->self, st, &v, &hop)) {
 		h = (const struct dpillar_hdr *)skb->data;
 		if (hop.reason == DP_DROP_ROUTE_AT_DST &&
 		    h->type == DPILLAR_T_DATA &&
@@ -86,7 +92,8 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	detour = dp_phase_detour(&dp->topo, hop.phase);
 	if (detour)
 		dp_count(dp, DP_STAT_DETOUR1 + detour - 1);
-	mac = dp_neigh_mac(dp, hop.port, hop.next, &port);
+	nb = dp_vctx_find(&c, dp->self, hop.port, hop.next, &port);
+	mac = nb ? atomic64_read(&nb->mac) : 0;
 	if (!mac)
 		return DP_OUT_NONEIGH;
 	if (!dp_fits_mtu(skb, port->dev->mtu))

@@ -318,6 +318,37 @@ static void dpt_rx_relay_ttl(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 0);
 }
 
+/*
+ * S2 above 255 nodes (topo_s2.c, s2_ttl_renew()): a frame at TTL 1 with a
+ * renewal count (flag 0x40, the word) is renewed and routed, not dropped
+ * for its TTL; without a count, or with more than a sender gives (11 at
+ * 2,880 nodes), it is.  (A fabric of at most 255 nodes renews nothing:
+ * topo_s2_test.c, s2t_small_unchanged.)
+ */
+static void dpt_rx_relay_ttl_renew(struct kunit *test)
+{
+	struct dp_topo_params prm = { .kind = DP_TOPO_S2, .nodes = 2880,
+				      .n = 12, .spaces = 4, .seed = 1 };
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct dpt_dev *d = dpt_dev_create_topo(test, &prm, 0);
+
+	dpt_hdr(h, DPILLAR_T_DATA, 5, 100);
+	h->ttl = 1;
+	h->flags = 0x40;
+	h->rword = htons(2);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	/* renewed; no neighbour heard here, so no next hop */
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TTL), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), 1);
+	h->flags = 0;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	h->flags = 0x40;
+	h->rword = htons(12);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TTL), 2);
+}
+
 /* Nobody heard: a frame to relay finds no next hop, and says why. */
 static void dpt_rx_relay_noroute(struct kunit *test)
 {
@@ -479,7 +510,7 @@ static void dpt_rx_v1_frames(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_BAD), 0);
 	KUNIT_EXPECT_EQ(test, dpt_stat(a, DP_STAT_HELLO_MISWIRED), 0);
 	rcu_read_lock();
-	reach = dp_reachable(a->dp, 0, 0, 4);
+	reach = dp_reachable(&a->dp->vctx, 0, 0, 4);
 	rcu_read_unlock();
 	KUNIT_EXPECT_TRUE(test, reach);
 
@@ -608,6 +639,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_deliver),
 	KUNIT_CASE(dpt_rx_bad_inner),
 	KUNIT_CASE(dpt_rx_relay_ttl),
+	KUNIT_CASE(dpt_rx_relay_ttl_renew),
 	KUNIT_CASE(dpt_rx_relay_noroute),
 	KUNIT_CASE(dpt_rx_shared_skb),
 	KUNIT_CASE(dpt_rx_fuzz),

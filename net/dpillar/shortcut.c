@@ -214,7 +214,7 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 		  u32 *port, u32 *peer, u32 *dist)
 {
 	/* The view's context is const for routing's sake; the table is ours. */
-	struct dp_priv *dp = (struct dp_priv *)ctx;
+	struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
 	struct dp_shortcuts *sc = &dp->sc;
 	unsigned long now = jiffies;
 	struct dp_sc_ent *e;
@@ -225,7 +225,7 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 	spin_lock_bh(&sc->lock);
 	e = dp_sc_find(sc, dst);
 	if (e && e->dist && e->dist <= max_dist && !dp_sc_idle(e, now) &&
-	    dp_reachable(dp, self, e->port, e->peer)) {
+	    dp_neigh_reachable(dp, self, e->port, e->peer)) {
 		*port = e->port;
 		*peer = e->peer;
 		*dist = e->dist;
@@ -623,7 +623,7 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 				   msecs_to_jiffies(DP_SC_REFRESH_MS));
 		return DP_STAT_MAX;
 	}
-	if (!dp_reachable(dp, dp->self, out_port, prev))
+	if (!dp_neigh_reachable(dp, dp->self, out_port, prev))
 		return DP_STAT_DROP_NONEIGH;
 	mac = dp_neigh_mac(dp, out_port, prev, &port);
 	if (!mac)

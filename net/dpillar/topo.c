@@ -81,6 +81,11 @@ const struct dp_topo_param *dp_topo_param_next(u32 *kind, u32 *i)
 #define DP_ROUTE_3 dp_xdcent_route
 #define DP_ROUTE_INIT_4 dp_s2_route_init
 #define DP_ROUTE_4 dp_s2_route
+/* A neighbour's slot: looked up twice per hop (the view, the MAC). */
+#define DP_NEIGH_INDEX_1 dp_dpillar_port_neigh_index
+#define DP_NEIGH_INDEX_2 dp_dcell_port_neigh_index
+#define DP_NEIGH_INDEX_3 dp_xdcent_port_neigh_index
+#define DP_NEIGH_INDEX_4 dp_s2_port_neigh_index
 
 static const char *const dp_generic_drops[DP_DROP_TOPO] = {
 	"none", "bad_addr", "at_dst",
@@ -188,8 +193,13 @@ int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
 		return -EINVAL;
 	}
 	err = ops->init(t, p, why);
+	/*
+	 * A bound wider than the wire's u8 TTL only with a topology that
+	 * renews the TTL on the way (dp_ttl_relay()).
+	 */
 	if (!err && (!t->nodes || !t->nports || t->nports > DP_MAX_PORTS ||
-		     !t->max_hops || t->max_hops > DP_TTL_MAX)) {
+		     !t->max_hops || t->max_hops > DP_HOPS_MAX ||
+		     (t->max_hops > DP_TTL_MAX && !ops->ttl_renew))) {
 		*why = "topology has no nodes, too many ports or paths longer than the TTL";
 		err = -EINVAL;
 	}
@@ -534,7 +544,9 @@ int dp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 	if (port >= t->nports || !dp_addr_valid(t, id) ||
 	    !dp_addr_valid(t, peer) || id == peer)
 		return -1;
-	return t->ops->port_neigh_index(t, id, port, peer);
+	return INDIRECT_CALL_4(t->ops->port_neigh_index, DP_NEIGH_INDEX_4,
+			       DP_NEIGH_INDEX_3, DP_NEIGH_INDEX_2,
+			       DP_NEIGH_INDEX_1, t, id, port, peer);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh_index);
 

@@ -46,6 +46,8 @@ enum dp_topo_kind {
 #define DP_ADDR_TEXT_MAX	160
 #define DP_NODE_NONE		0xffffffffU	/* never a valid id */
 #define DP_TTL_MAX		255	/* the wire header's TTL is a u8 */
+/* Longest proven path of a topology that renews the TTL (ttl_renew). */
+#define DP_HOPS_MAX		65535U
 #define DP_PHASE_MAX		16	/* phase numbers 0..DP_PHASE_MAX-1 */
 #define DP_DROP_MAX		16	/* drop reasons 0..DP_DROP_MAX-1 */
 #define DP_DETOUR_SLOTS		5	/* detour counters a topology names */
@@ -313,7 +315,8 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	-EINVAL and set *@why to a static message (an extack).  t->max_hops
  *	is the longest path the routing can produce, failures and detours
  *	included, which must be proven in the topology's comments; above
- *	DP_TTL_MAX the parameters must be rejected.
+ *	DP_TTL_MAX the parameters must be rejected, unless the topology has
+ *	@ttl_renew (then at most DP_HOPS_MAX).
  * @describe: "DPillar (4,2)", like snprintf.
  * @addr_parse: the topology's text form of an address (not "#<id>",
  *	which the core handles).  0, or -EINVAL with *@why.
@@ -383,6 +386,21 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	get shows it (DPILLAR_A_ROUTE_DIR, enum dpillar_route_dir), or -1
  *	when it has none (DPillar's shortest mode, and every other
  *	topology).  Not on the data path.
+ * @ttl_renew: optional, a hop budget wider than the wire's u8 TTL, for a
+ *	topology whose proven bound t->max_hops exceeds DP_TTL_MAX (S2
+ *	above 255 nodes); without it @init must keep t->max_hops within
+ *	DP_TTL_MAX.  A relay calls it (dp_ttl_relay()) with the frame's
+ *	state @st, as it came off the wire, when the frame's TTL *@ttl is
+ *	1 or 0 and would be dropped.  It may renew the TTL (*@ttl at least
+ *	2 afterwards, true) by spending budget that @st carries in the
+ *	topology's own header bits, which it must then lower in @st (the
+ *	relay writes @st back with the hop), or return false: the frame is
+ *	dropped.  Must never trust @st: whatever the flags and word, the
+ *	renewals must keep every path within t->max_hops, which the
+ *	topology proves in its comments.  Never called for a fabric whose
+ *	t->max_hops is at most DP_TTL_MAX, where the TTL alone bounds a
+ *	frame, so that such a fabric's frames are what they were before
+ *	renewal existed.
  */
 struct dp_topo_ops {
 	const char *name;
@@ -441,6 +459,8 @@ struct dp_topo_ops {
 			    u32 max);
 	int (*route_dir)(const struct dp_topo *t,
 			 const struct dp_route_state *st);
+	bool (*ttl_renew)(const struct dp_topo *t, struct dp_route_state *st,
+			  u8 *ttl);
 };
 
 /* One fabric, filled by dp_topo_init(). */
@@ -546,10 +566,34 @@ int dp_topo_describe(const struct dp_topo *t, char *buf, u32 len);
 void dp_topo_init_none(struct dp_topo *t);
 bool dp_topo_configured(const struct dp_topo *t);
 
-/* The initial TTL of a packet: the proven path bound (<= DP_TTL_MAX). */
+/*
+ * The initial TTL of a packet: the proven path bound, or DP_TTL_MAX where
+ * the bound is wider than the wire's u8 and the topology renews the TTL
+ * on the way (dp_topo_ops.ttl_renew).
+ */
 static inline u32 dp_topo_ttl(const struct dp_topo *t)
 {
-	return t->max_hops;
+	return t->max_hops < DP_TTL_MAX ? t->max_hops : DP_TTL_MAX;
+}
+
+/*
+ * The TTL step of a relay (fwd.c, probe.c) and of the tools' walker,
+ * before the frame's one routing decision: false when the frame must be
+ * dropped (its TTL is out and the topology renews none), else its TTL
+ * *@ttl is lowered by one.  A frame is relayed only with a TTL of 2 or
+ * more, so it never leaves with 0.  Renewal (dp_topo_ops.ttl_renew) is
+ * asked only in a fabric whose bound exceeds the u8, so every other
+ * fabric's relay behaves, and writes its frames, as it always did.
+ */
+static inline bool dp_ttl_relay(const struct dp_topo *t,
+				struct dp_route_state *st, u8 *ttl)
+{
+	if (*ttl <= 1 &&
+	    (t->max_hops <= DP_TTL_MAX || !t->ops->ttl_renew ||
+	     !t->ops->ttl_renew(t, st, ttl) || *ttl <= 1))
+		return false;
+	(*ttl)--;
+	return true;
 }
 
 static inline bool dp_addr_valid(const struct dp_topo *t, u32 id)
@@ -737,12 +781,16 @@ void dp_dpillar_route_init(const struct dp_topo *t, u32 src, u32 dst,
 int dp_dpillar_route(const struct dp_topo *t, u32 self,
 		     struct dp_route_state *st, const struct dp_view *v,
 		     struct dp_hop *hop);
+int dp_dpillar_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+				u32 peer);
 extern const struct dp_topo_ops dp_dcell_ops;
 void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			 u32 hash, struct dp_route_state *st);
 int dp_dcell_route(const struct dp_topo *t, u32 self,
 		   struct dp_route_state *st, const struct dp_view *v,
 		   struct dp_hop *hop);
+int dp_dcell_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			      u32 peer);
 /* XDCent and BCube: one code (topo_xdcent.c), two names. */
 extern const struct dp_topo_ops dp_xdcent_ops;
 extern const struct dp_topo_ops dp_bcube_ops;
@@ -751,12 +799,16 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 int dp_xdcent_route(const struct dp_topo *t, u32 self,
 		    struct dp_route_state *st, const struct dp_view *v,
 		    struct dp_hop *hop);
+int dp_xdcent_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			       u32 peer);
 /* Space Shuffle, derived coordinates and cabling (topo_s2.c). */
 extern const struct dp_topo_ops dp_s2_ops;
 void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st);
 int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		const struct dp_view *v, struct dp_hop *hop);
+int dp_s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			   u32 peer);
 /* Ring(n), a test fixture (topo_ring.c). */
 extern const struct dp_topo_ops dp_ring_ops;
 void dp_ring_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,

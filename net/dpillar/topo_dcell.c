@@ -311,8 +311,8 @@ static u32 dcl_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 	return dcl_cable_peer(t, id, port);
 }
 
-static int dcl_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-				u32 peer)
+int dp_dcell_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			      u32 peer)
 {
 	u32 a0, b0;
 
@@ -333,7 +333,7 @@ static int dcl_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 /* A switch peer is on port 0 of the peer; a cable peer on the same level. */
 static int dcl_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {
-	return dcl_port_neigh_index(t, id, port, peer) < 0 ? -1 : (int)port;
+	return dp_dcell_port_neigh_index(t, id, port, peer) < 0 ? -1 : (int)port;
 }
 
 void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
@@ -690,7 +690,7 @@ const struct dp_topo_ops dp_dcell_ops = {
 	.addr_format = dcl_addr_format,
 	.port_info = dcl_port_info,
 	.port_neigh = dcl_port_neigh,
-	.port_neigh_index = dcl_port_neigh_index,
+	.port_neigh_index = dp_dcell_port_neigh_index,
 	.peer_port = dcl_peer_port,
 	.route_init = dp_dcell_route_init,
 	.route = dp_dcell_route,

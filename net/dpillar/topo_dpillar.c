@@ -472,7 +472,7 @@ static u32 dpp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 	return dpp_node(t, dpp_cw(t, sc), dpp_set(t, l, sc, j - dpp(t)->h));
 }
 
-static int dpp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+int dp_dpillar_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 				u32 peer)
 {
 	u32 c = dpp_col(t, id);
@@ -531,7 +531,7 @@ EXPORT_SYMBOL_IF_KUNIT(dpp_sroute_len);
 /* The switch of our port @port is joined by @peer's port 0 or 1. */
 static int dpp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {
-	if (dpp_port_neigh_index(t, id, port, peer) < 0)
+	if (dp_dpillar_port_neigh_index(t, id, port, peer) < 0)
 		return -1;
 	/* Switch S_sc joins port 0 of column sc and port 1 of column sc+1. */
 	return dpp_col(t, peer) == dpp_port_col(t, dpp_col(t, id), port) ?
@@ -1721,7 +1721,7 @@ const struct dp_topo_ops dp_dpillar_ops = {
 	.addr_format = dpp_addr_format,
 	.port_info = dpp_port_info,
 	.port_neigh = dpp_port_neigh,
-	.port_neigh_index = dpp_port_neigh_index,
+	.port_neigh_index = dp_dpillar_port_neigh_index,
 	.peer_port = dpp_peer_port,
 	.route_init = dp_dpillar_route_init,
 	.route = dp_dpillar_route,

@@ -277,19 +277,34 @@ struct s2_priv {
 	 * Derived mode's arithmetic, precomputed by s2_init() so that a
 	 * decision (which derives some two hundred slots and coordinates)
 	 * pays neither the Feistel rounds' hashing nor the divisions; read
-	 * only afterwards, like every topology's priv.  A routed fabric has
-	 * at most DP_S2_TTL_NODES_MAX < 256 nodes, so the Feistel domain has
-	 * at most 8 bits (dp_s2_bits()) and a round's input is a half of at
-	 * most 4 bits: ftab[r][i] holds dp_s2_round(seed, ring r's space,
-	 * i, v) & 15 for v = 0..15, a nibble each, and a round is a shift
-	 * and a mask (rows r < rings = n / 2 <= DP_MAX_PORTS / 2, as
-	 * s2_init() checks n).  okey[s] is dp_s2_round()'s inner hash for round 0x5e
-	 * of space s (dp_s2_coord()'s offset), w and span dp_s2_coord()'s
-	 * slot width and offset range.
+	 * only afterwards, like every topology's priv.  A fabric of at most
+	 * DP_S2_TTL_NODES_MAX < 256 nodes has a Feistel domain of at most 8
+	 * bits (dp_s2_bits()) and a round's input is a half of at most 4
+	 * bits: ftab[r][i] holds dp_s2_round(seed, ring r's space, i, v) &
+	 * 15 for v = 0..15, a nibble each, and a round is a shift and a mask
+	 * (rows r < rings = n / 2 <= DP_MAX_PORTS / 2, as s2_init() checks
+	 * n).  A larger fabric (up to DP_S2_ROUTE_NODES_MAX, halves of up to
+	 * 7 bits) would need 128-entry rows that do not fit the priv: its
+	 * rounds hash, dp_s2_round() itself, whose inner hash of (seed,
+	 * space, round) is rkey[r][i], so the same permutation, the same
+	 * cabling and coordinates as dp_s2_coord() and the tools'.  okey[s]
+	 * is dp_s2_round()'s inner hash for round 0x5e of space s
+	 * (dp_s2_coord()'s offset), w and span dp_s2_coord()'s slot width
+	 * and offset range.
 	 */
 	u32 fbits, fmask, w, span;
 	u32 okey[DP_S2_SPACES_MAX];
 	u64 ftab[DP_MAX_PORTS / 2][4];
+	u32 rkey[DP_MAX_PORTS / 2][4];
+	/*
+	 * The hop budget (s2_init()): @ext, the fabric's bound exceeds the
+	 * wire's u8 TTL and frames carry a renewal count (S2_FL_EXT) of at
+	 * most @ext_max; @sc_budget, the most hops of the shortcut phase
+	 * (s2_sc_budget()).
+	 */
+	bool ext;
+	u32 ext_max;
+	u32 sc_budget;
 };
 
 static const struct s2_priv *s2p(const struct dp_topo *t)
@@ -331,6 +346,15 @@ enum {
 #define S2_FL_KEY_KNOWN	(S2_FL_SEL_MASK | S2_FL_KEY)
 /* Plan mode: the destination's coordinates follow the header. */
 #define S2_FL_COORDS	0x20
+/*
+ * A fabric above 255 nodes only (s2_priv.ext): the word is the frame's
+ * renewal count E in the greedy phase, node or key frame (s2_init() has
+ * the budget, s2_ttl_renew() the renewal).  Never with S2_FL_FIRST (the
+ * word is then the flow hash) or S2_FL_SHORTCUT (the shortcut budget):
+ * such a header is dropped.  A smaller fabric never sets it and drops a
+ * frame that has it, as it always did.
+ */
+#define S2_FL_EXT	0x40
 
 /* Selectors (route_init's sel, dpctl "mode"): index = value. */
 #define S2_SEL_COUNT	3
@@ -362,8 +386,8 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 		       "Missing spaces";
 		return -EINVAL;
 	}
-	if (p->nodes < 3 || p->nodes > DP_S2_TTL_NODES_MAX) {
-		*why = "nodes out of range (3..255)";
+	if (p->nodes < 3 || p->nodes > DP_S2_ROUTE_NODES_MAX) {
+		*why = "nodes out of range (3..16384)";
 		return -EINVAL;
 	}
 	if (p->spaces > DP_S2_SPACES_MAX) {
@@ -397,20 +421,61 @@ static int s2_init(struct dp_topo *t, const struct dp_topo_params *p,
 	 * bound while the Hello data agree (topo_s2.h).  The hashed first hop
 	 * (S2_FL_FIRST, honoured once, wherever a hostile header sets it)
 	 * adds one hop before a path that never revisits a node: nodes hops
-	 * in all.  So the wire's u8 TTL caps the fabric at 255 nodes.  With
-	 * stale or lying 2-hop lists the TTL still bounds the packet.
+	 * in all.  Up to 255 nodes the wire's u8 TTL counts that, and the
+	 * frames are what they always were; above, the hop budget is wider
+	 * (below).  With stale or lying 2-hop lists the budget still bounds
+	 * the packet.
 	 *
 	 * A packet stuck at a local minimum may go on along a discovered
 	 * shortcut (dp_s2_route()), of at most max_hops - ff_hops hops
 	 * (s2_sc_budget()): nodes - 1, a simple path, up to 128 nodes, where
-	 * the TTL covers both parts (2 * nodes - 1); above that the TTL is
-	 * the wire's 255 and shortcuts longer than 255 - nodes hops are not
-	 * taken.
+	 * the TTL covers both parts (2 * nodes - 1); from 129 to 255 nodes the
+	 * TTL is the wire's 255 and shortcuts longer than 255 - nodes hops
+	 * are not taken.
 	 */
 	t->ff_hops = p->nodes;
-	t->max_hops = 2 * p->nodes - 1;
-	if (t->max_hops > DP_TTL_MAX)
-		t->max_hops = DP_TTL_MAX;
+	if (p->nodes <= DP_S2_TTL_NODES_MAX) {
+		t->max_hops = 2 * p->nodes - 1;
+		if (t->max_hops > DP_TTL_MAX)
+			t->max_hops = DP_TTL_MAX;
+		d->sc_budget = t->max_hops - t->ff_hops;
+		return 0;
+	}
+	/*
+	 * Above 255 nodes a greedy path alone may be longer than the u8 TTL
+	 * can count: the frame carries a renewal count E (S2_FL_EXT, the
+	 * word; s2_ttl_renew()) and its hop budget in the greedy phase is
+	 *
+	 *	Q = ttl + 254 * E,	E <= ext_max (else the frame is dropped)
+	 *
+	 * (E = 0 without S2_FL_EXT).  A relay forwards a greedy frame only
+	 * when Q >= 2: with ttl >= 2, or ttl <= 1 and E >= 1, renewed to
+	 * (ttl + 254, E - 1), the same Q; it then lowers the TTL, so the next
+	 * node gets Q - 1.  The routing keeps E in the greedy phase and never
+	 * raises it, except once: consuming S2_FL_FIRST (never set again, and
+	 * never with S2_FL_EXT) sets E = ext_max, the sender's budget.  With
+	 * G = 255 + 254 * ext_max, a frame arriving anywhere, any header,
+	 * has Q <= G, so at most G - 1 greedy-phase hops follow (after a
+	 * first hop from ttl T, the next Q is at most T - 1 + 254 * ext_max
+	 * <= G - 1); a sender's frame takes at most G (its own hop, then Q
+	 * <= G at the next node).  The shortcut phase takes at most
+	 * sc_budget = nodes - 1 hops, bounded by its word as below the 255
+	 * nodes (dp_s2_route()), and its TTL is renewed from that word
+	 * (s2_ttl_renew()).  So max_hops = G + nodes - 1, whatever the
+	 * header, and no counter can be reset: loop freedom and the bound
+	 * hold as for a small fabric, with a wider budget.
+	 *
+	 * ext_max = ceil(nodes / 254) - 1 gives G >= nodes + 1: a
+	 * failure-free greedy path (at most ff_hops = nodes hops) leaves
+	 * every node on it with Q >= 2, that where it enters the shortcut
+	 * phase included, so no frame of a real path runs out.  2,880 nodes:
+	 * ext_max 11, G 3,049, max_hops 5,928.
+	 */
+	d->ext = true;
+	d->ext_max = (p->nodes + DP_TTL_MAX - 2) / (DP_TTL_MAX - 1) - 1;
+	d->sc_budget = p->nodes - 1;
+	t->max_hops = DP_TTL_MAX + (DP_TTL_MAX - 1) * d->ext_max +
+		      d->sc_budget;
 	return 0;
 }
 
@@ -479,12 +544,38 @@ static inline u32 s2_round(const u64 *f, u32 i, u32 x)
 	return (u32)(f[i] >> (4 * x));
 }
 
+/*
+ * A fabric above DP_S2_TTL_NODES_MAX: the rounds hashed, dp_s2_round()
+ * with its inner hash precomputed (rkey), then the same four rounds.
+ */
+static u32 s2_feistel_wide(const struct s2_priv *d, u32 r, u32 v, bool inv)
+{
+	u32 h = d->fbits / 2, mask = d->fmask, left = v >> h;
+	u32 right = v & mask;
+	const u32 *k = d->rkey[r];
+
+	if (!inv) {
+		left = (left ^ dp_fmix32(right ^ k[0])) & mask;
+		right = (right ^ dp_fmix32(left ^ k[1])) & mask;
+		left = (left ^ dp_fmix32(right ^ k[2])) & mask;
+		right = (right ^ dp_fmix32(left ^ k[3])) & mask;
+	} else {
+		right = (right ^ dp_fmix32(left ^ k[3])) & mask;
+		left = (left ^ dp_fmix32(right ^ k[2])) & mask;
+		right = (right ^ dp_fmix32(left ^ k[1])) & mask;
+		left = (left ^ dp_fmix32(right ^ k[0])) & mask;
+	}
+	return (left << h) | right;
+}
+
 static u32 s2_feistel(const struct s2_priv *d, u32 r, u32 v)
 {
 	u32 h = d->fbits / 2, mask = d->fmask, left = v >> h;
 	u32 right = v & mask;
 	const u64 *f = d->ftab[r];
 
+	if (d->fbits > 8)
+		return s2_feistel_wide(d, r, v, false);
 	left = (left ^ s2_round(f, 0, right)) & mask;
 	right = (right ^ s2_round(f, 1, left)) & mask;
 	left = (left ^ s2_round(f, 2, right)) & mask;
@@ -499,6 +590,8 @@ static u32 s2_feistel_inv(const struct s2_priv *d, u32 r, u32 v)
 	u32 right = v & mask;
 	const u64 *f = d->ftab[r];
 
+	if (d->fbits > 8)
+		return s2_feistel_wide(d, r, v, true);
 	right = (right ^ s2_round(f, 3, left)) & mask;
 	left = (left ^ s2_round(f, 2, right)) & mask;
 	right = (right ^ s2_round(f, 1, left)) & mask;
@@ -532,14 +625,20 @@ static void s2_tables_init(struct s2_priv *d)
 	u32 r, i, v, sp;
 
 	DP_BUILD_CHECK(DP_S2_TTL_NODES_MAX < 256);
-	d->fbits = dp_s2_bits(d->nodes);	/* <= 8: nodes < 256 */
+	DP_BUILD_CHECK(DP_S2_ROUTE_NODES_MAX <= 65536);	/* u16 slots */
+	d->fbits = dp_s2_bits(d->nodes);	/* <= 8 iff nodes < 256 */
 	d->fmask = (1U << (d->fbits / 2)) - 1;
 	d->w = 0xffffffffU / d->nodes;
 	d->span = d->w - dp_s2_min_gap(d->nodes) + 1;
 	for (r = 0; r < d->rings; r++) {
 		sp = s2_ring_space(d, r);
 		for (i = 0; i < 4; i++) {
+			/* dp_s2_round(seed, sp, i, v) = dp_fmix32(v ^ rkey) */
+			d->rkey[r][i] = dp_fmix32(d->seed ^ (sp << 8) ^ i ^
+						  0x9e3779b9U);
 			d->ftab[r][i] = 0;
+			if (d->fbits > 8)
+				continue;
 			for (v = 0; v < 16; v++)
 				d->ftab[r][i] |=
 				    (u64)(dp_s2_round(d->seed, sp, i, v) & 15)
@@ -587,8 +686,8 @@ static void s2_peers(const struct s2_priv *d, u32 id, u32 *peer)
  * a bijection), which costs no inverse permutation; @self_slot may be
  * NULL.
  */
-static void s2_peers_slots(const struct s2_priv *d, const u8 *slot,
-			   const u8 *self_slot, u32 self, u32 *peer)
+static void s2_peers_slots(const struct s2_priv *d, const u16 *slot,
+			   const u16 *self_slot, u32 self, u32 *peer)
 {
 	u32 p, q, s, r;
 
@@ -609,7 +708,7 @@ static void s2_peers_slots(const struct s2_priv *d, const u8 *slot,
 }
 
 /* The slot of the peer on port @p of a node whose slots are @slot. */
-static u32 s2_port_slot(const struct s2_priv *d, const u8 *slot, u32 p)
+static u32 s2_port_slot(const struct s2_priv *d, const u16 *slot, u32 p)
 {
 	u32 s = slot[p / 2];
 
@@ -679,8 +778,8 @@ static u32 s2_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 	return s2_port_peer(s2p(t), id, port);
 }
 
-static int s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-			       u32 peer)
+int dp_s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			   u32 peer)
 {
 	if (peer >= t->nodes)
 		return -1;
@@ -723,15 +822,19 @@ EXPORT_SYMBOL_IF_KUNIT(dp_s2_plan_attach);
 void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st)
 {
-	(void)t;
 	(void)src;
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
 	st->flags = sel < S2_SEL_COUNT ? sel : 0;
 	/* 16 bits of the flow hash for the first hop; 0: plain greedy */
 	st->word = (u16)hash;
-	if (st->word)
+	if (st->word) {
 		st->flags |= S2_FL_FIRST;
+	} else if (s2p(t)->ext) {
+		/* plain greedy above 255 nodes: the sender's hop budget */
+		st->flags |= S2_FL_EXT;
+		st->word = s2p(t)->ext_max;
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_route_init);
 
@@ -739,12 +842,16 @@ EXPORT_SYMBOL_IF_KUNIT(dp_s2_route_init);
 void dp_s2_key_route_init(const struct dp_topo *t, u32 src, u32 key,
 			  u32 sel, struct dp_route_state *st)
 {
-	(void)t;
 	(void)src;
 	st->dst = key;
 	st->waypoint = DP_NODE_NONE;
 	st->flags = (sel < S2_SEL_COUNT ? sel : 0) | S2_FL_KEY;
 	st->word = 0;
+	if (s2p(t)->ext) {
+		/* above 255 nodes: the sender's hop budget (s2_init()) */
+		st->flags |= S2_FL_EXT;
+		st->word = s2p(t)->ext_max;
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_route_init);
 
@@ -771,21 +878,21 @@ static u32 s2_mcd_id(const struct s2_priv *d, u32 id, const u32 *xd)
 
 /*
  * The slots of @id in rings 0..@rings-1 into @slot, but ring @known_r's,
- * which is @known_s (none: @known_r >= @rings).  Slots are below nodes <
- * 256.
+ * which is @known_s (none: @known_r >= @rings).  Slots are below nodes <=
+ * DP_S2_ROUTE_NODES_MAX, a u16.
  */
-static void s2_slots(const struct s2_priv *d, u32 id, u8 *slot, u32 rings,
+static void s2_slots(const struct s2_priv *d, u32 id, u16 *slot, u32 rings,
 		     u32 known_r, u32 known_s)
 {
 	u32 r;
 
 	for (r = 0; r < rings; r++)
-		slot[r] = (u8)(r == known_r ? known_s :
+		slot[r] = (u16)(r == known_r ? known_s :
 			       s2_perm(d, r, id, false));
 }
 
 /* s2_mcd_id() of @id whose slots (s2_slots()) are @slot. */
-static u32 s2_mcd_slots(const struct s2_priv *d, u32 id, const u8 *slot,
+static u32 s2_mcd_slots(const struct s2_priv *d, u32 id, const u16 *slot,
 			const u32 *xd)
 {
 	u32 sp, m = 0xffffffffU;
@@ -821,8 +928,8 @@ struct s2_ctx {
 	 * and the cabling of both: each is a permutation of the node ids
 	 * (s2_perm()), what a decision spends most on.
 	 */
-	u8 slot[DP_MAX_PORTS / 2];
-	u8 pslot[DP_MAX_PORTS][DP_MAX_PORTS / 2];
+	u16 slot[DP_MAX_PORTS / 2];
+	u16 pslot[DP_MAX_PORTS][DP_MAX_PORTS / 2];
 };
 
 /* MCD to @xd of coordinates a view returned (@n of them), or none. */
@@ -899,7 +1006,8 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 	const struct s2_priv *d = c->d;
 	const struct dp_view *v = c->v;
 	u32 ids[DP_MAX_PORTS], x[DP_S2_SPACES_MAX], peer = c->peer[port];
-	u8 via[DP_MAX_PORTS], slot[DP_S2_SPACES_MAX];
+	u16 slot[DP_S2_SPACES_MAX];
+	u8 via[DP_MAX_PORTS];
 	u32 i, n, k;
 
 	if ((v && !v->peer_neighs) || (!v && d->plan))
@@ -973,7 +1081,52 @@ static int s2_drop(struct dp_hop *hop, u8 reason)
 /* The most hops a packet may take along shortcuts (s2_init()). */
 static u32 s2_sc_budget(const struct dp_topo *t)
 {
-	return t->max_hops - t->ff_hops;
+	return s2p(t)->sc_budget;
+}
+
+/*
+ * Whether @st's renewal count is one this fabric could have given: only
+ * with S2_FL_EXT in a fabric that has it, never with S2_FL_FIRST or
+ * S2_FL_SHORTCUT, at most ext_max.  Frames without the flag count 0.
+ */
+static bool s2_ext_ok(const struct s2_priv *d, const struct dp_route_state *st)
+{
+	if (!(st->flags & S2_FL_EXT))
+		return true;
+	return d->ext && !(st->flags & (S2_FL_FIRST | S2_FL_SHORTCUT)) &&
+	       st->word <= d->ext_max;
+}
+
+/*
+ * dp_topo_ops.ttl_renew: a frame at TTL 1 or 0 in a fabric above 255
+ * nodes (s2_init() has the bound and its proof).  In the greedy phase
+ * one unit of the renewal count buys 254 hops: (ttl, E) becomes (ttl +
+ * 254, E - 1), which keeps Q = ttl + 254 * E, so Q still falls by one a
+ * hop.  In the shortcut phase the word (hops the phase may still take,
+ * strictly falling, below s2_sc_budget()) bounds the frame by itself:
+ * the TTL becomes word + 1 (at most 255), which lets the frame take
+ * those hops and no more.  Anything else (no count, a count this fabric
+ * never gives, a shortcut with nothing left) is not renewed: dropped.
+ */
+static bool s2_ttl_renew(const struct dp_topo *t, struct dp_route_state *st,
+			 u8 *ttl)
+{
+	const struct s2_priv *d = s2p(t);
+
+	if (!d->ext || *ttl > 1)
+		return false;
+	if (st->flags & S2_FL_SHORTCUT) {
+		if (st->flags & (S2_FL_FIRST | S2_FL_EXT | S2_FL_KEY) ||
+		    !st->word || st->word >= d->sc_budget)
+			return false;
+		*ttl = st->word < DP_TTL_MAX ? st->word + 1 : DP_TTL_MAX;
+		return true;
+	}
+	if (!(st->flags & S2_FL_EXT) || !s2_ext_ok(d, st) || !st->word)
+		return false;
+	st->word--;
+	*ttl += DP_TTL_MAX - 1;
+	return true;
 }
 
 /*
@@ -1061,7 +1214,8 @@ static int s2_greedy_pick(const struct s2_ctx *c, u32 rule, u8 *phase)
  * within two hops.  No hashed first hop (a key frame with S2_FL_FIRST is
  * dropped), so the end depends on the source and the key alone, which
  * is what dpctl key locate and dpsim compute; the path is at most
- * nodes - 1 hops, within the TTL.
+ * nodes - 1 hops, within the TTL (above 255 nodes, within the budget the
+ * renewal count adds: s2_init()).
  */
 static int s2_route_key(const struct dp_topo *t, u32 self,
 			struct dp_route_state *st, const struct dp_view *v,
@@ -1075,8 +1229,9 @@ static int s2_route_key(const struct dp_topo *t, u32 self,
 
 	if (self >= d->nodes)
 		return s2_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
-	if (st->waypoint != DP_NODE_NONE || (st->flags & ~S2_FL_KEY_KNOWN) ||
-	    rule == DP_S2_RULE_COUNT)
+	if (st->waypoint != DP_NODE_NONE ||
+	    (st->flags & ~(S2_FL_KEY_KNOWN | S2_FL_EXT)) ||
+	    rule == DP_S2_RULE_COUNT || !s2_ext_ok(d, st))
 		return s2_drop(hop, S2_DROP_BAD_STATE);
 	dp_s2_key_point(st->dst, d->spaces, xd);
 	if (!s2_ctx_init(&c, t, self, xd, v))
@@ -1141,7 +1296,12 @@ static bool s2_dst_point(const struct s2_priv *d,
  * word below it, and the word strictly decreases with every hop of the
  * phase, so the phase ends within s2_sc_budget() hops; the greedy phase
  * before it takes at most t->ff_hops, and no node sets the flag back:
- * t->max_hops in all.  While the tables along a shortcut are the ones one
+ * t->max_hops in all.  Above 255 nodes the same holds with the greedy
+ * phase's hops counted by the TTL and the renewal count together
+ * (S2_FL_EXT, s2_init() has the proof): the count is only spent, never
+ * raised but once, when the hashed first hop consumes S2_FL_FIRST, and a
+ * header with a count above ext_max, or with it beside S2_FL_FIRST or
+ * S2_FL_SHORTCUT, is dropped.  While the tables along a shortcut are the ones one
  * reply installed, the phase follows that reply's path, a simple path:
  * each node's shortcut is one hop shorter than its predecessor's.
  */
@@ -1156,7 +1316,8 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 
 	hop->phase = DP_PHASE_NONE;
 	hop->reason = DP_DROP_ROUTE_NONE;
-	known = S2_FL_KNOWN | (d->plan ? S2_FL_COORDS : 0);
+	known = S2_FL_KNOWN | (d->plan ? S2_FL_COORDS : 0) |
+		(d->ext ? S2_FL_EXT : 0);
 	if (st->flags & S2_FL_KEY)
 		return s2_route_key(t, self, st, v, hop);
 	if (!dp_addr_valid(t, self) || !dp_addr_valid(t, st->dst))
@@ -1167,7 +1328,7 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 	if (st->waypoint != DP_NODE_NONE || (st->flags & ~known) ||
 	    rule == DP_S2_RULE_COUNT ||
 	    (st->flags & (S2_FL_FIRST | S2_FL_SHORTCUT)) ==
-	    (S2_FL_FIRST | S2_FL_SHORTCUT) ||
+	    (S2_FL_FIRST | S2_FL_SHORTCUT) || !s2_ext_ok(d, st) ||
 	    ((st->flags & S2_FL_SHORTCUT) && st->word >= s2_sc_budget(t)))
 		return s2_drop(hop, S2_DROP_BAD_STATE);
 	if (st->flags & S2_FL_SHORTCUT)
@@ -1178,11 +1339,19 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		return s2_drop(hop, S2_DROP_NO_COORDS);
 	/* Algorithm 2: the flow's first hop among the closer neighbours. */
 	if (st->flags & S2_FL_FIRST) {
-		u32 cnt = s2_closer(&c), p;
+		u32 cnt = s2_closer(&c), hash = st->word, p;
 
 		st->flags &= ~S2_FL_FIRST;
+		if (d->ext) {
+			/*
+			 * The hash is spent: the word becomes the sender's
+			 * renewal count, once (s2_init()'s bound).
+			 */
+			st->flags |= S2_FL_EXT;
+			st->word = d->ext_max;
+		}
 		if (cnt) {
-			p = s2_closer_port(&c, dp_fmix32(st->word) % cnt);
+			p = s2_closer_port(&c, dp_fmix32(hash) % cnt);
 			hop->next = c.peer[p];
 			hop->port = p;
 			hop->phase = c.peer[p] == st->dst ? DP_PHASE_DIRECT :
@@ -1336,12 +1505,13 @@ const struct dp_topo_ops dp_s2_ops = {
 	.addr_format = s2_addr_format,
 	.port_info = s2_port_info,
 	.port_neigh = s2_port_neigh,
-	.port_neigh_index = s2_port_neigh_index,
+	.port_neigh_index = dp_s2_port_neigh_index,
 	.peer_port = s2_peer_port,
 	.route_init = dp_s2_route_init,
 	.route = dp_s2_route,
 	.route_choices = s2_route_choices,
 	.key_route_init = dp_s2_key_route_init,
 	.dst_is_key = dp_s2_dst_is_key,
+	.ttl_renew = s2_ttl_renew,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_ops);

@@ -21,8 +21,18 @@
 
 #define DP_S2_SPACES_MAX	8	/* L: ports are at most DP_MAX_PORTS */
 #define DP_S2_NODES_MAX		16777216U	/* 2^24: derived coordinates */
-/* Most nodes of a fabric the module routes: a path bound within the TTL. */
+/*
+ * Most nodes of a fabric whose path bound fits the wire's u8 TTL: its
+ * frames carry no hop budget beyond the TTL, as before the renewal.
+ */
 #define DP_S2_TTL_NODES_MAX	255U
+/*
+ * Most nodes of a fabric the module routes (derived mode): above
+ * DP_S2_TTL_NODES_MAX the TTL is renewed from a budget in S2's own header
+ * bits (topo_s2.c, s2_ttl_renew()).  Slots fit a u16, the bound
+ * (2 * nodes + 254 at most) DP_HOPS_MAX, and the Feistel domain 14 bits.
+ */
+#define DP_S2_ROUTE_NODES_MAX	16384U
 
 /* Circular distance of two fixed-point coordinates (at most 2^31). */
 static inline u32 dp_s2_cd(u32 a, u32 b)

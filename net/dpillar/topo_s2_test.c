@@ -14,6 +14,7 @@
 #include <linux/sort.h>
 
 #include "hello_tlv.h"
+#include "test_lib.h"
 #include "topo_s2.h"
 
 static int s2t_cmp(const void *a, const void *b)
@@ -385,9 +386,9 @@ static void s2t_ops_init(struct kunit *test)
 	const char *why = NULL;
 	struct dp_topo t;
 
-	p.nodes = 256;
+	p.nodes = 16385;
 	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
-	KUNIT_EXPECT_STREQ(test, why, "nodes out of range (3..255)");
+	KUNIT_EXPECT_STREQ(test, why, "nodes out of range (3..16384)");
 	p.nodes = 16;
 	p.n = 3;
 	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
@@ -969,6 +970,440 @@ static void s2t_plan_bad(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, dp_route_set_coords(&td, &st, x, 9));
 }
 
+/*
+ * Fabrics of at most 255 nodes are unchanged by the renewal (S2_FL_EXT,
+ * s2_ttl_renew()): every decision, and the header state it leaves
+ * (flags, word), of sampled pairs and key frames, node and data frames,
+ * under every rule, with and without a flow hash, folded (FNV-1a) into
+ * one number.  The numbers are those of the code before the renewal
+ * existed (commit 7f590b7, the same loop compiled in user space), so a
+ * frame of such a fabric is byte for byte what an older node sends.
+ */
+static u32 s2t_fold(u32 h, u32 v)
+{
+	return (h ^ v) * 0x01000193U;
+}
+
+/* One frame: @k 0 plain, 1 with a flow hash, 2 to a key. */
+static u32 s2t_golden_walk(const struct dp_topo *t, u32 u, u32 v, u32 sel,
+			   u32 k, u32 h)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 at, hops;
+
+	if (k == 2)
+		dp_key_route_init(t, u, u * 0x9e3779b9U + v, sel, &st);
+	else
+		dp_route_init(t, u, v, sel, k ? u * 131 + v + 1 : 0, &st);
+	h = s2t_fold(h, st.flags);
+	h = s2t_fold(h, st.word);
+	for (at = u, hops = 0; hops < t->max_hops && (k == 2 || at != v);
+	     hops++) {
+		if (dp_route(t, at, &st, NULL, &hop))
+			return s2t_fold(h, 0xdead0000U | hop.reason);
+		h = s2t_fold(h, hop.next);
+		h = s2t_fold(h, hop.port);
+		h = s2t_fold(h, hop.phase);
+		h = s2t_fold(h, st.flags);
+		h = s2t_fold(h, st.word);
+		at = hop.next;
+	}
+	return h;
+}
+
+static u32 s2t_golden(u32 nodes, u32 n, u32 spaces, u32 seed)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = nodes,
+				    .n = n, .spaces = spaces, .seed = seed };
+	u32 h = 0x811c9dc5U, u, v, sel, k;
+	struct dp_topo t;
+
+	if (dp_topo_init(&t, &p, NULL))
+		return 0;
+	h = s2t_fold(h, t.max_hops);
+	h = s2t_fold(h, dp_topo_ttl(&t));
+	for (u = 0; u < nodes; u += 3)
+		for (v = (u * 7) % nodes; v < nodes; v += 5)
+			for (sel = 0; sel < 3; sel++)
+				for (k = 0; k < 3; k++)
+					if (k == 2 || u != v)
+						h = s2t_golden_walk(&t, u, v,
+								    sel, k, h);
+	return h;
+}
+
+static void s2t_small_unchanged(struct kunit *test)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = 255, .n = 12,
+				    .spaces = 4, .seed = 1 };
+	struct dp_route_state st = { .flags = 0x40, .word = 3 };
+	struct dp_topo t;
+	u8 ttl = 1;
+
+	KUNIT_EXPECT_EQ(test, s2t_golden(16, 4, 2, 7), 0x878455cdU);
+	KUNIT_EXPECT_EQ(test, s2t_golden(200, 8, 3, 11), 0x60de4cb6U);
+	KUNIT_EXPECT_EQ(test, s2t_golden(255, 12, 4, 1), 0x6b5941b0U);
+	/* no renewal: TTL 1 is dropped, whatever the header says */
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &p, NULL), 0);
+	KUNIT_EXPECT_EQ(test, t.max_hops, 255U);
+	KUNIT_EXPECT_FALSE(test, dp_ttl_relay(&t, &st, &ttl));
+	KUNIT_EXPECT_EQ(test, st.word, 3);
+}
+
+/*
+ * The paper's scale (its 48-port, 2,880-switch fabric, within the
+ * module's 16 ports): 2,880 nodes accepted, the bound of s2_init(), the
+ * derived cabling that of the generic permutation (dp_s2_slot(), the
+ * tools' builder), and sampled pairs routed to delivery within the bound
+ * as the relays do it (dp_walk(): the u8 TTL spent and renewed), every
+ * hop strictly closer under 1hop and 2hop-sim.
+ */
+#define S2T_BIG		2880U
+#define S2T_BIG_EXT	11U	/* ceil(2880 / 254) - 1 */
+#define S2T_BIG_G	(255U + 254U * S2T_BIG_EXT)
+
+static void s2t_big_init(struct kunit *test, struct dp_topo *t, u32 n,
+			 u32 spaces, u32 seed)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = S2T_BIG,
+				    .n = n, .spaces = spaces, .seed = seed };
+	const char *why = NULL;
+
+	KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(t, &p, &why), 0, "%s", why);
+}
+
+static void s2t_big(struct kunit *test)
+{
+	static const struct { u32 n, spaces, seed; } fab[] = {
+		{ 12, 4, 1 }, { 16, 6, 2 },
+	};
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = 16385,
+				    .n = 12, .spaces = 4 };
+	u32 f, i, u, v, port, sel, walks = 0, sum = 0, maxh = 0;
+	struct dp_fail_set none;
+	const char *why = NULL;
+	struct dp_topo t;
+	struct dp_walk w;
+
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "nodes out of range (3..16384)");
+	p.nodes = 16384;
+	KUNIT_EXPECT_EQ(test, dp_topo_init(&t, &p, &why), 0);
+	for (f = 0; f < ARRAY_SIZE(fab); f++) {
+		s2t_big_init(test, &t, fab[f].n, fab[f].spaces, fab[f].seed);
+		KUNIT_EXPECT_EQ(test, t.nodes, S2T_BIG);
+		KUNIT_EXPECT_EQ(test, t.ff_hops, S2T_BIG);
+		KUNIT_EXPECT_EQ(test, t.max_hops, S2T_BIG_G + S2T_BIG - 1);
+		KUNIT_EXPECT_EQ(test, dp_topo_ttl(&t), (u32)DP_TTL_MAX);
+		for (u = 0; u < S2T_BIG; u += 97) {
+			for (port = 0; port < t.nports; port++) {
+				u32 peer = dp_port_neigh(&t, u, port, 0);
+				u32 r = port / 2, s;
+				int pp;
+
+				if (peer == DP_NODE_NONE)
+					continue;
+				pp = dp_peer_port(&t, u, port, peer);
+				KUNIT_ASSERT_GE(test, pp, 0);
+				KUNIT_EXPECT_EQ(test,
+						dp_port_neigh(&t, peer, pp, 0),
+						u);
+				if (r >= fab[f].spaces)
+					continue;
+				/* ring r is space r's slot order */
+				s = dp_s2_slot(fab[f].seed, S2T_BIG, u, r);
+				s = port & 1 ? (s + 1) % S2T_BIG :
+					       (s + S2T_BIG - 1) % S2T_BIG;
+				KUNIT_EXPECT_EQ(test, peer,
+						dp_s2_slot_node(fab[f].seed,
+								S2T_BIG, s,
+								r));
+			}
+		}
+		dpt_fail_init(test, &none, &t);
+		for (i = 0; i < 150; i++) {
+			u = (i * 7919U + f) % S2T_BIG;
+			v = (i * 104729U + 13) % S2T_BIG;
+			if (u == v)
+				continue;
+			for (sel = 0; sel < dp_sel_count(&t); sel++)
+				s2t_ops_walk(test, &t, sel, u, v);
+			/* hashed first hop, failure-free and through a view */
+			dp_walk(&t, u, v, 0, i * 0x9e3779b9U + 1, NULL,
+				t.max_hops, &w);
+			KUNIT_EXPECT_TRUE_MSG(test, w.delivered, "%u -> %u",
+					      u, v);
+			KUNIT_EXPECT_LE(test, w.hops, t.ff_hops);
+			dp_walk(&t, u, v, 1, 0, &none, t.max_hops, &w);
+			KUNIT_EXPECT_TRUE_MSG(test, w.delivered, "%u -> %u",
+					      u, v);
+			walks++;
+			sum += w.hops;
+			if (w.hops > maxh)
+				maxh = w.hops;
+		}
+	}
+	kunit_info(test, "2880 nodes: %u pairs delivered, %u hops mean x100, %u max\n",
+		   walks, walks ? 100 * sum / walks : 0, maxh);
+}
+
+/*
+ * The renewal across the u8 TTL (s2_ttl_renew()), as a relay runs it
+ * (dp_ttl_relay()): a frame sent with TTL 2 and one unit of the count
+ * goes on past the second relay, and the budget Q = ttl + 254 * count
+ * falls by exactly one a hop; without the unit it is dropped there.
+ * Hostile counts are not renewed, nor shortcut words with nothing left.
+ */
+static u32 s2t_q(const struct dp_route_state *st, u8 ttl)
+{
+	return ttl + (st->flags & 0x40 ? 254U * st->word : 0);
+}
+
+/* Walk from @u to @v with wire TTL @ttl and count @e: hops, or ~0 drop. */
+static u32 s2t_renew_walk(struct kunit *test, const struct dp_topo *t, u32 u,
+			  u32 v, u8 ttl, u16 e, u32 *renewals)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 at = u, hops = 0, q;
+
+	dp_route_init(t, u, v, 1, 0, &st);
+	KUNIT_EXPECT_EQ(test, st.flags & 0x40, 0x40);
+	KUNIT_EXPECT_EQ(test, st.word, S2T_BIG_EXT);
+	st.word = e;
+	*renewals = 0;
+	while (at != v) {
+		if (hops) {
+			u16 before = st.word;
+
+			q = s2t_q(&st, ttl);
+			if (!dp_ttl_relay(t, &st, &ttl))
+				return ~0U;
+			KUNIT_EXPECT_EQ(test, s2t_q(&st, ttl), q - 1);
+			*renewals += st.word != before;
+		}
+		KUNIT_ASSERT_EQ(test, dp_route(t, at, &st, NULL, &hop), 0);
+		at = hop.next;
+		hops++;
+	}
+	return hops;
+}
+
+static void s2t_big_renew(struct kunit *test)
+{
+	struct dp_route_state st;
+	u32 u, v, hops, ren, tried = 0;
+	struct dp_topo t;
+	struct dp_hop hop;
+	u8 ttl;
+
+	s2t_big_init(test, &t, 12, 4, 1);
+	for (u = 0, v = 1; tried < 20 && v < S2T_BIG; u += 13, v += 31) {
+		struct dp_walk w;
+
+		dp_walk(&t, u, v, 1, 0, NULL, t.max_hops, &w);
+		if (!w.delivered || w.hops < 3)
+			continue;
+		tried++;
+		hops = s2t_renew_walk(test, &t, u, v, 2, 1, &ren);
+		KUNIT_EXPECT_EQ_MSG(test, hops, w.hops, "%u -> %u", u, v);
+		KUNIT_EXPECT_EQ(test, ren, 1U);
+		hops = s2t_renew_walk(test, &t, u, v, 2, 0, &ren);
+		KUNIT_EXPECT_EQ_MSG(test, hops, ~0U, "%u -> %u", u, v);
+	}
+	KUNIT_EXPECT_EQ(test, tried, 20U);
+
+	/* the renewal itself, against hostile states */
+	st = (struct dp_route_state){ .flags = 0x40, .word = S2T_BIG_EXT };
+	ttl = 1;
+	KUNIT_EXPECT_TRUE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	KUNIT_EXPECT_EQ(test, ttl, 255);
+	KUNIT_EXPECT_EQ(test, st.word, S2T_BIG_EXT - 1);
+	ttl = 0;
+	st.word = 1;
+	KUNIT_EXPECT_TRUE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	KUNIT_EXPECT_EQ(test, ttl, 254);
+	KUNIT_EXPECT_EQ(test, st.word, 0);
+	ttl = 1;
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	st.word = S2T_BIG_EXT + 1;	/* more than a sender gives */
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	st = (struct dp_route_state){ .flags = 0x44, .word = 5 };  /* FIRST */
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	st = (struct dp_route_state){ .flags = 0x04, .word = 5 };
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	st = (struct dp_route_state){ .flags = 0x00, .word = 5 };
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	/* shortcut phase: renewed to the word's remaining hops */
+	st = (struct dp_route_state){ .flags = 0x08, .word = 5 };
+	KUNIT_EXPECT_TRUE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	KUNIT_EXPECT_EQ(test, ttl, 6);
+	KUNIT_EXPECT_EQ(test, st.word, 5);
+	ttl = 1;
+	st.word = 1000;
+	KUNIT_EXPECT_TRUE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	KUNIT_EXPECT_EQ(test, ttl, 255);
+	ttl = 1;
+	st.word = 0;
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	st.word = S2T_BIG - 1;		/* not below the shortcut budget */
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	st = (struct dp_route_state){ .flags = 0x48, .word = 5 };
+	KUNIT_EXPECT_FALSE(test, t.ops->ttl_renew(&t, &st, &ttl));
+	/* a count beside FIRST or SHORTCUT is no state a node sends */
+	st = (struct dp_route_state){ .dst = 7, .waypoint = DP_NODE_NONE,
+				      .flags = 0x44, .word = 5 };
+	KUNIT_EXPECT_NE(test, dp_route(&t, 3, &st, NULL, &hop), 0);
+	KUNIT_EXPECT_STREQ(test, dp_drop_reason_name(&t, hop.reason),
+			   "bad_state");
+}
+
+/*
+ * A hostile view at 2,880 nodes: every neighbour's Hello claims the
+ * destination as its own neighbour (the paper's 2hop rule then follows
+ * the lie, round and round), or every node offers a shortcut as long as
+ * the word allows.  The frame loops on the greedy phase's budget, or
+ * takes a shortcut phase of up to 2,879 hops: either way far past the
+ * u8 TTL, by renewals, and never past t->max_hops.  Random headers
+ * (any flags, word and TTL) end within t->max_hops too.
+ */
+struct s2t_liar {
+	const struct dp_topo *t;
+	u32 dst;
+};
+
+static bool s2t_liar_reachable(const void *ctx, u32 self, u32 port, u32 peer)
+{
+	const struct s2t_liar *c = ctx;
+
+	/* the destination is never heard: the frame cannot arrive */
+	return peer != c->dst && dp_port_neigh(c->t, self, port, 0) == peer;
+}
+
+static u32 s2t_liar_neighs(const void *ctx, u32 self, u32 port, u32 peer,
+			   u32 *ids, u32 max)
+{
+	const struct s2t_liar *c = ctx;
+
+	if (!max)
+		return 0;
+	ids[0] = c->dst;
+	return 1;
+}
+
+static bool s2t_liar_shortcut(const void *ctx, u32 self, u32 dst,
+			      u32 max_dist, u32 *port, u32 *peer, u32 *dist)
+{
+	const struct s2t_liar *c = ctx;
+	u32 p;
+
+	for (p = 0; p < c->t->nports; p++) {
+		*peer = dp_port_neigh(c->t, self, (p + self) % c->t->nports,
+				      0);
+		if (*peer != DP_NODE_NONE && *peer != c->dst) {
+			*port = (p + self) % c->t->nports;
+			*dist = max_dist;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Relay from @at with @st and wire TTL @ttl; hops until drop or arrival. */
+static u32 s2t_relay_walk(struct kunit *test, const struct dp_topo *t,
+			  u32 at, struct dp_route_state *st, u8 ttl,
+			  bool sender, const struct dp_view *v, bool *ttl_out)
+{
+	struct dp_hop hop;
+	u32 hops = 0;
+
+	*ttl_out = false;
+	for (;;) {
+		bool key = dp_dst_is_key(t, st->flags);
+
+		if (!dp_addr_valid(t, at) ||
+		    (!key && !dp_addr_valid(t, st->dst)) ||
+		    (!key && at == st->dst))
+			break;
+		if ((hops || !sender) && !dp_ttl_relay(t, st, &ttl)) {
+			*ttl_out = true;
+			break;
+		}
+		KUNIT_ASSERT_LT(test, hops, t->max_hops);
+		if (dp_route(t, at, st, v, &hop))
+			break;
+		KUNIT_ASSERT_NE(test, hop.next, DP_NODE_NONE);
+		at = hop.next;
+		hops++;
+	}
+	return hops;
+}
+
+static void s2t_big_hostile(struct kunit *test)
+{
+	struct s2t_liar c;
+	struct dp_view v = {
+		.reachable = s2t_liar_reachable,
+		.peer_neighs = s2t_liar_neighs,
+		.ctx = &c,
+	};
+	struct dp_view vs = {
+		.reachable = s2t_liar_reachable,
+		.shortcut = s2t_liar_shortcut,
+		.ctx = &c,
+	};
+	u32 i, hops, rnd = 1, loops = 0, longest = 0;
+	struct dp_route_state st;
+	struct dp_topo t;
+	bool out;
+
+	s2t_big_init(test, &t, 12, 4, 1);
+	c.t = &t;
+
+	/* the sender's budget, spent going round: exactly G hops */
+	for (i = 0; i < 8; i++) {
+		c.dst = (i * 977U + 5) % S2T_BIG;
+		dp_route_init(&t, i * 31, c.dst, 0, i, &st);
+		hops = s2t_relay_walk(test, &t, i * 31, &st, dp_topo_ttl(&t),
+				      true, &v, &out);
+		if (!out)
+			continue;	/* the lie led to it after all */
+		loops++;
+		KUNIT_EXPECT_EQ(test, hops, S2T_BIG_G);
+	}
+	KUNIT_EXPECT_GT(test, loops, 0U);
+
+	/* a shortcut phase as long as a header may ask, by renewals */
+	c.dst = 2000;
+	st = (struct dp_route_state){ .dst = c.dst, .waypoint = DP_NODE_NONE,
+				      .flags = 0x08, .word = S2T_BIG - 2 };
+	hops = s2t_relay_walk(test, &t, 0, &st, 1, false, &vs, &out);
+	kunit_info(test, "hostile shortcut phase: %u hops\n", hops);
+	KUNIT_EXPECT_EQ(test, hops, S2T_BIG - 2);
+
+	/* any header, any TTL, the two liars or none */
+	for (i = 0; i < 300; i++) {
+		const struct dp_view *vv;
+
+		rnd = rnd * 1103515245U + 12345U;
+		c.dst = (rnd >> 8) % S2T_BIG;
+		st.dst = rnd & 0x10000000 ? c.dst : rnd * 0x9e3779b9U;
+		st.waypoint = rnd & 0x20000000 ? DP_NODE_NONE : 5;
+		rnd = rnd * 1103515245U + 12345U;
+		st.flags = rnd >> 24;
+		st.word = rnd & 0x100 ? (rnd >> 9) % 16 :
+			  rnd & 0x200 ? (rnd >> 10) % S2T_BIG : rnd >> 16;
+		vv = i % 3 == 0 ? NULL : i % 3 == 1 ? &v : &vs;
+		hops = s2t_relay_walk(test, &t, (rnd >> 4) % S2T_BIG, &st,
+				      rnd & 0xff, false, vv, &out);
+		if (hops > longest)
+			longest = hops;
+	}
+	kunit_info(test, "300 hostile headers: the longest walk %u hops (bound %u)\n",
+		   longest, t.max_hops);
+}
+
 static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_ops),
 	KUNIT_CASE(s2t_ops_init),
@@ -981,6 +1416,10 @@ static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_shortcut),
 	KUNIT_CASE(s2t_plan),
 	KUNIT_CASE(s2t_plan_bad),
+	KUNIT_CASE(s2t_small_unchanged),
+	KUNIT_CASE(s2t_big),
+	KUNIT_CASE(s2t_big_renew),
+	KUNIT_CASE(s2t_big_hostile),
 	{}
 };
 

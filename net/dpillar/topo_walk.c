@@ -258,7 +258,7 @@ void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
 	struct dp_view view;
 	struct dp_hop hop;
 	u32 self = src;
-	u8 slot;
+	u8 slot, wire;
 
 	w->delivered = false;
 	w->looped = false;
@@ -282,8 +282,17 @@ void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,
 		dp_route_set_coords(t, &w->st, x,
 				    dp_table_coords(t, dst, x, DP_COORDS_MAX));
 	}
+	/*
+	 * The header's TTL, as the sender sets it and each relay spends and
+	 * renews it, unless the caller asks for more hops than the proven
+	 * bound (to check the routing's own bound, with no TTL to hide a
+	 * loop).  Up to DP_TTL_MAX the TTL is the bound: it changes nothing.
+	 */
+	wire = (u8)dp_topo_ttl(t);
 	while (self != dst) {
-		if (w->hops >= ttl) {
+		if (w->hops >= ttl ||
+		    (w->hops && ttl <= t->max_hops &&
+		     !dp_ttl_relay(t, &w->st, &wire))) {
 			w->looped = true;
 			return;
 		}

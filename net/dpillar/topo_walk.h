@@ -54,7 +54,10 @@ struct dp_walk {
 
 /*
  * Route one packet from @src to @dst as the relays would, at most @ttl
- * hops.  @fs == NULL: failure-free routing, else routing with the set's
+ * hops, and, when @ttl is at most t->max_hops, within the header's TTL as
+ * the relays spend and renew it (dp_ttl_relay(): the sender's
+ * dp_topo_ttl(), one less a relay): a frame whose TTL runs out is
+ * "looped" too.  @fs == NULL: failure-free routing, else routing with the set's
  * view.  @sel, @hash: as dp_route_init().
  */
 void dp_walk(const struct dp_topo *t, u32 src, u32 dst, u32 sel, u32 hash,

@@ -76,7 +76,12 @@ static inline u32 xdc_div(const struct dp_topo *t, u32 x, u32 j)
 	return dp_rdiv(x, xdc(t)->rp[j]);
 }
 
-u32 xdc_digit(const struct dp_topo *t, u32 id, u32 j)
+/*
+ * Inline in this file: every decision and every neighbour lookup (twice
+ * a hop) reads a few digits, and a call per digit was the largest single
+ * function of a BCube relay's profile (make bench).
+ */
+static inline u32 xdc_dig(const struct dp_topo *t, u32 id, u32 j)
 {
 	u32 q = xdc_div(t, id, j);
 
@@ -84,11 +89,21 @@ u32 xdc_digit(const struct dp_topo *t, u32 id, u32 j)
 		return q;
 	return q - xdc_div(t, id, j + 1) * xdc(t)->n;
 }
+
+u32 xdc_digit(const struct dp_topo *t, u32 id, u32 j)
+{
+	return xdc_dig(t, id, j);
+}
 EXPORT_SYMBOL_IF_KUNIT(xdc_digit);
+
+static inline u32 xdc_set_dig(const struct dp_topo *t, u32 id, u32 j, u32 v)
+{
+	return id - xdc_dig(t, id, j) * xdc(t)->pw[j] + v * xdc(t)->pw[j];
+}
 
 u32 xdc_set_digit(const struct dp_topo *t, u32 id, u32 j, u32 v)
 {
-	return id - xdc_digit(t, id, j) * xdc(t)->pw[j] + v * xdc(t)->pw[j];
+	return xdc_set_dig(t, id, j, v);
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_set_digit);
 
@@ -98,7 +113,7 @@ u32 xdc_spare_level(const struct dp_topo *t, u32 id)
 
 	/* Trailing n-1 digits: at most top + 1 of them. */
 	while (lvl - xdc(t)->k <= xdc(t)->top &&
-	       xdc_digit(t, id, lvl - xdc(t)->k) == xdc(t)->n - 1)
+	       xdc_dig(t, id, lvl - xdc(t)->k) == xdc(t)->n - 1)
 		lvl++;
 	return lvl;
 }
@@ -136,7 +151,7 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 		return;
 	lvl = src < t->nodes && dst < t->nodes ? xdc_top_diff(t, src, dst) : 0;
 	for (j = 0; j < d->k; j++) {
-		base = lvl >= d->k ? xdc_digit(t, dst, lvl - d->k + j) : 0;
+		base = lvl >= d->k ? xdc_dig(t, dst, lvl - d->k + j) : 0;
 		if (j)
 			*w += ((base + m) % d->n) * d->pw[j];
 		else
@@ -296,7 +311,7 @@ static int xdc_addr_format(const struct dp_topo *t, u32 id, char *buf,
 	u32 pos = 0, j;
 
 	for (j = xdc(t)->top + 1; j-- > 0;) {
-		dp_put_u32(buf, len, &pos, xdc_digit(t, id, j));
+		dp_put_u32(buf, len, &pos, xdc_dig(t, id, j));
 		if (j)
 			dp_put_char(buf, len, &pos, '.');
 	}
@@ -382,7 +397,7 @@ static void xdc_port_info(const struct dp_topo *t, u32 id, u32 port,
 		h = lvl < d->top ? xdc_div(t, id, lvl + 1) : 0;
 		hh = xdc_div(t, id, tr + 1) - xdc_div(t, id, lvl) * d->pw[lvl - tr - 1];
 		idx = (h * d->pw[lvl - tr - 1] + hh) * (d->n - 1) +
-		      xdc_digit(t, id, tr);
+		      xdc_dig(t, id, tr);
 	}
 	pi->kind = DP_PORT_SWITCH;
 	pi->nneigh = d->n - 1;
@@ -397,12 +412,12 @@ static u32 xdc_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 
 	if (lvl == DP_NODE_NONE || idx >= xdc(t)->n - 1)
 		return DP_NODE_NONE;
-	a = xdc_digit(t, id, lvl);
-	return xdc_set_digit(t, id, lvl, idx < a ? idx : idx + 1);
+	a = xdc_dig(t, id, lvl);
+	return xdc_set_dig(t, id, lvl, idx < a ? idx : idx + 1);
 }
 
-static int xdc_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-				u32 peer)
+int dp_xdcent_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			       u32 peer)
 {
 	u32 lvl, a, v;
 
@@ -411,17 +426,17 @@ static int xdc_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 	lvl = xdc_port_level(t, id, port);
 	if (lvl == DP_NODE_NONE)
 		return -1;
-	v = xdc_digit(t, peer, lvl);
-	if (xdc_set_digit(t, id, lvl, v) != peer)
+	v = xdc_dig(t, peer, lvl);
+	if (xdc_set_dig(t, id, lvl, v) != peer)
 		return -1;
-	a = xdc_digit(t, id, lvl);
+	a = xdc_dig(t, id, lvl);
 	return (int)(v < a ? v : v - 1);
 }
 
 /* Members of one switch plug into it with the same port number. */
 static int xdc_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {
-	return xdc_port_neigh_index(t, id, port, peer) < 0 ? -1 : (int)port;
+	return dp_xdcent_port_neigh_index(t, id, port, peer) < 0 ? -1 : (int)port;
 }
 
 /*
@@ -455,14 +470,14 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		    d->npaths;
 		xdc_parallel(t, src, dst, m, &w, &r);
 		if (sel >= XDC_SEL_PATH0 && bpair && d->side_budget &&
-		    xdc_digit(t, src, r) == xdc_digit(t, dst, r))
+		    xdc_dig(t, src, r) == xdc_dig(t, dst, r))
 			st->flags = (u8)(r + 1);
 	} else {
 		for (j = 0; j < d->b; j++)
-			nd += xdc_digit(t, src, j) != xdc_digit(t, dst, j);
+			nd += xdc_dig(t, src, j) != xdc_dig(t, dst, j);
 		m = hash % nd;
 		for (r = d->b; r-- > 0;)
-			if (xdc_digit(t, src, r) != xdc_digit(t, dst, r) &&
+			if (xdc_dig(t, src, r) != xdc_dig(t, dst, r) &&
 			    !m--)
 				break;
 		xdc_parallel(t, src, dst, d->b - 1 - r, &w, &j);
@@ -522,8 +537,8 @@ static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
 		}
 		g = xdc_gate(t, self, lvl, w);
 		if (g == self) {
-			*next = xdc_set_digit(t, self, lvl,
-					      xdc_digit(t, target, lvl));
+			*next = xdc_set_dig(t, self, lvl,
+					    xdc_dig(t, target, lvl));
 			*level = lvl;
 			return true;
 		}
@@ -557,7 +572,7 @@ static int xdc_entry_word(const struct dp_topo *t, u32 dst, u32 *w)
 		return -1;
 	*w = 0;
 	for (j = d->k; j-- > 0;)
-		*w = *w * d->n + xdc_digit(t, dst, lvl - d->k + j);
+		*w = *w * d->n + xdc_dig(t, dst, lvl - d->k + j);
 	return 0;
 }
 
@@ -587,21 +602,21 @@ static int xdc_dst_entry(const struct dp_topo *t, u32 self,
 	if (!d->spare || seg != st->dst || st->waypoint != DP_NODE_NONE)
 		return 0;
 	for (j = 0; j < d->b; j++)
-		if (xdc_digit(t, self, j) != xdc_digit(t, seg, j))
+		if (xdc_dig(t, self, j) != xdc_dig(t, seg, j))
 			break;
-	a = xdc_digit(t, self, j);
+	a = xdc_dig(t, self, j);
 	for (val = 0; val < d->n && !heard; val++)
-		if (val != a && val != xdc_digit(t, seg, j))
+		if (val != a && val != xdc_dig(t, seg, j))
 			heard = dp_view_reachable(v, self, j,
-						  xdc_set_digit(t, self, j, val));
+						  xdc_set_dig(t, self, j, val));
 	if (!heard || xdc_entry_word(t, st->dst, &we))
 		return 0;
 	wo = xdc_next_word(t, we);
 	if (wo == we)
 		return -1;
 	lvl = xdc_spare_level(t, st->dst);
-	val = xdc_digit(t, st->dst, lvl) + 1;
-	peer = xdc_set_digit(t, st->dst, lvl, val == d->n ? 0 : val);
+	val = xdc_dig(t, st->dst, lvl) + 1;
+	peer = xdc_set_dig(t, st->dst, lvl, val == d->n ? 0 : val);
 	st->waypoint = peer;
 	st->word = (u16)(r * d->nwords + wo);
 	st->flags = (st->flags & ~(XDC_FL_DEFER_MASK | XDC_FL_SIDE_MASK)) |
@@ -638,17 +653,17 @@ static int xdc_spare_sideways(const struct dp_topo *t, u32 self,
 	own = 0;
 	w = 0;
 	for (j = d->k; j-- > 0;) {
-		own = own * d->n + xdc_digit(t, self, lvl - d->k + j);
-		w = w * d->n + xdc_digit(t, target, lvl - d->k + j);
+		own = own * d->n + xdc_dig(t, self, lvl - d->k + j);
+		w = w * d->n + xdc_dig(t, target, lvl - d->k + j);
 	}
 	if (w == own || !xdc_word_valid(t, w))
 		w = xdc_next_word(t, own);
 	if (w == own)
 		return -1;	/* one valid word (n = 2, k = 1): no other gate */
 	for (val = 0; val < d->n; val++) {
-		if (val == xdc_digit(t, self, lvl))
+		if (val == xdc_dig(t, self, lvl))
 			continue;
-		next = xdc_set_digit(t, self, lvl, val);
+		next = xdc_set_dig(t, self, lvl, val);
 		if (!dp_view_reachable(v, self, d->k, next))
 			continue;
 		st->word = (u16)(r * d->nwords + w);
@@ -717,10 +732,10 @@ restart:
 			/* A detour opened by route_init: digit defer-1 first. */
 			j = defer - 1;
 			if (defer && defer <= d->b && !side &&
-			    xdc_digit(t, self, j) == xdc_digit(t, seg, j)) {
-				a = xdc_digit(t, self, j) + 1;
-				next = xdc_set_digit(t, self, j,
-						     a == d->n ? 0 : a);
+			    xdc_dig(t, self, j) == xdc_dig(t, seg, j)) {
+				a = xdc_dig(t, self, j) + 1;
+				next = xdc_set_dig(t, self, j,
+						   a == d->n ? 0 : a);
 				if (dp_view_reachable(v, self, j, next)) {
 					st->flags = (st->flags &
 						     ~XDC_FL_SIDE_MASK) |
@@ -739,9 +754,9 @@ restart:
 				} else if (j + 1 == defer) {
 					goto rot;
 				}
-				a = xdc_digit(t, seg, j);
-				if (xdc_digit(t, self, j) != a) {
-					next = xdc_set_digit(t, self, j, a);
+				a = xdc_dig(t, seg, j);
+				if (xdc_dig(t, self, j) != a) {
+					next = xdc_set_dig(t, self, j, a);
 					if (dp_view_reachable(v, self, j,
 							      next)) {
 						xdc_hop(hop, next, j,
@@ -775,7 +790,7 @@ sideways:
 	 */
 	nd = 0;
 	for (j = 0; j < d->b; j++)
-		nd += xdc_digit(t, self, j) != xdc_digit(t, seg, j);
+		nd += xdc_dig(t, self, j) != xdc_dig(t, seg, j);
 	for (i = 0; i < 2 * d->b; i++) {
 		j = i < d->b ? i : i - d->b;
 		if (i == d->b && nd == 1) {
@@ -786,15 +801,15 @@ sideways:
 						      r, side, hop))
 				return 0;
 		}
-		a = xdc_digit(t, self, j);
-		agree = a == xdc_digit(t, seg, j);
+		a = xdc_dig(t, self, j);
+		agree = a == xdc_dig(t, seg, j);
 		first = i < d->b;
 		if (agree != first)
 			continue;
 		for (val = 0; val < d->n; val++) {
-			if (val == a || val == xdc_digit(t, seg, j))
+			if (val == a || val == xdc_dig(t, seg, j))
 				continue;
-			next = xdc_set_digit(t, self, j, val);
+			next = xdc_set_dig(t, self, j, val);
 			if (!dp_view_reachable(v, self, j, next))
 				continue;
 			st->flags = (st->flags & ~(XDC_FL_DEFER_MASK |
@@ -864,7 +879,7 @@ static const struct dp_topo_param xdc_params[] = {
 	.addr_format = xdc_addr_format,			\
 	.port_info = xdc_port_info,			\
 	.port_neigh = xdc_port_neigh,			\
-	.port_neigh_index = xdc_port_neigh_index,	\
+	.port_neigh_index = dp_xdcent_port_neigh_index,	\
 	.peer_port = xdc_peer_port,			\
 	.route_init = dp_xdcent_route_init,		\
 	.route = dp_xdcent_route,			\

@@ -14,12 +14,12 @@
 /* The routing core's oracle.  Runs under rcu_read_lock (BH). */
 bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 {
-	const struct dp_priv *dp = ctx;
+	const struct dp_vctx *c = ctx;
 	const struct dp_neigh *nb;
 	struct dp_port *port;
 
-	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
-	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb);
+	nb = dp_vctx_find(c, self, port_idx, peer, &port);
+	return nb && dp_port_up(port) && dp_neigh_alive(c->dp, nb);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
 
@@ -27,11 +27,10 @@ EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
 static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
 			     u32 peer, u32 *mask)
 {
-	const struct dp_priv *dp = ctx;
 	const struct dp_neigh *nb;
 	struct dp_port *port;
 
-	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
+	nb = dp_vctx_find(ctx, self, port_idx, peer, &port);
 	if (!nb || !test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags))
 		return false;
 	*mask = READ_ONCE(nb->ports_up);
@@ -45,7 +44,7 @@ static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
 static u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx,
 			       u32 peer, u32 *ids, u32 max)
 {
-	const struct dp_priv *dp = ctx;
+	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
 	const struct dp_neigh *nb;
 	struct dp_port *port;
 	u32 i, n;
@@ -95,7 +94,7 @@ dp_view_coords_of(const struct dp_priv *dp, u32 self, u32 port_idx, u32 node)
 static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
 			  u32 *x, u32 max)
 {
-	const struct dp_priv *dp = ctx;
+	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
 	const struct dp_neigh_coords *nc;
 
 	if (node == self)
@@ -114,7 +113,7 @@ static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
 static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
 				     u32 peer, u32 idx, u32 *x, u32 max)
 {
-	const struct dp_priv *dp = ctx;
+	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
 	const struct dp_neigh_coords *nc;
 
 	nc = dp_view_coords_of(dp, self, port_idx, peer);
@@ -131,7 +130,7 @@ static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
  */
 static u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 {
-	const struct dp_priv *dp = ctx;
+	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
 	struct dp_port *port = dp_port_rcu(dp, port_idx);
 	struct dp_port_info pi;
 	u32 peer;
@@ -161,5 +160,7 @@ void dp_view_init(struct dp_priv *dp)
 	dp->view.shortcut = dp_sc_lookup;
 	dp->view.coords = dp_view_coords;
 	dp->view.peer_neigh_coords = dp_view_peer_neigh_coords;
-	dp->view.ctx = dp;
+	dp->vctx.dp = dp;
+	dp->vctx.memo = NULL;
+	dp->view.ctx = &dp->vctx;
 }

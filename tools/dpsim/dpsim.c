@@ -81,8 +81,9 @@ static int need_sel(struct opts *o, const struct dp_topo *t)
 					 "topology", o->sel_text);
 		o->sel = (u32)sel;
 	}
+	/* the proven bound: the walker spends the wire's TTL within it */
 	if (!o->ttl)
-		o->ttl = dp_topo_ttl(t);
+		o->ttl = t->max_hops;
 	return 0;
 }
 

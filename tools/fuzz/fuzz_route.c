@@ -20,7 +20,11 @@
  * chosen port that the view says is reachable, with a known phase; every
  * drop must name a known reason; and the path must end within the
  * topology's proven bound (t->max_hops, the TTL a sender puts on), from
- * any starting state.  An endless loop inside dp_route() is libFuzzer's
+ * any starting state.  With a nonzero last input byte the header's TTL
+ * is modelled too, as the relays spend and renew it (dp_ttl_relay(): a
+ * sender's dp_topo_ttl(), or that byte as a hostile TTL): S2 above 255
+ * nodes, whose bound is wider than the u8, renews it from its own header
+ * bits, and whatever they say the path must stay within t->max_hops.  An endless loop inside dp_route() is libFuzzer's
  * timeout.  Any violation aborts, which libFuzzer reports as a crash.
  */
 #include "fuzz.h"
@@ -177,8 +181,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	const char *why = NULL;
 	struct dp_topo t;
 	u32 self, hops = 0;
-	bool view;
-	u8 mode;
+	bool view, sender = false, wire_model;
+	u8 mode, wire;
 
 	mode = fz_u8(&in);
 	view = mode & 1;	/* else failure-free routing (v == NULL) */
@@ -190,7 +194,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (p.kind == DP_TOPO_S2) {
 		/* nodes, n ports, spaces, seed; k must be 0 */
 		p.k = 0;
-		p.nodes = fz_u16(&in) % 300;
+		/* high bit: above 255 nodes (a TTL renewed on the way) */
+		p.nodes = fz_u16(&in);
+		p.nodes = p.nodes & 0x8000 ? (p.nodes & 0x7fff) % 3200 :
+					     p.nodes % 300;
 		p.spaces = fz_u8(&in) % 10;
 		p.seed = fz_u32(&in);
 		/* plan mode: any own coordinates (the view has the real ones) */
@@ -202,7 +209,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	if (dp_topo_init(&t, &p, &why))
 		return 0;
-	FZ_CHECK(t.max_hops > 0 && t.max_hops <= DP_TTL_MAX);
+	FZ_CHECK(t.max_hops > 0 && t.max_hops <=
+		 (t.ops->ttl_renew ? DP_HOPS_MAX : DP_TTL_MAX));
+	FZ_CHECK(dp_topo_ttl(&t) <= DP_TTL_MAX);
 	FZ_CHECK(t.ff_hops <= t.max_hops);
 
 	self = fz_u32(&in) % t.nodes;
@@ -219,6 +228,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			 (mode & 0x20 && dp_topo_has_keys(&t)))) {
 		u16 word = st.word;
 		u8 flags = st.flags;
+
+		sender = true;
 
 		/* Mode bit 5: a frame to a key (S2), dst any 32 bits. */
 		if (mode & 0x20 && dp_topo_has_keys(&t))
@@ -257,6 +268,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			st.coords[0] ^= fz_u32(&in);
 	}
 
+	/* last: the header's TTL (0: not modelled, the route alone) */
+	wire = fz_u8(&in);
+	wire_model = sender || wire;
+	if (sender)
+		wire = (u8)dp_topo_ttl(&t);
+
 	for (;;) {
 		struct dp_hop hop = { 0 };
 		u32 from = self;
@@ -267,6 +284,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			break;		/* DP_STAT_DROP_ADDR */
 		if (self == st.dst && !key)
 			break;		/* delivered */
+		/* The relay's TTL step (the sender sends without one). */
+		if (wire_model && (hops || !sender) &&
+		    !dp_ttl_relay(&t, &st, &wire))
+			break;		/* DP_STAT_DROP_TTL */
 		/* A relay's TTL, at most the sender's bound, never runs out. */
 		FZ_CHECK(hops < t.max_hops);
 		if (dp_route(&t, self, &st, view ? &v : NULL,

@@ -8,12 +8,46 @@
  * Checks: a decision is -1 or the index of a 1-hop candidate; with the
  * MCD-reducing rules that candidate's MCD is below self's; the first hop
  * reduces the MCD; a slot is below the node count and its inverse gives
- * the id back.
+ * the id back; and the module's derived cabling of a fabric of up to
+ * DP_S2_ROUTE_NODES_MAX nodes (its nibble tables up to 255 nodes, its
+ * hashed rounds above) is the generic permutation's: the peer on port 2r
+ * or 2r + 1 is the node before or after in ring r's slot order.
  */
 #include "fuzz.h"
 #include "topo_s2.h"
 
 #define FZ_CANDS 40
+
+/* The module's cabling of one node against dp_s2_slot()'s rings. */
+static void fz_cabling(struct fz_in *in)
+{
+	struct dp_topo_params p = { .kind = DP_TOPO_S2 };
+	struct dp_topo t;
+	u32 id, port, r, s, peer, want, q;
+
+	p.nodes = 3 + fz_u16(in) % (DP_S2_ROUTE_NODES_MAX - 2);
+	p.spaces = 1 + fz_u8(in) % DP_S2_SPACES_MAX;
+	p.n = 2 * p.spaces + fz_u8(in) % (DP_MAX_PORTS - 2 * p.spaces + 1);
+	p.seed = fz_u32(in);
+	if (dp_topo_init(&t, &p, NULL))
+		return;
+	FZ_CHECK(t.max_hops >= t.ff_hops && t.max_hops <= DP_HOPS_MAX);
+	FZ_CHECK((t.max_hops > DP_TTL_MAX) == (p.nodes > 255));
+	id = fz_u32(in) % p.nodes;
+	for (port = 0; port < 2 * (p.n / 2); port++) {
+		peer = dp_port_neigh(&t, id, port, 0);
+		r = port / 2;
+		/* rings past the spaces: spaces DP_S2_SPACES_MAX + r - L */
+		q = r < p.spaces ? r : DP_S2_SPACES_MAX + r - p.spaces;
+		s = dp_s2_slot(p.seed, p.nodes, id, q);
+		s = port & 1 ? (s + 1) % p.nodes : (s + p.nodes - 1) % p.nodes;
+		want = dp_s2_slot_node(p.seed, p.nodes, s, q);
+		/* a peer already cabled on a lower port leaves it unused */
+		FZ_CHECK(peer == want || peer == DP_NODE_NONE);
+		if (peer != DP_NODE_NONE)
+			FZ_CHECK(dp_peer_port(&t, id, port, peer) >= 0);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
@@ -59,5 +93,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	(void)dp_s2_coord(seed, nodes, id, fz_u8(&in));
 	(void)dp_s2_min_gap(nodes);
+	fz_cabling(&in);
 	return 0;
 }

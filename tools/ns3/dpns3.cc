@@ -1535,7 +1535,7 @@ static u32 paths_equal_walk(void)
 		w.path = buf.data();
 		w.path_max = (u32)buf.size();
 		dp_walk(&F.t, r.path.front(), r.path.back(), F.sel, r.hash,
-			&F.fs, dp_topo_ttl(&F.t), &w);
+			&F.fs, F.t.max_hops, &w);
 		same += w.delivered && !r.truncated &&
 			std::vector<u32>(buf.begin(), buf.begin() + w.path_len) ==
 			r.path;

@@ -99,6 +99,9 @@ local pf = {
 		8, nil, 0x10),
 	s2_coords = ProtoField.bool("dpillar.s2.coords", "Coordinates follow",
 		8, nil, 0x20),
+	-- above 255 nodes: the word is the TTL renewal count (s2_ttl_renew())
+	s2_ext = ProtoField.bool("dpillar.s2.ext",
+		"Routing word is a TTL renewal count", 8, nil, 0x40),
 	-- DPillar's flags (topo_dpillar.h)
 	dp_ccw = ProtoField.bool("dpillar.dp.ccw",
 		"Helix counter-clockwise", 8, nil, 0x01),
@@ -314,7 +317,7 @@ local function add_flags(ft, flags_r, topo)
 	local name, bits
 	if topo == TOPO_S2 then
 		name, bits = "S2", { pf.s2_sel, pf.s2_first, pf.s2_shortcut,
-			pf.s2_key, pf.s2_coords }
+			pf.s2_key, pf.s2_coords, pf.s2_ext }
 	elseif topo == TOPO_DPILLAR and bit32.band(flags_r:uint(), 0x80) ~= 0 then
 		-- the routing word is then a flow hash
 		name, bits = "DPillar, shortest mode", { pf.dp_detours,

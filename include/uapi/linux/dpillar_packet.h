@@ -59,6 +59,10 @@ enum dpillar_packet_type {
  * @type: enum dpillar_packet_type
  * @ttl: hops left; a relay drops the frame instead of sending it with 0.
  *	Routing is loop-free by construction: an expiry is a bug signal.
+ *	Where a topology's proven bound exceeds 255 hops (S2 above 255
+ *	nodes) the topology's own state carries more: a relay renews the
+ *	TTL from a count in @flags and @rword (S2: flag 0x40, one unit for
+ *	254 hops) instead of dropping; nowhere else does the TTL change.
  * @flags: 8 bits of routing state owned by the topology (DPillar: helix
  *	direction, direction changed, ring reversed, ring direction,
  *	tunnels taken)

@@ -201,6 +201,19 @@ has "s2 derived route --json: the header" '"header":{"ttl":'
 	ok "s2 derived route --json: the path of pairs ($s2path)" ||
 	ko "s2 derived route --json: $(echo "$out" | jq -c .path), pairs '$s2path'"
 check "s2 route --json --fail refused" 2 $D route $S2D --from 0 --to 9 --fail 14 --json
+# S2 at the paper's scale (issue 34): 2,880 nodes of the kernel's derived
+# fabric, whose bound (5,928 hops) is wider than the header's u8 TTL: the
+# sender puts TTL 255 and a renewal count of 11 (flag 0x40, the word).
+S2B="--topo s2 --switches 2880 --ports 12 --servers 0 --spaces 4 --wiring derived"
+check "s2 2880 nodes route --json" 0 $D route $S2B --from 0 --to 1777 --json
+has "s2 2880 nodes: delivered" '"delivered":true,"hops":3,"path":["0","2647","366","1777"]'
+has "s2 2880 nodes: TTL 255, renewal count 11" '"header":{"ttl":255,"flags":64,"rword":11'
+check "s2 2880 nodes route, hashed first hop" 0 $D route $S2B --from 0 --to 1777 --hash 77 --json
+has "s2 2880 nodes: the hashed first hop, then greedy" '"delivered":true,"hops":5'
+s2bad=$($D pairs $S2B 2>&1 | head -n 3000 | awk '$3 != "delivered" || $4 > 2880' | wc -l)
+[ "$s2bad" -eq 0 ] && ok "s2 2880 nodes: 3000 pairs delivered within the bound" ||
+	ko "s2 2880 nodes: $s2bad of 3000 pairs not delivered"
+check "s2 16385 nodes refused" 2 $D route --topo s2 --switches 16385 --ports 12 --servers 0 --spaces 4 --wiring derived --from 0 --to 1
 check "s2 route from a failed switch" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 0
 check "s2 route bad --fail" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 3-x
 check "dcell route --dot around a failure" 0 $D route --topo dcell -n 4 -k 1 --from 0.0 --to 3.3 --fail 3.0 --dot
