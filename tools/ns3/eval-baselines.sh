@@ -11,8 +11,9 @@
 #                (S2: 80 x (6 fabric ports + 2 host ports), 128 of the
 #                160 hosts used; 125 x (8 + 2)), k = 1 and 8 paths;
 #   Fig. 13:     SWDC 1D ring, 2D torus, 3D hex torus, 400 switches of 6
-#                fabric ports, 1 server each, k = 1, 2, 4, 8 (S2: eval-s2.sh,
-#                250 switches, the core's limit);
+#                fabric ports, 1 server each, k = 1, 2, 4, 8, and S2 of
+#                the same 400 (the core routes more than 255 S2 nodes
+#                since the s2big merge; eval-s2.sh's is 250);
 #   Fig. 14, 16: SWDC 2D and Jellyfish, 250 switches of 10 fabric ports,
 #                2 servers each (500), k = 1, 2, 4, 8;
 #   Fig. 15, 17: the same, 1.6 MB flows, k = 1 and 8;
@@ -20,7 +21,8 @@
 #                k = 1 and 8 for seeds 1, 2, 3: network (graph seed, S2's
 #                --s2-seed SEED-1) and permutation both change.
 # Links at 100 Mb/s, flows of 1.6 MB, 0.1 s bulk runs, as eval-s2.sh.
-# About 30 minutes of one core.  Run from tools/ns3 after make.
+# About 31 minutes of CPU (42 on a shared machine).  Run from tools/ns3
+# after make.
 #
 # Usage: sh eval-baselines.sh [OUTDIR]   (default eval-out/baselines)
 #        SKIP_RUN=1: tables and plots from the JSON only
@@ -55,6 +57,10 @@ run() {
 }
 
 # Fig. 13: seed 1
+for k in 1 2 4 8; do
+	run "$out/f13-s2-k$k-s1.json" 1 --topo s2 --nodes 400 -n 6 \
+		--spaces 3 --hosts 1 --paths "$k" --time "$TIME"
+done
 for kind in ring torus2d hex3d; do
 	graph "swdc-$kind-400" 1 swdc "$kind" 400 6 1 1
 	for k in 1 2 4 8; do
@@ -158,6 +164,7 @@ with open(out + '/fig13.dat', 'w') as dat:
     for k in (1, 2, 4, 8):
         v = [row('swdc-' + kind, k, [ld('f13-%s-k%d-s1' % (kind, k))])
              for kind in ('ring', 'torus2d', 'hex3d')]
+        v += [row('s2', k, [ld('f13-s2-k%d-s1' % k)]) or (float('nan'),)]
         dat.write('%d %s\n' % (k, ' '.join('%.2f' % x[0] for x in v)))
 print()
 print('Fig. 14, 16: 250 switches x (10 + 2), 500 servers, bulk')

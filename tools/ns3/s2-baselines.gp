@@ -34,7 +34,9 @@ plot dir."/fig13.dat" using 1:2 with linespoints pt 4 lw 2 \
 	title "SWDC 1D ring, 400", \
      "" using 1:3 with linespoints pt 6 lw 2 title "SWDC 2D torus, 400", \
      "" using 1:4 with linespoints pt 8 lw 2 title "SWDC 3D hex, 400", \
-     s2."/swdc.dat" using 1:2 with linespoints pt 7 lw 2 title "S2, 250"
+     "" using 1:5 with linespoints pt 7 lw 2 title "S2, 400", \
+     s2."/swdc.dat" using 1:2 with linespoints pt 7 lw 1 dt 2 \
+	title "S2, 250 (eval-s2.sh)"
 set title "Fig. 14: 250 switches x (10 + 2), 500 servers"
 plot s2."/bulk.dat" using 1:2 with linespoints pt 7 lw 2 title "S2", \
      dir."/fig14.dat" using 1:2:3:4 with yerrorbars pt 7 lc 1 \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """dpns3's checks (make -C tools/ns3 check, make check's step "ns3").
 
-Tiny fabrics and short simulated times (about 7.5 s of host CPU; building
+Tiny fabrics and short simulated times (about 8 s of host CPU; building
 dpns3 about 14 s more):
 every flow delivers bytes; the paths the packets took in ns-3 equal
 dpsim route's, pair by pair, for the flow hash each flow used (failures
