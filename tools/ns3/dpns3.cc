@@ -21,6 +21,11 @@
  * flows times the slowest flow), its max-min fluid value from the paths
  * the packets took, Jain's fairness, flow completion times of fixed-size
  * flows.  Exit status: 0 ok, 1 runtime failure, 2 usage error.
+ *
+ * --graph FILE runs the S2 paper's baselines instead (FatTree, Jellyfish,
+ * SWDC, from tools/ns3/graphs.py): the same model, but every hop is
+ * decided here by the baseline's routing (ECMP, k shortest paths, greedy
+ * by lattice distance), not by the routing core.
  */
 #include <getopt.h>
 
@@ -116,7 +121,7 @@ public:
 	u32 next = DP_NODE_NONE;	/* the server this hop goes to */
 	u32 hash = 0;			/* the flow hash the source used */
 	u32 npath = 0;			/* servers visited, source first */
-	u32 sub = 0;			/* --graph: the connection's subflow */
+	u32 sub = 0;			/* --graph: its subflow */
 	u32 path[TAG_PATH_MAX];
 
 	DpTag() { memset(&st, 0, sizeof(st)); }
@@ -230,10 +235,10 @@ struct Graph {
 	std::string name, routing;		/* ecmp, ksp, greedy */
 	u32 n = 0, nports = 0;
 	std::vector<u32> hosts;			/* [node] */
-	std::vector<u32> first;			/* [node]: its first endpoint */
+	std::vector<u32> first;			/* [node]: first endpoint */
 	std::vector<u32> epnode;		/* [endpoint] */
 	std::vector<std::vector<u32>> adj;	/* [node][port]: neighbour */
-	std::vector<std::vector<u8>> lat;	/* [node][port]: a lattice link */
+	std::vector<std::vector<u8>> lat;	/* [node][port]: lattice? */
 	std::vector<std::vector<u16>> dist;	/* [a][b]: hops (lattice's
 						   for greedy) */
 	std::map<u64, std::vector<std::vector<u32>>> ksp; /* src << 32 | dst */
@@ -299,8 +304,8 @@ static int graph_load(const char *file)
 			   b <= 64) {
 			G.hosts[a] = b;
 		} else if (!strcmp(w, "link") &&
-			   (k = sscanf(line, "%*s %u %u %31s", &a, &b, x)) >= 2 &&
-			   a < G.n && b < G.n && a != b) {
+			   (k = sscanf(line, "%*s %u %u %31s", &a, &b,
+				       x)) >= 2 && a < G.n && b < G.n && a != b) {
 			G.adj[a].push_back(b);
 			G.adj[b].push_back(a);
 			G.lat[a].push_back(k == 3 && !strcmp(x, "lattice"));
@@ -385,12 +390,14 @@ static const std::vector<std::vector<u32>> &graph_ksp(u32 s, u32 t)
 		const std::vector<u32> prev = A.back();
 
 		for (size_t i = 0; i + 1 < prev.size(); i++) {
-			std::vector<u32> root(prev.begin(), prev.begin() + i + 1);
+			std::vector<u32> root(prev.begin(),
+					      prev.begin() + i + 1);
 			std::set<u64> cut;
 
 			for (const auto &q : A)
 				if (q.size() > i + 1 &&
-				    std::equal(root.begin(), root.end(), q.begin()))
+				    std::equal(root.begin(), root.end(),
+					       q.begin()))
 					cut.insert((u64)q[i] << 32 | q[i + 1]);
 			std::fill(gone.begin(), gone.end(), 0);
 			for (size_t j = 0; j < i; j++)
@@ -450,7 +457,8 @@ static int graph_hop(u32 self, u32 src, u32 dst, u32 hash, u32 sub)
 		return (int)near[hash % near.size()];
 	best = near[0];
 	for (u32 q : near)
-		if (G.dist[G.adj[self][q]][dst] < G.dist[G.adj[self][best]][dst])
+		if (G.dist[G.adj[self][q]][dst] <
+		    G.dist[G.adj[self][best]][dst])
 			best = q;
 	return (int)best;
 }
