@@ -17,11 +17,11 @@
 #   Fig. 14, 16: SWDC 2D and Jellyfish, 250 switches of 10 fabric ports,
 #                2 servers each (500), k = 1, 2, 4, 8;
 #   Fig. 15, 17: the same, 1.6 MB flows, k = 1 and 8;
-#   seeds:       Fig. 14 (S2, SWDC 2D, Jellyfish) and Fig. 12 (k = 8) at
-#                k = 1 and 8 for seeds 1, 2, 3: network (graph seed, S2's
-#                --s2-seed SEED-1) and permutation both change.
+#   seeds:       Fig. 12, 13 and 14 at k = 1 and 8 for seeds 1, 2, 3:
+#                network (graph seed, S2's --s2-seed SEED-1) and
+#                permutation both change; k = 2, 4 and Fig. 15, 17 seed 1.
 # Links at 100 Mb/s, flows of 1.6 MB, 0.1 s bulk runs, as eval-s2.sh.
-# About 31 minutes of CPU (42 on a shared machine).  Run from tools/ns3
+# About 40 minutes of CPU (50 on a shared machine).  Run from tools/ns3
 # after make.
 #
 # Usage: sh eval-baselines.sh [OUTDIR]   (default eval-out/baselines)
@@ -56,17 +56,22 @@ run() {
 	mv "$f.tmp" "$f"
 }
 
-# Fig. 13: seed 1
-for k in 1 2 4 8; do
-	run "$out/f13-s2-k$k-s1.json" 1 --topo s2 --nodes 400 -n 6 \
-		--spaces 3 --hosts 1 --paths "$k" --time "$TIME"
-done
-for kind in ring torus2d hex3d; do
-	graph "swdc-$kind-400" 1 swdc "$kind" 400 6 1 1
-	for k in 1 2 4 8; do
-		run "$out/f13-$kind-k$k-s1.json" 1 \
-			--graph "$out/graphs/swdc-$kind-400-s1" --paths "$k" \
-			--time "$TIME"
+# Fig. 13: k = 2, 4 at seed 1, k = 1, 8 at every seed
+for s in $SEEDS; do
+	ks='1 8'
+	[ "$s" = 1 ] && ks='1 2 4 8'
+	for k in $ks; do
+		run "$out/f13-s2-k$k-s$s.json" "$s" --topo s2 --nodes 400 \
+			-n 6 --spaces 3 --hosts 1 --s2-seed $((s - 1)) \
+			--paths "$k" --time "$TIME"
+	done
+	for kind in ring torus2d hex3d; do
+		graph "swdc-$kind-400" "$s" swdc "$kind" 400 6 1 "$s"
+		for k in $ks; do
+			run "$out/f13-$kind-k$k-s$s.json" "$s" \
+				--graph "$out/graphs/swdc-$kind-400-s$s" \
+				--paths "$k" --time "$TIME"
+		done
 	done
 done
 # Fig. 14, 16: k = 2, 4 at seed 1, k = 1, 8 at every seed
@@ -93,11 +98,9 @@ for k in 1 8; do
 	run "$out/f15-jf-k$k-s1.json" 1 --graph "$out/graphs/jf-250-s1" \
 		--paths "$k" --bytes "$BYTES" --time 5
 done
-# Fig. 12: k = 8 at every seed, k = 10 at seed 1
+# Fig. 12: every seed
 for s in $SEEDS; do
-	ft='8 10'
-	[ "$s" = 1 ] || ft=8
-	for t in $ft; do
+	for t in 8 10; do
 		graph "ft$t" "$s" fattree "$t"
 		if [ "$t" = 8 ]; then
 			s2="--nodes 80 -n 6 --spaces 3 --hosts 2 --endpoints 128"
@@ -162,9 +165,9 @@ print('Fig. 13: SWDC configuration, 400 switches x (6 + 1), bulk %g s'
 print(HDR)
 with open(out + '/fig13.dat', 'w') as dat:
     for k in (1, 2, 4, 8):
-        v = [row('swdc-' + kind, k, [ld('f13-%s-k%d-s1' % (kind, k))])
-             for kind in ('ring', 'torus2d', 'hex3d')]
-        v += [row('s2', k, [ld('f13-s2-k%d-s1' % k)]) or (float('nan'),)]
+        v = [row(kind if kind == 's2' else 'swdc-' + kind, k,
+                 [ld('f13-%s-k%d-s%d' % (kind, k, s)) for s in seeds])
+             for kind in ('ring', 'torus2d', 'hex3d', 's2')]
         dat.write('%d %s\n' % (k, ' '.join('%.2f' % x[0] for x in v)))
 print()
 print('Fig. 14, 16: 250 switches x (10 + 2), 500 servers, bulk')

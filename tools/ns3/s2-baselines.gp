@@ -3,13 +3,14 @@
 # own runs from eval-s2.sh in s2): Fig. 12 (fat-tree configurations),
 # Fig. 13 (SWDC configuration), Fig. 14 (250 switches, 500 servers),
 # Fig. 17 (per-flow completion).  Bars: the spread over seeds 1-3;
-# Fig. 14's lines: k = 1, 8 the mean of seeds 1-3, k = 2, 4 seed 1.
+# Fig. 13's and 14's lines: k = 1, 8 the mean of seeds 1-3, k = 2, 4
+# seed 1.
 set terminal svg size 1200,900 dynamic font "sans,11"
 set output svg
 set datafile missing "?"
 set multiplot layout 2,2
 set grid
-set title "Fig. 12: fat-tree configurations (seeds 1-3 at k = 8)"
+set title "Fig. 12: fat-tree configurations (seeds 1-3)"
 set ylabel "throughput (% of line rate per host)"
 set yrange [0:100]
 set xrange [-0.5:3.5]
