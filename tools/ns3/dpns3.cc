@@ -21,6 +21,11 @@
  * flows times the slowest flow), its max-min fluid value from the paths
  * the packets took, Jain's fairness, flow completion times of fixed-size
  * flows.  Exit status: 0 ok, 1 runtime failure, 2 usage error.
+ *
+ * --graph FILE runs the S2 paper's baselines instead (FatTree, Jellyfish,
+ * SWDC, from tools/ns3/graphs.py): the same model, but every hop is
+ * decided here by the baseline's routing (ECMP, k shortest paths, greedy
+ * by lattice distance), not by the routing core.
  */
 #include <getopt.h>
 
@@ -31,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -62,7 +68,8 @@ static const char usage_text[] =
 "             [--jitter J] [--queue P] [--time T] [--warmup W]\n"
 "             [--bytes B] [--fail ADDR[/PORT],...] [--failed F]\n"
 "             [--fail-links L] [--pair SRC,DST ...] [--seed S] [--json]\n"
-"             [--flows] [--hosts H] [--paths K]\n"
+"             [--flows] [--hosts H] [--paths K] [--endpoints M]\n"
+"       dpns3 --graph FILE [options above but --fail*]\n"
 "  --topo       dpillar, dcell, bcube, xdcent, s2 (derived cabling:\n"
 "               --nodes, -n ports, --spaces, --s2-seed)\n"
 "  --mode       the topology's routing mode (dpsim --mode)\n"
@@ -94,7 +101,18 @@ static const char usage_text[] =
 "               the fabric's servers are the endpoints\n"
 "  --paths      K TCP connections per flow (the S2 paper's k subflows),\n"
 "               each hashed to its own first hop by its five-tuple;\n"
-"               --bytes is split among them (default 1)\n";
+"               --bytes is split among them (default 1)\n"
+"  --endpoints  only the first M endpoints send and receive, host h of\n"
+"               server s being endpoint h * servers + s (hosts spread\n"
+"               over the servers: a fat tree's server count on S2)\n"
+"  --graph      a fabric given as a graph (tools/ns3/graphs.py): switch\n"
+"               nodes with hosts behind them, routed by a baseline\n"
+"               computed here, NOT the routing core: ecmp (shortest\n"
+"               paths, next hop by the hash), ksp (8 shortest paths by\n"
+"               Yen, subflow i on path i mod their count), greedy\n"
+"               (SWDC: to the neighbour nearest the destination in\n"
+"               lattice distance, the first hop hashed over the nearer\n"
+"               ones)\n";
 
 /* A tag of every packet routed in the fabric: the wire header's state. */
 class DpTag : public Tag {
@@ -103,6 +121,7 @@ public:
 	u32 next = DP_NODE_NONE;	/* the server this hop goes to */
 	u32 hash = 0;			/* the flow hash the source used */
 	u32 npath = 0;			/* servers visited, source first */
+	u32 sub = 0;			/* --graph: its subflow */
 	u32 path[TAG_PATH_MAX];
 
 	DpTag() { memset(&st, 0, sizeof(st)); }
@@ -125,7 +144,7 @@ TypeId DpTag::GetTypeId()
 
 uint32_t DpTag::GetSerializedSize() const
 {
-	return sizeof(st) + 4 * 4 + 4 * std::min(npath, (u32)TAG_PATH_MAX);
+	return sizeof(st) + 5 * 4 + 4 * std::min(npath, (u32)TAG_PATH_MAX);
 }
 
 void DpTag::Serialize(TagBuffer b) const
@@ -136,6 +155,7 @@ void DpTag::Serialize(TagBuffer b) const
 	b.WriteU32(next);
 	b.WriteU32(hash);
 	b.WriteU32(npath);
+	b.WriteU32(sub);
 	b.WriteU32(n);
 	for (u32 i = 0; i < n; i++)
 		b.WriteU32(path[i]);
@@ -149,6 +169,7 @@ void DpTag::Deserialize(TagBuffer b)
 	next = b.ReadU32();
 	hash = b.ReadU32();
 	npath = b.ReadU32();
+	sub = b.ReadU32();
 	n = std::min(b.ReadU32(), (u32)TAG_PATH_MAX);
 	for (u32 i = 0; i < n; i++)
 		path[i] = b.ReadU32();
@@ -197,6 +218,251 @@ struct Fabric {
 
 static Fabric F;
 
+/*
+ * --graph: a fabric given as a graph, for the baselines the S2 paper
+ * compares with (FatTree, Jellyfish, SWDC).  Its nodes are the paper's
+ * switches (our "servers": every one an IP router with DpRouting), its
+ * hosts behind them; its routing is computed here, in the simulator, and
+ * is not our routing core: ECMP over shortest paths, Jellyfish's k
+ * shortest paths, SWDC's greedy lattice routing.
+ */
+#define GRAPH_KSP	8	/* Jellyfish's k */
+
+static int bad_usage(const char *fmt, const char *arg);
+
+struct Graph {
+	bool on = false;
+	std::string name, routing;		/* ecmp, ksp, greedy */
+	u32 n = 0, nports = 0;
+	std::vector<u32> hosts;			/* [node] */
+	std::vector<u32> first;			/* [node]: first endpoint */
+	std::vector<u32> epnode;		/* [endpoint] */
+	std::vector<std::vector<u32>> adj;	/* [node][port]: neighbour */
+	std::vector<std::vector<u8>> lat;	/* [node][port]: lattice? */
+	std::vector<std::vector<u16>> dist;	/* [a][b]: hops (lattice's
+						   for greedy) */
+	std::map<u64, std::vector<std::vector<u32>>> ksp; /* src << 32 | dst */
+	u32 subflows = 1;			/* --paths */
+};
+
+static Graph G;
+
+/* Hop distances from @s, over lattice links only if asked (BFS). */
+static std::vector<u16> graph_bfs(u32 s, bool lattice_only)
+{
+	std::vector<u16> d(G.n, 0xffff);
+	std::vector<u32> q(1, s);
+
+	d[s] = 0;
+	for (size_t i = 0; i < q.size(); i++) {
+		u32 a = q[i];
+
+		for (u32 p = 0; p < G.adj[a].size(); p++) {
+			u32 b = G.adj[a][p];
+
+			if ((lattice_only && !G.lat[a][p]) || d[b] != 0xffff)
+				continue;
+			d[b] = d[a] + 1;
+			q.push_back(b);
+		}
+	}
+	return d;
+}
+
+/*
+ * The graph file: "name NAME", "routing ecmp|ksp|greedy", "nodes N",
+ * "hosts NODE H" (default 0), "link A B [lattice]"; '#' comments.
+ */
+static int graph_load(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[256], w[32], x[32];
+	u32 a, b, e = 0;
+	int k;
+
+	if (!f) {
+		fprintf(stderr, "dpns3: %s: %s\n", file, strerror(errno));
+		return EXIT_USAGE;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%31s", w) != 1)
+			continue;
+		if (!strcmp(w, "name") && sscanf(line, "%*s %31s", x) == 1) {
+			G.name = x;
+		} else if (!strcmp(w, "routing") &&
+			   sscanf(line, "%*s %31s", x) == 1) {
+			G.routing = x;
+		} else if (!strcmp(w, "nodes") &&
+			   sscanf(line, "%*s %u", &a) == 1 && a >= 2 &&
+			   a < 65535 && !G.n) {
+			G.n = a;
+			G.hosts.assign(a, 0);
+			G.adj.resize(a);
+			G.lat.resize(a);
+		} else if (!strcmp(w, "hosts") &&
+			   sscanf(line, "%*s %u %u", &a, &b) == 2 && a < G.n &&
+			   b <= 64) {
+			G.hosts[a] = b;
+		} else if (!strcmp(w, "link") &&
+			   (k = sscanf(line, "%*s %u %u %31s", &a, &b,
+				       x)) >= 2 && a < G.n && b < G.n && a != b) {
+			G.adj[a].push_back(b);
+			G.adj[b].push_back(a);
+			G.lat[a].push_back(k == 3 && !strcmp(x, "lattice"));
+			G.lat[b].push_back(G.lat[a].back());
+		} else {
+			fprintf(stderr, "dpns3: %s: bad line: %s", file, line);
+			fclose(f);
+			return EXIT_USAGE;
+		}
+	}
+	fclose(f);
+	if (G.routing != "ecmp" && G.routing != "ksp" &&
+	    G.routing != "greedy")
+		return bad_usage("%s", "--graph: routing ecmp, ksp or greedy");
+	if (G.name.empty())
+		G.name = G.routing;
+	for (a = 0; a < G.n; a++) {
+		G.first.push_back(e);
+		for (b = 0; b < G.hosts[a]; b++)
+			G.epnode.push_back(a);
+		e += G.hosts[a];
+		G.nports = std::max(G.nports, (u32)G.adj[a].size());
+	}
+	if (e < 2)
+		return bad_usage("%s", "--graph: fewer than two hosts");
+	for (a = 0; a < G.n; a++) {
+		G.dist.push_back(graph_bfs(a, G.routing == "greedy"));
+		for (b = 0; b < G.n; b++)
+			if (G.dist[a][b] == 0xffff)
+				return bad_usage("%s", "--graph: not connected "
+						 "(greedy: by lattice links)");
+	}
+	G.on = true;
+	return 0;
+}
+
+/* A shortest path from @s to @t avoiding the nodes and links marked. */
+static bool graph_path(u32 s, u32 t, const std::vector<u8> &gone,
+		       const std::set<u64> &cut, std::vector<u32> *path)
+{
+	std::vector<u32> from(G.n, DP_NODE_NONE), q(1, s);
+
+	from[s] = s;
+	for (size_t i = 0; i < q.size() && from[t] == DP_NODE_NONE; i++) {
+		u32 a = q[i];
+
+		for (u32 b : G.adj[a]) {
+			if (from[b] != DP_NODE_NONE || gone[b] ||
+			    cut.count((u64)a << 32 | b))
+				continue;
+			from[b] = a;
+			q.push_back(b);
+		}
+	}
+	if (from[t] == DP_NODE_NONE)
+		return false;
+	path->clear();
+	for (u32 v = t; v != s; v = from[v])
+		path->push_back(v);
+	path->push_back(s);
+	std::reverse(path->begin(), path->end());
+	return true;
+}
+
+/* Yen's k shortest loopless paths, shortest first (ties: BFS order). */
+static const std::vector<std::vector<u32>> &graph_ksp(u32 s, u32 t)
+{
+	u64 key = (u64)s << 32 | t;
+	auto it = G.ksp.find(key);
+
+	if (it != G.ksp.end())
+		return it->second;
+	std::vector<std::vector<u32>> A;
+	std::set<std::pair<size_t, std::vector<u32>>> B;
+	std::vector<u8> gone(G.n);
+	std::vector<u32> p;
+	std::set<u64> none;
+
+	graph_path(s, t, gone, none, &p);
+	A.push_back(p);
+	while (A.size() < GRAPH_KSP) {
+		const std::vector<u32> prev = A.back();
+
+		for (size_t i = 0; i + 1 < prev.size(); i++) {
+			std::vector<u32> root(prev.begin(),
+					      prev.begin() + i + 1);
+			std::set<u64> cut;
+
+			for (const auto &q : A)
+				if (q.size() > i + 1 &&
+				    std::equal(root.begin(), root.end(),
+					       q.begin()))
+					cut.insert((u64)q[i] << 32 | q[i + 1]);
+			std::fill(gone.begin(), gone.end(), 0);
+			for (size_t j = 0; j < i; j++)
+				gone[root[j]] = 1;
+			if (!graph_path(prev[i], t, gone, cut, &p))
+				continue;
+			root.pop_back();
+			root.insert(root.end(), p.begin(), p.end());
+			if (std::find(A.begin(), A.end(), root) == A.end())
+				B.insert({ root.size(), root });
+		}
+		if (B.empty())
+			break;
+		A.push_back(B.begin()->second);
+		B.erase(B.begin());
+	}
+	return G.ksp.emplace(key, A).first->second;
+}
+
+/*
+ * The port toward the next node of a packet at @self for node @dst:
+ * @src the node the packet entered the fabric at, @hash its flow hash,
+ * @sub its subflow.  -1: none (not seen: the graph is connected).
+ */
+static int graph_hop(u32 self, u32 src, u32 dst, u32 hash, u32 sub)
+{
+	std::vector<u32> near;
+	u32 p, best;
+
+	if (G.routing == "ksp") {
+		const auto &ps = graph_ksp(src, dst);
+		const std::vector<u32> &path = ps[sub % ps.size()];
+
+		for (size_t i = 0; i + 1 < path.size(); i++)
+			if (path[i] == self)
+				for (p = 0; p < G.adj[self].size(); p++)
+					if (G.adj[self][p] == path[i + 1])
+						return (int)p;
+		return -1;
+	}
+	for (p = 0; p < G.adj[self].size(); p++) {
+		u32 b = G.adj[self][p];
+
+		if (G.routing == "ecmp" &&
+		    G.dist[b][dst] + 1 == G.dist[self][dst])
+			near.push_back(p);
+		if (G.routing == "greedy" && G.dist[b][dst] < G.dist[self][dst])
+			near.push_back(p);
+	}
+	if (near.empty())
+		return -1;
+	/* ECMP: every switch hashes (its own seed); greedy: the source. */
+	if (G.routing == "ecmp")
+		return (int)near[dp_fmix32(hash ^ (self * 0x9e3779b9U)) %
+				 near.size()];
+	if (self == src)
+		return (int)near[hash % near.size()];
+	best = near[0];
+	for (u32 q : near)
+		if (G.dist[G.adj[self][q]][dst] <
+		    G.dist[G.adj[self][best]][dst])
+			best = q;
+	return (int)best;
+}
+
 static Ipv4Address node_addr(u32 id)
 {
 	return Ipv4Address(0x0a000001U + id);	/* 10.0.0.1 + id */
@@ -206,7 +472,8 @@ static bool addr_node(Ipv4Address a, u32 *id)
 {
 	u32 v = a.Get() - 0x0a000001U;
 
-	if (a.Get() < 0x0a000001U || !dp_addr_valid(&F.t, v))
+	if (a.Get() < 0x0a000001U ||
+	    (G.on ? v >= G.n : !dp_addr_valid(&F.t, v)))
 		return false;
 	*id = v;
 	return true;
@@ -216,6 +483,8 @@ static std::string addr_text(u32 id)
 {
 	char buf[DP_ADDR_TEXT_MAX];
 
+	if (G.on)
+		return std::to_string(id);
 	dp_addr_format(&F.t, id, buf, sizeof(buf));
 	return buf;
 }
@@ -229,11 +498,15 @@ static std::string addr_text(u32 id)
 
 static u32 ep_count(void)
 {
+	if (G.on)
+		return (u32)G.epnode.size();
 	return F.hosts ? F.t.nodes * F.hosts : F.t.nodes;
 }
 
 static u32 ep_node(u32 e)
 {
+	if (G.on)
+		return G.epnode[e];
 	return F.hosts ? e / F.hosts : e;
 }
 
@@ -257,7 +530,30 @@ static std::string ep_text(u32 e)
 {
 	if (!F.hosts)
 		return addr_text(e);
-	return addr_text(ep_node(e)) + "@" + std::to_string(e % F.hosts);
+	return addr_text(ep_node(e)) + "@" +
+	       std::to_string(G.on ? e - G.first[ep_node(e)] : e % F.hosts);
+}
+
+/* A failed server (never, with --graph: no failures there). */
+static bool node_failed(u32 id)
+{
+	return !G.on && dp_fail_node(&F.fs, id);
+}
+
+/* The subflow of a TCP connection: its sink port's (make_conns()). */
+static u32 packet_sub(Ptr<const Packet> p, const Ipv4Header &header)
+{
+	TcpHeader th;
+	u32 lo = SINK_PORT_BASE, hi = SINK_PORT_BASE + ep_count() * G.subflows;
+	u32 port;
+
+	if (!p || header.GetProtocol() != TcpL4Protocol::PROT_NUMBER)
+		return 0;
+	p->PeekHeader(th);
+	port = th.GetDestinationPort();
+	if (port < lo || port >= hi)
+		port = th.GetSourcePort();
+	return port >= lo && port < hi ? (port - lo) % G.subflows : 0;
 }
 
 /*
@@ -394,11 +690,25 @@ Ptr<Ipv4Route> DpRouting::Hop(Ipv4Address dst, DpTag &tag)
 	struct dp_hop hop;
 	Ptr<Ipv4Route> rt;
 
-	if (route_memo(m_self, &tag.st, &hop)) {
+	if (G.on) {
+		u32 dn;
+		int p;
+
+		if (!addr_ep(dst, &dn))
+			return nullptr;
+		p = graph_hop(m_self, tag.path[0], ep_node(dn), tag.hash,
+			      tag.sub);
+		if (p < 0) {
+			F.drops_route[0]++;
+			return nullptr;
+		}
+		hop.port = (u32)p;
+		hop.next = G.adj[m_self][p];
+	} else if (route_memo(m_self, &tag.st, &hop)) {
 		F.drops_route[hop.reason < DP_DROP_MAX ? hop.reason : 0]++;
 		return nullptr;
 	}
-	if (hop.port >= F.t.nports || !F.dev[m_self][hop.port]) {
+	if (hop.port >= F.dev[m_self].size() || !F.dev[m_self][hop.port]) {
 		F.drops_switch++;
 		return nullptr;
 	}
@@ -424,8 +734,8 @@ Ptr<Ipv4Route> DpRouting::RouteOutput(Ptr<Packet> p, const Ipv4Header &header,
 
 	if (m_host)
 		return HostOutput(p, header, err);
-	if (!addr_node(header.GetDestination(), &dst) || dst == m_self ||
-	    dp_fail_node(&F.fs, m_self)) {
+	if (G.on || !addr_node(header.GetDestination(), &dst) ||
+	    dst == m_self || dp_fail_node(&F.fs, m_self)) {
 		err = Socket::ERROR_NOROUTETOHOST;
 		return nullptr;
 	}
@@ -464,6 +774,7 @@ Ptr<Ipv4Route> DpRouting::HostOutput(Ptr<Packet> p, const Ipv4Header &header,
 		return nullptr;
 	}
 	tag.hash = packet_hash(p, header, ep_addr(m_self));
+	tag.sub = G.on ? packet_sub(p, header) : 0;
 	tag.next = ep_node(m_self);
 	rt = Create<Ipv4Route>();
 	rt->SetDestination(header.GetDestination());
@@ -535,7 +846,7 @@ bool DpRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &header,
 		lcb(p, header, m_ipv4->GetInterfaceForDevice(idev));
 		return true;
 	}
-	if (dp_fail_node(&F.fs, m_self)) {
+	if (node_failed(m_self)) {
 		F.drops_failed++;
 		return false;
 	}
@@ -564,7 +875,7 @@ bool DpRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &header,
 			return true;
 		}
 		/* From a host of ours: the source server's dp_route_init(). */
-		if (!tag.npath)
+		if (!tag.npath && !G.on)
 			dp_route_init(&F.t, m_self, ep_node(dep), F.sel,
 				      tag.hash, &tag.st);
 	}
@@ -646,7 +957,8 @@ struct Opts {
 	const char *fail = nullptr;
 	std::vector<std::string> pairs;	/* --pair SRC,DST */
 	u32 failed = 0, fail_links = 0;
-	u32 hosts = 0, paths = 1;
+	u32 hosts = 0, paths = 1, endpoints = 0;
+	const char *graph = nullptr;
 	u64 seed = 1;
 	bool json = false;
 	bool flows = false;
@@ -711,6 +1023,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{ "flows", no_argument, nullptr, 'P' },
 		{ "hosts", required_argument, nullptr, 'H' },
 		{ "paths", required_argument, nullptr, 'K' },
+		{ "endpoints", required_argument, nullptr, 'E' },
+		{ "graph", required_argument, nullptr, 'G' },
 		{ "help", no_argument, nullptr, 'h' },
 		{ nullptr, 0, nullptr, 0 },
 	};
@@ -732,6 +1046,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 				return bad_usage("bad --jitter '%s'", optarg);
 			break;
 		case 'f': o->fail = optarg; break;
+		case 'G': o->graph = optarg; break;
 		case 'p': o->pairs.push_back(optarg); break;
 		case 'j': o->json = true; break;
 		case 'P': o->flows = true; break;
@@ -773,13 +1088,21 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			case 'S': o->seed = v; break;
 			case 'H': o->hosts = v; break;
 			case 'K': o->paths = v; break;
+			case 'E': o->endpoints = v; break;
 			}
 		}
 	}
 	if (optind < argc)
 		return bad_usage("unexpected '%s'", argv[optind]);
-	if (!o->topo)
-		return bad_usage("%s", "--topo is required");
+	if (!o->topo == !o->graph)
+		return bad_usage("%s", "--topo or --graph is required");
+	if (o->graph && (o->fail || o->failed || o->fail_links ||
+			 o->hosts || o->endpoints || o->mode))
+		return bad_usage("%s", "--graph: its own hosts, no failures");
+	if (o->graph && !o->pairs.empty())
+		return bad_usage("%s", "--graph: no --pair");
+	if (o->endpoints && !o->hosts)
+		return bad_usage("%s", "--endpoints needs --hosts");
 	if (o->warmup < 0)
 		o->warmup = o->time / 5;
 	if (o->warmup >= o->time)
@@ -839,6 +1162,38 @@ static void kill_device(Ptr<NetDevice> d)
 	d->SetAttribute("ReceiveErrorModel", PointerValue(em));
 }
 
+/* --graph's nodes and links (its nodes have no switches). */
+static void build_graph(PointToPointHelper &p2p)
+{
+	InternetStackHelper stack;
+	DpRoutingHelper rh;
+	u32 a, p;
+
+	F.server.resize(G.n);
+	F.dev.resize(G.n);
+	stack.SetRoutingHelper(rh);
+	for (a = 0; a < G.n; a++) {
+		F.server[a] = CreateObject<Node>();
+		stack.Install(F.server[a]);
+		F.dev[a].resize(G.adj[a].size());
+	}
+	for (a = 0; a < G.n; a++)
+		for (p = 0; p < G.adj[a].size(); p++) {
+			u32 b = G.adj[a][p], q;
+			NetDeviceContainer link;
+
+			if (b < a)
+				continue;	/* made from its end */
+			/* b's port back to a: the first not yet made. */
+			for (q = 0; q < G.adj[b].size(); q++)
+				if (G.adj[b][q] == a && !F.dev[b][q])
+					break;
+			link = p2p.Install(F.server[a], F.server[b]);
+			F.dev[a][p] = link.Get(0);
+			F.dev[b][q] = link.Get(1);
+		}
+}
+
 /* Nodes, links, addresses; failed elements drop what reaches them. */
 static void build_fabric(const Opts &o)
 {
@@ -853,6 +1208,11 @@ static void build_fabric(const Opts &o)
 	p2p.SetChannelAttribute("Delay", StringValue(o.delay));
 	p2p.SetQueue("ns3::DropTailQueue", "MaxSize",
 		     StringValue(std::to_string(o.queue) + "p"));
+	stack.SetRoutingHelper(rh);
+	if (G.on) {
+		build_graph(p2p);
+		goto hosts;
+	}
 	F.server.resize(F.t.nodes);
 	F.dev.assign(F.t.nodes, std::vector<Ptr<NetDevice>>(F.t.nports));
 	F.sw.resize(F.t.switches);
@@ -861,7 +1221,6 @@ static void build_fabric(const Opts &o)
 		F.server[id] = CreateObject<Node>();
 	for (i = 0; i < F.t.switches; i++)
 		F.sw[i] = CreateObject<Node>();
-	stack.SetRoutingHelper(rh);
 	for (id = 0; id < F.t.nodes; id++)
 		stack.Install(F.server[id]);
 	for (id = 0; id < F.t.nodes; id++) {
@@ -900,6 +1259,7 @@ static void build_fabric(const Opts &o)
 			}
 		}
 	}
+hosts:
 	/* Hosts: each on a link of its own to its server. */
 	F.host.resize(F.hosts ? ep_count() : 0);
 	F.hostdev.resize(F.host.size());
@@ -922,11 +1282,11 @@ static void build_fabric(const Opts &o)
 		ip->SetUp(ifi);
 	}
 	/* Every interface of a server carries its one address. */
-	for (id = 0; id < F.t.nodes; id++) {
+	for (id = 0; id < F.server.size(); id++) {
 		Ptr<Ipv4> ip = F.server[id]->GetObject<Ipv4>();
 
 		DynamicCast<DpRouting>(ip->GetRoutingProtocol())->SetSelf(id);
-		for (port = 0; port < F.t.nports; port++) {
+		for (port = 0; port < F.dev[id].size(); port++) {
 			int32_t ifi;
 
 			if (!F.dev[id][port])
@@ -936,8 +1296,9 @@ static void build_fabric(const Opts &o)
 					Ipv4Mask("255.0.0.0")));
 			ip->SetUp(ifi);
 		}
-		for (u32 h = 0; h < F.hosts; h++) {
-			int32_t ifi = ip->AddInterface(F.hostup[id * F.hosts + h]);
+		for (u32 h = 0; h < (G.on ? G.hosts[id] : F.hosts); h++) {
+			int32_t ifi = ip->AddInterface(F.hostup[G.on ?
+					G.first[id] + h : id * F.hosts + h]);
 
 			ip->AddAddress(ifi, Ipv4InterfaceAddress(node_addr(id),
 					Ipv4Mask("255.0.0.0")));
@@ -1028,7 +1389,8 @@ static int make_pairs(const Opts &o, struct rng *r)
 	if (!o.pairs.empty())
 		return given_pairs(o);
 	for (i = 0; i < ep_count(); i++)
-		if (!dp_fail_node(&F.fs, ep_node(i)))
+		if (!node_failed(ep_node(i)) && (!o.endpoints ||
+		    (i % F.hosts) * F.t.nodes + i / F.hosts < o.endpoints))
 			live.push_back(i);
 	if (o.all) {
 		for (u32 s : live)
@@ -1112,6 +1474,12 @@ static int port_to(u32 a, u32 b)
 {
 	u32 p;
 
+	if (G.on) {
+		for (p = 0; p < G.adj[a].size(); p++)
+			if (G.adj[a][p] == b)
+				return (int)p;
+		return -1;
+	}
 	for (p = 0; p < F.t.nports; p++)
 		if (F.dev[a][p] && dp_port_neigh_index(&F.t, a, p, b) >= 0)
 			return (int)p;
@@ -1140,13 +1508,15 @@ static u32 max_link_load(void)
 			p = port_to(path[i], path[i + 1]);
 			if (p < 0)
 				continue;
-			key = ((u64)path[i] * F.t.nports + (u32)p) * 2;
+			key = ((u64)path[i] * 256 + (u32)p) * 2;
 			most = std::max(most, ++load[key]);
+			if (G.on)
+				continue;
 			dp_port_info(&F.t, path[i], (u32)p, &pi);
 			if (pi.kind != DP_PORT_SWITCH)
 				continue;
 			pp = dp_peer_port(&F.t, path[i], (u32)p, path[i + 1]);
-			key = ((u64)path[i + 1] * F.t.nports + (u32)pp) * 2 + 1;
+			key = ((u64)path[i + 1] * 256 + (u32)pp) * 2 + 1;
 			most = std::max(most, ++load[key]);
 		}
 	}
@@ -1164,6 +1534,8 @@ static u32 paths_equal_walk(void)
 	struct dp_walk w;
 	u32 same = 0;
 
+	if (G.on)
+		return 0;	/* not our core's routing */
 	for (auto &kv : F.paths) {
 		const PathRec &r = kv.second;
 
@@ -1234,7 +1606,12 @@ static void report(const Opts &o, double rate)
 	for (i = 0; i < DP_DROP_MAX; i++)
 		rdrops += F.drops_route[i];
 	maxload = max_link_load();
-	dp_topo_describe(&F.t, desc, sizeof(desc));
+	if (G.on)
+		snprintf(desc, sizeof(desc), "%s: %u nodes, %zu hosts, %s",
+			 G.name.c_str(), G.n, G.epnode.size(),
+			 G.routing.c_str());
+	else
+		dp_topo_describe(&F.t, desc, sizeof(desc));
 
 	double n = (double)flows.size();
 	double abt = n * (mn < 0 ? 0 : mn);
@@ -1244,7 +1621,7 @@ static void report(const Opts &o, double rate)
 	if (F.hosts)
 		fluid = std::min(fluid, n);
 	double jain = sq > 0 ? sum * sum / (n * sq) : 0;
-	u32 live = F.t.nodes - F.fs.nfailed;
+	u32 live = G.on ? G.n : F.t.nodes - F.fs.nfailed;
 
 	if (o.json) {
 		printf("{\"topo\":\"%s\",\"describe\":\"%s\",\"servers\":%u,"
@@ -1259,7 +1636,8 @@ static void report(const Opts &o, double rate)
 		       "\"path_changes\":%" PRIu64 ",\"paths_truncated\":%u,"
 		       "\"route_drops\":%" PRIu64 ",\"switch_drops\":%" PRIu64
 		       ",\"no_tag\":%" PRIu64 ",",
-		       F.t.ops->name, desc, F.t.nodes, F.t.switches,
+		       G.on ? "graph" : F.t.ops->name, desc, live,
+		       G.on ? 0 : F.t.switches, G.on ? G.routing.c_str() :
 		       dp_sel_name(&F.t, F.sel), o.all ? "all" : "perm",
 		       rate, o.delay.c_str(), o.queue, o.time, o.warmup,
 		       o.bytes, F.fs.nfailed, F.fs.nlinks, F.hosts,
@@ -1327,9 +1705,9 @@ static void report(const Opts &o, double rate)
 		return;
 	}
 	printf("%s, mode %s, %s traffic: %zu flows, %u servers (%u failed), "
-	       "%u failed links\n", desc, dp_sel_name(&F.t, F.sel),
-	       o.all ? "all-to-all" : "permutation", flows.size(),
-	       F.t.nodes, F.fs.nfailed, F.fs.nlinks);
+	       "%u failed links\n", desc, G.on ? G.routing.c_str() :
+	       dp_sel_name(&F.t, F.sel), o.all ? "all-to-all" : "permutation",
+	       flows.size(), live, F.fs.nfailed, F.fs.nlinks);
 	if (F.hosts || o.paths > 1)
 		printf("%u hosts per server are the endpoints; %u TCP "
 		       "connections per flow\n", F.hosts, o.paths);
@@ -1383,6 +1761,14 @@ int main(int argc, char **argv)
 	err = parse_opts(argc, argv, &o);
 	if (err)
 		return err;
+	if (o.graph) {
+		err = graph_load(o.graph);
+		if (err)
+			return err;
+		G.subflows = o.paths;
+		r.s = o.seed;
+		goto sim;
+	}
 	ops = dp_topo_ops_by_name(o.topo);
 	if (!ops)
 		return bad_usage("unknown topology '%s'", o.topo);
@@ -1414,6 +1800,7 @@ int main(int argc, char **argv)
 	if (F.t.nodes - F.fs.nfailed < 2)
 		return bad_usage("%s", "fewer than two live servers");
 	dp_fail_view(&F.fs, &F.view);
+sim:
 
 	Config::SetDefault("ns3::TcpL4Protocol::SocketType",
 			   TypeIdValue(TcpNewReno::GetTypeId()));
@@ -1440,7 +1827,7 @@ int main(int argc, char **argv)
 	RngSeedManager::SetRun(o.seed);
 	F.rv = CreateObject<UniformRandomVariable>();
 	F.jitter = o.jitter * 1500 * 8 / (double)DataRate(o.rate).GetBitRate();
-	F.hosts = o.hosts;
+	F.hosts = G.on ? 1 : o.hosts;
 	build_fabric(o);
 	err = make_pairs(o, &r);
 	if (err)
@@ -1456,6 +1843,7 @@ int main(int argc, char **argv)
 
 	report(o, (double)DataRate(o.rate).GetBitRate());
 	Simulator::Destroy();
-	fs_free(&F.fs);
+	if (!G.on)
+		fs_free(&F.fs);
 	return 0;
 }

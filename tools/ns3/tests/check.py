@@ -2,19 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 """dpns3's checks (make -C tools/ns3 check, make check's step "ns3").
 
-Tiny fabrics and short simulated times (about 7.5 s of host CPU; building
+Tiny fabrics and short simulated times (about 8 s of host CPU; building
 dpns3 about 14 s more):
 every flow delivers bytes; the paths the packets took in ns-3 equal
 dpsim route's, pair by pair, for the flow hash each flow used (failures
 included); the ABT of a tiny BCube and a tiny DPillar equals the value
 derived by hand in the comments below, within a tolerance for TCP;
 hosts behind S2 servers with several connections per flow (--hosts,
---paths) route on the walker's paths and split their bytes.
+--paths) route on the walker's paths and split their bytes; the
+baselines of --graph (graphs.py: routed in the simulator, not by the
+core) deliver on the paths their routing promises: ECMP on shortest
+paths of a k = 4 fat tree over several cores, SWDC's greedy to every
+destination of small lattices, Jellyfish's k shortest paths distinct and
+shortest first.
 Last line: "N passed, N failed".
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 NS3 = './dpns3'
 DPSIM = '../dpsim/dpsim'
@@ -87,6 +94,101 @@ def near(x, want, lo, hi, desc):
     for a retransmission reach the sink at once, inside the window."""
     ok(want * lo <= x <= want * hi,
        '%s: %.4f within [%.2f, %.2f] x %.4f' % (desc, x, lo, hi, want))
+
+
+def graph_file(tmp, name, args):
+    """graphs.py ARGS into TMP/NAME: its path and adjacency."""
+    path = os.path.join(tmp, name)
+    with open(path, 'w') as f:
+        subprocess.run([sys.executable, 'graphs.py'] + args, stdout=f,
+                       check=True)
+    adj = {}
+    for line in open(path):
+        w = line.split()
+        if w[0] == 'link':
+            a, b = int(w[1]), int(w[2])
+            adj.setdefault(a, set()).add(b)
+            adj.setdefault(b, set()).add(a)
+    return path, adj
+
+
+def hops(adj, s):
+    """BFS distances from S."""
+    d, q = {s: 0}, [s]
+    for a in q:
+        for b in adj[a]:
+            if b not in d:
+                d[b] = d[a] + 1
+                q.append(b)
+    return d
+
+
+def is_path(adj, p):
+    return all(b in adj[a] for a, b in zip(p, p[1:]))
+
+
+def graphs(tmp):
+    """--graph's baselines (not the routing core: their routing is
+    dpns3's own), at sizes that take a second."""
+    # k = 4 fat tree, ECMP, 2 connections per flow: every connection
+    # delivers on a shortest path; across pods the hashes spread over
+    # more than one core switch (16..19).
+    g, adj = graph_file(tmp, 'ft4', ['fattree', '4'])
+    d = run(['--graph', g, '--paths', '2', '--traffic', 'all',
+             '--bytes', '20000', '--time', '2'])
+    if d:
+        routed = [f for f in d['flow'] if 'path' in f]
+        ok(d['completed'] == d['flows'] == 240 and d['route_drops'] == 0,
+           'fat tree k = 4, ECMP, all to all: every one of 240 20 kB flows '
+           '(480 connections) completes')
+        short = [f for f in routed if is_path(adj, [int(x) for x in
+                 f['path']]) and len(f['path']) - 1 ==
+                 hops(adj, int(f['path'][0]))[int(f['path'][-1])]]
+        ok(len(short) == len(routed) > 0,
+           'fat tree k = 4, ECMP: every path a shortest path (%d of %d)'
+           % (len(short), len(routed)))
+        cores = {x for f in routed for x in f['path'] if int(x) >= 16}
+        ok(len(cores) == 4, 'fat tree k = 4, ECMP: the hashes use all %d '
+           'core switches' % len(cores))
+    # SWDC: greedy reaches every destination, all to all, on a 16-node 2D
+    # torus and a 12-node ring (random links on the spare ports).
+    for kind, n in (('torus2d', 16), ('ring', 12), ('hex3d', 24)):
+        g, adj = graph_file(tmp, kind, ['swdc', kind, str(n), '4' if
+                                        kind != 'hex3d' else '6', '1', '1'])
+        d = run(['--graph', g, '--traffic', 'all', '--bytes', '10000',
+                 '--time', '2'])
+        if d:
+            routed = [f for f in d['flow'] if 'path' in f]
+            ok(d['completed'] == d['flows'] == n * (n - 1) and
+               d['route_drops'] == 0 and len(routed) == d['flows'] and
+               all(is_path(adj, [int(x) for x in f['path']])
+                   for f in routed),
+               'SWDC %s (%d nodes), greedy, all to all: every one of %d '
+               '10 kB flows completes on links of the graph' % (kind, n, n * (n - 1)))
+    # Jellyfish, 8 shortest paths, 8 connections per flow: connection i
+    # on path i (Yen: distinct, loop-free, none shorter than the one
+    # before, the first a shortest path).
+    g, adj = graph_file(tmp, 'jf', ['jellyfish', '12', '4', '1', '1'])
+    d = run(['--graph', g, '--paths', '8', '--time', '0.05'])
+    if d:
+        good = 0
+        for i in range(d['flows']):
+            ps = [[int(x) for x in f['path']] for f in d['flow']
+                  if f['flow'] == i and 'path' in f]
+            ls = [len(p) for p in ps]
+            good += (len(ps) == 8 and len({tuple(p) for p in ps}) == 8 and
+                     all(len(set(p)) == len(p) and is_path(adj, p)
+                         for p in ps) and ls == sorted(ls) and
+                     ls[0] - 1 == hops(adj, ps[0][0])[ps[0][-1]])
+        ok(d['delivered'] == d['flows'] == 12 and good == 12,
+           'Jellyfish (12 x 4), 8 shortest paths: every flow\'s 8 '
+           'connections on 8 distinct paths, shortest first (%d of 12)'
+           % good)
+    for args in (['--graph', os.path.join(tmp, 'jf'), '--hosts', '1'],
+                 ['--graph', os.path.join(tmp, 'nonexistent')]):
+        p = subprocess.run([NS3] + args, capture_output=True, check=False)
+        ok(p.returncode == 2, 'usage error exits 2: --graph ' +
+           ' '.join([os.path.basename(args[1])] + args[2:]))
 
 
 def main():
@@ -194,6 +296,8 @@ def main():
            % d['completed'])
         ok(sorted(f['rx'] for f in d['flow'][:3]) == [33333, 33334, 33334],
            'S2 hosts, 3 paths: 100,001 bytes split 33,334 + 33,334 + 33,333')
+
+    graphs(tempfile.mkdtemp(prefix='dpns3-'))
 
     # Usage errors.
     for args in (['--topo', 'bogus'], ['--topo', 'bcube', '-n', '4'],
