@@ -28,6 +28,15 @@
  */
 bool dp_reachable(const void *ctx, u32 self, u32 port, u32 peer);
 #define DP_VIEW_REACHABLE dp_reachable
+/* The other questions a decision asks per packet (DPillar, S2): view.c. */
+bool dp_view_ports_up(const void *ctx, u32 self, u32 port, u32 peer,
+		      u32 *mask);
+#define DP_VIEW_PORTS_UP dp_view_ports_up
+u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port, u32 peer,
+			u32 *ids, u32 max);
+#define DP_VIEW_PEER_NEIGHS dp_view_peer_neighs
+u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port);
+#define DP_VIEW_CABLE_PEER dp_view_cable_peer
 
 /* A compile-time check inside a function. */
 #define DP_BUILD_CHECK(cond) BUILD_BUG_ON(!(cond))
@@ -60,6 +69,9 @@ typedef __INT32_TYPE__ s32;
 #define INDIRECT_CALL_4(f, f4, f3, f2, f1, ...) \
 	((void)(f4), (void)(f3), INDIRECT_CALL_2(f, f2, f1, __VA_ARGS__))
 #define DP_VIEW_REACHABLE NULL
+#define DP_VIEW_PORTS_UP NULL
+#define DP_VIEW_PEER_NEIGHS NULL
+#define DP_VIEW_CABLE_PEER NULL
 
 #define DP_BUILD_CHECK(cond) ((void)sizeof(char[(cond) ? 1 : -1]))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -732,6 +732,32 @@ static inline bool dp_view_reachable(const struct dp_view *v, u32 self,
 }
 
 /*
+ * The view's other per-packet questions, called directly in the kernel
+ * like reachable (no retpoline per hop); @v and the member must be set.
+ */
+static inline bool dp_view_ask_ports_up(const struct dp_view *v, u32 self,
+					u32 port, u32 peer, u32 *mask)
+{
+	return INDIRECT_CALL_1(v->ports_up, DP_VIEW_PORTS_UP, v->ctx, self,
+			       port, peer, mask);
+}
+
+static inline u32 dp_view_ask_peer_neighs(const struct dp_view *v, u32 self,
+					  u32 port, u32 peer, u32 *ids,
+					  u32 max)
+{
+	return INDIRECT_CALL_1(v->peer_neighs, DP_VIEW_PEER_NEIGHS, v->ctx,
+			       self, port, peer, ids, max);
+}
+
+static inline u32 dp_view_ask_cable_peer(const struct dp_view *v, u32 self,
+					 u32 port)
+{
+	return INDIRECT_CALL_1(v->cable_peer, DP_VIEW_CABLE_PEER, v->ctx, self,
+			       port);
+}
+
+/*
  * Division by an invariant u32 (Granlund-Montgomery, as the kernel's
  * reciprocal_div.h): exact for every u32 dividend, a multiply and shifts
  * instead of a divide instruction on the per-packet path.

@@ -391,7 +391,7 @@ static bool dcl_port_reported_up(const struct dp_view *v, u32 self, u32 peer,
 
 	if (!v || !v->ports_up)
 		return true;	/* not known here: assume up */
-	if (!v->ports_up(v->ctx, self, DCL_PORT_SWITCH, peer, &mask))
+	if (!dp_view_ask_ports_up(v, self, DCL_PORT_SWITCH, peer, &mask))
 		return true;	/* an old Hello without PORTS_UP */
 	return mask & (1U << port);
 }

@@ -1130,7 +1130,7 @@ static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
 	struct dpp_at na;
 
 	if (nb == tgt || !v || !v->ports_up ||
-	    !v->ports_up(v->ctx, a->self, port, nb, &up) ||
+	    !dp_view_ask_ports_up(v, a->self, port, nb, &up) ||
 	    (up & 3) == 3)
 		return true;
 	/* @nb is one hop closer than we are */
@@ -1336,7 +1336,7 @@ static bool dpp_sp_local(const struct dp_topo *t, u32 self, u32 tgt,
 		dn = dpp_dist_cm(t, na.c, na.diff, na.tc);
 		if (!dn || dn - 1 >= best)
 			continue;
-		if (!v->ports_up || !v->ports_up(v->ctx, self, p, nb, &up))
+		if (!v->ports_up || !dp_view_ask_ports_up(v, self, p, nb, &up))
 			up = ~0U;
 		/*
 		 * Not through the switch we reach N by: it works, so its

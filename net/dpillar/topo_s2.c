@@ -964,7 +964,7 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 			return false;
 		for (p = 0; p < d->ports; p++)
 			c->peer[p] = v->cable_peer ?
-				     v->cable_peer(v->ctx, self, p) :
+				     dp_view_ask_cable_peer(v, self, p) :
 				     DP_NODE_NONE;
 	} else {
 		s2_slots(d, self, c->slot, d->rings, d->rings, 0);
@@ -1013,8 +1013,8 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 	if ((v && !v->peer_neighs) || (!v && d->plan))
 		return 0;	/* a view that knows no 2-hop neighbours */
 	if (v) {
-		n = v->peer_neighs(v->ctx, c->self, port, peer, ids,
-				   DP_MAX_PORTS);
+		n = dp_view_ask_peer_neighs(v, c->self, port, peer, ids,
+					    DP_MAX_PORTS);
 	} else {
 		/* derived: the peer's slots are known (s2_ctx_init()) */
 		s2_peers_slots(d, c->pslot[port], c->slot, c->self, ids);

@@ -24,8 +24,8 @@ bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
 
 /* The view's ports_up: what @peer, our neighbour on @port_idx, reported. */
-static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
-			     u32 peer, u32 *mask)
+bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx, u32 peer,
+		      u32 *mask)
 {
 	const struct dp_neigh *nb;
 	struct dp_port *port;
@@ -41,8 +41,8 @@ static bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx,
  * The view's peer_neighs: the ids @peer, our live neighbour on @port_idx,
  * listed in its last Hello (none once it is silent).
  */
-static u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx,
-			       u32 peer, u32 *ids, u32 max)
+u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx, u32 peer,
+			u32 *ids, u32 max)
 {
 	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
 	const struct dp_neigh *nb;
@@ -128,7 +128,7 @@ static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
  * The view's cable_peer: the node heard on the cable of our port
  * @port_idx, if it is alive (the topology's peer, where it is derived).
  */
-static u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
+u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 {
 	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
 	struct dp_port *port = dp_port_rcu(dp, port_idx);
