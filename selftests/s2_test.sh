@@ -820,8 +820,17 @@ s2_flood() {
 	# debug kernel under TCG takes some frames a second, not thousands.)
 	read -r _ n _ < "$S2_TMP/flood"
 	if [ $((n / 3)) -gt $(((secs + 3) * 2 * 50)) ]; then
-		[ "$(delta shortcut_neigh_limit)" -gt 0 ] || rc=1
 		[ "$(delta shortcut_reply_limit)" -gt 0 ] || rc=1
+		# What V took, not what A sent: a debug kernel under TCG
+		# loses most of a flood on the way (2,992 sent, some 120
+		# probes for V taken: 28 over the reply budget).  Probes
+		# for V refused at over 100 a second mean that probes for
+		# others, as many, came at over twice their budget (50).
+		if [ "$(delta shortcut_reply_limit)" -gt $(((secs + 3) * 100)) ]; then
+			[ "$(delta shortcut_neigh_limit)" -gt 0 ] || rc=1
+		else
+			echo "V took too few probes to reach the flood budget per neighbour (reply_limit +$(delta shortcut_reply_limit))"
+		fi
 	else
 		echo "$n frames: too few to reach the budgets per neighbour"
 	fi
