@@ -592,6 +592,12 @@ static inline struct dp_neigh *dp_neigh_find(const struct dp_priv *dp,
 	return &(*port)->neigh[idx];
 }
 
+/* The device a view callback's @ctx (a struct dp_vctx) stands for. */
+static inline struct dp_priv *dp_vctx_dev(const void *ctx)
+{
+	return ((const struct dp_vctx *)ctx)->dp;
+}
+
 /*
  * dp_neigh_find() through a view's context: the memo's slot when it is
  * the one asked for, else looked up (and remembered, on a packet's view).

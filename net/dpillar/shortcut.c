@@ -214,7 +214,7 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 		  u32 *port, u32 *peer, u32 *dist)
 {
 	/* The view's context is const for routing's sake; the table is ours. */
-	struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
+	struct dp_priv *dp = dp_vctx_dev(ctx);
 	struct dp_shortcuts *sc = &dp->sc;
 	unsigned long now = jiffies;
 	struct dp_sc_ent *e;

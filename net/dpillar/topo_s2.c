@@ -819,6 +819,17 @@ int dp_s2_plan_attach(struct dp_topo *t, const struct dp_s2_plan *plan)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_plan_attach);
 
+/*
+ * A fabric above 255 nodes: @st gets the sender's renewal count, its hop
+ * budget (s2_init()).  The only place the count is set: by a sender, or
+ * once where the hashed first hop is spent (dp_s2_route()).
+ */
+static void s2_give_budget(const struct s2_priv *d, struct dp_route_state *st)
+{
+	st->flags |= S2_FL_EXT;
+	st->word = d->ext_max;
+}
+
 void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		      u32 hash, struct dp_route_state *st)
 {
@@ -832,8 +843,7 @@ void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		st->flags |= S2_FL_FIRST;
 	} else if (s2p(t)->ext) {
 		/* plain greedy above 255 nodes: the sender's hop budget */
-		st->flags |= S2_FL_EXT;
-		st->word = s2p(t)->ext_max;
+		s2_give_budget(s2p(t), st);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_route_init);
@@ -847,11 +857,8 @@ void dp_s2_key_route_init(const struct dp_topo *t, u32 src, u32 key,
 	st->waypoint = DP_NODE_NONE;
 	st->flags = (sel < S2_SEL_COUNT ? sel : 0) | S2_FL_KEY;
 	st->word = 0;
-	if (s2p(t)->ext) {
-		/* above 255 nodes: the sender's hop budget (s2_init()) */
-		st->flags |= S2_FL_EXT;
-		st->word = s2p(t)->ext_max;
-	}
+	if (s2p(t)->ext)
+		s2_give_budget(s2p(t), st);	/* above 255 nodes */
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_key_route_init);
 
@@ -1347,8 +1354,7 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 			 * The hash is spent: the word becomes the sender's
 			 * renewal count, once (s2_init()'s bound).
 			 */
-			st->flags |= S2_FL_EXT;
-			st->word = d->ext_max;
+			s2_give_budget(d, st);
 		}
 		if (cnt) {
 			p = s2_closer_port(&c, dp_fmix32(hash) % cnt);

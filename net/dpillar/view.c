@@ -44,7 +44,7 @@ bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx, u32 peer,
 u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx, u32 peer,
 			u32 *ids, u32 max)
 {
-	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
+	const struct dp_priv *dp = dp_vctx_dev(ctx);
 	const struct dp_neigh *nb;
 	struct dp_port *port;
 	u32 i, n;
@@ -94,7 +94,7 @@ dp_view_coords_of(const struct dp_priv *dp, u32 self, u32 port_idx, u32 node)
 static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
 			  u32 *x, u32 max)
 {
-	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
+	const struct dp_priv *dp = dp_vctx_dev(ctx);
 	const struct dp_neigh_coords *nc;
 
 	if (node == self)
@@ -113,7 +113,7 @@ static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
 static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
 				     u32 peer, u32 idx, u32 *x, u32 max)
 {
-	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
+	const struct dp_priv *dp = dp_vctx_dev(ctx);
 	const struct dp_neigh_coords *nc;
 
 	nc = dp_view_coords_of(dp, self, port_idx, peer);
@@ -130,7 +130,7 @@ static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
  */
 u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 {
-	const struct dp_priv *dp = ((const struct dp_vctx *)ctx)->dp;
+	const struct dp_priv *dp = dp_vctx_dev(ctx);
 	struct dp_port *port = dp_port_rcu(dp, port_idx);
 	struct dp_port_info pi;
 	u32 peer;
