@@ -391,16 +391,21 @@ pings() {
 }
 
 # udp M: datagrams that fill dp0's MTU and that need fragments; at most
-# 10% lost (a relay under TCG drops some under load).
+# 10% lost at 5 Mbit/s or, when a loaded host makes the guest drop more
+# (CI saw 22% on the debug kernel with two guests running), at 1 Mbit/s.
+# What this catches is a NIC that loses them all (a bad checksum offload).
 udp() {
-	local m=$1 mtu sz j lost
+	local m=$1 mtu sz j lost rate
 	mtu=$(ip netns exec "$(ns "$m" s)" cat /sys/class/net/dp0/mtu)
 	for sz in $((mtu - 28)) $((mtu - 27)); do
-		j=$(iperf "$m" s d -u -b 5M -l "$sz" -t 2)
-		lost=$(echo "$j" | jq '.end.sum.lost_percent // 100')
-		fig "udp ${MODELS[m]} $sz B: $lost% lost"
-		awk -v l="$lost" 'BEGIN { exit !(l <= 10) }' ||
-			{ echo "UDP $sz B: $lost% lost"; return 1; }
+		for rate in 5M 1M; do
+			j=$(iperf "$m" s d -u -b "$rate" -l "$sz" -t 2)
+			lost=$(echo "$j" | jq '.end.sum.lost_percent // 100')
+			fig "udp ${MODELS[m]} $sz B at $rate: $lost% lost"
+			awk -v l="$lost" 'BEGIN { exit !(l <= 10) }' && break
+		done
+		[ "$rate" != 1M ] || awk -v l="$lost" 'BEGIN { exit !(l <= 10) }' ||
+			{ echo "UDP $sz B: $lost% lost at 1 Mbit/s"; return 1; }
 	done
 }
 
