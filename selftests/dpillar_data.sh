@@ -355,9 +355,14 @@ bad drop_short "0100"
 bad drop_short "$(hdr 1 3 9 0 0 $tgt_id $NONE)0000"
 bad drop_short "$(hdr 1 4 9 0 0 $tgt_id $NONE)"
 bad drop_short "$(hdr 1 3 9 0 $tgt_id 0 $NONE)00000000"
-# S2's shortcut discovery frames: DPillar does no discovery.
-bad drop_type "$(hdr 1 5 9 0 0 $tgt_id $NONE)0000000000000000"
-bad drop_type "$(hdr 1 6 9 0 0 $tgt_id $NONE)0000000000000000"
+# Shortcut discovery frames: DPillar's shortest mode takes them (the
+# discovery fallback), from live neighbours only: these name server 0 as
+# their sender and come from the switch's MAC.  Data on a shortcut whose
+# hop budget (rword) is spent before its destination is lost.
+bad shortcut_bad "$(hdr 1 5 9 0 0 $tgt_id $NONE)0000000000000000"
+bad shortcut_bad "$(hdr 1 6 9 0 0 $tgt_id $NONE)0000000000000000"
+bad shortcut_data_lost "$(hdr 1 7 9 0x0800 0 0 $NONE)$ipv4"	# in transit
+bad drop_type "$(hdr 1 8 9 0x0800 0 $tgt_id $NONE)$ipv4"
 bad drop_version "$(hdr 2 1 9 0x0800 0 $tgt_id $NONE)$ipv4"
 bad drop_type "$(hdr 1 9 9 0x0800 0 $tgt_id $NONE)$ipv4"
 bad drop_addr "$(hdr 1 1 9 0x0800 0 1000 $NONE)$ipv4"		# dst

@@ -45,7 +45,11 @@
 #                              or cable c<i>) of each server port
 #   pf_connected SPEC          after pf_bridges: PF_CONN, the ordered
 #                              pairs of live servers the bridges still
-#                              connect with dpsim's failure set SPEC
+#                              connect with dpsim's failure set SPEC;
+#                              PF_LAB[ID], each live server's component
+#   pf_want_connected          after pf_connected: "A B delivered|dropped"
+#                              for every ordered pair of live servers, as
+#                              connected (what pf_ping takes)
 # Direct cables and growth (S2; below):
 #   PF_DIRECT=1                before pf_plan: a cable is a veth straight
 #                              between its servers' namespaces, not a
@@ -228,12 +232,28 @@ pf_connected() {
 		done
 	done
 	PF_CONN=0
+	declare -gA PF_LAB=()
 	for id in "${PF_IDS[@]}"; do
 		[ -z "${dead[$id]:-}" ] || continue
 		x=${lab[$id]:-i$id}	# no live port: alone
+		PF_LAB[$id]=$x
 		size[$x]=$((${size[$x]:-0} + 1))
 	done
 	for x in "${size[@]}"; do PF_CONN=$((PF_CONN + x * (x - 1))); done
+}
+
+pf_want_connected() {
+	local a b
+	for a in "${!PF_LAB[@]}"; do
+		for b in "${!PF_LAB[@]}"; do
+			[ "$a" != "$b" ] || continue
+			if [ "${PF_LAB[$a]}" = "${PF_LAB[$b]}" ]; then
+				echo "${PF_ADDR[$a]} ${PF_ADDR[$b]} delivered"
+			else
+				echo "${PF_ADDR[$a]} ${PF_ADDR[$b]} dropped"
+			fi
+		done
+	done
 }
 
 # ---- direct cables (PF_DIRECT) and S2's growth ------------------------------

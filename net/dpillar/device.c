@@ -63,6 +63,8 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_COORDS_EXPIRED] = "coords_expired",
 	[DP_STAT_TX_PORT_DROP]	= "tx_port_drop",
 	[DP_STAT_PROBE_LIMIT]	= "probe_limit",
+	[DP_STAT_SC_DATA]	= "shortcut_data",
+	[DP_STAT_SC_DATA_LOST]	= "shortcut_data_lost",
 };
 
 /*
@@ -141,7 +143,7 @@ static void dp_get_stats64(struct net_device *dev,
 	for (i = DP_STAT_DROP_SHORT; i <= DP_STAT_HELLO_BAD; i++)
 		tot->rx_dropped += c[i];
 	tot->rx_dropped += c[DP_STAT_DROP_VLAN] + c[DP_STAT_HELLO_NOT_GROUP] +
-			   c[DP_STAT_PROBE_REPLY_BAD];
+			   c[DP_STAT_PROBE_REPLY_BAD] + c[DP_STAT_SC_DATA_LOST];
 	/*
 	 * Miswired Hellos are a cabling report, and frames flooded to us for
 	 * another server are the switch's business, not lost traffic.

@@ -112,6 +112,12 @@ enum dp_stat {
 	DP_STAT_PROBE_LIMIT,	/* path probe not answered: its kind's reply
 				 * budget spent (probe.c)
 				 */
+	DP_STAT_SC_DATA,	/* data frames sent or relayed along a
+				 * shortcut by the discovery fallback
+				 */
+	DP_STAT_SC_DATA_LOST,	/* SHORTCUT_DATA frame dropped: no shortcut
+				 * here within its hop budget (or TTL)
+				 */
 	DP_STAT_MAX
 };
 
@@ -715,6 +721,10 @@ enum dp_out {
 	DP_OUT_NONEIGH,
 	DP_OUT_MTU,
 };
+
+/* shortcut.c: the discovery fallback's first hop (shortcut.h) */
+enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
+			   u32 in_port);
 
 /*
  * The drop counter of a frame dp_route_out() did not send: @noroute is the

@@ -366,7 +366,8 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		return RX_HANDLER_CONSUMED;
 	}
 	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type) &&
-	    !dp_sc_type(h->type)) {
+	    !dp_sc_type(h->type) &&
+	    (h->type != DPILLAR_T_SHORTCUT_DATA || !dp_sc_fallback(dp))) {
 		why = DP_STAT_DROP_TYPE;
 		goto drop;
 	}
@@ -388,6 +389,13 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	/* Shortcut discovery: shortcut.c, hop by hop. */
 	if (dp_sc_type(h->type)) {
 		dp_sc_rcv(dp, port->index, skb);
+		return RX_HANDLER_CONSUMED;
+	}
+	/* Data on discovered shortcuts: delivered here, else shortcut.c. */
+	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
+		if (ntohl(h->dst) == dp->self)
+			return dp_deliver(dp, pskb);
+		dp_sc_data_rcv(dp, port->index, skb);
 		return RX_HANDLER_CONSUMED;
 	}
 	/* Path probes: probe.c, relayed by the same routing. */

@@ -57,7 +57,10 @@ static u32 dp_in_port(struct dp_priv *dp, const struct sk_buff *skb)
  * probes).  When the topology gives up at what it calls a local minimum
  * (dp_topo_ops.discover_drop), a shortcut discovery starts toward the
  * destination (shortcut.c), from the budget of the port the frame came
- * in by: the frame itself is still dropped.
+ * in by: the frame itself is still dropped.  A topology without one has
+ * the discovery fallback instead (dp_sc_fallback()): a data frame it
+ * gives up on goes on along a shortcut when this node knows one, and
+ * starts a discovery when not.
  *
  * Return: DP_OUT_SENT (the skb is gone), else what happened instead
  * (enum dp_out; the skb is still the caller's).
@@ -86,6 +89,13 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		dp_count_route_reason(dp, hop.reason);
 		if (hop.reason && hop.reason == dp->topo.ops->discover_drop)
 			dp_sc_discover(dp, st->dst, dp_in_port(dp, skb));
+		/* Any reason of the topology's: not bad_addr or at_dst. */
+		else if (hop.reason >= DP_DROP_TOPO &&
+			 h->type == DPILLAR_T_DATA &&
+			 !dp_dst_is_key(&dp->topo, st->flags) &&
+			 dp_sc_fallback(dp))
+			return dp_sc_data_out(dp, skb, st->dst,
+					      dp_in_port(dp, skb));
 		return DP_OUT_NOROUTE;
 	}
 	/* Every hop of a detour around a failure is counted (topo.h). */

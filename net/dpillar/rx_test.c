@@ -123,8 +123,11 @@ static void dpt_rx_dev_down(struct kunit *test)
 
 static void dpt_rx_bad_type(struct kunit *test)
 {
-	/* 3 and 4 are path probes, 5 and 6 reserved for S2: 7 is nobody's. */
-	static const u8 types[] = { 0, 7, 0x80, 0xff };
+	/*
+	 * 3 and 4 are path probes, 5 to 7 shortcut discovery and the data
+	 * on its shortcuts: 8 is nobody's.
+	 */
+	static const u8 types[] = { 0, 8, 0x80, 0xff };
 	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
 	struct dpillar_hdr *h = (void *)buf;
 	u32 self, peer, i;
@@ -371,6 +374,57 @@ static void dpt_rx_relay_noroute(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_route_stat(d, DP_DROP_ROUTE_BAD_ADDR), 0);
 }
 
+/*
+ * SHORTCUT_DATA, the discovery fallback's frames (shortcut.c): delivered
+ * at their destination like DATA; in transit, one more hop along a
+ * shortcut of this node's within the frame's hop budget, and this node
+ * has none: lost, as are bad headers; TTL 1 expires.  A device in a
+ * paper mode has no fallback: the type is not one of its own.
+ */
+static void dpt_rx_shortcut_data(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct sk_buff *skb;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, self);
+	skb = dpt_frame(test, d, 0, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
+			sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 1);
+
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, 0);
+	h->rword = htons(5);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	h->rword = 0;			/* spent before the destination */
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	h->rword = htons(5);
+	h->flags = 1;			/* a topology's state: not here */
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	h->flags = 0;
+	h->waypoint = htonl(self);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	h->waypoint = htonl(DPILLAR_NODE_NONE);
+	h->proto = htons(ETH_P_ARP);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA_LOST), 5);
+	h->proto = htons(ETH_P_IP);
+	h->ttl = 1;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TTL), 1);
+
+	WRITE_ONCE(d->dp->mode, DPP_SEL_AUTO);	/* the paper's */
+	h->ttl = DPT_TTL;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TYPE), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), 8);
+}
+
 /* A shared skb is not modified: the handler works on its own clone. */
 static void dpt_rx_shared_skb(struct kunit *test)
 {
@@ -404,7 +458,8 @@ static void dpt_rx_fuzz(struct kunit *test)
 	 * No path probes: an answered probe adds the outcome of its reply to
 	 * the one of the frame (the guest suites cover probes).
 	 */
-	static const u8 types[] = { DPILLAR_T_DATA, DPILLAR_T_HELLO, 0, 7 };
+	static const u8 types[] = { DPILLAR_T_DATA, DPILLAR_T_HELLO, 0,
+				    DPILLAR_T_SHORTCUT_DATA };
 	static const u16 protos[] = { ETH_P_IP, ETH_P_IPV6, ETH_P_ARP, 0 };
 	const unsigned int frames = 3000;
 	u8 buf[DP_HDR_LEN + 48], mac[ETH_ALEN];
@@ -642,6 +697,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_relay_ttl_renew),
 	KUNIT_CASE(dpt_rx_relay_noroute),
 	KUNIT_CASE(dpt_rx_shared_skb),
+	KUNIT_CASE(dpt_rx_shortcut_data),
 	KUNIT_CASE(dpt_rx_fuzz),
 	KUNIT_CASE(dpt_rx_plan),
 	{}

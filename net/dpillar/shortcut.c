@@ -206,26 +206,21 @@ static void dp_sc_remember(struct dp_sc_seen *s, u32 origin, u32 target,
 }
 
 /*
- * The view's shortcut (struct dp_view): this server's own shortcut toward
- * @dst, if it is at most @max_dist long, still in use and its next hop
- * reachable.  Other servers' tables are not known here.
+ * This server's own shortcut toward @dst, if it is at most @max_dist long,
+ * still in use and its next hop reachable.
  */
-bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
-		  u32 *port, u32 *peer, u32 *dist)
+static bool dp_sc_find_short(struct dp_priv *dp, u32 dst, u32 max_dist,
+			     u32 *port, u32 *peer, u32 *dist)
 {
-	/* The view's context is const for routing's sake; the table is ours. */
-	struct dp_priv *dp = dp_vctx_dev(ctx);
 	struct dp_shortcuts *sc = &dp->sc;
 	unsigned long now = jiffies;
 	struct dp_sc_ent *e;
 	bool ok = false;
 
-	if (self != dp->self)
-		return false;
 	spin_lock_bh(&sc->lock);
 	e = dp_sc_find(sc, dst);
 	if (e && e->dist && e->dist <= max_dist && !dp_sc_idle(e, now) &&
-	    dp_neigh_reachable(dp, self, e->port, e->peer)) {
+	    dp_neigh_reachable(dp, dp->self, e->port, e->peer)) {
 		*port = e->port;
 		*peer = e->peer;
 		*dist = e->dist;
@@ -234,6 +229,20 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 	}
 	spin_unlock_bh(&sc->lock);
 	return ok;
+}
+
+/*
+ * The view's shortcut (struct dp_view): dp_sc_find_short() of the device
+ * the view belongs to.  Other servers' tables are not known here.
+ */
+bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
+		  u32 *port, u32 *peer, u32 *dist)
+{
+	/* The view's context is const for routing's sake; the table is ours. */
+	struct dp_priv *dp = dp_vctx_dev(ctx);
+
+	return self == dp->self &&
+	       dp_sc_find_short(dp, dst, max_dist, port, peer, dist);
 }
 
 /*
@@ -658,8 +667,8 @@ void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
 	enum dp_stat why;
 	u32 sender;
 
-	if (!dp->topo.ops->discover_drop) {
-		why = DP_STAT_DROP_TYPE;	/* no topology of ours sends it */
+	if (!dp->topo.ops->discover_drop && !dp_sc_fallback(dp)) {
+		why = DP_STAT_DROP_TYPE;	/* this device sends none */
 		goto drop;
 	}
 	if (!pskb_may_pull(skb, DP_SC_LEN)) {
@@ -717,4 +726,114 @@ bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap)
 	}
 	spin_unlock_bh(&sc->lock);
 	return ok;
+}
+
+/*
+ * The discovery fallback (dpillar.rst, "Delivery whenever a path exists").
+ * A topology without a discovery of its own (no discover_drop) gets this
+ * one, in its default routing mode (sel 0) only: the other modes are the
+ * papers' (and their diagnostic variants), which must reproduce the
+ * papers' figures, drops included.  A relay applies its own device's
+ * mode, which a fabric sets alike on every server.
+ */
+bool dp_sc_fallback(const struct dp_priv *dp)
+{
+	return !dp->topo.ops->discover_drop && !READ_ONCE(dp->mode);
+}
+
+/*
+ * Send the SHORTCUT_DATA frame @skb (its header at skb->data, the TTL it
+ * leaves with already in it) along this server's shortcut toward @dst,
+ * at most @max_dist hops long: the frame may then take at most dist - 1
+ * more after this one, which its rword says.  False, the skb still the
+ * caller's, when there is none or the frame does not fit the port.
+ */
+static bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
+			    u32 max_dist)
+{
+	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
+	u32 port_idx, peer, dist;
+	struct dp_port *port;
+	u64 mac;
+
+	if (!dp_sc_find_short(dp, dst, max_dist, &port_idx, &peer, &dist))
+		return false;
+	mac = dp_neigh_mac(dp, port_idx, peer, &port);
+	if (!mac || !dp_fits_mtu(skb, port->dev->mtu))
+		return false;
+	h->type = DPILLAR_T_SHORTCUT_DATA;
+	h->flags = 0;
+	h->rword = htons(dist - 1);
+	h->waypoint = htonl(DPILLAR_NODE_NONE);
+	dp_count(dp, DP_STAT_SC_DATA);
+	dp_send_on(port, skb, mac);
+	return true;
+}
+
+/**
+ * dp_sc_data_out - carry on a data frame the topology gave up on
+ * @dp: the device (dp_sc_fallback() true)
+ * @skb: the DATA frame, its header at skb->data with the TTL it leaves
+ *	with, from dp0 or relayed
+ * @dst: its destination (a node, not a key)
+ * @in_port: the port it came in by, DP_SC_NO_PORT for this node's own
+ *
+ * Along a shortcut of this server's when it knows one the TTL allows
+ * (every later hop spends one of each: the rword stays below the TTL, so
+ * the TTL never runs out on a shortcut); else a discovery toward @dst
+ * starts, within the budgets of dp_sc_discover(), and the frame is
+ * dropped: the next ones take the shortcut its reply installs.
+ *
+ * Return: DP_OUT_SENT (the skb is gone) or DP_OUT_NOROUTE.
+ */
+enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
+			   u32 in_port)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+
+	if (h->ttl && dp_sc_data_send(dp, skb, dst, h->ttl))
+		return DP_OUT_SENT;
+	dp_sc_discover(dp, dst, in_port);
+	return DP_OUT_NOROUTE;
+}
+
+/*
+ * A SHORTCUT_DATA frame from our port @port_idx for another server, on a
+ * device with the fallback (softirq, RCU): one more hop along a shortcut of ours no longer than
+ * its rword (and than its TTL allows), else dropped.  A header a
+ * topology's routing state could hide in (flags, a waypoint) is a bad
+ * one.  Loop-free whatever the tables say: rword strictly decreases.
+ */
+void dp_sc_data_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
+{
+	struct dpillar_hdr *h;
+	enum dp_stat why;
+	u32 budget;
+
+	if (skb_cow_head(skb, ETH_HLEN)) {
+		why = DP_STAT_DROP_NOMEM;
+		goto drop;
+	}
+	h = (struct dpillar_hdr *)skb->data;
+	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
+	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6))) {
+		why = DP_STAT_SC_DATA_LOST;
+		goto drop;
+	}
+	if (h->ttl <= 1) {
+		why = DP_STAT_DROP_TTL;
+		goto drop;
+	}
+	h->ttl--;
+	budget = min_t(u32, ntohs(h->rword), h->ttl);
+	skb_forward_csum(skb);
+	if (!budget || !dp_sc_data_send(dp, skb, ntohl(h->dst), budget)) {
+		why = DP_STAT_SC_DATA_LOST;
+		goto drop;
+	}
+	dp_count(dp, DP_STAT_FORWARDED);
+	return;
+
+drop:
+	dp_drop(dp, skb, why);
 }

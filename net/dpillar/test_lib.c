@@ -174,7 +174,8 @@ u64 dpt_stat_outcomes(const struct dpt_dev *d)
 	for (i = DP_STAT_DROP_VLAN; i <= DP_STAT_HELLO_MAC_CHANGE; i++)
 		sum += dpt_stat(d, i);
 	return sum + dpt_stat(d, DP_STAT_SC_BAD) +
-	       dpt_stat(d, DP_STAT_PROBE_REPLY_BAD);
+	       dpt_stat(d, DP_STAT_PROBE_REPLY_BAD) +
+	       dpt_stat(d, DP_STAT_SC_DATA_LOST);
 }
 
 struct sk_buff *dpt_frame(struct kunit *test, struct dpt_dev *d, u32 port,

@@ -253,6 +253,8 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_COORDS_EXPIRED] = "coords_expired",
 	[DPILLAR_A_STATS_TX_PORT_DROP] = "tx_port_drop",
 	[DPILLAR_A_STATS_PROBE_LIMIT] = "probe_limit",
+	[DPILLAR_A_STATS_SHORTCUT_DATA] = "shortcut_data",
+	[DPILLAR_A_STATS_SHORTCUT_DATA_LOST] = "shortcut_data_lost",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */

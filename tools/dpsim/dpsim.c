@@ -1226,18 +1226,73 @@ static int parse_fail(const struct dp_topo *t, struct dp_fail_set *fs,
 /* ---- pairs ---- */
 
 /*
+ * pairs --discover: the kernel's discovery fallback (net/dpillar/
+ * shortcut.c, dp_sc_fallback()): a topology without a discovery of its
+ * own, in its default mode, carries a data frame it gives up on at
+ * server x along the shortcut a discovery from x installs, when the TTL
+ * left there allows it.  In a quiet fabric the probe's first copy comes
+ * by a shortest live path, which the reply installs; so the frame is
+ * delivered when x reaches the destination within the TTL, along a
+ * shortest live path (the first one by port order here: the kernel's may
+ * be another as long).  Appends that path to @w; false when there is
+ * none within the TTL.
+ */
+struct pairs_disc {
+	u8 *dist;
+	u32 *queue;
+	u8 *sw;
+};
+
+static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs,
+			   struct pairs_disc *pd, u32 d, u32 ttl,
+			   struct dp_walk *w)
+{
+	u32 x = w->path[w->path_len - 1], u, v = 0, p, i;
+	struct dp_port_info pi;
+	bool found;
+
+	sim_bfs(t, fs, d, pd->dist, pd->queue, pd->sw);
+	if (pd->dist[x] == SIM_FAR || w->hops + pd->dist[x] > ttl ||
+	    w->path_len + pd->dist[x] > w->path_max)
+		return false;
+	for (u = x; u != d; u = v) {
+		found = false;
+		for (p = 0; p < t->nports && !found; p++) {
+			dp_port_info(t, u, p, &pi);
+			for (i = 0; i < pi.nneigh && !found; i++) {
+				v = dp_port_neigh(t, u, p, i);
+				found = v < t->nodes &&
+					pd->dist[v] + 1 == pd->dist[u] &&
+					dp_fail_reachable(fs, u, p, v);
+			}
+		}
+		if (!found)
+			return false;	/* cannot happen: BFS said so */
+		w->path[w->path_len++] = v;
+		w->hops++;
+	}
+	w->delivered = true;
+	return true;
+}
+
+/*
  * Every ordered pair of live servers, one line each, routed under the
  * failures of --fail: "SRC DST delivered|dropped HOPS PATH" (addresses
  * in the topology's text form, PATH comma-separated, src first).  For
- * tests that compare a running fabric with dpsim pair by pair.
+ * tests that compare a running fabric with dpsim pair by pair.  With
+ * --discover, what the kernel's discovery fallback delivers too
+ * (pairs_fallback()), where the kernel has it: not for S2 (its own
+ * discovery: dpsim pairs --topo s2), not in a topology's other modes.
  */
 static int cmd_pairs(struct opts *o)
 {
 	struct dp_walk w = { 0 };
 	char a[DP_ADDR_TEXT_MAX];
+	struct pairs_disc pd = { 0 };
 	struct dp_fail_set fs;
 	struct dp_topo t;
 	u32 s, d, i, bad = 0;
+	bool disc;
 	int err;
 
 	err = need_topo(o, &t);
@@ -1250,8 +1305,16 @@ static int cmd_pairs(struct opts *o)
 		return 1;
 	}
 	err = parse_fail(&t, &fs, o->fail);
+	disc = o->discover && !t.ops->discover_drop && !o->sel;
 	w.path_max = o->ttl + 1;
 	w.path = calloc(w.path_max, sizeof(*w.path));
+	if (disc) {
+		pd.dist = calloc(t.nodes, 1);
+		pd.queue = calloc(t.nodes, sizeof(*pd.queue));
+		pd.sw = calloc(t.switches + 1, 1);
+		if (!pd.dist || !pd.queue || !pd.sw)
+			err = 1;
+	}
 	if (!err && !w.path)
 		err = 1;
 	for (s = 0; !err && w.path && s < t.nodes; s++) {
@@ -1260,6 +1323,9 @@ static int cmd_pairs(struct opts *o)
 			    dp_fail_node(&fs, d))
 				continue;
 			dp_walk(&t, s, d, o->sel, 0, &fs, o->ttl, &w);
+			if (disc && !w.delivered && !w.bad_hop && !w.looped &&
+			    w.reason >= DP_DROP_TOPO && w.path_len)
+				pairs_fallback(&t, &fs, &pd, d, o->ttl, &w);
 			if (w.bad_hop)
 				bad++;
 			dp_addr_format(&t, s, a, sizeof(a));
@@ -1274,6 +1340,9 @@ static int cmd_pairs(struct opts *o)
 			printf("\n");
 		}
 	}
+	free(pd.dist);
+	free(pd.queue);
+	free(pd.sw);
 	free(w.path);
 	fs_free(&fs);
 	return err ? err : bad ? 1 : 0;

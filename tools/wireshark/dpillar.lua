@@ -29,6 +29,9 @@ local S2_FL_COORDS = 0x20	-- S2's "coordinates follow" flag
 
 local T_DATA, T_HELLO, T_PROBE, T_PROBE_REPLY = 1, 2, 3, 4
 local T_SC_PROBE, T_SC_REPLY = 5, 6
+-- Data on discovered shortcuts (the discovery fallback): a DATA frame
+-- whose flags are 0 and whose rword is its remaining hop budget.
+local T_SC_DATA = 7
 
 local types = {
 	[T_DATA] = "Data",
@@ -37,6 +40,7 @@ local types = {
 	[T_PROBE_REPLY] = "Probe reply",
 	[T_SC_PROBE] = "Shortcut probe",
 	[T_SC_REPLY] = "Shortcut reply",
+	[T_SC_DATA] = "Shortcut data",
 }
 local protos = { [0x0800] = "IPv4", [0x86dd] = "IPv6" }
 local proto_names = { [0] = "none", [0x0800] = "IPv4", [0x86dd] = "IPv6" }
@@ -520,7 +524,7 @@ function p.dissector(tvb, pinfo, root)
 	local flags_r = tvb(3, 1)
 	local flags_item = tree:add(pf.flags, flags_r)
 	item = tree:add(pf.proto, tvb(4, 2))
-	if typ == T_DATA and not protos[proto] then
+	if (typ == T_DATA or typ == T_SC_DATA) and not protos[proto] then
 		item:add_proto_expert_info(ex.proto, string.format("0x%04x", proto))
 	end
 	tree:add(pf.rword, tvb(6, 2))
@@ -577,7 +581,7 @@ function p.dissector(tvb, pinfo, root)
 		end
 		return tvb:len()
 	end
-	if typ == T_DATA then
+	if typ == T_DATA or typ == T_SC_DATA then
 		if off >= tvb:len() then
 			have(tvb, tree, off, 1, "Data payload")
 			return tvb:len()

@@ -319,6 +319,13 @@ enum {
 	DPILLAR_A_STATS_PROBE_LIMIT,	/* path probe not answered: the
 					 * reply budget of its kind spent
 					 */
+	DPILLAR_A_STATS_SHORTCUT_DATA,	/* data frames the discovery
+					 * fallback sent or relayed along a
+					 * shortcut
+					 */
+	DPILLAR_A_STATS_SHORTCUT_DATA_LOST, /* SHORTCUT_DATA frame dropped:
+					     * no shortcut here short enough
+					     */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1

@@ -50,7 +50,18 @@ enum dpillar_packet_type {
 	 */
 	DPILLAR_T_SHORTCUT_PROBE = 5,
 	DPILLAR_T_SHORTCUT_REPLY = 6,
-	/* 7..255: reserved for later control messages */
+	/*
+	 * A DATA frame that follows discovered shortcuts (the fallback of
+	 * the topologies that have no discovery of their own, where their
+	 * routing gives up): @flags 0, @waypoint DPILLAR_NODE_NONE, @rword
+	 * the most hops it may still take after the one it is on.  Each
+	 * server forwards it along a shortcut of its own no longer than
+	 * that and writes the shortcut's length less one, or drops it; so
+	 * @rword strictly decreases and the frame cannot loop.  Its
+	 * destination delivers it as DATA.
+	 */
+	DPILLAR_T_SHORTCUT_DATA = 7,
+	/* 8..255: reserved for later control messages */
 };
 
 /**

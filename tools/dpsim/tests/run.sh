@@ -127,6 +127,30 @@ check "bad --populate" 2 $D ft -n 12 -k 4 --populate 0
 check "ft --discover: half-built, random order" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --discover --json
 has "ft --discover delivers every connected pair" '"delivered_connected_pct":100.00000,'
 has "ft --discover: no miss" '"miss_ttl":0,"miss_unreached":0,'
+# pairs --discover, the kernel's fallback pair by pair (the guests compare
+# with it): DCell (3,2) with a port-0 link, a server and a cable down, all
+# connected: the dfr rules drop some pairs, the fallback none, each path
+# as long as its hop count; the paper's mode is left as it is.
+F='#0/0,#5,#17/1'
+check "pairs DCell (3,2) $F" 0 $D pairs --topo dcell -n 3 -k 2 --fail "$F"
+own=$out
+check "pairs --discover DCell (3,2) $F" 0 $D pairs --topo dcell -n 3 -k 2 --fail "$F" --discover
+if [ "$(echo "$own" | grep -c ' dropped ')" -gt 0 ] &&
+   [ "$(echo "$out" | grep -c ' dropped ')" = 0 ] &&
+   [ "$(echo "$out" | wc -l)" = "$(echo "$own" | wc -l)" ]; then
+	ok "pairs --discover: every pair dfr drops delivered"
+else
+	ko "pairs --discover: dropped $(echo "$own" | grep -c ' dropped ') -> $(echo "$out" | grep -c ' dropped ')"
+fi
+if echo "$out" | awk '{ if (split($5, p, ",") != $4 + 1) bad++ } END { exit bad > 0 }'; then
+	ok "pairs --discover: every path has its hop count plus one servers"
+else
+	ko "pairs --discover: a path and its hop count differ"
+fi
+a1=$($D pairs --topo dcell -n 3 -k 2 --fail "$F" --mode paper)
+a2=$($D pairs --topo dcell -n 3 -k 2 --fail "$F" --mode paper --discover)
+if [ "$a1" = "$a2" ]; then ok "pairs --discover: the paper's mode unchanged"
+else ko "pairs --discover changed the paper's mode"; fi
 check "bad --order" 2 $D ft -n 12 -k 4 --populate 50 --order sideways
 check "route #id addresses" 0 $D route -n 8 -k 3 --from '#0' --to '#129' --fail '#65' --sel cw --json
 has "route #id = paper example" '{"delivered":true,"hops":5,"path":["0:0.0.0","1:0.0.0","2:0.1.0","0:0.1.0","1:0.1.1","2:0.0.1"]'
