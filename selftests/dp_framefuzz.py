@@ -29,6 +29,8 @@ dp_handle_frame() and reach the parsers behind them:
                  lengths, a tlv_len that lies
   sc_probe, sc_reply  shortcut discovery frames, struct
                  dpillar_shortcut and a coordinates block
+  sc_data        (--sc-data 1) data and transit frames as SHORTCUT_DATA,
+                 flags mostly 0, a random hop budget
   mutant:KIND    a valid frame of KIND with one field set to an edge or
                  random value, or cut short, or grown, or one bit flipped
 
@@ -44,6 +46,9 @@ Options:
                 gives the same frames in the same order
   --nodes N     node ids of the fabric are 0..N-1 (default 8)
   --mtu M       the ports' MTU (default 1500)
+  --sc-data 0|1 1: the targets take SHORTCUT_DATA (type 7: the discovery
+                fallback, every topology but S2 in its default mode);
+                sent as a kind of its own, not predicted drop_type
   --skip N      make the first N frames without sending them: with the
                 same seed (and targets), --skip N --frames 1 sends frame N
                 alone
@@ -70,6 +75,7 @@ HELLO_GROUP = bytes.fromhex("034450000001")
 BROADCAST = b"\xff" * 6
 NODE_NONE = 0xFFFFFFFF
 T_DATA, T_HELLO, T_PROBE, T_REPLY, T_SC_PROBE, T_SC_REPLY = 1, 2, 3, 4, 5, 6
+T_SC_DATA = 7
 HDR = struct.Struct("!BBBBHHIII")
 HDR_FIELDS = [("version", 0, 1), ("type", 1, 1), ("ttl", 2, 1),
               ("flags", 3, 1), ("proto", 4, 2), ("rword", 6, 2),
@@ -115,11 +121,12 @@ def ip6(node):
 
 
 class Fuzz:
-    def __init__(self, rng, nodes, mtu, targets):
+    def __init__(self, rng, nodes, mtu, targets, sc_data=False):
         self.r = rng
         self.nodes = nodes
         self.mtu = mtu
         self.targets = targets
+        self.sc_data = sc_data
         self.kinds = {}
         self.expect = {}
 
@@ -317,8 +324,13 @@ class Fuzz:
         if r.random() < 0.1:  # up to the MTU
             body += self.blob(r.randrange(0, self.mtu - HDR.size -
                                           len(body) + 1))
-        return "transit" if transit else "data", "uni", \
-            self.hdr(T_DATA, t, st["ttl"], st["flags"], proto, st["rword"],
+        typ, kind = T_DATA, "transit" if transit else "data"
+        if self.sc_data and r.random() < 0.3:
+            typ, kind = T_SC_DATA, "sc_data"
+            if r.random() < 0.8:
+                st["flags"], st["wp"] = 0, NODE_NONE
+        return kind, "uni", \
+            self.hdr(typ, t, st["ttl"], st["flags"], proto, st["rword"],
                      src, dst, st["wp"]) + body
 
     def f_coords(self, t):
@@ -485,7 +497,7 @@ class Fuzz:
                 tl = struct.unpack_from("!H", p, HDR.size + 2)[0]
                 if tl > TLV_MAX or HDR.size + HELLO.size + tl > len(p):
                     c = "hello_bad"
-        elif p[1] == 0 or p[1] > T_SC_REPLY:
+        elif p[1] == 0 or p[1] > (T_SC_DATA if self.sc_data else T_SC_REPLY):
             c = "drop_type"
         elif how != "uni":
             c = "drop_otherhost"
@@ -534,7 +546,7 @@ def targets(specs):
 def main():
     opts = {"--secs": "10", "--frames": "0", "--rate": "400", "--seed": "1",
             "--nodes": "8", "--mtu": "1500", "--log": "", "--skip": "0",
-            "--progress": ""}
+            "--progress": "", "--sc-data": "0"}
     args, specs = sys.argv[1:], []
     while args:
         a = args.pop(0)
@@ -553,7 +565,7 @@ def main():
     rate, skip = float(opts["--rate"]), int(opts["--skip"])
     tg = targets(specs)
     fz = Fuzz(random.Random(seed), int(opts["--nodes"]), int(opts["--mtu"]),
-              tg)
+              tg, opts["--sc-data"] == "1")
     for _ in range(skip):
         fz.frame()
     fz.kinds.clear()

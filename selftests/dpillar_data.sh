@@ -505,7 +505,8 @@ frame_fuzz() {
 	out=$(ip netns exec "$PF_SW" python3 -S -E \
 		"$DP_SELFTESTS/dp_framefuzz.py" --secs "$FUZZ_SECS" \
 		--seed "$FUZZ_SEED" --rate "${DPILLAR_FRAME_FUZZ_RATE:-400}" \
-		--nodes "$NS" ${FUZZ_OUT:+--progress "$FUZZ_OUT"} "${tg[@]}" 2>&1) ||
+		--nodes "$NS" --sc-data 1 ${FUZZ_OUT:+--progress "$FUZZ_OUT"} \
+		"${tg[@]}" 2>&1) ||
 		rc=1
 	echo "$out"
 	fuzz_expect "$out" fz_want || { echo "no expectations from the fuzzer"; rc=1; }

@@ -21,7 +21,9 @@
 # (DPILLAR_FT_HALF_SEED, default 5; the list is printed) are absent, their
 # links down, and every ordered pair of the others is delivered or dropped
 # as "dpsim pairs --fail <the absent>" says, pair by pair (how many of the
-# pairs are connected and how many dpsim delivers is printed).
+# pairs are connected and how many dpsim delivers is printed); then the
+# same in the shortest mode, where the discovery fallback (shortcut.c)
+# delivers every connected pair.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/plan_fabric.sh"

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shortcut discovery (the S2 paper's broadcast-confirm, section 5): a
- * server where greedy routing toward a destination is stuck (a local
- * minimum, the topology's dp_topo_ops.discover_drop) floods a
+ * Shortcut discovery (the S2 paper's broadcast-confirm, section 5), for
+ * S2 and as every other topology's discovery fallback (dp_sc_fallback():
+ * where its routing gives up on a data frame, which then travels as
+ * SHORTCUT_DATA).  A server where greedy routing toward a destination is
+ * stuck (a local minimum, the topology's dp_topo_ops.discover_drop) floods a
  * SHORTCUT_PROBE over its live links; the destination answers the first
  * copy it gets, and the SHORTCUT_REPLY walks the probe's way back, every
  * server on it learning "toward the destination: this neighbour, d hops".
@@ -22,7 +24,8 @@
  * and holds at most DP_SC_SEEN_NEIGH slots of the seen table.  An S2
  * port is a cable with one neighbour slot (s2_port_info()), so the
  * budgets are kept per port, in struct dp_shortcuts: nothing per
- * neighbour is allocated.
+ * neighbour is allocated.  On the fallback's switch ports, the neighbours
+ * on one switch share their port's budgets.
  */
 #ifndef _DPILLAR_SHORTCUT_H
 #define _DPILLAR_SHORTCUT_H

@@ -617,6 +617,29 @@ static bool disc_has(const struct disc_model *dm, u32 id, u32 dst)
 }
 
 /*
+ * The next server after @u on a shortest live path, by the BFS distances
+ * @dist toward its root (the first by port order), DP_NODE_NONE when
+ * none (the root itself, or not reached).
+ */
+static u32 bfs_step(const struct dp_topo *t, const struct dp_fail_set *fs,
+		    const u8 *dist, u32 u)
+{
+	struct dp_port_info pi;
+	u32 p, i, v;
+
+	for (p = 0; p < t->nports; p++) {
+		dp_port_info(t, u, p, &pi);
+		for (i = 0; i < pi.nneigh; i++) {
+			v = dp_port_neigh(t, u, p, i);
+			if (v < t->nodes && dist[v] + 1 == dist[u] &&
+			    dp_fail_reachable(fs, u, p, v))
+				return v;
+		}
+	}
+	return DP_NODE_NONE;
+}
+
+/*
  * The packet of @w, dropped at its last server x on its way to @d: is
  * there a shortcut (or a discovery finding one) that delivers it within
  * @ttl?  Returns its total hop count, or 0 (a miss, counted).
@@ -625,9 +648,7 @@ static u32 disc_fallback(const struct dp_topo *t, const struct dp_fail_set *fs,
 			 struct disc_model *dm, const struct dp_walk *w,
 			 u32 d, u32 ttl)
 {
-	u32 x = w->path[w->path_len - 1], u, v, p, i, sum = 0, live = 0;
-	struct dp_port_info pi;
-	bool found;
+	u32 x = w->path[w->path_len - 1], u, v, sum = 0, live = 0;
 
 	sim_bfs(t, fs, d, dm->dist, dm->queue, dm->sw);
 	if (dm->dist[x] == SIM_FAR) {
@@ -653,18 +674,8 @@ static u32 disc_fallback(const struct dp_topo *t, const struct dp_fail_set *fs,
 		/* the reply installs the path, distances decreasing */
 		for (u = x; u != d; u = v) {
 			disc_insert(dm, u, d);
-			found = false;
-			v = u;
-			for (p = 0; p < t->nports && !found; p++) {
-				dp_port_info(t, u, p, &pi);
-				for (i = 0; i < pi.nneigh && !found; i++) {
-					v = dp_port_neigh(t, u, p, i);
-					found = v < t->nodes &&
-						dm->dist[v] + 1 == dm->dist[u] &&
-						dp_fail_reachable(fs, u, p, v);
-				}
-			}
-			if (!found)
+			v = bfs_step(t, fs, dm->dist, u);
+			if (v == DP_NODE_NONE)
 				break;	/* cannot happen: BFS said so */
 		}
 	}
@@ -1247,26 +1258,15 @@ static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs
 			   struct pairs_disc *pd, u32 d, u32 ttl,
 			   struct dp_walk *w)
 {
-	u32 x = w->path[w->path_len - 1], u, v = 0, p, i;
-	struct dp_port_info pi;
-	bool found;
+	u32 x = w->path[w->path_len - 1], u, v;
 
 	sim_bfs(t, fs, d, pd->dist, pd->queue, pd->sw);
 	if (pd->dist[x] == SIM_FAR || w->hops + pd->dist[x] > ttl ||
 	    w->path_len + pd->dist[x] > w->path_max)
 		return false;
 	for (u = x; u != d; u = v) {
-		found = false;
-		for (p = 0; p < t->nports && !found; p++) {
-			dp_port_info(t, u, p, &pi);
-			for (i = 0; i < pi.nneigh && !found; i++) {
-				v = dp_port_neigh(t, u, p, i);
-				found = v < t->nodes &&
-					pd->dist[v] + 1 == pd->dist[u] &&
-					dp_fail_reachable(fs, u, p, v);
-			}
-		}
-		if (!found)
+		v = bfs_step(t, fs, pd->dist, u);
+		if (v == DP_NODE_NONE)
 			return false;	/* cannot happen: BFS said so */
 		w->path[w->path_len++] = v;
 		w->hops++;
