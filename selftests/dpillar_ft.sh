@@ -282,8 +282,10 @@ run_test "shortest, the discovery fallback: half the servers absent (seed $HALF_
 	half_populated "$HALF_WANT"
 fabric_snapshot
 sc1=$(snap_sum shortcut_data)
+# How many frames needed a shortcut depends on the flow hashes the pings
+# get (the shortest mode delivers most of these pairs by its own detours,
+# and on (4,2) every one for hash 0): printed, not asserted.
 ktap_diag "fallback: $((sc1 - sc0)) frames on shortcuts, $(snap_sum shortcut_discover) discoveries, $(snap_sum shortcut_learned) shortcuts learned, $(snap_sum shortcut_data_lost) lost on a shortcut"
-check_eq "$((sc1 > sc0))/$(($(snap_sum drop_ttl) - ttl0))" "1/0" \
-	"... carried on shortcuts (shortcut_data), no TTL expired"
+check_eq "$(($(snap_sum drop_ttl) - ttl0))" 0 "... no TTL expired"
 run_test "no kernel splat" dmesg_check "$mark"
 ktap_finish
