@@ -101,16 +101,20 @@ GUEST_TESTS=(
 #  - an older Debian kernel runs the suites whose code is built
 #    differently there (compat.h, DP_HAVE_*: netdev flags, extack, genl
 #    split ops, GSO/GRO headers) on the smallest fabric, and the
-#    failures suite, whose half-built DPillar is the discovery fallback's
-#    guest case on every kernel (issue 33);
+#    failure cases of issue 33 ("delivery whenever a path exists") on
+#    every kernel: the failures suite (a half-built DPillar, the
+#    discovery fallback), DCell (4,1) (a server's port 0 cut, a
+#    mini-switch down) and XDCent (3,1,2)'s link cases (a port-0 link,
+#    two links where only the fallback delivers every connected pair);
 #  - the debug kernel (KASAN, UBSAN, lockdep, kmemleak; ~3x slower under
 #    TCG, and CPU-bound: its guest took 2,290 s of host CPU for 2,270 s
 #    of wall time) runs KUnit, which runs the routing core of every
 #    topology on every size, and the suites with the most state changes
 #    and hostile input: device lifecycle, data path, failures, genl, S2's
-#    discovery and coordinates.  DCell, XDCent/BCube, the ring and
-#    DPillar's wiring add only the routing core there, which KUnit
-#    covers; dpillar_up.sh adds dpctl's logic on top of link's and
+#    discovery and coordinates, and XDCent (3,1,2)'s link cases (the
+#    discovery fallback's frames and tables under KASAN and lockdep).
+#    DCell, the rest of XDCent/BCube, the ring and DPillar's wiring add
+#    only the routing core there, which KUnit covers; dpillar_up.sh adds dpctl's logic on top of link's and
 #    hostile's kernel paths (its unconfigured device's transmit and
 #    genetlink paths are in dpillar_link.sh too).  The kernel builds the
 #    NIC drivers in; nic_tcp runs there on vmxnet3 only: with e1000e NICs
@@ -118,8 +122,8 @@ GUEST_TESTS=(
 #    every boot (selftests/README.md, "The matrix").
 MATRIX_NEWEST=(smoke topo link up data ft genl hostile probe dcell xdcent
 	ring nic nic_tcp s2)
-MATRIX_OLDER=(smoke link data ft genl hostile probe nic_tcp)
-MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp)
+MATRIX_OLDER=(smoke link data ft genl hostile probe dcell xdcent nic_tcp)
+MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp xdcent)
 
 # Sizes and halves.  The newest kernel runs the fault-tolerance scenarios
 # in the paper's mode (the shortest mode's run on the debug kernel),
@@ -141,7 +145,8 @@ NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
 OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=8
 	--env "NIC_MODELS=e1000e vmxnet3 e1000 virtio-net-pci"
 	--env NIC_TOPOS=bcube
-	--env DPILLAR_FRAME_FUZZ_SECS=0 --env "DPILLAR_PROBE_BCUBE=3 1")
+	--env DPILLAR_FRAME_FUZZ_SECS=0 --env "DPILLAR_PROBE_BCUBE=3 1"
+	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link)
 # The debug kernel: (4,2), the shortest mode's failures, every eighth pair
 # of dpillar_genl, dpillar_probe on BCube(2,1) (4 servers, one source:
 # the flood, the forged replies and their counters under KASAN and
@@ -159,7 +164,8 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
 	--env DPILLAR_FRAME_FUZZ_SECS=30 --env NIC_MODELS=vmxnet3
 	--env NIC_TOPOS=bcube
-	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1")
+	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1"
+	--env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {

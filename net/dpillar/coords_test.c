@@ -5,11 +5,14 @@
  * the routing view, and the coordinates shortcut discovery carries
  * (shortcut.c), good and hostile, entering through the port rx_handler as
  * they do from the wire.  The ports' lower devices keep what is sent to
- * them, so the probes and replies sent are checked too.
+ * them, so the probes and replies sent are checked too.  Last, the
+ * discovery fallback on DPillar's switch ports (dpf_*): budgets per
+ * neighbour, SHORTCUT_DATA along a shortcut.
  */
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
+#include <linux/ip.h>
 #include <linux/jiffies.h>
 #include <net/sch_generic.h>
 
@@ -632,7 +635,7 @@ static void dpc_resolve_origin(struct kunit *test)
 	dpc_resolve(c, far);
 	local_bh_disable();
 	rcu_read_lock();
-	dp_sc_discover(c->dp, far, DP_SC_NO_PORT);
+	dp_sc_discover(c->dp, far, DP_SC_NO_PORT, 0);
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
@@ -970,7 +973,7 @@ static void dpc_discover_neigh(struct kunit *test)
 	for (v = 0; v < DPC_NODES && tried < DP_SC_DISCOVER_BURST + 2; v++) {
 		if (v == dpc_self || v == c->far[0] || v == c->far[1])
 			continue;
-		dp_sc_discover(c->dp, v, 0);
+		dp_sc_discover(c->dp, v, 0, 0);
 		tried++;
 	}
 	rcu_read_unlock();
@@ -981,13 +984,176 @@ static void dpc_discover_neigh(struct kunit *test)
 			tried - DP_SC_NEIGH_DISCOVER);
 	local_bh_disable();
 	rcu_read_lock();
-	dp_sc_discover(c->dp, c->far[0], DP_SC_NO_PORT);
-	dp_sc_discover(c->dp, c->far[1], 1);
+	dp_sc_discover(c->dp, c->far[0], DP_SC_NO_PORT, 0);
+	dp_sc_discover(c->dp, c->far[1], 1, 0);
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_SC_DISCOVER),
 			DP_SC_NEIGH_DISCOVER + 2);
 	skb_queue_purge(&dpc_sent);
+}
+
+/* ---- the discovery fallback on a switch port (DPillar) ------------------ */
+
+/*
+ * dp0 of 1:0.1.0 in DPillar (4,3), every neighbour of both ports alive
+ * with the MAC dpc_mac() gives it, the ports' transmissions kept in
+ * dpc_sent.  Each port is a switch with 3 neighbours: the budgets there
+ * are per neighbour slot.
+ */
+static struct dpt_dev *dpf_dev(struct kunit *test)
+{
+	struct dp_topo_params prm = { .kind = DP_TOPO_DPILLAR, .n = 4, .k = 3 };
+	struct dpt_dev *d;
+	struct dp_topo t;
+	u32 self, p, i;
+
+	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
+	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "1:0.1.0", &self, NULL), 0);
+	d = dpt_dev_create_topo(test, &prm, self);
+	KUNIT_ASSERT_TRUE(test, dp_sc_fallback(d->dp));
+	for (p = 0; p < 2; p++) {
+		struct net_device *lower = d->lower[p];
+		struct dp_port *port = d->port[p];
+		typeof(noop_qdisc) *q;
+		u8 mac[ETH_ALEN];
+
+		q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, q);
+		rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
+		lower->netdev_ops = &dpc_lower_ops;
+		lower->flags |= IFF_UP;
+		KUNIT_ASSERT_EQ(test, port->nneigh, 3);
+		for (i = 0; i < port->nneigh; i++) {
+			struct dp_neigh *nb = &port->neigh[i];
+
+			dpc_mac(dp_neigh_node(d->dp, port, i), p, mac);
+			atomic64_set(&nb->mac, ether_addr_to_u64(mac));
+			WRITE_ONCE(nb->last_heard, jiffies);
+		}
+	}
+	return d;
+}
+
+/* Neighbour slot @i of port @p: its node id. */
+static u32 dpf_peer(struct dpt_dev *d, u32 p, u32 i)
+{
+	return dp_neigh_node(d->dp, d->port[p], i);
+}
+
+/* @buf (@len bytes) from neighbour slot @i of port @p, consumed. */
+static void dpf_rx(struct kunit *test, struct dpt_dev *d, u32 p, u32 i,
+		   const void *buf, unsigned int len)
+{
+	struct sk_buff *skb;
+	rx_handler_result_t ret;
+	u8 mac[ETH_ALEN];
+	u32 q, j;
+
+	for (q = 0; q < 2; q++)		/* heard now: see dpc_alive() */
+		for (j = 0; j < d->port[q]->nneigh; j++)
+			WRITE_ONCE(d->port[q]->neigh[j].last_heard, jiffies);
+	dpc_mac(dpf_peer(d, p, i), p, mac);
+	skb = dpt_frame(test, d, p, mac, DPILLAR_ETHERTYPE, buf, len, len);
+	ret = dpt_rx(&skb);
+	KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+	if (ret != RX_HANDLER_CONSUMED)
+		kfree_skb(skb);
+}
+
+/* A SHORTCUT_PROBE from neighbour slot @i of port @p, sent by it. */
+static void dpf_probe(struct kunit *test, struct dpt_dev *d, u32 p, u32 i,
+		      u32 origin, u32 target, u16 seq)
+{
+	u8 buf[DPC_SC_LEN] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct dpillar_shortcut *sp = (void *)(h + 1);
+
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_PROBE, origin, target);
+	h->rword = htons(seq);
+	sp->sender = htonl(dpf_peer(d, p, i));
+	sp->hops = 1;
+	dpf_rx(test, d, p, i, buf, sizeof(buf));
+}
+
+/*
+ * Two neighbours on one switch port: one spending its whole flood budget
+ * (and more) leaves the other's untouched.  With a budget per port, as
+ * S2's cables have, the second neighbour's probe was refused.
+ */
+static void dpf_neigh_budgets(struct kunit *test)
+{
+	struct dpt_dev *d = dpf_dev(test);
+	u32 origin = dpf_peer(d, 1, 0), target = dpf_peer(d, 1, 2), i;
+	u32 over = 3;
+
+	d->dp->sc.budget_period = 1000 * HZ;	/* no new period meanwhile */
+	for (i = 0; i < DP_SC_NEIGH_FLOOD + over; i++)
+		dpf_probe(test, d, 0, 0, origin, target, 100 + i);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_NEIGH_LIMIT), over);
+	skb_queue_purge(&dpc_sent);
+	dpf_probe(test, d, 0, 1, origin, target, 500);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_NEIGH_LIMIT), over);
+	/* passed on to the 2 others of port 0's switch and port 1's 3 */
+	KUNIT_EXPECT_GT(test, skb_queue_len(&dpc_sent), 0);
+	skb_queue_purge(&dpc_sent);
+}
+
+/*
+ * SHORTCUT_DATA in transit along a shortcut this node holds: sent on to
+ * the shortcut's next hop with the hop budget its length leaves (one
+ * less), the TTL spent; a frame whose budget that shortcut exceeds is
+ * lost, never sent.
+ */
+static void dpf_sc_data(struct kunit *test)
+{
+	struct dpt_dev *d = dpf_dev(test);
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	const struct dpillar_hdr *out;
+	struct dp_shortcuts *sc = &d->dp->sc;
+	u32 dst = 0, next = dpf_peer(d, 0, 1);
+	struct sk_buff *skb;
+	const struct ethhdr *eth;
+	u8 mac[ETH_ALEN];
+
+	while (dst == d->dp->self || dst == next)
+		dst++;
+	spin_lock_bh(&sc->lock);
+	sc->ent[0].dst = dst;
+	sc->ent[0].peer = next;
+	sc->ent[0].port = 0;
+	sc->ent[0].dist = 3;
+	sc->ent[0].learned = jiffies;
+	sc->ent[0].used = jiffies;
+	spin_unlock_bh(&sc->lock);
+
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, dpf_peer(d, 1, 0), dst);
+	h->rword = htons(5);
+	dpf_rx(test, d, 1, 0, buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA), 1);
+	skb = skb_dequeue(&dpc_sent);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	eth = (const struct ethhdr *)skb->data;
+	out = (const struct dpillar_hdr *)(eth + 1);
+	dpc_mac(next, 0, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eth->h_dest, mac));
+	KUNIT_EXPECT_EQ(test, out->type, DPILLAR_T_SHORTCUT_DATA);
+	KUNIT_EXPECT_EQ(test, ntohs(out->rword), 2);
+	KUNIT_EXPECT_EQ(test, out->ttl, DPT_TTL - 1);
+	KUNIT_EXPECT_EQ(test, ntohl(out->dst), dst);
+	kfree_skb(skb);
+
+	h->rword = htons(2);		/* the shortcut is 3 hops */
+	dpf_rx(test, d, 1, 0, buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA_LOST), 1);
+	h->rword = htons(5);
+	h->ttl = 3;			/* 2 hops left after this one */
+	dpf_rx(test, d, 1, 0, buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA_LOST), 2);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 1);
 }
 
 static int dpc_init(struct kunit *test)
@@ -1023,6 +1189,8 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpc_cache_life),
 	KUNIT_CASE(dpc_probe_learned_old),
 	KUNIT_CASE(dpc_discover_neigh),
+	KUNIT_CASE(dpf_neigh_budgets),
+	KUNIT_CASE(dpf_sc_data),
 	{}
 };
 

@@ -155,6 +155,9 @@ struct dp_pcpu_stats {
  * @peer_port: topologies that learn their peers (dp_topo.learn_peers,
  *	S2 plan mode): the port it said it sent from
  * @node: the same: the node id heard in this slot
+ * @sc_budget: what its shortcut discovery frames spent this second, on a
+ *	switch port (shortcut.c, dp_sc_budget_of(); under the device's
+ *	sc.lock); a cable port's is the port's, in struct dp_shortcuts
  *
  * Readers on the fast path take no lock: @mac is one word and
  * @last_heard a jiffies value, so a stale read only errs by one Hello.
@@ -173,6 +176,7 @@ struct dp_neigh {
 	u8 nneighs;
 	u8 peer_port;
 	u32 node;
+	struct dp_sc_budget sc_budget;
 };
 
 #define DP_NEIGH_REPORTED	0
@@ -723,8 +727,7 @@ enum dp_out {
 };
 
 /* shortcut.c: the discovery fallback's first hop (shortcut.h) */
-enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
-			   u32 in_port);
+enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst);
 
 /*
  * The drop counter of a frame dp_route_out() did not send: @noroute is the

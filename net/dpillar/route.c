@@ -28,24 +28,6 @@ static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
 	put_cpu_ptr(dp->stats);
 }
 
-/*
- * The port a frame from the wire came in by (its lower device is still
- * skb->dev until dp_send_on()), DP_SC_NO_PORT for this node's own: whose
- * budget a discovery it starts is spent from (shortcut.c).
- */
-static u32 dp_in_port(struct dp_priv *dp, const struct sk_buff *skb)
-{
-	u32 i;
-
-	for (i = 0; skb->dev && skb->dev != dp->dev && i < dp->nports; i++) {
-		struct dp_port *port = dp_port_rcu(dp, i);
-
-		if (port && port->dev == skb->dev)
-			return i;
-	}
-	return DP_SC_NO_PORT;
-}
-
 /**
  * dp_route_out - route a frame one hop and send it
  * @dp: the device
@@ -75,8 +57,9 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	struct dp_neigh *nb;
 	struct dp_port *port;
 	struct dp_hop hop;
+	u64 mac, in_mac;
+	u32 in_port;
 	u8 detour;
-	u64 mac;
 
 	/* This packet's view: the device's, with a memo (struct dp_vctx). */
 	v.ctx = &c;
@@ -87,15 +70,16 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		    dp_dst_is_key(&dp->topo, st->flags))
 			return DP_OUT_HOME;
 		dp_count_route_reason(dp, hop.reason);
-		if (hop.reason && hop.reason == dp->topo.ops->discover_drop)
-			dp_sc_discover(dp, st->dst, dp_in_port(dp, skb));
+		if (hop.reason && hop.reason == dp->topo.ops->discover_drop) {
+			in_port = dp_sc_in_port(dp, skb, &in_mac);
+			dp_sc_discover(dp, st->dst, in_port, in_mac);
 		/* Any reason of the topology's: not bad_addr or at_dst. */
-		else if (hop.reason >= DP_DROP_TOPO &&
-			 h->type == DPILLAR_T_DATA &&
-			 !dp_dst_is_key(&dp->topo, st->flags) &&
-			 dp_sc_fallback(dp))
-			return dp_sc_data_out(dp, skb, st->dst,
-					      dp_in_port(dp, skb));
+		} else if (hop.reason >= DP_DROP_TOPO &&
+			   h->type == DPILLAR_T_DATA &&
+			   !dp_dst_is_key(&dp->topo, st->flags) &&
+			   dp_sc_fallback(dp)) {
+			return dp_sc_data_out(dp, skb, st->dst);
+		}
 		return DP_OUT_NOROUTE;
 	}
 	/* Every hop of a detour around a failure is counted (topo.h). */

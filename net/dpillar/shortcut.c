@@ -46,6 +46,29 @@
 #define DP_SC_HEADROOM	(ETH_HLEN + 64)
 #define DP_SC_LEN	(DP_HDR_LEN + sizeof(struct dpillar_shortcut))
 
+/*
+ * The port a frame from the wire came in by (its lower device is still
+ * skb->dev until it is sent on), and in *@mac the address it came from;
+ * DP_SC_NO_PORT (and 0) for this node's own: whose budget a discovery it
+ * starts is spent from (dp_sc_budget_of()).
+ */
+u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac)
+{
+	u32 i;
+
+	*mac = 0;
+	for (i = 0; skb->dev && skb->dev != dp->dev && i < dp->nports; i++) {
+		struct dp_port *port = dp_port_rcu(dp, i);
+
+		if (port && port->dev == skb->dev) {
+			if (skb_mac_header_was_set(skb))
+				*mac = ether_addr_to_u64(eth_hdr(skb)->h_source);
+			return i;
+		}
+	}
+	return DP_SC_NO_PORT;
+}
+
 bool dp_sc_type(u8 type)
 {
 	return type == DPILLAR_T_SHORTCUT_PROBE ||
@@ -119,9 +142,9 @@ static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
 }
 
 /*
- * One pass over the seen table for a probe (@origin, @seq) received on
- * @port, under sc->lock: its earlier copy while fresh (this one then came
- * a longer way), else how many fresh slots the neighbour on @port holds
+ * One pass over the seen table for a probe (@origin, @seq) received from
+ * @sender on @port, under sc->lock: its earlier copy while fresh (this one
+ * then came a longer way), else how many fresh slots that neighbour holds
  * (at DP_SC_SEEN_NEIGH its probe is refused: one neighbour's probes cannot
  * push out everyone else's before their replies come) and the slot the
  * probe would take: a free or stale one, else the oldest.  One pass, not
@@ -135,7 +158,8 @@ struct dp_sc_scan {
 };
 
 static void dp_sc_seen_scan(struct dp_shortcuts *sc, u32 origin, u16 seq,
-			    u32 port, unsigned long now, struct dp_sc_scan *r)
+			    u32 port, u32 sender, unsigned long now,
+			    struct dp_sc_scan *r)
 {
 	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
 	struct dp_sc_seen *old = &sc->seen[0];
@@ -156,7 +180,7 @@ static void dp_sc_seen_scan(struct dp_shortcuts *sc, u32 origin, u16 seq,
 			r->copy = s;
 			return;
 		}
-		r->port_fresh += s->port == port;
+		r->port_fresh += s->port == port && s->prev == sender;
 		if (time_before(s->at, old->at))
 			old = s;
 	}
@@ -164,11 +188,47 @@ static void dp_sc_seen_scan(struct dp_shortcuts *sc, u32 origin, u16 seq,
 }
 
 /*
- * Spend one of @kind from the budget of the neighbour on our port @port,
- * DP_SC_NEIGH_* a budget_period; false when it is spent.  This node's own
- * (DP_SC_NO_PORT) has none here.  Under sc->lock.
+ * The budget a frame from our port @port_idx spends (shortcut.h), from the
+ * neighbour @peer or, when that is DP_NODE_NONE, the one heard from the
+ * MAC address @mac (0: not known): on a port with one neighbour slot (a
+ * cable) the port's, on a switch port that neighbour's slot's (struct
+ * dp_neigh.sc_budget: one member of a switch does not spend its switch
+ * mates'); what comes from no live neighbour there shares the port's.
+ * NULL for this node's own frames (DP_SC_NO_PORT).  Under rcu_read_lock
+ * and sc->lock.
  */
-static bool dp_sc_budget(struct dp_shortcuts *sc, u32 port,
+static struct dp_sc_budget *dp_sc_budget_of(struct dp_priv *dp, u32 port_idx,
+					    u32 peer, u64 mac)
+{
+	struct dp_port *port;
+	struct dp_neigh *nb;
+	u32 i;
+
+	if (port_idx >= ARRAY_SIZE(dp->sc.neigh))
+		return NULL;
+	port = port_idx < dp->nports ? dp_port_rcu(dp, port_idx) : NULL;
+	if (!port || port->nneigh <= 1)
+		return &dp->sc.neigh[port_idx];
+	if (peer != DP_NODE_NONE) {
+		nb = dp_neigh_find(dp, dp->self, port_idx, peer, &port);
+		if (nb && dp_neigh_alive(dp, nb))
+			return &nb->sc_budget;
+	}
+	/* Only a frame that stopped here, once per discovery it may start. */
+	for (i = 0; mac && peer == DP_NODE_NONE && i < port->nneigh; i++) {
+		nb = &port->neigh[i];
+		if (atomic64_read(&nb->mac) == mac && dp_neigh_alive(dp, nb))
+			return &nb->sc_budget;
+	}
+	return &dp->sc.neigh[port_idx];
+}
+
+/*
+ * Spend one of @kind from the neighbour's budget @b (dp_sc_budget_of()),
+ * DP_SC_NEIGH_* a budget_period; false when it is spent.  This node's own
+ * (@b NULL) has none here.  Under sc->lock.
+ */
+static bool dp_sc_budget(struct dp_shortcuts *sc, struct dp_sc_budget *b,
 			 enum dp_sc_budget_kind kind, unsigned long now)
 {
 	static const u16 burst[DP_SC_B_KINDS] = {
@@ -176,11 +236,9 @@ static bool dp_sc_budget(struct dp_shortcuts *sc, u32 port,
 		[DP_SC_B_REPLY] = DP_SC_NEIGH_REPLY,
 		[DP_SC_B_DISCOVER] = DP_SC_NEIGH_DISCOVER,
 	};
-	struct dp_sc_budget *b;
 
-	if (port >= ARRAY_SIZE(sc->neigh))
+	if (!b)
 		return true;
-	b = &sc->neigh[port];
 	/* A new period, or the first (start still 0, before boot's jiffies). */
 	if (time_after_eq(now, b->start + sc->budget_period) ||
 	    time_before(now, b->start)) {
@@ -332,11 +390,11 @@ static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
 /*
  * Flood a probe for @dst, unless a discovery for @dst waits for its reply
  * or the rate limit @rs (or, for a frame from the neighbour on our port
- * @in_port, that neighbour's budget) says no; count @stat when one
- * starts.
+ * @in_port, that neighbour's budget: the one at the MAC address @in_mac)
+ * says no; count @stat when one starts.
  */
 static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
-			enum dp_stat stat, u32 in_port)
+			enum dp_stat stat, u32 in_port, u64 in_mac)
 {
 	unsigned long wait = msecs_to_jiffies(DP_SC_WAIT_MS), now = jiffies;
 	struct dp_shortcuts *sc = &dp->sc;
@@ -355,7 +413,8 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	if (e && e->asking && time_before(now, e->asked + wait))
 		goto unlock;
 	/* The neighbour's first: its frames must not spend the node's. */
-	if (!dp_sc_budget(sc, in_port, DP_SC_B_DISCOVER, now)) {
+	if (!dp_sc_budget(sc, dp_sc_budget_of(dp, in_port, DP_NODE_NONE, in_mac),
+			  DP_SC_B_DISCOVER, now)) {
 		spent = true;
 		goto unlock;
 	}
@@ -369,7 +428,8 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	e->asked = now;
 	seq = ++sc->seq;
 	/* Our own probe coming back by another way is then a copy. */
-	dp_sc_seen_scan(sc, dp->self, seq, DP_SC_NO_PORT, now, &scan);
+	dp_sc_seen_scan(sc, dp->self, seq, DP_SC_NO_PORT, DP_NODE_NONE, now,
+			&scan);
 	dp_sc_remember(scan.copy ?: scan.slot, dp->self, dst, seq,
 		       DP_NODE_NONE, DP_SC_NO_PORT, now);
 	started = true;
@@ -389,17 +449,18 @@ unlock:
 
 /*
  * Greedy routing toward @dst is stuck here, for a frame of the neighbour
- * on our port @in_port (DP_SC_NO_PORT: this node's own): flood a probe
+ * at @in_mac on our port @in_port (DP_SC_NO_PORT: this node's own;
+ * dp_sc_in_port() finds both): flood a probe
  * for it, unless a discovery for @dst waits for its reply or the rate
  * limit, or the neighbour's budget, says no.  The frame is dropped (the
  * topology's discover_drop), so one frame starts at most one discovery,
  * and a neighbour at most DP_SC_NEIGH_DISCOVER a second.  BHs off, under
  * rcu_read_lock.
  */
-void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port)
+void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port, u64 in_mac)
 {
 	dp_sc_start(dp, dst, &dp->sc.discover_rs, DP_STAT_SC_DISCOVER,
-		    in_port);
+		    in_port, in_mac);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_sc_discover);
 
@@ -413,7 +474,7 @@ EXPORT_SYMBOL_IF_KUNIT(dp_sc_discover);
 void dp_sc_resolve(struct dp_priv *dp, u32 dst)
 {
 	dp_sc_start(dp, dst, &dp->sc.resolve_rs, DP_STAT_COORDS_RESOLVE,
-		    DP_SC_NO_PORT);
+		    DP_SC_NO_PORT, 0);
 }
 
 /*
@@ -449,7 +510,7 @@ static void dp_sc_refresh_work(struct work_struct *work)
 	local_bh_disable();
 	rcu_read_lock();
 	for (i = 0; i < n; i++)
-		dp_sc_discover(dp, dst[i], DP_SC_NO_PORT);
+		dp_sc_discover(dp, dst[i], DP_SC_NO_PORT, 0);
 	rcu_read_unlock();
 	local_bh_enable();
 	if (more)
@@ -523,6 +584,7 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	enum dp_stat why = DP_STAT_MAX;
 	unsigned long now = jiffies;
 	u16 seq = ntohs(h->rword);
+	struct dp_sc_budget *budget;
 	struct dp_sc_scan scan;
 	struct dp_port *port;
 	u64 mac;
@@ -534,13 +596,14 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	if (!mine && h->ttl <= 1)
 		return DP_STAT_DROP_TTL;
 	spin_lock(&sc->lock);
-	dp_sc_seen_scan(sc, origin, seq, port_idx, now, &scan);
+	dp_sc_seen_scan(sc, origin, seq, port_idx, sender, now, &scan);
 	copy = scan.copy;
 	if (copy)
 		goto unlock;
-	if (mine && !dp_sc_budget(sc, port_idx, DP_SC_B_REPLY, now))
+	budget = dp_sc_budget_of(dp, port_idx, sender, 0);
+	if (mine && !dp_sc_budget(sc, budget, DP_SC_B_REPLY, now))
 		why = DP_STAT_SC_REPLY_LIMIT;
-	else if (!mine && (!dp_sc_budget(sc, port_idx, DP_SC_B_FLOOD, now) ||
+	else if (!mine && (!dp_sc_budget(sc, budget, DP_SC_B_FLOOD, now) ||
 			   scan.port_fresh >= DP_SC_SEEN_NEIGH))
 		why = DP_STAT_SC_NEIGH_LIMIT;
 	else if (!mine && !__ratelimit(&sc->flood_rs))
@@ -740,6 +803,7 @@ bool dp_sc_fallback(const struct dp_priv *dp)
 {
 	return !dp->topo.ops->discover_drop && !READ_ONCE(dp->mode);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_sc_fallback);
 
 /*
  * Send the SHORTCUT_DATA frame @skb (its header at skb->data, the TTL it
@@ -776,7 +840,6 @@ static bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
  * @skb: the DATA frame, its header at skb->data with the TTL it leaves
  *	with, from dp0 or relayed
  * @dst: its destination (a node, not a key)
- * @in_port: the port it came in by, DP_SC_NO_PORT for this node's own
  *
  * Along a shortcut of this server's when it knows one the TTL allows
  * (every later hop spends one of each: the rword stays below the TTL, so
@@ -786,14 +849,16 @@ static bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
  *
  * Return: DP_OUT_SENT (the skb is gone) or DP_OUT_NOROUTE.
  */
-enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
-			   u32 in_port)
+enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+	u32 in_port;
+	u64 in_mac;
 
 	if (h->ttl && dp_sc_data_send(dp, skb, dst, h->ttl))
 		return DP_OUT_SENT;
-	dp_sc_discover(dp, dst, in_port);
+	in_port = dp_sc_in_port(dp, skb, &in_mac);
+	dp_sc_discover(dp, dst, in_port, in_mac);
 	return DP_OUT_NOROUTE;
 }
 

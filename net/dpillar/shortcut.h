@@ -13,8 +13,8 @@
  * proof is in topo_s2.c, dp_s2_route()).
  *
  * State per device is fixed tables, DP_SC_ENTRIES shortcuts, the
- * DP_SC_SEEN probes passed on last and a budget per port: bounded, never
- * sized by the fabric.
+ * DP_SC_SEEN probes passed on last and a budget per port (and per
+ * neighbour slot of a switch port): bounded, never sized by the fabric.
  *
  * Budgets.  One neighbour must not spend what the others need: besides
  * the node's own rate limits, each neighbour has a budget a second for
@@ -24,8 +24,9 @@
  * and holds at most DP_SC_SEEN_NEIGH slots of the seen table.  An S2
  * port is a cable with one neighbour slot (s2_port_info()), so the
  * budgets are kept per port, in struct dp_shortcuts: nothing per
- * neighbour is allocated.  On the fallback's switch ports, the neighbours
- * on one switch share their port's budgets.
+ * neighbour is allocated.  On a switch port (the discovery fallback's),
+ * each neighbour's are in its slot (struct dp_neigh.sc_budget), and the
+ * port's are shared by frames from no live neighbour there.
  */
 #ifndef _DPILLAR_SHORTCUT_H
 #define _DPILLAR_SHORTCUT_H
@@ -166,7 +167,8 @@ void dp_sc_stop(struct dp_priv *dp);
 bool dp_sc_type(u8 type);
 bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 		  u32 *port, u32 *peer, u32 *dist);
-void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port);
+u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac);
+void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port, u64 in_mac);
 void dp_sc_resolve(struct dp_priv *dp, u32 dst);
 void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);
