@@ -165,7 +165,8 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_FRAME_FUZZ_SECS=30 --env NIC_MODELS=vmxnet3
 	--env NIC_TOPOS=bcube
 	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1"
-	--env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link)
+	--env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link
+	--env "DPILLAR_GRO_IPERF=-n 1536K")
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {

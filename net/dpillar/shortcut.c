@@ -128,7 +128,7 @@ static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
 					  u32 origin, u16 seq,
 					  unsigned long now)
 {
-	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
+	unsigned long life = sc->seen_life;
 	u32 i;
 
 	for (i = 0; i < DP_SC_SEEN; i++) {
@@ -161,7 +161,7 @@ static void dp_sc_seen_scan(struct dp_shortcuts *sc, u32 origin, u16 seq,
 			    u32 port, u32 sender, unsigned long now,
 			    struct dp_sc_scan *r)
 {
-	unsigned long life = msecs_to_jiffies(DP_SC_SEEN_MS);
+	unsigned long life = sc->seen_life;
 	struct dp_sc_seen *old = &sc->seen[0];
 	u32 i;
 
@@ -531,6 +531,7 @@ void dp_sc_init(struct dp_priv *dp)
 	ratelimit_state_init(&sc->resolve_rs, HZ, DP_SC_RESOLVE_BURST);
 	ratelimit_set_flags(&sc->resolve_rs, RATELIMIT_MSG_ON_RELEASE);
 	sc->budget_period = HZ;
+	sc->seen_life = msecs_to_jiffies(DP_SC_SEEN_MS);
 	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
 	dp_sc_clear(sc);
 }

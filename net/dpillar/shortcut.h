@@ -148,6 +148,7 @@ struct dp_shortcuts {
 	struct dp_sc_ent ent[DP_SC_ENTRIES];
 	struct dp_sc_seen seen[DP_SC_SEEN];
 	unsigned long budget_period;	/* of the budgets: HZ (tests longer) */
+	unsigned long seen_life;	/* of the seen table: DP_SC_SEEN_MS */
 	struct dp_sc_budget neigh[DPILLAR_PORTS_MAX];
 };
 
