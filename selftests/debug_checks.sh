@@ -50,6 +50,20 @@ if [ "${DPILLAR_IN_VM:-0}" != 1 ]; then
 	exit 4
 fi
 
+# Receive timestamps stay on for the whole run: a socket asking for them
+# is held open.  Every ping turns them on and, at exit, off (the
+# netstamp_needed_key static key), and each change patches the start of
+# __netif_receive_skb_core() with an int3 (text_poke_bp()).  Under TCG
+# that patching raced a receive once (2026-11-27, 6.12, dpillar not
+# loaded: "Oops: int3" at the key's jump, the guest's remaining suites
+# lost); with the key held on, pings no longer patch the receive path.
+python3 -S -E -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_TIMESTAMP, 1)
+time.sleep(1e9)' </dev/null >/dev/null 2>&1 &
+tstamp_pid=$!
+trap 'kill $tstamp_pid 2>/dev/null' EXIT
+
 t0=$(date +%s)
 if [ -w $kml ]; then
 	echo scan > $kml && echo clear > $kml
