@@ -65,6 +65,21 @@ static const struct net_device_ops dpc_lower_ops = {
 	.ndo_start_xmit = dpc_xmit,
 };
 
+/*
+ * @lower keeps what is sent to it in dpc_sent: a qdisc without enqueue
+ * (as noqueue's), so that dev_queue_xmit() calls ndo_start_xmit at once.
+ */
+static void dpc_capture(struct kunit *test, struct net_device *lower)
+{
+	typeof(noop_qdisc) *q;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
+	lower->netdev_ops = &dpc_lower_ops;
+	lower->flags |= IFF_UP;
+}
+
 static bool dpc_is_peer(const struct dpc *c, u32 node)
 {
 	u32 p;
@@ -119,22 +134,12 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 	/* Plan mode learns its cabling. */
 	KUNIT_ASSERT_EQ(test, c->dp->topo.learn_peers, plan);
 	for (p = 0; p < DPC_PORTS; p++) {
-		struct net_device *lower = c->d->lower[p];
 		struct dp_port *port = c->d->port[p];
-		typeof(noop_qdisc) *q;
 		struct dp_neigh *nb;
 		int idx;
 		u8 mac[ETH_ALEN];
 
-		/*
-		 * A qdisc without enqueue (as noqueue's): dev_queue_xmit()
-		 * calls ndo_start_xmit at once.
-		 */
-		q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, q);
-		rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
-		lower->netdev_ops = &dpc_lower_ops;
-		lower->flags |= IFF_UP;
+		dpc_capture(test, c->d->lower[p]);
 
 		idx = dp_port_neigh_index(&c->dp->topo, dpc_self, p,
 					  c->peer[p]);
@@ -1019,16 +1024,10 @@ static struct dpt_dev *dpf_dev(struct kunit *test)
 	d = dpt_dev_create_topo(test, &prm, self);
 	KUNIT_ASSERT_TRUE(test, dp_sc_fallback(d->dp));
 	for (p = 0; p < 2; p++) {
-		struct net_device *lower = d->lower[p];
 		struct dp_port *port = d->port[p];
-		typeof(noop_qdisc) *q;
 		u8 mac[ETH_ALEN];
 
-		q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, q);
-		rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
-		lower->netdev_ops = &dpc_lower_ops;
-		lower->flags |= IFF_UP;
+		dpc_capture(test, d->lower[p]);
 		KUNIT_ASSERT_EQ(test, port->nneigh, 3);
 		for (i = 0; i < port->nneigh; i++) {
 			struct dp_neigh *nb = &port->neigh[i];
