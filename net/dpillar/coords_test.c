@@ -14,7 +14,6 @@
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
 #include <linux/jiffies.h>
-#include <net/sch_generic.h>
 
 #include "test_lib.h"
 #include "topo_s2.h"
@@ -64,21 +63,6 @@ static netdev_tx_t dpc_xmit(struct sk_buff *skb, struct net_device *dev)
 static const struct net_device_ops dpc_lower_ops = {
 	.ndo_start_xmit = dpc_xmit,
 };
-
-/*
- * @lower keeps what is sent to it in dpc_sent: a qdisc without enqueue
- * (as noqueue's), so that dev_queue_xmit() calls ndo_start_xmit at once.
- */
-static void dpc_capture(struct kunit *test, struct net_device *lower)
-{
-	typeof(noop_qdisc) *q;
-
-	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, q);
-	rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
-	lower->netdev_ops = &dpc_lower_ops;
-	lower->flags |= IFF_UP;
-}
 
 static bool dpc_is_peer(const struct dpc *c, u32 node)
 {
@@ -139,7 +123,7 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 		int idx;
 		u8 mac[ETH_ALEN];
 
-		dpc_capture(test, c->d->lower[p]);
+		dpt_port_capture(test, c->d->lower[p], &dpc_lower_ops);
 
 		idx = dp_port_neigh_index(&c->dp->topo, dpc_self, p,
 					  c->peer[p]);
@@ -165,13 +149,13 @@ static void dpc_coords_of(u32 node, u32 *x)
  * Every port's neighbour heard now: a long run on a slow kernel outlasts
  * the dead interval, and a frame from a dead neighbour is not taken.
  */
-static void dpc_alive(struct dpc *c)
+static void dpc_alive(struct dpt_dev *d)
 {
 	u32 p, i;
 
-	for (p = 0; p < DPC_PORTS; p++)
-		for (i = 0; i < c->d->port[p]->nneigh; i++)
-			WRITE_ONCE(c->d->port[p]->neigh[i].last_heard, jiffies);
+	for (p = 0; p < d->dp->nports; p++)
+		for (i = 0; i < d->port[p]->nneigh; i++)
+			WRITE_ONCE(d->port[p]->neigh[i].last_heard, jiffies);
 }
 
 /*
@@ -215,7 +199,7 @@ static void dpc_rx(struct kunit *test, struct dpc *c, u32 port, u8 type,
 	 * before it may outlast on a slow kernel (seen: dpc_relay's reply,
 	 * 0.6 s after the device was made, on the debug kernel under load).
 	 */
-	dpc_alive(c);
+	dpc_alive(c->d);
 	dpc_mac(c->peer[port], port, mac);
 	skb = dpt_frame(test, c->d, port, mac, DPILLAR_ETHERTYPE, buf, len,
 			linear ?: len);
@@ -1027,7 +1011,7 @@ static struct dpt_dev *dpf_dev(struct kunit *test)
 		struct dp_port *port = d->port[p];
 		u8 mac[ETH_ALEN];
 
-		dpc_capture(test, d->lower[p]);
+		dpt_port_capture(test, d->lower[p], &dpc_lower_ops);
 		KUNIT_ASSERT_EQ(test, port->nneigh, 3);
 		for (i = 0; i < port->nneigh; i++) {
 			struct dp_neigh *nb = &port->neigh[i];
@@ -1053,11 +1037,8 @@ static void dpf_rx(struct kunit *test, struct dpt_dev *d, u32 p, u32 i,
 	struct sk_buff *skb;
 	rx_handler_result_t ret;
 	u8 mac[ETH_ALEN];
-	u32 q, j;
 
-	for (q = 0; q < 2; q++)		/* heard now: see dpc_alive() */
-		for (j = 0; j < d->port[q]->nneigh; j++)
-			WRITE_ONCE(d->port[q]->neigh[j].last_heard, jiffies);
+	dpc_alive(d);
 	dpc_mac(dpf_peer(d, p, i), p, mac);
 	skb = dpt_frame(test, d, p, mac, DPILLAR_ETHERTYPE, buf, len, len);
 	ret = dpt_rx(&skb);

@@ -395,7 +395,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) == dp->self)
 			return dp_deliver(dp, pskb);
-		dp_sc_data_rcv(dp, port->index, skb);
+		dp_sc_data_rcv(dp, skb);
 		return RX_HANDLER_CONSUMED;
 	}
 	/* Path probes: probe.c, relayed by the same routing. */

@@ -18,7 +18,6 @@
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <net/checksum.h>
-#include <net/sch_generic.h>
 
 #include "test_lib.h"
 
@@ -52,14 +51,8 @@ static struct dpt_dev *dpg_dev(struct kunit *test)
 {
 	struct dpt_dev *d = dpt_dev_create(test, 4, 2, 0);
 	struct net_device *lower = d->lower[0];
-	typeof(noop_qdisc) *q;
 
-	/* A qdisc without enqueue: ndo_start_xmit at once. */
-	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, q);
-	rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
-	lower->netdev_ops = &dpg_lower_ops;
-	lower->flags |= IFF_UP;
+	dpt_port_capture(test, lower, &dpg_lower_ops);
 	lower->dev.parent = &dpg_bus_dev;
 	KUNIT_ASSERT_EQ(test,
 			kunit_add_action_or_reset(test, dpg_unparent, lower),

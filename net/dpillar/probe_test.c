@@ -9,7 +9,6 @@
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
-#include <net/sch_generic.h>
 
 #include "test_lib.h"
 #include "topo_xdcent.h"
@@ -54,16 +53,9 @@ static struct dpt_dev *dpp_dev(struct kunit *test)
 	/* Hundreds of frames under TCG: the neighbours stay alive. */
 	dp->dead_jiffies = 3600 * HZ;
 	for (p = 0; p < dp->nports; p++) {
-		struct net_device *lower = d->lower[p];
 		struct dp_port *port = d->port[p];
-		typeof(noop_qdisc) *q;
 
-		/* A qdisc without enqueue: ndo_start_xmit at once. */
-		q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, q);
-		rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
-		lower->netdev_ops = &dpp_lower_ops;
-		lower->flags |= IFF_UP;
+		dpt_port_capture(test, d->lower[p], &dpp_lower_ops);
 		for (i = 0; i < port->nneigh; i++) {
 			struct dp_neigh *nb = &port->neigh[i];
 			u8 mac[ETH_ALEN];

@@ -864,13 +864,14 @@ enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
 }
 
 /*
- * A SHORTCUT_DATA frame from our port @port_idx for another server, on a
- * device with the fallback (softirq, RCU): one more hop along a shortcut of ours no longer than
- * its rword (and than its TTL allows), else dropped.  A header a
- * topology's routing state could hide in (flags, a waypoint) is a bad
- * one.  Loop-free whatever the tables say: rword strictly decreases.
+ * A SHORTCUT_DATA frame from a port for another server, on a device with
+ * the fallback (softirq, RCU): one more hop along a shortcut of ours no
+ * longer than its rword (and than its TTL allows), else dropped.  A
+ * header a topology's routing state could hide in (flags, a waypoint) is
+ * a bad one.  Loop-free whatever the tables say: rword strictly
+ * decreases.
  */
-void dp_sc_data_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
+void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
 {
 	struct dpillar_hdr *h;
 	enum dp_stat why;

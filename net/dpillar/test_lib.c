@@ -12,6 +12,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/rtnetlink.h>
+#include <net/sch_generic.h>
 
 #include "compat.h"
 #include "test_lib.h"
@@ -154,6 +155,18 @@ u64 dpt_route_stat(const struct dpt_dev *d, u8 reason)
 {
 	return dpt_sum(d, offsetof(struct dp_pcpu_stats, route) +
 			  reason * sizeof(u64_stats_t));
+}
+
+void dpt_port_capture(struct kunit *test, struct net_device *lower,
+		      const struct net_device_ops *ops)
+{
+	typeof(noop_qdisc) *q;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	rcu_assign_pointer(netdev_get_tx_queue(lower, 0)->qdisc, q);
+	lower->netdev_ops = ops;
+	lower->flags |= IFF_UP;
 }
 
 u64 dpt_stat_outcomes(const struct dpt_dev *d)

@@ -33,6 +33,12 @@ struct dpt_dev *dpt_dev_create(struct kunit *test, u32 n, u32 k, u32 self);
 /* The same, of node @self in the fabric @prm describes (any topology). */
 struct dpt_dev *dpt_dev_create_topo(struct kunit *test,
 				    const struct dp_topo_params *prm, u32 self);
+/*
+ * @lower transmits at once through @ops (its ndo_start_xmit keeps the
+ * frames): a qdisc without enqueue, as noqueue's, and the device up.
+ */
+void dpt_port_capture(struct kunit *test, struct net_device *lower,
+		      const struct net_device_ops *ops);
 /* Lower device state as dp_port_up() sees it. */
 void dpt_port_set(struct dpt_dev *d, u32 port, bool running, bool carrier);
 /* Sum of one counter over the CPUs. */
