@@ -114,7 +114,8 @@ GUEST_TESTS=(
 #    discovery and coordinates, and XDCent (3,1,2)'s link cases (the
 #    discovery fallback's frames and tables under KASAN and lockdep).
 #    DCell, the rest of XDCent/BCube, the ring and DPillar's wiring add
-#    only the routing core there, which KUnit covers; dpillar_up.sh adds dpctl's logic on top of link's and
+#    only the routing core there, which KUnit covers; dpillar_up.sh
+#    adds dpctl's logic on top of link's and
 #    hostile's kernel paths (its unconfigured device's transmit and
 #    genetlink paths are in dpillar_link.sh too).  The kernel builds the
 #    NIC drivers in; nic_tcp runs there on vmxnet3 only: with e1000e NICs
