@@ -111,10 +111,11 @@ GUEST_TESTS=(
 #    of wall time) runs KUnit, which runs the routing core of every
 #    topology on every size, and the suites with the most state changes
 #    and hostile input: device lifecycle, data path, failures, genl, S2's
-#    discovery and coordinates, and XDCent (3,1,2)'s link cases (the
-#    discovery fallback's frames and tables under KASAN and lockdep).
-#    DCell, the rest of XDCent/BCube, the ring and DPillar's wiring add
-#    only the routing core there, which KUnit covers; dpillar_up.sh
+#    discovery and coordinates, XDCent (3,1,2)'s link cases (the
+#    discovery fallback's frames and tables under KASAN and lockdep) and
+#    DCell (2,1)'s port-0 and mini-switch cases (issue 33's, on every
+#    kernel).  The rest of DCell, XDCent/BCube, the ring and DPillar's
+#    wiring add only the routing core there, which KUnit covers; dpillar_up.sh
 #    adds dpctl's logic on top of link's and
 #    hostile's kernel paths (its unconfigured device's transmit and
 #    genetlink paths are in dpillar_link.sh too).  The kernel builds the
@@ -124,25 +125,28 @@ GUEST_TESTS=(
 MATRIX_NEWEST=(smoke topo link up data ft genl hostile probe dcell xdcent
 	ring nic nic_tcp s2)
 MATRIX_OLDER=(smoke link data ft genl hostile probe dcell xdcent nic_tcp)
-MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp xdcent)
+MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp xdcent dcell)
 
 # Sizes and halves.  The newest kernel runs the fault-tolerance scenarios
 # in the paper's mode (the shortest mode's run on the debug kernel),
 # every second ordered pair in the kernel-vs-dpsim route comparisons
 # (each source its own half), DCell(4,1) (DCell(2,2) adds no kernel code),
-# and the NIC matrix's every model in BCube and DPillar.  Frame fuzzing
+# and the NIC matrix's every model in BCube and DPillar, with the discovery
+# fallback's scenario on vmxnet3 (TSO: super-packets along a shortcut).
+# Frame fuzzing
 # (dpillar_data.sh) is the debug kernel's: there KASAN, UBSAN, lockdep and
 # kmemleak see what the frames do.
 # s2_test.sh captures frames of every type there (DPILLAR_S2_CAPTURE),
 # which the host decodes after the guest (capture_step).
 NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
 	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_FRAME_FUZZ_SECS=0
-	--env DPILLAR_S2_CAPTURE=1)
+	--env DPILLAR_S2_CAPTURE=1 --env NIC_FALLBACK=vmxnet3)
 # The older kernels: (4,2), every eighth pair of dpillar_genl (6.1
 # differs in how requests are split and dumped, not in which pairs: all
 # of them are the newest kernel's), dpillar_probe on BCube(3,1) (6
 # sources; its genetlink requests are what 6.1 builds differently), the
-# NIC matrix's four models (6.1's drivers and its GSO/GRO paths) in BCube.
+# NIC matrix's four models (6.1's drivers and its GSO/GRO paths) in BCube,
+# the discovery fallback's scenario on e1000e (the first model).
 OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=8
 	--env "NIC_MODELS=e1000e vmxnet3 e1000 virtio-net-pci"
 	--env NIC_TOPOS=bcube
@@ -159,7 +163,9 @@ OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=8
 # under KASAN are the same code for every failure; all of them run on the
 # host in dpsim's checks, with the same routing core).  The NIC matrix
 # on vmxnet3 (TSO and hardware checksums, what misparsed our frames) in
-# BCube: not e1000e, whose probe fails in this kernel (the matrix above).  No vm_smoke.sh: its load, link and unload is the first part
+# BCube: not e1000e, whose probe fails in this kernel (the matrix above);
+# not the fallback's scenario (its frames are KUnit's and xdcent's there).
+# DCell (2,1), issue 33's cases only.  No vm_smoke.sh: its load, link and unload is the first part
 # of dpillar_link.sh, and its netns/bridge checks test the rig.
 DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
@@ -167,7 +173,8 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env NIC_TOPOS=bcube
 	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1"
 	--env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link
-	--env "DPILLAR_GRO_IPERF=-n 1536K")
+	--env "DPILLAR_GRO_IPERF=-n 1536K" --env NIC_FALLBACK=none
+	--env DPILLAR_DCELL_SIZES=2:1:ft)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {
@@ -185,13 +192,13 @@ in_matrix() {
 NIC_VM=(--nic virtio-net-pci:0 --nic virtio-net-pci:0
 	--nic virtio-net-pci:1 --nic virtio-net-pci:2)
 # nic_tcp_test.sh's NICs: four of each model NIC_MODELS names, on hubs of
-# their own (--vm-args prints them).  The debug kernel builds their
+# their own, and eight of each NIC_FALLBACK names (--vm-args prints them).  The debug kernel builds their
 # drivers in (selftests/debug-kernel.config).
 # nic_tcp_vm RUN-VM-ARGS...: those NICs, for the NIC_MODELS the args set.
 nic_tcp_vm() {
 	local a e=()
 	for a in "$@"; do
-		case "$a" in NIC_MODELS=*) e+=("$a") ;; esac
+		case "$a" in NIC_MODELS=* | NIC_FALLBACK=*) e+=("$a") ;; esac
 	done
 	env "${e[@]}" bash selftests/nic_tcp_test.sh --vm-args
 }

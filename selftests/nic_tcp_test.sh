@@ -30,7 +30,9 @@
 # offloads (ethtool -K tx, sg, tso, gso, gro on every NIC of the chain)
 # are switched off and on between sampling periods (tcp_cmp); in the
 # others, ping and TCP both ways (iperf3, NIC_TCP_SECS s); then jumbo
-# frames (MTU 9000) where the model takes them.  Pass: with offloads on,
+# frames (MTU 9000) where the model takes them; and for the models in
+# NIC_FALLBACK (default: the first model; "none": no model), the
+# discovery fallback (below).  Pass: with offloads on,
 # dp0 at the receiver delivers at least NIC_TCP_RATIO of its rate with
 # them off, each direction; at most NIC_TCP_RETR of the segments sent
 # retransmitted; no frame counted malformed at a receiver (dpillar's
@@ -61,8 +63,55 @@ RETR=${NIC_TCP_RETR:-0.2}
 hub_a() { echo $((16 + 2 * $1)); }
 hub_b() { echo $((17 + 2 * $1)); }
 
+# The discovery fallback (issue 33, dpillar.rst "Fault tolerance") over
+# NICs: BCube(3,1) with five of its nine servers present, every cable
+# of theirs a pair of the model's NICs on a hub of its own (hubs 32+4m
+# to 35+4m, m the model's index in NIC_MODELS):
+#
+#   hub 0 (level-0 switch 0.*):  s = 0.0 p0   x = 0.1 p0
+#   hub 1 (level-1 switch *.0):  s p1         r = 1.0 p1
+#   hub 2 (level-0 switch 1.*):  r p0         q = 1.2 p0
+#   hub 3 (level-1 switch *.2):  q p1         d = 2.2 p1
+#
+# (x.p1 and d.p0: placeholder veths, as s.p0 and d.p1 of the chain).
+# From s to d, BCube's own rules find both of its paths' middle servers
+# (2.0, 0.2) absent, detour to x, whose own (2.1, 0.2) are absent too,
+# and the two bounce the frame until its detour budget is spent: dropped
+# at x, for every routing word (dpsim route --all-hashes).  There the
+# fallback discovers x-s-r-q-d and sends the frame on as SHORTCUT_DATA,
+# relayed by s, r and q.  So every frame of s->d crosses the NICs twice
+# as DATA, then four times as SHORTCUT_DATA; d->s is BCube's own
+# d-q-r-s.  The suite checks that dpsim says exactly this before it
+# relies on it.
+FB_MODELS=(${NIC_FALLBACK:-${MODELS[0]}})
+[ "${FB_MODELS[*]}" = none ] && FB_MODELS=()
+FB_ROLES=(s x r q d)
+FB_IDS=(0 1 3 5 8)
+FB_ADDRS=(0.0 0.1 1.0 1.2 2.2)
+FB_HUBS=("s:p0 x:p0" "s:p1 r:p1" "r:p0 q:p0" "q:p1 d:p1")
+FB_NONE=("x:p1" "d:p0")
+fb_hub() { echo $((32 + 4 * $1 + $2)); }	# fb_hub M H
+# model_index NAME: NAME's index in MODELS, empty when it is not there
+model_index() {
+	local i
+	for i in "${!MODELS[@]}"; do
+		[ "${MODELS[i]}" = "$1" ] && echo "$i"
+	done
+	return 0
+}
+
+# --vm-args: the NICs, on one line (make check reads one).
 if [ "${1:-}" = --vm-args ]; then
-	nic_chain_vm_args 16 "${MODELS[@]}"
+	a=$(nic_chain_vm_args 16 "${MODELS[@]}")
+	for f in "${FB_MODELS[@]}"; do
+		m=$(model_index "$f")
+		[ -n "$m" ] || continue
+		for h in 0 1 2 3; do
+			a+=$(printf -- ' --nic %s:%s' "$f" "$(fb_hub "$m" "$h")" \
+				"$f" "$(fb_hub "$m" "$h")")
+		done
+	done
+	echo "$a"
 	exit 0
 fi
 
@@ -75,15 +124,32 @@ DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 for m in "${MODELS[@]}"; do
 	nic_drivers_load "$m" || ktap_skip_all "cannot load $(nic_driver "$m")"
 done
+for f in "${FB_MODELS[@]}"; do
+	[ -n "$(model_index "$f")" ] ||
+		ktap_skip_all "NIC_FALLBACK: $f is not in NIC_MODELS"
+done
+DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
 load_module || ktap_skip_all "no module"
 sysctl -qw net.ipv6.conf.default.accept_dad=0
 
+# The servers of a scenario: roles (s the first, d the last), node ids
+# and addresses.  The chain's; fb_setup() sets the fallback's.
+# roles_set ID...: the addresses of those node ids.
 ROLES=(s r d)
 IDS=(0 2 3)
-IP4=(10.0.0.0 10.0.0.2 10.0.0.3)
-IP6=(fd64:7069:6c6c:6172::0:0 fd64:7069:6c6c:6172::0:2
-	fd64:7069:6c6c:6172::0:3)
+roles_set() {
+	local i
+	IDS=("$@") IP4=() IP6=()
+	for i in "$@"; do
+		IP4+=("10.0.0.$i") IP6+=("fd64:7069:6c6c:6172::0:$i")
+	done
+}
+roles_set "${IDS[@]}"
 NSS=() SERVERS=()
+# NIC_PORT[NS/PORT]: that port of that namespace is a NIC (not a
+# placeholder veth).
+declare -A NIC_PORT=()
+NS_PRE=nt
 nic_destroy() {
 	local ns f
 	for f in "${SERVERS[@]}"; do
@@ -95,7 +161,21 @@ nic_destroy() {
 }
 defer nic_destroy
 
-ns() { echo "nt$1-$2"; }			# ns MODEL ROLE
+ns() { echo "$NS_PRE$1-$2"; }			# ns MODEL ROLE
+
+# scenario M PREFIX ROLE:PORT...: model M's servers are ROLES, in
+# namespaces PREFIX<M>-<role>; the ports named are its NICs.  Known in
+# this shell (run_test runs each step in a subshell), so that
+# nic_destroy and offloads find them.
+scenario() {
+	local m=$1 r
+	NS_PRE=$2
+	shift 2
+	NSS=() SERVERS=() NIC_PORT=()
+	for r in "${ROLES[@]}"; do NSS+=("$(ns "$m" "$r")"); done
+	for r in s d; do SERVERS+=("/tmp/iperf.$(ns "$m" "$r").pid"); done
+	for r in "$@"; do NIC_PORT[$(ns "$m" "${r%:*}")/${r#*:}]=1; done
+}
 
 # setup M: the model's NICs into three namespaces, as p0/p1; the missing
 # ports get a placeholder veth (released again once dp0 exists).
@@ -107,7 +187,6 @@ setup() {
 	for i in 0 1 2; do
 		n=$(ns "$m" "${ROLES[i]}")
 		ip netns add "$n" || return 1
-		NSS+=("$n")
 		ip -n "$n" link set lo up
 	done
 	ip link set "${a[0]}" netns "$(ns "$m" s)" name p1 || return 1
@@ -120,11 +199,16 @@ setup() {
 		n=$(ns "$m" "${ROLES[i]}")
 		ip -n "$n" link set p0 up && ip -n "$n" link set p1 up || return 1
 	done
-	# One iperf3 server at each end for the model's every run.
-	for i in 0 2; do
-		n=$(ns "$m" "${ROLES[i]}")
+	iperf_servers "$m"
+}
+
+# iperf_servers M: one iperf3 server at each end, s and d, for the
+# model's every run.
+iperf_servers() {
+	local m=$1 r n
+	for r in s d; do
+		n=$(ns "$m" "$r")
 		ip netns exec "$n" iperf3 -s -D -I "/tmp/iperf.$n.pid" || return 1
-		SERVERS+=("/tmp/iperf.$n.pid")
 	done
 }
 
@@ -162,10 +246,10 @@ fabric() {
 # TCG, and more on the debug kernel, an ethtool run takes a second).
 offloads() {
 	local m=$1 v=$2 i n p pids=()
-	for i in 0 1 2; do
+	for i in "${!ROLES[@]}"; do
 		n=$(ns "$m" "${ROLES[i]}")
 		for p in p0 p1; do
-			[ "$i$p" = 0p0 ] || [ "$i$p" = 2p1 ] && continue	# no NIC
+			[ -n "${NIC_PORT[$n/$p]:-}" ] || continue	# no NIC
 			# NIC_ON_EXTRA (e.g. "gro off"): "on" minus some features,
 			# to find which one a difference between on and off follows.
 			# A model that fixes a feature refuses it: what could change
@@ -185,7 +269,7 @@ offloads() {
 # (tx_complete_fail, gso.c).
 malformed() {
 	local m=$1 i n sum=0 v
-	for i in 0 1 2; do
+	for i in "${!ROLES[@]}"; do
 		n=$(ns "$m" "${ROLES[i]}")
 		v=$("$DPCTL" -n "$n" -j stats dp0 |
 			jq '.[0].stats | [.drop_short, .drop_inner, .drop_proto,
@@ -207,7 +291,7 @@ malformed() {
 # role FROM to the server setup() started at role TO (s or d).
 iperf() {
 	local m=$1 from=$2 to=${IP4[0]}
-	[ "$3" = d ] && to=${IP4[2]}
+	[ "$3" = d ] && to=${IP4[-1]}
 	shift 3
 	# A dead path (no segment crosses) must not hang the suite.
 	ip netns exec "$(ns "$m" "$from")" timeout 60 iperf3 -J -c "$to" \
@@ -305,7 +389,7 @@ tcp_toggle() {
 	local -A bytes=() usecs=() n=()
 	per=${NIC_TCP_PERIOD:-1.5} rounds=${NIC_TCP_ROUNDS:-1}
 	if [ "$dir" = s2d ]; then
-		from=s to=${IP4[2]}
+		from=s to=${IP4[-1]}
 		rxpid=/tmp/iperf.$(ns "$m" d).pid txpid=/tmp/iperf.$(ns "$m" s).pid
 	else
 		from=d to=${IP4[0]}
@@ -378,15 +462,15 @@ pings() {
 	mtu=$(ip netns exec "$n" cat /sys/class/net/dp0/mtu)
 	for sz in 56 $((mtu - 28 - 1)) $((mtu - 28)); do
 		ip netns exec "$n" ping -c 3 -i 0.2 -W 2 -q -M do -s "$sz" \
-			"${IP4[2]}" >/dev/null || { echo "IPv4 ping -s $sz (dp0 mtu $mtu)"; return 1; }
+			"${IP4[-1]}" >/dev/null || { echo "IPv4 ping -s $sz (dp0 mtu $mtu)"; return 1; }
 	done
 	for sz in $((mtu - 28 + 1)) $((2 * mtu)); do
 		ip netns exec "$n" ping -c 3 -i 0.2 -W 2 -q -s "$sz" \
-			"${IP4[2]}" >/dev/null || { echo "IPv4 ping -s $sz (fragments)"; return 1; }
+			"${IP4[-1]}" >/dev/null || { echo "IPv4 ping -s $sz (fragments)"; return 1; }
 	done
 	for sz in 56 $((mtu - 48)); do
 		ip netns exec "$n" ping -6 -c 3 -i 0.2 -W 2 -q -M do -s "$sz" \
-			"${IP6[2]}" >/dev/null || { echo "IPv6 ping -s $sz"; return 1; }
+			"${IP6[-1]}" >/dev/null || { echo "IPv6 ping -s $sz"; return 1; }
 	done
 }
 
@@ -443,6 +527,129 @@ jumbo() {
 		{ echo "jumbo TCP: $r Mbit/s, $x retransmits"; return 1; }
 }
 
+# ---- the discovery fallback (FB_* above) --------------------------------
+# fb_fail: the BCube(3,1) servers that are absent, dpsim's --fail list.
+fb_fail() {
+	local a b l=''
+	for a in 0 1 2; do
+		for b in 0 1 2; do
+			[[ " ${FB_ADDRS[*]} " == *" $a.$b "* ]] || l+="$a.$b,"
+		done
+	done
+	echo "${l%,}"
+}
+
+# fb_dpsim: dpsim says what the scenario is built for: BCube's own rules
+# drop s->d for every routing word (and only s->d and x->d), the
+# fallback delivers all 20 ordered pairs.
+fb_dpsim() {
+	local f own fb n
+	f=$(fb_fail)
+	own=$("$DPSIM" pairs --topo bcube -n 3 -k 1 --fail "$f") || return 1
+	fb=$("$DPSIM" pairs --topo bcube -n 3 -k 1 --fail "$f" --discover) ||
+		return 1
+	n=$(echo "$own" | awk '$3 != "delivered" { printf "%s->%s ", $1, $2 }')
+	[ "$n" = "0.0->2.2 0.1->2.2 " ] ||
+		{ echo "dpsim: BCube's own rules drop ${n:-nothing} (the scenario needs 0.0->2.2 0.1->2.2)"; return 1; }
+	n=$("$DPSIM" route --topo bcube -n 3 -k 1 --from 0.0 --to 2.2 \
+		--fail "$f" --all-hashes --json |
+		jq '[.paths[] | select(.path[-1] == "2.2") | .words] | add // 0')
+	[ "$n" = 0 ] || { echo "dpsim: $n routing words reach 2.2 from 0.0"; return 1; }
+	n=$(echo "$fb" | awk '$3 == "delivered"' | wc -l)
+	[ "$n" = 20 ] || { echo "dpsim --discover: $n of 20 pairs delivered"; return 1; }
+	echo "$fb" | grep '^0.0 2.2 '
+}
+
+# fb_setup M: the model's eight NICs into the five namespaces.
+fb_setup() {
+	local m=$1 h i n r pair
+	local -a a
+	for h in 0 1 2 3; do
+		wait_for 20 nic_count "$(fb_hub "$m" "$h")" 2 ||
+			{ echo "no NICs on hub $(fb_hub "$m" "$h")"; return 1; }
+	done
+	for r in "${ROLES[@]}"; do
+		n=$(ns "$m" "$r")
+		ip netns add "$n" && ip -n "$n" link set lo up || return 1
+	done
+	for h in 0 1 2 3; do
+		a=($(nics "$(fb_hub "$m" "$h")"))
+		i=0
+		for pair in ${FB_HUBS[h]}; do
+			ip link set "${a[i]}" netns "$(ns "$m" "${pair%:*}")" \
+				name "${pair#*:}" || return 1
+			i=$((i + 1))
+		done
+	done
+	for pair in "${FB_NONE[@]}"; do
+		ip -n "$(ns "$m" "${pair%:*}")" link add "${pair#*:}" type veth \
+			peer name "${pair#*:}x" || return 1
+	done
+	for r in "${ROLES[@]}"; do
+		n=$(ns "$m" "$r")
+		ip -n "$n" link set p0 up && ip -n "$n" link set p1 up || return 1
+	done
+	iperf_servers "$m"
+}
+
+# fb_stat M ROLE COUNTER: a dpillar counter of that server.
+fb_stat() {
+	"$DPCTL" -n "$(ns "$1" "$2")" -j stats dp0 | jq ".[0].stats.$3 // 0"
+}
+
+# fb_fabric M: dp0 (BCube(3,1)) on the five servers; s reaches d once x
+# has discovered its shortcut (d reaches s by BCube's own rules).
+fb_fabric() {
+	local m=$1 i n pair
+	for i in "${!ROLES[@]}"; do
+		n=$(ns "$m" "${ROLES[i]}")
+		"$DPCTL" -n "$n" link add dp0 topo bcube n 3 k 1 \
+			addr "#${IDS[i]}" port0 p0 port1 p1 hello 100 dead 1000 ||
+			return 1
+		dp0_up "$n" "${IP4[i]}" "${IP6[i]}" || return 1
+	done
+	for pair in "${FB_NONE[@]}"; do
+		ip -n "$(ns "$m" "${pair%:*}")" link set "${pair#*:}" nomaster ||
+			return 1
+	done
+	# Either way a ping needs the shortcut: the request or the reply.
+	wait_for 30 ip netns exec "$(ns "$m" s)" ping -c1 -W1 -q "${IP4[-1]}" \
+		>/dev/null || { echo "no ping from s to d and back"; return 1; }
+	i=$(fb_stat "$m" x shortcut_data)
+	echo "x: shortcut_data $i, shortcut_discover $(fb_stat "$m" x shortcut_discover)"
+	[ "$i" -gt 0 ] || { echo "s reached d, but not by x's shortcut"; return 1; }
+}
+
+# fb_pairs M: every ordered pair of the five is delivered (IPv4 and
+# IPv6), as dpsim pairs --discover says.
+fb_pairs() {
+	local m=$1 i j bad=0
+	for i in "${!ROLES[@]}"; do
+		for j in "${!ROLES[@]}"; do
+			[ "$i" = "$j" ] && continue
+			wait_for 10 ip netns exec "$(ns "$m" "${ROLES[i]}")" \
+				ping -c1 -W1 -q "${IP4[j]}" >/dev/null &&
+			wait_for 10 ip netns exec "$(ns "$m" "${ROLES[i]}")" \
+				ping -6 -c1 -W1 -q "${IP6[j]}" >/dev/null ||
+				{ echo "${FB_ADDRS[i]} -> ${FB_ADDRS[j]} not delivered"; bad=1; }
+		done
+	done
+	return $bad
+}
+
+# fb_used M BEFORE: x sent at least 1,000 more frames by its shortcut
+# than BEFORE (every frame s->d: the segments of the s->d stream, the
+# ACKs of the d->s one), and no server lost one on a shortcut.
+fb_used() {
+	local m=$1 before=$2 now r lost=0
+	now=$(fb_stat "$m" x shortcut_data)
+	for r in "${ROLES[@]}"; do
+		lost=$((lost + $(fb_stat "$m" "$r" shortcut_data_lost)))
+	done
+	echo "x: shortcut_data +$((now - before)); shortcut_data_lost (all five): $lost"
+	[ $((now - before)) -ge 1000 ] && [ "$lost" -eq 0 ]
+}
+
 # The driver warnings this suite treats as a splat.
 NIC_WARN='checksum_partial|hw csum failure|Detected Tx Unit Hang|NETDEV WATCHDOG|transmit queue [0-9]+ timed out|tx timeout|Bad checksum|skb_warn_bad_offload|bad offload|wrong gso|gso_size'
 
@@ -485,9 +692,44 @@ if [ "${NIC_RPS:-0}" = 1 ]; then
 	exit 0
 fi
 
-ktap_plan $(( ${#MODELS[@]} * (3 + ${#TOPOS[@]} * 5) ))
+ktap_plan $(( ${#MODELS[@]} * (3 + ${#TOPOS[@]} * 5) + ${#FB_MODELS[@]} * 9 ))
+
+# fallback M: the discovery fallback's scenario on model M's NICs.
+fallback() {
+	local m=$1 mark t r ok before
+	ROLES=("${FB_ROLES[@]}")
+	roles_set "${FB_IDS[@]}"
+	r=()
+	for t in "${FB_HUBS[@]}"; do r+=($t); done
+	scenario "$m" nf "${r[@]}"
+	mark=$(dmesg_mark)
+	t="${MODELS[m]} BCube(3,1) fallback"
+	ok=0
+	run_fig "$t: dpsim: BCube drops s->d for every routing word, the fallback delivers all 20 pairs" fb_dpsim || ok=1
+	run_test "$t: five servers, eight NICs on four hubs" fb_setup "$m" || ok=1
+	if [ $ok = 0 ]; then
+		run_fig "$t: s reaches d by x's discovered shortcut" fb_fabric "$m" || ok=1
+	else
+		ktap_skip "$t: fabric" "no NICs or no scenario"
+	fi
+	if [ $ok != 0 ]; then
+		for r in pairs ping udp tcp used clean; do ktap_skip "$t: $r" "no fabric"; done
+	else
+		run_test "$t: every ordered pair delivered, IPv4 and IPv6" fb_pairs "$m"
+		run_test "$t: ping v4/v6 s->d around dp0's MTU" pings "$m"
+		run_fig "$t: UDP s->d at and past dp0's MTU" udp "$m"
+		before=$(fb_stat "$m" x shortcut_data)
+		run_fig "$t: TCP both ways, offloads on >= $RATIO x off" tcp_cmp "$m" fallback
+		run_fig "$t: s->d's TCP went by the shortcut, no frame lost on it" fb_used "$m" "$before"
+		run_test "$t: nothing malformed, no driver warning" clean "$m" "$mark"
+	fi
+	nic_destroy
+}
 
 for m in "${!MODELS[@]}"; do
+	ROLES=(s r d)
+	roles_set 0 2 3
+	scenario "$m" nt s:p1 r:p1 r:p0 d:p0
 	mark=$(dmesg_mark)
 	run_test "${MODELS[m]}: three servers, four NICs on two hubs" setup "$m"
 	ok=$?
@@ -520,6 +762,7 @@ for m in "${!MODELS[@]}"; do
 	fi
 	run_test "${MODELS[m]}: no driver warning" clean "$m" "$mark"
 	nic_destroy
+	[[ " ${FB_MODELS[*]} " == *" ${MODELS[m]} "* ]] && fallback "$m"
 done
 
 ktap_finish

@@ -148,7 +148,14 @@ static struct sk_buff *dp_gro_receive(struct list_head *head,
 	h = skb_gro_header(skb, hlen, off);
 	if (unlikely(!h))
 		goto out;
-	if (h->version != DPILLAR_VERSION || h->type != DPILLAR_T_DATA ||
+	/*
+	 * SHORTCUT_DATA (the discovery fallback, shortcut.c) is data too: at
+	 * its destination it is delivered as DATA is, and a TCP stream that
+	 * only the fallback carries deserves the same aggregation.
+	 */
+	if (h->version != DPILLAR_VERSION ||
+	    (h->type != DPILLAR_T_DATA &&
+	     h->type != DPILLAR_T_SHORTCUT_DATA) ||
 	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6)))
 		goto out;
 	if (rcu_access_pointer(skb->dev->rx_handler) != dp_handle_frame)
