@@ -128,12 +128,12 @@ bool xdc_word_valid(const struct dp_topo *t, u32 w)
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_word_valid);
 
-/* Highest digit where @a and @b differ. */
-static u32 xdc_top_diff(const struct dp_topo *t, u32 a, u32 b)
+/* Highest digit up to @hi where @a and @b differ (they agree above), or 0. */
+static u32 xdc_top_diff(const struct dp_topo *t, u32 a, u32 b, u32 hi)
 {
 	u32 j;
 
-	for (j = xdc(t)->top; j > 0; j--)
+	for (j = hi; j > 0; j--)
 		if (xdc_div(t, a, j) != xdc_div(t, b, j))
 			return j;
 	return 0;
@@ -149,7 +149,8 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 	*w = 0;
 	if (!d->spare)
 		return;
-	lvl = src < t->nodes && dst < t->nodes ? xdc_top_diff(t, src, dst) : 0;
+	lvl = src < t->nodes && dst < t->nodes ?
+	      xdc_top_diff(t, src, dst, d->top) : 0;
 	for (j = 0; j < d->k; j++) {
 		base = lvl >= d->k ? xdc_dig(t, dst, lvl - d->k + j) : 0;
 		if (j)
@@ -455,7 +456,7 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 	const struct xdc_priv *d = xdc(t);
 	u32 w, r, m, j, nd = 0;
 	bool bpair = src < t->nodes && dst < t->nodes && src != dst &&
-		     xdc_top_diff(t, src, dst) < d->b;
+		     xdc_top_diff(t, src, dst, d->top) < d->b;
 
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
@@ -527,10 +528,18 @@ static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
 			u32 *seg, u32 *next, u32 *level)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 target = dst, lvl, g;
+	u32 target = dst, lvl = d->top, g;
 
+	/*
+	 * Without a level above the BCube ones (BCube, XDCent(n, k, k-1))
+	 * there is no gate: looking for one was a sixth of a BCube decision.
+	 */
+	if (d->b > d->top) {
+		*seg = dst;
+		return false;
+	}
 	for (;;) {
-		lvl = xdc_top_diff(t, self, target);
+		lvl = xdc_top_diff(t, self, target, lvl);
 		if (lvl < d->b) {
 			*seg = target;
 			return false;
@@ -542,7 +551,9 @@ static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
 			*level = lvl;
 			return true;
 		}
+		/* The gate is us from digit lvl up: look below. */
 		target = g;
+		lvl--;
 	}
 }
 
