@@ -109,12 +109,20 @@ EXPORT_SYMBOL_IF_KUNIT(xdc_set_digit);
 
 u32 xdc_spare_level(const struct dp_topo *t, u32 id)
 {
-	u32 lvl = xdc(t)->k;
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl = d->k, q;
 
-	/* Trailing n-1 digits: at most top + 1 of them. */
-	while (lvl - xdc(t)->k <= xdc(t)->top &&
-	       xdc_dig(t, id, lvl - xdc(t)->k) == xdc(t)->n - 1)
+	/*
+	 * Trailing n-1 digits, at most top + 1 of them: one division by n
+	 * each, asked on every lookup of a spare port's neighbour.
+	 */
+	while (lvl - d->k <= d->top) {
+		q = dp_rdiv(id, d->rp[1]);
+		if (id - q * d->n != d->n - 1)
+			break;
+		id = q;
 		lvl++;
+	}
 	return lvl;
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_spare_level);
@@ -420,17 +428,26 @@ static u32 xdc_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 int dp_xdcent_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 			       u32 peer)
 {
-	u32 lvl, a, v;
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl, a, v, base;
 
 	if (peer >= t->nodes || peer == id)
 		return -1;
 	lvl = xdc_port_level(t, id, port);
 	if (lvl == DP_NODE_NONE)
 		return -1;
-	v = xdc_dig(t, peer, lvl);
-	if (xdc_set_dig(t, id, lvl, v) != peer)
-		return -1;
+	/*
+	 * Asked of every next hop (the view) and on transmit: the members
+	 * of the switch are base + v n^L, v < n, base us with digit L
+	 * cleared, so one division by n^L finds v (was two digits of each).
+	 */
 	a = xdc_dig(t, id, lvl);
+	base = id - a * d->pw[lvl];
+	if (peer < base)
+		return -1;
+	v = dp_rdiv(peer - base, d->rp[lvl]);
+	if (v >= d->n || base + v * d->pw[lvl] != peer)
+		return -1;
 	return (int)(v < a ? v : v - 1);
 }
 
