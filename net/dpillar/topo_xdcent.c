@@ -147,6 +147,23 @@ static u32 xdc_top_diff(const struct dp_topo *t, u32 a, u32 b, u32 hi)
 	return 0;
 }
 
+/*
+ * The low @cnt digits of @x < nodes into @xa, a_0 first, one division by
+ * n each (xdc_dig() takes two per digit); @cnt <= top + 1, digits < 256.
+ */
+static void xdc_split(const struct dp_topo *t, u32 x, u8 *xa, u32 cnt)
+{
+	/* Locals: a store to a u8 may alias them, they would be reloaded. */
+	const struct dp_rdiv rn = xdc(t)->rp[1];
+	u32 j, q, n = xdc(t)->n;
+
+	for (j = 0; j < cnt; j++) {
+		q = dp_rdiv(x, rn);
+		xa[j] = (u8)(x - q * n);
+		x = q;
+	}
+}
+
 void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 		  u32 *r)
 {
@@ -471,9 +488,12 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			  u32 hash, struct dp_route_state *st)
 {
 	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS];
 	u32 w, r, m, j, nd = 0;
+	/* Without a level above the BCube ones every pair is a BCube pair. */
 	bool bpair = src < t->nodes && dst < t->nodes && src != dst &&
-		     xdc_top_diff(t, src, dst, d->top) < d->b;
+		     (d->b > d->top ||
+		      xdc_top_diff(t, src, dst, d->top) < d->b);
 
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
@@ -491,12 +511,14 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		    xdc_dig(t, src, r) == xdc_dig(t, dst, r))
 			st->flags = (u8)(r + 1);
 	} else {
+		/* Every BCube digit of both, twice: split them once. */
+		xdc_split(t, src, sa, d->b);
+		xdc_split(t, dst, da, d->b);
 		for (j = 0; j < d->b; j++)
-			nd += xdc_dig(t, src, j) != xdc_dig(t, dst, j);
+			nd += sa[j] != da[j];
 		m = hash % nd;
 		for (r = d->b; r-- > 0;)
-			if (xdc_dig(t, src, r) != xdc_dig(t, dst, r) &&
-			    !m--)
+			if (sa[r] != da[r] && !m--)
 				break;
 		xdc_parallel(t, src, dst, d->b - 1 - r, &w, &j);
 	}
