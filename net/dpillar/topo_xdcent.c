@@ -109,12 +109,20 @@ EXPORT_SYMBOL_IF_KUNIT(xdc_set_digit);
 
 u32 xdc_spare_level(const struct dp_topo *t, u32 id)
 {
-	u32 lvl = xdc(t)->k;
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl = d->k, q;
 
-	/* Trailing n-1 digits: at most top + 1 of them. */
-	while (lvl - xdc(t)->k <= xdc(t)->top &&
-	       xdc_dig(t, id, lvl - xdc(t)->k) == xdc(t)->n - 1)
+	/*
+	 * Trailing n-1 digits, at most top + 1 of them: one division by n
+	 * each, asked on every lookup of a spare port's neighbour.
+	 */
+	while (lvl - d->k <= d->top) {
+		q = dp_rdiv(id, d->rp[1]);
+		if (id - q * d->n != d->n - 1)
+			break;
+		id = q;
 		lvl++;
+	}
 	return lvl;
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_spare_level);
@@ -128,15 +136,32 @@ bool xdc_word_valid(const struct dp_topo *t, u32 w)
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_word_valid);
 
-/* Highest digit where @a and @b differ. */
-static u32 xdc_top_diff(const struct dp_topo *t, u32 a, u32 b)
+/* Highest digit up to @hi where @a and @b differ (they agree above), or 0. */
+static u32 xdc_top_diff(const struct dp_topo *t, u32 a, u32 b, u32 hi)
 {
 	u32 j;
 
-	for (j = xdc(t)->top; j > 0; j--)
+	for (j = hi; j > 0; j--)
 		if (xdc_div(t, a, j) != xdc_div(t, b, j))
 			return j;
 	return 0;
+}
+
+/*
+ * The low @cnt digits of @x < nodes into @xa, a_0 first, one division by
+ * n each (xdc_dig() takes two per digit); @cnt <= top + 1, digits < 256.
+ */
+static void xdc_split(const struct dp_topo *t, u32 x, u8 *xa, u32 cnt)
+{
+	/* Locals: a store to a u8 may alias them, they would be reloaded. */
+	const struct dp_rdiv rn = xdc(t)->rp[1];
+	u32 j, q, n = xdc(t)->n;
+
+	for (j = 0; j < cnt; j++) {
+		q = dp_rdiv(x, rn);
+		xa[j] = (u8)(x - q * n);
+		x = q;
+	}
 }
 
 void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
@@ -149,7 +174,8 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 	*w = 0;
 	if (!d->spare)
 		return;
-	lvl = src < t->nodes && dst < t->nodes ? xdc_top_diff(t, src, dst) : 0;
+	lvl = src < t->nodes && dst < t->nodes ?
+	      xdc_top_diff(t, src, dst, d->top) : 0;
 	for (j = 0; j < d->k; j++) {
 		base = lvl >= d->k ? xdc_dig(t, dst, lvl - d->k + j) : 0;
 		if (j)
@@ -419,17 +445,26 @@ static u32 xdc_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 int dp_xdcent_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 			       u32 peer)
 {
-	u32 lvl, a, v;
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl, a, v, base;
 
 	if (peer >= t->nodes || peer == id)
 		return -1;
 	lvl = xdc_port_level(t, id, port);
 	if (lvl == DP_NODE_NONE)
 		return -1;
-	v = xdc_dig(t, peer, lvl);
-	if (xdc_set_dig(t, id, lvl, v) != peer)
-		return -1;
+	/*
+	 * Asked of every next hop (the view) and on transmit: the members
+	 * of the switch are base + v n^L, v < n, base us with digit L
+	 * cleared, so one division by n^L finds v (was two digits of each).
+	 */
 	a = xdc_dig(t, id, lvl);
+	base = id - a * d->pw[lvl];
+	if (peer < base)
+		return -1;
+	v = dp_rdiv(peer - base, d->rp[lvl]);
+	if (v >= d->n || base + v * d->pw[lvl] != peer)
+		return -1;
 	return (int)(v < a ? v : v - 1);
 }
 
@@ -453,9 +488,12 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			  u32 hash, struct dp_route_state *st)
 {
 	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS];
 	u32 w, r, m, j, nd = 0;
+	/* Without a level above the BCube ones every pair is a BCube pair. */
 	bool bpair = src < t->nodes && dst < t->nodes && src != dst &&
-		     xdc_top_diff(t, src, dst) < d->b;
+		     (d->b > d->top ||
+		      xdc_top_diff(t, src, dst, d->top) < d->b);
 
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
@@ -473,12 +511,14 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		    xdc_dig(t, src, r) == xdc_dig(t, dst, r))
 			st->flags = (u8)(r + 1);
 	} else {
+		/* Every BCube digit of both, twice: split them once. */
+		xdc_split(t, src, sa, d->b);
+		xdc_split(t, dst, da, d->b);
 		for (j = 0; j < d->b; j++)
-			nd += xdc_dig(t, src, j) != xdc_dig(t, dst, j);
+			nd += sa[j] != da[j];
 		m = hash % nd;
 		for (r = d->b; r-- > 0;)
-			if (xdc_dig(t, src, r) != xdc_dig(t, dst, r) &&
-			    !m--)
+			if (sa[r] != da[r] && !m--)
 				break;
 		xdc_parallel(t, src, dst, d->b - 1 - r, &w, &j);
 	}
@@ -527,10 +567,18 @@ static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
 			u32 *seg, u32 *next, u32 *level)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 target = dst, lvl, g;
+	u32 target = dst, lvl = d->top, g;
 
+	/*
+	 * Without a level above the BCube ones (BCube, XDCent(n, k, k-1))
+	 * there is no gate: looking for one was a sixth of a BCube decision.
+	 */
+	if (d->b > d->top) {
+		*seg = dst;
+		return false;
+	}
 	for (;;) {
-		lvl = xdc_top_diff(t, self, target);
+		lvl = xdc_top_diff(t, self, target, lvl);
 		if (lvl < d->b) {
 			*seg = target;
 			return false;
@@ -542,7 +590,9 @@ static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
 			*level = lvl;
 			return true;
 		}
+		/* The gate is us from digit lvl up: look below. */
 		target = g;
+		lvl--;
 	}
 }
 
