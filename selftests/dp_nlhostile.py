@@ -15,6 +15,9 @@ register_netdevice() refuses ("dp:0", "a%d%d": the leak of issue 18).
 Then S2's coords (plan mode) at every length around their bounds (4..32
 bytes, one u32 per space), for another topology, and through DEV_SET on
 an S2 device made for it (dpz1, down), which must take the valid ones.
+Then the discovery fallback (a u8 0/1) on DEV through DEV_SET and
+changelink: 0 and 1 taken and reported by DEV_GET, 2 and 0xff refused
+with ERANGE, a u32 refused by genetlink's strict policy.
 Attribute numbers come from the UAPI header by name (the integrator
 renumbers what helpers append).
 
@@ -365,6 +368,33 @@ def coords_cases(run, g, fam, r, pa, pb):
     r.dellink("dpz1")
 
 
+def fallback_cases(run, g, fam, r, dev_name, dev):
+    """The discovery fallback, a u8 0/1: DEV_SET and changelink take 0
+    and 1 (DEV_GET reports them), refuse the rest; DEV is left on."""
+    a, ifla = C["DPILLAR_A_DEV_FALLBACK"], C["IFLA_DPILLAR_FALLBACK"]
+    a_dev = [(C["DPILLAR_A_DEV_IFINDEX"], u32(dev))]
+    get = enc(a_dev)
+    for v, want in ((0, 0), (1, 0), (2, -errno.ERANGE),
+                    (0xff, -errno.ERANGE)):
+        _, err, text = g.request(fam, C["DPILLAR_CMD_DEV_SET"], 0,
+                                 enc(a_dev + [(a, bytes([v]))]))
+        expect(run, "dev-set fallback %d" % v, err, text, want)
+        if not err and run.mode == "root":
+            msgs, err, _ = g.request(fam, C["DPILLAR_CMD_DEV_GET"], 0, get)
+            got = [p for m in msgs for t, p in dp_genl.attrs(m) if t == a]
+            run.n += 1
+            if err or got != [bytes([v])]:
+                run.failed += 1
+                print("FAIL dev-get fallback: %r, want %r (err %d)" %
+                      (got, [bytes([v])], err))
+        err, text = r.link(dev_name, enc([(ifla, bytes([v]))]), False)
+        expect(run, "changelink fallback %d" % v, err, text, want)
+    # Genetlink is strict: a u32 where the u8 belongs is refused.
+    _, err, text = g.request(fam, C["DPILLAR_CMD_DEV_SET"], 0,
+                             enc(a_dev + [(a, u32(0))]))
+    expect(run, "dev-set fallback as a u32", err, text, -errno.EINVAL)
+
+
 def main():
     mode, dev_name, a, b = sys.argv[1:5]
     run = Run(mode)
@@ -373,6 +403,8 @@ def main():
     r = Rtnl()
     rtnl_cases(run, r, dev_name, ifindex(a), ifindex(b))
     coords_cases(run, g, g.family("dpillar"), r, ifindex(a), ifindex(b))
+    fallback_cases(run, g, g.family("dpillar"), r, dev_name,
+                   ifindex(dev_name))
     print("%d cases, %d failed" % (run.n, run.failed))
     return 1 if run.failed else 0
 

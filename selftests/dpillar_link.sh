@@ -224,6 +224,28 @@ check_fail -m "Device must be down" "coords change only while down" \
 	dpctl set dpx $S2ADD coords 8
 check_eq "$(dp_json dpx | jq -c '.[0].coords')" '[7]' "... and stay as they were"
 run_test "link del of the S2 device" dpctl link del dpx
+# The discovery fallback: on by default; off and on through rtnetlink
+# (link add, link set: newlink, changelink) and genetlink (set: DEV_SET),
+# and back (fill_info, DEV_GET, showconf); taken in a paper mode too.
+run_test "link add: the fallback on by default" \
+	dpctl link add dpx $ADD port0 b0 port1 b1
+check_eq "$(dp_json dpx | jq -c '.[0].fallback')" true "link show -j: fallback on"
+run_test "link del" dpctl link del dpx
+run_test "link add ... fallback off" \
+	dpctl link add dpx $ADD port0 b0 port1 b1 fallback off
+check_eq "$(dp_json dpx | jq -c '.[0].fallback')" false "link show -j: fallback off"
+check_eq "$(dpctl showconf dpx | grep -cx 'fallback off')" 1 "showconf: fallback off"
+run_test "set fallback on (genetlink)" dpctl set dpx fallback on
+check_eq "$(dpctl -j show dpx | jq -c '.[0].fallback')" true "show -j: fallback on"
+check_eq "$(dpctl showconf dpx | grep -c fallback)" 0 "showconf: the default, no line"
+ip -n $S link set dpx up
+run_test "link set mode paper fallback off (changelink, running)" \
+	dpctl link set dpx mode paper fallback off
+check_eq "$(dpctl show dpx | grep -c 'mode paper fallback off$')" 1 \
+	"show: paper mode, fallback off"
+check_fail -m "fallback takes on or off" "fallback 1 is a usage error" \
+	dpctl set dpx fallback 1
+run_test "link del" dpctl link del dpx
 check_fail -m "not a dpillar device" "link del refuses other devices" dpctl link del b0
 check_fail -m "not a dpillar device" "link show of another device fails" dpctl link show b0
 run_test "a usage error exits 2" \
@@ -280,10 +302,17 @@ ip_link_tests() {
 		'["dpillar","dpillar",4,3,"1:0.1.0",10,24,200,900,"10.9.0.0/16","paper",["b0","b1"]]' \
 		"ip -j -d link show: topology, address, settings, ports"
 	run_test "ip link set dpi type dpillar (mode by the device's name for it)" \
-		ipd link set dpi type dpillar hello 300 mode cw ip6 fd00:1::/96
+		ipd link set dpi type dpillar hello 300 mode cw ip6 fd00:1::/96 \
+		fallback off
 	check_eq "$(ipd -d link show dpi | grep -o 'dpillar topo .* ports [^ ]*')" \
-		"dpillar topo dpillar n 4 k 3 addr 1:0.1.0 node_id 10 nodes 24 hello 300 dead 900 ip4 10.9.0.0/16 ip6 fd00:1::/96 mode cw ports b0,b1" \
+		"dpillar topo dpillar n 4 k 3 addr 1:0.1.0 node_id 10 nodes 24 hello 300 dead 900 ip4 10.9.0.0/16 ip6 fd00:1::/96 mode cw fallback off ports b0,b1" \
 		"ip -d link show: what was set, in ip's words"
+	check_eq "$(ipinfo dpi '.info_data.fallback')" false \
+		"ip -j -d link show: fallback false"
+	run_test "ip link set dpi type dpillar fallback on" \
+		ipd link set dpi type dpillar fallback on
+	check_eq "$(ipinfo dpi '.info_data.fallback')" true \
+		"ip -j -d link show: fallback true"
 	check_eq "$(ipinfo b1 '[.info_slave_kind, (.info_slave_data |
 		  .port, .state, .neighs)]')" '["dpillar",1,"up",3]' \
 		"ip -j -d link show PORT: port number, state, neighbour slots"

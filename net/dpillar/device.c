@@ -296,6 +296,8 @@ static void dp_setup(struct net_device *dev)
 	dp->dev = dev;
 	dp_topo_init_none(&dp->topo);
 	dp->self = DP_NODE_NONE;
+	/* dp_settings_default()'s, from the start: the tests' devices too. */
+	dp->fallback = true;
 	dp_view_init(dp);
 	INIT_DELAYED_WORK(&dp->hello_work, dp_hello_work);
 	dp_probe_init(dp);
@@ -372,6 +374,7 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	/* Whole u32s, one per space: checked in dp_parse_coords(). */
 	[IFLA_DPILLAR_COORDS]	= NLA_POLICY_RANGE(NLA_BINARY, sizeof(u32),
 						   DP_COORDS_MAX * sizeof(u32)),
+	[IFLA_DPILLAR_FALLBACK]	= NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static int dp_require(struct nlattr *data[], int type, const char *msg,
@@ -547,6 +550,7 @@ static bool dp_has_topo(struct nlattr *data[])
 /* The settings that may change while the device runs. */
 struct dp_settings {
 	u32 hello_ms, dead_ms, mode;
+	bool fallback;
 	struct dp_prefix prefix;	/* rcu unused: a copy */
 };
 
@@ -555,6 +559,7 @@ static void dp_settings_get(const struct dp_priv *dp, struct dp_settings *s)
 	s->hello_ms = READ_ONCE(dp->hello_ms);
 	s->dead_ms = READ_ONCE(dp->dead_ms);
 	s->mode = READ_ONCE(dp->mode);
+	s->fallback = READ_ONCE(dp->fallback);
 	rcu_read_lock();
 	s->prefix = *dp_prefix(dp);
 	rcu_read_unlock();
@@ -569,6 +574,7 @@ static void dp_settings_default(struct dp_settings *s)
 	memset(s, 0, sizeof(*s));
 	s->hello_ms = DP_HELLO_MS_DEFAULT;
 	s->dead_ms = DP_DEAD_MS_DEFAULT;
+	s->fallback = true;
 	s->prefix.ip4 = htonl(0x0a000000);	/* 10.0.0.0/8 */
 	s->prefix.ip4_plen = 8;
 	s->prefix.ip6 = ip6;
@@ -585,6 +591,7 @@ static void dp_settings_attrs_ifla(struct nlattr *data[],
 	a->ip6_prefix = data[IFLA_DPILLAR_IP6_PREFIX];
 	a->mode = data[IFLA_DPILLAR_MODE];
 	a->key6_prefix = data[IFLA_DPILLAR_KEY6_PREFIX];
+	a->fallback = data[IFLA_DPILLAR_FALLBACK];
 }
 
 /*
@@ -606,6 +613,17 @@ static int dp_settings_parse(const struct dp_settings_attrs *a,
 			return -EINVAL;
 		}
 	}
+
+	/*
+	 * The discovery fallback is taken in any mode and topology, and is
+	 * in force only where dp_sc_fallback() says (the default mode of a
+	 * topology without a discovery of its own).  Refusing it in a
+	 * paper mode or on S2 would make the order of two independent
+	 * settings matter, and lose an operator's "off" on the way through
+	 * a paper mode or another topology.  The policy bounds it to 0..1.
+	 */
+	if (a->fallback)
+		s->fallback = nla_get_u8(a->fallback);
 
 	if (a->hello_ms)
 		s->hello_ms = nla_get_u32(a->hello_ms);
@@ -678,6 +696,13 @@ static int dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 	WRITE_ONCE(dp->dead_ms, s->dead_ms);
 	WRITE_ONCE(dp->dead_jiffies, msecs_to_jiffies(s->dead_ms));
 	WRITE_ONCE(dp->mode, s->mode);
+	/*
+	 * Off while traffic flows: the next frame the topology gives up on
+	 * is dropped, and SHORTCUT_DATA from a neighbour still using a
+	 * shortcut through us is a type we no longer take (fwd.c).  The
+	 * shortcuts already learned stay until they idle out, unused.
+	 */
+	WRITE_ONCE(dp->fallback, s->fallback);
 	return 0;
 }
 
@@ -961,7 +986,7 @@ static size_t dp_get_size(const struct net_device *dev)
 	const struct dp_priv *dp = netdev_priv(dev);
 
 	return nla_total_size(sizeof(u32)) * 13 +	/* u32 attributes */
-	       nla_total_size(sizeof(u8)) +		/* IP4_PREFIXLEN */
+	       nla_total_size(sizeof(u8)) * 2 +		/* IP4_PREFIXLEN, FALLBACK */
 	       nla_total_size(sizeof(struct in6_addr)) * 2 + /* IP6, KEY6 */
 	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
 	       nla_total_size(sizeof(dp->topo.p.coords)) + /* COORDS */
@@ -1029,6 +1054,7 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put(skb, IFLA_DPILLAR_IP6_PREFIX, sizeof(set.prefix.ip6),
 		    &set.prefix.ip6) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_MODE, set.mode) ||
+	    nla_put_u8(skb, IFLA_DPILLAR_FALLBACK, set.fallback) ||
 	    (!ipv6_addr_any(&set.prefix.key6) &&
 	     nla_put(skb, IFLA_DPILLAR_KEY6_PREFIX, sizeof(set.prefix.key6),
 		     &set.prefix.key6)))

@@ -334,6 +334,8 @@ struct dp_vctx {
  * @hello_ms: Hello interval
  * @dead_ms: a neighbour unheard this long is dead
  * @mode: the routing mode of what we send (dp_topo_ops.route_init's @sel)
+ * @fallback: the discovery fallback may run (dp_sc_fallback(), which also
+ *	wants the default mode and a topology without a discovery of its own)
  * @dead_jiffies: @dead_ms in jiffies
  * @prefix: the fabric's IP prefixes
  * @hello_work: sends the Hellos and ages the neighbours
@@ -345,9 +347,9 @@ struct dp_vctx {
  *
  * @topo, @self and @nports change only under RTNL, while the device is
  * down (dp_topo_change()); genetlink readers that run without RTNL hold
- * them with dp_topo_hold().  @hello_ms, @dead_ms, @mode, @dead_jiffies
- * and @prefix may change while the device runs: read them with READ_ONCE
- * (@prefix with dp_prefix()).
+ * them with dp_topo_hold().  @hello_ms, @dead_ms, @mode, @fallback,
+ * @dead_jiffies and @prefix may change while the device runs: read them
+ * with READ_ONCE (@prefix with dp_prefix()).
  */
 struct dp_priv {
 	struct net_device *dev;
@@ -364,6 +366,7 @@ struct dp_priv {
 	u32 hello_ms;
 	u32 dead_ms;
 	u32 mode;
+	bool fallback;
 	unsigned long dead_jiffies;
 	struct dp_prefix __rcu *prefix;
 	struct delayed_work hello_work;
@@ -452,6 +455,7 @@ static inline void dp_count(struct dp_priv *dp, enum dp_stat stat)
  * @ip6_prefix: the IPv6 /96
  * @mode: the routing mode
  * @key6_prefix: the IPv6 /96 of key addresses
+ * @fallback: the discovery fallback, on or off
  */
 struct dp_settings_attrs {
 	const struct nlattr *hello_ms;
@@ -461,6 +465,7 @@ struct dp_settings_attrs {
 	const struct nlattr *ip6_prefix;
 	const struct nlattr *mode;
 	const struct nlattr *key6_prefix;
+	const struct nlattr *fallback;
 };
 
 /* device.c */

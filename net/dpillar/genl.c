@@ -43,7 +43,7 @@ dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 
 /* The bounds of the rtnetlink policy (device.c), which shares the checks. */
 static const struct nla_policy
-dp_genl_dev_set_policy[DPILLAR_A_DEV_COORDS + 1] = {
+dp_genl_dev_set_policy[DPILLAR_A_DEV_FALLBACK + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
@@ -77,6 +77,7 @@ dp_genl_dev_set_policy[DPILLAR_A_DEV_COORDS + 1] = {
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	/* A u32 per space (DP_COORDS_MAX), as the spec's min-len/max-len. */
 	[DPILLAR_A_DEV_COORDS]	= NLA_POLICY_RANGE(NLA_BINARY, 4, 32),
+	[DPILLAR_A_DEV_FALLBACK] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy
@@ -317,7 +318,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,
-		.maxattr	= DPILLAR_A_DEV_COORDS,
+		.maxattr	= DPILLAR_A_DEV_FALLBACK,
 	},
 	{
 		.cmd		= DPILLAR_CMD_NEIGH_GET,

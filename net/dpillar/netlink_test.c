@@ -125,6 +125,12 @@ static const struct dpt_pol_case dpt_pol_cases[] = {
 	{ "coords 6 bytes", IFLA_DPILLAR_COORDS, 6, 0, 0, NULL },
 	{ "coords 32 bytes", IFLA_DPILLAR_COORDS, 32, 0, 0, NULL },
 	{ "coords 33 bytes", IFLA_DPILLAR_COORDS, 33, 0, -ERANGE, DPT_BIN },
+	/* The discovery fallback: a u8, off or on. */
+	{ "fallback 0", IFLA_DPILLAR_FALLBACK, 1, 0, 0, NULL },
+	{ "fallback 1", IFLA_DPILLAR_FALLBACK, 1, 1, 0, NULL },
+	{ "fallback 2", IFLA_DPILLAR_FALLBACK, 1, 2, -ERANGE, DPT_OOR },
+	{ "fallback 0xff", IFLA_DPILLAR_FALLBACK, 1, 0xff, -ERANGE, DPT_OOR },
+	{ "fallback empty", IFLA_DPILLAR_FALLBACK, 0, 0, -ERANGE, NULL },
 };
 
 static void dpt_pol_desc(const struct dpt_pol_case *c, char *desc)
@@ -772,6 +778,91 @@ static void dpt_nl_changelink(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_prefix(dp)->ip4_plen, 0);
 }
 
+/* The discovery fallback as fill_info() reports it (u8 0/1). */
+static int dpt_nl_fallback_shown(struct kunit *test, struct dpt_dev *d)
+{
+	struct nlattr *tb[DPT_MAX + 1];
+	struct sk_buff *skb;
+	size_t size;
+	int err;
+
+	size = dp_link_ops.get_size(d->dev);
+	skb = kunit_zalloc_skb(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, skb_tailroom(skb) - size);
+	/* No assertion under RTNL: a failed one would leave it held. */
+	rtnl_lock();
+	err = dp_link_ops.fill_info(skb, d->dev);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, DPT_MAX,
+						   (void *)skb->data, skb->len,
+						   NULL, NULL), 0);
+	KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_FALLBACK]);
+	KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_FALLBACK]), 1);
+	return nla_get_u8(tb[IFLA_DPILLAR_FALLBACK]);
+}
+
+/* A changelink of the fallback alone, or with @mode (-1: none). */
+static int dpt_nl_set_fallback(struct kunit *test, struct dpt_dev *d,
+			       u8 on, int mode, struct dpt_msg **mp)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct dpt_msg *m = dpt_msg_new(test);
+
+	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_FALLBACK, on),
+			0);
+	if (mode >= 0)
+		dpt_put_u32(test, m, IFLA_DPILLAR_MODE, mode);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	if (mp)
+		*mp = m;
+	return dpt_changelink(d->dev, tb, m->tb, &m->extack);
+}
+
+/*
+ * "fallback off|on" (IFLA_DPILLAR_FALLBACK) on a running device: on by
+ * default, and what changelink sets is what the data path reads
+ * (dp_sc_fallback()) and fill_info() reports.  Taken in a paper mode
+ * too, where it has no effect until the default mode is back; all or
+ * nothing with the other settings of its request.
+ */
+static void dpt_nl_changelink_fallback(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_dev_create(test, 4, 3, 6);
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct dp_priv *dp = d->dp;
+	struct dpt_msg *m;
+
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->fallback));
+	KUNIT_EXPECT_TRUE(test, dp_sc_fallback(dp));
+	KUNIT_EXPECT_EQ(test, dpt_nl_fallback_shown(test, d), 1);
+
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_fallback(test, d, 0, -1, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(dp->fallback));
+	KUNIT_EXPECT_FALSE(test, dp_sc_fallback(dp));
+	KUNIT_EXPECT_EQ(test, dpt_nl_fallback_shown(test, d), 0);
+
+	/* A paper mode: taken and kept, no fallback either way. */
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_fallback(test, d, 1, DPP_SEL_AUTO,
+						  NULL), 0);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->fallback));
+	KUNIT_EXPECT_FALSE(test, dp_sc_fallback(dp));
+	KUNIT_EXPECT_EQ(test, dpt_nl_fallback_shown(test, d), 1);
+	m = dpt_msg_new(test);
+	dpt_put_u32(test, m, IFLA_DPILLAR_MODE, DPP_SEL_SHORTEST);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb, &m->extack), 0);
+	KUNIT_EXPECT_TRUE(test, dp_sc_fallback(dp));
+
+	/* A mode the topology lacks fails the request: fallback unchanged. */
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_fallback(test, d, 0, DPILLAR_MODE_MAX,
+						  &m), -EINVAL);
+	dpt_expect_msg(test, m, "No such routing mode in this topology");
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->fallback));
+	KUNIT_EXPECT_TRUE(test, dp_sc_fallback(dp));
+}
+
 /* get_size() covers what fill_info() writes, for every label length. */
 static void dpt_nl_fill_info(struct kunit *test)
 {
@@ -928,6 +1019,7 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE(dpt_nl_newlink_bad_name),
 	KUNIT_CASE(dpt_nl_validate),
 	KUNIT_CASE(dpt_nl_changelink),
+	KUNIT_CASE(dpt_nl_changelink_fallback),
 	KUNIT_CASE(dpt_nl_fill_info),
 	KUNIT_CASE(dpt_nl_fill_slave_info),
 	KUNIT_CASE(dpt_nl_fill_info_coords),

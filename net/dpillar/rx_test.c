@@ -425,6 +425,55 @@ static void dpt_rx_shortcut_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), 8);
 }
 
+/*
+ * The discovery fallback turned off (dp->fallback, "fallback off"), in the
+ * default mode: SHORTCUT_DATA is then a type this device does not take,
+ * for us or in transit, as in a paper mode, and so are the discovery
+ * frames; a data frame the topology gives up on starts no discovery.
+ * Turned on again, the same frames are delivered, and discovered for.
+ */
+static void dpt_rx_fallback_off(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct sk_buff *skb;
+	u32 self, peer;
+	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
+
+	KUNIT_ASSERT_TRUE(test, dp_sc_fallback(d->dp));
+	WRITE_ONCE(d->dp->fallback, false);
+	KUNIT_EXPECT_FALSE(test, dp_sc_fallback(d->dp));
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, self);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, 0);
+	h->rword = htons(5);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_PROBE, peer, 0);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TYPE), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA_LOST), 0);
+
+	/* No neighbour is reachable: routing gives up on it. */
+	dpt_hdr(h, DPILLAR_T_DATA, peer, 0);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DISCOVER), 0);
+
+	WRITE_ONCE(d->dp->fallback, true);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DISCOVER), 1);
+	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, self);
+	skb = dpt_frame(test, d, 0, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
+			sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TYPE), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), 6);
+}
+
 /* A shared skb is not modified: the handler works on its own clone. */
 static void dpt_rx_shared_skb(struct kunit *test)
 {
@@ -698,6 +747,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_relay_noroute),
 	KUNIT_CASE(dpt_rx_shared_skb),
 	KUNIT_CASE(dpt_rx_shortcut_data),
+	KUNIT_CASE(dpt_rx_fallback_off),
 	KUNIT_CASE(dpt_rx_fuzz),
 	KUNIT_CASE(dpt_rx_plan),
 	{}

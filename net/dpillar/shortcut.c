@@ -506,6 +506,13 @@ static void dp_sc_refresh_work(struct work_struct *work)
 			dst[n++] = e->dst;
 	}
 	spin_unlock_bh(&sc->lock);
+	/*
+	 * The fallback turned off (or a paper mode set) while this node
+	 * used shortcuts: no flood for them, not even the last refresh
+	 * before they go unused (the work runs on until they idle out).
+	 */
+	if (!dp->topo.ops->discover_drop && !dp_sc_fallback(dp))
+		n = 0;
 
 	local_bh_disable();
 	rcu_read_lock();
@@ -798,11 +805,16 @@ bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap)
  * one, in its default routing mode (sel 0) only: the other modes are the
  * papers' (and their diagnostic variants), which must reproduce the
  * papers' figures, drops included.  A relay applies its own device's
- * mode, which a fabric sets alike on every server.
+ * mode, which a fabric sets alike on every server.  The operator may
+ * turn it off (dp->fallback, "fallback off"): the topology's own fault
+ * tolerance then decides alone, with no discovery flood, e.g. in a
+ * fabric built in random order, where the floods would become the
+ * routing.
  */
 bool dp_sc_fallback(const struct dp_priv *dp)
 {
-	return !dp->topo.ops->discover_drop && !READ_ONCE(dp->mode);
+	return !dp->topo.ops->discover_drop && !READ_ONCE(dp->mode) &&
+	       READ_ONCE(dp->fallback);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_sc_fallback);
 

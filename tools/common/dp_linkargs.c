@@ -63,6 +63,7 @@ const struct setting_attrs dp_link_settings = {
 	.ip6 = IFLA_DPILLAR_IP6_PREFIX,
 	.mode = IFLA_DPILLAR_MODE,
 	.key6 = IFLA_DPILLAR_KEY6_PREFIX,
+	.fallback = IFLA_DPILLAR_FALLBACK,
 };
 
 static const struct topo_attrs link_topo_attrs = {
@@ -347,7 +348,8 @@ bool is_setting(const char *key)
 {
 	return !strcmp(key, "hello") || !strcmp(key, "dead") ||
 	       !strcmp(key, "ip4") || !strcmp(key, "ip6") ||
-	       !strcmp(key, "mode") || !strcmp(key, "key6");
+	       !strcmp(key, "mode") || !strcmp(key, "key6") ||
+	       !strcmp(key, "fallback");
 }
 
 /* A routing mode by the topology's name for it, or its number. */
@@ -378,6 +380,15 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 					   val, ops ? " for topology " : "",
 					   ops ? ops->name : "");
 		mnl_attr_put_u32(nlh, a->mode, v);
+		return 1;
+	}
+
+	/* The words "ip -d link show" and dpctl print, nothing else. */
+	if (!strcmp(key, "fallback")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return usage_error("fallback takes on or off, not \"%s\"",
+					   val);
+		mnl_attr_put_u8(nlh, a->fallback, !strcmp(val, "on"));
 		return 1;
 	}
 

@@ -119,6 +119,8 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 	json_uint("hello_ms", d->hello_ms);
 	json_uint("dead_ms", d->dead_ms);
 	json_str("mode", mode_name(d));
+	if (d->has_fallback)
+		json_bool("fallback", d->fallback);
 	json_open_arr("ports");
 	for (i = 0; i < d->nports; i++) {
 		const struct dpctl_port *p = &d->ports[i];
@@ -172,8 +174,9 @@ static void show_one(const struct dp_dev *d, void *data)
 		printf("    s2 spaces %u seed %u coords %s\n", d->spaces,
 		       d->seed, co);
 	}
-	printf("    hello %ums dead %ums mode %s\n", d->hello_ms, d->dead_ms,
-	       mode_name(d));
+	printf("    hello %ums dead %ums mode %s%s\n", d->hello_ms, d->dead_ms,
+	       mode_name(d), !d->has_fallback ? "" :
+	       d->fallback ? " fallback on" : " fallback off");
 	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
 	printf("    inet6 %s prefix %s\n", ip6, pfx6);
 	if (!IN6_IS_ADDR_UNSPECIFIED(&d->pfx.key6)) {
@@ -358,6 +361,7 @@ static const struct setting_attrs dev_settings = {
 	.ip6 = DPILLAR_A_DEV_IP6_PREFIX,
 	.key6 = DPILLAR_A_DEV_KEY6_PREFIX,
 	.mode = DPILLAR_A_DEV_MODE,
+	.fallback = DPILLAR_A_DEV_FALLBACK,
 };
 
 static const struct topo_attrs dev_topo_attrs = {

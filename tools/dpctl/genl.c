@@ -154,6 +154,11 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	d->hello_ms = get_u32(tb[DPILLAR_A_DEV_HELLO_MS]);
 	d->dead_ms = get_u32(tb[DPILLAR_A_DEV_DEAD_MS]);
 	d->mode = get_u32(tb[DPILLAR_A_DEV_MODE]);
+	a = tb[DPILLAR_A_DEV_FALLBACK];
+	if (a && mnl_attr_get_payload_len(a) == 1) {
+		d->has_fallback = true;
+		d->fallback = mnl_attr_get_u8(a);
+	}
 	a = tb[DPILLAR_A_DEV_IP4_PREFIX];
 	if (a && mnl_attr_get_payload_len(a) == 4)
 		memcpy(&d->pfx.ip4, mnl_attr_get_payload(a), 4);

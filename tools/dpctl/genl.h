@@ -41,6 +41,8 @@ struct dp_dev {
 	char ifname[IF_NAMESIZE];
 	u32 ifindex, topo, n, k, level, nodes, node_id, hello_ms, dead_ms, mode;
 	u32 spaces, seed;
+	/* The discovery fallback; not shown by a module without it. */
+	bool has_fallback, fallback;
 	u32 coords[DP_COORDS_MAX], ncoords;	/* S2 plan mode; 0: derived */
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;

@@ -205,6 +205,16 @@ struct link_info {
 
 static unsigned int dp_u32(const struct link_info *li, int type);
 
+/* The discovery fallback's word; NULL from a module without it. */
+static const char *link_fallback(const struct link_info *li)
+{
+	const struct nlattr *a = li->data[IFLA_DPILLAR_FALLBACK];
+
+	if (!a || mnl_attr_get_payload_len(a) != 1)
+		return NULL;
+	return mnl_attr_get_u8(a) ? "on" : "off";
+}
+
 /* The routing mode by the topology's name for it, else its number. */
 static const char *link_mode_name(const struct dp_topo_ops *ops,
 				  const struct link_info *li, char *buf,
@@ -316,6 +326,7 @@ static void print_link(const struct link_info *li)
 	unsigned int idx = 0;
 
 	char ip4[INET_ADDRSTRLEN] = "-", ip6[INET6_ADDRSTRLEN] = "-";
+	const char *fallback = link_fallback(li);
 	char mode[16];
 
 	if (!dp_topo_init(&topo, &prm, &why))
@@ -344,6 +355,8 @@ static void print_link(const struct link_info *li)
 		json_uint("hello_ms", dp_u32(li, IFLA_DPILLAR_HELLO_MS));
 		json_uint("dead_ms", dp_u32(li, IFLA_DPILLAR_DEAD_MS));
 		json_str("mode", link_mode_name(ops, li, mode, sizeof(mode)));
+		if (fallback)
+			json_bool("fallback", !strcmp(fallback, "on"));
 		json_str("operstate", operstate_name(li->operstate));
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
@@ -363,10 +376,11 @@ static void print_link(const struct link_info *li)
 		       dp_u32(li, IFLA_DPILLAR_NODES),
 		       operstate_name(li->operstate),
 		       li->carrier ? "" : " NO-CARRIER");
-		printf("    inet %s inet6 %s hello %ums dead %ums mode %s\n",
+		printf("    inet %s inet6 %s hello %ums dead %ums mode %s%s%s\n",
 		       ip4, ip6, dp_u32(li, IFLA_DPILLAR_HELLO_MS),
 		       dp_u32(li, IFLA_DPILLAR_DEAD_MS),
-		       link_mode_name(ops, li, mode, sizeof(mode)));
+		       link_mode_name(ops, li, mode, sizeof(mode)),
+		       fallback ? " fallback " : "", fallback ? fallback : "");
 	}
 	if (li->data[IFLA_DPILLAR_PORTS]) {
 		mnl_attr_for_each_nested(port, li->data[IFLA_DPILLAR_PORTS]) {
@@ -608,6 +622,9 @@ static int print_conf(const struct link_info *li)
 		fabric_key6_text(&pfx, t6);
 		printf("key6 %s\n", t6);
 	}
+	/* Off only, as key6 when set: a file without it means the default. */
+	if (link_fallback(li) && !strcmp(link_fallback(li), "off"))
+		printf("fallback off\n");
 	return EXIT_OK;
 }
 

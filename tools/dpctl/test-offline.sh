@@ -487,6 +487,39 @@ sys.exit(d["coords"] != [268435456, 4000000000] or d["coords_mode"] != "plan")' 
 d = json.load(open(sys.argv[1]))[0]
 sys.exit("coords" in d or d["coords_mode"] != "derived")' "$tmp/out"
 	then ok; else ko "show -j derived: coords, or no coords_mode"; head -c 400 "$tmp/out"; fi
+	# The discovery fallback: on|off, a u8 through either family, shown
+	# as the words that set it (a boolean in JSON), not at all by a
+	# module without it.
+	rc "mock set fallback off" 0 m $D set lo fallback off
+	has "set sends fallback 0" "devset fallback 0" "$tmp/err"
+	rc "mock set fallback on, with mode" 0 m $D set lo mode 1 fallback on
+	has "set sends fallback 1" "devset mode 1 fallback 1" "$tmp/err"
+	rc "set fallback bad value" 2 $D set lo fallback no
+	has "set fallback bad value" 'fallback takes on or off, not "no"' "$tmp/err"
+	rc "set fallback 1" 2 $D set lo fallback 1
+	MOCK_RTNL=1 rc "mock link add fallback off" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 lo fallback off
+	has "link add sends fallback 0" "newlink dp0 topo 1 n 4 k 3 addr 2:1.0.1 ports fallback 0" "$tmp/err"
+	MOCK_RTNL=1 rc "mock link set fallback on" 0 m $D link set dp0 fallback on
+	has "link set sends fallback 1" "newlink dp0 fallback 1" "$tmp/err"
+	MOCK_RTNL=1 rc "link set fallback bad value" 2 m $D link set dp0 fallback maybe
+	MOCK_FALLBACK=off rc "mock show fallback off" 0 m $D show
+	has "show fallback off" "hello 100ms dead 300ms mode shortest fallback off"
+	MOCK_FALLBACK=on rc "mock show fallback on" 0 m $D show
+	has "show fallback on" "hello 100ms dead 300ms mode shortest fallback on"
+	rc "mock show, no fallback reported" 0 m $D show
+	grep -q fallback "$tmp/out" && ko "show prints a fallback it was not given" || ok
+	for fb in on off; do
+		MOCK_FALLBACK=$fb rc "mock show -j fallback $fb" 0 m $D -j show
+		if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))[0]
+sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
+		then ok; else ko "show -j: fallback not $fb"; head -c 400 "$tmp/out"; fi
+	done
+	rc "mock show -j, no fallback reported" 0 m $D -j show
+	grep -q fallback "$tmp/out" && ko "show -j has a fallback it was not given" || ok
+	printf 'n 4\nk 2\naddr 0:0.0\nports lo lo\nfallback off\n' >"$tmp/fb.conf"
+	MOCK_RTNL=1 rc "mock up fallback off (fails after newlink)" 1 m $D up dpx -c "$tmp/fb.conf"
+	has "up: the file's fallback reaches newlink" "newlink dpx topo 1 n 4 k 2 addr 0:0.0 ports fallback 0" "$tmp/err"
 	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
 	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
 	MOCK_EPERM=1 rc "mock set refused" 1 m $D set lo dead 50
@@ -587,6 +620,7 @@ conf_err "an invalid ip4" :6 'ip4 wants PREFIX/LEN, not "10.0.0.0"' "${G}dead 90
 conf_err "an invalid ip6" :5 'the IPv6 prefix is a /96, not "fd00::/64"' "${G}ip6 fd00::/64\n"
 conf_err "a mode of another topology" :1 'unknown routing mode "paper" for topology s2' \
 	'mode paper\ntopo s2\nnodes 16\nn 2\nspaces 2\nid 3\nports lo lo\n'
+conf_err "a bad fallback" :5 'fallback takes on or off, not "yes"' "${G}fallback yes\n"
 conf_err "the address, against the file's topology" '' 'invalid address "0:9.0"' \
 	'n 4\nk 2\naddr 0:9.0\nports lo lo\n'
 conf_err "a missing key" '' 'up: n, k, addr are required' 'n 4\naddr 0:0.0\nports lo lo\n'

@@ -34,9 +34,10 @@ const char up_help[] =
 	"    (/128) addresses and the on-link routes of the fabric prefixes.\n"
 	"    FILE holds \"KEY VALUE\" lines: the arguments of \"dpctl link\n"
 	"    add\" (topo n k level nodes spaces seed coords addr port0 port1\n"
-	"    ... hello dead mode ip4 ip6 key6), or \"ports IF IF ...\" (and\n"
-	"    \"coords C0 C1 ...\"); # starts a comment.  A port that does not\n"
-	"    exist yet is waited for, up to SECONDS (default 10; 0: no wait).\n"
+	"    ... hello dead mode ip4 ip6 key6 fallback), or \"ports IF IF\n"
+	"    ...\" (and \"coords C0 C1 ...\"); # starts a comment.  A port\n"
+	"    that does not exist yet is waited for, up to SECONDS (default\n"
+	"    10; 0: no wait).\n"
 	"    See dpctl(8).\n";
 
 const char down_help[] =
@@ -173,7 +174,7 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
  */
 static int conf_check(struct conf *c, const char *file)
 {
-	static const struct setting_attrs any = { 1, 2, 3, 4, 5, 6, 7 };
+	static const struct setting_attrs any = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	char where[PATH_MAX + 16];
 	char msg[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");

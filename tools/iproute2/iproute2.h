@@ -73,6 +73,8 @@ int print_color_string(enum output_type t, enum color_attr color,
 		       const char *key, const char *fmt, const char *value);
 int print_color_uint(enum output_type t, enum color_attr color,
 		     const char *key, const char *fmt, unsigned int value);
+int print_color_bool(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, bool value);
 
 /* include/ll_map.h: an ifindex's name ("if%d" when unknown). */
 const char *ll_index_to_name(unsigned int idx);

@@ -212,6 +212,23 @@ static void print_mode(const struct dp_topo_ops *ops, struct rtattr *tb[])
 	print_str("mode", num);
 }
 
+/*
+ * The discovery fallback: "fallback on|off" as the words that set it, a
+ * boolean in JSON (as dpctl -j has it); nothing from a module without it.
+ */
+static void print_fallback(struct rtattr *tb[])
+{
+	struct rtattr *a = tb[IFLA_DPILLAR_FALLBACK];
+	bool on;
+
+	if (!a || RTA_PAYLOAD(a) != 1)
+		return;
+	on = *(__u8 *)RTA_DATA(a);
+	print_color_bool(PRINT_JSON, COLOR_NONE, "fallback", NULL, on);
+	print_color_string(PRINT_FP, COLOR_NONE, NULL, "fallback %s ",
+			   on ? "on" : "off");
+}
+
 static void print_coords(struct rtattr *tb[])
 {
 	struct rtattr *c = tb[IFLA_DPILLAR_COORDS];
@@ -301,6 +318,7 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	}
 	print_ip6(tb, IFLA_DPILLAR_IP6_PREFIX, "ip6");
 	print_mode(ops, tb);
+	print_fallback(tb);
 	print_ip6(tb, IFLA_DPILLAR_KEY6_PREFIX, "key6");
 	print_ports(tb);
 }

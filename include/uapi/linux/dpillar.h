@@ -115,6 +115,12 @@ enum {
 				 * coordinates, a native-endian u32 per
 				 * space (S2 plan mode; absent: derived)
 				 */
+	IFLA_DPILLAR_FALLBACK,	/* u8 0/1, the discovery fallback
+				 * (changeable; default 1): in force only
+				 * in the topology's default routing mode,
+				 * and never in S2's (its discovery is its
+				 * own)
+				 */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -362,6 +368,9 @@ enum {
 					 * coordinates, a u32 per space (S2
 					 * plan mode, IFLA_DPILLAR_COORDS);
 					 * absent in derived mode
+					 */
+	DPILLAR_A_DEV_FALLBACK,		/* u8 0/1: the discovery fallback
+					 * (IFLA_DPILLAR_FALLBACK)
 					 */
 
 	__DPILLAR_A_DEV_MAX,

@@ -9,6 +9,8 @@
  * whose "link add" request is printed on stderr.  (4,3) fabric, this server 0:0.0.0.
  * MOCK_S2=derived|plan: the device is S2 node 3 of 16, 4 ports, 2 spaces,
  * seed 7, with (plan) coords 268435456,4000000000.
+ * MOCK_FALLBACK=on|off: the device reports its discovery fallback so
+ * (unset: it does not, as a module without one).
  */
 #include <string.h>
 #include <errno.h>
@@ -91,6 +93,8 @@ static void dev(const struct nlmsghdr *req, int flags)
 	mnl_attr_put(n, DPILLAR_A_DEV_IP4_PREFIX, 4, &ip4);
 	mnl_attr_put_u8(n, DPILLAR_A_DEV_IP4_PREFIXLEN, 8);
 	mnl_attr_put(n, DPILLAR_A_DEV_IP6_PREFIX, 16, ip6);
+	const char *fb = getenv("MOCK_FALLBACK");
+	if (fb) mnl_attr_put_u8(n, DPILLAR_A_DEV_FALLBACK, !strcmp(fb, "on"));
 	port(n, 0, "eth0", 1, 0, 0, 3);
 	port(n, 1, NULL, 3, 2, 0, 0);
 	struct nlattr *s = mnl_attr_nest_start(n, DPILLAR_A_DEV_STATS);
@@ -175,6 +179,7 @@ static void rtnl_newlink(const struct nlmsghdr *req)
 				case IFLA_DPILLAR_COLUMN: fprintf(stderr, " column"); break;
 				case IFLA_DPILLAR_LABEL: fprintf(stderr, " label"); break;
 				case IFLA_DPILLAR_PORTS: fprintf(stderr, " ports"); break;
+				case IFLA_DPILLAR_FALLBACK: fprintf(stderr, " fallback %u", mnl_attr_get_payload_len(c) == 1 ? mnl_attr_get_u8(c) : 99); break;
 				default: fprintf(stderr, " attr%u", mnl_attr_get_type(c)); break;
 				}
 			}
@@ -201,6 +206,7 @@ static void devset_log(const struct nlmsghdr *req)
 		case DPILLAR_A_DEV_ADDR: fprintf(stderr, " addr %s", mnl_attr_get_str(a)); break;
 		case DPILLAR_A_DEV_MODE: fprintf(stderr, " mode %u", mnl_attr_get_u32(a)); break;
 		case DPILLAR_A_DEV_COORDS: coords_log(a); break;
+		case DPILLAR_A_DEV_FALLBACK: fprintf(stderr, " fallback %u", mnl_attr_get_payload_len(a) == 1 ? mnl_attr_get_u8(a) : 99); break;
 		default: break;
 		}
 	}
