@@ -165,7 +165,8 @@ OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=8
 # on vmxnet3 (TSO and hardware checksums, what misparsed our frames) in
 # BCube: not e1000e, whose probe fails in this kernel (the matrix above);
 # not the fallback's scenario (its frames are KUnit's and xdcent's there).
-# DCell (2,1), issue 33's cases only.  No vm_smoke.sh: its load, link and unload is the first part
+# DCell (2,1), issue 33's cases only.  XDCent without its "fallback off"
+# case (the setting's paths are dpillar_link's and dpillar_hostile's).  No vm_smoke.sh: its load, link and unload is the first part
 # of dpillar_link.sh, and its netns/bridge checks test the rig.
 DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
@@ -174,7 +175,7 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1"
 	--env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link
 	--env "DPILLAR_GRO_IPERF=-n 1536K" --env NIC_FALLBACK=none
-	--env DPILLAR_DCELL_SIZES=2:1:ft)
+	--env DPILLAR_DCELL_SIZES=2:1:ft --env DPILLAR_XDCENT_FALLBACK_OFF=0)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {

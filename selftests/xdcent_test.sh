@@ -389,8 +389,13 @@ for size in "${sizes[@]}"; do
 		pf_connected "$two"
 		XC_CONN=1 run_test "$NAME: links ${two/,/ and } down: XDCent's routing alone drops pairs, the discovery fallback delivers all $PF_CONN connected, as dpsim --discover says" \
 			xc_fail "$two" "${two%,*}" "${two#*,}"
-		run_test "$NAME: the same links down, fallback off on every server: no discovery, no shortcut frame; on again: every connected pair delivered" \
-			xc_fallback_off "$two" "${two%,*}" "${two#*,}"
+		# DPILLAR_XDCENT_FALLBACK_OFF=0 leaves this case out (the debug
+		# kernel's make check: 75 s on 6.12, its setting path is
+		# dpillar_link.sh's and dpillar_hostile.sh's there).
+		if [ "${DPILLAR_XDCENT_FALLBACK_OFF:-1}" = 1 ]; then
+			run_test "$NAME: the same links down, fallback off on every server: no discovery, no shortcut frame; on again: every connected pair delivered" \
+				xc_fallback_off "$two" "${two%,*}" "${two#*,}"
+		fi
 	fi
 	ktap_diag "$NAME: $((SECONDS - t0)) s"
 	pf_destroy
