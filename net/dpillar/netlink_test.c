@@ -778,26 +778,37 @@ static void dpt_nl_changelink(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_prefix(dp)->ip4_plen, 0);
 }
 
-/* The discovery fallback as fill_info() reports it (u8 0/1). */
-static int dpt_nl_fallback_shown(struct kunit *test, struct dpt_dev *d)
+/*
+ * fill_info() of @d into an skb with exactly get_size() bytes of room,
+ * parsed into @tb (which points into the skb, freed with the test).  No
+ * assertion under RTNL: a failed one would leave it held.
+ */
+static void dpt_fill_info(struct kunit *test, struct dpt_dev *d,
+			  struct nlattr **tb)
 {
-	struct nlattr *tb[DPT_MAX + 1];
+	size_t size = dp_link_ops.get_size(d->dev);
 	struct sk_buff *skb;
-	size_t size;
 	int err;
 
-	size = dp_link_ops.get_size(d->dev);
 	skb = kunit_zalloc_skb(test, size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	skb_reserve(skb, skb_tailroom(skb) - size);
-	/* No assertion under RTNL: a failed one would leave it held. */
 	rtnl_lock();
 	err = dp_link_ops.fill_info(skb, d->dev);
 	rtnl_unlock();
 	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_LE(test, skb->len, size);
 	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, DPT_MAX,
 						   (void *)skb->data, skb->len,
 						   NULL, NULL), 0);
+}
+
+/* The discovery fallback as fill_info() reports it (u8 0/1). */
+static int dpt_nl_fallback_shown(struct kunit *test, struct dpt_dev *d)
+{
+	struct nlattr *tb[DPT_MAX + 1];
+
+	dpt_fill_info(test, d, tb);
 	KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_FALLBACK]);
 	KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_FALLBACK]), 1);
 	return nla_get_u8(tb[IFLA_DPILLAR_FALLBACK]);
@@ -871,28 +882,13 @@ static void dpt_nl_fill_info(struct kunit *test)
 	} nk[] = { { 4, 2 }, { 6, 3 }, { 48, 5 }, { 4, 27 } };
 	struct nlattr *tb[DPT_MAX + 1], *a;
 	char addr[DP_ADDR_TEXT_MAX];
-	struct sk_buff *skb;
 	struct dpt_dev *d;
 	unsigned int i;
-	size_t size;
-	int rem, nports, err;
+	int rem, nports;
 
 	for (i = 0; i < ARRAY_SIZE(nk); i++) {
 		d = dpt_dev_create(test, nk[i].n, nk[i].k, 1);
-		size = dp_link_ops.get_size(d->dev);
-		skb = kunit_zalloc_skb(test, size, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, skb);
-		/* Exactly get_size() bytes of room. */
-		skb_reserve(skb, skb_tailroom(skb) - size);
-		rtnl_lock();
-		err = dp_link_ops.fill_info(skb, d->dev);
-		rtnl_unlock();
-		KUNIT_ASSERT_EQ_MSG(test, err, 0, "(%u,%u)", nk[i].n, nk[i].k);
-		KUNIT_EXPECT_LE(test, skb->len, size);
-		KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, DPT_MAX,
-							   (void *)skb->data,
-							   skb->len, NULL,
-							   NULL), 0);
+		dpt_fill_info(test, d, tb);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_K]);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_LABEL]);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_NODE_ID]);
@@ -927,10 +923,8 @@ static void dpt_nl_fill_info_coords(struct kunit *test)
 	};
 	struct nlattr *tb[DPT_MAX + 1];
 	const char *why = NULL;
-	struct sk_buff *skb;
 	struct dpt_dev *d;
 	unsigned int plan;
-	size_t size;
 
 	for (plan = 0; plan < 2; plan++) {
 		d = dpt_dev_create(test, 4, 3, 1);
@@ -940,17 +934,7 @@ static void dpt_nl_fill_info_coords(struct kunit *test)
 		KUNIT_ASSERT_EQ_MSG(test, dp_topo_init(&d->dp->topo, &prm,
 						       &why), 0, "%s", why);
 		d->dp->self = 3;
-		size = dp_link_ops.get_size(d->dev);
-		skb = kunit_zalloc_skb(test, size, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, skb);
-		skb_reserve(skb, skb_tailroom(skb) - size);
-		rtnl_lock();
-		KUNIT_ASSERT_EQ(test, dp_link_ops.fill_info(skb, d->dev), 0);
-		rtnl_unlock();
-		KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, DPT_MAX,
-							   (void *)skb->data,
-							   skb->len, NULL,
-							   NULL), 0);
+		dpt_fill_info(test, d, tb);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_SPACES]);
 		KUNIT_EXPECT_EQ(test, nla_get_u32(tb[IFLA_DPILLAR_SPACES]), 4);
 		if (!plan) {

@@ -45,6 +45,17 @@ static void dpt_rx_consumed(struct kunit *test, struct dpt_dev *d,
 		kfree_skb(skb);	/* still ours */
 }
 
+/* A frame of @buf for us, handed to the stack. */
+static void dpt_rx_another(struct kunit *test, struct dpt_dev *d,
+			   const void *buf, unsigned int len)
+{
+	struct sk_buff *skb = dpt_frame(test, d, 0, dpt_peer_mac,
+					DPILLAR_ETHERTYPE, buf, len, len);
+
+	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	kfree_skb(skb);
+}
+
 static void dpt_rx_other_ethertype(struct kunit *test)
 {
 	u8 buf[64] = { 0x45 };
@@ -385,15 +396,11 @@ static void dpt_rx_shortcut_data(struct kunit *test)
 {
 	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
 	struct dpillar_hdr *h = (void *)buf;
-	struct sk_buff *skb;
 	u32 self, peer;
 	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
 
 	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, self);
-	skb = dpt_frame(test, d, 0, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
-			sizeof(buf), sizeof(buf));
-	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
-	kfree_skb(skb);
+	dpt_rx_another(test, d, buf, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 1);
 
 	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, 0);
@@ -436,7 +443,6 @@ static void dpt_rx_fallback_off(struct kunit *test)
 {
 	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
 	struct dpillar_hdr *h = (void *)buf;
-	struct sk_buff *skb;
 	u32 self, peer;
 	struct dpt_dev *d = dpt_rx_dev(test, &self, &peer);
 
@@ -465,10 +471,7 @@ static void dpt_rx_fallback_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 2);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DISCOVER), 1);
 	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, peer, self);
-	skb = dpt_frame(test, d, 0, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
-			sizeof(buf), sizeof(buf));
-	KUNIT_EXPECT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
-	kfree_skb(skb);
+	dpt_rx_another(test, d, buf, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 1);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TYPE), 3);
 	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d), 6);
