@@ -536,12 +536,14 @@ nic_count() { [ "$(nics "$1" | wc -l)" -eq "$2" ]; }
 # nic_chain_vm_args BASE MODEL...: run-vm.sh's --nic options for a chain
 # of three servers per model, four NICs on two hubs: the m-th model (from
 # 0) gets hubs BASE+2m (A: s.p1 r.p1) and BASE+2m+1 (B: r.p0 d.p0).
+# With NIC_MQ=Q each NIC is a tap of Q queues on a host bridge instead
+# (run-vm.sh, --nic MODEL:HUB/Q).
 nic_chain_vm_args() {
-	local a=$1 m
+	local a=$1 m q=${NIC_MQ:+/$NIC_MQ}
 	shift
 	for m in "$@"; do
-		printf -- '--nic %s:%s ' "$m" "$a" "$m" "$a" "$m" $((a + 1)) \
-			"$m" $((a + 1))
+		printf -- '--nic %s:%s ' "$m" "$a$q" "$m" "$a$q" "$m" \
+			"$((a + 1))$q" "$m" "$((a + 1))$q"
 		a=$((a + 2))
 	done
 	echo

@@ -670,25 +670,89 @@ softnet() {
 	done < /proc/net/softnet_stat
 }
 
+# rps_ipi: per CPU, the times RPS woke it to take frames another CPU
+# received (the tenth column of /proc/net/softnet_stat), space-separated.
+rps_ipi() {
+	local f
+	while read -r -a f; do
+		printf '%d ' $((16#${f[9]}))
+	done < /proc/net/softnet_stat
+}
+
+# rxq M ROLE PORT: the interrupts of each receive queue of ROLE's PORT,
+# "rx-N COUNT-ON-CPU0 COUNT-ON-CPU1..." a line, for a virtio-net port (its
+# MSI-X vectors are named virtioD-input.N; the drivers' per-queue packet
+# counters moved out of ethtool -S in 6.12); "frames N" for another model.
+# Interrupts, not frames: under load NAPI polls, but a queue that gets no
+# frame gets no interrupt.
+rxq() {
+	local n d
+	n=$(ns "$1" "$2")
+	d=$(ip netns exec "$n" readlink "/sys/class/net/$3/device")
+	d=${d##*/}
+	awk -v d="$d-input." -v c="$(nproc)" '
+		{ for (i = NF; i > c + 1; i--) if (index($i, d) == 1) {
+			t = "rx-" substr($i, length(d) + 1)
+			for (j = 2; j <= c + 1; j++) t = t " " $j
+			print t; k++ } }
+		END { exit k == 0 }' /proc/interrupts ||
+		echo "frames $(ip -n "$n" -j -s link show "$3" | jq '.[0].stats64.rx.packets')"
+}
+
+# rps_measure LABEL TO: 4 TCP flows s->TO through r, RPS off then on.
+rps_measure() {
+	local v a b ia ib qa qb j d e i
+	for v in 0 "$all"; do
+		ip netns exec "$(ns 0 r)" sh -c "for q in /sys/class/net/p[01]/queues/rx-*/rps_cpus; do echo $v > \$q; done"
+		a=($(softnet)) ia=($(rps_ipi))
+		qa=$(rxq 0 r p1)
+		j=$(ip netns exec "$(ns 0 s)" timeout 60 iperf3 -J -c "$2" \
+			--connect-timeout 5000 -t 4 -P 4 2>/dev/null)
+		b=($(softnet)) ib=($(rps_ipi))
+		qb=$(rxq 0 r p1)
+		d='' e=''
+		for i in "${!a[@]}"; do
+			d+="cpu$i $((b[i] - a[i])) "
+			e+="cpu$i $((ib[i] - ia[i])) "
+		done
+		echo "# $1, rps_cpus=$v: $(echo "$j" | jq '.end.sum_received.bits_per_second / 1e6 | round') Mbit/s; softirq frames: $d; RPS wake-ups: $e"
+		# Same lines, same order: the difference field by field.
+		echo "# $1, r.p1 interrupts per receive queue, per CPU: $(paste -d' ' <(echo "$qa") <(echo "$qb") | awk '{
+			n = (NF - 2) / 2; printf "%s", $1
+			for (i = 2; i <= n + 1; i++) printf " %d", $(i + n + 1) - $i
+			printf "; " }')"
+	done
+}
+
 # NIC_RPS=1: instead of the matrix, measure where the relay's work runs
 # with 4 TCP flows s->d, RPS off then on (rps_cpus = every CPU on the
-# relay's ports): softirq frames per CPU, and the throughput.
+# relay's ports): softirq frames and RPS wake-ups per CPU, which of r's
+# receive queues interrupted, and the throughput; then the same over the
+# same NICs with r an IPv4 router instead (dp0 deleted), whose flows a
+# multi-queue NIC can hash.  With NIC_MQ=Q the NICs have Q queues.
 if [ "${NIC_RPS:-0}" = 1 ]; then
 	setup 0 >/dev/null && fabric 0 "${TOPOS[0]}" || exit 1
 	all=$(printf '%x' $(( (1 << $(nproc)) - 1 )))
-	for v in 0 "$all"; do
-		for p in p0 p1; do
-			ip netns exec "$(ns 0 r)" sh -c "echo $v > /sys/class/net/$p/queues/rx-0/rps_cpus"
-		done
-		a=($(softnet))
-		j=$(iperf 0 s d -t 4 -P 4)
-		b=($(softnet))
-		d=''
-		for i in "${!a[@]}"; do d+="cpu$i $((b[i] - a[i])) "; done
-		echo "# rps_cpus=$v: $(echo "$j" | jq '.end.sum_received.bits_per_second / 1e6 | round') Mbit/s; softirq frames: $d"
-		# GRO at the receiver: the NIC's frames against our skbs.
-		echo "# d: p0 rx_packets $(ip -n "$(ns 0 d)" -j -s link show p0 | jq '.[0].stats64.rx.packets'), dpillar rx_frames $("$DPCTL" -n "$(ns 0 d)" -j stats dp0 | jq '.[0].stats.rx_frames')"
+	echo "# r's NICs: $(ip netns exec "$(ns 0 r)" sh -c 'for p in p0 p1; do echo -n "$p $(ls -d /sys/class/net/$p/queues/rx-* | wc -l) rx queues; "; done')"
+	rps_measure dpillar "${IP4[-1]}"
+	# GRO at the receiver: the NIC's frames against our skbs.
+	echo "# d: p0 rx_packets $(ip -n "$(ns 0 d)" -j -s link show p0 | jq '.[0].stats64.rx.packets'), dpillar rx_frames $("$DPCTL" -n "$(ns 0 d)" -j stats dp0 | jq '.[0].stats.rx_frames')"
+	for r in s r d; do
+		ip -n "$(ns 0 $r)" link del dp0 || exit 1
 	done
+	ip -n "$(ns 0 s)" addr add 10.99.1.1/24 dev p1 &&
+		ip -n "$(ns 0 r)" addr add 10.99.1.2/24 dev p1 &&
+		ip -n "$(ns 0 r)" addr add 10.99.2.2/24 dev p0 &&
+		ip -n "$(ns 0 d)" addr add 10.99.2.3/24 dev p0 &&
+		ip -n "$(ns 0 s)" route add 10.99.2.0/24 via 10.99.1.2 &&
+		ip -n "$(ns 0 d)" route add 10.99.1.0/24 via 10.99.2.2 &&
+		ip netns exec "$(ns 0 r)" sysctl -qw net.ipv4.ip_forward=1 || exit 1
+	for r in s r d; do
+		ip -n "$(ns 0 $r)" link set p0 up && ip -n "$(ns 0 $r)" link set p1 up
+	done
+	wait_for 10 ip netns exec "$(ns 0 s)" ping -c 1 -W 1 10.99.2.3 >/dev/null ||
+		{ echo "# no IPv4 path s->d"; exit 1; }
+	rps_measure ip_forward 10.99.2.3
 	exit 0
 fi
 

@@ -26,6 +26,11 @@ usage: $0 [options] -- SCRIPT [ARGS...]
                       NIC (virtio-net-pci, e1000, ...) plugged into QEMU hub
                       HUB (0..255: one hub is one dumb switch or cable); the
                       i-th --nic (from 0) has MAC 52:54:00:d9:HUB:i
+  --nic MODEL:HUB/Q   the same through a host tap of Q queues (1..8) on a
+                      host bridge HUB instead of a QEMU hub (a hub's port
+                      has one queue); virtio-net-pci gets Q queue pairs.
+                      Needs root and /dev/net/tun: the taps and bridges live
+                      in a network namespace of this run, QEMU runs in it
   -v, --verbose       show the whole console, not only the test's output
 Host variables passed through when set: DPILLAR_KO DPILLAR_REPO V
 EOF
@@ -55,7 +60,8 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--append) append+=" $2"; shift 2 ;;
 	--nic)
-		[[ "$2" =~ ^[a-z0-9-]+:[0-9]+$ ]] && [ "${2#*:}" -le 255 ] ||
+		[[ "$2" =~ ^[a-z0-9-]+:([0-9]+)(/[1-8])?$ ]] &&
+			[ "${BASH_REMATCH[1]}" -le 255 ] ||
 			{ echo "run-vm: bad --nic '$2'" >&2; usage; }
 		nics+=("$2"); shift 2 ;;
 	-v|--verbose) verbose=1; shift ;;
@@ -234,12 +240,51 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp"
 	-device "virtio-9p-pci,fsdev=out,mount_tag=out")
 # The guest finds each NIC by its MAC; a hub floods every frame to all its
 # other ports, as the fabric's dumb switches do, and filters nothing.
+# A NIC with queues (MODEL:HUB/Q) is a multi-queue tap instead, on a Linux
+# bridge in a network namespace of this run (a QEMU hub port has one queue,
+# so a NIC behind it has one too): the bridge learns, which a dumb switch
+# also does, and it filters nothing of ours (no netfilter, no VLANs).
+netns='' taphubs=' ' qhubs=' '
 for i in "${!nics[@]}"; do
-	hub=${nics[i]#*:}
-	mac=$(printf '52:54:00:d9:%02x:%02x' "$hub" "$i")
-	qemu+=(-netdev "hubport,id=nic$i,hubid=$hub"
-		-device "${nics[i]%%:*},netdev=nic$i,mac=$mac")
+	hub=${nics[i]#*:} q=${hub#*/} hub=${hub%/*}
+	[ "$q" = "${nics[i]#*:}" ] && { qhubs+="$hub "; continue; }
+	[[ "$taphubs" == *" $hub "* ]] || taphubs+="$hub "
 done
+for hub in $taphubs; do
+	[[ "$qhubs" == *" $hub "* ]] &&
+		err "hub $hub has both QEMU hub ports and taps"
+done
+if [ "$taphubs" != ' ' ]; then
+	[ "$(id -u)" = 0 ] && [ -c /dev/net/tun ] ||
+		err "--nic MODEL:HUB/Q needs root and /dev/net/tun"
+	netns=dpvm-$$
+	ip netns add "$netns" || err "cannot create netns $netns"
+	trap 'ip netns del "$netns" 2>/dev/null' EXIT
+	for hub in $taphubs; do
+		ip -n "$netns" link add "hub$hub" type bridge stp_state 0 &&
+			ip -n "$netns" link set "hub$hub" up ||
+			err "cannot make bridge hub$hub"
+	done
+fi
+for i in "${!nics[@]}"; do
+	hub=${nics[i]#*:} q=${hub#*/} hub=${hub%/*} model=${nics[i]%%:*}
+	mac=$(printf '52:54:00:d9:%02x:%02x' "$hub" "$i")
+	if [ "$q" = "${nics[i]#*:}" ]; then
+		qemu+=(-netdev "hubport,id=nic$i,hubid=$hub"
+			-device "$model,netdev=nic$i,mac=$mac")
+		continue
+	fi
+	ip -n "$netns" tuntap add dev "tap$i" mode tap multi_queue &&
+		ip -n "$netns" link set "tap$i" master "hub$hub" up ||
+		err "cannot make tap$i"
+	dev="$model,netdev=nic$i,mac=$mac"
+	# Queue pairs, and a vector each way per pair plus config and control.
+	[ "$model" = virtio-net-pci ] && [ "$q" -gt 1 ] &&
+		dev+=",mq=on,vectors=$((2 * q + 2))"
+	qemu+=(-netdev "tap,id=nic$i,ifname=tap$i,queues=$q,script=no,downscript=no,vhost=off"
+		-device "$dev")
+done
+[ -z "$netns" ] || qemu=(ip netns exec "$netns" "${qemu[@]}")
 
 stats=$(mktemp)
 t0=$(date +%s.%N)
