@@ -13,7 +13,10 @@
 # (make check's "nic_tcp" step does exactly this on the Debian kernels: all
 # models on the newest, e1000e on the older; scripts/check.sh, the matrix.)
 # NIC_MODELS (default: e1000e e1000 vmxnet3 virtio-net-pci) are QEMU device
-# names; model m gets hubs 16+2m (A) and 17+2m (B) and four NICs:
+# names; those also in NIC_TAP have their NICs on host taps instead of
+# QEMU hubs (virtio-net then offers checksum and TSO offloads; lib.sh,
+# nic_chain_vm_args); model m gets hubs 16+2m (A) and 17+2m (B) and four
+# NICs:
 #
 #   hub A: s.p1  r.p1        one cable (a switch with two servers)
 #   hub B: r.p0  d.p0        another
