@@ -166,8 +166,8 @@ OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=8
 # under KASAN are the same code for every failure; all of them run on the
 # host in dpsim's checks, with the same routing core).  The NIC matrix
 # on vmxnet3 (TSO and hardware checksums, what misparsed our frames) in
-# BCube: not e1000e, whose probe fails in this kernel (the matrix above);
-# not the fallback's scenario (its frames are KUnit's and xdcent's there).
+# BCube, the other models in a guest of their own (DEBUG_NIC_ENV); not
+# the fallback's scenario (its frames are KUnit's and xdcent's there).
 # DCell (2,1), issue 33's cases only.  XDCent without its "fallback off"
 # case (the setting's paths are dpillar_link's and dpillar_hostile's).  No vm_smoke.sh: its load, link and unload is the first part
 # of dpillar_link.sh, and its netns/bridge checks test the rig.
@@ -179,6 +179,15 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link
 	--env "DPILLAR_GRO_IPERF=-n 1536K" --env NIC_FALLBACK=none
 	--env DPILLAR_DCELL_SIZES=2:1:ft --env DPILLAR_XDCENT_FALLBACK_OFF=0)
+# The debug kernel's second guest (issue 28): the NIC matrix on the other
+# models, in BCube, virtio-net on host taps (its offloads), no fallback.
+# TCP's on/off bound 0.25 instead of 0.5: there TCP moves 1-3 Mbit/s, and
+# e1000e's s->d came out at 0.39 in the first run (on 0.9 and 1.0, off
+# 2.3 and 2.8 Mbit/s; d->s 1.10; the other models 0.94-2.13); frames a
+# NIC misparses give 0.00-0.05, which 0.25 still fails.
+DEBUG_NIC_ENV=(--env "NIC_MODELS=e1000e e1000 virtio-net-pci"
+	--env NIC_TOPOS=bcube --env NIC_FALLBACK=none
+	--env NIC_TAP=virtio-net-pci --env NIC_TCP_RATIO=0.25)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {
@@ -672,13 +681,38 @@ fi
 kernel_wanted debug && [ $debug_build = 0 ] &&
 	not_run+=("debug kernel build, its module and guest (TESTS)")
 DEBUG_TESTS+=("${DEBUG_SEL[@]}")
+debug_nic=0
 for t in "${DEBUG_SEL[@]}"; do
 	[ "$(short_name "$t")" = nic_tcp ] || continue
 	read -r -a nv <<<"$(nic_tcp_vm "${DEBUG_VM[@]}")"
 	DEBUG_VM+=("${nv[@]}")
+	debug_nic=1
 done
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
+# The NIC matrix's other models on the debug kernel (DEBUG_NIC_ENV), in a
+# second debug guest of one vCPU.  With the columns in the background it
+# starts when the older Debian kernels' column is done (that column ends
+# some 15 minutes before the other two), so it costs make check little
+# wall time; with fewer jobs, after the debug guest.
+DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 3000 --env DPILLAR_DEAD_MS=1500
+	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_NIC_ENV[@]}")
+read -r -a nv <<<"$(nic_tcp_vm "${DEBUG_NIC_VM[@]}")"
+DEBUG_NIC_GUEST=(debugnic "$repo/build/debug/net/dpillar/dpillar.ko"
+	--kernel "$DEBUG_BZIMAGE" "${DEBUG_NIC_VM[@]}" "${nv[@]}" --
+	selftests/nic_tcp_test.sh)
+# after_column: wait until the older Debian column has ended (its last
+# guest's status, or the rig's when it has no guest); nothing to wait for
+# when it does not run in the background.
+after_column() {
+	local f=$GUEST_DIR/rig.rc
+	[ ${#DEB_RUN[@]} -gt 1 ] && f=$GUEST_DIR/guest-${DEB_RUN[-2]}.rc
+	[ "$JOBS" -gt 2 ] && { [ $RIG = 1 ] || [ ${#DEB_RUN[@]} -gt 1 ]; } ||
+		return 0
+	while [ ! -s "$f" ]; do
+		sleep 5
+	done
+}
 DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks"
 wanted kunit || DEBUG_STEP="guest debug: tests, then lockdep/taint/kmemleak/reload checks"
 if [ $debug_build = 1 ] && [ -n "$DEBUG_BZIMAGE" ]; then
@@ -687,6 +721,13 @@ if [ $debug_build = 1 ] && [ -n "$DEBUG_BZIMAGE" ]; then
 			bash scripts/build-modules.sh "debug=$DEBUG_KDIR"
 	fi
 	[ $debug_guest = 1 ] && [ "$JOBS" -gt 1 ] && guest_bg "${DEBUG_GUEST[@]}"
+	if [ $debug_guest = 1 ] && [ $debug_nic = 1 ] && [ "$JOBS" -gt 2 ]; then
+		rm -f "$GUEST_DIR/guest-debugnic.step" "$GUEST_DIR/guest-debugnic.rc"
+		( after_column
+		  guest "${DEBUG_NIC_GUEST[@]}" > "$GUEST_DIR/guest-debugnic.step" 2>&1
+		  echo $? > "$GUEST_DIR/guest-debugnic.rc" ) &
+		bg_pids+=($!)
+	fi
 fi
 
 # ---- host steps (beside the guests) ----------------------------------------
@@ -763,6 +804,17 @@ elif [ $debug_guest = 1 ]; then
 		first=2
 	fi
 	guest_results debug $first
+	if [ $debug_nic = 1 ]; then
+		STEP_TIME=$GUEST_DIR/guest-debugnic/wall
+		if [ "$JOBS" -gt 2 ]; then
+			step "guest debugnic: the NIC matrix's other models, then lockdep/taint/kmemleak/reload checks" \
+				bg_wait guest-debugnic
+		else
+			step "guest debugnic: the NIC matrix's other models, then lockdep/taint/kmemleak/reload checks" \
+				guest "${DEBUG_NIC_GUEST[@]}"
+		fi
+		guest_results debugnic
+	fi
 fi
 
 finish
