@@ -213,6 +213,19 @@ drepo=${DPILLAR_REPO:-$repo}
 cmdline="console=ttyS0 loglevel=5 printk.time=1 printk.devkmsg=on panic=-1 oops=panic"
 cmdline+=" mitigations=off no_timer_check tsc=reliable rdinit=/init"
 cmdline+=" 8250.nr_uarts=1 net.ifnames=0 noresume$append"
+# The TSC's rate.  Under TCG the guest's TSC is the host's, and the
+# kernel calibrates it against the PIT, by a loop that a busy host can
+# stretch: 3 of 100 boots on a loaded 2-core host took 280 or 521 MHz for
+# 2,596 ("PIT calibration deviates from HPET", and the PIT's value wins),
+# so the guest's clock ran 5-9 times fast and its suites' timeouts fired
+# early.  tsc=reliable (no clocksource watchdog) keeps such a clock.  So
+# the host's own figure is given (tsc_early_khz, 5.3 and later): the host
+# kernel's, else the last one a guest here refined (kept in the cache).
+tsc_khz=$(dmesg 2>/dev/null | sed -n \
+	-e 's/.*tsc: Refined TSC clocksource calibration: \([0-9]*\)\.\([0-9]\{3\}\) MHz.*/\1\2/p' \
+	-e 's/.*tsc: Detected \([0-9]*\)\.\([0-9]\{3\}\) MHz processor.*/\1\2/p' | tail -n 1)
+[ -n "$tsc_khz" ] || tsc_khz=$(cat "$cache/tsc_khz" 2>/dev/null)
+[[ "$tsc_khz" =~ ^[1-9][0-9]{5,7}$ ]] && cmdline+=" tsc_early_khz=$tsc_khz"
 # Boot on one vCPU; init brings the others online before the test.  The
 # kernel flips static keys while it boots (sched_clock_stable ...), and
 # under TCG live-patching code another vCPU executes can end in an int3
@@ -340,6 +353,10 @@ fi
 
 # ---- verdict ---------------------------------------------------------------
 rc=$(grep -a -o 'DPILLAR-VM-EXIT: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+# The guest's refined TSC rate, for a host whose dmesg does not tell it.
+khz=$(sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9]*\)\.\([0-9]\{3\}\) MHz.*/\1\2/p' \
+	"$outdir/dmesg" 2>/dev/null | tail -n 1)
+[ -z "$khz" ] || echo "$khz" > "$cache/tsc_khz"
 why=
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	why="timeout: guest killed after ${timeout}s"
