@@ -43,18 +43,7 @@ graph() {
 	[ -s "$g" ] || python3 graphs.py "$@" > "$g"
 }
 
-# run FILE SEED ARGS...
-run() {
-	f=$1
-	seed=$2
-	shift 2
-	[ -n "${SKIP_RUN:-}" ] && return 0
-	[ -n "${KEEP:-}" ] && [ -s "$f" ] && return 0
-	# shellcheck disable=SC2086
-	nice -n 10 ./dpns3 "$@" --rate "$RATE" --seed "$seed" --json --flows \
-		> "$f.tmp"
-	mv "$f.tmp" "$f"
-}
+. ./eval-lib.sh
 
 # Fig. 13: k = 2, 4 at seed 1, k = 1, 8 at every seed
 for s in $SEEDS; do

@@ -40,18 +40,7 @@ bcube:--topo bcube -n 10 -k 2
 xdcent:--topo xdcent -n 10 -k 2 -i 2
 s2:--topo s2 --nodes 125 -n 16 --spaces 8 --hosts 8'
 
-# run FILE SEED ARGS...
-run() {
-	f=$1
-	seed=$2
-	shift 2
-	[ -n "${SKIP_RUN:-}" ] && return 0
-	[ -n "${KEEP:-}" ] && [ -s "$f" ] && return 0
-	# shellcheck disable=SC2086
-	nice -n 10 ./dpns3 "$@" --rate "$RATE" --time "$TIME" --seed "$seed" \
-		--json --flows > "$f.tmp"
-	mv "$f.tmp" "$f"
-}
+. ./eval-lib.sh
 
 echo "$FABRICS" | while IFS=: read -r name args; do
 	case $name in
@@ -66,12 +55,14 @@ echo "$FABRICS" | while IFS=: read -r name args; do
 				--spaces 8 --coords derived --wiring derived \
 				--seed $((s - 1)) --json > "$out/s2-paths-s$s.json"
 		# shellcheck disable=SC2086
-		run "$out/$name-s$s.json" "$s" $args $extra
+		run "$out/$name-s$s.json" "$s" $args $extra --time "$TIME"
 	done
 done
 
 python3 - "$out" "$SEEDS" <<'EOF' | tee "$out/summary.txt"
 import csv, json, os, sys
+
+from evallib import waterfill
 out, seeds = sys.argv[1], [int(s) for s in sys.argv[2].split()]
 names = ('dpillar', 'dcell', 'bcube', 'xdcent', 's2')
 
@@ -139,28 +130,6 @@ def busiest(fl):
     return sum(b) / len(b)
 
 
-def maxmin(fl):
-    """Max-min fair (water-filling) aggregate, every link of capacity 1;
-    in links."""
-    n, cap, on = {}, {}, {}
-    for i, ls in enumerate(fl):
-        for l in ls:
-            n[l] = n.get(l, 0) + 1
-            cap[l] = 1.0
-            on.setdefault(l, []).append(i)
-    left, total = set(range(len(fl))), 0.0
-    while left:
-        l = min((l for l in n if n[l]), key=lambda l: cap[l] / n[l])
-        share = cap[l] / n[l]
-        for i in [i for i in on[l] if i in left]:
-            left.discard(i)
-            total += share
-            for m in fl[i]:
-                cap[m] -= share
-                n[m] -= 1
-    return total
-
-
 def hops(d):
     """Mean hops (dpsim's: switches crossed, DCell's cables; S2's switch
     hops), of the flows between two servers (S2: two ToRs)."""
@@ -190,7 +159,7 @@ with open(out + '/fabric.dat', 'w') as dat:
         fls = [links(d, sw) for d in ds]
         thr = [100 * d['aggregate_bps'] / (d['flows'] * d['rate_bps'])
                for d in ds]
-        mm = [100 * maxmin(fl) / d['flows'] for d, fl in zip(ds, fls)]
+        mm = [100 * waterfill(fl) / d['flows'] for d, fl in zip(ds, fls)]
         cb = [bound(d, fl, cables(name, s)) for d, fl, s in zip(ds, fls, ss)]
         abt = [d['abt_links'] for d in ds]
         t, m = stats(thr), stats(mm)

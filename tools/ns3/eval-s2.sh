@@ -36,40 +36,33 @@ SWDC='--topo s2 --nodes 250 -n 6 --spaces 3 --hosts 1'
 FAIL='--topo s2 --nodes 128 -n 6 --spaces 3 --hosts 2'
 CABLES=384	# 128 servers x 6 fabric ports / 2
 
-run() {
-	f=$1
-	shift
-	[ -n "${SKIP_RUN:-}" ] && return 0
-	[ -n "${KEEP:-}" ] && [ -s "$f" ] && return 0
-	# shellcheck disable=SC2086
-	nice -n 10 ./dpns3 "$@" --rate "$RATE" --seed "$SEED" --json --flows \
-		> "$f.tmp"
-	mv "$f.tmp" "$f"
-}
+. ./eval-lib.sh
 
 for k in 1 2 4 8; do
 	# shellcheck disable=SC2086
-	run "$out/bulk-k$k.json" $BIG --paths $k --time "$TIME"
+	run "$out/bulk-k$k.json" "$SEED" $BIG --paths $k --time "$TIME"
 done
 for k in 1 2 4 8; do
 	# shellcheck disable=SC2086
-	run "$out/swdc-k$k.json" $SWDC --paths $k --time "$TIME"
+	run "$out/swdc-k$k.json" "$SEED" $SWDC --paths $k --time "$TIME"
 done
 for k in 1 8; do
 	# shellcheck disable=SC2086
-	run "$out/fct-k$k.json" $BIG --paths $k --bytes "$BYTES" --time 5
+	run "$out/fct-k$k.json" "$SEED" $BIG --paths $k --bytes "$BYTES" --time 5
 done
 for pct in 0 5 10 20; do
 	links=$((CABLES * pct / 100))
 	# shellcheck disable=SC2086
-	run "$out/fail-bulk-$pct.json" $FAIL --fail-links $links --time "$TIME"
+	run "$out/fail-bulk-$pct.json" "$SEED" $FAIL --fail-links $links --time "$TIME"
 	# shellcheck disable=SC2086
-	run "$out/fail-fct-$pct.json" $FAIL --fail-links $links \
+	run "$out/fail-fct-$pct.json" "$SEED" $FAIL --fail-links $links \
 		--bytes "$BYTES" --time 5
 done
 
 python3 - "$out" <<'EOF' | tee "$out/summary.txt"
 import json, sys
+
+from evallib import waterfill
 out = sys.argv[1]
 ld = lambda f: json.load(open('%s/%s.json' % (out, f)))
 
@@ -78,25 +71,13 @@ def maxmin(d):
     """Max-min fair (water-filling) aggregate over the paths the packets
     took, every directed link and every host's up and down link of
     capacity 1: what routing allows, TCP aside.  In links."""
-    fl, n, cap = [], {}, {}
+    fl = []
     for f in d['flow']:
         p = f.get('path', [])
         ls = [('up', f['src']), ('down', f['dst'])]
         ls += [(p[j], p[j + 1]) for j in range(len(p) - 1)]
         fl.append(ls)
-        for l in ls:
-            n[l] = n.get(l, 0) + 1
-            cap[l] = 1.0
-    left, total = set(range(len(fl))), 0.0
-    while left:
-        share, l = min((cap[l] / n[l], l) for l in n if n[l])
-        for i in [i for i in left if l in fl[i]]:
-            left.discard(i)
-            total += share
-            for m in fl[i]:
-                cap[m] -= share
-                n[m] -= 1
-    return total
+    return waterfill(fl)
 
 
 def at_max(d):
