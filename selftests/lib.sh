@@ -536,8 +536,8 @@ nic_count() { [ "$(nics "$1" | wc -l)" -eq "$2" ]; }
 # nic_chain_vm_args BASE MODEL...: run-vm.sh's --nic options for a chain
 # of three servers per model, four NICs on two hubs: the m-th model (from
 # 0) gets hubs BASE+2m (A: s.p1 r.p1) and BASE+2m+1 (B: r.p0 d.p0).
-# A model named in NIC_TAP has its NICs on host taps of NIC_MQ queues
-# (default 1) on host bridges instead (run-vm.sh, --nic MODEL:HUB/Q): a
+# A model named in NIC_TAP (every model when NIC_MQ is set) has its NICs
+# on host taps of NIC_MQ queues (default 1) on host bridges instead (run-vm.sh, --nic MODEL:HUB/Q): a
 # tap gives virtio-net the checksum and TSO offloads a hub cannot.  That
 # needs root and /dev/net/tun on the host; without them the model stays
 # on hubs, and this says so on stderr.
@@ -546,7 +546,7 @@ nic_chain_vm_args() {
 	shift
 	for m in "$@"; do
 		q=
-		if [[ " ${NIC_TAP:-} " == *" $m "* ]]; then
+		if [ -n "${NIC_MQ:-}" ] || [[ " ${NIC_TAP:-} " == *" $m "* ]]; then
 			if [ "$(id -u)" = 0 ] && [ -c /dev/net/tun ]; then
 				q=/${NIC_MQ:-1}
 			else

@@ -664,21 +664,13 @@ clean() {
 	[ "$v" -eq 0 ] || { echo "$v frames counted malformed"; return 1; }
 }
 
-# softnet M: per CPU, the frames the network softirq processed (the first
-# column of /proc/net/softnet_stat, hex), space-separated.
+# softnet [COL]: per CPU, column COL (from 0) of /proc/net/softnet_stat
+# (hex), space-separated: 0 (the default) the frames the network softirq
+# processed, 9 the times RPS woke the CPU to take frames another received.
 softnet() {
-	local x rest
-	while read -r x rest; do
-		printf '%d ' $((16#$x))
-	done < /proc/net/softnet_stat
-}
-
-# rps_ipi: per CPU, the times RPS woke it to take frames another CPU
-# received (the tenth column of /proc/net/softnet_stat), space-separated.
-rps_ipi() {
 	local f
 	while read -r -a f; do
-		printf '%d ' $((16#${f[9]}))
+		printf '%d ' $((16#${f[${1:-0}]}))
 	done < /proc/net/softnet_stat
 }
 
@@ -707,11 +699,11 @@ rps_measure() {
 	local v a b ia ib qa qb j d e i
 	for v in 0 "$all"; do
 		ip netns exec "$(ns 0 r)" sh -c "for q in /sys/class/net/p[01]/queues/rx-*/rps_cpus; do echo $v > \$q; done"
-		a=($(softnet)) ia=($(rps_ipi))
+		a=($(softnet)) ia=($(softnet 9))
 		qa=$(rxq 0 r p1)
 		j=$(ip netns exec "$(ns 0 s)" timeout 60 iperf3 -J -c "$2" \
 			--connect-timeout 5000 -t 4 -P 4 2>/dev/null)
-		b=($(softnet)) ib=($(rps_ipi))
+		b=($(softnet)) ib=($(softnet 9))
 		qb=$(rxq 0 r p1)
 		d='' e=''
 		for i in "${!a[@]}"; do
