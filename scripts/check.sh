@@ -178,16 +178,18 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1"
 	--env DPILLAR_XDCENT_SIZES=xdcent:3:1:2:link
 	--env "DPILLAR_GRO_IPERF=-n 1536K" --env NIC_FALLBACK=none
-	--env DPILLAR_DCELL_SIZES=2:1:ft --env DPILLAR_XDCENT_FALLBACK_OFF=0)
+	--env DPILLAR_DCELL_SIZES=2:1:ft --env DPILLAR_XDCENT_FALLBACK_OFF=0
+	--env NIC_TCP_RATIO=0.85)
 # The debug kernel's second guest (issue 28): the NIC matrix on the other
 # models, in BCube, virtio-net on host taps (its offloads), no fallback.
-# TCP's on/off bound 0.25 instead of 0.5: there TCP moves 1-3 Mbit/s, and
-# e1000e's s->d came out at 0.39 in the first run (on 0.9 and 1.0, off
-# 2.3 and 2.8 Mbit/s; d->s 1.10; the other models 0.94-2.13); frames a
-# NIC misparses give 0.00-0.05, which 0.25 still fails.
+# In both debug guests TCP's on/off bound is 0.85, not 0.9: there TCP moves
+# 2-4 Mbit/s, and "on" costs some 5% (per own second, 2026-11-27 under
+# load: 0.91-1.02, mean 0.96; 6.1 and 6.12 0.96-1.11), so at 0.9 about
+# one debug ratio in ten would fail for that alone (dpillar.rst,
+# "Offloads").
 DEBUG_NIC_ENV=(--env "NIC_MODELS=e1000e e1000 virtio-net-pci"
 	--env NIC_TOPOS=bcube --env NIC_FALLBACK=none
-	--env NIC_TAP=virtio-net-pci --env NIC_TCP_RATIO=0.25)
+	--env NIC_TAP=virtio-net-pci --env NIC_TCP_RATIO=0.85)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {

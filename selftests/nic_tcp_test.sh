@@ -45,22 +45,25 @@
 # timeout, a hang: a splat for this suite).  Figures are printed as
 # diagnostics.
 #
-# The bounds are loose on purpose (0.5, 20%): this is a test, not a
-# benchmark, and make check runs it beside other TCG guests.  With the
-# two settings sampled in one stream, in the order off on on off, the
-# ratio came out at 0.71-1.20 (e1000e, vmxnet3; 6.12 and the debug
-# kernel; idle and loaded host; dpillar.rst, "Offloads": why e1000e's is
-# below 1 in some runs is not known), so the 0.9 the NIC matrix asks
-# for is not the default.  The bounds still catch
-# what breaks on a NIC: before complete frames, TCP moved 0 Mbit/s with
-# offloads on (e1000e, e1000, vmxnet3), UDP lost everything and e1000e
-# logged checksum_partial per frame.
+# The rate bound is the issue's 0.9 (NIC_TCP_RATIO; the debug kernel's
+# guests 0.85, scripts/check.sh), the retransmission bound loose (20%).
+# Each rate is per second of the guest's own time (own_cs), so that the
+# host's load, which moves a TCG guest's wall-clock rate by half within
+# seconds, does not decide the verdict, in NIC_TCP_ROUNDS (2) rounds of
+# four 1.5-s periods in one stream, off on on off; a ratio below the
+# bound gets NIC_TCP_MORE (2) more rounds and the verdict takes all of
+# them (tcp_toggle).  In the first runs so (2026-11-27, two or three
+# guests and a CPU hog on the 2-core host), 6.1 and 6.12: 16 ratios
+# 0.96-1.11; the debug kernel 0.91-1.02 (dpillar.rst, "Offloads").  Before
+# complete frames, TCP moved 0 Mbit/s with offloads on (e1000e, e1000,
+# vmxnet3), UDP lost everything and e1000e logged checksum_partial per
+# frame.
 . "$(dirname "$0")/lib.sh"
 
 MODELS=(${NIC_MODELS:-e1000e e1000 vmxnet3 virtio-net-pci})
 TOPOS=(${NIC_TOPOS:-bcube dpillar})
 SECS=${NIC_TCP_SECS:-2}
-RATIO=${NIC_TCP_RATIO:-0.5}
+RATIO=${NIC_TCP_RATIO:-0.9}
 RETR=${NIC_TCP_RETR:-0.2}
 
 hub_a() { echo $((16 + 2 * $1)); }
@@ -361,18 +364,53 @@ ns_read() {
 	[ -n "$DP0_RX" ] && [ -n "$OUT_SEGS" ] && [ -n "$RETRANS" ]
 }
 
+# The guest's own time, for rates that the host's load does not move.
+# Under TCG a CPU-bound guest runs only while the host gives QEMU a core,
+# so in make check, three guests on two cores, a period's wall time
+# holds an unknown share of waiting: one stream's on/off ratio spread
+# from 0.39 to 2.13 (median 1.01; 0.93-1.08 on a quiet host).  What the
+# guest's work took instead is the CPU its QEMU process used (run-vm.sh
+# exports QEMU's /proc/self over 9p, tag "qemuproc": utime and stime,
+# every thread, the NICs' emulation included) plus the time the guest
+# itself was idle (/proc/stat; a halted guest is not waiting for the
+# host).  On a quiet host the two agree with the wall clock to a few
+# percent.  Outside run-vm.sh (a real machine) there is no such share,
+# and the wall clock is the guest's own.
+QEMU_STAT=/run/qemuproc/stat
+if ! [ -r "$QEMU_STAT" ]; then
+	mkdir -p /run/qemuproc
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=none \
+		qemuproc /run/qemuproc 2>/dev/null &&
+		defer "umount /run/qemuproc"
+	[ -r "$QEMU_STAT" ] || QEMU_STAT=
+fi
+
+# own_cs: OWN_CS, centiseconds (USER_HZ) of the guest's own time since
+# boot as above, or '' without QEMU's counters.  Builtins only.
+own_cs() {
+	local l f
+	OWN_CS=
+	[ -n "$QEMU_STAT" ] || return 0
+	read -r l < "$QEMU_STAT" || return 0
+	read -r -a f <<<"${l##*) }"	# f[0] is field 3 (state)
+	read -r l < /proc/stat
+	read -r -a l <<<"$l"		# cpu user nice system idle iowait ...
+	OWN_CS=$(( f[11] + f[12] + l[4] + l[5] ))
+}
+
 # tcp_cmp M TOPO: offloads on against off, each direction within ONE TCP
 # stream: while iperf3 sends, the NICs' offloads are switched (ethtool
 # -K) between periods of NIC_TCP_PERIOD (1.5) s, in the order off on on
-# off, NIC_TCP_ROUNDS (1) times, and the bytes dp0 delivers at the
-# receiver are sampled at each period's ends.  The two settings thus
-# share the connection, and any slow spell of the host longer than a
-# period: TCG's speed drifts with whatever else the host runs (a second
-# guest in make check), by half between runs seconds apart, which made
-# separate runs per setting useless for a 0.9 bound.  ABBA cancels a
-# steady drift.  Pass: the delivered rate with offloads on is at least
-# NIC_TCP_RATIO (0.5) of the rate with them off, and at most NIC_TCP_RETR
-# of the segments the sender sent were retransmitted.
+# off, NIC_TCP_ROUNDS (2) times (NIC_TCP_MORE (2) more if the ratio falls
+# short), and the bytes dp0 delivers at the receiver and the guest's own
+# time (own_cs) are sampled at each period's ends.  The two settings
+# thus share the connection, and any slow spell of the host longer than
+# a period; ABBA cancels a steady drift; and a rate per second of the
+# guest's own time leaves out what the host's load takes, which by the
+# wall clock moved one stream's ratio from 0.39 to 2.13.  Pass: the
+# delivered rate with offloads on is at least NIC_TCP_RATIO (0.9) of the
+# rate with them off, and at most NIC_TCP_RETR of the segments the
+# sender sent were retransmitted.
 tcp_cmp() {
 	local m=$1 topo=$2 dir bad=0
 	for dir in s2d d2s; do
@@ -387,10 +425,11 @@ mbit() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
 
 # tcp_toggle M TOPO DIR: one direction of tcp_cmp.
 tcp_toggle() {
-	local m=$1 topo=$2 dir=$3 from to rxpid txpid per rounds order pid
-	local v prev='' t0 t1 b0 b1 r s0 x0 share x q on off
-	local -A bytes=() usecs=() n=()
-	per=${NIC_TCP_PERIOD:-1.5} rounds=${NIC_TCP_ROUNDS:-1}
+	local m=$1 topo=$2 dir=$3 from to rxpid txpid per rounds more pid
+	local v prev='' t0 t1 b0 b1 c0 c1 r s0 x0 share x q on off f round
+	local -A bytes=() usecs=() cs=() n=()
+	per=${NIC_TCP_PERIOD:-1.5} rounds=${NIC_TCP_ROUNDS:-2}
+	more=${NIC_TCP_MORE:-2}
 	if [ "$dir" = s2d ]; then
 		from=s to=${IP4[-1]}
 		rxpid=/tmp/iperf.$(ns "$m" d).pid txpid=/tmp/iperf.$(ns "$m" s).pid
@@ -398,8 +437,6 @@ tcp_toggle() {
 		from=d to=${IP4[0]}
 		rxpid=/tmp/iperf.$(ns "$m" s).pid txpid=/tmp/iperf.$(ns "$m" d).pid
 	fi
-	order=()
-	for _ in $(seq "$rounds"); do order+=(off on on off); done
 	offloads "$m" off
 	ns_read "$txpid" || { echo "cannot read the sender's counters"; return 1; }
 	s0=$OUT_SEGS x0=$RETRANS
@@ -409,20 +446,34 @@ tcp_toggle() {
 		--connect-timeout 5000 -t 240 >/dev/null 2>&1 &
 	pid=$!
 	sleep 2
-	for v in "${order[@]}"; do
-		kill -0 "$pid" 2>/dev/null || break
-		[ "$v" = "$prev" ] || offloads "$m" "$v"
-		prev=$v
-		sleep 0.3
-		ns_read "$rxpid" || break
-		t0=${EPOCHREALTIME//[.,]/} b0=$DP0_RX
-		sleep "$per"
-		ns_read "$rxpid" || break
-		t1=${EPOCHREALTIME//[.,]/} b1=$DP0_RX
-		bytes[$v]=$(( ${bytes[$v]:-0} + b1 - b0 ))
-		usecs[$v]=$(( ${usecs[$v]:-0} + t1 - t0 ))
-		n[$v]=$(( ${n[$v]:-0} + 1 ))
-		fig "$topo ${MODELS[m]} $dir offloads $v: $(mbit $(( (b1 - b0) * 8000 / (t1 - t0) ))) Mbit/s"
+	for ((round = 1; round <= rounds + more; round++)); do
+		# The extra rounds only when the first ones fall short.
+		if [ "$round" -gt "$rounds" ]; then
+			[ "$round" -gt $((rounds + 1)) ] || toggle_rates
+			[ "$R" = short ] || break
+		fi
+		for v in off on on off; do
+			kill -0 "$pid" 2>/dev/null || break 2
+			[ "$v" = "$prev" ] || offloads "$m" "$v"
+			prev=$v
+			sleep 0.3
+			ns_read "$rxpid" || break 2
+			own_cs
+			t0=${EPOCHREALTIME//[.,]/} b0=$DP0_RX c0=$OWN_CS
+			sleep "$per"
+			ns_read "$rxpid" || break 2
+			own_cs
+			t1=${EPOCHREALTIME//[.,]/} b1=$DP0_RX c1=$OWN_CS
+			bytes[$v]=$(( ${bytes[$v]:-0} + b1 - b0 ))
+			usecs[$v]=$(( ${usecs[$v]:-0} + t1 - t0 ))
+			[ -z "$c0" ] || [ -z "$c1" ] ||
+				cs[$v]=$(( ${cs[$v]:-0} + c1 - c0 ))
+			n[$v]=$(( ${n[$v]:-0} + 1 ))
+			f="$topo ${MODELS[m]} $dir offloads $v: $(mbit $(( (b1 - b0) * 8000 / (t1 - t0) ))) Mbit/s"
+			[ -z "$c0" ] || [ -z "$c1" ] || [ $((c1 - c0)) -le 0 ] ||
+				f+=", $(mbit $(( (b1 - b0) * 8 / ((c1 - c0) * 10) ))) per own second ($((c1 - c0)) of $(( (t1 - t0) / 10000 )) cs)"
+			fig "$f"
+		done
 	done
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
@@ -433,16 +484,33 @@ tcp_toggle() {
 		echo "$dir: the stream ended after ${n[off]:-0} periods off, ${n[on]:-0} on"
 		return 1
 	fi
-	# kbit/s (the debug kernel moves a few Mbit/s)
-	on=$(( bytes[on] * 8000 / usecs[on] )) off=$(( bytes[off] * 8000 / usecs[off] ))
-	r=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-	fig "$topo ${MODELS[m]} $dir: on $(mbit $on) Mbit/s, off $(mbit $off) Mbit/s ($per s x ${n[on]} each): $r; $x of $((OUT_SEGS - s0)) segments retransmitted"
+	toggle_rates
+	fig "$topo ${MODELS[m]} $dir: on $(mbit $ON) Mbit/s, off $(mbit $OFF) Mbit/s ($per s x ${n[on]} each, $F): $RAT; $x of $((OUT_SEGS - s0)) segments retransmitted"
 	q=0
-	awk -v a="$on" -v b="$off" -v q="$RATIO" 'BEGIN { exit !(b > 0 && a >= q * b) }' ||
-		{ echo "$dir: $(mbit $on) Mbit/s with offloads, $(mbit $off) without"; q=1; }
+	[ "$R" = ok ] ||
+		{ echo "$dir: $(mbit $ON) Mbit/s with offloads, $(mbit $OFF) without ($F)"; q=1; }
 	awk -v s="$share" -v q="$RETR" 'BEGIN { exit !(s <= q) }' ||
 		{ echo "$dir: $share of the segments retransmitted"; q=1; }
 	return $q
+}
+
+# toggle_rates: from tcp_toggle's bytes, usecs and cs so far, ON and OFF
+# (kbit/s: the debug kernel moves a few Mbit/s) by the guest's own time
+# when known, else by the wall clock; RAT, their ratio; F, what they are;
+# R: "ok" when RAT reaches NIC_TCP_RATIO, else "short".
+toggle_rates() {
+	local wr
+	ON=$(( bytes[on] * 8000 / usecs[on] )) OFF=$(( bytes[off] * 8000 / usecs[off] ))
+	wr=$(awk -v a="$ON" -v b="$OFF" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	F="by the wall clock"
+	if [ "${cs[on]:-0}" -gt 0 ] && [ "${cs[off]:-0}" -gt 0 ]; then
+		ON=$(( bytes[on] * 8 / (cs[on] * 10) )) OFF=$(( bytes[off] * 8 / (cs[off] * 10) ))
+		F="per own second; by the wall clock $wr"
+	fi
+	RAT=$(awk -v a="$ON" -v b="$OFF" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	R=short
+	awk -v a="$ON" -v b="$OFF" -v q="$RATIO" 'BEGIN { exit !(b > 0 && a >= q * b) }' &&
+		R=ok
 }
 
 # tcp_on M TOPO: one TCP run each way, offloads on: data, few retransmits.

@@ -250,7 +250,12 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=out,path=$outdir,security_model=none"
-	-device "virtio-9p-pci,fsdev=out,mount_tag=out")
+	-device "virtio-9p-pci,fsdev=out,mount_tag=out"
+	# QEMU's own /proc/PID (opened at start-up, so /proc/self is this
+	# QEMU), read-only: the CPU the host gave this guest, which a suite
+	# measuring rates divides by (nic_tcp_test.sh, own_cs).
+	-fsdev "local,id=qemuproc,path=/proc/self,security_model=none,readonly=on"
+	-device "virtio-9p-pci,fsdev=qemuproc,mount_tag=qemuproc")
 # The guest finds each NIC by its MAC; a hub floods every frame to all its
 # other ports, as the fabric's dumb switches do, and filters nothing.
 # A NIC with queues (MODEL:HUB/Q) is a multi-queue tap instead, on a Linux
