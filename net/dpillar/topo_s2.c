@@ -323,8 +323,9 @@ static const struct s2_priv *s2p(const struct dp_topo *t)
  * afterwards, shared by every node routed with the topology (dpsim) and
  * every lockless reader (the kernel), like priv.  Without it (t->alloc
  * NULL: not asked for, no memory, plan mode) routing derives them as
- * before.  At most DP_S2_ROUTE_NODES_MAX * (16 * 2 + 8 * 4) bytes, 1 MiB
- * (16 ports, 8 spaces); 10 KiB at 250 nodes, 8 ports, 4 spaces.
+ * before.  nodes * (2 * ports + 4 * spaces) bytes: at most 1 MiB
+ * (DP_S2_ROUTE_NODES_MAX nodes, 16 ports, 8 spaces), 158 KiB at 2,880
+ * nodes, 16 ports, 6 spaces, 8,000 bytes at 250 nodes, 8 ports, 4.
  *
  * @coord: coord[id * spaces + sp], dp_s2_coord(seed, nodes, id, sp):
  *	a node's coordinates side by side, as an MCD reads them.
@@ -1619,8 +1620,9 @@ static u32 s2_table_coords(const struct dp_topo *t, u32 node, u32 *x,
  * dp_topo_ops.alloc: derived mode's tables (struct s2_tab), filled by the
  * derivation itself, s2_coord() and s2_peers(), so a table answers what
  * the derivation would.  Plan mode has nothing to derive: none.  About
- * nodes * (spaces + 2 * rings) permutations, once (some 25 ms at the
- * largest fabric), never on the packet path.
+ * nodes * (spaces + 4 * rings) permutations (a ring cable costs one each
+ * way), once: 10 ms at the largest fabric in userspace on a loaded VM,
+ * under RTNL in the kernel, never on the packet path.
  */
 static void *s2_alloc(const struct dp_topo *t)
 {
