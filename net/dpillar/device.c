@@ -267,6 +267,7 @@ static void dp_dev_free(struct net_device *dev)
 	free_percpu(dp->stats);
 	/* Unregistered, or never registered: no reader is left. */
 	kfree(rcu_replace_pointer(dp->prefix, NULL, true));
+	dp_topo_free(&dp->topo);
 }
 
 static const struct net_device_ops dp_netdev_ops = {
@@ -803,6 +804,16 @@ int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
 	}
 	/* No receive path or genetlink reader sees the old topology now. */
 	synchronize_net();
+	/*
+	 * So its tables go with it, and the new one gets its own before any
+	 * reader can see it (the receive path from the first port added
+	 * below, genetlink once topo_changing is clear, RTNL's after us):
+	 * readers never see t->alloc change.  Without memory it routes as
+	 * well, deriving what the tables hold.  The copy carries the
+	 * pointer; kfree(topo) below frees only the struct.
+	 */
+	dp_topo_free(&dp->topo);
+	dp_topo_alloc(topo);
 	dp->topo = *topo;
 	dp->self = self;
 	dp->nports = topo->nports;
@@ -944,9 +955,16 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	 * the destructor, which clears the pointer it frees.  Whatever is
 	 * left is ours: the device was never visible, so no reader is either.
 	 */
+	/*
+	 * The topology's tables (dp_topo_alloc()), before the device is
+	 * visible: no reader sees t->alloc change.  dp_dev_free() frees
+	 * them, and the failure below what the destructor did not.
+	 */
+	dp_topo_alloc(&dp->topo);
 	err = register_netdevice(dev);
 	if (err) {
 		kfree(rcu_replace_pointer(dp->prefix, NULL, true));
+		dp_topo_free(&dp->topo);
 		return err;
 	}
 

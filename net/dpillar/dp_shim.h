@@ -3,7 +3,9 @@
  * dp_shim.h - let the topology core build in the kernel and in userspace.
  *
  * The routing core (topo*.c) only needs fixed-width
- * integers, bool, NULL, memset/memcpy and the errno values.  In the
+ * integers, bool, NULL, memset/memcpy, the errno values and, at init time
+ * only, dp_alloc()/dp_free() for the tables a topology may keep outside
+ * struct dp_topo (dp_topo_alloc(), topo.h).  In the
  * kernel, the KUnit tests (topo_test.c, a separate module) reach its
  * functions through EXPORT_SYMBOL_IF_KUNIT(), which is empty without
  * CONFIG_KUNIT and here in userspace.
@@ -20,6 +22,16 @@
 #include <kunit/visibility.h>
 #include <linux/indirect_call_wrapper.h>
 #include <linux/bitops.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+/*
+ * A topology's tables (dp_topo_alloc()): up to a MiB, allocated under
+ * RTNL when a device gets its topology, never on the packet path, so
+ * vmalloc may back them.
+ */
+#define dp_alloc(size) kvmalloc(size, GFP_KERNEL)
+#define dp_free(ptr) kvfree(ptr)
 
 /*
  * The kernel's routing view (neigh.c): the per-hop reachability test
@@ -48,6 +60,7 @@ u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port);
 #include <stddef.h>
 #include <string.h>
 #include <errno.h>
+#include <stdlib.h>
 
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
@@ -77,6 +90,8 @@ typedef __INT32_TYPE__ s32;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define dp_ctz(x) ((u32)__builtin_ctz(x))
 #define noinline __attribute__((__noinline__))
+#define dp_alloc(size) malloc(size)
+#define dp_free(ptr) free(ptr)
 #define likely(x) __builtin_expect(!!(x), 1)
 #endif
 

@@ -214,6 +214,21 @@ int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_init);
 
+bool dp_topo_alloc(struct dp_topo *t)
+{
+	if (!t->alloc && t->ops && t->ops->alloc)
+		t->alloc = t->ops->alloc(t);
+	return !!t->alloc;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_alloc);
+
+void dp_topo_free(struct dp_topo *t)
+{
+	dp_free(t->alloc);
+	t->alloc = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_topo_free);
+
 /*
  * "none": the topology of a device created without one ("ip link add dp0
  * type dpillar"), until it gets one.  No node, no routing: every address

@@ -5,10 +5,11 @@
  * carries, one file per topology (topo_dpillar.c, ...).
  *
  * This code is shared, unchanged, by the kernel module and by the userspace
- * simulator tools/dpsim.  It allocates nothing, takes no locks, uses no
- * floating point and no 64-bit division, and keeps no mutable global state:
- * everything lives in a struct dp_topo filled once by dp_topo_init() and in
- * the per-packet struct dp_route_state.
+ * simulator tools/dpsim.  It takes no locks, uses no floating point and no
+ * 64-bit division, and keeps no mutable global state: everything lives in
+ * a struct dp_topo filled once by dp_topo_init() and in the per-packet
+ * struct dp_route_state.  It allocates nothing but the optional tables
+ * dp_topo_alloc() gives a topology, once, before any reader sees it.
  *
  * Nothing in this header belongs to one topology.  A topology supplies a
  * struct dp_topo_ops (documented member by member below) and registers it
@@ -401,6 +402,14 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	t->max_hops is at most DP_TTL_MAX, where the TTL alone bounds a
  *	frame, so that such a fabric's frames are what they were before
  *	renewal existed.
+ * @alloc: optional, tables too big for t->priv that make routing cheaper
+ *	(S2 derived mode: every node's peers and coordinates, which each
+ *	decision otherwise derives by the dozen): allocated with dp_alloc()
+ *	as one block, which dp_topo_free() releases with dp_free(), and
+ *	filled from @t alone; NULL when this instance has none or the
+ *	allocation failed.  Every callback must answer the same with and
+ *	without them (t->alloc NULL): they only cache what @init's state
+ *	derives.  See dp_topo_alloc().
  */
 struct dp_topo_ops {
 	const char *name;
@@ -461,6 +470,7 @@ struct dp_topo_ops {
 			 const struct dp_route_state *st);
 	bool (*ttl_renew)(const struct dp_topo *t, struct dp_route_state *st,
 			  u8 *ttl);
+	void *(*alloc)(const struct dp_topo *t);
 };
 
 /* One fabric, filled by dp_topo_init(). */
@@ -499,6 +509,16 @@ struct dp_topo {
 	 * it.  The routing callbacks never read it: they see only the view.
 	 */
 	const void *table;
+	/*
+	 * Optional: the topology's tables that do not fit @priv
+	 * (dp_topo_ops.alloc), NULL without.  Whole-fabric and read-only,
+	 * like @priv, so every node routed with this struct (dpsim) and
+	 * every lockless reader (the kernel) shares them.  Owned by whoever
+	 * called dp_topo_alloc(), which must call dp_topo_free() once no
+	 * reader can see @t any more; a struct copy carries the pointer,
+	 * not a copy of the tables, so exactly one of the copies is freed.
+	 */
+	void *alloc;
 	u64 priv[DP_TOPO_PRIV_BYTES / 8];	/* the topology's own */
 };
 
@@ -558,6 +578,18 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why);
  */
 int dp_topo_init(struct dp_topo *t, const struct dp_topo_params *p,
 		 const char **why);
+/*
+ * Give @t (filled by dp_topo_init()) its topology's tables
+ * (dp_topo_ops.alloc), at init time and before any reader can see @t:
+ * t->alloc is never written while @t is in use, so readers need no
+ * barrier.  True when @t has them; false (topologies without, or no
+ * memory) leaves @t routing as well, only at a higher cost.  Not on the
+ * packet path (it may sleep in the kernel).  dp_topo_init() on a @t that
+ * has tables would lose them: dp_topo_free() first.
+ */
+bool dp_topo_alloc(struct dp_topo *t);
+/* Release what dp_topo_alloc() gave @t, if anything; @t stays usable. */
+void dp_topo_free(struct dp_topo *t);
 int dp_topo_describe(const struct dp_topo *t, char *buf, u32 len);
 /*
  * The "none" topology (kind 0, DPILLAR_TOPO_UNSPEC): a device not

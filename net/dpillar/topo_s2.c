@@ -2,8 +2,9 @@
 /*
  * topo_s2.c - Space Shuffle (S2) coordinates and greediest routing.
  *
- * See topo_s2.h.  No allocation, no locks, no floating point, no 64-bit
- * division: the slot width is one u32 division per call.
+ * See topo_s2.h.  No locks, no floating point, no 64-bit division: the
+ * slot width is one u32 division per call.  No allocation but derived
+ * mode's tables (struct s2_tab), once, by dp_topo_alloc().
  */
 #include <linux/dpillar.h>
 
@@ -310,6 +311,38 @@ struct s2_priv {
 static const struct s2_priv *s2p(const struct dp_topo *t)
 {
 	return (const struct s2_priv *)t->priv;
+}
+
+/*
+ * Derived mode's whole fabric, every node's peers and coordinates, so
+ * that a decision reads them instead of deriving them: some hundred
+ * permutations (each a few Feistel evaluations, cycle walking) and as
+ * many offset hashes and divisions a decision, from a few dozen loads.
+ * One block from dp_topo_alloc() (s2_alloc()), filled from s2_priv by
+ * the functions the derivation uses, so the same values; read-only
+ * afterwards, shared by every node routed with the topology (dpsim) and
+ * every lockless reader (the kernel), like priv.  Without it (t->alloc
+ * NULL: not asked for, no memory, plan mode) routing derives them as
+ * before.  nodes * (2 * ports + 4 * spaces) bytes: at most 1 MiB
+ * (DP_S2_ROUTE_NODES_MAX nodes, 16 ports, 8 spaces), 158 KiB at 2,880
+ * nodes, 16 ports, 6 spaces, 8,000 bytes at 250 nodes, 8 ports, 4.
+ *
+ * @coord: coord[id * spaces + sp], dp_s2_coord(seed, nodes, id, sp):
+ *	a node's coordinates side by side, as an MCD reads them.
+ * @peer: peer[id * ports + p], the peer on port p of id (s2_peers(),
+ *	duplicates and the odd last port unused), S2_TAB_NONE when unused.
+ *	Ids are below DP_S2_ROUTE_NODES_MAX, a u16.
+ */
+struct s2_tab {
+	const u32 *coord;
+	const u16 *peer;
+};
+
+#define S2_TAB_NONE	0xffffU
+
+static const struct s2_tab *s2t(const struct dp_topo *t)
+{
+	return (const struct s2_tab *)t->alloc;
 }
 
 static void s2_tables_init(struct s2_priv *d);
@@ -752,6 +785,18 @@ static u32 s2_plan_peer(const struct dp_topo *t, u32 id, u32 port)
 	return pl->peer[id * pl->ports + port];
 }
 
+/* s2_port_peer() of @t, from the tables when it has them. */
+static u32 s2_derived_peer(const struct dp_topo *t, u32 id, u32 port)
+{
+	const struct s2_tab *tb = s2t(t);
+	u32 peer;
+
+	if (!tb || id >= t->nodes || port >= t->nports)
+		return s2_port_peer(s2p(t), id, port);
+	peer = tb->peer[id * t->nports + port];
+	return peer == S2_TAB_NONE ? DP_NODE_NONE : peer;
+}
+
 static void s2_port_info(const struct dp_topo *t, u32 id, u32 port,
 			 struct dp_port_info *pi)
 {
@@ -761,7 +806,7 @@ static void s2_port_info(const struct dp_topo *t, u32 id, u32 port,
 		used = !s2_table(t) ||
 		       s2_plan_peer(t, id, port) != DP_NODE_NONE;
 	else
-		used = s2_port_peer(s2p(t), id, port) != DP_NODE_NONE;
+		used = s2_derived_peer(t, id, port) != DP_NODE_NONE;
 	pi->kind = used ? DP_PORT_CABLE : DP_PORT_UNUSED;
 	pi->nneigh = used;
 	pi->sw = DP_NODE_NONE;
@@ -775,7 +820,7 @@ static u32 s2_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 		return DP_NODE_NONE;
 	if (s2p(t)->plan)
 		return s2_plan_peer(t, id, port);
-	return s2_port_peer(s2p(t), id, port);
+	return s2_derived_peer(t, id, port);
 }
 
 int dp_s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
@@ -798,6 +843,12 @@ static int s2_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 	if (d->plan) {
 		for (q = 0; q < d->ports; q++)
 			if (s2_plan_peer(t, peer, q) == id)
+				return q;
+		return -1;
+	}
+	if (s2t(t)) {
+		for (q = 0; q < d->ports; q++)
+			if (s2t(t)->peer[peer * d->ports + q] == id)
 				return q;
 		return -1;
 	}
@@ -915,14 +966,23 @@ static u32 s2_mcd_slots(const struct s2_priv *d, u32 id, const u16 *slot,
 	return m;
 }
 
+/* MCD to @xd of node @id (< nodes), its coordinates read from @tb. */
+static u32 s2_mcd_tab(const struct s2_priv *d, const struct s2_tab *tb,
+		      u32 id, const u32 *xd)
+{
+	return dp_s2_mcd(tb->coord + id * d->spaces, xd, d->spaces);
+}
+
 /*
  * What one decision at @self knows, gathered once: the point @xd it heads
  * for, self's MCD to it, and each port's live peer (DP_NODE_NONE: none,
- * or its coordinates are not known) with that peer's MCD.
+ * or its coordinates are not known) with that peer's MCD.  @tb: derived
+ * mode's tables (struct s2_tab), or NULL: derive (then @slot, @pslot).
  */
 struct s2_ctx {
 	const struct dp_topo *t;
 	const struct s2_priv *d;
+	const struct s2_tab *tb;
 	const struct dp_view *v;
 	const u32 *xd;
 	u32 self;
@@ -961,6 +1021,7 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 
 	c->t = t;
 	c->d = d;
+	c->tb = d->plan ? NULL : s2t(t);
 	c->v = v;
 	c->xd = xd;
 	c->self = self;
@@ -973,6 +1034,12 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 			c->peer[p] = v->cable_peer ?
 				     dp_view_ask_cable_peer(v, self, p) :
 				     DP_NODE_NONE;
+	} else if (c->tb) {
+		c->ms = s2_mcd_tab(d, c->tb, self, xd);
+		for (p = 0; p < d->ports; p++) {
+			n = c->tb->peer[self * d->ports + p];
+			c->peer[p] = n == S2_TAB_NONE ? DP_NODE_NONE : n;
+		}
 	} else {
 		s2_slots(d, self, c->slot, d->rings, d->rings, 0);
 		c->ms = s2_mcd_slots(d, self, c->slot, xd);
@@ -986,7 +1053,9 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 		if (peer == DP_NODE_NONE || peer >= d->nodes || peer == self ||
 		    !dp_view_reachable(v, self, p, peer))
 			continue;
-		if (!d->plan) {
+		if (c->tb) {
+			c->mc1[p] = s2_mcd_tab(d, c->tb, peer, xd);
+		} else if (!d->plan) {
 			/* its slot in the ring of port p is next to ours */
 			s2_slots(d, peer, c->pslot[p], d->rings, p / 2,
 				 s2_port_slot(d, c->slot, p));
@@ -1022,6 +1091,13 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 	if (v) {
 		n = dp_view_ask_peer_neighs(v, c->self, port, peer, ids,
 					    DP_MAX_PORTS);
+	} else if (c->tb) {
+		/* the peer's row, unused ports left out, as below */
+		const u16 *row = c->tb->peer + peer * d->ports;
+
+		for (i = 0, n = 0; i < d->ports; i++)
+			if (row[i] != S2_TAB_NONE)
+				ids[n++] = row[i];
 	} else {
 		/* derived: the peer's slots are known (s2_ctx_init()) */
 		s2_peers_slots(d, c->pslot[port], c->slot, c->self, ids);
@@ -1038,6 +1114,10 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 		mc[i] = 0xffffffffU;
 		if (ids[i] == c->self || ids[i] >= d->nodes)
 			continue;
+		if (c->tb) {
+			mc[i] = s2_mcd_tab(d, c->tb, ids[i], c->xd);
+			continue;
+		}
 		if (!d->plan && v) {
 			mc[i] = s2_mcd_id(d, ids[i], c->xd);
 			continue;
@@ -1056,6 +1136,37 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 			mc[i] = 0xffffffffU;
 	}
 	return n;
+}
+
+/*
+ * The least MCD to c->xd over the 2-hop candidates through the peer on
+ * @port, from the tables (derived mode without a view): what
+ * s2_two_hop_mcds() gives, folded into one minimum, since
+ * s2_greedy_pick() only needs whether a candidate of this port beats
+ * its best so far, and by how much.  Self, the one entry
+ * s2_two_hop_mcds() leaves out, is not skipped: its MCD is c->ms, never
+ * below the best so far, so it changes no decision.
+ */
+static u32 s2_two_hop_min_tab(const struct s2_ctx *c, u32 port)
+{
+	const struct s2_priv *d = c->d;
+	const u16 *row = c->tb->peer + c->peer[port] * d->ports;
+	u32 i, sp, m = 0xffffffffU;
+
+	for (i = 0; i < d->ports; i++) {
+		const u32 *x;
+
+		if (row[i] == S2_TAB_NONE)
+			continue;
+		x = c->tb->coord + row[i] * d->spaces;
+		for (sp = 0; sp < d->spaces; sp++) {
+			u32 cd = dp_s2_cd(x[sp], c->xd[sp]);
+
+			if (cd < m)
+				m = cd;
+		}
+	}
+	return m;
 }
 
 /* The 1-hop neighbours strictly closer than self (Algorithm 2's set). */
@@ -1190,6 +1301,16 @@ static int s2_greedy_pick(const struct s2_ctx *c, u32 rule, u8 *phase)
 		if (c->peer[p] == DP_NODE_NONE ||
 		    (rule == DP_S2_RULE_2HOP_SIM && c->mc1[p] >= c->ms))
 			continue;
+		if (c->tb && !c->v) {
+			/* the loop below over the same candidates, as one */
+			n = s2_two_hop_min_tab(c, p);
+			if (n < m) {
+				m = n;
+				pick = p;
+				*phase = S2_PHASE_GREEDY2;
+			}
+			continue;
+		}
 		n = s2_two_hop_mcds(c, p, mc);
 		for (i = 0; i < n; i++) {
 			if (mc[i] < m) {
@@ -1257,14 +1378,20 @@ static int s2_route_key(const struct dp_topo *t, u32 self,
  * coordinates the frame carries (false without them: no node can route
  * it).
  */
-static bool s2_dst_point(const struct s2_priv *d,
+static bool s2_dst_point(const struct dp_topo *t,
 			 const struct dp_route_state *st, u32 *xd)
 {
+	const struct s2_priv *d = s2p(t);
 	u32 i;
 
 	if (d->plan && (!(st->flags & S2_FL_COORDS) ||
 			st->ncoords != d->spaces))
 		return false;
+	if (!d->plan && s2t(t) && st->dst < d->nodes) {
+		memcpy(xd, s2t(t)->coord + st->dst * d->spaces,
+		       d->spaces * sizeof(*xd));
+		return true;
+	}
 	for (i = 0; i < d->spaces; i++)
 		xd[i] = d->plan ? st->coords[i] :
 				  s2_coord(d, st->dst, i);
@@ -1342,7 +1469,7 @@ int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
 		return s2_shortcut(t, self, st, v, st->word, hop) ? 0 :
 		       s2_drop(hop, S2_DROP_SHORTCUT_LOST);
 
-	if (!s2_dst_point(d, st, xd) || !s2_ctx_init(&c, t, self, xd, v))
+	if (!s2_dst_point(t, st, xd) || !s2_ctx_init(&c, t, self, xd, v))
 		return s2_drop(hop, S2_DROP_NO_COORDS);
 	/* Algorithm 2: the flow's first hop among the closer neighbours. */
 	if (st->flags & S2_FL_FIRST) {
@@ -1388,7 +1515,7 @@ static u32 s2_route_choices(const struct dp_topo *t, u32 self,
 	if (!(st->flags & S2_FL_FIRST) || !dp_addr_valid(t, self) ||
 	    !dp_addr_valid(t, st->dst) || self == st->dst)
 		return 0;
-	if (!s2_dst_point(d, st, xd) || !s2_ctx_init(&c, t, self, xd, v))
+	if (!s2_dst_point(t, st, xd) || !s2_ctx_init(&c, t, self, xd, v))
 		return 0;
 	for (p = 0; p < d->ports; p++) {
 		if (c.peer[p] == DP_NODE_NONE || c.mc1[p] >= c.ms)
@@ -1489,6 +1616,45 @@ static u32 s2_table_coords(const struct dp_topo *t, u32 node, u32 *x,
 	return n;
 }
 
+/*
+ * dp_topo_ops.alloc: derived mode's tables (struct s2_tab), filled by the
+ * derivation itself, s2_coord() and s2_peers(), so a table answers what
+ * the derivation would.  Plan mode has nothing to derive: none.  About
+ * nodes * (spaces + 4 * rings) permutations (a ring cable costs one each
+ * way), once: 10 ms at the largest fabric in userspace on a loaded VM,
+ * under RTNL in the kernel, never on the packet path.
+ */
+static void *s2_alloc(const struct dp_topo *t)
+{
+	const struct s2_priv *d = s2p(t);
+	u32 peer[DP_MAX_PORTS], id, i;
+	struct s2_tab *tb;
+	u32 *coord;
+	u16 *row;
+
+	DP_BUILD_CHECK(DP_S2_ROUTE_NODES_MAX <= S2_TAB_NONE);
+	if (d->plan || d->nodes > DP_S2_ROUTE_NODES_MAX)
+		return NULL;
+	/* the coordinates first: the u16 peers after them stay aligned */
+	tb = dp_alloc(sizeof(*tb) + d->nodes *
+		      (d->spaces * sizeof(u32) + d->ports * sizeof(u16)));
+	if (!tb)
+		return NULL;
+	coord = (u32 *)(tb + 1);
+	row = (u16 *)(coord + d->nodes * d->spaces);
+	tb->coord = coord;
+	tb->peer = row;
+	for (id = 0; id < d->nodes; id++) {
+		for (i = 0; i < d->spaces; i++)
+			*coord++ = s2_coord(d, id, i);
+		s2_peers(d, id, peer);
+		for (i = 0; i < d->ports; i++)
+			*row++ = peer[i] == DP_NODE_NONE ? S2_TAB_NONE :
+				 (u16)peer[i];
+	}
+	return tb;
+}
+
 const struct dp_topo_ops dp_s2_ops = {
 	.name = "s2",
 	.kind = DP_TOPO_S2,
@@ -1519,5 +1685,6 @@ const struct dp_topo_ops dp_s2_ops = {
 	.key_route_init = dp_s2_key_route_init,
 	.dst_is_key = dp_s2_dst_is_key,
 	.ttl_renew = s2_ttl_renew,
+	.alloc = s2_alloc,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_ops);

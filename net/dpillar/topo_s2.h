@@ -13,6 +13,10 @@
  * kernel's state per node bounded by ports^2 and never by the node count:
  * a relay needs the destination's coordinates (carried, or derived from
  * (seed, id) with dp_s2_coord()) and its own Hello tables, nothing else.
+ * The one exception is optional: in derived mode the module's topology
+ * keeps every node's peers and coordinates (topo_s2.c, struct s2_tab; at
+ * most 1 MiB a device), what it could derive, to decide at a fraction of
+ * the derivation's cost; without them it derives.
  */
 #ifndef _DP_TOPO_S2_H
 #define _DP_TOPO_S2_H

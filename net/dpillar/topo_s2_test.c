@@ -1012,14 +1012,15 @@ static u32 s2t_golden_walk(const struct dp_topo *t, u32 u, u32 v, u32 sel,
 	return h;
 }
 
-static u32 s2t_golden(u32 nodes, u32 n, u32 spaces, u32 seed)
+/* With @tables, routed from derived mode's tables (dp_topo_alloc()). */
+static u32 s2t_golden(u32 nodes, u32 n, u32 spaces, u32 seed, bool tables)
 {
 	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = nodes,
 				    .n = n, .spaces = spaces, .seed = seed };
 	u32 h = 0x811c9dc5U, u, v, sel, k;
 	struct dp_topo t;
 
-	if (dp_topo_init(&t, &p, NULL))
+	if (dp_topo_init(&t, &p, NULL) || (tables && !dp_topo_alloc(&t)))
 		return 0;
 	h = s2t_fold(h, t.max_hops);
 	h = s2t_fold(h, dp_topo_ttl(&t));
@@ -1030,6 +1031,7 @@ static u32 s2t_golden(u32 nodes, u32 n, u32 spaces, u32 seed)
 					if (k == 2 || u != v)
 						h = s2t_golden_walk(&t, u, v,
 								    sel, k, h);
+	dp_topo_free(&t);
 	return h;
 }
 
@@ -1041,9 +1043,13 @@ static void s2t_small_unchanged(struct kunit *test)
 	struct dp_topo t;
 	u8 ttl = 1;
 
-	KUNIT_EXPECT_EQ(test, s2t_golden(16, 4, 2, 7), 0x878455cdU);
-	KUNIT_EXPECT_EQ(test, s2t_golden(200, 8, 3, 11), 0x60de4cb6U);
-	KUNIT_EXPECT_EQ(test, s2t_golden(255, 12, 4, 1), 0x6b5941b0U);
+	KUNIT_EXPECT_EQ(test, s2t_golden(16, 4, 2, 7, false), 0x878455cdU);
+	KUNIT_EXPECT_EQ(test, s2t_golden(200, 8, 3, 11, false), 0x60de4cb6U);
+	KUNIT_EXPECT_EQ(test, s2t_golden(255, 12, 4, 1, false), 0x6b5941b0U);
+	/* the same walks from derived mode's tables (dp_topo_alloc()) */
+	KUNIT_EXPECT_EQ(test, s2t_golden(16, 4, 2, 7, true), 0x878455cdU);
+	KUNIT_EXPECT_EQ(test, s2t_golden(200, 8, 3, 11, true), 0x60de4cb6U);
+	KUNIT_EXPECT_EQ(test, s2t_golden(255, 12, 4, 1, true), 0x6b5941b0U);
 	/* no renewal: TTL 1 is dropped, whatever the header says */
 	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &p, NULL), 0);
 	KUNIT_EXPECT_EQ(test, t.max_hops, 255U);
@@ -1404,6 +1410,72 @@ static void s2t_big_hostile(struct kunit *test)
 		   longest, t.max_hops);
 }
 
+static void s2t_free_topo(void *t)
+{
+	dp_topo_free(t);
+}
+
+/*
+ * Derived mode's tables (dp_topo_alloc(), kvmalloc here) against the
+ * derivation at the paper's scale: every port's wiring of every node,
+ * and sampled decisions of every rule, node and key frames, flow hash
+ * or none; dp_topo_free() leaves none.
+ */
+static void s2t_tables(struct kunit *test)
+{
+	struct dp_topo *t0, *t1;
+	u32 id, port, j, r = 777, bad = 0;
+
+	t0 = kunit_kzalloc(test, 2 * sizeof(*t0), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t0);
+	t1 = t0 + 1;
+	s2t_big_init(test, t0, 16, 6, 2);
+	s2t_big_init(test, t1, 16, 6, 2);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, s2t_free_topo,
+							t1), 0);
+	KUNIT_ASSERT_TRUE(test, dp_topo_alloc(t1));
+	KUNIT_EXPECT_NULL(test, t0->alloc);
+	for (id = 0; id < S2T_BIG; id++) {
+		for (port = 0; port < 16; port++) {
+			u32 q = dp_port_neigh(t0, id, port, 0);
+
+			if (q != dp_port_neigh(t1, id, port, 0) ||
+			    (q != DP_NODE_NONE &&
+			     dp_peer_port(t0, id, port, q) !=
+			     dp_peer_port(t1, id, port, q)))
+				bad++;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "ports wired otherwise");
+	for (j = 0; j < 3000; j++) {
+		struct dp_route_state s0, s1;
+		struct dp_hop h0 = {}, h1 = {};
+		u32 self, dst;
+
+		r = r * 1103515245U + 12345U;
+		self = (r >> 8) % S2T_BIG;
+		r = r * 1103515245U + 12345U;
+		dst = (r >> 8) % S2T_BIG;
+		if (self == dst)
+			continue;
+		if (j % 5 == 1)
+			dp_key_route_init(t0, self, r, j % 3, &s0);
+		else
+			dp_route_init(t0, self, dst, j % 3, j & 4 ? r : 0,
+				      &s0);
+		s1 = s0;
+		if (dp_route(t0, self, &s0, NULL, &h0) !=
+		    dp_route(t1, self, &s1, NULL, &h1) ||
+		    h0.next != h1.next || h0.port != h1.port ||
+		    h0.phase != h1.phase || h0.reason != h1.reason ||
+		    memcmp(&s0, &s1, sizeof(s0)))
+			bad++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "decisions differ");
+	dp_topo_free(t1);
+	KUNIT_EXPECT_NULL(test, t1->alloc);
+}
+
 static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_ops),
 	KUNIT_CASE(s2t_ops_init),
@@ -1420,6 +1492,7 @@ static struct kunit_case s2t_cases[] = {
 	KUNIT_CASE(s2t_big),
 	KUNIT_CASE(s2t_big_renew),
 	KUNIT_CASE(s2t_big_hostile),
+	KUNIT_CASE(s2t_tables),
 	{}
 };
 

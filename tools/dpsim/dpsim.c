@@ -118,6 +118,12 @@ static int need_topo(struct opts *o, struct dp_topo *t)
 			why);
 		return EXIT_USAGE;
 	}
+	/*
+	 * The topology's tables (S2 derived mode), as the kernel's device
+	 * has them: the same routes, cheaper.  Without memory it derives;
+	 * the process's exit frees them.
+	 */
+	dp_topo_alloc(t);
 	return need_sel(o, t);
 }
 

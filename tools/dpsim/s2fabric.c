@@ -114,6 +114,8 @@ static int fabric_derived_topo(struct s2fabric *f, const struct s2opts *o)
 		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);
 		return 2;
 	}
+	/* its tables, as the kernel's device has them (s2_fabric_free()) */
+	dp_topo_alloc(&f->t);
 	f->spaces = L;
 	return 0;
 }
@@ -145,5 +147,7 @@ void s2_fabric_free(struct s2fabric *f)
 {
 	dp_s2gen_free(&f->pg);
 	dp_s2gen_free(&f->before);
+	if (f->on)
+		dp_topo_free(&f->t);
 	f->on = false;
 }

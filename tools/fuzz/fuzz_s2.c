@@ -11,19 +11,26 @@
  * the id back; and the module's derived cabling of a fabric of up to
  * DP_S2_ROUTE_NODES_MAX nodes (its nibble tables up to 255 nodes, its
  * hashed rounds above) is the generic permutation's: the peer on port 2r
- * or 2r + 1 is the node before or after in ring r's slot order.
+ * or 2r + 1 is the node before or after in ring r's slot order; up to
+ * FZ_TAB_NODES nodes, its tables (dp_topo_alloc()) give the same wiring
+ * and the same decision toward any node.
  */
 #include "fuzz.h"
 #include "topo_s2.h"
 
 #define FZ_CANDS 40
+/* Fabrics small enough to fill their tables on every input. */
+#define FZ_TAB_NODES 300
 
 /* The module's cabling of one node against dp_s2_slot()'s rings. */
 static void fz_cabling(struct fz_in *in)
 {
 	struct dp_topo_params p = { .kind = DP_TOPO_S2 };
-	struct dp_topo t;
-	u32 id, port, r, s, peer, want, q;
+	struct dp_route_state st, st2;
+	struct dp_hop h = { 0 }, h2 = { 0 };
+	struct dp_topo t, tt;
+	u32 id, port, r, s, peer, want, q, dst;
+	bool tab;
 
 	p.nodes = 3 + fz_u16(in) % (DP_S2_ROUTE_NODES_MAX - 2);
 	p.spaces = 1 + fz_u8(in) % DP_S2_SPACES_MAX;
@@ -47,6 +54,29 @@ static void fz_cabling(struct fz_in *in)
 		if (peer != DP_NODE_NONE)
 			FZ_CHECK(dp_peer_port(&t, id, port, peer) >= 0);
 	}
+	if (p.nodes > FZ_TAB_NODES)
+		return;
+	FZ_CHECK(!dp_topo_init(&tt, &p, NULL));
+	tab = dp_topo_alloc(&tt);
+	FZ_CHECK(tab);
+	for (port = 0; tab && port < p.n; port++) {
+		peer = dp_port_neigh(&t, id, port, 0);
+		FZ_CHECK(dp_port_neigh(&tt, id, port, 0) == peer);
+		if (peer != DP_NODE_NONE)
+			FZ_CHECK(dp_peer_port(&tt, id, port, peer) ==
+				 dp_peer_port(&t, id, port, peer));
+	}
+	dst = fz_u32(in) % p.nodes;
+	if (tab && dst != id) {
+		dp_route_init(&t, id, dst, fz_u8(in) % 3, fz_u16(in), &st);
+		st2 = st;
+		FZ_CHECK(dp_route(&t, id, &st, NULL, &h) ==
+			 dp_route(&tt, id, &st2, NULL, &h2));
+		FZ_CHECK(h.next == h2.next && h.port == h2.port &&
+			 h.phase == h2.phase && h.reason == h2.reason &&
+			 !memcmp(&st, &st2, sizeof(st)));
+	}
+	dp_topo_free(&tt);
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)

@@ -5,7 +5,10 @@
 # tests/route_dump.c against the core of git revision BASE (default: the
 # merge base with main) and against the work tree, runs both and compares
 # their digests of every walk (every topology and routing mode, several
-# flow hashes, no view, an empty view, random failures).  Exit 0 when
+# flow hashes, no view, an empty view, random failures).  The work
+# tree's dump runs twice: with the topologies' tables (dp_topo_alloc(),
+# as dpsim and the kernel's device route) and without them
+# (ROUTE_DUMP_DERIVE=1, the derivation they fall back to).  Exit 0 when
 # every route is the same.
 #
 # Usage: tools/dpsim/tests/route-equal.sh [BASE]
@@ -41,8 +44,13 @@ build "$tmp/base" "$tmp/dump-base"
 build "$top" "$tmp/dump-new"
 "$tmp/dump-base" > "$tmp/base.txt"
 "$tmp/dump-new" > "$tmp/new.txt"
+ROUTE_DUMP_DERIVE=1 "$tmp/dump-new" > "$tmp/derive.txt"
 if ! diff -u "$tmp/base.txt" "$tmp/new.txt"; then
 	echo "route-equal: routes differ from $base" >&2
+	exit 1
+fi
+if ! diff -u "$tmp/base.txt" "$tmp/derive.txt"; then
+	echo "route-equal: routes without the tables differ from $base" >&2
 	exit 1
 fi
 echo "route-equal: same routes as $(git -C "$top" rev-parse --short "$base"):" \

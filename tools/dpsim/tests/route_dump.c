@@ -39,7 +39,19 @@ static const struct fabric fabrics[] = {
 	BCB(4, 1, 0), BCB(3, 2, 0), BCB(4, 3, 0),
 	XDC(4, 2, 1, 0), XDC(3, 3, 2, 0), XDC(4, 3, 2, 0),
 	S2(40, 4, 2, 1, 0), S2(120, 6, 3, 7, 4000), S2(250, 8, 4, 3, 2000),
+	/* above 255 nodes: hashed Feistel rounds, the TTL renewal */
+	S2(1000, 8, 4, 5, 1000), S2(3000, 12, 5, 9, 500),
 };
+
+/*
+ * The topology's tables (dp_topo_alloc(), S2 derived mode), where the
+ * core has them: weak references, so that the dump still builds against
+ * a core from before them (route-equal.sh's base), where they are NULL.
+ * ROUTE_DUMP_DERIVE set: routes without them, so that route-equal.sh
+ * compares the core both ways with the base.
+ */
+bool dp_topo_alloc(struct dp_topo *t) __attribute__((weak));
+void dp_topo_free(struct dp_topo *t) __attribute__((weak));
 
 static bool verbose;
 
@@ -125,6 +137,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "route_dump: fabric %u: %s\n", f, why);
 			return 1;
 		}
+		if (dp_topo_alloc && !getenv("ROUTE_DUMP_DERIVE"))
+			dp_topo_alloc(&t);
 		dp_topo_describe(&t, name, sizeof(name));
 		if (fs_init(&fs, &t))
 			return 1;
@@ -183,6 +197,8 @@ int main(int argc, char **argv)
 			}
 		}
 		fs_free(&fs);
+		if (dp_topo_free)
+			dp_topo_free(&t);
 	}
 	free(w.path);
 	free(w.phase);

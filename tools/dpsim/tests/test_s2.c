@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "topo_s2.h"
 #include "tresult.h"
@@ -162,8 +163,89 @@ static void test_home(void)
 	       checked, bad);
 }
 
+/*
+ * Derived mode's tables (dp_topo_alloc()) answer what the derivation
+ * does: the wiring of every port and the decisions, every rule, flow
+ * hashes or none, node and key frames, at sampled (self, dst) pairs
+ * (tests/route-equal.sh compares whole walks); small fabrics, the
+ * hashed rounds above 255 nodes, an odd last port, the largest.
+ */
+static void test_tables(void)
+{
+	static const u32 fab[][4] = {	/* nodes, ports, spaces, seed */
+		{ 3, 2, 1, 0 }, { 4, 5, 2, 1 }, { 40, 4, 2, 1 },
+		{ 250, 8, 4, 3 }, { 256, 16, 8, 4 }, { 1000, 7, 3, 5 },
+		{ 16384, 16, 8, 6 },
+	};
+	u32 bad = 0, wiring = 0, hops = 0, r = 777;
+
+	for (u32 f = 0; f < sizeof(fab) / sizeof(fab[0]); f++) {
+		struct dp_topo_params p = { .kind = DP_TOPO_S2,
+					    .nodes = fab[f][0], .n = fab[f][1],
+					    .spaces = fab[f][2],
+					    .seed = fab[f][3] };
+		struct dp_topo t0, t1;
+		u32 n = p.nodes, step = n > 1000 ? 97 : 1;
+
+		if (dp_topo_init(&t0, &p, NULL) || dp_topo_init(&t1, &p, NULL) ||
+		    !dp_topo_alloc(&t1) || t0.alloc) {
+			bad++;
+			continue;
+		}
+		for (u32 id = 0; id < n; id += step) {
+			for (u32 port = 0; port < p.n; port++) {
+				struct dp_port_info a, b;
+				u32 q = dp_port_neigh(&t0, id, port, 0);
+
+				dp_port_info(&t0, id, port, &a);
+				dp_port_info(&t1, id, port, &b);
+				wiring++;
+				if (q != dp_port_neigh(&t1, id, port, 0) ||
+				    a.kind != b.kind || a.nneigh != b.nneigh ||
+				    (q != DP_NODE_NONE &&
+				     dp_peer_port(&t0, id, port, q) !=
+				     dp_peer_port(&t1, id, port, q)))
+					bad++;
+			}
+		}
+		for (u32 j = 0; j < 3000; j++) {
+			struct dp_route_state s0, s1;
+			struct dp_hop h0 = { 0 }, h1 = { 0 };
+			u32 self, dst, sel = j % 3;
+			int r0, r1;
+
+			r = r * 1103515245U + 12345U;
+			self = (r >> 8) % n;
+			r = r * 1103515245U + 12345U;
+			dst = (r >> 8) % n;
+			if (self == dst)
+				continue;
+			if (j % 5 == 1)	/* a key frame: dst is a key id */
+				dp_key_route_init(&t0, self, r, sel, &s0);
+			else
+				dp_route_init(&t0, self, dst, sel, j & 4 ? r : 0,
+					      &s0);
+			s1 = s0;
+			r0 = dp_route(&t0, self, &s0, NULL, &h0);
+			r1 = dp_route(&t1, self, &s1, NULL, &h1);
+			hops++;
+			if (r0 != r1 || h0.next != h1.next ||
+			    h0.port != h1.port || h0.phase != h1.phase ||
+			    h0.reason != h1.reason ||
+			    memcmp(&s0, &s1, sizeof(s0)))
+				bad++;
+		}
+		dp_topo_free(&t1);
+		if (t1.alloc)
+			bad++;
+	}
+	result(!bad, "S2 tables: the same wiring and decisions as the derivation (%u ports, %u decisions, %u bad)",
+	       wiring, hops, bad);
+}
+
 int main(void)
 {
+	test_tables();
 	test_home();
 	test_derived();
 	test_greedy();
