@@ -45,7 +45,7 @@
 # timeout, a hang: a splat for this suite).  Figures are printed as
 # diagnostics.
 #
-# The rate bound is the 0.9 (NIC_TCP_RATIO; make check sets 0.85,
+# The rate bound is the 0.9 (NIC_TCP_RATIO; make check sets 0.8,
 # and 0.5 on the debug kernel: scripts/check.sh says why), the
 # retransmission bound loose (20%).
 # Each rate is per second of the guest's own time (own_cs), so that the
