@@ -503,16 +503,22 @@ tcp_toggle() {
 toggle_rates() {
 	local wr
 	ON=$(( bytes[on] * 8000 / usecs[on] )) OFF=$(( bytes[off] * 8000 / usecs[off] ))
-	wr=$(awk -v a="$ON" -v b="$OFF" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	wr=$(ratio "$ON" "$OFF")
 	F="by the wall clock"
 	if [ "${cs[on]:-0}" -gt 0 ] && [ "${cs[off]:-0}" -gt 0 ]; then
 		ON=$(( bytes[on] * 8 / (cs[on] * 10) )) OFF=$(( bytes[off] * 8 / (cs[off] * 10) ))
 		F="per own second; by the wall clock $wr"
 	fi
-	RAT=$(awk -v a="$ON" -v b="$OFF" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 	R=short
-	awk -v a="$ON" -v b="$OFF" -v q="$RATIO" 'BEGIN { exit !(b > 0 && a >= q * b) }' &&
-		R=ok
+	RAT=$(ratio "$ON" "$OFF" "$RATIO") && R=ok
+}
+
+# ratio A B [BOUND]: A / B with two decimals (0 when B is 0); true when A
+# is at least BOUND x B (B > 0), compared before rounding.
+ratio() {
+	awk -v a="$1" -v b="$2" -v q="${3:-0}" 'BEGIN {
+		printf "%.2f", (b > 0 ? a / b : 0)
+		exit !(b > 0 && a >= q * b) }'
 }
 
 # tcp_on M TOPO: one TCP run each way, offloads on: data, few retransmits.
