@@ -520,6 +520,13 @@ test_result() {
 	local f=$GUEST_DIR/guest-$1/test-$2
 	if [ ! -f "$f.rc" ]; then
 		echo "$3 did not finish: see $GUEST_DIR/guest-$1/console.log"
+		# The test the guest stopped in: why, for a CI log that keeps
+		# only this output (a crash, a timeout, a dead QEMU).
+		if [ "$2" = 1 ] || [ -f "$GUEST_DIR/guest-$1/test-$(($2 - 1)).rc" ]; then
+			grep -a '^run-vm' "$GUEST_DIR/guest-$1/run-vm.out"
+			echo "# the console's last 60 lines:"
+			tail -n 60 "$GUEST_DIR/guest-$1/console.log" | sed 's/^/#   /'
+		fi
 		return 1
 	fi
 	cat "$f.out"
