@@ -595,8 +595,8 @@ if [ $guest_suites = 1 ]; then
 		# One vCPU: no suite of these columns needs two, and with two
 		# Debian's 6.12 died of a double fault in the slab allocator's
 		# fast path on its second vCPU, beside a patched NOP, during
-		# nic_tcp_test.sh: CI (stop 46) and 2 of 5 runs here, with a
-		# host thread per vCPU and with one (run-vm.sh, TCG threading);
+		# nic_tcp_test.sh: CI (stop 46) and 2 of the 4 runs here that
+		# ended, with a host thread per vCPU and with one (run-vm.sh);
 		# KASAN and lockdep saw nothing on the same run.  QEMU's, not
 		# established; the debug guest keeps two (lockdep's view).
 		DEB_ARGS[$abi]=$(printf '%q ' "$abi" \
