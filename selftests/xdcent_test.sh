@@ -374,13 +374,19 @@ for size in "${sizes[@]}"; do
 			xc_fail "$relay" "$relay"
 	fi
 	# Server 1's port 0: its switch mates include server 0 (with k = 1,
-	# only a spare port goes around it).
-	link="${SERVERS[1]}/0"
-	pf_connected "$link"
-	xc_mates "$link"
-	ktap_diag "$NAME: link $link down: dpsim: $(wc -w <<<"$XC_MATES") pairs of its switch mates go around it: $XC_MATES"
-	XC_ALL=1 run_test "$NAME: link $link down: every pair as dpsim says, all $PF_CONN connected delivered" \
-		xc_fail "$link" "$link"
+	# only a spare port goes around it).  DPILLAR_XDCENT_ONE_LINK=0
+	# leaves this case out (the debug kernel's make check: 100-130 s
+	# there; the spare-port walk is the routing core's, which KUnit and
+	# the fuzzers' ASan/UBSan builds run, and the Hello expiry of a link
+	# is the two-link case's too).
+	if [ "${DPILLAR_XDCENT_ONE_LINK:-1}" = 1 ]; then
+		link="${SERVERS[1]}/0"
+		pf_connected "$link"
+		xc_mates "$link"
+		ktap_diag "$NAME: link $link down: dpsim: $(wc -w <<<"$XC_MATES") pairs of its switch mates go around it: $XC_MATES"
+		XC_ALL=1 run_test "$NAME: link $link down: every pair as dpsim says, all $PF_CONN connected delivered" \
+			xc_fail "$link" "$link"
+	fi
 	# The discovery fallback (shortcut.c): on (3,1,2) these two links
 	# down make XDCent's routing drop 162 connected pairs (dpsim, hash
 	# 0); the fallback delivers every connected pair.
