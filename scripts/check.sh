@@ -185,8 +185,10 @@ OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_GENL_STRIDE=8
 # only.  XDCent (3,1,2) with the two-link case only: not its "fallback
 # off" case (the setting's paths are dpillar_link's and
 # dpillar_hostile's), not the one-link case (the spare-port walk is the
-# routing core's: KUnit's, the fuzzers'; the 6.1 and 6.12 guests run it).  No vm_smoke.sh: its load, link and unload is the first part
-# of dpillar_link.sh, and its netns/bridge checks test the rig.
+# routing core's: KUnit's xct_single_link, the fuzzers'; the 6.1 and
+# 6.12 guests run it).  No vm_smoke.sh: its load, link and unload is the
+# first part of dpillar_link.sh, and its netns/bridge checks test the
+# rig.
 DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env "DPILLAR_S2_SIZES=8:4:2:7:plan:2"
 	--env DPILLAR_FRAME_FUZZ_SECS=30
@@ -201,8 +203,8 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 # fallback's scenario (its frames are KUnit's and xdcent's there).  Until
 # 2026-11-28 vmxnet3 ran in the first debug guest, whose column is make
 # check's longest: here, one vCPU, it runs beside the others.
-# TCP's on/off bound is 0.5 there (NEWEST_ENV says why):
-# there TCP moves 1-4 Mbit/s, a period carries a few hundred frames, and
+# TCP's on/off bound is 0.5 there (NEWEST_ENV says why): TCP moves
+# 1-4 Mbit/s, a period carries a few hundred frames, and
 # "on" came out 0.73-1.06 of "off" per own second (dpillar.rst,
 # "Offloads"); frames a NIC misparses give 0.00-0.05.
 DEBUG_NIC_ENV=(--env "NIC_MODELS=vmxnet3 e1000e e1000 virtio-net-pci"
@@ -728,10 +730,12 @@ debug_main=0
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
 # The NIC matrix on the debug kernel (DEBUG_NIC_ENV), in a second debug
-# guest of one vCPU.  With the columns in the background it
-# starts when the older Debian kernels' column is done (that column ends
-# some 15 minutes before the other two), so it costs make check little
-# wall time; with fewer jobs, after the debug guest.
+# guest of one vCPU.  With the columns in the background it starts when
+# the older Debian kernels' column is done, so that three guests, not
+# four, share the two cores; with fewer jobs, after the debug guest.  In
+# the rehearsal of 2026-11-28 (selftests/README.md, "Budget") that column
+# ended 9-12 minutes before the other two, and this guest, with all four
+# models (872 s), ended last, 3 minutes after the debug guest.
 DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 3000 --env DPILLAR_DEAD_MS=1500
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_NIC_ENV[@]}")
 read -r -a nv <<<"$(nic_tcp_vm "${DEBUG_NIC_VM[@]}")"
