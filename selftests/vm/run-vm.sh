@@ -262,7 +262,10 @@ fi
 # not cure the double fault that killed make check's 6.12 guest on its
 # second vCPU (scripts/check.sh boots the Debian guests with one vCPU;
 # selftests/README.md, "TCG threading").
+# debug-threads: QEMU names its threads ("CPU 0/TCG"), so that a guest can
+# find a vCPU's own host CPU time in qemuproc below (make bench).
 qemu=(qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -m "$mem" -smp "$smp"
+	-name "dpillar,debug-threads=on"
 	-nodefaults -no-user-config -display none -no-reboot
 	-serial stdio -monitor none
 	-kernel "$bzimage" -initrd "$initrd" -append "$cmdline"
