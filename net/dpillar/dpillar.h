@@ -5,6 +5,7 @@
 #ifndef _DPILLAR_H
 #define _DPILLAR_H
 
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
 #include <linux/ethtool.h>
@@ -700,17 +701,139 @@ u32 dp_hello_put_coords(struct dp_priv *dp, struct sk_buff *skb);
 #endif
 
 /* frame.c */
-int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
-		 struct dp_route_state *st);
+int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+		   struct dp_route_state *st);
 bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
-int dp_hdr_state(const struct dp_topo *t, struct sk_buff *skb,
-		 struct dp_route_state *st);
-void dp_hdr_set_state(struct sk_buff *skb, const struct dp_route_state *st);
-void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat, unsigned int len);
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
 void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb);
-bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
-void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac);
+bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
+
+/*
+ * What every relayed frame passes through, inline (dpillar-evaluation.rst,
+ * "Fewer calls": under TCG each call and return is a translation-block
+ * lookup, and these were a tenth of a relay hop's own samples).
+ */
+
+/*
+ * __dp_coords_rx(), with its test of the header's flag inline: a frame
+ * without coordinates (every topology but S2 in plan mode) makes no call.
+ */
+static inline int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+			       struct dp_route_state *st)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+
+	if (likely(!t->ops || !(h->flags & t->ops->coords_flag))) {
+		st->ncoords = 0;
+		return 0;
+	}
+	return __dp_coords_rx(t, skb, st);
+}
+
+/**
+ * dp_hdr_state - the routing state a received frame's header carries
+ * @t: the fabric
+ * @skb: the frame, its dpillar header at skb->data (pulled)
+ * @st: filled: the destination, waypoint, flags, routing word and the
+ *      coordinates behind the header (dp_coords_rx())
+ *
+ * The one reading of a header into a struct dp_route_state, for every
+ * frame a node routes on (a relayed data frame, a probe); the reverse is
+ * dp_hdr_set_state().  skb->data may move (the coordinates are pulled).
+ *
+ * Return: as dp_coords_rx(): the bytes of the coordinates, 0, or -1 for
+ * a malformed frame.
+ */
+static inline int dp_hdr_state(const struct dp_topo *t, struct sk_buff *skb,
+			       struct dp_route_state *st)
+{
+	int ext = dp_coords_rx(t, skb, st);
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+
+	st->dst = ntohl(h->dst);
+	st->waypoint = ntohl(h->waypoint);
+	st->flags = h->flags;
+	st->word = ntohs(h->rword);
+	return ext;
+}
+
+/*
+ * Write @st's routing fields (what a hop may change) into the header at
+ * skb->data, which the caller made private (skb_cow_head()).
+ */
+static inline void dp_hdr_set_state(struct sk_buff *skb,
+				    const struct dp_route_state *st)
+{
+	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
+
+	h->flags = st->flags;
+	h->rword = htons(st->word);
+	h->waypoint = htonl(st->waypoint);
+}
+
+/* A packet sent (DP_STAT_TX) or delivered (DP_STAT_DELIVERED), with bytes. */
+static inline void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat,
+				  unsigned int len)
+{
+	struct dp_pcpu_stats *s = get_cpu_ptr(dp->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->cnt[stat]);
+	u64_stats_add(stat == DP_STAT_TX ? &s->tx_bytes : &s->rx_bytes, len);
+	u64_stats_update_end(&s->syncp);
+	put_cpu_ptr(dp->stats);
+}
+
+/*
+ * dev_queue_xmit() toward @port, counting what the port did not take.
+ * The frame was already counted sent (tx_packets) or forwarded, so a
+ * full queue or a port going down would otherwise lose it silently.
+ * NET_XMIT_CN counts too: noop_qdisc (a port going down) and the AQM
+ * qdiscs say it when they dropped a frame.
+ */
+static inline void dp_port_queue(const struct dp_port *port,
+				 struct sk_buff *skb)
+{
+	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS))
+		dp_count(port->dp, DP_STAT_TX_PORT_DROP);
+}
+
+/*
+ * Whether the frame at skb->data (the dpillar header, its Ethernet
+ * header not pushed yet) fits a port of MTU @mtu: every segment of a
+ * GSO skb.  The network header is the inner IP header on the way out of
+ * dp0 and the dpillar header on a relay; both count.
+ */
+static inline bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
+{
+	if (likely(!skb_is_gso(skb)))
+		return skb->len <= mtu;
+	return dp_gso_fits_mtu(skb, mtu);
+}
+
+/*
+ * Put the Ethernet header toward @mac in front of the dpillar header at
+ * skb->data and send the frame out of @port.  Consumes the skb.  A
+ * complete frame (no GSO, no partial checksum: every relayed frame off
+ * a NIC) goes straight to the port; the others through dp_port_xmit().
+ */
+static inline void dp_send_on(struct dp_port *port, struct sk_buff *skb,
+			      u64 mac)
+{
+	struct ethhdr *eth = skb_push(skb, ETH_HLEN);
+
+	u64_to_ether_addr(mac, eth->h_dest);
+	ether_addr_copy(eth->h_source, port->dev->dev_addr);
+	eth->h_proto = htons(DPILLAR_ETHERTYPE);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->dev = port->dev;
+	skb->protocol = htons(DPILLAR_ETHERTYPE);
+	if (likely(!skb_is_gso(skb) && skb->ip_summed != CHECKSUM_PARTIAL))
+		dp_port_queue(port, skb);
+	else
+		dp_port_xmit(port, skb);
+}
 
 /**
  * enum dp_out - what dp_route_out() did with a frame

@@ -89,8 +89,8 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_pull);
  * malformed frame: truncated, or a count no fabric has.  Whether the
  * count fits this fabric is routing's check (no_coords).
  */
-int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
-		 struct dp_route_state *st)
+int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+		   struct dp_route_state *st)
 {
 	u8 flag = t->ops ? t->ops->coords_flag : 0;
 	u32 n;
@@ -103,7 +103,7 @@ int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 	st->ncoords = n;
 	return len;
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_coords_rx);
+EXPORT_SYMBOL_IF_KUNIT(__dp_coords_rx);
 
 /*
  * Put @st's coordinates in front of the payload at skb->data, where the
@@ -124,60 +124,7 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
 	return true;
 }
 
-/**
- * dp_hdr_state - the routing state a received frame's header carries
- * @t: the fabric
- * @skb: the frame, its dpillar header at skb->data (pulled)
- * @st: filled: the destination, waypoint, flags, routing word and the
- *      coordinates behind the header (dp_coords_rx())
- *
- * The one reading of a header into a struct dp_route_state, for every
- * frame a node routes on (a relayed data frame, a probe); the reverse is
- * dp_hdr_set_state().  skb->data may move (the coordinates are pulled).
- *
- * Return: as dp_coords_rx(): the bytes of the coordinates, 0, or -1 for
- * a malformed frame.
- */
-int dp_hdr_state(const struct dp_topo *t, struct sk_buff *skb,
-		 struct dp_route_state *st)
-{
-	const struct dpillar_hdr *h;
-	int ext = dp_coords_rx(t, skb, st);
-
-	h = (const struct dpillar_hdr *)skb->data;
-	st->dst = ntohl(h->dst);
-	st->waypoint = ntohl(h->waypoint);
-	st->flags = h->flags;
-	st->word = ntohs(h->rword);
-	return ext;
-}
-
-/*
- * Write @st's routing fields (what a hop may change) into the header at
- * skb->data, which the caller made private (skb_cow_head()).
- */
-void dp_hdr_set_state(struct sk_buff *skb, const struct dp_route_state *st)
-{
-	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
-
-	h->flags = st->flags;
-	h->rword = htons(st->word);
-	h->waypoint = htonl(st->waypoint);
-}
-
 /* ---- the end of a frame ------------------------------------------------- */
-
-/* A packet sent (DP_STAT_TX) or delivered (DP_STAT_DELIVERED), with bytes. */
-void dp_count_bytes(struct dp_priv *dp, enum dp_stat stat, unsigned int len)
-{
-	struct dp_pcpu_stats *s = get_cpu_ptr(dp->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->cnt[stat]);
-	u64_stats_add(stat == DP_STAT_TX ? &s->tx_bytes : &s->rx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-	put_cpu_ptr(dp->stats);
-}
 
 /*
  * The core's drop reason closest to each of our drop counters, for
@@ -231,19 +178,6 @@ static bool dp_port_whole(const struct net_device *dev)
 }
 
 /*
- * dev_queue_xmit() toward @port, counting what the port did not take.
- * The frame was already counted sent (tx_packets) or forwarded, so a
- * full queue or a port going down would otherwise lose it silently.
- * NET_XMIT_CN counts too: noop_qdisc (a port going down) and the AQM
- * qdiscs say it when they dropped a frame.
- */
-static void dp_port_queue(const struct dp_port *port, struct sk_buff *skb)
-{
-	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS))
-		dp_count(port->dp, DP_STAT_TX_PORT_DROP);
-}
-
-/*
  * Send the frame as complete frames: segmented, checksums filled in.
  * Consumes the skb.  The Ethernet header is in place and skb->dev is the
  * port, which dp_gso_segment() reads for the header length.  A frame that
@@ -285,6 +219,14 @@ drop:
 	kfree_skb(skb);
 }
 
+/* dp_fits_mtu() of a GSO skb: every segment. */
+bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
+{
+	unsigned int before = skb_network_header(skb) - skb->data;
+
+	return before < mtu && skb_gso_validate_network_len(skb, mtu - before);
+}
+
 /*
  * dev_queue_xmit() of a frame whose Ethernet header is in place, toward
  * @port, whose device skb->dev is; consumes the skb.
@@ -300,35 +242,3 @@ void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit);
 
-/*
- * Whether the frame at skb->data (the dpillar header, its Ethernet
- * header not pushed yet) fits a port of MTU @mtu: every segment of a
- * GSO skb.  The network header is the inner IP header on the way out of
- * dp0 and the dpillar header on a relay; both count.
- */
-bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
-{
-	unsigned int before = skb_network_header(skb) - skb->data;
-
-	if (!skb_is_gso(skb))
-		return skb->len <= mtu;
-	return before < mtu && skb_gso_validate_network_len(skb, mtu - before);
-}
-
-/*
- * Put the Ethernet header toward @mac in front of the dpillar header at
- * skb->data and send the frame out of @port.  Consumes the skb.
- */
-void dp_send_on(struct dp_port *port, struct sk_buff *skb, u64 mac)
-{
-	struct ethhdr *eth = skb_push(skb, ETH_HLEN);
-
-	u64_to_ether_addr(mac, eth->h_dest);
-	ether_addr_copy(eth->h_source, port->dev->dev_addr);
-	eth->h_proto = htons(DPILLAR_ETHERTYPE);
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, ETH_HLEN);
-	skb->dev = port->dev;
-	skb->protocol = htons(DPILLAR_ETHERTYPE);
-	dp_port_xmit(port, skb);
-}

@@ -225,7 +225,9 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 		why = DP_STAT_DROP_INNER;
 		goto drop;
 	}
-	skb_pull_rcsum(skb, hlen);
+	/* skb_pull_rcsum() without its call: hlen is pulled (above). */
+	__skb_pull(skb, hlen);
+	skb_postpull_rcsum(skb, skb->data - hlen, hlen);
 	skb_reset_network_header(skb);
 	skb_reset_mac_header(skb);
 	skb->mac_len = 0;
@@ -293,7 +295,8 @@ drop:
 }
 
 /* A data frame to a key has a key id as its dst, not a node id. */
-static bool dp_hdr_to_key(const struct dp_priv *dp, const struct dpillar_hdr *h)
+static inline bool dp_hdr_to_key(const struct dp_priv *dp,
+				 const struct dpillar_hdr *h)
 {
 	return h->type == DPILLAR_T_DATA && dp_dst_is_key(&dp->topo, h->flags);
 }

@@ -93,11 +93,6 @@ void dp_probe_flush(struct dp_priv *dp)
 	spin_unlock_bh(&pr->lock);
 }
 
-bool dp_probe_type(u8 type)
-{
-	return type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY;
-}
-
 /*
  * Route a PROBE or PROBE_REPLY built at skb->data from @st and send it.
  * On a local failure, @local (if any) gets the answer this server would

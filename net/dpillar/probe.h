@@ -87,7 +87,12 @@ struct dp_probes {
 
 void dp_probe_init(struct dp_priv *dp);
 void dp_probe_flush(struct dp_priv *dp);
-bool dp_probe_type(u8 type);
+/* A frame type of probe.c's (the receive path asks per frame: inline). */
+static inline bool dp_probe_type(u8 type)
+{
+	return type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY;
+}
+
 void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb);
 bool dp_probe_detours_known(const struct dp_priv *dp);
 int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,

@@ -69,12 +69,6 @@ u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac)
 	return DP_SC_NO_PORT;
 }
 
-bool dp_sc_type(u8 type)
-{
-	return type == DPILLAR_T_SHORTCUT_PROBE ||
-	       type == DPILLAR_T_SHORTCUT_REPLY;
-}
-
 static void dp_sc_clear(struct dp_shortcuts *sc)
 {
 	u32 i;

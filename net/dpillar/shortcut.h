@@ -36,6 +36,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/dpillar.h>
+#include <linux/dpillar_packet.h>
 
 #define DP_SC_ENTRIES		64	/* shortcuts (and discoveries) kept */
 #define DP_SC_SEEN		256	/* probes remembered, for the replies */
@@ -165,7 +166,13 @@ struct dp_sc_snap {
 
 void dp_sc_init(struct dp_priv *dp);
 void dp_sc_stop(struct dp_priv *dp);
-bool dp_sc_type(u8 type);
+/* A frame type of the discovery's (the receive path asks per frame). */
+static inline bool dp_sc_type(u8 type)
+{
+	return type == DPILLAR_T_SHORTCUT_PROBE ||
+	       type == DPILLAR_T_SHORTCUT_REPLY;
+}
+
 bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 		  u32 *port, u32 *peer, u32 *dist);
 u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac);

@@ -66,27 +66,6 @@ const struct dp_topo_param *dp_topo_param_next(u32 *kind, u32 *i)
 	return NULL;
 }
 
-/*
- * The per-packet entry points of the topologies, which INDIRECT_CALL()
- * compares against before it calls indirectly: every topology's, so that
- * a kernel with retpolines makes no indirect call per packet (XDCent and
- * BCube share theirs).  INDIRECT_CALL_4 is the kernel's widest: a fifth
- * entry point means a second level of dispatch.
- */
-#define DP_ROUTE_INIT_1 dp_dpillar_route_init
-#define DP_ROUTE_1 dp_dpillar_route
-#define DP_ROUTE_INIT_2 dp_dcell_route_init
-#define DP_ROUTE_2 dp_dcell_route
-#define DP_ROUTE_INIT_3 dp_xdcent_route_init
-#define DP_ROUTE_3 dp_xdcent_route
-#define DP_ROUTE_INIT_4 dp_s2_route_init
-#define DP_ROUTE_4 dp_s2_route
-/* A neighbour's slot: looked up twice per hop (the view, the MAC). */
-#define DP_NEIGH_INDEX_1 dp_dpillar_port_neigh_index
-#define DP_NEIGH_INDEX_2 dp_dcell_port_neigh_index
-#define DP_NEIGH_INDEX_3 dp_xdcent_port_neigh_index
-#define DP_NEIGH_INDEX_4 dp_s2_port_neigh_index
-
 static const char *const dp_generic_drops[DP_DROP_TOPO] = {
 	"none", "bad_addr", "at_dst",
 };
@@ -554,17 +533,6 @@ u32 dp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh);
 
-int dp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port, u32 peer)
-{
-	if (port >= t->nports || !dp_addr_valid(t, id) ||
-	    !dp_addr_valid(t, peer) || id == peer)
-		return -1;
-	return INDIRECT_CALL_4(t->ops->port_neigh_index, DP_NEIGH_INDEX_4,
-			       DP_NEIGH_INDEX_3, DP_NEIGH_INDEX_2,
-			       DP_NEIGH_INDEX_1, t, id, port, peer);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_port_neigh_index);
-
 int dp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {
 	if (port >= t->nports || !dp_addr_valid(t, id) ||
@@ -585,14 +553,6 @@ void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			st);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_init);
-
-int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-	     const struct dp_view *v, struct dp_hop *hop)
-{
-	return INDIRECT_CALL_4(t->ops->route, DP_ROUTE_4, DP_ROUTE_3, DP_ROUTE_2,
-			       DP_ROUTE_1, t, self, st, v, hop);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_route);
 
 bool dp_route_set_coords(const struct dp_topo *t, struct dp_route_state *st,
 			 const u32 *x, u32 n)
@@ -623,12 +583,6 @@ const char *dp_drop_reason_name(const struct dp_topo *t, u8 reason)
 	return reason < t->ops->ndrops ? t->ops->drops[reason] : "unknown";
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_drop_reason_name);
-
-u8 dp_phase_detour(const struct dp_topo *t, u8 phase)
-{
-	return phase < t->ops->nphases ? t->ops->phases[phase].detour : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_phase_detour);
 
 const char *dp_detour_name(const struct dp_topo *t, u8 slot)
 {

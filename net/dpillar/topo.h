@@ -708,7 +708,7 @@ int dp_addr_from_label(const struct dp_topo *t, u32 column, const u8 *sym,
 void dp_port_info(const struct dp_topo *t, u32 id, u32 port,
 		  struct dp_port_info *pi);
 u32 dp_port_neigh(const struct dp_topo *t, u32 id, u32 port, u32 idx);
-int dp_port_neigh_index(const struct dp_topo *t, u32 id, u32 port, u32 peer);
+/* dp_port_neigh_index(): inline, at the end of this file. */
 int dp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer);
 
 /*
@@ -718,8 +718,7 @@ int dp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer);
  */
 void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		   u32 hash, struct dp_route_state *st);
-int dp_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-	     const struct dp_view *v, struct dp_hop *hop);
+/* dp_route(): inline, at the end of this file. */
 
 /*
  * A sender's part in plan mode: the destination's @n coordinates travel
@@ -744,7 +743,11 @@ void dp_route_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 const char *dp_phase_name(const struct dp_topo *t, u8 phase);
 const char *dp_drop_reason_name(const struct dp_topo *t, u8 reason);
 /* The detour slot (1..DP_DETOUR_SLOTS) a hop in @phase counts in, or 0. */
-u8 dp_phase_detour(const struct dp_topo *t, u8 phase);
+static inline u8 dp_phase_detour(const struct dp_topo *t, u8 phase)
+{
+	return phase < t->ops->nphases ? t->ops->phases[phase].detour : 0;
+}
+
 /* Name of detour slot @slot (1-based), NULL when unused. */
 const char *dp_detour_name(const struct dp_topo *t, u8 slot);
 /*
@@ -874,5 +877,51 @@ void dp_ring_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 int dp_ring_route(const struct dp_topo *t, u32 self,
 		  struct dp_route_state *st, const struct dp_view *v,
 		  struct dp_hop *hop);
+
+/*
+ * The per-packet entry points of the topologies, which INDIRECT_CALL()
+ * compares against before it calls indirectly: every topology's, so that
+ * a kernel with retpolines makes no indirect call per packet (XDCent and
+ * BCube share theirs).  INDIRECT_CALL_4 is the kernel's widest: a fifth
+ * entry point means a second level of dispatch.
+ */
+#define DP_ROUTE_INIT_1 dp_dpillar_route_init
+#define DP_ROUTE_1 dp_dpillar_route
+#define DP_ROUTE_INIT_2 dp_dcell_route_init
+#define DP_ROUTE_2 dp_dcell_route
+#define DP_ROUTE_INIT_3 dp_xdcent_route_init
+#define DP_ROUTE_3 dp_xdcent_route
+#define DP_ROUTE_INIT_4 dp_s2_route_init
+#define DP_ROUTE_4 dp_s2_route
+/* A neighbour's slot: looked up once per hop (the view's memo). */
+#define DP_NEIGH_INDEX_1 dp_dpillar_port_neigh_index
+#define DP_NEIGH_INDEX_2 dp_dcell_port_neigh_index
+#define DP_NEIGH_INDEX_3 dp_xdcent_port_neigh_index
+#define DP_NEIGH_INDEX_4 dp_s2_port_neigh_index
+
+/*
+ * The per-hop calls, inline: under TCG (make bench) a call and its return
+ * cost a guest a translation-block lookup each, and the relay's profile
+ * had these wrappers at 1-2% of a relay's samples (dpillar-evaluation.rst,
+ * "Fewer calls").
+ */
+static inline int dp_port_neigh_index(const struct dp_topo *t, u32 id,
+				      u32 port, u32 peer)
+{
+	if (port >= t->nports || !dp_addr_valid(t, id) ||
+	    !dp_addr_valid(t, peer) || id == peer)
+		return -1;
+	return INDIRECT_CALL_4(t->ops->port_neigh_index, DP_NEIGH_INDEX_4,
+			       DP_NEIGH_INDEX_3, DP_NEIGH_INDEX_2,
+			       DP_NEIGH_INDEX_1, t, id, port, peer);
+}
+
+static inline int dp_route(const struct dp_topo *t, u32 self,
+			   struct dp_route_state *st, const struct dp_view *v,
+			   struct dp_hop *hop)
+{
+	return INDIRECT_CALL_4(t->ops->route, DP_ROUTE_4, DP_ROUTE_3, DP_ROUTE_2,
+			       DP_ROUTE_1, t, self, st, v, hop);
+}
 
 #endif /* _DP_TOPO_H */
