@@ -588,11 +588,12 @@ static inline u32 dp_neigh_node(const struct dp_priv *dp,
  * The entry of @peer in the table of @self's port @port_idx, NULL when no
  * such port is bound or @peer is not on it (where the peers are learned:
  * not the node its slot last heard); *@port gets the port (or NULL).
- * Under rcu_read_lock.
+ * Under rcu_read_lock.  Always inline: a relay asks it once per hop
+ * (dp_vctx_find()), and gcc made it a call of its own.
  */
-static inline struct dp_neigh *dp_neigh_find(const struct dp_priv *dp,
-					     u32 self, u32 port_idx, u32 peer,
-					     struct dp_port **port)
+static __always_inline struct dp_neigh *
+dp_neigh_find(const struct dp_priv *dp, u32 self, u32 port_idx, u32 peer,
+	      struct dp_port **port)
 {
 	int idx;
 
@@ -820,8 +821,17 @@ static inline bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
 static inline void dp_send_on(struct dp_port *port, struct sk_buff *skb,
 			      u64 mac)
 {
-	struct ethhdr *eth = skb_push(skb, ETH_HLEN);
+	struct ethhdr *eth;
 
+	/*
+	 * Every sender made the room (skb_cow_head(), its allocation):
+	 * __skb_push() spares skb_push()'s call, which stays for a sender
+	 * that did not (its skb_under_panic(), as before).
+	 */
+	if (likely(skb_headroom(skb) >= ETH_HLEN))
+		eth = __skb_push(skb, ETH_HLEN);
+	else
+		eth = skb_push(skb, ETH_HLEN);
 	u64_to_ether_addr(mac, eth->h_dest);
 	ether_addr_copy(eth->h_source, port->dev->dev_addr);
 	eth->h_proto = htons(DPILLAR_ETHERTYPE);
