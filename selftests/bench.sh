@@ -9,7 +9,7 @@
 #
 #   sender --veth-- relay 1 --veth-- ... relay R --veth-- receiver
 #
-#   dpillar, dcell, bcube, xdcent, s2
+#   dpillar, dcell, bcube, xdcent, s2, s2plan
 #               every node has dp0 of that topology (BENCH_TOPOS, default
 #               DPillar (4,4), DCell (3,2), BCube (2,3), XDCent (3,1,2),
 #               S2 derived mode, 64 nodes of 4 ports, 2 spaces; hello
@@ -20,7 +20,15 @@
 #               routing mode) between two servers R + 1 hops apart, each
 #               switch or cable of the path replaced by a veth between the
 #               two servers it joins on the ports the path uses (the other
-#               members are absent, the other ports dummies)
+#               members are absent, the other ports dummies).  s2plan (a
+#               word s2:NODES:PORTS:SPACES:plan, not in the default): S2
+#               in plan mode, the plan from "dpctl plan ... mode plan",
+#               each dp0 given its node's coordinates from it, dpsim
+#               routing on that plan; the destination is the first whose
+#               path the chain alone routes the same way (dp_bench.py
+#               s2dst), the frames carry its coordinates, and route trace
+#               checks the chain's path (a plan-mode route get predicts
+#               the first hop only)
 #   bridge      every relay bridges its two veths (one FDB lookup a hop)
 #   ip_forward  every relay routes between two /24s (one FIB lookup a hop)
 #
@@ -39,7 +47,11 @@
 # rate is the receiver's rx_packets (dpillar: its dp0, after delivery; the
 # others: its veth) over trafgen's own sending time of BENCH_FRAMES frames.
 # Every contender gets the same frame size on the first cable (the dpillar
-# frame's IPv4/UDP packet is 20 bytes shorter: its header).  TCP: iperf3
+# frame's IPv4/UDP packet is 20 bytes shorter: its header; s2plan's is
+# shorter by the coordinates too, 4 bytes and 4 a space; where that
+# leaves no room for an IPv4/UDP packet, as in s2plan's 64-byte frame of
+# 2 spaces, the frame is the least that holds one, 74 bytes, and the log
+# and the table say so).  TCP: iperf3
 # for BENCH_TCP_SECS between the two servers of the 1-relay chain over
 # dp0, and between two hosts with one IPv4 router between them (ip_veth).
 #
@@ -67,7 +79,8 @@ FRAMES=${BENCH_FRAMES:-100000}
 TCP_SECS=${BENCH_TCP_SECS:-3}
 SIZES=${BENCH_SIZES:-64 1514}
 RELAYS=${BENCH_RELAYS:-1 3}
-# TOPO:N:K[:I] (XDCent's I), s2:NODES:PORTS:SPACES (derived mode, seed 1)
+# TOPO:N:K[:I] (XDCent's I), s2:NODES:PORTS:SPACES (derived mode, seed 1),
+# s2:NODES:PORTS:SPACES:plan (plan mode, seed 1: contender s2plan)
 read -r -a TOPOS <<<"${BENCH_TOPOS:-dpillar:4:4 dcell:3:2 bcube:2:3 xdcent:3:1:2 s2:64:4:2}"
 OUT=${DPILLAR_OUT:-/tmp}
 RAW=$OUT/bench-raw.txt
@@ -112,7 +125,18 @@ sink() {
 code() {
 	case $1 in
 	dpillar) echo d ;; dcell) echo c ;; bcube) echo u ;; xdcent) echo x ;;
-	s2) echo s ;; bridge) echo b ;; ip_forward) echo i ;; *) return 1 ;;
+	s2) echo s ;; s2plan) echo p ;; bridge) echo b ;; ip_forward) echo i ;;
+	*) return 1 ;;
+	esac
+}
+
+# topo_name SPEC: the contender of a BENCH_TOPOS word, its topology's name
+# but for S2's plan mode, s2plan: a chain, rows and namespaces of its own
+# beside the derived mode's.
+topo_name() {
+	case $1 in
+	s2:*:plan) echo s2plan ;;
+	*) echo "${1%%:*}" ;;
 	esac
 }
 
@@ -143,13 +167,17 @@ rx_of() { ip -n "$1" -j -s link show dev "$2" | jq '.[0].stats64.rx.packets'; }
 tx_of() { ip -n "$1" -j -s link show dev "$2" | jq '.[0].stats64.tx.packets'; }
 
 # ---- the dpillar topologies ------------------------------------------------
-# topo_opts SPEC: TOPO, the dpsim options DOPTS, the dp0 arguments DARGS
-# (without the address), the port count NP and the source SRC (node 1:
-# node 0 would be 10.0.0.0, the prefix's own address) in the topology's
-# text form.
+# topo_opts SPEC: TOPO, the contender NAME, the dpsim options DOPTS, the
+# dp0 arguments DARGS (without the address), the port count NP and the
+# source SRC (node 1: node 0 would be 10.0.0.0, the prefix's own address)
+# in the topology's text form; PLAN, S2's plan mode only: dpctl's plan
+# JSON (DOPTS route on the same plan).
 topo_opts() {
-	local a b c d
-	IFS=: read -r TOPO a b c <<<"$1"
+	local a b c d m
+	IFS=: read -r TOPO a b c m <<<"$1"
+	NAME=$(topo_name "$1") PLAN=
+	[ -z "$m" ] || [ "$NAME" = s2plan ] ||
+		die "unknown topology in BENCH_TOPOS: $1"
 	case $TOPO in
 	dpillar) DOPTS=(-n "$a" -k "$b") DARGS=(n "$a" k "$b") NP=2 ;;
 	dcell | bcube)
@@ -163,6 +191,15 @@ topo_opts() {
 		       --spaces "$c" --wiring derived --seed 1)
 		DARGS=(topo s2 nodes "$a" n "$b" spaces "$c" seed 1) NP=$b
 		SRC=1
+		[ "$NAME" = s2plan ] || return 0
+		# Plan mode: the plan as the selftests build a plan-mode
+		# fabric from it (plan_fabric.sh, s2_test.sh), and dpsim's
+		# copy of that very plan (dp_bench.py s2plan).
+		PLAN=$WORK/s2plan-$a-$b-$c.json
+		"$DPCTL" -j plan "${DARGS[@]}" mode plan > "$PLAN" &&
+			python3 "$PY" s2plan "$PLAN" > "${PLAN%.json}.plan" ||
+			return 1
+		DOPTS=(--topo s2 --plan "${PLAN%.json}.plan")
 		return 0 ;;
 	*) die "unknown topology in BENCH_TOPOS: $1" ;;
 	esac
@@ -170,8 +207,15 @@ topo_opts() {
 	SRC=$(jq -r '.path[0]' <<<"$d")
 }
 
-# topo_dst R: a server R + 1 hops from SRC on dpsim's path.
+# topo_dst R: a server R + 1 hops from SRC on dpsim's path; in plan mode
+# the first whose chain routes as the whole plan does (dp_bench.py s2dst:
+# a plan-mode relay routes by the neighbours it hears, which the chain
+# leaves it but two of).
 topo_dst() {
+	if [ -n "$PLAN" ]; then
+		python3 "$PY" s2dst "$DPSIM" "$PLAN" "$SRC" $(($1 + 1))
+		return
+	fi
 	"$DPSIM" pairs "${DOPTS[@]}" | awk -v s="$SRC" -v h=$(($1 + 1)) \
 		'$1 == s && $3 == "delivered" && $4 == h { print $2; exit }'
 }
@@ -181,12 +225,13 @@ ip4_of_id() {
 	echo "10.$((id >> 16 & 255)).$((id >> 8 & 255)).$((id & 255))"
 }
 
-# setup_topo SPEC R: ROUTE_<topo>_R (dpsim's JSON), dp0 on every node, the
-# chain's cables on the path's ports, dummies on the others.
+# setup_topo SPEC R: $WORK/route-<contender>-R.json (dpsim's JSON), dp0
+# on every node, the chain's cables on the path's ports, dummies on the
+# others.
 setup_topo() {
-	local r=$2 dst route i last=$(($2 + 1)) n p a id pn args c
+	local r=$2 dst route i last=$(($2 + 1)) n p a id pn args c how field
 	topo_opts "$1" || return 1
-	c=$TOPO
+	c=$NAME
 	dst=$(topo_dst "$r")
 	[ -n "$dst" ] || die "$1: no server $((r + 1)) hops from $SRC"
 	route=$("$DPSIM" route "${DOPTS[@]}" --from "$SRC" --to "$dst" --json)
@@ -200,7 +245,11 @@ setup_topo() {
 		[ "$i" -lt "$last" ] && pn[$(jq ".ports[$i][0]" <<<"$route")]=right
 		[ "$i" -gt 0 ] && pn[$(jq ".ports[$((i - 1))][1]" <<<"$route")]=left
 		args=("${DARGS[@]}")
-		if [ "$c" = s2 ]; then args+=(id "$a"); else args+=(addr "$a"); fi
+		# Plan mode: the node's own coordinates (a plan-mode dp0
+		# knows no other node's; it learns its peers from Hellos).
+		[ -z "$PLAN" ] || args+=(coords "$(jq -r --argjson a "$a" \
+			'.plan[] | select(.node == $a) | .coords | join(",")' "$PLAN")")
+		if [ "$TOPO" = s2 ]; then args+=(id "$a"); else args+=(addr "$a"); fi
 		for ((p = 0; p < NP; p++)); do
 			[ "${pn[p]}" = x$p ] &&
 				ip -n "$n" link add "x$p" type dummy
@@ -217,19 +266,26 @@ setup_topo() {
 		EOF
 		ip netns exec "$n" sysctl -qw net.ipv4.conf.all.rp_filter=0
 	done
-	# Every Hello heard: the receiver answers a ping.
+	# Every Hello heard: the receiver answers a ping (in plan mode once
+	# the source has resolved its coordinates, and it the source's).
 	for ((i = 0; i < 100; i++)); do
 		ip netns exec "$(ns "$c" "$r" 0)" ping -c1 -W1 -q \
 			"$(ip4_of_id "$(jq .dst_id <<<"$route")")" >/dev/null && break
 		sleep 0.2
 	done
 	[ "$i" -lt 100 ] || die "$c chain of $r relays: no ping"
-	# The kernel's path must be dpsim's (every relay of the chain).
-	a=$(ip netns exec "$(ns "$c" "$r" 0)" "$DPCTL" -j route get \
+	# The kernel's path must be dpsim's (every relay of the chain): route
+	# get's prediction (addresses, as dpsim's path), or in plan mode,
+	# where a node predicts only its own hop, the path route trace's
+	# probes take (routed as data, with the destination's coordinates;
+	# node ids, which are S2's addresses).
+	how="get" field=path
+	[ -z "$PLAN" ] || how="trace" field=path_ids
+	a=$(ip netns exec "$(ns "$c" "$r" 0)" "$DPCTL" -j route $how \
 		"#$(jq .dst_id <<<"$route")" |
-		jq -c '[.[0].path[] | tostring]' 2>/dev/null)
+		jq -c --arg f "$field" '[.[0][$f][] | tostring]' 2>/dev/null)
 	[ "$a" = "$(jq -c '[.path[] | tostring]' <<<"$route")" ] ||
-		echo "bench: note: $c: route get says $a, dpsim $(jq -c .path <<<"$route")"
+		echo "bench: note: $c: route $how says $a, dpsim $(jq -c .path <<<"$route")"
 }
 
 # frame_of C R SIZE: the trafgen config of contender C's R-relay chain.
@@ -460,12 +516,12 @@ taskset -pc 1 $$ >/dev/null
 echo "# bench: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, $ROUNDS rounds, $FRAMES frames each"
 echo "# generator and relays: CPU 0 (closed loop); this script: CPU 1"
 CONTENDERS=()
-for t in "${TOPOS[@]}"; do CONTENDERS+=("${t%%:*}"); done
+for t in "${TOPOS[@]}"; do CONTENDERS+=("$(topo_name "$t")"); done
 CONTENDERS+=(bridge ip_forward)
 for r in $RELAYS; do
 	for t in "${TOPOS[@]}"; do
 		setup_topo "$t" "$r" ||
-			die "cannot build the ${t%%:*} chain of $r relays"
+			die "cannot build the $(topo_name "$t") chain of $r relays"
 	done
 	for c in bridge ip_forward; do
 		"setup_$c" "$r" || die "cannot build the $c chain of $r relays"
@@ -474,11 +530,29 @@ for r in $RELAYS; do
 done
 for t in "${TOPOS[@]}"; do
 	for r in $RELAYS; do
-		echo "# chain up: $t, $r relays: $(jq -c .path "$WORK/route-${t%%:*}-$r.json")"
+		echo "# chain up: $t, $r relays: $(jq -c .path "$WORK/route-$(topo_name "$t")-$r.json")"
 	done
 done
 # Sourced with BENCH_SETUP_ONLY=1: the chains are up, the caller goes on.
 [ "${BENCH_SETUP_ONLY:-0}" = 1 ] && return 0
+
+# A frame too small for a topology's headers and an IPv4/UDP packet is
+# sent at the least size that holds them (dp_bench.py frame): its rows
+# keep their SIZE's name, and NOTES (the log, then the table) the size.
+# The sizes smallest first, up to the first that fits (a python start
+# costs seconds under TCG); a frame's bytes are the config's commas + 1.
+NOTES=()
+for t in "${TOPOS[@]}"; do
+	c=$(topo_name "$t")
+	for size in $(tr ' ' '\n' <<<"$SIZES" | sort -n); do
+		a=$(frame_of "$c" "${RELAYS%% *}" "$size") ||
+			die "$c: no frame of $size bytes"
+		a=${a//[^,]/}
+		[ $((${#a} + 1)) != "$size" ] || break
+		NOTES+=("note: $c's $size-byte frames are $((${#a} + 1)) bytes (its headers and the smallest IPv4/UDP packet)")
+	done
+done
+for a in "${NOTES[@]}"; do echo "# $a"; done
 
 startup_ns
 echo "# a run of trafgen costs vCPU 0 $((STARTUP_NS / 1000000)) ms besides its frames"
@@ -533,6 +607,7 @@ fi
 {
 	echo "make bench: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) guest CPUs (TCG), $ROUNDS rounds"
 	echo "packets/s at the receiver (tcp rows: Mbit/s), median min max"
+	for a in "${NOTES[@]}"; do echo "$a"; done
 	python3 "$PY" table "$RAW"
 } > "$OUT/bench.txt"
 cat "$OUT/bench.txt"

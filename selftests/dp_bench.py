@@ -9,8 +9,26 @@
       dpillar DATA header first, its routing fields as the source would
       set them, from "dpsim route --json" (ROUTE_JSON: src_id, dst_id,
       header), so the relays route the crafted frames exactly as they
-      route dp0's own.  The frame is the same size for every contender:
-      the dpillar frame's IP packet is 20 bytes shorter.
+      route dp0's own; in S2's plan mode (the header's "coords") the
+      destination's coordinates follow the header (struct dpillar_coords,
+      4 + 4 bytes a space), as dp0 sends them.  The frame is the same
+      size for every contender: the dpillar frame's IP packet is 20 bytes
+      shorter, and the coordinates' bytes shorter still; a SIZE with no
+      room for the smallest IPv4/UDP packet (28 bytes) behind them gives
+      a frame of the least size that has it (bench.sh says so).
+  dp_bench.py s2plan PLAN_JSON [ID...]
+      the plan of "dpctl -j plan topo s2 ... mode plan" (PLAN_JSON) as
+      dpsim reads one ("dpsim ... --topo s2 --plan FILE"): the very plan
+      the chain's dp0 are given their coordinates from.  With IDs (a
+      path), only the cables that join consecutive IDs: the chain
+      bench.sh builds of it, every other port unused
+  dp_bench.py s2dst DPSIM PLAN_JSON SRC HOPS
+      the first destination HOPS hops from SRC on dpsim's paths of the
+      plan whose chain (s2plan PLAN_JSON PATH) routes as the whole plan:
+      dpsim on the chain alone takes the same path, and from every node
+      of it back to SRC delivers (a plan-mode node knows only the
+      neighbours it hears, and its neighbours' neighbours; the rest of
+      the plan is absent from the chain)
   dp_bench.py sink
       binds UDP port 9 (IPv4 and IPv6) with the smallest receive buffer and
       never reads: the receiver of a chain drops the crafted packets at
@@ -20,7 +38,8 @@
   dp_bench.py table RESULTS
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of each topology's rows (dpillar,
-      dcell, bcube, xdcent, s2) to the bridge and ip_forward rows of the
+      dcell, bcube, xdcent, s2, s2plan: every contender but BASELINES'
+      below) to the bridge and ip_forward rows of the
       same chain and size (of the medians, and the median of the ratios
       within each round), and the cost of one
       relay hop per contender and size from its 1- and 3-relay rates
@@ -30,12 +49,16 @@
 """
 
 import json
+import os
 import statistics
 import struct
+import subprocess
 import sys
+import tempfile
 
 ETH_HLEN = 14
 DP_HLEN = 20
+IP_UDP_MIN = 28     # an IPv4 header and a UDP header, no payload
 DP_ETHERTYPE = 0x88B5
 DP_T_DATA = 1
 DP_VERSION = 1
@@ -79,9 +102,77 @@ def frame(kind, size, dmac, smac, sip, dip, route=None):
         dp = struct.pack('!BBBBHHIII', DP_VERSION, DP_T_DATA, h['ttl'],
                          h['flags'], 0x0800, h['rword'], r['src_id'],
                          r['dst_id'], h['waypoint'])
-        return eth + dp + ipv4_udp(sip, dip, size - ETH_HLEN - DP_HLEN)
+        # S2 plan mode: the destination's coordinates, which the relays
+        # route by (the header's flags say they follow): struct
+        # dpillar_coords, a count, 3 reserved bytes, a __be32 a space.
+        x = h.get('coords', [])
+        if x:
+            dp += struct.pack('!B3x%dI' % len(x), len(x), *x)
+        return eth + dp + ipv4_udp(sip, dip, max(size - ETH_HLEN - len(dp),
+                                                 IP_UDP_MIN))
     eth = mac(dmac) + mac(smac) + struct.pack('!H', 0x0800)
     return eth + ipv4_udp(sip, dip, size - ETH_HLEN)
+
+
+def s2plan_text(d, path=None):
+    """dpsim's plan document of dpctl's plan JSON @d (the format of "dpsim
+    plan --topo s2 --mode plan", dp_s2plan_load()); with @path, a list of
+    node ids, only the cables between consecutive ones."""
+    on = None
+    if path:
+        on = {frozenset(c) for c in zip(path, path[1:])}
+    out = ['# S2 plan (nodes %d, ports %d, spaces %d, seed %d): from dpctl '
+           'plan%s' % (d['nodes'], d['ports'], d['spaces'], d['seed'],
+                       ', the chain %s only' % ','.join(map(str, path))
+                       if path else '')]
+    for n in sorted(d['plan'], key=lambda n: n['node']):
+        ports = ['-'] * d['ports']
+        for e in n['ports']:
+            if e['kind'] == 'cable' and (
+                    on is None or frozenset((n['node'], e['peer'])) in on):
+                ports[e['port']] = '%d/%d' % (e['peer'], e['peer_port'])
+        out.append('node %d coords %s ports %s' % (
+            n['node'], ','.join(map(str, n['coords'])), ' '.join(ports)))
+    return '\n'.join(out) + '\n'
+
+
+def dpsim_pairs(dpsim, d, tmp, path=None):
+    """{(src, dst): (outcome, hops, path)} of "dpsim pairs" on the plan
+    (s2plan_text(@d, @path))."""
+    f = os.path.join(tmp, 'plan')
+    with open(f, 'w') as fp:
+        fp.write(s2plan_text(d, path))
+    out = subprocess.run([dpsim, 'pairs', '--topo', 's2', '--plan', f],
+                         check=True, capture_output=True, text=True).stdout
+    res = {}
+    for line in out.splitlines():
+        w = line.split()
+        res[(int(w[0]), int(w[1]))] = (w[2], int(w[3]), w[4])
+    return res
+
+
+def s2dst(dpsim, plan, src, hops):
+    """The destination of s2dst (the docstring), or None.  Why the chain is
+    checked: a plan-mode relay decides among the nodes it hears and their
+    neighbours, and in the chain it hears its two chain neighbours only,
+    so where the whole plan's path went on by a neighbour's neighbour the
+    chain does not have, the chain's path differs or ends at a local
+    minimum; and the replies of the setup's ping and route trace must come
+    back along the chain.  Plan 64:4:2, seed 1: of its 2- and 4-hop pairs,
+    3% route otherwise on their chain and 14% more get no reply there."""
+    with open(plan) as f:
+        d = json.load(f)
+    with tempfile.TemporaryDirectory() as tmp:
+        full = dpsim_pairs(dpsim, d, tmp)
+        for (s, dst), (how, h, path) in sorted(full.items()):
+            if s != src or how != 'delivered' or h != hops:
+                continue
+            ids = [int(x) for x in path.split(',')]
+            chain = dpsim_pairs(dpsim, d, tmp, ids)
+            if chain[(src, dst)] == (how, h, path) and all(
+                    chain[(k, src)][0] == 'delivered' for k in ids[1:]):
+                return dst
+    return None
 
 
 def table(path):
@@ -229,6 +320,17 @@ def main(argv):
         return 0
     if len(argv) == 3 and argv[1] == 'table':
         table(argv[2])
+        return 0
+    if len(argv) >= 3 and argv[1] == 's2plan':
+        with open(argv[2]) as f:
+            sys.stdout.write(s2plan_text(json.load(f),
+                                         [int(x) for x in argv[3:]]))
+        return 0
+    if len(argv) == 6 and argv[1] == 's2dst':
+        dst = s2dst(argv[2], argv[3], int(argv[4]), int(argv[5]))
+        if dst is None:
+            return 1
+        print(dst)
         return 0
     sys.stderr.write(__doc__)
     return 2

@@ -1385,16 +1385,28 @@ static void json_hop_ports(const struct dp_topo *t, u32 from, u32 to)
 	json_close_arr();
 }
 
-/* route --json: the walk, each hop's ports, and the header it starts with. */
+/*
+ * route --json: the walk, each hop's ports, and the header it starts with
+ * (S2 plan mode: its flags have the coordinates bit, and "coords" the
+ * destination's coordinates that follow the header on the wire).
+ */
 static void route_json(const struct dp_topo *t, const struct opts *o,
 		       u32 src, u32 dst, const struct dp_walk *w)
 {
 	char a[DP_ADDR_TEXT_MAX];
 	struct dp_route_state st0;
-	u32 i;
+	u32 i, x[DP_COORDS_MAX];
 
 	/* The header a source puts on the flow: crafted-frame tools. */
 	dp_route_init(t, src, dst, o->sel, o->hash, &st0);
+	/*
+	 * A plan-mode source resolves the destination's coordinates and
+	 * sends them with every frame (kernel fwd.c; dp_walk() does the
+	 * same): a frame crafted without them is not routed.
+	 */
+	if (dst < t->nodes)
+		dp_route_set_coords(t, &st0, x,
+				    dp_table_coords(t, dst, x, DP_COORDS_MAX));
 	json_init(false);
 	json_open_obj(NULL);
 	json_bool("delivered", w->delivered);
@@ -1425,6 +1437,12 @@ static void route_json(const struct dp_topo *t, const struct opts *o,
 	json_uint("flags", st0.flags);
 	json_uint("rword", st0.word);
 	json_uint("waypoint", st0.waypoint);
+	if (st0.ncoords) {
+		json_open_arr("coords");
+		for (i = 0; i < st0.ncoords; i++)
+			json_uint(NULL, st0.coords[i]);
+		json_close_arr();
+	}
 	json_close_obj();
 	json_close_obj();
 	json_end();

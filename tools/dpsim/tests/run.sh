@@ -225,6 +225,16 @@ has "s2 derived route --json: the header" '"header":{"ttl":'
 	ok "s2 derived route --json: the path of pairs ($s2path)" ||
 	ko "s2 derived route --json: $(echo "$out" | jq -c .path), pairs '$s2path'"
 check "s2 route --json --fail refused" 2 $D route $S2D --from 0 --to 9 --fail 14 --json
+# In plan mode the header is as a sender puts it: the coordinates bit
+# (0x20) and the destination's coordinates from the plan, which follow the
+# header on the wire (make bench crafts its frames from this JSON).
+S2P="--topo s2 --mode plan --nodes 64 --ports 4 --spaces 2 --seed 1"
+s2x=$($D plan $S2P | awk '$1 == "node" && $2 == 11 { print $4 }')
+check "s2 plan route --json" 0 $D route $S2P --from 1 --to 11 --json
+[ -n "$s2x" ] &&
+	[ "$(echo "$out" | jq -r '.header | "\(.flags),\(.coords | join(","))"')" = "32,$s2x" ] &&
+	ok "s2 plan route --json: flag 0x20 and node 11's coordinates ($s2x)" ||
+	ko "s2 plan route --json: header $(echo "$out" | jq -c .header), plan '$s2x'"
 # S2 at the paper's scale (issue 34): 2,880 nodes of the kernel's derived
 # fabric, whose bound (5,928 hops) is wider than the header's u8 TTL: the
 # sender puts TTL 255 and a renewal count of 11 (flag 0x40, the word).
