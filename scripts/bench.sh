@@ -5,10 +5,11 @@
 # forwarding (selftests/bench.sh says how), in one guest on the newest
 # stock kernel with two vCPUs.  Installs what is missing, builds, boots,
 # prints the table; the guest's files stay in build/bench/ (bench.txt,
-# bench-raw.txt, the console log).  Environment:
+# bench-raw.txt, bench-raw-cpu.txt: the rates per second of vCPU 0's host
+# CPU time, a diagnostic; bench-profile.txt; the console log).  Environment:
 # BENCH_ROUNDS, BENCH_FRAMES, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS,
-# BENCH_TOPOS (e.g. "s2:64:4:2:plan": S2 in plan mode, contender s2plan,
-# not in the default), BENCH_PROFILE, BENCH_PROFILE_SECS
+# BENCH_TOPOS (the default ends with "s2:64:4:2:plan": S2 in plan mode,
+# contender s2plan), BENCH_PROFILE, BENCH_PROFILE_SECS
 # (passed to the guest), BENCH_KERNEL (a Debian ABI).
 #
 # make bench-nic (scripts/bench.sh nic): the same comparison through one

@@ -21,7 +21,8 @@
 #               switch or cable of the path replaced by a veth between the
 #               two servers it joins on the ports the path uses (the other
 #               members are absent, the other ports dummies).  s2plan (a
-#               word s2:NODES:PORTS:SPACES:plan, not in the default): S2
+#               word s2:NODES:PORTS:SPACES:plan, in the default as
+#               s2:64:4:2:plan): S2
 #               in plan mode, the plan from "dpctl plan ... mode plan",
 #               each dp0 given its node's coordinates from it, dpsim
 #               routing on that plan; the destination is the first whose
@@ -81,7 +82,7 @@ SIZES=${BENCH_SIZES:-64 1514}
 RELAYS=${BENCH_RELAYS:-1 3}
 # TOPO:N:K[:I] (XDCent's I), s2:NODES:PORTS:SPACES (derived mode, seed 1),
 # s2:NODES:PORTS:SPACES:plan (plan mode, seed 1: contender s2plan)
-read -r -a TOPOS <<<"${BENCH_TOPOS:-dpillar:4:4 dcell:3:2 bcube:2:3 xdcent:3:1:2 s2:64:4:2}"
+read -r -a TOPOS <<<"${BENCH_TOPOS:-dpillar:4:4 dcell:3:2 bcube:2:3 xdcent:3:1:2 s2:64:4:2 s2:64:4:2:plan}"
 OUT=${DPILLAR_OUT:-/tmp}
 RAW=$OUT/bench-raw.txt
 RAW_CPU=$OUT/bench-raw-cpu.txt
