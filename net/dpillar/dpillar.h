@@ -706,7 +706,7 @@ int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 		   struct dp_route_state *st);
 bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
-void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb);
+void dp_port_xmit_incomplete(const struct dp_port *port, struct sk_buff *skb);
 bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 
 /*
@@ -813,10 +813,23 @@ static inline bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
 }
 
 /*
+ * dev_queue_xmit() of a frame whose Ethernet header is in place, toward
+ * @port, whose device skb->dev is; consumes the skb.  A complete frame
+ * (no GSO, no partial checksum: every relayed frame off a NIC) goes
+ * straight to the port, the others through dp_port_xmit_incomplete().
+ */
+static inline void dp_port_xmit(const struct dp_port *port,
+				struct sk_buff *skb)
+{
+	if (unlikely(skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL))
+		dp_port_xmit_incomplete(port, skb);
+	else
+		dp_port_queue(port, skb);
+}
+
+/*
  * Put the Ethernet header toward @mac in front of the dpillar header at
- * skb->data and send the frame out of @port.  Consumes the skb.  A
- * complete frame (no GSO, no partial checksum: every relayed frame off
- * a NIC) goes straight to the port; the others through dp_port_xmit().
+ * skb->data and send the frame out of @port.  Consumes the skb.
  */
 static inline void dp_send_on(struct dp_port *port, struct sk_buff *skb,
 			      u64 mac)
@@ -839,10 +852,7 @@ static inline void dp_send_on(struct dp_port *port, struct sk_buff *skb,
 	skb_set_network_header(skb, ETH_HLEN);
 	skb->dev = port->dev;
 	skb->protocol = htons(DPILLAR_ETHERTYPE);
-	if (likely(!skb_is_gso(skb) && skb->ip_summed != CHECKSUM_PARTIAL))
-		dp_port_queue(port, skb);
-	else
-		dp_port_xmit(port, skb);
+	dp_port_xmit(port, skb);
 }
 
 /**

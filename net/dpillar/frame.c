@@ -83,22 +83,19 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_pull);
 
 /*
  * Read the coordinates a routed frame carries behind its header (struct
- * dpillar_coords: the destination's, S2 plan mode; the topology's
- * coords_flag says so) into @st.  The header at skb->data is pulled.
- * Returns the bytes they take, 0 when the frame carries none, or -1 for a
+ * dpillar_coords: the destination's, S2 plan mode) into @st, once
+ * dp_coords_rx() found the topology's coords_flag set in the header at
+ * skb->data (pulled).  Returns the bytes they take, or -1 for a
  * malformed frame: truncated, or a count no fabric has.  Whether the
  * count fits this fabric is routing's check (no_coords).
  */
 int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 		   struct dp_route_state *st)
 {
-	u8 flag = t->ops ? t->ops->coords_flag : 0;
 	u32 n;
 	int len;
 
 	st->ncoords = 0;
-	if (!flag || !(((const struct dpillar_hdr *)skb->data)->flags & flag))
-		return 0;
 	len = dp_coords_pull(skb, DP_HDR_LEN, st->coords, &n);
 	st->ncoords = n;
 	return len;
@@ -228,17 +225,16 @@ bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
 }
 
 /*
- * dev_queue_xmit() of a frame whose Ethernet header is in place, toward
- * @port, whose device skb->dev is; consumes the skb.
+ * dp_port_xmit() of a super-packet or a frame with a partial checksum:
+ * whole to a software port, completed here toward any other.
  */
-void dp_port_xmit(const struct dp_port *port, struct sk_buff *skb)
+void dp_port_xmit_incomplete(const struct dp_port *port, struct sk_buff *skb)
 {
-	if (unlikely(skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL) &&
-	    !dp_port_whole(skb->dev)) {
+	if (!dp_port_whole(skb->dev)) {
 		dp_send_complete(port, skb);
 		return;
 	}
 	dp_port_queue(port, skb);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit);
+EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit_incomplete);
 
