@@ -587,15 +587,16 @@ if [ $guest_suites = 1 ]; then
 		fi
 		tests=() late=()
 		for t in "${SEL[@]}"; do
-			in_matrix "$(short_name "$t")" "${col[@]}" || continue
-			case "$(short_name "$t")" in
-			smoke | nic_tcp) tests+=("$t") ;;
-			*) late+=("$t") ;;
-			esac
-			case "$(short_name "$t")" in
-			nic) opts=("${NIC_VM[@]}" "${opts[@]}") ;;
-			nic_tcp) read -r -a nv <<<"$(nic_tcp_vm "${opts[@]}")"
+			sn=$(short_name "$t")
+			in_matrix "$sn" "${col[@]}" || continue
+			case $sn in
+			smoke) tests+=("$t") ;;
+			nic_tcp) tests+=("$t")
+				read -r -a nv <<<"$(nic_tcp_vm "${opts[@]}")"
 				opts+=("${nv[@]}") ;;
+			nic) late+=("$t")
+				opts=("${NIC_VM[@]}" "${opts[@]}") ;;
+			*) late+=("$t") ;;
 			esac
 		done
 		# The NIC matrix right after the smoke test, in a guest that
