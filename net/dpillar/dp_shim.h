@@ -90,6 +90,10 @@ typedef __INT32_TYPE__ s32;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define dp_ctz(x) ((u32)__builtin_ctz(x))
 #define noinline __attribute__((__noinline__))
+/* __always_inline: glibc's <sys/cdefs.h>, which <string.h> includes */
+#ifndef __always_inline
+#error "the routing core wants __always_inline (glibc's <sys/cdefs.h>)"
+#endif
 #define dp_alloc(size) malloc(size)
 #define dp_free(ptr) free(ptr)
 #define likely(x) __builtin_expect(!!(x), 1)

@@ -922,8 +922,14 @@ static inline u32 dpp_col_fast(const struct dp_topo *t, u32 id)
 	return dpp_col(t, id);
 }
 
-static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
-			u32 tgt)
+/*
+ * Where @self stands toward @tgt.  Inline in the shortest mode's common
+ * case (dpp_sp()), out of line elsewhere (dpp_at_init()): under a
+ * binary translator such as QEMU's TCG every call and return ends a
+ * translated block, and a relay makes this one per packet.
+ */
+static __always_inline void __dpp_at_init(const struct dp_topo *t,
+					  struct dpp_at *a, u32 self, u32 tgt)
 {
 	const struct dpp_priv *d = dpp(t);
 	u32 h = d->h, diff = 0, bit = 1, *q;
@@ -960,6 +966,12 @@ static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
 	q[1] = (u32)y;
 	a->diff = diff;
 	a->known = (u32)(q - a->q[0]) / 2;
+}
+
+static void dpp_at_init(const struct dp_topo *t, struct dpp_at *a, u32 self,
+			u32 tgt)
+{
+	__dpp_at_init(t, a, self, tgt);
 }
 
 static inline void dpp_cls_add(struct dpp_cls *cls, u32 *ncls, u32 *total,
@@ -1122,17 +1134,13 @@ static inline u32 dpp_scale(u32 x, u32 n)
  * closer to @tgt is behind a port that is down would only send the packet
  * back (a trap).  Unknown counts as yes.
  */
-static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
-			  const struct dpp_at *a, u32 port, u32 nb)
+static noinline bool dpp_sp_viable_slow(const struct dp_topo *t,
+					const struct dpp_at *a, u32 nb, u32 up)
 {
-	u32 up, q, ncls, total, dn, tgt = a->tgt;
+	u32 q, ncls, total, dn, tgt = a->tgt;
 	struct dpp_cls cls[3];
 	struct dpp_at na;
 
-	if (nb == tgt || !v || !v->ports_up ||
-	    !dp_view_ask_ports_up(v, a->self, port, nb, &up) ||
-	    (up & 3) == 3)
-		return true;
 	/* @nb is one hop closer than we are */
 	dn = dpp_dist_cm(t, a->c, a->diff, a->tc) - 1;
 	dpp_at_init(t, &na, nb, tgt);
@@ -1146,6 +1154,25 @@ static bool dpp_sp_viable(const struct dp_topo *t, const struct dp_view *v,
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The test itself inline: in the common case @nb reports both its ports
+ * up, and that answer needs no call beyond the view's (see
+ * __dpp_at_init()); dpp_sp_viable_slow() looks at its next hops.
+ */
+static __always_inline bool dpp_sp_viable(const struct dp_topo *t,
+					  const struct dp_view *v,
+					  const struct dpp_at *a, u32 port,
+					  u32 nb)
+{
+	u32 up;
+
+	if (nb == a->tgt || !v || !v->ports_up ||
+	    !dp_view_ask_ports_up(v, a->self, port, nb, &up) ||
+	    (up & 3) == 3)
+		return true;
+	return dpp_sp_viable_slow(t, a, nb, up);
 }
 
 /*
@@ -1171,9 +1198,10 @@ static const u8 dpp_cls_count[64] = {
  * them, the flow hash picking the index.  True, with *@hop, when it is
  * reachable and can go on; false sends the caller to the full walk.
  */
-static bool dpp_sp_first(const struct dp_topo *t, const struct dpp_at *a,
-			 u32 mask, u32 word, const struct dp_view *v,
-			 struct dp_hop *hop)
+static __always_inline bool dpp_sp_first(const struct dp_topo *t,
+					 const struct dpp_at *a, u32 mask,
+					 u32 word, const struct dp_view *v,
+					 struct dp_hop *hop)
 {
 	u32 big = dpp(t)->h - 1, total, idx, b, bit, j, tv, val, col, next;
 	u32 port, sz, cur, rest, cnt;
@@ -1451,9 +1479,9 @@ static int dpp_sp_slow(const struct dp_topo *t, u32 self,
 		       struct dp_route_state *st, const struct dp_view *v,
 		       struct dp_hop *hop, struct dpp_at *dst_at);
 
-static noinline int dpp_sp(const struct dp_topo *t, u32 self,
-			   struct dp_route_state *st,
-			   const struct dp_view *v, struct dp_hop *hop)
+static __always_inline int dpp_sp(const struct dp_topo *t, u32 self,
+				  struct dp_route_state *st,
+				  const struct dp_view *v, struct dp_hop *hop)
 {
 	u32 cm, mask = 0;
 	struct dpp_at a;
@@ -1464,7 +1492,7 @@ static noinline int dpp_sp(const struct dp_topo *t, u32 self,
 	 * paper's routing, but on the symbols to set, which the rest needs
 	 * anyway: "labels agree except symbol i" is "diff has no bit but i".
 	 */
-	dpp_at_init(t, &a, self, st->dst);
+	__dpp_at_init(t, &a, self, st->dst);
 	cm = dpp_ccw(t, a.c);
 	if ((a.tc == a.c || a.tc == dpp_cw(t, a.c)) &&
 	    !(a.diff & ~(1U << a.c)))
@@ -1615,8 +1643,11 @@ static noinline int dpp_paper(const struct dp_topo *t, u32 self,
 }
 
 /*
- * Each mode in a function of its own, so that neither pays for the
- * registers and stack the other's inlined code would need.
+ * The shortest mode, the default, inline here: its common case (no
+ * waypoint, the hash's hop reachable) makes no call but the view's, as
+ * a relay makes it once per packet (see __dpp_at_init()).  The paper's
+ * mode and the shortest mode's other cases (dpp_sp_slow()) out of line,
+ * so that the common case does not pay for their registers and stack.
  */
 int dp_dpillar_route(const struct dp_topo *t, u32 self,
 		     struct dp_route_state *st, const struct dp_view *r,
