@@ -46,9 +46,8 @@
 # diagnostics.
 #
 # The rate bound is the 0.9 (NIC_TCP_RATIO; make check keeps it
-# on 6.1 and 6.12, with NIC_TCP_MORE=6, and sets 0.5 on the debug
-# kernel: scripts/check.sh says why), the retransmission bound loose
-# (20%).
+# on all three kernels, with NIC_TCP_MORE=6: scripts/check.sh says why),
+# the retransmission bound loose (20%).
 # Each rate is per second of the guest's own time (own_cs), so that the
 # host's load, which moves a TCG guest's wall-clock rate by half within
 # seconds, does not decide the verdict, in NIC_TCP_ROUNDS (2) rounds of
