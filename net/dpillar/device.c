@@ -235,6 +235,13 @@ static int dp_dev_init(struct net_device *dev)
 	dp->stats = alloc_percpu(struct dp_pcpu_stats);
 	if (!dp->stats)
 		return -ENOMEM;
+	/* Zeroed: generation 0, which no frame takes (dp_rmemo_flush()). */
+	dp->rmemo = alloc_percpu(struct dp_rmemo_tab);
+	if (!dp->rmemo) {
+		free_percpu(dp->stats);
+		dp->stats = NULL;
+		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(dp->stats, cpu)->syncp);
 	return 0;
@@ -265,6 +272,7 @@ static void dp_dev_free(struct net_device *dev)
 	struct dp_priv *dp = netdev_priv(dev);
 
 	free_percpu(dp->stats);
+	free_percpu(dp->rmemo);
 	/* Unregistered, or never registered: no reader is left. */
 	kfree(rcu_replace_pointer(dp->prefix, NULL, true));
 	dp_topo_free(&dp->topo);
@@ -297,6 +305,7 @@ static void dp_setup(struct net_device *dev)
 	dp->dev = dev;
 	dp_topo_init_none(&dp->topo);
 	dp->self = DP_NODE_NONE;
+	dp->rmemo_gen = 1;
 	/* dp_settings_default()'s, from the start: the tests' devices too. */
 	dp->fallback = true;
 	dp_view_init(dp);
@@ -817,6 +826,7 @@ int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
 	dp->topo = *topo;
 	dp->self = self;
 	dp->nports = topo->nports;
+	dp_rmemo_flush(dp);
 	for (i = 0; i < DPILLAR_PORTS_MAX; i++) {
 		int ret;
 

@@ -305,6 +305,59 @@ struct dp_view_memo {
 	bool valid;
 	struct dp_port *p;
 	struct dp_neigh *nb;
+	/*
+	 * What the decision asked, for the route memo (struct dp_rmemo):
+	 * @lookups: neighbours looked up (each change of the slot above);
+	 * @asked: DP_ASKED_REACH, DP_ASKED_UP: the questions asked of the
+	 * slot, @reach, @up_known and @up their answers; @other: any other
+	 * question (peer_neighs, cable_peer, coords, a shortcut): every view
+	 * callback but reachable and ports_up calls dp_vctx_other(); @mixed:
+	 * one question, two answers (the neighbour changed meanwhile).
+	 */
+	u8 lookups;
+	u8 asked;
+	bool reach, up_known, other, mixed;
+	u32 up;
+};
+
+#define DP_ASKED_REACH	BIT(0)
+#define DP_ASKED_UP	BIT(1)
+
+/*
+ * The route memo: per CPU, the last hop decided for each of
+ * 1 << DP_RMEMO_BITS classes of routing state, with what the decision
+ * asked of the one neighbour it asked about (the hop) and the answers.
+ * The routing core is a function of the topology, our id, the routing
+ * state and the view's answers, and of nothing else: the same state and
+ * the same answers now give the same hop.  So a frame whose state is the
+ * entry's (dp_route_out()) takes the entry's hop when that neighbour's
+ * answers, read again from its slot, are still the same; any other
+ * answer, a decision that asked about a second neighbour or anything but
+ * reachable and ports_up, or changed the state, is decided again.  No
+ * path changes: it saves the decision and the slot's lookup (the
+ * topology's port_neigh_index()).  @gen: dp_priv.rmemo_gen at the
+ * decision, never 0 (an entry never written).  A hostile sender can
+ * only make it miss.
+ */
+#define DP_RMEMO_BITS	6
+
+struct dp_rmemo {
+	u32 gen;
+	u32 self, dst, waypoint;
+	u16 word;
+	u8 flags;
+	u8 port;
+	u32 next;
+	u16 slot;
+	u8 phase;
+	u8 asked;
+	bool reach, up_known;
+	u32 up;
+};
+
+struct dp_rmemo_tab {
+	u32 hits;	/* for the tests: frames that took an entry's hop */
+	struct dp_rmemo e[1 << DP_RMEMO_BITS];
 };
 
 /*
@@ -330,6 +383,9 @@ struct dp_vctx {
  * @topo_users: genetlink readers holding the topology (dp_topo_hold())
  * @ports: the bound ports by number, %NULL where none
  * @stats: per-CPU counters
+ * @rmemo: the route memo, per CPU (struct dp_rmemo)
+ * @rmemo_gen: its entries' generation: a new one with each topology or
+ *	id (dp_rmemo_flush())
  * @gen: bumped when a port comes or goes and when a neighbour changes
  *	state: flags NEIGH_GET dumps that straddle a change
  * @hello_ms: Hello interval
@@ -363,6 +419,8 @@ struct dp_priv {
 	atomic_t topo_users;
 	struct dp_port __rcu *ports[DPILLAR_PORTS_MAX];
 	struct dp_pcpu_stats __percpu *stats;
+	struct dp_rmemo_tab __percpu *rmemo;
+	u32 rmemo_gen;
 	atomic_t gen;
 	u32 hello_ms;
 	u32 dead_ms;
@@ -633,6 +691,7 @@ static inline struct dp_neigh *dp_vctx_find(const struct dp_vctx *c,
 	}
 	nb = dp_neigh_find(c->dp, self, port_idx, peer, port);
 	if (m) {
+		m->lookups++;
 		m->self = self;
 		m->port = port_idx;
 		m->peer = peer;
@@ -641,6 +700,45 @@ static inline struct dp_neigh *dp_vctx_find(const struct dp_vctx *c,
 		m->valid = true;
 	}
 	return nb;
+}
+
+/*
+ * The answers the view gives (view.c), noted on a packet's view for the
+ * route memo; dp_vctx_other() for any question but these two.
+ */
+static inline void dp_vctx_note_reach(const struct dp_vctx *c, bool reach)
+{
+	struct dp_view_memo *m = c->memo;
+
+	if (!m)
+		return;
+	if ((m->asked & DP_ASKED_REACH) && m->reach != reach)
+		m->mixed = true;
+	m->asked |= DP_ASKED_REACH;
+	m->reach = reach;
+}
+
+static inline void dp_vctx_note_up(const struct dp_vctx *c, bool known,
+				   u32 up)
+{
+	struct dp_view_memo *m = c->memo;
+
+	if (!m)
+		return;
+	if ((m->asked & DP_ASKED_UP) &&
+	    (m->up_known != known || m->up != up))
+		m->mixed = true;
+	m->asked |= DP_ASKED_UP;
+	m->up_known = known;
+	m->up = up;
+}
+
+static inline void dp_vctx_other(const void *ctx)
+{
+	const struct dp_vctx *c = ctx;
+
+	if (c->memo)
+		c->memo->other = true;
 }
 
 /*
@@ -897,6 +995,9 @@ static inline enum dp_stat dp_out_stat(enum dp_out out, enum dp_stat noroute)
 /* route.c */
 enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 			 struct dp_route_state *st);
+int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
+		 struct dp_vctx *c, struct dp_hop *hop);
+void dp_rmemo_flush(struct dp_priv *dp);
 
 /* fwd.c */
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);

@@ -981,8 +981,138 @@ static void dpt_neigh_plan_route(struct kunit *test)
 	}
 }
 
+/* One random change to neighbour slot @i of port @p (dpt_rmemo_exact()). */
+static void dpt_rmemo_change(struct dpt_dev *d, u32 p, u32 i, u32 what)
+{
+	struct dp_neigh *nb = &d->port[p]->neigh[i];
+
+	switch (what % 6) {
+	case 0:	/* dead: unheard for longer than dead_ms */
+		WRITE_ONCE(nb->last_heard, jiffies - 2 * d->dp->dead_jiffies);
+		break;
+	case 1:	/* alive */
+		atomic64_set(&nb->mac, 0x020000000000ULL | (p << 8) | i);
+		WRITE_ONCE(nb->last_heard, jiffies);
+		break;
+	case 2:	/* a Hello listing its ports up: any two bits */
+	case 3:
+		WRITE_ONCE(nb->ports_up, (what >> 3) & 3);
+		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+		break;
+	case 4:	/* a Hello without the list */
+		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+		break;
+	default: /* our port down or up */
+		dpt_port_set(d, p, true, (what >> 3) & 1);
+		break;
+	}
+}
+
+/*
+ * The route memo (route.c, struct dp_rmemo) never changes a hop.  On a
+ * device of DPillar (4,3), BCube (4,1), DCell (3,1), XDCent (3,1,2) and
+ * S2 (32 nodes of 4 ports, derived), with every neighbour alive
+ * at first, 3,000 times: a frame of a random destination, mode and flow
+ * hash (of 8, so that states repeat) is routed through the memo
+ * (dp_route_hop(), BHs off as on the data path), then one neighbour
+ * changes (the hop's, half the time), then the same state is routed
+ * through the memo again and by dp_route() on the device's view: the
+ * same result, hop and state.  And in DPillar and BCube the memo was
+ * taken.
+ */
+static bool dpt_rmemo_exact_one(struct kunit *test,
+				const struct dp_topo_params *prm, u32 self)
+{
+	struct dpt_dev *d = dpt_dev_create_topo(test, prm, self);
+	struct dp_priv *dp = d->dp;
+	const struct dp_topo *t = &dp->topo;
+	struct dp_route_state st, st1, st2;
+	struct dp_hop h1, h2, h3;
+	u32 n, p, i, r, dst, hits = 0, taken = 0, cpu;
+	int r1, r2, r3;
+
+	for (p = 0; p < dp->nports; p++)
+		for (i = 0; i < d->port[p]->nneigh; i++)
+			dpt_rmemo_change(d, p, i, 1);
+	for (n = 0; n < 3000; n++) {
+		struct dp_view_memo m1 = {}, m2 = {};
+		struct dp_vctx c1 = { .dp = dp, .memo = &m1 };
+		struct dp_vctx c2 = { .dp = dp, .memo = &m2 };
+
+		r = get_random_u32();
+		dst = get_random_u32_below(t->nodes);
+		if (dst == self)
+			continue;
+		dp_route_init(t, self, dst, r % dp_sel_count(t),
+			      (r >> 8) & 7, &st);
+		st1 = st;
+		local_bh_disable();
+		rcu_read_lock();
+		r1 = dp_route_hop(dp, &st1, &c1, &h1);
+		rcu_read_unlock();
+		local_bh_enable();
+		r = get_random_u32();
+		if (!r1 && (r & 1)) {
+			p = h1.port;
+			i = dp_port_neigh_index(t, self, p, h1.next);
+		} else {
+			p = get_random_u32_below(dp->nports);
+			i = get_random_u32_below(d->port[p]->nneigh);
+		}
+		dpt_rmemo_change(d, p, i, r >> 1);
+		st1 = st;
+		st2 = st;
+		local_bh_disable();
+		rcu_read_lock();
+		r2 = dp_route_hop(dp, &st1, &c2, &h2);
+		r3 = dp_route(t, self, &st2, &dp->view, &h3);
+		rcu_read_unlock();
+		local_bh_enable();
+		KUNIT_EXPECT_EQ_MSG(test, r2, r3, "%u to %u", n, dst);
+		if (r2 != r3)
+			return false;
+		KUNIT_EXPECT_EQ(test, st1.dst, st2.dst);
+		KUNIT_EXPECT_EQ(test, st1.waypoint, st2.waypoint);
+		KUNIT_EXPECT_EQ(test, st1.word, st2.word);
+		KUNIT_EXPECT_EQ(test, st1.flags, st2.flags);
+		if (r3)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, h2.next, h3.next, "%u to %u", n, dst);
+		KUNIT_EXPECT_EQ(test, h2.port, h3.port);
+		KUNIT_EXPECT_EQ(test, h2.phase, h3.phase);
+		taken++;
+	}
+	for_each_possible_cpu(cpu)
+		hits += per_cpu_ptr(dp->rmemo, cpu)->hits;
+	kunit_info(test, "topology %u: %u hops, %u from the memo", prm->kind,
+		   taken, hits);
+	return taken && hits > taken / 5;
+}
+
+static void dpt_rmemo_exact(struct kunit *test)
+{
+	struct dp_topo_params dpillar = { .kind = DP_TOPO_DPILLAR, .n = 4,
+					  .k = 3 };
+	struct dp_topo_params bcube = { .kind = DP_TOPO_BCUBE, .n = 4,
+					.k = 1 };
+	struct dp_topo_params dcell = { .kind = DP_TOPO_DCELL, .n = 3,
+					.k = 1 };
+	struct dp_topo_params xdcent = { .kind = DP_TOPO_XDCENT, .n = 3,
+					 .k = 1, .level = 2 };
+	struct dp_topo_params s2 = { .kind = DP_TOPO_S2, .nodes = 32, .n = 4,
+				     .spaces = 2, .seed = 1 };
+
+	/* and the memo is taken: in most of the second routings of a state */
+	KUNIT_EXPECT_TRUE(test, dpt_rmemo_exact_one(test, &dpillar, 9));
+	KUNIT_EXPECT_TRUE(test, dpt_rmemo_exact_one(test, &bcube, 5));
+	dpt_rmemo_exact_one(test, &dcell, 5);
+	dpt_rmemo_exact_one(test, &xdcent, 5);
+	dpt_rmemo_exact_one(test, &s2, 5);
+}
+
 static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_learn),
+	KUNIT_CASE(dpt_rmemo_exact),
 	KUNIT_CASE(dpt_neigh_miswired),
 	KUNIT_CASE(dpt_neigh_miswired_k2),
 	KUNIT_CASE(dpt_neigh_bad_hello),

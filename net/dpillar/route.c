@@ -11,6 +11,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/hash.h>
 
 #include "dpillar.h"
 
@@ -26,6 +27,157 @@ static void dp_count_route_reason(struct dp_priv *dp, u8 reason)
 	u64_stats_inc(&s->route[reason]);
 	u64_stats_update_end(&s->syncp);
 	put_cpu_ptr(dp->stats);
+}
+
+/* The entry of the route memo for @st, on this CPU. */
+static struct dp_rmemo *dp_rmemo_of(struct dp_priv *dp,
+				    const struct dp_route_state *st)
+{
+	u32 key = st->dst ^ ((u32)st->word << 16) ^ st->waypoint ^ st->flags;
+
+	return &this_cpu_ptr(dp->rmemo)->e[hash_32(key, DP_RMEMO_BITS)];
+}
+
+static bool dp_rmemo_same_state(const struct dp_rmemo *e, u32 gen, u32 self,
+				const struct dp_route_state *st)
+{
+	return e->gen == gen && e->self == self && e->dst == st->dst &&
+	       e->waypoint == st->waypoint && e->word == st->word &&
+	       e->flags == st->flags;
+}
+
+/*
+ * @e's hop, when its neighbour's answers are still those the decision
+ * had: the view's reachable and ports_up, read again from the slot
+ * (view.c).  Its slot, in @c's memo for dp_route_out()'s MAC.
+ */
+static bool dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
+			  struct dp_vctx *c, struct dp_hop *hop)
+{
+	struct dp_view_memo *m = c->memo;
+	struct dp_neigh *nb;
+	struct dp_port *port;
+	bool known;
+
+	port = e->port < dp->nports ? rcu_dereference(dp->ports[e->port]) :
+	       NULL;
+	if (!port || e->slot >= port->nneigh)
+		return false;
+	nb = &port->neigh[e->slot];
+	if (dp->topo.learn_peers && dp_neigh_node(dp, port, e->slot) != e->next)
+		return false;
+	if ((e->asked & DP_ASKED_REACH) &&
+	    e->reach != (dp_port_up(port) && dp_neigh_alive(dp, nb)))
+		return false;
+	if (e->asked & DP_ASKED_UP) {
+		known = test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+		if (e->up_known != known ||
+		    (known && e->up != READ_ONCE(nb->ports_up)))
+			return false;
+	}
+	hop->next = e->next;
+	hop->port = e->port;
+	hop->phase = e->phase;
+	hop->reason = DP_DROP_ROUTE_NONE;
+	m->self = dp->self;
+	m->port = e->port;
+	m->peer = e->next;
+	m->p = port;
+	m->nb = nb;
+	m->valid = true;
+	return true;
+}
+
+/*
+ * Keep the hop just decided from @st (unchanged by the decision, @st0
+ * before it) when the decision asked about its neighbour and nothing
+ * else, and found it reachable.
+ */
+static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
+			  const struct dp_route_state *st0,
+			  const struct dp_route_state *st,
+			  const struct dp_view_memo *m,
+			  const struct dp_hop *hop)
+{
+	if (m->lookups != 1 || m->other || m->mixed || !m->valid || !m->nb ||
+	    !(m->asked & DP_ASKED_REACH) || !m->reach ||
+	    m->self != dp->self || m->port != hop->port ||
+	    m->peer != hop->next || st->dst != st0->dst ||
+	    st->waypoint != st0->waypoint || st->word != st0->word ||
+	    st->flags != st0->flags || m->nb - m->p->neigh > U16_MAX)
+		return;
+	e->gen = gen;
+	e->self = m->self;
+	e->dst = st->dst;
+	e->waypoint = st->waypoint;
+	e->word = st->word;
+	e->flags = st->flags;
+	e->port = hop->port;
+	e->next = hop->next;
+	e->slot = m->nb - m->p->neigh;
+	e->phase = hop->phase;
+	e->asked = m->asked;
+	e->reach = m->reach;
+	e->up_known = m->up_known;
+	e->up = m->up;
+}
+
+/**
+ * dp_route_hop - the topology's decision for one frame, through the memo
+ * @dp: the device
+ * @st: the frame's routing state; the decision may change it
+ * @c: the view's context for this frame, with its memo (struct dp_vctx)
+ * @hop: the result
+ *
+ * dp_route() on @dp's view, or the route memo's hop when the decision
+ * would be the same (struct dp_rmemo).  The memo is per CPU: used with
+ * BHs off (the receive softirq, the transmit path), and not for frames
+ * that carry coordinates (S2 plan mode: the state has more than the key).
+ *
+ * Return: dp_route()'s.
+ */
+int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
+		 struct dp_vctx *c, struct dp_hop *hop)
+{
+	struct dp_view v = dp->view;
+	struct dp_route_state st0;
+	struct dp_rmemo *e = NULL;
+	u32 gen = 0;
+	int ret;
+
+	v.ctx = c;
+	if (in_softirq() && !st->ncoords && dp->rmemo) {
+		/* Pairs with dp_rmemo_flush(): this generation, its topology */
+		gen = smp_load_acquire(&dp->rmemo_gen);
+		e = dp_rmemo_of(dp, st);
+		if (dp_rmemo_same_state(e, gen, dp->self, st) &&
+		    dp_rmemo_take(dp, e, c, hop)) {
+			this_cpu_inc(dp->rmemo->hits);
+			return 0;
+		}
+		st0.dst = st->dst;
+		st0.waypoint = st->waypoint;
+		st0.word = st->word;
+		st0.flags = st->flags;
+	}
+	ret = dp_route(&dp->topo, dp->self, st, &v, hop);
+	if (!ret && e)
+		dp_rmemo_keep(dp, e, gen, &st0, st, c->memo, hop);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_route_hop);
+
+/*
+ * Forget every entry: the topology or our id changed.  Under RTNL; a
+ * frame routed meanwhile keeps what it read (its entry has the old
+ * generation, which no frame takes after this).
+ */
+void dp_rmemo_flush(struct dp_priv *dp)
+{
+	u32 gen = dp->rmemo_gen + 1;
+
+	/* After the new topology and id: see dp_route_hop() */
+	smp_store_release(&dp->rmemo_gen, gen ?: 1);
 }
 
 /**
@@ -52,7 +204,6 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 {
 	struct dp_view_memo memo = { .valid = false };
 	struct dp_vctx c = { .dp = dp, .memo = &memo };
-	struct dp_view v = dp->view;
 	const struct dpillar_hdr *h;
 	struct dp_neigh *nb;
 	struct dp_port *port;
@@ -62,8 +213,7 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	u8 detour;
 
 	/* This packet's view: the device's, with a memo (struct dp_vctx). */
-	v.ctx = &c;
-	if (dp_route(&dp->topo, dp->self, st, &v, &hop)) {
+	if (dp_route_hop(dp, st, &c, &hop)) {
 		h = (const struct dpillar_hdr *)skb->data;
 		if (hop.reason == DP_DROP_ROUTE_AT_DST &&
 		    h->type == DPILLAR_T_DATA &&

@@ -293,6 +293,7 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 	/* The view's context is const for routing's sake; the table is ours. */
 	struct dp_priv *dp = dp_vctx_dev(ctx);
 
+	dp_vctx_other(ctx);
 	return self == dp->self &&
 	       dp_sc_find_short(dp, dst, max_dist, port, peer, dist);
 }

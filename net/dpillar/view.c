@@ -18,8 +18,12 @@ bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 	const struct dp_neigh *nb;
 	struct dp_port *port;
 
+	bool reach;
+
 	nb = dp_vctx_find(c, self, port_idx, peer, &port);
-	return nb && dp_port_up(port) && dp_neigh_alive(c->dp, nb);
+	reach = nb && dp_port_up(port) && dp_neigh_alive(c->dp, nb);
+	dp_vctx_note_reach(c, reach);
+	return reach;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_reachable);
 
@@ -29,11 +33,16 @@ bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx, u32 peer,
 {
 	const struct dp_neigh *nb;
 	struct dp_port *port;
+	bool known;
+	u32 up;
 
 	nb = dp_vctx_find(ctx, self, port_idx, peer, &port);
-	if (!nb || !test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags))
+	known = nb && test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+	up = known ? READ_ONCE(nb->ports_up) : 0;
+	dp_vctx_note_up(ctx, known, up);
+	if (!known)
 		return false;
-	*mask = READ_ONCE(nb->ports_up);
+	*mask = up;
 	return true;
 }
 
@@ -49,6 +58,7 @@ u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx, u32 peer,
 	struct dp_port *port;
 	u32 i, n;
 
+	dp_vctx_other(ctx);
 	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
 	if (!nb || !dp_port_up(port) || !dp_neigh_alive(dp, nb))
 		return 0;
@@ -97,6 +107,7 @@ static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
 	const struct dp_priv *dp = dp_vctx_dev(ctx);
 	const struct dp_neigh_coords *nc;
 
+	dp_vctx_other(ctx);
 	if (node == self)
 		return dp_coords_copy(x, dp->topo.p.coords,
 				      dp->topo.p.ncoords, max);
@@ -116,6 +127,7 @@ static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
 	const struct dp_priv *dp = dp_vctx_dev(ctx);
 	const struct dp_neigh_coords *nc;
 
+	dp_vctx_other(ctx);
 	nc = dp_view_coords_of(dp, self, port_idx, peer);
 	if (!nc || idx >= min_t(u32, READ_ONCE(nc->nneighs),
 				DPILLAR_TLV_NEIGHS_MAX))
@@ -135,6 +147,7 @@ u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 	struct dp_port_info pi;
 	u32 peer;
 
+	dp_vctx_other(ctx);
 	if (!port || port->nneigh != 1 || self != dp->self)
 		return DP_NODE_NONE;
 	/* Learned peers: every port is a cable (S2 plan mode). */
@@ -153,6 +166,12 @@ u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 /* What routing may know of the fabric around us (struct dp_view). */
 void dp_view_init(struct dp_priv *dp)
 {
+	/*
+	 * Seven questions and the context.  A new question must call
+	 * dp_vctx_other(), or the route memo (struct dp_rmemo) must learn
+	 * to check its answer again.
+	 */
+	BUILD_BUG_ON(sizeof(struct dp_view) != 8 * sizeof(void *));
 	dp->view.reachable = dp_reachable;
 	dp->view.cable_peer = dp_view_cable_peer;
 	dp->view.ports_up = dp_view_ports_up;
