@@ -131,22 +131,27 @@ static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
  *
  * dp_route() on @dp's view, or the route memo's hop when the decision
  * would be the same (struct dp_rmemo).  The memo is per CPU: used with
- * BHs off (the receive softirq, the transmit path), and not for frames
- * that carry coordinates (S2 plan mode: the state has more than the key).
+ * BHs off (the receive softirq, the transmit path) outside interrupts,
+ * and not for frames that carry coordinates (S2 plan mode: the state has
+ * more than the key).
  *
  * Return: dp_route()'s.
  */
 int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
 		 struct dp_vctx *c, struct dp_hop *hop)
 {
-	struct dp_view v = dp->view;
 	struct dp_route_state st0;
 	struct dp_rmemo *e = NULL;
+	struct dp_view v;
 	u32 gen = 0;
 	int ret;
 
-	v.ctx = c;
-	if (in_softirq() && !st->ncoords && dp->rmemo) {
+	/*
+	 * BHs off and not an interrupt (netpoll's transmit can be one,
+	 * over a softirq of this CPU that is writing an entry).
+	 */
+	if (in_softirq() && !in_hardirq() && !in_nmi() && !st->ncoords &&
+	    dp->rmemo) {
 		/* Pairs with dp_rmemo_flush(): this generation, its topology */
 		gen = smp_load_acquire(&dp->rmemo_gen);
 		e = dp_rmemo_of(dp, st);
@@ -160,6 +165,8 @@ int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
 		st0.word = st->word;
 		st0.flags = st->flags;
 	}
+	v = dp->view;
+	v.ctx = c;
 	ret = dp_route(&dp->topo, dp->self, st, &v, hop);
 	if (!ret && e)
 		dp_rmemo_keep(dp, e, gen, &st0, st, c->memo, hop);
