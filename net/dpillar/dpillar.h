@@ -667,6 +667,41 @@ dp_neigh_find(const struct dp_priv *dp, u32 self, u32 port_idx, u32 peer,
 	return &(*port)->neigh[idx];
 }
 
+/*
+ * The view's two answers about a neighbour slot (@nb on @port, NULL for
+ * none): reachable (dp_reachable()), and the ports_up it reported
+ * (dp_view_ports_up(): known or not, *@up 0 when not).  One place for
+ * both because the route memo (dp_rmemo_take()) reads them again and
+ * compares: it is exact only while it reads what the decision read.
+ */
+static inline bool dp_neigh_reach(const struct dp_priv *dp,
+				  const struct dp_port *port,
+				  const struct dp_neigh *nb)
+{
+	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb);
+}
+
+static inline bool dp_neigh_up(const struct dp_neigh *nb, u32 *up)
+{
+	bool known = nb && test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+
+	*up = known ? READ_ONCE(nb->ports_up) : 0;
+	return known;
+}
+
+/* Remember in @m the slot found for (@self, @port_idx, @peer). */
+static inline void dp_view_memo_slot(struct dp_view_memo *m, u32 self,
+				     u32 port_idx, u32 peer,
+				     struct dp_port *port, struct dp_neigh *nb)
+{
+	m->self = self;
+	m->port = port_idx;
+	m->peer = peer;
+	m->p = port;
+	m->nb = nb;
+	m->valid = true;
+}
+
 /* The device a view callback's @ctx (a struct dp_vctx) stands for. */
 static inline struct dp_priv *dp_vctx_dev(const void *ctx)
 {
@@ -692,12 +727,7 @@ static inline struct dp_neigh *dp_vctx_find(const struct dp_vctx *c,
 	nb = dp_neigh_find(c->dp, self, port_idx, peer, port);
 	if (m) {
 		m->lookups++;
-		m->self = self;
-		m->port = port_idx;
-		m->peer = peer;
-		m->p = *port;
-		m->nb = nb;
-		m->valid = true;
+		dp_view_memo_slot(m, self, port_idx, peer, *port, nb);
 	}
 	return nb;
 }

@@ -93,7 +93,7 @@ static bool dp_neigh_snapshot_slot(const struct dp_priv *dp,
 		return false;
 	snap->mac = atomic64_read(&nb->mac);
 	snap->heard = READ_ONCE(nb->last_heard);
-	snap->state = dp_port_up(port) && dp_neigh_alive(dp, nb) ?
+	snap->state = dp_neigh_reach(dp, port, nb) ?
 		      DPILLAR_NEIGH_STATE_REACHABLE :
 		      DPILLAR_NEIGH_STATE_UNREACHABLE;
 	if (!snap->mac)

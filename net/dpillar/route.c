@@ -57,7 +57,7 @@ static bool dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
 	struct dp_view_memo *m = c->memo;
 	struct dp_neigh *nb;
 	struct dp_port *port;
-	bool known;
+	u32 up;
 
 	port = e->port < dp->nports ? rcu_dereference(dp->ports[e->port]) :
 	       NULL;
@@ -66,25 +66,18 @@ static bool dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
 	nb = &port->neigh[e->slot];
 	if (dp->topo.learn_peers && dp_neigh_node(dp, port, e->slot) != e->next)
 		return false;
+	/* The answers as the view gives them: dp_neigh_reach/up() */
 	if ((e->asked & DP_ASKED_REACH) &&
-	    e->reach != (dp_port_up(port) && dp_neigh_alive(dp, nb)))
+	    e->reach != dp_neigh_reach(dp, port, nb))
 		return false;
-	if (e->asked & DP_ASKED_UP) {
-		known = test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
-		if (e->up_known != known ||
-		    (known && e->up != READ_ONCE(nb->ports_up)))
-			return false;
-	}
+	if ((e->asked & DP_ASKED_UP) &&
+	    (e->up_known != dp_neigh_up(nb, &up) || e->up != up))
+		return false;
 	hop->next = e->next;
 	hop->port = e->port;
 	hop->phase = e->phase;
 	hop->reason = DP_DROP_ROUTE_NONE;
-	m->self = dp->self;
-	m->port = e->port;
-	m->peer = e->next;
-	m->p = port;
-	m->nb = nb;
-	m->valid = true;
+	dp_view_memo_slot(m, dp->self, e->port, e->next, port, nb);
 	return true;
 }
 

@@ -564,7 +564,7 @@ static bool dp_sc_from_neigh(struct dp_priv *dp, u32 port_idx, u32 sender,
 	if (!dp_addr_valid(&dp->topo, sender) || sender == dp->self)
 		return false;
 	nb = dp_neigh_find(dp, dp->self, port_idx, sender, &port);
-	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb) &&
+	return dp_neigh_reach(dp, port, nb) &&
 	       atomic64_read(&nb->mac) ==
 	       ether_addr_to_u64(eth_hdr(skb)->h_source);
 }

@@ -21,7 +21,7 @@ bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 	bool reach;
 
 	nb = dp_vctx_find(c, self, port_idx, peer, &port);
-	reach = nb && dp_port_up(port) && dp_neigh_alive(c->dp, nb);
+	reach = dp_neigh_reach(c->dp, port, nb);
 	dp_vctx_note_reach(c, reach);
 	return reach;
 }
@@ -37,8 +37,7 @@ bool dp_view_ports_up(const void *ctx, u32 self, u32 port_idx, u32 peer,
 	u32 up;
 
 	nb = dp_vctx_find(ctx, self, port_idx, peer, &port);
-	known = nb && test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
-	up = known ? READ_ONCE(nb->ports_up) : 0;
+	known = dp_neigh_up(nb, &up);
 	dp_vctx_note_up(ctx, known, up);
 	if (!known)
 		return false;
@@ -60,7 +59,7 @@ u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx, u32 peer,
 
 	dp_vctx_other(ctx);
 	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
-	if (!nb || !dp_port_up(port) || !dp_neigh_alive(dp, nb))
+	if (!dp_neigh_reach(dp, port, nb))
 		return 0;
 	n = min_t(u32, READ_ONCE(nb->nneighs), DPILLAR_TLV_NEIGHS_MAX);
 	n = min(n, max);
@@ -91,8 +90,7 @@ dp_view_coords_of(const struct dp_priv *dp, u32 self, u32 port_idx, u32 node)
 	struct dp_port *port;
 
 	nb = dp_neigh_find(dp, self, port_idx, node, &port);
-	if (!nb || nb != &port->neigh[0] || !dp_port_up(port) ||
-	    !dp_neigh_alive(dp, nb))
+	if (!dp_neigh_reach(dp, port, nb) || nb != &port->neigh[0])
 		return NULL;
 	return &port->coords;
 }
@@ -157,8 +155,7 @@ u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 			return DP_NODE_NONE;
 	}
 	peer = dp_neigh_node(dp, port, 0);
-	if (peer == DP_NODE_NONE || !dp_port_up(port) ||
-	    !dp_neigh_alive(dp, &port->neigh[0]))
+	if (peer == DP_NODE_NONE || !dp_neigh_reach(dp, port, &port->neigh[0]))
 		return DP_NODE_NONE;
 	return peer;
 }
