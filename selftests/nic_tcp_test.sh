@@ -47,7 +47,7 @@
 #
 # The rate bound is the 0.9 (NIC_TCP_RATIO; make check keeps it
 # on 6.1 and 6.12, with NIC_TCP_MORE=6, and sets 0.75 on the debug
-# kernel, where noise alone spreads the ratio about as far:
+# kernel, where noise alone takes it within 0.07 of 0.9:
 # scripts/check.sh says why), the retransmission bound loose (20%).
 # NIC_TCP_AA=1 makes "on" another "off", to see that spread.
 # Each rate is per second of the guest's own time (own_cs), so that the
