@@ -331,6 +331,13 @@ static void dp_setup(struct net_device *dev)
 	dev->tx_queue_len = 0;
 	dev->priv_flags |= IFF_NO_QUEUE;
 	/*
+	 * No netpoll (netconsole) on dp0: its transmit can come in a hard
+	 * interrupt or with IRQs off, where path selection's and the
+	 * shortcuts' BH spinlocks would deadlock against a softirq of this
+	 * CPU and local_bh_enable() WARNs.  Netconsole on a port works.
+	 */
+	dev->priv_flags |= IFF_DISABLE_NETPOLL;
+	/*
 	 * Super-packets and checksums left to the hardware go through whole:
 	 * a relay forwards one skb instead of forty, and the port segments
 	 * and checksums only where its NIC cannot (gso.c).

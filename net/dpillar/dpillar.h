@@ -726,7 +726,9 @@ static inline struct dp_neigh *dp_vctx_find(const struct dp_vctx *c,
 	}
 	nb = dp_neigh_find(c->dp, self, port_idx, peer, port);
 	if (m) {
-		m->lookups++;
+		/* Saturates: a DPillar (256, k) walks up to 258 candidates. */
+		if (m->lookups < U8_MAX)
+			m->lookups++;
 		dp_view_memo_slot(m, self, port_idx, peer, *port, nb);
 	}
 	return nb;
@@ -925,6 +927,22 @@ static inline void dp_port_queue(const struct dp_port *port,
 {
 	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS))
 		dp_count(port->dp, DP_STAT_TX_PORT_DROP);
+}
+
+/*
+ * A frame this node relays leaves with nothing of its way in, as IP
+ * forwarding and the bridge do: no receive timestamp (with any socket
+ * asking for timestamps, e.g. chrony's, every received skb has one; an
+ * fq qdisc on the way out reads it as a departure time, a realtime stamp
+ * far past its horizon, and drops the frame), no mark and no priority
+ * of the receiving host's.  Every relay path calls it (fwd.c, probe.c,
+ * shortcut.c); this node's own frames keep their socket's.
+ */
+static inline void dp_relay_scrub(struct sk_buff *skb)
+{
+	skb_set_delivery_time(skb, 0, 0);
+	skb->mark = 0;
+	skb->priority = 0;
 }
 
 /*

@@ -279,6 +279,7 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 	}
 
 	skb_forward_csum(skb);
+	dp_relay_scrub(skb);
 	out = dp_route_out(dp, skb, &st);
 	if (out == DP_OUT_HOME)
 		return dp_deliver(dp, pskb);

@@ -209,6 +209,18 @@ static int dpg_init(struct kunit *test)
 	return 0;
 }
 
+/*
+ * dp0 takes no netpoll (netconsole): its transmit path takes BH spinlocks
+ * that a netpoll transmit with IRQs off would deadlock on (issue 53,
+ * item 7); netpoll_setup() refuses a device with this flag.
+ */
+static void dpg_no_netpoll(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_dev_create(test, 4, 2, 0);
+
+	KUNIT_EXPECT_TRUE(test, d->dev->priv_flags & IFF_DISABLE_NETPOLL);
+}
+
 static void dpg_exit(struct kunit *test)
 {
 	skb_queue_purge(&dpg_sent);
@@ -218,6 +230,7 @@ static struct kunit_case dpg_cases[] = {
 	KUNIT_CASE(dpg_complete_segments),
 	KUNIT_CASE(dpg_complete_fail),
 	KUNIT_CASE(dpg_port_drop),
+	KUNIT_CASE(dpg_no_netpoll),
 	{}
 };
 

@@ -425,6 +425,7 @@ static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
 	}
 	if (ph.type == DPILLAR_T_PROBE && dp_probe_detours(dp, &st))
 		dp_probe_body(dp, skb)->detours++;
+	dp_relay_scrub(skb);
 	if (!dp_probe_out(dp, skb, &st,
 			  ph.type == DPILLAR_T_PROBE ? &local : NULL))
 		dp_count(dp, DP_STAT_FORWARDED);

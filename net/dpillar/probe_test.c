@@ -237,6 +237,54 @@ static int dpp_init(struct kunit *test)
 	return 0;
 }
 
+/*
+ * A relayed frame leaves with nothing of its way in (issue 53, item 5):
+ * a data frame and a probe, each received with a timestamp, a mark and a
+ * priority, go on with none of them (dp_relay_scrub()).
+ */
+static void dpp_relay_no_trace(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct dpillar_probe) + 20] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct dpt_dev *d = dpp_dev(test);
+	u32 src = dp_port_neigh(&d->dp->topo, 0, 0, 0);
+	u32 dst = d->dp->topo.nodes - 1;
+	static const u8 types[] = { DPILLAR_T_DATA, DPILLAR_T_PROBE };
+	struct dpillar_probe *pp = (void *)(h + 1);
+	rx_handler_result_t ret;
+	struct sk_buff *skb;
+	u8 mac[ETH_ALEN];
+	u32 i;
+
+	KUNIT_ASSERT_NE(test, src, DP_NODE_NONE);
+	dpp_mac(src, mac);
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		dpt_hdr(h, types[i], src, dst);
+		if (types[i] == DPILLAR_T_PROBE) {
+			h->proto = 0;
+			pp->ttl = dp_topo_ttl(&d->dp->topo);
+		}
+		skb = dpt_frame(test, d, 0, mac, DPILLAR_ETHERTYPE, buf,
+				sizeof(buf), sizeof(buf));
+		skb->tstamp = ktime_get_real();
+		skb->mark = 0x2a;
+		skb->priority = 7;
+		ret = dpt_rx(&skb);
+		KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+		if (ret != RX_HANDLER_CONSUMED)
+			kfree_skb(skb);
+		skb = skb_dequeue(&dpp_sent);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, skb, "type %u not relayed",
+					  types[i]);
+		KUNIT_EXPECT_EQ(test, skb->tstamp, 0);
+		KUNIT_EXPECT_EQ(test, skb->mark, 0);
+		KUNIT_EXPECT_EQ(test, skb->priority, 0);
+		kfree_skb(skb);
+		KUNIT_EXPECT_NULL(test, skb_peek(&dpp_sent));
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 2);
+}
+
 static void dpp_exit(struct kunit *test)
 {
 	skb_queue_purge(&dpp_sent);
@@ -246,6 +294,7 @@ static struct kunit_case dpp_cases[] = {
 	KUNIT_CASE(dpp_budget_user_first),
 	KUNIT_CASE(dpp_budget_psel_first),
 	KUNIT_CASE(dpp_psel_forged),
+	KUNIT_CASE(dpp_relay_no_trace),
 	{}
 };
 

@@ -223,8 +223,11 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		if (hop.reason && hop.reason == dp->topo.ops->discover_drop) {
 			in_port = dp_sc_in_port(dp, skb, &in_mac);
 			dp_sc_discover(dp, st->dst, in_port, in_mac);
-		/* Any reason of the topology's: not bad_addr or at_dst. */
-		} else if (hop.reason >= DP_DROP_TOPO &&
+		/*
+		 * A failure the topology could not route around: not
+		 * bad_addr or at_dst, nor a header no sender builds.
+		 */
+		} else if (dp_topo_discover_drop(&dp->topo, hop.reason) &&
 			   h->type == DPILLAR_T_DATA &&
 			   !dp_dst_is_key(&dp->topo, st->flags) &&
 			   dp_sc_fallback(dp)) {

@@ -733,6 +733,34 @@ static void dpt_rx_plan(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_route_named(dd, "bad_state"), 1);
 }
 
+/*
+ * Only a real failure starts the fallback's discovery: a header no sender
+ * builds (XDCent's bad_state, a path word out of range) is dropped and
+ * counted, and floods nothing (issue 53, item 2); the same frame with a
+ * real word, which finds no live neighbour, discovers.
+ */
+static void dpt_rx_fallback_bad_state(struct kunit *test)
+{
+	struct dp_topo_params prm = { .kind = DP_TOPO_XDCENT, .n = 3, .k = 1,
+				      .level = 2 };
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct dpt_dev *d = dpt_dev_create_topo(test, &prm, 0);
+
+	KUNIT_ASSERT_TRUE(test, dp_sc_fallback(d->dp));
+	dpt_hdr(h, DPILLAR_T_DATA, 1, 5);
+	h->rword = htons(0xffff);
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_route_named(d, "bad_state"), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DISCOVER), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_NOROUTE), 1);
+
+	h->rword = 0;
+	dpt_rx_consumed(test, d, buf, sizeof(buf), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, dpt_route_named(d, "bad_state"), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DISCOVER), 1);
+}
+
 static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_v1_frames),
 	KUNIT_CASE(dpt_rx_other_ethertype),
@@ -751,6 +779,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_shared_skb),
 	KUNIT_CASE(dpt_rx_shortcut_data),
 	KUNIT_CASE(dpt_rx_fallback_off),
+	KUNIT_CASE(dpt_rx_fallback_bad_state),
 	KUNIT_CASE(dpt_rx_fuzz),
 	KUNIT_CASE(dpt_rx_plan),
 	{}

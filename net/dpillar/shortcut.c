@@ -901,6 +901,7 @@ void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
 	h->ttl--;
 	budget = min_t(u32, ntohs(h->rword), h->ttl);
 	skb_forward_csum(skb);
+	dp_relay_scrub(skb);
 	if (!budget || !dp_sc_data_send(dp, skb, ntohl(h->dst), budget)) {
 		why = DP_STAT_SC_DATA_LOST;
 		goto drop;

@@ -153,6 +153,13 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 		*why = "topology ops: discover_drop is no drop of the topology";
 		return -EINVAL;
 	}
+	if ((ops->fallback_drops & ((1U << DP_DROP_TOPO) - 1)) ||
+	    (ops->fallback_drops & ~((1U << ops->ndrops) - 1)) ||
+	    (ops->discover_drop &&
+	     (ops->fallback_drops & (1U << ops->discover_drop)))) {
+		*why = "topology ops: fallback_drops names no failure of the topology";
+		return -EINVAL;
+	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_check);

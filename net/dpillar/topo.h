@@ -305,6 +305,12 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	after which the caller may discover a path toward the destination
  *	and offer it to @route through the view's @shortcut (S2's local
  *	minimum: kernel shortcut.c).
+ * @fallback_drops: the drop reasons (1 << reason, each >= DP_DROP_TOPO and
+ *	below @ndrops, never @discover_drop) that say a real failure stopped
+ *	the frame, after which the discovery fallback may carry it on
+ *	(kernel: dp_sc_fallback()); a reason that only a malformed header
+ *	can give (XDCent's bad_state) or a bug (DPillar's nopath) is not
+ *	one: any host on a switch could make a relay flood with it.
  * @coords_flag: optional (0: never), the bit of the header's flags that
  *	says the destination's coordinates follow the header (struct
  *	dpillar_coords; S2 plan mode).  The caller sets it with
@@ -422,6 +428,7 @@ struct dp_topo_ops {
 	const char * const *sel_names;
 	bool fixture;
 	u8 discover_drop;
+	u16 fallback_drops;
 
 	int (*init)(struct dp_topo *t, const struct dp_topo_params *p,
 		    const char **why);
@@ -678,6 +685,18 @@ static inline bool dp_dst_is_key(const struct dp_topo *t, u8 flags)
 {
 	return dp_topo_has_keys(t) &&
 	       INDIRECT_CALL_1(t->ops->dst_is_key, dp_s2_dst_is_key, t, flags);
+}
+
+/*
+ * A real failure stopped the frame with @reason, after which a discovery
+ * may find it a way on: the topology's own (@discover_drop) or the
+ * fallback's (@fallback_drops).
+ */
+static inline bool dp_topo_discover_drop(const struct dp_topo *t, u8 reason)
+{
+	return reason < DP_DROP_MAX &&
+	       ((t->ops->fallback_drops >> reason & 1) ||
+		(reason && reason == t->ops->discover_drop));
 }
 
 static inline void dp_key_route_init(const struct dp_topo *t, u32 src,

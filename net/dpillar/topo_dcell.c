@@ -680,6 +680,8 @@ const struct dp_topo_ops dp_dcell_ops = {
 	.nphases = DCL_PHASE_COUNT,
 	.drops = dcl_drops,
 	.ndrops = DCL_DROP_COUNT,
+	.fallback_drops = 1U << DCL_DROP_DST_DOWN | 1U << DCL_DROP_BUDGET |
+			  1U << DCL_DROP_NO_PROXY,
 	.detours = dcl_detours,
 	.sel_names = dcl_sel_names,
 	.params = dcl_params,

@@ -1741,6 +1741,10 @@ const struct dp_topo_ops dp_dpillar_ops = {
 	.nphases = DPP_PHASE_COUNT,
 	.drops = dpp_drops,
 	.ndrops = DPP_DROP_COUNT,
+	/* Failures; nopath is a bug of failure-free routing, never one. */
+	.fallback_drops = 1U << DPP_DROP_RING | 1U << DPP_DROP_UTURN |
+			  1U << DPP_DROP_HELIX | 1U << DPP_DROP_TUNNEL |
+			  1U << DPP_DROP_BUDGET | 1U << DPP_DROP_DETOURS,
 	.detours = dpp_detours,
 	.sel_names = dpp_sel_names,
 	.params = dpp_params,

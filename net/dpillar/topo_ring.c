@@ -224,6 +224,7 @@ const struct dp_topo_ops dp_ring_ops = {
 	.nphases = RING_PHASE_COUNT,
 	.drops = ring_drops,
 	.ndrops = RING_DROP_COUNT,
+	.fallback_drops = 1U << RING_DROP_CUT,
 	.detours = ring_detours,
 	.sel_names = ring_sel_names,
 	.fixture = true,

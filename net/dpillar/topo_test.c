@@ -1119,7 +1119,8 @@ enum dpt_break {
 	DPT_NO_ADDR_PARSE, DPT_NO_PEER_PORT, DPT_HALF_LABEL, DPT_FEW_PHASES,
 	DPT_MANY_PHASES, DPT_PHASE0_NAME, DPT_FEW_DROPS, DPT_DROP1_NAME,
 	DPT_NO_DETOURS, DPT_DETOUR_SLOT, DPT_HALF_HELLO_COORDS,
-	DPT_PARAM_KIND, DPT_PARAM_ATTR, DPT_BREAK_MAX,
+	DPT_PARAM_KIND, DPT_PARAM_ATTR, DPT_FALLBACK_GENERIC,
+	DPT_FALLBACK_BEYOND, DPT_FALLBACK_DISCOVER, DPT_BREAK_MAX,
 };
 
 static void dpt_core_ops_check_rejects(struct kunit *test)
@@ -1205,6 +1206,15 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 		case DPT_PARAM_ATTR:
 			ops.params = attr_param;
 			ops.nparams = ARRAY_SIZE(attr_param);
+			break;
+		case DPT_FALLBACK_GENERIC:	/* bad_addr is no failure */
+			ops.fallback_drops |= 1U << DP_DROP_ROUTE_BAD_ADDR;
+			break;
+		case DPT_FALLBACK_BEYOND:
+			ops.fallback_drops |= 1U << ops.ndrops;
+			break;
+		case DPT_FALLBACK_DISCOVER:	/* its own discovery, not both */
+			ops.discover_drop = DPP_DROP_RING;
 			break;
 		}
 		why = NULL;

@@ -922,6 +922,8 @@ static const struct dp_topo_param xdc_params[] = {
 	.nphases = XDC_PHASE_COUNT,			\
 	.drops = xdc_drops,				\
 	.ndrops = XDC_DROP_COUNT,			\
+	/* bad_state: a header no sender builds */	\
+	.fallback_drops = 1U << XDC_DROP_BUDGET,	\
 	.detours = xdc_detours,				\
 	.sel_names = xdc_sel_names,			\
 	.describe = xdc_describe,			\

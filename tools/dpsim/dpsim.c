@@ -800,7 +800,7 @@ static void ft_pair(const struct dp_topo *t, const struct dp_fail_set *fs,
 	dp_walk(t, s, d, o->sel, hash, fs, o->ttl, &w);
 	/* the fallback: only where the topology's own rules gave up */
 	if (res->dm && conn && !w.delivered && !w.looped && !w.bad_hop &&
-	    w.reason >= DP_DROP_TOPO && w.path_len) {
+	    dp_topo_discover_drop(t, w.reason) && w.path_len) {
 		j = disc_fallback(t, fs, res->dm, &w, d, o->ttl);
 		if (j) {
 			res->dm->hops += j;
@@ -1330,7 +1330,7 @@ static int cmd_pairs(struct opts *o)
 				continue;
 			dp_walk(&t, s, d, o->sel, 0, &fs, o->ttl, &w);
 			if (disc && !w.delivered && !w.bad_hop && !w.looped &&
-			    w.reason >= DP_DROP_TOPO && w.path_len)
+			    dp_topo_discover_drop(&t, w.reason) && w.path_len)
 				pairs_fallback(&t, &fs, &pd, d, o->ttl, &w);
 			if (w.bad_hop)
 				bad++;
