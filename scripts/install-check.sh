@@ -95,8 +95,10 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl u -> up" || ko "completion: dpctl u: $(comp dpctl u)"
 	[ "$(comp dpctl showc)" = "showconf" ] &&
 		ok "completion: dpctl showc -> showconf" || ko "completion: dpctl showc: $(comp dpctl showc)"
-	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w" ] &&
-		ok "completion: dpctl up DEV - -> -c -w" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
+	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w -t" ] &&
+		ok "completion: dpctl up DEV - -> -c -w -t" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
+	[ "$(comp dpctl che)" = "check" ] &&
+		ok "completion: dpctl che -> check" || ko "completion: dpctl che: $(comp dpctl che)"
 	[ "$(comp dpctl link a)" = "add" ] &&
 		ok "completion: dpctl link a -> add" || ko "completion: dpctl link a"
 	[ "$(comp dpctl -V)" = "-Version" ] &&
