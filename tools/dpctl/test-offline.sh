@@ -522,6 +522,13 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	has "up: the file's fallback reaches newlink" "newlink dpx topo 1 n 4 k 2 addr 0:0.0 ports fallback 0" "$tmp/err"
 	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
 	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
+	# Without the module: rtnetlink's "Unknown device type", and what to do
+	MOCK_RTNL=1 MOCK_NOKIND=1 rc "mock link add without the module" 1 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 lo
+	has "link add: the kernel's words" "dpctl: link add: Operation not supported: Unknown device type" "$tmp/err"
+	has "link add: the hint" "dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):" "$tmp/err"
+	printf 'n 4\nk 2\naddr 0:0.0\nports lo lo\n' >"$tmp/nokind.conf"
+	MOCK_RTNL=1 MOCK_NOKIND=1 rc "mock up without the module" 1 m $D up dpx -c "$tmp/nokind.conf" -w 0
+	has "up: the hint" "the dpillar module is not loaded and could not be loaded" "$tmp/err"
 	MOCK_EPERM=1 rc "mock set refused" 1 m $D set lo dead 50
 	has "set extack" "Dead interval must exceed" "$tmp/err"
 	rc "mock addr from the device" 0 m $D addr 10.0.0.15
@@ -706,6 +713,14 @@ if command -v ip >/dev/null && [ -f ../iproute2/link_dpillar.so ]; then
 		[ -n "$a" ] && [ "$a" = "$b" ] && ok ||
 			ko "ip link add type dpillar $args: '$b', dpctl link add: '$a'"
 	done
+fi
+# The same from the real kernel, in a network namespace of our own, only
+# where no dpillar module exists for this kernel (so that the kernel's
+# own modprobe can load nothing) and we may unshare.
+if ! modinfo dpillar >/dev/null 2>&1 && unshare -n true 2>/dev/null; then
+	rc "link add on a kernel without the module" 1 unshare -n $D link add dpx
+	has "link add without the module: the hint" \
+		"dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):" "$tmp/err"
 fi
 printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
 rc "up: a port that never appears" 1 $D up dpx -c "$tmp/x.conf" -w 0
