@@ -99,6 +99,39 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl up DEV - -> -c -w -t" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
 	[ "$(comp dpctl che)" = "check" ] &&
 		ok "completion: dpctl che -> check" || ko "completion: dpctl che: $(comp dpctl che)"
+	# What each command takes (its help), no more: stats DEV all, not port
+	[ "$(comp dpctl stats dp0 '' | paste -sd' ')" = "all" ] &&
+		ok "completion: dpctl stats DEV -> all (no port)" ||
+		ko "completion: dpctl stats DEV: $(comp dpctl stats dp0 '' | paste -sd' ')"
+	[ "$(comp dpctl neigh dp0 '' | paste -sd' ')" = "port" ] &&
+		ok "completion: dpctl neigh DEV -> port" ||
+		ko "completion: dpctl neigh DEV: $(comp dpctl neigh dp0 '' | paste -sd' ')"
+	[ -z "$(comp dpctl show dp0 '')" ] &&
+		ok "completion: dpctl show DEV -> nothing" ||
+		ko "completion: dpctl show DEV: $(comp dpctl show dp0 '' | paste -sd' ')"
+	[ "$(comp dpctl plan topo s2 -n 4 no)" = "nodes" ] &&
+	[ "$(comp dpctl plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mo)" = "mode" ] &&
+	[ "$(comp dpctl plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mode p)" = "plan" ] &&
+	[ "$(comp dpctl plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mode plan g)" = "grow" ] &&
+		ok "completion: dpctl plan: S2's nodes, spaces, seed, mode plan, grow" ||
+		ko "completion: dpctl plan topo s2: $(comp dpctl plan topo s2 -n 4 '' | paste -sd' ')"
+	[ "$(comp dpctl help sh | paste -sd' ')" = "show shortcut showconf" ] &&
+		ok "completion: dpctl help sh -> show shortcut showconf" ||
+		ko "completion: dpctl help sh: $(comp dpctl help sh | paste -sd' ')"
+	# No drift: every command of dpctl's help is completed, after dpctl
+	# and after dpctl help.
+	want=$("$P/sbin/dpctl" help 2>&1 |
+		sed -n 's/^dpctl \([a-z][a-z]*\) .*/\1/p; s/^dpctl \([a-z][a-z]*\)$/\1/p' |
+		grep -v '^help$' | sort -u)
+	# (as a prefix: help says "addr" and "neigh" of address, neighbour)
+	miss= miss2=
+	for w in $want; do
+		[ -n "$(comp dpctl "$w")" ] || miss="$miss $w"
+		[ -n "$(comp dpctl help "$w")" ] || miss2="$miss2 $w"
+	done
+	[ -n "$want" ] && [ -z "$miss$miss2" ] &&
+		ok "completion: every dpctl command, and after help ($(echo $want))" ||
+		ko "completion: dpctl lacks: $miss; dpctl help lacks: $miss2"
 	[ "$(comp dpctl link a)" = "add" ] &&
 		ok "completion: dpctl link a -> add" || ko "completion: dpctl link a"
 	[ "$(comp dpctl -V)" = "-Version" ] &&

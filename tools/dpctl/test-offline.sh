@@ -59,6 +59,16 @@ if command -v python3 >/dev/null; then
 sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
 		"$tmp/a" "$tmp/b" && ok || ko "plan -j -p is not dpsim's JSON"
 fi
+# -j plan: one object, the fabric (dpsim plan --json's), the one
+# exception to "an array of answers" (dpctl(8), JSON; the guests'
+# plan_fabric.sh and dp_fabric.py read it so)
+if command -v python3 >/dev/null; then
+	$D -j plan -n 4 -k 2 >"$tmp/a"
+	$D -j plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mode plan >"$tmp/b"
+	python3 -c 'import json, sys
+sys.exit(not all(isinstance(json.load(open(f)), dict) for f in sys.argv[1:]))' \
+		"$tmp/a" "$tmp/b" && ok || ko "-j plan is not one object"
+fi
 $D plan topo dpillar -n 4 -k 3 >"$tmp/a" && $S plan --topo dpillar -n 4 -k 3 >"$tmp/b" &&
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan topo dpillar != dpsim --topo dpillar"
 # DCell: switches and cables, the same bytes as dpsim in every format
