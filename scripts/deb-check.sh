@@ -86,6 +86,13 @@ for f in dkms.conf Makefile Kbuild VERSION scripts/version.sh \
 done
 [ -n "$s" ] && [ -z "$missing" ] && ok "dpillar-dkms: ${s#"$tmp/dkms"} holds the module's sources" ||
 	ko "dpillar-dkms lacks:${missing:- /usr/src/dpillar-*}"
+# DKMS's version is the package's: an upgrade is a new DKMS version.
+[ "$s" = "$tmp/dkms/usr/src/dpillar-$dv" ] &&
+	ok "dpillar-dkms: sources in /usr/src/dpillar-$dv" ||
+	ko "dpillar-dkms: sources in ${s#"$tmp/dkms"}, not /usr/src/dpillar-$dv"
+grep -qx "PACKAGE_VERSION=\"$dv\"" "$s/dkms.conf" 2>/dev/null &&
+	ok "dpillar-dkms: dkms.conf PACKAGE_VERSION $dv" ||
+	ko "dpillar-dkms: dkms.conf $(grep '^PACKAGE_VERSION=' "$s/dkms.conf" 2>/dev/null), not $dv"
 grep -q 'dkms' "$tmp/dkms-ctl/postinst" 2>/dev/null &&
 	ok "dpillar-dkms: postinst runs DKMS" || ko "dpillar-dkms: no DKMS in postinst"
 dpkg-deb -f "$dkms" Depends | grep -qw dkms && ok "dpillar-dkms depends on dkms" ||

@@ -6,12 +6,16 @@
 # build/deb/dpillar-VERSION, so that the tree itself is left as it is.
 #
 # The version is scripts/version.sh's, as dpctl -V prints it, with "+"
-# for "-" (0.1-gabc1234-dirty -> 0.1+gabc1234+dirty: a native package
-# has no Debian revision): the top entry of debian/changelog takes it,
-# and the copy's VERSION file says it, so that the tools and the module
-# DKMS builds (MODULE_VERSION) print it too.  dkms.conf's PACKAGE_VERSION
-# stays VERSION's (the module's sources go to /usr/src/dpillar-0.1, as
-# "dkms add ." from these sources does).
+# for "-" (0.1-720-gabc1234-dirty -> 0.1+720+gabc1234+dirty: a native
+# package has no Debian revision; the commit count makes a later commit's
+# package an upgrade, scripts/version-check.sh): the top entry of
+# debian/changelog takes it, and the copy's VERSION file says it, so that
+# the tools and the module DKMS builds (MODULE_VERSION) print it too.  The
+# copy's dkms.conf PACKAGE_VERSION is the same version, and the module's
+# sources go to /usr/src/dpillar-V (debian/dpillar-dkms.install), so that
+# DKMS too sees an upgrade as a new version (dkms status), removes the
+# old one's build and builds the new one.  "dkms add ." from the sources
+# themselves uses dkms.conf's PACKAGE_VERSION, VERSION's.
 #
 # Usage: scripts/deb.sh [OUTDIR]   (default: the top of these sources)
 # Leaves dpillar-dkms_V_all.deb and dpillar-tools_V_ARCH.deb in OUTDIR,
@@ -27,6 +31,9 @@ rm -rf "$top"
 mkdir -p "$src"
 bash "$repo/scripts/tree-copy.sh" "$src"
 echo "$v" >"$src/VERSION"
+sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$dv\"/" "$src/dkms.conf"
+sed -i "s|usr/src/dpillar-[^/]*/|usr/src/dpillar-$dv/|" \
+	"$src/debian/dpillar-dkms.install"
 # The top changelog entry: this version, now.
 sed -i "1s/^dpillar ([^)]*)/dpillar ($dv)/" "$src/debian/changelog"
 sed -i "0,/^ -- /s/^\( -- .*>  \).*/\1$(LC_ALL=C date -R)/" "$src/debian/changelog"

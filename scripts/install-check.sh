@@ -9,7 +9,8 @@
 # "systemd-analyze verify", the Wireshark dissector where Wireshark looks
 # for it, the iproute2 plugin where Debian's ip looks (under the prefix)
 # and loaded by that ip, and one version everywhere (dpctl -V,
-# dpsim -V, dkms.conf, VERSION).  Last line "N passed, N failed".
+# dpsim -V, dkms.conf, VERSION), later commits with higher versions
+# (scripts/version-check.sh).  Last line "N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
@@ -94,8 +95,43 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl u -> up" || ko "completion: dpctl u: $(comp dpctl u)"
 	[ "$(comp dpctl showc)" = "showconf" ] &&
 		ok "completion: dpctl showc -> showconf" || ko "completion: dpctl showc: $(comp dpctl showc)"
-	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w" ] &&
-		ok "completion: dpctl up DEV - -> -c -w" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
+	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w -t" ] &&
+		ok "completion: dpctl up DEV - -> -c -w -t" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
+	[ "$(comp dpctl che)" = "check" ] &&
+		ok "completion: dpctl che -> check" || ko "completion: dpctl che: $(comp dpctl che)"
+	# What each command takes (its help), no more: stats DEV all, not port
+	[ "$(comp dpctl stats dp0 '' | paste -sd' ')" = "all" ] &&
+		ok "completion: dpctl stats DEV -> all (no port)" ||
+		ko "completion: dpctl stats DEV: $(comp dpctl stats dp0 '' | paste -sd' ')"
+	[ "$(comp dpctl neigh dp0 '' | paste -sd' ')" = "port" ] &&
+		ok "completion: dpctl neigh DEV -> port" ||
+		ko "completion: dpctl neigh DEV: $(comp dpctl neigh dp0 '' | paste -sd' ')"
+	[ -z "$(comp dpctl show dp0 '')" ] &&
+		ok "completion: dpctl show DEV -> nothing" ||
+		ko "completion: dpctl show DEV: $(comp dpctl show dp0 '' | paste -sd' ')"
+	[ "$(comp dpctl plan topo s2 -n 4 no)" = "nodes" ] &&
+	[ "$(comp dpctl plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mo)" = "mode" ] &&
+	[ "$(comp dpctl plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mode p)" = "plan" ] &&
+	[ "$(comp dpctl plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mode plan g)" = "grow" ] &&
+		ok "completion: dpctl plan: S2's nodes, spaces, seed, mode plan, grow" ||
+		ko "completion: dpctl plan topo s2: $(comp dpctl plan topo s2 -n 4 '' | paste -sd' ')"
+	[ "$(comp dpctl help sh | paste -sd' ')" = "show shortcut showconf" ] &&
+		ok "completion: dpctl help sh -> show shortcut showconf" ||
+		ko "completion: dpctl help sh: $(comp dpctl help sh | paste -sd' ')"
+	# No drift: every command of dpctl's help is completed, after dpctl
+	# and after dpctl help.
+	want=$("$P/sbin/dpctl" help 2>&1 |
+		sed -n 's/^dpctl \([a-z][a-z]*\) .*/\1/p; s/^dpctl \([a-z][a-z]*\)$/\1/p' |
+		grep -v '^help$' | sort -u)
+	# (as a prefix: help says "addr" and "neigh" of address, neighbour)
+	miss= miss2=
+	for w in $want; do
+		[ -n "$(comp dpctl "$w")" ] || miss="$miss $w"
+		[ -n "$(comp dpctl help "$w")" ] || miss2="$miss2 $w"
+	done
+	[ -n "$want" ] && [ -z "$miss$miss2" ] &&
+		ok "completion: every dpctl command, and after help ($(echo $want))" ||
+		ko "completion: dpctl lacks: $miss; dpctl help lacks: $miss2"
 	[ "$(comp dpctl link a)" = "add" ] &&
 		ok "completion: dpctl link a -> add" || ko "completion: dpctl link a"
 	[ "$(comp dpctl -V)" = "-Version" ] &&
@@ -161,6 +197,13 @@ v=$(sh scripts/version.sh)
 dv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 [ "$dv" = "$(cat VERSION)" ] && ok "dkms.conf PACKAGE_VERSION = VERSION ($dv)" ||
 	ko "dkms.conf PACKAGE_VERSION $dv, VERSION $(cat VERSION)"
+# Later commits have higher versions (dpkg --compare-versions).
+bash scripts/version-check.sh >"$tmp/version.log" 2>&1
+sed 's/^/version-check: /' "$tmp/version.log"
+read -r np w1 nf w2 < <(tail -n 1 "$tmp/version.log")
+[ "${w1:-}" = passed, ] && [ "${w2:-}" = failed ] &&
+	pass=$((pass + np)) fail=$((fail + nf)) ||
+	ko "version-check.sh: no closing line"
 grep -qx 'BUILD_EXCLUSIVE_KERNEL_MIN="6.1"' dkms.conf &&
 	ok "dkms.conf: BUILD_EXCLUSIVE_KERNEL_MIN 6.1" ||
 	ko "dkms.conf lacks BUILD_EXCLUSIVE_KERNEL_MIN=\"6.1\""

@@ -303,6 +303,112 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 }
 
 /*
+ * The kernel's defaults for a new device (net/dpillar/dpillar.h, device.c
+ * dp_settings_default(); tools/dpctl/test-offline.sh checks they agree).
+ */
+#define LINK_HELLO_MS_DEFAULT	100
+#define LINK_DEAD_MS_DEFAULT	300
+static const unsigned char link_ip6_default[16] = {
+	0xfd, 0x64, 0x70, 0x69, 0x6c, 0x6c, 0x61, 0x72,
+};
+
+int topo_args_check_new(const char *cmd, const struct topo_args *a,
+			unsigned int nports)
+{
+	char buf[1024] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	unsigned int hello = LINK_HELLO_MS_DEFAULT;
+	unsigned int dead = LINK_DEAD_MS_DEFAULT, mode = 0, plen = 8;
+	unsigned char ip6[16], key6[16];
+	bool have_key6 = false;
+	struct dp_topo_params prm;
+	const char *why = NULL;
+	struct nlattr *attr;
+	uint32_t ip4 = 0x0a000000, mask;
+	struct dp_topo t;
+	unsigned int i;
+
+	memcpy(ip6, link_ip6_default, sizeof(ip6));
+	memset(key6, 0, sizeof(key6));
+	if (a->given) {
+		topo_args_params(a, &prm);
+		if (dp_topo_init(&t, &prm, &why))
+			return usage_error("%s: %s", cmd,
+					   why ? why : "invalid topology");
+	} else {
+		dp_topo_init_none(&t);
+	}
+	if (a->given && nports > t.nports)
+		return usage_error("%s: Too many ports for this topology (%u, %s has %u)",
+				   cmd, nports, a->ops->name, t.nports);
+	if (a->given && nports && nports < t.nports)
+		return usage_error("%s: Too few ports for this topology (%u, %s has %u)",
+				   cmd, nports, a->ops->name, t.nports);
+
+	/* The values as put_setting() writes them: one parser. */
+	for (i = 0; i + 1 < a->nsettings; i += 2)
+		if (put_setting(nlh, &dp_link_settings, a->ops, a->settings[i],
+				a->settings[i + 1]) == EXIT_USAGE)
+			return EXIT_USAGE;
+	mnl_attr_for_each(attr, nlh, 0) {
+		int type = mnl_attr_get_type(attr);
+
+		if (type == dp_link_settings.hello)
+			hello = mnl_attr_get_u32(attr);
+		else if (type == dp_link_settings.dead)
+			dead = mnl_attr_get_u32(attr);
+		else if (type == dp_link_settings.mode)
+			mode = mnl_attr_get_u32(attr);
+		else if (type == dp_link_settings.ip4)
+			ip4 = ntohl(*(uint32_t *)mnl_attr_get_payload(attr));
+		else if (type == dp_link_settings.ip4_len)
+			plen = mnl_attr_get_u8(attr);
+		else if (type == dp_link_settings.ip6)
+			memcpy(ip6, mnl_attr_get_payload(attr), sizeof(ip6));
+		else if (type == dp_link_settings.key6) {
+			memcpy(key6, mnl_attr_get_payload(attr), sizeof(key6));
+			have_key6 = true;
+		}
+	}
+	/* The policy's bounds (device.c dp_policy, genl.c), then the rest. */
+	if (hello < DPILLAR_HELLO_MS_MIN || hello > DPILLAR_HELLO_MS_MAX)
+		return usage_error("%s: hello %u out of range (%u to %u ms)", cmd,
+				   hello, DPILLAR_HELLO_MS_MIN,
+				   DPILLAR_HELLO_MS_MAX);
+	if (dead < DPILLAR_HELLO_MS_MIN + 1 || dead > DPILLAR_DEAD_MS_MAX)
+		return usage_error("%s: dead %u out of range (%u to %u ms)", cmd,
+				   dead, DPILLAR_HELLO_MS_MIN + 1,
+				   DPILLAR_DEAD_MS_MAX);
+	if (dead <= hello)
+		return usage_error("%s: Dead interval must be longer than the Hello interval (hello %u ms, dead %u ms)",
+				   cmd, hello, dead);
+	if (mode >= dp_sel_count(&t))
+		return usage_error("%s: No such routing mode in this topology (%s)",
+				   cmd, a->given ? a->ops->name :
+				   "none: the device is unconfigured");
+	mask = plen ? ~0U << (32 - plen) : 0;
+	if (ip4 & ~mask)
+		return usage_error("%s: IPv4 prefix has host bits set", cmd);
+	if (ip6[12] | ip6[13] | ip6[14] | ip6[15])
+		return usage_error("%s: IPv6 prefix is a /96: its low 32 bits must be zero",
+				   cmd);
+	for (i = 0; i < 16 && !key6[i]; i++)
+		;
+	if (i == 16)
+		return EXIT_OK;
+	if (have_key6 && !dp_topo_has_keys(&t))
+		return usage_error("%s: This topology has no key-based routing",
+				   cmd);
+	if (key6[12] | key6[13] | key6[14] | key6[15])
+		return usage_error("%s: Key prefix is a /96: its low 32 bits must be zero",
+				   cmd);
+	if (!memcmp(key6, ip6, 12))
+		return usage_error("%s: Key prefix must differ from the node prefix",
+				   cmd);
+	return EXIT_OK;
+}
+
+/*
  * The topology and address as attributes of one family (@at): the
  * topology's table in its order (a parameter when required, always shown
  * or given), then the shared words it has no entry for (level), for its

@@ -91,6 +91,18 @@ struct topo_args {
 int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 		    struct topo_args *a);
 int topo_args_check(const char *cmd, const struct topo_args *a, bool ports);
+/*
+ * The rules the kernel enforces on a new device (net/dpillar/device.c:
+ * dp_parse_topo, dp_parse_ports, dp_settings_parse and the policy's
+ * bounds), with its extack wording: the topology (or none, for a device
+ * without one) builds, @nports ports (0: not counted) are the topology's
+ * number, and the settings with the kernel's defaults for the others hold
+ * together (dead longer than hello, a mode of the topology, prefixes
+ * without host bits, ...).  "link add", "ip link add" and "dpctl up" /
+ * "dpctl check" before anything is created.
+ */
+int topo_args_check_new(const char *cmd, const struct topo_args *a,
+			unsigned int nports);
 void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
 		   const struct topo_attrs *at);
 /*

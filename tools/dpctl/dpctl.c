@@ -164,6 +164,7 @@ static const struct cmd main_cmds[] = {
 	{ "up", do_up, up_help },
 	{ "down", do_down, down_help },
 	{ "showconf", do_showconf, showconf_help },
+	{ "check", do_check, check_help },
 	{ "words", do_words, NULL },
 	{ NULL, NULL, NULL },
 };

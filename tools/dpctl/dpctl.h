@@ -52,6 +52,7 @@ int do_addr(int argc, char **argv);
 int do_key(int argc, char **argv);
 int do_up(int argc, char **argv);
 int do_down(int argc, char **argv);
+int do_check(int argc, char **argv);
 int do_showconf(int argc, char **argv);
 /* "link add ARGS" and "link del DEV", for up and down. */
 int link_add(int argc, char **argv);
@@ -60,6 +61,6 @@ int link_del(int argc, char **argv);
 extern const char link_help[], show_help[], stats_help[], set_help[],
 	neigh_help[], shortcut_help[], route_help[], monitor_help[],
 	plan_help[], addr_help[], key_help[], up_help[], down_help[],
-	showconf_help[];
+	showconf_help[], check_help[];
 
 #endif

@@ -136,6 +136,9 @@ int link_add(int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	ret = topo_args_check_new("link add", &a, a.nports);
+	if (ret)
+		return ret;
 
 	if (rtnl_open(&ctx))
 		return EXIT_KERNEL;

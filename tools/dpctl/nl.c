@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <linux/netlink.h>
 
 #include "nl.h"
@@ -74,6 +75,21 @@ static void nl_report(const struct nlmsghdr *nlh, int err, const char *what)
 		fprintf(stderr, "dpctl: %s: %s: %s\n", what, strerror(err), msg);
 	else
 		fprintf(stderr, "dpctl: %s: %s\n", what, strerror(err));
+	/*
+	 * rtnetlink's answer to a link kind no module registers, after the
+	 * kernel's own "modprobe rtnl-link-dpillar" found none: what to do.
+	 */
+	if (err == EOPNOTSUPP && msg && !strcmp(msg, "Unknown device type")) {
+		struct utsname u;
+
+		if (uname(&u))
+			snprintf(u.release, sizeof(u.release), "?");
+		fprintf(stderr,
+			"dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):\n"
+			"dpctl: is it built for this kernel (%s)?  dpillar-dkms builds it (dkms status dpillar;\n"
+			"dpctl: linux-headers-%s needed), or make && make install; then see dmesg\n",
+			u.release, u.release);
+	}
 }
 
 static void nl_report_errno(int err, const char *what)

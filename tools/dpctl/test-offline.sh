@@ -59,6 +59,16 @@ if command -v python3 >/dev/null; then
 sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
 		"$tmp/a" "$tmp/b" && ok || ko "plan -j -p is not dpsim's JSON"
 fi
+# -j plan: one object, the fabric (dpsim plan --json's), the one
+# exception to "an array of answers" (dpctl(8), JSON; the guests'
+# plan_fabric.sh and dp_fabric.py read it so)
+if command -v python3 >/dev/null; then
+	$D -j plan -n 4 -k 2 >"$tmp/a"
+	$D -j plan topo s2 -n 4 nodes 8 spaces 2 seed 1 mode plan >"$tmp/b"
+	python3 -c 'import json, sys
+sys.exit(not all(isinstance(json.load(open(f)), dict) for f in sys.argv[1:]))' \
+		"$tmp/a" "$tmp/b" && ok || ko "-j plan is not one object"
+fi
 $D plan topo dpillar -n 4 -k 3 >"$tmp/a" && $S plan --topo dpillar -n 4 -k 3 >"$tmp/b" &&
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan topo dpillar != dpsim --topo dpillar"
 # DCell: switches and cables, the same bytes as dpsim in every format
@@ -470,9 +480,9 @@ if [ -f $M ]; then
 	if grep -q coords "$tmp/err"; then ko "set s2 derived sends coords"; else ok; fi
 	MOCK_RTNL=1 rc "mock link add s2 coords" 0 m $D link add dp0 topo s2 nodes 16 n 2 spaces 1 seed 9 coords 0x80000000 id 3 port0 lo port1 lo
 	has "link add sends coords" "newlink dp0 topo 5 n 2 nodes 16 spaces 1 seed 9 coords 2147483648 addr 3 ports" "$tmp/err"
-	printf 'topo s2\nnodes 16\nn 2\nspaces 2\ncoords 7 0x10 # a plan line\nid 3\nports lo lo\n' >"$tmp/s2.conf"
+	printf 'topo s2\nnodes 16\nn 4\nspaces 2\ncoords 7 0x10 # a plan line\nid 3\nports lo lo lo lo\n' >"$tmp/s2.conf"
 	MOCK_RTNL=1 rc "mock up s2 coords (fails after newlink)" 1 m $D up dpx -c "$tmp/s2.conf"
-	has "up: the file's coords reach newlink" "newlink dpx topo 5 n 2 nodes 16 spaces 2 seed 0 coords 7,16 addr 3 ports" "$tmp/err"
+	has "up: the file's coords reach newlink" "newlink dpx topo 5 n 4 nodes 16 spaces 2 seed 0 coords 7,16 addr 3 ports" "$tmp/err"
 	MOCK_S2=plan rc "mock show s2 plan" 0 m $D show
 	has "show plan mode" "s2 spaces 2 seed 7 coords plan 268435456,4000000000"
 	MOCK_S2=derived rc "mock show s2 derived" 0 m $D show
@@ -522,6 +532,13 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	has "up: the file's fallback reaches newlink" "newlink dpx topo 1 n 4 k 2 addr 0:0.0 ports fallback 0" "$tmp/err"
 	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
 	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
+	# Without the module: rtnetlink's "Unknown device type", and what to do
+	MOCK_RTNL=1 MOCK_NOKIND=1 rc "mock link add without the module" 1 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 lo
+	has "link add: the kernel's words" "dpctl: link add: Operation not supported: Unknown device type" "$tmp/err"
+	has "link add: the hint" "dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):" "$tmp/err"
+	printf 'n 4\nk 2\naddr 0:0.0\nports lo lo\n' >"$tmp/nokind.conf"
+	MOCK_RTNL=1 MOCK_NOKIND=1 rc "mock up without the module" 1 m $D up dpx -c "$tmp/nokind.conf" -w 0
+	has "up: the hint" "the dpillar module is not loaded and could not be loaded" "$tmp/err"
 	MOCK_EPERM=1 rc "mock set refused" 1 m $D set lo dead 50
 	has "set extack" "Dead interval must exceed" "$tmp/err"
 	rc "mock addr from the device" 0 m $D addr 10.0.0.15
@@ -608,7 +625,11 @@ conf_err "two values" :2 '"k" takes one value' 'n 4\nk 2 3\n'
 conf_err "a line too long" :2 'line too long' "n 4\n# $(printf '%0600d' 0)\n"
 conf_err "too many ports" :4 'more than 16 ports' \
 	"n 4\nk 2\naddr 0:0.0\nports $(printf 'lo %.0s' $(seq 17))\n"
-conf_err "too many settings" :64 'too many settings' "$(printf 'hello 1\\n%.0s' $(seq 70))"
+conf_err "a repeated key" :3 '"n" repeated (first on line 1)' 'n 48\nk 4\nn 50\naddr 0:0.0\nports lo lo\n'
+conf_err "a repeated ports line" :5 '"ports" repeated (first on line 4)' "${G}ports lo lo\n"
+conf_err "ports and a portN" :5 '"port1" repeated (first on line 4)' "${G}port1 lo\n"
+conf_err "addr and id" :5 '"id" repeated (first on line 3)' "${G}id 0:0.1\n"
+conf_err "level and i" :6 '"i" repeated (first on line 5)' "${G}level 1\ni 1\n"
 conf_err "invalid n" :1 'invalid n "four"' 'n four\nk 2\naddr 0:0.0\nports lo lo\n'
 conf_err "invalid level" :5 'invalid level "-1"' "${G}level -1\n"
 conf_err "invalid nodes" :2 'invalid nodes "0"' 'topo s2\nnodes 0\n'
@@ -626,6 +647,91 @@ conf_err "the address, against the file's topology" '' 'invalid address "0:9.0"'
 conf_err "a missing key" '' 'up: n, k, addr are required' 'n 4\naddr 0:0.0\nports lo lo\n'
 conf_err "no ports" '' 'up: no ports' 'n 4\nk 2\naddr 0:0.0\n'
 conf_err "a gap in the ports" '' 'up: port0 missing' 'n 4\nk 2\naddr 0:0.0\nport1 lo\n'
+# The kernel's rules (net/dpillar/device.c), with its extack words, before
+# anything is created: "up" exits 2 and "check" says the same.
+conf_err "n odd" '' 'up: n must be even' 'n 47\nk 4\naddr 0:0.0\nports lo lo\n'
+conf_err "three ports for DPillar" '' 'up: Too many ports for this topology (3, dpillar has 2)' \
+	'n 4\nk 2\naddr 0:0.0\nports lo lo lo\n'
+conf_err "dead shorter than hello" '' \
+	'up: Dead interval must be longer than the Hello interval (hello 300 ms, dead 100 ms)' \
+	"${G}dead 100\nhello 300\n"
+conf_err "hello alone, longer than the default dead" '' \
+	'up: Dead interval must be longer than the Hello interval (hello 300 ms, dead 300 ms)' \
+	"${G}hello 300\n"
+conf_err "hello out of range" '' 'up: hello 5 out of range (10 to 10000 ms)' "${G}hello 5\n"
+conf_err "dead out of range" '' 'up: dead 40000 out of range (11 to 30000 ms)' "${G}dead 40000\n"
+conf_err "a mode number the topology lacks" '' 'up: No such routing mode in this topology (dpillar)' \
+	"${G}mode 9\n"
+conf_err "a mode without a topology" '' 'up: No such routing mode in this topology (none' \
+	'mode paper\n'
+conf_err "ip4 host bits" '' 'up: IPv4 prefix has host bits set' "${G}ip4 10.1.0.0/8\n"
+conf_err "ip6 low bits" '' 'up: IPv6 prefix is a /96: its low 32 bits must be zero' \
+	"${G}ip6 fd00::1\n"
+conf_err "key6 on DPillar" '' 'up: This topology has no key-based routing' "${G}key6 fd01::\n"
+conf_err "key6 = ip6" '' 'up: Key prefix must differ from the node prefix' \
+	'topo s2\nnodes 16\nn 2\nspaces 1\nid 3\nports lo lo\nkey6 fd64:7069:6c6c:6172::\n'
+# ... each message the kernel's own (device.c, or the routing core's,
+# which dpctl runs), and the defaults dpctl assumes the kernel's.
+for w in "Dead interval must be longer than the Hello interval" \
+	"No such routing mode in this topology" "IPv4 prefix has host bits set" \
+	"IPv6 prefix is a /96: its low 32 bits must be zero" \
+	"This topology has no key-based routing" \
+	"Key prefix is a /96: its low 32 bits must be zero" \
+	"Key prefix must differ from the node prefix" \
+	"Too many ports for this topology" "Too few ports for this topology"; do
+	grep -qF "\"$w\"" ../../net/dpillar/device.c && ok ||
+		ko "device.c no longer says \"$w\": tools/common/dp_linkargs.c does"
+done
+grep -q '^#define DP_HELLO_MS_DEFAULT[[:space:]]*100$' ../../net/dpillar/dpillar.h &&
+grep -q '^#define DP_DEAD_MS_DEFAULT[[:space:]]*300[[:space:]]' ../../net/dpillar/dpillar.h &&
+grep -q 'LINK_HELLO_MS_DEFAULT[[:space:]]*100$' ../common/dp_linkargs.c &&
+grep -q 'LINK_DEAD_MS_DEFAULT[[:space:]]*300$' ../common/dp_linkargs.c && ok ||
+	ko "the kernel's hello/dead defaults differ from dp_linkargs.c's"
+# check and up -t: a good file is printed as the link add it stands for
+printf "${G}hello 200\nmode paper\n" >"$tmp/x.conf"
+rc "check -c a good file" 0 $D check -c "$tmp/x.conf"
+has "check prints the link add" "dpctl link add dp0 n 4 k 2 addr 0:0.0 port0 lo port1 lo hello 200 mode paper"
+rc "check DEV -c a good file" 0 $D check dpy -c "$tmp/x.conf"
+has "check DEV: the device's name" "dpctl link add dpy n 4"
+rc "up -t a good file: nothing created" 0 $D up dpx -c "$tmp/x.conf" -t
+has "up -t prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
+printf 'n 47\nk 4\naddr 0:0.0\nports lo lo\n' >"$tmp/x.conf"
+rc "check a bad file" 2 $D check dpx -c "$tmp/x.conf"
+has "check says why" "up: n must be even" "$tmp/err"
+printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
+rc "check: a port that does not exist is a note" 0 $D check dpx -c "$tmp/x.conf"
+has "check: the missing port" 'note: port1 "dpctl-nosuch0" does not exist here (yet)' "$tmp/err"
+rc "check without a file or device" 2 $D check
+# link add refuses the same before asking the kernel
+rc "link add n 47" 2 $D link add dpx n 47 k 4 addr 0:0.0 port0 lo port1 lo
+has "link add n 47" "link add: n must be even" "$tmp/err"
+rc "link add dead < hello" 2 $D link add dpx hello 300 dead 100
+has "link add dead < hello" "Dead interval must be longer than the Hello interval" "$tmp/err"
+# ip link add ... type dpillar (tools/iproute2) parses and checks as
+# dpctl link add does: the same words, the same refusals, before any
+# request (these never reach the kernel).
+if command -v ip >/dev/null && [ -f ../iproute2/link_dpillar.so ]; then
+	for args in "hello 200 mode paper" "n 4 k 2 addr 0:0.0 port0 lo port1 lo mode wibble" \
+		"n 47 k 4 addr 0:0.0 port0 lo port1 lo" "hello 300 dead 100" \
+		"n 4 k 2 addr 0:0.0 port0 lo port1 lo port2 lo"; do
+		# shellcheck disable=SC2086
+		$D link add dpx $args 2>"$tmp/a" >/dev/null
+		# shellcheck disable=SC2086
+		IP_LIB_DIR=../iproute2 ip link add dpx type dpillar $args 2>"$tmp/b" >/dev/null
+		a=$(sed -n 's/^dpctl: //p' "$tmp/a" | head -n 1)
+		b=$(sed -n 's/^dpillar: //p' "$tmp/b" | head -n 1)
+		[ -n "$a" ] && [ "$a" = "$b" ] && ok ||
+			ko "ip link add type dpillar $args: '$b', dpctl link add: '$a'"
+	done
+fi
+# The same from the real kernel, in a network namespace of our own, only
+# where no dpillar module exists for this kernel (so that the kernel's
+# own modprobe can load nothing) and we may unshare.
+if ! modinfo dpillar >/dev/null 2>&1 && unshare -n true 2>/dev/null; then
+	rc "link add on a kernel without the module" 1 unshare -n $D link add dpx
+	has "link add without the module: the hint" \
+		"dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):" "$tmp/err"
+fi
 printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
 rc "up: a port that never appears" 1 $D up dpx -c "$tmp/x.conf" -w 0
 has "up: ... is named" 'up dpx: port1 "dpctl-nosuch0" does not exist (waited 0 s)' "$tmp/err"

@@ -28,7 +28,7 @@
 #define UP_WAIT_S 10
 
 const char up_help[] =
-	"dpctl up DEV [-c FILE] [-w SECONDS]\n"
+	"dpctl up DEV [-c FILE] [-w SECONDS] [-t]\n"
 	"    create DEV from FILE (default " CONF_DIR "/DEV.conf), set its\n"
 	"    ports and DEV up, add this server's fabric IPv4 (/32) and IPv6\n"
 	"    (/128) addresses and the on-link routes of the fabric prefixes.\n"
@@ -37,8 +37,16 @@ const char up_help[] =
 	"    ... hello dead mode ip4 ip6 key6 fallback), or \"ports IF IF\n"
 	"    ...\" (and \"coords C0 C1 ...\"); # starts a comment.  A port\n"
 	"    that does not exist yet is waited for, up to SECONDS (default\n"
-	"    10; 0: no wait).\n"
+	"    10; 0: no wait).  -t (test): check FILE and print the \"link\n"
+	"    add\" it would send; create nothing (as \"dpctl check\").\n"
 	"    See dpctl(8).\n";
+
+const char check_help[] =
+	"dpctl check [DEV] [-c FILE]\n"
+	"    check FILE (default " CONF_DIR "/DEV.conf) as \"up\" would,\n"
+	"    with every rule the kernel enforces on a new device, and print\n"
+	"    the \"dpctl link add\" it stands for; create nothing.  Exit\n"
+	"    status 2 when FILE is wrong, naming its line.\n";
 
 const char down_help[] =
 	"dpctl down DEV [-c FILE]\n"
@@ -51,6 +59,7 @@ struct conf {
 	int argc;
 	char *ports[DPILLAR_PORTS_MAX];
 	unsigned int nports;
+	unsigned int ports_line;	/* of the "ports" line, if any */
 	char text[16384];
 	size_t used;
 };
@@ -76,6 +85,39 @@ static int conf_word(struct conf *c, const char *file, unsigned int line,
 		return EXIT_USAGE;
 	}
 	c->line[c->argc++] = line;
+	return 0;
+}
+
+/* One name for the keys that set the same thing (topo_args_parse()). */
+static const char *conf_canon(const char *key)
+{
+	if (!strcmp(key, "i"))
+		return "level";
+	if (!strcmp(key, "id") || matches(key, "addr") ||
+	    matches(key, "address"))
+		return "addr";
+	if (matches(key, "topo"))
+		return "topo";
+	return key;
+}
+
+/*
+ * A key given twice would silently win (the kernel sees the last): refused,
+ * naming both lines.  @said is the key as written ("ports", for portN).
+ */
+static int conf_dup(struct conf *c, const char *file, unsigned int line,
+		    const char *said)
+{
+	const char *key = conf_canon(c->argv[c->argc - 2]);
+	int i;
+
+	for (i = 1; i + 2 < c->argc; i += 2) {
+		if (strcmp(conf_canon(c->argv[i]), key))
+			continue;
+		fprintf(stderr, "dpctl: %s:%u: \"%s\" repeated (first on line %u)\n",
+			file, line, said, c->line[i]);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -117,6 +159,13 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
 			break;
 		}
 		if (!strcmp(key, "ports")) {
+			if (c->ports_line) {
+				fprintf(stderr, "dpctl: %s:%u: \"ports\" repeated (first on line %u)\n",
+					file, line, c->ports_line);
+				err = EXIT_USAGE;
+				break;
+			}
+			c->ports_line = line;
 			for (w = val; w && !err; w = strtok_r(NULL, " \t\r", &save)) {
 				if (c->nports >= DPILLAR_PORTS_MAX) {
 					fprintf(stderr, "dpctl: %s:%u: more than %u ports\n",
@@ -126,7 +175,10 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
 				}
 				snprintf(name, sizeof(name), "port%u", c->nports);
 				err = conf_word(c, file, line, name) ?:
-				      conf_word(c, file, line, w);
+				      conf_word(c, file, line, w) ?:
+				      conf_dup(c, file, line, "ports");
+				if (err)
+					break;
 				c->ports[c->nports++] = c->argv[c->argc - 1];
 			}
 			continue;
@@ -144,7 +196,8 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
 				pos += snprintf(joined + pos, sizeof(joined) - pos,
 						"%s%s", pos ? "," : "", w);
 			err = conf_word(c, file, line, key) ?:
-			      conf_word(c, file, line, joined);
+			      conf_word(c, file, line, joined) ?:
+			      conf_dup(c, file, line, "coords");
 			continue;
 		}
 		if (strtok_r(NULL, " \t\r", &save)) {
@@ -153,7 +206,9 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
 			err = EXIT_USAGE;
 			break;
 		}
-		err = conf_word(c, file, line, key) ?: conf_word(c, file, line, val);
+		err = conf_word(c, file, line, key) ?:
+		      conf_word(c, file, line, val) ?:
+		      conf_dup(c, file, line, c->argv[c->argc - 2]);
 		if (!err && !strncmp(key, "port", 4) && key[4] &&
 		    !parse_u32(key + 4, &i) && i < DPILLAR_PORTS_MAX) {
 			c->ports[i] = c->argv[c->argc - 1];
@@ -220,6 +275,9 @@ static int conf_check(struct conf *c, const char *file)
 		if (!ret && !c->nports)
 			ret = usage_error("up: no ports (\"ports IF IF ...\")");
 	}
+	/* What the kernel would refuse, with its words. */
+	if (!ret)
+		ret = topo_args_check_new("up", &a, c->nports);
 	usage_where = NULL;
 	return ret;
 }
@@ -373,11 +431,32 @@ static int do_down_dev(const char *dev)
 }
 
 /*
- * DEV [-c FILE] [-w SECONDS]: both "up" and "down" take them (down ignores
- * FILE and takes no -w: @wait NULL).
+ * "up -t" and "check": the file is good; what it stands for, as "dpctl
+ * link add" words, and the ports that do not exist (yet) here.
+ */
+static int conf_show(const struct conf *c, const char *file)
+{
+	unsigned int i;
+	int j;
+
+	printf("dpctl link add");
+	for (j = 0; j < c->argc; j++)
+		printf(" %s", c->argv[j]);
+	printf("\n");
+	for (i = 0; i < c->nports; i++)
+		if (c->ports[i] && !if_nametoindex(c->ports[i]))
+			fprintf(stderr, "dpctl: %s: note: port%u \"%s\" does not exist here (yet)\n",
+				file, i, c->ports[i]);
+	return EXIT_OK;
+}
+
+/*
+ * DEV [-c FILE] [-w SECONDS] [-t]: "up" takes them all, "down" DEV and
+ * FILE (ignored; @wait and @test NULL), "check" DEV and FILE (@wait NULL).
  */
 static int updown_args(const char *what, int argc, char **argv,
-		       const char **dev, const char **file, unsigned int *wait)
+		       const char **dev, const char **file, unsigned int *wait,
+		       bool *test)
 {
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(argv[0], "-c") || matches(argv[0], "config")) {
@@ -393,6 +472,9 @@ static int updown_args(const char *what, int argc, char **argv,
 						   what, argv[0]);
 			argv++;
 			argc--;
+		} else if (test && wait && (!strcmp(argv[0], "-t") ||
+					    matches(argv[0], "test"))) {
+			*test = true;
 		} else if (!*dev) {
 			*dev = argv[0];
 		} else {
@@ -413,9 +495,10 @@ int do_up(int argc, char **argv)
 	unsigned int i, ifindex, wait = UP_WAIT_S;
 	struct nl_ctx ctx;
 	struct conf *c;
+	bool test = false;
 	int ret;
 
-	ret = updown_args("up", argc, argv, &dev, &file, &wait);
+	ret = updown_args("up", argc, argv, &dev, &file, &wait, &test);
 	if (ret)
 		return ret;
 	if (!file) {
@@ -425,8 +508,12 @@ int do_up(int argc, char **argv)
 	c = malloc(sizeof(*c));
 	if (!c)
 		return EXIT_KERNEL;
-	ret = conf_read(c, dev, file) ?: conf_check(c, file) ?:
-	      conf_wait_ports(c, dev, wait);
+	ret = conf_read(c, dev, file) ?: conf_check(c, file);
+	if (!ret && test)
+		ret = conf_show(c, file);
+	if (ret || test)
+		goto out;
+	ret = conf_wait_ports(c, dev, wait);
 	if (ret)
 		goto out;
 	ret = link_add(c->argc, c->argv);
@@ -460,6 +547,40 @@ int do_down(int argc, char **argv)
 {
 	const char *file = NULL, *dev = NULL;
 
-	return updown_args("down", argc, argv, &dev, &file, NULL) ?:
+	return updown_args("down", argc, argv, &dev, &file, NULL, NULL) ?:
 	       do_down_dev(dev);
+}
+
+/*
+ * "dpctl check [DEV] [-c FILE]": "up DEV -c FILE -t" (no -w: nothing
+ * waits); DEV, when not given, is dp0 (the name the printed words use).
+ */
+int do_check(int argc, char **argv)
+{
+	char *args[] = { "dp0", NULL, NULL, "-t", NULL };
+	bool dev = false;
+
+	for (; argc > 0; argc--, argv++) {
+		if (!strcmp(argv[0], "-c") || matches(argv[0], "config")) {
+			if (argc < 2)
+				return usage_error("check: \"%s\" needs a file",
+						   argv[0]);
+			args[1] = "-c";
+			args[2] = *++argv;
+			argc--;
+		} else if (!dev) {
+			args[0] = argv[0];
+			dev = true;
+		} else {
+			return usage_error("check: unexpected \"%s\"", argv[0]);
+		}
+	}
+	if (!dev && !args[2])
+		return usage_error("check: a device or \"-c FILE\"");
+	if (!args[2]) {
+		args[1] = "-t";
+		args[2] = NULL;
+		return do_up(2, args);
+	}
+	return do_up(4, args);
 }

@@ -141,9 +141,15 @@ static int dp_parse_opt(struct link_util *lu, int argc, char **argv,
 		if (topo_args_check(cmd, &a, create))
 			return -1;
 		ops = a.ops;	/* mode names are the new topology's */
-	} else if (!create && ifi->ifi_index && mode_by_name(&a)) {
+	} else if (create) {
+		/* As dpctl link add: the default topology's mode names. */
+		ops = a.ops;
+	} else if (ifi->ifi_index && mode_by_name(&a)) {
 		ops = dev_topo_ops(ifi->ifi_index);
 	}
+	/* What the kernel refuses in a new device, refused here first. */
+	if (create && topo_args_check_new(cmd, &a, a.nports))
+		return -1;
 	if (NLMSG_ALIGN(n->nlmsg_len) + DP_ARGS_ROOM >
 	    NLMSG_LENGTH(sizeof(*ifi)) + IPLINK_REQ_ATTRS) {
 		fprintf(stderr, "dpillar: no room left in ip's request\n");

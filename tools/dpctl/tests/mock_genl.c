@@ -6,7 +6,9 @@
  * are tested without the kernel module.  MOCK_NOFAM: no family;
  * MOCK_TWO: two devices; MOCK_UNREACH: route get fails with an extack;
  * MOCK_EPERM: set fails with an extack; MOCK_RTNL: an rtnetlink socket
- * whose "link add" request is printed on stderr.  (4,3) fabric, this server 0:0.0.0.
+ * whose "link add" request is printed on stderr; MOCK_NOKIND: with MOCK_RTNL,
+ * "link add" fails as without the module (EOPNOTSUPP, "Unknown device
+ * type").  (4,3) fabric, this server 0:0.0.0.
  * MOCK_S2=derived|plan: the device is S2 node 3 of 16, 4 ports, 2 spaces,
  * seed 7, with (plan) coords 268435456,4000000000.
  * MOCK_FALLBACK=on|off: the device reports its discovery fallback so
@@ -218,7 +220,8 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 	const struct nlmsghdr *req = buf; const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
 	myport = mnl_socket_get_portid(nl); outlen = 0;
 	if (getenv("MOCK_RTNL")) {
-		if (req->nlmsg_type == RTM_NEWLINK) rtnl_newlink(req); else ack(req, -EOPNOTSUPP, NULL);
+		if (req->nlmsg_type == RTM_NEWLINK && getenv("MOCK_NOKIND")) ack(req, -EOPNOTSUPP, "Unknown device type");
+		else if (req->nlmsg_type == RTM_NEWLINK) rtnl_newlink(req); else ack(req, -EOPNOTSUPP, NULL);
 		return len;
 	}
 	if (req->nlmsg_type == GENL_ID_CTRL) {
