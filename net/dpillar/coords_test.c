@@ -1086,10 +1086,39 @@ static void dpf_neigh_budgets(struct kunit *test)
 }
 
 /*
+ * One probe passed on is one frame per other port, to the switch's group
+ * (issue 53, item 3): not one per neighbour (3 on each of these
+ * switches).  A neighbour's copies past DP_SC_NEIGH_RX a second are
+ * refused before the seen table is scanned.
+ */
+static void dpf_flood_group(struct kunit *test)
+{
+	struct dpt_dev *d = dpf_dev(test);
+	u32 origin = dpf_peer(d, 1, 0), target = dpf_peer(d, 1, 2), i;
+	const struct ethhdr *eth;
+	struct sk_buff *skb;
+
+	d->dp->sc.budget_period = 1000 * HZ;	/* no new period meanwhile */
+	dpf_probe(test, d, 0, 0, origin, target, 7);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&dpc_sent), 1);
+	skb = skb_dequeue(&dpc_sent);
+	eth = (const struct ethhdr *)skb->data;
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eth->h_dest, dp_hello_mac));
+	KUNIT_EXPECT_PTR_EQ(test, skb->dev, d->lower[1]);
+	kfree_skb(skb);
+	/* Its copies, and more: the first DP_SC_NEIGH_RX are looked at. */
+	for (i = 0; i < DP_SC_NEIGH_RX + 2; i++)
+		dpf_probe(test, d, 0, 1, origin, target, 7);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_NEIGH_LIMIT), 2);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+}
+
+/*
  * SHORTCUT_DATA in transit along a shortcut this node holds: sent on to
  * the shortcut's next hop with the hop budget its length leaves (one
- * less), the TTL spent; a frame whose budget that shortcut exceeds is
- * lost, never sent.
+ * less), the TTL spent; a frame whose budget that shortcut exceeds never
+ * takes it: it goes back to the topology's routing from here (a DATA
+ * frame; issue 53, item 11), the TTL spent.
  */
 static void dpf_sc_data(struct kunit *test)
 {
@@ -1133,13 +1162,88 @@ static void dpf_sc_data(struct kunit *test)
 
 	h->rword = htons(2);		/* the shortcut is 3 hops */
 	dpf_rx(test, d, 1, 0, buf, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA_LOST), 1);
 	h->rword = htons(5);
 	h->ttl = 3;			/* 2 hops left after this one */
 	dpf_rx(test, d, 1, 0, buf, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA_LOST), 2);
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
-	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA_LOST), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 3);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 2);
+	while ((skb = skb_dequeue(&dpc_sent))) {
+		out = (const struct dpillar_hdr *)(skb->data + ETH_HLEN);
+		KUNIT_EXPECT_EQ(test, out->type, DPILLAR_T_DATA);
+		KUNIT_EXPECT_EQ(test, ntohl(out->dst), dst);
+		KUNIT_EXPECT_LT(test, out->ttl, DPT_TTL);
+		kfree_skb(skb);
+	}
+}
+
+/*
+ * Refreshes are on the account of the frames that used the shortcuts
+ * (issue 53, item 1): shortcuts this node discovered and that only a
+ * neighbour's frames keep in use are refreshed within that neighbour's
+ * discovery budget, the rest counted; one its own frames use is refreshed
+ * whatever the neighbour spent.  A lookup that routes no frame (the
+ * device's view: ROUTE_GET) keeps nothing in use (item 8).
+ */
+static void dpf_refresh_account(struct kunit *test)
+{
+	struct dpt_dev *d = dpf_dev(test);
+	struct dp_shortcuts *sc = &d->dp->sc;
+	unsigned long period = msecs_to_jiffies(DP_SC_REFRESH_MS);
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	u32 next = dpf_peer(d, 0, 1), dst, n = 0, i;
+	u32 want = DP_SC_NEIGH_DISCOVER + 3, port, peer, dist;
+	unsigned long used;
+
+	sc->budget_period = 1000 * HZ;	/* no new period meanwhile */
+	spin_lock_bh(&sc->lock);
+	for (dst = 0; dst < d->dp->topo.nodes && n < want + 1; dst++) {
+		struct dp_sc_ent *e = &sc->ent[n];
+
+		if (dst == d->dp->self || dst == next)
+			continue;
+		e->dst = dst;
+		e->peer = next;
+		e->port = 0;
+		e->dist = 2;
+		e->origin = true;
+		e->learned = jiffies - 2 * period;
+		e->used = jiffies - period / 2;
+		n++;
+	}
+	spin_unlock_bh(&sc->lock);
+	KUNIT_ASSERT_EQ(test, n, want + 1);
+
+	/* ROUTE_GET's lookup: found, and nothing changes. */
+	used = sc->ent[0].used;
+	KUNIT_EXPECT_TRUE(test, d->dp->view.shortcut(&d->dp->vctx,
+						     d->dp->self,
+						     sc->ent[0].dst, 5, &port,
+						     &peer, &dist));
+	KUNIT_EXPECT_EQ(test, sc->ent[0].used, used);
+	KUNIT_EXPECT_FALSE(test, sc->ent[0].own_use || sc->ent[0].nb_use);
+
+	/* One neighbour's frames in transit keep the first @want in use. */
+	for (i = 0; i < want; i++) {
+		dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, dpf_peer(d, 1, 1),
+			sc->ent[i].dst);
+		h->rword = htons(5);
+		dpf_rx(test, d, 1, 0, buf, sizeof(buf));
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA), want);
+	/* and this node's own the last one */
+	sc->ent[want].own_use = true;
+	sc->ent[want].used = jiffies;
+	skb_queue_purge(&dpc_sent);
+
+	sc->refresh.work.func(&sc->refresh.work);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DISCOVER),
+			DP_SC_NEIGH_DISCOVER + 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_NEIGH_LIMIT), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_LIMIT), 0);
+	skb_queue_purge(&dpc_sent);
 }
 
 static int dpc_init(struct kunit *test)
@@ -1177,6 +1281,8 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpc_discover_neigh),
 	KUNIT_CASE(dpf_neigh_budgets),
 	KUNIT_CASE(dpf_sc_data),
+	KUNIT_CASE(dpf_flood_group),
+	KUNIT_CASE(dpf_refresh_account),
 	{}
 };
 

@@ -740,6 +740,17 @@ int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
 	return dp_settings_apply(dp, &set);
 }
 
+/* Up to DP_TOPO_DRAIN_MS for the genetlink readers of the topology. */
+#define DP_TOPO_DRAIN_MS	200
+
+static void dp_topo_drain(struct dp_priv *dp)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(DP_TOPO_DRAIN_MS);
+
+	while (atomic_read(&dp->topo_users) && time_before(jiffies, end))
+		usleep_range(500, 1000);
+}
+
 /*
  * Give @dp a topology and an address ("dpctl set", genetlink DEV_SET, and
  * changelink): @data holds them as IFLA_DPILLAR_* attributes (DEV_SET maps
@@ -800,6 +811,14 @@ int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
 	WRITE_ONCE(dp->topo_changing, true);
 	/* Our flag before their count: pairs with dp_topo_hold(). */
 	smp_mb();
+	/*
+	 * No reader gets in from here on; those in finish.  A dump's step
+	 * holds the topology for one message, so dumps run in a loop (any
+	 * user may) no longer keep a change out; only a route trace,
+	 * which waits for its probes (DP_PROBE_REQ_MS at most), may
+	 * outlast the wait, bounded so that RTNL is not held for long.
+	 */
+	dp_topo_drain(dp);
 	if (atomic_read(&dp->topo_users)) {
 		NL_SET_ERR_MSG(extack,
 			       "A genetlink request (route trace?) is using the topology: try again");

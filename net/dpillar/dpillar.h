@@ -369,6 +369,12 @@ struct dp_rmemo_tab {
 struct dp_vctx {
 	struct dp_priv *dp;
 	struct dp_view_memo *memo;
+	/*
+	 * The frame being routed (dp_route_out()): a shortcut it takes is
+	 * in use, on its sender's account (shortcut.c).  NULL on the
+	 * device's view: those lookups route no frame and change nothing.
+	 */
+	const struct sk_buff *skb;
 };
 
 /**

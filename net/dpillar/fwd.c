@@ -381,8 +381,13 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	 * promiscuous mode sees everything.  Only the server the frame was
 	 * sent to may route it: a copy relayed by everyone else would
 	 * multiply, and carries routing state meant for another server.
+	 * A shortcut probe passed on to a switch goes to its group, the
+	 * Hellos' (dp_sc_flood()): every server there takes its copy.
 	 */
-	if (skb->pkt_type != PACKET_HOST) {
+	if (skb->pkt_type != PACKET_HOST &&
+	    (h->type != DPILLAR_T_SHORTCUT_PROBE ||
+	     skb->pkt_type != PACKET_MULTICAST ||
+	     !ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac))) {
 		why = DP_STAT_DROP_OTHERHOST;
 		goto drop;
 	}

@@ -106,8 +106,9 @@ out:
  * nothing: every frame of every flow would be received, relayed and
  * delivered on one CPU.  So while RPS is on (rps_cpus of some queue),
  * every data frame that reaches GRO gets the hash of its inner flow
- * here, before RPS picks a CPU by it.  An L4 hash: RFS and the sockets'
- * flow steering may use it as they use a NIC's.
+ * here, before RPS picks a CPU by it.  An L4 hash where the flow has
+ * ports (RFS and the sockets' flow steering may use it as they use a
+ * NIC's), else an L3 one, as __skb_get_hash() sets them.
  */
 #ifdef CONFIG_RPS
 static void dp_gro_hash(struct sk_buff *skb, __be16 proto, int nhoff)
@@ -119,7 +120,8 @@ static void dp_gro_hash(struct sk_buff *skb, __be16 proto, int nhoff)
 	if (__skb_flow_dissect(NULL, skb, &flow_keys_dissector, &keys,
 			       skb->data, proto, nhoff, skb_headlen(skb), 0))
 		skb_set_hash(skb, flow_hash_from_keys(&keys),
-			     PKT_HASH_TYPE_L4);
+			     flow_keys_have_l4(&keys) ? PKT_HASH_TYPE_L4 :
+			     PKT_HASH_TYPE_L3);
 }
 #endif
 

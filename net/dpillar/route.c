@@ -203,7 +203,7 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 			 struct dp_route_state *st)
 {
 	struct dp_view_memo memo = { .valid = false };
-	struct dp_vctx c = { .dp = dp, .memo = &memo };
+	struct dp_vctx c = { .dp = dp, .memo = &memo, .skb = skb };
 	const struct dpillar_hdr *h;
 	struct dp_neigh *nb;
 	struct dp_port *port;
@@ -219,20 +219,23 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 		    h->type == DPILLAR_T_DATA &&
 		    dp_dst_is_key(&dp->topo, st->flags))
 			return DP_OUT_HOME;
-		dp_count_route_reason(dp, hop.reason);
 		if (hop.reason && hop.reason == dp->topo.ops->discover_drop) {
 			in_port = dp_sc_in_port(dp, skb, &in_mac);
 			dp_sc_discover(dp, st->dst, in_port, in_mac);
 		/*
 		 * A failure the topology could not route around: not
-		 * bad_addr or at_dst, nor a header no sender builds.
+		 * bad_addr or at_dst, nor a header no sender builds.  A
+		 * frame the fallback carries on is no drop: its reason is
+		 * counted only when it is dropped (issue 53, item 10).
 		 */
 		} else if (dp_topo_discover_drop(&dp->topo, hop.reason) &&
 			   h->type == DPILLAR_T_DATA &&
 			   !dp_dst_is_key(&dp->topo, st->flags) &&
-			   dp_sc_fallback(dp)) {
-			return dp_sc_data_out(dp, skb, st->dst);
+			   dp_sc_fallback(dp) &&
+			   dp_sc_data_out(dp, skb, st->dst) == DP_OUT_SENT) {
+			return DP_OUT_SENT;
 		}
+		dp_count_route_reason(dp, hop.reason);
 		return DP_OUT_NOROUTE;
 	}
 	/* Every hop of a detour around a failure is counted (topo.h). */

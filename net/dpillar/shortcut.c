@@ -226,6 +226,7 @@ static bool dp_sc_budget(struct dp_shortcuts *sc, struct dp_sc_budget *b,
 			 enum dp_sc_budget_kind kind, unsigned long now)
 {
 	static const u16 burst[DP_SC_B_KINDS] = {
+		[DP_SC_B_RX] = DP_SC_NEIGH_RX,
 		[DP_SC_B_FLOOD] = DP_SC_NEIGH_FLOOD,
 		[DP_SC_B_REPLY] = DP_SC_NEIGH_REPLY,
 		[DP_SC_B_DISCOVER] = DP_SC_NEIGH_DISCOVER,
@@ -258,17 +259,40 @@ static void dp_sc_remember(struct dp_sc_seen *s, u32 origin, u32 target,
 }
 
 /*
+ * @e is in use by a frame of the neighbour at @mac on our port @in_port,
+ * or (DP_SC_NO_PORT) of this node's own: whose budget its refresh spends
+ * (dp_sc_refresh_work()).  Under sc->lock.
+ */
+static void dp_sc_note_use(struct dp_sc_ent *e, u32 in_port, u64 mac)
+{
+	if (in_port == DP_SC_NO_PORT) {
+		e->own_use = true;
+		return;
+	}
+	e->nb_use = true;
+	e->user_port = in_port;
+	e->user_mac = mac;
+}
+
+/*
  * This server's own shortcut toward @dst, if it is at most @max_dist long,
- * still in use and its next hop reachable.
+ * still in use and its next hop reachable.  @skb: the frame that takes
+ * it, which keeps it in use on its sender's account; NULL for a lookup
+ * that routes no frame, which changes nothing.
  */
 static bool dp_sc_find_short(struct dp_priv *dp, u32 dst, u32 max_dist,
-			     u32 *port, u32 *peer, u32 *dist)
+			     const struct sk_buff *skb, u32 *port, u32 *peer,
+			     u32 *dist)
 {
+	u32 in_port = DP_SC_NO_PORT;
 	struct dp_shortcuts *sc = &dp->sc;
 	unsigned long now = jiffies;
 	struct dp_sc_ent *e;
 	bool ok = false;
+	u64 mac = 0;
 
+	if (skb)
+		in_port = dp_sc_in_port(dp, skb, &mac);
 	spin_lock_bh(&sc->lock);
 	e = dp_sc_find(sc, dst);
 	if (e && e->dist && e->dist <= max_dist && !dp_sc_idle(e, now) &&
@@ -276,7 +300,10 @@ static bool dp_sc_find_short(struct dp_priv *dp, u32 dst, u32 max_dist,
 		*port = e->port;
 		*peer = e->peer;
 		*dist = e->dist;
-		e->used = now;
+		if (skb) {
+			e->used = now;
+			dp_sc_note_use(e, in_port, mac);
+		}
 		ok = true;
 	}
 	spin_unlock_bh(&sc->lock);
@@ -292,10 +319,11 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 {
 	/* The view's context is const for routing's sake; the table is ours. */
 	struct dp_priv *dp = dp_vctx_dev(ctx);
+	const struct dp_vctx *c = ctx;
 
 	dp_vctx_other(ctx);
 	return self == dp->self &&
-	       dp_sc_find_short(dp, dst, max_dist, port, peer, dist);
+	       dp_sc_find_short(dp, dst, max_dist, c->skb, port, peer, dist);
 }
 
 /*
@@ -354,8 +382,13 @@ static void dp_sc_send(struct dp_priv *dp, struct dp_port *port, u64 mac,
 }
 
 /*
- * Pass a probe on to every live neighbour but the one it came from
- * (@in_port) and its origin.
+ * Pass a probe on out of every port but the one it came in by (@in_port)
+ * where a live neighbour other than its origin is heard: one frame per
+ * port, to the switch's group (the Hello group, which every port joins),
+ * so that one discovery crosses each cable at most once each way and
+ * sends at most the fabric's port count of frames (issue 53, item 3); a
+ * cable's one neighbour gets it unicast.  The origin, on a switch, hears
+ * its own probe and ignores it.
  */
 static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
 			u8 hops, u8 ttl, u32 in_port,
@@ -365,20 +398,23 @@ static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
 
 	for (i = 0; i < dp->nports; i++) {
 		struct dp_port *port = dp_port_rcu(dp, i);
+		u64 to = 0;
 
 		if (!port || i == in_port || !dp_port_up(port))
 			continue;
-		for (idx = 0; idx < port->nneigh; idx++) {
+		for (idx = 0; idx < port->nneigh && !to; idx++) {
 			const struct dp_neigh *nb = &port->neigh[idx];
 			u32 peer = dp_neigh_node(dp, port, idx);
 
-			if (peer == DP_NODE_NONE || peer == origin ||
-			    !dp_neigh_alive(dp, nb))
-				continue;
-			dp_sc_send(dp, port, atomic64_read(&nb->mac),
-				   DPILLAR_T_SHORTCUT_PROBE, origin, target,
-				   seq, hops, ttl, c);
+			if (peer != DP_NODE_NONE && peer != origin &&
+			    dp_neigh_alive(dp, nb))
+				to = port->nneigh > 1 ?
+				     ether_addr_to_u64(dp_hello_mac) :
+				     atomic64_read(&nb->mac);
 		}
+		if (to)
+			dp_sc_send(dp, port, to, DPILLAR_T_SHORTCUT_PROBE,
+				   origin, target, seq, hops, ttl, c);
 	}
 }
 
@@ -421,6 +457,8 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	e->origin = true;
 	e->asking = true;
 	e->asked = now;
+	/* The refreshes of what it finds are on the same account. */
+	dp_sc_note_use(e, in_port, in_mac);
 	seq = ++sc->seq;
 	/* Our own probe coming back by another way is then a copy. */
 	dp_sc_seen_scan(sc, dp->self, seq, DP_SC_NO_PORT, DP_NODE_NONE, now,
@@ -477,6 +515,11 @@ void dp_sc_resolve(struct dp_priv *dp, u32 dst)
  * DP_SC_REFRESH_MS old, so that a failure further along one is routed
  * around too (only the origin sees its packets' drops as a local
  * minimum; the servers after it would drop them as shortcut_lost).
+ * Each refresh is on the account of the frames that used the shortcut
+ * since the last pass: this node's own, else the last neighbour's, whose
+ * budget it spends (DP_SC_NEIGH_DISCOVER a second, shared with the
+ * discoveries its frames start): a neighbour that keeps shortcuts in use
+ * cannot make this node flood at its own full rate (issue 53, item 1).
  */
 static void dp_sc_refresh_work(struct work_struct *work)
 {
@@ -485,20 +528,28 @@ static void dp_sc_refresh_work(struct work_struct *work)
 	unsigned long period = msecs_to_jiffies(DP_SC_REFRESH_MS);
 	struct dp_shortcuts *sc = &dp->sc;
 	unsigned long now = jiffies;
+	/* whose: the account, the port above the MAC's 48 bits */
 	u32 dst[DP_SC_ENTRIES], n = 0, i;
+	u64 whose[DP_SC_ENTRIES];
 	bool more = false;
 
 	spin_lock_bh(&sc->lock);
 	for (i = 0; i < DP_SC_ENTRIES; i++) {
-		const struct dp_sc_ent *e = &sc->ent[i];
+		struct dp_sc_ent *e = &sc->ent[i];
+		bool own = e->own_use, nb = e->nb_use;
 
+		e->own_use = false;
+		e->nb_use = false;
 		if (e->dst == DP_NODE_NONE || !e->origin || !e->dist ||
 		    dp_sc_idle(e, now))
 			continue;
 		more = true;
-		if (time_after_eq(now, e->learned + period) &&
-		    time_before(now, e->used + period))
-			dst[n++] = e->dst;
+		if (!time_after_eq(now, e->learned + period) ||
+		    !time_before(now, e->used + period) || (!own && !nb))
+			continue;
+		dst[n] = e->dst;
+		whose[n++] = own ? (u64)DP_SC_NO_PORT << 48 :
+			     (u64)e->user_port << 48 | e->user_mac;
 	}
 	spin_unlock_bh(&sc->lock);
 	/*
@@ -512,7 +563,8 @@ static void dp_sc_refresh_work(struct work_struct *work)
 	local_bh_disable();
 	rcu_read_lock();
 	for (i = 0; i < n; i++)
-		dp_sc_discover(dp, dst[i], DP_SC_NO_PORT, 0);
+		dp_sc_discover(dp, dst[i], whose[i] >> 48,
+			       whose[i] & GENMASK_ULL(47, 0));
 	rcu_read_unlock();
 	local_bh_enable();
 	if (more)
@@ -599,11 +651,17 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 	if (!mine && h->ttl <= 1)
 		return DP_STAT_DROP_TTL;
 	spin_lock(&sc->lock);
+	/* What it may cost, before the scan of the seen table costs it. */
+	budget = dp_sc_budget_of(dp, port_idx, sender, 0);
+	copy = false;
+	if (!dp_sc_budget(sc, budget, DP_SC_B_RX, now)) {
+		why = DP_STAT_SC_NEIGH_LIMIT;
+		goto unlock;
+	}
 	dp_sc_seen_scan(sc, origin, seq, port_idx, sender, now, &scan);
 	copy = scan.copy;
 	if (copy)
 		goto unlock;
-	budget = dp_sc_budget_of(dp, port_idx, sender, 0);
 	if (mine && !dp_sc_budget(sc, budget, DP_SC_B_REPLY, now))
 		why = DP_STAT_SC_REPLY_LIMIT;
 	else if (!mine && (!dp_sc_budget(sc, budget, DP_SC_B_FLOOD, now) ||
@@ -828,7 +886,7 @@ static bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
 	struct dp_port *port;
 	u64 mac;
 
-	if (!dp_sc_find_short(dp, dst, max_dist, &port_idx, &peer, &dist))
+	if (!dp_sc_find_short(dp, dst, max_dist, skb, &port_idx, &peer, &dist))
 		return false;
 	mac = dp_neigh_mac(dp, port_idx, peer, &port);
 	if (!mac || !dp_fits_mtu(skb, port->dev->mtu))
@@ -873,16 +931,24 @@ enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
 /*
  * A SHORTCUT_DATA frame from a port for another server, on a device with
  * the fallback (softirq, RCU): one more hop along a shortcut of ours no
- * longer than its rword (and than its TTL allows), else dropped.  A
- * header a topology's routing state could hide in (flags, a waypoint) is
- * a bad one.  Loop-free whatever the tables say: rword strictly
- * decreases.
+ * longer than its rword (and than its TTL allows).  A header a
+ * topology's routing state could hide in (flags, a waypoint) is a bad
+ * one.  Along shortcuts the path is loop-free whatever the tables say:
+ * rword strictly decreases.  A relay that has no such shortcut (it was
+ * evicted, or idled out while a late refresh had not renewed it: issue
+ * 53, items 11 and 12) hands the frame back to the topology's routing
+ * from here, as a DATA frame of a new state, instead of black-holing
+ * it; should that fail at a real failure again, the fallback carries it
+ * or discovers on its sender's account (dp_route_out()).  Every hop,
+ * either way, spends the TTL: the path stays within it.
  */
 void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
 {
+	struct dp_route_state st;
 	struct dpillar_hdr *h;
 	enum dp_stat why;
-	u32 budget;
+	enum dp_out out;
+	u32 budget, dst;
 
 	if (skb_cow_head(skb, ETH_HLEN)) {
 		why = DP_STAT_DROP_NOMEM;
@@ -902,12 +968,21 @@ void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
 	budget = min_t(u32, ntohs(h->rword), h->ttl);
 	skb_forward_csum(skb);
 	dp_relay_scrub(skb);
-	if (!budget || !dp_sc_data_send(dp, skb, ntohl(h->dst), budget)) {
-		why = DP_STAT_SC_DATA_LOST;
-		goto drop;
+	dst = ntohl(h->dst);
+	if (budget && dp_sc_data_send(dp, skb, dst, budget)) {
+		dp_count(dp, DP_STAT_FORWARDED);
+		return;
 	}
-	dp_count(dp, DP_STAT_FORWARDED);
-	return;
+	/* No shortcut here: the topology's routing, from this node on. */
+	h->type = DPILLAR_T_DATA;
+	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+		      ntohl(h->src) ^ dst, &st);
+	out = dp_route_out(dp, skb, &st);
+	if (out == DP_OUT_SENT) {
+		dp_count(dp, DP_STAT_FORWARDED);
+		return;
+	}
+	why = dp_out_stat(out, DP_STAT_SC_DATA_LOST);
 
 drop:
 	dp_drop(dp, skb, why);

@@ -71,6 +71,12 @@
 #define DP_SC_NEIGH_FLOOD	50	/* its probes passed on */
 #define DP_SC_NEIGH_REPLY	10	/* its probes for us answered */
 #define DP_SC_NEIGH_DISCOVER	5	/* discoveries its frames start */
+/*
+ * Its probes looked at at all, copies included, before the seen table is
+ * scanned: a neighbour passes each discovery on once per port (to the
+ * switch's group), so its copies come at the rate its first copies do.
+ */
+#define DP_SC_NEIGH_RX		(4 * DP_SC_NEIGH_FLOOD)
 static_assert(DP_SC_SEEN_NEIGH >= DP_SC_NEIGH_FLOOD);
 static_assert(DP_SC_SEEN >= 2 * DP_SC_SEEN_NEIGH);
 /* In a budget's port argument: not a neighbour's, this node's own. */
@@ -89,6 +95,16 @@ struct dp_priv;
  * @learned: jiffies when the shortcut was learned
  * @used: jiffies of the last packet sent along it (or of the discovery)
  * @asked: jiffies when this server last started a discovery for @dst
+ * @own_use: this server's own packets took it (or started its discovery)
+ *	since the refresh work last looked
+ * @nb_use: a neighbour's did: the last one's port and MAC address are
+ *	@user_port and @user_mac, whose budget its refresh spends
+ * @user_port: see @nb_use
+ * @user_mac: see @nb_use
+ *
+ * Lookups that route no frame (genetlink's ROUTE_GET, a probe's estimate)
+ * change nothing: an unprivileged reader cannot keep a shortcut in use,
+ * and with it its refresh floods.
  */
 struct dp_sc_ent {
 	u32 dst;
@@ -97,9 +113,13 @@ struct dp_sc_ent {
 	u8 dist;
 	bool origin;
 	bool asking;
+	bool own_use;
+	bool nb_use;
+	u8 user_port;
 	unsigned long learned;
 	unsigned long used;
 	unsigned long asked;
+	u64 user_mac;
 };
 
 /**
@@ -123,6 +143,7 @@ struct dp_sc_seen {
 };
 
 enum dp_sc_budget_kind {
+	DP_SC_B_RX,
 	DP_SC_B_FLOOD,
 	DP_SC_B_REPLY,
 	DP_SC_B_DISCOVER,
