@@ -267,6 +267,11 @@ struct dp_port {
 	struct dp_miswired miswired;
 	unsigned long mac_change_warned;
 	spinlock_t learn_lock;		/* a slot's claim by a new node */
+	/*
+	 * dp_port_whole()'s answer, cached: dp_stack_gen when it was
+	 * worked out, shifted left by one, with the answer in bit 0.
+	 */
+	unsigned int whole;
 	struct dp_neigh_coords coords;
 	struct rcu_head rcu;
 	u32 nneigh;
@@ -842,7 +847,8 @@ int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 		   struct dp_route_state *st);
 bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
-void dp_port_xmit_incomplete(const struct dp_port *port, struct sk_buff *skb);
+void dp_port_xmit_incomplete(struct dp_port *port, struct sk_buff *skb);
+extern atomic_t dp_stack_gen;
 bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 
 /*
@@ -970,8 +976,7 @@ static inline bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
  * (no GSO, no partial checksum: every relayed frame off a NIC) goes
  * straight to the port, the others through dp_port_xmit_incomplete().
  */
-static inline void dp_port_xmit(const struct dp_port *port,
-				struct sk_buff *skb)
+static inline void dp_port_xmit(struct dp_port *port, struct sk_buff *skb)
 {
 	if (unlikely(skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL))
 		dp_port_xmit_incomplete(port, skb);

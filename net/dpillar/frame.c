@@ -10,7 +10,13 @@
  *
  *  - A software device with nothing beneath it (veth, dummy, tap) takes
  *    the skb as it is; if the operator turned its offloads off, the core
- *    segments it with dp_gso_segment() (gso.c).
+ *    segments it with dp_gso_segment() (gso.c).  Not a veth whose peer is
+ *    stacked on hardware or enslaved to a device that is (a bridge or
+ *    Open vSwitch with a NIC): the frame would reach that NIC whole, the
+ *    common container and VM setup (issue 53, item 6); a peer that is
+ *    another dpillar device's port is fine, that device completes its
+ *    own.  Only the peer's master is looked at, not what lies behind
+ *    further veths on it.
  *  - Anything else, a NIC (a device with a parent bus device) or a
  *    device stacked on other devices (VLAN, bond, team, macvlan, a bridge
  *    with ports), gets complete frames: dp_send_complete() segments and
@@ -163,15 +169,64 @@ void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat)
 /* ---- onto a port -------------------------------------------------------- */
 
 /*
- * Whether @dev carries our super-packets and partial checksums whole: a
- * software device that no hardware or other device is beneath.  Read
- * without RTNL: a stale answer for a device being stacked this very
- * moment costs one frame, and the core still segments for a device that
- * lacks the features.
+ * Bumped whenever any device is stacked or unstacked, registered or
+ * unregistered (dp_netdev_event()): the ports' cached dp_port_whole()
+ * answers are then worked out again.
  */
-static bool dp_port_whole(const struct net_device *dev)
+atomic_t dp_stack_gen = ATOMIC_INIT(1);
+
+/* Hardware beneath, or other devices: not a plain software device. */
+static bool dp_dev_plain(const struct net_device *dev)
 {
 	return !dev->dev.parent && list_empty(&dev->adj_list.lower);
+}
+
+static int dp_lower_not_plain(struct net_device *lower,
+			      struct netdev_nested_priv *priv)
+{
+	return !dp_dev_plain(lower);
+}
+
+/* The walk behind dp_port_whole(); under RCU. */
+static bool dp_dev_whole(struct net_device *dev)
+{
+	struct netdev_nested_priv priv = {};
+	struct net_device *peer, *master;
+
+	if (!dp_dev_plain(dev))
+		return false;
+	if (!dev->netdev_ops->ndo_get_peer_dev)
+		return true;
+	peer = dev->netdev_ops->ndo_get_peer_dev(dev);
+	if (!peer)
+		return true;
+	if (!dp_dev_plain(peer))
+		return false;
+	master = netdev_master_upper_dev_get_rcu(peer);
+	if (!master || master->rtnl_link_ops == &dp_link_ops)
+		return true;
+	return !netdev_walk_all_lower_dev_rcu(master, dp_lower_not_plain,
+					      &priv);
+}
+
+/*
+ * Whether @port's device carries our super-packets and partial checksums
+ * whole: a software device that no hardware or other device is beneath,
+ * nor behind its peer.  Worked out again after any change of stacking
+ * anywhere (dp_stack_gen), under RCU without RTNL: a stale answer for a
+ * device being stacked this very moment costs one frame, and the core
+ * still segments for a device that lacks the features.
+ */
+static bool dp_port_whole(struct dp_port *port)
+{
+	unsigned int gen = atomic_read(&dp_stack_gen), c = READ_ONCE(port->whole);
+	bool whole;
+
+	if (c >> 1 == (gen & (UINT_MAX >> 1)))
+		return c & 1;
+	whole = dp_dev_whole(port->dev);
+	WRITE_ONCE(port->whole, gen << 1 | whole);
+	return whole;
 }
 
 /*
@@ -228,9 +283,9 @@ bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
  * dp_port_xmit() of a super-packet or a frame with a partial checksum:
  * whole to a software port, completed here toward any other.
  */
-void dp_port_xmit_incomplete(const struct dp_port *port, struct sk_buff *skb)
+void dp_port_xmit_incomplete(struct dp_port *port, struct sk_buff *skb)
 {
-	if (!dp_port_whole(skb->dev)) {
+	if (!dp_port_whole(port)) {
 		dp_send_complete(port, skb);
 		return;
 	}
