@@ -119,6 +119,9 @@ enum dp_stat {
 	DP_STAT_SC_DATA_LOST,	/* SHORTCUT_DATA frame dropped: no shortcut
 				 * here within its hop budget (or TTL)
 				 */
+	DP_STAT_HELLO_MAC_TAKEN, /* Hello refused: its MAC has another live
+				  * neighbour entry on that port
+				  */
 	DP_STAT_MAX
 };
 
@@ -245,10 +248,12 @@ struct dp_priv;
  * @ntf_state: the &enum dpillar_port_state last notified (under RTNL)
  * @miswired_lock: guards @miswired
  * @miswired: the last server heard on this port though not cabled to it
- * @mac_change_warned: jiffies when a live neighbour's MAC change was last
+ * @mac_change_warned: jiffies when a Hello refused for its MAC (a live
+ *	neighbour's changed, or one another live neighbour has) was last
  *	reported
- * @learn_lock: topologies that learn their peers (dp_topo.learn_peers):
- *	serialises a slot's claim by a new node id
+ * @learn_lock: serialises a neighbour slot's coming alive (one MAC, one
+ *	live slot: dp_neigh_take()) and, in topologies that learn their
+ *	peers (dp_topo.learn_peers), its claim by a new node id
  * @coords: coordinates-carrying topologies: those of neigh[0]
  * @rcu: freed after a grace period (readers find ports under RCU)
  * @nneigh: how many neighbour slots (dp_topo_ops.port_info)
@@ -266,7 +271,7 @@ struct dp_port {
 	spinlock_t miswired_lock;	/* guards @miswired */
 	struct dp_miswired miswired;
 	unsigned long mac_change_warned;
-	spinlock_t learn_lock;		/* a slot's claim by a new node */
+	spinlock_t learn_lock;		/* a slot coming alive, or claimed */
 	/*
 	 * dp_port_whole()'s answer, cached: dp_stack_gen when it was
 	 * worked out, shifted left by one, with the answer in bit 0.

@@ -12,6 +12,11 @@
  * switch or cable is a cabling error: counted, recorded as the port's
  * miswired sender and reported, never entered.
  *
+ * Any host can send a Hello in any name: a live neighbour's MAC is kept
+ * against another one (dp_neigh_heard()), and a MAC brings at most one
+ * entry of a port to life (dp_neigh_take()), so that one host cannot
+ * hold the per-neighbour budgets of every absent id on its switch.
+ *
  * Where the cabling cannot be derived (t->learn_peers: S2 plan mode) each
  * port is a cable with one slot, and the slot's node id is learned: the
  * first valid sender heard takes it and keeps it while alive, another
@@ -399,6 +404,118 @@ void dp_neigh_miswired(struct dp_priv *dp, struct dp_port *port, u32 src,
 	}
 }
 
+/*
+ * The slot of @port other than @idx that @mac holds alive, or
+ * port->nneigh when none does.  O(nneigh): asked only when slot @idx is
+ * about to become live (dp_neigh_heard()), under the port's learn_lock.
+ */
+static u32 dp_neigh_mac_holder(const struct dp_priv *dp,
+			       const struct dp_port *port, u32 idx, u64 mac,
+			       unsigned long now)
+{
+	u32 i;
+
+	for (i = 0; i < port->nneigh; i++) {
+		const struct dp_neigh *nb = &port->neigh[i];
+
+		if (i != idx && atomic64_read(&nb->mac) == mac &&
+		    dp_heard_alive(dp, mac, READ_ONCE(nb->last_heard), now))
+			return i;
+	}
+	return port->nneigh;
+}
+
+/*
+ * What a Hello from the node of entry @idx of @port says, taken: the
+ * entry is alive from here on.  Its MAC is already set.
+ */
+static void dp_neigh_set(struct dp_priv *dp, struct dp_port *port, u32 idx,
+			 u8 sport, const struct dp_hello_info *hi)
+{
+	struct dp_neigh *nb = &port->neigh[idx];
+
+	dp_count(dp, DP_STAT_HELLO_RX);
+	WRITE_ONCE(nb->ports_up, hi->ports_up);
+	WRITE_ONCE(nb->peer_port, sport);
+	dp_neigh_set_neighs(nb, hi);
+	if (dp_topo_plan_mode(&dp->topo) && !idx)
+		dp_neigh_set_coords(port, hi);
+	if (hi->has_ports_up)
+		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+	else
+		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+	smp_wmb();	/* its MAC and what it says before the time: alive */
+	WRITE_ONCE(nb->last_heard, jiffies);
+}
+
+/*
+ * A Hello from @src refused: its MAC, @mac, holds entry @holder of @port,
+ * alive.  Counted; logged at most once per dead interval and port (the
+ * same limit as dp_neigh_mac_change_warn()'s).
+ */
+static void dp_neigh_mac_taken(struct dp_priv *dp, struct dp_port *port,
+			       u32 src, u64 mac, u32 holder)
+{
+	char addr[DP_ADDR_TEXT_MAX], held[DP_ADDR_TEXT_MAX];
+	u8 m[ETH_ALEN];
+
+	dp_count(dp, DP_STAT_HELLO_MAC_TAKEN);
+	if (!dp_port_ratelimit(dp, &port->mac_change_warned))
+		return;
+	dp_addr_format(&dp->topo, src, addr, sizeof(addr));
+	dp_addr_format(&dp->topo, dp_neigh_node(dp, port, holder), held,
+		       sizeof(held));
+	u64_to_ether_addr(mac, m);
+	netdev_warn(dp->dev, "port %u (%s): Hello from %s with MAC %pM, which live neighbour %s has: ignored\n",
+		    port->index, port->dev->name, addr, m, held);
+}
+
+/*
+ * Entry @idx of @port, not alive when its Hello came, comes alive with
+ * @mac, unless @mac holds another live entry of the port: one MAC, one
+ * live entry per port.  The per-neighbour budgets (shortcut.c) are per
+ * entry, and a host claiming every dead or absent id on its switch would
+ * otherwise have one of each per id; a real server has one entry per
+ * switch.  One re-addressed (a new node id, the same NIC) takes its new
+ * entry once its old one is dead: at most one dead interval after its
+ * last Hello in the old id.  A NIC replaced (a new MAC, the same id) is
+ * learned as before (dp_neigh_heard()).
+ *
+ * Only a change of state costs this O(nneigh) scan, never a live
+ * neighbour's refresh.  Under the port's learn_lock, held until
+ * last_heard makes the entry alive, so that of two entries claimed at
+ * once by one MAC (on two CPUs) one wins.  False, counted, when the
+ * Hello is refused.
+ */
+static bool dp_neigh_take(struct dp_priv *dp, struct dp_port *port, u32 idx,
+			  u32 src, u64 mac, u8 sport,
+			  const struct dp_hello_info *hi)
+{
+	struct dp_neigh *nb = &port->neigh[idx];
+	unsigned long now = jiffies;
+	u32 holder = port->nneigh;
+	bool ok = true;
+	u64 old;
+
+	spin_lock(&port->learn_lock);
+	old = atomic64_read(&nb->mac);
+	if (dp_heard_alive(dp, old, READ_ONCE(nb->last_heard), now))
+		ok = old == mac;	/* alive meanwhile, by another Hello */
+	else
+		holder = dp_neigh_mac_holder(dp, port, idx, mac, now);
+	if (ok && holder == port->nneigh) {
+		if (old != mac)
+			atomic64_set(&nb->mac, mac);
+		dp_neigh_set(dp, port, idx, sport, hi);
+	}
+	spin_unlock(&port->learn_lock);
+	if (!ok)
+		dp_count(dp, DP_STAT_HELLO_MAC_CHANGE);
+	else if (holder < port->nneigh)
+		dp_neigh_mac_taken(dp, port, src, mac, holder);
+	return ok && holder == port->nneigh;
+}
+
 /**
  * dp_neigh_heard - a valid Hello from the node of entry @idx of @port
  * @dp: the device
@@ -412,47 +529,38 @@ void dp_neigh_miswired(struct dp_priv *dp, struct dp_port *port, u32 src,
  * The entry takes what the Hello says, unless another MAC address is
  * alive in it (a forged Hello, or a NIC replaced less than a dead interval
  * ago: counted, logged and reported at most once per dead interval and
- * port); a neighbour heard again is reported reachable.  Softirq, under
- * RCU.
+ * port), or the entry is not alive and the MAC holds another live entry
+ * of @port (dp_neigh_take(): counted, logged at most once per dead
+ * interval and port); a neighbour heard again is reported reachable.
+ * Softirq, under RCU.
  */
 void dp_neigh_heard(struct dp_priv *dp, struct dp_port *port, u32 idx,
 		    u32 src, u64 mac, u8 sport, const struct dp_hello_info *hi)
 {
-	struct dp_neigh *nb;
+	struct dp_neigh *nb = &port->neigh[idx];
 	u64 old;
 
-	nb = &port->neigh[idx];
 	old = atomic64_read(&nb->mac);
-	if (old != mac) {
+	if (!dp_heard_alive(dp, old, READ_ONCE(nb->last_heard), jiffies)) {
+		/* Never heard, or dead: it comes alive, maybe. */
+		if (!dp_neigh_take(dp, port, idx, src, mac, sport, hi))
+			return;
+	} else if (old == mac) {
+		dp_neigh_set(dp, port, idx, sport, hi);
+	} else {
 		/*
 		 * Any host on the segment can send a Hello: the first MAC
 		 * heard stays while it is alive, so that a forged Hello
 		 * cannot redirect a live neighbour's traffic.  A server whose
 		 * NIC was replaced is heard again after the dead interval.
 		 */
-		if (dp_heard_alive(dp, old, READ_ONCE(nb->last_heard),
-				   jiffies)) {
-			dp_count(dp, DP_STAT_HELLO_MAC_CHANGE);
-			if (dp_port_ratelimit(dp, &port->mac_change_warned)) {
-				dp_neigh_mac_change_warn(dp, port, src, old,
-							 mac);
-				dp_neigh_mac_change_ntf(dp, port, idx, mac);
-			}
-			return;
+		dp_count(dp, DP_STAT_HELLO_MAC_CHANGE);
+		if (dp_port_ratelimit(dp, &port->mac_change_warned)) {
+			dp_neigh_mac_change_warn(dp, port, src, old, mac);
+			dp_neigh_mac_change_ntf(dp, port, idx, mac);
 		}
-		atomic64_set(&nb->mac, mac);
+		return;
 	}
-	dp_count(dp, DP_STAT_HELLO_RX);
-	WRITE_ONCE(nb->ports_up, hi->ports_up);
-	WRITE_ONCE(nb->peer_port, sport);
-	dp_neigh_set_neighs(nb, hi);
-	if (dp_topo_plan_mode(&dp->topo) && !idx)
-		dp_neigh_set_coords(port, hi);
-	if (hi->has_ports_up)
-		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
-	else
-		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
-	WRITE_ONCE(nb->last_heard, jiffies);
 	/* Ordered after last_heard: test_and_set_bit() is a full barrier. */
 	if (!test_and_set_bit(DP_NEIGH_REPORTED, &nb->flags)) {
 		atomic_inc(&dp->gen);

@@ -345,6 +345,73 @@ static void dpt_neigh_mac_change(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_CHANGE), 5);
 }
 
+/*
+ * One MAC, one live entry per port: a host that sends Hellos claiming a
+ * second id on its switch with its one MAC is refused (counted), the
+ * first entry stays live; once the first is dead (a server re-addressed)
+ * the second claim takes, and then the first id is the one refused.
+ * Another port's table is another switch: not concerned.
+ */
+static void dpt_neigh_mac_taken(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_neigh_dev(test, 4, 3);
+	const struct dp_topo *t = &d->dp->topo;
+	u32 self = d->dp->self, a, b, c, sa, sb;
+	struct dp_neigh *na, *nb;
+	u8 mac[ETH_ALEN];
+	int i;
+
+	a = dp_port_neigh(t, self, 0, 0);
+	b = dp_port_neigh(t, self, 0, 1);
+	KUNIT_ASSERT_NE(test, a, b);
+	na = &d->port[0]->neigh[dp_port_neigh_index(t, self, 0, a)];
+	nb = &d->port[0]->neigh[dp_port_neigh_index(t, self, 0, b)];
+	sa = dpt_peer_port_of(t, self, 0, a);
+	sb = dpt_peer_port_of(t, self, 0, b);
+	dpt_mac_of(a, mac);
+	dpt_hello(test, d, 0, a, sa, mac, ~0U);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, a));
+
+	/* a's MAC claims b: refused while a lives, a kept. */
+	for (i = 0; i < 3; i++)
+		dpt_hello(test, d, 0, b, sb, mac, ~0U);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_TAKEN), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_CHANGE), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MISWIRED), 0);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, b));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nb->mac), 0);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, a));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&na->mac), ether_addr_to_u64(mac));
+	KUNIT_EXPECT_NE(test, READ_ONCE(d->port[0]->mac_change_warned), 0);
+	/* a's own Hellos still refresh it. */
+	dpt_hello(test, d, 0, a, sa, mac, ~0U);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_TAKEN), 3);
+
+	/* The same MAC on another port: another switch, learned there. */
+	c = dp_port_neigh(t, self, 1, 0);
+	dpt_hello(test, d, 1, c, dpt_peer_port_of(t, self, 1, c), mac, ~0U);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 1, c));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 3);
+
+	/* a dead (re-addressed as b): b's claim takes the entry. */
+	WRITE_ONCE(na->last_heard, jiffies - d->dp->dead_jiffies);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, a));
+	dpt_hello(test, d, 0, b, sb, mac, ~0U);
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, b));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nb->mac), ether_addr_to_u64(mac));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 4);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_TAKEN), 3);
+
+	/* Now a's id, its entry dead with that MAC, is the one refused. */
+	dpt_hello(test, d, 0, a, sa, mac, ~0U);
+	KUNIT_EXPECT_FALSE(test, dpt_reach(d, 0, a));
+	KUNIT_EXPECT_TRUE(test, dpt_reach(d, 0, b));
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_MAC_TAKEN), 4);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 4);
+}
+
 /* Hellos to this server's MAC or another group: not a neighbour's. */
 static void dpt_neigh_hello_not_group(struct kunit *test)
 {
@@ -1118,6 +1185,7 @@ static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_bad_hello),
 	KUNIT_CASE(dpt_neigh_aging),
 	KUNIT_CASE(dpt_neigh_mac_change),
+	KUNIT_CASE(dpt_neigh_mac_taken),
 	KUNIT_CASE(dpt_neigh_hello_not_group),
 	KUNIT_CASE(dpt_neigh_miswired_flood),
 	KUNIT_CASE(dpt_neigh_port_state),

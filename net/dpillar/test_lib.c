@@ -173,7 +173,8 @@ u64 dpt_stat_outcomes(const struct dpt_dev *d)
 {
 	u64 sum = dpt_stat(d, DP_STAT_DELIVERED) +
 		  dpt_stat(d, DP_STAT_FORWARDED) +
-		  dpt_stat(d, DP_STAT_HELLO_RX);
+		  dpt_stat(d, DP_STAT_HELLO_RX) +
+		  dpt_stat(d, DP_STAT_HELLO_MAC_TAKEN);
 	int i;
 
 	/* The receive drops, as dp_get_stats64() sums them. */

@@ -332,6 +332,10 @@ enum {
 	DPILLAR_A_STATS_SHORTCUT_DATA_LOST, /* SHORTCUT_DATA frame dropped:
 					     * no shortcut here short enough
 					     */
+	DPILLAR_A_STATS_HELLO_MAC_TAKEN,	/* Hello refused: its MAC has
+						 * another live neighbour
+						 * entry on that port
+						 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
