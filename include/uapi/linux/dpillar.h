@@ -330,7 +330,9 @@ enum {
 					 * shortcut
 					 */
 	DPILLAR_A_STATS_SHORTCUT_DATA_LOST, /* SHORTCUT_DATA frame dropped:
-					     * no shortcut here short enough
+					     * malformed, or neither a
+					     * shortcut here nor the
+					     * topology had a hop
 					     */
 	DPILLAR_A_STATS_HELLO_MAC_TAKEN,	/* Hello refused: its MAC has
 						 * another live neighbour
