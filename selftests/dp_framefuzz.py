@@ -499,7 +499,10 @@ class Fuzz:
                     c = "hello_bad"
         elif p[1] == 0 or p[1] > (T_SC_DATA if self.sc_data else T_SC_REPLY):
             c = "drop_type"
-        elif how != "uni":
+        elif how != "uni" and (how != "group" or p[1] != T_SC_PROBE):
+            # A shortcut probe is passed on to a switch's group, the
+            # Hellos' (dpillar.rst, "Delivery whenever a path exists"):
+            # taken there, then checked further on.
             c = "drop_otherhost"
         return c
 

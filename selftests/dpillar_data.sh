@@ -104,6 +104,57 @@ tcp_test() {
 }
 run_test "TCP over the $far_h-hop path $far_a -> $far_b" tcp_test
 
+# --- relays leave no trace (dpillar.rst, "Relaying") -----------------------
+# With any socket asking for receive timestamps (chrony's does), every
+# frame a port receives gets a realtime timestamp; an fq qdisc on a
+# relay's way out reads a relayed skb's timestamp as its departure time,
+# one far past its horizon, and drops it.  A relay clears it, as IP
+# forwarding does (and the mark and priority: KUnit's dpp_relay_no_trace).
+# Every port of the relays from $far_a to $far_b gets fq, a timestamping
+# socket is open: pings cross, and no fq drops one.  Skipped where the
+# kernel has no fq (the debug kernel builds none in).
+relay_ports() {
+	on "$1" ip -o link show master dp0 |
+		awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'
+}
+no_trace_test() {
+	local r p tsp rc=0 drops=0 n
+	fabric_route "$far_a" "$far_b" || return 1
+	[ ${#R_RELAYS[@]} -gt 0 ] || { echo "no relay on the path"; return 1; }
+	on "$S0" tc qdisc add dev lo root fq 2>/dev/null ||
+		{ echo "no fq qdisc here"; return "$KSFT_SKIP"; }
+	on "$S0" tc qdisc del dev lo root
+	for r in "${R_RELAYS[@]}"; do
+		for p in $(relay_ports "$r"); do
+			on "$r" tc qdisc replace dev "$p" root fq || rc=1
+		done
+	done
+	# SO_TIMESTAMPNS (35): Python's socket module does not name it.
+	python3 -S -E -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 35, 1)
+time.sleep(60)' &
+	tsp=$!
+	# The timestamp key is switched on by a work item.
+	sleep 1
+	kill -0 "$tsp" || { echo "no timestamping socket"; return 1; }
+	on "$far_a" ping -q -c 5 -i 0.2 -W 2 "${FIP4[$far_b]}" ||
+		{ echo "pings lost across fq relays"; rc=1; }
+	kill "$tsp"
+	wait "$tsp" 2>/dev/null
+	for r in "${R_RELAYS[@]}"; do
+		for p in $(relay_ports "$r"); do
+			n=$(on "$r" tc -s qdisc show dev "$p" root |
+				sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1)
+			drops=$((drops + ${n:-0}))
+			on "$r" tc qdisc del dev "$p" root
+		done
+	done
+	ktap_diag "fq drops on the relays' ports: $drops"
+	[ "$drops" -eq 0 ] && [ $rc -eq 0 ]
+}
+run_test "relays leave no receive timestamp: pings through fq on every relay port" no_trace_test
+
 # A packet socket sends on dp0 with no IP output path around it: only
 # __dev_queue_xmit()'s rcu_read_lock_bh() is held, and dp_xmit() reads the
 # ports and neighbour tables with rcu_dereference() (the debug kernel's

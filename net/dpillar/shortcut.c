@@ -964,6 +964,14 @@ void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
 		why = DP_STAT_DROP_TTL;
 		goto drop;
 	}
+	/*
+	 * No sender leaves a frame with no hops to take anywhere but at
+	 * its destination (dp_sc_data_send()): a bad one.
+	 */
+	if (!h->rword) {
+		why = DP_STAT_SC_DATA_LOST;
+		goto drop;
+	}
 	h->ttl--;
 	budget = min_t(u32, ntohs(h->rword), h->ttl);
 	skb_forward_csum(skb);
