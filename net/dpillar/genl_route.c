@@ -126,6 +126,36 @@ static int dp_genl_route_coords(struct dp_priv *dp, struct dp_route_state *st,
 }
 
 /*
+ * The topology gave up here for @reason: where the data path's discovery
+ * fallback would carry the packet on along a shortcut of this server's
+ * (dp_route_out(), dp_sc_data_out()), its first hop and length.  The
+ * lookup is the device view's, which changes nothing (an unprivileged
+ * request cannot keep a shortcut in use).  0 when filled, 1 when there is
+ * none, or -EMSGSIZE.
+ */
+static int dp_genl_route_shortcut(struct sk_buff *skb, struct dp_priv *dp,
+				  u32 dst, u8 reason)
+{
+	u32 port_idx, peer, dist;
+	struct dp_port *port;
+	u64 mac;
+
+	if (!dp_topo_discover_drop(&dp->topo, reason) || !dp_sc_fallback(dp) ||
+	    !dp->view.shortcut(&dp->vctx, dp->self, dst, dp_topo_ttl(&dp->topo),
+			       &port_idx, &peer, &dist))
+		return 1;
+	mac = dp_neigh_mac(dp, port_idx, peer, &port);
+	if (nla_put_u32(skb, DPILLAR_A_ROUTE_NEXT, peer) ||
+	    dp_genl_put_addr(skb, DPILLAR_A_ROUTE_NEXT_ADDR, dp, peer) ||
+	    (mac && dp_genl_put_mac(skb, DPILLAR_A_ROUTE_NEXT_MAC, mac)) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_PORT, port_idx) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_SHORTCUT, dist) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_HOPS, dist))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
  * The first hop as the data path would take it now (dp_route_out()), then
  * the rest of the path as the servers on it would route with nothing
  * failed (S2 plan mode: the first hop only).  Under rcu_read_lock.
@@ -173,6 +203,9 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 		if (nla_put_u32(skb, DPILLAR_A_ROUTE_CHOICE, choice[i]))
 			return -EMSGSIZE;
 	if (dp_route(&dp->topo, dp->self, &st, &dp->view, &hop)) {
+		err = dp_genl_route_shortcut(skb, dp, dst, hop.reason);
+		if (err <= 0)
+			return err;
 		dp_compat_set_err_reason(extack, "No route",
 					 dp_drop_reason_name(&dp->topo,
 							     hop.reason));

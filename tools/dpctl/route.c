@@ -135,7 +135,7 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 		json_str(NULL, buf);
 	}
 	json_close_arr();
-	if (r->nhops) {
+	if (r->nhops || r->tb[DPILLAR_A_ROUTE_SHORTCUT]) {
 		json_str("next", r->next_addr);
 		json_uint("next_id", r->next);
 		if (*r->mac)
@@ -145,7 +145,11 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 		if (r->dir)
 			json_str("dir", dir_name(r->dir));
 	}
-	json_bool("delivered", !r->nhops || r->hops[r->nhops - 1].id == r->dst);
+	/* Along a discovered shortcut: the fallback's (dpillar.rst). */
+	if (r->tb[DPILLAR_A_ROUTE_SHORTCUT])
+		json_uint("shortcut", tb_u32(r->tb, DPILLAR_A_ROUTE_SHORTCUT));
+	json_bool("delivered", !r->nhops || r->tb[DPILLAR_A_ROUTE_SHORTCUT] ||
+		  r->hops[r->nhops - 1].id == r->dst);
 	json_uint("hops", r->tb[DPILLAR_A_ROUTE_HOPS] ?
 		  tb_u32(r->tb, DPILLAR_A_ROUTE_HOPS) : r->nhops);
 	json_open_arr("path");
@@ -176,6 +180,15 @@ static void route_text(const struct dp_dev *d, const struct dp_topo *t,
 	u32 i, from = d->node_id;
 	char name[64], buf[DP_ADDR_TEXT_MAX];
 
+	if (r->tb[DPILLAR_A_ROUTE_SHORTCUT]) {
+		printf("%s (id %u) dev %s port %u next %s (id %u)%s%s shortcut %u hops\n",
+		       r->dst_addr, r->dst, d->ifname, r->port, r->next_addr,
+		       r->next, *r->mac ? " mac " : "", r->mac,
+		       tb_u32(r->tb, DPILLAR_A_ROUTE_SHORTCUT));
+		printf("mode %s hash %u\n", dp_sel_name(t, r->mode), r->hash);
+		printf("the topology gives up here: the discovery fallback takes a discovered shortcut\n");
+		return;
+	}
 	if (!r->nhops) {
 		printf("%s (id %u) is this server\n", r->dst_addr, r->dst);
 		return;

@@ -459,6 +459,12 @@ enum {
 					 * reply (request, default 1000)
 					 */
 
+	DPILLAR_A_ROUTE_SHORTCUT,	/* u32 (reply): the topology gives
+					 * up here and the discovery
+					 * fallback carries the packet along
+					 * this server's shortcut of that
+					 * many hops: next is its first hop
+					 */
 	__DPILLAR_A_ROUTE_MAX,
 	DPILLAR_A_ROUTE_MAX = __DPILLAR_A_ROUTE_MAX - 1
 };
