@@ -12,7 +12,8 @@
 #    per port of the fabric per discovery (each server passes a probe on
 #    once per port, to the switch's group; the target's reply goes back
 #    along one path), not one per neighbour;
-#  - as fast as they go for DPILLAR_AMP_SECS (default 3): the rest of
+#  - DPILLAR_AMP_RATE a second (default 1000; under TCG a guest's one
+#    vCPU cannot pass much more on) for DPILLAR_AMP_SECS (default 3): the rest of
 #    the fabric sends at most, a second, A's neighbours' budgets for
 #    A's probes (DP_SC_NEIGH_FLOOD passed on and DP_SC_NEIGH_REPLY
 #    answered, each) times the fabric's port count, and a neighbour of A
@@ -33,25 +34,43 @@ require_tools
 
 # Budgets of one neighbour, a second (shortcut.h).
 SC_NEIGH_FLOOD=50 SC_NEIGH_REPLY=10
-SECS=${DPILLAR_AMP_SECS:-3}
+SECS=${DPILLAR_AMP_SECS:-3} RATE=${DPILLAR_AMP_RATE:-1000}
 read -r -a FABRICS <<<"${DPILLAR_AMP_FABRICS:-topo:dpillar:n:6:k:2 topo:dcell:n:4:k:1 topo:bcube:n:4:k:1 topo:xdcent:n:3:k:1:level:2 topo:s2:n:4:nodes:16:spaces:2:seed:7}"
 PF_PREFIX=am-
 
 mark=$(dmesg_mark)
 load_module || ktap_skip_all "no module"
 defer pf_destroy
+defer unhold
 
-# frames ID...: the frames the servers ID sent but their Hellos, summed.
-frames() {
-	local id sum=0 n
-	for id in "$@"; do
-		n=$(ip netns exec "$PF_PREFIX$id" sh -c \
-			'cat /sys/class/net/p*/statistics/tx_packets
-			 ethtool -S dp0 | sed -n "s/^ *hello_tx: /-/p"' |
-			awk '{ s += $1 } END { print s + 0 }')
-		sum=$((sum + n))
+# A process in each server's namespace (HOLD[id]), whose /proc/PID/net/dev
+# shows that namespace's devices: one cat reads every server's ports.
+declare -A HOLD=()
+hold() {
+	local id
+	for id in "${PF_IDS[@]}"; do
+		ip netns exec "$PF_PREFIX$id" sleep 100000 &
+		HOLD[$id]=$!
 	done
-	echo "$sum"
+}
+unhold() {
+	[ ${#HOLD[@]} -eq 0 ] || kill "${HOLD[@]}" 2>/dev/null
+	wait "${HOLD[@]}" 2>/dev/null
+	HOLD=()
+}
+# frames ID...: the frames the servers ID sent but their Hellos, summed:
+# their ports' tx_packets (/proc/net/dev's 10th number), less each dp0's
+# hello_tx (one dpctl a server).
+frames() {
+	local id sum hello=0 n files=()
+	for id in "$@"; do
+		files+=("/proc/${HOLD[$id]}/net/dev")
+		n=$("$DPCTL" -n "$PF_PREFIX$id" stats dp0 all |
+			awk '$1 == "hello_tx:" { print $2 }')
+		hello=$((hello + ${n:-0}))
+	done
+	sum=$(awk '$1 ~ /^p[0-9]+:$/ { s += $11 } END { print s + 0 }' "${files[@]}")
+	echo $((sum - hello))
 }
 
 # The neighbours server $1 hears (node ids): its dpctl neigh's reachable.
@@ -65,17 +84,25 @@ print(" ".join(str(i) for i in sorted(ids)))'
 
 amplify() {
 	local words=(${1//:/ }) name a others=() ports p0 p1 extra secs t0 t1
-	local nb=() victim far bound out rc=0 sent
+	local nb=() victim far bound out rc=0 sent pingp
 
 	name="${words[1]}(${words[*]:2})"
 	PF_DIRECT=0
 	[ "${words[1]}" = s2 ] && PF_DIRECT=1
+	unhold
 	pf_destroy
-	run_test "$name: fabric built, dp0 on every server (Hello 10 s)" \
-		eval 'pf_build "$PF_PREFIX" "${words[@]}" && pf_dp0 hello 10000 dead 30000' ||
+	# Not in run_test: its subshell would keep pf_build's PF_* to itself.
+	if pf_build "$PF_PREFIX" "${words[@]}" > "$AMP_TMP/build" 2>&1 &&
+	   pf_dp0 hello 10000 dead 30000 >> "$AMP_TMP/build" 2>&1; then
+		ktap_ok "$name: fabric built, dp0 on every server (Hello 10 s)"
+	else
+		ktap_diag "$(cat "$AMP_TMP/build")"
+		ktap_fail "$name: fabric built, dp0 on every server (Hello 10 s)"
 		return 1
+	fi
 	a=${PF_IDS[0]}
 	others=("${PF_IDS[@]:1}")
+	hold
 	ports=$((${#PF_IDS[@]} * PF_NPORTS))
 	# Every server's first Hellos, sent as dp0 came up, are heard.
 	sleep 2
@@ -100,10 +127,12 @@ amplify() {
 	t0=$(date +%s%N)
 	pf_on "$victim" ping -q -c $((SECS * 5)) -i 0.2 -W 1 "$(pf_ip4 "$far")" \
 		> "$AMP_TMP/ping" 2>&1 &
+	pingp=$!
 	sent=$(pf_on "$a" python3 -S -E "$DP_SELFTESTS/dp_scforge.py" \
-		--secs "$SECS" --self "$a" --nodes "${#PF_IDS[@]}" --seed 2 \
+		--secs "$SECS" --rate "$RATE" --self "$a" \
+		--nodes "${#PF_IDS[@]}" --seed 2 \
 		$(printf 'p%s ' $(seq 0 $((PF_NPORTS - 1)))))
-	wait
+	wait "$pingp"
 	t1=$(date +%s%N)
 	p1=$(frames "${others[@]}")
 	secs=$(((t1 - t0) / 1000000))
@@ -113,6 +142,7 @@ amplify() {
 	check_eq "$((extra <= bound))" 1 "$name: a flood of forged probes, within the neighbours' budgets"
 	check_eq "$((${out% *} * 10 >= SECS * 5 * 8))" 1 \
 		"$name: a neighbour's own pings cross the fabric meanwhile (80%)"
+	unhold
 }
 
 AMP_TMP=$(mktemp -d)

@@ -12,7 +12,9 @@ probe passes: a SHORTCUT_PROBE to the Hello group (how a server passes a
 probe on to a switch), a fresh sequence number each, a random target.
 
   --count C   C probes per port, then exit (default: --secs)
-  --secs S    as fast as they go for S seconds (default 3)
+  --secs S    for S seconds (default 3)
+  --rate R    at most R frames a second in all (default: as fast as they
+              go)
   --self ID   the server's own node id (required)
   --nodes N   node ids 0..N-1 (required): the targets
   --seed X    the random generator's seed (default 1)
@@ -31,8 +33,8 @@ TTL = 16
 
 
 def main():
-    opts = {"--count": "", "--secs": "3", "--self": "", "--nodes": "",
-            "--seed": "1"}
+    opts = {"--count": "", "--secs": "3", "--rate": "", "--self": "",
+            "--nodes": "", "--seed": "1"}
     args = sys.argv[1:]
     while args and args[0] in opts:
         opts[args[0]] = args[1]
@@ -58,7 +60,11 @@ def main():
     start = time.monotonic()
     end = start + float(opts["--secs"])
     count = int(opts["--count"]) if opts["--count"] else 0
+    rate = float(opts["--rate"]) if opts["--rate"] else 0
     while (sent < count * len(socks)) if count else time.monotonic() < end:
+        if rate and sent > (time.monotonic() - start) * rate:
+            time.sleep(0.001)
+            continue
         for s, eth in socks:
             seq = (seq + 1) & 0xFFFF
             f = eth + HDR.pack(1, T_SC_PROBE, TTL, 0, 0, seq, me, target(),

@@ -1114,6 +1114,48 @@ static void dpf_flood_group(struct kunit *test)
 }
 
 /*
+ * A seen table full of fresh probes pushes none out for a probe passed
+ * on (issue 53, item 3): four neighbours fill it, DP_SC_SEEN_NEIGH each,
+ * a fifth's new probe is refused (shortcut_limit), and a copy of the
+ * first probe, still on its way, is known as a copy: not flooded again.
+ * Pushed out, it looked new, and every copy of every probe in flight
+ * could start the flood over: a storm that outlived the flood.
+ */
+static void dpf_seen_no_push(struct kunit *test)
+{
+	struct dpt_dev *d = dpf_dev(test);
+	struct dp_shortcuts *sc = &d->dp->sc;
+	static const u32 slot[][2] = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 } };
+	u32 origin = dpf_peer(d, 1, 2), target = dpf_peer(d, 1, 1), i, j;
+	u16 seq = 1000;
+
+	sc->budget_period = 1000 * HZ;
+	sc->seen_life = 1000 * HZ;
+	ratelimit_state_init(&sc->flood_rs, 1000 * HZ, 100000);
+	for (j = 0; j < ARRAY_SIZE(slot); j++) {
+		struct dp_neigh *nb = &d->port[slot[j][0]]->neigh[slot[j][1]];
+
+		for (i = 0; i < DP_SC_SEEN_NEIGH; i++) {
+			nb->sc_budget.start = jiffies - sc->budget_period;
+			dpf_probe(test, d, slot[j][0], slot[j][1], origin, target,
+				  seq++);
+			skb_queue_purge(&dpc_sent);
+		}
+	}
+	KUNIT_ASSERT_EQ(test, DP_SC_SEEN, ARRAY_SIZE(slot) * DP_SC_SEEN_NEIGH);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_NEIGH_LIMIT), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_LIMIT), 0);
+	dpf_probe(test, d, 1, 1, origin, target, seq++);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_LIMIT), 1);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	/* The first probe again, by another way: a copy. */
+	dpf_probe(test, d, 1, 1, origin, target, 1000);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_LIMIT), 1);
+	skb_queue_purge(&dpc_sent);
+}
+
+/*
  * SHORTCUT_DATA in transit along a shortcut this node holds: sent on to
  * the shortcut's next hop with the hop budget its length leaves (one
  * less), the TTL spent; a frame whose budget that shortcut exceeds never
@@ -1282,6 +1324,7 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpf_neigh_budgets),
 	KUNIT_CASE(dpf_sc_data),
 	KUNIT_CASE(dpf_flood_group),
+	KUNIT_CASE(dpf_seen_no_push),
 	KUNIT_CASE(dpf_refresh_account),
 	{}
 };

@@ -141,9 +141,13 @@ static struct dp_sc_seen *dp_sc_seen_find(struct dp_shortcuts *sc,
  * then came a longer way), else how many fresh slots that neighbour holds
  * (at DP_SC_SEEN_NEIGH its probe is refused: one neighbour's probes cannot
  * push out everyone else's before their replies come) and the slot the
- * probe would take: a free or stale one, else the oldest.  One pass, not
- * one per question: a flooding neighbour makes this run for every probe
- * that passes its budget, in softirq.
+ * probe would take: a free or stale one, else, when @evict (this node's
+ * own discoveries, DP_SC_DISCOVER_BURST a second), the oldest; else none.
+ * A probe passed on never pushes out a fresh entry: its copies, still on
+ * their way, would be taken for new probes and flooded again, a storm
+ * that outlives its cause (issue 53, item 3).  One pass, not one per
+ * question: a flooding neighbour makes this run for every probe that
+ * passes its budget, in softirq.
  */
 struct dp_sc_scan {
 	struct dp_sc_seen *copy;
@@ -152,7 +156,7 @@ struct dp_sc_scan {
 };
 
 static void dp_sc_seen_scan(struct dp_shortcuts *sc, u32 origin, u16 seq,
-			    u32 port, u32 sender, unsigned long now,
+			    u32 port, u32 sender, unsigned long now, bool evict,
 			    struct dp_sc_scan *r)
 {
 	unsigned long life = sc->seen_life;
@@ -178,7 +182,8 @@ static void dp_sc_seen_scan(struct dp_shortcuts *sc, u32 origin, u16 seq,
 		if (time_before(s->at, old->at))
 			old = s;
 	}
-	r->slot = r->slot ?: old;
+	if (!r->slot && evict)
+		r->slot = old;
 }
 
 /*
@@ -462,7 +467,7 @@ static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 	seq = ++sc->seq;
 	/* Our own probe coming back by another way is then a copy. */
 	dp_sc_seen_scan(sc, dp->self, seq, DP_SC_NO_PORT, DP_NODE_NONE, now,
-			&scan);
+			true, &scan);
 	dp_sc_remember(scan.copy ?: scan.slot, dp->self, dst, seq,
 		       DP_NODE_NONE, DP_SC_NO_PORT, now);
 	started = true;
@@ -658,10 +663,14 @@ static enum dp_stat dp_sc_probe_rcv(struct dp_priv *dp, u32 port_idx,
 		why = DP_STAT_SC_NEIGH_LIMIT;
 		goto unlock;
 	}
-	dp_sc_seen_scan(sc, origin, seq, port_idx, sender, now, &scan);
+	dp_sc_seen_scan(sc, origin, seq, port_idx, sender, now, false, &scan);
 	copy = scan.copy;
 	if (copy)
 		goto unlock;
+	if (!scan.slot) {
+		why = DP_STAT_SC_LIMIT;	/* every entry fresh: none pushed out */
+		goto unlock;
+	}
 	if (mine && !dp_sc_budget(sc, budget, DP_SC_B_REPLY, now))
 		why = DP_STAT_SC_REPLY_LIMIT;
 	else if (!mine && (!dp_sc_budget(sc, budget, DP_SC_B_FLOOD, now) ||
