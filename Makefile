@@ -67,7 +67,7 @@ IFUPDOWNDIR ?= $(SYSCONFDIR)/network
 .PHONY: all module tools dpctl dpsim iproute2 modules_install install \
 	install-tools \
 	deb clean \
-	deps check demo bench bench-nic checkpatch fuzz fuzz-frames ns3
+	deps check demo bench bench-nic hostile checkpatch fuzz fuzz-frames ns3
 
 all: module tools
 
@@ -150,6 +150,10 @@ bench:
 
 bench-nic:
 	bash scripts/bench.sh nic
+
+# selftests/amplify_test.sh and failover_test.sh: scripts/hostile.sh
+hostile:
+	bash scripts/hostile.sh
 
 checkpatch:
 	bash scripts/checkpatch.sh

@@ -54,7 +54,8 @@ hold() {
 	done
 }
 unhold() {
-	[ ${#HOLD[@]} -eq 0 ] || kill "${HOLD[@]}" 2>/dev/null
+	[ ${#HOLD[@]} -gt 0 ] || return 0
+	kill "${HOLD[@]}" 2>/dev/null
 	wait "${HOLD[@]}" 2>/dev/null
 	HOLD=()
 }
