@@ -72,7 +72,7 @@
 #define DP_SC_NEIGH_REPLY	10	/* its probes for us answered */
 #define DP_SC_NEIGH_DISCOVER	5	/* discoveries its frames start */
 /*
- * Its probes looked at at all, copies included, before the seen table is
+ * All its probes looked at, copies included, before the seen table is
  * scanned: a neighbour passes each discovery on once per port (to the
  * switch's group), so its copies come at the rate its first copies do.
  */
