@@ -12,7 +12,8 @@
 #
 # (make check's "nic_tcp" step does exactly this on the Debian kernels: all
 # models on the newest, e1000e on the older; scripts/check.sh, the matrix.)
-# NIC_MODELS (default: e1000e e1000 vmxnet3 virtio-net-pci) are QEMU device
+# NIC_MODELS (default: e1000e e1000 vmxnet3 virtio-net-pci; "none": no
+# chain, e.g. for NIC_BRIDGED alone) are QEMU device
 # names; those also in NIC_TAP have their NICs on host taps instead of
 # QEMU hubs (virtio-net then offers checksum and TSO offloads; lib.sh,
 # nic_chain_vm_args); model m gets hubs 16+2m (A) and 17+2m (B) and four
@@ -35,7 +36,8 @@
 # others, ping and TCP both ways (iperf3, NIC_TCP_SECS s); then jumbo
 # frames (MTU 9000) where the model takes them; and for the models in
 # NIC_FALLBACK (default: the first model; "none": no model), the
-# discovery fallback (below).  Pass: with offloads on,
+# discovery fallback (below); and for the models in NIC_BRIDGED
+# (default: none), a veth bridged to a NIC (below).  Pass: with offloads on,
 # dp0 at the receiver delivers at least NIC_TCP_RATIO of its rate with
 # them off, each direction; at most NIC_TCP_RETR of the segments sent
 # retransmitted; no frame counted malformed at a receiver (dpillar's
@@ -93,7 +95,8 @@ hub_b() { echo $((17 + 2 * $1)); }
 # as DATA, then four times as SHORTCUT_DATA; d->s is BCube's own
 # d-q-r-s.  The suite checks that dpsim says exactly this before it
 # relies on it.
-FB_MODELS=(${NIC_FALLBACK:-${MODELS[0]}})
+[ "${MODELS[*]}" = none ] && MODELS=()
+FB_MODELS=(${NIC_FALLBACK:-${MODELS[0]:-none}})
 [ "${FB_MODELS[*]}" = none ] && FB_MODELS=()
 FB_ROLES=(s x r q d)
 FB_IDS=(0 1 3 5 8)
@@ -101,6 +104,32 @@ FB_ADDRS=(0.0 0.1 1.0 1.2 2.2)
 FB_HUBS=("s:p0 x:p0" "s:p1 r:p1" "r:p0 q:p0" "q:p1 d:p1")
 FB_NONE=("x:p1" "d:p0")
 fb_hub() { echo $((32 + 4 * $1 + $2)); }	# fb_hub M H
+
+# A veth bridged to a NIC (issue 53, item 6; frame.c, dp_port_whole()):
+# the container or VM setup, where a server's dpillar port is a veth
+# whose peer is a port of a Linux bridge that also holds the server's
+# uplink NIC.  For each model of NIC_BRIDGED (default: none; QEMU device
+# names, NIC_MODELS or not; make check: e1000e on 6.12), two NICs on hub
+# 48+b (b its index in NIC_BRIDGED), BCube n=2 k=1's servers 0.0 (A, id
+# 0) and 0.1 (B, id 1), one cable apart (their level-0 switch):
+#
+#   A: dp0 port0 p0 (veth, offloads on) -- p0x on br0, with A's NIC
+#      (offloads on), in a namespace of its own  -- hub --  B: dp0 port0
+#      p0, the other NIC
+#
+# (port 1 of each: a placeholder veth, released).  TCP A->B (iperf3,
+# NIC_TCP_SECS s) must move data with few retransmits, nothing counted
+# malformed at either end, no driver warning; and no frame longer than
+# p0's MTU plus its Ethernet header leaves A's veth (a tcpdump filter on
+# p0: a super-packet toward the bridge).  With dp_port_whole() true for
+# every plain software device, the veth took our super-packets and
+# partial checksums whole, the bridge handed them to the NIC as they
+# were, and e1000e logged "checksum_partial proto=88b5!" and TCP moved
+# no data (selftests/README.md, the NIC matrix).
+BR_MODELS=(${NIC_BRIDGED:-none})
+[ "${BR_MODELS[*]}" = none ] && BR_MODELS=()
+br_hub() { echo $((48 + $1)); }			# br_hub B
+
 # model_index NAME: NAME's index in MODELS, empty when it is not there
 model_index() {
 	local i
@@ -121,6 +150,10 @@ if [ "${1:-}" = --vm-args ]; then
 				"$f" "$(fb_hub "$m" "$h")")
 		done
 	done
+	for b in "${!BR_MODELS[@]}"; do
+		a+=$(printf -- ' --nic %s:%s' "${BR_MODELS[b]}" "$(br_hub "$b")" \
+			"${BR_MODELS[b]}" "$(br_hub "$b")")
+	done
 	echo "$a"
 	exit 0
 fi
@@ -131,7 +164,7 @@ require_cmd ip jq ping ethtool iperf3 modprobe
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 [ -x "$DPCTL" ] || ktap_skip_all "dpctl not built"
 
-for m in "${MODELS[@]}"; do
+for m in "${MODELS[@]}" "${BR_MODELS[@]}"; do
 	nic_drivers_load "$m" || ktap_skip_all "cannot load $(nic_driver "$m")"
 done
 for f in "${FB_MODELS[@]}"; do
@@ -834,7 +867,8 @@ if [ "${NIC_RPS:-0}" = 1 ]; then
 	exit 0
 fi
 
-ktap_plan $(( ${#MODELS[@]} * (3 + ${#TOPOS[@]} * 5) + ${#FB_MODELS[@]} * 9 ))
+ktap_plan $(( ${#MODELS[@]} * (3 + ${#TOPOS[@]} * 5) + ${#FB_MODELS[@]} * 9 +
+	${#BR_MODELS[@]} * 5 ))
 
 # fallback M: the discovery fallback's scenario on model M's NICs.
 fallback() {
@@ -865,6 +899,146 @@ fallback() {
 		run_fig "$t: s->d's TCP went by the shortcut, no frame lost on it" fb_used "$m" "$before"
 		run_test "$t: nothing malformed, no driver warning" clean "$m" "$mark"
 	fi
+	nic_destroy
+}
+
+# ---- a veth bridged to a NIC (BR_* above) --------------------------------
+# br_setup B: A's veth and NIC on a bridge in A's "br" namespace, B's NIC
+# its port 0; placeholder veths for the ports 1.
+br_setup() {
+	local b=$1 n br f
+	local -a a
+	wait_for 20 nic_count "$(br_hub "$b")" 2 ||
+		{ echo "no NICs on hub $(br_hub "$b")"; return 1; }
+	a=($(nics "$(br_hub "$b")"))
+	for n in s d br; do
+		ip netns add "$(ns "$b" "$n")" &&
+			ip -n "$(ns "$b" "$n")" link set lo up || return 1
+	done
+	br=$(ns "$b" br)
+	ip -n "$(ns "$b" s)" link add p0 type veth peer name p0x netns "$br" ||
+		return 1
+	ip link set "${a[0]}" netns "$br" name nic || return 1
+	ip link set "${a[1]}" netns "$(ns "$b" d)" name p0 || return 1
+	ip -n "$br" -b - <<-EOF || return 1
+	link add br0 type bridge stp_state 0
+	link set p0x master br0
+	link set nic master br0
+	link set br0 up
+	link set p0x up
+	link set nic up
+	EOF
+	for n in s d; do
+		ip -n "$(ns "$b" "$n")" link add p1 type veth peer name p1x &&
+			ip -n "$(ns "$b" "$n")" link set p0 up &&
+			ip -n "$(ns "$b" "$n")" link set p1 up || return 1
+	done
+	# What the case is about: the offloads that let a super-packet or a
+	# partial checksum through, on at A's veth and NIC.
+	for n in "s p0" "br nic"; do
+		f=$(ip netns exec "$(ns "$b" "${n% *}")" ethtool -k "${n#* }" |
+			grep -E '^(tx-checksumming|tcp-segmentation-offload):')
+		[ "$(grep -c ': on' <<<"$f")" = 2 ] || { echo "${n#* }:" $f; return 1; }
+	done
+	iperf_servers "$b"
+}
+
+# br_fabric B: dp0 on A and B, each hearing the other.
+br_fabric() {
+	local b=$1 i n
+	for i in 0 1; do
+		n=$(ns "$b" "${ROLES[i]}")
+		"$DPCTL" -n "$n" link add dp0 topo bcube n 2 k 1 \
+			addr "#${IDS[i]}" port0 p0 port1 p1 hello 100 dead 1000 ||
+			return 1
+		dp0_up "$n" "${IP4[i]}" "${IP6[i]}" || return 1
+		ip -n "$n" link set p1 nomaster || return 1
+	done
+	wait_for 30 ip netns exec "$(ns "$b" s)" ping -c1 -W1 -q "${IP4[1]}" \
+		>/dev/null || { echo "A cannot reach B"; return 1; }
+	wait_for 30 ip netns exec "$(ns "$b" d)" ping -c1 -W1 -q "${IP4[0]}" \
+		>/dev/null || { echo "B cannot reach A"; return 1; }
+}
+
+# br_tcp B FILE: TCP A->B over dp0 (NIC_TCP_SECS s), a tcpdump on A's p0
+# printing each frame it sends that is longer than p0's MTU plus the
+# Ethernet header (a super-packet) into FILE.  Pass: data moved, at most
+# NIC_TCP_RETR of the segments retransmitted.
+br_tcp() {
+	local b=$1 file=$2 n mtu pid r share x log rc=0 tx0 tx1 drops
+	n=$(ns "$b" s)
+	mtu=$(ip netns exec "$n" cat /sys/class/net/p0/mtu)
+	command -v tcpdump >/dev/null || { echo "no tcpdump"; return 1; }
+	log=$(mktemp)
+	# Not tcpdump's "received by filter": it counts frames taken before
+	# its filter was in place.
+	ip netns exec "$n" tcpdump -n -e -l --immediate-mode -i p0 -Q out \
+		-s 64 "greater $((mtu + 15))" > "$file" 2> "$log" &
+	pid=$!
+	wait_for 20 grep -q 'listening on' "$log" ||
+		{ echo "no tcpdump:"; cat "$log"; kill "$pid"; rm -f "$log"; return 1; }
+	tx0=$(ip -n "$n" -j -s link show p0 | jq -r '.[0].stats64.tx | "\(.packets) \(.bytes)"')
+	read -r r share x < <(tcp_run "$b" s2d)
+	tx1=$(ip -n "$n" -j -s link show p0 | jq -r '.[0].stats64.tx | "\(.packets) \(.bytes)"')
+	sleep 0.5	# the last frames to tcpdump (immediate mode)
+	kill -INT "$pid"
+	wait "$pid"
+	rm -f "$log"
+	read -r -a tx0 <<<"$tx0"
+	read -r -a tx1 <<<"$tx1"
+	# Where frames were lost, if any: the veth, the bridge's ports, the
+	# NICs.
+	drops=$(for d in "s p0" "br p0x" "br nic" "d p0"; do
+		ip -n "$(ns "$b" "${d% *}")" -j -s link show "${d#* }" |
+			jq -r --arg d "${d% *}.${d#* }" '.[0].stats64 | "\($d) dropped tx \(.tx.dropped) rx \(.rx.dropped)"'
+	done | paste -sd, | sed 's/,/, /g')
+	fig "${BR_MODELS[b]} bridged A->B: $r Mbit/s, $x retransmits; A's p0 sent $((tx1[0] - tx0[0])) frames, $((tx1[1] - tx0[1])) bytes, $(grep -c '^[^[:space:]]' "$file") of them longer than $((mtu + 14)) B; $drops"
+	awk -v s="$share" -v q="$RETR" -v r="$r" 'BEGIN { exit !(s <= q && r > 0) }' ||
+		{ echo "A->B: $r Mbit/s, $x retransmits"; rc=1; }
+	return $rc
+}
+
+# br_whole FILE B: no frame longer than the port's MTU left A's veth
+# (br_tcp's FILE); a skip when no data crossed (nothing to judge).
+br_whole() {
+	local v
+	# A frame's first line (its hex dump, indented, follows: not our
+	# ethertype for tcpdump).
+	v=$(grep -c '^[^[:space:]]' "$1")
+	[ "$v" -eq 0 ] || {
+		echo "$v super-packets left A's veth toward the bridge, the first:"
+		grep -m 3 '^[^[:space:]]' "$1"
+		return 1
+	}
+	[ "$(ip -n "$(ns "$2" s)" -j -s link show p0 | jq '.[0].stats64.tx.bytes')" -ge 1000000 ] ||
+		{ echo "A's p0 sent less than 1 MB: nothing to judge"; return "$KSFT_SKIP"; }
+}
+
+# bridged B: the case of the B-th model of NIC_BRIDGED.
+bridged() {
+	local b=$1 mark t ok=0 file
+	ROLES=(s d)
+	roles_set 0 1
+	scenario "$b" nb d:p0
+	NSS+=("$(ns "$b" br)")
+	mark=$(dmesg_mark)
+	file=$(mktemp)
+	t="${BR_MODELS[b]} bridged"
+	run_test "$t: A's port a veth on a bridge with A's NIC, B's port a NIC, one hub" \
+		br_setup "$b" || ok=1
+	if [ $ok = 0 ]; then
+		run_test "$t: BCube(2,1) 0.0 and 0.1 hear each other" br_fabric "$b" || ok=1
+	else
+		ktap_skip "$t: fabric" "no NICs"
+	fi
+	if [ $ok != 0 ]; then
+		for t in tcp whole clean; do ktap_skip "${BR_MODELS[b]} bridged: $t" "no fabric"; done
+	else
+		run_fig "$t: TCP A->B through A's veth, bridge and NIC, offloads on" br_tcp "$b" "$file"
+		run_test "$t: no super-packet left A's veth toward the bridge" br_whole "$file" "$b"
+		run_test "$t: nothing malformed, no driver warning" clean "$b" "$mark"
+	fi
+	rm -f "$file"
 	nic_destroy
 }
 
@@ -905,6 +1079,9 @@ for m in "${!MODELS[@]}"; do
 	run_test "${MODELS[m]}: no driver warning" clean "$m" "$mark"
 	nic_destroy
 	[[ " ${FB_MODELS[*]} " == *" ${MODELS[m]} "* ]] && fallback "$m"
+done
+for b in "${!BR_MODELS[@]}"; do
+	bridged "$b"
 done
 
 ktap_finish
