@@ -25,7 +25,7 @@ usage: dp_failover.py SWNS
         relay R (found as relays does, over 100 more frames, and R still
         relaying 20 more, just before: a path may change with every
         failure, and under load), made over rtnetlink in SWNS in
-        microseconds, no process:
+        a thread, no process:
           switch    R's out port's VETH out of its bridge, still up: R
                     keeps carrier and hears nobody on it
           carrier   that VETH down: R's port loses carrier
@@ -47,10 +47,7 @@ usage: dp_failover.py SWNS
                                   the failure, in ms of send time: from
                                   the first lost frame of the run to the
                                   last, plus one interval (at 1 kHz, the
-                                  count); a run from the first frame
-                                  after the failure from the moment the
-                                  failure began to be made (the netlink
-                                  requests take ms: act_ms)
+                                  count)
           lost, span              frames lost between the failure and the
                                   repair, and ms from the first of them to
                                   the last (several runs: their extent)
@@ -58,7 +55,9 @@ usage: dp_failover.py SWNS
           recovered               1 when the stream recovered before CEIL
           fault_ms                how long the failure lasted
           act_ms                  ms the failure's and the repair's
-                                  netlink requests took (no frame sent)
+                                  netlink requests took (1-150 ms under
+                                  TCG; the stream goes on meanwhile: a
+                                  thread makes them)
           repair_lost, repair_window   the same after the repair
           tail_ok                 1 when it recovered after the repair
           dup                     frames received twice
@@ -79,6 +78,7 @@ import select
 import socket
 import struct
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -186,11 +186,9 @@ class Stream:
                 hi = mid
         return lo
 
-    def losses(self, a, b, since=None):
+    def losses(self, a, b):
         """Runs of lost frames among sequence numbers [a, b): their count,
-        frames, the longest window and the span, in ms of send time.  A
-        run from frame a on starts at SINCE (ns) when given: the failure
-        began then, while the sender waited for it to be made."""
+        frames, the longest window and the span, in ms of send time."""
         runs, lost, longest, first, last, i = 0, 0, 0, None, None, a
         while i < b:
             if self.got[i]:
@@ -201,14 +199,11 @@ class Stream:
                 j += 1
             runs += 1
             lost += j - i
-            t0 = since if i == a and since is not None else self.t[i]
-            longest = max(longest, self.t[j - 1] - t0 + STEP)
+            longest = max(longest, self.t[j - 1] - self.t[i] + STEP)
             first = i if first is None else first
             last = j - 1
             i = j
-        t0 = since if first == a and since is not None else \
-            self.t[first] if runs else 0
-        span = self.t[last] - t0 + STEP if runs else 0
+        span = self.t[last] - self.t[first] + STEP if runs else 0
         return runs, lost, longest / 1e6, span / 1e6
 
 
@@ -222,6 +217,8 @@ class Links:
         self.nl.bind((0, 0))
         self.seq = 0
         self.idx = {}
+        self.error = None
+        self.done = None
         self.resolve(actions)
 
     def resolve(self, actions):
@@ -233,6 +230,19 @@ class Links:
 
     def close(self):
         self.nl.close()
+
+    def start(self, actions):
+        """act(ACTIONS) in a thread; done: when it ended (ns), error: what
+        it raised."""
+        def run():
+            try:
+                self.act(actions)
+            except (OSError, ValueError) as e:
+                self.error = e
+            self.done = now()
+        t = threading.Thread(target=run)
+        t.start()
+        return t
 
     def act(self, actions):
         for a in actions:
@@ -423,30 +433,37 @@ def cmd_stream(swns, argv):
                                                  fwd)]
     fault, repair = actions(scenario, first, relays[first][1], ports)
     links = Links(swns, fault + repair)
-    tf0 = now()
-    links.act(fault)
-    tf, sf = now(), len(s.t)
+    # The requests in a thread of their own: the kernel makes them in
+    # the sender's system call, for 1-150 ms under TCG (a port leaving a
+    # bridge waits for RCU), while the stream must go on
+    tf0, sf = now(), len(s.t)
+    act = links.start(fault)
 
     def over(t0, least):
         """At least LEAST ns since T0 and the last frames all received,
         or CEIL ns since T0."""
         return lambda t: t >= t0 + ceil or t >= t0 + least and \
             s.all_since(t - LATE - RECOVER, t - LATE)
-    t = s.run(over(tf, hold))
+    t = s.run(over(tf0, hold))
+    act.join()
+    tf = links.done
     recovered = s.all_since(t - LATE - RECOVER, t - LATE)
-    tr0 = now()
-    links.act(repair)
-    tr, sr = now(), len(s.t)
-    t = s.run(over(tr, post))
+    tr0, sr = now(), len(s.t)
+    act = links.start(repair)
+    t = s.run(over(tr0, post))
+    act.join()
+    tr = links.done
     tail = s.all_since(t - LATE - RECOVER, t - LATE)
     s.settle()
     s.close()
     links.close()
+    if links.error:
+        raise links.error
     n = len(s.t)
     ttl = ethtool_stat("drop_ttl", nss) - ttl0
     _, pre_lost, _, _ = s.losses(0, sf)
-    runs, lost, window, span = s.losses(sf, sr, tf0)
-    _, rlost, rwindow, _ = s.losses(sr, n, tr0)
+    runs, lost, window, span = s.losses(sf, sr)
+    _, rlost, rwindow, _ = s.losses(sr, n)
     secs = (s.t[-1] - s.t[0]) / 1e9 if n > 1 else 1
     return ["result relay=%s,%s,%s relays=%s %s sent=%d received=%d hz=%d "
             "pre_lost=%d window=%.0f lost=%d span=%.0f runs=%d recovered=%d "
@@ -455,7 +472,7 @@ def cmd_stream(swns, argv):
             "dup=%d ttl=%d"
             % (first, *relays[first], ",".join(sorted(relays)), fwd, n,
                sum(1 for g in s.got if g), (n - 1) / secs, pre_lost,
-               window, lost, span, runs, recovered, (tr0 - tf) / 1e6,
+               window, lost, span, runs, recovered, (tr0 - tf0) / 1e6,
                (tf - tf0) / 1e6, (tr - tr0) / 1e6,
                rlost, rwindow, tail, sum(1 for g in s.got if g > 1), ttl)]
 
