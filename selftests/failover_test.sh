@@ -47,8 +47,8 @@
 # frame is kept, and windows are measured in it, so a sender the host
 # descheduled stretches no window and shrinks none; a missing sequence
 # number is a frame the fabric lost (the sender never bursts to catch
-# up).  A TCG guest of one vCPU keeps 450-750 frames/s, not 1000 (the
-# "hz" of each result): a window is then exact to 1.5-2 ms.
+# up).  A TCG guest of one vCPU keeps 200-750 frames/s, not 1000 (the
+# "hz" of each result): a window is then exact to 1.5-5 ms.
 . "$(dirname "$0")/lib.sh"
 
 require_vm
