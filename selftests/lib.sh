@@ -107,6 +107,24 @@ run_test() {
 	return $rc
 }
 
+# run_here DESC CMD...: run_test in this shell, not a subshell, so that
+# CMD may set the caller's variables (a fabric's PF_* arrays, a pair
+# chosen); its output goes through a file.
+run_here() {
+	local desc=$1 f rc
+	shift
+	f=$(mktemp) || return 1
+	"$@" > "$f" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || [ "$V" = 1 ]; then
+		[ -s "$f" ] && ktap_diag "$(cat "$f")"
+	fi
+	rm -f "$f"
+	[ $rc -ne 0 ] && [ $rc -ne "$KSFT_SKIP" ] && ktap_diag "failed (rc=$rc): $*"
+	ktap_result "$desc" $rc
+	return $rc
+}
+
 # wait_for TIMEOUT_S CMD...: poll CMD every 0.1 s until it succeeds;
 # fails when TIMEOUT_S (whole seconds) passes first.  The clock is bash's
 # own (a date process per poll costs ~0.2 s under TCG).  For state that settles

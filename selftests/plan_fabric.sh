@@ -10,7 +10,8 @@
 # miswired on the switch side), a veth per server port (p<port> in the
 # server, v<id>p<port> among the switches).  Used by the demo (every
 # topology), dpillar_probe.sh, dcell_test.sh, xdcent_test.sh,
-# ring_test.sh, s2_test.sh (both modes, with PF_DIRECT) and, through
+# ring_test.sh, failover_test.sh (all five topologies, pf_up),
+# s2_test.sh (both modes, with PF_DIRECT) and, through
 # fabric.sh, the DPillar suites: every guest suite's fabric.
 #
 #   pf_plan PREFIX WORDS...    the plan only (no namespace yet): PF_IDS
@@ -27,6 +28,12 @@
 #                              WORDS addr #ID port0 p0 ... SETTINGS, up,
 #                              with pf_ip4/pf_ip6 and the fabric's routes
 #                              (two processes in all, not two a server)
+#   pf_up PREFIX WORDS... -- SETTINGS...
+#                              pf_plan, pf_bridges, pf_make and pf_dp0
+#                              SETTINGS: a fabric up (in this shell, not
+#                              run_test's subshell: run_here)
+#   pf_set SETTINGS...         "dpctl set dp0 SETTINGS" on every server,
+#                              one dpctl
 #   pf_on ID CMD...            CMD in server ID's namespace
 #   pf_links up|down X...      the switch ends of X: ID (a server: all its
 #                              ports) or ID/PORT; one ip process
@@ -177,6 +184,22 @@ pf_build() {
 	pf_plan "$@" && pf_make || rc=1
 	rm -rf "$PF_DIR"
 	return $rc
+}
+
+pf_up() {
+	local prefix=$1 w=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do w+=("$1"); shift; done
+	shift
+	pf_plan "$prefix" "${w[@]}" && pf_bridges && pf_make && pf_dp0 "$@"
+}
+
+pf_set() {
+	local id b=''
+	for id in "${PF_IDS[@]}"; do
+		b+="-n $PF_PREFIX$id set dp0 $*"$'\n'
+	done
+	printf '%s' "$b" | "$DPCTL" -b -
 }
 
 # One dpctl for every link add (a batch line's own -n: its server's netns)
