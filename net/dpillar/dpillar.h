@@ -254,6 +254,7 @@ struct dp_priv;
  * @learn_lock: serialises a neighbour slot's coming alive (one MAC, one
  *	live slot: dp_neigh_take()) and, in topologies that learn their
  *	peers (dp_topo.learn_peers), its claim by a new node id
+ * @whole: dp_port_whole()'s answer, cached (frame.c)
  * @coords: coordinates-carrying topologies: those of neigh[0]
  * @rcu: freed after a grace period (readers find ports under RCU)
  * @nneigh: how many neighbour slots (dp_topo_ops.port_info)
@@ -272,10 +273,7 @@ struct dp_port {
 	struct dp_miswired miswired;
 	unsigned long mac_change_warned;
 	spinlock_t learn_lock;		/* a slot coming alive, or claimed */
-	/*
-	 * dp_port_whole()'s answer, cached: dp_stack_gen when it was
-	 * worked out, shifted left by one, with the answer in bit 0.
-	 */
+	/* dp_stack_gen when worked out, shifted left by one; bit 0 */
 	unsigned int whole;
 	struct dp_neigh_coords coords;
 	struct rcu_head rcu;
