@@ -24,6 +24,7 @@
 
 /* Every port joins this group while bound (dp_port_add()). */
 const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;
+EXPORT_SYMBOL_IF_KUNIT(dp_hello_mac);
 
 /*
  * Bit p set: our port p works: it is bound and up, and some neighbour is

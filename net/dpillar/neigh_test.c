@@ -1048,6 +1048,28 @@ static void dpt_neigh_plan_route(struct kunit *test)
 	}
 }
 
+/*
+ * The view memo counts the neighbours a decision looked up, for the route
+ * memo (which keeps only a decision that asked about one); the count
+ * saturates (issue 53, item 9): a DPillar (256, k) decision walks up to
+ * 258 candidates, and a u8 that wrapped to 1 would make such a decision
+ * look like a one-neighbour one.
+ */
+static void dpt_neigh_memo_saturates(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_dev_create(test, 4, 2, 0);
+	struct dp_view_memo m = { .valid = false };
+	struct dp_vctx c = { .dp = d->dp, .memo = &m };
+	struct dp_port *port;
+	u32 i;
+
+	rcu_read_lock();
+	for (i = 0; i < 300; i++)	/* a new neighbour each time */
+		dp_vctx_find(&c, 0, i & 1, (i % 4) + 1, &port);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, m.lookups, U8_MAX);
+}
+
 /* One random change to neighbour slot @i of port @p (dpt_rmemo_exact()). */
 static void dpt_rmemo_change(struct dpt_dev *d, u32 p, u32 i, u32 what)
 {
@@ -1197,6 +1219,7 @@ static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_derived_tlv4),
 	KUNIT_CASE(dpt_neigh_plan_send),
 	KUNIT_CASE(dpt_neigh_plan_route),
+	KUNIT_CASE(dpt_neigh_memo_saturates),
 	{}
 };
 
