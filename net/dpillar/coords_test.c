@@ -1238,6 +1238,7 @@ static void dpf_refresh_account(struct kunit *test)
 	u32 next = dpf_peer(d, 0, 1), dst, n = 0, i;
 	u32 want = DP_SC_NEIGH_DISCOVER + 3, port, peer, dist;
 	unsigned long used;
+	bool found;
 
 	sc->budget_period = 1000 * HZ;	/* no new period meanwhile */
 	spin_lock_bh(&sc->lock);
@@ -1258,12 +1259,13 @@ static void dpf_refresh_account(struct kunit *test)
 	spin_unlock_bh(&sc->lock);
 	KUNIT_ASSERT_EQ(test, n, want + 1);
 
-	/* ROUTE_GET's lookup: found, and nothing changes. */
+	/* ROUTE_GET's lookup (under RCU, as genetlink's): nothing changes. */
 	used = sc->ent[0].used;
-	KUNIT_EXPECT_TRUE(test, d->dp->view.shortcut(&d->dp->vctx,
-						     d->dp->self,
-						     sc->ent[0].dst, 5, &port,
-						     &peer, &dist));
+	rcu_read_lock();
+	found = d->dp->view.shortcut(&d->dp->vctx, d->dp->self,
+				     sc->ent[0].dst, 5, &port, &peer, &dist);
+	rcu_read_unlock();
+	KUNIT_EXPECT_TRUE(test, found);
 	KUNIT_EXPECT_EQ(test, sc->ent[0].used, used);
 	KUNIT_EXPECT_FALSE(test, sc->ent[0].own_use || sc->ent[0].nb_use);
 
