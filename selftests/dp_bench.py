@@ -425,7 +425,7 @@ def insn_table(path):
     else:
         k = worst[1]
         print('repeatability: the %d ratios of %d rounds differ by at most '
-              '%.3f%% (%s %s %s B / %s)' % (len(ratios), len(rounds),
+              '%.3f%% (%s %s %s / %s)' % (len(ratios), len(rounds),
                                            worst[0] * 100, k[1], k[0], k[2],
                                            k[3]))
 
@@ -445,7 +445,7 @@ def insn_compare(a, b):
     if worst[1] is not None:
         k = worst[1]
         print('repeatability: the two runs\' %d ratios differ by at most '
-              '%.3f%% (%s %s %s B / %s)' % (len(set(ra) & set(rb)),
+              '%.3f%% (%s %s %s / %s)' % (len(set(ra) & set(rb)),
                                            worst[0] * 100, k[1], k[0], k[2],
                                            k[3]))
 
