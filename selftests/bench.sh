@@ -2,7 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench, inside the test guest (scripts/bench.sh boots it):
-#   selftests/vm/run-vm.sh --smp 2 -- selftests/bench.sh
+#   selftests/vm/run-vm.sh --icount 0 --smp 1 -- selftests/bench.sh
+#   DPILLAR_ICOUNT=off: selftests/vm/run-vm.sh --smp 2 -- selftests/bench.sh
+#
+# On instruction-counted time (DPILLAR_ICOUNT set, the default of make
+# bench) every chain below is measured by cost(): guest instructions per
+# frame of trafgen's own sending loop, the same whatever the host's load
+# (a chain's cost repeats within 0.25% between boots, one beside two busy
+# host cores, and within 0.07% between rounds of one boot:
+# Documentation/networking/dpillar-evaluation.rst), two rounds, no TCP
+# and no profile; the table is dp_bench.py insn's.  What follows
+# describes the wall-clock mode (rate()); the chains are the same.
 #
 # The relay data path against a Linux bridge and IPv4 forwarding, over the
 # same chain of network namespaces and veth cables:
