@@ -535,8 +535,8 @@ busy_ns() {
 		END { printf "%.0f\n", n - i }' /proc/timer_list
 }
 cost() {
-	local c=$1 r=$2 size=$3 dev rx0 rx1 out t b0 b1
-	local rcv=$(ns "$c" "$r" $((r + 1))) snd=$(ns "$c" "$r" 0)
+	local c=$1 r=$2 size=$3 dev rx0 rx1 out t b0 b1 rcv snd
+	rcv=$(ns "$c" "$r" $((r + 1))) snd=$(ns "$c" "$r" 0)
 	dev=dp0
 	case $c in bridge | ip_forward) dev=left ;; esac
 	frame_of "$c" "$r" "$size" > "$WORK/frame.cfg" || return 1
