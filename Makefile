@@ -21,7 +21,9 @@
 #   make demo            boot a guest and build a DPillar fabric in it
 #                        (TOPO=dcell|bcube|xdcent|s2: that topology's)
 #   make bench           the relay data path against a bridge and IPv4
-#                        forwarding over veth chains (selftests/bench.sh)
+#                        forwarding over veth chains, in instructions
+#                        (selftests/bench.sh; DPILLAR_ICOUNT=off: by the
+#                        wall clock)
 #   make bench-nic       the same over emulated NICs, e1000e and vmxnet3
 #                        (selftests/nic_bench.sh)
 #   make fuzz            libFuzzer targets of the routing core, the Hello

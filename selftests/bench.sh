@@ -2,7 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench, inside the test guest (scripts/bench.sh boots it):
-#   selftests/vm/run-vm.sh --smp 2 -- selftests/bench.sh
+#   selftests/vm/run-vm.sh --icount 0 --smp 1 -- selftests/bench.sh
+#   DPILLAR_ICOUNT=off: selftests/vm/run-vm.sh --smp 2 -- selftests/bench.sh
+#
+# On instruction-counted time (DPILLAR_ICOUNT set, the default of make
+# bench) every chain below is measured by cost(): guest instructions per
+# frame of trafgen's own sending loop, the same whatever the host's load
+# (a chain's cost repeats within 0.25% between boots, one beside two busy
+# host cores, and within 0.07% between rounds of one boot:
+# Documentation/networking/dpillar-evaluation.rst), two rounds, no TCP
+# and no profile; the table is dp_bench.py insn's.  What follows
+# describes the wall-clock mode (rate()); the chains are the same.
 #
 # The relay data path against a Linux bridge and IPv4 forwarding, over the
 # same chain of network namespaces and veth cables:
@@ -75,8 +85,17 @@ require_cmd ip python3 trafgen iperf3 jq
 DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 DPSIM=${DPSIM:-$DPILLAR_REPO/tools/dpsim/dpsim}
 PY=$DPILLAR_REPO/selftests/dp_bench.py
-ROUNDS=${BENCH_ROUNDS:-5}
-FRAMES=${BENCH_FRAMES:-100000}
+# DPILLAR_ICOUNT (run-vm.sh --icount): the guest's time is its
+# instruction count, and each chain's figure is instructions per frame
+# (cost(), below); else packets/s by the wall clock (rate()).
+ICOUNT=${DPILLAR_ICOUNT:-}
+if [ -n "$ICOUNT" ]; then
+	ROUNDS=${BENCH_ROUNDS:-2}
+	FRAMES=${BENCH_FRAMES:-20000}
+else
+	ROUNDS=${BENCH_ROUNDS:-5}
+	FRAMES=${BENCH_FRAMES:-100000}
+fi
 TCP_SECS=${BENCH_TCP_SECS:-3}
 SIZES=${BENCH_SIZES:-64 1514}
 RELAYS=${BENCH_RELAYS:-1 3}
@@ -382,6 +401,21 @@ setup_ip_forward() {
 	ip netns exec "$(ns i "$r" 0)" ping -c2 -W2 -q \
 		172.16.$((10 * r + r)).2 >/dev/null ||
 		die "ip_forward chain of $r relays: no ping"
+	# The receiver never answers, so the neighbour entries the ping made
+	# go stale and each relay probes its next hop again (ARP) while the
+	# frames flow, as many times as the clock allows: under icount,
+	# where idle waits skip ahead, that was a 6% swing of a chain's cost.
+	# Pinned (permanent) entries take ARP out, as the bridge's ageing
+	# time takes flooding out.
+	for ((i = 0; i <= last; i++)); do
+		n=$(ns i "$r" "$i")
+		ip -n "$n" -j neigh show | jq -r \
+			'.[] | select(.lladdr) | "\(.dst) \(.dev) \(.lladdr)"' |
+		while read -r a d l; do
+			ip -n "$n" neigh replace "$a" dev "$d" lladdr "$l" \
+				nud permanent
+		done
+	done
 }
 
 frame_ip_forward() {
@@ -404,7 +438,9 @@ frame_ip_forward() {
 # clock's rate, 2026-11-28), where the wall clock's rates held steady.
 # VCPU0 is the file, or empty outside run-vm.sh.
 VCPU0=
-if ! [ -d /run/qemuproc/task ]; then
+if [ -n "$ICOUNT" ]; then
+	:
+elif ! [ -d /run/qemuproc/task ]; then
 	mkdir -p /run/qemuproc
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=none \
 		qemuproc /run/qemuproc 2>/dev/null && defer "umount /run/qemuproc"
@@ -476,6 +512,49 @@ rate() {
 	[ "$rx1" -gt "$rx0" ]
 }
 
+# cost C R SIZE (instruction-counted time, DPILLAR_ICOUNT=SHIFT): INSN,
+# the guest instructions per frame of trafgen's sending loop, BENCH_FRAMES
+# frames through contender C's R-relay chain: the loop's own time as
+# trafgen reports it ("N sec, M usec on CPU0"), guest ns, which under
+# icount are the instructions the one vCPU ran in it times 2^SHIFT.  The
+# loop is closed (one frame crosses the whole chain in the softirq its
+# send raises, rate()), so the CPU never idles in it and no idle-time
+# jump enters the figure; trafgen's start (exec, ip netns exec, the
+# config's compilation: some 22 ms of guest time, varying by a few ms
+# with what else the guest ran then) and exit are outside it.  What the
+# loop holds besides the frames is what the guest runs on its own in
+# that time (the tick, dp0's Hellos, RCU): it is proportional to the
+# loop's length, and the same in every round.  BUSY: the CPU's busy
+# time over the whole run, start included (/proc/timer_list: elapsed
+# less idle_sleeptime), a diagnostic.  The 0.2 s wait before (idle: it
+# costs the host nothing under sleep=off) lets the console's output of
+# the previous line drain first, whose UART interrupts would otherwise
+# fall into the loop.
+busy_ns() {
+	awk '/^now at/ { n = $3 } /idle_sleeptime/ { i = $3 }
+		END { printf "%.0f\n", n - i }' /proc/timer_list
+}
+cost() {
+	local c=$1 r=$2 size=$3 dev rx0 rx1 out t b0 b1 rcv snd
+	rcv=$(ns "$c" "$r" $((r + 1))) snd=$(ns "$c" "$r" 0)
+	dev=dp0
+	case $c in bridge | ip_forward) dev=left ;; esac
+	frame_of "$c" "$r" "$size" > "$WORK/frame.cfg" || return 1
+	rx0=$(rx_of "$rcv" "$dev")
+	sleep 0.2
+	b0=$(busy_ns)
+	out=$(ip netns exec "$snd" trafgen -o right -i "$WORK/frame.cfg" \
+		-P 1 -n "$FRAMES" 2>&1)
+	b1=$(busy_ns)
+	rx1=$(rx_of "$rcv" "$dev")
+	t=$(tr -d '\r' <<<"$out" |
+		awk '/ sec, .* usec on CPU/ { printf "%.0f", $1 * 1e9 + $3 * 1e3; exit }')
+	[ -n "$t" ] || { echo "bench: trafgen: $out" >&2; return 1; }
+	INSN=$(echo "$t / 2^$ICOUNT / $FRAMES" | bc -l)
+	LOOP=$t BUSY=$((b1 - b0)) RX=$((rx1 - rx0))
+	[ "$RX" -gt 0 ]
+}
+
 tcp() {
 	local snd=$1 rcv=$2 dip=$3 bps
 	ip netns exec "$rcv" iperf3 -s -D -1 -p 5201 >/dev/null 2>&1
@@ -518,9 +597,13 @@ profile() {
 
 # ---- run --------------------------------------------------------------------
 # This shell and what it starts stay off the generator's CPU.
-taskset -pc 1 $$ >/dev/null
+[ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ] || taskset -pc 1 $$ >/dev/null
 echo "# bench: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, $ROUNDS rounds, $FRAMES frames each"
-echo "# generator and relays: CPU 0 (closed loop); this script: CPU 1"
+if [ -n "$ICOUNT" ]; then
+	echo "# instruction-counted time (icount shift $ICOUNT: an instruction is $((1 << ICOUNT)) ns): instructions per frame of trafgen's sending loop"
+else
+	echo "# generator and relays: CPU 0 (closed loop); this script: CPU 1"
+fi
 CONTENDERS=()
 for t in "${TOPOS[@]}"; do CONTENDERS+=("$(topo_name "$t")"); done
 CONTENDERS+=(bridge ip_forward)
@@ -560,12 +643,42 @@ for t in "${TOPOS[@]}"; do
 done
 for a in "${NOTES[@]}"; do echo "# $a"; done
 
-startup_ns
-echo "# a run of trafgen costs vCPU 0 $((STARTUP_NS / 1000000)) ms besides its frames"
 REVERSED=()
 for ((i = ${#CONTENDERS[@]} - 1; i >= 0; i--)); do
 	REVERSED+=("${CONTENDERS[i]}")
 done
+# On instruction-counted time: the same rounds, each chain's cost in
+# instructions per frame, no TCP (iperf3 runs for a time, not for a
+# fixed amount of work) and no profile (one vCPU: perf would sample
+# itself); the table is dp_bench.py insn's.
+if [ -n "$ICOUNT" ]; then
+	for ((round = 1; round <= ROUNDS; round++)); do
+		ORDER=("${CONTENDERS[@]}")
+		((round % 2)) || ORDER=("${REVERSED[@]}")
+		for size in $SIZES; do
+			for r in $RELAYS; do
+				for c in "${ORDER[@]}"; do
+					name=$c/${r}relay/${size}B
+					cost "$c" "$r" "$size" ||
+						die "$name: nothing received"
+					printf '%s %d %.1f\n' "$name" "$round" "$INSN" >> "$RAW"
+					printf '# round %d %-26s %9.1f insn/frame (loop %.6f s, run %.6f s busy, %d of %d frames received)\n' \
+						"$round" "$name" "$INSN" "$(echo "$LOOP / 10^9" | bc -l)" \
+						"$(echo "$BUSY / 10^9" | bc -l)" "$RX" "$FRAMES"
+				done
+			done
+		done
+	done
+	{
+		echo "make bench: kernel $(uname -r), one guest CPU on instruction-counted time (QEMU -icount shift=$ICOUNT,sleep=off), $ROUNDS rounds of $FRAMES frames"
+		for a in "${NOTES[@]}"; do echo "$a"; done
+		python3 "$PY" insn "$RAW"
+	} > "$OUT/bench.txt"
+	cat "$OUT/bench.txt"
+	exit 0
+fi
+startup_ns
+echo "# a run of trafgen costs vCPU 0 $((STARTUP_NS / 1000000)) ms besides its frames"
 for ((round = 1; round <= ROUNDS; round++)); do
 	# Odd rounds A B C, even rounds C B A: a host slowing down (or
 	# speeding up) across a round favours no contender over two rounds.

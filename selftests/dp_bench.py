@@ -35,6 +35,18 @@
       the socket instead of answering each with an ICMP port unreachable
       (whose route lookups, and the replies' way back through the relays,
       were a tenth of the profile)
+  dp_bench.py insn RESULTS
+      the table of make bench on instruction-counted time (bench.sh,
+      DPILLAR_ICOUNT): RESULTS has lines "NAME ROUND INSTRUCTIONS" (per
+      frame, NAME CONTENDER/Rrelay/SIZE); prints per NAME the median, min
+      and max over the rounds, one relay hop per contender and size
+      ((cost(most relays) - cost(fewest)) / (their difference)), each
+      topology's hop and chain over the bridge's and ip_forward's, and
+      the repeatability line: the largest relative difference of any of
+      those ratios between two rounds
+  dp_bench.py compare RESULTS_A RESULTS_B
+      the ratios of two such runs side by side (each the median over its
+      rounds), and the largest relative difference between them
   dp_bench.py table RESULTS
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of each topology's rows (dpillar,
@@ -295,6 +307,149 @@ def hop_costs(med):
         print(line)
 
 
+def insn_load(path):
+    """{NAME: {ROUND: value}} of a RESULTS file, and the names in order."""
+    rows, order = {}, []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) != 3:
+                continue
+            if w[0] not in rows:
+                rows[w[0]] = {}
+                order.append(w[0])
+            rows[w[0]][w[1]] = float(w[2])
+    return rows, order
+
+
+def insn_ratios(rows, rnd=None):
+    """{(label, contender, size, base): ratio} of one round (@rnd) or of
+    the medians over the rounds: a topology's hop over the base's hop
+    and its chain of the most relays over the base's; and {(contender,
+    size): hop} with the hops."""
+    def val(name):
+        v = rows.get(name)
+        if not v:
+            return None
+        if rnd is None:
+            return statistics.median(v.values())
+        return v.get(rnd)
+    relays = {}
+    for name in rows:
+        c, r, size = name.split('/')
+        relays.setdefault((c, size), set()).add(int(r[:-len('relay')]))
+    hops, most = {}, {}
+    for (c, size), rs in relays.items():
+        lo, hi = min(rs), max(rs)
+        a = val('%s/%drelay/%s' % (c, lo, size))
+        b = val('%s/%drelay/%s' % (c, hi, size))
+        if hi > lo and a is not None and b is not None:
+            hops[(c, size)] = (b - a) / (hi - lo)
+        if b is not None:
+            most[(c, size)] = (hi, b)
+    ratios = {}
+    for (c, size), h in hops.items():
+        if c in BASELINES:
+            continue
+        for base in ('bridge', 'ip_forward'):
+            bh = hops.get((base, size))
+            if bh and bh > 0:
+                ratios[('hop', c, size, base)] = h / bh
+            if (c, size) in most and (base, size) in most and \
+                    most[(base, size)][0] == most[(c, size)][0]:
+                ratios[('chain', c, size, base)] = \
+                    most[(c, size)][1] / most[(base, size)][1]
+    return ratios, hops
+
+
+def insn_sort(key):
+    c = key[1]
+    order = ('dpillar', 'dcell', 'bcube', 'xdcent', 's2', 's2plan',
+             'bridge', 'ip_forward')
+    size = key[2].rstrip('B')
+    return (int(size) if size.isdigit() else 0, key[0] != 'hop',
+            order.index(c) if c in order else len(order), c, key[3])
+
+
+def insn_table(path):
+    rows, order = insn_load(path)
+    rounds = sorted({k for v in rows.values() for k in v})
+    print('guest instructions per frame (trafgen\'s sending loop: the '
+          'generator and every hop), median min max of %d rounds'
+          % len(rounds))
+    print('%-34s %10s %10s %10s %8s' % ('contender', 'median', 'min', 'max',
+                                        'spread'))
+    for name in order:
+        v = list(rows[name].values())
+        m = statistics.median(v)
+        print('%-34s %10.1f %10.1f %10.1f %7.3f%%' % (
+            name, m, min(v), max(v), (max(v) - min(v)) / m * 100))
+    ratios, hops = insn_ratios(rows)
+    relays = sorted({int(n.split('/')[1][:-len('relay')]) for n in rows})
+    print()
+    print('one relay hop, instructions: (cost(%d relays) - cost(%d)) / %d; '
+          'hop / bridge hop, hop / ip_forward hop'
+          % (relays[-1], relays[0], relays[-1] - relays[0])
+          if len(relays) > 1 else 'one relay hop: needs two chain lengths')
+    for (c, size), h in sorted(hops.items(), key=lambda x: insn_sort(
+            ('hop', x[0][0], x[0][1], ''))):
+        line = '  %-6s %-12s %9.1f' % (size, c, h)
+        for base in ('bridge', 'ip_forward'):
+            r = ratios.get(('hop', c, size, base))
+            if r is not None:
+                line += '   /%s %.3f' % (base, r)
+        print(line)
+    chains = sorted((k for k in ratios if k[0] == 'chain'), key=insn_sort)
+    if chains:
+        print()
+        print('chain of %d relays (generator, hops, receiver) / the '
+              'same chain of the bridge, of ip_forward' % relays[-1])
+        for k in chains:
+            if k[3] != 'bridge':
+                continue
+            print('  %-6s %-12s   /bridge %.3f   /ip_forward %.3f' % (
+                k[2], k[1], ratios[k],
+                ratios.get(('chain', k[1], k[2], 'ip_forward'), 0)))
+    # Repeatability: every ratio in every round against every other round.
+    per = [insn_ratios(rows, r)[0] for r in rounds]
+    worst = (0.0, None)
+    for k in ratios:
+        v = [p[k] for p in per if k in p]
+        if len(v) > 1:
+            d = (max(v) - min(v)) / min(v)
+            if d > worst[0] or worst[1] is None:
+                worst = (d, k)
+    print()
+    if worst[1] is None:
+        print('repeatability: one round, nothing to compare')
+    else:
+        k = worst[1]
+        print('repeatability: the %d ratios of %d rounds differ by at most '
+              '%.3f%% (%s %s %s / %s)' % (len(ratios), len(rounds),
+                                           worst[0] * 100, k[1], k[0], k[2],
+                                           k[3]))
+
+
+def insn_compare(a, b):
+    ra, _ = insn_ratios(insn_load(a)[0])
+    rb, _ = insn_ratios(insn_load(b)[0])
+    print('%-34s %9s %9s %9s' % ('ratio', 'run A', 'run B', 'diff'))
+    worst = (0.0, None)
+    for k in sorted(set(ra) & set(rb), key=insn_sort):
+        d = abs(ra[k] - rb[k]) / min(ra[k], rb[k])
+        if d >= worst[0]:
+            worst = (d, k)
+        print('%-34s %9.4f %9.4f %8.3f%%' % (
+            '%s %s %s / %s' % (k[1], k[0], k[2], k[3]), ra[k], rb[k],
+            d * 100))
+    if worst[1] is not None:
+        k = worst[1]
+        print('repeatability: the two runs\' %d ratios differ by at most '
+              '%.3f%% (%s %s %s / %s)' % (len(set(ra) & set(rb)),
+                                           worst[0] * 100, k[1], k[0], k[2],
+                                           k[3]))
+
+
 def sink():
     import socket
     import time
@@ -317,6 +472,12 @@ def main(argv):
         data = frame(argv[2], int(argv[3]), argv[4], argv[5], argv[6],
                      argv[7], argv[8] if len(argv) > 8 else None)
         print('{ ' + ', '.join('0x%02x' % b for b in data) + ' }')
+        return 0
+    if len(argv) == 3 and argv[1] == 'insn':
+        insn_table(argv[2])
+        return 0
+    if len(argv) == 4 and argv[1] == 'compare':
+        insn_compare(argv[2], argv[3])
         return 0
     if len(argv) == 3 and argv[1] == 'table':
         table(argv[2])

@@ -19,6 +19,11 @@ usage: $0 [options] -- SCRIPT [ARGS...]
   --smp N             guest CPUs (default 2)
   --tcg-thread single|multi
                       TCG's threading (default single: see below)
+  --icount SHIFT      instruction-counted guest time (QEMU -icount
+                      shift=SHIFT,sleep=off; 0..10): every guest instruction
+                      is 2^SHIFT ns of guest time, idle waits skip ahead;
+                      forces --tcg-thread single (default: \$DPILLAR_ICOUNT,
+                      else off; "off" or empty: off)
   --log FILE          full console log (default \$DPILLAR_CACHE/logs/<id>.log)
   --out DIR           keep the per-run shared dir here (default: temp, removed
                       on success)
@@ -35,6 +40,8 @@ usage: $0 [options] -- SCRIPT [ARGS...]
                       in a network namespace of this run, QEMU runs in it
   -v, --verbose       show the whole console, not only the test's output
 Host variables passed through when set: DPILLAR_KO DPILLAR_REPO V
+(and DPILLAR_ICOUNT, the shift, when the guest runs on instruction-counted
+time)
 EOF
 	exit "${1:-1}"
 }
@@ -45,6 +52,8 @@ cache=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
 
 kernel='' moddir='' timeout=300 mem=1024 smp=2 log='' outdir='' verbose=${V:-0}
 tcg_thread=${DPILLAR_TCG_THREAD:-single}
+icount=${DPILLAR_ICOUNT:-}
+[ "$icount" != off ] || icount=
 envs=() append='' nics=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -54,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--tcg-thread) tcg_thread=$2; shift 2 ;;
+	--icount) icount=${2#off}; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--env)
@@ -82,6 +92,17 @@ case "$tcg_thread" in
 single | multi) ;;
 *) echo "run-vm: bad --tcg-thread (single or multi)" >&2; exit 1 ;;
 esac
+# Instruction-counted time: QEMU counts the instructions it runs and
+# the guest's clocks (TSC, HPET, PIT, APIC timer) follow the count,
+# 2^SHIFT ns an instruction; sleep=off: when every vCPU is idle the
+# clock jumps to the next timer instead of waiting for the host's.  A
+# guest's busy time is then its instruction count, whatever the host's
+# load.  QEMU refuses icount with a thread per vCPU.
+if [ -n "$icount" ]; then
+	[[ "$icount" =~ ^([0-9]|10)$ ]] ||
+		{ echo "run-vm: bad --icount (a shift, 0..10)" >&2; exit 1; }
+	tcg_thread=single
+fi
 
 err() { echo "run-vm: $*" >&2; exit 1; }
 
@@ -206,6 +227,8 @@ drepo=${DPILLAR_REPO:-$repo}
 	for v in DPILLAR_KO V; do
 		[ -n "${!v+x}" ] && echo "export $v=$(q "${!v}")"
 	done
+	# The shift, for a suite that reads instructions off the clock.
+	[ -z "$icount" ] || echo "export DPILLAR_ICOUNT=$icount"
 	for e in "${envs[@]}"; do
 		echo "export ${e%%=*}=$(q "${e#*=}")"
 	done
@@ -233,6 +256,9 @@ tsc_khz=$(dmesg 2>/dev/null | sed -n \
 	-e 's/.*tsc: Refined TSC clocksource calibration: \([0-9]*\)\.\([0-9]\{3\}\) MHz.*/\1\2/p' \
 	-e 's/.*tsc: Detected \([0-9]*\)\.\([0-9]\{3\}\) MHz processor.*/\1\2/p' | tail -n 1)
 [ -n "$tsc_khz" ] || tsc_khz=$(cat "$cache/tsc_khz" 2>/dev/null)
+# Under icount the TSC is QEMU's virtual clock in ns (cpu_get_ticks() is
+# icount_get()): 1 GHz whatever the shift and the host.
+[ -z "$icount" ] || tsc_khz=1000000
 [[ "$tsc_khz" =~ ^[1-9][0-9]{5,7}$ ]] && cmdline+=" tsc_early_khz=$tsc_khz"
 # Boot on one vCPU; init brings the others online before the test.  The
 # kernel flips static keys while it boots (sched_clock_stable ...), and
@@ -266,6 +292,7 @@ fi
 # find a vCPU's own host CPU time in qemuproc below (make bench).
 qemu=(qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -m "$mem" -smp "$smp"
 	-name "dpillar,debug-threads=on"
+	${icount:+-icount "shift=$icount,sleep=off"}
 	-nodefaults -no-user-config -display none -no-reboot
 	-serial stdio -monitor none
 	-kernel "$bzimage" -initrd "$initrd" -append "$cmdline"
@@ -386,7 +413,7 @@ rc=$(grep -a -o 'DPILLAR-VM-EXIT: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
 # The guest's refined TSC rate, for a host whose dmesg does not tell it.
 khz=$(sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9]*\)\.\([0-9]\{3\}\) MHz.*/\1\2/p' \
 	"$outdir/dmesg" 2>/dev/null | tail -n 1)
-[ -z "$khz" ] || echo "$khz" > "$cache/tsc_khz"
+[ -z "$khz" ] || [ -n "$icount" ] || echo "$khz" > "$cache/tsc_khz"
 why=
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	why="timeout: guest killed after ${timeout}s"
@@ -409,7 +436,7 @@ if [ -z "$why" ]; then
 	*) why="script exited $rc" ;;
 	esac
 fi
-echo "run-vm: $verdict $script (kernel $kname, boot ${boot:-?}s, total ${total}s, host cpu ${cpu}s)${why:+: $why}"
+echo "run-vm: $verdict $script (kernel $kname${icount:+, icount shift $icount}, boot ${boot:-?}s, total ${total}s, host cpu ${cpu}s)${why:+: $why}"
 if [ $status = 1 ]; then
 	echo "run-vm: console log: $log"
 	[ $keep_out = 1 ] || echo "run-vm: run dir kept: $outdir"
