@@ -244,6 +244,28 @@ drop:
 }
 
 /*
+ * A SHORTCUT_DATA frame dp_sc_data_rcv() found no shortcut for, turned
+ * back into DATA with its TTL spent: the topology's routing from this
+ * node on, as if it had started here (softirq, RCU).
+ */
+static void dp_fwd_sc_back(struct dp_priv *dp, struct sk_buff *skb)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+	u32 dst = ntohl(h->dst);
+	struct dp_route_state st;
+	enum dp_out out;
+
+	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+		      ntohl(h->src) ^ dst, &st);
+	out = dp_route_out(dp, skb, &st);
+	if (out == DP_OUT_SENT) {
+		dp_count(dp, DP_STAT_FORWARDED);
+		return;
+	}
+	dp_drop(dp, skb, dp_out_stat(out, DP_STAT_SC_DATA_LOST));
+}
+
+/*
  * A data frame for someone else: one more hop.  A key frame may end here
  * (this node is the key's home): it is delivered.
  */
@@ -404,7 +426,8 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) == dp->self)
 			return dp_deliver(dp, pskb);
-		dp_sc_data_rcv(dp, skb);
+		if (!dp_sc_data_rcv(dp, skb))
+			dp_fwd_sc_back(dp, skb);
 		return RX_HANDLER_CONSUMED;
 	}
 	/* Path probes: probe.c, relayed by the same routing. */

@@ -945,18 +945,21 @@ enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
  * one.  Along shortcuts the path is loop-free whatever the tables say:
  * rword strictly decreases.  A relay that has no such shortcut (it was
  * evicted, or idled out while a late refresh had not renewed it: issue
- * 53, items 11 and 12) hands the frame back to the topology's routing
- * from here, as a DATA frame of a new state, instead of black-holing
- * it; should that fail at a real failure again, the fallback carries it
- * or discovers on its sender's account (dp_route_out()).  Every hop,
- * either way, spends the TTL: the path stays within it.
+ * 53, items 11 and 12) turns the frame back into a DATA frame and
+ * returns it to its caller, fwd.c, which routes it by the topology from
+ * here (dp_fwd_sc_back()) instead of black-holing it; should that fail
+ * at a real failure again, the fallback carries it or discovers on its
+ * sender's account.  Every hop, either way, spends the TTL: the path
+ * stays within it.  The routing stays in fwd.c so that this file never
+ * calls back into route.c (scripts/callgraph.py).
+ *
+ * Return: true if the frame was sent or dropped here, false if it is
+ * the caller's to route as DATA.
  */
-void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
+bool dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
 {
-	struct dp_route_state st;
 	struct dpillar_hdr *h;
 	enum dp_stat why;
-	enum dp_out out;
 	u32 budget, dst;
 
 	if (skb_cow_head(skb, ETH_HLEN)) {
@@ -988,19 +991,13 @@ void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
 	dst = ntohl(h->dst);
 	if (budget && dp_sc_data_send(dp, skb, dst, budget)) {
 		dp_count(dp, DP_STAT_FORWARDED);
-		return;
+		return true;
 	}
 	/* No shortcut here: the topology's routing, from this node on. */
 	h->type = DPILLAR_T_DATA;
-	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
-		      ntohl(h->src) ^ dst, &st);
-	out = dp_route_out(dp, skb, &st);
-	if (out == DP_OUT_SENT) {
-		dp_count(dp, DP_STAT_FORWARDED);
-		return;
-	}
-	why = dp_out_stat(out, DP_STAT_SC_DATA_LOST);
+	return false;
 
 drop:
 	dp_drop(dp, skb, why);
+	return true;
 }

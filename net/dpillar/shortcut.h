@@ -202,6 +202,6 @@ void dp_sc_resolve(struct dp_priv *dp, u32 dst);
 void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);
 bool dp_sc_fallback(const struct dp_priv *dp);
-void dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb);
+bool dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb);
 
 #endif /* _DPILLAR_SHORTCUT_H */
