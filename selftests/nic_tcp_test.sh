@@ -47,16 +47,17 @@
 # timeout, a hang: a splat for this suite).  Figures are printed as
 # diagnostics.
 #
-# The rate bound is the 0.9 (NIC_TCP_RATIO; make check keeps it
-# on 6.1 and 6.12, with NIC_TCP_MORE=6, and sets 0.75 on the debug
-# kernel, where noise alone takes it within 0.07 of 0.9:
-# scripts/check.sh says why), the retransmission bound loose (20%).
-# NIC_TCP_AA=1 makes "on" another "off", to see that spread.
-# Each rate is per second of the guest's own time (own_cs), so that the
-# host's load, which moves a TCG guest's wall-clock rate by half within
-# seconds, does not decide the verdict, in NIC_TCP_ROUNDS (2) rounds of
-# four 1.5-s periods in one stream, off on on off; a ratio below the
-# bound gets NIC_TCP_MORE (2) more rounds and the verdict takes all of
+# The rate bound is the 0.9 (NIC_TCP_RATIO), the retransmission
+# bound loose (20%).  NIC_TCP_AA=1 makes "on" another "off", to see the
+# spread.  On instruction-counted time (run-vm.sh --icount, as make
+# check runs it: DPILLAR_ICOUNT in the guest) each rate is per second of
+# the guest's clock, that is per instruction, whatever the host's load,
+# in NIC_TCP_ROUNDS (2) rounds of four 1.5-s periods in one stream, off
+# on on off.  By the wall clock each rate is per second of the guest's
+# own time (own_cs: QEMU's CPU time plus the guest's idle time), so that
+# the host's load, which moves a TCG guest's wall-clock rate by half
+# within seconds, weighs less, and a ratio below the bound gets
+# NIC_TCP_MORE (2) more rounds and the verdict takes all of
 # them (tcp_toggle).  In the first runs so (2026-11-27, two or three
 # guests and a CPU hog on the 2-core host), 6.1 and 6.12: 16 ratios
 # 0.96-1.11; the debug kernel 0.91-1.02, once 0.73 (dpillar.rst,
