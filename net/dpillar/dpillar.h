@@ -1071,6 +1071,13 @@ netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
 /* gso.c */
 void dp_gso_register(void);
 void dp_gso_unregister(void);
+#if IS_ENABLED(CONFIG_KUNIT) && defined(CONFIG_RPS)
+/*
+ * The receive hash GRO gives a data frame for RPS, from its inner flow
+ * (@proto at @nhoff from skb->data), for the KUnit tests.
+ */
+void dp_gro_hash(struct sk_buff *skb, __be16 proto, int nhoff);
+#endif
 
 /* genl.c */
 int dp_genl_register(void);

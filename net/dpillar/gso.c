@@ -111,7 +111,8 @@ out:
  * NIC's), else an L3 one, as __skb_get_hash() sets them.
  */
 #ifdef CONFIG_RPS
-static void dp_gro_hash(struct sk_buff *skb, __be16 proto, int nhoff)
+VISIBLE_IF_KUNIT void dp_gro_hash(struct sk_buff *skb, __be16 proto,
+				  int nhoff)
 {
 	struct flow_keys keys;
 
@@ -123,6 +124,7 @@ static void dp_gro_hash(struct sk_buff *skb, __be16 proto, int nhoff)
 			     flow_keys_have_l4(&keys) ? PKT_HASH_TYPE_L4 :
 			     PKT_HASH_TYPE_L3);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_gro_hash);
 #endif
 
 /*

@@ -221,6 +221,73 @@ static void dpg_no_netpoll(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, d->dev->priv_flags & IFF_DISABLE_NETPOLL);
 }
 
+#ifdef CONFIG_RPS
+/*
+ * A data frame as GRO sees it (skb->data at the dpillar header) with an
+ * IPv4 packet of @proto behind it, ports 40000 -> 5201 where it has them.
+ */
+static struct sk_buff *dpg_gro_frame(struct kunit *test, u8 proto)
+{
+	struct sk_buff *skb;
+	struct iphdr *iph;
+	__be16 *ports;
+
+	skb = alloc_skb(NET_SKB_PAD + 128, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, NET_SKB_PAD);
+	dpt_hdr(skb_put(skb, DP_HDR_LEN), DPILLAR_T_DATA, 1, 0);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = proto;
+	iph->tot_len = htons(sizeof(*iph) + 8);
+	iph->saddr = htonl(0x0a000001);
+	iph->daddr = htonl(0x0a000002);
+	iph->check = ip_fast_csum(iph, iph->ihl);
+	ports = skb_put_zero(skb, 8);
+	ports[0] = htons(40000);
+	ports[1] = htons(5201);
+	skb->protocol = htons(DPILLAR_ETHERTYPE);
+	/* The flow dissector takes its netns from the device. */
+	skb->dev = init_net.loopback_dev;
+	return skb;
+}
+
+/*
+ * Issue 53, item 11: GRO's hash for RPS is an L4 hash only where the
+ * inner flow has ports (TCP, UDP), an L3 one otherwise (ICMP, 253), as
+ * __skb_get_hash() would set them; RFS takes an L4 hash as the socket's.
+ */
+static void dpg_gro_hash_type(struct kunit *test)
+{
+	static const struct {
+		u8 proto;
+		bool l4;
+	} cases[] = {
+		{ IPPROTO_TCP, true },
+		{ IPPROTO_UDP, true },
+		{ IPPROTO_ICMP, false },
+		{ 253, false },	/* experimental: no ports */
+	};
+	struct sk_buff *skb;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		skb = dpg_gro_frame(test, cases[i].proto);
+		rcu_read_lock();
+		dp_gro_hash(skb, htons(ETH_P_IP), DP_HDR_LEN);
+		rcu_read_unlock();
+		KUNIT_EXPECT_NE_MSG(test, skb->hash, 0U, "proto %u",
+				    cases[i].proto);
+		KUNIT_EXPECT_FALSE(test, (bool)skb->sw_hash);
+		KUNIT_EXPECT_EQ_MSG(test, (bool)skb->l4_hash, cases[i].l4,
+				    "proto %u", cases[i].proto);
+		kfree_skb(skb);
+	}
+}
+#endif
+
 static void dpg_exit(struct kunit *test)
 {
 	skb_queue_purge(&dpg_sent);
@@ -231,6 +298,9 @@ static struct kunit_case dpg_cases[] = {
 	KUNIT_CASE(dpg_complete_fail),
 	KUNIT_CASE(dpg_port_drop),
 	KUNIT_CASE(dpg_no_netpoll),
+#ifdef CONFIG_RPS
+	KUNIT_CASE(dpg_gro_hash_type),
+#endif
 	{}
 };
 
