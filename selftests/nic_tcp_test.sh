@@ -746,14 +746,6 @@ fb_fabric() {
 	i=$(fb_stat "$m" x shortcut_data)
 	echo "x: shortcut_data $i, shortcut_discover $(fb_stat "$m" x shortcut_discover)"
 	[ "$i" -gt 0 ] || { echo "s reached d, but not by x's shortcut"; return 1; }
-	# ROUTE_GET at x says what its data path does: BCube gives up
-	# there and the shortcut carries (issue 53, item 10; "no route"
-	# before).
-	i=$(ip netns exec "$(ns "$m" x)" "$DPCTL" route get "#${FB_IDS[-1]}") ||
-		{ echo "x: dpctl route get d failed"; return 1; }
-	echo "x: dpctl route get d: ${i%%$'\n'*}"
-	[[ "$i" == *" shortcut "*" hops"* ]] ||
-		{ echo "x's dpctl route get d names no shortcut"; return 1; }
 }
 
 # fb_pairs M: every ordered pair of the five is delivered (IPv4 and
