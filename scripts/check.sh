@@ -148,9 +148,9 @@ MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp xdcent dcell)
 # timer.  Every timeout in those guests then counts instructions, not
 # the host's load, and so does TCP's on/off ratio (nic_tcp_test.sh: per
 # guest second, two rounds, no extra ones, the issue's 0.9 on 6.1 and
-# 6.12; none on the debug kernel: DEBUG_NIC_ENV).  Until 2026-11-29 the ratios were per second of the guest's
-# own host CPU time, with up to six extra rounds and 0.75 on the debug
-# kernel: CI's run of dd1dbbe, on a host that gave the guests some 40%
+# 6.12; none on the debug kernel: DEBUG_NIC_ENV).  Until 2026-11-29 the
+# ratios were per second of the guest's own host CPU time, with up to
+# six extra rounds and 0.75 on the debug kernel: CI's run of dd1dbbe, on a host that gave the guests some 40%
 # of what rehearsals had, failed vmxnet3's ratio on the debug kernel
 # (0.5-0.6 against 1.0-1.2 Mbit/s per own second) and stopped the NIC
 # matrix at its 1,200-s limit on 6.1 and 6.12.  On icount, e1000e's
@@ -785,7 +785,7 @@ DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 # the rehearsal of 2026-11-28 (selftests/README.md, "Budget") that column
 # ended 9-12 minutes before the other two, and this guest, with all four
 # models (872 s), ended last, 3 minutes after the debug guest.
-DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 4000 --env DPILLAR_DEAD_MS=1500
+DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 3000 --env DPILLAR_DEAD_MS=1500
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_NIC_ENV[@]}")
 read -r -a nv <<<"$(nic_tcp_vm "${DEBUG_NIC_VM[@]}")"
 DEBUG_NIC_GUEST=(debugnic "$repo/build/debug/net/dpillar/dpillar.ko"

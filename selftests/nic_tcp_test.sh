@@ -47,8 +47,9 @@
 # timeout, a hang: a splat for this suite).  Figures are printed as
 # diagnostics.
 #
-# NIC_TCP_CMP=0 leaves the on/off comparison out: every topology gets
-# tcp_on (make check's debug kernel: below).
+# NIC_TCP_CMP=0 leaves the on/off comparison out of the model matrix:
+# every topology gets tcp_on (make check's debug kernel, which runs no
+# fallback scenario: the NIC_FALLBACK scenario still compares).
 # The rate bound is the 0.9 (NIC_TCP_RATIO), the retransmission
 # bound loose (20%).  NIC_TCP_AA=1 makes "on" another "off", to see the
 # spread.  On instruction-counted time (run-vm.sh --icount, as make
