@@ -10,11 +10,13 @@
  * neighbour, SHORTCUT_DATA along a shortcut.
  */
 
+#include <kunit/skbuff.h>
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
 #include <linux/jiffies.h>
 
+#include "genl.h"
 #include "test_lib.h"
 #include "topo_s2.h"
 
@@ -1221,6 +1223,130 @@ static void dpf_sc_data(struct kunit *test)
 }
 
 /*
+ * Where the topology gives up for a real failure and this node knows a
+ * shortcut, the discovery fallback carries the packet on (issue 53, item
+ * 10): ROUTE_GET names the shortcut's first hop and length instead of
+ * "no route", and a packet of ours leaves as SHORTCUT_DATA with the
+ * topology's reason not counted as a drop.  Every neighbour is dead but
+ * two on port 0, which report no other port up: shortest routing cannot
+ * go on through them (the flow of hash 0 gives up here; another flow's
+ * first try may differ), a shortcut learned through one of them can.
+ */
+static void dpf_route_shortcut(struct kunit *test)
+{
+	struct dpt_dev *d = dpf_dev(test);
+	u32 other = dpf_peer(d, 0, 0), next = dpf_peer(d, 0, 1);
+	struct netlink_ext_ack extack = {};
+	struct dp_priv *dp = d->dp;
+	struct dp_shortcuts *sc = &dp->sc;
+	const struct dpillar_hdr *h;
+	struct dp_route_state st;
+	const struct nlattr *a;
+	struct sk_buff *skb;
+	u8 mac[ETH_ALEN];
+	struct iphdr *iph;
+	struct dp_hop hop;
+	u32 dst, p, i;
+	u8 reason = 0;
+	int err;
+
+	for (p = 0; p < dp->nports; p++) {
+		for (i = 0; i < d->port[p]->nneigh; i++) {
+			struct dp_neigh *nb = &d->port[p]->neigh[i];
+
+			if (p || i > 1) {
+				atomic64_set(&nb->mac, 0);
+				continue;
+			}
+			/* No port up beyond the one it reaches us by. */
+			WRITE_ONCE(nb->ports_up, 0);
+			set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+		}
+	}
+	/* A destination the topology gives up on for a failure. */
+	rcu_read_lock();
+	for (dst = 0; dst < dp->topo.nodes; dst++) {
+		if (dst == dp->self || dst == other || dst == next)
+			continue;
+		dp_route_init(&dp->topo, dp->self, dst, dp->mode, 0, &st);
+		err = dp_route(&dp->topo, dp->self, &st, &dp->view, &hop);
+		if (err && dp_topo_discover_drop(&dp->topo, hop.reason)) {
+			reason = hop.reason;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	KUNIT_ASSERT_LT(test, dst, dp->topo.nodes);
+
+	/* No shortcut yet: no route, with the topology's reason. */
+	skb = kunit_zalloc_skb(test, NLMSG_GOODSIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	rcu_read_lock();
+	err = dp_genl_route_fill(skb, dp, dst, 0, false, NULL, &extack);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, err, -EHOSTUNREACH);
+
+	spin_lock_bh(&sc->lock);
+	sc->ent[0].dst = dst;
+	sc->ent[0].peer = next;
+	sc->ent[0].port = 0;
+	sc->ent[0].dist = 3;
+	sc->ent[0].learned = jiffies;
+	sc->ent[0].used = jiffies;
+	spin_unlock_bh(&sc->lock);
+
+	skb_trim(skb, 0);
+	rcu_read_lock();
+	err = dp_genl_route_fill(skb, dp, dst, 0, false, NULL, &extack);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, err, 0);
+	a = nla_find((const struct nlattr *)skb->data, skb->len,
+		     DPILLAR_A_ROUTE_SHORTCUT);
+	KUNIT_EXPECT_TRUE(test, a && nla_get_u32(a) == 3);
+	a = nla_find((const struct nlattr *)skb->data, skb->len,
+		     DPILLAR_A_ROUTE_NEXT);
+	KUNIT_EXPECT_TRUE(test, a && nla_get_u32(a) == next);
+	a = nla_find((const struct nlattr *)skb->data, skb->len,
+		     DPILLAR_A_ROUTE_PORT);
+	KUNIT_EXPECT_TRUE(test, a && nla_get_u32(a) == 0);
+
+	/* A packet of ours to it: on along the shortcut, no drop counted. */
+	skb = alloc_skb(LL_MAX_HEADER + sizeof(*iph), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, LL_MAX_HEADER);
+	skb_reset_network_header(skb);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_UDP;
+	iph->tot_len = htons(sizeof(*iph));
+	iph->saddr = htonl(0x0a000000 | dp->self);
+	iph->daddr = htonl(0x0a000000 | dst);
+	skb->protocol = htons(ETH_P_IP);
+	skb->dev = d->dev;
+	/* The flow of the hash ROUTE_GET asked for (0). */
+	skb_set_hash(skb, 0, PKT_HASH_TYPE_L4);
+	local_bh_disable();
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, d->dev->netdev_ops->ndo_start_xmit(skb, d->dev),
+			NETDEV_TX_OK);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_DATA), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_TX_NOROUTE), 0);
+	KUNIT_EXPECT_EQ(test, dpt_route_stat(d, reason), 0);
+	skb = skb_dequeue(&dpc_sent);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	h = (struct dpillar_hdr *)(skb->data + ETH_HLEN);
+	dpc_mac(next, 0, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(skb->data, mac));
+	KUNIT_EXPECT_EQ(test, h->type, DPILLAR_T_SHORTCUT_DATA);
+	KUNIT_EXPECT_EQ(test, ntohl(h->dst), dst);
+	kfree_skb(skb);
+}
+
+/*
  * Refreshes are on the account of the frames that used the shortcuts
  * (issue 53, item 1): shortcuts this node discovered and that only a
  * neighbour's frames keep in use are refreshed within that neighbour's
@@ -1325,6 +1451,7 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpc_discover_neigh),
 	KUNIT_CASE(dpf_neigh_budgets),
 	KUNIT_CASE(dpf_sc_data),
+	KUNIT_CASE(dpf_route_shortcut),
 	KUNIT_CASE(dpf_flood_group),
 	KUNIT_CASE(dpf_seen_no_push),
 	KUNIT_CASE(dpf_refresh_account),

@@ -96,5 +96,14 @@ int dp_genl_shortcut_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info);
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * ROUTE_GET's answer for @dst (its attributes into @skb), under
+ * rcu_read_lock, for the KUnit tests.
+ */
+int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp, u32 dst,
+		       u32 hash, bool may_resolve, const struct nlattr *dst_attr,
+		       struct netlink_ext_ack *extack);
+#endif
 
 #endif /* _DPILLAR_GENL_H */

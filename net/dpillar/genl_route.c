@@ -160,10 +160,11 @@ static int dp_genl_route_shortcut(struct sk_buff *skb, struct dp_priv *dp,
  * the rest of the path as the servers on it would route with nothing
  * failed (S2 plan mode: the first hop only).  Under rcu_read_lock.
  */
-static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
-			      u32 dst, u32 hash, bool may_resolve,
-			      const struct nlattr *dst_attr,
-			      struct netlink_ext_ack *extack)
+VISIBLE_IF_KUNIT int dp_genl_route_fill(struct sk_buff *skb,
+					struct dp_priv *dp, u32 dst, u32 hash,
+					bool may_resolve,
+					const struct nlattr *dst_attr,
+					struct netlink_ext_ack *extack)
 {
 	u32 choice[DP_GENL_CHOICES_MAX], nchoice, i, hops = 0;
 	u32 mode = READ_ONCE(dp->mode);
@@ -252,6 +253,7 @@ static int dp_genl_route_fill(struct sk_buff *skb, struct dp_priv *dp,
 	}
 	return nla_put_u32(skb, DPILLAR_A_ROUTE_HOPS, hops);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_genl_route_fill);
 
 /* ROUTE_TRACE's wait for each reply: default and most, in ms. */
 #define DP_TRACE_TIMEOUT_MS	1000
