@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/timer.h>
 #include <net/netlink.h>
 #include <net/rtnetlink.h>
 
@@ -778,6 +779,79 @@ static void dpt_nl_changelink(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpt_prefix(dp)->ip4_plen, 0);
 }
 
+/* A genetlink reader of the topology (a dump's step) that ends on a timer. */
+struct dpt_reader {
+	struct timer_list timer;
+	struct dp_priv *dp;
+};
+
+static void dpt_reader_end(struct timer_list *t)
+{
+	struct dpt_reader *r = from_timer(r, t, timer);
+
+	dp_topo_put(r->dp);
+}
+
+/* Change @d's address to node @node: a topology change. */
+static int dpt_change_addr(struct kunit *test, struct dpt_dev *d, u32 node,
+			   struct dpt_msg **mp)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct dpt_msg *m = dpt_msg_new(test);
+	char addr[16];
+
+	snprintf(addr, sizeof(addr), "#%u", node);
+	dpt_put_u32(test, m, IFLA_DPILLAR_N, 4);
+	dpt_put_u32(test, m, IFLA_DPILLAR_K, 3);
+	KUNIT_EXPECT_EQ(test, nla_put_string(m->skb, IFLA_DPILLAR_ADDR, addr),
+			0);
+	KUNIT_EXPECT_EQ(test, dpt_parse(m), 0);
+	*mp = m;
+	return dpt_changelink(d->dev, tb, m->tb, &m->extack);
+}
+
+/*
+ * A topology change waits for the genetlink readers in progress (issue
+ * 53, item 11: dumps any user holds in a loop made changelink and DEV_SET
+ * fail with EBUSY), and no longer than DP_TOPO_DRAIN_MS: a reader that
+ * outlasts it gets the change refused, with a reason, and nothing
+ * changed.
+ */
+static void dpt_nl_changelink_drain(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_dev_create(test, 4, 3, 6);
+	struct dp_priv *dp = d->dp;
+	struct dpt_reader r = { .dp = dp };
+	struct dpt_msg *m;
+	u32 i;
+
+	clear_bit(__LINK_STATE_START, &d->dev->state);
+	/*
+	 * Portless: a change binds the ports again, and the fixture's are
+	 * not registered devices (the fixture frees them).
+	 */
+	for (i = 0; i < dp->nports; i++)
+		RCU_INIT_POINTER(dp->ports[i], NULL);
+	timer_setup_on_stack(&r.timer, dpt_reader_end, 0);
+	KUNIT_ASSERT_TRUE(test, dp_topo_hold(dp));
+	mod_timer(&r.timer, jiffies + msecs_to_jiffies(20));
+	KUNIT_EXPECT_EQ(test, dpt_change_addr(test, d, 2, &m), 0);
+	del_timer_sync(&r.timer);
+	KUNIT_EXPECT_EQ(test, dp->self, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dp->topo_users), 0);
+
+	/* A reader that stays (a route trace waiting for its probes). */
+	KUNIT_ASSERT_TRUE(test, dp_topo_hold(dp));
+	KUNIT_EXPECT_EQ(test, dpt_change_addr(test, d, 3, &m), -EBUSY);
+	dpt_expect_msg(test, m,
+		       "A genetlink request (route trace?) is using the topology: try again");
+	KUNIT_EXPECT_EQ(test, dp->self, 2);
+	dp_topo_put(dp);
+	KUNIT_EXPECT_EQ(test, dpt_change_addr(test, d, 3, &m), 0);
+	KUNIT_EXPECT_EQ(test, dp->self, 3);
+	destroy_timer_on_stack(&r.timer);
+}
+
 /*
  * fill_info() of @d into an skb with exactly get_size() bytes of room,
  * parsed into @tb (which points into the skb, freed with the test).  No
@@ -1003,6 +1077,7 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE(dpt_nl_newlink_bad_name),
 	KUNIT_CASE(dpt_nl_validate),
 	KUNIT_CASE(dpt_nl_changelink),
+	KUNIT_CASE(dpt_nl_changelink_drain),
 	KUNIT_CASE(dpt_nl_changelink_fallback),
 	KUNIT_CASE(dpt_nl_fill_info),
 	KUNIT_CASE(dpt_nl_fill_slave_info),
