@@ -524,10 +524,10 @@ s2_plan_routes() {
 # CAP_NET_ADMIN.  Resolving a destination's coordinates floods the
 # fabric, so for one 3 or more hops from its source (no neighbour has
 # told the source) nobody's request is refused (EPERM, extack) and starts
-# no resolution; root's starts one (EAGAIN).  Skipped when every pair is
-# within 2 hops.
+# no resolution; root's starts one and answers when it is done.  Skipped
+# when every pair is within 2 hops.
 s2_unpriv_resolve() {
-	local s d r0 r1 out
+	local s d r0 r1 out rc t0 ms
 	read -r s d < <(awk '$4 > 2 { print $1, $2; exit }' "$S2_TMP/all")
 	[ -n "$s" ] || return 4
 	# resolves: node s's coords_resolve counter
@@ -544,10 +544,17 @@ s2_unpriv_resolve() {
 	r1=$(resolves)
 	[[ $out == *CAP_NET_ADMIN* ]] || return 1
 	[ "$r1" = "$r0" ] || { echo "coords_resolve $r0 -> $r1"; return 1; }
-	out=$("$DPCTL" -n "s2-$s" route get "$d" dev dp0 2>&1)
-	echo "root, $s -> $d: $out"
+	# Root's starts one and waits for it (issue 55, item 11): the
+	# answer, or EAGAIN only once the discovery's wait (1 s) is over.
+	t0=$(date +%s%N)
+	rc=0
+	out=$("$DPCTL" -n "s2-$s" route get "$d" dev dp0 2>&1) || rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "root, $s -> $d: rc $rc after $ms ms: $out"
 	r1=$(resolves)
-	[ "$r1" -gt "$r0" ]
+	[ "$r1" -gt "$r0" ] || return 1
+	[ "$rc" = 0 ] && return 0
+	[[ $out == *"try again"* ]] && [ "$ms" -ge 1000 ]
 }
 
 # s2_conf ID...: each node's dp0 configuration as dpctl shows it, a

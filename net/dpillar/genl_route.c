@@ -5,6 +5,7 @@
  * the rest of the path.
  */
 
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <net/genetlink.h>
@@ -510,16 +511,22 @@ err_free:
 	return err == -EMSGSIZE ? err : dp_genl_probe_err(info, err);
 }
 
+/* How often ROUTE_GET looks again for coordinates being resolved. */
+#define DP_GENL_RESOLVE_POLL_MS	10
+
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dp_priv *dp = dp_genl_dp(info);
 	struct nlattr *dst_attr = NULL;
 	struct sk_buff *msg;
+	unsigned long end;
 	bool may_resolve;
+	u32 dst, hash;
 	void *hdr;
-	u32 dst;
 	int err;
 
+	hash = info->attrs[DPILLAR_A_ROUTE_HASH] ?
+	       nla_get_u32(info->attrs[DPILLAR_A_ROUTE_HASH]) : 0;
 	/*
 	 * ROUTE_GET is read-only for everyone; only the caller who may send
 	 * frames (DEV_SET's permission) starts a resolution on a miss.
@@ -541,14 +548,29 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err_free;
 	}
 
-	rcu_read_lock();
-	err = dp_genl_route_dst(dp, info->attrs, &dst_attr, &dst,
-				info->extack) ?:
-	      dp_genl_route_fill(msg, dp, dst,
-				 info->attrs[DPILLAR_A_ROUTE_HASH] ?
-				 nla_get_u32(info->attrs[DPILLAR_A_ROUTE_HASH]) :
-				 0, may_resolve, dst_attr, info->extack);
-	rcu_read_unlock();
+	end = jiffies + msecs_to_jiffies(DP_SC_WAIT_MS);
+	for (;;) {
+		rcu_read_lock();
+		err = dp_genl_route_dst(dp, info->attrs, &dst_attr, &dst,
+					info->extack) ?:
+		      dp_genl_route_fill(msg, dp, dst, hash, may_resolve,
+					 dst_attr, info->extack);
+		rcu_read_unlock();
+		/*
+		 * S2 plan mode, a destination being resolved (a resolution
+		 * only this caller's permission starts): the answer once its
+		 * reply has come, within the discovery's own wait for it,
+		 * rather than EAGAIN and a caller left to repeat the
+		 * request.  The discovery pending, asking again floods
+		 * nothing (dp_sc_start()).
+		 */
+		if (err != -EAGAIN || !time_before(jiffies, end) ||
+		    msleep_interruptible(DP_GENL_RESOLVE_POLL_MS))
+			break;
+		nlmsg_trim(msg, hdr);
+		info->extack->_msg = NULL;
+		info->extack->bad_attr = NULL;
+	}
 	if (err)
 		goto err_free;
 	genlmsg_end(msg, hdr);
