@@ -690,8 +690,9 @@ def cmd_bisect(o):
 
 # The fabrics of "Choosing a fabric" (dpillar-evaluation.rst) at each
 # size, and small ones for eval-check.sh: (fabric, n, k, i) or
-# ('s2', ToRs) with 24-port ToRs of 8 servers; halvings for "random" as
-# the chapter's old column (2 at 100,000).
+# ('s2', ToRs) with 24-port ToRs of 8 servers; "random" is the
+# chapter's old column: the least of 5 random halvings (2 at 100,000),
+# whatever --partitions says.
 CUT_SETS = {
     'small': [('dpillar', 8, 3, None), ('dcell', 11, 1, None),
               ('bcube', 5, 2, None), ('xdcent', 5, 2, 2), ('s2', 20)],
@@ -725,7 +726,7 @@ def cmd_cuts(o):
                 name = '%s (%s)' % (PRETTY[row[0]], ','.join(
                     str(x) for x in row[1:] if x is not None))
                 todo.append((name, lambda r=row: server_centric(*r)))
-        parts = 2 if o.set == '100k' else o.partitions
+        parts = 2 if o.set == '100k' else 5
     else:
         todo = [(o.fabric, lambda: build(o))]
         parts = o.partitions
