@@ -871,6 +871,9 @@ def selftest(_o):
     n, edges, srv, tor = explicit(bc)
     check('bcube(4,1) digit cut', structured(bc, n, edges, srv, tor)[
         'digit 1'], 8)
+    # BCube is arc-transitive: every link carries N (n-1)/n one way, so
+    # the bound is (N/2)^2 n / (N (n-1)) = 16/3 here
+    check('bcube(4,1) congestion', congestion(n, edges, srv)[0], 16 / 3)
     # a ring of 8 servers (server-centric, no switch): a halving into
     # two arcs cuts 2; all pairs over shortest paths (the opposite one
     # split half and half) load each directed link with 3.5 + 2.5 +
