@@ -918,8 +918,8 @@ def main():
     ap.add_argument('--cache', help='directory for dpsim S2 plans')
     ap.add_argument('--json', action='store_true')
     o = ap.parse_args()
-    sys.exit({'bisect': cmd_bisect, 'cuts': cmd_cuts, 'thru': cmd_thru, 'state': cmd_state,
-              'selftest': selftest}[o.cmd](o) or 0)
+    sys.exit({'bisect': cmd_bisect, 'cuts': cmd_cuts, 'thru': cmd_thru,
+              'state': cmd_state, 'selftest': selftest}[o.cmd](o) or 0)
 
 
 if __name__ == '__main__':
