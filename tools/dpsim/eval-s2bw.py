@@ -22,6 +22,7 @@ Needs python3-networkx and python3-scipy (scripts/deps.sh).
 """
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
@@ -478,7 +479,6 @@ def paper_bound(fab):
     "larger than t_k / (4 log_n t_k)".  BCube's paper is not in the
     papers folder; XDCent's OCR has none legible; S2's Fig. 9 is
     measured (random halvings, our "random")."""
-    import math
     if not fab.server_centric:
         return None
     n, k, _ = fab.size
