@@ -367,8 +367,8 @@ short_name() {
 	s=${s#vm_}
 	echo "${s%_test}"
 }
-HOST_STEPS=(deps tools dpsim evalcheck ns3 splat dpctl checkpatch install dkms fuzz spec
-	layers modules debug-kernel rig kunit)
+HOST_STEPS=(deps tools dpsim evalcheck ns3 splat dpctl checkpatch install dkms
+	fuzz spec layers modules debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
 IFS=$', \t' read -r -a KERNEL_LIST <<<"$KERNELS"
