@@ -4,8 +4,9 @@
 # make check: every test of the project, on a fresh machine too.
 #
 #  1. Debian packages (scripts/deps.sh, a no-op when all are there)
-#  2. host: userspace build, dpsim/core tests, splat-detector self-test,
-#     checkpatch --strict
+#  2. host: userspace build, dpsim/core tests, the evaluation's fast
+#     tables against the numbers its document prints (evalcheck),
+#     splat-detector self-test, checkpatch --strict
 #  3. the module, W=1 + sparse, against each Debian kernel
 #  4. the debug kernel (scripts/debug-kernel.sh: KUnit, KASAN, UBSAN,
 #     lockdep, kmemleak ..., built once and cached) and the module built
@@ -35,9 +36,9 @@
 #                          the shell patterns: a guest suite by its name
 #                          (smoke topo link up data ft genl hostile probe
 #                          dcell xdcent ring nic nic_tcp s2 kunit), a host
-#                          step by its own (deps tools dpsim ns3 splat dpctl
-#                          checkpatch install dkms fuzz spec layers
-#                          modules debug-kernel rig)
+#                          step by its own (deps tools dpsim evalcheck ns3
+#                          splat dpctl checkpatch install dkms fuzz spec
+#                          layers modules debug-kernel rig)
 #   --kernels KERNEL,...   only these kernels: 6.1, 6.12 (or a full ABI),
 #                          debug
 #
@@ -366,8 +367,8 @@ short_name() {
 	s=${s#vm_}
 	echo "${s%_test}"
 }
-HOST_STEPS=(deps tools dpsim ns3 splat dpctl checkpatch install dkms fuzz spec
-	layers modules debug-kernel rig kunit)
+HOST_STEPS=(deps tools dpsim evalcheck ns3 splat dpctl checkpatch install dkms
+	fuzz spec layers modules debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
 IFS=$', \t' read -r -a KERNEL_LIST <<<"$KERNELS"
@@ -823,6 +824,8 @@ fi
 
 # ---- host steps (beside the guests) ----------------------------------------
 hstep dpsim "dpsim and routing core tests" make -s -C tools/dpsim check
+hstep evalcheck "evaluation numbers: fast tables of dpillar-evaluation.rst rerun, equal to what it prints" \
+	sh tools/dpsim/eval-check.sh
 hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
 	make -s -C tools/dpctl check

@@ -10,7 +10,10 @@ regular graph) and the k-ary fat tree are the paper's baselines and exist
 only here.
 
 Commands (each prints one line of numbers, or JSON with --json):
-  bisect   max-flow between random halves of the servers
+  bisect   max-flow between random halves of the servers (the
+           chapter's old bisection column; the S2 paper's Fig. 9 method)
+  cuts     the bisection width: paper's figure, structured, Kernighan-Lin
+           and random halvings (upper bounds), congestion lower bound
   thru     ideal throughput of a random permutation (LP, HiGHS)
   state    forwarding entries per switch
   selftest small known cases (make -C tools/dpsim check)
@@ -19,6 +22,7 @@ Needs python3-networkx and python3-scipy (scripts/deps.sh).
 """
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
@@ -220,22 +224,28 @@ def server_centric(topo, n, k, level=None):
         return ids[key]
 
     servers = set()
+    addr = {}
+
+    def server(key):
+        # the address as digits: DPillar's column first, then its
+        # label's symbols; the others' digits, highest first
+        v = node('s' + key)
+        servers.add(v)
+        addr[v] = tuple(int(x) for x in key.replace(':', '.').split('.'))
+        return v
+
     for line in run_dpsim(args).splitlines()[1:]:
         f = line.split(',')
         if f[0] == 'switch' or f[0] == 'cable':
             # DCell: kind,level,switch,a,a_port,b,b_port
-            a = node('s' + f[3])
-            servers.add(a)
+            a = server(f[3])
             if f[0] == 'switch':
                 edges.append((a, node('w%s.%s' % (f[1], f[2]))))
             else:
-                b = node('s' + f[5])
-                servers.add(b)
-                edges.append((a, b))
+                edges.append((a, server(f[5])))
         else:
             # server,port,switch_col,switch_id
-            a = node('s' + f[0])
-            servers.add(a)
+            a = server(f[0])
             if f[2] == str(0xffffffff):
                 continue        # XDCent: a port kept free for growth
             edges.append((a, node('w%s.%s' % (f[2], f[3]))))
@@ -244,6 +254,8 @@ def server_centric(topo, n, k, level=None):
     fab = Fabric(topo, nn, edges, hosts,
                  [v for v in range(nn) if v not in servers])
     fab.server_centric = True
+    fab.addr = addr
+    fab.size = (n, k, level)
     return fab
 
 
@@ -306,6 +318,206 @@ def bisect(fab, partitions, seed, switch_level=False):
                 snk[v] = snk.get(v, 0) + cap
         vals.append(maxflow(fab.n, fab.edges, src, snk))
     return min(vals), sum(vals) / len(vals)
+
+
+# The bisection width proper: the least cut over every halving of the
+# servers, which random halvings do not find (a random halving cuts about
+# half of every switch).  Every halving's max flow is an upper bound of
+# it; congestion() gives a lower bound.
+
+def explicit(fab):
+    """The fabric with every server a node: (n, edges, servers, tor),
+    tor[v] the ToR of server v in a switch-centric fabric (servers behind
+    one link each, as bisect() counts them), None in a server-centric
+    one (its servers are nodes already)."""
+    if fab.server_centric:
+        return (fab.n, list(fab.edges),
+                [v for v in range(fab.n) if fab.hosts[v]], None)
+    n, edges, servers, tor = fab.n, list(fab.edges), [], {}
+    for v in range(fab.n):
+        for _ in range(fab.hosts[v]):
+            edges.append((n, v))
+            servers.append(n)
+            tor[n] = v
+            n += 1
+    return n, edges, servers, tor
+
+
+def halving(n, edges, order):
+    """Max flow between the first half of @order (servers) and the rest,
+    every other node free to forward: the cut of this halving with every
+    switch on its cheaper side."""
+    h = len(order) // 2
+    return maxflow(n, edges, {v: INF for v in order[:h]},
+                   {v: INF for v in order[h:]})
+
+
+def digit_name(fab, j):
+    """Name of address digit j as server_centric() reads it."""
+    n, k, level = fab.size
+    if fab.name == 'dpillar':
+        return 'column' if j == 0 else 'symbol %d' % (k - j)
+    if fab.name == 'dcell':
+        return 'a_%d' % (k - j)
+    top = k if fab.name == 'bcube' else level
+    return 'digit %d' % (top - j)
+
+
+def structured(fab, n, edges, servers, tor):
+    """The construction's own halvings, each {name: max flow}:
+    server-centric, split on one address digit (its low values one side;
+    for an odd radix the middle value splits on the other digits, in
+    address order); S2, the ToRs by their coordinate in one space."""
+    res = {}
+    if fab.server_centric:
+        for j in range(len(fab.addr[servers[0]])):
+            order = sorted(servers, key=lambda v: (fab.addr[v][j],) +
+                           fab.addr[v])
+            res[digit_name(fab, j)] = halving(n, edges, order)
+    else:
+        for sp in range(len(fab.coords[0])):
+            order = sorted(servers, key=lambda v: (fab.coords[tor[v]][sp],
+                                                   tor[v], v))
+            res['space %d' % sp] = halving(n, edges, order)
+    return res
+
+
+def kl(fab, n, edges, servers, tor, seeds):
+    """networkx's Kernighan-Lin bisection, the least max flow over
+    @seeds.  Server-centric: on the servers, weight 1 per server-server
+    cable and 1/(m-1) between every two of the m servers on a switch (a
+    switch split a : b costs a*b/(m-1): exact at a = 1; the max flow
+    then charges it min(a, b)).  S2: on the ToRs (parallel links add),
+    its servers following their ToR."""
+    g = nx.Graph()
+    if fab.server_centric:
+        g.add_nodes_from(servers)
+        srv = set(servers)
+        members = {}
+        for a, b in edges:
+            if a in srv and b in srv:
+                w = g[a][b]['weight'] + 1 if g.has_edge(a, b) else 1
+                g.add_edge(a, b, weight=w)
+            else:
+                s, w = (a, b) if a in srv else (b, a)
+                members.setdefault(w, []).append(s)
+        for ms in members.values():
+            w = 1.0 / (len(ms) - 1) if len(ms) > 1 else 0
+            for i, a in enumerate(ms):
+                for b in ms[i + 1:]:
+                    x = g[a][b]['weight'] if g.has_edge(a, b) else 0
+                    g.add_edge(a, b, weight=x + w)
+    else:
+        g.add_nodes_from(range(fab.n))
+        for a, b in fab.edges:
+            w = g[a][b]['weight'] + 1 if g.has_edge(a, b) else 1
+            g.add_edge(a, b, weight=w)
+    best = None
+    for seed in seeds:
+        side, _ = nx.algorithms.community.kernighan_lin_bisection(
+            g, weight='weight', seed=seed)
+        if fab.server_centric:
+            key = lambda v: (v not in side, v)
+        else:
+            key = lambda v: (tor[v] not in side, tor[v], v)
+        f = halving(n, edges, sorted(servers, key=key))
+        best = f if best is None else min(best, f)
+    return best
+
+
+def congestion(n, edges, servers, batch=64):
+    """A lower bound of the bisection width (the congestion argument):
+    route one unit from every server to every other, split evenly over
+    all its shortest paths (Brandes' dependencies, @batch sources at a
+    time); if no link carries more than L in one direction, a halving
+    into a and b servers is crossed by a*b units one way, so it cuts at
+    least a*b / L links.  Returns (a*b / L, L)."""
+    a = coo_matrix((np.ones(2 * len(edges)),
+                    ([x for x, y in edges] + [y for x, y in edges],
+                     [y for x, y in edges] + [x for x, y in edges])),
+                   shape=(n, n)).tocsr()
+    a.sum_duplicates()          # parallel links: paths through each
+    au, av = a.nonzero()
+    tgt = np.zeros(n)
+    tgt[servers] = 1.0
+    load = np.zeros(len(au))
+    for i in range(0, len(servers), batch):
+        src = np.array(servers[i:i + batch])
+        b = len(src)
+        cols = np.arange(b)
+        dist = np.full((n, b), -1, dtype=np.int32)
+        sigma = np.zeros((n, b))
+        dist[src, cols] = 0
+        sigma[src, cols] = 1.0
+        d = 0
+        while True:
+            t = a @ np.where(dist == d, sigma, 0.0)
+            new = (dist < 0) & (t > 0)
+            if not new.any():
+                break
+            dist[new] = d + 1
+            sigma[new] = t[new]
+            d += 1
+        delta = np.zeros((n, b))
+        with np.errstate(divide='ignore', invalid='ignore'):
+            for lv in range(d - 1, -1, -1):
+                x = np.where(dist == lv + 1,
+                             (tgt[:, None] + delta) / sigma, 0.0)
+                delta += np.where(dist == lv, sigma * (a @ x), 0.0)
+            x = np.where(sigma > 0, (tgt[:, None] + delta) / sigma, 0.0)
+        # one link u -> v of a shortest path carries sigma(u) * x(v)
+        down = dist[av] == dist[au] + 1
+        load += np.where(down, sigma[au] * x[av], 0.0).sum(axis=1)
+    h = len(servers) // 2
+    lmax = load.max()
+    return h * (len(servers) - h) / lmax, lmax
+
+
+def paper_bound(fab):
+    """The paper's bisection width, in cables, and what it claims, or
+    None: DPillar Prop. II.1, "close to (n/2)^k"; DCell Theorem 2,
+    "larger than t_k / (4 log_n t_k)".  BCube's paper is not in the
+    papers folder; XDCent's OCR has none legible; S2's Fig. 9 is
+    measured (random halvings, our "random")."""
+    if not fab.server_centric:
+        return None
+    n, k, _ = fab.size
+    if fab.name == 'dpillar':
+        return (n // 2) ** k, '~'
+    if fab.name == 'dcell' and k > 0:
+        t = fab.servers
+        return t / (4 * math.log(t, n)), '>'
+    return None
+
+
+def nic_ports(fab):
+    if not fab.server_centric:
+        return 1
+    deg = {}
+    for a, b in fab.edges:
+        deg[a] = deg.get(a, 0) + 1
+        deg[b] = deg.get(b, 0) + 1
+    return max(deg[v] for v in range(fab.n) if fab.hosts[v])
+
+
+def cuts(fab, methods, partitions, seed, kl_seeds):
+    """{method: value} in cables for one fabric (see cmd_cuts)."""
+    n, edges, servers, tor = explicit(fab)
+    r = {}
+    if 'paper' in methods:
+        r['paper'] = paper_bound(fab)
+    if 'structured' in methods:
+        res = structured(fab, n, edges, servers, tor)
+        name = min(res, key=lambda x: (res[x], x))
+        r['structured'] = (res[name], name)
+    if 'kl' in methods:
+        r['kl'] = kl(fab, n, edges, servers, tor,
+                     range(seed, seed + kl_seeds))
+    if 'random' in methods:
+        r['random'] = bisect(fab, partitions, seed)[0]
+    if 'lower' in methods:
+        r['lower'] = congestion(n, edges, servers)[0]
+    return r
 
 
 def permutation(fab, rng):
@@ -476,6 +688,85 @@ def cmd_bisect(o):
             'min_per_half': round(mn / (fab.servers // 2), 4)})
 
 
+# The fabrics of "Choosing a fabric" (dpillar-evaluation.rst) at each
+# size, and small ones for eval-check.sh: (fabric, n, k, i) or
+# ('s2', ToRs) with 24-port ToRs of 8 servers; "random" is the
+# chapter's old column: the least of 5 random halvings (2 at 100,000),
+# whatever --partitions says.
+CUT_SETS = {
+    'small': [('dpillar', 8, 3, None), ('dcell', 11, 1, None),
+              ('bcube', 5, 2, None), ('xdcent', 5, 2, 2), ('s2', 20)],
+    '1k': [('dpillar', 8, 4, None), ('dcell', 31, 1, None),
+           ('bcube', 10, 2, None), ('xdcent', 10, 2, 2), ('s2', 125)],
+    '10k': [('dpillar', 30, 3, None), ('dcell', 9, 2, None),
+            ('bcube', 10, 3, None), ('xdcent', 10, 2, 3), ('s2', 1250)],
+    '100k': [('dpillar', 26, 4, None), ('dcell', 16, 2, None),
+             ('bcube', 10, 4, None), ('xdcent', 10, 2, 4)],
+}
+PRETTY = {'dpillar': 'DPillar', 'dcell': 'DCell', 'bcube': 'BCube',
+          'xdcent': 'XDCent'}
+
+
+def cmd_cuts(o):
+    """Bisection per server of a half, in cables (a server-centric
+    fabric's server forwards freely; an S2 server is behind its one
+    link): the paper's figure, the least structured cut (which), the
+    least of --kl-seeds Kernighan-Lin halvings, the least of
+    --partitions random halvings (bisect's), the congestion lower bound;
+    the NIC ports per server bound it from above."""
+    methods = o.method.split(',')
+    if o.set:
+        todo = []
+        for row in CUT_SETS[o.set]:
+            if row[0] == 's2':
+                todo.append(('S2, %s ToRs' % format(row[1], ','),
+                             lambda r=row: s2(r[1], 24, 8, o.seed,
+                                              o.cache)))
+            else:
+                name = '%s (%s)' % (PRETTY[row[0]], ','.join(
+                    str(x) for x in row[1:] if x is not None))
+                todo.append((name, lambda r=row: server_centric(*r)))
+        parts = 2 if o.set == '100k' else 5
+    else:
+        todo = [(o.fabric, lambda: build(o))]
+        parts = o.partitions
+    if not o.json:
+        print('%-18s %8s  %-6s %-22s %-5s %-6s %-6s %s' % (
+            'fabric', 'servers', 'paper', 'structured (cut)', 'KL',
+            'random', 'lower', 'NIC'))
+    for name, make in todo:
+        fab = make()
+        r = cuts(fab, methods, parts, o.seed, o.kl_seeds)
+        h = fab.servers // 2
+
+        def per(v):
+            return '%.2f' % (v / h)
+        p = r.get('paper')
+        row = {'fabric': name, 'servers': fab.servers,
+               'paper': '-' if p is None else p[1] + per(p[0]),
+               'structured': '-', 'kl': '-', 'random': '-', 'lower': '-',
+               'nic': nic_ports(fab)}
+        if 'paper' not in methods:
+            row['paper'] = '-'
+        if 'structured' in r:
+            row['structured'] = '%s (%s)' % (per(r['structured'][0]),
+                                             r['structured'][1])
+        for m in ('kl', 'random', 'lower'):
+            if m in r:
+                row[m] = per(r[m])
+        if o.json:
+            row.update({m + '_cables': (r[m][0] if isinstance(r[m], tuple)
+                                        else r[m])
+                        for m in r if r[m] is not None})
+            print(json.dumps(row))
+        else:
+            print('%-18s %8s  %-6s %-22s %-5s %-6s %-6s %d' % (
+                name, format(fab.servers, ','), row['paper'],
+                row['structured'], row['kl'], row['random'], row['lower'],
+                row['nic']))
+        sys.stdout.flush()
+
+
 def cmd_thru(o):
     fab = build(o)
     rng = random.Random(o.seed)
@@ -566,12 +857,39 @@ def selftest(_o):
     dp = server_centric('dpillar', 4, 2)
     check('dpillar(4,2) servers', dp.servers, 8)
     check('dpillar(4,2) nodes', dp.n, 12)
+    # cuts: DPillar (8,2) split on one symbol cuts (n/2)^k = 16 cables
+    # (Prop. II.1), on the column all 8 switches (32); BCube (4,1) split
+    # on a digit N/2 = 8; the congestion bound is below both.
+    dp = server_centric('dpillar', 8, 2)
+    n, edges, srv, tor = explicit(dp)
+    st = structured(dp, n, edges, srv, tor)
+    check('dpillar(8,2) symbol cut', st['symbol 0'], 16)
+    check('dpillar(8,2) column cut', st['column'], 32)
+    check('dpillar(8,2) congestion < 16',
+          int(congestion(n, edges, srv)[0] < 16), 1)
+    bc = server_centric('bcube', 4, 1)
+    n, edges, srv, tor = explicit(bc)
+    check('bcube(4,1) digit cut', structured(bc, n, edges, srv, tor)[
+        'digit 1'], 8)
+    # BCube is arc-transitive: every link carries N (n-1)/n one way, so
+    # the bound is (N/2)^2 n / (N (n-1)) = 16/3 here
+    check('bcube(4,1) congestion', congestion(n, edges, srv)[0], 16 / 3)
+    # a ring of 8 servers (server-centric, no switch): a halving into
+    # two arcs cuts 2; all pairs over shortest paths (the opposite one
+    # split half and half) load each directed link with 3.5 + 2.5 +
+    # 1.5 + 0.5 = 8 (from the 4 sources behind it): 4 * 4 / 8 = 2, tight.
+    ring = Fabric('ring', 8, [(i, (i + 1) % 8) for i in range(8)],
+                  [1] * 8, [])
+    ring.server_centric = True
+    check('ring(8) congestion bound',
+          congestion(*explicit(ring)[:3])[0], 2)
     return 0 if ok else 1
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('cmd', choices=['bisect', 'thru', 'state', 'selftest'])
+    ap.add_argument('cmd', choices=['bisect', 'cuts', 'thru', 'state',
+                                    'selftest'])
     ap.add_argument('--fabric', default='s2',
                     help='s2 jellyfish fattree dpillar dcell bcube xdcent')
     ap.add_argument('--switches', type=int, default=125)
@@ -586,6 +904,12 @@ def main():
     ap.add_argument('-i', '--level', type=int)
     ap.add_argument('--partitions', type=int, default=50)
     ap.add_argument('--switch-level', action='store_true')
+    ap.add_argument('--method', default='paper,structured,kl,random,lower',
+                    help='cuts: any of paper structured kl random lower')
+    ap.add_argument('--set', choices=sorted(CUT_SETS),
+                    help="cuts: the fabrics of a size (see CUT_SETS)")
+    ap.add_argument('--kl-seeds', type=int, default=5,
+                    help='cuts: Kernighan-Lin runs, the best kept')
     ap.add_argument('--paths', type=int, default=0,
                     help='thru: LP over the K shortest paths per pair '
                     '(default: the exact edge LP)')
@@ -594,8 +918,8 @@ def main():
     ap.add_argument('--cache', help='directory for dpsim S2 plans')
     ap.add_argument('--json', action='store_true')
     o = ap.parse_args()
-    sys.exit({'bisect': cmd_bisect, 'thru': cmd_thru, 'state': cmd_state,
-              'selftest': selftest}[o.cmd](o) or 0)
+    sys.exit({'bisect': cmd_bisect, 'cuts': cmd_cuts, 'thru': cmd_thru,
+              'state': cmd_state, 'selftest': selftest}[o.cmd](o) or 0)
 
 
 if __name__ == '__main__':

@@ -116,7 +116,9 @@ fi
 # Choosing a fabric: each topology at about 1,000, 10,000 and 100,000
 # servers.  Paths: 20,000 random pairs, BFS from 20 sources; faults: 5% of
 # the cables failed at random, 20,000 pairs from 200 sources; bisection:
-# server-level max-flow over 5 random halvings (2 at 100,000).
+# server-level max-flow over 5 random halvings (2 at 100,000: fabric.dat's
+# last column, the chapter's former column) and eval-s2bw.py cuts
+# (cuts-*.txt, the chapter's "Bisection"; the 10,000 set takes minutes).
 if want fabric; then
 	f=$out/fabric.dat
 	echo "# name size servers switches avg max bfs_avg bfs_max ft_delivered_conn_pct ft_avg bisect_min_per_half" > "$f"
@@ -157,6 +159,12 @@ if want fabric; then
 		echo "s2 $n $n $((n * 8)) $p $t $b" >> "$f2"
 	done
 	rm -f "$out/s2b.json"
+	# Bisection: the least cuts found and the lower bounds (structured,
+	# Kernighan-Lin, random halvings, congestion; "Bisection" in the
+	# chapter); 100,000: structured and random halvings only
+	$B cuts --set 1k --cache $cache > "$out/cuts-1k.txt"
+	$B cuts --set 10k --cache $cache > "$out/cuts-10k.txt"
+	$B cuts --set 100k --method paper,structured,random > "$out/cuts-100k.txt"
 	# S2 growth: 13 ToRs added to a plan of 125 (16 ports, L = 8)
 	$D plan --topo s2 --mode plan --ports 16 --spaces 8 --seed 1 --nodes 125 --grow 13 |
 		grep '^# grown' > "$out/s2-grow.txt"
