@@ -184,6 +184,12 @@ for pnls in "4 16 2 7" "8 40 3 1" "10 100 4 2"; do
 			ko "plan s2 ($pnls $df) != dpsim plan --wiring derived"
 	done
 done
+# the same fabric in the same words (issue 55, item 9): dpsim --nodes N -n P
+# --spaces L is the kernel's derived fabric, its seed 0 by default
+$D plan topo s2 nodes 16 n 4 spaces 2 >"$tmp/a" &&
+	$S plan --topo s2 --nodes 16 -n 4 --spaces 2 >"$tmp/b" &&
+	[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok ||
+	ko "plan topo s2 nodes 16 n 4 spaces 2 != dpsim plan --topo s2 --nodes 16 -n 4 --spaces 2"
 # S2 plan mode: the kernel plan, byte for byte what dpsim prints (text,
 # CSV, JSON), before and after growth
 for pnls in "4 8 2 3 0" "6 20 2 1 0" "8 64 3 7 0" "8 64 3 7 5" "10 100 4 2 20" \
