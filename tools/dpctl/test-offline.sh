@@ -743,5 +743,31 @@ rc "up: a port that never appears" 1 $D up dpx -c "$tmp/x.conf" -w 0
 has "up: ... is named" 'up dpx: port1 "dpctl-nosuch0" does not exist (waited 0 s)' "$tmp/err"
 rc "up: -w needs seconds" 2 $D up dpx -w soon
 
+
+# The example configurations dpillar-tools ships (issue 55, item 10;
+# debian/dpillar-tools.examples): each is what "check" takes, and the S2
+# plan-mode one holds node 3's coordinates of the plan it names.
+ex=../../Documentation/examples
+for f in dp0.conf s2-derived.conf s2-plan.conf; do
+	rc "example $f: check" 0 $D check -c "$ex/$f"
+	has "example $f: the link add" "dpctl link add dp0 " "$tmp/out"
+done
+rc "example dp0.conf: dpctl check" 0 $D check -c "$ex/dp0.conf"
+has "example dp0.conf: DPillar (48,4), 1:3.17.0.22" "n 48 k 4 addr 1:3.17.0.22" "$tmp/out"
+rc "example s2-plan.conf: dpctl check" 0 $D check -c "$ex/s2-plan.conf"
+x=$($D plan topo s2 -n 4 nodes 64 spaces 2 seed 7 mode plan |
+	awk '$1 == "node" && $2 == 3 { print $4 }')
+has "example s2-plan.conf: node 3's coordinates of plan seed 7 ($x)" \
+	"coords $x " "$tmp/out"
+# and dpctl.8's examples are those files, line for line
+for f in dp0.conf s2-plan.conf; do
+	grep -v '^$' "$ex/$f" | while IFS= read -r l; do
+		grep -qxF -- "$l" ../../Documentation/dpctl.8 ||
+			grep -qxF -- "$(printf '%s' "$l" | sed 's/-/\\-/g')" \
+				../../Documentation/dpctl.8 || echo "$l"
+	done >"$tmp/a"
+	[ ! -s "$tmp/a" ] && ok || ko "dpctl.8 lacks the lines of $f: $(head -n 2 "$tmp/a")"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
