@@ -701,6 +701,10 @@ rc "check DEV -c a good file" 0 $D check dpy -c "$tmp/x.conf"
 has "check DEV: the device's name" "dpctl link add dpy n 4"
 rc "up -t a good file: nothing created" 0 $D up dpx -c "$tmp/x.conf" -t
 has "up -t prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
+rc "up --dry-run (as -t): nothing created" 0 $D up dpx -c "$tmp/x.conf" --dry-run
+has "up --dry-run prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
+rc "up dry-run (the word)" 0 $D up dpx dry-run -c "$tmp/x.conf"
+has "up dry-run prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
 printf 'n 47\nk 4\naddr 0:0.0\nports lo lo\n' >"$tmp/x.conf"
 rc "check a bad file" 2 $D check dpx -c "$tmp/x.conf"
 has "check says why" "up: n must be even" "$tmp/err"
