@@ -24,6 +24,7 @@ import ipaddress
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -123,6 +124,49 @@ def crafted(lua, tmp):
     ok(got == [(7, True), (3, 2), (1, 5)], "hand-made frames: waypoint, "
        "dpillar.node, NOROUTE reason, in-kernel probe id", str(got))
     return pcap
+
+
+def addresses(lua, tmp):
+    """DPillar's address form C:v_{k-1}...v_0 beside the node ids, from the
+    preferences (the frames do not say n and k): a data frame 1:3.17.0.22
+    (id 383062 in DPillar (48,4), dpctl addr's) -> #5 via 0:0.0.0.1, and
+    a probe reply whose reporter is 3:23.23.23.23 (the last server)."""
+    pcap = os.path.join(tmp, "addr.pcap")
+    frs = [frames.ETH + frames.hdr(1, src=383062, dst=5, wp=1),
+           frames.ETH + frames.hdr(4, src=7, dst=1327103) +
+           frames.probe(status=3, reason=2, reporter=1327103)]
+    with open(pcap, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i, fr in enumerate(frs, 1):
+            f.write(struct.pack("<IIII", i, 0, len(fr), len(fr)) + fr)
+    pkts = tshark(lua, pcap, "-o", "dpillar.topology:DPillar",
+                  "-o", "dpillar.n:48", "-o", "dpillar.k:4")
+    no_lua_errors(pkts, "DPillar addresses")
+    got = [p.get("dpillar.addr", []) for p in pkts]
+    ok(got == [["1:3.17.0.22", "0:0.0.0.5", "0:0.0.0.1"],
+               ["0:0.0.0.7", "3:23.23.23.23", "3:23.23.23.23"]],
+       "DPillar (48,4): dpillar.addr of src, dst, waypoint, reporter",
+       str(got))
+    info = []
+    for col in ("_ws.col.info", "_ws.col.Info"):	# Wireshark >= 4.2, older
+        r = subprocess.run(["tshark", "-n", "-X", f"lua_script:{lua}",
+                            "-r", pcap, "-o", "dpillar.topology:DPillar",
+                            "-o", "dpillar.n:48", "-o", "dpillar.k:4",
+                            "-T", "fields", "-e", col],
+                           capture_output=True, text=True)
+        info = r.stdout.splitlines()
+        if r.returncode == 0 and any(info):
+            break
+    ok(len(info) == 2 and
+       info[0].startswith("Data 1:3.17.0.22 -> 0:0.0.0.5 via 0:0.0.0.1 ") and
+       "NOROUTE from 3:23.23.23.23" in info[1],
+       "DPillar (48,4): the Info column names addresses", str(info))
+    src = pkts[0].get("dpillar.src", []) if pkts else []
+    ok(src == ["383062"], "dpillar.src stays the node id", str(src))
+    # without the preferences, ids alone (auto cannot know DPillar's n, k)
+    pkts = tshark(lua, pcap)
+    ok(bool(pkts) and not any("dpillar.addr" in p for p in pkts),
+       "no dpillar.addr without the topology's n and k")
 
 
 def load_expect(d):
@@ -300,6 +344,7 @@ def main():
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         sources = [crafted(a.lua, tmp)]
+        addresses(a.lua, tmp)
         if a.capture:
             m = guest_capture(a.lua, a.capture, tmp)
             if m:

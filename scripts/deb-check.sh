@@ -59,6 +59,18 @@ fi
 [ -s "$tmp/tools/usr/share/doc/dpillar-tools/copyright" ] &&
 	ok "dpillar-tools: copyright" || ko "dpillar-tools: no copyright"
 T=$tmp/tools
+# README.Debian and the example configurations (issue 55, item 10), each
+# one the packaged dpctl checks as "dpctl up" would read it
+doc=$T/usr/share/doc/dpillar-tools
+[ -s "$doc/README.Debian" ] || [ -s "$doc/README.Debian.gz" ] &&
+	ok "dpillar-tools: README.Debian" || ko "dpillar-tools: no README.Debian"
+for f in dp0.conf s2-derived.conf s2-plan.conf; do
+	e=$doc/examples/$f
+	[ -f "$e.gz" ] && gzip -dc "$e.gz" >"$tmp/$f" && e=$tmp/$f
+	[ -s "$e" ] && "$T/usr/sbin/dpctl" check -c "$e" >/dev/null 2>"$tmp/ex.err" &&
+		ok "dpillar-tools: examples/$f, which dpctl check takes" ||
+		{ ko "dpillar-tools: examples/$f"; cat "$tmp/ex.err" 2>/dev/null; }
+done
 [ "$("$T/usr/sbin/dpctl" -V)" = "dpctl (dpillar) $v" ] && ok "packaged dpctl -V: $v" ||
 	ko "packaged dpctl -V: $("$T/usr/sbin/dpctl" -V), sources $v"
 [ "$("$T/usr/bin/dpsim" -V)" = "dpsim (dpillar) $v" ] && ok "packaged dpsim -V: $v" ||

@@ -184,6 +184,12 @@ for pnls in "4 16 2 7" "8 40 3 1" "10 100 4 2"; do
 			ko "plan s2 ($pnls $df) != dpsim plan --wiring derived"
 	done
 done
+# the same fabric in the same words (issue 55, item 9): dpsim --nodes N -n P
+# --spaces L is the kernel's derived fabric, its seed 0 by default
+$D plan topo s2 nodes 16 n 4 spaces 2 >"$tmp/a" &&
+	$S plan --topo s2 --nodes 16 -n 4 --spaces 2 >"$tmp/b" &&
+	[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok ||
+	ko "plan topo s2 nodes 16 n 4 spaces 2 != dpsim plan --topo s2 --nodes 16 -n 4 --spaces 2"
 # S2 plan mode: the kernel plan, byte for byte what dpsim prints (text,
 # CSV, JSON), before and after growth
 for pnls in "4 8 2 3 0" "6 20 2 1 0" "8 64 3 7 0" "8 64 3 7 5" "10 100 4 2 20" \
@@ -695,6 +701,10 @@ rc "check DEV -c a good file" 0 $D check dpy -c "$tmp/x.conf"
 has "check DEV: the device's name" "dpctl link add dpy n 4"
 rc "up -t a good file: nothing created" 0 $D up dpx -c "$tmp/x.conf" -t
 has "up -t prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
+rc "up --dry-run (as -t): nothing created" 0 $D up dpx -c "$tmp/x.conf" --dry-run
+has "up --dry-run prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
+rc "up dry-run (the word)" 0 $D up dpx dry-run -c "$tmp/x.conf"
+has "up dry-run prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
 printf 'n 47\nk 4\naddr 0:0.0\nports lo lo\n' >"$tmp/x.conf"
 rc "check a bad file" 2 $D check dpx -c "$tmp/x.conf"
 has "check says why" "up: n must be even" "$tmp/err"
@@ -736,6 +746,32 @@ printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
 rc "up: a port that never appears" 1 $D up dpx -c "$tmp/x.conf" -w 0
 has "up: ... is named" 'up dpx: port1 "dpctl-nosuch0" does not exist (waited 0 s)' "$tmp/err"
 rc "up: -w needs seconds" 2 $D up dpx -w soon
+
+
+# The example configurations dpillar-tools ships (issue 55, item 10;
+# debian/dpillar-tools.examples): each is what "check" takes, and the S2
+# plan-mode one holds node 3's coordinates of the plan it names.
+ex=../../Documentation/examples
+for f in dp0.conf s2-derived.conf s2-plan.conf; do
+	rc "example $f: check" 0 $D check -c "$ex/$f"
+	has "example $f: the link add" "dpctl link add dp0 " "$tmp/out"
+done
+rc "example dp0.conf: dpctl check" 0 $D check -c "$ex/dp0.conf"
+has "example dp0.conf: DPillar (48,4), 1:3.17.0.22" "n 48 k 4 addr 1:3.17.0.22" "$tmp/out"
+rc "example s2-plan.conf: dpctl check" 0 $D check -c "$ex/s2-plan.conf"
+x=$($D plan topo s2 -n 4 nodes 64 spaces 2 seed 7 mode plan |
+	awk '$1 == "node" && $2 == 3 { print $4 }')
+has "example s2-plan.conf: node 3's coordinates of plan seed 7 ($x)" \
+	"coords $x " "$tmp/out"
+# and dpctl.8's examples are those files, line for line
+for f in dp0.conf s2-plan.conf; do
+	grep -v '^$' "$ex/$f" | while IFS= read -r l; do
+		grep -qxF -- "$l" ../../Documentation/dpctl.8 ||
+			grep -qxF -- "$(printf '%s' "$l" | sed 's/-/\\-/g')" \
+				../../Documentation/dpctl.8 || echo "$l"
+	done >"$tmp/a"
+	[ ! -s "$tmp/a" ] && ok || ko "dpctl.8 lacks the lines of $f: $(head -n 2 "$tmp/a")"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -28,7 +28,7 @@
 #define UP_WAIT_S 10
 
 const char up_help[] =
-	"dpctl up DEV [-c FILE] [-w SECONDS] [-t]\n"
+	"dpctl up DEV [-c FILE] [-w SECONDS] [-t | --dry-run]\n"
 	"    create DEV from FILE (default " CONF_DIR "/DEV.conf), set its\n"
 	"    ports and DEV up, add this server's fabric IPv4 (/32) and IPv6\n"
 	"    (/128) addresses and the on-link routes of the fabric prefixes.\n"
@@ -37,8 +37,9 @@ const char up_help[] =
 	"    ... hello dead mode ip4 ip6 key6 fallback), or \"ports IF IF\n"
 	"    ...\" (and \"coords C0 C1 ...\"); # starts a comment.  A port\n"
 	"    that does not exist yet is waited for, up to SECONDS (default\n"
-	"    10; 0: no wait).  -t (test): check FILE and print the \"link\n"
-	"    add\" it would send; create nothing (as \"dpctl check\").\n"
+	"    10; 0: no wait).  -t (test, --dry-run): check FILE and print\n"
+	"    the \"link add\" it would send; create nothing (as \"dpctl\n"
+	"    check\").\n"
 	"    See dpctl(8).\n";
 
 const char check_help[] =
@@ -451,7 +452,8 @@ static int conf_show(const struct conf *c, const char *file)
 }
 
 /*
- * DEV [-c FILE] [-w SECONDS] [-t]: "up" takes them all, "down" DEV and
+ * DEV [-c FILE] [-w SECONDS] [-t]: "up" takes them all (-t also as
+ * "test", "dry-run" and "--dry-run"), "down" DEV and
  * FILE (ignored; @wait and @test NULL), "check" DEV and FILE (@wait NULL).
  */
 static int updown_args(const char *what, int argc, char **argv,
@@ -473,7 +475,9 @@ static int updown_args(const char *what, int argc, char **argv,
 			argv++;
 			argc--;
 		} else if (test && wait && (!strcmp(argv[0], "-t") ||
-					    matches(argv[0], "test"))) {
+					    matches(argv[0], "test") ||
+					    !strcmp(argv[0], "--dry-run") ||
+					    !strcmp(argv[0], "dry-run"))) {
 			*test = true;
 		} else if (!*dev) {
 			*dev = argv[0];

@@ -22,6 +22,12 @@ struct s2opts {
 	u32 switches, ports, servers, spaces, d, seed, rule, keys;
 	const char *coords;
 	bool wiring_derived;
+	/*
+	 * Given on the command line: --servers and --seed (their defaults
+	 * depend on the fabric), --wiring, --nodes (the kernel's word: its
+	 * derived fabric, as dpctl plan topo s2 nodes N draws it).
+	 */
+	bool servers_set, seed_set, wiring_set, nodes_set;
 	double fail_links;
 	bool json, dot, csv;
 	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
@@ -57,6 +63,7 @@ struct opts {
 	bool all_hashes;	/* route --all-hashes */
 	u32 decisions;		/* bench --decisions N (callgrind) */
 	bool discover;		/* ft --discover */
+	bool progress;		/* ft --progress (default: stderr a tty) */
 	u32 nodes, spaces;	/* bench --topo s2: derived mode's N and L */
 	struct s2opts s2;	/* --topo s2's graph commands */
 };
@@ -94,6 +101,11 @@ int s2_fabric_topo(struct s2fabric *f, const struct s2opts *o,
 int s2_fabric_open(struct s2fabric *f, const struct s2opts *o,
 		   const char *who);
 void s2_fabric_free(struct s2fabric *f);
+/*
+ * Are @ports less @o's servers enough cable ports for @spaces, and at
+ * most @max?  True, or false after saying why on stderr.
+ */
+bool s2_sizes_ok(const struct s2opts *o, u32 nodes, u32 spaces, u32 max);
 
 /*
  * Which front end reads a command line: S2's graph commands (s2sim.c)

@@ -36,7 +36,7 @@ static const char usage_text[] =
 "      least the node count)\n"
 "  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
 "        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
-"        [--mode MODE] [--discover] [--json]\n"
+"        [--mode MODE] [--discover] [--json] [--progress]\n"
 "      F random failed servers, L failed server-switch links, P random\n"
 "      live pairs (default 100000, from S sources, default 1000) routed\n"
 "      around them; --populate: only the first PCT% of the servers in\n"
@@ -46,6 +46,8 @@ static const char usage_text[] =
 "      shortcut discovery as a generic fallback (a flood from that\n"
 "      server, the reply installing a shortcut on a shortest live path\n"
 "      with a strictly decreasing hop count) and count its cost\n"
+"      --progress: \"S of N sources\" on stderr (without it, only when\n"
+"      stderr is a terminal; a BFS of a million servers takes 0.1 s)\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
 "        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
 "      hop-by-hop path of the flow whose hash is H (default 0);\n"
@@ -83,18 +85,29 @@ static const char usage_text[] =
 "exit status: 0 ok, 1 runtime failure, 2 usage error\n";
 
 static const char s2_usage[] =
-"usage: dpsim COMMAND --topo s2 { --file F.Topo |\n"
+"usage: dpsim COMMAND --topo s2 --nodes N -n P --spaces L [--seed S] [-j]\n"
+"       dpsim COMMAND --topo s2 { --file F.Topo |\n"
 "                 --switches N --ports P [--servers S] [--spaces L]\n"
 "                 [--coords balanced|random|derived] [--seed S]\n"
 "                 [--wiring random|derived] } [--json]\n"
 "       dpsim COMMAND --topo s2 { --mode plan --nodes N --ports P --spaces L\n"
 "                 [--seed S] [--grow M] | --plan FILE } [--json|--csv]\n"
+"  --nodes N -n P --spaces L: the kernel's fabric in dpctl's words (dpctl\n"
+"                       plan topo s2 nodes N n P spaces L): derived mode,\n"
+"                       every port a cable, seed 0 unless --seed; the\n"
+"                       same as --switches N --ports P --servers 0\n"
+"                       --wiring derived --seed 0.  -n is --ports, -j\n"
+"                       --json\n"
+"  --switches N --ports P: the paper's graph, S of the P ports to servers\n"
+"                       (default 2, fewer when --spaces needs the ports:\n"
+"                       2 a space), seed 1 unless --seed\n"
 "  --mode plan: a kernel plan (S2 plan mode): N nodes of P cable ports,\n"
 "                       Algorithm 3 coordinates, rings and random cables\n"
 "                       (--grow M: then M nodes added, section 3.3);\n"
 "                       --plan FILE: the plan \"plan --mode plan\" printed\n"
 "  --wiring derived: the kernel's fabric (derived coordinates, ring and\n"
-"                       extra-ring cables by port: net/dpillar/topo_s2.c)\n"
+"                       extra-ring cables by port: net/dpillar/topo_s2.c;\n"
+"                       --servers defaults to 0)\n"
 "commands:\n"
 "  paths [--d D]        every ordered switch pair: BFS, 1-hop greedy, 2-hop\n"
 "                       greedy (paper's wording), 2-hop-sim (the authors'\n"
@@ -172,7 +185,7 @@ enum {
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
 	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
-	OPT_DISCOVER, OPT_NODES, OPT_SPACES,
+	OPT_DISCOVER, OPT_NODES, OPT_SPACES, OPT_PROGRESS,
 	/* S2's graph front end only */
 	OPT_FILE, OPT_SWITCHES, OPT_PORTS, OPT_SERVERS, OPT_COORDS,
 	OPT_WIRING, OPT_D, OPT_RULE, OPT_KEYS, OPT_KEY, OPT_GROW,
@@ -216,6 +229,7 @@ static const struct dpsim_opt {
 	{ "runs", required_argument, OPT_RUNS, true, 0 },
 	{ "level", required_argument, OPT_LEVEL, true, 0 },
 	{ "discover", no_argument, OPT_DISCOVER, true, 0 },
+	{ "progress", no_argument, OPT_PROGRESS, true, 0 },
 	{ "nodes", required_argument, OPT_NODES, true, 24 },
 	{ "spaces", required_argument, OPT_SPACES, true, 6 },
 	{ "file", required_argument, OPT_FILE, false, 2 },
@@ -335,6 +349,7 @@ static const struct field_opt {
 	CF(OPT_SHORTEST, F_FLAG, shortest),
 	CF(OPT_ALL_HASHES, F_FLAG, all_hashes),
 	CF(OPT_DISCOVER, F_FLAG, discover),
+	CF(OPT_PROGRESS, F_FLAG, progress),
 	CF(OPT_FROM, F_TEXT, from),
 	CF(OPT_TO, F_TEXT, to),
 	CF(OPT_FAIL, F_TEXT, fail),
@@ -348,6 +363,7 @@ static const struct field_opt {
 	SF(OPT_SWITCHES, F_ULONG, switches),
 	SF(OPT_NODES, F_ULONG, switches),
 	SF(OPT_PORTS, F_ULONG, ports),
+	SF('n', F_ULONG, ports),	/* dpctl's "n PORTS", bench's -n */
 	SF(OPT_SERVERS, F_ULONG, servers),
 	SF(OPT_SPACES, F_ULONG, spaces),
 	SF(OPT_SEED, F_ULONG, seed),
@@ -364,6 +380,7 @@ static const struct field_opt {
 	SF(OPT_PLAN, F_TEXT, plan_file),
 	SF(OPT_MULTIPATH, F_FLAG, multipath),
 	SF(OPT_JSON, F_FLAG, json),
+	SF('j', F_FLAG, json),
 	SF(OPT_CSV, F_FLAG, csv),
 	SF(OPT_DOT, F_FLAG, dot),
 #undef SF
@@ -455,6 +472,10 @@ static int s2_name_opt(int c, const char *arg, struct s2opts *o)
 /* One option of S2's front end: 0, -1 (--help) or an exit status. */
 static int s2_opt(int c, const char *arg, struct s2opts *o)
 {
+	o->servers_set |= c == OPT_SERVERS;
+	o->seed_set |= c == OPT_SEED;
+	o->wiring_set |= c == OPT_WIRING;
+	o->nodes_set |= c == OPT_NODES;
 	if (!SET_FIELD(s2_fields, c, arg, o))
 		return 0;
 	switch (c) {
@@ -475,6 +496,31 @@ static int s2_opt(int c, const char *arg, struct s2opts *o)
 	}
 }
 
+/*
+ * S2's defaults that depend on the other options.  --nodes N (without a
+ * plan) is the kernel's derived fabric in the kernel's words, as dpctl
+ * plan topo s2 nodes N n P spaces L: --wiring derived, seed 0 (the
+ * kernel's).  The kernel's fabrics have no server ports (its nodes are
+ * the servers): --servers 0.  The paper's graph keeps 2 servers a switch,
+ * fewer when --spaces needs the ports (2 a space).
+ */
+static void s2_defaults(struct s2opts *o)
+{
+	if (o->nodes_set && !o->plan_mode && !o->plan_file && !o->file &&
+	    !o->wiring_set) {
+		o->wiring_derived = true;
+		if (!o->seed_set)
+			o->seed = 0;
+	}
+	if (o->servers_set)
+		return;
+	if (o->wiring_derived || o->plan_mode || o->plan_file)
+		o->servers = 0;
+	else if (o->spaces && o->ports >= 2 * o->spaces &&
+		 o->ports - 2 * o->spaces < o->servers)
+		o->servers = o->ports - 2 * o->spaces;
+}
+
 /* What holds when an option is not given. */
 static void opts_defaults(struct opts *o)
 {
@@ -485,7 +531,7 @@ static void opts_defaults(struct opts *o)
 	o->runs = 7;
 	o->s2.coords = "balanced";
 	o->s2.ports = 10;
-	o->s2.servers = 2;
+	o->s2.servers = 2;	/* the paper's graph; s2_defaults() */
 	o->s2.rule = DP_S2_RULE_2HOP_PAPER;
 	o->s2.keys = 100000;
 	o->s2.seed = 1;
@@ -501,7 +547,7 @@ int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe)
 	opts_defaults(o);
 	getopt_table(fe, lo);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, fe == FE_S2 ? "h" : "hjn:k:i:",
+	while ((c = getopt_long(argc, argv, fe == FE_S2 ? "hjn:" : "hjn:k:i:",
 				lo, NULL)) != -1) {
 		err = fe == FE_S2 ? s2_opt(c, optarg, &o->s2) :
 		      core_opt(c, optarg, o);
@@ -517,6 +563,7 @@ int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe)
 				o->s2.coords);
 			return EXIT_USAGE;
 		}
+		s2_defaults(&o->s2);
 		return 0;
 	}
 	if (optind < argc)

@@ -19,6 +19,30 @@
 #include "dpsim.h"
 #include "topo_s2.h"
 
+bool s2_sizes_ok(const struct s2opts *o, u32 nodes, u32 spaces, u32 max)
+{
+	u32 inter = o->ports > o->servers ? o->ports - o->servers : 0;
+	const char *dflt = o->servers_set ? "" : " (--servers defaults to 2)";
+
+	if (!nodes)
+		fprintf(stderr, "dpsim: bad s2 sizes: no switches (--switches N, or the kernel's --nodes N)\n");
+	else if (!spaces && inter < 2)
+		fprintf(stderr, "dpsim: bad s2 sizes: ports %u less servers %u leave %u cable ports, 2 at least%s\n",
+			o->ports, o->servers, inter, dflt);
+	else if (spaces > DP_S2_SPACES_MAX)
+		fprintf(stderr, "dpsim: bad s2 sizes: %u spaces, at most %u\n",
+			spaces, DP_S2_SPACES_MAX);
+	else if (2 * spaces > inter)
+		fprintf(stderr, "dpsim: bad s2 sizes: %u spaces need %u cable ports; ports %u less servers %u leave %u%s\n",
+			spaces, 2 * spaces, o->ports, o->servers, inter, dflt);
+	else if (inter > max)
+		fprintf(stderr, "dpsim: bad s2 sizes: %u cable ports, at most %u\n",
+			inter, max);
+	else
+		return true;
+	return false;
+}
+
 bool s2_kernel_fabric(const struct s2opts *o)
 {
 	return o->plan_file || o->plan_mode || (o->wiring_derived && !o->file);
@@ -101,14 +125,10 @@ static int fabric_derived_topo(struct s2fabric *f, const struct s2opts *o)
 				    .n = inter, .seed = o->seed };
 	const char *why = "";
 
-	if (!L)
+	if (!L && o->ports > o->servers)
 		L = inter / 2;
-	if (!o->switches || !L || L > DP_S2_SPACES_MAX || 2 * L > inter ||
-	    inter > DP_MAX_PORTS) {
-		fprintf(stderr, "dpsim: bad s2 sizes (switches %u, ports %u, servers %u, spaces %u)\n",
-			o->switches, o->ports, o->servers, L);
+	if (!s2_sizes_ok(o, o->switches, L, DP_MAX_PORTS))
 		return 2;
-	}
 	p.spaces = L;
 	if (dp_topo_init(&f->t, &p, &why)) {
 		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);

@@ -21,6 +21,7 @@
  * Its options are rows of dpsim's one option table (opts.c); main()
  * dispatches here through its one command table (dpsim.c).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,14 +274,10 @@ static int gen_net(struct s2net *g, const struct s2opts *o)
 	u32 inter = o->ports - o->servers;
 	struct dp_s2gen p;
 
-	if (!L)
+	if (!L && o->ports > o->servers)
 		L = inter / 2;
-	if (!n || !L || L > DP_S2_SPACES_MAX || 2 * L > inter ||
-	    inter > S2_DEG_MAX) {
-		fprintf(stderr, "dpsim: bad s2 sizes (switches %u, ports %u, servers %u, spaces %u)\n",
-			n, o->ports, o->servers, L);
+	if (!s2_sizes_ok(o, n, L, S2_DEG_MAX))
 		return -1;
-	}
 	if (dp_s2gen_alloc(&p, n, L, inter)) {
 		perror("dpsim");
 		return -1;
@@ -554,10 +551,52 @@ static u32 fail_links(struct s2net *g, double frac)
 	return done;
 }
 
-/* One figure: "KEY VALUE" a line, or a member of one JSON object. */
+/*
+ * Text: the line above a command's figures, as the other topologies have
+ * one: the graph (the fabric the kernel builds, in dpctl plan's words, or
+ * the paper's graph model), its cables, then what was computed (@fmt).
+ */
+static void out_title(const struct s2run *r, const struct s2opts *o,
+		      const char *fmt, ...)
+{
+	const struct s2net *g = &r->g;
+	u32 cables = 0;
+	va_list ap;
+
+	if (o->json)
+		return;
+	for (u32 v = 0; v < g->n; v++)
+		cables += g->deg[v];
+	if (r->fab.plan)
+		printf("S2 plan (nodes %u, ports %u, spaces %u, seed %u)",
+		       r->fab.pg.n, r->fab.pg.ports, r->fab.pg.spaces,
+		       r->fab.pg.seed);
+	else if (r->fab.on)
+		printf("S2 (nodes %u, ports %u, spaces %u, seed %u)",
+		       r->fab.t.nodes, r->fab.t.nports, r->fab.spaces,
+		       o->seed);
+	else if (o->file)
+		printf("S2 %s (switches %u, spaces %u)", o->file, g->n, g->L);
+	else
+		printf("S2 graph (switches %u, ports %u, servers %u, spaces %u, seed %u, coords %s)",
+		       g->n, o->ports, o->servers, g->L, o->seed, o->coords);
+	printf(": %u cables; ", cables / 2);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/*
+ * One figure: an indented line, the key in words ("bfs_avg": "bfs avg")
+ * and its value, or a member of one JSON object (the key as it is).
+ */
 static void out_num(const struct s2opts *o, bool *first, const char *k,
 		    double v, int prec)
 {
+	char words[64];
+	size_t i;
+
 	if (o->json) {
 		if (*first) {
 			json_init(false);
@@ -565,7 +604,10 @@ static void out_num(const struct s2opts *o, bool *first, const char *k,
 		}
 		json_double(k, v, prec);
 	} else {
-		printf("%s %.*f\n", k, prec, v);
+		for (i = 0; k[i] && i + 1 < sizeof(words); i++)
+			words[i] = k[i] == '_' ? ' ' : k[i];
+		words[i] = '\0';
+		printf("  %-28s %.*f\n", words, prec, v);
 	}
 	*first = false;
 }
@@ -641,6 +683,8 @@ int s2_paths(struct s2run *r, const struct s2opts *o)
 				if (c < mindist)
 					mindist = c;
 			}
+	out_title(r, o, "every ordered pair of switches, greedy routing on %u of %u spaces, each rule; switch hops",
+		  d, g->L);
 	out_num(o, &first, "switches", g->n, 0);
 	out_num(o, &first, "spaces", g->L, 0);
 	out_num(o, &first, "d", d, 0);
@@ -724,6 +768,8 @@ int s2_ft(struct s2run *r, const struct s2opts *o)
 			}
 		}
 	}
+	out_title(r, o, "failed cables %.1f%% (%u), every ordered pair of switches, rule %s, without and with shortcut discovery",
+		  o->fail_links * 100, failed, rule_names[o->rule]);
 	out_num(o, &first, "switches", g->n, 0);
 	out_num(o, &first, "fail_frac", o->fail_links, 3);
 	out_num(o, &first, "failed_links", failed, 0);
@@ -811,6 +857,8 @@ int s2_keys(struct s2run *run, const struct s2opts *o)
 		if (loadd[v] > maxd)
 			maxd = loadd[v];
 	}
+	out_title(run, o, "%u keys stored and retrieved on %u spaces, rule %s",
+		  o->keys, d, rule_names[o->rule]);
 	out_num(o, &first, "switches", g->n, 0);
 	out_num(o, &first, "keys", o->keys, 0);
 	out_num(o, &first, "d", d, 0);
@@ -1254,6 +1302,8 @@ static int cmd_compare(struct s2run *r, const struct s2opts *o)
 		s2core_free(&x.c);
 		return rc;
 	}
+	out_title(r, o, "every ordered pair through the kernel's core and the simulator, each rule; %u failed cables",
+		  x.failed);
 	out_num(o, &x.first, "nodes", g->n, 0);
 	out_num(o, &x.first, "ports", p->ports, 0);
 	out_num(o, &x.first, "spaces", p->spaces, 0);

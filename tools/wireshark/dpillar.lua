@@ -9,7 +9,11 @@
 -- does; "tshark -G folders" names it), or load it for one run:
 --     tshark -X lua_script:dpillar.lua -r capture.pcap
 -- Filters: dpillar, dpillar.type == 2, dpillar.node == 5 (any node id
--- field: src, dst, waypoint, reporter, sender, a Hello's neighbours).
+-- field: src, dst, waypoint, reporter, sender, a Hello's neighbours);
+-- with the preferences topology DPillar, n and k (Edit > Preferences >
+-- Protocols > DPILLAR, or tshark -o dpillar.topology:DPillar -o
+-- dpillar.n:48 -o dpillar.k:4), each id also as its
+-- DPillar address: dpillar.addr == "1:3.17.0.22".
 --
 -- Frames off the wire are untrusted: every field is read only after its
 -- bytes were checked to be there, and a frame that is cut short or breaks
@@ -72,11 +76,46 @@ p.prefs.topology = Pref.enum("Topology of the fabric",
 		{ 4, "other (DCell, XDCent, BCube)", TOPO_OTHER },
 	}, false)
 
+-- DPillar's n and k: the frames do not carry them, so node ids can be
+-- shown as DPillar addresses (C:v_{k-1}...v_0, as dpctl and dpsim print
+-- them, e.g. 1:3.17.0.22) only when the preferences give them.
+p.prefs.n = Pref.uint("DPillar n (switch ports)", 0,
+	"With topology DPillar: n, to show node ids as DPillar addresses " ..
+	"(C:v_{k-1}...v_0, dpctl addr's form) beside the ids; 0: ids only")
+p.prefs.k = Pref.uint("DPillar k (columns)", 0,
+	"With topology DPillar: k, to show node ids as DPillar addresses; " ..
+	"0: ids only")
+
+-- The DPillar address of node id v (topo_dpillar.c: dpp_addr_format()),
+-- or nil when the preferences do not name a DPillar fabric of n, k
+-- (the kernel's bounds: n even, 4..256; k >= 2; k*(n/2)^k ids) or v is
+-- not one of its ids.
+local function dpillar_addr(v)
+	local n, k = p.prefs.n, p.prefs.k
+	if p.prefs.topology ~= TOPO_DPILLAR or n < 4 or n > 256 or
+	   n % 2 ~= 0 or k < 2 or k > 32 or v == NODE_NONE then
+		return nil
+	end
+	local h = n / 2
+	local nlabels = h ^ k
+	if v >= k * nlabels then
+		return nil
+	end
+	local column = math.floor(v / nlabels)
+	local l = v - column * nlabels
+	local sym = {}
+	for i = 1, k do
+		sym[k - i + 1] = string.format("%d", l % h)
+		l = math.floor(l / h)
+	end
+	return string.format("%d", column) .. ":" .. table.concat(sym, ".")
+end
+
 local function node_str(v)
 	if v == NODE_NONE then
 		return "none"
 	end
-	return tostring(v)
+	return dpillar_addr(v) or tostring(v)
 end
 
 local pf = {
@@ -91,6 +130,8 @@ local pf = {
 	dst = ProtoField.uint32("dpillar.dst", "Destination node"),
 	waypoint = ProtoField.uint32("dpillar.waypoint", "Waypoint node"),
 	node = ProtoField.uint32("dpillar.node", "Node"),
+	-- DPillar's address of each node id field (preferences n and k)
+	addr = ProtoField.string("dpillar.addr", "Address"),
 
 	-- S2's flags (topo_s2.c)
 	s2_sel = ProtoField.uint8("dpillar.s2.rule", "S2 routing rule",
@@ -241,6 +282,11 @@ end
 local function add_node(tree, field, range)
 	local item = tree:add(field, range)
 	local v = range:uint()
+	local a = dpillar_addr(v)
+	if a then
+		item:append_text(" (" .. a .. ")")
+		item:add(pf.addr, range, a):set_generated()
+	end
 	if v ~= NODE_NONE then
 		tree:add(pf.node, range):set_hidden()
 	else
@@ -559,10 +605,11 @@ function p.dissector(tvb, pinfo, root)
 	end
 	add_flags(flags_item, flags_r, topo)
 
-	local info = (types[typ] or ("type " .. typ)) .. " " .. src .. " -> " ..
+	local info = (types[typ] or ("type " .. typ)) .. " " .. node_str(src) ..
+		" -> " ..
 		(typ == T_HELLO and dst == NODE_NONE and "*" or node_str(dst))
 	if wp ~= NODE_NONE then
-		info = info .. " via " .. wp
+		info = info .. " via " .. node_str(wp)
 	end
 	info = info .. " ttl " .. ttl
 	pinfo.cols.info:set(info)

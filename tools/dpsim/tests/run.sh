@@ -250,6 +250,44 @@ s2bad=$($D pairs $S2B 2>&1 | head -n 3000 | awk '$3 != "delivered" || $4 > 2880'
 check "s2 16385 nodes refused" 2 $D route --topo s2 --switches 16385 --ports 12 --servers 0 --spaces 4 --wiring derived --from 0 --to 1
 check "s2 route from a failed switch" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 0
 check "s2 route bad --fail" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 3-x
+
+# S2's sizes (issue 55, item 9): --servers' default (2) yields to the
+# spaces; when the ports are too few, the message says what they must hold
+check "s2 plan: 4 ports, 2 spaces, no --servers" 0 $D plan --topo s2 --switches 16 --ports 4 --spaces 2
+has "s2 plan 16/4/2: the graph" "N 16"
+check "s2 too few ports for the spaces" 2 $D paths --topo s2 --switches 16 --ports 4 --servers 1 --spaces 2
+grep -q '2 spaces need 4 cable ports; ports 4 less servers 1 leave 3' /tmp/dpsim-test-err.$$ &&
+	ok "s2 too few ports: says why" || ko "s2 too few ports: $(cat /tmp/dpsim-test-err.$$)"
+# the kernel's derived fabric in its own words (dpctl plan topo s2 nodes N
+# n P spaces L): --nodes, -n, the kernel's seed 0, every port a cable
+check "s2 --nodes -n: the kernel's derived fabric" 0 $D plan --topo s2 --nodes 8 -n 4 --spaces 2
+s2k=$out
+has "s2 --nodes: dpctl plan's header, seed 0" "# S2 (nodes 8, ports 4, spaces 2, seed 0): 8 servers, 0 switches"
+check "s2 the same with the three flags" 0 $D plan --topo s2 --switches 8 --ports 4 --servers 0 --spaces 2 --seed 0 --wiring derived
+[ "$s2k" = "$out" ] && ok "s2 --nodes = --wiring derived --servers 0 --seed 0" ||
+	ko "s2 --nodes differs from --wiring derived --servers 0 --seed 0"
+check "s2 --nodes --seed 3 route" 0 $D route --topo s2 --nodes 16 -n 4 --spaces 2 --seed 3 --from 0 --to 9 -j
+has "s2 --nodes: -j is --json" '"delivered":true'
+check "s2 --wiring derived: no server ports by default" 0 $D plan --topo s2 --switches 8 --ports 4 --spaces 2 --wiring derived
+has "s2 --wiring derived: 4 cable ports" "# S2 (nodes 8, ports 4, spaces 2, seed 1)"
+# text output as the other topologies': what ran on what, then the figures
+check "s2 paths: text" 0 $D paths --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2
+has "s2 paths: the title" "S2 graph (switches 16, ports 6, servers 0, spaces 2, seed 1, coords balanced): 46 cables"
+has "s2 paths: figures indented, in words" "  bfs avg                      1.6750"
+check "s2 ft: text" 0 $D ft --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2 --fail-links 0.1
+has "s2 ft: the title" "failed cables 10.0%"
+check "s2 keys: text" 0 $D keys --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2 --keys 100
+has "s2 keys: the title" "100 keys stored and retrieved"
+check "s2 paths --json unchanged" 0 $D paths --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2 --json
+has "s2 paths --json: the keys" '{"switches":16,"spaces":2,"d":2,"links":46,"pairs":240,"bfs_avg":1.6750,'
+
+# ft's progress (issue 55, item 9): on stderr, when it is a terminal or
+# with --progress; the last line says every source was done
+check "ft --progress" 0 $D ft -n 8 -k 2 --failed 2 --pairs 100 --sources 10 --progress
+grep -q 'dpsim: ft: 10 of 10 sources' /tmp/dpsim-test-err.$$ &&
+	ok "ft --progress: the last line" || ko "ft --progress: $(cat /tmp/dpsim-test-err.$$)"
+check "ft: no progress when stderr is not a terminal" 0 $D ft -n 8 -k 2 --failed 2 --pairs 100 --sources 10
+[ ! -s /tmp/dpsim-test-err.$$ ] && ok "ft: nothing on stderr" || ko "ft: $(cat /tmp/dpsim-test-err.$$)"
 check "dcell route --dot around a failure" 0 $D route --topo dcell -n 4 -k 1 --from 0.0 --to 3.3 --fail 3.0 --dot
 has "dcell route --dot: the failed server's cable is dashed" '"0.2" -- "3.0" [taillabel="1", headlabel="1", style=dashed'
 [ "$(count 'penwidth=3')" -eq 6 ] && ok "dcell route --dot: 4 hops, 6 red links (1 cable, 2 switches)" ||
