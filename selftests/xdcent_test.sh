@@ -345,7 +345,7 @@ for size in "${sizes[@]}"; do
 	fi
 	NSRV=${#SERVERS[@]}
 	t0=$SECONDS
-	MODES="hash paper near"
+	MODES="hash paper near rot"
 	for ((m = 0; m < NPORTS; m++)); do MODES+=" p$m"; done
 	run_test "$NAME: $NSRV servers, $NSW switch bridges built from dpctl plan" \
 		pf_make || continue
