@@ -26,6 +26,8 @@ Usage:
   eval-xdcent-paths.py --json N K I ...
   eval-xdcent-paths.py --no-routes ...     connectivity only
 DPSIM=path/to/dpsim overrides the binary (default: next to this file).
+The core's own count, without max-flow: dpsim paths --topo xdcent -n N
+-k K -i I --disjoint (--mode rot: the earlier construction).
 """
 import argparse
 import json
