@@ -428,8 +428,9 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 {
 	struct dp_topo t;
 	u32 src, dst, m, np, *seen, *swseen, stamp = 0;
-	u64 pairs = 0, full = 0, full_node = 0;
+	u64 pairs = 0, full = 0, full_node = 0, cons = 0, cons_node = 0;
 	struct pset nw = { 0 }, old = { 0 };
+	struct dp_route_state st;
 	u32 path[256];
 	struct dp_walk wk;
 	bool ok, isfull;
@@ -449,6 +450,12 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 			pset_check(&t, src, dst, XDC_SEL_PATH0, np, seen,
 				   swseen, ++stamp, &nw);
 			full_node += isfull && nw.node != m;
+			/* Where xdc_disjoint() builds them: disjoint. */
+			if (i >= 0 &&
+			    xdc_disjoint(&t, src, dst, np - 1, &st)) {
+				cons++;
+				cons_node += nw.node != m;
+			}
 			if (i >= 0)
 				pset_check(&t, src, dst, XDC_SEL_ROT, np, seen,
 					   swseen, ++stamp, &old);
@@ -468,7 +475,12 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 		       (unsigned long long)old.server,
 		       100.0 * old.server / pairs,
 		       (unsigned long long)old.valid);
-	printf("\n");
+	printf("; built by xdc_disjoint() %llu, disjoint %llu\n",
+	       (unsigned long long)cons, (unsigned long long)cons_node);
+	result(cons_node == cons,
+	       "%s (%u,%u,%d): the paths xdc_disjoint() builds are disjoint (%llu/%llu)",
+	       i >= 0 ? "XDCent" : "BCube", n, k, i,
+	       (unsigned long long)cons_node, (unsigned long long)cons);
 	result(nw.valid == pairs && (!expect_full || full_node == full) &&
 	       (!expect_all || nw.node == pairs),
 	       "%s (%u,%u,%d): parallel paths valid%s (%llu/%llu)",
