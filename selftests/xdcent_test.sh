@@ -12,7 +12,7 @@
 #  - dp0 (topo xdcent or bcube) on every server, IPv4 and IPv6 addresses;
 #  - every ordered pair pings over IPv4 and IPv6;
 #  - "dpctl route get" equals dpsim's path for every ordered pair in every
-#    routing mode (hash, paper, near and each parallel path pM);
+#    routing mode (hash, paper, near, rot and each parallel path pM);
 #  - path selection: "dpctl route probe" finds a broken parallel path and
 #    flows leave it (xc_probe);
 #  - failures (a relay server, a server-switch link): the kernel's
@@ -345,7 +345,7 @@ for size in "${sizes[@]}"; do
 	fi
 	NSRV=${#SERVERS[@]}
 	t0=$SECONDS
-	MODES="hash paper near"
+	MODES="hash paper near rot"
 	for ((m = 0; m < NPORTS; m++)); do MODES+=" p$m"; done
 	run_test "$NAME: $NSRV servers, $NSW switch bridges built from dpctl plan" \
 		pf_make || continue

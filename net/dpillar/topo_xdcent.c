@@ -30,17 +30,41 @@
  * longest path, f(L) = 2 f(L-1) + 1 with f(b-1) = b, is
  * F = 2^(i-k+1) (k+1) - 1 for XDCent (Theorem 2) and k + 1 for BCube.
  *
- * Parallel paths (BuildParallelPathSet, our reading): path m of 0..k
- * uses the rotation r = b-1 - (m mod b) and, when src and dst differ at a
+ * Parallel paths (BuildParallelPathSet).  Node connectivity (max-flow,
+ * tools/dpsim/eval-xdcent-paths.py) is k + 1 between two servers whose
+ * spare ports are both cabled, and at most k when one is free (n^k
+ * servers): the paper's "k + 1 for any two servers" holds for the first
+ * only.  The disjoint paths ("pM", xdc_disjoint(); internally disjoint in
+ * servers and switches) for a pair of equal spare level l:
+ * - A BCube pair (same digits from b up): BCube's k paths in the
+ *   sub-cell (below), and one through both spare ports: cross at src to
+ *   the copy with digit l + 1, correct the BCube digits there, cross back
+ *   into dst (a destination entry set at the source).
+ * - Highest differing digit k and l = k (the sub-cell of the digits
+ *   above k is an XDCent(n, k, k), n >= 3): let D be the differing BCube
+ *   digits, j0 the highest, and BCube's parallel path j correct digit j
+ *   first (or a detour on it when not in D).  Path 0 crosses at src, then
+ *   takes BCube path j0 in dst's copy; path 1 takes BCube path j0 in
+ *   src's copy to the gate with dst's digits and crosses into dst; path
+ *   j != j0 takes BCube path j with a crossing at its first server.  Each
+ *   is plain XDCRouting with a path word and a rotation; the paths of two
+ *   copies are disjoint as BCube's are, and their crossings (gates src,
+ *   dst, first servers) differ.  With D empty: the direct crossing and k
+ *   detours.  Digit 0 of a first server is never n-1 (n >= 3).
+ * Other pairs (the highest differing digit above k, two spare levels, or
+ * n = 2) keep the earlier construction, mode "rot": path m of 0..k uses
+ * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
  * n-1): the words of two paths differ in every digit, so do their gates,
  * and path 0's gate already carries the destination's digits (the second
  * half of the recursion is short: (4,2,3) averages 4.80 hops against 6.12
  * for the paper's fixed w = 0).  For a BCube pair, path m starts with
  * BCube's detour on digit r when src and dst agree there, which makes the
- * BCube paths node-disjoint (measured: all pairs of BCube(3,1), (4,2),
- * (3,3)); XDCent's paths are node-disjoint for 54-81% of the pairs only
- * (tools/dpsim/tests/test_xdcent.c).  Routing mode "hash" (the default)
+ * BCube paths node-disjoint, switches included (all pairs of BCube(3,1),
+ * (4,2), (3,3)).  Coverage, pairs whose k + 1 paths are internally
+ * disjoint among those with k + 1 (tools/dpsim/tests/test_xdcent.c):
+ * 100% for XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2) against 0, 12.8, 0,
+ * 8.1% for "rot"; (3,2,3): 21.9%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -185,6 +209,94 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_parallel);
+
+/* Detour value of digit @j of @a: another one, not n-1 for digit 0. */
+static u32 xdc_detour_val(const struct xdc_priv *d, const u8 *a, u32 j)
+{
+	return j ? (a[j] + 1) % d->n : (a[0] + 1) % (d->n - 1);
+}
+
+bool xdc_disjoint(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+		  struct dp_route_state *st)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS];
+	u32 j, j0 = 0, e = 0, b = d->b, k = d->k, w, r, v, ls, lvl;
+
+	if (!d->spare || d->top < k || src >= t->nodes || dst >= t->nodes ||
+	    src == dst)
+		return false;
+	ls = xdc_spare_level(t, src);
+	if (ls > d->top || xdc_spare_level(t, dst) != ls)
+		return false;	/* a free spare port, or two levels */
+	lvl = xdc_top_diff(t, src, dst, d->top);
+	m %= d->npaths;
+	if (lvl < b) {
+		/*
+		 * A BCube pair: paths 0..k-1 are BCube's, in the sub-cell;
+		 * path k leaves through src's spare port (level ls: src is
+		 * its own gate with its digits ls-1..ls-k as the word) to
+		 * the next copy, corrects the BCube digits there and enters
+		 * dst through its spare port: a destination entry set at the
+		 * source (the waypoint, then dst's entry word), paid as a
+		 * sideways hop.
+		 */
+		if (m < k || !d->side_budget)
+			return false;
+		w = 0;
+		for (j = k; j-- > 0;)
+			w = w * d->n + xdc_dig(t, src, ls - k + j);
+		v = xdc_dig(t, src, ls) + 1;
+		st->waypoint = xdc_set_dig(t, dst, ls, v == d->n ? 0 : v);
+		st->word = (u16)((b - 1) * d->nwords + w);
+		st->flags = 1 << XDC_FL_SIDE_SHIFT;
+		return true;
+	}
+	/*
+	 * Digits 0..k, in the sub-cell of the digits above k: an
+	 * XDCent(n, k, k) where both are their own level-k gates.
+	 */
+	if (lvl != k || ls != k || d->n < 3)
+		return false;
+	xdc_split(t, src, sa, k + 1);
+	xdc_split(t, dst, da, k + 1);
+	for (j = 0; j < b; j++) {
+		if (sa[j] != da[j]) {
+			j0 = j;
+			e++;
+		}
+	}
+	w = src - xdc_div(t, src, k) * d->pw[k];	/* src's BCube digits */
+	st->waypoint = DP_NODE_NONE;
+	st->flags = 0;
+	r = e ? j0 : b - 1;
+	if (m == 0 || (m == 1 && e)) {
+		/*
+		 * Path 0 crosses at src (gate src itself), then BCube path
+		 * j0 in dst's copy; path 1 takes BCube path j0 in src's copy
+		 * to the gate with dst's digits, and crosses to dst.
+		 */
+		if (m)
+			w = dst - xdc_div(t, dst, k) * d->pw[k];
+		st->word = (u16)(r * d->nwords + w);
+		return true;
+	}
+	/*
+	 * The others: one per digit j but j0, BCube's parallel path j with
+	 * a crossing at its first server u: u's digits are the path word,
+	 * so src corrects digit j (or a detour when the two agree there),
+	 * crosses at u and corrects the rest in the rotation from j - 1,
+	 * which puts a detoured digit j back last.  u's digit 0 is never
+	 * n-1: a valid word.
+	 */
+	j = e ? (j0 + b - (m - 1)) % b : m - 1;
+	v = sa[j] != da[j] ? da[j] : xdc_detour_val(d, sa, j);
+	w = w - sa[j] * d->pw[j] + v * d->pw[j];
+	r = j ? j - 1 : b - 1;
+	st->word = (u16)(r * d->nwords + w);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(xdc_disjoint);
 
 u32 xdc_gate(const struct dp_topo *t, u32 self, u32 lvl, u32 w)
 {
@@ -476,13 +588,15 @@ static int xdc_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 
 /*
  * The path of a new packet.  "paper": w = 0, highest digit first.
- * "near": parallel path 0 without detour, the shortest of them.  "pM":
- * parallel path M; when src and dst differ below b only (a BCube pair)
- * and agree in digit r, the path starts with BCube's detour: digit r is
- * changed first and put back last (a sideways hop, counted as one), which
- * is what makes the k + 1 paths node-disjoint.  "hash": among the
- * parallel paths that are shortest (for a BCube pair, the rotations that
- * start on a differing digit; above, all of them) the flow hash picks one.
+ * "near": the earlier parallel path 0 without detour, the shortest of
+ * them.  "pM": disjoint path M (xdc_disjoint()) where the pair has them,
+ * else the earlier parallel path M, as "rot" takes path (hash mod k+1):
+ * when src and dst differ below b only (a BCube pair) and agree in digit
+ * r, the path starts with BCube's detour: digit r is changed first and
+ * put back last (a sideways hop, counted as one), which is what makes
+ * BCube's paths node-disjoint.  "hash": for a BCube pair, among the
+ * rotations that start on a differing digit (the shortest paths) the flow
+ * hash picks one; for the others, path "pM" with M = hash mod k+1.
  */
 void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			  u32 hash, struct dp_route_state *st)
@@ -503,11 +617,13 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		r = d->b - 1;
 	} else if (sel == XDC_SEL_NEAR) {
 		xdc_parallel(t, src, dst, 0, &w, &r);
-	} else if (sel >= XDC_SEL_PATH0 || !bpair) {
+	} else if (sel >= XDC_SEL_ROT || !bpair) {
 		m = (sel >= XDC_SEL_PATH0 ? sel - XDC_SEL_PATH0 : hash) %
 		    d->npaths;
+		if (sel != XDC_SEL_ROT && xdc_disjoint(t, src, dst, m, st))
+			return;
 		xdc_parallel(t, src, dst, m, &w, &r);
-		if (sel >= XDC_SEL_PATH0 && bpair && d->side_budget &&
+		if (sel >= XDC_SEL_ROT && bpair && d->side_budget &&
 		    xdc_dig(t, src, r) == xdc_dig(t, dst, r))
 			st->flags = (u8)(r + 1);
 	} else {
@@ -768,7 +884,10 @@ restart:
 		}
 	}
 	target = st->waypoint != DP_NODE_NONE ? st->waypoint : st->dst;
-	/* Each pass returns or takes one word switch: at most W + 1. */
+	/*
+	 * Each pass returns, takes one word switch or gives the waypoint
+	 * up: at most W + 2.
+	 */
 	for (;;) {
 		if (xdc_resolve(t, self, target, w, &seg, &next, &lvl)) {
 			if (dp_view_reachable(v, self, d->k, next)) {
@@ -818,8 +937,24 @@ restart:
 rot:
 				j = j ? j - 1 : d->b - 1;
 			}
-			if (seg == target || sw >= d->switch_budget)
+			if (seg == target && target == st->waypoint &&
+			    side < d->side_budget) {
+				/*
+				 * The waypoint is dead or cut off: give it
+				 * up for the destination, paid as a sideways
+				 * hop, with the next path word when a switch
+				 * is left (else the same word).
+				 */
+				st->waypoint = DP_NODE_NONE;
+				target = st->dst;
+				side++;
+				st->flags = (st->flags & ~XDC_FL_SIDE_MASK) |
+					    (side << XDC_FL_SIDE_SHIFT);
+				if (sw >= d->switch_budget)
+					continue;
+			} else if (seg == target || sw >= d->switch_budget) {
 				goto sideways;
+			}
 		}
 		if (sw >= d->switch_budget)
 			return xdc_drop(hop, XDC_DROP_BUDGET);
@@ -898,11 +1033,13 @@ static const char *const xdc_detours[DP_DETOUR_SLOTS] = {
 /*
  * Routing modes: "hash" spreads flows over the parallel paths, "paper"
  * is path word 0 with the highest digit corrected first, "near" the
- * shortest of the parallel paths (path word from the destination's
- * digits), "pM" pins parallel path M (modulo k + 1).
+ * shortest of the earlier parallel paths (path word from the
+ * destination's digits), "rot" spreads flows over the earlier parallel
+ * paths (the construction before the disjoint ones, kept to reproduce
+ * it), "pM" pins parallel path M (modulo k + 1).
  */
 static const char *const xdc_sel_names[] = {
-	"hash", "paper", "near", "p0", "p1", "p2", "p3", "p4", "p5", "p6",
+	"hash", "paper", "near", "rot", "p0", "p1", "p2", "p3", "p4", "p5", "p6",
 	"p7", "p8", "p9", "p10", "p11", "p12", NULL,
 };
 

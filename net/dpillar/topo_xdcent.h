@@ -24,8 +24,10 @@
  *	word switches taken.  Both counts only grow, bounded by
  *	struct xdc_priv.side_budget and .switch_budget.
  * waypoint: DP_NODE_NONE, or a member of the destination's spare switch
- *	(a destination entry, topo_xdcent.c), only with a sideways hop
- *	paid; else bad_state.
+ *	(a destination entry, topo_xdcent.c, set by a relay or at the
+ *	source for a BCube pair's path through the spare ports), only with
+ *	a sideways hop paid; else bad_state.  A waypoint that cannot be
+ *	reached is given up, paid as one more sideways hop.
  */
 #define XDC_FL_DEFER_MASK	0x0f
 #define XDC_FL_SIDE_SHIFT	4
@@ -38,7 +40,8 @@
 #define XDC_SEL_HASH		0
 #define XDC_SEL_PAPER		1
 #define XDC_SEL_NEAR		2
-#define XDC_SEL_PATH0		3
+#define XDC_SEL_ROT		3	/* the earlier parallel paths */
+#define XDC_SEL_PATH0		4
 
 enum xdc_phase {
 	XDC_PHASE_BCUBE = DP_PHASE_TOPO,	/* one digit corrected, port < b */
@@ -90,6 +93,14 @@ bool xdc_word_valid(const struct dp_topo *t, u32 w);
  */
 void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 		  u32 *r);
+/*
+ * The routing state of disjoint path @m (taken modulo npaths) from @src
+ * to @dst, when the pair has one of the construction (XDCent(n, k, k),
+ * n >= 3, neither spare port free; see topo_xdcent.c): true with *@st
+ * set but for dst, else false and *@st untouched.
+ */
+bool xdc_disjoint(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+		  struct dp_route_state *st);
 /* The gate of level @L >= k for @self and path word @w. */
 u32 xdc_gate(const struct dp_topo *t, u32 self, u32 L, u32 w);
 

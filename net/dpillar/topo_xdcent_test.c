@@ -4,9 +4,10 @@
  * the code: counts, wiring against the definition (members of a switch
  * differ in one digit, every port of a switch with the same number),
  * XDCRouting hop by hop against the recursion of the paper's Algorithm 1
- * for every pair, path word and rotation, every single failed server, and
- * hostile routing state.  tools/dpsim/tests/test_xdcent.c checks the same
- * and more on larger instances.
+ * for every pair, path word and rotation, every single failed server,
+ * hostile routing state, and the k + 1 disjoint parallel paths.
+ * tools/dpsim/tests/test_xdcent.c checks the same and more on larger
+ * instances.
  */
 
 #include <kunit/test.h>
@@ -339,6 +340,94 @@ static void xct_hostile_waypoint(struct kunit *test)
 	}
 }
 
+/* The switch between neighbours @a and @b. */
+static u32 xct_switch(const struct dp_topo *t, u32 a, u32 b)
+{
+	struct dp_port_info pi;
+	u32 p;
+
+	for (p = 0; p + 1 < t->nports; p++)
+		if (dp_port_neigh_index(t, a, p, b) >= 0)
+			break;
+	dp_port_info(t, a, p, &pi);
+	return pi.sw;
+}
+
+/*
+ * The k + 1 paths of @s -> @d delivered over real cables, internally
+ * disjoint in servers and switches?  @seen, @swseen: stamps.
+ */
+static bool xct_pair_disjoint(struct kunit *test, const struct dp_topo *t,
+			      u32 s, u32 d, u32 *seen, u32 *swseen, u32 stamp)
+{
+	struct dp_walk wk = { };
+	u32 path[32], m, h, sw;
+	bool ok = true;
+
+	for (m = 0; m < xdc(t)->npaths; m++) {
+		wk.path = path;
+		wk.path_max = ARRAY_SIZE(path);
+		dp_walk(t, s, d, XDC_SEL_PATH0 + m, 0, NULL, t->max_hops, &wk);
+		KUNIT_EXPECT_TRUE(test, wk.delivered);
+		KUNIT_EXPECT_FALSE(test, wk.bad_hop);
+		for (h = 0; h + 1 < wk.path_len; h++) {
+			if (h && seen[path[h]] == stamp)
+				ok = false;
+			seen[path[h]] = stamp;
+			sw = xct_switch(t, path[h], path[h + 1]);
+			if (swseen[sw] == stamp)
+				ok = false;
+			swseen[sw] = stamp;
+		}
+	}
+	return ok;
+}
+
+/*
+ * The k + 1 parallel paths ("pM", path selection's candidates) of every
+ * pair whose spare ports are both cabled are internally disjoint: node
+ * connectivity is k + 1 for exactly those pairs
+ * (tools/dpsim/eval-xdcent-paths.py); 306 ordered pairs of (3,2,2).
+ */
+static void xct_disjoint(struct kunit *test)
+{
+	static const struct xct_p sizes[] = {
+		{ DP_TOPO_XDCENT, 3, 2, 2 }, { DP_TOPO_XDCENT, 3, 1, 1 },
+	};
+	static const u32 want[] = { 306, 30 };
+	u32 *seen, *swseen, stamp, z, s, d, full;
+	struct dp_topo t;
+	bool ok;
+
+	for (z = 0; z < ARRAY_SIZE(sizes); z++) {
+		xct_mk(test, &t, &sizes[z]);
+		seen = kunit_kcalloc(test, t.nodes, sizeof(u32), GFP_KERNEL);
+		swseen = kunit_kcalloc(test, t.switches, sizeof(u32),
+				       GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, seen);
+		KUNIT_ASSERT_NOT_NULL(test, swseen);
+		stamp = 0;
+		full = 0;
+		for (s = 0; s < t.nodes; s++) {
+			if (xdc_spare_level(&t, s) > xdc(&t)->top)
+				continue;
+			for (d = 0; d < t.nodes; d++) {
+				if (s == d ||
+				    xdc_spare_level(&t, d) > xdc(&t)->top)
+					continue;
+				full++;
+				ok = xct_pair_disjoint(test, &t, s, d, seen,
+						       swseen, ++stamp);
+				KUNIT_EXPECT_TRUE_MSG(test, ok,
+						      "(%u,%u,%u) %u -> %u",
+						      sizes[z].n, sizes[z].k,
+						      sizes[z].i, s, d);
+			}
+		}
+		KUNIT_EXPECT_EQ(test, full, want[z]);
+	}
+}
+
 static struct kunit_case xct_cases[] = {
 	KUNIT_CASE(xct_init),
 	KUNIT_CASE_PARAM(xct_wiring, xct_small_gen_params),
@@ -349,6 +438,7 @@ static struct kunit_case xct_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(xct_hostile),
 	KUNIT_CASE(xct_hostile_waypoint),
+	KUNIT_CASE(xct_disjoint),
 	{}
 };
 

@@ -246,7 +246,111 @@ struct paths_res {
 	u64 ssum, ssq, scount, msum, mbad, hops_seen, csum;
 	double pcount;
 	u32 smax, nsrc;
+	/* --disjoint: pairs with candidates, valid, disjoint; full ports */
+	u64 dpairs, dvalid, dnode, dserver, dfull, dfull_node;
+	u32 dk;
 };
+
+/*
+ * --disjoint.  Candidate @m of the pair as path selection takes it
+ * (dp_route_path_init()), or flow hash @m of the mode when it has no
+ * candidates, walked failure-free into @path; false when it is not
+ * delivered within the TTL bound (max_hops) over real cables, or visits
+ * a server twice.
+ */
+static bool disjoint_walk(const struct dp_topo *t, const struct opts *o,
+			  u32 s, u32 d, u32 m, bool cand, u32 *path, u32 *len)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 self = s, j;
+
+	if (cand)
+		dp_route_path_init(t, s, d, m, &st);
+	else
+		dp_route_init(t, s, d, o->sel, m, &st);
+	*len = 0;
+	path[(*len)++] = s;
+	while (self != d) {
+		if (*len > t->max_hops || *len >= DP_TTL_MAX ||
+		    dp_route(t, self, &st, NULL, &hop) ||
+		    dp_port_neigh_index(t, self, hop.port, hop.next) < 0)
+			return false;
+		for (j = 0; j < *len; j++)
+			if (path[j] == hop.next)
+				return false;
+		self = hop.next;
+		path[(*len)++] = self;
+	}
+	return true;
+}
+
+/* Does @x have a cable on every port? */
+static bool disjoint_full(const struct dp_topo *t, u32 x)
+{
+	struct dp_port_info pi;
+	u32 p;
+
+	for (p = 0; p < t->nports; p++) {
+		dp_port_info(t, x, p, &pi);
+		if (pi.kind == DP_PORT_UNUSED)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The pair's K paths (K: its candidates in the mode, else in the
+ * default mode): valid, and internally disjoint in servers and switches
+ * (node) or in servers (server)?  @seen, @swseen: stamps per server and
+ * switch.
+ */
+static void disjoint_pair(const struct dp_topo *t, const struct opts *o,
+			  u32 s, u32 d, u32 *seen, u32 *swseen, u32 stamp,
+			  struct paths_res *res)
+{
+	u32 path[DP_TTL_MAX + 1], len, k, m, h, p;
+	bool cand = true, valid = true, node = true, server = true, full;
+	struct dp_port_info pi;
+
+	k = dp_route_npaths(t, s, d, o->sel);
+	if (!k) {
+		cand = false;
+		k = dp_route_npaths(t, s, d, 0);
+	}
+	if (!k)
+		return;
+	if (k > res->dk)
+		res->dk = k;
+	res->dpairs++;
+	for (m = 0; m < k; m++) {
+		if (!disjoint_walk(t, o, s, d, m, cand, path, &len)) {
+			valid = false;
+			continue;
+		}
+		for (h = 0; h + 1 < len; h++) {
+			if (h) {
+				if (seen[path[h]] == stamp)
+					server = false;
+				seen[path[h]] = stamp;
+			}
+			for (p = 0; p < t->nports; p++)
+				if (dp_port_neigh_index(t, path[h], p,
+							path[h + 1]) >= 0)
+					break;
+			dp_port_info(t, path[h], p, &pi);
+			if (swseen[pi.sw] == stamp)
+				node = false;
+			swseen[pi.sw] = stamp;
+		}
+	}
+	full = disjoint_full(t, s) && disjoint_full(t, d);
+	res->dvalid += valid;
+	res->dserver += valid && server;
+	res->dnode += valid && server && node;
+	res->dfull += full;
+	res->dfull_node += full && valid && server && node;
+}
 
 /*
  * Every pair (all) or res->pairs random ones, routed failure-free by the
@@ -256,8 +360,17 @@ static void paths_walk(const struct dp_topo *t, const struct opts *o,
 		       struct rng *r, struct paths_res *res)
 {
 	struct dp_walk w = { 0 };
-	u32 s, d, h;
+	u32 s, d, h, *seen = NULL, *swseen = NULL;
 	u64 i;
+
+	if (o->disjoint) {
+		seen = calloc(t->nodes, sizeof(u32));
+		swseen = calloc(t->switches + 1, sizeof(u32));
+		if (!seen || !swseen) {
+			fprintf(stderr, "dpsim: out of memory\n");
+			exit(1);
+		}
+	}
 
 	for (i = 0; i < res->pairs; i++) {
 		if (res->all) {
@@ -279,7 +392,12 @@ static void paths_walk(const struct dp_topo *t, const struct opts *o,
 		res->sq += (u64)w.hops * w.hops;
 		if (w.hops > res->maxh)
 			res->maxh = w.hops;
+		if (o->disjoint)
+			disjoint_pair(t, o, s, d, seen, swseen, (u32)i + 1,
+				      res);
 	}
+	free(seen);
+	free(swseen);
 }
 
 /*
@@ -414,6 +532,17 @@ static void paths_json(const struct dp_topo *t, const struct opts *o,
 		json_double("shortest_paths_per_pair",
 			    res->pcount / res->scount, 3);
 	}
+	if (o->disjoint) {
+		json_open_obj("disjoint");
+		json_uint("paths_per_pair", res->dk);
+		json_uint("pairs", res->dpairs);
+		json_uint("valid", res->dvalid);
+		json_uint("node_disjoint", res->dnode);
+		json_uint("server_disjoint", res->dserver);
+		json_uint("full_pairs", res->dfull);
+		json_uint("full_node_disjoint", res->dfull_node);
+		json_close_obj();
+	}
 	json_double("stdev_hops", stdev(res->sum, res->sq, pairs), 4);
 	json_close_obj();
 	json_end();
@@ -458,6 +587,25 @@ static void paths_text(const struct dp_topo *t, const struct opts *o,
 	}
 	if (t->kind != DP_TOPO_DPILLAR)
 		printf("  stdev hops %.4f\n", stdev(res->sum, res->sq, pairs));
+	if (o->disjoint && !res->dpairs)
+		printf("disjoint paths: the mode has no candidate paths\n");
+	else if (o->disjoint)
+		printf("disjoint paths (%u per pair, %s) over %llu pairs:"
+		       " valid %llu, internally disjoint in servers and switches"
+		       " %llu (%.1f%%), in servers %llu (%.1f%%); pairs whose"
+		       " ends have every port cabled %llu, of them disjoint in"
+		       " servers and switches %llu (%.1f%%)\n", res->dk,
+		       dp_route_npaths(t, 0, 1, o->sel) ? "path selection's" :
+		       "the mode's flow hashes",
+		       (unsigned long long)res->dpairs,
+		       (unsigned long long)res->dvalid,
+		       (unsigned long long)res->dnode,
+		       100.0 * res->dnode / res->dpairs,
+		       (unsigned long long)res->dserver,
+		       100.0 * res->dserver / res->dpairs,
+		       (unsigned long long)res->dfull,
+		       (unsigned long long)res->dfull_node,
+		       res->dfull ? 100.0 * res->dfull_node / res->dfull : 0.0);
 	if (res->bad)
 		printf("FAILURES: %llu pairs not delivered within the "
 		       "bound\n", (unsigned long long)res->bad);

@@ -46,6 +46,7 @@ struct opts {
 	bool pairs_set;
 	u64 seed;
 	bool json, csv, shortest, dot;
+	bool disjoint;		/* paths --disjoint */
 	u32 sources;
 	u32 failed, fail_links;
 	bool failed_set;

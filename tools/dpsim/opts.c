@@ -29,11 +29,14 @@ static const char usage_text[] =
 "\n"
 "commands:\n"
 "  paths -n N -k K [--pairs P] [--seed S] [--json] [--shortest]\n"
-"        [--sources S] [--mode MODE]\n"
+"        [--sources S] [--mode MODE] [--disjoint]\n"
 "      failure-free routing over all pairs (small networks, or when P is\n"
 "      0) or P random pairs; --shortest adds true shortest paths by BFS\n"
 "      from S sampled sources (default 4; every source once when S is at\n"
-"      least the node count)\n"
+"      least the node count); --disjoint: are the K candidate paths of\n"
+"      path selection of those pairs valid and internally disjoint (in\n"
+"      servers and switches; in servers only)?  With a mode that has no\n"
+"      candidates (XDCent's rot), its flow hashes 0..K-1\n"
 "  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
 "        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
 "        [--mode MODE] [--discover] [--json] [--progress]\n"
@@ -185,7 +188,7 @@ enum {
 	OPT_SOURCES, OPT_FAILED, OPT_FAIL_LINKS, OPT_FROM, OPT_TO, OPT_FAIL,
 	OPT_TTL, OPT_DIR, OPT_RUNS, OPT_TOPO, OPT_POPULATE, OPT_ORDER,
 	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
-	OPT_DISCOVER, OPT_NODES, OPT_SPACES, OPT_PROGRESS,
+	OPT_DISCOVER, OPT_NODES, OPT_SPACES, OPT_PROGRESS, OPT_DISJOINT,
 	/* S2's graph front end only */
 	OPT_FILE, OPT_SWITCHES, OPT_PORTS, OPT_SERVERS, OPT_COORDS,
 	OPT_WIRING, OPT_D, OPT_RULE, OPT_KEYS, OPT_KEY, OPT_GROW,
@@ -210,6 +213,7 @@ static const struct dpsim_opt {
 	{ "csv", no_argument, OPT_CSV, true, 22 },
 	{ "dot", no_argument, OPT_DOT, true, 23 },
 	{ "shortest", no_argument, OPT_SHORTEST, true, 0 },
+	{ "disjoint", no_argument, OPT_DISJOINT, true, 0 },
 	{ "sources", required_argument, OPT_SOURCES, true, 0 },
 	{ "failed", required_argument, OPT_FAILED, true, 0 },
 	{ "fail-links", required_argument, OPT_FAIL_LINKS, true, 12 },
@@ -347,6 +351,7 @@ static const struct field_opt {
 	CF(OPT_CSV, F_FLAG, csv),
 	CF(OPT_DOT, F_FLAG, dot),
 	CF(OPT_SHORTEST, F_FLAG, shortest),
+	CF(OPT_DISJOINT, F_FLAG, disjoint),
 	CF(OPT_ALL_HASHES, F_FLAG, all_hashes),
 	CF(OPT_DISCOVER, F_FLAG, discover),
 	CF(OPT_PROGRESS, F_FLAG, progress),

@@ -415,6 +415,15 @@ check "ring ft, one server down" 0 $D ft --topo ring -n 40 --failed 1 --pairs 10
 has "ring ft: every pair" "delivered 1000 (100.000%)"
 check "xdcent k=1 --mode p1" 0 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p1
 check "xdcent k=1 --mode p2 refused" 2 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p2
+# XDCent's k+1 parallel paths (path selection's candidates) internally
+# disjoint for every pair with k+1 cabled ports; the earlier set (rot)
+# for none of (3,2,2), and server-disjoint for 53.8% of its pairs
+check "xdcent paths --disjoint" 0 $D paths --topo xdcent -n 3 -k 2 -i 2 --disjoint
+has "xdcent --disjoint: every pair with k+1 ports" "every port cabled 306, of them disjoint in servers and switches 306 (100.0%)"
+check "xdcent paths --disjoint --mode rot" 0 $D paths --topo xdcent -n 3 -k 2 -i 2 --disjoint --mode rot
+has "xdcent --disjoint --mode rot: the earlier set" "in servers 378 (53.8%); pairs whose ends have every port cabled 306, of them disjoint in servers and switches 0 (0.0%)"
+check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
+has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # one flow hash per pair: with every server a BFS source, the mode's
 # walks from the sources are the all-pairs walks (one mean, not two)
 check "xdcent paths --mode hash --shortest" 0 $D paths --topo xdcent -n 4 -k 1 --level 2 --mode hash --shortest --sources 64 --json

@@ -340,49 +340,155 @@ static void averages(u32 n, u32 k, int i, bool expect_bfs)
 	free(swseen);
 }
 
-/* The k + 1 parallel paths of every pair: internally node-disjoint? */
-static void check_parallel(u32 n, u32 k, int i, bool expect_all)
+/* The switch between neighbours @a and @b, or DP_NODE_NONE. */
+static u32 hop_switch(const struct dp_topo *t, u32 a, u32 b)
+{
+	struct dp_port_info pi;
+	u32 p;
+
+	for (p = 0; p < t->nports; p++) {
+		if (dp_port_neigh_index(t, a, p, b) < 0)
+			continue;
+		dp_port_info(t, a, p, &pi);
+		return pi.sw;
+	}
+	return DP_NODE_NONE;
+}
+
+/* Does @x have all k + 1 ports cabled (its spare port not free)? */
+static bool full_degree(const struct dp_topo *t, u32 x)
+{
+	return !xdc(t)->spare || xdc_spare_level(t, x) <= xdc(t)->top;
+}
+
+struct pset {
+	u64 valid, node, server;
+};
+
+/*
+ * The @np paths of @sel (pinned "pM" when @sel is XDC_SEL_PATH0: the
+ * paths path selection probes; else hashes 0..np-1 of @sel) from @src to
+ * @dst: each delivered with real cables only (dp_walk's bad_hop) and no
+ * server twice; internally disjoint in servers and switches (node), in
+ * servers only (server).  @seen, @swseen: scratch, stamped with @stamp.
+ */
+static void pset_check(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
+		       u32 np, u32 *seen, u32 *swseen, u32 stamp,
+		       struct pset *ps)
+{
+	bool valid = true, node = true, server = true;
+	u32 path[256], m, h, sw, j;
+	struct dp_walk wk;
+
+	for (m = 0; m < np; m++) {
+		wk.path = path;
+		wk.phase = NULL;
+		wk.path_max = 256;
+		if (sel == XDC_SEL_PATH0)
+			dp_walk(t, src, dst, sel + m, 0, NULL, 255, &wk);
+		else
+			dp_walk(t, src, dst, sel, m, NULL, 255, &wk);
+		if (!wk.delivered || wk.bad_hop)
+			valid = false;
+		for (h = 0; h < wk.path_len; h++)
+			for (j = 0; j < h; j++)
+				if (path[j] == path[h])
+					valid = false;
+		for (h = 0; h + 1 < wk.path_len; h++) {
+			if (h && h + 1 < wk.path_len) {
+				if (seen[path[h]] == stamp)
+					server = false;
+				seen[path[h]] = stamp;
+			}
+			sw = hop_switch(t, path[h], path[h + 1]);
+			if (sw == DP_NODE_NONE) {
+				valid = false;
+				continue;
+			}
+			if (swseen[sw] == stamp)
+				node = false;
+			swseen[sw] = stamp;
+		}
+	}
+	ps->valid += valid;
+	ps->node += valid && node && server;
+	ps->server += valid && server;
+}
+
+/*
+ * The k + 1 parallel paths of every pair: valid, loop-free, internally
+ * disjoint?  Node connectivity (tools/dpsim/eval-xdcent-paths.py, by
+ * max-flow) is k + 1 exactly for the pairs of servers whose spare ports
+ * are both cabled ("full"), k or less for the others: @expect_full, the
+ * paths must be node-disjoint for every full pair, @expect_all for every
+ * pair (BCube).  The earlier construction (mode "rot") is counted beside.
+ */
+static void check_parallel(u32 n, u32 k, int i, bool expect_full,
+			   bool expect_all)
 {
 	struct dp_topo t;
-	u32 src, dst, m, h, np, *seen;
-	u64 pairs = 0, disjoint = 0;
+	u32 src, dst, m, np, *seen, *swseen, stamp = 0;
+	u64 pairs = 0, full = 0, full_node = 0, cons = 0, cons_node = 0;
+	struct pset nw = { 0 }, old = { 0 };
+	struct dp_route_state st;
 	u32 path[256];
 	struct dp_walk wk;
-	bool ok;
+	bool ok, isfull;
 
 	mk(&t, n, k, i);
 	np = xdc(&t)->npaths;
 	seen = calloc(t.nodes, sizeof(u32));
+	swseen = calloc(t.switches, sizeof(u32));
 	for (src = 0; src < t.nodes; src++) {
 		for (dst = 0; dst < t.nodes; dst++) {
 			if (dst == src)
 				continue;
 			pairs++;
-			ok = true;
-			memset(seen, 0, t.nodes * sizeof(u32));
-			for (m = 0; m < np; m++) {
-				wk.path = path;
-				wk.phase = NULL;
-				wk.path_max = 256;
-				dp_walk(&t, src, dst, XDC_SEL_PATH0 + m, 0,
-					NULL, 255, &wk);
-				for (h = 1; h + 1 < wk.path_len; h++) {
-					if (seen[path[h]])
-						ok = false;
-					seen[path[h]] = 1;
-				}
+			isfull = full_degree(&t, src) && full_degree(&t, dst);
+			full += isfull;
+			m = nw.node;
+			pset_check(&t, src, dst, XDC_SEL_PATH0, np, seen,
+				   swseen, ++stamp, &nw);
+			full_node += isfull && nw.node != m;
+			/* Where xdc_disjoint() builds them: disjoint. */
+			if (i >= 0 &&
+			    xdc_disjoint(&t, src, dst, np - 1, &st)) {
+				cons++;
+				cons_node += nw.node != m;
 			}
-			disjoint += ok;
+			if (i >= 0)
+				pset_check(&t, src, dst, XDC_SEL_ROT, np, seen,
+					   swseen, ++stamp, &old);
 		}
 	}
-	printf("  parallel paths %s (%u,%u,%d): %u paths per pair, node-disjoint for %llu of %llu pairs (%.1f%%)\n",
+	printf("  parallel paths %s (%u,%u,%d): %u paths per pair, %llu pairs, %llu with k+1 cabled ports at both ends: node-disjoint (servers and switches) %llu (%.1f%%; %llu of the %llu, %.1f%%), server-disjoint %llu (%.1f%%), valid %llu",
 	       i >= 0 ? "XDCent" : "BCube", n, k, i, np,
-	       (unsigned long long)disjoint, (unsigned long long)pairs,
-	       100.0 * disjoint / pairs);
-	result(!expect_all || disjoint == pairs,
-	       "%s (%u,%u,%d): parallel paths disjoint (%llu/%llu)",
+	       (unsigned long long)pairs, (unsigned long long)full,
+	       (unsigned long long)nw.node, 100.0 * nw.node / pairs,
+	       (unsigned long long)full_node, (unsigned long long)full,
+	       100.0 * full_node / full,
+	       (unsigned long long)nw.server, 100.0 * nw.server / pairs,
+	       (unsigned long long)nw.valid);
+	if (i >= 0)
+		printf("; earlier (rot): node-disjoint %llu (%.1f%%), server-disjoint %llu (%.1f%%), valid %llu",
+		       (unsigned long long)old.node, 100.0 * old.node / pairs,
+		       (unsigned long long)old.server,
+		       100.0 * old.server / pairs,
+		       (unsigned long long)old.valid);
+	printf("; built by xdc_disjoint() %llu, disjoint %llu\n",
+	       (unsigned long long)cons, (unsigned long long)cons_node);
+	result(cons_node == cons,
+	       "%s (%u,%u,%d): the paths xdc_disjoint() builds are disjoint (%llu/%llu)",
 	       i >= 0 ? "XDCent" : "BCube", n, k, i,
-	       (unsigned long long)disjoint, (unsigned long long)pairs);
+	       (unsigned long long)cons_node, (unsigned long long)cons);
+	result(nw.valid == pairs && (!expect_full || full_node == full) &&
+	       (!expect_all || nw.node == pairs),
+	       "%s (%u,%u,%d): parallel paths valid%s (%llu/%llu)",
+	       i >= 0 ? "XDCent" : "BCube", n, k, i,
+	       expect_all ? ", node-disjoint for every pair" :
+	       expect_full ? ", node-disjoint for every pair with k+1 ports" :
+	       "", (unsigned long long)(expect_all ? nw.node : full_node),
+	       (unsigned long long)(expect_all ? pairs : full));
 	/*
 	 * The flow hash: above the BCube levels it takes parallel path
 	 * (hash mod k+1); for a BCube pair differing in d digits, hashes
@@ -412,7 +518,9 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_all)
 						dp_route_init(&t, src, dst,
 							      XDC_SEL_PATH0 + m,
 							      0, &b);
-						if (a.word != b.word)
+						if (a.word != b.word ||
+						    a.flags != b.flags ||
+						    a.waypoint != b.waypoint)
 							ok = false;
 					}
 					continue;
@@ -437,6 +545,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_all)
 		result(ok, "%s (%u,%u,%d): flow hashes spread a BCube pair over its d shortest disjoint paths, others over the %u parallel paths",
 		       i >= 0 ? "XDCent" : "BCube", n, k, i, np);
 	}
+	free(swseen);
 	free(seen);
 }
 
@@ -737,12 +846,17 @@ int main(int argc, char **argv)
 	averages(3, 1, -1, true);
 	averages(4, 2, -1, true);
 	averages(3, 3, -1, true);
-	check_parallel(3, 2, 2, false);
-	check_parallel(4, 2, 2, false);
-	check_parallel(4, 3, 3, false);
-	check_parallel(3, 1, -1, true);
-	check_parallel(4, 2, -1, true);
-	check_parallel(3, 3, -1, true);
+	check_parallel(3, 2, 2, true, false);
+	check_parallel(4, 2, 2, true, false);
+	check_parallel(4, 3, 3, true, false);
+	check_parallel(3, 1, 1, true, false);
+	check_parallel(5, 2, 2, true, false);
+	check_parallel(3, 1, 2, false, false);
+	check_parallel(3, 2, 3, false, false);
+	check_parallel(2, 2, 2, false, false);
+	check_parallel(3, 1, -1, false, true);
+	check_parallel(4, 2, -1, false, true);
+	check_parallel(3, 3, -1, false, true);
 	check_single(3, 2, 2);
 	check_single(4, 2, 2);
 	check_single(3, 1, -1);
