@@ -879,18 +879,19 @@ def cmd_inventory(o):
             ('ABT, links', 'abt', '%.2f'), ('least cut', 'cut', '%.0f'),
             ('lower bound', 'lower', '%.0f')]
     print()
-    print('%-12s %-16s %7s %8s %8s %8s %8s' % (
+    print('%-12s %-16s %7s %8s %8s %8s %8s %8s' % (
         'figure', 'fabric', 'value', '/1k cab', '/1k swp', '/1k NIC',
-        '/$1k'))
+        '/$1k', '/$1k pp'))
     for label, key, fmt in figs:
         for i, (name, inv) in enumerate(rows):
             if key not in inv:
                 continue
             v = inv[key]
-            print('%-12s %-16s %7s %8.2f %8.2f %8.2f %8.2f' % (
+            print('%-12s %-16s %7s %8.2f %8.2f %8.2f %8.2f %8.2f' % (
                 label if i == 0 else '', name, fmt % v,
                 1000 * v / inv['cables'], 1000 * v / inv['switch_ports'],
-                1000 * v / inv['nic_ports'], 1000 * v / inv['cost']))
+                1000 * v / inv['nic_ports'], 1000 * v / inv['cost'],
+                1000 * v / inv['cost_per_port']))
 
 
 def cmd_table1(_o):
@@ -919,6 +920,77 @@ def cmd_table1(_o):
             cables / len(servers), format(len(switches), ','),
             '$' + format(cost, ','), cost / len(servers),
             2 * (TABLE_I[n] / n + CABLE_PRICE)))
+
+
+def server_hops(fab):
+    """The servers of a server-centric fabric, numbered 0..N-1, as a
+    graph of dpsim's hops (two servers are adjacent when they share a
+    switch or a cable): (CSR adjacency, server node ids, addresses)."""
+    srv = [v for v in range(fab.n) if fab.hosts[v]]
+    idx = {v: i for i, v in enumerate(srv)}
+    rows, cols, members = [], [], {}
+    for a, b in fab.edges:
+        if a in idx and b in idx:
+            rows += [idx[a], idx[b]]
+            cols += [idx[b], idx[a]]
+        else:
+            s, w = (a, b) if a in idx else (b, a)
+            members.setdefault(w, []).append(idx[s])
+    for ms in members.values():
+        for x in ms:
+            for y in ms:
+                if x != y:
+                    rows.append(x)
+                    cols.append(y)
+    m = coo_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                   shape=(len(srv), len(srv))).tocsr()
+    return m, srv, ['.'.join(str(d) for d in fab.addr[v]) for v in srv]
+
+
+def bfs_hops(adj, src):
+    """Hops from server @src to every server (-1: unreachable)."""
+    dist = np.full(adj.shape[0], -1, dtype=np.int32)
+    front = np.zeros(adj.shape[0], dtype=np.float32)
+    front[src] = 1
+    dist[src] = 0
+    d = 0
+    while True:
+        new = (adj @ front > 0) & (dist < 0)
+        if not new.any():
+            return dist
+        d += 1
+        dist[new] = d
+        front = new.astype(np.float32)
+
+
+def cmd_diameter(o):
+    """A lower bound of the diameter in dpsim's hops (DCell: a hop over
+    a mini-switch is one, as the paper counts): --sweeps double sweeps,
+    each a BFS from a server and then from the farthest server it
+    found (the first in address order), starting from server 0 and
+    then from random servers; the largest eccentricity found, with its
+    pair.  --pair A,B: also the BFS hops from A to B."""
+    fab = build(o)
+    adj, _, names = server_hops(fab)
+    rng = random.Random(o.seed)
+    best = (-1, None, None)
+    for i in range(o.sweeps):
+        src = 0 if i == 0 else rng.randrange(adj.shape[0])
+        for _ in range(2):
+            dist = bfs_hops(adj, src)
+            far = int(dist.argmax())
+            if dist[far] > best[0]:
+                best = (int(dist[far]), names[src], names[far])
+            print('sweep %d: eccentricity of %s: %d (to %s)' % (
+                i + 1, names[src], dist[far], names[far]))
+            sys.stdout.flush()
+            src = far
+    print('servers %d, diameter >= %d (%s -> %s)' % (
+        adj.shape[0], best[0], best[1], best[2]))
+    if o.pair:
+        a, b = o.pair.split(',')
+        dist = bfs_hops(adj, names.index(a))
+        print('BFS hops %s -> %s: %d' % (a, b, dist[names.index(b)]))
 
 
 def cmd_thru(o):
@@ -1047,7 +1119,8 @@ def selftest(_o):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('cmd', choices=['bisect', 'cuts', 'thru', 'state',
-                                    'inventory', 'table1', 'selftest'])
+                                    'inventory', 'table1', 'diameter',
+                                    'selftest'])
     ap.add_argument('--fabric', default='s2',
                     help='s2 jellyfish fattree dpillar dcell bcube xdcent')
     ap.add_argument('--switches', type=int, default=125)
@@ -1072,6 +1145,9 @@ def main():
                     help='thru: LP over the K shortest paths per pair '
                     '(default: the exact edge LP)')
     ap.add_argument('--pairs', type=int, default=50)
+    ap.add_argument('--sweeps', type=int, default=4,
+                    help='diameter: double sweeps')
+    ap.add_argument('--pair', help='diameter: A,B (addresses)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--tcp', default=os.path.join(
         HERE, '..', 'ns3', 'eval-out', 'fabric', 'summary.txt'),
@@ -1081,7 +1157,7 @@ def main():
     o = ap.parse_args()
     sys.exit({'bisect': cmd_bisect, 'cuts': cmd_cuts, 'thru': cmd_thru,
               'state': cmd_state, 'inventory': cmd_inventory,
-              'table1': cmd_table1,
+              'table1': cmd_table1, 'diameter': cmd_diameter,
               'selftest': selftest}[o.cmd](o) or 0)
 
 
