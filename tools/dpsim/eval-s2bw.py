@@ -20,6 +20,8 @@ Commands (each prints one line of numbers, or JSON with --json):
            paper's Table I prices) of a --set, and the chapter's TCP and
            bisection figures per cable, switch port, NIC port and dollar
   table1   the DPillar paper's Table I
+  diameter a lower bound of the diameter (double sweeps of BFS)
+  pairflow the max flow between two servers (the DCell paper's k + 1)
   selftest small known cases (make -C tools/dpsim check)
 
 Needs python3-networkx and python3-scipy (scripts/deps.sh).
@@ -993,6 +995,30 @@ def cmd_diameter(o):
         print('BFS hops %s -> %s: %d' % (a, b, dist[names.index(b)]))
 
 
+def cmd_pairflow(o):
+    """The DCell paper's "the maximum bandwidth between any two nodes in
+    a DCell_k is k + 1" (section 4.1.1, with multi-path routing): the max
+    flow between two servers, every cable (and server-switch link) one
+    unit, switches and servers forwarding freely; over every pair of
+    servers (--pairs 0) or --pairs random ones.  Prints the servers, the
+    pairs, the least and the largest flow, and the NIC ports per
+    server, which bound it."""
+    fab = build(o)
+    servers = [v for v in range(fab.n) if fab.hosts[v]]
+    if o.pairs:
+        rng = random.Random(o.seed)
+        pairs = [tuple(rng.sample(servers, 2)) for _ in range(o.pairs)]
+    else:
+        pairs = [(a, b) for i, a in enumerate(servers)
+                 for b in servers[i + 1:]]
+    flows = [maxflow(fab.n, fab.edges, {a: INF}, {b: INF})
+             for a, b in pairs]
+    print('%s (%s): %d servers, %d pairs, max flow %d to %d, NIC ports %d'
+          % (PRETTY.get(fab.name, fab.name), ','.join(
+              str(x) for x in fab.size if x is not None), len(servers),
+             len(pairs), min(flows), max(flows), nic_ports(fab)))
+
+
 def cmd_thru(o):
     fab = build(o)
     rng = random.Random(o.seed)
@@ -1120,7 +1146,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('cmd', choices=['bisect', 'cuts', 'thru', 'state',
                                     'inventory', 'table1', 'diameter',
-                                    'selftest'])
+                                    'pairflow', 'selftest'])
     ap.add_argument('--fabric', default='s2',
                     help='s2 jellyfish fattree dpillar dcell bcube xdcent')
     ap.add_argument('--switches', type=int, default=125)
@@ -1158,6 +1184,7 @@ def main():
     sys.exit({'bisect': cmd_bisect, 'cuts': cmd_cuts, 'thru': cmd_thru,
               'state': cmd_state, 'inventory': cmd_inventory,
               'table1': cmd_table1, 'diameter': cmd_diameter,
+              'pairflow': cmd_pairflow,
               'selftest': selftest}[o.cmd](o) or 0)
 
 
