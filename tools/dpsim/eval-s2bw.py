@@ -907,15 +907,14 @@ def cmd_table1(_o):
     print('%-9s %9s %7s %9s %12s %9s %9s' % (
         '', '', 'server', '', 'cost', 'server', '+ Uc)'))
     for n in sorted(TABLE_I):
-        servers, switches, cables = set(), set(), 0
         out = subprocess.run([DPSIM, 'plan', '-n', str(n), '-k', '4',
                               '--csv'], check=True, capture_output=True,
                              text=True).stdout
-        for line in out.splitlines()[1:]:
-            f = line.split(',')
-            servers.add(f[0])
-            switches.add((f[2], f[3]))
-            cables += 1
+        lines = out.splitlines()[1:]
+        # server,port,switch_col,switch_id
+        servers = {x.partition(',')[0] for x in lines}
+        switches = {x.split(',', 2)[2] for x in lines}
+        cables = len(lines)
         cost = len(switches) * TABLE_I[n] + cables * CABLE_PRICE
         print('%-9s %9s %7.0f %9s %12s %9.2f %9.2f' % (
             '%d:$%d' % (n, TABLE_I[n]), format(len(servers), ','),
