@@ -16,6 +16,12 @@ Commands (each prints one line of numbers, or JSON with --json):
            and random halvings (upper bounds), congestion lower bound
   thru     ideal throughput of a random permutation (LP, HiGHS)
   state    forwarding entries per switch
+  inventory  servers, switches, ports, cables and cost (the DPillar
+           paper's Table I prices) of a --set, and the chapter's TCP and
+           bisection figures per cable, switch port, NIC port and dollar
+  table1   the DPillar paper's Table I
+  diameter a lower bound of the diameter (double sweeps of BFS)
+  pairflow the max flow between two servers (the DCell paper's k + 1)
   selftest small known cases (make -C tools/dpsim check)
 
 Needs python3-networkx and python3-scipy (scripts/deps.sh).
@@ -25,6 +31,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -767,6 +774,250 @@ def cmd_cuts(o):
         sys.stdout.flush()
 
 
+# The DPillar paper's Table I: the unit price of a switch by its ports
+# (newegg, 2010) and of a cable; a server's NIC ports are not priced
+# ("most off-the-shelf servers already integrate dual-port interfaces").
+TABLE_I = {8: 50, 16: 150, 24: 180, 48: 600}
+CABLE_PRICE = 1
+
+
+def table_i_switch(ports):
+    """The smallest switch of Table I with at least @ports ports."""
+    fit = [p for p in sorted(TABLE_I) if p >= ports]
+    if not fit:
+        raise ValueError('no Table I switch of %d ports' % ports)
+    return fit[0]
+
+
+def inventory(fab, tor_ports=24):
+    """What a fabric is made of: servers, switches, the ports of a switch,
+    switch ports, cables, NIC ports per server (installed: a port kept
+    free for growth counts), and its cost at Table I's prices, each
+    switch bought as the smallest Table I switch with enough ports
+    ("cost") or paid per port at that switch's price per port ("cost
+    per port").  S2: @tor_ports-port ToRs, one cable per server."""
+    if fab.server_centric:
+        deg = {}
+        for a, b in fab.edges:
+            deg[a] = deg.get(a, 0) + 1
+            deg[b] = deg.get(b, 0) + 1
+        ports = max(deg[v] for v in fab.switches)
+        sw_ports = sum(deg[v] for v in fab.switches)
+        cables = len(fab.edges)
+    else:
+        ports = tor_ports
+        sw_ports = tor_ports * len(fab.switches)
+        cables = len(fab.edges) + fab.servers
+    nic = nic_ports(fab)
+    buy = table_i_switch(ports)
+    sw = len(fab.switches)
+    return {'servers': fab.servers, 'switches': sw, 'ports': ports,
+            'switch_ports': sw_ports, 'cables': cables, 'nic': nic,
+            'nic_ports': nic * fab.servers, 'bought': buy,
+            'cost': sw * TABLE_I[buy] + cables * CABLE_PRICE,
+            'cost_per_port': (sw_ports * TABLE_I[buy] / buy +
+                              cables * CABLE_PRICE)}
+
+
+def read_tcp(path):
+    """{fabric: (flows, TCP %, ABT)} from the summary
+    tools/ns3/eval-fabric.sh writes; its S2 row is named "S2 (nodes N,
+    p" (cut at 16 characters)."""
+    res = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'(\S.*?)\s+(\d+)\s+([\d.]+)\s+[\d.]+-\s*[\d.]+'
+                         r'\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)\s', line)
+            if m:
+                res[m.group(1)] = (int(m.group(2)),
+                                              float(m.group(3)),
+                                              float(m.group(4)))
+    return res
+
+
+def cmd_inventory(o):
+    """The fabrics of --set: what they are made of and cost (Table I),
+    then the chapter's figures per 1,000 cables, switch ports and NIC
+    ports and per $1,000: TCP (from --tcp, eval-fabric.sh's summary) as
+    a percentage of line rate and as goodput in links (flows x TCP %),
+    ABT in links, and the bisection in cables (the least of the
+    structured and Kernighan-Lin cuts, and the congestion lower bound,
+    as cuts computes them)."""
+    tcp = read_tcp(o.tcp) if o.tcp else {}
+    rows = []
+    for row in CUT_SETS[o.set]:
+        if row[0] == 's2':
+            name = 'S2, %s ToRs' % format(row[1], ',')
+            fab = s2(row[1], 24, 8, o.seed, o.cache)
+        else:
+            name = '%s (%s)' % (PRETTY[row[0]], ','.join(
+                str(x) for x in row[1:] if x is not None))
+            fab = server_centric(*row)
+        inv = inventory(fab)
+        r = cuts(fab, ['structured', 'kl', 'lower'], 0, o.seed, o.kl_seeds)
+        inv['cut'] = min(r['structured'][0], r['kl'])
+        inv['lower'] = r['lower']
+        t = tcp.get(name if row[0] != 's2' else 'S2 (nodes %d, p' % row[1])
+        if t:
+            inv['tcp_pct'], inv['goodput'] = t[1], t[0] * t[1] / 100
+            inv['abt'] = t[2]
+        rows.append((name, inv))
+    if o.json:
+        for name, inv in rows:
+            print(json.dumps(dict(fabric=name, **inv)))
+        return
+    print('%-16s %7s %8s %8s %7s %5s %-7s %8s %8s' % (
+        'fabric', 'servers', 'switches', 'sw ports', 'cables', 'NIC',
+        'Table I', '$/server', 'per port'))
+    for name, inv in rows:
+        print('%-16s %7s %8s %8s %7s %5s %-7s %8.2f %8.2f' % (
+            name, format(inv['servers'], ','), format(inv['switches'], ','),
+            format(inv['switch_ports'], ','), format(inv['cables'], ','),
+            inv['nic'],
+            '%d:$%d' % (inv['bought'], TABLE_I[inv['bought']]),
+            inv['cost'] / inv['servers'],
+            inv['cost_per_port'] / inv['servers']))
+    figs = [('TCP %', 'tcp_pct', '%.1f'), ('TCP, links', 'goodput', '%.0f'),
+            ('ABT, links', 'abt', '%.2f'), ('least cut', 'cut', '%.0f'),
+            ('lower bound', 'lower', '%.0f')]
+    print()
+    print('%-12s %-16s %7s %8s %8s %8s %8s %8s' % (
+        'figure', 'fabric', 'value', '/1k cab', '/1k swp', '/1k NIC',
+        '/$1k', '/$1k pp'))
+    for label, key, fmt in figs:
+        for i, (name, inv) in enumerate(rows):
+            if key not in inv:
+                continue
+            v = inv[key]
+            print('%-12s %-16s %7s %8.2f %8.2f %8.2f %8.2f %8.2f' % (
+                label if i == 0 else '', name, fmt % v,
+                1000 * v / inv['cables'], 1000 * v / inv['switch_ports'],
+                1000 * v / inv['nic_ports'], 1000 * v / inv['cost'],
+                1000 * v / inv['cost_per_port']))
+
+
+def cmd_table1(_o):
+    """The DPillar paper's Table I: (n, 4) DPillars of its four switches,
+    counted from dpsim plan --csv (one line per cable), priced as the
+    paper does: switches x U_s + cables x U_c, and its per-server
+    formula 2 (U_s / n + U_c)."""
+    print('%-9s %9s %7s %9s %12s %9s %9s' % (
+        'switch', 'servers', 'ports/', 'switches', 'networking',
+        'per', '2(Us/n'))
+    print('%-9s %9s %7s %9s %12s %9s %9s' % (
+        '', '', 'server', '', 'cost', 'server', '+ Uc)'))
+    for n in sorted(TABLE_I):
+        out = subprocess.run([DPSIM, 'plan', '-n', str(n), '-k', '4',
+                              '--csv'], check=True, capture_output=True,
+                             text=True).stdout
+        lines = out.splitlines()[1:]
+        # server,port,switch_col,switch_id
+        servers = {x.partition(',')[0] for x in lines}
+        switches = {x.split(',', 2)[2] for x in lines}
+        cables = len(lines)
+        cost = len(switches) * TABLE_I[n] + cables * CABLE_PRICE
+        print('%-9s %9s %7.0f %9s %12s %9.2f %9.2f' % (
+            '%d:$%d' % (n, TABLE_I[n]), format(len(servers), ','),
+            cables / len(servers), format(len(switches), ','),
+            '$' + format(cost, ','), cost / len(servers),
+            2 * (TABLE_I[n] / n + CABLE_PRICE)))
+
+
+def server_hops(fab):
+    """The servers of a server-centric fabric, numbered 0..N-1, as a
+    graph of dpsim's hops (two servers are adjacent when they share a
+    switch or a cable): (CSR adjacency, server node ids, addresses)."""
+    srv = [v for v in range(fab.n) if fab.hosts[v]]
+    idx = {v: i for i, v in enumerate(srv)}
+    rows, cols, members = [], [], {}
+    for a, b in fab.edges:
+        if a in idx and b in idx:
+            rows += [idx[a], idx[b]]
+            cols += [idx[b], idx[a]]
+        else:
+            s, w = (a, b) if a in idx else (b, a)
+            members.setdefault(w, []).append(idx[s])
+    for ms in members.values():
+        for x in ms:
+            for y in ms:
+                if x != y:
+                    rows.append(x)
+                    cols.append(y)
+    m = coo_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                   shape=(len(srv), len(srv))).tocsr()
+    return m, srv, ['.'.join(str(d) for d in fab.addr[v]) for v in srv]
+
+
+def bfs_hops(adj, src):
+    """Hops from server @src to every server (-1: unreachable)."""
+    dist = np.full(adj.shape[0], -1, dtype=np.int32)
+    front = np.zeros(adj.shape[0], dtype=np.float32)
+    front[src] = 1
+    dist[src] = 0
+    d = 0
+    while True:
+        new = (adj @ front > 0) & (dist < 0)
+        if not new.any():
+            return dist
+        d += 1
+        dist[new] = d
+        front = new.astype(np.float32)
+
+
+def cmd_diameter(o):
+    """A lower bound of the diameter in dpsim's hops (DCell: a hop over
+    a mini-switch is one, as the paper counts): --sweeps double sweeps,
+    each a BFS from a server and then from the farthest server it
+    found (the first in address order), starting from server 0 and
+    then from random servers; the largest eccentricity found, with its
+    pair.  --pair A,B: also the BFS hops from A to B."""
+    fab = build(o)
+    adj, _, names = server_hops(fab)
+    rng = random.Random(o.seed)
+    best = (-1, None, None)
+    for i in range(o.sweeps):
+        src = 0 if i == 0 else rng.randrange(adj.shape[0])
+        for _ in range(2):
+            dist = bfs_hops(adj, src)
+            far = int(dist.argmax())
+            if dist[far] > best[0]:
+                best = (int(dist[far]), names[src], names[far])
+            print('sweep %d: eccentricity of %s: %d (to %s)' % (
+                i + 1, names[src], dist[far], names[far]))
+            sys.stdout.flush()
+            src = far
+    print('servers %d, diameter >= %d (%s -> %s)' % (
+        adj.shape[0], best[0], best[1], best[2]))
+    if o.pair:
+        a, b = o.pair.split(',')
+        dist = bfs_hops(adj, names.index(a))
+        print('BFS hops %s -> %s: %d' % (a, b, dist[names.index(b)]))
+
+
+def cmd_pairflow(o):
+    """The DCell paper's "the maximum bandwidth between any two nodes in
+    a DCell_k is k + 1" (section 4.1.1, with multi-path routing): the max
+    flow between two servers, every cable (and server-switch link) one
+    unit, switches and servers forwarding freely; over every pair of
+    servers (--pairs 0) or --pairs random ones.  Prints the servers, the
+    pairs, the least and the largest flow, and the NIC ports per
+    server, which bound it."""
+    fab = build(o)
+    servers = [v for v in range(fab.n) if fab.hosts[v]]
+    if o.pairs:
+        rng = random.Random(o.seed)
+        pairs = [tuple(rng.sample(servers, 2)) for _ in range(o.pairs)]
+    else:
+        pairs = [(a, b) for i, a in enumerate(servers)
+                 for b in servers[i + 1:]]
+    flows = [maxflow(fab.n, fab.edges, {a: INF}, {b: INF})
+             for a, b in pairs]
+    print('%s (%s): %d servers, %d pairs, max flow %d to %d, NIC ports %d'
+          % (PRETTY.get(fab.name, fab.name), ','.join(
+              str(x) for x in fab.size if x is not None), len(servers),
+             len(pairs), min(flows), max(flows), nic_ports(fab)))
+
+
 def cmd_thru(o):
     fab = build(o)
     rng = random.Random(o.seed)
@@ -857,6 +1108,10 @@ def selftest(_o):
     dp = server_centric('dpillar', 4, 2)
     check('dpillar(4,2) servers', dp.servers, 8)
     check('dpillar(4,2) nodes', dp.n, 12)
+    # Table I's first column: (8,4) at $50 a switch, $1 a cable: $14.5
+    inv = inventory(server_centric('dpillar', 8, 4))
+    check('dpillar(8,4) cost per server', inv['cost'] / inv['servers'],
+          14.5)
     # cuts: DPillar (8,2) split on one symbol cuts (n/2)^k = 16 cables
     # (Prop. II.1), on the column all 8 switches (32); BCube (4,1) split
     # on a digit N/2 = 8; the congestion bound is below both.
@@ -889,7 +1144,8 @@ def selftest(_o):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('cmd', choices=['bisect', 'cuts', 'thru', 'state',
-                                    'selftest'])
+                                    'inventory', 'table1', 'diameter',
+                                    'pairflow', 'selftest'])
     ap.add_argument('--fabric', default='s2',
                     help='s2 jellyfish fattree dpillar dcell bcube xdcent')
     ap.add_argument('--switches', type=int, default=125)
@@ -914,12 +1170,21 @@ def main():
                     help='thru: LP over the K shortest paths per pair '
                     '(default: the exact edge LP)')
     ap.add_argument('--pairs', type=int, default=50)
+    ap.add_argument('--sweeps', type=int, default=4,
+                    help='diameter: double sweeps')
+    ap.add_argument('--pair', help='diameter: A,B (addresses)')
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--tcp', default=os.path.join(
+        HERE, '..', 'ns3', 'eval-out', 'fabric', 'summary.txt'),
+        help='inventory: eval-fabric.sh summary ("" for none)')
     ap.add_argument('--cache', help='directory for dpsim S2 plans')
     ap.add_argument('--json', action='store_true')
     o = ap.parse_args()
     sys.exit({'bisect': cmd_bisect, 'cuts': cmd_cuts, 'thru': cmd_thru,
-              'state': cmd_state, 'selftest': selftest}[o.cmd](o) or 0)
+              'state': cmd_state, 'inventory': cmd_inventory,
+              'table1': cmd_table1, 'diameter': cmd_diameter,
+              'pairflow': cmd_pairflow,
+              'selftest': selftest}[o.cmd](o) or 0)
 
 
 if __name__ == '__main__':

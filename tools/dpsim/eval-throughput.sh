@@ -118,7 +118,9 @@ fi
 # the cables failed at random, 20,000 pairs from 200 sources; bisection:
 # server-level max-flow over 5 random halvings (2 at 100,000: fabric.dat's
 # last column, the chapter's former column) and eval-s2bw.py cuts
-# (cuts-*.txt, the chapter's "Bisection"; the 10,000 set takes minutes).
+# (cuts-*.txt, the chapter's "Bisection"; the 10,000 set takes minutes);
+# eval-s2bw.py inventory (inventory-1k.txt, "Per cable, per port, per
+# dollar").
 if want fabric; then
 	f=$out/fabric.dat
 	echo "# name size servers switches avg max bfs_avg bfs_max ft_delivered_conn_pct ft_avg bisect_min_per_half" > "$f"
@@ -165,6 +167,9 @@ if want fabric; then
 	$B cuts --set 1k --cache $cache > "$out/cuts-1k.txt"
 	$B cuts --set 10k --cache $cache > "$out/cuts-10k.txt"
 	$B cuts --set 100k --method paper,structured,random > "$out/cuts-100k.txt"
+	# Per cable, per port, per dollar: counts, cost at the DPillar
+	# paper's Table I prices, the TCP and bisection figures normalised
+	$B inventory --set 1k --cache $cache > "$out/inventory-1k.txt"
 	# S2 growth: 13 ToRs added to a plan of 125 (16 ports, L = 8)
 	$D plan --topo s2 --mode plan --ports 16 --spaces 8 --seed 1 --nodes 125 --grow 13 |
 		grep '^# grown' > "$out/s2-grow.txt"
