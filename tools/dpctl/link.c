@@ -66,7 +66,8 @@ const char link_help[] =
 	"    each a u32 (decimal or 0x hex); the cabling is then learned\n"
 	"    from the Hellos.  Without a topology, the device is\n"
 	"    unconfigured (as ip link add DEV type dpillar): attach NICs with\n"
-	"    ip link set NIC master DEV, configure it with dpctl set.\n";
+	"    ip link set NIC master DEV, configure it with dpctl set.  portN\n"
+	"    none: port N has no NIC yet (absent); dpctl up -W attaches it.\n";
 
 unsigned int coords_get(const struct nlattr *attr, unsigned int *x)
 {
@@ -193,6 +194,36 @@ static int link_set(int argc, char **argv)
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);
 	ret = nl_talk(&ctx, nlh, NULL, NULL, "link set") ? EXIT_KERNEL : EXIT_OK;
+	nl_close(&ctx);
+	return ret;
+}
+
+/*
+ * NIC @ifindex to port @port of @dev, which must have none (changelink's
+ * port list: 0 for the ports before it, which are left as they are).
+ */
+int link_attach(const char *dev, unsigned int port, unsigned int ifindex,
+		const char *what)
+{
+	struct nlattr *linkinfo, *data, *ports;
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	unsigned int i;
+	int ret;
+
+	if (rtnl_open(&ctx))
+		return EXIT_KERNEL;
+	nlh = link_msg(&ctx, RTM_NEWLINK, 0, dev);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+	for (i = 0; i <= port; i++)
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, i == port ? ifindex : 0);
+	mnl_attr_nest_end(nlh, ports);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	ret = nl_talk(&ctx, nlh, NULL, NULL, what) ? EXIT_KERNEL : EXIT_OK;
 	nl_close(&ctx);
 	return ret;
 }
