@@ -63,9 +63,12 @@ done
 unit=$P/lib/systemd/system/dpillar@.service
 grep -q '@SBINDIR@' "$unit" && ko "unit still says @SBINDIR@" ||
 	ok "unit has dpctl's path"
-grep -qx "ExecStart=$P/sbin/dpctl up %i -w 30" "$unit" &&
-	grep -qx "ExecStop=$P/sbin/dpctl down %i" "$unit" &&
-	ok "ExecStart/ExecStop run dpctl up/down %i" || ko "ExecStart/ExecStop"
+grep -qx "ExecStart=$P/sbin/dpctl up %i -w 30 -W" "$unit" &&
+	grep -qx "ExecStop=-$P/sbin/dpctl down %i" "$unit" &&
+	grep -qx "Type=notify" "$unit" && grep -qx "Restart=on-failure" "$unit" &&
+	grep -qx "AssertPathExists=/etc/dpillar/%i.conf" "$unit" &&
+	ok "the unit: dpctl up -W (Type=notify, restarted on failure), down %i, its file asserted" ||
+	ko "the unit: ExecStart, ExecStop, Type, Restart or AssertPathExists"
 if command -v systemd-analyze >/dev/null; then
 	# An instance of the template, as "systemctl start dpillar@dp0" makes
 	# it; MANPATH: Documentation=man:dpctl(8) is checked too.
