@@ -83,6 +83,17 @@ check_eq "$(port 1)" "p1 up" "... and leaves dp0 as it is"
 check_eq "$(grep -cvE 'waiting up to|warning: port1|" attached$|went away: waiting for it$|no longer watching' "$dir/up.log")" \
 	0 "... having logged nothing else (no refusal)" || ktap_diag "$(cat "$dir/up.log")"
 
+# --- by hand: dpctl link set DEV portN IF (changelink's port list) -------------
+check_fail -m "Port already has a NIC: release it first (nomaster)" \
+	"link set port1 of a port with a NIC: the kernel's reason" \
+	on "$DPCTL" link set dp0 port1 p1x
+check_fail -m "NIC is already a port of this device" \
+	"link set port1 to port0's NIC: the kernel's reason" \
+	sh -c "ip -n $ns link set p1 nomaster && ip netns exec $ns '$DPCTL' link set dp0 port1 p0"
+check_eq "$(port 1)" "- absent" "... port1 released (nomaster) is absent"
+run_test "link set dp0 port1 p1 attaches it" on "$DPCTL" link set dp0 port1 p1
+check_eq "$(port 1)/$(port 0)" "p1 up/p0 up" "... to port1, port0 as it was"
+
 # --- dp0 deleted: exit 0 ------------------------------------------------------
 run_test "dpctl down dp0" on "$DPCTL" down dp0
 # systemd's readiness datagram (Type=notify), to a socket of our own

@@ -51,7 +51,7 @@ const char link_help[] =
 	"dpctl link add DEV topo s2 nodes N n PORTS spaces L [seed S]\n"
 	"               [coords C0,C1,...] id I port0 IF ... [SETTINGS]\n"
 	"dpctl link add DEV [SETTINGS]\n"
-	"dpctl link set DEV SETTINGS\n"
+	"dpctl link set DEV [SETTINGS] [portN IF ...]\n"
 	"dpctl link del DEV\n"
 	"dpctl link show [DEV]\n"
 	"    " SETTINGS_HELP
@@ -67,7 +67,8 @@ const char link_help[] =
 	"    from the Hellos.  Without a topology, the device is\n"
 	"    unconfigured (as ip link add DEV type dpillar): attach NICs with\n"
 	"    ip link set NIC master DEV, configure it with dpctl set.  portN\n"
-	"    none: port N has no NIC yet (absent); dpctl up -W attaches it.\n";
+	"    none: port N has no NIC yet (absent); dpctl up -W attaches it,\n"
+	"    or link set DEV portN IF (port N must have no NIC).\n";
 
 unsigned int coords_get(const struct nlattr *attr, unsigned int *x)
 {
@@ -168,8 +169,9 @@ int link_add(int argc, char **argv)
 
 static int link_set(int argc, char **argv)
 {
+	unsigned int ifindex[DPILLAR_PORTS_MAX] = {}, nports = 0, p;
+	struct nlattr *linkinfo, *data, *ports;
 	const struct dp_topo_ops *ops;
-	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
 	int ret;
@@ -184,12 +186,37 @@ static int link_set(int argc, char **argv)
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
+		/* portN IF: attach IF to port N, which has no NIC. */
+		if (!strncmp(argv[0], "port", 4) && argv[0][4] &&
+		    !parse_u32(argv[0] + 4, &p)) {
+			if (p >= DPILLAR_PORTS_MAX) {
+				nl_close(&ctx);
+				return usage_error("link set: invalid port \"%s\"",
+						   argv[0]);
+			}
+			ifindex[p] = if_nametoindex(argv[1]);
+			if (!ifindex[p]) {
+				fprintf(stderr, "dpctl: link set: %s: device \"%s\" does not exist\n",
+					argv[0], argv[1]);
+				nl_close(&ctx);
+				return EXIT_KERNEL;
+			}
+			if (p + 1 > nports)
+				nports = p + 1;
+			continue;
+		}
 		ret = put_setting(nlh, &dp_link_settings, ops, argv[0], argv[1]);
 		if (ret != 1) {
 			nl_close(&ctx);
 			return ret ? ret : usage_error("link set: unknown setting \"%s\"",
 						       argv[0]);
 		}
+	}
+	if (nports) {
+		ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+		for (p = 0; p < nports; p++)
+			mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[p]);
+		mnl_attr_nest_end(nlh, ports);
 	}
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);

@@ -532,6 +532,11 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	has "up: the file's fallback reaches newlink" "newlink dpx topo 1 n 4 k 2 addr 0:0.0 ports fallback 0" "$tmp/err"
 	MOCK_RTNL=1 rc "mock link add, port1 none (absent)" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 none
 	has "link add: port1 none" "newlink dp0 topo 1 n 4 k 3 addr 2:1.0.1 ports" "$tmp/err"
+	MOCK_RTNL=1 rc "mock link set port1 lo (attach)" 0 m $D link set dp0 port1 lo
+	has "link set sends the port list" "newlink dp0 ports" "$tmp/err"
+	MOCK_RTNL=1 rc "link set port1 of no device" 1 m $D link set dp0 port1 dpctl-nosuch0
+	has "link set: the missing NIC named" 'port1: device "dpctl-nosuch0" does not exist' "$tmp/err"
+	MOCK_RTNL=1 rc "link set port99" 2 m $D link set dp0 port99 lo
 	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
 	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
 	# Without the module: rtnetlink's "Unknown device type", and what to do
