@@ -98,8 +98,8 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl u -> up" || ko "completion: dpctl u: $(comp dpctl u)"
 	[ "$(comp dpctl showc)" = "showconf" ] &&
 		ok "completion: dpctl showc -> showconf" || ko "completion: dpctl showc: $(comp dpctl showc)"
-	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w -t" ] &&
-		ok "completion: dpctl up DEV - -> -c -w -t" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
+	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w -W --wait-ports -t" ] &&
+		ok "completion: dpctl up DEV - -> -c -w -W --wait-ports -t" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
 	[ "$(comp dpctl che)" = "check" ] &&
 		ok "completion: dpctl che -> check" || ko "completion: dpctl che: $(comp dpctl che)"
 	# What each command takes (its help), no more: stats DEV all, not port
