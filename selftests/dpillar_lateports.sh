@@ -114,5 +114,15 @@ wait "$pid"
 check_eq "$?" 0 "... with exit status 0 (device deleted)"
 run_test "... saying why" watcher_says 'up dp0: device deleted'
 
+# --- no NIC at all: made with none (without -W: up returns) ---------------------
+ip -n "$ns" link del p0
+ip -n "$ns" link del p1
+run_test "dpctl up -w 0 with no NIC at all: dp0 made" \
+	sh -c "ip netns exec $ns '$DPCTL' up dp0 -c '$dir/dp0.conf' -w 0 2>'$dir/up.log'"
+check_eq "$(port 0)/$(port 1)" "- absent/- absent" "... both ports absent"
+check_eq "$(grep -c 'does not exist (waited 0 s): absent$' "$dir/up.log")" 2 \
+	"... each named in a warning"
+run_test "... and dpctl down removes it" on "$DPCTL" down dp0
+
 run_test "no kernel splat" dmesg_check "$mark"
 ktap_finish
