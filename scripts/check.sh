@@ -81,6 +81,7 @@ GUEST_TESTS=(
 	selftests/topo_test.sh
 	selftests/dpillar_link.sh
 	selftests/dpillar_up.sh
+	selftests/dpillar_lateports.sh
 	selftests/dpillar_data.sh
 	selftests/dpillar_ft.sh
 	selftests/dpillar_genl.sh
@@ -123,8 +124,8 @@ GUEST_TESTS=(
 #    genetlink paths are in dpillar_link.sh too).  The kernel builds the
 #    NIC drivers in; nic_tcp runs in a second debug guest of one vCPU
 #    (debugnic), on all four models (selftests/README.md, "The matrix").
-MATRIX_NEWEST=(smoke topo link up data ft genl hostile probe dcell xdcent
-	ring nic nic_tcp s2)
+MATRIX_NEWEST=(smoke topo link up lateports data ft genl hostile probe dcell
+	xdcent ring nic nic_tcp s2)
 MATRIX_OLDER=(smoke link data ft genl hostile probe dcell xdcent nic_tcp)
 MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp xdcent dcell)
 

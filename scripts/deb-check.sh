@@ -75,7 +75,7 @@ done
 	ko "packaged dpctl -V: $("$T/usr/sbin/dpctl" -V), sources $v"
 [ "$("$T/usr/bin/dpsim" -V)" = "dpsim (dpillar) $v" ] && ok "packaged dpsim -V: $v" ||
 	ko "packaged dpsim -V: $("$T/usr/bin/dpsim" -V), sources $v"
-grep -qx 'ExecStart=/usr/sbin/dpctl up %i -w 30' "$T/lib/systemd/system/dpillar@.service" &&
+grep -qx 'ExecStart=/usr/sbin/dpctl up %i -w 30 -W' "$T/lib/systemd/system/dpillar@.service" &&
 	ok "unit runs /usr/sbin/dpctl" || ko "unit's ExecStart is not /usr/sbin/dpctl"
 for h in if-pre-up.d if-post-down.d; do
 	f=$T/etc/network/$h/dpillar

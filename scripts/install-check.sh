@@ -63,9 +63,12 @@ done
 unit=$P/lib/systemd/system/dpillar@.service
 grep -q '@SBINDIR@' "$unit" && ko "unit still says @SBINDIR@" ||
 	ok "unit has dpctl's path"
-grep -qx "ExecStart=$P/sbin/dpctl up %i -w 30" "$unit" &&
-	grep -qx "ExecStop=$P/sbin/dpctl down %i" "$unit" &&
-	ok "ExecStart/ExecStop run dpctl up/down %i" || ko "ExecStart/ExecStop"
+grep -qx "ExecStart=$P/sbin/dpctl up %i -w 30 -W" "$unit" &&
+	grep -qx "ExecStop=-$P/sbin/dpctl down %i" "$unit" &&
+	grep -qx "Type=notify" "$unit" && grep -qx "Restart=on-failure" "$unit" &&
+	grep -qx "AssertPathExists=/etc/dpillar/%i.conf" "$unit" &&
+	ok "the unit: dpctl up -W (Type=notify, restarted on failure), down %i, its file asserted" ||
+	ko "the unit: ExecStart, ExecStop, Type, Restart or AssertPathExists"
 if command -v systemd-analyze >/dev/null; then
 	# An instance of the template, as "systemctl start dpillar@dp0" makes
 	# it; MANPATH: Documentation=man:dpctl(8) is checked too.
@@ -95,8 +98,8 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl u -> up" || ko "completion: dpctl u: $(comp dpctl u)"
 	[ "$(comp dpctl showc)" = "showconf" ] &&
 		ok "completion: dpctl showc -> showconf" || ko "completion: dpctl showc: $(comp dpctl showc)"
-	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w -t --dry-run" ] &&
-		ok "completion: dpctl up DEV - -> -c -w -t --dry-run" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
+	[ "$(comp dpctl up dp0 -c f - | paste -sd' ')" = "-c -w -W --wait-ports -t --dry-run" ] &&
+		ok "completion: dpctl up DEV - -> -c -w -W --wait-ports -t --dry-run" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
 	[ "$(comp dpctl che)" = "check" ] &&
 		ok "completion: dpctl che -> check" || ko "completion: dpctl che: $(comp dpctl che)"
 	# What each command takes (its help), no more: stats DEV all, not port

@@ -541,20 +541,23 @@ static int dp_parse_topo(struct nlattr *data[], struct dp_topo *topo,
 }
 
 /*
- * Whether a request gives a topology: any of its parameters, an address or
- * a port list.  Without one, newlink creates an unconfigured device.
+ * Whether a request gives a topology: any of its parameters, an address
+ * or (@ports: newlink's view) a port list.  Without one, newlink creates
+ * an unconfigured device; changelink attaches the NICs a port list gives.
  */
-static bool dp_has_topo(struct nlattr *data[])
+static bool dp_has_topo(struct nlattr *data[], bool ports)
 {
 	static const int topo_attrs[] = {
 		IFLA_DPILLAR_TOPO, IFLA_DPILLAR_COLUMN, IFLA_DPILLAR_LABEL,
-		IFLA_DPILLAR_ADDR, IFLA_DPILLAR_PORTS,
+		IFLA_DPILLAR_ADDR,
 	};
 	const struct dp_topo_param *q;
 	u32 i, kind = 0;
 
 	if (!data)
 		return false;
+	if (ports && data[IFLA_DPILLAR_PORTS])
+		return true;
 	for (i = 0; i < ARRAY_SIZE(topo_attrs); i++)
 		if (data[topo_attrs[i]])
 			return true;
@@ -784,7 +787,7 @@ int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
 	}
 	if (data[IFLA_DPILLAR_PORTS]) {
 		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_DPILLAR_PORTS],
-				    "Ports of an existing device are attached with ip link set NIC master DEV");
+				    "Ports are attached by a request of their own, not with a change of topology");
 		return -EOPNOTSUPP;
 	}
 	topo = kmalloc(sizeof(*topo), GFP_KERNEL);
@@ -889,42 +892,57 @@ static int dp_validate(struct nlattr *tb[], struct nlattr *data[],
 	return 0;
 }
 
-/* Resolve the nested port list to devices, in port order. */
-static int dp_parse_ports(struct net *net, const struct dp_topo *topo,
+/*
+ * Resolve the nested port list to devices, in port order, @attr[i] the
+ * entry of port i: ifindex 0 is a port without a NIC (yet), @lower[i]
+ * NULL.  newlink (@exact) gives an entry for each of the topology's
+ * @want ports; changelink up to that many, the ports after its list left
+ * as they are.
+ */
+static int dp_parse_ports(struct net *net, u32 want, bool exact,
 			  struct nlattr *nest, struct net_device **lower,
-			  struct netlink_ext_ack *extack)
+			  struct nlattr **attr, struct netlink_ext_ack *extack)
 {
-	u32 want = topo->nports, n = 0, i;
-	struct nlattr *attr;
+	struct nlattr *a;
+	u32 n = 0, i;
 	int rem;
 
-	nla_for_each_nested(attr, nest, rem) {
-		if (nla_type(attr) != IFLA_DPILLAR_PORT) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
+	nla_for_each_nested(a, nest, rem) {
+		u32 ifindex;
+
+		if (nla_type(a) != IFLA_DPILLAR_PORT) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "Unknown attribute in port list");
 			return -EINVAL;
 		}
 		if (n == want) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
+			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "Too many ports for this topology");
 			return -EINVAL;
 		}
-		lower[n] = __dev_get_by_index(net, nla_get_u32(attr));
+		attr[n] = a;
+		ifindex = nla_get_u32(a);
+		lower[n] = NULL;
+		if (!ifindex) {
+			n++;
+			continue;
+		}
+		lower[n] = __dev_get_by_index(net, ifindex);
 		if (!lower[n]) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
+			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "Port device does not exist");
 			return -ENODEV;
 		}
 		for (i = 0; i < n; i++) {
 			if (lower[i] == lower[n]) {
-				NL_SET_ERR_MSG_ATTR(extack, attr,
+				NL_SET_ERR_MSG_ATTR(extack, a,
 						    "Ports must be distinct devices");
 				return -EINVAL;
 			}
 		}
 		n++;
 	}
-	if (n != want) {
+	if (exact && n != want) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "Too few ports for this topology");
 		return -EINVAL;
@@ -937,6 +955,7 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 		      struct netlink_ext_ack *extack)
 {
 	struct net_device *lower[DPILLAR_PORTS_MAX];
+	struct nlattr *attr[DPILLAR_PORTS_MAX];
 	struct dp_priv *dp = netdev_priv(dev);
 	struct dp_settings_attrs attrs;
 	struct dp_settings set;
@@ -947,7 +966,7 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	 * "ip link add dp0 type dpillar": no topology, an unconfigured
 	 * device (topology "none", dpillar.rst) that dpctl set configures.
 	 */
-	if (!dp_has_topo(data)) {
+	if (!dp_has_topo(data, true)) {
 		dp_topo_init_none(&dp->topo);
 		dp->self = DP_NODE_NONE;
 	} else {
@@ -976,8 +995,9 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 	}
 	memset(lower, 0, sizeof(lower));
 	if (dp_configured(dp)) {
-		err = dp_parse_ports(src_net, &dp->topo,
-				     data[IFLA_DPILLAR_PORTS], lower, extack);
+		err = dp_parse_ports(src_net, dp->topo.nports, true,
+				     data[IFLA_DPILLAR_PORTS], lower, attr,
+				     extack);
 		if (err)
 			return err;
 	}
@@ -1005,7 +1025,15 @@ static int dp_newlink(struct net *src_net, struct net_device *dev,
 		return err;
 	}
 
-	for (i = 0; i < dp->nports && lower[i]; i++) {
+	/*
+	 * A port whose NIC is not there (yet) is absent, as one whose NIC
+	 * went away: "ip link set NIC master DEV" or changelink's port
+	 * list attaches it later.  Every port may be: the device, its
+	 * address and routes are in place before the first NIC comes.
+	 */
+	for (i = 0; i < dp->nports; i++) {
+		if (!lower[i])
+			continue;
 		err = dp_port_add(dp, lower[i], i, extack);
 		if (err)
 			goto err_unregister;
@@ -1024,16 +1052,38 @@ static int dp_changelink(struct net_device *dev, struct nlattr *tb[],
 			 struct nlattr *data[],
 			 struct netlink_ext_ack *extack)
 {
+	struct net_device *lower[DPILLAR_PORTS_MAX] = {};
+	struct nlattr *attr[DPILLAR_PORTS_MAX] = {};
 	struct dp_priv *dp = netdev_priv(dev);
 	struct dp_settings_attrs attrs;
+	struct dp_settings set;
+	int err;
 
 	if (!data)
 		return 0;
 	dp_settings_attrs_ifla(data, &attrs);
 	/* A topology or an address: what dpctl set does through DEV_SET. */
-	if (dp_has_topo(data))
+	if (dp_has_topo(data, false))
 		return dp_topo_change(dp, data, &attrs, extack);
-	return dp_settings_change(dp, &attrs, extack);
+	if (!data[IFLA_DPILLAR_PORTS])
+		return dp_settings_change(dp, &attrs, extack);
+
+	/*
+	 * NICs for ports that have none (dpctl up -W, as each NIC comes):
+	 * entry i, an ifindex, attaches that NIC to port i; 0 leaves the
+	 * port as it is.  Everything is checked before anything changes;
+	 * only memory can then fail the settings (dp_settings_apply()),
+	 * before the ports, or a port, whose attach is undone whole.
+	 */
+	dp_settings_get(dp, &set);
+	err = dp_settings_parse(&attrs, &dp->topo, &set, extack) ?:
+	      dp_parse_ports(dev_net(dev), dp->nports, false,
+			     data[IFLA_DPILLAR_PORTS], lower, attr, extack) ?:
+	      dp_ports_check(dp, lower, attr, extack) ?:
+	      dp_settings_apply(dp, &set);
+	if (err)
+		return err;
+	return dp_ports_attach(dp, lower, extack);
 }
 
 static size_t dp_get_size(const struct net_device *dev)

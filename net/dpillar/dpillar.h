@@ -613,6 +613,10 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 int dp_add_slave(struct net_device *dev, struct net_device *lower,
 		 struct netlink_ext_ack *extack);
 int dp_del_slave(struct net_device *dev, struct net_device *lower);
+int dp_ports_check(struct dp_priv *dp, struct net_device **lower,
+		   struct nlattr **attr, struct netlink_ext_ack *extack);
+int dp_ports_attach(struct dp_priv *dp, struct net_device **lower,
+		    struct netlink_ext_ack *extack);
 void dp_port_del(struct dp_port *port);
 struct dp_port *dp_port_get_rtnl(const struct net_device *dev);
 enum dpillar_port_state dp_port_state(const struct dp_port *port);

@@ -660,7 +660,7 @@ static void dpt_nl_changelink(struct kunit *test)
 	/*
 	 * The topology and address change as a whole (dp_topo_change()):
 	 * one attribute alone is refused, with a reason, and changes
-	 * nothing; the ports are never changelink's.
+	 * nothing; an empty port list attaches nothing.
 	 */
 	node = dp->self;
 	for (i = IFLA_DPILLAR_TOPO; i <= IFLA_DPILLAR_PORTS; i++) {
@@ -673,11 +673,9 @@ static void dpt_nl_changelink(struct kunit *test)
 			dpt_put_u32(test, m, i, 1);
 		KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
 		if (i == IFLA_DPILLAR_PORTS) {
+			/* No entry: no port to attach (dpt_nl_attach). */
 			KUNIT_EXPECT_EQ(test, dpt_changelink(d->dev, tb, m->tb,
-							     &m->extack),
-					-EOPNOTSUPP);
-			KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
-					    (const struct nlattr *)m->tb[i]);
+							     &m->extack), 0);
 		} else {
 			KUNIT_EXPECT_LT(test, dpt_changelink(d->dev, tb, m->tb,
 							     &m->extack), 0);
@@ -1065,6 +1063,225 @@ static void dpt_nl_fill_slave_info(struct kunit *test)
 	}
 }
 
+/* ---- ports without a NIC, and NICs attached later ------------------------ */
+
+/* A registered Ethernet device, unregistered when the test ends. */
+static struct net_device *dpt_nl_lower_new(struct kunit *test)
+{
+	struct net_device *lower;
+
+	lower = alloc_netdev(0, "dptl%d", NET_NAME_ENUM, ether_setup);
+	KUNIT_ASSERT_NOT_NULL(test, lower);
+	lower->netdev_ops = &dpt_nl_lower_ops;
+	eth_hw_addr_random(lower);
+	if (register_netdev(lower)) {
+		free_netdev(lower);
+		KUNIT_FAIL(test, "cannot register a lower device");
+		return NULL;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dpt_nl_lower_free,
+							lower), 0);
+	return lower;
+}
+
+static void dpt_nl_unregister(void *arg)
+{
+	rtnl_lock();
+	unregister_netdevice(arg);	/* needs_free_netdev: freed with it */
+	rtnl_unlock();
+}
+
+/*
+ * newlink as rtnetlink runs it, the device registered when it succeeds
+ * (and unregistered, releasing its ports, when the test ends; before the
+ * lower devices made earlier).  Returns the device, NULL with *@err.
+ */
+static struct net_device *dpt_nl_create(struct kunit *test, struct dpt_msg *m,
+					int *err)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct net_device *dev;
+
+	dev = alloc_netdev(dp_link_ops.priv_size, "dpt%d", NET_NAME_ENUM,
+			   dp_link_ops.setup);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	rtnl_lock();
+	*err = dp_link_ops.newlink(&init_net, dev, tb, m->tb, &m->extack);
+	rtnl_unlock();
+	if (*err) {
+		KUNIT_EXPECT_EQ(test, dev->reg_state, NETREG_UNINITIALIZED);
+		free_netdev(dev);
+		return NULL;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dpt_nl_unregister,
+							dev), 0);
+	return dev;
+}
+
+/* The NIC of port @i of @dev, NULL when the port is absent. */
+static struct net_device *dpt_nl_port_dev(struct net_device *dev, u32 i)
+{
+	struct dp_priv *dp = netdev_priv(dev);
+	struct dp_port *port;
+
+	port = rcu_dereference_protected(dp->ports[i], true);
+	return port ? port->dev : NULL;
+}
+
+/*
+ * Boot is not all-or-nothing (issue 55): a port list may give ifindex 0
+ * for a port whose NIC is not there (yet), keeping port order; every port
+ * may be absent.  The count must still be the topology's.
+ */
+static void dpt_nl_newlink_absent(struct kunit *test)
+{
+	u32 ifindex[3] = {}, none[3] = {};
+	struct net_device *lower, *dev;
+	struct dpt_msg *m;
+	int err;
+
+	lower = dpt_nl_lower_new(test);
+	KUNIT_ASSERT_NOT_NULL(test, lower);
+	ifindex[1] = lower->ifindex;
+
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, ifindex, 2, 0);
+	dev = dpt_nl_create(test, m, &err);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "%s", m->extack._msg);
+	KUNIT_EXPECT_NULL(test, dpt_nl_port_dev(dev, 0));
+	KUNIT_EXPECT_PTR_EQ(test, dpt_nl_port_dev(dev, 1), lower);
+	rtnl_lock();
+	KUNIT_EXPECT_PTR_EQ(test, netdev_master_upper_dev_get(lower), dev);
+	rtnl_unlock();
+
+	/* No NIC at all: the device and its address, the NICs to come. */
+	m = dpt_nl_req(test, 4, 3, 2, dpt_label, 3, none, 2, 0);
+	dev = dpt_nl_create(test, m, &err);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "%s", m->extack._msg);
+	KUNIT_EXPECT_NULL(test, dpt_nl_port_dev(dev, 0));
+	KUNIT_EXPECT_NULL(test, dpt_nl_port_dev(dev, 1));
+
+	/* Port order is the list's: an absent port is an entry. */
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, none, 1, 0);
+	KUNIT_EXPECT_NULL(test, dpt_nl_create(test, m, &err));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	dpt_expect_msg(test, m, "Too few ports for this topology");
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, none, 3, 0);
+	KUNIT_EXPECT_NULL(test, dpt_nl_create(test, m, &err));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	dpt_expect_msg(test, m, "Too many ports for this topology");
+}
+
+/* changelink with IFLA_DPILLAR_PORTS: a list of @n entries @ifindex. */
+static int dpt_nl_attach_req(struct kunit *test, struct net_device *dev,
+			     const u32 *ifindex, int n, struct dpt_msg **mp)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct dpt_msg *m = dpt_msg_new(test);
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(m->skb, IFLA_DPILLAR_PORTS);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	for (i = 0; i < n; i++)
+		dpt_put_u32(test, m, IFLA_DPILLAR_PORT, ifindex[i]);
+	nla_nest_end(m->skb, nest);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	*mp = m;
+	return dpt_changelink(dev, tb, m->tb, &m->extack);
+}
+
+/*
+ * A NIC that comes late is attached to the port it belongs to (changelink:
+ * 0 leaves a port as it is, an ifindex attaches that NIC to that port if
+ * it has none); every refusal says why and changes nothing.
+ */
+static void dpt_nl_attach(struct kunit *test)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct net_device *l0, *l1, *l2, *dev;
+	u32 ifindex[3] = {};
+	struct dpt_msg *m;
+	int err;
+
+	l0 = dpt_nl_lower_new(test);
+	l1 = dpt_nl_lower_new(test);
+	l2 = dpt_nl_lower_new(test);
+	KUNIT_ASSERT_TRUE(test, l0 && l1 && l2);
+	ifindex[1] = l1->ifindex;
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, ifindex, 2, 0);
+	dev = dpt_nl_create(test, m, &err);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "%s", m->extack._msg);
+
+	/* Port 1's NIC cannot be port 0's too. */
+	ifindex[0] = l1->ifindex;
+	ifindex[1] = 0;
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 2, &m),
+			-EBUSY);
+	dpt_expect_msg(test, m, "NIC is already a port of this device");
+	/* Port 1 has a NIC: release it first. */
+	ifindex[0] = 0;
+	ifindex[1] = l0->ifindex;
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 2, &m),
+			-EBUSY);
+	dpt_expect_msg(test, m,
+		       "Port already has a NIC: release it first (nomaster)");
+	/* ... and nothing is attached of a list refused (port 0 here). */
+	ifindex[0] = l0->ifindex;
+	ifindex[1] = l2->ifindex;
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 2, &m),
+			-EBUSY);
+	dpt_expect_msg(test, m,
+		       "Port already has a NIC: release it first (nomaster)");
+	ifindex[0] = l0->ifindex;
+	ifindex[1] = l0->ifindex;
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 2, &m),
+			-EINVAL);
+	dpt_expect_msg(test, m, "Ports must be distinct devices");
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, dpt_nodev, 1, &m),
+			-ENODEV);
+	dpt_expect_msg(test, m, "Port device does not exist");
+	ifindex[0] = 0;
+	ifindex[1] = 0;
+	ifindex[2] = l0->ifindex;
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 3, &m),
+			-EINVAL);
+	dpt_expect_msg(test, m, "Too many ports for this topology");
+	KUNIT_EXPECT_NULL(test, dpt_nl_port_dev(dev, 0));
+	KUNIT_EXPECT_PTR_EQ(test, dpt_nl_port_dev(dev, 1), l1);
+
+	/* One entry: port 0; those after the list are left as they are. */
+	ifindex[0] = l0->ifindex;
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 1, &m), 0);
+	KUNIT_EXPECT_PTR_EQ(test, dpt_nl_port_dev(dev, 0), l0);
+	KUNIT_EXPECT_PTR_EQ(test, dpt_nl_port_dev(dev, 1), l1);
+	rtnl_lock();
+	KUNIT_EXPECT_PTR_EQ(test, netdev_master_upper_dev_get(l0), dev);
+	rtnl_unlock();
+	/* Now full: every port already has its NIC. */
+	ifindex[0] = l2->ifindex;
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 1, &m),
+			-EBUSY);
+	dpt_expect_msg(test, m,
+		       "Port already has a NIC: release it first (nomaster)");
+
+	/* Released (nomaster), the port takes a NIC again, l2 this time. */
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, dev->netdev_ops->ndo_del_slave(dev, l0), 0);
+	rtnl_unlock();
+	KUNIT_EXPECT_NULL(test, dpt_nl_port_dev(dev, 0));
+	KUNIT_EXPECT_EQ(test, dpt_nl_attach_req(test, dev, ifindex, 1, &m), 0);
+	KUNIT_EXPECT_PTR_EQ(test, dpt_nl_port_dev(dev, 0), l2);
+
+	/* Not with a change of topology (dp_topo_change()). */
+	m = dpt_nl_req(test, 4, 3, 1, dpt_label, 3, ifindex, 2, 0);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	KUNIT_EXPECT_EQ(test, dpt_changelink(dev, tb, m->tb, &m->extack),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_PTR_EQ(test, m->extack.bad_attr,
+			    (const struct nlattr *)m->tb[IFLA_DPILLAR_PORTS]);
+}
+
 static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE_PARAM(dpt_nl_policy, dpt_pol_gen_params),
 	KUNIT_CASE(dpt_nl_policy_nested_ports),
@@ -1075,6 +1292,8 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE(dpt_nl_newlink_coords),
 	KUNIT_CASE(dpt_nl_newlink_ports),
 	KUNIT_CASE(dpt_nl_newlink_bad_name),
+	KUNIT_CASE(dpt_nl_newlink_absent),
+	KUNIT_CASE(dpt_nl_attach),
 	KUNIT_CASE(dpt_nl_validate),
 	KUNIT_CASE(dpt_nl_changelink),
 	KUNIT_CASE(dpt_nl_changelink_drain),

@@ -252,19 +252,33 @@ static void dp_port_release(struct dp_port *port)
 }
 
 /*
+ * After dp_port_add() of port @index: the device's MTU and carrier follow
+ * the new port, which is reported (PORT_NTF) as it stands.
+ */
+static void dp_port_attached(struct dp_priv *dp, u32 index)
+{
+	struct dp_port *port = rtnl_dereference(dp->ports[index]);
+
+	dp_update_mtu(dp);
+	dp_update_carrier(dp);
+	netdev_info(dp->dev, "port %u (%s) attached\n", index, port->dev->name);
+	dp_port_ntf(dp, index, port->dev, port->ntf_state);
+}
+
+/*
  * "ip link set dev NIC master DEV" (ndo_add_slave): NIC becomes DEV's
  * lowest-numbered port that has no NIC.  A port is the switch it plugs
  * into, fixed by the topology and the server's address, so a NIC the
  * device lost (driver reload, netns move, "nomaster") is attached again
  * in the slot it left; NICs attached in port order fill the ports in
  * that order.  The NIC's MAC may differ from the one it had: neighbours
- * learn the new one from its Hellos.
+ * learn the new one from its Hellos.  A NIC for a given port, whatever
+ * the others have: changelink's port list (dp_ports_attach()).
  */
 int dp_add_slave(struct net_device *dev, struct net_device *lower,
 		 struct netlink_ext_ack *extack)
 {
 	struct dp_priv *dp = netdev_priv(dev);
-	struct dp_port *port;
 	int err;
 	u32 i;
 
@@ -280,12 +294,77 @@ int dp_add_slave(struct net_device *dev, struct net_device *lower,
 	err = dp_port_add(dp, lower, i, extack);
 	if (err)
 		return err;
-	port = rtnl_dereference(dp->ports[i]);
-	dp_update_mtu(dp);
-	dp_update_carrier(dp);
-	netdev_info(dev, "port %u (%s) attached\n", i, lower->name);
-	dp_port_ntf(dp, i, lower, port->ntf_state);
+	dp_port_attached(dp, i);
 	return 0;
+}
+
+/*
+ * Whether dp_ports_attach() may attach @lower[i] to port i, for each i
+ * below @dp->nports where @lower[i] is given (its entry @attr[i]): the
+ * port has no NIC and the NIC could be a port (dp_port_check()).
+ */
+int dp_ports_check(struct dp_priv *dp, struct net_device **lower,
+		   struct nlattr **attr, struct netlink_ext_ack *extack)
+{
+	struct dp_port *port;
+	int err;
+	u32 i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < dp->nports; i++) {
+		if (!lower[i])
+			continue;
+		if (rtnl_dereference(dp->ports[i])) {
+			NL_SET_ERR_MSG_ATTR(extack, attr[i],
+					    "Port already has a NIC: release it first (nomaster)");
+			return -EBUSY;
+		}
+		port = dp_port_get_rtnl(lower[i]);
+		if (port && port->dp == dp) {
+			NL_SET_ERR_MSG_ATTR(extack, attr[i],
+					    "NIC is already a port of this device");
+			return -EBUSY;
+		}
+		err = dp_port_check(dp, lower[i], extack);
+		if (err) {
+			if (extack)
+				extack->bad_attr = attr[i];
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * changelink's port list: NIC @lower[i] to port i wherever it is given,
+ * after dp_ports_check().  All or nothing: a failure (memory, the upper
+ * link) releases the ports this call attached, unreported; the others
+ * are reported as "ip link set NIC master DEV" reports its port.
+ */
+int dp_ports_attach(struct dp_priv *dp, struct net_device **lower,
+		    struct netlink_ext_ack *extack)
+{
+	int err;
+	u32 i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < dp->nports; i++) {
+		if (!lower[i])
+			continue;
+		err = dp_port_add(dp, lower[i], i, extack);
+		if (err)
+			goto undo;
+	}
+	for (i = 0; i < dp->nports; i++)
+		if (lower[i])
+			dp_port_attached(dp, i);
+	return 0;
+
+undo:
+	while (i--)
+		if (lower[i])
+			dp_port_del(rtnl_dereference(dp->ports[i]));
+	return err;
 }
 
 /* "ip link set dev NIC nomaster" (ndo_del_slave): the port becomes absent. */

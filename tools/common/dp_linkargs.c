@@ -125,8 +125,11 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 
 			if (parse_u32(key + 4, &p) || p >= DPILLAR_PORTS_MAX)
 				return usage_error("invalid port \"%s\"", key);
-			a->ifindex[p] = if_nametoindex(argv[1]);
-			if (!a->ifindex[p]) {
+			/* "none": a port without a NIC (yet), ifindex 0. */
+			a->ports_given |= 1u << p;
+			a->ifindex[p] = strcmp(argv[1], "none") ?
+					if_nametoindex(argv[1]) : 0;
+			if (!a->ifindex[p] && strcmp(argv[1], "none")) {
 				fprintf(stderr, "%s: %s: device \"%s\" does not exist\n",
 					dp_prog, key, argv[1]);
 				return EXIT_KERNEL;
@@ -290,7 +293,7 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 				   ports ? " and ports" : "");
 	}
 	for (i = 0; i < a->nports; i++)
-		if (!a->ifindex[i])
+		if (!(a->ports_given & (1u << i)))
 			return usage_error("%s: port%u missing", cmd, i);
 	/*
 	 * The address goes to the kernel as text (IFLA_DPILLAR_ADDR, any

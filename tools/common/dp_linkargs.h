@@ -79,7 +79,9 @@ struct topo_args {
 	const char *addr;
 	/* S2 plan mode: this node's coordinates (0: derived mode). */
 	unsigned int coords[DP_COORDS_MAX], ncoords;
+	/* ifindex 0: "portN none", a port without a NIC (yet) */
 	unsigned int ifindex[DP_MAX_PORTS], nports;
+	unsigned int ports_given;	/* bit p: portN was given */
 	char *settings[TOPO_ARGS_SETTINGS];	/* KEY VALUE pairs */
 	unsigned int nsettings;
 };

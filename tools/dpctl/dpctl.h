@@ -57,6 +57,9 @@ int do_showconf(int argc, char **argv);
 /* "link add ARGS" and "link del DEV", for up and down. */
 int link_add(int argc, char **argv);
 int link_del(int argc, char **argv);
+/* NIC @ifindex to port @port of @dev (changelink); EXIT_OK or EXIT_KERNEL. */
+int link_attach(const char *dev, unsigned int port, unsigned int ifindex,
+		const char *what);
 
 extern const char link_help[], show_help[], stats_help[], set_help[],
 	neigh_help[], shortcut_help[], route_help[], monitor_help[],

@@ -51,7 +51,7 @@ const char link_help[] =
 	"dpctl link add DEV topo s2 nodes N n PORTS spaces L [seed S]\n"
 	"               [coords C0,C1,...] id I port0 IF ... [SETTINGS]\n"
 	"dpctl link add DEV [SETTINGS]\n"
-	"dpctl link set DEV SETTINGS\n"
+	"dpctl link set DEV [SETTINGS] [portN IF ...]\n"
 	"dpctl link del DEV\n"
 	"dpctl link show [DEV]\n"
 	"    " SETTINGS_HELP
@@ -66,7 +66,9 @@ const char link_help[] =
 	"    each a u32 (decimal or 0x hex); the cabling is then learned\n"
 	"    from the Hellos.  Without a topology, the device is\n"
 	"    unconfigured (as ip link add DEV type dpillar): attach NICs with\n"
-	"    ip link set NIC master DEV, configure it with dpctl set.\n";
+	"    ip link set NIC master DEV, configure it with dpctl set.  portN\n"
+	"    none: port N has no NIC yet (absent); dpctl up -W attaches it,\n"
+	"    or link set DEV portN IF (port N must have no NIC).\n";
 
 unsigned int coords_get(const struct nlattr *attr, unsigned int *x)
 {
@@ -167,8 +169,9 @@ int link_add(int argc, char **argv)
 
 static int link_set(int argc, char **argv)
 {
+	unsigned int ifindex[DPILLAR_PORTS_MAX] = {}, nports = 0, p;
+	struct nlattr *linkinfo, *data, *ports;
 	const struct dp_topo_ops *ops;
-	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
 	struct nl_ctx ctx;
 	int ret;
@@ -183,6 +186,25 @@ static int link_set(int argc, char **argv)
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
+		/* portN IF: attach IF to port N, which has no NIC. */
+		if (!strncmp(argv[0], "port", 4) && argv[0][4] &&
+		    !parse_u32(argv[0] + 4, &p)) {
+			if (p >= DPILLAR_PORTS_MAX) {
+				nl_close(&ctx);
+				return usage_error("link set: invalid port \"%s\"",
+						   argv[0]);
+			}
+			ifindex[p] = if_nametoindex(argv[1]);
+			if (!ifindex[p]) {
+				fprintf(stderr, "dpctl: link set: %s: device \"%s\" does not exist\n",
+					argv[0], argv[1]);
+				nl_close(&ctx);
+				return EXIT_KERNEL;
+			}
+			if (p + 1 > nports)
+				nports = p + 1;
+			continue;
+		}
 		ret = put_setting(nlh, &dp_link_settings, ops, argv[0], argv[1]);
 		if (ret != 1) {
 			nl_close(&ctx);
@@ -190,9 +212,45 @@ static int link_set(int argc, char **argv)
 						       argv[0]);
 		}
 	}
+	if (nports) {
+		ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+		for (p = 0; p < nports; p++)
+			mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, ifindex[p]);
+		mnl_attr_nest_end(nlh, ports);
+	}
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);
 	ret = nl_talk(&ctx, nlh, NULL, NULL, "link set") ? EXIT_KERNEL : EXIT_OK;
+	nl_close(&ctx);
+	return ret;
+}
+
+/*
+ * NIC @ifindex to port @port of @dev, which must have none (changelink's
+ * port list: 0 for the ports before it, which are left as they are).
+ */
+int link_attach(const char *dev, unsigned int port, unsigned int ifindex,
+		const char *what)
+{
+	struct nlattr *linkinfo, *data, *ports;
+	struct nlmsghdr *nlh;
+	struct nl_ctx ctx;
+	unsigned int i;
+	int ret;
+
+	if (rtnl_open(&ctx))
+		return EXIT_KERNEL;
+	nlh = link_msg(&ctx, RTM_NEWLINK, 0, dev);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dpillar");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	ports = mnl_attr_nest_start(nlh, IFLA_DPILLAR_PORTS);
+	for (i = 0; i <= port; i++)
+		mnl_attr_put_u32(nlh, IFLA_DPILLAR_PORT, i == port ? ifindex : 0);
+	mnl_attr_nest_end(nlh, ports);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	ret = nl_talk(&ctx, nlh, NULL, NULL, what) ? EXIT_KERNEL : EXIT_OK;
 	nl_close(&ctx);
 	return ret;
 }

@@ -536,6 +536,13 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	printf 'n 4\nk 2\naddr 0:0.0\nports lo lo\nfallback off\n' >"$tmp/fb.conf"
 	MOCK_RTNL=1 rc "mock up fallback off (fails after newlink)" 1 m $D up dpx -c "$tmp/fb.conf"
 	has "up: the file's fallback reaches newlink" "newlink dpx topo 1 n 4 k 2 addr 0:0.0 ports fallback 0" "$tmp/err"
+	MOCK_RTNL=1 rc "mock link add, port1 none (absent)" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 none
+	has "link add: port1 none" "newlink dp0 topo 1 n 4 k 3 addr 2:1.0.1 ports" "$tmp/err"
+	MOCK_RTNL=1 rc "mock link set port1 lo (attach)" 0 m $D link set dp0 port1 lo
+	has "link set sends the port list" "newlink dp0 ports" "$tmp/err"
+	MOCK_RTNL=1 rc "link set port1 of no device" 1 m $D link set dp0 port1 dpctl-nosuch0
+	has "link set: the missing NIC named" 'port1: device "dpctl-nosuch0" does not exist' "$tmp/err"
+	MOCK_RTNL=1 rc "link set port99" 2 m $D link set dp0 port99 lo
 	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
 	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
 	# Without the module: rtnetlink's "Unknown device type", and what to do
@@ -743,8 +750,12 @@ if ! modinfo dpillar >/dev/null 2>&1 && unshare -n true 2>/dev/null; then
 		"dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):" "$tmp/err"
 fi
 printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
+# ... created without it (absent): the kernel refuses lo here, or has no
+# module, either way exit 1 after the warning.
 rc "up: a port that never appears" 1 $D up dpx -c "$tmp/x.conf" -w 0
-has "up: ... is named" 'up dpx: port1 "dpctl-nosuch0" does not exist (waited 0 s)' "$tmp/err"
+has "up: ... is named" 'up dpx: warning: port1 "dpctl-nosuch0" does not exist (waited 0 s): absent' "$tmp/err"
+rc "up: -W is taken" 1 $D up dpx -c "$tmp/x.conf" -w 0 -W
+has "up -W: ... attached when it appears" 'absent, attached when it appears' "$tmp/err"
 rc "up: -w needs seconds" 2 $D up dpx -w soon
 
 

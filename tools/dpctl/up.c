@@ -6,11 +6,18 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <net/if.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/rtnetlink.h>
@@ -28,7 +35,7 @@
 #define UP_WAIT_S 10
 
 const char up_help[] =
-	"dpctl up DEV [-c FILE] [-w SECONDS] [-t | --dry-run]\n"
+	"dpctl up DEV [-c FILE] [-w SECONDS] [-W] [-t | --dry-run]\n"
 	"    create DEV from FILE (default " CONF_DIR "/DEV.conf), set its\n"
 	"    ports and DEV up, add this server's fabric IPv4 (/32) and IPv6\n"
 	"    (/128) addresses and the on-link routes of the fabric prefixes.\n"
@@ -37,10 +44,13 @@ const char up_help[] =
 	"    ... hello dead mode ip4 ip6 key6 fallback), or \"ports IF IF\n"
 	"    ...\" (and \"coords C0 C1 ...\"); # starts a comment.  A port\n"
 	"    that does not exist yet is waited for, up to SECONDS (default\n"
-	"    10; 0: no wait).  -t (test, --dry-run): check FILE and print\n"
-	"    the \"link add\" it would send; create nothing (as \"dpctl\n"
-	"    check\").\n"
-	"    See dpctl(8).\n";
+	"    10; 0: no wait); DEV is then created without the ports still\n"
+	"    missing (absent), each named in a warning.  -W (--wait-ports):\n"
+	"    then stay, attaching each port's NIC when it appears (again\n"
+	"    after it went away), until DEV is deleted or SIGTERM (exit 0);\n"
+	"    what dpillar@.service runs (sd_notify READY=1 once DEV is up).\n"
+	"    -t (test, --dry-run): check FILE and print the \"link add\" it\n"
+	"    would send; create nothing (as \"dpctl check\").  See dpctl(8).\n";
 
 const char check_help[] =
 	"dpctl check [DEV] [-c FILE]\n"
@@ -283,37 +293,122 @@ static int conf_check(struct conf *c, const char *file)
 	return ret;
 }
 
+/* A port of the file that names a NIC ("none": a port left absent). */
+static bool port_named(const struct conf *c, unsigned int i)
+{
+	return c->ports[i] && strcmp(c->ports[i], "none");
+}
+
+/* The first named port of @c whose NIC does not exist, or c->nports. */
+static unsigned int conf_missing(const struct conf *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nports; i++)
+		if (port_named(c, i) && !if_nametoindex(c->ports[i]))
+			break;
+	return i;
+}
+
+/* An rtnetlink socket that hears of every link (RTNLGRP_LINK). */
+static int link_events_open(struct nl_ctx *ev)
+{
+	int grp = RTNLGRP_LINK;
+
+	if (nl_open(ev, NETLINK_ROUTE) ||
+	    mnl_socket_setsockopt(ev->sock, NETLINK_ADD_MEMBERSHIP, &grp,
+				  sizeof(grp)) < 0) {
+		perror("dpctl: netlink (link events)");
+		nl_close(ev);
+		return -1;
+	}
+	return 0;
+}
+
+static long ms_until(const struct timespec *end)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (end->tv_sec - now.tv_sec) * 1000 +
+	       (end->tv_nsec - now.tv_nsec) / 1000000;
+}
+
 /*
  * Wait up to @secs for the ports of @c to exist: at boot the NICs may not
- * be there, or not yet renamed by udev, when the unit runs.
+ * be there, or not yet renamed by udev, when the unit runs.  Woken by the
+ * link events of @ev (a NIC registered or renamed), not by a timer; @sfd
+ * (-1: none) is SIGTERM's, which ends the wait.  Returns 0 when every
+ * port exists or the time is up (the caller names those missing), 1 on
+ * a signal, -1 on an error.
  */
 static int conf_wait_ports(const struct conf *c, const char *dev,
-			   unsigned int secs)
+			   unsigned int secs, struct nl_ctx *ev, int sfd)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 }, now, end;
-	bool said = false;
+	static char rbuf[NL_BUF_SIZE];
+	struct pollfd pfd[2];
+	struct timespec end;
 	unsigned int i;
+	long ms;
 
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += secs;
-	for (i = 0; i < c->nports; i++) {
-		while (!if_nametoindex(c->ports[i])) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec > end.tv_sec ||
-			    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) {
-				fprintf(stderr, "dpctl: up %s: port%u \"%s\" does not exist (waited %u s)\n",
-					dev, i, c->ports[i], secs);
-				return EXIT_KERNEL;
-			}
-			if (!said) {
-				fprintf(stderr, "dpctl: up %s: waiting up to %u s for port%u \"%s\"\n",
-					dev, secs, i, c->ports[i]);
-				said = true;
-			}
-			nanosleep(&tick, NULL);
+	i = conf_missing(c);
+	if (i == c->nports || !secs)
+		return 0;
+	fprintf(stderr, "dpctl: up %s: waiting up to %u s for port%u \"%s\"\n",
+		dev, secs, i, c->ports[i]);
+	pfd[0].fd = mnl_socket_get_fd(ev->sock);
+	pfd[0].events = POLLIN;
+	pfd[1].fd = sfd;
+	pfd[1].events = POLLIN;
+	while (conf_missing(c) < c->nports && (ms = ms_until(&end)) > 0) {
+		if (poll(pfd, sfd >= 0 ? 2 : 1, (int)ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("dpctl: poll");
+			return -1;
+		}
+		if (sfd >= 0 && (pfd[1].revents & POLLIN))
+			return 1;
+		/* What changed does not matter: the names are looked up. */
+		if ((pfd[0].revents & POLLIN) &&
+		    mnl_socket_recvfrom(ev->sock, rbuf, sizeof(rbuf)) < 0 &&
+		    errno != ENOBUFS) {
+			perror("dpctl: receive (link events)");
+			return -1;
 		}
 	}
 	return 0;
+}
+
+/*
+ * systemd's readiness protocol (sd_notify(3)) by hand: one datagram to
+ * $NOTIFY_SOCKET, a path or (leading '@') an abstract name.  Nothing
+ * without it (not started by systemd, or not Type=notify).
+ */
+static void sd_notify_msg(const char *msg)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t len;
+	int fd;
+
+	if (!path || (path[0] != '/' && path[0] != '@'))
+		return;
+	len = strlen(path);
+	if (len >= sizeof(sa.sun_path))
+		return;
+	memcpy(sa.sun_path, path, len);
+	if (sa.sun_path[0] == '@')
+		sa.sun_path[0] = 0;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (sendto(fd, msg, strlen(msg), MSG_NOSIGNAL, (struct sockaddr *)&sa,
+		   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) < 0)
+		fprintf(stderr, "dpctl: sd_notify: %s\n", strerror(errno));
+	close(fd);
 }
 
 /* IFF_UP on or off for @ifindex. */
@@ -445,23 +540,188 @@ static int conf_show(const struct conf *c, const char *file)
 		printf(" %s", c->argv[j]);
 	printf("\n");
 	for (i = 0; i < c->nports; i++)
-		if (c->ports[i] && !if_nametoindex(c->ports[i]))
+		if (port_named(c, i) && !if_nametoindex(c->ports[i]))
 			fprintf(stderr, "dpctl: %s: note: port%u \"%s\" does not exist here (yet)\n",
 				file, i, c->ports[i]);
 	return EXIT_OK;
 }
 
+/* dpctl up -W: the device's ports as their NICs come and go. */
+struct up_watch {
+	const struct conf *c;
+	const char *dev;
+	unsigned int ifindex;			/* of the device */
+	/*
+	 * The NIC each port has had since it last went away: attached
+	 * (by "up" or by us) or refused, not tried again, so that the
+	 * events queued before an attach, and a NIC the kernel refuses,
+	 * make one attempt and one message.
+	 */
+	unsigned int seen[DPILLAR_PORTS_MAX];
+	bool gone;				/* the device was deleted */
+};
+
+/* NIC @ifindex to port @i, which has none, and up as "up" sets it. */
+static void up_attach(struct up_watch *w, unsigned int i, unsigned int ifindex)
+{
+	char what[IFNAMSIZ + 48];
+	struct nl_ctx ctx;
+
+	if (w->seen[i] == ifindex)
+		return;
+	w->seen[i] = ifindex;
+	snprintf(what, sizeof(what), "up %s: port%u \"%s\"", w->dev, i,
+		 w->c->ports[i]);
+	if (link_attach(w->dev, i, ifindex, what))
+		return;
+	fprintf(stderr, "dpctl: up %s: port%u \"%s\" attached\n", w->dev, i,
+		w->c->ports[i]);
+	if (!nl_open(&ctx, NETLINK_ROUTE)) {
+		set_updown(&ctx, ifindex, true, w->c->ports[i]);
+		nl_close(&ctx);
+	}
+}
+
 /*
- * DEV [-c FILE] [-w SECONDS] [-t]: "up" takes them all (-t also as
- * "test", "dry-run" and "--dry-run"), "down" DEV and
- * FILE (ignored; @wait and @test NULL), "check" DEV and FILE (@wait NULL).
+ * Every absent port whose NIC exists, attached: at the start, and after
+ * events were lost (ENOBUFS).  The device gone, the watch ends.
+ */
+static void up_rescan(struct up_watch *w)
+{
+	unsigned int ports[DPILLAR_PORTS_MAX] = {}, nports = 0, i, ifindex;
+	struct fabric_pfx pfx;
+	u32 id;
+
+	if (!if_nametoindex(w->dev) ||
+	    link_fabric(w->dev, &pfx, &id, ports, &nports)) {
+		w->gone = true;
+		return;
+	}
+	for (i = 0; i < w->c->nports && i < nports; i++) {
+		if (!port_named(w->c, i))
+			continue;
+		if (ports[i]) {
+			w->seen[i] = ports[i];
+			continue;
+		}
+		ifindex = if_nametoindex(w->c->ports[i]);
+		if (ifindex)
+			up_attach(w, i, ifindex);
+	}
+}
+
+/* A link event: the device deleted, or a port's NIC come or gone. */
+static int up_event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[IFLA_MAX + 1];
+	struct up_watch *w = data;
+	const char *name;
+	unsigned int i;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK && nlh->nlmsg_type != RTM_DELLINK)
+		return MNL_CB_OK;
+	if ((unsigned int)ifi->ifi_index == w->ifindex) {
+		if (nlh->nlmsg_type == RTM_DELLINK)
+			w->gone = true;
+		return w->gone ? MNL_CB_STOP : MNL_CB_OK;
+	}
+	nl_parse(nlh, sizeof(*ifi), tb, IFLA_MAX);
+	if (!tb[IFLA_IFNAME])
+		return MNL_CB_OK;
+	name = mnl_attr_get_str(tb[IFLA_IFNAME]);
+	for (i = 0; i < w->c->nports; i++)
+		if (port_named(w->c, i) && !strcmp(w->c->ports[i], name))
+			break;
+	if (i == w->c->nports)
+		return MNL_CB_OK;
+	if (nlh->nlmsg_type == RTM_DELLINK) {
+		fprintf(stderr, "dpctl: up %s: port%u \"%s\" went away: waiting for it\n",
+			w->dev, i, name);
+		w->seen[i] = 0;
+		return MNL_CB_OK;
+	}
+	/* Ours already (the kernel's event of our own attach, or a flag). */
+	if (tb[IFLA_MASTER] && mnl_attr_get_u32(tb[IFLA_MASTER]) == w->ifindex)
+		return MNL_CB_OK;
+	up_attach(w, i, (unsigned int)ifi->ifi_index);
+	return MNL_CB_OK;
+}
+
+/*
+ * dpctl up -W, once the device is up: attach each port's NIC when it
+ * appears (registered, or renamed by udev), again after it went away,
+ * from the link events of @ev; until the device is deleted (dpctl down,
+ * the unit's ExecStop) or SIGTERM / SIGINT (@sfd).  EXIT_OK then.
+ */
+static int up_watch(const struct conf *c, const char *dev, struct nl_ctx *ev,
+		    int sfd)
+{
+	static char rbuf[NL_BUF_SIZE * 2];
+	struct up_watch w = { .c = c, .dev = dev };
+	struct signalfd_siginfo si;
+	struct pollfd pfd[2];
+	ssize_t len;
+
+	w.ifindex = if_nametoindex(dev);
+	pfd[0].fd = mnl_socket_get_fd(ev->sock);
+	pfd[0].events = POLLIN;
+	pfd[1].fd = sfd;
+	pfd[1].events = POLLIN;
+	/* What came between the wait and our events: attached now. */
+	up_rescan(&w);
+	while (!w.gone) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("dpctl: poll");
+			return EXIT_KERNEL;
+		}
+		if (pfd[1].revents & POLLIN) {
+			if (read(sfd, &si, sizeof(si)) != sizeof(si))
+				si.ssi_signo = SIGTERM;
+			fprintf(stderr, "dpctl: up %s: %s: no longer watching its ports\n",
+				dev, strsignal((int)si.ssi_signo));
+			return EXIT_OK;
+		}
+		if (!(pfd[0].revents & POLLIN))
+			continue;
+		len = mnl_socket_recvfrom(ev->sock, rbuf, sizeof(rbuf));
+		if (len < 0 && errno == ENOBUFS) {
+			fprintf(stderr, "dpctl: up %s: link events lost: looking again\n",
+				dev);
+			up_rescan(&w);
+			continue;
+		}
+		if (len < 0) {
+			perror("dpctl: receive (link events)");
+			return EXIT_KERNEL;
+		}
+		if (mnl_cb_run(rbuf, len, 0, 0, up_event_cb, &w) < MNL_CB_STOP) {
+			perror("dpctl: link events");
+			return EXIT_KERNEL;
+		}
+	}
+	fprintf(stderr, "dpctl: up %s: device deleted: no longer watching its ports\n",
+		dev);
+	return EXIT_OK;
+}
+
+/*
+ * DEV [-c FILE] [-w SECONDS] [-W] [-t]: "up" takes them all (-t also as
+ * "test", "dry-run" and "--dry-run"), "down" DEV and FILE (ignored; @wait,
+ * @watch and @test NULL), "check" DEV and FILE (@wait NULL).
  */
 static int updown_args(const char *what, int argc, char **argv,
 		       const char **dev, const char **file, unsigned int *wait,
-		       bool *test)
+		       bool *watch, bool *test)
 {
 	for (; argc > 0; argc--, argv++) {
-		if (!strcmp(argv[0], "-c") || matches(argv[0], "config")) {
+		if (watch && (!strcmp(argv[0], "-W") ||
+			      !strcmp(argv[0], "--wait-ports") ||
+			      !strcmp(argv[0], "wait-ports"))) {
+			*watch = true;
+		} else if (!strcmp(argv[0], "-c") || matches(argv[0], "config")) {
 			if (argc < 2)
 				return usage_error("%s: \"%s\" needs a file",
 						   what, argv[0]);
@@ -496,13 +756,15 @@ int do_up(int argc, char **argv)
 {
 	char path[CONF_PATH];
 	const char *file = NULL, *dev = NULL;
-	unsigned int i, ifindex, wait = UP_WAIT_S;
-	struct nl_ctx ctx;
+	unsigned int i, j, ifindex, wait = UP_WAIT_S;
+	struct nl_ctx ctx, ev = { 0 };
+	bool test = false, watch = false;
+	sigset_t mask;
+	int sfd = -1;
 	struct conf *c;
-	bool test = false;
 	int ret;
 
-	ret = updown_args("up", argc, argv, &dev, &file, &wait, &test);
+	ret = updown_args("up", argc, argv, &dev, &file, &wait, &watch, &test);
 	if (ret)
 		return ret;
 	if (!file) {
@@ -517,9 +779,48 @@ int do_up(int argc, char **argv)
 		ret = conf_show(c, file);
 	if (ret || test)
 		goto out;
-	ret = conf_wait_ports(c, dev, wait);
-	if (ret)
+	/*
+	 * -W ends on SIGTERM (systemctl stop) or SIGINT with exit 0, read
+	 * from a signalfd: blocked from here, so that none is lost.  The
+	 * link events are heard from before the wait: a NIC that comes
+	 * after it was found missing is an event waiting to be read.
+	 */
+	if (watch) {
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGTERM);
+		sigaddset(&mask, SIGINT);
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+		sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+		if (sfd < 0) {
+			perror("dpctl: signalfd");
+			ret = EXIT_KERNEL;
+			goto out;
+		}
+	}
+	if (link_events_open(&ev)) {
+		ret = EXIT_KERNEL;
 		goto out;
+	}
+	ret = conf_wait_ports(c, dev, wait, &ev, sfd);
+	if (ret) {
+		/* SIGTERM while waiting: nothing was created. */
+		ret = ret > 0 ? EXIT_OK : EXIT_KERNEL;
+		goto out;
+	}
+	/*
+	 * A port whose NIC is still missing is created absent ("none"),
+	 * named here: the server joins the fabric through the others.
+	 */
+	for (i = 0; i < c->nports; i++) {
+		if (!port_named(c, i) || if_nametoindex(c->ports[i]))
+			continue;
+		fprintf(stderr, "dpctl: up %s: warning: port%u \"%s\" does not exist (waited %u s): absent%s\n",
+			dev, i, c->ports[i], wait,
+			watch ? ", attached when it appears" : "");
+		for (j = 1; j < (unsigned int)c->argc; j++)
+			if (c->argv[j] == c->ports[i])
+				c->argv[j] = "none";
+	}
 	ret = link_add(c->argc, c->argv);
 	if (ret)
 		goto out;
@@ -529,7 +830,7 @@ int do_up(int argc, char **argv)
 		goto undo;
 	}
 	for (i = 0; i < c->nports && !ret; i++) {
-		ifindex = c->ports[i] ? if_nametoindex(c->ports[i]) : 0;
+		ifindex = port_named(c, i) ? if_nametoindex(c->ports[i]) : 0;
 		if (ifindex && set_updown(&ctx, ifindex, true, c->ports[i]))
 			ret = EXIT_KERNEL;
 	}
@@ -542,7 +843,15 @@ undo:
 	/* All or nothing: a unit that failed leaves no half device behind. */
 	if (ret)
 		do_down_dev(dev);
+	if (!ret && watch) {
+		sd_notify_msg("READY=1");
+		ret = up_watch(c, dev, &ev, sfd);
+		sd_notify_msg("STOPPING=1");
+	}
 out:
+	nl_close(&ev);
+	if (sfd >= 0)
+		close(sfd);
 	free(c);
 	return ret;
 }
@@ -551,7 +860,7 @@ int do_down(int argc, char **argv)
 {
 	const char *file = NULL, *dev = NULL;
 
-	return updown_args("down", argc, argv, &dev, &file, NULL, NULL) ?:
+	return updown_args("down", argc, argv, &dev, &file, NULL, NULL, NULL) ?:
 	       do_down_dev(dev);
 }
 

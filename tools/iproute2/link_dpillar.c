@@ -337,7 +337,7 @@ static void dp_print_help(struct link_util *lu, int argc, char **argv,
 	      "       ip link set NIC master DEV\n"
 	      "\n"
 	      TOPO_HELP
-	      "NICS := port0 NIC port1 NIC ...\n"
+	      "NICS := port0 NIC port1 NIC ...  (NIC none: the port absent)\n"
 	      SETTINGS_HELP
 	      "\n"
 	      "Without a TOPOLOGY the device is unconfigured: a NIC set to\n"

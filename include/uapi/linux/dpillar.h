@@ -83,7 +83,16 @@ enum dpillar_topo {
  *
  * IFLA_DPILLAR_PORTS nests one IFLA_DPILLAR_PORT (u32 ifindex) per port, in
  * port order.  A DPillar server has exactly two ports: port 0 plugs into a
- * switch of column S_C, port 1 into a switch of column S_{C-1}.
+ * switch of column S_C, port 1 into a switch of column S_{C-1}.  Ifindex
+ * 0 is a port without a NIC (absent, as one whose NIC went away): newlink
+ * takes one entry per port of the topology, any (or all) of them 0, and
+ * attaches the others; replies show an absent port as 0.  In changelink
+ * (without topology attributes, which refuse a port list) the list
+ * attaches NICs that come later: entry i, an ifindex, attaches that NIC
+ * to port i, which must have none; 0 leaves port i as it is, and so do
+ * the ports after a shorter list.  Checked whole before anything changes
+ * (an extack message on each refusal); each attach is notified as
+ * "ip link set NIC master DEV"'s is (PORT_NTF).
  */
 enum {
 	IFLA_DPILLAR_UNSPEC,
@@ -92,7 +101,7 @@ enum {
 	IFLA_DPILLAR_K,		/* u32, number of columns k (DPillar) */
 	IFLA_DPILLAR_COLUMN,	/* u32, this server's column (DPillar) */
 	IFLA_DPILLAR_LABEL,	/* binary, u8 symbols v_0 .. v_{k-1} (DPillar) */
-	IFLA_DPILLAR_PORTS,	/* nested, IFLA_DPILLAR_PORT list */
+	IFLA_DPILLAR_PORTS,	/* nested, IFLA_DPILLAR_PORT list; 0: absent */
 	IFLA_DPILLAR_NODE_ID,	/* u32, read-only: this server's node id */
 	IFLA_DPILLAR_NODES,	/* u32, read-only: servers in the fabric */
 	IFLA_DPILLAR_HELLO_MS,	/* u32, Hello interval (changeable) */
@@ -128,7 +137,7 @@ enum {
 
 enum {
 	IFLA_DPILLAR_PORT_UNSPEC,
-	IFLA_DPILLAR_PORT,	/* u32, ifindex of the lower device */
+	IFLA_DPILLAR_PORT,	/* u32, ifindex of the lower device; 0: none */
 
 	__IFLA_DPILLAR_PORT_MAX,
 	IFLA_DPILLAR_PORT_MAX = __IFLA_DPILLAR_PORT_MAX - 1,
