@@ -664,10 +664,12 @@ static inline u32 dp_neigh_node(const struct dp_priv *dp,
  * The entry of @peer in the table of @self's port @port_idx, NULL when no
  * such port is bound or @peer is not on it (where the peers are learned:
  * not the node its slot last heard); *@port gets the port (or NULL).
- * Under rcu_read_lock.  Always inline: a relay asks it once per hop
- * (dp_vctx_find()), and gcc made it a call of its own.
+ * Under rcu_read_lock.  Plain inline: forcing it (__always_inline, until
+ * 2026-11-29) changed a relay hop by less than the instrument's spread
+ * between boots (dpillar-evaluation.rst, "What the route memo and
+ * __always_inline pay").
  */
-static __always_inline struct dp_neigh *
+static inline struct dp_neigh *
 dp_neigh_find(const struct dp_priv *dp, u32 self, u32 port_idx, u32 peer,
 	      struct dp_port **port)
 {
