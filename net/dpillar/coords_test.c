@@ -1157,6 +1157,21 @@ static void dpf_seen_no_push(struct kunit *test)
 	skb_queue_purge(&dpc_sent);
 }
 
+/* A shortcut to @dst of 3 hops through @next, our neighbour on port 0. */
+static void dpf_sc_learned(struct dpt_dev *d, u32 dst, u32 next)
+{
+	struct dp_shortcuts *sc = &d->dp->sc;
+
+	spin_lock_bh(&sc->lock);
+	sc->ent[0].dst = dst;
+	sc->ent[0].peer = next;
+	sc->ent[0].port = 0;
+	sc->ent[0].dist = 3;
+	sc->ent[0].learned = jiffies;
+	sc->ent[0].used = jiffies;
+	spin_unlock_bh(&sc->lock);
+}
+
 /*
  * SHORTCUT_DATA in transit along a shortcut this node holds: sent on to
  * the shortcut's next hop with the hop budget its length leaves (one
@@ -1170,7 +1185,6 @@ static void dpf_sc_data(struct kunit *test)
 	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
 	struct dpillar_hdr *h = (void *)buf;
 	const struct dpillar_hdr *out;
-	struct dp_shortcuts *sc = &d->dp->sc;
 	u32 dst = 0, next = dpf_peer(d, 0, 1);
 	struct sk_buff *skb;
 	const struct ethhdr *eth;
@@ -1178,14 +1192,7 @@ static void dpf_sc_data(struct kunit *test)
 
 	while (dst == d->dp->self || dst == next)
 		dst++;
-	spin_lock_bh(&sc->lock);
-	sc->ent[0].dst = dst;
-	sc->ent[0].peer = next;
-	sc->ent[0].port = 0;
-	sc->ent[0].dist = 3;
-	sc->ent[0].learned = jiffies;
-	sc->ent[0].used = jiffies;
-	spin_unlock_bh(&sc->lock);
+	dpf_sc_learned(d, dst, next);
 
 	dpt_hdr(h, DPILLAR_T_SHORTCUT_DATA, dpf_peer(d, 1, 0), dst);
 	h->rword = htons(5);
@@ -1238,7 +1245,6 @@ static void dpf_route_shortcut(struct kunit *test)
 	u32 other = dpf_peer(d, 0, 0), next = dpf_peer(d, 0, 1);
 	struct netlink_ext_ack extack = {};
 	struct dp_priv *dp = d->dp;
-	struct dp_shortcuts *sc = &dp->sc;
 	const struct dpillar_hdr *h;
 	struct dp_route_state st;
 	const struct nlattr *a;
@@ -1286,14 +1292,7 @@ static void dpf_route_shortcut(struct kunit *test)
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, err, -EHOSTUNREACH);
 
-	spin_lock_bh(&sc->lock);
-	sc->ent[0].dst = dst;
-	sc->ent[0].peer = next;
-	sc->ent[0].port = 0;
-	sc->ent[0].dist = 3;
-	sc->ent[0].learned = jiffies;
-	sc->ent[0].used = jiffies;
-	spin_unlock_bh(&sc->lock);
+	dpf_sc_learned(d, dst, next);
 
 	skb_trim(skb, 0);
 	rcu_read_lock();
