@@ -10,7 +10,8 @@
 #                        (/etc/network/if-{pre-up,post-down}.d), the iproute2
 #                        plugin (ip link ... type dpillar) in IPLIBDIR
 #   make install-tools   the same without the module (DKMS installs it)
-#   make deb             Debian packages dpillar-dkms and dpillar-tools
+#   make deb             Debian packages dpillar-dkms, dpillar-tools and
+#                        dpillar-iproute2 (the ip plugin)
 #                        (debian/, scripts/deb.sh), here at the top
 #   make ns3             tools/ns3/dpns3: TCP throughput (ABT, fairness, flow
 #                        completion times) of a fabric in ns-3, routed by
@@ -176,4 +177,4 @@ clean:
 	$(MAKE) -C tools/fuzz clean
 	$(MAKE) -C tools/ns3 clean
 	rm -rf build
-	rm -f dpillar-dkms_*.deb dpillar-tools_*.deb
+	rm -f dpillar-dkms_*.deb dpillar-tools_*.deb dpillar-iproute2_*.deb

@@ -3,8 +3,9 @@
 #
 # make deb, checked without installing anything: the packages build
 # (scripts/deb.sh), lintian finds no error and no warning in them (and
-# there are no overrides), dpillar-tools holds exactly what "make
-# install-tools PREFIX=/usr" installs with the paths filled in, its
+# there are no overrides), dpillar-tools and dpillar-iproute2 (the ip
+# plugin, which depends on the one iproute2 it is built for) hold exactly
+# what "make install-tools PREFIX=/usr" installs with the paths filled in, its
 # programs print the version of the sources, dpillar-dkms holds the
 # module's sources and a postinst that hands them to DKMS, and DKMS
 # builds the packaged sources (extracted, in private trees:
@@ -28,8 +29,10 @@ else
 fi
 tools=$(ls "$tmp"/out/dpillar-tools_"$dv"_*.deb 2>/dev/null)
 dkms=$(ls "$tmp"/out/dpillar-dkms_"$dv"_all.deb 2>/dev/null)
-[ -n "$tools" ] && [ -n "$dkms" ] && ok "both packages are version $dv" ||
-	{ ko "no dpillar-tools and dpillar-dkms of version $dv: $(ls "$tmp/out")"; finish; }
+ipp=$(ls "$tmp"/out/dpillar-iproute2_"$dv"_*.deb 2>/dev/null)
+[ -n "$tools" ] && [ -n "$dkms" ] && [ -n "$ipp" ] &&
+	ok "the three packages are version $dv" ||
+	{ ko "no dpillar-tools, dpillar-dkms and dpillar-iproute2 of version $dv: $(ls "$tmp/out")"; finish; }
 
 # lintian on the .changes: the source package and both binaries.
 if [ -n "$(find debian -name '*lintian-overrides*')" ]; then
@@ -48,14 +51,31 @@ make -s install-tools DESTDIR="$tmp/inst" PREFIX=/usr \
 	{ ko "make install-tools DESTDIR=..."; cat "$tmp/inst.log"; }
 (cd "$tmp/inst" && find . ! -type d | sort) >"$tmp/want"
 dpkg-deb -x "$tools" "$tmp/tools"
-(cd "$tmp/tools" && find . ! -type d ! -path './usr/share/doc/*' |
-	sed 's|^\(./usr/share/man/.*\)\.gz$|\1|' | sort) >"$tmp/got"
+dpkg-deb -x "$ipp" "$tmp/ipp"
+# The two packages together, and the ip plugin only in dpillar-iproute2.
+for d in tools ipp; do
+	(cd "$tmp/$d" && find . ! -type d ! -path './usr/share/doc/*' |
+		sed 's|^\(./usr/share/man/.*\)\.gz$|\1|')
+done | sort >"$tmp/got"
 if cmp -s "$tmp/want" "$tmp/got"; then
-	ok "dpillar-tools holds the $(wc -l <"$tmp/want") files of make install-tools"
+	ok "dpillar-tools and dpillar-iproute2 hold the $(wc -l <"$tmp/want") files of make install-tools"
 else
-	ko "dpillar-tools differs from make install-tools (< install-tools, > package):"
+	ko "dpillar-tools + dpillar-iproute2 differ from make install-tools (< install-tools, > packages):"
 	diff "$tmp/want" "$tmp/got"
 fi
+(cd "$tmp/ipp" && find . ! -type d ! -path './usr/share/doc/*' | sort) >"$tmp/ipp.files"
+[ "$(grep -c '/ip/link_dpillar' "$tmp/ipp.files")" = 2 ] &&
+	[ "$(wc -l <"$tmp/ipp.files")" = 2 ] &&
+	ok "dpillar-iproute2 holds the ip plugin, nothing else" ||
+	{ ko "dpillar-iproute2 holds:"; cat "$tmp/ipp.files"; }
+# Built for iproute2 6.1.0's layout (tools/iproute2/iproute2.h): exactly
+# that version, so that an iproute2 upgrade removes the plugin.
+ipv=$(sed -n 's/^#define IP_VERSION[[:space:]]*"\(.*\)"$/\1/p' tools/iproute2/iproute2.h)
+dep=$(dpkg-deb -f "$ipp" Depends)
+[[ $dep == *"iproute2 (>= $ipv)"* ]] &&
+	[[ $dep == *"iproute2 (<< ${ipv%.*}.$((${ipv##*.} + 1))~)"* ]] &&
+	ok "dpillar-iproute2 depends on iproute2 $ipv exactly: $dep" ||
+	ko "dpillar-iproute2: Depends '$dep', not iproute2 $ipv exactly"
 [ -s "$tmp/tools/usr/share/doc/dpillar-tools/copyright" ] &&
 	ok "dpillar-tools: copyright" || ko "dpillar-tools: no copyright"
 T=$tmp/tools

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make deb: the Debian packages dpillar-dkms and dpillar-tools (debian/),
+# make deb: the Debian packages dpillar-dkms, dpillar-tools and
+# dpillar-iproute2 (the ip plugin) (debian/),
 # built from a copy of these sources (scripts/tree-copy.sh) in
 # build/deb/dpillar-VERSION, so that the tree itself is left as it is.
 #
@@ -18,7 +19,8 @@
 # themselves uses dkms.conf's PACKAGE_VERSION, VERSION's.
 #
 # Usage: scripts/deb.sh [OUTDIR]   (default: the top of these sources)
-# Leaves dpillar-dkms_V_all.deb and dpillar-tools_V_ARCH.deb in OUTDIR,
+# Leaves dpillar-dkms_V_all.deb, dpillar-tools_V_ARCH.deb and
+# dpillar-iproute2_V_ARCH.deb in OUTDIR,
 # the .changes, .buildinfo, .dsc and source tarball in build/deb/.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,7 +44,7 @@ sed -i "0,/^ -- /s/^\( -- .*>  \).*/\1$(LC_ALL=C date -R)/" "$src/debian/changel
 	echo "deb: dpkg-buildpackage failed (whole log: $top/build.log)" >&2
 	exit 1
 }
-for p in dpillar-dkms dpillar-tools; do
+for p in dpillar-dkms dpillar-tools dpillar-iproute2; do
 	f=$(ls "$top/${p}_${dv}"_*.deb)
 	cp "$f" "$out/"
 	echo "$out/$(basename "$f")"
