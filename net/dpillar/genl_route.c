@@ -548,12 +548,15 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err_free;
 	}
 
+	rcu_read_lock();
+	err = dp_genl_route_dst(dp, info->attrs, &dst_attr, &dst, info->extack);
+	rcu_read_unlock();
+	if (err)
+		goto err_free;
 	end = jiffies + msecs_to_jiffies(DP_SC_WAIT_MS);
 	for (;;) {
 		rcu_read_lock();
-		err = dp_genl_route_dst(dp, info->attrs, &dst_attr, &dst,
-					info->extack) ?:
-		      dp_genl_route_fill(msg, dp, dst, hash, may_resolve,
+		err = dp_genl_route_fill(msg, dp, dst, hash, may_resolve,
 					 dst_attr, info->extack);
 		rcu_read_unlock();
 		/*
