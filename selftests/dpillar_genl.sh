@@ -517,7 +517,11 @@ check_ynl() {
 	[ "$(jq -c '[.[] | {ifname, addr, n, k}]' <<<"$devs")" = "[{\"ifname\":\"dp0\",\"addr\":\"$S0\",\"n\":4,\"k\":2}]" ] &&
 	[ "$(jq '[.[] | select(.state == "reachable")] | length' <<<"$neighs")" = 6 ]
 }
-run_test "ynl (kernel's CLI, our spec): dumps the device and its 6 neighbours" check_ynl
+# DPILLAR_GENL_YNL=0 leaves it out (the debug kernel's make check: the
+# CLI's parse is userspace's, and its dumps are dpctl's too).
+if [ "${DPILLAR_GENL_YNL:-1}" = 1 ]; then
+	run_test "ynl (kernel's CLI, our spec): dumps the device and its 6 neighbours" check_ynl
+fi
 
 run_test "no kernel splat" dmesg_check "$mark"
 ktap_finish

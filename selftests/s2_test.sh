@@ -64,7 +64,8 @@
 #    pf_plan_grow and pf_grow): only the cables the plan names are
 #    removed and added, the old nodes' dp0 keep their
 #    configuration (their NICs re-attached with "ip link set ... master"),
-#    the new nodes join, and every pair of the grown fabric pings.
+#    the new nodes join, and every pair of the grown fabric pings
+#    (not with DPILLAR_S2_GROW=0).
 . "$(dirname "$0")/lib.sh"
 
 require_vm
@@ -890,8 +891,14 @@ s2_plan_case() {
 	else
 		ktap_fail "$NAME: no single cable whose failure dpsim says leaves a pair at a local minimum"
 	fi
-	run_test "$NAME: grown by $m nodes (dpctl plan ... grow $m): only the plan's cables change, the old nodes keep their configuration, all pairs ping" \
-		s2_grow "$m"
+	# DPILLAR_S2_GROW=0 leaves growth out (the debug kernel's make
+	# check: 116 s there, and growth adds no kernel path that the
+	# cable and miswiring cases do not run: nodes join with "ip link
+	# set ... master" as in dpillar_link.sh; the 6.12 guest grows).
+	if [ "${DPILLAR_S2_GROW:-1}" = 1 ]; then
+		run_test "$NAME: grown by $m nodes (dpctl plan ... grow $m): only the plan's cables change, the old nodes keep their configuration, all pairs ping" \
+			s2_grow "$m"
+	fi
 	unset IDS
 }
 
