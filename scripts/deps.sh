@@ -72,13 +72,15 @@ resolve_abis() {
 # (ns-3.37): tools/ns3, the throughput model (make ns3).
 # python3-networkx, python3-scipy: tools/dpsim/eval-s2bw.py (max-flow
 # bisection and LP throughput; its selftest runs in make -C tools/dpsim
-# check).
+# check).  python3-prometheus-client: its parser reads "dpctl stats
+# prometheus" in the offline tests (Prometheus' own, not ours).
 PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
 python3-yaml python3-jsonschema clang-14 libclang-rt-14-dev llvm-14
 netsniff-ng systemd man-db bash-completion graphviz dkms openssl tcpdump
-tshark debhelper dh-dkms lintian libns3-dev python3-networkx python3-scipy"
+tshark debhelper dh-dkms lintian libns3-dev python3-networkx python3-scipy
+python3-prometheus-client"
 
 main() {
 	resolve_abis

@@ -3,7 +3,9 @@
  * dpctl show, stats, set: a device's fabric, ports, counters and settings
  * over the "dpillar" generic netlink family.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dpctl.h"
@@ -16,8 +18,10 @@ const char show_help[] =
 	"    fabric, address, node id, timers, prefixes and ports of DEV\n"
 	"    (default: every dpillar device)\n";
 const char stats_help[] =
-	"dpctl stats [DEV] [all]\n"
-	"    counters (ethtool -S names); non-zero ones unless \"all\"\n";
+	"dpctl stats [DEV] [all | prometheus]\n"
+	"    counters (ethtool -S names); non-zero ones unless \"all\";\n"
+	"    \"prometheus\": every counter, port and device in Prometheus' text\n"
+	"    format (node_exporter's textfile collector: dpillar.rst)\n";
 const char set_help[] =
 	"dpctl set DEV [TOPOLOGY] [SETTINGS]\n"
 	"    " TOPO_HELP
@@ -343,13 +347,201 @@ static void stats_one(const struct dp_dev *d, void *data)
 	}
 }
 
+/*
+ * Prometheus' text exposition format (0.0.4): every sample of a metric in
+ * one group under its HELP and TYPE lines, whatever the device, so the
+ * samples of every device are gathered first, then printed by metric.
+ * Counters are the kernel's, named as ethtool -S names them (so a newer
+ * kernel's counter needs no new dpctl); every one is printed, zeros too,
+ * because a series that appears late breaks rate().
+ */
+struct prom_sample {
+	char metric[80];
+	char labels[160];
+	unsigned long long v;
+	unsigned int seq;	/* arrival order: stable within a metric */
+};
+
+struct prom_set {
+	struct prom_sample *s;
+	size_t n, cap;
+	int err;
+};
+
+static void prom_add(struct prom_set *ps, const char *metric,
+		     unsigned long long v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void prom_add(struct prom_set *ps, const char *metric,
+		     unsigned long long v, const char *fmt, ...)
+{
+	struct prom_sample *e;
+	va_list ap;
+
+	if (ps->err)
+		return;
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 256;
+		void *p = realloc(ps->s, cap * sizeof(*ps->s));
+
+		if (!p) {
+			ps->err = 1;
+			return;
+		}
+		ps->s = p;
+		ps->cap = cap;
+	}
+	e = &ps->s[ps->n];
+	snprintf(e->metric, sizeof(e->metric), "%s", metric);
+	va_start(ap, fmt);
+	vsnprintf(e->labels, sizeof(e->labels), fmt, ap);
+	va_end(ap);
+	e->v = v;
+	e->seq = ps->n++;
+}
+
+/* A label value: interface names may hold '"' or '\\' (IFNAMSIZ). */
+static const char *prom_esc(const char *in, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 3 < len; in++) {
+		if (*in == '"' || *in == '\\')
+			buf[o++] = '\\';
+		buf[o++] = *in;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void stats_prom_one(const struct dp_dev *d, void *data)
+{
+	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(d->topo);
+	struct prom_set *ps = data;
+	char dev[2 * IF_NAMESIZE + 1], nic[2 * IF_NAMESIZE + 1];
+	char name[64], metric[80], topo[16];
+	const struct nlattr *a;
+	struct dp_topo tp;
+	const struct dp_topo *t;
+	const char *why;
+	u32 i;
+
+	t = dev_topo(d, &tp, &why) ? NULL : &tp;
+	prom_esc(d->ifname, dev, sizeof(dev));
+	if (ops)
+		snprintf(topo, sizeof(topo), "%s", ops->name);
+	else if (d->topo == DPILLAR_TOPO_UNSPEC)
+		snprintf(topo, sizeof(topo), "none");
+	else
+		snprintf(topo, sizeof(topo), "%u", d->topo);
+	prom_add(ps, "dpillar_device_info", 1,
+		 "ifname=\"%s\",topo=\"%s\",addr=\"%s\",id=\"%u\"", dev,
+		 topo, d->topo == DPILLAR_TOPO_UNSPEC ? "" : d->addr,
+		 d->node_id);
+	for (i = 0; i < d->nports; i++) {
+		const struct dpctl_port *p = &d->ports[i];
+
+		prom_esc(p->ifname, nic, sizeof(nic));
+		prom_add(ps, "dpillar_port_up", p->state == DPILLAR_PORT_STATE_UP,
+			 "ifname=\"%s\",port=\"%u\",nic=\"%s\",state=\"%s\"",
+			 dev, p->index, nic, port_state_name(p->state));
+		prom_add(ps, "dpillar_port_neighbours_reachable", p->reachable,
+			 "ifname=\"%s\",port=\"%u\"", dev, p->index);
+		prom_add(ps, "dpillar_port_neighbours", p->neighs,
+			 "ifname=\"%s\",port=\"%u\"", dev, p->index);
+	}
+	if (!d->stats)
+		return;
+	mnl_attr_for_each_nested(a, d->stats) {
+		int type = mnl_attr_get_type(a);
+
+		if (type == DPILLAR_A_STATS_PAD ||
+		    mnl_attr_get_payload_len(a) != sizeof(u64))
+			continue;
+		stat_name(t, type, name, sizeof(name));
+		snprintf(metric, sizeof(metric), "dpillar_%s_total", name);
+		prom_add(ps, metric, mnl_attr_get_u64(a), "ifname=\"%s\"", dev);
+	}
+}
+
+static int prom_cmp(const void *x, const void *y)
+{
+	const struct prom_sample *a = x, *b = y;
+	int c = strcmp(a->metric, b->metric);
+
+	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* The HELP text of @metric; the counters' are their ethtool -S names. */
+static const char *prom_help(const char *metric, char *buf, size_t len)
+{
+	static const char *const fixed[][2] = {
+		{ "dpillar_device_info", "A dpillar device: its topology, address and node id" },
+		{ "dpillar_port_up", "1 when the port's NIC is attached and up (state: up, down, absent)" },
+		{ "dpillar_port_neighbours_reachable", "Neighbours heard from within the dead interval on the port's switch" },
+		{ "dpillar_port_neighbours", "Neighbours the port's switch should have" },
+	};
+	size_t i, l = strlen(metric);
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!strcmp(metric, fixed[i][0]))
+			return fixed[i][1];
+	/* dpillar_<name>_total */
+	snprintf(buf, len, "dpillar counter %.*s (dpctl stats, ethtool -S)",
+		 l > 14 ? (int)(l - 14) : 0, metric + 8);
+	return buf;
+}
+
+static int stats_prom(const char *dev)
+{
+	struct prom_set ps = { 0 };
+	char help[128];
+	size_t i;
+	int err;
+
+	/* -j has nothing to frame here. */
+	opts.json = false;
+	err = dev_cmd(dev, stats_prom_one, &ps);
+	if (!err && ps.err) {
+		fprintf(stderr, "dpctl: stats: out of memory\n");
+		err = EXIT_KERNEL;
+	}
+	if (!err) {
+		qsort(ps.s, ps.n, sizeof(*ps.s), prom_cmp);
+		for (i = 0; i < ps.n; i++) {
+			const struct prom_sample *e = &ps.s[i];
+
+			if (!i || strcmp(e->metric, ps.s[i - 1].metric)) {
+				printf("# HELP %s %s\n", e->metric,
+				       prom_help(e->metric, help, sizeof(help)));
+				printf("# TYPE %s %s\n", e->metric,
+				       strstr(e->metric, "_total") ? "counter" : "gauge");
+			}
+			printf("%s{%s} %llu\n", e->metric, e->labels, e->v);
+		}
+	}
+	free(ps.s);
+	return err;
+}
+
 int do_stats(int argc, char **argv)
 {
-	const char *dev;
-	bool all = false;
-	int err = dev_args("stats", argc, argv, &dev, "all", &all);
+	const char *dev = NULL;
+	bool all = false, prom = false;
+	int i;
 
-	return err ? err : dev_cmd(dev, stats_one, &all);
+	/* "prometheus" prints every counter: "all" with it is allowed. */
+	for (i = 0; i < argc; i++) {
+		if (!all && matches(argv[i], "all"))
+			all = true;
+		else if (!prom && matches(argv[i], "prometheus"))
+			prom = true;
+		else if (!dev)
+			dev = argv[i];
+		else
+			return usage_error("stats: unexpected \"%s\"", argv[i]);
+	}
+	return prom ? stats_prom(dev) : dev_cmd(dev, stats_one, &all);
 }
 
 /* ---- set ---- */

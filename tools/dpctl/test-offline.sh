@@ -434,6 +434,30 @@ if [ -f $M ]; then
 	grep -q "rx_frames" "$tmp/out" && ko "stats prints zero counters" || ok
 	rc "mock stats all" 0 m $D stats all
 	has "stats all" "rx_frames: 0"
+	# Prometheus' text format, read by Prometheus' own parser (Debian's
+	# python3-prometheus-client): every counter (zeros too), the device
+	# and its ports, each metric once with its HELP and TYPE.
+	rc "mock stats prometheus" 0 m $D stats prometheus
+	has "prometheus counter" 'dpillar_route_tunnel_budget_total{ifname="dp0"} 350'
+	has "prometheus zero counter" 'dpillar_rx_frames_total{ifname="dp0"} 0'
+	has "prometheus type" '# TYPE dpillar_rx_frames_total counter'
+	has "prometheus device" 'dpillar_device_info{ifname="dp0",topo="dpillar",addr="0:0.0.0",id="0"} 1'
+	has "prometheus absent port" 'dpillar_port_up{ifname="dp0",port="1",nic="",state="absent"} 0'
+	has "prometheus reachable" 'dpillar_port_neighbours_reachable{ifname="dp0",port="0"} 3'
+	if /usr/bin/python3 -c 'import sys
+from prometheus_client.parser import text_string_to_metric_families as f
+fams = list(f(open(sys.argv[1]).read()))
+names = [x.name for x in fams]
+assert len(names) == len(set(names)), "a metric in two groups"
+assert len(fams) > 20 and all(x.documentation for x in fams)
+c = [x for x in fams if x.type == "counter"]
+assert len(c) + 4 == len(fams), "counters and the 4 gauges"
+assert all(s.value >= 0 for x in fams for s in x.samples)' "$tmp/out"; then ok
+	else ko "stats prometheus: Prometheus' parser refuses it"; fi
+	rc "mock stats all prometheus" 0 m $D stats all prometheus
+	rc "stats: a word too many" 2 $D stats dp0 prometheus extra
+	rc "stats prometheus -j: one format" 0 m $D -j stats prometheus
+	has "prometheus -j is the text format" "# TYPE dpillar_rx_frames_total counter"
 	rc "mock neigh" 0 m $D neigh lo port 0
 	has "neigh table" "reachable    42ms   1"
 	has "neigh never heard" "17  -                  unreachable  -      -"
