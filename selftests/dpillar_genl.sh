@@ -360,7 +360,7 @@ check_unpriv_raw() {
 }
 run_test "unprivileged: a raw DEV_SET is refused with EPERM" check_unpriv_raw
 check_fail -m "Operation not permitted" "unprivileged: dpctl link add is refused" \
-	unpriv "$S0" "$DPCTL" link add dpx n 4 k 2 addr 0:0.0 port0 lo port1 lo
+	unpriv "$S0" "$DPCTL" link add dpx n 4 k 2 addr 0:0.0 port0 lo port1 none
 
 # --- monitor: events ------------------------------------------------------------------
 MON=$(mktemp)

@@ -395,6 +395,15 @@ int topo_args_check_new(const char *cmd, const struct topo_args *a,
 	if (ip6[12] | ip6[13] | ip6[14] | ip6[15])
 		return usage_error("%s: IPv6 prefix is a /96: its low 32 bits must be zero",
 				   cmd);
+	/* The kernel's rule and words (newlink); absent ports may repeat. */
+	for (i = 0; i < a->nports; i++) {
+		unsigned int j;
+
+		for (j = 0; j < i; j++)
+			if (a->ifindex[i] && a->ifindex[i] == a->ifindex[j])
+				return usage_error("%s: port%u and port%u are one device: Ports must be distinct devices",
+						   cmd, j, i);
+	}
 	for (i = 0; i < 16 && !key6[i]; i++)
 		;
 	if (i == 16)

@@ -372,10 +372,10 @@ rc "stats stray word" 2 $D stats dp0 dp1
 rc "show stray word" 2 $D show dp0 dp1
 rc "monitor stray word" 2 $D monitor dp0 dp1
 rc "link add missing fields" 2 $D link add dp0 n 4
-rc "link add unknown topology" 2 $D link add dp0 topo nosuch n 4 k 3 addr 0:0.0.0 port0 lo port1 lo
+rc "link add unknown topology" 2 $D link add dp0 topo nosuch n 4 k 3 addr 0:0.0.0 port0 lo port1 none
 has "link add unknown topology" 'unknown topology "nosuch"' "$tmp/err"
-rc "link add bad address" 2 $D link add dp0 n 4 k 3 addr 0:0.2.0 port0 lo port1 lo
-rc "link add bad #id" 2 $D link add dp0 n 4 k 3 addr '#24' port0 lo port1 lo
+rc "link add bad address" 2 $D link add dp0 n 4 k 3 addr 0:0.2.0 port0 lo port1 none
+rc "link add bad #id" 2 $D link add dp0 n 4 k 3 addr '#24' port0 lo port1 none
 rc "link set unknown setting" 2 $D link set lo hullo 1
 # set DEV TOPOLOGY: the words of link add, without ports
 rc "set topology without addr" 2 $D set dp0 n 4 k 3
@@ -409,7 +409,7 @@ rc "set s2 coords bad hex" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 0x,
 rc "set s2 nine coords" 2 $D set dp0 topo s2 nodes 16 n 16 spaces 8 coords 1,2,3,4,5,6,7,8,9 id 3
 rc "set dpillar with coords" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 coords 1,2
 has "coords are S2's" "coords are S2's" "$tmp/err"
-rc "link add s2 coords count" 2 $D link add dp0 topo s2 nodes 16 n 2 spaces 1 coords 1,2 id 3 port0 lo port1 lo
+rc "link add s2 coords count" 2 $D link add dp0 topo s2 nodes 16 n 2 spaces 1 coords 1,2 id 3 port0 lo port1 none
 
 # a device that does not exist is the kernel's (or the system's) answer
 rc "neigh no such device" 1 $D neigh nosuchdev0
@@ -489,9 +489,9 @@ assert all(s.value >= 0 for x in fams for s in x.samples)' "$tmp/out"; then ok
 	rc "mock route get #id not in fabric" 2 m $D route get '#24'
 	has "route get #24" "no such node id in this fabric (DPillar (4,3))" "$tmp/err"
 	# link add: the address goes as IFLA_DPILLAR_ADDR text, any topology
-	MOCK_RTNL=1 rc "mock link add" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 lo
+	MOCK_RTNL=1 rc "mock link add" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 none
 	has "link add sends ADDR" "newlink dp0 topo 1 n 4 k 3 addr 2:1.0.1 ports" "$tmp/err"
-	MOCK_RTNL=1 rc "mock link add topo dpillar #id" 0 m $D link add dp0 topo dpillar n 4 k 3 addr '#21' port0 lo port1 lo
+	MOCK_RTNL=1 rc "mock link add topo dpillar #id" 0 m $D link add dp0 topo dpillar n 4 k 3 addr '#21' port0 lo port1 none
 	has "link add #id" "newlink dp0 topo 1 n 4 k 3 addr #21 ports" "$tmp/err"
 	MOCK_UNREACH=1 rc "mock route get unreachable" 1 m $D route get 15
 	has "route get extack" "No route: ring_blocked" "$tmp/err"
@@ -508,9 +508,9 @@ assert all(s.value >= 0 for x in fams for s in x.samples)' "$tmp/out"; then ok
 	has "set sends coords" "devset topo 5 n 4 nodes 16 spaces 2 seed 0 coords 10,4294967295 addr 3" "$tmp/err"
 	rc "mock set s2 derived" 0 m $D set lo topo s2 nodes 16 n 4 spaces 2 id 3
 	if grep -q coords "$tmp/err"; then ko "set s2 derived sends coords"; else ok; fi
-	MOCK_RTNL=1 rc "mock link add s2 coords" 0 m $D link add dp0 topo s2 nodes 16 n 2 spaces 1 seed 9 coords 0x80000000 id 3 port0 lo port1 lo
+	MOCK_RTNL=1 rc "mock link add s2 coords" 0 m $D link add dp0 topo s2 nodes 16 n 2 spaces 1 seed 9 coords 0x80000000 id 3 port0 lo port1 none
 	has "link add sends coords" "newlink dp0 topo 5 n 2 nodes 16 spaces 1 seed 9 coords 2147483648 addr 3 ports" "$tmp/err"
-	printf 'topo s2\nnodes 16\nn 4\nspaces 2\ncoords 7 0x10 # a plan line\nid 3\nports lo lo lo lo\n' >"$tmp/s2.conf"
+	printf 'topo s2\nnodes 16\nn 4\nspaces 2\ncoords 7 0x10 # a plan line\nid 3\nports lo none none none\n' >"$tmp/s2.conf"
 	MOCK_RTNL=1 rc "mock up s2 coords (fails after newlink)" 1 m $D up dpx -c "$tmp/s2.conf"
 	has "up: the file's coords reach newlink" "newlink dpx topo 5 n 4 nodes 16 spaces 2 seed 0 coords 7,16 addr 3 ports" "$tmp/err"
 	MOCK_S2=plan rc "mock show s2 plan" 0 m $D show
@@ -537,7 +537,7 @@ sys.exit("coords" in d or d["coords_mode"] != "derived")' "$tmp/out"
 	rc "set fallback bad value" 2 $D set lo fallback no
 	has "set fallback bad value" 'fallback takes on or off, not "no"' "$tmp/err"
 	rc "set fallback 1" 2 $D set lo fallback 1
-	MOCK_RTNL=1 rc "mock link add fallback off" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 lo fallback off
+	MOCK_RTNL=1 rc "mock link add fallback off" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 none fallback off
 	has "link add sends fallback 0" "newlink dp0 topo 1 n 4 k 3 addr 2:1.0.1 ports fallback 0" "$tmp/err"
 	MOCK_RTNL=1 rc "mock link set fallback on" 0 m $D link set dp0 fallback on
 	has "link set sends fallback 1" "newlink dp0 fallback 1" "$tmp/err"
@@ -557,7 +557,7 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	done
 	rc "mock show -j, no fallback reported" 0 m $D -j show
 	grep -q fallback "$tmp/out" && ko "show -j has a fallback it was not given" || ok
-	printf 'n 4\nk 2\naddr 0:0.0\nports lo lo\nfallback off\n' >"$tmp/fb.conf"
+	printf 'n 4\nk 2\naddr 0:0.0\nports lo none\nfallback off\n' >"$tmp/fb.conf"
 	MOCK_RTNL=1 rc "mock up fallback off (fails after newlink)" 1 m $D up dpx -c "$tmp/fb.conf"
 	has "up: the file's fallback reaches newlink" "newlink dpx topo 1 n 4 k 2 addr 0:0.0 ports fallback 0" "$tmp/err"
 	MOCK_RTNL=1 rc "mock link add, port1 none (absent)" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 none
@@ -570,10 +570,10 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	MOCK_RTNL=1 rc "mock link add unconfigured" 0 m $D link add dp0 hello 200
 	has "link add without topology" "newlink dp0 attr9" "$tmp/err"
 	# Without the module: rtnetlink's "Unknown device type", and what to do
-	MOCK_RTNL=1 MOCK_NOKIND=1 rc "mock link add without the module" 1 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 lo
+	MOCK_RTNL=1 MOCK_NOKIND=1 rc "mock link add without the module" 1 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 none
 	has "link add: the kernel's words" "dpctl: link add: Operation not supported: Unknown device type" "$tmp/err"
 	has "link add: the hint" "dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):" "$tmp/err"
-	printf 'n 4\nk 2\naddr 0:0.0\nports lo lo\n' >"$tmp/nokind.conf"
+	printf 'n 4\nk 2\naddr 0:0.0\nports lo none\n' >"$tmp/nokind.conf"
 	MOCK_RTNL=1 MOCK_NOKIND=1 rc "mock up without the module" 1 m $D up dpx -c "$tmp/nokind.conf" -w 0
 	has "up: the hint" "the dpillar module is not loaded and could not be loaded" "$tmp/err"
 	MOCK_EPERM=1 rc "mock set refused" 1 m $D set lo dead 50
@@ -654,7 +654,7 @@ conf_err() {
 	rc "up: $1" "${5:-2}" $D up dpx -c "$tmp/x.conf" -w 0
 	has "up: $1: file:line" "dpctl: $tmp/x.conf$2: $3" "$tmp/err"
 }
-G='n 4\nk 2\naddr 0:0.0\nports lo lo\n'	# a good file, 4 lines
+G='n 4\nk 2\naddr 0:0.0\nports lo none\n'	# a good file, 4 lines
 conf_err "a key without a value" :5 '"bogus" needs a value' "${G}bogus\n"
 conf_err "an unknown key" :5 'up: unknown key "wibble"' "${G}wibble 3\n"
 conf_err "an unknown key after a comment" :6 'up: unknown key "x"' "# c\n${G}x 1 # y\n"
@@ -662,12 +662,12 @@ conf_err "two values" :2 '"k" takes one value' 'n 4\nk 2 3\n'
 conf_err "a line too long" :2 'line too long' "n 4\n# $(printf '%0600d' 0)\n"
 conf_err "too many ports" :4 'more than 16 ports' \
 	"n 4\nk 2\naddr 0:0.0\nports $(printf 'lo %.0s' $(seq 17))\n"
-conf_err "a repeated key" :3 '"n" repeated (first on line 1)' 'n 48\nk 4\nn 50\naddr 0:0.0\nports lo lo\n'
-conf_err "a repeated ports line" :5 '"ports" repeated (first on line 4)' "${G}ports lo lo\n"
+conf_err "a repeated key" :3 '"n" repeated (first on line 1)' 'n 48\nk 4\nn 50\naddr 0:0.0\nports lo none\n'
+conf_err "a repeated ports line" :5 '"ports" repeated (first on line 4)' "${G}ports lo none\n"
 conf_err "ports and a portN" :5 '"port1" repeated (first on line 4)' "${G}port1 lo\n"
 conf_err "addr and id" :5 '"id" repeated (first on line 3)' "${G}id 0:0.1\n"
 conf_err "level and i" :6 '"i" repeated (first on line 5)' "${G}level 1\ni 1\n"
-conf_err "invalid n" :1 'invalid n "four"' 'n four\nk 2\naddr 0:0.0\nports lo lo\n'
+conf_err "invalid n" :1 'invalid n "four"' 'n four\nk 2\naddr 0:0.0\nports lo none\n'
 conf_err "invalid level" :5 'invalid level "-1"' "${G}level -1\n"
 conf_err "invalid nodes" :2 'invalid nodes "0"' 'topo s2\nnodes 0\n'
 conf_err "invalid coords" :5 'invalid coords "1,x"' "${G}coords 1 x\n"
@@ -677,18 +677,28 @@ conf_err "an invalid hello" :5 'invalid hello interval "1s"' "${G}hello 1s\n"
 conf_err "an invalid ip4" :6 'ip4 wants PREFIX/LEN, not "10.0.0.0"' "${G}dead 900\nip4 10.0.0.0\n"
 conf_err "an invalid ip6" :5 'the IPv6 prefix is a /96, not "fd00::/64"' "${G}ip6 fd00::/64\n"
 conf_err "a mode of another topology" :1 'unknown routing mode "paper" for topology s2' \
-	'mode paper\ntopo s2\nnodes 16\nn 2\nspaces 2\nid 3\nports lo lo\n'
+	'mode paper\ntopo s2\nnodes 16\nn 2\nspaces 2\nid 3\nports lo none\n'
 conf_err "a bad fallback" :5 'fallback takes on or off, not "yes"' "${G}fallback yes\n"
 conf_err "the address, against the file's topology" '' 'invalid address "0:9.0"' \
-	'n 4\nk 2\naddr 0:9.0\nports lo lo\n'
-conf_err "a missing key" '' 'up: n, k, addr are required' 'n 4\naddr 0:0.0\nports lo lo\n'
+	'n 4\nk 2\naddr 0:9.0\nports lo none\n'
+conf_err "a missing key" '' 'up: n, k, addr are required' 'n 4\naddr 0:0.0\nports lo none\n'
 conf_err "no ports" '' 'up: no ports' 'n 4\nk 2\naddr 0:0.0\n'
 conf_err "a gap in the ports" '' 'up: port0 missing' 'n 4\nk 2\naddr 0:0.0\nport1 lo\n'
 # The kernel's rules (net/dpillar/device.c), with its extack words, before
 # anything is created: "up" exits 2 and "check" says the same.
-conf_err "n odd" '' 'up: n must be even' 'n 47\nk 4\naddr 0:0.0\nports lo lo\n'
+conf_err "n odd" '' 'up: n must be even' 'n 47\nk 4\naddr 0:0.0\nports lo none\n'
 conf_err "three ports for DPillar" '' 'up: Too many ports for this topology (3, dpillar has 2)' \
-	'n 4\nk 2\naddr 0:0.0\nports lo lo lo\n'
+	'n 4\nk 2\naddr 0:0.0\nports lo none lo\n'
+# One NIC, one port (device.c's newlink and changelink): by name in a
+# file, so that it holds before the NICs exist; "none" may repeat.
+conf_err "one NIC on two ports" '' \
+	'up: port0 and port2 are both "lo": Ports must be distinct devices' \
+	'topo s2\nnodes 16\nn 4\nspaces 2\nid 3\nports lo none lo none\n'
+conf_err "a NIC not here on two ports" '' \
+	'up: port0 and port1 are both "dpctl-nosuch0": Ports must be distinct devices' \
+	'n 4\nk 2\naddr 0:0.0\nports dpctl-nosuch0 dpctl-nosuch0\n'
+printf 'n 4\nk 2\naddr 0:0.0\nports none none\n' >"$tmp/absent.conf"
+rc "check -c: every port absent is allowed" 0 $D check -c "$tmp/absent.conf"
 conf_err "dead shorter than hello" '' \
 	'up: Dead interval must be longer than the Hello interval (hello 300 ms, dead 100 ms)' \
 	"${G}dead 100\nhello 300\n"
@@ -706,7 +716,7 @@ conf_err "ip6 low bits" '' 'up: IPv6 prefix is a /96: its low 32 bits must be ze
 	"${G}ip6 fd00::1\n"
 conf_err "key6 on DPillar" '' 'up: This topology has no key-based routing' "${G}key6 fd01::\n"
 conf_err "key6 = ip6" '' 'up: Key prefix must differ from the node prefix' \
-	'topo s2\nnodes 16\nn 2\nspaces 1\nid 3\nports lo lo\nkey6 fd64:7069:6c6c:6172::\n'
+	'topo s2\nnodes 16\nn 2\nspaces 1\nid 3\nports lo none\nkey6 fd64:7069:6c6c:6172::\n'
 # ... each message the kernel's own (device.c, or the routing core's,
 # which dpctl runs), and the defaults dpctl assumes the kernel's.
 for w in "Dead interval must be longer than the Hello interval" \
@@ -727,7 +737,7 @@ grep -q 'LINK_DEAD_MS_DEFAULT[[:space:]]*300$' ../common/dp_linkargs.c && ok ||
 # check and up -t: a good file is printed as the link add it stands for
 printf "${G}hello 200\nmode paper\n" >"$tmp/x.conf"
 rc "check -c a good file" 0 $D check -c "$tmp/x.conf"
-has "check prints the link add" "dpctl link add dp0 n 4 k 2 addr 0:0.0 port0 lo port1 lo hello 200 mode paper"
+has "check prints the link add" "dpctl link add dp0 n 4 k 2 addr 0:0.0 port0 lo port1 none hello 200 mode paper"
 rc "check DEV -c a good file" 0 $D check dpy -c "$tmp/x.conf"
 has "check DEV: the device's name" "dpctl link add dpy n 4"
 rc "up -t a good file: nothing created" 0 $D up dpx -c "$tmp/x.conf" -t
@@ -736,25 +746,28 @@ rc "up --dry-run (as -t): nothing created" 0 $D up dpx -c "$tmp/x.conf" --dry-ru
 has "up --dry-run prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
 rc "up dry-run (the word)" 0 $D up dpx dry-run -c "$tmp/x.conf"
 has "up dry-run prints the link add" "dpctl link add dpx n 4 k 2 addr 0:0.0"
-printf 'n 47\nk 4\naddr 0:0.0\nports lo lo\n' >"$tmp/x.conf"
+printf 'n 47\nk 4\naddr 0:0.0\nports lo none\n' >"$tmp/x.conf"
 rc "check a bad file" 2 $D check dpx -c "$tmp/x.conf"
 has "check says why" "up: n must be even" "$tmp/err"
-printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
+printf "${G}" | sed 's/lo none/lo dpctl-nosuch0/' >"$tmp/x.conf"
 rc "check: a port that does not exist is a note" 0 $D check dpx -c "$tmp/x.conf"
 has "check: the missing port" 'note: port1 "dpctl-nosuch0" does not exist here (yet)' "$tmp/err"
 rc "check without a file or device" 2 $D check
 # link add refuses the same before asking the kernel
-rc "link add n 47" 2 $D link add dpx n 47 k 4 addr 0:0.0 port0 lo port1 lo
+rc "link add n 47" 2 $D link add dpx n 47 k 4 addr 0:0.0 port0 lo port1 none
 has "link add n 47" "link add: n must be even" "$tmp/err"
 rc "link add dead < hello" 2 $D link add dpx hello 300 dead 100
 has "link add dead < hello" "Dead interval must be longer than the Hello interval" "$tmp/err"
+rc "link add: one NIC on two ports" 2 $D link add dpx n 4 k 2 addr 0:0.0 port0 lo port1 lo
+has "link add: the kernel's words" "link add: port0 and port1 are one device: Ports must be distinct devices" "$tmp/err"
 # ip link add ... type dpillar (tools/iproute2) parses and checks as
 # dpctl link add does: the same words, the same refusals, before any
 # request (these never reach the kernel).
 if command -v ip >/dev/null && [ -f ../iproute2/link_dpillar.so ]; then
-	for args in "hello 200 mode paper" "n 4 k 2 addr 0:0.0 port0 lo port1 lo mode wibble" \
-		"n 47 k 4 addr 0:0.0 port0 lo port1 lo" "hello 300 dead 100" \
-		"n 4 k 2 addr 0:0.0 port0 lo port1 lo port2 lo"; do
+	for args in "hello 200 mode paper" "n 4 k 2 addr 0:0.0 port0 lo port1 none mode wibble" \
+		"n 47 k 4 addr 0:0.0 port0 lo port1 none" "hello 300 dead 100" \
+		"n 4 k 2 addr 0:0.0 port0 lo port1 none port2 lo" \
+		"n 4 k 2 addr 0:0.0 port0 lo port1 lo"; do
 		# shellcheck disable=SC2086
 		$D link add dpx $args 2>"$tmp/a" >/dev/null
 		# shellcheck disable=SC2086
@@ -773,7 +786,7 @@ if ! modinfo dpillar >/dev/null 2>&1 && unshare -n true 2>/dev/null; then
 	has "link add without the module: the hint" \
 		"dpctl: the dpillar module is not loaded and could not be loaded (modprobe dpillar):" "$tmp/err"
 fi
-printf "${G}" | sed 's/lo lo/lo dpctl-nosuch0/' >"$tmp/x.conf"
+printf "${G}" | sed 's/lo none/lo dpctl-nosuch0/' >"$tmp/x.conf"
 # ... created without it (absent): the kernel refuses lo here, or has no
 # module, either way exit 1 after the warning.
 rc "up: a port that never appears" 1 $D up dpx -c "$tmp/x.conf" -w 0

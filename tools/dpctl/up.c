@@ -238,6 +238,8 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
  * then the whole (what the topology needs, the address) naming the file.
  * The ports are "link add"'s to check once they exist.
  */
+static bool port_named(const struct conf *c, unsigned int i);
+
 static int conf_check(struct conf *c, const char *file)
 {
 	static const struct setting_attrs any = { 1, 2, 3, 4, 5, 6, 7, 8 };
@@ -289,6 +291,20 @@ static int conf_check(struct conf *c, const char *file)
 	/* What the kernel would refuse, with its words. */
 	if (!ret)
 		ret = topo_args_check_new("up", &a, c->nports);
+	/*
+	 * And its rule for ports by name, so that it holds before the NICs
+	 * exist (check -c on another machine, a boot before udev): one NIC
+	 * is one port only.  "none" (an absent port) may repeat.
+	 */
+	for (p = 0; !ret && p < c->nports; p++) {
+		unsigned int q;
+
+		for (q = 0; !ret && q < p; q++)
+			if (port_named(c, p) && port_named(c, q) &&
+			    !strcmp(c->ports[p], c->ports[q]))
+				ret = usage_error("up: port%u and port%u are both \"%s\": Ports must be distinct devices",
+						  q, p, c->ports[p]);
+	}
 	usage_where = NULL;
 	return ret;
 }
