@@ -821,5 +821,24 @@ for f in dp0.conf s2-plan.conf; do
 	[ ! -s "$tmp/a" ] && ok || ko "dpctl.8 lacks the lines of $f: $(head -n 2 "$tmp/a")"
 done
 
+# README's offline commands, as printed there (doc_cmd: the line is in
+# README.md verbatim, then it runs), and the numbers it quotes from them.
+R=../../README.md
+doc_cmd() {
+	if grep -qF -- "$1" "$R"; then ok; else ko "README no longer has: $1"; fi
+}
+doc_cmd "dpsim plan -n 48 -k 4 --csv | grep '^1:3.17.0.22,'"
+rc "README: dpsim plan | grep" 0 sh -c "$S plan -n 48 -k 4 --csv | grep '^1:3.17.0.22,'"
+doc_cmd "printf '%s\n' 'n 48' 'k 4' 'addr 1:3.17.0.22' 'ports enp1s0 enp2s0' \\"
+printf '%s\n' 'n 48' 'k 4' 'addr 1:3.17.0.22' 'ports enp1s0 enp2s0' >"$tmp/readme.conf"
+doc_cmd "dpctl check -c /etc/dpillar/dp0.conf"
+rc "README: dpctl check -c" 0 $D check -c "$tmp/readme.conf"
+has "README: check prints the link add" "dpctl link add dp0 n 48 k 4 addr 1:3.17.0.22 port0 enp1s0 port1 enp2s0" "$tmp/out"
+doc_cmd "dpctl link add dp0 n 48 k 4 addr 1:3.17.0.22 port0 enp1s0 port1 enp2s0"
+doc_cmd "ip addr add 10.5.216.86/32 dev dp0     # node id 383062 in 10.0.0.0/8"
+rc "README: the address's id and IPv4" 0 $D addr -n 48 -k 4 1:3.17.0.22
+has "README: id 383062, 10.5.216.86" "addr 1:3.17.0.22 id 383062 inet 10.5.216.86 " "$tmp/out"
+doc_cmd "dpctl set dp0 n 48 k 4 addr 1:3.17.0.22"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
