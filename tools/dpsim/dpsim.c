@@ -1284,7 +1284,11 @@ static int ft_on(struct opts *o, const struct dp_topo *t)
 		return 1;
 	}
 	err = ft_failures(t, &fs, o, &r);
-	if (!err && o->discover) {
+	/*
+	 * The kernel's fallback is in force in the topology's default mode
+	 * (dp_sc_fallback()); --discover models it in every mode.
+	 */
+	if (!err && o->discover && (o->discover_set || !o->sel)) {
 		res.dm = &dm;
 		if (disc_init(t, &fs, o->ttl, &dm))
 			err = -ENOMEM;
@@ -2076,28 +2080,25 @@ static u32 count_cables(const struct dp_topo *t)
  */
 static int cmd_s2_ft(struct opts *o)
 {
-	const struct s2opts *s2 = &o->s2;
 	struct s2fabric f;
 	u32 nodes;
-	int err = s2_fabric_open(&f, s2, "ft");
+	int err = s2_fabric_open(&f, o, "ft");
 
-	if (!err && s2->d && s2->d < f.spaces) {
+	if (!err && o->d && o->d < f.spaces) {
 		fprintf(stderr, "dpsim: ft: --d below the spaces is the paper's graph model (--file, or a generated graph), not the kernel's fabric\n");
 		err = EXIT_USAGE;
 	}
 	if (!err) {
 		nodes = f.t.nodes;
-		o->fail_links = (u32)(s2->fail_links * count_cables(&f.t) +
-				      0.5);
+		o->fail_links = (u32)(o->fail_frac * count_cables(&f.t) + 0.5);
 		o->failed_set = true;
-		o->seed = s2->seed;
-		o->json = s2->json;
-		o->sel_text = s2_rule_name(s2->rule);
+		o->sel_text = s2_rule_name(o->rule);
 		o->pairs = (u64)nodes * (nodes - 1);
 		o->pairs_set = true;
 		o->sources = nodes;
 		o->sources_set = true;
 		o->discover = true;
+		o->discover_set = true;
 		err = need_sel(o, &f.t);
 	}
 	if (!err)
@@ -2116,26 +2117,23 @@ static int cmd_s2_ft(struct opts *o)
  */
 static int cmd_s2_route(struct opts *o)
 {
-	const struct s2opts *s2 = &o->s2;
 	char from[16], to[16];
 	struct s2fabric f;
 	int err;
 
-	if (!s2->json || s2->dot)
-		return s2_run(s2_route, s2);
-	if (s2->fail)
+	if (!o->json || o->dot)
+		return s2_run(s2_route, o);
+	if (o->fail)
 		return bad_usage("route --json on a kernel fabric takes no --fail%s",
 				 "");
-	err = s2_fabric_open(&f, s2, "route");
+	err = s2_fabric_open(&f, o, "route");
 	if (err)
 		return err;
-	snprintf(from, sizeof(from), "#%u", s2->from);
-	snprintf(to, sizeof(to), "#%u", s2->to);
-	o->from = s2->from != 0xffffffffU ? from : NULL;
-	o->to = s2->to != 0xffffffffU ? to : NULL;
-	o->hash = s2->hash;
-	o->json = true;
-	o->sel_text = s2_rule_name(s2->rule);
+	snprintf(from, sizeof(from), "#%u", o->from_id);
+	snprintf(to, sizeof(to), "#%u", o->to_id);
+	o->from = o->from_id != 0xffffffffU ? from : NULL;
+	o->to = o->to_id != 0xffffffffU ? to : NULL;
+	o->sel_text = s2_rule_name(o->rule);
 	err = need_sel(o, &f.t);
 	if (!err)
 		err = route_on(&f.t, o);
@@ -2150,21 +2148,16 @@ static int cmd_s2_route(struct opts *o)
  */
 static int cmd_s2_plan(struct opts *o)
 {
-	const struct s2opts *s2 = &o->s2;
 	struct s2fabric f;
 	int err;
 
-	if (s2->grow && !s2->plan_file && !s2->plan_mode) {
+	if (o->grow && !o->plan_file && !o->plan_mode) {
 		fprintf(stderr, "dpsim: plan: --grow grows a plan (--mode plan, --plan FILE) or the paper's graph, not the derived fabric\n");
 		return EXIT_USAGE;
 	}
-	err = s2_fabric_open(&f, s2, "plan");
-	if (!err) {
-		o->json = s2->json;
-		o->csv = s2->csv;
-		o->dot = s2->dot;
+	err = s2_fabric_open(&f, o, "plan");
+	if (!err)
 		err = plan_on(o, &f.t, &f);
-	}
 	s2_fabric_free(&f);
 	return err;
 }
@@ -2211,7 +2204,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 2)
-		return usage(stderr, FE_CORE, EXIT_USAGE);
+		return usage(stderr, EXIT_USAGE);
 	cmd = argv[1];
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") ||
 	    !strcmp(cmd, "-Version")) {
@@ -2228,19 +2221,19 @@ int main(int argc, char **argv)
 	     FE_CORE;
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
-		return usage(stdout, fe, 0);
+		return usage(stdout, 0);
 	err = parse_opts(argc - 1, argv + 1, &o, fe);
 	if (err == -1)
-		return usage(stdout, fe, 0);
+		return usage(stdout, 0);
 	if (err)
 		return err;
-	if (fe == FE_S2 && c && c->s2core && s2_kernel_fabric(&o.s2))
+	if (fe == FE_S2 && c && c->s2core && s2_kernel_fabric(&o))
 		return c->s2core(&o);
 	if (fe == FE_S2)
-		return s2_run(c ? c->s2 : NULL, &o.s2);
+		return s2_run(c ? c->s2 : NULL, &o);
 	if (!c || !c->core) {
 		fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
-		return usage(stderr, FE_CORE, EXIT_USAGE);
+		return usage(stderr, EXIT_USAGE);
 	}
 	return c->core(&o);
 }
