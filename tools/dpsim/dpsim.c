@@ -11,9 +11,10 @@
  * depend on the topology.
  *
  * One front end: the options of every command and topology are one table
- * (opts.c), and main() dispatches through one command table (cmds[]
- * below) to a command's core form (here, over dp_walk()).  With --topo s2
- * a command takes S2's options: ft and plan of a fabric the kernel builds
+ * (opts.c) filling one struct opts, and main() dispatches through one
+ * command table (cmds[] below) to a command's core form (here, over
+ * dp_walk()).  With --topo s2 a command reads S2's options of that
+ * table: ft and plan of a fabric the kernel builds
  * (derived or plan mode, s2fabric.c) are still the core's forms, run on
  * that fabric; the others, and the paper's graph model (.Topo files,
  * generated graphs), are S2's graph commands (s2sim.c).
@@ -1493,9 +1494,9 @@ static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs
  * Every ordered pair of live servers, one line each, routed under the
  * failures of --fail: "SRC DST delivered|dropped HOPS PATH" (addresses
  * in the topology's text form, PATH comma-separated, src first).  For
- * tests that compare a running fabric with dpsim pair by pair.  With
- * --discover, what the kernel's discovery fallback delivers too
- * (pairs_fallback()), where the kernel has it: not for S2 (its own
+ * tests that compare a running fabric with dpsim pair by pair.  As the
+ * kernel (unless --no-discover), what its discovery fallback delivers
+ * too (pairs_fallback()), where the kernel has it: not for S2 (its own
  * discovery: dpsim pairs --topo s2), not in a topology's other modes.
  */
 static int cmd_pairs(struct opts *o)

@@ -387,8 +387,9 @@ static void opts_defaults(struct opts *o)
 
 /* The parse: the options given, and the text of those read after it. */
 struct parse_state {
-	const struct dpsim_opt *given[NOPTS];	/* by row, NULL: not given */
-	const char *text[NOPTS];		/* the last argument */
+	/* by row, every row of the option's id: given, its last argument */
+	const struct dpsim_opt *given[NOPTS];
+	const char *text[NOPTS];
 };
 
 static bool given(const struct parse_state *ps, int id)
@@ -401,15 +402,15 @@ static bool given(const struct parse_state *ps, int id)
 	return false;
 }
 
+/* The argument of option @id, the last given; NULL: not given. */
 static const char *text_of(const struct parse_state *ps, int id)
 {
 	u32 i;
-	const char *t = NULL;
 
 	for (i = 0; i < NOPTS; i++)
-		if (opt_table[i].id == id && ps->text[i])
-			t = ps->text[i];
-	return t;
+		if (opt_table[i].id == id)
+			return ps->text[i];
+	return NULL;
 }
 
 /* The core's reading of the options read after the parse. */
@@ -480,7 +481,7 @@ static int opts_s2(struct opts *o, const struct parse_state *ps)
 		fprintf(stderr, "dpsim: --mode takes plan (derived: --wiring derived)\n");
 		return EXIT_USAGE;
 	}
-	o->plan_mode = t;
+	o->plan_mode = t != NULL;
 	t = text_of(ps, OPT_WIRING);
 	if (t && strcmp(t, "derived") && strcmp(t, "random")) {
 		fprintf(stderr, "dpsim: unknown wiring '%s'\n", t);
@@ -590,8 +591,13 @@ int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe)
 				"%s is an option of --topo s2 only", name);
 		if (d->id == OPT_HELP)
 			return -1;
-		ps.given[d - opt_table] = d;
-		ps.text[d - opt_table] = optarg;
+		/* the last of the names of one option wins (--sel, --mode) */
+		for (i = 0; i < NOPTS; i++) {
+			if (opt_table[i].id != d->id)
+				continue;
+			ps.given[i] = d;
+			ps.text[i] = optarg;
+		}
 		err = opt_store(d, name, optarg, o);
 		if (err)
 			return err;
