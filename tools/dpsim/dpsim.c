@@ -2212,22 +2212,21 @@ int main(int argc, char **argv)
 		printf("dpsim (dpillar) %s\n", DP_VERSION);
 		return 0;
 	}
-	/*
-	 * S2 is a graph, not arithmetic: --topo s2 takes S2's graph front
-	 * end (its help and unknown commands too), but for bench, which
-	 * routes derived mode through the core like the others.
-	 */
-	c = find_cmd(cmd);
-	fe = argv_topo_s2(argc - 1, argv + 1) && (!c || c->s2) ? FE_S2 :
-	     FE_CORE;
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
 		return usage(stdout, 0);
-	err = parse_opts(argc - 1, argv + 1, &o, fe);
+	/*
+	 * S2 is a graph, not arithmetic: --topo s2 takes S2's graph
+	 * commands (unknown commands too), but for bench, which routes
+	 * derived mode through the core like the others.
+	 */
+	c = find_cmd(cmd);
+	err = parse_opts(argc - 1, argv + 1, &o, !c || c->s2);
 	if (err == -1)
 		return usage(stdout, 0);
 	if (err)
 		return err;
+	fe = o.fe;
 	if (fe == FE_S2 && c && c->s2core && s2_kernel_fabric(&o))
 		return c->s2core(&o);
 	if (fe == FE_S2)

@@ -17,6 +17,14 @@
 #define EXIT_USAGE	2
 
 /*
+ * Which front end reads a command line: S2's graph commands (s2sim.c)
+ * when it names --topo s2 and the command has an S2 form, else the
+ * arithmetic one over the routing core (dpsim.c).  One option table:
+ * each option says which reads it (dpsim --help).
+ */
+enum dpsim_fe { FE_CORE, FE_S2 };
+
+/*
  * Every option of every command and topology (opts.c's one table says
  * which front end reads which).  Some fields are read by both: -n is
  * S2's ports (--ports), --nodes and --switches are S2's switches.
@@ -72,6 +80,7 @@ struct opts {
 	bool from_all;		/* locate --from all */
 	u32 grow;		/* --grow M */
 	u32 from_id, to_id;	/* --from, --to; 0xffffffff: not given */
+	enum dpsim_fe fe;	/* which front end reads them */
 };
 
 /*
@@ -113,21 +122,13 @@ void s2_fabric_free(struct s2fabric *f);
  */
 bool s2_sizes_ok(const struct opts *o, u32 nodes, u32 spaces, u32 max);
 
-/*
- * Which front end reads a command line: S2's graph commands (s2sim.c)
- * when it names --topo s2 and the command has an S2 form, else the
- * arithmetic one over the routing core (dpsim.c).  One option table:
- * each option says which reads it (dpsim --help).
- */
-enum dpsim_fe { FE_CORE, FE_S2 };
 
 /*
- * Parse argv (argv[0] the command) for front end @fe into @o.  0, -1 for
- * --help, or an exit status after the message.
+ * Parse argv (argv[0] the command) into @o, and say which front end
+ * reads it (@o->fe: S2's with --topo s2 when the command has an S2 form,
+ * @s2_cmd).  0, -1 for --help, or an exit status after the message.
  */
-int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe);
-/* Is --topo s2 (or --topo=s2) among argv[1..]? */
-bool argv_topo_s2(int argc, char **argv);
+int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd);
 /* The usage on @f; returns @status. */
 int usage(FILE *f, int status);
 /*

@@ -390,6 +390,7 @@ struct parse_state {
 	/* by row, every row of the option's id: given, its last argument */
 	const struct dpsim_opt *given[NOPTS];
 	const char *text[NOPTS];
+	bool spelt[NOPTS];	/* by its long name */
 };
 
 static bool given(const struct parse_state *ps, int id)
@@ -539,13 +540,14 @@ static int opts_s2(struct opts *o, const struct parse_state *ps)
 	return 0;
 }
 
-int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe)
+int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd)
 {
 	struct option lo[NOPTS + 1];
 	struct parse_state ps;
 	char shorts[2 * NOPTS + 1], name[32];
 	const struct dpsim_opt *d;
 	u32 i, n = 0, ns = 0;
+	enum dpsim_fe fe;
 	int c, li, err;
 
 	opts_defaults(o);
@@ -584,13 +586,9 @@ int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe)
 				d = &opt_table[i];
 		if (!d)
 			return EXIT_USAGE;
-		opt_name(d, li >= 0, name, sizeof(name));
-		if (!(d->fe & (1u << fe)))
-			return bad_usage(fe == FE_S2 ?
-				"%s is not an option of --topo s2" :
-				"%s is an option of --topo s2 only", name);
 		if (d->id == OPT_HELP)
 			return -1;
+		opt_name(d, li >= 0, name, sizeof(name));
 		/* the last of the names of one option wins (--sel, --mode) */
 		for (i = 0; i < NOPTS; i++) {
 			if (opt_table[i].id != d->id)
@@ -598,20 +596,27 @@ int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe)
 			ps.given[i] = d;
 			ps.text[i] = optarg;
 		}
+		ps.spelt[d - opt_table] = li >= 0;
 		err = opt_store(d, name, optarg, o);
 		if (err)
 			return err;
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument '%s'", argv[optind]);
+	/*
+	 * The front end: S2's when the topology is and the command has an
+	 * S2 form; then every option given must be one it reads.
+	 */
+	fe = !strcmp(o->topo, "s2") && s2_cmd ? FE_S2 : FE_CORE;
+	o->fe = fe;
+	for (i = 0; i < NOPTS; i++) {
+		d = ps.given[i];
+		if (d != &opt_table[i] || (d->fe & (1u << fe)))
+			continue;
+		opt_name(d, ps.spelt[i], name, sizeof(name));
+		return bad_usage(fe == FE_S2 ?
+				 "%s is not an option of --topo s2" :
+				 "%s is an option of --topo s2 only", name);
+	}
 	return fe == FE_S2 ? opts_s2(o, &ps) : opts_core(o, &ps);
-}
-
-bool argv_topo_s2(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if ((!strcmp(argv[i], "--topo") && i + 1 < argc &&
-		     !strcmp(argv[i + 1], "s2")) || !strcmp(argv[i], "--topo=s2"))
-			return true;
-	return false;
 }

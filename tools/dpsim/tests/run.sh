@@ -117,6 +117,10 @@ check "a core option with --topo s2" 2 $D paths $S2G --pairs 5
 grep -q -- "--pairs is not an option of --topo s2" /tmp/dpsim-test-err.$$ &&
 	ok "--pairs: not an option of --topo s2" || ko "--pairs: $(head -n 1 /tmp/dpsim-test-err.$$)"
 check "s2: a stray word" 2 $D paths $S2G stray
+# the topology as getopt reads it (abbreviated, --topo=s2) picks the
+# front end: one parse, not a scan of argv beside it
+check "--top s2 (abbreviated): S2's options" 0 $D paths --top s2 --switches 16 --ports 6 --servers 0 --spaces 2
+check "--topo=s2: S2's options" 0 $D paths --topo=s2 --nodes 16 -n 4 --spaces 2
 check "help lists every option of the one table" 0 $D --help
 has "help: --switches" "--switches N"
 has "help: --no-discover" "--no-discover"
