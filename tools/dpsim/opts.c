@@ -86,7 +86,7 @@ static const struct dpsim_opt {
 	O("level", 'i', OPT_LEVEL, C, K_U32, false, U32MAX, level, "I",
 	  "XDCent's top level i"),
 	X("mode", 0, OPT_MODE, CS, "MODE",
-	  "the routing mode (DPillar: shortest, paper, cw, ccw; S2: plan)"),
+	  "routing mode (DPillar: shortest paper cw ccw; S2: plan)"),
 	X("sel", 0, OPT_MODE, C, "MODE", "the same as --mode"),
 	X("dir", 0, OPT_MODE, C, "MODE", "the same as --mode"),
 	O("seed", 0, OPT_SEED, CS, K_U64, false, ~0ULL, seed, "S",
@@ -115,10 +115,11 @@ static const struct dpsim_opt {
 	  NULL, "ft, pairs: no discovery fallback (the papers' routing)"),
 	O("progress", 0, OPT_PROGRESS, C, K_FLAG, false, 0, progress, NULL,
 	  "ft: \"S of N sources\" on stderr"),
-	X("from", 0, OPT_FROM, CS, "ADDR", "route: the source (S2: switch id; locate: or all)"),
+	X("from", 0, OPT_FROM, CS, "ADDR",
+	  "route: the source (S2: switch id; locate: or all)"),
 	X("to", 0, OPT_TO, CS, "ADDR", "route: the destination (S2: switch id)"),
 	O("fail", 0, OPT_FAIL, CS, K_TEXT, false, 0, fail, "LIST",
-	  "failed servers, links (ADDR[/PORT],...; S2: A,A-B,...)"),
+	  "failed servers, links: ADDR[/PORT],... (S2: A,A-B,...)"),
 	O("hash", 0, OPT_HASH, CS, K_U32, false, U32MAX, hash, "H",
 	  "route: the flow's hash (default 0)"),
 	O("all-hashes", 0, OPT_ALL_HASHES, C, K_FLAG, false, 0, all_hashes,
@@ -128,7 +129,7 @@ static const struct dpsim_opt {
 	O("decisions", 0, OPT_DECISIONS, C, K_U32, true, 1U << 30, decisions,
 	  "N", "bench: only N decisions of --mode (callgrind)"),
 	O("nodes", 0, OPT_NODES, CS, K_U32, false, U32MAX, nodes, "N",
-	  "S2: N nodes (the kernel's derived fabric, or --mode plan)"),
+	  "S2: N nodes (the kernel's fabric: derived, --mode plan)"),
 	O("spaces", 0, OPT_SPACES, CS, K_U32, false, U32MAX, spaces, "L",
 	  "S2: L coordinate spaces"),
 	O("switches", 0, OPT_SWITCHES, S, K_U32, false, U32MAX, nodes, "N",
@@ -209,7 +210,7 @@ static const char usage_head[] =
 "      --file F.Topo: the authors' graph\n"
 "      --mode plan --nodes N --ports P --spaces L [--grow M] | --plan FILE:\n"
 "          a kernel plan\n"
-"  and the commands are (switch hops; --rule 1hop|2hop|2hop-sim):\n"
+"and its commands (switch hops; --rule 1hop|2hop|2hop-sim):\n"
 "  paths [--d D]        every ordered switch pair: BFS and greedy routing\n"
 "  ft --fail-links F [--rule R]  success with a fraction F of the links\n"
 "                       failed, without and with shortcut discovery (the\n"
