@@ -86,7 +86,7 @@ xc_fail() {
 	shift
 	pf_links_at down "$@" || return 1
 	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --discover > "$XC_TMP/want" || rc=1
-	n=$("$DPSIM" pairs "${OPTS[@]}" --fail "$spec" | grep -c ' delivered ')
+	n=$("$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --no-discover | grep -c ' delivered ')
 	nd=$(grep -c ' delivered ' "$XC_TMP/want")
 	pf_connected "$spec"
 	echo "dpsim: XDCent's routing delivers $n, with the fallback $nd (dropped $(grep -c ' dropped ' "$XC_TMP/want")); $PF_CONN pairs connected"
@@ -131,7 +131,7 @@ xc_mates() {
 			continue
 		fi
 		[ -z "${mate[$m]:-}" ] || XC_MATES+="${XC_MATES:+ }$s>$d:$h"
-	done < <("$DPSIM" pairs "${OPTS[@]}" --fail "$1")
+	done < <("$DPSIM" pairs "${OPTS[@]}" --fail "$1" --no-discover)
 }
 
 # xc_detours: the detour hops taken so far on every server (ethtool -S).

@@ -11,9 +11,10 @@
  * depend on the topology.
  *
  * One front end: the options of every command and topology are one table
- * (opts.c), and main() dispatches through one command table (cmds[]
- * below) to a command's core form (here, over dp_walk()).  With --topo s2
- * a command takes S2's options: ft and plan of a fabric the kernel builds
+ * (opts.c) filling one struct opts, and main() dispatches through one
+ * command table (cmds[] below) to a command's core form (here, over
+ * dp_walk()).  With --topo s2 a command reads S2's options of that
+ * table: ft and plan of a fabric the kernel builds
  * (derived or plan mode, s2fabric.c) are still the core's forms, run on
  * that fabric; the others, and the paper's graph model (.Topo files,
  * generated graphs), are S2's graph commands (s2sim.c).
@@ -1284,7 +1285,11 @@ static int ft_on(struct opts *o, const struct dp_topo *t)
 		return 1;
 	}
 	err = ft_failures(t, &fs, o, &r);
-	if (!err && o->discover) {
+	/*
+	 * The kernel's fallback is in force in the topology's default mode
+	 * (dp_sc_fallback()); --discover models it in every mode.
+	 */
+	if (!err && o->discover && (o->discover_set || !o->sel)) {
 		res.dm = &dm;
 		if (disc_init(t, &fs, o->ttl, &dm))
 			err = -ENOMEM;
@@ -1489,9 +1494,9 @@ static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs
  * Every ordered pair of live servers, one line each, routed under the
  * failures of --fail: "SRC DST delivered|dropped HOPS PATH" (addresses
  * in the topology's text form, PATH comma-separated, src first).  For
- * tests that compare a running fabric with dpsim pair by pair.  With
- * --discover, what the kernel's discovery fallback delivers too
- * (pairs_fallback()), where the kernel has it: not for S2 (its own
+ * tests that compare a running fabric with dpsim pair by pair.  As the
+ * kernel (unless --no-discover), what its discovery fallback delivers
+ * too (pairs_fallback()), where the kernel has it: not for S2 (its own
  * discovery: dpsim pairs --topo s2), not in a topology's other modes.
  */
 static int cmd_pairs(struct opts *o)
@@ -2076,28 +2081,25 @@ static u32 count_cables(const struct dp_topo *t)
  */
 static int cmd_s2_ft(struct opts *o)
 {
-	const struct s2opts *s2 = &o->s2;
 	struct s2fabric f;
 	u32 nodes;
-	int err = s2_fabric_open(&f, s2, "ft");
+	int err = s2_fabric_open(&f, o, "ft");
 
-	if (!err && s2->d && s2->d < f.spaces) {
+	if (!err && o->d && o->d < f.spaces) {
 		fprintf(stderr, "dpsim: ft: --d below the spaces is the paper's graph model (--file, or a generated graph), not the kernel's fabric\n");
 		err = EXIT_USAGE;
 	}
 	if (!err) {
 		nodes = f.t.nodes;
-		o->fail_links = (u32)(s2->fail_links * count_cables(&f.t) +
-				      0.5);
+		o->fail_links = (u32)(o->fail_frac * count_cables(&f.t) + 0.5);
 		o->failed_set = true;
-		o->seed = s2->seed;
-		o->json = s2->json;
-		o->sel_text = s2_rule_name(s2->rule);
+		o->sel_text = s2_rule_name(o->rule);
 		o->pairs = (u64)nodes * (nodes - 1);
 		o->pairs_set = true;
 		o->sources = nodes;
 		o->sources_set = true;
 		o->discover = true;
+		o->discover_set = true;
 		err = need_sel(o, &f.t);
 	}
 	if (!err)
@@ -2116,26 +2118,23 @@ static int cmd_s2_ft(struct opts *o)
  */
 static int cmd_s2_route(struct opts *o)
 {
-	const struct s2opts *s2 = &o->s2;
 	char from[16], to[16];
 	struct s2fabric f;
 	int err;
 
-	if (!s2->json || s2->dot)
-		return s2_run(s2_route, s2);
-	if (s2->fail)
+	if (!o->json || o->dot)
+		return s2_run(s2_route, o);
+	if (o->fail)
 		return bad_usage("route --json on a kernel fabric takes no --fail%s",
 				 "");
-	err = s2_fabric_open(&f, s2, "route");
+	err = s2_fabric_open(&f, o, "route");
 	if (err)
 		return err;
-	snprintf(from, sizeof(from), "#%u", s2->from);
-	snprintf(to, sizeof(to), "#%u", s2->to);
-	o->from = s2->from != 0xffffffffU ? from : NULL;
-	o->to = s2->to != 0xffffffffU ? to : NULL;
-	o->hash = s2->hash;
-	o->json = true;
-	o->sel_text = s2_rule_name(s2->rule);
+	snprintf(from, sizeof(from), "#%u", o->from_id);
+	snprintf(to, sizeof(to), "#%u", o->to_id);
+	o->from = o->from_id != 0xffffffffU ? from : NULL;
+	o->to = o->to_id != 0xffffffffU ? to : NULL;
+	o->sel_text = s2_rule_name(o->rule);
 	err = need_sel(o, &f.t);
 	if (!err)
 		err = route_on(&f.t, o);
@@ -2150,21 +2149,16 @@ static int cmd_s2_route(struct opts *o)
  */
 static int cmd_s2_plan(struct opts *o)
 {
-	const struct s2opts *s2 = &o->s2;
 	struct s2fabric f;
 	int err;
 
-	if (s2->grow && !s2->plan_file && !s2->plan_mode) {
+	if (o->grow && !o->plan_file && !o->plan_mode) {
 		fprintf(stderr, "dpsim: plan: --grow grows a plan (--mode plan, --plan FILE) or the paper's graph, not the derived fabric\n");
 		return EXIT_USAGE;
 	}
-	err = s2_fabric_open(&f, s2, "plan");
-	if (!err) {
-		o->json = s2->json;
-		o->csv = s2->csv;
-		o->dot = s2->dot;
+	err = s2_fabric_open(&f, o, "plan");
+	if (!err)
 		err = plan_on(o, &f.t, &f);
-	}
 	s2_fabric_free(&f);
 	return err;
 }
@@ -2211,36 +2205,35 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 2)
-		return usage(stderr, FE_CORE, EXIT_USAGE);
+		return usage(stderr, EXIT_USAGE);
 	cmd = argv[1];
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") ||
 	    !strcmp(cmd, "-Version")) {
 		printf("dpsim (dpillar) %s\n", DP_VERSION);
 		return 0;
 	}
-	/*
-	 * S2 is a graph, not arithmetic: --topo s2 takes S2's graph front
-	 * end (its help and unknown commands too), but for bench, which
-	 * routes derived mode through the core like the others.
-	 */
-	c = find_cmd(cmd);
-	fe = argv_topo_s2(argc - 1, argv + 1) && (!c || c->s2) ? FE_S2 :
-	     FE_CORE;
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
-		return usage(stdout, fe, 0);
-	err = parse_opts(argc - 1, argv + 1, &o, fe);
+		return usage(stdout, 0);
+	/*
+	 * S2 is a graph, not arithmetic: --topo s2 takes S2's graph
+	 * commands (unknown commands too), but for bench, which routes
+	 * derived mode through the core like the others.
+	 */
+	c = find_cmd(cmd);
+	err = parse_opts(argc - 1, argv + 1, &o, !c || c->s2);
 	if (err == -1)
-		return usage(stdout, fe, 0);
+		return usage(stdout, 0);
 	if (err)
 		return err;
-	if (fe == FE_S2 && c && c->s2core && s2_kernel_fabric(&o.s2))
+	fe = o.fe;
+	if (fe == FE_S2 && c && c->s2core && s2_kernel_fabric(&o))
 		return c->s2core(&o);
 	if (fe == FE_S2)
-		return s2_run(c ? c->s2 : NULL, &o.s2);
+		return s2_run(c ? c->s2 : NULL, &o);
 	if (!c || !c->core) {
 		fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
-		return usage(stderr, FE_CORE, EXIT_USAGE);
+		return usage(stderr, EXIT_USAGE);
 	}
 	return c->core(&o);
 }

@@ -16,30 +16,19 @@
 
 #define EXIT_USAGE	2
 
-/* The options only S2's graph front end (--topo s2, s2sim.c) reads. */
-struct s2opts {
-	const char *file;
-	u32 switches, ports, servers, spaces, d, seed, rule, keys;
-	const char *coords;
-	bool wiring_derived;
-	/*
-	 * Given on the command line: --servers and --seed (their defaults
-	 * depend on the fabric), --wiring, --nodes (the kernel's word: its
-	 * derived fabric, as dpctl plan topo s2 nodes N draws it).
-	 */
-	bool servers_set, seed_set, wiring_set, nodes_set;
-	double fail_links;
-	bool json, dot, csv;
-	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
-	const char *plan_file;	/* --plan FILE: a plan document */
-	const char *key;	/* locate --key */
-	const char *fail;	/* --fail A,A-B.. */
-	bool multipath;		/* pairs --multipath */
-	bool from_all;		/* locate --from all */
-	u32 grow;		/* --grow M */
-	u32 from, to, hash;	/* 0xffffffff: not given (--from, --to) */
-};
+/*
+ * Which front end reads a command line: S2's graph commands (s2sim.c)
+ * when it names --topo s2 and the command has an S2 form, else the
+ * arithmetic one over the routing core (dpsim.c).  One option table:
+ * each option says which reads it (dpsim --help).
+ */
+enum dpsim_fe { FE_CORE, FE_S2 };
 
+/*
+ * Every option of every command and topology (opts.c's one table says
+ * which front end reads which).  Some fields are read by both: -n is
+ * S2's ports (--ports), --nodes and --switches are S2's switches.
+ */
 struct opts {
 	u32 n, k, level;
 	u64 pairs;
@@ -53,7 +42,7 @@ struct opts {
 	const char *from, *to, *fail;
 	u32 ttl;		/* 0: dp_topo_ttl() */
 	const char *topo;	/* --topo NAME */
-	const char *sel_text;	/* --sel / --dir NAME, NULL: default */
+	const char *sel_text;	/* --mode / --sel / --dir NAME, NULL: default */
 	u32 sel;		/* its value, once the topology is known */
 	u32 runs;
 	u32 populate;		/* --populate PCT, 0: every server */
@@ -63,10 +52,35 @@ struct opts {
 	u32 hash;		/* route --hash */
 	bool all_hashes;	/* route --all-hashes */
 	u32 decisions;		/* bench --decisions N (callgrind) */
-	bool discover;		/* ft --discover */
+	/*
+	 * ft, pairs: the kernel's discovery fallback, where the kernel has
+	 * it (the topology's default mode), unless --no-discover; in every
+	 * mode with --discover (@discover_set).
+	 */
+	bool discover, discover_set, no_discover;
 	bool progress;		/* ft --progress (default: stderr a tty) */
-	u32 nodes, spaces;	/* bench --topo s2: derived mode's N and L */
-	struct s2opts s2;	/* --topo s2's graph commands */
+	u32 nodes, spaces;	/* S2: --nodes/--switches, --spaces */
+
+	/* --topo s2 only: the graph commands (s2sim.c), s2fabric.c */
+	const char *file;	/* --file F.Topo */
+	u32 servers, d, rule, keys;
+	const char *coords;
+	bool wiring_derived;
+	/*
+	 * Given on the command line: --servers and --seed (their defaults
+	 * depend on the fabric), --nodes (the kernel's word: its derived
+	 * fabric, as dpctl plan topo s2 nodes N draws it).
+	 */
+	bool servers_set, seed_set, nodes_set;
+	double fail_frac;	/* --fail-links F, a fraction */
+	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
+	const char *plan_file;	/* --plan FILE: a plan document */
+	const char *key;	/* locate --key */
+	bool multipath;		/* pairs --multipath */
+	bool from_all;		/* locate --from all */
+	u32 grow;		/* --grow M */
+	u32 from_id, to_id;	/* --from, --to; 0xffffffff: not given */
+	enum dpsim_fe fe;	/* which front end reads them */
 };
 
 /*
@@ -85,46 +99,43 @@ struct s2fabric {
 };
 
 /* Does @o name a fabric the kernel builds (derived or plan mode)? */
-bool s2_kernel_fabric(const struct s2opts *o);
+bool s2_kernel_fabric(const struct opts *o);
 /*
  * Plan mode: the plan of @o (generated or read, then grown by --grow)
  * into @f (zeroed); 0 or an exit status after the message.
  */
-int s2_fabric_plan(struct s2fabric *f, const struct s2opts *o);
+int s2_fabric_plan(struct s2fabric *f, const struct opts *o);
 /*
  * The core's topology on @f: its plan (s2_fabric_plan() first), else the
  * derived fabric of @o; once.  0 or an exit status after the message
  * (@who: the command, for a plan the core does not take).
  */
-int s2_fabric_topo(struct s2fabric *f, const struct s2opts *o,
+int s2_fabric_topo(struct s2fabric *f, const struct opts *o,
 		   const char *who);
 /* Both, into @f. */
-int s2_fabric_open(struct s2fabric *f, const struct s2opts *o,
+int s2_fabric_open(struct s2fabric *f, const struct opts *o,
 		   const char *who);
 void s2_fabric_free(struct s2fabric *f);
 /*
  * Are @ports less @o's servers enough cable ports for @spaces, and at
  * most @max?  True, or false after saying why on stderr.
  */
-bool s2_sizes_ok(const struct s2opts *o, u32 nodes, u32 spaces, u32 max);
+bool s2_sizes_ok(const struct opts *o, u32 nodes, u32 spaces, u32 max);
+
 
 /*
- * Which front end reads a command line: S2's graph commands (s2sim.c)
- * when it names --topo s2 and the command has an S2 form, else the
- * arithmetic one over the routing core (dpsim.c).  The two accept
- * different options (dpsim --help, dpsim help --topo s2).
+ * Parse argv (argv[0] the command) into @o, and say which front end
+ * reads it (@o->fe: S2's with --topo s2 when the command has an S2 form,
+ * @s2_cmd).  0, -1 for --help, or an exit status after the message.
  */
-enum dpsim_fe { FE_CORE, FE_S2 };
-
+int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd);
+/* The usage on @f; returns @status. */
+int usage(FILE *f, int status);
 /*
- * Parse argv (argv[0] the command) for front end @fe into @o.  0, -1 for
- * --help, or an exit status after the message.
+ * The one parser of a number (decimal or 0x hex, @min..@max): 0, or
+ * EXIT_USAGE after a message naming the option @name.
  */
-int parse_opts(int argc, char **argv, struct opts *o, enum dpsim_fe fe);
-/* Is --topo s2 (or --topo=s2) among argv[1..]? */
-bool argv_topo_s2(int argc, char **argv);
-/* The usage of @fe on @f; returns @status. */
-int usage(FILE *f, enum dpsim_fe fe, int status);
+int parse_num(const char *name, const char *s, u64 min, u64 max, u64 *out);
 /* "dpsim: " @fmt (with @arg) and a hint on stderr; returns EXIT_USAGE. */
 int bad_usage(const char *fmt, const char *arg);
 

@@ -128,7 +128,7 @@ if want fabric; then
 		p=$($D paths $3 --pairs 20000 --seed 1 --shortest --sources 20 --json |
 			$J servers switches avg_hops max_hops shortest_avg shortest_max)
 		fl=$(($5 / 20))
-		t=$($D ft $3 --failed 0 --fail-links $fl --pairs 20000 --sources 200 --seed 1 --json |
+		t=$($D ft --no-discover $3 --failed 0 --fail-links $fl --pairs 20000 --sources 200 --seed 1 --json |
 			$J delivered_connected_pct avg_hops)
 		b=$($B bisect $4 --partitions $6 --json | $J min_per_half)
 		echo "$1 $2 $p $t $b" >> "$f"

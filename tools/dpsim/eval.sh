@@ -43,7 +43,7 @@ echo "# failed mode delivered dropped looped avg_hops max_hops avg_stretch" \
 	> "$out/fig5.dat"
 for f in 1 $(seq 10 10 300); do
 	for dir in cw paper shortest; do
-		r=$($D ft -n 12 -k 4 --failed $f --pairs 100000 --seed $f \
+		r=$($D ft --no-discover -n 12 -k 4 --failed $f --pairs 100000 --seed $f \
 			--mode $dir --json)
 		echo "$f $dir $(echo "$r" | $J delivered dropped looped \
 			avg_hops max_hops avg_stretch drops.ring_blocked \
@@ -58,7 +58,7 @@ done
 echo "# failed_links delivered dropped looped avg_hops max_hops" \
 	> "$out/fig5-links.dat"
 for l in 10 100 300; do
-	r=$($D ft -n 12 -k 4 --failed 0 --fail-links $l --pairs 100000 \
+	r=$($D ft --no-discover -n 12 -k 4 --failed 0 --fail-links $l --pairs 100000 \
 		--seed $l --mode paper --json)
 	echo "$l $(echo "$r" | $J delivered dropped looped avg_hops \
 		max_hops)" >> "$out/fig5-links.dat"
@@ -66,7 +66,7 @@ done
 echo "# seed delivered dropped looped avg_hops max_hops" \
 	> "$out/fig5-seeds.dat"
 for s in 1 2 3 4 5 6 7 8 9 10; do
-	r=$($D ft -n 12 -k 4 --failed 300 --pairs 100000 --seed $s \
+	r=$($D ft --no-discover -n 12 -k 4 --failed 300 --pairs 100000 --seed $s \
 		--mode paper --json)
 	echo "$s $(echo "$r" | $J delivered dropped looped avg_hops \
 		max_hops)" >> "$out/fig5-seeds.dat"
@@ -80,7 +80,7 @@ for nk in "48 4" "48 5"; do
 	$D paths -n $1 -k $2 --pairs 100000 --shortest --sources 1 \
 		>> "$out/large.txt"
 	for m in paper shortest; do
-		$D ft -n $1 -k $2 --failed $(( $1 * 100 )) --fail-links 1000 \
+		$D ft --no-discover -n $1 -k $2 --failed $(( $1 * 100 )) --fail-links 1000 \
 			--pairs 100000 --mode $m >> "$out/large.txt"
 	done
 done
@@ -93,7 +93,7 @@ for c in "100 0" "200 0" "300 0" "0 300" "300 300" "1000 0"; do
 	set -- $c
 	for seed in 1 2 3 4 5; do
 		for m in paper shortest; do
-			r=$($D ft -n 12 -k 4 --failed $1 --fail-links $2 \
+			r=$($D ft --no-discover -n 12 -k 4 --failed $1 --fail-links $2 \
 				--pairs 100000 --seed $seed --mode $m --json)
 			echo "$1+$2 $seed $m $(echo "$r" | $J pairs connected \
 				delivered_connected delivered_connected_pct \
@@ -111,7 +111,7 @@ echo "# pct order mode connected delivered_connected pct avg_hops" \
 for pct in 25 50 75; do
 	for o in grow random; do
 		for m in paper shortest; do
-			r=$($D ft -n 12 -k 4 --populate $pct --order $o \
+			r=$($D ft --no-discover -n 12 -k 4 --populate $pct --order $o \
 				--pairs 100000 --seed 1 --mode $m --json)
 			echo "$pct $o $m $(echo "$r" | $J connected \
 				delivered_connected delivered_connected_pct \

@@ -19,22 +19,22 @@
 #include "dpsim.h"
 #include "topo_s2.h"
 
-bool s2_sizes_ok(const struct s2opts *o, u32 nodes, u32 spaces, u32 max)
+bool s2_sizes_ok(const struct opts *o, u32 nodes, u32 spaces, u32 max)
 {
-	u32 inter = o->ports > o->servers ? o->ports - o->servers : 0;
+	u32 inter = o->n > o->servers ? o->n - o->servers : 0;
 	const char *dflt = o->servers_set ? "" : " (--servers defaults to 2)";
 
 	if (!nodes)
 		fprintf(stderr, "dpsim: bad s2 sizes: no switches (--switches N, or the kernel's --nodes N)\n");
 	else if (!spaces && inter < 2)
 		fprintf(stderr, "dpsim: bad s2 sizes: ports %u less servers %u leave %u cable ports, 2 at least%s\n",
-			o->ports, o->servers, inter, dflt);
+			o->n, o->servers, inter, dflt);
 	else if (spaces > DP_S2_SPACES_MAX)
 		fprintf(stderr, "dpsim: bad s2 sizes: %u spaces, at most %u\n",
 			spaces, DP_S2_SPACES_MAX);
 	else if (2 * spaces > inter)
 		fprintf(stderr, "dpsim: bad s2 sizes: %u spaces need %u cable ports; ports %u less servers %u leave %u%s\n",
-			spaces, 2 * spaces, o->ports, o->servers, inter, dflt);
+			spaces, 2 * spaces, o->n, o->servers, inter, dflt);
 	else if (inter > max)
 		fprintf(stderr, "dpsim: bad s2 sizes: %u cable ports, at most %u\n",
 			inter, max);
@@ -43,12 +43,12 @@ bool s2_sizes_ok(const struct s2opts *o, u32 nodes, u32 spaces, u32 max)
 	return false;
 }
 
-bool s2_kernel_fabric(const struct s2opts *o)
+bool s2_kernel_fabric(const struct opts *o)
 {
 	return o->plan_file || o->plan_mode || (o->wiring_derived && !o->file);
 }
 
-int s2_fabric_plan(struct s2fabric *f, const struct s2opts *o)
+int s2_fabric_plan(struct s2fabric *f, const struct opts *o)
 {
 	const char *why = "";
 	u32 line = 0;
@@ -75,8 +75,8 @@ int s2_fabric_plan(struct s2fabric *f, const struct s2opts *o)
 		}
 	} else {
 		err = dp_s2plan_make(&f->pg, o->grow ? &f->before : NULL,
-				     o->switches, o->ports, o->spaces ?
-				     o->spaces : o->ports / 2, o->seed,
+				     o->nodes, o->n, o->spaces ?
+				     o->spaces : o->n / 2, o->seed,
 				     o->grow, &why);
 		if (err) {
 			fprintf(stderr, "dpsim: s2 plan: %s\n",
@@ -118,16 +118,16 @@ static int fabric_plan_topo(struct s2fabric *f, const char *who)
  * Derived mode: --switches N, --ports P less --servers S cable ports,
  * --spaces L (default half the cable ports), --seed.
  */
-static int fabric_derived_topo(struct s2fabric *f, const struct s2opts *o)
+static int fabric_derived_topo(struct s2fabric *f, const struct opts *o)
 {
-	u32 inter = o->ports - o->servers, L = o->spaces;
-	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = o->switches,
+	u32 inter = o->n - o->servers, L = o->spaces;
+	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = o->nodes,
 				    .n = inter, .seed = o->seed };
 	const char *why = "";
 
-	if (!L && o->ports > o->servers)
+	if (!L && o->n > o->servers)
 		L = inter / 2;
-	if (!s2_sizes_ok(o, o->switches, L, DP_MAX_PORTS))
+	if (!s2_sizes_ok(o, o->nodes, L, DP_MAX_PORTS))
 		return 2;
 	p.spaces = L;
 	if (dp_topo_init(&f->t, &p, &why)) {
@@ -140,7 +140,7 @@ static int fabric_derived_topo(struct s2fabric *f, const struct s2opts *o)
 	return 0;
 }
 
-int s2_fabric_topo(struct s2fabric *f, const struct s2opts *o,
+int s2_fabric_topo(struct s2fabric *f, const struct opts *o,
 		   const char *who)
 {
 	int rc;
@@ -152,7 +152,7 @@ int s2_fabric_topo(struct s2fabric *f, const struct s2opts *o,
 	return rc;
 }
 
-int s2_fabric_open(struct s2fabric *f, const struct s2opts *o,
+int s2_fabric_open(struct s2fabric *f, const struct opts *o,
 		   const char *who)
 {
 	int rc = 0;

@@ -248,7 +248,7 @@ static int gen_from_net(struct dp_s2gen *p, const struct s2net *g, u32 grow,
  * so that routing here sees its candidates in the order the kernel does.
  */
 static void net_from_derived(struct s2net *g, const struct dp_topo *t,
-			     const struct s2opts *o, u32 L)
+			     const struct opts *o, u32 L)
 {
 	net_alloc(g, t->nodes, L);
 	for (u32 v = 0; v < t->nodes; v++) {
@@ -268,13 +268,13 @@ static void net_from_derived(struct s2net *g, const struct dp_topo *t,
 }
 
 /* The paper's graph: generated as the paper does (--wiring random). */
-static int gen_net(struct s2net *g, const struct s2opts *o)
+static int gen_net(struct s2net *g, const struct opts *o)
 {
-	u32 n = o->switches, L = o->spaces;
-	u32 inter = o->ports - o->servers;
+	u32 n = o->nodes, L = o->spaces;
+	u32 inter = o->n - o->servers;
 	struct dp_s2gen p;
 
-	if (!L && o->ports > o->servers)
+	if (!L && o->n > o->servers)
 		L = inter / 2;
 	if (!s2_sizes_ok(o, n, L, S2_DEG_MAX))
 		return -1;
@@ -472,7 +472,7 @@ static void s2core_free(struct s2core *c)
 
 /* The core on the fabric of @r, if the kernel builds it.  0 or an exit status. */
 static int s2core_fabric(struct s2core *c, struct s2run *r,
-			 const struct s2opts *o, const char *who)
+			 const struct opts *o, const char *who)
 {
 	int err;
 
@@ -498,7 +498,7 @@ static int s2core_fabric(struct s2core *c, struct s2run *r,
  * space, else the simulator's greedy.  0 or an exit status.
  */
 static int s2core_open(struct s2core *c, struct s2run *r,
-		       const struct s2opts *o, const char *who)
+		       const struct opts *o, const char *who)
 {
 	memset(c, 0, sizeof(*c));
 	/* --d below L is the simulator's experiment: the kernel uses all */
@@ -556,7 +556,7 @@ static u32 fail_links(struct s2net *g, double frac)
  * one: the graph (the fabric the kernel builds, in dpctl plan's words, or
  * the paper's graph model), its cables, then what was computed (@fmt).
  */
-static void out_title(const struct s2run *r, const struct s2opts *o,
+static void out_title(const struct s2run *r, const struct opts *o,
 		      const char *fmt, ...)
 {
 	const struct s2net *g = &r->g;
@@ -574,12 +574,13 @@ static void out_title(const struct s2run *r, const struct s2opts *o,
 	else if (r->fab.on)
 		printf("S2 (nodes %u, ports %u, spaces %u, seed %u)",
 		       r->fab.t.nodes, r->fab.t.nports, r->fab.spaces,
-		       o->seed);
+		       (u32)o->seed);
 	else if (o->file)
 		printf("S2 %s (switches %u, spaces %u)", o->file, g->n, g->L);
 	else
 		printf("S2 graph (switches %u, ports %u, servers %u, spaces %u, seed %u, coords %s)",
-		       g->n, o->ports, o->servers, g->L, o->seed, o->coords);
+		       g->n, o->n, o->servers, g->L, (u32)o->seed,
+		       o->coords);
 	printf(": %u cables; ", cables / 2);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -591,7 +592,7 @@ static void out_title(const struct s2run *r, const struct s2opts *o,
  * One figure: an indented line, the key in words ("bfs_avg": "bfs avg")
  * and its value, or a member of one JSON object (the key as it is).
  */
-static void out_num(const struct s2opts *o, bool *first, const char *k,
+static void out_num(const struct opts *o, bool *first, const char *k,
 		    double v, int prec)
 {
 	char words[64];
@@ -612,7 +613,7 @@ static void out_num(const struct s2opts *o, bool *first, const char *k,
 	*first = false;
 }
 
-static void out_end(const struct s2opts *o, bool first)
+static void out_end(const struct opts *o, bool first)
 {
 	if (!o->json)
 		return;
@@ -628,7 +629,7 @@ static void out_end(const struct s2opts *o, bool first)
  * Every ordered pair of switches under each rule (through the core where
  * the kernel has the fabric: s2core_open()), and BFS's shortest paths.
  */
-int s2_paths(struct s2run *r, const struct s2opts *o)
+int s2_paths(struct s2run *r, const struct opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
@@ -727,7 +728,7 @@ int s2_paths(struct s2run *r, const struct s2opts *o)
  * is connected to p, after the BFS distance from p (dpsim models the
  * discovery by that BFS).
  */
-int s2_ft(struct s2run *r, const struct s2opts *o)
+int s2_ft(struct s2run *r, const struct opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
@@ -738,7 +739,7 @@ int s2_ft(struct s2run *r, const struct s2opts *o)
 	bool first = true;
 
 	rnd_seed(o->seed ^ 0x51f7);
-	failed = fail_links(g, o->fail_links);
+	failed = fail_links(g, o->fail_frac);
 	for (u32 s = 0; s < g->n; s++) {
 		bfs(g, s, dist, q);
 		for (u32 t = 0; t < g->n; t++) {
@@ -769,9 +770,9 @@ int s2_ft(struct s2run *r, const struct s2opts *o)
 		}
 	}
 	out_title(r, o, "failed cables %.1f%% (%u), every ordered pair of switches, rule %s, without and with shortcut discovery",
-		  o->fail_links * 100, failed, rule_names[o->rule]);
+		  o->fail_frac * 100, failed, rule_names[o->rule]);
 	out_num(o, &first, "switches", g->n, 0);
-	out_num(o, &first, "fail_frac", o->fail_links, 3);
+	out_num(o, &first, "fail_frac", o->fail_frac, 3);
 	out_num(o, &first, "failed_links", failed, 0);
 	out_num(o, &first, "pairs", pairs, 0);
 	out_num(o, &first, "connected", conn, 0);
@@ -812,7 +813,7 @@ static u32 home(const struct s2net *g, const u32 *x, u32 sp)
  * retrieved from a random switch by greediest routing over the first d
  * spaces; the retrieval must end on one of the key's homes.
  */
-int s2_keys(struct s2run *run, const struct s2opts *o)
+int s2_keys(struct s2run *run, const struct opts *o)
 {
 	struct s2net *g = &run->g;
 	u32 d = o->d ? o->d : 3, *load1 = xcalloc(g->n, sizeof(u32));
@@ -997,7 +998,7 @@ bad:
  * route around them, as the kernel does (through its routing core, where
  * the fabric is one the kernel builds).
  */
-int s2_route(struct s2run *r, const struct s2opts *o)
+int s2_route(struct s2run *r, const struct opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 d = o->d && o->d < g->L ? o->d : g->L, *path, len;
@@ -1006,13 +1007,13 @@ int s2_route(struct s2run *r, const struct s2opts *o)
 	u8 *down;
 	int rc;
 
-	if (o->from >= g->n || o->to >= g->n) {
+	if (o->from_id >= g->n || o->to_id >= g->n) {
 		fprintf(stderr, "dpsim: --from/--to must be below %u\n", g->n);
 		return 2;
 	}
 	down = xcalloc(g->n, 1);
 	rc = parse_fail(g, o->fail, down);
-	if (!rc && (down[o->from] || down[o->to])) {
+	if (!rc && (down[o->from_id] || down[o->to_id])) {
 		fprintf(stderr, "dpsim: --from/--to is a failed switch\n");
 		rc = 2;
 	}
@@ -1024,7 +1025,7 @@ int s2_route(struct s2run *r, const struct s2opts *o)
 	}
 	s2core_fail(&c, g, down);
 	path = xcalloc(g->n + 1, sizeof(*path));
-	ok = s2_walk(&c, g, o->rule, o->from, o->to, d, o->hash, g->n, path,
+	ok = s2_walk(&c, g, o->rule, o->from_id, o->to_id, d, o->hash, g->n, path,
 		     &len);
 	if (o->dot) {
 		print_dot(g, path, len, down);
@@ -1047,7 +1048,7 @@ int s2_route(struct s2run *r, const struct s2opts *o)
  * N path A .. H", one line per source, which the guest suite compares
  * with where the kernel delivers a packet sent to the key address.
  */
-static int key_from(const struct s2net *g, const struct s2opts *o,
+static int key_from(const struct s2net *g, const struct opts *o,
 		    const u32 *x, u32 from)
 {
 	struct dp_s2_cand c[S2_CAND_MAX];
@@ -1126,7 +1127,7 @@ static const char *s2_mp_outcome(const struct s2net *g, u32 s, u32 t,
  * failures of --fail ("A" a switch, "A-B" the cable between two; commas
  * between): "SRC DST delivered|dropped HOPS PATH", PATH comma-separated.
  */
-int s2_pairs(struct s2run *r, const struct s2opts *o)
+int s2_pairs(struct s2run *r, const struct opts *o)
 {
 	struct s2net *g = &r->g;
 	u8 *down = xcalloc(g->n, 1);
@@ -1198,7 +1199,7 @@ struct cmp_ctx {
  * the core's failure set alike.  0, or an exit status.
  */
 static int cmp_setup(struct cmp_ctx *x, struct s2run *r,
-		     const struct s2opts *o)
+		     const struct opts *o)
 {
 	struct s2net *g = &r->g;
 	int rc = s2core_fabric(&x->c, r, o, "compare");
@@ -1208,9 +1209,9 @@ static int cmp_setup(struct cmp_ctx *x, struct s2run *r,
 	x->sp = xcalloc(g->n + 1, sizeof(u32));
 	x->w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
 	x->w.path_max = DP_TTL_MAX + 2;
-	if (o->fail_links > 0) {
+	if (o->fail_frac > 0) {
 		rnd_seed(o->seed ^ 0x51f7);
-		x->failed = fail_links(g, o->fail_links);
+		x->failed = fail_links(g, o->fail_frac);
 		s2core_fail(&x->c, g, NULL);
 	}
 	return 0;
@@ -1222,7 +1223,7 @@ static int cmp_setup(struct cmp_ctx *x, struct s2run *r,
  * pairs that differ (a rule the core lacks counts one).
  */
 static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
-		    const struct s2opts *o)
+		    const struct opts *o)
 {
 	static const u32 hashes[] = { 1, 977, 40000 };
 	u32 r = c < DP_S2_RULE_COUNT ? c : DP_S2_RULE_2HOP_PAPER;
@@ -1289,7 +1290,7 @@ static u32 cmp_case(struct cmp_ctx *x, const struct s2net *g, u32 c,
 	return differ;
 }
 
-static int cmd_compare(struct s2run *r, const struct s2opts *o)
+static int cmd_compare(struct s2run *r, const struct opts *o)
 {
 	const struct dp_s2gen *p = &r->fab.pg;
 	struct s2net *g = &r->g;
@@ -1339,14 +1340,14 @@ const char *s2_rule_name(u32 rule)
  * (after --grow: grown, as section 3.3 adds switches) or as DOT.  (A
  * fabric the kernel builds is the core's plan: cmd_s2_plan(), dpsim.c.)
  */
-int s2_plan(struct s2run *r, const struct s2opts *o)
+int s2_plan(struct s2run *r, const struct opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 rem = 0, add = 0;
 	struct dp_s2gen p;
 
 	if (o->grow) {
-		if (gen_from_net(&p, g, o->grow, o->ports - o->servers))
+		if (gen_from_net(&p, g, o->grow, o->n - o->servers))
 			return 1;
 		rnd_seed(o->seed ^ DP_S2PLAN_GROW_SALT);
 		dp_s2gen_grow(&p, &rng, o->grow, &rem, &add);
@@ -1363,7 +1364,7 @@ int s2_plan(struct s2run *r, const struct s2opts *o)
 	return 0;
 }
 
-int s2_compare(struct s2run *r, const struct s2opts *o)
+int s2_compare(struct s2run *r, const struct opts *o)
 {
 	if (r->fab.plan)
 		return cmd_compare(r, o);
@@ -1372,22 +1373,22 @@ int s2_compare(struct s2run *r, const struct s2opts *o)
 }
 
 /* locate --key K: the key's homes; --from: its retrieve path from there. */
-int s2_locate(struct s2run *r, const struct s2opts *o)
+int s2_locate(struct s2run *r, const struct opts *o)
 {
 	struct s2net *g = &r->g;
 	u32 x[DP_S2_SPACES_MAX];
 
 	if (!o->key)
-		return usage(stderr, FE_S2, EXIT_USAGE);
+		return usage(stderr, EXIT_USAGE);
 	dp_s2_key_coords((const u8 *)o->key, strlen(o->key), g->L, x);
 	for (u32 sp = 0; sp < g->L; sp++)
 		printf("space %u coord %u home %u\n", sp, x[sp],
 		       home(g, x, sp));
-	return o->from_all || o->from != 0xffffffffU ?
-	       key_from(g, o, x, o->from_all ? 0xffffffffU : o->from) : 0;
+	return o->from_all || o->from_id != 0xffffffffU ?
+	       key_from(g, o, x, o->from_all ? 0xffffffffU : o->from_id) : 0;
 }
 
-int s2_run(s2_cmd_fn *fn, const struct s2opts *o)
+int s2_run(s2_cmd_fn *fn, const struct opts *o)
 {
 	struct s2run r = { 0 };
 	int rc;
@@ -1406,7 +1407,7 @@ int s2_run(s2_cmd_fn *fn, const struct s2opts *o)
 	} else if (o->file ? load_topo(&r.g, o->file) : gen_net(&r.g, o)) {
 		return o->file ? 1 : 2;
 	}
-	rc = fn ? fn(&r, o) : usage(stderr, FE_S2, EXIT_USAGE);
+	rc = fn ? fn(&r, o) : usage(stderr, EXIT_USAGE);
 	net_free(&r.g);
 	s2_fabric_free(&r.fab);
 	return rc;

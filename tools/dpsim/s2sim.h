@@ -13,7 +13,7 @@
 #include "dpsim.h"
 
 struct s2run;		/* the graph a command works on */
-typedef int s2_cmd_fn(struct s2run *r, const struct s2opts *o);
+typedef int s2_cmd_fn(struct s2run *r, const struct opts *o);
 
 s2_cmd_fn s2_paths, s2_ft, s2_pairs, s2_route, s2_keys, s2_plan,
 	  s2_compare, s2_locate;
@@ -22,7 +22,7 @@ s2_cmd_fn s2_paths, s2_ft, s2_pairs, s2_route, s2_keys, s2_plan,
  * Build the graph of @o and run @fn on it (NULL: not an S2 command, the
  * usage); the exit status.
  */
-int s2_run(s2_cmd_fn *fn, const struct s2opts *o);
+int s2_run(s2_cmd_fn *fn, const struct opts *o);
 /* The simulator's rule named @name (1hop, 2hop, 2hop-sim), or -1. */
 int s2_rule_parse(const char *name);
 /* The name of rule @rule: the core's routing mode of that name. */

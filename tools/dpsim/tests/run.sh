@@ -72,6 +72,60 @@ check "ft without --failed" 2 $D ft -n 8 -k 3
 check "route bad address" 2 $D route -n 8 -k 3 --from 0:0.0 --to 1:0.0.0
 check "route failed source" 1 $D route -n 8 -k 3 --from 0:0.0.0 --to 1:0.0.1 --fail 0:0.0.0
 
+# One parser for every number: range, trailing garbage, overflow, sign,
+# in both front ends (S2's were strtoul/atof: "16x" was 16, "x" 0), each
+# a usage error naming the option (and its argument).
+# badnum DESC OPTION COMMAND...: exit 2, stderr "bad OPTION 'ARG'"
+badnum() {
+	desc=$1 opt=$2
+	shift 2
+	check "$desc" 2 "$@"
+	if grep -q -- "bad $opt '" /tmp/dpsim-test-err.$$; then
+		ok "$desc: names $opt"
+	else
+		ko "$desc: stderr does not name $opt: $(head -n 1 /tmp/dpsim-test-err.$$)"
+	fi
+}
+S2G="--topo s2 --switches 16 --ports 6 --servers 0 --spaces 2"
+badnum "-n trailing garbage" -n $D paths -n 8x -k 3
+badnum "-n leading blank" -n $D paths -n ' 8' -k 3
+badnum "-k negative" -k $D paths -n 8 -k -3
+badnum "-n over 32 bits" -n $D paths -n 4294967296 -k 3
+badnum "--seed overflow" --seed $D paths -n 8 -k 3 --seed 18446744073709551616
+badnum "--pairs empty" --pairs $D paths -n 8 -k 3 --pairs ''
+badnum "--populate 0 (1..100)" --populate $D ft -n 12 -k 4 --populate 0
+badnum "--populate 101" --populate $D ft -n 12 -k 4 --populate 101
+badnum "--fail-links garbage" --fail-links $D ft -n 12 -k 4 --failed 0 --fail-links 3y
+badnum "s2 --switches trailing garbage" --switches $D paths --topo s2 --switches 16x --ports 6 --servers 0 --spaces 2
+badnum "s2 --ports not a number" --ports $D paths --topo s2 --switches 16 --ports six --servers 0 --spaces 2
+badnum "s2 -n negative" -n $D paths --topo s2 --nodes 16 -n -6 --spaces 2
+badnum "s2 --spaces overflow" --spaces $D paths $S2G --spaces 99999999999999999999
+badnum "s2 --seed over 32 bits" --seed $D paths $S2G --seed 4294967296
+badnum "s2 --fail-links above 1" --fail-links $D ft $S2G --fail-links 2
+badnum "s2 --fail-links garbage" --fail-links $D ft $S2G --fail-links 0.1x
+badnum "s2 --from not a number" --from $D route $S2G --from x --to 3
+badnum "s2 --to trailing garbage" --to $D route $S2G --from 0 --to 3z
+badnum "s2 --keys negative" --keys $D keys $S2G --keys -5
+badnum "s2 --grow garbage" --grow $D plan --topo s2 --mode plan --nodes 20 --ports 6 --spaces 2 --grow 2x
+badnum "s2 --hash garbage" --hash $D route $S2G --from 0 --to 3 --hash 1q
+check "s2: 0x hex numbers still read" 0 $D paths --topo s2 --switches 0x10 --ports 6 --servers 0 --spaces 2
+# One table: an option of the other front end says so.
+check "an S2 option without --topo s2" 2 $D paths -n 8 -k 3 --switches 16
+grep -q -- "--switches is an option of --topo s2" /tmp/dpsim-test-err.$$ &&
+	ok "--switches: an option of --topo s2" || ko "--switches: $(head -n 1 /tmp/dpsim-test-err.$$)"
+check "a core option with --topo s2" 2 $D paths $S2G --pairs 5
+grep -q -- "--pairs is not an option of --topo s2" /tmp/dpsim-test-err.$$ &&
+	ok "--pairs: not an option of --topo s2" || ko "--pairs: $(head -n 1 /tmp/dpsim-test-err.$$)"
+check "s2: a stray word" 2 $D paths $S2G stray
+# the topology as getopt reads it (abbreviated, --topo=s2) picks the
+# front end: one parse, not a scan of argv beside it
+check "--top s2 (abbreviated): S2's options" 0 $D paths --top s2 --switches 16 --ports 6 --servers 0 --spaces 2
+check "--topo=s2: S2's options" 0 $D paths --topo=s2 --nodes 16 -n 4 --spaces 2
+check "help lists every option of the one table" 0 $D --help
+has "help: --switches" "--switches N"
+has "help: --no-discover" "--no-discover"
+has "help: -k" "-k K"
+
 check "paths (8,3) all pairs json" 0 $D paths -n 8 -k 3 --json
 has "paths json fields" '"n":8,"k":3,"servers":192,"switches":48,"pairs":36672'
 has "paths json bound" '"max_hops":3,"bound":4'
@@ -127,14 +181,31 @@ check "bad --populate" 2 $D ft -n 12 -k 4 --populate 0
 check "ft --discover: half-built, random order" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --discover --json
 has "ft --discover delivers every connected pair" '"delivered_connected_pct":100.00000,'
 has "ft --discover: no miss" '"miss_ttl":0,"miss_unreached":0,'
+# the default is the kernel's: the fallback in the default mode, not in
+# the papers' modes; --no-discover, the papers' routing alone
+check "ft: the fallback by default" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --json
+has "ft: the fallback by default delivers every connected pair" '"delivered_connected_pct":100.00000,'
+check "ft --no-discover" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --no-discover --json
+case $out in *'"discover"'*) ko "ft --no-discover: a discover object" ;;
+*) ok "ft --no-discover: no fallback" ;; esac
+check "ft --mode paper: no fallback by default" 0 $D ft -n 12 -k 4 --populate 50 --order random --pairs 2000 --mode paper --json
+case $out in *'"discover"'*) ko "ft --mode paper: a discover object" ;;
+*) ok "ft --mode paper: no fallback (the kernel's is in the default mode only)" ;; esac
 # pairs --discover, the kernel's fallback pair by pair (the guests compare
 # with it): DCell (3,2) with a port-0 link, a server and a cable down, all
 # connected: the dfr rules drop some pairs, the fallback none, each path
 # as long as its hop count; the paper's mode is left as it is.
 F='#0/0,#5,#17/1'
-check "pairs DCell (3,2) $F" 0 $D pairs --topo dcell -n 3 -k 2 --fail "$F"
+check "pairs --no-discover DCell (3,2) $F" 0 $D pairs --topo dcell -n 3 -k 2 --fail "$F" --no-discover
 own=$out
 check "pairs --discover DCell (3,2) $F" 0 $D pairs --topo dcell -n 3 -k 2 --fail "$F" --discover
+disc=$out
+# the kernel's default is the fallback, and so is dpsim's
+check "pairs DCell (3,2) $F: the default" 0 $D pairs --topo dcell -n 3 -k 2 --fail "$F"
+if [ "$out" = "$disc" ]; then ok "pairs: the discovery fallback by default, as the kernel"
+else ko "pairs: the default is not the kernel's fallback"; fi
+check "--discover and --no-discover" 2 $D pairs --topo dcell -n 3 -k 2 --discover --no-discover
+out=$disc
 if [ "$(echo "$own" | grep -c ' dropped ')" -gt 0 ] &&
    [ "$(echo "$out" | grep -c ' dropped ')" = 0 ] &&
    [ "$(echo "$out" | wc -l)" = "$(echo "$own" | wc -l)" ]; then
