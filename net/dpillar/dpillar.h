@@ -951,22 +951,6 @@ static inline void dp_port_queue(const struct dp_port *port,
 }
 
 /*
- * A frame this node relays leaves with nothing of its way in, as IP
- * forwarding and the bridge do: no receive timestamp (with any socket
- * asking for timestamps, e.g. chrony's, every received skb has one; an
- * fq qdisc on the way out reads it as a departure time, a realtime stamp
- * far past its horizon, and drops the frame), no mark and no priority
- * of the receiving host's.  Every relay path calls it (fwd.c, probe.c,
- * shortcut.c); this node's own frames keep their socket's.
- */
-static inline void dp_relay_scrub(struct sk_buff *skb)
-{
-	skb_set_delivery_time(skb, 0, 0);
-	skb->mark = 0;
-	skb->priority = 0;
-}
-
-/*
  * Whether the frame at skb->data (the dpillar header, its Ethernet
  * header not pushed yet) fits a port of MTU @mtu: every segment of a
  * GSO skb.  The network header is the inner IP header on the way out of
@@ -1059,6 +1043,17 @@ static inline enum dp_stat dp_out_stat(enum dp_out out, enum dp_stat noroute)
 		return noroute;
 	}
 }
+
+/*
+ * probe.c: a probe's or reply's part in the relay (fwd.c, dp_relay()),
+ * @ctx a struct dp_probe_relay.
+ */
+bool dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb,
+		  struct dp_route_state *st, void *ctx);
+bool dp_probe_ttl_out(struct dp_priv *dp, struct sk_buff *skb, void *ctx);
+enum dp_out dp_probe_hop(struct dp_priv *dp, struct sk_buff *skb,
+			 struct dp_route_state *st, void *ctx);
+void dp_probe_lost(struct dp_priv *dp, enum dp_out out, void *ctx);
 
 /* route.c */
 enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,

@@ -244,32 +244,64 @@ drop:
 }
 
 /*
- * A SHORTCUT_DATA frame dp_sc_data_rcv() found no shortcut for, turned
- * back into DATA with its TTL spent: the topology's routing from this
- * node on, as if it had started here (softirq, RCU).
+ * A relay: what every frame from a port for another server goes through,
+ * whatever its type (DATA, PROBE and PROBE_REPLY, SHORTCUT_DATA), in one
+ * place: the type's checks and its routing state (@rx), a private header
+ * (skb_cow_head()), the TTL (dp_ttl_relay(), renewal included), nothing
+ * of its way in (dp_relay_scrub()), the type's next hop (@hop) and the
+ * counters (forwarded, or the drop with its reason).  A frame type
+ * differs only in its struct dp_relay_ops, a constant that dp_relay(),
+ * always inline, is compiled with: its callbacks are direct calls, the
+ * data path's inline, and no frame pays for another type's (make bench).
  */
-static void dp_fwd_sc_back(struct dp_priv *dp, struct sk_buff *skb)
-{
-	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
-	u32 dst = ntohl(h->dst);
-	struct dp_route_state st;
-	enum dp_out out;
-
-	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
-		      ntohl(h->src) ^ dst, &st);
-	out = dp_route_out(dp, skb, &st);
-	if (out == DP_OUT_SENT) {
-		dp_count(dp, DP_STAT_FORWARDED);
-		return;
-	}
-	dp_drop(dp, skb, dp_out_stat(out, DP_STAT_SC_DATA_LOST));
-}
+struct dp_relay_ops {
+	/*
+	 * Before anything is written: the type's checks, and the frame's
+	 * routing state into @st.  False: the frame is consumed (dropped
+	 * with its reason, or answered here).
+	 */
+	bool (*rx)(struct dp_priv *dp, struct sk_buff *skb,
+		   struct dp_route_state *st, void *ctx);
+	/*
+	 * Optional: the TTL ran out.  True: consumed (a probe is answered);
+	 * false, or none: dropped, drop_ttl.
+	 */
+	bool (*ttl_out)(struct dp_priv *dp, struct sk_buff *skb, void *ctx);
+	/*
+	 * The next hop, sent: DP_OUT_SENT (the skb is gone), DP_OUT_HOME (a
+	 * key frame whose home is here: delivered), else why not (the skb
+	 * is still the relay's, dropped with dp_out_stat(out, @noroute)).
+	 */
+	enum dp_out (*hop)(struct dp_priv *dp, struct sk_buff *skb,
+			   struct dp_route_state *st, void *ctx);
+	/* Optional: after such a drop (a probe is answered). */
+	void (*lost)(struct dp_priv *dp, enum dp_out out, void *ctx);
+	/* The drop counter of a frame routing gave up on. */
+	enum dp_stat noroute;
+};
 
 /*
- * A data frame for someone else: one more hop.  A key frame may end here
- * (this node is the key's home): it is delivered.
+ * A relayed frame leaves with nothing of its way in, as IP forwarding and
+ * the bridge do: no receive timestamp (with any socket asking for
+ * timestamps, e.g. chrony's, every received skb has one; an fq qdisc on
+ * the way out reads it as a departure time, a realtime stamp far past its
+ * horizon, and drops the frame), no mark and no priority of the receiving
+ * host's, and no CHECKSUM_COMPLETE of a frame whose header the hop
+ * rewrites (skb_forward_csum()).  dp_relay() only; this node's own frames
+ * keep their socket's.
  */
-static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
+static __always_inline void dp_relay_scrub(struct sk_buff *skb)
+{
+	skb_forward_csum(skb);
+	skb_set_delivery_time(skb, 0, 0);
+	skb->mark = 0;
+	skb->priority = 0;
+}
+
+/* The one relay of every frame type: struct dp_relay_ops (softirq, RCU). */
+static __always_inline rx_handler_result_t
+dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
+	 const struct dp_relay_ops *ops, void *ctx)
 {
 	struct sk_buff *skb = *pskb;
 	struct dp_route_state st;
@@ -277,11 +309,8 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 	enum dp_stat why;
 	enum dp_out out;
 
-	/* Its routing state, coordinates included when it carries them. */
-	if (dp_hdr_state(&dp->topo, skb, &st) < 0) {
-		why = DP_STAT_DROP_SHORT;
-		goto drop;
-	}
+	if (!ops->rx(dp, skb, &st, ctx))
+		return RX_HANDLER_CONSUMED;
 	/* Our copy of the header is about to change: make it private. */
 	if (skb_cow_head(skb, ETH_HLEN)) {
 		why = DP_STAT_DROP_NOMEM;
@@ -296,25 +325,133 @@ static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
 	 * per frame says nothing drop_ttl does not.
 	 */
 	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
+		if (ops->ttl_out && ops->ttl_out(dp, skb, ctx))
+			return RX_HANDLER_CONSUMED;
 		why = DP_STAT_DROP_TTL;
 		goto drop;
 	}
-
-	skb_forward_csum(skb);
 	dp_relay_scrub(skb);
-	out = dp_route_out(dp, skb, &st);
+	out = ops->hop(dp, skb, &st, ctx);
+	if (likely(out == DP_OUT_SENT)) {
+		dp_count(dp, DP_STAT_FORWARDED);
+		return RX_HANDLER_CONSUMED;
+	}
 	if (out == DP_OUT_HOME)
 		return dp_deliver(dp, pskb);
-	if (out != DP_OUT_SENT) {
-		why = dp_out_stat(out, DP_STAT_DROP_NOROUTE);
-		goto drop;
-	}
-	dp_count(dp, DP_STAT_FORWARDED);
+	dp_drop(dp, skb, dp_out_stat(out, ops->noroute));
+	if (ops->lost)
+		ops->lost(dp, out, ctx);
 	return RX_HANDLER_CONSUMED;
 
 drop:
 	dp_drop(dp, skb, why);
 	return RX_HANDLER_CONSUMED;
+}
+
+/* DATA: its routing state, coordinates included when it carries them. */
+static inline bool dp_relay_data_rx(struct dp_priv *dp, struct sk_buff *skb,
+				    struct dp_route_state *st, void *ctx)
+{
+	if (likely(dp_hdr_state(&dp->topo, skb, st) >= 0))
+		return true;
+	dp_drop(dp, skb, DP_STAT_DROP_SHORT);
+	return false;
+}
+
+/* DATA: the topology's next hop; a key frame may end here (its home). */
+static inline enum dp_out dp_relay_data_hop(struct dp_priv *dp,
+					    struct sk_buff *skb,
+					    struct dp_route_state *st,
+					    void *ctx)
+{
+	return dp_route_out(dp, skb, st);
+}
+
+static const struct dp_relay_ops dp_relay_data_ops = {
+	.rx = dp_relay_data_rx,
+	.hop = dp_relay_data_hop,
+	.noroute = DP_STAT_DROP_NOROUTE,
+};
+
+/*
+ * SHORTCUT_DATA, on a device with the fallback: a header a topology's
+ * routing state could hide in (flags, a waypoint) is a bad one, and so is
+ * any inner protocol but IP.  Its state (no coordinates, no flags) only
+ * serves the TTL step: it is the DATA relays' (dp_ttl_relay()), so that
+ * a fabric whose TTL is renewed would renew it by the same rule, and
+ * since such a frame carries no budget in topology bits, none does: it
+ * spends one a hop, as it always did in the fabrics that have the
+ * fallback (their bound is within the u8, where nothing is renewed).
+ */
+static bool dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
+			   struct dp_route_state *st, void *ctx)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+
+	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
+	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6))) {
+		dp_drop(dp, skb, DP_STAT_SC_DATA_LOST);
+		return false;
+	}
+	dp_hdr_state(&dp->topo, skb, st);	/* no flags: no coordinates */
+	return true;
+}
+
+/*
+ * SHORTCUT_DATA's next hop: along a shortcut of ours no longer than its
+ * rword (and than its TTL allows).  Along shortcuts the path is loop-free
+ * whatever the tables say: rword strictly decreases.  A relay that has
+ * no such shortcut (it was evicted, or idled out while a late refresh had
+ * not renewed it: issue 53, items 11 and 12) turns the frame back into a
+ * DATA frame and routes it by the topology from here, as if it had
+ * started here, instead of black-holing it; should that fail at a real
+ * failure again, the fallback carries it or discovers on its sender's
+ * account.  The routing stays here so that shortcut.c never calls back
+ * into route.c (scripts/callgraph.py).
+ */
+static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
+				   struct dp_route_state *st, void *ctx)
+{
+	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
+	u32 budget, dst = st->dst;
+
+	/*
+	 * No sender leaves a frame with no hops to take anywhere but at
+	 * its destination (dp_sc_data_send()): a bad one.
+	 */
+	if (!st->word)
+		return DP_OUT_NOROUTE;
+	budget = min_t(u32, st->word, h->ttl);
+	if (budget && dp_sc_data_send(dp, skb, dst, budget))
+		return DP_OUT_SENT;
+	h->type = DPILLAR_T_DATA;
+	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+		      ntohl(h->src) ^ dst, st);
+	return dp_route_out(dp, skb, st);
+}
+
+static const struct dp_relay_ops dp_relay_sc_ops = {
+	.rx = dp_relay_sc_rx,
+	.hop = dp_relay_sc_hop,
+	.noroute = DP_STAT_SC_DATA_LOST,
+};
+
+/* PROBE and PROBE_REPLY: probe.c's checks, answers and detour count. */
+static const struct dp_relay_ops dp_relay_probe_ops = {
+	.rx = dp_probe_rcv,
+	.ttl_out = dp_probe_ttl_out,
+	.hop = dp_probe_hop,
+	.lost = dp_probe_lost,
+	.noroute = DP_STAT_DROP_NOROUTE,
+};
+
+/* Out of line: a probe's snapshot stays off the data path's stack. */
+static noinline rx_handler_result_t dp_relay_probe(struct dp_priv *dp,
+						   struct sk_buff **pskb)
+{
+	struct dp_probe_relay pr;
+
+	return dp_relay(dp, pskb, &dp_relay_probe_ops, &pr);
 }
 
 /* A data frame to a key has a key id as its dst, not a node id. */
@@ -422,22 +559,18 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		dp_sc_rcv(dp, port->index, skb);
 		return RX_HANDLER_CONSUMED;
 	}
-	/* Data on discovered shortcuts: delivered here, else shortcut.c. */
+	/* Data on discovered shortcuts: delivered here, else relayed. */
 	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) == dp->self)
 			return dp_deliver(dp, pskb);
-		if (!dp_sc_data_rcv(dp, skb))
-			dp_fwd_sc_back(dp, skb);
-		return RX_HANDLER_CONSUMED;
+		return dp_relay(dp, pskb, &dp_relay_sc_ops, NULL);
 	}
-	/* Path probes: probe.c, relayed by the same routing. */
-	if (h->type != DPILLAR_T_DATA) {
-		dp_probe_rcv(dp, skb);
-		return RX_HANDLER_CONSUMED;
-	}
+	/* Path probes: answered by probe.c, else relayed as data is. */
+	if (h->type != DPILLAR_T_DATA)
+		return dp_relay_probe(dp, pskb);
 	if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
 		return dp_deliver(dp, pskb);
-	return dp_relay(dp, pskb);
+	return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
 
 drop:
 	dp_drop(dp, skb, why);
