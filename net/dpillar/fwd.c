@@ -243,111 +243,6 @@ drop:
 	return RX_HANDLER_CONSUMED;
 }
 
-/*
- * A relay: what every frame from a port for another server goes through,
- * whatever its type (DATA, PROBE and PROBE_REPLY, SHORTCUT_DATA), in one
- * place: the type's checks and its routing state (@rx), a private header
- * (skb_cow_head()), the TTL (dp_ttl_relay(), renewal included), nothing
- * of its way in (dp_relay_scrub()), the type's next hop (@hop) and the
- * counters (forwarded, or the drop with its reason).  A frame type
- * differs only in its struct dp_relay_ops, a constant that dp_relay(),
- * always inline, is compiled with: its callbacks are direct calls, the
- * data path's inline, and no frame pays for another type's (make bench).
- */
-struct dp_relay_ops {
-	/*
-	 * Before anything is written: the type's checks, and the frame's
-	 * routing state into @st.  False: the frame is consumed (dropped
-	 * with its reason, or answered here).
-	 */
-	bool (*rx)(struct dp_priv *dp, struct sk_buff *skb,
-		   struct dp_route_state *st, void *ctx);
-	/*
-	 * Optional: the TTL ran out.  True: consumed (a probe is answered);
-	 * false, or none: dropped, drop_ttl.
-	 */
-	bool (*ttl_out)(struct dp_priv *dp, struct sk_buff *skb, void *ctx);
-	/*
-	 * The next hop, sent: DP_OUT_SENT (the skb is gone), DP_OUT_HOME (a
-	 * key frame whose home is here: delivered), else why not (the skb
-	 * is still the relay's, dropped with dp_out_stat(out, @noroute)).
-	 */
-	enum dp_out (*hop)(struct dp_priv *dp, struct sk_buff *skb,
-			   struct dp_route_state *st, void *ctx);
-	/* Optional: after such a drop (a probe is answered). */
-	void (*lost)(struct dp_priv *dp, enum dp_out out, void *ctx);
-	/* The drop counter of a frame routing gave up on. */
-	enum dp_stat noroute;
-};
-
-/*
- * A relayed frame leaves with nothing of its way in, as IP forwarding and
- * the bridge do: no receive timestamp (with any socket asking for
- * timestamps, e.g. chrony's, every received skb has one; an fq qdisc on
- * the way out reads it as a departure time, a realtime stamp far past its
- * horizon, and drops the frame), no mark and no priority of the receiving
- * host's, and no CHECKSUM_COMPLETE of a frame whose header the hop
- * rewrites (skb_forward_csum()).  dp_relay() only; this node's own frames
- * keep their socket's.
- */
-static __always_inline void dp_relay_scrub(struct sk_buff *skb)
-{
-	skb_forward_csum(skb);
-	skb_set_delivery_time(skb, 0, 0);
-	skb->mark = 0;
-	skb->priority = 0;
-}
-
-/* The one relay of every frame type: struct dp_relay_ops (softirq, RCU). */
-static __always_inline rx_handler_result_t
-dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
-	 const struct dp_relay_ops *ops, void *ctx)
-{
-	struct sk_buff *skb = *pskb;
-	struct dp_route_state st;
-	struct dpillar_hdr *h;
-	enum dp_stat why;
-	enum dp_out out;
-
-	if (!ops->rx(dp, skb, &st, ctx))
-		return RX_HANDLER_CONSUMED;
-	/* Our copy of the header is about to change: make it private. */
-	if (skb_cow_head(skb, ETH_HLEN)) {
-		why = DP_STAT_DROP_NOMEM;
-		goto drop;
-	}
-	h = (struct dpillar_hdr *)skb->data;
-	/*
-	 * TTL 1 or 0 is dropped, unless the topology renews it from a
-	 * budget in its own header bits (S2 above 255 nodes: topo_s2.c);
-	 * the renewed state goes out with the hop (dp_route_out()).
-	 * Counted, not logged: any neighbour can send TTL 1, and a message
-	 * per frame says nothing drop_ttl does not.
-	 */
-	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
-		if (ops->ttl_out && ops->ttl_out(dp, skb, ctx))
-			return RX_HANDLER_CONSUMED;
-		why = DP_STAT_DROP_TTL;
-		goto drop;
-	}
-	dp_relay_scrub(skb);
-	out = ops->hop(dp, skb, &st, ctx);
-	if (likely(out == DP_OUT_SENT)) {
-		dp_count(dp, DP_STAT_FORWARDED);
-		return RX_HANDLER_CONSUMED;
-	}
-	if (out == DP_OUT_HOME)
-		return dp_deliver(dp, pskb);
-	dp_drop(dp, skb, dp_out_stat(out, ops->noroute));
-	if (ops->lost)
-		ops->lost(dp, out, ctx);
-	return RX_HANDLER_CONSUMED;
-
-drop:
-	dp_drop(dp, skb, why);
-	return RX_HANDLER_CONSUMED;
-}
-
 /* DATA: its routing state, coordinates included when it carries them. */
 static inline bool dp_relay_data_rx(struct dp_priv *dp, struct sk_buff *skb,
 				    struct dp_route_state *st, void *ctx)
@@ -370,6 +265,7 @@ static inline enum dp_out dp_relay_data_hop(struct dp_priv *dp,
 static const struct dp_relay_ops dp_relay_data_ops = {
 	.rx = dp_relay_data_rx,
 	.hop = dp_relay_data_hop,
+	.home = dp_deliver,
 	.noroute = DP_STAT_DROP_NOROUTE,
 };
 
@@ -433,26 +329,9 @@ static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
 static const struct dp_relay_ops dp_relay_sc_ops = {
 	.rx = dp_relay_sc_rx,
 	.hop = dp_relay_sc_hop,
+	.home = dp_deliver,
 	.noroute = DP_STAT_SC_DATA_LOST,
 };
-
-/* PROBE and PROBE_REPLY: probe.c's checks, answers and detour count. */
-static const struct dp_relay_ops dp_relay_probe_ops = {
-	.rx = dp_probe_rcv,
-	.ttl_out = dp_probe_ttl_out,
-	.hop = dp_probe_hop,
-	.lost = dp_probe_lost,
-	.noroute = DP_STAT_DROP_NOROUTE,
-};
-
-/* Out of line: a probe's snapshot stays off the data path's stack. */
-static noinline rx_handler_result_t dp_relay_probe(struct dp_priv *dp,
-						   struct sk_buff **pskb)
-{
-	struct dp_probe_relay pr;
-
-	return dp_relay(dp, pskb, &dp_relay_probe_ops, &pr);
-}
 
 /* A data frame to a key has a key id as its dst, not a node id. */
 static inline bool dp_hdr_to_key(const struct dp_priv *dp,
@@ -565,9 +444,9 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 			return dp_deliver(dp, pskb);
 		return dp_relay(dp, pskb, &dp_relay_sc_ops, NULL);
 	}
-	/* Path probes: answered by probe.c, else relayed as data is. */
+	/* Path probes: probe.c, relayed as data is (dp_relay()). */
 	if (h->type != DPILLAR_T_DATA)
-		return dp_relay_probe(dp, pskb);
+		return dp_probe_rcv(dp, pskb);
 	if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
 		return dp_deliver(dp, pskb);
 	return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);

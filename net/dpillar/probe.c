@@ -404,67 +404,28 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 }
 
 /*
- * A probe or reply in transit is relayed by fwd.c's dp_relay(), as data
- * is (its copy-on-write, TTL, clearing and counters), with these for its
- * type (@ctx: struct dp_probe_relay); a probe that cannot go on is
- * answered.
+ * A probe or reply in transit goes through the relay of every frame type
+ * (dp_relay(), dpillar.h: its copy-on-write, TTL, clearing and counters)
+ * with these for its type; a probe that cannot go on is answered.  What
+ * the relay keeps of it for those answers: its header and probe as
+ * received, the prober's coordinates, and its routing state before the
+ * hop, to tell why there was none.
  */
+struct dp_probe_relay {
+	struct dpillar_hdr h;
+	struct dpillar_probe p;
+	struct dp_route_state again;
+	u32 x[DP_COORDS_MAX];
+	u32 nx;
+};
 
-/* The TTL ran out: a probe's runs out by design, a reply's is a bug. */
-bool dp_probe_ttl_out(struct dp_priv *dp, struct sk_buff *skb, void *ctx)
-{
-	struct dp_probe_relay *pr = ctx;
-
-	if (pr->h.type != DPILLAR_T_PROBE)
-		return false;
-	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx,
-			DPILLAR_PROBE_STATUS_TTL, 0);
-	consume_skb(skb);
-	return true;
-}
-
-/* The next hop, as data's; a probe counts the detour it takes there. */
-enum dp_out dp_probe_hop(struct dp_priv *dp, struct sk_buff *skb,
-			 struct dp_route_state *st, void *ctx)
-{
-	struct dp_probe_relay *pr = ctx;
-
-	if (pr->h.type == DPILLAR_T_PROBE) {
-		pr->again = *st;
-		if (dp_probe_detours(dp, st))
-			dp_probe_body(dp, skb)->detours++;
-	}
-	return dp_route_out(dp, skb, st);
-}
-
-/* A probe routing could not send on (dropped): answered with why. */
-void dp_probe_lost(struct dp_priv *dp, enum dp_out out, void *ctx)
-{
-	struct dp_probe_relay *pr = ctx;
-	struct dp_probe_result local;
-
-	if (pr->h.type != DPILLAR_T_PROBE)
-		return;
-	dp_probe_local(dp, out, &pr->again, &local);
-	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx, local.status,
-			local.reason);
-}
-
-/**
- * dp_probe_rcv - a PROBE or PROBE_REPLY from a port
- * @dp: the device
- * @skb: the frame, dpillar header at skb->data, addresses checked
- * @st: filled for a frame to relay: its routing state
- * @ctx: filled for a frame to relay: its struct dp_probe_relay
- *
- * Softirq, under rcu_read_lock.  The relay's first step for the type
- * (fwd.c, dp_relay()).
- *
- * Return: true when the frame goes on to another server (the caller
- * relays it), false when it was consumed (dropped, or taken here).
+/*
+ * Checked; taken here when it is for us (a probe answered, a reply handed
+ * to its requester), else what its answers need kept (@ctx) and its
+ * routing state: relayed.
  */
-bool dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb,
-		  struct dp_route_state *st, void *ctx)
+static bool dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
+			      struct dp_route_state *st, void *ctx)
 {
 	struct dp_probe_relay *pr = ctx;
 	const struct dpillar_hdr *h;
@@ -499,6 +460,72 @@ bool dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb,
 	}
 	consume_skb(skb);
 	return false;
+}
+
+/* The TTL ran out: a probe's runs out by design, a reply's is a bug. */
+static bool dp_probe_relay_ttl_out(struct dp_priv *dp, struct sk_buff *skb,
+				   void *ctx)
+{
+	struct dp_probe_relay *pr = ctx;
+
+	if (pr->h.type != DPILLAR_T_PROBE)
+		return false;
+	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx,
+			DPILLAR_PROBE_STATUS_TTL, 0);
+	consume_skb(skb);
+	return true;
+}
+
+/* The next hop, as data's; a probe counts the detour it takes there. */
+static enum dp_out dp_probe_relay_hop(struct dp_priv *dp, struct sk_buff *skb,
+				      struct dp_route_state *st, void *ctx)
+{
+	struct dp_probe_relay *pr = ctx;
+
+	if (pr->h.type == DPILLAR_T_PROBE) {
+		pr->again = *st;
+		if (dp_probe_detours(dp, st))
+			dp_probe_body(dp, skb)->detours++;
+	}
+	return dp_route_out(dp, skb, st);
+}
+
+/* A probe routing could not send on (dropped): answered with why. */
+static void dp_probe_relay_lost(struct dp_priv *dp, enum dp_out out,
+				void *ctx)
+{
+	struct dp_probe_relay *pr = ctx;
+	struct dp_probe_result local;
+
+	if (pr->h.type != DPILLAR_T_PROBE)
+		return;
+	dp_probe_local(dp, out, &pr->again, &local);
+	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx, local.status,
+			local.reason);
+}
+
+static const struct dp_relay_ops dp_probe_relay_ops = {
+	.rx = dp_probe_relay_rx,
+	.ttl_out = dp_probe_relay_ttl_out,
+	.hop = dp_probe_relay_hop,
+	.lost = dp_probe_relay_lost,
+	.noroute = DP_STAT_DROP_NOROUTE,
+};
+
+/**
+ * dp_probe_rcv - a PROBE or PROBE_REPLY from a port
+ * @dp: the device
+ * @pskb: the frame, dpillar header at skb->data, addresses checked
+ *
+ * Softirq, under rcu_read_lock.  Consumes the skb.
+ *
+ * Return: RX_HANDLER_CONSUMED.
+ */
+rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, struct sk_buff **pskb)
+{
+	struct dp_probe_relay pr;
+
+	return dp_relay(dp, pskb, &dp_probe_relay_ops, &pr);
 }
 
 /**
