@@ -333,6 +333,17 @@ static const struct dp_relay_ops dp_relay_sc_ops = {
 	.noroute = DP_STAT_SC_DATA_LOST,
 };
 
+/*
+ * Out of line: its instance of dp_relay() in dp_handle_frame() beside
+ * data's would make the compiler call what it inlines for data alone
+ * (dp_ttl_relay(), dp_count()).
+ */
+static noinline rx_handler_result_t dp_relay_sc(struct dp_priv *dp,
+						struct sk_buff **pskb)
+{
+	return dp_relay(dp, pskb, &dp_relay_sc_ops, NULL);
+}
+
 /* A data frame to a key has a key id as its dst, not a node id. */
 static inline bool dp_hdr_to_key(const struct dp_priv *dp,
 				 const struct dpillar_hdr *h)
@@ -442,7 +453,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) == dp->self)
 			return dp_deliver(dp, pskb);
-		return dp_relay(dp, pskb, &dp_relay_sc_ops, NULL);
+		return dp_relay_sc(dp, pskb);
 	}
 	/* Path probes: probe.c, relayed as data is (dp_relay()). */
 	if (h->type != DPILLAR_T_DATA)
