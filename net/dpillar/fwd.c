@@ -243,78 +243,105 @@ drop:
 	return RX_HANDLER_CONSUMED;
 }
 
+/* DATA: its routing state, coordinates included when it carries them. */
+static inline bool dp_relay_data_rx(struct dp_priv *dp, struct sk_buff *skb,
+				    struct dp_route_state *st, void *ctx)
+{
+	if (likely(dp_hdr_state(&dp->topo, skb, st) >= 0))
+		return true;
+	dp_drop(dp, skb, DP_STAT_DROP_SHORT);
+	return false;
+}
+
+/* DATA: the topology's next hop; a key frame may end here (its home). */
+static inline enum dp_out dp_relay_data_hop(struct dp_priv *dp,
+					    struct sk_buff *skb,
+					    struct dp_route_state *st,
+					    void *ctx)
+{
+	return dp_route_out(dp, skb, st);
+}
+
+static const struct dp_relay_ops dp_relay_data_ops = {
+	.rx = dp_relay_data_rx,
+	.hop = dp_relay_data_hop,
+	.home = dp_deliver,
+	.noroute = DP_STAT_DROP_NOROUTE,
+};
+
 /*
- * A SHORTCUT_DATA frame dp_sc_data_rcv() found no shortcut for, turned
- * back into DATA with its TTL spent: the topology's routing from this
- * node on, as if it had started here (softirq, RCU).
+ * SHORTCUT_DATA, on a device with the fallback: a header a topology's
+ * routing state could hide in (flags, a waypoint) is a bad one, and so is
+ * any inner protocol but IP.  Its state (no coordinates, no flags) only
+ * serves the TTL step: it is the DATA relays' (dp_ttl_relay()), so that
+ * a fabric whose TTL is renewed would renew it by the same rule, and
+ * since such a frame carries no budget in topology bits, none does: it
+ * spends one a hop, as it always did in the fabrics that have the
+ * fallback (their bound is within the u8, where nothing is renewed).
  */
-static void dp_fwd_sc_back(struct dp_priv *dp, struct sk_buff *skb)
+static bool dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
+			   struct dp_route_state *st, void *ctx)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
-	u32 dst = ntohl(h->dst);
-	struct dp_route_state st;
-	enum dp_out out;
 
-	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
-		      ntohl(h->src) ^ dst, &st);
-	out = dp_route_out(dp, skb, &st);
-	if (out == DP_OUT_SENT) {
-		dp_count(dp, DP_STAT_FORWARDED);
-		return;
+	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
+	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6))) {
+		dp_drop(dp, skb, DP_STAT_SC_DATA_LOST);
+		return false;
 	}
-	dp_drop(dp, skb, dp_out_stat(out, DP_STAT_SC_DATA_LOST));
+	dp_hdr_state(&dp->topo, skb, st);	/* no flags: no coordinates */
+	return true;
 }
 
 /*
- * A data frame for someone else: one more hop.  A key frame may end here
- * (this node is the key's home): it is delivered.
+ * SHORTCUT_DATA's next hop: along a shortcut of ours no longer than its
+ * rword (and than its TTL allows).  Along shortcuts the path is loop-free
+ * whatever the tables say: rword strictly decreases.  A relay that has
+ * no such shortcut (it was evicted, or idled out while a late refresh had
+ * not renewed it: issue 53, items 11 and 12) turns the frame back into a
+ * DATA frame and routes it by the topology from here, as if it had
+ * started here, instead of black-holing it; should that fail at a real
+ * failure again, the fallback carries it or discovers on its sender's
+ * account.  The routing stays here so that shortcut.c never calls back
+ * into route.c (scripts/callgraph.py).
  */
-static rx_handler_result_t dp_relay(struct dp_priv *dp, struct sk_buff **pskb)
+static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
+				   struct dp_route_state *st, void *ctx)
 {
-	struct sk_buff *skb = *pskb;
-	struct dp_route_state st;
-	struct dpillar_hdr *h;
-	enum dp_stat why;
-	enum dp_out out;
+	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
+	u32 budget, dst = st->dst;
 
-	/* Its routing state, coordinates included when it carries them. */
-	if (dp_hdr_state(&dp->topo, skb, &st) < 0) {
-		why = DP_STAT_DROP_SHORT;
-		goto drop;
-	}
-	/* Our copy of the header is about to change: make it private. */
-	if (skb_cow_head(skb, ETH_HLEN)) {
-		why = DP_STAT_DROP_NOMEM;
-		goto drop;
-	}
-	h = (struct dpillar_hdr *)skb->data;
 	/*
-	 * TTL 1 or 0 is dropped, unless the topology renews it from a
-	 * budget in its own header bits (S2 above 255 nodes: topo_s2.c);
-	 * the renewed state goes out with the hop (dp_route_out()).
-	 * Counted, not logged: any neighbour can send TTL 1, and a message
-	 * per frame says nothing drop_ttl does not.
+	 * No sender leaves a frame with no hops to take anywhere but at
+	 * its destination (dp_sc_data_send()): a bad one.
 	 */
-	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
-		why = DP_STAT_DROP_TTL;
-		goto drop;
-	}
+	if (!st->word)
+		return DP_OUT_NOROUTE;
+	budget = min_t(u32, st->word, h->ttl);
+	if (budget && dp_sc_data_send(dp, skb, dst, budget))
+		return DP_OUT_SENT;
+	h->type = DPILLAR_T_DATA;
+	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+		      ntohl(h->src) ^ dst, st);
+	return dp_route_out(dp, skb, st);
+}
 
-	skb_forward_csum(skb);
-	dp_relay_scrub(skb);
-	out = dp_route_out(dp, skb, &st);
-	if (out == DP_OUT_HOME)
-		return dp_deliver(dp, pskb);
-	if (out != DP_OUT_SENT) {
-		why = dp_out_stat(out, DP_STAT_DROP_NOROUTE);
-		goto drop;
-	}
-	dp_count(dp, DP_STAT_FORWARDED);
-	return RX_HANDLER_CONSUMED;
+static const struct dp_relay_ops dp_relay_sc_ops = {
+	.rx = dp_relay_sc_rx,
+	.hop = dp_relay_sc_hop,
+	.home = dp_deliver,
+	.noroute = DP_STAT_SC_DATA_LOST,
+};
 
-drop:
-	dp_drop(dp, skb, why);
-	return RX_HANDLER_CONSUMED;
+/*
+ * Out of line: its instance of dp_relay() in dp_handle_frame() beside
+ * data's would make the compiler call what it inlines for data alone
+ * (dp_ttl_relay(), dp_count()).
+ */
+static noinline rx_handler_result_t dp_relay_sc(struct dp_priv *dp,
+						struct sk_buff **pskb)
+{
+	return dp_relay(dp, pskb, &dp_relay_sc_ops, NULL);
 }
 
 /* A data frame to a key has a key id as its dst, not a node id. */
@@ -422,22 +449,18 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		dp_sc_rcv(dp, port->index, skb);
 		return RX_HANDLER_CONSUMED;
 	}
-	/* Data on discovered shortcuts: delivered here, else shortcut.c. */
+	/* Data on discovered shortcuts: delivered here, else relayed. */
 	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) == dp->self)
 			return dp_deliver(dp, pskb);
-		if (!dp_sc_data_rcv(dp, skb))
-			dp_fwd_sc_back(dp, skb);
-		return RX_HANDLER_CONSUMED;
+		return dp_relay_sc(dp, pskb);
 	}
-	/* Path probes: probe.c, relayed by the same routing. */
-	if (h->type != DPILLAR_T_DATA) {
-		dp_probe_rcv(dp, skb);
-		return RX_HANDLER_CONSUMED;
-	}
+	/* Path probes: probe.c, relayed as data is (dp_relay()). */
+	if (h->type != DPILLAR_T_DATA)
+		return dp_probe_rcv(dp, pskb);
 	if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
 		return dp_deliver(dp, pskb);
-	return dp_relay(dp, pskb);
+	return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
 
 drop:
 	dp_drop(dp, skb, why);

@@ -94,37 +94,49 @@ void dp_probe_flush(struct dp_priv *dp)
 }
 
 /*
+ * The answer this server sends for a probe it could not route on (@out,
+ * from dp_route_out() with the state @again it was given): NONEIGH, or
+ * NOROUTE with the topology's reason, which only this failure path asks
+ * routing for once more.
+ */
+static void dp_probe_local(struct dp_priv *dp, enum dp_out out,
+			   struct dp_route_state *again,
+			   struct dp_probe_result *local)
+{
+	struct dp_hop hop;
+
+	local->reporter = dp->self;
+	local->rtt_ns = 0;
+	local->reason = 0;
+	local->hops = 0;
+	local->detours = 0;
+	local->detours_unknown = !dp_probe_detours_known(dp);
+	local->status = DPILLAR_PROBE_STATUS_NONEIGH;
+	if (out == DP_OUT_NOROUTE &&
+	    dp_route(&dp->topo, dp->self, again, &dp->view, &hop)) {
+		local->status = DPILLAR_PROBE_STATUS_NOROUTE;
+		local->reason = hop.reason;
+	}
+}
+
+/*
  * Route a PROBE or PROBE_REPLY built at skb->data from @st and send it.
  * On a local failure, @local (if any) gets the answer this server would
- * have sent.  Under rcu_read_lock with BHs off, as the receive path
- * (softirq) and dp_probe_send() call it.  Consumes the skb.
+ * have sent.  Under rcu_read_lock with BHs off, as dp_probe_send() and
+ * dp_probe_answer() call it.  Consumes the skb.
  */
 static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
 			struct dp_route_state *st,
 			struct dp_probe_result *local)
 {
 	struct dp_route_state again = *st;
-	struct dp_hop hop;
 	enum dp_out out;
 
 	out = dp_route_out(dp, skb, st);
 	if (out == DP_OUT_SENT)
 		return 0;
-	if (local) {
-		local->reporter = dp->self;
-		local->rtt_ns = 0;
-		local->reason = 0;
-		local->hops = 0;
-		local->detours = 0;
-		local->detours_unknown = !dp_probe_detours_known(dp);
-		local->status = DPILLAR_PROBE_STATUS_NONEIGH;
-		/* Only the failure path asks routing once more, for why. */
-		if (out == DP_OUT_NOROUTE &&
-		    dp_route(&dp->topo, dp->self, &again, &dp->view, &hop)) {
-			local->status = DPILLAR_PROBE_STATUS_NOROUTE;
-			local->reason = hop.reason;
-		}
-	}
+	if (local)
+		dp_probe_local(dp, out, &again, local);
 	dp_drop(dp, skb, dp_out_stat(out, DP_STAT_DROP_NOROUTE));
 	return -EHOSTUNREACH;
 }
@@ -175,7 +187,7 @@ static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
 /*
  * Whether this server routes @st around a failure: its next hop is not
  * the one it would take in the failure-free fabric.  Asked for probes
- * only, before dp_probe_out() routes them for real, so that the data
+ * only, before dp_probe_hop() routes them for real, so that the data
  * path pays nothing for it.  A detour a mode plans from the start (the
  * sideways first hop of an XDCent/BCube parallel path) is no failure.
  * Where the failure-free route cannot be computed (S2 plan mode: greedy
@@ -391,77 +403,52 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 	dp_probe_out(dp, skb, &st, NULL);
 }
 
-/* One more hop for a probe or reply; a probe that cannot go on is answered. */
-static void dp_probe_relay(struct dp_priv *dp, struct sk_buff *skb)
-{
-	struct dp_probe_result local;
-	struct dp_route_state st;
-	u32 x[DP_COORDS_MAX], nx;
-	struct dpillar_probe p;
-	struct dpillar_hdr *h;
-	struct dpillar_hdr ph;
-
-	if (skb_cow_head(skb, ETH_HLEN)) {
-		dp_drop(dp, skb, DP_STAT_DROP_NOMEM);
-		return;
-	}
-	h = (struct dpillar_hdr *)skb->data;
-	/* What an answer needs, before routing rewrites or sends the frame. */
-	ph = *h;
-	p = *dp_probe_body(dp, skb);
-	nx = dp_probe_src_coords(dp, skb, x);
-	/* its routing state; the coordinates: dp_probe_rcv() checked them */
-	dp_hdr_state(&dp->topo, skb, &st);
-	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
-		/* A probe's TTL runs out by design; a reply's is a bug. */
-		if (ph.type == DPILLAR_T_PROBE) {
-			dp_probe_answer(dp, &ph, &p, x, nx,
-					DPILLAR_PROBE_STATUS_TTL, 0);
-			consume_skb(skb);
-		} else {
-			dp_drop(dp, skb, DP_STAT_DROP_TTL);
-		}
-		return;
-	}
-	if (ph.type == DPILLAR_T_PROBE && dp_probe_detours(dp, &st))
-		dp_probe_body(dp, skb)->detours++;
-	dp_relay_scrub(skb);
-	if (!dp_probe_out(dp, skb, &st,
-			  ph.type == DPILLAR_T_PROBE ? &local : NULL))
-		dp_count(dp, DP_STAT_FORWARDED);
-	else if (ph.type == DPILLAR_T_PROBE)
-		dp_probe_answer(dp, &ph, &p, x, nx, local.status,
-				local.reason);
-}
-
-/**
- * dp_probe_rcv - a PROBE or PROBE_REPLY from a port
- * @dp: the device
- * @skb: the frame, dpillar header at skb->data, addresses checked
- *
- * Softirq, under rcu_read_lock.  Consumes the skb.
+/*
+ * A probe or reply in transit goes through the relay of every frame type
+ * (dp_relay(), dpillar.h: its copy-on-write, TTL, clearing and counters)
+ * with these for its type; a probe that cannot go on is answered.  What
+ * the relay keeps of it for those answers: its header and probe as
+ * received, the prober's coordinates, and its routing state before the
+ * hop, to tell why there was none.
  */
-void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb)
+struct dp_probe_relay {
+	struct dpillar_hdr h;
+	struct dpillar_probe p;
+	struct dp_route_state again;
+	u32 x[DP_COORDS_MAX];
+	u32 nx;
+};
+
+/*
+ * Checked; taken here when it is for us (a probe answered, a reply handed
+ * to its requester), else what its answers need kept (@ctx) and its
+ * routing state: relayed.
+ */
+static bool dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
+			      struct dp_route_state *st, void *ctx)
 {
+	struct dp_probe_relay *pr = ctx;
 	const struct dpillar_hdr *h;
-	struct dp_route_state st;
 	u32 x[DP_COORDS_MAX], nx;
 
 	/*
 	 * Plan mode: both coordinates, of the right count; elsewhere none
 	 * (a coordinates flag there is a forged frame).
 	 */
-	if (dp_coords_rx(&dp->topo, skb, &st) != (int)dp->topo.ext_len ||
+	if (dp_hdr_state(&dp->topo, skb, st) != (int)dp->topo.ext_len ||
 	    !pskb_may_pull(skb, dp_probe_len(dp)) ||
-	    (dp->topo.ext_len && (st.ncoords != dp->topo.p.ncoords ||
+	    (dp->topo.ext_len && (st->ncoords != dp->topo.p.ncoords ||
 				  !dp_probe_src_coords(dp, skb, x)))) {
 		dp_drop(dp, skb, DP_STAT_DROP_SHORT);
-		return;
+		return false;
 	}
 	h = (const struct dpillar_hdr *)skb->data;
 	if (ntohl(h->dst) != dp->self) {
-		dp_probe_relay(dp, skb);
-		return;
+		/* What an answer needs, before routing rewrites the frame. */
+		pr->h = *h;
+		pr->p = *dp_probe_body(dp, skb);
+		pr->nx = dp_probe_src_coords(dp, skb, pr->x);
+		return true;
 	}
 	nx = dp_probe_src_coords(dp, skb, x);
 	if (h->type == DPILLAR_T_PROBE) {
@@ -472,6 +459,73 @@ void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb)
 		dp_count(dp, DP_STAT_DELIVERED);
 	}
 	consume_skb(skb);
+	return false;
+}
+
+/* The TTL ran out: a probe's runs out by design, a reply's is a bug. */
+static bool dp_probe_relay_ttl_out(struct dp_priv *dp, struct sk_buff *skb,
+				   void *ctx)
+{
+	struct dp_probe_relay *pr = ctx;
+
+	if (pr->h.type != DPILLAR_T_PROBE)
+		return false;
+	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx,
+			DPILLAR_PROBE_STATUS_TTL, 0);
+	consume_skb(skb);
+	return true;
+}
+
+/* The next hop, as data's; a probe counts the detour it takes there. */
+static enum dp_out dp_probe_relay_hop(struct dp_priv *dp, struct sk_buff *skb,
+				      struct dp_route_state *st, void *ctx)
+{
+	struct dp_probe_relay *pr = ctx;
+
+	if (pr->h.type == DPILLAR_T_PROBE) {
+		pr->again = *st;
+		if (dp_probe_detours(dp, st))
+			dp_probe_body(dp, skb)->detours++;
+	}
+	return dp_route_out(dp, skb, st);
+}
+
+/* A probe routing could not send on (dropped): answered with why. */
+static void dp_probe_relay_lost(struct dp_priv *dp, enum dp_out out,
+				void *ctx)
+{
+	struct dp_probe_relay *pr = ctx;
+	struct dp_probe_result local;
+
+	if (pr->h.type != DPILLAR_T_PROBE)
+		return;
+	dp_probe_local(dp, out, &pr->again, &local);
+	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx, local.status,
+			local.reason);
+}
+
+static const struct dp_relay_ops dp_probe_relay_ops = {
+	.rx = dp_probe_relay_rx,
+	.ttl_out = dp_probe_relay_ttl_out,
+	.hop = dp_probe_relay_hop,
+	.lost = dp_probe_relay_lost,
+	.noroute = DP_STAT_DROP_NOROUTE,
+};
+
+/**
+ * dp_probe_rcv - a PROBE or PROBE_REPLY from a port
+ * @dp: the device
+ * @pskb: the frame, dpillar header at skb->data, addresses checked
+ *
+ * Softirq, under rcu_read_lock.  Consumes the skb.
+ *
+ * Return: RX_HANDLER_CONSUMED.
+ */
+rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, struct sk_buff **pskb)
+{
+	struct dp_probe_relay pr;
+
+	return dp_relay(dp, pskb, &dp_probe_relay_ops, &pr);
 }
 
 /**

@@ -14,6 +14,7 @@
 #define _DPILLAR_PROBE_H
 
 #include <linux/completion.h>
+#include <linux/netdevice.h>
 #include <linux/ratelimit.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
@@ -93,7 +94,7 @@ static inline bool dp_probe_type(u8 type)
 	return type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY;
 }
 
-void dp_probe_rcv(struct dp_priv *dp, struct sk_buff *skb);
+rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, struct sk_buff **pskb);
 bool dp_probe_detours_known(const struct dp_priv *dp);
 int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 		  u8 ttl, u16 id, u16 seq, u64 stamp,

@@ -237,52 +237,117 @@ static int dpp_init(struct kunit *test)
 	return 0;
 }
 
-/*
- * A relayed frame leaves with nothing of its way in (issue 53, item 5):
- * a data frame and a probe, each received with a timestamp, a mark and a
- * priority, go on with none of them (dp_relay_scrub()).
- */
-static void dpp_relay_no_trace(struct kunit *test)
+/* A frame of @type from @src to @dst with TTL @ttl, received on port 0. */
+static unsigned int dpp_relay_frame(struct dpt_dev *d, u8 *buf, u8 type,
+				    u32 src, u32 dst, u8 ttl)
 {
-	u8 buf[DP_HDR_LEN + sizeof(struct dpillar_probe) + 20] = {};
 	struct dpillar_hdr *h = (void *)buf;
+	struct dpillar_probe *pp = (void *)(h + 1);
+
+	memset(buf, 0, DP_HDR_LEN + sizeof(*pp) + 20);
+	dpt_hdr(h, type, src, dst);
+	h->ttl = ttl;
+	if (dp_probe_type(type)) {
+		h->proto = 0;
+		pp->ttl = dp_topo_ttl(&d->dp->topo);
+	} else if (type == DPILLAR_T_SHORTCUT_DATA) {
+		h->rword = htons(5);	/* no shortcut here: on as DATA */
+	}
+	return DP_HDR_LEN + sizeof(*pp) + 20;
+}
+
+/*
+ * The one relay (fwd.c, dp_relay(); issue 54) for every type it carries:
+ * DATA, PROBE, PROBE_REPLY and SHORTCUT_DATA (no shortcut here: it goes
+ * on as DATA).  Each, received as a clone (its header shared) with a
+ * timestamp, a mark, a priority and CHECKSUM_COMPLETE, leaves once with
+ * its TTL one lower, none of those (issue 53, item 5) and the original's
+ * header untouched (copy-on-write), and is counted forwarded.  At TTL 1
+ * each is dropped for its TTL, but a probe, which is answered (TTL
+ * status).  Before the relay was one, probes kept CHECKSUM_COMPLETE.
+ */
+static void dpp_relay_one(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct dpillar_probe) + 20];
+	static const u8 types[] = { DPILLAR_T_DATA, DPILLAR_T_PROBE,
+				    DPILLAR_T_PROBE_REPLY,
+				    DPILLAR_T_SHORTCUT_DATA };
 	struct dpt_dev *d = dpp_dev(test);
 	u32 src = dp_port_neigh(&d->dp->topo, 0, 0, 0);
 	u32 dst = d->dp->topo.nodes - 1;
-	static const u8 types[] = { DPILLAR_T_DATA, DPILLAR_T_PROBE };
-	struct dpillar_probe *pp = (void *)(h + 1);
+	const struct dpillar_hdr *h;
+	struct dpillar_probe ans;
+	struct sk_buff *orig, *skb;
 	rx_handler_result_t ret;
-	struct sk_buff *skb;
+	unsigned int len;
 	u8 mac[ETH_ALEN];
 	u32 i;
 
 	KUNIT_ASSERT_NE(test, src, DP_NODE_NONE);
+	/* The default mode: the discovery fallback's, SHORTCUT_DATA's. */
+	WRITE_ONCE(d->dp->mode, 0);
+	KUNIT_ASSERT_TRUE(test, dp_sc_fallback(d->dp));
 	dpp_mac(src, mac);
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		dpt_hdr(h, types[i], src, dst);
-		if (types[i] == DPILLAR_T_PROBE) {
-			h->proto = 0;
-			pp->ttl = dp_topo_ttl(&d->dp->topo);
-		}
-		skb = dpt_frame(test, d, 0, mac, DPILLAR_ETHERTYPE, buf,
-				sizeof(buf), sizeof(buf));
+		len = dpp_relay_frame(d, buf, types[i], src, dst, 10);
+		orig = dpt_frame(test, d, 0, mac, DPILLAR_ETHERTYPE, buf, len,
+				 len);
+		skb = skb_clone(orig, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
 		skb->tstamp = ktime_get_real();
 		skb->mark = 0x2a;
 		skb->priority = 7;
+		skb->ip_summed = CHECKSUM_COMPLETE;
+		skb->csum = (__force __wsum)0x1234;
 		ret = dpt_rx(&skb);
 		KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
 		if (ret != RX_HANDLER_CONSUMED)
 			kfree_skb(skb);
+		h = (const void *)orig->data;
+		KUNIT_EXPECT_EQ_MSG(test, h->ttl, 10, "type %u", types[i]);
+		kfree_skb(orig);
 		skb = skb_dequeue(&dpp_sent);
 		KUNIT_ASSERT_NOT_NULL_MSG(test, skb, "type %u not relayed",
 					  types[i]);
+		h = (const void *)(skb->data + ETH_HLEN);
+		KUNIT_EXPECT_EQ_MSG(test, h->ttl, 9, "type %u", types[i]);
+		KUNIT_EXPECT_EQ_MSG(test, h->type,
+				    types[i] == DPILLAR_T_SHORTCUT_DATA ?
+				    DPILLAR_T_DATA : types[i],
+				    "type %u", types[i]);
 		KUNIT_EXPECT_EQ(test, skb->tstamp, 0);
 		KUNIT_EXPECT_EQ(test, skb->mark, 0);
 		KUNIT_EXPECT_EQ(test, skb->priority, 0);
+		KUNIT_EXPECT_NE_MSG(test, (int)skb->ip_summed,
+				    CHECKSUM_COMPLETE, "type %u", types[i]);
 		kfree_skb(skb);
 		KUNIT_EXPECT_NULL(test, skb_peek(&dpp_sent));
 	}
-	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 2);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 4);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TTL), 0);
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		len = dpp_relay_frame(d, buf, types[i], src, dst, 1);
+		skb = dpt_frame(test, d, 0, mac, DPILLAR_ETHERTYPE, buf, len,
+				len);
+		ret = dpt_rx(&skb);
+		KUNIT_EXPECT_EQ(test, ret, RX_HANDLER_CONSUMED);
+		if (ret != RX_HANDLER_CONSUMED)
+			kfree_skb(skb);
+		if (types[i] == DPILLAR_T_PROBE) {
+			KUNIT_ASSERT_EQ(test, dpp_take(DPILLAR_T_PROBE_REPLY,
+						       &ans, 1), 1);
+			KUNIT_EXPECT_EQ(test, ans.status,
+					DPILLAR_PROBE_STATUS_TTL);
+		}
+		KUNIT_EXPECT_NULL_MSG(test, skb_peek(&dpp_sent), "type %u",
+				      types[i]);
+	}
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_TTL), 3);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_FORWARDED), 4);
+	/* Every frame ended counted, but the probe answered for its TTL. */
+	KUNIT_EXPECT_EQ(test, dpt_stat_outcomes(d) + 1,
+			dpt_stat(d, DP_STAT_RX_FRAMES));
 }
 
 static void dpp_exit(struct kunit *test)
@@ -294,7 +359,7 @@ static struct kunit_case dpp_cases[] = {
 	KUNIT_CASE(dpp_budget_user_first),
 	KUNIT_CASE(dpp_budget_psel_first),
 	KUNIT_CASE(dpp_psel_forged),
-	KUNIT_CASE(dpp_relay_no_trace),
+	KUNIT_CASE(dpp_relay_one),
 	{}
 };
 

@@ -885,10 +885,12 @@ EXPORT_SYMBOL_IF_KUNIT(dp_sc_fallback);
  * leaves with already in it) along this server's shortcut toward @dst,
  * at most @max_dist hops long: the frame may then take at most dist - 1
  * more after this one, which its rword says.  False, the skb still the
- * caller's, when there is none or the frame does not fit the port.
+ * caller's, when there is none or the frame does not fit the port.  The
+ * fallback's first hop (dp_sc_data_out()) and the relay's next one
+ * (fwd.c, SHORTCUT_DATA's struct dp_relay_ops).
  */
-static bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
-			    u32 max_dist)
+bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
+		     u32 max_dist)
 {
 	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
 	u32 port_idx, peer, dist;
@@ -935,69 +937,4 @@ enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
 	in_port = dp_sc_in_port(dp, skb, &in_mac);
 	dp_sc_discover(dp, dst, in_port, in_mac);
 	return DP_OUT_NOROUTE;
-}
-
-/*
- * A SHORTCUT_DATA frame from a port for another server, on a device with
- * the fallback (softirq, RCU): one more hop along a shortcut of ours no
- * longer than its rword (and than its TTL allows).  A header a
- * topology's routing state could hide in (flags, a waypoint) is a bad
- * one.  Along shortcuts the path is loop-free whatever the tables say:
- * rword strictly decreases.  A relay that has no such shortcut (it was
- * evicted, or idled out while a late refresh had not renewed it: issue
- * 53, items 11 and 12) turns the frame back into a DATA frame and
- * returns it to its caller, fwd.c, which routes it by the topology from
- * here (dp_fwd_sc_back()) instead of black-holing it; should that fail
- * at a real failure again, the fallback carries it or discovers on its
- * sender's account.  Every hop, either way, spends the TTL: the path
- * stays within it.  The routing stays in fwd.c so that this file never
- * calls back into route.c (scripts/callgraph.py).
- *
- * Return: true if the frame was sent or dropped here, false if it is
- * the caller's to route as DATA.
- */
-bool dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
-{
-	struct dpillar_hdr *h;
-	enum dp_stat why;
-	u32 budget, dst;
-
-	if (skb_cow_head(skb, ETH_HLEN)) {
-		why = DP_STAT_DROP_NOMEM;
-		goto drop;
-	}
-	h = (struct dpillar_hdr *)skb->data;
-	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
-	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6))) {
-		why = DP_STAT_SC_DATA_LOST;
-		goto drop;
-	}
-	if (h->ttl <= 1) {
-		why = DP_STAT_DROP_TTL;
-		goto drop;
-	}
-	/*
-	 * No sender leaves a frame with no hops to take anywhere but at
-	 * its destination (dp_sc_data_send()): a bad one.
-	 */
-	if (!h->rword) {
-		why = DP_STAT_SC_DATA_LOST;
-		goto drop;
-	}
-	h->ttl--;
-	budget = min_t(u32, ntohs(h->rword), h->ttl);
-	skb_forward_csum(skb);
-	dp_relay_scrub(skb);
-	dst = ntohl(h->dst);
-	if (budget && dp_sc_data_send(dp, skb, dst, budget)) {
-		dp_count(dp, DP_STAT_FORWARDED);
-		return true;
-	}
-	/* No shortcut here: the topology's routing, from this node on. */
-	h->type = DPILLAR_T_DATA;
-	return false;
-
-drop:
-	dp_drop(dp, skb, why);
-	return true;
 }

@@ -616,10 +616,10 @@ static inline u32 dp_topo_ttl(const struct dp_topo *t)
 }
 
 /*
- * The TTL step of a relay (fwd.c, probe.c) and of the tools' walker,
- * before the frame's one routing decision: false when the frame must be
- * dropped (its TTL is out and the topology renews none), else its TTL
- * *@ttl is lowered by one.  A frame is relayed only with a TTL of 2 or
+ * The TTL step of the relay (dp_relay(), dpillar.h: every frame type)
+ * and of the tools' walker, before the frame's one routing decision:
+ * false when the frame must be dropped (its TTL is out and the topology
+ * renews none), else its TTL *@ttl is lowered by one.  A frame is relayed only with a TTL of 2 or
  * more, so it never leaves with 0.  Renewal (dp_topo_ops.ttl_renew) is
  * asked only in a fabric whose bound exceeds the u8, so every other
  * fabric's relay behaves, and writes its frames, as it always did.
