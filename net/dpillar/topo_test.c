@@ -1113,6 +1113,42 @@ static void dpt_core_registry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, found, DP_TOPO_KIND_MAX);
 }
 
+/*
+ * The per-packet dispatch (DP_TOPO_CASE_* in topo.h) calls a kind's entry
+ * points directly, by the list (topologies.h): they must be the ones the
+ * kind's registered ops table names, or the kernel would route by other
+ * code than the ops check, dpsim and the walks here see.
+ */
+#define DPT_ENTRY(KIND, name, file)					\
+	{ DP_TOPO_##KIND, &dp_##name##_ops, dp_##file##_route_init,	\
+	  dp_##file##_route, dp_##file##_port_neigh_index },
+
+static void dpt_core_dispatch(struct kunit *test)
+{
+	static const struct {
+		u32 kind;
+		const struct dp_topo_ops *ops;
+		typeof_member(struct dp_topo_ops, route_init) route_init;
+		typeof_member(struct dp_topo_ops, route) route;
+		typeof_member(struct dp_topo_ops, port_neigh_index) neigh_index;
+	} e[] = { DP_TOPOLOGIES_BUILT(DPT_ENTRY) };
+	const struct dp_topo_ops *ops;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(e), DP_TOPO_KIND_MAX);
+	for (i = 0; i < ARRAY_SIZE(e); i++) {
+		ops = dp_topo_ops_by_kind(e[i].kind);
+		KUNIT_ASSERT_PTR_EQ(test, ops, e[i].ops);
+		KUNIT_EXPECT_TRUE_MSG(test, ops->route_init == e[i].route_init,
+				      "%s: route_init", ops->name);
+		KUNIT_EXPECT_TRUE_MSG(test, ops->route == e[i].route,
+				      "%s: route", ops->name);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      ops->port_neigh_index == e[i].neigh_index,
+				      "%s: port_neigh_index", ops->name);
+	}
+}
+
 /* How to break a copy of a good ops table. */
 enum dpt_break {
 	DPT_NO_NAME, DPT_BAD_KIND, DPT_NO_INIT, DPT_NO_ROUTE, DPT_NO_ROUTE_INIT,
@@ -1364,6 +1400,7 @@ static void dpt_core_addr_dispatch(struct kunit *test)
 
 static struct kunit_case dpt_core_cases[] = {
 	KUNIT_CASE(dpt_core_registry),
+	KUNIT_CASE(dpt_core_dispatch),
 	KUNIT_CASE(dpt_core_ops_check_rejects),
 	KUNIT_CASE(dpt_core_ttl_extremes),
 	KUNIT_CASE(dpt_core_ttl_long_path),
