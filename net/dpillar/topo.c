@@ -12,7 +12,6 @@
  * Every topology the module carries (topologies.h), indexed by enum
  * dp_topo_kind: a fixture's slot stays NULL in a build without them.
  */
-#define DP_TOPO_REGISTER(KIND, name, file) [DP_TOPO_##KIND] = &dp_##name##_ops,
 static const struct dp_topo_ops *const dp_topologies[DP_TOPO_KIND_MAX + 1] = {
 	DP_TOPOLOGIES_BUILT(DP_TOPO_REGISTER)
 };
@@ -554,9 +553,10 @@ void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 	st->ncoords = 0;
 	/* No indirect call for a topology built in: see DP_TOPO_CASE_ROUTE. */
 	switch (t->kind) {
-	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_ROUTE_INIT)
 	default:
 		t->ops->route_init(t, src, dst, sel, hash, st);
+		return;
+	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_ROUTE_INIT)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_init);

@@ -25,32 +25,11 @@
 #include "topologies.h"
 
 /*
- * The test fixtures (DP_TEST_TOPO of topologies.h): in every userspace
- * build, in the module only when built with DPILLAR_TEST_TOPOLOGIES=y
- * (Kbuild), so that an operator's module never offers them.
- */
-#if !defined(__KERNEL__) || defined(DPILLAR_TEST_TOPOLOGIES)
-#define DP_HAVE_TEST_TOPOLOGIES
-#endif
-
-/*
- * DP_TOPOLOGIES_BUILT(X): X(KIND, name, file) for every topology this
- * build carries (topologies.h), the test fixtures only with
- * DP_HAVE_TEST_TOPOLOGIES.  DP_TOPOLOGY_LIST(X, X) names them all.
- */
-#define DP_TOPO_SKIP(KIND, name, file)
-#ifdef DP_HAVE_TEST_TOPOLOGIES
-#define DP_TOPOLOGIES_BUILT(X) DP_TOPOLOGY_LIST(X, X)
-#else
-#define DP_TOPOLOGIES_BUILT(X) DP_TOPOLOGY_LIST(X, DP_TOPO_SKIP)
-#endif
-
-/*
  * The UAPI enum dpillar_topo, under the routing core's names: equal by
- * construction.  Every kind has its value, built or not, so that a build
- * without the fixtures still names them (and refuses them at init).
+ * construction (DP_TOPO_ENUM, topologies.h).  Every kind has its value,
+ * built or not, so that a build without the fixtures still names them
+ * (and refuses them at init).
  */
-#define DP_TOPO_ENUM(KIND, name, file) DP_TOPO_##KIND = DPILLAR_TOPO_##KIND,
 enum dp_topo_kind {
 	DP_TOPOLOGY_LIST(DP_TOPO_ENUM, DP_TOPO_ENUM)
 	DP_TOPO_KIND_MAX = DPILLAR_TOPO_MAX,
@@ -873,40 +852,21 @@ int dp_parse_dec(const char **s, u32 max, u32 *out);
  * The topologies (topologies.h): each one's ops table, and the per-packet
  * entry points of its file (XDCent's come twice, for BCube too).
  */
-#define DP_TOPO_DECLARE(KIND, name, file)				\
-	extern const struct dp_topo_ops dp_##name##_ops;		\
-	void dp_##file##_route_init(const struct dp_topo *t, u32 src,	\
-				    u32 dst, u32 sel, u32 hash,		\
-				    struct dp_route_state *st);		\
-	int dp_##file##_route(const struct dp_topo *t, u32 self,	\
-			      struct dp_route_state *st,		\
-			      const struct dp_view *v, struct dp_hop *hop); \
-	int dp_##file##_port_neigh_index(const struct dp_topo *t, u32 id, \
-					 u32 port, u32 peer);
 DP_TOPOLOGY_LIST(DP_TOPO_DECLARE, DP_TOPO_DECLARE)
 
 /*
- * The per-packet dispatch: a switch on the kind, generated from the list,
- * that calls every topology this build carries directly, so that a kernel
- * with retpolines makes no indirect call per packet, however many
- * topologies there are (INDIRECT_CALL_4, the kernel's widest, had room
- * for four).  Such a kernel builds without jump tables (gcc:
- * -fno-jump-tables; clang makes none with retpolines), so the switch is
- * compares and direct calls.  t->ops comes from the registry by t->kind
- * (dp_topo_init()), and the KUnit suite dpillar_topo_core checks that
- * every registered ops table's entry points are these; only the "none"
- * topology (kind 0) takes the default, the ops' own.
+ * The per-packet dispatch: a switch on the kind, generated from the list
+ * (DP_TOPO_CASE_*, topologies.h), that calls every topology this build
+ * carries directly, so that a kernel with retpolines makes no indirect
+ * call per packet, however many topologies there are (INDIRECT_CALL_4,
+ * the kernel's widest, had room for four).  Such a kernel builds without
+ * jump tables (gcc: -fno-jump-tables; clang makes none with retpolines),
+ * so the switch is compares and direct calls.  t->ops comes from the
+ * registry by t->kind (dp_topo_init()), and the KUnit suite
+ * dpillar_topo_core checks that every registered ops table's entry points
+ * are these; only the "none" topology (kind 0) takes the default, the
+ * ops' own.
  */
-#define DP_TOPO_CASE_ROUTE_INIT(KIND, name, file)			\
-	case DP_TOPO_##KIND:						\
-		dp_##file##_route_init(t, src, dst, sel, hash, st);	\
-		return;
-#define DP_TOPO_CASE_ROUTE(KIND, name, file)				\
-	case DP_TOPO_##KIND:						\
-		return dp_##file##_route(t, self, st, v, hop);
-#define DP_TOPO_CASE_NEIGH_INDEX(KIND, name, file)			\
-	case DP_TOPO_##KIND:						\
-		return dp_##file##_port_neigh_index(t, id, port, peer);
 
 /*
  * The per-hop calls, inline: under TCG (make bench) a call and its return
@@ -921,9 +881,9 @@ static inline int dp_port_neigh_index(const struct dp_topo *t, u32 id,
 	    !dp_addr_valid(t, peer) || id == peer)
 		return -1;
 	switch (t->kind) {
-	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_NEIGH_INDEX)
 	default:
 		return t->ops->port_neigh_index(t, id, port, peer);
+	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_NEIGH_INDEX)
 	}
 }
 
@@ -932,9 +892,9 @@ static inline int dp_route(const struct dp_topo *t, u32 self,
 			   struct dp_hop *hop)
 {
 	switch (t->kind) {
-	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_ROUTE)
 	default:
 		return t->ops->route(t, self, st, v, hop);
+	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_ROUTE)
 	}
 }
 

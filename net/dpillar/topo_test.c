@@ -1119,33 +1119,28 @@ static void dpt_core_registry(struct kunit *test)
  * kind's registered ops table names, or the kernel would route by other
  * code than the ops check, dpsim and the walks here see.
  */
-#define DPT_ENTRY(KIND, name, file)					\
-	{ DP_TOPO_##KIND, &dp_##name##_ops, dp_##file##_route_init,	\
-	  dp_##file##_route, dp_##file##_port_neigh_index },
+static const struct dp_topo_ops dpt_entries[] = {
+	DP_TOPOLOGIES_BUILT(DP_TOPO_ENTRY)
+};
 
 static void dpt_core_dispatch(struct kunit *test)
 {
-	static const struct {
-		u32 kind;
-		const struct dp_topo_ops *ops;
-		typeof_member(struct dp_topo_ops, route_init) route_init;
-		typeof_member(struct dp_topo_ops, route) route;
-		typeof_member(struct dp_topo_ops, port_neigh_index) neigh_index;
-	} e[] = { DP_TOPOLOGIES_BUILT(DPT_ENTRY) };
-	const struct dp_topo_ops *ops;
+	const struct dp_topo_ops *ops, *e;
 	u32 i;
 
-	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(e), DP_TOPO_KIND_MAX);
-	for (i = 0; i < ARRAY_SIZE(e); i++) {
-		ops = dp_topo_ops_by_kind(e[i].kind);
-		KUNIT_ASSERT_PTR_EQ(test, ops, e[i].ops);
-		KUNIT_EXPECT_TRUE_MSG(test, ops->route_init == e[i].route_init,
-				      "%s: route_init", ops->name);
-		KUNIT_EXPECT_TRUE_MSG(test, ops->route == e[i].route,
-				      "%s: route", ops->name);
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(dpt_entries), DP_TOPO_KIND_MAX);
+	for (i = 0; i < ARRAY_SIZE(dpt_entries); i++) {
+		e = &dpt_entries[i];
+		ops = dp_topo_ops_by_kind(e->kind);
+		KUNIT_ASSERT_NOT_NULL(test, ops);
+		KUNIT_EXPECT_STREQ(test, ops->name, e->name);
+		KUNIT_EXPECT_TRUE_MSG(test, ops->route_init == e->route_init,
+				      "%s: route_init", e->name);
+		KUNIT_EXPECT_TRUE_MSG(test, ops->route == e->route,
+				      "%s: route", e->name);
 		KUNIT_EXPECT_TRUE_MSG(test,
-				      ops->port_neigh_index == e[i].neigh_index,
-				      "%s: port_neigh_index", ops->name);
+				      ops->port_neigh_index == e->port_neigh_index,
+				      "%s: port_neigh_index", e->name);
 	}
 }
 
