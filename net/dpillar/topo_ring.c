@@ -5,7 +5,7 @@
  * Server i (0 <= i < n; its address is its index, "3") has two cable
  * ports: port 0 goes to port 1 of server i + 1 (mod n), port 1 to port 0
  * of server i - 1.  Nothing here is a fabric to deploy: the ring exists to
- * show that a topology is added by its own files, a registry line and a
+ * show that a topology is added by its own files, a line of the list and a
  * UAPI number, and that the generic module, dpctl and dpsim take it from
  * its ops table alone (topo_ring.h says how it is built).
  *
