@@ -13,11 +13,11 @@ DP_TOPOLOGIES := $(call dp_topo_files,DP_TOPO)
 ifeq ($(strip $(DP_TOPOLOGIES)),)
 $(error no topology read from $(dp_topo_list))
 endif
-# Test fixtures (topo_ring.c: a topology added by its own files, proving
-# the boundary): built into every userspace tool, into the module only
+# Test fixtures (topologies added by their own files, proving the
+# boundary): built into every userspace tool, into the module only
 # with DPILLAR_TEST_TOPOLOGIES=y (scripts/build-modules.sh, the tests'
 # builds; never dkms or the packages), which the Kbuild passes on to
-# topo.h as -DDPILLAR_TEST_TOPOLOGIES.
+# topologies.h as -DDPILLAR_TEST_TOPOLOGIES.
 DP_TEST_TOPOLOGIES := $(call dp_topo_files,DP_TEST_TOPO)
 ifeq ($(if $(KERNELRELEASE),$(DPILLAR_TEST_TOPOLOGIES),y),y)
 DP_TOPOLOGIES += $(DP_TEST_TOPOLOGIES)
