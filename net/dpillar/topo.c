@@ -434,7 +434,7 @@ int dp_parse_dec(const char **s, u32 max, u32 *out)
 	while (*p >= '0' && *p <= '9') {
 		u32 d = (u32)(*p - '0');
 
-		/* d > max: max - d would wrap (a one-digit max, Ring(6)) */
+		/* d > max: max - d would wrap (a one-digit max: ids of 6 nodes) */
 		if (d > max || v > (max - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
