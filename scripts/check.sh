@@ -35,7 +35,8 @@
 #   --tests PATTERN,...    only the steps whose short name matches one of
 #                          the shell patterns: a guest suite by its name
 #                          (smoke topo link up data ft genl hostile probe
-#                          dcell xdcent ring nic nic_tcp s2 kunit), a host
+#                          dcell xdcent nic nic_tcp s2 kunit, and each test
+#                          fixture's by its name), a host
 #                          step by its own (deps tools dpsim evalcheck ns3
 #                          splat dpctl checkpatch install dkms fuzz spec
 #                          layers modules debug-kernel rig)
@@ -89,7 +90,6 @@ GUEST_TESTS=(
 	selftests/dpillar_probe.sh
 	selftests/dcell_test.sh
 	selftests/xdcent_test.sh
-	selftests/ring_test.sh
 	selftests/nic_test.sh
 	selftests/nic_tcp_test.sh
 	selftests/s2_test.sh
@@ -119,7 +119,7 @@ GUEST_TESTS=(
 #    (2,1)'s port-0 and mini-switch cases (issue 33's).  Not XDCent
 #    (since 2026-11-29, for the budget: its two-link case took 338 of its
 #    566 s there, and its fallback frames are the failures suite's, S2's
-#    and KUnit's dpf_* cases there).  The rest of DCell, XDCent/BCube, the ring and DPillar's
+#    and KUnit's dpf_* cases there).  The rest of DCell, XDCent/BCube, the fixtures and DPillar's
 #    wiring add only the routing core there, which KUnit covers; dpillar_up.sh
 #    adds dpctl's logic on top of link's and
 #    hostile's kernel paths (its unconfigured device's transmit and
@@ -127,9 +127,20 @@ GUEST_TESTS=(
 #    NIC drivers in; nic_tcp runs in a second debug guest of one vCPU
 #    (debugnic), on three of the four models (selftests/README.md, "The matrix").
 MATRIX_NEWEST=(smoke topo link up lateports data ft genl hostile probe dcell
-	xdcent ring nic nic_tcp s2)
+	xdcent nic nic_tcp s2)
 MATRIX_OLDER=(smoke link data ft genl hostile probe nic_tcp)
 MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp dcell)
+# The test fixtures' suites, selftests/<name>_test.sh of each DP_TEST_TOPO
+# line of net/dpillar/topologies.h, as topologies.mk reads them: on the
+# newest kernel only, since a fixture adds no kernel code but its routing
+# core, which KUnit runs on the debug kernel.  From the list, so that a
+# fixture is added (and removed) by its own files and its line there.
+for t in $(printf 'include net/dpillar/topologies.mk\nall:\n\t@echo $(DP_TEST_TOPOLOGIES)\n' |
+	   make -s -f -); do
+	[ -f "selftests/${t}_test.sh" ] || continue
+	GUEST_TESTS+=("selftests/${t}_test.sh")
+	MATRIX_NEWEST+=("$t")
+done
 
 # Sizes and halves.  The newest kernel runs the fault-tolerance scenarios
 # in the paper's mode (the shortest mode's run on the debug kernel),

@@ -9,8 +9,8 @@
 # cables (a cable is a two-port bridge c<i>, so it can fail or be
 # miswired on the switch side), a veth per server port (p<port> in the
 # server, v<id>p<port> among the switches).  Used by the demo (every
-# topology), dpillar_probe.sh, dcell_test.sh, xdcent_test.sh,
-# ring_test.sh, failover_test.sh (all five topologies, pf_up),
+# topology), dpillar_probe.sh, dcell_test.sh, xdcent_test.sh, the
+# test fixtures' suites, failover_test.sh (all five topologies, pf_up),
 # s2_test.sh (both modes, with PF_DIRECT) and, through
 # fabric.sh, the DPillar suites: every guest suite's fabric.
 #

@@ -301,7 +301,6 @@ static void dp_setup(struct net_device *dev)
 	BUILD_BUG_ON(DPILLAR_NODE_NONE != DP_NODE_NONE);
 	BUILD_BUG_ON(DPILLAR_PORTS_MAX != DP_MAX_PORTS);
 	BUILD_BUG_ON(DP_MAX_PORTS > 32);	/* the PORTS_UP TLV is a u32 */
-	BUILD_BUG_ON((int)DP_TOPO_KIND_MAX != (int)DPILLAR_TOPO_MAX);
 
 	dp->dev = dev;
 	dp_topo_init_none(&dp->topo);

@@ -78,9 +78,6 @@ typedef __INT32_TYPE__ s32;
 
 /* No retpolines to avoid here: a plain indirect call. */
 #define INDIRECT_CALL_1(f, f1, ...) ((void)(f1), f(__VA_ARGS__))
-#define INDIRECT_CALL_2(f, f2, f1, ...) ((void)(f2), (void)(f1), f(__VA_ARGS__))
-#define INDIRECT_CALL_4(f, f4, f3, f2, f1, ...) \
-	((void)(f4), (void)(f3), INDIRECT_CALL_2(f, f2, f1, __VA_ARGS__))
 #define DP_VIEW_REACHABLE NULL
 #define DP_VIEW_PORTS_UP NULL
 #define DP_VIEW_PEER_NEIGHS NULL

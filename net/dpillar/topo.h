@@ -19,28 +19,21 @@
 #ifndef _DP_TOPO_H
 #define _DP_TOPO_H
 
-#include "dp_shim.h"
+#include <linux/dpillar.h>
 
-/* Values equal the UAPI enum dpillar_topo. */
-enum dp_topo_kind {
-	DP_TOPO_DPILLAR = 1,
-	DP_TOPO_DCELL = 2,
-	DP_TOPO_BCUBE = 3,
-	DP_TOPO_XDCENT = 4,
-	DP_TOPO_S2 = 5,
-	DP_TOPO_RING = 6,
-	DP_TOPO_KIND_MAX = DP_TOPO_RING,
-};
+#include "dp_shim.h"
+#include "topologies.h"
 
 /*
- * The test fixtures (DP_TEST_TOPOLOGIES of topologies.mk): in every
- * userspace build, in the module only when built with
- * DPILLAR_TEST_TOPOLOGIES=y (Kbuild), so that an operator's module never
- * offers them.
+ * The UAPI enum dpillar_topo, under the routing core's names: equal by
+ * construction (DP_TOPO_ENUM, topologies.h).  Every kind has its value,
+ * built or not, so that a build without the fixtures still names them
+ * (and refuses them at init).
  */
-#if !defined(__KERNEL__) || defined(DPILLAR_TEST_TOPOLOGIES)
-#define DP_HAVE_TEST_TOPOLOGIES
-#endif
+enum dp_topo_kind {
+	DP_TOPOLOGY_LIST(DP_TOPO_ENUM, DP_TOPO_ENUM)
+	DP_TOPO_KIND_MAX = DPILLAR_TOPO_MAX,
+};
 
 #define DP_MAX_PORTS		16	/* most ports of a node, any topology */
 #define DP_COORDS_MAX		8	/* coordinates of a node (S2's spaces) */
@@ -732,8 +725,9 @@ int dp_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer);
 
 /*
  * Routing.  dp_route() with @v NULL is the failure-free routing.  The
- * per-packet dispatch goes through INDIRECT_CALL so that a kernel with
- * retpolines pays no indirect call for the topologies built in.
+ * per-packet dispatch calls the topologies built in directly (a switch on
+ * the kind, DP_TOPO_CASE_ROUTE below), so that a kernel with retpolines
+ * pays no indirect call for them.
  */
 void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 		   u32 hash, struct dp_route_state *st);
@@ -854,69 +848,25 @@ int dp_put_end(char *buf, u32 len, u32 pos);
 /* Parse a decimal number at *s (at least one digit) not above @max. */
 int dp_parse_dec(const char **s, u32 max, u32 *out);
 
-/* The topologies (one file each), and their per-packet entry points. */
-extern const struct dp_topo_ops dp_dpillar_ops;
-void dp_dpillar_route_init(const struct dp_topo *t, u32 src, u32 dst,
-			   u32 sel, u32 hash, struct dp_route_state *st);
-int dp_dpillar_route(const struct dp_topo *t, u32 self,
-		     struct dp_route_state *st, const struct dp_view *v,
-		     struct dp_hop *hop);
-int dp_dpillar_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-				u32 peer);
-extern const struct dp_topo_ops dp_dcell_ops;
-void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
-			 u32 hash, struct dp_route_state *st);
-int dp_dcell_route(const struct dp_topo *t, u32 self,
-		   struct dp_route_state *st, const struct dp_view *v,
-		   struct dp_hop *hop);
-int dp_dcell_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-			      u32 peer);
-/* XDCent and BCube: one code (topo_xdcent.c), two names. */
-extern const struct dp_topo_ops dp_xdcent_ops;
-extern const struct dp_topo_ops dp_bcube_ops;
-void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
-			  u32 hash, struct dp_route_state *st);
-int dp_xdcent_route(const struct dp_topo *t, u32 self,
-		    struct dp_route_state *st, const struct dp_view *v,
-		    struct dp_hop *hop);
-int dp_xdcent_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-			       u32 peer);
-/* Space Shuffle, derived coordinates and cabling (topo_s2.c). */
-extern const struct dp_topo_ops dp_s2_ops;
-void dp_s2_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
-		      u32 hash, struct dp_route_state *st);
-int dp_s2_route(const struct dp_topo *t, u32 self, struct dp_route_state *st,
-		const struct dp_view *v, struct dp_hop *hop);
-int dp_s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-			   u32 peer);
-/* Ring(n), a test fixture (topo_ring.c). */
-extern const struct dp_topo_ops dp_ring_ops;
-void dp_ring_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
-			u32 hash, struct dp_route_state *st);
-int dp_ring_route(const struct dp_topo *t, u32 self,
-		  struct dp_route_state *st, const struct dp_view *v,
-		  struct dp_hop *hop);
+/*
+ * The topologies (topologies.h): each one's ops table, and the per-packet
+ * entry points of its file (XDCent's come twice, for BCube too).
+ */
+DP_TOPOLOGY_LIST(DP_TOPO_DECLARE, DP_TOPO_DECLARE)
 
 /*
- * The per-packet entry points of the topologies, which INDIRECT_CALL()
- * compares against before it calls indirectly: every topology's, so that
- * a kernel with retpolines makes no indirect call per packet (XDCent and
- * BCube share theirs).  INDIRECT_CALL_4 is the kernel's widest: a fifth
- * entry point means a second level of dispatch.
+ * The per-packet dispatch: a switch on the kind, generated from the list
+ * (DP_TOPO_CASE_*, topologies.h), that calls every topology this build
+ * carries directly, so that a kernel with retpolines makes no indirect
+ * call per packet, however many topologies there are (INDIRECT_CALL_4,
+ * the kernel's widest, had room for four).  Such a kernel builds without
+ * jump tables (gcc: -fno-jump-tables; clang makes none with retpolines),
+ * so the switch is compares and direct calls.  t->ops comes from the
+ * registry by t->kind (dp_topo_init()), and the KUnit suite
+ * dpillar_topo_core checks that every registered ops table's entry points
+ * are these; only the "none" topology (kind 0) takes the default, the
+ * ops' own.
  */
-#define DP_ROUTE_INIT_1 dp_dpillar_route_init
-#define DP_ROUTE_1 dp_dpillar_route
-#define DP_ROUTE_INIT_2 dp_dcell_route_init
-#define DP_ROUTE_2 dp_dcell_route
-#define DP_ROUTE_INIT_3 dp_xdcent_route_init
-#define DP_ROUTE_3 dp_xdcent_route
-#define DP_ROUTE_INIT_4 dp_s2_route_init
-#define DP_ROUTE_4 dp_s2_route
-/* A neighbour's slot: looked up once per hop (the view's memo). */
-#define DP_NEIGH_INDEX_1 dp_dpillar_port_neigh_index
-#define DP_NEIGH_INDEX_2 dp_dcell_port_neigh_index
-#define DP_NEIGH_INDEX_3 dp_xdcent_port_neigh_index
-#define DP_NEIGH_INDEX_4 dp_s2_port_neigh_index
 
 /*
  * The per-hop calls, inline: under TCG (make bench) a call and its return
@@ -930,17 +880,22 @@ static inline int dp_port_neigh_index(const struct dp_topo *t, u32 id,
 	if (port >= t->nports || !dp_addr_valid(t, id) ||
 	    !dp_addr_valid(t, peer) || id == peer)
 		return -1;
-	return INDIRECT_CALL_4(t->ops->port_neigh_index, DP_NEIGH_INDEX_4,
-			       DP_NEIGH_INDEX_3, DP_NEIGH_INDEX_2,
-			       DP_NEIGH_INDEX_1, t, id, port, peer);
+	switch (t->kind) {
+	default:
+		return t->ops->port_neigh_index(t, id, port, peer);
+	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_NEIGH_INDEX)
+	}
 }
 
 static inline int dp_route(const struct dp_topo *t, u32 self,
 			   struct dp_route_state *st, const struct dp_view *v,
 			   struct dp_hop *hop)
 {
-	return INDIRECT_CALL_4(t->ops->route, DP_ROUTE_4, DP_ROUTE_3, DP_ROUTE_2,
-			       DP_ROUTE_1, t, self, st, v, hop);
+	switch (t->kind) {
+	default:
+		return t->ops->route(t, self, st, v, hop);
+	DP_TOPOLOGIES_BUILT(DP_TOPO_CASE_ROUTE)
+	}
 }
 
 #endif /* _DP_TOPO_H */

@@ -329,6 +329,7 @@ int dp_dcell_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 		return -1;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_dcell_port_neigh_index);
 
 /* A switch peer is on port 0 of the peer; a cable peer on the same level. */
 static int dcl_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
@@ -348,6 +349,7 @@ void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 	st->word = 0;
 	st->flags = sel == DCL_SEL_PAPER ? DCL_RS_PAPER : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_dcell_route_init);
 
 /* One step of the DCellRouting recursion: the link (n1, n2) at a level. */
 struct dcl_step {
@@ -634,6 +636,7 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 			phase = jump ? DCL_PHASE_JUMPUP : DCL_PHASE_REROUTE;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_dcell_route);
 
 static const struct dp_phase_desc dcl_phases[DCL_PHASE_COUNT] = {
 	[DP_PHASE_NONE]		= { "none" },

@@ -495,6 +495,7 @@ int dp_dpillar_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 		return -1;
 	return (int)(j < self ? j : j - 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_dpillar_port_neigh_index);
 
 /*
  * Failure-free hop count from column c to (cd, ld) with helix direction
@@ -577,6 +578,7 @@ void dp_dpillar_route_init(const struct dp_topo *t, u32 src, u32 dst,
 			st->flags = DPP_RS_CCW;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_dpillar_route_init);
 
 static inline void dpp_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
 {
@@ -1661,6 +1663,7 @@ int dp_dpillar_route(const struct dp_topo *t, u32 self,
 		return dpp_sp(t, self, st, r, hop);
 	return dpp_paper(t, self, st, r, hop);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_dpillar_route);
 
 static const struct dp_phase_desc dpp_phases[DPP_PHASE_COUNT] = {
 	[DP_PHASE_NONE]		= { "none" },

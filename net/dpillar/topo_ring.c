@@ -5,7 +5,7 @@
  * Server i (0 <= i < n; its address is its index, "3") has two cable
  * ports: port 0 goes to port 1 of server i + 1 (mod n), port 1 to port 0
  * of server i - 1.  Nothing here is a fabric to deploy: the ring exists to
- * show that a topology is added by its own files, a registry line and a
+ * show that a topology is added by its own files, a line of the list and a
  * UAPI number, and that the generic module, dpctl and dpsim take it from
  * its ops table alone (topo_ring.h says how it is built).
  *
@@ -114,20 +114,22 @@ static u32 ring_port_neigh(const struct dp_topo *t, u32 id, u32 port,
 	return ring_peer(t, id, port);
 }
 
-static int ring_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
-				 u32 peer)
+/* A per-packet entry point (topologies.h): the dispatch calls it directly. */
+int dp_ring_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
+			     u32 peer)
 {
 	if (port > RING_PORT_PREV || peer >= t->nodes || peer == id ||
 	    ring_peer(t, id, port) != peer)
 		return -1;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_ring_port_neigh_index);
 
 /* The next server's port 1 takes our port 0's cable, and back. */
 static int ring_peer_port(const struct dp_topo *t, u32 id, u32 port,
 			  u32 peer)
 {
-	if (ring_port_neigh_index(t, id, port, peer) < 0)
+	if (dp_ring_port_neigh_index(t, id, port, peer) < 0)
 		return -1;
 	return port == RING_PORT_NEXT ? RING_PORT_PREV : RING_PORT_NEXT;
 }
@@ -147,6 +149,7 @@ void dp_ring_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 	else
 		st->flags = 2 * d > t->nodes ? RING_RS_PREV : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_ring_route_init);
 
 static int ring_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
 {
@@ -191,6 +194,7 @@ int dp_ring_route(const struct dp_topo *t, u32 self,
 	st->flags |= RING_RS_TURNED;
 	return ring_hop(hop, next, port, RING_PHASE_TURN);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_ring_route);
 
 static const struct dp_phase_desc ring_phases[RING_PHASE_COUNT] = {
 	[DP_PHASE_NONE]		= { "none" },
@@ -236,7 +240,7 @@ const struct dp_topo_ops dp_ring_ops = {
 	.addr_format = ring_addr_format,
 	.port_info = ring_port_info,
 	.port_neigh = ring_port_neigh,
-	.port_neigh_index = ring_port_neigh_index,
+	.port_neigh_index = dp_ring_port_neigh_index,
 	.peer_port = ring_peer_port,
 	.route_init = dp_ring_route_init,
 	.route = dp_ring_route,

@@ -5,9 +5,10 @@
  *
  * A test fixture, not a fabric to deploy: n servers in a ring, two cable
  * ports each, no switches.  It proves that a topology is added by its own
- * files, its registry line and its UAPI number (Documentation/networking/
- * dpillar.rst, "Adding a topology"); the module carries it only when built
- * with DPILLAR_TEST_TOPOLOGIES=y (net/dpillar/topologies.mk).
+ * files, its line of the list (net/dpillar/topologies.h) and its UAPI
+ * number (Documentation/networking/dpillar.rst, "Adding a topology"); the
+ * module carries it, a DP_TEST_TOPO, only when built with
+ * DPILLAR_TEST_TOPOLOGIES=y.
  */
 #ifndef _DP_TOPO_RING_H
 #define _DP_TOPO_RING_H

@@ -832,6 +832,7 @@ int dp_s2_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 		return peer != id ? 0 : -1;	/* learned from its Hellos */
 	return s2_port_neigh(t, id, port, 0) == peer ? 0 : -1;
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_s2_port_neigh_index);
 
 static int s2_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 {

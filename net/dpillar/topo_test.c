@@ -1113,6 +1113,37 @@ static void dpt_core_registry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, found, DP_TOPO_KIND_MAX);
 }
 
+/*
+ * The per-packet dispatch (DP_TOPO_CASE_* in topo.h) calls a kind's entry
+ * points directly, by the list (topologies.h): they must be the ones the
+ * kind's registered ops table names, or the kernel would route by other
+ * code than the ops check, dpsim and the walks here see.
+ */
+static const struct dp_topo_ops dpt_entries[] = {
+	DP_TOPOLOGIES_BUILT(DP_TOPO_ENTRY)
+};
+
+static void dpt_core_dispatch(struct kunit *test)
+{
+	const struct dp_topo_ops *ops, *e;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(dpt_entries), DP_TOPO_KIND_MAX);
+	for (i = 0; i < ARRAY_SIZE(dpt_entries); i++) {
+		e = &dpt_entries[i];
+		ops = dp_topo_ops_by_kind(e->kind);
+		KUNIT_ASSERT_NOT_NULL(test, ops);
+		KUNIT_EXPECT_STREQ(test, ops->name, e->name);
+		KUNIT_EXPECT_TRUE_MSG(test, ops->route_init == e->route_init,
+				      "%s: route_init", e->name);
+		KUNIT_EXPECT_TRUE_MSG(test, ops->route == e->route,
+				      "%s: route", e->name);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      ops->port_neigh_index == e->port_neigh_index,
+				      "%s: port_neigh_index", e->name);
+	}
+}
+
 /* How to break a copy of a good ops table. */
 enum dpt_break {
 	DPT_NO_NAME, DPT_BAD_KIND, DPT_NO_INIT, DPT_NO_ROUTE, DPT_NO_ROUTE_INIT,
@@ -1364,6 +1395,7 @@ static void dpt_core_addr_dispatch(struct kunit *test)
 
 static struct kunit_case dpt_core_cases[] = {
 	KUNIT_CASE(dpt_core_registry),
+	KUNIT_CASE(dpt_core_dispatch),
 	KUNIT_CASE(dpt_core_ops_check_rejects),
 	KUNIT_CASE(dpt_core_ttl_extremes),
 	KUNIT_CASE(dpt_core_ttl_long_path),

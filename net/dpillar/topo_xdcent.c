@@ -579,6 +579,7 @@ int dp_xdcent_port_neigh_index(const struct dp_topo *t, u32 id, u32 port,
 		return -1;
 	return (int)(v < a ? v : v - 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_xdcent_port_neigh_index);
 
 /* Members of one switch plug into it with the same port number. */
 static int xdc_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
@@ -640,6 +641,7 @@ void dp_xdcent_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 	}
 	st->word = (u16)(r * d->nwords + w);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_xdcent_route_init);
 
 /*
  * Path selection spreads the flows of mode "hash" over the k + 1 parallel
@@ -1008,6 +1010,7 @@ sideways:
 		return 0;
 	return xdc_drop(hop, XDC_DROP_BUDGET);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_xdcent_route);
 
 static const struct dp_phase_desc xdc_phases[XDC_PHASE_COUNT] = {
 	[DP_PHASE_NONE]		= { "none" },

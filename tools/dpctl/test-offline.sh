@@ -381,17 +381,6 @@ rc "link set unknown setting" 2 $D link set lo hullo 1
 rc "set topology without addr" 2 $D set dp0 n 4 k 3
 has "set topology without addr" "set: n, k, addr are required" "$tmp/err"
 rc "set topology bad address" 2 $D set dp0 n 4 k 3 addr 0:0.2.0
-# Ring(n), the test fixture: no dpctl code of its own, its table's words
-rc "ring: set without n" 2 $D set dp0 topo ring addr 0
-has "ring: set without n" "set: n, addr are required" "$tmp/err"
-rc "ring: set, address above n" 2 $D set dp0 topo ring n 6 addr 6
-has "ring: set, address above n" 'invalid address "6": address must be a server' "$tmp/err"
-rc "ring: set, S2's word" 2 $D set dp0 topo ring n 6 seed 1 addr 0
-has "ring: set, S2's word" "set: nodes, spaces, seed and coords are S2's" "$tmp/err"
-rc "ring: plan" 0 $D plan topo ring -n 6
-has "ring: plan" "cable 0/1 <-> 5/0"
-rc "ring: plan, k" 2 $D plan topo ring -n 6 -k 2
-has "ring: plan, k" "bad topology (6,2): Ring takes only n" "$tmp/err"
 rc "set topology takes no ports" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 port0 lo
 has "set topology takes no ports" 'unknown key "port0"' "$tmp/err"
 rc "set s2 without spaces" 2 $D set dp0 topo s2 nodes 16 n 4 id 3
@@ -821,6 +810,14 @@ for f in dp0.conf s2-plan.conf; do
 	[ ! -s "$tmp/a" ] && ok || ko "dpctl.8 lacks the lines of $f: $(head -n 2 "$tmp/a")"
 done
 
+# Each topology's own checks: tests/topo_<file>.sh, where the topology
+# has one, for each file of the list (net/dpillar/topologies.h, read
+# through topologies.mk), so that they come and go with it.
+for t in $(printf 'include ../../net/dpillar/topologies.mk\nall:\n\t@echo $(DP_TOPOLOGIES)\n' |
+	   MAKEFLAGS= make -s --no-print-directory -f -); do
+	# shellcheck disable=SC1090
+	[ ! -f "tests/topo_$t.sh" ] || . "./tests/topo_$t.sh"
+done
 # README's offline commands, as printed there (doc_cmd: the line is in
 # README.md verbatim, then it runs), and the numbers it quotes from them.
 R=../../README.md

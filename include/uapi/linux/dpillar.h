@@ -18,19 +18,20 @@
  */
 #define DPILLAR_ETHERTYPE	0x88B5
 
-/* Topology of a fabric (IFLA_DPILLAR_TOPO). */
+/*
+ * Topology of a fabric (IFLA_DPILLAR_TOPO).  Numbered for good: a value is
+ * never reused.  A topology also has its line in the routing core's list
+ * (net/dpillar/topologies.h), which names it here by DPILLAR_TOPO_<KIND>.
+ */
 enum dpillar_topo {
-	DPILLAR_TOPO_UNSPEC,
-	DPILLAR_TOPO_DPILLAR,	/* DPillar (n, k): 2 ports per server */
-	DPILLAR_TOPO_DCELL,	/* DCell (n, k): k + 1 ports per server */
-	DPILLAR_TOPO_BCUBE,	/* BCube (n, k): k + 1 ports per server */
-	DPILLAR_TOPO_XDCENT,	/* XDCent (n, k, i): k + 1 ports per server */
-	DPILLAR_TOPO_S2,	/* Space Shuffle (nodes, n ports, L spaces,
-				 * seed): derived coordinates and cabling
-				 */
-	DPILLAR_TOPO_RING,	/* Ring (n): a test fixture, 2 cables per
-				 * server; in test builds of the module only
-				 */
+	DPILLAR_TOPO_UNSPEC = 0,
+	DPILLAR_TOPO_DPILLAR = 1,	/* DPillar (n, k): 2 ports per server */
+	DPILLAR_TOPO_DCELL = 2,	/* DCell (n, k): k + 1 ports per server */
+	DPILLAR_TOPO_BCUBE = 3,	/* BCube (n, k): k + 1 ports per server */
+	DPILLAR_TOPO_XDCENT = 4,	/* XDCent (n, k, i): k + 1 ports per server */
+	/* Space Shuffle (nodes, n ports, L spaces, seed): derived coordinates */
+	DPILLAR_TOPO_S2 = 5,
+	DPILLAR_TOPO_RING = 6,	/* Ring (n): a test fixture (test modules only) */
 
 	__DPILLAR_TOPO_MAX,
 	DPILLAR_TOPO_MAX = __DPILLAR_TOPO_MAX - 1,

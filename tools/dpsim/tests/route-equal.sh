@@ -25,10 +25,11 @@ trap 'rm -rf "$tmp"' EXIT
 build() {
 	core=$1/net/dpillar
 	srcs="$core/topo.c $core/topo_walk.c"
-	# the topologies and the test fixtures (DP_TEST_TOPOLOGIES), which
-	# every userspace tool builds in
-	for x in $(sed -n 's/^DP_\(TEST_\)\{0,1\}TOPOLOGIES := //p' \
-		"$core/topologies.mk"); do
+	# the topologies and the test fixtures, which every userspace tool
+	# builds in: DP_TOPOLOGIES as topologies.mk makes it (from the
+	# list, topologies.h, or in an older tree its own)
+	for x in $(printf 'include %s\nall:\n\t@echo $(DP_TOPOLOGIES)\n' \
+		"$core/topologies.mk" | make -s -f -); do
 		srcs="$srcs $core/topo_$x.c"
 	done
 	# shellcheck disable=SC2086

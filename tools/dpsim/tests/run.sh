@@ -477,13 +477,6 @@ rm -f /tmp/dpsim-s2plan.$$ /tmp/dpsim-s2plan-a.$$ /tmp/dpsim-s2plan-b.$$
 # instance has are accepted (XDCent k = 1 has 2 parallel paths: p0, p1)
 check "dcell paths" 0 $D paths --topo dcell -n 3 -k 1
 has "dcell paths names its mode" "routing (mode dfr)"
-# Ring(n), the test fixture: no dpsim code of its own, its table's words
-check "ring without -n" 2 $D paths --topo ring
-check "ring pairs, a cable cut" 0 $D pairs --topo ring -n 6 --fail '#0/0'
-has "ring pairs: 0 -> 1 the other way" "0 1 delivered 5 0,5,4,3,2,1"
-has "ring pairs: 2 -> 0 turns back at 1" "2 0 delivered 6 2,1,2,3,4,5,0"
-check "ring ft, one server down" 0 $D ft --topo ring -n 40 --failed 1 --pairs 1000
-has "ring ft: every pair" "delivered 1000 (100.000%)"
 check "xdcent k=1 --mode p1" 0 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p1
 check "xdcent k=1 --mode p2 refused" 2 $D paths --topo xdcent -n 3 -k 1 --level 2 --mode p2
 # XDCent's k+1 parallel paths (path selection's candidates) internally
@@ -513,6 +506,15 @@ $py -c 'import networkx, scipy' 2>/dev/null || py=/usr/bin/python3
 check "eval-s2bw.py selftest" 0 $py ./eval-s2bw.py selftest
 has "eval-s2bw.py: fat tree k=4 bisection 8" "ok fattree(4) bisection: 8"
 case $out in *FAIL*) ko "eval-s2bw.py selftest: $(echo "$out" | grep FAIL)" ;; esac
+
+# Each topology's own CLI checks: tests/topo_<file>.sh, where the
+# topology has one, for each file of the list (net/dpillar/topologies.h,
+# read through topologies.mk), so that they come and go with it.
+for t in $(printf 'include ../../net/dpillar/topologies.mk\nall:\n\t@echo $(DP_TOPOLOGIES)\n' |
+	   MAKEFLAGS= make -s --no-print-directory -f -); do
+	# shellcheck disable=SC1090
+	[ ! -f "tests/topo_$t.sh" ] || . "./tests/topo_$t.sh"
+done
 
 rm -f /tmp/dpsim-test-err.$$ /tmp/dpsim-core.$$
 echo "$pass passed, $fail failed"
