@@ -102,9 +102,10 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		ok "completion: dpctl up DEV - -> -c -w -W --wait-ports -t --dry-run" || ko "completion: dpctl up DEV -: $(comp dpctl up dp0 -c f -)"
 	[ "$(comp dpctl che)" = "check" ] &&
 		ok "completion: dpctl che -> check" || ko "completion: dpctl che: $(comp dpctl che)"
-	# What each command takes (its help), no more: stats DEV all, not port
-	[ "$(comp dpctl stats dp0 '' | paste -sd' ')" = "all" ] &&
-		ok "completion: dpctl stats DEV -> all (no port)" ||
+	# What each command takes (its help), no more: stats DEV all or
+	# prometheus, not port
+	[ "$(comp dpctl stats dp0 '' | paste -sd' ')" = "all prometheus" ] &&
+		ok "completion: dpctl stats DEV -> all prometheus (no port)" ||
 		ko "completion: dpctl stats DEV: $(comp dpctl stats dp0 '' | paste -sd' ')"
 	[ "$(comp dpctl neigh dp0 '' | paste -sd' ')" = "port" ] &&
 		ok "completion: dpctl neigh DEV -> port" ||
