@@ -360,7 +360,11 @@ struct prom_sample {
 	char labels[160];
 	unsigned long long v;
 	unsigned int seq;	/* arrival order: stable within a metric */
+	bool counter;		/* PROM_PFX <ethtool -S name> PROM_SFX */
 };
+
+#define PROM_PFX "dpillar_"
+#define PROM_SFX "_total"
 
 struct prom_set {
 	struct prom_sample *s;
@@ -368,11 +372,11 @@ struct prom_set {
 	int err;
 };
 
-static void prom_add(struct prom_set *ps, const char *metric,
+static void prom_add(struct prom_set *ps, const char *metric, bool counter,
 		     unsigned long long v, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 5, 6)));
 
-static void prom_add(struct prom_set *ps, const char *metric,
+static void prom_add(struct prom_set *ps, const char *metric, bool counter,
 		     unsigned long long v, const char *fmt, ...)
 {
 	struct prom_sample *e;
@@ -397,6 +401,7 @@ static void prom_add(struct prom_set *ps, const char *metric,
 	vsnprintf(e->labels, sizeof(e->labels), fmt, ap);
 	va_end(ap);
 	e->v = v;
+	e->counter = counter;
 	e->seq = ps->n++;
 }
 
@@ -434,7 +439,7 @@ static void stats_prom_one(const struct dp_dev *d, void *data)
 		snprintf(topo, sizeof(topo), "none");
 	else
 		snprintf(topo, sizeof(topo), "%u", d->topo);
-	prom_add(ps, "dpillar_device_info", 1,
+	prom_add(ps, "dpillar_device_info", false, 1,
 		 "ifname=\"%s\",topo=\"%s\",addr=\"%s\",id=\"%u\"", dev,
 		 topo, d->topo == DPILLAR_TOPO_UNSPEC ? "" : d->addr,
 		 d->node_id);
@@ -442,12 +447,14 @@ static void stats_prom_one(const struct dp_dev *d, void *data)
 		const struct dpctl_port *p = &d->ports[i];
 
 		prom_esc(p->ifname, nic, sizeof(nic));
-		prom_add(ps, "dpillar_port_up", p->state == DPILLAR_PORT_STATE_UP,
+		prom_add(ps, "dpillar_port_up", false,
+			 p->state == DPILLAR_PORT_STATE_UP,
 			 "ifname=\"%s\",port=\"%u\",nic=\"%s\",state=\"%s\"",
 			 dev, p->index, nic, port_state_name(p->state));
-		prom_add(ps, "dpillar_port_neighbours_reachable", p->reachable,
+		prom_add(ps, "dpillar_port_neighbours_reachable", false,
+			 p->reachable,
 			 "ifname=\"%s\",port=\"%u\"", dev, p->index);
-		prom_add(ps, "dpillar_port_neighbours", p->neighs,
+		prom_add(ps, "dpillar_port_neighbours", false, p->neighs,
 			 "ifname=\"%s\",port=\"%u\"", dev, p->index);
 	}
 	if (!d->stats)
@@ -459,8 +466,9 @@ static void stats_prom_one(const struct dp_dev *d, void *data)
 		    mnl_attr_get_payload_len(a) != sizeof(u64))
 			continue;
 		stat_name(t, type, name, sizeof(name));
-		snprintf(metric, sizeof(metric), "dpillar_%s_total", name);
-		prom_add(ps, metric, mnl_attr_get_u64(a), "ifname=\"%s\"", dev);
+		snprintf(metric, sizeof(metric), PROM_PFX "%s" PROM_SFX, name);
+		prom_add(ps, metric, true, mnl_attr_get_u64(a),
+			 "ifname=\"%s\"", dev);
 	}
 }
 
@@ -472,24 +480,28 @@ static int prom_cmp(const void *x, const void *y)
 	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* The HELP text of @metric; the counters' are their ethtool -S names. */
-static const char *prom_help(const char *metric, char *buf, size_t len)
+/* The HELP text of @e; a counter's is its ethtool -S name. */
+static const char *prom_help(const struct prom_sample *e, char *buf,
+			     size_t len)
 {
+	const size_t pfx = sizeof(PROM_PFX) - 1, sfx = sizeof(PROM_SFX) - 1;
 	static const char *const fixed[][2] = {
 		{ "dpillar_device_info", "A dpillar device: its topology, address and node id" },
 		{ "dpillar_port_up", "1 when the port's NIC is attached and up (state: up, down, absent)" },
 		{ "dpillar_port_neighbours_reachable", "Neighbours heard from within the dead interval on the port's switch" },
 		{ "dpillar_port_neighbours", "Neighbours the port's switch should have" },
 	};
-	size_t i, l = strlen(metric);
+	size_t i, l = strlen(e->metric);
 
+	if (e->counter) {
+		snprintf(buf, len, "dpillar counter %.*s (dpctl stats, ethtool -S)",
+			 (int)(l - pfx - sfx), e->metric + pfx);
+		return buf;
+	}
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (!strcmp(metric, fixed[i][0]))
+		if (!strcmp(e->metric, fixed[i][0]))
 			return fixed[i][1];
-	/* dpillar_<name>_total */
-	snprintf(buf, len, "dpillar counter %.*s (dpctl stats, ethtool -S)",
-		 l > 14 ? (int)(l - 14) : 0, metric + 8);
-	return buf;
+	return "";
 }
 
 static int stats_prom(const char *dev)
@@ -513,9 +525,9 @@ static int stats_prom(const char *dev)
 
 			if (!i || strcmp(e->metric, ps.s[i - 1].metric)) {
 				printf("# HELP %s %s\n", e->metric,
-				       prom_help(e->metric, help, sizeof(help)));
+				       prom_help(e, help, sizeof(help)));
 				printf("# TYPE %s %s\n", e->metric,
-				       strstr(e->metric, "_total") ? "counter" : "gauge");
+				       e->counter ? "counter" : "gauge");
 			}
 			printf("%s{%s} %llu\n", e->metric, e->labels, e->v);
 		}

@@ -231,6 +231,12 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
 	return err;
 }
 
+/* A port of the file that names a NIC ("none": a port left absent). */
+static bool port_named(const struct conf *c, unsigned int i)
+{
+	return c->ports[i] && strcmp(c->ports[i], "none");
+}
+
 /*
  * The words of @c checked as "link add" will take them, so that an error
  * names the file and the line: each KEY VALUE on its own line (the key
@@ -238,8 +244,6 @@ static int conf_read(struct conf *c, const char *dev, const char *file)
  * then the whole (what the topology needs, the address) naming the file.
  * The ports are "link add"'s to check once they exist.
  */
-static bool port_named(const struct conf *c, unsigned int i);
-
 static int conf_check(struct conf *c, const char *file)
 {
 	static const struct setting_attrs any = { 1, 2, 3, 4, 5, 6, 7, 8 };
@@ -307,12 +311,6 @@ static int conf_check(struct conf *c, const char *file)
 	}
 	usage_where = NULL;
 	return ret;
-}
-
-/* A port of the file that names a NIC ("none": a port left absent). */
-static bool port_named(const struct conf *c, unsigned int i)
-{
-	return c->ports[i] && strcmp(c->ports[i], "none");
 }
 
 /* The first named port of @c whose NIC does not exist, or c->nports. */
