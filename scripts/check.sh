@@ -228,7 +228,9 @@ OLDER_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 # longer, a new seed each time), the failures suite's whole-server
 # failure only (DPILLAR_FT_SCENARIOS=server: about 150 s each there; a
 # port lost and a switch down run the same neighbour timers and detours,
-# on the Debian kernels), GRO's TCP on 768 KiB (DPILLAR_GRO_IPERF: its
+# on the Debian kernels), one pair's relay counters against dpsim in
+# dpillar_data.sh (DPILLAR_RELAY_PAIRS=1: the counts are the routing
+# core's, KUnit's there), GRO's TCP on 768 KiB (DPILLAR_GRO_IPERF: its
 # frames into the port against its deliveries, as on 1.5 MiB), and KUnit's exhaustive single-failure
 # cases on every fourth failed server (DPILLAR_KUNIT_STRIDE: the walks
 # under KASAN are the same code for every failure; all of them run on the
@@ -241,6 +243,7 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_GENL_STRIDE=8 --env DPILLAR_GENL_YNL=0
 	--env "DPILLAR_S2_SIZES=8:4:2:7:plan:2" --env DPILLAR_S2_GROW=0
 	--env DPILLAR_FRAME_FUZZ_SECS=20 --env DPILLAR_FT_SCENARIOS=server
+	--env DPILLAR_RELAY_PAIRS=1
 	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1"
 	--env "DPILLAR_GRO_IPERF=-n 768K"
 	--env DPILLAR_DCELL_SIZES=2:1:ft)

@@ -84,8 +84,11 @@ done
 # and a pair between two other servers, across columns
 PAIRS+=("${SERVERS[NS / K + 1]} ${SERVERS[NS - 2]}")
 
+# DPILLAR_RELAY_PAIRS: at most that many of the pairs (the farthest
+# first; the debug kernel takes one: the counts are the routing core's,
+# KUnit's there, and each pair took about 50 s).
 fabric_fwd_snapshot
-for pair in "${PAIRS[@]}"; do
+for pair in "${PAIRS[@]:0:${DPILLAR_RELAY_PAIRS:-${#PAIRS[@]}}}"; do
 	# shellcheck disable=SC2086
 	fabric_relay_test "relay counters match dpsim route: $pair" $pair
 done
