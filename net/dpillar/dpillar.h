@@ -862,8 +862,9 @@ bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 
 /*
  * What every relayed frame passes through, inline (dpillar-evaluation.rst,
- * "Fewer calls": under TCG each call and return is a translation-block
- * lookup, and these were a tenth of a relay hop's own samples).
+ * "The relay data path by the wall clock": under TCG each call and return
+ * is a translation-block lookup, and these were a tenth of a relay hop's
+ * own samples in the profiles of DPILLAR_ICOUNT=off make bench).
  */
 
 /*

@@ -869,10 +869,11 @@ DP_TOPOLOGY_LIST(DP_TOPO_DECLARE, DP_TOPO_DECLARE)
  */
 
 /*
- * The per-hop calls, inline: under TCG (make bench) a call and its return
- * cost a guest a translation-block lookup each, and the relay's profile
- * had these wrappers at 1-2% of a relay's samples (dpillar-evaluation.rst,
- * "Fewer calls").
+ * The per-hop calls, inline: under TCG a call and its return cost a guest
+ * a translation-block lookup each, and the relay's profile
+ * (DPILLAR_ICOUNT=off make bench) had these wrappers at 1-2% of a relay's
+ * samples (dpillar-evaluation.rst, "The relay data path by the wall
+ * clock").
  */
 static inline int dp_port_neigh_index(const struct dp_topo *t, u32 id,
 				      u32 port, u32 peer)
