@@ -56,7 +56,7 @@ COMPLDIR ?= $(PREFIX)/share/bash-completion/completions
 # The Wireshark dissector: Wireshark's global Lua plugin directory under
 # PREFIX ("tshark -G folders": /usr/lib/x86_64-linux-gnu/wireshark/plugins
 # on Debian 12 with PREFIX=/usr; Wireshark reads no /usr/local one, see
-# Documentation/networking/dpillar.rst, "Capturing frames").
+# Documentation/networking/dpillar-admin-guide.rst, "Capturing frames").
 MULTIARCH ?= $(shell $(or $(CC),cc) -print-multiarch 2>/dev/null)
 WSLUADIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)wireshark/plugins
 # Where ip looks for link_<kind>.so: Debian's ip, only in

@@ -10,8 +10,8 @@
      DIR/trace.json): every frame type, each decoded field checked
      against what the test knows (node ids, ports, types, TTLs, the
      coordinates, the inner IP addresses, route trace's answers), and the
-     tcpdump filters of Documentation/networking/dpillar.rst ("Capturing
-     frames") counted against tshark;
+     tcpdump filters of Documentation/networking/dpillar-admin-guide.rst
+     ("Capturing frames") counted against tshark;
   3. every frame of both cut short at several lengths (editcap -s).
 
 No Lua error anywhere (a script that fails to load, or a dissector that
@@ -295,7 +295,7 @@ def guest_capture(lua, d, tmp):
        f"shortcut reply {dd} -> {s}: sent by {dd}, came to {s}, "
        f"coordinates {cd}", str(sc[:6]))
 
-    # dpillar.rst's tcpdump filters select what tshark says they do.
+    # dpillar-admin-guide.rst's tcpdump filters select what tshark says they do.
     def count(flt):
         r = subprocess.run(["tcpdump", "-n", "-q", "-r", merged, flt],
                            capture_output=True, text=True)

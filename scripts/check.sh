@@ -894,7 +894,7 @@ hstep fuzz "fuzz: routing core, Hello TLVs, addresses (libFuzzer, ASan+UBSan, ${
 	make -s -C tools/fuzz run FUZZ_TIME="${DPILLAR_FUZZ_TIME:-20}"
 hstep spec "netlink spec, UAPI header and genl.c policies agree (kernel's ynl-gen-c)" \
 	bash scripts/spec-check.sh
-# The module's files call each other one way (dpillar.rst, "The
+# The module's files call each other one way (dpillar-design.rst, "The
 # boundary"): no more than two of them in a circle.
 hstep layers "module call graph: no circle of more than two files (scripts/callgraph.py --max 2)" \
 	python3 scripts/callgraph.py --max 2

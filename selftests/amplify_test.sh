@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What one misbehaving server makes the rest of the fabric send, on every
-# topology (dpillar.rst, "Delivery whenever a path exists"): the
+# topology (dpillar-design.rst, "The discovery fallback"): the
 # discovery fallback (DPillar, DCell, BCube, XDCent in their default
 # modes) and S2's own discovery share one flood (shortcut.c).  The
 # server A sends forged SHORTCUT_PROBEs out of its own ports, from its

@@ -192,7 +192,7 @@ for size in "${sizes[@]}"; do
 		run_test "DCell($N,$K): DCell_0 1 (${rack[*]}) down: every live pair as dpsim says" \
 			dc_fail "$N" "$K" "$spec" "${rack[@]}"
 	fi
-	# Cable entry (dpillar.rst, "DCell"): a server unheard on its
+	# Cable entry (dpillar-design.rst, "DCell"): a server unheard on its
 	# mini-switch, alive, is reached through its level cables.
 	run_test "DCell($N,$K): ${rack[1]}'s port 0 (its mini-switch link) down: every pair as dpsim says" \
 		dc_fail "$N" "$K" "${rack[1]}/0" "${rack[1]}/0"

@@ -501,7 +501,7 @@ class Fuzz:
             c = "drop_type"
         elif how != "uni" and (how != "group" or p[1] != T_SC_PROBE):
             # A shortcut probe is passed on to a switch's group, the
-            # Hellos' (dpillar.rst, "Delivery whenever a path exists"):
+            # Hellos' (dpillar-design.rst, "The discovery fallback"):
             # taken there, then checked further on.
             c = "drop_otherhost"
         return c

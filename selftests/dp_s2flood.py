@@ -8,7 +8,7 @@ Sends on IFNAME (in network namespace IFNS: the hostile neighbour's own
 port) to the server NODE in NETNS, whose port device PORT is at the other
 end, as the neighbour would: from IFNAME's MAC, naming --self as the
 sender (the node id its Hellos give), so that every frame passes the
-checks of a live neighbour (dpillar.rst, "Shortcut discovery").
+checks of a live neighbour (dpillar-design.rst, "Shortcut discovery").
 
   --secs S      flood for S seconds (default 5), as fast as it can, three
                 frames in turn: a SHORTCUT_PROBE for another node with a

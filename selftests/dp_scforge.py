@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""A misbehaving server's forged shortcut probes (dpillar.rst, "Delivery
-whenever a path exists"), sent from its own ports.
+"""A misbehaving server's forged shortcut probes (dpillar-design.rst, "The
+discovery fallback"), sent from its own ports.
 
   dp_scforge.py [options] --self ID --nodes N IFNAME...
 

@@ -107,7 +107,7 @@ tcp_test() {
 }
 run_test "TCP over the $far_h-hop path $far_a -> $far_b" tcp_test
 
-# --- relays leave no trace (dpillar.rst, "Relaying") -----------------------
+# --- relays leave no trace (dpillar-design.rst, "Relaying") ----------------
 # With any socket asking for receive timestamps (chrony's does), every
 # frame a port receives gets a realtime timestamp; an fq qdisc on a
 # relay's way out reads a relayed skb's timestamp as its departure time,

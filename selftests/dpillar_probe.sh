@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Path probes against fan-in and a hostile neighbour (dpillar.rst, "Path
-# probes" and "Path selection"), on a BCube(5,1) of 25 servers built by
-# plan_fabric.sh (path selection's candidates are BCube's and XDCent's
-# parallel paths; DPILLAR_PROBE_BCUBE below):
+# probes"; dpillar-design.rst, "Path selection"), on a BCube(5,1) of 25
+# servers built by plan_fabric.sh (path selection's candidates are BCube's
+# and XDCent's parallel paths; DPILLAR_PROBE_BCUBE below):
 #  - fan-in: 16 servers send to one (pings, so path selection follows
 #    it and probes both its parallel paths every dead interval) while a
 #    neighbour of that server floods it with probes of user ids at its

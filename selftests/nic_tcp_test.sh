@@ -4,8 +4,8 @@
 # The NIC matrix: TCP, UDP and ping across a relay whose every port is an
 # emulated NIC, for each NIC model, offloads on and off.  veth and bridges
 # never offload and never misparse our ethertype; NIC drivers and the NIC
-# models behind them do (dpillar.rst, "Offloads").  Run in a guest with the
-# NICs this script prints:
+# models behind them do (dpillar-design.rst, "Offloads").  Run in a guest
+# with the NICs this script prints:
 #
 #   selftests/vm/run-vm.sh $(selftests/nic_tcp_test.sh --vm-args) \
 #       -- selftests/nic_tcp_test.sh
@@ -63,7 +63,7 @@
 # NIC_TCP_MORE (2) more rounds and the verdict takes all of
 # them (tcp_toggle).  In the first runs so (2026-11-27, two or three
 # guests and a CPU hog on the 2-core host), 6.1 and 6.12: 16 ratios
-# 0.96-1.11; the debug kernel 0.91-1.02, once 0.73 (dpillar.rst,
+# 0.96-1.11; the debug kernel 0.91-1.02, once 0.73 (dpillar-design.rst,
 # "Offloads").  Before
 # complete frames, TCP moved 0 Mbit/s with offloads on (e1000e, e1000,
 # vmxnet3), UDP lost everything and e1000e logged checksum_partial per
@@ -79,7 +79,7 @@ RETR=${NIC_TCP_RETR:-0.2}
 hub_a() { echo $((16 + 2 * $1)); }
 hub_b() { echo $((17 + 2 * $1)); }
 
-# The discovery fallback (issue 33, dpillar.rst "Fault tolerance") over
+# The discovery fallback (issue 33, dpillar-design.rst "Fault tolerance") over
 # NICs: BCube(3,1) with five of its nine servers present, every cable
 # of theirs a pair of the model's NICs on a hub of its own (hubs 32+4m
 # to 35+4m, m the model's index in NIC_MODELS):

@@ -23,7 +23,7 @@
 #    destination); pairs no live path connects stay unanswered;
 #  - shortcuts age out once unused; forged shortcut discovery frames are
 #    dropped and counted, and teach no shortcut;
-#  - key addresses (key6 prefix, dpillar.rst "Sending to a key"): from
+#  - key addresses (key6 prefix, dpillar-design.rst "Sending to a key"): from
 #    every node, a datagram to the key address of each of a few keys
 #    lands on the node "dpctl key locate KEY dev dp0" names there, which
 #    is where dpsim's own greedy walk ("dpsim locate --from all") ends,
@@ -708,7 +708,7 @@ s2_capture() {
 # naming X; V's dp0 went down and up just before, so nothing was
 # cached): route get from V to X gives dpsim's first hop again within
 # 5 s (a probe's coordinates are resolved again at their first use,
-# dpillar.rst "Resolving coordinates"; unused, they go DP_COORDS_LIFE_MS
+# dpillar-design.rst "Resolving coordinates"; unused, they go DP_COORDS_LIFE_MS
 # - DP_COORDS_REFRESH_MS = 10 s after).  Then it floods V at its full
 # rate for DPILLAR_S2_FLOOD_SECS (default 6): probes for others with
 # fresh (origin, seq), probes for V from random origins, DATA frames

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Coordinate resolution for S2 plan mode (Documentation/networking/
- * dpillar.rst, "S2 plan mode").  A plan-mode node cannot derive another
- * node's coordinates from its id, yet every frame it sends carries its
- * destination's.  dp_coords_lookup() answers from what is known here: our
- * own coordinates, those of the live 1-hop and 2-hop neighbours (their
- * Hellos, through the routing view), then a small cache of coordinates
- * learned from shortcut discoveries (shortcut.c).  On a miss the sender
- * calls dp_coords_resolve(), which floods a SHORTCUT_PROBE for the node:
- * the probe carries our coordinates and the node's reply its own, which
- * every server the reply crosses caches.
+ * dpillar-design.rst, "Resolving coordinates (plan mode)").  A plan-mode node
+ * cannot derive another node's coordinates from its id, yet every frame it
+ * sends carries its destination's.  dp_coords_lookup() answers from what is
+ * known here: our own coordinates, those of the live 1-hop and 2-hop
+ * neighbours (their Hellos, through the routing view), then a small cache of
+ * coordinates learned from shortcut discoveries (shortcut.c).  On a miss the
+ * sender calls dp_coords_resolve(), which floods a SHORTCUT_PROBE for the
+ * node: the probe carries our coordinates and the node's reply its own,
+ * which every server the reply crosses caches.
  *
  * The cache holds DP_COORDS_CACHE entries whatever the fabric's size: an
  * entry unused for DP_COORDS_IDLE_MS is forgotten, and a new one takes the

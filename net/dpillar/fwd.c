@@ -4,7 +4,7 @@
  * from the ports either delivered to dp0 or relayed, all in softirq; the
  * other frame types go to their protocol (hello.c, probe.c, shortcut.c).
  * One hop is decided in route.c, a frame written and sent in frame.c
- * (dpillar.rst, "The boundary": the files call each other one way).
+ * (dpillar-design.rst, "The boundary": the files call each other one way).
  *
  * There is no per-destination state.  Every server computes the next hop
  * from the header's routing state with the topology core, and the only
@@ -92,7 +92,7 @@ static void dp_unreachable(struct sk_buff *skb)
  * A packet this node sent to a key of which it is itself the home: hand
  * it back to the stack as received on dp0, as a frame from the fabric
  * would be (dp_deliver()), so that the key address's route for packets
- * from dp0 (dpillar.rst, "Sending to a key") takes it.
+ * from dp0 (dpillar-design.rst, "Sending to a key") takes it.
  */
 static void dp_key_deliver_self(struct dp_priv *dp, struct sk_buff *skb)
 {

@@ -189,7 +189,7 @@ static struct sk_buff *dp_gro_receive(struct list_head *head,
 	 * behind our header): a pass over every byte that forwarding frame
 	 * by frame never makes.  Measured under TCG with e1000e, every node
 	 * aggregating, the relay too: 72-86 Mbit/s; GRO off: 108-113
-	 * (dpillar.rst, "Offloads").
+	 * (dpillar-design.rst, "Offloads").
 	 */
 	if (ntohl(h->dst) != READ_ONCE(port->dp->self) ||
 	    dp_dst_is_key(&port->dp->topo, h->flags))

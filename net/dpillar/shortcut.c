@@ -862,7 +862,7 @@ bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap)
 }
 
 /*
- * The discovery fallback (dpillar.rst, "Delivery whenever a path exists").
+ * The discovery fallback (dpillar-design.rst, "The discovery fallback").
  * A topology without a discovery of its own (no discover_drop) gets this
  * one, in its default routing mode (sel 0) only: the other modes are the
  * papers' (and their diagnostic variants), which must reproduce the

@@ -13,7 +13,7 @@
  *
  * Nothing in this header belongs to one topology.  A topology supplies a
  * struct dp_topo_ops (documented member by member below) and registers it
- * in topo.c; Documentation/networking/dpillar.rst, "Adding a topology",
+ * in topo.c; Documentation/networking/dpillar-design.rst, "Adding a topology",
  * walks through it.
  */
 #ifndef _DP_TOPO_H

@@ -6,8 +6,8 @@
  * A test fixture, not a fabric to deploy: n servers in a ring, two cable
  * ports each, no switches.  It proves that a topology is added by its own
  * files, its line of the list (net/dpillar/topologies.h) and its UAPI
- * number (Documentation/networking/dpillar.rst, "Adding a topology"); the
- * module carries it, a DP_TEST_TOPO, only when built with
+ * number (Documentation/networking/dpillar-design.rst, "Adding a
+ * topology"); the module carries it, a DP_TEST_TOPO, only when built with
  * DPILLAR_TEST_TOPOLOGIES=y.
  */
 #ifndef _DP_TOPO_RING_H

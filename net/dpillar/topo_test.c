@@ -492,7 +492,7 @@ static void dpt_wiring(struct kunit *test)
 			    "a switch without h servers of H_c and h of H_c+1");
 }
 
-/* The text form of the wiring example of dpillar.rst, (4,3). */
+/* The text form of the wiring example of dpillar-design.rst, (4,3). */
 static void dpt_wiring_example(struct kunit *test)
 {
 	char buf[DP_ADDR_TEXT_MAX];

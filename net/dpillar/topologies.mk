@@ -5,7 +5,7 @@
 # fixture): the module (Kbuild), its KUnit suites, dpctl, dpsim, ip's
 # plugin, ns-3 and the fuzzers build topo_<file>.c of each, once (XDCent
 # and BCube share theirs).  A new topology is a line there, not here
-# (Documentation/networking/dpillar.rst, "Adding a topology").
+# (Documentation/networking/dpillar-design.rst, "Adding a topology").
 dp_topo_list := $(dir $(lastword $(MAKEFILE_LIST)))topologies.h
 dp_topo_files = $(shell sed -n 's/^[[:space:]]*$(1)([A-Z0-9_]*, *[a-z0-9_]*, *\([a-z0-9_]*\)).*/\1/p' \
 	$(dp_topo_list) | awk '!seen[$$0]++')

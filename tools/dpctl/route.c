@@ -145,7 +145,7 @@ static void route_json(const struct dp_dev *d, const struct dp_topo *t,
 		if (r->dir)
 			json_str("dir", dir_name(r->dir));
 	}
-	/* Along a discovered shortcut: the fallback's (dpillar.rst). */
+	/* Along a discovered shortcut: the fallback's (dpillar-design.rst). */
 	if (r->tb[DPILLAR_A_ROUTE_SHORTCUT])
 		json_uint("shortcut", tb_u32(r->tb, DPILLAR_A_ROUTE_SHORTCUT));
 	json_bool("delivered", !r->nhops || r->tb[DPILLAR_A_ROUTE_SHORTCUT] ||

@@ -837,5 +837,100 @@ rc "README: the address's id and IPv4" 0 $D addr -n 48 -k 4 1:3.17.0.22
 has "README: id 383062, 10.5.216.86" "addr 1:3.17.0.22 id 383062 inet 10.5.216.86 " "$tmp/out"
 doc_cmd "dpctl set dp0 n 48 k 4 addr 1:3.17.0.22"
 
+# The administrator's guide's command blocks that need no module, run as
+# printed there (issue 55, item 8).  A block is marked by an RST comment
+# before it, indented as the paragraph it precedes: "offline-test: sh",
+# "offline-test: file PATH" or "offline-test: append PATH" after the
+# comment's two dots (the convention is explained at the top of the
+# guide): "sh" runs the first literal block after the comment with sh -e,
+# dpctl and dpsim being these; "file" writes it to PATH, "append" appends
+# it, and a PATH ending in .conf must then pass "dpctl check -c".  The
+# blocks run in the guide's order, in one scratch root ($tmp/root: /etc/
+# in a block is its etc/).
+A=../../Documentation/networking/dpillar-admin-guide.rst
+root=$tmp/root
+mkdir -p "$root/bin" "$tmp/blocks"
+ln -s "$(pwd)/dpctl" "$root/bin/dpctl"
+ln -s "$(cd ../dpsim && pwd)/dpsim" "$root/bin/dpsim"
+awk -v dir="$tmp/blocks" '
+function flush() {
+	if (n && !done) {
+		while (nl > 0 && lines[nl] ~ /^[ \t]*$/)
+			nl--
+		f = sprintf("%s/%03d.block", dir, n)
+		printf "" > f
+		for (i = 1; i <= nl; i++)
+			print substr(lines[i], ind + 1) > f
+		close(f)
+	}
+	done = 1
+}
+/^[ \t]*\.\. offline-test: / {
+	flush()
+	n++
+	kind = $0
+	sub(/^[ \t]*\.\. offline-test: /, "", kind)
+	f = sprintf("%s/%03d.kind", dir, n)
+	print kind > f
+	close(f)
+	state = 1; done = 0; nl = 0; ind = -1
+	next
+}
+state == 1 && /::[ \t]*$/ { state = 2; next }
+state == 2 {
+	if ($0 ~ /^[ \t]*$/) {
+		if (nl)
+			lines[++nl] = ""
+		next
+	}
+	match($0, /^ */)
+	if (ind < 0) {
+		if (RLENGTH == 0) { state = 0; flush(); next }
+		ind = RLENGTH
+	}
+	if (RLENGTH < ind) { state = 0; flush(); next }
+	lines[++nl] = $0
+}
+END { flush() }
+' "$A"
+nblocks=0
+for k in "$tmp"/blocks/*.kind; do
+	[ -e "$k" ] || break
+	b=${k%.kind}.block
+	set -- $(cat "$k")
+	what="admin guide block $(basename "${k%.kind}") ($*)"
+	if [ ! -s "$b" ]; then
+		ko "$what: no literal block after the comment"
+		continue
+	fi
+	nblocks=$((nblocks + 1))
+	case $1 in
+	sh)
+		sed "s#/etc/#$root/etc/#g" "$b" >"$tmp/block.sh"
+		rc "$what: $(head -n 1 "$b")" 0 sh -c \
+			'cd "$1" && PATH="$1/bin:$PATH" sh -e "$2"' \
+			sh "$root" "$tmp/block.sh"
+		;;
+	file|append)
+		case ${2:-} in
+		/*) ;;
+		*) ko "$what: no absolute PATH"; continue ;;
+		esac
+		p=$root$2
+		mkdir -p "$(dirname "$p")"
+		if [ "$1" = file ]; then cat "$b" >"$p"
+		else cat "$b" >>"$p"; fi
+		ok
+		case $p in
+		*.conf) rc "$what: dpctl check -c $2" 0 $D check -c "$p" ;;
+		esac
+		;;
+	*)
+		ko "$what: unknown kind (sh, file PATH, append PATH)"
+		;;
+	esac
+done
+[ "$nblocks" -gt 0 ] && ok || ko "no offline-test block in $A"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

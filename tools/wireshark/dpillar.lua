@@ -3,7 +3,8 @@
 -- Wireshark/tshark dissector for dpillar frames: ethertype 0x88B5, the
 -- wire format of include/uapi/linux/dpillar_packet.h (described in
 -- Documentation/networking/dpillar.rst, "Wire format", "Hello", "Path
--- probes", "Shortcut discovery", "Plan mode in the data path").
+-- probes"; dpillar-design.rst, "Shortcut discovery", "Plan mode in the
+-- data path").
 --
 -- Install: copy to Wireshark's Lua plugin directory ("make install-tools"
 -- does; "tshark -G folders" names it), or load it for one run:
