@@ -27,9 +27,10 @@ load_module || ktap_skip_all "no module"
 defer fabric_destroy
 # A generous dead interval: a TCG guest on a loaded host delays Hellos,
 # and a flapping neighbour would make FTRoute detour, so paths would no
-# longer be the failure-free ones this test compares with dpsim.
+# longer be the failure-free ones this test compares with dpsim.  The
+# Hello interval: DPILLAR_HELLO_MS (default 100; the debug kernel's 500).
 fabric_up_test "($N,$K) fabric up: $((K * (N / 2) ** K)) servers with dp0, every port reaches its switch's peers" \
-	"$N" "$K" hello 100 dead 2000 || ktap_finish
+	"$N" "$K" hello "${DPILLAR_HELLO_MS:-100}" dead 2000 || ktap_finish
 NS=${#SERVERS[@]}
 
 on() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$@"; }
@@ -320,7 +321,7 @@ gro_test() {
 		printf "throughput: GRO off %.1f Mbit/s, on %.1f Mbit/s (TCG; not checked)\n",
 			off / 1e6, on / 1e6 }'
 	# The data arrived (1 MB at least: 700 frames, against a Hello every
-	# 100 ms from each neighbour on the switch), dp0's packets per frame
+	# 100 ms, or DPILLAR_HELLO_MS, from each neighbour on the switch), dp0's packets per frame
 	# the port received are at most 3/4 of what they were with GRO off
 	# (which must be at least half: on 6.12 GRO takes them from ~1 to
 	# ~0.04; on the debug kernel at <1 Mbit/s from 0.52 to 0.27, before
