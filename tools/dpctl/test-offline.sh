@@ -852,53 +852,13 @@ root=$tmp/root
 mkdir -p "$root/bin" "$tmp/blocks"
 ln -s "$(pwd)/dpctl" "$root/bin/dpctl"
 ln -s "$(cd ../dpsim && pwd)/dpsim" "$root/bin/dpsim"
-awk -v dir="$tmp/blocks" '
-function flush() {
-	if (n && !done) {
-		while (nl > 0 && lines[nl] ~ /^[ \t]*$/)
-			nl--
-		f = sprintf("%s/%03d.block", dir, n)
-		printf "" > f
-		for (i = 1; i <= nl; i++)
-			print substr(lines[i], ind + 1) > f
-		close(f)
-	}
-	done = 1
-}
-/^[ \t]*\.\. offline-test: / {
-	flush()
-	n++
-	kind = $0
-	sub(/^[ \t]*\.\. offline-test: /, "", kind)
-	f = sprintf("%s/%03d.kind", dir, n)
-	print kind > f
-	close(f)
-	state = 1; done = 0; nl = 0; ind = -1
-	next
-}
-state == 1 && /::[ \t]*$/ { state = 2; next }
-state == 2 {
-	if ($0 ~ /^[ \t]*$/) {
-		if (nl)
-			lines[++nl] = ""
-		next
-	}
-	match($0, /^ */)
-	if (ind < 0) {
-		if (RLENGTH == 0) { state = 0; flush(); next }
-		ind = RLENGTH
-	}
-	if (RLENGTH < ind) { state = 0; flush(); next }
-	lines[++nl] = $0
-}
-END { flush() }
-' "$A"
+awk -v marker=offline-test -v dir="$tmp/blocks" -f ../common/rst-blocks.awk "$A"
 nblocks=0
-for k in "$tmp"/blocks/*.kind; do
+for k in "$tmp"/blocks/*.arg; do
 	[ -e "$k" ] || break
-	b=${k%.kind}.block
+	b=${k%.arg}.block
 	set -- $(cat "$k")
-	what="admin guide block $(basename "${k%.kind}") ($*)"
+	what="admin guide block $(basename "${k%.arg}") ($*)"
 	if [ ! -s "$b" ]; then
 		ko "$what: no literal block after the comment"
 		continue

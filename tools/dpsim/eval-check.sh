@@ -31,51 +31,14 @@ $P -c 'import networkx, scipy' 2>/dev/null || P=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Split the document into $tmp/N.cmd and $tmp/N.want.
-awk -v dir="$tmp" '
-function flush() {
-	if (n && !done) {
-		while (nl > 0 && lines[nl] ~ /^[ \t]*$/)
-			nl--
-		for (i = 1; i <= nl; i++)
-			print substr(lines[i], ind + 1) > (dir "/" n ".want")
-		close(dir "/" n ".want")
-	}
-	done = 1
-}
-/^\.\. eval-check: / {
-	flush()
-	n++
-	cmd = $0
-	sub(/^\.\. eval-check: /, "", cmd)
-	print cmd > (dir "/" n ".cmd")
-	close(dir "/" n ".cmd")
-	state = 1; done = 0; nl = 0; ind = -1
-	next
-}
-state == 1 && /::[ \t]*$/ { state = 2; next }
-state == 2 {
-	if ($0 ~ /^[ \t]*$/) {
-		if (nl)
-			lines[++nl] = ""
-		next
-	}
-	match($0, /^ */)
-	if (ind < 0) {
-		if (RLENGTH == 0) { state = 0; flush(); next }
-		ind = RLENGTH
-	}
-	if (RLENGTH < ind) { state = 0; flush(); next }
-	sub(/[ \t]+$/, "")
-	lines[++nl] = $0
-}
-END { flush() }
-' "$rst"
+# Split the document into $tmp/NNN.arg (the command) and $tmp/NNN.block
+# (what it printed).
+awk -v marker=eval-check -v dir="$tmp" -f "$top/tools/common/rst-blocks.awk" "$rst"
 
 pass=0 fail=0
-for c in "$tmp"/*.cmd; do
+for c in "$tmp"/*.arg; do
 	[ -e "$c" ] || break
-	w=${c%.cmd}.want
+	w=${c%.arg}.block
 	cmd=$(cat "$c")
 	t0=$(date +%s)
 	if [ ! -s "$w" ]; then
@@ -84,13 +47,13 @@ for c in "$tmp"/*.cmd; do
 		continue
 	fi
 	(cd "$top" && P=$P sh -c "python3() { \"\$P\" \"\$@\"; }; $cmd") 2>&1 |
-		sed 's/[ \t]*$//' > "${c%.cmd}.got"
-	if diff -u "$w" "${c%.cmd}.got" > "${c%.cmd}.diff"; then
+		sed 's/[ \t]*$//' > "${c%.arg}.got"
+	if diff -u "$w" "${c%.arg}.got" > "${c%.arg}.diff"; then
 		echo "ok $(( $(date +%s) - t0 )) s: $cmd"
 		pass=$((pass + 1))
 	else
 		echo "FAIL $(( $(date +%s) - t0 )) s: $cmd (- printed, + now)"
-		cat "${c%.cmd}.diff"
+		cat "${c%.arg}.diff"
 		fail=$((fail + 1))
 	fi
 done
