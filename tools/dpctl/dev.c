@@ -21,7 +21,7 @@ const char stats_help[] =
 	"dpctl stats [DEV] [all | prometheus]\n"
 	"    counters (ethtool -S names); non-zero ones unless \"all\";\n"
 	"    \"prometheus\": every counter, port and device in Prometheus' text\n"
-	"    format (node_exporter's textfile collector: dpillar.rst)\n";
+	"    format (node_exporter's textfile collector: dpillar-admin-guide.rst)\n";
 const char set_help[] =
 	"dpctl set DEV [TOPOLOGY] [SETTINGS]\n"
 	"    " TOPO_HELP

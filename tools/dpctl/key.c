@@ -29,7 +29,7 @@ const char key_help[] =
 	"    delivers a packet sent to the key address (KEY6 prefix + key\n"
 	"    id, printed when the prefix is known: key6 PREFIX or DEV's).\n"
 	"    dev DEV reads the fabric, the mode and the key prefix from DEV.\n"
-	"    See dpillar.rst, \"Sending to a key\"\n";
+	"    See dpillar-design.rst, \"Sending to a key\"\n";
 
 struct key_args {
 	u32 spaces, nodes, seed, ports, from, mode;
