@@ -131,10 +131,10 @@ MATRIX_NEWEST=(smoke topo link up lateports data ft genl hostile probe dcell
 MATRIX_OLDER=(link data ft genl hostile probe nic_tcp)
 MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp dcell)
 # Those of the debug column that run in its second guest (debugnic, one
-# vCPU, started beside the others): the first debug guest alone ran 800
-# s after every other column had ended in the rehearsal of 3b52402
-# (3,354 s against 2,633 and 2,660), one core idle; S2 (295 s there) and
-# the probes (135 s) even the two out.
+# vCPU), started when the older Debian kernels' column ends: the first
+# debug guest alone ran 800 s after every other column had ended in the
+# rehearsal of 3b52402 (3,354 s against 2,633 and 2,660), one core idle;
+# S2 (295 s there) and the probes (135 s) even the two out.
 MATRIX_DEBUG_NIC=(nic_tcp s2 probe)
 # The test fixtures' suites, selftests/<name>_test.sh of each DP_TEST_TOPO
 # line of net/dpillar/topologies.h, as topologies.mk reads them: on the
@@ -829,14 +829,16 @@ debug_main=0
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
 # The NIC matrix on the debug kernel (DEBUG_NIC_ENV), in a second debug
-# guest of one vCPU, with S2 and the probes (MATRIX_DEBUG_NIC).  With the
-# columns in the background it starts with the others, four guests on
-# the two cores; with fewer jobs, after the debug guest.  Until
-# 2026-11-29 it started when the older Debian kernels' column was done
-# (three guests, not four): in the rehearsal of 9f04c06 it then ran
-# alone for its last 6 minutes, one core idle, the other columns done
-# (the guests' host CPU: debug 1,360 s, 6.12 1,320, rig and 6.1 935,
-# debugnic 760; make check 48 minutes against some 40 of CPU per core).
+# guest of one vCPU.  With the columns in the background it starts when
+# the older Debian kernels' column is done, so that three guests, not
+# four, share the two cores; with fewer jobs, after the debug guest.  In
+# the rehearsal of 2026-11-28 (selftests/README.md, "Budget") that column
+# ended 9-12 minutes before the other two, and this guest, with all four
+# models (872 s), ended last, 3 minutes after the debug guest.  Started
+# beside the others instead (2026-11-29, 142c58c, reverted), four guests
+# on the two cores: after 32 minutes the first debug guest had done
+# KUnit and link only (in the rehearsal of 9f04c06, with three, also
+# data, ft and genl), and would have ended some 20 minutes after the rest.
 DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 3000 --env DPILLAR_DEAD_MS=1500
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}" "${DEBUG_NIC_ENV[@]}")
 nv=()
@@ -845,6 +847,18 @@ nv=()
 DEBUG_NIC_GUEST=(debugnic "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_NIC_VM[@]}" "${nv[@]}" --
 	"${DEBUG_NIC_TESTS[@]}")
+# after_column: wait until the older Debian column has ended (its last
+# guest's status, or the rig's when it has no guest); nothing to wait for
+# when it does not run in the background.
+after_column() {
+	local f=$GUEST_DIR/rig.rc
+	[ ${#DEB_RUN[@]} -gt 1 ] && f=$GUEST_DIR/guest-${DEB_RUN[-2]}.rc
+	[ "$JOBS" -gt 2 ] && { [ $RIG = 1 ] || [ ${#DEB_RUN[@]} -gt 1 ]; } ||
+		return 0
+	while [ ! -s "$f" ]; do
+		sleep 5
+	done
+}
 DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks"
 wanted kunit || DEBUG_STEP="guest debug: tests, then lockdep/taint/kmemleak/reload checks"
 if [ $debug_build = 1 ] && [ -n "$DEBUG_BZIMAGE" ]; then
@@ -856,7 +870,8 @@ if [ $debug_build = 1 ] && [ -n "$DEBUG_BZIMAGE" ]; then
 		guest_bg "${DEBUG_GUEST[@]}"
 	if [ $debug_guest = 1 ] && [ $debug_nic = 1 ] && [ "$JOBS" -gt 2 ]; then
 		rm -f "$GUEST_DIR/guest-debugnic.step" "$GUEST_DIR/guest-debugnic.rc"
-		( guest "${DEBUG_NIC_GUEST[@]}" > "$GUEST_DIR/guest-debugnic.step" 2>&1
+		( after_column
+		  guest "${DEBUG_NIC_GUEST[@]}" > "$GUEST_DIR/guest-debugnic.step" 2>&1
 		  echo $? > "$GUEST_DIR/guest-debugnic.rc" ) &
 		bg_pids+=($!)
 	fi
