@@ -814,12 +814,12 @@ kernel_wanted debug && [ $debug_build = 0 ] &&
 	not_run+=("debug kernel build, its module and guest (TESTS)")
 # The suites of MATRIX_DEBUG_NIC run in the second debug guest
 # (debugnic), not in this one.
-debug_nic=0 DEBUG_NIC_TESTS=() nic_vm=()
+debug_nic=0 DEBUG_NIC_TESTS=() nic_vm=0
 for t in "${DEBUG_SEL[@]}"; do
 	if in_matrix "$(short_name "$t")" "${MATRIX_DEBUG_NIC[@]}"; then
 		debug_nic=1
 		DEBUG_NIC_TESTS+=("$t")
-		[ "$(short_name "$t")" = nic_tcp ] && nic_vm=(1)
+		[ "$(short_name "$t")" = nic_tcp ] && nic_vm=1
 	else
 		DEBUG_TESTS+=("$t")
 	fi
@@ -842,7 +842,7 @@ DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 3000 --env DPILLAR_DEAD_MS=1500
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}" "${DEBUG_NIC_ENV[@]}")
 nv=()
-[ ${#nic_vm[@]} -eq 0 ] ||
+[ $nic_vm = 0 ] ||
 	read -r -a nv <<<"$(nic_tcp_vm "${DEBUG_NIC_VM[@]}")"
 DEBUG_NIC_GUEST=(debugnic "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_NIC_VM[@]}" "${nv[@]}" --
