@@ -440,12 +440,10 @@ frame_ip_forward() {
 VCPU0=
 if [ -n "$ICOUNT" ]; then
 	:
-elif ! [ -d /run/qemuproc/task ]; then
-	mkdir -p /run/qemuproc
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=none \
-		qemuproc /run/qemuproc 2>/dev/null && defer "umount /run/qemuproc"
+elif qemuproc_mount; then
+	defer "umount /run/qemuproc"
 fi
-for t in /run/qemuproc/task/*; do
+for t in ${QEMUPROC:-/nonexistent}/task/*; do
 	[ -r "$t/comm" ] && [ "$(cat "$t/comm")" = "CPU 0/TCG" ] &&
 		VCPU0=$t/schedstat
 done

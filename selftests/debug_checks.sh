@@ -88,24 +88,15 @@ forks() {
 	echo 0
 }
 
-# host_cs: the host CPU time QEMU has used (utime + stime of its /proc/self
-# over 9p, tag "qemuproc", centiseconds), or 0: what a suite costs make
-# check, whatever the guest's clock says (on icount, guest time also
-# jumps while the guest waits for the host's 9p).  Mounted where
-# nic_tcp_test.sh and bench.sh look for it: a virtio 9p tag takes one
-# mount at a time.
-qp=/run/qemuproc
-[ -r $qp/stat ] || { mkdir -p $qp && mount -t 9p \
-	-o trans=virtio,version=9p2000.L,ro,cache=none qemuproc $qp 2>/dev/null; } ||
-	qp=''
+# What a suite costs make check, whatever the guest's clock says (on
+# icount, guest time also jumps while the guest waits for the host's
+# 9p): QEMU's host CPU time (qemuproc.sh), mounted here for the whole
+# run, where the suites find it.
+. "$here/qemuproc.sh"
+qemuproc_mount
 host_cs() {
-	local l f
-	if [ -n "$qp" ] && read -r l < $qp/stat; then
-		read -r -a f <<<"${l##*) }"	# f[0] is field 3 (state)
-		echo $(( f[11] + f[12] ))
-	else
-		echo 0
-	fi
+	qemu_cpu_cs
+	echo "${QEMU_CS:-0}"
 }
 
 n=0 tfail=0 tpass=0
@@ -137,7 +128,7 @@ for t in "$@"; do
 	echo $(( $(date +%s) - s )) > "$out/test-$n.time"
 	echo $rc > "$out/test-$n.rc"
 	hcs=$(( $(host_cs) - hcs ))
-	say "=== $n: $t: exit $rc in $(cat "$out/test-$n.time") s, $(( $(forks) - forks )) processes${qp:+, host CPU $((hcs / 100)).$((hcs % 100 / 10)) s}"
+	say "=== $n: $t: exit $rc in $(cat "$out/test-$n.time") s, $(( $(forks) - forks )) processes${QEMUPROC:+, host CPU $((hcs / 100)).$((hcs % 100 / 10)) s}"
 	case $rc in
 	0) tpass=$((tpass + 1)) ;;
 	4) ;;

@@ -24,6 +24,7 @@ KSFT_FAIL=1
 KSFT_SKIP=4
 
 DP_SELFTESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$DP_SELFTESTS/qemuproc.sh"
 : "${DPILLAR_REPO:=$(cd "$DP_SELFTESTS/.." && pwd)}"
 : "${V:=0}"
 

@@ -420,26 +420,18 @@ ns_read() {
 # host).  On a quiet host the two agree with the wall clock to a few
 # percent.  Outside run-vm.sh (a real machine) there is no such share,
 # and the wall clock is the guest's own.
-QEMU_STAT=/run/qemuproc/stat
-if ! [ -r "$QEMU_STAT" ]; then
-	mkdir -p /run/qemuproc
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=none \
-		qemuproc /run/qemuproc 2>/dev/null &&
-		defer "umount /run/qemuproc"
-	[ -r "$QEMU_STAT" ] || QEMU_STAT=
-fi
+qemuproc_mount && defer "umount /run/qemuproc"
 
 # own_cs: OWN_CS, centiseconds (USER_HZ) of the guest's own time since
 # boot as above, or '' without QEMU's counters.  Builtins only.
 own_cs() {
-	local l f
+	local l
 	OWN_CS=
-	[ -n "$QEMU_STAT" ] || return 0
-	read -r l < "$QEMU_STAT" || return 0
-	read -r -a f <<<"${l##*) }"	# f[0] is field 3 (state)
+	qemu_cpu_cs
+	[ -n "$QEMU_CS" ] || return 0
 	read -r l < /proc/stat
 	read -r -a l <<<"$l"		# cpu user nice system idle iowait ...
-	OWN_CS=$(( f[11] + f[12] + l[4] + l[5] ))
+	OWN_CS=$(( QEMU_CS + l[4] + l[5] ))
 }
 
 # tcp_cmp M TOPO: offloads on against off, each direction within ONE TCP
