@@ -412,7 +412,7 @@ short_name() {
 	s=${s#vm_}
 	echo "${s%_test}"
 }
-HOST_STEPS=(deps tools dpsim evalcheck ns3 splat dpctl checkpatch install dkms
+HOST_STEPS=(deps tools dpsim evalcheck docs ns3 splat dpctl checkpatch install dkms
 	fuzz spec layers modules debug-kernel rig kunit)
 # Commas or blanks between the items: TESTS='ft genl' as well as ft,genl.
 IFS=$', \t' read -r -a TEST_PATS <<<"$TESTS"
@@ -881,6 +881,8 @@ fi
 hstep dpsim "dpsim and routing core tests" make -s -C tools/dpsim check
 hstep evalcheck "evaluation numbers: fast tables of dpillar-evaluation.rst rerun, equal to what it prints" \
 	sh tools/dpsim/eval-check.sh
+hstep docs "documents: Sphinx, nitpicky, warnings are errors; no link by file name" \
+	bash scripts/docs-check.sh
 hstep splat "splat detector self-test" bash selftests/vm/test-splat-detector.sh
 hstep dpctl "dpctl offline tests (plan, addr, usage; genl replies from a fake family)" \
 	make -s -C tools/dpctl check

@@ -74,7 +74,9 @@ resolve_abis() {
 # bisection and LP throughput; its selftest runs in make -C tools/dpsim
 # check).  python3-prometheus-client: its parser reads "dpctl stats
 # prometheus" in the offline tests (Prometheus' own, not ours).
-PKGS_BASE="build-essential bc kmod cpio busybox-static qemu-system-x86
+# python3-sphinx: the documents built as the kernel's are
+# (scripts/docs-check.sh).
+PKGS_BASE="python3-sphinx build-essential bc kmod cpio busybox-static qemu-system-x86
 qemu-utils iproute2 iputils-ping libmnl-dev pkg-config python3 sparse
 jq ethtool linux-source-6.12 xz-utils fping iperf3 flex bison libelf-dev
 python3-yaml python3-jsonschema clang-14 libclang-rt-14-dev llvm-14
