@@ -863,8 +863,10 @@ DEBUG_STEP="guest debug: KUnit, tests, then lockdep/taint/kmemleak/reload checks
 wanted kunit || DEBUG_STEP="guest debug: tests, then lockdep/taint/kmemleak/reload checks"
 if [ $debug_build = 1 ] && [ -n "$DEBUG_BZIMAGE" ]; then
 	if [ $debug_guest = 1 ] || wanted modules; then
-		step "module build against the debug kernel, W=1 + sparse" \
-			bash scripts/build-modules.sh "debug=$DEBUG_KDIR"
+		# In the kernel's own tree (Kconfig, net/Makefile), as a
+		# driver of the kernel builds; the debug guests load it.
+		step "module build inside the debug kernel's tree (CONFIG_DPILLAR=m), W=1 + sparse" \
+			bash scripts/intree-build.sh "$DEBUG_KDIR"
 	fi
 	[ $debug_guest = 1 ] && [ $debug_main = 1 ] && [ "$JOBS" -gt 1 ] &&
 		guest_bg "${DEBUG_GUEST[@]}"
