@@ -168,6 +168,7 @@ def networks(o):
 
 def cmd_links(o):
     print('coords    seed  links  MCD x N: heavy  light  all    '
+          'MCD < 1/N: heavy light  '
           'sum CD x N: heavy  light  all    rho(load,MCD) rho(load,sumCD)')
     summ = {}
     dat = open(o.dat, 'w') if o.dat else None
@@ -182,12 +183,16 @@ def cmd_links(o):
         r1 = spearman(ls, [mcd[e] for e in links])
         r2 = spearman(ls, [scd[e] for e in links])
         row = (mean([mcd[e] for e in heavy]), mean([mcd[e] for e in light]),
-               mean([mcd[e] for e in links]), mean([scd[e] for e in heavy]),
+               mean([mcd[e] for e in links]),
+               sum(1 for e in heavy if mcd[e] < 1) * 100 / k,
+               sum(1 for e in light if mcd[e] < 1) * 100 / k,
+               mean([scd[e] for e in heavy]),
                mean([scd[e] for e in light]), mean([scd[e] for e in links]),
                r1, r2)
         summ.setdefault(c, []).append(row)
-        print('%-8s  %4d  %5d         %5.3f  %5.3f  %5.3f             '
-              '%5.2f  %5.2f  %5.2f  %+13.3f %+15.3f' %
+        print('%-8s  %4d  %5d         %5.3f  %5.3f  %5.3f         '
+              '%3.0f%%  %3.0f%%              '
+              '%5.1f  %5.1f  %5.1f  %+13.3f %+15.3f' %
               ((c, s, len(links)) + row))
         if dat:
             for cls, es in (('heavy', heavy), ('light', light)):
@@ -195,6 +200,13 @@ def cmd_links(o):
                     dat.write('%s %d %s %.6f %.6f %d\n' %
                               (c, s, cls, mcd[e] / net.n, scd[e] / net.n,
                                load[e]))
+    for c, v in summ.items():
+        print('%-8s  mean (min..max) MCD x N heavy %s, light %s; '
+              'rho(load,MCD) %s, rho(load,sumCD) %s' %
+              (c, spread([x[0] for x in v], '%.2f'),
+               spread([x[1] for x in v], '%.2f'),
+               spread([x[-2] for x in v], '%+.2f'),
+               spread([x[-1] for x in v], '%+.2f')))
     if dat:
         dat.close()
 
