@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # S2 paper Fig. 18: mean switch-to-switch path against the number of
 # switches, 12 ports (dat: "switches 1hop 2hop-sim 2hop bfs jellyfish",
-# seed means of eval-s2load.py length); the 12-port fat tree a point.
+# seed means of eval-s2load.py length); the 12-port fat tree a point
+# (3.8144, server pairs: eval-s2load.py fattree -k 12).
 set terminal svg size 640,420 dynamic font "sans,12"
 set output svg
 set title "S2, 12-port switches (2 servers, L = 5), balanced coordinates"
