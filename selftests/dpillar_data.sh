@@ -235,10 +235,10 @@ gso_test() {
 run_test "TCP through ports without offloads: dpillar's GSO callback segments" gso_test
 
 # --- GRO: the frames for this server aggregated --------------------------------
-# dp_gro_receive() (gso.c) aggregates the data frames for this server that
-# arrive with a checksum someone vouched for (not CHECKSUM_NONE, which is
-# what the emulated NICs give for our ethertype, so the NIC suites never
-# see it).  veth shows it: a sender's port without TSO but with checksum
+# dp_gro_receive() (gso.c) aggregates the data frames for this server,
+# whatever their checksum state: the emulated NICs give CHECKSUM_NONE for
+# our ethertype (the NIC suites see those aggregated), and veth shows the
+# partial checksum's case: a sender's port without TSO but with checksum
 # offload has the core cut each super-packet with dpillar's GSO callback,
 # and the frames keep their partial checksum across the bridge; a veth
 # with GRO on receives through NAPI GRO, when the veth that sends into it
