@@ -175,25 +175,14 @@ static struct sk_buff *dp_gro_receive(struct list_head *head,
 	/*
 	 * A frame whose checksum nobody checked (CHECKSUM_NONE: what the
 	 * Intel, VMware and virtio NICs give for an unknown ethertype) is
-	 * aggregated too.  The inner protocol's GRO then sums its payload
-	 * once (tcp4_gro_receive(), skb_gro_checksum_validate()) and marks it
-	 * CHECKSUM_UNNECESSARY; the aggregate reaches TCP as CHECKSUM_PARTIAL
-	 * (tcp_gro_complete()), which tcp_checksum_complete() takes as
-	 * checked.  Without GRO TCP sums every data segment itself
-	 * (tcp_rcv_established(); no copy-and-checksum to the reader since
-	 * 4.x), so the pass only moves, and the aggregation's saving per
-	 * packet is left.  Measured on instruction-counted time (6.12, one
-	 * vCPU, run-vm.sh --icount 3; selftests/nic_cost.sh): 64 MiB by TCP
-	 * between two servers one NIC cable apart, the guest's busy time
-	 * per KiB, sender and receiver together, two runs each: e1000e
-	 * 104.5-105.6 us before, 88.8-89.1 after; virtio-net on a hub
-	 * 113.2-116.1, 94.8-98.7; e1000 100.0-101.3, 83.8 (-15 to -17%;
-	 * with the receiving NIC's GRO off it costs what it did before).
-	 * An earlier wall-clock measure under TCG had this at 0.8 of no GRO;
-	 * the instruction count does not bear it out (dpillar-design.rst,
-	 * "Offloads").
-	 */
-	/*
+	 * aggregated too.  The inner protocol's GRO sums its payload once
+	 * (skb_gro_checksum_validate()) and the aggregate reaches TCP as
+	 * checked (tcp_gro_complete()); without GRO, TCP would sum every
+	 * segment itself (tcp_rcv_established()), so the pass only moves and
+	 * the per-packet saving is left: 15-17% of the guest instructions
+	 * per byte of a TCP stream on three NIC models (dpillar-design.rst,
+	 * "Offloads"; selftests/nic_cost.sh).
+	 *
 	 * Only what this node delivers is aggregated.  A relay that
 	 * aggregated would have to cut the aggregate again toward a NIC, and
 	 * complete every segment's checksum in software (no NIC offloads it
