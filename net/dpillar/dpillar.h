@@ -517,40 +517,10 @@ static inline void dp_count(struct dp_priv *dp, enum dp_stat stat)
 	put_cpu_ptr(dp->stats);
 }
 
-/**
- * struct dp_settings_attrs - the settings that may change while the device
- *	runs, as the attributes of one request (rtnetlink or genetlink);
- *	%NULL: not in the request
- * @hello_ms: the Hello interval
- * @dead_ms: the dead interval
- * @ip4_prefix: the IPv4 prefix
- * @ip4_plen: its length
- * @ip6_prefix: the IPv6 /96
- * @mode: the routing mode
- * @key6_prefix: the IPv6 /96 of key addresses
- * @fallback: the discovery fallback, on or off
- */
-struct dp_settings_attrs {
-	const struct nlattr *hello_ms;
-	const struct nlattr *dead_ms;
-	const struct nlattr *ip4_prefix;
-	const struct nlattr *ip4_plen;
-	const struct nlattr *ip6_prefix;
-	const struct nlattr *mode;
-	const struct nlattr *key6_prefix;
-	const struct nlattr *fallback;
-};
-
-/* device.c */
-int dp_topo_change(struct dp_priv *dp, struct nlattr *data[],
-		   const struct dp_settings_attrs *a,
-		   struct netlink_ext_ack *extack);
-int dp_settings_change(struct dp_priv *dp, const struct dp_settings_attrs *a,
-		       struct netlink_ext_ack *extack);
+/* netdev.c */
+void dp_setup(struct net_device *dev);
 void dp_stats_sum(const struct dp_priv *dp, u64 *cnt, u64 *route,
 		  u64 *rx_bytes, u64 *tx_bytes);
-int dp_topo_put_params(struct sk_buff *skb, const struct dp_topo *t,
-		       bool genl);
 
 /**
  * struct dp_port_snap - one port of a device as genetlink reports it

@@ -12,6 +12,7 @@
 #include <net/sock.h>
 
 #include "genl.h"
+#include "settings.h"
 
 /*
  * Counters as DPILLAR_A_STATS_* attributes: ethtool -S order.  The
