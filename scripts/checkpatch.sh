@@ -50,7 +50,7 @@ if echo "$out" | grep -E ': (ERROR|WARNING|CHECK):'; then
 fi
 # Every /** comment is kernel-doc that parses: members, parameters and
 # return values all described (dp_topo_ops, dp_view and the structures of
-# dpillar.h are documented member by member).
+# dpillar_types.h are documented member by member).
 # shellcheck disable=SC2086
 out=$(perl "$dir/scripts/kernel-doc" -none -Wall $files 2>&1 || true)
 if [ -n "$out" ]; then

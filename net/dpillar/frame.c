@@ -39,6 +39,8 @@
 #endif
 
 #include "dpillar.h"
+#include "hdr.h"
+#include "send.h"
 
 /* ---- the header --------------------------------------------------------- */
 

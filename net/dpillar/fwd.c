@@ -23,6 +23,10 @@
 #include <net/ipv6.h>
 
 #include "dpillar.h"
+#include "hdr.h"
+#include "relay.h"
+#include "route.h"
+#include "send.h"
 
 /*
  * Map a destination IP address to a node id of this fabric: false when the

@@ -29,6 +29,7 @@
 #endif
 
 #include "dpillar.h"
+#include "hdr.h"
 
 /*
  * The bytes in front of the IP packet: the header, and the coordinates

@@ -10,6 +10,7 @@
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 
+#include "route.h"
 #include "test_lib.h"
 #include "topo_dpillar.h"
 #include "topo_s2.h"

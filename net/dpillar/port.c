@@ -20,6 +20,7 @@
 #include <linux/rtnetlink.h>
 
 #include "dpillar.h"
+#include "send.h"
 
 static bool dp_is_port(const struct net_device *dev)
 {

@@ -14,6 +14,9 @@
 #include <linux/hash.h>
 
 #include "dpillar.h"
+#include "hdr.h"
+#include "route.h"
+#include "send.h"
 
 /* Why routing gave up, on top of the drop itself. */
 static void dp_count_route_reason(struct dp_priv *dp, u8 reason)

@@ -15,6 +15,7 @@
 #include <net/netlink.h>
 
 #include "dpillar.h"
+#include "route.h"
 #include "settings.h"
 
 int dp_require(struct nlattr *data[], int type, const char *msg,

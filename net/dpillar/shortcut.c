@@ -41,6 +41,7 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "send.h"
 
 /* Room for the Ethernet header and a lower device's own. */
 #define DP_SC_HEADROOM	(ETH_HLEN + 64)

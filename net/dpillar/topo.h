@@ -609,7 +609,7 @@ static inline u32 dp_topo_ttl(const struct dp_topo *t)
 }
 
 /*
- * The TTL step of the relay (dp_relay(), dpillar.h: every frame type)
+ * The TTL step of the relay (dp_relay(), relay.h: every frame type)
  * and of the tools' walker, before the frame's one routing decision:
  * false when the frame must be dropped (its TTL is out and the topology
  * renews none), else its TTL *@ttl is lowered by one.  A frame is relayed only with a TTL of 2 or

@@ -306,8 +306,9 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 }
 
 /*
- * The kernel's defaults for a new device (net/dpillar/dpillar.h, settings.c
- * dp_settings_default(); tools/dpctl/test-offline.sh checks they agree).
+ * The kernel's defaults for a new device (net/dpillar/dpillar_types.h,
+ * settings.c dp_settings_default(); tools/dpctl/test-offline.sh checks
+ * they agree).
  */
 #define LINK_HELLO_MS_DEFAULT	100
 #define LINK_DEAD_MS_DEFAULT	300

@@ -720,8 +720,8 @@ for w in "Dead interval must be longer than the Hello interval" \
 		grep -qF "\"$w\"" && ok ||
 		ko "rtnl.c, settings.c no longer say \"$w\": tools/common/dp_linkargs.c does"
 done
-grep -q '^#define DP_HELLO_MS_DEFAULT[[:space:]]*100$' ../../net/dpillar/dpillar.h &&
-grep -q '^#define DP_DEAD_MS_DEFAULT[[:space:]]*300[[:space:]]' ../../net/dpillar/dpillar.h &&
+grep -q '^#define DP_HELLO_MS_DEFAULT[[:space:]]*100$' ../../net/dpillar/dpillar_types.h &&
+grep -q '^#define DP_DEAD_MS_DEFAULT[[:space:]]*300[[:space:]]' ../../net/dpillar/dpillar_types.h &&
 grep -q 'LINK_HELLO_MS_DEFAULT[[:space:]]*100$' ../common/dp_linkargs.c &&
 grep -q 'LINK_DEAD_MS_DEFAULT[[:space:]]*300$' ../common/dp_linkargs.c && ok ||
 	ko "the kernel's hello/dead defaults differ from dp_linkargs.c's"
