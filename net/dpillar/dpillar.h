@@ -373,12 +373,14 @@ u32 dp_hello_put_coords(struct dp_priv *dp, struct sk_buff *skb);
 /* shortcut.c: the discovery fallback's first hop (shortcut.h) */
 enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst);
 
-/* fwd.c */
+/* tx.c */
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);
 bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,
 		    u32 *node);
-rx_handler_result_t dp_handle_frame(struct sk_buff **pskb);
 netdev_tx_t dp_xmit(struct sk_buff *skb, struct net_device *dev);
+
+/* rx.c */
+rx_handler_result_t dp_handle_frame(struct sk_buff **pskb);
 
 /* gso.c */
 void dp_gso_register(void);

@@ -22,8 +22,8 @@
 
 #include "coords.h"
 #include "hello_tlv.h"
+#include "pathsel.h"
 #include "probe.h"
-#include "psel.h"
 #include "shortcut.h"
 #include "topo.h"
 
@@ -256,7 +256,7 @@ struct dp_priv;
  * @learn_lock: serialises a neighbour slot's coming alive (one MAC, one
  *	live slot: dp_neigh_take()) and, in topologies that learn their
  *	peers (dp_topo.learn_peers), its claim by a new node id
- * @whole: dp_port_whole()'s answer, cached (frame.c)
+ * @whole: dp_port_whole()'s answer, cached (send.c)
  * @coords: coordinates-carrying topologies: those of neigh[0]
  * @rcu: freed after a grace period (readers find ports under RCU)
  * @nneigh: how many neighbour slots (dp_topo_ops.port_info)
@@ -413,7 +413,7 @@ struct dp_vctx {
  * @prefix: the fabric's IP prefixes
  * @hello_work: sends the Hellos and ages the neighbours
  * @probes: path probes (probe.c)
- * @psel: path selection (psel.c)
+ * @psel: path selection (pathsel.c)
  * @sc: shortcut discovery (shortcut.c)
  * @coords: learnt coordinates of other nodes (coords.c; topologies whose
  *	nodes carry coordinates, S2 plan mode)

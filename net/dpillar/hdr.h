@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The dpillar header of a frame (frame.c, the header's codec): the
+ * The dpillar header of a frame (hdr.c, the header's codec): the
  * coordinates block behind it, and the routing state it carries, read
  * into a struct dp_route_state (dp_hdr_state()) and written back
  * (dp_hdr_set_state()).  For the files that receive and route frames.
@@ -12,6 +12,9 @@
 
 #include "dpillar.h"
 
+/* struct dpillar_coords on the wire (data, probes, shortcut discovery). */
+void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n);
+int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n);
 int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 		   struct dp_route_state *st);
 bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);

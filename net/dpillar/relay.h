@@ -2,7 +2,7 @@
 /*
  * The relay of a frame for another server, whatever its type: struct
  * dp_relay_ops and dp_relay(), compiled into each file that receives a
- * type it relays (fwd.c, probe.c).
+ * type it relays (rx.c, probe.c).
  */
 #ifndef _DPILLAR_RELAY_H
 #define _DPILLAR_RELAY_H
@@ -22,10 +22,10 @@
  * of its way in (dp_relay_scrub()), the type's next hop (@hop) and the
  * counters (forwarded, or the drop with its reason).  A frame type
  * differs only in its struct dp_relay_ops, a constant that dp_relay(),
- * always inline, is compiled with where the type is received (fwd.c for
+ * always inline, is compiled with where the type is received (rx.c for
  * DATA and SHORTCUT_DATA, probe.c for probes): its callbacks are direct
  * calls or inline, no frame pays for another type's (make bench), and a
- * probe goes from fwd.c to probe.c to route.c, as it did before the
+ * probe goes from rx.c to probe.c to route.c, as it did before the
  * relay was one.
  */
 struct dp_relay_ops {

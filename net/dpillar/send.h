@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The end of a frame (frame.c): put on a port, its Ethernet header in
+ * The end of a frame (send.c): put on a port, its Ethernet header in
  * front (dp_send_on()), whole or completed first (dp_port_xmit()), or
  * dropped with its counter (dp_drop()).  The bottom of the data plane:
  * what every file that sends or drops a frame builds on.

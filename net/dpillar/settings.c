@@ -294,7 +294,7 @@ int dp_settings_parse(const struct dp_settings_attrs *a,
 		return -EINVAL;
 	}
 	/*
-	 * Key addresses (fwd.c): a /96 whose low 32 bits are a key id, for
+	 * Key addresses (tx.c): a /96 whose low 32 bits are a key id, for
 	 * topologies with key-based routing; :: turns it off.
 	 */
 	if (a->key6_prefix && !ipv6_addr_any(&s->prefix.key6) &&
@@ -336,7 +336,7 @@ int dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 	/*
 	 * Off while traffic flows: the next frame the topology gives up on
 	 * is dropped, and SHORTCUT_DATA from a neighbour still using a
-	 * shortcut through us is a type we no longer take (fwd.c).  The
+	 * shortcut through us is a type we no longer take (rx.c).  The
 	 * shortcuts already learned stay until they idle out, unused.
 	 */
 	WRITE_ONCE(dp->fallback, s->fallback);

@@ -21,7 +21,7 @@
 
 #include <linux/dpillar.h>
 
-#include "dp_shim.h"
+#include "portable.h"
 #include "topologies.h"
 
 /*
@@ -343,7 +343,7 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	@self for @st right now (equal cost and reachable), for diagnostics:
  *	up to @max node ids into @ids; returns how many there are.  0 where
  *	the routing makes no choice.
- * @npaths: optional, path selection (psel.c): how many parallel
+ * @npaths: optional, path selection (pathsel.c): how many parallel
  *	candidate paths from @src to @dst the routing mode @sel spreads flows
  *	over, which the source probes and moves flows between; 0 (or no
  *	member) when @sel pins one path or the topology has no such set.
