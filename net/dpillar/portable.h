@@ -6,7 +6,7 @@
  * integers, bool, NULL, memset/memcpy, the errno values and, at init time
  * only, dp_alloc()/dp_free() for the tables a topology may keep outside
  * struct dp_topo (dp_topo_alloc(), topo.h).  In the
- * kernel, the KUnit tests (topo_test.c, a separate module) reach its
+ * kernel, the KUnit tests (topo*_test.c, a separate module) reach its
  * functions through EXPORT_SYMBOL_IF_KUNIT(), which is empty without
  * CONFIG_KUNIT and here in userspace.
  */
