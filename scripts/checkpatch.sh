@@ -36,13 +36,13 @@ files=$(git ls-files -co --exclude-standard "net/dpillar/*.[ch]" "include/uapi/l
 # that file and nowhere else).
 out=$(
 	"$dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-		-f $(echo "$files" | grep -v -e dp_shim.h -e topologies.h) || true
+		-f $(echo "$files" | grep -v -e portable.h -e topologies.h) || true
 	"$dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 		--ignore COMPLEX_MACRO,MACRO_ARG_UNUSED,MACRO_ARG_REUSE,TRAILING_SEMICOLON,BRACKET_SPACE \
 		-f net/dpillar/topologies.h || true
 	"$dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 		--ignore PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO \
-		-f net/dpillar/dp_shim.h || true
+		-f net/dpillar/portable.h || true
 )
 if echo "$out" | grep -E ': (ERROR|WARNING|CHECK):'; then
 	echo "checkpatch: not clean" >&2
@@ -50,7 +50,7 @@ if echo "$out" | grep -E ': (ERROR|WARNING|CHECK):'; then
 fi
 # Every /** comment is kernel-doc that parses: members, parameters and
 # return values all described (dp_topo_ops, dp_view and the structures of
-# dpillar.h are documented member by member).
+# dpillar_types.h are documented member by member).
 # shellcheck disable=SC2086
 out=$(perl "$dir/scripts/kernel-doc" -none -Wall $files 2>&1 || true)
 if [ -n "$out" ]; then

@@ -109,7 +109,7 @@ FB_HUBS=("s:p0 x:p0" "s:p1 r:p1" "r:p0 q:p0" "q:p1 d:p1")
 FB_NONE=("x:p1" "d:p0")
 fb_hub() { echo $((32 + 4 * $1 + $2)); }	# fb_hub M H
 
-# A veth bridged to a NIC (issue 53, item 6; frame.c, dp_port_whole()):
+# A veth bridged to a NIC (issue 53, item 6; send.c, dp_port_whole()):
 # the container or VM setup, where a server's dpillar port is a veth
 # whose peer is a port of a Linux bridge that also holds the server's
 # uplink NIC.  For each model of NIC_BRIDGED (default: none; QEMU device

@@ -77,10 +77,4 @@ bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
 bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 		     bool resolve);
 
-/* struct dpillar_coords on the wire: frame.c, the header's codec. */
-struct sk_buff;
-struct dpillar_coords;
-void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n);
-int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n);
-
 #endif /* _DPILLAR_COORDS_H */

@@ -41,7 +41,7 @@ dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 #define DP_GENL_READ_ONLY { .type = NLA_REJECT, \
 			    .reject_message = "Attribute is read-only" }
 
-/* The bounds of the rtnetlink policy (device.c), which shares the checks. */
+/* The bounds of the rtnetlink policy (rtnl.c), which shares the checks. */
 static const struct nla_policy
 dp_genl_dev_set_policy[DPILLAR_A_DEV_FALLBACK + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),

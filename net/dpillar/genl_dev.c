@@ -12,11 +12,12 @@
 #include <net/sock.h>
 
 #include "genl.h"
+#include "settings.h"
 
 /*
  * Counters as DPILLAR_A_STATS_* attributes: ethtool -S order.  The
  * detour slots and the routing drop reasons are the topology's; the UAPI
- * names them as DPillar's (see dpillar.h).
+ * names them as DPillar's (see dpillar_types.h).
  */
 static inline int dp_genl_stats_cnt(int stat)
 {

@@ -107,7 +107,7 @@ static int dp_genl_put_hop(struct sk_buff *skb, const struct dp_priv *dp,
 
 /*
  * Plan mode: the destination's coordinates, as a packet of ours gets
- * them (fwd.c).  Unknown ones start a resolution when @may_resolve: it
+ * them (tx.c).  Unknown ones start a resolution when @may_resolve: it
  * floods the fabric and spends the node's resolve budget, so only for a
  * caller with CAP_NET_ADMIN.  0, -EAGAIN (resolving) or -EPERM (unknown,
  * not resolved).  Under rcu_read_lock, process context.
@@ -463,7 +463,7 @@ err_free:
 
 /*
  * ROUTE_PROBE: one probe with the full TTL down each candidate path of
- * path selection (psel.c) toward the destination, in turn, with what path
+ * path selection (pathsel.c) toward the destination, in turn, with what path
  * selection holds of each.  EOPNOTSUPP where the topology and mode have no
  * candidate paths.  Sleeps (parallel_ops), DP_PROBE_REQ_MS at most.
  */

@@ -6,7 +6,7 @@
  * dp0 takes TCP and UDP super-packets and partial checksums from the
  * stack (NETIF_F_GSO_SOFTWARE, NETIF_F_HW_CSUM): a super-packet is routed
  * once at the source and crosses every relay as one skb wherever the
- * cables carry such skbs.  Which ports do is frame.c's decision
+ * cables carry such skbs.  Which ports do is send.c's decision
  * (dp_port_xmit()); where a port does not, or the operator turned its
  * offloads off (ethtool -K tx off / gso off), the frame is segmented by
  * dp_gso_segment(), which the core finds by our ethertype as it finds
@@ -29,6 +29,7 @@
 #endif
 
 #include "dpillar.h"
+#include "hdr.h"
 
 /*
  * The bytes in front of the IP packet: the header, and the coordinates

@@ -19,6 +19,7 @@
 #include <linux/tcp.h>
 #include <net/checksum.h>
 
+#include "send.h"
 #include "test_lib.h"
 
 static struct sk_buff_head dpg_sent;

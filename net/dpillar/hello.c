@@ -21,6 +21,7 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "send.h"
 
 /* Every port joins this group while bound (dp_port_add()). */
 const u8 dp_hello_mac[ETH_ALEN] __aligned(2) = DPILLAR_HELLO_MAC;

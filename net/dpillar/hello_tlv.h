@@ -2,13 +2,13 @@
 /*
  * hello_tlv.h - the parser of a Hello's TLVs (struct dpillar_tlv), the
  * one part of the Hello that a hostile frame controls byte by byte.  Like
- * the topology core it builds in the kernel and in userspace (dp_shim.h),
+ * the topology core it builds in the kernel and in userspace (portable.h),
  * so that tools/fuzz runs it under libFuzzer.
  */
 #ifndef _DP_HELLO_TLV_H
 #define _DP_HELLO_TLV_H
 
-#include "dp_shim.h"
+#include "portable.h"
 #include <linux/dpillar_packet.h>
 
 /* The TLVs of a Hello, parsed (dp_hello_parse()). */

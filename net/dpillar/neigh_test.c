@@ -10,6 +10,7 @@
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 
+#include "route.h"
 #include "test_lib.h"
 #include "topo_dpillar.h"
 #include "topo_s2.h"
@@ -24,7 +25,10 @@ static void dpt_mac_of(u32 node, u8 *mac)
 	mac[5] = node;
 }
 
-/* Port of @peer on the switch our @port plugs into (topo_test.c too). */
+/*
+ * Port of @peer on the switch our @port plugs into (topo_dpillar_test.c
+ * too).
+ */
 static u32 dpt_peer_port_of(const struct dp_topo *t, u32 self, u32 port,
 			    u32 peer)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the "dpillar" link type's netlink side (device.c): the
- * attribute policy at its edges, the checks of newlink and changelink
- * that come before any device is registered, and get_size/fill_info.
+ * KUnit tests of the "dpillar" link type's netlink side (rtnl.c,
+ * settings.c): the attribute policy at its edges, the checks of newlink
+ * and changelink that come before any device is registered, and
+ * get_size/fill_info.
  * The ops are called the way rtnetlink calls them, on devices that are
  * never registered.
  */

@@ -20,6 +20,7 @@
 #include <linux/rtnetlink.h>
 
 #include "dpillar.h"
+#include "send.h"
 
 static bool dp_is_port(const struct net_device *dev)
 {
@@ -397,7 +398,7 @@ int dp_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 	struct dp_port *port = dp_port_get_rtnl(dev);
 	struct dp_priv *dp;
 
-	/* Any device's: a port's peer may be stacked anew (frame.c). */
+	/* Any device's: a port's peer may be stacked anew (send.c). */
 	if (event == NETDEV_CHANGEUPPER || event == NETDEV_REGISTER ||
 	    event == NETDEV_UNREGISTER)
 		atomic_inc(&dp_stack_gen);

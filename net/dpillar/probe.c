@@ -20,6 +20,10 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "hdr.h"
+#include "relay.h"
+#include "route.h"
+#include "send.h"
 
 /* Room for the Ethernet header and a lower device's own. */
 #define DP_PROBE_HEADROOM	(ETH_HLEN + 64)
@@ -405,7 +409,7 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 
 /*
  * A probe or reply in transit goes through the relay of every frame type
- * (dp_relay(), dpillar.h: its copy-on-write, TTL, clearing and counters)
+ * (dp_relay(), relay.h: its copy-on-write, TTL, clearing and counters)
  * with these for its type; a probe that cannot go on is answered.  What
  * the relay keeps of it for those answers: its header and probe as
  * received, the prober's coordinates, and its routing state before the

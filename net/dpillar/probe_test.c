@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of path probes (probe.c) and path selection (psel.c): the
+ * KUnit tests of path probes (probe.c) and path selection (pathsel.c): the
  * answers a target sends under its reply budgets, and which replies the
  * prober takes.  An XDCent (3,1,2) fabric in the hash mode (candidate
  * paths); every neighbour alive, the ports' transmissions kept in
@@ -257,7 +257,7 @@ static unsigned int dpp_relay_frame(struct dpt_dev *d, u8 *buf, u8 type,
 }
 
 /*
- * The one relay (fwd.c, dp_relay(); issue 54) for every type it carries:
+ * The one relay (relay.h, dp_relay(); issue 54) for every type it carries:
  * DATA, PROBE, PROBE_REPLY and SHORTCUT_DATA (no shortcut here: it goes
  * on as DATA).  Each, received as a clone (its header shared) with a
  * timestamp, a mark, a priority and CHECKSUM_COMPLETE, leaves once with

@@ -3,8 +3,9 @@
  * One hop of a frame: the topology's decision (topo.c), turned into a
  * neighbour's MAC address and a port, or into the reason it cannot go on.
  *
- * Between the files that receive and originate frames (fwd.c, probe.c)
- * and the bottom layer that writes and sends them (frame.c).  Its result
+ * Between the files that receive and originate frames (tx.c, rx.c,
+ * probe.c) and the bottom layer that writes and sends them (hdr.c,
+ * send.c).  Its result
  * is its own type, enum dp_out: a caller maps a failure to the counter of
  * its direction with dp_out_stat().
  */
@@ -14,6 +15,9 @@
 #include <linux/hash.h>
 
 #include "dpillar.h"
+#include "hdr.h"
+#include "route.h"
+#include "send.h"
 
 /* Why routing gave up, on top of the drop itself. */
 static void dp_count_route_reason(struct dp_priv *dp, u8 reason)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the receive path (fwd.c, dp_handle_frame()): header
+ * KUnit tests of the receive path (rx.c, dp_handle_frame()): header
  * parsing and every drop on malformed or misdirected frames, delivery,
  * relaying decisions, and a fuzz run in which every frame must end in
  * exactly one counter.  No test transmits: relayed frames find no route.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fixtures of the KUnit tests (see test_lib.h), and the test module's
- * identity: dpillar_test.ko is topo_test.c, rx_test.c, neigh_test.c,
- * netlink_test.c and this file.
+ * identity: dpillar_test.ko is the *_test.c files (Kbuild) and this
+ * file.
  */
 
 #include <kunit/test.h>

@@ -21,7 +21,7 @@
 
 #include <linux/dpillar.h>
 
-#include "dp_shim.h"
+#include "portable.h"
 #include "topologies.h"
 
 /*
@@ -343,7 +343,7 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	@self for @st right now (equal cost and reachable), for diagnostics:
  *	up to @max node ids into @ids; returns how many there are.  0 where
  *	the routing makes no choice.
- * @npaths: optional, path selection (psel.c): how many parallel
+ * @npaths: optional, path selection (pathsel.c): how many parallel
  *	candidate paths from @src to @dst the routing mode @sel spreads flows
  *	over, which the source probes and moves flows between; 0 (or no
  *	member) when @sel pins one path or the topology has no such set.
@@ -609,7 +609,7 @@ static inline u32 dp_topo_ttl(const struct dp_topo *t)
 }
 
 /*
- * The TTL step of the relay (dp_relay(), dpillar.h: every frame type)
+ * The TTL step of the relay (dp_relay(), relay.h: every frame type)
  * and of the tools' walker, before the frame's one routing decision:
  * false when the frame must be dropped (its TTL is out and the topology
  * renews none), else its TTL *@ttl is lowered by one.  A frame is relayed only with a TTL of 2 or

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * topo_dcell.h - DCell(n, k): private header of topo_dcell.c, also read
- * by its tests (KUnit topo_test.c, tools/dpsim/tests).
+ * by its tests (KUnit topo_dcell_test.c, tools/dpsim/tests).
  */
 #ifndef _DP_TOPO_DCELL_H
 #define _DP_TOPO_DCELL_H

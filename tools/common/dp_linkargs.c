@@ -306,8 +306,9 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 }
 
 /*
- * The kernel's defaults for a new device (net/dpillar/dpillar.h, device.c
- * dp_settings_default(); tools/dpctl/test-offline.sh checks they agree).
+ * The kernel's defaults for a new device (net/dpillar/dpillar_types.h,
+ * settings.c dp_settings_default(); tools/dpctl/test-offline.sh checks
+ * they agree).
  */
 #define LINK_HELLO_MS_DEFAULT	100
 #define LINK_DEAD_MS_DEFAULT	300
@@ -373,7 +374,7 @@ int topo_args_check_new(const char *cmd, const struct topo_args *a,
 			have_key6 = true;
 		}
 	}
-	/* The policy's bounds (device.c dp_policy, genl.c), then the rest. */
+	/* The policy's bounds (rtnl.c dp_policy, genl.c), then the rest. */
 	if (hello < DPILLAR_HELLO_MS_MIN || hello > DPILLAR_HELLO_MS_MAX)
 		return usage_error("%s: hello %u out of range (%u to %u ms)", cmd,
 				   hello, DPILLAR_HELLO_MS_MIN,

@@ -94,8 +94,8 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 		    struct topo_args *a);
 int topo_args_check(const char *cmd, const struct topo_args *a, bool ports);
 /*
- * The rules the kernel enforces on a new device (net/dpillar/device.c:
- * dp_parse_topo, dp_parse_ports, dp_settings_parse and the policy's
+ * The rules the kernel enforces on a new device (net/dpillar/settings.c,
+ * rtnl.c: dp_parse_topo, dp_parse_ports, dp_settings_parse and the policy's
  * bounds), with its extack wording: the topology (or none, for a device
  * without one) builds, @nports ports (0: not counted) are the topology's
  * number, and the settings with the kernel's defaults for the others hold

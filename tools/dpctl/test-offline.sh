@@ -673,12 +673,13 @@ conf_err "the address, against the file's topology" '' 'invalid address "0:9.0"'
 conf_err "a missing key" '' 'up: n, k, addr are required' 'n 4\naddr 0:0.0\nports lo none\n'
 conf_err "no ports" '' 'up: no ports' 'n 4\nk 2\naddr 0:0.0\n'
 conf_err "a gap in the ports" '' 'up: port0 missing' 'n 4\nk 2\naddr 0:0.0\nport1 lo\n'
-# The kernel's rules (net/dpillar/device.c), with its extack words, before
-# anything is created: "up" exits 2 and "check" says the same.
+# The kernel's rules (net/dpillar/rtnl.c, settings.c), with its extack
+# words, before anything is created: "up" exits 2 and "check" says the
+# same.
 conf_err "n odd" '' 'up: n must be even' 'n 47\nk 4\naddr 0:0.0\nports lo none\n'
 conf_err "three ports for DPillar" '' 'up: Too many ports for this topology (3, dpillar has 2)' \
 	'n 4\nk 2\naddr 0:0.0\nports lo none lo\n'
-# One NIC, one port (device.c's newlink and changelink): by name in a
+# One NIC, one port (rtnl.c's newlink and changelink): by name in a
 # file, so that it holds before the NICs exist; "none" may repeat.
 conf_err "one NIC on two ports" '' \
 	'up: port0 and port2 are both "lo": Ports must be distinct devices' \
@@ -706,8 +707,8 @@ conf_err "ip6 low bits" '' 'up: IPv6 prefix is a /96: its low 32 bits must be ze
 conf_err "key6 on DPillar" '' 'up: This topology has no key-based routing' "${G}key6 fd01::\n"
 conf_err "key6 = ip6" '' 'up: Key prefix must differ from the node prefix' \
 	'topo s2\nnodes 16\nn 2\nspaces 1\nid 3\nports lo none\nkey6 fd64:7069:6c6c:6172::\n'
-# ... each message the kernel's own (device.c, or the routing core's,
-# which dpctl runs), and the defaults dpctl assumes the kernel's.
+# ... each message the kernel's own (rtnl.c, settings.c, or the routing
+# core's, which dpctl runs), and the defaults dpctl assumes the kernel's.
 for w in "Dead interval must be longer than the Hello interval" \
 	"No such routing mode in this topology" "IPv4 prefix has host bits set" \
 	"IPv6 prefix is a /96: its low 32 bits must be zero" \
@@ -715,11 +716,12 @@ for w in "Dead interval must be longer than the Hello interval" \
 	"Key prefix is a /96: its low 32 bits must be zero" \
 	"Key prefix must differ from the node prefix" \
 	"Too many ports for this topology" "Too few ports for this topology"; do
-	grep -qF "\"$w\"" ../../net/dpillar/device.c && ok ||
-		ko "device.c no longer says \"$w\": tools/common/dp_linkargs.c does"
+	cat ../../net/dpillar/rtnl.c ../../net/dpillar/settings.c |
+		grep -qF "\"$w\"" && ok ||
+		ko "rtnl.c, settings.c no longer say \"$w\": tools/common/dp_linkargs.c does"
 done
-grep -q '^#define DP_HELLO_MS_DEFAULT[[:space:]]*100$' ../../net/dpillar/dpillar.h &&
-grep -q '^#define DP_DEAD_MS_DEFAULT[[:space:]]*300[[:space:]]' ../../net/dpillar/dpillar.h &&
+grep -q '^#define DP_HELLO_MS_DEFAULT[[:space:]]*100$' ../../net/dpillar/dpillar_types.h &&
+grep -q '^#define DP_DEAD_MS_DEFAULT[[:space:]]*300[[:space:]]' ../../net/dpillar/dpillar_types.h &&
 grep -q 'LINK_HELLO_MS_DEFAULT[[:space:]]*100$' ../common/dp_linkargs.c &&
 grep -q 'LINK_DEAD_MS_DEFAULT[[:space:]]*300$' ../common/dp_linkargs.c && ok ||
 	ko "the kernel's hello/dead defaults differ from dp_linkargs.c's"

@@ -1610,7 +1610,7 @@ static void route_json(const struct dp_topo *t, const struct opts *o,
 	dp_route_init(t, src, dst, o->sel, o->hash, &st0);
 	/*
 	 * A plan-mode source resolves the destination's coordinates and
-	 * sends them with every frame (kernel fwd.c; dp_walk() does the
+	 * sends them with every frame (kernel tx.c; dp_walk() does the
 	 * same): a frame crafted without them is not routed.
 	 */
 	if (dst < t->nodes)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_route: the routing core of every topology against hostile route
- * state, as the relays run it (net/dpillar/fwd.c, route.c).
+ * state, as the relays run it (net/dpillar/rx.c, route.c).
  *
  * The input picks a fabric (topology, parameters), the server the frame
  * arrives at, the wire's routing state (dst, waypoint, flags and routing

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Path selection, see psel.h.  The probe interval is the neighbour dead
+ * Path selection, see pathsel.h.  The probe interval is the neighbour dead
  * interval: a path is given up on the time scale a neighbour is.  Each
  * round sends one probe (probe.c) down every candidate path of every
  * destination followed.  A candidate fails when its probe comes back from

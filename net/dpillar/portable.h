@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dp_shim.h - let the topology core build in the kernel and in userspace.
+ * portable.h - let the topology core build in the kernel and in userspace.
  *
  * The routing core (topo*.c) only needs fixed-width
  * integers, bool, NULL, memset/memcpy, the errno values and, at init time
  * only, dp_alloc()/dp_free() for the tables a topology may keep outside
  * struct dp_topo (dp_topo_alloc(), topo.h).  In the
- * kernel, the KUnit tests (topo_test.c, a separate module) reach its
+ * kernel, the KUnit tests (topo*_test.c, a separate module) reach its
  * functions through EXPORT_SYMBOL_IF_KUNIT(), which is empty without
  * CONFIG_KUNIT and here in userspace.
  */
-#ifndef _DP_SHIM_H
-#define _DP_SHIM_H
+#ifndef _DP_PORTABLE_H
+#define _DP_PORTABLE_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -96,4 +96,4 @@ typedef __INT32_TYPE__ s32;
 #define likely(x) __builtin_expect(!!(x), 1)
 #endif
 
-#endif /* _DP_SHIM_H */
+#endif /* _DP_PORTABLE_H */

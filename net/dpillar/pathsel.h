@@ -6,8 +6,8 @@
  * its last probe over the next candidate that passed.  A fixed table of
  * DP_PSEL_SLOTS destinations per device: nothing grows with the fabric.
  */
-#ifndef _DPILLAR_PSEL_H
-#define _DPILLAR_PSEL_H
+#ifndef _DPILLAR_PATHSEL_H
+#define _DPILLAR_PATHSEL_H
 
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -59,4 +59,4 @@ bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
 void dp_psel_work(struct work_struct *work);
 bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed);
 
-#endif /* _DPILLAR_PSEL_H */
+#endif /* _DPILLAR_PATHSEL_H */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bottom of the data plane: the dpillar header's codec, the end of a
- * frame (counted, sent or dropped) and putting it on a port.  Every other
- * file of the data plane (fwd.c, probe.c, shortcut.c, the Hellos) builds
- * on these and nothing here calls up into them.
+ * The bottom of the data plane: the end of a frame (counted, sent or
+ * dropped) and putting it on a port (send.h).  Every other file of the
+ * data plane (tx.c, rx.c, probe.c, shortcut.c, the Hellos) builds on
+ * these and nothing here calls up into them.
  *
  * Which ports get our super-packets and partial checksums whole is
  * decided per frame by dp_port_whole():
@@ -39,93 +39,7 @@
 #endif
 
 #include "dpillar.h"
-
-/* ---- the header --------------------------------------------------------- */
-
-/*
- * struct dpillar_coords on the wire, the one codec of every frame that
- * carries one (data, probes, shortcut discovery).  dp_coords_put() writes
- * @n (1 .. DP_COORDS_MAX) coordinates at @c, whose room the caller made
- * (struct_size(c, x, n) bytes).
- */
-void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n)
-{
-	u32 i;
-
-	c->count = n;
-	memset(c->reserved, 0, sizeof(c->reserved));
-	for (i = 0; i < n; i++)
-		c->x[i] = htonl(x[i]);
-}
-
-/*
- * Read the struct dpillar_coords at offset @off of @skb into @x and *@n,
- * pulled into the linear area first (skb->data may move).  Returns the
- * bytes it takes, or -1 when it is cut short or its count is 0 or above
- * DP_COORDS_MAX; whether the count fits the fabric is the caller's check.
- */
-int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n)
-{
-	const struct dpillar_coords *c;
-	unsigned int len;
-	u32 i;
-
-	*n = 0;
-	if (!pskb_may_pull(skb, off + sizeof(*c)))
-		return -1;
-	c = (const struct dpillar_coords *)(skb->data + off);
-	if (!c->count || c->count > DP_COORDS_MAX)
-		return -1;
-	len = struct_size(c, x, c->count);
-	if (!pskb_may_pull(skb, off + len))
-		return -1;
-	c = (const struct dpillar_coords *)(skb->data + off);
-	for (i = 0; i < c->count; i++)
-		x[i] = ntohl(c->x[i]);
-	*n = c->count;
-	return len;
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_coords_pull);
-
-/*
- * Read the coordinates a routed frame carries behind its header (struct
- * dpillar_coords: the destination's, S2 plan mode) into @st, once
- * dp_coords_rx() found the topology's coords_flag set in the header at
- * skb->data (pulled).  Returns the bytes they take, or -1 for a
- * malformed frame: truncated, or a count no fabric has.  Whether the
- * count fits this fabric is routing's check (no_coords).
- */
-int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
-		   struct dp_route_state *st)
-{
-	u32 n;
-	int len;
-
-	st->ncoords = 0;
-	len = dp_coords_pull(skb, DP_HDR_LEN, st->coords, &n);
-	st->ncoords = n;
-	return len;
-}
-EXPORT_SYMBOL_IF_KUNIT(__dp_coords_rx);
-
-/*
- * Put @st's coordinates in front of the payload at skb->data, where the
- * header goes next; nothing when it has none.  The caller made the room
- * (skb_cow_head()).
- */
-bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st)
-{
-	struct dpillar_coords *c;
-
-	if (!st->ncoords)
-		return true;
-	if (st->ncoords > DP_COORDS_MAX ||
-	    skb_headroom(skb) < struct_size(c, x, st->ncoords))
-		return false;
-	c = skb_push(skb, struct_size(c, x, st->ncoords));
-	dp_coords_put(c, st->coords, st->ncoords);
-	return true;
-}
+#include "send.h"
 
 /* ---- the end of a frame ------------------------------------------------- */
 
@@ -292,4 +206,3 @@ void dp_port_xmit_incomplete(struct dp_port *port, struct sk_buff *skb)
 	dp_port_queue(port, skb);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_port_xmit_incomplete);
-

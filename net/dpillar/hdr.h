@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The dpillar header of a frame (hdr.c, the header's codec): the
+ * coordinates block behind it, and the routing state it carries, read
+ * into a struct dp_route_state (dp_hdr_state()) and written back
+ * (dp_hdr_set_state()).  For the files that receive and route frames.
+ */
+#ifndef _DPILLAR_HDR_H
+#define _DPILLAR_HDR_H
+
+#include <linux/skbuff.h>
+
+#include "dpillar.h"
+
+/* struct dpillar_coords on the wire (data, probes, shortcut discovery). */
+void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n);
+int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n);
+int __dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+		   struct dp_route_state *st);
+bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
+
+/*
+ * What every relayed frame passes through, inline (dpillar-evaluation.rst,
+ * "The relay data path by the wall clock": under TCG each call and return
+ * is a translation-block lookup, and these were a tenth of a relay hop's
+ * own samples in the profiles of DPILLAR_ICOUNT=off make bench).
+ */
+
+/*
+ * __dp_coords_rx(), with its test of the header's flag inline: a frame
+ * without coordinates (every topology but S2 in plan mode) makes no call.
+ */
+static inline int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
+			       struct dp_route_state *st)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+
+	if (likely(!t->ops || !(h->flags & t->ops->coords_flag))) {
+		st->ncoords = 0;
+		return 0;
+	}
+	return __dp_coords_rx(t, skb, st);
+}
+
+/**
+ * dp_hdr_state - the routing state a received frame's header carries
+ * @t: the fabric
+ * @skb: the frame, its dpillar header at skb->data (pulled)
+ * @st: filled: the destination, waypoint, flags, routing word and the
+ *      coordinates behind the header (dp_coords_rx())
+ *
+ * The one reading of a header into a struct dp_route_state, for every
+ * frame a node routes on (a relayed data frame, a probe); the reverse is
+ * dp_hdr_set_state().  skb->data may move (the coordinates are pulled).
+ *
+ * Return: as dp_coords_rx(): the bytes of the coordinates, 0, or -1 for
+ * a malformed frame.
+ */
+static inline int dp_hdr_state(const struct dp_topo *t, struct sk_buff *skb,
+			       struct dp_route_state *st)
+{
+	int ext = dp_coords_rx(t, skb, st);
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+
+	st->dst = ntohl(h->dst);
+	st->waypoint = ntohl(h->waypoint);
+	st->flags = h->flags;
+	st->word = ntohs(h->rword);
+	return ext;
+}
+
+/*
+ * Write @st's routing fields (what a hop may change) into the header at
+ * skb->data, which the caller made private (skb_cow_head()).
+ */
+static inline void dp_hdr_set_state(struct sk_buff *skb,
+				    const struct dp_route_state *st)
+{
+	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
+
+	h->flags = st->flags;
+	h->rword = htons(st->word);
+	h->waypoint = htonl(st->waypoint);
+}
+
+#endif /* _DPILLAR_HDR_H */

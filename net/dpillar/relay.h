@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The relay of a frame for another server, whatever its type: struct
+ * dp_relay_ops and dp_relay(), compiled into each file that receives a
+ * type it relays (rx.c, probe.c).
+ */
+#ifndef _DPILLAR_RELAY_H
+#define _DPILLAR_RELAY_H
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+#include "dpillar.h"
+#include "route.h"
+#include "send.h"
+
+/*
+ * A relay: what every frame from a port for another server goes through,
+ * whatever its type (DATA, PROBE and PROBE_REPLY, SHORTCUT_DATA), in one
+ * place: the type's checks and its routing state (@rx), a private header
+ * (skb_cow_head()), the TTL (dp_ttl_relay(), renewal included), nothing
+ * of its way in (dp_relay_scrub()), the type's next hop (@hop) and the
+ * counters (forwarded, or the drop with its reason).  A frame type
+ * differs only in its struct dp_relay_ops, a constant that dp_relay(),
+ * always inline, is compiled with where the type is received (rx.c for
+ * DATA and SHORTCUT_DATA, probe.c for probes): its callbacks are direct
+ * calls or inline, no frame pays for another type's (make bench), and a
+ * probe goes from rx.c to probe.c to route.c, as it did before the
+ * relay was one.
+ */
+struct dp_relay_ops {
+	/*
+	 * Before anything is written: the type's checks, and the frame's
+	 * routing state into @st.  False: the frame is consumed (dropped
+	 * with its reason, or answered here).
+	 */
+	bool (*rx)(struct dp_priv *dp, struct sk_buff *skb,
+		   struct dp_route_state *st, void *ctx);
+	/*
+	 * Optional: the TTL ran out.  True: consumed (a probe is answered);
+	 * false, or none: dropped, drop_ttl.
+	 */
+	bool (*ttl_out)(struct dp_priv *dp, struct sk_buff *skb, void *ctx);
+	/*
+	 * The next hop, sent: DP_OUT_SENT (the skb is gone), DP_OUT_HOME (a
+	 * key frame whose home is here: delivered), else why not (the skb
+	 * is still the relay's, dropped with dp_out_stat(out, @noroute)).
+	 */
+	enum dp_out (*hop)(struct dp_priv *dp, struct sk_buff *skb,
+			   struct dp_route_state *st, void *ctx);
+	/* Optional: after such a drop (a probe is answered). */
+	void (*lost)(struct dp_priv *dp, enum dp_out out, void *ctx);
+	/* Optional: DP_OUT_HOME's delivery (without it: a drop, @noroute). */
+	rx_handler_result_t (*home)(struct dp_priv *dp, struct sk_buff **pskb);
+	/* The drop counter of a frame routing gave up on. */
+	enum dp_stat noroute;
+};
+
+/*
+ * A relayed frame leaves with nothing of its way in, as IP forwarding and
+ * the bridge do: no receive timestamp (with any socket asking for
+ * timestamps, e.g. chrony's, every received skb has one; an fq qdisc on
+ * the way out reads it as a departure time, a realtime stamp far past its
+ * horizon, and drops the frame), no mark and no priority of the receiving
+ * host's, and no CHECKSUM_COMPLETE of a frame whose header the hop
+ * rewrites (skb_forward_csum()).  dp_relay() only; this node's own frames
+ * keep their socket's.
+ */
+static __always_inline void dp_relay_scrub(struct sk_buff *skb)
+{
+	skb_forward_csum(skb);
+	skb_set_delivery_time(skb, 0, 0);
+	skb->mark = 0;
+	skb->priority = 0;
+}
+
+/* The one relay of every frame type: struct dp_relay_ops (softirq, RCU). */
+static __always_inline rx_handler_result_t
+dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
+	 const struct dp_relay_ops *ops, void *ctx)
+{
+	struct sk_buff *skb = *pskb;
+	struct dp_route_state st;
+	struct dpillar_hdr *h;
+	enum dp_stat why;
+	enum dp_out out;
+
+	if (!ops->rx(dp, skb, &st, ctx))
+		return RX_HANDLER_CONSUMED;
+	/* Our copy of the header is about to change: make it private. */
+	if (skb_cow_head(skb, ETH_HLEN)) {
+		why = DP_STAT_DROP_NOMEM;
+		goto drop;
+	}
+	h = (struct dpillar_hdr *)skb->data;
+	/*
+	 * TTL 1 or 0 is dropped, unless the topology renews it from a
+	 * budget in its own header bits (S2 above 255 nodes: topo_s2.c);
+	 * the renewed state goes out with the hop (dp_route_out()).
+	 * Counted, not logged: any neighbour can send TTL 1, and a message
+	 * per frame says nothing drop_ttl does not.
+	 */
+	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
+		if (ops->ttl_out && ops->ttl_out(dp, skb, ctx))
+			return RX_HANDLER_CONSUMED;
+		why = DP_STAT_DROP_TTL;
+		goto drop;
+	}
+	dp_relay_scrub(skb);
+	out = ops->hop(dp, skb, &st, ctx);
+	if (likely(out == DP_OUT_SENT)) {
+		dp_count(dp, DP_STAT_FORWARDED);
+		return RX_HANDLER_CONSUMED;
+	}
+	if (ops->home && out == DP_OUT_HOME)
+		return ops->home(dp, pskb);
+	dp_drop(dp, skb, dp_out_stat(out, ops->noroute));
+	if (ops->lost)
+		ops->lost(dp, out, ctx);
+	return RX_HANDLER_CONSUMED;
+
+drop:
+	dp_drop(dp, skb, why);
+	return RX_HANDLER_CONSUMED;
+}
+
+#endif /* _DPILLAR_RELAY_H */
