@@ -128,12 +128,12 @@ defer cost_destroy
 busy_ns() {
 	awk '/^now at/ { n = $3 }
 		/^  \.idle_sleeptime/ { i += $3 } /^  \.iowait_sleeptime/ { i += $3 }
-		END { printf "%.0f\n", n - i }' /proc/timer_list
+		END { printf "%.0f %.0f\n", n - i, n }' /proc/timer_list
 }
 
-# retrans NS: TcpRetransSegs in NS.
-retrans() {
-	ip netns exec "$1" awk '$1 == "Tcp:" { if (!h) { for (i = 2; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1; next } print $c }' /proc/net/snmp
+# segs NS: TcpRetransSegs and TcpOutSegs in NS.
+segs() {
+	ip netns exec "$1" awk '$1 == "Tcp:" { if (!h) { for (i = 2; i <= NF; i++) { if ($i == "RetransSegs") c = i; if ($i == "OutSegs") o = i }; h = 1; next } print $c, $o }' /proc/net/snmp
 }
 
 # ---- the chain --------------------------------------------------------------
@@ -315,20 +315,24 @@ down_bridge() {
 run() {
 	local m=$1 row=$2 c=$3 round=$4 snd rcv dst b0 b1 x0 x1 y0 y1
 	snd=$(ns "$m" "$5") rcv=$(ns "$m" "$6") dst=$7
-	x0=$(retrans "$snd") y0=$(retrans "$rcv")
+	x0=($(segs "$snd")) y0=($(segs "$rcv"))
 	# Console output of the previous line drained (its UART interrupts
 	# would fall into the run), at no cost: idle under sleep=off.
 	sleep 0.2
-	b0=$(busy_ns)
+	b0=($(busy_ns))
 	transfer "$m" "$dst" "$BYTES" ||
 		{ echo "bench-nic: $row $c ${MODELS[m]}: no transfer" >&2; return 1; }
-	b1=$(busy_ns)
-	x1=$(retrans "$snd") y1=$(retrans "$rcv")
+	b1=($(busy_ns))
+	x1=($(segs "$snd")) y1=($(segs "$rcv"))
 	NSKIB=$(awk -v b=$((b1 - b0)) -v n="$BYTES" 'BEGIN { printf "%.1f", b / (n / 1024) }')
-	echo "$row $c ${MODELS[m]} $round $((b1 - b0)) $BYTES $NSKIB $((x1 - x0)) $((y1 - y0))" >> "$RAW"
-	printf '# round %d %-8s %-7s %-15s %9.1f busy ns/KiB (%d ns; retrans: sender %d, receiver %d)\n' \
+	# The raw line: busy ns, bytes, ns/KiB, retransmissions (sender,
+	# receiver), then diagnostics: elapsed guest ns, segments the sender
+	# and the receiver (ACKs) sent.
+	echo "$row $c ${MODELS[m]} $round $((b1 - b0)) $BYTES $NSKIB $((x1 - x0)) $((y1 - y0)) $((b1[1] - b0[1])) $((x1[1] - x0[1])) $((y1[1] - y0[1]))" >> "$RAW"
+	printf '# round %d %-8s %-7s %-15s %9.1f busy ns/KiB (%d ns busy of %d; retrans: sender %d, receiver %d; segments: sender %d, receiver %d)\n' \
 		"$round" "$row" "$c" "${MODELS[m]}" "$NSKIB" $((b1 - b0)) \
-		$((x1 - x0)) $((y1 - y0))
+		$((b1[1] - b0[1])) $((x1 - x0)) $((y1 - y0)) \
+		$((x1[1] - x0[1])) $((y1[1] - y0[1]))
 }
 
 # start M C ROUND: the fixed cost of a run, 1 byte s -> r (connect, the
@@ -336,9 +340,9 @@ run() {
 start() {
 	local m=$1 c=$2 round=$3 b0 b1
 	sleep 0.2
-	b0=$(busy_ns)
+	b0=($(busy_ns))
 	transfer "$m" "$DST_hop" 1 || return 1
-	b1=$(busy_ns)
+	b1=($(busy_ns))
 	echo "start $c ${MODELS[m]} $round $((b1 - b0)) 1 0 0 0" >> "$RAW"
 }
 
@@ -362,11 +366,13 @@ checks() {
 contender() {
 	local m=$1 c=$2 round=$3 row
 	shift 3
-	"up_$c" "$m" || die "${MODELS[m]}: cannot build $c"
+	"up_$c" "$m" ||
+		{ echo "bench-nic: ${MODELS[m]}: cannot build $c" >&2; "down_$c" "$m"; return 1; }
 	# The first run after a build pays for the ARP/Hellos just settled
 	# and the sender's first connection: one of 1 byte first (the
 	# "start" row).
-	start "$m" "$c" "$round" || die "${MODELS[m]}: $c: no transfer"
+	start "$m" "$c" "$round" ||
+		{ echo "bench-nic: ${MODELS[m]}: $c: no transfer" >&2; "down_$c" "$m"; return 1; }
 	for row; do
 		case "$row" in
 		hop-on) offloads "$m" on; run "$m" "$row" "$c" "$round" s r "$DST_hop" ;;
@@ -376,7 +382,7 @@ contender() {
 			offloads "$m" on ;;
 		relay) offloads "$m" on; run "$m" "$row" "$c" "$round" s d "$DST_relay" ;;
 		jumbo) run "$m" "$row" "$c" "$round" s r "$DST_hop" ;;
-		esac || die "${MODELS[m]}: $row $c failed"
+		esac || { echo "bench-nic: ${MODELS[m]}: $row $c failed" >&2; FAIL=1; }
 	done
 	[ "$c" != dp0 ] || dp0_malformed "$m" || FAIL=1
 	"down_$c" "$m"
@@ -412,16 +418,16 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		rows=()
 		for r in hop-on hop-off relay; do want $r && rows+=($r); done
 		if [ ${#rows[@]} -gt 0 ]; then
-			contender "$m" dp0 "$round" "${rows[@]}"
-			contender "$m" ipv4 "$round" "${rows[@]}"
+			contender "$m" dp0 "$round" "${rows[@]}" || FAIL=1
+			contender "$m" ipv4 "$round" "${rows[@]}" || FAIL=1
 			if want relay && [ "$BRIDGE" = 1 ]; then
-				contender "$m" bridge "$round" relay
+				contender "$m" bridge "$round" relay || FAIL=1
 			fi
 		fi
 		if want jumbo; then
 			if mtu "$m" 9000; then
-				contender "$m" dp0 "$round" jumbo
-				contender "$m" ipv4 "$round" jumbo
+				contender "$m" dp0 "$round" jumbo || FAIL=1
+				contender "$m" ipv4 "$round" jumbo || FAIL=1
 			else
 				echo "jumbo - ${MODELS[m]} $round n/a" >> "$RAW"
 				echo "# round $round jumbo ${MODELS[m]}: the NICs refuse MTU 9000"
@@ -440,5 +446,5 @@ w=$(nic_warnings "$MARK")
 	python3 "$DPILLAR_REPO/selftests/dp_bench.py" tcpcost "$RAW"
 } > "$OUT/bench-nic.txt"
 cat "$OUT/bench-nic.txt"
-[ "$FAIL" = 0 ] || { echo "bench-nic: FAILED: malformed frames or driver warnings (above)"; exit 1; }
+[ "$FAIL" = 0 ] || { echo "bench-nic: FAILED: a contender could not run, or malformed frames or driver warnings (above)"; exit 1; }
 exit 0
