@@ -475,7 +475,7 @@ def tcp_goal(row, model, base):
 
 
 def tcpcost_table(path):
-    runs, starts, na, models = {}, {}, set(), []
+    runs, starts, na, models = {}, {}, {}, []
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -484,7 +484,7 @@ def tcpcost_table(path):
             if w[2] not in models:
                 models.append(w[2])
             if w[1] == '-':
-                na.add((w[0], w[2]))
+                na[(w[0], w[2])] = ' '.join(w[5:]) or 'not run'
                 continue
             if w[0] == 'start':
                 starts.setdefault((w[1], w[2]), []).append(int(w[4]))
@@ -520,7 +520,7 @@ def tcpcost_table(path):
     for model in models:
         for row in TCP_ROWS:
             if (row, model) in na:
-                print(hdr % (model, row, '-', 'n/a: the NICs refuse MTU 9000',
+                print(hdr % (model, row, '-', 'n/a: ' + na[(row, model)],
                              '', '', '', '', ''))
                 continue
             d = cell((row, 'dp0', model))
@@ -548,7 +548,8 @@ def tcpcost_table(path):
                                           ' '.join(map(str, b[3])))))
     print('goals: %d met, %d missed' % (met, missed))
     if starts:
-        print('fixed cost of a run (iperf3 -n 1 s -> r: start, connect, exit), '
+        print('fixed cost of a run (1 byte s -> r: connect, length, '
+              'answer, close; the first after a build pays for more), '
               'busy us: ' + ', '.join(
                   '%s %s %s' % (m, c, '/'.join('%.0f' % (x / 1000) for x in v))
                   for (c, m), v in sorted(starts.items(),

@@ -96,7 +96,7 @@ DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
 PY=$DPILLAR_REPO/selftests/dp_bench.py
 WORK=$(mktemp -d)
 ROUNDS=${BENCH_ROUNDS:-2}
-BYTES=$(numfmt --from=iec "${BENCH_TCP_BYTES:-8M}")
+BYTES=$(numfmt --from=iec "${BENCH_TCP_BYTES:-32M}")
 ROWS=(${BENCH_NIC_ROWS:-hop-on hop-off relay jumbo})
 BRIDGE=${BENCH_NIC_BRIDGE:-1}
 SHIFT=${DPILLAR_ICOUNT:-}
@@ -212,6 +212,21 @@ mtu() {
 		ip -n "$(ns "$m" "${x%:*}")" link set "${x#*:}" mtu "$v" 2>/dev/null ||
 			return 1
 	done
+}
+
+# jumbo_carried M: a frame of 9,000 bytes crosses hub A from s.p1 to
+# r.p1 (plain IPv4 on two addresses of a /30, taken off again).
+jumbo_carried() {
+	local m=$1 s r rc=0
+	s=$(ns "$m" s) r=$(ns "$m" r)
+	ip -n "$s" addr add 172.30.0.1/30 dev p1 && ip -n "$r" addr add 172.30.0.2/30 dev p1 &&
+		wait_for 10 ip netns exec "$s" ping -c1 -W1 -q -M do -s 8972 172.30.0.2 \
+			>/dev/null || rc=1
+	ip -n "$s" addr flush dev p1
+	ip -n "$r" addr flush dev p1
+	ip -n "$s" neigh flush dev p1
+	ip -n "$r" neigh flush dev p1
+	return $rc
 }
 
 # ---- contenders: up_C M, down_C M; DST_hop, DST_relay ------------------------
@@ -424,15 +439,26 @@ for ((round = 1; round <= ROUNDS; round++)); do
 				contender "$m" bridge "$round" relay || FAIL=1
 			fi
 		fi
-		if want jumbo; then
-			if mtu "$m" 9000; then
-				contender "$m" dp0 "$round" jumbo || FAIL=1
-				contender "$m" ipv4 "$round" jumbo || FAIL=1
-			else
-				echo "jumbo - ${MODELS[m]} $round n/a" >> "$RAW"
-				echo "# round $round jumbo ${MODELS[m]}: the NICs refuse MTU 9000"
-			fi
-			mtu "$m" 1500
+		checks "$m" "$mark" || FAIL=1
+	done
+done
+# MTU 9000 after every other row: a model may not come back whole from
+# the change (vmxnet3 on 6.12: after MTU 9000 and back to 1500, r's
+# NIC took no unicast frame, the bridge's promiscuous port still did).
+for ((round = 1; round <= ROUNDS; round++)); do
+	want jumbo || break
+	for m in "${!MODELS[@]}"; do
+		mark=$(dmesg_mark)
+		why=
+		mtu "$m" 9000 || why="the NICs refuse MTU 9000"
+		[ -n "$why" ] || jumbo_carried "$m" ||
+			why="the model does not carry a 9000-byte frame here"
+		if [ -z "$why" ]; then
+			contender "$m" dp0 "$round" jumbo || FAIL=1
+			contender "$m" ipv4 "$round" jumbo || FAIL=1
+		else
+			echo "jumbo - ${MODELS[m]} $round n/a: $why" >> "$RAW"
+			echo "# round $round jumbo ${MODELS[m]}: n/a: $why"
 		fi
 		checks "$m" "$mark" || FAIL=1
 	done
