@@ -20,17 +20,32 @@
 # at" less the CPU's idle_sleeptime and iowait_sleeptime (ns; nohz keeps
 # them exact; they are complete whenever this CPU reads them, as it is
 # then busy).  busy ns >> SHIFT = instructions.  A run moves a FIXED
-# amount of data by TCP (iperf3 -n BENCH_TCP_BYTES, default 16 MiB, one
-# stream, client at the sender, the server started beforehand at the
-# receiver), and the figure is the guest's busy ns over the whole run
-# per KiB the receiver got: the sender, the relay and the receiver all
-# run on the one vCPU, so it is the cost of the whole chain (the NICs'
-# emulation itself is QEMU's and costs no guest instruction; the
-# drivers' work on their rings and registers is counted).  It includes
-# iperf3's start, connection and exit (a fixed cost, some 1-2% of a
-# 16-MiB run; the same for both contenders, so the ratio is a little
-# closer to 1 than the per-byte costs alone would be: the "start" row of
-# bench-nic-raw.txt measures it, an iperf3 run of 1 byte).
+# amount of data by one TCP connection, BENCH_TCP_BYTES (default 32 MiB),
+# from s to the receiver, all of it read there: dp_bench.py's tcpsend (in
+# s) and tcpsink (in r and d), Python processes started with the chain
+# that write and read 128 KiB at a time (iperf3's default), so that no
+# process starts inside a run (iperf3 -n was the first design: its
+# server stopped reading before the end, 11.7 of 16 MiB in one run, and
+# its start cost 30-50 ms of instructions).  The figure is the guest's
+# busy ns over the run per KiB: the sender, the relay and the receiver
+# all run on the one vCPU, so it is the cost of the whole chain (the
+# NICs' emulation itself is QEMU's and costs no guest instruction; the
+# drivers' work on their rings and registers is counted).  The run's
+# fixed part (connect, the length, the answer, close; some 5 ms) is in
+# both contenders' figures; the "start" line of bench-nic-raw.txt
+# measures it, a run of 1 byte.
+#
+# Repeatability.  The cost per byte follows how many segments each ACK
+# and each GRO/NAPI batch covers (the receiver's segments sent, its ACKs,
+# are in the raw line), which hangs on when the receiving process runs
+# against its softirq (the NIC models' interrupt timers, on the virtual
+# clock) and on losses (a retransmission halves cwnd and the aggregates
+# shrink: one in a 32-MiB run costs some 3%; rtl8139's emulation drops
+# frames).  A run settles into one regime early, so short runs spread:
+# 8 MiB a run, up to 8% between rounds (20% once, with a 9-s idle wait
+# inside the run); 32 MiB, 0.3-2% for dp0, more for a round with a
+# retransmission.  Each row's spread is printed; the raw lines hold the
+# retransmissions and ACK counts that explain it.
 #
 # The chain (nic_chain_vm_args, as nic_bench.sh and nic_tcp_test.sh): per
 # QEMU NIC model four NICs on two QEMU hubs, hub A joining s.p1 and r.p1,
@@ -48,7 +63,10 @@
 #             forwarding on r (two /24s), and a Linux bridge on r
 #             (BENCH_NIC_BRIDGE=1, the default; 0 leaves it out)
 #   jumbo     hop-on with the four NICs at MTU 9000 (dp0 at 8980), for the
-#             models that take it (a row "n/a" otherwise)
+#             models that take it and carry a 9,000-byte frame (a row
+#             "n/a" otherwise: rtl8139 refuses the MTU, vmxnet3 on a hub
+#             drops the frame); these rows run after all the others, as
+#             vmxnet3 once came back from MTU 9000 taking no unicast
 # Goals (baseline busy ns/KiB over dp0's: the speed of dp0 against plain
 # IP): hop-on >= 0.9 for e1000 and virtio-net-pci, every hop and relay
 # row >= 0.75, relay >= 0.9 x ip_forward, jumbo >= 0.95; the table says
@@ -60,8 +78,8 @@
 # per row and contender.  Retransmissions: TcpRetransSegs of the sender's
 # namespace (and of the receiver's, for the ACK direction) per run.
 #
-# A run fails (exit 1) when a contender cannot be built, iperf3 moves no
-# data, any dpillar malformed-frame counter (drop_short, drop_inner,
+# A run fails (exit 1) when a contender cannot be built, a transfer does
+# not complete, any dpillar malformed-frame counter (drop_short, drop_inner,
 # drop_proto, drop_version, drop_type, tx_complete_fail) or the stack's
 # checksum/header error counter moves, or a NIC driver warning appears in
 # the kernel log (nic_malformed, nic_warnings in lib.sh, the checks of
@@ -170,16 +188,16 @@ setup() {
 PIDS=()
 declare -A SEND_W=() SEND_R=()
 transfer_start() {
-	local m=$1 r fi fo w rd
+	local m=$1 r fin fo w rd
 	for r in r d; do
 		ip netns exec "$(ns "$m" $r)" python3 "$PY" tcpsink 5300 &
 		PIDS+=($!)
 	done
-	fi=$WORK/send-in.$m fo=$WORK/send-out.$m
-	mkfifo "$fi" "$fo" || return 1
-	ip netns exec "$(ns "$m" s)" python3 "$PY" tcpsend < "$fi" > "$fo" &
+	fin=$WORK/send-in.$m fo=$WORK/send-out.$m
+	mkfifo "$fin" "$fo" || return 1
+	ip netns exec "$(ns "$m" s)" python3 "$PY" tcpsend < "$fin" > "$fo" &
 	PIDS+=($!)
-	exec {w}> "$fi" {rd}< "$fo"
+	exec {w}> "$fin" {rd}< "$fo"
 	SEND_W[$m]=$w SEND_R[$m]=$rd
 }
 
