@@ -25,8 +25,10 @@
 #                        forwarding over veth chains, in instructions
 #                        (selftests/bench.sh; DPILLAR_ICOUNT=off: by the
 #                        wall clock)
-#   make bench-nic       the same over emulated NICs, e1000e and vmxnet3
-#                        (selftests/nic_bench.sh)
+#   make bench-nic       TCP's cost per byte over emulated NICs, dp0
+#                        against plain IPv4, in instructions per KiB
+#                        (selftests/nic_tcp_cost.sh; BENCH_NIC_MODE=pps:
+#                        packets/s, selftests/nic_bench.sh)
 #   make fuzz            libFuzzer targets of the routing core, the Hello
 #                        TLV parser and the address parsers, FUZZ_TIME s each
 #                        (default 600; make check runs them 20 s each)

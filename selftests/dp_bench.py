@@ -450,6 +450,179 @@ def insn_compare(a, b):
                                            k[3]))
 
 
+# make bench-nic (selftests/nic_tcp_cost.sh): TCP's busy guest ns per KiB,
+# dp0 against plain IPv4 (and a bridge) on the same emulated NICs.  Raw
+# lines: "ROW CONTENDER MODEL ROUND BUSY_NS BYTES NS_PER_KIB RETRANS_SND
+# RETRANS_RCV"; "start ..." the fixed cost of a run (1 byte); "ROW -
+# MODEL ROUND n/a" a row the model cannot run.
+TCP_ROWS = ['hop-on', 'hop-off', 'relay', 'jumbo']
+TCP_BASE = {'hop-on': ['ipv4'], 'hop-off': ['ipv4'],
+            'relay': ['ipv4', 'bridge'], 'jumbo': ['ipv4']}
+TCP_BASE_NAME = {'ipv4': 'IPv4', 'bridge': 'bridge'}
+
+
+def tcp_goal(row, model, base):
+    """The goal for baseline/dp0, None for none."""
+    if base == 'bridge':
+        return None
+    if row == 'hop-on':
+        return 0.9 if model in ('e1000', 'virtio-net-pci') else 0.75
+    if row == 'relay':
+        return 0.9
+    if row == 'jumbo':
+        return 0.95
+    return 0.75
+
+
+def tcpcost_table(path):
+    runs, starts, na, models = {}, {}, {}, []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) < 5:
+                continue
+            if w[2] not in models:
+                models.append(w[2])
+            if w[1] == '-':
+                na[(w[0], w[2])] = ' '.join(w[5:]) or 'not run'
+                continue
+            if w[0] == 'start':
+                starts.setdefault((w[1], w[2]), []).append(int(w[4]))
+                continue
+            key = (w[0], w[1], w[2])
+            runs.setdefault(key, []).append(
+                (int(w[3]), float(w[6]), int(w[7]), int(w[8])))
+
+    def cell(key):
+        v = sorted(runs.get(key, []))
+        if not v:
+            return None
+        x = [r[1] for r in v]
+        med = statistics.median(x)
+        spread = (max(x) - min(x)) / min(x) * 100 if min(x) > 0 else 0
+        return med, x, spread, [r[2] for r in v]
+
+    def fmt(c):
+        if c is None:
+            return '-'
+        return '%.1f (%s; %.2f%%)' % (
+            c[0], ' '.join('%.1f' % x for x in c[1]), c[2])
+
+    print('busy guest ns per KiB received (median, then each round, and the '
+          'spread (max-min)/min); ratio = baseline/dp0 (dp0\'s speed '
+          'against plain IP), the medians\' and per round; retrans: '
+          'TcpRetransSegs of the sender per round')
+    hdr = '%-15s %-7s %-6s  %-30s  %-30s  %-17s %-5s %-7s %s'
+    print(hdr % ('model', 'row', 'base', 'dp0 ns/KiB (r1 r2; spread)',
+                 'base ns/KiB (r1 r2; spread)', 'ratio (r1 r2)', 'goal',
+                 'verdict', 'retrans dp0 / base'))
+    met = missed = 0
+    for model in models:
+        for row in TCP_ROWS:
+            if (row, model) in na:
+                print(hdr % (model, row, '-', 'n/a: ' + na[(row, model)],
+                             '', '', '', '', ''))
+                continue
+            d = cell((row, 'dp0', model))
+            if d is None:
+                continue
+            for base in TCP_BASE[row]:
+                b = cell((row, base, model))
+                if b is None:
+                    continue
+                rat = b[0] / d[0]
+                per = ' '.join('%.3f' % (bb / dd)
+                               for bb, dd in zip(b[1], d[1]))
+                g = tcp_goal(row, model, base)
+                if g is None:
+                    gs, v = '-', '-'
+                elif rat >= g:
+                    gs, v = '%.2f' % g, 'met'
+                    met += 1
+                else:
+                    gs, v = '%.2f' % g, 'missed'
+                    missed += 1
+                print(hdr % (model, row, TCP_BASE_NAME[base], fmt(d), fmt(b),
+                             '%.3f (%s)' % (rat, per), gs, v,
+                             '%s / %s' % (' '.join(map(str, d[3])),
+                                          ' '.join(map(str, b[3])))))
+    print('goals: %d met, %d missed' % (met, missed))
+    if starts:
+        print('fixed cost of a run (1 byte s -> r: connect, length, '
+              'answer, close; the first after a build pays for more), '
+              'busy us: ' + ', '.join(
+                  '%s %s %s' % (m, c, '/'.join('%.0f' % (x / 1000) for x in v))
+                  for (c, m), v in sorted(starts.items(),
+                                          key=lambda kv: (kv[0][1], kv[0][0]))))
+
+
+# make bench-nic's TCP transfer (selftests/nic_tcp_cost.sh): a fixed
+# amount of data, all of it read by the receiver, with no process started
+# inside the measurement.  tcpsink PORT: in the receiver's namespace, for
+# ever: accept a connection, read its 8-byte length N, read N bytes, answer
+# one byte, close.  tcpsend: in the sender's namespace, for every line
+# "DST PORT N" on stdin: connect, send N bytes (after the length) in
+# writes of CHUNK bytes, wait for the answer, close; then print "ok N"
+# (or "error WHY") and flush.  The shell reads the CPU's busy time before
+# it writes the line and after it reads the answer.
+TCP_CHUNK = 128 * 1024		# iperf3's default write
+
+
+def tcpsink(port):
+    import socket
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(('0.0.0.0', port))
+    ls.listen(4)
+    buf = bytearray(TCP_CHUNK)
+    while True:
+        c, _ = ls.accept()
+        try:
+            head = b''
+            while len(head) < 8:
+                got = c.recv(8 - len(head))
+                if not got:
+                    break
+                head += got
+            if len(head) < 8:
+                c.close()
+                continue
+            left = struct.unpack('!Q', head)[0]
+            while left > 0:
+                n = c.recv_into(buf, min(left, TCP_CHUNK))
+                if n == 0:
+                    break
+                left -= n
+            if left == 0:
+                c.sendall(b'k')
+        except OSError:
+            pass
+        c.close()
+
+
+def tcpsend():
+    import socket
+    data = memoryview(bytes(TCP_CHUNK))
+    for line in sys.stdin:
+        w = line.split()
+        if len(w) != 3:
+            continue
+        dst, port, n = w[0], int(w[1]), int(w[2])
+        try:
+            c = socket.create_connection((dst, port), timeout=60)
+            c.sendall(struct.pack('!Q', n))
+            left = n
+            while left > 0:
+                k = min(left, TCP_CHUNK)
+                c.sendall(data[:k])
+                left -= k
+            ok = c.recv(1) == b'k'
+            c.close()
+            print('ok %d' % n if ok else 'error no answer', flush=True)
+        except OSError as e:
+            print('error %s' % e, flush=True)
+
+
 def sink():
     import socket
     import time
@@ -478,6 +651,15 @@ def main(argv):
         return 0
     if len(argv) == 4 and argv[1] == 'compare':
         insn_compare(argv[2], argv[3])
+        return 0
+    if len(argv) == 3 and argv[1] == 'tcpsink':
+        tcpsink(int(argv[2]))
+        return 0
+    if len(argv) == 2 and argv[1] == 'tcpsend':
+        tcpsend()
+        return 0
+    if len(argv) == 3 and argv[1] == 'tcpcost':
+        tcpcost_table(argv[2])
         return 0
     if len(argv) == 3 and argv[1] == 'table':
         table(argv[2])

@@ -515,8 +515,41 @@ dp0_up() {
 nic_driver() {
 	case "$1" in
 	virtio-net-pci) echo virtio_net ;;
+	rtl8139) echo 8139cp ;;		# QEMU's is a C+ (revision 0x20)
 	*) echo "$1" ;;
 	esac
+}
+
+# nic_malformed NS: the frames NS counted malformed: its dp0's drops of
+# bad frames (drop_short, _inner, _proto, _version, _type) and the frames
+# it could not segment or checksum for a NIC (tx_complete_fail, gso.c),
+# when NS has a dp0; and the stack's checksum and header errors
+# (InCsumErrors, InHdrErrors of Ip, Tcp, Udp in /proc/net/snmp).
+nic_malformed() {
+	local n=$1 v=0 w
+	if ip -n "$n" link show dp0 >/dev/null 2>&1; then
+		w=$("${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}" -n "$n" -j stats dp0 |
+			jq '.[0].stats | [.drop_short, .drop_inner, .drop_proto,
+				.drop_version, .drop_type, .tx_complete_fail] |
+				map(. // 0) | add') || return 1
+		v=$((v + w))
+	fi
+	w=$(ip netns exec "$n" awk '
+		/^(Ip|Tcp|Udp):/ {
+			if (!($1 in h)) { for (i = 2; i <= NF; i++) h[$1, i] = $i; h[$1] = 1; next }
+			for (i = 2; i <= NF; i++)
+				if (h[$1, i] ~ /^(InCsumErrors|InHdrErrors)$/) s += $i
+		} END { print s + 0 }' /proc/net/snmp) || return 1
+	echo $((v + w))
+}
+
+# The NIC driver warnings the NIC suites treat as a splat.
+NIC_WARN='checksum_partial|hw csum failure|Detected Tx Unit Hang|NETDEV WATCHDOG|transmit queue [0-9]+ timed out|tx timeout|Bad checksum|skb_warn_bad_offload|bad offload|wrong gso|gso_size'
+
+# nic_warnings MARK: the first five such warnings in the kernel log since
+# MARK (dmesg_mark); nothing when there is none.
+nic_warnings() {
+	dmesg_since "$1" | grep -E -i "$NIC_WARN" | head -n 5
 }
 
 # nic_drivers_load MODEL...: each model's driver loaded (a no-op where it

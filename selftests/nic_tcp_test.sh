@@ -313,25 +313,13 @@ offloads() {
 	wait "${pids[@]}"
 }
 
-# malformed M: frames a receiver counted malformed: dpillar's drops of
-# bad frames, the stack's checksum and header errors; and the frames a
-# sender or relay could not segment or checksum for the NIC
-# (tx_complete_fail, gso.c).
+# malformed M: frames counted malformed on the chain (lib.sh,
+# nic_malformed: dpillar's drops of bad frames and tx_complete_fail, the
+# stack's checksum and header errors).
 malformed() {
-	local m=$1 i n sum=0 v
+	local m=$1 i sum=0 v
 	for i in "${!ROLES[@]}"; do
-		n=$(ns "$m" "${ROLES[i]}")
-		v=$("$DPCTL" -n "$n" -j stats dp0 |
-			jq '.[0].stats | [.drop_short, .drop_inner, .drop_proto,
-				.drop_version, .drop_type, .tx_complete_fail] |
-				map(. // 0) | add')
-		sum=$((sum + v))
-		v=$(ip netns exec "$n" awk '
-			/^(Ip|Tcp|Udp):/ {
-				if (!($1 in h)) { for (i = 2; i <= NF; i++) h[$1, i] = $i; h[$1] = 1; next }
-				for (i = 2; i <= NF; i++)
-					if (h[$1, i] ~ /^(InCsumErrors|InHdrErrors)$/) s += $i
-			} END { print s + 0 }' /proc/net/snmp)
+		v=$(nic_malformed "$(ns "$m" "${ROLES[i]}")") || v=1
 		sum=$((sum + v))
 	done
 	echo "$sum"
@@ -782,13 +770,11 @@ fb_used() {
 	[ $((now - before)) -ge 1000 ] && [ $((lost * 1000)) -le $((now - before)) ]
 }
 
-# The driver warnings this suite treats as a splat.
-NIC_WARN='checksum_partial|hw csum failure|Detected Tx Unit Hang|NETDEV WATCHDOG|transmit queue [0-9]+ timed out|tx timeout|Bad checksum|skb_warn_bad_offload|bad offload|wrong gso|gso_size'
-
+# The driver warnings this suite treats as a splat: lib.sh's NIC_WARN.
 clean() {
 	local m=$1 mark=$2 bad v
 	v=$(malformed "$m")
-	bad=$(dmesg_since "$mark" | grep -E -i "$NIC_WARN" | head -n 5)
+	bad=$(nic_warnings "$mark")
 	[ -z "$bad" ] || { echo "driver warnings:"; echo "$bad"; return 1; }
 	[ "$v" -eq 0 ] || { echo "$v frames counted malformed"; return 1; }
 }
