@@ -552,6 +552,37 @@ nic_warnings() {
 	dmesg_since "$1" | grep -E -i "$NIC_WARN" | head -n 5
 }
 
+# nic_chain_setup M HUB_A HUB_B: the chain of the benches (nic_bench.sh,
+# nic_tcp_cost.sh) on model M's four NICs (nic_chain_vm_args): the
+# namespaces of the caller's "ns M ROLE" for s, r and d, with IPv6 and
+# rp_filter off; HUB_A's two NICs become s.p1 and r.p1, HUB_B's r.p0 and
+# d.p0; s.p0 and d.p1 are veths (dp0 needs two ports); every port up.
+nic_chain_setup() {
+	local m=$1 a b r n
+	wait_for 20 nic_count "$2" 2 || { echo "no NICs on hub $2" >&2; return 1; }
+	wait_for 20 nic_count "$3" 2 || { echo "no NICs on hub $3" >&2; return 1; }
+	read -r -a a <<<"$(nics "$2" | tr '\n' ' ')"
+	read -r -a b <<<"$(nics "$3" | tr '\n' ' ')"
+	for r in s r d; do
+		n=$(ns "$m" $r)
+		ip netns add "$n" || return 1
+		ip -n "$n" link set lo up
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 \
+			net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+	done
+	ip link set "${a[0]}" netns "$(ns "$m" s)" name p1 || return 1
+	ip link set "${a[1]}" netns "$(ns "$m" r)" name p1 || return 1
+	ip link set "${b[0]}" netns "$(ns "$m" r)" name p0 || return 1
+	ip link set "${b[1]}" netns "$(ns "$m" d)" name p0 || return 1
+	ip -n "$(ns "$m" s)" link add p0 type veth peer name p0x || return 1
+	ip -n "$(ns "$m" d)" link add p1 type veth peer name p1x || return 1
+	for r in s r d; do
+		n=$(ns "$m" $r)
+		ip -n "$n" link set p0 up && ip -n "$n" link set p1 up || return 1
+	done
+}
+
 # nic_drivers_load MODEL...: each model's driver loaded (a no-op where it
 # is built in), unloaded at exit so that later suites in the same guest
 # find no stray NICs.  Fails when one cannot be loaded.

@@ -156,29 +156,9 @@ segs() {
 
 # ---- the chain --------------------------------------------------------------
 setup() {
-	local m=$1 a b r n
-	wait_for 20 nic_count "$(hub_a "$m")" 2 || die "${MODELS[m]}: no NICs on hub A"
-	wait_for 20 nic_count "$(hub_b "$m")" 2 || die "${MODELS[m]}: no NICs on hub B"
-	a=($(nics "$(hub_a "$m")")) b=($(nics "$(hub_b "$m")"))
-	for r in s r d; do
-		n=$(ns "$m" $r)
-		ip netns add "$n" || return 1
-		ip -n "$n" link set lo up
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-			net.ipv6.conf.default.disable_ipv6=1 \
-			net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-	done
-	ip link set "${a[0]}" netns "$(ns "$m" s)" name p1 || return 1
-	ip link set "${a[1]}" netns "$(ns "$m" r)" name p1 || return 1
-	ip link set "${b[0]}" netns "$(ns "$m" r)" name p0 || return 1
-	ip link set "${b[1]}" netns "$(ns "$m" d)" name p0 || return 1
-	ip -n "$(ns "$m" s)" link add p0 type veth peer name p0x || return 1
-	ip -n "$(ns "$m" d)" link add p1 type veth peer name p1x || return 1
-	for r in s r d; do
-		n=$(ns "$m" $r)
-		ip -n "$n" link set p0 up && ip -n "$n" link set p1 up || return 1
-	done
-	transfer_start "$m"
+	nic_chain_setup "$1" "$(hub_a "$1")" "$(hub_b "$1")" ||
+		die "${MODELS[$1]}: the chain could not be built"
+	transfer_start "$1"
 }
 
 # transfer_start M: dp_bench.py's tcpsink (port 5300) in r and d, and its
