@@ -50,6 +50,15 @@ grep -q 'dpillar/' "$kdir/net/Makefile" ||
 # land in the tree, not in the checkout) and the UAPI headers.
 mkdir -p "$kdir/net/dpillar"
 find "$kdir/net/dpillar" -type l -delete
+# make decides by the time stamps of what the links point at: objects
+# another checkout built may be newer than this one's sources and would
+# be taken as they are.  What was built from elsewhere goes (everything
+# but the links is a product of the build).
+stamp=$kdir/net/dpillar/.dpillar-src
+if [ "$(cat "$stamp" 2>/dev/null)" != "$repo" ]; then
+	find "$kdir/net/dpillar" -mindepth 1 ! -type l -delete
+	echo "$repo" > "$stamp"
+fi
 (cd "$repo/net/dpillar" && find . -maxdepth 1 -type f \
 	\( -name '*.[ch]' ! -name '*.mod.c' -o -name Kbuild -o -name Kconfig \
 	-o -name '*.mk' \)) |

@@ -47,6 +47,11 @@ u64 dpt_route_stat(const struct dpt_dev *d, u8 reason);
 /* What became of received frames: delivered, relayed, Hello or a drop. */
 u64 dpt_stat_outcomes(const struct dpt_dev *d);
 
+/* dp_topo_init() of a (@kind, @n, @k) fabric; *@why says what it refused. */
+int dpt_init(struct dp_topo *t, u32 kind, u32 n, u32 k, const char **why);
+/* A DPillar (@n, @k) core in @t, or the test fails. */
+void dpt_mk(struct kunit *test, struct dp_topo *t, u32 n, u32 k);
+
 /*
  * A received frame as dp_handle_frame() gets it: Ethernet header from
  * @src_mac, ethertype @proto, then @len bytes of @payload, skb->data

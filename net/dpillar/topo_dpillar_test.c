@@ -44,22 +44,6 @@ static void dpt_nk_desc(const struct dpt_nk *p, char *desc)
 KUNIT_ARRAY_PARAM(dpt_small, dpt_small, dpt_nk_desc);
 KUNIT_ARRAY_PARAM(dpt_tiny, dpt_tiny, dpt_nk_desc);
 
-static int dpt_init(struct dp_topo *t, u32 kind, u32 n, u32 k,
-		    const char **why)
-{
-	struct dp_topo_params p = { .kind = kind, .n = n, .k = k };
-
-	return dp_topo_init(t, &p, why);
-}
-
-static void dpt_mk(struct kunit *test, struct dp_topo *t, u32 n, u32 k)
-{
-	const char *why = NULL;
-
-	KUNIT_ASSERT_EQ_MSG(test, dpt_init(t, DP_TOPO_DPILLAR, n, k, &why),
-			    0, "(%u,%u): %s", n, k, why);
-}
-
 /* ---- dp_topo_init() and the sizes ---------------------------------------- */
 
 struct dpt_init_case {

@@ -17,22 +17,7 @@
 
 #include "topo.h"
 #include "topo_dpillar.h"
-
-static int dpt_init(struct dp_topo *t, u32 kind, u32 n, u32 k,
-		    const char **why)
-{
-	struct dp_topo_params p = { .kind = kind, .n = n, .k = k };
-
-	return dp_topo_init(t, &p, why);
-}
-
-static void dpt_mk(struct kunit *test, struct dp_topo *t, u32 n, u32 k)
-{
-	const char *why = NULL;
-
-	KUNIT_ASSERT_EQ_MSG(test, dpt_init(t, DP_TOPO_DPILLAR, n, k, &why),
-			    0, "(%u,%u): %s", n, k, why);
-}
+#include "test_lib.h"
 
 /* ---- the "none" topology and reciprocal division ------------------------- */
 
