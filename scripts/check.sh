@@ -72,9 +72,11 @@ done
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 export DPILLAR_CACHE=${DPILLAR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpillar}
-# Where each guest keeps its files (guest-NAME/): DPILLAR_CHECK_DIR lets
-# two checkouts run make check side by side.
-GUEST_DIR=${DPILLAR_CHECK_DIR:-$DPILLAR_CACHE}
+# Where each guest keeps its files (guest-NAME/, and the columns' status
+# files): in this checkout, so that two checkouts' make checks never read
+# or delete each other's (in the cache they once did: a second make check
+# removed the first one's rig status, and the first waited for it).
+GUEST_DIR=${DPILLAR_CHECK_DIR:-$repo/build/check}
 mkdir -p "$GUEST_DIR"
 
 GUEST_TESTS=(
