@@ -31,7 +31,7 @@
 #                        packets/s, selftests/nic_bench.sh)
 #   make fuzz            libFuzzer targets of the routing core, the Hello
 #                        TLV parser and the address parsers, FUZZ_TIME s each
-#                        (default 600; make check runs them 20 s each)
+#                        (default 600; make check runs them 5 s each)
 #   make fuzz-frames     random and mutated frames from a neighbour into a
 #                        live DPillar fabric, then an S2 plan-mode one, in a
 #                        debug-kernel guest, FUZZ_FRAMES_TIME s each (default

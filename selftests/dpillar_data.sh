@@ -28,9 +28,10 @@ defer fabric_destroy
 # A generous dead interval: a TCG guest on a loaded host delays Hellos,
 # and a flapping neighbour would make FTRoute detour, so paths would no
 # longer be the failure-free ones this test compares with dpsim.  The
-# Hello interval: DPILLAR_HELLO_MS (default 100; the debug kernel's 500).
+# Hello interval: DPILLAR_HELLO_MS (default 100; the debug kernel's
+# 1,000), the dead one DPILLAR_DEAD_MS (default 2,000; there 3,000).
 fabric_up_test "($N,$K) fabric up: $((K * (N / 2) ** K)) servers with dp0, every port reaches its switch's peers" \
-	"$N" "$K" hello "${DPILLAR_HELLO_MS:-100}" dead 2000 || ktap_finish
+	"$N" "$K" hello "${DPILLAR_HELLO_MS:-100}" dead "${DPILLAR_DEAD_MS:-2000}" || ktap_finish
 NS=${#SERVERS[@]}
 
 on() { local a=$1; shift; ip netns exec "${FNS[$a]}" "$@"; }
