@@ -583,6 +583,44 @@ nic_chain_setup() {
 	done
 }
 
+# nic_chain_dp0 M WHO / nic_chain_dp0_down M: dp0 on the chain of
+# nic_chain_setup, DPillar (4,2) with node ids 0 (s), 2 (r, the relay)
+# and 3 (d), as in nic_tcp_test.sh: 10.0.0.ID/32 on each, 10.0.0.0/8 on
+# dp0; s.p0 and d.p1 (the veths) released, an absent port each.  Up when
+# s reaches d and r, and d reaches s (WHO names the caller in an error).
+# Down: dp0 deleted, the veths and NICs up again for the next contender.
+nic_chain_dp0() {
+	local m=$1 who=$2 i n ids=(0 2 3) roles=(s r d) s
+	for i in 0 1 2; do
+		n=$(ns "$m" "${roles[i]}")
+		"$DPCTL" -n "$n" link add dp0 topo dpillar n 4 k 2 \
+			addr "#${ids[i]}" port0 p0 port1 p1 hello 100 dead 1000 ||
+			return 1
+		ip -n "$n" -b - <<-EOF || return 1
+		link set dp0 up
+		addr add 10.0.0.${ids[i]}/32 dev dp0
+		route add 10.0.0.0/8 dev dp0
+		EOF
+	done
+	s=$(ns "$m" s)
+	ip -n "$s" link set p0 nomaster || return 1
+	ip -n "$(ns "$m" d)" link set p1 nomaster || return 1
+	for i in "$s 10.0.0.3 s cannot reach d" "$s 10.0.0.2 s cannot reach r" \
+		 "$(ns "$m" d) 10.0.0.0 d cannot reach s"; do
+		set -- $i
+		wait_for 30 ip netns exec "$1" ping -c1 -W1 -q "$2" >/dev/null ||
+			{ echo "$who: dp0: ${i#* * }" >&2; return 1; }
+	done
+}
+nic_chain_dp0_down() {
+	local r
+	for r in s r d; do ip -n "$(ns "$1" $r)" link del dp0; done
+	for r in s r d; do
+		ip -n "$(ns "$1" $r)" link set p0 up
+		ip -n "$(ns "$1" $r)" link set p1 up
+	done
+}
+
 # nic_drivers_load MODEL...: each model's driver loaded (a no-op where it
 # is built in), unloaded at exit so that later suites in the same guest
 # find no stray NICs.  Fails when one cannot be loaded.

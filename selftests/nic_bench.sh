@@ -145,38 +145,10 @@ frame_wire() {
 		"$(mac_of "$(ns "$1" s)" p1)" 172.31.0.1 172.31.0.2
 }
 
-# DPillar (4,2): node ids 0 (s), 2 (r), 3 (d), as in nic_tcp_test.sh.
-IDS=(0 2 3)
-ROLES=(s r d)
-ip4_of_id() { echo "10.0.0.$1"; }
-
-up_dpillar() {
-	local m=$1 i n
-	for i in 0 1 2; do
-		n=$(ns "$m" "${ROLES[i]}")
-		"$DPCTL" -n "$n" link add dp0 topo dpillar n 4 k 2 \
-			addr "#${IDS[i]}" port0 p0 port1 p1 hello 100 dead 1000 ||
-			return 1
-		ip -n "$n" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add $(ip4_of_id "${IDS[i]}")/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		EOF
-	done
-	ip -n "$(ns "$m" s)" link set p0 nomaster || return 1
-	ip -n "$(ns "$m" d)" link set p1 nomaster || return 1
-	wait_for 30 ip netns exec "$(ns "$m" s)" ping -c1 -W1 -q 10.0.0.3 \
-		>/dev/null || { echo "bench-nic: dpillar: s cannot reach d" >&2; return 1; }
-	wait_for 30 ip netns exec "$(ns "$m" d)" ping -c1 -W1 -q 10.0.0.0 \
-		>/dev/null || { echo "bench-nic: dpillar: d cannot reach s" >&2; return 1; }
-}
-down_dpillar() {
-	local r
-	for r in s r d; do ip -n "$(ns "$1" $r)" link del dp0; done
-	# The placeholders become dp0's ports again next round.
-	for r in s r d; do ip -n "$(ns "$1" $r)" link set p0 up; done
-	for r in s r d; do ip -n "$(ns "$1" $r)" link set p1 up; done
-}
+# DPillar (4,2): node ids 0 (s), 2 (r), 3 (d) (lib.sh, nic_chain_dp0).
+up_dpillar() { nic_chain_dp0 "$1" bench-nic; }
+# The placeholders become dp0's ports again next round.
+down_dpillar() { nic_chain_dp0_down "$1"; }
 frame_dpillar() {
 	python3 "$PY" frame dpillar "$2" "$(mac_of "$(ns "$1" r)" p1)" \
 		"$(mac_of "$(ns "$1" s)" p1)" 10.0.0.0 10.0.0.3 \

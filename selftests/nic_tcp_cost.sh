@@ -228,37 +228,11 @@ jumbo_carried() {
 }
 
 # ---- contenders: up_C M, down_C M; DST_hop, DST_relay ------------------------
-IDS=(0 2 3)
-ROLES=(s r d)
 up_dp0() {
-	local m=$1 i n
-	for i in 0 1 2; do
-		n=$(ns "$m" "${ROLES[i]}")
-		"$DPCTL" -n "$n" link add dp0 topo dpillar n 4 k 2 \
-			addr "#${IDS[i]}" port0 p0 port1 p1 hello 100 dead 1000 ||
-			return 1
-		ip -n "$n" -b - <<-EOF || return 1
-		link set dp0 up
-		addr add 10.0.0.${IDS[i]}/32 dev dp0
-		route add 10.0.0.0/8 dev dp0
-		EOF
-	done
-	ip -n "$(ns "$m" s)" link set p0 nomaster || return 1
-	ip -n "$(ns "$m" d)" link set p1 nomaster || return 1
-	wait_for 30 ip netns exec "$(ns "$m" s)" ping -c1 -W1 -q 10.0.0.3 \
-		>/dev/null || { echo "bench-nic: dp0: s cannot reach d" >&2; return 1; }
-	wait_for 30 ip netns exec "$(ns "$m" s)" ping -c1 -W1 -q 10.0.0.2 \
-		>/dev/null || { echo "bench-nic: dp0: s cannot reach r" >&2; return 1; }
+	nic_chain_dp0 "$1" bench-nic || return 1
 	DST_hop=10.0.0.2 DST_relay=10.0.0.3
 }
-down_dp0() {
-	local r
-	for r in s r d; do ip -n "$(ns "$1" $r)" link del dp0; done
-	for r in s r d; do
-		ip -n "$(ns "$1" $r)" link set p0 up
-		ip -n "$(ns "$1" $r)" link set p1 up
-	done
-}
+down_dp0() { nic_chain_dp0_down "$1"; }
 
 # s.p1 172.16.1.1/24 -- r.p1 .2 | r.p0 172.16.2.1/24 -- d.p0 .2; the
 # neighbour entries permanent (make bench: a relay re-probing its next
