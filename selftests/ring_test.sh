@@ -5,8 +5,7 @@
 # only), as a table for plan_fabric.sh's pf_suite: server i's port 0 is
 # cabled to server i+1's port 1; every pair pings and route get equals
 # dpsim; with server 0's port 0 cut, every pair is still delivered as
-# dpsim says, some turned back (route_turns).  About 30 s in a 6.12 TCG
-# guest with the boot.
+# dpsim says, some turned back (route_turns).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/plan_fabric.sh"
 require_vm; require_root; require_cmd ip bridge python3; require_tools
