@@ -3,6 +3,7 @@
 """Which files of the module call each other, directly, in a circle.
 
 usage: scripts/callgraph.py [--max N] [--edges] [FILE.c ...]
+       scripts/callgraph.py --walk FUNCTION [--skip F,...] [--dir DIR] [--show]
 
 Reads the module's C files (default: net/dpillar/*.c but the KUnit ones),
 finds each function defined at file level and each call in each body (a
@@ -20,6 +21,22 @@ calls are not seen either.  A text reading, not a compiler's: good for a
 structure, not for a proof.
 
 Exit status: 1 when a set has more than N files (--max N), else 0.
+
+--walk FUNCTION: the files a frame visits from FUNCTION (dp_handle_frame:
+the receive handler), read the same way from the module's .c and .h
+files (DIR, default net/dpillar; KUnit files left out), static and inline
+functions included: depth first, in the order the calls are written,
+every branch taken, each function walked once (a later call to it is a
+visit to its file, not walked again).  A constant ops table of the same
+file passed by address ("&dp_relay_data_ops") is a call to each function
+it names, in its order: the calls a constant table makes are known at
+build time (an inlined dp_relay()), unlike those through a topology's or
+a netdev's ops.  Prints the files in the order visited, a run of calls
+in one file being one stop, then "S stops in F files, R returns to a
+file already left (X entered N times)", R = S - F.  --skip F,...: the
+branches a frame does not take, by the functions they call (a relayed
+DATA frame: --skip dp_hello_rcv,dp_sc_rcv,dp_relay_sc,dp_probe_rcv,
+dp_deliver).
 """
 import glob
 import os
@@ -32,6 +49,8 @@ KEYWORDS = {
     '_Static_assert', 'static_assert', '__attribute__', 'asm', '__asm__',
 }
 NAME_CALL = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+HEADS = {}		# (file, function) -> the text before its body
+FRAME = re.compile(r'\bstruct\s+(?:sk_buff|dpillar_hdr)\s*\*+\s*(\w+)')
 
 
 def strip(text):
@@ -80,6 +99,7 @@ def functions(path):
                     else:
                         m = None
                 if m:
+                    HEADS[(os.path.basename(path), m.group(1))] = head
                     static = re.search(r'\bstatic\b', head[:m.start()])
                     found.append((m.group(1), bool(static),
                                   text[body_from:i]))
@@ -122,7 +142,121 @@ def sccs(nodes, edges):
     return out
 
 
+OPS_TABLE = re.compile(r'\bconst\s+struct\s+\w+\s+(\w+)\s*=\s*\{(.*?)\};',
+                       re.S)
+OPS_MEMBER = re.compile(r'\.\w+\s*=\s*([A-Za-z_]\w*)\s*[,}\n]')
+
+
+def arguments(body, at):
+    """The text between the parentheses of the call at @at of @body."""
+    i = body.index('(', at)
+    depth = 0
+    for j in range(i, len(body)):
+        depth += {'(': 1, ')': -1}.get(body[j], 0)
+        if depth == 0:
+            return body[i + 1:j]
+    return body[i + 1:]
+
+
+def walk(start, where, skip=()):
+    """The stops of a walk from function @start (see --walk)."""
+    paths = sorted(f for f in glob.glob(os.path.join(where, '*.[ch]'))
+                   if not f.endswith('_test.c') and
+                   not os.path.basename(f).startswith('test_lib'))
+    local = {}		# (file, name) -> body, every function
+    public = {}		# name -> file, non-static .c functions
+    inline = {}		# name -> file, static functions of headers
+    tables = {}		# (file, table) -> [function names]
+    for f in paths:
+        base = os.path.basename(f)
+        for fn, static, body in functions(f):
+            local.setdefault((base, fn), body)
+            if not static and base.endswith('.c'):
+                public[fn] = base
+            elif base.endswith('.h'):
+                inline.setdefault(fn, base)
+        text = strip(open(f, encoding='utf-8', errors='replace').read())
+        for m in OPS_TABLE.finditer(text):
+            tables[(base, m.group(1))] = OPS_MEMBER.findall(m.group(2) + ',')
+
+    def resolve(fn, caller):
+        if (caller, fn) in local:
+            return caller
+        return public.get(fn) or inline.get(fn)
+
+    first = [(b, fn) for (b, fn) in local if fn == start]
+    if not first:
+        raise SystemExit(f'callgraph: no function {start} in {where}')
+    seq, done = [], set()
+    sys.setrecursionlimit(10000)
+
+    def visit(base, fn):
+        seq.append((base, fn))
+        if (base, fn) in done:
+            return
+        done.add((base, fn))
+        body = local[(base, fn)]
+        calls = [(m.start(), m.group(1)) for m in NAME_CALL.finditer(body)
+                 if m.group(1) not in KEYWORDS]
+        frame = set(FRAME.findall(HEADS.get((base, fn), '') + body))
+        taken = []
+        for at, callee in calls:
+            args = arguments(body, at)
+            if callee in skip or not frame & set(re.findall(r'\w+', args)):
+                continue	# a branch left out, or the frame not passed on
+            taken.append((at, callee))
+            for (b, t), names in tables.items():
+                if b == base and re.search(r'&\s*' + t + r'\b', args):
+                    taken += [(at, n) for n in names]
+        for _, callee in taken:
+            at = resolve(callee, base)
+            if at and (at, callee) in local and callee not in skip:
+                visit(at, callee)
+    visit(*first[0])
+    stops = []
+    for base, fn in seq:
+        if not stops or stops[-1][0] != base:
+            stops.append((base, [fn]))
+        elif fn not in stops[-1][1]:
+            stops[-1][1].append(fn)
+    return stops
+
+
+def main_walk(argv):
+    start, where, show, skip = None, None, False, set()
+    args = iter(argv)
+    for a in args:
+        if a == '--walk':
+            start = next(args)
+        elif a == '--dir':
+            where = next(args)
+        elif a == '--skip':
+            skip |= set(next(args).split(','))
+        elif a == '--show':
+            show = True
+        else:
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+    if where is None:
+        where = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             '..', 'net', 'dpillar')
+    stops = walk(start, where, skip)
+    count = {}
+    for base, _ in stops:
+        count[base] = count.get(base, 0) + 1
+    if show:
+        for i, (base, fns) in enumerate(stops, 1):
+            print(f'{i:4} {base:16} {" ".join(fns)}')
+    most = max(count, key=lambda b: (count[b], b))
+    print(f'{len(stops)} stops in {len(count)} files, '
+          f'{len(stops) - len(count)} returns to a file already left '
+          f'({most} entered {count[most]} times)')
+    return 0
+
+
 def main(argv):
+    if '--walk' in argv:
+        return main_walk(argv)
     limit = None
     show_edges = False
     files = []

@@ -419,3 +419,107 @@ pf_grow() {
 	python3 -S -E "$FABRIC_PY" ports "$PF_PREFIX" up $((PF_NPORTS - 1)) \
 		"${new[@]}"
 }
+
+# ---- a topology's suite as a table (pf_suite) --------------------------------
+# A small topology's guest suite is its table: the words, the cables its
+# plan must have and its failure cases; pf_suite runs the checks every
+# such suite makes (selftests/ring_test.sh is one).  Set before calling:
+#   PF_TOPO=(WORDS...)     dpctl's words (topo ring n 6)
+#   PF_OPTS=(OPTIONS...)   dpsim's for the same fabric (--topo ring -n 6)
+#   PF_WANT_CABLES         "ID/PORT ID/PORT" lines the plan must hold, in
+#                          either order, and no other cable
+#   PF_CASES=("DESC|SPEC|X...|COUNTER" ...)
+#                          a failure each: X (pf_links' ID or ID/PORT)
+#                          down, every pair as "dpsim pairs --fail SPEC"
+#                          says, COUNTER (ethtool -S of dp0, summed over
+#                          the servers; empty: none) grown; X up again
+#   PF_NPORTS, HELLO, DEAD as for pf_dp0
+# pf_suite NAME PREFIX: the plan's cables; the fabric with dp0 on every
+# server; every ordered pair pings (IPv4, IPv6) as dpsim says and dpctl
+# route get equals dpsim's path; each case; no kernel splat.
+
+# pf_cables_check: the plan of PF_TOPO has exactly PF_WANT_CABLES.
+pf_cables_check() {
+	local PF_DIR= c a b n=0 rc=0
+	local -A have=()
+	pf_plan "$PF_PREFIX" "${PF_TOPO[@]}" || return 1
+	for c in "${PF_CABLES[@]}"; do have[$c]=1; done
+	while read -r a b; do
+		[ -n "$a" ] || continue
+		n=$((n + 1))
+		[ -n "${have[$a $b]:-}${have[$b $a]:-}" ] ||
+			{ echo "no cable $a - $b"; rc=1; }
+	done <<<"$PF_WANT_CABLES"
+	[ "${#PF_CABLES[@]}" = "$n" ] ||
+		{ echo "${#PF_CABLES[@]} cables, the table has $n"; rc=1; }
+	rm -rf "$PF_DIR"
+	return $rc
+}
+
+# pf_pairs_check [SPEC [COUNTER]]: every ordered pair pings as "dpsim
+# pairs --fail SPEC --no-discover" says, all delivered; without SPEC,
+# dpctl route get on every server equals dpsim's paths (with a failure it
+# cannot: a source sees only its own neighbours); with COUNTER, its sum
+# over the servers' dp0 has grown past PF_COUNT0 (pf_suite sets it).
+pf_pairs_check() {
+	local spec=$1 counter=${2:-} w=$PF_DIR/want s d path id cmp=0 bad=0 n=0
+	local -a dl
+	local -A want=()
+	"$DPSIM" pairs "${PF_OPTS[@]}" ${spec:+--fail "$spec"} --no-discover \
+		> "$w" || return 1
+	! grep -v ' delivered ' "$w" || return 1
+	pf_ping "$w" 10 > "$PF_DIR/out" || { cat "$PF_DIR/out"; return 1; }
+	tail -n 1 "$PF_DIR/out"
+	if [ -n "$spec" ]; then
+		[ -n "$counter" ] || return 0
+		for id in "${PF_IDS[@]}"; do
+			n=$((n + $(dp0_stat "$PF_PREFIX$id" "$counter")))
+		done
+		echo "$counter: $((n - PF_COUNT0)) more"
+		[ $n -gt "$PF_COUNT0" ]
+		return
+	fi
+	while read -r s d _ _ path; do want["$s $d"]=$path; done < "$w"
+	for id in "${PF_IDS[@]}"; do
+		mapfile -t dl < <(for s in "${PF_IDS[@]}"; do
+			[ "$s" = "$id" ] || echo "${PF_ADDR[$s]}"; done)
+		route_get_cmp "$PF_PREFIX$id" "${PF_ADDR[$id]}" "" "$id" want "${dl[@]}"
+		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
+	done
+	echo "$cmp pairs' route get compared, $bad differ"
+	[ $bad = 0 ]
+}
+
+pf_suite() {
+	local name=$1 c desc spec x counter id
+	PF_PREFIX=$2
+	PF_MARK=$(dmesg_mark)
+	load_module || ktap_skip_all "no module"
+	defer pf_destroy
+	run_test "$name: dpctl plan has the table's cables" pf_cables_check
+	PF_DIR=$(mktemp -d) || ktap_skip_all "no temporary directory"
+	defer rm -rf "$PF_DIR"
+	run_here "$name: the servers from dpctl plan, dp0 on each" \
+		eval 'pf_plan "$PF_PREFIX" "${PF_TOPO[@]}" && pf_make &&
+		      pf_dp0 hello "$HELLO" dead "$DEAD"' ||
+		ktap_skip_all "no fabric"
+	run_test "$name: every pair pings, route get equals dpsim" \
+		wait_for 20 pf_pairs_check
+	for c in "${PF_CASES[@]}"; do
+		IFS='|' read -r desc spec x counter <<<"$c"
+		PF_COUNT0=0
+		if [ -n "$counter" ]; then
+			for id in "${PF_IDS[@]}"; do
+				PF_COUNT0=$((PF_COUNT0 + $(dp0_stat "$PF_PREFIX$id" "$counter")))
+			done
+		fi
+		# shellcheck disable=SC2086 # X: words
+		pf_links down $x
+		run_test "$name: $desc: every pair as dpsim says" \
+			wait_for 20 pf_pairs_check "$spec" "$counter"
+		# shellcheck disable=SC2086
+		pf_links up $x
+	done
+	run_test "no kernel splat" dmesg_check "$PF_MARK"
+	ktap_finish
+}

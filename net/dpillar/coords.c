@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Coordinate resolution for S2 plan mode (coords.h): lookup, the cache,
- * and the start of a discovery.
+ * Coordinate resolution for S2 plan mode (coords.h): lookup and the
+ * cache.  Starting a discovery for what is not known is the discovery's
+ * (dp_sc_coords_route(), shortcut.c), which calls down into this file and
+ * is never called from it.
  *
  * Who calls in, and from where:
- * - dp_coords_lookup() and dp_coords_resolve(): the transmit path (BHs
+ * - dp_coords_lookup() and dp_coords_find_any(): the transmit path (BHs
  *   off, rcu_read_lock_bh) and the receive softirq (rcu_read_lock);
  * - dp_coords_learn(): the receive softirq (shortcut.c);
  * - dp_coords_init()/dp_coords_stop(): device setup, ndo_stop, ndo_uninit.
@@ -199,10 +201,10 @@ static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
 
 /*
  * dp_coords_lookup(), and *@refresh when the answer is the cache's and
- * DP_COORDS_REFRESH_MS old.
+ * DP_COORDS_REFRESH_MS old: time to resolve it again (the sender's part,
+ * dp_sc_coords_route(), shortcut.c).
  */
-static bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x,
-			       bool *refresh)
+bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x, bool *refresh)
 {
 	const struct dp_topo *t = &dp->topo;
 
@@ -217,6 +219,7 @@ static bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x,
 	return dp_coords_neigh(dp, node, x) ||
 	       dp_coords_get(dp, node, x, refresh);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_coords_find_any);
 
 /*
  * The coordinates of @node (S2 plan mode) into @x, room for
@@ -280,17 +283,6 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_learn);
 
-/*
- * dp_coords_lookup() found nothing for @node: start a discovery for it
- * (shortcut.c), unless one waits for its reply or the rate limit says no.
- */
-void dp_coords_resolve(struct dp_priv *dp, u32 node)
-{
-	if (dp_topo_plan_mode(&dp->topo))
-		dp_sc_resolve(dp, node);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_coords_resolve);
-
 void dp_coords_init(struct dp_priv *dp)
 {
 	spin_lock_init(&dp->coords.lock);
@@ -305,32 +297,3 @@ void dp_coords_stop(struct dp_priv *dp)
 	spin_unlock_bh(&dp->coords.lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_stop);
-
-/*
- * A sender's part in plan mode: @st gets its destination's coordinates
- * (dp_route_set_coords()), or false, and a resolution starts when
- * @resolve (it floods the fabric: a packet of this host, a probe, or a
- * lookup by a caller allowed to send frames).  Under rcu_read_lock with
- * BHs off, as dp_coords_lookup().
- */
-bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
-		     bool resolve)
-{
-	u32 x[DP_COORDS_MAX];
-	bool refresh;
-
-	if (!dp_coords_find_any(dp, st->dst, x, &refresh)) {
-		if (resolve)
-			dp_coords_resolve(dp, st->dst);
-		return false;
-	}
-	/*
-	 * Resolved again in the background before it is forgotten: its
-	 * reply replaces what a forged frame may have put there, and sends
-	 * carry on meanwhile.
-	 */
-	if (refresh && resolve)
-		dp_coords_resolve(dp, st->dst);
-	return dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords);
-}
-EXPORT_SYMBOL_IF_KUNIT(dp_coords_route);

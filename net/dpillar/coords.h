@@ -7,8 +7,8 @@
  * known here: our own coordinates, those of the live 1-hop and 2-hop
  * neighbours (their Hellos, through the routing view), then a small cache of
  * coordinates learned from shortcut discoveries (shortcut.c).  On a miss the
- * sender calls dp_coords_resolve(), which floods a SHORTCUT_PROBE for the
- * node: the probe carries our coordinates and the node's reply its own,
+ * sender's dp_sc_coords_route() (shortcut.c) floods a SHORTCUT_PROBE for
+ * the node: the probe carries our coordinates and the node's reply its own,
  * which every server the reply crosses caches.
  *
  * The cache holds DP_COORDS_CACHE entries whatever the fabric's size: an
@@ -72,9 +72,7 @@ void dp_coords_stop(struct dp_priv *dp);
 bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x);
 void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 		     bool replace);
-void dp_coords_resolve(struct dp_priv *dp, u32 node);
+bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x, bool *refresh);
 bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x);
-bool dp_coords_route(struct dp_priv *dp, struct dp_route_state *st,
-		     bool resolve);
 
 #endif /* _DPILLAR_COORDS_H */

@@ -298,7 +298,7 @@ static bool dpc_route(struct dpc *c, struct dp_route_state *st)
 
 	local_bh_disable();
 	rcu_read_lock();
-	ok = dp_coords_route(c->dp, st, true);
+	ok = dp_sc_coords_route(c->dp, st, true);
 	rcu_read_unlock();
 	local_bh_enable();
 	return ok;
@@ -308,7 +308,7 @@ static void dpc_resolve(struct dpc *c, u32 node)
 {
 	local_bh_disable();
 	rcu_read_lock();
-	dp_coords_resolve(c->dp, node);
+	dp_sc_coords_resolve(c->dp, node);
 	rcu_read_unlock();
 	local_bh_enable();
 }

@@ -119,7 +119,7 @@ static int dp_genl_route_coords(struct dp_priv *dp, struct dp_route_state *st,
 
 	/* The cache and discovery are the softirq's too: BHs off. */
 	local_bh_disable();
-	ok = dp_coords_route(dp, st, may_resolve);
+	ok = dp_sc_coords_route(dp, st, may_resolve);
 	local_bh_enable();
 	if (ok)
 		return 0;

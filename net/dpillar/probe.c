@@ -244,7 +244,7 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
 	/* RCU for the neighbour tables, BHs off for the cache */
 	local_bh_disable();
 	rcu_read_lock();
-	ok = dp_coords_route(dp, st, true);
+	ok = dp_sc_coords_route(dp, st, true);
 	rcu_read_unlock();
 	local_bh_enable();
 	if (ok)

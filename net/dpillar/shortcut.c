@@ -518,6 +518,47 @@ void dp_sc_resolve(struct dp_priv *dp, u32 dst)
 }
 
 /*
+ * dp_coords_lookup() found nothing for @node (coords.c): start a
+ * discovery for it, unless one waits for its reply or the rate limit
+ * says no.  In plan mode only.
+ */
+void dp_sc_coords_resolve(struct dp_priv *dp, u32 node)
+{
+	if (dp_topo_plan_mode(&dp->topo))
+		dp_sc_resolve(dp, node);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_sc_coords_resolve);
+
+/*
+ * A sender's part in plan mode: @st gets its destination's coordinates
+ * (coords.c's, dp_route_set_coords()), or false, and a resolution starts
+ * when @resolve (it floods the fabric: a packet of this host, a probe, or
+ * a lookup by a caller allowed to send frames).  Under rcu_read_lock with
+ * BHs off, as dp_coords_lookup().
+ */
+bool dp_sc_coords_route(struct dp_priv *dp, struct dp_route_state *st,
+			bool resolve)
+{
+	u32 x[DP_COORDS_MAX];
+	bool refresh;
+
+	if (!dp_coords_find_any(dp, st->dst, x, &refresh)) {
+		if (resolve)
+			dp_sc_coords_resolve(dp, st->dst);
+		return false;
+	}
+	/*
+	 * Resolved again in the background before it is forgotten: its
+	 * reply replaces what a forged frame may have put there, and sends
+	 * carry on meanwhile.
+	 */
+	if (refresh && resolve)
+		dp_sc_coords_resolve(dp, st->dst);
+	return dp_route_set_coords(&dp->topo, st, x, dp->topo.p.ncoords);
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_sc_coords_route);
+
+/*
  * The origin re-discovers the shortcuts it still uses once they are
  * DP_SC_REFRESH_MS old, so that a failure further along one is routed
  * around too (only the origin sees its packets' drops as a local

@@ -199,6 +199,9 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac);
 void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port, u64 in_mac);
 void dp_sc_resolve(struct dp_priv *dp, u32 dst);
+void dp_sc_coords_resolve(struct dp_priv *dp, u32 node);
+bool dp_sc_coords_route(struct dp_priv *dp, struct dp_route_state *st,
+			bool resolve);
 void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);
 bool dp_sc_fallback(const struct dp_priv *dp);
