@@ -572,12 +572,14 @@ s2_plan_kept() {
 	done
 	ms=$(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 ))
 	s2_stats > "$S2_TMP/st1"
+	t0=${EPOCHREALTIME//[.,]/}
 	for s in "${!dsts[@]}"; do
 		"$DPCTL" -n "s2-$s" -j route trace "${first[$s]}" dev dp0 \
 			timeout 1000 > "$S2_TMP/trace.$s" 2>&1 &
 		pids+=($!)
 	done
 	wait "${pids[@]}"
+	echo "traces: $(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 )) ms"
 	for s in "${!dsts[@]}"; do
 		d=${first[$s]}
 		got=$(jq -r '.[0].path_ids | join(",")' "$S2_TMP/trace.$s")
