@@ -43,6 +43,10 @@
 #    trace's path equal "dpsim pairs --plan" (the kernel's routing core
 #    on the plan's table) for every pair, and no hop of the trace has a
 #    detour count (plan mode has no failure-free hop to compare with);
+#  - coordinates just used outlive the cache's life (30 s, 32 s without
+#    a send): route get from every node answers from
+#    the cache (coords_expired +0) and route trace stays within dpsim's
+#    path + 1 (s2_plan_kept, issue 55 item 11);
 #  - with DPILLAR_S2_CAPTURE=1 (make check's newest kernel), the first
 #    plan-mode size captures frames of every type at a source and a
 #    destination into $DPILLAR_OUT/s2-capture, which make check decodes
@@ -465,8 +469,8 @@ s2_plan_index() {
 }
 
 # s2_plan_warm SRC DST...: every destination's coordinates known at SRC
-# (route get answers rather than EAGAIN): the cache forgets an entry
-# unused for 60 s, and a slow guest's pings may be older than that.
+# (route get answers rather than EAGAIN): the cache forgets an entry not
+# sent to for 60 s, and a slow guest's pings may be older than that.
 s2_plan_warm() {
 	local s=$1 d
 	shift
@@ -519,6 +523,88 @@ s2_plan_routes() {
 	awk '$4 > 2 { far = 1 } END { exit !far }' < <("$DPSIM" pairs "${OPTS[@]}") ||
 		return 0
 	[ "$(s2_stat "$S2_TMP/st" coords_resolve)" -gt 0 ]
+}
+
+# s2_plan_kept: what a node has just used outlives the cache's life
+# (issue 55, item 11).  From every node, route get to every node 3 or
+# more hops away (only the cache knows those), then nothing
+# for longer than an entry's life (DP_COORDS_LIFE_MS, 30 s: 32 s of
+# waiting, which costs little on instruction-counted time, where an idle
+# guest skips ahead), then again: every route get answers from the
+# cache (rc 0, nothing forgotten: coords_expired +0, the refresh in the
+# background), and route trace to one such node from every node runs at
+# most one hop longer than dpsim's greedy path.  Skipped when every pair
+# is within 2 hops.
+s2_plan_kept() {
+	local secs=32
+	local s d rc=0 long=0 n=0 nt=0 e0 e1 r0 r1 t0 ms got want out
+	local -A dsts=() first=() path=()
+	local -a pids=() h w
+	# counts: coords_expired and coords_resolve summed over the nodes
+	# (dpctl's own netns switch: s2_stats' ip netns exec remounts /sys
+	# per node, some 18 s of a TCG guest for the 16)
+	counts() {
+		local a
+		for ((a = 0; a < N; a++)); do
+			"$DPCTL" -n "s2-$a" stats dp0
+		done | awk '$1 == "coords_expired:" { e += $2 }
+			$1 == "coords_resolve:" { r += $2 }
+			END { print e + 0, r + 0 }'
+	}
+	while read -r s d _ _ want; do
+		dsts[$s]+=" $d"
+		[ -n "${first[$s]:-}" ] || { first[$s]=$d; path[$s]=$want; }
+	done < <(awk '$4 > 2' "$S2_TMP/all")
+	[ ${#dsts[@]} -gt 0 ] || return 4
+	# Used now (the kernel resolves what it does not know, up to 2 s
+	# each); all sources at once: their waits overlap.
+	t0=${EPOCHREALTIME//[.,]/}
+	for s in "${!dsts[@]}"; do
+		# shellcheck disable=SC2086 # a list of node ids
+		"$DPCTL" -n "s2-$s" route get ${dsts[$s]} dev dp0 > /dev/null 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || echo "not every destination resolved"
+	pids=()
+	echo "used: $(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 )) ms"
+	sleep "$secs"
+	read -r e0 r0 < <(counts)
+	t0=${EPOCHREALTIME//[.,]/}
+	for s in "${!dsts[@]}"; do
+		# shellcheck disable=SC2086 # a list of node ids
+		out=$("$DPCTL" -n "s2-$s" route get ${dsts[$s]} dev dp0 2>&1 >/dev/null) ||
+			{ rc=1; echo "route get from $s after $secs s: $out"; }
+		n=$((n + $(wc -w <<<"${dsts[$s]}")))
+	done
+	ms=$(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 ))
+	t0=${EPOCHREALTIME//[.,]/}
+	read -r e1 r1 < <(counts)
+	echo "counters: $(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 )) ms"
+	t0=${EPOCHREALTIME//[.,]/}
+	for s in "${!dsts[@]}"; do
+		"$DPCTL" -n "s2-$s" -j route trace "${first[$s]}" dev dp0 \
+			timeout 1000 > "$S2_TMP/trace.$s" 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	echo "traces: $(( (${EPOCHREALTIME//[.,]/} - t0) / 1000 )) ms"
+	# One jq for all (a process costs some 0.3 s of a TCG guest).
+	while read -r s got; do
+		nt=$((nt + 1))
+		d=${first[$s]} want=${path[$s]}
+		[[ $got == "$s,"* ]] || got=$s,$got
+		IFS=, read -r -a h <<<"$got"
+		IFS=, read -r -a w <<<"$want"
+		if [ "${h[-1]}" != "$d" ] || [ ${#h[@]} -gt $((${#w[@]} + 1)) ]; then
+			long=$((long + 1))
+			echo "trace $s -> $d: $got, dpsim $want"
+		fi
+	done < <(jq -r '(input_filename | sub(".*trace[.]"; "")) + " " +
+		(.[0].path_ids | join(","))' "$S2_TMP"/trace.*)
+	echo "after $secs s unused: $n route gets from ${#dsts[@]} nodes in $ms ms (coords_expired +$((e1 - e0)), coords_resolve +$((r1 - r0))); $long of ${#dsts[@]} traces longer than dpsim's + 1 or short of it"
+	[ "$nt" = ${#dsts[@]} ] || echo "$nt of ${#dsts[@]} traces answered"
+	[ "$rc" = 0 ] && [ "$e1" = "$e0" ] && [ "$long" = 0 ] &&
+		[ "$nt" = ${#dsts[@]} ]
 }
 
 # s2_unpriv_resolve: route get is read-only for a user without
@@ -872,6 +958,8 @@ s2_plan_case() {
 	run_test "$NAME: all $((N * (N - 1))) ordered pairs ping over IPv4 and IPv6" up
 	run_test "$NAME: route get's first hop and route trace's path equal dpsim's on the plan" \
 		s2_plan_routes
+	V=1 run_test "$NAME: coordinates just used outlive their life: route get answers from the cache, traces within dpsim's + 1" \
+		s2_plan_kept
 	V=1 run_test "$NAME: a hostile neighbour's poisoned coordinates are gone within 5 s, its flood of probes and forged frames leaves every pair resolving and delivering" \
 		s2_flood
 	if [ "${DPILLAR_S2_FRAME_FUZZ_SECS:-0}" != 0 ]; then

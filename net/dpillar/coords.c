@@ -18,15 +18,35 @@
  * never to route them through this node or to decide who is a neighbour.
  * A wrong entry misdirects the packets of this node to that destination
  * (routing drops them, the TTL bounds them) until a newer discovery
- * replaces it, DP_COORDS_REFRESH_MS after its learning when it is used,
- * or it is forgotten, DP_COORDS_LIFE_MS after (coords.h).
+ * replaces it, started by the first send that finds it
+ * DP_COORDS_REFRESH_MS old, or it is forgotten, DP_COORDS_LIFE_MS -
+ * DP_COORDS_REFRESH_MS after that send (coords.h).
  */
 
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
 
 #include "dpillar.h"
+
+/* The cache's times, in jiffies. */
+struct dp_coords_times {
+	unsigned long idle;
+	unsigned long refresh;
+	unsigned long wait;	/* for the refresh's reply: life - refresh */
+};
+
+static void dp_coords_times(struct dp_coords_times *t)
+{
+	unsigned int life = DP_COORDS_LIFE_MS;
+
+	BUILD_BUG_ON(3 * DP_COORDS_REFRESH_MS != 2 * DP_COORDS_LIFE_MS ||
+		     DP_COORDS_LIFE_MS > DP_COORDS_IDLE_MS);
+	t->idle = msecs_to_jiffies(DP_COORDS_IDLE_MS);
+	t->refresh = msecs_to_jiffies(life / 3 * 2);
+	t->wait = msecs_to_jiffies(life - life / 3 * 2);
+}
 
 static u32 dp_coords_hash(u32 node)
 {
@@ -47,16 +67,23 @@ static void dp_coords_clear(struct dp_coords_cache *c)
 	}
 }
 
-static bool dp_coords_idle(const struct dp_coords_ent *e, unsigned long now)
+static bool dp_coords_idle(const struct dp_coords_ent *e, unsigned long now,
+			   const struct dp_coords_times *t)
 {
-	return time_after_eq(now, e->used + msecs_to_jiffies(DP_COORDS_IDLE_MS));
+	return time_after_eq(now, e->used + t->idle);
 }
 
-/* Learned DP_COORDS_LIFE_MS ago or more: forgotten, used or not. */
+/* Its confirmation was due and did not come in time: forgotten. */
 static bool dp_coords_old(const struct dp_coords_ent *e, unsigned long now)
 {
-	return time_after_eq(now,
-			     e->learned + msecs_to_jiffies(DP_COORDS_LIFE_MS));
+	return e->due && time_after_eq(now, e->expires);
+}
+
+/* Idle or old: a free place for a new entry, a miss for a lookup. */
+static bool dp_coords_gone(const struct dp_coords_ent *e, unsigned long now,
+			   const struct dp_coords_times *t)
+{
+	return dp_coords_idle(e, now, t) || dp_coords_old(e, now);
 }
 
 static struct dp_coords_ent *dp_coords_find(struct dp_coords_cache *c,
@@ -93,7 +120,8 @@ static void dp_coords_unlink(struct dp_coords_cache *c,
  * the LRU.
  */
 static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
-					      unsigned long now)
+					      unsigned long now,
+					      const struct dp_coords_times *t)
 {
 	struct dp_coords_ent *old = &c->ent[0];
 	u32 i;
@@ -103,7 +131,7 @@ static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
 
 		if (e->node == DP_NODE_NONE)
 			return e;
-		if (dp_coords_idle(e, now) || dp_coords_old(e, now)) {
+		if (dp_coords_gone(e, now, t)) {
 			old = e;
 			break;
 		}
@@ -117,30 +145,41 @@ static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
 /*
  * The coordinates of @node from the cache only, into @x (room for
  * DP_COORDS_MAX): true when cached, for the device's spaces, neither idle
- * nor old (an old entry is gone, counted coords_expired).  *@refresh
- * says it is DP_COORDS_REFRESH_MS old: time to resolve it again.  A hit
- * makes it recently used, never younger.
+ * nor old (an old entry is gone, counted coords_expired).  When @use (a
+ * sender that may resolve), the entry is recently used, and one
+ * DP_COORDS_REFRESH_MS old is due for its confirmation from now on;
+ * *@refresh then says it is due: time to resolve it again.  A hit never
+ * makes it younger, and a lookup that is no use (a reader's) changes
+ * nothing.
  */
-static bool dp_coords_get(struct dp_priv *dp, u32 node, u32 *x,
+static bool dp_coords_get(struct dp_priv *dp, u32 node, u32 *x, bool use,
 			  bool *refresh)
 {
-	unsigned long fresh = msecs_to_jiffies(DP_COORDS_REFRESH_MS);
 	struct dp_coords_cache *c = &dp->coords;
 	u32 n = dp->topo.p.ncoords;
 	unsigned long now = jiffies;
+	struct dp_coords_times t;
 	struct dp_coords_ent *e;
 	bool ok = false, expired = false;
 
 	*refresh = false;
+	dp_coords_times(&t);
 	spin_lock_bh(&c->lock);
 	e = dp_coords_find(c, node);
-	if (e && (dp_coords_idle(e, now) || dp_coords_old(e, now))) {
-		expired = !dp_coords_idle(e, now);
+	if (e && dp_coords_gone(e, now, &t)) {
+		expired = !dp_coords_idle(e, now, &t);
 		dp_coords_unlink(c, e);
 	} else if (e && e->n == n) {
 		memcpy(x, e->x, n * sizeof(*x));
-		e->used = now;
-		*refresh = time_after_eq(now, e->learned + fresh);
+		if (use) {
+			e->used = now;
+			if (!e->due &&
+			    time_after_eq(now, e->learned + t.refresh)) {
+				e->due = true;
+				e->expires = now + t.wait;
+			}
+			*refresh = e->due;
+		}
 		ok = true;
 	}
 	spin_unlock_bh(&c->lock);
@@ -153,7 +192,7 @@ bool dp_coords_cached(struct dp_priv *dp, u32 node, u32 *x)
 {
 	bool refresh;
 
-	return dp_coords_get(dp, node, x, &refresh);
+	return dp_coords_get(dp, node, x, false, &refresh);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_cached);
 
@@ -200,11 +239,13 @@ static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
 }
 
 /*
- * dp_coords_lookup(), and *@refresh when the answer is the cache's and
- * DP_COORDS_REFRESH_MS old: time to resolve it again (the sender's part,
+ * dp_coords_lookup(), a use of the cache's answer when @use
+ * (dp_coords_get()), and *@refresh when that answer is due for its
+ * confirmation: time to resolve it again (the sender's part,
  * dp_sc_coords_route(), shortcut.c).
  */
-bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x, bool *refresh)
+bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x, bool use,
+			bool *refresh)
 {
 	const struct dp_topo *t = &dp->topo;
 
@@ -217,7 +258,7 @@ bool dp_coords_find_any(struct dp_priv *dp, u32 node, u32 *x, bool *refresh)
 		return true;
 	}
 	return dp_coords_neigh(dp, node, x) ||
-	       dp_coords_get(dp, node, x, refresh);
+	       dp_coords_get(dp, node, x, use, refresh);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_find_any);
 
@@ -225,13 +266,14 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_find_any);
  * The coordinates of @node (S2 plan mode) into @x, room for
  * DP_COORDS_MAX, dp->topo.p.ncoords of them: ours, a live neighbour's or
  * a 2-hop neighbour's as their Hellos gave them, else the cache's.  False
- * when none of them knows, or not in plan mode.  BHs off, under RCU.
+ * when none of them knows, or not in plan mode.  A reader's lookup: the
+ * cache's entry is not used by it.  BHs off, under RCU.
  */
 bool dp_coords_lookup(struct dp_priv *dp, u32 node, u32 *x)
 {
 	bool refresh;
 
-	return dp_coords_find_any(dp, node, x, &refresh);
+	return dp_coords_find_any(dp, node, x, false, &refresh);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_lookup);
 
@@ -240,14 +282,15 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_lookup);
  * @replace (a reply's, which its destination wrote) the newest replaces
  * what was cached; else (a probe's, whose origin any neighbour can name)
  * only a free place is filled, a live entry kept.  Ignored unless in plan
- * mode, for another valid node, one coordinate per space.  A probe's
- * count as learned DP_COORDS_REFRESH_MS ago.
+ * mode, for another valid node, one coordinate per space.  A probe's are
+ * due for their confirmation at once.
  */
 void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 		     bool replace)
 {
 	struct dp_coords_cache *c = &dp->coords;
 	unsigned long now = jiffies;
+	struct dp_coords_times t;
 	struct dp_coords_ent *e;
 	u32 h;
 
@@ -255,14 +298,15 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 	    n > DP_COORDS_MAX || !dp_addr_valid(&dp->topo, node) ||
 	    node == dp->self)
 		return;
+	dp_coords_times(&t);
 	spin_lock_bh(&c->lock);
 	e = dp_coords_find(c, node);
-	if (e && !replace && !dp_coords_idle(e, now) && !dp_coords_old(e, now)) {
+	if (e && !replace && !dp_coords_gone(e, now, &t)) {
 		spin_unlock_bh(&c->lock);
 		return;
 	}
 	if (!e) {
-		e = dp_coords_victim(c, now);
+		e = dp_coords_victim(c, now, &t);
 		h = dp_coords_hash(node);
 		e->node = node;
 		e->next = c->head[h];
@@ -271,13 +315,15 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 	e->n = n;
 	memcpy(e->x, x, n * sizeof(*x));
 	e->used = now;
+	e->learned = now;
 	/*
-	 * A probe's are due for their refresh at once: the first send to
-	 * @node uses them and resolves them again, so that what a forged
-	 * probe put here lasts one discovery's round trip from its first
-	 * use, DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS unused.
+	 * A probe's are due for their confirmation at once: the first send
+	 * to @node uses them and resolves them again, and what a forged
+	 * probe put here is gone DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS
+	 * after its learning, used or not.  A reply's are confirmed.
 	 */
-	e->learned = replace ? now : now - msecs_to_jiffies(DP_COORDS_REFRESH_MS);
+	e->due = !replace;
+	e->expires = now + t.wait;
 	spin_unlock_bh(&c->lock);
 	dp_count(dp, DP_STAT_COORDS_LEARNED);
 }

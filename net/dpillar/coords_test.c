@@ -403,12 +403,14 @@ static void dpc_cache_ageing(struct kunit *test)
 
 /*
  * DP_COORDS_CACHE entries whatever the fabric's size: a new node takes
- * the least recently used slot, a lookup makes an entry recent, and every
- * entry stays reachable through its hash chain.
+ * the least recently used slot, a send makes an entry recent (a reader's
+ * lookup does not), and every entry stays reachable through its hash
+ * chain.
  */
 static void dpc_cache_bound(struct kunit *test)
 {
 	struct dpc *c = dpc_dev(test, 255, true);
+	struct dp_route_state st = {};
 	unsigned long now = jiffies;
 	u32 v, i, learned = 0, oldest, second;
 
@@ -423,7 +425,9 @@ static void dpc_cache_bound(struct kunit *test)
 		c->dp->coords.ent[i].used = now - 2 * DP_COORDS_CACHE + i;
 	oldest = c->dp->coords.ent[0].node;
 	second = c->dp->coords.ent[1].node;
-	dpc_expect_cached(test, c, oldest);	/* recent now */
+	dpc_expect_cached(test, c, second);	/* a reader's: still old */
+	st.dst = oldest;
+	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));	/* recent now */
 	dpc_learn(c, 250);
 	KUNIT_EXPECT_EQ(test, dpc_cache_count(c), DP_COORDS_CACHE);
 	dpc_expect_cached(test, c, 250);
@@ -877,15 +881,49 @@ static void dpc_reply_same_port(struct kunit *test)
 }
 
 /*
- * An entry lives DP_COORDS_LIFE_MS from its learning, used or not: a hit
- * does not make it younger, one DP_COORDS_REFRESH_MS old is resolved
- * again in the background while it still answers, an older one than the
- * life is gone (coords_expired).
+ * What this node sends to stays while it sends (issue 55, item 11): an
+ * entry sent to, then unused for longer than DP_COORDS_LIFE_MS (within
+ * DP_COORDS_IDLE_MS), still answers the next send, which starts its
+ * refresh in the background (nothing forgotten, nothing dropped); a
+ * reader's lookups (route get without CAP_NET_ADMIN) do not make it
+ * recently used.
+ */
+static void dpc_cache_kept(struct kunit *test)
+{
+	struct dpc *c = dpc_dev(test, DPC_NODES, true);
+	unsigned long life = msecs_to_jiffies(DP_COORDS_LIFE_MS), used;
+	struct dp_route_state st = { .dst = c->far[0] };
+	struct dp_coords_ent *e;
+
+	dpc_learn(c, c->far[0]);
+	e = dpc_ent(c, c->far[0]);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	/* Learned past its life ago, sent to a second after. */
+	e->learned = jiffies - life - 5 * HZ;
+	e->used = e->learned + HZ;
+	used = e->used;
+	dpc_expect_cached(test, c, c->far[0]);
+	KUNIT_EXPECT_EQ(test, e->used, used);
+	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_EXPIRED), 0);
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS);
+	KUNIT_EXPECT_TRUE(test, time_after(e->used, used));
+	skb_queue_purge(&dpc_sent);
+}
+
+/*
+ * An entry is confirmed again once DP_COORDS_REFRESH_MS old: the first
+ * send that finds it that old uses it and resolves it again in the
+ * background, and DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS after that
+ * send, with no reply, it is gone (coords_expired), however recently
+ * used.  A reply's coordinates confirm it.
  */
 static void dpc_cache_life(struct kunit *test)
 {
 	struct dpc *c = dpc_dev(test, DPC_NODES, true);
-	unsigned long life = msecs_to_jiffies(DP_COORDS_LIFE_MS), at;
+	unsigned long wait = msecs_to_jiffies(DP_COORDS_LIFE_MS -
+					      DP_COORDS_REFRESH_MS), at;
 	struct dp_route_state st = { .dst = c->far[0] };
 	u32 x[DP_COORDS_MAX];
 	struct dp_coords_ent *e;
@@ -893,17 +931,31 @@ static void dpc_cache_life(struct kunit *test)
 	dpc_learn(c, c->far[0]);
 	e = dpc_ent(c, c->far[0]);
 	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_FALSE(test, e->due);
 	at = jiffies - msecs_to_jiffies(DP_COORDS_REFRESH_MS) - 1;
 	e->learned = at;
+	/* A reader's lookup: not due. */
 	dpc_expect_cached(test, c, c->far[0]);
 	KUNIT_EXPECT_EQ(test, e->learned, at);
-	/* A send finds it and resolves it again. */
-	dpc_route(c, &st);
+	KUNIT_EXPECT_FALSE(test, e->due);
+	/* A send finds it, uses it and resolves it again. */
+	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));
+	KUNIT_EXPECT_TRUE(test, e->due);
+	KUNIT_EXPECT_TRUE(test, time_in_range(e->expires, jiffies,
+					      jiffies + wait));
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS);
 	skb_queue_purge(&dpc_sent);
-	/* Past its life: gone, however recently used. */
-	e->learned = jiffies - life - 1;
+	/* The reply: confirmed, young again. */
+	dpc_learn(c, c->far[0]);
+	KUNIT_EXPECT_FALSE(test, e->due);
+	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));
+	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
+	/* Due again, and no reply in time: gone, however recently used. */
+	e->learned = at;
+	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));
+	skb_queue_purge(&dpc_sent);
+	e->expires = jiffies;
 	e->used = jiffies;
 	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, c->far[0], x));
 	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->far[0], x));
@@ -913,17 +965,16 @@ static void dpc_cache_life(struct kunit *test)
 
 /*
  * What a probe taught (its origin's coordinates, which any neighbour can
- * name) counts as learned DP_COORDS_REFRESH_MS ago: the first send to
+ * name) is due for its confirmation from its learning: the first send to
  * that node uses it and resolves it again at once, and it is gone
- * DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS later, used or not.  A reply's
- * is not resolved again on its first use.
+ * DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS after its learning, used or
+ * not.  A reply's is not resolved again on its first use.
  */
 static void dpc_probe_learned_old(struct kunit *test)
 {
 	struct dpc *c = dpc_dev(test, DPC_NODES, true);
-	unsigned long left = msecs_to_jiffies(DP_COORDS_LIFE_MS -
+	unsigned long wait = msecs_to_jiffies(DP_COORDS_LIFE_MS -
 					      DP_COORDS_REFRESH_MS);
-	unsigned long fresh = msecs_to_jiffies(DP_COORDS_REFRESH_MS);
 	struct dp_route_state st = { .dst = c->far[0] };
 	u32 x[DP_COORDS_MAX];
 	struct dp_coords_ent *e;
@@ -941,15 +992,17 @@ static void dpc_probe_learned_old(struct kunit *test)
 	skb_queue_purge(&dpc_sent);
 	e = dpc_ent(c, c->far[0]);
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	KUNIT_EXPECT_TRUE(test, time_after_eq(jiffies, e->learned + fresh));
+	KUNIT_EXPECT_TRUE(test, e->due);
+	KUNIT_EXPECT_EQ(test, e->expires, e->learned + wait);
 	/* Its first use sends with it and resolves it again. */
 	st.dst = c->far[0];
 	KUNIT_EXPECT_TRUE(test, dpc_route(c, &st));
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_RESOLVE), 1);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), DPC_PORTS);
+	KUNIT_EXPECT_EQ(test, e->expires, e->learned + wait);
 	skb_queue_purge(&dpc_sent);
 	/* No answer: it is gone the rest of its life later. */
-	e->learned -= left;
+	e->expires = jiffies;
 	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, c->far[0], x));
 	KUNIT_EXPECT_EQ(test, dpt_stat(c->d, DP_STAT_COORDS_EXPIRED), 1);
 }
@@ -1445,6 +1498,7 @@ static struct kunit_case dpc_cases[] = {
 	KUNIT_CASE(dpc_reply_limit),
 	KUNIT_CASE(dpc_probe_no_replace),
 	KUNIT_CASE(dpc_reply_same_port),
+	KUNIT_CASE(dpc_cache_kept),
 	KUNIT_CASE(dpc_cache_life),
 	KUNIT_CASE(dpc_probe_learned_old),
 	KUNIT_CASE(dpc_discover_neigh),

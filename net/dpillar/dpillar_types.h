@@ -106,8 +106,9 @@ enum dp_stat {
 	DP_STAT_SC_REPLY_LIMIT,	/* probe for us not answered: over its
 				 * neighbour's reply budget
 				 */
-	DP_STAT_COORDS_EXPIRED,	/* cached coordinates forgotten for their
-				 * age (DP_COORDS_LIFE_MS after learning)
+	DP_STAT_COORDS_EXPIRED,	/* cached coordinates forgotten, their
+				 * confirmation due and no reply in time
+				 * (coords.h)
 				 */
 	DP_STAT_TX_PORT_DROP,	/* frame (ours or relayed) handed to a port
 				 * that did not take it (gso.c)

@@ -92,18 +92,7 @@ dp_genl_shortcut_get_policy[DPILLAR_A_SHORTCUT_IFINDEX + 1] = {
 	[DPILLAR_A_SHORTCUT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-static const struct nla_policy
-dp_genl_route_get_policy[DPILLAR_A_ROUTE_HASH + 1] = {
-	[DPILLAR_A_ROUTE_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
-	[DPILLAR_A_ROUTE_IFNAME] = { .type = NLA_NUL_STRING,
-				     .len = IFNAMSIZ - 1 },
-	[DPILLAR_A_ROUTE_DST]	= { .type = NLA_U32 },
-	[DPILLAR_A_ROUTE_DST_IP4] = { .type = NLA_BE32 },
-	[DPILLAR_A_ROUTE_DST_IP6] =
-		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[DPILLAR_A_ROUTE_HASH]	= { .type = NLA_U32 },
-};
-
+/* ROUTE_GET's (its wait for a resolution), ROUTE_TRACE's and ROUTE_PROBE's */
 static const struct nla_policy
 dp_genl_route_trace_policy[DPILLAR_A_ROUTE_TIMEOUT_MS + 1] = {
 	[DPILLAR_A_ROUTE_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -331,8 +320,8 @@ static const struct genl_ops dp_genl_ops[] = {
 		.cmd		= DPILLAR_CMD_ROUTE_GET,
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_TOPO,
 		.doit		= dp_genl_route_get_doit,
-		.policy		= dp_genl_route_get_policy,
-		.maxattr	= DPILLAR_A_ROUTE_HASH,
+		.policy		= dp_genl_route_trace_policy,
+		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
 	},
 	{
 		.cmd		= DPILLAR_CMD_ROUTE_TRACE,

@@ -513,6 +513,12 @@ err_free:
 
 /* How often ROUTE_GET looks again for coordinates being resolved. */
 #define DP_GENL_RESOLVE_POLL_MS	10
+/*
+ * ROUTE_GET's wait for a resolution it started, by default: two of the
+ * discovery's waits for its reply (DP_SC_WAIT_MS), so that a lost flood
+ * is started again once.  TIMEOUT_MS sets it, up to DP_PROBE_REQ_MS.
+ */
+#define DP_GENL_RESOLVE_WAIT_MS	(2 * DP_SC_WAIT_MS)
 
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -521,12 +527,15 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	unsigned long end;
 	bool may_resolve;
-	u32 dst, hash;
+	u32 dst, hash, wait_ms;
 	void *hdr;
 	int err;
 
 	hash = info->attrs[DPILLAR_A_ROUTE_HASH] ?
 	       nla_get_u32(info->attrs[DPILLAR_A_ROUTE_HASH]) : 0;
+	wait_ms = info->attrs[DPILLAR_A_ROUTE_TIMEOUT_MS] ?
+		  nla_get_u32(info->attrs[DPILLAR_A_ROUTE_TIMEOUT_MS]) :
+		  DP_GENL_RESOLVE_WAIT_MS;
 	/*
 	 * ROUTE_GET is read-only for everyone; only the caller who may send
 	 * frames (DEV_SET's permission) starts a resolution on a miss.
@@ -553,7 +562,7 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	rcu_read_unlock();
 	if (err)
 		goto err_free;
-	end = jiffies + msecs_to_jiffies(DP_SC_WAIT_MS);
+	end = jiffies + msecs_to_jiffies(wait_ms);
 	for (;;) {
 		rcu_read_lock();
 		err = dp_genl_route_fill(msg, dp, dst, hash, may_resolve,
@@ -562,10 +571,13 @@ int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 		/*
 		 * S2 plan mode, a destination being resolved (a resolution
 		 * only this caller's permission starts): the answer once its
-		 * reply has come, within the discovery's own wait for it,
-		 * rather than EAGAIN and a caller left to repeat the
-		 * request.  The discovery pending, asking again floods
-		 * nothing (dp_sc_start()).
+		 * reply has come, within the request's wait (TIMEOUT_MS,
+		 * default DP_GENL_RESOLVE_WAIT_MS), rather than EAGAIN and a
+		 * caller left to repeat the request.  The discovery pending,
+		 * asking again floods nothing (dp_sc_start()); one whose
+		 * reply did not come in DP_SC_WAIT_MS is started again, within
+		 * the resolve budget.  genl_rcv() holds cb_lock for reading
+		 * meanwhile, as for ROUTE_TRACE (DP_PROBE_REQ_MS at most).
 		 */
 		if (err != -EAGAIN || !time_before(jiffies, end) ||
 		    msleep_interruptible(DP_GENL_RESOLVE_POLL_MS))

@@ -542,15 +542,16 @@ bool dp_sc_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 	u32 x[DP_COORDS_MAX];
 	bool refresh;
 
-	if (!dp_coords_find_any(dp, st->dst, x, &refresh)) {
+	if (!dp_coords_find_any(dp, st->dst, x, resolve, &refresh)) {
 		if (resolve)
 			dp_sc_coords_resolve(dp, st->dst);
 		return false;
 	}
 	/*
-	 * Resolved again in the background before it is forgotten: its
+	 * Resolved again in the background, due for its confirmation: its
 	 * reply replaces what a forged frame may have put there, and sends
-	 * carry on meanwhile.
+	 * carry on meanwhile.  A reader's lookup (!@resolve) neither uses
+	 * the entry nor refreshes it.
 	 */
 	if (refresh && resolve)
 		dp_sc_coords_resolve(dp, st->dst);

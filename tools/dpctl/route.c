@@ -13,12 +13,14 @@
 #include "dp_json.h"
 
 const char route_help[] =
-	"dpctl route get DEST... [dev DEV] [hash H]\n"
+	"dpctl route get DEST... [dev DEV] [hash H] [timeout MS]\n"
 	"    DEST := { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
 	"    first hop and predicted path of the flow whose hash is H\n"
 	"    (default 0), the routing mode and the equal-cost first hops it\n"
 	"    picks among; DEV may be left out when there is only one\n"
-	"    dpillar device; several DESTs are answered in turn\n"
+	"    dpillar device; several DESTs are answered in turn; MS: the\n"
+	"    wait for a destination's coordinates being resolved (S2 plan\n"
+	"    mode, 1..5000, default 2000)\n"
 	"dpctl route trace DEST [dev DEV] [hash H] [timeout MS]\n"
 	"    the path probes of flow H really take: probes with TTL 1, 2, ...\n"
 	"    answered by the server where each ran out, could not be routed\n"
@@ -220,7 +222,7 @@ static void route_text(const struct dp_dev *d, const struct dp_topo *t,
 /* One destination of route get: 0 or an exit status. */
 static int route_one(struct nl_ctx *ctx, struct dp_dev *d,
 		     const struct dp_topo *t, const char *text,
-		     const unsigned int *hash)
+		     const unsigned int *hash, unsigned int timeout)
 {
 	static struct route_reply r;
 	struct nlmsghdr *nlh;
@@ -236,6 +238,9 @@ static int route_one(struct nl_ctx *ctx, struct dp_dev *d,
 	mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_IFINDEX, d->ifindex);
 	if (hash)
 		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_HASH, *hash);
+	/* the kernel's default (2000 ms) unless given */
+	if (timeout)
+		mnl_attr_put_u32(nlh, DPILLAR_A_ROUTE_TIMEOUT_MS, timeout);
 	/* IP addresses: the kernel maps them, as for a packet it sends. */
 	if (dst.kind == DEST_IP4) {
 		mnl_attr_put(nlh, DPILLAR_A_ROUTE_DST_IP4, 4, &dst.ip4);
@@ -257,15 +262,16 @@ static int route_one(struct nl_ctx *ctx, struct dp_dev *d,
 }
 
 /*
- * route get DEST... [dev DEV] [hash H]: several destinations are answered
- * in turn (with -j one array of objects, one per destination, in the
- * order asked, as "ip -j route get" prints its one), for scripts that ask
- * for many.
+ * route get DEST... [dev DEV] [hash H] [timeout MS]: several destinations
+ * are answered in turn (with -j one array of objects, one per destination,
+ * in the order asked, as "ip -j route get" prints its one), for scripts
+ * that ask for many.  MS bounds the kernel's wait for a destination's
+ * coordinates it resolves (S2 plan mode; its default when not given).
  */
 static int route_get(int argc, char **argv)
 {
 	const char *dev = NULL, **texts;
-	unsigned int hash = 0;
+	unsigned int hash = 0, timeout = 0;
 	bool have_hash = false;
 	struct nl_ctx ctx;
 	struct dp_topo t;
@@ -287,6 +293,16 @@ static int route_get(int argc, char **argv)
 						   "\"%s\"", argv[1]);
 			}
 			have_hash = true;
+			argc--;
+			argv++;
+		} else if (!strcmp(argv[0], "timeout") && argc > 1) {
+			if (parse_u32(argv[1], &timeout) || !timeout ||
+			    timeout > 5000) {
+				free(texts);
+				return usage_error("route get: invalid timeout "
+						   "\"%s\" (1..5000 ms)",
+						   argv[1]);
+			}
 			argc--;
 			argv++;
 		} else {
@@ -315,7 +331,7 @@ static int route_get(int argc, char **argv)
 			json_list_begin(opts.pretty);
 		for (i = 0; !err && i < n; i++)
 			err = route_one(&ctx, &d, &t, texts[i],
-					have_hash ? &hash : NULL);
+					have_hash ? &hash : NULL, timeout);
 		if (opts.json)
 			json_list_end();
 	}

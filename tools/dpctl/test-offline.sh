@@ -361,6 +361,8 @@ rc "route unknown command" 2 $D route frob
 rc "route get without destination" 2 $D route get
 rc "route get bad destination" 2 $D route get frob
 rc "route get bad address" 2 $D route get 1:x.0
+rc "route get timeout 0" 2 $D route get 1:1.1.1 timeout 0
+rc "route get timeout too long" 2 $D route get 1:1.1.1 timeout 5001
 rc "set without settings" 2 $D set dp0
 rc "set unknown setting" 2 $D set dp0 hullo 1
 rc "set bad interval" 2 $D set dp0 hello x
@@ -473,6 +475,10 @@ assert all(s.value >= 0 for x in fams for s in x.samples)' "$tmp/out"; then ok
 	jarr "route get -j, two destinations" 2
 	rc "mock route get not in fabric" 2 m $D route get 24
 	rc "mock route get #id" 0 m $D route get '#15'
+	rc "mock route get timeout" 0 m $D route get '#15' timeout 2500
+	has "route get timeout sent" "timeout-ms 2500" "$tmp/err"
+	rc "mock route get, no timeout" 0 m $D route get '#15'
+	if grep -q timeout-ms "$tmp/err"; then ko "route get without timeout sent one"; else ok; fi
 	tail -n +4 "$tmp/out" >"$tmp/a"
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "route get #15 path != dpsim route"
 	rc "mock route get #id not in fabric" 2 m $D route get '#24'

@@ -252,6 +252,10 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		dump_done(req); break;
 	case DPILLAR_CMD_ROUTE_GET: {
 		if (getenv("MOCK_UNREACH")) { ack(req, -EHOSTUNREACH, "No route: ring_blocked"); break; }
+		const struct nlattr *ta;
+		/* The wait asked for, on stderr (route get ... timeout MS). */
+		mnl_attr_for_each(ta, req, sizeof(struct genlmsghdr))
+			if (mnl_attr_get_type(ta) == DPILLAR_A_ROUTE_TIMEOUT_MS) fprintf(stderr, "timeout-ms %u\n", mnl_attr_get_u32(ta));
 		struct nlmsghdr *n = put(req, FAM, DPILLAR_CMD_ROUTE_GET, 0);
 		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_DST, 15);
 		mnl_attr_put_strz(n, DPILLAR_A_ROUTE_DST_ADDR, "1:1.1.1");
