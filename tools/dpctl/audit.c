@@ -242,6 +242,10 @@ static u32 fab_print(const struct dp_topo *t, u32 s, const struct fab_node *f)
 			json_close_arr();
 			json_open_arr("differ");
 		}
+	} else if (!f->answered && f->status == DPILLAR_PROBE_STATUS_REACHED) {
+		/* A module that does not know DPILLAR_PROBE_F_NEIGHS */
+		printf("server %s id %u: no table (reached; its module has "
+		       "no ROUTE_NEIGHS)\n", addr, s);
 	} else if (!f->answered) {
 		printf("server %s id %u: no answer (%s)\n", addr, s,
 		       fab_status(f));

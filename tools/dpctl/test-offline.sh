@@ -624,6 +624,9 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 		rc "mock fabric one silent" 1 m $D fabric pace 0
 	has "fabric: the silent server" "server 1.1 id 4: no answer (timeout)"
 	has "fabric: the others answered" "11 of 12 servers answered; 0 cables differ"
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" MOCK_OLD=5 \
+		rc "mock fabric one old module" 1 m $D fabric pace 0
+	has "fabric: an old module's server" "server 1.2 id 5: no table (reached; its module has no ROUTE_NEIGHS)"
 	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" MOCK_SILENT=4 \
 		rc "mock fabric -j" 1 m $D -j fabric pace 0
 	jarr "fabric -j" 12

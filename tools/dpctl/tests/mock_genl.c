@@ -17,7 +17,8 @@
  * of that fabric.
  * MOCK_FABRIC=FILE: ROUTE_NEIGHS answers for node D with the lines
  * "D PORT PEER PEER_PORT STATE" of FILE (MOCK_NPORTS ports, all up);
- * MOCK_SILENT=D: node D's probe times out.
+ * MOCK_SILENT=D: node D's probe times out; MOCK_OLD=D: node D answers
+ * without a table (a module without DPILLAR_PROBE_F_NEIGHS).
  */
 #include <string.h>
 #include <errno.h>
@@ -176,6 +177,7 @@ static void route_neighs(const struct nlmsghdr *req)
 		if (!quiet) { mnl_attr_put_u32(n, DPILLAR_A_PROBE_REPORTER, dst); mnl_attr_put_u32(n, DPILLAR_A_PROBE_HOPS, 2); }
 		mnl_attr_nest_end(n, pr);
 		if (quiet) { done(n); ack(req, 0, NULL); return; }
+		if (getenv("MOCK_OLD") && (unsigned int)atoi(getenv("MOCK_OLD")) == dst) { done(n); ack(req, 0, NULL); return; }
 	}
 	mnl_attr_put_u32(n, DPILLAR_A_ROUTE_NODE_PORTS, np ? atoi(np) : 2);
 	mnl_attr_put_u32(n, DPILLAR_A_ROUTE_NODE_PORTS_UP, (1U << (np ? atoi(np) : 2)) - 1);
