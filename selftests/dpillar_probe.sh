@@ -190,24 +190,27 @@ fabric_cables() {
 }
 fabric_is() { [ "$(fabric_cables)" = "$1" ] && grep -q "$2" "$PP_TMP/fabric"; }
 fabric_view() {
-	local rc=0 b1 b6 t0
+	local rc=0 b1 b6 t0=$SECONDS t1 t2 t3 t4 n=0
+	fabric_poll() { n=$((n + 1)); fabric_is "$@"; }
 	pf_destroy
+	t1=$SECONDS
 	PF_PREFIX=pw- PF_DIR=$PP_TMP/pw
 	mkdir -p "$PF_DIR"
 	pf_plan pw- topo dpillar n 4 k 2 && pf_bridges && pf_make &&
 		pf_dp0 hello "$HELLO" dead "$DEAD" || return 1
-	wait_for 20 fabric_is "" "8 of 8 servers answered; 0 cables differ" ||
+	t2=$SECONDS
+	wait_for 30 fabric_poll "" "8 of 8 servers answered; 0 cables differ" ||
 		{ echo "as planned:"; cat "$PP_TMP/fabric"; return 1; }
 	b1=${PF_BR[1/0]} b6=${PF_BR[6/1]}
-	t0=$SECONDS
+	t3=$SECONDS
 	ip -n $PF_SW link set v1p0 master "$b6" &&
 		ip -n $PF_SW link set v6p1 master "$b1" || return 1
-	wait_for 20 fabric_is "$FABRIC_SWAP_WANT " \
+	wait_for 30 fabric_poll "$FABRIC_SWAP_WANT " \
 		"8 of 8 servers answered; 2 cables differ" || rc=1
-	echo "fabric view after swapping v1p0 ($b1) and v6p1 ($b6): $((SECONDS - t0)) s to name them" |
+	t4=$SECONDS
+	echo "fabric view: BCube down in $((t1 - t0)) s, DPillar(4,2) up in $((t2 - t1)) s, its view as planned $((t3 - t2)) s later; v1p0 ($b1) and v6p1 ($b6) swapped, named $((t4 - t3)) s later; $n views" |
 		tee -a "$PP_TMP/figures"
 	cat "$PP_TMP/fabric"
-	pf_destroy
 	return $rc
 }
 

@@ -571,8 +571,9 @@ static int dp_genl_neighs_self(struct dp_priv *dp, struct dp_probe_neighs *nb)
 }
 
 /*
- * ROUTE_NEIGHS: one probe with the full TTL toward the destination, as
- * ROUTE_TRACE's last, asking it for its neighbour table
+ * ROUTE_NEIGHS: one probe with the full TTL toward the destination,
+ * routed as the topology routes the flow hash (path selection left out),
+ * asking it for its neighbour table
  * (DPILLAR_PROBE_F_NEIGHS): the probe's answer, and the table when the
  * destination sent one.  For this server itself, its own table and no
  * probe.  Sleeps (parallel_ops), the request's wait at most.
@@ -604,9 +605,12 @@ int dp_genl_route_neighs_doit(struct sk_buff *skb, struct genl_info *info)
 		if (err)
 			goto err_free;
 	} else {
-		local_bh_disable();
-		dp_psel_route_init(dp, dst, hash, &st);
-		local_bh_enable();
+		/*
+		 * The routing's own path, not path selection's: a sweep of
+		 * the fabric must not make it follow every destination.
+		 */
+		dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+			      hash, &st);
 		err = dp_probe_roundtrip_neighs(dp, &st, ttl,
 						msecs_to_jiffies(timeout_ms),
 						&res, nb);
