@@ -203,8 +203,8 @@ fabric_view() {
 		{ echo "as planned:"; cat "$PP_TMP/fabric"; return 1; }
 	b1=${PF_BR[1/0]} b6=${PF_BR[6/1]}
 	t3=$SECONDS
-	ip -n $PF_SW link set v1p0 master "$b6" &&
-		ip -n $PF_SW link set v6p1 master "$b1" || return 1
+	ip -n "$PF_SW" link set v1p0 master "$b6" &&
+		ip -n "$PF_SW" link set v6p1 master "$b1" || return 1
 	wait_for 30 fabric_poll "$FABRIC_SWAP_WANT " \
 		"8 of 8 servers answered; 2 cables differ" || rc=1
 	t4=$SECONDS
