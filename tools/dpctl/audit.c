@@ -262,6 +262,13 @@ static u32 fab_print(const struct dp_topo *t, u32 s, const struct fab_node *f)
 	if (!f->answered)
 		goto out;
 	for (p = 0; p < f->nports; p++) {
+		/*
+		 * A truncated table (more than 128 entries: BCube, DPillar
+		 * with big switches) lacks the tail of its last port and
+		 * the ports after it: nothing to compare there.
+		 */
+		if (f->trunc && f->n && p >= f->nb[f->n - 1].port)
+			break;
 		pr = t->learn_peers ? FAB_OK : fab_port(t, s, p, f, &mis,
 							&nplan);
 		if (pr == FAB_OK)

@@ -646,6 +646,19 @@ d = v[1]["differ"]
 sys.exit(d != [{"port": 1, "problem": "miswired", "plan": "2.0 port 1",
 		"heard": {"addr": "3.1", "node_id": 10, "port": 1}}])' "$tmp/out"
 	then ok; else ko "fabric -j: differ"; head -c 600 "$tmp/out"; fi
+	# A truncated table: its last port (port 1 here) is not compared.
+	# 0.1's port 0 and 1.2's port 1 swapped: three ports differ (a
+	# switch end, both ends of a cable), one before a table's last port.
+	python3 tests/fabric_wire.py $D 1:0 5:1 topo dcell -n 3 -k 1 \
+		>"$tmp/fabric" 2>/dev/null
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" \
+		rc "mock fabric switch end and cable" 1 m $D fabric pace 0
+	has "fabric: a switch end and a cable" "3 cables differ"
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" MOCK_TRUNC=1 \
+		rc "mock fabric truncated" 1 m $D fabric pace 0
+	has "fabric truncated: port 0 compared" "cable 0.1 port0: miswired"
+	grep -q "port1: miswired" "$tmp/out" && ko "fabric truncated: port 1 compared" || ok
+	has "fabric truncated: said" "(table truncated)"
 	rc "fabric bad pace" 2 m $D fabric pace x
 	rc "fabric bad timeout" 2 m $D fabric timeout 0
 else

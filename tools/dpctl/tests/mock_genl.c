@@ -18,7 +18,8 @@
  * MOCK_FABRIC=FILE: ROUTE_NEIGHS answers for node D with the lines
  * "D PORT PEER PEER_PORT STATE" of FILE (MOCK_NPORTS ports, all up);
  * MOCK_SILENT=D: node D's probe times out; MOCK_OLD=D: node D answers
- * without a table (a module without DPILLAR_PROBE_F_NEIGHS).
+ * without a table (a module without DPILLAR_PROBE_F_NEIGHS); MOCK_TRUNC:
+ * every table says it was truncated.
  */
 #include <string.h>
 #include <errno.h>
@@ -181,6 +182,7 @@ static void route_neighs(const struct nlmsghdr *req)
 	}
 	mnl_attr_put_u32(n, DPILLAR_A_ROUTE_NODE_PORTS, np ? atoi(np) : 2);
 	mnl_attr_put_u32(n, DPILLAR_A_ROUTE_NODE_PORTS_UP, (1U << (np ? atoi(np) : 2)) - 1);
+	if (getenv("MOCK_TRUNC")) mnl_attr_put(n, DPILLAR_A_ROUTE_NEIGHS_TRUNC, 0, NULL);
 	f = file ? fopen(file, "r") : NULL;
 	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%u %u %u %u %u", &node, &port, &peer, &pp, &st) != 5 || node != dst) continue;
