@@ -20,7 +20,8 @@
 #    ROUTE_PROBE uses, with a random stamp; route probe must find no
 #    path alive, the replies counted probe_reply_bad.  Before the stamp,
 #    the forged answer was taken.
-# Then no splat (debug_checks.sh adds kmemleak's scan where the kernel
+# Then the fabric view on a DPillar (fabric_view, below), and no splat
+# (debug_checks.sh adds kmemleak's scan where the kernel
 # has it).
 #
 # The fabric runs path selection's interval at the dead interval of the
@@ -174,14 +175,56 @@ forged() {
 	return $rc
 }
 
+# The fabric view (dpctl fabric: every server's neighbour table by one
+# probe each, ROUTE_NEIGHS, against the plan), on a DPillar (4,2) of 8
+# servers built once the BCube is gone: cabled as planned, nothing
+# differs; two ports swapped between their switches (server 1's port 0
+# and server 6's port 1: each veth moved to the other's bridge), the view
+# from server 0 names exactly those two cables, as miswired, within a
+# few dead intervals.  FABRIC_SWAP_WANT: the cables it must name.
+FABRIC_SWAP_WANT=${DPILLAR_PROBE_FABRIC_WANT:-"0:0.1/0 1:1.0/1"}
+fabric_cables() {
+	pf_on 0 "$DPCTL" fabric pace 0 timeout 500 > "$PP_TMP/fabric" 2>&1
+	sed -n 's/^    cable \([^ ]*\) port\([0-9]*\): miswired: .*/\1\/\2/p' \
+		"$PP_TMP/fabric" | sort | tr '\n' ' '
+}
+fabric_is() { [ "$(fabric_cables)" = "$1" ] && grep -q "$2" "$PP_TMP/fabric"; }
+fabric_view() {
+	local rc=0 b1 b6 t0=$SECONDS t1 t2 t3 t4 n=0
+	fabric_poll() { n=$((n + 1)); fabric_is "$@"; }
+	pf_destroy
+	t1=$SECONDS
+	PF_PREFIX=pw- PF_DIR=$PP_TMP/pw
+	mkdir -p "$PF_DIR"
+	pf_plan pw- topo dpillar n 4 k 2 && pf_bridges && pf_make &&
+		pf_dp0 hello "$HELLO" dead "$DEAD" || return 1
+	t2=$SECONDS
+	wait_for 30 fabric_poll "" "8 of 8 servers answered; 0 cables differ" ||
+		{ echo "as planned:"; cat "$PP_TMP/fabric"; return 1; }
+	b1=${PF_BR[1/0]} b6=${PF_BR[6/1]}
+	t3=$SECONDS
+	ip -n "$PF_SW" link set v1p0 master "$b6" &&
+		ip -n "$PF_SW" link set v6p1 master "$b1" || return 1
+	wait_for 30 fabric_poll "$FABRIC_SWAP_WANT " \
+		"8 of 8 servers answered; 2 cables differ" || rc=1
+	t4=$SECONDS
+	echo "fabric view: BCube down in $((t1 - t0)) s, DPillar(4,2) up in $((t2 - t1)) s, its view as planned $((t3 - t2)) s later; v1p0 ($b1) and v6p1 ($b6) swapped, named $((t4 - t3)) s later; $n views" |
+		tee -a "$PP_TMP/figures"
+	cat "$PP_TMP/fabric"
+	return $rc
+}
+
 PP_TMP=$(mktemp -d)
 defer rm -rf "$PP_TMP"
+defer ns_del_matching "^pw-"
 run_test "BCube($BN,$BK): $NSRV servers from dpctl plan, dp0 on each" build ||
 	ktap_skip_all "no fabric"
 run_test "fan-in: $SRCS sources' path selection to one server keeps every path while a neighbour floods it with probes" \
 	fanin
 run_test "forged stamp: replies 'reached' for every (id, seq) of a fresh route probe, none taken, counted probe_reply_bad" \
 	forged
+run_test "fabric view: DPillar(4,2) with two ports swapped between switches, dpctl fabric from one server names exactly those cables" \
+	fabric_view
 # The figures, passed or failed (run_test shows a passing test's output
 # only with V=1).
 [ -s "$PP_TMP/figures" ] && ktap_diag "$(cat "$PP_TMP/figures")"

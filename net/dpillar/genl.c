@@ -342,6 +342,15 @@ static const struct genl_ops dp_genl_ops[] = {
 		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
 	},
 	{
+		.cmd		= DPILLAR_CMD_ROUTE_NEIGHS,
+		/* Sends frames into the fabric: an administrator's tool. */
+		.flags		= GENL_UNS_ADMIN_PERM,
+		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_TOPO,
+		.doit		= dp_genl_route_neighs_doit,
+		.policy		= dp_genl_route_trace_policy,
+		.maxattr	= DPILLAR_A_ROUTE_TIMEOUT_MS,
+	},
+	{
 		.cmd		= DPILLAR_CMD_SHORTCUT_GET,
 		.start		= dp_genl_shortcut_dump_start,
 		.dumpit		= dp_genl_shortcut_dumpit,

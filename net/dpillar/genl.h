@@ -96,6 +96,7 @@ int dp_genl_shortcut_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info);
 int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info);
+int dp_genl_route_neighs_doit(struct sk_buff *skb, struct genl_info *info);
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
  * ROUTE_GET's answer for @dst (its attributes into @skb), under

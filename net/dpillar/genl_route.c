@@ -8,6 +8,7 @@
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
@@ -344,8 +345,8 @@ cancel:
  * whose probes the caller adds (@maxprobes of them at most).
  */
 static int dp_genl_probe_start(struct genl_info *info, u8 cmd, u32 maxprobes,
-			       u32 *dst, u32 *timeout_ms, u32 *hash,
-			       struct sk_buff **msgp, void **hdrp)
+			       size_t extra, u32 *dst, u32 *timeout_ms,
+			       u32 *hash, struct sk_buff **msgp, void **hdrp)
 {
 	struct dp_priv *dp = dp_genl_dp(info);
 	struct nlattr **tb = info->attrs;
@@ -365,7 +366,8 @@ static int dp_genl_probe_start(struct genl_info *info, u8 cmd, u32 maxprobes,
 	rcu_read_unlock();
 	if (err)
 		return err;
-	if (*dst == dp->self) {
+	/* ROUTE_NEIGHS (@extra) answers for this server too. */
+	if (*dst == dp->self && !extra) {
 		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
 				    "Destination is this server");
 		return -EINVAL;
@@ -375,7 +377,7 @@ static int dp_genl_probe_start(struct genl_info *info, u8 cmd, u32 maxprobes,
 		return -ENETDOWN;
 	}
 
-	msg = genlmsg_new(dp_genl_trace_size(maxprobes), GFP_KERNEL);
+	msg = genlmsg_new(dp_genl_trace_size(maxprobes) + extra, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &dp_genl_family, 0, cmd);
@@ -425,8 +427,8 @@ int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	err = dp_genl_probe_start(info, DPILLAR_CMD_ROUTE_TRACE, maxttl, &dst,
-				  &timeout_ms, &hash, &msg, &hdr);
+	err = dp_genl_probe_start(info, DPILLAR_CMD_ROUTE_TRACE, maxttl, 0,
+				  &dst, &timeout_ms, &hash, &msg, &hdr);
 	if (err)
 		return err;
 	for (ttl = 1; ttl <= maxttl; ttl++) {
@@ -480,7 +482,7 @@ int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = dp_genl_probe_start(info, DPILLAR_CMD_ROUTE_PROBE, DP_PATHS_MAX,
-				  &dst, &timeout_ms, &hash, &msg, &hdr);
+				  0, &dst, &timeout_ms, &hash, &msg, &hdr);
 	if (err)
 		return err;
 	n = dp_route_npaths(&dp->topo, dp->self, dst, READ_ONCE(dp->mode));
@@ -509,6 +511,133 @@ int dp_genl_route_probe_doit(struct sk_buff *skb, struct genl_info *info)
 err_free:
 	nlmsg_free(msg);
 	return err == -EMSGSIZE ? err : dp_genl_probe_err(info, err);
+}
+
+/* ROUTE_NEIGHS' table attributes, for a full table. */
+static size_t dp_genl_neighs_size(void)
+{
+	size_t entry = nla_total_size(0) +
+		       nla_total_size(sizeof(u32)) * 4 +
+		       nla_total_size(DP_ADDR_TEXT_MAX);
+
+	return nla_total_size(sizeof(u32)) * 2 + nla_total_size(0) +
+	       DPILLAR_PROBE_NEIGHS_MAX * entry;
+}
+
+/* The table @nb (valid) as ROUTE_NEIGHS' reply attributes. */
+static int dp_genl_put_neighs(struct sk_buff *skb, const struct dp_priv *dp,
+			      const struct dp_probe_neighs *nb)
+{
+	struct nlattr *nest;
+	u32 i;
+
+	if (nla_put_u32(skb, DPILLAR_A_ROUTE_NODE_PORTS, nb->nports) ||
+	    nla_put_u32(skb, DPILLAR_A_ROUTE_NODE_PORTS_UP, nb->ports_up) ||
+	    (nb->trunc && nla_put_flag(skb, DPILLAR_A_ROUTE_NEIGHS_TRUNC)))
+		return -EMSGSIZE;
+	for (i = 0; i < nb->count; i++) {
+		const struct dp_probe_neigh_ent *e = &nb->n[i];
+
+		nest = nla_nest_start(skb, DPILLAR_A_ROUTE_NEIGH);
+		if (!nest ||
+		    nla_put_u32(skb, DPILLAR_A_NEIGH_PORT, e->port) ||
+		    nla_put_u32(skb, DPILLAR_A_NEIGH_NODE_ID, e->node) ||
+		    dp_genl_put_addr(skb, DPILLAR_A_NEIGH_ADDR, dp, e->node) ||
+		    nla_put_u32(skb, DPILLAR_A_NEIGH_STATE, e->state) ||
+		    (e->peer_port != U8_MAX &&
+		     nla_put_u32(skb, DPILLAR_A_NEIGH_PEER_PORT, e->peer_port)))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* This server's own table, as a probe's reply would carry it. */
+static int dp_genl_neighs_self(struct dp_priv *dp, struct dp_probe_neighs *nb)
+{
+	struct dpillar_probe_neighs *h;
+	unsigned int len;
+	int err;
+
+	h = kmalloc(dp_probe_neighs_len(DPILLAR_PROBE_NEIGHS_MAX), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	rcu_read_lock();
+	len = dp_probe_neighs_fill(dp, h);
+	rcu_read_unlock();
+	err = dp_probe_neighs_parse(h, len, nb);
+	kfree(h);
+	return err;
+}
+
+/*
+ * ROUTE_NEIGHS: one probe with the full TTL toward the destination,
+ * routed as the topology routes the flow hash (path selection left out),
+ * asking it for its neighbour table
+ * (DPILLAR_PROBE_F_NEIGHS): the probe's answer, and the table when the
+ * destination sent one.  For this server itself, its own table and no
+ * probe.  Sleeps (parallel_ops), the request's wait at most.
+ */
+int dp_genl_route_neighs_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dp_priv *dp = dp_genl_dp(info);
+	u32 ttl = dp_topo_ttl(&dp->topo);
+	u32 timeout_ms, hash, dst;
+	struct dp_probe_neighs *nb;
+	struct dp_probe_result res;
+	struct dp_route_state st;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = dp_genl_probe_start(info, DPILLAR_CMD_ROUTE_NEIGHS, 1,
+				  dp_genl_neighs_size(), &dst, &timeout_ms,
+				  &hash, &msg, &hdr);
+	if (err)
+		return err;
+	nb = kzalloc(sizeof(*nb), GFP_KERNEL);
+	if (!nb) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	if (dst == dp->self) {
+		err = dp_genl_neighs_self(dp, nb);
+		if (err)
+			goto err_free;
+	} else {
+		/*
+		 * The routing's own path, not path selection's: a sweep of
+		 * the fabric must not make it follow every destination.
+		 */
+		dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+			      hash, &st);
+		err = dp_probe_roundtrip_neighs(dp, &st, ttl,
+						msecs_to_jiffies(timeout_ms),
+						&res, nb);
+		if (err && err != -ETIMEDOUT)
+			goto err_probe;
+		err = dp_genl_put_probe(msg, dp, ttl, err == -ETIMEDOUT, &res,
+					dst, -1);
+		if (err)
+			goto err_free;
+	}
+	if (nb->valid) {
+		err = dp_genl_put_neighs(msg, dp, nb);
+		if (err)
+			goto err_free;
+	}
+	kfree(nb);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_probe:
+	kfree(nb);
+	nlmsg_free(msg);
+	return dp_genl_probe_err(info, err);
+err_free:
+	kfree(nb);
+	nlmsg_free(msg);
+	return err;
 }
 
 /* How often ROUTE_GET looks again for coordinates being resolved. */

@@ -10,6 +10,9 @@
  * to path selection and DP_PROBE_REPLY_BURST to everything else
  * (probe.h).  A reply is taken only when it echoes the random stamp of
  * the outstanding probe it answers: (id, seq) alone are easy to guess.
+ * A probe with DPILLAR_PROBE_F_NEIGHS asks its destination for its
+ * neighbour table (ROUTE_NEIGHS, dpctl fabric): the REACHED reply carries
+ * it, within the same budget.
  */
 
 #include <linux/etherdevice.h>
@@ -152,6 +155,7 @@ static int dp_probe_out(struct dp_priv *dp, struct sk_buff *skb,
  */
 static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
 				      const struct dp_route_state *st,
+				      unsigned int room,
 				      struct dpillar_probe **p)
 {
 	const struct dp_topo *t = &dp->topo;
@@ -160,7 +164,7 @@ static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
 
 	if (t->ext_len && st->ncoords != t->p.ncoords)
 		return NULL;
-	skb = alloc_skb(DP_PROBE_HEADROOM + dp_probe_len(dp), GFP_ATOMIC);
+	skb = alloc_skb(DP_PROBE_HEADROOM + dp_probe_len(dp) + room, GFP_ATOMIC);
 	if (!skb) {
 		/*
 		 * The counters are the softirq's too: a caller in process
@@ -262,7 +266,7 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
 }
 
 /**
- * dp_probe_send - send one probe
+ * __dp_probe_send - send one probe
  * @dp: the device
  * @st: the routing state it starts with (dp_route_init(), or a caller's
  *	own choice of selector, word and flags); @st->dst is the destination
@@ -270,6 +274,7 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
  * @id: probe id (DPILLAR_PROBE_ID_KERNEL set: an in-kernel user's)
  * @seq: echoed in the reply
  * @stamp: echoed in the reply
+ * @flags: DPILLAR_PROBE_F_*
  * @local: when this server cannot route it, the answer it would get
  *
  * Callable from process or softirq context.
@@ -277,9 +282,10 @@ static bool dp_probe_coords(struct dp_priv *dp, struct dp_route_state *st,
  * Return: 0 when sent, -EHOSTUNREACH when routing failed here (@local
  * filled), -ENETDOWN, -ENOMEM.
  */
-int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
-		  u8 ttl, u16 id, u16 seq, u64 stamp,
-		  struct dp_probe_result *local)
+static int __dp_probe_send(struct dp_priv *dp,
+			   const struct dp_route_state *st, u8 ttl, u16 id,
+			   u16 seq, u64 stamp, u8 flags,
+			   struct dp_probe_result *local)
 {
 	struct dp_route_state s = *st;
 	struct dpillar_probe *p;
@@ -291,9 +297,10 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 		return -ENETDOWN;
 	if (dp->topo.ext_len && !dp_probe_coords(dp, &s, local))
 		return -EHOSTUNREACH;
-	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE, ttl, &s, &p);
+	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE, ttl, &s, 0, &p);
 	if (!skb)
 		return -ENOMEM;
+	p->flags = flags;
 	p->id = htons(id);
 	p->seq = htons(seq);
 	p->ttl = ttl;
@@ -312,21 +319,153 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 	return err;
 }
 
-/*
- * A reply for this server: wake the request waiting for it, if any.
- * False when it answers no outstanding probe (counted probe_reply_bad).
+/* A probe without flags: see __dp_probe_send(). */
+int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
+		  u8 ttl, u16 id, u16 seq, u64 stamp,
+		  struct dp_probe_result *local)
+{
+	return __dp_probe_send(dp, st, ttl, id, seq, stamp, 0, local);
+}
+
+/**
+ * dp_probe_neighs_add - append one entry to a reply's neighbour table
+ * @h: the table, with room for DPILLAR_PROBE_NEIGHS_MAX entries
+ * @port: the reporter's port
+ * @peer_port: the neighbour's port
+ * @state: DPILLAR_NEIGH_STATE_REACHABLE or _MISWIRED
+ * @node: the neighbour
+ *
+ * Return: false when the table is full (DPILLAR_PROBE_NEIGHS_TRUNC set).
  */
-static bool dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
+bool dp_probe_neighs_add(struct dpillar_probe_neighs *h, u8 port,
+			 u8 peer_port, u8 state, u32 node)
+{
+	struct dpillar_probe_neigh *e;
+
+	if (h->count >= DPILLAR_PROBE_NEIGHS_MAX) {
+		h->flags |= DPILLAR_PROBE_NEIGHS_TRUNC;
+		return false;
+	}
+	e = &h->n[h->count++];
+	e->port = port;
+	e->peer_port = peer_port;
+	e->state = state;
+	e->reserved = 0;
+	e->node = htonl(node);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_probe_neighs_add);
+
+/**
+ * dp_probe_neighs_parse - read the neighbour table of a reply
+ * @data: struct dpillar_probe_neighs
+ * @len: bytes from @data to the end of the frame (Ethernet padding
+ *	included)
+ * @nb: filled, @nb->valid set
+ *
+ * Return: 0, or -EINVAL when the table is shorter than its count says,
+ * its count exceeds DPILLAR_PROBE_NEIGHS_MAX, it has more than
+ * DPILLAR_PORTS_MAX ports or an entry names a port past them.
+ */
+int dp_probe_neighs_parse(const void *data, unsigned int len,
+			  struct dp_probe_neighs *nb)
+{
+	const struct dpillar_probe_neighs *h = data;
+	u32 i;
+
+	if (len < sizeof(*h) || h->count > DPILLAR_PROBE_NEIGHS_MAX ||
+	    len < dp_probe_neighs_len(h->count) ||
+	    h->nports > DPILLAR_PORTS_MAX)
+		return -EINVAL;
+	for (i = 0; i < h->count; i++) {
+		const struct dpillar_probe_neigh *e = &h->n[i];
+
+		if (e->port >= h->nports)
+			return -EINVAL;
+		nb->n[i].port = e->port;
+		nb->n[i].peer_port = e->peer_port;
+		nb->n[i].state = e->state;
+		nb->n[i].node = ntohl(e->node);
+	}
+	nb->nports = h->nports;
+	nb->count = h->count;
+	nb->trunc = h->flags & DPILLAR_PROBE_NEIGHS_TRUNC;
+	nb->ports_up = ntohl(h->ports_up);
+	nb->valid = true;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_probe_neighs_parse);
+
+/**
+ * dp_probe_neighs_fill - this server's neighbour table, as a reply carries it
+ * @dp: the device
+ * @h: room for DPILLAR_PROBE_NEIGHS_MAX entries
+ *
+ * Per port, the neighbours alive now and the last miswired sender heard
+ * within the dead interval (NEIGH_GET's entries less the silent ones).
+ * Under rcu_read_lock.
+ *
+ * Return: the table's size in bytes.
+ */
+unsigned int dp_probe_neighs_fill(struct dp_priv *dp,
+				  struct dpillar_probe_neighs *h)
+{
+	struct dp_neigh_snap n;
+	struct dp_port *port;
+	u32 i, idx, up = 0;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	h->nports = dp->nports;
+	for (i = 0; i < dp->nports; i++) {
+		port = dp_port_rcu(dp, i);
+		if (!port)
+			continue;
+		if (dp_port_up(port))
+			up |= BIT(i);
+		for (idx = 0; ; idx++) {
+			err = dp_neigh_snapshot(dp, port, idx, &n);
+			if (err == -ENOENT)
+				break;
+			if (err || n.state == DPILLAR_NEIGH_STATE_UNREACHABLE)
+				continue;
+			dp_probe_neighs_add(h, i, n.peer_port < 0 ? U8_MAX :
+					    n.peer_port, n.state, n.node);
+		}
+	}
+	h->ports_up = htonl(up);
+	return dp_probe_neighs_len(h->count);
+}
+
+/*
+ * A reply for this server: wake the request waiting for it, if any, with
+ * the neighbour table it carries when the request asked for one.  False
+ * when it answers no outstanding probe, or its table is malformed
+ * (counted probe_reply_bad).
+ */
+static bool dp_probe_reply_rcv(struct dp_priv *dp, struct sk_buff *skb)
 {
 	const struct dpillar_probe *p = dp_probe_body(dp, skb);
 	struct dp_probes *pr = &dp->probes;
 	u16 id = ntohs(p->id);
 	struct dp_probe_slot *s;
-	bool taken = false;
+	bool taken = false, table;
+	u32 off = dp_probe_len(dp);
 
 	if (id & DPILLAR_PROBE_ID_KERNEL) {
 		taken = dp_psel_reply(dp, p);
 		goto out;
+	}
+	/*
+	 * A server that does not know the flag echoes it with no table
+	 * behind: fewer bytes than a table's header (Ethernet padding).
+	 */
+	table = (p->flags & DPILLAR_PROBE_F_NEIGHS) &&
+		skb->len >= off + sizeof(struct dpillar_probe_neighs);
+	if (table) {
+		if (skb_linearize(skb))
+			goto out;
+		p = dp_probe_body(dp, skb);
 	}
 	s = &pr->slot[id % DP_PROBE_SLOTS];
 	spin_lock(&pr->lock);
@@ -336,6 +475,12 @@ static bool dp_probe_reply_rcv(struct dp_priv *dp, const struct sk_buff *skb)
 	 */
 	if (s->busy && !s->answered && s->id == id &&
 	    s->seq == ntohs(p->seq) && s->stamp == be64_to_cpu(p->stamp)) {
+		if (s->neighs && table &&
+		    dp_probe_neighs_parse(skb->data + off, skb->len - off,
+					  s->neighs)) {
+			spin_unlock(&pr->lock);
+			goto out;
+		}
 		taken = true;
 		s->answered = true;
 		s->res.reporter = ntohl(p->reporter);
@@ -375,6 +520,8 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 			    const struct dpillar_probe *pp, const u32 *x,
 			    u32 nx, u8 status, u8 reason)
 {
+	bool neighs = status == DPILLAR_PROBE_STATUS_REACHED &&
+		      (pp->flags & DPILLAR_PROBE_F_NEIGHS);
 	struct dp_route_state st;
 	struct dpillar_probe *p;
 	struct sk_buff *skb;
@@ -389,10 +536,21 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 	    !dp_route_set_coords(&dp->topo, &st, x, nx))
 		return;
 	skb = dp_probe_alloc(dp, DPILLAR_T_PROBE_REPLY,
-			     dp_topo_ttl(&dp->topo), &st, &p);
+			     dp_topo_ttl(&dp->topo), &st,
+			     neighs ? dp_probe_neighs_len(DPILLAR_PROBE_NEIGHS_MAX)
+				    : 0, &p);
 	if (!skb)
 		return;
 	*p = *pp;
+	/* NEIGHS in a reply: its table follows (at the frame's tail). */
+	p->flags = neighs ? DPILLAR_PROBE_F_NEIGHS : 0;
+	if (neighs) {
+		struct dpillar_probe_neighs *h;
+		unsigned int max = dp_probe_neighs_len(DPILLAR_PROBE_NEIGHS_MAX);
+
+		h = skb_put(skb, max);
+		skb_trim(skb, skb->len - max + dp_probe_neighs_fill(dp, h));
+	}
 	p->status = status;
 	p->reason = reason;
 	/* Sent with TTL p->ttl, it arrived here with ph->ttl (forged: 0). */
@@ -551,6 +709,28 @@ int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 		       u8 ttl, unsigned long timeout,
 		       struct dp_probe_result *res)
 {
+	return dp_probe_roundtrip_neighs(dp, st, ttl, timeout, res, NULL);
+}
+
+/**
+ * dp_probe_roundtrip_neighs - dp_probe_roundtrip(), asking for a table
+ * @dp: the device; the caller holds a reference on it
+ * @st: the routing state the probe starts with
+ * @ttl: hops it may take
+ * @timeout: jiffies to wait for the reply
+ * @res: the answer
+ * @nb: NULL, or the destination's neighbour table: the probe carries
+ *	DPILLAR_PROBE_F_NEIGHS, and @nb->valid says whether the reply
+ *	carried one
+ *
+ * Return: as dp_probe_roundtrip().
+ */
+int dp_probe_roundtrip_neighs(struct dp_priv *dp,
+			      const struct dp_route_state *st, u8 ttl,
+			      unsigned long timeout,
+			      struct dp_probe_result *res,
+			      struct dp_probe_neighs *nb)
+{
 	struct dp_probes *pr = &dp->probes;
 	struct dp_probe_slot *s = NULL;
 	bool local = false;
@@ -573,6 +753,9 @@ int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 		s->seq = ttl;
 		s->stamp = get_random_u64();
 		s->sent_ns = ktime_get_ns();
+		s->neighs = nb;
+		if (nb)
+			nb->valid = false;
 		reinit_completion(&s->done);
 	}
 	err = pr->dead ? -ENODEV : -EBUSY;
@@ -580,7 +763,8 @@ int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 	if (!s)
 		return err;
 
-	err = dp_probe_send(dp, st, ttl, id, ttl, s->stamp, res);
+	err = __dp_probe_send(dp, st, ttl, id, ttl, s->stamp,
+			      nb ? DPILLAR_PROBE_F_NEIGHS : 0, res);
 	if (err == -EHOSTUNREACH) {
 		local = true;	/* this server answered it: @res */
 		err = 0;
@@ -599,6 +783,7 @@ int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 			err = pr->dead ? -ENODEV : -ETIMEDOUT;
 	}
 	s->busy = false;
+	s->neighs = NULL;	/* no late reply writes to it */
 	spin_unlock_bh(&pr->lock);
 	return err;
 }

@@ -62,9 +62,41 @@ struct dp_probe_result {
 	u64 rtt_ns;
 };
 
+/**
+ * struct dp_probe_neighs - a server's neighbour table as a reply carries it
+ * @ports_up: bit p, its port p is bound and has carrier
+ * @nports: its ports
+ * @count: entries of @n
+ * @trunc: it had more than DPILLAR_PROBE_NEIGHS_MAX
+ * @valid: the reply carried a table (a server that does not know
+ *	DPILLAR_PROBE_F_NEIGHS answers without one)
+ * @n: the entries, as struct dpillar_probe_neigh says, host order
+ */
+struct dp_probe_neighs {
+	u32 ports_up;
+	u8 nports;
+	u8 count;
+	bool trunc;
+	bool valid;
+	struct dp_probe_neigh_ent {
+		u32 node;
+		u8 port;
+		u8 peer_port;
+		u8 state;
+	} n[DPILLAR_PROBE_NEIGHS_MAX];
+};
+
+/* The wire size of a table of @count entries. */
+static inline unsigned int dp_probe_neighs_len(unsigned int count)
+{
+	return sizeof(struct dpillar_probe_neighs) +
+	       count * sizeof(struct dpillar_probe_neigh);
+}
+
 /*
  * A request waiting for the reply to probe @id, @seq, which must echo
- * @stamp, a random value (under dp_probes.lock).
+ * @stamp, a random value (under dp_probes.lock); @neighs, when set,
+ * takes the table the reply carries.
  */
 struct dp_probe_slot {
 	struct completion done;
@@ -75,6 +107,7 @@ struct dp_probe_slot {
 	bool busy;
 	bool answered;
 	struct dp_probe_result res;
+	struct dp_probe_neighs *neighs;
 };
 
 struct dp_probes {
@@ -102,5 +135,16 @@ int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 int dp_probe_roundtrip(struct dp_priv *dp, const struct dp_route_state *st,
 		       u8 ttl, unsigned long timeout,
 		       struct dp_probe_result *res);
+int dp_probe_roundtrip_neighs(struct dp_priv *dp,
+			      const struct dp_route_state *st, u8 ttl,
+			      unsigned long timeout,
+			      struct dp_probe_result *res,
+			      struct dp_probe_neighs *nb);
+bool dp_probe_neighs_add(struct dpillar_probe_neighs *h, u8 port,
+			 u8 peer_port, u8 state, u32 node);
+int dp_probe_neighs_parse(const void *data, unsigned int len,
+			  struct dp_probe_neighs *nb);
+unsigned int dp_probe_neighs_fill(struct dp_priv *dp,
+				  struct dpillar_probe_neighs *h);
 
 #endif /* _DPILLAR_PROBE_H */

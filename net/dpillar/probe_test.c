@@ -350,6 +350,168 @@ static void dpp_relay_one(struct kunit *test)
 			dpt_stat(d, DP_STAT_RX_FRAMES));
 }
 
+/* The reply to one probe for us from @src with @flags (caller frees). */
+static struct sk_buff *dpp_one_reply(struct kunit *test, struct dpt_dev *d,
+				     u32 src, u8 flags)
+{
+	struct dpillar_probe pp = {};
+	struct sk_buff *skb, *got = NULL;
+
+	pp.ttl = dp_topo_ttl(&d->dp->topo);
+	pp.id = htons(7);
+	pp.flags = flags;
+	dpp_rx(test, d, DPILLAR_T_PROBE, src, 0, &pp);
+	while ((skb = skb_dequeue(&dpp_sent))) {
+		const struct dpillar_hdr *h = (void *)(skb->data + ETH_HLEN);
+
+		if (!got && skb->len >= ETH_HLEN + DP_HDR_LEN + sizeof(pp) &&
+		    h->type == DPILLAR_T_PROBE_REPLY)
+			got = skb;
+		else
+			kfree_skb(skb);
+	}
+	return got;
+}
+
+#define DPP_TABLE_OFF	(ETH_HLEN + DP_HDR_LEN + sizeof(struct dpillar_probe))
+
+/*
+ * A probe asking for the neighbour table (DPILLAR_PROBE_F_NEIGHS) gets it
+ * in the REACHED reply: every live neighbour in port and table order, with
+ * its port, then a port's miswired sender; a probe without the flag gets
+ * a reply without a table.
+ */
+static void dpp_neighs_reply(struct kunit *test)
+{
+	struct dpt_dev *d = dpp_dev(test);
+	struct dp_priv *dp = d->dp;
+	const struct dp_topo *t = &dp->topo;
+	u32 src = t->nodes - 1, p, i, e = 0, stranger = 5;
+	struct dp_probe_neighs *nb;
+	const struct dpillar_probe *pp;
+	struct dp_port *port0 = d->port[0];
+	struct sk_buff *skb;
+
+	nb = kunit_kzalloc(test, sizeof(*nb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nb);
+	/* A node that is not on port 0's switch, heard there. */
+	while (dp_port_neigh_index(t, 0, 0, stranger) >= 0)
+		stranger++;
+	spin_lock_bh(&port0->miswired_lock);
+	port0->miswired.mac = 0x020000000042ULL;
+	port0->miswired.heard = jiffies;
+	port0->miswired.node = stranger;
+	port0->miswired.sport = 1;
+	port0->miswired.count = 1;
+	spin_unlock_bh(&port0->miswired_lock);
+
+	skb = dpp_one_reply(test, d, src, DPILLAR_PROBE_F_NEIGHS);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	pp = (const void *)(skb->data + ETH_HLEN + DP_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, pp->status, DPILLAR_PROBE_STATUS_REACHED);
+	KUNIT_EXPECT_EQ(test, pp->flags, DPILLAR_PROBE_F_NEIGHS);
+	KUNIT_ASSERT_EQ(test, dp_probe_neighs_parse(skb->data + DPP_TABLE_OFF,
+						    skb->len - DPP_TABLE_OFF,
+						    nb), 0);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, nb->valid);
+	KUNIT_EXPECT_FALSE(test, nb->trunc);
+	KUNIT_EXPECT_EQ(test, nb->nports, dp->nports);
+	for (p = 0; p < dp->nports; p++) {
+		for (i = 0; i < d->port[p]->nneigh; i++) {
+			u32 node = dp_port_neigh(t, 0, p, i);
+
+			if (node == DP_NODE_NONE)
+				continue;
+			KUNIT_ASSERT_LT(test, e, (u32)nb->count);
+			KUNIT_EXPECT_EQ(test, nb->n[e].port, p);
+			KUNIT_EXPECT_EQ(test, nb->n[e].node, node);
+			KUNIT_EXPECT_EQ(test, nb->n[e].state,
+					DPILLAR_NEIGH_STATE_REACHABLE);
+			KUNIT_EXPECT_EQ(test, (int)nb->n[e].peer_port,
+					dp_peer_port(t, 0, p, node));
+			e++;
+		}
+		if (!p) {	/* port 0's miswired sender, after its table */
+			KUNIT_ASSERT_LT(test, e, (u32)nb->count);
+			KUNIT_EXPECT_EQ(test, nb->n[e].port, 0);
+			KUNIT_EXPECT_EQ(test, nb->n[e].node, stranger);
+			KUNIT_EXPECT_EQ(test, nb->n[e].peer_port, 1);
+			KUNIT_EXPECT_EQ(test, nb->n[e].state,
+					DPILLAR_NEIGH_STATE_MISWIRED);
+			e++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, e, (u32)nb->count);
+
+	skb = dpp_one_reply(test, d, src, 0);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	pp = (const void *)(skb->data + ETH_HLEN + DP_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, pp->flags, 0);
+	KUNIT_EXPECT_LT(test, skb->len - DPP_TABLE_OFF,
+			sizeof(struct dpillar_probe_neighs));
+	kfree_skb(skb);
+}
+
+/* Tables answered within the budget of every other user's probe. */
+static void dpp_neighs_budget(struct kunit *test)
+{
+	struct dpt_dev *d = dpp_dev(test);
+	struct dpillar_probe pp = {};
+	u32 i;
+
+	dpp_freeze(d);
+	pp.ttl = dp_topo_ttl(&d->dp->topo);
+	pp.flags = DPILLAR_PROBE_F_NEIGHS;
+	for (i = 0; i < 300; i++) {
+		pp.id = htons(i + 1);
+		dpp_rx(test, d, DPILLAR_T_PROBE, d->dp->topo.nodes - 1, 0, &pp);
+	}
+	dpp_expect_budget(test, dpp_take(DPILLAR_T_PROBE_REPLY, NULL, 0),
+			  DP_PROBE_REPLY_BURST);
+}
+
+/* Building a table stops at the most a reply carries; parsing checks it. */
+static void dpp_neighs_parse(struct kunit *test)
+{
+	unsigned int len = dp_probe_neighs_len(DPILLAR_PROBE_NEIGHS_MAX);
+	struct dpillar_probe_neighs *h;
+	const u8 reach = DPILLAR_NEIGH_STATE_REACHABLE;
+	struct dp_probe_neighs *nb;
+	u32 i;
+
+	h = kunit_kzalloc(test, len, GFP_KERNEL);
+	nb = kunit_kzalloc(test, sizeof(*nb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_NOT_NULL(test, nb);
+	h->nports = 2;
+	h->ports_up = htonl(2);
+	for (i = 0; i < DPILLAR_PROBE_NEIGHS_MAX; i++)
+		KUNIT_EXPECT_TRUE(test, dp_probe_neighs_add(h, i & 1, 1, reach,
+							    1000 + i));
+	KUNIT_EXPECT_FALSE(test, dp_probe_neighs_add(h, 0, 1, reach, 9));
+	KUNIT_EXPECT_EQ(test, h->count, DPILLAR_PROBE_NEIGHS_MAX);
+	KUNIT_EXPECT_EQ(test, h->flags, DPILLAR_PROBE_NEIGHS_TRUNC);
+	KUNIT_ASSERT_EQ(test, dp_probe_neighs_parse(h, len, nb), 0);
+	KUNIT_EXPECT_TRUE(test, nb->trunc);
+	KUNIT_EXPECT_EQ(test, nb->ports_up, 2);
+	KUNIT_EXPECT_EQ(test, nb->n[5].port, 1);
+	KUNIT_EXPECT_EQ(test, nb->n[5].node, 1005);
+	/* Shorter than its count, or than its header */
+	KUNIT_EXPECT_EQ(test, dp_probe_neighs_parse(h, len - 1, nb), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dp_probe_neighs_parse(h, 7, nb), -EINVAL);
+	/* A count past the most, a port past its ports, too many ports */
+	h->count = DPILLAR_PROBE_NEIGHS_MAX + 1;
+	KUNIT_EXPECT_EQ(test, dp_probe_neighs_parse(h, len + 8, nb), -EINVAL);
+	h->count = 3;
+	h->n[2].port = 2;
+	KUNIT_EXPECT_EQ(test, dp_probe_neighs_parse(h, len, nb), -EINVAL);
+	h->n[2].port = 0;
+	KUNIT_EXPECT_EQ(test, dp_probe_neighs_parse(h, len, nb), 0);
+	h->nports = DPILLAR_PORTS_MAX + 1;
+	KUNIT_EXPECT_EQ(test, dp_probe_neighs_parse(h, len, nb), -EINVAL);
+}
+
 static void dpp_exit(struct kunit *test)
 {
 	skb_queue_purge(&dpp_sent);
@@ -360,6 +522,9 @@ static struct kunit_case dpp_cases[] = {
 	KUNIT_CASE(dpp_budget_psel_first),
 	KUNIT_CASE(dpp_psel_forged),
 	KUNIT_CASE(dpp_relay_one),
+	KUNIT_CASE(dpp_neighs_reply),
+	KUNIT_CASE(dpp_neighs_budget),
+	KUNIT_CASE(dpp_neighs_parse),
 	{}
 };
 

@@ -155,6 +155,7 @@ static const struct cmd main_cmds[] = {
 	{ "neighbor", do_neigh, NULL },
 	{ "shortcut", do_shortcut, shortcut_help },
 	{ "route", do_route, route_help },
+	{ "fabric", do_fabric, fabric_help },
 	{ "stats", do_stats, stats_help },
 	{ "set", do_set, set_help },
 	{ "monitor", do_monitor, monitor_help },

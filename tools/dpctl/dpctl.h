@@ -46,6 +46,7 @@ int do_set(int argc, char **argv);
 int do_neigh(int argc, char **argv);
 int do_shortcut(int argc, char **argv);
 int do_route(int argc, char **argv);
+int do_fabric(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_plan(int argc, char **argv);
 int do_addr(int argc, char **argv);
@@ -64,6 +65,6 @@ int link_attach(const char *dev, unsigned int port, unsigned int ifindex,
 extern const char link_help[], show_help[], stats_help[], set_help[],
 	neigh_help[], shortcut_help[], route_help[], monitor_help[],
 	plan_help[], addr_help[], key_help[], up_help[], down_help[],
-	showconf_help[], check_help[];
+	showconf_help[], check_help[], fabric_help[];
 
 #endif

@@ -589,6 +589,84 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	rc "mock monitor -t -j" 0 m $D -timestamp -j monitor
 	[ "$(grep -cE "^\{\"event\":\"(neigh|port)\",\"time\":\"$ts\"," "$tmp/out")" -eq 3 ] && ok ||
 		ko "monitor -t -j: no \"time\" after \"event\""
+	# fabric: every server's table (ROUTE_NEIGHS) against the plan, in
+	# each topology: a fabric cabled as "dpctl plan" says but for two
+	# port ends swapped (tests/fabric_wire.py) names exactly the ports
+	# whose cable differs: the two swapped ends on a switch, and on a
+	# cable (or a two-server switch) their two far ends too.
+	# fab ENV DESC SWAP_A SWAP_B "PORT..." PLAN-ARGS...
+	fab() {
+		fenv=$1 fdesc=$2 fa=$3 fb=$4 fwant=$5
+		shift 5
+		python3 tests/fabric_wire.py $D "$fa" "$fb" "$@" \
+			>"$tmp/fabric" 2>"$tmp/nodes" || { ko "$fdesc: wiring"; return; }
+		rc "mock fabric $fdesc" 1 env $fenv MOCK_FABRIC="$tmp/fabric" \
+			LD_PRELOAD=$PWD/$M $D fabric pace 0
+		got=$(sed -n 's/^    cable \([^ ]*\) port\([0-9]*\): miswired: .*/\1:\2/p' \
+		      "$tmp/out" | tr '\n' ' ')
+		[ "$got" = "$fwant " ] && ok ||
+			ko "fabric $fdesc: cables '$got', expected '$fwant'"
+		has "fabric $fdesc: all answered" \
+			"$(cat "$tmp/nodes") of $(cat "$tmp/nodes") servers answered"
+	}
+	fab "MOCK_TOPO=1_4_2_0" "DPillar (4,2)" 1:0 6:1 "0:0.1:0 1:1.0:1" -n 4 -k 2
+	fab "MOCK_TOPO=2_3_1_0" "DCell (3,1)" 1:1 5:1 \
+		"0.1:1 1.2:1 2.0:1 3.1:1" topo dcell -n 3 -k 1
+	fab "MOCK_TOPO=3_3_1_0" "BCube (3,1)" 1:0 4:1 "0.1:0 1.1:1" \
+		topo bcube -n 3 -k 1
+	fab "MOCK_TOPO=4_3_1_1" "XDCent (3,1,1)" 1:0 4:1 "0.1:0 1.1:1" \
+		topo xdcent -n 3 -k 1 i 1
+	fab "MOCK_S2=derived MOCK_NPORTS=4" "S2 (16 nodes)" 0:0 5:2 \
+		"0:0 5:2 9:1 13:3" topo s2 -n 4 nodes 16 spaces 2 seed 7
+	# The same fabric as planned: nothing differs, exit 0
+	python3 tests/fabric_wire.py $D - - topo dcell -n 3 -k 1 \
+		>"$tmp/fabric" 2>/dev/null
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" rc "mock fabric as planned" 0 \
+		m $D fabric pace 0
+	has "fabric as planned" "12 of 12 servers answered; 0 cables differ from the plan"
+	has "fabric: this server's own table" "server 0.0 id 0: this server, ports up 0,1 of 2, neighbours 3, miswired 0"
+	# A server that does not answer: its line, exit 1
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" MOCK_SILENT=4 \
+		rc "mock fabric one silent" 1 m $D fabric pace 0
+	has "fabric: the silent server" "server 1.1 id 4: no answer (timeout)"
+	has "fabric: the others answered" "11 of 12 servers answered; 0 cables differ"
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" MOCK_OLD=5 \
+		rc "mock fabric one old module" 1 m $D fabric pace 0
+	has "fabric: an old module's server" "server 1.2 id 5: no table (reached; its module has no ROUTE_NEIGHS)"
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" MOCK_SILENT=4 \
+		rc "mock fabric -j" 1 m $D -j fabric pace 0
+	jarr "fabric -j" 12
+	if python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+sys.exit(v[4]["answered"] or v[4]["status"] != "timeout" or
+	 v[0]["status"] != "self" or v[1]["ports_up"] != [0, 1] or
+	 len(v[1]["neighbours"]) != 3 or v[1]["differ"] != [])' "$tmp/out"
+	then ok; else ko "fabric -j: fields"; head -c 400 "$tmp/out"; fi
+	python3 tests/fabric_wire.py $D 1:1 5:1 topo dcell -n 3 -k 1 \
+		>"$tmp/fabric" 2>/dev/null
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" \
+		rc "mock fabric -j swapped" 1 m $D -j fabric pace 0
+	if python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+d = v[1]["differ"]
+sys.exit(d != [{"port": 1, "problem": "miswired", "plan": "2.0 port 1",
+		"heard": {"addr": "3.1", "node_id": 10, "port": 1}}])' "$tmp/out"
+	then ok; else ko "fabric -j: differ"; head -c 600 "$tmp/out"; fi
+	# A truncated table: its last port (port 1 here) is not compared.
+	# 0.1's port 0 and 1.2's port 1 swapped: three ports differ (a
+	# switch end, both ends of a cable), one before a table's last port.
+	python3 tests/fabric_wire.py $D 1:0 5:1 topo dcell -n 3 -k 1 \
+		>"$tmp/fabric" 2>/dev/null
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" \
+		rc "mock fabric switch end and cable" 1 m $D fabric pace 0
+	has "fabric: a switch end and a cable" "3 cables differ"
+	MOCK_TOPO="2 3 1 0" MOCK_FABRIC="$tmp/fabric" MOCK_TRUNC=1 \
+		rc "mock fabric truncated" 1 m $D fabric pace 0
+	has "fabric truncated: port 0 compared" "cable 0.1 port0: miswired"
+	grep -q "port1: miswired" "$tmp/out" && ko "fabric truncated: port 1 compared" || ok
+	has "fabric truncated: said" "(table truncated)"
+	rc "fabric bad pace" 2 m $D fabric pace x
+	rc "fabric bad timeout" 2 m $D fabric timeout 0
 else
 	ko "$M not built (make check builds it)"
 fi

@@ -63,6 +63,13 @@ local probe_status = {
 	[4] = "NONEIGH",
 }
 
+-- DPILLAR_NEIGH_STATE_* (a reply's neighbour table)
+local neigh_state = {
+	[1] = "reachable",
+	[2] = "unreachable",
+	[3] = "miswired",
+}
+
 local p = Proto("dpillar", "dpillar fabric")
 
 -- The topology, which owns the header's flags and rword: "auto" decodes
@@ -210,8 +217,31 @@ local pf = {
 	probe_reporter = ProtoField.uint32("dpillar.probe.reporter",
 		"Reporter"),
 	probe_detours = ProtoField.uint8("dpillar.probe.detours", "Detours"),
+	probe_flags = ProtoField.uint8("dpillar.probe.flags", "Flags",
+		base.HEX),
+	probe_f_neighs = ProtoField.bool("dpillar.probe.flags.neighs",
+		"Neighbour table (asked; in a reply: follows)", 8, nil, 0x01),
 	probe_reserved = ProtoField.bytes("dpillar.probe.reserved",
 		"Reserved"),
+	-- struct dpillar_probe_neighs, struct dpillar_probe_neigh
+	pn = ProtoField.none("dpillar.probe.neighs", "Neighbour table"),
+	pn_nports = ProtoField.uint8("dpillar.probe.neighs.nports", "Ports"),
+	pn_count = ProtoField.uint8("dpillar.probe.neighs.count", "Entries"),
+	pn_trunc = ProtoField.bool("dpillar.probe.neighs.truncated",
+		"Truncated", 8, nil, 0x01),
+	pn_reserved = ProtoField.uint8("dpillar.probe.neighs.reserved",
+		"Reserved"),
+	pn_ports_up = ProtoField.uint32("dpillar.probe.neighs.ports_up",
+		"Ports up", base.HEX),
+	pn_entry = ProtoField.none("dpillar.probe.neigh", "Neighbour"),
+	pn_port = ProtoField.uint8("dpillar.probe.neigh.port", "Port"),
+	pn_peer_port = ProtoField.uint8("dpillar.probe.neigh.peer_port",
+		"Its port"),
+	pn_state = ProtoField.uint8("dpillar.probe.neigh.state", "State",
+		base.DEC, neigh_state),
+	pn_ereserved = ProtoField.uint8("dpillar.probe.neigh.reserved",
+		"Reserved"),
+	pn_node = ProtoField.uint32("dpillar.probe.neigh.node", "Node"),
 	probe_stamp = ProtoField.uint64("dpillar.probe.stamp", "Stamp",
 		base.HEX),
 
@@ -502,15 +532,42 @@ local function dissect_hello(tvb, pinfo, tree, off)
 	end
 end
 
+-- struct dpillar_probe_neighs at off: a destination's neighbour table.
+local function dissect_probe_neighs(tvb, pinfo, tree, off)
+	local count = tvb(off + 1, 1):uint()
+	local t = add_struct(tvb, tree, off, 8 + 8 * count, "Neighbour table",
+		pf.pn, {
+		{ pf.pn_nports, 0, 1 }, { pf.pn_count, 1, 1 },
+		{ pf.pn_trunc, 2, 1 }, { pf.pn_reserved, 3, 1 },
+		{ pf.pn_ports_up, 4, 4 } })
+	if not t then
+		return
+	end
+	for i = 0, count - 1 do
+		local e = off + 8 + 8 * i
+		local et = t:add(pf.pn_entry, tvb(e, 8))
+		add_fields(et, tvb, e, {
+			{ pf.pn_port, 0, 1 }, { pf.pn_peer_port, 1, 1 },
+			{ pf.pn_state, 2, 1 }, { pf.pn_ereserved, 3, 1 },
+			{ pf.pn_node, 4, 4, true } })
+		et:append_text(": port " .. tvb(e, 1):uint() .. " hears " ..
+			node_str(tvb(e + 4, 4):uint()) .. " port " ..
+			tvb(e + 1, 1):uint() .. " (" ..
+			(neigh_state[tvb(e + 2, 1):uint()] or "?") .. ")")
+	end
+	pinfo.cols.info:append(", " .. count .. " neighbours")
+end
+
 -- struct dpillar_probe at off (then, when the frame carries coordinates,
--- the sender's).
+-- the sender's; in a reply, maybe the destination's neighbour table).
 local function dissect_probe(tvb, pinfo, tree, off, hdr_coords)
 	if not add_struct(tvb, tree, off, PROBE_LEN, "Probe", pf.probe, {
 		{ pf.probe_status, 0, 1 }, { pf.probe_reason, 1, 1 },
 		{ pf.probe_id, 2, 2 }, { pf.probe_id_kernel, 2, 2 },
 		{ pf.probe_seq, 4, 2 }, { pf.probe_ttl, 6, 1 },
 		{ pf.probe_hops, 7, 1 }, { pf.probe_reporter, 8, 4, true },
-		{ pf.probe_detours, 12, 1 }, { pf.probe_reserved, 13, 3 },
+		{ pf.probe_detours, 12, 1 }, { pf.probe_flags, 13, 1 },
+		{ pf.probe_f_neighs, 13, 1 }, { pf.probe_reserved, 14, 2 },
 		{ pf.probe_stamp, 16, 8 },
 	}) then
 		return
@@ -522,8 +579,18 @@ local function dissect_probe(tvb, pinfo, tree, off, hdr_coords)
 			node_str(tvb(off + 8, 4):uint()) .. " (probe ttl " ..
 			tvb(off + 6, 1):uint() .. ")")
 	end
+	local after = off + PROBE_LEN
 	if hdr_coords then
-		add_coords(tvb, tree, off + PROBE_LEN, "Sender's coordinates")
+		after = add_coords(tvb, tree, after, "Sender's coordinates")
+		if not after then
+			return
+		end
+	end
+	-- A reply's neighbour table (DPILLAR_PROBE_F_NEIGHS); fewer than 8
+	-- bytes behind: a server that echoed the flag without one.
+	if status ~= 0 and bit32.band(tvb(off + 13, 1):uint(), 1) ~= 0 and
+		after + 8 <= tvb:len() then
+		dissect_probe_neighs(tvb, pinfo, tree, after)
 	end
 end
 

@@ -42,9 +42,17 @@ def u32s(*v):
     return b"".join(struct.pack("!I", x) for x in v)
 
 
-def probe(status=0, reason=0, pid=1, seq=1, ttl=3, hops=0, reporter=0):
-    return struct.pack("!BBHHBBIB3xQ", status, reason, pid, seq, ttl, hops,
-                       reporter, 0, 0x1122334455667788)
+def probe(status=0, reason=0, pid=1, seq=1, ttl=3, hops=0, reporter=0,
+          flags=0):
+    return struct.pack("!BBHHBBIBB2xQ", status, reason, pid, seq, ttl, hops,
+                       reporter, 0, flags, 0x1122334455667788)
+
+
+def neighs(*entries, nports=2, up=3, count=None):
+    """struct dpillar_probe_neighs: entries (port, peer_port, state, node)"""
+    return struct.pack("!BBBxI", nports, len(entries) if count is None
+                       else count, 0, up) + \
+        b"".join(struct.pack("!BBBxI", *e) for e in entries)
 
 
 IP4 = bytes.fromhex("4500001c0001000040017ccf0a0000010a000002"
@@ -58,6 +66,10 @@ FRAMES = [
                                             reporter=5, hops=2)),
     ("-", ETH + hdr(4, dst=1, src=5) + probe(status=1, pid=0x8001,
                                             reporter=5, hops=2)),
+    # a reply with the destination's neighbour table (DPILLAR_PROBE_F_NEIGHS)
+    ("-", ETH + hdr(4, dst=1, src=5) +
+     probe(status=1, reporter=5, hops=2, flags=1) +
+     neighs((0, 0, 1, 4), (1, 1, 1, 6), (1, 0, 3, 9))),
     # malformed
     ("dpillar.truncated", ETH + hdr(1)[:12]),
     ("dpillar.bad_version", ETH + hdr(1, ver=2, proto=0x0800) + IP4),
@@ -90,6 +102,8 @@ FRAMES = [
      coords(count=0) + IP4),
     ("dpillar.truncated", ETH + hdr(3, flags=0x20) + coords(1, 2)[:9]),
     ("dpillar.truncated", ETH + hdr(3) + probe()[:10]),
+    ("dpillar.truncated", ETH + hdr(4, dst=1, src=5) +
+     probe(status=1, reporter=5, flags=1) + neighs((0, 0, 1, 4), count=3)),
     ("dpillar.truncated", ETH + hdr(5) + b"\0\0\0\1"),
     ("dpillar.bad_coords", ETH + hdr(6) + struct.pack("!IB3x", 3, 1) +
      coords(1, count=12)),

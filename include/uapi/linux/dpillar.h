@@ -477,6 +477,21 @@ enum {
 					 * this server's shortcut of that
 					 * many hops: next is its first hop
 					 */
+	DPILLAR_A_ROUTE_NODE_PORTS,	/* u32 (ROUTE_NEIGHS reply): the
+					 * destination's ports
+					 */
+	DPILLAR_A_ROUTE_NODE_PORTS_UP,	/* u32 (ROUTE_NEIGHS reply): bit p,
+					 * its port p bound with carrier
+					 */
+	DPILLAR_A_ROUTE_NEIGH,		/* nest of NEIGH attributes (PORT,
+					 * NODE_ID, ADDR, STATE, PEER_PORT),
+					 * one per neighbour the destination
+					 * hears (ROUTE_NEIGHS reply)
+					 */
+	DPILLAR_A_ROUTE_NEIGHS_TRUNC,	/* flag (ROUTE_NEIGHS reply): the
+					 * destination had more entries than
+					 * a reply carries
+					 */
 	__DPILLAR_A_ROUTE_MAX,
 	DPILLAR_A_ROUTE_MAX = __DPILLAR_A_ROUTE_MAX - 1
 };
@@ -559,6 +574,10 @@ enum {
 					 * candidate path
 					 */
 	DPILLAR_CMD_SHORTCUT_GET,	/* SHORTCUT attributes (dump) */
+	DPILLAR_CMD_ROUTE_NEIGHS,	/* ROUTE attributes: one probe asks
+					 * the destination for its neighbour
+					 * table (this server's own: no probe)
+					 */
 
 	__DPILLAR_CMD_MAX,
 	DPILLAR_CMD_MAX = __DPILLAR_CMD_MAX - 1

@@ -173,6 +173,9 @@ enum dpillar_tlv_type {
  * @reporter: in a reply, the node id of the server that answered
  * @detours: servers (its source included) that routed the probe around
  *	a failure: a next hop other than the failure-free fabric's; echoed
+ * @flags: DPILLAR_PROBE_F_*; the first version sent zero here (a reserved
+ *	byte) and ignores it on receive, so such a server answers a probe
+ *	asking for its neighbours without them
  * @reserved: sent as zero, ignored on receive
  * @stamp: the prober's own value, echoed.  Linux sends a random one per
  *	probe and takes a reply only when it echoes it (ids and sequence
@@ -187,11 +190,70 @@ struct dpillar_probe {
 	__u8 hops;
 	__be32 reporter;
 	__u8 detours;
-	__u8 reserved[3];
+	__u8 flags;
+	__u8 reserved[2];
 	__be64 stamp;
 } __attribute__((packed));
 
 #define DPILLAR_PROBE_ID_KERNEL	0x8000
+
+/*
+ * Probe flags.  NEIGHS in a PROBE: its destination, answering REACHED,
+ * puts its neighbour table in the reply (struct dpillar_probe_neighs
+ * after the probe and, in S2 plan mode, the sender's coordinates) and
+ * sets NEIGHS in the reply.  Servers on the way, and the reporter of a
+ * TTL or NOROUTE answer, ignore it.
+ */
+#define DPILLAR_PROBE_F_NEIGHS	0x01
+
+/**
+ * struct dpillar_probe_neigh - one entry of a reply's neighbour table
+ * @port: the reporter's port it is heard on
+ * @peer_port: the port the neighbour sends from
+ * @state: DPILLAR_NEIGH_STATE_REACHABLE (a neighbour the topology puts
+ *	there, alive) or DPILLAR_NEIGH_STATE_MISWIRED (the last node heard
+ *	there that the topology does not put there, within the dead
+ *	interval); <linux/dpillar.h>
+ * @reserved: sent as zero, ignored on receive
+ * @node: the neighbour's node id
+ */
+struct dpillar_probe_neigh {
+	__u8 port;
+	__u8 peer_port;
+	__u8 state;
+	__u8 reserved;
+	__be32 node;
+} __attribute__((packed));
+
+/*
+ * Entries in one reply at most: with the header, 8 + 8 * 128 bytes, which
+ * fit a 1500-byte MTU behind every other part of a reply (S2 plan mode's
+ * coordinates included).
+ */
+#define DPILLAR_PROBE_NEIGHS_MAX	128
+/* struct dpillar_probe_neighs.flags: the table had more entries. */
+#define DPILLAR_PROBE_NEIGHS_TRUNC	0x01
+
+/**
+ * struct dpillar_probe_neighs - a destination's neighbour table, in a reply
+ * @nports: the reporter's ports
+ * @count: entries that follow (at most DPILLAR_PROBE_NEIGHS_MAX)
+ * @flags: DPILLAR_PROBE_NEIGHS_TRUNC
+ * @reserved: sent as zero, ignored on receive
+ * @ports_up: bit p: the reporter's port p is bound and has carrier
+ * @n: @count entries, in port order
+ *
+ * A receiver drops the reply (counted as a short frame) when @count
+ * entries do not fit the frame or exceed DPILLAR_PROBE_NEIGHS_MAX.
+ */
+struct dpillar_probe_neighs {
+	__u8 nports;
+	__u8 count;
+	__u8 flags;
+	__u8 reserved;
+	__be32 ports_up;
+	struct dpillar_probe_neigh n[];
+} __attribute__((packed));
 
 /**
  * struct dpillar_shortcut - payload of the SHORTCUT_PROBE and REPLY frames

@@ -13,6 +13,13 @@
  * seed 7, with (plan) coords 268435456,4000000000.
  * MOCK_FALLBACK=on|off: the device reports its discovery fallback so
  * (unset: it does not, as a module without one).
+ * MOCK_TOPO="KIND N K LEVEL" (or KIND_N_K_LEVEL): the device is node 0
+ * of that fabric.
+ * MOCK_FABRIC=FILE: ROUTE_NEIGHS answers for node D with the lines
+ * "D PORT PEER PEER_PORT STATE" of FILE (MOCK_NPORTS ports, all up);
+ * MOCK_SILENT=D: node D's probe times out; MOCK_OLD=D: node D answers
+ * without a table (a module without DPILLAR_PROBE_F_NEIGHS); MOCK_TRUNC:
+ * every table says it was truncated.
  */
 #include <string.h>
 #include <errno.h>
@@ -71,8 +78,16 @@ static void dev(const struct nlmsghdr *req, int flags)
 	uint32_t ip4 = htonl(0x0a000000); uint8_t ip6[16] = {0xfd,0x64,0x70,0x69,0x6c,0x6c,0x61,0x72};
 	mnl_attr_put_u32(n, DPILLAR_A_DEV_IFINDEX, 1);
 	mnl_attr_put_strz(n, DPILLAR_A_DEV_IFNAME, "dp0");
-	const char *s2 = getenv("MOCK_S2");
-	if (s2) {
+	const char *s2 = getenv("MOCK_S2"), *topo = getenv("MOCK_TOPO");
+	unsigned int kind, tn, tk, tl;
+	if (topo && sscanf(topo, "%u%*[ _]%u%*[ _]%u%*[ _]%u", &kind, &tn, &tk, &tl) == 4) {
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_TOPO, kind);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_N, tn);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_K, tk);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_LEVEL, tl);
+		mnl_attr_put_u32(n, DPILLAR_A_DEV_NODE_ID, 0);
+		mnl_attr_put_strz(n, DPILLAR_A_DEV_ADDR, "self");
+	} else if (s2) {
 		uint32_t x[2] = { 0x10000000, 4000000000u };
 		mnl_attr_put_u32(n, DPILLAR_A_DEV_TOPO, DPILLAR_TOPO_S2);
 		mnl_attr_put_u32(n, DPILLAR_A_DEV_N, 4);
@@ -140,6 +155,47 @@ static void hop(struct nlmsghdr *n, int id, const char *a, int port, int ph)
 	mnl_attr_nest_end(n, h);
 }
 
+
+/* ROUTE_NEIGHS for the request's DST from MOCK_FABRIC (see the top). */
+static void route_neighs(const struct nlmsghdr *req)
+{
+	const char *file = getenv("MOCK_FABRIC"), *silent = getenv("MOCK_SILENT");
+	const char *np = getenv("MOCK_NPORTS");
+	unsigned int dst = 0, node, port, peer, pp, st, self = getenv("MOCK_S2") ? 3 : 0;
+	const struct nlattr *a;
+	char line[128];
+	FILE *f;
+
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == DPILLAR_A_ROUTE_DST) dst = mnl_attr_get_u32(a);
+	struct nlmsghdr *n = put(req, FAM, DPILLAR_CMD_ROUTE_NEIGHS, 0);
+	mnl_attr_put_u32(n, DPILLAR_A_ROUTE_DST, dst);
+	if (dst != self) {
+		int quiet = silent && (unsigned int)atoi(silent) == dst;
+		struct nlattr *pr = mnl_attr_nest_start(n, DPILLAR_A_ROUTE_PROBE);
+		mnl_attr_put_u32(n, DPILLAR_A_PROBE_TTL, 11);
+		mnl_attr_put_u32(n, DPILLAR_A_PROBE_STATUS, quiet ? DPILLAR_PROBE_STATUS_TIMEOUT : DPILLAR_PROBE_STATUS_REACHED);
+		if (!quiet) { mnl_attr_put_u32(n, DPILLAR_A_PROBE_REPORTER, dst); mnl_attr_put_u32(n, DPILLAR_A_PROBE_HOPS, 2); }
+		mnl_attr_nest_end(n, pr);
+		if (quiet) { done(n); ack(req, 0, NULL); return; }
+		if (getenv("MOCK_OLD") && (unsigned int)atoi(getenv("MOCK_OLD")) == dst) { done(n); ack(req, 0, NULL); return; }
+	}
+	mnl_attr_put_u32(n, DPILLAR_A_ROUTE_NODE_PORTS, np ? atoi(np) : 2);
+	mnl_attr_put_u32(n, DPILLAR_A_ROUTE_NODE_PORTS_UP, (1U << (np ? atoi(np) : 2)) - 1);
+	if (getenv("MOCK_TRUNC")) mnl_attr_put(n, DPILLAR_A_ROUTE_NEIGHS_TRUNC, 0, NULL);
+	f = file ? fopen(file, "r") : NULL;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%u %u %u %u %u", &node, &port, &peer, &pp, &st) != 5 || node != dst) continue;
+		struct nlattr *e = mnl_attr_nest_start(n, DPILLAR_A_ROUTE_NEIGH);
+		mnl_attr_put_u32(n, DPILLAR_A_NEIGH_PORT, port);
+		mnl_attr_put_u32(n, DPILLAR_A_NEIGH_NODE_ID, peer);
+		mnl_attr_put_u32(n, DPILLAR_A_NEIGH_STATE, st);
+		mnl_attr_put_u32(n, DPILLAR_A_NEIGH_PEER_PORT, pp);
+		mnl_attr_nest_end(n, e);
+	}
+	if (f) fclose(f);
+	done(n); ack(req, 0, NULL);
+}
 
 /* S2's coords as the request carries them: " coords C0,C1" (u32s). */
 static void coords_log(const struct nlattr *a)
@@ -269,6 +325,8 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		hop(n, 20, "2:1.0.0", 1, 2); hop(n, 14, "1:1.1.0", 1, 2); hop(n, 15, "1:1.1.1", 1, 1);
 		mnl_attr_put_u32(n, DPILLAR_A_ROUTE_HOPS, 3);
 		done(n); ack(req, 0, NULL); break; }
+	case DPILLAR_CMD_ROUTE_NEIGHS:
+		route_neighs(req); break;
 	case DPILLAR_CMD_DEV_SET:
 		devset_log(req);
 		if (getenv("MOCK_EPERM")) ack(req, -EINVAL, "Dead interval must exceed the Hello interval"); else ack(req, 0, NULL);
