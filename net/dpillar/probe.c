@@ -75,9 +75,11 @@ void dp_probe_init(struct dp_priv *dp)
 	spin_lock_init(&pr->lock);
 	ratelimit_state_init(&pr->reply_rs, HZ, DP_PROBE_REPLY_BURST);
 	ratelimit_state_init(&pr->psel_rs, HZ, DP_PROBE_PSEL_BURST);
+	ratelimit_state_init(&pr->neighs_rs, HZ, DP_PROBE_NEIGHS_BURST);
 	/* Never print "callbacks suppressed": the drops are the point. */
 	ratelimit_set_flags(&pr->reply_rs, RATELIMIT_MSG_ON_RELEASE);
 	ratelimit_set_flags(&pr->psel_rs, RATELIMIT_MSG_ON_RELEASE);
+	ratelimit_set_flags(&pr->neighs_rs, RATELIMIT_MSG_ON_RELEASE);
 	for (i = 0; i < DP_PROBE_SLOTS; i++)
 		init_completion(&pr->slot[i].done);
 }
@@ -527,7 +529,8 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 	struct sk_buff *skb;
 	u32 src = ntohl(ph->src);
 
-	if (!__ratelimit(dp_probe_budget(dp, pp))) {
+	if (!__ratelimit(dp_probe_budget(dp, pp)) ||
+	    (neighs && !__ratelimit(&dp->probes.neighs_rs))) {
 		dp_count(dp, DP_STAT_PROBE_LIMIT);
 		return;
 	}

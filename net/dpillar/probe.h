@@ -34,10 +34,16 @@
  * users ask for with route trace and route probe, TTL expiries, any
  * probe a neighbour makes up with another id or TTL) shares
  * DP_PROBE_REPLY_BURST and cannot starve path selection, nor the other
- * way round.
+ * way round.  A reply with the neighbour table (DPILLAR_PROBE_F_NEIGHS,
+ * about 1 KB where a plain reply is some 70 bytes) also spends one of
+ * DP_PROBE_NEIGHS_BURST: a probe forged with another server's source
+ * makes this one send at most some 20 KB a second toward it, as plain
+ * replies do (200 of them), where the table alone would let it send 15
+ * times that.  A sweep (dpctl fabric) asks each server once.
  */
 #define DP_PROBE_REPLY_BURST	200
 #define DP_PROBE_PSEL_BURST	1024
+#define DP_PROBE_NEIGHS_BURST	20
 
 struct dp_priv;
 
@@ -116,6 +122,7 @@ struct dp_probes {
 	u16 next_id;
 	struct ratelimit_state reply_rs;	/* DP_PROBE_REPLY_BURST */
 	struct ratelimit_state psel_rs;		/* DP_PROBE_PSEL_BURST */
+	struct ratelimit_state neighs_rs;	/* DP_PROBE_NEIGHS_BURST */
 	struct dp_probe_slot slot[DP_PROBE_SLOTS];
 };
 

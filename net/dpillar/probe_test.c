@@ -137,6 +137,7 @@ static void dpp_freeze(struct dpt_dev *d)
 {
 	d->dp->probes.reply_rs.interval = 3600 * HZ;
 	d->dp->probes.psel_rs.interval = 3600 * HZ;
+	d->dp->probes.neighs_rs.interval = 3600 * HZ;
 }
 
 /* 16 sources, 4 candidates each, every 300 ms: in one second. */
@@ -453,7 +454,11 @@ static void dpp_neighs_reply(struct kunit *test)
 	kfree_skb(skb);
 }
 
-/* Tables answered within the budget of every other user's probe. */
+/*
+ * Tables answered within their own budget (and the budget of every other
+ * user's probe): a flood of forged requests gets DP_PROBE_NEIGHS_BURST
+ * tables a second, no more.
+ */
 static void dpp_neighs_budget(struct kunit *test)
 {
 	struct dpt_dev *d = dpp_dev(test);
@@ -468,7 +473,7 @@ static void dpp_neighs_budget(struct kunit *test)
 		dpp_rx(test, d, DPILLAR_T_PROBE, d->dp->topo.nodes - 1, 0, &pp);
 	}
 	dpp_expect_budget(test, dpp_take(DPILLAR_T_PROBE_REPLY, NULL, 0),
-			  DP_PROBE_REPLY_BURST);
+			  DP_PROBE_NEIGHS_BURST);
 }
 
 /* Building a table stops at the most a reply carries; parsing checks it. */
