@@ -175,7 +175,8 @@ static void xct_routing(struct kunit *test)
 				if (!xdc_word_valid(&t, w))
 					continue;
 				for (r = 0; r < xdc(&t)->b; r++) {
-					dp_route_init(&t, s, d, 0, 0, &st);
+					dp_route_init(&t, s, d, XDC_SEL_PAPER, 0,
+						      &st);
 					st.word = r * xdc(&t)->nwords + w;
 					st.flags = 0;
 					for (self = s, len = 0; self != d;) {
