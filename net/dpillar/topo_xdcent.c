@@ -51,8 +51,28 @@
  *   copies are disjoint as BCube's are, and their crossings (gates src,
  *   dst, first servers) differ.  With D empty: the direct crossing and k
  *   detours.  Digit 0 of a first server is never n-1 (n >= 3).
- * Other pairs (the highest differing digit above k, two spare levels, or
- * n = 2) keep the earlier construction, mode "rot": path m of 0..k uses
+ * Explicit paths (xdc_dj_build()), a list of moves (one digit set per hop)
+ * rebuilt from (source, destination, M) by the source and by every relay:
+ * - Highest differing digit L above k, the digit L-k of neither src nor
+ *   dst n-1 (n >= 3): a cell of the digits L..L-k is XDCent(n, k, k) of
+ *   sub-cells of the digits below L-k, whose I* (digits below L-k all
+ *   n-1) is a level-L gate.  XDCent(n, k, k)'s paths above run on the
+ *   cells (xdc_dj_macro()): disjoint in cells and cell-level switches, a
+ *   cell between the ends is one path's.  In the two ends, the fan of src
+ *   and of dst (xdc_fan(): k + 1 strands, disjoint, to a port on each of
+ *   the levels L-k .. L-1 and to I*) take each path to the port of its
+ *   first move and from its last move into dst.
+ * - A BCube pair of two spare levels la < lb (lb - k <= la), path k:
+ *   through both spare ports, every server between with digit la or lb
+ *   changed, so outside the cell of BCube's k paths (xdc_dj_spare()).
+ * State: word b n^k + M (outside the words), the source as waypoint, no
+ * flags.  A relay not on the path drops it (bad_state); one that cannot
+ * take the next move goes on with XDCRouting (path M's earlier word), paid
+ * as a word switch; the path has at most F hops, so the bound below holds.
+ * Not built: pairs with a cell whose I* is not a gate (digit L-k is n-1:
+ * its I* leaves the cell of L upwards, or is free), BCube pairs with one
+ * spare level inside the other's run of n-1 digits, and n = 2.
+ * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
  * n-1): the words of two paths differ in every digit, so do their gates,
@@ -62,9 +82,10 @@
  * BCube's detour on digit r when src and dst agree there, which makes the
  * BCube paths node-disjoint, switches included (all pairs of BCube(3,1),
  * (4,2), (3,3)).  Coverage, pairs whose k + 1 paths are internally
- * disjoint among those with k + 1 (tools/dpsim/tests/test_xdcent.c):
- * 100% for XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2) against 0, 12.8, 0,
- * 8.1% for "rot"; (3,2,3): 21.9%.  Routing mode "hash" (the default)
+ * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
+ * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
+ * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2) against 0, 12.8, 0, 8.1% for
+ * "rot"; (3,1,2) 81.5%, (3,2,3) 61.7%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -984,21 +1005,71 @@ static u32 xdc_dj_exit(const struct dp_topo *t, u32 x, u32 lvl, u32 L)
 static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 			 u32 m, struct xdc_dj *p)
 {
-	u8 mj[DP_MAX_PORTS + 2], mv[DP_MAX_PORTS + 2];
-	int im = (int)L - (int)xdc(t)->k - 1;
-	u32 c, cnt, lab, cur, y, tgt, from;
+	const struct xdc_priv *d = xdc(t);
+	u8 mj[DP_MAX_PORTS + 4], mv[DP_MAX_PORTS + 4];
+	u32 c, cnt, lab0, lab1, cur, y, tgt, from, q = L - d->k, x;
+	int im = (int)q - 1;
+	bool sg = xdc_dig(t, src, q) != d->n - 1;
+	bool dg = xdc_dig(t, dst, q) != d->n - 1;
 
-	cnt = xdc_dj_macro(t, src, dst, L, m, mj, mv);
-	lab = mj[0] == L ? XDC_DJ_T : mj[0];
-	if (!xdc_fan(t, src, im, lab, p, &cur))
+	/*
+	 * A cell whose I* is no gate (digit q = L-k is n-1): the paths of
+	 * the cell next to it with digit q = x (a virtual end), reached
+	 * over level q from two servers of the end cell (q < k: every
+	 * server has that port; src is not I*, so two): the paths' nodes
+	 * all have digit q not n-1, so the cells with digit q = n-1 that
+	 * the ends' other moves pass are theirs only.
+	 */
+	if ((!sg || !dg) && q >= d->k)
+		return false;
+	if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
+	    (!dg && xdc_low(t, dst, q) == d->pw[q] - 1))
+		return false;
+	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
+	cnt = xdc_dj_macro(t, sg ? src : xdc_set_dig(t, src, q, x),
+			   dg ? dst : xdc_set_dig(t, dst, q, x), L, m, mj, mv);
+	lab0 = mj[0] == L ? XDC_DJ_T : mj[0];
+	lab1 = mj[cnt - 1] == L ? XDC_DJ_T : mj[cnt - 1];
+	if (!sg) {
+		if (mj[0] == q) {
+			lab0 = XDC_DJ_T;	/* straight on, from I* */
+		} else {
+			/* through src's cell with digit q = x first */
+			memmove(mj + 2, mj + 1, cnt - 1);
+			memmove(mv + 2, mv + 1, cnt - 1);
+			mj[1] = (u8)(mj[0] == L ? L : q);
+			mv[1] = (u8)(mj[0] == L ? mv[0] : x);
+			if (mj[0] == L) {
+				mj[0] = (u8)q;
+				mv[0] = (u8)x;
+				lab0 = q;
+			}
+			cnt++;
+		}
+	}
+	if (!dg) {
+		if (mj[cnt - 1] == q) {
+			mv[cnt - 1] = (u8)(d->n - 1);
+			lab1 = XDC_DJ_T;
+		} else if (mj[cnt - 1] == L) {
+			mj[cnt] = (u8)q;
+			mv[cnt++] = (u8)(d->n - 1);
+			lab1 = q;
+		} else {
+			mj[cnt] = mj[cnt - 1];
+			mv[cnt] = mv[cnt - 1];
+			mj[cnt - 1] = (u8)q;
+			mv[cnt - 1] = (u8)(d->n - 1);
+			cnt++;
+		}
+	}
+	if (!xdc_fan(t, src, im, lab0, p, &cur))
 		return false;
 	for (c = 0; c < cnt; c++) {
-		lab = mj[c] == L ? XDC_DJ_T : mj[c];
 		if (c + 1 == cnt && c) {
-			if (!xdc_fan(t, dst, im, lab, NULL, &y))
+			if (!xdc_fan(t, dst, im, lab1, NULL, &y))
 				return false;
-			tgt = cur - xdc_low(t, cur, L - xdc(t)->k) +
-			      xdc_low(t, y, L - xdc(t)->k);
+			tgt = cur - xdc_low(t, cur, q) + xdc_low(t, y, q);
 		} else {
 			tgt = c ? xdc_dj_exit(t, cur, mj[c], L) : cur;
 		}
@@ -1008,7 +1079,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 		cur = xdc_set_dig(t, tgt, mj[c], mv[c]);
 	}
 	from = p->len;
-	if (!xdc_fan(t, dst, im, lab, p, &y) || y != cur)
+	if (!xdc_fan(t, dst, im, lab1, p, &y) || y != cur)
 		return false;
 	xdc_dj_reverse(t, dst, p, from);
 	return true;
@@ -1094,8 +1165,6 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		ok = m == d->k && xdc_dj_spare(t, src, dst, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 &&
-		     xdc_dig(t, src, lvl - d->k) != d->n - 1 &&
-		     xdc_dig(t, dst, lvl - d->k) != d->n - 1 &&
 		     xdc_dj_cross(t, src, dst, lvl, m, p);
 	}
 	return ok && p->len <= t->ff_hops;

@@ -417,9 +417,29 @@ static void pset_check(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 }
 
 /*
+ * An end of a pair above k (highest differing digit L) that the explicit
+ * paths take: its cell's I* is a level-L gate (digit L-k not n-1), or
+ * L-k < k and it is not that I* (two servers of its cell reach level
+ * L-k).
+ */
+static bool dj_end(const struct dp_topo *t, u32 x, u32 L)
+{
+	u32 q = L - xdc(t)->k, j;
+
+	if (xdc_digit(t, x, q) != xdc(t)->n - 1)
+		return true;
+	if (q >= xdc(t)->k)
+		return false;
+	for (j = 0; j < q; j++)
+		if (xdc_digit(t, x, j) != xdc(t)->n - 1)
+			return true;
+	return false;
+}
+
+/*
  * The pairs topo_xdcent.c builds explicit disjoint paths for, from the
- * digits (n >= 3): highest differing digit L above k and digit L-k of
- * neither is n-1 (both cells' I* are level-L gates); or a BCube pair of
+ * digits (n >= 3): highest differing digit L above k and both ends as
+ * dj_end() says; or a BCube pair of
  * two spare levels la < lb where la is not inside the other's run of
  * trailing n-1 digits (lb - k <= la).  Both spare ports cabled.
  */
@@ -435,8 +455,7 @@ static bool dj_case(const struct dp_topo *t, u32 s, u32 d)
 		if (xdc_digit(t, s, L) != xdc_digit(t, d, L))
 			break;
 	if (L > k)
-		return xdc_digit(t, s, L - k) != n - 1 &&
-		       xdc_digit(t, d, L - k) != n - 1;
+		return dj_end(t, s, L) && dj_end(t, d, L);
 	if (L >= k || ls == ld)
 		return false;
 	return ls < ld ? ld - k <= ls : ls - k <= ld;
@@ -515,7 +534,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 	       (unsigned long long)cons_node, (unsigned long long)cons);
 	if (i >= 0)
 		result(dj_node == dj,
-		       "XDCent (%u,%u,%d): node-disjoint for every pair above k whose cells' I* are gates and every BCube pair of two spare levels (%llu/%llu)",
+		       "XDCent (%u,%u,%d): node-disjoint for every pair above k of dj_end() ends and every BCube pair of two spare levels (%llu/%llu)",
 		       n, k, i, (unsigned long long)dj_node,
 		       (unsigned long long)dj);
 	result(nw.valid == pairs && (!expect_full || full_node == full) &&
