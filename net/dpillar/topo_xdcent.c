@@ -1162,7 +1162,10 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		return false;
 	lvl = xdc_top_diff(t, src, dst, d->top);
 	if (lvl < d->b) {
-		ok = m == d->k && xdc_dj_spare(t, src, dst, p);
+		/* one spare level: xdc_disjoint()'s words */
+		ok = m == d->k &&
+		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
+		     xdc_dj_spare(t, src, dst, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 &&
 		     xdc_dj_cross(t, src, dst, lvl, m, p);
@@ -1197,6 +1200,8 @@ static int xdc_dj_hop(const struct dp_topo *t, u32 self,
 		return xdc_drop(hop, XDC_DROP_BAD_STATE);
 	x = xdc_set_dig(t, self, p.j[h], p.v[h]);
 	port = p.j[h] < d->b ? p.j[h] : d->k;
+	if (port == d->k && xdc_port_level(t, self, port) != p.j[h])
+		return xdc_drop(hop, XDC_DROP_BAD_STATE);	/* no such cable */
 	if (dp_view_reachable(v, self, port, x)) {
 		xdc_hop(hop, x, port, x == st->dst ? DP_PHASE_DIRECT :
 			port < d->b ? XDC_PHASE_BCUBE : XDC_PHASE_CROSS);
