@@ -51,8 +51,28 @@
  *   copies are disjoint as BCube's are, and their crossings (gates src,
  *   dst, first servers) differ.  With D empty: the direct crossing and k
  *   detours.  Digit 0 of a first server is never n-1 (n >= 3).
- * Other pairs (the highest differing digit above k, two spare levels, or
- * n = 2) keep the earlier construction, mode "rot": path m of 0..k uses
+ * Explicit paths (xdc_dj_build()), a list of moves (one digit set per hop)
+ * rebuilt from (source, destination, M) by the source and by every relay:
+ * - Highest differing digit L above k, the digit L-k of neither src nor
+ *   dst n-1 (n >= 3): a cell of the digits L..L-k is XDCent(n, k, k) of
+ *   sub-cells of the digits below L-k, whose I* (digits below L-k all
+ *   n-1) is a level-L gate.  XDCent(n, k, k)'s paths above run on the
+ *   cells (xdc_dj_macro()): disjoint in cells and cell-level switches, a
+ *   cell between the ends is one path's.  In the two ends, the fan of src
+ *   and of dst (xdc_fan(): k + 1 strands, disjoint, to a port on each of
+ *   the levels L-k .. L-1 and to I*) take each path to the port of its
+ *   first move and from its last move into dst.
+ * - A BCube pair of two spare levels la < lb (lb - k <= la), path k:
+ *   through both spare ports, every server between with digit la or lb
+ *   changed, so outside the cell of BCube's k paths (xdc_dj_spare()).
+ * State: word b n^k + M (outside the words), the source as waypoint, no
+ * flags.  A relay not on the path drops it (bad_state); one that cannot
+ * take the next move goes on with XDCRouting (path M's earlier word), paid
+ * as a word switch; the path has at most F hops, so the bound below holds.
+ * Not built: pairs with a cell whose I* is not a gate (digit L-k is n-1:
+ * its I* leaves the cell of L upwards, or is free), BCube pairs with one
+ * spare level inside the other's run of n-1 digits, and n = 2.
+ * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
  * n-1): the words of two paths differ in every digit, so do their gates,
@@ -62,9 +82,10 @@
  * BCube's detour on digit r when src and dst agree there, which makes the
  * BCube paths node-disjoint, switches included (all pairs of BCube(3,1),
  * (4,2), (3,3)).  Coverage, pairs whose k + 1 paths are internally
- * disjoint among those with k + 1 (tools/dpsim/tests/test_xdcent.c):
- * 100% for XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2) against 0, 12.8, 0,
- * 8.1% for "rot"; (3,2,3): 21.9%.  Routing mode "hash" (the default)
+ * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
+ * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
+ * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2) against 0, 12.8, 0, 8.1% for
+ * "rot"; (3,1,2) 81.5%, (3,2,3) 61.7%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -188,6 +209,20 @@ static void xdc_split(const struct dp_topo *t, u32 x, u8 *xa, u32 cnt)
 	}
 }
 
+/*
+ * An explicit disjoint path (xdc_dj_build()): one move a hop, the digit
+ * the hop sets (a port: the digit below b, else the spare port) and its
+ * new value.  On the stack of route_init and of a relay's decision.
+ */
+#define XDC_DJ_MAX	96	/* moves: a longer path is not built */
+#define XDC_DJ_T	0xff	/* a fan's strand to the sub-cell's I* */
+
+struct xdc_dj {
+	u32 len;
+	u8 j[XDC_DJ_MAX];
+	u8 v[XDC_DJ_MAX];
+};
+
 void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 		  u32 *r)
 {
@@ -210,6 +245,10 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_parallel);
 
+static bool xdc_dj_usable(const struct dp_topo *t);
+static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p);
+
 /* Detour value of digit @j of @a: another one, not n-1 for digit 0. */
 static u32 xdc_detour_val(const struct xdc_priv *d, const u8 *a, u32 j)
 {
@@ -222,15 +261,19 @@ bool xdc_disjoint(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	const struct xdc_priv *d = xdc(t);
 	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS];
 	u32 j, j0 = 0, e = 0, b = d->b, k = d->k, w, r, v, ls, lvl;
+	struct xdc_dj dj;
 
 	if (!d->spare || d->top < k || src >= t->nodes || dst >= t->nodes ||
 	    src == dst)
 		return false;
 	ls = xdc_spare_level(t, src);
-	if (ls > d->top || xdc_spare_level(t, dst) != ls)
-		return false;	/* a free spare port, or two levels */
+	if (ls > d->top || xdc_spare_level(t, dst) > d->top)
+		return false;	/* a free spare port */
 	lvl = xdc_top_diff(t, src, dst, d->top);
 	m %= d->npaths;
+	if (xdc_spare_level(t, dst) != ls || lvl > k ||
+	    (lvl == k && (ls != k || d->n < 3)))
+		goto built;	/* two levels, or above k */
 	if (lvl < b) {
 		/*
 		 * A BCube pair: paths 0..k-1 are BCube's, in the sub-cell;
@@ -294,6 +337,19 @@ bool xdc_disjoint(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	w = w - sa[j] * d->pw[j] + v * d->pw[j];
 	r = j ? j - 1 : b - 1;
 	st->word = (u16)(r * d->nwords + w);
+	return true;
+built:
+	/*
+	 * An explicit path (xdc_dj_build()): BCube's paths 0..k-1 stay
+	 * the words' (the caller's detours), path k through both spare
+	 * ports; above k every path.
+	 */
+	if ((lvl < b && m < k) || !xdc_dj_usable(t) ||
+	    !xdc_dj_build(t, src, dst, m, &dj))
+		return false;
+	st->word = (u16)(b * d->nwords + m);
+	st->waypoint = src;
+	st->flags = 0;
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(xdc_disjoint);
@@ -714,6 +770,450 @@ static bool xdc_resolve(const struct dp_topo *t, u32 self, u32 dst, u32 w,
 	}
 }
 
+/* @x with digits 0..@c-1 set to n-1 (@c <= top). */
+static u32 xdc_low_max(const struct dp_topo *t, u32 x, u32 c)
+{
+	return xdc_div(t, x, c) * xdc(t)->pw[c] + xdc(t)->pw[c] - 1;
+}
+
+/* Digits 0..@c-1 of @x, as a number (@c <= top). */
+static u32 xdc_low(const struct dp_topo *t, u32 x, u32 c)
+{
+	return x - xdc_div(t, x, c) * xdc(t)->pw[c];
+}
+
+static bool xdc_dj_put(struct xdc_dj *p, u32 j, u32 v)
+{
+	if (p->len >= XDC_DJ_MAX)
+		return false;
+	p->j[p->len] = (u8)j;
+	p->v[p->len] = (u8)v;
+	p->len++;
+	return true;
+}
+
+/*
+ * Failure-free XDCRouting from @a to @b with word 0 and rotation b-1,
+ * appended to @p: inside the smallest sub-cell holding both, so a route
+ * between two servers of a cell no other path enters meets no other path.
+ */
+static bool xdc_dj_route(const struct dp_topo *t, u32 a, u32 b,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 seg, next, lvl, h, i, j = 0;
+
+	for (h = 0; a != b; h++) {
+		if (h >= t->ff_hops)
+			return false;
+		if (xdc_resolve(t, a, b, 0, &seg, &next, &lvl)) {
+			j = lvl;
+		} else {
+			for (i = 0; i < d->b; i++) {
+				j = d->b - 1 - i;
+				if (xdc_dig(t, a, j) != xdc_dig(t, seg, j))
+					break;
+			}
+			if (i == d->b)
+				return false;
+			next = xdc_set_dig(t, a, j, xdc_dig(t, seg, j));
+		}
+		if (!xdc_dj_put(p, j, xdc_dig(t, next, j)))
+			return false;
+		a = next;
+	}
+	return true;
+}
+
+/* BCube moves from @x to @y's digits below b, highest first. */
+static bool xdc_dj_bcube(const struct dp_topo *t, u32 *x, u32 y,
+			 struct xdc_dj *p)
+{
+	u32 j, a;
+
+	for (j = xdc(t)->b; j-- > 0;) {
+		a = xdc_dig(t, y, j);
+		if (xdc_dig(t, *x, j) == a)
+			continue;
+		if (!xdc_dj_put(p, j, a))
+			return false;
+		*x = xdc_set_dig(t, *x, j, a);
+	}
+	return true;
+}
+
+/*
+ * Moves @from.. of @p lead from @x somewhere: make them lead back from
+ * there to @x (the old value of each digit, in reverse order).
+ */
+static void xdc_dj_reverse(const struct dp_topo *t, u32 x, struct xdc_dj *p,
+			   u32 from)
+{
+	u32 i, old;
+	u8 c;
+
+	for (i = from; i < p->len; i++) {
+		old = xdc_dig(t, x, p->j[i]);
+		x = xdc_set_dig(t, x, p->j[i], p->v[i]);
+		p->v[i] = (u8)old;
+	}
+	for (i = 0; from + i < p->len - 1 - i; i++) {
+		c = p->j[from + i];
+		p->j[from + i] = p->j[p->len - 1 - i];
+		p->j[p->len - 1 - i] = c;
+		c = p->v[from + i];
+		p->v[from + i] = p->v[p->len - 1 - i];
+		p->v[p->len - 1 - i] = c;
+	}
+}
+
+/*
+ * The fan of @x in its sub-cell of digits 0..@m (m >= -1): k + 1 strands,
+ * disjoint but at x, in the sub-cell, one ending at a server with a port
+ * on each level m+1 .. m+k (label: the level) and one at I*, the server
+ * with digits 0..m all n-1 (label XDC_DJ_T).  By induction on m: the fan
+ * of m-1 in x's copy (digit m) has levels m .. m+k-1 and I* of the copy;
+ * its strand of level m crosses to the copy with digit m = n-1 (0 when
+ * x's digit m is n-1) and routes there to that copy's I*.  The copy with
+ * digit m = n-1 holds the sub-cell's I*, the other one's I* has spare
+ * level m+k.  No other strand enters that copy.  Sets *@end to the end of
+ * the strand labelled @want and appends its moves to @p (when not NULL).
+ */
+static bool xdc_fan(const struct dp_topo *t, u32 x, int m, u32 want,
+		    struct xdc_dj *p, u32 *end)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, y, tgt;
+	u8 lab[DP_MAX_PORTS];
+	int mm;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (q = 0; q <= d->k; q++) {
+			e[q] = x;
+			lab[q] = q < d->k ? (u8)q : XDC_DJ_T;
+		}
+		for (mm = 0; mm <= m; mm++) {
+			for (q = 0; q <= d->k && lab[q] != (u32)mm; q++)
+				;
+			if (q > d->k)
+				return false;
+			v = xdc_dig(t, x, mm) != d->n - 1 ? d->n - 1 : 0;
+			y = xdc_set_dig(t, e[q], mm, v);
+			tgt = xdc_low_max(t, y, mm);
+			if (pass && q == star &&
+			    (!xdc_dj_put(p, mm, v) || !xdc_dj_route(t, y, tgt, p)))
+				return false;
+			e[q] = tgt;
+			if (v == d->n - 1) {
+				for (o = 0; o <= d->k; o++)
+					if (lab[o] == XDC_DJ_T)
+						lab[o] = (u8)(mm + d->k);
+				lab[q] = XDC_DJ_T;
+			} else {
+				lab[q] = (u8)(mm + d->k);
+			}
+		}
+		for (star = 0; star <= d->k && lab[star] != want; star++)
+			;
+		if (star > d->k)
+			return false;
+		*end = e[star];
+		if (!p)
+			break;
+	}
+	return true;
+}
+
+/*
+ * The moves of XDCent(n, k, k)'s disjoint path @m (xdc_disjoint()) on the
+ * digits L..L-k of @src and @dst: digit L crossed, digits L-1..L-k as
+ * BCube's.  Into @mj, @mv; returns their number (at most k + 2).
+ */
+static u32 xdc_dj_macro(const struct dp_topo *t, u32 src, u32 dst, u32 L,
+			u32 m, u8 *mj, u8 *mv)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[DP_MAX_PORTS], da[DP_MAX_PORTS], cur[DP_MAX_PORTS];
+	u32 j, i, k = d->k, base = L - k, j0 = 0, e = 0, r, c = 0, dl;
+
+	for (j = 0; j < k; j++) {
+		sa[j] = (u8)xdc_dig(t, src, base + j);
+		da[j] = (u8)xdc_dig(t, dst, base + j);
+		cur[j] = sa[j];
+		if (sa[j] != da[j]) {
+			j0 = j;
+			e++;
+		}
+	}
+	dl = xdc_dig(t, dst, L);
+	r = e ? j0 : k - 1;
+	if (m == 0) {
+		mj[c] = (u8)L;
+		mv[c++] = (u8)dl;
+	} else if (m != 1 || !e) {
+		/* BCube's path j: digit j first (a detour when equal). */
+		j = e ? (j0 + k - (m - 1)) % k : m - 1;
+		cur[j] = sa[j] != da[j] ? da[j] : (u8)xdc_detour_val(d, sa, j);
+		mj[c] = (u8)(base + j);
+		mv[c++] = cur[j];
+		mj[c] = (u8)L;
+		mv[c++] = (u8)dl;
+		r = j ? j - 1 : k - 1;
+	}
+	for (i = 0, j = r; i < k; i++) {
+		if (cur[j] != da[j]) {
+			mj[c] = (u8)(base + j);
+			mv[c++] = da[j];
+			cur[j] = da[j];
+		}
+		j = j ? j - 1 : k - 1;
+	}
+	if (m == 1 && e) {
+		mj[c] = (u8)L;
+		mv[c++] = (u8)dl;
+	}
+	return c;
+}
+
+/* A server of @x's sub-cell (digits 0..L-k-1) with a port on level @lvl. */
+static u32 xdc_dj_exit(const struct dp_topo *t, u32 x, u32 lvl, u32 L)
+{
+	const struct xdc_priv *d = xdc(t);
+
+	if (lvl < d->k || xdc_spare_level(t, x) == lvl)
+		return x;
+	if (lvl == L)
+		return xdc_low_max(t, x, L - d->k);
+	x = xdc_low_max(t, x, lvl - d->k);
+	if (xdc_dig(t, x, lvl - d->k) == d->n - 1)
+		x = xdc_set_dig(t, x, lvl - d->k, 0);
+	return x;
+}
+
+/*
+ * Above k (highest differing digit L > k, both of a cell whose I* is a
+ * level-L gate): XDCent(n, k, k)'s construction on the digits L..L-k of
+ * cells (xdc_dj_macro()), each cell a sub-cell of the digits below L-k.
+ * Its paths are disjoint in cells and cell-level switches: a cell other
+ * than the two ends is one path's, which routes in it from where it came
+ * in to a port of the next move.  In the two ends, the fans of src and
+ * dst (xdc_fan(), m = L-k-1) give each path its own way from src to the
+ * port of its first move, and from its last move into dst: the level-L
+ * port is I*, which both fans reach, and a path's last move lands at the
+ * server where dst's strand of that level ends.
+ */
+static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
+			 u32 m, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 mj[DP_MAX_PORTS + 4], mv[DP_MAX_PORTS + 4];
+	u32 c, cnt, lab0, lab1, cur, y, tgt, from, q = L - d->k, x;
+	int im = (int)q - 1;
+	bool sg = xdc_dig(t, src, q) != d->n - 1;
+	bool dg = xdc_dig(t, dst, q) != d->n - 1;
+
+	/*
+	 * A cell whose I* is no gate (digit q = L-k is n-1): the paths of
+	 * the cell next to it with digit q = x (a virtual end), reached
+	 * over level q from two servers of the end cell (q < k: every
+	 * server has that port; src is not I*, so two): the paths' nodes
+	 * all have digit q not n-1, so the cells with digit q = n-1 that
+	 * the ends' other moves pass are theirs only.
+	 */
+	if ((!sg || !dg) && q >= d->k)
+		return false;
+	if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
+	    (!dg && xdc_low(t, dst, q) == d->pw[q] - 1))
+		return false;
+	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
+	cnt = xdc_dj_macro(t, sg ? src : xdc_set_dig(t, src, q, x),
+			   dg ? dst : xdc_set_dig(t, dst, q, x), L, m, mj, mv);
+	lab0 = mj[0] == L ? XDC_DJ_T : mj[0];
+	lab1 = mj[cnt - 1] == L ? XDC_DJ_T : mj[cnt - 1];
+	if (!sg) {
+		if (mj[0] == q) {
+			lab0 = XDC_DJ_T;	/* straight on, from I* */
+		} else {
+			/* through src's cell with digit q = x first */
+			memmove(mj + 2, mj + 1, cnt - 1);
+			memmove(mv + 2, mv + 1, cnt - 1);
+			mj[1] = (u8)(mj[0] == L ? L : q);
+			mv[1] = (u8)(mj[0] == L ? mv[0] : x);
+			if (mj[0] == L) {
+				mj[0] = (u8)q;
+				mv[0] = (u8)x;
+				lab0 = q;
+			}
+			cnt++;
+		}
+	}
+	if (!dg) {
+		if (mj[cnt - 1] == q) {
+			mv[cnt - 1] = (u8)(d->n - 1);
+			lab1 = XDC_DJ_T;
+		} else if (mj[cnt - 1] == L) {
+			mj[cnt] = (u8)q;
+			mv[cnt++] = (u8)(d->n - 1);
+			lab1 = q;
+		} else {
+			mj[cnt] = mj[cnt - 1];
+			mv[cnt] = mv[cnt - 1];
+			mj[cnt - 1] = (u8)q;
+			mv[cnt - 1] = (u8)(d->n - 1);
+			cnt++;
+		}
+	}
+	if (!xdc_fan(t, src, im, lab0, p, &cur))
+		return false;
+	for (c = 0; c < cnt; c++) {
+		if (c + 1 == cnt && c) {
+			if (!xdc_fan(t, dst, im, lab1, NULL, &y))
+				return false;
+			tgt = cur - xdc_low(t, cur, q) + xdc_low(t, y, q);
+		} else {
+			tgt = c ? xdc_dj_exit(t, cur, mj[c], L) : cur;
+		}
+		if (!xdc_dj_route(t, cur, tgt, p) ||
+		    !xdc_dj_put(p, mj[c], mv[c]))
+			return false;
+		cur = xdc_set_dig(t, tgt, mj[c], mv[c]);
+	}
+	from = p->len;
+	if (!xdc_fan(t, dst, im, lab1, p, &y) || y != cur)
+		return false;
+	xdc_dj_reverse(t, dst, p, from);
+	return true;
+}
+
+/*
+ * A BCube pair (same digits from b up) of two spare levels la < lb, path
+ * k: through a's spare port (digit la := u), BCube's moves to b's digits,
+ * b's spare level there (digit lb := w), BCube's moves back to a's, digit
+ * la back, BCube's moves to b's, and into b through its spare switch.
+ * Every server between has digit la or lb changed: none is in the cell,
+ * where BCube's k paths are.  The crossing at lb needs b's spare level
+ * with digit la changed: la is not in b's run of trailing n-1 digits
+ * (lb - k <= la), and u is not n-1 where la ends that run.
+ */
+static bool xdc_dj_spare(const struct dp_topo *t, u32 a, u32 b,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 la = xdc_spare_level(t, a), lb = xdc_spare_level(t, b), u, w, x;
+
+	if (la > lb) {
+		if (!xdc_dj_spare(t, b, a, p))
+			return false;
+		xdc_dj_reverse(t, b, p, 0);
+		return true;
+	}
+	if (lb - d->k > la)
+		return false;
+	u = (xdc_dig(t, a, la) + 1) % d->n;
+	if (u == d->n - 1 && la == lb - d->k)
+		u = 0;
+	w = (xdc_dig(t, b, lb) + 1) % d->n;
+	if (u == xdc_dig(t, a, la))
+		return false;
+	x = xdc_set_dig(t, a, la, u);
+	if (!xdc_dj_put(p, la, u) ||
+	    !xdc_dj_bcube(t, &x, xdc_set_dig(t, b, la, u), p) ||
+	    !xdc_dj_put(p, lb, w))
+		return false;
+	x = xdc_set_dig(t, x, lb, w);
+	if (!xdc_dj_bcube(t, &x, a, p) ||
+	    !xdc_dj_put(p, la, xdc_dig(t, a, la)))
+		return false;
+	x = xdc_set_dig(t, x, la, xdc_dig(t, a, la));
+	if (!xdc_dj_bcube(t, &x, b, p) ||
+	    !xdc_dj_put(p, lb, xdc_dig(t, b, lb)))
+		return false;
+	return xdc_set_dig(t, x, lb, xdc_dig(t, b, lb)) == b;
+}
+
+/*
+ * Explicit paths need a state outside the words (b n^k + M, with the
+ * source as waypoint) and one word switch to fall back on (a relay that
+ * cannot take the next move goes on with XDCRouting, paid as a switch).
+ */
+static bool xdc_dj_usable(const struct dp_topo *t)
+{
+	const struct xdc_priv *d = xdc(t);
+
+	return d->spare && d->switch_budget &&
+	       (u32)d->b * d->nwords + d->npaths <= 0x10000;
+}
+
+/*
+ * Disjoint path @m of @src -> @dst where the words cannot give it (see
+ * the comment at the top); true with its moves in *@p, at most ff_hops.
+ */
+static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl;
+	bool ok;
+
+	p->len = 0;
+	if (src >= t->nodes || dst >= t->nodes || src == dst ||
+	    xdc_spare_level(t, src) > d->top ||
+	    xdc_spare_level(t, dst) > d->top)
+		return false;
+	lvl = xdc_top_diff(t, src, dst, d->top);
+	if (lvl < d->b) {
+		/* one spare level: xdc_disjoint()'s words */
+		ok = m == d->k &&
+		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
+		     xdc_dj_spare(t, src, dst, p);
+	} else {
+		ok = lvl > d->k && d->n >= 3 &&
+		     xdc_dj_cross(t, src, dst, lvl, m, p);
+	}
+	return ok && p->len <= t->ff_hops;
+}
+
+/*
+ * A hop of an explicit path (state b n^k + M, source in the waypoint, no
+ * flags): rebuilt from (source, dst, M), found where we are on it, the
+ * next move taken.  A header no sender builds (no such path, or we are
+ * not on it) is bad_state.  A next hop we cannot reach: the path's word
+ * (xdc_parallel()) with one word switch paid, and XDCRouting from here
+ * (1: route again).  Bound: the path has at most F hops, so up to there
+ * and then (S + W - 1 + 1) F + S at most: within max_hops.
+ */
+static int xdc_dj_hop(const struct dp_topo *t, u32 self,
+		      struct dp_route_state *st, const struct dp_view *v,
+		      struct dp_hop *hop)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 m = st->word - d->b * d->nwords, src = st->waypoint, x, h, port;
+	u32 w, r;
+	struct xdc_dj p;
+
+	if (m >= d->npaths || st->flags || !xdc_dj_usable(t) ||
+	    !xdc_dj_build(t, src, st->dst, m, &p))
+		return xdc_drop(hop, XDC_DROP_BAD_STATE);
+	for (h = 0, x = src; h < p.len && x != self; h++)
+		x = xdc_set_dig(t, x, p.j[h], p.v[h]);
+	if (x != self || h == p.len)
+		return xdc_drop(hop, XDC_DROP_BAD_STATE);
+	x = xdc_set_dig(t, self, p.j[h], p.v[h]);
+	port = p.j[h] < d->b ? p.j[h] : d->k;
+	if (port == d->k && xdc_port_level(t, self, port) != p.j[h])
+		return xdc_drop(hop, XDC_DROP_BAD_STATE);	/* no such cable */
+	if (dp_view_reachable(v, self, port, x)) {
+		xdc_hop(hop, x, port, x == st->dst ? DP_PHASE_DIRECT :
+			port < d->b ? XDC_PHASE_BCUBE : XDC_PHASE_CROSS);
+		return 0;
+	}
+	xdc_parallel(t, src, st->dst, m, &w, &r);
+	st->word = (u16)(r * d->nwords + w);
+	st->waypoint = DP_NODE_NONE;
+	st->flags = 1 << XDC_FL_SWITCH_SHIFT;
+	return 1;
+}
+
 /* The next valid path word after @w, cyclically. */
 static u32 xdc_next_word(const struct dp_topo *t, u32 w)
 {
@@ -856,6 +1356,14 @@ int dp_xdcent_route(const struct dp_topo *t, u32 self,
 		return xdc_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
 	if (self == st->dst)
 		return xdc_drop(hop, DP_DROP_ROUTE_AT_DST);
+	if (d->spare && st->word >= d->b * d->nwords) {
+		/* An explicit path; left for XDCRouting on a failure. */
+		int rc = xdc_dj_hop(t, self, st, v, hop);
+
+		if (rc != 1)
+			return rc;
+		phase = XDC_PHASE_SWITCHED;
+	}
 restart:
 	r = dp_rdiv(st->word, d->rw);
 	w = st->word - r * d->nwords;

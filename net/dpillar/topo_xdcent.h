@@ -19,6 +19,8 @@
  *	the order r, r-1, ..., 0, b-1, ..., r+1 where b is the number of
  *	BCube levels).  init rejects parameters where it does not fit 16
  *	bits; a word out of range off the wire is dropped (bad_state).
+ *	b * n^k + M (M < k + 1): XDCent's explicit disjoint path M
+ *	(topo_xdcent.c), the waypoint is its source and flags are 0.
  * flags bits 0-3: 1 + the digit a sideways hop changed (it is corrected
  *	last), 0 for none; bits 4-5: sideways hops taken; bits 6-7: path
  *	word switches taken.  Both counts only grow, bounded by
@@ -27,7 +29,8 @@
  *	(a destination entry, topo_xdcent.c, set by a relay or at the
  *	source for a BCube pair's path through the spare ports), only with
  *	a sideways hop paid; else bad_state.  A waypoint that cannot be
- *	reached is given up, paid as one more sideways hop.
+ *	reached is given up, paid as one more sideways hop.  With an
+ *	explicit path's word: the path's source.
  */
 #define XDC_FL_DEFER_MASK	0x0f
 #define XDC_FL_SIDE_SHIFT	4
@@ -95,9 +98,9 @@ void xdc_parallel(const struct dp_topo *t, u32 src, u32 dst, u32 m, u32 *w,
 		  u32 *r);
 /*
  * The routing state of disjoint path @m (taken modulo npaths) from @src
- * to @dst, when the pair has one of the construction (XDCent(n, k, k),
- * n >= 3, neither spare port free; see topo_xdcent.c): true with *@st
- * set but for dst, else false and *@st untouched.
+ * to @dst, when the pair has one of the construction (a path word, or an
+ * explicit path; see topo_xdcent.c): true with *@st set but for dst, else
+ * false and *@st untouched.
  */
 bool xdc_disjoint(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		  struct dp_route_state *st);

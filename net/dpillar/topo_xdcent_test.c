@@ -175,7 +175,8 @@ static void xct_routing(struct kunit *test)
 				if (!xdc_word_valid(&t, w))
 					continue;
 				for (r = 0; r < xdc(&t)->b; r++) {
-					dp_route_init(&t, s, d, 0, 0, &st);
+					dp_route_init(&t, s, d, XDC_SEL_PAPER, 0,
+						      &st);
 					st.word = r * xdc(&t)->nwords + w;
 					st.flags = 0;
 					for (self = s, len = 0; self != d;) {
@@ -428,6 +429,148 @@ static void xct_disjoint(struct kunit *test)
 	}
 }
 
+/*
+ * An end of a pair above k (highest differing digit L) that the explicit
+ * paths take: its cell's I* is a level-L gate (digit L-k not n-1), or
+ * L-k < k and it is not that I* (two servers of its cell reach level
+ * L-k).
+ */
+static bool xct_gate_end(const struct dp_topo *t, u32 x, u32 hi)
+{
+	u32 q = hi - xdc(t)->k, j;
+
+	if (xdc_digit(t, x, q) != xdc(t)->n - 1)
+		return true;
+	if (q >= xdc(t)->k)
+		return false;
+	for (j = 0; j < q; j++)
+		if (xdc_digit(t, x, j) != xdc(t)->n - 1)
+			return true;
+	return false;
+}
+
+/*
+ * The pairs with explicit disjoint paths (topo_xdcent.c, n >= 3, both
+ * spare ports cabled): highest differing digit L above k with both ends
+ * as xct_gate_end() says, or a BCube pair of two spare levels la < lb with
+ * lb - k <= la.
+ */
+static bool xct_dj_case(const struct dp_topo *t, u32 s, u32 d)
+{
+	u32 k = xdc(t)->k, n = xdc(t)->n, top = xdc(t)->top, hi, ls, ld;
+
+	ls = xdc_spare_level(t, s);
+	ld = xdc_spare_level(t, d);
+	if (n < 3 || ls > top || ld > top)
+		return false;
+	for (hi = top; hi > 0; hi--)
+		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
+			break;
+	if (hi > k)
+		return xct_gate_end(t, s, hi) && xct_gate_end(t, d, hi);
+	if (hi >= k || ls == ld)
+		return false;
+	return ls < ld ? ld - k <= ls : ls - k <= ld;
+}
+
+/*
+ * Above k and for BCube pairs of two spare levels, the explicit paths:
+ * internally disjoint for every such pair, 240 ordered pairs of (3,1,2),
+ * 3,672 of (3,2,3) (before them: 96 of the 240 were).
+ */
+static void xct_disjoint_above(struct kunit *test)
+{
+	static const struct xct_p sizes[] = {
+		{ DP_TOPO_XDCENT, 3, 1, 2 }, { DP_TOPO_XDCENT, 3, 2, 3 },
+	};
+	static const u32 want[] = { 240, 3672 };
+	u32 *seen, *swseen, stamp = 0, z, s, d, cnt;
+	struct dp_topo t;
+
+	for (z = 0; z < ARRAY_SIZE(sizes); z++) {
+		xct_mk(test, &t, &sizes[z]);
+		seen = kunit_kcalloc(test, t.nodes, sizeof(u32), GFP_KERNEL);
+		swseen = kunit_kcalloc(test, t.switches, sizeof(u32),
+				       GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, seen);
+		KUNIT_ASSERT_NOT_NULL(test, swseen);
+		cnt = 0;
+		for (s = 0; s < t.nodes; s++)
+			for (d = 0; d < t.nodes; d++) {
+				if (s == d || !xct_dj_case(&t, s, d))
+					continue;
+				cnt++;
+				KUNIT_EXPECT_TRUE_MSG(test,
+						      xct_pair_disjoint(test, &t, s, d,
+									seen, swseen,
+									++stamp),
+						      "(%u,%u,%u) %u -> %u",
+						      sizes[z].n, sizes[z].k,
+						      sizes[z].i, s, d);
+			}
+		KUNIT_EXPECT_EQ(test, cnt, want[z]);
+	}
+}
+
+/*
+ * Walk @st from @self: a neighbour or a drop a hop, within max_hops.
+ * Returns where it stopped.
+ */
+static u32 xct_walk_state(struct kunit *test, const struct dp_topo *t,
+			  u32 self, struct dp_route_state *st)
+{
+	struct dp_hop hop;
+	u32 hops;
+
+	for (hops = 0; self != st->dst; hops++) {
+		KUNIT_ASSERT_LE(test, hops, t->max_hops);
+		if (dp_route(t, self, st, NULL, &hop))
+			break;
+		KUNIT_ASSERT_GE(test, dp_port_neigh_index(t, self, hop.port,
+							  hop.next), 0);
+		self = hop.next;
+	}
+	return self;
+}
+
+/*
+ * An explicit path's state (b n^k + M, the source as waypoint) off the
+ * wire, for any source, M, flags and relay: a neighbour or a drop a hop,
+ * within max_hops; from the source with no flags, where the core builds
+ * the path, delivered.
+ */
+static void xct_hostile_explicit(struct kunit *test)
+{
+	static const struct xct_p x = { DP_TOPO_XDCENT, 3, 1, 2 };
+	static const u32 dsts[] = { 0, 13, 26 };
+	struct dp_route_state st, ref;
+	const struct xdc_priv *xd;
+	u32 z, src, m, fl, start, end;
+	struct dp_topo t;
+	bool built;
+
+	xct_mk(test, &t, &x);
+	xd = xdc(&t);
+	for (z = 0; z < ARRAY_SIZE(dsts) * t.nodes * (xd->npaths + 1); z++) {
+		src = z / (xd->npaths + 1) % t.nodes;
+		m = z % (xd->npaths + 1);
+		st.dst = dsts[z / (xd->npaths + 1) / t.nodes];
+		built = m < xd->npaths &&
+			xdc_disjoint(&t, src, st.dst, m, &ref) &&
+			ref.word >= xd->b * xd->nwords;
+		for (fl = 0; fl < 2; fl++) {
+			for (start = 0; start < t.nodes; start++) {
+				st.waypoint = src;
+				st.word = xd->b * xd->nwords + m;
+				st.flags = fl ? 0x40 : 0;
+				end = xct_walk_state(test, &t, start, &st);
+				if (built && !fl && start == src)
+					KUNIT_EXPECT_EQ(test, end, st.dst);
+			}
+		}
+	}
+}
+
 static struct kunit_case xct_cases[] = {
 	KUNIT_CASE(xct_init),
 	KUNIT_CASE_PARAM(xct_wiring, xct_small_gen_params),
@@ -439,6 +582,8 @@ static struct kunit_case xct_cases[] = {
 	KUNIT_CASE(xct_hostile),
 	KUNIT_CASE(xct_hostile_waypoint),
 	KUNIT_CASE(xct_disjoint),
+	KUNIT_CASE(xct_disjoint_above),
+	KUNIT_CASE(xct_hostile_explicit),
 	{}
 };
 

@@ -25,6 +25,8 @@ Usage:
   eval-xdcent-paths.py N K I [N K I ...]   one line per size
   eval-xdcent-paths.py --json N K I ...
   eval-xdcent-paths.py --no-routes ...     connectivity only
+  eval-xdcent-paths.py --table N K I ...   one table row per size
+                      (Documentation/networking/dpillar-evaluation.rst)
 DPSIM=path/to/dpsim overrides the binary (default: next to this file).
 The core's own count, without max-flow: dpsim paths --topo xdcent -n N
 -k K -i I --disjoint (--mode rot: the earlier construction).
@@ -228,14 +230,31 @@ def main():
     ap.add_argument('--json', action='store_true')
     ap.add_argument('--no-routes', action='store_true',
                     help='connectivity only, no dpsim paths')
+    ap.add_argument('--table', action='store_true',
+                    help='one row per size: ordered pairs, their node '
+                    'connectivity, ours disjoint where it is k+1')
     ap.add_argument('size', nargs='+', type=int, help='N K I triples')
     o = ap.parse_args()
     if len(o.size) % 3:
         ap.error('sizes are N K I triples')
     res = []
+    if o.table:
+        print('%-16s %8s  %-24s %9s  %s' % ('fabric', 'ordered',
+              'node connectivity', 'with k+1', 'ours disjoint'))
     for j in range(0, len(o.size), 3):
         r = evaluate(*o.size[j:j + 3], not o.no_routes)
         res.append(r)
+        if o.table:
+            hist = ', '.join('%d: %d' % (c, 2 * r['conn_hist'][c])
+                             for c in sorted(r['conn_hist']))
+            f2 = 2 * r['conn_k1_node']
+            got = r['routes']['node_where_full'] if r['routes'] else 0
+            print('%-16s %8d  %-24s %9d  %d (%s)' %
+                  ('XDCent (%d,%d,%d)' % (r['n'], r['k'], r['i']),
+                   r['ordered'] or 2 * r['pairs'], hist, f2, got,
+                   pct(got, f2)))
+            sys.stdout.flush()
+            continue
         if o.json:
             continue
         p = r['pairs']

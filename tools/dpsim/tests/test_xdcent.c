@@ -219,7 +219,8 @@ static int walk_word(const struct dp_topo *t, const struct dp_view *v,
 	struct dp_hop hop;
 	u32 self = src;
 
-	dp_route_init(t, src, dst, 0, 0, &st);
+	/* "paper": no waypoint, no flags (an explicit path has a waypoint) */
+	dp_route_init(t, src, dst, XDC_SEL_PAPER, 0, &st);
 	st.word = (u16)(rot * xdc(t)->nwords + w);
 	*len = 0;
 	while (self != dst) {
@@ -416,6 +417,51 @@ static void pset_check(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 }
 
 /*
+ * An end of a pair above k (highest differing digit L) that the explicit
+ * paths take: its cell's I* is a level-L gate (digit L-k not n-1), or
+ * L-k < k and it is not that I* (two servers of its cell reach level
+ * L-k).
+ */
+static bool dj_end(const struct dp_topo *t, u32 x, u32 L)
+{
+	u32 q = L - xdc(t)->k, j;
+
+	if (xdc_digit(t, x, q) != xdc(t)->n - 1)
+		return true;
+	if (q >= xdc(t)->k)
+		return false;
+	for (j = 0; j < q; j++)
+		if (xdc_digit(t, x, j) != xdc(t)->n - 1)
+			return true;
+	return false;
+}
+
+/*
+ * The pairs topo_xdcent.c builds explicit disjoint paths for, from the
+ * digits (n >= 3): highest differing digit L above k and both ends as
+ * dj_end() says; or a BCube pair of
+ * two spare levels la < lb where la is not inside the other's run of
+ * trailing n-1 digits (lb - k <= la).  Both spare ports cabled.
+ */
+static bool dj_case(const struct dp_topo *t, u32 s, u32 d)
+{
+	u32 k = xdc(t)->k, n = xdc(t)->n, top = xdc(t)->top, L, ls, ld;
+
+	ls = xdc_spare_level(t, s);
+	ld = xdc_spare_level(t, d);
+	if (n < 3 || ls > top || ld > top)
+		return false;
+	for (L = top; L > 0; L--)
+		if (xdc_digit(t, s, L) != xdc_digit(t, d, L))
+			break;
+	if (L > k)
+		return dj_end(t, s, L) && dj_end(t, d, L);
+	if (L >= k || ls == ld)
+		return false;
+	return ls < ld ? ld - k <= ls : ls - k <= ld;
+}
+
+/*
  * The k + 1 parallel paths of every pair: valid, loop-free, internally
  * disjoint?  Node connectivity (tools/dpsim/eval-xdcent-paths.py, by
  * max-flow) is k + 1 exactly for the pairs of servers whose spare ports
@@ -429,6 +475,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 	struct dp_topo t;
 	u32 src, dst, m, np, *seen, *swseen, stamp = 0;
 	u64 pairs = 0, full = 0, full_node = 0, cons = 0, cons_node = 0;
+	u64 dj = 0, dj_node = 0;
 	struct pset nw = { 0 }, old = { 0 };
 	struct dp_route_state st;
 	u32 path[256];
@@ -450,6 +497,10 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 			pset_check(&t, src, dst, XDC_SEL_PATH0, np, seen,
 				   swseen, ++stamp, &nw);
 			full_node += isfull && nw.node != m;
+			if (i >= 0 && dj_case(&t, src, dst)) {
+				dj++;
+				dj_node += nw.node != m;
+			}
 			/* Where xdc_disjoint() builds them: disjoint. */
 			if (i >= 0 &&
 			    xdc_disjoint(&t, src, dst, np - 1, &st)) {
@@ -481,6 +532,11 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 	       "%s (%u,%u,%d): the paths xdc_disjoint() builds are disjoint (%llu/%llu)",
 	       i >= 0 ? "XDCent" : "BCube", n, k, i,
 	       (unsigned long long)cons_node, (unsigned long long)cons);
+	if (i >= 0)
+		result(dj_node == dj,
+		       "XDCent (%u,%u,%d): node-disjoint for every pair above k of dj_end() ends and every BCube pair of two spare levels (%llu/%llu)",
+		       n, k, i, (unsigned long long)dj_node,
+		       (unsigned long long)dj);
 	result(nw.valid == pairs && (!expect_full || full_node == full) &&
 	       (!expect_all || nw.node == pairs),
 	       "%s (%u,%u,%d): parallel paths valid%s (%llu/%llu)",
@@ -853,6 +909,7 @@ int main(int argc, char **argv)
 	check_parallel(5, 2, 2, true, false);
 	check_parallel(3, 1, 2, false, false);
 	check_parallel(3, 2, 3, false, false);
+	check_parallel(3, 1, 3, false, false);
 	check_parallel(2, 2, 2, false, false);
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
