@@ -15,6 +15,7 @@
 
 #include "topo.h"
 #include "topo_xdcent.h"
+#include "topo_xdcent_test.h"
 #include "topo_walk.h"
 #include "test_lib.h"
 
@@ -430,50 +431,6 @@ static void xct_disjoint(struct kunit *test)
 }
 
 /*
- * An end of a pair above k (highest differing digit L) that the explicit
- * paths take: its cell's I* is a level-L gate (digit L-k not n-1), or
- * L-k < k and it is not that I* (two servers of its cell reach level
- * L-k).
- */
-static bool xct_gate_end(const struct dp_topo *t, u32 x, u32 hi)
-{
-	u32 q = hi - xdc(t)->k, j;
-
-	if (xdc_digit(t, x, q) != xdc(t)->n - 1)
-		return true;
-	if (q >= xdc(t)->k)
-		return false;
-	for (j = 0; j < q; j++)
-		if (xdc_digit(t, x, j) != xdc(t)->n - 1)
-			return true;
-	return false;
-}
-
-/*
- * The pairs with explicit disjoint paths (topo_xdcent.c, n >= 3, both
- * spare ports cabled): highest differing digit L above k with both ends
- * as xct_gate_end() says, or a BCube pair of two spare levels la < lb with
- * lb - k <= la.
- */
-static bool xct_dj_case(const struct dp_topo *t, u32 s, u32 d)
-{
-	u32 k = xdc(t)->k, n = xdc(t)->n, top = xdc(t)->top, hi, ls, ld;
-
-	ls = xdc_spare_level(t, s);
-	ld = xdc_spare_level(t, d);
-	if (n < 3 || ls > top || ld > top)
-		return false;
-	for (hi = top; hi > 0; hi--)
-		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
-			break;
-	if (hi > k)
-		return xct_gate_end(t, s, hi) && xct_gate_end(t, d, hi);
-	if (hi >= k || ls == ld)
-		return false;
-	return ls < ld ? ld - k <= ls : ls - k <= ld;
-}
-
-/*
  * Above k and for BCube pairs of two spare levels, the explicit paths:
  * internally disjoint for every such pair, 240 ordered pairs of (3,1,2),
  * 3,672 of (3,2,3) (before them: 96 of the 240 were).
@@ -497,7 +454,7 @@ static void xct_disjoint_above(struct kunit *test)
 		cnt = 0;
 		for (s = 0; s < t.nodes; s++)
 			for (d = 0; d < t.nodes; d++) {
-				if (s == d || !xct_dj_case(&t, s, d))
+				if (s == d || !xdc_test_dj_case(&t, s, d))
 					continue;
 				cnt++;
 				KUNIT_EXPECT_TRUE_MSG(test,

@@ -17,6 +17,7 @@
 
 #include "sim.h"
 #include "topo_xdcent.h"
+#include "topo_xdcent_test.h"
 #include "tresult.h"
 
 /* XDCent(n, k, i) when i >= 0, else BCube(n, k). */
@@ -417,51 +418,6 @@ static void pset_check(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 }
 
 /*
- * An end of a pair above k (highest differing digit L) that the explicit
- * paths take: its cell's I* is a level-L gate (digit L-k not n-1), or
- * L-k < k and it is not that I* (two servers of its cell reach level
- * L-k).
- */
-static bool dj_end(const struct dp_topo *t, u32 x, u32 L)
-{
-	u32 q = L - xdc(t)->k, j;
-
-	if (xdc_digit(t, x, q) != xdc(t)->n - 1)
-		return true;
-	if (q >= xdc(t)->k)
-		return false;
-	for (j = 0; j < q; j++)
-		if (xdc_digit(t, x, j) != xdc(t)->n - 1)
-			return true;
-	return false;
-}
-
-/*
- * The pairs topo_xdcent.c builds explicit disjoint paths for, from the
- * digits (n >= 3): highest differing digit L above k and both ends as
- * dj_end() says; or a BCube pair of
- * two spare levels la < lb where la is not inside the other's run of
- * trailing n-1 digits (lb - k <= la).  Both spare ports cabled.
- */
-static bool dj_case(const struct dp_topo *t, u32 s, u32 d)
-{
-	u32 k = xdc(t)->k, n = xdc(t)->n, top = xdc(t)->top, L, ls, ld;
-
-	ls = xdc_spare_level(t, s);
-	ld = xdc_spare_level(t, d);
-	if (n < 3 || ls > top || ld > top)
-		return false;
-	for (L = top; L > 0; L--)
-		if (xdc_digit(t, s, L) != xdc_digit(t, d, L))
-			break;
-	if (L > k)
-		return dj_end(t, s, L) && dj_end(t, d, L);
-	if (L >= k || ls == ld)
-		return false;
-	return ls < ld ? ld - k <= ls : ls - k <= ld;
-}
-
-/*
  * The k + 1 parallel paths of every pair: valid, loop-free, internally
  * disjoint?  Node connectivity (tools/dpsim/eval-xdcent-paths.py, by
  * max-flow) is k + 1 exactly for the pairs of servers whose spare ports
@@ -497,7 +453,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 			pset_check(&t, src, dst, XDC_SEL_PATH0, np, seen,
 				   swseen, ++stamp, &nw);
 			full_node += isfull && nw.node != m;
-			if (i >= 0 && dj_case(&t, src, dst)) {
+			if (i >= 0 && xdc_test_dj_case(&t, src, dst)) {
 				dj++;
 				dj_node += nw.node != m;
 			}
@@ -534,7 +490,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 	       (unsigned long long)cons_node, (unsigned long long)cons);
 	if (i >= 0)
 		result(dj_node == dj,
-		       "XDCent (%u,%u,%d): node-disjoint for every pair above k of dj_end() ends and every BCube pair of two spare levels (%llu/%llu)",
+		       "XDCent (%u,%u,%d): node-disjoint for every pair above k of xdc_test_gate_end() ends and every BCube pair of two spare levels (%llu/%llu)",
 		       n, k, i, (unsigned long long)dj_node,
 		       (unsigned long long)dj);
 	result(nw.valid == pairs && (!expect_full || full_node == full) &&

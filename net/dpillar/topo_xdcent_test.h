@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pairs XDCent's explicit disjoint paths are built for, from the
+ * digits alone (topo_xdcent.c, "Explicit paths"): the oracle of the two
+ * suites that check them, KUnit's (topo_xdcent_test.c) and dpsim's
+ * (tools/dpsim/tests/test_xdcent.c), written once for both.
+ */
+#ifndef _DPILLAR_TOPO_XDCENT_TEST_H
+#define _DPILLAR_TOPO_XDCENT_TEST_H
+
+#include "topo_xdcent.h"
+
+/*
+ * An end of a pair above k (highest differing digit @hi) that the
+ * explicit paths take: its cell's I* is a level-@hi gate (digit @hi - k
+ * not n-1), or @hi - k < k and it is not that I* (two servers of its cell
+ * reach level @hi - k).
+ */
+static inline bool xdc_test_gate_end(const struct dp_topo *t, u32 x, u32 hi)
+{
+	u32 q = hi - xdc(t)->k, j;
+
+	if (xdc_digit(t, x, q) != xdc(t)->n - 1)
+		return true;
+	if (q >= xdc(t)->k)
+		return false;
+	for (j = 0; j < q; j++)
+		if (xdc_digit(t, x, j) != xdc(t)->n - 1)
+			return true;
+	return false;
+}
+
+/*
+ * The pairs with explicit disjoint paths (n >= 3, both spare ports
+ * cabled): highest differing digit above k with both ends as
+ * xdc_test_gate_end() says, or a BCube pair of two spare levels la < lb
+ * with lb - k <= la (la not inside the other's run of trailing n-1
+ * digits).
+ */
+static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
+{
+	u32 k = xdc(t)->k, n = xdc(t)->n, top = xdc(t)->top, hi, ls, ld;
+
+	ls = xdc_spare_level(t, s);
+	ld = xdc_spare_level(t, d);
+	if (n < 3 || ls > top || ld > top)
+		return false;
+	for (hi = top; hi > 0; hi--)
+		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
+			break;
+	if (hi > k)
+		return xdc_test_gate_end(t, s, hi) &&
+		       xdc_test_gate_end(t, d, hi);
+	if (hi >= k || ls == ld)
+		return false;
+	return ls < ld ? ld - k <= ls : ls - k <= ld;
+}
+
+#endif /* _DPILLAR_TOPO_XDCENT_TEST_H */
