@@ -386,6 +386,54 @@ static bool xct_pair_disjoint(struct kunit *test, const struct dp_topo *t,
 }
 
 /*
+ * Every pair of each of @nsizes fabrics @sizes that @pick takes has
+ * internally disjoint paths (xct_pair_disjoint()); @want[z] pairs are
+ * taken in fabric z.
+ */
+static void xct_disjoint_pairs(struct kunit *test, const struct xct_p *sizes,
+			       const u32 *want, u32 nsizes,
+			       bool (*pick)(const struct dp_topo *t, u32 s,
+					    u32 d))
+{
+	u32 *seen, *swseen, stamp, z, s, d, cnt;
+	struct dp_topo t;
+	bool ok;
+
+	for (z = 0; z < nsizes; z++) {
+		xct_mk(test, &t, &sizes[z]);
+		seen = kunit_kcalloc(test, t.nodes, sizeof(u32), GFP_KERNEL);
+		swseen = kunit_kcalloc(test, t.switches, sizeof(u32),
+				       GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, seen);
+		KUNIT_ASSERT_NOT_NULL(test, swseen);
+		stamp = 0;
+		cnt = 0;
+		for (s = 0; s < t.nodes; s++) {
+			for (d = 0; d < t.nodes; d++) {
+				if (s == d || !pick(&t, s, d))
+					continue;
+				cnt++;
+				ok = xct_pair_disjoint(test, &t, s, d, seen,
+						       swseen, ++stamp);
+				KUNIT_EXPECT_TRUE_MSG(test, ok,
+						      "(%u,%u,%u) %u -> %u",
+						      sizes[z].n, sizes[z].k,
+						      sizes[z].i, s, d);
+			}
+			cond_resched();
+		}
+		KUNIT_EXPECT_EQ(test, cnt, want[z]);
+	}
+}
+
+/* Both spare ports cabled: node connectivity k + 1. */
+static bool xct_both_spares(const struct dp_topo *t, u32 s, u32 d)
+{
+	return xdc_spare_level(t, s) <= xdc(t)->top &&
+	       xdc_spare_level(t, d) <= xdc(t)->top;
+}
+
+/*
  * The k + 1 parallel paths ("pM", path selection's candidates) of every
  * pair whose spare ports are both cabled are internally disjoint: node
  * connectivity is k + 1 for exactly those pairs
@@ -397,37 +445,9 @@ static void xct_disjoint(struct kunit *test)
 		{ DP_TOPO_XDCENT, 3, 2, 2 }, { DP_TOPO_XDCENT, 3, 1, 1 },
 	};
 	static const u32 want[] = { 306, 30 };
-	u32 *seen, *swseen, stamp, z, s, d, full;
-	struct dp_topo t;
-	bool ok;
 
-	for (z = 0; z < ARRAY_SIZE(sizes); z++) {
-		xct_mk(test, &t, &sizes[z]);
-		seen = kunit_kcalloc(test, t.nodes, sizeof(u32), GFP_KERNEL);
-		swseen = kunit_kcalloc(test, t.switches, sizeof(u32),
-				       GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, seen);
-		KUNIT_ASSERT_NOT_NULL(test, swseen);
-		stamp = 0;
-		full = 0;
-		for (s = 0; s < t.nodes; s++) {
-			if (xdc_spare_level(&t, s) > xdc(&t)->top)
-				continue;
-			for (d = 0; d < t.nodes; d++) {
-				if (s == d ||
-				    xdc_spare_level(&t, d) > xdc(&t)->top)
-					continue;
-				full++;
-				ok = xct_pair_disjoint(test, &t, s, d, seen,
-						       swseen, ++stamp);
-				KUNIT_EXPECT_TRUE_MSG(test, ok,
-						      "(%u,%u,%u) %u -> %u",
-						      sizes[z].n, sizes[z].k,
-						      sizes[z].i, s, d);
-			}
-		}
-		KUNIT_EXPECT_EQ(test, full, want[z]);
-	}
+	xct_disjoint_pairs(test, sizes, want, ARRAY_SIZE(sizes),
+			   xct_both_spares);
 }
 
 /*
@@ -441,32 +461,9 @@ static void xct_disjoint_above(struct kunit *test)
 		{ DP_TOPO_XDCENT, 3, 1, 2 }, { DP_TOPO_XDCENT, 3, 2, 3 },
 	};
 	static const u32 want[] = { 240, 3672 };
-	u32 *seen, *swseen, stamp = 0, z, s, d, cnt;
-	struct dp_topo t;
 
-	for (z = 0; z < ARRAY_SIZE(sizes); z++) {
-		xct_mk(test, &t, &sizes[z]);
-		seen = kunit_kcalloc(test, t.nodes, sizeof(u32), GFP_KERNEL);
-		swseen = kunit_kcalloc(test, t.switches, sizeof(u32),
-				       GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, seen);
-		KUNIT_ASSERT_NOT_NULL(test, swseen);
-		cnt = 0;
-		for (s = 0; s < t.nodes; s++)
-			for (d = 0; d < t.nodes; d++) {
-				if (s == d || !xdc_test_dj_case(&t, s, d))
-					continue;
-				cnt++;
-				KUNIT_EXPECT_TRUE_MSG(test,
-						      xct_pair_disjoint(test, &t, s, d,
-									seen, swseen,
-									++stamp),
-						      "(%u,%u,%u) %u -> %u",
-						      sizes[z].n, sizes[z].k,
-						      sizes[z].i, s, d);
-			}
-		KUNIT_EXPECT_EQ(test, cnt, want[z]);
-	}
+	xct_disjoint_pairs(test, sizes, want, ARRAY_SIZE(sizes),
+			   xdc_test_dj_case);
 }
 
 /*
