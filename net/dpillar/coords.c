@@ -26,27 +26,14 @@
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
-#include <linux/moduleparam.h>
 
 #include "dpillar.h"
 
-/* The cache's times, in jiffies. */
-struct dp_coords_times {
-	unsigned long idle;
-	unsigned long refresh;
-	unsigned long wait;	/* for the refresh's reply: life - refresh */
-};
-
-static void dp_coords_times(struct dp_coords_times *t)
-{
-	unsigned int life = DP_COORDS_LIFE_MS;
-
-	BUILD_BUG_ON(3 * DP_COORDS_REFRESH_MS != 2 * DP_COORDS_LIFE_MS ||
-		     DP_COORDS_LIFE_MS > DP_COORDS_IDLE_MS);
-	t->idle = msecs_to_jiffies(DP_COORDS_IDLE_MS);
-	t->refresh = msecs_to_jiffies(life / 3 * 2);
-	t->wait = msecs_to_jiffies(life - life / 3 * 2);
-}
+/*
+ * A refresh's reply has the rest of the life to come: DP_COORDS_LIFE_MS
+ * - DP_COORDS_REFRESH_MS after the entry fell due.
+ */
+#define DP_COORDS_WAIT_MS	(DP_COORDS_LIFE_MS - DP_COORDS_REFRESH_MS)
 
 static u32 dp_coords_hash(u32 node)
 {
@@ -60,6 +47,9 @@ static void dp_coords_clear(struct dp_coords_cache *c)
 
 	/* Slot numbers and the chains' end fit the links' u8. */
 	BUILD_BUG_ON(DP_COORDS_CACHE > DP_COORDS_NIL);
+	/* Refreshed two thirds into its life, which ends before idleness. */
+	BUILD_BUG_ON(3 * DP_COORDS_REFRESH_MS != 2 * DP_COORDS_LIFE_MS ||
+		     DP_COORDS_LIFE_MS > DP_COORDS_IDLE_MS);
 	memset(c->head, DP_COORDS_NIL, sizeof(c->head));
 	for (i = 0; i < DP_COORDS_CACHE; i++) {
 		c->ent[i].node = DP_NODE_NONE;
@@ -67,10 +57,9 @@ static void dp_coords_clear(struct dp_coords_cache *c)
 	}
 }
 
-static bool dp_coords_idle(const struct dp_coords_ent *e, unsigned long now,
-			   const struct dp_coords_times *t)
+static bool dp_coords_idle(const struct dp_coords_ent *e, unsigned long now)
 {
-	return time_after_eq(now, e->used + t->idle);
+	return time_after_eq(now, e->used + msecs_to_jiffies(DP_COORDS_IDLE_MS));
 }
 
 /* Its confirmation was due and did not come in time: forgotten. */
@@ -80,10 +69,9 @@ static bool dp_coords_old(const struct dp_coords_ent *e, unsigned long now)
 }
 
 /* Idle or old: a free place for a new entry, a miss for a lookup. */
-static bool dp_coords_gone(const struct dp_coords_ent *e, unsigned long now,
-			   const struct dp_coords_times *t)
+static bool dp_coords_gone(const struct dp_coords_ent *e, unsigned long now)
 {
-	return dp_coords_idle(e, now, t) || dp_coords_old(e, now);
+	return dp_coords_idle(e, now) || dp_coords_old(e, now);
 }
 
 static struct dp_coords_ent *dp_coords_find(struct dp_coords_cache *c,
@@ -120,8 +108,7 @@ static void dp_coords_unlink(struct dp_coords_cache *c,
  * the LRU.
  */
 static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
-					      unsigned long now,
-					      const struct dp_coords_times *t)
+					      unsigned long now)
 {
 	struct dp_coords_ent *old = &c->ent[0];
 	u32 i;
@@ -131,7 +118,7 @@ static struct dp_coords_ent *dp_coords_victim(struct dp_coords_cache *c,
 
 		if (e->node == DP_NODE_NONE)
 			return e;
-		if (dp_coords_gone(e, now, t)) {
+		if (dp_coords_gone(e, now)) {
 			old = e;
 			break;
 		}
@@ -158,25 +145,24 @@ static bool dp_coords_get(struct dp_priv *dp, u32 node, u32 *x, bool use,
 	struct dp_coords_cache *c = &dp->coords;
 	u32 n = dp->topo.p.ncoords;
 	unsigned long now = jiffies;
-	struct dp_coords_times t;
 	struct dp_coords_ent *e;
 	bool ok = false, expired = false;
 
 	*refresh = false;
-	dp_coords_times(&t);
 	spin_lock_bh(&c->lock);
 	e = dp_coords_find(c, node);
-	if (e && dp_coords_gone(e, now, &t)) {
-		expired = !dp_coords_idle(e, now, &t);
+	if (e && dp_coords_gone(e, now)) {
+		expired = !dp_coords_idle(e, now);
 		dp_coords_unlink(c, e);
 	} else if (e && e->n == n) {
 		memcpy(x, e->x, n * sizeof(*x));
 		if (use) {
 			e->used = now;
 			if (!e->due &&
-			    time_after_eq(now, e->learned + t.refresh)) {
+			    time_after_eq(now, e->learned +
+					  msecs_to_jiffies(DP_COORDS_REFRESH_MS))) {
 				e->due = true;
-				e->expires = now + t.wait;
+				e->expires = now + msecs_to_jiffies(DP_COORDS_WAIT_MS);
 			}
 			*refresh = e->due;
 		}
@@ -290,7 +276,6 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 {
 	struct dp_coords_cache *c = &dp->coords;
 	unsigned long now = jiffies;
-	struct dp_coords_times t;
 	struct dp_coords_ent *e;
 	u32 h;
 
@@ -298,15 +283,14 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 	    n > DP_COORDS_MAX || !dp_addr_valid(&dp->topo, node) ||
 	    node == dp->self)
 		return;
-	dp_coords_times(&t);
 	spin_lock_bh(&c->lock);
 	e = dp_coords_find(c, node);
-	if (e && !replace && !dp_coords_gone(e, now, &t)) {
+	if (e && !replace && !dp_coords_gone(e, now)) {
 		spin_unlock_bh(&c->lock);
 		return;
 	}
 	if (!e) {
-		e = dp_coords_victim(c, now, &t);
+		e = dp_coords_victim(c, now);
 		h = dp_coords_hash(node);
 		e->node = node;
 		e->next = c->head[h];
@@ -323,7 +307,7 @@ void dp_coords_learn(struct dp_priv *dp, u32 node, const u32 *x, u32 n,
 	 * after its learning, used or not.  A reply's are confirmed.
 	 */
 	e->due = !replace;
-	e->expires = now + t.wait;
+	e->expires = now + msecs_to_jiffies(DP_COORDS_WAIT_MS);
 	spin_unlock_bh(&c->lock);
 	dp_count(dp, DP_STAT_COORDS_LEARNED);
 }
