@@ -51,9 +51,11 @@ ckey() { # OPTIONS FILE: the key of FILE checked with OPTIONS
 # not known clean; prints its findings, remembers the clean ones.
 check() {
 	local opts=$1 f todo=() res
+	local -A key=()
 	shift
 	for f in "$@"; do
-		[ -e "$ok/$(ckey "$opts" "$f")" ] || todo+=("$f")
+		key[$f]=$(ckey "$opts" "$f")
+		[ -e "$ok/${key[$f]}" ] || todo+=("$f")
 	done
 	[ ${#todo[@]} -gt 0 ] || return 0
 	# shellcheck disable=SC2086
@@ -61,7 +63,7 @@ check() {
 		--show-types $opts -f "${todo[@]}" || true)
 	echo "$res"
 	for f in "${todo[@]}"; do
-		grep -q "^$f:" <<<"$res" || touch "$ok/$(ckey "$opts" "$f")"
+		grep -q "^$f:" <<<"$res" || touch "$ok/${key[$f]}"
 	done
 }
 # shellcheck disable=SC2046
