@@ -54,7 +54,10 @@
 # bound loose (20%).  NIC_TCP_AA=1 makes "on" another "off", to see the
 # spread.  On instruction-counted time (run-vm.sh --icount, as make
 # check runs it: DPILLAR_ICOUNT in the guest) each rate is per second of
-# the guest's clock, that is per instruction, whatever the host's load,
+# the guest's clock, that is per instruction, whatever the host's load
+# (with make check's --icount-sleep on, an idle wait counts as the host's
+# time: on a hub's NICs the guest idles only until its own timers, whose
+# virtual time is the same either way; on a tap it waits on the host),
 # in NIC_TCP_ROUNDS (2) rounds of four 1.5-s periods in one stream, off
 # on on off.  By the wall clock each rate is per second of the guest's
 # own time (own_cs: QEMU's CPU time plus the guest's idle time), so that
@@ -542,7 +545,7 @@ toggle_rates() {
 		# The guest's clock counts its instructions (run-vm.sh
 		# --icount): a rate per guest second is bytes per
 		# instruction, whatever the host's load.
-		F="per guest second, instruction-counted (icount shift $DPILLAR_ICOUNT)"
+		F="per guest second, instruction-counted (icount shift $DPILLAR_ICOUNT, sleep=${DPILLAR_ICOUNT_SLEEP:-off})"
 	elif [ "${cs[on]:-0}" -gt 0 ] && [ "${cs[off]:-0}" -gt 0 ]; then
 		ON=$(( bytes[on] * 8 / (cs[on] * 10) )) OFF=$(( bytes[off] * 8 / (cs[off] * 10) ))
 		F="per own second; by the wall clock $wr"

@@ -24,6 +24,12 @@ usage: $0 [options] -- SCRIPT [ARGS...]
                       is 2^SHIFT ns of guest time, idle waits skip ahead;
                       forces --tcg-thread single (default: \$DPILLAR_ICOUNT,
                       else off; "off" or empty: off)
+  --icount-sleep on|off
+                      with --icount: QEMU's sleep= (default: \$DPILLAR_ICOUNT_SLEEP,
+                      else off).  off: an idle guest's clock jumps to its next
+                      timer, also while it waits on the host (9p, a tap);
+                      on: idle time passes as the host's, busy time still
+                      counts instructions (make check's guests; see below)
   --log FILE          full console log (default \$DPILLAR_CACHE/logs/<id>.log)
   --out DIR           keep the per-run shared dir here (default: temp, removed
                       on success)
@@ -54,6 +60,7 @@ kernel='' moddir='' timeout=300 mem=1024 smp=2 log='' outdir='' verbose=${V:-0}
 tcg_thread=${DPILLAR_TCG_THREAD:-single}
 icount=${DPILLAR_ICOUNT:-}
 [ "$icount" != off ] || icount=
+icount_sleep=${DPILLAR_ICOUNT_SLEEP:-off}
 envs=() append='' nics=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -64,6 +71,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--tcg-thread) tcg_thread=$2; shift 2 ;;
 	--icount) icount=${2#off}; shift 2 ;;
+	--icount-sleep) icount_sleep=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--env)
@@ -94,13 +102,25 @@ single | multi) ;;
 esac
 # Instruction-counted time: QEMU counts the instructions it runs and
 # the guest's clocks (TSC, HPET, PIT, APIC timer) follow the count,
-# 2^SHIFT ns an instruction; sleep=off: when every vCPU is idle the
-# clock jumps to the next timer instead of waiting for the host's.  A
-# guest's busy time is then its instruction count, whatever the host's
-# load.  QEMU refuses icount with a thread per vCPU.
+# 2^SHIFT ns an instruction, so a guest's busy time is its instruction
+# count, whatever the host's load.  sleep=off: when every vCPU is idle
+# the clock jumps to the next timer instead of waiting for the host's,
+# which makes sleeps and timer-driven waits free (make bench's closed
+# loops); but a wait on the host (a 9p read, a tap's frame) is idle too,
+# so the clock jumps on while the host is slow: on a loaded host (load
+# average 10-13, 2026-11-30) vm_smoke.sh read 811 s of guest time for
+# its usual 72 and two suites hit their 1,200-s limits with 8-12 s of
+# host CPU.  sleep=on (make check's guests): idle time passes as the
+# host's, so a timeout never expires during a wait on the host faster
+# than by the wall clock, and busy time still counts instructions.
+# QEMU refuses icount with a thread per vCPU.
 if [ -n "$icount" ]; then
 	[[ "$icount" =~ ^([0-9]|10)$ ]] ||
 		{ echo "run-vm: bad --icount (a shift, 0..10)" >&2; exit 1; }
+	case "$icount_sleep" in
+	on | off) ;;
+	*) echo "run-vm: bad --icount-sleep (on or off)" >&2; exit 1 ;;
+	esac
 	tcg_thread=single
 fi
 
@@ -229,6 +249,7 @@ drepo=${DPILLAR_REPO:-$repo}
 	done
 	# The shift, for a suite that reads instructions off the clock.
 	[ -z "$icount" ] || echo "export DPILLAR_ICOUNT=$icount"
+	[ -z "$icount" ] || echo "export DPILLAR_ICOUNT_SLEEP=$icount_sleep"
 	for e in "${envs[@]}"; do
 		echo "export ${e%%=*}=$(q "${e#*=}")"
 	done
@@ -292,7 +313,7 @@ fi
 # find a vCPU's own host CPU time in qemuproc below (make bench).
 qemu=(qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -m "$mem" -smp "$smp"
 	-name "dpillar,debug-threads=on"
-	${icount:+-icount "shift=$icount,sleep=off"}
+	${icount:+-icount "shift=$icount,sleep=$icount_sleep"}
 	-nodefaults -no-user-config -display none -no-reboot
 	-serial stdio -monitor none
 	-kernel "$bzimage" -initrd "$initrd" -append "$cmdline"
@@ -436,7 +457,7 @@ if [ -z "$why" ]; then
 	*) why="script exited $rc" ;;
 	esac
 fi
-echo "run-vm: $verdict $script (kernel $kname${icount:+, icount shift $icount}, boot ${boot:-?}s, total ${total}s, host cpu ${cpu}s)${why:+: $why}"
+echo "run-vm: $verdict $script (kernel $kname${icount:+, icount shift $icount sleep=$icount_sleep}, boot ${boot:-?}s, total ${total}s, host cpu ${cpu}s)${why:+: $why}"
 if [ $status = 1 ]; then
 	echo "run-vm: console log: $log"
 	[ $keep_out = 1 ] || echo "run-vm: run dir kept: $outdir"
