@@ -155,7 +155,7 @@ static int load_graph(struct s2net *g, FILE *f, const char *path)
 			}
 			net_alloc(g, a, 0);
 		} else if (sscanf(line, "routing %15s", w) == 1) {
-			strcpy(g->routing, w);
+			snprintf(g->routing, sizeof(g->routing), "%s", w);
 		} else if (sscanf(line, "hosts %u %u", &a, &b) == 2 && g->deg &&
 			   a < g->n) {
 			g->hosts[a] = b;
