@@ -63,6 +63,33 @@ for f in 0.05 0.10 0.15 0.20 0.25 0.30; do
 	done
 done
 
+# Fig. 21's baselines: SWDC (2D torus, greedy on its lattice coordinates,
+# each rule) and Jellyfish (its pre-computed shortest path), the graphs
+# of tools/ns3/graphs.py (ns-3's "Baselines") with S2's switches, ports
+# and cables (8 fabric ports: 1,000 cables), the same failures and seeds.
+mkdir -p "$out/graphs"
+echo "# frac fabric rule seed success avg_hops" > "$out/s2-ft-base.dat"
+for s in 1 2 3; do
+	[ -s "$out/graphs/ft-swdc-s$s" ] || python3 "$top/tools/ns3/graphs.py" \
+		swdc torus2d 250 8 2 $s > "$out/graphs/ft-swdc-s$s"
+	[ -s "$out/graphs/ft-jf-s$s" ] || python3 "$top/tools/ns3/graphs.py" \
+		jellyfish 250 8 2 $s > "$out/graphs/ft-jf-s$s"
+done
+for f in 0.05 0.10 0.15 0.20 0.25 0.30; do
+	for s in 1 2 3; do
+		for rule in 1hop 2hop-sim 2hop; do
+			r=$($D ft --topo s2 --file "$out/graphs/ft-swdc-s$s" \
+				--seed $s --fail-links $f --rule $rule --json)
+			echo "$f swdc $rule $s $(echo "$r" | $J success \
+				avg_hops)" >> "$out/s2-ft-base.dat"
+		done
+		r=$($D ft --topo s2 --file "$out/graphs/ft-jf-s$s" --seed $s \
+			--fail-links $f --json)
+		echo "$f jellyfish path $s $(echo "$r" | $J success avg_hops)" \
+			>> "$out/s2-ft-base.dat"
+	done
+done
+
 # Fig. 19/20: key-based routing, 100,000 keys, 3 replicas (spaces 1..3),
 # networks of 50..500 switches of 10 ports (L = 4).
 echo "# switches store_hops retrieve_hops not_home load_mean" \
@@ -81,7 +108,10 @@ if command -v gnuplot > /dev/null; then
 	awk '!/^#/ { k = $1 " " $2; s[k] += $4; c[k] += $5; n[k]++ }
 	     END { for (k in s) print k, s[k] / n[k], c[k] / n[k] }' \
 		"$out/s2-ft.dat" | sort -k2,2 -k1,1n > "$out/s2-ft-avg.dat"
-	gnuplot -e "dat='$out/s2-ft-avg.dat'; svg='$img/s2-ft.svg'" \
+	awk '!/^#/ { k = $1 " " $2 "-" $3; s[k] += $5; n[k]++ }
+	     END { for (k in s) print k, s[k] / n[k] }' \
+		"$out/s2-ft-base.dat" | sort -k2,2 -k1,1n > "$out/s2-ft-base-avg.dat"
+	gnuplot -e "dat='$out/s2-ft-avg.dat'; base='$out/s2-ft-base-avg.dat'; svg='$img/s2-ft.svg'" \
 		"$here/s2-ft.gp"
 	gnuplot -e "dat='$out/s2-keys.dat'; svg='$img/s2-keys.svg'" \
 		"$here/s2-keys.gp"

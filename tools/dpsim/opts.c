@@ -139,7 +139,7 @@ static const struct dpsim_opt {
 	O("servers", 0, OPT_SERVERS, S, K_U32, false, U32MAX, servers, "S",
 	  "server ports of the P (default 2; derived, plan: 0)"),
 	O("file", 0, OPT_FILE, S, K_TEXT, false, 0, file, "F.Topo",
-	  "the authors' graph file"),
+	  "the authors' graph file, or a baseline's (graphs.py)"),
 	O("coords", 0, OPT_COORDS, S, K_TEXT, false, 0, coords,
 	  "balanced|random|derived", "the graph's coordinates"),
 	X("wiring", 0, OPT_WIRING, S, "random|derived",
@@ -207,7 +207,8 @@ static const char usage_head[] =
 "          (dpctl plan topo s2 nodes N n P spaces L), seed 0 unless --seed\n"
 "      --switches N --ports P [--servers S] [--spaces L] [--coords C]\n"
 "          [--wiring random|derived] [--seed S]: the paper's graph\n"
-"      --file F.Topo: the authors' graph\n"
+"      --file F.Topo: the authors' graph; or --file G, a baseline's graph\n"
+"          (tools/ns3/graphs.py: SWDC greedy, Jellyfish ksp), ft only\n"
 "      --mode plan --nodes N --ports P --spaces L [--grow M] | --plan FILE:\n"
 "          a kernel plan\n"
 "and its commands (switch hops; --rule 1hop|2hop|2hop-sim):\n"

@@ -44,6 +44,9 @@ struct s2net {
 	u8 *dead;		/* n * S2_DEG_MAX: link failed */
 	u8 *port;		/* n * S2_DEG_MAX: the port of that link */
 	u32 *hosts;		/* servers per switch */
+	/* a baseline's graph (tools/ns3/graphs.py's file), not S2: */
+	char routing[16];	/* greedy (SWDC), ksp (Jellyfish), ecmp */
+	u8 *lat;		/* n * S2_DEG_MAX: a lattice link (SWDC) */
 };
 
 /*
@@ -94,6 +97,7 @@ static void net_alloc(struct s2net *g, u32 n, u32 L)
 	g->dead = xcalloc((size_t)n * S2_DEG_MAX, 1);
 	g->port = xcalloc((size_t)n * S2_DEG_MAX, 1);
 	g->hosts = xcalloc(n, sizeof(u32));
+	g->lat = xcalloc((size_t)n * S2_DEG_MAX, 1);
 }
 
 static void net_free(struct s2net *g)
@@ -104,6 +108,7 @@ static void net_free(struct s2net *g)
 	free(g->dead);
 	free(g->port);
 	free(g->hosts);
+	free(g->lat);
 }
 
 static bool linked(const struct s2net *g, u32 a, u32 b)
@@ -132,16 +137,74 @@ static const u32 *X(const struct s2net *g, u32 v)
 	return g->x + (size_t)v * g->L;
 }
 
-/* The authors' file: N, L, E a b (1-based), C id c.. (x 1e-6), H. */
+/*
+ * A baseline's graph, as tools/ns3/graphs.py writes it for dpns3 --graph
+ * (one generator for both): "name", "routing greedy|ksp|ecmp", "nodes
+ * N", "hosts V H", "link A B [lattice]" (0-based); no coordinates (L 0).
+ */
+static int load_graph(struct s2net *g, FILE *f, const char *path)
+{
+	char line[512], w[16];
+	u32 a, b;
+
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "nodes %u", &a) == 1 && !g->deg) {
+			if (!a || a > 65535) {
+				fprintf(stderr, "%s: bad nodes\n", path);
+				return -1;
+			}
+			net_alloc(g, a, 0);
+		} else if (sscanf(line, "routing %15s", w) == 1) {
+			snprintf(g->routing, sizeof(g->routing), "%s", w);
+		} else if (sscanf(line, "hosts %u %u", &a, &b) == 2 && g->deg &&
+			   a < g->n) {
+			g->hosts[a] = b;
+		} else if (sscanf(line, "link %u %u %15s", &a, &b, w) >= 2 &&
+			   g->deg) {
+			int k = a < g->n && b < g->n ? add_edge(g, a, b) : -1;
+
+			if (k < 0) {
+				fprintf(stderr, "%s: bad link %u %u\n", path,
+					a, b);
+				return -1;
+			}
+			if (k && strstr(line, "lattice")) {
+				g->lat[a * S2_DEG_MAX + g->deg[a] - 1] = 1;
+				g->lat[b * S2_DEG_MAX + g->deg[b] - 1] = 1;
+			}
+		}
+	}
+	if (!g->deg || (strcmp(g->routing, "greedy") &&
+			strcmp(g->routing, "ksp") &&
+			strcmp(g->routing, "ecmp"))) {
+		fprintf(stderr, "%s: no nodes line, or routing not greedy, ksp or ecmp\n",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The authors' file: N, L, E a b (1-based), C id c.. (x 1e-6), H; or a
+ * baseline's graph (load_graph()), told by its first line.
+ */
 static int load_topo(struct s2net *g, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[512];
 	u32 n = 0, L = 0;
+	int ch;
 
 	if (!f) {
 		perror(path);
 		return -1;
+	}
+	ch = getc(f);
+	ungetc(ch, f);
+	if (ch == 'n' || ch == 'r' || ch == '#') {
+		ch = load_graph(g, f, path);
+		fclose(f);
+		return ch;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		u32 a, b;
@@ -728,6 +791,191 @@ int s2_paths(struct s2run *r, const struct opts *o)
  * is connected to p, after the BFS distance from p (dpsim models the
  * discovery by that BFS).
  */
+/*
+ * A baseline's next step at @u toward @t, SWDC's greedy routing on its
+ * lattice coordinates: to the live 1-hop neighbour, or with 2-hop
+ * knowledge (SWDC's nodes store their 2-hop neighbours) the live 2-hop
+ * neighbour, nearest @t in lattice distance @ld (the intact lattice's
+ * hops: the distance of the coordinates), if nearer than @u; a 1-hop one
+ * on ties.  2hop-sim takes 2-hop ones only through a nearer neighbour,
+ * as S2's rule of that name.  The distance strictly decreases: no loop.
+ * Returns the hops (0: a local minimum), *@next the node reached.
+ */
+static u32 swdc_step(const struct s2net *g, const u16 *ld, u32 u, u32 t,
+		     u32 rule, u32 *next)
+{
+	const u16 *dt = ld + (size_t)t * g->n;
+	u32 best = dt[u], hops = 0;
+
+	for (u32 i = 0; i < g->deg[u]; i++) {
+		u32 v = g->adj[u * S2_DEG_MAX + i];
+
+		if (!g->dead[u * S2_DEG_MAX + i] && dt[v] < best) {
+			best = dt[v];
+			*next = v;
+			hops = 1;
+		}
+	}
+	for (u32 i = 0; rule != DP_S2_RULE_1HOP && i < g->deg[u]; i++) {
+		u32 v = g->adj[u * S2_DEG_MAX + i];
+
+		if (g->dead[u * S2_DEG_MAX + i] ||
+		    (rule == DP_S2_RULE_2HOP_SIM && dt[v] >= dt[u]))
+			continue;
+		for (u32 j = 0; j < g->deg[v]; j++) {
+			u32 w = g->adj[v * S2_DEG_MAX + j];
+
+			if (!g->dead[v * S2_DEG_MAX + j] && w != u &&
+			    dt[w] < best) {
+				best = dt[w];
+				*next = w;
+				hops = 2;
+			}
+		}
+	}
+	return hops;
+}
+
+/*
+ * ft of a baseline's graph (tools/ns3/graphs.py; the S2 paper's Fig. 21
+ * compares SWDC and Jellyfish): the same failures as S2's ft (a fraction
+ * of the cables at random, the same seeding), every ordered pair of
+ * switches.  greedy (SWDC): swdc_step() until the destination or a local
+ * minimum.  ksp (Jellyfish, "pre-computed paths"): the flow's path is
+ * computed on the intact graph (the first of its k shortest paths: a
+ * BFS shortest path, ties to the first found) and the packet arrives iff
+ * every cable of it is alive.  No shortcut discovery here.
+ */
+static int ft_baseline(struct s2run *r, const struct opts *o)
+{
+	struct s2net *g = &r->g;
+	u32 n = g->n, failed, *dist = xcalloc(n, sizeof(u32));
+	u32 *q = xcalloc(n, sizeof(u32)), *par = xcalloc(n, sizeof(u32));
+	u16 *ld = NULL;
+	u8 *ok_link = NULL;
+	double ok = 0, conn = 0, pairs = 0, hops = 0, bfs_sum = 0;
+	bool greedy = !strcmp(g->routing, "greedy"), first = true;
+
+	if (!greedy && strcmp(g->routing, "ksp")) {
+		fprintf(stderr, "dpsim: ft: a graph of routing greedy (SWDC) or ksp (Jellyfish)\n");
+		free(dist);
+		free(q);
+		free(par);
+		return EXIT_USAGE;
+	}
+	if (greedy) {
+		/* the coordinates' distances: BFS over the lattice's links */
+		ld = xcalloc((size_t)n * n, sizeof(u16));
+		for (u32 t = 0; t < n; t++) {
+			u16 *d = ld + (size_t)t * n;
+			u32 h = 0, e = 0;
+
+			for (u32 v = 0; v < n; v++)
+				d[v] = 0xffff;
+			d[t] = 0;
+			q[e++] = t;
+			while (h < e) {
+				u32 u = q[h++];
+
+				for (u32 i = 0; i < g->deg[u]; i++) {
+					u32 v = g->adj[u * S2_DEG_MAX + i];
+
+					if (g->lat[u * S2_DEG_MAX + i] &&
+					    d[v] == 0xffff) {
+						d[v] = d[u] + 1;
+						q[e++] = v;
+					}
+				}
+			}
+		}
+	}
+	rnd_seed(o->seed ^ 0x51f7);
+	failed = fail_links(g, o->fail_frac);
+	if (!greedy) {
+		ok_link = xcalloc((size_t)n * n, 1);
+		for (u32 u = 0; u < n; u++)
+			for (u32 i = 0; i < g->deg[u]; i++)
+				ok_link[(size_t)u * n +
+					g->adj[u * S2_DEG_MAX + i]] =
+					!g->dead[u * S2_DEG_MAX + i];
+	}
+	for (u32 s = 0; s < n; s++) {
+		bfs(g, s, dist, q);
+		if (!greedy) {
+			/* the intact graph's BFS tree from s: the paths */
+			u32 h = 0, e = 0;
+
+			for (u32 v = 0; v < n; v++)
+				par[v] = 0xffffffffU;
+			par[s] = s;
+			q[e++] = s;
+			while (h < e) {
+				u32 u = q[h++];
+
+				for (u32 i = 0; i < g->deg[u]; i++) {
+					u32 v = g->adj[u * S2_DEG_MAX + i];
+
+					if (par[v] == 0xffffffffU) {
+						par[v] = u;
+						q[e++] = v;
+					}
+				}
+			}
+		}
+		for (u32 t = 0; t < n; t++) {
+			u32 u = s, h = 0, step, next = 0;
+			bool arrived = true;
+
+			if (t == s)
+				continue;
+			pairs++;
+			if (dist[t] != 0xffffffffU) {
+				conn++;
+				bfs_sum += dist[t];
+			}
+			if (greedy) {
+				while (u != t &&
+				       (step = swdc_step(g, ld, u, t, o->rule,
+							 &next))) {
+					u = next;
+					h += step;
+				}
+				arrived = u == t;
+			} else {
+				for (u = t; u != s && arrived; u = par[u], h++)
+					arrived = par[u] != 0xffffffffU &&
+						  ok_link[(size_t)par[u] * n +
+							  u];
+			}
+			if (arrived) {
+				ok++;
+				hops += h;
+			}
+		}
+	}
+	if (!o->json)
+		printf("graph %s (switches %u, routing %s, rule %s): failed cables %.1f%% (%u), every ordered pair of switches, no shortcut discovery\n",
+		       o->file, n, g->routing,
+		       greedy ? rule_names[o->rule] : "precomputed",
+		       o->fail_frac * 100, failed);
+	out_num(o, &first, "switches", n, 0);
+	out_num(o, &first, "fail_frac", o->fail_frac, 3);
+	out_num(o, &first, "failed_links", failed, 0);
+	out_num(o, &first, "pairs", pairs, 0);
+	out_num(o, &first, "connected", conn, 0);
+	out_num(o, &first, "success", ok / pairs, 4);
+	out_num(o, &first, "success_connected", conn ? ok / conn : 0, 4);
+	out_num(o, &first, "avg_hops", ok ? hops / ok : 0, 4);
+	out_num(o, &first, "bfs_avg_connected", conn ? bfs_sum / conn : 0, 4);
+	out_end(o, first);
+	free(dist);
+	free(q);
+	free(par);
+	free(ld);
+	free(ok_link);
+	return 0;
+}
+
 int s2_ft(struct s2run *r, const struct opts *o)
 {
 	struct s2net *g = &r->g;
@@ -738,6 +986,12 @@ int s2_ft(struct s2run *r, const struct opts *o)
 	u32 d = o->d ? o->d : g->L, failed, looped = 0;
 	bool first = true;
 
+	if (g->routing[0]) {
+		free(dist);
+		free(q);
+		free(dp);
+		return ft_baseline(r, o);
+	}
 	rnd_seed(o->seed ^ 0x51f7);
 	failed = fail_links(g, o->fail_frac);
 	for (u32 s = 0; s < g->n; s++) {
@@ -1407,7 +1661,13 @@ int s2_run(s2_cmd_fn *fn, const struct opts *o)
 	} else if (o->file ? load_topo(&r.g, o->file) : gen_net(&r.g, o)) {
 		return o->file ? 1 : 2;
 	}
-	rc = fn ? fn(&r, o) : usage(stderr, EXIT_USAGE);
+	if (r.g.routing[0] && fn && fn != s2_ft) {
+		fprintf(stderr, "dpsim: %s: a baseline's graph (routing %s): ft only\n",
+			o->file, r.g.routing);
+		rc = EXIT_USAGE;
+	} else {
+		rc = fn ? fn(&r, o) : usage(stderr, EXIT_USAGE);
+	}
 	net_free(&r.g);
 	s2_fabric_free(&r.fab);
 	return rc;

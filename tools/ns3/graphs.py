@@ -20,7 +20,8 @@ ports in the layer, X and Y even) and a ring through the layers (2),
 random links; the paper we have does not give their distribution).
 
 The output (stdout): "name", "routing", "nodes", "hosts NODE H" and
-"link A B [lattice]" lines, read by dpns3 --graph.
+"link A B [lattice]" lines, read by dpns3 --graph and by dpsim ft
+--topo s2 --file (the S2 paper's Fig. 21: tools/dpsim/eval-s2.sh).
 """
 import ast
 import os

@@ -325,6 +325,30 @@ check "s2 16385 nodes refused" 2 $D route --topo s2 --switches 16385 --ports 12 
 check "s2 route from a failed switch" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 0
 check "s2 route bad --fail" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 3-x
 
+# ft on a baseline's graph (tools/ns3/graphs.py's file: the S2 paper's
+# Fig. 21 compares SWDC and Jellyfish).  A triangle: lattice 0-1-2, a
+# random link 0-2; seed 1 fails one lattice cable, so 1-hop greedy (on
+# lattice distance) is stuck for 2 of the 6 pairs and 2-hop greedy
+# (SWDC's 2-hop neighbours) delivers all.  ksp on a path 0-1-2 with one
+# cable of two failed: the pre-computed paths across it fail, 4 of 6.
+g=/tmp/dpsim-test-graph.$$
+printf 'name t\nrouting greedy\nnodes 3\nlink 0 1 lattice\nlink 1 2 lattice\nlink 0 2\n' > $g
+check "graph: swdc greedy 1hop, one lattice cable failed" 0 $D ft --topo s2 --file $g --fail-links 0.34 --rule 1hop --seed 1 --json
+has "graph: 1-hop greedy stuck on 2 of 6 pairs" '"failed_links":1,"pairs":6,"connected":6,"success":0.6667'
+check "graph: swdc greedy 2hop, the same failure" 0 $D ft --topo s2 --file $g --fail-links 0.34 --rule 2hop --seed 1 --json
+has "graph: 2-hop greedy delivers every pair" '"connected":6,"success":1.0000'
+check "graph: a baseline's graph is for ft only" 2 $D paths --topo s2 --file $g
+grep -q 'ft only' /tmp/dpsim-test-err.$$ && ok "graph: paths refused, says why" ||
+	ko "graph: paths: $(cat /tmp/dpsim-test-err.$$)"
+printf 'name p\nrouting ksp\nnodes 3\nlink 0 1\nlink 1 2\n' > $g
+check "graph: ksp, intact" 0 $D ft --topo s2 --file $g --fail-links 0 --json
+has "graph: ksp intact, BFS paths" '"success":1.0000,"success_connected":1.0000,"avg_hops":1.3333'
+check "graph: ksp, one of two cables failed" 0 $D ft --topo s2 --file $g --fail-links 0.5 --json
+has "graph: ksp, the paths across it lost" '"connected":2,"success":0.3333'
+printf 'name x\nrouting ospf\nnodes 2\nlink 0 1\n' > $g
+check "graph: unknown routing" 1 $D ft --topo s2 --file $g --fail-links 0
+rm -f $g
+
 # S2's sizes (issue 55, item 9): --servers' default (2) yields to the
 # spaces; when the ports are too few, the message says what they must hold
 check "s2 plan: 4 ports, 2 spaces, no --servers" 0 $D plan --topo s2 --switches 16 --ports 4 --spaces 2
