@@ -1132,6 +1132,150 @@ static bool xdc_dj_spare(const struct dp_topo *t, u32 a, u32 b,
 }
 
 /*
+ * From @x in the cell of digits 0..k to @x with digit k := @dk: over
+ * the level-k switch when @x is a level-k gate (spare level k), else out
+ * through its spare port (level l > k, digit l := digit l + @alt) into
+ * the next cell, XDCRouting there to the server with digit k = @dk, and
+ * back over level l: that server's twin in this cell has the same spare
+ * level (checked; not when the run of n-1 digits reaches digit k).
+ */
+static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 dk, u32 alt,
+		      struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 l = xdc_spare_level(t, x), v, y;
+
+	if (l == d->k)
+		return xdc_dj_put(p, d->k, dk);
+	if (l > d->top || xdc_spare_level(t, xdc_set_dig(t, x, d->k, dk)) != l)
+		return false;
+	v = (xdc_dig(t, x, l) + alt) % d->n;
+	y = xdc_set_dig(t, x, l, v);
+	return xdc_dj_put(p, l, v) &&
+	       xdc_dj_route(t, y, xdc_set_dig(t, y, d->k, dk), p) &&
+	       xdc_dj_put(p, l, xdc_dig(t, x, l));
+}
+
+/*
+ * Highest differing digit k, one end or both not a level-k gate (digit
+ * 0 is n-1: its spare port leaves the cell of digits 0..k), n >= 3.  The
+ * construction of xdc_disjoint() for two gates, with each crossing that
+ * needs a gate moved to one: path 0 crosses at src (xdc_dj_xk(): out
+ * through src's spare port, through the next cell, back into dst's copy
+ * at src's twin) and takes BCube path j0 in dst's copy; path 1 takes
+ * BCube path j0 in src's copy and crosses into dst (through the cell
+ * next to dst's spare port, another one: digit + 2); path j != j0 takes
+ * BCube path j and crosses at its first server after src that is a gate
+ * and not dst's twin.  A BCube path with none (digit 0 n-1 all along)
+ * first sets digit 0 to w, a value no other path's servers have in
+ * digit 0 (n-1, src's, dst's, path 0's detour), crosses there, and puts
+ * digit 0 right in dst's copy in its turn.  The two cells outside are
+ * the two paths'; in the cell, the paths' servers are BCube's disjoint
+ * paths split between the two copies, or have digit 0 = w.
+ */
+static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], cu[XDC_MAX_DIGITS];
+	u32 k = d->k, n = d->n, dk = xdc_dig(t, dst, k), x = src;
+	u32 j, j0 = 0, e = 0, i, h, c, v, w, g = 0;
+
+	xdc_split(t, src, sa, k);
+	xdc_split(t, dst, da, k);
+	for (j = 0; j < k; j++) {
+		cu[j] = sa[j];
+		if (sa[j] != da[j]) {
+			j0 = j;
+			e++;
+		}
+	}
+	if (m == 0 && !xdc_dj_xk(t, src, dk, 1, p))
+		return false;
+	if (m == 0)
+		x = xdc_set_dig(t, src, k, dk);
+	if (m <= 1 && (m == 0 || e)) {
+		/* BCube path j0: digits j0, j0 - 1, ..., 0, k - 1, ... */
+		for (i = 0, j = j0; i < k; i++, j = j ? j - 1 : k - 1) {
+			if (cu[j] == da[j])
+				continue;
+			if (!xdc_dj_put(p, j, da[j]))
+				return false;
+			x = xdc_set_dig(t, x, j, da[j]);
+			cu[j] = da[j];
+		}
+		return m == 0 ? x == dst : xdc_dj_xk(t, x, dk, 2, p);
+	}
+	j = e ? (j0 + k - (m - 1)) % k : m - 1;
+	v = sa[j] != da[j] ? da[j] : xdc_detour_val(d, sa, j);
+	/*
+	 * BCube path j's servers after src (move c: the c-th, 1 the
+	 * first): cross after the first that is a gate and not dst's twin.
+	 */
+	cu[j] = (u8)v;
+	c = 1;
+	if (cu[0] != n - 1 && memcmp(cu, da, k))
+		g = 1;
+	for (i = 0, h = j ? j - 1 : k - 1; i < k && !g;
+	     i++, h = h ? h - 1 : k - 1) {
+		if (cu[h] == da[h])
+			continue;
+		cu[h] = da[h];
+		c++;
+		if (cu[0] != n - 1 && memcmp(cu, da, k))
+			g = c;
+	}
+	memcpy(cu, sa, k);
+	w = n;
+	if (!g) {
+		/* w: not n-1, src's, dst's, nor path 0's detour digit 0 */
+		for (w = 0; w < n - 1; w++)
+			if (w != sa[0] && w != da[0] &&
+			    (sa[0] != da[0] || w != xdc_detour_val(d, sa, 0)))
+				break;
+		if (w >= n - 1)
+			return false;
+		g = 1;
+	}
+	/*
+	 * Path 0's side step is its first move: digit 0 := w, cross, then
+	 * digit 0 := v in dst's copy, where BCube's path 0 is.
+	 */
+	if (!xdc_dj_put(p, j, w < n && !j ? w : v) ||
+	    (w < n && !xdc_dj_put(p, j ? 0 : k, j ? w : dk)) ||
+	    (w < n && !j && !xdc_dj_put(p, 0, v)))
+		return false;
+	x = xdc_set_dig(t, x, j, v);
+	cu[j] = (u8)v;
+	if (w < n && j) {
+		x = xdc_set_dig(t, x, 0, w);
+		cu[0] = (u8)w;
+	} else if (w < n) {
+		x = xdc_set_dig(t, x, k, dk);
+		g = 0;
+	}
+	for (i = 0, c = 1, h = j ? j - 1 : k - 1; ; i++) {
+		if (c == g) {
+			if (!xdc_dj_put(p, k, dk))
+				return false;
+			x = xdc_set_dig(t, x, k, dk);
+			g = 0;
+		}
+		if (i == k)
+			break;
+		if (cu[h] != da[h]) {
+			if (!xdc_dj_put(p, h, da[h]))
+				return false;
+			x = xdc_set_dig(t, x, h, da[h]);
+			cu[h] = da[h];
+			c++;
+		}
+		h = h ? h - 1 : k - 1;
+	}
+	return x == dst;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -1166,6 +1310,8 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		ok = m == d->k &&
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
 		     xdc_dj_spare(t, src, dst, p);
+	} else if (lvl == d->k) {
+		ok = d->n >= 3 && xdc_dj_cellk(t, src, dst, m, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 &&
 		     xdc_dj_cross(t, src, dst, lvl, m, p);
