@@ -1139,6 +1139,15 @@ static bool xdc_dj_spare(const struct dp_topo *t, u32 a, u32 b,
  * back over level l: that server's twin in this cell has the same spare
  * level (checked; not when the run of n-1 digits reaches digit k).
  */
+static bool xdc_dj_xk_ok(const struct dp_topo *t, u32 x, u32 dk)
+{
+	u32 l = xdc_spare_level(t, x);
+
+	return l == xdc(t)->k ||
+	       (l <= xdc(t)->top &&
+		xdc_spare_level(t, xdc_set_dig(t, x, xdc(t)->k, dk)) == l);
+}
+
 static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 dk, u32 alt,
 		      struct xdc_dj *p)
 {
@@ -1147,7 +1156,7 @@ static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 dk, u32 alt,
 
 	if (l == d->k)
 		return xdc_dj_put(p, d->k, dk);
-	if (l > d->top || xdc_spare_level(t, xdc_set_dig(t, x, d->k, dk)) != l)
+	if (!xdc_dj_xk_ok(t, x, dk))
 		return false;
 	v = (xdc_dig(t, x, l) + alt) % d->n;
 	y = xdc_set_dig(t, x, l, v);
@@ -1190,6 +1199,10 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			e++;
 		}
 	}
+	/* Both crossings possible, or no path of the pair is built. */
+	if (!xdc_dj_xk_ok(t, src, dk) ||
+	    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), dk))
+		return false;
 	if (m == 0 && !xdc_dj_xk(t, src, dk, 1, p))
 		return false;
 	if (m == 0)
