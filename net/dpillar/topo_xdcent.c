@@ -991,6 +991,194 @@ static u32 xdc_dj_exit(const struct dp_topo *t, u32 x, u32 lvl, u32 L)
 }
 
 /*
+ * From @x to @x with digit @L := @dl, @x's sub-cell of digits below
+ * L - k has I* @x: over the level-L switch when @x is a level-L gate,
+ * else out through its spare port (level l > L, digit l := digit l +
+ * @alt) into the next cell, XDCRouting there to the server with digit
+ * L = @dl, and back over level l: that server's twin has the same spare
+ * level (checked by xdc_dj_xk_ok(); not when the run of n-1 digits
+ * reaches digit L).
+ */
+static bool xdc_dj_xk_ok(const struct dp_topo *t, u32 x, u32 L, u32 dl)
+{
+	u32 l = xdc_spare_level(t, x);
+
+	return l == L || (l > L && l <= xdc(t)->top &&
+			  xdc_spare_level(t, xdc_set_dig(t, x, L, dl)) == l);
+}
+
+static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 L, u32 dl,
+		      u32 alt, struct xdc_dj *p)
+{
+	u32 l = xdc_spare_level(t, x), v, y;
+
+	if (l == L)
+		return xdc_dj_put(p, L, dl);
+	if (!xdc_dj_xk_ok(t, x, L, dl))
+		return false;
+	v = (xdc_dig(t, x, l) + alt) % xdc(t)->n;
+	y = xdc_set_dig(t, x, l, v);
+	return xdc_dj_put(p, l, v) &&
+	       xdc_dj_route(t, y, xdc_set_dig(t, y, L, dl), p) &&
+	       xdc_dj_put(p, l, xdc_dig(t, x, l));
+}
+
+#define XDC_DJ_OUT	0xfe	/* a crossing out and back (xdc_dj_xk()) */
+
+/*
+ * XDCent(n, k, k)'s disjoint path @m when an end is no level-k gate (its
+ * digit 0 is n-1: its spare port leaves the cell), n >= 3, on the digits
+ * @sa, @da (0..k-1) of the two ends: moves into @mj, @mv (j < k: digit
+ * j := v; k: the crossing at a gate; XDC_DJ_OUT: at a non-gate, out and
+ * back through the cell next to it, v the digit's offset there), at most
+ * k + 3; 0 when not built.  xdc_disjoint()'s construction for two gates
+ * with each crossing that needs a gate moved to one: path 0 crosses at
+ * src and takes BCube path j0 in dst's copy; path 1 takes BCube path j0
+ * in src's copy and crosses into dst (out through the cell next to dst's
+ * spare port, another one: offset 2); path j != j0 takes BCube path j
+ * and crosses at its first server after src that is a gate and not
+ * dst's twin.  A BCube path with none (digit 0 n-1 all along) first sets
+ * digit 0 to w, a value no other path's servers have in digit 0 (n-1,
+ * src's, dst's, path 0's detour), crosses there, and puts digit 0 right
+ * in dst's copy (path 0: at once, where BCube's path 0 is; the others in
+ * their turn).  The two cells outside are the two paths'; in the cell,
+ * the paths' servers are BCube's disjoint paths split between the two
+ * copies, or have digit 0 = w.
+ */
+static u32 xdc_dj_cmoves(const struct xdc_priv *d, const u8 *sa,
+			 const u8 *da, u32 m, u8 *mj, u8 *mv)
+{
+	u8 cu[XDC_MAX_DIGITS];
+	u32 k = d->k, n = d->n, j, j0 = 0, e = 0, i, h, c, v, w, g = 0, cnt = 0;
+
+	for (j = 0; j < k; j++) {
+		cu[j] = sa[j];
+		if (sa[j] != da[j]) {
+			j0 = j;
+			e++;
+		}
+	}
+	if (m <= 1 && (m == 0 || e)) {
+		if (m == 0) {
+			mj[cnt] = sa[0] != n - 1 ? (u8)k : XDC_DJ_OUT;
+			mv[cnt++] = 1;
+		}
+		/* BCube path j0: digits j0, j0 - 1, ..., 0, k - 1, ... */
+		for (i = 0, j = j0; i < k; i++, j = j ? j - 1 : k - 1) {
+			if (cu[j] == da[j])
+				continue;
+			mj[cnt] = (u8)j;
+			mv[cnt++] = da[j];
+			cu[j] = da[j];
+		}
+		if (m == 1) {
+			mj[cnt] = da[0] != n - 1 ? (u8)k : XDC_DJ_OUT;
+			mv[cnt++] = 2;
+		}
+		return cnt;
+	}
+	j = e ? (j0 + k - (m - 1)) % k : m - 1;
+	v = sa[j] != da[j] ? da[j] : xdc_detour_val(d, sa, j);
+	/*
+	 * BCube path j's servers after src (move c: the c-th, 1 the
+	 * first): cross after the first that is a gate and not dst's twin.
+	 */
+	cu[j] = (u8)v;
+	c = 1;
+	if (cu[0] != n - 1 && memcmp(cu, da, k))
+		g = 1;
+	for (i = 0, h = j ? j - 1 : k - 1; i < k && !g;
+	     i++, h = h ? h - 1 : k - 1) {
+		if (cu[h] == da[h])
+			continue;
+		cu[h] = da[h];
+		c++;
+		if (cu[0] != n - 1 && memcmp(cu, da, k))
+			g = c;
+	}
+	memcpy(cu, sa, k);
+	w = n;
+	if (!g) {
+		/* w: not n-1, src's, dst's, nor path 0's detour digit 0 */
+		for (w = 0; w < n - 1; w++)
+			if (w != sa[0] && w != da[0] &&
+			    (sa[0] != da[0] || w != xdc_detour_val(d, sa, 0)))
+				break;
+		if (w >= n - 1)
+			return 0;
+		g = 1;
+	}
+	mj[cnt] = (u8)j;
+	mv[cnt++] = (u8)(w < n && !j ? w : v);
+	cu[j] = (u8)v;
+	if (w < n && j) {
+		mj[cnt] = 0;
+		mv[cnt++] = (u8)w;
+		cu[0] = (u8)w;
+	} else if (w < n) {
+		/* path 0: cross at digit 0 = w, then digit 0 := v */
+		mj[cnt] = (u8)k;
+		mv[cnt++] = 0;
+		mj[cnt] = 0;
+		mv[cnt++] = (u8)v;
+		g = 0;
+	}
+	for (i = 0, c = 1, h = j ? j - 1 : k - 1; ; i++) {
+		if (c == g) {
+			mj[cnt] = (u8)k;
+			mv[cnt++] = 0;
+			g = 0;
+		}
+		if (i == k)
+			break;
+		if (cu[h] != da[h]) {
+			mj[cnt] = (u8)h;
+			mv[cnt++] = da[h];
+			cu[h] = da[h];
+			c++;
+		}
+		h = h ? h - 1 : k - 1;
+	}
+	return cnt;
+}
+
+/*
+ * Highest differing digit k, one end or both not a level-k gate:
+ * xdc_dj_cmoves() on the servers (sub-cells of no digit).  Both ends'
+ * crossings must be possible, or no path of the pair is built.
+ */
+static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
+	u8 mv[DP_MAX_PORTS + 4];
+	u32 k = d->k, dk = xdc_dig(t, dst, k), x = src, c, cnt;
+
+	if (!xdc_dj_xk_ok(t, src, k, dk) ||
+	    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), k,
+			  dk))
+		return false;
+	xdc_split(t, src, sa, k);
+	xdc_split(t, dst, da, k);
+	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
+	for (c = 0; c < cnt; c++) {
+		if (mj[c] == XDC_DJ_OUT) {
+			if (!xdc_dj_xk(t, x, k, dk, mv[c], p))
+				return false;
+			x = xdc_set_dig(t, x, k, dk);
+			continue;
+		}
+		if (mj[c] == k)
+			mv[c] = (u8)dk;
+		if (!xdc_dj_put(p, mj[c], mv[c]))
+			return false;
+		x = xdc_set_dig(t, x, mj[c], mv[c]);
+	}
+	return cnt && x == dst;
+}
+
+/*
  * Above k (highest differing digit L > k, both of a cell whose I* is a
  * level-L gate): XDCent(n, k, k)'s construction on the digits L..L-k of
  * cells (xdc_dj_macro()), each cell a sub-cell of the digits below L-k.
@@ -1129,163 +1317,6 @@ static bool xdc_dj_spare(const struct dp_topo *t, u32 a, u32 b,
 	    !xdc_dj_put(p, lb, xdc_dig(t, b, lb)))
 		return false;
 	return xdc_set_dig(t, x, lb, xdc_dig(t, b, lb)) == b;
-}
-
-/*
- * From @x in the cell of digits 0..k to @x with digit k := @dk: over
- * the level-k switch when @x is a level-k gate (spare level k), else out
- * through its spare port (level l > k, digit l := digit l + @alt) into
- * the next cell, XDCRouting there to the server with digit k = @dk, and
- * back over level l: that server's twin in this cell has the same spare
- * level (checked; not when the run of n-1 digits reaches digit k).
- */
-static bool xdc_dj_xk_ok(const struct dp_topo *t, u32 x, u32 dk)
-{
-	u32 l = xdc_spare_level(t, x);
-
-	return l == xdc(t)->k ||
-	       (l <= xdc(t)->top &&
-		xdc_spare_level(t, xdc_set_dig(t, x, xdc(t)->k, dk)) == l);
-}
-
-static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 dk, u32 alt,
-		      struct xdc_dj *p)
-{
-	const struct xdc_priv *d = xdc(t);
-	u32 l = xdc_spare_level(t, x), v, y;
-
-	if (l == d->k)
-		return xdc_dj_put(p, d->k, dk);
-	if (!xdc_dj_xk_ok(t, x, dk))
-		return false;
-	v = (xdc_dig(t, x, l) + alt) % d->n;
-	y = xdc_set_dig(t, x, l, v);
-	return xdc_dj_put(p, l, v) &&
-	       xdc_dj_route(t, y, xdc_set_dig(t, y, d->k, dk), p) &&
-	       xdc_dj_put(p, l, xdc_dig(t, x, l));
-}
-
-/*
- * Highest differing digit k, one end or both not a level-k gate (digit
- * 0 is n-1: its spare port leaves the cell of digits 0..k), n >= 3.  The
- * construction of xdc_disjoint() for two gates, with each crossing that
- * needs a gate moved to one: path 0 crosses at src (xdc_dj_xk(): out
- * through src's spare port, through the next cell, back into dst's copy
- * at src's twin) and takes BCube path j0 in dst's copy; path 1 takes
- * BCube path j0 in src's copy and crosses into dst (through the cell
- * next to dst's spare port, another one: digit + 2); path j != j0 takes
- * BCube path j and crosses at its first server after src that is a gate
- * and not dst's twin.  A BCube path with none (digit 0 n-1 all along)
- * first sets digit 0 to w, a value no other path's servers have in
- * digit 0 (n-1, src's, dst's, path 0's detour), crosses there, and puts
- * digit 0 right in dst's copy in its turn.  The two cells outside are
- * the two paths'; in the cell, the paths' servers are BCube's disjoint
- * paths split between the two copies, or have digit 0 = w.
- */
-static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
-			 struct xdc_dj *p)
-{
-	const struct xdc_priv *d = xdc(t);
-	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], cu[XDC_MAX_DIGITS];
-	u32 k = d->k, n = d->n, dk = xdc_dig(t, dst, k), x = src;
-	u32 j, j0 = 0, e = 0, i, h, c, v, w, g = 0;
-
-	xdc_split(t, src, sa, k);
-	xdc_split(t, dst, da, k);
-	for (j = 0; j < k; j++) {
-		cu[j] = sa[j];
-		if (sa[j] != da[j]) {
-			j0 = j;
-			e++;
-		}
-	}
-	/* Both crossings possible, or no path of the pair is built. */
-	if (!xdc_dj_xk_ok(t, src, dk) ||
-	    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), dk))
-		return false;
-	if (m == 0 && !xdc_dj_xk(t, src, dk, 1, p))
-		return false;
-	if (m == 0)
-		x = xdc_set_dig(t, src, k, dk);
-	if (m <= 1 && (m == 0 || e)) {
-		/* BCube path j0: digits j0, j0 - 1, ..., 0, k - 1, ... */
-		for (i = 0, j = j0; i < k; i++, j = j ? j - 1 : k - 1) {
-			if (cu[j] == da[j])
-				continue;
-			if (!xdc_dj_put(p, j, da[j]))
-				return false;
-			x = xdc_set_dig(t, x, j, da[j]);
-			cu[j] = da[j];
-		}
-		return m == 0 ? x == dst : xdc_dj_xk(t, x, dk, 2, p);
-	}
-	j = e ? (j0 + k - (m - 1)) % k : m - 1;
-	v = sa[j] != da[j] ? da[j] : xdc_detour_val(d, sa, j);
-	/*
-	 * BCube path j's servers after src (move c: the c-th, 1 the
-	 * first): cross after the first that is a gate and not dst's twin.
-	 */
-	cu[j] = (u8)v;
-	c = 1;
-	if (cu[0] != n - 1 && memcmp(cu, da, k))
-		g = 1;
-	for (i = 0, h = j ? j - 1 : k - 1; i < k && !g;
-	     i++, h = h ? h - 1 : k - 1) {
-		if (cu[h] == da[h])
-			continue;
-		cu[h] = da[h];
-		c++;
-		if (cu[0] != n - 1 && memcmp(cu, da, k))
-			g = c;
-	}
-	memcpy(cu, sa, k);
-	w = n;
-	if (!g) {
-		/* w: not n-1, src's, dst's, nor path 0's detour digit 0 */
-		for (w = 0; w < n - 1; w++)
-			if (w != sa[0] && w != da[0] &&
-			    (sa[0] != da[0] || w != xdc_detour_val(d, sa, 0)))
-				break;
-		if (w >= n - 1)
-			return false;
-		g = 1;
-	}
-	/*
-	 * Path 0's side step is its first move: digit 0 := w, cross, then
-	 * digit 0 := v in dst's copy, where BCube's path 0 is.
-	 */
-	if (!xdc_dj_put(p, j, w < n && !j ? w : v) ||
-	    (w < n && !xdc_dj_put(p, j ? 0 : k, j ? w : dk)) ||
-	    (w < n && !j && !xdc_dj_put(p, 0, v)))
-		return false;
-	x = xdc_set_dig(t, x, j, v);
-	cu[j] = (u8)v;
-	if (w < n && j) {
-		x = xdc_set_dig(t, x, 0, w);
-		cu[0] = (u8)w;
-	} else if (w < n) {
-		x = xdc_set_dig(t, x, k, dk);
-		g = 0;
-	}
-	for (i = 0, c = 1, h = j ? j - 1 : k - 1; ; i++) {
-		if (c == g) {
-			if (!xdc_dj_put(p, k, dk))
-				return false;
-			x = xdc_set_dig(t, x, k, dk);
-			g = 0;
-		}
-		if (i == k)
-			break;
-		if (cu[h] != da[h]) {
-			if (!xdc_dj_put(p, h, da[h]))
-				return false;
-			x = xdc_set_dig(t, x, h, da[h]);
-			cu[h] = da[h];
-			c++;
-		}
-		h = h ? h - 1 : k - 1;
-	}
-	return x == dst;
 }
 
 /*
