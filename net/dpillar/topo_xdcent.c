@@ -1179,6 +1179,77 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
+ * Above k with an end whose cell's I* is no level-L gate (its digit
+ * L - k is n-1), where xdc_dj_cross() cannot take the cell next to it:
+ * xdc_dj_cmoves() on the cells (the crossing out and back from the I*
+ * of the end's cell, through the level-L cell next to its spare port),
+ * the fans in the two ends as xdc_dj_cross() has them.
+ */
+static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
+			     u32 L, u32 m, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
+	u8 mv[DP_MAX_PORTS + 4];
+	u32 c, cnt, lab0, lab1, cur, y, tgt, from, q = L - d->k, j;
+	u32 dl = xdc_dig(t, dst, L);
+	int im = (int)q - 1;
+
+	if (!xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) ||
+	    !xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
+				xdc_dig(t, src, L)), q), L, dl))
+		return false;
+	for (j = 0; j < d->k; j++) {
+		sa[j] = (u8)xdc_dig(t, src, q + j);
+		da[j] = (u8)xdc_dig(t, dst, q + j);
+	}
+	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
+	if (!cnt)
+		return false;
+	for (c = 0; c < cnt; c++) {
+		if (mj[c] == d->k)
+			mj[c] = (u8)L;
+		else if (mj[c] != XDC_DJ_OUT)
+			mj[c] = (u8)(mj[c] + q);
+		if (mj[c] == L)
+			mv[c] = (u8)dl;
+	}
+	lab0 = mj[0] == L || mj[0] == XDC_DJ_OUT ? XDC_DJ_T : mj[0];
+	lab1 = mj[cnt - 1] == L || mj[cnt - 1] == XDC_DJ_OUT ? XDC_DJ_T :
+	       mj[cnt - 1];
+	if (!xdc_fan(t, src, im, lab0, p, &cur))
+		return false;
+	for (c = 0; c < cnt; c++) {
+		if (c + 1 == cnt && c) {
+			if (!xdc_fan(t, dst, im, lab1, NULL, &y))
+				return false;
+			tgt = cur - xdc_low(t, cur, q) + xdc_low(t, y, q);
+		} else if (!c) {
+			tgt = cur;
+		} else {
+			tgt = xdc_dj_exit(t, cur, mj[c] == XDC_DJ_OUT ? L :
+					  mj[c], L);
+		}
+		if (!xdc_dj_route(t, cur, tgt, p))
+			return false;
+		if (mj[c] == XDC_DJ_OUT) {
+			if (!xdc_dj_xk(t, tgt, L, dl, mv[c], p))
+				return false;
+			cur = xdc_set_dig(t, tgt, L, dl);
+			continue;
+		}
+		if (!xdc_dj_put(p, mj[c], mv[c]))
+			return false;
+		cur = xdc_set_dig(t, tgt, mj[c], mv[c]);
+	}
+	from = p->len;
+	if (!xdc_fan(t, dst, im, lab1, p, &y) || y != cur)
+		return false;
+	xdc_dj_reverse(t, dst, p, from);
+	return true;
+}
+
+/*
  * Above k (highest differing digit L > k, both of a cell whose I* is a
  * level-L gate): XDCent(n, k, k)'s construction on the digits L..L-k of
  * cells (xdc_dj_macro()), each cell a sub-cell of the digits below L-k.
@@ -1208,11 +1279,10 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	 * all have digit q not n-1, so the cells with digit q = n-1 that
 	 * the ends' other moves pass are theirs only.
 	 */
-	if ((!sg || !dg) && q >= d->k)
-		return false;
-	if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
+	if (((!sg || !dg) && q >= d->k) ||
+	    (!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
 	    (!dg && xdc_low(t, dst, q) == d->pw[q] - 1))
-		return false;
+		return xdc_dj_cross_out(t, src, dst, L, m, p);
 	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
 	cnt = xdc_dj_macro(t, sg ? src : xdc_set_dig(t, src, q, x),
 			   dg ? dst : xdc_set_dig(t, dst, q, x), L, m, mj, mv);
