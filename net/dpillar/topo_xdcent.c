@@ -65,13 +65,21 @@
  * - A BCube pair of two spare levels la < lb (lb - k <= la), path k:
  *   through both spare ports, every server between with digit la or lb
  *   changed, so outside the cell of BCube's k paths (xdc_dj_spare()).
+ * - Highest differing digit k, an end that is no level-k gate (digit 0
+ *   n-1, its spare port leaves the cell), n >= 3 (xdc_dj_cellk()): its
+ *   crossing goes out through its spare port, across the cell there and
+ *   back into its twin; a BCube path with no gate on it side-steps
+ *   digit 0 (xdc_dj_cmoves()).  Above k, an end whose cell's I* is no
+ *   gate and no cell next to it serves: the same on the cells, out and
+ *   back from the I* (xdc_dj_cross_out()).
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built: pairs with a cell whose I* is not a gate (digit L-k is n-1:
- * its I* leaves the cell of L upwards, or is free), BCube pairs with one
- * spare level inside the other's run of n-1 digits, and n = 2.
+ * Not built: an end whose twin (or its cell's I*'s twin) in the other
+ * copy has another spare level, or its I*'s spare port free, or a path
+ * over F hops (pairs of k = 1), BCube pairs with one spare level inside
+ * the other's run of n-1 digits, and n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -84,8 +92,9 @@
  * (4,2), (3,3)).  Coverage, pairs whose k + 1 paths are internally
  * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
- * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2) against 0, 12.8, 0, 8.1% for
- * "rot"; (3,1,2) 81.5%, (3,2,3) 61.7%.  Routing mode "hash" (the default)
+ * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
+ * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 87.0%,
+ * (3,1,3) 76.8%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
