@@ -76,10 +76,11 @@
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built: an end whose twin (or its cell's I*'s twin) in the other
- * copy has another spare level, or its I*'s spare port free, or a path
- * over F hops (pairs of k = 1), BCube pairs with one spare level inside
- * the other's run of n-1 digits, and n = 2.
+ * Not built: an end whose run of n-1 digits (or its cell's I*'s)
+ * reaches digit L, so that its spare port is free or on another level
+ * than its twin's (above k: a cell with no level-L gate when L is the top
+ * digit and L-k >= k, a third of the pairs from i = k+2 on), BCube pairs
+ * with one spare level inside the other's run of n-1 digits, and n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -94,7 +95,7 @@
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 87.0%,
- * (3,1,3) 76.8%.  Routing mode "hash" (the default)
+ * (3,1,3) 76.8%, (3,2,4) 65.3%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
