@@ -65,13 +65,22 @@
  * - A BCube pair of two spare levels la < lb (lb - k <= la), path k:
  *   through both spare ports, every server between with digit la or lb
  *   changed, so outside the cell of BCube's k paths (xdc_dj_spare()).
+ * - Highest differing digit k, an end that is no level-k gate (digit 0
+ *   n-1, its spare port leaves the cell), n >= 3 (xdc_dj_cellk()): its
+ *   crossing goes out through its spare port, across the cell there and
+ *   back into its twin; a BCube path with no gate on it side-steps
+ *   digit 0 (xdc_dj_cmoves()).  Above k, an end whose cell's I* is no
+ *   gate and no cell next to it serves: the same on the cells, out and
+ *   back from the I* (xdc_dj_cross_out()).
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built: pairs with a cell whose I* is not a gate (digit L-k is n-1:
- * its I* leaves the cell of L upwards, or is free), BCube pairs with one
- * spare level inside the other's run of n-1 digits, and n = 2.
+ * Not built: an end whose run of n-1 digits (or its cell's I*'s)
+ * reaches digit L, so that its spare port is free or on another level
+ * than its twin's (above k: a cell with no level-L gate when L is the top
+ * digit and L-k >= k, a third of the pairs from i = k+2 on), BCube pairs
+ * with one spare level inside the other's run of n-1 digits, and n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -84,8 +93,9 @@
  * (4,2), (3,3)).  Coverage, pairs whose k + 1 paths are internally
  * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
- * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2) against 0, 12.8, 0, 8.1% for
- * "rot"; (3,1,2) 81.5%, (3,2,3) 61.7%.  Routing mode "hash" (the default)
+ * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
+ * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 87.0%,
+ * (3,1,3) 76.8%, (3,2,4) 65.3%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -991,6 +1001,265 @@ static u32 xdc_dj_exit(const struct dp_topo *t, u32 x, u32 lvl, u32 L)
 }
 
 /*
+ * From @x to @x with digit @L := @dl, @x's sub-cell of digits below
+ * L - k has I* @x: over the level-L switch when @x is a level-L gate,
+ * else out through its spare port (level l > L, digit l := digit l +
+ * @alt) into the next cell, XDCRouting there to the server with digit
+ * L = @dl, and back over level l: that server's twin has the same spare
+ * level (checked by xdc_dj_xk_ok(); not when the run of n-1 digits
+ * reaches digit L).
+ */
+static bool xdc_dj_xk_ok(const struct dp_topo *t, u32 x, u32 L, u32 dl)
+{
+	u32 l = xdc_spare_level(t, x);
+
+	return l == L || (l > L && l <= xdc(t)->top &&
+			  xdc_spare_level(t, xdc_set_dig(t, x, L, dl)) == l);
+}
+
+static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 L, u32 dl,
+		      u32 alt, struct xdc_dj *p)
+{
+	u32 l = xdc_spare_level(t, x), v, y;
+
+	if (l == L)
+		return xdc_dj_put(p, L, dl);
+	if (!xdc_dj_xk_ok(t, x, L, dl))
+		return false;
+	v = (xdc_dig(t, x, l) + alt) % xdc(t)->n;
+	y = xdc_set_dig(t, x, l, v);
+	return xdc_dj_put(p, l, v) &&
+	       xdc_dj_route(t, y, xdc_set_dig(t, y, L, dl), p) &&
+	       xdc_dj_put(p, l, xdc_dig(t, x, l));
+}
+
+#define XDC_DJ_OUT	0xfe	/* a crossing out and back (xdc_dj_xk()) */
+
+/*
+ * XDCent(n, k, k)'s disjoint path @m when an end is no level-k gate (its
+ * digit 0 is n-1: its spare port leaves the cell), n >= 3, on the digits
+ * @sa, @da (0..k-1) of the two ends: moves into @mj, @mv (j < k: digit
+ * j := v; k: the crossing at a gate; XDC_DJ_OUT: at a non-gate, out and
+ * back through the cell next to it, v the digit's offset there), at most
+ * k + 3; 0 when not built.  xdc_disjoint()'s construction for two gates
+ * with each crossing that needs a gate moved to one: path 0 crosses at
+ * src and takes BCube path j0 in dst's copy; path 1 takes BCube path j0
+ * in src's copy and crosses into dst (out through the cell next to dst's
+ * spare port, another one: offset 2); path j != j0 takes BCube path j
+ * and crosses at its first server after src that is a gate and not
+ * dst's twin.  A BCube path with none (digit 0 n-1 all along) first sets
+ * digit 0 to w, a value no other path's servers have in digit 0 (n-1,
+ * src's, dst's, path 0's detour), crosses there, and puts digit 0 right
+ * in dst's copy (path 0: at once, where BCube's path 0 is; the others in
+ * their turn).  The two cells outside are the two paths'; in the cell,
+ * the paths' servers are BCube's disjoint paths split between the two
+ * copies, or have digit 0 = w.
+ */
+static u32 xdc_dj_cmoves(const struct xdc_priv *d, const u8 *sa,
+			 const u8 *da, u32 m, u8 *mj, u8 *mv)
+{
+	u8 cu[XDC_MAX_DIGITS];
+	u32 k = d->k, n = d->n, j, j0 = 0, e = 0, i, h, c, v, w, g = 0, cnt = 0;
+
+	for (j = 0; j < k; j++) {
+		cu[j] = sa[j];
+		if (sa[j] != da[j]) {
+			j0 = j;
+			e++;
+		}
+	}
+	if (m <= 1 && (m == 0 || e)) {
+		if (m == 0) {
+			mj[cnt] = sa[0] != n - 1 ? (u8)k : XDC_DJ_OUT;
+			mv[cnt++] = 1;
+		}
+		/* BCube path j0: digits j0, j0 - 1, ..., 0, k - 1, ... */
+		for (i = 0, j = j0; i < k; i++, j = j ? j - 1 : k - 1) {
+			if (cu[j] == da[j])
+				continue;
+			mj[cnt] = (u8)j;
+			mv[cnt++] = da[j];
+			cu[j] = da[j];
+		}
+		if (m == 1) {
+			mj[cnt] = da[0] != n - 1 ? (u8)k : XDC_DJ_OUT;
+			mv[cnt++] = 2;
+		}
+		return cnt;
+	}
+	j = e ? (j0 + k - (m - 1)) % k : m - 1;
+	v = sa[j] != da[j] ? da[j] : xdc_detour_val(d, sa, j);
+	/*
+	 * BCube path j's servers after src (move c: the c-th, 1 the
+	 * first): cross after the first that is a gate and not dst's twin.
+	 */
+	cu[j] = (u8)v;
+	c = 1;
+	if (cu[0] != n - 1 && memcmp(cu, da, k))
+		g = 1;
+	for (i = 0, h = j ? j - 1 : k - 1; i < k && !g;
+	     i++, h = h ? h - 1 : k - 1) {
+		if (cu[h] == da[h])
+			continue;
+		cu[h] = da[h];
+		c++;
+		if (cu[0] != n - 1 && memcmp(cu, da, k))
+			g = c;
+	}
+	memcpy(cu, sa, k);
+	w = n;
+	if (!g) {
+		/* w: not n-1, src's, dst's, nor path 0's detour digit 0 */
+		for (w = 0; w < n - 1; w++)
+			if (w != sa[0] && w != da[0] &&
+			    (sa[0] != da[0] || w != xdc_detour_val(d, sa, 0)))
+				break;
+		if (w >= n - 1)
+			return 0;
+		g = 1;
+	}
+	mj[cnt] = (u8)j;
+	mv[cnt++] = (u8)(w < n && !j ? w : v);
+	cu[j] = (u8)v;
+	if (w < n && j) {
+		mj[cnt] = 0;
+		mv[cnt++] = (u8)w;
+		cu[0] = (u8)w;
+	} else if (w < n) {
+		/* path 0: cross at digit 0 = w, then digit 0 := v */
+		mj[cnt] = (u8)k;
+		mv[cnt++] = 0;
+		mj[cnt] = 0;
+		mv[cnt++] = (u8)v;
+		g = 0;
+	}
+	for (i = 0, c = 1, h = j ? j - 1 : k - 1; ; i++) {
+		if (c == g) {
+			mj[cnt] = (u8)k;
+			mv[cnt++] = 0;
+			g = 0;
+		}
+		if (i == k)
+			break;
+		if (cu[h] != da[h]) {
+			mj[cnt] = (u8)h;
+			mv[cnt++] = da[h];
+			cu[h] = da[h];
+			c++;
+		}
+		h = h ? h - 1 : k - 1;
+	}
+	return cnt;
+}
+
+/*
+ * Highest differing digit k, one end or both not a level-k gate:
+ * xdc_dj_cmoves() on the servers (sub-cells of no digit).  Both ends'
+ * crossings must be possible, or no path of the pair is built.
+ */
+static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
+	u8 mv[DP_MAX_PORTS + 4];
+	u32 k = d->k, dk = xdc_dig(t, dst, k), x = src, c, cnt;
+
+	if (!xdc_dj_xk_ok(t, src, k, dk) ||
+	    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), k,
+			  dk))
+		return false;
+	xdc_split(t, src, sa, k);
+	xdc_split(t, dst, da, k);
+	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
+	for (c = 0; c < cnt; c++) {
+		if (mj[c] == XDC_DJ_OUT) {
+			if (!xdc_dj_xk(t, x, k, dk, mv[c], p))
+				return false;
+			x = xdc_set_dig(t, x, k, dk);
+			continue;
+		}
+		if (mj[c] == k)
+			mv[c] = (u8)dk;
+		if (!xdc_dj_put(p, mj[c], mv[c]))
+			return false;
+		x = xdc_set_dig(t, x, mj[c], mv[c]);
+	}
+	return cnt && x == dst;
+}
+
+/*
+ * Above k with an end whose cell's I* is no level-L gate (its digit
+ * L - k is n-1), where xdc_dj_cross() cannot take the cell next to it:
+ * xdc_dj_cmoves() on the cells (the crossing out and back from the I*
+ * of the end's cell, through the level-L cell next to its spare port),
+ * the fans in the two ends as xdc_dj_cross() has them.
+ */
+static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
+			     u32 L, u32 m, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
+	u8 mv[DP_MAX_PORTS + 4];
+	u32 c, cnt, lab0, lab1, cur, y, tgt, from, q = L - d->k, j;
+	u32 dl = xdc_dig(t, dst, L);
+	int im = (int)q - 1;
+
+	if (!xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) ||
+	    !xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
+				xdc_dig(t, src, L)), q), L, dl))
+		return false;
+	for (j = 0; j < d->k; j++) {
+		sa[j] = (u8)xdc_dig(t, src, q + j);
+		da[j] = (u8)xdc_dig(t, dst, q + j);
+	}
+	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
+	if (!cnt)
+		return false;
+	for (c = 0; c < cnt; c++) {
+		if (mj[c] == d->k)
+			mj[c] = (u8)L;
+		else if (mj[c] != XDC_DJ_OUT)
+			mj[c] = (u8)(mj[c] + q);
+		if (mj[c] == L)
+			mv[c] = (u8)dl;
+	}
+	lab0 = mj[0] == L || mj[0] == XDC_DJ_OUT ? XDC_DJ_T : mj[0];
+	lab1 = mj[cnt - 1] == L || mj[cnt - 1] == XDC_DJ_OUT ? XDC_DJ_T :
+	       mj[cnt - 1];
+	if (!xdc_fan(t, src, im, lab0, p, &cur))
+		return false;
+	for (c = 0; c < cnt; c++) {
+		if (c + 1 == cnt && c) {
+			if (!xdc_fan(t, dst, im, lab1, NULL, &y))
+				return false;
+			tgt = cur - xdc_low(t, cur, q) + xdc_low(t, y, q);
+		} else if (!c) {
+			tgt = cur;
+		} else {
+			tgt = xdc_dj_exit(t, cur, mj[c] == XDC_DJ_OUT ? L :
+					  mj[c], L);
+		}
+		if (!xdc_dj_route(t, cur, tgt, p))
+			return false;
+		if (mj[c] == XDC_DJ_OUT) {
+			if (!xdc_dj_xk(t, tgt, L, dl, mv[c], p))
+				return false;
+			cur = xdc_set_dig(t, tgt, L, dl);
+			continue;
+		}
+		if (!xdc_dj_put(p, mj[c], mv[c]))
+			return false;
+		cur = xdc_set_dig(t, tgt, mj[c], mv[c]);
+	}
+	from = p->len;
+	if (!xdc_fan(t, dst, im, lab1, p, &y) || y != cur)
+		return false;
+	xdc_dj_reverse(t, dst, p, from);
+	return true;
+}
+
+/*
  * Above k (highest differing digit L > k, both of a cell whose I* is a
  * level-L gate): XDCent(n, k, k)'s construction on the digits L..L-k of
  * cells (xdc_dj_macro()), each cell a sub-cell of the digits below L-k.
@@ -1020,11 +1289,10 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	 * all have digit q not n-1, so the cells with digit q = n-1 that
 	 * the ends' other moves pass are theirs only.
 	 */
-	if ((!sg || !dg) && q >= d->k)
-		return false;
-	if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
+	if (((!sg || !dg) && q >= d->k) ||
+	    (!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
 	    (!dg && xdc_low(t, dst, q) == d->pw[q] - 1))
-		return false;
+		return xdc_dj_cross_out(t, src, dst, L, m, p);
 	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
 	cnt = xdc_dj_macro(t, sg ? src : xdc_set_dig(t, src, q, x),
 			   dg ? dst : xdc_set_dig(t, dst, q, x), L, m, mj, mv);
@@ -1166,6 +1434,8 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		ok = m == d->k &&
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
 		     xdc_dj_spare(t, src, dst, p);
+	} else if (lvl == d->k) {
+		ok = d->n >= 3 && xdc_dj_cellk(t, src, dst, m, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 &&
 		     xdc_dj_cross(t, src, dst, lvl, m, p);

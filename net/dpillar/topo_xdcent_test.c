@@ -437,30 +437,33 @@ static bool xct_both_spares(const struct dp_topo *t, u32 s, u32 d)
  * The k + 1 parallel paths ("pM", path selection's candidates) of every
  * pair whose spare ports are both cabled are internally disjoint: node
  * connectivity is k + 1 for exactly those pairs
- * (tools/dpsim/eval-xdcent-paths.py); 306 ordered pairs of (3,2,2).
+ * (tools/dpsim/eval-xdcent-paths.py); 306 ordered pairs of (3,2,2),
+ * 5,112 of (3,2,3).
  */
 static void xct_disjoint(struct kunit *test)
 {
 	static const struct xct_p sizes[] = {
 		{ DP_TOPO_XDCENT, 3, 2, 2 }, { DP_TOPO_XDCENT, 3, 1, 1 },
+		{ DP_TOPO_XDCENT, 3, 2, 3 },
 	};
-	static const u32 want[] = { 306, 30 };
+	static const u32 want[] = { 306, 30, 5112 };
 
 	xct_disjoint_pairs(test, sizes, want, ARRAY_SIZE(sizes),
 			   xct_both_spares);
 }
 
 /*
- * Above k and for BCube pairs of two spare levels, the explicit paths:
- * internally disjoint for every such pair, 240 ordered pairs of (3,1,2),
- * 3,672 of (3,2,3) (before them: 96 of the 240 were).
+ * At k and above, and for BCube pairs of two spare levels, the explicit
+ * paths (xdc_test_dj_case()): internally disjoint for every such pair,
+ * 342 ordered pairs of (3,1,2), 4,824 of (3,2,3) (before them: 96 of
+ * the 240 above k of (3,1,2) were).
  */
 static void xct_disjoint_above(struct kunit *test)
 {
 	static const struct xct_p sizes[] = {
 		{ DP_TOPO_XDCENT, 3, 1, 2 }, { DP_TOPO_XDCENT, 3, 2, 3 },
 	};
-	static const u32 want[] = { 240, 3672 };
+	static const u32 want[] = { 342, 4824 };
 
 	xct_disjoint_pairs(test, sizes, want, ARRAY_SIZE(sizes),
 			   xdc_test_dj_case);

@@ -31,11 +31,32 @@ static inline bool xdc_test_gate_end(const struct dp_topo *t, u32 x, u32 hi)
 }
 
 /*
+ * @x, whose digits above @hi are the pair's, crosses to digit @hi = @v
+ * from its cell's I* (digits below @hi - k all n-1): a level-@hi gate,
+ * or out through its cabled spare port and back into the twin with
+ * digit @hi = @v, which has the same spare level.
+ */
+static inline bool xdc_test_twin(const struct dp_topo *t, u32 x, u32 hi,
+				 u32 v)
+{
+	u32 q = hi - xdc(t)->k, j, l;
+
+	for (j = 0; j < q; j++)
+		x = xdc_set_digit(t, x, j, xdc(t)->n - 1);
+	l = xdc_spare_level(t, x);
+	return l == hi ||
+	       (l <= xdc(t)->top &&
+		xdc_spare_level(t, xdc_set_digit(t, x, hi, v)) == l);
+}
+
+/*
  * The pairs with explicit disjoint paths (n >= 3, both spare ports
- * cabled): highest differing digit above k with both ends as
- * xdc_test_gate_end() says, or a BCube pair of two spare levels la < lb
- * with lb - k <= la (la not inside the other's run of trailing n-1
- * digits).
+ * cabled): highest differing digit k or above with both ends as
+ * xdc_test_gate_end() says (above k), or each end's I* crossing into the
+ * other's copy (xdc_test_twin()), or a BCube pair of two spare levels
+ * la < lb with lb - k <= la (la not inside the other's run of trailing
+ * n-1 digits).  At k, the pairs of two level-k gates are those of the
+ * path words, with the explicit ones here: all of them disjoint.
  */
 static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 {
@@ -48,10 +69,13 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 	for (hi = top; hi > 0; hi--)
 		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
 			break;
-	if (hi > k)
-		return xdc_test_gate_end(t, s, hi) &&
-		       xdc_test_gate_end(t, d, hi);
-	if (hi >= k || ls == ld)
+	if (hi > k && xdc_test_gate_end(t, s, hi) &&
+	    xdc_test_gate_end(t, d, hi))
+		return true;
+	if (hi >= k)
+		return xdc_test_twin(t, s, hi, xdc_digit(t, d, hi)) &&
+		       xdc_test_twin(t, d, hi, xdc_digit(t, s, hi));
+	if (ls == ld)
 		return false;
 	return ls < ld ? ld - k <= ls : ls - k <= ld;
 }

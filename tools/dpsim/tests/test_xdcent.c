@@ -490,7 +490,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 	       (unsigned long long)cons_node, (unsigned long long)cons);
 	if (i >= 0)
 		result(dj_node == dj,
-		       "XDCent (%u,%u,%d): node-disjoint for every pair above k of xdc_test_gate_end() ends and every BCube pair of two spare levels (%llu/%llu)",
+		       "XDCent (%u,%u,%d): node-disjoint for every pair of xdc_test_dj_case() (%llu/%llu)",
 		       n, k, i, (unsigned long long)dj_node,
 		       (unsigned long long)dj);
 	result(nw.valid == pairs && (!expect_full || full_node == full) &&
@@ -864,8 +864,9 @@ int main(int argc, char **argv)
 	check_parallel(3, 1, 1, true, false);
 	check_parallel(5, 2, 2, true, false);
 	check_parallel(3, 1, 2, false, false);
-	check_parallel(3, 2, 3, false, false);
+	check_parallel(3, 2, 3, true, false);
 	check_parallel(3, 1, 3, false, false);
+	check_parallel(3, 2, 4, false, false);
 	check_parallel(2, 2, 2, false, false);
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
