@@ -467,8 +467,9 @@ enum {
 					 */
 	DPILLAR_A_ROUTE_TIMEOUT_MS,	/* u32: ROUTE_TRACE's wait for each
 					 * reply (request, default 1000);
-					 * ROUTE_GET's for a resolution (S2
-					 * plan mode, default 2000)
+					 * ROUTE_GET's and ROUTE_TRACE's
+					 * for a resolution (S2 plan mode,
+					 * default 2000)
 					 */
 
 	DPILLAR_A_ROUTE_SHORTCUT,	/* u32 (reply): the topology gives
