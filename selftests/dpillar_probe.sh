@@ -8,7 +8,8 @@
 #  - fan-in: 16 servers send to one (pings, so path selection follows
 #    it and probes both its parallel paths every dead interval) while a
 #    neighbour of that server floods it with probes of user ids at its
-#    full rate.  Those spend the budget that answers route trace and
+#    full rate, under one source.  Those spend that sender's share
+#    (DP_PROBE_SENDER_BURST) of the budget that answers route trace and
 #    route probe (DP_PROBE_REPLY_BURST); path selection's probes are
 #    answered from a budget of their own (DP_PROBE_PSEL_BURST), so no
 #    source may find a healthy path failed.  Before the two budgets,
@@ -98,7 +99,8 @@ fanin() {
 	local flood=$!
 	wait_for 60 grep -q sending "$PP_TMP/flood" || { cat "$PP_TMP/flood"; return 1; }
 	t0=${EPOCHREALTIME/[.,]/}
-	read -r rx0 lim0 < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames probe_limit)
+	read -r rx0 lim0 sl0 < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames \
+		probe_limit probe_sender_limit)
 	# Two rounds of the flood before the first look; then each source
 	# once, each look a round later than the one before it.
 	sleep $((2 * DEAD / 1000 + 1))
@@ -113,17 +115,19 @@ fanin() {
 	done
 	kill "$flood" 2>/dev/null
 	wait "$flood"
-	read -r rx lim < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames probe_limit)
-	rx=$((rx - rx0)) lim=$((lim - lim0))
+	read -r rx lim sl < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames \
+		probe_limit probe_sender_limit)
+	rx=$((rx - rx0)) lim=$((lim - lim0)) sl=$((sl - sl0))
 	rate=$(( rx * 1000000 / (${EPOCHREALTIME/[.,]/} - t0 + 1) ))
 	out=$(grep sent "$PP_TMP/flood")
 	for s in "${pids[@]}"; do kill "$s" 2>/dev/null; done
 	wait "${pids[@]}" 2>/dev/null
-	echo "flood: $out; the destination took in $rate frames/s and left $lim probes unanswered over budget (probe_limit); $SRCS sources looked at: $bad avoided a path; route probe's own probes unanswered at $starved of $n" |
+	echo "flood: $out; the destination took in $rate frames/s and left $sl probes unanswered over their sender's share (probe_sender_limit), $lim over the budget (probe_limit); $SRCS sources looked at: $bad avoided a path; route probe's own probes unanswered at $starved of $n" |
 		tee "$PP_TMP/figures"
 	[ $bad = 0 ] || rc=1
-	# The flood must have been one: the destination's budget for every
-	# probe but path selection's spent (probe_limit).  A destination
+	# The flood must have been one: its sender's share of the
+	# destination's budget for every probe but path selection's spent
+	# (probe_sender_limit; or the budget, probe_limit).  A destination
 	# that takes in fewer than twice that budget's frames a second (the
 	# debug kernel under a loaded TCG host, whatever the neighbour
 	# sends) cannot spend it; that run still takes every frame through
@@ -131,7 +135,7 @@ fanin() {
 	if [ "$rate" -lt "$FLOOD_MIN" ]; then
 		echo "the destination took in $rate frames/s, under $FLOOD_MIN/s: the budget is not checked" |
 			tee -a "$PP_TMP/figures"
-	elif [ "$lim" -le 0 ]; then
+	elif [ $((lim + sl)) -le 0 ]; then
 		echo "the flood spent no budget"
 		rc=1
 	fi
@@ -214,6 +218,45 @@ fabric_view() {
 	return $rc
 }
 
+# fabric_flood: the view of fabric_view's DPillar (two cables still
+# swapped) while a neighbour of server 5 floods it with requests for its
+# table (probes with DPILLAR_PROBE_F_NEIGHS, under source 1, on 5's port
+# 0, at its full rate): the flood gets its sender's share
+# (DP_PROBE_SENDER_NEIGHS, 5 tables a second) and server 0's sweeps still
+# get 5's table: every server answers in each of FABRIC_FLOOD_VIEWS
+# views, and 5 counts the flood's excess (probe_sender_limit).  With one
+# budget for every sender (before the shares), the flood spent 5's 20
+# tables a second and a view said "7 of 8".
+FABRIC_FLOOD_VIEWS=${DPILLAR_PROBE_FABRIC_FLOOD_VIEWS:-3}
+fabric_flood() {
+	local i ok=0 n=$FABRIC_FLOOD_VIEWS s0 l0 s1 l1 rate
+	PF_PREFIX=pw-
+	read -r s0 l0 < <(dp_stats pw-5 dp0 probe_sender_limit probe_limit)
+	ip netns exec "$PF_SW" python3 "$FORGE" flood --src 1 --ttl 8 \
+		--flags 1 --secs 120 "v5p0@$PF_SW=pw-5:p0:5" \
+		> "$PP_TMP/nflood" 2>&1 &
+	local flood=$!
+	wait_for 60 grep -q sending "$PP_TMP/nflood" ||
+		{ kill "$flood"; cat "$PP_TMP/nflood"; return 1; }
+	# A second of the flood: 5's budgets spent, if one budget were all.
+	sleep 2
+	for ((i = 0; i < n; i++)); do
+		pf_on 0 "$DPCTL" fabric pace 0 timeout 500 > "$PP_TMP/fabric" 2>&1
+		if grep -q "8 of 8 servers answered" "$PP_TMP/fabric"; then
+			ok=$((ok + 1))
+		else
+			grep "no answer\|servers answered" "$PP_TMP/fabric"
+		fi
+	done
+	kill "$flood" 2>/dev/null
+	wait "$flood"
+	read -r s1 l1 < <(dp_stats pw-5 dp0 probe_sender_limit probe_limit)
+	rate=$(grep sent "$PP_TMP/nflood")
+	echo "table requests flooding server 5: $rate; views with every server answering: $ok of $n; server 5: probe_sender_limit +$((s1 - s0)), probe_limit +$((l1 - l0))" |
+		tee -a "$PP_TMP/figures"
+	[ "$ok" = "$n" ] && [ $((s1 - s0)) -gt 0 ]
+}
+
 PP_TMP=$(mktemp -d)
 defer rm -rf "$PP_TMP"
 defer ns_del_matching "^pw-"
@@ -225,6 +268,8 @@ run_test "forged stamp: replies 'reached' for every (id, seq) of a fresh route p
 	forged
 run_test "fabric view: DPillar(4,2) with two ports swapped between switches, dpctl fabric from one server names exactly those cables" \
 	fabric_view
+run_test "fabric view under a flood: one neighbour's table requests get its sender's share, the other servers' sweep still gets every table" \
+	fabric_flood
 # The figures, passed or failed (run_test shows a passing test's output
 # only with V=1).
 [ -s "$PP_TMP/figures" ] && ktap_diag "$(cat "$PP_TMP/figures")"

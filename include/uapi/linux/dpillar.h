@@ -348,6 +348,10 @@ enum {
 						 * another live neighbour
 						 * entry on that port
 						 */
+	DPILLAR_A_STATS_PROBE_SENDER_LIMIT,	/* path probe not answered:
+						 * its sender's share of the
+						 * reply budgets spent
+						 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
