@@ -21,7 +21,10 @@
 #    ROUTE_PROBE uses, with a random stamp; route probe must find no
 #    path alive, the replies counted probe_reply_bad.  Before the stamp,
 #    the forged answer was taken.
-# Then the fabric view on a DPillar (fabric_view, below), and no splat
+# Then the fabric view on a DPillar (fabric_view, below), the
+# administrator's guide's command blocks that need the module
+# (guide_blocks), the fabric view while a neighbour floods one server
+# with table requests (fabric_flood: each sender's share), and no splat
 # (debug_checks.sh adds kmemleak's scan where the kernel
 # has it).
 #
