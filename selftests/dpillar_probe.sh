@@ -246,8 +246,9 @@ fabric_view() {
 #   output NAME   the block is "$ COMMAND" and its output: the output the
 #                 suite saved as NAME (fabric.swapped: fabric_view's last
 #                 view), the counts of neighbours and miswired senders of
-#                 each server line left out (they follow the Hellos of
-#                 the moment)
+#                 each server line and the sender a miswired cable names
+#                 (the one heard last) left out: they follow the Hellos
+#                 of the moment
 GUIDE=$DPILLAR_REPO/Documentation/networking/dpillar-admin-guide.rst
 guide_blocks() {
 	local dir=$PP_TMP/guide k b kind args n=0 bad=0 t0=$SECONDS ns iface conf wait
@@ -340,9 +341,11 @@ guide_ns() {
 		ip -n "$1" link add enp2s0 type veth peer name enp2s0p &&
 		ip -n "$1" link set enp1s0p up && ip -n "$1" link set enp2s0p up
 }
-# guide_norm: a fabric view without the counts of its server lines.
+# guide_norm: a fabric view without the counts of its server lines and
+# the sender a miswired cable's line names.
 guide_norm() {
-	sed -E 's/, neighbours [0-9]+, miswired [0-9]+$/, neighbours N, miswired M/'
+	sed -E -e 's/, neighbours [0-9]+, miswired [0-9]+$/, neighbours N, miswired M/' \
+		-e 's/(: miswired: .*), heard [^ ]+ port [0-9]+$/\1, heard S/'
 }
 # guide_ifupdown NS MODE IFACE [VAR=VALUE...]: the ifupdown hook with the
 # variables ifup sets (as dpillar_up.sh runs it).
