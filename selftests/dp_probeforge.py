@@ -28,6 +28,9 @@ Options:
   --ids N    reply: ids 0..N-1 (default 64)
   --seq A-B  reply: sequence numbers A..B (default 1-64)
   --seed X   the random generator's seed (default 1)
+  --flags F  flood: the probe's flags byte (default 0; 1 is
+             DPILLAR_PROBE_F_NEIGHS: each probe asks for NODE's
+             neighbour table, as dpctl fabric's do)
 
 Prints "sending" when the first frame is about to go, then at the end
 "sent N frames in S s: R/s" (and how many sends failed, if any).
@@ -47,7 +50,7 @@ ID_KERNEL = 0x8000
 
 def main():
     opts = {"--secs": "5", "--src": "", "--ttl": "16", "--ids": "64",
-            "--seq": "1-64", "--seed": "1"}
+            "--seq": "1-64", "--seed": "1", "--flags": "0"}
     args = sys.argv[1:]
     mode = args.pop(0) if args else ""
     while args and args[0] in opts and len(args) > 1:
@@ -57,6 +60,7 @@ def main():
         sys.exit(__doc__)
     src, ttl = int(opts["--src"]), int(opts["--ttl"])
     nids = int(opts["--ids"])
+    flags = bytes([int(opts["--flags"], 0), 0, 0])
     lo, _, hi = opts["--seq"].partition("-")
     seqs = range(int(lo), int(hi or lo) + 1)
     r = random.Random(int(opts["--seed"]))
@@ -69,7 +73,7 @@ def main():
             return eth + HDR.pack(1, T_PROBE, ttl, 0, 0, 0, src, victim,
                                   NODE_NONE) + \
                 PROBE.pack(0, 0, i & (ID_KERNEL - 1), r.getrandbits(16),
-                           ttl, 0, 0, 0, bytes(3), r.getrandbits(64))
+                           ttl, 0, 0, 0, flags, r.getrandbits(64))
         return eth + HDR.pack(1, T_REPLY, ttl, 0, 0, 0, src, victim,
                               NODE_NONE) + \
             PROBE.pack(STATUS_REACHED, 0, i % nids,

@@ -8,7 +8,8 @@
 #  - fan-in: 16 servers send to one (pings, so path selection follows
 #    it and probes both its parallel paths every dead interval) while a
 #    neighbour of that server floods it with probes of user ids at its
-#    full rate.  Those spend the budget that answers route trace and
+#    full rate, under one source.  Those spend that sender's share
+#    (DP_PROBE_SENDER_BURST) of the budget that answers route trace and
 #    route probe (DP_PROBE_REPLY_BURST); path selection's probes are
 #    answered from a budget of their own (DP_PROBE_PSEL_BURST), so no
 #    source may find a healthy path failed.  Before the two budgets,
@@ -20,7 +21,10 @@
 #    ROUTE_PROBE uses, with a random stamp; route probe must find no
 #    path alive, the replies counted probe_reply_bad.  Before the stamp,
 #    the forged answer was taken.
-# Then the fabric view on a DPillar (fabric_view, below), and no splat
+# Then the fabric view on a DPillar (fabric_view, below), the
+# administrator's guide's command blocks that need the module
+# (guide_blocks), the fabric view while a neighbour floods one server
+# with table requests (fabric_flood: each sender's share), and no splat
 # (debug_checks.sh adds kmemleak's scan where the kernel
 # has it).
 #
@@ -98,7 +102,8 @@ fanin() {
 	local flood=$!
 	wait_for 60 grep -q sending "$PP_TMP/flood" || { cat "$PP_TMP/flood"; return 1; }
 	t0=${EPOCHREALTIME/[.,]/}
-	read -r rx0 lim0 < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames probe_limit)
+	read -r rx0 lim0 sl0 < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames \
+		probe_limit probe_sender_limit)
 	# Two rounds of the flood before the first look; then each source
 	# once, each look a round later than the one before it.
 	sleep $((2 * DEAD / 1000 + 1))
@@ -113,17 +118,19 @@ fanin() {
 	done
 	kill "$flood" 2>/dev/null
 	wait "$flood"
-	read -r rx lim < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames probe_limit)
-	rx=$((rx - rx0)) lim=$((lim - lim0))
+	read -r rx lim sl < <(dp_stats "$PF_PREFIX$DST" dp0 rx_frames \
+		probe_limit probe_sender_limit)
+	rx=$((rx - rx0)) lim=$((lim - lim0)) sl=$((sl - sl0))
 	rate=$(( rx * 1000000 / (${EPOCHREALTIME/[.,]/} - t0 + 1) ))
 	out=$(grep sent "$PP_TMP/flood")
 	for s in "${pids[@]}"; do kill "$s" 2>/dev/null; done
 	wait "${pids[@]}" 2>/dev/null
-	echo "flood: $out; the destination took in $rate frames/s and left $lim probes unanswered over budget (probe_limit); $SRCS sources looked at: $bad avoided a path; route probe's own probes unanswered at $starved of $n" |
+	echo "flood: $out; the destination took in $rate frames/s and left $sl probes unanswered over their sender's share (probe_sender_limit), $lim over the budget (probe_limit); $SRCS sources looked at: $bad avoided a path; route probe's own probes unanswered at $starved of $n" |
 		tee "$PP_TMP/figures"
 	[ $bad = 0 ] || rc=1
-	# The flood must have been one: the destination's budget for every
-	# probe but path selection's spent (probe_limit).  A destination
+	# The flood must have been one: its sender's share of the
+	# destination's budget for every probe but path selection's spent
+	# (probe_sender_limit; or the budget, probe_limit).  A destination
 	# that takes in fewer than twice that budget's frames a second (the
 	# debug kernel under a loaded TCG host, whatever the neighbour
 	# sends) cannot spend it; that run still takes every frame through
@@ -131,7 +138,7 @@ fanin() {
 	if [ "$rate" -lt "$FLOOD_MIN" ]; then
 		echo "the destination took in $rate frames/s, under $FLOOD_MIN/s: the budget is not checked" |
 			tee -a "$PP_TMP/figures"
-	elif [ "$lim" -le 0 ]; then
+	elif [ $((lim + sl)) -le 0 ]; then
 		echo "the flood spent no budget"
 		rc=1
 	fi
@@ -208,10 +215,198 @@ fabric_view() {
 	wait_for 30 fabric_poll "$FABRIC_SWAP_WANT " \
 		"8 of 8 servers answered; 2 cables differ" || rc=1
 	t4=$SECONDS
+	# The view the administrator's guide prints (guide_blocks).
+	cp "$PP_TMP/fabric" "$PP_TMP/fabric.swapped"
 	echo "fabric view: BCube down in $((t1 - t0)) s, DPillar(4,2) up in $((t2 - t1)) s, its view as planned $((t3 - t2)) s later; v1p0 ($b1) and v6p1 ($b6) swapped, named $((t4 - t3)) s later; $n views" |
 		tee -a "$PP_TMP/figures"
 	cat "$PP_TMP/fabric"
 	return $rc
+}
+
+# guide_blocks: the command blocks of the administrator's guide that need
+# the module, each marked there by an RST comment ".. guest-test: KIND
+# ARGS" before it (the guide's opening comment says how each KIND runs and
+# what is substituted), run in the guest as printed; a block that fails
+# fails the case.  The guide's /etc is a scratch directory, written from
+# its "offline-test: file/append" blocks as tools/dpctl/test-offline.sh
+# writes it.  KINDs:
+#   fabric        in server 0:0.0's namespace of fabric_view's DPillar
+#                 (4,2), its two cables moved back first (dpctl fabric
+#                 then exits 0), the guide's example destination 0:1.2.3.4
+#                 replaced by 1:1.1, dpctl monitor stopped after 2 s
+#   fresh WORDS   in a namespace of its own, whose NICs have the guide's
+#                 names (veths enp1s0 and enp2s0), with "dpctl link add
+#                 dp0 WORDS" up; then dp0 must have the addresses dpctl
+#                 show prints for it (what dpctl up adds) and the routes
+#   ifupdown      the block is an /etc/network/interfaces stanza: the
+#                 ifupdown hook runs with the variables ifup would set
+#                 from it (dpillar_up.sh's way) in a namespace whose NICs
+#                 have the guide's names (veths enp1s0 and enp2s0): dp0
+#                 up as its file says, then ifdown's run removes it
+#   output NAME   the block is "$ COMMAND" and its output: the output the
+#                 suite saved as NAME (fabric.swapped: fabric_view's last
+#                 view), the counts of neighbours and miswired senders of
+#                 each server line and the sender a miswired cable names
+#                 (the one heard last) left out: they follow the Hellos
+#                 of the moment
+GUIDE=$DPILLAR_REPO/Documentation/networking/dpillar-admin-guide.rst
+guide_blocks() {
+	local dir=$PP_TMP/guide k b kind args n=0 bad=0 t0=$SECONDS ns iface conf wait
+	local root=$dir/root hook=$dir/hook
+	mkdir -p "$dir/off" "$dir/guest" "$root/bin" || return 1
+	awk -v marker=offline-test -v dir="$dir/off" \
+		-f "$DPILLAR_REPO/tools/common/rst-blocks.awk" "$GUIDE" &&
+		awk -v marker=guest-test -v dir="$dir/guest" \
+			-f "$DPILLAR_REPO/tools/common/rst-blocks.awk" "$GUIDE" ||
+		return 1
+	for k in "$dir"/off/*.arg; do
+		read -r kind args < "$k"
+		case $kind in
+		file) mkdir -p "$root${args%/*}" && cat "${k%.arg}.block" > "$root$args" ;;
+		append) cat "${k%.arg}.block" >> "$root$args" ;;
+		esac
+	done
+	ln -s "$DPCTL" "$root/bin/dpctl"
+	sed "s|@SBINDIR@/dpctl|$DPCTL|g" "$DPILLAR_REPO/tools/ifupdown/dpillar" > "$hook"
+	# fabric_view's DPillar, cabled as planned again.
+	PF_PREFIX=pw- PF_DIR=$PP_TMP/pw
+	pf_bridges &&
+		ip -n "$PF_SW" link set v1p0 master "${PF_BR[1/0]}" &&
+		ip -n "$PF_SW" link set v6p1 master "${PF_BR[6/1]}" || return 1
+	wait_for 30 fabric_is "" "8 of 8 servers answered; 0 cables differ" ||
+		{ echo "cables back: not as planned"; cat "$PP_TMP/fabric"; return 1; }
+	for k in "$dir"/guest/*.arg; do
+		[ -e "$k" ] || break
+		b=${k%.arg}.block
+		read -r kind args < "$k"
+		n=$((n + 1))
+		echo "guide block $n ($kind $args): $(head -n 1 "$b")"
+		sed "s#/etc/#$root/etc/#g" "$b" > "$dir/run.sh"
+		case $kind in
+		fabric)
+			sed -i -e 's/0:1\.2\.3\.4/1:1.1/g' -e \
+				's/^dpctl monitor\([^#]*\)/timeout 2 dpctl monitor\1 || [ $? = 124 ] /' \
+				"$dir/run.sh"
+			pf_on 0 env PATH="$root/bin:$PATH" sh -e "$dir/run.sh" \
+				> "$dir/out" 2>&1 || { bad=$((bad + 1)); cat "$dir/out"; }
+			;;
+		fresh)
+			ns=pw-guide
+			guide_ns $ns &&
+				"$DPCTL" -n $ns link add dp0 $args &&
+				ip -n $ns link set dp0 up &&
+				ip netns exec $ns env PATH="$root/bin:$PATH" \
+					sh -e "$dir/run.sh" > "$dir/out" 2>&1 &&
+				guide_addrs $ns >> "$dir/out" 2>&1 ||
+				{ bad=$((bad + 1)); cat "$dir/out"; }
+			ip netns del $ns
+			;;
+		ifupdown)
+			ns=pw-guide
+			iface=$(awk '$1 == "iface" { print $2; exit }' "$dir/run.sh")
+			conf=$(awk '$1 == "dpillar-config" { print $2; exit }' "$dir/run.sh")
+			wait=$(awk '$1 == "dpillar-wait" { print $2; exit }' "$dir/run.sh")
+			guide_ns $ns &&
+				guide_ifupdown $ns start "$iface" \
+					IF_DPILLAR_CONFIG="$conf" IF_DPILLAR_WAIT="$wait" &&
+				ip -n $ns -j link show "$iface" |
+					jq -e '.[0].flags | index("UP")' > /dev/null &&
+				"$DPCTL" -n $ns show "$iface" &&
+				guide_ifupdown $ns stop "$iface" IF_DPILLAR_CONFIG="$conf" &&
+				! ip -n $ns link show "$iface" 2>/dev/null ||
+				{ bad=$((bad + 1)); echo "ifupdown $iface ($conf, wait $wait): failed"; }
+			ip netns del $ns
+			;;
+		output)
+			sed 1d "$b" | guide_norm > "$dir/want"
+			guide_norm < "$PP_TMP/$args" > "$dir/got"
+			diff -u "$dir/want" "$dir/got" ||
+				{ bad=$((bad + 1)); echo "output of $(head -n 1 "$b") differs"; }
+			;;
+		*)
+			bad=$((bad + 1))
+			echo "unknown kind $kind"
+			;;
+		esac
+	done
+	echo "administrator's guide: $n blocks run in the guest, $bad failed, in $((SECONDS - t0)) s" |
+		tee -a "$PP_TMP/figures"
+	[ "$n" -gt 0 ] && [ "$bad" = 0 ]
+}
+# guide_ns NS: a namespace whose NICs have the guide's names (veths
+# enp1s0 and enp2s0, their peers there too).
+guide_ns() {
+	ip netns add "$1" && ip -n "$1" link set lo up &&
+		ip -n "$1" link add enp1s0 type veth peer name enp1s0p &&
+		ip -n "$1" link add enp2s0 type veth peer name enp2s0p &&
+		ip -n "$1" link set enp1s0p up && ip -n "$1" link set enp2s0p up
+}
+# guide_norm: a fabric view without the counts of its server lines and
+# the sender a miswired cable's line names.
+guide_norm() {
+	sed -E -e 's/, neighbours [0-9]+, miswired [0-9]+$/, neighbours N, miswired M/' \
+		-e 's/(: miswired: .*), heard [^ ]+ port [0-9]+$/\1, heard S/'
+}
+# guide_ifupdown NS MODE IFACE [VAR=VALUE...]: the ifupdown hook with the
+# variables ifup sets (as dpillar_up.sh runs it).
+guide_ifupdown() {
+	local ns=$1 mode=$2 iface=$3
+	shift 3
+	ip netns exec "$ns" env -i PATH="$PATH" MODE="$mode" IFACE="$iface" \
+		LOGICAL="$iface" ADDRFAM=inet METHOD=manual "$@" \
+		sh "$PP_TMP/guide/hook"
+}
+# guide_addrs NS: dp0's IPv4 and IPv6 addresses are those dpctl show
+# prints for its address (what dpctl up adds), with the fabric's routes.
+guide_addrs() {
+	local want4 want6 got
+	read -r want4 want6 < <("$DPCTL" -n "$1" -j show dp0 |
+		jq -r '.[0] | "\(.ip4) \(.ip6)"')
+	got=$(ip -n "$1" -j addr show dp0 | jq -r '[.[0].addr_info[] |
+		select(.scope == "global") | .local] | join(" ")')
+	echo "dp0: $got (dpctl show: $want4 $want6)"
+	[[ " $got " == *" ${want4%/*} "* ]] && [[ " $got " == *" ${want6%/*} "* ]] &&
+		ip -n "$1" route show dev dp0 | grep -q '^10\.0\.0\.0/8' &&
+		ip -n "$1" -6 route show dev dp0 | grep -q '^fd64:7069:6c6c:6172::/96'
+}
+
+# fabric_flood: the view of fabric_view's DPillar (two cables still
+# swapped) while a neighbour of server 5 floods it with requests for its
+# table (probes with DPILLAR_PROBE_F_NEIGHS, under source 1, on 5's port
+# 0, at its full rate): the flood gets its sender's share
+# (DP_PROBE_SENDER_NEIGHS, 5 tables a second) and server 0's sweeps still
+# get 5's table: every server answers in each of FABRIC_FLOOD_VIEWS
+# views, and 5 counts the flood's excess (probe_sender_limit).  With one
+# budget for every sender (before the shares), the flood spent 5's 20
+# tables a second and a view said "7 of 8".
+FABRIC_FLOOD_VIEWS=${DPILLAR_PROBE_FABRIC_FLOOD_VIEWS:-3}
+fabric_flood() {
+	local i ok=0 n=$FABRIC_FLOOD_VIEWS s0 l0 s1 l1 rate
+	PF_PREFIX=pw-
+	read -r s0 l0 < <(dp_stats pw-5 dp0 probe_sender_limit probe_limit)
+	ip netns exec "$PF_SW" python3 "$FORGE" flood --src 1 --ttl 8 \
+		--flags 1 --secs 120 "v5p0@$PF_SW=pw-5:p0:5" \
+		> "$PP_TMP/nflood" 2>&1 &
+	local flood=$!
+	wait_for 60 grep -q sending "$PP_TMP/nflood" ||
+		{ kill "$flood"; cat "$PP_TMP/nflood"; return 1; }
+	# A second of the flood: 5's budgets spent, if one budget were all.
+	sleep 2
+	for ((i = 0; i < n; i++)); do
+		pf_on 0 "$DPCTL" fabric pace 0 timeout 500 > "$PP_TMP/fabric" 2>&1
+		if grep -q "8 of 8 servers answered" "$PP_TMP/fabric"; then
+			ok=$((ok + 1))
+		else
+			grep "no answer\|servers answered" "$PP_TMP/fabric"
+		fi
+	done
+	kill "$flood" 2>/dev/null
+	wait "$flood"
+	read -r s1 l1 < <(dp_stats pw-5 dp0 probe_sender_limit probe_limit)
+	rate=$(grep sent "$PP_TMP/nflood")
+	echo "table requests flooding server 5: $rate; views with every server answering: $ok of $n; server 5: probe_sender_limit +$((s1 - s0)), probe_limit +$((l1 - l0))" |
+		tee -a "$PP_TMP/figures"
+	[ "$ok" = "$n" ] && [ $((s1 - s0)) -gt 0 ]
 }
 
 PP_TMP=$(mktemp -d)
@@ -225,6 +420,10 @@ run_test "forged stamp: replies 'reached' for every (id, seq) of a fresh route p
 	forged
 run_test "fabric view: DPillar(4,2) with two ports swapped between switches, dpctl fabric from one server names exactly those cables" \
 	fabric_view
+run_test "administrator's guide: its command blocks that need the module run in the guest as printed (guest-test)" \
+	guide_blocks
+run_test "fabric view under a flood: one neighbour's table requests get its sender's share, the other servers' sweep still gets every table" \
+	fabric_flood
 # The figures, passed or failed (run_test shows a passing test's output
 # only with V=1).
 [ -s "$PP_TMP/figures" ] && ktap_diag "$(cat "$PP_TMP/figures")"

@@ -125,6 +125,9 @@ enum dp_stat {
 	DP_STAT_HELLO_MAC_TAKEN, /* Hello refused: its MAC has another live
 				  * neighbour entry on that port
 				  */
+	DP_STAT_PROBE_SENDER_LIMIT, /* path probe not answered: its sender's
+				     * share of the reply budgets spent
+				     */
 	DP_STAT_MAX
 };
 

@@ -270,6 +270,16 @@ EXPORT_SYMBOL_IF_KUNIT(dp_genl_route_fill);
  */
 #define DP_PROBE_REQ_MS		5000
 
+/* How often ROUTE_GET and ROUTE_TRACE look again for coordinates. */
+#define DP_GENL_RESOLVE_POLL_MS	10
+/*
+ * ROUTE_GET's and ROUTE_TRACE's wait for a resolution they started, by
+ * default: two of the discovery's waits for its reply (DP_SC_WAIT_MS), so
+ * that a lost flood is started again once.  TIMEOUT_MS sets it, up to
+ * DP_PROBE_REQ_MS.
+ */
+#define DP_GENL_RESOLVE_WAIT_MS	(2 * DP_SC_WAIT_MS)
+
 /*
  * The wait for the next reply: the request's per-reply wait, cut to what
  * is left of the request's time (@end, jiffies); 0 when none is left.
@@ -407,6 +417,38 @@ static int dp_genl_probe_err(struct genl_info *info, int err)
 }
 
 /*
+ * S2 plan mode: ROUTE_TRACE's first probe needs the destination's
+ * coordinates.  Unknown ones are resolved first, as for ROUTE_GET (the
+ * request has CAP_NET_ADMIN, GENL_UNS_ADMIN_PERM): the discovery started
+ * once and looked at every DP_GENL_RESOLVE_POLL_MS until it answers or
+ * @wait_ms pass (@end, the request's bound, first), rather than a trace
+ * that stops at once as NOROUTE (route_no_coords) and a caller left to
+ * repeat it.  Still unknown then, the trace's first probe says so.
+ */
+static void dp_genl_trace_coords(struct dp_priv *dp, u32 dst, u32 hash,
+				 u32 wait_ms, unsigned long end)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(wait_ms);
+	struct dp_route_state st;
+	bool ok;
+
+	if (time_after(until, end))
+		until = end;
+	for (;;) {
+		/* RCU for the neighbour tables, BHs off for the cache */
+		local_bh_disable();
+		rcu_read_lock();
+		dp_psel_route_init(dp, dst, hash, &st);
+		ok = dp_sc_coords_route(dp, &st, true);
+		rcu_read_unlock();
+		local_bh_enable();
+		if (ok || !time_before(jiffies, until) ||
+		    msleep_interruptible(DP_GENL_RESOLVE_POLL_MS))
+			return;
+	}
+}
+
+/*
  * ROUTE_TRACE: probes with TTL 1, 2, ... toward the destination, each
  * routed as this server's data of the flow hash would be (path selection
  * included: the trace makes it follow the destination), until one
@@ -431,6 +473,10 @@ int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 				  &dst, &timeout_ms, &hash, &msg, &hdr);
 	if (err)
 		return err;
+	if (dp->topo.ext_len)
+		dp_genl_trace_coords(dp, dst, hash,
+				     info->attrs[DPILLAR_A_ROUTE_TIMEOUT_MS] ?
+				     timeout_ms : DP_GENL_RESOLVE_WAIT_MS, end);
 	for (ttl = 1; ttl <= maxttl; ttl++) {
 		wait = dp_genl_probe_wait(timeout_ms, end);
 		if (!wait)
@@ -639,15 +685,6 @@ err_free:
 	nlmsg_free(msg);
 	return err;
 }
-
-/* How often ROUTE_GET looks again for coordinates being resolved. */
-#define DP_GENL_RESOLVE_POLL_MS	10
-/*
- * ROUTE_GET's wait for a resolution it started, by default: two of the
- * discovery's waits for its reply (DP_SC_WAIT_MS), so that a lost flood
- * is started again once.  TIMEOUT_MS sets it, up to DP_PROBE_REQ_MS.
- */
-#define DP_GENL_RESOLVE_WAIT_MS	(2 * DP_SC_WAIT_MS)
 
 int dp_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 {

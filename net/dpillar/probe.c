@@ -16,6 +16,7 @@
  */
 
 #include <linux/etherdevice.h>
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/netdevice.h>
@@ -82,6 +83,9 @@ void dp_probe_init(struct dp_priv *dp)
 	ratelimit_set_flags(&pr->neighs_rs, RATELIMIT_MSG_ON_RELEASE);
 	for (i = 0; i < DP_PROBE_SLOTS; i++)
 		init_completion(&pr->slot[i].done);
+	spin_lock_init(&pr->senders_lock);
+	pr->sender_period = HZ;
+	pr->sender_seed = get_random_u32();
 }
 
 /*
@@ -515,21 +519,93 @@ static struct ratelimit_state *dp_probe_budget(struct dp_priv *dp,
 }
 
 /*
- * Answer the probe @ph, @pp with @status (rate-limited); in plan mode
- * toward the @nx coordinates @x it carried for its sender.
+ * One token of a sender's bucket @tokens of @rate a second, refilled for
+ * the @elapsed jiffies (at most @period) since the last refill: whether
+ * there was one.  Tokens are kept in 1/@period units, so that a refill
+ * loses nothing to rounding.
+ */
+static bool dp_probe_token(u32 *tokens, u32 rate, u32 period, u32 elapsed)
+{
+	*tokens = min(*tokens + elapsed * rate, rate * period);
+	if (*tokens < period)
+		return false;
+	*tokens -= period;
+	return true;
+}
+
+/*
+ * Whether the sender of a probe from @src that came in by @port has a
+ * reply left in its share this second, and a table (@neighs) when it asks
+ * for one.  Its slot in the hashed table is its own, else free, else one
+ * whose sender has been silent for a second (its buckets are full again,
+ * nobody loses): taken over.  Another sender's, still busy: no share is
+ * charged, the device's budgets still bound the reply.  A frame's source
+ * can be forged, so the port is in the key: a neighbour that forges
+ * another server's source spends the share of that source on its own
+ * port, not on the port the real server's requests come by (it may share
+ * that port: a switch).  A neighbour forging many sources takes many
+ * slots and is bounded by the device's budgets only, as before the
+ * shares.  Softirq (process context with BHs off for our own probes).
+ */
+static bool dp_probe_sender_ok(struct dp_priv *dp, u32 src, u32 port,
+			       bool neighs)
+{
+	struct dp_probes *pr = &dp->probes;
+	u32 period = pr->sender_period;
+	struct dp_probe_sender *s;
+	unsigned long now = jiffies;
+	u32 elapsed;
+	bool ok;
+
+	s = &pr->sender[jhash_2words(src, port, pr->sender_seed) &
+			(DP_PROBE_SENDERS - 1)];
+	spin_lock_bh(&pr->senders_lock);
+	if (!s->last || s->src != src || s->port != port) {
+		if (s->last && time_before(now, s->last + period)) {
+			spin_unlock_bh(&pr->senders_lock);
+			return true;
+		}
+		s->src = src;
+		s->port = port;
+		s->replies = DP_PROBE_SENDER_BURST * period;
+		s->tables = DP_PROBE_SENDER_NEIGHS * period;
+		s->last = now;
+	}
+	elapsed = min_t(unsigned long, now - s->last, period);
+	/* jiffies 0 marks a free slot: a refill at 0 is one tick later */
+	s->last = now ?: 1;
+	ok = dp_probe_token(&s->replies, DP_PROBE_SENDER_BURST, period,
+			    elapsed);
+	if (neighs && !dp_probe_token(&s->tables, DP_PROBE_SENDER_NEIGHS,
+				      period, elapsed))
+		ok = false;
+	spin_unlock_bh(&pr->senders_lock);
+	return ok;
+}
+
+/*
+ * Answer the probe @ph, @pp that came in by our port @port with @status
+ * (rate-limited: the sender's share, then the device's budget); in plan
+ * mode toward the @nx coordinates @x it carried for its sender.
  */
 static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
-			    const struct dpillar_probe *pp, const u32 *x,
-			    u32 nx, u8 status, u8 reason)
+			    const struct dpillar_probe *pp, u32 port,
+			    const u32 *x, u32 nx, u8 status, u8 reason)
 {
 	bool neighs = status == DPILLAR_PROBE_STATUS_REACHED &&
 		      (pp->flags & DPILLAR_PROBE_F_NEIGHS);
+	struct ratelimit_state *budget = dp_probe_budget(dp, pp);
 	struct dp_route_state st;
 	struct dpillar_probe *p;
 	struct sk_buff *skb;
 	u32 src = ntohl(ph->src);
 
-	if (!__ratelimit(dp_probe_budget(dp, pp)) ||
+	if ((budget != &dp->probes.psel_rs || neighs) &&
+	    !dp_probe_sender_ok(dp, src, port, neighs)) {
+		dp_count(dp, DP_STAT_PROBE_SENDER_LIMIT);
+		return;
+	}
+	if (!__ratelimit(budget) ||
 	    (neighs && !__ratelimit(&dp->probes.neighs_rs))) {
 		dp_count(dp, DP_STAT_PROBE_LIMIT);
 		return;
@@ -582,6 +658,7 @@ struct dp_probe_relay {
 	struct dp_route_state again;
 	u32 x[DP_COORDS_MAX];
 	u32 nx;
+	u32 port;	/* ours it came in by */
 };
 
 /*
@@ -617,8 +694,8 @@ static bool dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
 	}
 	nx = dp_probe_src_coords(dp, skb, x);
 	if (h->type == DPILLAR_T_PROBE) {
-		dp_probe_answer(dp, h, dp_probe_body(dp, skb), x, nx,
-				DPILLAR_PROBE_STATUS_REACHED, 0);
+		dp_probe_answer(dp, h, dp_probe_body(dp, skb), pr->port, x,
+				nx, DPILLAR_PROBE_STATUS_REACHED, 0);
 		dp_count(dp, DP_STAT_DELIVERED);
 	} else if (dp_probe_reply_rcv(dp, skb)) {
 		dp_count(dp, DP_STAT_DELIVERED);
@@ -635,7 +712,7 @@ static bool dp_probe_relay_ttl_out(struct dp_priv *dp, struct sk_buff *skb,
 
 	if (pr->h.type != DPILLAR_T_PROBE)
 		return false;
-	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx,
+	dp_probe_answer(dp, &pr->h, &pr->p, pr->port, pr->x, pr->nx,
 			DPILLAR_PROBE_STATUS_TTL, 0);
 	consume_skb(skb);
 	return true;
@@ -665,8 +742,8 @@ static void dp_probe_relay_lost(struct dp_priv *dp, enum dp_out out,
 	if (pr->h.type != DPILLAR_T_PROBE)
 		return;
 	dp_probe_local(dp, out, &pr->again, &local);
-	dp_probe_answer(dp, &pr->h, &pr->p, pr->x, pr->nx, local.status,
-			local.reason);
+	dp_probe_answer(dp, &pr->h, &pr->p, pr->port, pr->x, pr->nx,
+			local.status, local.reason);
 }
 
 static const struct dp_relay_ops dp_probe_relay_ops = {
@@ -680,15 +757,19 @@ static const struct dp_relay_ops dp_probe_relay_ops = {
 /**
  * dp_probe_rcv - a PROBE or PROBE_REPLY from a port
  * @dp: the device
+ * @port: the index of the port it came in by
  * @pskb: the frame, dpillar header at skb->data, addresses checked
  *
  * Softirq, under rcu_read_lock.  Consumes the skb.
  *
  * Return: RX_HANDLER_CONSUMED.
  */
-rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, struct sk_buff **pskb)
+rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, u32 port,
+				 struct sk_buff **pskb)
 {
 	struct dp_probe_relay pr;
+
+	pr.port = port;
 
 	return dp_relay(dp, pskb, &dp_probe_relay_ops, &pr);
 }

@@ -44,6 +44,22 @@
 #define DP_PROBE_REPLY_BURST	200
 #define DP_PROBE_PSEL_BURST	1024
 #define DP_PROBE_NEIGHS_BURST	20
+/*
+ * Each sender's share of DP_PROBE_REPLY_BURST and of DP_PROBE_NEIGHS_BURST
+ * (a quarter), a second: a sender being the probe's source node id on the
+ * port it came in by.  One neighbour flooding requests gets its share and
+ * leaves the rest of each budget to the others (dpctl fabric asks each
+ * server once a sweep, route trace once a hop).  The senders' token
+ * buckets are DP_PROBE_SENDERS slots of a table hashed by (source, port)
+ * with a seed of the device's; a slot taken by another sender that was
+ * heard within the last second is not taken over: that request is held to
+ * the device's budgets alone.  Path selection's probes (its own budget,
+ * DP_PROBE_PSEL_BURST, whose fan-in is every source's) have no share,
+ * unless they ask for a table.
+ */
+#define DP_PROBE_SENDER_BURST	(DP_PROBE_REPLY_BURST / 4)
+#define DP_PROBE_SENDER_NEIGHS	(DP_PROBE_NEIGHS_BURST / 4)
+#define DP_PROBE_SENDERS	64
 
 struct dp_priv;
 
@@ -116,6 +132,22 @@ struct dp_probe_slot {
 	struct dp_probe_neighs *neighs;
 };
 
+/**
+ * struct dp_probe_sender - one sender's share of the reply budgets
+ * @src: the probes' source node id
+ * @port: the port they came in by
+ * @last: jiffies of the last refill; the slot is free when 0
+ * @replies: tokens of DP_PROBE_SENDER_BURST, in 1/@period units
+ * @tables: tokens of DP_PROBE_SENDER_NEIGHS, the same units
+ */
+struct dp_probe_sender {
+	u32 src;
+	u32 port;
+	unsigned long last;
+	u32 replies;
+	u32 tables;
+};
+
 struct dp_probes {
 	spinlock_t lock;	/* the slots, @dead and @next_id */
 	bool dead;		/* the device is being unregistered */
@@ -124,6 +156,11 @@ struct dp_probes {
 	struct ratelimit_state psel_rs;		/* DP_PROBE_PSEL_BURST */
 	struct ratelimit_state neighs_rs;	/* DP_PROBE_NEIGHS_BURST */
 	struct dp_probe_slot slot[DP_PROBE_SLOTS];
+	spinlock_t senders_lock;	/* @sender */
+	/* the senders' refill period, jiffies: HZ (KUnit freezes it) */
+	u32 sender_period;
+	u32 sender_seed;
+	struct dp_probe_sender sender[DP_PROBE_SENDERS];
 };
 
 void dp_probe_init(struct dp_priv *dp);
@@ -134,7 +171,8 @@ static inline bool dp_probe_type(u8 type)
 	return type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY;
 }
 
-rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, struct sk_buff **pskb);
+rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, u32 port,
+				 struct sk_buff **pskb);
 bool dp_probe_detours_known(const struct dp_priv *dp);
 int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 		  u8 ttl, u16 id, u16 seq, u64 stamp,

@@ -132,12 +132,37 @@ static u32 dpp_probes(struct kunit *test, struct dpt_dev *d, u32 src, u16 id,
 	return dpp_take(DPILLAR_T_PROBE_REPLY, NULL, 0);
 }
 
-/* The reply budgets' window: one second that does not end in the test. */
+/*
+ * The reply budgets' window, and the period the senders' shares refill
+ * in: one second that does not end in the test.
+ */
 static void dpp_freeze(struct dpt_dev *d)
 {
 	d->dp->probes.reply_rs.interval = 3600 * HZ;
 	d->dp->probes.psel_rs.interval = 3600 * HZ;
 	d->dp->probes.neighs_rs.interval = 3600 * HZ;
+	d->dp->probes.sender_period = 3600 * HZ;
+}
+
+/*
+ * @n probes for us (@flags), from @nsrc sources in turn (the highest node
+ * ids), user ids from @id, full TTL: the replies sent.
+ */
+static u32 dpp_probes_from(struct kunit *test, struct dpt_dev *d, u32 nsrc,
+			   u16 id, u8 flags, u32 n)
+{
+	struct dpillar_probe pp = {};
+	u32 i;
+
+	pp.ttl = dp_topo_ttl(&d->dp->topo);
+	pp.flags = flags;
+	for (i = 0; i < n; i++) {
+		pp.id = htons(id + i);
+		pp.seq = htons(i);
+		dpp_rx(test, d, DPILLAR_T_PROBE,
+		       d->dp->topo.nodes - 1 - i % nsrc, 0, &pp);
+	}
+	return dpp_take(DPILLAR_T_PROBE_REPLY, NULL, 0);
 }
 
 /* 16 sources, 4 candidates each, every 300 ms: in one second. */
@@ -159,7 +184,8 @@ static void dpp_budget_user_first(struct kunit *test)
 	u32 src = d->dp->topo.nodes - 1;
 
 	dpp_freeze(d);
-	dpp_expect_budget(test, dpp_probes(test, d, src, 1, 300),
+	/* eight senders: their shares are more than the budget */
+	dpp_expect_budget(test, dpp_probes_from(test, d, 8, 1, 0, 300),
 			  DP_PROBE_REPLY_BURST);
 	dpp_expect_budget(test, dpp_probes(test, d, src,
 					   DPILLAR_PROBE_ID_KERNEL, DPP_FANIN),
@@ -176,8 +202,64 @@ static void dpp_budget_psel_first(struct kunit *test)
 	dpp_expect_budget(test, dpp_probes(test, d, src,
 					   DPILLAR_PROBE_ID_KERNEL, DPP_FANIN),
 			  DPP_FANIN);
-	dpp_expect_budget(test, dpp_probes(test, d, src, 1, 300),
+	dpp_expect_budget(test, dpp_probes_from(test, d, 8, 1, 0, 300),
 			  DP_PROBE_REPLY_BURST);
+}
+
+/*
+ * One sender (a source on a port) flooding probes gets its share of each
+ * budget, counted probe_sender_limit beyond it, and leaves the rest to
+ * the others: another source's probes and table requests are answered.
+ * Path selection's probes are not held to the share.
+ */
+static void dpp_sender_share(struct kunit *test)
+{
+	struct dpt_dev *d = dpp_dev(test);
+	u32 src = d->dp->topo.nodes - 1;
+
+	dpp_freeze(d);
+	dpp_expect_budget(test, dpp_probes(test, d, src, 1, 300),
+			  DP_PROBE_SENDER_BURST);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_PROBE_SENDER_LIMIT),
+			300 - DP_PROBE_SENDER_BURST);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_PROBE_LIMIT), 0);
+	/* the next source, user probes: all of its share */
+	KUNIT_EXPECT_EQ(test, dpp_probes(test, d, src - 1, 1,
+					 DP_PROBE_SENDER_BURST),
+			DP_PROBE_SENDER_BURST);
+	/* path selection's, from the flooding source: the fan-in's */
+	dpp_expect_budget(test, dpp_probes(test, d, src,
+					   DPILLAR_PROBE_ID_KERNEL, DPP_FANIN),
+			  DPP_FANIN);
+}
+
+/*
+ * Table requests: a flood from one sender gets DP_PROBE_SENDER_NEIGHS
+ * tables; every other source asking once still gets its table, up to the
+ * device's DP_PROBE_NEIGHS_BURST.
+ */
+static void dpp_sender_neighs(struct kunit *test)
+{
+	struct dpt_dev *d = dpp_dev(test);
+	u32 src = d->dp->topo.nodes - 1, i, got = 0;
+
+	KUNIT_ASSERT_GT(test, src,
+			DP_PROBE_NEIGHS_BURST - DP_PROBE_SENDER_NEIGHS);
+	dpp_freeze(d);
+	dpp_expect_budget(test, dpp_probes_from(test, d, 1, 1,
+						DPILLAR_PROBE_F_NEIGHS, 100),
+			  DP_PROBE_SENDER_NEIGHS);
+	for (i = 1; i <= DP_PROBE_NEIGHS_BURST - DP_PROBE_SENDER_NEIGHS; i++) {
+		struct dpillar_probe pp = {};
+
+		pp.ttl = dp_topo_ttl(&d->dp->topo);
+		pp.flags = DPILLAR_PROBE_F_NEIGHS;
+		pp.id = htons(1000 + i);
+		dpp_rx(test, d, DPILLAR_T_PROBE, src - i, 0, &pp);
+		got += dpp_take(DPILLAR_T_PROBE_REPLY, NULL, 0);
+	}
+	KUNIT_EXPECT_EQ(test, got,
+			DP_PROBE_NEIGHS_BURST - DP_PROBE_SENDER_NEIGHS);
 }
 
 /*
@@ -462,17 +544,11 @@ static void dpp_neighs_reply(struct kunit *test)
 static void dpp_neighs_budget(struct kunit *test)
 {
 	struct dpt_dev *d = dpp_dev(test);
-	struct dpillar_probe pp = {};
-	u32 i;
 
 	dpp_freeze(d);
-	pp.ttl = dp_topo_ttl(&d->dp->topo);
-	pp.flags = DPILLAR_PROBE_F_NEIGHS;
-	for (i = 0; i < 300; i++) {
-		pp.id = htons(i + 1);
-		dpp_rx(test, d, DPILLAR_T_PROBE, d->dp->topo.nodes - 1, 0, &pp);
-	}
-	dpp_expect_budget(test, dpp_take(DPILLAR_T_PROBE_REPLY, NULL, 0),
+	/* from eight sources: their shares are more than the budget */
+	dpp_expect_budget(test, dpp_probes_from(test, d, 8, 1,
+						DPILLAR_PROBE_F_NEIGHS, 300),
 			  DP_PROBE_NEIGHS_BURST);
 }
 
@@ -525,6 +601,8 @@ static void dpp_exit(struct kunit *test)
 static struct kunit_case dpp_cases[] = {
 	KUNIT_CASE(dpp_budget_user_first),
 	KUNIT_CASE(dpp_budget_psel_first),
+	KUNIT_CASE(dpp_sender_share),
+	KUNIT_CASE(dpp_sender_neighs),
 	KUNIT_CASE(dpp_psel_forged),
 	KUNIT_CASE(dpp_relay_one),
 	KUNIT_CASE(dpp_neighs_reply),

@@ -286,7 +286,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	}
 	/* Path probes: probe.c, relayed as data is (dp_relay()). */
 	if (h->type != DPILLAR_T_DATA)
-		return dp_probe_rcv(dp, pskb);
+		return dp_probe_rcv(dp, port->index, pskb);
 	if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
 		return dp_deliver(dp, pskb);
 	return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);

@@ -263,6 +263,7 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_SHORTCUT_DATA] = "shortcut_data",
 	[DPILLAR_A_STATS_SHORTCUT_DATA_LOST] = "shortcut_data_lost",
 	[DPILLAR_A_STATS_HELLO_MAC_TAKEN] = "hello_mac_taken",
+	[DPILLAR_A_STATS_PROBE_SENDER_LIMIT] = "probe_sender_limit",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */

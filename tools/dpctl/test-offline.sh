@@ -977,6 +977,20 @@ for k in "$tmp"/blocks/*.arg; do
 	esac
 done
 [ "$nblocks" -gt 0 ] && ok || ko "no offline-test block in $A"
+# Every literal block of the guide is run by a test or says why not: the
+# offline ones above, the guest's (guest-test: selftests/dpillar_probe.sh,
+# guide_blocks), and those no test can run (not-run: REASON), listed here.
+awk -v markers="offline-test guest-test not-run" -f ../common/rst-marks.awk \
+	"$A" > "$tmp/marks"
+nlit=$(wc -l < "$tmp/marks")
+while read -r line kind why; do
+	case $kind in
+	-) ko "admin guide line $line: a literal block no test runs (mark it offline-test, guest-test or not-run: see the comment at the guide's top)" ;;
+	not-run) echo "admin guide line $line: not run: $why" ;;
+	esac
+done < "$tmp/marks"
+echo "admin guide: $nlit literal blocks: $(grep -c ' offline-test ' "$tmp/marks") offline (above), $(grep -c ' guest-test ' "$tmp/marks") in the guest (dpillar_probe.sh), $(grep -c ' not-run ' "$tmp/marks") not run"
+grep -q ' - - *$' "$tmp/marks" || ok
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

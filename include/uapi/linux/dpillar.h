@@ -348,6 +348,10 @@ enum {
 						 * another live neighbour
 						 * entry on that port
 						 */
+	DPILLAR_A_STATS_PROBE_SENDER_LIMIT,	/* path probe not answered:
+						 * its sender's share of the
+						 * reply budgets spent
+						 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
@@ -467,8 +471,9 @@ enum {
 					 */
 	DPILLAR_A_ROUTE_TIMEOUT_MS,	/* u32: ROUTE_TRACE's wait for each
 					 * reply (request, default 1000);
-					 * ROUTE_GET's for a resolution (S2
-					 * plan mode, default 2000)
+					 * ROUTE_GET's and ROUTE_TRACE's
+					 * for a resolution (S2 plan mode,
+					 * default 2000)
 					 */
 
 	DPILLAR_A_ROUTE_SHORTCUT,	/* u32 (reply): the topology gives
