@@ -53,7 +53,13 @@ static void dp_psel_clear(struct dp_psel_ent *e)
 	e->answered = 0;
 }
 
-/* Nothing is followed, with no work queued: at setup and after a stop. */
+static bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
+
+/*
+ * Nothing is followed, with no work queued: at setup and after a stop.
+ * The replies to our probes come back through probe.c's kernel_reply,
+ * after dp_probe_init() and before the device has a port.
+ */
 void dp_psel_init(struct dp_priv *dp)
 {
 	struct dp_psel *ps = &dp->psel;
@@ -63,6 +69,7 @@ void dp_psel_init(struct dp_priv *dp)
 	INIT_DELAYED_WORK(&ps->work, dp_psel_work);
 	for (i = 0; i < DP_PSEL_SLOTS; i++)
 		dp_psel_clear(&ps->ent[i]);
+	dp->probes.kernel_reply = dp_psel_reply;
 }
 
 /* ndo_open: start the rounds. */
@@ -163,7 +170,7 @@ EXPORT_SYMBOL_IF_KUNIT(dp_psel_route_init);
  * An answer to a probe of ours (probe.c, softirq).  False when it answers
  * no probe outstanding: late, a duplicate, or a forged stamp.
  */
-bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
+static bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
 {
 	u16 id = ntohs(p->id);
 	u32 m = id & (BIT(DP_PSEL_ID_SHIFT) - 1);

@@ -55,7 +55,6 @@ void dp_psel_start(struct dp_priv *dp);
 void dp_psel_stop(struct dp_priv *dp);
 void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 			struct dp_route_state *st);
-bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
 void dp_psel_work(struct work_struct *work);
 bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed);
 

@@ -459,7 +459,7 @@ static bool dp_probe_reply_rcv(struct dp_priv *dp, struct sk_buff *skb)
 	u32 off = dp_probe_len(dp);
 
 	if (id & DPILLAR_PROBE_ID_KERNEL) {
-		taken = dp_psel_reply(dp, p);
+		taken = pr->kernel_reply && pr->kernel_reply(dp, p);
 		goto out;
 	}
 	/*

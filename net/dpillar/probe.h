@@ -5,10 +5,12 @@
  * the one that cannot route it and by its destination.  ROUTE_TRACE
  * (dpctl route trace) and in-kernel users (path selection) send them.
  *
- * Probe ids: those with DPILLAR_PROBE_ID_KERNEL set belong to in-kernel
- * users, whose replies go to dp_psel_reply(); the others to the
- * waiting requests of dp_probe_roundtrip(), at most DP_PROBE_SLOTS per
- * device at a time (no allocation per request).
+ * Probe ids: those with DPILLAR_PROBE_ID_KERNEL set belong to the
+ * in-kernel user, whose replies go to the handler it set in
+ * dp_probes.kernel_reply (path selection's, pathsel.c: probe.c calls
+ * nothing of the files that use it); the others to the waiting
+ * requests of dp_probe_roundtrip(), at most DP_PROBE_SLOTS per device
+ * at a time (no allocation per request).
  */
 #ifndef _DPILLAR_PROBE_H
 #define _DPILLAR_PROBE_H
@@ -155,6 +157,13 @@ struct dp_probes {
 	struct ratelimit_state reply_rs;	/* DP_PROBE_REPLY_BURST */
 	struct ratelimit_state psel_rs;		/* DP_PROBE_PSEL_BURST */
 	struct ratelimit_state neighs_rs;	/* DP_PROBE_NEIGHS_BURST */
+	/*
+	 * Replies to DPILLAR_PROBE_ID_KERNEL ids (softirq): true when one
+	 * answers a probe outstanding.  Set before the device has a port,
+	 * never changed after.
+	 */
+	bool (*kernel_reply)(struct dp_priv *dp,
+			     const struct dpillar_probe *p);
 	struct dp_probe_slot slot[DP_PROBE_SLOTS];
 	spinlock_t senders_lock;	/* @sender */
 	/* the senders' refill period, jiffies: HZ (KUnit freezes it) */
