@@ -417,7 +417,7 @@ struct dp_vctx {
  * @prefix: the fabric's IP prefixes
  * @hello_work: sends the Hellos and ages the neighbours
  * @probes: path probes (probe.c)
- * @psel: path selection (pathsel.c)
+ * @pathsel: path selection (pathsel.c)
  * @sc: shortcut discovery (shortcut.c)
  * @coords: learnt coordinates of other nodes (coords.c; topologies whose
  *	nodes carry coordinates, S2 plan mode)
@@ -450,7 +450,7 @@ struct dp_priv {
 	struct dp_prefix __rcu *prefix;
 	struct delayed_work hello_work;
 	struct dp_probes probes;
-	struct dp_psel psel;
+	struct dp_pathsel pathsel;
 	struct dp_shortcuts sc;
 	struct dp_coords_cache coords;
 };

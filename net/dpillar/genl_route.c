@@ -339,7 +339,7 @@ static int dp_genl_put_probe(struct sk_buff *skb, struct dp_priv *dp,
 		goto cancel;
 	if (path >= 0 && nla_put_u32(skb, DPILLAR_A_PROBE_PATH, path))
 		goto cancel;
-	if (path >= 0 && dp_psel_state(dp, dst, path, &failed) &&
+	if (path >= 0 && dp_pathsel_state(dp, dst, path, &failed) &&
 	    nla_put_u32(skb, DPILLAR_A_PROBE_FAILED, failed))
 		goto cancel;
 	nla_nest_end(skb, nest);
@@ -438,7 +438,7 @@ static void dp_genl_trace_coords(struct dp_priv *dp, u32 dst, u32 hash,
 		/* RCU for the neighbour tables, BHs off for the cache */
 		local_bh_disable();
 		rcu_read_lock();
-		dp_psel_route_init(dp, dst, hash, &st);
+		dp_pathsel_route_init(dp, dst, hash, &st);
 		ok = dp_sc_coords_route(dp, &st, true);
 		rcu_read_unlock();
 		local_bh_enable();
@@ -483,7 +483,7 @@ int dp_genl_route_trace_doit(struct sk_buff *skb, struct genl_info *info)
 			break;
 		/* The flow's path as dp_xmit() picks it: path selection's. */
 		local_bh_disable();
-		dp_psel_route_init(dp, dst, hash, &st);
+		dp_pathsel_route_init(dp, dst, hash, &st);
 		local_bh_enable();
 		err = dp_probe_roundtrip(dp, &st, ttl, wait, &res);
 		if (err && err != -ETIMEDOUT)

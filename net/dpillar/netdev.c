@@ -208,7 +208,7 @@ static int dp_open(struct net_device *dev)
 
 	dp_update_carrier(dp);
 	queue_delayed_work(system_power_efficient_wq, &dp->hello_work, 0);
-	dp_psel_start(dp);
+	dp_pathsel_start(dp);
 	return 0;
 }
 
@@ -217,7 +217,7 @@ static int dp_stop(struct net_device *dev)
 	struct dp_priv *dp = netdev_priv(dev);
 
 	cancel_delayed_work_sync(&dp->hello_work);
-	dp_psel_stop(dp);
+	dp_pathsel_stop(dp);
 	dp_sc_stop(dp);
 	dp_coords_stop(dp);
 	netif_carrier_off(dev);
@@ -255,7 +255,7 @@ static void dp_dev_uninit(struct net_device *dev)
 	u32 i;
 
 	cancel_delayed_work_sync(&dp->hello_work);
-	dp_psel_stop(dp);
+	dp_pathsel_stop(dp);
 	dp_probe_flush(dp);
 	for (i = 0; i < dp->nports; i++) {
 		struct dp_port *port = rtnl_dereference(dp->ports[i]);
@@ -311,7 +311,7 @@ void dp_setup(struct net_device *dev)
 	dp_view_init(dp);
 	INIT_DELAYED_WORK(&dp->hello_work, dp_hello_work);
 	dp_probe_init(dp);
-	dp_psel_init(dp);
+	dp_pathsel_init(dp);
 	dp_sc_init(dp);
 	dp_coords_init(dp);
 	dev->netdev_ops = &dp_netdev_ops;

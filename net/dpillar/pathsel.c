@@ -17,7 +17,7 @@
  * probe carries a random stamp, kept in the entry: an answer that does
  * not echo it is a forgery (it would steer flows), and is not taken.
  * The targets answer these probes from a budget of their own
- * (DP_PROBE_PSEL_BURST, probe.h), which the probes users ask for cannot
+ * (DP_PROBE_PATHSEL_BURST, probe.h), which the probes users ask for cannot
  * spend.
  */
 
@@ -30,22 +30,22 @@
 
 #include "dpillar.h"
 
-#define DP_PSEL_ID_SHIFT	3	/* DP_PATHS_MAX candidates below */
+#define DP_PATHSEL_ID_SHIFT	3	/* DP_PATHS_MAX candidates below */
 
-static_assert(DP_PATHS_MAX <= (1 << DP_PSEL_ID_SHIFT));
-static_assert((DP_PSEL_SLOTS << DP_PSEL_ID_SHIFT) <= DPILLAR_PROBE_ID_KERNEL);
+static_assert(DP_PATHS_MAX <= (1 << DP_PATHSEL_ID_SHIFT));
+static_assert((DP_PATHSEL_SLOTS << DP_PATHSEL_ID_SHIFT) <= DPILLAR_PROBE_ID_KERNEL);
 
-static struct dp_psel_ent *dp_psel_slot(struct dp_priv *dp, u32 dst)
+static struct dp_pathsel_ent *dp_pathsel_slot(struct dp_priv *dp, u32 dst)
 {
-	return &dp->psel.ent[hash_32(dst, ilog2(DP_PSEL_SLOTS))];
+	return &dp->pathsel.ent[hash_32(dst, ilog2(DP_PATHSEL_SLOTS))];
 }
 
-static unsigned long dp_psel_interval(const struct dp_priv *dp)
+static unsigned long dp_pathsel_interval(const struct dp_priv *dp)
 {
 	return msecs_to_jiffies(READ_ONCE(dp->dead_ms)) ?: 1;
 }
 
-static void dp_psel_clear(struct dp_psel_ent *e)
+static void dp_pathsel_clear(struct dp_pathsel_ent *e)
 {
 	WRITE_ONCE(e->dst, DP_NODE_NONE);
 	WRITE_ONCE(e->failed, 0);
@@ -53,45 +53,45 @@ static void dp_psel_clear(struct dp_psel_ent *e)
 	e->answered = 0;
 }
 
-static bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
+static bool dp_pathsel_reply(struct dp_priv *dp, const struct dpillar_probe *p);
 
 /*
  * Nothing is followed, with no work queued: at setup and after a stop.
  * The replies to our probes come back through probe.c's kernel_reply,
  * after dp_probe_init() and before the device has a port.
  */
-void dp_psel_init(struct dp_priv *dp)
+void dp_pathsel_init(struct dp_priv *dp)
 {
-	struct dp_psel *ps = &dp->psel;
+	struct dp_pathsel *ps = &dp->pathsel;
 	u32 i;
 
 	spin_lock_init(&ps->lock);
-	INIT_DELAYED_WORK(&ps->work, dp_psel_work);
-	for (i = 0; i < DP_PSEL_SLOTS; i++)
-		dp_psel_clear(&ps->ent[i]);
-	dp->probes.kernel_reply = dp_psel_reply;
+	INIT_DELAYED_WORK(&ps->work, dp_pathsel_work);
+	for (i = 0; i < DP_PATHSEL_SLOTS; i++)
+		dp_pathsel_clear(&ps->ent[i]);
+	dp->probes.kernel_reply = dp_pathsel_reply;
 }
 
 /* ndo_open: start the rounds. */
-void dp_psel_start(struct dp_priv *dp)
+void dp_pathsel_start(struct dp_priv *dp)
 {
-	queue_delayed_work(system_power_efficient_wq, &dp->psel.work,
-			   dp_psel_interval(dp));
+	queue_delayed_work(system_power_efficient_wq, &dp->pathsel.work,
+			   dp_pathsel_interval(dp));
 }
 
 /* ndo_stop and ndo_uninit: stop them and forget every destination. */
-void dp_psel_stop(struct dp_priv *dp)
+void dp_pathsel_stop(struct dp_priv *dp)
 {
-	struct dp_psel *ps = &dp->psel;
+	struct dp_pathsel *ps = &dp->pathsel;
 	u32 i;
 
 	cancel_delayed_work_sync(&ps->work);
 	spin_lock_bh(&ps->lock);
-	for (i = 0; i < DP_PSEL_SLOTS; i++)
-		dp_psel_clear(&ps->ent[i]);
+	for (i = 0; i < DP_PATHSEL_SLOTS; i++)
+		dp_pathsel_clear(&ps->ent[i]);
 	spin_unlock_bh(&ps->lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_psel_stop);
+EXPORT_SYMBOL_IF_KUNIT(dp_pathsel_stop);
 
 /*
  * Start following @dst in slot @e (transmit path, BH).  A slot another
@@ -99,27 +99,27 @@ EXPORT_SYMBOL_IF_KUNIT(dp_psel_stop);
  * two intervals, so that two busy destinations do not evict each other at
  * every packet: the newcomer is then routed without path selection.
  */
-static void dp_psel_follow(struct dp_priv *dp, struct dp_psel_ent *e,
-			   u32 dst, u32 npaths)
+static void dp_pathsel_follow(struct dp_priv *dp, struct dp_pathsel_ent *e,
+			      u32 dst, u32 npaths)
 {
-	unsigned long idle = 2 * dp_psel_interval(dp);
+	unsigned long idle = 2 * dp_pathsel_interval(dp);
 
 	if (READ_ONCE(e->dst) != DP_NODE_NONE &&
 	    !time_after(jiffies, READ_ONCE(e->used) + idle))
 		return;
-	spin_lock(&dp->psel.lock);
+	spin_lock(&dp->pathsel.lock);
 	if (e->dst == DP_NODE_NONE ||
 	    time_after(jiffies, READ_ONCE(e->used) + idle)) {
-		dp_psel_clear(e);
+		dp_pathsel_clear(e);
 		e->npaths = npaths;
 		WRITE_ONCE(e->used, jiffies);
 		WRITE_ONCE(e->dst, dst);
 	}
-	spin_unlock(&dp->psel.lock);
+	spin_unlock(&dp->pathsel.lock);
 }
 
 /**
- * dp_psel_route_init - the routing state of a packet this server sends
+ * dp_pathsel_route_init - the routing state of a packet this server sends
  * @dp: the device
  * @dst: its destination
  * @hash: its flow hash
@@ -132,20 +132,20 @@ static void dp_psel_follow(struct dp_priv *dp, struct dp_psel_ent *e,
  * slot taken over at the same time only makes this packet take another
  * valid path.
  */
-void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
-			struct dp_route_state *st)
+void dp_pathsel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
+			   struct dp_route_state *st)
 {
 	u32 sel = READ_ONCE(dp->mode), n, m, i;
-	struct dp_psel_ent *e;
+	struct dp_pathsel_ent *e;
 	unsigned long now;
 	u8 failed;
 
 	n = dp_route_npaths(&dp->topo, dp->self, dst, sel);
 	if (!n)
 		goto plain;
-	e = dp_psel_slot(dp, dst);
+	e = dp_pathsel_slot(dp, dst);
 	if (READ_ONCE(e->dst) != dst) {
-		dp_psel_follow(dp, e, dst, n);
+		dp_pathsel_follow(dp, e, dst, n);
 		goto plain;
 	}
 	/* Written once a tick at most: the line stays shared between CPUs. */
@@ -164,21 +164,21 @@ void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
 plain:
 	dp_route_init(&dp->topo, dp->self, dst, sel, hash, st);
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_psel_route_init);
+EXPORT_SYMBOL_IF_KUNIT(dp_pathsel_route_init);
 
 /*
  * An answer to a probe of ours (probe.c, softirq).  False when it answers
  * no probe outstanding: late, a duplicate, or a forged stamp.
  */
-static bool dp_psel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
+static bool dp_pathsel_reply(struct dp_priv *dp, const struct dpillar_probe *p)
 {
 	u16 id = ntohs(p->id);
-	u32 m = id & (BIT(DP_PSEL_ID_SHIFT) - 1);
-	struct dp_psel *ps = &dp->psel;
-	struct dp_psel_ent *e;
+	u32 m = id & (BIT(DP_PATHSEL_ID_SHIFT) - 1);
+	struct dp_pathsel *ps = &dp->pathsel;
+	struct dp_pathsel_ent *e;
 	bool taken = false;
 
-	e = &ps->ent[(id >> DP_PSEL_ID_SHIFT) & (DP_PSEL_SLOTS - 1)];
+	e = &ps->ent[(id >> DP_PATHSEL_ID_SHIFT) & (DP_PATHSEL_SLOTS - 1)];
 	spin_lock(&ps->lock);
 	if (ntohs(p->seq) != ps->round || m >= e->npaths ||
 	    !(e->sent & BIT(m)) || (e->answered & BIT(m)) ||
@@ -198,66 +198,66 @@ out:
 }
 
 /* Probe candidate @m of the destination in slot @i, in round @round. */
-static void dp_psel_probe(struct dp_priv *dp, u32 i, u32 dst, u32 m,
-			  u16 round)
+static void dp_pathsel_probe(struct dp_priv *dp, u32 i, u32 dst, u32 m,
+			     u16 round)
 {
-	struct dp_psel_ent *e = &dp->psel.ent[i];
+	struct dp_pathsel_ent *e = &dp->pathsel.ent[i];
 	struct dp_probe_result local;
 	struct dp_route_state st;
 	u64 stamp;
 	int err;
 
-	spin_lock_bh(&dp->psel.lock);
-	if (e->dst != dst || dp->psel.round != round) {
-		spin_unlock_bh(&dp->psel.lock);
+	spin_lock_bh(&dp->pathsel.lock);
+	if (e->dst != dst || dp->pathsel.round != round) {
+		spin_unlock_bh(&dp->pathsel.lock);
 		return;
 	}
 	/* Before sending: the answer may come back before we return. */
 	e->sent |= BIT(m);
 	stamp = get_random_u64();
 	e->stamp[m] = stamp;
-	spin_unlock_bh(&dp->psel.lock);
+	spin_unlock_bh(&dp->pathsel.lock);
 
 	dp_route_path_init(&dp->topo, dp->self, dst, m, &st);
 	err = dp_probe_send(dp, &st, dp_topo_ttl(&dp->topo),
-			    DPILLAR_PROBE_ID_KERNEL | i << DP_PSEL_ID_SHIFT | m,
+			    DPILLAR_PROBE_ID_KERNEL | i << DP_PATHSEL_ID_SHIFT | m,
 			    round, stamp, &local);
 	if (!err)
 		return;
-	spin_lock_bh(&dp->psel.lock);
-	if (e->dst == dst && dp->psel.round == round) {
+	spin_lock_bh(&dp->pathsel.lock);
+	if (e->dst == dst && dp->pathsel.round == round) {
 		e->sent &= ~BIT(m);
 		/* This server itself cannot take that path. */
 		if (err == -EHOSTUNREACH)
 			WRITE_ONCE(e->failed, e->failed | BIT(m));
 	}
-	spin_unlock_bh(&dp->psel.lock);
+	spin_unlock_bh(&dp->pathsel.lock);
 }
 
 /*
  * One round: a candidate probed last round and not answered has failed;
- * destinations idle for DP_PSEL_IDLE intervals are forgotten; every
+ * destinations idle for DP_PATHSEL_IDLE intervals are forgotten; every
  * candidate of the others is probed.
  */
-void dp_psel_work(struct work_struct *work)
+void dp_pathsel_work(struct work_struct *work)
 {
 	struct dp_priv *dp = container_of(to_delayed_work(work),
-					  struct dp_priv, psel.work);
-	unsigned long idle = DP_PSEL_IDLE * dp_psel_interval(dp);
-	u32 dst[DP_PSEL_SLOTS], np[DP_PSEL_SLOTS], i, m;
-	struct dp_psel *ps = &dp->psel;
-	struct dp_psel_ent *e;
+					  struct dp_priv, pathsel.work);
+	unsigned long idle = DP_PATHSEL_IDLE * dp_pathsel_interval(dp);
+	u32 dst[DP_PATHSEL_SLOTS], np[DP_PATHSEL_SLOTS], i, m;
+	struct dp_pathsel *ps = &dp->pathsel;
+	struct dp_pathsel_ent *e;
 	u16 round;
 
 	spin_lock_bh(&ps->lock);
 	round = ++ps->round;
-	for (i = 0; i < DP_PSEL_SLOTS; i++) {
+	for (i = 0; i < DP_PATHSEL_SLOTS; i++) {
 		e = &ps->ent[i];
 		dst[i] = e->dst;
 		if (e->dst == DP_NODE_NONE)
 			continue;
 		if (time_after(jiffies, READ_ONCE(e->used) + idle)) {
-			dp_psel_clear(e);
+			dp_pathsel_clear(e);
 			dst[i] = DP_NODE_NONE;
 			continue;
 		}
@@ -268,16 +268,16 @@ void dp_psel_work(struct work_struct *work)
 	}
 	spin_unlock_bh(&ps->lock);
 
-	for (i = 0; i < DP_PSEL_SLOTS; i++)
+	for (i = 0; i < DP_PATHSEL_SLOTS; i++)
 		for (m = 0; dst[i] != DP_NODE_NONE && m < np[i]; m++)
-			dp_psel_probe(dp, i, dst[i], m, round);
+			dp_pathsel_probe(dp, i, dst[i], m, round);
 	queue_delayed_work(system_power_efficient_wq, &ps->work,
-			   dp_psel_interval(dp));
+			   dp_pathsel_interval(dp));
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_psel_work);
+EXPORT_SYMBOL_IF_KUNIT(dp_pathsel_work);
 
 /**
- * dp_psel_state - what path selection knows of candidate @m toward @dst
+ * dp_pathsel_state - what path selection knows of candidate @m toward @dst
  * @dp: the device
  * @dst: the destination
  * @m: the candidate
@@ -288,16 +288,16 @@ EXPORT_SYMBOL_IF_KUNIT(dp_psel_work);
  * Return: whether @dst is followed and @m is one of its candidates
  * (@failed set only then).
  */
-bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed)
+bool dp_pathsel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed)
 {
-	struct dp_psel_ent *e = dp_psel_slot(dp, dst);
+	struct dp_pathsel_ent *e = dp_pathsel_slot(dp, dst);
 	bool found;
 
-	spin_lock_bh(&dp->psel.lock);
+	spin_lock_bh(&dp->pathsel.lock);
 	found = e->dst == dst && m < e->npaths;
 	if (found)
 		*failed = e->failed & BIT(m);
-	spin_unlock_bh(&dp->psel.lock);
+	spin_unlock_bh(&dp->pathsel.lock);
 	return found;
 }
-EXPORT_SYMBOL_IF_KUNIT(dp_psel_state);
+EXPORT_SYMBOL_IF_KUNIT(dp_pathsel_state);

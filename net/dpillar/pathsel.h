@@ -4,7 +4,7 @@
  * this server sends to, probe each candidate path of the topology
  * (dp_route_npaths()) once per interval, and send a flow whose path failed
  * its last probe over the next candidate that passed.  A fixed table of
- * DP_PSEL_SLOTS destinations per device: nothing grows with the fabric.
+ * DP_PATHSEL_SLOTS destinations per device: nothing grows with the fabric.
  */
 #ifndef _DPILLAR_PATHSEL_H
 #define _DPILLAR_PATHSEL_H
@@ -15,14 +15,14 @@
 
 #include "topo.h"
 
-#define DP_PSEL_SLOTS	32	/* destinations followed at a time */
+#define DP_PATHSEL_SLOTS	32	/* destinations followed at a time */
 /* Intervals without traffic after which a destination is forgotten. */
-#define DP_PSEL_IDLE	10
+#define DP_PATHSEL_IDLE	10
 
 struct dp_priv;
 
 /**
- * struct dp_psel_ent - one destination followed
+ * struct dp_pathsel_ent - one destination followed
  * @dst: its node id; DP_NODE_NONE when the slot is free
  * @npaths: its candidate paths (dp_route_npaths())
  * @failed: bit m: candidate m failed its last probe (no answer from the
@@ -33,7 +33,7 @@ struct dp_priv;
  * @stamp: candidate m's probe this round: a random value its reply must
  *	echo (forged replies cannot guess it)
  */
-struct dp_psel_ent {
+struct dp_pathsel_ent {
 	u32 dst;
 	u8 npaths;
 	u8 failed;
@@ -43,19 +43,19 @@ struct dp_psel_ent {
 	u64 stamp[DP_PATHS_MAX];
 };
 
-struct dp_psel {
+struct dp_pathsel {
 	spinlock_t lock;	/* @round, the entries (@used: also BH) */
 	u16 round;
 	struct delayed_work work;
-	struct dp_psel_ent ent[DP_PSEL_SLOTS];
+	struct dp_pathsel_ent ent[DP_PATHSEL_SLOTS];
 };
 
-void dp_psel_init(struct dp_priv *dp);
-void dp_psel_start(struct dp_priv *dp);
-void dp_psel_stop(struct dp_priv *dp);
-void dp_psel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
-			struct dp_route_state *st);
-void dp_psel_work(struct work_struct *work);
-bool dp_psel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed);
+void dp_pathsel_init(struct dp_priv *dp);
+void dp_pathsel_start(struct dp_priv *dp);
+void dp_pathsel_stop(struct dp_priv *dp);
+void dp_pathsel_route_init(struct dp_priv *dp, u32 dst, u32 hash,
+			   struct dp_route_state *st);
+void dp_pathsel_work(struct work_struct *work);
+bool dp_pathsel_state(struct dp_priv *dp, u32 dst, u32 m, bool *failed);
 
 #endif /* _DPILLAR_PATHSEL_H */

@@ -6,7 +6,7 @@
  * where its TTL runs out answers TTL (traceroute's time exceeded), one
  * that cannot route it NOROUTE with the topology's reason, its
  * destination REACHED.  Replies are routed back like data, are never
- * answered, and each server sends at most DP_PROBE_PSEL_BURST a second
+ * answered, and each server sends at most DP_PROBE_PATHSEL_BURST a second
  * to path selection and DP_PROBE_REPLY_BURST to everything else
  * (probe.h).  A reply is taken only when it echoes the random stamp of
  * the outstanding probe it answers: (id, seq) alone are easy to guess.
@@ -75,11 +75,11 @@ void dp_probe_init(struct dp_priv *dp)
 
 	spin_lock_init(&pr->lock);
 	ratelimit_state_init(&pr->reply_rs, HZ, DP_PROBE_REPLY_BURST);
-	ratelimit_state_init(&pr->psel_rs, HZ, DP_PROBE_PSEL_BURST);
+	ratelimit_state_init(&pr->pathsel_rs, HZ, DP_PROBE_PATHSEL_BURST);
 	ratelimit_state_init(&pr->neighs_rs, HZ, DP_PROBE_NEIGHS_BURST);
 	/* Never print "callbacks suppressed": the drops are the point. */
 	ratelimit_set_flags(&pr->reply_rs, RATELIMIT_MSG_ON_RELEASE);
-	ratelimit_set_flags(&pr->psel_rs, RATELIMIT_MSG_ON_RELEASE);
+	ratelimit_set_flags(&pr->pathsel_rs, RATELIMIT_MSG_ON_RELEASE);
 	ratelimit_set_flags(&pr->neighs_rs, RATELIMIT_MSG_ON_RELEASE);
 	for (i = 0; i < DP_PROBE_SLOTS; i++)
 		init_completion(&pr->slot[i].done);
@@ -174,7 +174,7 @@ static struct sk_buff *dp_probe_alloc(struct dp_priv *dp, u8 type, u8 ttl,
 	if (!skb) {
 		/*
 		 * The counters are the softirq's too: a caller in process
-		 * context (genetlink, the psel work) has BHs on here.
+		 * context (genetlink, path selection's work) has BHs on here.
 		 */
 		local_bh_disable();
 		dp_count(dp, DP_STAT_DROP_NOMEM);
@@ -314,7 +314,7 @@ static int __dp_probe_send(struct dp_priv *dp,
 	/*
 	 * The neighbour tables are read with rcu_dereference(), as in the
 	 * receive path: rcu_read_lock, and BHs off for dev_queue_xmit()'s
-	 * callers' sake (process context: genetlink, the psel work).
+	 * callers' sake (process context: genetlink, path selection's work).
 	 */
 	local_bh_disable();
 	rcu_read_lock();
@@ -514,7 +514,7 @@ static struct ratelimit_state *dp_probe_budget(struct dp_priv *dp,
 {
 	if ((ntohs(pp->id) & DPILLAR_PROBE_ID_KERNEL) &&
 	    pp->ttl == dp_topo_ttl(&dp->topo))
-		return &dp->probes.psel_rs;
+		return &dp->probes.pathsel_rs;
 	return &dp->probes.reply_rs;
 }
 
@@ -600,7 +600,7 @@ static void dp_probe_answer(struct dp_priv *dp, const struct dpillar_hdr *ph,
 	struct sk_buff *skb;
 	u32 src = ntohl(ph->src);
 
-	if ((budget != &dp->probes.psel_rs || neighs) &&
+	if ((budget != &dp->probes.pathsel_rs || neighs) &&
 	    !dp_probe_sender_ok(dp, src, port, neighs)) {
 		dp_count(dp, DP_STAT_PROBE_SENDER_LIMIT);
 		return;

@@ -31,7 +31,7 @@
  * from every source that sends to this server: each probes each of its
  * candidates (DP_PATHS_MAX at most; XDCent/BCube: k + 1) once per dead
  * interval.  16 sources x 4 candidates every 300 ms (the default) are 214
- * a second: DP_PROBE_PSEL_BURST leaves a margin of 4.8 (or room for 64
+ * a second: DP_PROBE_PATHSEL_BURST leaves a margin of 4.8 (or room for 64
  * such sources at 3.3 rounds a second).  Everything else (the probes
  * users ask for with route trace and route probe, TTL expiries, any
  * probe a neighbour makes up with another id or TTL) shares
@@ -44,7 +44,7 @@
  * times that.  A sweep (dpctl fabric) asks each server once.
  */
 #define DP_PROBE_REPLY_BURST	200
-#define DP_PROBE_PSEL_BURST	1024
+#define DP_PROBE_PATHSEL_BURST	1024
 #define DP_PROBE_NEIGHS_BURST	20
 /*
  * Each sender's share of DP_PROBE_REPLY_BURST and of DP_PROBE_NEIGHS_BURST
@@ -56,7 +56,7 @@
  * with a seed of the device's; a slot taken by another sender that was
  * heard within the last second is not taken over: that request is held to
  * the device's budgets alone.  Path selection's probes (its own budget,
- * DP_PROBE_PSEL_BURST, whose fan-in is every source's) have no share,
+ * DP_PROBE_PATHSEL_BURST, whose fan-in is every source's) have no share,
  * unless they ask for a table.
  */
 #define DP_PROBE_SENDER_BURST	(DP_PROBE_REPLY_BURST / 4)
@@ -155,7 +155,7 @@ struct dp_probes {
 	bool dead;		/* the device is being unregistered */
 	u16 next_id;
 	struct ratelimit_state reply_rs;	/* DP_PROBE_REPLY_BURST */
-	struct ratelimit_state psel_rs;		/* DP_PROBE_PSEL_BURST */
+	struct ratelimit_state pathsel_rs;		/* DP_PROBE_PATHSEL_BURST */
 	struct ratelimit_state neighs_rs;	/* DP_PROBE_NEIGHS_BURST */
 	/*
 	 * Replies to DPILLAR_PROBE_ID_KERNEL ids (softirq): true when one

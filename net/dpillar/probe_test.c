@@ -37,7 +37,7 @@ static void dpp_mac(u32 node, u8 *mac)
 
 static void dpp_stop(void *arg)
 {
-	dp_psel_stop(arg);
+	dp_pathsel_stop(arg);
 }
 
 /* dp0 of node 0 of XDCent (3,1,2), hash mode, every neighbour alive. */
@@ -139,7 +139,7 @@ static u32 dpp_probes(struct kunit *test, struct dpt_dev *d, u32 src, u16 id,
 static void dpp_freeze(struct dpt_dev *d)
 {
 	d->dp->probes.reply_rs.interval = 3600 * HZ;
-	d->dp->probes.psel_rs.interval = 3600 * HZ;
+	d->dp->probes.pathsel_rs.interval = 3600 * HZ;
 	d->dp->probes.neighs_rs.interval = 3600 * HZ;
 	d->dp->probes.sender_period = 3600 * HZ;
 }
@@ -193,7 +193,7 @@ static void dpp_budget_user_first(struct kunit *test)
 }
 
 /* ... and the other way round. */
-static void dpp_budget_psel_first(struct kunit *test)
+static void dpp_budget_pathsel_first(struct kunit *test)
 {
 	struct dpt_dev *d = dpp_dev(test);
 	u32 src = d->dp->topo.nodes - 1;
@@ -267,7 +267,7 @@ static void dpp_sender_neighs(struct kunit *test)
  * it answers: one with the right (id, seq) and another stamp is a forgery
  * and changes nothing.
  */
-static void dpp_psel_forged(struct kunit *test)
+static void dpp_pathsel_forged(struct kunit *test)
 {
 	struct dpt_dev *d = dpp_dev(test);
 	struct dp_priv *dp = d->dp;
@@ -280,12 +280,12 @@ static void dpp_psel_forged(struct kunit *test)
 	KUNIT_ASSERT_GT(test, n, 1);
 	/* A packet to @dst: it is followed from now on. */
 	local_bh_disable();
-	dp_psel_route_init(dp, dst, 0, &st);
+	dp_pathsel_route_init(dp, dst, 0, &st);
 	local_bh_enable();
-	dp_psel_work(&dp->psel.work.work);
-	cancel_delayed_work_sync(&dp->psel.work);
+	dp_pathsel_work(&dp->pathsel.work.work);
+	cancel_delayed_work_sync(&dp->pathsel.work);
 	KUNIT_ASSERT_EQ(test, dpp_take(DPILLAR_T_PROBE, pp, n), n);
-	KUNIT_ASSERT_TRUE(test, dp_psel_state(dp, dst, 0, &failed));
+	KUNIT_ASSERT_TRUE(test, dp_pathsel_state(dp, dst, 0, &failed));
 	KUNIT_EXPECT_FALSE(test, failed);
 
 	/* Candidate 0 "failed", says a forged reply. */
@@ -294,7 +294,7 @@ static void dpp_psel_forged(struct kunit *test)
 	r.reporter = htonl(1);
 	r.stamp ^= cpu_to_be64(1);
 	dpp_rx(test, d, DPILLAR_T_PROBE_REPLY, 1, 0, &r);
-	KUNIT_ASSERT_TRUE(test, dp_psel_state(dp, dst, 0, &failed));
+	KUNIT_ASSERT_TRUE(test, dp_pathsel_state(dp, dst, 0, &failed));
 	KUNIT_EXPECT_FALSE(test, failed);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_PROBE_REPLY_BAD), 1);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 0);
@@ -304,7 +304,7 @@ static void dpp_psel_forged(struct kunit *test)
 	r.status = DPILLAR_PROBE_STATUS_NOROUTE;
 	r.reporter = htonl(1);
 	dpp_rx(test, d, DPILLAR_T_PROBE_REPLY, 1, 0, &r);
-	KUNIT_ASSERT_TRUE(test, dp_psel_state(dp, dst, 1, &failed));
+	KUNIT_ASSERT_TRUE(test, dp_pathsel_state(dp, dst, 1, &failed));
 	KUNIT_EXPECT_TRUE(test, failed);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 1);
 	/* Once: the same answer again is a duplicate. */
@@ -600,10 +600,10 @@ static void dpp_exit(struct kunit *test)
 
 static struct kunit_case dpp_cases[] = {
 	KUNIT_CASE(dpp_budget_user_first),
-	KUNIT_CASE(dpp_budget_psel_first),
+	KUNIT_CASE(dpp_budget_pathsel_first),
 	KUNIT_CASE(dpp_sender_share),
 	KUNIT_CASE(dpp_sender_neighs),
-	KUNIT_CASE(dpp_psel_forged),
+	KUNIT_CASE(dpp_pathsel_forged),
 	KUNIT_CASE(dpp_relay_one),
 	KUNIT_CASE(dpp_neighs_reply),
 	KUNIT_CASE(dpp_neighs_budget),

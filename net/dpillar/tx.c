@@ -143,7 +143,7 @@ static netdev_tx_t dp_xmit_rcu(struct sk_buff *skb, struct net_device *dev)
 		dp_key_route_init(&dp->topo, dp->self, dst,
 				  READ_ONCE(dp->mode), &st);
 	else
-		dp_psel_route_init(dp, dst, hash, &st);
+		dp_pathsel_route_init(dp, dst, hash, &st);
 	/* S2 plan mode: the destination's coordinates travel with it. */
 	if (!key && dp->topo.ext_len && !dp_sc_coords_route(dp, &st, true)) {
 		why = DP_STAT_TX_RESOLVING;
