@@ -509,9 +509,9 @@ assert all(s.value >= 0 for x in fams for s in x.samples)' "$tmp/out"; then ok
 	MOCK_RTNL=1 rc "mock up s2 coords (fails after newlink)" 1 m $D up dpx -c "$tmp/s2.conf"
 	has "up: the file's coords reach newlink" "newlink dpx topo 5 n 4 nodes 16 spaces 2 seed 0 coords 7,16 addr 3 ports" "$tmp/err"
 	MOCK_S2=plan rc "mock show s2 plan" 0 m $D show
-	has "show plan mode" "s2 spaces 2 seed 7 coords plan 268435456,4000000000"
+	has "show plan mode" "dp0: s2 n 4 spaces 2 seed 7 coords 268435456,4000000000 (16 servers)"
 	MOCK_S2=derived rc "mock show s2 derived" 0 m $D show
-	has "show derived mode" "s2 spaces 2 seed 7 coords derived"
+	has "show derived mode" "dp0: s2 n 4 spaces 2 seed 7 (16 servers)"
 	MOCK_S2=plan rc "mock show -j s2 plan" 0 m $D -j show
 	if python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))[0]
