@@ -398,6 +398,12 @@ rc "set s2 coords over u32" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 1,
 rc "set s2 coords negative" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords -1,2 id 3
 rc "set s2 coords bad hex" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 0x,2 id 3
 rc "set s2 nine coords" 2 $D set dp0 topo s2 nodes 16 n 16 spaces 8 coords 1,2,3,4,5,6,7,8,9 id 3
+# The words' ranges are the parameter list's (net/dpillar/params.h),
+# checked before the kernel's policy would see them.
+rc "set s2 spaces 9: the list's range" 2 $D set dp0 topo s2 nodes 16 n 16 spaces 9 id 3
+has "spaces 9 refused by the list" 'invalid spaces "9"' "$tmp/err"
+rc "set s2 nodes 0: the list's range" 2 $D set dp0 topo s2 nodes 0 n 4 spaces 2 id 3
+has "nodes 0 refused by the list" 'invalid nodes "0"' "$tmp/err"
 rc "set dpillar with coords" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 coords 1,2
 has "coords are S2's" "coords are S2's" "$tmp/err"
 rc "link add s2 coords count" 2 $D link add dp0 topo s2 nodes 16 n 2 spaces 1 coords 1,2 id 3 port0 lo port1 none
