@@ -283,9 +283,12 @@ def param_policies(genl_c):
         if kind == "C":
             out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_RANGE("
                        f"NLA_BINARY, ({lo}) * 4, ({hi}) * 4),")
-        elif hi != "DP_PARAM_NOMAX":
+        elif hi != "DP_PARAM_NOMAX" and lo != "0":
             out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_RANGE("
                        f"NLA_U32, {lo}, {hi}),")
+        elif hi != "DP_PARAM_NOMAX":
+            out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_MAX("
+                       f"NLA_U32, {hi}),")
         elif lo != "0":
             out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_MIN("
                        f"NLA_U32, {lo}),")

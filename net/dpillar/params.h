@@ -73,12 +73,14 @@
 
 /*
  * The netlink policy of a parameter (DP_PARAM_LIST): its range, as the
- * policy's s16 bounds can hold it; DP_PARAM_NOMAX: none.
+ * policy's s16 bounds can hold it; DP_PARAM_NOMAX: none.  As the spec's
+ * checks render: a min and a max, a max alone, a min alone, or none.
  */
 #define DP_PARAM_NLA_U32(lo, hi) {					\
 	.type = NLA_U32,						\
-	.validation_type = (hi) != DP_PARAM_NOMAX ? NLA_VALIDATE_RANGE :	\
-			   (lo) ? NLA_VALIDATE_MIN : NLA_VALIDATE_NONE,	\
+	.validation_type = (hi) != DP_PARAM_NOMAX ?			\
+			   ((lo) ? NLA_VALIDATE_RANGE : NLA_VALIDATE_MAX) :	\
+			   ((lo) ? NLA_VALIDATE_MIN : NLA_VALIDATE_NONE),	\
 	.min = (lo) + BUILD_BUG_ON_ZERO((lo) > S16_MAX),		\
 	.max = ((hi) == DP_PARAM_NOMAX ? 0 : (hi)) +			\
 	       BUILD_BUG_ON_ZERO((hi) != DP_PARAM_NOMAX && (hi) > S16_MAX) }

@@ -305,10 +305,11 @@ static bool topo_args_gave(const struct topo_args *a,
 
 /*
  * A word @a->ops cannot take and another topology owns (its table entry
- * has "only"): the words shared by several topologies (n, k, level) go to
+ * has "only"): its owner's message, the kernel's ("Only S2 has coords"),
+ * else NULL.  The words shared by several topologies (n, k, level) go to
  * the topology's init, whose message says which it takes.
  */
-static bool topo_args_foreign(const struct topo_args *a)
+static const char *topo_args_foreign(const struct topo_args *a)
 {
 	const struct dp_topo_param *prm;
 	u32 kind = 0, i = 0;
@@ -316,8 +317,8 @@ static bool topo_args_foreign(const struct topo_args *a)
 	while ((prm = dp_topo_param_next(&kind, &i)))
 		if (prm->only && !dp_topo_param_at(a->ops, prm->off) &&
 		    topo_args_gave(a, prm))
-			return true;
-	return false;
+			return prm->only;
+	return NULL;
 }
 
 /*
@@ -327,6 +328,7 @@ static bool topo_args_foreign(const struct topo_args *a)
  */
 int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 {
+	const char *foreign = topo_args_foreign(a);
 	char need[64] = "";
 	struct dp_topo_params prm;
 	const char *why;
@@ -344,6 +346,8 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 			 "%s, ", q->name);
 		missing |= !topo_args_gave(a, q);
 	}
+	if (foreign)
+		return usage_error("%s: %s", cmd, foreign);
 	if (a->ops->kind == DP_TOPO_S2) {
 		if (!a->p.n || !a->p.nodes || !a->p.spaces || !a->addr ||
 		    (ports && !a->nports))
@@ -354,9 +358,6 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 		if (a->p.ncoords && a->p.ncoords != a->p.spaces)
 			return usage_error("%s: coords must give one coordinate per space (%u given, spaces %u)",
 					   cmd, a->p.ncoords, a->p.spaces);
-	} else if (topo_args_foreign(a)) {
-		return usage_error("%s: nodes, spaces, seed and coords are S2's",
-				   cmd);
 	} else if (missing) {
 		return usage_error("%s: %saddr%s are required", cmd, need,
 				   ports ? " and ports" : "");

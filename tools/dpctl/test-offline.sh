@@ -405,7 +405,7 @@ has "spaces 9 refused by the list" 'invalid spaces "9"' "$tmp/err"
 rc "set s2 nodes 0: the list's range" 2 $D set dp0 topo s2 nodes 0 n 4 spaces 2 id 3
 has "nodes 0 refused by the list" 'invalid nodes "0"' "$tmp/err"
 rc "set dpillar with coords" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 coords 1,2
-has "coords are S2's" "coords are S2's" "$tmp/err"
+has "coords are S2's" "set: Only S2 has coords" "$tmp/err"
 rc "link add s2 coords count" 2 $D link add dp0 topo s2 nodes 16 n 2 spaces 1 coords 1,2 id 3 port0 lo port1 none
 
 # a device that does not exist is the kernel's (or the system's) answer
