@@ -30,6 +30,7 @@ usage: spec-check.py GENERATED_HEADER OUR_HEADER
        spec-check.py --policies [-v] GENERATED_SOURCE GENL_C OUR_HEADER SPEC
        spec-check.py --strip-ranges SPEC OUT
 """
+import os
 import re
 import sys
 
@@ -266,12 +267,47 @@ def compare_policy(where, gen, ours, consts, be, ranges, verbose):
     return errors
 
 
+def param_policies(genl_c):
+    """DP_PARAM_POLICY_GENL as genl.c's policy entries: the parameters'
+    list, DP_PARAM_LIST of params.h, written out as params.h expands it
+    (U: a u32 with its range, C: whole u32s, min..max of them)."""
+    here = os.path.dirname(genl_c)
+    params_h = os.path.join(here, "params.h")
+    text = strip_comments(open(params_h).read()).replace("\\\n", " ")
+    m = re.search(r"#define\s+DP_PARAM_LIST\(U,\s*C\)(.*)", text)
+    out = []
+    for kind, attr, lo, hi in re.findall(
+            r"\b([UC])\(\s*\w+\s*,\s*(\w+)\s*,\s*([^,]+),\s*([^,]+),",
+            m.group(1)):
+        lo, hi = lo.strip(), hi.strip()
+        if kind == "C":
+            out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_RANGE("
+                       f"NLA_BINARY, ({lo}) * 4, ({hi}) * 4),")
+        elif hi != "DP_PARAM_NOMAX" and lo != "0":
+            out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_RANGE("
+                       f"NLA_U32, {lo}, {hi}),")
+        elif hi != "DP_PARAM_NOMAX":
+            out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_MAX("
+                       f"NLA_U32, {hi}),")
+        elif lo != "0":
+            out.append(f"[DPILLAR_A_DEV_{attr}] = NLA_POLICY_MIN("
+                       f"NLA_U32, {lo}),")
+        else:
+            out.append(f"[DPILLAR_A_DEV_{attr}] = {{ .type = NLA_U32 }},")
+    return " ".join(out), {**constants(os.path.join(here, "topo.h")),
+                           **constants(params_h)}
+
+
 def check_policies(gen_source, genl_c, our_header, spec, verbose):
     consts = constants(our_header)
     be = big_endian(spec)
     ranges = binary_ranges(spec)
     gen_text = strip_comments(open(gen_source).read())
     our_text = strip_comments(open(genl_c).read())
+    if "DP_PARAM_POLICY_GENL" in our_text:
+        params, topo_consts = param_policies(genl_c)
+        our_text = our_text.replace("DP_PARAM_POLICY_GENL", params)
+        consts = {**topo_consts, **consts}
     gen_pol, our_pol = policies(gen_text), policies(our_text)
     gen_ops, our_ops = ops(gen_text), ops(our_text)
     errors, entries, seen = [], 0, set()

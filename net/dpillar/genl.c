@@ -18,6 +18,7 @@
 #include <net/sock.h>
 
 #include "genl.h"
+#include "settings.h"
 
 static const struct genl_multicast_group dp_genl_mcgrps[] = {
 	[DP_GENL_MCGRP_EVENTS] = { .name = DPILLAR_MCGRP_EVENTS },
@@ -43,17 +44,13 @@ dp_genl_dev_get_policy[DPILLAR_A_DEV_IFNAME + 1] = {
 
 /* The bounds of the rtnetlink policy (rtnl.c), which shares the checks. */
 static const struct nla_policy
-dp_genl_dev_set_policy[DPILLAR_A_DEV_FALLBACK + 1] = {
+dp_genl_dev_set_policy[DPILLAR_A_DEV_MAX + 1] = {
 	[DPILLAR_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[DPILLAR_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
 	/* The topology and the address: only while down (dp_topo_change()). */
 	[DPILLAR_A_DEV_TOPO]	= NLA_POLICY_RANGE(NLA_U32, DPILLAR_TOPO_DPILLAR,
 						   DPILLAR_TOPO_MAX),
-	[DPILLAR_A_DEV_N]	= { .type = NLA_U32 },
-	[DPILLAR_A_DEV_K]	= { .type = NLA_U32 },
-	/* Read-only but for S2, where it is a parameter (dp_parse_topo()). */
-	[DPILLAR_A_DEV_NODES]	= { .type = NLA_U32 },
 	[DPILLAR_A_DEV_NODE_ID]	= DP_GENL_READ_ONLY,
 	/* DP_ADDR_TEXT_MAX - 1, as the spec has it (dp_genl_register()). */
 	[DPILLAR_A_DEV_ADDR]	= { .type = NLA_NUL_STRING, .len = 159 },
@@ -70,14 +67,14 @@ dp_genl_dev_set_policy[DPILLAR_A_DEV_FALLBACK + 1] = {
 	[DPILLAR_A_DEV_PORT]	= DP_GENL_READ_ONLY,
 	[DPILLAR_A_DEV_STATS]	= DP_GENL_READ_ONLY,
 	[DPILLAR_A_DEV_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
-	[DPILLAR_A_DEV_LEVEL]	= { .type = NLA_U32 },
-	[DPILLAR_A_DEV_SPACES]	= NLA_POLICY_RANGE(NLA_U32, 1, 8),
-	[DPILLAR_A_DEV_SEED]	= { .type = NLA_U32 },
 	[DPILLAR_A_DEV_KEY6_PREFIX] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	/* A u32 per space (DP_COORDS_MAX), as the spec's min-len/max-len. */
-	[DPILLAR_A_DEV_COORDS]	= NLA_POLICY_RANGE(NLA_BINARY, 4, 32),
 	[DPILLAR_A_DEV_FALLBACK] = NLA_POLICY_MAX(NLA_U8, 1),
+	/*
+	 * The topology's parameters (their list, topo.h), as the spec has
+	 * them: the node count is read-only but for S2, where it is one.
+	 */
+	DP_PARAM_POLICY_GENL
 };
 
 static const struct nla_policy
@@ -307,7 +304,7 @@ static const struct genl_ops dp_genl_ops[] = {
 		.internal_flags	= DP_GENL_NEED_DEV | DP_GENL_NEED_RTNL,
 		.doit		= dp_genl_dev_set_doit,
 		.policy		= dp_genl_dev_set_policy,
-		.maxattr	= DPILLAR_A_DEV_FALLBACK,
+		.maxattr	= DPILLAR_A_DEV_MAX,
 	},
 	{
 		.cmd		= DPILLAR_CMD_NEIGH_GET,

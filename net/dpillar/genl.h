@@ -82,7 +82,7 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
  * spec-check reads literally): the size of the attributes it gets, which
  * the topologies' parameters must fit.
  */
-#define DP_GENL_DEV_SET_MAX	DPILLAR_A_DEV_FALLBACK
+#define DP_GENL_DEV_SET_MAX	DPILLAR_A_DEV_MAX
 
 /* genl_neigh.c */
 int dp_genl_neigh_dump_start(struct netlink_callback *cb);

@@ -21,19 +21,12 @@ static const struct nla_policy dp_port_policy[IFLA_DPILLAR_PORT_MAX + 1] = {
 static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	[IFLA_DPILLAR_TOPO]	= NLA_POLICY_RANGE(NLA_U32, DPILLAR_TOPO_DPILLAR,
 						   DPILLAR_TOPO_MAX),
-	[IFLA_DPILLAR_N]	= { .type = NLA_U32 },
-	[IFLA_DPILLAR_K]	= { .type = NLA_U32 },
-	[IFLA_DPILLAR_LEVEL]	= { .type = NLA_U32 },
 	[IFLA_DPILLAR_COLUMN]	= { .type = NLA_U32 },
 	[IFLA_DPILLAR_LABEL]	= { .type = NLA_BINARY,
 				    .len = DPILLAR_LABEL_MAX },
 	[IFLA_DPILLAR_PORTS]	= NLA_POLICY_NESTED(dp_port_policy),
 	[IFLA_DPILLAR_NODE_ID]	= { .type = NLA_REJECT,
 				    .reject_message = "Node id is read-only" },
-	/* Read-only but for S2, where it is a parameter (dp_parse_topo()). */
-	[IFLA_DPILLAR_NODES]	= { .type = NLA_U32 },
-	[IFLA_DPILLAR_SPACES]	= NLA_POLICY_RANGE(NLA_U32, 1, 8),
-	[IFLA_DPILLAR_SEED]	= { .type = NLA_U32 },
 	[IFLA_DPILLAR_HELLO_MS]	= NLA_POLICY_RANGE(NLA_U32, DPILLAR_HELLO_MS_MIN,
 						   DPILLAR_HELLO_MS_MAX),
 	[IFLA_DPILLAR_DEAD_MS]	= NLA_POLICY_RANGE(NLA_U32,
@@ -48,10 +41,13 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	[IFLA_DPILLAR_MODE]	= NLA_POLICY_MAX(NLA_U32, DPILLAR_MODE_MAX),
 	[IFLA_DPILLAR_KEY6_PREFIX] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	/* Whole u32s, one per space: checked in dp_parse_coords(). */
-	[IFLA_DPILLAR_COORDS]	= NLA_POLICY_RANGE(NLA_BINARY, sizeof(u32),
-						   DP_COORDS_MAX * sizeof(u32)),
 	[IFLA_DPILLAR_FALLBACK]	= NLA_POLICY_MAX(NLA_U8, 1),
+	/*
+	 * The topology's parameters (their list, topo.h): the node count is
+	 * read-only but for S2, where it is one; the coordinates are whole
+	 * u32s, one per space (dp_parse_coords()).
+	 */
+	DP_PARAM_POLICY_IFLA
 };
 
 static int dp_validate(struct nlattr *tb[], struct nlattr *data[],

@@ -33,6 +33,22 @@ const struct dp_topo_ops *dp_topo_ops_by_name(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_topo_ops_by_name);
 
+const struct dp_param dp_params[DP_PARAM_COUNT] = {
+	DP_PARAM_LIST(DP_PARAM_DEF, DP_PARAM_DEF)
+};
+EXPORT_SYMBOL_IF_KUNIT(dp_params);
+
+const struct dp_param *dp_param_by_name(const char *word)
+{
+	u32 i;
+
+	for (i = 0; i < DP_PARAM_COUNT; i++)
+		if (!strcmp(dp_params[i].name, word))
+			return &dp_params[i];
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(dp_param_by_name);
+
 const struct dp_topo_param *dp_topo_param_by_ifla(const struct dp_topo_ops *ops,
 						  u32 ifla)
 {
@@ -73,6 +89,12 @@ static const char *const dp_generic_drops[DP_DROP_TOPO] = {
  */
 static bool dp_topo_param_ok(const struct dp_topo_param *q)
 {
+	const struct dp_param *d = q->id < DP_PARAM_COUNT ?
+				   &dp_params[q->id] : NULL;
+
+	if (!d || d->ifla != q->ifla || d->genl != q->genl ||
+	    d->off != q->off || (d->flags & ~q->flags))
+		return false;
 	if (!q->name || !q->ifla || q->ifla > IFLA_DPILLAR_MAX || !q->genl ||
 	    q->genl > DPILLAR_A_DEV_MAX)
 		return false;

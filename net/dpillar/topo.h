@@ -23,6 +23,7 @@
 
 #include "portable.h"
 #include "topologies.h"
+#include "params.h"
 
 /*
  * The UAPI enum dpillar_topo, under the routing core's names: equal by
@@ -49,25 +50,55 @@ enum dp_topo_kind {
 
 /*
  * Parameters of a fabric, as the operator gives them (rtnetlink, dpctl,
- * dpsim).  Each topology reads the ones it has and rejects the others
- * when set: zero means "not given".
+ * dpsim): DP_PARAM_LIST's fields.  Each topology reads the ones it has and
+ * rejects the others when set: zero means "not given".  The coordinates
+ * (S2 plan mode: the paper's Algorithm 3 coordinates from a plan, which no
+ * node can derive for another) are this node's own, one per space; 0
+ * coordinates: derived mode.
  */
 struct dp_topo_params {
 	u32 kind;	/* enum dp_topo_kind */
-	u32 n;		/* switch port count (DPillar, DCell, BCube, XDCent) */
-	u32 k;		/* levels / columns */
-	u32 level;	/* top level (XDCent's i) */
-	u32 spaces;	/* virtual spaces (S2's L) */
-	u32 nodes;	/* node count, where it is a parameter (S2) */
-	u32 seed;	/* seed of derived coordinates (S2) */
-	/*
-	 * This node's own coordinates, one per space (S2 plan mode: the
-	 * paper's Algorithm 3 coordinates from a plan, which no node can
-	 * derive for another).  0 coordinates: derived mode.
-	 */
-	u32 ncoords;
-	u32 coords[DP_COORDS_MAX];
+
+	/* u32 n, k, ...; u32 ncoords, coords[DP_COORDS_MAX] */
+	DP_PARAM_LIST(DP_PARAM_FIELD_U32, DP_PARAM_FIELD_COORDS)
 };
+
+/* Each parameter's index and attributes, by its word: DP_PARAM_ID_n. */
+enum {
+	DP_PARAM_LIST(DP_PARAM_ENUM_ID, DP_PARAM_ENUM_ID)
+	DP_PARAM_COUNT
+};
+
+enum {
+	DP_PARAM_LIST(DP_PARAM_ENUM_ATTR, DP_PARAM_ENUM_ATTR)
+};
+
+/**
+ * struct dp_param - one line of DP_PARAM_LIST.
+ * @name: its word ("spaces").
+ * @ifla: its rtnetlink attribute, IFLA_DPILLAR_*.
+ * @genl: its generic netlink attribute, DPILLAR_A_DEV_*.
+ * @off: where struct dp_topo_params keeps it (with DP_PARAM_COORDS: of
+ *	the array, whose count is the u32 before it).
+ * @flags: DP_PARAM_ZERO, DP_PARAM_COORDS.
+ * @min: its least value (DP_PARAM_COORDS: least count).
+ * @max: its greatest, DP_PARAM_NOMAX for none.
+ */
+struct dp_param {
+	const char *name;
+	u16 ifla;
+	u16 genl;
+	u16 off;
+	u8 flags;
+	u32 min;
+	u32 max;
+};
+
+/* DP_PARAM_LIST as data, indexed by DP_PARAM_ID_*. */
+extern const struct dp_param dp_params[DP_PARAM_COUNT];
+
+/* The parameter named @word, or NULL. */
+const struct dp_param *dp_param_by_name(const char *word);
 
 /* What a port of a node plugs into (struct dp_port_info.kind). */
 enum dp_port_kind {
@@ -208,9 +239,7 @@ struct dp_phase_desc {
 
 struct dp_topo;
 
-/* struct dp_topo_param.flags */
-#define DP_PARAM_ZERO	0x01	/* a value even when 0 (a seed): always shown */
-#define DP_PARAM_COORDS	0x02	/* the u32 array coords[ncoords], not a u32 */
+/* struct dp_topo_param.flags, a topology's own (with the list's) */
 #define DP_PARAM_HIDDEN	0x04	/* given, not shown: the device shows the
 				 * fabric's own value (the node count)
 				 */
@@ -220,25 +249,26 @@ struct dp_topo;
 				 */
 
 /**
- * struct dp_topo_param - one parameter of a topology, as netlink carries
- * it.  The device's parsing (rtnetlink and genl DEV_SET) and its two fills
- * walk the topologies' tables, so that a new parameter is a line of its
- * topology's table and never a test of the kind in the generic module.
- * @name: its name in dpctl and dpsim ("n", "spaces").
- * @ifla: its rtnetlink attribute, IFLA_DPILLAR_*.
- * @genl: its generic netlink attribute, DPILLAR_A_DEV_*.
- * @off: where struct dp_topo_params keeps it (offsetof; with
- *	DP_PARAM_COORDS: of @coords, whose count is @ncoords).
- * @flags: DP_PARAM_*.  Without DP_PARAM_ZERO, 0 means "not given" and is
- *	not shown.
+ * struct dp_topo_param - a parameter a topology takes: a line of
+ * DP_PARAM_LIST (struct dp_param, dp_params[@id]) with the topology's
+ * flags.  The device's parsing (rtnetlink and genl DEV_SET) and its two
+ * fills walk the topologies' tables, so that a new parameter is a line of
+ * the list and one of its topology's table, never a test of the kind in
+ * the generic module or the tools.
+ * @name: as the list's.
+ * @ifla: as the list's.
+ * @genl: as the list's.
+ * @off: as the list's.
+ * @flags: the list's flags and DP_PARAM_HIDDEN, DP_PARAM_REQUIRED.
+ *	Without DP_PARAM_ZERO, 0 means "not given" and is not shown.
  * @only: optional, the error (an extack) when a topology without this
  *	parameter is given it ("Only S2 has coords").  NULL: it is read
  *	whatever the topology, whose @init rejects it with its own message
  *	(the parameters several topologies share: n, k, level).
+ * @id: its DP_PARAM_ID_*.
  *
- * Ranges stay in the netlink policies (which must be static) and in the
- * topologies' @init (whose messages name the bound), and every parameter
- * changes the same way, with the topology, while the device is down.
+ * Every parameter changes the same way, with the topology, while the
+ * device is down.
  */
 struct dp_topo_param {
 	const char *name;
@@ -246,17 +276,9 @@ struct dp_topo_param {
 	u16 genl;
 	u16 off;
 	u8 flags;
+	u8 id;
 	const char *only;
 };
-
-/*
- * An entry of a topology's table: parameter @field of struct
- * dp_topo_params, whose attributes are IFLA_DPILLAR_@ATTR and
- * DPILLAR_A_DEV_@ATTR (the topology's file includes <linux/dpillar.h>).
- */
-#define DP_TOPO_PARAM(field, ATTR, flags, only)			\
-	{ #field, IFLA_DPILLAR_##ATTR, DPILLAR_A_DEV_##ATTR,		\
-	  offsetof(struct dp_topo_params, field), flags, only }
 
 /* The u32 parameter @prm of @p (not a DP_PARAM_COORDS one). */
 static inline u32 dp_topo_param_u32(const struct dp_topo_params *p,

@@ -672,8 +672,8 @@ static const char *const dcl_sel_names[] = { "dfr", "paper", NULL };
 
 /* What the device shows of the fabric: both are always given. */
 static const struct dp_topo_param dcl_params[] = {
-	DP_TOPO_PARAM(n, N, DP_PARAM_REQUIRED, NULL),
-	DP_TOPO_PARAM(k, K, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(n, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(k, DP_PARAM_REQUIRED, NULL),
 };
 
 const struct dp_topo_ops dp_dcell_ops = {

@@ -1733,8 +1733,8 @@ static int dpp_route_dir(const struct dp_topo *t,
 
 /* What the device shows of the fabric: both are always given. */
 static const struct dp_topo_param dpp_params[] = {
-	DP_TOPO_PARAM(n, N, DP_PARAM_REQUIRED, NULL),
-	DP_TOPO_PARAM(k, K, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(n, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(k, DP_PARAM_REQUIRED, NULL),
 };
 
 const struct dp_topo_ops dp_dpillar_ops = {

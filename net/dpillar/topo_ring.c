@@ -218,7 +218,7 @@ static const char *const ring_sel_names[] = { "shortest", NULL };
 
 /* The one parameter: the server count, always given and shown. */
 static const struct dp_topo_param ring_params[] = {
-	DP_TOPO_PARAM(n, N, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(n, DP_PARAM_REQUIRED, NULL),
 };
 
 const struct dp_topo_ops dp_ring_ops = {

@@ -1558,14 +1558,14 @@ static const char *const s2_drops[S2_DROP_COUNT] = {
  * where it is read-only.
  */
 static const struct dp_topo_param s2_params[] = {
-	DP_TOPO_PARAM(n, N, 0, NULL),
-	DP_TOPO_PARAM(nodes, NODES, DP_PARAM_HIDDEN,
+	DP_TOPO_PARAM(n, 0, NULL),
+	DP_TOPO_PARAM(nodes, DP_PARAM_HIDDEN,
 		      "Node count is read-only"),
-	DP_TOPO_PARAM(spaces, SPACES, DP_PARAM_ZERO,
+	DP_TOPO_PARAM(spaces, 0,
 		      "Only S2 has spaces and a seed"),
-	DP_TOPO_PARAM(seed, SEED, DP_PARAM_ZERO,
+	DP_TOPO_PARAM(seed, 0,
 		      "Only S2 has spaces and a seed"),
-	DP_TOPO_PARAM(coords, COORDS, DP_PARAM_COORDS,
+	DP_TOPO_PARAM(coords, 0,
 		      "Only S2 has coords"),
 };
 

@@ -182,11 +182,11 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 	/* A parameter that would overwrite the kind, one past the UAPI. */
 	static const struct dp_topo_param kind_param[] = {
 		{ "kind", IFLA_DPILLAR_N, DPILLAR_A_DEV_N,
-		  offsetof(struct dp_topo_params, kind), 0, NULL },
+		  offsetof(struct dp_topo_params, kind), 0, DP_PARAM_ID_n },
 	};
 	static const struct dp_topo_param attr_param[] = {
 		{ "n", IFLA_DPILLAR_MAX + 1, DPILLAR_A_DEV_N,
-		  offsetof(struct dp_topo_params, n), 0, NULL },
+		  offsetof(struct dp_topo_params, n), 0, DP_PARAM_ID_n },
 	};
 	struct dp_topo_ops ops;
 	const char *why;

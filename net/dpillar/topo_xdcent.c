@@ -1829,9 +1829,9 @@ static const char *const xdc_sel_names[] = {
  * where XDCent has one (BCube's is 0: not given, not shown).
  */
 static const struct dp_topo_param xdc_params[] = {
-	DP_TOPO_PARAM(n, N, DP_PARAM_REQUIRED, NULL),
-	DP_TOPO_PARAM(k, K, DP_PARAM_REQUIRED, NULL),
-	DP_TOPO_PARAM(level, LEVEL, 0, NULL),
+	DP_TOPO_PARAM(n, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(k, DP_PARAM_REQUIRED, NULL),
+	DP_TOPO_PARAM(level, 0, NULL),
 };
 
 /* Everything but the name, kind and parameter check is shared. */

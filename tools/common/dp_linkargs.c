@@ -79,6 +79,9 @@ static const struct topo_attrs link_topo_attrs = {
 int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 		    struct topo_args *a)
 {
+	const struct dp_param *param;
+	int err;
+
 	memset(a, 0, sizeof(*a));
 	a->ops = dp_topo_ops_by_name("dpillar");
 	for (; argc > 0; argc -= 2, argv += 2) {
@@ -86,36 +89,11 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 
 		if (argc < 2)
 			return usage_error("%s: \"%s\" needs a value", cmd, key);
-		if (!strcmp(key, "n")) {
-			if (parse_u32(argv[1], &a->n))
-				return usage_error("invalid n \"%s\"", argv[1]);
-			a->have_n = true;
-		} else if (!strcmp(key, "k")) {
-			if (parse_u32(argv[1], &a->k))
-				return usage_error("invalid k \"%s\"", argv[1]);
-			a->have_k = true;
-		} else if (!strcmp(key, "level") || !strcmp(key, "i")) {
-			if (parse_u32(argv[1], &a->level))
-				return usage_error("invalid level \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "nodes")) {
-			if (parse_u32(argv[1], &a->nodes) || !a->nodes)
-				return usage_error("invalid nodes \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "spaces")) {
-			if (parse_u32(argv[1], &a->spaces) || !a->spaces)
-				return usage_error("invalid spaces \"%s\"",
-						   argv[1]);
-		} else if (!strcmp(key, "seed")) {
-			if (parse_u32(argv[1], &a->seed))
-				return usage_error("invalid seed \"%s\"",
-						   argv[1]);
-			a->have_seed = true;
-		} else if (!strcmp(key, "coords")) {
-			a->ncoords = coords_parse(argv[1], a->coords);
-			if (!a->ncoords)
-				return usage_error("invalid coords \"%s\": 1 to %u u32s, comma separated",
-						   argv[1], DP_COORDS_MAX);
+		param = dp_param_parse(key, argv[1], &a->p, &err);
+		if (err)
+			return err;
+		if (param) {
+			a->gave |= 1U << (param - dp_params);
 		} else if (!strcmp(key, "id")) {
 			a->addr = argv[1];
 		} else if (matches(key, "addr") || matches(key, "address")) {
@@ -150,10 +128,119 @@ int topo_args_parse(const char *cmd, int argc, char **argv, bool ports,
 			return usage_error("%s: unknown key \"%s\"", cmd, key);
 		}
 	}
-	a->given = a->have_topo || a->have_n || a->have_k || a->level ||
-		   a->nodes || a->spaces || a->have_seed || a->addr ||
-		   a->ncoords;
+	a->given = a->have_topo || a->gave || a->addr;
 	return EXIT_OK;
+}
+
+const struct dp_param *dp_param_parse(const char *key, const char *val,
+				      struct dp_topo_params *p, int *err)
+{
+	const struct dp_param *d = dp_param_by_name(strcmp(key, "i") ?
+						    key : "level");
+	u32 v, *at;
+
+	*err = EXIT_OK;
+	if (!d)
+		return NULL;
+	at = (u32 *)((char *)p + d->off);
+	if (d->flags & DP_PARAM_COORDS) {
+		v = coords_parse(val, at);
+		if (v < d->min || v > d->max) {
+			*err = usage_error("invalid %s \"%s\": %u to %u u32s, comma separated",
+					   d->name, val, d->min, d->max);
+			return NULL;
+		}
+		at[-1] = v;	/* the count before the array */
+		return d;
+	}
+	if (parse_u32(val, &v) || v < d->min || v > d->max) {
+		*err = usage_error("invalid %s \"%s\"", d->name, val);
+		return NULL;
+	}
+	*at = v;
+	return d;
+}
+
+void dp_params_show(const struct dp_topo_ops *ops,
+		    const struct dp_topo_params *p, bool conf,
+		    dp_param_fn fn, void *ctx)
+{
+	const struct dp_topo_param *q;
+	u32 i, v;
+
+	for (i = 0; ops && i < ops->nparams; i++) {
+		q = &ops->params[i];
+		if ((q->flags & DP_PARAM_HIDDEN) && !conf)
+			continue;
+		if (q->flags & DP_PARAM_COORDS) {
+			if (p->ncoords)
+				fn(ctx, &dp_params[q->id], 0, p->coords,
+				   p->ncoords);
+			continue;
+		}
+		v = dp_topo_param_u32(p, q);
+		if (v || (q->flags & (DP_PARAM_ZERO | DP_PARAM_REQUIRED)))
+			fn(ctx, &dp_params[q->id], v, NULL, 0);
+	}
+}
+
+struct dp_params_buf {
+	char *buf;
+	size_t len, at;
+	const char *sep, *csep;
+};
+
+static void dp_params_word(void *ctx, const struct dp_param *d, u32 v,
+			   const u32 *coords, u32 ncoords)
+{
+	struct dp_params_buf *b = ctx;
+	u32 i;
+
+#define DP_PARAMS_PUT(...)						\
+	(b->at += snprintf(b->buf + b->at, b->at < b->len ?		\
+			   b->len - b->at : 0, __VA_ARGS__))
+	DP_PARAMS_PUT("%s%s ", b->sep, d->name);
+	if (!ncoords)
+		DP_PARAMS_PUT("%u", v);
+	for (i = 0; i < ncoords; i++)
+		DP_PARAMS_PUT("%s%u", i ? b->csep : "", coords[i]);
+#undef DP_PARAMS_PUT
+}
+
+void dp_params_text(char *buf, size_t len, const struct dp_topo_ops *ops,
+		    const struct dp_topo_params *p, bool conf,
+		    const char *sep, const char *csep)
+{
+	struct dp_params_buf b = { buf, len, 0, sep, csep };
+
+	if (len)
+		*buf = '\0';
+	dp_params_show(ops, p, conf, dp_params_word, &b);
+}
+
+void dp_params_get(struct dp_topo_params *p, const struct nlattr *const *tb,
+		   bool genl)
+{
+	const struct nlattr *attr;
+	u32 i, len, *at;
+
+	for (i = 0; i < DP_PARAM_COUNT; i++) {
+		attr = tb[genl ? dp_params[i].genl : dp_params[i].ifla];
+		at = (u32 *)((char *)p + dp_params[i].off);
+		if (!attr)
+			continue;
+		len = mnl_attr_get_payload_len(attr);
+		if (!(dp_params[i].flags & DP_PARAM_COORDS)) {
+			if (len == sizeof(u32))
+				*at = mnl_attr_get_u32(attr);
+			continue;
+		}
+		if (len && !(len % sizeof(u32)) &&
+		    len <= dp_params[i].max * sizeof(u32)) {
+			memcpy(at, mnl_attr_get_payload(attr), len);
+			at[-1] = len / sizeof(u32);
+		}
+	}
 }
 
 /* One coordinate: a decimal u32 or 0x hex (never octal: "010" is 10). */
@@ -205,50 +292,33 @@ unsigned int coords_parse(const char *s, unsigned int *x)
 static void topo_args_params(const struct topo_args *a,
 			     struct dp_topo_params *p)
 {
-	memset(p, 0, sizeof(*p));
+	*p = a->p;
 	p->kind = a->ops->kind;
-	p->n = a->n;
-	p->k = a->k;
-	p->level = a->level;
-	p->nodes = a->nodes;
-	p->spaces = a->spaces;
-	p->seed = a->seed;
-	p->ncoords = a->ncoords;
-	memcpy(p->coords, a->coords, sizeof(p->coords));
 }
 
 /* Whether @a has a word for @prm (0 is a value of n, k and seed). */
 static bool topo_args_gave(const struct topo_args *a,
-			   const struct dp_topo_params *p,
 			   const struct dp_topo_param *prm)
 {
-	if (prm->flags & DP_PARAM_COORDS)
-		return p->ncoords;
-	if (prm->off == offsetof(struct dp_topo_params, n))
-		return a->have_n;
-	if (prm->off == offsetof(struct dp_topo_params, k))
-		return a->have_k;
-	if (prm->off == offsetof(struct dp_topo_params, seed))
-		return a->have_seed;
-	return dp_topo_param_u32(p, prm);
+	return a->gave & (1U << prm->id);
 }
 
 /*
  * A word @a->ops cannot take and another topology owns (its table entry
- * has "only"): the words shared by several topologies (n, k, level) go to
+ * has "only"): its owner's message, the kernel's ("Only S2 has coords"),
+ * else NULL.  The words shared by several topologies (n, k, level) go to
  * the topology's init, whose message says which it takes.
  */
-static bool topo_args_foreign(const struct topo_args *a,
-			      const struct dp_topo_params *p)
+static const char *topo_args_foreign(const struct topo_args *a)
 {
 	const struct dp_topo_param *prm;
 	u32 kind = 0, i = 0;
 
 	while ((prm = dp_topo_param_next(&kind, &i)))
 		if (prm->only && !dp_topo_param_at(a->ops, prm->off) &&
-		    topo_args_gave(a, p, prm))
-			return true;
-	return false;
+		    topo_args_gave(a, prm))
+			return prm->only;
+	return NULL;
 }
 
 /*
@@ -258,6 +328,7 @@ static bool topo_args_foreign(const struct topo_args *a,
  */
 int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 {
+	const char *foreign = topo_args_foreign(a);
 	char need[64] = "";
 	struct dp_topo_params prm;
 	const char *why;
@@ -273,21 +344,20 @@ int topo_args_check(const char *cmd, const struct topo_args *a, bool ports)
 			continue;
 		snprintf(need + strlen(need), sizeof(need) - strlen(need),
 			 "%s, ", q->name);
-		missing |= !topo_args_gave(a, &prm, q);
+		missing |= !topo_args_gave(a, q);
 	}
+	if (foreign)
+		return usage_error("%s: %s", cmd, foreign);
 	if (a->ops->kind == DP_TOPO_S2) {
-		if (!a->have_n || !a->nodes || !a->spaces || !a->addr ||
+		if (!a->p.n || !a->p.nodes || !a->p.spaces || !a->addr ||
 		    (ports && !a->nports))
 			return usage_error("%s: s2 needs nodes, n, spaces, id%s",
 					   cmd, ports ? " and ports" : "");
-		if (a->have_k || a->level)
+		if (a->gave & (1U << DP_PARAM_ID_k | 1U << DP_PARAM_ID_level))
 			return usage_error("%s: s2 takes no k or level", cmd);
-		if (a->ncoords && a->ncoords != a->spaces)
+		if (a->p.ncoords && a->p.ncoords != a->p.spaces)
 			return usage_error("%s: coords must give one coordinate per space (%u given, spaces %u)",
-					   cmd, a->ncoords, a->spaces);
-	} else if (topo_args_foreign(a, &prm)) {
-		return usage_error("%s: nodes, spaces, seed and coords are S2's",
-				   cmd);
+					   cmd, a->p.ncoords, a->p.spaces);
 	} else if (missing) {
 		return usage_error("%s: %saddr%s are required", cmd, need,
 				   ports ? " and ports" : "");
@@ -439,7 +509,7 @@ void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
 	mnl_attr_put_u32(nlh, at->topo, a->ops->kind);
 	for (i = 0; i < a->ops->nparams; i++) {
 		q = &a->ops->params[i];
-		done |= 1U << (q->off / 4);
+		done |= 1U << q->id;
 		if (q->flags & DP_PARAM_COORDS) {
 			if (p.ncoords)
 				mnl_attr_put(nlh, at->genl ? q->genl : q->ifla,
@@ -453,9 +523,9 @@ void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
 			mnl_attr_put_u32(nlh, at->genl ? q->genl : q->ifla, v);
 	}
 	for (i = 0; (q = dp_topo_param_next(&kind, &i));) {
-		if (q->only || (done & (1U << (q->off / 4))))
+		if (q->only || (done & (1U << q->id)))
 			continue;
-		done |= 1U << (q->off / 4);
+		done |= 1U << q->id;
 		v = dp_topo_param_u32(&p, q);
 		if (v)
 			mnl_attr_put_u32(nlh, at->genl ? q->genl : q->ifla, v);

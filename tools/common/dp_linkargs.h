@@ -73,18 +73,52 @@ struct topo_attrs {
 /* A topology, an address and (dpctl link add) ports as words give them. */
 struct topo_args {
 	const struct dp_topo_ops *ops;	/* default dpillar */
-	unsigned int n, k, level, nodes, spaces, seed;
-	bool have_topo, have_n, have_k, have_seed;
+	/* The parameters (DP_PARAM_LIST): p.kind is not set here. */
+	struct dp_topo_params p;
+	u32 gave;			/* 1 << DP_PARAM_ID_*: its word given */
+	bool have_topo;
 	bool given;			/* any topology word or an address */
 	const char *addr;
-	/* S2 plan mode: this node's coordinates (0: derived mode). */
-	unsigned int coords[DP_COORDS_MAX], ncoords;
 	/* ifindex 0: "portN none", a port without a NIC (yet) */
 	unsigned int ifindex[DP_MAX_PORTS], nports;
 	unsigned int ports_given;	/* bit p: portN was given */
 	char *settings[TOPO_ARGS_SETTINGS];	/* KEY VALUE pairs */
 	unsigned int nsettings;
 };
+
+/*
+ * One parameter word and its value (DP_PARAM_LIST: "spaces 2", "coords
+ * 1,2"), checked against the list's range, into @p.  Returns the
+ * parameter, or NULL when @key is none (*@err 0) or after a message
+ * (*@err EXIT_USAGE).  "i" is level's other name.
+ */
+const struct dp_param *dp_param_parse(const char *key, const char *val,
+				      struct dp_topo_params *p, int *err);
+
+/*
+ * The one printer of a fabric's parameters: calls @fn for each of @ops's
+ * table in its order that @p has (nonzero, DP_PARAM_ZERO or
+ * DP_PARAM_REQUIRED; DP_PARAM_HIDDEN ones only when @conf: the words that
+ * recreate the device) with the value (a u32, or the coordinates).
+ */
+typedef void (*dp_param_fn)(void *ctx, const struct dp_param *d, u32 v,
+			    const u32 *coords, u32 ncoords);
+void dp_params_show(const struct dp_topo_ops *ops,
+		    const struct dp_topo_params *p, bool conf,
+		    dp_param_fn fn, void *ctx);
+/*
+ * "WORD VALUE" words of dp_params_show() into @buf, each after @sep, the
+ * coordinates joined by @csep ("," as the words take them).
+ */
+void dp_params_text(char *buf, size_t len, const struct dp_topo_ops *ops,
+		    const struct dp_topo_params *p, bool conf,
+		    const char *sep, const char *csep);
+/*
+ * The parameters of a netlink message, rtnetlink's (@genl false: @tb
+ * indexed by IFLA_DPILLAR_*) or genetlink's (DPILLAR_A_DEV_*), into @p.
+ */
+void dp_params_get(struct dp_topo_params *p, const struct nlattr *const *tb,
+		   bool genl);
 
 /*
  * Parse the words of "link add" and "set" into @a (see dp_linkargs.c),

@@ -95,15 +95,8 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 		json_str("topo", "none");
 	else
 		json_uint("topo", d->topo);
-	json_uint("n", d->n);
-	json_uint("k", d->k);
-	json_uint("nodes", d->nodes);
-	if (d->topo == DPILLAR_TOPO_S2) {
-		json_uint("spaces", d->spaces);
-		json_uint("seed", d->seed);
-		json_str("coords_mode", d->ncoords ? "plan" : "derived");
-		coords_json(d->coords, d->ncoords);
-	}
+	params_json(ops, &d->p);
+	json_uint("nodes", d->p.nodes);
 	/* Unconfigured: no address, node id or fabric IPs to show. */
 	if (d->topo != DPILLAR_TOPO_UNSPEC) {
 		json_str("addr", d->addr);
@@ -148,8 +141,10 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 
 static void show_one(const struct dp_dev *d, void *data)
 {
+	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(d->topo);
 	char ip4[INET_ADDRSTRLEN] = "", ip6[INET6_ADDRSTRLEN];
 	char pfx4[FABRIC_IP4_TEXT], pfx6[FABRIC_IP6_TEXT];
+	char words[64 + 12 * DP_COORDS_MAX];
 	struct table t;
 	u32 i;
 
@@ -165,19 +160,14 @@ static void show_one(const struct dp_dev *d, void *data)
 		show_json(d, ip4, ip6, pfx4, pfx6);
 		return;
 	}
+	dp_params_text(words, sizeof(words), ops, &d->p, false, " ", ",");
 	if (d->topo == DPILLAR_TOPO_UNSPEC)
 		printf("%s: dpillar unconfigured (dpctl set %s TOPOLOGY)\n",
 		       d->ifname, d->ifname);
 	else
-		printf("%s: dpillar n %u k %u (%u servers) addr %s id %u\n",
-		       d->ifname, d->n, d->k, d->nodes, d->addr, d->node_id);
-	if (d->topo == DPILLAR_TOPO_S2) {
-		char co[16 * DP_COORDS_MAX];
-
-		coords_text(d->coords, d->ncoords, co, sizeof(co));
-		printf("    s2 spaces %u seed %u coords %s\n", d->spaces,
-		       d->seed, co);
-	}
+		printf("%s: %s%s (%u servers) addr %s id %u\n", d->ifname,
+		       ops ? ops->name : "unknown", words, d->p.nodes, d->addr,
+		       d->node_id);
 	printf("    hello %ums dead %ums mode %s%s\n", d->hello_ms, d->dead_ms,
 	       mode_name(d), !d->has_fallback ? "" :
 	       d->fallback ? " fallback on" : " fallback off");

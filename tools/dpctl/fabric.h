@@ -73,6 +73,12 @@ void coords_text(const unsigned int *x, unsigned int n, char *buf,
 		 size_t len);
 /* The JSON "coords" array of a plan-mode node (nothing when derived). */
 void coords_json(const unsigned int *x, unsigned int n);
+/*
+ * The fabric's parameters as dp_params_show() gives them, in JSON; a
+ * topology with coordinates also says "coords_mode", plan or derived.
+ */
+void params_json(const struct dp_topo_ops *ops,
+		 const struct dp_topo_params *p);
 
 /*
  * Device @dev's prefixes and node id, and (when @ports) the ifindex of each

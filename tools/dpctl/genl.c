@@ -140,13 +140,7 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	get_str(tb[DPILLAR_A_DEV_IFNAME], d->ifname, sizeof(d->ifname));
 	d->topo = tb[DPILLAR_A_DEV_TOPO] ? get_u32(tb[DPILLAR_A_DEV_TOPO]) :
 		  DPILLAR_TOPO_DPILLAR;
-	d->n = get_u32(tb[DPILLAR_A_DEV_N]);
-	d->k = get_u32(tb[DPILLAR_A_DEV_K]);
-	d->level = get_u32(tb[DPILLAR_A_DEV_LEVEL]);
-	d->spaces = get_u32(tb[DPILLAR_A_DEV_SPACES]);
-	d->seed = get_u32(tb[DPILLAR_A_DEV_SEED]);
-	d->ncoords = coords_get(tb[DPILLAR_A_DEV_COORDS], d->coords);
-	d->nodes = get_u32(tb[DPILLAR_A_DEV_NODES]);
+	dp_params_get(&d->p, tb, true);
 	d->node_id = get_u32(tb[DPILLAR_A_DEV_NODE_ID]);
 	/* None while unconfigured. */
 	if (tb[DPILLAR_A_DEV_ADDR])
@@ -232,18 +226,14 @@ static void find_cb(const struct dp_dev *d, void *data)
 
 int dev_topo(const struct dp_dev *d, struct dp_topo *t, const char **why)
 {
-	struct dp_topo_params p = {
-		.kind = d->topo, .n = d->n, .k = d->k, .level = d->level,
-		.spaces = d->spaces, .seed = d->seed, .ncoords = d->ncoords,
-		.nodes = d->nodes,
-	};
+	struct dp_topo_params p = d->p;
 
 	/* An unconfigured device: no nodes, no routing (topology "none"). */
 	if (d->topo == DPILLAR_TOPO_UNSPEC) {
 		dp_topo_init_none(t);
 		return 0;
 	}
-	memcpy(p.coords, d->coords, sizeof(p.coords));
+	p.kind = d->topo;
 	/* Every device reports the node count; S2 alone is given it. */
 	dp_topo_params_keep(dp_topo_ops_by_kind(d->topo), &p);
 	return dp_topo_init(t, &p, why);
@@ -295,7 +285,7 @@ int dev_find(struct nl_ctx *ctx, const char *name, struct dp_dev *d,
 	d->stats = NULL;
 	if (dev_topo(d, t, &why)) {
 		fprintf(stderr, "dpctl: %s: unexpected fabric (%u,%u): %s\n",
-			d->ifname, d->n, d->k, why);
+			d->ifname, d->p.n, d->p.k, why);
 		return EXIT_KERNEL;
 	}
 	return EXIT_OK;

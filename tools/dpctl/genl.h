@@ -39,11 +39,13 @@ struct dpctl_port {
 /* A device as DEV_GET (or PORT_NTF) tells it. */
 struct dp_dev {
 	char ifname[IF_NAMESIZE];
-	u32 ifindex, topo, n, k, level, nodes, node_id, hello_ms, dead_ms, mode;
-	u32 spaces, seed;
+	u32 ifindex, topo, node_id, hello_ms, dead_ms, mode;
+	/* The fabric's parameters (DP_PARAM_LIST), p.kind unset; p.nodes
+	 * the fabric's node count, which every device reports.
+	 */
+	struct dp_topo_params p;
 	/* The discovery fallback; not shown by a module without it. */
 	bool has_fallback, fallback;
-	u32 coords[DP_COORDS_MAX], ncoords;	/* S2 plan mode; 0: derived */
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;
 	u32 nports;

@@ -115,16 +115,16 @@ static int key_from_dev(struct key_args *a)
 	 * A key's homes are the nodes closest to its point: with plan-mode
 	 * coordinates only the whole plan knows them, not the device.
 	 */
-	if (d.ncoords) {
+	if (d.p.ncoords) {
 		fprintf(stderr, "dpctl: %s is in plan mode: a key's homes and path need every node's coordinates (dpsim locate --topo s2 --plan FILE --key KEY)\n",
 			d.ifname);
 		return EXIT_USAGE;
 	}
-	a->spaces = d.spaces;
-	a->nodes = d.nodes;
-	a->seed = d.seed;
+	a->spaces = d.p.spaces;
+	a->nodes = d.p.nodes;
+	a->seed = d.p.seed;
 	a->have_seed = true;
-	a->ports = d.n;
+	a->ports = d.p.n;
 	if (!a->have_from)
 		a->from = d.node_id, a->have_from = true;
 	if (!a->mode_name)

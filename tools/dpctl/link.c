@@ -111,6 +111,33 @@ void coords_json(const unsigned int *x, unsigned int n)
 	json_close_arr();
 }
 
+static void param_json(void *ctx, const struct dp_param *d, u32 v,
+		       const u32 *coords, u32 ncoords)
+{
+	u32 i;
+
+	(void)ctx;
+	if (!ncoords) {
+		json_uint(d->name, v);
+		return;
+	}
+	json_open_arr(d->name);
+	for (i = 0; i < ncoords; i++)
+		json_uint(NULL, coords[i]);
+	json_close_arr();
+}
+
+void params_json(const struct dp_topo_ops *ops,
+		 const struct dp_topo_params *p)
+{
+	u32 i;
+
+	dp_params_show(ops, p, false, param_json, NULL);
+	for (i = 0; ops && i < ops->nparams; i++)
+		if (ops->params[i].flags & DP_PARAM_COORDS)
+			json_str("coords_mode", p->ncoords ? "plan" : "derived");
+}
+
 /*
  * link add DEV [TOPOLOGY ADDR PORTS] [SETTINGS]: without a topology, an
  * unconfigured device (as "ip link add DEV type dpillar").
@@ -365,20 +392,15 @@ static void fabric_ips(const struct link_info *li, unsigned int id,
 
 static void print_link(const struct link_info *li)
 {
-	unsigned int n = dp_u32(li, IFLA_DPILLAR_N), k = dp_u32(li, IFLA_DPILLAR_K);
 	unsigned int id = dp_u32(li, IFLA_DPILLAR_NODE_ID);
 	struct dp_topo_params prm = {
 		.kind = li->data[IFLA_DPILLAR_TOPO] ?
 			dp_u32(li, IFLA_DPILLAR_TOPO) : DPILLAR_TOPO_DPILLAR,
-		.n = n, .k = k, .level = dp_u32(li, IFLA_DPILLAR_LEVEL),
-		.nodes = dp_u32(li, IFLA_DPILLAR_NODES),
-		.spaces = dp_u32(li, IFLA_DPILLAR_SPACES),
-		.seed = dp_u32(li, IFLA_DPILLAR_SEED),
 	};
 	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(prm.kind);
 
 	/* What the topology's table has (the node count: S2's only). */
-	prm.ncoords = coords_get(li->data[IFLA_DPILLAR_COORDS], prm.coords);
+	dp_params_get(&prm, li->data, false);
 	dp_topo_params_keep(ops, &prm);
 	char addr[DP_ADDR_TEXT_MAX] = "?";
 	const struct nlattr *port;
@@ -399,15 +421,7 @@ static void print_link(const struct link_info *li)
 		json_str("ifname", li->ifname);
 		json_uint("ifindex", li->ifindex);
 		json_str("topo", ops ? ops->name : "unknown");
-		json_uint("n", n);
-		json_uint("k", k);
-		if (prm.level)
-			json_uint("level", prm.level);
-		if (prm.spaces) {
-			json_uint("spaces", prm.spaces);
-			json_uint("seed", prm.seed);
-			coords_json(prm.coords, prm.ncoords);
-		}
+		params_json(ops, &prm);
 		json_str("addr", addr);
 		json_uint("node_id", id);
 		json_uint("nodes", dp_u32(li, IFLA_DPILLAR_NODES));
@@ -422,18 +436,12 @@ static void print_link(const struct link_info *li)
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
 	} else {
-		char lv[48 + 16 * DP_COORDS_MAX] = "", co[16 * DP_COORDS_MAX];
+		char lv[64 + 12 * DP_COORDS_MAX];
 
-		if (prm.level)
-			snprintf(lv, sizeof(lv), " level %u", prm.level);
-		if (prm.spaces) {
-			coords_text(prm.coords, prm.ncoords, co, sizeof(co));
-			snprintf(lv, sizeof(lv), " spaces %u seed %u coords %s",
-				 prm.spaces, prm.seed, co);
-		}
-		printf("%u: %s: %s n %u k %u%s addr %s id %u of %u state %s%s\n",
+		dp_params_text(lv, sizeof(lv), ops, &prm, false, " ", ",");
+		printf("%u: %s: %s%s addr %s id %u of %u state %s%s\n",
 		       li->ifindex, li->ifname, ops ? ops->name : "unknown",
-		       n, k, lv, addr, id,
+		       lv, addr, id,
 		       dp_u32(li, IFLA_DPILLAR_NODES),
 		       operstate_name(li->operstate),
 		       li->carrier ? "" : " NO-CARRIER");
@@ -623,9 +631,11 @@ static int print_conf(const struct link_info *li)
 	const struct dp_topo_ops *ops = dp_topo_ops_by_kind(kind);
 	const struct nlattr *addr = li->data[IFLA_DPILLAR_ADDR], *port;
 	char t4[FABRIC_IP4_TEXT], t6[FABRIC_IP6_TEXT], mode[16];
-	unsigned int x[DP_COORDS_MAX], nx, i, idx = 0;
+	struct dp_topo_params prm = { .kind = kind };
+	char words[64 + 12 * DP_COORDS_MAX];
 	char names[DPILLAR_PORTS_MAX][IF_NAMESIZE];
 	struct fabric_pfx pfx;
+	unsigned int i, idx = 0;
 
 	if (kind == DPILLAR_TOPO_UNSPEC || !ops || !addr) {
 		fprintf(stderr, "dpctl: %s: unconfigured (no topology): nothing for dpctl up\n",
@@ -649,22 +659,10 @@ static int print_conf(const struct link_info *li)
 	printf("# %s (dpctl showconf): dpctl up %s -c FILE recreates it\n",
 	       li->ifname, li->ifname);
 	printf("topo %s\n", ops->name);
-	if (kind == DPILLAR_TOPO_S2) {
-		printf("nodes %u\nn %u\nspaces %u\nseed %u\n",
-		       dp_u32(li, IFLA_DPILLAR_NODES), dp_u32(li, IFLA_DPILLAR_N),
-		       dp_u32(li, IFLA_DPILLAR_SPACES),
-		       dp_u32(li, IFLA_DPILLAR_SEED));
-		nx = coords_get(li->data[IFLA_DPILLAR_COORDS], x);
-		for (i = 0; i < nx; i++)
-			printf("%s%u", i ? " " : "coords ", x[i]);
-		if (nx)
-			printf("\n");
-	} else {
-		printf("n %u\nk %u\n", dp_u32(li, IFLA_DPILLAR_N),
-		       dp_u32(li, IFLA_DPILLAR_K));
-		if (dp_u32(li, IFLA_DPILLAR_LEVEL))
-			printf("level %u\n", dp_u32(li, IFLA_DPILLAR_LEVEL));
-	}
+	/* The words that make it: its table's, the node count among them. */
+	dp_params_get(&prm, li->data, false);
+	dp_params_text(words, sizeof(words), ops, &prm, true, "\n", ",");
+	printf("%s\n", words + 1);
 	printf("addr %s\n", mnl_attr_get_str(addr));
 	for (i = 0; i < idx; i++)
 		printf("%s%s", i ? " " : "ports ", names[i]);

@@ -398,8 +398,14 @@ rc "set s2 coords over u32" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 1,
 rc "set s2 coords negative" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords -1,2 id 3
 rc "set s2 coords bad hex" 2 $D set dp0 topo s2 nodes 16 n 4 spaces 2 coords 0x,2 id 3
 rc "set s2 nine coords" 2 $D set dp0 topo s2 nodes 16 n 16 spaces 8 coords 1,2,3,4,5,6,7,8,9 id 3
+# The words' ranges are the parameter list's (net/dpillar/params.h),
+# checked before the kernel's policy would see them.
+rc "set s2 spaces 9: the list's range" 2 $D set dp0 topo s2 nodes 16 n 16 spaces 9 id 3
+has "spaces 9 refused by the list" 'invalid spaces "9"' "$tmp/err"
+rc "set s2 nodes 0: the list's range" 2 $D set dp0 topo s2 nodes 0 n 4 spaces 2 id 3
+has "nodes 0 refused by the list" 'invalid nodes "0"' "$tmp/err"
 rc "set dpillar with coords" 2 $D set dp0 n 4 k 3 addr 2:1.0.1 coords 1,2
-has "coords are S2's" "coords are S2's" "$tmp/err"
+has "coords are S2's" "set: Only S2 has coords" "$tmp/err"
 rc "link add s2 coords count" 2 $D link add dp0 topo s2 nodes 16 n 2 spaces 1 coords 1,2 id 3 port0 lo port1 none
 
 # a device that does not exist is the kernel's (or the system's) answer
@@ -509,9 +515,9 @@ assert all(s.value >= 0 for x in fams for s in x.samples)' "$tmp/out"; then ok
 	MOCK_RTNL=1 rc "mock up s2 coords (fails after newlink)" 1 m $D up dpx -c "$tmp/s2.conf"
 	has "up: the file's coords reach newlink" "newlink dpx topo 5 n 4 nodes 16 spaces 2 seed 0 coords 7,16 addr 3 ports" "$tmp/err"
 	MOCK_S2=plan rc "mock show s2 plan" 0 m $D show
-	has "show plan mode" "s2 spaces 2 seed 7 coords plan 268435456,4000000000"
+	has "show plan mode" "dp0: s2 n 4 spaces 2 seed 7 coords 268435456,4000000000 (16 servers)"
 	MOCK_S2=derived rc "mock show s2 derived" 0 m $D show
-	has "show derived mode" "s2 spaces 2 seed 7 coords derived"
+	has "show derived mode" "dp0: s2 n 4 spaces 2 seed 7 (16 servers)"
 	MOCK_S2=plan rc "mock show -j s2 plan" 0 m $D -j show
 	if python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))[0]

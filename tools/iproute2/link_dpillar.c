@@ -235,22 +235,24 @@ static void print_fallback(struct rtattr *tb[])
 			   on ? "on" : "off");
 }
 
-static void print_coords(struct rtattr *tb[])
+/* One word of dp_params_show(): "spaces 2 ", "coords 1,2 ". */
+static void print_param(void *ctx, const struct dp_param *d, u32 v,
+			const u32 *coords, u32 ncoords)
 {
-	struct rtattr *c = tb[IFLA_DPILLAR_COORDS];
-	unsigned int i, n;
-	u32 x;
+	char fmt[32];
+	u32 i;
 
-	if (!c || !RTA_PAYLOAD(c) || RTA_PAYLOAD(c) % 4)
+	(void)ctx;
+	snprintf(fmt, sizeof(fmt), "%s %%u ", d->name);
+	if (!ncoords) {
+		print_color_uint(PRINT_ANY, COLOR_NONE, d->name, fmt, v);
 		return;
-	n = RTA_PAYLOAD(c) / 4;
-	open_json_array(PRINT_JSON, "coords");
-	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", "coords ");
-	for (i = 0; i < n; i++) {
-		memcpy(&x, (char *)RTA_DATA(c) + 4 * i, 4);
-		print_color_uint(PRINT_ANY, COLOR_NONE, NULL,
-				 i + 1 < n ? "%u," : "%u ", x);
 	}
+	open_json_array(PRINT_JSON, d->name);
+	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ", d->name);
+	for (i = 0; i < ncoords; i++)
+		print_color_uint(PRINT_ANY, COLOR_NONE, NULL,
+				 i + 1 < ncoords ? "%u," : "%u ", coords[i]);
 	close_json_array(PRINT_JSON, NULL);
 }
 
@@ -282,6 +284,7 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 {
 	const struct dp_topo_ops *ops;
 	const struct dp_topo_param *nodes;
+	struct dp_topo_params p = { 0 };
 	char ip4[INET_ADDRSTRLEN + 4], a[INET_ADDRSTRLEN];
 	char addr[DP_ADDR_TEXT_MAX];
 	u32 kind;
@@ -291,16 +294,13 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	kind = rta_u32(tb, IFLA_DPILLAR_TOPO);
 	ops = kind ? dp_topo_ops_by_kind(kind) : NULL;
 	print_str("topo", kind ? (ops ? ops->name : "unknown") : "none");
-	/* The node count is a word of the topologies whose table has it. */
+	/*
+	 * The topology's words, the node count among them where its table
+	 * has it (struct rtattr is struct nlattr's layout).
+	 */
 	nodes = dp_topo_param_at(ops, offsetof(struct dp_topo_params, nodes));
-	if (nodes)
-		print_u32(tb, IFLA_DPILLAR_NODES, "nodes");
-	print_u32(tb, IFLA_DPILLAR_N, "n");
-	print_u32(tb, IFLA_DPILLAR_K, "k");
-	print_u32(tb, IFLA_DPILLAR_LEVEL, "level");
-	print_u32(tb, IFLA_DPILLAR_SPACES, "spaces");
-	print_u32(tb, IFLA_DPILLAR_SEED, "seed");
-	print_coords(tb);
+	dp_params_get(&p, (const struct nlattr *const *)tb, false);
+	dp_params_show(ops, &p, true, print_param, NULL);
 	if (kind && tb[IFLA_DPILLAR_ADDR]) {
 		snprintf(addr, sizeof(addr), "%.*s",
 			 (int)RTA_PAYLOAD(tb[IFLA_DPILLAR_ADDR]),
