@@ -247,7 +247,7 @@ fabric_view() {
 #                 synopsis's optional words ("[...]") left out, an RPS
 #                 mask "ff" the guest's CPUs'; the lines indented under
 #                 a command are its output: each piece between "..."
-#                 must be in what it printed, "neighs N reachable N"
+#                 must be in what it printed, the count of "reachable N"
 #                 aside (guide_cmds)
 #   ifupdown      the block is an /etc/network/interfaces stanza: the
 #                 ifupdown hook runs with the variables ifup would set
@@ -424,10 +424,11 @@ guide_cmds() {
 	return $rc
 }
 # guide_words: text as one line, runs of spaces and line ends as one
-# space, the counts of "neighs N reachable N" as N.
+# space, the count of "reachable N" as N (a lone namespace hears no
+# neighbour).
 guide_words() {
 	tr -s ' \t\n' '   ' | sed -E -e 's/^ //; s/ $//' \
-		-e 's/neighs [0-9]+ reachable [0-9]+/neighs N reachable N/g'
+		-e 's/ reachable [0-9]+/ reachable N/g'
 }
 # guide_norm: a fabric view without the counts of its server lines and
 # the sender a miswired cable's line names.
