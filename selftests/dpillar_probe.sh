@@ -265,7 +265,8 @@ GUIDE=$DPILLAR_REPO/Documentation/networking/dpillar-admin-guide.rst
 guide_blocks() {
 	local dir=$PP_TMP/guide k b kind args n=0 bad=0 t0=$SECONDS ns iface conf wait
 	local root=$dir/root hook=$dir/hook
-	local doc docn=0 mask
+	local doc docn=0 mask tb
+	local -A secs=()
 	mkdir -p "$dir/off" "$root/bin" || return 1
 	awk -v marker=offline-test -v dir="$dir/off" \
 		-f "$DPILLAR_REPO/tools/common/rst-blocks.awk" "$GUIDE" || return 1
@@ -303,6 +304,7 @@ guide_blocks() {
 		n=$((n + 1))
 		doc=${k%/*}
 		doc=${doc##*/[0-9]-}
+		tb=$SECONDS
 		echo "$doc.rst block $n ($kind $args): $(head -n 1 "$b")"
 		sed "s#/etc/#$root/etc/#g" "$b" > "$dir/run.sh"
 		case $kind in
@@ -362,9 +364,11 @@ guide_blocks() {
 			echo "unknown kind $kind"
 			;;
 		esac
+		secs[$doc]=$((${secs[$doc]:-0} + SECONDS - tb))
 	done
-	echo "the documents' command blocks: $n run in the guest ($(for doc in "$dir"/guest/*/; do
-		set -- "$doc"*.block; [ -e "$1" ] && echo "$#"; done | paste -sd +) of $GUIDE_DOCS), $bad failed, in $((SECONDS - t0)) s" |
+	echo "the documents' command blocks: $n run in the guest, $bad failed, in $((SECONDS - t0)) s ($(for doc in "$dir"/guest/*/; do
+		set -- "$doc"*.block; doc=${doc%/}; doc=${doc##*/[0-9]-}
+		[ -e "$1" ] && echo "$doc.rst $# in ${secs[$doc]:-0} s"; done | paste -sd , | sed "s/,/, /g"); the rest: fabric_view's cables put back" |
 		tee -a "$PP_TMP/figures"
 	[ "$n" -gt 0 ] && [ "$bad" = 0 ]
 }
