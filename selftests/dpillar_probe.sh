@@ -368,7 +368,7 @@ guide_blocks() {
 	done
 	echo "the documents' command blocks: $n run in the guest, $bad failed, in $((SECONDS - t0)) s ($(for doc in "$dir"/guest/*/; do
 		set -- "$doc"*.block; doc=${doc%/}; doc=${doc##*/[0-9]-}
-		[ -e "$1" ] && echo "$doc.rst $# in ${secs[$doc]:-0} s"; done | paste -sd , | sed "s/,/, /g"); the rest: fabric_view's cables put back" |
+		[ -e "$1" ] && echo "$doc.rst $# in ${secs[$doc]:-0} s"; done | paste -sd , | sed "s/,/, /g"); the rest: fabric_view's cables put back)" |
 		tee -a "$PP_TMP/figures"
 	[ "$n" -gt 0 ] && [ "$bad" = 0 ]
 }
