@@ -223,21 +223,32 @@ fabric_view() {
 	return $rc
 }
 
-# guide_blocks: the command blocks of the administrator's guide that need
-# the module, each marked there by an RST comment ".. guest-test: KIND
-# ARGS" before it (the guide's opening comment says how each KIND runs and
-# what is substituted), run in the guest as printed; a block that fails
-# fails the case.  The guide's /etc is a scratch directory, written from
-# its "offline-test: file/append" blocks as tools/dpctl/test-offline.sh
+# guide_blocks: the command blocks of the documents (the administrator's
+# guide, the reference and the design) that need the module, each marked
+# there by an RST comment ".. guest-test: KIND ARGS" before it (each
+# document's opening comment says how each KIND runs and what is
+# substituted), run in the guest as printed; a block that fails fails
+# the case.  The guide's /etc is a scratch directory, written from its
+# "offline-test: file/append" blocks as tools/dpctl/test-offline.sh
 # writes it.  KINDs:
 #   fabric        in server 0:0.0's namespace of fabric_view's DPillar
 #                 (4,2), its two cables moved back first (dpctl fabric
-#                 then exits 0), the guide's example destination 0:1.2.3.4
-#                 replaced by 1:1.1, dpctl monitor stopped after 2 s
+#                 then exits 0), the guide's example destination
+#                 0:1.2.3.4 replaced by 1:1.1, dpctl monitor stopped
+#                 after 2 s; from the top of a kernel tree (guide_ktree)
 #   fresh WORDS   in a namespace of its own, whose NICs have the guide's
-#                 names (veths enp1s0 and enp2s0), with "dpctl link add
+#                 names (veths enp1s0 to enp4s0), with "dpctl link add
 #                 dp0 WORDS" up; then dp0 must have the addresses dpctl
 #                 show prints for it (what dpctl up adds) and the routes
+#   ns [WORDS]    in such a namespace (dp0 made by "dpctl link add dp0
+#                 WORDS" and up first, if WORDS), each command line with
+#                 sh -e, the plugin as built (IP_LIB_DIR), "modprobe
+#                 dpillar" a check that the module is loaded, a
+#                 synopsis's optional words ("[...]") left out, an RPS
+#                 mask "ff" the guest's CPUs'; the lines indented under
+#                 a command are its output: each piece between "..."
+#                 must be in what it printed, the count of "reachable N"
+#                 aside (guide_cmds)
 #   ifupdown      the block is an /etc/network/interfaces stanza: the
 #                 ifupdown hook runs with the variables ifup would set
 #                 from it (dpillar_up.sh's way) in a namespace whose NICs
@@ -249,16 +260,27 @@ fabric_view() {
 #                 each server line and the sender a miswired cable names
 #                 (the one heard last) left out: they follow the Hellos
 #                 of the moment
+GUIDE_DOCS="dpillar-admin-guide dpillar dpillar-design"
 GUIDE=$DPILLAR_REPO/Documentation/networking/dpillar-admin-guide.rst
 guide_blocks() {
 	local dir=$PP_TMP/guide k b kind args n=0 bad=0 t0=$SECONDS ns iface conf wait
 	local root=$dir/root hook=$dir/hook
-	mkdir -p "$dir/off" "$dir/guest" "$root/bin" || return 1
+	local doc docn=0 mask tb skipped=0
+	local -A secs=()
+	mkdir -p "$dir/off" "$root/bin" || return 1
 	awk -v marker=offline-test -v dir="$dir/off" \
-		-f "$DPILLAR_REPO/tools/common/rst-blocks.awk" "$GUIDE" &&
-		awk -v marker=guest-test -v dir="$dir/guest" \
-			-f "$DPILLAR_REPO/tools/common/rst-blocks.awk" "$GUIDE" ||
-		return 1
+		-f "$DPILLAR_REPO/tools/common/rst-blocks.awk" "$GUIDE" || return 1
+	# Each document's blocks in a directory of its own, named so that
+	# they run in GUIDE_DOCS' order.
+	for doc in $GUIDE_DOCS; do
+		docn=$((docn + 1))
+		mkdir -p "$dir/guest/$docn-$doc" &&
+			awk -v marker=guest-test -v dir="$dir/guest/$docn-$doc" \
+				-f "$DPILLAR_REPO/tools/common/rst-blocks.awk" \
+				"$DPILLAR_REPO/Documentation/networking/$doc.rst" ||
+			return 1
+	done
+	mask=$(printf %x $(((1 << $(nproc)) - 1)))
 	for k in "$dir"/off/*.arg; do
 		read -r kind args < "$k"
 		case $kind in
@@ -275,20 +297,45 @@ guide_blocks() {
 		ip -n "$PF_SW" link set v6p1 master "${PF_BR[6/1]}" || return 1
 	wait_for 30 fabric_is "" "8 of 8 servers answered; 0 cables differ" ||
 		{ echo "cables back: not as planned"; cat "$PP_TMP/fabric"; return 1; }
-	for k in "$dir"/guest/*.arg; do
-		[ -e "$k" ] || break
+	for k in "$dir"/guest/*/*.arg; do
+		[ -e "$k" ] || continue
 		b=${k%.arg}.block
 		read -r kind args < "$k"
 		n=$((n + 1))
-		echo "guide block $n ($kind $args): $(head -n 1 "$b")"
+		doc=${k%/*}
+		doc=${doc##*/[0-9]-}
+		tb=$SECONDS
+		echo "$doc.rst block $n ($kind $args): $(head -n 1 "$b")"
 		sed "s#/etc/#$root/etc/#g" "$b" > "$dir/run.sh"
 		case $kind in
 		fabric)
 			sed -i -e 's/0:1\.2\.3\.4/1:1.1/g' -e \
 				's/^dpctl monitor\([^#]*\)/timeout 2 dpctl monitor\1 || [ $? = 124 ] /' \
 				"$dir/run.sh"
-			pf_on 0 env PATH="$root/bin:$PATH" sh -e "$dir/run.sh" \
+			guide_ktree "$dir/linux" &&
+				pf_on 0 env PATH="$root/bin:$PATH" sh -c 'cd "$1" && sh -e "$2"' \
+				sh "$dir/linux" "$dir/run.sh" \
 				> "$dir/out" 2>&1 || { bad=$((bad + 1)); cat "$dir/out"; }
+			;;
+		ns)
+			ns=pw-guide
+			# A kernel built without IPv6 policy routing
+			# (CONFIG_IPV6_MULTIPLE_TABLES: our debug kernel)
+			# refuses "ip -6 rule" (EOPNOTSUPP): the block is
+			# named as not run there, not failed.
+			if grep -q '^ip -6 rule' "$dir/run.sh" &&
+			   ! ip -6 rule show > /dev/null 2>&1; then
+				echo "  not run on this kernel: no IPv6 policy routing (ip -6 rule show fails)"
+				skipped=$((skipped + 1))
+				secs[$doc]=$((${secs[$doc]:-0} + SECONDS - tb))
+				continue
+			fi
+			guide_ns $ns && { [ -z "$args" ] ||
+				{ "$DPCTL" -n $ns link add dp0 $args &&
+					ip -n $ns link set dp0 up; }; } &&
+				guide_cmds $ns "$root" "$mask" > "$dir/out" 2>&1 ||
+				{ bad=$((bad + 1)); cat "$dir/out"; }
+			ip netns del $ns
 			;;
 		fresh)
 			ns=pw-guide
@@ -328,18 +375,75 @@ guide_blocks() {
 			echo "unknown kind $kind"
 			;;
 		esac
+		secs[$doc]=$((${secs[$doc]:-0} + SECONDS - tb))
 	done
-	echo "administrator's guide: $n blocks run in the guest, $bad failed, in $((SECONDS - t0)) s" |
+	echo "the documents' command blocks: $((n - skipped)) run in the guest, $bad failed, $skipped not run on this kernel, in $((SECONDS - t0)) s ($(for doc in "$dir"/guest/*/; do
+		set -- "$doc"*.block; doc=${doc%/}; doc=${doc##*/[0-9]-}
+		[ -e "$1" ] && echo "$doc.rst $# in ${secs[$doc]:-0} s"; done | paste -sd , | sed "s/,/, /g"); the rest: fabric_view's cables put back)" |
 		tee -a "$PP_TMP/figures"
 	[ "$n" -gt 0 ] && [ "$bad" = 0 ]
 }
-# guide_ns NS: a namespace whose NICs have the guide's names (veths
-# enp1s0 and enp2s0, their peers there too).
+# guide_ns NS: a namespace whose NICs have the documents' names (veths
+# enp1s0 to enp4s0, their peers there too, up).
 guide_ns() {
-	ip netns add "$1" && ip -n "$1" link set lo up &&
-		ip -n "$1" link add enp1s0 type veth peer name enp1s0p &&
-		ip -n "$1" link add enp2s0 type veth peer name enp2s0p &&
-		ip -n "$1" link set enp1s0p up && ip -n "$1" link set enp2s0p up
+	local i
+	ip netns add "$1" && ip -n "$1" link set lo up || return 1
+	for i in 1 2 3 4; do
+		ip -n "$1" link add enp${i}s0 type veth peer name enp${i}s0p &&
+			ip -n "$1" link set enp${i}s0p up || return 1
+	done
+}
+# guide_ktree DIR: a kernel tree, as far as its YNL tools go (those
+# scripts/ynl.sh unpacks from Debian's linux-source-6.12), with our spec
+# in it as Documentation/netlink/specs/dpillar.yaml.
+guide_ktree() {
+	local ynl
+	[ -d "$1" ] && return 0
+	ynl=$("$DPILLAR_REPO/scripts/ynl.sh" --dir) &&
+		mkdir -p "$1/Documentation/netlink/specs" &&
+		ln -s "$ynl/tools" "$1/tools" &&
+		ln -s "$ynl"/Documentation/netlink/*.yaml "$1/Documentation/netlink/" &&
+		ln -s "$DPILLAR_REPO/Documentation/netlink/specs/dpillar.yaml" \
+			"$1/Documentation/netlink/specs/"
+}
+# guide_cmds NS ROOT MASK: the block in $PP_TMP/guide/run.sh, one command
+# line (with its continuation lines) at a time, in NS with ROOT/bin first
+# in PATH and ip's plugin as built; its substitutions are the "ns" KIND's
+# (guide_blocks).  The lines indented under a command are its output:
+# each piece of them between "..." must be in what it printed.
+guide_cmds() {
+	local ns=$1 root=$2 mask=$3 dir=$PP_TMP/guide/cmds i want got piece rc=0
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	sed -E -e ':a; s/ ?\[[^][]*\]//; ta' \
+		-e 's/^modprobe dpillar( |$)/grep -q "^dpillar " \/proc\/modules\1/' \
+		-e "s/echo ff > /echo $mask > /" "$PP_TMP/guide/run.sh" |
+		awk -v dir="$dir" '
+			cont { print > f; cont = /\\$/; next }
+			/^[^ \t]/ { n++; f = sprintf("%s/%03d.sh", dir, n)
+				print > f; cont = /\\$/; next }
+			/^[ \t]+[^ \t]/ && n { print > sprintf("%s/%03d.want", dir, n) }'
+	for i in "$dir"/*.sh; do
+		echo "\$ $(cat "$i")"
+		ip netns exec "$ns" env PATH="$root/bin:$PATH" \
+			IP_LIB_DIR="$DPILLAR_REPO/tools/iproute2" sh -e "$i" \
+			> "${i%.sh}.out" 2>&1 || { echo "exit $?"; rc=1; }
+		cat "${i%.sh}.out"
+		want=${i%.sh}.want
+		[ -e "$want" ] || continue
+		got=$(guide_words < "${i%.sh}.out")
+		while read -r piece; do
+			[ -z "$piece" ] || [[ " $got " == *" $piece "* ]] ||
+				{ echo "not in its output: $piece"; rc=1; }
+		done < <(guide_words < "$want" | sed 's/ *\.\.\. */\n/g')
+	done
+	return $rc
+}
+# guide_words: text as one line, runs of spaces and line ends as one
+# space, the count of "reachable N" as N (a lone namespace hears no
+# neighbour).
+guide_words() {
+	tr -s ' \t\n' '   ' | sed -E -e 's/^ //; s/ $//' \
+		-e 's/ reachable [0-9]+/ reachable N/g'
 }
 # guide_norm: a fabric view without the counts of its server lines and
 # the sender a miswired cable's line names.
@@ -420,7 +524,7 @@ run_test "forged stamp: replies 'reached' for every (id, seq) of a fresh route p
 	forged
 run_test "fabric view: DPillar(4,2) with two ports swapped between switches, dpctl fabric from one server names exactly those cables" \
 	fabric_view
-run_test "administrator's guide: its command blocks that need the module run in the guest as printed (guest-test)" \
+run_test "the documents (administrator's guide, reference, design): their command blocks that need the module run in the guest as printed (guest-test)" \
 	guide_blocks
 run_test "fabric view under a flood: one neighbour's table requests get its sender's share, the other servers' sweep still gets every table" \
 	fabric_flood

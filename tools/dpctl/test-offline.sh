@@ -929,74 +929,101 @@ rc "README: the address's id and IPv4" 0 $D addr -n 48 -k 4 1:3.17.0.22
 has "README: id 383062, 10.5.216.86" "addr 1:3.17.0.22 id 383062 inet 10.5.216.86 " "$tmp/out"
 doc_cmd "dpctl set dp0 n 48 k 4 addr 1:3.17.0.22"
 
-# The administrator's guide's command blocks that need no module, run as
-# printed there (issue 55, item 8).  A block is marked by an RST comment
-# before it, indented as the paragraph it precedes: "offline-test: sh",
-# "offline-test: file PATH" or "offline-test: append PATH" after the
-# comment's two dots (the convention is explained at the top of the
-# guide): "sh" runs the first literal block after the comment with sh -e,
-# dpctl and dpsim being these; "file" writes it to PATH, "append" appends
-# it, and a PATH ending in .conf must then pass "dpctl check -c".  The
-# blocks run in the guide's order, in one scratch root ($tmp/root: /etc/
-# in a block is its etc/).
-A=../../Documentation/networking/dpillar-admin-guide.rst
+# The documents' command blocks that need no module, run as printed
+# there (issue 55, item 8): the administrator's guide's, the reference's
+# and the design's.  A block is marked by an RST comment before it,
+# indented as the paragraph it precedes: "offline-test: sh",
+# "offline-test: file PATH", "offline-test: append PATH" or
+# "offline-test: optional WITHOUT | WITH" after the comment's two dots
+# (each document's opening comment explains its marks): "sh" runs the
+# first literal block after the comment with sh -e, dpctl and dpsim being
+# these; "file" writes it to PATH, "append" appends it, and a PATH ending
+# in .conf must then pass "dpctl check -c"; "optional" runs a command
+# with optional words ("[...]") twice, without them (its output must
+# have WITHOUT) and with them, the brackets dropped (WITH).  The blocks
+# run in each document's order, in one scratch root ($tmp/root: /etc/ in
+# a block is its etc/).
+DOCS="dpillar-admin-guide dpillar dpillar-design"
 root=$tmp/root
-mkdir -p "$root/bin" "$tmp/blocks"
+mkdir -p "$root/bin"
 ln -s "$(pwd)/dpctl" "$root/bin/dpctl"
 ln -s "$(cd ../dpsim && pwd)/dpsim" "$root/bin/dpsim"
-awk -v marker=offline-test -v dir="$tmp/blocks" -f ../common/rst-blocks.awk "$A"
+# run_block DESC FILE: FILE with sh -e in the scratch root, its output in
+# $tmp/out.
+run_block() {
+	sed "s#/etc/#$root/etc/#g" "$2" >"$tmp/block.sh"
+	rc "$1" 0 sh -c 'cd "$1" && PATH="$1/bin:$PATH" sh -e "$2"' \
+		sh "$root" "$tmp/block.sh"
+}
 nblocks=0
-for k in "$tmp"/blocks/*.arg; do
-	[ -e "$k" ] || break
-	b=${k%.arg}.block
-	set -- $(cat "$k")
-	what="admin guide block $(basename "${k%.arg}") ($*)"
-	if [ ! -s "$b" ]; then
-		ko "$what: no literal block after the comment"
-		continue
-	fi
-	nblocks=$((nblocks + 1))
-	case $1 in
-	sh)
-		sed "s#/etc/#$root/etc/#g" "$b" >"$tmp/block.sh"
-		rc "$what: $(head -n 1 "$b")" 0 sh -c \
-			'cd "$1" && PATH="$1/bin:$PATH" sh -e "$2"' \
-			sh "$root" "$tmp/block.sh"
-		;;
-	file|append)
-		case ${2:-} in
-		/*) ;;
-		*) ko "$what: no absolute PATH"; continue ;;
+for doc in $DOCS; do
+	A=../../Documentation/networking/$doc.rst
+	rm -rf "$tmp/blocks"
+	mkdir -p "$tmp/blocks"
+	awk -v marker=offline-test -v dir="$tmp/blocks" -f ../common/rst-blocks.awk "$A"
+	for k in "$tmp"/blocks/*.arg; do
+		[ -e "$k" ] || break
+		b=${k%.arg}.block
+		set -- $(cat "$k")
+		what="$doc block $(basename "${k%.arg}") ($*)"
+		if [ ! -s "$b" ]; then
+			ko "$what: no literal block after the comment"
+			continue
+		fi
+		nblocks=$((nblocks + 1))
+		case $1 in
+		sh)
+			run_block "$what: $(head -n 1 "$b")" "$b"
+			;;
+		optional)
+			without=$(sed 's/^optional //; s/ | .*//' "$k")
+			with=$(sed 's/^optional //; s/.* | //' "$k")
+			sed -E ':a; s/ ?\[[^][]*\]//; ta' "$b" >"$tmp/without.sh"
+			sed -E ':a; s/\[([^][]*)\]/\1/; ta' "$b" >"$tmp/with.sh"
+			run_block "$what: without its optional words" "$tmp/without.sh"
+			has "$what: without its optional words" "$without"
+			run_block "$what: with its optional words" "$tmp/with.sh"
+			has "$what: with its optional words" "$with"
+			;;
+		file|append)
+			case ${2:-} in
+			/*) ;;
+			*) ko "$what: no absolute PATH"; continue ;;
+			esac
+			p=$root$2
+			mkdir -p "$(dirname "$p")"
+			if [ "$1" = file ]; then cat "$b" >"$p"
+			else cat "$b" >>"$p"; fi
+			ok
+			case $p in
+			*.conf) rc "$what: dpctl check -c $2" 0 $D check -c "$p" ;;
+			esac
+			;;
+		*)
+			ko "$what: unknown kind (sh, file PATH, append PATH, optional WITHOUT | WITH)"
+			;;
 		esac
-		p=$root$2
-		mkdir -p "$(dirname "$p")"
-		if [ "$1" = file ]; then cat "$b" >"$p"
-		else cat "$b" >>"$p"; fi
-		ok
-		case $p in
-		*.conf) rc "$what: dpctl check -c $2" 0 $D check -c "$p" ;;
-		esac
-		;;
-	*)
-		ko "$what: unknown kind (sh, file PATH, append PATH)"
-		;;
-	esac
+	done
 done
-[ "$nblocks" -gt 0 ] && ok || ko "no offline-test block in $A"
-# Every literal block of the guide is run by a test or says why not: the
-# offline ones above, the guest's (guest-test: selftests/dpillar_probe.sh,
-# guide_blocks), and those no test can run (not-run: REASON), listed here.
-awk -v markers="offline-test guest-test not-run" -f ../common/rst-marks.awk \
-	"$A" > "$tmp/marks"
-nlit=$(wc -l < "$tmp/marks")
-while read -r line kind why; do
-	case $kind in
-	-) ko "admin guide line $line: a literal block no test runs (mark it offline-test, guest-test or not-run: see the comment at the guide's top)" ;;
-	not-run) echo "admin guide line $line: not run: $why" ;;
-	esac
-done < "$tmp/marks"
-echo "admin guide: $nlit literal blocks: $(grep -c ' offline-test ' "$tmp/marks") offline (above), $(grep -c ' guest-test ' "$tmp/marks") in the guest (dpillar_probe.sh), $(grep -c ' not-run ' "$tmp/marks") not run"
-grep -q ' - - *$' "$tmp/marks" || ok
+[ "$nblocks" -gt 0 ] && ok || ko "no offline-test block in $DOCS"
+# Every literal block of each document is run by a test or says why not:
+# the offline ones above, the guest's (guest-test: selftests/
+# dpillar_probe.sh, guide_blocks), and those no test runs (not-run:
+# REASON, a block that is not a command among them), listed here.
+for doc in $DOCS; do
+	A=../../Documentation/networking/$doc.rst
+	awk -v markers="offline-test guest-test not-run" \
+		-f ../common/rst-marks.awk "$A" > "$tmp/marks"
+	nlit=$(wc -l < "$tmp/marks")
+	while read -r line kind why; do
+		case $kind in
+		-) ko "$doc.rst line $line: a literal block no test runs (mark it offline-test, guest-test or not-run: see the comment at the document's top)" ;;
+		not-run) echo "$doc.rst line $line: not run: $why" ;;
+		esac
+	done < "$tmp/marks"
+	echo "$doc.rst: $nlit literal blocks: $(grep -c ' offline-test ' "$tmp/marks") offline (above), $(grep -c ' guest-test ' "$tmp/marks") in the guest (dpillar_probe.sh), $(grep -c ' not-run ' "$tmp/marks") not run"
+	[ "$nlit" -gt 0 ] && ! grep -q ' - - *$' "$tmp/marks" && ok
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
