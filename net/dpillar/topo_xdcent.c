@@ -1189,44 +1189,21 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
- * Above k with an end whose cell's I* is no level-L gate (its digit
- * L - k is n-1), where xdc_dj_cross() cannot take the cell next to it:
- * xdc_dj_cmoves() on the cells (the crossing out and back from the I*
- * of the end's cell, through the level-L cell next to its spare port),
- * the fans in the two ends as xdc_dj_cross() has them.
+ * The paths of a crossing above k from its cells' moves (cnt of them,
+ * mj/mv as xdc_dj_macro() or xdc_dj_cmoves() give them, mj in real
+ * levels): src's fan to the first move's port (labelled lab0), each
+ * move from the server where the last one landed (XDC_DJ_OUT: out and
+ * back through the next cell, xdc_dj_xk()), the last one landing where
+ * dst's fan of lab1 ends, then that fan reversed into dst.  The walk of
+ * xdc_dj_cross() and xdc_dj_cross_out().
  */
-static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
-			     u32 L, u32 m, struct xdc_dj *p)
+static bool xdc_dj_walk(const struct dp_topo *t, u32 src, u32 dst, u32 L,
+			const u8 *mj, const u8 *mv, u32 cnt, u32 lab0,
+			u32 lab1, struct xdc_dj *p)
 {
-	const struct xdc_priv *d = xdc(t);
-	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
-	u8 mv[DP_MAX_PORTS + 4];
-	u32 c, cnt, lab0, lab1, cur, y, tgt, from, q = L - d->k, j;
-	u32 dl = xdc_dig(t, dst, L);
+	u32 q = L - xdc(t)->k, dl = xdc_dig(t, dst, L), c, cur, y, tgt, from;
 	int im = (int)q - 1;
 
-	if (!xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) ||
-	    !xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
-				xdc_dig(t, src, L)), q), L, dl))
-		return false;
-	for (j = 0; j < d->k; j++) {
-		sa[j] = (u8)xdc_dig(t, src, q + j);
-		da[j] = (u8)xdc_dig(t, dst, q + j);
-	}
-	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
-	if (!cnt)
-		return false;
-	for (c = 0; c < cnt; c++) {
-		if (mj[c] == d->k)
-			mj[c] = (u8)L;
-		else if (mj[c] != XDC_DJ_OUT)
-			mj[c] = (u8)(mj[c] + q);
-		if (mj[c] == L)
-			mv[c] = (u8)dl;
-	}
-	lab0 = mj[0] == L || mj[0] == XDC_DJ_OUT ? XDC_DJ_T : mj[0];
-	lab1 = mj[cnt - 1] == L || mj[cnt - 1] == XDC_DJ_OUT ? XDC_DJ_T :
-	       mj[cnt - 1];
 	if (!xdc_fan(t, src, im, lab0, p, &cur))
 		return false;
 	for (c = 0; c < cnt; c++) {
@@ -1260,6 +1237,47 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 }
 
 /*
+ * Above k with an end whose cell's I* is no level-L gate (its digit
+ * L - k is n-1), where xdc_dj_cross() cannot take the cell next to it:
+ * xdc_dj_cmoves() on the cells (the crossing out and back from the I*
+ * of the end's cell, through the level-L cell next to its spare port),
+ * the fans in the two ends as xdc_dj_cross() has them.
+ */
+static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
+			     u32 L, u32 m, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
+	u8 mv[DP_MAX_PORTS + 4];
+	u32 c, cnt, lab0, lab1, q = L - d->k, j;
+	u32 dl = xdc_dig(t, dst, L);
+
+	if (!xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) ||
+	    !xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
+				xdc_dig(t, src, L)), q), L, dl))
+		return false;
+	for (j = 0; j < d->k; j++) {
+		sa[j] = (u8)xdc_dig(t, src, q + j);
+		da[j] = (u8)xdc_dig(t, dst, q + j);
+	}
+	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
+	if (!cnt)
+		return false;
+	for (c = 0; c < cnt; c++) {
+		if (mj[c] == d->k)
+			mj[c] = (u8)L;
+		else if (mj[c] != XDC_DJ_OUT)
+			mj[c] = (u8)(mj[c] + q);
+		if (mj[c] == L)
+			mv[c] = (u8)dl;
+	}
+	lab0 = mj[0] == L || mj[0] == XDC_DJ_OUT ? XDC_DJ_T : mj[0];
+	lab1 = mj[cnt - 1] == L || mj[cnt - 1] == XDC_DJ_OUT ? XDC_DJ_T :
+	       mj[cnt - 1];
+	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, p);
+}
+
+/*
  * Above k (highest differing digit L > k, both of a cell whose I* is a
  * level-L gate): XDCent(n, k, k)'s construction on the digits L..L-k of
  * cells (xdc_dj_macro()), each cell a sub-cell of the digits below L-k.
@@ -1276,8 +1294,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 {
 	const struct xdc_priv *d = xdc(t);
 	u8 mj[DP_MAX_PORTS + 4], mv[DP_MAX_PORTS + 4];
-	u32 c, cnt, lab0, lab1, cur, y, tgt, from, q = L - d->k, x;
-	int im = (int)q - 1;
+	u32 cnt, lab0, lab1, q = L - d->k, x;
 	bool sg = xdc_dig(t, src, q) != d->n - 1;
 	bool dg = xdc_dig(t, dst, q) != d->n - 1;
 
@@ -1331,26 +1348,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 			cnt++;
 		}
 	}
-	if (!xdc_fan(t, src, im, lab0, p, &cur))
-		return false;
-	for (c = 0; c < cnt; c++) {
-		if (c + 1 == cnt && c) {
-			if (!xdc_fan(t, dst, im, lab1, NULL, &y))
-				return false;
-			tgt = cur - xdc_low(t, cur, q) + xdc_low(t, y, q);
-		} else {
-			tgt = c ? xdc_dj_exit(t, cur, mj[c], L) : cur;
-		}
-		if (!xdc_dj_route(t, cur, tgt, p) ||
-		    !xdc_dj_put(p, mj[c], mv[c]))
-			return false;
-		cur = xdc_set_dig(t, tgt, mj[c], mv[c]);
-	}
-	from = p->len;
-	if (!xdc_fan(t, dst, im, lab1, p, &y) || y != cur)
-		return false;
-	xdc_dj_reverse(t, dst, p, from);
-	return true;
+	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, p);
 }
 
 /*
