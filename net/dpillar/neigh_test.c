@@ -550,10 +550,12 @@ static void dpt_neigh_hello_tlv(struct kunit *test)
 	__be32 up = htonl(0x2), other = htonl(0xdeadbeef);
 	u8 tlv[DPT_TLV_BYTES] = {}, mac[ETH_ALEN];
 	unsigned int pos = 0;
+	int ngen;
 
 	peer = dp_port_neigh(t, self, 0, 1);
 	sport = dpt_peer_port_of(t, self, 0, peer);
 	dpt_mac_of(peer, mac);
+	ngen = atomic_read(&d->dp->rmemo_ngen);
 	/* An unknown type of odd length first: its padding is skipped. */
 	dpt_tlv(tlv, &pos, 0x7fff, 3, &other, 3);
 	dpt_tlv(tlv, &pos, DPILLAR_TLV_PORTS_UP, 4, &up, 4);
@@ -566,6 +568,9 @@ static void dpt_neigh_hello_tlv(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mask, 0x2);
 	/* No such neighbour on port 1: nothing known. */
 	KUNIT_EXPECT_FALSE(test, dpt_ports_up(d, 1, peer, &mask));
+	/* It came alive: news for the route memo's multi entries. */
+	KUNIT_EXPECT_NE(test, atomic_read(&d->dp->rmemo_ngen), ngen);
+	ngen = atomic_read(&d->dp->rmemo_ngen);
 
 	/* The last TLV needs no padding. */
 	pos = 0;
@@ -575,11 +580,15 @@ static void dpt_neigh_hello_tlv(struct kunit *test)
 		      pos - 3);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_BAD), 0);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 2);
+	/* The same ports up again: nothing new, the memo stays. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->dp->rmemo_ngen), ngen);
 
 	/* A first-version Hello: learned, and no ports-up news. */
 	dpt_hello_ok(test, d, 0, peer);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_HELLO_RX), 3);
 	KUNIT_EXPECT_FALSE(test, dpt_ports_up(d, 0, peer, &mask));
+	/* ports_up now unknown: an answer changed */
+	KUNIT_EXPECT_NE(test, atomic_read(&d->dp->rmemo_ngen), ngen);
 }
 
 /* Malformed TLVs drop the whole Hello, counted, and teach nothing. */
@@ -1074,31 +1083,50 @@ static void dpt_neigh_memo_saturates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.lookups, U8_MAX);
 }
 
-/* One random change to neighbour slot @i of port @p (dpt_rmemo_exact()). */
+/*
+ * One random change to neighbour slot @i of port @p (dpt_rmemo_exact()),
+ * and the route memo told as neigh.c tells it (dp_rmemo_neigh_changed()):
+ * a slot that comes alive, a Hello that says something new.  A death by
+ * time is told too, though nothing tells it in the module: the test
+ * cannot move time on, so it moves the Hello back instead, which time
+ * never does; dpt_rmemo_expiry() lets a neighbour die by real time.  A
+ * port's carrier is never told: the memo reads it again.
+ */
 static void dpt_rmemo_change(struct dpt_dev *d, u32 p, u32 i, u32 what)
 {
 	struct dp_neigh *nb = &d->port[p]->neigh[i];
+	u64 mac = 0x020000000000ULL | (p << 8) | i;
+	bool news = false, has;
+	u32 up;
 
 	switch (what % 6) {
 	case 0:	/* dead: unheard for longer than dead_ms */
 		WRITE_ONCE(nb->last_heard, jiffies - 2 * d->dp->dead_jiffies);
+		news = true;
 		break;
 	case 1:	/* alive */
-		atomic64_set(&nb->mac, 0x020000000000ULL | (p << 8) | i);
+		news = !dp_neigh_alive(d->dp, nb) ||
+		       atomic64_read(&nb->mac) != mac;
+		atomic64_set(&nb->mac, mac);
 		WRITE_ONCE(nb->last_heard, jiffies);
 		break;
 	case 2:	/* a Hello listing its ports up: any two bits */
 	case 3:
-		WRITE_ONCE(nb->ports_up, (what >> 3) & 3);
+		up = (what >> 3) & 3;
+		has = test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+		news = !has || READ_ONCE(nb->ports_up) != up;
+		WRITE_ONCE(nb->ports_up, up);
 		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 		break;
 	case 4:	/* a Hello without the list */
-		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
+		news = test_and_clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 		break;
 	default: /* our port down or up */
 		dpt_port_set(d, p, true, (what >> 3) & 1);
 		break;
 	}
+	if (news)
+		dp_rmemo_neigh_changed(d->dp);
 }
 
 /*
@@ -1200,12 +1228,99 @@ static void dpt_rmemo_exact(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dpt_rmemo_exact_one(test, &bcube, 5));
 	dpt_rmemo_exact_one(test, &dcell, 5);
 	dpt_rmemo_exact_one(test, &xdcent, 5);
-	dpt_rmemo_exact_one(test, &s2, 5);
+	/* S2's greedy step asks about every neighbour: multi entries */
+	KUNIT_EXPECT_TRUE(test, dpt_rmemo_exact_one(test, &s2, 5));
+}
+
+/*
+ * A multi entry of the route memo ends when a neighbour its decision
+ * found alive dies by time, with no event (struct dp_rmemo's @expires).
+ * S2 (32 nodes of 4 ports, derived), a dead interval of 2 jiffies: the
+ * neighbours heard now, but the one of the hop to some destination heard
+ * HZ ahead; a state is routed through the memo twice (the second from
+ * the entry), then the hop's neighbour goes unheard until it is dead,
+ * and the same state routed through the memo gives what dp_route()
+ * gives, another hop.
+ */
+static void dpt_rmemo_expiry(struct kunit *test)
+{
+	struct dp_topo_params s2 = { .kind = DP_TOPO_S2, .nodes = 32, .n = 4,
+				     .spaces = 2, .seed = 1 };
+	struct dpt_dev *d = dpt_dev_create_topo(test, &s2, 5);
+	struct dp_view_memo m1 = {}, m2 = {}, m3 = {};
+	struct dp_priv *dp = d->dp;
+	struct dp_vctx c1 = { .dp = dp, .memo = &m1 };
+	struct dp_vctx c2 = { .dp = dp, .memo = &m2 };
+	struct dp_vctx c3 = { .dp = dp, .memo = &m3 };
+	const struct dp_topo *t = &dp->topo;
+	struct dp_route_state st, st1;
+	u32 p, dst, hits, tries;
+	struct dp_hop h1, h2, h3;
+	struct dp_neigh *nb;
+	int r1, r2, r3;
+
+	for (p = 0; p < dp->nports; p++)
+		if (d->port[p]->nneigh)
+			dpt_rmemo_change(d, p, 0, 1);
+	/* A destination whose hop is not the destination itself */
+	for (dst = 0; dst < t->nodes; dst++) {
+		if (dst == 5)
+			continue;
+		dp_route_init(t, 5, dst, 0, 0, &st);
+		st1 = st;
+		rcu_read_lock();
+		r1 = dp_route(t, 5, &st1, &dp->view, &h1);
+		rcu_read_unlock();
+		if (!r1 && h1.next != dst)
+			break;
+	}
+	KUNIT_ASSERT_LT(test, dst, t->nodes);
+	nb = &d->port[h1.port]->neigh[0];
+	dp->dead_jiffies = 2;
+	dp_rmemo_neigh_changed(dp);	/* as settings.c does */
+	for (p = 0; p < dp->nports; p++)
+		if (p != h1.port && d->port[p]->nneigh)
+			WRITE_ONCE(d->port[p]->neigh[0].last_heard,
+				   jiffies + HZ);
+	WRITE_ONCE(nb->last_heard, jiffies);
+	local_bh_disable();
+	rcu_read_lock();
+	hits = this_cpu_read(dp->rmemo->hits);
+	st1 = st;
+	r1 = dp_route_hop(dp, &st1, &c1, &h1);
+	st1 = st;
+	r2 = dp_route_hop(dp, &st1, &c2, &h2);
+	hits = this_cpu_read(dp->rmemo->hits) - hits;
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_ASSERT_EQ(test, r1, 0);
+	KUNIT_ASSERT_EQ(test, r2, 0);
+	KUNIT_EXPECT_EQ(test, h2.next, h1.next);
+	KUNIT_EXPECT_EQ(test, hits, 1);
+	/* The hop's neighbour dies by time alone. */
+	for (tries = 0; dp_neigh_alive(dp, nb) && tries < 100; tries++)
+		schedule_timeout_uninterruptible(1);
+	KUNIT_ASSERT_FALSE(test, dp_neigh_alive(dp, nb));
+	local_bh_disable();
+	rcu_read_lock();
+	st1 = st;
+	r2 = dp_route_hop(dp, &st1, &c3, &h2);
+	st1 = st;
+	r3 = dp_route(t, 5, &st1, &dp->view, &h3);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, r2, r3);
+	if (!r3) {
+		KUNIT_EXPECT_EQ(test, h2.next, h3.next);
+		KUNIT_EXPECT_EQ(test, h2.port, h3.port);
+		KUNIT_EXPECT_NE(test, h3.next, h1.next);
+	}
 }
 
 static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_learn),
 	KUNIT_CASE(dpt_rmemo_exact),
+	KUNIT_CASE(dpt_rmemo_expiry),
 	KUNIT_CASE(dpt_neigh_miswired),
 	KUNIT_CASE(dpt_neigh_miswired_k2),
 	KUNIT_CASE(dpt_neigh_bad_hello),
