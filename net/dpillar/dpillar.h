@@ -378,9 +378,10 @@ static inline bool dp_vctx_reach(const struct dp_vctx *c, u32 port_idx,
 	}
 	if (!up)
 		return false;
+	now = jiffies;
+	smp_rmb();	/* the time first: see dp_neigh_set()'s last check */
 	mac = atomic64_read(&nb->mac);
 	heard = READ_ONCE(nb->last_heard);
-	now = jiffies;
 	end = heard + READ_ONCE(c->dp->dead_jiffies);
 	alive = mac && time_before(now, end);	/* dp_heard_alive() */
 	if (m && mac) {

@@ -472,6 +472,7 @@ static bool dp_neigh_set(struct dp_priv *dp, struct dp_port *port, u32 idx,
 {
 	struct dp_neigh *nb = &port->neigh[idx];
 	bool plan = dp_topo_plan_mode(&dp->topo) && !idx, news;
+	unsigned long heard = READ_ONCE(nb->last_heard);
 
 	news = READ_ONCE(nb->ports_up) != hi->ports_up ||
 	       test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags) !=
@@ -489,6 +490,15 @@ static bool dp_neigh_set(struct dp_priv *dp, struct dp_port *port, u32 idx,
 		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 	smp_wmb();	/* its MAC and what it says before the time: alive */
 	WRITE_ONCE(nb->last_heard, jiffies);
+	/*
+	 * A decision may have found it dead just before (it died unheard
+	 * as this Hello came in): the memo must hear of its new life.  A
+	 * decision that read the old time read the time of day before it
+	 * (dp_vctx_reach()), so no later than now.
+	 */
+	smp_mb();
+	if (!time_before(jiffies, heard + READ_ONCE(dp->dead_jiffies)))
+		news = true;
 	return news;
 }
 
