@@ -16,6 +16,7 @@
 #include "test_lib.h"
 #include "topo_dpillar.h"
 #include "topo_s2.h"
+#include "topo_walk.h"
 
 static void dpt_mac_of(u32 node, u8 *mac)
 {
@@ -1299,6 +1300,177 @@ static void dpt_rmemo_exact(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dpt_rmemo_exact_one(test, &s2, 5, true, seed));
 }
 
+/* Room for the states dpt_rmemo_relay() collects at one node. */
+#define DPT_RELAY_STATES	4096
+
+/*
+ * One frame from @src to @dst (mode @sel, flow hash @hash) routed hop by
+ * hop on view @v as the relays route it: the states it arrives at @self
+ * with (or leaves it with, the sender's) appended to @out, up to @max.
+ */
+static void dpt_relay_walk(const struct dp_topo *t, const struct dp_view *v,
+			   u32 self, u32 src, u32 dst, u32 sel, u32 hash,
+			   struct dp_route_state *out, u32 *n, u32 max)
+{
+	struct dp_route_state st;
+	struct dp_hop hop;
+	u32 cur, i;
+
+	dp_route_init(t, src, dst, sel, hash, &st);
+	for (cur = src, i = 0; cur != dst && i <= t->max_hops; i++) {
+		if (cur == self && *n < max)
+			out[(*n)++] = st;
+		if (dp_route(t, cur, &st, v, &hop))
+			return;
+		cur = hop.next;
+	}
+}
+
+/*
+ * The routing states frames arrive at @self with (and those it sends
+ * with), into @out: every pair of live nodes of @t in every mode (the
+ * shortest with four flow hashes), on the view of failure set @f.
+ * Returns how many (at most @max).
+ */
+static u32 dpt_relay_states(const struct dp_topo *t,
+			    const struct dp_fail_set *f, u32 self,
+			    struct dp_route_state *out, u32 max)
+{
+	u32 src, dst, sel, h, n = 0;
+	struct dp_view v;
+
+	dp_fail_view(f, &v);
+	for (src = 0; src < t->nodes; src++) {
+		for (dst = 0; dst < t->nodes; dst++) {
+			if (src == dst || dp_fail_node(f, src) ||
+			    dp_fail_node(f, dst))
+				continue;
+			for (sel = 0; sel < dp_sel_count(t); sel++)
+				for (h = 0; h < (sel ? 1 : 4); h++)
+					dpt_relay_walk(t, &v, self, src, dst,
+						       sel, h * 0x9e3779b9,
+						       out, &n, max);
+		}
+	}
+	return n;
+}
+
+/*
+ * @st routed at @d's node through the memo twice (the first may keep
+ * it, the second may take it) and by dp_route() on the device's view,
+ * all three of one jiffy (else again, as in dpt_rmemo_exact_one()): the
+ * same result, hop and state.  *@hits: the memo's hits meanwhile; *@ok:
+ * the core gave a hop.
+ */
+static bool dpt_rmemo_relay_one(struct kunit *test, struct dpt_dev *d,
+				const struct dp_route_state *st, u32 *hits,
+				bool *ok)
+{
+	struct dp_priv *dp = d->dp;
+	struct dp_route_state s1, s2, s3;
+	struct dp_hop h1, h2, h3;
+	u32 tries, hit;
+	unsigned long j;
+	int r1, r2, r3;
+
+	for (tries = 0; ; tries++) {
+		struct dp_view_memo m1 = {}, m2 = {};
+		struct dp_vctx c1 = { .dp = dp, .memo = &m1 };
+		struct dp_vctx c2 = { .dp = dp, .memo = &m2 };
+
+		j = jiffies;
+		s1 = *st;
+		s2 = *st;
+		s3 = *st;
+		local_bh_disable();
+		rcu_read_lock();
+		hit = this_cpu_read(dp->rmemo->hits);
+		r1 = dp_route_hop(dp, &s1, &c1, &h1);
+		r2 = dp_route_hop(dp, &s2, &c2, &h2);
+		hit = this_cpu_read(dp->rmemo->hits) - hit;
+		r3 = dp_route(&dp->topo, dp->self, &s3, &dp->view, &h3);
+		rcu_read_unlock();
+		local_bh_enable();
+		if (!time_after(jiffies, j))
+			break;
+		KUNIT_ASSERT_LT(test, tries, 1000);
+	}
+	*hits += hit;
+	*ok = !r3;
+	if (r1 == r3 && r2 == r3 &&
+	    (r3 || (h1.next == h3.next && h1.port == h3.port &&
+		    h2.next == h3.next && h2.port == h3.port &&
+		    h2.phase == h3.phase)) &&
+	    !memcmp(&s1, &s3, sizeof(s3)) && !memcmp(&s2, &s3, sizeof(s3)))
+		return true;
+	KUNIT_FAIL(test,
+		   "at %u, state %u/%x/%x/%u: memo %d %u:%u %x/%u, then %d %u:%u %x/%u (%u taken); core %d %u:%u %x/%u reason %u",
+		   dp->self, st->dst, st->flags, st->word, st->waypoint,
+		   r1, h1.port, h1.next, s1.flags, s1.waypoint,
+		   r2, h2.port, h2.next, s2.flags, s2.waypoint, hit,
+		   r3, h3.port, h3.next, s3.flags, s3.waypoint, h3.reason);
+	return false;
+}
+
+/*
+ * The route memo on what a relay routes, around a failed neighbour
+ * (dpillar_ft.sh: a relay server fails, the flows around it relay as
+ * dpsim says).  DPillar (4,3), each node in turn with the first
+ * neighbour of each of its ports failed (unheard: dead), one port after
+ * the other on the same device, so that the memo keeps the entries of
+ * the last failure; the states its frames arrive with under that
+ * failure (dpt_relay_states(): tunnels, their waypoints, u-turns, ring
+ * reversals, the shortest mode's detours), each routed as
+ * dpt_rmemo_relay_one() says, in four rounds that keep the memo too: the
+ * neighbour dead, alive again, dead again, and dead with the second
+ * neighbour of that port dead too.  And the memo is taken.
+ */
+static void dpt_rmemo_relay(struct kunit *test)
+{
+	struct dp_topo_params prm = { .kind = DP_TOPO_DPILLAR, .n = 4,
+				      .k = 3 };
+	u32 self, nodes = 1, fp, n, k, i, round, hits = 0, taken = 0;
+	struct dp_route_state *sts;
+	const struct dp_topo *t;
+	struct dp_fail_set f;
+	struct dpt_dev *d;
+	bool ok;
+
+	sts = kunit_kcalloc(test, DPT_RELAY_STATES, sizeof(*sts), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sts);
+	for (self = 0; self < nodes; self++) {
+		d = dpt_dev_create_topo(test, &prm, self);
+		t = &d->dp->topo;
+		nodes = t->nodes;
+		dpt_fail_init(test, &f, t);
+		for (fp = 0; fp < t->nports; fp++) {
+			for (k = 0; k < d->dp->nports; k++)
+				for (i = 0; i < d->port[k]->nneigh; i++)
+					dpt_rmemo_change(d, k, i, 1);
+			dp_fail_clear(&f);
+			dp_fail_set_node(&f, dp_port_neigh(t, self, fp, 0));
+			n = dpt_relay_states(t, &f, self, sts,
+					     DPT_RELAY_STATES);
+			KUNIT_ASSERT_LT(test, n, DPT_RELAY_STATES);
+			for (round = 0; round < 4; round++) {
+				/* dead, alive, dead, and a second one dead */
+				dpt_rmemo_change(d, fp, 0, round == 1);
+				if (round == 3)
+					dpt_rmemo_change(d, fp, 1, 0);
+				for (k = 0; k < n; k++) {
+					if (!dpt_rmemo_relay_one(test, d, &sts[k],
+								 &hits, &ok))
+						return;
+					taken += ok;
+				}
+			}
+		}
+	}
+	kunit_info(test, "%u hops, %u from the memo (of two routings each)",
+		   taken, hits);
+	KUNIT_EXPECT_GT(test, hits, taken / 4);
+}
+
 /*
  * A multi entry of the route memo ends when a neighbour its decision
  * found alive dies by time, with no event (struct dp_rmemo's @expires).
@@ -1411,6 +1583,7 @@ static struct kunit_case dpt_neigh_cases[] = {
 	KUNIT_CASE(dpt_neigh_learn),
 	KUNIT_CASE(dpt_rmemo_exact),
 	KUNIT_CASE(dpt_rmemo_expiry),
+	KUNIT_CASE(dpt_rmemo_relay),
 	KUNIT_CASE(dpt_neigh_miswired),
 	KUNIT_CASE(dpt_neigh_miswired_k2),
 	KUNIT_CASE(dpt_neigh_bad_hello),
