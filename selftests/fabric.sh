@@ -461,8 +461,8 @@ fabric_fwd_snapshot() {
 # kernel knows: the relays must match one of dpsim's paths each way
 # (dp_relays.py pairs them up).
 fabric_check_relays() {
-	local a=$1 b=$2 spec=${3:-} s d bad=0 fh rh ph want got='' tmp
-	local -A exp=() before=()
+	local a=$1 b=$2 spec=${3:-} s d bad=0 fh rh ph want got='' tmp pong
+	local -A exp=() before=() st0=()
 	[ "$FWD_OK" = 1 ] || fabric_fwd_snapshot
 	FWD_OK=0
 	fabric_route "$a" "$b" "$spec" || return 1
@@ -474,9 +474,22 @@ fabric_check_relays() {
 	[ "$R_DELIVERED" = true ] || { echo "# dpsim cannot deliver $b -> $a${spec:+ under $spec}"; bad=1; }
 	for s in "${R_RELAYS[@]}"; do exp[$s]=$((${exp[$s]:-0} + 4)); done
 	for s in "${SERVERS[@]}"; do before[$s]=${FWD[$s]:-0}; done
-	ip netns exec "${FNS[$a]}" ping -c 4 -i 0.2 -W 2 "${FIP4[$b]}" >/dev/null ||
+	# DPILLAR_RELAY_DIAG=1: also every counter that moved meanwhile (but
+	# the Hellos'), shown with a mismatch: which server tunnelled,
+	# u-turned or dropped the frame that went astray (one more snapshot
+	# and about 3 s of guest time per check, so not by default).
+	[ -z "${DPILLAR_RELAY_DIAG:-}" ] ||
+		{ fabric_snapshot; for s in "${!ST[@]}"; do st0[$s]=${ST[$s]}; done; }
+	pong=$(ip netns exec "${FNS[$a]}" ping -c 4 -i 0.2 -W 2 "${FIP4[$b]}") ||
 		{ echo "# ping $a -> $b failed"; bad=1; }
+	echo "# answered:$(grep -o ' icmp_seq=[0-9]*' <<<"$pong" | tr -d '\n')"
 	fabric_fwd_snapshot
+	if [ -n "${DPILLAR_RELAY_DIAG:-}" ]; then
+		for s in "${!ST[@]}"; do
+			[[ $s == *hello* ]] || [ "${ST[$s]}" = "${st0[$s]:-0}" ] ||
+				echo "# counter $s: ${st0[$s]:-0} -> ${ST[$s]}"
+		done | sort
+	fi
 	if [ "$FABRIC_MODE" = shortest ]; then
 		for s in "${SERVERS[@]}"; do
 			d=$((${FWD[$s]:-0} - before[$s]))

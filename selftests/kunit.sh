@@ -39,11 +39,14 @@ echo 7 > /proc/sys/kernel/printk
 # (dpillar_test's fail_stride; make check's debug column: 4).
 # DPILLAR_KUNIT_GLOB=SUITE[.CASE]: only the suites (cases) it matches
 # (KUnit's filter_glob, e.g. "dpillar_gso" or "dpillar_coords.dpc_*").
+# DPILLAR_KUNIT_SEED=N: dpt_rmemo_exact's random changes from seed N, the
+# one a run printed (dpillar_test's rmemo_seed; default: a random seed).
 if [ -n "${DPILLAR_KUNIT_GLOB:-}" ]; then
 	printf %s "$DPILLAR_KUNIT_GLOB" > /sys/module/kunit/parameters/filter_glob ||
 		{ echo "# kunit: cannot set filter_glob"; exit 1; }
 fi
-if ! insmod "$test_ko" fail_stride="${DPILLAR_KUNIT_STRIDE:-1}"; then
+if ! insmod "$test_ko" fail_stride="${DPILLAR_KUNIT_STRIDE:-1}" \
+	rmemo_seed="${DPILLAR_KUNIT_SEED:-0}"; then
 	echo "# kunit: insmod $test_ko failed"
 	rc=1
 fi

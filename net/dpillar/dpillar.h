@@ -227,6 +227,18 @@ static inline bool dp_neigh_up(const struct dp_neigh *nb, u32 *up)
 	return known;
 }
 
+/*
+ * Something a multi entry of the route memo (struct dp_rmemo) relies on
+ * has changed: a neighbour slot's node, MAC or what its Hello said, a
+ * port bound or released, the dead interval.  After the change: a
+ * decision that read the old state read the old generation before it.
+ */
+static inline void dp_rmemo_neigh_changed(struct dp_priv *dp)
+{
+	smp_mb__before_atomic();	/* the change, then the generation */
+	atomic_inc(&dp->rmemo_ngen);
+}
+
 /* Remember in @m the slot found for (@self, @port_idx, @peer). */
 static inline void dp_view_memo_slot(struct dp_view_memo *m, u32 self,
 				     u32 port_idx, u32 peer,
@@ -309,6 +321,76 @@ static inline void dp_vctx_other(const void *ctx)
 
 	if (c->memo)
 		c->memo->other = true;
+}
+
+/* A question no entry of the route memo checks again (a shortcut's). */
+static inline void dp_vctx_uncached(const void *ctx)
+{
+	const struct dp_vctx *c = ctx;
+
+	if (c->memo) {
+		c->memo->other = true;
+		c->memo->uncached = true;
+	}
+}
+
+/* @m's first jiffy of change: @t, if before what it had. */
+static inline void dp_view_memo_expires(struct dp_view_memo *m,
+					unsigned long t)
+{
+	if (!m->has_exp || time_before(t, m->expires)) {
+		m->expires = t;
+		m->has_exp = true;
+	}
+}
+
+/*
+ * dp_neigh_reach() of @nb on our port @port_idx (@port), as every view
+ * question asks it, noted on a packet's view for a multi entry of the
+ * route memo: the port and whether it was up, and when the answer may
+ * change by time alone.  Alive: when it is unheard for the dead
+ * interval.  Heard once and dead: when jiffies wrap round to make it
+ * look alive (time_before()), at most a quarter of the range ahead, so
+ * that every time noted lies within half of it.  Without a MAC only an
+ * event makes it alive (dp_rmemo_neigh_changed()).
+ */
+static inline bool dp_vctx_reach(const struct dp_vctx *c, u32 port_idx,
+				 const struct dp_port *port,
+				 const struct dp_neigh *nb)
+{
+	struct dp_view_memo *m = c->memo;
+	unsigned long now, end, heard;
+	bool up, alive;
+	u64 mac;
+
+	if (!nb)
+		return false;
+	up = dp_port_up(port);
+	if (m && port_idx < BITS_PER_TYPE(m->ports)) {
+		if ((m->ports & BIT(port_idx)) &&
+		    !!(m->ports_up & BIT(port_idx)) != up)
+			m->port_mixed = true;
+		m->ports |= BIT(port_idx);
+		if (up)
+			m->ports_up |= BIT(port_idx);
+	} else if (m) {
+		m->port_mixed = true;
+	}
+	if (!up)
+		return false;
+	now = jiffies;
+	smp_rmb();	/* the time first: see dp_neigh_set()'s last check */
+	mac = atomic64_read(&nb->mac);
+	heard = READ_ONCE(nb->last_heard);
+	end = heard + READ_ONCE(c->dp->dead_jiffies);
+	alive = mac && time_before(now, end);	/* dp_heard_alive() */
+	if (m && mac) {
+		if (!alive)
+			end = now + min(end + (ULONG_MAX >> 1) + 1 - now,
+					ULONG_MAX >> 2);
+		dp_view_memo_expires(m, end);
+	}
+	return alive;
 }
 
 /*

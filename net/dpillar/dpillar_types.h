@@ -327,11 +327,23 @@ struct dp_view_memo {
 	 * question (peer_neighs, cable_peer, coords, a shortcut): every view
 	 * callback but reachable and ports_up calls dp_vctx_other(); @mixed:
 	 * one question, two answers (the neighbour changed meanwhile).
+	 *
+	 * And for a decision that asked about several neighbours (a
+	 * struct dp_rmemo of kind multi): @ports, the ports whose neighbours
+	 * it asked whether they are reachable (dp_vctx_reach()), @ports_up
+	 * which of them were up; @port_mixed, one port seen up and down;
+	 * @expires (with @has_exp), the first jiffy at which an answer it had
+	 * about a neighbour's life may change by time alone (struct
+	 * dp_rmemo); @uncached, a question no entry can check again (a
+	 * shortcut: dp_vctx_uncached()).
 	 */
 	u8 lookups;
 	u8 asked;
 	bool reach, up_known, other, mixed;
+	bool port_mixed, has_exp, uncached;
+	u16 ports, ports_up;
 	u32 up;
+	unsigned long expires;
 };
 
 #define DP_ASKED_REACH	BIT(0)
@@ -339,8 +351,10 @@ struct dp_view_memo {
 
 /*
  * The route memo: per CPU, the last hop decided for each of
- * 1 << DP_RMEMO_BITS classes of routing state, with what the decision
- * asked of the one neighbour it asked about (the hop) and the answers.
+ * 1 << DP_RMEMO_BITS classes of routing state (the frame's coordinates
+ * included, S2 plan mode), of one of two kinds.  A single entry holds
+ * what the decision asked of the one neighbour it asked about (the hop)
+ * and the answers.
  * The routing core is a function of the topology, our id, the routing
  * state and the view's answers, and of nothing else: the same state and
  * the same answers now give the same hop.  So a frame whose state is the
@@ -352,6 +366,24 @@ struct dp_view_memo {
  * topology's port_neigh_index()).  @gen: dp_priv.rmemo_gen at the
  * decision, never 0 (an entry never written).  A hostile sender can
  * only make it miss.
+ *
+ * A multi entry (@multi) holds a decision that asked about several
+ * neighbours (S2's greedy step compares every live neighbour's and its
+ * neighbours' coordinates), or asked what their Hellos listed
+ * (peer_neighs, coords, cable_peer): every answer the view gives but a
+ * neighbour's life and its port's state changes only by an event, and
+ * every such event bumps dp_priv.rmemo_ngen (dp_rmemo_neigh_changed():
+ * a slot claimed or coming alive, a Hello that says something new, a
+ * port bound or released, the dead interval set).  Life also ends by
+ * time: @expires (with @has_exp) is the first jiffy at which any of the
+ * decision's answers about a neighbour's life may change without an
+ * event (dp_vctx_reach()), and the ports it asked about are read again
+ * (@ports, @ports_up: the lower device's carrier changes without
+ * telling us).  So the entry's hop is taken while @ngen is the device's,
+ * the time is before @expires and those ports are as they were: then
+ * every answer is the one the decision had.  A shortcut's (the view's
+ * shortcut) is never kept.  @ncoords and @coords: the frame's
+ * coordinates, part of the state (plan mode), compared whole.
  */
 #define DP_RMEMO_BITS	6
 
@@ -366,7 +398,13 @@ struct dp_rmemo {
 	u8 phase;
 	u8 asked;
 	bool reach, up_known;
+	bool multi, has_exp;
 	u32 up;
+	u32 ngen;
+	u16 ports, ports_up;
+	u8 ncoords;
+	unsigned long expires;
+	u32 coords[DP_COORDS_MAX];
 };
 
 struct dp_rmemo_tab {
@@ -406,6 +444,9 @@ struct dp_vctx {
  * @rmemo: the route memo, per CPU (struct dp_rmemo)
  * @rmemo_gen: its entries' generation: a new one with each topology or
  *	id (dp_rmemo_flush())
+ * @rmemo_ngen: bumped by every event that changes an answer of the view
+ *	but by time or a port's carrier (dp_rmemo_neigh_changed()): a
+ *	multi entry of the memo is valid only in its generation
  * @gen: bumped when a port comes or goes and when a neighbour changes
  *	state: flags NEIGH_GET dumps that straddle a change
  * @hello_ms: Hello interval
@@ -441,6 +482,7 @@ struct dp_priv {
 	struct dp_pcpu_stats __percpu *stats;
 	struct dp_rmemo_tab __percpu *rmemo;
 	u32 rmemo_gen;
+	atomic_t rmemo_ngen;
 	atomic_t gen;
 	u32 hello_ms;
 	u32 dead_ms;

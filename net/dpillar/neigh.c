@@ -276,6 +276,20 @@ static void dp_neigh_mac_change_warn(const struct dp_priv *dp,
 		    port->index, port->dev->name, addr, n, o);
 }
 
+/* Whether @hi lists other ids than @nb has (dp_neigh_set_neighs()). */
+static bool dp_neigh_neighs_differ(const struct dp_neigh *nb,
+				   const struct dp_hello_info *hi)
+{
+	u32 i;
+
+	if (hi->nneighs != READ_ONCE(nb->nneighs))
+		return true;
+	for (i = 0; i < hi->nneighs; i++)
+		if (READ_ONCE(nb->neighs[i]) != hi->neighs[i])
+			return true;
+	return false;
+}
+
 static void dp_neigh_set_neighs(struct dp_neigh *nb,
 				const struct dp_hello_info *hi)
 {
@@ -296,6 +310,26 @@ static void dp_neigh_set_neighs(struct dp_neigh *nb,
  * shrunk first: a torn read mixes two true lists (struct
  * dp_neigh_coords).
  */
+/* Whether @hi gives other coordinates than @port has. */
+static bool dp_neigh_coords_differ(const struct dp_port *port,
+				   const struct dp_hello_info *hi)
+{
+	const struct dp_neigh_coords *nc = &port->coords;
+	u32 i, c, n = hi->neigh_coords ? hi->nneighs : 0;
+
+	if (n != READ_ONCE(nc->nneighs) || hi->ncoords != READ_ONCE(nc->ncoords))
+		return true;
+	for (c = 0; c < hi->ncoords; c++)
+		if (READ_ONCE(nc->x[c]) != hi->coords[c])
+			return true;
+	for (i = 0; i < n; i++)
+		for (c = 0; c < hi->ncoords; c++)
+			if (READ_ONCE(nc->neighs[i][c]) !=
+			    dp_hello_neigh_coord(hi, i, c))
+				return true;
+	return false;
+}
+
 static void dp_neigh_set_coords(struct dp_port *port,
 				const struct dp_hello_info *hi)
 {
@@ -361,6 +395,7 @@ bool dp_neigh_claim(struct dp_priv *dp, struct dp_port *port, u32 idx,
 		WRITE_ONCE(nb->last_heard, jiffies);
 		smp_wmb();	/* the new id before the MAC that makes it live */
 		atomic64_set(&nb->mac, mac);
+		dp_rmemo_neigh_changed(dp);
 	} else {
 		ok = dp_neigh_node(dp, port, idx) == src;
 	}
@@ -427,18 +462,27 @@ static u32 dp_neigh_mac_holder(const struct dp_priv *dp,
 
 /*
  * What a Hello from the node of entry @idx of @port says, taken: the
- * entry is alive from here on.  Its MAC is already set.
+ * entry is alive from here on.  Its MAC is already set.  True when it
+ * says something the view answers differently from now on (its ports
+ * up, its neighbours, their coordinates): the caller tells the route
+ * memo (dp_rmemo_neigh_changed()).
  */
-static void dp_neigh_set(struct dp_priv *dp, struct dp_port *port, u32 idx,
+static bool dp_neigh_set(struct dp_priv *dp, struct dp_port *port, u32 idx,
 			 u8 sport, const struct dp_hello_info *hi)
 {
 	struct dp_neigh *nb = &port->neigh[idx];
+	bool plan = dp_topo_plan_mode(&dp->topo) && !idx, news;
+	unsigned long heard = READ_ONCE(nb->last_heard);
 
+	news = READ_ONCE(nb->ports_up) != hi->ports_up ||
+	       test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags) !=
+	       hi->has_ports_up || dp_neigh_neighs_differ(nb, hi) ||
+	       (plan && dp_neigh_coords_differ(port, hi));
 	dp_count(dp, DP_STAT_HELLO_RX);
 	WRITE_ONCE(nb->ports_up, hi->ports_up);
 	WRITE_ONCE(nb->peer_port, sport);
 	dp_neigh_set_neighs(nb, hi);
-	if (dp_topo_plan_mode(&dp->topo) && !idx)
+	if (plan)
 		dp_neigh_set_coords(port, hi);
 	if (hi->has_ports_up)
 		set_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
@@ -446,6 +490,16 @@ static void dp_neigh_set(struct dp_priv *dp, struct dp_port *port, u32 idx,
 		clear_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 	smp_wmb();	/* its MAC and what it says before the time: alive */
 	WRITE_ONCE(nb->last_heard, jiffies);
+	/*
+	 * A decision may have found it dead just before (it died unheard
+	 * as this Hello came in): the memo must hear of its new life.  A
+	 * decision that read the old time read the time of day before it
+	 * (dp_vctx_reach()), so no later than now.
+	 */
+	smp_mb();
+	if (!time_before(jiffies, heard + READ_ONCE(dp->dead_jiffies)))
+		news = true;
+	return news;
 }
 
 /*
@@ -507,6 +561,7 @@ static bool dp_neigh_take(struct dp_priv *dp, struct dp_port *port, u32 idx,
 		if (old != mac)
 			atomic64_set(&nb->mac, mac);
 		dp_neigh_set(dp, port, idx, sport, hi);
+		dp_rmemo_neigh_changed(dp);	/* it comes alive */
 	}
 	spin_unlock(&port->learn_lock);
 	if (!ok)
@@ -546,7 +601,8 @@ void dp_neigh_heard(struct dp_priv *dp, struct dp_port *port, u32 idx,
 		if (!dp_neigh_take(dp, port, idx, src, mac, sport, hi))
 			return;
 	} else if (old == mac) {
-		dp_neigh_set(dp, port, idx, sport, hi);
+		if (dp_neigh_set(dp, port, idx, sport, hi))
+			dp_rmemo_neigh_changed(dp);
 	} else {
 		/*
 		 * Any host on the segment can send a Hello: the first MAC

@@ -189,6 +189,7 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 					 DP_HDR_EXT_MAX);
 	rcu_assign_pointer(dp->ports[index], port);
 	atomic_inc(&dp->gen);
+	dp_rmemo_neigh_changed(dp);
 	return 0;
 
 err_mc:
@@ -208,6 +209,7 @@ void dp_port_del(struct dp_port *port)
 	ASSERT_RTNL();
 	RCU_INIT_POINTER(dp->ports[port->index], NULL);
 	atomic_inc(&dp->gen);
+	dp_rmemo_neigh_changed(dp);
 	netdev_rx_handler_unregister(port->dev);
 	dev_mc_del(port->dev, dp_hello_mac);
 	netdev_upper_dev_unlink(port->dev, dp->dev);

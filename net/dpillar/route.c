@@ -42,12 +42,62 @@ static struct dp_rmemo *dp_rmemo_of(struct dp_priv *dp,
 	return &this_cpu_ptr(dp->rmemo)->e[hash_32(key, DP_RMEMO_BITS)];
 }
 
+/* The frame's coordinates (S2 plan mode) are those of @e, all of them. */
+static bool dp_rmemo_same_coords(const struct dp_rmemo *e,
+				 const struct dp_route_state *st)
+{
+	return e->ncoords == st->ncoords &&
+	       !memcmp(e->coords, st->coords, st->ncoords * sizeof(u32));
+}
+
 static bool dp_rmemo_same_state(const struct dp_rmemo *e, u32 gen, u32 self,
 				const struct dp_route_state *st)
 {
 	return e->gen == gen && e->self == self && e->dst == st->dst &&
 	       e->waypoint == st->waypoint && e->word == st->word &&
-	       e->flags == st->flags;
+	       e->flags == st->flags &&
+	       (!(e->ncoords | st->ncoords) || dp_rmemo_same_coords(e, st));
+}
+
+/* Our port @idx is bound and up, as a multi entry saw it. */
+static bool dp_rmemo_port_up(const struct dp_priv *dp, u32 idx)
+{
+	const struct dp_port *port = rcu_dereference(dp->ports[idx]);
+
+	return port && dp_port_up(port);
+}
+
+/*
+ * A multi entry's hop, while every answer its decision had is still the
+ * view's: the neighbour generation is the entry's, no neighbour's life
+ * can have changed by time yet, and the ports it asked about are up or
+ * down as they were (struct dp_rmemo).
+ */
+static bool dp_rmemo_take_multi(struct dp_priv *dp, const struct dp_rmemo *e,
+				struct dp_vctx *c, struct dp_hop *hop)
+{
+	unsigned long ports = e->ports;
+	struct dp_port *port;
+	u32 p;
+
+	/* Pairs with dp_rmemo_neigh_changed() */
+	if ((u32)atomic_read_acquire(&dp->rmemo_ngen) != e->ngen ||
+	    (e->has_exp && !time_before(jiffies, e->expires)))
+		return false;
+	for_each_set_bit(p, &ports, BITS_PER_TYPE(e->ports))
+		if (dp_rmemo_port_up(dp, p) != !!(e->ports_up & BIT(p)))
+			return false;
+	port = e->port < dp->nports ? rcu_dereference(dp->ports[e->port]) :
+	       NULL;
+	if (!port || e->slot >= port->nneigh)
+		return false;
+	hop->next = e->next;
+	hop->port = e->port;
+	hop->phase = e->phase;
+	hop->reason = DP_DROP_ROUTE_NONE;
+	dp_view_memo_slot(c->memo, dp->self, e->port, e->next, port,
+			  &port->neigh[e->slot]);
+	return true;
 }
 
 /*
@@ -86,33 +136,82 @@ static bool dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
 }
 
 /*
+ * Keep the hop just decided as a multi entry (struct dp_rmemo), when the
+ * decision asked nothing an entry cannot check again (a shortcut) and saw
+ * no port both up and down; @ngen: the neighbour generation read before
+ * the decision.
+ */
+static void dp_rmemo_keep_multi(struct dp_priv *dp, struct dp_rmemo *e,
+				u32 gen, u32 ngen,
+				const struct dp_route_state *st,
+				const struct dp_view_memo *m,
+				const struct dp_hop *hop)
+{
+	struct dp_neigh *nb;
+	struct dp_port *port;
+
+	if (m->uncached || m->port_mixed || hop->port > U8_MAX)
+		return;
+	nb = dp_neigh_find(dp, dp->self, hop->port, hop->next, &port);
+	if (!nb || nb - port->neigh > U16_MAX)
+		return;
+	e->gen = gen;
+	e->self = dp->self;
+	e->dst = st->dst;
+	e->waypoint = st->waypoint;
+	e->word = st->word;
+	e->flags = st->flags;
+	e->ncoords = st->ncoords;
+	memcpy(e->coords, st->coords, st->ncoords * sizeof(u32));
+	e->port = hop->port;
+	e->next = hop->next;
+	e->slot = nb - port->neigh;
+	e->phase = hop->phase;
+	e->multi = true;
+	e->ngen = ngen;
+	e->ports = m->ports;
+	e->ports_up = m->ports_up;
+	e->has_exp = m->has_exp;
+	e->expires = m->expires;
+}
+
+/*
  * Keep the hop just decided from @st (unchanged by the decision, @st0
- * before it) when the decision asked about its neighbour and nothing
- * else, and found it reachable.
+ * before it): as a single entry when the decision asked about its
+ * neighbour and nothing else, and found it reachable; else as a multi
+ * entry (dp_rmemo_keep_multi()).
  */
 static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
-			  const struct dp_route_state *st0,
+			  u32 ngen, const struct dp_route_state *st0,
 			  const struct dp_route_state *st,
 			  const struct dp_view_memo *m,
 			  const struct dp_hop *hop)
 {
+	if (st->dst != st0->dst || st->waypoint != st0->waypoint ||
+	    st->word != st0->word || st->flags != st0->flags ||
+	    st->ncoords != st0->ncoords ||
+	    memcmp(st->coords, st0->coords, st->ncoords * sizeof(u32)))
+		return;
 	if (m->lookups != 1 || m->other || m->mixed || !m->valid || !m->nb ||
 	    !(m->asked & DP_ASKED_REACH) || !m->reach ||
 	    m->self != dp->self || m->port != hop->port ||
-	    m->peer != hop->next || st->dst != st0->dst ||
-	    st->waypoint != st0->waypoint || st->word != st0->word ||
-	    st->flags != st0->flags || m->nb - m->p->neigh > U16_MAX)
+	    m->peer != hop->next || m->nb - m->p->neigh > U16_MAX) {
+		dp_rmemo_keep_multi(dp, e, gen, ngen, st, m, hop);
 		return;
+	}
 	e->gen = gen;
 	e->self = m->self;
 	e->dst = st->dst;
 	e->waypoint = st->waypoint;
 	e->word = st->word;
 	e->flags = st->flags;
+	e->ncoords = st->ncoords;
+	memcpy(e->coords, st->coords, st->ncoords * sizeof(u32));
 	e->port = hop->port;
 	e->next = hop->next;
 	e->slot = m->nb - m->p->neigh;
 	e->phase = hop->phase;
+	e->multi = false;
 	e->asked = m->asked;
 	e->reach = m->reach;
 	e->up_known = m->up_known;
@@ -128,9 +227,8 @@ static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
  *
  * dp_route() on @dp's view, or the route memo's hop when the decision
  * would be the same (struct dp_rmemo).  The memo is per CPU: used with
- * BHs off (the receive softirq, the transmit path) outside interrupts,
- * and not for frames that carry coordinates (S2 plan mode: the state has
- * more than the key).
+ * BHs off (the receive softirq, the transmit path) outside interrupts.
+ * A frame's coordinates (S2 plan mode) are part of its entry's state.
  *
  * Return: dp_route()'s.
  */
@@ -140,33 +238,33 @@ int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
 	struct dp_route_state st0;
 	struct dp_rmemo *e = NULL;
 	struct dp_view v;
-	u32 gen = 0;
+	u32 gen = 0, ngen = 0;
 	int ret;
 
 	/*
 	 * BHs off and not an interrupt (netpoll's transmit can be one,
 	 * over a softirq of this CPU that is writing an entry).
 	 */
-	if (in_softirq() && !in_hardirq() && !in_nmi() && !st->ncoords &&
-	    dp->rmemo) {
+	if (in_softirq() && !in_hardirq() && !in_nmi() &&
+	    st->ncoords <= DP_COORDS_MAX && dp->rmemo) {
 		/* Pairs with dp_rmemo_flush(): this generation, its topology */
 		gen = smp_load_acquire(&dp->rmemo_gen);
 		e = dp_rmemo_of(dp, st);
 		if (dp_rmemo_same_state(e, gen, dp->self, st) &&
-		    dp_rmemo_take(dp, e, c, hop)) {
+		    (e->multi ? dp_rmemo_take_multi(dp, e, c, hop) :
+		     dp_rmemo_take(dp, e, c, hop))) {
 			this_cpu_inc(dp->rmemo->hits);
 			return 0;
 		}
-		st0.dst = st->dst;
-		st0.waypoint = st->waypoint;
-		st0.word = st->word;
-		st0.flags = st->flags;
+		/* Before the decision: see dp_rmemo_neigh_changed() */
+		ngen = (u32)atomic_read_acquire(&dp->rmemo_ngen);
+		st0 = *st;
 	}
 	v = dp->view;
 	v.ctx = c;
 	ret = dp_route(&dp->topo, dp->self, st, &v, hop);
 	if (!ret && e)
-		dp_rmemo_keep(dp, e, gen, &st0, st, c->memo, hop);
+		dp_rmemo_keep(dp, e, gen, ngen, &st0, st, c->memo, hop);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_hop);

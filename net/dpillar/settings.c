@@ -332,6 +332,7 @@ int dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 	WRITE_ONCE(dp->hello_ms, s->hello_ms);
 	WRITE_ONCE(dp->dead_ms, s->dead_ms);
 	WRITE_ONCE(dp->dead_jiffies, msecs_to_jiffies(s->dead_ms));
+	dp_rmemo_neigh_changed(dp);	/* every neighbour's life */
 	WRITE_ONCE(dp->mode, s->mode);
 	/*
 	 * Off while traffic flows: the next frame the topology gives up on

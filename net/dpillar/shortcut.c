@@ -328,7 +328,7 @@ bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 	struct dp_priv *dp = dp_vctx_dev(ctx);
 	const struct dp_vctx *c = ctx;
 
-	dp_vctx_other(ctx);
+	dp_vctx_uncached(ctx);
 	return self == dp->self &&
 	       dp_sc_find_short(dp, dst, max_dist, c->skb, port, peer, dist);
 }

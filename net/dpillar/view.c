@@ -21,7 +21,7 @@ bool dp_reachable(const void *ctx, u32 self, u32 port_idx, u32 peer)
 	bool reach;
 
 	nb = dp_vctx_find(c, self, port_idx, peer, &port);
-	reach = dp_neigh_reach(c->dp, port, nb);
+	reach = dp_vctx_reach(c, port_idx, port, nb);
 	dp_vctx_note_reach(c, reach);
 	return reach;
 }
@@ -59,7 +59,7 @@ u32 dp_view_peer_neighs(const void *ctx, u32 self, u32 port_idx, u32 peer,
 
 	dp_vctx_other(ctx);
 	nb = dp_neigh_find(dp, self, port_idx, peer, &port);
-	if (!dp_neigh_reach(dp, port, nb))
+	if (!dp_vctx_reach(ctx, port_idx, port, nb))
 		return 0;
 	n = min_t(u32, READ_ONCE(nb->nneighs), DPILLAR_TLV_NEIGHS_MAX);
 	n = min(n, max);
@@ -84,13 +84,13 @@ static u32 dp_coords_copy(u32 *x, const u32 *src, u32 n, u32 max)
  * Hellos gave (S2 plan mode: only neigh[0] has them), NULL if none.
  */
 static const struct dp_neigh_coords *
-dp_view_coords_of(const struct dp_priv *dp, u32 self, u32 port_idx, u32 node)
+dp_view_coords_of(const struct dp_vctx *c, u32 self, u32 port_idx, u32 node)
 {
 	const struct dp_neigh *nb;
 	struct dp_port *port;
 
-	nb = dp_neigh_find(dp, self, port_idx, node, &port);
-	if (!dp_neigh_reach(dp, port, nb) || nb != &port->neigh[0])
+	nb = dp_neigh_find(c->dp, self, port_idx, node, &port);
+	if (!dp_vctx_reach(c, port_idx, port, nb) || nb != &port->neigh[0])
 		return NULL;
 	return &port->coords;
 }
@@ -109,7 +109,7 @@ static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
 	if (node == self)
 		return dp_coords_copy(x, dp->topo.p.coords,
 				      dp->topo.p.ncoords, max);
-	nc = dp_view_coords_of(dp, self, port_idx, node);
+	nc = dp_view_coords_of(ctx, self, port_idx, node);
 	if (!nc)
 		return 0;
 	return dp_coords_copy(x, nc->x, READ_ONCE(nc->ncoords), max);
@@ -122,11 +122,10 @@ static u32 dp_view_coords(const void *ctx, u32 self, u32 port_idx, u32 node,
 static u32 dp_view_peer_neigh_coords(const void *ctx, u32 self, u32 port_idx,
 				     u32 peer, u32 idx, u32 *x, u32 max)
 {
-	const struct dp_priv *dp = dp_vctx_dev(ctx);
 	const struct dp_neigh_coords *nc;
 
 	dp_vctx_other(ctx);
-	nc = dp_view_coords_of(dp, self, port_idx, peer);
+	nc = dp_view_coords_of(ctx, self, port_idx, peer);
 	if (!nc || idx >= min_t(u32, READ_ONCE(nc->nneighs),
 				DPILLAR_TLV_NEIGHS_MAX))
 		return 0;
@@ -155,7 +154,8 @@ u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 			return DP_NODE_NONE;
 	}
 	peer = dp_neigh_node(dp, port, 0);
-	if (peer == DP_NODE_NONE || !dp_neigh_reach(dp, port, &port->neigh[0]))
+	if (peer == DP_NODE_NONE ||
+	    !dp_vctx_reach(ctx, port_idx, port, &port->neigh[0]))
 		return DP_NODE_NONE;
 	return peer;
 }
@@ -165,8 +165,10 @@ void dp_view_init(struct dp_priv *dp)
 {
 	/*
 	 * Seven questions and the context.  A new question must call
-	 * dp_vctx_other(), or the route memo (struct dp_rmemo) must learn
-	 * to check its answer again.
+	 * dp_vctx_uncached(), or dp_vctx_other() if every change of its
+	 * answer but by time calls dp_rmemo_neigh_changed() and it asks
+	 * about a neighbour's life through dp_vctx_reach(); else the route
+	 * memo (struct dp_rmemo) must learn to check its answer again.
 	 */
 	BUILD_BUG_ON(sizeof(struct dp_view) != 8 * sizeof(void *));
 	dp->view.reachable = dp_reachable;
