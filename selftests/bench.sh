@@ -90,7 +90,9 @@ PY=$DPILLAR_REPO/selftests/dp_bench.py
 # (cost(), below); else packets/s by the wall clock (rate()).
 ICOUNT=${DPILLAR_ICOUNT:-}
 if [ -n "$ICOUNT" ]; then
-	ROUNDS=${BENCH_ROUNDS:-2}
+	# One round a boot: make bench boots BENCH_BOOTS guests
+	# (scripts/bench.sh), which is what the rounds' spread was missing.
+	ROUNDS=${BENCH_ROUNDS:-1}
 	FRAMES=${BENCH_FRAMES:-20000}
 else
 	ROUNDS=${BENCH_ROUNDS:-5}
@@ -99,6 +101,7 @@ fi
 TCP_SECS=${BENCH_TCP_SECS:-3}
 SIZES=${BENCH_SIZES:-64 1514}
 RELAYS=${BENCH_RELAYS:-1 3}
+BUILDS=${BENCH_BUILDS:-1}
 # TOPO:N:K[:I] (XDCent's I), s2:NODES:PORTS:SPACES (derived mode, seed 1),
 # s2:NODES:PORTS:SPACES:plan (plan mode, seed 1: contender s2plan)
 read -r -a TOPOS <<<"${BENCH_TOPOS:-dpillar:4:4 dcell:3:2 bcube:2:3 xdcent:3:1:2 s2:64:4:2 s2:64:4:2:plan}"
@@ -605,21 +608,36 @@ fi
 CONTENDERS=()
 for t in "${TOPOS[@]}"; do CONTENDERS+=("$(topo_name "$t")"); done
 CONTENDERS+=(bridge ip_forward)
-for r in $RELAYS; do
-	for t in "${TOPOS[@]}"; do
-		setup_topo "$t" "$r" ||
-			die "cannot build the $(topo_name "$t") chain of $r relays"
-	done
-	for c in bridge ip_forward; do
-		"setup_$c" "$r" || die "cannot build the $c chain of $r relays"
-	done
-	for c in "${CONTENDERS[@]}"; do sink "$c" "$r"; done
-done
-for t in "${TOPOS[@]}"; do
+# setup_chains: every contender's chains, from nothing (their
+# namespaces, dp0s, bridges, routes and sinks); teardown_chains undoes it.
+setup_chains() {
+	local r t c
 	for r in $RELAYS; do
-		echo "# chain up: $t, $r relays: $(jq -c .path "$WORK/route-$(topo_name "$t")-$r.json")"
+		for t in "${TOPOS[@]}"; do
+			setup_topo "$t" "$r" ||
+				die "cannot build the $(topo_name "$t") chain of $r relays"
+		done
+		for c in bridge ip_forward; do
+			"setup_$c" "$r" || die "cannot build the $c chain of $r relays"
+		done
+		for c in "${CONTENDERS[@]}"; do sink "$c" "$r"; done
 	done
-done
+	for t in "${TOPOS[@]}"; do
+		for r in $RELAYS; do
+			echo "# chain up: $t, $r relays: $(jq -c .path "$WORK/route-$(topo_name "$t")-$r.json")"
+		done
+	done
+}
+teardown_chains() {
+	local ns
+	[ ${#SINKS[@]} -eq 0 ] || kill "${SINKS[@]}" 2>/dev/null
+	wait "${SINKS[@]}" 2>/dev/null
+	SINKS=()
+	for ns in $(ip netns list | awk '/^bn-/ { print $1 }'); do
+		ip netns del "$ns"
+	done
+}
+setup_chains
 # Sourced with BENCH_SETUP_ONLY=1: the chains are up, the caller goes on.
 [ "${BENCH_SETUP_ONLY:-0}" = 1 ] && return 0
 
@@ -650,7 +668,12 @@ done
 # fixed amount of work) and no profile (one vCPU: perf would sample
 # itself); the table is dp_bench.py insn's.
 if [ -n "$ICOUNT" ]; then
-	for ((round = 1; round <= ROUNDS; round++)); do
+	for ((round = 1; round <= ROUNDS * BUILDS; round++)); do
+		# A new build of every chain every ROUNDS rounds (BENCH_BUILDS).
+		if [ "$round" -gt 1 ] && [ $(((round - 1) % ROUNDS)) = 0 ]; then
+			teardown_chains
+			setup_chains
+		fi
 		ORDER=("${CONTENDERS[@]}")
 		((round % 2)) || ORDER=("${REVERSED[@]}")
 		for size in $SIZES; do
@@ -668,7 +691,7 @@ if [ -n "$ICOUNT" ]; then
 		done
 	done
 	{
-		echo "make bench: kernel $(uname -r), one guest CPU on instruction-counted time (QEMU -icount shift=$ICOUNT,sleep=off), $ROUNDS rounds of $FRAMES frames"
+		echo "make bench: kernel $(uname -r), one guest CPU on instruction-counted time (QEMU -icount shift=$ICOUNT,sleep=off), $BUILDS builds of the chains, $ROUNDS rounds of $FRAMES frames each"
 		for a in "${NOTES[@]}"; do echo "$a"; done
 		python3 "$PY" insn "$RAW"
 	} > "$OUT/bench.txt"
