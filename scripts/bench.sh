@@ -13,6 +13,8 @@
 # from run to run; the guest's files stay in build/bench/ (bench.txt,
 # bench-raw.txt, bench-raw-cpu.txt: the rates per second of vCPU 0's host
 # CPU time, a diagnostic; bench-profile.txt; the console log).  Environment:
+# BENCH_BOOTS (on instruction-counted time: guests, default 3, below),
+# BENCH_BUILDS (builds of every chain in a guest, default 1),
 # BENCH_ROUNDS, BENCH_FRAMES, BENCH_TCP_SECS, BENCH_SIZES, BENCH_RELAYS,
 # BENCH_TOPOS (the default ends with "s2:64:4:2:plan": S2 in plan mode,
 # contender s2plan), BENCH_PROFILE, BENCH_PROFILE_SECS

@@ -66,7 +66,10 @@
 # for BENCH_TCP_SECS between the two servers of the 1-relay chain over
 # dp0, and between two hosts with one IPv4 router between them (ip_veth).
 #
-# BENCH_ROUNDS rounds (default 5), each running every contender once,
+# BENCH_ROUNDS rounds (default 5; 1 on instruction-counted time, where
+# make bench boots BENCH_BOOTS guests instead, and BENCH_BUILDS builds
+# every chain again every BENCH_ROUNDS rounds), each running every
+# contender once,
 # the order reversed every other round (A B C, C B A, ...), so that a
 # slow spell of the host hits all of them and a drift favours none; the
 # table gives the ratios of the medians and the median of the ratios
