@@ -226,6 +226,7 @@ static void xdc_split(const struct dp_topo *t, u32 x, u8 *xa, u32 cnt)
  */
 #define XDC_DJ_MAX	96	/* moves: a longer path is not built */
 #define XDC_DJ_T	0xff	/* a fan's strand to the sub-cell's I* */
+#define XDC_DJ_Q2	0xfd	/* a two-strand fan's second level m+1 */
 
 struct xdc_dj {
 	u32 len;
@@ -889,14 +890,17 @@ static void xdc_dj_reverse(const struct dp_topo *t, u32 x, struct xdc_dj *p,
  * level m+k.  No other strand enters that copy.  Sets *@end to the end of
  * the strand labelled @want and appends its moves to @p (when not NULL).
  */
-static bool xdc_fan(const struct dp_topo *t, u32 x, int m, u32 want,
-		    struct xdc_dj *p, u32 *end)
+static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
+		    u32 want, struct xdc_dj *p, u32 *end)
 {
 	const struct xdc_priv *d = xdc(t);
 	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, y, tgt;
+	int mm, qq = m + 1 - (int)d->k;
 	u8 lab[DP_MAX_PORTS];
-	int mm;
 
+	if (two && (qq < 0 || d->n < 3 ||
+		    xdc_dig(t, x, (u32)qq) == d->n - 1))
+		return false;
 	for (pass = 0; pass < 2; pass++) {
 		for (q = 0; q <= d->k; q++) {
 			e[q] = x;
@@ -908,13 +912,25 @@ static bool xdc_fan(const struct dp_topo *t, u32 x, int m, u32 want,
 			if (q > d->k)
 				return false;
 			v = xdc_dig(t, x, mm) != d->n - 1 ? d->n - 1 : 0;
+			if (two && mm >= qq) {
+				/* another copy, whose I* has a spare port */
+				v = (xdc_dig(t, x, mm) + 1) % d->n;
+				if (v == d->n - 1)
+					v = 0;
+			}
 			y = xdc_set_dig(t, e[q], mm, v);
 			tgt = xdc_low_max(t, y, mm);
 			if (pass && q == star &&
 			    (!xdc_dj_put(p, mm, v) || !xdc_dj_route(t, y, tgt, p)))
 				return false;
 			e[q] = tgt;
-			if (v == d->n - 1) {
+			if (two && mm == qq) {
+				/* I* of x's copy: x's digit qq is not n-1 */
+				for (o = 0; o <= d->k; o++)
+					if (lab[o] == XDC_DJ_T)
+						lab[o] = (u8)(mm + d->k);
+				lab[q] = XDC_DJ_Q2;
+			} else if (v == d->n - 1) {
 				for (o = 0; o <= d->k; o++)
 					if (lab[o] == XDC_DJ_T)
 						lab[o] = (u8)(mm + d->k);
@@ -1034,6 +1050,8 @@ static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 L, u32 dl,
 }
 
 #define XDC_DJ_OUT	0xfe	/* a crossing out and back (xdc_dj_xk()) */
+#define XDC_DJ_TWO_SRC	1	/* xdc_dj_walk(): src's fan has two level q */
+#define XDC_DJ_TWO_DST	2	/* and dst's */
 
 /*
  * XDCent(n, k, k)'s disjoint path @m when an end is no level-k gate (its
@@ -1199,16 +1217,16 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
  */
 static bool xdc_dj_walk(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 			const u8 *mj, const u8 *mv, u32 cnt, u32 lab0,
-			u32 lab1, struct xdc_dj *p)
+			u32 lab1, u32 two, struct xdc_dj *p)
 {
 	u32 q = L - xdc(t)->k, dl = xdc_dig(t, dst, L), c, cur, y, tgt, from;
 	int im = (int)q - 1;
 
-	if (!xdc_fan(t, src, im, lab0, p, &cur))
+	if (!xdc_fan(t, src, im, two & XDC_DJ_TWO_SRC, lab0, p, &cur))
 		return false;
 	for (c = 0; c < cnt; c++) {
 		if (c + 1 == cnt && c) {
-			if (!xdc_fan(t, dst, im, lab1, NULL, &y))
+			if (!xdc_fan(t, dst, im, two & XDC_DJ_TWO_DST, lab1, NULL, &y))
 				return false;
 			tgt = cur - xdc_low(t, cur, q) + xdc_low(t, y, q);
 		} else if (!c) {
@@ -1230,10 +1248,23 @@ static bool xdc_dj_walk(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 		cur = xdc_set_dig(t, tgt, mj[c], mv[c]);
 	}
 	from = p->len;
-	if (!xdc_fan(t, dst, im, lab1, p, &y) || y != cur)
+	if (!xdc_fan(t, dst, im, two & XDC_DJ_TWO_DST, lab1, p, &y) || y != cur)
 		return false;
 	xdc_dj_reverse(t, dst, p, from);
 	return true;
+}
+
+/*
+ * Can both ends of a crossing above k cross from their cell's I*, a
+ * level-L gate or out and back (xdc_dj_xk_ok())?
+ */
+static bool xdc_dj_out_ok(const struct dp_topo *t, u32 src, u32 dst, u32 L)
+{
+	u32 q = L - xdc(t)->k, dl = xdc_dig(t, dst, L);
+
+	return xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) &&
+	       xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
+				xdc_dig(t, src, L)), q), L, dl);
 }
 
 /*
@@ -1252,9 +1283,7 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	u32 c, cnt, lab0, lab1, q = L - d->k, j;
 	u32 dl = xdc_dig(t, dst, L);
 
-	if (!xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) ||
-	    !xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
-				xdc_dig(t, src, L)), q), L, dl))
+	if (!xdc_dj_out_ok(t, src, dst, L))
 		return false;
 	for (j = 0; j < d->k; j++) {
 		sa[j] = (u8)xdc_dig(t, src, q + j);
@@ -1274,7 +1303,7 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	lab0 = mj[0] == L || mj[0] == XDC_DJ_OUT ? XDC_DJ_T : mj[0];
 	lab1 = mj[cnt - 1] == L || mj[cnt - 1] == XDC_DJ_OUT ? XDC_DJ_T :
 	       mj[cnt - 1];
-	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, p);
+	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, 0, p);
 }
 
 /*
@@ -1294,7 +1323,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 {
 	const struct xdc_priv *d = xdc(t);
 	u8 mj[DP_MAX_PORTS + 4], mv[DP_MAX_PORTS + 4];
-	u32 cnt, lab0, lab1, q = L - d->k, x;
+	u32 cnt, lab0, lab1, q = L - d->k, x, two = 0;
 	bool sg = xdc_dig(t, src, q) != d->n - 1;
 	bool dg = xdc_dig(t, dst, q) != d->n - 1;
 
@@ -1306,10 +1335,15 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	 * all have digit q not n-1, so the cells with digit q = n-1 that
 	 * the ends' other moves pass are theirs only.
 	 */
-	if (((!sg || !dg) && q >= d->k) ||
-	    (!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
-	    (!dg && xdc_low(t, dst, q) == d->pw[q] - 1))
+	if ((!sg || !dg) && q >= d->k) {
+		if (xdc_dj_out_ok(t, src, dst, L))
+			return xdc_dj_cross_out(t, src, dst, L, m, p);
+		two = !sg ? XDC_DJ_TWO_SRC : 0;
+		two |= !dg ? XDC_DJ_TWO_DST : 0;
+	} else if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
+		   (!dg && xdc_low(t, dst, q) == d->pw[q] - 1)) {
 		return xdc_dj_cross_out(t, src, dst, L, m, p);
+	}
 	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
 	cnt = xdc_dj_macro(t, sg ? src : xdc_set_dig(t, src, q, x),
 			   dg ? dst : xdc_set_dig(t, dst, q, x), L, m, mj, mv);
@@ -1317,7 +1351,8 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	lab1 = mj[cnt - 1] == L ? XDC_DJ_T : mj[cnt - 1];
 	if (!sg) {
 		if (mj[0] == q) {
-			lab0 = XDC_DJ_T;	/* straight on, from I* */
+			/* straight on, from I* or the second level q */
+			lab0 = two ? XDC_DJ_Q2 : XDC_DJ_T;
 		} else {
 			/* through src's cell with digit q = x first */
 			memmove(mj + 2, mj + 1, cnt - 1);
@@ -1335,7 +1370,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	if (!dg) {
 		if (mj[cnt - 1] == q) {
 			mv[cnt - 1] = (u8)(d->n - 1);
-			lab1 = XDC_DJ_T;
+			lab1 = two ? XDC_DJ_Q2 : XDC_DJ_T;
 		} else if (mj[cnt - 1] == L) {
 			mj[cnt] = (u8)q;
 			mv[cnt++] = (u8)(d->n - 1);
@@ -1348,7 +1383,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 			cnt++;
 		}
 	}
-	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, p);
+	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, two, p);
 }
 
 /*
