@@ -890,53 +890,121 @@ static void xdc_dj_reverse(const struct dp_topo *t, u32 x, struct xdc_dj *p,
  * level m+k.  No other strand enters that copy.  Sets *@end to the end of
  * the strand labelled @want and appends its moves to @p (when not NULL).
  */
+/*
+ * xdc_fan()'s two-strand fan of @x in its sub-cell of digits 0..k-1 (all
+ * BCube levels) when x's digit 0 is n-1: x's run of n-1 digits has length
+ * r, 1 <= r < k, and x is the strand of level k+r itself.  The others
+ * leave over its k BCube ports: port j < r sets digit j to 0 (level k+j),
+ * port j > r sets digit j to a value not x's nor n-1, then digits r..j-1
+ * to n-1 (level k+j), port r sets digit r to another value, then digit 0
+ * to 0 (the second level k).  Strand j's servers have digit j changed and
+ * the digits above j x's, so no two strands meet.
+ */
+static bool xdc_fan0(const struct dp_topo *t, u32 x, u32 want,
+		     struct xdc_dj *p, u32 *end)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 r, j, h, v;
+
+	for (r = 0; r < d->k && xdc_dig(t, x, r) == d->n - 1; r++)
+		;
+	if (!r || r >= d->k)
+		return false;
+	if (want == d->k + r) {
+		*end = x;
+		return true;
+	}
+	if (want == XDC_DJ_Q2) {
+		j = r;
+		v = (xdc_dig(t, x, r) + 1) % d->n;
+	} else if (want >= d->k && want < 2 * d->k) {
+		j = want - d->k;
+		v = (xdc_dig(t, x, j) + 1) % d->n;
+		if (v == d->n - 1)
+			v = 0;
+	} else {
+		return false;
+	}
+	x = xdc_set_dig(t, x, j, v);
+	if (p && !xdc_dj_put(p, j, v))
+		return false;
+	if (want == XDC_DJ_Q2) {
+		x = xdc_set_dig(t, x, 0, 0);	/* x's digit 0 is n-1 */
+		if (p && !xdc_dj_put(p, 0, 0))
+			return false;
+	}
+	for (h = r; h < j; h++) {
+		if (xdc_dig(t, x, h) == d->n - 1)
+			continue;
+		x = xdc_set_dig(t, x, h, d->n - 1);
+		if (p && !xdc_dj_put(p, h, d->n - 1))
+			return false;
+	}
+	*end = x;
+	return true;
+}
+
 static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
 		    u32 want, struct xdc_dj *p, u32 *end)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, y, tgt;
-	int mm, qq = m + 1 - (int)d->k;
+	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, y, tgt, r, dbl;
+	int mm, qq = m + 1 - (int)d->k, nc;
 	u8 lab[DP_MAX_PORTS];
 
-	if (two && (qq < 0 || d->n < 3 ||
-		    xdc_dig(t, x, (u32)qq) == d->n - 1))
+	if (two && d->n < 3)
 		return false;
+	/* two: the chain's start, the highest qq = m+1 - s k, digit not n-1 */
+	while (two && qq >= 0 && xdc_dig(t, x, (u32)qq) == d->n - 1)
+		qq -= (int)d->k;
+	if (two && qq < 0)
+		return m + 1 == (int)d->k && xdc_fan0(t, x, want, p, end);
 	for (pass = 0; pass < 2; pass++) {
 		for (q = 0; q <= d->k; q++) {
 			e[q] = x;
 			lab[q] = q < d->k ? (u8)q : XDC_DJ_T;
 		}
+		nc = qq + (int)d->k;
 		for (mm = 0; mm <= m; mm++) {
-			for (q = 0; q <= d->k && lab[q] != (u32)mm; q++)
-				;
-			if (q > d->k)
-				return false;
-			v = xdc_dig(t, x, mm) != d->n - 1 ? d->n - 1 : 0;
-			if (two && mm >= qq) {
-				/* another copy, whose I* has a spare port */
-				v = (xdc_dig(t, x, mm) + 1) % d->n;
-				if (v == d->n - 1)
-					v = 0;
-			}
-			y = xdc_set_dig(t, e[q], mm, v);
-			tgt = xdc_low_max(t, y, mm);
-			if (pass && q == star &&
-			    (!xdc_dj_put(p, mm, v) || !xdc_dj_route(t, y, tgt, p)))
-				return false;
-			e[q] = tgt;
-			if (two && mm == qq) {
-				/* I* of x's copy: x's digit qq is not n-1 */
-				for (o = 0; o <= d->k; o++)
-					if (lab[o] == XDC_DJ_T)
-						lab[o] = (u8)(mm + d->k);
-				lab[q] = XDC_DJ_Q2;
-			} else if (v == d->n - 1) {
-				for (o = 0; o <= d->k; o++)
-					if (lab[o] == XDC_DJ_T)
-						lab[o] = (u8)(mm + d->k);
-				lab[q] = XDC_DJ_T;
-			} else {
-				lab[q] = (u8)(mm + d->k);
+			dbl = two && mm == nc;
+			if (dbl)
+				nc += (int)d->k;
+			for (r = 0; r <= dbl; r++) {
+				for (q = 0; q <= d->k &&
+				     lab[q] != (r ? XDC_DJ_Q2 : (u32)mm); q++)
+					;
+				if (q > d->k)
+					return false;
+				v = xdc_dig(t, x, mm) != d->n - 1 ? d->n - 1 : 0;
+				if (two && mm >= qq) {
+					/* another copy, whose I* has a spare port */
+					v = (xdc_dig(t, x, mm) + 1 + r) % d->n;
+					if (v == d->n - 1)
+						v = r;
+				}
+				y = xdc_set_dig(t, e[q], mm, v);
+				tgt = xdc_low_max(t, y, mm);
+				if (pass && q == star &&
+				    (!xdc_dj_put(p, mm, v) ||
+				     !xdc_dj_route(t, y, tgt, p)))
+					return false;
+				e[q] = tgt;
+				if (r)
+					continue;	/* Q2 stays Q2, level mm + k */
+				if (two && mm == qq) {
+					/* I* of x's copy: x's digit qq is not n-1 */
+					for (o = 0; o <= d->k; o++)
+						if (lab[o] == XDC_DJ_T)
+							lab[o] = (u8)(mm + d->k);
+					lab[q] = XDC_DJ_Q2;
+				} else if (v == d->n - 1) {
+					for (o = 0; o <= d->k; o++)
+						if (lab[o] == XDC_DJ_T)
+							lab[o] = (u8)(mm + d->k);
+					lab[q] = XDC_DJ_T;
+				} else {
+					lab[q] = (u8)(mm + d->k);
+				}
 			}
 		}
 		for (star = 0; star <= d->k && lab[star] != want; star++)
