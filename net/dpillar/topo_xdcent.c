@@ -72,15 +72,25 @@
  *   digit 0 (xdc_dj_cmoves()).  Above k, an end whose cell's I* is no
  *   gate and no cell next to it serves: the same on the cells, out and
  *   back from the I* (xdc_dj_cross_out()).
+ * - Above k, such an end cell that cannot cross out and back (L-k >= k):
+ *   the cell next to it, entered over level L-k from two of its servers
+ *   as max-flow's paths do; its fan has two strands of level L-k and
+ *   none to I* (xdc_fan()'s two: the strand of level L-2k goes to another
+ *   copy's I*, the I* of its own copy is the second; when the end's digit
+ *   L-2k is n-1, the same k digits lower, both strands crossing the
+ *   digits between; at L = 2k the end itself and its BCube ports,
+ *   xdc_fan0()).
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built: an end whose run of n-1 digits (or its cell's I*'s)
- * reaches digit L, so that its spare port is free or on another level
- * than its twin's (above k: a cell with no level-L gate when L is the top
- * digit and L-k >= k, a third of the pairs from i = k+2 on), BCube pairs
- * with one spare level inside the other's run of n-1 digits, and n = 2.
+ * Not built: at k, an end whose run of n-1 digits reaches digit k (its
+ * spare port free or on another level than its twin's); above k, an end
+ * cell with no level-L gate that neither crosses out and back nor has a
+ * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the
+ * end is its sub-cell's I*), and some pairs of two such cells when
+ * L-k < k; BCube
+ * pairs with one spare level inside the other's run of n-1 digits; n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -94,8 +104,8 @@
  * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
- * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 87.0%,
- * (3,1,3) 76.8%, (3,2,4) 65.3%.  Routing mode "hash" (the default)
+ * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 95.7%,
+ * (3,1,3) 95.6%, (3,2,4) 99.2%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -889,6 +899,15 @@ static void xdc_dj_reverse(const struct dp_topo *t, u32 x, struct xdc_dj *p,
  * digit m = n-1 holds the sub-cell's I*, the other one's I* has spare
  * level m+k.  No other strand enters that copy.  Sets *@end to the end of
  * the strand labelled @want and appends its moves to @p (when not NULL).
+ * @two (n >= 3, m + 1 = q >= k): two strands of level q (labels q and
+ * XDC_DJ_Q2) and none to I*, for a cell whose I* is no level-(q + k)
+ * gate.  From step qq = q - k on, a strand crosses to a copy whose digit
+ * is neither x's nor n-1, so its I* has a spare port; at qq the I* of
+ * x's own copy (x's digit qq is not n-1) becomes the second strand of
+ * level q.  When x's digit q - k is n-1, qq is k lower (while that digit
+ * is n-1 too), and at each step qq + k, qq + 2k, ... both strands of
+ * that level cross digit qq + s k (n-1 in x) into two copies; with no
+ * such qq, xdc_fan0() for q = k.
  */
 /*
  * xdc_fan()'s two-strand fan of @x in its sub-cell of digits 0..k-1 (all
@@ -1399,9 +1418,11 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	 * A cell whose I* is no gate (digit q = L-k is n-1): the paths of
 	 * the cell next to it with digit q = x (a virtual end), reached
 	 * over level q from two servers of the end cell (q < k: every
-	 * server has that port; src is not I*, so two): the paths' nodes
-	 * all have digit q not n-1, so the cells with digit q = n-1 that
-	 * the ends' other moves pass are theirs only.
+	 * server has that port; src is not I*, so two; q >= k, where out
+	 * and back fails: the two strands of level q of xdc_fan()'s two in
+	 * place of its I* and q strands): the paths' nodes all have digit q
+	 * not n-1, so the cells with digit q = n-1 that the ends' other
+	 * moves pass are theirs only.
 	 */
 	if ((!sg || !dg) && q >= d->k) {
 		if (xdc_dj_out_ok(t, src, dst, L))
