@@ -963,11 +963,36 @@ static bool xdc_fan0(const struct dp_topo *t, u32 x, u32 want,
 	return true;
 }
 
+/*
+ * A fan's step: strand end *@e crosses digit @mm to @v and routes to its
+ * copy's I*; the moves into @p (when not NULL, the strand wanted).
+ */
+static bool xdc_fan_move(const struct dp_topo *t, u32 *e, u32 mm, u32 v,
+			 struct xdc_dj *p)
+{
+	u32 y = xdc_set_dig(t, *e, mm, v), tgt = xdc_low_max(t, y, mm);
+
+	if (p && (!xdc_dj_put(p, mm, v) || !xdc_dj_route(t, y, tgt, p)))
+		return false;
+	*e = tgt;
+	return true;
+}
+
+/* The fan's strand labelled @want, or k + 1 when none. */
+static u32 xdc_fan_find(const u8 *lab, u32 k, u32 want)
+{
+	u32 q;
+
+	for (q = 0; q <= k && lab[q] != want; q++)
+		;
+	return q;
+}
+
 static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
 		    u32 want, struct xdc_dj *p, u32 *end)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, y, tgt, r, dbl;
+	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, r, dbl, nl;
 	int mm, qq = m + 1 - (int)d->k, nc;
 	u8 lab[DP_MAX_PORTS];
 
@@ -989,45 +1014,35 @@ static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
 			if (dbl)
 				nc += (int)d->k;
 			for (r = 0; r <= dbl; r++) {
-				for (q = 0; q <= d->k &&
-				     lab[q] != (r ? XDC_DJ_Q2 : (u32)mm); q++)
-					;
+				q = xdc_fan_find(lab, d->k, r ? XDC_DJ_Q2 : (u32)mm);
 				if (q > d->k)
 					return false;
 				v = xdc_dig(t, x, mm) != d->n - 1 ? d->n - 1 : 0;
 				if (two && mm >= qq) {
 					/* another copy, whose I* has a spare port */
 					v = (xdc_dig(t, x, mm) + 1 + r) % d->n;
-					if (v == d->n - 1)
-						v = r;
+					v = v == d->n - 1 ? r : v;
 				}
-				y = xdc_set_dig(t, e[q], mm, v);
-				tgt = xdc_low_max(t, y, mm);
-				if (pass && q == star &&
-				    (!xdc_dj_put(p, mm, v) ||
-				     !xdc_dj_route(t, y, tgt, p)))
+				if (!xdc_fan_move(t, &e[q], mm, v,
+						  pass && q == star ? p : NULL))
 					return false;
-				e[q] = tgt;
 				if (r)
 					continue;	/* Q2 stays Q2, level mm + k */
-				if (two && mm == qq) {
-					/* I* of x's copy: x's digit qq is not n-1 */
-					for (o = 0; o <= d->k; o++)
-						if (lab[o] == XDC_DJ_T)
-							lab[o] = (u8)(mm + d->k);
-					lab[q] = XDC_DJ_Q2;
-				} else if (v == d->n - 1) {
-					for (o = 0; o <= d->k; o++)
-						if (lab[o] == XDC_DJ_T)
-							lab[o] = (u8)(mm + d->k);
-					lab[q] = XDC_DJ_T;
-				} else {
-					lab[q] = (u8)(mm + d->k);
-				}
+				/*
+				 * At qq (two) the I* of x's copy, x's digit
+				 * qq not n-1, becomes level mm + k and the
+				 * strand the second one; else a strand into
+				 * the copy with digit n-1 is the new I*'s.
+				 */
+				nl = two && mm == qq ? XDC_DJ_Q2 :
+				     v == d->n - 1 ? XDC_DJ_T : (u32)mm + d->k;
+				for (o = 0; o <= d->k && nl != (u32)mm + d->k; o++)
+					if (lab[o] == XDC_DJ_T)
+						lab[o] = (u8)(mm + d->k);
+				lab[q] = (u8)nl;
 			}
 		}
-		for (star = 0; star <= d->k && lab[star] != want; star++)
-			;
+		star = xdc_fan_find(lab, d->k, want);
 		if (star > d->k)
 			return false;
 		*end = e[star];
@@ -1348,10 +1363,10 @@ static bool xdc_dj_walk(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 static bool xdc_dj_out_ok(const struct dp_topo *t, u32 src, u32 dst, u32 L)
 {
 	u32 q = L - xdc(t)->k, dl = xdc_dig(t, dst, L);
+	u32 twin = xdc_set_dig(t, dst, L, xdc_dig(t, src, L));
 
 	return xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) &&
-	       xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
-				xdc_dig(t, src, L)), q), L, dl);
+	       xdc_dj_xk_ok(t, xdc_low_max(t, twin, q), L, dl);
 }
 
 /*
