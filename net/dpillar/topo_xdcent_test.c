@@ -542,7 +542,7 @@ static struct kunit_case xct_cases[] = {
 	KUNIT_CASE(xct_hostile),
 	KUNIT_CASE(xct_hostile_waypoint),
 	KUNIT_CASE(xct_disjoint),
-	KUNIT_CASE(xct_disjoint_above),
+	KUNIT_CASE_ATTR(xct_disjoint_above, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(xct_hostile_explicit),
 	{}
 };
