@@ -89,8 +89,8 @@
  * cell with no level-L gate that neither crosses out and back nor has a
  * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the
  * end is its sub-cell's I*), and some pairs of two such cells when
- * L-k < k; BCube
- * pairs with one spare level inside the other's run of n-1 digits; n = 2.
+ * L-k < k; BCube pairs with one spare level inside the other's run of
+ * n-1 digits; n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
