@@ -72,15 +72,25 @@
  *   digit 0 (xdc_dj_cmoves()).  Above k, an end whose cell's I* is no
  *   gate and no cell next to it serves: the same on the cells, out and
  *   back from the I* (xdc_dj_cross_out()).
+ * - Above k, such an end cell that cannot cross out and back (L-k >= k):
+ *   the cell next to it, entered over level L-k from two of its servers
+ *   as max-flow's paths do; its fan has two strands of level L-k and
+ *   none to I* (xdc_fan()'s two: the strand of level L-2k goes to another
+ *   copy's I*, the I* of its own copy is the second; when the end's digit
+ *   L-2k is n-1, the same k digits lower, both strands crossing the
+ *   digits between; at L = 2k the end itself and its BCube ports,
+ *   xdc_fan0()).
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built: an end whose run of n-1 digits (or its cell's I*'s)
- * reaches digit L, so that its spare port is free or on another level
- * than its twin's (above k: a cell with no level-L gate when L is the top
- * digit and L-k >= k, a third of the pairs from i = k+2 on), BCube pairs
- * with one spare level inside the other's run of n-1 digits, and n = 2.
+ * Not built: at k, an end whose run of n-1 digits reaches digit k (its
+ * spare port free or on another level than its twin's); above k, an end
+ * cell with no level-L gate that neither crosses out and back nor has a
+ * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the
+ * end is its sub-cell's I*), and some pairs of two such cells when
+ * L-k < k; BCube pairs with one spare level inside the other's run of
+ * n-1 digits; n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -94,8 +104,8 @@
  * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
- * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 87.0%,
- * (3,1,3) 76.8%, (3,2,4) 65.3%.  Routing mode "hash" (the default)
+ * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 95.7%,
+ * (3,1,3) 95.6%, (3,2,4) 99.2%.  Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -226,6 +236,7 @@ static void xdc_split(const struct dp_topo *t, u32 x, u8 *xa, u32 cnt)
  */
 #define XDC_DJ_MAX	96	/* moves: a longer path is not built */
 #define XDC_DJ_T	0xff	/* a fan's strand to the sub-cell's I* */
+#define XDC_DJ_Q2	0xfd	/* a two-strand fan's second level m+1 */
 
 struct xdc_dj {
 	u32 len;
@@ -888,43 +899,150 @@ static void xdc_dj_reverse(const struct dp_topo *t, u32 x, struct xdc_dj *p,
  * digit m = n-1 holds the sub-cell's I*, the other one's I* has spare
  * level m+k.  No other strand enters that copy.  Sets *@end to the end of
  * the strand labelled @want and appends its moves to @p (when not NULL).
+ * @two (n >= 3, m + 1 = q >= k): two strands of level q (labels q and
+ * XDC_DJ_Q2) and none to I*, for a cell whose I* is no level-(q + k)
+ * gate.  From step qq = q - k on, a strand crosses to a copy whose digit
+ * is neither x's nor n-1, so its I* has a spare port; at qq the I* of
+ * x's own copy (x's digit qq is not n-1) becomes the second strand of
+ * level q.  When x's digit q - k is n-1, qq is k lower (while that digit
+ * is n-1 too), and at each step qq + k, qq + 2k, ... both strands of
+ * that level cross digit qq + s k (n-1 in x) into two copies; with no
+ * such qq, xdc_fan0() for q = k.
  */
-static bool xdc_fan(const struct dp_topo *t, u32 x, int m, u32 want,
-		    struct xdc_dj *p, u32 *end)
+/*
+ * xdc_fan()'s two-strand fan of @x in its sub-cell of digits 0..k-1 (all
+ * BCube levels) when x's digit 0 is n-1: x's run of n-1 digits has length
+ * r, 1 <= r < k, and x is the strand of level k+r itself.  The others
+ * leave over its k BCube ports: port j < r sets digit j to 0 (level k+j),
+ * port j > r sets digit j to a value not x's nor n-1, then digits r..j-1
+ * to n-1 (level k+j), port r sets digit r to another value, then digit 0
+ * to 0 (the second level k).  Strand j's servers have digit j changed and
+ * the digits above j x's, so no two strands meet.
+ */
+static bool xdc_fan0(const struct dp_topo *t, u32 x, u32 want,
+		     struct xdc_dj *p, u32 *end)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, y, tgt;
-	u8 lab[DP_MAX_PORTS];
-	int mm;
+	u32 r, j, h, v;
 
+	for (r = 0; r < d->k && xdc_dig(t, x, r) == d->n - 1; r++)
+		;
+	if (!r || r >= d->k)
+		return false;
+	if (want == d->k + r) {
+		*end = x;
+		return true;
+	}
+	if (want == XDC_DJ_Q2) {
+		j = r;
+		v = (xdc_dig(t, x, r) + 1) % d->n;
+	} else if (want >= d->k && want < 2 * d->k) {
+		j = want - d->k;
+		v = (xdc_dig(t, x, j) + 1) % d->n;
+		if (v == d->n - 1)
+			v = 0;
+	} else {
+		return false;
+	}
+	x = xdc_set_dig(t, x, j, v);
+	if (p && !xdc_dj_put(p, j, v))
+		return false;
+	if (want == XDC_DJ_Q2) {
+		x = xdc_set_dig(t, x, 0, 0);	/* x's digit 0 is n-1 */
+		if (p && !xdc_dj_put(p, 0, 0))
+			return false;
+	}
+	for (h = r; h < j; h++) {
+		if (xdc_dig(t, x, h) == d->n - 1)
+			continue;
+		x = xdc_set_dig(t, x, h, d->n - 1);
+		if (p && !xdc_dj_put(p, h, d->n - 1))
+			return false;
+	}
+	*end = x;
+	return true;
+}
+
+/*
+ * A fan's step: strand end *@e crosses digit @mm to @v and routes to its
+ * copy's I*; the moves into @p (when not NULL, the strand wanted).
+ */
+static bool xdc_fan_move(const struct dp_topo *t, u32 *e, u32 mm, u32 v,
+			 struct xdc_dj *p)
+{
+	u32 y = xdc_set_dig(t, *e, mm, v), tgt = xdc_low_max(t, y, mm);
+
+	if (p && (!xdc_dj_put(p, mm, v) || !xdc_dj_route(t, y, tgt, p)))
+		return false;
+	*e = tgt;
+	return true;
+}
+
+/* The fan's strand labelled @want, or k + 1 when none. */
+static u32 xdc_fan_find(const u8 *lab, u32 k, u32 want)
+{
+	u32 q;
+
+	for (q = 0; q <= k && lab[q] != want; q++)
+		;
+	return q;
+}
+
+static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
+		    u32 want, struct xdc_dj *p, u32 *end)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 e[DP_MAX_PORTS], q, o, star = 0, pass, v, r, dbl, nl;
+	int mm, qq = m + 1 - (int)d->k, nc;
+	u8 lab[DP_MAX_PORTS];
+
+	if (two && d->n < 3)
+		return false;
+	/* two: the chain's start, the highest qq = m+1 - s k, digit not n-1 */
+	while (two && qq >= 0 && xdc_dig(t, x, (u32)qq) == d->n - 1)
+		qq -= (int)d->k;
+	if (two && qq < 0)
+		return m + 1 == (int)d->k && xdc_fan0(t, x, want, p, end);
 	for (pass = 0; pass < 2; pass++) {
 		for (q = 0; q <= d->k; q++) {
 			e[q] = x;
 			lab[q] = q < d->k ? (u8)q : XDC_DJ_T;
 		}
+		nc = qq + (int)d->k;
 		for (mm = 0; mm <= m; mm++) {
-			for (q = 0; q <= d->k && lab[q] != (u32)mm; q++)
-				;
-			if (q > d->k)
-				return false;
-			v = xdc_dig(t, x, mm) != d->n - 1 ? d->n - 1 : 0;
-			y = xdc_set_dig(t, e[q], mm, v);
-			tgt = xdc_low_max(t, y, mm);
-			if (pass && q == star &&
-			    (!xdc_dj_put(p, mm, v) || !xdc_dj_route(t, y, tgt, p)))
-				return false;
-			e[q] = tgt;
-			if (v == d->n - 1) {
-				for (o = 0; o <= d->k; o++)
+			dbl = two && mm == nc;
+			if (dbl)
+				nc += (int)d->k;
+			for (r = 0; r <= dbl; r++) {
+				q = xdc_fan_find(lab, d->k, r ? XDC_DJ_Q2 : (u32)mm);
+				if (q > d->k)
+					return false;
+				v = xdc_dig(t, x, mm) != d->n - 1 ? d->n - 1 : 0;
+				if (two && mm >= qq) {
+					/* another copy, whose I* has a spare port */
+					v = (xdc_dig(t, x, mm) + 1 + r) % d->n;
+					v = v == d->n - 1 ? r : v;
+				}
+				if (!xdc_fan_move(t, &e[q], mm, v,
+						  pass && q == star ? p : NULL))
+					return false;
+				if (r)
+					continue;	/* Q2 stays Q2, level mm + k */
+				/*
+				 * At qq (two) the I* of x's copy, x's digit
+				 * qq not n-1, becomes level mm + k and the
+				 * strand the second one; else a strand into
+				 * the copy with digit n-1 is the new I*'s.
+				 */
+				nl = two && mm == qq ? XDC_DJ_Q2 :
+				     v == d->n - 1 ? XDC_DJ_T : (u32)mm + d->k;
+				for (o = 0; o <= d->k && nl != (u32)mm + d->k; o++)
 					if (lab[o] == XDC_DJ_T)
 						lab[o] = (u8)(mm + d->k);
-				lab[q] = XDC_DJ_T;
-			} else {
-				lab[q] = (u8)(mm + d->k);
+				lab[q] = (u8)nl;
 			}
 		}
-		for (star = 0; star <= d->k && lab[star] != want; star++)
-			;
+		star = xdc_fan_find(lab, d->k, want);
 		if (star > d->k)
 			return false;
 		*end = e[star];
@@ -1034,6 +1152,8 @@ static bool xdc_dj_xk(const struct dp_topo *t, u32 x, u32 L, u32 dl,
 }
 
 #define XDC_DJ_OUT	0xfe	/* a crossing out and back (xdc_dj_xk()) */
+#define XDC_DJ_TWO_SRC	1	/* xdc_dj_walk(): src's fan has two level q */
+#define XDC_DJ_TWO_DST	2	/* and dst's */
 
 /*
  * XDCent(n, k, k)'s disjoint path @m when an end is no level-k gate (its
@@ -1199,16 +1319,16 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
  */
 static bool xdc_dj_walk(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 			const u8 *mj, const u8 *mv, u32 cnt, u32 lab0,
-			u32 lab1, struct xdc_dj *p)
+			u32 lab1, u32 two, struct xdc_dj *p)
 {
 	u32 q = L - xdc(t)->k, dl = xdc_dig(t, dst, L), c, cur, y, tgt, from;
 	int im = (int)q - 1;
 
-	if (!xdc_fan(t, src, im, lab0, p, &cur))
+	if (!xdc_fan(t, src, im, two & XDC_DJ_TWO_SRC, lab0, p, &cur))
 		return false;
 	for (c = 0; c < cnt; c++) {
 		if (c + 1 == cnt && c) {
-			if (!xdc_fan(t, dst, im, lab1, NULL, &y))
+			if (!xdc_fan(t, dst, im, two & XDC_DJ_TWO_DST, lab1, NULL, &y))
 				return false;
 			tgt = cur - xdc_low(t, cur, q) + xdc_low(t, y, q);
 		} else if (!c) {
@@ -1230,10 +1350,23 @@ static bool xdc_dj_walk(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 		cur = xdc_set_dig(t, tgt, mj[c], mv[c]);
 	}
 	from = p->len;
-	if (!xdc_fan(t, dst, im, lab1, p, &y) || y != cur)
+	if (!xdc_fan(t, dst, im, two & XDC_DJ_TWO_DST, lab1, p, &y) || y != cur)
 		return false;
 	xdc_dj_reverse(t, dst, p, from);
 	return true;
+}
+
+/*
+ * Can both ends of a crossing above k cross from their cell's I*, a
+ * level-L gate or out and back (xdc_dj_xk_ok())?
+ */
+static bool xdc_dj_out_ok(const struct dp_topo *t, u32 src, u32 dst, u32 L)
+{
+	u32 q = L - xdc(t)->k, dl = xdc_dig(t, dst, L);
+	u32 twin = xdc_set_dig(t, dst, L, xdc_dig(t, src, L));
+
+	return xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) &&
+	       xdc_dj_xk_ok(t, xdc_low_max(t, twin, q), L, dl);
 }
 
 /*
@@ -1252,9 +1385,7 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	u32 c, cnt, lab0, lab1, q = L - d->k, j;
 	u32 dl = xdc_dig(t, dst, L);
 
-	if (!xdc_dj_xk_ok(t, xdc_low_max(t, src, q), L, dl) ||
-	    !xdc_dj_xk_ok(t, xdc_low_max(t, xdc_set_dig(t, dst, L,
-				xdc_dig(t, src, L)), q), L, dl))
+	if (!xdc_dj_out_ok(t, src, dst, L))
 		return false;
 	for (j = 0; j < d->k; j++) {
 		sa[j] = (u8)xdc_dig(t, src, q + j);
@@ -1274,7 +1405,7 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	lab0 = mj[0] == L || mj[0] == XDC_DJ_OUT ? XDC_DJ_T : mj[0];
 	lab1 = mj[cnt - 1] == L || mj[cnt - 1] == XDC_DJ_OUT ? XDC_DJ_T :
 	       mj[cnt - 1];
-	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, p);
+	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, 0, p);
 }
 
 /*
@@ -1294,7 +1425,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 {
 	const struct xdc_priv *d = xdc(t);
 	u8 mj[DP_MAX_PORTS + 4], mv[DP_MAX_PORTS + 4];
-	u32 cnt, lab0, lab1, q = L - d->k, x;
+	u32 cnt, lab0, lab1, q = L - d->k, x, two = 0;
 	bool sg = xdc_dig(t, src, q) != d->n - 1;
 	bool dg = xdc_dig(t, dst, q) != d->n - 1;
 
@@ -1302,14 +1433,21 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	 * A cell whose I* is no gate (digit q = L-k is n-1): the paths of
 	 * the cell next to it with digit q = x (a virtual end), reached
 	 * over level q from two servers of the end cell (q < k: every
-	 * server has that port; src is not I*, so two): the paths' nodes
-	 * all have digit q not n-1, so the cells with digit q = n-1 that
-	 * the ends' other moves pass are theirs only.
+	 * server has that port; src is not I*, so two; q >= k, where out
+	 * and back fails: the two strands of level q of xdc_fan()'s two in
+	 * place of its I* and q strands): the paths' nodes all have digit q
+	 * not n-1, so the cells with digit q = n-1 that the ends' other
+	 * moves pass are theirs only.
 	 */
-	if (((!sg || !dg) && q >= d->k) ||
-	    (!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
-	    (!dg && xdc_low(t, dst, q) == d->pw[q] - 1))
+	if ((!sg || !dg) && q >= d->k) {
+		if (xdc_dj_out_ok(t, src, dst, L))
+			return xdc_dj_cross_out(t, src, dst, L, m, p);
+		two = !sg ? XDC_DJ_TWO_SRC : 0;
+		two |= !dg ? XDC_DJ_TWO_DST : 0;
+	} else if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
+		   (!dg && xdc_low(t, dst, q) == d->pw[q] - 1)) {
 		return xdc_dj_cross_out(t, src, dst, L, m, p);
+	}
 	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
 	cnt = xdc_dj_macro(t, sg ? src : xdc_set_dig(t, src, q, x),
 			   dg ? dst : xdc_set_dig(t, dst, q, x), L, m, mj, mv);
@@ -1317,7 +1455,8 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	lab1 = mj[cnt - 1] == L ? XDC_DJ_T : mj[cnt - 1];
 	if (!sg) {
 		if (mj[0] == q) {
-			lab0 = XDC_DJ_T;	/* straight on, from I* */
+			/* straight on, from I* or the second level q */
+			lab0 = two ? XDC_DJ_Q2 : XDC_DJ_T;
 		} else {
 			/* through src's cell with digit q = x first */
 			memmove(mj + 2, mj + 1, cnt - 1);
@@ -1335,7 +1474,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 	if (!dg) {
 		if (mj[cnt - 1] == q) {
 			mv[cnt - 1] = (u8)(d->n - 1);
-			lab1 = XDC_DJ_T;
+			lab1 = two ? XDC_DJ_Q2 : XDC_DJ_T;
 		} else if (mj[cnt - 1] == L) {
 			mj[cnt] = (u8)q;
 			mv[cnt++] = (u8)(d->n - 1);
@@ -1348,7 +1487,7 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 			cnt++;
 		}
 	}
-	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, p);
+	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, two, p);
 }
 
 /*

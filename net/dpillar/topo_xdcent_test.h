@@ -50,10 +50,35 @@ static inline bool xdc_test_twin(const struct dp_topo *t, u32 x, u32 hi,
 }
 
 /*
+ * An end of a pair above k (highest differing digit @hi, q = @hi - k >=
+ * k) that the two-strand fan takes when no out-and-back serves: its
+ * cell's I* is a level-@hi gate, or one of its digits q - k, q - 2k, ...
+ * is not n-1 (counted down from q - k while they are n-1), or q = k and
+ * its run of trailing n-1 digits is 1 .. k-1 long.
+ */
+static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
+{
+	u32 k = xdc(t)->k, n = xdc(t)->n, q = hi - k, r;
+	int j;
+
+	if (xdc_digit(t, x, q) != n - 1)
+		return true;
+	for (j = (int)q - (int)k; j >= 0; j -= (int)k)
+		if (xdc_digit(t, x, (u32)j) != n - 1)
+			return true;
+	if (q != k)
+		return false;
+	for (r = 0; r < k && xdc_digit(t, x, r) == n - 1; r++)
+		;
+	return r >= 1 && r < k;
+}
+
+/*
  * The pairs with explicit disjoint paths (n >= 3, both spare ports
  * cabled): highest differing digit k or above with both ends as
  * xdc_test_gate_end() says (above k), or each end's I* crossing into the
- * other's copy (xdc_test_twin()), or a BCube pair of two spare levels
+ * other's copy (xdc_test_twin()), or else, at 2k and above, both ends as
+ * xdc_test_fan2_end() says, or a BCube pair of two spare levels
  * la < lb with lb - k <= la (la not inside the other's run of trailing
  * n-1 digits).  At k, the pairs of two level-k gates are those of the
  * path words, with the explicit ones here: all of them disjoint.
@@ -72,9 +97,12 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 	if (hi > k && xdc_test_gate_end(t, s, hi) &&
 	    xdc_test_gate_end(t, d, hi))
 		return true;
+	if (hi >= k && xdc_test_twin(t, s, hi, xdc_digit(t, d, hi)) &&
+	    xdc_test_twin(t, d, hi, xdc_digit(t, s, hi)))
+		return true;
 	if (hi >= k)
-		return xdc_test_twin(t, s, hi, xdc_digit(t, d, hi)) &&
-		       xdc_test_twin(t, d, hi, xdc_digit(t, s, hi));
+		return hi >= 2 * k && xdc_test_fan2_end(t, s, hi) &&
+		       xdc_test_fan2_end(t, d, hi);
 	if (ls == ld)
 		return false;
 	return ls < ld ? ld - k <= ls : ls - k <= ld;

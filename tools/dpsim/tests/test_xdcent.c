@@ -357,6 +357,17 @@ static u32 hop_switch(const struct dp_topo *t, u32 a, u32 b)
 	return DP_NODE_NONE;
 }
 
+/* The highest digit where @a and @b differ (0 when none above 0). */
+static u32 xdc_top_digit(const struct dp_topo *t, u32 a, u32 b)
+{
+	u32 j;
+
+	for (j = xdc(t)->top; j > 0; j--)
+		if (xdc_digit(t, a, j) != xdc_digit(t, b, j))
+			break;
+	return j;
+}
+
 /* Does @x have all k + 1 ports cabled (its spare port not free)? */
 static bool full_degree(const struct dp_topo *t, u32 x)
 {
@@ -429,9 +440,9 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 			   bool expect_all)
 {
 	struct dp_topo t;
-	u32 src, dst, m, np, *seen, *swseen, stamp = 0;
+	u32 src, dst, m, np, *seen, *swseen, stamp = 0, hi;
 	u64 pairs = 0, full = 0, full_node = 0, cons = 0, cons_node = 0;
-	u64 dj = 0, dj_node = 0;
+	u64 dj = 0, dj_node = 0, left[3] = { 0 };
 	struct pset nw = { 0 }, old = { 0 };
 	struct dp_route_state st;
 	u32 path[256];
@@ -453,6 +464,12 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 			pset_check(&t, src, dst, XDC_SEL_PATH0, np, seen,
 				   swseen, ++stamp, &nw);
 			full_node += isfull && nw.node != m;
+			/* not disjoint with k+1: a BCube pair, at k, above */
+			if (i >= 0 && isfull && nw.node == m) {
+				hi = xdc_top_digit(&t, src, dst);
+				left[hi < xdc(&t)->k ? 0 :
+				     hi == xdc(&t)->k ? 1 : 2]++;
+			}
 			if (i >= 0 && xdc_test_dj_case(&t, src, dst)) {
 				dj++;
 				dj_node += nw.node != m;
@@ -482,6 +499,10 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 		       (unsigned long long)old.server,
 		       100.0 * old.server / pairs,
 		       (unsigned long long)old.valid);
+	if (i >= 0)
+		printf("; not disjoint with k+1: BCube pairs %llu, at k %llu, above k %llu",
+		       (unsigned long long)left[0], (unsigned long long)left[1],
+		       (unsigned long long)left[2]);
 	printf("; built by xdc_disjoint() %llu, disjoint %llu\n",
 	       (unsigned long long)cons, (unsigned long long)cons_node);
 	result(cons_node == cons,
@@ -867,6 +888,7 @@ int main(int argc, char **argv)
 	check_parallel(3, 2, 3, true, false);
 	check_parallel(3, 1, 3, false, false);
 	check_parallel(3, 2, 4, false, false);
+	check_parallel(3, 1, 4, false, false);
 	check_parallel(2, 2, 2, false, false);
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
