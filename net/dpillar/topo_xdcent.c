@@ -889,27 +889,6 @@ static void xdc_dj_reverse(const struct dp_topo *t, u32 x, struct xdc_dj *p,
 }
 
 /*
- * The fan of @x in its sub-cell of digits 0..@m (m >= -1): k + 1 strands,
- * disjoint but at x, in the sub-cell, one ending at a server with a port
- * on each level m+1 .. m+k (label: the level) and one at I*, the server
- * with digits 0..m all n-1 (label XDC_DJ_T).  By induction on m: the fan
- * of m-1 in x's copy (digit m) has levels m .. m+k-1 and I* of the copy;
- * its strand of level m crosses to the copy with digit m = n-1 (0 when
- * x's digit m is n-1) and routes there to that copy's I*.  The copy with
- * digit m = n-1 holds the sub-cell's I*, the other one's I* has spare
- * level m+k.  No other strand enters that copy.  Sets *@end to the end of
- * the strand labelled @want and appends its moves to @p (when not NULL).
- * @two (n >= 3, m + 1 = q >= k): two strands of level q (labels q and
- * XDC_DJ_Q2) and none to I*, for a cell whose I* is no level-(q + k)
- * gate.  From step qq = q - k on, a strand crosses to a copy whose digit
- * is neither x's nor n-1, so its I* has a spare port; at qq the I* of
- * x's own copy (x's digit qq is not n-1) becomes the second strand of
- * level q.  When x's digit q - k is n-1, qq is k lower (while that digit
- * is n-1 too), and at each step qq + k, qq + 2k, ... both strands of
- * that level cross digit qq + s k (n-1 in x) into two copies; with no
- * such qq, xdc_fan0() for q = k.
- */
-/*
  * xdc_fan()'s two-strand fan of @x in its sub-cell of digits 0..k-1 (all
  * BCube levels) when x's digit 0 is n-1: x's run of n-1 digits has length
  * r, 1 <= r < k, and x is the strand of level k+r itself.  The others
@@ -988,6 +967,27 @@ static u32 xdc_fan_find(const u8 *lab, u32 k, u32 want)
 	return q;
 }
 
+/*
+ * The fan of @x in its sub-cell of digits 0..@m (m >= -1): k + 1 strands,
+ * disjoint but at x, in the sub-cell, one ending at a server with a port
+ * on each level m+1 .. m+k (label: the level) and one at I*, the server
+ * with digits 0..m all n-1 (label XDC_DJ_T).  By induction on m: the fan
+ * of m-1 in x's copy (digit m) has levels m .. m+k-1 and I* of the copy;
+ * its strand of level m crosses to the copy with digit m = n-1 (0 when
+ * x's digit m is n-1) and routes there to that copy's I*.  The copy with
+ * digit m = n-1 holds the sub-cell's I*, the other one's I* has spare
+ * level m+k.  No other strand enters that copy.  Sets *@end to the end of
+ * the strand labelled @want and appends its moves to @p (when not NULL).
+ * @two (n >= 3, m + 1 = q >= k): two strands of level q (labels q and
+ * XDC_DJ_Q2) and none to I*, for a cell whose I* is no level-(q + k)
+ * gate.  From step qq = q - k on, a strand crosses to a copy whose digit
+ * is neither x's nor n-1, so its I* has a spare port; at qq the I* of
+ * x's own copy (x's digit qq is not n-1) becomes the second strand of
+ * level q.  When x's digit q - k is n-1, qq is k lower (while that digit
+ * is n-1 too), and at each step qq + k, qq + 2k, ... both strands of
+ * that level cross digit qq + s k (n-1 in x) into two copies; with no
+ * such qq, xdc_fan0() for q = k.
+ */
 static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
 		    u32 want, struct xdc_dj *p, u32 *end)
 {
