@@ -86,11 +86,12 @@ run() {
 }
 # make bench on instruction-counted time: BENCH_BOOTS guests (default
 # 3), each building every chain and measuring it once, and the table of
-# all of them (the median of the boots).  Within one boot a chain's cost
-# repeats within 0.07%; between boots, and between two builds of the
-# bridge's chain in one boot, it moves by up to 0.25% (2026-11-30: the
-# bridge's 3-relay chain 16,749-16,776 instructions over four builds,
-# DCell's 16,117-16,153 over three boots), which is 1-2% of one hop.
+# all of them (each chain's least cost over the boots, dp_bench.py's
+# INSN_STAT).  Within one boot a chain's cost repeats within 0.07%;
+# between boots, and between two builds of the bridge's chain in one
+# boot, it moves by up to 0.5% (2026-11-30: the bridge's 3-relay chain
+# 16,749-16,776 instructions over four builds in one boot, 16,753-16,835
+# over three boots), which is 1-2% of one hop.
 boots=1
 [ -z "$icount" ] || [ "${1:-}" = nic ] || boots=${BENCH_BOOTS:-3}
 if [ "$boots" -le 1 ]; then

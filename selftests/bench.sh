@@ -8,10 +8,11 @@
 # On instruction-counted time (DPILLAR_ICOUNT set, the default of make
 # bench) every chain below is measured by cost(): guest instructions per
 # frame of trafgen's own sending loop, the same whatever the host's load
-# (a chain's cost repeats within 0.25% between boots, one beside two busy
-# host cores, and within 0.07% between rounds of one boot:
-# Documentation/networking/dpillar-evaluation.rst), two rounds, no TCP
-# and no profile; the table is dp_bench.py insn's.  What follows
+# (a chain's cost repeats within 0.07% between rounds of one boot, and
+# within 0.5% between boots and between builds of its chain, one beside
+# two busy host cores: Documentation/networking/dpillar-evaluation.rst),
+# one round (make bench boots three guests), no TCP and no profile; the
+# table is dp_bench.py insn's.  What follows
 # describes the wall-clock mode (rate()); the chains are the same.
 #
 # The relay data path against a Linux bridge and IPv4 forwarding, over the
