@@ -184,9 +184,9 @@ static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
 {
 	u32 wp = ntohl(h->waypoint);
 
-	return dp_addr_valid(&dp->topo, ntohl(h->src)) &&
-	       (dp_hdr_to_key(dp, h) ||
+	return (dp_hdr_to_key(dp, h) ||
 		dp_addr_valid(&dp->topo, ntohl(h->dst))) &&
+	       dp_addr_valid(&dp->topo, ntohl(h->src)) &&
 	       (wp == DPILLAR_NODE_NONE || dp_addr_valid(&dp->topo, wp));
 }
 
@@ -244,8 +244,10 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		goto drop;
 	}
 	if (h->type == DPILLAR_T_HELLO) {
-		dp_hello_rcv(dp, port, skb);
-		return RX_HANDLER_CONSUMED;
+		why = dp_hello_rcv(dp, port, skb);
+		if (why == DP_STAT_MAX)
+			return RX_HANDLER_CONSUMED;
+		goto drop;
 	}
 	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type) &&
 	    !dp_sc_type(h->type) &&
@@ -273,23 +275,29 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		why = DP_STAT_DROP_ADDR;
 		goto drop;
 	}
-	/* Shortcut discovery: shortcut.c, hop by hop. */
-	if (dp_sc_type(h->type)) {
-		dp_sc_rcv(dp, port->index, skb);
-		return RX_HANDLER_CONSUMED;
+	/*
+	 * Each type to its receive path, the relayed one first: DATA here
+	 * (delivered, else relayed), SHORTCUT_DATA here too (the same
+	 * delivery), discovery in shortcut.c and path probes in probe.c,
+	 * relayed as data is (dp_relay()).
+	 */
+	if (h->type == DPILLAR_T_DATA) {
+		if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
+			return dp_deliver(dp, pskb);
+		return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
 	}
-	/* Data on discovered shortcuts: delivered here, else relayed. */
 	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) == dp->self)
 			return dp_deliver(dp, pskb);
 		return dp_relay_sc(dp, pskb);
 	}
-	/* Path probes: probe.c, relayed as data is (dp_relay()). */
-	if (h->type != DPILLAR_T_DATA)
-		return dp_probe_rcv(dp, port->index, pskb);
-	if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
-		return dp_deliver(dp, pskb);
-	return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
+	if (dp_sc_type(h->type)) {
+		why = dp_sc_rcv(dp, port->index, skb);
+		if (why == DP_STAT_MAX)
+			return RX_HANDLER_CONSUMED;
+		goto drop;
+	}
+	return dp_probe_rcv(dp, port->index, pskb);
 
 drop:
 	dp_drop(dp, skb, why);
