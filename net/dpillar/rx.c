@@ -73,27 +73,19 @@ drop:
 }
 
 /* DATA: its routing state, coordinates included when it carries them. */
-static inline bool dp_relay_data_rx(struct dp_priv *dp, struct sk_buff *skb,
-				    struct dp_route_state *st, void *ctx)
-{
-	if (likely(dp_hdr_state(&dp->topo, skb, st) >= 0))
-		return true;
-	dp_drop(dp, skb, DP_STAT_DROP_SHORT);
-	return false;
-}
-
-/* DATA: the topology's next hop; a key frame may end here (its home). */
-static inline enum dp_out dp_relay_data_hop(struct dp_priv *dp,
+static inline enum dp_stat dp_relay_data_rx(struct dp_priv *dp,
 					    struct sk_buff *skb,
 					    struct dp_route_state *st,
 					    void *ctx)
 {
-	return dp_route_out(dp, skb, st);
+	if (likely(dp_hdr_state(&dp->topo, skb, st) >= 0))
+		return DP_STAT_FORWARDED;
+	return DP_STAT_DROP_SHORT;
 }
 
 static const struct dp_relay_ops dp_relay_data_ops = {
 	.rx = dp_relay_data_rx,
-	.hop = dp_relay_data_hop,
+	/* No .hop: the topology's next hop; a key frame may end here. */
 	.home = dp_deliver,
 	.noroute = DP_STAT_DROP_NOROUTE,
 };
@@ -108,18 +100,16 @@ static const struct dp_relay_ops dp_relay_data_ops = {
  * spends one a hop, as it always did in the fabrics that have the
  * fallback (their bound is within the u8, where nothing is renewed).
  */
-static bool dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
-			   struct dp_route_state *st, void *ctx)
+static enum dp_stat dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
+				   struct dp_route_state *st, void *ctx)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
 
 	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
-	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6))) {
-		dp_drop(dp, skb, DP_STAT_SC_DATA_LOST);
-		return false;
-	}
+	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6)))
+		return DP_STAT_SC_DATA_LOST;
 	dp_hdr_state(&dp->topo, skb, st);	/* no flags: no coordinates */
-	return true;
+	return DP_STAT_FORWARDED;
 }
 
 /*
@@ -128,11 +118,12 @@ static bool dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
  * whatever the tables say: rword strictly decreases.  A relay that has
  * no such shortcut (it was evicted, or idled out while a late refresh had
  * not renewed it: issue 53, items 11 and 12) turns the frame back into a
- * DATA frame and routes it by the topology from here, as if it had
- * started here, instead of black-holing it; should that fail at a real
- * failure again, the fallback carries it or discovers on its sender's
- * account.  The routing stays here so that shortcut.c never calls back
- * into route.c (scripts/callgraph.py).
+ * DATA frame to be routed by the topology from here (DP_OUT_ROUTE: the
+ * relay's dp_route_out()), as if it had started here, instead of
+ * black-holing it; should that fail at a real failure again, the fallback
+ * carries it or discovers on its sender's account.  The routing stays in
+ * the relay so that shortcut.c never calls back into route.c
+ * (scripts/callgraph.py).
  */
 static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
 				   struct dp_route_state *st, void *ctx)
@@ -152,7 +143,7 @@ static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
 	h->type = DPILLAR_T_DATA;
 	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
 		      ntohl(h->src) ^ dst, st);
-	return dp_route_out(dp, skb, st);
+	return DP_OUT_ROUTE;
 }
 
 static const struct dp_relay_ops dp_relay_sc_ops = {
