@@ -667,7 +667,8 @@ struct dp_probe_relay {
  * routing state: relayed.
  */
 static enum dp_stat dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
-				      struct dp_route_state *st, void *ctx)
+				      struct dp_route_state *st, int ext,
+				      void *ctx)
 {
 	struct dp_probe_relay *pr = ctx;
 	const struct dpillar_hdr *h;
@@ -677,7 +678,7 @@ static enum dp_stat dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
 	 * Plan mode: both coordinates, of the right count; elsewhere none
 	 * (a coordinates flag there is a forged frame).
 	 */
-	if (dp_hdr_state(&dp->topo, skb, st) != (int)dp->topo.ext_len ||
+	if (ext != (int)dp->topo.ext_len ||
 	    !pskb_may_pull(skb, dp_probe_len(dp)) ||
 	    (dp->topo.ext_len && (st->ncoords != dp->topo.p.ncoords ||
 				  !dp_probe_src_coords(dp, skb, x))))

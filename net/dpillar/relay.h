@@ -11,13 +11,15 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "hdr.h"
 #include "route.h"
 #include "send.h"
 
 /*
  * A relay: what every frame from a port for another server goes through,
  * whatever its type (DATA, PROBE and PROBE_REPLY, SHORTCUT_DATA), in one
- * place: the type's checks and its routing state (@rx), a private header
+ * place: the type's checks (@check, @rx) and its routing state
+ * (dp_hdr_state()), a private header
  * (skb_cow_head()), the TTL (dp_ttl_relay(), renewal included), nothing
  * of its way in (dp_relay_scrub()), the next hop (@hop, the type's part,
  * then the topology's: dp_route_out()) and the counters (forwarded, or the drop with its reason).  A frame type
@@ -30,13 +32,20 @@
  */
 struct dp_relay_ops {
 	/*
-	 * Before anything is written: the type's checks, and the frame's
-	 * routing state into @st.  DP_STAT_FORWARDED: relay it on;
-	 * DP_STAT_MAX: taken here (answered, consumed); else the counter
-	 * of its drop, which dp_relay() makes (a relayed frame's one drop).
+	 * Optional, before anything is read or written: the type's checks
+	 * of its header.  DP_STAT_FORWARDED: go on; else the counter of its
+	 * drop, which dp_relay() makes (a relayed frame's one drop).
+	 */
+	enum dp_stat (*check)(struct dp_priv *dp, struct sk_buff *skb);
+	/*
+	 * Optional, its routing state @st read (dp_hdr_state(), which
+	 * returned @ext, 0 or more: a malformed block of coordinates is
+	 * every type's drop_short): the type's checks of both.
+	 * DP_STAT_FORWARDED: relay it on; DP_STAT_MAX: taken here
+	 * (answered, consumed); else the counter of its drop, as @check's.
 	 */
 	enum dp_stat (*rx)(struct dp_priv *dp, struct sk_buff *skb,
-			   struct dp_route_state *st, void *ctx);
+			   struct dp_route_state *st, int ext, void *ctx);
 	/*
 	 * Optional: the TTL ran out.  True: consumed (a probe is answered);
 	 * false, or none: dropped, drop_ttl.
@@ -87,8 +96,18 @@ dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
 	struct dpillar_hdr *h;
 	enum dp_stat why;
 	enum dp_out out;
+	int ext;
 
-	why = ops->rx(dp, skb, &st, ctx);
+	why = ops->check ? ops->check(dp, skb) : DP_STAT_FORWARDED;
+	if (unlikely(why != DP_STAT_FORWARDED))
+		goto drop;
+	/* The one reading of its header into routing state, every type's. */
+	ext = dp_hdr_state(&dp->topo, skb, &st);
+	if (unlikely(ext < 0)) {
+		why = DP_STAT_DROP_SHORT;
+		goto drop;
+	}
+	why = ops->rx ? ops->rx(dp, skb, &st, ext, ctx) : DP_STAT_FORWARDED;
 	if (unlikely(why != DP_STAT_FORWARDED)) {
 		if (why == DP_STAT_MAX)
 			return RX_HANDLER_CONSUMED;

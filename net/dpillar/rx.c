@@ -72,20 +72,11 @@ drop:
 	return RX_HANDLER_CONSUMED;
 }
 
-/* DATA: its routing state, coordinates included when it carries them. */
-static inline enum dp_stat dp_relay_data_rx(struct dp_priv *dp,
-					    struct sk_buff *skb,
-					    struct dp_route_state *st,
-					    void *ctx)
-{
-	if (likely(dp_hdr_state(&dp->topo, skb, st) >= 0))
-		return DP_STAT_FORWARDED;
-	return DP_STAT_DROP_SHORT;
-}
-
 static const struct dp_relay_ops dp_relay_data_ops = {
-	.rx = dp_relay_data_rx,
-	/* No .hop: the topology's next hop; a key frame may end here. */
+	/*
+	 * No hooks: its routing state (coordinates included when it carries
+	 * them) and the topology's next hop; a key frame may end here.
+	 */
 	.home = dp_deliver,
 	.noroute = DP_STAT_DROP_NOROUTE,
 };
@@ -100,15 +91,14 @@ static const struct dp_relay_ops dp_relay_data_ops = {
  * spends one a hop, as it always did in the fabrics that have the
  * fallback (their bound is within the u8, where nothing is renewed).
  */
-static enum dp_stat dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
-				   struct dp_route_state *st, void *ctx)
+static enum dp_stat dp_relay_sc_check(struct dp_priv *dp, struct sk_buff *skb)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
 
+	/* No flags: no coordinates behind. */
 	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
 	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6)))
 		return DP_STAT_SC_DATA_LOST;
-	dp_hdr_state(&dp->topo, skb, st);	/* no flags: no coordinates */
 	return DP_STAT_FORWARDED;
 }
 
@@ -147,7 +137,7 @@ static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
 }
 
 static const struct dp_relay_ops dp_relay_sc_ops = {
-	.rx = dp_relay_sc_rx,
+	.check = dp_relay_sc_check,
 	.hop = dp_relay_sc_hop,
 	.home = dp_deliver,
 	.noroute = DP_STAT_SC_DATA_LOST,
