@@ -253,20 +253,17 @@ enum dp_stat dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 	u64 mac;
 
 	/* Hellos go to the group address; a unicast one is not for us. */
-	if (skb->pkt_type == PACKET_OTHERHOST) {
+	if (skb->pkt_type == PACKET_OTHERHOST)
 		return DP_STAT_DROP_OTHERHOST;
-	}
 	/*
 	 * Nor is one unicast to this server, nor one to any other group:
 	 * a neighbour is one every server on the segment hears.
 	 */
-	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac)) {
+	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac))
 		return DP_STAT_HELLO_NOT_GROUP;
-	}
 	/* Unconfigured: the fabric has no node yet, the sender included. */
-	if (!dp_configured(dp)) {
+	if (!dp_configured(dp))
 		return DP_STAT_DROP_ADDR;
-	}
 	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello)))
 		goto bad;
 	tlv_len = ntohs(((const struct dpillar_hello *)

@@ -19,16 +19,16 @@
  * A relay: what every frame from a port for another server goes through,
  * whatever its type (DATA, PROBE and PROBE_REPLY, SHORTCUT_DATA), in one
  * place: the type's checks (@check, @rx) and its routing state
- * (dp_hdr_state()), a private header
- * (skb_cow_head()), the TTL (dp_ttl_relay(), renewal included), nothing
- * of its way in (dp_relay_scrub()), the next hop (@hop, the type's part,
- * then the topology's: dp_route_out()) and the counters (forwarded, or the drop with its reason).  A frame type
- * differs only in its struct dp_relay_ops, a constant that dp_relay(),
- * always inline, is compiled with where the type is received (rx.c for
- * DATA and SHORTCUT_DATA, probe.c for probes): its callbacks are direct
- * calls or inline, no frame pays for another type's (make bench), and a
- * probe goes from rx.c to probe.c to route.c, as it did before the
- * relay was one.
+ * (dp_hdr_state()), a private header (skb_cow_head()), the TTL
+ * (dp_ttl_relay(), renewal included), nothing of its way in
+ * (dp_relay_scrub()), the next hop (@hop, the type's part, then the
+ * topology's: dp_route_out()) and the counters (forwarded, or the drop
+ * with its reason).  A frame type differs only in its struct
+ * dp_relay_ops, a constant that dp_relay(), always inline, is compiled
+ * with where the type is received (rx.c for DATA and SHORTCUT_DATA,
+ * probe.c for probes): its callbacks are direct calls or inline, no
+ * frame pays for another type's (make bench), and a probe goes from rx.c
+ * to probe.c to route.c, as it did before the relay was one.
  */
 struct dp_relay_ops {
 	/*
