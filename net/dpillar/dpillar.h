@@ -442,8 +442,8 @@ void dp_view_init(struct dp_priv *dp);
 /* hello.c */
 extern const u8 dp_hello_mac[ETH_ALEN];
 void dp_hello_work(struct work_struct *work);
-void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
-		  struct sk_buff *skb);
+enum dp_stat dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
+			  struct sk_buff *skb);
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
  * The coordinate TLVs (struct dp_topo_ops.hello_coords) appended to @skb,

@@ -541,6 +541,8 @@ struct dp_neigh_snap {
  * @DP_OUT_NOROUTE: the topology gave up (its reason counted)
  * @DP_OUT_NONEIGH: the next hop's MAC address is not known
  * @DP_OUT_MTU: too big for the next hop's port
+ * @DP_OUT_ROUTE: never dp_route_out()'s: a relay's type hook (struct
+ *	dp_relay_ops.hop) leaves the hop to it, dp_relay() calls it next
  *
  * Every value but DP_OUT_SENT leaves the skb with the caller.
  */
@@ -550,6 +552,7 @@ enum dp_out {
 	DP_OUT_NOROUTE,
 	DP_OUT_NONEIGH,
 	DP_OUT_MTU,
+	DP_OUT_ROUTE,
 };
 
 #endif /* _DPILLAR_TYPES_H */

@@ -236,8 +236,14 @@ static bool dp_hello_coords_ok(const struct dp_priv *dp, u32 src,
 	       t->ops->hello_coords_ok(t, src, hi->coords, hi->ncoords);
 }
 
-/* A Hello received on @port; skb->data is at the dpillar header. */
-void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
+/*
+ * A Hello received on @port; skb->data is at the dpillar header.  Return:
+ * DP_STAT_MAX when it was taken (consumed here), else the counter of its
+ * drop, which the receive handler makes (dp_handle_frame(): a frame's one
+ * drop).
+ */
+enum dp_stat dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
+			  struct sk_buff *skb)
 {
 	const struct dpillar_hello *hello;
 	const struct dpillar_hdr *h;
@@ -247,23 +253,17 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	u64 mac;
 
 	/* Hellos go to the group address; a unicast one is not for us. */
-	if (skb->pkt_type == PACKET_OTHERHOST) {
-		dp_drop(dp, skb, DP_STAT_DROP_OTHERHOST);
-		return;
-	}
+	if (skb->pkt_type == PACKET_OTHERHOST)
+		return DP_STAT_DROP_OTHERHOST;
 	/*
 	 * Nor is one unicast to this server, nor one to any other group:
 	 * a neighbour is one every server on the segment hears.
 	 */
-	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac)) {
-		dp_drop(dp, skb, DP_STAT_HELLO_NOT_GROUP);
-		return;
-	}
+	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac))
+		return DP_STAT_HELLO_NOT_GROUP;
 	/* Unconfigured: the fabric has no node yet, the sender included. */
-	if (!dp_configured(dp)) {
-		dp_drop(dp, skb, DP_STAT_DROP_ADDR);
-		return;
-	}
+	if (!dp_configured(dp))
+		return DP_STAT_DROP_ADDR;
 	if (!pskb_may_pull(skb, DP_HDR_LEN + sizeof(*hello)))
 		goto bad;
 	tlv_len = ntohs(((const struct dpillar_hello *)
@@ -294,8 +294,8 @@ void dp_hello_rcv(struct dp_priv *dp, struct dp_port *port, struct sk_buff *skb)
 	dp_neigh_heard(dp, port, idx, src, mac, hello->port, &hi);
 out:
 	consume_skb(skb);
-	return;
+	return DP_STAT_MAX;
 bad:
-	dp_drop(dp, skb, DP_STAT_HELLO_BAD);
+	return DP_STAT_HELLO_BAD;
 }
 

@@ -666,8 +666,9 @@ struct dp_probe_relay {
  * to its requester), else what its answers need kept (@ctx) and its
  * routing state: relayed.
  */
-static bool dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
-			      struct dp_route_state *st, void *ctx)
+static enum dp_stat dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
+				      struct dp_route_state *st, int ext,
+				      void *ctx)
 {
 	struct dp_probe_relay *pr = ctx;
 	const struct dpillar_hdr *h;
@@ -677,20 +678,18 @@ static bool dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
 	 * Plan mode: both coordinates, of the right count; elsewhere none
 	 * (a coordinates flag there is a forged frame).
 	 */
-	if (dp_hdr_state(&dp->topo, skb, st) != (int)dp->topo.ext_len ||
+	if (ext != (int)dp->topo.ext_len ||
 	    !pskb_may_pull(skb, dp_probe_len(dp)) ||
 	    (dp->topo.ext_len && (st->ncoords != dp->topo.p.ncoords ||
-				  !dp_probe_src_coords(dp, skb, x)))) {
-		dp_drop(dp, skb, DP_STAT_DROP_SHORT);
-		return false;
-	}
+				  !dp_probe_src_coords(dp, skb, x))))
+		return DP_STAT_DROP_SHORT;
 	h = (const struct dpillar_hdr *)skb->data;
 	if (ntohl(h->dst) != dp->self) {
 		/* What an answer needs, before routing rewrites the frame. */
 		pr->h = *h;
 		pr->p = *dp_probe_body(dp, skb);
 		pr->nx = dp_probe_src_coords(dp, skb, pr->x);
-		return true;
+		return DP_STAT_FORWARDED;
 	}
 	nx = dp_probe_src_coords(dp, skb, x);
 	if (h->type == DPILLAR_T_PROBE) {
@@ -701,7 +700,7 @@ static bool dp_probe_relay_rx(struct dp_priv *dp, struct sk_buff *skb,
 		dp_count(dp, DP_STAT_DELIVERED);
 	}
 	consume_skb(skb);
-	return false;
+	return DP_STAT_MAX;
 }
 
 /* The TTL ran out: a probe's runs out by design, a reply's is a bug. */
@@ -718,7 +717,7 @@ static bool dp_probe_relay_ttl_out(struct dp_priv *dp, struct sk_buff *skb,
 	return true;
 }
 
-/* The next hop, as data's; a probe counts the detour it takes there. */
+/* The next hop, data's (DP_OUT_ROUTE); a probe counts its detour first. */
 static enum dp_out dp_probe_relay_hop(struct dp_priv *dp, struct sk_buff *skb,
 				      struct dp_route_state *st, void *ctx)
 {
@@ -729,7 +728,7 @@ static enum dp_out dp_probe_relay_hop(struct dp_priv *dp, struct sk_buff *skb,
 		if (dp_probe_detours(dp, st))
 			dp_probe_body(dp, skb)->detours++;
 	}
-	return dp_route_out(dp, skb, st);
+	return DP_OUT_ROUTE;
 }
 
 /* A probe routing could not send on (dropped): answered with why. */

@@ -11,40 +11,52 @@
 #include <linux/skbuff.h>
 
 #include "dpillar.h"
+#include "hdr.h"
 #include "route.h"
 #include "send.h"
 
 /*
  * A relay: what every frame from a port for another server goes through,
  * whatever its type (DATA, PROBE and PROBE_REPLY, SHORTCUT_DATA), in one
- * place: the type's checks and its routing state (@rx), a private header
- * (skb_cow_head()), the TTL (dp_ttl_relay(), renewal included), nothing
- * of its way in (dp_relay_scrub()), the type's next hop (@hop) and the
- * counters (forwarded, or the drop with its reason).  A frame type
- * differs only in its struct dp_relay_ops, a constant that dp_relay(),
- * always inline, is compiled with where the type is received (rx.c for
- * DATA and SHORTCUT_DATA, probe.c for probes): its callbacks are direct
- * calls or inline, no frame pays for another type's (make bench), and a
- * probe goes from rx.c to probe.c to route.c, as it did before the
- * relay was one.
+ * place: the type's checks (@check, @rx) and its routing state
+ * (dp_hdr_state()), a private header (skb_cow_head()), the TTL
+ * (dp_ttl_relay(), renewal included), nothing of its way in
+ * (dp_relay_scrub()), the next hop (@hop, the type's part, then the
+ * topology's: dp_route_out()) and the counters (forwarded, or the drop
+ * with its reason).  A frame type differs only in its struct
+ * dp_relay_ops, a constant that dp_relay(), always inline, is compiled
+ * with where the type is received (rx.c for DATA and SHORTCUT_DATA,
+ * probe.c for probes): its callbacks are direct calls or inline, no
+ * frame pays for another type's (make bench), and a probe goes from rx.c
+ * to probe.c to route.c, as it did before the relay was one.
  */
 struct dp_relay_ops {
 	/*
-	 * Before anything is written: the type's checks, and the frame's
-	 * routing state into @st.  False: the frame is consumed (dropped
-	 * with its reason, or answered here).
+	 * Optional, before anything is read or written: the type's checks
+	 * of its header.  DP_STAT_FORWARDED: go on; else the counter of its
+	 * drop, which dp_relay() makes (a relayed frame's one drop).
 	 */
-	bool (*rx)(struct dp_priv *dp, struct sk_buff *skb,
-		   struct dp_route_state *st, void *ctx);
+	enum dp_stat (*check)(struct dp_priv *dp, struct sk_buff *skb);
+	/*
+	 * Optional, its routing state @st read (dp_hdr_state(), which
+	 * returned @ext, 0 or more: a malformed block of coordinates is
+	 * every type's drop_short): the type's checks of both.
+	 * DP_STAT_FORWARDED: relay it on; DP_STAT_MAX: taken here
+	 * (answered, consumed); else the counter of its drop, as @check's.
+	 */
+	enum dp_stat (*rx)(struct dp_priv *dp, struct sk_buff *skb,
+			   struct dp_route_state *st, int ext, void *ctx);
 	/*
 	 * Optional: the TTL ran out.  True: consumed (a probe is answered);
 	 * false, or none: dropped, drop_ttl.
 	 */
 	bool (*ttl_out)(struct dp_priv *dp, struct sk_buff *skb, void *ctx);
 	/*
-	 * The next hop, sent: DP_OUT_SENT (the skb is gone), DP_OUT_HOME (a
-	 * key frame whose home is here: delivered), else why not (the skb
-	 * is still the relay's, dropped with dp_out_stat(out, @noroute)).
+	 * Optional: the type's own part of the next hop, before the
+	 * topology's.  DP_OUT_ROUTE: the topology routes it (dp_route_out(),
+	 * as every frame without this hook); else as dp_route_out()'s: sent
+	 * (DP_OUT_SENT, the skb is gone) or why not (the skb is still the
+	 * relay's, dropped with dp_out_stat(out, @noroute)).
 	 */
 	enum dp_out (*hop)(struct dp_priv *dp, struct sk_buff *skb,
 			   struct dp_route_state *st, void *ctx);
@@ -84,9 +96,23 @@ dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
 	struct dpillar_hdr *h;
 	enum dp_stat why;
 	enum dp_out out;
+	int ext;
 
-	if (!ops->rx(dp, skb, &st, ctx))
-		return RX_HANDLER_CONSUMED;
+	why = ops->check ? ops->check(dp, skb) : DP_STAT_FORWARDED;
+	if (unlikely(why != DP_STAT_FORWARDED))
+		goto drop;
+	/* The one reading of its header into routing state, every type's. */
+	ext = dp_hdr_state(&dp->topo, skb, &st);
+	if (unlikely(ext < 0)) {
+		why = DP_STAT_DROP_SHORT;
+		goto drop;
+	}
+	why = ops->rx ? ops->rx(dp, skb, &st, ext, ctx) : DP_STAT_FORWARDED;
+	if (unlikely(why != DP_STAT_FORWARDED)) {
+		if (why == DP_STAT_MAX)
+			return RX_HANDLER_CONSUMED;
+		goto drop;
+	}
 	/* Our copy of the header is about to change: make it private. */
 	if (skb_cow_head(skb, ETH_HLEN)) {
 		why = DP_STAT_DROP_NOMEM;
@@ -107,7 +133,14 @@ dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
 		goto drop;
 	}
 	dp_relay_scrub(skb);
-	out = ops->hop(dp, skb, &st, ctx);
+	out = ops->hop ? ops->hop(dp, skb, &st, ctx) : DP_OUT_ROUTE;
+	/*
+	 * The topology's next hop, sent: DP_OUT_SENT (the skb is gone),
+	 * DP_OUT_HOME (a key frame whose home is here: delivered), else why
+	 * not (the skb is still the relay's).
+	 */
+	if (out == DP_OUT_ROUTE)
+		out = dp_route_out(dp, skb, &st);
 	if (likely(out == DP_OUT_SENT)) {
 		dp_count(dp, DP_STAT_FORWARDED);
 		return RX_HANDLER_CONSUMED;

@@ -72,28 +72,11 @@ drop:
 	return RX_HANDLER_CONSUMED;
 }
 
-/* DATA: its routing state, coordinates included when it carries them. */
-static inline bool dp_relay_data_rx(struct dp_priv *dp, struct sk_buff *skb,
-				    struct dp_route_state *st, void *ctx)
-{
-	if (likely(dp_hdr_state(&dp->topo, skb, st) >= 0))
-		return true;
-	dp_drop(dp, skb, DP_STAT_DROP_SHORT);
-	return false;
-}
-
-/* DATA: the topology's next hop; a key frame may end here (its home). */
-static inline enum dp_out dp_relay_data_hop(struct dp_priv *dp,
-					    struct sk_buff *skb,
-					    struct dp_route_state *st,
-					    void *ctx)
-{
-	return dp_route_out(dp, skb, st);
-}
-
 static const struct dp_relay_ops dp_relay_data_ops = {
-	.rx = dp_relay_data_rx,
-	.hop = dp_relay_data_hop,
+	/*
+	 * No hooks: its routing state (coordinates included when it carries
+	 * them) and the topology's next hop; a key frame may end here.
+	 */
 	.home = dp_deliver,
 	.noroute = DP_STAT_DROP_NOROUTE,
 };
@@ -108,18 +91,15 @@ static const struct dp_relay_ops dp_relay_data_ops = {
  * spends one a hop, as it always did in the fabrics that have the
  * fallback (their bound is within the u8, where nothing is renewed).
  */
-static bool dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
-			   struct dp_route_state *st, void *ctx)
+static enum dp_stat dp_relay_sc_check(struct dp_priv *dp, struct sk_buff *skb)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
 
+	/* No flags: no coordinates behind. */
 	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
-	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6))) {
-		dp_drop(dp, skb, DP_STAT_SC_DATA_LOST);
-		return false;
-	}
-	dp_hdr_state(&dp->topo, skb, st);	/* no flags: no coordinates */
-	return true;
+	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6)))
+		return DP_STAT_SC_DATA_LOST;
+	return DP_STAT_FORWARDED;
 }
 
 /*
@@ -128,11 +108,12 @@ static bool dp_relay_sc_rx(struct dp_priv *dp, struct sk_buff *skb,
  * whatever the tables say: rword strictly decreases.  A relay that has
  * no such shortcut (it was evicted, or idled out while a late refresh had
  * not renewed it: issue 53, items 11 and 12) turns the frame back into a
- * DATA frame and routes it by the topology from here, as if it had
- * started here, instead of black-holing it; should that fail at a real
- * failure again, the fallback carries it or discovers on its sender's
- * account.  The routing stays here so that shortcut.c never calls back
- * into route.c (scripts/callgraph.py).
+ * DATA frame to be routed by the topology from here (DP_OUT_ROUTE: the
+ * relay's dp_route_out()), as if it had started here, instead of
+ * black-holing it; should that fail at a real failure again, the fallback
+ * carries it or discovers on its sender's account.  The routing stays in
+ * the relay so that shortcut.c never calls back into route.c
+ * (scripts/callgraph.py).
  */
 static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
 				   struct dp_route_state *st, void *ctx)
@@ -152,11 +133,11 @@ static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
 	h->type = DPILLAR_T_DATA;
 	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
 		      ntohl(h->src) ^ dst, st);
-	return dp_route_out(dp, skb, st);
+	return DP_OUT_ROUTE;
 }
 
 static const struct dp_relay_ops dp_relay_sc_ops = {
-	.rx = dp_relay_sc_rx,
+	.check = dp_relay_sc_check,
 	.hop = dp_relay_sc_hop,
 	.home = dp_deliver,
 	.noroute = DP_STAT_SC_DATA_LOST,
@@ -184,9 +165,9 @@ static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
 {
 	u32 wp = ntohl(h->waypoint);
 
-	return dp_addr_valid(&dp->topo, ntohl(h->src)) &&
-	       (dp_hdr_to_key(dp, h) ||
+	return (dp_hdr_to_key(dp, h) ||
 		dp_addr_valid(&dp->topo, ntohl(h->dst))) &&
+	       dp_addr_valid(&dp->topo, ntohl(h->src)) &&
 	       (wp == DPILLAR_NODE_NONE || dp_addr_valid(&dp->topo, wp));
 }
 
@@ -244,8 +225,10 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		goto drop;
 	}
 	if (h->type == DPILLAR_T_HELLO) {
-		dp_hello_rcv(dp, port, skb);
-		return RX_HANDLER_CONSUMED;
+		why = dp_hello_rcv(dp, port, skb);
+		if (why == DP_STAT_MAX)
+			return RX_HANDLER_CONSUMED;
+		goto drop;
 	}
 	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type) &&
 	    !dp_sc_type(h->type) &&
@@ -273,23 +256,29 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		why = DP_STAT_DROP_ADDR;
 		goto drop;
 	}
-	/* Shortcut discovery: shortcut.c, hop by hop. */
-	if (dp_sc_type(h->type)) {
-		dp_sc_rcv(dp, port->index, skb);
-		return RX_HANDLER_CONSUMED;
+	/*
+	 * Each type to its receive path, the relayed one first: DATA here
+	 * (delivered, else relayed), SHORTCUT_DATA here too (the same
+	 * delivery), discovery in shortcut.c and path probes in probe.c,
+	 * relayed as data is (dp_relay()).
+	 */
+	if (h->type == DPILLAR_T_DATA) {
+		if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
+			return dp_deliver(dp, pskb);
+		return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
 	}
-	/* Data on discovered shortcuts: delivered here, else relayed. */
 	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) == dp->self)
 			return dp_deliver(dp, pskb);
 		return dp_relay_sc(dp, pskb);
 	}
-	/* Path probes: probe.c, relayed as data is (dp_relay()). */
-	if (h->type != DPILLAR_T_DATA)
-		return dp_probe_rcv(dp, port->index, pskb);
-	if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
-		return dp_deliver(dp, pskb);
-	return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
+	if (dp_sc_type(h->type)) {
+		why = dp_sc_rcv(dp, port->index, skb);
+		if (why == DP_STAT_MAX)
+			return RX_HANDLER_CONSUMED;
+		goto drop;
+	}
+	return dp_probe_rcv(dp, port->index, pskb);
 
 drop:
 	dp_drop(dp, skb, why);

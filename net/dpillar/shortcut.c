@@ -835,8 +835,12 @@ static bool dp_sc_pull_coords(struct dp_priv *dp, struct sk_buff *skb,
 	       c->n == dp->topo.p.ncoords;
 }
 
-/* A SHORTCUT_PROBE or _REPLY from the port @port_idx (softirq, RCU). */
-void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
+/*
+ * A SHORTCUT_PROBE or _REPLY from the port @port_idx (softirq, RCU).
+ * Return: DP_STAT_MAX when it was taken (consumed here), else the counter
+ * of its drop, which the receive handler makes (dp_handle_frame()).
+ */
+enum dp_stat dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
 {
 	const struct dpillar_shortcut *p;
 	const struct dpillar_hdr *h;
@@ -844,36 +848,24 @@ void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb)
 	enum dp_stat why;
 	u32 sender;
 
-	if (!dp->topo.ops->discover_drop && !dp_sc_fallback(dp)) {
-		why = DP_STAT_DROP_TYPE;	/* this device sends none */
-		goto drop;
-	}
-	if (!pskb_may_pull(skb, DP_SC_LEN)) {
-		why = DP_STAT_DROP_SHORT;
-		goto drop;
-	}
-	if (!dp_sc_pull_coords(dp, skb, &c)) {
-		why = DP_STAT_SC_BAD;
-		goto drop;
-	}
+	if (!dp->topo.ops->discover_drop && !dp_sc_fallback(dp))
+		return DP_STAT_DROP_TYPE;	/* this device sends none */
+	if (!pskb_may_pull(skb, DP_SC_LEN))
+		return DP_STAT_DROP_SHORT;
+	if (!dp_sc_pull_coords(dp, skb, &c))
+		return DP_STAT_SC_BAD;
 	h = (const struct dpillar_hdr *)skb->data;
 	p = (const struct dpillar_shortcut *)(h + 1);
 	sender = ntohl(p->sender);
-	if (!dp_sc_from_neigh(dp, port_idx, sender, skb)) {
-		why = DP_STAT_SC_BAD;
-		goto drop;
-	}
+	if (!dp_sc_from_neigh(dp, port_idx, sender, skb))
+		return DP_STAT_SC_BAD;
 	if (h->type == DPILLAR_T_SHORTCUT_PROBE)
 		why = dp_sc_probe_rcv(dp, port_idx, sender, h, p, &c);
 	else
 		why = dp_sc_reply_rcv(dp, port_idx, sender, h, p, &c);
-	if (why != DP_STAT_MAX)
-		goto drop;
-	consume_skb(skb);
-	return;
-
-drop:
-	dp_drop(dp, skb, why);
+	if (why == DP_STAT_MAX)
+		consume_skb(skb);
+	return why;
 }
 
 /*

@@ -202,7 +202,7 @@ void dp_sc_resolve(struct dp_priv *dp, u32 dst);
 void dp_sc_coords_resolve(struct dp_priv *dp, u32 node);
 bool dp_sc_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 			bool resolve);
-void dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
+enum dp_stat dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);
 bool dp_sc_fallback(const struct dp_priv *dp);
 bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
