@@ -382,16 +382,15 @@ struct dp_view_memo {
  * telling us).  So the entry's hop is taken while @ngen is the device's,
  * the time is before @expires and those ports are as they were: then
  * every answer is the one the decision had.  A shortcut's (the view's
- * shortcut) is never kept.  @ncoords and @coords: the frame's
- * coordinates, part of the state (plan mode), compared whole.
+ * shortcut) is never kept.  @st: the frame's routing state, its
+ * coordinates (plan mode) included, compared whole.
  */
 #define DP_RMEMO_BITS	6
 
 struct dp_rmemo {
 	u32 gen;
-	u32 self, dst, waypoint;
-	u16 word;
-	u8 flags;
+	u32 self;
+	struct dp_route_state st;	/* the key: the frame's routing state */
 	u8 port;
 	u32 next;
 	u16 slot;
@@ -402,9 +401,7 @@ struct dp_rmemo {
 	u32 up;
 	u32 ngen;
 	u16 ports, ports_up;
-	u8 ncoords;
 	unsigned long expires;
-	u32 coords[DP_COORDS_MAX];
 };
 
 struct dp_rmemo_tab {

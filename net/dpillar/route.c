@@ -42,21 +42,41 @@ static struct dp_rmemo *dp_rmemo_of(struct dp_priv *dp,
 	return &this_cpu_ptr(dp->rmemo)->e[hash_32(key, DP_RMEMO_BITS)];
 }
 
-/* The frame's coordinates (S2 plan mode) are those of @e, all of them. */
-static bool dp_rmemo_same_coords(const struct dp_rmemo *e,
-				 const struct dp_route_state *st)
+/*
+ * Two routing states are the same, the frame's coordinates (S2 plan mode)
+ * included, all of them: an entry's key and a frame's, or a frame's
+ * before and after its decision.
+ */
+static bool dp_rmemo_same_key(const struct dp_route_state *a,
+			      const struct dp_route_state *b)
 {
-	return e->ncoords == st->ncoords &&
-	       !memcmp(e->coords, st->coords, st->ncoords * sizeof(u32));
+	return a->dst == b->dst && a->waypoint == b->waypoint &&
+	       a->word == b->word && a->flags == b->flags &&
+	       a->ncoords == b->ncoords &&
+	       (!a->ncoords ||
+		!memcmp(a->coords, b->coords, a->ncoords * sizeof(u32)));
 }
 
 static bool dp_rmemo_same_state(const struct dp_rmemo *e, u32 gen, u32 self,
 				const struct dp_route_state *st)
 {
-	return e->gen == gen && e->self == self && e->dst == st->dst &&
-	       e->waypoint == st->waypoint && e->word == st->word &&
-	       e->flags == st->flags &&
-	       (!(e->ncoords | st->ncoords) || dp_rmemo_same_coords(e, st));
+	return e->gen == gen && e->self == self &&
+	       dp_rmemo_same_key(&e->st, st);
+}
+
+/* What both kinds of entry hold: the key and the hop, its neighbour slot. */
+static void dp_rmemo_fill(struct dp_rmemo *e, u32 gen, u32 self,
+			  const struct dp_route_state *st,
+			  const struct dp_hop *hop, u32 slot, bool multi)
+{
+	e->gen = gen;
+	e->self = self;
+	e->st = *st;
+	e->port = hop->port;
+	e->next = hop->next;
+	e->slot = slot;
+	e->phase = hop->phase;
+	e->multi = multi;
 }
 
 /* Our port @idx is bound and up, as a multi entry saw it. */
@@ -155,19 +175,7 @@ static void dp_rmemo_keep_multi(struct dp_priv *dp, struct dp_rmemo *e,
 	nb = dp_neigh_find(dp, dp->self, hop->port, hop->next, &port);
 	if (!nb || nb - port->neigh > U16_MAX)
 		return;
-	e->gen = gen;
-	e->self = dp->self;
-	e->dst = st->dst;
-	e->waypoint = st->waypoint;
-	e->word = st->word;
-	e->flags = st->flags;
-	e->ncoords = st->ncoords;
-	memcpy(e->coords, st->coords, st->ncoords * sizeof(u32));
-	e->port = hop->port;
-	e->next = hop->next;
-	e->slot = nb - port->neigh;
-	e->phase = hop->phase;
-	e->multi = true;
+	dp_rmemo_fill(e, gen, dp->self, st, hop, nb - port->neigh, true);
 	e->ngen = ngen;
 	e->ports = m->ports;
 	e->ports_up = m->ports_up;
@@ -187,10 +195,7 @@ static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
 			  const struct dp_view_memo *m,
 			  const struct dp_hop *hop)
 {
-	if (st->dst != st0->dst || st->waypoint != st0->waypoint ||
-	    st->word != st0->word || st->flags != st0->flags ||
-	    st->ncoords != st0->ncoords ||
-	    memcmp(st->coords, st0->coords, st->ncoords * sizeof(u32)))
+	if (!dp_rmemo_same_key(st, st0))
 		return;
 	if (m->lookups != 1 || m->other || m->mixed || !m->valid || !m->nb ||
 	    !(m->asked & DP_ASKED_REACH) || !m->reach ||
@@ -199,19 +204,7 @@ static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
 		dp_rmemo_keep_multi(dp, e, gen, ngen, st, m, hop);
 		return;
 	}
-	e->gen = gen;
-	e->self = m->self;
-	e->dst = st->dst;
-	e->waypoint = st->waypoint;
-	e->word = st->word;
-	e->flags = st->flags;
-	e->ncoords = st->ncoords;
-	memcpy(e->coords, st->coords, st->ncoords * sizeof(u32));
-	e->port = hop->port;
-	e->next = hop->next;
-	e->slot = m->nb - m->p->neigh;
-	e->phase = hop->phase;
-	e->multi = false;
+	dp_rmemo_fill(e, gen, m->self, st, hop, m->nb - m->p->neigh, false);
 	e->asked = m->asked;
 	e->reach = m->reach;
 	e->up_known = m->up_known;
