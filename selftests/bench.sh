@@ -124,14 +124,23 @@ load_module || { echo "bench: no dpillar module"; exit 1; }
 sysctl -qw net.core.wmem_max=67108864 net.core.wmem_default=67108864 \
 	net.core.rmem_max=67108864 net.core.rmem_default=67108864
 
-bench_destroy() {
+# teardown_chains: every chain's sinks and namespaces (setup_chains, below,
+# builds them).
+teardown_chains() {
 	local ns
-	[ ${#SINKS[@]} -eq 0 ] || kill "${SINKS[@]}" 2>/dev/null
-	pkill -x trafgen 2>/dev/null
-	pkill -x iperf3 2>/dev/null
+	if [ ${#SINKS[@]} -gt 0 ]; then
+		kill "${SINKS[@]}" 2>/dev/null
+		wait "${SINKS[@]}" 2>/dev/null
+	fi
+	SINKS=()
 	for ns in $(ip netns list | awk '/^bn-/ { print $1 }'); do
 		ip netns del "$ns"
 	done
+}
+bench_destroy() {
+	pkill -x trafgen 2>/dev/null
+	pkill -x iperf3 2>/dev/null
+	teardown_chains
 	rm -rf "$WORK"
 }
 defer bench_destroy
@@ -613,7 +622,8 @@ CONTENDERS=()
 for t in "${TOPOS[@]}"; do CONTENDERS+=("$(topo_name "$t")"); done
 CONTENDERS+=(bridge ip_forward)
 # setup_chains: every contender's chains, from nothing (their
-# namespaces, dp0s, bridges, routes and sinks); teardown_chains undoes it.
+# namespaces, dp0s, bridges, routes and sinks); teardown_chains (above)
+# undoes it.
 setup_chains() {
 	local r t c
 	for r in $RELAYS; do
@@ -630,15 +640,6 @@ setup_chains() {
 		for r in $RELAYS; do
 			echo "# chain up: $t, $r relays: $(jq -c .path "$WORK/route-$(topo_name "$t")-$r.json")"
 		done
-	done
-}
-teardown_chains() {
-	local ns
-	[ ${#SINKS[@]} -eq 0 ] || kill "${SINKS[@]}" 2>/dev/null
-	wait "${SINKS[@]}" 2>/dev/null
-	SINKS=()
-	for ns in $(ip netns list | awk '/^bn-/ { print $1 }'); do
-		ip netns del "$ns"
 	done
 }
 setup_chains
