@@ -43,9 +43,10 @@
 #                              (dp_fabric.py ping; WANT's lines "SRC DST
 #                              delivered|dropped" name servers by address)
 #   pf_ping_until T0 WANT OUT [ROUNDS]
-#                              pf_ping into OUT until it agrees or 30 s
-#                              have passed since T0 ($SECONDS then): its
-#                              last line, or all of OUT and 1
+#                              pf_ping into OUT (ROUNDS rounds, default
+#                              10) until it agrees or 30 s have passed
+#                              since T0 ($SECONDS then), two passes at
+#                              least: its last line, or all of OUT and 1
 #   pf_destroy                 every namespace of the fabric
 #   pf_bridges                 after pf_plan (its PF_DIR still there):
 #                              PF_BR[ID/PORT], the bridge (switch s...
@@ -119,16 +120,24 @@ pf_links_at() {
 # pf_ping_until T0 WANT OUT [ROUNDS]: after a failure, the kernel routes
 # into it until the Hellos time out and the view catches up: ping until
 # every pair answers as WANT says, for at most 30 s from T0, and at least
-# two passes.  Where a fallback discovers shortcuts, the first source to
-# meet the failure spends a neighbour's budget (shortcut.h: 5
-# discoveries a second, the frame that starts one dropped), so its pairs
-# may take longer than a pass's rounds; the debug guest's pass of 702
-# pairs outlasts the 30 s alone (CI, stop 47: xdcent(3,1,2)'s first
-# source, 15 of its 18 echoes to the far cell unanswered, no retry).
+# two passes.  Where a fallback discovers shortcuts, a frame the topology
+# gives up on at a relay starts a discovery on the account of the
+# neighbour it came from (shortcut.h: 5 discoveries a second) and is
+# dropped; the next echo takes the shortcut.  One source's echoes to
+# every other server can stop at one relay from one neighbour, and the
+# shortcuts of the pass before have idled out (10 s) by that source's
+# next turn.  So a pass gives each source ROUNDS rounds (default 10:
+# 4.6 s, five budget seconds), not pf_ping's 4 (2.2 s, two, the last
+# round's discoveries serving no later echo): with 4, the first pass of
+# xdcent(3,1,2)'s two-link cases never delivered every pair, the second
+# sometimes missed one (CI of 9e8ecc0: 2.2.1 -> 1.1.1); with 10 the
+# first pass delivered all 702 pairs in each of 8 runs (21-23 s, not
+# 40 s).  Before that, the debug guest's pass of 702 pairs outlasted the
+# 30 s alone (CI, stop 47: 15 of one source's 18 echoes to the far cell
+# unanswered, no retry): hence two passes at least.
 pf_ping_until() {
-	local t0=$1 want=$2 out=$3 pass=0
-	shift 3
-	until pf_ping "$want" "$@" > "$out"; do
+	local t0=$1 want=$2 out=$3 rounds=${4:-10} pass=0
+	until pf_ping "$want" "$rounds" > "$out"; do
 		pass=$((pass + 1))
 		if [ $pass -ge 2 ] && [ $((SECONDS - t0)) -gt 30 ]; then
 			cat "$out"

@@ -102,7 +102,8 @@ xc_fail() {
 		rc=1
 	fi
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	pf_ping_until "$t0" "$XC_TMP/want" "$XC_TMP/out" || rc=1
+	pf_ping_until "$t0" "$XC_TMP/want" "$XC_TMP/out" ||
+		{ rc=1; xc_sc_diag "$XC_TMP/out"; }
 	pf_links_at up "$@" || return 1
 	sleep 1
 	pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
@@ -169,6 +170,30 @@ xc_sc_counts() {
 	echo "$d $c"
 }
 
+# xc_sc_counts_all: every non-zero shortcut and route counter, summed
+# over the servers, on one line.
+xc_sc_counts_all() {
+	local id
+	for id in "${PF_IDS[@]}"; do
+		ip netns exec "$PF_PREFIX$id" ethtool -S dp0
+	done | awk '$1 ~ /^(shortcut|route)_/ && $2 > 0 { s[$1] += $2 }
+		END { for (k in s) printf "%s %d ", k, s[k]; print "" }'
+}
+
+# xc_sc_diag OUT: after a failed pf_ping_until (its output OUT), what a
+# reader needs: the counters, and the shortcut tables of the servers of
+# the first pair that failed.
+xc_sc_diag() {
+	local s d
+	echo "counters: $(xc_sc_counts_all)"
+	read -r s _ d _ < <(grep -m 1 ' -> ' "$1")
+	for s in $s $d; do
+		[ -n "${PF_ID[$s]:-}" ] || continue
+		echo "shortcuts of $s:"
+		"$DPCTL" -n "$PF_PREFIX${PF_ID[$s]}" shortcut
+	done
+}
+
 # xc_fallback_off SPEC X...: X down with the discovery fallback off on
 # every server ("dpctl set dp0 fallback off"): XDCent's routing alone.
 # While every pair SPEC leaves connected is pinged, not one discovery
@@ -192,7 +217,8 @@ xc_fallback_off() {
 	[ "$d1" = "$d0" ] && [ "$c1" = "$c0" ] || rc=1
 	xc_fallback on || rc=1
 	t0=$SECONDS
-	pf_ping_until "$t0" "$XC_TMP/conn" "$XC_TMP/out" || rc=1
+	pf_ping_until "$t0" "$XC_TMP/conn" "$XC_TMP/out" ||
+		{ rc=1; xc_sc_diag "$XC_TMP/out"; }
 	pf_links_at up "$@" || return 1
 	sleep 1
 	return $rc
