@@ -76,11 +76,52 @@ static bool dpc_is_peer(const struct dpc *c, u32 node)
 	return false;
 }
 
+/* Far longer than a test: a time that never runs out while it runs. */
+#define DPC_LONG	(1000 * HZ)
+
+static void dpc_long_rs(struct ratelimit_state *rs, int burst)
+{
+	ratelimit_state_init(rs, DPC_LONG, burst);
+	ratelimit_set_flags(rs, RATELIMIT_MSG_ON_RELEASE);	/* as dp_sc_init() */
+}
+
+/*
+ * The fixtures' clock: every time the code under test keeps runs out
+ * only when a test says so.  The host may stall the guest anywhere in a
+ * test (seen beside a busy host on the debug kernel: a neighbour dead,
+ * 300 ms after it was heard, between two frames), and a test must assert
+ * the same however long each step took.  So the neighbours' dead
+ * interval, the period of the neighbours' budgets and of the node's rate
+ * limits, how long a probe is remembered, a discovery's wait for its
+ * reply, a shortcut's idle time and its refresh period (a reply to a
+ * test's own probe never starts the refresh work under the test) are
+ * DPC_LONG; a test that needs one of them over sets the time it is
+ * measured from (a budget's start, an entry's last use), never sleeps.
+ * The coordinate cache's times are constants of 20 s and more
+ * (coords.h): a test that sets an entry's times keeps 10 s from either
+ * edge.
+ */
+static void dpc_clock(struct dp_priv *dp)
+{
+	struct dp_shortcuts *sc = &dp->sc;
+
+	WRITE_ONCE(dp->dead_jiffies, DPC_LONG);
+	sc->budget_period = DPC_LONG;
+	sc->seen_life = DPC_LONG;
+	sc->wait = DPC_LONG;
+	sc->idle = DPC_LONG;
+	sc->refresh_period = DPC_LONG;
+	dpc_long_rs(&sc->flood_rs, DP_SC_FLOOD_BURST);
+	dpc_long_rs(&sc->discover_rs, DP_SC_DISCOVER_BURST);
+	dpc_long_rs(&sc->resolve_rs, DP_SC_RESOLVE_BURST);
+}
+
 /*
  * dp0 of node dpc_self in an S2 fabric of @nodes, with its own
  * coordinates when @plan, every port's neighbour alive and the ports'
- * transmissions kept in dpc_sent.  The cabling is the derived one, which
- * plan mode learns the same (dp_neigh_node(): the node its Hellos named).
+ * transmissions kept in dpc_sent, on the fixtures' clock (dpc_clock()).
+ * The cabling is the derived one, which plan mode learns the same
+ * (dp_neigh_node(): the node its Hellos named).
  */
 static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 {
@@ -117,6 +158,7 @@ static struct dpc *dpc_dev(struct kunit *test, u32 nodes, bool plan)
 	c->d = dpt_dev_create_topo(test, &prm, dpc_self);
 	c->dp = c->d->dp;
 	dpc_cur = c;
+	dpc_clock(c->dp);
 	/* Plan mode learns its cabling. */
 	KUNIT_ASSERT_EQ(test, c->dp->topo.learn_peers, plan);
 	for (p = 0; p < DPC_PORTS; p++) {
@@ -145,19 +187,6 @@ static void dpc_coords_of(u32 node, u32 *x)
 
 	for (s = 0; s < DPC_L; s++)
 		x[s] = dpc_x(node, s);
-}
-
-/*
- * Every port's neighbour heard now: a long run on a slow kernel outlasts
- * the dead interval, and a frame from a dead neighbour is not taken.
- */
-static void dpc_alive(struct dpt_dev *d)
-{
-	u32 p, i;
-
-	for (p = 0; p < d->dp->nports; p++)
-		for (i = 0; i < d->port[p]->nneigh; i++)
-			WRITE_ONCE(d->port[p]->neigh[i].last_heard, jiffies);
 }
 
 /*
@@ -195,13 +224,6 @@ static void dpc_rx(struct kunit *test, struct dpc *c, u32 port, u8 type,
 	}
 	len = len ?: built;
 	KUNIT_ASSERT_LE(test, len, sizeof(buf));
-	/*
-	 * The neighbours' Hellos go on beside the test: a frame comes from
-	 * one heard within the dead interval (300 ms), which the steps
-	 * before it may outlast on a slow kernel (seen: dpc_relay's reply,
-	 * 0.6 s after the device was made, on the debug kernel under load).
-	 */
-	dpc_alive(c->d);
 	dpc_mac(c->peer[port], port, mac);
 	skb = dpt_frame(test, c->d, port, mac, DPILLAR_ETHERTYPE, buf, len,
 			linear ?: len);
@@ -388,7 +410,7 @@ static void dpc_cache_ageing(struct kunit *test)
 	dpc_learn(c, c->far[1]);
 	e = dpc_ent(c, c->far[0]);
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	e->used = jiffies - idle + HZ;	/* not yet */
+	e->used = jiffies - idle + 10 * HZ;	/* not yet */
 	dpc_expect_cached(test, c, c->far[0]);
 	e->used = jiffies - idle - 1;
 	KUNIT_EXPECT_FALSE(test, dp_coords_cached(c->dp, c->far[0], x));
@@ -499,7 +521,7 @@ static void dpc_lookup_view(struct kunit *test)
 	/* A silent neighbour tells nothing, nor do its neighbours. */
 	nb = &c->d->port[0]->neigh[dp_port_neigh_index(&c->dp->topo, dpc_self,
 						       0, c->peer[0])];
-	WRITE_ONCE(nb->last_heard, jiffies - 10 * HZ);
+	WRITE_ONCE(nb->last_heard, jiffies - c->dp->dead_jiffies);
 	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
 	WRITE_ONCE(nb->last_heard, jiffies);
 	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
@@ -655,11 +677,10 @@ static void dpc_resolve_origin(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x[1], dpc_x(far, 1));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&dpc_sent), 0);
 	/*
-	 * Resolving is rate limited, DP_SC_RESOLVE_BURST an interval; the
-	 * interval made long, so that a slow kernel does not end it.
+	 * Resolving is rate limited, DP_SC_RESOLVE_BURST an interval: a new
+	 * interval (the first resolve above spent one of the fixture's).
 	 */
-	ratelimit_state_init(&c->dp->sc.resolve_rs, 1000 * HZ,
-			     DP_SC_RESOLVE_BURST);
+	dpc_long_rs(&c->dp->sc.resolve_rs, DP_SC_RESOLVE_BURST);
 	started = 0;
 	for (v = 0; v < DPC_NODES; v++)
 		if (v != dpc_self && v != far) {
@@ -708,21 +729,6 @@ static void dpc_relay(struct kunit *test)
 }
 
 /*
- * Budgets per neighbour (shortcut.h), their second made long so that a
- * slow kernel does not end it; the node's own limits too.
- */
-static void dpc_long_budgets(struct dpc *c)
-{
-	struct dp_shortcuts *sc = &c->dp->sc;
-
-	sc->budget_period = 1000 * HZ;
-	ratelimit_state_init(&sc->flood_rs, 1000 * HZ, DP_SC_FLOOD_BURST);
-	ratelimit_state_init(&sc->discover_rs, 1000 * HZ,
-			     DP_SC_DISCOVER_BURST);
-	ratelimit_state_init(&sc->resolve_rs, 1000 * HZ, DP_SC_RESOLVE_BURST);
-}
-
-/*
  * One neighbour's fresh probes: DP_SC_NEIGH_FLOOD of them are passed on,
  * the rest counted; another neighbour's probe is still passed on (the
  * node's DP_SC_FLOOD_BURST is not spent by the first).
@@ -732,7 +738,6 @@ static void dpc_neigh_flood(struct kunit *test)
 	struct dpc *c = dpc_dev(test, DPC_NODES, true);
 	u32 from = c->far[0], to = c->far[1], i, n = DP_SC_FLOOD_BURST + 10;
 
-	dpc_long_budgets(c);
 	for (i = 0; i < n; i++) {
 		dpc_rx(test, c, 0, DPILLAR_T_SHORTCUT_PROBE, from, to, 1000 + i,
 		       1, DPC_L, from, DPC_L, 0, 0);
@@ -761,7 +766,6 @@ static void dpc_seen_full(struct kunit *test)
 	struct dp_shortcuts *sc = &c->dp->sc;
 	u32 from = c->far[0], to = c->far[1], i, n = 3 * DP_SC_SEEN_NEIGH;
 
-	dpc_long_budgets(c);
 	for (i = 0; i < n; i++) {
 		/* A new budget period for every probe. */
 		sc->neigh[0].start = jiffies - sc->budget_period;
@@ -791,13 +795,6 @@ static void dpc_seen_kept(struct kunit *test)
 	struct dpc *c = dpc_dev(test, DPC_NODES, true);
 	u32 from = c->far[0], to = c->far[1], i;
 
-	dpc_long_budgets(c);
-	/*
-	 * The flood takes longer than a probe is remembered (2 s) on a
-	 * loaded debug kernel: the reply was refused as late, not because
-	 * the flood had pushed the probe out.
-	 */
-	c->dp->sc.seen_life = 1000 * HZ;
 	dpc_rx(test, c, 1, DPILLAR_T_SHORTCUT_PROBE, from, to, 9, 1, DPC_L,
 	       from, DPC_L, 0, 0);
 	for (i = 0; i < 3 * DP_SC_SEEN; i++) {
@@ -822,7 +819,6 @@ static void dpc_reply_limit(struct kunit *test)
 	struct dpc *c = dpc_dev(test, DPC_NODES, true);
 	u32 i, n = DP_SC_NEIGH_REPLY + 5, v;
 
-	dpc_long_budgets(c);
 	for (i = 0, v = 0; i < n; v++) {
 		if (v == dpc_self)
 			continue;
@@ -1017,7 +1013,6 @@ static void dpc_discover_neigh(struct kunit *test)
 	struct dpc *c = dpc_dev(test, DPC_NODES, true);
 	u32 v, tried = 0;
 
-	dpc_long_budgets(c);
 	local_bh_disable();
 	rcu_read_lock();
 	for (v = 0; v < DPC_NODES && tried < DP_SC_DISCOVER_BURST + 2; v++) {
@@ -1048,8 +1043,8 @@ static void dpc_discover_neigh(struct kunit *test)
 /*
  * dp0 of 1:0.1.0 in DPillar (4,3), every neighbour of both ports alive
  * with the MAC dpc_mac() gives it, the ports' transmissions kept in
- * dpc_sent.  Each port is a switch with 3 neighbours: the budgets there
- * are per neighbour slot.
+ * dpc_sent, on the fixtures' clock (dpc_clock()).  Each port is a switch
+ * with 3 neighbours: the budgets there are per neighbour slot.
  */
 static struct dpt_dev *dpf_dev(struct kunit *test)
 {
@@ -1061,6 +1056,7 @@ static struct dpt_dev *dpf_dev(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dp_topo_init(&t, &prm, NULL), 0);
 	KUNIT_ASSERT_EQ(test, dp_addr_parse(&t, "1:0.1.0", &self, NULL), 0);
 	d = dpt_dev_create_topo(test, &prm, self);
+	dpc_clock(d->dp);
 	KUNIT_ASSERT_TRUE(test, dp_sc_fallback(d->dp));
 	for (p = 0; p < 2; p++) {
 		struct dp_port *port = d->port[p];
@@ -1093,7 +1089,6 @@ static void dpf_rx(struct kunit *test, struct dpt_dev *d, u32 p, u32 i,
 	rx_handler_result_t ret;
 	u8 mac[ETH_ALEN];
 
-	dpc_alive(d);
 	dpc_mac(dpf_peer(d, p, i), p, mac);
 	skb = dpt_frame(test, d, p, mac, DPILLAR_ETHERTYPE, buf, len, len);
 	ret = dpt_rx(&skb);
@@ -1128,7 +1123,6 @@ static void dpf_neigh_budgets(struct kunit *test)
 	u32 origin = dpf_peer(d, 1, 0), target = dpf_peer(d, 1, 2), i;
 	u32 over = 3;
 
-	d->dp->sc.budget_period = 1000 * HZ;	/* no new period meanwhile */
 	for (i = 0; i < DP_SC_NEIGH_FLOOD + over; i++)
 		dpf_probe(test, d, 0, 0, origin, target, 100 + i);
 	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_SC_NEIGH_LIMIT), over);
@@ -1153,7 +1147,6 @@ static void dpf_flood_group(struct kunit *test)
 	const struct ethhdr *eth;
 	struct sk_buff *skb;
 
-	d->dp->sc.budget_period = 1000 * HZ;	/* no new period meanwhile */
 	dpf_probe(test, d, 0, 0, origin, target, 7);
 	KUNIT_ASSERT_EQ(test, skb_queue_len(&dpc_sent), 1);
 	skb = skb_dequeue(&dpc_sent);
@@ -1184,9 +1177,8 @@ static void dpf_seen_no_push(struct kunit *test)
 	u32 origin = dpf_peer(d, 1, 2), target = dpf_peer(d, 1, 1), i, j;
 	u16 seq = 1000;
 
-	sc->budget_period = 1000 * HZ;
-	sc->seen_life = 1000 * HZ;
-	ratelimit_state_init(&sc->flood_rs, 1000 * HZ, 100000);
+	/* more probes passed on than the node's DP_SC_FLOOD_BURST */
+	dpc_long_rs(&sc->flood_rs, 100000);
 	for (j = 0; j < ARRAY_SIZE(slot); j++) {
 		struct dp_neigh *nb = &d->port[slot[j][0]]->neigh[slot[j][1]];
 
@@ -1410,7 +1402,7 @@ static void dpf_refresh_account(struct kunit *test)
 {
 	struct dpt_dev *d = dpf_dev(test);
 	struct dp_shortcuts *sc = &d->dp->sc;
-	unsigned long period = msecs_to_jiffies(DP_SC_REFRESH_MS);
+	unsigned long period = sc->refresh_period;
 	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
 	struct dpillar_hdr *h = (void *)buf;
 	u32 next = dpf_peer(d, 0, 1), dst, n = 0, i;
@@ -1418,7 +1410,6 @@ static void dpf_refresh_account(struct kunit *test)
 	unsigned long used;
 	bool found;
 
-	sc->budget_period = 1000 * HZ;	/* no new period meanwhile */
 	spin_lock_bh(&sc->lock);
 	for (dst = 0; dst < d->dp->topo.nodes && n < want + 1; dst++) {
 		struct dp_sc_ent *e = &sc->ent[n];
@@ -1431,7 +1422,7 @@ static void dpf_refresh_account(struct kunit *test)
 		e->dist = 2;
 		e->origin = true;
 		e->learned = jiffies - 2 * period;
-		e->used = jiffies - period / 2;
+		e->used = jiffies - HZ;
 		n++;
 	}
 	spin_unlock_bh(&sc->lock);

@@ -81,9 +81,10 @@ static void dp_sc_clear(struct dp_shortcuts *sc)
 		sc->seen[i].origin = DP_NODE_NONE;
 }
 
-static bool dp_sc_idle(const struct dp_sc_ent *e, unsigned long now)
+static bool dp_sc_idle(const struct dp_shortcuts *sc,
+		       const struct dp_sc_ent *e, unsigned long now)
 {
-	return time_after(now, e->used + msecs_to_jiffies(DP_SC_IDLE_MS));
+	return time_after(now, e->used + sc->idle);
 }
 
 static struct dp_sc_ent *dp_sc_find(struct dp_shortcuts *sc, u32 dst)
@@ -302,7 +303,7 @@ static bool dp_sc_find_short(struct dp_priv *dp, u32 dst, u32 max_dist,
 		in_port = dp_sc_in_port(dp, skb, &mac);
 	spin_lock_bh(&sc->lock);
 	e = dp_sc_find(sc, dst);
-	if (e && e->dist && e->dist <= max_dist && !dp_sc_idle(e, now) &&
+	if (e && e->dist && e->dist <= max_dist && !dp_sc_idle(sc, e, now) &&
 	    dp_neigh_reachable(dp, dp->self, e->port, e->peer)) {
 		*port = e->port;
 		*peer = e->peer;
@@ -434,8 +435,8 @@ static void dp_sc_flood(struct dp_priv *dp, u32 origin, u32 target, u16 seq,
 static void dp_sc_start(struct dp_priv *dp, u32 dst, struct ratelimit_state *rs,
 			enum dp_stat stat, u32 in_port, u64 in_mac)
 {
-	unsigned long wait = msecs_to_jiffies(DP_SC_WAIT_MS), now = jiffies;
 	struct dp_shortcuts *sc = &dp->sc;
+	unsigned long wait = sc->wait, now = jiffies;
 	bool started = false, limited = false, spent = false;
 	struct dp_sc_coords c;
 	struct dp_sc_scan scan;
@@ -574,9 +575,8 @@ static void dp_sc_refresh_work(struct work_struct *work)
 {
 	struct dp_priv *dp = container_of(to_delayed_work(work),
 					  struct dp_priv, sc.refresh);
-	unsigned long period = msecs_to_jiffies(DP_SC_REFRESH_MS);
 	struct dp_shortcuts *sc = &dp->sc;
-	unsigned long now = jiffies;
+	unsigned long period = sc->refresh_period, now = jiffies;
 	/* whose: the account, the port above the MAC's 48 bits */
 	u32 dst[DP_SC_ENTRIES], n = 0, i;
 	u64 whose[DP_SC_ENTRIES];
@@ -590,7 +590,7 @@ static void dp_sc_refresh_work(struct work_struct *work)
 		e->own_use = false;
 		e->nb_use = false;
 		if (e->dst == DP_NODE_NONE || !e->origin || !e->dist ||
-		    dp_sc_idle(e, now))
+		    dp_sc_idle(sc, e, now))
 			continue;
 		more = true;
 		if (!time_after_eq(now, e->learned + period) ||
@@ -635,6 +635,9 @@ void dp_sc_init(struct dp_priv *dp)
 	ratelimit_set_flags(&sc->resolve_rs, RATELIMIT_MSG_ON_RELEASE);
 	sc->budget_period = HZ;
 	sc->seen_life = msecs_to_jiffies(DP_SC_SEEN_MS);
+	sc->wait = msecs_to_jiffies(DP_SC_WAIT_MS);
+	sc->idle = msecs_to_jiffies(DP_SC_IDLE_MS);
+	sc->refresh_period = msecs_to_jiffies(DP_SC_REFRESH_MS);
 	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
 	dp_sc_clear(sc);
 }
@@ -806,7 +809,7 @@ static enum dp_stat dp_sc_reply_rcv(struct dp_priv *dp, u32 port_idx,
 	dp_coords_learn(dp, target, c->x, c->n, true);
 	if (origin == dp->self) {
 		queue_delayed_work(system_power_efficient_wq, &sc->refresh,
-				   msecs_to_jiffies(DP_SC_REFRESH_MS));
+				   sc->refresh_period);
 		return DP_STAT_MAX;
 	}
 	if (!dp_neigh_reachable(dp, dp->self, out_port, prev))
@@ -883,7 +886,7 @@ bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap)
 		return false;
 	spin_lock_bh(&sc->lock);
 	e = &sc->ent[i];
-	if (e->dst != DP_NODE_NONE && !dp_sc_idle(e, now)) {
+	if (e->dst != DP_NODE_NONE && !dp_sc_idle(sc, e, now)) {
 		snap->dst = e->dst;
 		snap->peer = e->peer;
 		snap->port = e->port;

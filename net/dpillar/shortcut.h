@@ -169,8 +169,12 @@ struct dp_shortcuts {
 	struct delayed_work refresh;
 	struct dp_sc_ent ent[DP_SC_ENTRIES];
 	struct dp_sc_seen seen[DP_SC_SEEN];
-	unsigned long budget_period;	/* of the budgets: HZ (tests longer) */
+	/* The times below in jiffies; KUnit's fixtures make them long. */
+	unsigned long budget_period;	/* of the budgets: HZ */
 	unsigned long seen_life;	/* of the seen table: DP_SC_SEEN_MS */
+	unsigned long wait;		/* a discovery's: DP_SC_WAIT_MS */
+	unsigned long idle;		/* a shortcut's: DP_SC_IDLE_MS */
+	unsigned long refresh_period;	/* DP_SC_REFRESH_MS */
 	struct dp_sc_budget neigh[DPILLAR_PORTS_MAX];
 };
 
