@@ -113,10 +113,18 @@ extern struct rtnl_link_ops dp_link_ops;
  * ports (scripts/callgraph.py).
  */
 
-/* Whether @port's lower device is running with a carrier. */
-static inline bool dp_port_up(const struct dp_port *port)
+/*
+ * Whether @port's lower device is running with a carrier: netif_running()
+ * and netif_carrier_ok(), both bits of one read of dev->state (the
+ * compiler left netif_carrier_ok() a call on the route memo's hit path).
+ */
+static __always_inline bool dp_port_up(const struct dp_port *port)
 {
-	return netif_running(port->dev) && netif_carrier_ok(port->dev);
+	unsigned long state = READ_ONCE(port->dev->state);
+
+	return (state & (BIT(__LINK_STATE_START) |
+			 BIT(__LINK_STATE_NOCARRIER))) ==
+	       BIT(__LINK_STATE_START);
 }
 
 /* Port @index of @dp, NULL when none is bound.  Under rcu_read_lock. */
@@ -211,15 +219,17 @@ dp_neigh_find(const struct dp_priv *dp, u32 self, u32 port_idx, u32 peer,
  * (dp_view_ports_up(): known or not, *@up 0 when not).  One place for
  * both because the route memo (dp_rmemo_take()) reads them again and
  * compares: it is exact only while it reads what the decision read.
+ * Forced inline, as dp_port_up(): on the memo's hit path, where the
+ * compiler left them calls.
  */
-static inline bool dp_neigh_reach(const struct dp_priv *dp,
-				  const struct dp_port *port,
-				  const struct dp_neigh *nb)
+static __always_inline bool dp_neigh_reach(const struct dp_priv *dp,
+					   const struct dp_port *port,
+					   const struct dp_neigh *nb)
 {
 	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb);
 }
 
-static inline bool dp_neigh_up(const struct dp_neigh *nb, u32 *up)
+static __always_inline bool dp_neigh_up(const struct dp_neigh *nb, u32 *up)
 {
 	bool known = nb && test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 

@@ -28,18 +28,33 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
 
 /*
  * __dp_coords_rx(), with its test of the header's flag inline: a frame
- * without coordinates (every topology but S2 in plan mode) makes no call.
+ * without coordinates (every topology but S2 in plan mode) makes no call,
+ * and neither does one whose block is in the linear area already (the
+ * same reading as dp_coords_pull()'s, which pulls it in otherwise).
  */
 static inline int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 			       struct dp_route_state *st)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+	const struct dpillar_coords *c;
+	unsigned int len;
+	u32 i, n;
 
 	if (likely(!t->ops || !(h->flags & t->ops->coords_flag))) {
 		st->ncoords = 0;
 		return 0;
 	}
-	return __dp_coords_rx(t, skb, st);
+	c = (const struct dpillar_coords *)(h + 1);
+	if (skb_headlen(skb) < DP_HDR_LEN + sizeof(*c))
+		return __dp_coords_rx(t, skb, st);
+	n = c->count;
+	len = struct_size(c, x, n);
+	if (!n || n > DP_COORDS_MAX || skb_headlen(skb) < DP_HDR_LEN + len)
+		return __dp_coords_rx(t, skb, st);
+	for (i = 0; i < n; i++)
+		st->coords[i] = ntohl(c->x[i]);
+	st->ncoords = n;
+	return len;
 }
 
 /**

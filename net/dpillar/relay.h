@@ -92,7 +92,13 @@ dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
 	 const struct dp_relay_ops *ops, void *ctx)
 {
 	struct sk_buff *skb = *pskb;
-	struct dp_route_state st;
+	/*
+	 * Filled by dp_hdr_state() before any use, its coordinates up to
+	 * ncoords, the only ones read: not zeroed first, as the kernels
+	 * built with CONFIG_INIT_STACK_ALL_ZERO (Debian's) do to every
+	 * local, by a rep stos of its 44 bytes per frame.
+	 */
+	struct dp_route_state st __uninitialized;
 	struct dpillar_hdr *h;
 	enum dp_stat why;
 	enum dp_out out;

@@ -47,18 +47,30 @@ static struct dp_rmemo *dp_rmemo_of(struct dp_priv *dp,
  * included, all of them: an entry's key and a frame's, or a frame's
  * before and after its decision.
  */
-static bool dp_rmemo_same_key(const struct dp_route_state *a,
-			      const struct dp_route_state *b)
+static __always_inline bool dp_rmemo_same_key(const struct dp_route_state *a,
+					      const struct dp_route_state *b)
 {
-	return a->dst == b->dst && a->waypoint == b->waypoint &&
-	       a->word == b->word && a->flags == b->flags &&
-	       a->ncoords == b->ncoords &&
-	       (!a->ncoords ||
-		!memcmp(a->coords, b->coords, a->ncoords * sizeof(u32)));
+	u32 i;
+
+	if (a->dst != b->dst || a->waypoint != b->waypoint ||
+	    a->word != b->word || a->flags != b->flags ||
+	    a->ncoords != b->ncoords)
+		return false;
+	/* A word at a time: memcmp() is a call, and bytes (lib/string.c) */
+	for (i = 0; i < a->ncoords; i++)
+		if (a->coords[i] != b->coords[i])
+			return false;
+	return true;
 }
 
-static bool dp_rmemo_same_state(const struct dp_rmemo *e, u32 gen, u32 self,
-				const struct dp_route_state *st)
+/*
+ * The memo's hit path, inline (dp_rmemo_hit()): each call is a
+ * translation-block lookup under TCG and some ten instructions of
+ * saved registers besides (make bench).
+ */
+static __always_inline bool dp_rmemo_same_state(const struct dp_rmemo *e,
+						u32 gen, u32 self,
+						const struct dp_route_state *st)
 {
 	return e->gen == gen && e->self == self &&
 	       dp_rmemo_same_key(&e->st, st);
@@ -80,7 +92,8 @@ static void dp_rmemo_fill(struct dp_rmemo *e, u32 gen, u32 self,
 }
 
 /* Our port @idx is bound and up, as a multi entry saw it. */
-static bool dp_rmemo_port_up(const struct dp_priv *dp, u32 idx)
+static __always_inline bool dp_rmemo_port_up(const struct dp_priv *dp,
+					     u32 idx)
 {
 	const struct dp_port *port = rcu_dereference(dp->ports[idx]);
 
@@ -91,22 +104,31 @@ static bool dp_rmemo_port_up(const struct dp_priv *dp, u32 idx)
  * A multi entry's hop, while every answer its decision had is still the
  * view's: the neighbour generation is the entry's, no neighbour's life
  * can have changed by time yet, and the ports it asked about are up or
- * down as they were (struct dp_rmemo).
+ * down as they were (struct dp_rmemo).  *@portp and *@nbp: the hop's
+ * port and neighbour slot.
  */
-static bool dp_rmemo_take_multi(struct dp_priv *dp, const struct dp_rmemo *e,
-				struct dp_vctx *c, struct dp_hop *hop)
+static __always_inline bool
+dp_rmemo_take_multi(struct dp_priv *dp, const struct dp_rmemo *e,
+		    struct dp_hop *hop, struct dp_port **portp,
+		    struct dp_neigh **nbp)
 {
-	unsigned long ports = e->ports;
+	unsigned long ports, up = 0;
 	struct dp_port *port;
-	u32 p;
 
 	/* Pairs with dp_rmemo_neigh_changed() */
 	if ((u32)atomic_read_acquire(&dp->rmemo_ngen) != e->ngen ||
 	    (e->has_exp && !time_before(jiffies, e->expires)))
 		return false;
-	for_each_set_bit(p, &ports, BITS_PER_TYPE(e->ports))
-		if (dp_rmemo_port_up(dp, p) != !!(e->ports_up & BIT(p)))
-			return false;
+	/*
+	 * Which of those ports are up now, against the entry's (a subset
+	 * of @ports: dp_vctx_reach()), one comparison: a lowest set bit
+	 * cleared a turn, not find_next_bit()'s masks.
+	 */
+	for (ports = e->ports; ports; ports &= ports - 1)
+		if (dp_rmemo_port_up(dp, __ffs(ports)))
+			up |= ports & -ports;
+	if (up != e->ports_up)
+		return false;
 	port = e->port < dp->nports ? rcu_dereference(dp->ports[e->port]) :
 	       NULL;
 	if (!port || e->slot >= port->nneigh)
@@ -115,20 +137,22 @@ static bool dp_rmemo_take_multi(struct dp_priv *dp, const struct dp_rmemo *e,
 	hop->port = e->port;
 	hop->phase = e->phase;
 	hop->reason = DP_DROP_ROUTE_NONE;
-	dp_view_memo_slot(c->memo, dp->self, e->port, e->next, port,
-			  &port->neigh[e->slot]);
+	*portp = port;
+	*nbp = &port->neigh[e->slot];
 	return true;
 }
 
 /*
  * @e's hop, when its neighbour's answers are still those the decision
  * had: the view's reachable and ports_up, read again from the slot
- * (view.c).  Its slot, in @c's memo for dp_route_out()'s MAC.
+ * (view.c).  Its port and slot in *@portp and *@nbp, for dp_route_out()'s
+ * MAC.
  */
-static bool dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
-			  struct dp_vctx *c, struct dp_hop *hop)
+static __always_inline bool
+dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
+	      struct dp_hop *hop, struct dp_port **portp,
+	      struct dp_neigh **nbp)
 {
-	struct dp_view_memo *m = c->memo;
 	struct dp_neigh *nb;
 	struct dp_port *port;
 	u32 up;
@@ -151,7 +175,8 @@ static bool dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
 	hop->port = e->port;
 	hop->phase = e->phase;
 	hop->reason = DP_DROP_ROUTE_NONE;
-	dp_view_memo_slot(m, dp->self, e->port, e->next, port, nb);
+	*portp = port;
+	*nbp = nb;
 	return true;
 }
 
@@ -211,44 +236,59 @@ static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
 	e->up = m->up;
 }
 
-/**
- * dp_route_hop - the topology's decision for one frame, through the memo
- * @dp: the device
- * @st: the frame's routing state; the decision may change it
- * @c: the view's context for this frame, with its memo (struct dp_vctx)
- * @hop: the result
- *
- * dp_route() on @dp's view, or the route memo's hop when the decision
- * would be the same (struct dp_rmemo).  The memo is per CPU: used with
- * BHs off (the receive softirq, the transmit path) outside interrupts.
- * A frame's coordinates (S2 plan mode) are part of its entry's state.
- *
- * Return: dp_route()'s.
+/*
+ * The route memo's part of dp_route_hop(): true when the entry of @st
+ * gives its hop (*@hop, the hop's port and neighbour slot in *@portp and
+ * *@nbp); else *@ep is the entry the decision may fill (NULL: none) and
+ * *@genp its generation.  The memo is per CPU: used with BHs off (the
+ * receive softirq, the transmit path) outside interrupts.
  */
-int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
-		 struct dp_vctx *c, struct dp_hop *hop)
+static __always_inline bool dp_rmemo_hit(struct dp_priv *dp,
+					 const struct dp_route_state *st,
+					 struct dp_hop *hop,
+					 struct dp_port **portp,
+					 struct dp_neigh **nbp,
+					 struct dp_rmemo **ep, u32 *genp)
 {
-	struct dp_route_state st0;
-	struct dp_rmemo *e = NULL;
-	struct dp_view v;
-	u32 gen = 0, ngen = 0;
-	int ret;
+	struct dp_rmemo *e;
+	u32 gen;
 
+	*ep = NULL;
 	/*
 	 * BHs off and not an interrupt (netpoll's transmit can be one,
 	 * over a softirq of this CPU that is writing an entry).
 	 */
-	if (in_softirq() && !in_hardirq() && !in_nmi() &&
-	    st->ncoords <= DP_COORDS_MAX && dp->rmemo) {
-		/* Pairs with dp_rmemo_flush(): this generation, its topology */
-		gen = smp_load_acquire(&dp->rmemo_gen);
-		e = dp_rmemo_of(dp, st);
-		if (dp_rmemo_same_state(e, gen, dp->self, st) &&
-		    (e->multi ? dp_rmemo_take_multi(dp, e, c, hop) :
-		     dp_rmemo_take(dp, e, c, hop))) {
-			this_cpu_inc(dp->rmemo->hits);
-			return 0;
-		}
+	if (!in_softirq() || in_hardirq() || in_nmi() ||
+	    st->ncoords > DP_COORDS_MAX || !dp->rmemo)
+		return false;
+	/* Pairs with dp_rmemo_flush(): this generation, its topology */
+	gen = smp_load_acquire(&dp->rmemo_gen);
+	e = dp_rmemo_of(dp, st);
+	if (dp_rmemo_same_state(e, gen, dp->self, st) &&
+	    (e->multi ? dp_rmemo_take_multi(dp, e, hop, portp, nbp) :
+	     dp_rmemo_take(dp, e, hop, portp, nbp))) {
+		this_cpu_inc(dp->rmemo->hits);
+		return true;
+	}
+	*ep = e;
+	*genp = gen;
+	return false;
+}
+
+/*
+ * The topology's decision on a miss of the memo (dp_rmemo_hit()), kept
+ * in its entry @e (of generation @gen; NULL: none) when it can be.
+ */
+static int dp_route_decide(struct dp_priv *dp, struct dp_route_state *st,
+			   struct dp_vctx *c, struct dp_hop *hop,
+			   struct dp_rmemo *e, u32 gen)
+{
+	struct dp_route_state st0;
+	struct dp_view v;
+	u32 ngen = 0;
+	int ret;
+
+	if (e) {
 		/* Before the decision: see dp_rmemo_neigh_changed() */
 		ngen = (u32)atomic_read_acquire(&dp->rmemo_ngen);
 		st0 = *st;
@@ -259,6 +299,38 @@ int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
 	if (!ret && e)
 		dp_rmemo_keep(dp, e, gen, ngen, &st0, st, c->memo, hop);
 	return ret;
+}
+
+/**
+ * dp_route_hop - the topology's decision for one frame, through the memo
+ * @dp: the device
+ * @st: the frame's routing state; the decision may change it
+ * @c: the view's context for this frame, with its memo (struct dp_vctx)
+ * @hop: the result
+ *
+ * dp_route() on @dp's view, or the route memo's hop when the decision
+ * would be the same (struct dp_rmemo), its slot then in @c's memo.
+ * The memo is per CPU: used with BHs off (the receive softirq, the
+ * transmit path) outside interrupts.  A frame's coordinates (S2 plan
+ * mode) are part of its entry's state.  dp_route_out() does the same,
+ * without the view's memo on a hit.
+ *
+ * Return: dp_route()'s.
+ */
+int dp_route_hop(struct dp_priv *dp, struct dp_route_state *st,
+		 struct dp_vctx *c, struct dp_hop *hop)
+{
+	struct dp_rmemo *e;
+	struct dp_port *port;
+	struct dp_neigh *nb;
+	u32 gen = 0;
+
+	if (dp_rmemo_hit(dp, st, hop, &port, &nb, &e, &gen)) {
+		dp_view_memo_slot(c->memo, dp->self, hop->port, hop->next,
+				  port, nb);
+		return 0;
+	}
+	return dp_route_decide(dp, st, c, hop, e, gen);
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_hop);
 
@@ -273,6 +345,43 @@ void dp_rmemo_flush(struct dp_priv *dp)
 
 	/* After the new topology and id: see dp_route_hop() */
 	smp_store_release(&dp->rmemo_gen, gen ?: 1);
+}
+
+/*
+ * dp_route_out() of a frame the topology did not route (@hop's reason):
+ * a key frame home here, a shortcut discovery, or the discovery
+ * fallback's way on; else its reason counted.
+ */
+static enum dp_out dp_route_fail(struct dp_priv *dp, struct sk_buff *skb,
+				 const struct dp_route_state *st,
+				 const struct dp_hop *hop)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+	u32 in_port;
+	u64 in_mac;
+
+	if (hop->reason == DP_DROP_ROUTE_AT_DST &&
+	    h->type == DPILLAR_T_DATA &&
+	    dp_dst_is_key(&dp->topo, st->flags))
+		return DP_OUT_HOME;
+	if (hop->reason && hop->reason == dp->topo.ops->discover_drop) {
+		in_port = dp_sc_in_port(dp, skb, &in_mac);
+		dp_sc_discover(dp, st->dst, in_port, in_mac);
+	/*
+	 * A failure the topology could not route around: not
+	 * bad_addr or at_dst, nor a header no sender builds.  A
+	 * frame the fallback carries on is no drop: its reason is
+	 * counted only when it is dropped (issue 53, item 10).
+	 */
+	} else if (dp_topo_discover_drop(&dp->topo, hop->reason) &&
+		   h->type == DPILLAR_T_DATA &&
+		   !dp_dst_is_key(&dp->topo, st->flags) &&
+		   dp_sc_fallback(dp) &&
+		   dp_sc_data_out(dp, skb, st->dst) == DP_OUT_SENT) {
+		return DP_OUT_SENT;
+	}
+	dp_count_route_reason(dp, hop->reason);
+	return DP_OUT_NOROUTE;
 }
 
 /**
@@ -297,47 +406,30 @@ void dp_rmemo_flush(struct dp_priv *dp)
 enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 			 struct dp_route_state *st)
 {
-	struct dp_view_memo memo = { .valid = false };
-	struct dp_vctx c = { .dp = dp, .memo = &memo, .skb = skb };
-	const struct dpillar_hdr *h;
+	struct dp_rmemo *e;
 	struct dp_neigh *nb;
 	struct dp_port *port;
 	struct dp_hop hop;
-	u64 mac, in_mac;
-	u32 in_port;
+	u32 gen = 0;
+	u64 mac;
 	u8 detour;
 
-	/* This packet's view: the device's, with a memo (struct dp_vctx). */
-	if (dp_route_hop(dp, st, &c, &hop)) {
-		h = (const struct dpillar_hdr *)skb->data;
-		if (hop.reason == DP_DROP_ROUTE_AT_DST &&
-		    h->type == DPILLAR_T_DATA &&
-		    dp_dst_is_key(&dp->topo, st->flags))
-			return DP_OUT_HOME;
-		if (hop.reason && hop.reason == dp->topo.ops->discover_drop) {
-			in_port = dp_sc_in_port(dp, skb, &in_mac);
-			dp_sc_discover(dp, st->dst, in_port, in_mac);
-		/*
-		 * A failure the topology could not route around: not
-		 * bad_addr or at_dst, nor a header no sender builds.  A
-		 * frame the fallback carries on is no drop: its reason is
-		 * counted only when it is dropped (issue 53, item 10).
-		 */
-		} else if (dp_topo_discover_drop(&dp->topo, hop.reason) &&
-			   h->type == DPILLAR_T_DATA &&
-			   !dp_dst_is_key(&dp->topo, st->flags) &&
-			   dp_sc_fallback(dp) &&
-			   dp_sc_data_out(dp, skb, st->dst) == DP_OUT_SENT) {
-			return DP_OUT_SENT;
-		}
-		dp_count_route_reason(dp, hop.reason);
-		return DP_OUT_NOROUTE;
+	/*
+	 * The memo's hop, with its port and slot; else the decision, on
+	 * this packet's view: the device's, with a memo (struct dp_vctx).
+	 */
+	if (!dp_rmemo_hit(dp, st, &hop, &port, &nb, &e, &gen)) {
+		struct dp_view_memo memo = { .valid = false };
+		struct dp_vctx c = { .dp = dp, .memo = &memo, .skb = skb };
+
+		if (dp_route_decide(dp, st, &c, &hop, e, gen))
+			return dp_route_fail(dp, skb, st, &hop);
+		nb = dp_vctx_find(&c, dp->self, hop.port, hop.next, &port);
 	}
 	/* Every hop of a detour around a failure is counted (topo.h). */
 	detour = dp_phase_detour(&dp->topo, hop.phase);
 	if (detour)
 		dp_count(dp, DP_STAT_DETOUR1 + detour - 1);
-	nb = dp_vctx_find(&c, dp->self, hop.port, hop.next, &port);
 	mac = nb ? atomic64_read(&nb->mac) : 0;
 	if (!mac)
 		return DP_OUT_NONEIGH;

@@ -161,12 +161,17 @@ static inline bool dp_hdr_to_key(const struct dp_priv *dp,
 	return h->type == DPILLAR_T_DATA && dp_dst_is_key(&dp->topo, h->flags);
 }
 
+/*
+ * The header's ids are the fabric's: a node's dst (asked first: a key
+ * frame's dst is a key id, and asking for one costs S2 a call per
+ * frame), src and waypoint.
+ */
 static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
 {
 	u32 wp = ntohl(h->waypoint);
 
-	return (dp_hdr_to_key(dp, h) ||
-		dp_addr_valid(&dp->topo, ntohl(h->dst))) &&
+	return (dp_addr_valid(&dp->topo, ntohl(h->dst)) ||
+		dp_hdr_to_key(dp, h)) &&
 	       dp_addr_valid(&dp->topo, ntohl(h->src)) &&
 	       (wp == DPILLAR_NODE_NONE || dp_addr_valid(&dp->topo, wp));
 }

@@ -75,6 +75,7 @@ static inline void dp_send_on(struct dp_port *port, struct sk_buff *skb,
 			      u64 mac)
 {
 	struct ethhdr *eth;
+	__be64 dst;
 
 	/*
 	 * Every sender made the room (skb_cow_head(), its allocation):
@@ -85,7 +86,12 @@ static inline void dp_send_on(struct dp_port *port, struct sk_buff *skb,
 		eth = __skb_push(skb, ETH_HLEN);
 	else
 		eth = skb_push(skb, ETH_HLEN);
-	u64_to_ether_addr(mac, eth->h_dest);
+	/*
+	 * u64_to_ether_addr() without its loop of six byte stores: the
+	 * address in the top six bytes of a big-endian word, copied.
+	 */
+	dst = cpu_to_be64(mac << 16);
+	memcpy(eth->h_dest, &dst, ETH_ALEN);
 	ether_addr_copy(eth->h_source, port->dev->dev_addr);
 	eth->h_proto = htons(DPILLAR_ETHERTYPE);
 	skb_reset_mac_header(skb);
