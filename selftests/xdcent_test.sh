@@ -135,15 +135,18 @@ xc_mates() {
 	done < <("$DPSIM" pairs "${OPTS[@]}" --fail "$1" --no-discover)
 }
 
-# xc_detours: the detour hops taken so far on every server (ethtool -S).
-xc_detours() {
-	local a n=0 v
-	for a in "${SERVERS[@]}"; do
-		v=$(ip netns exec "xc-${PF_ID[$a]}" ethtool -S dp0 |
-			awk '/ (sideways_hops|word_switches):/ { s += $2 } END { print s + 0 }')
-		n=$((n + v))
+# xc_stats: every server's counters (ethtool -S dp0), one after another.
+xc_stats() {
+	local id
+	for id in "${PF_IDS[@]}"; do
+		ip netns exec "$PF_PREFIX$id" ethtool -S dp0
 	done
-	echo "$n"
+}
+
+# xc_detours: the detour hops taken so far, summed over every server.
+xc_detours() {
+	xc_stats | awk '/ (sideways_hops|word_switches):/ { s += $2 }
+		END { print s + 0 }'
 }
 
 # xc_fallback on|off: the discovery fallback of every server (DEV_SET),
@@ -157,26 +160,17 @@ xc_fallback() {
 }
 
 # xc_sc_counts: the discoveries started and the frames sent or relayed on
-# a shortcut so far, summed over every server (ethtool -S).
+# a shortcut so far, summed over every server.
 xc_sc_counts() {
-	local id d=0 c=0 v w
-	for id in "${PF_IDS[@]}"; do
-		read -r v w < <(ip netns exec "$PF_PREFIX$id" ethtool -S dp0 |
-			awk '$1 == "shortcut_discover:" { d = $2 }
-			     $1 == "shortcut_data:" { c = $2 }
-			     END { print d + 0, c + 0 }')
-		d=$((d + v)) c=$((c + w))
-	done
-	echo "$d $c"
+	xc_stats | awk '$1 == "shortcut_discover:" { d += $2 }
+		$1 == "shortcut_data:" { c += $2 }
+		END { print d + 0, c + 0 }'
 }
 
 # xc_sc_counts_all: every non-zero shortcut and route counter, summed
 # over the servers, on one line.
 xc_sc_counts_all() {
-	local id
-	for id in "${PF_IDS[@]}"; do
-		ip netns exec "$PF_PREFIX$id" ethtool -S dp0
-	done | awk '$1 ~ /^(shortcut|route)_/ && $2 > 0 { s[$1] += $2 }
+	xc_stats | awk '$1 ~ /^(shortcut|route)_/ && $2 > 0 { s[$1] += $2 }
 		END { for (k in s) printf "%s %d ", k, s[k]; print "" }'
 }
 
