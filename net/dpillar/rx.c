@@ -26,34 +26,30 @@
 #include "route.h"
 #include "send.h"
 
-/* A data frame for us: strip the header and hand the packet to dp0. */
-static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
+/*
+ * A data frame for us: strip the header and hand the packet to dp0.
+ * DP_STAT_DELIVERED when it was (RX_HANDLER_ANOTHER), else the counter
+ * of its drop, which the receive handler makes.
+ */
+static enum dp_stat dp_deliver(struct dp_priv *dp, struct sk_buff *skb)
 {
-	struct sk_buff *skb = *pskb;
 	__be16 proto = ((struct dpillar_hdr *)skb->data)->proto;
 	struct dp_route_state st;
 	unsigned int min, hlen;
-	enum dp_stat why;
 	int ext;
 
-	if (proto == htons(ETH_P_IP)) {
+	if (proto == htons(ETH_P_IP))
 		min = sizeof(struct iphdr);
-	} else if (proto == htons(ETH_P_IPV6)) {
+	else if (proto == htons(ETH_P_IPV6))
 		min = sizeof(struct ipv6hdr);
-	} else {
-		why = DP_STAT_DROP_PROTO;
-		goto drop;
-	}
+	else
+		return DP_STAT_DROP_PROTO;
 	ext = dp_coords_rx(&dp->topo, skb, &st);
-	if (ext < 0) {
-		why = DP_STAT_DROP_SHORT;
-		goto drop;
-	}
+	if (ext < 0)
+		return DP_STAT_DROP_SHORT;
 	hlen = DP_HDR_LEN + ext;
-	if (!pskb_may_pull(skb, hlen + min)) {
-		why = DP_STAT_DROP_INNER;
-		goto drop;
-	}
+	if (!pskb_may_pull(skb, hlen + min))
+		return DP_STAT_DROP_INNER;
 	/* skb_pull_rcsum() without its call: hlen is pulled (above). */
 	__skb_pull(skb, hlen);
 	skb_postpull_rcsum(skb, skb->data - hlen, hlen);
@@ -64,12 +60,7 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 	skb->dev = dp->dev;
 	skb->pkt_type = PACKET_HOST;
 	dp_count_bytes(dp, DP_STAT_DELIVERED, skb->len);
-	/* Let the stack receive it again, now from dp0. */
-	return RX_HANDLER_ANOTHER;
-
-drop:
-	dp_drop(dp, skb, why);
-	return RX_HANDLER_CONSUMED;
+	return DP_STAT_DELIVERED;
 }
 
 static const struct dp_relay_ops dp_relay_data_ops = {
@@ -77,7 +68,7 @@ static const struct dp_relay_ops dp_relay_data_ops = {
 	 * No hooks: its routing state (coordinates included when it carries
 	 * them) and the topology's next hop; a key frame may end here.
 	 */
-	.home = dp_deliver,
+	.home = true,
 	.noroute = DP_STAT_DROP_NOROUTE,
 };
 
@@ -139,7 +130,6 @@ static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
 static const struct dp_relay_ops dp_relay_sc_ops = {
 	.check = dp_relay_sc_check,
 	.hop = dp_relay_sc_hop,
-	.home = dp_deliver,
 	.noroute = DP_STAT_SC_DATA_LOST,
 };
 
@@ -148,10 +138,10 @@ static const struct dp_relay_ops dp_relay_sc_ops = {
  * data's would make the compiler call what it inlines for data alone
  * (dp_ttl_relay(), dp_count()).
  */
-static noinline rx_handler_result_t dp_relay_sc(struct dp_priv *dp,
-						struct sk_buff **pskb)
+static noinline enum dp_stat dp_relay_sc(struct dp_priv *dp,
+					 struct sk_buff *skb)
 {
-	return dp_relay(dp, pskb, &dp_relay_sc_ops, NULL);
+	return dp_relay(dp, skb, &dp_relay_sc_ops, NULL);
 }
 
 /* A data frame to a key has a key id as its dst, not a node id. */
@@ -174,6 +164,25 @@ static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
 		dp_hdr_to_key(dp, h)) &&
 	       dp_addr_valid(&dp->topo, ntohl(h->src)) &&
 	       (wp == DPILLAR_NODE_NONE || dp_addr_valid(&dp->topo, wp));
+}
+
+/*
+ * The frame types taken from a port besides DATA and HELLO: path probes,
+ * shortcut discovery, and SHORTCUT_DATA where the fallback runs.
+ */
+static bool dp_rx_type_ok(const struct dp_priv *dp, u8 type)
+{
+	switch (type) {
+	case DPILLAR_T_PROBE:
+	case DPILLAR_T_PROBE_REPLY:
+	case DPILLAR_T_SHORTCUT_PROBE:
+	case DPILLAR_T_SHORTCUT_REPLY:
+		return true;
+	case DPILLAR_T_SHORTCUT_DATA:
+		return dp_sc_fallback(dp);
+	default:
+		return false;
+	}
 }
 
 /* rx_handler of the ports: softirq, under rcu_read_lock. */
@@ -235,9 +244,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 			return RX_HANDLER_CONSUMED;
 		goto drop;
 	}
-	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type) &&
-	    !dp_sc_type(h->type) &&
-	    (h->type != DPILLAR_T_SHORTCUT_DATA || !dp_sc_fallback(dp))) {
+	if (h->type != DPILLAR_T_DATA && !dp_rx_type_ok(dp, h->type)) {
 		why = DP_STAT_DROP_TYPE;
 		goto drop;
 	}
@@ -264,26 +271,41 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	/*
 	 * Each type to its receive path, the relayed one first: DATA here
 	 * (delivered, else relayed), SHORTCUT_DATA here too (the same
-	 * delivery), discovery in shortcut.c and path probes in probe.c,
-	 * relayed as data is (dp_relay()).
+	 * delivery), path probes in probe.c, relayed as data is
+	 * (dp_relay()), and discovery in shortcut.c.  Each returns its
+	 * verdict: DP_STAT_MAX when it took the frame, else the counter of
+	 * its drop, made here.
 	 */
-	if (h->type == DPILLAR_T_DATA) {
-		if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
-			return dp_deliver(dp, pskb);
-		return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
-	}
-	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
-		if (ntohl(h->dst) == dp->self)
-			return dp_deliver(dp, pskb);
-		return dp_relay_sc(dp, pskb);
-	}
-	if (dp_sc_type(h->type)) {
+	switch (h->type) {
+	case DPILLAR_T_DATA:
+		if (ntohl(h->dst) != dp->self || dp_hdr_to_key(dp, h))
+			why = dp_relay(dp, skb, &dp_relay_data_ops, NULL);
+		else
+			why = DP_STAT_DELIVERED;
+		break;
+	case DPILLAR_T_SHORTCUT_DATA:
+		if (ntohl(h->dst) != dp->self)
+			why = dp_relay_sc(dp, skb);
+		else
+			why = DP_STAT_DELIVERED;
+		break;
+	case DPILLAR_T_PROBE:
+	case DPILLAR_T_PROBE_REPLY:
+		why = dp_probe_rcv(dp, port->index, skb);
+		break;
+	default:	/* SHORTCUT_PROBE, SHORTCUT_REPLY */
 		why = dp_sc_rcv(dp, port->index, skb);
-		if (why == DP_STAT_MAX)
-			return RX_HANDLER_CONSUMED;
-		goto drop;
+		break;
 	}
-	return dp_probe_rcv(dp, port->index, pskb);
+	if (why == DP_STAT_MAX)
+		return RX_HANDLER_CONSUMED;
+	/* For us (a key frame whose home is here too): to dp0. */
+	if (why == DP_STAT_DELIVERED) {
+		why = dp_deliver(dp, skb);
+		/* Let the stack receive it again, now from dp0. */
+		if (why == DP_STAT_DELIVERED)
+			return RX_HANDLER_ANOTHER;
+	}
 
 drop:
 	dp_drop(dp, skb, why);

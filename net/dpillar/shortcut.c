@@ -6,8 +6,10 @@
  * - dp_sc_lookup(): the routing core through the view, wherever a frame
  *   is routed (the receive softirq, the transmit path, genetlink), under
  *   rcu_read_lock;
- * - dp_sc_discover(): dp_route_out() after the topology's discover_drop,
- *   and the refresh work, BHs off and under rcu_read_lock;
+ * - dp_sc_route_fail(): dp_route_out() through dp_priv.route_fail, where
+ *   the topology gave up on a frame (a discovery after its discover_drop,
+ *   or the fallback's way on), BHs off and under rcu_read_lock;
+ * - dp_sc_discover(): the refresh work, BHs off and under rcu_read_lock;
  * - dp_sc_rcv(): the receive path (softirq, rcu_read_lock);
  * - dp_sc_snapshot(): genetlink dumps.
  * The lock is only ever taken with BHs off.
@@ -54,7 +56,8 @@
  * DP_SC_NO_PORT (and 0) for this node's own: whose budget a discovery it
  * starts is spent from (dp_sc_budget_of()).
  */
-u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac)
+static u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb,
+			 u64 *mac)
 {
 	u32 i;
 
@@ -621,6 +624,9 @@ static void dp_sc_refresh_work(struct work_struct *work)
 				   period);
 }
 
+static bool dp_sc_route_fail(struct dp_priv *dp, struct sk_buff *skb,
+			     const struct dp_route_state *st, u8 reason);
+
 void dp_sc_init(struct dp_priv *dp)
 {
 	struct dp_shortcuts *sc = &dp->sc;
@@ -640,6 +646,7 @@ void dp_sc_init(struct dp_priv *dp)
 	sc->refresh_period = msecs_to_jiffies(DP_SC_REFRESH_MS);
 	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
 	dp_sc_clear(sc);
+	dp->route_fail = dp_sc_route_fail;
 }
 
 /*
@@ -965,7 +972,8 @@ bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
  *
  * Return: DP_OUT_SENT (the skb is gone) or DP_OUT_NOROUTE.
  */
-enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
+static enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb,
+				  u32 dst)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
 	u32 in_port;
@@ -976,4 +984,33 @@ enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
 	in_port = dp_sc_in_port(dp, skb, &in_mac);
 	dp_sc_discover(dp, dst, in_port, in_mac);
 	return DP_OUT_NOROUTE;
+}
+
+/*
+ * dp_route_out()'s hook (dp_priv.route_fail): the topology gave up on
+ * @skb with @reason.  Where it gave up at what it calls a local minimum
+ * (dp_topo_ops.discover_drop), a shortcut discovery starts toward the
+ * destination, from the budget of the port the frame came in by: the
+ * frame itself is still dropped.  Else, a failure the topology could not
+ * route around (not bad_addr or at_dst, nor a header no sender builds):
+ * a data frame goes on by the discovery fallback (dp_sc_data_out()).
+ * True when the frame went on (the skb is gone).
+ */
+static bool dp_sc_route_fail(struct dp_priv *dp, struct sk_buff *skb,
+			     const struct dp_route_state *st, u8 reason)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+	u32 in_port;
+	u64 in_mac;
+
+	if (reason && reason == dp->topo.ops->discover_drop) {
+		in_port = dp_sc_in_port(dp, skb, &in_mac);
+		dp_sc_discover(dp, st->dst, in_port, in_mac);
+		return false;
+	}
+	return dp_topo_discover_drop(&dp->topo, reason) &&
+	       h->type == DPILLAR_T_DATA &&
+	       !dp_dst_is_key(&dp->topo, st->flags) &&
+	       dp_sc_fallback(dp) &&
+	       dp_sc_data_out(dp, skb, st->dst) == DP_OUT_SENT;
 }
