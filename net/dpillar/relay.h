@@ -2,7 +2,7 @@
 /*
  * The relay of a frame for another server, whatever its type: struct
  * dp_relay_ops and dp_relay(), compiled into each file that receives a
- * type it relays (rx.c, probe.c).
+ * type it relays (rx.c, shortcut.c, probe.c).
  */
 #ifndef _DPILLAR_RELAY_H
 #define _DPILLAR_RELAY_H
@@ -23,13 +23,14 @@
  * (dp_ttl_relay(), renewal included), nothing of its way in
  * (dp_relay_scrub()), the next hop (@hop, the type's part, then the
  * topology's: dp_route_out()) and the counters (forwarded, or the reason
- * of its drop, which the receive handler makes: dp_relay() returns it,
- * as every type's receive path does).  A frame type differs only in its struct
- * dp_relay_ops, a constant that dp_relay(), always inline, is compiled
- * with where the type is received (rx.c for DATA and SHORTCUT_DATA,
- * probe.c for probes): its callbacks are direct calls or inline, no
- * frame pays for another type's (make bench), and a probe goes from rx.c
- * to probe.c to route.c, as it did before the relay was one.
+ * of its drop, which dp_relay() returns to the receive handler, as every
+ * type's receive path does, and the handler makes).  A frame type differs
+ * only in its struct dp_relay_ops, a constant that dp_relay(), always
+ * inline, is compiled with where the type is received (rx.c for DATA,
+ * shortcut.c for SHORTCUT_DATA, probe.c for probes): its callbacks are
+ * direct calls or inline, no frame pays for another type's (make bench),
+ * and a probe goes from rx.c to probe.c to route.c, as it did before the
+ * relay was one.
  */
 struct dp_relay_ops {
 	/*

@@ -419,9 +419,13 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	mac = nb ? atomic64_read(&nb->mac) : 0;
 	if (!mac)
 		return DP_OUT_NONEIGH;
+	/*
+	 * The hop's state into the header, then the frame onto the port,
+	 * if it fits (else the caller drops it, header and all).
+	 */
+	dp_hdr_set_state(skb, st);
 	if (!dp_fits_mtu(skb, port->dev->mtu))
 		return DP_OUT_MTU;
-	dp_hdr_set_state(skb, st);
 	dp_send_on(port, skb, mac);
 	return DP_OUT_SENT;
 }

@@ -201,7 +201,6 @@ bool dp_sc_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 enum dp_stat dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);
 bool dp_sc_fallback(const struct dp_priv *dp);
-bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
-		     u32 max_dist);
+enum dp_stat dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb);
 
 #endif /* _DPILLAR_SHORTCUT_H */
