@@ -936,7 +936,7 @@ EXPORT_SYMBOL_IF_KUNIT(dp_sc_fallback);
  * more after this one, which its rword says.  False, the skb still the
  * caller's, when there is none or the frame does not fit the port.  The
  * fallback's first hop (dp_sc_data_out()) and the relay's next one
- * (rx.c, SHORTCUT_DATA's struct dp_relay_ops).
+ * (dp_sc_data_hop(), SHORTCUT_DATA's struct dp_relay_ops).
  */
 static bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
 			    u32 max_dist)
