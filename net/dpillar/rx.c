@@ -148,6 +148,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	struct dp_port *port;
 	struct dp_priv *dp;
 	enum dp_stat why;
+	u8 type;
 
 	if (skb->protocol != htons(DPILLAR_ETHERTYPE))
 		return RX_HANDLER_PASS;
@@ -203,39 +204,30 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	 * Each type to its receive path, which returns its verdict:
 	 * DP_STAT_MAX when it took the frame, DP_STAT_DELIVERED when it is
 	 * for us (delivered below), else the counter of its drop (made
-	 * below).  DATA is relayed here (dp_relay(), inline: the hot path),
-	 * SHORTCUT_DATA and discovery in shortcut.c, path probes in
+	 * below).  DATA first, relayed here (dp_relay(), inline: the hot
+	 * path); SHORTCUT_DATA and discovery in shortcut.c, path probes in
 	 * probe.c, the Hellos in hello.c.
 	 */
-	switch (h->type) {
-	case DPILLAR_T_DATA:
+	type = h->type;
+	if (type == DPILLAR_T_DATA) {
 		/* A key frame (its dst a key id) is routed by its key. */
 		if (ntohl(h->dst) != dp->self ||
 		    dp_dst_is_key(&dp->topo, h->flags))
 			why = dp_relay(dp, skb, &dp_relay_data_ops, NULL);
 		else
 			why = DP_STAT_DELIVERED;
-		break;
-	case DPILLAR_T_SHORTCUT_DATA:
+	} else if (type == DPILLAR_T_SHORTCUT_DATA) {
 		if (ntohl(h->dst) != dp->self)
 			why = dp_sc_data_rcv(dp, skb);
 		else
 			why = DP_STAT_DELIVERED;
-		break;
-	case DPILLAR_T_SHORTCUT_PROBE:
-	case DPILLAR_T_SHORTCUT_REPLY:
+	} else if (type == DPILLAR_T_SHORTCUT_PROBE ||
+		   type == DPILLAR_T_SHORTCUT_REPLY) {
 		why = dp_sc_rcv(dp, port->index, skb);
-		break;
-	case DPILLAR_T_PROBE:
-	case DPILLAR_T_PROBE_REPLY:
+	} else if (type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY) {
 		why = dp_probe_rcv(dp, port->index, skb);
-		break;
-	case DPILLAR_T_HELLO:
+	} else {	/* HELLO: dp_rx_check() let no other type by */
 		why = dp_hello_rcv(dp, port, skb);
-		break;
-	default:	/* none: dp_rx_check() */
-		why = DP_STAT_DROP_TYPE;
-		break;
 	}
 	if (why == DP_STAT_MAX)
 		return RX_HANDLER_CONSUMED;
