@@ -462,9 +462,6 @@ enum dp_stat dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 u32 dp_hello_put_coords(struct dp_priv *dp, struct sk_buff *skb);
 #endif
 
-/* shortcut.c: the discovery fallback's first hop (shortcut.h) */
-enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst);
-
 /* tx.c */
 bool dp_ip4_to_node(const struct dp_priv *dp, __be32 daddr, u32 *node);
 bool dp_ip6_to_node(const struct dp_priv *dp, const struct in6_addr *daddr,

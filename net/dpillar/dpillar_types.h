@@ -457,6 +457,11 @@ struct dp_vctx {
  * @probes: path probes (probe.c)
  * @pathsel: path selection (pathsel.c)
  * @sc: shortcut discovery (shortcut.c)
+ * @route_fail: what dp_route_out() makes of a frame the topology did not
+ *	route (@reason, the frame's state @st): true when it carried the
+ *	frame on (sent, the skb gone); NULL: nothing.  Set at setup by
+ *	shortcut.c (dp_sc_init(): a discovery, the fallback's way on), so
+ *	that routing calls up into the discovery without naming it
  * @coords: learnt coordinates of other nodes (coords.c; topologies whose
  *	nodes carry coordinates, S2 plan mode)
  *
@@ -491,6 +496,8 @@ struct dp_priv {
 	struct dp_probes probes;
 	struct dp_pathsel pathsel;
 	struct dp_shortcuts sc;
+	bool (*route_fail)(struct dp_priv *dp, struct sk_buff *skb,
+			   const struct dp_route_state *st, u8 reason);
 	struct dp_coords_cache coords;
 };
 

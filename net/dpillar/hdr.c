@@ -28,31 +28,28 @@ void dp_coords_put(struct dpillar_coords *c, const u32 *x, u32 n)
 }
 
 /*
- * Read the struct dpillar_coords at offset @off of @skb into @x and *@n,
- * pulled into the linear area first (skb->data may move).  Returns the
- * bytes it takes, or -1 when it is cut short or its count is 0 or above
- * DP_COORDS_MAX; whether the count fits the fabric is the caller's check.
+ * Read the struct dpillar_coords at offset @off of @skb into @x and *@n
+ * (dp_coords_read()), pulled into the linear area first, as far as the
+ * block says it takes (skb->data may move).  Returns the bytes it takes,
+ * or -1 when it is cut short or its count is 0 or above DP_COORDS_MAX;
+ * whether the count fits the fabric is the caller's check.
  */
 int dp_coords_pull(struct sk_buff *skb, unsigned int off, u32 *x, u32 *n)
 {
-	const struct dpillar_coords *c;
-	unsigned int len;
-	u32 i;
+	unsigned int need = sizeof(struct dpillar_coords);
+	int len;
 
 	*n = 0;
-	if (!pskb_may_pull(skb, off + sizeof(*c)))
-		return -1;
-	c = (const struct dpillar_coords *)(skb->data + off);
-	if (!c->count || c->count > DP_COORDS_MAX)
-		return -1;
-	len = struct_size(c, x, c->count);
-	if (!pskb_may_pull(skb, off + len))
-		return -1;
-	c = (const struct dpillar_coords *)(skb->data + off);
-	for (i = 0; i < c->count; i++)
-		x[i] = ntohl(c->x[i]);
-	*n = c->count;
-	return len;
+	for (;;) {
+		if (!pskb_may_pull(skb, off + need))
+			return -1;
+		len = dp_coords_read((const struct dpillar_coords *)
+				     (skb->data + off),
+				     skb_headlen(skb) - off, x, n);
+		if (len < 0 || (unsigned int)len <= skb_headlen(skb) - off)
+			return len;
+		need = len;
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_coords_pull);
 

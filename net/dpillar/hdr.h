@@ -26,33 +26,65 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
  * own samples in the profiles of DPILLAR_ICOUNT=off make bench).
  */
 
+/**
+ * dp_coords_read - read a coordinates block in the linear area
+ * @c: the block (struct dpillar_coords), @avail bytes of it linear
+ * @avail: the bytes at @c that may be read
+ * @x: its coordinates, host order (up to DP_COORDS_MAX)
+ * @n: how many
+ *
+ * The one reader of struct dpillar_coords on the wire: the receive
+ * path's, inline (dp_coords_rx()), and dp_coords_pull()'s, which pulls
+ * the bytes it says it needs first.  Whether the count fits the fabric
+ * is the caller's check.
+ *
+ * Return: the bytes the block takes; read (into @x and *@n) when it is
+ * at most @avail, else the bytes to pull before reading it again; -1
+ * when its count is 0 or above DP_COORDS_MAX.
+ */
+static __always_inline int dp_coords_read(const struct dpillar_coords *c,
+					  unsigned int avail, u32 *x, u32 *n)
+{
+	unsigned int len;
+	u32 i, count;
+
+	if (avail < sizeof(*c))
+		return sizeof(*c);
+	count = c->count;
+	if (!count || count > DP_COORDS_MAX)
+		return -1;
+	len = struct_size(c, x, count);
+	if (len > avail)
+		return len;
+	for (i = 0; i < count; i++)
+		x[i] = ntohl(c->x[i]);
+	*n = count;
+	return len;
+}
+
 /*
  * __dp_coords_rx(), with its test of the header's flag inline: a frame
  * without coordinates (every topology but S2 in plan mode) makes no call,
- * and neither does one whose block is in the linear area already (the
- * same reading as dp_coords_pull()'s, which pulls it in otherwise).
+ * and neither does one whose block is in the linear area already
+ * (dp_coords_read(); __dp_coords_rx() pulls it in otherwise).
  */
 static inline int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 			       struct dp_route_state *st)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
-	const struct dpillar_coords *c;
-	unsigned int len;
-	u32 i, n;
+	unsigned int avail;
+	int len;
+	u32 n;
 
 	if (likely(!t->ops || !(h->flags & t->ops->coords_flag))) {
 		st->ncoords = 0;
 		return 0;
 	}
-	c = (const struct dpillar_coords *)(h + 1);
-	if (skb_headlen(skb) < DP_HDR_LEN + sizeof(*c))
+	avail = skb_headlen(skb) - DP_HDR_LEN;
+	len = dp_coords_read((const struct dpillar_coords *)(h + 1), avail,
+			     st->coords, &n);
+	if (len < 0 || (unsigned int)len > avail)
 		return __dp_coords_rx(t, skb, st);
-	n = c->count;
-	len = struct_size(c, x, n);
-	if (!n || n > DP_COORDS_MAX || skb_headlen(skb) < DP_HDR_LEN + len)
-		return __dp_coords_rx(t, skb, st);
-	for (i = 0; i < n; i++)
-		st->coords[i] = ntohl(c->x[i]);
 	st->ncoords = n;
 	return len;
 }

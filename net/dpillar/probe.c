@@ -757,20 +757,21 @@ static const struct dp_relay_ops dp_probe_relay_ops = {
  * dp_probe_rcv - a PROBE or PROBE_REPLY from a port
  * @dp: the device
  * @port: the index of the port it came in by
- * @pskb: the frame, dpillar header at skb->data, addresses checked
+ * @skb: the frame, dpillar header at skb->data, addresses checked
  *
- * Softirq, under rcu_read_lock.  Consumes the skb.
+ * Softirq, under rcu_read_lock.
  *
- * Return: RX_HANDLER_CONSUMED.
+ * Return: DP_STAT_MAX when it was taken (relayed, answered, consumed),
+ * else the counter of its drop, which the receive handler makes
+ * (dp_handle_frame()).
  */
-rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, u32 port,
-				 struct sk_buff **pskb)
+enum dp_stat dp_probe_rcv(struct dp_priv *dp, u32 port, struct sk_buff *skb)
 {
 	struct dp_probe_relay pr;
 
 	pr.port = port;
 
-	return dp_relay(dp, pskb, &dp_probe_relay_ops, &pr);
+	return dp_relay(dp, skb, &dp_probe_relay_ops, &pr);
 }
 
 /**

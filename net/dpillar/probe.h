@@ -180,8 +180,7 @@ static inline bool dp_probe_type(u8 type)
 	return type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY;
 }
 
-rx_handler_result_t dp_probe_rcv(struct dp_priv *dp, u32 port,
-				 struct sk_buff **pskb);
+enum dp_stat dp_probe_rcv(struct dp_priv *dp, u32 port, struct sk_buff *skb);
 bool dp_probe_detours_known(const struct dp_priv *dp);
 int dp_probe_send(struct dp_priv *dp, const struct dp_route_state *st,
 		  u8 ttl, u16 id, u16 seq, u64 stamp,

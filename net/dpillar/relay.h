@@ -2,7 +2,7 @@
 /*
  * The relay of a frame for another server, whatever its type: struct
  * dp_relay_ops and dp_relay(), compiled into each file that receives a
- * type it relays (rx.c, probe.c).
+ * type it relays (rx.c, shortcut.c, probe.c).
  */
 #ifndef _DPILLAR_RELAY_H
 #define _DPILLAR_RELAY_H
@@ -22,19 +22,21 @@
  * (dp_hdr_state()), a private header (skb_cow_head()), the TTL
  * (dp_ttl_relay(), renewal included), nothing of its way in
  * (dp_relay_scrub()), the next hop (@hop, the type's part, then the
- * topology's: dp_route_out()) and the counters (forwarded, or the drop
- * with its reason).  A frame type differs only in its struct
- * dp_relay_ops, a constant that dp_relay(), always inline, is compiled
- * with where the type is received (rx.c for DATA and SHORTCUT_DATA,
- * probe.c for probes): its callbacks are direct calls or inline, no
- * frame pays for another type's (make bench), and a probe goes from rx.c
- * to probe.c to route.c, as it did before the relay was one.
+ * topology's: dp_route_out()) and the counters (forwarded, or the reason
+ * of its drop, which dp_relay() returns to the receive handler, as every
+ * type's receive path does, and the handler makes).  A frame type differs
+ * only in its struct dp_relay_ops, a constant that dp_relay(), always
+ * inline, is compiled with where the type is received (rx.c for DATA,
+ * shortcut.c for SHORTCUT_DATA, probe.c for probes): its callbacks are
+ * direct calls or inline, no frame pays for another type's (make bench),
+ * and a probe goes from rx.c to probe.c to route.c, as it did before the
+ * relay was one.
  */
 struct dp_relay_ops {
 	/*
 	 * Optional, before anything is read or written: the type's checks
 	 * of its header.  DP_STAT_FORWARDED: go on; else the counter of its
-	 * drop, which dp_relay() makes (a relayed frame's one drop).
+	 * drop, which dp_relay() returns (a relayed frame's one drop).
 	 */
 	enum dp_stat (*check)(struct dp_priv *dp, struct sk_buff *skb);
 	/*
@@ -56,14 +58,17 @@ struct dp_relay_ops {
 	 * topology's.  DP_OUT_ROUTE: the topology routes it (dp_route_out(),
 	 * as every frame without this hook); else as dp_route_out()'s: sent
 	 * (DP_OUT_SENT, the skb is gone) or why not (the skb is still the
-	 * relay's, dropped with dp_out_stat(out, @noroute)).
+	 * relay's, dropped for dp_out_stat(out, @noroute)).
 	 */
 	enum dp_out (*hop)(struct dp_priv *dp, struct sk_buff *skb,
 			   struct dp_route_state *st, void *ctx);
 	/* Optional: after such a drop (a probe is answered). */
 	void (*lost)(struct dp_priv *dp, enum dp_out out, void *ctx);
-	/* Optional: DP_OUT_HOME's delivery (without it: a drop, @noroute). */
-	rx_handler_result_t (*home)(struct dp_priv *dp, struct sk_buff **pskb);
+	/*
+	 * DP_OUT_HOME (a key frame whose home is here) is delivered by the
+	 * caller (DP_STAT_DELIVERED); without @home, a drop, @noroute.
+	 */
+	bool home;
 	/* The drop counter of a frame routing gave up on. */
 	enum dp_stat noroute;
 };
@@ -86,12 +91,23 @@ static __always_inline void dp_relay_scrub(struct sk_buff *skb)
 	skb->priority = 0;
 }
 
-/* The one relay of every frame type: struct dp_relay_ops (softirq, RCU). */
-static __always_inline rx_handler_result_t
-dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
+/**
+ * dp_relay - the one relay of every frame type (softirq, RCU)
+ * @dp: the device
+ * @skb: the frame from a port, its header at skb->data, addresses checked
+ * @ops: its type's (struct dp_relay_ops), a constant
+ * @ctx: the type's hooks' context
+ *
+ * Return: the receive paths' verdict, which the receive handler acts on
+ * (dp_handle_frame(), its one drop): DP_STAT_MAX when the frame was
+ * taken (relayed, or consumed by a hook); DP_STAT_DELIVERED when it is
+ * to be delivered here (@ops->home: a key frame whose home is here);
+ * else the counter of its drop, the skb still the caller's.
+ */
+static __always_inline enum dp_stat
+dp_relay(struct dp_priv *dp, struct sk_buff *skb,
 	 const struct dp_relay_ops *ops, void *ctx)
 {
-	struct sk_buff *skb = *pskb;
 	/*
 	 * Filled by dp_hdr_state() before any use, its coordinates up to
 	 * ncoords, the only ones read: not zeroed first, as the kernels
@@ -106,24 +122,17 @@ dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
 
 	why = ops->check ? ops->check(dp, skb) : DP_STAT_FORWARDED;
 	if (unlikely(why != DP_STAT_FORWARDED))
-		goto drop;
+		return why;
 	/* The one reading of its header into routing state, every type's. */
 	ext = dp_hdr_state(&dp->topo, skb, &st);
-	if (unlikely(ext < 0)) {
-		why = DP_STAT_DROP_SHORT;
-		goto drop;
-	}
+	if (unlikely(ext < 0))
+		return DP_STAT_DROP_SHORT;
 	why = ops->rx ? ops->rx(dp, skb, &st, ext, ctx) : DP_STAT_FORWARDED;
-	if (unlikely(why != DP_STAT_FORWARDED)) {
-		if (why == DP_STAT_MAX)
-			return RX_HANDLER_CONSUMED;
-		goto drop;
-	}
+	if (unlikely(why != DP_STAT_FORWARDED))
+		return why;	/* taken (DP_STAT_MAX), or dropped */
 	/* Our copy of the header is about to change: make it private. */
-	if (skb_cow_head(skb, ETH_HLEN)) {
-		why = DP_STAT_DROP_NOMEM;
-		goto drop;
-	}
+	if (skb_cow_head(skb, ETH_HLEN))
+		return DP_STAT_DROP_NOMEM;
 	h = (struct dpillar_hdr *)skb->data;
 	/*
 	 * TTL 1 or 0 is dropped, unless the topology renews it from a
@@ -134,33 +143,28 @@ dp_relay(struct dp_priv *dp, struct sk_buff **pskb,
 	 */
 	if (!dp_ttl_relay(&dp->topo, &st, &h->ttl)) {
 		if (ops->ttl_out && ops->ttl_out(dp, skb, ctx))
-			return RX_HANDLER_CONSUMED;
-		why = DP_STAT_DROP_TTL;
-		goto drop;
+			return DP_STAT_MAX;
+		return DP_STAT_DROP_TTL;
 	}
 	dp_relay_scrub(skb);
 	out = ops->hop ? ops->hop(dp, skb, &st, ctx) : DP_OUT_ROUTE;
 	/*
 	 * The topology's next hop, sent: DP_OUT_SENT (the skb is gone),
-	 * DP_OUT_HOME (a key frame whose home is here: delivered), else why
-	 * not (the skb is still the relay's).
+	 * DP_OUT_HOME (a key frame whose home is here: the caller delivers
+	 * it), else why not (the skb is still the relay's).
 	 */
 	if (out == DP_OUT_ROUTE)
 		out = dp_route_out(dp, skb, &st);
 	if (likely(out == DP_OUT_SENT)) {
 		dp_count(dp, DP_STAT_FORWARDED);
-		return RX_HANDLER_CONSUMED;
+		return DP_STAT_MAX;
 	}
 	if (ops->home && out == DP_OUT_HOME)
-		return ops->home(dp, pskb);
-	dp_drop(dp, skb, dp_out_stat(out, ops->noroute));
+		return DP_STAT_DELIVERED;
+	/* Answered before the caller drops it (a probe's answer is new). */
 	if (ops->lost)
 		ops->lost(dp, out, ctx);
-	return RX_HANDLER_CONSUMED;
-
-drop:
-	dp_drop(dp, skb, why);
-	return RX_HANDLER_CONSUMED;
+	return dp_out_stat(out, ops->noroute);
 }
 
 #endif /* _DPILLAR_RELAY_H */

@@ -349,37 +349,23 @@ void dp_rmemo_flush(struct dp_priv *dp)
 
 /*
  * dp_route_out() of a frame the topology did not route (@hop's reason):
- * a key frame home here, a shortcut discovery, or the discovery
- * fallback's way on; else its reason counted.
+ * a key frame home here, or what the protocol above routing makes of the
+ * failure (dp_priv.route_fail: a shortcut discovery, or the discovery
+ * fallback's way on); else its reason counted.  A frame carried on is no
+ * drop: its reason is counted only when it is dropped (issue 53, item 10).
  */
 static enum dp_out dp_route_fail(struct dp_priv *dp, struct sk_buff *skb,
 				 const struct dp_route_state *st,
 				 const struct dp_hop *hop)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
-	u32 in_port;
-	u64 in_mac;
 
 	if (hop->reason == DP_DROP_ROUTE_AT_DST &&
 	    h->type == DPILLAR_T_DATA &&
 	    dp_dst_is_key(&dp->topo, st->flags))
 		return DP_OUT_HOME;
-	if (hop->reason && hop->reason == dp->topo.ops->discover_drop) {
-		in_port = dp_sc_in_port(dp, skb, &in_mac);
-		dp_sc_discover(dp, st->dst, in_port, in_mac);
-	/*
-	 * A failure the topology could not route around: not
-	 * bad_addr or at_dst, nor a header no sender builds.  A
-	 * frame the fallback carries on is no drop: its reason is
-	 * counted only when it is dropped (issue 53, item 10).
-	 */
-	} else if (dp_topo_discover_drop(&dp->topo, hop->reason) &&
-		   h->type == DPILLAR_T_DATA &&
-		   !dp_dst_is_key(&dp->topo, st->flags) &&
-		   dp_sc_fallback(dp) &&
-		   dp_sc_data_out(dp, skb, st->dst) == DP_OUT_SENT) {
+	if (dp->route_fail && dp->route_fail(dp, skb, st, hop->reason))
 		return DP_OUT_SENT;
-	}
 	dp_count_route_reason(dp, hop->reason);
 	return DP_OUT_NOROUTE;
 }
@@ -392,13 +378,13 @@ static enum dp_out dp_route_fail(struct dp_priv *dp, struct sk_buff *skb,
  * @st: the routing state it leaves with
  *
  * The one routing decision of every frame a node sends or relays (data,
- * probes).  When the topology gives up at what it calls a local minimum
- * (dp_topo_ops.discover_drop), a shortcut discovery starts toward the
- * destination (shortcut.c), from the budget of the port the frame came
- * in by: the frame itself is still dropped.  A topology without one has
- * the discovery fallback instead (dp_sc_fallback()): a data frame it
- * gives up on goes on along a shortcut when this node knows one, and
- * starts a discovery when not.
+ * probes).  When the topology gives up, the device's dp_priv.route_fail
+ * may carry the frame on (shortcut.c: where the topology gives up at
+ * what it calls a local minimum, dp_topo_ops.discover_drop, a shortcut
+ * discovery starts toward the destination and the frame is still
+ * dropped; a topology without one has the discovery fallback instead,
+ * dp_sc_fallback(): a data frame it gives up on goes on along a shortcut
+ * when this node knows one, and starts a discovery when not).
  *
  * Return: DP_OUT_SENT (the skb is gone), else what happened instead
  * (enum dp_out; the skb is still the caller's).
@@ -433,9 +419,13 @@ enum dp_out dp_route_out(struct dp_priv *dp, struct sk_buff *skb,
 	mac = nb ? atomic64_read(&nb->mac) : 0;
 	if (!mac)
 		return DP_OUT_NONEIGH;
+	/*
+	 * The hop's state into the header, then the frame onto the port,
+	 * if it fits (else the caller drops it, header and all).
+	 */
+	dp_hdr_set_state(skb, st);
 	if (!dp_fits_mtu(skb, port->dev->mtu))
 		return DP_OUT_MTU;
-	dp_hdr_set_state(skb, st);
 	dp_send_on(port, skb, mac);
 	return DP_OUT_SENT;
 }

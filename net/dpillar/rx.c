@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The data plane's top, receive side: the ports' rx_handler, in softirq.
- * A frame for this node is delivered to dp0, a DATA or SHORTCUT_DATA
- * frame for another server relayed (relay.h); the other frame types go
- * to their protocol (hello.c, probe.c, shortcut.c).  One hop is decided
- * in route.c, a frame sent in send.c (dpillar-design.rst, "The
- * boundary": the files call each other one way).
+ * It checks what every frame must pass and hands each type to its
+ * receive path, which returns its verdict: DATA relayed here (relay.h,
+ * inline: the hot path), SHORTCUT_DATA and shortcut discovery in
+ * shortcut.c, path probes in probe.c, the Hellos in hello.c.  A frame
+ * for this node is delivered to dp0 here, and a frame is dropped here
+ * only, whatever path dropped it.  One hop is decided in route.c, a
+ * frame sent in send.c (dpillar-design.rst, "The boundary": the files
+ * call each other one way).
  *
  * There is no per-destination state.  Every server computes the next hop
  * from the header's routing state with the topology core, and the only
@@ -23,37 +26,32 @@
 #include "dpillar.h"
 #include "hdr.h"
 #include "relay.h"
-#include "route.h"
 #include "send.h"
 
-/* A data frame for us: strip the header and hand the packet to dp0. */
-static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
+/*
+ * A data frame for us: strip the header and hand the packet to dp0.
+ * DP_STAT_DELIVERED when it was (RX_HANDLER_ANOTHER), else the counter
+ * of its drop, which the receive handler makes.
+ */
+static enum dp_stat dp_deliver(struct dp_priv *dp, struct sk_buff *skb)
 {
-	struct sk_buff *skb = *pskb;
 	__be16 proto = ((struct dpillar_hdr *)skb->data)->proto;
 	struct dp_route_state st;
 	unsigned int min, hlen;
-	enum dp_stat why;
 	int ext;
 
-	if (proto == htons(ETH_P_IP)) {
+	if (proto == htons(ETH_P_IP))
 		min = sizeof(struct iphdr);
-	} else if (proto == htons(ETH_P_IPV6)) {
+	else if (proto == htons(ETH_P_IPV6))
 		min = sizeof(struct ipv6hdr);
-	} else {
-		why = DP_STAT_DROP_PROTO;
-		goto drop;
-	}
+	else
+		return DP_STAT_DROP_PROTO;
 	ext = dp_coords_rx(&dp->topo, skb, &st);
-	if (ext < 0) {
-		why = DP_STAT_DROP_SHORT;
-		goto drop;
-	}
+	if (ext < 0)
+		return DP_STAT_DROP_SHORT;
 	hlen = DP_HDR_LEN + ext;
-	if (!pskb_may_pull(skb, hlen + min)) {
-		why = DP_STAT_DROP_INNER;
-		goto drop;
-	}
+	if (!pskb_may_pull(skb, hlen + min))
+		return DP_STAT_DROP_INNER;
 	/* skb_pull_rcsum() without its call: hlen is pulled (above). */
 	__skb_pull(skb, hlen);
 	skb_postpull_rcsum(skb, skb->data - hlen, hlen);
@@ -64,12 +62,7 @@ static rx_handler_result_t dp_deliver(struct dp_priv *dp, struct sk_buff **pskb)
 	skb->dev = dp->dev;
 	skb->pkt_type = PACKET_HOST;
 	dp_count_bytes(dp, DP_STAT_DELIVERED, skb->len);
-	/* Let the stack receive it again, now from dp0. */
-	return RX_HANDLER_ANOTHER;
-
-drop:
-	dp_drop(dp, skb, why);
-	return RX_HANDLER_CONSUMED;
+	return DP_STAT_DELIVERED;
 }
 
 static const struct dp_relay_ops dp_relay_data_ops = {
@@ -77,103 +70,74 @@ static const struct dp_relay_ops dp_relay_data_ops = {
 	 * No hooks: its routing state (coordinates included when it carries
 	 * them) and the topology's next hop; a key frame may end here.
 	 */
-	.home = dp_deliver,
+	.home = true,
 	.noroute = DP_STAT_DROP_NOROUTE,
 };
 
 /*
- * SHORTCUT_DATA, on a device with the fallback: a header a topology's
- * routing state could hide in (flags, a waypoint) is a bad one, and so is
- * any inner protocol but IP.  Its state (no coordinates, no flags) only
- * serves the TTL step: it is the DATA relays' (dp_ttl_relay()), so that
- * a fabric whose TTL is renewed would renew it by the same rule, and
- * since such a frame carries no budget in topology bits, none does: it
- * spends one a hop, as it always did in the fabrics that have the
- * fallback (their bound is within the u8, where nothing is renewed).
- */
-static enum dp_stat dp_relay_sc_check(struct dp_priv *dp, struct sk_buff *skb)
-{
-	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
-
-	/* No flags: no coordinates behind. */
-	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
-	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6)))
-		return DP_STAT_SC_DATA_LOST;
-	return DP_STAT_FORWARDED;
-}
-
-/*
- * SHORTCUT_DATA's next hop: along a shortcut of ours no longer than its
- * rword (and than its TTL allows).  Along shortcuts the path is loop-free
- * whatever the tables say: rword strictly decreases.  A relay that has
- * no such shortcut (it was evicted, or idled out while a late refresh had
- * not renewed it: issue 53, items 11 and 12) turns the frame back into a
- * DATA frame to be routed by the topology from here (DP_OUT_ROUTE: the
- * relay's dp_route_out()), as if it had started here, instead of
- * black-holing it; should that fail at a real failure again, the fallback
- * carries it or discovers on its sender's account.  The routing stays in
- * the relay so that shortcut.c never calls back into route.c
- * (scripts/callgraph.py).
- */
-static enum dp_out dp_relay_sc_hop(struct dp_priv *dp, struct sk_buff *skb,
-				   struct dp_route_state *st, void *ctx)
-{
-	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
-	u32 budget, dst = st->dst;
-
-	/*
-	 * No sender leaves a frame with no hops to take anywhere but at
-	 * its destination (dp_sc_data_send()): a bad one.
-	 */
-	if (!st->word)
-		return DP_OUT_NOROUTE;
-	budget = min_t(u32, st->word, h->ttl);
-	if (budget && dp_sc_data_send(dp, skb, dst, budget))
-		return DP_OUT_SENT;
-	h->type = DPILLAR_T_DATA;
-	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
-		      ntohl(h->src) ^ dst, st);
-	return DP_OUT_ROUTE;
-}
-
-static const struct dp_relay_ops dp_relay_sc_ops = {
-	.check = dp_relay_sc_check,
-	.hop = dp_relay_sc_hop,
-	.home = dp_deliver,
-	.noroute = DP_STAT_SC_DATA_LOST,
-};
-
-/*
- * Out of line: its instance of dp_relay() in dp_handle_frame() beside
- * data's would make the compiler call what it inlines for data alone
- * (dp_ttl_relay(), dp_count()).
- */
-static noinline rx_handler_result_t dp_relay_sc(struct dp_priv *dp,
-						struct sk_buff **pskb)
-{
-	return dp_relay(dp, pskb, &dp_relay_sc_ops, NULL);
-}
-
-/* A data frame to a key has a key id as its dst, not a node id. */
-static inline bool dp_hdr_to_key(const struct dp_priv *dp,
-				 const struct dpillar_hdr *h)
-{
-	return h->type == DPILLAR_T_DATA && dp_dst_is_key(&dp->topo, h->flags);
-}
-
-/*
- * The header's ids are the fabric's: a node's dst (asked first: a key
- * frame's dst is a key id, and asking for one costs S2 a call per
- * frame), src and waypoint.
+ * The header's ids are the fabric's: a node's dst, or a key's, which a
+ * data frame to a key has (dp_dst_is_key(): asked only when the dst is
+ * not a node's, since asking costs S2 a call per frame), src and
+ * waypoint.
  */
 static bool dp_addr_ok(const struct dp_priv *dp, const struct dpillar_hdr *h)
 {
 	u32 wp = ntohl(h->waypoint);
 
 	return (dp_addr_valid(&dp->topo, ntohl(h->dst)) ||
-		dp_hdr_to_key(dp, h)) &&
+		(h->type == DPILLAR_T_DATA &&
+		 dp_dst_is_key(&dp->topo, h->flags))) &&
 	       dp_addr_valid(&dp->topo, ntohl(h->src)) &&
 	       (wp == DPILLAR_NODE_NONE || dp_addr_valid(&dp->topo, wp));
+}
+
+/*
+ * The frame types taken from a port besides DATA and HELLO: path probes,
+ * shortcut discovery, and SHORTCUT_DATA where the fallback runs.
+ */
+static bool dp_rx_type_ok(const struct dp_priv *dp, u8 type)
+{
+	switch (type) {
+	case DPILLAR_T_PROBE:
+	case DPILLAR_T_PROBE_REPLY:
+	case DPILLAR_T_SHORTCUT_PROBE:
+	case DPILLAR_T_SHORTCUT_REPLY:
+		return true;
+	case DPILLAR_T_SHORTCUT_DATA:
+		return dp_sc_fallback(dp);
+	default:
+		return false;
+	}
+}
+
+/*
+ * The checks of a frame sent over the fabric, every type but the Hello:
+ * a type this device takes, sent to us, with the fabric's ids.
+ * DP_STAT_FORWARDED: go on; else the counter of its drop.
+ */
+static enum dp_stat dp_rx_check(const struct dp_priv *dp,
+				const struct sk_buff *skb,
+				const struct dpillar_hdr *h)
+{
+	if (h->type != DPILLAR_T_DATA && !dp_rx_type_ok(dp, h->type))
+		return DP_STAT_DROP_TYPE;
+	/*
+	 * A switch floods a frame whose destination MAC it does not know (a
+	 * neighbour's port just went down, its entry aged out), and a port in
+	 * promiscuous mode sees everything.  Only the server the frame was
+	 * sent to may route it: a copy relayed by everyone else would
+	 * multiply, and carries routing state meant for another server.
+	 * A shortcut probe passed on to a switch goes to its group, the
+	 * Hellos' (dp_sc_flood()): every server there takes its copy.
+	 */
+	if (skb->pkt_type != PACKET_HOST &&
+	    (h->type != DPILLAR_T_SHORTCUT_PROBE ||
+	     skb->pkt_type != PACKET_MULTICAST ||
+	     !ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac)))
+		return DP_STAT_DROP_OTHERHOST;
+	if (!dp_addr_ok(dp, h))
+		return DP_STAT_DROP_ADDR;
+	return DP_STAT_FORWARDED;
 }
 
 /* rx_handler of the ports: softirq, under rcu_read_lock. */
@@ -184,6 +148,7 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 	struct dp_port *port;
 	struct dp_priv *dp;
 	enum dp_stat why;
+	u8 type;
 
 	if (skb->protocol != htons(DPILLAR_ETHERTYPE))
 		return RX_HANDLER_PASS;
@@ -229,61 +194,50 @@ rx_handler_result_t dp_handle_frame(struct sk_buff **pskb)
 		why = DP_STAT_DROP_DOWN;
 		goto drop;
 	}
-	if (h->type == DPILLAR_T_HELLO) {
-		why = dp_hello_rcv(dp, port, skb);
-		if (why == DP_STAT_MAX)
-			return RX_HANDLER_CONSUMED;
-		goto drop;
-	}
-	if (h->type != DPILLAR_T_DATA && !dp_probe_type(h->type) &&
-	    !dp_sc_type(h->type) &&
-	    (h->type != DPILLAR_T_SHORTCUT_DATA || !dp_sc_fallback(dp))) {
-		why = DP_STAT_DROP_TYPE;
-		goto drop;
+	/* Every type but the Hello, which stays on its link. */
+	if (h->type != DPILLAR_T_HELLO) {
+		why = dp_rx_check(dp, skb, h);
+		if (why != DP_STAT_FORWARDED)
+			goto drop;
 	}
 	/*
-	 * A switch floods a frame whose destination MAC it does not know (a
-	 * neighbour's port just went down, its entry aged out), and a port in
-	 * promiscuous mode sees everything.  Only the server the frame was
-	 * sent to may route it: a copy relayed by everyone else would
-	 * multiply, and carries routing state meant for another server.
-	 * A shortcut probe passed on to a switch goes to its group, the
-	 * Hellos' (dp_sc_flood()): every server there takes its copy.
+	 * Each type to its receive path, which returns its verdict:
+	 * DP_STAT_MAX when it took the frame, DP_STAT_DELIVERED when it is
+	 * for us (delivered below), else the counter of its drop (made
+	 * below).  DATA first, relayed here (dp_relay(), inline: the hot
+	 * path); SHORTCUT_DATA and discovery in shortcut.c, path probes in
+	 * probe.c, the Hellos in hello.c.
 	 */
-	if (skb->pkt_type != PACKET_HOST &&
-	    (h->type != DPILLAR_T_SHORTCUT_PROBE ||
-	     skb->pkt_type != PACKET_MULTICAST ||
-	     !ether_addr_equal(eth_hdr(skb)->h_dest, dp_hello_mac))) {
-		why = DP_STAT_DROP_OTHERHOST;
-		goto drop;
-	}
-	if (!dp_addr_ok(dp, h)) {
-		why = DP_STAT_DROP_ADDR;
-		goto drop;
-	}
-	/*
-	 * Each type to its receive path, the relayed one first: DATA here
-	 * (delivered, else relayed), SHORTCUT_DATA here too (the same
-	 * delivery), discovery in shortcut.c and path probes in probe.c,
-	 * relayed as data is (dp_relay()).
-	 */
-	if (h->type == DPILLAR_T_DATA) {
-		if (ntohl(h->dst) == dp->self && !dp_hdr_to_key(dp, h))
-			return dp_deliver(dp, pskb);
-		return dp_relay(dp, pskb, &dp_relay_data_ops, NULL);
-	}
-	if (h->type == DPILLAR_T_SHORTCUT_DATA) {
-		if (ntohl(h->dst) == dp->self)
-			return dp_deliver(dp, pskb);
-		return dp_relay_sc(dp, pskb);
-	}
-	if (dp_sc_type(h->type)) {
+	type = h->type;
+	if (type == DPILLAR_T_DATA) {
+		/* A key frame (its dst a key id) is routed by its key. */
+		if (ntohl(h->dst) != dp->self ||
+		    dp_dst_is_key(&dp->topo, h->flags))
+			why = dp_relay(dp, skb, &dp_relay_data_ops, NULL);
+		else
+			why = DP_STAT_DELIVERED;
+	} else if (type == DPILLAR_T_SHORTCUT_DATA) {
+		if (ntohl(h->dst) != dp->self)
+			why = dp_sc_data_rcv(dp, skb);
+		else
+			why = DP_STAT_DELIVERED;
+	} else if (type == DPILLAR_T_SHORTCUT_PROBE ||
+		   type == DPILLAR_T_SHORTCUT_REPLY) {
 		why = dp_sc_rcv(dp, port->index, skb);
-		if (why == DP_STAT_MAX)
-			return RX_HANDLER_CONSUMED;
-		goto drop;
+	} else if (type == DPILLAR_T_PROBE || type == DPILLAR_T_PROBE_REPLY) {
+		why = dp_probe_rcv(dp, port->index, skb);
+	} else {	/* HELLO: dp_rx_check() let no other type by */
+		why = dp_hello_rcv(dp, port, skb);
 	}
-	return dp_probe_rcv(dp, port->index, pskb);
+	if (why == DP_STAT_MAX)
+		return RX_HANDLER_CONSUMED;
+	/* For us (a key frame whose home is here too): to dp0. */
+	if (why == DP_STAT_DELIVERED) {
+		why = dp_deliver(dp, skb);
+		/* Let the stack receive it again, now from dp0. */
+		if (why == DP_STAT_DELIVERED)
+			return RX_HANDLER_ANOTHER;
+	}
 
 drop:
 	dp_drop(dp, skb, why);

@@ -185,14 +185,6 @@ drop:
 	kfree_skb(skb);
 }
 
-/* dp_fits_mtu() of a GSO skb: every segment. */
-bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
-{
-	unsigned int before = skb_network_header(skb) - skb->data;
-
-	return before < mtu && skb_gso_validate_network_len(skb, mtu - before);
-}
-
 /*
  * dp_port_xmit() of a super-packet or a frame with a partial checksum:
  * whole to a software port, completed here toward any other.

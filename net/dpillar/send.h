@@ -11,13 +11,15 @@
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#ifdef DP_HAVE_NET_GSO_H
+#include <net/gso.h>
+#endif
 
 #include "dpillar.h"
 
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
 void dp_port_xmit_incomplete(struct dp_port *port, struct sk_buff *skb);
 extern atomic_t dp_stack_gen;
-bool dp_gso_fits_mtu(const struct sk_buff *skb, unsigned int mtu);
 
 /*
  * What every relayed frame passes through, inline (dpillar-evaluation.rst,
@@ -48,9 +50,12 @@ static inline void dp_port_queue(const struct dp_port *port,
  */
 static inline bool dp_fits_mtu(const struct sk_buff *skb, unsigned int mtu)
 {
+	unsigned int before;
+
 	if (likely(!skb_is_gso(skb)))
 		return skb->len <= mtu;
-	return dp_gso_fits_mtu(skb, mtu);
+	before = skb_network_header(skb) - skb->data;
+	return before < mtu && skb_gso_validate_network_len(skb, mtu - before);
 }
 
 /*

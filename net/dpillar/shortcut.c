@@ -6,9 +6,13 @@
  * - dp_sc_lookup(): the routing core through the view, wherever a frame
  *   is routed (the receive softirq, the transmit path, genetlink), under
  *   rcu_read_lock;
- * - dp_sc_discover(): dp_route_out() after the topology's discover_drop,
- *   and the refresh work, BHs off and under rcu_read_lock;
- * - dp_sc_rcv(): the receive path (softirq, rcu_read_lock);
+ * - dp_sc_route_fail(): dp_route_out() through dp_priv.route_fail, where
+ *   the topology gave up on a frame (a discovery after its discover_drop,
+ *   or the fallback's way on), BHs off and under rcu_read_lock;
+ * - dp_sc_discover(): the refresh work, BHs off and under rcu_read_lock;
+ * - dp_sc_rcv() (SHORTCUT_PROBE, SHORTCUT_REPLY) and dp_sc_data_rcv()
+ *   (SHORTCUT_DATA to relay): the receive handler (softirq,
+ *   rcu_read_lock);
  * - dp_sc_snapshot(): genetlink dumps.
  * The lock is only ever taken with BHs off.
  *
@@ -42,6 +46,7 @@
 
 #include "dpillar.h"
 #include "hdr.h"
+#include "relay.h"
 #include "send.h"
 
 /* Room for the Ethernet header and a lower device's own. */
@@ -54,7 +59,8 @@
  * DP_SC_NO_PORT (and 0) for this node's own: whose budget a discovery it
  * starts is spent from (dp_sc_budget_of()).
  */
-u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac)
+static u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb,
+			 u64 *mac)
 {
 	u32 i;
 
@@ -621,6 +627,9 @@ static void dp_sc_refresh_work(struct work_struct *work)
 				   period);
 }
 
+static bool dp_sc_route_fail(struct dp_priv *dp, struct sk_buff *skb,
+			     const struct dp_route_state *st, u8 reason);
+
 void dp_sc_init(struct dp_priv *dp)
 {
 	struct dp_shortcuts *sc = &dp->sc;
@@ -640,6 +649,7 @@ void dp_sc_init(struct dp_priv *dp)
 	sc->refresh_period = msecs_to_jiffies(DP_SC_REFRESH_MS);
 	INIT_DELAYED_WORK(&sc->refresh, dp_sc_refresh_work);
 	dp_sc_clear(sc);
+	dp->route_fail = dp_sc_route_fail;
 }
 
 /*
@@ -926,10 +936,10 @@ EXPORT_SYMBOL_IF_KUNIT(dp_sc_fallback);
  * more after this one, which its rword says.  False, the skb still the
  * caller's, when there is none or the frame does not fit the port.  The
  * fallback's first hop (dp_sc_data_out()) and the relay's next one
- * (rx.c, SHORTCUT_DATA's struct dp_relay_ops).
+ * (dp_sc_data_hop(), SHORTCUT_DATA's struct dp_relay_ops).
  */
-bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
-		     u32 max_dist)
+static bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
+			    u32 max_dist)
 {
 	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
 	u32 port_idx, peer, dist;
@@ -950,6 +960,84 @@ bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
 	return true;
 }
 
+/*
+ * SHORTCUT_DATA, on a device with the fallback: a header a topology's
+ * routing state could hide in (flags, a waypoint) is a bad one, and so is
+ * any inner protocol but IP.  Its state (no coordinates, no flags) only
+ * serves the TTL step: it is the DATA relays' (dp_ttl_relay()), so that
+ * a fabric whose TTL is renewed would renew it by the same rule, and
+ * since such a frame carries no budget in topology bits, none does: it
+ * spends one a hop, as it always did in the fabrics that have the
+ * fallback (their bound is within the u8, where nothing is renewed).
+ */
+static enum dp_stat dp_sc_data_check(struct dp_priv *dp, struct sk_buff *skb)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+
+	/* No flags: no coordinates behind. */
+	if (h->flags || h->waypoint != htonl(DPILLAR_NODE_NONE) ||
+	    (h->proto != htons(ETH_P_IP) && h->proto != htons(ETH_P_IPV6)))
+		return DP_STAT_SC_DATA_LOST;
+	return DP_STAT_FORWARDED;
+}
+
+/*
+ * SHORTCUT_DATA's next hop: along a shortcut of ours no longer than its
+ * rword (and than its TTL allows).  Along shortcuts the path is loop-free
+ * whatever the tables say: rword strictly decreases.  A relay that has
+ * no such shortcut (it was evicted, or idled out while a late refresh had
+ * not renewed it: issue 53, items 11 and 12) turns the frame back into a
+ * DATA frame to be routed by the topology from here (DP_OUT_ROUTE: the
+ * relay's dp_route_out()), as if it had started here, instead of
+ * black-holing it; should that fail at a real failure again, the fallback
+ * carries it or discovers on its sender's account (dp_sc_route_fail()).
+ */
+static enum dp_out dp_sc_data_hop(struct dp_priv *dp, struct sk_buff *skb,
+				  struct dp_route_state *st, void *ctx)
+{
+	struct dpillar_hdr *h = (struct dpillar_hdr *)skb->data;
+	u32 budget, dst = st->dst;
+
+	/*
+	 * No sender leaves a frame with no hops to take anywhere but at
+	 * its destination (dp_sc_data_send()): a bad one.
+	 */
+	if (!st->word)
+		return DP_OUT_NOROUTE;
+	budget = min_t(u32, st->word, h->ttl);
+	if (budget && dp_sc_data_send(dp, skb, dst, budget))
+		return DP_OUT_SENT;
+	h->type = DPILLAR_T_DATA;
+	dp_route_init(&dp->topo, dp->self, dst, READ_ONCE(dp->mode),
+		      ntohl(h->src) ^ dst, st);
+	return DP_OUT_ROUTE;
+}
+
+static const struct dp_relay_ops dp_sc_data_ops = {
+	.check = dp_sc_data_check,
+	.hop = dp_sc_data_hop,
+	.noroute = DP_STAT_SC_DATA_LOST,
+};
+
+/**
+ * dp_sc_data_rcv - a SHORTCUT_DATA frame from a port, for another server
+ * @dp: the device (dp_sc_fallback() true)
+ * @skb: the frame, its header at skb->data, addresses checked
+ *
+ * Relayed as every frame type is (dp_relay(), relay.h), with the hooks
+ * above; the receive handler delivers one for this node.  Softirq, RCU.
+ * Its own instance of dp_relay(), here, and not in dp_handle_frame()
+ * beside data's, which would make the compiler call what it inlines for
+ * data alone (dp_ttl_relay(), dp_count()).
+ *
+ * Return: DP_STAT_MAX when it was taken (relayed), else the counter of
+ * its drop, which the receive handler makes.
+ */
+enum dp_stat dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb)
+{
+	return dp_relay(dp, skb, &dp_sc_data_ops, NULL);
+}
+
 /**
  * dp_sc_data_out - carry on a data frame the topology gave up on
  * @dp: the device (dp_sc_fallback() true)
@@ -965,7 +1053,8 @@ bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
  *
  * Return: DP_OUT_SENT (the skb is gone) or DP_OUT_NOROUTE.
  */
-enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
+static enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb,
+				  u32 dst)
 {
 	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
 	u32 in_port;
@@ -976,4 +1065,33 @@ enum dp_out dp_sc_data_out(struct dp_priv *dp, struct sk_buff *skb, u32 dst)
 	in_port = dp_sc_in_port(dp, skb, &in_mac);
 	dp_sc_discover(dp, dst, in_port, in_mac);
 	return DP_OUT_NOROUTE;
+}
+
+/*
+ * dp_route_out()'s hook (dp_priv.route_fail): the topology gave up on
+ * @skb with @reason.  Where it gave up at what it calls a local minimum
+ * (dp_topo_ops.discover_drop), a shortcut discovery starts toward the
+ * destination, from the budget of the port the frame came in by: the
+ * frame itself is still dropped.  Else, a failure the topology could not
+ * route around (not bad_addr or at_dst, nor a header no sender builds):
+ * a data frame goes on by the discovery fallback (dp_sc_data_out()).
+ * True when the frame went on (the skb is gone).
+ */
+static bool dp_sc_route_fail(struct dp_priv *dp, struct sk_buff *skb,
+			     const struct dp_route_state *st, u8 reason)
+{
+	const struct dpillar_hdr *h = (const struct dpillar_hdr *)skb->data;
+	u32 in_port;
+	u64 in_mac;
+
+	if (reason && reason == dp->topo.ops->discover_drop) {
+		in_port = dp_sc_in_port(dp, skb, &in_mac);
+		dp_sc_discover(dp, st->dst, in_port, in_mac);
+		return false;
+	}
+	return dp_topo_discover_drop(&dp->topo, reason) &&
+	       h->type == DPILLAR_T_DATA &&
+	       !dp_dst_is_key(&dp->topo, st->flags) &&
+	       dp_sc_fallback(dp) &&
+	       dp_sc_data_out(dp, skb, st->dst) == DP_OUT_SENT;
 }

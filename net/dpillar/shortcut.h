@@ -191,16 +191,8 @@ struct dp_sc_snap {
 
 void dp_sc_init(struct dp_priv *dp);
 void dp_sc_stop(struct dp_priv *dp);
-/* A frame type of the discovery's (the receive path asks per frame). */
-static inline bool dp_sc_type(u8 type)
-{
-	return type == DPILLAR_T_SHORTCUT_PROBE ||
-	       type == DPILLAR_T_SHORTCUT_REPLY;
-}
-
 bool dp_sc_lookup(const void *ctx, u32 self, u32 dst, u32 max_dist,
 		  u32 *port, u32 *peer, u32 *dist);
-u32 dp_sc_in_port(struct dp_priv *dp, const struct sk_buff *skb, u64 *mac);
 void dp_sc_discover(struct dp_priv *dp, u32 dst, u32 in_port, u64 in_mac);
 void dp_sc_resolve(struct dp_priv *dp, u32 dst);
 void dp_sc_coords_resolve(struct dp_priv *dp, u32 node);
@@ -209,7 +201,6 @@ bool dp_sc_coords_route(struct dp_priv *dp, struct dp_route_state *st,
 enum dp_stat dp_sc_rcv(struct dp_priv *dp, u32 port_idx, struct sk_buff *skb);
 bool dp_sc_snapshot(struct dp_priv *dp, u32 i, struct dp_sc_snap *snap);
 bool dp_sc_fallback(const struct dp_priv *dp);
-bool dp_sc_data_send(struct dp_priv *dp, struct sk_buff *skb, u32 dst,
-		     u32 max_dist);
+enum dp_stat dp_sc_data_rcv(struct dp_priv *dp, struct sk_buff *skb);
 
 #endif /* _DPILLAR_SHORTCUT_H */
