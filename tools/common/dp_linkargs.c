@@ -42,19 +42,6 @@ bool matches(const char *arg, const char *word)
 	return len && len <= strlen(word) && !strncmp(arg, word, len);
 }
 
-int parse_u32(const char *s, unsigned int *out)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || v > UINT_MAX || *s == '-')
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 const struct setting_attrs dp_link_settings = {
 	.hello = IFLA_DPILLAR_HELLO_MS,
 	.dead = IFLA_DPILLAR_DEAD_MS,
@@ -137,28 +124,16 @@ const struct dp_param *dp_param_parse(const char *key, const char *val,
 {
 	const struct dp_param *d = dp_param_by_name(strcmp(key, "i") ?
 						    key : "level");
-	u32 v, *at;
 
 	*err = EXIT_OK;
-	if (!d)
-		return NULL;
-	at = (u32 *)((char *)p + d->off);
-	if (d->flags & DP_PARAM_COORDS) {
-		v = coords_parse(val, at);
-		if (v < d->min || v > d->max) {
-			*err = usage_error("invalid %s \"%s\": %u to %u u32s, comma separated",
-					   d->name, val, d->min, d->max);
-			return NULL;
-		}
-		at[-1] = v;	/* the count before the array */
+	if (!d || !dp_param_set(d, val, p))
 		return d;
-	}
-	if (parse_u32(val, &v) || v < d->min || v > d->max) {
+	if (d->flags & DP_PARAM_COORDS)
+		*err = usage_error("invalid %s \"%s\": %u to %u u32s, comma separated",
+				   d->name, val, d->min, d->max);
+	else
 		*err = usage_error("invalid %s \"%s\"", d->name, val);
-		return NULL;
-	}
-	*at = v;
-	return d;
+	return NULL;
 }
 
 void dp_params_show(const struct dp_topo_ops *ops,
@@ -243,51 +218,6 @@ void dp_params_get(struct dp_topo_params *p, const struct nlattr *const *tb,
 	}
 }
 
-/* One coordinate: a decimal u32 or 0x hex (never octal: "010" is 10). */
-static int coord_parse(const char *s, const char *end, unsigned int *out)
-{
-	unsigned long long v = 0;
-	unsigned int base = 10, d;
-
-	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (s == end)
-		return -1;
-	for (; s < end; s++) {
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
-			return -1;
-		v = v * base + d;
-		if (v > UINT_MAX)
-			return -1;
-	}
-	*out = (unsigned int)v;
-	return 0;
-}
-
-unsigned int coords_parse(const char *s, unsigned int *x)
-{
-	unsigned int n = 0;
-	const char *end;
-
-	for (;;) {
-		end = s + strcspn(s, ",");
-		if (n == DP_COORDS_MAX || coord_parse(s, end, &x[n]))
-			return 0;
-		n++;
-		if (!*end)
-			return n;
-		s = end + 1;
-	}
-}
-
 /* The words of @a as the fabric's parameters (0: not given). */
 static void topo_args_params(const struct topo_args *a,
 			     struct dp_topo_params *p)
@@ -303,22 +233,9 @@ static bool topo_args_gave(const struct topo_args *a,
 	return a->gave & (1U << prm->id);
 }
 
-/*
- * A word @a->ops cannot take and another topology owns (its table entry
- * has "only"): its owner's message, the kernel's ("Only S2 has coords"),
- * else NULL.  The words shared by several topologies (n, k, level) go to
- * the topology's init, whose message says which it takes.
- */
 static const char *topo_args_foreign(const struct topo_args *a)
 {
-	const struct dp_topo_param *prm;
-	u32 kind = 0, i = 0;
-
-	while ((prm = dp_topo_param_next(&kind, &i)))
-		if (prm->only && !dp_topo_param_at(a->ops, prm->off) &&
-		    topo_args_gave(a, prm))
-			return prm->only;
-	return NULL;
+	return dp_params_foreign(a->ops, a->gave);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <libmnl/libmnl.h>
 
+#include "dp_params.h"
 #include "topo.h"
 
 /* Exit status, as iproute2: ok, the kernel said no, the user said nonsense. */
@@ -21,8 +22,6 @@ enum { EXIT_OK = 0, EXIT_KERNEL = 1, EXIT_USAGE = 2 };
 bool matches(const char *arg, const char *word);
 /* A port's DPILLAR_PORT_STATE_* as dpctl and ip print it. */
 const char *port_state_name(unsigned int state);
-/* A u32, decimal or 0x hex: 0, or -1 when @s is not one. */
-int parse_u32(const char *s, unsigned int *out);
 /*
  * Each program that links dp_linkargs.c defines these two: its name in
  * messages ("dpctl") and the command that prints its help ("dpctl help").
@@ -141,12 +140,6 @@ int topo_args_check_new(const char *cmd, const struct topo_args *a,
 			unsigned int nports);
 void topo_args_put(struct nlmsghdr *nlh, const struct topo_args *a,
 		   const struct topo_attrs *at);
-/*
- * S2's coordinates: "C0,C1,..." (each a decimal u32 or 0x hex) into @x,
- * at most DP_COORDS_MAX; returns how many, or 0 when @s is not that.
- */
-unsigned int coords_parse(const char *s, unsigned int *x);
-
 /* The settings of the "dpillar" link type (IFLA_DPILLAR_*). */
 extern const struct setting_attrs dp_link_settings;
 /* The topology, address and ports (if any) as the link type's attributes. */

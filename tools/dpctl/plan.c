@@ -37,25 +37,28 @@ const char addr_help[] =
 
 /* The fabric named on the command line. */
 struct fabric_args {
-	u32 n, k, level;	/* level: XDCent's i */
-	u32 nodes, spaces, seed;	/* S2's */
+	struct dp_topo_params p;	/* the words of DP_PARAM_LIST */
+	u32 gave;			/* bit i: dp_params[i] given */
 	u32 grow;			/* S2 plan mode: nodes to add */
-	bool have_n, have_k, have_seed;
 	bool plan_mode;			/* S2 "mode plan" */
 	const char *dev;
 	const struct dp_topo_ops *ops;	/* topo NAME; NULL: dpillar */
 };
 
+/* Whether @f has parameter @w of DP_PARAM_LIST (0 is a value of some). */
+#define FABRIC_GAVE(f, w)	((f)->gave & (1U << DP_PARAM_ID_##w))
+
 /*
- * Take "-n N", "n N", "-k K", "k K", "-i I", "level I", "topo NAME" or
- * "dev DEV" from the
- * front of the arguments.  Returns the number of words taken (0: not
- * ours) or -1.
+ * Take "topo NAME", "dev DEV", "grow M", "mode plan|derived" or a
+ * parameter word of the fabric (DP_PARAM_LIST: "n N", "-n N", "k K",
+ * "i I", "level I", "nodes N", ...) from the front of the arguments.
+ * Returns the number of words taken (0: not ours) or -1.
  */
 static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 {
+	const struct dp_param *d;
 	const char *key = argv[0];
-	u32 *v = NULL;
+	int err;
 
 	if (!strcmp(key, "dev")) {
 		if (argc < 2)
@@ -77,34 +80,26 @@ static int fabric_arg(struct fabric_args *f, int argc, char **argv)
 		key++;
 	if (*key == '-' && strlen(key) > 2)
 		key++;
-	if (!strcmp(key, "n")) {
-		v = &f->n;
-		f->have_n = true;
-	} else if (!strcmp(key, "k")) {
-		v = &f->k;
-		f->have_k = true;
-	} else if (!strcmp(key, "i") || !strcmp(key, "level")) {
-		v = &f->level;
-	} else if (!strcmp(key, "nodes")) {
-		v = &f->nodes;
-	} else if (!strcmp(key, "spaces")) {
-		v = &f->spaces;
-	} else if (!strcmp(key, "seed")) {
-		v = &f->seed;
-		f->have_seed = true;
-	} else if (!strcmp(key, "grow")) {
-		v = &f->grow;
-	} else if (!strcmp(key, "mode")) {
+	if (!strcmp(key, "mode")) {
 		if (argc < 2 || (strcmp(argv[1], "plan") &&
 				 strcmp(argv[1], "derived")))
 			return usage_error("mode takes plan or derived"), -1;
 		f->plan_mode = !strcmp(argv[1], "plan");
 		return 2;
-	} else {
-		return 0;
 	}
-	if (argc < 2 || parse_u32(argv[1], v))
-		return usage_error("%s needs a number", argv[0]), -1;
+	if (!strcmp(key, "grow")) {
+		if (argc < 2 || parse_u32(argv[1], &f->grow))
+			return usage_error("grow needs a number"), -1;
+		return 2;
+	}
+	if (!dp_param_by_name(strcmp(key, "i") ? key : "level"))
+		return 0;
+	if (argc < 2)
+		return usage_error("%s needs a value", argv[0]), -1;
+	d = dp_param_parse(key, argv[1], &f->p, &err);
+	if (!d)
+		return -1;
+	f->gave |= 1U << (d - dp_params);
 	return 2;
 }
 
@@ -129,12 +124,7 @@ static int fabric_required(const struct fabric_args *f,
 		q = &ops->params[i];
 		if (!(q->flags & DP_PARAM_REQUIRED))
 			continue;
-		if (q->off == offsetof(struct dp_topo_params, n))
-			gave = f->have_n;
-		else if (q->off == offsetof(struct dp_topo_params, k))
-			gave = f->have_k;
-		else
-			gave = dp_topo_param_u32(p, q);
+		gave = f->gave & (1U << q->id);
 		at += snprintf(need + at, at < len ? len - at : 0, "%s%s%s",
 			       nreq ? sep : "", q->name[1] ? "--" : "-",
 			       q->name);
@@ -152,10 +142,10 @@ static int fabric_required(const struct fabric_args *f,
 static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 			  struct fabric_pfx *pfx)
 {
-	struct dp_topo_params p = { .n = f->n, .k = f->k, .level = f->level,
-				    .nodes = f->nodes, .spaces = f->spaces,
-				    .seed = f->seed };
+	struct dp_topo_params p = f->p;
 	bool s2 = f->ops && f->ops->kind == DP_TOPO_S2;
+	const char *foreign = dp_params_foreign(f->ops ?: dp_topo_ops_by_kind(DP_TOPO_DPILLAR),
+						f->gave);
 	char need[64];
 	struct nl_ctx ctx;
 	struct dp_dev d;
@@ -163,14 +153,17 @@ static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 	bool given;
 	int err;
 
-	if (s2 && f->have_n && !f->have_k && f->nodes && f->spaces) {
+	if (foreign)
+		return usage_error("%s", foreign);
+	if (s2 && FABRIC_GAVE(f, n) && !FABRIC_GAVE(f, k) && p.nodes &&
+	    p.spaces) {
 		fabric_pfx_default(pfx);
 		p.kind = DP_TOPO_S2;
 		if (dp_topo_init(t, &p, &why))
 			return usage_error("bad s2 fabric: %s", why);
 		return EXIT_OK;
 	}
-	if (s2 || f->nodes || f->spaces || f->seed)
+	if (s2 || p.nodes || p.spaces || p.seed)
 		return usage_error("s2 takes -n PORTS nodes N spaces L [seed S]");
 	p.kind = f->ops ? f->ops->kind : DP_TOPO_DPILLAR;
 	err = fabric_required(f, &p, " and ", &given, need, sizeof(need));
@@ -186,8 +179,8 @@ static int fabric_resolve(const struct fabric_args *f, struct dp_topo *t,
 	if (given) {
 		fabric_pfx_default(pfx);
 		if (dp_topo_init(t, &p, &why))
-			return usage_error("bad topology (%u,%u): %s", f->n,
-					   f->k, why);
+			return usage_error("bad topology (%u,%u): %s", p.n,
+					   p.k, why);
 		return EXIT_OK;
 	}
 	if (genl_open(&ctx, false))
@@ -211,14 +204,15 @@ static int plan_s2(const struct fabric_args *f, enum dp_plan_fmt fmt,
 
 	if (!f->ops || f->ops->kind != DP_TOPO_S2 || !f->plan_mode)
 		return usage_error("plan: mode plan and grow are S2's: topo s2 ... mode plan");
-	if (f->dev || f->have_k || f->level)
+	if (f->dev || FABRIC_GAVE(f, k) || f->p.level)
 		return usage_error("plan: mode plan takes -n PORTS nodes N spaces L seed S");
-	if (!f->have_n || !f->nodes || !f->spaces || !f->have_seed)
+	if (!FABRIC_GAVE(f, n) || !f->p.nodes || !f->p.spaces ||
+	    !FABRIC_GAVE(f, seed))
 		return usage_error("plan: mode plan needs -n PORTS, nodes, spaces and seed");
 	if (other)
 		return usage_error("plan: mode plan prints a plan, not an order or a picture");
-	err = dp_s2plan_make(&g, f->grow ? &before : NULL, f->nodes, f->n,
-			     f->spaces, f->seed, f->grow, &why);
+	err = dp_s2plan_make(&g, f->grow ? &before : NULL, f->p.nodes, f->p.n,
+			     f->p.spaces, f->p.seed, f->grow, &why);
 	if (err == -ENOMEM)
 		return fprintf(stderr, "dpctl: plan: out of memory\n"), EXIT_KERNEL;
 	if (err)
@@ -231,7 +225,7 @@ static int plan_s2(const struct fabric_args *f, enum dp_plan_fmt fmt,
 
 int do_plan(int argc, char **argv)
 {
-	struct fabric_args f = { .have_n = false };
+	struct fabric_args f = { .gave = 0 };
 	struct fabric_pfx pfx;
 	struct dp_topo t;
 	bool csv = false, order = false, dot = false;
@@ -264,7 +258,7 @@ int do_plan(int argc, char **argv)
 		argc -= used;
 		argv += used;
 	}
-	if (!f.have_n && !f.have_k && !f.dev)
+	if (!FABRIC_GAVE(&f, n) && !FABRIC_GAVE(&f, k) && !f.dev)
 		return usage_error("plan: give -n N -k K, or dev DEV");
 	if (csv + opts.json + dot > 1)
 		return usage_error("plan: --csv, -j and --dot are exclusive");
@@ -298,7 +292,7 @@ int do_addr(int argc, char **argv)
 {
 	char addr[DP_ADDR_TEXT_MAX], ip4[INET_ADDRSTRLEN] = "";
 	char ip6[INET6_ADDRSTRLEN];
-	struct fabric_args f = { .have_n = false };
+	struct fabric_args f = { .gave = 0 };
 	const char *text = NULL;
 	struct fabric_pfx pfx;
 	struct dp_topo t;

@@ -288,6 +288,16 @@ rc "plan s2 mode plan -j --csv" 2 $D -j plan topo s2 -n 4 nodes 8 spaces 2 seed 
 rc "addr with mode plan" 2 $D addr 3 topo s2 -n 4 nodes 8 spaces 2 seed 3 mode plan
 rc "plan unknown topology" 2 $D plan topo nosuch -n 4 -k 2
 has "plan unknown topology" 'unknown topology "nosuch"' "$tmp/err"
+# plan takes the fabric's words from the one list (net/dpillar/params.h),
+# checked as link add checks them: its range, and another topology's word
+# with the kernel's own message
+rc "plan s2 nodes 0" 2 $D plan topo s2 -n 4 nodes 0 spaces 2
+has "plan s2 nodes 0: the list's range" 'invalid nodes "0"' "$tmp/err"
+rc "plan dpillar with spaces" 2 $D plan -n 4 -k 2 spaces 2
+has "plan dpillar with spaces: the kernel's message" "Only S2 has spaces" "$tmp/err"
+rc "plan dpillar with coords" 2 $D plan topo dpillar -n 4 -k 2 coords 1,2
+has "plan dpillar with coords: the kernel's message" "Only S2 has coords" "$tmp/err"
+rc "plan level without a value" 2 $D plan topo xdcent -n 3 -k 1 level
 rc "plan without n, k" 2 $D plan
 rc "plan odd n" 2 $D plan -n 5 -k 2
 rc "plan n without k" 2 $D plan -n 4

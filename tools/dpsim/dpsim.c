@@ -90,19 +90,46 @@ static int need_sel(struct opts *o, const struct dp_topo *t)
 }
 
 /*
+ * The parameters given as --WORD (struct opts.tparams) that @ops's
+ * table lacks: a usage error, as the kernel's extack for dpctl.  0, or
+ * EXIT_USAGE after saying which.
+ */
+int params_taken(const struct dp_topo_ops *ops, u32 given)
+{
+	u32 i, j;
+
+	for (i = 0; i < DP_PARAM_COUNT; i++) {
+		if (!(given & (1U << i)))
+			continue;
+		for (j = 0; j < ops->nparams; j++)
+			if (ops->params[j].id == i)
+				break;
+		if (j == ops->nparams) {
+			fprintf(stderr, "dpsim: --%s: %s has no %s\n",
+				dp_params[i].name, ops->name,
+				dp_params[i].name);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/*
  * Build the topology of --topo, -n, -k, then resolve what depends on it:
  * the selector name (--sel/--dir) and the default TTL.
  */
 static int need_topo(struct opts *o, struct dp_topo *t)
 {
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name(o->topo);
-	struct dp_topo_params p = { 0 };
+	struct dp_topo_params p = o->tparams;
 	const char *why = NULL;
 
 	if (!ops) {
 		fprintf(stderr, "dpsim: unknown topology '%s'\n", o->topo);
 		return EXIT_USAGE;
 	}
+	if (params_taken(ops, o->tparams_given))
+		return EXIT_USAGE;
 	p.kind = ops->kind;
 	p.n = o->n;
 	p.k = o->k;

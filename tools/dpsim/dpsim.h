@@ -31,6 +31,14 @@ enum dpsim_fe { FE_CORE, FE_S2 };
  */
 struct opts {
 	u32 n, k, level;
+	/*
+	 * The fabric's parameters that have no option of their own above
+	 * (opt_table[]): --WORD V for each other word of DP_PARAM_LIST
+	 * (net/dpillar/params.h), checked against the list's range, as
+	 * dpctl link add takes them.  The topology starts from these.
+	 */
+	struct dp_topo_params tparams;
+	u32 tparams_given;	/* bit i: dp_params[i] given so */
 	u64 pairs;
 	bool pairs_set;
 	u64 seed;
@@ -136,6 +144,11 @@ int usage(FILE *f, int status);
  * EXIT_USAGE after a message naming the option @name.
  */
 int parse_num(const char *name, const char *s, u64 min, u64 max, u64 *out);
+/*
+ * The parameters given as --WORD (bits of struct opts.tparams_given)
+ * that @ops's table lacks: 0, or EXIT_USAGE after saying which (dpsim.c).
+ */
+int params_taken(const struct dp_topo_ops *ops, u32 given);
 /* "dpsim: " @fmt (with @arg) and a hint on stderr; returns EXIT_USAGE. */
 int bad_usage(const char *fmt, const char *arg);
 

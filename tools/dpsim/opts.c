@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp_params.h"
 #include "dpsim.h"
 #include "s2sim.h"
 #include "topo_s2.h"
@@ -35,6 +36,8 @@ enum {
 	OPT_DISJOINT, OPT_FILE, OPT_SWITCHES, OPT_PORTS, OPT_SERVERS,
 	OPT_COORDS, OPT_WIRING, OPT_D, OPT_RULE, OPT_KEYS, OPT_KEY, OPT_GROW,
 	OPT_MULTIPATH, OPT_PLAN, OPT_HELP,
+	/* OPT_PARAM + i: --WORD of dp_params[i] (param_opt()) */
+	OPT_PARAM = 1024,
 };
 
 /* Which front end reads an option (bits of enum dpsim_fe). */
@@ -231,6 +234,68 @@ static const char usage_tail[] =
 "numbers are decimal or 0x hex, within the option's range; exit status:\n"
 "0 ok, 1 runtime failure, 2 usage error\n";
 
+static int bad_num(const char *name, const char *s, const char *why,
+		   u64 min, u64 max);
+
+/*
+ * Whether parameter @d of DP_PARAM_LIST gets a --WORD option of its own:
+ * not when a row of opt_table[] already has its word, as a long name or
+ * as the short option of a one-letter word (-n, -k).  Those rows read it
+ * their way (--seed is also the random seed, --coords S2's graph); any
+ * other word of the list, as a parameter added to it, is read by
+ * param_store() with no line of dpsim's.
+ */
+static bool param_opt(const struct dp_param *d)
+{
+	u32 i;
+
+	for (i = 0; i < NOPTS; i++)
+		if ((opt_table[i].name && !strcmp(opt_table[i].name, d->name)) ||
+		    (opt_table[i].shrt && !d->name[1] &&
+		     opt_table[i].shrt == d->name[0]))
+			return false;
+	return true;
+}
+
+/* --WORD V of parameter @d: 0, or EXIT_USAGE after a message. */
+static int param_store(const struct dp_param *d, const char *arg,
+		       struct opts *o)
+{
+	char name[40];
+
+	if (!dp_param_set(d, arg, &o->tparams)) {
+		o->tparams_given |= 1U << (d - dp_params);
+		return 0;
+	}
+	snprintf(name, sizeof(name), "--%s", d->name);
+	if (d->flags & DP_PARAM_COORDS) {
+		fprintf(stderr, "dpsim: bad %s '%s': %u to %u numbers, comma separated\n(dpsim --help for usage)\n",
+			name, arg, d->min, d->max);
+		return EXIT_USAGE;
+	}
+	return bad_num(name, arg, NULL, d->min, d->max);
+}
+
+/* The parameters param_opt() gives an option, for the usage. */
+static void usage_params(FILE *f)
+{
+	const struct dp_param *d;
+	bool head = false;
+	char buf[64];
+
+	for (d = dp_params; d < dp_params + DP_PARAM_COUNT; d++) {
+		if (!param_opt(d))
+			continue;
+		if (!head)
+			fprintf(f, "\nthe fabric's other parameters (dpctl link add's words):\n");
+		head = true;
+		snprintf(buf, sizeof(buf), "--%s %s", d->name,
+			 d->flags & DP_PARAM_COORDS ? "X,..." : "V");
+		fprintf(f, "  %-22s %u..%u%s\n", buf, d->min, d->max,
+			d->flags & DP_PARAM_COORDS ? " numbers" : "");
+	}
+}
+
 /* The options @fe reads and the other does not (both: fe == C | S). */
 static void usage_opts(FILE *f, const char *title, u8 fe)
 {
@@ -264,6 +329,7 @@ int usage(FILE *f, int status)
 	usage_opts(f, "options:", CS);
 	usage_opts(f, "options of the other topologies (not --topo s2):", C);
 	usage_opts(f, "options of --topo s2:", S);
+	usage_params(f);
 	fputs(usage_tail, f);
 	return status;
 }
@@ -544,7 +610,7 @@ static int opts_s2(struct opts *o, const struct parse_state *ps)
 
 int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd)
 {
-	struct option lo[NOPTS + 1];
+	struct option lo[NOPTS + DP_PARAM_COUNT + 1];
 	struct parse_state ps;
 	char shorts[2 * NOPTS + 1], name[32];
 	const struct dpsim_opt *d;
@@ -570,6 +636,14 @@ int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd)
 				shorts[ns++] = ':';
 		}
 	}
+	for (i = 0; i < DP_PARAM_COUNT; i++) {
+		if (!param_opt(&dp_params[i]))
+			continue;
+		lo[n].name = dp_params[i].name;
+		lo[n].has_arg = required_argument;
+		lo[n].val = OPT_PARAM + (int)i;
+		n++;
+	}
 	shorts[ns] = 0;
 	optind = 1;
 	for (;;) {
@@ -579,6 +653,12 @@ int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd)
 			break;
 		if (c == '?')
 			return EXIT_USAGE;
+		if (c >= OPT_PARAM) {
+			err = param_store(&dp_params[c - OPT_PARAM], optarg, o);
+			if (err)
+				return err;
+			continue;
+		}
 		/* the row: of the long name given, else of the short one */
 		d = NULL;
 		for (i = 0; i < NOPTS && !d; i++)

@@ -121,9 +121,15 @@ static int fabric_plan_topo(struct s2fabric *f, const char *who)
 static int fabric_derived_topo(struct s2fabric *f, const struct opts *o)
 {
 	u32 inter = o->n - o->servers, L = o->spaces;
-	struct dp_topo_params p = { .kind = DP_TOPO_S2, .nodes = o->nodes,
-				    .n = inter, .seed = o->seed };
+	struct dp_topo_params p = o->tparams;
 	const char *why = "";
+
+	if (params_taken(dp_topo_ops_by_name("s2"), o->tparams_given))
+		return 2;
+	p.kind = DP_TOPO_S2;
+	p.nodes = o->nodes;
+	p.n = inter;
+	p.seed = (u32)o->seed;
 
 	if (!L && o->n > o->servers)
 		L = inter / 2;

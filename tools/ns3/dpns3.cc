@@ -49,6 +49,7 @@
 #include "ns3/point-to-point-module.h"
 
 extern "C" {
+#include "dp_params.h"
 #include "topo.h"
 #include "topo_walk.h"
 #include "sim.h"
@@ -72,6 +73,8 @@ static const char usage_text[] =
 "       dpns3 --graph FILE [options above but --fail*]\n"
 "  --topo       dpillar, dcell, bcube, xdcent, s2 (derived cabling:\n"
 "               --nodes, -n ports, --spaces, --s2-seed)\n"
+"  --WORD V     any other parameter of the fabric by its dpctl link add\n"
+"               word (net/dpillar/params.h), within the list's range\n"
 "  --mode       the topology's routing mode (dpsim --mode)\n"
 "  --traffic    perm: a random permutation, every live server sends to\n"
 "               one and receives from one (default); all: every live\n"
@@ -982,7 +985,7 @@ static bool parse_num(const char *s, double min, double *v)
 	return !errno && end != s && !*end && *v >= min;
 }
 
-static bool parse_u32(const char *s, u32 *v)
+static bool parse_dec_u32(const char *s, u32 *v)
 {
 	char *end;
 	unsigned long x;
@@ -1026,14 +1029,46 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{ "endpoints", required_argument, nullptr, 'E' },
 		{ "graph", required_argument, nullptr, 'G' },
 		{ "help", no_argument, nullptr, 'h' },
-		{ nullptr, 0, nullptr, 0 },
 	};
+	/*
+	 * Every other word of DP_PARAM_LIST (net/dpillar/params.h) as
+	 * --WORD V into the fabric's parameters, the list's range checked:
+	 * a parameter added to the list needs no line here.  Not -n and -k
+	 * (above), not seed (--s2-seed: --seed is the traffic's), not the
+	 * coordinates (S2's plan mode, which dpns3 does not build).
+	 */
+	std::vector<struct option> lo(std::begin(longopts),
+				      std::end(longopts));
+	const int param_opt = 1000;
 	double x;
-	u32 v;
+	u32 v, i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:k:i:jh", longopts,
+	for (i = 0; i < DP_PARAM_COUNT; i++) {
+		const struct dp_param *d = &dp_params[i];
+		bool have = !strcmp(d->name, "n") || !strcmp(d->name, "k") ||
+			    !strcmp(d->name, "seed") ||
+			    (d->flags & DP_PARAM_COORDS);
+
+		for (const struct option &l : longopts)
+			have |= !strcmp(l.name, d->name);
+		if (!have)
+			lo.push_back({ d->name, required_argument, nullptr,
+				       param_opt + (int)i });
+	}
+	lo.push_back({ nullptr, 0, nullptr, 0 });
+	while ((c = getopt_long(argc, argv, "n:k:i:jh", lo.data(),
 				nullptr)) != -1) {
+		if (c >= param_opt) {
+			const struct dp_param *d = &dp_params[c - param_opt];
+			char why[96];
+
+			if (!dp_param_set(d, optarg, &o->p))
+				continue;
+			snprintf(why, sizeof(why), "bad --%s '%s' (%u..%u)",
+				 d->name, optarg, d->min, d->max);
+			return bad_usage("%s", why);
+		}
 		switch (c) {
 		case 't': o->topo = optarg; break;
 		case 'm': o->mode = optarg; break;
@@ -1073,7 +1108,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		case '?':
 			return bad_usage("%s", "bad option");
 		default:
-			if (!parse_u32(optarg, &v))
+			if (!parse_dec_u32(optarg, &v))
 				return bad_usage("bad number '%s'", optarg);
 			switch (c) {
 			case 'n': o->p.n = v; break;
@@ -1135,7 +1170,7 @@ static int parse_fail(const char *spec)
 		slash = tok.find('/');
 		port = DP_NODE_NONE;
 		if (slash != std::string::npos) {
-			if (!parse_u32(tok.c_str() + slash + 1, &port) ||
+			if (!parse_dec_u32(tok.c_str() + slash + 1, &port) ||
 			    port >= F.t.nports)
 				return bad_usage("bad port in --fail '%s'", spec);
 			tok.resize(slash);

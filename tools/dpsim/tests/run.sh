@@ -540,6 +540,15 @@ check "eval-s2bw.py selftest" 0 $py ./eval-s2bw.py selftest
 has "eval-s2bw.py: fat tree k=4 bisection 8" "ok fattree(4) bisection: 8"
 case $out in *FAIL*) ko "eval-s2bw.py selftest: $(echo "$out" | grep FAIL)" ;; esac
 
+# Every word of the fabric's parameter list (net/dpillar/params.h) is an
+# option of dpsim: a row of its own (-n, --level, --seed...) or, for any
+# other word, the generated --WORD of "the fabric's other parameters".
+check "dpsim --help" 0 $D --help
+for w in $(sed -n 's/^[[:space:]]*[UC](\([a-z0-9_]*\),.*/\1/p' ../../net/dpillar/params.h); do
+	case $w in ?) has "the parameter $w is an option" "  -$w " ;;
+	*) has "the parameter $w is an option" "--$w " ;; esac
+done
+
 # Each topology's own CLI checks: tests/topo_<file>.sh, where the
 # topology has one, for each file of the list (net/dpillar/topologies.h,
 # read through topologies.mk), so that they come and go with it.
