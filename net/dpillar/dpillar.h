@@ -118,7 +118,7 @@ extern struct rtnl_link_ops dp_link_ops;
  * and netif_carrier_ok(), both bits of one read of dev->state (the
  * compiler left netif_carrier_ok() a call on the route memo's hit path).
  */
-static __always_inline bool dp_port_up(const struct dp_port *port)
+static inline bool dp_port_up(const struct dp_port *port)
 {
 	unsigned long state = READ_ONCE(port->dev->state);
 
@@ -222,14 +222,14 @@ dp_neigh_find(const struct dp_priv *dp, u32 self, u32 port_idx, u32 peer,
  * Forced inline, as dp_port_up(): on the memo's hit path, where the
  * compiler left them calls.
  */
-static __always_inline bool dp_neigh_reach(const struct dp_priv *dp,
-					   const struct dp_port *port,
-					   const struct dp_neigh *nb)
+static inline bool dp_neigh_reach(const struct dp_priv *dp,
+				  const struct dp_port *port,
+				  const struct dp_neigh *nb)
 {
 	return nb && dp_port_up(port) && dp_neigh_alive(dp, nb);
 }
 
-static __always_inline bool dp_neigh_up(const struct dp_neigh *nb, u32 *up)
+static inline bool dp_neigh_up(const struct dp_neigh *nb, u32 *up)
 {
 	bool known = nb && test_bit(DP_NEIGH_HAS_PORTS_UP, &nb->flags);
 

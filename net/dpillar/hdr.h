@@ -42,8 +42,8 @@ bool dp_coords_push(struct sk_buff *skb, const struct dp_route_state *st);
  * at most @avail, else the bytes to pull before reading it again; -1
  * when its count is 0 or above DP_COORDS_MAX.
  */
-static __always_inline int dp_coords_read(const struct dpillar_coords *c,
-					  unsigned int avail, u32 *x, u32 *n)
+static inline int dp_coords_read(const struct dpillar_coords *c,
+				 unsigned int avail, u32 *x, u32 *n)
 {
 	unsigned int len;
 	u32 i, count;

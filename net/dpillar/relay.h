@@ -28,7 +28,10 @@
  * only in its struct dp_relay_ops, a constant that dp_relay(), always
  * inline, is compiled with where the type is received (rx.c for DATA,
  * shortcut.c for SHORTCUT_DATA, probe.c for probes): its callbacks are
- * direct calls or inline, no frame pays for another type's (make bench),
+ * direct calls or inline, no frame pays for another type's (make bench;
+ * out of line, the compiler keeps one copy whose callbacks are indirect
+ * calls, retpolines: dpillar-evaluation.rst, "Each __always_inline of
+ * the hit path, one by one"),
  * and a probe goes from rx.c to probe.c to route.c, as it did before the
  * relay was one.
  */
@@ -83,7 +86,7 @@ struct dp_relay_ops {
  * rewrites (skb_forward_csum()).  dp_relay() only; this node's own frames
  * keep their socket's.
  */
-static __always_inline void dp_relay_scrub(struct sk_buff *skb)
+static inline void dp_relay_scrub(struct sk_buff *skb)
 {
 	skb_forward_csum(skb);
 	skb_set_delivery_time(skb, 0, 0);

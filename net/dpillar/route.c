@@ -47,8 +47,8 @@ static struct dp_rmemo *dp_rmemo_of(struct dp_priv *dp,
  * included, all of them: an entry's key and a frame's, or a frame's
  * before and after its decision.
  */
-static __always_inline bool dp_rmemo_same_key(const struct dp_route_state *a,
-					      const struct dp_route_state *b)
+static inline bool dp_rmemo_same_key(const struct dp_route_state *a,
+				     const struct dp_route_state *b)
 {
 	u32 i;
 
@@ -68,9 +68,9 @@ static __always_inline bool dp_rmemo_same_key(const struct dp_route_state *a,
  * translation-block lookup under TCG and some ten instructions of
  * saved registers besides (make bench).
  */
-static __always_inline bool dp_rmemo_same_state(const struct dp_rmemo *e,
-						u32 gen, u32 self,
-						const struct dp_route_state *st)
+static inline bool dp_rmemo_same_state(const struct dp_rmemo *e,
+				       u32 gen, u32 self,
+				       const struct dp_route_state *st)
 {
 	return e->gen == gen && e->self == self &&
 	       dp_rmemo_same_key(&e->st, st);
@@ -92,8 +92,8 @@ static void dp_rmemo_fill(struct dp_rmemo *e, u32 gen, u32 self,
 }
 
 /* Our port @idx is bound and up, as a multi entry saw it. */
-static __always_inline bool dp_rmemo_port_up(const struct dp_priv *dp,
-					     u32 idx)
+static inline bool dp_rmemo_port_up(const struct dp_priv *dp,
+				    u32 idx)
 {
 	const struct dp_port *port = rcu_dereference(dp->ports[idx]);
 
@@ -107,7 +107,7 @@ static __always_inline bool dp_rmemo_port_up(const struct dp_priv *dp,
  * down as they were (struct dp_rmemo).  *@portp and *@nbp: the hop's
  * port and neighbour slot.
  */
-static __always_inline bool
+static inline bool
 dp_rmemo_take_multi(struct dp_priv *dp, const struct dp_rmemo *e,
 		    struct dp_hop *hop, struct dp_port **portp,
 		    struct dp_neigh **nbp)
@@ -148,7 +148,7 @@ dp_rmemo_take_multi(struct dp_priv *dp, const struct dp_rmemo *e,
  * (view.c).  Its port and slot in *@portp and *@nbp, for dp_route_out()'s
  * MAC.
  */
-static __always_inline bool
+static inline bool
 dp_rmemo_take(struct dp_priv *dp, const struct dp_rmemo *e,
 	      struct dp_hop *hop, struct dp_port **portp,
 	      struct dp_neigh **nbp)
@@ -243,12 +243,12 @@ static void dp_rmemo_keep(struct dp_priv *dp, struct dp_rmemo *e, u32 gen,
  * *@genp its generation.  The memo is per CPU: used with BHs off (the
  * receive softirq, the transmit path) outside interrupts.
  */
-static __always_inline bool dp_rmemo_hit(struct dp_priv *dp,
-					 const struct dp_route_state *st,
-					 struct dp_hop *hop,
-					 struct dp_port **portp,
-					 struct dp_neigh **nbp,
-					 struct dp_rmemo **ep, u32 *genp)
+static inline bool dp_rmemo_hit(struct dp_priv *dp,
+				const struct dp_route_state *st,
+				struct dp_hop *hop,
+				struct dp_port **portp,
+				struct dp_neigh **nbp,
+				struct dp_rmemo **ep, u32 *genp)
 {
 	struct dp_rmemo *e;
 	u32 gen;

@@ -930,8 +930,8 @@ static inline u32 dpp_col_fast(const struct dp_topo *t, u32 id)
  * binary translator such as QEMU's TCG every call and return ends a
  * translated block, and a relay makes this one per packet.
  */
-static __always_inline void __dpp_at_init(const struct dp_topo *t,
-					  struct dpp_at *a, u32 self, u32 tgt)
+static inline void __dpp_at_init(const struct dp_topo *t,
+				 struct dpp_at *a, u32 self, u32 tgt)
 {
 	const struct dpp_priv *d = dpp(t);
 	u32 h = d->h, diff = 0, bit = 1, *q;
@@ -1163,10 +1163,10 @@ static noinline bool dpp_sp_viable_slow(const struct dp_topo *t,
  * up, and that answer needs no call beyond the view's (see
  * __dpp_at_init()); dpp_sp_viable_slow() looks at its next hops.
  */
-static __always_inline bool dpp_sp_viable(const struct dp_topo *t,
-					  const struct dp_view *v,
-					  const struct dpp_at *a, u32 port,
-					  u32 nb)
+static inline bool dpp_sp_viable(const struct dp_topo *t,
+				 const struct dp_view *v,
+				 const struct dpp_at *a, u32 port,
+				 u32 nb)
 {
 	u32 up;
 
@@ -1200,10 +1200,10 @@ static const u8 dpp_cls_count[64] = {
  * them, the flow hash picking the index.  True, with *@hop, when it is
  * reachable and can go on; false sends the caller to the full walk.
  */
-static __always_inline bool dpp_sp_first(const struct dp_topo *t,
-					 const struct dpp_at *a, u32 mask,
-					 u32 word, const struct dp_view *v,
-					 struct dp_hop *hop)
+static inline bool dpp_sp_first(const struct dp_topo *t,
+				const struct dpp_at *a, u32 mask,
+				u32 word, const struct dp_view *v,
+				struct dp_hop *hop)
 {
 	u32 big = dpp(t)->h - 1, total, idx, b, bit, j, tv, val, col, next;
 	u32 port, sz, cur, rest, cnt;
@@ -1481,9 +1481,9 @@ static int dpp_sp_slow(const struct dp_topo *t, u32 self,
 		       struct dp_route_state *st, const struct dp_view *v,
 		       struct dp_hop *hop, struct dpp_at *dst_at);
 
-static __always_inline int dpp_sp(const struct dp_topo *t, u32 self,
-				  struct dp_route_state *st,
-				  const struct dp_view *v, struct dp_hop *hop)
+static inline int dpp_sp(const struct dp_topo *t, u32 self,
+			 struct dp_route_state *st,
+			 const struct dp_view *v, struct dp_hop *hop)
 {
 	u32 cm, mask = 0;
 	struct dpp_at a;
