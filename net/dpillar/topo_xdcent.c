@@ -1537,6 +1537,137 @@ static bool xdc_dj_spare(const struct dp_topo *t, u32 a, u32 b,
 }
 
 /*
+ * k = 1 (every server has two ports): for the pairs the constructions
+ * above leave out, n >= 3.  A value of a digit that is neither @a nor n-1.
+ */
+static u32 xdc_k1_other(u32 a)
+{
+	return a ? 0 : 1;
+}
+
+/*
+ * From @h to @o (k = 1, both spare ports cabled, on levels H >= lo above
+ * the highest digit where they differ), appended to @p: out through h's
+ * spare port into the copy with digit H another, to its level-H gate
+ * with digit H-1 = w_H, back over level H, then down level by level, at
+ * each level j from H-1 to lo+1 XDCRouting to the gate with digit j-1 =
+ * w_j and across to h's digit j, and last XDCRouting to o's twin over
+ * its spare switch (digit lo = w_{lo+1}) and into o.  Every w_j is
+ * neither h's digit j-1 nor n-1, so every server between the two ends
+ * has a digit from lo up that is not h's: none is in the sub-cell of
+ * the digits below lo that holds h and o.
+ */
+static bool xdc_k1_out(const struct dp_topo *t, u32 h, u32 o,
+		       struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 H = xdc_spare_level(t, h), lo = xdc_spare_level(t, o), x, y, u, w;
+	u32 j;
+
+	if (H < lo || lo < 1 || H > d->top)
+		return false;
+	u = (xdc_dig(t, h, H) + 1) % d->n;
+	x = xdc_set_dig(t, h, H, u);
+	if (!xdc_dj_put(p, H, u))
+		return false;
+	if (H == lo)
+		return xdc_dj_route(t, x, xdc_set_dig(t, o, H, u), p) &&
+		       xdc_dj_put(p, H, xdc_dig(t, o, H));
+	w = xdc_k1_other(xdc_dig(t, h, H - 1));
+	y = xdc_low_max(t, xdc_set_dig(t, x, H - 1, w), H - 1);
+	if (!xdc_dj_route(t, x, y, p) ||
+	    !xdc_dj_put(p, H, xdc_dig(t, h, H)))
+		return false;
+	x = xdc_set_dig(t, y, H, xdc_dig(t, h, H));
+	for (j = H - 1; j > lo; j--) {
+		w = xdc_k1_other(xdc_dig(t, h, j - 1));
+		y = xdc_set_dig(t, x, j - 1, w);
+		if (!xdc_dj_route(t, x, y, p) ||
+		    !xdc_dj_put(p, j, xdc_dig(t, h, j)))
+			return false;
+		x = xdc_set_dig(t, y, j, xdc_dig(t, h, j));
+	}
+	return xdc_dj_route(t, x, xdc_set_dig(t, o, lo, w), p) &&
+	       xdc_dj_put(p, lo, xdc_dig(t, o, lo));
+}
+
+/* xdc_k1_out() from @a to @b, the higher spare level first. */
+static bool xdc_k1_via(const struct dp_topo *t, u32 a, u32 b,
+		       struct xdc_dj *p)
+{
+	u32 from = p->len;
+
+	if (xdc_spare_level(t, a) >= xdc_spare_level(t, b))
+		return xdc_k1_out(t, a, b, p);
+	if (!xdc_k1_out(t, b, a, p))
+		return false;
+	xdc_dj_reverse(t, b, p, from);
+	return true;
+}
+
+/*
+ * k = 1, n >= 3, both spare ports cabled, highest differing digit @L
+ * (the sub-cell C of digits 0..L holds both): path 0 inside C, path 1
+ * through both spare ports outside it (xdc_k1_out()), so the two meet in
+ * neither servers nor switches.  Both spare ports leaving C (levels above
+ * L): path 0 XDCRouting in C (a BCube pair's: the caller's word).  At L
+ * = 1 with one end's spare port in C (level 1: @s is a level-1 gate,
+ * digit 0 not n-1) and the other's leaving it (its digit 0 n-1): when
+ * s's digit 1 is not n-1, path 0 crosses at s into d's copy and sets
+ * digit 0, path 1 leaves s over level 0 for s's copy's I* (its spare
+ * port on level 2) and goes out from there; when it is n-1 (s's copy's
+ * I* has no level-2 port), path 0 sets digit 0 to w, crosses at w and
+ * sets digit 0 to n-1, path 1 crosses at s into a third copy (digit 1
+ * neither n-1 nor d's) and goes out from its I*.  The other way round
+ * (d's spare port in C): the paths of (d, s), reversed.
+ */
+static bool xdc_dj_k1(const struct dp_topo *t, u32 s, u32 d, u32 m,
+		      struct xdc_dj *p)
+{
+	const struct xdc_priv *x = xdc(t);
+	u32 L = xdc_top_diff(t, s, d, x->top), ls = xdc_spare_level(t, s);
+	u32 ld = xdc_spare_level(t, d), n = x->n, a, w, e, z = s;
+	bool ok;
+
+	p->len = 0;
+	if (x->k != 1 || n < 3 || m > 1 || ls > x->top || ld > x->top)
+		return false;
+	if (ls > L && ld > L) {
+		if (m)
+			return xdc_k1_via(t, s, d, p);
+		return L >= x->b && xdc_dj_route(t, s, d, p);
+	}
+	if ((ls <= L && ld <= L) || L != 1)
+		return false;
+	if (ld <= L) {
+		s = d;		/* the paths of (d, s), reversed */
+		d = z;
+	}
+	/* s: digit 0 not n-1, spare level 1; d: digit 0 n-1, level >= 2 */
+	a = xdc_dig(t, s, 1);
+	if (a != n - 1 && !m) {
+		ok = xdc_dj_put(p, 1, xdc_dig(t, d, 1)) &&
+		     xdc_dj_put(p, 0, n - 1);
+	} else if (a != n - 1) {
+		e = xdc_set_dig(t, s, 0, n - 1);
+		ok = xdc_dj_put(p, 0, n - 1) && xdc_k1_via(t, e, d, p);
+	} else if (!m) {
+		w = xdc_k1_other(xdc_dig(t, s, 0));
+		ok = xdc_dj_put(p, 0, w) &&
+		     xdc_dj_put(p, 1, xdc_dig(t, d, 1)) &&
+		     xdc_dj_put(p, 0, n - 1);
+	} else {
+		a = xdc_k1_other(xdc_dig(t, d, 1));
+		e = xdc_set_dig(t, xdc_set_dig(t, s, 1, a), 0, n - 1);
+		ok = xdc_dj_put(p, 1, a) && xdc_dj_put(p, 0, n - 1) &&
+		     xdc_k1_via(t, e, d, p);
+	}
+	if (ok && s != z)
+		xdc_dj_reverse(t, s, p, 0);
+	return ok;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -1549,23 +1680,14 @@ static bool xdc_dj_usable(const struct dp_topo *t)
 	       (u32)d->b * d->nwords + d->npaths <= 0x10000;
 }
 
-/*
- * Disjoint path @m of @src -> @dst where the words cannot give it (see
- * the comment at the top); true with its moves in *@p, at most ff_hops.
- */
-static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
-			 struct xdc_dj *p)
+/* The constructions before xdc_dj_k1()'s, at most ff_hops long. */
+static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
+		       u32 m, struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 lvl;
 	bool ok;
 
 	p->len = 0;
-	if (src >= t->nodes || dst >= t->nodes || src == dst ||
-	    xdc_spare_level(t, src) > d->top ||
-	    xdc_spare_level(t, dst) > d->top)
-		return false;
-	lvl = xdc_top_diff(t, src, dst, d->top);
 	if (lvl < d->b) {
 		/* one spare level: xdc_disjoint()'s words */
 		ok = m == d->k &&
@@ -1578,6 +1700,32 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		     xdc_dj_cross(t, src, dst, lvl, m, p);
 	}
 	return ok && p->len <= t->ff_hops;
+}
+
+/*
+ * Disjoint path @m of @src -> @dst where the words cannot give it (see
+ * the comment at the top); true with its moves in *@p, at most ff_hops.
+ * k = 1: xdc_dj_k1()'s two paths where those before do not build both
+ * (one of them rebuilt for the other's sake: three builds at most).
+ */
+static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl;
+
+	p->len = 0;
+	if (src >= t->nodes || dst >= t->nodes || src == dst ||
+	    xdc_spare_level(t, src) > d->top ||
+	    xdc_spare_level(t, dst) > d->top)
+		return false;
+	lvl = xdc_top_diff(t, src, dst, d->top);
+	if (xdc_dj_any(t, src, dst, lvl, m, p) &&
+	    (d->k != 1 || lvl < d->b ||
+	     (xdc_dj_any(t, src, dst, lvl, 1 - m, p) &&
+	      xdc_dj_any(t, src, dst, lvl, m, p))))
+		return true;
+	return xdc_dj_k1(t, src, dst, m, p) && p->len <= t->ff_hops;
 }
 
 /*
