@@ -1606,6 +1606,56 @@ static bool xdc_k1_via(const struct dp_topo *t, u32 a, u32 b,
 }
 
 /*
+ * xdc_dj_k1() above level 1: @s's spare port in C (level <= @L), @d's
+ * leaving it (d's digits below L all n-1), s's copy (digit L) or d's the
+ * one with digit L = n-1.  In s's copy, xdc_fan() of the digits below L
+ * takes the two paths apart.  When d's copy is it (d is C's I*, spare
+ * level above L + 1), the fan's strands end at a level-L gate, path 0's,
+ * which crosses into d's copy and routes to d, and at the I* of s's copy
+ * (spare level L + 1), path 1's, which goes out from there.  When s's
+ * copy is it (its I* has no port out of C), the fan has two strands of
+ * level L: path 0 crosses into d's copy to d, path 1 into a third copy
+ * (digit L neither n-1 nor d's) and routes to its I* (level L + 1, as
+ * d's spare port) to go out.  The copies are each one path's.
+ */
+static bool xdc_k1_fan(const struct dp_topo *t, u32 s, u32 d, u32 L, u32 m,
+		       struct xdc_dj *p)
+{
+	u32 n = xdc(t)->n, v = xdc_dig(t, d, L), e, l0, l1 = XDC_DJ_Q2;
+	bool two = xdc_dig(t, s, L) == n - 1;
+
+	if (two == (v == n - 1))
+		return false;
+	if (two) {
+		/* path 1, the longer way after the fan, takes its shorter strand */
+		if (!xdc_fan(t, s, (int)L - 1, true, L, p, &e))
+			return false;
+		l0 = p->len;
+		p->len = 0;
+		if (!xdc_fan(t, s, (int)L - 1, true, XDC_DJ_Q2, p, &e))
+			return false;
+		if (p->len > l0)
+			l1 = L;
+		p->len = 0;
+	}
+	if (!xdc_fan(t, s, (int)L - 1, two,
+		     !m ? (l1 == L ? XDC_DJ_Q2 : L) : two ? l1 : XDC_DJ_T,
+		     p, &e))
+		return false;
+	if (m && !two)
+		return xdc_k1_via(t, e, d, p);
+	if (m)
+		v = xdc_k1_other(v);
+	e = xdc_set_dig(t, e, L, v);
+	if (!xdc_dj_put(p, L, v))
+		return false;
+	if (!m)
+		return xdc_dj_route(t, e, d, p);
+	return xdc_dj_route(t, e, xdc_low_max(t, e, L), p) &&
+	       xdc_k1_via(t, xdc_low_max(t, e, L), d, p);
+}
+
+/*
  * k = 1, n >= 3, both spare ports cabled, highest differing digit @L
  * (the sub-cell C of digits 0..L holds both): path 0 inside C, path 1
  * through both spare ports outside it (xdc_k1_out()), so the two meet in
@@ -1637,11 +1687,15 @@ static bool xdc_dj_k1(const struct dp_topo *t, u32 s, u32 d, u32 m,
 			return xdc_k1_via(t, s, d, p);
 		return L >= x->b && xdc_dj_route(t, s, d, p);
 	}
-	if ((ls <= L && ld <= L) || L != 1)
+	if (ls <= L && ld <= L)
 		return false;
 	if (ld <= L) {
 		s = d;		/* the paths of (d, s), reversed */
 		d = z;
+	}
+	if (L > 1) {
+		ok = xdc_k1_fan(t, s, d, L, m, p);
+		goto out;
 	}
 	/* s: digit 0 not n-1, spare level 1; d: digit 0 n-1, level >= 2 */
 	a = xdc_dig(t, s, 1);
@@ -1662,6 +1716,7 @@ static bool xdc_dj_k1(const struct dp_topo *t, u32 s, u32 d, u32 m,
 		ok = xdc_dj_put(p, 1, a) && xdc_dj_put(p, 0, n - 1) &&
 		     xdc_k1_via(t, e, d, p);
 	}
+out:
 	if (ok && s != z)
 		xdc_dj_reverse(t, s, p, 0);
 	return ok;
