@@ -80,17 +80,22 @@
  *   L-2k is n-1, the same k digits lower, both strands crossing the
  *   digits between; at L = 2k the end itself and its BCube ports,
  *   xdc_fan0()).
+ * - k = 1, the pairs the cases above leave out (xdc_dj_k1()): path 0 in
+ *   the sub-cell C of the differing digits, path 1 out of it through the
+ *   ends' spare ports (xdc_k1_out()); an end whose spare port is in C
+ *   first reaches another server of C whose port leaves it, over level 0
+ *   or through a third copy at L = 1, by xdc_fan() above (xdc_k1_fan()).
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built: at k, an end whose run of n-1 digits reaches digit k (its
- * spare port free or on another level than its twin's); above k, an end
- * cell with no level-L gate that neither crosses out and back nor has a
- * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the
- * end is its sub-cell's I*), and some pairs of two such cells when
- * L-k < k; BCube pairs with one spare level inside the other's run of
- * n-1 digits; n = 2.
+ * Not built (k >= 2): at k, an end whose run of n-1 digits reaches digit k
+ * (its spare port free or on another level than its twin's); above k, an
+ * end cell with no level-L gate that neither crosses out and back nor has a
+ * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end
+ * is its sub-cell's I*), and some pairs of two such cells when L-k < k;
+ * BCube pairs with one spare level inside the other's run of n-1
+ * digits; n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -104,8 +109,9 @@
  * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
- * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 95.7%,
- * (3,1,3) 95.6%, (3,2,4) 99.2%.  Routing mode "hash" (the default)
+ * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
+ * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4) 99.2%.
+ * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -1546,11 +1552,11 @@ static u32 xdc_k1_other(u32 a)
 }
 
 /*
- * From @h to @o (k = 1, both spare ports cabled, on levels H >= lo above
+ * From @h to @o (k = 1, both spare ports cabled, on levels lh >= lo above
  * the highest digit where they differ), appended to @p: out through h's
- * spare port into the copy with digit H another, to its level-H gate
- * with digit H-1 = w_H, back over level H, then down level by level, at
- * each level j from H-1 to lo+1 XDCRouting to the gate with digit j-1 =
+ * spare port into the copy with digit lh another, to its level-lh gate
+ * with digit lh-1 = w_lh, back over level lh, then down level by level, at
+ * each level j from lh-1 to lo+1 XDCRouting to the gate with digit j-1 =
  * w_j and across to h's digit j, and last XDCRouting to o's twin over
  * its spare switch (digit lo = w_{lo+1}) and into o.  Every w_j is
  * neither h's digit j-1 nor n-1, so every server between the two ends
@@ -1561,25 +1567,25 @@ static bool xdc_k1_out(const struct dp_topo *t, u32 h, u32 o,
 		       struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 H = xdc_spare_level(t, h), lo = xdc_spare_level(t, o), x, y, u, w;
+	u32 lh = xdc_spare_level(t, h), lo = xdc_spare_level(t, o), x, y, u, w;
 	u32 j;
 
-	if (H < lo || lo < 1 || H > d->top)
+	if (lh < lo || lo < 1 || lh > d->top)
 		return false;
-	u = (xdc_dig(t, h, H) + 1) % d->n;
-	x = xdc_set_dig(t, h, H, u);
-	if (!xdc_dj_put(p, H, u))
+	u = (xdc_dig(t, h, lh) + 1) % d->n;
+	x = xdc_set_dig(t, h, lh, u);
+	if (!xdc_dj_put(p, lh, u))
 		return false;
-	if (H == lo)
-		return xdc_dj_route(t, x, xdc_set_dig(t, o, H, u), p) &&
-		       xdc_dj_put(p, H, xdc_dig(t, o, H));
-	w = xdc_k1_other(xdc_dig(t, h, H - 1));
-	y = xdc_low_max(t, xdc_set_dig(t, x, H - 1, w), H - 1);
+	if (lh == lo)
+		return xdc_dj_route(t, x, xdc_set_dig(t, o, lh, u), p) &&
+		       xdc_dj_put(p, lh, xdc_dig(t, o, lh));
+	w = xdc_k1_other(xdc_dig(t, h, lh - 1));
+	y = xdc_low_max(t, xdc_set_dig(t, x, lh - 1, w), lh - 1);
 	if (!xdc_dj_route(t, x, y, p) ||
-	    !xdc_dj_put(p, H, xdc_dig(t, h, H)))
+	    !xdc_dj_put(p, lh, xdc_dig(t, h, lh)))
 		return false;
-	x = xdc_set_dig(t, y, H, xdc_dig(t, h, H));
-	for (j = H - 1; j > lo; j--) {
+	x = xdc_set_dig(t, y, lh, xdc_dig(t, h, lh));
+	for (j = lh - 1; j > lo; j--) {
 		w = xdc_k1_other(xdc_dig(t, h, j - 1));
 		y = xdc_set_dig(t, x, j - 1, w);
 		if (!xdc_dj_route(t, x, y, p) ||
@@ -1685,7 +1691,7 @@ static bool xdc_dj_k1(const struct dp_topo *t, u32 s, u32 d, u32 m,
 	if (ls > L && ld > L) {
 		if (m)
 			return xdc_k1_via(t, s, d, p);
-		return L >= x->b && xdc_dj_route(t, s, d, p);
+		return x->b <= L && xdc_dj_route(t, s, d, p);
 	}
 	if (ls <= L && ld <= L)
 		return false;
