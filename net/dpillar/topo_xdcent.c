@@ -1773,7 +1773,7 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			 struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 lvl;
+	u32 lvl, c;
 
 	p->len = 0;
 	if (src >= t->nodes || dst >= t->nodes || src == dst ||
@@ -1781,10 +1781,14 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	    xdc_spare_level(t, dst) > d->top)
 		return false;
 	lvl = xdc_top_diff(t, src, dst, d->top);
-	if (xdc_dj_any(t, src, dst, lvl, m, p) &&
-	    (d->k != 1 || lvl < d->b ||
-	     (xdc_dj_any(t, src, dst, lvl, 1 - m, p) &&
-	      xdc_dj_any(t, src, dst, lvl, m, p))))
+	/* path m; with k = 1 above the BCube digits, 1 - m and m again */
+	for (c = 0; c < 3; c++) {
+		if (!xdc_dj_any(t, src, dst, lvl, c == 1 ? 1 - m : m, p))
+			break;
+		if (!c && (d->k != 1 || lvl < d->b))
+			return true;
+	}
+	if (c == 3)
 		return true;
 	return xdc_dj_k1(t, src, dst, m, p) && p->len <= t->ff_hops;
 }
