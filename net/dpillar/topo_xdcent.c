@@ -1678,7 +1678,7 @@ static bool xdc_k1_fan(const struct dp_topo *t, u32 s, u32 d, u32 L, u32 m,
  * (d's spare port in C): the paths of (d, s), reversed.
  */
 static noinline bool xdc_dj_k1(const struct dp_topo *t, u32 s, u32 d, u32 m,
-				struct xdc_dj *p)
+			       struct xdc_dj *p)
 {
 	const struct xdc_priv *x = xdc(t);
 	u32 L = xdc_top_diff(t, s, d, x->top), ls = xdc_spare_level(t, s);
