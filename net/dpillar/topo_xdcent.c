@@ -1767,7 +1767,7 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
  * Disjoint path @m of @src -> @dst where the words cannot give it (see
  * the comment at the top); true with its moves in *@p, at most ff_hops.
  * k = 1: xdc_dj_k1()'s two paths where those before do not build both
- * (one of them rebuilt for the other's sake: three builds at most).
+ * (the other path built first: two builds where they do, three at most).
  */
 static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			 struct xdc_dj *p)
@@ -1781,14 +1781,11 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	    xdc_spare_level(t, dst) > d->top)
 		return false;
 	lvl = xdc_top_diff(t, src, dst, d->top);
-	/* path m; with k = 1 above the BCube digits, 1 - m and m again */
-	for (c = 0; c < 3; c++) {
-		if (!xdc_dj_any(t, src, dst, lvl, c == 1 ? 1 - m : m, p))
+	/* path m; with k = 1 above the BCube digits, path 1 - m first */
+	for (c = d->k == 1 && lvl >= d->b ? 0 : 1; c < 2; c++)
+		if (!xdc_dj_any(t, src, dst, lvl, c ? m : 1 - m, p))
 			break;
-		if (!c && (d->k != 1 || lvl < d->b))
-			return true;
-	}
-	if (c == 3)
+	if (c == 2)
 		return true;
 	return xdc_dj_k1(t, src, dst, m, p) && p->len <= t->ff_hops;
 }
