@@ -1289,16 +1289,47 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	const struct xdc_priv *d = xdc(t);
 	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
 	u8 mv[DP_MAX_PORTS + 4];
-	u32 k = d->k, dk = xdc_dig(t, dst, k), x = src, c, cnt;
+	u32 k = d->k, dk, x, c, cnt, a = d->n, e = 0, z = src;
 
-	if (!xdc_dj_xk_ok(t, src, k, dk) ||
-	    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), k,
-			  dk))
+	if (!xdc_dj_xk_ok(t, src, k, xdc_dig(t, dst, k))) {
+		src = dst;	/* the paths of (dst, src), reversed */
+		dst = z;
+	}
+	dk = xdc_dig(t, dst, k);
+	x = src;
+	if (!xdc_dj_xk_ok(t, src, k, dk))
 		return false;
 	xdc_split(t, src, sa, k);
 	xdc_split(t, dst, da, k);
+	for (c = 0; c < k; c++)
+		e += sa[c] != da[c];
+	if (!xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), k,
+			  dk)) {
+		/*
+		 * dst's twin in src's copy has another spare level (dst is
+		 * its copy's I*, src's copy digit k n-1): path 1 crosses
+		 * from the last server of BCube path j0 before that twin, a
+		 * gate when the last digit it sets is digit 0 (src's is not
+		 * n-1) and not src (two digits differ), into a third copy,
+		 * sets digit 0 there and crosses out and back from the twin
+		 * in it.  No other path enters that copy.
+		 */
+		for (a = 0; a < d->n - 1; a++)
+			if (a != dk && a != xdc_dig(t, src, k))
+				break;
+		if (k < 2 || e < 2 || sa[0] == d->n - 1 || a >= d->n - 1 ||
+		    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, a), k, dk))
+			return false;
+	} else if (src != z) {
+		return false;
+	}
 	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
 	for (c = 0; c < cnt; c++) {
+		if (a < d->n && m == 1 && c + 2 == cnt) {
+			if (mj[c] || !c || !xdc_dj_put(p, k, a))
+				return false;
+			x = xdc_set_dig(t, x, k, a);
+		}
 		if (mj[c] == XDC_DJ_OUT) {
 			if (!xdc_dj_xk(t, x, k, dk, mv[c], p))
 				return false;
@@ -1311,7 +1342,11 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			return false;
 		x = xdc_set_dig(t, x, mj[c], mv[c]);
 	}
-	return cnt && x == dst;
+	if (!cnt || x != dst)
+		return false;
+	if (src != z)
+		xdc_dj_reverse(t, src, p, 0);
+	return true;
 }
 
 /*
