@@ -69,9 +69,11 @@
  *   n-1, its spare port leaves the cell), n >= 3 (xdc_dj_cellk()): its
  *   crossing goes out through its spare port, across the cell there and
  *   back into its twin; a BCube path with no gate on it side-steps
- *   digit 0 (xdc_dj_cmoves()).  Above k, an end whose cell's I* is no
- *   gate and no cell next to it serves: the same on the cells, out and
- *   back from the I* (xdc_dj_cross_out()).
+ *   digit 0 (xdc_dj_cmoves()).  When dst's twin in src's copy has
+ *   another spare level (k >= 2, dst its copy's I*), path 1 goes out and
+ *   back from the twin in a third copy instead.  Above k, an end whose
+ *   cell's I* is no gate and no cell next to it serves: the same on the
+ *   cells, out and back from the I* (xdc_dj_cross_out()).
  * - Above k, such an end cell that cannot cross out and back (L-k >= k):
  *   the cell next to it, entered over level L-k from two of its servers
  *   as max-flow's paths do; its fan has two strands of level L-k and
@@ -110,7 +112,7 @@
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
- * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4) 99.2%.
+ * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4) 99.5%.
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
