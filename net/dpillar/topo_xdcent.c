@@ -69,9 +69,11 @@
  *   n-1, its spare port leaves the cell), n >= 3 (xdc_dj_cellk()): its
  *   crossing goes out through its spare port, across the cell there and
  *   back into its twin; a BCube path with no gate on it side-steps
- *   digit 0 (xdc_dj_cmoves()).  Above k, an end whose cell's I* is no
- *   gate and no cell next to it serves: the same on the cells, out and
- *   back from the I* (xdc_dj_cross_out()).
+ *   digit 0 (xdc_dj_cmoves()).  When dst's twin in src's copy has
+ *   another spare level (k >= 2, dst its copy's I*), path 1 goes out and
+ *   back from the twin in a third copy instead.  Above k, an end whose
+ *   cell's I* is no gate and no cell next to it serves: the same on the
+ *   cells, out and back from the I* (xdc_dj_cross_out()).
  * - Above k, such an end cell that cannot cross out and back (L-k >= k):
  *   the cell next to it, entered over level L-k from two of its servers
  *   as max-flow's paths do; its fan has two strands of level L-k and
@@ -80,17 +82,22 @@
  *   L-2k is n-1, the same k digits lower, both strands crossing the
  *   digits between; at L = 2k the end itself and its BCube ports,
  *   xdc_fan0()).
+ * - k = 1, the pairs the cases above leave out (xdc_dj_k1()): path 0 in
+ *   the sub-cell C of the differing digits, path 1 out of it through the
+ *   ends' spare ports (xdc_k1_out()); an end whose spare port is in C
+ *   first reaches another server of C whose port leaves it, over level 0
+ *   or through a third copy at L = 1, by xdc_fan() above (xdc_k1_fan()).
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built: at k, an end whose run of n-1 digits reaches digit k (its
- * spare port free or on another level than its twin's); above k, an end
- * cell with no level-L gate that neither crosses out and back nor has a
- * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the
- * end is its sub-cell's I*), and some pairs of two such cells when
- * L-k < k; BCube pairs with one spare level inside the other's run of
- * n-1 digits; n = 2.
+ * Not built (k >= 2): at k, an end whose run of n-1 digits reaches digit k
+ * (its spare port free or on another level than its twin's); above k, an
+ * end cell with no level-L gate that neither crosses out and back nor has a
+ * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end
+ * is its sub-cell's I*), and some pairs of two such cells when L-k < k;
+ * BCube pairs with one spare level inside the other's run of n-1
+ * digits; n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -104,8 +111,9 @@
  * disjoint among those with k + 1 (tools/dpsim/eval-xdcent-paths.py
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
- * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; (3,1,2) 95.7%,
- * (3,1,3) 95.6%, (3,2,4) 99.2%.  Routing mode "hash" (the default)
+ * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
+ * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4) 99.5%.
+ * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
  *
@@ -1283,16 +1291,47 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	const struct xdc_priv *d = xdc(t);
 	u8 sa[XDC_MAX_DIGITS], da[XDC_MAX_DIGITS], mj[DP_MAX_PORTS + 4];
 	u8 mv[DP_MAX_PORTS + 4];
-	u32 k = d->k, dk = xdc_dig(t, dst, k), x = src, c, cnt;
+	u32 k = d->k, dk, x, c, cnt, a = d->n, e = 0, z = src;
 
-	if (!xdc_dj_xk_ok(t, src, k, dk) ||
-	    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), k,
-			  dk))
+	if (!xdc_dj_xk_ok(t, src, k, xdc_dig(t, dst, k))) {
+		src = dst;	/* the paths of (dst, src), reversed */
+		dst = z;
+	}
+	dk = xdc_dig(t, dst, k);
+	x = src;
+	if (!xdc_dj_xk_ok(t, src, k, dk))
 		return false;
 	xdc_split(t, src, sa, k);
 	xdc_split(t, dst, da, k);
+	for (c = 0; c < k; c++)
+		e += sa[c] != da[c];
+	if (!xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, xdc_dig(t, src, k)), k,
+			  dk)) {
+		/*
+		 * dst's twin in src's copy has another spare level (dst is
+		 * its copy's I*, src's copy digit k n-1): path 1 crosses
+		 * from the last server of BCube path j0 before that twin, a
+		 * gate when the last digit it sets is digit 0 (src's is not
+		 * n-1) and not src (two digits differ), into a third copy,
+		 * sets digit 0 there and crosses out and back from the twin
+		 * in it.  No other path enters that copy.
+		 */
+		for (a = 0; a < d->n - 1; a++)
+			if (a != dk && a != xdc_dig(t, src, k))
+				break;
+		if (k < 2 || e < 2 || sa[0] == d->n - 1 || a >= d->n - 1 ||
+		    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, a), k, dk))
+			return false;
+	} else if (src != z) {
+		return false;
+	}
 	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
 	for (c = 0; c < cnt; c++) {
+		if (a < d->n && m == 1 && c + 2 == cnt) {
+			if (mj[c] || !c || !xdc_dj_put(p, k, a))
+				return false;
+			x = xdc_set_dig(t, x, k, a);
+		}
 		if (mj[c] == XDC_DJ_OUT) {
 			if (!xdc_dj_xk(t, x, k, dk, mv[c], p))
 				return false;
@@ -1305,7 +1344,11 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			return false;
 		x = xdc_set_dig(t, x, mj[c], mv[c]);
 	}
-	return cnt && x == dst;
+	if (!cnt || x != dst)
+		return false;
+	if (src != z)
+		xdc_dj_reverse(t, src, p, 0);
+	return true;
 }
 
 /*
@@ -1537,6 +1580,192 @@ static bool xdc_dj_spare(const struct dp_topo *t, u32 a, u32 b,
 }
 
 /*
+ * k = 1 (every server has two ports): for the pairs the constructions
+ * above leave out, n >= 3.  A value of a digit that is neither @a nor n-1.
+ */
+static u32 xdc_k1_other(u32 a)
+{
+	return a ? 0 : 1;
+}
+
+/*
+ * From @h to @o (k = 1, both spare ports cabled, on levels lh >= lo above
+ * the highest digit where they differ), appended to @p: out through h's
+ * spare port into the copy with digit lh another, to its level-lh gate
+ * with digit lh-1 = w_lh, back over level lh, then down level by level, at
+ * each level j from lh-1 to lo+1 XDCRouting to the gate with digit j-1 =
+ * w_j and across to h's digit j, and last XDCRouting to o's twin over
+ * its spare switch (digit lo = w_{lo+1}) and into o.  Every w_j is
+ * neither h's digit j-1 nor n-1, so every server between the two ends
+ * has a digit from lo up that is not h's: none is in the sub-cell of
+ * the digits below lo that holds h and o.
+ */
+static bool xdc_k1_out(const struct dp_topo *t, u32 h, u32 o,
+		       struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lh = xdc_spare_level(t, h), lo = xdc_spare_level(t, o), x, y, u, w;
+	u32 j;
+
+	if (lh < lo || lo < 1 || lh > d->top)
+		return false;
+	u = (xdc_dig(t, h, lh) + 1) % d->n;
+	x = xdc_set_dig(t, h, lh, u);
+	if (!xdc_dj_put(p, lh, u))
+		return false;
+	if (lh == lo)
+		return xdc_dj_route(t, x, xdc_set_dig(t, o, lh, u), p) &&
+		       xdc_dj_put(p, lh, xdc_dig(t, o, lh));
+	w = xdc_k1_other(xdc_dig(t, h, lh - 1));
+	y = xdc_low_max(t, xdc_set_dig(t, x, lh - 1, w), lh - 1);
+	if (!xdc_dj_route(t, x, y, p) ||
+	    !xdc_dj_put(p, lh, xdc_dig(t, h, lh)))
+		return false;
+	x = xdc_set_dig(t, y, lh, xdc_dig(t, h, lh));
+	for (j = lh - 1; j > lo; j--) {
+		w = xdc_k1_other(xdc_dig(t, h, j - 1));
+		y = xdc_set_dig(t, x, j - 1, w);
+		if (!xdc_dj_route(t, x, y, p) ||
+		    !xdc_dj_put(p, j, xdc_dig(t, h, j)))
+			return false;
+		x = xdc_set_dig(t, y, j, xdc_dig(t, h, j));
+	}
+	return xdc_dj_route(t, x, xdc_set_dig(t, o, lo, w), p) &&
+	       xdc_dj_put(p, lo, xdc_dig(t, o, lo));
+}
+
+/* xdc_k1_out() from @a to @b, the higher spare level first. */
+static bool xdc_k1_via(const struct dp_topo *t, u32 a, u32 b,
+		       struct xdc_dj *p)
+{
+	u32 from = p->len;
+
+	if (xdc_spare_level(t, a) >= xdc_spare_level(t, b))
+		return xdc_k1_out(t, a, b, p);
+	if (!xdc_k1_out(t, b, a, p))
+		return false;
+	xdc_dj_reverse(t, b, p, from);
+	return true;
+}
+
+/*
+ * xdc_dj_k1() above level 1: @s's spare port in C (level <= @L), @d's
+ * leaving it (d's digits below L all n-1), s's copy (digit L) or d's the
+ * one with digit L = n-1.  In s's copy, xdc_fan() of the digits below L
+ * takes the two paths apart.  When d's copy is it (d is C's I*, spare
+ * level above L + 1), the fan's strands end at a level-L gate, path 0's,
+ * which crosses into d's copy and routes to d, and at the I* of s's copy
+ * (spare level L + 1), path 1's, which goes out from there.  When s's
+ * copy is it (its I* has no port out of C), the fan has two strands of
+ * level L: path 0 crosses into d's copy to d, path 1 into a third copy
+ * (digit L neither n-1 nor d's) and routes to its I* (level L + 1, as
+ * d's spare port) to go out.  The copies are each one path's.
+ */
+static bool xdc_k1_fan(const struct dp_topo *t, u32 s, u32 d, u32 L, u32 m,
+		       struct xdc_dj *p)
+{
+	u32 n = xdc(t)->n, v = xdc_dig(t, d, L), e, l0, l1 = XDC_DJ_Q2;
+	bool two = xdc_dig(t, s, L) == n - 1;
+
+	if (two == (v == n - 1))
+		return false;
+	if (two) {
+		/* path 1, the longer way after the fan, takes its shorter strand */
+		if (!xdc_fan(t, s, (int)L - 1, true, L, p, &e))
+			return false;
+		l0 = p->len;
+		p->len = 0;
+		if (!xdc_fan(t, s, (int)L - 1, true, XDC_DJ_Q2, p, &e))
+			return false;
+		if (p->len > l0)
+			l1 = L;
+		p->len = 0;
+	}
+	if (!xdc_fan(t, s, (int)L - 1, two,
+		     !m ? (l1 == L ? XDC_DJ_Q2 : L) : two ? l1 : XDC_DJ_T,
+		     p, &e))
+		return false;
+	if (m && !two)
+		return xdc_k1_via(t, e, d, p);
+	if (m)
+		v = xdc_k1_other(v);
+	e = xdc_set_dig(t, e, L, v);
+	if (!xdc_dj_put(p, L, v))
+		return false;
+	if (!m)
+		return xdc_dj_route(t, e, d, p);
+	return xdc_dj_route(t, e, xdc_low_max(t, e, L), p) &&
+	       xdc_k1_via(t, xdc_low_max(t, e, L), d, p);
+}
+
+/*
+ * k = 1, n >= 3, both spare ports cabled, highest differing digit @L
+ * (the sub-cell C of digits 0..L holds both): path 0 inside C, path 1
+ * through both spare ports outside it (xdc_k1_out()), so the two meet in
+ * neither servers nor switches.  Both spare ports leaving C (levels above
+ * L): path 0 XDCRouting in C (a BCube pair's: the caller's word).  At L
+ * = 1 with one end's spare port in C (level 1: @s is a level-1 gate,
+ * digit 0 not n-1) and the other's leaving it (its digit 0 n-1): when
+ * s's digit 1 is not n-1, path 0 crosses at s into d's copy and sets
+ * digit 0, path 1 leaves s over level 0 for s's copy's I* (its spare
+ * port on level 2) and goes out from there; when it is n-1 (s's copy's
+ * I* has no level-2 port), path 0 sets digit 0 to w, crosses at w and
+ * sets digit 0 to n-1, path 1 crosses at s into a third copy (digit 1
+ * neither n-1 nor d's) and goes out from its I*.  The other way round
+ * (d's spare port in C): the paths of (d, s), reversed.
+ */
+static noinline bool xdc_dj_k1(const struct dp_topo *t, u32 s, u32 d, u32 m,
+			       struct xdc_dj *p)
+{
+	const struct xdc_priv *x = xdc(t);
+	u32 L = xdc_top_diff(t, s, d, x->top), ls = xdc_spare_level(t, s);
+	u32 ld = xdc_spare_level(t, d), n = x->n, a, w, e, z = s;
+	bool ok;
+
+	p->len = 0;
+	if (x->k != 1 || n < 3 || m > 1 || ls > x->top || ld > x->top)
+		return false;
+	if (ls > L && ld > L) {
+		if (m)
+			return xdc_k1_via(t, s, d, p);
+		return x->b <= L && xdc_dj_route(t, s, d, p);
+	}
+	if (ls <= L && ld <= L)
+		return false;
+	if (ld <= L) {
+		s = d;		/* the paths of (d, s), reversed */
+		d = z;
+	}
+	if (L > 1) {
+		ok = xdc_k1_fan(t, s, d, L, m, p);
+		goto out;
+	}
+	/* s: digit 0 not n-1, spare level 1; d: digit 0 n-1, level >= 2 */
+	a = xdc_dig(t, s, 1);
+	if (a != n - 1 && !m) {
+		ok = xdc_dj_put(p, 1, xdc_dig(t, d, 1)) &&
+		     xdc_dj_put(p, 0, n - 1);
+	} else if (a != n - 1) {
+		e = xdc_set_dig(t, s, 0, n - 1);
+		ok = xdc_dj_put(p, 0, n - 1) && xdc_k1_via(t, e, d, p);
+	} else if (!m) {
+		w = xdc_k1_other(xdc_dig(t, s, 0));
+		ok = xdc_dj_put(p, 0, w) &&
+		     xdc_dj_put(p, 1, xdc_dig(t, d, 1)) &&
+		     xdc_dj_put(p, 0, n - 1);
+	} else {
+		a = xdc_k1_other(xdc_dig(t, d, 1));
+		e = xdc_set_dig(t, xdc_set_dig(t, s, 1, a), 0, n - 1);
+		ok = xdc_dj_put(p, 1, a) && xdc_dj_put(p, 0, n - 1) &&
+		     xdc_k1_via(t, e, d, p);
+	}
+out:
+	if (ok && s != z)
+		xdc_dj_reverse(t, s, p, 0);
+	return ok;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -1549,23 +1778,14 @@ static bool xdc_dj_usable(const struct dp_topo *t)
 	       (u32)d->b * d->nwords + d->npaths <= 0x10000;
 }
 
-/*
- * Disjoint path @m of @src -> @dst where the words cannot give it (see
- * the comment at the top); true with its moves in *@p, at most ff_hops.
- */
-static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
-			 struct xdc_dj *p)
+/* The constructions before xdc_dj_k1()'s, at most ff_hops long. */
+static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
+		       u32 m, struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 lvl;
 	bool ok;
 
 	p->len = 0;
-	if (src >= t->nodes || dst >= t->nodes || src == dst ||
-	    xdc_spare_level(t, src) > d->top ||
-	    xdc_spare_level(t, dst) > d->top)
-		return false;
-	lvl = xdc_top_diff(t, src, dst, d->top);
 	if (lvl < d->b) {
 		/* one spare level: xdc_disjoint()'s words */
 		ok = m == d->k &&
@@ -1578,6 +1798,33 @@ static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		     xdc_dj_cross(t, src, dst, lvl, m, p);
 	}
 	return ok && p->len <= t->ff_hops;
+}
+
+/*
+ * Disjoint path @m of @src -> @dst where the words cannot give it (see
+ * the comment at the top); true with its moves in *@p, at most ff_hops.
+ * k = 1: xdc_dj_k1()'s two paths where those before do not build both
+ * (the other path built first: two builds where they do, three at most).
+ */
+static bool xdc_dj_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lvl, c;
+
+	p->len = 0;
+	if (src >= t->nodes || dst >= t->nodes || src == dst ||
+	    xdc_spare_level(t, src) > d->top ||
+	    xdc_spare_level(t, dst) > d->top)
+		return false;
+	lvl = xdc_top_diff(t, src, dst, d->top);
+	/* path m; with k = 1 above the BCube digits, path 1 - m first */
+	for (c = d->k == 1 && lvl >= d->b ? 0 : 1; c < 2; c++)
+		if (!xdc_dj_any(t, src, dst, lvl, c ? m : 1 - m, p))
+			break;
+	if (c == 2)
+		return true;
+	return xdc_dj_k1(t, src, dst, m, p) && p->len <= t->ff_hops;
 }
 
 /*

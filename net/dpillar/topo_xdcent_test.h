@@ -81,7 +81,8 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
  * xdc_test_fan2_end() says, or a BCube pair of two spare levels
  * la < lb with lb - k <= la (la not inside the other's run of trailing
  * n-1 digits).  At k, the pairs of two level-k gates are those of the
- * path words, with the explicit ones here: all of them disjoint.
+ * path words, with the explicit ones here: all of them disjoint.  With
+ * k = 1, every pair (xdc_dj_k1() builds those the others leave out).
  */
 static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 {
@@ -91,6 +92,8 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 	ld = xdc_spare_level(t, d);
 	if (n < 3 || ls > top || ld > top)
 		return false;
+	if (k == 1)
+		return true;
 	for (hi = top; hi > 0; hi--)
 		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
 			break;
