@@ -52,6 +52,7 @@ void dp_port_snapshot(const struct dp_priv *dp, u32 index,
 	snap->lower = port ? port->dev : NULL;
 	snap->state = dp_port_state(port);
 	snap->reachable = port ? dp_port_reachable(dp, port) : 0;
+	snap->nic_offload = port && port->nic_ok && READ_ONCE(dp->nic_offload);
 }
 
 /* The device carries traffic while any port does. */
@@ -163,6 +164,7 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	port->dp = dp;
 	port->index = index;
 	port->dev = lower;
+	port->nic_ok = dp_nic_offload_qualified(lower);
 	port->ntf_state = dp_port_state(port);
 	dp_port_miswired_init(port);
 	netdev_hold(lower, &port->dev_tracker, GFP_KERNEL);
