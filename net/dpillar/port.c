@@ -54,6 +54,7 @@ void dp_port_snapshot(const struct dp_priv *dp, u32 index,
 	snap->reachable = port ? dp_port_reachable(dp, port) : 0;
 	snap->nic_offload = port && port->nic_ok && READ_ONCE(dp->nic_offload);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_snapshot);
 
 /* The device carries traffic while any port does. */
 void dp_update_carrier(struct dp_priv *dp)
