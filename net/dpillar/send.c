@@ -301,8 +301,10 @@ VISIBLE_IF_KUNIT bool dp_nic_offload_prep(const struct dp_topo *t,
 	if (skb->ip_summed != CHECKSUM_PARTIAL || skb->encapsulation ||
 	    skb->csum_offset != offsetof(struct tcphdr, check))
 		return false;
+	/* TCP behind at least our header and an IPv4 header, all linear. */
 	start = skb_checksum_start_offset(skb);
-	if (start <= 0 || skb_headlen(skb) < start + sizeof(*tcp))
+	if (start < (int)(nh + sizeof(struct iphdr)) ||
+	    skb_headlen(skb) < start + sizeof(*tcp))
 		return false;
 	th = start;
 	h = (const struct dpillar_hdr *)(skb->data + ETH_HLEN);
@@ -313,7 +315,7 @@ VISIBLE_IF_KUNIT bool dp_nic_offload_prep(const struct dp_topo *t,
 	if (proto == htons(ETH_P_IP)) {
 		const struct iphdr *iph = (const void *)(skb->data + nh);
 
-		if (th < nh + sizeof(*iph) || iph->version != 4 ||
+		if (iph->version != 4 ||
 		    iph->ihl * 4 != th - nh || iph->protocol != IPPROTO_TCP ||
 		    (skb_is_gso(skb) && gso != SKB_GSO_TCPV4))
 			return false;
