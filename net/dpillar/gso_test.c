@@ -266,9 +266,20 @@ static void dpg_offload_core_segments(struct kunit *test)
 {
 	struct dpt_dev *d = dpg_offload_dev(test, 0);
 	struct sk_buff *skb;
+	struct iphdr *ip;
 	u32 n = 0;
 
-	dpg_port_xmit(d, dpg_tcp_gso(test, d, 1, SKB_GSO_TCPV4));
+	/*
+	 * TCP's pseudo-header sum over the whole super-packet's length
+	 * (__tcp_v4_send_check()), which tcp_gso_segment() adjusts to each
+	 * segment's.
+	 */
+	skb = dpg_tcp_gso(test, d, 1, SKB_GSO_TCPV4);
+	ip = (struct iphdr *)(skb->data + ETH_HLEN + DP_HDR_LEN);
+	tcp_hdr(skb)->check = ~csum_tcpudp_magic(ip->saddr, ip->daddr,
+						 skb->len - skb_transport_offset(skb),
+						 IPPROTO_TCP, 0);
+	dpg_port_xmit(d, skb);
 	while ((skb = skb_dequeue(&dpg_sent))) {
 		const struct iphdr *iph;
 		u8 ip_summed = skb->ip_summed;
