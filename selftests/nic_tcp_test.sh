@@ -670,6 +670,7 @@ OFF_FORCE=(${NIC_OFFLOAD_FORCE:-none})
 [ "${OFF_FORCE[*]}" = none ] && OFF_FORCE=()
 OFF_BYTES=${NIC_OFFLOAD_BYTES:-4194304}
 OFF_SECS=${NIC_OFFLOAD_SECS:-10}
+OFF_RETR=${NIC_OFFLOAD_RETR:-0.05}
 OFF_PARAM=/sys/module/dpillar/parameters/nic_offload_unqualified
 
 # The receiver and the sender of tcp_intact: "BYTES SHA256" of what each
@@ -705,9 +706,11 @@ tcp_segs() {
 
 # tcp_intact M FROM TO BYTES [6]: BYTES random bytes from role FROM to
 # role TO over dp0 (IPv6 with 6) within OFF_SECS, arrived intact, at
-# most RETR of the sender's segments retransmitted (a NIC that sends
-# bad super-packets while its single segments pass moves the data by
-# retransmissions alone).
+# most OFF_RETR (NIC_OFFLOAD_RETR, 0.05) of the sender's segments
+# retransmitted: a NIC that sends bad super-packets while its single
+# segments pass moves the data by retransmissions alone (the network
+# header left at ours on e1000: 17-20% retransmitted, intact; a good
+# run: none).
 tcp_intact() {
 	local m=$1 from=$2 to=$3 n=$4 i j dst bind f sent got x0 x1
 	i=0 j=2
@@ -728,7 +731,7 @@ tcp_intact() {
 	rm -f "$f"
 	fig "${MODELS[m]} nic_offload $from->$to${5:+ IPv$5}: sent ${sent:-nothing}, received ${got:-nothing}; $((x1[0] - x0[0])) of $((x1[1] - x0[1])) segments retransmitted"
 	[ -n "$got" ] && [ "$sent" = "$got" ] &&
-		awk -v x=$((x1[0] - x0[0])) -v o=$((x1[1] - x0[1])) -v q="$RETR" \
+		awk -v x=$((x1[0] - x0[0])) -v o=$((x1[1] - x0[1])) -v q="$OFF_RETR" \
 			'BEGIN { exit !(x <= q * o) }'
 }
 
@@ -764,9 +767,9 @@ nic_offload() {
 				{ echo "$r ${p%:*}: nic_offload ${p#*:}, want $want"; bad=1; }
 		done
 	done
-	tcp_intact "$m" s d "$OFF_BYTES" || { echo "s->d: not intact, or more than $RETR retransmitted"; bad=1; }
-	tcp_intact "$m" d s "$OFF_BYTES" || { echo "d->s: not intact, or more than $RETR retransmitted"; bad=1; }
-	tcp_intact "$m" s d "$OFF_BYTES" 6 || { echo "s->d IPv6: not intact, or more than $RETR retransmitted"; bad=1; }
+	tcp_intact "$m" s d "$OFF_BYTES" || { echo "s->d: not intact, or more than $OFF_RETR retransmitted"; bad=1; }
+	tcp_intact "$m" d s "$OFF_BYTES" || { echo "d->s: not intact, or more than $OFF_RETR retransmitted"; bad=1; }
+	tcp_intact "$m" s d "$OFF_BYTES" 6 || { echo "s->d IPv6: not intact, or more than $OFF_RETR retransmitted"; bad=1; }
 	for r in s d; do
 		tx=$(offload_tx "$m" "$r")
 		fig "${MODELS[m]} nic_offload: $r tx_nic_offload $tx"
