@@ -670,7 +670,7 @@ OFF_FORCE=(${NIC_OFFLOAD_FORCE:-none})
 [ "${OFF_FORCE[*]}" = none ] && OFF_FORCE=()
 OFF_BYTES=${NIC_OFFLOAD_BYTES:-4194304}
 OFF_SECS=${NIC_OFFLOAD_SECS:-10}
-OFF_RETR=${NIC_OFFLOAD_RETR:-0.05}
+OFF_RETR=${NIC_OFFLOAD_RETR:-0.1}
 OFF_PARAM=/sys/module/dpillar/parameters/nic_offload_unqualified
 
 # The receiver and the sender of tcp_intact: "BYTES SHA256" of what each
@@ -706,11 +706,13 @@ tcp_segs() {
 
 # tcp_intact M FROM TO BYTES [6]: BYTES random bytes from role FROM to
 # role TO over dp0 (IPv6 with 6) within OFF_SECS, arrived intact, at
-# most OFF_RETR (NIC_OFFLOAD_RETR, 0.05) of the sender's segments
+# most OFF_RETR (NIC_OFFLOAD_RETR, 0.1) of the sender's segments
 # retransmitted: a NIC that sends bad super-packets while its single
 # segments pass moves the data by retransmissions alone (the network
-# header left at ours on e1000: 17-20% retransmitted, intact; a good
-# run: none).
+# header left at ours on e1000: 17-20% retransmitted, intact).  A good
+# e1000 retransmits too, losses in the emulation like plain IPv4's with
+# TSO (6.12 by the wall clock: 0%, 0% and 5.8% in three runs of
+# s->d; nothing malformed).
 tcp_intact() {
 	local m=$1 from=$2 to=$3 n=$4 i j dst bind f sent got x0 x1
 	i=0 j=2
