@@ -589,12 +589,15 @@ nic_chain_setup() {
 # dp0; s.p0 and d.p1 (the veths) released, an absent port each.  Up when
 # s reaches d and r, and d reaches s (WHO names the caller in an error).
 # Down: dp0 deleted, the veths and NICs up again for the next contender.
+# BENCH_NIC_OFFLOAD=on|off: dp0's nic_offload setting (default: the
+# module's, off).
 nic_chain_dp0() {
 	local m=$1 who=$2 i n ids=(0 2 3) roles=(s r d) s
 	for i in 0 1 2; do
 		n=$(ns "$m" "${roles[i]}")
 		"$DPCTL" -n "$n" link add dp0 topo dpillar n 4 k 2 \
-			addr "#${ids[i]}" port0 p0 port1 p1 hello 100 dead 1000 ||
+			addr "#${ids[i]}" port0 p0 port1 p1 hello 100 dead 1000 \
+			${BENCH_NIC_OFFLOAD:+nic_offload "$BENCH_NIC_OFFLOAD"} ||
 			return 1
 		ip -n "$n" -b - <<-EOF || return 1
 		link set dp0 up

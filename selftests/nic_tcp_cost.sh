@@ -232,7 +232,16 @@ up_dp0() {
 	nic_chain_dp0 "$1" bench-nic || return 1
 	DST_hop=10.0.0.2 DST_relay=10.0.0.3
 }
-down_dp0() { nic_chain_dp0_down "$1"; }
+# With BENCH_NIC_OFFLOAD=on, what dp0 handed to its NICs whole (s and r
+# send data and ACKs), shown before dp0 goes.
+down_dp0() {
+	local r
+	[ "${BENCH_NIC_OFFLOAD:-off}" = off ] ||
+		for r in s r; do
+			echo "# ${MODELS[$1]} dp0 at $r: tx_nic_offload $("$DPCTL" -n "$(ns "$1" $r)" -j stats dp0 | jq '.[0].stats.tx_nic_offload // "n/a"')"
+		done
+	nic_chain_dp0_down "$1"
+}
 
 # s.p1 172.16.1.1/24 -- r.p1 .2 | r.p0 172.16.2.1/24 -- d.p0 .2; the
 # neighbour entries permanent (make bench: a relay re-probing its next
@@ -388,7 +397,7 @@ dp0_malformed() {
 
 # ---- run --------------------------------------------------------------------
 start_t=${EPOCHREALTIME%[.,]*}
-echo "# bench-nic: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPU, icount shift ${SHIFT:-off}, ${MODELS[*]}, $ROUNDS rounds of $BYTES bytes, rows ${ROWS[*]}"
+echo "# bench-nic: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPU, icount shift ${SHIFT:-off}, ${MODELS[*]}, $ROUNDS rounds of $BYTES bytes, rows ${ROWS[*]}, dp0 nic_offload ${BENCH_NIC_OFFLOAD:-off}"
 [ "$(getconf _NPROCESSORS_ONLN)" = 1 ] ||
 	echo "# bench-nic: more than one CPU: busy time is CPU 0's and the others'"
 for m in "${!MODELS[@]}"; do
@@ -440,7 +449,7 @@ w=$(nic_warnings "$MARK")
 [ -z "$w" ] || { echo "bench-nic: driver warnings: $w" >&2; FAIL=1; }
 
 {
-	echo "make bench-nic: TCP's cost per byte, kernel $(uname -r), one vCPU, icount shift ${SHIFT:-off} (busy ns = instructions << shift), $BYTES bytes a run, $ROUNDS rounds, $(( ${EPOCHREALTIME%[.,]*} - start_t )) s"
+	echo "make bench-nic: TCP's cost per byte, kernel $(uname -r), one vCPU, icount shift ${SHIFT:-off} (busy ns = instructions << shift), $BYTES bytes a run, $ROUNDS rounds, dp0 nic_offload ${BENCH_NIC_OFFLOAD:-off}, $(( ${EPOCHREALTIME%[.,]*} - start_t )) s"
 	python3 "$DPILLAR_REPO/selftests/dp_bench.py" tcpcost "$RAW"
 } > "$OUT/bench-nic.txt"
 cat "$OUT/bench-nic.txt"

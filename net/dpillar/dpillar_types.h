@@ -128,6 +128,9 @@ enum dp_stat {
 	DP_STAT_PROBE_SENDER_LIMIT, /* path probe not answered: its sender's
 				     * share of the reply budgets spent
 				     */
+	DP_STAT_TX_NIC_OFFLOAD,	/* TCP super-packet or partial checksum
+				 * handed whole to a qualified NIC (send.c)
+				 */
 	DP_STAT_MAX
 };
 
@@ -261,6 +264,9 @@ struct dp_priv;
  *	live slot: dp_neigh_take()) and, in topologies that learn their
  *	peers (dp_topo.learn_peers), its claim by a new node id
  * @whole: dp_port_whole()'s answer, cached (send.c)
+ * @nic_ok: its NIC's driver is qualified for our TCP frames' offloads
+ *	(dp_nic_offload_qualified(), send.c), worked out when it became a
+ *	port: a netdev's driver does not change while it exists
  * @coords: coordinates-carrying topologies: those of neigh[0]
  * @rcu: freed after a grace period (readers find ports under RCU)
  * @nneigh: how many neighbour slots (dp_topo_ops.port_info)
@@ -281,6 +287,7 @@ struct dp_port {
 	spinlock_t learn_lock;		/* a slot coming alive, or claimed */
 	/* dp_stack_gen when worked out, shifted left by one; bit 0 */
 	unsigned int whole;
+	bool nic_ok;
 	struct dp_neigh_coords coords;
 	struct rcu_head rcu;
 	u32 nneigh;
@@ -451,6 +458,8 @@ struct dp_vctx {
  * @mode: the routing mode of what we send (dp_topo_ops.route_init's @sel)
  * @fallback: the discovery fallback may run (dp_sc_fallback(), which also
  *	wants the default mode and a topology without a discovery of its own)
+ * @nic_offload: TCP super-packets and partial checksums go whole to the
+ *	ports whose NIC is qualified (@nic_ok; send.c)
  * @dead_jiffies: @dead_ms in jiffies
  * @prefix: the fabric's IP prefixes
  * @hello_work: sends the Hellos and ages the neighbours
@@ -468,8 +477,8 @@ struct dp_vctx {
  * @topo, @self and @nports change only under RTNL, while the device is
  * down (dp_topo_change()); genetlink readers that run without RTNL hold
  * them with dp_topo_hold().  @hello_ms, @dead_ms, @mode, @fallback,
- * @dead_jiffies and @prefix may change while the device runs: read them
- * with READ_ONCE (@prefix with dp_prefix()).
+ * @nic_offload, @dead_jiffies and @prefix may change while the device
+ * runs: read them with READ_ONCE (@prefix with dp_prefix()).
  */
 struct dp_priv {
 	struct net_device *dev;
@@ -490,6 +499,7 @@ struct dp_priv {
 	u32 dead_ms;
 	u32 mode;
 	bool fallback;
+	bool nic_offload;
 	unsigned long dead_jiffies;
 	struct dp_prefix __rcu *prefix;
 	struct delayed_work hello_work;
@@ -507,11 +517,13 @@ struct dp_priv {
  * @lower: the bound device; %NULL: none
  * @state: its state
  * @reachable: how many of its neighbours are reachable now
+ * @nic_offload: its NIC takes our TCP frames' offloads now
  */
 struct dp_port_snap {
 	const struct net_device *lower;
 	enum dpillar_port_state state;
 	u32 reachable;
+	bool nic_offload;
 };
 
 /**

@@ -70,6 +70,7 @@ dp_genl_dev_set_policy[DPILLAR_A_DEV_MAX + 1] = {
 	[DPILLAR_A_DEV_KEY6_PREFIX] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[DPILLAR_A_DEV_FALLBACK] = NLA_POLICY_MAX(NLA_U8, 1),
+	[DPILLAR_A_DEV_NIC_OFFLOAD] = NLA_POLICY_MAX(NLA_U8, 1),
 	/*
 	 * The topology's parameters (their list, topo.h), as the spec has
 	 * them: the node count is read-only but for S2, where it is one.

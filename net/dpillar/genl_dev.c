@@ -58,7 +58,9 @@ static size_t dp_genl_dev_size(void)
 	       nla_total_size(IFNAMSIZ) +		/* IFNAME */
 	       nla_total_size(DP_ADDR_TEXT_MAX) +	/* ADDR */
 	       nla_total_size(sizeof(__be32)) +		/* IP4_PREFIX */
-	       nla_total_size(sizeof(u8)) * 2 +		/* IP4_PREFIXLEN, FALLBACK */
+	       nla_total_size(sizeof(u8)) * 3 +		/* IP4_PREFIXLEN, FALLBACK,
+							 * NIC_OFFLOAD
+							 */
 	       nla_total_size(sizeof(struct in6_addr)) * 2 + /* IP6, KEY6 */
 	       nla_total_size(sizeof(u32) * DP_COORDS_MAX) +	/* COORDS */
 	       DPILLAR_PORTS_MAX * dp_genl_port_size() +
@@ -169,6 +171,8 @@ static int dp_genl_dev_fill(struct sk_buff *skb, const struct dp_priv *dp,
 	    nla_put_in6_addr(skb, DPILLAR_A_DEV_IP6_PREFIX, &prefix->ip6) ||
 	    nla_put_u32(skb, DPILLAR_A_DEV_MODE, READ_ONCE(dp->mode)) ||
 	    nla_put_u8(skb, DPILLAR_A_DEV_FALLBACK, READ_ONCE(dp->fallback)) ||
+	    nla_put_u8(skb, DPILLAR_A_DEV_NIC_OFFLOAD,
+		       READ_ONCE(dp->nic_offload)) ||
 	    (!ipv6_addr_any(&prefix->key6) &&
 	     nla_put_in6_addr(skb, DPILLAR_A_DEV_KEY6_PREFIX, &prefix->key6)))
 		goto cancel;
@@ -266,6 +270,7 @@ int dp_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.mode		= tb[DPILLAR_A_DEV_MODE],
 		.key6_prefix	= tb[DPILLAR_A_DEV_KEY6_PREFIX],
 		.fallback	= tb[DPILLAR_A_DEV_FALLBACK],
+		.nic_offload	= tb[DPILLAR_A_DEV_NIC_OFFLOAD],
 	};
 	/*
 	 * The topology and address, as the IFLA_DPILLAR_* that name them;

@@ -204,6 +204,169 @@ static void dpg_port_drop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dpg_tx_dropped(d->dev), DPG_SEGS);
 }
 
+/*
+ * NIC offloads (send.c, dp_nic_offload_prep()): port 0's NIC qualified
+ * and the device's nic_offload on, its features @features.
+ */
+static struct dpt_dev *dpg_offload_dev(struct kunit *test,
+				       netdev_features_t features)
+{
+	struct dpt_dev *d = dpg_dev(test);
+
+	d->port[0]->nic_ok = true;
+	WRITE_ONCE(d->dp->nic_offload, true);
+	d->lower[0]->features = features;
+	return d;
+}
+
+/* The frame is Ethernet, our header, IPv4 and TCP, as the NIC sees it. */
+static void dpg_expect_ip(struct kunit *test, struct sk_buff *skb)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	__be16 proto = skb->protocol;
+
+	KUNIT_EXPECT_EQ(test, ntohs(eth->h_proto), DPILLAR_ETHERTYPE);
+	KUNIT_EXPECT_EQ(test, ntohs(proto), ETH_P_IP);
+	KUNIT_EXPECT_EQ(test, skb_network_offset(skb), ETH_HLEN + DP_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, skb_transport_offset(skb),
+			ETH_HLEN + DP_HDR_LEN + (int)sizeof(struct iphdr));
+	KUNIT_EXPECT_EQ(test, ((struct dpillar_hdr *)(eth + 1))->type,
+			DPILLAR_T_DATA);
+}
+
+/*
+ * A qualified NIC with TSO gets the super-packet whole, presented as an
+ * IP frame whose link-layer header is Ethernet plus ours; counted in
+ * tx_nic_offload.
+ */
+static void dpg_offload_whole(struct kunit *test)
+{
+	struct dpt_dev *d = dpg_offload_dev(test, NETIF_F_SG |
+					    NETIF_F_HW_CSUM | NETIF_F_TSO);
+	struct sk_buff *skb;
+
+	dpg_port_xmit(d, dpg_tcp_gso(test, d, 1, SKB_GSO_TCPV4));
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&dpg_sent), 1);
+	skb = skb_dequeue(&dpg_sent);
+	KUNIT_EXPECT_TRUE(test, skb_is_gso(skb));
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, DPG_MSS);
+	KUNIT_EXPECT_EQ(test, skb->len, DPG_HDRS + DPG_MSS * DPG_SEGS);
+	dpg_expect_ip(test, skb);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_TX_NIC_OFFLOAD), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_TX_COMPLETE_FAIL), 0);
+}
+
+/*
+ * A qualified NIC without the features (the operator's ethtool -K): the
+ * core segments and checksums by the IP and TCP callbacks, not ours, and
+ * every segment is a valid frame with our header copied.
+ */
+static void dpg_offload_core_segments(struct kunit *test)
+{
+	struct dpt_dev *d = dpg_offload_dev(test, 0);
+	struct sk_buff *skb;
+	struct iphdr *ip;
+	u32 n = 0;
+
+	/*
+	 * TCP's pseudo-header sum over the whole super-packet's length
+	 * (__tcp_v4_send_check()), which tcp_gso_segment() adjusts to each
+	 * segment's.
+	 */
+	skb = dpg_tcp_gso(test, d, 1, SKB_GSO_TCPV4);
+	ip = (struct iphdr *)(skb->data + ETH_HLEN + DP_HDR_LEN);
+	tcp_hdr(skb)->check = ~csum_tcpudp_magic(ip->saddr, ip->daddr,
+						 skb->len - skb_transport_offset(skb),
+						 IPPROTO_TCP, 0);
+	dpg_port_xmit(d, skb);
+	while ((skb = skb_dequeue(&dpg_sent))) {
+		const struct iphdr *iph;
+		u8 ip_summed = skb->ip_summed;
+		unsigned int off, len;
+		__sum16 sum;
+
+		KUNIT_EXPECT_FALSE(test, skb_is_gso(skb));
+		KUNIT_EXPECT_NE(test, ip_summed, CHECKSUM_PARTIAL);
+		KUNIT_EXPECT_EQ(test, skb->len, DPG_HDRS + DPG_MSS);
+		dpg_expect_ip(test, skb);
+		KUNIT_ASSERT_EQ(test, skb_linearize(skb), 0);
+		iph = (const struct iphdr *)(skb->data + ETH_HLEN + DP_HDR_LEN);
+		KUNIT_EXPECT_EQ(test, ntohs(iph->tot_len),
+				skb->len - ETH_HLEN - DP_HDR_LEN);
+		sum = ip_fast_csum(iph, iph->ihl);
+		KUNIT_EXPECT_EQ(test, (__force u16)sum, 0);
+		off = skb_transport_offset(skb);
+		len = skb->len - off;
+		sum = csum_tcpudp_magic(iph->saddr, iph->daddr, len,
+					IPPROTO_TCP,
+					skb_checksum(skb, off, len, 0));
+		KUNIT_EXPECT_EQ(test, (__force u16)sum, 0);
+		kfree_skb(skb);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, DPG_SEGS);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_TX_NIC_OFFLOAD), 1);
+}
+
+/*
+ * Everything else takes the software path as before: an unqualified
+ * NIC, the setting off, a frame that is not TCP's (here UDP_L4, which
+ * our segmentation refuses as in dpg_complete_fail), one carrying
+ * coordinates.
+ */
+static void dpg_offload_refused(struct kunit *test)
+{
+	static const struct {
+		const char *what;
+		bool nic_ok, on;
+		unsigned int gso_type;
+	} cases[] = {
+		{ "unqualified NIC", false, true, SKB_GSO_TCPV4 },
+		{ "setting off", true, false, SKB_GSO_TCPV4 },
+		{ "UDP_L4", true, true, SKB_GSO_UDP_L4 },
+	};
+	const struct dp_topo_ops ops = { .coords_flag = 0x80 };
+	const struct dp_topo t = { .ops = &ops };
+	struct dpillar_hdr *h;
+	struct sk_buff *skb;
+	struct dpt_dev *d;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		d = dpg_offload_dev(test, NETIF_F_SG | NETIF_F_HW_CSUM |
+				    NETIF_F_TSO);
+		d->port[0]->nic_ok = cases[i].nic_ok;
+		WRITE_ONCE(d->dp->nic_offload, cases[i].on);
+		dpg_port_xmit(d, dpg_tcp_gso(test, d, 1, cases[i].gso_type));
+		while ((skb = skb_dequeue(&dpg_sent))) {
+			__be16 proto = skb->protocol;
+
+			KUNIT_EXPECT_FALSE_MSG(test, skb_is_gso(skb), "%s",
+					       cases[i].what);
+			KUNIT_EXPECT_EQ_MSG(test, ntohs(proto),
+					    DPILLAR_ETHERTYPE, "%s",
+					    cases[i].what);
+			kfree_skb(skb);
+		}
+		KUNIT_EXPECT_EQ_MSG(test,
+				    dpt_stat(d, DP_STAT_TX_NIC_OFFLOAD), 0,
+				    "%s", cases[i].what);
+	}
+
+	/*
+	 * Coordinates behind our header (S2 plan mode): not taken, though
+	 * the same frame without them is.
+	 */
+	skb = dpg_tcp_gso(test, d, 1, SKB_GSO_TCPV4);
+	h = (struct dpillar_hdr *)(skb->data + ETH_HLEN);
+	h->flags |= ops.coords_flag;
+	KUNIT_EXPECT_FALSE(test, dp_nic_offload_prep(&t, skb));
+	h->flags &= ~ops.coords_flag;
+	KUNIT_EXPECT_TRUE(test, dp_nic_offload_prep(&t, skb));
+	kfree_skb(skb);
+}
+
 static int dpg_init(struct kunit *test)
 {
 	skb_queue_head_init(&dpg_sent);
@@ -298,6 +461,9 @@ static struct kunit_case dpg_cases[] = {
 	KUNIT_CASE(dpg_complete_segments),
 	KUNIT_CASE(dpg_complete_fail),
 	KUNIT_CASE(dpg_port_drop),
+	KUNIT_CASE(dpg_offload_whole),
+	KUNIT_CASE(dpg_offload_core_segments),
+	KUNIT_CASE(dpg_offload_refused),
 	KUNIT_CASE(dpg_no_netpoll),
 #ifdef CONFIG_RPS
 	KUNIT_CASE(dpg_gro_hash_type),

@@ -66,6 +66,7 @@ const char dp_stat_names[DP_STAT_MAX][ETH_GSTRING_LEN] = {
 	[DP_STAT_SC_DATA_LOST]	= "shortcut_data_lost",
 	[DP_STAT_HELLO_MAC_TAKEN] = "hello_mac_taken",
 	[DP_STAT_PROBE_SENDER_LIMIT] = "probe_sender_limit",
+	[DP_STAT_TX_NIC_OFFLOAD] = "tx_nic_offload",
 };
 
 /*

@@ -133,6 +133,11 @@ static const struct dpt_pol_case dpt_pol_cases[] = {
 	{ "fallback 2", IFLA_DPILLAR_FALLBACK, 1, 2, -ERANGE, DPT_OOR },
 	{ "fallback 0xff", IFLA_DPILLAR_FALLBACK, 1, 0xff, -ERANGE, DPT_OOR },
 	{ "fallback empty", IFLA_DPILLAR_FALLBACK, 0, 0, -ERANGE, NULL },
+	/* NIC offloads on qualified ports: a u8, off or on. */
+	{ "nic_offload 0", IFLA_DPILLAR_NIC_OFFLOAD, 1, 0, 0, NULL },
+	{ "nic_offload 1", IFLA_DPILLAR_NIC_OFFLOAD, 1, 1, 0, NULL },
+	{ "nic_offload 2", IFLA_DPILLAR_NIC_OFFLOAD, 1, 2, -ERANGE, DPT_OOR },
+	{ "nic_offload empty", IFLA_DPILLAR_NIC_OFFLOAD, 0, 0, -ERANGE, NULL },
 };
 
 static void dpt_pol_desc(const struct dpt_pol_case *c, char *desc)
@@ -947,6 +952,82 @@ static void dpt_nl_changelink_fallback(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dp_sc_fallback(dp));
 }
 
+/* NIC offloads as fill_info() reports them (u8 0/1). */
+static int dpt_nl_nic_offload_shown(struct kunit *test, struct dpt_dev *d)
+{
+	struct nlattr *tb[DPT_MAX + 1];
+
+	dpt_fill_info(test, d, tb);
+	KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_NIC_OFFLOAD]);
+	KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_NIC_OFFLOAD]), 1);
+	return nla_get_u8(tb[IFLA_DPILLAR_NIC_OFFLOAD]);
+}
+
+/* A changelink of nic_offload alone, or with @mode (-1: none). */
+static int dpt_nl_set_nic_offload(struct kunit *test, struct dpt_dev *d,
+				  u8 on, int mode, struct dpt_msg **mp)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = {};
+	struct dpt_msg *m = dpt_msg_new(test);
+
+	KUNIT_ASSERT_EQ(test,
+			nla_put_u8(m->skb, IFLA_DPILLAR_NIC_OFFLOAD, on), 0);
+	if (mode >= 0)
+		dpt_put_u32(test, m, IFLA_DPILLAR_MODE, mode);
+	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
+	if (mp)
+		*mp = m;
+	return dpt_changelink(d->dev, tb, m->tb, &m->extack);
+}
+
+/* Whether DEV_GET's port nest would say port 0 takes NIC offloads. */
+static bool dpt_nl_port_offload(struct dpt_dev *d)
+{
+	struct dp_port_snap snap;
+
+	rcu_read_lock();
+	dp_port_snapshot(d->dp, 0, &snap);
+	rcu_read_unlock();
+	return snap.nic_offload;
+}
+
+/*
+ * "nic_offload off|on" (IFLA_DPILLAR_NIC_OFFLOAD): off by default; what
+ * changelink sets is what the data path reads and fill_info() reports;
+ * a port takes it only where its NIC qualifies (a test device does not:
+ * no bus device; made so by hand); all or nothing with the other
+ * settings of its request.
+ */
+static void dpt_nl_changelink_nic_offload(struct kunit *test)
+{
+	struct dpt_dev *d = dpt_dev_create(test, 4, 3, 6);
+	struct dp_priv *dp = d->dp;
+	struct dpt_msg *m;
+
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(dp->nic_offload));
+	KUNIT_EXPECT_EQ(test, dpt_nl_nic_offload_shown(test, d), 0);
+	KUNIT_EXPECT_FALSE(test, d->port[0]->nic_ok);
+
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_nic_offload(test, d, 1, -1, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->nic_offload));
+	KUNIT_EXPECT_EQ(test, dpt_nl_nic_offload_shown(test, d), 1);
+	KUNIT_EXPECT_FALSE(test, dpt_nl_port_offload(d));
+	d->port[0]->nic_ok = true;
+	KUNIT_EXPECT_TRUE(test, dpt_nl_port_offload(d));
+
+	/* A mode the topology lacks fails the request: unchanged. */
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_nic_offload(test, d, 0,
+						     DPILLAR_MODE_MAX, &m),
+			-EINVAL);
+	dpt_expect_msg(test, m, "No such routing mode in this topology");
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->nic_offload));
+
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_nic_offload(test, d, 0, -1, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(dp->nic_offload));
+	KUNIT_EXPECT_EQ(test, dpt_nl_nic_offload_shown(test, d), 0);
+	KUNIT_EXPECT_FALSE(test, dpt_nl_port_offload(d));
+}
+
 /* get_size() covers what fill_info() writes, for every label length. */
 static void dpt_nl_fill_info(struct kunit *test)
 {
@@ -1299,6 +1380,7 @@ static struct kunit_case dpt_nl_cases[] = {
 	KUNIT_CASE(dpt_nl_changelink),
 	KUNIT_CASE(dpt_nl_changelink_drain),
 	KUNIT_CASE(dpt_nl_changelink_fallback),
+	KUNIT_CASE(dpt_nl_changelink_nic_offload),
 	KUNIT_CASE(dpt_nl_fill_info),
 	KUNIT_CASE(dpt_nl_fill_slave_info),
 	KUNIT_CASE(dpt_nl_fill_info_coords),

@@ -31,6 +31,7 @@ size_t dp_genl_port_size(void)
 {
 	return nla_total_size(0) +			/* DEV_PORT */
 	       nla_total_size(sizeof(u32)) * 7 +	/* u32 attributes */
+	       nla_total_size(sizeof(u8)) +		/* PORT_NIC_OFFLOAD */
 	       nla_total_size(IFNAMSIZ);		/* PORT_IFNAME */
 }
 
@@ -54,7 +55,9 @@ int dp_genl_put_port(struct sk_buff *skb, const struct dp_priv *dp,
 	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_COLUMN, pi.sw_level) ||
 	    nla_put_u32(skb, DPILLAR_A_PORT_SWITCH_ID, pi.sw_id) ||
 	    nla_put_u32(skb, DPILLAR_A_PORT_NEIGHS, pi.nneigh) ||
-	    nla_put_u32(skb, DPILLAR_A_PORT_REACHABLE, snap->reachable)) {
+	    nla_put_u32(skb, DPILLAR_A_PORT_REACHABLE, snap->reachable) ||
+	    (lower &&
+	     nla_put_u8(skb, DPILLAR_A_PORT_NIC_OFFLOAD, snap->nic_offload))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -52,7 +52,9 @@ void dp_port_snapshot(const struct dp_priv *dp, u32 index,
 	snap->lower = port ? port->dev : NULL;
 	snap->state = dp_port_state(port);
 	snap->reachable = port ? dp_port_reachable(dp, port) : 0;
+	snap->nic_offload = port && port->nic_ok && READ_ONCE(dp->nic_offload);
 }
+EXPORT_SYMBOL_IF_KUNIT(dp_port_snapshot);
 
 /* The device carries traffic while any port does. */
 void dp_update_carrier(struct dp_priv *dp)
@@ -163,6 +165,7 @@ int dp_port_add(struct dp_priv *dp, struct net_device *lower, u32 index,
 	port->dp = dp;
 	port->index = index;
 	port->dev = lower;
+	port->nic_ok = dp_nic_offload_qualified(lower);
 	port->ntf_state = dp_port_state(port);
 	dp_port_miswired_init(port);
 	netdev_hold(lower, &port->dev_tracker, GFP_KERNEL);

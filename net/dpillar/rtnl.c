@@ -42,6 +42,7 @@ static const struct nla_policy dp_policy[IFLA_DPILLAR_MAX + 1] = {
 	[IFLA_DPILLAR_KEY6_PREFIX] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[IFLA_DPILLAR_FALLBACK]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[IFLA_DPILLAR_NIC_OFFLOAD] = NLA_POLICY_MAX(NLA_U8, 1),
 	/*
 	 * The topology's parameters (their list, topo.h): the node count is
 	 * read-only but for S2, where it is one; the coordinates are whole
@@ -259,7 +260,9 @@ static size_t dp_get_size(const struct net_device *dev)
 	const struct dp_priv *dp = netdev_priv(dev);
 
 	return nla_total_size(sizeof(u32)) * 13 +	/* u32 attributes */
-	       nla_total_size(sizeof(u8)) * 2 +		/* IP4_PREFIXLEN, FALLBACK */
+	       nla_total_size(sizeof(u8)) * 3 +		/* IP4_PREFIXLEN, FALLBACK,
+							 * NIC_OFFLOAD
+							 */
 	       nla_total_size(sizeof(struct in6_addr)) * 2 + /* IP6, KEY6 */
 	       nla_total_size(DPILLAR_LABEL_MAX) +	/* LABEL */
 	       nla_total_size(sizeof(dp->topo.p.coords)) + /* COORDS */
@@ -298,6 +301,7 @@ static int dp_fill_info(struct sk_buff *skb, const struct net_device *dev)
 		    &set.prefix.ip6) ||
 	    nla_put_u32(skb, IFLA_DPILLAR_MODE, set.mode) ||
 	    nla_put_u8(skb, IFLA_DPILLAR_FALLBACK, set.fallback) ||
+	    nla_put_u8(skb, IFLA_DPILLAR_NIC_OFFLOAD, set.nic_offload) ||
 	    (!ipv6_addr_any(&set.prefix.key6) &&
 	     nla_put(skb, IFLA_DPILLAR_KEY6_PREFIX, sizeof(set.prefix.key6),
 		     &set.prefix.key6)))

@@ -20,6 +20,10 @@
 void dp_drop(struct dp_priv *dp, struct sk_buff *skb, enum dp_stat stat);
 void dp_port_xmit_incomplete(struct dp_port *port, struct sk_buff *skb);
 extern atomic_t dp_stack_gen;
+bool dp_nic_offload_qualified(const struct net_device *dev);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool dp_nic_offload_prep(const struct dp_topo *t, struct sk_buff *skb);
+#endif
 
 /*
  * What every relayed frame passes through, inline (dpillar-evaluation.rst,

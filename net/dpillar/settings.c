@@ -197,6 +197,7 @@ void dp_settings_get(const struct dp_priv *dp, struct dp_settings *s)
 	s->dead_ms = READ_ONCE(dp->dead_ms);
 	s->mode = READ_ONCE(dp->mode);
 	s->fallback = READ_ONCE(dp->fallback);
+	s->nic_offload = READ_ONCE(dp->nic_offload);
 	rcu_read_lock();
 	s->prefix = *dp_prefix(dp);
 	rcu_read_unlock();
@@ -229,6 +230,7 @@ void dp_settings_attrs_ifla(struct nlattr *data[],
 	a->mode = data[IFLA_DPILLAR_MODE];
 	a->key6_prefix = data[IFLA_DPILLAR_KEY6_PREFIX];
 	a->fallback = data[IFLA_DPILLAR_FALLBACK];
+	a->nic_offload = data[IFLA_DPILLAR_NIC_OFFLOAD];
 }
 
 /*
@@ -261,6 +263,15 @@ int dp_settings_parse(const struct dp_settings_attrs *a,
 	 */
 	if (a->fallback)
 		s->fallback = nla_get_u8(a->fallback);
+	/*
+	 * NIC offloads: taken whatever the ports are; in force only on the
+	 * ports whose NIC is qualified (send.c), now or added later.  Off
+	 * by default: nothing checks that a neighbour receives what a NIC
+	 * made of our frames, so the operator vouches for the NICs.  The
+	 * policy bounds it to 0..1.
+	 */
+	if (a->nic_offload)
+		s->nic_offload = nla_get_u8(a->nic_offload);
 
 	if (a->hello_ms)
 		s->hello_ms = nla_get_u32(a->hello_ms);
@@ -341,6 +352,7 @@ int dp_settings_apply(struct dp_priv *dp, const struct dp_settings *s)
 	 * shortcuts already learned stay until they idle out, unused.
 	 */
 	WRITE_ONCE(dp->fallback, s->fallback);
+	WRITE_ONCE(dp->nic_offload, s->nic_offload);
 	return 0;
 }
 

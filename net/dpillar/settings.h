@@ -21,6 +21,7 @@
  * @mode: the routing mode
  * @key6_prefix: the IPv6 /96 of key addresses
  * @fallback: the discovery fallback, on or off
+ * @nic_offload: NIC offloads on qualified ports, on or off
  */
 struct dp_settings_attrs {
 	const struct nlattr *hello_ms;
@@ -31,12 +32,13 @@ struct dp_settings_attrs {
 	const struct nlattr *mode;
 	const struct nlattr *key6_prefix;
 	const struct nlattr *fallback;
+	const struct nlattr *nic_offload;
 };
 
 /* The settings that may change while the device runs. */
 struct dp_settings {
 	u32 hello_ms, dead_ms, mode;
-	bool fallback;
+	bool fallback, nic_offload;
 	struct dp_prefix prefix;	/* rcu unused: a copy */
 };
 

@@ -51,6 +51,7 @@ const struct setting_attrs dp_link_settings = {
 	.mode = IFLA_DPILLAR_MODE,
 	.key6 = IFLA_DPILLAR_KEY6_PREFIX,
 	.fallback = IFLA_DPILLAR_FALLBACK,
+	.nic_offload = IFLA_DPILLAR_NIC_OFFLOAD,
 };
 
 static const struct topo_attrs link_topo_attrs = {
@@ -455,7 +456,7 @@ bool is_setting(const char *key)
 	return !strcmp(key, "hello") || !strcmp(key, "dead") ||
 	       !strcmp(key, "ip4") || !strcmp(key, "ip6") ||
 	       !strcmp(key, "mode") || !strcmp(key, "key6") ||
-	       !strcmp(key, "fallback");
+	       !strcmp(key, "fallback") || !strcmp(key, "nic_offload");
 }
 
 /* A routing mode by the topology's name for it, or its number. */
@@ -490,11 +491,12 @@ int put_setting(struct nlmsghdr *nlh, const struct setting_attrs *a,
 	}
 
 	/* The words "ip -d link show" and dpctl print, nothing else. */
-	if (!strcmp(key, "fallback")) {
+	if (!strcmp(key, "fallback") || !strcmp(key, "nic_offload")) {
 		if (strcmp(val, "on") && strcmp(val, "off"))
-			return usage_error("fallback takes on or off, not \"%s\"",
-					   val);
-		mnl_attr_put_u8(nlh, a->fallback, !strcmp(val, "on"));
+			return usage_error("%s takes on or off, not \"%s\"",
+					   key, val);
+		mnl_attr_put_u8(nlh, !strcmp(key, "fallback") ? a->fallback :
+				a->nic_offload, !strcmp(val, "on"));
 		return 1;
 	}
 

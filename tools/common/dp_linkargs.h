@@ -34,23 +34,26 @@ extern const char *usage_where;
 
 /* Attribute numbers of the settings, rtnetlink's or generic netlink's. */
 struct setting_attrs {
-	int hello, dead, ip4, ip4_len, ip6, mode, key6, fallback;
+	int hello, dead, ip4, ip4_len, ip6, mode, key6, fallback, nic_offload;
 };
 
 #define SETTINGS_HELP \
 	"SETTINGS := [hello MS] [dead MS] [ip4 PREFIX/LEN] [ip6 PREFIX]\n" \
 	"            [mode MODE] [key6 PREFIX] [fallback on|off]\n" \
+	"            [nic_offload on|off]\n" \
 	"    MODE is the routing mode of what this server sends; DPillar:\n" \
 	"    shortest (default), paper, cw, ccw.  key6 (S2) is the /96 of the\n" \
 	"    key addresses (\"none\": off): dpctl key locate.  fallback: the\n" \
 	"    discovery fallback (default on; only in the default mode, never\n" \
-	"    S2's): off leaves failures to the topology's own routing\n"
+	"    S2's): off leaves failures to the topology's own routing.\n" \
+	"    nic_offload: TCP's segmentation and checksums to the ports whose\n" \
+	"    NIC is qualified (e1000; default off)\n"
 
 /* Is @key one of the settings? */
 bool is_setting(const char *key);
 /*
- * Add setting @key (hello, dead, ip4, ip6, mode, key6, fallback) with
- * value @val to @nlh;
+ * Add setting @key (hello, dead, ip4, ip6, mode, key6, fallback,
+ * nic_offload) with value @val to @nlh;
  * @ops names the modes of the device's topology.  Returns 1 when @key was
  * a setting, 0 when not, or EXIT_USAGE.
  */

@@ -118,6 +118,8 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 	json_str("mode", mode_name(d));
 	if (d->has_fallback)
 		json_bool("fallback", d->fallback);
+	if (d->has_nic_offload)
+		json_bool("nic_offload", d->nic_offload);
 	json_open_arr("ports");
 	for (i = 0; i < d->nports; i++) {
 		const struct dpctl_port *p = &d->ports[i];
@@ -133,6 +135,8 @@ static void show_json(const struct dp_dev *d, const char *ip4,
 		json_uint("switch_id", p->sw_id);
 		json_uint("neighs", p->neighs);
 		json_uint("reachable", p->reachable);
+		if (p->has_nic_offload)
+			json_bool("nic_offload", p->nic_offload);
 		json_close_obj();
 	}
 	json_close_arr();
@@ -168,9 +172,11 @@ static void show_one(const struct dp_dev *d, void *data)
 		printf("%s: %s%s (%u servers) addr %s id %u\n", d->ifname,
 		       ops ? ops->name : "unknown", words, d->p.nodes, d->addr,
 		       d->node_id);
-	printf("    hello %ums dead %ums mode %s%s\n", d->hello_ms, d->dead_ms,
-	       mode_name(d), !d->has_fallback ? "" :
-	       d->fallback ? " fallback on" : " fallback off");
+	printf("    hello %ums dead %ums mode %s%s%s\n", d->hello_ms,
+	       d->dead_ms, mode_name(d), !d->has_fallback ? "" :
+	       d->fallback ? " fallback on" : " fallback off",
+	       !d->has_nic_offload ? "" :
+	       d->nic_offload ? " nic_offload on" : " nic_offload off");
 	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
 	printf("    inet6 %s prefix %s\n", ip6, pfx6);
 	if (!IN6_IS_ADDR_UNSPECIFIED(&d->pfx.key6)) {
@@ -189,6 +195,18 @@ static void show_one(const struct dp_dev *d, void *data)
 			  p->reachable, p->neighs);
 	}
 	table_print(&t, "    ");
+	if (d->has_nic_offload && d->nic_offload) {
+		bool any = false;
+
+		printf("    nic_offload in use on:");
+		for (i = 0; i < d->nports; i++) {
+			if (!d->ports[i].nic_offload)
+				continue;
+			printf(" %s", d->ports[i].ifname);
+			any = true;
+		}
+		printf("%s\n", any ? "" : " none (no qualified NIC)");
+	}
 }
 
 int do_show(int argc, char **argv)
@@ -254,6 +272,7 @@ static const char *const stat_names[DPILLAR_A_STATS_MAX + 1] = {
 	[DPILLAR_A_STATS_SHORTCUT_DATA_LOST] = "shortcut_data_lost",
 	[DPILLAR_A_STATS_HELLO_MAC_TAKEN] = "hello_mac_taken",
 	[DPILLAR_A_STATS_PROBE_SENDER_LIMIT] = "probe_sender_limit",
+	[DPILLAR_A_STATS_TX_NIC_OFFLOAD] = "tx_nic_offload",
 };
 
 /* The name of counter @type; the routing drops are named as in ethtool. */
@@ -558,6 +577,7 @@ static const struct setting_attrs dev_settings = {
 	.key6 = DPILLAR_A_DEV_KEY6_PREFIX,
 	.mode = DPILLAR_A_DEV_MODE,
 	.fallback = DPILLAR_A_DEV_FALLBACK,
+	.nic_offload = DPILLAR_A_DEV_NIC_OFFLOAD,
 };
 
 static const struct topo_attrs dev_topo_attrs = {

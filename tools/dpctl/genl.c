@@ -124,6 +124,11 @@ static void port_parse(const struct nlattr *nest, struct dpctl_port *p)
 	p->sw_id = get_u32(tb[DPILLAR_A_PORT_SWITCH_ID]);
 	p->neighs = get_u32(tb[DPILLAR_A_PORT_NEIGHS]);
 	p->reachable = get_u32(tb[DPILLAR_A_PORT_REACHABLE]);
+	if (tb[DPILLAR_A_PORT_NIC_OFFLOAD] &&
+	    mnl_attr_get_payload_len(tb[DPILLAR_A_PORT_NIC_OFFLOAD]) == 1) {
+		p->has_nic_offload = true;
+		p->nic_offload = mnl_attr_get_u8(tb[DPILLAR_A_PORT_NIC_OFFLOAD]);
+	}
 	/* No name (nor ifindex): the port's device went away. */
 	if (tb[DPILLAR_A_PORT_IFNAME])
 		get_str(tb[DPILLAR_A_PORT_IFNAME], p->ifname, sizeof(p->ifname));
@@ -152,6 +157,11 @@ void dev_parse(const struct nlmsghdr *nlh, struct dp_dev *d)
 	if (a && mnl_attr_get_payload_len(a) == 1) {
 		d->has_fallback = true;
 		d->fallback = mnl_attr_get_u8(a);
+	}
+	a = tb[DPILLAR_A_DEV_NIC_OFFLOAD];
+	if (a && mnl_attr_get_payload_len(a) == 1) {
+		d->has_nic_offload = true;
+		d->nic_offload = mnl_attr_get_u8(a);
 	}
 	a = tb[DPILLAR_A_DEV_IP4_PREFIX];
 	if (a && mnl_attr_get_payload_len(a) == 4)

@@ -33,6 +33,8 @@ int genl_dump_rows(struct nl_ctx *ctx, struct nlmsghdr *nlh, struct table *t,
 /* A port as DPILLAR_A_DEV_PORT tells it. */
 struct dpctl_port {
 	u32 index, ifindex, state, sw_col, sw_id, neighs, reachable;
+	/* Its NIC takes our TCP offloads now; not told by an older module. */
+	bool has_nic_offload, nic_offload;
 	char ifname[IF_NAMESIZE];	/* "": no device */
 };
 
@@ -46,6 +48,8 @@ struct dp_dev {
 	struct dp_topo_params p;
 	/* The discovery fallback; not shown by a module without it. */
 	bool has_fallback, fallback;
+	/* NIC offloads on qualified ports; likewise. */
+	bool has_nic_offload, nic_offload;
 	char addr[DP_ADDR_TEXT_MAX];
 	struct fabric_pfx pfx;
 	u32 nports;

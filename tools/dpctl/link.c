@@ -293,10 +293,10 @@ struct link_info {
 
 static unsigned int dp_u32(const struct link_info *li, int type);
 
-/* The discovery fallback's word; NULL from a module without it. */
-static const char *link_fallback(const struct link_info *li)
+/* An on/off setting's word; NULL from a module without it. */
+static const char *link_onoff(const struct link_info *li, int type)
 {
-	const struct nlattr *a = li->data[IFLA_DPILLAR_FALLBACK];
+	const struct nlattr *a = li->data[type];
 
 	if (!a || mnl_attr_get_payload_len(a) != 1)
 		return NULL;
@@ -409,7 +409,8 @@ static void print_link(const struct link_info *li)
 	unsigned int idx = 0;
 
 	char ip4[INET_ADDRSTRLEN] = "-", ip6[INET6_ADDRSTRLEN] = "-";
-	const char *fallback = link_fallback(li);
+	const char *fallback = link_onoff(li, IFLA_DPILLAR_FALLBACK);
+	const char *nic_off = link_onoff(li, IFLA_DPILLAR_NIC_OFFLOAD);
 	char mode[16];
 
 	if (!dp_topo_init(&topo, &prm, &why))
@@ -432,6 +433,8 @@ static void print_link(const struct link_info *li)
 		json_str("mode", link_mode_name(ops, li, mode, sizeof(mode)));
 		if (fallback)
 			json_bool("fallback", !strcmp(fallback, "on"));
+		if (nic_off)
+			json_bool("nic_offload", !strcmp(nic_off, "on"));
 		json_str("operstate", operstate_name(li->operstate));
 		json_bool("carrier", li->carrier);
 		json_open_arr("ports");
@@ -445,11 +448,12 @@ static void print_link(const struct link_info *li)
 		       dp_u32(li, IFLA_DPILLAR_NODES),
 		       operstate_name(li->operstate),
 		       li->carrier ? "" : " NO-CARRIER");
-		printf("    inet %s inet6 %s hello %ums dead %ums mode %s%s%s\n",
+		printf("    inet %s inet6 %s hello %ums dead %ums mode %s%s%s%s%s\n",
 		       ip4, ip6, dp_u32(li, IFLA_DPILLAR_HELLO_MS),
 		       dp_u32(li, IFLA_DPILLAR_DEAD_MS),
 		       link_mode_name(ops, li, mode, sizeof(mode)),
-		       fallback ? " fallback " : "", fallback ? fallback : "");
+		       fallback ? " fallback " : "", fallback ? fallback : "",
+		       nic_off ? " nic_offload " : "", nic_off ? nic_off : "");
 	}
 	if (li->data[IFLA_DPILLAR_PORTS]) {
 		mnl_attr_for_each_nested(port, li->data[IFLA_DPILLAR_PORTS]) {
@@ -682,8 +686,13 @@ static int print_conf(const struct link_info *li)
 		printf("key6 %s\n", t6);
 	}
 	/* Off only, as key6 when set: a file without it means the default. */
-	if (link_fallback(li) && !strcmp(link_fallback(li), "off"))
+	if (link_onoff(li, IFLA_DPILLAR_FALLBACK) &&
+	    !strcmp(link_onoff(li, IFLA_DPILLAR_FALLBACK), "off"))
 		printf("fallback off\n");
+	/* On only: off is the default. */
+	if (link_onoff(li, IFLA_DPILLAR_NIC_OFFLOAD) &&
+	    !strcmp(link_onoff(li, IFLA_DPILLAR_NIC_OFFLOAD), "on"))
+		printf("nic_offload on\n");
 	return EXIT_OK;
 }
 

@@ -568,6 +568,16 @@ sys.exit(d["fallback"] is not (sys.argv[2] == "on"))' "$tmp/out" $fb
 	done
 	rc "mock show -j, no fallback reported" 0 m $D -j show
 	grep -q fallback "$tmp/out" && ko "show -j has a fallback it was not given" || ok
+	# NIC offloads on qualified ports: on|off, a u8 through either
+	# family, as the fallback's words.
+	rc "mock set nic_offload on" 0 m $D set lo nic_offload on
+	has "set sends nic_offload 1" "devset nic_offload 1" "$tmp/err"
+	rc "set nic_offload bad value" 2 $D set lo nic_offload 1
+	has "set nic_offload bad value" 'nic_offload takes on or off, not "1"' "$tmp/err"
+	MOCK_RTNL=1 rc "mock link add nic_offload on" 0 m $D link add dp0 n 4 k 3 addr 2:1.0.1 port0 lo port1 none nic_offload on
+	has "link add sends nic_offload 1" "newlink dp0 topo 1 n 4 k 3 addr 2:1.0.1 ports nic_offload 1" "$tmp/err"
+	MOCK_RTNL=1 rc "mock link set nic_offload off" 0 m $D link set dp0 nic_offload off
+	has "link set sends nic_offload 0" "newlink dp0 nic_offload 0" "$tmp/err"
 	printf 'n 4\nk 2\naddr 0:0.0\nports lo none\nfallback off\n' >"$tmp/fb.conf"
 	MOCK_RTNL=1 rc "mock up fallback off (fails after newlink)" 1 m $D up dpx -c "$tmp/fb.conf"
 	has "up: the file's fallback reaches newlink" "newlink dpx topo 1 n 4 k 2 addr 0:0.0 ports fallback 0" "$tmp/err"

@@ -246,7 +246,7 @@ static bool port_named(const struct conf *c, unsigned int i)
  */
 static int conf_check(struct conf *c, const char *file)
 {
-	static const struct setting_attrs any = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const struct setting_attrs any = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	char where[PATH_MAX + 16];
 	char msg[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
 	const struct dp_topo_ops *ops = dp_topo_ops_by_name("dpillar");

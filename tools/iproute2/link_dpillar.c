@@ -219,19 +219,21 @@ static void print_mode(const struct dp_topo_ops *ops, struct rtattr *tb[])
 }
 
 /*
- * The discovery fallback: "fallback on|off" as the words that set it, a
- * boolean in JSON (as dpctl -j has it); nothing from a module without it.
+ * An on/off setting (the discovery fallback, NIC offloads): "NAME on|off"
+ * as the words that set it, a boolean in JSON (as dpctl -j has it);
+ * nothing from a module without it.
  */
-static void print_fallback(struct rtattr *tb[])
+static void print_onoff(struct rtattr *tb[], int type, const char *name)
 {
-	struct rtattr *a = tb[IFLA_DPILLAR_FALLBACK];
+	struct rtattr *a = tb[type];
 	bool on;
 
 	if (!a || RTA_PAYLOAD(a) != 1)
 		return;
 	on = *(__u8 *)RTA_DATA(a);
-	print_color_bool(PRINT_JSON, COLOR_NONE, "fallback", NULL, on);
-	print_color_string(PRINT_FP, COLOR_NONE, NULL, "fallback %s ",
+	print_color_bool(PRINT_JSON, COLOR_NONE, name, NULL, on);
+	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ", name);
+	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ",
 			   on ? "on" : "off");
 }
 
@@ -324,7 +326,8 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	}
 	print_ip6(tb, IFLA_DPILLAR_IP6_PREFIX, "ip6");
 	print_mode(ops, tb);
-	print_fallback(tb);
+	print_onoff(tb, IFLA_DPILLAR_FALLBACK, "fallback");
+	print_onoff(tb, IFLA_DPILLAR_NIC_OFFLOAD, "nic_offload");
 	print_ip6(tb, IFLA_DPILLAR_KEY6_PREFIX, "key6");
 	print_ports(tb);
 }

@@ -131,6 +131,12 @@ enum {
 				 * and never in S2's (its discovery is its
 				 * own)
 				 */
+	IFLA_DPILLAR_NIC_OFFLOAD,	/* u8 0/1 (changeable; default 0):
+					 * TCP super-packets and partial
+					 * checksums handed whole to the ports
+					 * whose NIC driver is qualified
+					 * (DPILLAR_A_PORT_NIC_OFFLOAD)
+					 */
 
 	__IFLA_DPILLAR_MAX,
 	IFLA_DPILLAR_MAX = __IFLA_DPILLAR_MAX - 1,
@@ -245,6 +251,11 @@ enum {
 					 * n - 1), 1 for a cable, 0 unused
 					 */
 	DPILLAR_A_PORT_REACHABLE,	/* u32: of them, reachable now */
+	DPILLAR_A_PORT_NIC_OFFLOAD,	/* u8: 1 when the port's NIC takes
+					 * our TCP frames' offloads (its
+					 * driver qualified and the device's
+					 * NIC_OFFLOAD on), else 0
+					 */
 
 	__DPILLAR_A_PORT_MAX,
 	DPILLAR_A_PORT_MAX = __DPILLAR_A_PORT_MAX - 1
@@ -352,6 +363,10 @@ enum {
 						 * its sender's share of the
 						 * reply budgets spent
 						 */
+	DPILLAR_A_STATS_TX_NIC_OFFLOAD,	/* TCP super-packets and partial
+					 * checksums handed whole to a
+					 * qualified NIC (NIC_OFFLOAD)
+					 */
 
 	__DPILLAR_A_STATS_MAX,
 	DPILLAR_A_STATS_MAX = __DPILLAR_A_STATS_MAX - 1
@@ -391,6 +406,9 @@ enum {
 					 */
 	DPILLAR_A_DEV_FALLBACK,		/* u8 0/1: the discovery fallback
 					 * (IFLA_DPILLAR_FALLBACK)
+					 */
+	DPILLAR_A_DEV_NIC_OFFLOAD,	/* u8 0/1: NIC offloads on qualified
+					 * ports (IFLA_DPILLAR_NIC_OFFLOAD)
 					 */
 
 	__DPILLAR_A_DEV_MAX,

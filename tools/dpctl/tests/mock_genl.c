@@ -238,6 +238,7 @@ static void rtnl_newlink(const struct nlmsghdr *req)
 				case IFLA_DPILLAR_LABEL: fprintf(stderr, " label"); break;
 				case IFLA_DPILLAR_PORTS: fprintf(stderr, " ports"); break;
 				case IFLA_DPILLAR_FALLBACK: fprintf(stderr, " fallback %u", mnl_attr_get_payload_len(c) == 1 ? mnl_attr_get_u8(c) : 99); break;
+				case IFLA_DPILLAR_NIC_OFFLOAD: fprintf(stderr, " nic_offload %u", mnl_attr_get_payload_len(c) == 1 ? mnl_attr_get_u8(c) : 99); break;
 				default: fprintf(stderr, " attr%u", mnl_attr_get_type(c)); break;
 				}
 			}
@@ -265,6 +266,7 @@ static void devset_log(const struct nlmsghdr *req)
 		case DPILLAR_A_DEV_MODE: fprintf(stderr, " mode %u", mnl_attr_get_u32(a)); break;
 		case DPILLAR_A_DEV_COORDS: coords_log(a); break;
 		case DPILLAR_A_DEV_FALLBACK: fprintf(stderr, " fallback %u", mnl_attr_get_payload_len(a) == 1 ? mnl_attr_get_u8(a) : 99); break;
+		case DPILLAR_A_DEV_NIC_OFFLOAD: fprintf(stderr, " nic_offload %u", mnl_attr_get_payload_len(a) == 1 ? mnl_attr_get_u8(a) : 99); break;
 		default: break;
 		}
 	}
