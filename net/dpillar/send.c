@@ -344,10 +344,7 @@ void dp_port_xmit_incomplete(struct dp_port *port, struct sk_buff *skb)
 	if (port->nic_ok && READ_ONCE(port->dp->nic_offload) &&
 	    dp_nic_offload_prep(&port->dp->topo, skb)) {
 		dp_count(port->dp, DP_STAT_TX_NIC_OFFLOAD);
-		dp_port_queue(port, skb);
-		return;
-	}
-	if (!dp_port_whole(port)) {
+	} else if (!dp_port_whole(port)) {
 		dp_send_complete(port, skb);
 		return;
 	}
