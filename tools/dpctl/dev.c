@@ -175,8 +175,7 @@ static void show_one(const struct dp_dev *d, void *data)
 	printf("    hello %ums dead %ums mode %s%s%s\n", d->hello_ms,
 	       d->dead_ms, mode_name(d), !d->has_fallback ? "" :
 	       d->fallback ? " fallback on" : " fallback off",
-	       !d->has_nic_offload ? "" :
-	       d->nic_offload ? " nic_offload on" : " nic_offload off");
+	       d->has_nic_offload && d->nic_offload ? " nic_offload on" : "");
 	printf("    inet %s prefix %s\n", *ip4 ? ip4 : "-", pfx4);
 	printf("    inet6 %s prefix %s\n", ip6, pfx6);
 	if (!IN6_IS_ADDR_UNSPECIFIED(&d->pfx.key6)) {

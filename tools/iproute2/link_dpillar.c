@@ -221,9 +221,12 @@ static void print_mode(const struct dp_topo_ops *ops, struct rtattr *tb[])
 /*
  * An on/off setting (the discovery fallback, NIC offloads): "NAME on|off"
  * as the words that set it, a boolean in JSON (as dpctl -j has it);
- * nothing from a module without it.
+ * nothing from a module without it.  @quiet_off: a setting off by
+ * default (nic_offload) is in the text only when on, as dpctl show has
+ * it.
  */
-static void print_onoff(struct rtattr *tb[], int type, const char *name)
+static void print_onoff(struct rtattr *tb[], int type, const char *name,
+			bool quiet_off)
 {
 	struct rtattr *a = tb[type];
 	bool on;
@@ -232,6 +235,9 @@ static void print_onoff(struct rtattr *tb[], int type, const char *name)
 		return;
 	on = *(__u8 *)RTA_DATA(a);
 	print_color_bool(PRINT_JSON, COLOR_NONE, name, NULL, on);
+	/* A setting off by default says so in text only when on. */
+	if (quiet_off && !on)
+		return;
 	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ", name);
 	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ",
 			   on ? "on" : "off");
@@ -326,8 +332,8 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	}
 	print_ip6(tb, IFLA_DPILLAR_IP6_PREFIX, "ip6");
 	print_mode(ops, tb);
-	print_onoff(tb, IFLA_DPILLAR_FALLBACK, "fallback");
-	print_onoff(tb, IFLA_DPILLAR_NIC_OFFLOAD, "nic_offload");
+	print_onoff(tb, IFLA_DPILLAR_FALLBACK, "fallback", false);
+	print_onoff(tb, IFLA_DPILLAR_NIC_OFFLOAD, "nic_offload", true);
 	print_ip6(tb, IFLA_DPILLAR_KEY6_PREFIX, "key6");
 	print_ports(tb);
 }
