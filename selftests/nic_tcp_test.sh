@@ -726,7 +726,7 @@ tcp_intact() {
 	f=$(mktemp)
 	ip netns exec "$(ns "$m" "$to")" timeout $((secs + 5)) \
 		python3 -c "$PY_RECV" "$bind" 5400 "$secs" > "$f" 2>/dev/null &
-	wait_for 5 sh -c "ip netns exec $(ns "$m" "$to") ss -Hltn 'sport = :5400' | grep -q ." ||
+	wait_for 30 sh -c "ip netns exec $(ns "$m" "$to") ss -Hltn 'sport = :5400' | grep -q ." ||
 		{ echo "no receiver"; rm -f "$f"; return 1; }
 	x0=($(tcp_segs "$(ns "$m" "$from")"))
 	sent=$(ip netns exec "$(ns "$m" "$from")" timeout $((secs + 5)) \
