@@ -881,26 +881,29 @@ static void dpt_fill_info(struct kunit *test, struct dpt_dev *d,
 						   NULL, NULL), 0);
 }
 
-/* The discovery fallback as fill_info() reports it (u8 0/1). */
-static int dpt_nl_fallback_shown(struct kunit *test, struct dpt_dev *d)
+/*
+ * An on/off setting (IFLA_DPILLAR_FALLBACK, IFLA_DPILLAR_NIC_OFFLOAD) as
+ * fill_info() reports it (u8 0/1).
+ */
+static int dpt_nl_onoff_shown(struct kunit *test, struct dpt_dev *d,
+			      int attr)
 {
 	struct nlattr *tb[DPT_MAX + 1];
 
 	dpt_fill_info(test, d, tb);
-	KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_FALLBACK]);
-	KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_FALLBACK]), 1);
-	return nla_get_u8(tb[IFLA_DPILLAR_FALLBACK]);
+	KUNIT_ASSERT_NOT_NULL(test, tb[attr]);
+	KUNIT_EXPECT_EQ(test, nla_len(tb[attr]), 1);
+	return nla_get_u8(tb[attr]);
 }
 
-/* A changelink of the fallback alone, or with @mode (-1: none). */
-static int dpt_nl_set_fallback(struct kunit *test, struct dpt_dev *d,
-			       u8 on, int mode, struct dpt_msg **mp)
+/* A changelink of on/off setting @attr alone, or with @mode (-1: none). */
+static int dpt_nl_set_onoff(struct kunit *test, struct dpt_dev *d, int attr,
+			    u8 on, int mode, struct dpt_msg **mp)
 {
 	struct nlattr *tb[IFLA_MAX + 1] = {};
 	struct dpt_msg *m = dpt_msg_new(test);
 
-	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, IFLA_DPILLAR_FALLBACK, on),
-			0);
+	KUNIT_ASSERT_EQ(test, nla_put_u8(m->skb, attr, on), 0);
 	if (mode >= 0)
 		dpt_put_u32(test, m, IFLA_DPILLAR_MODE, mode);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
@@ -921,23 +924,24 @@ static void dpt_nl_changelink_fallback(struct kunit *test)
 	struct dpt_dev *d = dpt_dev_create(test, 4, 3, 6);
 	struct nlattr *tb[IFLA_MAX + 1] = {};
 	struct dp_priv *dp = d->dp;
+	const int at = IFLA_DPILLAR_FALLBACK;
 	struct dpt_msg *m;
 
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->fallback));
 	KUNIT_EXPECT_TRUE(test, dp_sc_fallback(dp));
-	KUNIT_EXPECT_EQ(test, dpt_nl_fallback_shown(test, d), 1);
+	KUNIT_EXPECT_EQ(test, dpt_nl_onoff_shown(test, d, at), 1);
 
-	KUNIT_EXPECT_EQ(test, dpt_nl_set_fallback(test, d, 0, -1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_onoff(test, d, at, 0, -1, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(dp->fallback));
 	KUNIT_EXPECT_FALSE(test, dp_sc_fallback(dp));
-	KUNIT_EXPECT_EQ(test, dpt_nl_fallback_shown(test, d), 0);
+	KUNIT_EXPECT_EQ(test, dpt_nl_onoff_shown(test, d, at), 0);
 
 	/* A paper mode: taken and kept, no fallback either way. */
-	KUNIT_EXPECT_EQ(test, dpt_nl_set_fallback(test, d, 1, DPP_SEL_AUTO,
-						  NULL), 0);
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_onoff(test, d, at, 1, DPP_SEL_AUTO,
+					       NULL), 0);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->fallback));
 	KUNIT_EXPECT_FALSE(test, dp_sc_fallback(dp));
-	KUNIT_EXPECT_EQ(test, dpt_nl_fallback_shown(test, d), 1);
+	KUNIT_EXPECT_EQ(test, dpt_nl_onoff_shown(test, d, at), 1);
 	m = dpt_msg_new(test);
 	dpt_put_u32(test, m, IFLA_DPILLAR_MODE, DPP_SEL_SHORTEST);
 	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
@@ -945,39 +949,11 @@ static void dpt_nl_changelink_fallback(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dp_sc_fallback(dp));
 
 	/* A mode the topology lacks fails the request: fallback unchanged. */
-	KUNIT_EXPECT_EQ(test, dpt_nl_set_fallback(test, d, 0, DPILLAR_MODE_MAX,
-						  &m), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_onoff(test, d, at, 0, DPILLAR_MODE_MAX,
+					       &m), -EINVAL);
 	dpt_expect_msg(test, m, "No such routing mode in this topology");
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->fallback));
 	KUNIT_EXPECT_TRUE(test, dp_sc_fallback(dp));
-}
-
-/* NIC offloads as fill_info() reports them (u8 0/1). */
-static int dpt_nl_nic_offload_shown(struct kunit *test, struct dpt_dev *d)
-{
-	struct nlattr *tb[DPT_MAX + 1];
-
-	dpt_fill_info(test, d, tb);
-	KUNIT_ASSERT_NOT_NULL(test, tb[IFLA_DPILLAR_NIC_OFFLOAD]);
-	KUNIT_EXPECT_EQ(test, nla_len(tb[IFLA_DPILLAR_NIC_OFFLOAD]), 1);
-	return nla_get_u8(tb[IFLA_DPILLAR_NIC_OFFLOAD]);
-}
-
-/* A changelink of nic_offload alone, or with @mode (-1: none). */
-static int dpt_nl_set_nic_offload(struct kunit *test, struct dpt_dev *d,
-				  u8 on, int mode, struct dpt_msg **mp)
-{
-	struct nlattr *tb[IFLA_MAX + 1] = {};
-	struct dpt_msg *m = dpt_msg_new(test);
-
-	KUNIT_ASSERT_EQ(test,
-			nla_put_u8(m->skb, IFLA_DPILLAR_NIC_OFFLOAD, on), 0);
-	if (mode >= 0)
-		dpt_put_u32(test, m, IFLA_DPILLAR_MODE, mode);
-	KUNIT_ASSERT_EQ(test, dpt_parse(m), 0);
-	if (mp)
-		*mp = m;
-	return dpt_changelink(d->dev, tb, m->tb, &m->extack);
 }
 
 /* Whether DEV_GET's port nest would say port 0 takes NIC offloads. */
@@ -1002,29 +978,29 @@ static void dpt_nl_changelink_nic_offload(struct kunit *test)
 {
 	struct dpt_dev *d = dpt_dev_create(test, 4, 3, 6);
 	struct dp_priv *dp = d->dp;
+	const int at = IFLA_DPILLAR_NIC_OFFLOAD;
 	struct dpt_msg *m;
 
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(dp->nic_offload));
-	KUNIT_EXPECT_EQ(test, dpt_nl_nic_offload_shown(test, d), 0);
+	KUNIT_EXPECT_EQ(test, dpt_nl_onoff_shown(test, d, at), 0);
 	KUNIT_EXPECT_FALSE(test, d->port[0]->nic_ok);
 
-	KUNIT_EXPECT_EQ(test, dpt_nl_set_nic_offload(test, d, 1, -1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_onoff(test, d, at, 1, -1, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->nic_offload));
-	KUNIT_EXPECT_EQ(test, dpt_nl_nic_offload_shown(test, d), 1);
+	KUNIT_EXPECT_EQ(test, dpt_nl_onoff_shown(test, d, at), 1);
 	KUNIT_EXPECT_FALSE(test, dpt_nl_port_offload(d));
 	d->port[0]->nic_ok = true;
 	KUNIT_EXPECT_TRUE(test, dpt_nl_port_offload(d));
 
 	/* A mode the topology lacks fails the request: unchanged. */
-	KUNIT_EXPECT_EQ(test, dpt_nl_set_nic_offload(test, d, 0,
-						     DPILLAR_MODE_MAX, &m),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_onoff(test, d, at, 0,
+					       DPILLAR_MODE_MAX, &m), -EINVAL);
 	dpt_expect_msg(test, m, "No such routing mode in this topology");
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(dp->nic_offload));
 
-	KUNIT_EXPECT_EQ(test, dpt_nl_set_nic_offload(test, d, 0, -1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, dpt_nl_set_onoff(test, d, at, 0, -1, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(dp->nic_offload));
-	KUNIT_EXPECT_EQ(test, dpt_nl_nic_offload_shown(test, d), 0);
+	KUNIT_EXPECT_EQ(test, dpt_nl_onoff_shown(test, d, at), 0);
 	KUNIT_EXPECT_FALSE(test, dpt_nl_port_offload(d));
 }
 
