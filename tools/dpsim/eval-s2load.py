@@ -7,7 +7,7 @@
 The network and every path come from dpsim, not from a second S2 router
 here: "dpsim plan --topo s2" prints the graph and the coordinates (the
 authors' .Topo text, coordinates in millionths), "dpsim pairs --topo s2
---rule R" the greediest-routing path of every ordered pair of switches
+--mode R" the greediest-routing path of every ordered pair of switches
 (dp_s2_greedy(), the kernel's decision function).  This script only
 counts.  A link's load is the number of distinct routing paths that use
 it (a pair's path is unique, so: the ordered pairs whose path crosses
@@ -71,7 +71,7 @@ class Net:
         self.hops = []
         if not paths:
             return
-        for line in dpsim(['pairs'] + a + ['--rule', o.rule]).splitlines():
+        for line in dpsim(['pairs'] + a + ['--mode', o.rule]).splitlines():
             f = line.split()
             if f[2] != 'delivered':
                 sys.exit('eval-s2load: %s %s not delivered' % (f[0], f[1]))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * s2fabric.c - the S2 fabrics the kernel builds, as the routing core's
- * topology: derived mode (--wiring derived: coordinates and cabling from
- * (seed, N) alone, net/dpillar/topo_s2.c) and plan mode (--mode plan: a
+ * topology: derived mode (--fabric derived: coordinates and cabling from
+ * (seed, N) alone, net/dpillar/topo_s2.c) and plan mode (--fabric plan: a
  * plan generated as dpctl plan generates it; --plan FILE: a plan
  * document; dp_s2plan.h), grown by --grow.
  *
@@ -137,7 +137,7 @@ static int fabric_derived_topo(struct s2fabric *f, const struct opts *o)
 		return 2;
 	p.spaces = L;
 	if (dp_topo_init(&f->t, &p, &why)) {
-		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);
+		fprintf(stderr, "dpsim: s2 --fabric derived: %s\n", why);
 		return 2;
 	}
 	/* its tables, as the kernel's device has them (s2_fabric_free()) */
