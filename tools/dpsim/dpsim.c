@@ -11,13 +11,14 @@
  * depend on the topology.
  *
  * One front end: the options of every command and topology are one table
- * (opts.c) filling one struct opts, and main() dispatches through one
- * command table (cmds[] below) to a command's core form (here, over
- * dp_walk()).  With --topo s2 a command reads S2's options of that
- * table: ft and plan of a fabric the kernel builds
- * (derived or plan mode, s2fabric.c) are still the core's forms, run on
- * that fabric; the others, and the paper's graph model (.Topo files,
- * generated graphs), are S2's graph commands (s2sim.c).
+ * (opts.c), parsed once into one struct opts, each meaning one thing for
+ * every topology; main() dispatches through one command table (cmds[]
+ * below) to a command's core form (here, over dp_walk()).  With --topo
+ * s2, the fabric source picks where a command runs, not how its options
+ * read: ft, plan and route --json of a fabric the kernel builds (derived
+ * or plan mode, s2fabric.c) are the core's forms, run on that fabric;
+ * the others, and the paper's graph model (.Topo files, generated
+ * graphs), run on S2's graph (s2sim.c).
  *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
@@ -2100,7 +2101,7 @@ static int cmd_bench(struct opts *o)
 	return 0;
 }
 
-/* ---- S2 fabrics the kernel builds, with S2's options ---- */
+/* ---- S2 fabrics the kernel builds, through the core's commands ---- */
 
 /*
  * ft on an S2 fabric the kernel builds (derived or plan mode): the
@@ -2196,10 +2197,9 @@ static int cmd_s2_plan(struct opts *o)
 /*
  * The commands: @core over the routing core (every topology through
  * dp_walk()); @s2core, the same core code on an S2 fabric the kernel
- * builds (derived or plan mode, s2_kernel_fabric()) with S2's options;
- * @s2, S2's commands (--topo s2, s2sim.c: the paper's graph model, and
- * the kernel's fabrics routed through the core).  NULL: the front end
- * has no such command.
+ * builds (derived or plan mode, s2_kernel_fabric()); @s2, the command on
+ * S2's graph (--topo s2, s2sim.c: the paper's graph model, and the
+ * kernel's fabrics routed through the core).  NULL: not there.
  */
 static const struct dpsim_cmd {
 	const char *name;

@@ -128,7 +128,7 @@ static const struct dpsim_opt {
 	  "route: the source's address (locate: or all)"),
 	X("to", 0, OPT_TO, A, "ADDR", "route: the destination's address (S2: node id)"),
 	O("fail", 0, OPT_FAIL, A, K_TEXT, false, 0, fail, "LIST",
-	  "failed servers, links: ADDR[/PORT],... (S2: A,A-B,...)"),
+	  "failed servers, links: ADDR[/PORT],... (S2: also A-B)"),
 	O("hash", 0, OPT_HASH, A, K_U32, false, U32MAX, hash, "H",
 	  "route: the flow's hash (default 0)"),
 	O("all-hashes", 0, OPT_ALL_HASHES, C, K_FLAG, false, 0, all_hashes,
@@ -231,9 +231,9 @@ static const char usage_head[] =
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
 "  plan [--grow M] [--dot|--json|--csv]  the cabling and coordinates\n"
 "  locate --key KEY [--from A|all]  the key's home switches, its path\n"
-"  pairs [--fail A,A-B..] [--multipath]  every ordered pair of live\n"
+"  pairs [--fail A,A/P,A-B..] [--multipath]  every ordered pair of live\n"
 "                       switches, as the kernel routes\n"
-"  route --from A --to B [--hash H] [--fail A,A-B..] [--dot|--json]\n"
+"  route --from A --to B [--hash H] [--fail A,A/P,A-B..] [--dot|--json]\n"
 "                       one flow's path (switch ids from 0)\n"
 "  compare [--fail-links L | --fail-frac F]  plan mode: the core's paths\n"
 "                       equal the simulator's (exit 1 otherwise)\n";

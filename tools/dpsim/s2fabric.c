@@ -6,8 +6,8 @@
  * plan generated as dpctl plan generates it; --plan FILE: a plan
  * document; dp_s2plan.h), grown by --grow.
  *
- * On these, dpsim runs the core's code with S2's options: ft and plan
- * are the core's commands (dpsim.c), and S2's graph commands (s2sim.c)
+ * On these, dpsim runs the core's code: ft, plan and route --json are
+ * the core's commands (dpsim.c), and the commands on S2's graph (s2sim.c)
  * route through the core (dp_walk()) wherever the kernel's routing
  * applies.  Only the paper's graph model (an authors' .Topo file, a
  * generated graph) is routed by the simulator alone.

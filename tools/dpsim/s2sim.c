@@ -31,6 +31,7 @@
  * plan generator's (dp_s2plan.c).  main() dispatches here from its one
  * command table (dpsim.c).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1241,9 +1242,27 @@ static void fail_cables(struct s2net *g, u32 a, u32 b)
 }
 
 /*
- * --fail @spec ("A" a switch, "A-B" the cable between two; commas
- * between): every cable of a failed switch fails, and @down[A] is set.
- * Returns 0, or 2 (usage) after saying what is wrong.
+ * A node id in @p (its address, or #id as any topology's): the id, or
+ * 0xffffffff when none below the graph's size; *@e after it.
+ */
+static u32 fail_id(const struct s2net *g, const char *p, char **e)
+{
+	unsigned long v;
+
+	p += *p == '#';
+	if (!isdigit((unsigned char)*p)) {
+		*e = (char *)p;
+		return 0xffffffffU;
+	}
+	v = strtoul(p, e, 10);
+	return v < g->n ? (u32)v : 0xffffffffU;
+}
+
+/*
+ * --fail @spec, the topology's failure list: "A" a switch (every cable
+ * of it fails, and @down[A] is set), "A/P" the link on its port P (as
+ * every topology's ADDR/PORT), "A-B" the cable between two; commas
+ * between.  Returns 0, or 2 (usage) after saying what is wrong.
  */
 static int parse_fail(struct s2net *g, const char *spec, u8 *down)
 {
@@ -1251,15 +1270,25 @@ static int parse_fail(struct s2net *g, const char *spec, u8 *down)
 
 	while (p && *p) {
 		char *e;
-		u32 a = strtoul(p, &e, 10), b = 0xffffffffU;
+		u32 a = fail_id(g, p, &e), b = 0xffffffffU, i;
+		unsigned long port;
 
-		if (e == p || a >= g->n)
+		if (a == 0xffffffffU)
 			goto bad;
 		if (*e == '-') {
-			p = e + 1;
-			b = strtoul(p, &e, 10);
-			if (e == p || b >= g->n)
+			b = fail_id(g, e + 1, &e);
+			if (b == 0xffffffffU)
 				goto bad;
+		} else if (*e == '/') {
+			p = e + 1;
+			port = isdigit((unsigned char)*p) ?
+			       strtoul(p, &e, 10) : ~0UL;
+			for (i = 0; i < g->deg[a]; i++)
+				if (g->port[a * S2_DEG_MAX + i] == port)
+					break;
+			if (i == g->deg[a])
+				goto bad;
+			b = g->adj[a * S2_DEG_MAX + i];
 		} else {
 			down[a] = 1;
 		}
@@ -1270,7 +1299,8 @@ static int parse_fail(struct s2net *g, const char *spec, u8 *down)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "dpsim: bad --fail '%s' (A or A-B, commas)\n", spec);
+	fprintf(stderr, "dpsim: bad --fail '%s' (A, A/PORT or A-B, commas)\n",
+		spec);
 	return 2;
 }
 

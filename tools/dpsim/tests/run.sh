@@ -73,7 +73,7 @@ check "route bad address" 2 $D route -n 8 -k 3 --from 0:0.0 --to 1:0.0.0
 check "route failed source" 1 $D route -n 8 -k 3 --from 0:0.0.0 --to 1:0.0.1 --fail 0:0.0.0
 
 # One parser for every number: range, trailing garbage, overflow, sign,
-# in both front ends (S2's were strtoul/atof: "16x" was 16, "x" 0), each
+# for every topology (S2's were strtoul/atof: "16x" was 16, "x" 0), each
 # a usage error naming the option (and its argument).
 # badnum DESC OPTION COMMAND...: exit 2, stderr "bad OPTION 'ARG'"
 badnum() {
@@ -155,6 +155,15 @@ check "s2 route --from #0 --to #9 (any topology's #id)" 0 $D route $S2G --from '
 s2a=$out
 check "s2 route --from 0 --to 9" 0 $D route $S2G --from 0 --to 9
 [ "$out" = "$s2a" ] && ok "s2 route: #id is the node id" || ko "s2 route: #0 -> #9 differs from 0 -> 9"
+check "s2 pairs --fail 14" 0 $D pairs $S2G --fail 14
+s2a=$out
+check "s2 pairs --fail #14 (any topology's #id)" 0 $D pairs $S2G --fail '#14'
+[ "$out" = "$s2a" ] && ok "s2 --fail #14 is node 14" || ko "s2 --fail #14 differs from 14"
+check "s2 pairs --fail 0/0 (ADDR/PORT, as every topology's)" 0 $D pairs $S2G --fail 0/0
+s2a=$out
+check "s2 pairs, no failure" 0 $D pairs $S2G
+[ "$out" != "$s2a" ] && ok "s2 --fail 0/0 fails a link" || ko "s2 --fail 0/0 changed nothing"
+check "s2 --fail 0/77: no such port" 2 $D pairs $S2G --fail 0/77
 check "s2 graph ft --no-discover" 0 $D ft $S2G --fail-frac 0.1 --no-discover --json
 case $out in *shortcut*) ko "s2 graph ft --no-discover: shortcut figures" ;;
 *) ok "s2 graph ft --no-discover: the paper's routing alone" ;; esac
@@ -166,7 +175,7 @@ has "s2 derived ft: the fallback by default" '"discover"'
 
 check "s2: a stray word" 2 $D paths $S2G stray
 # the topology as getopt reads it (abbreviated, --topo=s2) picks the
-# front end: one parse, not a scan of argv beside it
+# options it has: one parse, not a scan of argv beside it
 check "--top s2 (abbreviated): S2's options" 0 $D paths --top s2 --switches 16 --ports 6 --servers 0 --spaces 2
 check "--topo=s2: S2's options" 0 $D paths --topo=s2 --nodes 16 -n 4 --spaces 2
 check "help lists every option of the one table" 0 $D --help
