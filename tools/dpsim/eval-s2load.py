@@ -359,8 +359,8 @@ def main():
     p.add_argument('--coords', default='random,balanced',
                    help='comma-separated: random, balanced, derived')
     p.add_argument('--seeds', default='1', help='e.g. 1-5 or 1,3')
-    p.add_argument('--rule', default='2hop-sim',
-                   help="dpsim's rule: 1hop, 2hop-sim, 2hop")
+    p.add_argument('--mode', dest='rule', default='2hop-sim',
+                   help="dpsim's --mode, S2's rule: 1hop, 2hop-sim, 2hop")
     p.add_argument('--sizes', default='100,200,300,400,500,600,700,800')
     p.add_argument('--jellyfish', action='store_true',
                    help='length: also a Jellyfish of the same degree')

@@ -455,7 +455,7 @@ static void opts_defaults(struct opts *o)
 	o->topo = "dpillar";
 	o->runs = 7;
 	o->coords = "balanced";
-	o->servers = 2;		/* S2's paper's graph; opts_s2() */
+	o->servers = 2;		/* S2's paper's graph; s2_words() */
 	o->rule = DP_S2_RULE_2HOP_PAPER;
 	o->keys = 100000;
 	o->from_id = 0xffffffffU;
@@ -531,8 +531,9 @@ static int opts_scope(const struct parse_state *ps, bool s2)
 }
 
 /*
- * S2's reading of the words of its options, and its defaults that depend
- * on the other options.  --mode is the routing mode (the kernel's:
+ * What S2's values are (the words its modes, fabrics and addresses take),
+ * and its defaults that depend on the other options: the same options,
+ * checked against S2 as need_topo() checks the other topologies'.  --mode is the routing mode (the kernel's:
  * 2hop, 1hop, 2hop-sim; the graph model's rule of that name).  --nodes N
  * (without --fabric, a plan or a file) is the kernel's derived fabric in
  * the kernel's words, as dpctl plan topo s2 nodes N n P spaces L: seed 0
@@ -540,7 +541,7 @@ static int opts_scope(const struct parse_state *ps, bool s2)
  * are the servers): --servers 0.  The paper's graph keeps 2 servers a
  * switch, fewer when --spaces needs the ports (2 a space).
  */
-static int opts_s2(struct opts *o, const struct parse_state *ps)
+static int s2_words(struct opts *o, const struct parse_state *ps)
 {
 	const char *t;
 	int rule, err;
@@ -632,7 +633,7 @@ static int opts_check(struct opts *o, const struct parse_state *ps)
 		return bad_usage("--discover and --no-discover%s", "");
 	/* the kernel's default: the fallback on */
 	o->discover = !o->no_discover;
-	return s2 ? opts_s2(o, ps) : 0;
+	return s2 ? s2_words(o, ps) : 0;
 }
 
 int parse_opts(int argc, char **argv, struct opts *o)
