@@ -2263,6 +2263,13 @@ int main(int argc, char **argv)
 		return c->s2core(&o);
 	if (!strcmp(o.topo, "s2") && c->s2)
 		return s2_run(c->s2, &o);
+	/* bench: the core's routing of S2's derived fabric, no other */
+	if (!strcmp(o.topo, "s2") && (o.plan_mode || o.plan_file || o.file ||
+				      (o.fabric && !o.wiring_derived))) {
+		fprintf(stderr, "dpsim: %s --topo s2: the kernel's derived fabric only (--nodes N -n P --spaces L)\n",
+			cmd);
+		return EXIT_USAGE;
+	}
 	if (!c->core) {
 		fprintf(stderr, "dpsim: %s: only S2 has it (--topo s2)\n", cmd);
 		return EXIT_USAGE;

@@ -75,6 +75,7 @@ struct opts {
 	u32 servers, d, keys;
 	u32 rule;		/* --mode: the graph model's rule of its name */
 	const char *coords;
+	const char *fabric;	/* --fabric WORD, NULL: not given */
 	bool wiring_derived;	/* --fabric derived (or --nodes alone) */
 	/*
 	 * Given on the command line: --servers and --seed (their defaults

@@ -557,6 +557,7 @@ static int s2_words(struct opts *o, const struct parse_state *ps)
 	if (t && strcmp(t, "derived") && strcmp(t, "plan") &&
 	    strcmp(t, "graph"))
 		return bad_usage("bad --fabric '%s' (derived, plan, graph)", t);
+	o->fabric = t;
 	o->plan_mode = t && !strcmp(t, "plan");
 	o->wiring_derived = t && !strcmp(t, "derived");
 	if (strcmp(o->coords, "balanced") && strcmp(o->coords, "random") &&

@@ -124,6 +124,8 @@ errhas "--pairs: S2 has no such option" "--pairs: S2 (--topo s2) has no such opt
 # ... whatever the command (bench --topo s2 runs on the core: it was
 # "an option of --topo s2 only" with --topo s2 given)
 check "bench --topo s2 --fabric: an S2 option" 0 $D bench --topo s2 -n 6 --nodes 40 --spaces 3 --decisions 10 --fabric derived
+check "bench --topo s2 --fabric plan: derived only" 2 $D bench --topo s2 -n 6 --nodes 40 --spaces 3 --decisions 10 --fabric plan
+errhas "bench --topo s2 --fabric plan: says so" "bench --topo s2: the kernel's derived fabric only"
 check "bench --topo s2 -k: S2 has none" 2 $D bench --topo s2 -n 6 --nodes 40 --spaces 3 --decisions 10 -k 3
 errhas "bench --topo s2 -k: S2 has no -k" "-k: S2 (--topo s2) has no such option"
 check "keys without --topo s2" 2 $D keys -n 8 -k 3
