@@ -533,8 +533,9 @@ static int opts_scope(const struct parse_state *ps, bool s2)
 /*
  * What S2's values are (the words its modes, fabrics and addresses take),
  * and its defaults that depend on the other options: the same options,
- * checked against S2 as need_topo() checks the other topologies'.  --mode is the routing mode (the kernel's:
- * 2hop, 1hop, 2hop-sim; the graph model's rule of that name).  --nodes N
+ * checked against S2 as need_topo() checks the other topologies'.
+ * --mode is the routing mode (the kernel's: 2hop, 1hop, 2hop-sim; the
+ * graph model's rule of that name).  --nodes N
  * (without --fabric, a plan or a file) is the kernel's derived fabric in
  * the kernel's words, as dpctl plan topo s2 nodes N n P spaces L: seed 0
  * (the kernel's).  The kernel's fabrics have no server ports (its nodes

@@ -1055,11 +1055,11 @@ int s2_ft(struct s2run *r, const struct opts *o)
 	out_num(o, &first, "pairs", pairs, 0);
 	out_num(o, &first, "connected", conn, 0);
 	out_num(o, &first, "success", ok / pairs, 4);
-	out_num(o, &first, "success_connected", ok / conn, 4);
+	out_num(o, &first, "success_connected", conn ? ok / conn : 0, 4);
 	if (o->discover) {
 		out_num(o, &first, "shortcut_success", ok_sc / pairs, 4);
-		out_num(o, &first, "shortcut_success_connected", ok_sc / conn,
-			4);
+		out_num(o, &first, "shortcut_success_connected",
+			conn ? ok_sc / conn : 0, 4);
 	}
 	out_num(o, &first, "avg_hops", ok ? hops / ok : 0, 4);
 	if (o->discover)

@@ -140,6 +140,8 @@ check "s2 graph ft --fail-links 5: a count" 0 $D ft $S2G --fail-links 5 --json
 has "s2 graph ft --fail-links 5: 5 cables of 46" '"fail_frac":0.109,"failed_links":5,'
 check "s2 graph ft --fail-frac 0.1" 0 $D ft $S2G --fail-frac 0.1 --json
 has "s2 graph ft --fail-frac 0.1: 5 cables of 46" '"fail_frac":0.100,"failed_links":5,'
+check "s2 graph ft --fail-links past its 46 cables" 0 $D ft $S2G --fail-links 1000 --json
+has "s2 graph ft: every cable failed, no pair connected, no NaN" '"failed_links":46,"pairs":240,"connected":0,"success":0.0000,"success_connected":0.0000,'
 check "s2 --fail-links with --fail-frac" 2 $D ft $S2G --fail-links 5 --fail-frac 0.1
 check "s2 derived ft --fail-links 6: the core's count" 0 $D ft --topo s2 --nodes 40 -n 8 --spaces 3 --fail-links 6 --json
 has "s2 derived ft --fail-links 6" '"failed_links":6,'
