@@ -1542,6 +1542,36 @@ static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs
 	return true;
 }
 
+/* Node @id's address: in @t's text form, or (NULL) its id. */
+static void put_addr(const struct dp_topo *t, u32 id)
+{
+	char a[DP_ADDR_TEXT_MAX];
+
+	if (!t) {
+		printf("%u", id);
+		return;
+	}
+	dp_addr_format(t, id, a, sizeof(a));
+	fputs(a, stdout);
+}
+
+void pairs_line(const struct dp_topo *t, u32 s, u32 d, const char *outcome,
+		u32 hops, const u32 *path, u32 len)
+{
+	u32 i;
+
+	put_addr(t, s);
+	putchar(' ');
+	put_addr(t, d);
+	printf(" %s %u ", outcome, hops);
+	for (i = 0; i < len; i++) {
+		if (i)
+			putchar(',');
+		put_addr(t, path[i]);
+	}
+	putchar('\n');
+}
+
 /*
  * Every ordered pair of live servers, one line each, routed under the
  * failures of --fail: "SRC DST delivered|dropped HOPS PATH" (addresses
@@ -1554,11 +1584,10 @@ static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs
 static int cmd_pairs(struct opts *o)
 {
 	struct dp_walk w = { 0 };
-	char a[DP_ADDR_TEXT_MAX];
 	struct pairs_disc pd = { 0 };
 	struct dp_fail_set fs;
 	struct dp_topo t;
-	u32 s, d, i, bad = 0;
+	u32 s, d, bad = 0;
 	bool disc;
 	int err;
 
@@ -1595,16 +1624,9 @@ static int cmd_pairs(struct opts *o)
 				pairs_fallback(&t, &fs, &pd, d, o->ttl, &w);
 			if (w.bad_hop)
 				bad++;
-			dp_addr_format(&t, s, a, sizeof(a));
-			printf("%s ", a);
-			dp_addr_format(&t, d, a, sizeof(a));
-			printf("%s %s %u ", a, w.bad_hop ? "bad_hop" :
-			       w.delivered ? "delivered" : "dropped", w.hops);
-			for (i = 0; i < w.path_len; i++) {
-				dp_addr_format(&t, w.path[i], a, sizeof(a));
-				printf("%s%s", i ? "," : "", a);
-			}
-			printf("\n");
+			pairs_line(&t, s, d, w.bad_hop ? "bad_hop" :
+				   w.delivered ? "delivered" : "dropped",
+				   w.hops, w.path, w.path_len);
 		}
 	}
 	free(pd.dist);

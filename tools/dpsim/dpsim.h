@@ -149,6 +149,13 @@ int parse_num(const char *name, const char *s, u64 min, u64 max, u64 *out);
  * that @ops's table lacks: 0, or EXIT_USAGE after saying which (dpsim.c).
  */
 int params_taken(const struct dp_topo_ops *ops, u32 given);
+/*
+ * pairs' line of one pair, every topology's: "SRC DST @outcome @hops
+ * PATH", addresses in @t's text form (NULL: node ids, S2's graph) and
+ * PATH (@len nodes, the source first) comma-separated.
+ */
+void pairs_line(const struct dp_topo *t, u32 s, u32 d, const char *outcome,
+		u32 hops, const u32 *path, u32 len);
 /* "dpsim: " @fmt (with @arg) and a hint on stderr; returns EXIT_USAGE. */
 int bad_usage(const char *fmt, const char *arg);
 

@@ -1463,12 +1463,10 @@ int s2_pairs(struct s2run *r, const struct opts *o)
 				continue;
 			ok = s2_walk(&c, g, o->rule, s, t, d, 0, cap, path,
 				     &len);
-			printf("%u %u %s %u ", s, t,
-			       o->multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
-			       ok ? "delivered" : "dropped", len - 1);
-			for (u32 i = 0; i < len; i++)
-				printf("%s%u", i ? "," : "", path[i]);
-			printf("\n");
+			pairs_line(NULL, s, t, o->multipath ?
+				   s2_mp_outcome(g, s, t, d, o->rule) :
+				   ok ? "delivered" : "dropped", len - 1,
+				   path, len);
 		}
 	}
 	s2core_free(&c);
