@@ -224,7 +224,7 @@ topo_opts() {
 		DARGS=(topo xdcent n "$a" k "$b" level "$c") NP=$((b + 1)) ;;
 	s2)
 		DOPTS=(--topo s2 --switches "$a" --ports "$b" --servers 0
-		       --spaces "$c" --wiring derived --seed 1)
+		       --spaces "$c" --fabric derived --seed 1)
 		DARGS=(topo s2 nodes "$a" n "$b" spaces "$c" seed 1) NP=$b
 		SRC=1
 		[ "$NAME" = s2plan ] || return 0

@@ -27,7 +27,7 @@ bcube)	 words="topo bcube n 4 k 1" sim="--topo bcube -n 4 -k 1"
 xdcent)	 words="topo xdcent n 3 k 2 level 2" sim="--topo xdcent -n 3 -k 2 --level 2"
 	 what="XDCent(3,2,2): BCube levels, spare ports for the top level" ;;
 s2)	 words="topo s2 nodes 16 n 4 spaces 2 seed 1"
-	 sim="--topo s2 --switches 16 --ports 4 --servers 0 --spaces 2 --seed 1 --wiring derived"
+	 sim="--topo s2 --switches 16 --ports 4 --servers 0 --spaces 2 --seed 1 --fabric derived"
 	 what="Space Shuffle: 16 nodes, 4 cable ports each, 2 ring spaces" ;;
 *)	 echo "demo: unknown topology '$TOPO' (dpillar dcell bcube xdcent s2)" >&2
 	 exit 2 ;;

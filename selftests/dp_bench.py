@@ -129,7 +129,7 @@ def frame(kind, size, dmac, smac, sip, dip, route=None):
 
 def s2plan_text(d, path=None):
     """dpsim's plan document of dpctl's plan JSON @d (the format of "dpsim
-    plan --topo s2 --mode plan", dp_s2plan_load()); with @path, a list of
+    plan --topo s2 --fabric plan", dp_s2plan_load()); with @path, a list of
     node ids, only the cables between consecutive ones."""
     on = None
     if path:

@@ -12,7 +12,7 @@
 #    switches' netns (pfsw);
 #  - dp0 (topo s2) on every node, IPv4 and IPv6 addresses (pf_dp0_each);
 #  - every ordered pair pings over IPv4 and IPv6;
-#  - "dpctl route get" equals "dpsim pairs --wiring derived" for every
+#  - "dpctl route get" equals "dpsim pairs --fabric derived" for every
 #    ordered pair under each rule (2hop, 1hop, 2hop-sim), and with a flow
 #    hash equals "dpsim route --hash";
 #  - failures (a node, a cable, a fifth of the cables): every live pair
@@ -130,7 +130,7 @@ s2_routes() {
 		while read -r s d _ _ path; do
 			want["$mode $s $d"]=$path
 			[ "$mode" != 2hop ] || dsts[$s]+=" $d"
-		done < <("$DPSIM" pairs "${OPTS[@]}" --rule "$mode")
+		done < <("$DPSIM" pairs "${OPTS[@]}" --mode "$mode")
 	done
 	for ((s = 0; s < N; s++)); do
 		read -r -a d <<<"${dsts[$s]}"
@@ -501,9 +501,9 @@ s2_plan_index() {
 	local -a gen=(topo s2 n "$P" nodes "$N" spaces "$L" seed "$S" mode plan)
 	s2_index "${gen[@]}" && pf_plan_grow "${gen[@]}" grow "$m" ||
 		return 1
-	"$DPSIM" plan --topo s2 --mode plan --nodes "$N" --ports "$P" \
+	"$DPSIM" plan --topo s2 --fabric plan --nodes "$N" --ports "$P" \
 		--spaces "$L" --seed "$S" > "$S2_TMP/plan" || return 1
-	"$DPSIM" plan --topo s2 --mode plan --nodes "$N" --ports "$P" \
+	"$DPSIM" plan --topo s2 --fabric plan --nodes "$N" --ports "$P" \
 		--spaces "$L" --seed "$S" --grow "$m" > "$S2_TMP/grown"
 }
 
@@ -1068,7 +1068,7 @@ for size in "${sizes[@]}"; do
 		continue
 	fi
 	OPTS=(--topo s2 --switches "$N" --ports "$P" --servers 0 --spaces "$L"
-	      --seed "$S" --wiring derived)
+	      --seed "$S" --fabric derived)
 	NAME="S2(nodes $N, ports $P, spaces $L, seed $S)"
 	if ! s2_index topo s2 n "$P" nodes "$N" spaces "$L" seed "$S"; then
 		ktap_fail "$NAME: dpctl plan"

@@ -27,7 +27,7 @@ const char plan_help[] =
 	"    coordinates (for \"dpctl link add ... coords\") and per port its\n"
 	"    peer and the peer's port; \"grow M\": that plan after M nodes\n"
 	"    more, and the cables to remove and to add, as \"dpsim plan\n"
-	"    --topo s2 --mode plan\" prints it\n";
+	"    --topo s2 --fabric plan\" prints it\n";
 const char addr_help[] =
 	"dpctl addr { C:v.v.v | #NODE-ID | NODE-ID | IPv4 | IPv6 }\n"
 	"           [ [topo NAME] -n N -k K | dev DEV ]\n"

@@ -127,7 +127,7 @@ for nl in "20 3 4" "37 4 9" "250 4 1" "1000 5 77"; do
 done
 # key locate from every node (the module's dp_s2_route() on a key frame)
 # ends where dpsim's own greedy walk to the key's point ends, on the same
-# path, under each rule, for the kernel's derived fabric (--wiring derived)
+# path, under each rule, for the kernel's derived fabric (--fabric derived)
 for nl in "16 2 4 7" "30 2 6 1" "25 3 7 3" "64 4 8 5"; do
 	set -- $nl
 	for mode in 2hop 1hop 2hop-sim; do
@@ -139,8 +139,8 @@ for nl in "16 2 4 7" "30 2 6 1" "25 3 7 3" "64 4 8 5"; do
 					tr -d '#'
 			done >"$tmp/a"
 			$S locate --topo s2 --switches $1 --ports $3 \
-				--servers 0 --spaces $2 --wiring derived \
-				--seed $4 --rule $mode --key "$key" --from all |
+				--servers 0 --spaces $2 --fabric derived \
+				--seed $4 --mode $mode --key "$key" --from all |
 				grep '^from' >"$tmp/b"
 			[ "$(wc -l <"$tmp/a")" = "$1" ] &&
 			cmp -s "$tmp/a" "$tmp/b" && ok ||
@@ -166,7 +166,7 @@ rc "key locate too many spaces" 2 $D key locate foo spaces 9 nodes 10 seed 1
 rc "key locate no nodes" 2 $D key locate foo spaces 2 nodes 0 seed 1
 rc "key locate stray word" 2 $D key locate foo spaces 2 nodes 5 seed 1 frob 2
 # S2 derived mode: the core's plan, byte for byte what dpsim prints
-# (dpsim plan --wiring derived is the core's plan: text, CSV, JSON)
+# (dpsim plan --fabric derived is the core's plan: text, CSV, JSON)
 for pnls in "4 16 2 7" "8 40 3 1" "10 100 4 2"; do
 	set -- $pnls
 	# dpctl's format option, then dpsim's
@@ -178,10 +178,10 @@ for pnls in "4 16 2 7" "8 40 3 1" "10 100 4 2"; do
 		sa=""
 		[ "$sf" != --servers ] && sa=$sf
 		$D $dj plan topo s2 -n $1 nodes $2 spaces $3 seed $4 $da >"$tmp/a" &&
-			$S plan --topo s2 --wiring derived --switches $2 --ports $1 \
+			$S plan --topo s2 --fabric derived --switches $2 --ports $1 \
 				--servers 0 --spaces $3 --seed $4 $sa >"$tmp/b" &&
 			[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok ||
-			ko "plan s2 ($pnls $df) != dpsim plan --wiring derived"
+			ko "plan s2 ($pnls $df) != dpsim plan --fabric derived"
 	done
 done
 # the same fabric in the same words (issue 55, item 9): dpsim --nodes N -n P
@@ -198,15 +198,15 @@ for pnls in "4 8 2 3 0" "6 20 2 1 0" "8 64 3 7 0" "8 64 3 7 5" "10 100 4 2 20" \
 	g=""; [ "$5" -gt 0 ] && g="grow $5"
 	sg=""; [ "$5" -gt 0 ] && sg="--grow $5"
 	$D plan topo s2 -n $1 nodes $2 spaces $3 seed $4 mode plan $g >"$tmp/a" &&
-		$S plan --topo s2 --mode plan --ports $1 --nodes $2 --spaces $3 \
+		$S plan --topo s2 --fabric plan --ports $1 --nodes $2 --spaces $3 \
 			--seed $4 $sg >"$tmp/b" && [ -s "$tmp/a" ] &&
 		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan ($pnls) != dpsim"
 	$D plan topo s2 -n $1 nodes $2 spaces $3 seed $4 mode plan $g --csv >"$tmp/a" &&
-		$S plan --topo s2 --mode plan --ports $1 --nodes $2 --spaces $3 \
+		$S plan --topo s2 --fabric plan --ports $1 --nodes $2 --spaces $3 \
 			--seed $4 $sg --csv >"$tmp/b" &&
 		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan --csv ($pnls) != dpsim"
 	$D -j plan topo s2 -n $1 nodes $2 spaces $3 seed $4 mode plan $g >"$tmp/a" &&
-		$S plan --topo s2 --mode plan --ports $1 --nodes $2 --spaces $3 \
+		$S plan --topo s2 --fabric plan --ports $1 --nodes $2 --spaces $3 \
 			--seed $4 $sg --json >"$tmp/b" &&
 		cmp -s "$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan -j ($pnls) != dpsim"
 	# what the document promises: every cable named the same at both
@@ -266,7 +266,7 @@ has "plan s2 mode plan header" "# S2 plan (nodes 9, ports 4, spaces 2, seed 3, g
 has "plan s2 mode plan node line" "node 8 coords "
 has "plan s2 mode plan changes" "# grown by 1 nodes: "
 $D -j -p plan topo s2 -n 6 nodes 12 spaces 2 seed 4 mode plan grow 2 >"$tmp/a"
-$S plan --topo s2 --mode plan --ports 6 --nodes 12 --spaces 2 --seed 4 --grow 2 --json >"$tmp/b"
+$S plan --topo s2 --fabric plan --ports 6 --nodes 12 --spaces 2 --seed 4 --grow 2 --json >"$tmp/b"
 python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
 	"$tmp/a" "$tmp/b" && ok || ko "plan s2 mode plan -j -p is not dpsim's JSON"
 rc "plan s2 mode plan without seed" 2 $D plan topo s2 -n 4 nodes 8 spaces 2 mode plan

@@ -64,13 +64,15 @@ for topo in ${*:-dpillar dcell bcube xdcent s2}; do
 			done
 		done ;;
 	s2)
-		# derived mode: N nodes, P ports, L spaces
+		# derived mode: N nodes, P ports, L spaces; seed 1, the
+		# fabric of the evaluation's figures (bench's seed before
+		# --nodes meant the kernel's default, 0, for every command)
 		for npl in "100 6 3" "250 8 4"; do
 			set -- $npl
 			for m in 2hop 1hop; do
 				count "(nodes $1, ports $2, spaces $3)" $m \
 					--topo s2 --nodes "$1" -n "$2" \
-					--spaces "$3"
+					--spaces "$3" --seed 1
 			done
 		done ;;
 	*)

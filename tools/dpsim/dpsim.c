@@ -11,13 +11,14 @@
  * depend on the topology.
  *
  * One front end: the options of every command and topology are one table
- * (opts.c) filling one struct opts, and main() dispatches through one
- * command table (cmds[] below) to a command's core form (here, over
- * dp_walk()).  With --topo s2 a command reads S2's options of that
- * table: ft and plan of a fabric the kernel builds
- * (derived or plan mode, s2fabric.c) are still the core's forms, run on
- * that fabric; the others, and the paper's graph model (.Topo files,
- * generated graphs), are S2's graph commands (s2sim.c).
+ * (opts.c), parsed once into one struct opts, each meaning one thing for
+ * every topology; main() dispatches through one command table (cmds[]
+ * below) to a command's core form (here, over dp_walk()).  With --topo
+ * s2, the fabric source picks where a command runs, not how its options
+ * read: ft, plan and route --json of a fabric the kernel builds (derived
+ * or plan mode, s2fabric.c) are the core's forms, run on that fabric;
+ * the others, and the paper's graph model (.Topo files, generated
+ * graphs), run on S2's graph (s2sim.c).
  *
  * Exit status: 0 ok, 1 runtime failure, 2 usage error.
  */
@@ -1293,6 +1294,28 @@ static void ft_text(const struct dp_topo *t, const struct dp_fail_set *fs,
 		       dp_topo_ttl(t));
 }
 
+/*
+ * The links of @t that ft fails at random (fs_random(): a (node, port)
+ * of the failure set): a node's link to a switch, and a cable between
+ * two nodes once.  --fail-frac F is F of these.
+ */
+static u32 ft_links(const struct dp_topo *t)
+{
+	struct dp_port_info pi;
+	u32 id, p, sw = 0, ends = 0;
+
+	for (id = 0; id < t->nodes; id++)
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			if (pi.kind == DP_PORT_SWITCH)
+				sw++;
+			else if (pi.kind == DP_PORT_CABLE &&
+				 dp_port_neigh(t, id, p, 0) != DP_NODE_NONE)
+				ends++;
+		}
+	return sw + ends / 2;
+}
+
 /* ft on topology @t (need_topo(), or an S2 fabric: cmd_s2_ft()). */
 static int ft_on(struct opts *o, const struct dp_topo *t)
 {
@@ -1307,6 +1330,8 @@ static int ft_on(struct opts *o, const struct dp_topo *t)
 		return bad_usage("ft needs --failed F or --populate PCT%s", "");
 	if ((u64)o->failed + 2 > t->nodes)
 		return bad_usage("--failed must leave two live servers%s", "");
+	if (o->fail_frac_set)
+		o->fail_links = (u32)(o->fail_frac * ft_links(t) + 0.5);
 	if (fs_init(&fs, t)) {
 		fprintf(stderr, "dpsim: out of memory\n");
 		return 1;
@@ -1517,6 +1542,36 @@ static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs
 	return true;
 }
 
+/* Node @id's address: in @t's text form, or (NULL) its id. */
+static void put_addr(const struct dp_topo *t, u32 id)
+{
+	char a[DP_ADDR_TEXT_MAX];
+
+	if (!t) {
+		printf("%u", id);
+		return;
+	}
+	dp_addr_format(t, id, a, sizeof(a));
+	fputs(a, stdout);
+}
+
+void pairs_line(const struct dp_topo *t, u32 s, u32 d, const char *outcome,
+		u32 hops, const u32 *path, u32 len)
+{
+	u32 i;
+
+	put_addr(t, s);
+	putchar(' ');
+	put_addr(t, d);
+	printf(" %s %u ", outcome, hops);
+	for (i = 0; i < len; i++) {
+		if (i)
+			putchar(',');
+		put_addr(t, path[i]);
+	}
+	putchar('\n');
+}
+
 /*
  * Every ordered pair of live servers, one line each, routed under the
  * failures of --fail: "SRC DST delivered|dropped HOPS PATH" (addresses
@@ -1529,11 +1584,10 @@ static bool pairs_fallback(const struct dp_topo *t, const struct dp_fail_set *fs
 static int cmd_pairs(struct opts *o)
 {
 	struct dp_walk w = { 0 };
-	char a[DP_ADDR_TEXT_MAX];
 	struct pairs_disc pd = { 0 };
 	struct dp_fail_set fs;
 	struct dp_topo t;
-	u32 s, d, i, bad = 0;
+	u32 s, d, bad = 0;
 	bool disc;
 	int err;
 
@@ -1570,16 +1624,9 @@ static int cmd_pairs(struct opts *o)
 				pairs_fallback(&t, &fs, &pd, d, o->ttl, &w);
 			if (w.bad_hop)
 				bad++;
-			dp_addr_format(&t, s, a, sizeof(a));
-			printf("%s ", a);
-			dp_addr_format(&t, d, a, sizeof(a));
-			printf("%s %s %u ", a, w.bad_hop ? "bad_hop" :
-			       w.delivered ? "delivered" : "dropped", w.hops);
-			for (i = 0; i < w.path_len; i++) {
-				dp_addr_format(&t, w.path[i], a, sizeof(a));
-				printf("%s%s", i ? "," : "", a);
-			}
-			printf("\n");
+			pairs_line(&t, s, d, w.bad_hop ? "bad_hop" :
+				   w.delivered ? "delivered" : "dropped",
+				   w.hops, w.path, w.path_len);
 		}
 	}
 	free(pd.dist);
@@ -2076,35 +2123,17 @@ static int cmd_bench(struct opts *o)
 	return 0;
 }
 
-/* ---- S2 fabrics the kernel builds, with S2's options ---- */
-
-/* The cables of @t (ports whose peer is another node), each once. */
-static u32 count_cables(const struct dp_topo *t)
-{
-	struct dp_port_info pi;
-	u32 id, p, n = 0;
-
-	for (id = 0; id < t->nodes; id++)
-		for (p = 0; p < t->nports; p++) {
-			dp_port_info(t, id, p, &pi);
-			if (pi.kind == DP_PORT_CABLE &&
-			    dp_port_neigh(t, id, p, 0) != DP_NODE_NONE)
-				n++;
-		}
-	return n / 2;
-}
+/* ---- S2 fabrics the kernel builds, through the core's commands ---- */
 
 /*
  * ft on an S2 fabric the kernel builds (derived or plan mode): the
  * core's ft (ft_on(): dp_walk() over random live pairs, the failure set
- * of topo_walk.c), as for every other topology.  S2's options say what
- * the core's would: --fail-links F, a fraction of the fabric's cables,
- * is that many failed links (random (node, port) links of the failure
- * set, as the other topologies' --fail-links); --rule is the routing
- * mode; as many random pairs as there are ordered pairs of nodes, every
- * node a source; and shortcut discovery is ft --discover's fallback (a
- * flood from where the packet stopped, the reply installing a shortest
- * live path), which S2's ft has always reported.
+ * of topo_walk.c), as for every other topology, with the same options
+ * (--fail-links L or --fail-frac F of the cables, --mode, --seed); what
+ * S2's ft has always been: every ordered pair of nodes routed (as many
+ * random pairs, every node a source), and the discovery fallback in
+ * every mode (a flood from where the packet stopped, the reply
+ * installing a shortest live path) unless --no-discover.
  */
 static int cmd_s2_ft(struct opts *o)
 {
@@ -2118,15 +2147,12 @@ static int cmd_s2_ft(struct opts *o)
 	}
 	if (!err) {
 		nodes = f.t.nodes;
-		o->fail_links = (u32)(o->fail_frac * count_cables(&f.t) + 0.5);
 		o->failed_set = true;
-		o->sel_text = s2_rule_name(o->rule);
 		o->pairs = (u64)nodes * (nodes - 1);
 		o->pairs_set = true;
 		o->sources = nodes;
 		o->sources_set = true;
-		o->discover = true;
-		o->discover_set = true;
+		o->discover_set = o->discover;
 		err = need_sel(o, &f.t);
 	}
 	if (!err)
@@ -2157,11 +2183,11 @@ static int cmd_s2_route(struct opts *o)
 	err = s2_fabric_open(&f, o, "route");
 	if (err)
 		return err;
+	/* the node ids opts.c read (decimal or 0x hex), as the core's #id */
 	snprintf(from, sizeof(from), "#%u", o->from_id);
 	snprintf(to, sizeof(to), "#%u", o->to_id);
 	o->from = o->from_id != 0xffffffffU ? from : NULL;
 	o->to = o->to_id != 0xffffffffU ? to : NULL;
-	o->sel_text = s2_rule_name(o->rule);
 	err = need_sel(o, &f.t);
 	if (!err)
 		err = route_on(&f.t, o);
@@ -2180,7 +2206,7 @@ static int cmd_s2_plan(struct opts *o)
 	int err;
 
 	if (o->grow && !o->plan_file && !o->plan_mode) {
-		fprintf(stderr, "dpsim: plan: --grow grows a plan (--mode plan, --plan FILE) or the paper's graph, not the derived fabric\n");
+		fprintf(stderr, "dpsim: plan: --grow grows a plan (--fabric plan, --plan FILE) or the paper's graph, not the derived fabric\n");
 		return EXIT_USAGE;
 	}
 	err = s2_fabric_open(&f, o, "plan");
@@ -2193,10 +2219,9 @@ static int cmd_s2_plan(struct opts *o)
 /*
  * The commands: @core over the routing core (every topology through
  * dp_walk()); @s2core, the same core code on an S2 fabric the kernel
- * builds (derived or plan mode, s2_kernel_fabric()) with S2's options;
- * @s2, S2's commands (--topo s2, s2sim.c: the paper's graph model, and
- * the kernel's fabrics routed through the core).  NULL: the front end
- * has no such command.
+ * builds (derived or plan mode, s2_kernel_fabric()); @s2, the command on
+ * S2's graph (--topo s2, s2sim.c: the paper's graph model, and the
+ * kernel's fabrics routed through the core).  NULL: not there.
  */
 static const struct dpsim_cmd {
 	const char *name;
@@ -2226,7 +2251,6 @@ static const struct dpsim_cmd *find_cmd(const char *name)
 int main(int argc, char **argv)
 {
 	const struct dpsim_cmd *c;
-	enum dpsim_fe fe;
 	struct opts o;
 	const char *cmd;
 	int err;
@@ -2242,25 +2266,35 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help"))
 		return usage(stdout, 0);
-	/*
-	 * S2 is a graph, not arithmetic: --topo s2 takes S2's graph
-	 * commands (unknown commands too), but for bench, which routes
-	 * derived mode through the core like the others.
-	 */
 	c = find_cmd(cmd);
-	err = parse_opts(argc - 1, argv + 1, &o, !c || c->s2);
+	err = parse_opts(argc - 1, argv + 1, &o);
 	if (err == -1)
 		return usage(stdout, 0);
 	if (err)
 		return err;
-	fe = o.fe;
-	if (fe == FE_S2 && c && c->s2core && s2_kernel_fabric(&o))
-		return c->s2core(&o);
-	if (fe == FE_S2)
-		return s2_run(c ? c->s2 : NULL, &o);
-	if (!c || !c->core) {
+	if (!c) {
 		fprintf(stderr, "dpsim: unknown command '%s'\n", cmd);
 		return usage(stderr, EXIT_USAGE);
+	}
+	/*
+	 * Where the command runs, not how its options read: S2's fabric
+	 * source picks the core (a fabric the kernel builds, for the
+	 * commands the core has on it) or the graph model (s2sim.c).
+	 */
+	if (!strcmp(o.topo, "s2") && c->s2core && s2_kernel_fabric(&o))
+		return c->s2core(&o);
+	if (!strcmp(o.topo, "s2") && c->s2)
+		return s2_run(c->s2, &o);
+	/* bench: the core's routing of S2's derived fabric, no other */
+	if (!strcmp(o.topo, "s2") && (o.plan_mode || o.plan_file || o.file ||
+				      (o.fabric && !o.wiring_derived))) {
+		fprintf(stderr, "dpsim: %s --topo s2: the kernel's derived fabric only (--nodes N -n P --spaces L)\n",
+			cmd);
+		return EXIT_USAGE;
+	}
+	if (!c->core) {
+		fprintf(stderr, "dpsim: %s: only S2 has it (--topo s2)\n", cmd);
+		return EXIT_USAGE;
 	}
 	return c->core(&o);
 }

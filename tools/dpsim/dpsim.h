@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dpsim.h - dpsim's one front end: the options of every command and
- * topology (opts.c parses them with one table), and the command table
- * main() dispatches through (dpsim.c).  S2's graph commands (s2sim.c)
- * take the same struct opts.
+ * topology (opts.c parses them with one table into one struct opts, each
+ * meaning one thing for every topology), and the command table main()
+ * dispatches through (dpsim.c).  S2's graph model (s2sim.c) is where
+ * --topo s2's commands run on a graph, with the same struct opts.
  */
 #ifndef _DPSIM_DPSIM_H
 #define _DPSIM_DPSIM_H
@@ -17,17 +18,9 @@
 #define EXIT_USAGE	2
 
 /*
- * Which front end reads a command line: S2's graph commands (s2sim.c)
- * when it names --topo s2 and the command has an S2 form, else the
- * arithmetic one over the routing core (dpsim.c).  One option table:
- * each option says which reads it (dpsim --help).
- */
-enum dpsim_fe { FE_CORE, FE_S2 };
-
-/*
  * Every option of every command and topology (opts.c's one table says
- * which front end reads which).  Some fields are read by both: -n is
- * S2's ports (--ports), --nodes and --switches are S2's switches.
+ * which topologies have which).  -n is S2's ports (--ports), --nodes and
+ * --switches are S2's switches.
  */
 struct opts {
 	u32 n, k, level;
@@ -45,12 +38,20 @@ struct opts {
 	bool json, csv, shortest, dot;
 	bool disjoint;		/* paths --disjoint */
 	u32 sources;
-	u32 failed, fail_links;
+	u32 failed;
 	bool failed_set;
-	const char *from, *to, *fail;
+	/*
+	 * Failed links: --fail-links L, a count, or --fail-frac F, the
+	 * fraction F of the fabric's links (rounded), for every topology.
+	 */
+	u32 fail_links;
+	bool fail_links_set, fail_frac_set;
+	double fail_frac;
+	const char *from, *to, *fail;	/* addresses; S2's: node ids */
 	u32 ttl;		/* 0: dp_topo_ttl() */
 	const char *topo;	/* --topo NAME */
-	const char *sel_text;	/* --mode / --sel / --dir NAME, NULL: default */
+	/* --mode / --sel / --dir NAME, NULL: default (S2: also @rule) */
+	const char *sel_text;
 	u32 sel;		/* its value, once the topology is known */
 	u32 runs;
 	u32 populate;		/* --populate PCT, 0: every server */
@@ -69,31 +70,31 @@ struct opts {
 	bool progress;		/* ft --progress (default: stderr a tty) */
 	u32 nodes, spaces;	/* S2: --nodes/--switches, --spaces */
 
-	/* --topo s2 only: the graph commands (s2sim.c), s2fabric.c */
+	/* --topo s2 only: its fabric (s2fabric.c), its graph (s2sim.c) */
 	const char *file;	/* --file F.Topo */
-	u32 servers, d, rule, keys;
+	u32 servers, d, keys;
+	u32 rule;		/* --mode: the graph model's rule of its name */
 	const char *coords;
-	bool wiring_derived;
+	const char *fabric;	/* --fabric WORD, NULL: not given */
+	bool wiring_derived;	/* --fabric derived (or --nodes alone) */
 	/*
 	 * Given on the command line: --servers and --seed (their defaults
 	 * depend on the fabric), --nodes (the kernel's word: its derived
 	 * fabric, as dpctl plan topo s2 nodes N draws it).
 	 */
 	bool servers_set, seed_set, nodes_set;
-	double fail_frac;	/* --fail-links F, a fraction */
-	bool plan_mode;		/* --mode plan: a kernel plan (dp_s2plan.h) */
+	bool plan_mode;		/* --fabric plan: a kernel plan (dp_s2plan.h) */
 	const char *plan_file;	/* --plan FILE: a plan document */
 	const char *key;	/* locate --key */
 	bool multipath;		/* pairs --multipath */
 	bool from_all;		/* locate --from all */
 	u32 grow;		/* --grow M */
-	u32 from_id, to_id;	/* --from, --to; 0xffffffff: not given */
-	enum dpsim_fe fe;	/* which front end reads them */
+	u32 from_id, to_id;	/* S2: --from, --to; 0xffffffff: not given */
 };
 
 /*
  * An S2 fabric the kernel builds (s2fabric.c): derived mode (--wiring
- * derived) or plan mode (--mode plan, --plan FILE), as the routing core's
+ * derived) or plan mode (--fabric plan, --plan FILE), as the routing core's
  * topology @t.  The core's commands (ft, plan) run on it with S2's
  * options, and S2's graph commands route it through the core.
  */
@@ -132,11 +133,10 @@ bool s2_sizes_ok(const struct opts *o, u32 nodes, u32 spaces, u32 max);
 
 
 /*
- * Parse argv (argv[0] the command) into @o, and say which front end
- * reads it (@o->fe: S2's with --topo s2 when the command has an S2 form,
- * @s2_cmd).  0, -1 for --help, or an exit status after the message.
+ * Parse argv (argv[0] the command) into @o: 0, -1 for --help, or an exit
+ * status after the message.
  */
-int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd);
+int parse_opts(int argc, char **argv, struct opts *o);
 /* The usage on @f; returns @status. */
 int usage(FILE *f, int status);
 /*
@@ -149,6 +149,13 @@ int parse_num(const char *name, const char *s, u64 min, u64 max, u64 *out);
  * that @ops's table lacks: 0, or EXIT_USAGE after saying which (dpsim.c).
  */
 int params_taken(const struct dp_topo_ops *ops, u32 given);
+/*
+ * pairs' line of one pair, every topology's: "SRC DST @outcome @hops
+ * PATH", addresses in @t's text form (NULL: node ids, S2's graph) and
+ * PATH (@len nodes, the source first) comma-separated.
+ */
+void pairs_line(const struct dp_topo *t, u32 s, u32 d, const char *outcome,
+		u32 hops, const u32 *path, u32 len);
 /* "dpsim: " @fmt (with @arg) and a hint on stderr; returns EXIT_USAGE. */
 int bad_usage(const char *fmt, const char *arg);
 

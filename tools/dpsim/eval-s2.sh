@@ -54,7 +54,7 @@ echo "# frac rule seed success shortcut_success_connected looped avg_hops" \
 for f in 0.05 0.10 0.15 0.20 0.25 0.30; do
 	for rule in 1hop 2hop-sim 2hop; do
 		for s in 1 2 3; do
-			r=$($D ft $G --seed $s --fail-links $f --rule $rule \
+			r=$($D ft $G --seed $s --fail-frac $f --mode $rule \
 				--json)
 			echo "$f $rule $s $(echo "$r" | $J success \
 				shortcut_success_connected looped avg_hops \
@@ -79,12 +79,12 @@ for f in 0.05 0.10 0.15 0.20 0.25 0.30; do
 	for s in 1 2 3; do
 		for rule in 1hop 2hop-sim 2hop; do
 			r=$($D ft --topo s2 --file "$out/graphs/ft-swdc-s$s" \
-				--seed $s --fail-links $f --rule $rule --json)
+				--seed $s --fail-frac $f --mode $rule --json)
 			echo "$f swdc $rule $s $(echo "$r" | $J success \
 				avg_hops)" >> "$out/s2-ft-base.dat"
 		done
 		r=$($D ft --topo s2 --file "$out/graphs/ft-jf-s$s" --seed $s \
-			--fail-links $f --json)
+			--fail-frac $f --json)
 		echo "$f jellyfish path $s $(echo "$r" | $J success avg_hops)" \
 			>> "$out/s2-ft-base.dat"
 	done

@@ -7,7 +7,7 @@
 The network and every path come from dpsim, not from a second S2 router
 here: "dpsim plan --topo s2" prints the graph and the coordinates (the
 authors' .Topo text, coordinates in millionths), "dpsim pairs --topo s2
---rule R" the greediest-routing path of every ordered pair of switches
+--mode R" the greediest-routing path of every ordered pair of switches
 (dp_s2_greedy(), the kernel's decision function).  This script only
 counts.  A link's load is the number of distinct routing paths that use
 it (a pair's path is unique, so: the ordered pairs whose path crosses
@@ -71,7 +71,7 @@ class Net:
         self.hops = []
         if not paths:
             return
-        for line in dpsim(['pairs'] + a + ['--rule', o.rule]).splitlines():
+        for line in dpsim(['pairs'] + a + ['--mode', o.rule]).splitlines():
             f = line.split()
             if f[2] != 'delivered':
                 sys.exit('eval-s2load: %s %s not delivered' % (f[0], f[1]))
@@ -359,8 +359,8 @@ def main():
     p.add_argument('--coords', default='random,balanced',
                    help='comma-separated: random, balanced, derived')
     p.add_argument('--seeds', default='1', help='e.g. 1-5 or 1,3')
-    p.add_argument('--rule', default='2hop-sim',
-                   help="dpsim's rule: 1hop, 2hop-sim, 2hop")
+    p.add_argument('--mode', dest='rule', default='2hop-sim',
+                   help="dpsim's --mode, S2's rule: 1hop, 2hop-sim, 2hop")
     p.add_argument('--sizes', default='100,200,300,400,500,600,700,800')
     p.add_argument('--jellyfish', action='store_true',
                    help='length: also a Jellyfish of the same degree')

@@ -30,10 +30,10 @@ $E fattree -k 12
 
 sizes=${S2LOAD_SIZES:-100,200,300,400,500,600,700,800}
 $E length --ports 12 --servers 2 --coords balanced --seeds 1-3 \
-	--sizes "$sizes" --rule 2hop-sim --jellyfish > "$out/s2-fig18-2hop-sim.txt"
+	--sizes "$sizes" --mode 2hop-sim --jellyfish > "$out/s2-fig18-2hop-sim.txt"
 for r in 1hop 2hop; do
 	$E length --ports 12 --servers 2 --coords balanced --seeds 1-3 \
-		--sizes "$sizes" --rule $r > "$out/s2-fig18-$r.txt"
+		--sizes "$sizes" --mode $r > "$out/s2-fig18-$r.txt"
 done
 # seed means: switches 1hop 2hop-sim 2hop bfs jellyfish
 awk 'FNR == 1 { f++ } /^#/ { next }

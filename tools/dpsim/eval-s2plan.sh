@@ -4,7 +4,7 @@
 # S2 plan mode figures of Documentation/networking/dpillar-evaluation.rst
 # ("Plan mode: the kernel's core on the paper's fabrics"): the kernel's
 # routing core against s2sim's greedy on kernel plans (dpsim compare), and
-# the cables a grown plan changes (dpsim plan --mode plan --grow).
+# the cables a grown plan changes (dpsim plan --fabric plan --grow).
 # Usage: tools/dpsim/eval-s2plan.sh [OUTDIR]   (default: tools/dpsim/eval-out)
 set -eu
 
@@ -28,9 +28,9 @@ for nps in "64 8 3" "250 8 4"; do
 	set -- $nps
 	for s in 1 2 3; do
 		for f in 0 0.1; do
-			P="--topo s2 --mode plan --nodes $1 --ports $2 --spaces $3 --seed $s"
+			P="--topo s2 --fabric plan --nodes $1 --ports $2 --spaces $3 --seed $s"
 			b=$($D paths $P --json | $J bfs_avg)
-			r=$($D compare $P --fail-links $f --json)
+			r=$($D compare $P --fail-frac $f --json)
 			echo "$1 $2 $3 $s $f $b $(echo "$r" | $J 1hop_differ \
 				2hop-sim_differ 2hop_differ 1hop_core_avg \
 				2hop-sim_core_avg 2hop_core_avg 1hop_sim_avg \
@@ -51,7 +51,7 @@ echo "# n0 m seed removed added per_node bfs_grown 2hop_grown bfs_fresh" \
 for nm in "32 32" "64 16" "64 64" "128 32" "128 127" "200 55"; do
 	set -- $nm
 	for s in 1 2 3; do
-		P="--topo s2 --mode plan --ports 8 --spaces 3 --seed $s"
+		P="--topo s2 --fabric plan --ports 8 --spaces 3 --seed $s"
 		h=$($D plan $P --nodes $1 --grow $2 | sed -n \
 			's/^# grown by [0-9]* nodes: \([0-9]*\) cables removed, \([0-9]*\) added$/\1 \2/p')
 		set -- $1 $2 $h

@@ -157,7 +157,7 @@ if want fabric; then
 		# the same cabling as the bisection: read back from the cache
 		topo=$cache/s2-$n-24-8-1.Topo
 		p=$($D paths --topo s2 --file "$topo" --json | $J bfs_avg 2hop_avg 2hop_max)
-		t=$($D ft --topo s2 --file "$topo" --fail-links 0.05 --json | $J success shortcut_success)
+		t=$($D ft --topo s2 --file "$topo" --fail-frac 0.05 --json | $J success shortcut_success)
 		echo "s2 $n $n $((n * 8)) $p $t $b" >> "$f2"
 	done
 	rm -f "$out/s2b.json"
@@ -171,7 +171,7 @@ if want fabric; then
 	# paper's Table I prices, the TCP and bisection figures normalised
 	$B inventory --set 1k --cache $cache > "$out/inventory-1k.txt"
 	# S2 growth: 13 ToRs added to a plan of 125 (16 ports, L = 8)
-	$D plan --topo s2 --mode plan --ports 16 --spaces 8 --seed 1 --nodes 125 --grow 13 |
+	$D plan --topo s2 --fabric plan --ports 16 --spaces 8 --seed 1 --nodes 125 --grow 13 |
 		grep '^# grown' > "$out/s2-grow.txt"
 fi
 

@@ -4,15 +4,15 @@
  * topology, the usage text generated from it, one getopt over it, and
  * one checked parser for every number.
  *
- * Each option says which front end reads it: the core's commands over
- * the routing core (DPillar, DCell, XDCent/BCube, ring, S2's derived mode
- * in bench) or S2's (--topo s2: its graph commands, s2sim.c, and the
- * core's ft and plan on the fabrics the kernel builds, s2fabric.c).  An
- * option of the other front end is a usage error that says so.  Four
- * names are read differently by the two, after the options are parsed
- * (opts_core(), opts_s2()): --fail-links (a count of links; S2: a
- * fraction of them), --from and --to (addresses; S2: switch ids),
- * --mode (the topology's routing mode; S2: plan).
+ * Every option means one thing for every topology and command: --mode
+ * is the topology's routing mode (S2's: 2hop, 1hop, 2hop-sim), --from
+ * and --to its addresses (S2's: the node id, as the kernel's), and
+ * --fail-links a count of failed links, --fail-frac a fraction of the
+ * fabric's.  S2's fabric sources (--fabric derived|plan|graph, --plan,
+ * --file) pick what the commands run on, not how the options read.  A
+ * row says which topologies have it (@scope): an option a topology lacks
+ * is a usage error that says which has it (opts_check()), as the
+ * kernel's "Only S2 has ..." (dp_params_foreign()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -34,16 +34,19 @@ enum {
 	OPT_HASH, OPT_ALL_HASHES, OPT_DECISIONS, OPT_LEVEL, OPT_DOT,
 	OPT_DISCOVER, OPT_NO_DISCOVER, OPT_NODES, OPT_SPACES, OPT_PROGRESS,
 	OPT_DISJOINT, OPT_FILE, OPT_SWITCHES, OPT_PORTS, OPT_SERVERS,
-	OPT_COORDS, OPT_WIRING, OPT_D, OPT_RULE, OPT_KEYS, OPT_KEY, OPT_GROW,
-	OPT_MULTIPATH, OPT_PLAN, OPT_HELP,
+	OPT_COORDS, OPT_D, OPT_KEYS, OPT_KEY, OPT_GROW,
+	OPT_MULTIPATH, OPT_PLAN, OPT_FAIL_FRAC, OPT_FABRIC, OPT_HELP,
 	/* OPT_PARAM + i: --WORD of dp_params[i] (param_opt()) */
 	OPT_PARAM = 1024,
 };
 
-/* Which front end reads an option (bits of enum dpsim_fe). */
-#define C	(1u << FE_CORE)
-#define S	(1u << FE_S2)
-#define CS	(C | S)
+/*
+ * Which topologies have an option: every one (A), S2 only (S), every one
+ * but S2 (C: S2's commands have no use for it).
+ */
+#define C	1u
+#define S	2u
+#define A	(C | S)
 
 /*
  * What an option stores: a flag (true), its text, or a number checked by
@@ -63,7 +66,7 @@ static const struct dpsim_opt {
 	const char *name;
 	char shrt;
 	int id;
-	u8 fe;
+	u8 scope;
 	u8 kind;
 	bool nonzero;
 	u64 max;
@@ -71,29 +74,30 @@ static const struct dpsim_opt {
 	const char *arg;
 	const char *help;
 } opt_table[] = {
-#define O(name, shrt, id, fe, kind, nz, max, f, arg, help) \
-	{ name, shrt, id, fe, kind, nz, max, offsetof(struct opts, f), arg, help }
-#define X(name, shrt, id, fe, arg, help) \
-	{ name, shrt, id, fe, K_NONE, false, 0, 0, arg, help }
-	X("help", 'h', OPT_HELP, CS, NULL, "this text"),
-	O("topo", 0, OPT_TOPO, CS, K_TEXT, false, 0, topo, "NAME",
+#define O(name, shrt, id, scope, kind, nz, max, f, arg, help) \
+	{ name, shrt, id, scope, kind, nz, max, offsetof(struct opts, f), \
+	  arg, help }
+#define X(name, shrt, id, scope, arg, help) \
+	{ name, shrt, id, scope, K_NONE, false, 0, 0, arg, help }
+	X("help", 'h', OPT_HELP, A, NULL, "this text"),
+	O("topo", 0, OPT_TOPO, A, K_TEXT, false, 0, topo, "NAME",
 	  "the topology (default dpillar; s2: Space Shuffle)"),
-	O("json", 'j', OPT_JSON, CS, K_FLAG, false, 0, json, NULL,
+	O("json", 'j', OPT_JSON, A, K_FLAG, false, 0, json, NULL,
 	  "JSON instead of text (the commands that have it)"),
-	O("csv", 0, OPT_CSV, CS, K_FLAG, false, 0, csv, NULL, "plan as CSV"),
-	O("dot", 0, OPT_DOT, CS, K_FLAG, false, 0, dot, NULL,
+	O("csv", 0, OPT_CSV, A, K_FLAG, false, 0, csv, NULL, "plan as CSV"),
+	O("dot", 0, OPT_DOT, A, K_FLAG, false, 0, dot, NULL,
 	  "route, plan: Graphviz DOT"),
-	O(NULL, 'n', 'n', CS, K_U32, false, U32MAX, n, "N",
-	  "the topology's n (S2: ports a node, --ports)"),
+	O(NULL, 'n', 'n', A, K_U32, false, U32MAX, n, "N",
+	  "the topology's n (S2: ports a node, default 10)"),
 	O(NULL, 'k', 'k', C, K_U32, false, U32MAX, k, "K", "the topology's k"),
 	O("level", 'i', OPT_LEVEL, C, K_U32, false, U32MAX, level, "I",
 	  "XDCent's top level i"),
-	X("mode", 0, OPT_MODE, CS, "MODE",
-	  "routing mode (DPillar: shortest paper cw ccw; S2: plan)"),
-	X("sel", 0, OPT_MODE, C, "MODE", "the same as --mode"),
-	X("dir", 0, OPT_MODE, C, "MODE", "the same as --mode"),
-	O("seed", 0, OPT_SEED, CS, K_U64, false, ~0ULL, seed, "S",
-	  "random seed (default 1; S2 --nodes: 0)"),
+	X("mode", 0, OPT_MODE, A, "MODE",
+	  "routing mode (dpctl's; S2: 2hop 1hop 2hop-sim)"),
+	X("sel", 0, OPT_MODE, A, "MODE", "the same as --mode"),
+	X("dir", 0, OPT_MODE, A, "MODE", "the same as --mode"),
+	O("seed", 0, OPT_SEED, A, K_U64, false, ~0ULL, seed, "S",
+	  "random seed (default 1; S2 --nodes: 0, the kernel's)"),
 	O("pairs", 0, OPT_PAIRS, C, K_U64, false, 1ULL << 40, pairs, "P",
 	  "random pairs (paths: 0 for every pair)"),
 	O("sources", 0, OPT_SOURCES, C, K_U32, true, 1U << 20, sources, "S",
@@ -104,37 +108,39 @@ static const struct dpsim_opt {
 	  "paths: are the candidate paths disjoint?"),
 	O("failed", 0, OPT_FAILED, C, K_U32, false, U32MAX, failed, "F",
 	  "ft: F random failed servers"),
-	X("fail-links", 0, OPT_FAIL_LINKS, CS, "L",
-	  "ft: L failed links (S2: a fraction, 0..1)"),
+	O("fail-links", 0, OPT_FAIL_LINKS, A, K_U32, false, U32MAX, fail_links,
+	  "L", "ft, compare: L random failed links"),
+	X("fail-frac", 0, OPT_FAIL_FRAC, A, "F",
+	  "ft, compare: a fraction F (0..1) of the links failed"),
 	O("populate", 0, OPT_POPULATE, C, K_U32, true, 100, populate, "PCT",
 	  "ft: only PCT% (1..100) of the servers exist"),
 	X("order", 0, OPT_ORDER, C, "grow|random",
 	  "plan, ft --populate: the order of growth"),
 	O("ttl", 0, OPT_TTL, C, K_U32, true, 100000, ttl, "T",
 	  "hop limit (default: the topology's proven bound)"),
-	O("discover", 0, OPT_DISCOVER, C, K_FLAG, false, 0, discover_set, NULL,
+	O("discover", 0, OPT_DISCOVER, A, K_FLAG, false, 0, discover_set, NULL,
 	  "ft: the discovery fallback in every mode too"),
-	O("no-discover", 0, OPT_NO_DISCOVER, C, K_FLAG, false, 0, no_discover,
+	O("no-discover", 0, OPT_NO_DISCOVER, A, K_FLAG, false, 0, no_discover,
 	  NULL, "ft, pairs: no discovery fallback (the papers' routing)"),
 	O("progress", 0, OPT_PROGRESS, C, K_FLAG, false, 0, progress, NULL,
 	  "ft: \"S of N sources\" on stderr"),
-	X("from", 0, OPT_FROM, CS, "ADDR",
-	  "route: the source (S2: switch id; locate: or all)"),
-	X("to", 0, OPT_TO, CS, "ADDR", "route: the destination (S2: switch id)"),
-	O("fail", 0, OPT_FAIL, CS, K_TEXT, false, 0, fail, "LIST",
-	  "failed servers, links: ADDR[/PORT],... (S2: A,A-B,...)"),
-	O("hash", 0, OPT_HASH, CS, K_U32, false, U32MAX, hash, "H",
+	X("from", 0, OPT_FROM, A, "ADDR",
+	  "route: the source's address (locate: or all)"),
+	X("to", 0, OPT_TO, A, "ADDR", "route: the destination's address (S2: node id)"),
+	O("fail", 0, OPT_FAIL, A, K_TEXT, false, 0, fail, "LIST",
+	  "failed servers, links: ADDR[/PORT],... (S2: also A-B)"),
+	O("hash", 0, OPT_HASH, A, K_U32, false, U32MAX, hash, "H",
 	  "route: the flow's hash (default 0)"),
 	O("all-hashes", 0, OPT_ALL_HASHES, C, K_FLAG, false, 0, all_hashes,
 	  NULL, "route: every path a flow may take"),
-	O("runs", 0, OPT_RUNS, C, K_U32, true, 1000, runs, "R",
+	O("runs", 0, OPT_RUNS, A, K_U32, true, 1000, runs, "R",
 	  "bench: runs (default 7)"),
-	O("decisions", 0, OPT_DECISIONS, C, K_U32, true, 1U << 30, decisions,
+	O("decisions", 0, OPT_DECISIONS, A, K_U32, true, 1U << 30, decisions,
 	  "N", "bench: only N decisions of --mode (callgrind)"),
-	O("nodes", 0, OPT_NODES, CS, K_U32, false, U32MAX, nodes, "N",
-	  "S2: N nodes (the kernel's fabric: derived, --mode plan)"),
-	O("spaces", 0, OPT_SPACES, CS, K_U32, false, U32MAX, spaces, "L",
-	  "S2: L coordinate spaces"),
+	O("nodes", 0, OPT_NODES, S, K_U32, false, U32MAX, nodes, "N",
+	  "N nodes (the kernel's fabric: derived, --fabric plan)"),
+	O("spaces", 0, OPT_SPACES, S, K_U32, false, U32MAX, spaces, "L",
+	  "L coordinate spaces"),
 	O("switches", 0, OPT_SWITCHES, S, K_U32, false, U32MAX, nodes, "N",
 	  "the paper's graph of N switches"),
 	O("ports", 0, OPT_PORTS, S, K_U32, false, U32MAX, n, "P",
@@ -145,14 +151,12 @@ static const struct dpsim_opt {
 	  "the authors' graph file, or a baseline's (graphs.py)"),
 	O("coords", 0, OPT_COORDS, S, K_TEXT, false, 0, coords,
 	  "balanced|random|derived", "the graph's coordinates"),
-	X("wiring", 0, OPT_WIRING, S, "random|derived",
-	  "derived: the kernel's fabric"),
+	X("fabric", 0, OPT_FABRIC, S, "derived|plan|graph",
+	  "the kernel's derived or plan mode, the paper's graph"),
 	O("plan", 0, OPT_PLAN, S, K_TEXT, false, 0, plan_file, "FILE",
-	  "a kernel plan (as plan --mode plan prints it)"),
+	  "a kernel plan (as plan --fabric plan prints it)"),
 	O("grow", 0, OPT_GROW, S, K_U32, false, U32MAX, grow, "M",
 	  "plan: M nodes added"),
-	X("rule", 0, OPT_RULE, S, "1hop|2hop|2hop-sim",
-	  "the greedy rule (default 2hop)"),
 	O("d", 0, OPT_D, S, K_U32, false, U32MAX, d, "D",
 	  "spaces routed on (default: all)"),
 	O("keys", 0, OPT_KEYS, S, K_U32, false, U32MAX, keys, "K",
@@ -179,9 +183,11 @@ static const char usage_head[] =
 "      from S sampled sources (default 4); --disjoint: are the K\n"
 "      candidate paths of path selection valid and internally disjoint?\n"
 "  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
-"        [--fail-links L] [--pairs P] [--sources S] [--seed S] [--ttl T]\n"
-"        [--mode MODE] [--no-discover|--discover] [--json] [--progress]\n"
-"      F random failed servers, L failed server-switch links, P random\n"
+"        [--fail-links L | --fail-frac F] [--pairs P] [--sources S]\n"
+"        [--seed S] [--ttl T] [--mode MODE] [--no-discover|--discover]\n"
+"        [--json] [--progress]\n"
+"      F random failed servers, L failed links (or a fraction F of the\n"
+"      fabric's: a server-switch link, a server-server cable), P random\n"
 "      live pairs (default 100000, from S sources, default 1000) routed\n"
 "      around them, against a BFS of the live fabric.  As the kernel, a\n"
 "      packet the topology's default mode drops goes on by the discovery\n"
@@ -190,8 +196,9 @@ static const char usage_head[] =
 "      routing alone; --discover: the fallback in every mode\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
 "        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
-"      hop-by-hop path of the flow whose hash is H; addresses are\n"
-"      C:v_{k-1}.....v_0 or #<node id>\n"
+"      hop-by-hop path of the flow whose hash is H; addresses are the\n"
+"      topology's (DPillar's C:v_{k-1}.....v_0, S2's the node id) or\n"
+"      #<node id>\n"
 "  pairs -n N -k K [--fail ADDR[/PORT],...] [--mode MODE]\n"
 "        [--no-discover|--discover]\n"
 "      every ordered pair of live servers: SRC DST delivered|dropped|bad_hop\n"
@@ -205,29 +212,31 @@ static const char usage_head[] =
 "      ns per routing decision, each mode (median of R runs, default 7);\n"
 "      --topo s2: derived mode, -n PORTS --nodes N --spaces L [--seed S]\n"
 "\n"
-"with --topo s2, the fabric is one of\n"
+"with --topo s2 (modes 2hop, 1hop, 2hop-sim; addresses: node ids from\n"
+"0), the same commands run on one of its fabrics:\n"
 "      --nodes N -n P --spaces L [--seed S]: the kernel's derived fabric\n"
 "          (dpctl plan topo s2 nodes N n P spaces L), seed 0 unless --seed\n"
 "      --switches N --ports P [--servers S] [--spaces L] [--coords C]\n"
-"          [--wiring random|derived] [--seed S]: the paper's graph\n"
+"          [--fabric graph|derived] [--seed S]: the paper's graph model\n"
+"          (its random cabling, any size), or the kernel's cabling\n"
 "      --file F.Topo: the authors' graph; or --file G, a baseline's graph\n"
 "          (tools/ns3/graphs.py: SWDC greedy, Jellyfish ksp), ft only\n"
-"      --mode plan --nodes N --ports P --spaces L [--grow M] | --plan FILE:\n"
-"          a kernel plan\n"
-"and its commands (switch hops; --rule 1hop|2hop|2hop-sim):\n"
+"      --fabric plan --nodes N --ports P --spaces L [--grow M] |\n"
+"          --plan FILE: a kernel plan\n"
+"and has these too (switch hops):\n"
 "  paths [--d D]        every ordered switch pair: BFS and greedy routing\n"
-"  ft --fail-links F [--rule R]  success with a fraction F of the links\n"
-"                       failed, without and with shortcut discovery (the\n"
-"                       kernel's fabrics: the core's ft, --discover)\n"
+"  ft --fail-links L | --fail-frac F [--mode M] [--no-discover]  success\n"
+"                       with those links failed, without and with shortcut\n"
+"                       discovery (the kernel's fabrics: the core's ft)\n"
 "  keys [--keys K] [--d D]  key-based routing: store/retrieve hops, load\n"
 "  plan [--grow M] [--dot|--json|--csv]  the cabling and coordinates\n"
 "  locate --key KEY [--from A|all]  the key's home switches, its path\n"
-"  pairs [--fail A,A-B..] [--multipath]  every ordered pair of live\n"
+"  pairs [--fail A,A/P,A-B..] [--multipath]  every ordered pair of live\n"
 "                       switches, as the kernel routes\n"
-"  route --from A --to B [--hash H] [--fail A,A-B..] [--dot|--json]\n"
+"  route --from A --to B [--hash H] [--fail A,A/P,A-B..] [--dot|--json]\n"
 "                       one flow's path (switch ids from 0)\n"
-"  compare [--fail-links F]  plan mode: the core's paths equal the\n"
-"                       simulator's (exit 1 otherwise)\n";
+"  compare [--fail-links L | --fail-frac F]  plan mode: the core's paths\n"
+"                       equal the simulator's (exit 1 otherwise)\n";
 
 static const char usage_tail[] =
 "\n"
@@ -296,8 +305,8 @@ static void usage_params(FILE *f)
 	}
 }
 
-/* The options @fe reads and the other does not (both: fe == C | S). */
-static void usage_opts(FILE *f, const char *title, u8 fe)
+/* The options of @scope (every topology: A). */
+static void usage_opts(FILE *f, const char *title, u8 scope)
 {
 	const struct dpsim_opt *d;
 	char buf[64];
@@ -305,7 +314,7 @@ static void usage_opts(FILE *f, const char *title, u8 fe)
 
 	fprintf(f, "\n%s\n", title);
 	for (d = opt_table; d < opt_table + NOPTS; d++) {
-		if (d->fe != fe)
+		if (d->scope != scope)
 			continue;
 		at = 0;
 		if (d->shrt)
@@ -326,9 +335,9 @@ static void usage_opts(FILE *f, const char *title, u8 fe)
 int usage(FILE *f, int status)
 {
 	fputs(usage_head, f);
-	usage_opts(f, "options:", CS);
-	usage_opts(f, "options of the other topologies (not --topo s2):", C);
-	usage_opts(f, "options of --topo s2:", S);
+	usage_opts(f, "options (every topology):", A);
+	usage_opts(f, "options of every topology but S2 (not --topo s2):", C);
+	usage_opts(f, "options of S2 only (--topo s2):", S);
 	usage_params(f);
 	fputs(usage_tail, f);
 	return status;
@@ -390,7 +399,7 @@ int parse_num(const char *name, const char *s, u64 min, u64 max, u64 *out)
 	return 0;
 }
 
-/* A fraction 0..1 (S2's --fail-links): as parse_num(). */
+/* A fraction 0..1 (--fail-frac): as parse_num(). */
 static int parse_frac(const char *name, const char *s, double *out)
 {
 	char *end;
@@ -446,7 +455,7 @@ static void opts_defaults(struct opts *o)
 	o->topo = "dpillar";
 	o->runs = 7;
 	o->coords = "balanced";
-	o->servers = 2;		/* the paper's graph; opts_s2() */
+	o->servers = 2;		/* S2's paper's graph; s2_words() */
 	o->rule = DP_S2_RULE_2HOP_PAPER;
 	o->keys = 100000;
 	o->from_id = 0xffffffffU;
@@ -482,106 +491,84 @@ static const char *text_of(const struct parse_state *ps, int id)
 	return NULL;
 }
 
-/* The core's reading of the options read after the parse. */
-static int opts_core(struct opts *o, const struct parse_state *ps)
-{
-	const char *t;
-	u64 v;
-	int err;
-
-	o->sel_text = text_of(ps, OPT_MODE);
-	o->from = text_of(ps, OPT_FROM);
-	o->to = text_of(ps, OPT_TO);
-	t = text_of(ps, OPT_FAIL_LINKS);
-	if (t) {
-		err = parse_num("--fail-links", t, 0, U32MAX, &v);
-		if (err)
-			return err;
-		o->fail_links = (u32)v;
-	}
-	t = text_of(ps, OPT_ORDER);
-	if (t) {
-		/* plan --order; ft --order grow|random */
-		o->order = true;
-		o->order_random = !strcmp(t, "random");
-		if (!o->order_random && strcmp(t, "grow"))
-			return bad_usage("bad --order '%s' (grow, random)", t);
-	}
-	o->pairs_set = given(ps, OPT_PAIRS);
-	o->sources_set = given(ps, OPT_SOURCES);
-	o->failed_set = given(ps, OPT_FAILED);
-	if (o->discover_set && o->no_discover)
-		return bad_usage("--discover and --no-discover%s", "");
-	/* the kernel's default: the fallback (dpsim.c: where it has it) */
-	o->discover = !o->no_discover;
-	return 0;
-}
-
-/* A switch id of S2 (--from, --to): 0 or an exit status. */
-static int s2_id(const char *name, const char *t, u32 *out)
+/*
+ * An address of S2 (--from, --to): its node id, as the kernel's
+ * (s2_addr_parse()), or #id as any topology's (dp_addr_parse()); 0 or
+ * an exit status.
+ */
+static int s2_addr(const char *name, const char *t, u32 *out)
 {
 	u64 v;
 	int err;
 
 	if (!t)
 		return 0;
-	err = parse_num(name, t, 0, U32MAX - 1, &v);
+	err = parse_num(name, t + (*t == '#'), 0, U32MAX - 1, &v);
 	if (!err)
 		*out = (u32)v;
 	return err;
 }
 
 /*
- * S2's reading of them, and S2's defaults that depend on the other
- * options.  --nodes N (without a plan) is the kernel's derived fabric
- * in the kernel's words, as dpctl plan topo s2 nodes N n P spaces L:
- * --wiring derived, seed 0 (the kernel's).  The kernel's fabrics have no
- * server ports (its nodes are the servers): --servers 0.  The paper's
- * graph keeps 2 servers a switch, fewer when --spaces needs the ports (2
- * a space).
+ * The options a topology lacks: a usage error that says who has it.
+ * @s2: the topology is S2.  0 or EXIT_USAGE.
  */
-static int opts_s2(struct opts *o, const struct parse_state *ps)
+static int opts_scope(const struct parse_state *ps, bool s2)
+{
+	const struct dpsim_opt *d;
+	char name[32];
+	u32 i;
+
+	for (i = 0; i < NOPTS; i++) {
+		d = ps->given[i];
+		if (d != &opt_table[i] || (d->scope & (s2 ? S : C)))
+			continue;
+		opt_name(d, ps->spelt[i], name, sizeof(name));
+		return bad_usage(s2 ? "%s: S2 (--topo s2) has no such option" :
+				 "%s: only S2 has it (--topo s2)", name);
+	}
+	return 0;
+}
+
+/*
+ * What S2's values are (the words its modes, fabrics and addresses take),
+ * and its defaults that depend on the other options: the same options,
+ * checked against S2 as need_topo() checks the other topologies'.
+ * --mode is the routing mode (the kernel's: 2hop, 1hop, 2hop-sim; the
+ * graph model's rule of that name).  --nodes N
+ * (without --fabric, a plan or a file) is the kernel's derived fabric in
+ * the kernel's words, as dpctl plan topo s2 nodes N n P spaces L: seed 0
+ * (the kernel's).  The kernel's fabrics have no server ports (its nodes
+ * are the servers): --servers 0.  The paper's graph keeps 2 servers a
+ * switch, fewer when --spaces needs the ports (2 a space).
+ */
+static int s2_words(struct opts *o, const struct parse_state *ps)
 {
 	const char *t;
 	int rule, err;
 
-	t = text_of(ps, OPT_MODE);
-	if (t && strcmp(t, "plan")) {
-		fprintf(stderr, "dpsim: --mode takes plan (derived: --wiring derived)\n");
-		return EXIT_USAGE;
-	}
-	o->plan_mode = t != NULL;
-	t = text_of(ps, OPT_WIRING);
-	if (t && strcmp(t, "derived") && strcmp(t, "random")) {
-		fprintf(stderr, "dpsim: unknown wiring '%s'\n", t);
-		return EXIT_USAGE;
-	}
-	o->wiring_derived = t && !strcmp(t, "derived");
-	t = text_of(ps, OPT_RULE);
-	if (t) {
-		rule = s2_rule_parse(t);
-		if (rule < 0) {
-			fprintf(stderr, "dpsim: unknown rule '%s'\n", t);
-			return EXIT_USAGE;
-		}
+	if (o->sel_text) {
+		rule = s2_rule_parse(o->sel_text);
+		if (rule < 0)
+			return bad_usage("bad --mode '%s': S2's modes are 2hop, 1hop, 2hop-sim (a kernel plan: --fabric plan)",
+					 o->sel_text);
 		o->rule = (u32)rule;
 	}
+	t = text_of(ps, OPT_FABRIC);
+	if (t && strcmp(t, "derived") && strcmp(t, "plan") &&
+	    strcmp(t, "graph"))
+		return bad_usage("bad --fabric '%s' (derived, plan, graph)", t);
+	o->fabric = t;
+	o->plan_mode = t && !strcmp(t, "plan");
+	o->wiring_derived = t && !strcmp(t, "derived");
 	if (strcmp(o->coords, "balanced") && strcmp(o->coords, "random") &&
-	    strcmp(o->coords, "derived")) {
-		fprintf(stderr, "dpsim: unknown coords '%s'\n", o->coords);
-		return EXIT_USAGE;
-	}
-	t = text_of(ps, OPT_FAIL_LINKS);
-	if (t) {
-		err = parse_frac("--fail-links", t, &o->fail_frac);
-		if (err)
-			return err;
-	}
-	t = text_of(ps, OPT_FROM);
-	o->from_all = t && !strcmp(t, "all");
-	err = o->from_all ? 0 : s2_id("--from", t, &o->from_id);
+	    strcmp(o->coords, "derived"))
+		return bad_usage("bad --coords '%s' (balanced, random, derived)",
+				 o->coords);
+	o->from_all = o->from && !strcmp(o->from, "all");
+	err = o->from_all ? 0 : s2_addr("--from", o->from, &o->from_id);
 	if (!err)
-		err = s2_id("--to", text_of(ps, OPT_TO), &o->to_id);
+		err = s2_addr("--to", o->to, &o->to_id);
 	if (err)
 		return err;
 	if (o->seed > U32MAX)
@@ -592,8 +579,7 @@ static int opts_s2(struct opts *o, const struct parse_state *ps)
 	o->servers_set = given(ps, OPT_SERVERS);
 	o->seed_set = given(ps, OPT_SEED);
 	o->nodes_set = given(ps, OPT_NODES);
-	if (o->nodes_set && !o->plan_mode && !o->plan_file && !o->file &&
-	    !given(ps, OPT_WIRING)) {
+	if (o->nodes_set && !t && !o->plan_file && !o->file) {
 		o->wiring_derived = true;
 		if (!o->seed_set)
 			o->seed = 0;
@@ -608,14 +594,57 @@ static int opts_s2(struct opts *o, const struct parse_state *ps)
 	return 0;
 }
 
-int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd)
+/*
+ * The one check after the parse, every topology's: the options it
+ * lacks, the words of those read after the parse, then S2's defaults.
+ */
+static int opts_check(struct opts *o, const struct parse_state *ps)
+{
+	bool s2 = !strcmp(o->topo, "s2");
+	const char *t;
+	int err;
+
+	err = opts_scope(ps, s2);
+	if (err)
+		return err;
+	o->sel_text = text_of(ps, OPT_MODE);
+	o->from = text_of(ps, OPT_FROM);
+	o->to = text_of(ps, OPT_TO);
+	t = text_of(ps, OPT_FAIL_FRAC);
+	if (t) {
+		if (given(ps, OPT_FAIL_LINKS))
+			return bad_usage("--fail-links and --fail-frac%s", "");
+		err = parse_frac("--fail-frac", t, &o->fail_frac);
+		if (err)
+			return err;
+		o->fail_frac_set = true;
+	}
+	o->fail_links_set = given(ps, OPT_FAIL_LINKS);
+	t = text_of(ps, OPT_ORDER);
+	if (t) {
+		/* plan --order; ft --order grow|random */
+		o->order = true;
+		o->order_random = !strcmp(t, "random");
+		if (!o->order_random && strcmp(t, "grow"))
+			return bad_usage("bad --order '%s' (grow, random)", t);
+	}
+	o->pairs_set = given(ps, OPT_PAIRS);
+	o->sources_set = given(ps, OPT_SOURCES);
+	o->failed_set = given(ps, OPT_FAILED);
+	if (o->discover_set && o->no_discover)
+		return bad_usage("--discover and --no-discover%s", "");
+	/* the kernel's default: the fallback on */
+	o->discover = !o->no_discover;
+	return s2 ? s2_words(o, ps) : 0;
+}
+
+int parse_opts(int argc, char **argv, struct opts *o)
 {
 	struct option lo[NOPTS + DP_PARAM_COUNT + 1];
 	struct parse_state ps;
 	char shorts[2 * NOPTS + 1], name[32];
 	const struct dpsim_opt *d;
 	u32 i, n = 0, ns = 0;
-	enum dpsim_fe fe;
 	int c, li, err;
 
 	opts_defaults(o);
@@ -685,20 +714,5 @@ int parse_opts(int argc, char **argv, struct opts *o, bool s2_cmd)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument '%s'", argv[optind]);
-	/*
-	 * The front end: S2's when the topology is and the command has an
-	 * S2 form; then every option given must be one it reads.
-	 */
-	fe = !strcmp(o->topo, "s2") && s2_cmd ? FE_S2 : FE_CORE;
-	o->fe = fe;
-	for (i = 0; i < NOPTS; i++) {
-		d = ps.given[i];
-		if (d != &opt_table[i] || (d->fe & (1u << fe)))
-			continue;
-		opt_name(d, ps.spelt[i], name, sizeof(name));
-		return bad_usage(fe == FE_S2 ?
-				 "%s is not an option of --topo s2" :
-				 "%s is an option of --topo s2 only", name);
-	}
-	return fe == FE_S2 ? opts_s2(o, &ps) : opts_core(o, &ps);
+	return opts_check(o, &ps);
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * s2fabric.c - the S2 fabrics the kernel builds, as the routing core's
- * topology: derived mode (--wiring derived: coordinates and cabling from
- * (seed, N) alone, net/dpillar/topo_s2.c) and plan mode (--mode plan: a
+ * topology: derived mode (--fabric derived: coordinates and cabling from
+ * (seed, N) alone, net/dpillar/topo_s2.c) and plan mode (--fabric plan: a
  * plan generated as dpctl plan generates it; --plan FILE: a plan
  * document; dp_s2plan.h), grown by --grow.
  *
- * On these, dpsim runs the core's code with S2's options: ft and plan
- * are the core's commands (dpsim.c), and S2's graph commands (s2sim.c)
+ * On these, dpsim runs the core's code: ft, plan and route --json are
+ * the core's commands (dpsim.c), and the commands on S2's graph (s2sim.c)
  * route through the core (dp_walk()) wherever the kernel's routing
  * applies.  Only the paper's graph model (an authors' .Topo file, a
  * generated graph) is routed by the simulator alone.
@@ -137,7 +137,7 @@ static int fabric_derived_topo(struct s2fabric *f, const struct opts *o)
 		return 2;
 	p.spaces = L;
 	if (dp_topo_init(&f->t, &p, &why)) {
-		fprintf(stderr, "dpsim: s2 --wiring derived: %s\n", why);
+		fprintf(stderr, "dpsim: s2 --fabric derived: %s\n", why);
 		return 2;
 	}
 	/* its tables, as the kernel's device has them (s2_fabric_free()) */

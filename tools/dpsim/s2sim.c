@@ -1,26 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * s2sim.c - dpsim --topo s2: Space Shuffle networks as graphs.
+ * s2sim.c - dpsim --topo s2 on a graph: S2's graph model, a fabric source
+ * of dpsim's one front end (the same options, parsed once, opts.c), not
+ * a front end of its own.
  *
- * The paper's graph model: S2 is not arithmetic like DPillar or DCell,
- * its cabling is random, so dpsim builds the graph (from an authors'
- * .Topo file, or generated as the paper does, up to 780+ switches: past
- * the core's 255 nodes) and routes on it with the kernel's decision
- * function dp_s2_greedy() (net/dpillar/topo_s2.c), fed at every hop with
- * the coordinates of the live 1-hop neighbours and of their live
- * neighbours: exactly what a node learns from Hellos.  This is how the
- * paper's figures are reproduced (ft's Fig. 21, keys, --d, --grow of a
- * graph, .Topo output).
+ * What it does that the routing core (dpsim.c over topo_walk.c's
+ * dp_walk()) cannot, and so what it is for:
+ *  - graphs the kernel never builds: the paper's generated graph
+ *    (--switches: its random cabling, balanced or random coordinates, at
+ *    any size, 780+ switches in Figs. 4, 5, 7, 18; the kernel's plan
+ *    mode stops at 255 nodes, its derived mode has its own cabling); an
+ *    authors' .Topo file (--file); the baselines' graphs of
+ *    tools/ns3/graphs.py (SWDC routed greedily on its lattice, Jellyfish
+ *    on its pre-computed path, ecmp), ft only;
+ *  - the experiments of the paper's model the kernel has no knob for:
+ *    --d (routing on fewer spaces than there are), --servers ports of a
+ *    switch, keys (store/retrieve hops, load) and locate, --grow of a
+ *    graph and its .Topo output (plan), S2's ft over every ordered pair with
+ *    shortcut discovery as a BFS from the stuck switch (Fig. 21);
+ *  - compare: the simulator's greedy (dp_s2_greedy() fed what Hellos
+ *    tell a node) against the core on a kernel plan, pair by pair.
  *
- * Where the kernel builds the fabric itself (plan mode, the derived
- * wiring: s2fabric.c), paths, route and pairs route through the routing
- * core instead, with the walker every topology shares (dp_walk(),
- * topo_walk.c), and compare checks that the two agree; ft and plan on
- * such a fabric are the core's commands (dpsim.c), not this file's.
- *
- * Its options are rows of dpsim's one option table (opts.c); main()
- * dispatches here through its one command table (dpsim.c).
+ * Routing decisions are always the kernel's dp_s2_greedy()
+ * (net/dpillar/topo_s2.c).  Where the kernel builds the fabric itself
+ * (--fabric plan or --plan FILE, --fabric derived or --nodes), paths,
+ * route and pairs route through the core's dp_walk() (s2_walk()), and
+ * ft, plan and route --json are the core's commands (dpsim.c); only
+ * the graph's bookkeeping stays here.  Its output goes through the
+ * shared JSON writer (tools/common/dp_json.c), its random numbers are the
+ * plan generator's (dp_s2plan.c).  main() dispatches here from its one
+ * command table (dpsim.c).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,7 +316,7 @@ static int gen_from_net(struct dp_s2gen *p, const struct s2net *g, u32 grow,
 }
 
 /*
- * The graph of the kernel's derived fabric (--wiring derived, @t:
+ * The graph of the kernel's derived fabric (--fabric derived, @t:
  * s2fabric.c): derived coordinates and the cabling of
  * net/dpillar/topo_s2.c's ops, each node's neighbours in its port order,
  * so that routing here sees its candidates in the order the kernel does.
@@ -330,7 +341,7 @@ static void net_from_derived(struct s2net *g, const struct dp_topo *t,
 	}
 }
 
-/* The paper's graph: generated as the paper does (--wiring random). */
+/* The paper's graph: generated as the paper does (--fabric graph). */
 static int gen_net(struct s2net *g, const struct opts *o)
 {
 	u32 n = o->nodes, L = o->spaces;
@@ -587,15 +598,26 @@ static bool s2_walk(const struct s2core *c, const struct s2net *g, u32 rule,
 	return w.delivered;
 }
 
-/* Fail a fraction of the links at random, both directions. */
-static u32 fail_links(struct s2net *g, double frac)
+/*
+ * Fail links at random, both directions: --fail-links L of them, or
+ * --fail-frac F of the graph's (rounded), as the core's ft counts them
+ * (ft_links(), dpsim.c).  The count; *@frac the fraction failed (F as
+ * given, else L of the links).
+ */
+static u32 fail_links(struct s2net *g, const struct opts *o, double *frac)
 {
 	u32 m = 0, want, done = 0;
 
 	for (u32 v = 0; v < g->n; v++)
 		m += g->deg[v];
 	m /= 2;
-	want = (u32)(frac * m + 0.5);
+	if (o->fail_links_set) {
+		want = o->fail_links < m ? o->fail_links : m;
+		*frac = m ? (double)want / m : 0;
+	} else {
+		want = (u32)(o->fail_frac * m + 0.5);
+		*frac = o->fail_frac;
+	}
 	while (done < want) {
 		u32 a = rnd_below(g->n), i, b;
 
@@ -784,7 +806,7 @@ int s2_paths(struct s2run *r, const struct opts *o)
  * ft of the paper's graph model (a fabric the kernel builds is the
  * core's ft: cmd_s2_ft(), dpsim.c).
  * Fig. 21: a fraction of links fails; every ordered pair of switches is
- * routed by greedy routing over the live neighbours (--rule, default the
+ * routed by greedy routing over the live neighbours (--mode, default the
  * paper's 2-hop).  A packet stuck at a local minimum p is lost without shortcut
  * discovery; with it, p's probe floods the live links and the reply
  * installs the path it found, so the packet arrives iff the destination
@@ -853,7 +875,7 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 	u32 *q = xcalloc(n, sizeof(u32)), *par = xcalloc(n, sizeof(u32));
 	u16 *ld = NULL;
 	u8 *ok_link = NULL;
-	double ok = 0, conn = 0, pairs = 0, hops = 0, bfs_sum = 0;
+	double ok = 0, conn = 0, pairs = 0, hops = 0, bfs_sum = 0, frac;
 	bool greedy = !strcmp(g->routing, "greedy"), first = true;
 
 	if (!greedy && strcmp(g->routing, "ksp")) {
@@ -890,7 +912,7 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 		}
 	}
 	rnd_seed(o->seed ^ 0x51f7);
-	failed = fail_links(g, o->fail_frac);
+	failed = fail_links(g, o, &frac);
 	if (!greedy) {
 		ok_link = xcalloc((size_t)n * n, 1);
 		for (u32 u = 0; u < n; u++)
@@ -957,9 +979,9 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 		printf("graph %s (switches %u, routing %s, rule %s): failed cables %.1f%% (%u), every ordered pair of switches, no shortcut discovery\n",
 		       o->file, n, g->routing,
 		       greedy ? rule_names[o->rule] : "precomputed",
-		       o->fail_frac * 100, failed);
+		       frac * 100, failed);
 	out_num(o, &first, "switches", n, 0);
-	out_num(o, &first, "fail_frac", o->fail_frac, 3);
+	out_num(o, &first, "fail_frac", frac, 3);
 	out_num(o, &first, "failed_links", failed, 0);
 	out_num(o, &first, "pairs", pairs, 0);
 	out_num(o, &first, "connected", conn, 0);
@@ -982,7 +1004,7 @@ int s2_ft(struct s2run *r, const struct opts *o)
 	u32 *dist = xcalloc(g->n, sizeof(u32)), *q = xcalloc(g->n, sizeof(u32));
 	u32 *dp = xcalloc(g->n, sizeof(u32));
 	double ok = 0, ok_sc = 0, conn = 0, pairs = 0, hops = 0, hops_sc = 0;
-	double bfs_sum = 0;
+	double bfs_sum = 0, frac;
 	u32 d = o->d ? o->d : g->L, failed, looped = 0;
 	bool first = true;
 
@@ -993,7 +1015,7 @@ int s2_ft(struct s2run *r, const struct opts *o)
 		return ft_baseline(r, o);
 	}
 	rnd_seed(o->seed ^ 0x51f7);
-	failed = fail_links(g, o->fail_frac);
+	failed = fail_links(g, o, &frac);
 	for (u32 s = 0; s < g->n; s++) {
 		bfs(g, s, dist, q);
 		for (u32 t = 0; t < g->n; t++) {
@@ -1023,19 +1045,26 @@ int s2_ft(struct s2run *r, const struct opts *o)
 			}
 		}
 	}
-	out_title(r, o, "failed cables %.1f%% (%u), every ordered pair of switches, rule %s, without and with shortcut discovery",
-		  o->fail_frac * 100, failed, rule_names[o->rule]);
+	out_title(r, o, "failed cables %.1f%% (%u), every ordered pair of switches, rule %s, %s",
+		  frac * 100, failed, rule_names[o->rule], o->discover ?
+		  "without and with shortcut discovery" :
+		  "no shortcut discovery (--no-discover)");
 	out_num(o, &first, "switches", g->n, 0);
-	out_num(o, &first, "fail_frac", o->fail_frac, 3);
+	out_num(o, &first, "fail_frac", frac, 3);
 	out_num(o, &first, "failed_links", failed, 0);
 	out_num(o, &first, "pairs", pairs, 0);
 	out_num(o, &first, "connected", conn, 0);
 	out_num(o, &first, "success", ok / pairs, 4);
-	out_num(o, &first, "success_connected", ok / conn, 4);
-	out_num(o, &first, "shortcut_success", ok_sc / pairs, 4);
-	out_num(o, &first, "shortcut_success_connected", ok_sc / conn, 4);
+	out_num(o, &first, "success_connected", conn ? ok / conn : 0, 4);
+	if (o->discover) {
+		out_num(o, &first, "shortcut_success", ok_sc / pairs, 4);
+		out_num(o, &first, "shortcut_success_connected",
+			conn ? ok_sc / conn : 0, 4);
+	}
 	out_num(o, &first, "avg_hops", ok ? hops / ok : 0, 4);
-	out_num(o, &first, "shortcut_avg_hops", ok_sc ? hops_sc / ok_sc : 0, 4);
+	if (o->discover)
+		out_num(o, &first, "shortcut_avg_hops",
+			ok_sc ? hops_sc / ok_sc : 0, 4);
 	out_num(o, &first, "bfs_avg_connected", conn ? bfs_sum / conn : 0, 4);
 	out_num(o, &first, "looped", looped, 0);
 	out_end(o, first);
@@ -1213,9 +1242,27 @@ static void fail_cables(struct s2net *g, u32 a, u32 b)
 }
 
 /*
- * --fail @spec ("A" a switch, "A-B" the cable between two; commas
- * between): every cable of a failed switch fails, and @down[A] is set.
- * Returns 0, or 2 (usage) after saying what is wrong.
+ * A node id in @p (its address, or #id as any topology's): the id, or
+ * 0xffffffff when none below the graph's size; *@e after it.
+ */
+static u32 fail_id(const struct s2net *g, const char *p, char **e)
+{
+	unsigned long v;
+
+	p += *p == '#';
+	if (!isdigit((unsigned char)*p)) {
+		*e = (char *)p;
+		return 0xffffffffU;
+	}
+	v = strtoul(p, e, 10);
+	return v < g->n ? (u32)v : 0xffffffffU;
+}
+
+/*
+ * --fail @spec, the topology's failure list: "A" a switch (every cable
+ * of it fails, and @down[A] is set), "A/P" the link on its port P (as
+ * every topology's ADDR/PORT), "A-B" the cable between two; commas
+ * between.  Returns 0, or 2 (usage) after saying what is wrong.
  */
 static int parse_fail(struct s2net *g, const char *spec, u8 *down)
 {
@@ -1223,15 +1270,25 @@ static int parse_fail(struct s2net *g, const char *spec, u8 *down)
 
 	while (p && *p) {
 		char *e;
-		u32 a = strtoul(p, &e, 10), b = 0xffffffffU;
+		u32 a = fail_id(g, p, &e), b = 0xffffffffU, i;
+		unsigned long port;
 
-		if (e == p || a >= g->n)
+		if (a == 0xffffffffU)
 			goto bad;
 		if (*e == '-') {
-			p = e + 1;
-			b = strtoul(p, &e, 10);
-			if (e == p || b >= g->n)
+			b = fail_id(g, e + 1, &e);
+			if (b == 0xffffffffU)
 				goto bad;
+		} else if (*e == '/') {
+			p = e + 1;
+			port = isdigit((unsigned char)*p) ?
+			       strtoul(p, &e, 10) : ~0UL;
+			for (i = 0; i < g->deg[a]; i++)
+				if (g->port[a * S2_DEG_MAX + i] == port)
+					break;
+			if (i == g->deg[a])
+				goto bad;
+			b = g->adj[a * S2_DEG_MAX + i];
 		} else {
 			down[a] = 1;
 		}
@@ -1242,7 +1299,8 @@ static int parse_fail(struct s2net *g, const char *spec, u8 *down)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "dpsim: bad --fail '%s' (A or A-B, commas)\n", spec);
+	fprintf(stderr, "dpsim: bad --fail '%s' (A, A/PORT or A-B, commas)\n",
+		spec);
 	return 2;
 }
 
@@ -1296,7 +1354,7 @@ int s2_route(struct s2run *r, const struct opts *o)
 
 /*
  * "locate --key K --from A": the key's retrieve from switch @from (every
- * switch: 0xffffffff), greediest routing over all L spaces with --rule
+ * switch: 0xffffffff), greediest routing over all L spaces with --mode
  * until no candidate is closer (as route() above: the simulator's own
  * candidate lists, not the kernel's dp_s2_route()): "from A home H hops
  * N path A .. H", one line per source, which the guest suite compares
@@ -1405,12 +1463,10 @@ int s2_pairs(struct s2run *r, const struct opts *o)
 				continue;
 			ok = s2_walk(&c, g, o->rule, s, t, d, 0, cap, path,
 				     &len);
-			printf("%u %u %s %u ", s, t,
-			       o->multipath ? s2_mp_outcome(g, s, t, d, o->rule) :
-			       ok ? "delivered" : "dropped", len - 1);
-			for (u32 i = 0; i < len; i++)
-				printf("%s%u", i ? "," : "", path[i]);
-			printf("\n");
+			pairs_line(NULL, s, t, o->multipath ?
+				   s2_mp_outcome(g, s, t, d, o->rule) :
+				   ok ? "delivered" : "dropped", len - 1,
+				   path, len);
 		}
 	}
 	s2core_free(&c);
@@ -1463,9 +1519,11 @@ static int cmp_setup(struct cmp_ctx *x, struct s2run *r,
 	x->sp = xcalloc(g->n + 1, sizeof(u32));
 	x->w.path = xcalloc(DP_TTL_MAX + 2, sizeof(u32));
 	x->w.path_max = DP_TTL_MAX + 2;
-	if (o->fail_frac > 0) {
+	if (o->fail_frac > 0 || o->fail_links) {
+		double frac;
+
 		rnd_seed(o->seed ^ 0x51f7);
-		x->failed = fail_links(g, o->fail_frac);
+		x->failed = fail_links(g, o, &frac);
 		s2core_fail(&x->c, g, NULL);
 	}
 	return 0;
@@ -1584,11 +1642,6 @@ int s2_rule_parse(const char *name)
 	return -1;
 }
 
-const char *s2_rule_name(u32 rule)
-{
-	return rule_names[rule];
-}
-
 /*
  * plan of the paper's graph: the graph in the authors' .Topo format
  * (after --grow: grown, as section 3.3 adds switches) or as DOT.  (A
@@ -1622,7 +1675,7 @@ int s2_compare(struct s2run *r, const struct opts *o)
 {
 	if (r->fab.plan)
 		return cmd_compare(r, o);
-	fprintf(stderr, "dpsim: compare routes a plan: --mode plan or --plan FILE\n");
+	fprintf(stderr, "dpsim: compare routes a plan: --fabric plan or --plan FILE\n");
 	return 2;
 }
 

@@ -52,7 +52,7 @@ echo "$FABRICS" | while IFS=: read -r name args; do
 		extra=
 		[ "$name" = s2 ] && extra="--s2-seed $((s - 1))" &&
 			$D paths --topo s2 --switches 125 --ports 24 --servers 8 \
-				--spaces 8 --coords derived --wiring derived \
+				--spaces 8 --coords derived --fabric derived \
 				--seed $((s - 1)) --json > "$out/s2-paths-s$s.json"
 		# shellcheck disable=SC2086
 		run "$out/$name-s$s.json" "$s" $args $extra --time "$TIME"

@@ -73,7 +73,7 @@ check "route bad address" 2 $D route -n 8 -k 3 --from 0:0.0 --to 1:0.0.0
 check "route failed source" 1 $D route -n 8 -k 3 --from 0:0.0.0 --to 1:0.0.1 --fail 0:0.0.0
 
 # One parser for every number: range, trailing garbage, overflow, sign,
-# in both front ends (S2's were strtoul/atof: "16x" was 16, "x" 0), each
+# for every topology (S2's were strtoul/atof: "16x" was 16, "x" 0), each
 # a usage error naming the option (and its argument).
 # badnum DESC OPTION COMMAND...: exit 2, stderr "bad OPTION 'ARG'"
 badnum() {
@@ -101,24 +101,85 @@ badnum "s2 --ports not a number" --ports $D paths --topo s2 --switches 16 --port
 badnum "s2 -n negative" -n $D paths --topo s2 --nodes 16 -n -6 --spaces 2
 badnum "s2 --spaces overflow" --spaces $D paths $S2G --spaces 99999999999999999999
 badnum "s2 --seed over 32 bits" --seed $D paths $S2G --seed 4294967296
-badnum "s2 --fail-links above 1" --fail-links $D ft $S2G --fail-links 2
-badnum "s2 --fail-links garbage" --fail-links $D ft $S2G --fail-links 0.1x
+badnum "s2 --fail-frac above 1" --fail-frac $D ft $S2G --fail-frac 2
+badnum "s2 --fail-frac garbage" --fail-frac $D ft $S2G --fail-frac 0.1x
+badnum "s2 --fail-links a fraction (a count)" --fail-links $D ft $S2G --fail-links 0.1
+badnum "--fail-frac above 1" --fail-frac $D ft -n 12 -k 4 --failed 0 --fail-frac 1.5
 badnum "s2 --from not a number" --from $D route $S2G --from x --to 3
 badnum "s2 --to trailing garbage" --to $D route $S2G --from 0 --to 3z
 badnum "s2 --keys negative" --keys $D keys $S2G --keys -5
-badnum "s2 --grow garbage" --grow $D plan --topo s2 --mode plan --nodes 20 --ports 6 --spaces 2 --grow 2x
+badnum "s2 --grow garbage" --grow $D plan --topo s2 --fabric plan --nodes 20 --ports 6 --spaces 2 --grow 2x
 badnum "s2 --hash garbage" --hash $D route $S2G --from 0 --to 3 --hash 1q
 check "s2: 0x hex numbers still read" 0 $D paths --topo s2 --switches 0x10 --ports 6 --servers 0 --spaces 2
-# One table: an option of the other front end says so.
+# One table: an option a topology lacks says which has it.
+# errhas DESC TEXT: stderr of the last check has TEXT
+errhas() {
+	grep -q -- "$2" /tmp/dpsim-test-err.$$ && ok "$1" ||
+		ko "$1: $(head -n 1 /tmp/dpsim-test-err.$$)"
+}
 check "an S2 option without --topo s2" 2 $D paths -n 8 -k 3 --switches 16
-grep -q -- "--switches is an option of --topo s2" /tmp/dpsim-test-err.$$ &&
-	ok "--switches: an option of --topo s2" || ko "--switches: $(head -n 1 /tmp/dpsim-test-err.$$)"
+errhas "--switches: only S2 has it" "--switches: only S2 has it (--topo s2)"
 check "a core option with --topo s2" 2 $D paths $S2G --pairs 5
-grep -q -- "--pairs is not an option of --topo s2" /tmp/dpsim-test-err.$$ &&
-	ok "--pairs: not an option of --topo s2" || ko "--pairs: $(head -n 1 /tmp/dpsim-test-err.$$)"
+errhas "--pairs: S2 has no such option" "--pairs: S2 (--topo s2) has no such option"
+# ... whatever the command (bench --topo s2 runs on the core: it was
+# "an option of --topo s2 only" with --topo s2 given)
+check "bench --topo s2 --fabric: an S2 option" 0 $D bench --topo s2 -n 6 --nodes 40 --spaces 3 --decisions 10 --fabric derived
+check "bench --topo s2 --fabric plan: derived only" 2 $D bench --topo s2 -n 6 --nodes 40 --spaces 3 --decisions 10 --fabric plan
+errhas "bench --topo s2 --fabric plan: says so" "bench --topo s2: the kernel's derived fabric only"
+check "bench --topo s2 -k: S2 has none" 2 $D bench --topo s2 -n 6 --nodes 40 --spaces 3 --decisions 10 -k 3
+errhas "bench --topo s2 -k: S2 has no -k" "-k: S2 (--topo s2) has no such option"
+check "keys without --topo s2" 2 $D keys -n 8 -k 3
+errhas "keys: only S2 has it" "keys: only S2 has it (--topo s2)"
+
+# One meaning for every option, whatever the topology: --fail-links a
+# count, --fail-frac a fraction; --mode the routing mode (S2's rules:
+# 2hop 1hop 2hop-sim; a kernel plan is --fabric plan); --from/--to the
+# topology's addresses (S2's: the node id, decimal or #id as any
+# topology's); --no-discover the papers' routing.
+check "s2 graph ft --fail-links 5: a count" 0 $D ft $S2G --fail-links 5 --json
+has "s2 graph ft --fail-links 5: 5 cables of 46" '"fail_frac":0.109,"failed_links":5,'
+check "s2 graph ft --fail-frac 0.1" 0 $D ft $S2G --fail-frac 0.1 --json
+has "s2 graph ft --fail-frac 0.1: 5 cables of 46" '"fail_frac":0.100,"failed_links":5,'
+check "s2 graph ft --fail-links past its 46 cables" 0 $D ft $S2G --fail-links 1000 --json
+has "s2 graph ft: every cable failed, no pair connected, no NaN" '"failed_links":46,"pairs":240,"connected":0,"success":0.0000,"success_connected":0.0000,'
+check "s2 --fail-links with --fail-frac" 2 $D ft $S2G --fail-links 5 --fail-frac 0.1
+check "s2 derived ft --fail-links 6: the core's count" 0 $D ft --topo s2 --nodes 40 -n 8 --spaces 3 --fail-links 6 --json
+has "s2 derived ft --fail-links 6" '"failed_links":6,'
+check "s2 derived ft --fail-frac 0.05 of its cables" 0 $D ft --topo s2 --nodes 40 -n 8 --spaces 3 --fail-frac 0.05 --json
+has "s2 derived ft --fail-frac 0.05: 7 links" '"failed_links":7,'
+check "dpillar ft --fail-frac 0.1 of 384 links" 0 $D ft -n 8 -k 3 --failed 0 --fail-frac 0.1 --pairs 1000 --json
+has "dpillar ft --fail-frac 0.1: 38 links (192 servers, 2 ports)" '"failed_links":38,'
+check "s2 --mode 1hop: the graph's rule" 0 $D pairs $S2G --mode 1hop
+check "s2 --mode plan: now --fabric plan" 2 $D plan --topo s2 --mode plan --nodes 20 --ports 6 --spaces 2
+errhas "s2 --mode plan: says --fabric plan" "a kernel plan: --fabric plan"
+check "s2 --mode shortest: not S2's" 2 $D paths $S2G --mode shortest
+check "s2 --fabric plan" 0 $D plan --topo s2 --fabric plan --nodes 20 --ports 6 --spaces 2 --seed 1
+check "s2 bad --fabric" 2 $D plan --topo s2 --fabric torus --nodes 20
+check "s2 route --from #0 --to #9 (any topology's #id)" 0 $D route $S2G --from '#0' --to '#9'
+s2a=$out
+check "s2 route --from 0 --to 9" 0 $D route $S2G --from 0 --to 9
+[ "$out" = "$s2a" ] && ok "s2 route: #id is the node id" || ko "s2 route: #0 -> #9 differs from 0 -> 9"
+check "s2 pairs --fail 14" 0 $D pairs $S2G --fail 14
+s2a=$out
+check "s2 pairs --fail #14 (any topology's #id)" 0 $D pairs $S2G --fail '#14'
+[ "$out" = "$s2a" ] && ok "s2 --fail #14 is node 14" || ko "s2 --fail #14 differs from 14"
+check "s2 pairs --fail 0/0 (ADDR/PORT, as every topology's)" 0 $D pairs $S2G --fail 0/0
+s2a=$out
+check "s2 pairs, no failure" 0 $D pairs $S2G
+[ "$out" != "$s2a" ] && ok "s2 --fail 0/0 fails a link" || ko "s2 --fail 0/0 changed nothing"
+check "s2 --fail 0/77: no such port" 2 $D pairs $S2G --fail 0/77
+check "s2 graph ft --no-discover" 0 $D ft $S2G --fail-frac 0.1 --no-discover --json
+case $out in *shortcut*) ko "s2 graph ft --no-discover: shortcut figures" ;;
+*) ok "s2 graph ft --no-discover: the paper's routing alone" ;; esac
+check "s2 derived ft --no-discover" 0 $D ft --topo s2 --nodes 40 -n 8 --spaces 3 --fail-frac 0.2 --no-discover --json
+case $out in *'"discover"'*) ko "s2 derived ft --no-discover: a discovery object" ;;
+*) ok "s2 derived ft --no-discover: no fallback" ;; esac
+check "s2 derived ft: the fallback by default" 0 $D ft --topo s2 --nodes 40 -n 8 --spaces 3 --fail-frac 0.2 --json
+has "s2 derived ft: the fallback by default" '"discover"'
+
 check "s2: a stray word" 2 $D paths $S2G stray
 # the topology as getopt reads it (abbreviated, --topo=s2) picks the
-# front end: one parse, not a scan of argv beside it
+# options it has: one parse, not a scan of argv beside it
 check "--top s2 (abbreviated): S2's options" 0 $D paths --top s2 --switches 16 --ports 6 --servers 0 --spaces 2
 check "--topo=s2: S2's options" 0 $D paths --topo=s2 --nodes 16 -n 4 --spaces 2
 check "help lists every option of the one table" 0 $D --help
@@ -291,7 +352,7 @@ has "s2 route --dot: the failed switch is grey" '"14" [label="14 (2 servers)", s
 	ko "s2 route --dot: $(count 'style=dashed') dashed, $(count 'penwidth=3') red"
 has "s2 route --dot: the title says detour" "a path around the failures"
 # route --json on a kernel fabric: the core's JSON, the path of pairs
-S2D="--topo s2 --switches 16 --ports 4 --servers 0 --spaces 2 --wiring derived"
+S2D="--topo s2 --switches 16 --ports 4 --servers 0 --spaces 2 --fabric derived"
 s2path=$($D pairs $S2D | awk '$1 == 0 && $2 == 9 { print $5 }')
 check "s2 derived route --json" 0 $D route $S2D --from 0 --to 9 --json
 has "s2 derived route --json: the header" '"header":{"ttl":'
@@ -302,7 +363,7 @@ check "s2 route --json --fail refused" 2 $D route $S2D --from 0 --to 9 --fail 14
 # In plan mode the header is as a sender puts it: the coordinates bit
 # (0x20) and the destination's coordinates from the plan, which follow the
 # header on the wire (make bench crafts its frames from this JSON).
-S2P="--topo s2 --mode plan --nodes 64 --ports 4 --spaces 2 --seed 1"
+S2P="--topo s2 --fabric plan --nodes 64 --ports 4 --spaces 2 --seed 1"
 s2x=$($D plan $S2P | awk '$1 == "node" && $2 == 11 { print $4 }')
 check "s2 plan route --json" 0 $D route $S2P --from 1 --to 11 --json
 [ -n "$s2x" ] &&
@@ -312,7 +373,7 @@ check "s2 plan route --json" 0 $D route $S2P --from 1 --to 11 --json
 # S2 at the paper's scale (issue 34): 2,880 nodes of the kernel's derived
 # fabric, whose bound (5,928 hops) is wider than the header's u8 TTL: the
 # sender puts TTL 255 and a renewal count of 11 (flag 0x40, the word).
-S2B="--topo s2 --switches 2880 --ports 12 --servers 0 --spaces 4 --wiring derived"
+S2B="--topo s2 --switches 2880 --ports 12 --servers 0 --spaces 4 --fabric derived"
 check "s2 2880 nodes route --json" 0 $D route $S2B --from 0 --to 1777 --json
 has "s2 2880 nodes: delivered" '"delivered":true,"hops":3,"path":["0","2647","366","1777"]'
 has "s2 2880 nodes: TTL 255, renewal count 11" '"header":{"ttl":255,"flags":64,"rword":11'
@@ -321,7 +382,7 @@ has "s2 2880 nodes: the hashed first hop, then greedy" '"delivered":true,"hops":
 s2bad=$($D pairs $S2B 2>&1 | head -n 3000 | awk '$3 != "delivered" || $4 > 2880' | wc -l)
 [ "$s2bad" -eq 0 ] && ok "s2 2880 nodes: 3000 pairs delivered within the bound" ||
 	ko "s2 2880 nodes: $s2bad of 3000 pairs not delivered"
-check "s2 16385 nodes refused" 2 $D route --topo s2 --switches 16385 --ports 12 --servers 0 --spaces 4 --wiring derived --from 0 --to 1
+check "s2 16385 nodes refused" 2 $D route --topo s2 --switches 16385 --ports 12 --servers 0 --spaces 4 --fabric derived --from 0 --to 1
 check "s2 route from a failed switch" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 0
 check "s2 route bad --fail" 2 $D route --topo s2 --switches 16 --ports 6 --servers 2 --spaces 2 --from 0 --to 9 --fail 3-x
 
@@ -333,20 +394,20 @@ check "s2 route bad --fail" 2 $D route --topo s2 --switches 16 --ports 6 --serve
 # cable of two failed: the pre-computed paths across it fail, 4 of 6.
 g=/tmp/dpsim-test-graph.$$
 printf 'name t\nrouting greedy\nnodes 3\nlink 0 1 lattice\nlink 1 2 lattice\nlink 0 2\n' > $g
-check "graph: swdc greedy 1hop, one lattice cable failed" 0 $D ft --topo s2 --file $g --fail-links 0.34 --rule 1hop --seed 1 --json
+check "graph: swdc greedy 1hop, one lattice cable failed" 0 $D ft --topo s2 --file $g --fail-frac 0.34 --mode 1hop --seed 1 --json
 has "graph: 1-hop greedy stuck on 2 of 6 pairs" '"failed_links":1,"pairs":6,"connected":6,"success":0.6667'
-check "graph: swdc greedy 2hop, the same failure" 0 $D ft --topo s2 --file $g --fail-links 0.34 --rule 2hop --seed 1 --json
+check "graph: swdc greedy 2hop, the same failure" 0 $D ft --topo s2 --file $g --fail-frac 0.34 --mode 2hop --seed 1 --json
 has "graph: 2-hop greedy delivers every pair" '"connected":6,"success":1.0000'
 check "graph: a baseline's graph is for ft only" 2 $D paths --topo s2 --file $g
 grep -q 'ft only' /tmp/dpsim-test-err.$$ && ok "graph: paths refused, says why" ||
 	ko "graph: paths: $(cat /tmp/dpsim-test-err.$$)"
 printf 'name p\nrouting ksp\nnodes 3\nlink 0 1\nlink 1 2\n' > $g
-check "graph: ksp, intact" 0 $D ft --topo s2 --file $g --fail-links 0 --json
+check "graph: ksp, intact" 0 $D ft --topo s2 --file $g --fail-frac 0 --json
 has "graph: ksp intact, BFS paths" '"success":1.0000,"success_connected":1.0000,"avg_hops":1.3333'
-check "graph: ksp, one of two cables failed" 0 $D ft --topo s2 --file $g --fail-links 0.5 --json
+check "graph: ksp, one of two cables failed" 0 $D ft --topo s2 --file $g --fail-frac 0.5 --json
 has "graph: ksp, the paths across it lost" '"connected":2,"success":0.3333'
 printf 'name x\nrouting ospf\nnodes 2\nlink 0 1\n' > $g
-check "graph: unknown routing" 1 $D ft --topo s2 --file $g --fail-links 0
+check "graph: unknown routing" 1 $D ft --topo s2 --file $g --fail-frac 0
 rm -f $g
 
 # S2's sizes (issue 55, item 9): --servers' default (2) yields to the
@@ -361,18 +422,18 @@ grep -q '2 spaces need 4 cable ports; ports 4 less servers 1 leave 3' /tmp/dpsim
 check "s2 --nodes -n: the kernel's derived fabric" 0 $D plan --topo s2 --nodes 8 -n 4 --spaces 2
 s2k=$out
 has "s2 --nodes: dpctl plan's header, seed 0" "# S2 (nodes 8, ports 4, spaces 2, seed 0): 8 servers, 0 switches"
-check "s2 the same with the three flags" 0 $D plan --topo s2 --switches 8 --ports 4 --servers 0 --spaces 2 --seed 0 --wiring derived
-[ "$s2k" = "$out" ] && ok "s2 --nodes = --wiring derived --servers 0 --seed 0" ||
-	ko "s2 --nodes differs from --wiring derived --servers 0 --seed 0"
+check "s2 the same with the three flags" 0 $D plan --topo s2 --switches 8 --ports 4 --servers 0 --spaces 2 --seed 0 --fabric derived
+[ "$s2k" = "$out" ] && ok "s2 --nodes = --fabric derived --servers 0 --seed 0" ||
+	ko "s2 --nodes differs from --fabric derived --servers 0 --seed 0"
 check "s2 --nodes --seed 3 route" 0 $D route --topo s2 --nodes 16 -n 4 --spaces 2 --seed 3 --from 0 --to 9 -j
 has "s2 --nodes: -j is --json" '"delivered":true'
-check "s2 --wiring derived: no server ports by default" 0 $D plan --topo s2 --switches 8 --ports 4 --spaces 2 --wiring derived
-has "s2 --wiring derived: 4 cable ports" "# S2 (nodes 8, ports 4, spaces 2, seed 1)"
+check "s2 --fabric derived: no server ports by default" 0 $D plan --topo s2 --switches 8 --ports 4 --spaces 2 --fabric derived
+has "s2 --fabric derived: 4 cable ports" "# S2 (nodes 8, ports 4, spaces 2, seed 1)"
 # text output as the other topologies': what ran on what, then the figures
 check "s2 paths: text" 0 $D paths --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2
 has "s2 paths: the title" "S2 graph (switches 16, ports 6, servers 0, spaces 2, seed 1, coords balanced): 46 cables"
 has "s2 paths: figures indented, in words" "  bfs avg                      1.6750"
-check "s2 ft: text" 0 $D ft --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2 --fail-links 0.1
+check "s2 ft: text" 0 $D ft --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2 --fail-frac 0.1
 has "s2 ft: the title" "failed cables 10.0%"
 check "s2 keys: text" 0 $D keys --topo s2 --switches 16 --ports 6 --servers 0 --spaces 2 --keys 100
 has "s2 keys: the title" "100 keys stored and retrieved"
@@ -432,26 +493,26 @@ awk -v m="${m:-0}" 'BEGIN { exit !(m >= 1 / 3) }' &&
 	ok "s2 derived: no two coordinates closer than 1/(3N) ($m / N)" ||
 	ko "s2 derived: closest coordinates $m / N, below 1/(3N)"
 check "s2 ft 20% with shortcuts reaches every connected pair" 0 \
-	$D ft --topo s2 --switches 60 --ports 8 --fail-links 0.2 --json
+	$D ft --topo s2 --switches 60 --ports 8 --fail-frac 0.2 --json
 has "s2 ft: no loop" '"looped":0}'
 # ft and plan of a fabric the kernel builds are the core's (s2fabric.c):
 # dp_walk() with the failure set of topo_walk.c, as every topology
 check "s2 ft derived: the core's ft" 0 \
-	$D ft --topo s2 --switches 40 --ports 8 --servers 0 --spaces 3 --wiring derived --fail-links 0.2 --json
+	$D ft --topo s2 --switches 40 --ports 8 --servers 0 --spaces 3 --fabric derived --fail-frac 0.2 --json
 has "s2 ft derived: the core's fields" '"failed_links":30,'
 has "s2 ft derived: 2hop, no loop" '"mode":"2hop","ttl":79,'
 has "s2 ft derived: discovery delivers every connected pair" '"delivered_connected_pct":100.00000,'
 check "s2 ft plan mode grown: the core's ft, 1hop" 0 \
-	$D ft --topo s2 --mode plan --nodes 64 --ports 8 --spaces 3 --seed 2 --grow 16 --fail-links 0.2 --rule 1hop --json
+	$D ft --topo s2 --fabric plan --nodes 64 --ports 8 --spaces 3 --seed 2 --grow 16 --fail-frac 0.2 --mode 1hop --json
 has "s2 ft plan mode: 80 nodes, 1hop" '"servers":80,'
 has "s2 ft plan mode: no loop, no bad hop" '"looped":0,"bad_hops":0,'
 has "s2 ft plan mode: discovery delivers every connected pair" '"delivered_connected_pct":100.00000,'
 check "s2 ft derived: --d below the spaces refused" 2 \
-	$D ft --topo s2 --switches 40 --ports 8 --wiring derived --d 2
+	$D ft --topo s2 --switches 40 --ports 8 --fabric derived --d 2
 check "s2 plan derived: --grow refused" 2 \
-	$D plan --topo s2 --switches 20 --ports 8 --wiring derived --grow 2
+	$D plan --topo s2 --switches 20 --ports 8 --fabric derived --grow 2
 check "s2 plan mode --dot: the core's drawing" 0 \
-	$D plan --topo s2 --mode plan --nodes 20 --ports 6 --spaces 2 --dot
+	$D plan --topo s2 --fabric plan --nodes 20 --ports 6 --spaces 2 --dot
 has "s2 plan mode --dot: the plan's fabric" 'graph "S2 plan (nodes 20, ports 6, spaces 2)" {'
 check "s2 keys: every lookup ends at a home" 0 $D keys --topo s2 --switches 60 --ports 8 --keys 2000 --json
 has "s2 keys" '"not_home":0'
@@ -464,13 +525,13 @@ rm -f /tmp/dpsim-s2plan.$$
 # S2 plan mode: the kernel's routing core (dp_walk on the plan's table:
 # coordinates and peers from the view, dst's coordinates in the frame)
 # takes the path s2sim's own greedy takes, pair by pair, every rule
-P="--topo s2 --mode plan --ports 8 --spaces 3 --seed 2"
+P="--topo s2 --fabric plan --ports 8 --spaces 3 --seed 2"
 check "s2 plan: core = s2sim, 64 nodes, all pairs, 3 rules" 0 $D compare $P --nodes 64 --json
 has "s2 plan 64: no pair differs" '"1hop_differ":0,'
 has "s2 plan 64: 2hop-sim too" '"2hop-sim_differ":0,'
 has "s2 plan 64: 2hop too, all delivered" '"2hop_differ":0,"2hop_core_delivered":4032,"2hop_sim_delivered":4032,'
 has "s2 plan 64: hashed first hops (Algorithm 2) too" '"multipath_pairs":12096,"multipath_differ":0,'
-check "s2 plan: core = s2sim with 10% of the cables failed" 0 $D compare $P --nodes 64 --fail-links 0.1 --json
+check "s2 plan: core = s2sim with 10% of the cables failed" 0 $D compare $P --nodes 64 --fail-frac 0.1 --json
 has "s2 plan 64, failed cables: no pair differs" '"failed_links":26,"1hop_pairs":4032,"1hop_differ":0,'
 has "s2 plan 64, failed cables: 2hop" '"2hop_differ":0,'
 has "s2 plan 64, failed cables: multipath" '"multipath_differ":0,'
@@ -478,16 +539,16 @@ check "s2 plan: core = s2sim after --grow 16" 0 $D compare $P --nodes 64 --grow 
 has "s2 plan grown to 80: no pair differs" '"nodes":80,'
 has "s2 plan grown to 80: every ring cabled" '"ring_missing":0}'
 has "s2 plan grown: 2hop, all delivered" '"2hop_differ":0,"2hop_core_delivered":6320,'
-check "s2 plan: core = s2sim, grown, 20% failed" 0 $D compare $P --nodes 64 --grow 16 --fail-links 0.2 --json
+check "s2 plan: core = s2sim, grown, 20% failed" 0 $D compare $P --nodes 64 --grow 16 --fail-frac 0.2 --json
 has "s2 plan grown, failed: 2hop-sim" '"2hop-sim_differ":0,'
 has "s2 plan grown, failed: 2hop" '"2hop_differ":0,'
-check "s2 plan: core = s2sim, 250 nodes, 4 spaces" 0 $D compare --topo s2 --mode plan --ports 8 --spaces 4 --seed 5 --nodes 250 --json
+check "s2 plan: core = s2sim, 250 nodes, 4 spaces" 0 $D compare --topo s2 --fabric plan --ports 8 --spaces 4 --seed 5 --nodes 250 --json
 has "s2 plan 250: no pair differs" '"1hop_differ":0,'
 has "s2 plan 250: 2hop" '"2hop_differ":0,"2hop_core_delivered":62250,'
 # the document read back routes the same; grown after reading, it is the
 # plan grown when generated, byte for byte
 $D plan $P --nodes 40 > /tmp/dpsim-s2plan.$$
-check "s2 plan --plan FILE: core = s2sim" 0 $D compare --topo s2 --plan /tmp/dpsim-s2plan.$$ --fail-links 0.05 --json
+check "s2 plan --plan FILE: core = s2sim" 0 $D compare --topo s2 --plan /tmp/dpsim-s2plan.$$ --fail-frac 0.05 --json
 has "s2 plan --plan FILE: 40 nodes, no pair differs" '"nodes":40,"ports":8,"spaces":3,"failed_links":8,"1hop_pairs":1560,"1hop_differ":0,'
 $D plan --topo s2 --plan /tmp/dpsim-s2plan.$$ --grow 5 > /tmp/dpsim-s2plan-a.$$
 $D plan $P --nodes 40 --grow 5 > /tmp/dpsim-s2plan-b.$$
@@ -498,6 +559,7 @@ check "s2 plan: a cable named differently at its ends" 1 sh -c "sed '2s|ports [0
 check "s2 compare without a plan" 2 $D compare --topo s2 --switches 20 --ports 8
 check "s2 plan mode: 256 nodes refused" 2 $D plan $P --nodes 256
 check "s2 bad --mode" 2 $D plan --topo s2 --mode derived --nodes 20
+errhas "s2 bad --mode: S2's modes" "S2's modes are 2hop, 1hop, 2hop-sim"
 rm -f /tmp/dpsim-s2plan.$$ /tmp/dpsim-s2plan-a.$$ /tmp/dpsim-s2plan-b.$$
 
 # a routing mode is named for every topology, and only the modes an
