@@ -1281,6 +1281,45 @@ static u32 xdc_dj_cmoves(const struct xdc_priv *d, const u8 *sa,
 }
 
 /*
+ * xdc_dj_cellk()'s path 1 into the third copy (digit k = @a) where BCube
+ * path j0 has no gate before dst's twin but src: only digit 0 differs
+ * (j0 = 0, src's digit 0 not n-1), or src's digit 0 is n-1 (digit 0 is
+ * not in D).  From *@x (src), digit j0 first (to w, neither src's digit
+ * 0 nor n-1, when j0 is 0), then digit 0 to w when it is n-1, a gate
+ * whose servers have digit j0 another than every other path's (they set
+ * digit j0 later, if at all, and cross first); across into the third
+ * copy, BCube moves to dst's twin there and out and back into @dst.  No
+ * other path enters that copy nor the cell next to the twin's spare port
+ * (level 2k; src's, when it crosses out and back, is below 2k).
+ */
+static bool xdc_dj_cthird(const struct dp_topo *t, u32 *x, u32 dst, u32 a,
+			  const u8 *sa, const u8 *da, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 k = d->k, j0 = 0, j, w = sa[0] ? 0 : 1;
+
+	for (j = 0; j < k; j++)
+		if (sa[j] != da[j])
+			j0 = j;
+	if (!xdc_dj_put(p, j0, j0 ? da[j0] : w))
+		return false;
+	*x = xdc_set_dig(t, *x, j0, j0 ? da[j0] : w);
+	if (xdc_dig(t, *x, 0) == d->n - 1) {
+		if (!xdc_dj_put(p, 0, w))
+			return false;
+		*x = xdc_set_dig(t, *x, 0, w);
+	}
+	if (!xdc_dj_put(p, k, a))
+		return false;
+	*x = xdc_set_dig(t, *x, k, a);
+	if (!xdc_dj_bcube(t, x, dst, p) ||
+	    !xdc_dj_xk(t, *x, k, xdc_dig(t, dst, k), 2, p))
+		return false;
+	*x = dst;
+	return true;
+}
+
+/*
  * Highest differing digit k, one end or both not a level-k gate:
  * xdc_dj_cmoves() on the servers (sub-cells of no digit).  Both ends'
  * crossings must be possible, or no path of the pair is built.
@@ -1319,11 +1358,16 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		for (a = 0; a < d->n - 1; a++)
 			if (a != dk && a != xdc_dig(t, src, k))
 				break;
-		if (k < 2 || e < 2 || sa[0] == d->n - 1 || a >= d->n - 1 ||
+		if (k < 2 || a >= d->n - 1 ||
 		    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, a), k, dk))
 			return false;
 	} else if (src != z) {
 		return false;
+	}
+	if (a < d->n && m == 1 && (e < 2 || sa[0] == d->n - 1)) {
+		if (!xdc_dj_cthird(t, &x, dst, a, sa, da, p))
+			return false;
+		goto out;
 	}
 	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
 	for (c = 0; c < cnt; c++) {
@@ -1344,7 +1388,8 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			return false;
 		x = xdc_set_dig(t, x, mj[c], mv[c]);
 	}
-	if (!cnt || x != dst)
+out:
+	if (x != dst)
 		return false;
 	if (src != z)
 		xdc_dj_reverse(t, src, p, 0);
