@@ -1496,6 +1496,116 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, 0, p);
 }
 
+/* Digit @j of *@x := @v, the move appended to @p. */
+static bool xdc_dj_mv(const struct dp_topo *t, u32 *x, u32 j, u32 v,
+		      struct xdc_dj *p)
+{
+	*x = xdc_set_dig(t, *x, j, v);
+	return xdc_dj_put(p, j, v);
+}
+
+/*
+ * xdc_dj_top1()'s pairs: L = k + 1 (k >= 2, n >= 3), @s a level-k gate
+ * whose digits 1..k-1 are n-1, @e's digits 0 and 1 n-1 (spare level
+ * above L, cabled: xdc_dj_build() checked it).
+ */
+static bool xdc_dj_top1_ok(const struct dp_topo *t, u32 s, u32 e, u32 L)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 j;
+
+	if (d->k < 2 || d->n < 3 || L != d->k + 1 ||
+	    xdc_dig(t, s, 0) == d->n - 1 || xdc_dig(t, e, 0) != d->n - 1 ||
+	    xdc_dig(t, e, 1) != d->n - 1)
+		return false;
+	for (j = 1; j < d->k; j++)
+		if (xdc_dig(t, s, j) != d->n - 1)
+			return false;
+	return true;
+}
+
+/*
+ * Above k at L = k + 1 where neither the cell next to an end nor a
+ * crossing out and back from src's cell's I* serves (xdc_dj_cross():
+ * src's cell of digit 0 has an I* whose run of n-1 digits reaches k, dst
+ * is its cell's I*).  The copies of digit L are XDCent(n, k, k); T, dst's
+ * digits below L, has spare level above L.  In dst's copy, k strands from
+ * dst over its BCube ports end at level-L gates (digit 0 n-1, digit 1
+ * not): E1 = T[1 := 0] (port 1), E0 = T[1 := 1] (port 0: digit 0 := 0,
+ * digit 1 := 1, digit 0 := n-1), Ej = T[j := v_j, 1 := 0] (port j, v_j
+ * neither T's digit j nor n-1); path k leaves through dst's spare port.
+ * In src's copy, path m's strand sets a digit of its own first (path k
+ * digit 0 := w, neither src's nor n-1; path 1 digit 1 := 0; path j digit
+ * j := v_j; path 0 none), crosses digit k to T's there (path 0 at src,
+ * through another copy and back when src's digit k is T's), sets digit
+ * 1 (path 0 to 1, path j to 0) and goes to its E by BCube moves, digit 0
+ * last: its servers keep the digit it set (w, 1 = 0, j = v_j, 1 = 1),
+ * which no other strand's has.  Across level L from E; path k from T's
+ * twin in src's copy out and back into dst (xdc_dj_xk()).
+ */
+static bool xdc_dj_top1(const struct dp_topo *t, u32 src, u32 dst, u32 L,
+			u32 m, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 k = d->k, n = d->n, x, y, e, c, tk, v = 0, j = m, z = src, from;
+
+	if (!xdc_dj_top1_ok(t, src, dst, L)) {
+		src = dst;	/* the paths of (dst, src), reversed */
+		dst = z;
+		if (!xdc_dj_top1_ok(t, src, dst, L))
+			return false;
+	}
+	x = src;
+	c = xdc_dig(t, src, k);
+	tk = xdc_dig(t, dst, k);
+	if (m > 1 && m < k) {
+		while (v == xdc_dig(t, dst, m))
+			v++;
+		e = xdc_set_dig(t, xdc_set_dig(t, dst, m, v), 1, 0);
+	} else {
+		e = m < k ? xdc_set_dig(t, dst, 1, !m) : dst;
+		j = m == k ? 0 : m;
+		v = m == k ? !xdc_dig(t, src, 0) : 0;
+	}
+	if (m && !xdc_dj_mv(t, &x, j, v, p))
+		return false;
+	if (!m && c == tk && !xdc_dj_mv(t, &x, k, (c + 1) % n, p))
+		return false;
+	if (!m && c == tk && !xdc_dj_mv(t, &x, 1, 1, p))
+		return false;
+	if ((c != tk || !m) && !xdc_dj_mv(t, &x, k, tk, p))
+		return false;
+	if (((!m && c != tk) || (m > 1 && m < k)) &&
+	    !xdc_dj_mv(t, &x, 1, !m, p))
+		return false;
+	y = xdc_set_dig(t, e, L, xdc_dig(t, src, L));
+	if (!xdc_dj_bcube(t, &x, y, p) || x != y)
+		return false;
+	if (m == k) {
+		if (!xdc_dj_xk(t, x, L, xdc_dig(t, dst, L), 1, p))
+			return false;
+	} else {
+		if (!xdc_dj_put(p, L, xdc_dig(t, dst, L)))
+			return false;
+		from = p->len;
+		x = dst;
+		if (!m && !(xdc_dj_mv(t, &x, 0, 0, p) &&
+			    xdc_dj_mv(t, &x, 1, 1, p) &&
+			    xdc_dj_mv(t, &x, 0, n - 1, p)))
+			return false;
+		if (m && !xdc_dj_mv(t, &x, j, v, p))
+			return false;
+		if (m > 1 && !xdc_dj_mv(t, &x, 1, 0, p))
+			return false;
+		if (x != e)
+			return false;
+		xdc_dj_reverse(t, dst, p, from);
+	}
+	if (src != z)
+		xdc_dj_reverse(t, src, p, 0);
+	return true;
+}
+
 /*
  * Above k (highest differing digit L > k, both of a cell whose I* is a
  * level-L gate): XDCent(n, k, k)'s construction on the digits L..L-k of
@@ -1534,6 +1644,8 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 		two |= !dg ? XDC_DJ_TWO_DST : 0;
 	} else if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
 		   (!dg && xdc_low(t, dst, q) == d->pw[q] - 1)) {
+		if (!xdc_dj_out_ok(t, src, dst, L))
+			return xdc_dj_top1(t, src, dst, L, m, p);
 		return xdc_dj_cross_out(t, src, dst, L, m, p);
 	}
 	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
