@@ -71,9 +71,12 @@
  *   back into its twin; a BCube path with no gate on it side-steps
  *   digit 0 (xdc_dj_cmoves()).  When dst's twin in src's copy has
  *   another spare level (k >= 2, dst its copy's I*), path 1 goes out and
- *   back from the twin in a third copy instead.  Above k, an end whose
- *   cell's I* is no gate and no cell next to it serves: the same on the
- *   cells, out and back from the I* (xdc_dj_cross_out()).
+ *   back from the twin in a third copy instead, crossing into it from
+ *   the last server of BCube path j0 before the twin, or, when that is
+ *   src or no gate, from a side step of digit 0 (xdc_dj_cthird()).
+ *   Above k, an end whose cell's I* is no gate and no cell next to it
+ *   serves: the same on the cells, out and back from the I*
+ *   (xdc_dj_cross_out()).
  * - Above k, such an end cell that cannot cross out and back (L-k >= k):
  *   the cell next to it, entered over level L-k from two of its servers
  *   as max-flow's paths do; its fan has two strands of level L-k and
@@ -82,6 +85,11 @@
  *   L-2k is n-1, the same k digits lower, both strands crossing the
  *   digits between; at L = 2k the end itself and its BCube ports,
  *   xdc_fan0()).
+ * - L = k + 1 when neither serves (src a level-k gate whose digits
+ *   1..k-1 are n-1, dst its cell's I* with digit 1 n-1; xdc_dj_top1()):
+ *   k strands from dst over its BCube ports to level-L gates of its
+ *   copy, path k out and back from dst's twin; in src's copy each path
+ *   sets a digit of its own first and keeps it to its gate's twin.
  * - k = 1, the pairs the cases above leave out (xdc_dj_k1()): path 0 in
  *   the sub-cell C of the differing digits, path 1 out of it through the
  *   ends' spare ports (xdc_k1_out()); an end whose spare port is in C
@@ -91,13 +99,13 @@
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built (k >= 2): at k, an end whose run of n-1 digits reaches digit k
- * (its spare port free or on another level than its twin's); above k, an
- * end cell with no level-L gate that neither crosses out and back nor has a
- * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end
- * is its sub-cell's I*), and some pairs of two such cells when L-k < k;
- * BCube pairs with one spare level inside the other's run of n-1
- * digits; n = 2.
+ * Not built (k >= 2): at k, an end whose run of n-1 digits passes digit
+ * k (no copy's twin has its spare level); above k, an end cell with no
+ * level-L gate that neither crosses out and back nor has a two-strand fan
+ * (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end is its
+ * sub-cell's I*), and, when L-k < k, pairs of two such cells that
+ * xdc_dj_top1() does not take; BCube pairs with one spare level inside
+ * the other's run of n-1 digits; n = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -112,7 +120,8 @@
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
- * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4) 99.5%.
+ * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
+ * (3,3,5).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -1292,8 +1301,9 @@ static u32 xdc_dj_cmoves(const struct xdc_priv *d, const u8 *sa,
  * other path enters that copy nor the cell next to the twin's spare port
  * (level 2k; src's, when it crosses out and back, is below 2k).
  */
-static bool xdc_dj_cthird(const struct dp_topo *t, u32 *x, u32 dst, u32 a,
-			  const u8 *sa, const u8 *da, struct xdc_dj *p)
+static noinline bool xdc_dj_cthird(const struct dp_topo *t, u32 *x, u32 dst,
+				   u32 a, const u8 *sa, const u8 *da,
+				   struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
 	u32 k = d->k, j0 = 0, j, w = sa[0] ? 0 : 1;
@@ -1353,7 +1363,8 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		 * gate when the last digit it sets is digit 0 (src's is not
 		 * n-1) and not src (two digits differ), into a third copy,
 		 * sets digit 0 there and crosses out and back from the twin
-		 * in it.  No other path enters that copy.
+		 * in it.  No other path enters that copy.  When that server
+		 * is src or no gate, xdc_dj_cthird() side-steps digit 0.
 		 */
 		for (a = 0; a < d->n - 1; a++)
 			if (a != dk && a != xdc_dig(t, src, k))
@@ -1462,7 +1473,8 @@ static bool xdc_dj_out_ok(const struct dp_topo *t, u32 src, u32 dst, u32 L)
  * L - k is n-1), where xdc_dj_cross() cannot take the cell next to it:
  * xdc_dj_cmoves() on the cells (the crossing out and back from the I*
  * of the end's cell, through the level-L cell next to its spare port),
- * the fans in the two ends as xdc_dj_cross() has them.
+ * the fans in the two ends as xdc_dj_cross() has them.  The caller checked
+ * that both ends cross (xdc_dj_out_ok()).
  */
 static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 			     u32 L, u32 m, struct xdc_dj *p)
@@ -1473,8 +1485,6 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	u32 c, cnt, lab0, lab1, q = L - d->k, j;
 	u32 dl = xdc_dig(t, dst, L);
 
-	if (!xdc_dj_out_ok(t, src, dst, L))
-		return false;
 	for (j = 0; j < d->k; j++) {
 		sa[j] = (u8)xdc_dig(t, src, q + j);
 		da[j] = (u8)xdc_dig(t, dst, q + j);
@@ -1507,7 +1517,8 @@ static bool xdc_dj_mv(const struct dp_topo *t, u32 *x, u32 j, u32 v,
 /*
  * xdc_dj_top1()'s pairs: L = k + 1 (k >= 2, n >= 3), @s a level-k gate
  * whose digits 1..k-1 are n-1, @e's digits 0 and 1 n-1 (spare level
- * above L, cabled: xdc_dj_build() checked it).
+ * above L, cabled: xdc_dj_build() checked it), its twin in s's copy of
+ * the same spare level (e's run of n-1 digits does not reach digit L).
  */
 static bool xdc_dj_top1_ok(const struct dp_topo *t, u32 s, u32 e, u32 L)
 {
@@ -1521,7 +1532,8 @@ static bool xdc_dj_top1_ok(const struct dp_topo *t, u32 s, u32 e, u32 L)
 	for (j = 1; j < d->k; j++)
 		if (xdc_dig(t, s, j) != d->n - 1)
 			return false;
-	return true;
+	return xdc_dj_xk_ok(t, xdc_set_dig(t, e, L, xdc_dig(t, s, L)), L,
+			    xdc_dig(t, e, L));
 }
 
 /*
@@ -1543,8 +1555,8 @@ static bool xdc_dj_top1_ok(const struct dp_topo *t, u32 s, u32 e, u32 L)
  * which no other strand's has.  Across level L from E; path k from T's
  * twin in src's copy out and back into dst (xdc_dj_xk()).
  */
-static bool xdc_dj_top1(const struct dp_topo *t, u32 src, u32 dst, u32 L,
-			u32 m, struct xdc_dj *p)
+static noinline bool xdc_dj_top1(const struct dp_topo *t, u32 src, u32 dst,
+				 u32 L, u32 m, struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
 	u32 k = d->k, n = d->n, x, y, e, c, tk, v = 0, j = m, z = src, from;

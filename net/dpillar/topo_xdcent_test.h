@@ -54,7 +54,8 @@ static inline bool xdc_test_twin(const struct dp_topo *t, u32 x, u32 hi,
  * whose other end @o does: at k, @e its copy's I* with digit k not n-1
  * and @o in the copy of digit k n-1, crossing into e's (a third copy,
  * xdc_dj_cellk()); at k + 1, @o a level-k gate whose digits 1..k-1 are
- * n-1 and @e's digits 0 and 1 n-1 (xdc_dj_top1()).
+ * n-1 and @e's digits 0 and 1 n-1, crossing out and back into o's copy
+ * (xdc_dj_top1()).
  */
 static inline bool xdc_test_third(const struct dp_topo *t, u32 o, u32 e,
 				  u32 hi)
@@ -77,7 +78,7 @@ static inline bool xdc_test_third(const struct dp_topo *t, u32 o, u32 e,
 	for (j = 1; j < k; j++)
 		if (xdc_digit(t, o, j) != n - 1)
 			return false;
-	return true;
+	return xdc_test_twin(t, e, hi, xdc_digit(t, o, hi));
 }
 
 /*
