@@ -1935,6 +1935,58 @@ out:
 }
 
 /*
+ * n = 2, k = 2: from @x round the 4-cycle of its digits 1, 0 (two BCube
+ * levels, a switch a cable) to the server of its copy whose digits 1, 0
+ * are @lo; the opposite one through 11, the digit that is 0 in x first.
+ */
+static bool xdc_dj_n2_strand(const struct dp_topo *t, u32 x, u32 lo,
+			     struct xdc_dj *p)
+{
+	u32 a = xdc_low(t, x, 2), j;
+
+	if ((a ^ lo) == 3) {
+		j = a & 1;	/* digit 1 when a is 01, digit 0 when 10 */
+		return xdc_dj_put(p, j, 1) && xdc_dj_put(p, j ^ 1, 0);
+	}
+	if (a == lo)
+		return true;
+	j = (a ^ lo) == 1 ? 0 : 1;
+	return xdc_dj_put(p, j, (lo >> j) & 1);
+}
+
+/*
+ * n = 2, k = 2, highest differing digit 2 (top >= 3), neither end with
+ * digits 1, 0 both 1 (00 and 10 are level-2 gates, 01 has a level-3
+ * port): in each copy of digit 2, a 4-cycle of digits 1, 0, the
+ * servers 00 and 10 cross into the other copy over level 2 and 01 out
+ * of the cell over level 3.  Path 0 crosses at 00, path 1 at 10, path 2
+ * out and back from 01 (xdc_dj_xk()), each end's strands to them round
+ * its cycle (xdc_dj_n2_strand()): they meet only at the end, and the
+ * server 11 is on one of them at most; the cell out there is path 2's.
+ * Every pair of (2,2,3) at k with k + 1 (max-flow).
+ */
+static bool xdc_dj_n2(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+		      struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lo = m == 0 ? 0 : m == 1 ? 2 : 1, x, from;
+
+	if (d->n != 2 || d->k != 2 || d->top < 3 || m > 2 ||
+	    xdc_low(t, src, 2) == 3 || xdc_low(t, dst, 2) == 3 ||
+	    !xdc_dj_n2_strand(t, src, lo, p))
+		return false;
+	x = src - xdc_low(t, src, 2) + lo;
+	if (m < 2 ? !xdc_dj_put(p, 2, xdc_dig(t, dst, 2)) :
+	    !xdc_dj_xk(t, x, 2, xdc_dig(t, dst, 2), 1, p))
+		return false;
+	from = p->len;
+	if (!xdc_dj_n2_strand(t, dst, lo, p))
+		return false;
+	xdc_dj_reverse(t, dst, p, from);
+	return true;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -1961,7 +2013,8 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
 		     xdc_dj_spare(t, src, dst, p);
 	} else if (lvl == d->k) {
-		ok = d->n >= 3 && xdc_dj_cellk(t, src, dst, m, p);
+		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
+		     xdc_dj_n2(t, src, dst, m, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 &&
 		     xdc_dj_cross(t, src, dst, lvl, m, p);

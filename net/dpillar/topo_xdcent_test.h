@@ -116,6 +116,8 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
  * n-1 digits).  At k, the pairs of two level-k gates are those of the
  * path words, with the explicit ones here: all of them disjoint.  With
  * k = 1, every pair (xdc_dj_k1() builds those the others leave out).
+ * With n = 2, k = 2 and top >= 3: at k, both ends of spare level 2 or 3
+ * (xdc_dj_n2()).
  */
 static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 {
@@ -123,13 +125,15 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 
 	ls = xdc_spare_level(t, s);
 	ld = xdc_spare_level(t, d);
-	if (n < 3 || ls > top || ld > top)
+	if (ls > top || ld > top)
 		return false;
-	if (k == 1)
-		return true;
 	for (hi = top; hi > 0; hi--)
 		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
 			break;
+	if (n < 3)
+		return k == 2 && hi == 2 && top >= 3 && ls <= 3 && ld <= 3;
+	if (k == 1)
+		return true;
 	if (hi > k && xdc_test_gate_end(t, s, hi) &&
 	    xdc_test_gate_end(t, d, hi))
 		return true;
