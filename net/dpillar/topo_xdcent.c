@@ -95,6 +95,9 @@
  *   ends' spare ports (xdc_k1_out()); an end whose spare port is in C
  *   first reaches another server of C whose port leaves it, over level 0
  *   or through a third copy at L = 1, by xdc_fan() above (xdc_k1_fan()).
+ * - n = 2, k = 2, at k (xdc_dj_n2()): the servers 00, 10 and 01 of a
+ *   copy's 4-cycle of digits 1, 0 cross over level 2 or out and back over
+ *   level 3, one per path, each end's strands round its cycle.
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
@@ -105,7 +108,7 @@
  * (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end is its
  * sub-cell's I*), and, when L-k < k, pairs of two such cells that
  * xdc_dj_top1() does not take; BCube pairs with one spare level inside
- * the other's run of n-1 digits; n = 2.
+ * the other's run of n-1 digits; n = 2 but at k with k = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -121,7 +124,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5).
+ * (3,3,5), (2,2,2), (2,2,3).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
