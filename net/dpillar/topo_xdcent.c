@@ -71,9 +71,12 @@
  *   back into its twin; a BCube path with no gate on it side-steps
  *   digit 0 (xdc_dj_cmoves()).  When dst's twin in src's copy has
  *   another spare level (k >= 2, dst its copy's I*), path 1 goes out and
- *   back from the twin in a third copy instead.  Above k, an end whose
- *   cell's I* is no gate and no cell next to it serves: the same on the
- *   cells, out and back from the I* (xdc_dj_cross_out()).
+ *   back from the twin in a third copy instead, crossing into it from
+ *   the last server of BCube path j0 before the twin, or, when that is
+ *   src or no gate, from a side step of digit 0 (xdc_dj_cthird()).
+ *   Above k, an end whose cell's I* is no gate and no cell next to it
+ *   serves: the same on the cells, out and back from the I*
+ *   (xdc_dj_cross_out()).
  * - Above k, such an end cell that cannot cross out and back (L-k >= k):
  *   the cell next to it, entered over level L-k from two of its servers
  *   as max-flow's paths do; its fan has two strands of level L-k and
@@ -82,22 +85,30 @@
  *   L-2k is n-1, the same k digits lower, both strands crossing the
  *   digits between; at L = 2k the end itself and its BCube ports,
  *   xdc_fan0()).
+ * - L = k + 1 when neither serves (src a level-k gate whose digits
+ *   1..k-1 are n-1, dst its cell's I* with digit 1 n-1; xdc_dj_top1()):
+ *   k strands from dst over its BCube ports to level-L gates of its
+ *   copy, path k out and back from dst's twin; in src's copy each path
+ *   sets a digit of its own first and keeps it to its gate's twin.
  * - k = 1, the pairs the cases above leave out (xdc_dj_k1()): path 0 in
  *   the sub-cell C of the differing digits, path 1 out of it through the
  *   ends' spare ports (xdc_k1_out()); an end whose spare port is in C
  *   first reaches another server of C whose port leaves it, over level 0
  *   or through a third copy at L = 1, by xdc_fan() above (xdc_k1_fan()).
+ * - n = 2, k = 2, at k (xdc_dj_n2()): the servers 00, 10 and 01 of a
+ *   copy's 4-cycle of digits 1, 0 cross over level 2 or out and back over
+ *   level 3, one per path, each end's strands round its cycle.
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built (k >= 2): at k, an end whose run of n-1 digits reaches digit k
- * (its spare port free or on another level than its twin's); above k, an
- * end cell with no level-L gate that neither crosses out and back nor has a
- * two-strand fan (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end
- * is its sub-cell's I*), and some pairs of two such cells when L-k < k;
- * BCube pairs with one spare level inside the other's run of n-1
- * digits; n = 2.
+ * Not built (k >= 2): at k, an end whose run of n-1 digits passes digit
+ * k (no copy's twin has its spare level); above k, an end cell with no
+ * level-L gate that neither crosses out and back nor has a two-strand fan
+ * (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end is its
+ * sub-cell's I*), and, when L-k < k, pairs of two such cells that
+ * xdc_dj_top1() does not take; BCube pairs with one spare level inside
+ * the other's run of n-1 digits; n = 2 but at k with k = 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -112,7 +123,8 @@
  * --table, Documentation/networking/dpillar-evaluation.rst): 100% for
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
- * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4) 99.5%.
+ * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
+ * (3,3,5), (2,2,2), (2,2,3).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -1281,6 +1293,46 @@ static u32 xdc_dj_cmoves(const struct xdc_priv *d, const u8 *sa,
 }
 
 /*
+ * xdc_dj_cellk()'s path 1 into the third copy (digit k = @a) where BCube
+ * path j0 has no gate before dst's twin but src: only digit 0 differs
+ * (j0 = 0, src's digit 0 not n-1), or src's digit 0 is n-1 (digit 0 is
+ * not in D).  From *@x (src), digit j0 first (to w, neither src's digit
+ * 0 nor n-1, when j0 is 0), then digit 0 to w when it is n-1, a gate
+ * whose servers have digit j0 another than every other path's (they set
+ * digit j0 later, if at all, and cross first); across into the third
+ * copy, BCube moves to dst's twin there and out and back into @dst.  No
+ * other path enters that copy nor the cell next to the twin's spare port
+ * (level 2k; src's, when it crosses out and back, is below 2k).
+ */
+static noinline bool xdc_dj_cthird(const struct dp_topo *t, u32 *x, u32 dst,
+				   u32 a, const u8 *sa, const u8 *da,
+				   struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 k = d->k, j0 = 0, j, w = sa[0] ? 0 : 1;
+
+	for (j = 0; j < k; j++)
+		if (sa[j] != da[j])
+			j0 = j;
+	if (!xdc_dj_put(p, j0, j0 ? da[j0] : w))
+		return false;
+	*x = xdc_set_dig(t, *x, j0, j0 ? da[j0] : w);
+	if (xdc_dig(t, *x, 0) == d->n - 1) {
+		if (!xdc_dj_put(p, 0, w))
+			return false;
+		*x = xdc_set_dig(t, *x, 0, w);
+	}
+	if (!xdc_dj_put(p, k, a))
+		return false;
+	*x = xdc_set_dig(t, *x, k, a);
+	if (!xdc_dj_bcube(t, x, dst, p) ||
+	    !xdc_dj_xk(t, *x, k, xdc_dig(t, dst, k), 2, p))
+		return false;
+	*x = dst;
+	return true;
+}
+
+/*
  * Highest differing digit k, one end or both not a level-k gate:
  * xdc_dj_cmoves() on the servers (sub-cells of no digit).  Both ends'
  * crossings must be possible, or no path of the pair is built.
@@ -1314,16 +1366,22 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		 * gate when the last digit it sets is digit 0 (src's is not
 		 * n-1) and not src (two digits differ), into a third copy,
 		 * sets digit 0 there and crosses out and back from the twin
-		 * in it.  No other path enters that copy.
+		 * in it.  No other path enters that copy.  When that server
+		 * is src or no gate, xdc_dj_cthird() side-steps digit 0.
 		 */
 		for (a = 0; a < d->n - 1; a++)
 			if (a != dk && a != xdc_dig(t, src, k))
 				break;
-		if (k < 2 || e < 2 || sa[0] == d->n - 1 || a >= d->n - 1 ||
+		if (k < 2 || a >= d->n - 1 ||
 		    !xdc_dj_xk_ok(t, xdc_set_dig(t, dst, k, a), k, dk))
 			return false;
 	} else if (src != z) {
 		return false;
+	}
+	if (a < d->n && m == 1 && (e < 2 || sa[0] == d->n - 1)) {
+		if (!xdc_dj_cthird(t, &x, dst, a, sa, da, p))
+			return false;
+		goto out;
 	}
 	cnt = xdc_dj_cmoves(d, sa, da, m, mj, mv);
 	for (c = 0; c < cnt; c++) {
@@ -1344,7 +1402,8 @@ static bool xdc_dj_cellk(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			return false;
 		x = xdc_set_dig(t, x, mj[c], mv[c]);
 	}
-	if (!cnt || x != dst)
+out:
+	if (x != dst)
 		return false;
 	if (src != z)
 		xdc_dj_reverse(t, src, p, 0);
@@ -1417,7 +1476,8 @@ static bool xdc_dj_out_ok(const struct dp_topo *t, u32 src, u32 dst, u32 L)
  * L - k is n-1), where xdc_dj_cross() cannot take the cell next to it:
  * xdc_dj_cmoves() on the cells (the crossing out and back from the I*
  * of the end's cell, through the level-L cell next to its spare port),
- * the fans in the two ends as xdc_dj_cross() has them.
+ * the fans in the two ends as xdc_dj_cross() has them.  The caller checked
+ * that both ends cross (xdc_dj_out_ok()).
  */
 static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 			     u32 L, u32 m, struct xdc_dj *p)
@@ -1428,8 +1488,6 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	u32 c, cnt, lab0, lab1, q = L - d->k, j;
 	u32 dl = xdc_dig(t, dst, L);
 
-	if (!xdc_dj_out_ok(t, src, dst, L))
-		return false;
 	for (j = 0; j < d->k; j++) {
 		sa[j] = (u8)xdc_dig(t, src, q + j);
 		da[j] = (u8)xdc_dig(t, dst, q + j);
@@ -1449,6 +1507,118 @@ static bool xdc_dj_cross_out(const struct dp_topo *t, u32 src, u32 dst,
 	lab1 = mj[cnt - 1] == L || mj[cnt - 1] == XDC_DJ_OUT ? XDC_DJ_T :
 	       mj[cnt - 1];
 	return xdc_dj_walk(t, src, dst, L, mj, mv, cnt, lab0, lab1, 0, p);
+}
+
+/* Digit @j of *@x := @v, the move appended to @p. */
+static bool xdc_dj_mv(const struct dp_topo *t, u32 *x, u32 j, u32 v,
+		      struct xdc_dj *p)
+{
+	*x = xdc_set_dig(t, *x, j, v);
+	return xdc_dj_put(p, j, v);
+}
+
+/*
+ * xdc_dj_top1()'s pairs: L = k + 1 (k >= 2, n >= 3), @s a level-k gate
+ * whose digits 1..k-1 are n-1, @e's digits 0 and 1 n-1 (spare level
+ * above L, cabled: xdc_dj_build() checked it), its twin in s's copy of
+ * the same spare level (e's run of n-1 digits does not reach digit L).
+ */
+static bool xdc_dj_top1_ok(const struct dp_topo *t, u32 s, u32 e, u32 L)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 j;
+
+	if (d->k < 2 || d->n < 3 || L != d->k + 1 ||
+	    xdc_dig(t, s, 0) == d->n - 1 || xdc_dig(t, e, 0) != d->n - 1 ||
+	    xdc_dig(t, e, 1) != d->n - 1)
+		return false;
+	for (j = 1; j < d->k; j++)
+		if (xdc_dig(t, s, j) != d->n - 1)
+			return false;
+	return xdc_dj_xk_ok(t, xdc_set_dig(t, e, L, xdc_dig(t, s, L)), L,
+			    xdc_dig(t, e, L));
+}
+
+/*
+ * Above k at L = k + 1 where neither the cell next to an end nor a
+ * crossing out and back from src's cell's I* serves (xdc_dj_cross():
+ * src's cell of digit 0 has an I* whose run of n-1 digits reaches k, dst
+ * is its cell's I*).  The copies of digit L are XDCent(n, k, k); T, dst's
+ * digits below L, has spare level above L.  In dst's copy, k strands from
+ * dst over its BCube ports end at level-L gates (digit 0 n-1, digit 1
+ * not): E1 = T[1 := 0] (port 1), E0 = T[1 := 1] (port 0: digit 0 := 0,
+ * digit 1 := 1, digit 0 := n-1), Ej = T[j := v_j, 1 := 0] (port j, v_j
+ * neither T's digit j nor n-1); path k leaves through dst's spare port.
+ * In src's copy, path m's strand sets a digit of its own first (path k
+ * digit 0 := w, neither src's nor n-1; path 1 digit 1 := 0; path j digit
+ * j := v_j; path 0 none), crosses digit k to T's there (path 0 at src,
+ * through another copy and back when src's digit k is T's), sets digit
+ * 1 (path 0 to 1, path j to 0) and goes to its E by BCube moves, digit 0
+ * last: its servers keep the digit it set (w, 1 = 0, j = v_j, 1 = 1),
+ * which no other strand's has.  Across level L from E; path k from T's
+ * twin in src's copy out and back into dst (xdc_dj_xk()).
+ */
+static noinline bool xdc_dj_top1(const struct dp_topo *t, u32 src, u32 dst,
+				 u32 L, u32 m, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 k = d->k, n = d->n, x, y, e, c, tk, v = 0, j = m, z = src, from;
+
+	if (!xdc_dj_top1_ok(t, src, dst, L)) {
+		src = dst;	/* the paths of (dst, src), reversed */
+		dst = z;
+		if (!xdc_dj_top1_ok(t, src, dst, L))
+			return false;
+	}
+	x = src;
+	c = xdc_dig(t, src, k);
+	tk = xdc_dig(t, dst, k);
+	if (m > 1 && m < k) {
+		while (v == xdc_dig(t, dst, m))
+			v++;
+		e = xdc_set_dig(t, xdc_set_dig(t, dst, m, v), 1, 0);
+	} else {
+		e = m < k ? xdc_set_dig(t, dst, 1, !m) : dst;
+		j = m == k ? 0 : m;
+		v = m == k ? !xdc_dig(t, src, 0) : 0;
+	}
+	if (m && !xdc_dj_mv(t, &x, j, v, p))
+		return false;
+	if (!m && c == tk && !xdc_dj_mv(t, &x, k, (c + 1) % n, p))
+		return false;
+	if (!m && c == tk && !xdc_dj_mv(t, &x, 1, 1, p))
+		return false;
+	if ((c != tk || !m) && !xdc_dj_mv(t, &x, k, tk, p))
+		return false;
+	if (((!m && c != tk) || (m > 1 && m < k)) &&
+	    !xdc_dj_mv(t, &x, 1, !m, p))
+		return false;
+	y = xdc_set_dig(t, e, L, xdc_dig(t, src, L));
+	if (!xdc_dj_bcube(t, &x, y, p) || x != y)
+		return false;
+	if (m == k) {
+		if (!xdc_dj_xk(t, x, L, xdc_dig(t, dst, L), 1, p))
+			return false;
+	} else {
+		if (!xdc_dj_put(p, L, xdc_dig(t, dst, L)))
+			return false;
+		from = p->len;
+		x = dst;
+		if (!m && !(xdc_dj_mv(t, &x, 0, 0, p) &&
+			    xdc_dj_mv(t, &x, 1, 1, p) &&
+			    xdc_dj_mv(t, &x, 0, n - 1, p)))
+			return false;
+		if (m && !xdc_dj_mv(t, &x, j, v, p))
+			return false;
+		if (m > 1 && !xdc_dj_mv(t, &x, 1, 0, p))
+			return false;
+		if (x != e)
+			return false;
+		xdc_dj_reverse(t, dst, p, from);
+	}
+	if (src != z)
+		xdc_dj_reverse(t, src, p, 0);
+	return true;
 }
 
 /*
@@ -1489,6 +1659,8 @@ static bool xdc_dj_cross(const struct dp_topo *t, u32 src, u32 dst, u32 L,
 		two |= !dg ? XDC_DJ_TWO_DST : 0;
 	} else if ((!sg && xdc_low(t, src, q) == d->pw[q] - 1) ||
 		   (!dg && xdc_low(t, dst, q) == d->pw[q] - 1)) {
+		if (!xdc_dj_out_ok(t, src, dst, L))
+			return xdc_dj_top1(t, src, dst, L, m, p);
 		return xdc_dj_cross_out(t, src, dst, L, m, p);
 	}
 	x = sg ? xdc_dig(t, src, q) : dg ? xdc_dig(t, dst, q) : 0;
@@ -1766,6 +1938,58 @@ out:
 }
 
 /*
+ * n = 2, k = 2: from @x round the 4-cycle of its digits 1, 0 (two BCube
+ * levels, a switch a cable) to the server of its copy whose digits 1, 0
+ * are @lo; the opposite one through 11, the digit that is 0 in x first.
+ */
+static bool xdc_dj_n2_strand(const struct dp_topo *t, u32 x, u32 lo,
+			     struct xdc_dj *p)
+{
+	u32 a = xdc_low(t, x, 2), j;
+
+	if ((a ^ lo) == 3) {
+		j = a & 1;	/* digit 1 when a is 01, digit 0 when 10 */
+		return xdc_dj_put(p, j, 1) && xdc_dj_put(p, j ^ 1, 0);
+	}
+	if (a == lo)
+		return true;
+	j = (a ^ lo) == 1 ? 0 : 1;
+	return xdc_dj_put(p, j, (lo >> j) & 1);
+}
+
+/*
+ * n = 2, k = 2, highest differing digit 2 (top >= 3), neither end with
+ * digits 1, 0 both 1 (00 and 10 are level-2 gates, 01 has a level-3
+ * port): in each copy of digit 2, a 4-cycle of digits 1, 0, the
+ * servers 00 and 10 cross into the other copy over level 2 and 01 out
+ * of the cell over level 3.  Path 0 crosses at 00, path 1 at 10, path 2
+ * out and back from 01 (xdc_dj_xk()), each end's strands to them round
+ * its cycle (xdc_dj_n2_strand()): they meet only at the end, and the
+ * server 11 is on one of them at most; the cell out there is path 2's.
+ * Every pair of (2,2,3) at k with k + 1 (max-flow).
+ */
+static bool xdc_dj_n2(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+		      struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lo = m == 0 ? 0 : m == 1 ? 2 : 1, x, from;
+
+	if (d->n != 2 || d->k != 2 || d->top < 3 || m > 2 ||
+	    xdc_low(t, src, 2) == 3 || xdc_low(t, dst, 2) == 3 ||
+	    !xdc_dj_n2_strand(t, src, lo, p))
+		return false;
+	x = src - xdc_low(t, src, 2) + lo;
+	if (m < 2 ? !xdc_dj_put(p, 2, xdc_dig(t, dst, 2)) :
+	    !xdc_dj_xk(t, x, 2, xdc_dig(t, dst, 2), 1, p))
+		return false;
+	from = p->len;
+	if (!xdc_dj_n2_strand(t, dst, lo, p))
+		return false;
+	xdc_dj_reverse(t, dst, p, from);
+	return true;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -1792,7 +2016,8 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
 		     xdc_dj_spare(t, src, dst, p);
 	} else if (lvl == d->k) {
-		ok = d->n >= 3 && xdc_dj_cellk(t, src, dst, m, p);
+		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
+		     xdc_dj_n2(t, src, dst, m, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 &&
 		     xdc_dj_cross(t, src, dst, lvl, m, p);

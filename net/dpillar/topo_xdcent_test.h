@@ -50,6 +50,38 @@ static inline bool xdc_test_twin(const struct dp_topo *t, u32 x, u32 hi,
 }
 
 /*
+ * A pair (k >= 2) whose end @e crosses from no server of its own and
+ * whose other end @o does: at k, @e its copy's I* with digit k not n-1
+ * and @o in the copy of digit k n-1, crossing into e's (a third copy,
+ * xdc_dj_cellk()); at k + 1, @o a level-k gate whose digits 1..k-1 are
+ * n-1 and @e's digits 0 and 1 n-1, crossing out and back into o's copy
+ * (xdc_dj_top1()).
+ */
+static inline bool xdc_test_third(const struct dp_topo *t, u32 o, u32 e,
+				  u32 hi)
+{
+	u32 k = xdc(t)->k, n = xdc(t)->n, j;
+
+	if (k < 2 || (hi != k && hi != k + 1))
+		return false;
+	if (hi == k) {
+		for (j = 0; j < k; j++)
+			if (xdc_digit(t, e, j) != n - 1)
+				return false;
+		return xdc_digit(t, e, k) != n - 1 &&
+		       xdc_digit(t, o, k) == n - 1 &&
+		       xdc_test_twin(t, o, k, xdc_digit(t, e, k));
+	}
+	if (xdc_digit(t, o, 0) == n - 1 || xdc_digit(t, e, 0) != n - 1 ||
+	    xdc_digit(t, e, 1) != n - 1)
+		return false;
+	for (j = 1; j < k; j++)
+		if (xdc_digit(t, o, j) != n - 1)
+			return false;
+	return xdc_test_twin(t, e, hi, xdc_digit(t, o, hi));
+}
+
+/*
  * An end of a pair above k (highest differing digit @hi, q = @hi - k >=
  * k) that the two-strand fan takes when no out-and-back serves: its
  * cell's I* is a level-@hi gate, or one of its digits q - k, q - 2k, ...
@@ -77,12 +109,15 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
  * The pairs with explicit disjoint paths (n >= 3, both spare ports
  * cabled): highest differing digit k or above with both ends as
  * xdc_test_gate_end() says (above k), or each end's I* crossing into the
- * other's copy (xdc_test_twin()), or else, at 2k and above, both ends as
+ * other's copy (xdc_test_twin()), or one end as xdc_test_third() says,
+ * or else, at 2k and above, both ends as
  * xdc_test_fan2_end() says, or a BCube pair of two spare levels
  * la < lb with lb - k <= la (la not inside the other's run of trailing
  * n-1 digits).  At k, the pairs of two level-k gates are those of the
  * path words, with the explicit ones here: all of them disjoint.  With
  * k = 1, every pair (xdc_dj_k1() builds those the others leave out).
+ * With n = 2, k = 2 and top >= 3: at k, both ends of spare level 2 or 3
+ * (xdc_dj_n2()).
  */
 static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 {
@@ -90,18 +125,22 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 
 	ls = xdc_spare_level(t, s);
 	ld = xdc_spare_level(t, d);
-	if (n < 3 || ls > top || ld > top)
+	if (ls > top || ld > top)
 		return false;
-	if (k == 1)
-		return true;
 	for (hi = top; hi > 0; hi--)
 		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
 			break;
+	if (n < 3)
+		return k == 2 && hi == 2 && top >= 3 && ls <= 3 && ld <= 3;
+	if (k == 1)
+		return true;
 	if (hi > k && xdc_test_gate_end(t, s, hi) &&
 	    xdc_test_gate_end(t, d, hi))
 		return true;
 	if (hi >= k && xdc_test_twin(t, s, hi, xdc_digit(t, d, hi)) &&
 	    xdc_test_twin(t, d, hi, xdc_digit(t, s, hi)))
+		return true;
+	if (xdc_test_third(t, s, d, hi) || xdc_test_third(t, d, s, hi))
 		return true;
 	if (hi >= k)
 		return hi >= 2 * k && xdc_test_fan2_end(t, s, hi) &&

@@ -578,11 +578,13 @@ has "xdcent --disjoint --mode rot: the earlier set" "in servers 378 (53.8%); pai
 # above k with an end cell that has no level-L gate, L-k >= k: the
 # two-strand fans (issue 56; before them 4,614 and 35,622); (3,1,3): with
 # k = 1 every pair, xdc_dj_k1() for those left (5,742 before it);
-# (3,2,4): at k, a third copy for dst's twin (54,090 before it)
+# (3,2,4): at k, a third copy for dst's twin (54,090 before it, 54,234
+# before the third copy from a side step, xdc_dj_cthird(), 54,378 before
+# the strands at L = k + 1, xdc_dj_top1()): every pair
 check "xdcent (3,1,3) paths --disjoint" 0 $D paths --topo xdcent -n 3 -k 1 -i 3 --disjoint
 has "xdcent (3,1,3) --disjoint: every pair with k+1" "every port cabled 6006, of them disjoint in servers and switches 6006 (100.0%)"
 check "xdcent (3,2,4) paths --disjoint" 0 $D paths --topo xdcent -n 3 -k 2 -i 4 --disjoint
-has "xdcent (3,2,4) --disjoint: 99.5% of the pairs with k+1" "every port cabled 54522, of them disjoint in servers and switches 54234 (99.5%)"
+has "xdcent (3,2,4) --disjoint: every pair with k+1" "every port cabled 54522, of them disjoint in servers and switches 54522 (100.0%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # one flow hash per pair: with every server a BFS source, the mode's

@@ -887,10 +887,13 @@ int main(int argc, char **argv)
 	check_parallel(3, 1, 2, true, false);
 	check_parallel(3, 2, 3, true, false);
 	check_parallel(3, 1, 3, true, false);
-	check_parallel(3, 2, 4, false, false);
+	check_parallel(3, 2, 4, true, false);
+	check_parallel(3, 3, 5, true, false);
 	check_parallel(3, 1, 4, true, false);
 	check_parallel(4, 1, 3, true, false);
 	check_parallel(2, 2, 2, false, false);
+	check_parallel(2, 2, 3, false, false);
+	check_parallel(2, 2, 4, false, false);
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
 	check_parallel(3, 3, -1, false, true);
