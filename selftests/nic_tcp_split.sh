@@ -24,6 +24,10 @@
 # writes every vCPU's count at each: the difference is each vCPU's
 # instructions over the transfer, per KiB sent.
 #
+# First the plugin's check (insn-mark 10000000 on vCPU 1: a loop of
+# 2 x 10^7 instructions between two markers, counted as that plus the
+# interrupts that land in it).
+
 # Contenders: dp0 (DPillar (4,2) on the chain, r the relay) and plain
 # IPv4 with ip_forward on r, as nic_tcp_cost.sh; SPLIT_ROUNDS rounds
 # (default 2), each building both afresh, SPLIT_RUNS runs a build (default
@@ -134,12 +138,12 @@ PIDS+=($!)
 exec {SEND_W}> "$WORK/in" {SEND_R}< "$WORK/out"
 
 # ---- counters -------------------------------------------------------------
-# marks: the last two marker lines of the plugin's file, as the three
-# vCPUs' differences "D0 D1 D2" (false unless both came from vCPU 0 and
-# follow each other).
+# marks [VCPU]: the last two marker lines of the plugin's file, as the
+# three vCPUs' differences "D0 D1 D2" (false unless both came from VCPU,
+# default 0, and follow each other).
 marks() {
-	tail -n 2 "$INSNS" | awk '
-		$1 != "mark" || $3 != 0 { bad = 1 }
+	tail -n 2 "$INSNS" | awk -v v="${1:-0}" '
+		$1 != "mark" || $3 != v { bad = 1 }
 		NR == 1 { s = $2; for (i = 4; i <= NF; i++) a[i] = $i }
 		NR == 2 { if ($2 != s + 1) bad = 1
 			  for (i = 4; i <= NF; i++) printf "%s%d", i > 4 ? " " : "", $i - a[i] }
@@ -220,6 +224,12 @@ down_ipv4() {
 FAIL=0
 MARK=$(dmesg_mark)
 echo "# nic-split: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, $MODEL, $ROUNDS rounds x $RUNS runs of $BYTES bytes"
+# The plugin's check: a loop of exactly 2 x 10^7 instructions between
+# two markers, on vCPU 1 (insn-mark N).
+taskset -c 1 "$DPILLAR_REPO/tools/insn-plugin/insn-mark" 10000000 &&
+	d=($(marks 1)) || die "insn-mark: no markers"
+echo "calibration - 0 0 20000000 ${d[*]}" >> "$RAW"
+echo "# calibration: a loop of 20000000 instructions on vCPU 1 counted ${d[1]} (vCPU 0 ${d[0]}, vCPU 2 ${d[2]} meanwhile)"
 window "idle 2" idle - 0 1 0 || FAIL=1
 for ((round = 1; round <= ROUNDS; round++)); do
 	for c in dp0 ipv4; do
@@ -239,6 +249,7 @@ w=$(nic_warnings "$MARK")
 # NICs' interrupts and the NET softirqs ran.
 {
 	echo "nic-split: instructions per KiB per vCPU (s = vCPU 0, r = 1, d = 2), $MODEL, kernel $(uname -r), $BYTES bytes a run (tools/insn-plugin; selftests/nic_tcp_split.sh)"
+	awk '$1 == "calibration" { printf "calibration: a loop of %d instructions on vCPU 1 counted %d (+%d)\n", $5, $7, $7 - $5 }' "$RAW"
 	awk '$1 == "idle" { printf "idle: background instructions per second: s %.0f r %.0f d %.0f\n", $6 / 2, $7 / 2, $8 / 2 }' "$RAW"
 	printf '%-5s %-5s %5s %3s %9s %9s %9s %9s  %-17s %-20s %-20s %s\n' row contender round run s r d total "irqs s/r/d" "NET_RX s/r/d" "NET_TX s/r/d" retrans
 	awk '$1 == "start" { printf "%-5s %-5s %5s %3s %9d %9d %9d %9d  (instructions, not per KiB: the fixed cost of a connection)\n", $1, $2, $3, $4, $6, $7, $8, $6 + $7 + $8 }
