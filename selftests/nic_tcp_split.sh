@@ -123,6 +123,19 @@ for x in s:p1:0 r:p1:1 r:p0:1 d:p0:2; do
 		"rps_cpus $(ip netns exec "$n" cat /sys/class/net/$dev/queues/rx-0/rps_cpus)"
 done
 
+# irq_report: each pinned IRQ's wanted CPU, its effective affinity (on
+# x86 an MSI's move can wait for its next interrupt) and its count per
+# CPU so far.
+irq_report() {
+	local i
+	for i in "${IRQS[@]}"; do
+		printf '# IRQ %s (%s): wanted CPU %s, effective %s, count per CPU %s\n' \
+			"$i" "$(awk -v i="$i:" '$1 == i { print $NF }' /proc/interrupts)" \
+			"${IRQ_CPU[$i]}" "$(cat "/proc/irq/$i/effective_affinity_list")" \
+			"$(awk -v i="$i:" '$1 == i { print $2 "/" $3 "/" $4 }' /proc/interrupts)"
+	done
+}
+
 # The processes, started once (no process starts inside a run): tcpsink
 # in r and d, tcpsend in s with the markers, a line in and a line out
 # through two FIFOs.
@@ -146,7 +159,7 @@ marks() {
 		$1 != "mark" || $3 != v { bad = 1 }
 		NR == 1 { s = $2; for (i = 4; i <= NF; i++) a[i] = $i }
 		NR == 2 { if ($2 != s + 1) bad = 1
-			  for (i = 4; i <= NF; i++) printf "%s%d", i > 4 ? " " : "", $i - a[i] }
+			  for (i = 4; i <= NF; i++) printf "%s%d", (i > 4 ? " " : ""), $i - a[i] }
 		END { exit bad }'
 }
 # irq_counts: each pinned IRQ's count per CPU, summed per CPU: "C0 C1 C2".
@@ -242,6 +255,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		"down_$c"
 	done
 done
+irq_report
 w=$(nic_warnings "$MARK")
 [ -z "$w" ] || { echo "nic-split: driver warnings: $w" >&2; FAIL=1; }
 
