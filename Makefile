@@ -69,7 +69,7 @@ IPLIBDIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)ip
 SYSCONFDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),/etc,$(PREFIX)/etc)
 IFUPDOWNDIR ?= $(SYSCONFDIR)/network
 
-.PHONY: all module tools dpctl dpsim iproute2 modules_install install \
+.PHONY: all module tools dpctl dpsim iproute2 insn-plugin modules_install install \
 	install-tools \
 	deb clean \
 	deps check demo bench bench-nic hostile checkpatch fuzz fuzz-frames ns3
@@ -85,7 +85,7 @@ module:
 		exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-tools: dpctl dpsim iproute2
+tools: dpctl dpsim iproute2 insn-plugin
 
 dpctl:
 	$(MAKE) -C tools/dpctl
@@ -95,6 +95,12 @@ dpsim:
 
 iproute2:
 	$(MAKE) -C tools/iproute2
+
+# A QEMU TCG plugin counting guest instructions per vCPU (issues 51/52,
+# the per-role cost of TCP): only the evaluation uses it, so a host where
+# it does not compile still builds the tools (a warning, not a failure).
+insn-plugin:
+	-$(MAKE) -C tools/insn-plugin
 
 # Not part of "tools": it needs ns-3, which only the evaluation uses.
 ns3:
@@ -176,6 +182,7 @@ clean:
 	$(MAKE) -C tools/dpctl clean
 	$(MAKE) -C tools/dpsim clean
 	$(MAKE) -C tools/iproute2 clean
+	$(MAKE) -C tools/insn-plugin clean
 	$(MAKE) -C tools/fuzz clean
 	$(MAKE) -C tools/ns3 clean
 	rm -rf build
