@@ -192,14 +192,16 @@ offloads() {
 
 # ---- counters -------------------------------------------------------------
 # marks [VCPU]: the last two marker lines of the plugin's file, as the
-# three vCPUs' differences "D0 D1 D2" (false unless both came from VCPU,
-# default 0, and follow each other).
+# three vCPUs' differences and those of their kernel instructions, "D0
+# D1 D2 K0 K1 K2" (false unless both came from VCPU, default 0, and
+# follow each other).
 marks() {
 	tail -n 2 "$INSNS" | awk -v v="${1:-0}" '
 		$1 != "mark" || $3 != v { bad = 1 }
-		NR == 1 { s = $2; for (i = 4; i <= NF; i++) a[i] = $i }
+		{ n = 0; for (i = 4; i <= NF; i++) if ($i != "k") c[NR, ++n] = $i }
+		NR == 1 { s = $2 }
 		NR == 2 { if ($2 != s + 1) bad = 1
-			  for (i = 4; i <= NF; i++) printf "%s%d", (i > 4 ? " " : ""), $i - a[i] }
+			  for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? " " : ""), c[2, i] - c[1, i] }
 		END { exit bad }'
 }
 # irq_counts M: model M's pinned IRQs' counts, summed per CPU: "C0 C1 C2".
@@ -231,9 +233,11 @@ diffs() {	# diffs "A..." "B...": B - A, word by word
 # window M WHAT ROW OFFL C ROUND RUN BYTES: send WHAT to model M's
 # tcpsend (a transfer line, or "idle SECS"), the raw line of the window:
 # row model offloads contender round run bytes I0 I1 I2 irq0 irq1 irq2
-# rx0 rx1 rx2 tx0 tx1 tx2 retrans
+# rx0 rx1 rx2 tx0 tx1 tx2 retrans K0 K1 K2 (I: each vCPU's instructions,
+# K: those in the kernel)
 window() {
 	local m=$1 what=$2 row=$3 offl=$4 c=$5 round=$6 run=$7 bytes=$8 ans i0 i1 s0 s1 r0 r1 d
+	local -a dd
 	sleep 0.2
 	i0=$(irq_counts "$m") s0=$(softirqs) r0=$(retrans "$(ns "$m" s)")
 	echo "$what" >&"${SEND_W[m]}" || return 1
@@ -241,7 +245,8 @@ window() {
 	i1=$(irq_counts "$m") s1=$(softirqs) r1=$(retrans "$(ns "$m" s)")
 	case "$ans" in ok*) ;; *) echo "nic-split: $row ${MODELS[m]} $c: $ans" >&2; return 1 ;; esac
 	d=$(marks) || { echo "nic-split: $row ${MODELS[m]} $c: markers out of order: $(tail -n 2 "$INSNS")" >&2; return 1; }
-	echo "$row ${MODELS[m]} $offl $c $round $run $bytes $d $(diffs "$i0" "$i1") $(diffs "$s0" "$s1") $((r1 - r0))" |
+	read -r -a dd <<<"$d"
+	echo "$row ${MODELS[m]} $offl $c $round $run $bytes ${dd[*]:0:3} $(diffs "$i0" "$i1") $(diffs "$s0" "$s1") $((r1 - r0)) ${dd[*]:3:3}" |
 		tee -a "$RAW" | sed 's/^/# /'
 }
 
@@ -303,10 +308,10 @@ echo "# nic-split: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, icount
 # beyond 0.1% of it fails the run.
 for ((k = 1; k <= CHECKS; k++)); do
 	for v in 0 1 2; do
-		taskset -c "$v" "$MARKER" 10000000 && d=($(marks "$v")) ||
-			die "insn-mark: no markers"
+		taskset -c "$v" "$MARKER" 10000000 && read -r -a d <<<"$(marks "$v")" &&
+			[ ${#d[@]} = 6 ] || die "insn-mark: no markers"
 		echo "check - - - $k $v 20000000 ${d[*]}" >> "$RAW"
-		echo "# check $k: a loop of 20000000 instructions on vCPU $v counted ${d[v]} (vCPUs 0/1/2 ${d[0]}/${d[1]}/${d[2]})"
+		echo "# check $k: a loop of 20000000 instructions on vCPU $v counted ${d[v]}, $((d[v] - d[v + 3])) of them in user space (vCPUs 0/1/2 ${d[0]}/${d[1]}/${d[2]}, kernel ${d[3]}/${d[4]}/${d[5]})"
 		[ $(( (d[v] - 20000000) * 1000 )) -le 20000000 ] && [ "${d[v]}" -ge 20000000 ] ||
 			{ echo "nic-split: check: ${d[v]} is not 20000000 within 0.1%" >&2; FAIL=1; }
 	done
@@ -355,29 +360,35 @@ w=$(nic_warnings "$MARK")
 [ -z "$w" ] || { echo "nic-split: driver warnings: $w" >&2; FAIL=1; }
 
 # The table: per model, offloads and contender, each role's instructions
-# per KiB, every run (round.run) and the spread (max - min) / min.
+# per KiB, every run (round.run, in order) and the spread (max - min) /
+# min; then the same of the kernel's instructions alone (the rest is
+# user space: dp_bench.py's loops, Python's).
 {
 	echo "nic-split: instructions per KiB at s (vCPU 0), r (1) and d (2), kernel $(uname -r), icount shift $DPILLAR_ICOUNT, $BYTES bytes a run, $ROUNDS rounds x $RUNS runs (tools/insn-plugin; selftests/nic_tcp_split.sh)"
-	awk '$1 == "check" { printf "check %d: a loop of %d instructions on vCPU %d counted %d (%+.4f%%)\n", $5, $7, $6, $(8 + $6), ($(8 + $6) - $7) * 100 / $7 }' "$RAW"
+	awk '$1 == "check" { c = $(8 + $6); u = c - $(11 + $6)
+		printf "check %d: a loop of %d instructions on vCPU %d counted %d (%+.4f%%), %d in user space (%+d)\n", $5, $7, $6, c, (c - $7) * 100 / $7, u, u - $7 }' "$RAW"
 	awk '$1 == "idle" { printf "%s idle: background instructions per second of guest time: s %.0f r %.0f d %.0f\n", $2, $8 / 2, $9 / 2, $10 / 2 }' "$RAW"
-	awk '
-	function cell(k, j,   i, n, lo, hi, s, v) {
-		n = split(runs[k, j], v, " "); lo = hi = v[1]; s = ""
-		for (i = 1; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; s = s (i > 1 ? "/" : "") v[i] }
-		return sprintf("%s (%.1f%%)", s, lo > 0 ? (hi - lo) * 100 / lo : 0)
-	}
-	$1 == "relay" { k = $2 " " $3 " " $4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
-		kb = $7 / 1024
-		runs[k, 1] = runs[k, 1] " " sprintf("%.0f", $8 / kb)
-		runs[k, 2] = runs[k, 2] " " sprintf("%.0f", $9 / kb)
-		runs[k, 3] = runs[k, 3] " " sprintf("%.0f", $10 / kb)
-		runs[k, 4] = runs[k, 4] " " sprintf("%.0f", ($8 + $9 + $10) / kb)
-		rt[k] = rt[k] (rt[k] == "" ? "" : "/") $20 }
-	END {
-		printf "%-7s %-4s %-8s %-20s %-20s %-20s %-20s %s\n", "model", "offl", "contender", "s", "r", "d", "total", "retrans"
-		for (i = 1; i <= nk; i++) { k = order[i]; split(k, f, " ")
-			printf "%-7s %-4s %-8s %-20s %-20s %-20s %-20s %s\n", f[1], f[2], f[3], cell(k, 1), cell(k, 2), cell(k, 3), cell(k, 4), rt[k] }
-	}' "$RAW"
+	for what in all kernel; do
+		echo
+		[ "$what" = all ] && echo "all instructions per KiB, each run and the spread:" ||
+			echo "kernel instructions per KiB, each run and the spread:"
+		awk -v o="$([ "$what" = all ] && echo 8 || echo 21)" '
+		function cell(k, j,   i, n, lo, hi, s, v) {
+			n = split(runs[k, j], v, " "); lo = hi = v[1]; s = ""
+			for (i = 1; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; s = s (i > 1 ? "/" : "") v[i] }
+			return sprintf("%s (%.2f%%)", s, lo > 0 ? (hi - lo) * 100 / lo : 0)
+		}
+		$1 == "relay" { k = $2 " " $3 " " $4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+			kb = $7 / 1024
+			for (j = 0; j < 3; j++) runs[k, j + 1] = runs[k, j + 1] " " sprintf("%.0f", $(o + j) / kb)
+			runs[k, 4] = runs[k, 4] " " sprintf("%.0f", ($o + $(o + 1) + $(o + 2)) / kb)
+			rt[k] = rt[k] (rt[k] == "" ? "" : "/") $20 }
+		END {
+			printf "%-7s %-4s %-8s %-22s %-22s %-22s %-22s %s\n", "model", "offl", "contender", "s", "r", "d", "total", "retrans"
+			for (i = 1; i <= nk; i++) { k = order[i]; split(k, f, " ")
+				printf "%-7s %-4s %-8s %-22s %-22s %-22s %-22s %s\n", f[1], f[2], f[3], cell(k, 1), cell(k, 2), cell(k, 3), cell(k, 4), rt[k] }
+		}' "$RAW"
+	done
 } > "$OUT/nic-split.txt"
 cat "$OUT/nic-split.txt"
 [ "$FAIL" = 0 ] || { echo "nic-split: FAILED (above)"; exit 1; }

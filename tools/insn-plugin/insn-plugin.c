@@ -15,10 +15,12 @@
  *
  * FILE: a line "vcpus N" at start, then per marker, as it executes,
  *
- *   mark SEQ VCPU C0 C1 ... C(N-1)
+ *   mark SEQ VCPU C0 C1 ... C(N-1) k K0 K1 ... K(N-1)
  *
  * SEQ counting from 1, VCPU the vCPU that executed it, Ci vCPU i's
- * instructions so far; at exit "exit C0 ... C(N-1)".  Each line is
+ * instructions so far, Ki those of them in the kernel (a block whose
+ * address has the top bit set: the upper half, where x86-64's kernel
+ * lives with 4- or 5-level paging); at exit "exit C0 ... k K0 ...".  Each line is
  * flushed as it is written, so the guest reads it back (over 9p) at once.
  *
  * How it counts: when QEMU translates a block of guest code (a TB), the
@@ -45,6 +47,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* One cache line a vCPU: the vCPUs' threads do not share lines. */
 struct slot {
 	uint64_t n;
+	uint64_t k;
 } __attribute__((aligned(64)));
 
 static struct slot count[MAX_VCPUS];
@@ -55,11 +58,18 @@ static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const unsigned char marker[] = { 0x66, 0x87, 0xdb };
 
+/* udata: the block's instruction count << 1, | 1 for a kernel block. */
 static void tb_exec(unsigned int vcpu, void *udata)
 {
-	if (vcpu < MAX_VCPUS)
-		__atomic_store_n(&count[vcpu].n, count[vcpu].n +
-				 (uintptr_t)udata, __ATOMIC_RELAXED);
+	uintptr_t u = (uintptr_t)udata;
+
+	if (vcpu >= MAX_VCPUS)
+		return;
+	__atomic_store_n(&count[vcpu].n, count[vcpu].n + (u >> 1),
+			 __ATOMIC_RELAXED);
+	if (u & 1)
+		__atomic_store_n(&count[vcpu].k, count[vcpu].k + (u >> 1),
+				 __ATOMIC_RELAXED);
 }
 
 static void counts(void)
@@ -69,6 +79,10 @@ static void counts(void)
 	for (i = 0; i < nvcpus; i++)
 		fprintf(out, " %llu", (unsigned long long)
 			__atomic_load_n(&count[i].n, __ATOMIC_RELAXED));
+	fputs(" k", out);
+	for (i = 0; i < nvcpus; i++)
+		fprintf(out, " %llu", (unsigned long long)
+			__atomic_load_n(&count[i].k, __ATOMIC_RELAXED));
 	fputc('\n', out);
 	fflush(out);
 }
@@ -86,9 +100,10 @@ static void mark_exec(unsigned int vcpu, void *udata)
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	uintptr_t kernel = qemu_plugin_tb_vaddr(tb) >> 63;
 
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(uintptr_t)n);
+					     (void *)((n << 1) | kernel));
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 

@@ -71,6 +71,7 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    enum qemu_plugin_cb_flags flags,
 					    void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
