@@ -28,7 +28,9 @@
 #   make bench-nic       TCP's cost per byte over emulated NICs, dp0
 #                        against plain IPv4, in instructions per KiB
 #                        (selftests/nic_tcp_cost.sh; BENCH_NIC_MODE=pps:
-#                        packets/s, selftests/nic_bench.sh)
+#                        packets/s, selftests/nic_bench.sh; BENCH_NIC_SPLIT=1:
+#                        the relay row per role, sender, relay and receiver
+#                        apart, selftests/nic_tcp_split.sh)
 #   make fuzz            libFuzzer targets of the routing core, the Hello
 #                        TLV parser and the address parsers, FUZZ_TIME s each
 #                        (default 600; make check runs them 5 s each)
