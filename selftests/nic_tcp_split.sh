@@ -40,8 +40,10 @@
 #
 # First the plugin's check, on each vCPU in turn, SPLIT_CHECKS times
 # (default 2): insn-mark 10000000, a loop of exactly 2 x 10^7
-# instructions between two markers, counted as that plus the interrupts
-# (the tick) that land in it; beyond 0.1% the run fails.
+# instructions between two markers, counted as that in user space (the
+# run fails beyond 0.1%; it was exact in every run so far) plus, in the
+# kernel, the interrupts (the tick, the NICs' watchdogs) that land in
+# the loop's 20 ms of guest time.
 #
 # Contenders (as nic_tcp_cost.sh's relay row): dp0 (DPillar (4,2) on the
 # chain, r the relay, nic_offload off), ipv4 (plain IPv4 with
@@ -336,8 +338,9 @@ for ((k = 1; k <= CHECKS; k++)); do
 			[ ${#d[@]} = 6 ] || die "insn-mark: no markers"
 		echo "check - - - $k $v 20000000 ${d[*]}" >> "$RAW"
 		echo "# check $k: a loop of 20000000 instructions on vCPU $v counted ${d[v]}, $((d[v] - d[v + 3])) of them in user space (vCPUs 0/1/2 ${d[0]}/${d[1]}/${d[2]}, kernel ${d[3]}/${d[4]}/${d[5]})"
-		[ $(( (d[v] - 20000000) * 1000 )) -le 20000000 ] && [ "${d[v]}" -ge 20000000 ] ||
-			{ echo "nic-split: check: ${d[v]} is not 20000000 within 0.1%" >&2; FAIL=1; }
+		u=$((d[v] - d[v + 3]))
+		[ $(( (u - 20000000) * 1000 )) -le 20000000 ] && [ "$u" -ge 20000000 ] ||
+			{ echo "nic-split: check: $u in user space is not 20000000 within 0.1%" >&2; FAIL=1; }
 	done
 done
 
