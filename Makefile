@@ -28,7 +28,9 @@
 #   make bench-nic       TCP's cost per byte over emulated NICs, dp0
 #                        against plain IPv4, in instructions per KiB
 #                        (selftests/nic_tcp_cost.sh; BENCH_NIC_MODE=pps:
-#                        packets/s, selftests/nic_bench.sh)
+#                        packets/s, selftests/nic_bench.sh; BENCH_NIC_SPLIT=1:
+#                        the relay row per role, sender, relay and receiver
+#                        apart, selftests/nic_tcp_split.sh)
 #   make fuzz            libFuzzer targets of the routing core, the Hello
 #                        TLV parser and the address parsers, FUZZ_TIME s each
 #                        (default 600; make check runs them 5 s each)
@@ -69,7 +71,7 @@ IPLIBDIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)ip
 SYSCONFDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),/etc,$(PREFIX)/etc)
 IFUPDOWNDIR ?= $(SYSCONFDIR)/network
 
-.PHONY: all module tools dpctl dpsim iproute2 modules_install install \
+.PHONY: all module tools dpctl dpsim iproute2 insn-plugin modules_install install \
 	install-tools \
 	deb clean \
 	deps check demo bench bench-nic hostile checkpatch fuzz fuzz-frames ns3
@@ -85,7 +87,7 @@ module:
 		exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-tools: dpctl dpsim iproute2
+tools: dpctl dpsim iproute2 insn-plugin
 
 dpctl:
 	$(MAKE) -C tools/dpctl
@@ -95,6 +97,12 @@ dpsim:
 
 iproute2:
 	$(MAKE) -C tools/iproute2
+
+# A QEMU TCG plugin counting guest instructions per vCPU (issues 51/52,
+# the per-role cost of TCP): only the evaluation uses it, so a host where
+# it does not compile still builds the tools (a warning, not a failure).
+insn-plugin:
+	-$(MAKE) -C tools/insn-plugin
 
 # Not part of "tools": it needs ns-3, which only the evaluation uses.
 ns3:
@@ -176,6 +184,7 @@ clean:
 	$(MAKE) -C tools/dpctl clean
 	$(MAKE) -C tools/dpsim clean
 	$(MAKE) -C tools/iproute2 clean
+	$(MAKE) -C tools/insn-plugin clean
 	$(MAKE) -C tools/fuzz clean
 	$(MAKE) -C tools/ns3 clean
 	rm -rf build

@@ -34,7 +34,15 @@
 # one relay against a bridge and IPv4 forwarding (selftests/nic_bench.sh;
 # BENCH_FRAMES, BENCH_SIZES, BENCH_TCP_SECS; models e1000e vmxnet3;
 # also bench-nic-drops.txt), by the wall clock unless DPILLAR_ICOUNT is
-# set.
+# set.  BENCH_NIC_SPLIT=1: instead, the relay row's cost split by role,
+# the sender's, the relay's and the receiver's instructions per KiB
+# apart (selftests/nic_tcp_split.sh says how): three vCPUs on
+# instruction-counted time (icount shift 0, sleep=off), the QEMU plugin
+# tools/insn-plugin counting each vCPU's instructions; files in
+# build/bench-nic-split/ (nic-split.txt, nic-split-raw.txt); models
+# BENCH_NIC_MODELS (default e1000e e1000), SPLIT_BYTES (8M), SPLIT_RUNS
+# (2), SPLIT_ROUNDS (1), SPLIT_OFFLOADS (on off), SPLIT_CONTENDERS (dp0
+# ipv4 dp0-nic), SPLIT_CHECKS (2).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,6 +68,17 @@ if [ "${1:-}" = nic ]; then
 	out=$repo/build/bench-nic guest=selftests/nic_bench.sh
 	read -r -a vm <<<"$(BENCH_NIC_MODELS=${BENCH_NIC_MODELS:-} \
 		bash selftests/nic_bench.sh --vm-args)"
+	# The split by role: three vCPUs, icount shift 0 and sleep=off (the
+	# script refuses anything else), the plugin's counts.
+	if [ "${BENCH_NIC_SPLIT:-0}" = 1 ]; then
+		icount=0
+		export DPILLAR_ICOUNT_SLEEP=off
+		[ -z "${BENCH_NIC_MODELS:-}" ] || export SPLIT_MODELS=$BENCH_NIC_MODELS
+		out=$repo/build/bench-nic-split guest=selftests/nic_tcp_split.sh
+		read -r -a vm <<<"$(bash selftests/nic_tcp_split.sh --vm-args) --insn-plugin tools/insn-plugin/insn-plugin.so"
+		[ -f tools/insn-plugin/insn-plugin.so ] ||
+			{ echo "bench-nic: BENCH_NIC_SPLIT=1 needs tools/insn-plugin (make -C tools/insn-plugin)" >&2; exit 1; }
+	fi
 fi
 rm -rf "$out"
 mkdir -p "$out"
@@ -67,7 +86,8 @@ envs=()
 for v in BENCH_ROUNDS BENCH_BUILDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH_RELAYS BENCH_TOPOS \
 	BENCH_PROFILE BENCH_PROFILE_SECS \
 	BENCH_NIC_MODELS BENCH_NIC_MODE BENCH_TCP_BYTES BENCH_NIC_ROWS BENCH_NIC_BRIDGE \
-	BENCH_NIC_OFFLOAD; do
+	BENCH_NIC_OFFLOAD SPLIT_MODELS SPLIT_BYTES SPLIT_RUNS SPLIT_ROUNDS SPLIT_OFFLOADS \
+	SPLIT_CONTENDERS SPLIT_CHECKS; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
 # A thread per vCPU (run-vm.sh's default is one for all, which make check
@@ -79,6 +99,9 @@ done
 cpus=(--smp 2 --tcg-thread multi)
 [ -z "$icount" ] || { [ "${1:-}" = nic ] && [ "${BENCH_NIC_MODE:-tcp}" = pps ]; } ||
 	cpus=(--smp 1)
+# The split by role runs its three vCPUs in turn on one thread too, but
+# counts each vCPU's instructions itself (the plugin), not by the clock.
+[ "${1:-}" != nic ] || [ "${BENCH_NIC_SPLIT:-0}" != 1 ] || cpus=(--smp 3)
 run() {
 	env DPILLAR_KO="$repo/build/$abi/net/dpillar/dpillar.ko" DPILLAR_ICOUNT="$icount" \
 		selftests/vm/run-vm.sh --kernel "$abi" "${cpus[@]}" --mem 2048 \

@@ -614,15 +614,46 @@ def tcpsink(port):
         c.close()
 
 
+def insn_marker():
+    """insn-plugin.so's marker (tools/insn-plugin): a function of this
+    process that executes xchg %bx,%bx (66 87 db) and returns, so that a
+    running process marks a window without starting one (the function's
+    call costs some thousand instructions of Python on this CPU)."""
+    import ctypes
+    import mmap
+    m = mmap.mmap(-1, mmap.PAGESIZE, prot=mmap.PROT_READ | mmap.PROT_WRITE |
+                  mmap.PROT_EXEC)
+    m.write(b'\x66\x87\xdb\xc3')
+    f = ctypes.CFUNCTYPE(None)(ctypes.addressof(ctypes.c_char.from_buffer(m)))
+    f.mapping = m
+    return f
+
+
 def tcpsend():
+    import os
     import socket
     data = memoryview(bytes(TCP_CHUNK))
+    # DP_INSN_MARK=1: a marker right before the connection and right
+    # after the receiver's answer (selftests/nic_tcp_split.sh).
+    mark = insn_marker() if os.environ.get('DP_INSN_MARK') == '1' else None
     for line in sys.stdin:
         w = line.split()
+        if len(w) == 2 and w[0] == 'idle':
+            # The background: two markers SECS apart, nothing sent.
+            import time
+            if mark:
+                mark()
+            time.sleep(float(w[1]))
+            if mark:
+                mark()
+            print('ok idle', flush=True)
+            continue
         if len(w) != 3:
             continue
         dst, port, n = w[0], int(w[1]), int(w[2])
         try:
+            if mark:
+                mark()
             c = socket.create_connection((dst, port), timeout=60)
             c.sendall(struct.pack('!Q', n))
             left = n
@@ -631,6 +662,8 @@ def tcpsend():
                 c.sendall(data[:k])
                 left -= k
             ok = c.recv(1) == b'k'
+            if mark:
+                mark()
             c.close()
             print('ok %d' % n if ok else 'error no answer', flush=True)
         except OSError as e:

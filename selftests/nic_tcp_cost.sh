@@ -96,7 +96,10 @@
 # instrument exists to avoid (sleep=on ties the clocks to the host's and
 # loses the instruction count).  In one guest every frame is handed from
 # NIC to NIC inside QEMU at an instant of the one clock; the split inside
-# it (perf per namespace) is a profile, not an exact count.  Not done.
+# it (perf per namespace) is a profile, not an exact count.  Not done
+# here; the split by role counts each vCPU's instructions instead, with
+# s, r and d on three vCPUs of one guest on instruction-counted time:
+# selftests/nic_tcp_split.sh (tools/insn-plugin; BENCH_NIC_SPLIT=1).
 #
 # Results: $DPILLAR_OUT/bench-nic.txt (the table), bench-nic-raw.txt
 # (every run: row contender model round busy_ns bytes ns/KiB retrans).

@@ -30,6 +30,11 @@ usage: $0 [options] -- SCRIPT [ARGS...]
                       timer, also while it waits on the host (9p, a tap);
                       on: idle time passes as the host's, busy time still
                       counts instructions (make check's guests; see below)
+  --insn-plugin SO    load QEMU TCG plugin SO (tools/insn-plugin/insn-plugin.so)
+                      with out=<the run dir>/insns.txt: every vCPU's guest
+                      instructions at each marker instruction the guest
+                      executes (insn-mark); the guest finds the file as
+                      \$DPILLAR_INSNS (see tools/insn-plugin/insn-plugin.c)
   --log FILE          full console log (default \$DPILLAR_CACHE/logs/<id>.log)
   --out DIR           keep the per-run shared dir here (default: temp, removed
                       on success)
@@ -61,7 +66,7 @@ tcg_thread=${DPILLAR_TCG_THREAD:-single}
 icount=${DPILLAR_ICOUNT:-}
 [ "$icount" != off ] || icount=
 icount_sleep=${DPILLAR_ICOUNT_SLEEP:-off}
-envs=() append='' nics=()
+envs=() append='' nics=() insn_plugin=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -72,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--tcg-thread) tcg_thread=$2; shift 2 ;;
 	--icount) icount=${2#off}; shift 2 ;;
 	--icount-sleep) icount_sleep=$2; shift 2 ;;
+	--insn-plugin) insn_plugin=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--env)
@@ -125,6 +131,10 @@ if [ -n "$icount" ]; then
 fi
 
 err() { echo "run-vm: $*" >&2; exit 1; }
+if [ -n "$insn_plugin" ]; then
+	[ -f "$insn_plugin" ] || err "no plugin $insn_plugin (make -C tools/insn-plugin)"
+	insn_plugin=$(realpath "$insn_plugin")
+fi
 
 for c in qemu-system-x86_64 cpio gzip modprobe; do
 	command -v "$c" >/dev/null || err "missing $c (run scripts/deps.sh)"
@@ -220,7 +230,7 @@ if [ -z "$outdir" ]; then
 fi
 mkdir -p "$outdir" || err "cannot create $outdir"
 outdir=$(realpath "$outdir")
-rm -f "$outdir/rc" "$outdir/dmesg"
+rm -f "$outdir/rc" "$outdir/dmesg" "$outdir/insns.txt"
 [ -n "$log" ] || log=$cache/logs/$id.log
 mkdir -p "$(dirname "$log")"
 : > "$log" || err "cannot write $log"
@@ -250,6 +260,7 @@ drepo=${DPILLAR_REPO:-$repo}
 	# The shift, for a suite that reads instructions off the clock.
 	[ -z "$icount" ] || echo "export DPILLAR_ICOUNT=$icount"
 	[ -z "$icount" ] || echo "export DPILLAR_ICOUNT_SLEEP=$icount_sleep"
+	[ -z "$insn_plugin" ] || echo "export DPILLAR_INSNS=$(q "$outdir/insns.txt")"
 	for e in "${envs[@]}"; do
 		echo "export ${e%%=*}=$(q "${e#*=}")"
 	done
@@ -379,6 +390,12 @@ for i in "${!nics[@]}"; do
 	qemu+=(-netdev "tap,id=nic$i,ifname=tap$i,queues=$q,script=no,downscript=no,vhost=off"
 		-device "$dev")
 done
+# The plugin writes the file itself, on the host (a comma in the path
+# would end QEMU's option: the run dir has none unless --out gives one).
+if [ -n "$insn_plugin" ]; then
+	[[ "$outdir$insn_plugin" != *,* ]] || err "--insn-plugin: a comma in $outdir or $insn_plugin"
+	qemu+=(-plugin "file=$insn_plugin,out=$outdir/insns.txt")
+fi
 [ -z "$netns" ] || qemu=(ip netns exec "$netns" "${qemu[@]}")
 
 stats=$(mktemp)

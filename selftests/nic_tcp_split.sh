@@ -1,0 +1,432 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TCP's cost per byte at the sender, the relay and the receiver apart
+# (issues 51/52): not part of make check; make bench-nic runs it with
+# BENCH_NIC_SPLIT=1 (scripts/bench.sh nic).  In a guest of three vCPUs
+# on instruction-counted time with tools/insn-plugin loaded, which
+# counts each vCPU's instructions:
+#
+#   make -C tools/insn-plugin
+#   selftests/vm/run-vm.sh --smp 3 --mem 2048 --timeout 3000 \
+#       --icount 0 --icount-sleep off \
+#       --insn-plugin tools/insn-plugin/insn-plugin.so --out build/nic-split \
+#       $(selftests/nic_tcp_split.sh --vm-args) -- selftests/nic_tcp_split.sh
+#
+# The chain of nic_tcp_cost.sh's relay row (nic_chain_setup: s --NIC-- r
+# --NIC-- d) per QEMU NIC model (SPLIT_MODELS, default "e1000e e1000";
+# the m-th on hubs 48+2m and 49+2m), one role a vCPU: s on vCPU 0, r
+# on 1, d on 2.  Each role's NICs have every IRQ (MSI-X vector or INTx
+# line) affine to its vCPU, RPS off (rps_cpus 0), so the NAPI poll, the
+# softirq and what it runs (GRO, forwarding, dp0's relay, TCP's receive
+# and its ACKs) happen there; the processes (dp_bench.py's tcpsend in s,
+# tcpsink in d and r) are pinned there by taskset.  A run sends
+# SPLIT_BYTES (default 8 MiB) s -> d by one TCP connection, all of it
+# read by d; tcpsend executes the plugin's marker right before it
+# connects and right after d's answer (DP_INSN_MARK=1), and the plugin
+# writes every vCPU's count at each: the difference is each vCPU's
+# instructions over the transfer, per KiB sent.
+#
+# Time.  The guest must run on instruction-counted time (run-vm.sh
+# --icount 0 --icount-sleep off; QEMU -icount shift=0,sleep=off, which
+# runs the three vCPUs in turn on one host thread): the clock, the tick
+# and every timer (the NICs' interrupt moderation, TCP's delayed ACKs,
+# dp0's Hellos) then follow the guest's instructions, not the host's
+# load, and a wait with every vCPU idle jumps to the next timer.  On the
+# host's clock the ticks and timers that land in a window grow with its
+# wall time (the prototype's check counted its loop of 2e7 instructions
+# as 21.1-22.0 M on a loaded host); this script refuses to run without
+# icount.
+#
+# First the plugin's check, on each vCPU in turn, SPLIT_CHECKS times
+# (default 2): insn-mark 10000000, a loop of exactly 2 x 10^7
+# instructions between two markers, counted as that in user space (the
+# run fails beyond 0.1%; it was exact in every run so far) plus, in the
+# kernel, the interrupts (the tick, the NICs' watchdogs) that land in
+# the loop's 20 ms of guest time.
+#
+# Contenders (as nic_tcp_cost.sh's relay row): dp0 (DPillar (4,2) on the
+# chain, r the relay, nic_offload off), ipv4 (plain IPv4 with
+# ip_forward on r) and, on e1000 only (the one qualified NIC), dp0-nic
+# (dp0 with nic_offload on); SPLIT_CONTENDERS chooses among them.  NIC
+# offloads (SPLIT_OFFLOADS, default "on off"): on as the driver sets
+# them, off by ethtool -K tx off sg off tso off gso off gro off on all
+# four NICs (dp0-nic only with them on).  SPLIT_ROUNDS rounds (default
+# 1), each building every contender afresh, SPLIT_RUNS runs a build
+# (default 2).  Per model, before its rounds, an idle window (markers
+# 2 s of guest time apart, nothing sent) gives each vCPU's background.
+#
+# What it does not control: timers and work items run on the CPU that
+# armed them (dp0's Hellos, every 100 ms on each node, TCP's timers on
+# the socket's CPU), RCU and the tick on all three.  /proc/interrupts
+# (the NICs' IRQs) and /proc/softirqs (NET_RX, NET_TX) per vCPU over
+# each run say where the work landed.  A run fails (exit 1) when the
+# check misses, a contender cannot be built, a transfer does not
+# complete or a NIC driver warning appears.
+#
+# Results in $DPILLAR_OUT: nic-split.txt (the table) and
+# nic-split-raw.txt (a line a window).
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+read -r -a MODELS <<<"${SPLIT_MODELS:-e1000e e1000}"
+if [ "${1:-}" = --vm-args ]; then
+	nic_chain_vm_args 48 "${MODELS[@]}"
+	exit 0
+fi
+
+require_vm
+require_root
+require_cmd ip python3 jq taskset ethtool
+
+DPCTL=${DPCTL:-$DPILLAR_REPO/tools/dpctl/dpctl}
+PY=$DPILLAR_REPO/selftests/dp_bench.py
+MARKER=$DPILLAR_REPO/tools/insn-plugin/insn-mark
+INSNS=${DPILLAR_INSNS:-}
+WORK=$(mktemp -d)
+ROUNDS=${SPLIT_ROUNDS:-1}
+RUNS=${SPLIT_RUNS:-2}
+CHECKS=${SPLIT_CHECKS:-2}
+read -r -a OFFLOADS <<<"${SPLIT_OFFLOADS:-on off}"
+BYTES=$(numfmt --from=iec "${SPLIT_BYTES:-8M}")
+OUT=${DPILLAR_OUT:-/tmp}
+RAW=$OUT/nic-split-raw.txt
+: > "$RAW"
+NICS=(s:p1:0 r:p1:1 r:p0:1 d:p0:2)	# role:port:vCPU
+
+die() { echo "nic-split: $*" >&2; exit 1; }
+[ -n "$INSNS" ] && [ -f "$INSNS" ] ||
+	die "no insn-plugin (run-vm.sh --insn-plugin tools/insn-plugin/insn-plugin.so)"
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 3 ] || die "needs 3 CPUs (run-vm.sh --smp 3)"
+[ -n "${DPILLAR_ICOUNT:-}" ] && [ "${DPILLAR_ICOUNT_SLEEP:-}" = off ] ||
+	die "needs instruction-counted time (run-vm.sh --icount 0 --icount-sleep off)"
+
+# This shell and what it starts on vCPU 0 (s's); it sleeps in a read
+# while a run is measured.
+taskset -p -c 0 $$ >/dev/null
+
+nic_drivers_load "${MODELS[@]}" || die "cannot load the NIC drivers"
+load_module || die "no dpillar module"
+
+ns() { echo "nc$1-$2"; }			# ns M ROLE (as nic_tcp_cost.sh)
+
+PIDS=()
+split_destroy() {
+	local n
+	[ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null
+	rm -rf "$WORK"
+	for n in $(ip netns list | awk '/^nc[0-9]+-/ { print $1 }'); do
+		ip netns del "$n"
+	done
+}
+defer split_destroy
+
+# ---- each role on its vCPU -----------------------------------------------
+# nic_irqs NS DEV: DEV's IRQs (its MSI/MSI-X vectors, else its INTx line).
+nic_irqs() {
+	local d
+	d=$(ip netns exec "$1" readlink -f "/sys/class/net/$2/device") || return 1
+	if [ -n "$(ls "$d/msi_irqs" 2>/dev/null)" ]; then
+		ls "$d/msi_irqs"
+	else
+		cat "$d/irq"
+	fi
+}
+# pin M: model M's NICs' IRQs on their roles' vCPUs, RPS off.  An IRQ
+# that two roles' NICs share (an INTx line: QEMU's i440fx routes every
+# slot's INTx to IRQ 10 or 11, so e1000's four NICs cannot have three
+# lines) stays on the first role's vCPU and SHARED[M] says so: the NAPI
+# polls then run in threads pinned to the roles' vCPUs (napi_threads).
+IRQS=()
+declare -A IRQ_CPU=() IRQ_WHO=() SHARED=()
+pin() {
+	local m=$1 x role dev cpu n i
+	for x in "${NICS[@]}"; do
+		IFS=: read -r role dev cpu <<<"$x"
+		n=$(ns "$m" "$role")
+		for i in $(nic_irqs "$n" "$dev"); do
+			if [ -n "${IRQ_CPU[$i]:-}" ] && [ "${IRQ_WHO[$i]}" != "$m.$role.$dev" ] &&
+				[ "${IRQ_CPU[$i]}" != "$cpu" ]; then
+				[ -n "${SHARED[$m]:-}" ] ||
+					echo "# ${MODELS[m]}: IRQ $i shared by ${IRQ_WHO[$i]} and $m.$role.$dev: stays on CPU ${IRQ_CPU[$i]}"
+				SHARED[$m]=1
+				continue
+			fi
+			echo "$cpu" > "/proc/irq/$i/smp_affinity_list" || {
+				echo "nic-split: IRQ $i ($role.$dev) not movable to CPU $cpu" >&2
+				return 1
+			}
+			[ -n "${IRQ_CPU[$i]:-}" ] || IRQS+=("$i")
+			IRQ_CPU[$i]=$cpu IRQ_WHO[$i]=$m.$role.$dev
+		done
+		ip netns exec "$n" sh -c "for f in /sys/class/net/$dev/queues/rx-*/rps_cpus; do echo 0 > \$f; done"
+	done
+}
+# napi_threads M: model M's NICs' NAPI polls in threads (the device's
+# "threaded" in sysfs), each NIC's pinned to its role's vCPU: the hard
+# IRQ of a shared line runs both NICs' handlers on one vCPU (a read of
+# each NIC's cause register and a wake-up), the poll (the rings, GRO,
+# the stack above) on the role's.
+napi_threads() {
+	local m=$1 x role dev cpu n before p
+	for x in "${NICS[@]}"; do
+		IFS=: read -r role dev cpu <<<"$x"
+		n=$(ns "$m" "$role")
+		before=" $(pgrep -d ' ' '^napi/') "
+		ip netns exec "$n" sh -c "echo 1 > /sys/class/net/$dev/threaded" || return 1
+		for p in $(pgrep '^napi/'); do
+			[[ "$before" == *" $p "* ]] && continue
+			taskset -p -c "$cpu" "$p" >/dev/null || return 1
+			echo "# ${MODELS[m]} $role.$dev: NAPI thread $p ($(cat "/proc/$p/comm")) on CPU $cpu"
+		done
+	done
+}
+pin_report() {
+	local m=$1 x role dev cpu n i
+	for x in "${NICS[@]}"; do
+		IFS=: read -r role dev cpu <<<"$x"
+		n=$(ns "$m" "$role")
+		echo "# ${MODELS[m]} $role.$dev ($(ip netns exec "$n" readlink /sys/class/net/$dev/device/driver | sed 's,.*/,,')): IRQs" \
+			"$(for i in $(nic_irqs "$n" "$dev"); do printf '%s->%s ' "$i" "$(cat /proc/irq/$i/effective_affinity_list)"; done)" \
+			"rps_cpus $(ip netns exec "$n" cat /sys/class/net/$dev/queues/rx-0/rps_cpus)"
+	done
+}
+
+# irq_report: each pinned IRQ's wanted CPU, its effective affinity (on
+# x86 an MSI's move can wait for its next interrupt) and its count per
+# CPU so far.
+irq_report() {
+	local i
+	for i in "${IRQS[@]}"; do
+		printf '# IRQ %s (%s, %s): wanted CPU %s, effective %s, count per CPU %s\n' \
+			"$i" "${IRQ_WHO[$i]}" "$(awk -v i="$i:" '$1 == i { print $NF }' /proc/interrupts)" \
+			"${IRQ_CPU[$i]}" "$(cat "/proc/irq/$i/effective_affinity_list")" \
+			"$(awk -v i="$i:" '$1 == i { print $2 "/" $3 "/" $4 }' /proc/interrupts)"
+	done
+}
+
+# offloads M on|off: every NIC of model M's chain (a model that fixes a
+# feature refuses to change it: what could change has, as nic_tcp_cost.sh).
+offloads() {
+	local m=$1 v=$2 x
+	for x in "${NICS[@]}"; do
+		x=${x%:*}
+		ip netns exec "$(ns "$m" "${x%:*}")" ethtool -K "${x#*:}" \
+			tx "$v" sg "$v" tso "$v" gso "$v" gro "$v" >/dev/null 2>&1
+	done
+	return 0
+}
+
+# ---- counters -------------------------------------------------------------
+# marks [VCPU]: the last two marker lines of the plugin's file, as the
+# three vCPUs' differences and those of their kernel instructions, "D0
+# D1 D2 K0 K1 K2" (false unless both came from VCPU, default 0, and
+# follow each other).
+marks() {
+	tail -n 2 "$INSNS" | awk -v v="${1:-0}" '
+		$1 != "mark" || $3 != v { bad = 1 }
+		{ n = 0; for (i = 4; i <= NF; i++) if ($i != "k") c[NR, ++n] = $i }
+		NR == 1 { s = $2 }
+		NR == 2 { if ($2 != s + 1) bad = 1
+			  for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? " " : ""), c[2, i] - c[1, i] }
+		END { exit bad }'
+}
+# irq_counts M: model M's pinned IRQs' counts, summed per CPU: "C0 C1 C2".
+irq_counts() {
+	local i l=" "
+	for i in "${IRQS[@]}"; do
+		[[ "${IRQ_WHO[$i]}" == "$1".* ]] && l+="$i "
+	done
+	awk -v l="$l" '{ i = $1; sub(":", "", i) }
+		index(l, " " i " ") { for (c = 0; c < 3; c++) n[c] += $(c + 2) }
+		END { print n[0] + 0, n[1] + 0, n[2] + 0 }' /proc/interrupts
+}
+# softirqs: NET_RX and NET_TX per CPU: "RX0 RX1 RX2 TX0 TX1 TX2".
+softirqs() {
+	awk '$1 == "NET_RX:" { r = $2 " " $3 " " $4 } $1 == "NET_TX:" { t = $2 " " $3 " " $4 }
+		END { print r, t }' /proc/softirqs
+}
+# retrans NS: TcpRetransSegs in NS.
+retrans() {
+	ip netns exec "$1" awk '$1 == "Tcp:" { if (!h) { for (i = 2; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1; next } print $c }' /proc/net/snmp
+}
+diffs() {	# diffs "A..." "B...": B - A, word by word
+	local -a a=($1) b=($2)
+	local i out=()
+	for i in "${!a[@]}"; do out+=($((b[i] - a[i]))); done
+	echo "${out[*]}"
+}
+
+# window M WHAT ROW OFFL C ROUND RUN BYTES: send WHAT to model M's
+# tcpsend (a transfer line, or "idle SECS"), the raw line of the window:
+# row model offloads contender round run bytes I0 I1 I2 irq0 irq1 irq2
+# rx0 rx1 rx2 tx0 tx1 tx2 retrans K0 K1 K2 (I: each vCPU's instructions,
+# K: those in the kernel)
+window() {
+	local m=$1 what=$2 row=$3 offl=$4 c=$5 round=$6 run=$7 bytes=$8 ans i0 i1 s0 s1 r0 r1 d
+	local -a dd
+	sleep 0.2
+	i0=$(irq_counts "$m") s0=$(softirqs) r0=$(retrans "$(ns "$m" s)")
+	echo "$what" >&"${SEND_W[m]}" || return 1
+	read -r -t 900 -u "${SEND_R[m]}" ans || return 1
+	i1=$(irq_counts "$m") s1=$(softirqs) r1=$(retrans "$(ns "$m" s)")
+	case "$ans" in ok*) ;; *) echo "nic-split: $row ${MODELS[m]} $c: $ans" >&2; return 1 ;; esac
+	d=$(marks) || { echo "nic-split: $row ${MODELS[m]} $c: markers out of order: $(tail -n 2 "$INSNS")" >&2; return 1; }
+	read -r -a dd <<<"$d"
+	echo "$row ${MODELS[m]} $offl $c $round $run $bytes ${dd[*]:0:3} $(diffs "$i0" "$i1") $(diffs "$s0" "$s1") $((r1 - r0)) ${dd[*]:3:3}" |
+		tee -a "$RAW" | sed 's/^/# /'
+}
+
+# ---- contenders (as nic_tcp_cost.sh's) -------------------------------------
+up_dp0() { BENCH_NIC_OFFLOAD=off nic_chain_dp0 "$1" nic-split && DST=10.0.0.3; }
+down_dp0() { nic_chain_dp0_down "$1"; }
+up_dp0-nic() { BENCH_NIC_OFFLOAD=on nic_chain_dp0 "$1" nic-split && DST=10.0.0.3; }
+down_dp0-nic() {
+	local r
+	for r in s r; do
+		echo "# ${MODELS[$1]} dp0-nic at $r: tx_nic_offload $("$DPCTL" -n "$(ns "$1" $r)" -j stats dp0 | jq '.[0].stats.tx_nic_offload // "n/a"')"
+	done
+	nic_chain_dp0_down "$1"
+}
+neigh_pin() {
+	ip -n "$1" neigh replace "$3" dev "$2" nud permanent \
+		lladdr "$(ip -n "$4" -j link show dev "$5" | jq -r '.[0].address')"
+}
+up_ipv4() {
+	local s r d
+	s=$(ns "$1" s) r=$(ns "$1" r) d=$(ns "$1" d)
+	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+	ip -n "$s" addr add 172.16.1.1/24 dev p1 &&
+	ip -n "$r" addr add 172.16.1.2/24 dev p1 &&
+	ip -n "$r" addr add 172.16.2.1/24 dev p0 &&
+	ip -n "$d" addr add 172.16.2.2/24 dev p0 &&
+	ip -n "$s" route add 172.16.0.0/16 via 172.16.1.2 &&
+	ip -n "$d" route add 172.16.0.0/16 via 172.16.2.1 &&
+	neigh_pin "$s" p1 172.16.1.2 "$r" p1 &&
+	neigh_pin "$r" p1 172.16.1.1 "$s" p1 &&
+	neigh_pin "$r" p0 172.16.2.2 "$d" p0 &&
+	neigh_pin "$d" p0 172.16.2.1 "$r" p0 || return 1
+	wait_for 30 ip netns exec "$s" ping -c1 -W1 -q 172.16.2.2 >/dev/null || return 1
+	DST=172.16.2.2
+}
+down_ipv4() {
+	local x
+	ip netns exec "$(ns "$1" r)" sysctl -qw net.ipv4.ip_forward=0
+	for x in s:p1 r:p1 r:p0 d:p0; do
+		ip -n "$(ns "$1" "${x%:*}")" addr flush dev "${x#*:}"
+		ip -n "$(ns "$1" "${x%:*}")" neigh flush dev "${x#*:}"
+	done
+}
+# contenders M OFFL: model M's contenders with its NICs' offloads OFFL.
+contenders() {
+	local c
+	for c in ${SPLIT_CONTENDERS:-dp0 ipv4 dp0-nic}; do
+		[ "$c" != dp0-nic ] || { [ "${MODELS[$1]}" = e1000 ] && [ "$2" = on ]; } || continue
+		echo "$c"
+	done
+}
+
+# ---- run --------------------------------------------------------------------
+FAIL=0
+MARK=$(dmesg_mark)
+echo "# nic-split: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, icount shift $DPILLAR_ICOUNT sleep=$DPILLAR_ICOUNT_SLEEP, ${MODELS[*]}, offloads ${OFFLOADS[*]}, $ROUNDS rounds x $RUNS runs of $BYTES bytes"
+# The plugin's check: a loop of exactly 2 x 10^7 instructions between
+# two markers, on each vCPU (insn-mark N), CHECKS times; the vCPU's count
+# beyond 0.1% of it fails the run.
+for ((k = 1; k <= CHECKS; k++)); do
+	for v in 0 1 2; do
+		taskset -c "$v" "$MARKER" 10000000 && read -r -a d <<<"$(marks "$v")" &&
+			[ ${#d[@]} = 6 ] || die "insn-mark: no markers"
+		echo "check - - - $k $v 20000000 ${d[*]}" >> "$RAW"
+		echo "# check $k: a loop of 20000000 instructions on vCPU $v counted ${d[v]}, $((d[v] - d[v + 3])) of them in user space (vCPUs 0/1/2 ${d[0]}/${d[1]}/${d[2]}, kernel ${d[3]}/${d[4]}/${d[5]})"
+		u=$((d[v] - d[v + 3]))
+		[ $(( (u - 20000000) * 1000 )) -le 20000000 ] && [ "$u" -ge 20000000 ] ||
+			{ echo "nic-split: check: $u in user space is not 20000000 within 0.1%" >&2; FAIL=1; }
+	done
+done
+
+declare -a SEND_W SEND_R
+for m in "${!MODELS[@]}"; do
+	nic_chain_setup "$m" $((48 + 2 * m)) $((49 + 2 * m)) ||
+		die "${MODELS[m]}: the chain could not be built"
+	# No TCP metrics kept between connections: each run starts as the
+	# first (the first icount run, without this, cost more in its second
+	# run of a build than in its first in 30 of 36 figures).
+	for x in s r d; do
+		ip netns exec "$(ns "$m" $x)" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+	done
+	pin "$m" || die "${MODELS[m]}: IRQs not pinned"
+	[ -z "${SHARED[$m]:-}" ] || napi_threads "$m" ||
+		die "${MODELS[m]}: NAPI threads not pinned"
+	echo "napi ${MODELS[m]} $([ -n "${SHARED[$m]:-}" ] && echo "in threads pinned per role (an IRQ shared between roles)" || echo "in the softirq of each NIC's IRQ, pinned per role")" >> "$RAW"
+	pin_report "$m"
+	# The processes, started once per model (no process starts inside a
+	# run): tcpsink in r and d, tcpsend in s with the markers, a line in
+	# and a line out through two FIFOs.
+	taskset -c 1 ip netns exec "$(ns "$m" r)" python3 "$PY" tcpsink 5300 &
+	PIDS+=($!)
+	taskset -c 2 ip netns exec "$(ns "$m" d)" python3 "$PY" tcpsink 5300 &
+	PIDS+=($!)
+	mkfifo "$WORK/in$m" "$WORK/out$m" || die "mkfifo"
+	DP_INSN_MARK=1 taskset -c 0 ip netns exec "$(ns "$m" s)" python3 "$PY" tcpsend \
+		< "$WORK/in$m" > "$WORK/out$m" &
+	PIDS+=($!)
+	exec {fdw}> "$WORK/in$m" {fdr}< "$WORK/out$m"
+	SEND_W[m]=$fdw SEND_R[m]=$fdr
+	window "$m" "idle 2" idle - - - 0 0 || FAIL=1
+	for ((round = 1; round <= ROUNDS; round++)); do
+		for offl in "${OFFLOADS[@]}"; do
+			offloads "$m" "$offl"
+			# ethtool may reset a NIC: its IRQs pinned again.
+			pin "$m" || FAIL=1
+			for c in $(contenders "$m" "$offl"); do
+				"up_$c" "$m" || { echo "nic-split: ${MODELS[m]}: cannot build $c" >&2; "down_$c" "$m"; FAIL=1; continue; }
+				# The first connection after a build: its fixed cost, 1 byte.
+				window "$m" "$DST 5300 1" start "$offl" "$c" "$round" 0 1 || FAIL=1
+				for ((run = 1; run <= RUNS; run++)); do
+					window "$m" "$DST 5300 $BYTES" relay "$offl" "$c" "$round" "$run" "$BYTES" || FAIL=1
+				done
+				"down_$c" "$m"
+			done
+		done
+	done
+	offloads "$m" on
+done
+irq_report
+w=$(nic_warnings "$MARK")
+[ -z "$w" ] || { echo "nic-split: driver warnings: $w" >&2; FAIL=1; }
+
+# The table: per model, offloads and contender, each role's instructions
+# per KiB, every run (round.run, in order) and the spread (max - min) /
+# min; then the same of the kernel's instructions alone (the rest is
+# user space: dp_bench.py's loops, Python's).
+{
+	echo "nic-split: instructions per KiB at s (vCPU 0), r (1) and d (2), kernel $(uname -r), icount shift $DPILLAR_ICOUNT, $BYTES bytes a run, $ROUNDS rounds x $RUNS runs (tools/insn-plugin; selftests/nic_tcp_split.sh)"
+	awk '$1 == "check" { c = $(8 + $6); u = c - $(11 + $6)
+		printf "check %d: a loop of %d instructions on vCPU %d counted %d (%+.4f%%), %d in user space (%+d)\n", $5, $7, $6, c, (c - $7) * 100 / $7, u, u - $7 }' "$RAW"
+	awk '$1 == "napi" { $1 = ""; print "NAPI of" $0 }' "$RAW"
+	awk '$1 == "idle" { printf "%s idle: background instructions per second of guest time: s %.0f r %.0f d %.0f\n", $2, $8 / 2, $9 / 2, $10 / 2 }' "$RAW"
+	for what in all kernel; do
+		echo
+		[ "$what" = all ] && echo "all instructions per KiB, each run and the spread:" ||
+			echo "kernel instructions per KiB, each run and the spread:"
+		awk -v o="$([ "$what" = all ] && echo 8 || echo 21)" '
+		function cell(k, j,   i, n, lo, hi, s, v) {
+			n = split(runs[k, j], v, " "); lo = hi = v[1]; s = ""
+			for (i = 1; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; s = s (i > 1 ? "/" : "") v[i] }
+			return sprintf("%s (%.2f%%)", s, lo > 0 ? (hi - lo) * 100 / lo : 0)
+		}
+		$1 == "relay" { k = $2 " " $3 " " $4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+			kb = $7 / 1024
+			for (j = 0; j < 3; j++) runs[k, j + 1] = runs[k, j + 1] " " sprintf("%.0f", $(o + j) / kb)
+			runs[k, 4] = runs[k, 4] " " sprintf("%.0f", ($o + $(o + 1) + $(o + 2)) / kb)
+			rt[k] = rt[k] (rt[k] == "" ? "" : "/") $20 }
+		END {
+			printf "%-7s %-4s %-8s %-22s %-22s %-22s %-22s %s\n", "model", "offl", "contender", "s", "r", "d", "total", "retrans"
+			for (i = 1; i <= nk; i++) { k = order[i]; split(k, f, " ")
+				printf "%-7s %-4s %-8s %-22s %-22s %-22s %-22s %s\n", f[1], f[2], f[3], cell(k, 1), cell(k, 2), cell(k, 3), cell(k, 4), rt[k] }
+		}' "$RAW"
+	done
+} > "$OUT/nic-split.txt"
+cat "$OUT/nic-split.txt"
+[ "$FAIL" = 0 ] || { echo "nic-split: FAILED (above)"; exit 1; }
+exit 0
