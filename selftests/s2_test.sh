@@ -122,23 +122,11 @@ s2_dp0() {
 s2_ping() { pf_ping "$1" "${2:-4}"; }
 
 # s2_routes: under each rule, dpctl route get equals dpsim's path for
-# every ordered pair (one dpctl per source for every rule).
+# every ordered pair (plan_fabric.sh's pf_routes: one dpctl per source for
+# every rule).
 s2_routes() {
-	local mode s d path cmp=0 bad=0 rules="2hop 1hop 2hop-sim"
-	local -A want=() dsts=()
-	for mode in $rules; do
-		while read -r s d _ _ path; do
-			want["$mode $s $d"]=$path
-			[ "$mode" != 2hop ] || dsts[$s]+=" $d"
-		done < <("$DPSIM" pairs "${OPTS[@]}" --rule "$mode")
-	done
-	for ((s = 0; s < N; s++)); do
-		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "s2-$s" "$s" "$rules" "$s" want "${d[@]}"
-		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
-	done
-	echo "$cmp (rule, pair) compared, $bad differ"
-	[ $bad = 0 ]
+	local PF_OPTS=("${OPTS[@]}") PF_MODES="2hop 1hop 2hop-sim" PF_MODE_OPT=--rule
+	pf_routes
 }
 
 # s2_hash: a flow's path (route get ... hash H: the first hop hashed over
@@ -435,13 +423,7 @@ s2_miswire() {
 	return $rc
 }
 
-up() {
-	local t=$SECONDS
-	until s2_ping "$S2_TMP/all" 10 > "$S2_TMP/out"; do
-		[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
-	done
-	tail -n 1 "$S2_TMP/out"
-}
+up() { pf_all_ping "$S2_TMP/all"; }
 
 # s2_fuzz: selftests/dp_framefuzz.py (dpillar_data.sh's frame fuzzing)
 # into every port of every node, DPILLAR_S2_FRAME_FUZZ_SECS seconds from
