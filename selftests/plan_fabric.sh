@@ -564,11 +564,23 @@ pf_stat_sum() {
 #                  failure leaves connected (pf_connected)
 #   fallback       dpsim without the fallback drops some connected pair,
 #                  with it delivers them all (a case for the fallback)
+#   links=X,...    the links that go down (pf_links_at's words), not
+#                  SPEC's (S2: SPEC names cables A-B, these their ports)
+# A suite with a failure model of its own sets:
+#   PF_WANT_FN     "FN SPEC" writes the pings' WANT, not dpsim --discover
+#                  (S2: the pairs the live cables connect)
+#   PF_CASE_PRE, PF_CASE_POST
+#                  "FN SPEC", before the Hellos expire and after the
+#                  pings agree (S2: its counters and a stuck pair's trace)
+#   PF_ALL         what every pair does after the repair ($PF_DIR/all)
+#   PF_REPAIR_WAIT seconds from the repair to those pings (1)
 pf_case() {
 	local spec=$1 f counter='' mode='' conn=0 fb=0 rc=0 t0=$SECONDS n nd c0=0 c1
+	local links=${1//,/ }
 	shift
 	for f; do
 		case $f in
+		links=*) links=${f#*=}; links=${links//,/ } ;;
 		counter=*) counter=${f#*=} ;;
 		mode=*) mode=${f#*=} ;;
 		connected) conn=1 ;;
@@ -579,11 +591,15 @@ pf_case() {
 	[ -z "$mode" ] || pf_set mode "$mode" || return 1
 	[ -z "$counter" ] || c0=$(pf_stat_sum "$counter")
 	# shellcheck disable=SC2086 # the failure's words
-	pf_links_at down ${spec//,/ } || return 1
-	"$DPSIM" pairs "${PF_OPTS[@]}" --fail "$spec" --discover \
-		${mode:+--mode "$mode"} > "$PF_DIR/want" || rc=1
+	pf_links_at down $links || return 1
+	if [ -n "${PF_WANT_FN:-}" ]; then
+		"$PF_WANT_FN" "$spec" > "$PF_DIR/want" || rc=1
+	else
+		"$DPSIM" pairs "${PF_OPTS[@]}" --fail "$spec" --discover \
+			${mode:+--mode "$mode"} > "$PF_DIR/want" || rc=1
+	fi
 	nd=$(grep -c ' delivered ' "$PF_DIR/want")
-	echo "dpsim: $nd delivered, $(grep -c ' dropped ' "$PF_DIR/want") dropped"
+	echo "to deliver $nd pairs, to drop $(grep -c ' dropped ' "$PF_DIR/want") (${PF_WANT_FN:-dpsim})"
 	if [ $conn = 1 ] || [ $fb = 1 ]; then
 		n=$("$DPSIM" pairs "${PF_OPTS[@]}" --fail "$spec" --no-discover \
 			${mode:+--mode "$mode"} | grep -c ' delivered ')
@@ -598,22 +614,25 @@ pf_case() {
 			rc=1
 		fi
 	fi
+	[ -z "${PF_CASE_PRE:-}" ] || "$PF_CASE_PRE" "$spec" || rc=1
 	# Until the Hellos time out, the kernel still routes into the failure.
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
 	if ! pf_ping_until "$t0" "$PF_DIR/want" "$PF_DIR/out"; then
 		rc=1
 		[ -z "${PF_DIAG:-}" ] || "$PF_DIAG" "$PF_DIR/out"
 	fi
+	[ -z "${PF_CASE_POST:-}" ] || "$PF_CASE_POST" "$spec" || rc=1
 	if [ -n "$counter" ]; then
 		c1=$(pf_stat_sum "$counter")
 		echo "$counter: $((c1 - c0)) more"
 		[ "$c1" -gt "$c0" ] || rc=1
 	fi
 	# shellcheck disable=SC2086
-	pf_links_at up ${spec//,/ } || return 1
+	pf_links_at up $links || return 1
 	[ -z "$mode" ] || pf_set mode "$PF_MODE0" || rc=1
-	sleep 1
-	pf_ping "$PF_DIR/all" 10 > "$PF_DIR/out" || { cat "$PF_DIR/out"; rc=1; }
+	sleep "${PF_REPAIR_WAIT:-1}"
+	pf_ping "${PF_ALL:-$PF_DIR/all}" 10 > "$PF_DIR/out" ||
+		{ cat "$PF_DIR/out"; rc=1; }
 	return $rc
 }
 
