@@ -8,7 +8,7 @@
 # dpsim says, by the ring's routing alone, some turned back (route_turns).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/plan_fabric.sh"
-require_vm; require_root; require_cmd ip bridge python3; require_tools
+require_vm; require_root; require_cmd ip bridge python3 jq; require_tools
 N=${DPILLAR_RING_N:-6}
 # shellcheck disable=SC2034 # pf_suite reads them
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
