@@ -133,6 +133,7 @@ static int key_from_dev(struct key_args *a)
 		return EXIT_USAGE;
 	}
 	a->p = d.p;
+	a->p.kind = DP_TOPO_S2;	/* d.p: the device's words, not its kind */
 	a->gave = ~0U;
 	if (!a->have_from)
 		a->from = d.node_id, a->have_from = true;
