@@ -430,28 +430,60 @@ pf_grow() {
 }
 
 # ---- a topology's suite as a table (pf_suite) --------------------------------
-# A small topology's guest suite is its table: the words, the cables its
-# plan must have and its failure cases; pf_suite runs the checks every
-# such suite makes (selftests/ring_test.sh is one).  Set before calling:
+# A topology's guest suite is a table: its sizes, the words of each, the
+# cables a plan must have and its failure cases; pf_size runs the checks
+# every such suite makes, kernel against dpsim pair by pair
+# (selftests/ring_test.sh, dcell_test.sh, xdcent_test.sh are tables; S2's
+# suite uses pf_routes and pf_case under its own fabric).  Set before
+# pf_size:
 #   PF_TOPO=(WORDS...)     dpctl's words (topo ring n 6)
 #   PF_OPTS=(OPTIONS...)   dpsim's for the same fabric (--topo ring -n 6)
 #   PF_WANT_CABLES         "ID/PORT ID/PORT" lines the plan must hold, in
-#                          either order, and no other cable
-#   PF_CASES=("DESC|SPEC|X...|COUNTER" ...)
-#                          a failure each: X (pf_links' ID or ID/PORT)
-#                          down, every pair as "dpsim pairs --fail SPEC"
-#                          says, COUNTER (ethtool -S of dp0, summed over
-#                          the servers; empty: none) grown; X up again
-#   PF_NPORTS, HELLO, DEAD as for pf_dp0
-# pf_suite NAME PREFIX: the plan's cables; the fabric with dp0 on every
-# server; every ordered pair pings (IPv4, IPv6) as dpsim says and dpctl
-# route get equals dpsim's path; each case; no kernel splat.
+#                          either order, and no other cable (unset: not
+#                          checked)
+#   PF_MODES               routing modes in which route get must equal
+#                          "dpsim pairs --mode M" ("": the device's own
+#                          mode only; "none": no route comparison)
+#   PF_CASES=("DESC|SPEC|FLAG..." ...)
+#                          a failure each, pf_case SPEC FLAG...; or
+#                          "DESC|@FUNC ARG..." a check of the suite's own,
+#                          run_test'd in its turn
+#   PF_CASES_FN            a function run once the plan is known
+#                          (PF_IDS, PF_ADDR, PF_SWITCH, PF_CABLES, PF_BR):
+#                          it may set PF_CASES, PF_MODES from them
+#   PF_MODE0               the mode a case's mode=M returns to
+#   PF_DIAG                a function given the pings' output when a
+#                          case's pings never agree with dpsim
+#   HELLO, DEAD            as for pf_dp0
+# pf_begin (the module, PF_DIR), pf_size NAME PREFIX for each size (the
+# plan's cables; the fabric with dp0 on every server; every ordered pair
+# pings, IPv4 and IPv6; route get equals dpsim's path in each of
+# PF_MODES; each case), pf_end (no kernel splat; the TAP plan).
+# pf_suite NAME PREFIX: the three for one size.
 
-# pf_cables_check: the plan of PF_TOPO has exactly PF_WANT_CABLES.
+pf_begin() {
+	PF_MARK=$(dmesg_mark)
+	load_module || ktap_skip_all "no module"
+	defer pf_destroy
+	PF_DIR=$(mktemp -d) || ktap_skip_all "no temporary directory"
+	defer rm -rf "$PF_DIR"
+}
+
+pf_end() {
+	run_test "no kernel splat" dmesg_check "$PF_MARK"
+	ktap_finish
+}
+
+pf_suite() {
+	pf_begin
+	pf_size "$@"
+	pf_end
+}
+
+# pf_cables_check: the last pf_plan has exactly PF_WANT_CABLES.
 pf_cables_check() {
-	local PF_DIR= c a b n=0 rc=0
+	local c a b n=0 rc=0
 	local -A have=()
-	pf_plan "$PF_PREFIX" "${PF_TOPO[@]}" || return 1
 	for c in "${PF_CABLES[@]}"; do have[$c]=1; done
 	while read -r a b; do
 		[ -n "$a" ] || continue
@@ -461,74 +493,193 @@ pf_cables_check() {
 	done <<<"$PF_WANT_CABLES"
 	[ "${#PF_CABLES[@]}" = "$n" ] ||
 		{ echo "${#PF_CABLES[@]} cables, the table has $n"; rc=1; }
-	rm -rf "$PF_DIR"
 	return $rc
 }
 
-# pf_pairs_check [SPEC [COUNTER]]: every ordered pair pings as "dpsim
-# pairs --fail SPEC --no-discover" says, all delivered; without SPEC,
-# dpctl route get on every server equals dpsim's paths (with a failure it
-# cannot: a source sees only its own neighbours); with COUNTER, its sum
-# over the servers' dp0 has grown past PF_COUNT0 (pf_suite sets it).
-pf_pairs_check() {
-	local spec=$1 counter=${2:-} w=$PF_DIR/want s d path id cmp=0 bad=0 n=0
-	local -a dl
-	local -A want=()
-	"$DPSIM" pairs "${PF_OPTS[@]}" ${spec:+--fail "$spec"} --no-discover \
-		> "$w" || return 1
-	! grep -v ' delivered ' "$w" || return 1
-	pf_ping "$w" 10 > "$PF_DIR/out" || { cat "$PF_DIR/out"; return 1; }
+# pf_all_ping [WANT]: every ordered pair pings as WANT ($PF_DIR/all: dpsim
+# pairs, no failure) says, within 40 s.
+pf_all_ping() {
+	local t=$SECONDS
+	until pf_ping "${1:-$PF_DIR/all}" 10 > "$PF_DIR/out"; do
+		[ $((SECONDS - t)) -lt 40 ] || { cat "$PF_DIR/out"; return 1; }
+	done
 	tail -n 1 "$PF_DIR/out"
-	if [ -n "$spec" ]; then
-		[ -n "$counter" ] || return 0
-		for id in "${PF_IDS[@]}"; do
-			n=$((n + $(dp0_stat "$PF_PREFIX$id" "$counter")))
-		done
-		echo "$counter: $((n - PF_COUNT0)) more"
-		[ $n -gt "$PF_COUNT0" ]
-		return
-	fi
-	while read -r s d _ _ path; do want["$s $d"]=$path; done < "$w"
+}
+
+# pf_routes: in each of PF_MODES ("": the device's own, $PF_DIR/all),
+# dpctl route get on every server equals dpsim's path for every ordered
+# pair (every DPILLAR_PAIR_STRIDE'th: route_get_cmp), one dpctl per source
+# for every mode (dpsim's --mode, S2's rules included).
+pf_routes() {
+	local m s d path id cmp=0 bad=0 f
+	local -A want=()
+	local -a dl
+	for m in ${PF_MODES:--}; do
+		f=$PF_DIR/all
+		if [ "$m" != - ]; then
+			f=$PF_DIR/mode-$m
+			"$DPSIM" pairs "${PF_OPTS[@]}" --mode "$m" \
+				> "$f" || return 1
+		fi
+		while read -r s d _ _ path; do
+			if [ "$m" = - ]; then
+				want["$s $d"]=$path
+			else
+				want["$m $s $d"]=$path
+			fi
+		done < "$f"
+	done
 	for id in "${PF_IDS[@]}"; do
-		mapfile -t dl < <(for s in "${PF_IDS[@]}"; do
-			[ "$s" = "$id" ] || echo "${PF_ADDR[$s]}"; done)
-		route_get_cmp "$PF_PREFIX$id" "${PF_ADDR[$id]}" "" "$id" want "${dl[@]}"
+		dl=()
+		for s in "${PF_IDS[@]}"; do
+			[ "$s" = "$id" ] || dl+=("${PF_ADDR[$s]}")
+		done
+		route_get_cmp "$PF_PREFIX$id" "${PF_ADDR[$id]}" "$PF_MODES" "$id" want "${dl[@]}"
 		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
 	done
-	echo "$cmp pairs' route get compared, $bad differ"
+	echo "$cmp (mode, pair) compared${PF_MODES:+ over modes $PF_MODES}, $bad differ"
 	[ $bad = 0 ]
 }
 
-pf_suite() {
-	local name=$1 c desc spec x counter id
-	PF_PREFIX=$2
-	PF_MARK=$(dmesg_mark)
-	load_module || ktap_skip_all "no module"
-	defer pf_destroy
-	run_test "$name: dpctl plan has the table's cables" pf_cables_check
-	PF_DIR=$(mktemp -d) || ktap_skip_all "no temporary directory"
-	defer rm -rf "$PF_DIR"
-	run_here "$name: the servers from dpctl plan, dp0 on each" \
-		eval 'pf_plan "$PF_PREFIX" "${PF_TOPO[@]}" && pf_make &&
-		      pf_dp0 hello "$HELLO" dead "$DEAD"' ||
-		ktap_skip_all "no fabric"
-	run_test "$name: every pair pings, route get equals dpsim" \
-		wait_for 20 pf_pairs_check
-	for c in "${PF_CASES[@]}"; do
-		IFS='|' read -r desc spec x counter <<<"$c"
-		PF_COUNT0=0
-		if [ -n "$counter" ]; then
-			for id in "${PF_IDS[@]}"; do
-				PF_COUNT0=$((PF_COUNT0 + $(dp0_stat "$PF_PREFIX$id" "$counter")))
-			done
-		fi
-		# shellcheck disable=SC2086 # X: words
-		pf_links down $x
-		run_test "$name: $desc: every pair as dpsim says" \
-			wait_for 20 pf_pairs_check "$spec" "$counter"
-		# shellcheck disable=SC2086
-		pf_links up $x
+# pf_stat_sum COUNTER: its sum over every server's dp0, by its ethtool -S
+# name, from one dpctl -j stats (a batch line per server) and one jq, not
+# two processes a server; a name dp0 lacks fails.
+pf_stat_sum() {
+	local id
+	for id in "${PF_IDS[@]}"; do echo "-n $PF_PREFIX$id -j stats dp0"; done |
+		"$DPCTL" -b - | jq -n --arg c "$1" '[inputs | .[0].stats |
+			if has($c) then .[$c] else error("dp0 has no \($c)") end] |
+			add'
+}
+
+# pf_case SPEC [FLAG...]: a failure.  The links of SPEC (dpsim's --fail:
+# ADDR, ADDR/PORT, comma separated) go down; once the Hellos have expired,
+# every live pair pings as "dpsim pairs --fail SPEC --discover" (the
+# kernel's discovery fallback where the topology's routing gives up)
+# says, until it agrees (pf_ping_until); SPEC up again, every pair pings.
+# FLAGs:
+#   counter=NAME   NAME (summed over the servers) has grown
+#   mode=M         every server in mode M (dpsim --mode M), PF_MODE0
+#                  after
+#   connected      dpsim without the fallback delivers every pair the
+#                  failure leaves connected (pf_connected)
+#   fallback       dpsim without the fallback drops some connected pair,
+#                  with it delivers them all (a case for the fallback)
+#   now            the pings start at once, not once the Hellos have
+#                  expired: where every pair stays deliverable, a pass's
+#                  rounds (4.6 s) outlast the far end's dead interval
+#   links=X,...    the links that go down (pf_links_at's words), not
+#                  SPEC's (S2: SPEC names cables A-B, these their ports)
+# A suite with a failure model of its own sets:
+#   PF_WANT_FN     "FN SPEC" writes the pings' WANT, not dpsim --discover
+#                  (S2: the pairs the live cables connect)
+#   PF_CASE_PRE, PF_CASE_POST
+#                  "FN SPEC", before the Hellos expire and after the
+#                  pings agree (S2: its counters and a stuck pair's trace)
+#   PF_ALL         what every pair does after the repair ($PF_DIR/all)
+#   PF_REPAIR_WAIT seconds from the repair to those pings (1)
+pf_case() {
+	local spec=$1 f counter='' mode='' conn=0 fb=0 now=0 rc=0 t0=$SECONDS
+	local n nd c0=0 c1
+	local links=${1//,/ }
+	shift
+	for f; do
+		case $f in
+		links=*) links=${f#*=}; links=${links//,/ } ;;
+		counter=*) counter=${f#*=} ;;
+		mode=*) mode=${f#*=} ;;
+		connected) conn=1 ;;
+		fallback) fb=1 ;;
+		now) now=1 ;;
+		*) echo "pf_case: what is $f?"; return 1 ;;
+		esac
 	done
-	run_test "no kernel splat" dmesg_check "$PF_MARK"
-	ktap_finish
+	[ -z "$mode" ] || pf_set mode "$mode" || return 1
+	[ -z "$counter" ] || c0=$(pf_stat_sum "$counter") || return 1
+	# shellcheck disable=SC2086 # the failure's words
+	pf_links_at down $links || return 1
+	if [ -n "${PF_WANT_FN:-}" ]; then
+		"$PF_WANT_FN" "$spec" > "$PF_DIR/want" || rc=1
+	else
+		"$DPSIM" pairs "${PF_OPTS[@]}" --fail "$spec" --discover \
+			${mode:+--mode "$mode"} > "$PF_DIR/want" || rc=1
+	fi
+	nd=$(grep -c ' delivered ' "$PF_DIR/want")
+	echo "to deliver $nd pairs, to drop $(grep -c ' dropped ' "$PF_DIR/want") (${PF_WANT_FN:-dpsim})"
+	if [ $conn = 1 ] || [ $fb = 1 ]; then
+		n=$("$DPSIM" pairs "${PF_OPTS[@]}" --fail "$spec" --no-discover \
+			${mode:+--mode "$mode"} | grep -c ' delivered ')
+		pf_connected "$spec"
+		echo "dpsim: the routing alone delivers $n, with the fallback $nd; $PF_CONN pairs connected"
+		if [ $conn = 1 ] && [ "$n" != "$PF_CONN" ]; then
+			echo "dpsim does not deliver every connected pair"
+			rc=1
+		fi
+		if [ $fb = 1 ] && { [ "$n" -ge "$PF_CONN" ] || [ "$nd" != "$PF_CONN" ]; }; then
+			echo "not a case for the fallback"
+			rc=1
+		fi
+	fi
+	[ -z "${PF_CASE_PRE:-}" ] || "$PF_CASE_PRE" "$spec" || rc=1
+	# Until the Hellos time out, the kernel still routes into the failure.
+	[ $now = 1 ] || sleep $(( (DEAD + 999) / 1000 + 1 ))
+	if ! pf_ping_until "$t0" "$PF_DIR/want" "$PF_DIR/out"; then
+		rc=1
+		[ -z "${PF_DIAG:-}" ] || "$PF_DIAG" "$PF_DIR/out"
+	fi
+	[ -z "${PF_CASE_POST:-}" ] || "$PF_CASE_POST" "$spec" || rc=1
+	if [ -n "$counter" ]; then
+		if c1=$(pf_stat_sum "$counter"); then
+			echo "$counter: $((c1 - c0)) more"
+			[ "$c1" -gt "$c0" ] || rc=1
+		else
+			rc=1
+		fi
+	fi
+	# shellcheck disable=SC2086
+	pf_links_at up $links || return 1
+	[ -z "$mode" ] || pf_set mode "$PF_MODE0" || rc=1
+	sleep "${PF_REPAIR_WAIT:-1}"
+	pf_ping "${PF_ALL:-$PF_DIR/all}" 10 > "$PF_DIR/out" ||
+		{ cat "$PF_DIR/out"; rc=1; }
+	return $rc
+}
+
+# pf_size NAME PREFIX: one size of a table (above).
+pf_size() {
+	local name=$1 c desc spec flags t0=$SECONDS n
+	PF_PREFIX=$2
+	if ! pf_plan "$PF_PREFIX" "${PF_TOPO[@]}" || ! pf_bridges; then
+		ktap_fail "$name: dpctl plan"
+		return 1
+	fi
+	[ -z "${PF_CASES_FN:-}" ] || "$PF_CASES_FN"
+	[ -z "${PF_WANT_CABLES:-}" ] ||
+		run_test "$name: dpctl plan has the table's cables" pf_cables_check
+	n=${#PF_IDS[@]}
+	run_test "$name: $n servers, ${#PF_SWITCH[@]} switch bridges, ${#PF_CABLES[@]} cables built from dpctl plan" \
+		pf_make || return 1
+	run_test "$name: dp0 (${PF_TOPO[*]}) on every server" \
+		pf_dp0 hello "$HELLO" dead "$DEAD" || return 1
+	if ! "$DPSIM" pairs "${PF_OPTS[@]}" > "$PF_DIR/all" ||
+	   [ "$(wc -l < "$PF_DIR/all")" != $((n * (n - 1))) ]; then
+		ktap_fail "$name: dpsim pairs"
+		return 1
+	fi
+	run_test "$name: all $((n * (n - 1))) ordered pairs ping over IPv4 and IPv6" \
+		pf_all_ping
+	[ "${PF_MODES:-}" = none ] ||
+		run_test "$name: dpctl route get equals dpsim's path for every ordered pair${PF_MODES:+ in modes $PF_MODES}" \
+			pf_routes
+	for c in "${PF_CASES[@]}"; do
+		IFS='|' read -r desc spec flags <<<"$c"
+		# shellcheck disable=SC2086 # @FUNC ARG..., FLAG...: words
+		case $spec in
+		@*) run_test "$name: $desc" ${spec#@} ;;
+		*) run_test "$name: $desc: every live pair as dpsim says" \
+			pf_case "$spec" $flags ;;
+		esac
+	done
+	ktap_diag "$name: $((SECONDS - t0)) s"
+	pf_destroy
 }

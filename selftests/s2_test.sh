@@ -118,27 +118,12 @@ s2_dp0() {
 	done | pf_dp0_each
 }
 
-# s2_ping WANT [ROUNDS]: pf_ping
-s2_ping() { pf_ping "$1" "${2:-4}"; }
-
 # s2_routes: under each rule, dpctl route get equals dpsim's path for
-# every ordered pair (one dpctl per source for every rule).
+# every ordered pair (plan_fabric.sh's pf_routes: one dpctl per source for
+# every rule).
 s2_routes() {
-	local mode s d path cmp=0 bad=0 rules="2hop 1hop 2hop-sim"
-	local -A want=() dsts=()
-	for mode in $rules; do
-		while read -r s d _ _ path; do
-			want["$mode $s $d"]=$path
-			[ "$mode" != 2hop ] || dsts[$s]+=" $d"
-		done < <("$DPSIM" pairs "${OPTS[@]}" --mode "$mode")
-	done
-	for ((s = 0; s < N; s++)); do
-		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "s2-$s" "$s" "$rules" "$s" want "${d[@]}"
-		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
-	done
-	echo "$cmp (rule, pair) compared, $bad differ"
-	[ $bad = 0 ]
+	local PF_OPTS=("${OPTS[@]}") PF_MODES="2hop 1hop 2hop-sim"
+	pf_routes
 }
 
 # s2_hash: a flow's path (route get ... hash H: the first hop hashed over
@@ -304,31 +289,41 @@ s2_stats_names() {
 	fi
 }
 
-# s2_fail SPEC PORT...: the ports down; after the Hellos expire, every
-# live pair connected over the live cables answers pings, also those
-# dpsim's greedy routing leaves at a local minimum ("dpsim pairs --fail
-# SPEC": shortcut discovery must find them a way), the others do not;
-# then repaired and all again.
+# s2_fail SPEC PORT...: plan_fabric.sh's pf_case: the ports down; after
+# the Hellos expire, every live pair connected over the live cables
+# answers pings (s2_want), also those dpsim's greedy routing leaves at a
+# local minimum ("dpsim pairs --fail SPEC": shortcut discovery must find
+# them a way), the others do not; then repaired and all again.  S2's own
+# part is before (s2_fail_pre: dpsim's stuck pairs, the counters) and
+# after the pings (s2_fail_post: a shortcut learned, no TTL expired, a
+# stuck pair's trace).
 s2_fail() {
-	local spec=$1 rc=0 t0=$SECONDS stuck learned a b f
+	local spec=$1 PF_WANT_FN=s2_want PF_ALL=$S2_TMP/all
+	local PF_CASE_PRE=s2_fail_pre PF_CASE_POST=s2_fail_post
+	local PF_REPAIR_WAIT=$(( (DEAD + 999) / 1000 + 1 ))
 	shift
-	pf_links down "$@" || return 1
-	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --multipath > "$S2_TMP/mp" || rc=1
-	s2_want "$spec" > "$S2_TMP/want" || return 1
+	pf_case "$spec" "links=$(IFS=,; echo "$*")"
+}
+
+S2_FAIL_STATS=(shortcut_discover shortcut_learned route_local_min
+	route_shortcut_hops route_shortcut_lost shortcut_bad shortcut_limit
+	drop_ttl)
+
+s2_fail_pre() {
+	local stuck rc=0
+	"$DPSIM" pairs "${OPTS[@]}" --fail "$1" --multipath > "$S2_TMP/mp" || rc=1
 	stuck=$(grep -c ' dropped ' "$S2_TMP/mp")
-	echo "dpsim (one way, every flow hash): $(grep -c ' delivered ' "$S2_TMP/mp") delivered, $stuck stuck at a local minimum, $(grep -c ' mixed ' "$S2_TMP/mp") depend on the hash; connected: $(grep -c ' delivered' "$S2_TMP/want") of $(wc -l < "$S2_TMP/want")"
-	local -a names=(shortcut_discover shortcut_learned route_local_min
-		route_shortcut_hops route_shortcut_lost shortcut_bad
-		shortcut_limit drop_ttl)
-	s2_stats "${names[@]}" > "$S2_TMP/before" ||
-		{ pf_links up "$@"; return 1; }
-	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	pf_ping_until "$t0" "$S2_TMP/want" "$S2_TMP/out" || rc=1
-	s2_stats "${names[@]}" > "$S2_TMP/after" ||
-		{ pf_links up "$@"; return 1; }
+	echo "dpsim (one way, every flow hash): $(grep -c ' delivered ' "$S2_TMP/mp") delivered, $stuck stuck at a local minimum, $(grep -c ' mixed ' "$S2_TMP/mp") depend on the hash"
+	s2_stats "${S2_FAIL_STATS[@]}" > "$S2_TMP/before" || rc=1
+	return $rc
+}
+
+s2_fail_post() {
+	local rc=0 learned a b f
+	s2_stats "${S2_FAIL_STATS[@]}" > "$S2_TMP/after" || return 1
 	learned=$(( $(s2_stat "$S2_TMP/after" shortcut_learned) -
 		    $(s2_stat "$S2_TMP/before" shortcut_learned) ))
-	for f in "${names[@]}"; do
+	for f in "${S2_FAIL_STATS[@]}"; do
 		printf '%s %d; ' $f $(( $(s2_stat "$S2_TMP/after" $f) -
 					$(s2_stat "$S2_TMP/before" $f) ))
 	done
@@ -336,23 +331,20 @@ s2_fail() {
 	# Loop freedom: no frame ran out of TTL.
 	[ "$(s2_stat "$S2_TMP/after" drop_ttl)" = "$(s2_stat "$S2_TMP/before" drop_ttl)" ] ||
 		{ echo "TTL expired: a loop"; rc=1; }
-	if [ "$stuck" -gt 0 ]; then
+	if grep -q ' dropped ' "$S2_TMP/mp"; then
 		[ "$learned" -gt 0 ] || { echo "no shortcut learned"; rc=1; }
 		# A pair greedy routing leaves stuck whatever the hash: the
 		# trace crosses the local minimum and goes on to it.
 		read -r a b _ < <(grep ' dropped ' "$S2_TMP/mp" | head -n 1)
 		# The trace's own flow may meet a local minimum the pings did
 		# not: its first probes start that discovery, a retry uses it.
-		if grep -q "^$a $b delivered" "$S2_TMP/want"; then
+		if grep -q "^$a $b delivered" "$PF_DIR/want"; then
 			wait_for 10 "$DPCTL" -n "s2-$a" route trace \
 				"$b" dev dp0 timeout 500 > "$S2_TMP/trace" ||
 				{ echo "trace $a -> $b did not reach"; rc=1; }
 			cat "$S2_TMP/trace"
 		fi
 	fi
-	pf_links up "$@" || return 1
-	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	s2_ping "$S2_TMP/all" 10 > "$S2_TMP/out" || { cat "$S2_TMP/out"; rc=1; }
 	return $rc
 }
 
@@ -435,13 +427,7 @@ s2_miswire() {
 	return $rc
 }
 
-up() {
-	local t=$SECONDS
-	until s2_ping "$S2_TMP/all" 10 > "$S2_TMP/out"; do
-		[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
-	done
-	tail -n 1 "$S2_TMP/out"
-}
+up() { pf_all_ping "$S2_TMP/all"; }
 
 # s2_fuzz: selftests/dp_framefuzz.py (dpillar_data.sh's frame fuzzing)
 # into every port of every node, DPILLAR_S2_FRAME_FUZZ_SECS seconds from
@@ -741,11 +727,7 @@ s2_grow() {
 	OPTS=(--topo s2 --plan "$S2_TMP/grown")
 	"$DPSIM" pairs "${OPTS[@]}" > "$S2_TMP/all" || return 1
 	[ "$(grep -c ' delivered ' "$S2_TMP/all")" = $((N * (N - 1))) ] || return 1
-	local t=$SECONDS
-	until s2_ping "$S2_TMP/all" 10 > "$S2_TMP/out"; do
-		[ $((SECONDS - t)) -lt 40 ] || { cat "$S2_TMP/out"; return 1; }
-	done
-	tail -n 1 "$S2_TMP/out"
+	pf_all_ping "$S2_TMP/all" || return 1
 	return $rc
 }
 

@@ -4,110 +4,75 @@
 # XDCent and BCube fabrics in the test guest: selftests/vm/run-vm.sh -- \
 #     selftests/xdcent_test.sh [TOPO:N:K[:I][:link] ...]   (default
 #     DPILLAR_XDCENT_SIZES, else "xdcent:3:2:2 bcube:3:1 xdcent:3:1:2:link").
-# For each:
-#  - builds the fabric with plan_fabric.sh from "dpctl plan": one netns
-#    per server (xc-<node id>), one bridge per switch in netns pfsw (the
-#    members' port of that level), a veth per port; a free (growth) port
-#    gets a veth plugged into nothing;
-#  - dp0 (topo xdcent or bcube) on every server, IPv4 and IPv6 addresses;
-#  - every ordered pair pings over IPv4 and IPv6;
-#  - "dpctl route get" equals dpsim's path for every ordered pair in every
-#    routing mode (hash, paper, near, rot and each parallel path pM);
+# A table for plan_fabric.sh's pf_size: for each size the fabric from
+# "dpctl plan" (one netns per server, xc-<node id>; one bridge per switch,
+# the members' port of that level; a free (growth) port's veth plugged
+# into nothing), dp0 (topo xdcent or bcube) on every server, every
+# ordered pair pings over IPv4 and IPv6, "dpctl route get" equals dpsim's
+# path for every ordered pair in every routing mode (hash, paper, near,
+# rot and each parallel path pM), and the cases of xc_cases, each
+# compared with "dpsim pairs" pair by pair:
 #  - path selection: "dpctl route probe" finds a broken parallel path and
 #    flows leave it (xc_probe);
-#  - failures (a relay server, a server-switch link): the kernel's
-#    delivered/dropped outcome of every live pair equals "dpsim pairs";
-#    with the link down, dpsim delivers every pair the fabric still
-#    connects (pf_connected), and says how many pairs of the link's switch
-#    mates go around it; on XDCent(3,1,2), two links down where XDCent's
-#    routing drops pairs: the discovery fallback delivers them, and with
-#    "fallback off" on every server no discovery starts.
+#  - a relay server, a server-switch link down: with the link down, dpsim
+#    delivers every pair the fabric still connects (pf_connected), and
+#    says how many pairs of the link's switch mates go around it; on
+#    XDCent(3,1,2), two links down where XDCent's routing drops pairs:
+#    the discovery fallback delivers them, and with "fallback off" on
+#    every server no discovery starts (xc_fallback_off).
 # A size ending in ":link" is a cheaper pass: the fabric, every pair's
 # pings, and the link only (no route comparison, probe or relay).  Its
 # default, XDCent(3,1,2): with k = 1 one BCube level, so a server whose
 # port-0 link is down is reached by its switch mates only through a spare
 # port (xdc_dst_entry(), xdc_spare_sideways() in topo_xdcent.c).
 . "$(dirname "$0")/lib.sh"
-
-require_vm
-require_root
-require_cmd ip python3 jq ethtool ping
-
-require_tools
+. "$(dirname "$0")/plan_fabric.sh"
+require_vm; require_root; require_cmd ip python3 jq ethtool ping; require_tools
 # A dead interval of 1 s: under TCG, 27 servers' Hellos can starve for 300 ms.
-HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000}
+# shellcheck disable=SC2034 # pf_size reads them
+HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000} PF_DIAG=xc_sc_diag
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] ||
 	read -r -a sizes <<<"${DPILLAR_XDCENT_SIZES:-xdcent:3:2:2 bcube:3:1 xdcent:3:1:2:link}"
 
-load_module || ktap_skip_all "no module"
-
-. "$(dirname "$0")/plan_fabric.sh"
-defer pf_destroy
-
-# xc_plan WORDS...: pf_plan and pf_bridges, and SERVERS (addresses in id
-# order), NPORTS, NSW (switch bridges).
-xc_plan() {
-	local id
-	pf_plan xc- "$@" && pf_bridges || return 1
+# xc_cases: this size's modes and cases, from its plan: SERVERS
+# (addresses in id order), NSRV, NPORTS.
+xc_cases() {
+	local id m relay link two
 	SERVERS=()
 	for id in "${PF_IDS[@]}"; do SERVERS+=("${PF_ADDR[$id]}"); done
-	NPORTS=$PF_NPORTS NSW=${#PF_SWITCH[@]}
-}
-
-# xc_routes: for every routing mode, dpctl route get equals dpsim's path
-# for every ordered pair (one dpctl per source for every mode).
-xc_routes() {
-	local mode s d path cmp=0 bad=0
-	local -A want=() dsts=()
-	for mode in $MODES; do
-		while read -r s d _ _ path; do
-			want["$mode $s $d"]=$path
-			[ "$mode" != hash ] || dsts[$s]+=" $d"
-		done < <("$DPSIM" pairs "${OPTS[@]}" --mode "$mode")
-	done
-	for s in "${SERVERS[@]}"; do
-		read -r -a d <<<"${dsts[$s]}"
-		route_get_cmp "xc-${PF_ID[$s]}" "$s" "$MODES" "${PF_ID[$s]}" want "${d[@]}"
-		cmp=$((cmp + RG_CMP)) bad=$((bad + RG_BAD))
-	done
-	echo "$cmp (mode, pair) compared over modes $MODES, $bad differ"
-	[ $bad = 0 ]
-}
-
-# xc_fail SPEC X...: X down, every live pair as "dpsim pairs --fail SPEC
-# --discover" (the kernel's discovery fallback where XDCent's routing
-# gives up) says, after the Hellos expire, then repaired and every pair
-# again.  With XC_ALL=1, XDCent's own routing (dpsim without the
-# fallback) must also deliver every pair the failure leaves connected
-# (pf_connected).
-xc_fail() {
-	local spec=$1 rc=0 t0=$SECONDS n nd
-	shift
-	pf_links_at down "$@" || return 1
-	"$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --discover > "$XC_TMP/want" || rc=1
-	n=$("$DPSIM" pairs "${OPTS[@]}" --fail "$spec" --no-discover | grep -c ' delivered ')
-	nd=$(grep -c ' delivered ' "$XC_TMP/want")
-	pf_connected "$spec"
-	echo "dpsim: XDCent's routing delivers $n, with the fallback $nd (dropped $(grep -c ' dropped ' "$XC_TMP/want")); $PF_CONN pairs connected"
-	if [ "${XC_ALL:-0}" = 1 ] && [ "$n" != "$PF_CONN" ]; then
-		echo "dpsim does not deliver every connected pair"
-		rc=1
+	NSRV=${#SERVERS[@]} NPORTS=$PF_NPORTS PF_MODES=none PF_CASES=()
+	if [ "$ONLY" != link ]; then
+		PF_MODES="hash paper near rot"
+		for ((m = 0; m < NPORTS; m++)); do PF_MODES+=" p$m"; done
+		relay=${SERVERS[NSRV / 2]}
+		PF_CASES+=("route probe and path selection move flows off a broken path|@xc_probe"
+			"server $relay down|$relay")
 	fi
-	# XC_CONN=1: a case for the fallback: XDCent alone must drop some
-	# connected pair, and with the fallback dpsim must deliver them all.
-	if [ "${XC_CONN:-0}" = 1 ] &&
-	   { [ "$n" -ge "$PF_CONN" ] || [ "$nd" != "$PF_CONN" ]; }; then
-		echo "not a case for the fallback: XDCent delivers $n, with it $nd, $PF_CONN connected"
-		rc=1
+	# Server 1's port 0: its switch mates include server 0 (with k = 1,
+	# only a spare port goes around it).  DPILLAR_XDCENT_ONE_LINK=0
+	# leaves this case out (the debug kernel's make check: 100-130 s
+	# there; the spare-port walk is the routing core's, which KUnit and
+	# the fuzzers' ASan/UBSan builds run, and the Hello expiry of a link
+	# is the two-link case's too).
+	if [ "${DPILLAR_XDCENT_ONE_LINK:-1}" = 1 ]; then
+		link="${SERVERS[1]}/0"
+		xc_mates "$link"
+		ktap_diag "$NAME: link $link down: dpsim: $(wc -w <<<"$XC_MATES") pairs of its switch mates go around it: $XC_MATES"
+		PF_CASES+=("link $link down, every connected pair delivered|$link|connected")
 	fi
-	sleep $(( (DEAD + 999) / 1000 + 1 ))
-	pf_ping_until "$t0" "$XC_TMP/want" "$XC_TMP/out" ||
-		{ rc=1; xc_sc_diag "$XC_TMP/out"; }
-	pf_links_at up "$@" || return 1
-	sleep 1
-	pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out" || { cat "$XC_TMP/out"; rc=1; }
-	return $rc
+	# The discovery fallback (shortcut.c): on (3,1,2) these two links
+	# down make XDCent's routing drop 162 connected pairs (dpsim, hash
+	# 0); the fallback delivers every connected pair.
+	[ "$NAME" = "xdcent(3,1,2)" ] || return 0
+	two="1.0.2/1,2.1.2/1"
+	PF_CASES+=("links ${two/,/ and } down: XDCent's routing alone drops pairs, the discovery fallback delivers every connected pair, as dpsim --discover says|$two|fallback")
+	# DPILLAR_XDCENT_FALLBACK_OFF=0 leaves this case out (the debug
+	# kernel's make check: 75 s on 6.12, its setting path is
+	# dpillar_link.sh's and dpillar_hostile.sh's there).
+	[ "${DPILLAR_XDCENT_FALLBACK_OFF:-1}" = 1 ] &&
+		PF_CASES+=("the same links down, fallback off on every server: no discovery, no shortcut frame; on again: every connected pair delivered|@xc_fallback_off $two ${two%,*} ${two#*,}")
+	return 0
 }
 
 # xc_mates ADDR/PORT: XC_MATES, the pairs between ADDR and the others on
@@ -132,7 +97,7 @@ xc_mates() {
 			continue
 		fi
 		[ -z "${mate[$m]:-}" ] || XC_MATES+="${XC_MATES:+ }$s>$d:$h"
-	done < <("$DPSIM" pairs "${OPTS[@]}" --fail "$1" --no-discover)
+	done < <("$DPSIM" pairs "${PF_OPTS[@]}" --fail "$1" --no-discover)
 }
 
 # xc_stats: every server's counters (ethtool -S dp0), one after another.
@@ -147,16 +112,6 @@ xc_stats() {
 xc_detours() {
 	xc_stats | awk '/ (sideways_hops|word_switches):/ { s += $2 }
 		END { print s + 0 }'
-}
-
-# xc_fallback on|off: the discovery fallback of every server (DEV_SET),
-# one dpctl for them all.
-xc_fallback() {
-	local id b=''
-	for id in "${PF_IDS[@]}"; do
-		b+="-n $PF_PREFIX$id set dp0 fallback $1"$'\n'
-	done
-	printf '%s' "$b" | "$DPCTL" -b -
 }
 
 # xc_sc_counts: the discoveries started and the frames sent or relayed on
@@ -199,20 +154,20 @@ xc_sc_diag() {
 xc_fallback_off() {
 	local spec=$1 rc=0 t0 d0 c0 d1 c1
 	shift
-	xc_fallback off || return 1
+	pf_set fallback off || return 1
 	pf_links_at down "$@" || return 1
 	sleep $(( (DEAD + 999) / 1000 + 1 ))
 	pf_connected "$spec"
-	pf_want_connected > "$XC_TMP/conn"
+	pf_want_connected > "$PF_DIR/conn"
 	read -r d0 c0 < <(xc_sc_counts)
-	pf_ping "$XC_TMP/conn" 2 > "$XC_TMP/out"
+	pf_ping "$PF_DIR/conn" 2 > "$PF_DIR/out"
 	read -r d1 c1 < <(xc_sc_counts)
-	echo "fallback off: $(tail -n 1 "$XC_TMP/out") (against every connected pair delivered); $((d1 - d0)) discoveries, $((c1 - c0)) frames on shortcuts"
+	echo "fallback off: $(tail -n 1 "$PF_DIR/out") (against every connected pair delivered); $((d1 - d0)) discoveries, $((c1 - c0)) frames on shortcuts"
 	[ "$d1" = "$d0" ] && [ "$c1" = "$c0" ] || rc=1
-	xc_fallback on || rc=1
+	pf_set fallback on || rc=1
 	t0=$SECONDS
-	pf_ping_until "$t0" "$XC_TMP/conn" "$XC_TMP/out" ||
-		{ rc=1; xc_sc_diag "$XC_TMP/out"; }
+	pf_ping_until "$t0" "$PF_DIR/conn" "$PF_DIR/out" ||
+		{ rc=1; xc_sc_diag "$PF_DIR/out"; }
 	pf_links_at up "$@" || return 1
 	sleep 1
 	return $rc
@@ -240,7 +195,7 @@ xc_probe() {
 	local t0 ms pid i x rc=0
 	local far=0 first
 	for ((m = 0; m < NPORTS; m++)); do
-		rel[m]=" $("$DPSIM" route "${OPTS[@]}" --from "$s" --to "$dst" \
+		rel[m]=" $("$DPSIM" route "${PF_OPTS[@]}" --from "$s" --to "$dst" \
 			--mode "p$m" --json | jq -r '.path[1:-1] | join(" ")') "
 	done
 	# Best a relay the source is not cabled to: next to the source, the
@@ -350,80 +305,16 @@ xc_flows() {
 	return $rc
 }
 
-XC_TMP=$(mktemp -d)
-defer rm -rf "$XC_TMP"
-PF_DIR=$XC_TMP
+# shellcheck disable=SC2034 # pf_size reads them
+PF_CASES_FN=xc_cases
+pf_begin
 for size in "${sizes[@]}"; do
 	IFS=: read -r TOPO N K I ONLY <<<"$size"
 	[ "$I" != link ] || I='' ONLY=link
-	OPTS=(--topo "$TOPO" -n "$N" -k "$K")
-	[ -z "$I" ] || OPTS+=(-i "$I")
+	# shellcheck disable=SC2034
+	PF_TOPO=(topo "$TOPO" n "$N" k "$K" ${I:+level "$I"})
+	PF_OPTS=(--topo "$TOPO" -n "$N" -k "$K" ${I:+-i "$I"})
 	NAME="$TOPO($N,$K${I:+,$I})"
-	if ! xc_plan topo "$TOPO" n "$N" k "$K" ${I:+level "$I"}; then
-		ktap_fail "$NAME: dpctl plan"
-		continue
-	fi
-	NSRV=${#SERVERS[@]}
-	t0=$SECONDS
-	MODES="hash paper near rot"
-	for ((m = 0; m < NPORTS; m++)); do MODES+=" p$m"; done
-	run_test "$NAME: $NSRV servers, $NSW switch bridges built from dpctl plan" \
-		pf_make || continue
-	run_test "$NAME: dp0 (topo $TOPO) on every server" \
-		pf_dp0 hello "$HELLO" dead "$DEAD" || continue
-	if ! "$DPSIM" pairs "${OPTS[@]}" > "$XC_TMP/all" ||
-	   [ "$(wc -l < "$XC_TMP/all")" != $((NSRV * (NSRV - 1))) ]; then
-		ktap_fail "$NAME: dpsim pairs"
-		continue
-	fi
-	up() {
-		local t=$SECONDS
-		until pf_ping "$XC_TMP/all" 10 > "$XC_TMP/out"; do
-			[ $((SECONDS - t)) -lt 40 ] || { cat "$XC_TMP/out"; return 1; }
-		done
-		tail -n 1 "$XC_TMP/out"
-	}
-	run_test "$NAME: all $((NSRV * (NSRV - 1))) ordered pairs ping over IPv4 and IPv6" up
-	if [ "$ONLY" != link ]; then
-		run_test "$NAME: dpctl route get equals dpsim's path for every ordered pair in every mode" \
-			xc_routes
-		run_test "$NAME: route probe and path selection move flows off a broken path" \
-			xc_probe
-		relay=${SERVERS[NSRV / 2]}
-		run_test "$NAME: server $relay down: every live pair as dpsim says" \
-			xc_fail "$relay" "$relay"
-	fi
-	# Server 1's port 0: its switch mates include server 0 (with k = 1,
-	# only a spare port goes around it).  DPILLAR_XDCENT_ONE_LINK=0
-	# leaves this case out (the debug kernel's make check: 100-130 s
-	# there; the spare-port walk is the routing core's, which KUnit and
-	# the fuzzers' ASan/UBSan builds run, and the Hello expiry of a link
-	# is the two-link case's too).
-	if [ "${DPILLAR_XDCENT_ONE_LINK:-1}" = 1 ]; then
-		link="${SERVERS[1]}/0"
-		pf_connected "$link"
-		xc_mates "$link"
-		ktap_diag "$NAME: link $link down: dpsim: $(wc -w <<<"$XC_MATES") pairs of its switch mates go around it: $XC_MATES"
-		XC_ALL=1 run_test "$NAME: link $link down: every pair as dpsim says, all $PF_CONN connected delivered" \
-			xc_fail "$link" "$link"
-	fi
-	# The discovery fallback (shortcut.c): on (3,1,2) these two links
-	# down make XDCent's routing drop 162 connected pairs (dpsim, hash
-	# 0); the fallback delivers every connected pair.
-	if [ "$NAME" = "xdcent(3,1,2)" ]; then
-		two="1.0.2/1,2.1.2/1"
-		pf_connected "$two"
-		XC_CONN=1 run_test "$NAME: links ${two/,/ and } down: XDCent's routing alone drops pairs, the discovery fallback delivers all $PF_CONN connected, as dpsim --discover says" \
-			xc_fail "$two" "${two%,*}" "${two#*,}"
-		# DPILLAR_XDCENT_FALLBACK_OFF=0 leaves this case out (the debug
-		# kernel's make check: 75 s on 6.12, its setting path is
-		# dpillar_link.sh's and dpillar_hostile.sh's there).
-		if [ "${DPILLAR_XDCENT_FALLBACK_OFF:-1}" = 1 ]; then
-			run_test "$NAME: the same links down, fallback off on every server: no discovery, no shortcut frame; on again: every connected pair delivered" \
-				xc_fallback_off "$two" "${two%,*}" "${two#*,}"
-		fi
-	fi
-	ktap_diag "$NAME: $((SECONDS - t0)) s"
-	pf_destroy
+	pf_size "$NAME" xc-
 done
-ktap_finish
+pf_end

@@ -247,6 +247,12 @@ struct dp_topo;
 				 * it ("n, k, addr are required"); else
 				 * @init says what is missing
 				 */
+#define DP_PARAM_NEEDED	0x10	/* a device needs it, but its topology's
+				 * own checks say so (S2: "s2 needs nodes,
+				 * n, spaces, id"; dpsim builds plan mode's
+				 * fabric from a file): the tools' help shows
+				 * it as a required word (topo_help())
+				 */
 
 /**
  * struct dp_topo_param - a parameter a topology takes: a line of
@@ -259,7 +265,8 @@ struct dp_topo;
  * @ifla: as the list's.
  * @genl: as the list's.
  * @off: as the list's.
- * @flags: the list's flags and DP_PARAM_HIDDEN, DP_PARAM_REQUIRED.
+ * @flags: the list's flags and DP_PARAM_HIDDEN, DP_PARAM_REQUIRED,
+ *	DP_PARAM_NEEDED.
  *	Without DP_PARAM_ZERO, 0 means "not given" and is not shown.
  * @only: optional, the error (an extack) when a topology without this
  *	parameter is given it ("Only S2 has coords").  NULL: it is read

@@ -1558,10 +1558,10 @@ static const char *const s2_drops[S2_DROP_COUNT] = {
  * where it is read-only.
  */
 static const struct dp_topo_param s2_params[] = {
-	DP_TOPO_PARAM(n, 0, NULL),
-	DP_TOPO_PARAM(nodes, DP_PARAM_HIDDEN,
+	DP_TOPO_PARAM(n, DP_PARAM_NEEDED, NULL),
+	DP_TOPO_PARAM(nodes, DP_PARAM_HIDDEN | DP_PARAM_NEEDED,
 		      "Node count is read-only"),
-	DP_TOPO_PARAM(spaces, 0,
+	DP_TOPO_PARAM(spaces, DP_PARAM_NEEDED,
 		      "Only S2 has spaces and a seed"),
 	DP_TOPO_PARAM(seed, 0,
 		      "Only S2 has spaces and a seed"),

@@ -2,6 +2,7 @@
 /*
  * A device's topology, address and settings as words (dp_linkargs.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -57,6 +58,83 @@ const struct setting_attrs dp_link_settings = {
 static const struct topo_attrs link_topo_attrs = {
 	.topo = IFLA_DPILLAR_TOPO, .addr = IFLA_DPILLAR_ADDR,
 };
+
+/* topo_help()'s word @w at column *@col, on a new line past 76 columns. */
+static void help_word(FILE *f, const char *indent, size_t *col, const char *w)
+{
+	if (*col + 1 + strlen(w) > 76) {
+		fprintf(f, "\n%s            ", indent);
+		*col = strlen(indent) + 12;
+	} else {
+		fputc(' ', f);
+		(*col)++;
+	}
+	fputs(w, f);
+	*col += strlen(w);
+}
+
+void topo_help(FILE *f, const char *indent)
+{
+	const struct dp_topo_ops *dflt = dp_topo_ops_by_name("dpillar");
+	const char *lead = "TOPOLOGY :=";
+	const struct dp_topo_ops *ops;
+	const struct dp_topo_param *q;
+	const char *c;
+	char w[64];
+	size_t col, j;
+	u32 kind, i;
+	bool req;
+
+	for (kind = 0; kind <= DP_TOPO_KIND_MAX; kind++) {
+		ops = dp_topo_ops_by_kind(kind);
+		if (!ops || ops->fixture || !ops->nparams)
+			continue;
+		fprintf(f, "%s%s", indent, lead);
+		col = strlen(indent) + strlen(lead);
+		snprintf(w, sizeof(w), ops == dflt ? "[topo %s]" : "topo %s",
+			 ops->name);
+		help_word(f, indent, &col, w);
+		for (i = 0; i < ops->nparams; i++) {
+			q = &ops->params[i];
+			req = q->flags & (DP_PARAM_REQUIRED | DP_PARAM_NEEDED);
+			/* "[word WORD]", the coordinates "coords C0,C1,..." */
+			j = snprintf(w, sizeof(w), "%s%s ", req ? "" : "[",
+				     q->name);
+			if (q->flags & DP_PARAM_COORDS)
+				j += snprintf(w + j, sizeof(w) - j, "C0,C1,...");
+			else
+				for (c = q->name; *c && j < sizeof(w) - 2; c++)
+					w[j++] = toupper((unsigned char)*c);
+			snprintf(w + j, sizeof(w) - j, "%s", req ? "" : "]");
+			help_word(f, indent, &col, w);
+		}
+		help_word(f, indent, &col, "addr ADDR");
+		fputc('\n', f);
+		lead = "          |";
+	}
+}
+
+void help_put(const char *text, FILE *f)
+{
+	char indent[32];
+	const char *eol;
+	size_t sp, len;
+
+	for (; *text; text = eol) {
+		eol = strchr(text, '\n');
+		eol = eol ? eol + 1 : text + strlen(text);
+		len = eol - text;
+		sp = strspn(text, " ");
+		if (sp < sizeof(indent) &&
+		    !strncmp(text + sp, TOPO_HELP, strlen(TOPO_HELP))) {
+			memcpy(indent, text, sp);
+			indent[sp] = '\0';
+			topo_help(f, indent);
+		} else {
+			fwrite(text, 1, len, f);
+		}
+	}
+}
 
 /*
  * The topology words of "link add" and "set": one dialect for both.

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <libmnl/libmnl.h>
 
 #include "dp_params.h"
@@ -148,9 +149,22 @@ extern const struct setting_attrs dp_link_settings;
 /* The topology, address and ports (if any) as the link type's attributes. */
 void topo_args_put_link(struct nlmsghdr *nlh, const struct topo_args *a);
 
-#define TOPO_HELP \
-	"TOPOLOGY := [topo NAME] n N k K [level I] addr ADDR\n" \
-	"          | topo s2 nodes N n PORTS spaces L [seed S]\n" \
-	"            [coords C0,C1,...] id I\n"
+/*
+ * TOPOLOGY's grammar in a help text: a line of its own, which help_put()
+ * replaces with topo_help()'s lines at that line's indent.  Not written
+ * here: a topology (topologies.h) or a parameter (params.h, a topology's
+ * table) is in the help by its own line there.
+ */
+#define TOPO_HELP_MARK	"@TOPOLOGY"
+#define TOPO_HELP	TOPO_HELP_MARK "\n"
+/*
+ * "TOPOLOGY := [topo dpillar] n N k K addr ADDR", then "| topo NAME ..."
+ * for every other topology but the test fixtures, from each one's
+ * parameter table (DP_PARAM_REQUIRED ones without brackets), every line
+ * starting with @indent.
+ */
+void topo_help(FILE *f, const char *indent);
+/* fputs(@text, @f), its TOPO_HELP lines expanded by topo_help(). */
+void help_put(const char *text, FILE *f);
 
 #endif

@@ -31,7 +31,7 @@ static int level_help(FILE *out, const char *header, const struct cmd *cmds)
 	fputs(header, out);
 	for (c = cmds; c->name; c++)
 		if (c->help)
-			fputs(c->help, out);
+			help_put(c->help, out);
 	return out == stdout ? EXIT_OK : EXIT_USAGE;
 }
 
@@ -43,7 +43,7 @@ static int cmd_help(const struct cmd *c, const char *header,
 		return EXIT_USAGE;
 	if (!c->help)
 		return level_help(stdout, header, cmds);
-	fputs(c->help, stdout);
+	help_put(c->help, stdout);
 	return EXIT_OK;
 }
 

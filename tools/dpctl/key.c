@@ -31,33 +31,45 @@ const char key_help[] =
 	"    dev DEV reads the fabric, the mode and the key prefix from DEV.\n"
 	"    See dpillar-design.rst, \"Sending to a key\"\n";
 
+/*
+ * @p: the S2 fabric, from the words of S2's parameter table (params.h,
+ * topo_s2.c: spaces, nodes, seed, n; "ports" is n, as dpsim's --ports) or
+ * from DEV; @gave: which of them were given (bits of dp_params[]).
+ */
 struct key_args {
-	u32 spaces, nodes, seed, ports, from, mode;
-	bool have_seed, have_from;
+	struct dp_topo_params p;
+	u32 gave, from, mode;
+	bool have_from;
 	struct fabric_pfx pfx;
 	const char *dev, *mode_name;
 };
 
 static int key_parse(int argc, char **argv, struct key_args *a)
 {
-	const char *const *names = dp_topo_ops_by_name("s2")->sel_names;
-	int i;
+	const struct dp_topo_ops *s2 = dp_topo_ops_by_name("s2");
+	const char *const *names = s2->sel_names;
+	const struct dp_param *d;
+	int i, err;
 
+	a->p.kind = DP_TOPO_S2;
 	for (i = 1; i < argc; i += 2) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		u32 *p = NULL;
 
 		if (!v)
 			return usage_error("%s needs a value", k);
-		if (matches(k, "spaces"))
-			p = &a->spaces;
-		else if (matches(k, "nodes"))
-			p = &a->nodes;
-		else if (matches(k, "seed"))
-			p = &a->seed, a->have_seed = true;
-		else if (matches(k, "ports"))
-			p = &a->ports;
-		else if (matches(k, "from"))
+		d = dp_param_parse(strcmp(k, "ports") ? k : "n", v, &a->p, &err);
+		if (err)
+			return err;
+		if (d && !(d->flags & DP_PARAM_COORDS) &&
+		    dp_topo_param_by_ifla(s2, d->ifla)) {
+			a->gave |= 1U << (d - dp_params);
+			continue;
+		}
+		if (d)
+			return usage_error("key locate: S2's derived fabric takes no %s",
+					   k);
+		if (matches(k, "from"))
 			p = &a->from, a->have_from = true;
 		else if (matches(k, "dev"))
 			a->dev = v;
@@ -120,11 +132,9 @@ static int key_from_dev(struct key_args *a)
 			d.ifname);
 		return EXIT_USAGE;
 	}
-	a->spaces = d.p.spaces;
-	a->nodes = d.p.nodes;
-	a->seed = d.p.seed;
-	a->have_seed = true;
-	a->ports = d.p.n;
+	a->p = d.p;
+	a->p.kind = DP_TOPO_S2;	/* d.p: the device's words, not its kind */
+	a->gave = ~0U;
 	if (!a->have_from)
 		a->from = d.node_id, a->have_from = true;
 	if (!a->mode_name)
@@ -142,16 +152,12 @@ static int key_from_dev(struct key_args *a)
 static u32 key_walk(const struct key_args *a, u32 kid, u32 *path, u32 max,
 		    const char **why)
 {
-	struct dp_topo_params p = {
-		.kind = DP_TOPO_S2, .nodes = a->nodes, .n = a->ports,
-		.spaces = a->spaces, .seed = a->seed,
-	};
 	struct dp_route_state st;
 	struct dp_topo t;
 	struct dp_hop hop;
 	u32 n = 0, at = a->from;
 
-	if (dp_topo_init(&t, &p, why))
+	if (dp_topo_init(&t, &a->p, why))
 		return 0;
 	if (at >= t.nodes) {
 		*why = "from: no such node";
@@ -191,16 +197,16 @@ static int key_locate(int argc, char **argv)
 		err = key_from_dev(&a);
 	if (err)
 		return err;
-	if (!a.spaces || a.spaces > DP_S2_SPACES_MAX)
+	if (!a.p.spaces || a.p.spaces > DP_S2_SPACES_MAX)
 		return usage_error("spaces must be 1..%u", DP_S2_SPACES_MAX);
-	if (!a.nodes || a.nodes > DP_S2_NODES_MAX)
+	if (!a.p.nodes || a.p.nodes > DP_S2_NODES_MAX)
 		return usage_error("nodes must be 1..%u", DP_S2_NODES_MAX);
-	if (!a.have_seed)
+	if (!(a.gave & 1U << DP_PARAM_ID_seed))
 		return usage_error("key locate needs seed S");
-	if (a.have_from && !a.ports)
+	if (a.have_from && !a.p.n)
 		return usage_error("key locate from NODE needs ports P");
 	kid = dp_s2_key_hash((const u8 *)key, strlen(key));
-	dp_s2_key_point(kid, a.spaces, x);
+	dp_s2_key_point(kid, a.p.spaces, x);
 	if (!IN6_IS_ADDR_UNSPECIFIED(&a.pfx.key6))
 		fabric_key6(&a.pfx, kid, addr);
 	if (a.have_from) {
@@ -224,8 +230,8 @@ static int key_locate(int argc, char **argv)
 		if (*addr)
 			printf("  address %s\n", addr);
 	}
-	for (sp = 0; sp < a.spaces; sp++) {
-		u32 home = dp_s2_home(a.seed, a.nodes, x[sp], sp);
+	for (sp = 0; sp < a.p.spaces; sp++) {
+		u32 home = dp_s2_home(a.p.seed, a.p.nodes, x[sp], sp);
 
 		if (opts.json) {
 			json_open_obj(NULL);

@@ -46,22 +46,20 @@ static struct nlmsghdr *link_msg(struct nl_ctx *ctx, int type, int flags,
 }
 
 const char link_help[] =
-	"dpctl link add DEV n N k K [level I] addr ADDR port0 IF port1 IF\n"
-	"               [topo NAME] [SETTINGS]\n"
-	"dpctl link add DEV topo s2 nodes N n PORTS spaces L [seed S]\n"
-	"               [coords C0,C1,...] id I port0 IF ... [SETTINGS]\n"
+	"dpctl link add DEV TOPOLOGY port0 IF port1 IF ... [SETTINGS]\n"
 	"dpctl link add DEV [SETTINGS]\n"
 	"dpctl link set DEV [SETTINGS] [portN IF ...]\n"
 	"dpctl link del DEV\n"
 	"dpctl link show [DEV]\n"
+	"    " TOPO_HELP
 	"    " SETTINGS_HELP
 	"    topo is the fabric's topology (default dpillar).  addr is the\n"
 	"    server's address: \"#<node id>\" in any topology, or DPillar's\n"
 	"    column C, then the label symbols v_{k-1}...v_0, e.g. 2:3.0.1\n"
 	"    when k = 3.  level is XDCent's top level i (topo xdcent).\n"
 	"    S2: N nodes of PORTS ports, L spaces; coordinates and cabling\n"
-	"    derived from the seed (dpctl plan --topo s2); id is the node id\n"
-	"    (the same as addr).  coords (plan mode): this node's own L\n"
+	"    derived from the seed (dpctl plan --topo s2); id I is its node\n"
+	"    id (the same as addr).  coords (plan mode): this node's own L\n"
 	"    coordinates from a plan (dpctl plan topo s2 ... mode plan),\n"
 	"    each a u32 (decimal or 0x hex); the cabling is then learned\n"
 	"    from the Hellos.  Without a topology, the device is\n"

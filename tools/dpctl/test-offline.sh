@@ -538,6 +538,12 @@ sys.exit(d["coords"] != [268435456, 4000000000] or d["coords_mode"] != "plan")' 
 d = json.load(open(sys.argv[1]))[0]
 sys.exit("coords" in d or d["coords_mode"] != "derived")' "$tmp/out"
 	then ok; else ko "show -j derived: coords, or no coords_mode"; head -c 400 "$tmp/out"; fi
+	# key locate dev: the fabric read from the device (S2 node 3 of 16,
+	# 4 ports, 2 spaces, seed 7) locates as the same words do.
+	MOCK_S2=derived rc "mock key locate dev" 0 m $D key locate foo dev lo
+	$D key locate foo spaces 2 nodes 16 seed 7 ports 4 from 3 > "$tmp/kw"
+	if cmp -s "$tmp/out" "$tmp/kw"; then ok; else
+		ko "key locate dev differs from its words"; head -5 "$tmp/out"; fi
 	# The discovery fallback: on|off, a u8 through either family, shown
 	# as the words that set it (a boolean in JSON), not at all by a
 	# module without it.

@@ -341,7 +341,7 @@ static void dp_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 static void dp_print_help(struct link_util *lu, int argc, char **argv,
 			  FILE *f)
 {
-	fputs("Usage: ip link add DEV type dpillar [TOPOLOGY NICS] [SETTINGS]\n"
+	help_put("Usage: ip link add DEV type dpillar [TOPOLOGY NICS] [SETTINGS]\n"
 	      "       ip link set DEV type dpillar [TOPOLOGY] [SETTINGS]\n"
 	      "       ip link set NIC master DEV\n"
 	      "\n"
