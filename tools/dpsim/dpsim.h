@@ -93,7 +93,7 @@ struct opts {
 };
 
 /*
- * An S2 fabric the kernel builds (s2fabric.c): derived mode (--wiring
+ * An S2 fabric the kernel builds (s2fabric.c): derived mode (--fabric
  * derived) or plan mode (--fabric plan, --plan FILE), as the routing core's
  * topology @t.  The core's commands (ft, plan) run on it with S2's
  * options, and S2's graph commands route it through the core.
