@@ -166,7 +166,7 @@ enum dpt_break {
 	DPT_NO_ADDR_PARSE, DPT_NO_PEER_PORT, DPT_HALF_LABEL, DPT_FEW_PHASES,
 	DPT_MANY_PHASES, DPT_PHASE0_NAME, DPT_FEW_DROPS, DPT_DROP1_NAME,
 	DPT_NO_DETOURS, DPT_DETOUR_SLOT, DPT_HALF_HELLO_COORDS,
-	DPT_PARAM_KIND, DPT_PARAM_ATTR, DPT_FALLBACK_GENERIC,
+	DPT_COORDS_NO_FLAG, DPT_HALF_KEYS, DPT_PARAM_KIND, DPT_PARAM_ATTR, DPT_FALLBACK_GENERIC,
 	DPT_FALLBACK_BEYOND, DPT_FALLBACK_DISCOVER, DPT_BREAK_MAX,
 };
 
@@ -187,6 +187,17 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 	static const struct dp_topo_param attr_param[] = {
 		{ "n", IFLA_DPILLAR_MAX + 1, DPILLAR_A_DEV_N,
 		  offsetof(struct dp_topo_params, n), 0, DP_PARAM_ID_n },
+	};
+	/* Extensions missing a member they need. */
+	const struct dp_topo_coords_ext half_hello = {
+		.hello_ok = dp_s2_ops.coords->hello_ok, .flag = 0x20,
+	};
+	const struct dp_topo_coords_ext no_flag = {
+		.hello = dp_s2_ops.coords->hello,
+		.hello_ok = dp_s2_ops.coords->hello_ok,
+	};
+	static const struct dp_topo_key_ext half_keys = {
+		.dst_is_key = dp_s2_dst_is_key,
 	};
 	struct dp_topo_ops ops;
 	const char *why;
@@ -244,7 +255,13 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 			ops.nphases = ARRAY_SIZE(slot4);
 			break;
 		case DPT_HALF_HELLO_COORDS:
-			ops.hello_coords_ok = dp_s2_ops.hello_coords_ok;
+			ops.coords = &half_hello;
+			break;
+		case DPT_COORDS_NO_FLAG:
+			ops.coords = &no_flag;
+			break;
+		case DPT_HALF_KEYS:
+			ops.keys = &half_keys;
 			break;
 		case DPT_PARAM_KIND:
 			ops.params = kind_param;
