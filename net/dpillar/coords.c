@@ -184,14 +184,18 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_cached);
 
 /*
  * @node among our live 1-hop and 2-hop neighbours, with the coordinates
- * their Hellos gave (a NULL view member: that part is not known).
+ * their Hellos gave (the view's coordinate questions, struct
+ * dp_view_coords; a NULL member: that part is not known).
  */
 static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
 {
 	const struct dp_view *v = &dp->view;
+	const struct dp_view_coords *vc = v->coords;
 	u32 n = dp->topo.p.ncoords, ids[DPILLAR_TLV_NEIGHS_MAX];
 	u32 p, idx, i, cnt;
 
+	if (!vc)
+		return false;
 	for (p = 0; p < dp->nports; p++) {
 		struct dp_port *port = dp_port_rcu(dp, p);
 
@@ -204,20 +208,20 @@ static bool dp_coords_neigh(struct dp_priv *dp, u32 node, u32 *x)
 			    !dp_neigh_reachable(dp, dp->self, p, peer))
 				continue;
 			if (peer == node) {
-				if (v->coords &&
-				    v->coords(v->ctx, dp->self, p, node, x,
-					      n) == n)
+				if (vc->node_coords &&
+				    vc->node_coords(v->ctx, dp->self, p, node,
+						    x, n) == n)
 					return true;
 				continue;
 			}
-			if (!v->peer_neighs || !v->peer_neigh_coords)
+			if (!v->peer_neighs || !vc->peer_neigh_coords)
 				continue;
 			cnt = v->peer_neighs(v->ctx, dp->self, p, peer, ids,
 					     ARRAY_SIZE(ids));
 			for (i = 0; i < cnt; i++)
 				if (ids[i] == node &&
-				    v->peer_neigh_coords(v->ctx, dp->self, p,
-							 peer, i, x, n) == n)
+				    vc->peer_neigh_coords(v->ctx, dp->self, p,
+							  peer, i, x, n) == n)
 					return true;
 		}
 	}

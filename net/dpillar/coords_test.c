@@ -506,11 +506,15 @@ static void dpc_lookup_view(struct kunit *test)
 	struct dpc *c = dpc_dev(test, DPC_NODES, true);
 	struct dp_view *v = &c->dp->view;
 	u32 x[DP_COORDS_MAX] = {}, far = c->far[0];
+	struct dp_view_coords *vc;
 	struct dp_neigh *nb;
 
-	v->coords = dpc_view_coords;
+	vc = kunit_kzalloc(test, sizeof(*vc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, vc);
+	vc->node_coords = dpc_view_coords;
+	vc->peer_neigh_coords = dpc_view_peer_neigh_coords;
+	v->coords = vc;
 	v->peer_neighs = dpc_view_peer_neighs;
-	v->peer_neigh_coords = dpc_view_peer_neigh_coords;
 	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, c->peer[2], x));
 	KUNIT_EXPECT_EQ(test, x[1], dpc_x(c->peer[2], 1));
 	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
@@ -526,8 +530,12 @@ static void dpc_lookup_view(struct kunit *test)
 	WRITE_ONCE(nb->last_heard, jiffies);
 	KUNIT_EXPECT_TRUE(test, dpc_lookup(c, far, x));
 	/* A view without a member knows nothing of that part. */
-	v->peer_neigh_coords = NULL;
+	vc->peer_neigh_coords = NULL;
 	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, far, x));
+	vc->node_coords = NULL;
+	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->peer[2], x));
+	/* Nor does a view without the coordinate questions. */
+	vc->node_coords = dpc_view_coords;
 	v->coords = NULL;
 	KUNIT_EXPECT_FALSE(test, dpc_lookup(c, c->peer[2], x));
 	/* The cache still answers. */
@@ -1431,8 +1439,9 @@ static void dpf_refresh_account(struct kunit *test)
 	/* ROUTE_GET's lookup (under RCU, as genetlink's): nothing changes. */
 	used = sc->ent[0].used;
 	rcu_read_lock();
-	found = d->dp->view.shortcut(&d->dp->vctx, d->dp->self,
-				     sc->ent[0].dst, 5, &port, &peer, &dist);
+	found = d->dp->view.coords->shortcut(&d->dp->vctx, d->dp->self,
+					     sc->ent[0].dst, 5, &port, &peer,
+					     &dist);
 	rcu_read_unlock();
 	KUNIT_EXPECT_TRUE(test, found);
 	KUNIT_EXPECT_EQ(test, sc->ent[0].used, used);

@@ -456,8 +456,8 @@ enum dp_stat dp_hello_rcv(struct dp_priv *dp, struct dp_port *port,
 			  struct sk_buff *skb);
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
- * The coordinate TLVs (struct dp_topo_ops.hello_coords) appended to @skb,
- * for the KUnit tests.
+ * The coordinate TLVs (struct dp_topo_coords_ext.hello) appended to @skb,
+ * for the KUnit tests; @dp's topology must have the extension.
  */
 u32 dp_hello_put_coords(struct dp_priv *dp, struct sk_buff *skb);
 #endif

@@ -203,7 +203,7 @@ struct dp_neigh {
  * @neighs: for the first @nneighs ids of its DPILLAR_TLV_NEIGHS list,
  *	theirs (DPILLAR_TLV_NEIGH_COORDS)
  *
- * Coordinates-carrying topologies (S2 plan mode, dp_topo_ops.hello_coords):
+ * Coordinates-carrying topologies (S2 plan mode, dp_topo_coords_ext.hello):
  * what the port's one cable neighbour (its neigh[0]) gave in its last
  * Hello, which no node can derive from an id.  Per port and not per
  * neighbour slot: such a port has one slot, while DCell's and DPillar's

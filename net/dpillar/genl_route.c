@@ -143,8 +143,8 @@ static int dp_genl_route_shortcut(struct sk_buff *skb, struct dp_priv *dp,
 	u64 mac;
 
 	if (!dp_topo_discover_drop(&dp->topo, reason) || !dp_sc_fallback(dp) ||
-	    !dp->view.shortcut(&dp->vctx, dp->self, dst, dp_topo_ttl(&dp->topo),
-			       &port_idx, &peer, &dist))
+	    !dp_sc_lookup(&dp->vctx, dp->self, dst, dp_topo_ttl(&dp->topo),
+			  &port_idx, &peer, &dist))
 		return 1;
 	mac = dp_neigh_mac(dp, port_idx, peer, &port);
 	if (nla_put_u32(skb, DPILLAR_A_ROUTE_NEXT, peer) ||

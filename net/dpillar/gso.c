@@ -166,8 +166,7 @@ static struct sk_buff *dp_gro_receive(struct list_head *head,
 	if (rcu_access_pointer(skb->dev->rx_handler) != dp_handle_frame)
 		goto out;
 	port = rcu_dereference(skb->dev->rx_handler_data);
-	if (!port || (port->dp->topo.ops &&
-		      (h->flags & port->dp->topo.ops->coords_flag)))
+	if (!port || (h->flags & dp_topo_coords_flag(&port->dp->topo)))
 		goto out;
 #ifdef CONFIG_RPS
 	if (static_branch_unlikely(&rps_needed))

@@ -326,7 +326,8 @@ static void dpg_offload_refused(struct kunit *test)
 		{ "setting off", true, false, SKB_GSO_TCPV4 },
 		{ "UDP_L4", true, true, SKB_GSO_UDP_L4 },
 	};
-	const struct dp_topo_ops ops = { .coords_flag = 0x80 };
+	const struct dp_topo_coords_ext coords = { .flag = 0x80 };
+	const struct dp_topo_ops ops = { .coords = &coords };
 	const struct dp_topo t = { .ops = &ops };
 	struct dpillar_hdr *h;
 	struct sk_buff *skb;
@@ -360,9 +361,9 @@ static void dpg_offload_refused(struct kunit *test)
 	 */
 	skb = dpg_tcp_gso(test, d, 1, SKB_GSO_TCPV4);
 	h = (struct dpillar_hdr *)(skb->data + ETH_HLEN);
-	h->flags |= ops.coords_flag;
+	h->flags |= coords.flag;
 	KUNIT_EXPECT_FALSE(test, dp_nic_offload_prep(&t, skb));
-	h->flags &= ~ops.coords_flag;
+	h->flags &= ~coords.flag;
 	KUNIT_EXPECT_TRUE(test, dp_nic_offload_prep(&t, skb));
 	kfree_skb(skb);
 }

@@ -56,7 +56,8 @@ EXPORT_SYMBOL_IF_KUNIT(dp_coords_pull);
 /*
  * Read the coordinates a routed frame carries behind its header (struct
  * dpillar_coords: the destination's, S2 plan mode) into @st, once
- * dp_coords_rx() found the topology's coords_flag set in the header at
+ * dp_coords_rx() found the topology's coordinates flag (struct
+ * dp_topo_coords_ext.flag, dp_topo_coords_flag()) set in the header at
  * skb->data (pulled).  Returns the bytes they take, or -1 for a
  * malformed frame: truncated, or a count no fabric has.  Whether the
  * count fits this fabric is routing's check (no_coords).

@@ -76,7 +76,7 @@ static inline int dp_coords_rx(const struct dp_topo *t, struct sk_buff *skb,
 	int len;
 	u32 n;
 
-	if (likely(!t->ops || !(h->flags & t->ops->coords_flag))) {
+	if (likely(!(h->flags & dp_topo_coords_flag(t)))) {
 		st->ncoords = 0;
 		return 0;
 	}

@@ -9,10 +9,10 @@
  * A Hello carries TLVs after its fixed part (struct dpillar_tlv, parsed by
  * hello_tlv.c): the sender's ports that are up, which the routing view
  * offers to topologies that route on their neighbours' link state; for a
- * topology that routes on coordinates (dp_topo_ops.hello_coords) the
- * sender's coordinates and its cable neighbours, and in S2 plan mode
- * also the coordinates no node can derive: those of the neighbours it
- * lists (TLV 4).
+ * topology that routes on coordinates (its coordinates extension,
+ * dp_topo_ops.coords) the sender's coordinates and its cable neighbours,
+ * and in S2 plan mode also the coordinates no node can derive: those of
+ * the neighbours it lists (TLV 4).
  */
 
 #include <linux/etherdevice.h>
@@ -58,7 +58,7 @@ static void dp_hello_put_be32(struct sk_buff *skb, u16 type, u32 val)
 
 #define DP_HELLO_TLV_LEN	(sizeof(struct dpillar_tlv) + sizeof(__be32))
 /*
- * The most the coordinate TLVs add (struct dp_topo_ops.hello_coords):
+ * The most the coordinate TLVs add (struct dp_topo_coords_ext.hello):
  * coordinates, neighbour list and (plan mode) the neighbours' coordinates.
  */
 #define DP_HELLO_COORDS_LEN		(3 * sizeof(struct dpillar_tlv) +	\
@@ -101,11 +101,11 @@ static u32 dp_hello_cable_neigh(const struct dp_priv *dp, u32 i,
 
 /*
  * The TLVs of a topology that routes on coordinates (struct
- * dp_topo_ops.hello_coords): ours (derived ones, which a receiver checks,
- * or in plan mode the plan's) and the neighbours we hear now, in port
- * order: the receiver's 2-hop neighbours; in plan mode also their
- * coordinates, which the receiver cannot derive
- * (DPILLAR_TLV_NEIGH_COORDS, in the same order).  Bounded by the port
+ * dp_topo_coords_ext.hello; the caller tested dp_topo_ops.coords): ours
+ * (derived ones, which a receiver checks, or in plan mode the plan's) and
+ * the neighbours we hear now, in port order: the receiver's 2-hop
+ * neighbours; in plan mode also their coordinates, which the receiver
+ * cannot derive (DPILLAR_TLV_NEIGH_COORDS, in the same order).  Bounded by the port
  * count, never by the fabric.  Returns the bytes added.
  */
 VISIBLE_IF_KUNIT u32 dp_hello_put_coords(struct dp_priv *dp,
@@ -121,7 +121,7 @@ VISIBLE_IF_KUNIT u32 dp_hello_put_coords(struct dp_priv *dp,
 	u32 i, n = 0, nc;
 	__be32 v;
 
-	nc = t->ops->hello_coords(t, dp->self, x, DP_COORDS_MAX);
+	nc = t->ops->coords->hello(t, dp->self, x, DP_COORDS_MAX);
 	tlv = skb_put(skb, sizeof(*tlv));
 	tlv->type = htons(DPILLAR_TLV_COORDS);
 	tlv->len = htons(nc * sizeof(v));
@@ -166,7 +166,7 @@ static void dp_hello_send(struct dp_priv *dp, struct dp_port *port)
 	tlv_len = DP_HELLO_TLV_LEN;
 	hello->interval_ms = htonl(READ_ONCE(dp->hello_ms));
 	dp_hello_put_be32(skb, DPILLAR_TLV_PORTS_UP, dp_ports_up(dp));
-	if (dp->topo.ops->hello_coords)
+	if (dp->topo.ops->coords)
 		tlv_len += dp_hello_put_coords(dp, skb);
 	hello->tlv_len = htons(tlv_len);
 
@@ -223,17 +223,17 @@ void dp_hello_work(struct work_struct *work)
 
 /*
  * Whether the coordinates of @src's Hello fit ours (struct
- * dp_topo_ops.hello_coords_ok; TLV 4's were checked by the parser against
- * the list and their count).  Topologies without coordinates ignore the
- * TLVs.
+ * dp_topo_coords_ext.hello_ok; TLV 4's were checked by the parser against
+ * the list and their count).  Topologies without the coordinates
+ * extension ignore the TLVs.
  */
 static bool dp_hello_coords_ok(const struct dp_priv *dp, u32 src,
 			       const struct dp_hello_info *hi)
 {
 	const struct dp_topo *t = &dp->topo;
 
-	return !t->ops->hello_coords_ok ||
-	       t->ops->hello_coords_ok(t, src, hi->coords, hi->ncoords);
+	return !t->ops->coords ||
+	       t->ops->coords->hello_ok(t, src, hi->coords, hi->ncoords);
 }
 
 /*

@@ -730,14 +730,14 @@ static void dpt_s2_hello_ok(struct kunit *test, struct dpt_dev *d, u32 port,
 	dpt_s2_hello(test, d, port, src, sport, x, DPT_S2_SPACES, ids, n, n);
 }
 
-/* What the routing view says of coordinates: dp_view.coords. */
+/* What the routing view says of coordinates: dp_view_coords.node_coords. */
 static u32 dpt_view_coords(struct dpt_dev *d, u32 port, u32 node, u32 *x)
 {
 	u32 n;
 
 	rcu_read_lock();
-	n = d->dp->view.coords(&d->dp->vctx, d->dp->self, port, node, x,
-			       DP_COORDS_MAX);
+	n = d->dp->view.coords->node_coords(&d->dp->vctx, d->dp->self, port,
+					    node, x, DP_COORDS_MAX);
 	rcu_read_unlock();
 	return n;
 }
@@ -748,8 +748,9 @@ static u32 dpt_view_pnc(struct dpt_dev *d, u32 port, u32 peer, u32 idx,
 	u32 n;
 
 	rcu_read_lock();
-	n = d->dp->view.peer_neigh_coords(&d->dp->vctx, d->dp->self, port, peer, idx,
-					  x, DP_COORDS_MAX);
+	n = d->dp->view.coords->peer_neigh_coords(&d->dp->vctx, d->dp->self,
+						  port, peer, idx, x,
+						  DP_COORDS_MAX);
 	rcu_read_unlock();
 	return n;
 }
@@ -1051,7 +1052,7 @@ static void dpt_neigh_plan_route(struct kunit *test)
 			dpt_s2_hello(test, d, 0, 5, 1, x5, DPT_S2_SPACES, ids,
 				     1, -1);
 		dp_route_init(t, DPT_S2_SELF, 9, 0, 0, &st);
-		st.flags |= t->ops->coords_flag;
+		st.flags |= dp_topo_coords_flag(t);
 		st.ncoords = DPT_S2_SPACES;
 		st.coords[0] = dpt_s2_x(9, 0);
 		st.coords[1] = dpt_s2_x(9, 1);

@@ -734,6 +734,36 @@ static void dpt_rx_plan(struct kunit *test)
 }
 
 /*
+ * A topology without the coordinates extension (DPillar) never reads a
+ * coordinates block: a data frame for us with every flag bit set, S2's
+ * 0x20 among them, is delivered whole behind its header (its IP header
+ * is not taken for a block, whose count 0x45 no fabric has).
+ */
+static void dpt_rx_no_coords_ext(struct kunit *test)
+{
+	u8 buf[DP_HDR_LEN + sizeof(struct iphdr)] = {};
+	struct dpillar_hdr *h = (void *)buf;
+	struct sk_buff *skb;
+	struct dpt_dev *d;
+	u32 self, peer;
+
+	d = dpt_rx_dev(test, &self, &peer);
+	KUNIT_ASSERT_NULL(test, d->dp->topo.ops->coords);
+	dpt_hdr(h, DPILLAR_T_DATA, peer, self);
+	h->proto = htons(ETH_P_IP);
+	h->flags = 0xff;
+	buf[DP_HDR_LEN] = 0x45;
+	skb = dpt_frame(test, d, 1, dpt_peer_mac, DPILLAR_ETHERTYPE, buf,
+			sizeof(buf), sizeof(buf));
+	KUNIT_ASSERT_EQ(test, dpt_rx(&skb), RX_HANDLER_ANOTHER);
+	KUNIT_EXPECT_EQ(test, skb->len, sizeof(struct iphdr));
+	KUNIT_EXPECT_EQ(test, skb->data[0], 0x45);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DELIVERED), 1);
+	KUNIT_EXPECT_EQ(test, dpt_stat(d, DP_STAT_DROP_SHORT), 0);
+}
+
+/*
  * Only a real failure starts the fallback's discovery: a header no sender
  * builds (XDCent's bad_state, a path word out of range) is dropped and
  * counted, and floods nothing (issue 53, item 2); the same frame with a
@@ -782,6 +812,7 @@ static struct kunit_case dpt_rx_cases[] = {
 	KUNIT_CASE(dpt_rx_fallback_bad_state),
 	KUNIT_CASE(dpt_rx_fuzz),
 	KUNIT_CASE(dpt_rx_plan),
+	KUNIT_CASE(dpt_rx_no_coords_ext),
 	{}
 };
 

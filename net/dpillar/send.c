@@ -306,7 +306,7 @@ VISIBLE_IF_KUNIT bool dp_nic_offload_prep(const struct dp_topo *t,
 		return false;
 	th = start;
 	h = (const struct dpillar_hdr *)(skb->data + ETH_HLEN);
-	if (t->ops && (h->flags & t->ops->coords_flag))
+	if (h->flags & dp_topo_coords_flag(t))
 		return false;
 	proto = h->proto;
 	gso = skb_shinfo(skb)->gso_type & ~DP_NIC_GSO_TCP_FLAGS;

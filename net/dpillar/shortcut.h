@@ -8,9 +8,9 @@
  * SHORTCUT_PROBE over its live links; the destination answers the first
  * copy it gets, and the SHORTCUT_REPLY walks the probe's way back, every
  * server on it learning "toward the destination: this neighbour, d hops".
- * Routing takes those shortcuts through the view (dp_view.shortcut), and
- * the S2 routing core keeps the packets that follow them loop-free (the
- * proof is in topo_s2.c, dp_s2_route()).
+ * Routing takes those shortcuts through the view's coordinate questions
+ * (dp_view_coords.shortcut), and the S2 routing core keeps the packets
+ * that follow them loop-free (the proof is in topo_s2.c, dp_s2_route()).
  *
  * State per device is fixed tables, DP_SC_ENTRIES shortcuts, the
  * DP_SC_SEEN probes passed on last and a budget per port (and per

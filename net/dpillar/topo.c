@@ -124,8 +124,13 @@ int dp_topo_ops_check(const struct dp_topo_ops *ops, const char **why)
 		*why = "topology ops: label callbacks come in pairs";
 		return -EINVAL;
 	}
-	if (!ops->hello_coords != !ops->hello_coords_ok) {
-		*why = "topology ops: Hello coordinate callbacks come in pairs";
+	if (ops->coords && (!ops->coords->flag || !ops->coords->hello ||
+			    !ops->coords->hello_ok)) {
+		*why = "topology ops: coordinates extension without flag or Hello callbacks";
+		return -EINVAL;
+	}
+	if (ops->keys && (!ops->keys->route_init || !ops->keys->dst_is_key)) {
+		*why = "topology ops: the keys extension needs both callbacks";
 		return -EINVAL;
 	}
 	if (ops->nparams && !ops->params) {
@@ -586,14 +591,15 @@ EXPORT_SYMBOL_IF_KUNIT(dp_route_init);
 bool dp_route_set_coords(const struct dp_topo *t, struct dp_route_state *st,
 			 const u32 *x, u32 n)
 {
+	u8 flag = dp_topo_coords_flag(t);
 	u32 i;
 
-	if (!t->ops || !t->ops->coords_flag || !n || n > DP_COORDS_MAX)
+	if (!flag || !n || n > DP_COORDS_MAX)
 		return false;
 	for (i = 0; i < n; i++)
 		st->coords[i] = x[i];
 	st->ncoords = n;
-	st->flags |= t->ops->coords_flag;
+	st->flags |= flag;
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_route_set_coords);

@@ -179,12 +179,42 @@ struct dp_hop {
 	u8 reason;	/* DP_DROP_ROUTE_* or the topology's, when dropped */
 };
 
+/**
+ * struct dp_view_coords - the view's coordinate questions: what a topology
+ * with the coordinates extension (struct dp_topo_ops.coords, S2) may ask
+ * beyond the core view.  Reached by struct dp_view.coords; no other
+ * topology reads it.  A NULL member, or a NULL dp_view.coords, means "not
+ * known here", as in the core view.
+ *
+ * @shortcut: a path toward @dst that @self discovered (S2's shortcut
+ *	table): true with the @port and @peer of its first hop, reachable
+ *	now, and its length *@dist (1 .. @max_dist, hops from @self to
+ *	@dst); false when @self knows none that short.
+ * @node_coords: coordinates routing cannot derive (S2 plan mode): those
+ *	of @self itself when @node == @self (@port ignored), else those of
+ *	@node, our neighbour on @port, as its last Hello gave them
+ *	(DPILLAR_TLV_COORDS).  Up to @max into @x; returns how many, 0 when
+ *	not known (or not alive).
+ * @peer_neigh_coords: the coordinates of entry @idx of the list
+ *	dp_view.peer_neighs returns for @peer (its Hello's
+ *	DPILLAR_TLV_NEIGH_COORDS), up to @max into @x; returns how many, 0
+ *	when not known.
+ */
+struct dp_view_coords {
+	bool (*shortcut)(const void *ctx, u32 self, u32 dst, u32 max_dist,
+			 u32 *port, u32 *peer, u32 *dist);
+	u32 (*node_coords)(const void *ctx, u32 self, u32 port, u32 node,
+			   u32 *x, u32 max);
+	u32 (*peer_neigh_coords)(const void *ctx, u32 self, u32 port,
+				 u32 peer, u32 idx, u32 *x, u32 max);
+};
+
 /*
  * What routing may know about the fabric around @self, supplied by the
  * caller: the kernel backs it with its Hello tables (neigh.c), dpsim and
  * the tests with a failure set (topo_walk.c).  Only @reachable is
  * required; a NULL member means "not known here" and routing must do
- * without it.
+ * without it.  Every question gets @ctx.
  *
  * @reachable:  true when @self can deliver a frame to @peer through its
  *              port @port right now.
@@ -194,20 +224,9 @@ struct dp_hop {
  *              in its last Hello; false when it reported none.
  * @peer_neighs: up to @max node ids that @peer, our neighbour on @port,
  *              reported as its own neighbours; returns how many.
- * @shortcut:   a path toward @dst that @self discovered (S2's shortcut
- *              table): true with the @port and @peer of its first hop,
- *              reachable now, and its length *@dist (1 .. @max_dist, hops
- *              from @self to @dst); false when @self knows none that
- *              short.
- * @coords:     coordinates routing cannot derive (S2 plan mode): those of
- *              @self itself when @node == @self (@port ignored), else
- *              those of @node, our neighbour on @port, as its last Hello
- *              gave them (DPILLAR_TLV_COORDS).  Up to @max into @x;
- *              returns how many, 0 when not known (or not alive).
- * @peer_neigh_coords: the coordinates of entry @idx of the list
- *              @peer_neighs returns for @peer (its Hello's
- *              DPILLAR_TLV_NEIGH_COORDS), up to @max into @x; returns
- *              how many, 0 when not known.
+ * @coords:     optional, the coordinate questions (struct
+ *              dp_view_coords), asked only by a topology with the
+ *              coordinates extension (struct dp_topo_ops.coords).
  */
 struct dp_view {
 	bool (*reachable)(const void *ctx, u32 self, u32 port, u32 peer);
@@ -216,12 +235,7 @@ struct dp_view {
 			 u32 *mask);
 	u32 (*peer_neighs)(const void *ctx, u32 self, u32 port, u32 peer,
 			   u32 *ids, u32 max);
-	bool (*shortcut)(const void *ctx, u32 self, u32 dst, u32 max_dist,
-			 u32 *port, u32 *peer, u32 *dist);
-	u32 (*coords)(const void *ctx, u32 self, u32 port, u32 node, u32 *x,
-		      u32 max);
-	u32 (*peer_neigh_coords)(const void *ctx, u32 self, u32 port,
-				 u32 peer, u32 idx, u32 *x, u32 max);
+	const struct dp_view_coords *coords;
 	const void *ctx;
 };
 
@@ -302,11 +316,76 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
 }
 
 /**
- * struct dp_topo_ops - one topology.  Every callback not marked optional
+ * struct dp_topo_coords_ext - the coordinates extension: what a topology
+ * that routes on coordinates (S2) adds to the core contract, reached by
+ * struct dp_topo_ops.coords.  A topology without it leaves that pointer
+ * NULL; the generic path tests the pointer, and nothing else, at each
+ * point it would use the extension: on receive (the header's flag,
+ * dp_topo_coords_flag(): dp_coords_rx(), GRO, the offload path), before
+ * sending (dp_route_set_coords(), the coordinate TLVs of a Hello and their
+ * check on receipt) and where the tools answer the view from a table
+ * (dp_table_coords()).  Routing reaches the neighbours' coordinates
+ * through struct dp_view.coords.
+ *
+ * @flag: the bit of the header's flags that says the destination's
+ *	coordinates follow the header (struct dpillar_coords; S2 plan mode);
+ *	not 0.  The caller sets it with dp_route_set_coords() and keeps it in
+ *	st->flags when it receives such a frame; routing checks it against
+ *	st->ncoords.
+ * @hello: the coordinates of @self that its Hellos carry
+ *	(DPILLAR_TLV_COORDS), up to @max into @x; returns how many.  A Hello
+ *	also lists the neighbours heard on the cable ports
+ *	(DPILLAR_TLV_NEIGHS), and where the coordinates cannot be derived
+ *	(dp_topo_plan_mode()) theirs too (DPILLAR_TLV_NEIGH_COORDS).
+ *	Without the extension, Hellos carry none of these TLVs.
+ * @hello_ok: whether the @n coordinates @x that the Hello of @src carried
+ *	fit @t (derived ones are those of @src; ones no node can derive are
+ *	only counted).  A Hello that does not fit comes from a node
+ *	configured otherwise and is ignored.
+ * @table: optional, the tools and tests only: the coordinates of @node in
+ *	the fabric's table (struct dp_topo.table, attached by the topology),
+ *	up to @max into @x; returns how many, 0 without a table.  The
+ *	walker's view answers the neighbours' coordinates from it, as the
+ *	kernel's Hello tables do, and the sender's resolution (coords.c).
+ */
+struct dp_topo_coords_ext {
+	u32 (*hello)(const struct dp_topo *t, u32 self, u32 *x, u32 max);
+	bool (*hello_ok)(const struct dp_topo *t, u32 src, const u32 *x,
+			 u32 n);
+	u32 (*table)(const struct dp_topo *t, u32 node, u32 *x, u32 max);
+	u8 flag;
+};
+
+/**
+ * struct dp_topo_key_ext - the keys extension: key-based routing (S2),
+ * reached by struct dp_topo_ops.keys; NULL for a topology without keys,
+ * which is all the generic path tests (dp_topo_has_keys(),
+ * dp_dst_is_key() per received frame, dp_key_route_init() when sending).
+ *
+ * @route_init: the state of a new packet from @src to the 32-bit key
+ *	@key (routing mode @sel), which travels in @st->dst in place of a
+ *	node id.  Routing takes the packet to the key's home, where
+ *	dp_topo_ops.route returns -1 with DP_DROP_ROUTE_AT_DST: the caller
+ *	delivers it there.
+ * @dst_is_key: whether @flags (off the wire) mark a key frame, whose dst
+ *	is a key and not a node id.
+ */
+struct dp_topo_key_ext {
+	void (*route_init)(const struct dp_topo *t, u32 src, u32 key, u32 sel,
+			   struct dp_route_state *st);
+	bool (*dst_is_key)(const struct dp_topo *t, u8 flags);
+};
+
+/**
+ * struct dp_topo_ops - one topology: the core contract, in groups
+ * (identity and names, instance, address, wiring, route, failure), and
+ * one pointer per optional extension.  Every callback not marked optional
  * is required: dp_topo_ops_check() rejects a table without it, and a KUnit
  * test runs that check on every registered topology.  Callbacks get a
  * struct dp_topo filled by @init and ids already checked against
  * t->nodes unless said otherwise.
+ *
+ * Identity and names:
  *
  * @name: the topology's name in dpctl and dpsim ("dpillar").
  * @kind: its enum dp_topo_kind (the UAPI's enum dpillar_topo).
@@ -323,34 +402,43 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	@route_init's @sel (dpsim --sel, dpctl route get sel); index = value.
  * @fixture: a test fixture (DP_TEST_TOPOLOGIES): the tools take it, but
  *	do not offer it where they list the topologies (completion words).
- * @discover_drop: optional (0: none), the drop reason (>= DP_DROP_TOPO)
- *	after which the caller may discover a path toward the destination
- *	and offer it to @route through the view's @shortcut (S2's local
- *	minimum: kernel shortcut.c).
- * @fallback_drops: the drop reasons (1 << reason, each >= DP_DROP_TOPO and
- *	below @ndrops, never @discover_drop) that say a real failure stopped
- *	the frame, after which the discovery fallback may carry it on
- *	(kernel: dp_sc_fallback()); a reason that only a malformed header
- *	can give (XDCent's bad_state) or a bug (DPillar's nopath) is not
- *	one: any host on a switch could make a relay flood with it.
- * @coords_flag: optional (0: never), the bit of the header's flags that
- *	says the destination's coordinates follow the header (struct
- *	dpillar_coords; S2 plan mode).  The caller sets it with
- *	dp_route_set_coords() and keeps it in st->flags when it receives
- *	such a frame; @route checks it against st->ncoords.
+ * @params: the topology's parameters (struct dp_topo_param), in the
+ *	order netlink shows them, after the kind.  Those not listed are 0
+ *	in a fabric of this topology (@init rejects them).
+ * @nparams: entries of @params.
+ *
+ * Instance:
  *
  * @init: check @p and fill @t: t->nodes, t->switches, t->nports,
- *	t->ff_hops, t->max_hops and the topology's tables in t->priv.  On error return
- *	-EINVAL and set *@why to a static message (an extack).  t->max_hops
- *	is the longest path the routing can produce, failures and detours
- *	included, which must be proven in the topology's comments; above
- *	DP_TTL_MAX the parameters must be rejected, unless the topology has
- *	@ttl_renew (then at most DP_HOPS_MAX).
+ *	t->ff_hops, t->max_hops and the topology's tables in t->priv.  On
+ *	error return -EINVAL and set *@why to a static message (an extack).
+ *	t->max_hops is the longest path the routing can produce, failures
+ *	and detours included, which must be proven in the topology's
+ *	comments; above DP_TTL_MAX the parameters must be rejected, unless
+ *	the topology has @ttl_renew (then at most DP_HOPS_MAX).
+ * @alloc: optional, tables too big for t->priv that make routing cheaper
+ *	(S2 derived mode: every node's peers and coordinates, which each
+ *	decision otherwise derives by the dozen): allocated with dp_alloc()
+ *	as one block, which dp_topo_free() releases with dp_free(), and
+ *	filled from @t alone; NULL when this instance has none or the
+ *	allocation failed.  Every callback must answer the same with and
+ *	without them (t->alloc NULL): they only cache what @init's state
+ *	derives.  See dp_topo_alloc().
+ *
+ * Address:
+ *
  * @describe: "DPillar (4,2)", like snprintf.
  * @addr_parse: the topology's text form of an address (not "#<id>",
  *	which the core handles).  0, or -EINVAL with *@why.
  * @addr_format: the text form of @id, like snprintf (always terminated
  *	when @len > 0).
+ * @addr_to_label: optional, for topologies whose UAPI address is also a
+ *	column and byte symbols (IFLA_DPILLAR_COLUMN/LABEL): @sym gets
+ *	*@nsym entries, least significant first.
+ * @addr_from_label: optional, the inverse; 0 or -EINVAL with *@why.
+ *
+ * Wiring:
+ *
  * @port_info: how port @port (< t->nports) of @id is wired.
  * @port_neigh: the @idx-th node (idx < port_info.nneigh) expected on port
  *	@port of @id, in a fixed order, or DP_NODE_NONE where the topology
@@ -359,6 +447,9 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	@peer cannot be on that port.  @peer is not checked by the caller.
  * @peer_port: the port of @peer that plugs into the switch or cable of
  *	port @port of @id, or -1.  @peer is not checked by the caller.
+ *
+ * Route:
+ *
  * @route_init: state of a new packet from @src to @dst.  @sel: 0 for the
  *	topology's default, else a topology choice (DPillar: the helix
  *	direction; a path word); @hash: the flow hash, for topologies that
@@ -379,38 +470,6 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	At most DP_PATHS_MAX.
  * @path_init: with @npaths, the routing state of candidate @m (< what
  *	@npaths returned) from @src to @dst, as @route_init would set it.
- * @key_route_init: optional, key-based routing: the state of a new packet
- *	from @src to the 32-bit key @key (routing mode @sel), which travels
- *	in @st->dst in place of a node id.  Routing takes the packet to the
- *	key's home, where @route returns -1 with DP_DROP_ROUTE_AT_DST: the
- *	caller delivers it there.
- * @dst_is_key: with @key_route_init, whether @flags (off the wire) mark
- *	a key frame, whose dst is a key and not a node id.
- * @addr_to_label: optional, for topologies whose UAPI address is also a
- *	column and byte symbols (IFLA_DPILLAR_COLUMN/LABEL): @sym gets
- *	*@nsym entries, least significant first.
- * @addr_from_label: optional, the inverse; 0 or -EINVAL with *@why.
- *
- * @params: the topology's parameters (struct dp_topo_param), in the
- *	order netlink shows them, after the kind.  Those not listed are 0
- *	in a fabric of this topology (@init rejects them).
- * @nparams: entries of @params.
- * @hello_coords: optional, for a topology that routes on coordinates
- *	(S2): the coordinates of @self that its Hellos carry
- *	(DPILLAR_TLV_COORDS), up to @max into @x; returns how many.  With
- *	it, a Hello also lists the neighbours heard on the cable ports
- *	(DPILLAR_TLV_NEIGHS), and where the coordinates cannot be derived
- *	(dp_topo_plan_mode()) theirs too (DPILLAR_TLV_NEIGH_COORDS).  NULL:
- *	Hellos carry none of these TLVs.
- * @hello_coords_ok: with @hello_coords, whether the @n coordinates @x
- *	that the Hello of @src carried fit @t (derived ones are those of
- *	@src; ones no node can derive are only counted).  A Hello that
- *	does not fit comes from a node configured otherwise and is ignored.
- * @table_coords: optional, the tools and tests only: the coordinates of
- *	@node in the fabric's table (struct dp_topo.table, attached by the
- *	topology), up to @max into @x; returns how many, 0 without a table.
- *	The walker's view answers the neighbours' coordinates from it, as
- *	the kernel's Hello tables do, and the sender's resolution (coords.c).
  * @route_dir: optional, the direction of the route @st starts, as route
  *	get shows it (DPILLAR_A_ROUTE_DIR, enum dpillar_route_dir), or -1
  *	when it has none (DPillar's shortest mode, and every other
@@ -430,16 +489,30 @@ static inline void dp_topo_param_set_u32(struct dp_topo_params *p,
  *	t->max_hops is at most DP_TTL_MAX, where the TTL alone bounds a
  *	frame, so that such a fabric's frames are what they were before
  *	renewal existed.
- * @alloc: optional, tables too big for t->priv that make routing cheaper
- *	(S2 derived mode: every node's peers and coordinates, which each
- *	decision otherwise derives by the dozen): allocated with dp_alloc()
- *	as one block, which dp_topo_free() releases with dp_free(), and
- *	filled from @t alone; NULL when this instance has none or the
- *	allocation failed.  Every callback must answer the same with and
- *	without them (t->alloc NULL): they only cache what @init's state
- *	derives.  See dp_topo_alloc().
+ *
+ * Failure (when routing gives up: the device's route_fail hook, which
+ * shortcut.c sets; no member is called, they only name drop reasons):
+ *
+ * @discover_drop: optional (0: none), the drop reason (>= DP_DROP_TOPO)
+ *	after which the caller may discover a path toward the destination
+ *	and offer it to @route through the view's shortcut question
+ *	(struct dp_view_coords.shortcut; S2's local minimum: kernel
+ *	shortcut.c).
+ * @fallback_drops: the drop reasons (1 << reason, each >= DP_DROP_TOPO and
+ *	below @ndrops, never @discover_drop) that say a real failure stopped
+ *	the frame, after which the discovery fallback may carry it on
+ *	(kernel: dp_sc_fallback()); a reason that only a malformed header
+ *	can give (XDCent's bad_state) or a bug (DPillar's nopath) is not
+ *	one: any host on a switch could make a relay flood with it.
+ *
+ * Extensions (optional, NULL: the topology has none, and the generic path
+ * tests only the pointer):
+ *
+ * @coords: routing on coordinates (struct dp_topo_coords_ext: S2).
+ * @keys: key-based routing (struct dp_topo_key_ext: S2).
  */
 struct dp_topo_ops {
+	/* identity and names */
 	const char *name;
 	u32 kind;
 	const struct dp_phase_desc *phases;
@@ -449,22 +522,35 @@ struct dp_topo_ops {
 	const char * const *detours;
 	const char * const *sel_names;
 	bool fixture;
-	u8 discover_drop;
-	u16 fallback_drops;
+	const struct dp_topo_param *params;
+	u8 nparams;
 
+	/* instance */
 	int (*init)(struct dp_topo *t, const struct dp_topo_params *p,
 		    const char **why);
+	void *(*alloc)(const struct dp_topo *t);
+
+	/* address */
 	int (*describe)(const struct dp_topo *t, char *buf, u32 len);
 	int (*addr_parse)(const struct dp_topo *t, const char *text, u32 *id,
 			  const char **why);
 	int (*addr_format)(const struct dp_topo *t, u32 id, char *buf,
 			   u32 len);
+	int (*addr_to_label)(const struct dp_topo *t, u32 id, u32 *column,
+			     u8 *sym, u32 *nsym);
+	int (*addr_from_label)(const struct dp_topo *t, u32 column,
+			       const u8 *sym, u32 nsym, u32 *id,
+			       const char **why);
+
+	/* wiring */
 	void (*port_info)(const struct dp_topo *t, u32 id, u32 port,
 			  struct dp_port_info *pi);
 	u32 (*port_neigh)(const struct dp_topo *t, u32 id, u32 port, u32 idx);
 	int (*port_neigh_index)(const struct dp_topo *t, u32 id, u32 port,
 				u32 peer);
 	int (*peer_port)(const struct dp_topo *t, u32 id, u32 port, u32 peer);
+
+	/* route */
 	void (*route_init)(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			   u32 hash, struct dp_route_state *st);
 	int (*route)(const struct dp_topo *t, u32 self,
@@ -476,30 +562,18 @@ struct dp_topo_ops {
 	u32 (*npaths)(const struct dp_topo *t, u32 src, u32 dst, u32 sel);
 	void (*path_init)(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			  struct dp_route_state *st);
-	void (*key_route_init)(const struct dp_topo *t, u32 src, u32 key,
-			       u32 sel, struct dp_route_state *st);
-	bool (*dst_is_key)(const struct dp_topo *t, u8 flags);
-	u8 coords_flag;
-
-	int (*addr_to_label)(const struct dp_topo *t, u32 id, u32 *column,
-			     u8 *sym, u32 *nsym);
-	int (*addr_from_label)(const struct dp_topo *t, u32 column,
-			       const u8 *sym, u32 nsym, u32 *id,
-			       const char **why);
-
-	const struct dp_topo_param *params;
-	u8 nparams;
-	u32 (*hello_coords)(const struct dp_topo *t, u32 self, u32 *x,
-			    u32 max);
-	bool (*hello_coords_ok)(const struct dp_topo *t, u32 src,
-				const u32 *x, u32 n);
-	u32 (*table_coords)(const struct dp_topo *t, u32 node, u32 *x,
-			    u32 max);
 	int (*route_dir)(const struct dp_topo *t,
 			 const struct dp_route_state *st);
 	bool (*ttl_renew)(const struct dp_topo *t, struct dp_route_state *st,
 			  u8 *ttl);
-	void *(*alloc)(const struct dp_topo *t);
+
+	/* failure */
+	u8 discover_drop;
+	u16 fallback_drops;
+
+	/* extensions */
+	const struct dp_topo_coords_ext *coords;
+	const struct dp_topo_key_ext *keys;
 };
 
 /* One fabric, filled by dp_topo_init(). */
@@ -663,14 +737,24 @@ static inline bool dp_addr_valid(const struct dp_topo *t, u32 id)
 }
 
 /*
+ * The header flag of carried coordinates (struct dp_topo_coords_ext.flag),
+ * 0 for a topology without the coordinates extension: the receive and
+ * send points' one test (a frame's flags & this).
+ */
+static inline u8 dp_topo_coords_flag(const struct dp_topo *t)
+{
+	return t->ops && t->ops->coords ? t->ops->coords->flag : 0;
+}
+
+/*
  * Whether this node was given coordinates no other node can derive (S2
  * plan mode): then its frames carry their destination's (struct
- * dp_topo_ops.coords_flag), resolved by the sender, and its Hellos its
- * neighbours' (struct dp_topo_ops.hello_coords).
+ * dp_topo_coords_ext.flag), resolved by the sender, and its Hellos its
+ * neighbours' (struct dp_topo_coords_ext.hello).
  */
 static inline bool dp_topo_plan_mode(const struct dp_topo *t)
 {
-	return t->ops->coords_flag && t->p.ncoords;
+	return t->ops->coords && t->p.ncoords;
 }
 
 /* See struct dp_topo_ops.route_dir: -1 without it. */
@@ -680,18 +764,18 @@ static inline int dp_route_dir(const struct dp_topo *t,
 	return t->ops->route_dir ? t->ops->route_dir(t, st) : -1;
 }
 
-/* See struct dp_topo_ops.table_coords: 0 without it. */
+/* See struct dp_topo_coords_ext.table: 0 without it. */
 static inline u32 dp_table_coords(const struct dp_topo *t, u32 node, u32 *x,
 				  u32 max)
 {
-	return t->table && t->ops->table_coords ?
-	       t->ops->table_coords(t, node, x, max) : 0;
+	return t->table && t->ops->coords && t->ops->coords->table ?
+	       t->ops->coords->table(t, node, x, max) : 0;
 }
 
-/* Key-based routing (struct dp_topo_ops.key_route_init): S2 only. */
+/* Key-based routing (struct dp_topo_ops.keys): S2 only. */
 static inline bool dp_topo_has_keys(const struct dp_topo *t)
 {
-	return t->ops->key_route_init && t->ops->dst_is_key;
+	return t->ops->keys;
 }
 
 bool dp_s2_dst_is_key(const struct dp_topo *t, u8 flags);
@@ -706,7 +790,8 @@ void dp_s2_key_route_init(const struct dp_topo *t, u32 src, u32 key, u32 sel,
 static inline bool dp_dst_is_key(const struct dp_topo *t, u8 flags)
 {
 	return dp_topo_has_keys(t) &&
-	       INDIRECT_CALL_1(t->ops->dst_is_key, dp_s2_dst_is_key, t, flags);
+	       INDIRECT_CALL_1(t->ops->keys->dst_is_key, dp_s2_dst_is_key, t,
+			       flags);
 }
 
 /*
@@ -726,8 +811,8 @@ static inline void dp_key_route_init(const struct dp_topo *t, u32 src,
 				     struct dp_route_state *st)
 {
 	st->ncoords = 0;
-	INDIRECT_CALL_1(t->ops->key_route_init, dp_s2_key_route_init, t, src,
-			key, sel, st);
+	INDIRECT_CALL_1(t->ops->keys->route_init, dp_s2_key_route_init, t,
+			src, key, sel, st);
 }
 
 /*
@@ -764,7 +849,7 @@ void dp_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 
 /*
  * A sender's part in plan mode: the destination's @n coordinates travel
- * in the frame (struct dp_topo_ops.coords_flag).  False, and @st left
+ * in the frame (struct dp_topo_coords_ext.flag).  False, and @st left
  * alone, when the topology carries none or @n is out of range.
  */
 bool dp_route_set_coords(const struct dp_topo *t, struct dp_route_state *st,

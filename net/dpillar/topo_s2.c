@@ -1027,8 +1027,9 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 	c->xd = xd;
 	c->self = self;
 	if (d->plan) {
-		n = v && v->coords ? v->coords(v->ctx, self, 0, self, x,
-					       DP_S2_SPACES_MAX) : 0;
+		n = v && v->coords && v->coords->node_coords ?
+		    v->coords->node_coords(v->ctx, self, 0, self, x,
+					   DP_S2_SPACES_MAX) : 0;
 		if (!s2_heard_mcd(d, x, n, xd, &c->ms))
 			return false;
 		for (p = 0; p < d->ports; p++)
@@ -1062,8 +1063,8 @@ static bool s2_ctx_init(struct s2_ctx *c, const struct dp_topo *t, u32 self,
 				 s2_port_slot(d, c->slot, p));
 			c->mc1[p] = s2_mcd_slots(d, peer, c->pslot[p], xd);
 		} else {
-			n = v->coords(v->ctx, self, p, peer, x,
-				      DP_S2_SPACES_MAX);
+			n = v->coords->node_coords(v->ctx, self, p, peer, x,
+						   DP_S2_SPACES_MAX);
 			if (!s2_heard_mcd(d, x, n, xd, &c->mc1[p]))
 				continue;
 		}
@@ -1130,9 +1131,9 @@ static u32 s2_two_hop_mcds(const struct s2_ctx *c, u32 port, u32 *mc)
 			mc[i] = s2_mcd_slots(d, ids[i], slot, c->xd);
 			continue;
 		}
-		k = v->peer_neigh_coords ?
-		    v->peer_neigh_coords(v->ctx, c->self, port, peer, i, x,
-					 DP_S2_SPACES_MAX) : 0;
+		k = v->coords && v->coords->peer_neigh_coords ?
+		    v->coords->peer_neigh_coords(v->ctx, c->self, port, peer,
+						 i, x, DP_S2_SPACES_MAX) : 0;
 		if (!s2_heard_mcd(d, x, k, c->xd, &mc[i]))
 			mc[i] = 0xffffffffU;
 	}
@@ -1259,9 +1260,9 @@ static bool s2_shortcut(const struct dp_topo *t, u32 self,
 {
 	u32 port, peer, dist;
 
-	if (!v || !v->shortcut || !max_dist ||
-	    !v->shortcut(v->ctx, self, st->dst, max_dist, &port, &peer,
-			 &dist) ||
+	if (!v || !v->coords || !v->coords->shortcut || !max_dist ||
+	    !v->coords->shortcut(v->ctx, self, st->dst, max_dist, &port,
+				 &peer, &dist) ||
 	    !dist || dist > max_dist || port >= t->nports ||
 	    !dp_addr_valid(t, peer) || peer == self)
 		return false;
@@ -1656,6 +1657,20 @@ static void *s2_alloc(const struct dp_topo *t)
 	return tb;
 }
 
+/* The coordinates extension (struct dp_topo_coords_ext). */
+static const struct dp_topo_coords_ext s2_coords_ext = {
+	.hello = s2_hello_coords,
+	.hello_ok = s2_hello_coords_ok,
+	.table = s2_table_coords,
+	.flag = S2_FL_COORDS,
+};
+
+/* The keys extension (struct dp_topo_key_ext). */
+static const struct dp_topo_key_ext s2_key_ext = {
+	.route_init = dp_s2_key_route_init,
+	.dst_is_key = dp_s2_dst_is_key,
+};
+
 const struct dp_topo_ops dp_s2_ops = {
 	.name = "s2",
 	.kind = DP_TOPO_S2,
@@ -1666,12 +1681,8 @@ const struct dp_topo_ops dp_s2_ops = {
 	.detours = s2_detours,
 	.sel_names = s2_sel_names,
 	.discover_drop = S2_DROP_LOCAL_MIN,
-	.coords_flag = S2_FL_COORDS,
 	.params = s2_params,
 	.nparams = ARRAY_SIZE(s2_params),
-	.hello_coords = s2_hello_coords,
-	.hello_coords_ok = s2_hello_coords_ok,
-	.table_coords = s2_table_coords,
 	.init = s2_init,
 	.describe = s2_describe,
 	.addr_parse = s2_addr_parse,
@@ -1683,9 +1694,9 @@ const struct dp_topo_ops dp_s2_ops = {
 	.route_init = dp_s2_route_init,
 	.route = dp_s2_route,
 	.route_choices = s2_route_choices,
-	.key_route_init = dp_s2_key_route_init,
-	.dst_is_key = dp_s2_dst_is_key,
 	.ttl_renew = s2_ttl_renew,
 	.alloc = s2_alloc,
+	.coords = &s2_coords_ext,
+	.keys = &s2_key_ext,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_s2_ops);

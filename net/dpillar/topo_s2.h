@@ -146,10 +146,10 @@ void dp_s2_key_coords(const u8 *key, u32 len, u32 d, u32 *x);
  * A node is given its own coordinates (struct dp_topo_params.coords), its
  * cable ports' peers are learned from their Hellos (t->learn_peers), the
  * 1-hop and 2-hop neighbours' coordinates come through the view
- * (dp_view.coords, dp_view.peer_neigh_coords), and a frame carries its
- * destination's coordinates (dp_route_state.coords; on the wire struct
- * dpillar_coords behind the header, S2 flag 0x20).  No relay needs a
- * table of the fabric.
+ * (struct dp_view_coords: node_coords, peer_neigh_coords), and a frame
+ * carries its destination's coordinates (dp_route_state.coords; on the
+ * wire struct dpillar_coords behind the header, S2 flag 0x20).  No relay
+ * needs a table of the fabric.
  */
 static inline bool dp_s2_plan_mode(const struct dp_topo *t)
 {

@@ -565,9 +565,12 @@ static void s2t_shortcut(struct kunit *test)
 				    .spaces = 2, .seed = 7 };
 	struct s2t_sc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	u32 u, v, port, stuck = 0, saved = 0, walks = 0;
+	static const struct dp_view_coords vc = {
+		.shortcut = s2t_sc_shortcut,
+	};
 	struct dp_view view = {
 		.reachable = s2t_sc_reachable,
-		.shortcut = s2t_sc_shortcut,
+		.coords = &vc,
 	};
 	struct dp_route_state st;
 	const char *why = NULL;
@@ -757,11 +760,15 @@ static bool s2t_pv_sc(const void *ctx, u32 self, u32 dst, u32 max,
 static void s2t_plan_shortcut(struct kunit *test, const struct dp_topo *tp,
 			      const struct s2t_pv *c, struct dp_view *view)
 {
+	const struct dp_view_coords *saved = view->coords;
+	struct dp_view_coords vc = *saved;
 	u32 x[DP_S2_SPACES_MAX], u, v, at, hops;
+	u8 flag = dp_topo_coords_flag(tp);
 	struct dp_route_state st;
 	struct dp_hop hop;
 
-	view->shortcut = s2t_pv_sc;
+	vc.shortcut = s2t_pv_sc;
+	view->coords = &vc;
 	for (u = 0; u < tp->nodes; u++) {
 		if (u == c->failed)
 			continue;
@@ -771,14 +778,14 @@ static void s2t_plan_shortcut(struct kunit *test, const struct dp_topo *tp,
 		dp_route_init(tp, u, v, 0, 0, &st);
 		KUNIT_ASSERT_TRUE(test, dp_route_set_coords(tp, &st, x,
 							    s2t_pv_copy(c, v, x, 8)));
-		KUNIT_ASSERT_TRUE(test, st.flags & tp->ops->coords_flag);
+		KUNIT_ASSERT_TRUE(test, st.flags & flag);
 		/* A frame a relay put in the shortcut phase, 3 hops left. */
 		st.flags = (st.flags & ~0x04) | 0x08;
 		st.word = 3;
 		for (at = u, hops = 0; at != v && hops < 3; hops++) {
 			if (dp_route(tp, at, &st, view, &hop))
 				break;
-			KUNIT_EXPECT_TRUE_MSG(test, st.flags & tp->ops->coords_flag,
+			KUNIT_EXPECT_TRUE_MSG(test, st.flags & flag,
 					      "%u -> %u: flag lost at %u",
 					      u, v, at);
 			KUNIT_EXPECT_TRUE(test, st.flags & 0x08);
@@ -786,7 +793,7 @@ static void s2t_plan_shortcut(struct kunit *test, const struct dp_topo *tp,
 		}
 		KUNIT_EXPECT_GT(test, hops, 0);
 	}
-	view->shortcut = NULL;
+	view->coords = saved;
 }
 
 /* Route @u -> @v on @t; the hops into @path (next, port, phase). */
@@ -847,6 +854,10 @@ static void s2t_plan(struct kunit *test)
 {
 	static const struct { u32 nodes, ports, spaces, seed; } fab[] = {
 		{ 16, 4, 2, 7 }, { 30, 6, 2, 1 }, { 25, 7, 3, 3 },
+	};
+	static const struct dp_view_coords pv_coords = {
+		.node_coords = s2t_pv_coords,
+		.peer_neigh_coords = s2t_pv_neigh_coords,
 	};
 	u32 *coords = kunit_kcalloc(test, 64 * 8, sizeof(u32), GFP_KERNEL);
 	u32 *peer = kunit_kcalloc(test, 64 * 16, sizeof(u32), GFP_KERNEL);
@@ -913,8 +924,7 @@ static void s2t_plan(struct kunit *test)
 			.reachable = s2t_pv_reachable,
 			.cable_peer = s2t_pv_cable_peer,
 			.peer_neighs = s2t_pv_neighs,
-			.coords = s2t_pv_coords,
-			.peer_neigh_coords = s2t_pv_neigh_coords,
+			.coords = &pv_coords,
 			.ctx = &c,
 		};
 		s2t_plan_pairs(test, td, tp, &c, &view, pa, pb);
@@ -1354,9 +1364,12 @@ static void s2t_big_hostile(struct kunit *test)
 		.peer_neighs = s2t_liar_neighs,
 		.ctx = &c,
 	};
+	static const struct dp_view_coords vsc = {
+		.shortcut = s2t_liar_shortcut,
+	};
 	struct dp_view vs = {
 		.reachable = s2t_liar_reachable,
-		.shortcut = s2t_liar_shortcut,
+		.coords = &vsc,
 		.ctx = &c,
 	};
 	u32 i, hops, rnd = 1, loops = 0, longest = 0;

@@ -130,6 +130,62 @@ static void dpt_core_registry(struct kunit *test)
 }
 
 /*
+ * Extensions, not members (issue 54): a topology without the coordinates
+ * or keys extension (every one but S2) gets nothing of them at the points
+ * the generic path would use them, whatever a frame's flags or the
+ * parameters say: no header flag of carried coordinates, no coordinates
+ * put in a frame, no plan mode, no key frames.  S2, with both, gets them.
+ */
+static void dpt_core_no_extension(struct kunit *test)
+{
+	static const u32 x[2] = { 100, 200 };
+	const struct dp_topo_ops *ops;
+	struct dp_route_state st;
+	u32 kind, without = 0;
+	struct dp_topo *t;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (kind = 1; kind <= DP_TOPO_KIND_MAX; kind++) {
+		ops = dp_topo_ops_by_kind(kind);
+		if (!ops)
+			continue;
+		t->ops = ops;
+		t->kind = kind;
+		t->p.ncoords = 2;	/* as if given: only S2 takes them */
+		memset(&st, 0, sizeof(st));
+		st.flags = 0x12;
+		if (ops->coords) {
+			KUNIT_EXPECT_NE(test, dp_topo_coords_flag(t), 0);
+			KUNIT_EXPECT_TRUE(test, dp_topo_plan_mode(t));
+			KUNIT_EXPECT_TRUE(test, dp_route_set_coords(t, &st, x, 2));
+		} else {
+			without++;
+			KUNIT_EXPECT_EQ_MSG(test, dp_topo_coords_flag(t), 0,
+					    "%s", ops->name);
+			KUNIT_EXPECT_FALSE_MSG(test, dp_topo_plan_mode(t),
+					       "%s", ops->name);
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       dp_route_set_coords(t, &st, x, 2),
+					       "%s", ops->name);
+			KUNIT_EXPECT_EQ_MSG(test, st.flags, 0x12, "%s",
+					    ops->name);
+			KUNIT_EXPECT_EQ_MSG(test, st.ncoords, 0, "%s",
+					    ops->name);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    dp_table_coords(t, 0, st.coords, 2),
+					    0, "%s", ops->name);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, dp_topo_has_keys(t), !!ops->keys,
+				    "%s", ops->name);
+		if (!ops->keys)
+			KUNIT_EXPECT_FALSE_MSG(test, dp_dst_is_key(t, 0xff),
+					       "%s", ops->name);
+	}
+	KUNIT_EXPECT_EQ(test, without, DP_TOPO_KIND_MAX - 1);
+}
+
+/*
  * The per-packet dispatch (DP_TOPO_CASE_* in topo.h) calls a kind's entry
  * points directly, by the list (topologies.h): they must be the ones the
  * kind's registered ops table names, or the kernel would route by other
@@ -166,7 +222,7 @@ enum dpt_break {
 	DPT_NO_ADDR_PARSE, DPT_NO_PEER_PORT, DPT_HALF_LABEL, DPT_FEW_PHASES,
 	DPT_MANY_PHASES, DPT_PHASE0_NAME, DPT_FEW_DROPS, DPT_DROP1_NAME,
 	DPT_NO_DETOURS, DPT_DETOUR_SLOT, DPT_HALF_HELLO_COORDS,
-	DPT_PARAM_KIND, DPT_PARAM_ATTR, DPT_FALLBACK_GENERIC,
+	DPT_COORDS_NO_FLAG, DPT_HALF_KEYS, DPT_PARAM_KIND, DPT_PARAM_ATTR, DPT_FALLBACK_GENERIC,
 	DPT_FALLBACK_BEYOND, DPT_FALLBACK_DISCOVER, DPT_BREAK_MAX,
 };
 
@@ -187,6 +243,17 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 	static const struct dp_topo_param attr_param[] = {
 		{ "n", IFLA_DPILLAR_MAX + 1, DPILLAR_A_DEV_N,
 		  offsetof(struct dp_topo_params, n), 0, DP_PARAM_ID_n },
+	};
+	/* Extensions missing a member they need. */
+	const struct dp_topo_coords_ext half_hello = {
+		.hello_ok = dp_s2_ops.coords->hello_ok, .flag = 0x20,
+	};
+	const struct dp_topo_coords_ext no_flag = {
+		.hello = dp_s2_ops.coords->hello,
+		.hello_ok = dp_s2_ops.coords->hello_ok,
+	};
+	static const struct dp_topo_key_ext half_keys = {
+		.dst_is_key = dp_s2_dst_is_key,
 	};
 	struct dp_topo_ops ops;
 	const char *why;
@@ -244,7 +311,13 @@ static void dpt_core_ops_check_rejects(struct kunit *test)
 			ops.nphases = ARRAY_SIZE(slot4);
 			break;
 		case DPT_HALF_HELLO_COORDS:
-			ops.hello_coords_ok = dp_s2_ops.hello_coords_ok;
+			ops.coords = &half_hello;
+			break;
+		case DPT_COORDS_NO_FLAG:
+			ops.coords = &no_flag;
+			break;
+		case DPT_HALF_KEYS:
+			ops.keys = &half_keys;
 			break;
 		case DPT_PARAM_KIND:
 			ops.params = kind_param;
@@ -325,6 +398,7 @@ static void dpt_core_addr_dispatch(struct kunit *test)
 static struct kunit_case dpt_core_cases[] = {
 	KUNIT_CASE(dpt_core_registry),
 	KUNIT_CASE(dpt_core_dispatch),
+	KUNIT_CASE(dpt_core_no_extension),
 	KUNIT_CASE(dpt_core_ops_check_rejects),
 	KUNIT_CASE(dpt_core_addr_dispatch),
 	KUNIT_CASE(dpt_topo_none),

@@ -8,13 +8,14 @@
 /*
  * A fabric whose table (t->table: S2 plan mode) the tools and tests have
  * and the kernel never does.  The topology answers the cabling from it
- * (port_neigh(), peer_port()) and the coordinates (table_coords()): the
- * walker's view answers the coordinates as the Hello tables would, and
- * the hops are checked against its cabling.
+ * (port_neigh(), peer_port()) and the coordinates (the coordinates
+ * extension's table, dp_table_coords()): the walker's view answers the
+ * coordinates as the Hello tables would, and the hops are checked
+ * against its cabling.
  */
 static bool dp_walk_table(const struct dp_topo *t)
 {
-	return t->table && t->ops->table_coords;
+	return t->table && t->ops->coords && t->ops->coords->table;
 }
 
 /* The node cabled to port @port of @id (entry @idx of its list). */
@@ -220,6 +221,12 @@ static u32 dp_fail_peer_neigh_coords(const void *ctx, u32 self, u32 port,
 	return dp_table_coords(fs->t, ids[idx], x, max);
 }
 
+/* The walker's coordinate questions, answered from the table. */
+static const struct dp_view_coords dp_fail_view_coords = {
+	.node_coords = dp_fail_coords,
+	.peer_neigh_coords = dp_fail_peer_neigh_coords,
+};
+
 void dp_fail_view(const struct dp_fail_set *fs, struct dp_view *v)
 {
 	memset(v, 0, sizeof(*v));
@@ -227,10 +234,8 @@ void dp_fail_view(const struct dp_fail_set *fs, struct dp_view *v)
 	v->cable_peer = dp_fail_cable_peer;
 	v->ports_up = dp_fail_ports_up;
 	v->peer_neighs = dp_fail_peer_neighs;
-	if (dp_walk_table(fs->t)) {
-		v->coords = dp_fail_coords;
-		v->peer_neigh_coords = dp_fail_peer_neigh_coords;
-	}
+	if (dp_walk_table(fs->t))
+		v->coords = &dp_fail_view_coords;
 	v->ctx = fs;
 }
 

@@ -35,7 +35,10 @@ void dp_fail_set_node(struct dp_fail_set *fs, u32 id);
 void dp_fail_set_link(struct dp_fail_set *fs, u32 id, u32 port);
 /* struct dp_view.reachable over a failure set (ctx: the set). */
 bool dp_fail_reachable(const void *ctx, u32 self, u32 port, u32 peer);
-/* A full view of the set: reachable, cable_peer, ports_up, peer_neighs. */
+/*
+ * A full view of the set: reachable, cable_peer, ports_up, peer_neighs,
+ * and the coordinate questions from the fabric's table where it has one.
+ */
 void dp_fail_view(const struct dp_fail_set *fs, struct dp_view *v);
 
 struct dp_walk {

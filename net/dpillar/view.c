@@ -160,24 +160,35 @@ u32 dp_view_cable_peer(const void *ctx, u32 self, u32 port_idx)
 	return peer;
 }
 
+/*
+ * The coordinate questions (struct dp_view_coords), which only a topology
+ * with the coordinates extension asks (S2): its shortcut table
+ * (shortcut.c) and the coordinates the Hellos gave.
+ */
+static const struct dp_view_coords dp_view_coords_ops = {
+	.shortcut = dp_sc_lookup,
+	.node_coords = dp_view_coords,
+	.peer_neigh_coords = dp_view_peer_neigh_coords,
+};
+
 /* What routing may know of the fabric around us (struct dp_view). */
 void dp_view_init(struct dp_priv *dp)
 {
 	/*
-	 * Seven questions and the context.  A new question must call
-	 * dp_vctx_uncached(), or dp_vctx_other() if every change of its
-	 * answer but by time calls dp_rmemo_neigh_changed() and it asks
-	 * about a neighbour's life through dp_vctx_reach(); else the route
-	 * memo (struct dp_rmemo) must learn to check its answer again.
+	 * Four questions, the three coordinate ones behind a pointer, and
+	 * the context.  A new question must call dp_vctx_uncached(), or
+	 * dp_vctx_other() if every change of its answer but by time calls
+	 * dp_rmemo_neigh_changed() and it asks about a neighbour's life
+	 * through dp_vctx_reach(); else the route memo (struct dp_rmemo)
+	 * must learn to check its answer again.
 	 */
-	BUILD_BUG_ON(sizeof(struct dp_view) != 8 * sizeof(void *));
+	BUILD_BUG_ON(sizeof(struct dp_view) != 6 * sizeof(void *));
+	BUILD_BUG_ON(sizeof(struct dp_view_coords) != 3 * sizeof(void *));
 	dp->view.reachable = dp_reachable;
 	dp->view.cable_peer = dp_view_cable_peer;
 	dp->view.ports_up = dp_view_ports_up;
 	dp->view.peer_neighs = dp_view_peer_neighs;
-	dp->view.shortcut = dp_sc_lookup;
-	dp->view.coords = dp_view_coords;
-	dp->view.peer_neigh_coords = dp_view_peer_neigh_coords;
+	dp->view.coords = &dp_view_coords_ops;
 	dp->vctx.dp = dp;
 	dp->vctx.memo = NULL;
 	dp->view.ctx = &dp->vctx;

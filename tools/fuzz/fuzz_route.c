@@ -147,6 +147,17 @@ static u32 fz_peer_neigh_coords(const void *ctx, u32 self, u32 port,
 	return idx < n ? fz_xs(ctx, ids[idx], x, max) : 0;
 }
 
+/* The view's coordinate questions: the shortcuts; plan mode all three. */
+static const struct dp_view_coords fz_view_sc = {
+	.shortcut = fz_shortcut,
+};
+
+static const struct dp_view_coords fz_view_plan = {
+	.shortcut = fz_shortcut,
+	.node_coords = fz_coords,
+	.peer_neigh_coords = fz_peer_neigh_coords,
+};
+
 /* The relay's address check (dp_addr_ok()): a key frame's dst is a key. */
 static bool fz_addr_ok(const struct dp_topo *t, const struct dp_route_state *st)
 {
@@ -250,15 +261,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	fv.shortcut = fz_u8(&in);
 	v.reachable = fz_reachable;
 	v.ports_up = fz_ports_up;
-	v.shortcut = fz_shortcut;
+	v.coords = &fz_view_sc;
 	v.ctx = &fv;
 	if (t.learn_peers) {
 		u32 x[DP_COORDS_MAX], n = fz_xs(&fv, st.dst, x, DP_COORDS_MAX);
 
 		v.cable_peer = fz_cable_peer;
-		v.coords = fz_coords;
+		v.coords = &fz_view_plan;
 		v.peer_neighs = fz_peer_neighs;
-		v.peer_neigh_coords = fz_peer_neigh_coords;
 		/*
 		 * Mode bit 7: the sender's coordinates of the destination;
 		 * and bit 4 flips them as a hostile relay could.

@@ -124,6 +124,49 @@ static bool addr_roundtrip(const struct dp_topo *t, u32 id)
 	return dp_addr_valid(t, id);
 }
 
+/*
+ * Extensions, not members (issue 54; KUnit's dpt_core_no_extension): a
+ * topology without the coordinates or keys extension gets nothing of
+ * them at the generic path's points, whatever the flags or parameters
+ * say; S2, with both, gets them.
+ */
+static void test_no_extension(void)
+{
+	static const u32 x[2] = { 100, 200 };
+	const struct dp_topo_ops *ops;
+	struct dp_route_state st;
+	static struct dp_topo t;
+	u32 kind;
+	bool ok;
+
+	for (kind = 1; kind <= DP_TOPO_KIND_MAX; kind++) {
+		ops = dp_topo_ops_by_kind(kind);
+		if (!ops)
+			continue;
+		memset(&t, 0, sizeof(t));
+		t.ops = ops;
+		t.kind = kind;
+		t.p.ncoords = 2;
+		memset(&st, 0, sizeof(st));
+		st.flags = 0x12;
+		if (ops->coords)
+			ok = dp_topo_coords_flag(&t) && dp_topo_plan_mode(&t) &&
+			     dp_route_set_coords(&t, &st, x, 2) &&
+			     st.ncoords == 2;
+		else
+			ok = !dp_topo_coords_flag(&t) &&
+			     !dp_topo_plan_mode(&t) &&
+			     !dp_route_set_coords(&t, &st, x, 2) &&
+			     st.flags == 0x12 && !st.ncoords &&
+			     !dp_table_coords(&t, 0, st.coords, 2);
+		ok = ok && dp_topo_has_keys(&t) == !!ops->keys &&
+		     (ops->keys || !dp_dst_is_key(&t, 0xff));
+		result(ok, "%s: extensions:%s%s%s, none reached without", ops->name,
+		       ops->coords ? " coords" : "", ops->keys ? " keys" : "",
+		       ops->coords || ops->keys ? "" : " none");
+	}
+}
+
 static void test_addressing(void)
 {
 	struct dp_topo t;
@@ -743,6 +786,7 @@ int main(void)
 
 	test_rdiv();
 	test_init_limits();
+	test_no_extension();
 	test_addressing();
 	for (i = 0; i < NSMALL; i++)
 		test_wiring(small[i][0], small[i][1]);
