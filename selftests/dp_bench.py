@@ -383,6 +383,11 @@ def insn_sort(key):
             order.index(c) if c in order else len(order), c, key[3])
 
 
+# Issue 52's goal for every topology's relay hop, at every frame size: at
+# most this share of a Linux bridge's hop, in instructions.
+HOP_GOAL = 0.85
+
+
 def insn_table(path):
     rows, order = insn_load(path)
     rounds = sorted({k for v in rows.values() for k in v})
@@ -405,6 +410,7 @@ def insn_table(path):
           % (relays[-1], relays[0], relays[-1] - relays[0],
              'median' if INSN_STAT is statistics.median else 'least')
           if len(relays) > 1 else 'one relay hop: needs two chain lengths')
+    met = missed = 0
     for (c, size), h in sorted(hops.items(), key=lambda x: insn_sort(
             ('hop', x[0][0], x[0][1], ''))):
         line = '  %-6s %-12s %9.1f' % (size, c, h)
@@ -412,7 +418,15 @@ def insn_table(path):
             r = ratios.get(('hop', c, size, base))
             if r is not None:
                 line += '   /%s %.3f' % (base, r)
+        r = ratios.get(('hop', c, size, 'bridge'))
+        if r is not None:
+            ok = r <= HOP_GOAL
+            met, missed = met + ok, missed + (not ok)
+            line += '   goal %.2f %s' % (HOP_GOAL, 'met' if ok else 'missed')
         print(line)
+    if met + missed:
+        print('goals (a relay hop at most %.2f of a bridge hop, issue 52): '
+              '%d met, %d missed' % (HOP_GOAL, met, missed))
     chains = sorted((k for k in ratios if k[0] == 'chain'), key=insn_sort)
     if chains:
         print()
