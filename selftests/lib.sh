@@ -624,6 +624,68 @@ nic_chain_dp0_down() {
 	done
 }
 
+# The rest of the chain's life, shared by nic_tcp_cost.sh and
+# nic_tcp_split.sh (both over the caller's "ns M ROLE").
+# nic_chain_destroy: kill the caller's PIDS, remove its WORK and every
+# chain namespace (nc<M>-<role>).
+nic_chain_destroy() {
+	local n
+	[ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null
+	rm -rf "$WORK"
+	for n in $(ip netns list | awk '/^nc[0-9]+-/ { print $1 }'); do
+		ip netns del "$n"
+	done
+}
+
+# nic_neigh_pin NS DEV IP PEERNS PEERDEV: IP (PEERNS's PEERDEV) permanent
+# in NS's neighbour table.
+nic_neigh_pin() {
+	ip -n "$1" neigh replace "$3" dev "$2" nud permanent \
+		lladdr "$(ip -n "$4" -j link show dev "$5" | jq -r '.[0].address')"
+}
+
+# nic_chain_ipv4_up M: plain IPv4 over model M's chain, r forwarding
+# between 172.16.1.0/24 (s.p1, r.p1) and 172.16.2.0/24 (r.p0, d.p0),
+# neighbours pinned, d (172.16.2.2) answering s; nic_chain_ipv4_down M
+# takes it off again.
+nic_chain_ipv4_up() {
+	local s r d
+	s=$(ns "$1" s) r=$(ns "$1" r) d=$(ns "$1" d)
+	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+	ip -n "$s" addr add 172.16.1.1/24 dev p1 &&
+	ip -n "$r" addr add 172.16.1.2/24 dev p1 &&
+	ip -n "$r" addr add 172.16.2.1/24 dev p0 &&
+	ip -n "$d" addr add 172.16.2.2/24 dev p0 &&
+	ip -n "$s" route add 172.16.0.0/16 via 172.16.1.2 &&
+	ip -n "$d" route add 172.16.0.0/16 via 172.16.2.1 &&
+	nic_neigh_pin "$s" p1 172.16.1.2 "$r" p1 &&
+	nic_neigh_pin "$r" p1 172.16.1.1 "$s" p1 &&
+	nic_neigh_pin "$r" p0 172.16.2.2 "$d" p0 &&
+	nic_neigh_pin "$d" p0 172.16.2.1 "$r" p0 || return 1
+	wait_for 30 ip netns exec "$s" ping -c1 -W1 -q 172.16.2.2 >/dev/null
+}
+nic_chain_ipv4_down() {
+	local x
+	ip netns exec "$(ns "$1" r)" sysctl -qw net.ipv4.ip_forward=0
+	for x in s:p1 r:p1 r:p0 d:p0; do
+		ip -n "$(ns "$1" "${x%%:*}")" addr flush dev "$(cut -d: -f2 <<<"$x")"
+		ip -n "$(ns "$1" "${x%%:*}")" neigh flush dev "$(cut -d: -f2 <<<"$x")"
+	done
+}
+
+# nic_chain_offloads M on|off ROLE:DEV[:...]...: those NICs' offloads
+# (tx, sg, tso, gso, gro); a model that fixes a feature refuses to change
+# it, and what could change has.
+nic_chain_offloads() {
+	local m=$1 v=$2 x
+	shift 2
+	for x in "$@"; do
+		ip netns exec "$(ns "$m" "${x%%:*}")" ethtool -K "$(cut -d: -f2 <<<"$x")" \
+			tx "$v" sg "$v" tso "$v" gso "$v" gro "$v" >/dev/null 2>&1
+	done
+	return 0
+}
+
 # nic_drivers_load MODEL...: each model's driver loaded (a no-op where it
 # is built in), unloaded at exit so that later suites in the same guest
 # find no stray NICs.  Fails when one cannot be loaded.

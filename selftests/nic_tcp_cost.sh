@@ -134,15 +134,7 @@ load_module || die "no dpillar module"
 
 ns() { echo "nc$1-$2"; }			# ns MODEL ROLE
 
-cost_destroy() {
-	local n
-	[ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null
-	rm -rf "$WORK"
-	for n in $(ip netns list | awk '/^nc[0-9]+-/ { print $1 }'); do
-		ip netns del "$n"
-	done
-}
-defer cost_destroy
+defer nic_chain_destroy
 
 # busy_ns: the CPU's busy guest ns since boot (elapsed less idle and
 # iowait; one CPU).
@@ -195,16 +187,6 @@ transfer() {
 # NICS: the chain's NIC ports, "role:port".
 NICS=(s:p1 r:p1 r:p0 d:p0)
 
-# offloads M on|off: every NIC of the chain.  A model that fixes a
-# feature refuses to change it: what could change has.
-offloads() {
-	local m=$1 v=$2 x
-	for x in "${NICS[@]}"; do
-		ip netns exec "$(ns "$m" "${x%:*}")" ethtool -K "${x#*:}" \
-			tx "$v" sg "$v" tso "$v" gso "$v" gro "$v" >/dev/null 2>&1
-	done
-	return 0
-}
 
 # mtu M MTU: every NIC of the chain (and the placeholder veths) at MTU.
 mtu() {
@@ -250,37 +232,11 @@ down_dp0() {
 # neighbour entries permanent (make bench: a relay re-probing its next
 # hop while data flows costs a few per cent at random).
 up_ipv4() {
-	local m=$1 s r d
-	s=$(ns "$m" s) r=$(ns "$m" r) d=$(ns "$m" d)
-	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
-	ip -n "$s" addr add 172.16.1.1/24 dev p1 || return 1
-	ip -n "$r" addr add 172.16.1.2/24 dev p1 || return 1
-	ip -n "$r" addr add 172.16.2.1/24 dev p0 || return 1
-	ip -n "$d" addr add 172.16.2.2/24 dev p0 || return 1
-	ip -n "$s" route add 172.16.0.0/16 via 172.16.1.2 || return 1
-	ip -n "$d" route add 172.16.0.0/16 via 172.16.2.1 || return 1
-	neigh_pin "$s" p1 172.16.1.2 "$r" p1 || return 1
-	neigh_pin "$r" p1 172.16.1.1 "$s" p1 || return 1
-	neigh_pin "$r" p0 172.16.2.2 "$d" p0 || return 1
-	neigh_pin "$d" p0 172.16.2.1 "$r" p0 || return 1
-	wait_for 30 ip netns exec "$s" ping -c1 -W1 -q 172.16.2.2 \
-		>/dev/null || { echo "bench-nic: ipv4: no ping" >&2; return 1; }
+	nic_chain_ipv4_up "$1" ||
+		{ echo "bench-nic: ipv4: no ping" >&2; return 1; }
 	DST_hop=172.16.1.2 DST_relay=172.16.2.2
 }
-# neigh_pin NS DEV IP PEERNS PEERDEV: IP (PEERNS's PEERDEV) permanent in
-# NS's neighbour table.
-neigh_pin() {
-	ip -n "$1" neigh replace "$3" dev "$2" nud permanent \
-		lladdr "$(ip -n "$4" -j link show dev "$5" | jq -r '.[0].address')"
-}
-down_ipv4() {
-	local r
-	ip netns exec "$(ns "$1" r)" sysctl -qw net.ipv4.ip_forward=0
-	for r in s:p1 r:p1 r:p0 d:p0; do
-		ip -n "$(ns "$1" "${r%:*}")" addr flush dev "${r#*:}"
-		ip -n "$(ns "$1" "${r%:*}")" neigh flush dev "${r#*:}"
-	done
-}
+down_ipv4() { nic_chain_ipv4_down "$1"; }
 
 up_bridge() {
 	local m=$1
@@ -292,8 +248,8 @@ up_bridge() {
 	EOF
 	ip -n "$(ns "$m" s)" addr add 192.168.50.1/24 dev p1 || return 1
 	ip -n "$(ns "$m" d)" addr add 192.168.50.2/24 dev p0 || return 1
-	neigh_pin "$(ns "$m" s)" p1 192.168.50.2 "$(ns "$m" d)" p0 || return 1
-	neigh_pin "$(ns "$m" d)" p0 192.168.50.1 "$(ns "$m" s)" p1 || return 1
+	nic_neigh_pin "$(ns "$m" s)" p1 192.168.50.2 "$(ns "$m" d)" p0 || return 1
+	nic_neigh_pin "$(ns "$m" d)" p0 192.168.50.1 "$(ns "$m" s)" p1 || return 1
 	wait_for 30 ip netns exec "$(ns "$m" s)" ping -c1 -W1 -q 192.168.50.2 \
 		>/dev/null || { echo "bench-nic: bridge: no ping" >&2; return 1; }
 	DST_relay=192.168.50.2 DST_hop=192.168.50.2
@@ -374,12 +330,12 @@ contender() {
 		{ echo "bench-nic: ${MODELS[m]}: $c: no transfer" >&2; "down_$c" "$m"; return 1; }
 	for row; do
 		case "$row" in
-		hop-on) offloads "$m" on; run "$m" "$row" "$c" "$round" s r "$DST_hop" ;;
+		hop-on) nic_chain_offloads "$m" on "${NICS[@]}"; run "$m" "$row" "$c" "$round" s r "$DST_hop" ;;
 		hop-off)
-			offloads "$m" off
+			nic_chain_offloads "$m" off "${NICS[@]}"
 			run "$m" "$row" "$c" "$round" s r "$DST_hop"
-			offloads "$m" on ;;
-		relay) offloads "$m" on; run "$m" "$row" "$c" "$round" s d "$DST_relay" ;;
+			nic_chain_offloads "$m" on "${NICS[@]}" ;;
+		relay) nic_chain_offloads "$m" on "${NICS[@]}"; run "$m" "$row" "$c" "$round" s d "$DST_relay" ;;
 		jumbo) run "$m" "$row" "$c" "$round" s r "$DST_hop" ;;
 		esac || { echo "bench-nic: ${MODELS[m]}: $row $c failed" >&2; FAIL=1; }
 	done

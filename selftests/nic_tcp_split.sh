@@ -110,15 +110,7 @@ load_module || die "no dpillar module"
 ns() { echo "nc$1-$2"; }			# ns M ROLE (as nic_tcp_cost.sh)
 
 PIDS=()
-split_destroy() {
-	local n
-	[ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null
-	rm -rf "$WORK"
-	for n in $(ip netns list | awk '/^nc[0-9]+-/ { print $1 }'); do
-		ip netns del "$n"
-	done
-}
-defer split_destroy
+defer nic_chain_destroy
 
 # ---- each role on its vCPU -----------------------------------------------
 # nic_irqs NS DEV: DEV's IRQs (its MSI/MSI-X vectors, else its INTx line).
@@ -204,17 +196,6 @@ irq_report() {
 	done
 }
 
-# offloads M on|off: every NIC of model M's chain (a model that fixes a
-# feature refuses to change it: what could change has, as nic_tcp_cost.sh).
-offloads() {
-	local m=$1 v=$2 x
-	for x in "${NICS[@]}"; do
-		x=${x%:*}
-		ip netns exec "$(ns "$m" "${x%:*}")" ethtool -K "${x#*:}" \
-			tx "$v" sg "$v" tso "$v" gso "$v" gro "$v" >/dev/null 2>&1
-	done
-	return 0
-}
 
 # ---- counters -------------------------------------------------------------
 # marks [VCPU]: the last two marker lines of the plugin's file, as the
@@ -287,35 +268,8 @@ down_dp0-nic() {
 	done
 	nic_chain_dp0_down "$1"
 }
-neigh_pin() {
-	ip -n "$1" neigh replace "$3" dev "$2" nud permanent \
-		lladdr "$(ip -n "$4" -j link show dev "$5" | jq -r '.[0].address')"
-}
-up_ipv4() {
-	local s r d
-	s=$(ns "$1" s) r=$(ns "$1" r) d=$(ns "$1" d)
-	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
-	ip -n "$s" addr add 172.16.1.1/24 dev p1 &&
-	ip -n "$r" addr add 172.16.1.2/24 dev p1 &&
-	ip -n "$r" addr add 172.16.2.1/24 dev p0 &&
-	ip -n "$d" addr add 172.16.2.2/24 dev p0 &&
-	ip -n "$s" route add 172.16.0.0/16 via 172.16.1.2 &&
-	ip -n "$d" route add 172.16.0.0/16 via 172.16.2.1 &&
-	neigh_pin "$s" p1 172.16.1.2 "$r" p1 &&
-	neigh_pin "$r" p1 172.16.1.1 "$s" p1 &&
-	neigh_pin "$r" p0 172.16.2.2 "$d" p0 &&
-	neigh_pin "$d" p0 172.16.2.1 "$r" p0 || return 1
-	wait_for 30 ip netns exec "$s" ping -c1 -W1 -q 172.16.2.2 >/dev/null || return 1
-	DST=172.16.2.2
-}
-down_ipv4() {
-	local x
-	ip netns exec "$(ns "$1" r)" sysctl -qw net.ipv4.ip_forward=0
-	for x in s:p1 r:p1 r:p0 d:p0; do
-		ip -n "$(ns "$1" "${x%:*}")" addr flush dev "${x#*:}"
-		ip -n "$(ns "$1" "${x%:*}")" neigh flush dev "${x#*:}"
-	done
-}
+up_ipv4() { nic_chain_ipv4_up "$1" && DST=172.16.2.2; }
+down_ipv4() { nic_chain_ipv4_down "$1"; }
 # contenders M OFFL: model M's contenders with its NICs' offloads OFFL.
 contenders() {
 	local c
@@ -375,7 +329,7 @@ for m in "${!MODELS[@]}"; do
 	window "$m" "idle 2" idle - - - 0 0 || FAIL=1
 	for ((round = 1; round <= ROUNDS; round++)); do
 		for offl in "${OFFLOADS[@]}"; do
-			offloads "$m" "$offl"
+			nic_chain_offloads "$m" "$offl" "${NICS[@]}"
 			# ethtool may reset a NIC: its IRQs pinned again.
 			pin "$m" || FAIL=1
 			for c in $(contenders "$m" "$offl"); do
@@ -389,7 +343,7 @@ for m in "${!MODELS[@]}"; do
 			done
 		done
 	done
-	offloads "$m" on
+	nic_chain_offloads "$m" on "${NICS[@]}"
 done
 irq_report
 w=$(nic_warnings "$MARK")
