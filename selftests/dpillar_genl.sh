@@ -514,7 +514,7 @@ check_ynl() {
 		--no-schema --dump neigh-get --json "{\"ifindex\": $DP0}" --output-json) || return 1
 	echo "ynl dev-get: $(jq -c '[.[] | {ifname, addr, n, k}]' <<<"$devs")"
 	echo "ynl neigh-get: $(jq 'length' <<<"$neighs") entries"
-	[ "$(jq -c '[.[] | {ifname, addr, n, k}]' <<<"$devs")" = "[{\"ifname\":\"dp0\",\"addr\":\"$S0\",\"n\":4,\"k\":2}]" ] &&
+	[ "$(jq -c '[.[] | [.ifname, .addr, .n, .k]]' <<<"$devs")" = "[[\"dp0\",\"$S0\",4,2]]" ] &&
 	[ "$(jq '[.[] | select(.state == "reachable")] | length' <<<"$neighs")" = 6 ]
 }
 # DPILLAR_GENL_YNL=0 leaves it out (the debug kernel's make check: the

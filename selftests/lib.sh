@@ -28,6 +28,18 @@ DP_SELFTESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${DPILLAR_REPO:=$(cd "$DP_SELFTESTS/.." && pwd)}"
 : "${V:=0}"
 
+# jq: gojq where it is installed (scripts/deps.sh installs it), Debian's
+# jq otherwise; every suite's jq is this function, so both must pass.
+# Debian 12's jq (1.6) compiles its builtins at every start: in a 6.12
+# guest on icount (shift 3) a call took 1.43 s of guest time, gojq's
+# 0.095 s, /bin/true 0.017 s (selftests/proc_cost.sh, 2026-11-30), and
+# dpillar_link.sh's 38 calls were 56 s of its 82.  gojq prints an
+# object's keys sorted: compare arrays, not objects, in checks.
+# DPILLAR_JQ=jq: Debian's jq whatever is installed.
+if [ "${DPILLAR_JQ:-}" != jq ] && command -v gojq >/dev/null 2>&1; then
+	jq() { gojq "$@"; }
+fi
+
 _ktap_n=0 _ktap_pass=0 _ktap_fail=0 _ktap_skip=0
 _ktap_planned='' _ktap_header=0 _ktap_done=0
 _ktap_t=${EPOCHREALTIME//[.,]/}
