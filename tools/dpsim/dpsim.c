@@ -2231,6 +2231,9 @@ static void flows_summary(const struct flows_res *rs, u32 n)
 
 static int flows_check(struct opts *o, const struct dp_topo *t)
 {
+	if (o->json || o->csv || o->dot)
+		return bad_usage("flows prints text only (no --json, --csv, --dot)%s",
+				 "");
 	if (o->fail_frac_set)
 		o->fail_links = (u32)(o->fail_frac * ft_links(t) + 0.5);
 	if ((u64)o->failed + 2 > t->nodes)

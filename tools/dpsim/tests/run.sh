@@ -629,6 +629,7 @@ check "flows --seeds 0" 2 $D flows --topo bcube -n 2 -k 1 --seeds 0
 check "flows --paths 0" 2 $D flows -n 8 -k 3 --paths 0
 check "flows --paths 9 (8 at most)" 2 $D flows -n 8 -k 3 --paths 9
 check "flows --hosts 0" 2 $D flows -n 8 -k 3 --hosts 0
+check "flows --json: text only" 2 $D flows -n 8 -k 3 --json
 check "flows --failed all but one" 2 $D flows -n 4 -k 2 --failed 7
 check "flows --fail-switches: not S2's" 2 $D flows --topo s2 --nodes 40 -n 8 --spaces 3 --fail-switches 1
 check "flows --populate: not S2's" 2 $D flows --topo s2 --nodes 40 -n 8 --spaces 3 --populate 50
