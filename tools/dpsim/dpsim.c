@@ -1637,6 +1637,683 @@ static int cmd_pairs(struct opts *o)
 	return err ? err : bad ? 1 : 0;
 }
 
+/* ---- flows: a flow-level model of a permutation (max-min fair) ---- */
+
+/*
+ * flows: every live endpoint (server, or with --hosts H each of a
+ * server's H hosts, dpns3's --hosts) sends one flow and receives one, a
+ * random permutation drawn as dpns3 draws it (Sattolo's one cycle over
+ * the live endpoints, after the failures, from one splitmix64 stream of
+ * --seed), each flow routed hop by hop by the routing core (dp_walk(),
+ * the kernel's and dpns3's routing with the failures' view) under the
+ * flow hash dpns3 gives its TCP connection, and the discovery fallback
+ * where ft models it.  The max-min fair rates of the flows over the
+ * directed links they cross (every link of capacity 1: a server's port
+ * to its switch and back, a cable one way, a host's link up and down)
+ * by progressive filling; printed as percent of every flow at line rate,
+ * the unit of dpillar-evaluation.rst's "TCP throughput" table.
+ */
+
+/* dpns3's first ephemeral source port, and its sinks' port base. */
+#define FLOWS_SPORT	49153
+#define FLOWS_SINK_BASE	1024
+
+/*
+ * The flow hash dpns3 gives a packet of a connection (dpns3.cc
+ * flow_hash(): murmur3's finaliser over the five-tuple, TCP), its
+ * addresses 10.0.0.1 + server or 11.0.0.1 + host: the same paths.
+ */
+static u32 flows_hash(u32 saddr, u32 daddr, u16 sport, u16 dport)
+{
+	u32 h = dp_fmix32(saddr ^ 0x9e3779b9U);
+
+	h = dp_fmix32(h ^ daddr);
+	h = dp_fmix32(h ^ ((u32)sport << 16 | dport));
+	return dp_fmix32(h ^ 6);
+}
+
+/*
+ * Student's t, two-sided 95% (0.975 quantile) for @df degrees of
+ * freedom: the table to 30, then the Cornish-Fisher expansion (within
+ * 1e-4 there).
+ */
+static double flows_t975(u32 df)
+{
+	static const double tab[31] = { 0,
+		12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646,
+		2.3060, 2.2622, 2.2281, 2.2010, 2.1788, 2.1604, 2.1448,
+		2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796,
+		2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484,
+		2.0452, 2.0423 };
+	double z = 1.959964, n = df, z3 = z * z * z, z5 = z3 * z * z;
+
+	if (!df)
+		return 0;
+	if (df <= 30)
+		return tab[df];
+	return z + (z3 + z) / (4 * n) +
+	       (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
+	       (3 * z5 * z * z + 19 * z5 + 17 * z3 - 15 * z) /
+	       (384 * n * n * n);
+}
+
+/*
+ * Mean of @x[0..@n-1] and the half width of its 95% confidence interval
+ * (Student's t over the sample standard deviation; 0 for one value).
+ */
+static void flows_ci(const double *x, u32 n, double *mean, double *half)
+{
+	double m = 0, v = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		m += x[i];
+	m = n ? m / n : 0;
+	for (i = 0; i < n; i++)
+		v += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*half = n > 1 ? flows_t975(n - 1) * sqrt(v / (n - 1) / n) : 0;
+}
+
+/* The heap of progressive filling: a link's share when pushed. */
+struct wf_ent {
+	double share;
+	u32 link, ver;
+};
+
+static void wf_push(struct wf_ent *h, u32 *n, struct wf_ent e)
+{
+	u32 i = (*n)++, p;
+
+	while (i && h[p = (i - 1) / 2].share > e.share) {
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = e;
+}
+
+static struct wf_ent wf_pop(struct wf_ent *h, u32 *n)
+{
+	struct wf_ent top = h[0], e = h[--*n];
+	u32 i = 0, c;
+
+	while ((c = 2 * i + 1) < *n) {
+		if (c + 1 < *n && h[c + 1].share < h[c].share)
+			c++;
+		if (h[c].share >= e.share)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = e;
+	return top;
+}
+
+/*
+ * Max-min fair rates (progressive filling) of @nf flows, flow i crossing
+ * links @lk[@off[i]..@off[i+1]-1] (ids below @nl, a link crossed twice
+ * counted twice, as tools/ns3/evallib.py waterfill()), every link of
+ * capacity 1, into @rate; returns their sum.  The link whose unfrozen
+ * flows get the least share of what is left is filled first, its flows
+ * frozen at that share, and so on: O((L + F x hops) log) with a heap of
+ * shares, stale entries skipped by a version per link.
+ */
+static double flows_waterfill(u32 nf, const u32 *off, const u32 *lk, u32 nl,
+		       double *rate)
+{
+	u32 *cnt, *ver, *loff, *lfl, i, j, l, nh = 0, at;
+	double *cap, total = 0, share;
+	struct wf_ent *heap, e;
+	bool *done;
+
+	cnt = calloc(nl, sizeof(*cnt));
+	ver = calloc(nl, sizeof(*ver));
+	loff = calloc((size_t)nl + 1, sizeof(*loff));
+	lfl = malloc(((size_t)off[nf] + 1) * sizeof(*lfl));
+	cap = malloc(((size_t)nl + 1) * sizeof(*cap));
+	heap = malloc(((size_t)nl + off[nf] + 1) * sizeof(*heap));
+	done = calloc((size_t)nf + 1, sizeof(*done));
+	if (!cnt || !ver || !loff || !lfl || !cap || !heap || !done) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < off[nf]; i++)
+		cnt[lk[i]]++;
+	/* each link's flows, by counting */
+	for (l = 0; l < nl; l++)
+		loff[l + 1] = loff[l] + cnt[l];
+	for (i = 0; i < nf; i++) {
+		rate[i] = 0;
+		for (j = off[i]; j < off[i + 1]; j++)
+			lfl[loff[lk[j]] + --cnt[lk[j]]] = i;
+	}
+	for (l = 0; l < nl; l++) {
+		cnt[l] = loff[l + 1] - loff[l];
+		cap[l] = 1.0;
+		if (cnt[l])
+			wf_push(heap, &nh, (struct wf_ent){ 1.0 / cnt[l], l, 0 });
+	}
+	while (nh) {
+		e = wf_pop(heap, &nh);
+		l = e.link;
+		if (e.ver != ver[l] || !cnt[l])
+			continue;
+		share = cap[l] / cnt[l];
+		for (at = loff[l]; at < loff[l + 1]; at++) {
+			i = lfl[at];
+			if (done[i])
+				continue;
+			done[i] = true;
+			rate[i] = share;
+			total += share;
+			for (j = off[i]; j < off[i + 1]; j++) {
+				u32 m = lk[j];
+
+				cap[m] -= share;
+				cnt[m]--;
+				ver[m]++;
+				if (m != l && cnt[m])
+					wf_push(heap, &nh, (struct wf_ent){
+						cap[m] > 0 ? cap[m] / cnt[m] : 0,
+						m, ver[m] });
+			}
+		}
+	}
+	free(cnt);
+	free(ver);
+	free(loff);
+	free(lfl);
+	free(cap);
+	free(heap);
+	free(done);
+	return total;
+}
+
+/* One run's figures. */
+struct flows_res {
+	u32 flows, down, delivered, subflows, sub_delivered, fallback;
+	u64 hops, hopped;
+	double pct;
+};
+
+/* What a run routes with: the fabric, its failures, the buffers. */
+struct flows_ctx {
+	const struct dp_topo *t;
+	const struct opts *o;
+	struct dp_fail_set *fs;
+	struct pairs_disc pd;
+	struct dp_walk w;
+	bool disc;
+	u32 hosts, eps, nl;
+	u32 csel[DP_PATHS_MAX];	/* the mode's name "pM" of candidate M */
+	u32 ncsel;
+	u32 *off, *lk, nsub, nlk, maxlk;
+	u32 (*chosen)[DP_TTL_MAX + 2];
+	u32 nchosen;
+};
+
+static u32 flows_ep_node(const struct flows_ctx *c, u32 e)
+{
+	return c->hosts ? e / c->hosts : e;
+}
+
+static u32 flows_ep_addr(const struct flows_ctx *c, u32 e)
+{
+	return c->hosts ? 0x0b000001U + e : 0x0a000001U + e;
+}
+
+/* Append link @l to the subflow being built. */
+static void flows_link(struct flows_ctx *c, u32 l)
+{
+	if (c->nlk == c->maxlk) {
+		c->maxlk = c->maxlk ? 2 * c->maxlk : 1 << 16;
+		c->lk = realloc(c->lk, (size_t)c->maxlk * sizeof(*c->lk));
+		if (!c->lk) {
+			fprintf(stderr, "dpsim: out of memory\n");
+			exit(1);
+		}
+	}
+	c->lk[c->nlk++] = l;
+}
+
+/*
+ * The directed links of hop @a -> @b: out of @a's port to its switch and
+ * into @b's port from it, or one cable's direction; a live port first.
+ */
+static void flows_hop_links(struct flows_ctx *c, u32 a, u32 b)
+{
+	const struct dp_topo *t = c->t;
+	struct dp_port_info pi;
+	u32 p, best = t->nports;
+	int q;
+
+	for (p = 0; p < t->nports; p++) {
+		if (dp_port_neigh_index(t, a, p, b) < 0)
+			continue;
+		if (best == t->nports)
+			best = p;
+		if (dp_fail_reachable(c->fs, a, p, b)) {
+			best = p;
+			break;
+		}
+	}
+	if (best == t->nports)
+		return;		/* cannot happen: the walker checked it */
+	dp_port_info(t, a, best, &pi);
+	flows_link(c, 2 * (a * t->nports + best));
+	if (pi.kind != DP_PORT_SWITCH)
+		return;
+	q = dp_peer_port(t, a, best, b);
+	if (q >= 0)
+		flows_link(c, 2 * (b * t->nports + (u32)q) + 1);
+}
+
+/*
+ * One walk from @s to @d (mode @sel, hash @h), the fallback where ft
+ * models it; true when delivered (the path in c->w).
+ */
+static bool flows_walk(struct flows_ctx *c, u32 s, u32 d, u32 sel, u32 h,
+		       bool *fell)
+{
+	struct dp_walk *w = &c->w;
+
+	*fell = false;
+	dp_walk(c->t, s, d, sel, h, c->fs, c->o->ttl, w);
+	if (c->disc && !w->delivered && !w->bad_hop && !w->looped &&
+	    dp_topo_discover_drop(c->t, w->reason) && w->path_len &&
+	    pairs_fallback(c->t, c->fs, &c->pd, d, c->o->ttl, w))
+		*fell = true;
+	return w->delivered && !w->bad_hop;
+}
+
+/* Is c->w's path one a subflow of this flow already took? */
+static bool flows_seen(const struct flows_ctx *c)
+{
+	u32 i;
+
+	for (i = 0; i < c->nchosen; i++)
+		if (c->chosen[i][0] == c->w.path_len &&
+		    !memcmp(&c->chosen[i][1], c->w.path,
+			    c->w.path_len * sizeof(u32)))
+			return true;
+	return false;
+}
+
+/* Close subflow: its links from the walk (delivered) or none. */
+static void flows_sub(struct flows_ctx *c, u32 es, u32 ed, bool ok,
+		      bool fell, struct flows_res *res)
+{
+	u32 i;
+
+	res->subflows++;
+	if (ok) {
+		res->sub_delivered++;
+		res->fallback += fell;
+		if (c->hosts)
+			flows_link(c, 2 * c->t->nodes * c->t->nports + 2 * es);
+		for (i = 0; i + 1 < c->w.path_len; i++)
+			flows_hop_links(c, c->w.path[i], c->w.path[i + 1]);
+		if (c->hosts)
+			flows_link(c, 2 * c->t->nodes * c->t->nports +
+				   2 * ed + 1);
+		if (c->w.hops) {
+			res->hops += c->w.hops;
+			res->hopped++;
+		}
+		if (c->nchosen < DP_PATHS_MAX * 2 &&
+		    c->w.path_len <= DP_TTL_MAX + 1) {
+			c->chosen[c->nchosen][0] = c->w.path_len;
+			memcpy(&c->chosen[c->nchosen][1], c->w.path,
+			       c->w.path_len * sizeof(u32));
+			c->nchosen++;
+		}
+	}
+	c->off[++c->nsub] = c->nlk;
+}
+
+/*
+ * Flow @es -> @ed of --paths K subflows: the first under the flow hash
+ * of dpns3's first connection (one path: the kernel's), then the
+ * mode's candidate paths (path selection's set, dp_route_npaths(), as
+ * paths --disjoint walks them) from the hash's on, each once, then
+ * dpns3's further connections' hashes.
+ */
+static void flows_flow(struct flows_ctx *c, u32 es, u32 ed,
+		       struct flows_res *res)
+{
+	const struct dp_topo *t = c->t;
+	u32 s = flows_ep_node(c, es), d = flows_ep_node(c, ed);
+	u32 k = c->o->subflows ? c->o->subflows : 1, j, i, np = 0, m, h0;
+	u32 dport = FLOWS_SINK_BASE + es * k, got = 0, next_hash = 0;
+	struct dp_route_state a, b;
+	bool fell, ok, any = false;
+
+	c->nchosen = 0;
+	h0 = flows_hash(flows_ep_addr(c, es), flows_ep_addr(c, ed),
+			FLOWS_SPORT, (u16)dport);
+	if (s == d) {
+		/* two hosts of one server: up and down only */
+		for (j = 0; j < k; j++) {
+			c->w.path_len = 1;
+			c->w.path[0] = s;
+			c->w.hops = 0;
+			flows_sub(c, es, ed, true, false, res);
+		}
+		res->delivered++;
+		return;
+	}
+	if (k > 1)
+		np = dp_route_npaths(t, s, d, c->o->sel);
+	if (np > c->ncsel)
+		np = c->ncsel;
+	ok = flows_walk(c, s, d, c->o->sel, h0, &fell);
+	any |= ok;
+	flows_sub(c, es, ed, ok, fell, res);
+	got = next_hash = 1;
+	for (i = 0; i < np && got < k; i++) {
+		m = (h0 + i) % np;
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		dp_route_init(t, s, d, c->csel[m], 0, &a);
+		dp_route_path_init(t, s, d, m, &b);
+		if (memcmp(&a, &b, sizeof(a)))
+			continue;	/* no mode walks candidate m */
+		ok = flows_walk(c, s, d, c->csel[m], 0, &fell);
+		if (ok && flows_seen(c))
+			continue;
+		any |= ok;
+		flows_sub(c, es, ed, ok, fell, res);
+		got++;
+	}
+	for (; got < k; got++, next_hash++) {
+		ok = flows_walk(c, s, d, c->o->sel,
+				flows_hash(flows_ep_addr(c, es),
+					   flows_ep_addr(c, ed),
+					   (u16)(FLOWS_SPORT + next_hash),
+					   (u16)(dport + next_hash)), &fell);
+		any |= ok;
+		flows_sub(c, es, ed, ok, fell, res);
+	}
+	res->delivered += any;
+}
+
+/*
+ * --fail-switches S: S random switches (distinct) down, as every link
+ * of a member to it failed: what a server sees of a dead switch.
+ */
+static void flows_fail_switches(const struct dp_topo *t,
+				struct dp_fail_set *fs, u32 nsw,
+				struct rng *r)
+{
+	struct dp_port_info pi;
+	u8 *dead;
+	u32 id, p, n = 0;
+
+	if (!nsw || !t->switches)
+		return;
+	if (nsw > t->switches)
+		nsw = t->switches;
+	dead = calloc(t->switches, 1);
+	if (!dead) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		exit(1);
+	}
+	while (n < nsw) {
+		id = rng_below(r, t->switches);
+		n += !dead[id];
+		dead[id] = 1;
+	}
+	for (id = 0; id < t->nodes; id++)
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, id, p, &pi);
+			if (pi.kind == DP_PORT_SWITCH && pi.sw < t->switches &&
+			    dead[pi.sw] && !dp_fail_link(fs, id, p))
+				dp_fail_set_link(fs, id, p);
+		}
+	free(dead);
+}
+
+/* One run: the failures and the permutation of @seed, routed, filled. */
+static int flows_one(const struct dp_topo *t, struct opts *o, u64 seed,
+		     struct flows_res *res)
+{
+	struct flows_ctx c = { .t = t, .o = o };
+	struct rng r = { seed };
+	struct dp_fail_set fs;
+	u32 *live = NULL, *to = NULL, nlive = 0, e, i, j, tmp, m;
+	double *rate = NULL, total = 0;
+	char name[16];
+	int err = 0, sel;
+
+	memset(res, 0, sizeof(*res));
+	if (fs_init(&fs, t)) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		return 1;
+	}
+	c.fs = &fs;
+	err = ft_failures(t, &fs, o, &r);
+	if (err)
+		goto out;
+	flows_fail_switches(t, &fs, o->fail_switches, &r);
+	c.hosts = o->hosts;
+	c.eps = c.hosts ? t->nodes * c.hosts : t->nodes;
+	c.nl = 2 * t->nodes * t->nports + 2 * (c.hosts ? c.eps : 0);
+	c.disc = o->discover && (o->discover_set || !o->sel);
+	for (m = 0; m < DP_PATHS_MAX; m++) {
+		snprintf(name, sizeof(name), "p%u", m);
+		sel = dp_sel_parse(t, name);
+		if (sel < 0)
+			break;
+		c.csel[c.ncsel++] = (u32)sel;
+	}
+	live = malloc((size_t)c.eps * sizeof(*live));
+	to = malloc((size_t)c.eps * sizeof(*to));
+	c.w.path_max = o->ttl + 1;
+	c.w.path = calloc(c.w.path_max, sizeof(*c.w.path));
+	c.chosen = calloc(DP_PATHS_MAX * 2, sizeof(*c.chosen));
+	c.pd.dist = calloc(t->nodes, 1);
+	c.pd.queue = calloc(t->nodes, sizeof(*c.pd.queue));
+	c.pd.sw = calloc(t->switches + 1, 1);
+	if (!live || !to || !c.w.path || !c.chosen || !c.pd.dist ||
+	    !c.pd.queue || !c.pd.sw) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		err = 1;
+		goto out;
+	}
+	/* dpns3's make_pairs(): Sattolo over the live endpoints */
+	for (e = 0; e < c.eps; e++)
+		if (!dp_fail_node(&fs, flows_ep_node(&c, e)))
+			live[nlive++] = e;
+	if (nlive < 2) {
+		err = bad_usage("flows: fewer than two live servers%s", "");
+		goto out;
+	}
+	memcpy(to, live, (size_t)nlive * sizeof(*to));
+	for (i = nlive - 1; i > 0; i--) {
+		j = rng_below(&r, i);
+		tmp = to[i];
+		to[i] = to[j];
+		to[j] = tmp;
+	}
+	res->flows = nlive;
+	res->down = c.eps - nlive;
+	c.off = malloc(((size_t)nlive * (o->subflows ? o->subflows : 1) + 1) *
+		       sizeof(*c.off));
+	if (!c.off) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		err = 1;
+		goto out;
+	}
+	c.off[0] = 0;
+	for (i = 0; i < nlive; i++)
+		flows_flow(&c, live[i], to[i], res);
+	rate = malloc(((size_t)c.nsub + 1) * sizeof(*rate));
+	if (!rate) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		err = 1;
+		goto out;
+	}
+	total = flows_waterfill(c.nsub, c.off, c.lk, c.nl, rate);
+	res->pct = 100.0 * total / nlive;
+out:
+	free(rate);
+	free(c.off);
+	free(c.lk);
+	free(live);
+	free(to);
+	free(c.w.path);
+	free(c.chosen);
+	free(c.pd.dist);
+	free(c.pd.queue);
+	free(c.pd.sw);
+	fs_free(&fs);
+	return err;
+}
+
+/* flows' lines: the fabric, each seed, then the mean and its interval. */
+static void flows_head(const struct dp_topo *t, const struct opts *o)
+{
+	printf("%s: %u servers, %u switches", describe(t), t->nodes,
+	       t->switches);
+	if (o->hosts)
+		printf(", %u hosts each", o->hosts);
+	printf("; mode %s, %u path%s a flow\n", dp_sel_name(t, o->sel),
+	       o->subflows, o->subflows > 1 ? "s" : "");
+	if (o->populate)
+		printf("partially built: %u%% of the servers, in %s order\n",
+		       o->populate, o->order_random ? "random" : "growth");
+	if (o->failed || o->fail_links || o->fail_switches)
+		printf("failed: %u servers, %u links, %u switches (discovery "
+		       "fallback %s)\n", o->failed, o->fail_links,
+		       o->fail_switches, o->discover &&
+		       (o->discover_set || !o->sel) ? "on" : "off");
+}
+
+static void flows_seed_line(const char *pre, u64 seed,
+			    const struct flows_res *r)
+{
+	printf("  %sseed %llu: %u flows, delivered %u", pre,
+	       (unsigned long long)seed, r->flows, r->delivered);
+	if (r->down)
+		printf(" (%u endpoints down)", r->down);
+	if (r->subflows != r->flows)
+		printf(", subflows %u of %u", r->sub_delivered, r->subflows);
+	if (r->fallback)
+		printf(", %u by the fallback", r->fallback);
+	printf("; max-min %.2f%%, hops %.3f\n", r->pct,
+	       r->hopped ? (double)r->hops / r->hopped : 0);
+}
+
+static void flows_summary(const struct flows_res *rs, u32 n)
+{
+	double *x = malloc((size_t)n * sizeof(*x)), m, h, hops = 0;
+	u64 fl = 0, dl = 0;
+	u32 i;
+
+	if (!x)
+		return;
+	for (i = 0; i < n; i++) {
+		x[i] = rs[i].pct;
+		hops += rs[i].hopped ? (double)rs[i].hops / rs[i].hopped : 0;
+		fl += rs[i].flows;
+		dl += rs[i].delivered;
+	}
+	flows_ci(x, n, &m, &h);
+	printf("max-min %.2f%%", m);
+	if (n > 1)
+		printf(" +-%.2f (95%% CI, t %.3f, %u seeds)", h,
+		       flows_t975(n - 1), n);
+	printf("; hops %.3f; delivered %llu of %llu flows\n", hops / n,
+	       (unsigned long long)dl, (unsigned long long)fl);
+	free(x);
+}
+
+static int flows_check(struct opts *o, const struct dp_topo *t)
+{
+	if (o->json || o->csv || o->dot)
+		return bad_usage("flows prints text only (no --json, --csv, --dot)%s",
+				 "");
+	if (o->fail_frac_set)
+		o->fail_links = (u32)(o->fail_frac * ft_links(t) + 0.5);
+	if ((u64)o->failed + 2 > t->nodes)
+		return bad_usage("--failed must leave two live servers%s", "");
+	if (o->hosts && (u64)t->nodes * o->hosts > 1U << 24)
+		return bad_usage("flows: too many hosts%s", "");
+	return 0;
+}
+
+/* flows: --seeds N runs, run i of the permutation seed --seed S + i. */
+static int cmd_flows(struct opts *o)
+{
+	u32 n = o->nseeds, i;
+	struct flows_res *rs;
+	struct dp_topo t;
+	int err = need_topo(o, &t);
+
+	if (!err)
+		err = flows_check(o, &t);
+	if (err)
+		return err;
+	rs = calloc(n, sizeof(*rs));
+	if (!rs)
+		return 1;
+	flows_head(&t, o);
+	for (i = 0; !err && i < n; i++) {
+		err = flows_one(&t, o, o->seed + i, &rs[i]);
+		if (!err)
+			flows_seed_line("", o->seed + i, &rs[i]);
+	}
+	if (!err)
+		flows_summary(rs, n);
+	free(rs);
+	return err;
+}
+
+/*
+ * flows on an S2 fabric the kernel builds (derived or plan mode): run
+ * i's fabric of seed --seed S + i (default 0, the kernel's), its
+ * permutation of seed S + i + 1, as tools/ns3/eval-fabric.sh pairs
+ * them (dpns3 --s2-seed S + i --seed S + i + 1).
+ */
+static int cmd_s2_flows(struct opts *o)
+{
+	u32 n = o->nseeds, i;
+	char pre[40];
+	u64 seed0 = o->seed;
+	struct flows_res *rs;
+	struct s2fabric f;
+	int err = 0;
+
+	rs = calloc(n, sizeof(*rs));
+	if (!rs)
+		return 1;
+	for (i = 0; !err && i < n; i++) {
+		o->seed = seed0 + i;
+		err = s2_fabric_open(&f, o, "flows");
+		if (!err && !i)
+			err = need_sel(o, &f.t);
+		if (!err)
+			err = flows_check(o, &f.t);
+		if (!err) {
+			if (!i)
+				flows_head(&f.t, o);
+			err = flows_one(&f.t, o, seed0 + i + 1, &rs[i]);
+		}
+		if (!err) {
+			snprintf(pre, sizeof(pre), "fabric seed %llu, ",
+				 (unsigned long long)(seed0 + i));
+			flows_seed_line(pre, seed0 + i + 1, &rs[i]);
+		}
+		s2_fabric_free(&f);
+	}
+	o->seed = seed0;
+	if (!err)
+		flows_summary(rs, n);
+	free(rs);
+	return err;
+}
+
 /* "[out, in]": the port of @from that reaches @to, and @to's port there. */
 /* A picture is for a small fabric: say so instead of drawing a blot. */
 #define DOT_MAX_NODES 1000
@@ -2235,6 +2912,7 @@ static const struct dpsim_cmd {
 	{ "plan", cmd_plan, cmd_s2_plan, s2_plan },
 	{ "bench", cmd_bench, NULL, NULL },
 	{ "pairs", cmd_pairs, NULL, s2_pairs },
+	{ "flows", cmd_flows, cmd_s2_flows, NULL },
 	{ "keys", NULL, NULL, s2_keys },
 	{ "locate", NULL, NULL, s2_locate },
 	{ "compare", NULL, NULL, s2_compare },

@@ -68,6 +68,8 @@ struct opts {
 	 */
 	bool discover, discover_set, no_discover;
 	bool progress;		/* ft --progress (default: stderr a tty) */
+	/* flows: --seeds N, --paths K (subflows), --hosts H, --fail-switches */
+	u32 nseeds, subflows, hosts, fail_switches;
 	u32 nodes, spaces;	/* S2: --nodes/--switches, --spaces */
 
 	/* --topo s2 only: its fabric (s2fabric.c), its graph (s2sim.c) */

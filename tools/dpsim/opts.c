@@ -36,6 +36,7 @@ enum {
 	OPT_DISJOINT, OPT_FILE, OPT_SWITCHES, OPT_PORTS, OPT_SERVERS,
 	OPT_COORDS, OPT_D, OPT_KEYS, OPT_KEY, OPT_GROW,
 	OPT_MULTIPATH, OPT_PLAN, OPT_FAIL_FRAC, OPT_FABRIC, OPT_HELP,
+	OPT_SEEDS, OPT_PATHS, OPT_HOSTS, OPT_FAIL_SWITCHES,
 	/* OPT_PARAM + i: --WORD of dp_params[i] (param_opt()) */
 	OPT_PARAM = 1024,
 };
@@ -107,13 +108,21 @@ static const struct dpsim_opt {
 	O("disjoint", 0, OPT_DISJOINT, C, K_FLAG, false, 0, disjoint, NULL,
 	  "paths: are the candidate paths disjoint?"),
 	O("failed", 0, OPT_FAILED, C, K_U32, false, U32MAX, failed, "F",
-	  "ft: F random failed servers"),
+	  "ft, flows: F random failed servers"),
 	O("fail-links", 0, OPT_FAIL_LINKS, A, K_U32, false, U32MAX, fail_links,
-	  "L", "ft, compare: L random failed links"),
+	  "L", "ft, flows, compare: L random failed links"),
 	X("fail-frac", 0, OPT_FAIL_FRAC, A, "F",
-	  "ft, compare: a fraction F (0..1) of the links failed"),
+	  "ft, flows, compare: a fraction F (0..1) of the links failed"),
+	O("fail-switches", 0, OPT_FAIL_SWITCHES, C, K_U32, false, U32MAX,
+	  fail_switches, "W", "flows: W random switches down"),
 	O("populate", 0, OPT_POPULATE, C, K_U32, true, 100, populate, "PCT",
-	  "ft: only PCT% (1..100) of the servers exist"),
+	  "ft, flows: only PCT% (1..100) of the servers exist"),
+	O("seeds", 0, OPT_SEEDS, A, K_U32, true, 1000, nseeds, "N",
+	  "flows: N runs (seeds S..S+N-1), mean and 95% CI"),
+	O("paths", 0, OPT_PATHS, A, K_U32, true, DP_PATHS_MAX, subflows, "K",
+	  "flows: K subflows a flow (default 1)"),
+	O("hosts", 0, OPT_HOSTS, A, K_U32, true, 64, hosts, "H",
+	  "flows: H hosts behind each server (dpns3's --hosts)"),
 	X("order", 0, OPT_ORDER, C, "grow|random",
 	  "plan, ft --populate: the order of growth"),
 	O("ttl", 0, OPT_TTL, C, K_U32, true, 100000, ttl, "T",
@@ -194,6 +203,18 @@ static const char usage_head[] =
 "      fallback (a flood, the reply installing a shortcut on a shortest\n"
 "      live path), and its cost is counted; --no-discover: the papers'\n"
 "      routing alone; --discover: the fallback in every mode\n"
+"  flows -n N -k K [--seeds N] [--paths K] [--hosts H] [--seed S]\n"
+"        [--failed F] [--fail-links L | --fail-frac F] [--fail-switches W]\n"
+"        [--populate PCT [--order grow|random]] [--mode MODE] [--no-discover]\n"
+"      a random permutation (every live server, or host, sends one flow\n"
+"      and receives one; dpns3's draw and flow hash) routed by the mode,\n"
+"      failures as ft's (and W switches down), with its discovery\n"
+"      fallback; the max-min fair aggregate over directed links of\n"
+"      capacity 1, percent of every flow at line rate, and mean hops;\n"
+"      --seeds N: seeds S..S+N-1, mean and 95% CI (Student t); --paths K:\n"
+"      K subflows a flow, on the mode's candidate paths (XDCent, BCube)\n"
+"      else under K flow hashes; --topo s2 --nodes N -n P --spaces L:\n"
+"      run i on the fabric of seed S+i (default 0), permutation S+i+1\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
 "        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
 "      hop-by-hop path of the flow whose hash is H; addresses are the\n"
@@ -454,6 +475,8 @@ static void opts_defaults(struct opts *o)
 	o->sources = 4;
 	o->topo = "dpillar";
 	o->runs = 7;
+	o->nseeds = 1;
+	o->subflows = 1;
 	o->coords = "balanced";
 	o->servers = 2;		/* S2's paper's graph; s2_words() */
 	o->rule = DP_S2_RULE_2HOP_PAPER;

@@ -606,6 +606,43 @@ check "eval-s2bw.py selftest" 0 $py ./eval-s2bw.py selftest
 has "eval-s2bw.py: fat tree k=4 bisection 8" "ok fattree(4) bisection: 8"
 case $out in *FAIL*) ko "eval-s2bw.py selftest: $(echo "$out" | grep FAIL)" ;; esac
 
+# flows: the max-min fair aggregate of a random permutation (dpns3's
+# draw and flow hash).  BCube (2,1), servers 0.0 0.1 1.0 1.1 (ids 0-3),
+# two hosts each (endpoint e on server e/2); every link capacity 1.
+# Seed 4 draws e0>e2 e1>e0 e2>e7 e3>e6 e4>e1 e5>e4 e6>e5 e7>e3: the
+# flows e2>e7 and e3>e6 (0.1 -> 1.1, one hop by level-1 switch 1) share
+# 0.1's port to it and 1.1's from it: 1/2 each, the other six 1 (e1>e0
+# and e5>e4 by their server alone): 7/8 = 87.50%; hops 6/6 = 1.
+check "flows: BCube (2,1) hosts 2, seed 4" 0 $D flows --topo bcube -n 2 -k 1 --hosts 2 --seed 4
+has "flows: seed 4 by hand, 87.50%" "seed 4: 8 flows, delivered 8; max-min 87.50%, hops 1.000"
+# Seed 1: e0>e2 e1>e0 e2>e7 e3>e5 e4>e1 e5>e6 e6>e4 e7>e3; e3>e5 (0.1 ->
+# 1.0) takes 0.1 -> 1.1 -> 1.0 under its hash (dpsim route --hash
+# 4196987814), sharing 0.1 -> switch 1/1 -> 1.1 with e2>e7 and 1.1 ->
+# switch 0/1 -> 1.0 with e6>e4: those three at 1/2, 6.5/8 = 81.25%.
+check "flows: seed 1" 0 $D flows --topo bcube -n 2 -k 1 --hosts 2 --seed 1
+has "flows: seed 1 by hand, 81.25%" "max-min 81.25%, hops 1.143"
+# Five seeds: 81.25 87.5 75 87.5 75, mean 81.25, sample sd 6.25, t(4)
+# 2.7764: half width 2.7764 x 6.25 / sqrt(5) = 7.76.
+check "flows: --seeds 5" 0 $D flows --topo bcube -n 2 -k 1 --hosts 2 --seeds 5
+has "flows: mean and 95% CI by hand" "max-min 81.25% +-7.76 (95% CI, t 2.776, 5 seeds)"
+check "flows --seeds 0" 2 $D flows --topo bcube -n 2 -k 1 --seeds 0
+check "flows --paths 0" 2 $D flows -n 8 -k 3 --paths 0
+check "flows --paths 9 (8 at most)" 2 $D flows -n 8 -k 3 --paths 9
+check "flows --hosts 0" 2 $D flows -n 8 -k 3 --hosts 0
+check "flows --json: text only" 2 $D flows -n 8 -k 3 --json
+check "flows --failed all but one" 2 $D flows -n 4 -k 2 --failed 7
+check "flows --fail-switches: not S2's" 2 $D flows --topo s2 --nodes 40 -n 8 --spaces 3 --fail-switches 1
+check "flows --populate: not S2's" 2 $D flows --topo s2 --nodes 40 -n 8 --spaces 3 --populate 50
+# XDCent's path set: the second subflow on another candidate path.
+check "flows --paths 2: XDCent (4,2,1)" 0 $D flows --topo xdcent -n 4 -k 2 -i 1 --paths 2
+has "flows --paths 2: two subflows a flow" "16 flows, delivered 16, subflows 32 of 32;"
+check "flows under failures" 0 $D flows -n 8 -k 3 --failed 10 --fail-links 20 --fail-switches 3 --seeds 2
+has "flows: the failed servers' endpoints left out" "(10 endpoints down)"
+check "flows --populate 50" 0 $D flows -n 8 -k 3 --populate 50
+has "flows --populate 50: half the servers" "seed 1: 96 flows, delivered 96 (96 endpoints down)"
+check "flows: S2's derived fabric, hosts" 0 $D flows --topo s2 --nodes 40 -n 8 --spaces 3 --hosts 2 --seeds 2
+has "flows: S2 fabric seed and permutation seed" "fabric seed 1, seed 2: 80 flows"
+
 # Every word of the fabric's parameter list (net/dpillar/params.h) is an
 # option of dpsim: a row of its own (-n, --level, --seed...) or, for any
 # other word, the generated --WORD of "the fabric's other parameters".
