@@ -271,12 +271,12 @@ retrans() {
 stats() {
 	local x role dev
 	for role in s r d; do
-		ip netns exec "$(ns "$1" $role)" nstat -asz 2>/dev/null |
+		ip netns exec "$(ns "$1" "$role")" nstat -asz 2>/dev/null |
 			awk -v r=$role 'NF >= 2 && $1 !~ /^#/ { print r "." $1, $2 }'
 	done
 	for x in "${NICS[@]}"; do
 		IFS=: read -r role dev _ <<<"$x"
-		ip netns exec "$(ns "$1" $role)" ethtool -S "$dev" 2>/dev/null |
+		ip netns exec "$(ns "$1" "$role")" ethtool -S "$dev" 2>/dev/null |
 			awk -v p="$role.$dev" -F': *' 'NF == 2 { gsub(/ /, "", $1); print p "." $1, $2 }'
 	done
 }
@@ -290,7 +290,7 @@ stats_diff() {
 tune_model() {
 	local x n
 	for x in s r d; do
-		n=$(ns "$1" $x)
+		n=$(ns "$1" "$x")
 		! tune_has cc || ip netns exec "$n" sysctl -qw net.ipv4.tcp_congestion_control=reno || return 1
 		! tune_has cork || ip netns exec "$n" sysctl -qw net.ipv4.tcp_autocorking=0 || return 1
 		! tune_has cwnd || ip netns exec "$n" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0 || return 1
@@ -305,12 +305,12 @@ tune_nics() {
 	for x in "${NICS[@]}"; do
 		IFS=: read -r role dev _ <<<"$x"
 		if tune_has ring; then
-			ip netns exec "$(ns "$1" $role)" ethtool -G "$dev" rx "${SPLIT_RING:-4096}" >/dev/null 2>&1 ||
-				echo "# ${MODELS[$1]} $role.$dev: ring not set: $(ip netns exec "$(ns "$1" $role)" ethtool -G "$dev" rx "${SPLIT_RING:-4096}" 2>&1)"
+			ip netns exec "$(ns "$1" "$role")" ethtool -G "$dev" rx "${SPLIT_RING:-4096}" >/dev/null 2>&1 ||
+				echo "# ${MODELS[$1]} $role.$dev: ring not set: $(ip netns exec "$(ns "$1" "$role")" ethtool -G "$dev" rx "${SPLIT_RING:-4096}" 2>&1)"
 		fi
 		if tune_has itr; then
-			ip netns exec "$(ns "$1" $role)" ethtool -C "$dev" rx-usecs "${SPLIT_ITR:-0}" >/dev/null 2>&1 ||
-				echo "# ${MODELS[$1]} $role.$dev: rx-usecs not set: $(ip netns exec "$(ns "$1" $role)" ethtool -C "$dev" rx-usecs "${SPLIT_ITR:-0}" 2>&1)"
+			ip netns exec "$(ns "$1" "$role")" ethtool -C "$dev" rx-usecs "${SPLIT_ITR:-0}" >/dev/null 2>&1 ||
+				echo "# ${MODELS[$1]} $role.$dev: rx-usecs not set: $(ip netns exec "$(ns "$1" "$role")" ethtool -C "$dev" rx-usecs "${SPLIT_ITR:-0}" 2>&1)"
 		fi
 	done
 }
