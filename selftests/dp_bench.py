@@ -610,18 +610,27 @@ def tcpsink(port):
     ls.bind(('0.0.0.0', port))
     ls.listen(4)
     buf = bytearray(TCP_CHUNK)
-    # DP_TCP_RCVLOWAT=1: a read returns when a whole chunk (or the rest)
-    # is there, so the receiver wakes once per chunk whatever the timing
-    # of the segments (selftests/nic_tcp_split.sh).
+    # DP_TCP_RCVLOWAT=1: a read returns when all it asks for is there, so
+    # the receiver wakes once per chunk whatever the timing of the
+    # segments (selftests/nic_tcp_split.sh).  SO_RCVLOWAT is set to each
+    # read's size: TCP wakes a reader by the socket's mark, not by what
+    # the read asks for (with the mark at a whole chunk, a read of the
+    # 8-byte length never woke).
     lowat = os.environ.get('DP_TCP_RCVLOWAT') == '1'
+    mark = [0]
+
+    def want(c, n):
+        if lowat and mark[0] != n:
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, n)
+            mark[0] = n
+        return n
     while True:
         c, _ = ls.accept()
-        if lowat:
-            c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, TCP_CHUNK)
+        mark[0] = 0
         try:
             head = b''
             while len(head) < 8:
-                got = c.recv(8 - len(head))
+                got = c.recv(want(c, 8 - len(head)))
                 if not got:
                     break
                 head += got
@@ -630,7 +639,7 @@ def tcpsink(port):
                 continue
             left = struct.unpack('!Q', head)[0]
             while left > 0:
-                n = c.recv_into(buf, min(left, TCP_CHUNK))
+                n = c.recv_into(buf, want(c, min(left, TCP_CHUNK)))
                 if n == 0:
                     break
                 left -= n

@@ -56,8 +56,8 @@
 # (default 2).  Per model, before its rounds, an idle window (markers
 # 2 s of guest time apart, nothing sent) gives each vCPU's background.
 #
-# The transfer made alike run by run (SPLIT_TUNE, words; default all of
-# them, "none" for none; Documentation/networking/dpillar-evaluation.rst
+# The transfer made alike run by run (SPLIT_TUNE, words; default all but
+# lowat and tcpcork, "none" for none; Documentation/networking/dpillar-evaluation.rst
 # says what each changed):
 #   ack      no delayed ACKs: quickack 1 on s's and d's routes
 #   cwnd     a fixed congestion window: initcwnd and a locked cwnd of
@@ -75,7 +75,8 @@
 #   flush    TCP's metrics cache flushed before every run
 #   warm     a transfer of SPLIT_WARM (2M) after the first connection,
 #            not counted
-#   lowat    the receiver's reads return a whole chunk (SO_RCVLOWAT)
+#   lowat    the receiver's reads return a whole chunk (SO_RCVLOWAT at
+#            each read's size; with it fixed at a chunk transfers stalled)
 #   tcpcork  the sender corked (TCP_CORK) until its last write: full
 #            segments only
 # Each NIC's counters (ethtool -S) and each role's TCP counters (nstat)
@@ -122,7 +123,7 @@ STATS=$OUT/nic-split-stats.txt
 : > "$RAW"
 : > "$STATS"
 NICS=(s:p1:0 r:p1:1 r:p0:1 d:p0:2)	# role:port:vCPU
-read -r -a TUNE <<<"${SPLIT_TUNE-ack cwnd buf cc cork itr ring flush warm lowat tcpcork}"
+read -r -a TUNE <<<"${SPLIT_TUNE-ack cwnd buf cc cork itr ring flush warm}"
 CWND=${SPLIT_CWND:-32}
 TBUF=$(numfmt --from=iec "${SPLIT_BUF:-1M}")
 WARM=$(numfmt --from=iec "${SPLIT_WARM:-2M}")
