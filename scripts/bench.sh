@@ -42,7 +42,10 @@
 # build/bench-nic-split/ (nic-split.txt, nic-split-raw.txt); models
 # BENCH_NIC_MODELS (default e1000e e1000), SPLIT_BYTES (8M), SPLIT_RUNS
 # (2), SPLIT_ROUNDS (1), SPLIT_OFFLOADS (on off), SPLIT_CONTENDERS (dp0
-# ipv4 dp0-nic), SPLIT_CHECKS (2).
+# ipv4 dp0-nic), SPLIT_CHECKS (2), SPLIT_TUNE (what makes the runs alike:
+# nic_tcp_split.sh), BENCH_BOOTS (1: guests, each the whole table; with
+# more, nic-split-boots.txt has each figure over all of them and the
+# repeatability line).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,7 +90,7 @@ for v in BENCH_ROUNDS BENCH_BUILDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH
 	BENCH_PROFILE BENCH_PROFILE_SECS \
 	BENCH_NIC_MODELS BENCH_NIC_MODE BENCH_TCP_BYTES BENCH_NIC_ROWS BENCH_NIC_BRIDGE \
 	BENCH_NIC_OFFLOAD SPLIT_MODELS SPLIT_BYTES SPLIT_RUNS SPLIT_ROUNDS SPLIT_OFFLOADS \
-	SPLIT_CONTENDERS SPLIT_CHECKS; do
+	SPLIT_CONTENDERS SPLIT_CHECKS SPLIT_TUNE SPLIT_CWND SPLIT_BUF SPLIT_WARM SPLIT_RING SPLIT_ITR; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
 # A thread per vCPU (run-vm.sh's default is one for all, which make check
@@ -118,9 +121,22 @@ run() {
 # over three boots), which is 1-2% of one hop.
 boots=1
 [ -z "$icount" ] || [ "${1:-}" = nic ] || boots=${BENCH_BOOTS:-3}
+# The split by role: BENCH_BOOTS guests (default 1), each the whole
+# table, and each figure's runs over all of them (dp_bench.py split).
+[ "${1:-}" != nic ] || [ "${BENCH_NIC_SPLIT:-0}" != 1 ] || boots=${BENCH_BOOTS:-1}
 if [ "$boots" -le 1 ]; then
 	run "$out"
 	exit 0
+fi
+if [ "${1:-}" = nic ]; then
+	rc=0
+	for ((b = 1; b <= boots; b++)); do
+		mkdir -p "$out/boot-$b"
+		run "$out/boot-$b" || rc=1
+	done
+	python3 selftests/dp_bench.py split "$out"/boot-*/nic-split-raw.txt |
+		tee "$out/nic-split-boots.txt"
+	exit $rc
 fi
 : > "$out/bench-raw.txt"
 for ((b = 1; b <= boots; b++)); do

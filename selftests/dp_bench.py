@@ -48,7 +48,13 @@
   dp_bench.py compare RESULTS_A RESULTS_B
       the ratios of two such runs side by side (each of the least cost
       over its rounds), and the largest relative difference between them
-  dp_bench.py table RESULTS
+  dp_bench.py split RAW...
+      the split by role's repeatability (selftests/nic_tcp_split.sh):
+      each RAW its nic-split-raw.txt of one boot; per model, offloads and
+      contender, each role's instructions per KiB (s, r, d, and their
+      sum) in every run of every boot, the spread (max - min) / min
+      within each boot (the widest) and over all of them, and the
+      repeatability line: how many of the per-role figures are within 1%
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of each topology's rows (dpillar,
       dcell, bcube, xdcent, s2, s2plan: every contender but BASELINES'
@@ -597,18 +603,34 @@ TCP_CHUNK = 128 * 1024		# iperf3's default write
 
 
 def tcpsink(port):
+    import os
     import socket
     ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(('0.0.0.0', port))
     ls.listen(4)
     buf = bytearray(TCP_CHUNK)
+    # DP_TCP_RCVLOWAT=1: a read returns when all it asks for is there, so
+    # the receiver wakes once per chunk whatever the timing of the
+    # segments (selftests/nic_tcp_split.sh).  SO_RCVLOWAT is set to each
+    # read's size: TCP wakes a reader by the socket's mark, not by what
+    # the read asks for (with the mark at a whole chunk, a read of the
+    # 8-byte length never woke).
+    lowat = os.environ.get('DP_TCP_RCVLOWAT') == '1'
+    mark = [0]
+
+    def want(c, n):
+        if lowat and mark[0] != n:
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, n)
+            mark[0] = n
+        return n
     while True:
         c, _ = ls.accept()
+        mark[0] = 0
         try:
             head = b''
             while len(head) < 8:
-                got = c.recv(8 - len(head))
+                got = c.recv(want(c, 8 - len(head)))
                 if not got:
                     break
                 head += got
@@ -617,7 +639,7 @@ def tcpsink(port):
                 continue
             left = struct.unpack('!Q', head)[0]
             while left > 0:
-                n = c.recv_into(buf, min(left, TCP_CHUNK))
+                n = c.recv_into(buf, want(c, min(left, TCP_CHUNK)))
                 if n == 0:
                     break
                 left -= n
@@ -650,6 +672,7 @@ def tcpsend():
     # DP_INSN_MARK=1: a marker right before the connection and right
     # after the receiver's answer (selftests/nic_tcp_split.sh).
     mark = insn_marker() if os.environ.get('DP_INSN_MARK') == '1' else None
+    cork = os.environ.get('DP_TCP_CORK') == '1'
     for line in sys.stdin:
         w = line.split()
         if len(w) == 2 and w[0] == 'idle':
@@ -669,12 +692,20 @@ def tcpsend():
             if mark:
                 mark()
             c = socket.create_connection((dst, port), timeout=60)
+            # DP_TCP_CORK=1: only full segments until the last byte is
+            # written, whatever the timing of the ACKs (Nagle's partial
+            # segment at the end of a write otherwise goes out or waits
+            # as an ACK is there or not).
+            if cork:
+                c.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
             c.sendall(struct.pack('!Q', n))
             left = n
             while left > 0:
                 k = min(left, TCP_CHUNK)
                 c.sendall(data[:k])
                 left -= k
+            if cork:
+                c.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 0)
             ok = c.recv(1) == b'k'
             if mark:
                 mark()
@@ -699,6 +730,74 @@ def sink():
         time.sleep(3600)
 
 
+# The split by role (selftests/nic_tcp_split.sh): its raw lines "relay
+# MODEL OFFL CONTENDER ROUND RUN BYTES I0 I1 I2 ... RETRANS K0 K1 K2"
+# (I: each vCPU's instructions over the run; RETRANS the 20th field).
+SPLIT_ROLES = ('s', 'r', 'd', 'sum')
+SPLIT_GOAL = 0.01
+
+
+def split_load(path):
+    runs = {}
+    order = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) < 23 or w[0] != 'relay':
+                continue
+            k = (w[1], w[2], w[3])
+            if k not in runs:
+                runs[k] = []
+                order.append(k)
+            kib = int(w[6]) / 1024
+            i = [int(x) for x in w[7:10]]
+            runs[k].append(([x / kib for x in i] + [sum(i) / kib], int(w[19])))
+    return runs, order
+
+
+def split_spread(v):
+    return (max(v) - min(v)) / min(v) if v and min(v) > 0 else 0.0
+
+
+def split_table(paths):
+    boots = [split_load(p) for p in paths]
+    order = []
+    for _, o in boots:
+        order += [k for k in o if k not in order]
+    print('instructions per KiB, each run of each boot (boots apart by |), '
+          'the widest spread within a boot and the spread over all; '
+          'retrans per run')
+    print('%-7s %-4s %-8s %-4s %-44s %7s %7s %s' % (
+        'model', 'offl', 'contender', 'role', 'runs', 'boot', 'all',
+        'retrans'))
+    inb = allb = n = 0
+    worst = (0.0, None)
+    for k in order:
+        for j, role in enumerate(SPLIT_ROLES):
+            per = [[r[0][j] for r in b[0].get(k, [])] for b in boots]
+            flat = [x for p in per for x in p]
+            sb = max(split_spread(p) for p in per)
+            sa = split_spread(flat)
+            rt = ' | '.join('/'.join(str(r[1]) for r in b[0].get(k, []))
+                            for b in boots)
+            print('%-7s %-4s %-8s %-4s %-44s %6.2f%% %6.2f%% %s' % (
+                k[0], k[1], k[2], role,
+                ' | '.join('/'.join('%.0f' % x for x in p) for p in per),
+                sb * 100, sa * 100, rt if role == 's' else ''))
+            if role == 'sum':
+                continue
+            n += 1
+            inb += sb <= SPLIT_GOAL
+            allb += sa <= SPLIT_GOAL
+            if sa >= worst[0]:
+                worst = (sa, '%s %s %s %s' % (k + (role,)))
+    runs = sum(len(r) for b in boots for r in b[0].values())
+    print('repeatability: %d of %d per-role figures within %.0f%% within '
+          'each boot, %d of %d over all %d boots (%d transfers); widest %.2f%% '
+          '(%s)' % (inb, n, SPLIT_GOAL * 100, allb, n, len(boots), runs,
+                    worst[0] * 100, worst[1]))
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == 'sink':
         sink()
@@ -709,6 +808,9 @@ def main(argv):
         return 0
     if len(argv) == 3 and argv[1] == 'insn':
         insn_table(argv[2])
+        return 0
+    if len(argv) >= 3 and argv[1] == 'split':
+        split_table(argv[2:])
         return 0
     if len(argv) == 4 and argv[1] == 'compare':
         insn_compare(argv[2], argv[3])

@@ -56,6 +56,33 @@
 # (default 2).  Per model, before its rounds, an idle window (markers
 # 2 s of guest time apart, nothing sent) gives each vCPU's background.
 #
+# The transfer made alike run by run (SPLIT_TUNE, words; default all but
+# lowat and tcpcork, "none" for none; Documentation/networking/dpillar-evaluation.rst
+# says what each changed):
+#   ack      no delayed ACKs: quickack 1 on s's and d's routes
+#   cwnd     a fixed congestion window: initcwnd and a locked cwnd of
+#            SPLIT_CWND segments (32) on those routes, no slow start
+#            after idle
+#   cc       reno (no cubic: its growth and HyStart follow the clock)
+#   buf      fixed socket buffers: tcp_rmem and tcp_wmem SPLIT_BUF (1M)
+#            each, no receive buffer autotuning
+#   cork     no TCP autocorking (it waits on the NIC's transmit
+#            completions)
+#   itr      interrupt moderation fixed: ethtool -C rx-usecs SPLIT_ITR (0:
+#            none) on the four NICs, instead of the drivers' adaptive
+#            rate, which carries over from run to run
+#   ring     receive rings of SPLIT_RING (4096) descriptors
+#   flush    TCP's metrics cache flushed before every run
+#   warm     a transfer of SPLIT_WARM (2M) after the first connection,
+#            not counted
+#   lowat    the receiver's reads return a whole chunk (SO_RCVLOWAT at
+#            each read's size; with it fixed at a chunk transfers stalled)
+#   tcpcork  the sender corked (TCP_CORK) until its last write: full
+#            segments only
+# Each NIC's counters (ethtool -S) and each role's TCP counters (nstat)
+# over every window go to nic-split-stats.txt: retransmissions, drops at
+# a ring, out-of-order segments, ACKs.
+#
 # What it does not control: timers and work items run on the CPU that
 # armed them (dp0's Hellos, every 100 ms on each node, TCP's timers on
 # the socket's CPU), RCU and the tick on all three.  /proc/interrupts
@@ -64,8 +91,10 @@
 # check misses, a contender cannot be built, a transfer does not
 # complete or a NIC driver warning appears.
 #
-# Results in $DPILLAR_OUT: nic-split.txt (the table) and
-# nic-split-raw.txt (a line a window).
+# Results in $DPILLAR_OUT: nic-split.txt (the table, and the
+# repeatability line of dp_bench.py split: how many per-role figures
+# repeat within 1%), nic-split-raw.txt (a line a window) and
+# nic-split-stats.txt (the counters a window).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 read -r -a MODELS <<<"${SPLIT_MODELS:-e1000e e1000}"
@@ -90,8 +119,15 @@ read -r -a OFFLOADS <<<"${SPLIT_OFFLOADS:-on off}"
 BYTES=$(numfmt --from=iec "${SPLIT_BYTES:-8M}")
 OUT=${DPILLAR_OUT:-/tmp}
 RAW=$OUT/nic-split-raw.txt
+STATS=$OUT/nic-split-stats.txt
 : > "$RAW"
+: > "$STATS"
 NICS=(s:p1:0 r:p1:1 r:p0:1 d:p0:2)	# role:port:vCPU
+read -r -a TUNE <<<"${SPLIT_TUNE-ack cwnd buf cc cork itr ring flush warm}"
+CWND=${SPLIT_CWND:-32}
+TBUF=$(numfmt --from=iec "${SPLIT_BUF:-1M}")
+WARM=$(numfmt --from=iec "${SPLIT_WARM:-2M}")
+tune_has() { [[ " ${TUNE[*]} " == *" $1 "* ]]; }
 
 die() { echo "nic-split: $*" >&2; exit 1; }
 [ -n "$INSNS" ] && [ -f "$INSNS" ] ||
@@ -230,6 +266,74 @@ softirqs() {
 retrans() {
 	ip netns exec "$1" awk '$1 == "Tcp:" { if (!h) { for (i = 2; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1; next } print $c }' /proc/net/snmp
 }
+# stats M: the counters that say what a transfer did, "ROLE.NAME VALUE"
+# a line: each role's TCP and IP counters (nstat) and each NIC's
+# (ethtool -S: drops at a ring, interrupts, ...).
+stats() {
+	local x role dev
+	for role in s r d; do
+		ip netns exec "$(ns "$1" "$role")" nstat -asz 2>/dev/null |
+			awk -v r=$role 'NF >= 2 && $1 !~ /^#/ { print r "." $1, $2 }'
+	done
+	for x in "${NICS[@]}"; do
+		IFS=: read -r role dev _ <<<"$x"
+		ip netns exec "$(ns "$1" "$role")" ethtool -S "$dev" 2>/dev/null |
+			awk -v p="$role.$dev" -F': *' 'NF == 2 { gsub(/ /, "", $1); print p "." $1, $2 }'
+	done
+}
+# stats_diff BEFORE AFTER: the counters that changed, "NAME=DELTA ...".
+stats_diff() {
+	awk 'NR == FNR { a[$1] = $2; next }
+		$2 != a[$1] { printf "%s%s=%d", n++ ? " " : "", $1, $2 - a[$1] } END { print "" }' "$1" "$2"
+}
+# ---- the transfer made alike run by run (SPLIT_TUNE) ---------------------
+# tune_model M: the namespaces' TCP settings (before the contenders).
+tune_model() {
+	local x n
+	for x in s r d; do
+		n=$(ns "$1" "$x")
+		! tune_has cc || ip netns exec "$n" sysctl -qw net.ipv4.tcp_congestion_control=reno || return 1
+		! tune_has cork || ip netns exec "$n" sysctl -qw net.ipv4.tcp_autocorking=0 || return 1
+		! tune_has cwnd || ip netns exec "$n" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0 || return 1
+		! tune_has buf || ip netns exec "$n" sysctl -qw net.ipv4.tcp_moderate_rcvbuf=0 \
+			"net.ipv4.tcp_rmem=4096 $TBUF $TBUF" "net.ipv4.tcp_wmem=4096 $TBUF $TBUF" || return 1
+	done
+}
+# tune_nics M: the NICs' rings and interrupt moderation (after ethtool -K,
+# which may reset a NIC, and before its IRQs are pinned again).
+tune_nics() {
+	local x role dev
+	for x in "${NICS[@]}"; do
+		IFS=: read -r role dev _ <<<"$x"
+		if tune_has ring; then
+			ip netns exec "$(ns "$1" "$role")" ethtool -G "$dev" rx "${SPLIT_RING:-4096}" >/dev/null 2>&1 ||
+				echo "# ${MODELS[$1]} $role.$dev: ring not set: $(ip netns exec "$(ns "$1" "$role")" ethtool -G "$dev" rx "${SPLIT_RING:-4096}" 2>&1)"
+		fi
+		if tune_has itr; then
+			ip netns exec "$(ns "$1" "$role")" ethtool -C "$dev" rx-usecs "${SPLIT_ITR:-0}" >/dev/null 2>&1 ||
+				echo "# ${MODELS[$1]} $role.$dev: rx-usecs not set: $(ip netns exec "$(ns "$1" "$role")" ethtool -C "$dev" rx-usecs "${SPLIT_ITR:-0}" 2>&1)"
+		fi
+	done
+}
+# tune_routes M C: contender C's routes at s and d (each end's route to
+# the other): no delayed ACKs, a fixed congestion window.
+tune_routes() {
+	local a=()
+	! tune_has ack || a+=(quickack 1)
+	! tune_has cwnd || a+=(initcwnd "$CWND" cwnd lock "$CWND")
+	[ ${#a[@]} -gt 0 ] || return 0
+	case $2 in
+	ipv4)	ip -n "$(ns "$1" s)" route change 172.16.0.0/16 via 172.16.1.2 "${a[@]}" &&
+		ip -n "$(ns "$1" d)" route change 172.16.0.0/16 via 172.16.2.1 "${a[@]}" ;;
+	*)	ip -n "$(ns "$1" s)" route change 10.0.0.0/8 dev dp0 "${a[@]}" &&
+		ip -n "$(ns "$1" d)" route change 10.0.0.0/8 dev dp0 "${a[@]}" ;;
+	esac
+}
+tune_show() {
+	echo "# ${MODELS[$1]} $2 routes: s $(ip -n "$(ns "$1" s)" route show | tr '\n' ';') d $(ip -n "$(ns "$1" d)" route show | tr '\n' ';')"
+	echo "# ${MODELS[$1]} r.p1 coalescing: $(ip netns exec "$(ns "$1" r)" ethtool -c p1 2>/dev/null | awk '/^rx-usecs:/ { print $2 }'), ring $(ip netns exec "$(ns "$1" r)" ethtool -g p1 2>/dev/null | awk '/^RX:/ { print $2 }' | tr '\n' ' ')"
+}
+
 diffs() {	# diffs "A..." "B...": B - A, word by word
 	local -a a=($1) b=($2)
 	local i out=()
@@ -246,10 +350,13 @@ window() {
 	local m=$1 what=$2 row=$3 offl=$4 c=$5 round=$6 run=$7 bytes=$8 ans i0 i1 s0 s1 r0 r1 d
 	local -a dd
 	sleep 0.2
+	stats "$m" > "$WORK/st0"
 	i0=$(irq_counts "$m") s0=$(softirqs) r0=$(retrans "$(ns "$m" s)")
 	echo "$what" >&"${SEND_W[m]}" || return 1
 	read -r -t 900 -u "${SEND_R[m]}" ans || return 1
 	i1=$(irq_counts "$m") s1=$(softirqs) r1=$(retrans "$(ns "$m" s)")
+	stats "$m" > "$WORK/st1"
+	echo "$row ${MODELS[m]} $offl $c $round $run $(stats_diff "$WORK/st0" "$WORK/st1")" >> "$STATS"
 	case "$ans" in ok*) ;; *) echo "nic-split: $row ${MODELS[m]} $c: $ans" >&2; return 1 ;; esac
 	d=$(marks) || { echo "nic-split: $row ${MODELS[m]} $c: markers out of order: $(tail -n 2 "$INSNS")" >&2; return 1; }
 	read -r -a dd <<<"$d"
@@ -282,7 +389,7 @@ contenders() {
 # ---- run --------------------------------------------------------------------
 FAIL=0
 MARK=$(dmesg_mark)
-echo "# nic-split: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, icount shift $DPILLAR_ICOUNT sleep=$DPILLAR_ICOUNT_SLEEP, ${MODELS[*]}, offloads ${OFFLOADS[*]}, $ROUNDS rounds x $RUNS runs of $BYTES bytes"
+echo "# nic-split: kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, icount shift $DPILLAR_ICOUNT sleep=$DPILLAR_ICOUNT_SLEEP, ${MODELS[*]}, offloads ${OFFLOADS[*]}, $ROUNDS rounds x $RUNS runs of $BYTES bytes, SPLIT_TUNE ${TUNE[*]:-none}"
 # The plugin's check: a loop of exactly 2 x 10^7 instructions between
 # two markers, on each vCPU (insn-mark N), CHECKS times; the vCPU's count
 # beyond 0.1% of it fails the run.
@@ -308,6 +415,7 @@ for m in "${!MODELS[@]}"; do
 	for x in s r d; do
 		ip netns exec "$(ns "$m" $x)" sysctl -qw net.ipv4.tcp_no_metrics_save=1
 	done
+	tune_model "$m" || die "${MODELS[m]}: SPLIT_TUNE not applied"
 	pin "$m" || die "${MODELS[m]}: IRQs not pinned"
 	[ -z "${SHARED[$m]:-}" ] || napi_threads "$m" ||
 		die "${MODELS[m]}: NAPI threads not pinned"
@@ -316,27 +424,42 @@ for m in "${!MODELS[@]}"; do
 	# The processes, started once per model (no process starts inside a
 	# run): tcpsink in r and d, tcpsend in s with the markers, a line in
 	# and a line out through two FIFOs.
-	taskset -c 1 ip netns exec "$(ns "$m" r)" python3 "$PY" tcpsink 5300 &
+	lowat=0 cork=0
+	! tune_has lowat || lowat=1
+	! tune_has tcpcork || cork=1
+	DP_TCP_RCVLOWAT=$lowat taskset -c 1 ip netns exec "$(ns "$m" r)" python3 "$PY" tcpsink 5300 &
 	PIDS+=($!)
-	taskset -c 2 ip netns exec "$(ns "$m" d)" python3 "$PY" tcpsink 5300 &
+	DP_TCP_RCVLOWAT=$lowat taskset -c 2 ip netns exec "$(ns "$m" d)" python3 "$PY" tcpsink 5300 &
 	PIDS+=($!)
 	mkfifo "$WORK/in$m" "$WORK/out$m" || die "mkfifo"
-	DP_INSN_MARK=1 taskset -c 0 ip netns exec "$(ns "$m" s)" python3 "$PY" tcpsend \
+	DP_TCP_CORK=$cork DP_INSN_MARK=1 taskset -c 0 ip netns exec "$(ns "$m" s)" python3 "$PY" tcpsend \
 		< "$WORK/in$m" > "$WORK/out$m" &
 	PIDS+=($!)
 	exec {fdw}> "$WORK/in$m" {fdr}< "$WORK/out$m"
 	SEND_W[m]=$fdw SEND_R[m]=$fdr
+	# The sinks listening (Python's start, its reads over 9p, done)
+	# before the idle window, which would count them otherwise.
+	for x in r d; do
+		wait_for 60 sh -c "ip netns exec $(ns "$m" $x) ss -Hltn 'sport = :5300' | grep -q ." ||
+			die "${MODELS[m]}: no sink listening in $x"
+	done
 	window "$m" "idle 2" idle - - - 0 0 || FAIL=1
 	for ((round = 1; round <= ROUNDS; round++)); do
 		for offl in "${OFFLOADS[@]}"; do
 			nic_chain_offloads "$m" "$offl" "${NICS[@]}"
+			tune_nics "$m"
 			# ethtool may reset a NIC: its IRQs pinned again.
 			pin "$m" || FAIL=1
 			for c in $(contenders "$m" "$offl"); do
 				"up_$c" "$m" || { echo "nic-split: ${MODELS[m]}: cannot build $c" >&2; "down_$c" "$m"; FAIL=1; continue; }
+				tune_routes "$m" "$c" || { echo "nic-split: ${MODELS[m]}: $c: SPLIT_TUNE's routes not set" >&2; FAIL=1; }
+				[ "$round$offl" != "1${OFFLOADS[0]}" ] || tune_show "$m" "$c"
 				# The first connection after a build: its fixed cost, 1 byte.
 				window "$m" "$DST 5300 1" start "$offl" "$c" "$round" 0 1 || FAIL=1
+				! tune_has warm ||
+					window "$m" "$DST 5300 $WARM" warm "$offl" "$c" "$round" 0 "$WARM" || FAIL=1
 				for ((run = 1; run <= RUNS; run++)); do
+					! tune_has flush || for x in s r d; do ip -n "$(ns "$m" $x)" tcp_metrics flush all 2>/dev/null; done
 					window "$m" "$DST 5300 $BYTES" relay "$offl" "$c" "$round" "$run" "$BYTES" || FAIL=1
 				done
 				"down_$c" "$m"
@@ -380,6 +503,8 @@ w=$(nic_warnings "$MARK")
 				printf "%-7s %-4s %-8s %-22s %-22s %-22s %-22s %s\n", f[1], f[2], f[3], cell(k, 1), cell(k, 2), cell(k, 3), cell(k, 4), rt[k] }
 		}' "$RAW"
 	done
+	echo
+	python3 "$PY" split "$RAW"
 } > "$OUT/nic-split.txt"
 cat "$OUT/nic-split.txt"
 [ "$FAIL" = 0 ] || { echo "nic-split: FAILED (above)"; exit 1; }
