@@ -97,7 +97,13 @@
  *   or through a third copy at L = 1, by xdc_fan() above (xdc_k1_fan()).
  * - n = 2, k = 2, at k (xdc_dj_n2()): the servers 00, 10 and 01 of a
  *   copy's 4-cycle of digits 1, 0 cross over level 2 or out and back over
- *   level 3, one per path, each end's strands round its cycle.
+ *   level 3, one per path, each end's strands round its cycle.  At
+ *   k + 1 (xdc_dj_n2_up()), the same on the halves of digit 3: 001 and
+ *   101 cross over level 3, 011 out and back over level 4, each end's
+ *   strands from a table (xdc_n2_up).  An end 011 (spare level 4) at or
+ *   below k (xdc_dj_n2_e4()): path 2 from the other end over the other
+ *   cycle's 101 into the cell with the other digit 3 and out and back
+ *   from its 011 into the end.
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
@@ -108,7 +114,8 @@
  * (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end is its
  * sub-cell's I*), and, when L-k < k, pairs of two such cells that
  * xdc_dj_top1() does not take; BCube pairs with one spare level inside
- * the other's run of n-1 digits; n = 2 but at k with k = 2.
+ * the other's run of n-1 digits; n = 2 but with k = 2 at or below
+ * k + 1.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -124,7 +131,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3).
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -1990,6 +1997,133 @@ static bool xdc_dj_n2(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
+ * n = 2, k = 2, highest differing digit 3 (top >= 4): in each half of
+ * the cell of digits 3..0 (digit 3 fixed; two 4-cycles of digits 1, 0
+ * joined over level 2 at 000 and 010), the servers 001 and 101 cross
+ * into the other half over level 3 and 011 out of the cell over level 4.
+ * xdc_n2_up[a][m]: the strand from the server with digits 2..0 @a to
+ * path m's one (001, 101, 011), the digits it flips in turn; the three
+ * of a meet only at a.  The server 111 has no third port (its spare
+ * level is above 4 or its port free): no strands.
+ */
+static const char xdc_n2_up[7][3][5] = {
+	{ "0", "20", "10" }, { "", "020", "1" }, { "10", "201", "0" },
+	{ "1", "0120", "" }, { "20", "0", "120" }, { "020", "", "1020" },
+	{ "120", "01", "20" },
+};
+
+static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m,
+			      struct xdc_dj *p)
+{
+	const char *s = xdc_n2_up[xdc_low(t, x, 3)][m];
+	u32 j;
+
+	for (; *s; s++) {
+		j = *s - '0';
+		if (!xdc_dj_put(p, j, !xdc_dig(t, x, j)))
+			return false;
+		x = xdc_set_dig(t, x, j, !xdc_dig(t, x, j));
+	}
+	return true;
+}
+
+/*
+ * n = 2, k = 2, highest differing digit 3 (top >= 4), neither end with
+ * digits 2..0 all 1: path m from src round its half to its exit
+ * (xdc_n2_up), across to the same server of dst's half (path 2 out and
+ * back through the cell next to it, xdc_dj_xk(): only it enters that
+ * cell) and round dst's half into dst.  The halves' strands are
+ * disjoint, the crossings differ.
+ */
+static bool xdc_dj_n2_up(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lo = m == 0 ? 1 : m == 1 ? 5 : 3, x, from;
+
+	if (d->n != 2 || d->k != 2 || d->top < 4 || m > 2 ||
+	    xdc_low(t, src, 3) == 7 || xdc_low(t, dst, 3) == 7 ||
+	    !xdc_dj_n2_strand3(t, src, m, p))
+		return false;
+	x = src - xdc_low(t, src, 3) + lo;
+	if (m < 2 ? !xdc_dj_put(p, 3, xdc_dig(t, dst, 3)) :
+	    !xdc_dj_xk(t, x, 3, xdc_dig(t, dst, 3), 1, p))
+		return false;
+	from = p->len;
+	if (!xdc_dj_n2_strand3(t, dst, m, p))
+		return false;
+	xdc_dj_reverse(t, dst, p, from);
+	return true;
+}
+
+/*
+ * n = 2, k = 2 (top >= 4): from @a (digits 2..0 not 111, and not 001 or
+ * 011) to the server of its cell with digits 2..0 011 (spare level 4),
+ * outside a's 4-cycle of digits 1, 0 and the one of 011 but for a's
+ * strand: over level 2 to the cycle with digit 2 = 1 (when a's is 0),
+ * round it to 101, over level 3 into the cell with the other digit 3,
+ * there to 011 and out and back over level 4 (xdc_dj_xk()) into 011.
+ */
+static bool xdc_dj_n2_out(const struct dp_topo *t, u32 a, struct xdc_dj *p)
+{
+	u32 x = a, lo;
+
+	if (!xdc_dig(t, x, 2)) {
+		if (xdc_dig(t, x, 0) || !xdc_dj_put(p, 2, 1))
+			return false;
+		x = xdc_set_dig(t, x, 2, 1);
+	}
+	lo = xdc_low(t, x, 3);
+	if (lo == 7 || (lo != 5 && !xdc_dj_put(p, 0, 1)) ||
+	    (lo == 6 && !xdc_dj_put(p, 1, 0)))
+		return false;
+	x = xdc_set_dig(t, x - lo + 5, 3, !xdc_dig(t, x, 3));
+	return xdc_dj_put(p, 3, xdc_dig(t, x, 3)) &&
+	       xdc_dj_route(t, x, x - 2, p) &&
+	       xdc_dj_xk(t, x - 2, 3, xdc_dig(t, a, 3), 1, p);
+}
+
+/*
+ * n = 2, k = 2 (top >= 4), an end @e with digits 2..0 011 (spare level
+ * 4), the other @f in its cell: path 2 from f out to e (xdc_dj_n2_out()),
+ * so BCube's paths in the 4-cycle of e are the others when f is in it
+ * (a BCube pair, f with digit 0 = 0: its spare level 2), or, when f has
+ * digit 2 = 1 (at k), path 0 leaves e over digit 1, 0 and level 2 into
+ * f's cycle at 100, path 1 over digit 0 and level 2 at 110, each round
+ * f's cycle to f on a side of it path 2's strand (to 101) is not on.
+ * The path is built from e or f, and reversed when that is dst.
+ */
+static bool xdc_dj_n2_e4(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 u32 lvl, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 e = xdc_low(t, src, 3) == 3 ? src : dst, f = src ^ dst ^ e, lo, a;
+	bool ok;
+
+	p->len = 0;
+	lo = xdc_low(t, f, 3);
+	if (d->n != 2 || d->k != 2 || d->top < 4 || m > 2 ||
+	    xdc_low(t, e, 3) != 3 || lvl > 2 || (lvl < 2 && m != 2))
+		return false;
+	if (m == 2) {
+		a = f;
+		ok = xdc_dj_n2_out(t, f, p);
+	} else {
+		/* e to 100 (path 0, over 001, 000) or 110 (path 1, over 010) */
+		a = e;
+		ok = lvl == 2 && lo != 7 && (m || xdc_dj_put(p, 1, 0)) &&
+		     xdc_dj_put(p, 0, 0) && xdc_dj_put(p, 2, 1);
+		if (ok && lo == 5)
+			ok = xdc_dj_put(p, 0, 1) && (!m || xdc_dj_put(p, 1, 0));
+		else if (ok && lo != (m ? 6 : 4))
+			ok = xdc_dj_put(p, 1, lo == 6);
+	}
+	if (ok && a == dst)
+		xdc_dj_reverse(t, dst, p, 0);
+	return ok;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -2014,13 +2148,16 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 		/* one spare level: xdc_disjoint()'s words */
 		ok = m == d->k &&
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
-		     xdc_dj_spare(t, src, dst, p);
+		     (xdc_dj_spare(t, src, dst, p) ||
+		      xdc_dj_n2_e4(t, src, dst, m, lvl, p));
 	} else if (lvl == d->k) {
 		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
-		     xdc_dj_n2(t, src, dst, m, p);
+		     xdc_dj_n2(t, src, dst, m, p) ||
+		     xdc_dj_n2_e4(t, src, dst, m, lvl, p);
 	} else {
-		ok = lvl > d->k && d->n >= 3 &&
-		     xdc_dj_cross(t, src, dst, lvl, m, p);
+		ok = lvl > d->k && d->n >= 3 ?
+		     xdc_dj_cross(t, src, dst, lvl, m, p) :
+		     lvl == 3 && xdc_dj_n2_up(t, src, dst, m, p);
 	}
 	return ok && p->len <= t->ff_hops;
 }

@@ -585,6 +585,14 @@ check "xdcent (3,1,3) paths --disjoint" 0 $D paths --topo xdcent -n 3 -k 1 -i 3 
 has "xdcent (3,1,3) --disjoint: every pair with k+1" "every port cabled 6006, of them disjoint in servers and switches 6006 (100.0%)"
 check "xdcent (3,2,4) paths --disjoint" 0 $D paths --topo xdcent -n 3 -k 2 -i 4 --disjoint
 has "xdcent (3,2,4) --disjoint: every pair with k+1" "every port cabled 54522, of them disjoint in servers and switches 54522 (100.0%)"
+# n = 2: fewer pairs than those with k+1 cabled ports have k+1 paths;
+# (2,2,4) every one of the 364 that max-flow gives k+1 (eval-xdcent-paths.py
+# --table 2 2 4; 128 before xdc_dj_n2_up() and xdc_dj_n2_e4()), (2,2,5)
+# 728 of its 1,740 (256 before)
+check "xdcent (2,2,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 4 --disjoint
+has "xdcent (2,2,4) --disjoint: the 364 with k+1" "every port cabled 756, of them disjoint in servers and switches 364 (48.1%)"
+check "xdcent (2,2,5) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 5 --disjoint
+has "xdcent (2,2,5) --disjoint: 728" "every port cabled 3540, of them disjoint in servers and switches 728 (20.6%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # one flow hash per pair: with every server a BFS source, the mode's
@@ -605,6 +613,11 @@ $py -c 'import networkx, scipy' 2>/dev/null || py=/usr/bin/python3
 check "eval-s2bw.py selftest" 0 $py ./eval-s2bw.py selftest
 has "eval-s2bw.py: fat tree k=4 bisection 8" "ok fattree(4) bisection: 8"
 case $out in *FAIL*) ko "eval-s2bw.py selftest: $(echo "$out" | grep FAIL)" ;; esac
+# XDCent's parallel paths end to end against max-flow: every pair of
+# (2,2,4) whose node connectivity is k+1 has k+1 disjoint paths (about
+# 2 s; --sample P for sizes too big for every pair)
+check "eval-xdcent-paths.py --expect-full (2,2,4)" 0 $py ./eval-xdcent-paths.py --expect-full 2 2 4
+has "eval-xdcent-paths.py: (2,2,4) 364 of 364" "node-disjoint where k+1 exist: 364 of 364 (100.0%)"
 
 # Every word of the fabric's parameter list (net/dpillar/params.h) is an
 # option of dpsim: a row of its own (-n, --level, --seed...) or, for any
