@@ -84,7 +84,8 @@
  *   copy's I*, the I* of its own copy is the second; when the end's digit
  *   L-2k is n-1, the same k digits lower, both strands crossing the
  *   digits between; at L = 2k the end itself and its BCube ports,
- *   xdc_fan0()).
+ *   xdc_fan0(); at L = 2k + 1 with k = 2 and digit 1 n-1, three
+ *   strands in the end's sub-cell of digits 2..0, xdc_fan1()).
  * - L = k + 1 when neither serves (src a level-k gate whose digits
  *   1..k-1 are n-1, dst its cell's I* with digit 1 n-1; xdc_dj_top1()):
  *   k strands from dst over its BCube ports to level-L gates of its
@@ -111,11 +112,11 @@
  * Not built (k >= 2): at k, an end whose run of n-1 digits passes digit
  * k (no copy's twin has its spare level); above k, an end cell with no
  * level-L gate that neither crosses out and back nor has a two-strand fan
- * (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end is its
- * sub-cell's I*), and, when L-k < k, pairs of two such cells that
- * xdc_dj_top1() does not take; BCube pairs with one spare level inside
- * the other's run of n-1 digits; n = 2 but with k = 2 at or below
- * k + 1.
+ * (its digits L-2k, L-3k, ... all n-1 but at L = 5 with k = 2, or at
+ * L = 2k the end is its sub-cell's I*), and, when L-k < k, pairs of two
+ * such cells that xdc_dj_top1() does not take; BCube pairs with one
+ * spare level inside the other's run of n-1 digits; n = 2 but with k = 2
+ * at or below k + 1.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -970,6 +971,60 @@ static bool xdc_fan0(const struct dp_topo *t, u32 x, u32 want,
 }
 
 /*
+ * xdc_fan()'s two-strand fan of @x in its sub-cell of digits 0..2 for
+ * k = 2, q = 3, x's digit 1 n-1 (so no qq): strands to two servers of
+ * level 3 (digit 0 n-1, digit 1 not) and one of level 4 (digits 1, 0
+ * n-1, digit 2 not).  x's digit 0 n-1 (x is the level-4 one; its digit 2
+ * is not n-1, else x is I*): digit 1 := 0 (level 3, the strand of level
+ * 3), and digit 0 := 0, 1 := 1, 0 := n-1 (XDC_DJ_Q2).  Else the strand of
+ * level 3 sets digit 1 := 0 and digit 0 := n-1; with x's digit 2 not n-1
+ * digit 0 := n-1 is the level-4 server and XDC_DJ_Q2 crosses level 2 to
+ * digit 2 = w first (digit 1 := 1, 0 := n-1); with it n-1 the two swap
+ * (level 4 over digit 2 = w, XDC_DJ_Q2 through I*).  The strands differ
+ * in digit 2 or digit 1 but at x.
+ */
+static bool xdc_fan1(const struct dp_topo *t, u32 x, u32 want,
+		     struct xdc_dj *p, u32 *end)
+{
+	u32 n = xdc(t)->n, a2 = xdc_dig(t, x, 2), a0 = xdc_dig(t, x, 0);
+	u32 w = a2 ? 0 : 1, c = 0, h;
+	u8 j[3], v[3];
+
+	if (xdc_dig(t, x, 1) != n - 1 || (a0 == n - 1 && a2 == n - 1))
+		return false;
+#define XDC_FAN1(jj, vv) do { j[c] = (jj); v[c++] = (u8)(vv); } while (0)
+	if (want == 3) {
+		XDC_FAN1(1, 0);
+		if (a0 != n - 1)
+			XDC_FAN1(0, n - 1);
+	} else if (want == 4 && a0 != n - 1) {
+		if (a2 == n - 1)
+			XDC_FAN1(2, w);
+		XDC_FAN1(0, n - 1);
+	} else if (want == XDC_DJ_Q2) {
+		if (a0 == n - 1)
+			XDC_FAN1(0, 0);
+		else if (a2 != n - 1)
+			XDC_FAN1(2, w);
+		else
+			XDC_FAN1(0, n - 1);
+		XDC_FAN1(1, 1);
+		if (a0 == n - 1 || a2 != n - 1)
+			XDC_FAN1(0, n - 1);
+	} else if (want != 4) {
+		return false;
+	}
+#undef XDC_FAN1
+	for (h = 0; h < c; h++) {
+		x = xdc_set_dig(t, x, j[h], v[h]);
+		if (p && !xdc_dj_put(p, j[h], v[h]))
+			return false;
+	}
+	*end = x;
+	return true;
+}
+
+/*
  * A fan's step: strand end *@e crosses digit @mm to @v and routes to its
  * copy's I*; the moves into @p (when not NULL, the strand wanted).
  */
@@ -1028,6 +1083,8 @@ static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
 	/* two: the chain's start, the highest qq = m+1 - s k, digit not n-1 */
 	while (two && qq >= 0 && xdc_dig(t, x, (u32)qq) == d->n - 1)
 		qq -= (int)d->k;
+	if (two && qq < 0 && m == 2 && d->k == 2)
+		return xdc_fan1(t, x, want, p, end);
 	if (two && qq < 0)
 		return m + 1 == (int)d->k && xdc_fan0(t, x, want, p, end);
 	for (pass = 0; pass < 2; pass++) {

@@ -589,6 +589,12 @@ has "xdcent (3,2,4) --disjoint: every pair with k+1" "every port cabled 54522, o
 # (2,2,4) every one of the 364 that max-flow gives k+1 (eval-xdcent-paths.py
 # --table 2 2 4; 128 before xdc_dj_n2_up() and xdc_dj_n2_e4()), (2,2,5)
 # 728 of its 1,740 (256 before)
+# (3,2,5), 20,000 random pairs: an end cell with no level-5 gate whose
+# digit 1 is n-1 takes xdc_fan1()'s three strands (16,958 before it; all
+# pairs: 450,486 -> 515,304 of 517,680); what is left has an end that is
+# its sub-cell's I* (spare level 5)
+check "xdcent (3,2,5) paths --disjoint, a sample" 0 $D paths --topo xdcent -n 3 -k 2 -i 5 --disjoint --pairs 20000 --seed 1
+has "xdcent (3,2,5) --disjoint: 19,391 of the sample's 19,499" "every port cabled 19499, of them disjoint in servers and switches 19391 (99.4%)"
 check "xdcent (2,2,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 4 --disjoint
 has "xdcent (2,2,4) --disjoint: the 364 with k+1" "every port cabled 756, of them disjoint in servers and switches 364 (48.1%)"
 check "xdcent (2,2,5) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 5 --disjoint
