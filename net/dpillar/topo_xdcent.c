@@ -101,7 +101,8 @@
  *   level 3, one per path, each end's strands round its cycle.  At
  *   k + 1 (xdc_dj_n2_up()), the same on the halves of digit 3: 001 and
  *   101 cross over level 3, 011 out and back over level 4, each end's
- *   strands from a table (xdc_n2_up).  An end 011 (spare level 4) at or
+ *   strands from a table (xdc_n2_up); at k + 2 on the halves of digit 4
+ *   with 0011, 1011 and 0111 (xdc_n2_up4).  An end 011 (spare level 4) at or
  *   below k (xdc_dj_n2_e4()): path 2 from the other end over the other
  *   cycle's 101 into the cell with the other digit 3 and out and back
  *   from its 011 into the end.
@@ -116,7 +117,7 @@
  * L = 2k the end is its sub-cell's I*), and, when L-k < k, pairs of two
  * such cells that xdc_dj_top1() does not take; BCube pairs with one
  * spare level inside the other's run of n-1 digits; n = 2 but with k = 2
- * at or below k + 1.
+ * at or below k + 2 (left: an end 0111 at or below k + 1, (2,2,5)).
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -132,7 +133,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3), (2,2,4).
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4); (3,2,5) 99.5%, (2,2,5) 93.6%.
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -2069,10 +2070,29 @@ static const char xdc_n2_up[7][3][5] = {
 	{ "120", "01", "20" },
 };
 
-static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m,
+/*
+ * The same one level up (highest differing digit 4, top >= 5): in each
+ * half of digit 4 (an XDCent (2,2,3), its halves of digit 3 joined over
+ * level 3 at 001 and 101), 0011 and 1011 cross over level 4 and 0111 out
+ * and back over level 5; no strands from 1111 (its spare level above 5).
+ * Disjoint strands of least total length (max-flow at least cost).
+ */
+static const char xdc_n2_up4[15][3][7] = {
+	{ "10", "031", "201" }, { "1", "31", "0120" }, { "0", "1031", "20" },
+	{ "", "131", "020" }, { "120", "2031", "01" },
+	{ "0120", "30120", "1" }, { "20", "12031", "0" },
+	{ "020", "102031", "" }, { "031", "10", "2031" },
+	{ "31", "1", "02031" }, { "1031", "0", "20131" },
+	{ "131", "", "012031" }, { "2031", "120", "031" },
+	{ "02031", "1020", "31" }, { "12031", "20", "0131" },
+};
+
+/* The strand of path @m from @x (xdc_n2_up, @L = 3, or xdc_n2_up4). */
+static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m, u32 L,
 			      struct xdc_dj *p)
 {
-	const char *s = xdc_n2_up[xdc_low(t, x, 3)][m];
+	const char *s = L == 3 ? xdc_n2_up[xdc_low(t, x, 3)][m] :
+			xdc_n2_up4[xdc_low(t, x, 4)][m];
 	u32 j;
 
 	for (; *s; s++) {
@@ -2085,29 +2105,33 @@ static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m,
 }
 
 /*
- * n = 2, k = 2, highest differing digit 3 (top >= 4), neither end with
- * digits 2..0 all 1: path m from src round its half to its exit
- * (xdc_n2_up), across to the same server of dst's half (path 2 out and
- * back through the cell next to it, xdc_dj_xk(): only it enters that
- * cell) and round dst's half into dst.  The halves' strands are
- * disjoint, the crossings differ.
+ * n = 2, k = 2, highest differing digit @L = 3 (top >= 4) or 4 (top >=
+ * 5), neither end with digits L-1..0 all 1: path m from src round its
+ * half to its exit (xdc_n2_up, xdc_n2_up4), across to the same server
+ * of dst's half (path 2 out and back through the cell next to it,
+ * xdc_dj_xk(): only it enters that cell) and round dst's half into dst.
+ * The halves' strands are disjoint, the crossings differ.
  */
 static bool xdc_dj_n2_up(const struct dp_topo *t, u32 src, u32 dst, u32 m,
-			 struct xdc_dj *p)
+			 u32 L, struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 lo = m == 0 ? 1 : m == 1 ? 5 : 3, x, from;
+	u32 lo = m == 0 ? 1 : m == 1 ? 5 : 3, all = 7, x, from;
 
-	if (d->n != 2 || d->k != 2 || d->top < 4 || m > 2 ||
-	    xdc_low(t, src, 3) == 7 || xdc_low(t, dst, 3) == 7 ||
-	    !xdc_dj_n2_strand3(t, src, m, p))
+	if (L == 4) {
+		lo = m == 0 ? 3 : m == 1 ? 11 : 7;
+		all = 15;
+	}
+	if (d->n != 2 || d->k != 2 || (L != 3 && L != 4) || d->top <= L ||
+	    m > 2 || xdc_low(t, src, L) == all ||
+	    xdc_low(t, dst, L) == all || !xdc_dj_n2_strand3(t, src, m, L, p))
 		return false;
-	x = src - xdc_low(t, src, 3) + lo;
-	if (m < 2 ? !xdc_dj_put(p, 3, xdc_dig(t, dst, 3)) :
-	    !xdc_dj_xk(t, x, 3, xdc_dig(t, dst, 3), 1, p))
+	x = src - xdc_low(t, src, L) + lo;
+	if (m < 2 ? !xdc_dj_put(p, L, xdc_dig(t, dst, L)) :
+	    !xdc_dj_xk(t, x, L, xdc_dig(t, dst, L), 1, p))
 		return false;
 	from = p->len;
-	if (!xdc_dj_n2_strand3(t, dst, m, p))
+	if (!xdc_dj_n2_strand3(t, dst, m, L, p))
 		return false;
 	xdc_dj_reverse(t, dst, p, from);
 	return true;
@@ -2214,7 +2238,7 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 	} else {
 		ok = lvl > d->k && d->n >= 3 ?
 		     xdc_dj_cross(t, src, dst, lvl, m, p) :
-		     lvl == 3 && xdc_dj_n2_up(t, src, dst, m, p);
+		     xdc_dj_n2_up(t, src, dst, m, lvl, p);
 	}
 	return ok && p->len <= t->ff_hops;
 }

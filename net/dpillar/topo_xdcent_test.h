@@ -112,7 +112,8 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
 /*
  * n = 2, k = 2, both spare ports cabled, highest differing digit @hi:
  * at k, both ends of spare level 2 or 3 (xdc_dj_n2()); with top >= 4, at
- * k + 1 neither end with digits 2..0 111 (xdc_dj_n2_up()), and at or
+ * k + 1 neither end with digits 2..0 111, with top >= 5 at k + 2 neither
+ * with digits 3..0 1111 (xdc_dj_n2_up()), and at or
  * below k an end 011 (spare level 4) and the other with digit 2 = 1 at k
  * (not 111), in its cycle with digit 0 = 0 below k (xdc_dj_n2_e4()).
  */
@@ -132,6 +133,9 @@ static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
 		return false;
 	if (hi == 3)
 		return ls != 7 && ld != 7;
+	if (hi == 4)	/* digits 3..0 not 1111 */
+		return top >= 5 && (ls != 7 || xdc_digit(t, s, 3) != 1) &&
+		       (ld != 7 || xdc_digit(t, d, 3) != 1);
 	if (hi > 2 || (ls != 3 && ld != 3))
 		return false;
 	o = ls == 3 ? ld : ls;
