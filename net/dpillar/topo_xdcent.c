@@ -102,7 +102,9 @@
  *   k + 1 (xdc_dj_n2_up()), the same on the halves of digit 3: 001 and
  *   101 cross over level 3, 011 out and back over level 4, each end's
  *   strands from a table (xdc_n2_up); at k + 2 on the halves of digit 4
- *   with 0011, 1011 and 0111 (xdc_n2_up4).  An end 011 (spare level 4) at or
+ *   with 0011, 1011 and 0111 (xdc_n2_up4); at k + 1 an end 0111 takes
+ *   path 2 out over level 5 and back over level 4 into the other half
+ *   (xdc_dj_n2_e5()).  An end 011 (spare level 4) at or
  *   below k (xdc_dj_n2_e4()): path 2 from the other end over the other
  *   cycle's 101 into the cell with the other digit 3 and out and back
  *   from its 011 into the end.
@@ -117,7 +119,7 @@
  * L = 2k the end is its sub-cell's I*), and, when L-k < k, pairs of two
  * such cells that xdc_dj_top1() does not take; BCube pairs with one
  * spare level inside the other's run of n-1 digits; n = 2 but with k = 2
- * at or below k + 2 (left: an end 0111 at or below k + 1, (2,2,5)).
+ * at or below k + 2 (left: an end 0111 at or below k, (2,2,5)).
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -133,7 +135,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3), (2,2,4); (3,2,5) 99.5%, (2,2,5) 93.6%.
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4); (3,2,5) 99.5%, (2,2,5) 96.8%.
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -2061,13 +2063,13 @@ static bool xdc_dj_n2(const struct dp_topo *t, u32 src, u32 dst, u32 m,
  * into the other half over level 3 and 011 out of the cell over level 4.
  * xdc_n2_up[a][m]: the strand from the server with digits 2..0 @a to
  * path m's one (001, 101, 011), the digits it flips in turn; the three
- * of a meet only at a.  The server 111 has no third port (its spare
- * level is above 4 or its port free): no strands.
+ * of a meet only at a.  The server 111 has no level-4 port: its paths 0
+ * and 1 only, when its spare level is 5 (xdc_dj_n2_e5() for path 2).
  */
-static const char xdc_n2_up[7][3][5] = {
+static const char xdc_n2_up[8][3][5] = {
 	{ "0", "20", "10" }, { "", "020", "1" }, { "10", "201", "0" },
 	{ "1", "0120", "" }, { "20", "0", "120" }, { "020", "", "1020" },
-	{ "120", "01", "20" },
+	{ "120", "01", "20" }, { "0120", "1", "" },
 };
 
 /*
@@ -2105,8 +2107,37 @@ static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m, u32 L,
 }
 
 /*
+ * Path 2 of xdc_dj_n2_up() at L = 3 from @e, digits 3..0 0111 (spare
+ * level 5), to @f (digit 3 = 1): out over level 5, across digit 4 in
+ * the copy of digit 5 there, back over level 5 into the cell with the
+ * other digit 4, to its 1011 and over level 4 into f's half at 1011,
+ * round it into f (xdc_n2_up).  Only this path leaves e's cell of
+ * digits 3..0, and it enters it at f's half only.
+ */
+static bool xdc_dj_n2_e5(const struct dp_topo *t, u32 e, u32 f,
+			 struct xdc_dj *p)
+{
+	u32 y = xdc_set_dig(t, e, 5, !xdc_dig(t, e, 5)), z, w, from;
+
+	z = xdc_set_dig(t, y, 4, !xdc_dig(t, y, 4));
+	if (xdc_spare_level(t, e) != 5 || !xdc_dj_put(p, 5, xdc_dig(t, y, 5)) ||
+	    !xdc_dj_route(t, y, z, p) || !xdc_dj_put(p, 5, xdc_dig(t, e, 5)))
+		return false;
+	z = xdc_set_dig(t, z, 5, xdc_dig(t, e, 5));
+	w = z - xdc_low(t, z, 4) + 11;
+	if (!xdc_dj_route(t, z, w, p) || !xdc_dj_put(p, 4, xdc_dig(t, e, 4)))
+		return false;
+	from = p->len;
+	if (!xdc_dj_n2_strand3(t, f, 2, 3, p))
+		return false;
+	xdc_dj_reverse(t, f, p, from);
+	return true;
+}
+
+/*
  * n = 2, k = 2, highest differing digit @L = 3 (top >= 4) or 4 (top >=
- * 5), neither end with digits L-1..0 all 1: path m from src round its
+ * 5), neither end with digits L-1..0 all 1 (but 0111 at L = 3, spare
+ * level 5: xdc_dj_n2_e5() for path 2): path m from src round its
  * half to its exit (xdc_n2_up, xdc_n2_up4), across to the same server
  * of dst's half (path 2 out and back through the cell next to it,
  * xdc_dj_xk(): only it enters that cell) and round dst's half into dst.
@@ -2123,8 +2154,25 @@ static bool xdc_dj_n2_up(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		all = 15;
 	}
 	if (d->n != 2 || d->k != 2 || (L != 3 && L != 4) || d->top <= L ||
-	    m > 2 || xdc_low(t, src, L) == all ||
-	    xdc_low(t, dst, L) == all || !xdc_dj_n2_strand3(t, src, m, L, p))
+	    m > 2)
+		return false;
+	if (L == 3 && (xdc_low(t, src, 3) == 7 || xdc_low(t, dst, 3) == 7)) {
+		if ((xdc_spare_level(t, src) != 5 &&
+		     xdc_spare_level(t, dst) != 5) ||
+		    xdc_low(t, src, 3) == xdc_low(t, dst, 3))
+			return false;
+		if (m == 2) {
+			x = xdc_low(t, src, 3) == 7 ? src : dst;
+			if (!xdc_dj_n2_e5(t, x, src ^ dst ^ x, p))
+				return false;
+			if (x == dst)
+				xdc_dj_reverse(t, dst, p, 0);
+			return true;
+		}
+		all = 8;	/* 0111's paths 0 and 1 in the table */
+	}
+	if (xdc_low(t, src, L) == all || xdc_low(t, dst, L) == all ||
+	    !xdc_dj_n2_strand3(t, src, m, L, p))
 		return false;
 	x = src - xdc_low(t, src, L) + lo;
 	if (m < 2 ? !xdc_dj_put(p, L, xdc_dig(t, dst, L)) :

@@ -112,7 +112,8 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
 /*
  * n = 2, k = 2, both spare ports cabled, highest differing digit @hi:
  * at k, both ends of spare level 2 or 3 (xdc_dj_n2()); with top >= 4, at
- * k + 1 neither end with digits 2..0 111, with top >= 5 at k + 2 neither
+ * k + 1 neither end with digits 2..0 111 but 0111 (spare level 5,
+ * xdc_dj_n2_e5()), with top >= 5 at k + 2 neither
  * with digits 3..0 1111 (xdc_dj_n2_up()), and at or
  * below k an end 011 (spare level 4) and the other with digit 2 = 1 at k
  * (not 111), in its cycle with digit 0 = 0 below k (xdc_dj_n2_e4()).
@@ -131,8 +132,10 @@ static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
 		return true;
 	if (top < 4)
 		return false;
-	if (hi == 3)
-		return ls != 7 && ld != 7;
+	if (hi == 3)	/* 111 only as 0111 (spare level 5) */
+		return (ls != 7 || xdc_spare_level(t, s) == 5) &&
+		       (ld != 7 || xdc_spare_level(t, d) == 5) &&
+		       (ls != 7 || ld != 7);
 	if (hi == 4)	/* digits 3..0 not 1111 */
 		return top >= 5 && (ls != 7 || xdc_digit(t, s, 3) != 1) &&
 		       (ld != 7 || xdc_digit(t, d, 3) != 1);
