@@ -84,7 +84,8 @@
  *   copy's I*, the I* of its own copy is the second; when the end's digit
  *   L-2k is n-1, the same k digits lower, both strands crossing the
  *   digits between; at L = 2k the end itself and its BCube ports,
- *   xdc_fan0()).
+ *   xdc_fan0(); at L = 2k + 1 with k = 2 and digit 1 n-1, three
+ *   strands in the end's sub-cell of digits 2..0, xdc_fan1()).
  * - L = k + 1 when neither serves (src a level-k gate whose digits
  *   1..k-1 are n-1, dst its cell's I* with digit 1 n-1; xdc_dj_top1()):
  *   k strands from dst over its BCube ports to level-L gates of its
@@ -97,7 +98,16 @@
  *   or through a third copy at L = 1, by xdc_fan() above (xdc_k1_fan()).
  * - n = 2, k = 2, at k (xdc_dj_n2()): the servers 00, 10 and 01 of a
  *   copy's 4-cycle of digits 1, 0 cross over level 2 or out and back over
- *   level 3, one per path, each end's strands round its cycle.
+ *   level 3, one per path, each end's strands round its cycle.  At
+ *   k + 1 (xdc_dj_n2_up()), the same on the halves of digit 3: 001 and
+ *   101 cross over level 3, 011 out and back over level 4, each end's
+ *   strands from a table (xdc_n2_up); at k + 2 on the halves of digit 4
+ *   with 0011, 1011 and 0111 (xdc_n2_up4); at k + 1 an end 0111 takes
+ *   path 2 out over level 5 and back over level 4 into the other half
+ *   (xdc_dj_n2_e5()).  An end 011 (spare level 4) at or
+ *   below k (xdc_dj_n2_e4()): path 2 from the other end over the other
+ *   cycle's 101 into the cell with the other digit 3 and out and back
+ *   from its 011 into the end.
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
@@ -105,10 +115,11 @@
  * Not built (k >= 2): at k, an end whose run of n-1 digits passes digit
  * k (no copy's twin has its spare level); above k, an end cell with no
  * level-L gate that neither crosses out and back nor has a two-strand fan
- * (its digits L-2k, L-3k, ... all n-1, or at L = 2k the end is its
- * sub-cell's I*), and, when L-k < k, pairs of two such cells that
- * xdc_dj_top1() does not take; BCube pairs with one spare level inside
- * the other's run of n-1 digits; n = 2 but at k with k = 2.
+ * (its digits L-2k, L-3k, ... all n-1 but at L = 5 with k = 2, or at
+ * L = 2k the end is its sub-cell's I*), and, when L-k < k, pairs of two
+ * such cells that xdc_dj_top1() does not take; BCube pairs with one
+ * spare level inside the other's run of n-1 digits; n = 2 but with k = 2
+ * at or below k + 2 (left: an end 0111 at or below k, (2,2,5)).
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -124,7 +135,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3).
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4); (3,2,5) 99.5%, (2,2,5) 96.8%.
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -963,6 +974,60 @@ static bool xdc_fan0(const struct dp_topo *t, u32 x, u32 want,
 }
 
 /*
+ * xdc_fan()'s two-strand fan of @x in its sub-cell of digits 0..2 for
+ * k = 2, q = 3, x's digit 1 n-1 (so no qq): strands to two servers of
+ * level 3 (digit 0 n-1, digit 1 not) and one of level 4 (digits 1, 0
+ * n-1, digit 2 not).  x's digit 0 n-1 (x is the level-4 one; its digit 2
+ * is not n-1, else x is I*): digit 1 := 0 (level 3, the strand of level
+ * 3), and digit 0 := 0, 1 := 1, 0 := n-1 (XDC_DJ_Q2).  Else the strand of
+ * level 3 sets digit 1 := 0 and digit 0 := n-1; with x's digit 2 not n-1
+ * digit 0 := n-1 is the level-4 server and XDC_DJ_Q2 crosses level 2 to
+ * digit 2 = w first (digit 1 := 1, 0 := n-1); with it n-1 the two swap
+ * (level 4 over digit 2 = w, XDC_DJ_Q2 through I*).  The strands differ
+ * in digit 2 or digit 1 but at x.
+ */
+static bool xdc_fan1(const struct dp_topo *t, u32 x, u32 want,
+		     struct xdc_dj *p, u32 *end)
+{
+	u32 n = xdc(t)->n, a2 = xdc_dig(t, x, 2), a0 = xdc_dig(t, x, 0);
+	u32 w = a2 ? 0 : 1, c = 0, h;
+	u8 j[3], v[3];
+
+	if (xdc_dig(t, x, 1) != n - 1 || (a0 == n - 1 && a2 == n - 1))
+		return false;
+#define XDC_FAN1(jj, vv) do { j[c] = (jj); v[c++] = (u8)(vv); } while (0)
+	if (want == 3) {
+		XDC_FAN1(1, 0);
+		if (a0 != n - 1)
+			XDC_FAN1(0, n - 1);
+	} else if (want == 4 && a0 != n - 1) {
+		if (a2 == n - 1)
+			XDC_FAN1(2, w);
+		XDC_FAN1(0, n - 1);
+	} else if (want == XDC_DJ_Q2) {
+		if (a0 == n - 1)
+			XDC_FAN1(0, 0);
+		else if (a2 != n - 1)
+			XDC_FAN1(2, w);
+		else
+			XDC_FAN1(0, n - 1);
+		XDC_FAN1(1, 1);
+		if (a0 == n - 1 || a2 != n - 1)
+			XDC_FAN1(0, n - 1);
+	} else if (want != 4) {
+		return false;
+	}
+#undef XDC_FAN1
+	for (h = 0; h < c; h++) {
+		x = xdc_set_dig(t, x, j[h], v[h]);
+		if (p && !xdc_dj_put(p, j[h], v[h]))
+			return false;
+	}
+	*end = x;
+	return true;
+}
+
+/*
  * A fan's step: strand end *@e crosses digit @mm to @v and routes to its
  * copy's I*; the moves into @p (when not NULL, the strand wanted).
  */
@@ -1021,6 +1086,8 @@ static bool xdc_fan(const struct dp_topo *t, u32 x, int m, bool two,
 	/* two: the chain's start, the highest qq = m+1 - s k, digit not n-1 */
 	while (two && qq >= 0 && xdc_dig(t, x, (u32)qq) == d->n - 1)
 		qq -= (int)d->k;
+	if (two && qq < 0 && m == 2 && d->k == 2)
+		return xdc_fan1(t, x, want, p, end);
 	if (two && qq < 0)
 		return m + 1 == (int)d->k && xdc_fan0(t, x, want, p, end);
 	for (pass = 0; pass < 2; pass++) {
@@ -1990,6 +2057,202 @@ static bool xdc_dj_n2(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
+ * n = 2, k = 2, highest differing digit 3 (top >= 4): in each half of
+ * the cell of digits 3..0 (digit 3 fixed; two 4-cycles of digits 1, 0
+ * joined over level 2 at 000 and 010), the servers 001 and 101 cross
+ * into the other half over level 3 and 011 out of the cell over level 4.
+ * xdc_n2_up[a][m]: the strand from the server with digits 2..0 @a to
+ * path m's one (001, 101, 011), the digits it flips in turn; the three
+ * of a meet only at a.  The server 111 has no level-4 port: its paths 0
+ * and 1 only, when its spare level is 5 (xdc_dj_n2_e5() for path 2).
+ */
+static const char xdc_n2_up[8][3][5] = {
+	{ "0", "20", "10" }, { "", "020", "1" }, { "10", "201", "0" },
+	{ "1", "0120", "" }, { "20", "0", "120" }, { "020", "", "1020" },
+	{ "120", "01", "20" }, { "0120", "1", "" },
+};
+
+/*
+ * The same one level up (highest differing digit 4, top >= 5): in each
+ * half of digit 4 (an XDCent (2,2,3), its halves of digit 3 joined over
+ * level 3 at 001 and 101), 0011 and 1011 cross over level 4 and 0111 out
+ * and back over level 5; no strands from 1111 (its spare level above 5).
+ * Disjoint strands of least total length (max-flow at least cost).
+ */
+static const char xdc_n2_up4[15][3][7] = {
+	{ "10", "031", "201" }, { "1", "31", "0120" }, { "0", "1031", "20" },
+	{ "", "131", "020" }, { "120", "2031", "01" },
+	{ "0120", "30120", "1" }, { "20", "12031", "0" },
+	{ "020", "102031", "" }, { "031", "10", "2031" },
+	{ "31", "1", "02031" }, { "1031", "0", "20131" },
+	{ "131", "", "012031" }, { "2031", "120", "031" },
+	{ "02031", "1020", "31" }, { "12031", "20", "0131" },
+};
+
+/* The strand of path @m from @x (xdc_n2_up, @L = 3, or xdc_n2_up4). */
+static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m, u32 L,
+			      struct xdc_dj *p)
+{
+	const char *s = L == 3 ? xdc_n2_up[xdc_low(t, x, 3)][m] :
+			xdc_n2_up4[xdc_low(t, x, 4)][m];
+	u32 j;
+
+	for (; *s; s++) {
+		j = *s - '0';
+		if (!xdc_dj_put(p, j, !xdc_dig(t, x, j)))
+			return false;
+		x = xdc_set_dig(t, x, j, !xdc_dig(t, x, j));
+	}
+	return true;
+}
+
+/*
+ * Path 2 of xdc_dj_n2_up() at L = 3 from @e, digits 3..0 0111 (spare
+ * level 5), to @f (digit 3 = 1): out over level 5, across digit 4 in
+ * the copy of digit 5 there, back over level 5 into the cell with the
+ * other digit 4, to its 1011 and over level 4 into f's half at 1011,
+ * round it into f (xdc_n2_up).  Only this path leaves e's cell of
+ * digits 3..0, and it enters it at f's half only.
+ */
+static bool xdc_dj_n2_e5(const struct dp_topo *t, u32 e, u32 f,
+			 struct xdc_dj *p)
+{
+	u32 y = xdc_set_dig(t, e, 5, !xdc_dig(t, e, 5)), z, w, from;
+
+	z = xdc_set_dig(t, y, 4, !xdc_dig(t, y, 4));
+	if (xdc_spare_level(t, e) != 5 || !xdc_dj_put(p, 5, xdc_dig(t, y, 5)) ||
+	    !xdc_dj_route(t, y, z, p) || !xdc_dj_put(p, 5, xdc_dig(t, e, 5)))
+		return false;
+	z = xdc_set_dig(t, z, 5, xdc_dig(t, e, 5));
+	w = z - xdc_low(t, z, 4) + 11;
+	if (!xdc_dj_route(t, z, w, p) || !xdc_dj_put(p, 4, xdc_dig(t, e, 4)))
+		return false;
+	from = p->len;
+	if (!xdc_dj_n2_strand3(t, f, 2, 3, p))
+		return false;
+	xdc_dj_reverse(t, f, p, from);
+	return true;
+}
+
+/*
+ * n = 2, k = 2, highest differing digit @L = 3 (top >= 4) or 4 (top >=
+ * 5), neither end with digits L-1..0 all 1 (but 0111 at L = 3, spare
+ * level 5: xdc_dj_n2_e5() for path 2): path m from src round its
+ * half to its exit (xdc_n2_up, xdc_n2_up4), across to the same server
+ * of dst's half (path 2 out and back through the cell next to it,
+ * xdc_dj_xk(): only it enters that cell) and round dst's half into dst.
+ * The halves' strands are disjoint, the crossings differ.
+ */
+static bool xdc_dj_n2_up(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 u32 L, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 lo = m == 0 ? 1 : m == 1 ? 5 : 3, all = 7, x, from;
+
+	if (L == 4) {
+		lo = m == 0 ? 3 : m == 1 ? 11 : 7;
+		all = 15;
+	}
+	if (d->n != 2 || d->k != 2 || (L != 3 && L != 4) || d->top <= L ||
+	    m > 2)
+		return false;
+	if (L == 3 && (xdc_low(t, src, 3) == 7 || xdc_low(t, dst, 3) == 7)) {
+		if ((xdc_spare_level(t, src) != 5 &&
+		     xdc_spare_level(t, dst) != 5) ||
+		    xdc_low(t, src, 3) == xdc_low(t, dst, 3))
+			return false;
+		if (m == 2) {
+			x = xdc_low(t, src, 3) == 7 ? src : dst;
+			if (!xdc_dj_n2_e5(t, x, src ^ dst ^ x, p))
+				return false;
+			if (x == dst)
+				xdc_dj_reverse(t, dst, p, 0);
+			return true;
+		}
+		all = 8;	/* 0111's paths 0 and 1 in the table */
+	}
+	if (xdc_low(t, src, L) == all || xdc_low(t, dst, L) == all ||
+	    !xdc_dj_n2_strand3(t, src, m, L, p))
+		return false;
+	x = src - xdc_low(t, src, L) + lo;
+	if (m < 2 ? !xdc_dj_put(p, L, xdc_dig(t, dst, L)) :
+	    !xdc_dj_xk(t, x, L, xdc_dig(t, dst, L), 1, p))
+		return false;
+	from = p->len;
+	if (!xdc_dj_n2_strand3(t, dst, m, L, p))
+		return false;
+	xdc_dj_reverse(t, dst, p, from);
+	return true;
+}
+
+/*
+ * n = 2, k = 2 (top >= 4): from @a (digits 2..0 not 111, and not 001 or
+ * 011) to the server of its cell with digits 2..0 011 (spare level 4),
+ * outside a's 4-cycle of digits 1, 0 and the one of 011 but for a's
+ * strand: over level 2 to the cycle with digit 2 = 1 (when a's is 0),
+ * round it to 101, over level 3 into the cell with the other digit 3,
+ * there to 011 and out and back over level 4 (xdc_dj_xk()) into 011.
+ */
+static bool xdc_dj_n2_out(const struct dp_topo *t, u32 a, struct xdc_dj *p)
+{
+	u32 x = a, lo;
+
+	if (!xdc_dig(t, x, 2)) {
+		if (xdc_dig(t, x, 0) || !xdc_dj_put(p, 2, 1))
+			return false;
+		x = xdc_set_dig(t, x, 2, 1);
+	}
+	lo = xdc_low(t, x, 3);
+	if (lo == 7 || (lo != 5 && !xdc_dj_put(p, 0, 1)) ||
+	    (lo == 6 && !xdc_dj_put(p, 1, 0)))
+		return false;
+	x = xdc_set_dig(t, x - lo + 5, 3, !xdc_dig(t, x, 3));
+	return xdc_dj_put(p, 3, xdc_dig(t, x, 3)) &&
+	       xdc_dj_route(t, x, x - 2, p) &&
+	       xdc_dj_xk(t, x - 2, 3, xdc_dig(t, a, 3), 1, p);
+}
+
+/*
+ * n = 2, k = 2 (top >= 4), an end @e with digits 2..0 011 (spare level
+ * 4), the other @f in its cell: path 2 from f out to e (xdc_dj_n2_out()),
+ * so BCube's paths in the 4-cycle of e are the others when f is in it
+ * (a BCube pair, f with digit 0 = 0: its spare level 2), or, when f has
+ * digit 2 = 1 (at k), path 0 leaves e over digit 1, 0 and level 2 into
+ * f's cycle at 100, path 1 over digit 0 and level 2 at 110, each round
+ * f's cycle to f on a side of it path 2's strand (to 101) is not on.
+ * The path is built from e or f, and reversed when that is dst.
+ */
+static bool xdc_dj_n2_e4(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			 u32 lvl, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 e = xdc_low(t, src, 3) == 3 ? src : dst, f = src ^ dst ^ e, lo, a;
+	bool ok;
+
+	p->len = 0;
+	lo = xdc_low(t, f, 3);
+	if (d->n != 2 || d->k != 2 || d->top < 4 || m > 2 ||
+	    xdc_low(t, e, 3) != 3 || lvl > 2 || (lvl < 2 && m != 2))
+		return false;
+	if (m == 2) {
+		a = f;
+		ok = xdc_dj_n2_out(t, f, p);
+	} else {
+		/* e to 100 (path 0, over 001, 000) or 110 (path 1, over 010) */
+		a = e;
+		ok = lvl == 2 && lo != 7 && (m || xdc_dj_put(p, 1, 0)) &&
+		     xdc_dj_put(p, 0, 0) && xdc_dj_put(p, 2, 1);
+		if (ok && lo == 5)
+			ok = xdc_dj_put(p, 0, 1) && (!m || xdc_dj_put(p, 1, 0));
+		else if (ok && lo != (m ? 6 : 4))
+			ok = xdc_dj_put(p, 1, lo == 6);
+	}
+	if (ok && a == dst)
+		xdc_dj_reverse(t, dst, p, 0);
+	return ok;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -2014,13 +2277,16 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 		/* one spare level: xdc_disjoint()'s words */
 		ok = m == d->k &&
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
-		     xdc_dj_spare(t, src, dst, p);
+		     (xdc_dj_spare(t, src, dst, p) ||
+		      xdc_dj_n2_e4(t, src, dst, m, lvl, p));
 	} else if (lvl == d->k) {
 		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
-		     xdc_dj_n2(t, src, dst, m, p);
+		     xdc_dj_n2(t, src, dst, m, p) ||
+		     xdc_dj_n2_e4(t, src, dst, m, lvl, p);
 	} else {
-		ok = lvl > d->k && d->n >= 3 &&
-		     xdc_dj_cross(t, src, dst, lvl, m, p);
+		ok = lvl > d->k && d->n >= 3 ?
+		     xdc_dj_cross(t, src, dst, lvl, m, p) :
+		     xdc_dj_n2_up(t, src, dst, m, lvl, p);
 	}
 	return ok && p->len <= t->ff_hops;
 }

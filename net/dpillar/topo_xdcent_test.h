@@ -86,7 +86,8 @@ static inline bool xdc_test_third(const struct dp_topo *t, u32 o, u32 e,
  * k) that the two-strand fan takes when no out-and-back serves: its
  * cell's I* is a level-@hi gate, or one of its digits q - k, q - 2k, ...
  * is not n-1 (counted down from q - k while they are n-1), or q = k and
- * its run of trailing n-1 digits is 1 .. k-1 long.
+ * its run of trailing n-1 digits is 1 .. k-1 long, or q = 3 with k = 2
+ * and x not its sub-cell's I* (xdc_fan1()).
  */
 static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
 {
@@ -98,11 +99,50 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
 	for (j = (int)q - (int)k; j >= 0; j -= (int)k)
 		if (xdc_digit(t, x, (u32)j) != n - 1)
 			return true;
+	if (q == 3 && k == 2)	/* xdc_fan1(): digit 1 n-1, x not I* */
+		return xdc_digit(t, x, 0) != n - 1 ||
+		       xdc_digit(t, x, 2) != n - 1;
 	if (q != k)
 		return false;
 	for (r = 0; r < k && xdc_digit(t, x, r) == n - 1; r++)
 		;
 	return r >= 1 && r < k;
+}
+
+/*
+ * n = 2, k = 2, both spare ports cabled, highest differing digit @hi:
+ * at k, both ends of spare level 2 or 3 (xdc_dj_n2()); with top >= 4, at
+ * k + 1 neither end with digits 2..0 111 but 0111 (spare level 5,
+ * xdc_dj_n2_e5()), with top >= 5 at k + 2 neither
+ * with digits 3..0 1111 (xdc_dj_n2_up()), and at or
+ * below k an end 011 (spare level 4) and the other with digit 2 = 1 at k
+ * (not 111), in its cycle with digit 0 = 0 below k (xdc_dj_n2_e4()).
+ */
+static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
+			       u32 hi)
+{
+	u32 top = xdc(t)->top, ls = 0, ld = 0, o, j;
+
+	for (j = 3; j-- > 0;) {
+		ls = ls * 2 + xdc_digit(t, s, j);
+		ld = ld * 2 + xdc_digit(t, d, j);
+	}
+	if (hi == 2 && top >= 3 && xdc_spare_level(t, s) <= 3 &&
+	    xdc_spare_level(t, d) <= 3)
+		return true;
+	if (top < 4)
+		return false;
+	if (hi == 3)	/* 111 only as 0111 (spare level 5) */
+		return (ls != 7 || xdc_spare_level(t, s) == 5) &&
+		       (ld != 7 || xdc_spare_level(t, d) == 5) &&
+		       (ls != 7 || ld != 7);
+	if (hi == 4)	/* digits 3..0 not 1111 */
+		return top >= 5 && (ls != 7 || xdc_digit(t, s, 3) != 1) &&
+		       (ld != 7 || xdc_digit(t, d, 3) != 1);
+	if (hi > 2 || (ls != 3 && ld != 3))
+		return false;
+	o = ls == 3 ? ld : ls;
+	return hi == 2 ? o >= 4 && o <= 6 : o == 0 || o == 2;
 }
 
 /*
@@ -116,8 +156,7 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
  * n-1 digits).  At k, the pairs of two level-k gates are those of the
  * path words, with the explicit ones here: all of them disjoint.  With
  * k = 1, every pair (xdc_dj_k1() builds those the others leave out).
- * With n = 2, k = 2 and top >= 3: at k, both ends of spare level 2 or 3
- * (xdc_dj_n2()).
+ * With n = 2, k = 2: xdc_test_n2().
  */
 static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 {
@@ -131,7 +170,7 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
 			break;
 	if (n < 3)
-		return k == 2 && hi == 2 && top >= 3 && ls <= 3 && ld <= 3;
+		return k == 2 && xdc_test_n2(t, s, d, hi);
 	if (k == 1)
 		return true;
 	if (hi > k && xdc_test_gate_end(t, s, hi) &&

@@ -27,6 +27,12 @@ Usage:
   eval-xdcent-paths.py --no-routes ...     connectivity only
   eval-xdcent-paths.py --table N K I ...   one table row per size
                       (Documentation/networking/dpillar-evaluation.rst)
+  eval-xdcent-paths.py --sample P [--seed S] [--expect-full] N K I ...
+                      P random unordered pairs only (both orders; the
+                      paths from "dpsim route --mode pM" per pair): for
+                      sizes too big for every pair; --expect-full exits
+                      1 unless every sampled pair with k+1 (max-flow)
+                      has disjoint paths, and prints those that do not
 DPSIM=path/to/dpsim overrides the binary (default: next to this file).
 The core's own count, without max-flow: dpsim paths --topo xdcent -n N
 -k K -i I --disjoint (--mode rot: the earlier construction).
@@ -34,6 +40,7 @@ The core's own count, without max-flow: dpsim paths --topo xdcent -n N
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -153,6 +160,34 @@ def routes(n, k, i):
     return res
 
 
+def route_paths(n, k, i, a, b):
+    """[path of parallel path m, ...] of one ordered pair (dpsim route)."""
+    top = i
+
+    def text(x):
+        return '.'.join(str(x // n ** j % n) for j in range(top, -1, -1))
+    res = []
+    for m in range(k + 1):
+        out = json.loads(run_dpsim(['route', '--topo', 'xdcent', '-n',
+                                    str(n), '-k', str(k), '-i', str(i),
+                                    '--from', text(a), '--to', text(b),
+                                    '--mode', 'p%d' % m, '--json']))
+        if not out['delivered']:
+            sys.exit('%s -> %s p%d: not delivered' % (text(a), text(b), m))
+        res.append([addr_id(x, n) for x in out['path']])
+    return res
+
+
+def sample_pairs(servers, count, seed):
+    rnd = random.Random(seed)
+    got = set()
+    total = len(servers) * (len(servers) - 1) // 2
+    while len(got) < min(count, total):
+        x, y = rnd.sample(servers, 2)
+        got.add((min(x, y), max(x, y)))
+    return sorted(got)
+
+
 def switch_of(g, a, b):
     common = [w for w in g.neighbors(a) if g.has_edge(w, b)]
     return common[0] if common else None
@@ -180,45 +215,49 @@ def check_paths(g, paths):
     return valid, node and server, server
 
 
-def evaluate(n, k, i, with_routes):
+def evaluate(n, k, i, with_routes, sample=0, seed=1):
     g = fabric(n, k, i)
     check_fabric(g, n, k, i)
     servers = sorted(v for v in g.nodes if not isinstance(v, tuple))
     dn, ds = split(g, True), split(g, False)
-    rt = routes(n, k, i) if with_routes else None
+    rt = routes(n, k, i) if with_routes and not sample else None
+    todo = sample_pairs(servers, sample, seed) if sample else \
+        [(x, y) for x in servers for y in servers if y > x]
+    short = []
     hist = {}
     full_node = full_server = 0
     pairs = ordered = 0
     res = {}
     got = {'valid': 0, 'node': 0, 'server': 0, 'node_where_full': 0}
     free = 0
-    for x in servers:
-        for y in servers:
-            if y <= x:
-                continue
-            pairs += 1
-            cn = connectivity(dn, res, x, y)
-            cs = connectivity(ds, res, x, y)
-            hist[cn] = hist.get(cn, 0) + 1
-            full_node += cn >= k + 1
-            full_server += cs >= k + 1
-            if g.degree(x) < k + 1 or g.degree(y) < k + 1:
-                free += 1
-            if rt is None:
-                continue
-            # Ordered pairs: the core's paths of (x,y) and of (y,x).
-            for a, b in ((x, y), (y, x)):
-                ordered += 1
-                v, nd, sd = check_paths(g, rt[(a, b)])
-                got['valid'] += v
-                got['node'] += nd
-                got['server'] += sd
-                got['node_where_full'] += nd and cn >= k + 1
+    for x, y in todo:
+        pairs += 1
+        cn = connectivity(dn, res, x, y)
+        cs = connectivity(ds, res, x, y)
+        hist[cn] = hist.get(cn, 0) + 1
+        full_node += cn >= k + 1
+        full_server += cs >= k + 1
+        if g.degree(x) < k + 1 or g.degree(y) < k + 1:
+            free += 1
+        if not with_routes:
+            continue
+        # Ordered pairs: the core's paths of (x,y) and of (y,x).
+        for a, b in ((x, y), (y, x)):
+            ordered += 1
+            v, nd, sd = check_paths(g, rt[(a, b)] if rt is not None
+                                    else route_paths(n, k, i, a, b))
+            got['valid'] += v
+            got['node'] += nd
+            got['server'] += sd
+            got['node_where_full'] += nd and cn >= k + 1
+            if cn >= k + 1 and not nd:
+                short.append((a, b))
     return {'n': n, 'k': k, 'i': i, 'servers': len(servers),
             'pairs': pairs, 'ordered': ordered, 'conn_hist': hist,
             'pairs_with_free_port': free,
             'conn_k1_node': full_node, 'conn_k1_server': full_server,
-            'routes': got if with_routes else None}
+            'routes': got if with_routes else None, 'sample': sample,
+            'short': short}
 
 
 def pct(a, b):
@@ -233,17 +272,30 @@ def main():
     ap.add_argument('--table', action='store_true',
                     help='one row per size: ordered pairs, their node '
                     'connectivity, ours disjoint where it is k+1')
+    ap.add_argument('--sample', type=int, default=0, metavar='P',
+                    help='P random unordered pairs instead of all')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--expect-full', action='store_true',
+                    help='exit 1 unless every pair with k+1 has '
+                    'disjoint paths (those that do not are printed)')
     ap.add_argument('size', nargs='+', type=int, help='N K I triples')
     o = ap.parse_args()
     if len(o.size) % 3:
         ap.error('sizes are N K I triples')
     res = []
+    bad = False
     if o.table:
         print('%-16s %8s  %-24s %9s  %s' % ('fabric', 'ordered',
               'node connectivity', 'with k+1', 'ours disjoint'))
     for j in range(0, len(o.size), 3):
-        r = evaluate(*o.size[j:j + 3], not o.no_routes)
+        r = evaluate(*o.size[j:j + 3], not o.no_routes, o.sample, o.seed)
         res.append(r)
+        for a, b in r['short']:
+            if o.expect_full:
+                print('XDCent (%d,%d,%d): %s -> %s: k+1 by max-flow, '
+                      'ours not disjoint' % (r['n'], r['k'], r['i'],
+                                             text_of(a, r), text_of(b, r)))
+            bad = True
         if o.table:
             hist = ', '.join('%d: %d' % (c, 2 * r['conn_hist'][c])
                              for c in sorted(r['conn_hist']))
@@ -260,9 +312,10 @@ def main():
         p = r['pairs']
         hist = ', '.join('%d: %d' % (c, r['conn_hist'][c])
                          for c in sorted(r['conn_hist']))
-        print('XDCent (%d,%d,%d): %d servers, %d unordered pairs; '
+        print('XDCent (%d,%d,%d): %d servers, %d unordered pairs%s; '
               'connectivity (node) histogram {%s}' %
-              (r['n'], r['k'], r['i'], r['servers'], p, hist))
+              (r['n'], r['k'], r['i'], r['servers'], p,
+               ' (a sample, seed %d)' % o.seed if o.sample else '', hist))
         print('  k+1 = %d disjoint paths exist: node %d (%s), server-only '
               '%d (%s); pairs with a free spare port: %d' %
               (r['k'] + 1, r['conn_k1_node'], pct(r['conn_k1_node'], p),
@@ -284,7 +337,13 @@ def main():
             r['conn_hist'] = {str(c): v for c, v in r['conn_hist'].items()}
         json.dump(res, sys.stdout, indent=1)
         print()
+    return 1 if o.expect_full and bad else 0
+
+
+def text_of(x, r):
+    return '.'.join(str(x // r['n'] ** j % r['n'])
+                    for j in range(r['i'], -1, -1))
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())
