@@ -195,6 +195,7 @@ done
 # them on one thread) and computes all the time, so it has no idle
 # time to skip.
 ICOUNT=${DPILLAR_CHECK_ICOUNT:-3}
+DEBUG_NIC_ICOUNT=${DPILLAR_CHECK_DEBUG_NIC_ICOUNT:-1}
 NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
 	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_FRAME_FUZZ_SECS=0
 	--env DPILLAR_S2_CAPTURE=1 --env NIC_FALLBACK=vmxnet3
@@ -265,7 +266,7 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 	--env DPILLAR_RELAY_PAIRS=1
 	--env DPILLAR_KUNIT_STRIDE=4 --env "DPILLAR_PROBE_BCUBE=2 1"
 	--env "DPILLAR_GRO_IPERF=-n 1536K" --env DPILLAR_HELLO_MS=1000
-	--env DPILLAR_DCELL_SIZES=2:1:ft)
+	--env DPILLAR_DCELL_SIZES=2:1:ft --env DPILLAR_PROBE_GUIDE=0)
 # The debug kernel's second guest (issue 28): the NIC matrix, two
 # models in BCube (vmxnet3 first: TSO and hardware checksums, what
 # misparsed our frames; and, as e1000e, frames of our ethertype handed up
@@ -298,7 +299,8 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 # has nothing the host's load can fail.
 DEBUG_NIC_ENV=(--env "NIC_MODELS=vmxnet3 virtio-net-pci"
 	--env NIC_TOPOS=bcube --env NIC_FALLBACK=none
-	--env NIC_TAP=virtio-net-pci --env NIC_TCP_CMP=0)
+	--env NIC_TAP=virtio-net-pci --env NIC_TCP_RATIO=0.9
+	--env NIC_TCP_ROUNDS=1 --env NIC_OFFLOAD_BYTES=1048576)
 
 # in_matrix SHORT NAME...: the suite SHORT is one of NAME...
 in_matrix() {
@@ -860,7 +862,8 @@ DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 # KUnit and link only (in the rehearsal of 9f04c06, with three, also
 # data, ft and genl), and would have ended some 20 minutes after the rest.
 DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 3000 --env DPILLAR_DEAD_MS=3000
-	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}" "${DEBUG_NIC_ENV[@]}")
+	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}" "${DEBUG_NIC_ENV[@]}"
+	--icount "$DEBUG_NIC_ICOUNT" --icount-sleep on)
 nv=()
 [ $nic_vm = 0 ] ||
 	read -r -a nv <<<"$(nic_tcp_vm "${DEBUG_NIC_VM[@]}")"
