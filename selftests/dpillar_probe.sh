@@ -524,8 +524,16 @@ run_test "forged stamp: replies 'reached' for every (id, seq) of a fresh route p
 	forged
 run_test "fabric view: DPillar(4,2) with two ports swapped between switches, dpctl fabric from one server names exactly those cables" \
 	fabric_view
-run_test "the documents (administrator's guide, reference, design): their command blocks that need the module run in the guest as printed (guest-test)" \
-	guide_blocks
+# DPILLAR_PROBE_GUIDE=0 (make check's debug kernel) leaves the
+# documents' blocks out: what they check is the documents, on the Debian
+# kernels; their kernel paths (rtnetlink, the iproute2 plugin's, genl)
+# are dpillar_link.sh's and dpillar_genl.sh's there.
+if [ "${DPILLAR_PROBE_GUIDE:-1}" = 0 ]; then
+	ktap_skip "the documents' command blocks (guest-test)" "DPILLAR_PROBE_GUIDE=0"
+else
+	run_test "the documents (administrator's guide, reference, design): their command blocks that need the module run in the guest as printed (guest-test)" \
+		guide_blocks
+fi
 run_test "fabric view under a flood: one neighbour's table requests get its sender's share, the other servers' sweep still gets every table" \
 	fabric_flood
 # The figures, passed or failed (run_test shows a passing test's output
