@@ -107,7 +107,10 @@
  *   (xdc_dj_n2_e5()).  An end 011 (spare level 4) at or
  *   below k (xdc_dj_n2_e4()): path 2 from the other end over the other
  *   cycle's 101 into the cell with the other digit 3 and out and back
- *   from its 011 into the end.
+ *   from its 011 into the end.  An end 0111 (spare level 5) at or below
+ *   k (xdc_dj_n2_lo5()): path 2 out over level 5, across digit 4 there,
+ *   back over level 5 and into the end's cell over level 4 at 0011, to
+ *   the other end from a table (xdc_n2_lo5, as paths 0 and 1 at k).
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
@@ -119,7 +122,7 @@
  * L = 2k the end is its sub-cell's I*), and, when L-k < k, pairs of two
  * such cells that xdc_dj_top1() does not take; BCube pairs with one
  * spare level inside the other's run of n-1 digits; n = 2 but with k = 2
- * at or below k + 2 (left: an end 0111 at or below k, (2,2,5)).
+ * at or below k + 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -135,7 +138,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3), (2,2,4); (3,2,5) 99.5%, (2,2,5) 96.8%.
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5); (3,2,5) 99.5%.
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -2089,21 +2092,28 @@ static const char xdc_n2_up4[15][3][7] = {
 	{ "02031", "1020", "31" }, { "12031", "20", "0131" },
 };
 
+/* n = 2: from *@x the digits of @s flipped in turn (a level each). */
+static bool xdc_dj_flips(const struct dp_topo *t, u32 *x, const char *s,
+			 struct xdc_dj *p)
+{
+	u32 j, v;
+
+	for (; *s; s++) {
+		j = *s - '0';
+		v = !xdc_dig(t, *x, j);
+		if (!xdc_dj_put(p, j, v))
+			return false;
+		*x = xdc_set_dig(t, *x, j, v);
+	}
+	return true;
+}
+
 /* The strand of path @m from @x (xdc_n2_up, @L = 3, or xdc_n2_up4). */
 static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m, u32 L,
 			      struct xdc_dj *p)
 {
-	const char *s = L == 3 ? xdc_n2_up[xdc_low(t, x, 3)][m] :
-			xdc_n2_up4[xdc_low(t, x, 4)][m];
-	u32 j;
-
-	for (; *s; s++) {
-		j = *s - '0';
-		if (!xdc_dj_put(p, j, !xdc_dig(t, x, j)))
-			return false;
-		x = xdc_set_dig(t, x, j, !xdc_dig(t, x, j));
-	}
-	return true;
+	return xdc_dj_flips(t, &x, L == 3 ? xdc_n2_up[xdc_low(t, x, 3)][m] :
+			    xdc_n2_up4[xdc_low(t, x, 4)][m], p);
 }
 
 /*
@@ -2253,6 +2263,50 @@ static bool xdc_dj_n2_e4(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
+ * n = 2, k = 2 (top >= 5), an end @e with digits 3..0 0111 (spare level
+ * 5, no port into its cell C of digits 2..0 but over levels 0 and 1) and
+ * the other @f in C (highest differing digit 2 or below).  Paths 0 and 1
+ * leave e over levels 0 and 1 (xdc_n2_lo5: the digits they flip, path 1
+ * to 001 through the half of digit 3 = 1); for a BCube pair they are
+ * BCube's in the 4-cycle of digits 1, 0 with digit 2 = 1, which holds e,
+ * and only path 2 is built.  Path 2 (XDC_N2_OUT5, then xdc_n2_lo5[.][2]):
+ * out over level 5, across digit 4 in the copy of digit 5 there (through
+ * 0011 over level 4), back over level 5 into the cell with the other
+ * digit 4, to its 0011 and over level 4 into C's, then in C, or through
+ * the half of digit 3 = 1 into 101, to f (never into e's cycle but at f
+ * = 100).  Disjoint strands of least total length (max-flow at least
+ * cost), no server with digits 3..0 1111 (its spare level depends on the
+ * digits above).  Every pair of (2,2,5) with such an end at or below k
+ * with k + 1 (56 of 1,740 left before).
+ */
+#define XDC_N2_OUT5	"502040205020"
+static const char xdc_n2_lo5[7][3][8] = {
+	{ "021", "102", "410" }, { "0210", "130203", "41" },
+	{ "02", "1021", "40" }, { "020", "10201", "4" },
+	{ "", "", "4102" }, { "", "", "4130203" }, { "", "", "402" },
+};
+
+static bool xdc_dj_n2_lo5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			  u32 lvl, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 e = xdc_low(t, src, 4) == 7 ? src : dst, f = src ^ dst ^ e, lo;
+	u32 x = e;
+
+	p->len = 0;
+	if (d->n != 2 || d->k != 2 || d->top < 5 || m > 2 || lvl > 2 ||
+	    xdc_low(t, e, 4) != 7 || (lvl < 2 && m != 2))
+		return false;
+	lo = xdc_low(t, f, 3);
+	if ((m == 2 && !xdc_dj_flips(t, &x, XDC_N2_OUT5, p)) ||
+	    !xdc_dj_flips(t, &x, xdc_n2_lo5[lo][m], p) || x != f)
+		return false;
+	if (e == dst)
+		xdc_dj_reverse(t, dst, p, 0);
+	return true;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -2277,12 +2331,14 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 		/* one spare level: xdc_disjoint()'s words */
 		ok = m == d->k &&
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
-		     (xdc_dj_spare(t, src, dst, p) ||
+		     (xdc_dj_n2_lo5(t, src, dst, m, lvl, p) ||
+		      xdc_dj_spare(t, src, dst, p) ||
 		      xdc_dj_n2_e4(t, src, dst, m, lvl, p));
 	} else if (lvl == d->k) {
 		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
 		     xdc_dj_n2(t, src, dst, m, p) ||
-		     xdc_dj_n2_e4(t, src, dst, m, lvl, p);
+		     xdc_dj_n2_e4(t, src, dst, m, lvl, p) ||
+		     xdc_dj_n2_lo5(t, src, dst, m, lvl, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 ?
 		     xdc_dj_cross(t, src, dst, lvl, m, p) :

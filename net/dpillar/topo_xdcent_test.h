@@ -116,7 +116,9 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
  * xdc_dj_n2_e5()), with top >= 5 at k + 2 neither
  * with digits 3..0 1111 (xdc_dj_n2_up()), and at or
  * below k an end 011 (spare level 4) and the other with digit 2 = 1 at k
- * (not 111), in its cycle with digit 0 = 0 below k (xdc_dj_n2_e4()).
+ * (not 111), in its cycle with digit 0 = 0 below k (xdc_dj_n2_e4());
+ * with top >= 5, at or below k an end 0111 (spare level 5) and any other
+ * (xdc_dj_n2_lo5()).
  */
 static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
 			       u32 hi)
@@ -132,6 +134,10 @@ static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
 		return true;
 	if (top < 4)
 		return false;
+	if (hi <= 2 && top >= 5 &&
+	    ((ls == 7 && !xdc_digit(t, s, 3)) ||
+	     (ld == 7 && !xdc_digit(t, d, 3))))
+		return true;
 	if (hi == 3)	/* 111 only as 0111 (spare level 5) */
 		return (ls != 7 || xdc_spare_level(t, s) == 5) &&
 		       (ld != 7 || xdc_spare_level(t, d) == 5) &&

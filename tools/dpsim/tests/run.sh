@@ -588,8 +588,8 @@ has "xdcent (3,2,4) --disjoint: every pair with k+1" "every port cabled 54522, o
 # n = 2: fewer pairs than those with k+1 cabled ports have k+1 paths;
 # (2,2,4) every one of the 364 that max-flow gives k+1 (eval-xdcent-paths.py
 # --table 2 2 4; 128 before xdc_dj_n2_up() and xdc_dj_n2_e4()), (2,2,5)
-# 1,684 of its 1,740 (256 before them, 728 before xdc_dj_n2_up() at k + 2,
-# 1,628 before xdc_dj_n2_e5())
+# every one of its 1,740 (256 before them, 728 before xdc_dj_n2_up() at
+# k + 2, 1,628 before xdc_dj_n2_e5(), 1,684 before xdc_dj_n2_lo5())
 # (3,2,5), 20,000 random pairs: an end cell with no level-5 gate whose
 # digit 1 is n-1 takes xdc_fan1()'s three strands (16,958 before it; all
 # pairs: 450,486 -> 515,304 of 517,680); what is left has an end that is
@@ -599,7 +599,7 @@ has "xdcent (3,2,5) --disjoint: 19,391 of the sample's 19,499" "every port cable
 check "xdcent (2,2,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 4 --disjoint
 has "xdcent (2,2,4) --disjoint: the 364 with k+1" "every port cabled 756, of them disjoint in servers and switches 364 (48.1%)"
 check "xdcent (2,2,5) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 5 --disjoint
-has "xdcent (2,2,5) --disjoint: 1,684" "every port cabled 3540, of them disjoint in servers and switches 1684 (47.6%)"
+has "xdcent (2,2,5) --disjoint: the 1,740 with k+1" "every port cabled 3540, of them disjoint in servers and switches 1740 (49.2%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # one flow hash per pair: with every server a BFS source, the mode's
