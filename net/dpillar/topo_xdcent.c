@@ -2307,6 +2307,97 @@ static bool xdc_dj_n2_lo5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
+ * k = 2, n >= 3 (top >= 5), an end @e whose digits 2..0 are n-1 and digit
+ * 3 not (spare level 5: its cell C of digits 2..0 has it as I*, no
+ * level-2 gate, and no copy's twin has its spare level), the other @f in
+ * C (highest differing digit 2 or below).  Path 2 goes out over level 5,
+ * XDCRouting in the copy of digit 5 there to e's twin with digit j := v,
+ * back over level 5 into that twin e' (spare level 5 as e), the I* of
+ * C', C's twin of digit j (the mirror), and from there: when f's spare
+ * level is 3 or 4 (its digit 0 n-1), j is that level and path 2 routes in
+ * C' to f's twin and crosses into f; else (f's spare level 2) j = 3, it
+ * routes in C' to the level-3 gate (t, g, n-1), t a copy of digit 2 that
+ * is neither f's nor e's (n-1), crosses into C there, sets digits 1, 0 to
+ * f's in copy t and crosses level 2 into f.  Paths 0 and 1 (at k; below
+ * it BCube's in e's copy of digit 2, which path 2 does not enter) leave e
+ * over its level-0 and level-1 ports, to a level-2 gate of e's copy each,
+ * across into f's copy (digit 0 := a, or digit 1 := b then digit 0), and
+ * into f from two sides of it: through f's row and column switches (f's
+ * digit 0 n-1), or through its column and row (digit 1 not n-1) or row
+ * and level-2 switch, by the value of a and b (f's digit 0 or 1, or
+ * another one not n-1).  The copies of digit 2 are e's, f's and t; in
+ * f's the two paths' servers differ in digit 1 or 0 from each other's.
+ */
+static u32 xdc_other(u32 v)
+{
+	return v ? 0 : 1;	/* neither v nor n-1 (n >= 3) */
+}
+
+static bool xdc_dj_i5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+		      u32 lvl, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 n = d->n, e = xdc_low(t, src, 3) == d->pw[3] - 1 ? src : dst;
+	u32 f = src == e ? dst : src, f2, f1, f0, x = e, j, v, y;
+	bool ok;
+
+	p->len = 0;
+	if (n < 3 || d->k != 2 || d->top < 5 || m > 2 || lvl > 2 ||
+	    xdc_low(t, e, 3) != d->pw[3] - 1 ||
+	    xdc_dig(t, e, 3) == n - 1)
+		return false;
+	f2 = xdc_dig(t, f, 2);
+	f1 = xdc_dig(t, f, 1);
+	f0 = xdc_dig(t, f, 0);
+	if (lvl < 2 && (m != 2 || f0 == n - 1))
+		return false;
+	if (m == 2) {
+		j = f0 == n - 1 && f1 == n - 1 ? 4 : 3;
+		v = j == 4 ? (xdc_dig(t, e, 4) + 1) % n :
+		    xdc_other(xdc_dig(t, e, 3));
+		y = xdc_set_dig(t, e, 5, (xdc_dig(t, e, 5) + 1) % n);
+		x = xdc_set_dig(t, e, j, v);
+		ok = xdc_dj_put(p, 5, xdc_dig(t, y, 5)) &&
+		     xdc_dj_route(t, y, xdc_set_dig(t, y, j, v), p) &&
+		     xdc_dj_put(p, 5, xdc_dig(t, e, 5));
+		if (ok && f0 == n - 1) {
+			ok = xdc_dj_route(t, x, xdc_set_dig(t, f, j, v), p) &&
+			     xdc_dj_put(p, j, xdc_dig(t, f, j));
+		} else if (ok) {
+			y = x - xdc_low(t, x, 3) +
+			    (f2 ? 0 : d->pw[2]) +
+			    (f1 != n - 1 ? f1 : 0) * n + n - 1;
+			ok = xdc_dj_route(t, x, y, p) &&
+			     xdc_dj_put(p, 3, xdc_dig(t, e, 3));
+			x = xdc_set_dig(t, y, 3, xdc_dig(t, e, 3));
+			ok = ok && xdc_dj_bcube(t, &x, f, p) &&
+			     xdc_dj_put(p, 2, f2);
+		}
+	} else if (f0 != n - 1) {
+		/* row and column (f1 not n-1), or level 2 and row */
+		if (m)
+			ok = xdc_dj_mv(t, &x, 1, f1 != n - 1 ? f1 : 0, p) &&
+			     xdc_dj_mv(t, &x, 0, f1 != n - 1 ?
+					xdc_other(f0) : f0, p);
+		else
+			ok = xdc_dj_mv(t, &x, 0, f1 != n - 1 ? f0 :
+					xdc_other(f0), p);
+		ok = ok && xdc_dj_mv(t, &x, 2, f2, p) &&
+		     xdc_dj_bcube(t, &x, f, p);
+	} else {
+		/* f's row and column: digit 0 := 0, across, then to f */
+		ok = (!m || xdc_dj_mv(t, &x, 1, xdc_other(f1), p)) &&
+		     xdc_dj_mv(t, &x, 0, 0, p) && xdc_dj_mv(t, &x, 2, f2, p) &&
+		     (m || f1 == n - 1 || xdc_dj_mv(t, &x, 1, f1, p)) &&
+		     xdc_dj_mv(t, &x, 0, n - 1, p) &&
+		     (!m || xdc_dj_mv(t, &x, 1, f1, p));
+	}
+	if (ok && e == dst)
+		xdc_dj_reverse(t, dst, p, 0);
+	return ok;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -2332,10 +2423,12 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 		ok = m == d->k &&
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
 		     (xdc_dj_n2_lo5(t, src, dst, m, lvl, p) ||
+		      xdc_dj_i5(t, src, dst, m, lvl, p) ||
 		      xdc_dj_spare(t, src, dst, p) ||
 		      xdc_dj_n2_e4(t, src, dst, m, lvl, p));
 	} else if (lvl == d->k) {
-		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
+		ok = d->n >= 3 ? xdc_dj_i5(t, src, dst, m, lvl, p) ||
+				 xdc_dj_cellk(t, src, dst, m, p) :
 		     xdc_dj_n2(t, src, dst, m, p) ||
 		     xdc_dj_n2_e4(t, src, dst, m, lvl, p) ||
 		     xdc_dj_n2_lo5(t, src, dst, m, lvl, p);

@@ -841,6 +841,53 @@ static void abt_table(u32 n, u32 k, int i)
 	fs_free(&fs);
 }
 
+/*
+ * The pairs of an end E that is the I* of its sub-cell of the digits
+ * 0..k (all n-1; spare level 2k + 1 when digit k + 1 is not, as in
+ * (3,2,5)), cabled, with every other cabled server F of E's sub-cell of
+ * the digits 0..@hi (highest differing digit at most @hi), both orders:
+ * node-disjoint paths for every one (n >= 3: max-flow gives them k + 1).
+ * The construction of xdc_dj_i5() (k = 2, at or below k); before it none
+ * of (3,2,5)'s 864 such pairs at or below k were disjoint.
+ */
+static void check_istar(u32 n, u32 k, int i, u32 hi)
+{
+	struct dp_topo t;
+	u32 e, f, a, b, np, *seen, *swseen, stamp = 0, j, low = 1, sub = 1;
+	u64 pairs = 0;
+	struct pset ps = { 0 };
+
+	mk(&t, n, k, i);
+	np = xdc(&t)->npaths;
+	seen = calloc(t.nodes, sizeof(u32));
+	swseen = calloc(t.switches, sizeof(u32));
+	for (j = 0; j <= k; j++)
+		low *= n;
+	for (j = 0; j <= hi; j++)
+		sub *= n;
+	for (e = low - 1; e < t.nodes; e += low) {
+		if (!full_degree(&t, e))
+			continue;
+		for (f = e - e % sub; f < e - e % sub + sub; f++) {
+			if (f == e || !full_degree(&t, f))
+				continue;
+			for (j = 0; j < 2; j++) {
+				a = j ? f : e;
+				b = j ? e : f;
+				pairs++;
+				pset_check(&t, a, b, XDC_SEL_PATH0, np, seen,
+					   swseen, ++stamp, &ps);
+			}
+		}
+	}
+	free(seen);
+	free(swseen);
+	result(pairs && ps.node == pairs,
+	       "XDCent (%u,%u,%d): an end the I* of its sub-cell of digits 0..%u, the other within digits 0..%u: node-disjoint (%llu/%llu)",
+	       n, k, i, k, hi, (unsigned long long)ps.node,
+	       (unsigned long long)pairs);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "abt")) {
@@ -898,6 +945,9 @@ int main(int argc, char **argv)
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
 	check_parallel(3, 3, -1, false, true);
+	check_istar(3, 2, 5, 2);
+	check_istar(4, 2, 5, 2);
+	check_istar(5, 2, 5, 2);
 	check_single(3, 2, 2);
 	check_single(4, 2, 2);
 	check_single(3, 1, -1);
