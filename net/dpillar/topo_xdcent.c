@@ -111,18 +111,28 @@
  *   k (xdc_dj_n2_lo5()): path 2 out over level 5, across digit 4 there,
  *   back over level 5 and into the end's cell over level 4 at 0011, to
  *   the other end from a table (xdc_n2_lo5, as paths 0 and 1 at k).
+ * - k = 2, n >= 3, an end E that is the I* of its sub-cell of digits
+ *   2..0 (spare level 5), the other F in its sub-cell of digits 0..4,
+ *   at or below k, or above with F's digit 3 n-1 (at 2k its digit 2 too;
+ *   xdc_dj_i5()): path 2 out over level 5, across in the copy of digit 5
+ *   there and back into E's twin with digit 3 (or 4) changed, the I* of
+ *   a cell no other path enters, from there into F's cell and over F's
+ *   spare port or its copy of digit 2 that no other path enters; paths
+ *   0 and 1 over E's two BCube ports, across levels 2, 3 (and 4) into
+ *   F's copy of digit 2 and into F from two sides of it.
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built (k >= 2): at k, an end whose run of n-1 digits passes digit
- * k (no copy's twin has its spare level); above k, an end cell with no
- * level-L gate that neither crosses out and back nor has a two-strand fan
- * (its digits L-2k, L-3k, ... all n-1 but at L = 5 with k = 2, or at
- * L = 2k the end is its sub-cell's I*), and, when L-k < k, pairs of two
- * such cells that xdc_dj_top1() does not take; BCube pairs with one
- * spare level inside the other's run of n-1 digits; n = 2 but with k = 2
- * at or below k + 2.
+ * Not built (k >= 2; for k = 2 but those of xdc_dj_i5(), whose end's
+ * run of n-1 digits ends at digit 2): at k, an end whose run of n-1
+ * digits passes digit k (no copy's twin has its spare level); above k,
+ * an end cell with no level-L gate that neither crosses out and back nor
+ * has a two-strand fan (its digits L-2k, L-3k, ... all n-1 but at L = 5
+ * with k = 2, or at L = 2k the end is its sub-cell's I*), and, when
+ * L-k < k, pairs of two such cells that xdc_dj_top1() does not take;
+ * BCube pairs with one spare level inside the other's run of n-1 digits;
+ * n = 2 but with k = 2 at or below k + 2.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -138,7 +148,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5); (3,2,5) 99.5%.
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5), (3,2,5).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -2338,13 +2348,16 @@ static bool xdc_dj_i5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 {
 	const struct xdc_priv *d = xdc(t);
 	u32 n = d->n, e = xdc_low(t, src, 3) == d->pw[3] - 1 ? src : dst;
-	u32 f = src == e ? dst : src, f2, f1, f0, x = e, j, v, y;
+	u32 f = src == e ? dst : src, f2, f1, f0, x = e, j, v, y, h;
 	bool ok;
 
 	p->len = 0;
-	if (n < 3 || d->k != 2 || d->top < 5 || m > 2 || lvl > 2 ||
+	if (n < 3 || d->k != 2 || d->top < 5 || m > 2 || lvl > 4 ||
 	    xdc_low(t, e, 3) != d->pw[3] - 1 ||
-	    xdc_dig(t, e, 3) == n - 1)
+	    xdc_low(t, f, 3) == d->pw[3] - 1 ||
+	    xdc_dig(t, e, 3) == n - 1 ||
+	    (lvl >= 3 && xdc_dig(t, f, 3) != n - 1) ||
+	    (lvl == 4 && xdc_dig(t, f, 2) != n - 1))
 		return false;
 	f2 = xdc_dig(t, f, 2);
 	f1 = xdc_dig(t, f, 1);
@@ -2357,22 +2370,81 @@ static bool xdc_dj_i5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		    xdc_other(xdc_dig(t, e, 3));
 		y = xdc_set_dig(t, e, 5, (xdc_dig(t, e, 5) + 1) % n);
 		x = xdc_set_dig(t, e, j, v);
+		if (lvl == 4)	/* and digit 4 := f's */
+			x = xdc_set_dig(t, x, 4, xdc_dig(t, f, 4));
 		ok = xdc_dj_put(p, 5, xdc_dig(t, y, 5)) &&
-		     xdc_dj_route(t, y, xdc_set_dig(t, y, j, v), p) &&
+		     xdc_dj_route(t, y, xdc_set_dig(t, x, 5,
+						    xdc_dig(t, y, 5)), p) &&
 		     xdc_dj_put(p, 5, xdc_dig(t, e, 5));
-		if (ok && f0 == n - 1) {
+		if (ok && f0 == n - 1 && (lvl < 3 || f2 != n - 1)) {
 			ok = xdc_dj_route(t, x, xdc_set_dig(t, f, j, v), p) &&
 			     xdc_dj_put(p, j, xdc_dig(t, f, j));
 		} else if (ok) {
+			/* through copy t of f's cell, into f over level 2 */
 			y = x - xdc_low(t, x, 3) +
 			    (f2 ? 0 : d->pw[2]) +
 			    (f1 != n - 1 ? f1 : 0) * n + n - 1;
 			ok = xdc_dj_route(t, x, y, p) &&
-			     xdc_dj_put(p, 3, xdc_dig(t, e, 3));
-			x = xdc_set_dig(t, y, 3, xdc_dig(t, e, 3));
-			ok = ok && xdc_dj_bcube(t, &x, f, p) &&
-			     xdc_dj_put(p, 2, f2);
+			     xdc_dj_put(p, 3, xdc_dig(t, f, 3));
+			x = xdc_set_dig(t, y, 3, xdc_dig(t, f, 3));
+			ok = ok && xdc_dj_bcube(t, &x, f0 != n - 1 ? f :
+						xdc_set_dig(t, f, 0, 0), p) &&
+			     xdc_dj_put(p, 2, f2) &&
+			     (f0 != n - 1 || xdc_dj_put(p, 0, n - 1));
 		}
+	} else if (lvl >= 3) {
+		/*
+		 * Into f's cell at (n-1, y, n-1) over level 3: path 1 from
+		 * e's column, path 0 from its row and column y; at lvl 4
+		 * (f's copy of digit 2 is n-1) first across level 4 from
+		 * (m, n-1, n-1) of e's cell into its twin of f's digit 4
+		 * (path 0 over e's row and (0, n-1, 0), path 1 over its
+		 * column and (1, 0, 0)) and there to (n-1, y, n-1) (path 0
+		 * over (n-1, n-1, 0), path 1 over (1, y, 0)).  Then across
+		 * into f's copy of digit 2 at digit 0 = v, to f from two
+		 * sides.
+		 */
+		y = f1 != n - 1 ? f1 : 0;
+		y = m ? y : xdc_other(y);
+		v = f0 == n - 1 ? 0 : (f1 != n - 1) == (m == 1) ?
+		    xdc_other(f0) : f0;
+		ok = true;
+#define XDC_I5(jj, vv) (ok = ok && xdc_dj_mv(t, &x, (jj), (vv), p))
+		if (lvl == 4 && m) {
+			XDC_I5(1, 0);
+			XDC_I5(0, 0);
+			XDC_I5(2, 1);
+			XDC_I5(1, n - 1);
+		} else if (lvl == 4) {
+			XDC_I5(0, 0);
+			XDC_I5(2, 0);
+		}
+		if (lvl == 4) {
+			XDC_I5(0, n - 1);
+			XDC_I5(4, xdc_dig(t, f, 4));
+		}
+		if (lvl == 4 || !m)
+			XDC_I5(0, 0);
+		if (lvl == 4 && !m)
+			XDC_I5(2, n - 1);
+		XDC_I5(1, y);
+		if (lvl == 4 && m)
+			XDC_I5(2, n - 1);
+		if (lvl == 4 || !m)
+			XDC_I5(0, n - 1);
+		XDC_I5(3, n - 1);
+		if (f2 != n - 1) {
+			XDC_I5(0, v);
+			XDC_I5(2, f2);
+		}
+#undef XDC_I5
+		/* digit 0 first but path 0 when f's digit 1 is n-1 */
+		for (h = 0; ok && h < 2; h++) {
+			j = m || f1 != n - 1 ? h : 1 - h;
+			if (xdc_dig(t, x, j) != xdc_dig(t, f, j))
+				ok = xdc_dj_mv(t, &x, j, xdc_dig(t, f, j), p);
+		}
+		ok = ok && x == f;
 	} else if (f0 != n - 1) {
 		/* row and column (f1 not n-1), or level 2 and row */
 		if (m)
@@ -2417,21 +2489,21 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 	const struct xdc_priv *d = xdc(t);
 	bool ok;
 
+	/* an end 0111 (n = 2) or the I* of digits 2..0 (spare level 5) */
+	if (xdc_dj_i5(t, src, dst, m, lvl, p) ||
+	    xdc_dj_n2_lo5(t, src, dst, m, lvl, p))
+		return p->len <= t->ff_hops;
 	p->len = 0;
 	if (lvl < d->b) {
 		/* one spare level: xdc_disjoint()'s words */
 		ok = m == d->k &&
 		     xdc_spare_level(t, src) != xdc_spare_level(t, dst) &&
-		     (xdc_dj_n2_lo5(t, src, dst, m, lvl, p) ||
-		      xdc_dj_i5(t, src, dst, m, lvl, p) ||
-		      xdc_dj_spare(t, src, dst, p) ||
+		     (xdc_dj_spare(t, src, dst, p) ||
 		      xdc_dj_n2_e4(t, src, dst, m, lvl, p));
 	} else if (lvl == d->k) {
-		ok = d->n >= 3 ? xdc_dj_i5(t, src, dst, m, lvl, p) ||
-				 xdc_dj_cellk(t, src, dst, m, p) :
+		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
 		     xdc_dj_n2(t, src, dst, m, p) ||
-		     xdc_dj_n2_e4(t, src, dst, m, lvl, p) ||
-		     xdc_dj_n2_lo5(t, src, dst, m, lvl, p);
+		     xdc_dj_n2_e4(t, src, dst, m, lvl, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 ?
 		     xdc_dj_cross(t, src, dst, lvl, m, p) :

@@ -847,8 +847,9 @@ static void abt_table(u32 n, u32 k, int i)
  * (3,2,5)), cabled, with every other cabled server F of E's sub-cell of
  * the digits 0..@hi (highest differing digit at most @hi), both orders:
  * node-disjoint paths for every one (n >= 3: max-flow gives them k + 1).
- * The construction of xdc_dj_i5() (k = 2, at or below k); before it none
- * of (3,2,5)'s 864 such pairs at or below k were disjoint.
+ * xdc_dj_i5()'s pairs (k = 2, at or below 2k); before it 6,228 of the
+ * 8,604 of (3,2,5), 81,696 of 97,824 of (4,2,5) and, within digits
+ * 0..3 (1 s, not 12), 75,800 of 124,600 of (5,2,5).
  */
 static void check_istar(u32 n, u32 k, int i, u32 hi)
 {
@@ -945,9 +946,9 @@ int main(int argc, char **argv)
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
 	check_parallel(3, 3, -1, false, true);
-	check_istar(3, 2, 5, 2);
-	check_istar(4, 2, 5, 2);
-	check_istar(5, 2, 5, 2);
+	check_istar(3, 2, 5, 4);
+	check_istar(4, 2, 5, 4);
+	check_istar(5, 2, 5, 3);
 	check_single(3, 2, 2);
 	check_single(4, 2, 2);
 	check_single(3, 1, -1);
