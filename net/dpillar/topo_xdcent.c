@@ -2300,12 +2300,15 @@ static bool xdc_dj_n2_lo5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			  u32 lvl, struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 e = xdc_low(t, src, 4) == 7 ? src : dst, f = src ^ dst ^ e, lo;
-	u32 x = e;
+	u32 e, f, lo, x;
 
 	p->len = 0;
-	if (d->n != 2 || d->k != 2 || d->top < 5 || m > 2 || lvl > 2 ||
-	    xdc_low(t, e, 4) != 7 || (lvl < 2 && m != 2))
+	if (d->n != 2 || d->k != 2 || d->top < 5 || m > 2 || lvl > 2)
+		return false;
+	e = xdc_low(t, src, 4) == 7 ? src : dst;
+	f = src ^ dst ^ e;
+	x = e;
+	if (xdc_low(t, e, 4) != 7 || (lvl < 2 && m != 2))
 		return false;
 	lo = xdc_low(t, f, 3);
 	if ((m == 2 && !xdc_dj_flips(t, &x, XDC_N2_OUT5, p)) ||
@@ -2347,13 +2350,16 @@ static bool xdc_dj_i5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		      u32 lvl, struct xdc_dj *p)
 {
 	const struct xdc_priv *d = xdc(t);
-	u32 n = d->n, e = xdc_low(t, src, 3) == d->pw[3] - 1 ? src : dst;
-	u32 f = src == e ? dst : src, f2, f1, f0, x = e, j, v, y, h;
+	u32 n = d->n, e, f, f2, f1, f0, x, j, v, y, h;
 	bool ok;
 
 	p->len = 0;
-	if (n < 3 || d->k != 2 || d->top < 5 || m > 2 || lvl > 4 ||
-	    xdc_low(t, e, 3) != d->pw[3] - 1 ||
+	if (n < 3 || d->k != 2 || d->top < 5 || m > 2 || lvl > 4)
+		return false;
+	e = xdc_low(t, src, 3) == d->pw[3] - 1 ? src : dst;
+	f = src == e ? dst : src;
+	x = e;
+	if (xdc_low(t, e, 3) != d->pw[3] - 1 ||
 	    xdc_low(t, f, 3) == d->pw[3] - 1 ||
 	    xdc_dig(t, e, 3) == n - 1 ||
 	    (lvl >= 3 && xdc_dig(t, f, 3) != n - 1) ||
