@@ -290,7 +290,7 @@ static void averages(u32 n, u32 k, int i, bool expect_bfs)
 	u32 src, dst, w, rot, len, best, *path, *queue;
 	u64 sum_hash = 0, sum_paper = 0, sum_h0 = 0, sum_best = 0, sum_bfs = 0, pairs = 0;
 	u8 *dist, *swseen;
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 
 	mk(&t, n, k, i);
 	path = malloc(sizeof(u32) * 512);
@@ -446,7 +446,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 	struct pset nw = { 0 }, old = { 0 };
 	struct dp_route_state st;
 	u32 path[256];
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 	bool ok, isfull;
 
 	mk(&t, n, k, i);
@@ -587,7 +587,7 @@ static void check_single(u32 n, u32 k, int i)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 	u32 f, p, src, dst, sel, *queue, nsel;
 	u64 tries = 0, deliv = 0, conn = 0, loops = 0, bad = 0;
 	u8 *dist, *swseen;
@@ -656,7 +656,7 @@ static void check_random(u32 n, u32 k, int i, u32 pct, u32 trials)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 	struct rng rg = { .s = 42 + pct };
 	u32 tr, src, dst, *queue;
 	u64 deliv = 0, conn = 0, loops = 0, bad = 0, hops = 0, shortest = 0;
