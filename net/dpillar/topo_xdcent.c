@@ -111,6 +111,9 @@
  *   k (xdc_dj_n2_lo5()): path 2 out over level 5, across digit 4 there,
  *   back over level 5 and into the end's cell over level 4 at 0011, to
  *   the other end from a table (xdc_n2_lo5, as paths 0 and 1 at k).
+ * - n = 2, k = 3, at k (xdc_dj_n2k3()): each path from a table of the
+ *   digits it flips (xdc_n2k3, least total length by max-flow), indexed
+ *   by the ends' digits 2..0, neither 011 nor 111.
  * - k = 2, n >= 3, an end E that is the I* of its sub-cell of digits
  *   2..0 (spare level 5), the other F in its sub-cell of digits 0..4,
  *   at or below k, or above with F's digit 3 n-1 (at 2k its digit 2 too;
@@ -132,7 +135,7 @@
  * with k = 2, or at L = 2k the end is its sub-cell's I*), and, when
  * L-k < k, pairs of two such cells that xdc_dj_top1() does not take;
  * BCube pairs with one spare level inside the other's run of n-1 digits;
- * n = 2 but with k = 2 at or below k + 2.
+ * n = 2 but with k = 2 at or below k + 2 and with k = 3 at k.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -2320,6 +2323,61 @@ static bool xdc_dj_n2_lo5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
+ * n = 2, k = 3, highest differing digit 3 (top >= 4), both ends' digits
+ * 2..0 among 000, 010, 100, 110 (level-3 gates) and 001, 101 (spare
+ * level 4; 011 and 111 have their spare port above level 4): each copy
+ * of digit 3 is a 3-cube of digits 2..0 (a switch is a cable).  Path m
+ * flips the digits of xdc_n2k3[a][b][m] in turn from src, a from src's
+ * digits 1, 0 (00, 10, 01), b dst's digits 2..0 (000, 010, 100, 110,
+ * 001, 101) with digit 2 flipped when src's is 1: flipping digit 2 of
+ * every server maps the pair's paths to those of the other pair, as no
+ * move on them is over a spare port whose level digit 2 sets.  Each
+ * path crosses digit 3 once, at a gate or out over level 4 and back
+ * (4 0 3 0 4); disjoint paths of least total length (max-flow at least
+ * cost).  Every pair of (2,3,4) at k with k + 1.
+ */
+static const char xdc_n2k3[3][6][4][10] = {
+	{ { "3", "131", "232", "0403040" },
+	  { "13", "31", "012032", "230210" },
+	  { "23", "32", "012031", "130120" },
+	  { "132", "231", "01203", "30210" },
+	  { "30", "1301", "2302", "040304" },
+	  { "230", "302", "12301", "0240304" } },
+	{ { "13", "31", "012032", "230120" },
+	  { "3", "131", "232", "012030210" },
+	  { "132", "231", "01203", "30120" },
+	  { "23", "32", "021031", "130120" },
+	  { "130", "301", "23102", "0140304" },
+	  { "1302", "2130", "3021", "01240304" } },
+	{ { "03", "1031", "2032", "403040" },
+	  { "031", "103", "21032", "4030410" },
+	  { "032", "203", "12031", "4023040" },
+	  { "0312", "1023", "2031", "42030410" },
+	  { "030", "10301", "20302", "40304" },
+	  { "0302", "2030", "103201", "402304" } },
+};
+
+static bool xdc_dj_n2k3(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			u32 lvl, struct xdc_dj *p)
+{
+	/* digits 2..0 -> column of xdc_n2k3, 1..0 -> row (6, 3: none) */
+	static const u8 col[8] = { 0, 4, 1, 6, 2, 5, 3, 6 };
+	static const u8 row[4] = { 0, 2, 1, 3 };
+	const struct xdc_priv *d = xdc(t);
+	u32 a, b, x = src;
+
+	p->len = 0;
+	if (d->n != 2 || d->k != 3 || d->top < 4 || m > 3 || lvl != 3)
+		return false;
+	a = xdc_low(t, src, 3);
+	b = col[xdc_low(t, dst, 3) ^ (a & 4)];
+	a = row[a & 3];
+	if (a > 2 || b > 5)
+		return false;
+	return xdc_dj_flips(t, &x, xdc_n2k3[a][b][m], p) && x == dst;
+}
+
+/*
  * k = 2, n >= 3 (top >= 5), an end @e whose digits 2..0 are n-1 and digit
  * 3 not (spare level 5: its cell C of digits 2..0 has it as I*, no
  * level-2 gate, and no copy's twin has its spare level), the other @f in
@@ -2509,7 +2567,8 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 	} else if (lvl == d->k) {
 		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
 		     xdc_dj_n2(t, src, dst, m, p) ||
-		     xdc_dj_n2_e4(t, src, dst, m, lvl, p);
+		     xdc_dj_n2_e4(t, src, dst, m, lvl, p) ||
+		     xdc_dj_n2k3(t, src, dst, m, lvl, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 ?
 		     xdc_dj_cross(t, src, dst, lvl, m, p) :

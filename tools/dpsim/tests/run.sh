@@ -601,6 +601,10 @@ check "xdcent (2,2,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 4 
 has "xdcent (2,2,4) --disjoint: the 364 with k+1" "every port cabled 756, of them disjoint in servers and switches 364 (48.1%)"
 check "xdcent (2,2,5) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 5 --disjoint
 has "xdcent (2,2,5) --disjoint: the 1,740 with k+1" "every port cabled 3540, of them disjoint in servers and switches 1740 (49.2%)"
+# n = 2, k = 3: at k, xdc_dj_n2k3() (120 before it; eval-xdcent-paths.py
+# --table 2 3 4: k+1 for all 552 pairs with both spare ports cabled)
+check "xdcent (2,3,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 3 -i 4 --disjoint
+has "xdcent (2,3,4) --disjoint: 264 of 552" "every port cabled 552, of them disjoint in servers and switches 264 (47.8%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # one flow hash per pair: with every server a BFS source, the mode's
