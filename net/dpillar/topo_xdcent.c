@@ -111,9 +111,10 @@
  *   k (xdc_dj_n2_lo5()): path 2 out over level 5, across digit 4 there,
  *   back over level 5 and into the end's cell over level 4 at 0011, to
  *   the other end from a table (xdc_n2_lo5, as paths 0 and 1 at k).
- * - n = 2, k = 3, at k (xdc_dj_n2k3()): each path from a table of the
- *   digits it flips (xdc_n2k3, least total length by max-flow), indexed
- *   by the ends' digits 2..0, neither 011 nor 111.
+ * - n = 2, k = 3, at k and k + 1 (xdc_dj_n2k3()): each path from a table
+ *   of the digits it flips (xdc_n2k3, xdc_n2k3_up: least total length by
+ *   max-flow), indexed by the ends' digits 2..0 or 3..0, neither ending
+ *   in 11.
  * - k = 2, n >= 3, an end E that is the I* of its sub-cell of digits
  *   2..0 (spare level 5), the other F in its sub-cell of digits 0..4,
  *   at or below k, or above with F's digit 3 n-1 (at 2k its digit 2 too;
@@ -135,7 +136,7 @@
  * with k = 2, or at L = 2k the end is its sub-cell's I*), and, when
  * L-k < k, pairs of two such cells that xdc_dj_top1() does not take;
  * BCube pairs with one spare level inside the other's run of n-1 digits;
- * n = 2 but with k = 2 at or below k + 2 and with k = 3 at k.
+ * n = 2 but with k = 2 at or below k + 2 and with k = 3 at k and k + 1.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -151,7 +152,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5), (3,2,5).
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5), (3,2,5), (2,3,4).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -2357,24 +2358,78 @@ static const char xdc_n2k3[3][6][4][10] = {
 	  { "0302", "2030", "103201", "402304" } },
 };
 
+/*
+ * The same at k + 1 (highest differing digit 4), on the halves of digit
+ * 4 (two 3-cubes joined over level 3), whose servers with digits 1, 0 01
+ * cross over level 4: xdc_n2k3_up[src's digits 1, 0][dst's digits 3..0
+ * not ending in 11 (0000, 0001, 0010, 0100, ...), digits 3, 2 flipped
+ * where src's are 1][m].  Every pair of (2,3,4) at k + 1 with k + 1.
+ */
+static const char xdc_n2k3_up[3][12][4][12] = {
+	{ { "040", "30403", "2304032", "120141201" },
+	  { "04", "102142", "304030", "2304031201" },
+	  { "0410", "304013", "10214102", "23040321" },
+	  { "041021", "102140", "230403", "304032" },
+	  { "042", "12014", "3040320", "230401301" },
+	  { "04120", "1201401", "2304013", "3040312" },
+	  { "3040", "041031", "230402", "10214023" },
+	  { "13014", "32042", "0410301", "2040230" },
+	  { "04013", "1301410", "2040132", "3204021" },
+	  { "23040", "30402", "0401231", "1021403" },
+	  { "2304", "3042", "04013021", "10214030" },
+	  { "041023", "230410", "304012", "10214031" } },
+	{ { "0140", "310403", "12304032", "20141201" },
+	  { "014", "20142", "3104030", "12304031021" },
+	  { "01410", "2014102", "3104013", "123040321" },
+	  { "20140", "0141021", "1230403", "3104032" },
+	  { "0142", "2014", "12304030", "3104031021" },
+	  { "014120", "201401", "12304013", "31040312" },
+	  { "31040", "0141031", "1230402", "2014023" },
+	  { "3104", "014030", "231042", "1204013201" },
+	  { "014013", "301410", "13204021", "21040132" },
+	  { "123040", "201403", "301402", "01401231" },
+	  { "12304", "30142", "2014030", "014012301" },
+	  { "0140231", "1304012", "2104103", "3021410" } },
+	{ { "40", "241201", "03204032", "10301403" },
+	  { "4", "242", "103014030", "03204031021" },
+	  { "410", "24102", "032040321", "103014013" },
+	  { "240", "41021", "0304032", "120130403" },
+	  { "24", "42", "0304012301", "1021304030" },
+	  { "2401", "4120", "03040312", "1021304013" },
+	  { "24023", "41031", "0320402", "1030140" },
+	  { "032042", "103014", "240320", "401301" },
+	  { "4013", "240132", "03204021", "10301410" },
+	  { "2403", "030402", "401231", "10213040" },
+	  { "02304", "24030", "1030142", "4031021" },
+	  { "24103", "40132", "0304021", "102130410" } },
+};
+
 static bool xdc_dj_n2k3(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			u32 lvl, struct xdc_dj *p)
 {
-	/* digits 2..0 -> column of xdc_n2k3, 1..0 -> row (6, 3: none) */
+	/*
+	 * digits 2..0 -> column of xdc_n2k3 (6: none), 3..0 -> of
+	 * xdc_n2k3_up (12: none), 1..0 -> row (3: none)
+	 */
 	static const u8 col[8] = { 0, 4, 1, 6, 2, 5, 3, 6 };
+	static const u8 col4[16] = { 0, 1, 2, 12, 3, 4, 5, 12, 6, 7, 8, 12,
+				     9, 10, 11, 12 };
 	static const u8 row[4] = { 0, 2, 1, 3 };
 	const struct xdc_priv *d = xdc(t);
 	u32 a, b, x = src;
 
 	p->len = 0;
-	if (d->n != 2 || d->k != 3 || d->top < 4 || m > 3 || lvl != 3)
+	if (d->n != 2 || d->k != 3 || d->top < 4 || m > 3 ||
+	    (lvl != 3 && lvl != 4))
 		return false;
-	a = xdc_low(t, src, 3);
-	b = col[xdc_low(t, dst, 3) ^ (a & 4)];
+	a = xdc_low(t, src, lvl);
+	b = lvl == 3 ? col[xdc_low(t, dst, 3) ^ (a & 4)] :
+	    col4[xdc_low(t, dst, 4) ^ (a & 12)];
 	a = row[a & 3];
-	if (a > 2 || b > 5)
+	if (a > 2 || b >= (lvl == 3 ? 6 : 12))
 		return false;
-	return xdc_dj_flips(t, &x, xdc_n2k3[a][b][m], p) && x == dst;
+	return xdc_dj_flips(t, &x, lvl == 3 ? xdc_n2k3[a][b][m] :
+			    xdc_n2k3_up[a][b][m], p) && x == dst;
 }
 
 /*
@@ -2572,7 +2627,8 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 	} else {
 		ok = lvl > d->k && d->n >= 3 ?
 		     xdc_dj_cross(t, src, dst, lvl, m, p) :
-		     xdc_dj_n2_up(t, src, dst, m, lvl, p);
+		     xdc_dj_n2_up(t, src, dst, m, lvl, p) ||
+		     xdc_dj_n2k3(t, src, dst, m, lvl, p);
 	}
 	return ok && p->len <= t->ff_hops;
 }
