@@ -107,19 +107,36 @@
  *   (xdc_dj_n2_e5()).  An end 011 (spare level 4) at or
  *   below k (xdc_dj_n2_e4()): path 2 from the other end over the other
  *   cycle's 101 into the cell with the other digit 3 and out and back
- *   from its 011 into the end.
+ *   from its 011 into the end.  An end 0111 (spare level 5) at or below
+ *   k (xdc_dj_n2_lo5()): path 2 out over level 5, across digit 4 there,
+ *   back over level 5 and into the end's cell over level 4 at 0011, to
+ *   the other end from a table (xdc_n2_lo5, as paths 0 and 1 at k).
+ * - n = 2, k = 3, at k and k + 1 (xdc_dj_n2k3()): each path from a table
+ *   of the digits it flips (xdc_n2k3, xdc_n2k3_up: least total length by
+ *   max-flow), indexed by the ends' digits 2..0 or 3..0, neither ending
+ *   in 11.
+ * - k = 2, n >= 3, an end E that is the I* of its sub-cell of digits
+ *   2..0 (spare level 5), the other F in its sub-cell of digits 0..4,
+ *   at or below k, or above with F's digit 3 n-1 (at 2k its digit 2 too;
+ *   xdc_dj_i5()): path 2 out over level 5, across in the copy of digit 5
+ *   there and back into E's twin with digit 3 (or 4) changed, the I* of
+ *   a cell no other path enters, from there into F's cell and over F's
+ *   spare port or its copy of digit 2 that no other path enters; paths
+ *   0 and 1 over E's two BCube ports, across levels 2, 3 (and 4) into
+ *   F's copy of digit 2 and into F from two sides of it.
  * State: word b n^k + M (outside the words), the source as waypoint, no
  * flags.  A relay not on the path drops it (bad_state); one that cannot
  * take the next move goes on with XDCRouting (path M's earlier word), paid
  * as a word switch; the path has at most F hops, so the bound below holds.
- * Not built (k >= 2): at k, an end whose run of n-1 digits passes digit
- * k (no copy's twin has its spare level); above k, an end cell with no
- * level-L gate that neither crosses out and back nor has a two-strand fan
- * (its digits L-2k, L-3k, ... all n-1 but at L = 5 with k = 2, or at
- * L = 2k the end is its sub-cell's I*), and, when L-k < k, pairs of two
- * such cells that xdc_dj_top1() does not take; BCube pairs with one
- * spare level inside the other's run of n-1 digits; n = 2 but with k = 2
- * at or below k + 2 (left: an end 0111 at or below k, (2,2,5)).
+ * Not built (k >= 2; for k = 2 but those of xdc_dj_i5(), whose end's
+ * run of n-1 digits ends at digit 2): at k, an end whose run of n-1
+ * digits passes digit k (no copy's twin has its spare level); above k,
+ * an end cell with no level-L gate that neither crosses out and back nor
+ * has a two-strand fan (its digits L-2k, L-3k, ... all n-1 but at L = 5
+ * with k = 2, or at L = 2k the end is its sub-cell's I*), and, when
+ * L-k < k, pairs of two such cells that xdc_dj_top1() does not take;
+ * BCube pairs with one spare level inside the other's run of n-1 digits;
+ * n = 2 but with k = 2 at or below k + 2 and with k = 3 at k and k + 1.
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -135,7 +152,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3), (2,2,4); (3,2,5) 99.5%, (2,2,5) 96.8%.
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5), (3,2,5), (2,3,4).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -2089,21 +2106,28 @@ static const char xdc_n2_up4[15][3][7] = {
 	{ "02031", "1020", "31" }, { "12031", "20", "0131" },
 };
 
+/* n = 2: from *@x the digits of @s flipped in turn (a level each). */
+static bool xdc_dj_flips(const struct dp_topo *t, u32 *x, const char *s,
+			 struct xdc_dj *p)
+{
+	u32 j, v;
+
+	for (; *s; s++) {
+		j = *s - '0';
+		v = !xdc_dig(t, *x, j);
+		if (!xdc_dj_put(p, j, v))
+			return false;
+		*x = xdc_set_dig(t, *x, j, v);
+	}
+	return true;
+}
+
 /* The strand of path @m from @x (xdc_n2_up, @L = 3, or xdc_n2_up4). */
 static bool xdc_dj_n2_strand3(const struct dp_topo *t, u32 x, u32 m, u32 L,
 			      struct xdc_dj *p)
 {
-	const char *s = L == 3 ? xdc_n2_up[xdc_low(t, x, 3)][m] :
-			xdc_n2_up4[xdc_low(t, x, 4)][m];
-	u32 j;
-
-	for (; *s; s++) {
-		j = *s - '0';
-		if (!xdc_dj_put(p, j, !xdc_dig(t, x, j)))
-			return false;
-		x = xdc_set_dig(t, x, j, !xdc_dig(t, x, j));
-	}
-	return true;
+	return xdc_dj_flips(t, &x, L == 3 ? xdc_n2_up[xdc_low(t, x, 3)][m] :
+			    xdc_n2_up4[xdc_low(t, x, 4)][m], p);
 }
 
 /*
@@ -2253,6 +2277,318 @@ static bool xdc_dj_n2_e4(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 }
 
 /*
+ * n = 2, k = 2 (top >= 5), an end @e with digits 3..0 0111 (spare level
+ * 5, no port into its cell C of digits 2..0 but over levels 0 and 1) and
+ * the other @f in C (highest differing digit 2 or below).  Paths 0 and 1
+ * leave e over levels 0 and 1 (xdc_n2_lo5: the digits they flip, path 1
+ * to 001 through the half of digit 3 = 1); for a BCube pair they are
+ * BCube's in the 4-cycle of digits 1, 0 with digit 2 = 1, which holds e,
+ * and only path 2 is built.  Path 2 (XDC_N2_OUT5, then xdc_n2_lo5[.][2]):
+ * out over level 5, across digit 4 in the copy of digit 5 there (through
+ * 0011 over level 4), back over level 5 into the cell with the other
+ * digit 4, to its 0011 and over level 4 into C's, then in C, or through
+ * the half of digit 3 = 1 into 101, to f (never into e's cycle but at f
+ * = 100).  Disjoint strands of least total length (max-flow at least
+ * cost), no server with digits 3..0 1111 (its spare level depends on the
+ * digits above).  Every pair of (2,2,5) with such an end at or below k
+ * with k + 1 (56 of 1,740 left before).
+ */
+#define XDC_N2_OUT5	"502040205020"
+static const char xdc_n2_lo5[7][3][8] = {
+	{ "021", "102", "410" }, { "0210", "130203", "41" },
+	{ "02", "1021", "40" }, { "020", "10201", "4" },
+	{ "", "", "4102" }, { "", "", "4130203" }, { "", "", "402" },
+};
+
+static bool xdc_dj_n2_lo5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			  u32 lvl, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 e, f, lo, x;
+
+	p->len = 0;
+	if (d->n != 2 || d->k != 2 || d->top < 5 || m > 2 || lvl > 2)
+		return false;
+	e = xdc_low(t, src, 4) == 7 ? src : dst;
+	f = src ^ dst ^ e;
+	x = e;
+	if (xdc_low(t, e, 4) != 7 || (lvl < 2 && m != 2))
+		return false;
+	lo = xdc_low(t, f, 3);
+	if ((m == 2 && !xdc_dj_flips(t, &x, XDC_N2_OUT5, p)) ||
+	    !xdc_dj_flips(t, &x, xdc_n2_lo5[lo][m], p) || x != f)
+		return false;
+	if (e == dst)
+		xdc_dj_reverse(t, dst, p, 0);
+	return true;
+}
+
+/*
+ * n = 2, k = 3, highest differing digit 3 (top >= 4), both ends' digits
+ * 2..0 among 000, 010, 100, 110 (level-3 gates) and 001, 101 (spare
+ * level 4; 011 and 111 have their spare port above level 4): each copy
+ * of digit 3 is a 3-cube of digits 2..0 (a switch is a cable).  Path m
+ * flips the digits of xdc_n2k3[a][b][m] in turn from src, a from src's
+ * digits 1, 0 (00, 10, 01), b dst's digits 2..0 (000, 010, 100, 110,
+ * 001, 101) with digit 2 flipped when src's is 1: flipping digit 2 of
+ * every server maps the pair's paths to those of the other pair, as no
+ * move on them is over a spare port whose level digit 2 sets.  Each
+ * path crosses digit 3 once, at a gate or out over level 4 and back
+ * (4 0 3 0 4); disjoint paths of least total length (max-flow at least
+ * cost).  Every pair of (2,3,4) at k with k + 1.
+ */
+static const char xdc_n2k3[3][6][4][10] = {
+	{ { "3", "131", "232", "0403040" },
+	  { "13", "31", "012032", "230210" },
+	  { "23", "32", "012031", "130120" },
+	  { "132", "231", "01203", "30210" },
+	  { "30", "1301", "2302", "040304" },
+	  { "230", "302", "12301", "0240304" } },
+	{ { "13", "31", "012032", "230120" },
+	  { "3", "131", "232", "012030210" },
+	  { "132", "231", "01203", "30120" },
+	  { "23", "32", "021031", "130120" },
+	  { "130", "301", "23102", "0140304" },
+	  { "1302", "2130", "3021", "01240304" } },
+	{ { "03", "1031", "2032", "403040" },
+	  { "031", "103", "21032", "4030410" },
+	  { "032", "203", "12031", "4023040" },
+	  { "0312", "1023", "2031", "42030410" },
+	  { "030", "10301", "20302", "40304" },
+	  { "0302", "2030", "103201", "402304" } },
+};
+
+/*
+ * The same at k + 1 (highest differing digit 4), on the halves of digit
+ * 4 (two 3-cubes joined over level 3), whose servers with digits 1, 0 01
+ * cross over level 4: xdc_n2k3_up[src's digits 1, 0][dst's digits 3..0
+ * not ending in 11 (0000, 0001, 0010, 0100, ...), digits 3, 2 flipped
+ * where src's are 1][m].  Every pair of (2,3,4) at k + 1 with k + 1.
+ */
+static const char xdc_n2k3_up[3][12][4][12] = {
+	{ { "040", "30403", "2304032", "120141201" },
+	  { "04", "102142", "304030", "2304031201" },
+	  { "0410", "304013", "10214102", "23040321" },
+	  { "041021", "102140", "230403", "304032" },
+	  { "042", "12014", "3040320", "230401301" },
+	  { "04120", "1201401", "2304013", "3040312" },
+	  { "3040", "041031", "230402", "10214023" },
+	  { "13014", "32042", "0410301", "2040230" },
+	  { "04013", "1301410", "2040132", "3204021" },
+	  { "23040", "30402", "0401231", "1021403" },
+	  { "2304", "3042", "04013021", "10214030" },
+	  { "041023", "230410", "304012", "10214031" } },
+	{ { "0140", "310403", "12304032", "20141201" },
+	  { "014", "20142", "3104030", "12304031021" },
+	  { "01410", "2014102", "3104013", "123040321" },
+	  { "20140", "0141021", "1230403", "3104032" },
+	  { "0142", "2014", "12304030", "3104031021" },
+	  { "014120", "201401", "12304013", "31040312" },
+	  { "31040", "0141031", "1230402", "2014023" },
+	  { "3104", "014030", "231042", "1204013201" },
+	  { "014013", "301410", "13204021", "21040132" },
+	  { "123040", "201403", "301402", "01401231" },
+	  { "12304", "30142", "2014030", "014012301" },
+	  { "0140231", "1304012", "2104103", "3021410" } },
+	{ { "40", "241201", "03204032", "10301403" },
+	  { "4", "242", "103014030", "03204031021" },
+	  { "410", "24102", "032040321", "103014013" },
+	  { "240", "41021", "0304032", "120130403" },
+	  { "24", "42", "0304012301", "1021304030" },
+	  { "2401", "4120", "03040312", "1021304013" },
+	  { "24023", "41031", "0320402", "1030140" },
+	  { "032042", "103014", "240320", "401301" },
+	  { "4013", "240132", "03204021", "10301410" },
+	  { "2403", "030402", "401231", "10213040" },
+	  { "02304", "24030", "1030142", "4031021" },
+	  { "24103", "40132", "0304021", "102130410" } },
+};
+
+static bool xdc_dj_n2k3(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			u32 lvl, struct xdc_dj *p)
+{
+	/*
+	 * digits 2..0 -> column of xdc_n2k3 (6: none), 3..0 -> of
+	 * xdc_n2k3_up (12: none), 1..0 -> row (3: none)
+	 */
+	static const u8 col[8] = { 0, 4, 1, 6, 2, 5, 3, 6 };
+	static const u8 col4[16] = { 0, 1, 2, 12, 3, 4, 5, 12, 6, 7, 8, 12,
+				     9, 10, 11, 12 };
+	static const u8 row[4] = { 0, 2, 1, 3 };
+	const struct xdc_priv *d = xdc(t);
+	u32 a, b, x = src;
+
+	p->len = 0;
+	if (d->n != 2 || d->k != 3 || d->top < 4 || m > 3 ||
+	    (lvl != 3 && lvl != 4))
+		return false;
+	a = xdc_low(t, src, lvl);
+	b = lvl == 3 ? col[xdc_low(t, dst, 3) ^ (a & 4)] :
+	    col4[xdc_low(t, dst, 4) ^ (a & 12)];
+	a = row[a & 3];
+	if (a > 2 || b >= (lvl == 3 ? 6 : 12))
+		return false;
+	return xdc_dj_flips(t, &x, lvl == 3 ? xdc_n2k3[a][b][m] :
+			    xdc_n2k3_up[a][b][m], p) && x == dst;
+}
+
+/*
+ * k = 2, n >= 3 (top >= 5), an end @e whose digits 2..0 are n-1 and digit
+ * 3 not (spare level 5: its cell C of digits 2..0 has it as I*, no
+ * level-2 gate, and no copy's twin has its spare level), the other @f in
+ * C (highest differing digit 2 or below).  Path 2 goes out over level 5,
+ * XDCRouting in the copy of digit 5 there to e's twin with digit j := v,
+ * back over level 5 into that twin e' (spare level 5 as e), the I* of
+ * C', C's twin of digit j (the mirror), and from there: when f's spare
+ * level is 3 or 4 (its digit 0 n-1), j is that level and path 2 routes in
+ * C' to f's twin and crosses into f; else (f's spare level 2) j = 3, it
+ * routes in C' to the level-3 gate (t, g, n-1), t a copy of digit 2 that
+ * is neither f's nor e's (n-1), crosses into C there, sets digits 1, 0 to
+ * f's in copy t and crosses level 2 into f.  Paths 0 and 1 (at k; below
+ * it BCube's in e's copy of digit 2, which path 2 does not enter) leave e
+ * over its level-0 and level-1 ports, to a level-2 gate of e's copy each,
+ * across into f's copy (digit 0 := a, or digit 1 := b then digit 0), and
+ * into f from two sides of it: through f's row and column switches (f's
+ * digit 0 n-1), or through its column and row (digit 1 not n-1) or row
+ * and level-2 switch, by the value of a and b (f's digit 0 or 1, or
+ * another one not n-1).  The copies of digit 2 are e's, f's and t; in
+ * f's the two paths' servers differ in digit 1 or 0 from each other's.
+ */
+static u32 xdc_other(u32 v)
+{
+	return v ? 0 : 1;	/* neither v nor n-1 (n >= 3) */
+}
+
+static bool xdc_dj_i5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+		      u32 lvl, struct xdc_dj *p)
+{
+	const struct xdc_priv *d = xdc(t);
+	u32 n = d->n, e, f, f2, f1, f0, x, j, v, y, h;
+	bool ok;
+
+	p->len = 0;
+	if (n < 3 || d->k != 2 || d->top < 5 || m > 2 || lvl > 4)
+		return false;
+	e = xdc_low(t, src, 3) == d->pw[3] - 1 ? src : dst;
+	f = src == e ? dst : src;
+	x = e;
+	if (xdc_low(t, e, 3) != d->pw[3] - 1 ||
+	    xdc_low(t, f, 3) == d->pw[3] - 1 ||
+	    xdc_dig(t, e, 3) == n - 1 ||
+	    (lvl >= 3 && xdc_dig(t, f, 3) != n - 1) ||
+	    (lvl == 4 && xdc_dig(t, f, 2) != n - 1))
+		return false;
+	f2 = xdc_dig(t, f, 2);
+	f1 = xdc_dig(t, f, 1);
+	f0 = xdc_dig(t, f, 0);
+	if (lvl < 2 && (m != 2 || f0 == n - 1))
+		return false;
+	if (m == 2) {
+		j = f0 == n - 1 && f1 == n - 1 ? 4 : 3;
+		v = j == 4 ? (xdc_dig(t, e, 4) + 1) % n :
+		    xdc_other(xdc_dig(t, e, 3));
+		y = xdc_set_dig(t, e, 5, (xdc_dig(t, e, 5) + 1) % n);
+		x = xdc_set_dig(t, e, j, v);
+		if (lvl == 4)	/* and digit 4 := f's */
+			x = xdc_set_dig(t, x, 4, xdc_dig(t, f, 4));
+		ok = xdc_dj_put(p, 5, xdc_dig(t, y, 5)) &&
+		     xdc_dj_route(t, y, xdc_set_dig(t, x, 5,
+						    xdc_dig(t, y, 5)), p) &&
+		     xdc_dj_put(p, 5, xdc_dig(t, e, 5));
+		if (ok && f0 == n - 1 && (lvl < 3 || f2 != n - 1)) {
+			ok = xdc_dj_route(t, x, xdc_set_dig(t, f, j, v), p) &&
+			     xdc_dj_put(p, j, xdc_dig(t, f, j));
+		} else if (ok) {
+			/* through copy t of f's cell, into f over level 2 */
+			y = x - xdc_low(t, x, 3) +
+			    (f2 ? 0 : d->pw[2]) +
+			    (f1 != n - 1 ? f1 : 0) * n + n - 1;
+			ok = xdc_dj_route(t, x, y, p) &&
+			     xdc_dj_put(p, 3, xdc_dig(t, f, 3));
+			x = xdc_set_dig(t, y, 3, xdc_dig(t, f, 3));
+			ok = ok && xdc_dj_bcube(t, &x, f0 != n - 1 ? f :
+						xdc_set_dig(t, f, 0, 0), p) &&
+			     xdc_dj_put(p, 2, f2) &&
+			     (f0 != n - 1 || xdc_dj_put(p, 0, n - 1));
+		}
+	} else if (lvl >= 3) {
+		/*
+		 * Into f's cell at (n-1, y, n-1) over level 3: path 1 from
+		 * e's column, path 0 from its row and column y; at lvl 4
+		 * (f's copy of digit 2 is n-1) first across level 4 from
+		 * (m, n-1, n-1) of e's cell into its twin of f's digit 4
+		 * (path 0 over e's row and (0, n-1, 0), path 1 over its
+		 * column and (1, 0, 0)) and there to (n-1, y, n-1) (path 0
+		 * over (n-1, n-1, 0), path 1 over (1, y, 0)).  Then across
+		 * into f's copy of digit 2 at digit 0 = v, to f from two
+		 * sides.
+		 */
+		y = f1 != n - 1 ? f1 : 0;
+		y = m ? y : xdc_other(y);
+		v = f0 == n - 1 ? 0 : (f1 != n - 1) == (m == 1) ?
+		    xdc_other(f0) : f0;
+		ok = true;
+#define XDC_I5(jj, vv) (ok = ok && xdc_dj_mv(t, &x, (jj), (vv), p))
+		if (lvl == 4 && m) {
+			XDC_I5(1, 0);
+			XDC_I5(0, 0);
+			XDC_I5(2, 1);
+			XDC_I5(1, n - 1);
+		} else if (lvl == 4) {
+			XDC_I5(0, 0);
+			XDC_I5(2, 0);
+		}
+		if (lvl == 4) {
+			XDC_I5(0, n - 1);
+			XDC_I5(4, xdc_dig(t, f, 4));
+		}
+		if (lvl == 4 || !m)
+			XDC_I5(0, 0);
+		if (lvl == 4 && !m)
+			XDC_I5(2, n - 1);
+		XDC_I5(1, y);
+		if (lvl == 4 && m)
+			XDC_I5(2, n - 1);
+		if (lvl == 4 || !m)
+			XDC_I5(0, n - 1);
+		XDC_I5(3, n - 1);
+		if (f2 != n - 1) {
+			XDC_I5(0, v);
+			XDC_I5(2, f2);
+		}
+#undef XDC_I5
+		/* digit 0 first but path 0 when f's digit 1 is n-1 */
+		for (h = 0; ok && h < 2; h++) {
+			j = m || f1 != n - 1 ? h : 1 - h;
+			if (xdc_dig(t, x, j) != xdc_dig(t, f, j))
+				ok = xdc_dj_mv(t, &x, j, xdc_dig(t, f, j), p);
+		}
+		ok = ok && x == f;
+	} else if (f0 != n - 1) {
+		/* row and column (f1 not n-1), or level 2 and row */
+		if (m)
+			ok = xdc_dj_mv(t, &x, 1, f1 != n - 1 ? f1 : 0, p) &&
+			     xdc_dj_mv(t, &x, 0, f1 != n - 1 ?
+					xdc_other(f0) : f0, p);
+		else
+			ok = xdc_dj_mv(t, &x, 0, f1 != n - 1 ? f0 :
+					xdc_other(f0), p);
+		ok = ok && xdc_dj_mv(t, &x, 2, f2, p) &&
+		     xdc_dj_bcube(t, &x, f, p);
+	} else {
+		/* f's row and column: digit 0 := 0, across, then to f */
+		ok = (!m || xdc_dj_mv(t, &x, 1, xdc_other(f1), p)) &&
+		     xdc_dj_mv(t, &x, 0, 0, p) && xdc_dj_mv(t, &x, 2, f2, p) &&
+		     (m || f1 == n - 1 || xdc_dj_mv(t, &x, 1, f1, p)) &&
+		     xdc_dj_mv(t, &x, 0, n - 1, p) &&
+		     (!m || xdc_dj_mv(t, &x, 1, f1, p));
+	}
+	if (ok && e == dst)
+		xdc_dj_reverse(t, dst, p, 0);
+	return ok;
+}
+
+/*
  * Explicit paths need a state outside the words (b n^k + M, with the
  * source as waypoint) and one word switch to fall back on (a relay that
  * cannot take the next move goes on with XDCRouting, paid as a switch).
@@ -2272,6 +2608,10 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 	const struct xdc_priv *d = xdc(t);
 	bool ok;
 
+	/* an end 0111 (n = 2) or the I* of digits 2..0 (spare level 5) */
+	if (xdc_dj_i5(t, src, dst, m, lvl, p) ||
+	    xdc_dj_n2_lo5(t, src, dst, m, lvl, p))
+		return p->len <= t->ff_hops;
 	p->len = 0;
 	if (lvl < d->b) {
 		/* one spare level: xdc_disjoint()'s words */
@@ -2282,11 +2622,13 @@ static bool xdc_dj_any(const struct dp_topo *t, u32 src, u32 dst, u32 lvl,
 	} else if (lvl == d->k) {
 		ok = d->n >= 3 ? xdc_dj_cellk(t, src, dst, m, p) :
 		     xdc_dj_n2(t, src, dst, m, p) ||
-		     xdc_dj_n2_e4(t, src, dst, m, lvl, p);
+		     xdc_dj_n2_e4(t, src, dst, m, lvl, p) ||
+		     xdc_dj_n2k3(t, src, dst, m, lvl, p);
 	} else {
 		ok = lvl > d->k && d->n >= 3 ?
 		     xdc_dj_cross(t, src, dst, lvl, m, p) :
-		     xdc_dj_n2_up(t, src, dst, m, lvl, p);
+		     xdc_dj_n2_up(t, src, dst, m, lvl, p) ||
+		     xdc_dj_n2k3(t, src, dst, m, lvl, p);
 	}
 	return ok && p->len <= t->ff_hops;
 }

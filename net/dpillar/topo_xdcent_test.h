@@ -116,7 +116,9 @@ static inline bool xdc_test_fan2_end(const struct dp_topo *t, u32 x, u32 hi)
  * xdc_dj_n2_e5()), with top >= 5 at k + 2 neither
  * with digits 3..0 1111 (xdc_dj_n2_up()), and at or
  * below k an end 011 (spare level 4) and the other with digit 2 = 1 at k
- * (not 111), in its cycle with digit 0 = 0 below k (xdc_dj_n2_e4()).
+ * (not 111), in its cycle with digit 0 = 0 below k (xdc_dj_n2_e4());
+ * with top >= 5, at or below k an end 0111 (spare level 5) and any other
+ * (xdc_dj_n2_lo5()).
  */
 static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
 			       u32 hi)
@@ -132,6 +134,10 @@ static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
 		return true;
 	if (top < 4)
 		return false;
+	if (hi <= 2 && top >= 5 &&
+	    ((ls == 7 && !xdc_digit(t, s, 3)) ||
+	     (ld == 7 && !xdc_digit(t, d, 3))))
+		return true;
 	if (hi == 3)	/* 111 only as 0111 (spare level 5) */
 		return (ls != 7 || xdc_spare_level(t, s) == 5) &&
 		       (ld != 7 || xdc_spare_level(t, d) == 5) &&
@@ -156,7 +162,8 @@ static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
  * n-1 digits).  At k, the pairs of two level-k gates are those of the
  * path words, with the explicit ones here: all of them disjoint.  With
  * k = 1, every pair (xdc_dj_k1() builds those the others leave out).
- * With n = 2, k = 2: xdc_test_n2().
+ * With n = 2, k = 2: xdc_test_n2(); k = 3: at k and k + 1, neither end
+ * with digits 1, 0 11 (xdc_dj_n2k3()).
  */
 static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 {
@@ -169,6 +176,10 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 	for (hi = top; hi > 0; hi--)
 		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
 			break;
+	if (n < 3 && k == 3)	/* xdc_dj_n2k3(): k, k + 1, digits 1, 0 not 11 */
+		return (hi == 3 || hi == 4) && top >= 4 && xdc_digit(t, s, 0) +
+		       xdc_digit(t, s, 1) < 2 && xdc_digit(t, d, 0) +
+		       xdc_digit(t, d, 1) < 2;
 	if (n < 3)
 		return k == 2 && xdc_test_n2(t, s, d, hi);
 	if (k == 1)

@@ -588,18 +588,24 @@ has "xdcent (3,2,4) --disjoint: every pair with k+1" "every port cabled 54522, o
 # n = 2: fewer pairs than those with k+1 cabled ports have k+1 paths;
 # (2,2,4) every one of the 364 that max-flow gives k+1 (eval-xdcent-paths.py
 # --table 2 2 4; 128 before xdc_dj_n2_up() and xdc_dj_n2_e4()), (2,2,5)
-# 1,684 of its 1,740 (256 before them, 728 before xdc_dj_n2_up() at k + 2,
-# 1,628 before xdc_dj_n2_e5())
+# every one of its 1,740 (256 before them, 728 before xdc_dj_n2_up() at
+# k + 2, 1,628 before xdc_dj_n2_e5(), 1,684 before xdc_dj_n2_lo5())
 # (3,2,5), 20,000 random pairs: an end cell with no level-5 gate whose
 # digit 1 is n-1 takes xdc_fan1()'s three strands (16,958 before it; all
-# pairs: 450,486 -> 515,304 of 517,680); what is left has an end that is
-# its sub-cell's I* (spare level 5)
+# pairs: 450,486 -> 515,304 of 517,680); an end that is the I* of its
+# sub-cell of digits 2..0 (spare level 5), xdc_dj_i5() (19,391 before
+# it): every pair (517,680)
 check "xdcent (3,2,5) paths --disjoint, a sample" 0 $D paths --topo xdcent -n 3 -k 2 -i 5 --disjoint --pairs 20000 --seed 1
-has "xdcent (3,2,5) --disjoint: 19,391 of the sample's 19,499" "every port cabled 19499, of them disjoint in servers and switches 19391 (99.4%)"
+has "xdcent (3,2,5) --disjoint: the sample's 19,499" "every port cabled 19499, of them disjoint in servers and switches 19499 (100.0%)"
 check "xdcent (2,2,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 4 --disjoint
 has "xdcent (2,2,4) --disjoint: the 364 with k+1" "every port cabled 756, of them disjoint in servers and switches 364 (48.1%)"
 check "xdcent (2,2,5) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 2 -i 5 --disjoint
-has "xdcent (2,2,5) --disjoint: 1,684" "every port cabled 3540, of them disjoint in servers and switches 1684 (47.6%)"
+has "xdcent (2,2,5) --disjoint: the 1,740 with k+1" "every port cabled 3540, of them disjoint in servers and switches 1740 (49.2%)"
+# n = 2, k = 3: at k and k + 1, xdc_dj_n2k3() (120 before it, 264 before
+# k + 1; eval-xdcent-paths.py --table 2 3 4: k+1 for all 552 pairs with
+# both spare ports cabled): every pair
+check "xdcent (2,3,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 3 -i 4 --disjoint
+has "xdcent (2,3,4) --disjoint: 552 of 552" "every port cabled 552, of them disjoint in servers and switches 552 (100.0%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # one flow hash per pair: with every server a BFS source, the mode's
@@ -625,6 +631,9 @@ case $out in *FAIL*) ko "eval-s2bw.py selftest: $(echo "$out" | grep FAIL)" ;; e
 # 2 s; --sample P for sizes too big for every pair)
 check "eval-xdcent-paths.py --expect-full (2,2,4)" 0 $py ./eval-xdcent-paths.py --expect-full 2 2 4
 has "eval-xdcent-paths.py: (2,2,4) 364 of 364" "node-disjoint where k+1 exist: 364 of 364 (100.0%)"
+# and of (2,3,4), n = 2 with k = 3 (xdc_dj_n2k3(); 120 of 552 before it)
+check "eval-xdcent-paths.py --expect-full (2,3,4)" 0 $py ./eval-xdcent-paths.py --expect-full 2 3 4
+has "eval-xdcent-paths.py: (2,3,4) 552 of 552" "node-disjoint where k+1 exist: 552 of 552 (100.0%)"
 
 # flows: the max-min fair aggregate of a random permutation (dpns3's
 # draw and flow hash).  BCube (2,1), servers 0.0 0.1 1.0 1.1 (ids 0-3),

@@ -290,7 +290,7 @@ static void averages(u32 n, u32 k, int i, bool expect_bfs)
 	u32 src, dst, w, rot, len, best, *path, *queue;
 	u64 sum_hash = 0, sum_paper = 0, sum_h0 = 0, sum_best = 0, sum_bfs = 0, pairs = 0;
 	u8 *dist, *swseen;
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 
 	mk(&t, n, k, i);
 	path = malloc(sizeof(u32) * 512);
@@ -446,7 +446,7 @@ static void check_parallel(u32 n, u32 k, int i, bool expect_full,
 	struct pset nw = { 0 }, old = { 0 };
 	struct dp_route_state st;
 	u32 path[256];
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 	bool ok, isfull;
 
 	mk(&t, n, k, i);
@@ -587,7 +587,7 @@ static void check_single(u32 n, u32 k, int i)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 	u32 f, p, src, dst, sel, *queue, nsel;
 	u64 tries = 0, deliv = 0, conn = 0, loops = 0, bad = 0;
 	u8 *dist, *swseen;
@@ -656,7 +656,7 @@ static void check_random(u32 n, u32 k, int i, u32 pct, u32 trials)
 {
 	struct dp_topo t;
 	struct dp_fail_set fs;
-	struct dp_walk wk;
+	struct dp_walk wk = { 0 };
 	struct rng rg = { .s = 42 + pct };
 	u32 tr, src, dst, *queue;
 	u64 deliv = 0, conn = 0, loops = 0, bad = 0, hops = 0, shortest = 0;
@@ -841,6 +841,54 @@ static void abt_table(u32 n, u32 k, int i)
 	fs_free(&fs);
 }
 
+/*
+ * The pairs of an end E that is the I* of its sub-cell of the digits
+ * 0..k (all n-1; spare level 2k + 1 when digit k + 1 is not, as in
+ * (3,2,5)), cabled, with every other cabled server F of E's sub-cell of
+ * the digits 0..@hi (highest differing digit at most @hi), both orders:
+ * node-disjoint paths for every one (n >= 3: max-flow gives them k + 1).
+ * xdc_dj_i5()'s pairs (k = 2, at or below 2k); before it 6,228 of the
+ * 8,604 of (3,2,5), 81,696 of 97,824 of (4,2,5) and, within digits
+ * 0..3 (1 s, not 12), 75,800 of 124,600 of (5,2,5).
+ */
+static void check_istar(u32 n, u32 k, int i, u32 hi)
+{
+	struct dp_topo t;
+	u32 e, f, a, b, np, *seen, *swseen, stamp = 0, j, low = 1, sub = 1;
+	u64 pairs = 0;
+	struct pset ps = { 0 };
+
+	mk(&t, n, k, i);
+	np = xdc(&t)->npaths;
+	seen = calloc(t.nodes, sizeof(u32));
+	swseen = calloc(t.switches, sizeof(u32));
+	for (j = 0; j <= k; j++)
+		low *= n;
+	for (j = 0; j <= hi; j++)
+		sub *= n;
+	for (e = low - 1; e < t.nodes; e += low) {
+		if (!full_degree(&t, e))
+			continue;
+		for (f = e - e % sub; f < e - e % sub + sub; f++) {
+			if (f == e || !full_degree(&t, f))
+				continue;
+			for (j = 0; j < 2; j++) {
+				a = j ? f : e;
+				b = j ? e : f;
+				pairs++;
+				pset_check(&t, a, b, XDC_SEL_PATH0, np, seen,
+					   swseen, ++stamp, &ps);
+			}
+		}
+	}
+	free(seen);
+	free(swseen);
+	result(pairs && ps.node == pairs,
+	       "XDCent (%u,%u,%d): an end the I* of its sub-cell of digits 0..%u, the other within digits 0..%u: node-disjoint (%llu/%llu)",
+	       n, k, i, k, hi, (unsigned long long)ps.node,
+	       (unsigned long long)pairs);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "abt")) {
@@ -895,9 +943,14 @@ int main(int argc, char **argv)
 	check_parallel(2, 2, 3, false, false);
 	check_parallel(2, 2, 4, false, false);
 	check_parallel(2, 2, 5, false, false);
+	check_parallel(2, 3, 4, true, false);
+	check_parallel(2, 3, 5, false, false);
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
 	check_parallel(3, 3, -1, false, true);
+	check_istar(3, 2, 5, 4);
+	check_istar(4, 2, 5, 4);
+	check_istar(5, 2, 5, 3);
 	check_single(3, 2, 2);
 	check_single(4, 2, 2);
 	check_single(3, 1, -1);
