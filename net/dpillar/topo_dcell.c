@@ -496,6 +496,190 @@ static inline void dcl_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
 }
 
 /*
+ * The port of the first hop of DCellRouting from @self toward @target
+ * (self != target): a cable's level, or 0 for the mini-switch.
+ */
+static u32 dcl_first_port(const struct dp_topo *t, u32 self, u32 target)
+{
+	struct dcl_step steps[DCL_MAX_K];
+	u32 m;
+
+	if (dcl_resolve(t, self, target, steps, &m))
+		return steps[m - 1].level;
+	return DCL_PORT_SWITCH;
+}
+
+/* The rack mate of @x whose digit a_0 follows x's, cyclically. */
+static u32 dcl_next_mate(const struct dp_topo *t, u32 x)
+{
+	u32 a0 = dcl_low(t, x, 0);
+
+	return a0 + 1 == dcl(t)->n ? x - a0 : x + 1;
+}
+
+/*
+ * Parallel path @m (1..k) of @src -> @dst (see the comment at the top):
+ * its waypoints w[0 .. *nw - 1], from @src to @dst, each to the next by
+ * DCellRouting; all those segments are one hop but the one ending at
+ * w[*mid].  At most DCL_PATH_WPS waypoints.
+ */
+static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			   u32 *w, u32 *nw, u32 *mid)
+{
+	u32 ex[DCL_MAX_K + 1], en[DCL_MAX_K + 1];	/* end nodes by port */
+	u32 cx[DCL_MAX_K + 1], ce[DCL_MAX_K + 1];	/* their sub-cells */
+	u32 l = dcl_top_level(t, src, dst), a, b, base, ps, pd, p, q, i, x, y;
+	u8 pair[DCL_MAX_K + 1];
+	bool used;
+
+	*nw = 0;
+	w[(*nw)++] = src;
+	if (m > l) {
+		/* Out of the DCell_{m-1} of both ends and back. */
+		w[(*nw)++] = dcl_cable_peer(t, src, m);
+		*mid = *nw;
+		w[(*nw)++] = dcl_cable_peer(t, dst, m);
+		w[(*nw)++] = dst;
+		return;
+	}
+	/*
+	 * Inside the DCell_l of both ends, src in sub-cell a, dst in b.  The
+	 * default route (candidate 0) leaves src by port ps and enters dst
+	 * by port pd (DCellRouting is symmetric).  Every other port p of src
+	 * leads to an exit node ex[p] of a (src itself for p = l) whose
+	 * level-l cable goes to sub-cell cx[p], never b; every other port q
+	 * of dst to an entry node en[q] of b, cable from ce[q], never a.
+	 */
+	a = dcl_digit(t, src, l);
+	b = dcl_digit(t, dst, l);
+	base = src - dcl_low(t, src, l);
+	ps = dcl_first_port(t, src, dst);
+	pd = dcl_first_port(t, dst, src);
+	for (p = 1; p <= l; p++) {
+		ex[p] = p == l ? src : dcl_cable_peer(t, src, p);
+		cx[p] = dcl_digit(t, dcl_cable_peer(t, ex[p], l), l);
+		en[p] = p == l ? dst : dcl_cable_peer(t, dst, p);
+		ce[p] = dcl_digit(t, dcl_cable_peer(t, en[p], l), l);
+	}
+	cx[ps] = DP_NODE_NONE;
+	ce[pd] = DP_NODE_NONE;
+	/*
+	 * A rack mate for port 0: one whose cable goes where an entry's
+	 * comes from (the path then crosses one sub-cell), else the next.
+	 */
+	if (ps) {
+		ex[0] = dcl_next_mate(t, src);
+		for (q = 1; q <= l; q++) {
+			for (used = false, p = 1; p <= l; p++)
+				used |= ce[q] == cx[p];
+			if (ce[q] == DP_NODE_NONE || used)
+				continue;
+			dcl_link(t, base, l, a, ce[q], &x, &y);
+			if (dcl_same_rack(t, x, src)) {
+				ex[0] = x;
+				break;
+			}
+		}
+		cx[0] = dcl_digit(t, dcl_cable_peer(t, ex[0], l), l);
+	}
+	if (pd) {
+		en[0] = dcl_next_mate(t, dst);
+		for (p = 0; p <= l; p++) {
+			for (used = false, q = 1; q <= l; q++)
+				used |= cx[p] == ce[q];
+			if (cx[p] == DP_NODE_NONE || used)
+				continue;
+			dcl_link(t, base, l, b, cx[p], &y, &x);
+			if (dcl_same_rack(t, y, dst)) {
+				en[0] = y;
+				break;
+			}
+		}
+		ce[0] = dcl_digit(t, dcl_cable_peer(t, en[0], l), l);
+	}
+	/*
+	 * Pair the exits with the entries: one from the same sub-cell
+	 * first, then the others in port order, each path crossing
+	 * sub-cells of its own (cx[p], ce[q]).
+	 */
+	for (q = 0; q <= l; q++)
+		pair[q] = 0;
+	for (p = 0; p <= l; p++)
+		for (q = 0; q <= l && cx[p] != DP_NODE_NONE; q++)
+			if (ce[q] == cx[p])
+				pair[q] = (u8)(p + 1);
+	for (p = 0, q = 0; p <= l; p++) {
+		for (used = false, i = 0; i <= l; i++)
+			used |= pair[i] == p + 1;
+		if (cx[p] == DP_NODE_NONE || used)
+			continue;
+		while (q <= l && (ce[q] == DP_NODE_NONE || pair[q]))
+			q++;
+		if (q <= l)
+			pair[q] = (u8)(p + 1);
+	}
+	p = m == ps ? 0 : m;
+	for (q = 0; q <= l && pair[q] != p + 1; q++)
+		;
+	if (q > l)
+		q = pd ? 0 : l;	/* not reached: every exit has a pair */
+	if (ex[p] != src)
+		w[(*nw)++] = ex[p];
+	w[(*nw)++] = dcl_cable_peer(t, ex[p], l);
+	*mid = *nw;
+	w[(*nw)++] = dcl_cable_peer(t, en[q], l);
+	if (en[q] != dst)
+		w[(*nw)++] = en[q];
+	w[(*nw)++] = dst;
+}
+
+/*
+ * A hop of parallel path M (word DCL_WORD_PATH | M, the source in the
+ * waypoint): rebuilt from (source, dst, M); from a waypoint to the next,
+ * from anywhere else toward the end of the long segment.  A next hop we
+ * cannot reach, or a header no sender builds: DFR from here with one
+ * reroute paid (1: route again).  Bound: the path has at most 2F hops
+ * (F = ff_hops; see the comment at the top), DFR with B - 1 reroutes at
+ * most 2B F more: within (2B + 2) F.
+ */
+static int dcl_path_hop(const struct dp_topo *t, u32 self,
+			struct dp_route_state *st, const struct dp_view *v,
+			struct dp_hop *hop)
+{
+	struct dcl_step steps[DCL_MAX_K];
+	u32 w[DCL_PATH_WPS], nw, mid, i, target, next, port, ms;
+	u32 m = st->word & ~DCL_WORD_PATH, src = st->waypoint;
+
+	if (m && m <= dcl(t)->k && !st->flags && src < t->nodes &&
+	    src != st->dst) {
+		dcl_path_build(t, src, st->dst, m, w, &nw, &mid);
+		target = w[mid];
+		for (i = nw - 1; i-- > 0;) {
+			if (w[i] == self) {
+				target = w[i + 1];
+				break;
+			}
+		}
+		if (dcl_resolve(t, self, target, steps, &ms)) {
+			port = steps[ms - 1].level;
+			next = steps[ms - 1].n2;
+		} else {
+			port = DCL_PORT_SWITCH;
+			next = ms ? steps[ms - 1].n1 : target;
+		}
+		if (dp_view_reachable(v, self, port, next)) {
+			dcl_hop(hop, next, port, next == st->dst ?
+				DP_PHASE_DIRECT : DCL_PHASE_DCELL);
+			return 0;
+		}
+	}
+	st->word = 0;
+	st->waypoint = DP_NODE_NONE;
+	st->flags = 1;
+	return 1;
+}
+
+/*
  * The cable entry event (see above): take entry level @entry + 1 (after k:
  * 1), paid from the budget.  0, or -1 with the drop reason set.
  */
@@ -525,6 +709,11 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 		return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
 	if (self == st->dst)
 		return dcl_drop(hop, DP_DROP_ROUTE_AT_DST);
+	if (st->word & DCL_WORD_PATH) {
+		if (!dcl_path_hop(t, self, st, v, hop))
+			return 0;
+		phase = DCL_PHASE_REROUTE;
+	}
 	if (st->waypoint != DP_NODE_NONE) {
 		if (st->waypoint >= t->nodes)
 			return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -638,6 +827,27 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_dcell_route);
 
+/*
+ * Path selection spreads the flows of mode "dfr" over the k + 1 parallel
+ * paths: candidate 0 is DCellRouting, 1..k dcl_path_build()'s.
+ */
+static u32 dcl_npaths(const struct dp_topo *t, u32 src, u32 dst, u32 sel)
+{
+	(void)src;
+	(void)dst;
+	return sel == DCL_SEL_DFR ? dcl(t)->k + 1 : 0;
+}
+
+static void dcl_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			  struct dp_route_state *st)
+{
+	dp_dcell_route_init(t, src, dst, DCL_SEL_DFR, 0, st);
+	if (!m || m > dcl(t)->k)
+		return;
+	st->waypoint = src;
+	st->word = (u16)(DCL_WORD_PATH | m);
+}
+
 static const struct dp_phase_desc dcl_phases[DCL_PHASE_COUNT] = {
 	[DP_PHASE_NONE]		= { "none" },
 	[DP_PHASE_DIRECT]	= { "direct" },
@@ -699,5 +909,7 @@ const struct dp_topo_ops dp_dcell_ops = {
 	.peer_port = dcl_peer_port,
 	.route_init = dp_dcell_route_init,
 	.route = dp_dcell_route,
+	.npaths = dcl_npaths,
+	.path_init = dcl_path_init,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_dcell_ops);

@@ -368,6 +368,8 @@ static void disjoint_pair(const struct dp_topo *t, const struct opts *o,
 							path[h + 1]) >= 0)
 					break;
 			dp_port_info(t, path[h], p, &pi);
+			if (pi.sw >= t->switches)
+				continue;	/* a cable (DCell) */
 			if (swseen[pi.sw] == stamp)
 				node = false;
 			swseen[pi.sw] = stamp;
