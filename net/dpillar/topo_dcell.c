@@ -80,6 +80,46 @@
  *   after the first entry, at most 2E + 1 DCellRouting segments plus the
  *   one crossing: within (2B + 2)(2^(k+1) - 1), the same bound; a hostile
  *   header with an entry level has spent one of B already.
+ *
+ * Parallel paths (path selection's candidates in mode "dfr", ours: the
+ * paper proves k + 1 as a bandwidth, Theorem 6, and builds no paths).  A
+ * server has k + 1 ports, so k + 1 internally disjoint paths use each
+ * port of both ends once; disjoint means, as for XDCent and BCube, no
+ * shared server and no shared switch between the ends (a path through a
+ * DCell_0 takes its mini-switch; the ends' own switches are each one
+ * path's, over the end's port 0).  Candidate 0 is DCellRouting.  With l
+ * the highest level where src and dst differ (dcl_path_build()):
+ * - Candidate m > l leaves src by its level-m cable and enters dst by
+ *   dst's, DCellRouting between the far ends, which lie in two other
+ *   DCell_{m-1}s of the DCell_m of both ends: the path stays in those
+ *   two, and candidates m' > m in DCell_{m'-1}s outside that DCell_m.
+ * - Candidates 1..l stay in the DCell_l of both ends, src in sub-cell a,
+ *   dst in b.  DCellRouting is symmetric, and from a neighbour of an end
+ *   its next hop is that end, so candidate 0 meets one neighbour of each
+ *   end, the first and the last, and nothing of a or b but its own
+ *   DCellRouting segments.  The other l ports of src each lead in one
+ *   hop to an exit node of a (src itself for port l, the level-p cable
+ *   peer for a port p < l, a rack mate for port 0) whose level-l cable
+ *   goes to a sub-cell c, never b (the one exit to b is candidate 0's);
+ *   those of dst to entry nodes of b from sub-cells e, never a.  Exit
+ *   and entry nodes differ, so do their sub-cells.  An exit is paired
+ *   with the entry from the same sub-cell, else with an unpaired one in
+ *   port order; each path crosses over DCellRouting between the cable's
+ *   far ends, inside c (or c and e), sub-cells no other path touches.
+ *   The rack mate of port 0 is, when one exists, the one whose cable
+ *   goes where an unpaired entry comes from (then one sub-cell), and
+ *   candidate m takes src's port m, or port 0 when m is candidate 0's.
+ * With F = 2^(k+1) - 1, DCellRouting's longest path, a parallel path
+ * has at most 2^(m+1) + 1 hops for m > l, 2^(l+1) + 3 for m <= l: the
+ * segment between the cable ends is at most 2^(l+1) - 1, and the other
+ * four hops at most.  With k = 1 (l = 1, sub-cells are DCell_0s) at most
+ * 5: an exit over port 0 is paired with an entry from its own DCell_0
+ * (the rack mate, or dst's, can always be picked so), one switch hop
+ * between.  So at most F + 4 (k = 1: 5): ff_hops, and within 2F.  A
+ * relay rebuilds the path from (source, dst, M) in the header and routes
+ * to the next waypoint; a next hop it cannot reach turns the packet to
+ * DFR with one reroute paid: at most 2F + 2B F hops, within the TTL
+ * (2B + 2) F.
  */
 #include <linux/dpillar.h>
 
@@ -156,7 +196,7 @@ static int dcl_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		    const char **why)
 {
 	struct dcl_priv *d = (struct dcl_priv *)t->priv;
-	u32 n = prm->n, k = prm->k, l;
+	u32 n = prm->n, k = prm->k, l, f;
 	u64 tl;
 
 	DP_BUILD_CHECK(sizeof(struct dcl_priv) <= sizeof(t->priv));
@@ -194,12 +234,15 @@ static int dcl_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	t->nodes = d->t[k];
 	t->switches = d->t[k] / n;
 	t->nports = k + 1;
-	t->ff_hops = (2U << k) - 1;
+	/* DCellRouting's longest path F, and a parallel path's (above) */
+	f = (2U << k) - 1;
+	t->ff_hops = k == 1 ? 5 : f + 4;
 	/* The budget rule above: at most 255 hops. */
-	d->budget = (DP_TTL_MAX / t->ff_hops - 2) / 2;
+	d->budget = (DP_TTL_MAX / f - 2) / 2;
 	if (d->budget > DCL_MAX_REROUTES)
 		d->budget = DCL_MAX_REROUTES;
-	t->max_hops = (2 * d->budget + 2) * t->ff_hops;
+	t->max_hops = (2 * d->budget + 2) * f;
+	t->nsels = DCL_SEL_PATH0 + k + 1;	/* "pM": M <= k */
 	return 0;
 }
 
@@ -340,14 +383,21 @@ static int dcl_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			 u32 hash, struct dp_route_state *st)
 {
-	/* One path per pair, no flow spreading; @sel: cable entry or not. */
-	(void)t;
-	(void)src;
+	/*
+	 * One path per pair, no flow spreading (path selection spreads
+	 * flows over the parallel paths); @sel: cable entry or not, or a
+	 * parallel path pinned ("p0" is mode "dfr").
+	 */
 	(void)hash;
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
 	st->word = 0;
 	st->flags = sel == DCL_SEL_PAPER ? DCL_RS_PAPER : 0;
+	if (sel > DCL_SEL_PATH0 && sel - DCL_SEL_PATH0 <= dcl(t)->k &&
+	    src != dst) {
+		st->waypoint = src;
+		st->word = (u16)(DCL_WORD_PATH | (sel - DCL_SEL_PATH0));
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_dcell_route_init);
 
@@ -518,6 +568,26 @@ static u32 dcl_next_mate(const struct dp_topo *t, u32 x)
 }
 
 /*
+ * The node one hop from the end @e of a parallel path inside the DCell_@l
+ * of both ends, over e's port @p: e itself for p = l (its level-l cable
+ * leaves the sub-cell), its level-p cable peer, or for p = 0 the rack
+ * mate @mate.
+ */
+static u32 dcl_end(const struct dp_topo *t, u32 e, u32 p, u32 l, u32 mate)
+{
+	if (p == l)
+		return e;
+	return p ? dcl_cable_peer(t, e, p) : mate;
+}
+
+/* The sub-cell of the DCell_@l that dcl_end()'s level-l cable goes to. */
+static u32 dcl_end_cell(const struct dp_topo *t, u32 e, u32 p, u32 l,
+			u32 mate)
+{
+	return dcl_digit(t, dcl_cable_peer(t, dcl_end(t, e, p, l, mate), l), l);
+}
+
+/*
  * Parallel path @m (1..k) of @src -> @dst (see the comment at the top):
  * its waypoints w[0 .. *nw - 1], from @src to @dst, each to the next by
  * DCellRouting; all those segments are one hop but the one ending at
@@ -526,9 +596,9 @@ static u32 dcl_next_mate(const struct dp_topo *t, u32 x)
 static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			   u32 *w, u32 *nw, u32 *mid)
 {
-	u32 ex[DCL_MAX_K + 1], en[DCL_MAX_K + 1];	/* end nodes by port */
-	u32 cx[DCL_MAX_K + 1], ce[DCL_MAX_K + 1];	/* their sub-cells */
+	u32 cx[DCL_MAX_K + 1], ce[DCL_MAX_K + 1];	/* sub-cells by port */
 	u32 l = dcl_top_level(t, src, dst), a, b, base, ps, pd, p, q, i, x, y;
+	u32 x0 = DP_NODE_NONE, y0 = DP_NODE_NONE;
 	u8 pair[DCL_MAX_K + 1];
 	bool used;
 
@@ -546,9 +616,10 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	 * Inside the DCell_l of both ends, src in sub-cell a, dst in b.  The
 	 * default route (candidate 0) leaves src by port ps and enters dst
 	 * by port pd (DCellRouting is symmetric).  Every other port p of src
-	 * leads to an exit node ex[p] of a (src itself for p = l) whose
-	 * level-l cable goes to sub-cell cx[p], never b; every other port q
-	 * of dst to an entry node en[q] of b, cable from ce[q], never a.
+	 * leads to an exit node of a, dcl_end(src, p) (src itself for p = l,
+	 * rack mate x0 for p = 0), whose level-l cable goes to sub-cell
+	 * cx[p], never b; every other port q of dst to an entry node of b,
+	 * its cable from ce[q], never a.
 	 */
 	a = dcl_digit(t, src, l);
 	b = dcl_digit(t, dst, l);
@@ -556,10 +627,8 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	ps = dcl_first_port(t, src, dst);
 	pd = dcl_first_port(t, dst, src);
 	for (p = 1; p <= l; p++) {
-		ex[p] = p == l ? src : dcl_cable_peer(t, src, p);
-		cx[p] = dcl_digit(t, dcl_cable_peer(t, ex[p], l), l);
-		en[p] = p == l ? dst : dcl_cable_peer(t, dst, p);
-		ce[p] = dcl_digit(t, dcl_cable_peer(t, en[p], l), l);
+		cx[p] = dcl_end_cell(t, src, p, l, x0);
+		ce[p] = dcl_end_cell(t, dst, p, l, y0);
 	}
 	cx[ps] = DP_NODE_NONE;
 	ce[pd] = DP_NODE_NONE;
@@ -568,7 +637,7 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	 * comes from (the path then crosses one sub-cell), else the next.
 	 */
 	if (ps) {
-		ex[0] = dcl_next_mate(t, src);
+		x0 = dcl_next_mate(t, src);
 		for (q = 1; q <= l; q++) {
 			for (used = false, p = 1; p <= l; p++)
 				used |= ce[q] == cx[p];
@@ -576,14 +645,14 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 				continue;
 			dcl_link(t, base, l, a, ce[q], &x, &y);
 			if (dcl_same_rack(t, x, src)) {
-				ex[0] = x;
+				x0 = x;
 				break;
 			}
 		}
-		cx[0] = dcl_digit(t, dcl_cable_peer(t, ex[0], l), l);
+		cx[0] = dcl_end_cell(t, src, 0, l, x0);
 	}
 	if (pd) {
-		en[0] = dcl_next_mate(t, dst);
+		y0 = dcl_next_mate(t, dst);
 		for (p = 0; p <= l; p++) {
 			for (used = false, q = 1; q <= l; q++)
 				used |= cx[p] == ce[q];
@@ -591,11 +660,11 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 				continue;
 			dcl_link(t, base, l, b, cx[p], &y, &x);
 			if (dcl_same_rack(t, y, dst)) {
-				en[0] = y;
+				y0 = y;
 				break;
 			}
 		}
-		ce[0] = dcl_digit(t, dcl_cable_peer(t, en[0], l), l);
+		ce[0] = dcl_end_cell(t, dst, 0, l, y0);
 	}
 	/*
 	 * Pair the exits with the entries: one from the same sub-cell
@@ -623,13 +692,15 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 		;
 	if (q > l)
 		q = pd ? 0 : l;	/* not reached: every exit has a pair */
-	if (ex[p] != src)
-		w[(*nw)++] = ex[p];
-	w[(*nw)++] = dcl_cable_peer(t, ex[p], l);
+	x = dcl_end(t, src, p, l, x0);
+	y = dcl_end(t, dst, q, l, y0);
+	if (x != src)
+		w[(*nw)++] = x;
+	w[(*nw)++] = dcl_cable_peer(t, x, l);
 	*mid = *nw;
-	w[(*nw)++] = dcl_cable_peer(t, en[q], l);
-	if (en[q] != dst)
-		w[(*nw)++] = en[q];
+	w[(*nw)++] = dcl_cable_peer(t, y, l);
+	if (y != dst)
+		w[(*nw)++] = y;
 	w[(*nw)++] = dst;
 }
 
@@ -638,9 +709,9 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
  * waypoint): rebuilt from (source, dst, M); from a waypoint to the next,
  * from anywhere else toward the end of the long segment.  A next hop we
  * cannot reach, or a header no sender builds: DFR from here with one
- * reroute paid (1: route again).  Bound: the path has at most 2F hops
- * (F = ff_hops; see the comment at the top), DFR with B - 1 reroutes at
- * most 2B F more: within (2B + 2) F.
+ * reroute paid (1: route again).  Bound: the path has at most ff_hops,
+ * within 2F (F = 2^(k+1) - 1; see the comment at the top), DFR with
+ * B - 1 reroutes at most 2B F more: within (2B + 2) F.
  */
 static int dcl_path_hop(const struct dp_topo *t, u32 self,
 			struct dp_route_state *st, const struct dp_view *v,
@@ -696,24 +767,21 @@ static int dcl_next_entry(const struct dp_topo *t, struct dp_route_state *st,
 	return 0;
 }
 
-int dp_dcell_route(const struct dp_topo *t, u32 self,
-		   struct dp_route_state *st, const struct dp_view *v,
-		   struct dp_hop *hop)
+/*
+ * DCellRouting with DFR (the comment at the top) from @self, not @st's
+ * destination, both valid; the first hop's phase @phase unless a rule
+ * sets one.  Not inlined: a parallel path's hop (dcl_path_hop()) and
+ * this are two branches of dp_dcell_route(), not one frame on another.
+ */
+static noinline int dcl_route_dfr(const struct dp_topo *t, u32 self,
+				  struct dp_route_state *st,
+				  const struct dp_view *v, struct dp_hop *hop,
+				  u8 phase)
 {
 	struct dcl_step steps[DCL_MAX_K];
 	u32 target, m, i, l, d, wp, used, entry, ep = DP_NODE_NONE;
-	u8 phase = DCL_PHASE_DCELL;
 	bool cross, failed, jump, paper;
 
-	if (self >= t->nodes || st->dst >= t->nodes)
-		return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
-	if (self == st->dst)
-		return dcl_drop(hop, DP_DROP_ROUTE_AT_DST);
-	if (st->word & DCL_WORD_PATH) {
-		if (!dcl_path_hop(t, self, st, v, hop))
-			return 0;
-		phase = DCL_PHASE_REROUTE;
-	}
 	if (st->waypoint != DP_NODE_NONE) {
 		if (st->waypoint >= t->nodes)
 			return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -825,6 +893,24 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 			phase = jump ? DCL_PHASE_JUMPUP : DCL_PHASE_REROUTE;
 	}
 }
+
+int dp_dcell_route(const struct dp_topo *t, u32 self,
+		   struct dp_route_state *st, const struct dp_view *v,
+		   struct dp_hop *hop)
+{
+	u8 phase = DCL_PHASE_DCELL;
+
+	if (self >= t->nodes || st->dst >= t->nodes)
+		return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (self == st->dst)
+		return dcl_drop(hop, DP_DROP_ROUTE_AT_DST);
+	if (st->word & DCL_WORD_PATH) {
+		if (!dcl_path_hop(t, self, st, v, hop))
+			return 0;
+		phase = DCL_PHASE_REROUTE;	/* DFR from here, paid */
+	}
+	return dcl_route_dfr(t, self, st, v, hop, phase);
+}
 EXPORT_SYMBOL_IF_KUNIT(dp_dcell_route);
 
 /*
@@ -841,11 +927,7 @@ static u32 dcl_npaths(const struct dp_topo *t, u32 src, u32 dst, u32 sel)
 static void dcl_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			  struct dp_route_state *st)
 {
-	dp_dcell_route_init(t, src, dst, DCL_SEL_DFR, 0, st);
-	if (!m || m > dcl(t)->k)
-		return;
-	st->waypoint = src;
-	st->word = (u16)(DCL_WORD_PATH | m);
+	dp_dcell_route_init(t, src, dst, DCL_SEL_PATH0 + m, 0, st);
 }
 
 static const struct dp_phase_desc dcl_phases[DCL_PHASE_COUNT] = {
@@ -876,9 +958,13 @@ static const char *const dcl_detours[DP_DETOUR_SLOTS] = {
  * Routing modes: "dfr", DCellRouting with DFR and cable entry (above);
  * "paper", the same without cable entry (the excerpt's local reroute and
  * our jump-up only: a destination unheard on its mini-switch is dropped).
- * Failure-free paths are the same in both.
+ * Failure-free paths are the same in both.  "pM" pins parallel path M
+ * (M <= k: t->nsels), the candidates path selection spreads the flows of
+ * mode "dfr" over; "p0" is "dfr".
  */
-static const char *const dcl_sel_names[] = { "dfr", "paper", NULL };
+static const char *const dcl_sel_names[] = {
+	"dfr", "paper", "p0", "p1", "p2", "p3", "p4", NULL
+};
 
 /* What the device shows of the fabric: both are always given. */
 static const struct dp_topo_param dcl_params[] = {

@@ -44,6 +44,7 @@
 /* Routing modes (route_init's sel): see dcl_sel_names. */
 #define DCL_SEL_DFR		0
 #define DCL_SEL_PAPER		1
+#define DCL_SEL_PATH0		2	/* "pM": parallel path M pinned */
 
 /* Phases after the generic ones. */
 enum dcl_phase {
