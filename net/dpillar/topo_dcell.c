@@ -181,8 +181,12 @@ static inline bool dcl_same_rack(const struct dp_topo *t, u32 a, u32 b)
 	return dcl_div(t, a, 0) == dcl_div(t, b, 0);
 }
 
-/* Highest level where @a and @b differ: 0 when on one mini-switch. */
-static u32 dcl_top_level(const struct dp_topo *t, u32 a, u32 b)
+/*
+ * Highest level where @a and @b differ: 0 when on one mini-switch.  This
+ * and dcl_resolve() inline in each caller: no frame on a decision's.
+ */
+static __always_inline u32 dcl_top_level(const struct dp_topo *t, u32 a,
+					 u32 b)
 {
 	u32 l;
 
@@ -413,8 +417,9 @@ struct dcl_step {
  * cable (steps[*m-1].n1 == self), false when it goes over the switch to
  * steps[*m-1].n1 (or to @target when *m == 0).
  */
-static bool dcl_resolve(const struct dp_topo *t, u32 self, u32 target,
-			struct dcl_step *steps, u32 *m)
+static __always_inline bool dcl_resolve(const struct dp_topo *t, u32 self,
+					u32 target, struct dcl_step *steps,
+					u32 *m)
 {
 	u32 l, base, n1, n2;
 
@@ -713,7 +718,7 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
  * within 2F (F = 2^(k+1) - 1; see the comment at the top), DFR with
  * B - 1 reroutes at most 2B F more: within (2B + 2) F.
  */
-static int dcl_path_hop(const struct dp_topo *t, u32 self,
+static noinline int dcl_path_hop(const struct dp_topo *t, u32 self,
 			struct dp_route_state *st, const struct dp_view *v,
 			struct dp_hop *hop)
 {
@@ -770,10 +775,11 @@ static int dcl_next_entry(const struct dp_topo *t, struct dp_route_state *st,
 /*
  * DCellRouting with DFR (the comment at the top) from @self, not @st's
  * destination, both valid; the first hop's phase @phase unless a rule
- * sets one.  Not inlined: a parallel path's hop (dcl_path_hop()) and
- * this are two branches of dp_dcell_route(), not one frame on another.
+ * sets one.  Inlined in dp_dcell_route() (a call here cost a DFR
+ * decision 8% more instructions, dpsim's bench-callgrind.sh); the
+ * parallel path's hop, dcl_path_hop(), is not.
  */
-static noinline int dcl_route_dfr(const struct dp_topo *t, u32 self,
+static int dcl_route_dfr(const struct dp_topo *t, u32 self,
 				  struct dp_route_state *st,
 				  const struct dp_view *v, struct dp_hop *hop,
 				  u8 phase)
