@@ -719,8 +719,8 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
  * B - 1 reroutes at most 2B F more: within (2B + 2) F.
  */
 static noinline int dcl_path_hop(const struct dp_topo *t, u32 self,
-			struct dp_route_state *st, const struct dp_view *v,
-			struct dp_hop *hop)
+				 struct dp_route_state *st,
+				 const struct dp_view *v, struct dp_hop *hop)
 {
 	struct dcl_step steps[DCL_MAX_K];
 	u32 w[DCL_PATH_WPS], nw, mid, i, target, next, port, ms;
@@ -780,9 +780,8 @@ static int dcl_next_entry(const struct dp_topo *t, struct dp_route_state *st,
  * parallel path's hop, dcl_path_hop(), is not.
  */
 static int dcl_route_dfr(const struct dp_topo *t, u32 self,
-				  struct dp_route_state *st,
-				  const struct dp_view *v, struct dp_hop *hop,
-				  u8 phase)
+			 struct dp_route_state *st, const struct dp_view *v,
+			 struct dp_hop *hop, u8 phase)
 {
 	struct dcl_step steps[DCL_MAX_K];
 	u32 target, m, i, l, d, wp, used, entry, ep = DP_NODE_NONE;
