@@ -551,17 +551,29 @@ static inline void dcl_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
 }
 
 /*
- * The port of the first hop of DCellRouting from @self toward @target
- * (self != target): a cable's level, or 0 for the mini-switch.
+ * The first hop of DCellRouting from @self toward @target (self !=
+ * target), dcl_resolve() without its steps: the port (a cable's level, or
+ * 0 for the mini-switch), the neighbour in *@next.
  */
-static u32 dcl_first_port(const struct dp_topo *t, u32 self, u32 target)
+static u32 dcl_first_hop(const struct dp_topo *t, u32 self, u32 target,
+			 u32 *next)
 {
-	struct dcl_step steps[DCL_MAX_K];
-	u32 m;
+	u32 l, n1, n2;
 
-	if (dcl_resolve(t, self, target, steps, &m))
-		return steps[m - 1].level;
-	return DCL_PORT_SWITCH;
+	for (;;) {
+		l = dcl_top_level(t, self, target);
+		if (!l) {
+			*next = target;
+			return DCL_PORT_SWITCH;
+		}
+		dcl_link(t, self - dcl_low(t, self, l), l, dcl_digit(t, self, l),
+			 dcl_digit(t, target, l), &n1, &n2);
+		if (n1 == self) {
+			*next = n2;
+			return l;
+		}
+		target = n1;
+	}
 }
 
 /* The rack mate of @x whose digit a_0 follows x's, cyclically. */
@@ -629,8 +641,8 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	a = dcl_digit(t, src, l);
 	b = dcl_digit(t, dst, l);
 	base = src - dcl_low(t, src, l);
-	ps = dcl_first_port(t, src, dst);
-	pd = dcl_first_port(t, dst, src);
+	ps = dcl_first_hop(t, src, dst, &x);
+	pd = dcl_first_hop(t, dst, src, &y);
 	for (p = 1; p <= l; p++) {
 		cx[p] = dcl_end_cell(t, src, p, l, x0);
 		ce[p] = dcl_end_cell(t, dst, p, l, y0);
@@ -722,8 +734,7 @@ static noinline int dcl_path_hop(const struct dp_topo *t, u32 self,
 				 struct dp_route_state *st,
 				 const struct dp_view *v, struct dp_hop *hop)
 {
-	struct dcl_step steps[DCL_MAX_K];
-	u32 w[DCL_PATH_WPS], nw, mid, i, target, next, port, ms;
+	u32 w[DCL_PATH_WPS], nw, mid, i, target, next, port;
 	u32 m = st->word & ~DCL_WORD_PATH, src = st->waypoint;
 
 	if (m && m <= dcl(t)->k && !st->flags && src < t->nodes &&
@@ -736,13 +747,7 @@ static noinline int dcl_path_hop(const struct dp_topo *t, u32 self,
 				break;
 			}
 		}
-		if (dcl_resolve(t, self, target, steps, &ms)) {
-			port = steps[ms - 1].level;
-			next = steps[ms - 1].n2;
-		} else {
-			port = DCL_PORT_SWITCH;
-			next = ms ? steps[ms - 1].n1 : target;
-		}
+		port = dcl_first_hop(t, self, target, &next);
 		if (dp_view_reachable(v, self, port, next)) {
 			dcl_hop(hop, next, port, next == st->dst ?
 				DP_PHASE_DIRECT : DCL_PHASE_DCELL);
