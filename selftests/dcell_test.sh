@@ -9,29 +9,35 @@
 #     members; a two-port bridge per level-l cable, port l at both ends),
 #     dp0 (topo dcell) on every server, every ordered pair pings over IPv4
 #     and IPv6, "dpctl route get" equals dpsim's path for every ordered
-#     pair, and the failures below (dc_cases), each compared with "dpsim
-#     pairs" pair by pair; one miswired cable is counted (hello_miswired)
-#     at both ends.
+#     pair (in mode dfr and each parallel path pM), path selection over
+#     the k + 1 parallel paths ("route probe" finds a broken one, flows
+#     leave it: pf_probe, plan_fabric.sh), and the failures below
+#     (dc_cases), each compared with "dpsim pairs" pair by pair; one
+#     miswired cable is counted (hello_miswired) at both ends.
 # A size N:K:ft runs only issue 33's cases (the fabric, every pair's
 # ping, a server's port 0 cut, a mini-switch down): the debug kernel's,
 # where the rest adds only the routing core, which KUnit runs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/plan_fabric.sh"
-require_vm; require_root; require_cmd ip python3 ethtool; require_tools
+require_vm; require_root; require_cmd ip python3 ethtool jq ping; require_tools
 # Dead after 1 s: at 300 ms a loaded TCG host once starved one server's
 # Hellos long enough for a neighbour to be declared dead during "route get"
 # (seen in a run beside xdcent_test.sh).  The failure waits round up to
 # whole seconds either way.
 # shellcheck disable=SC2034 # pf_size reads them
 HELLO=${DPILLAR_HELLO_MS:-100} DEAD=${DPILLAR_DEAD_MS:-1000} PF_MODE0=dfr
+# shellcheck disable=SC2034 # pf_probe prints them
+PF_DETOURS='proxy_hops|reroutes|jump_ups|cable_entries'
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || read -r -a sizes <<<"${DPILLAR_DCELL_SIZES:-4:1 2:2}"
 
 # dc_cases: the failures of this size, from its plan: CABLES ("A/l B/l" by
 # address; CABLES[i] is bridge c<i>), rack (DCell_0 1's servers).
 dc_cases() {
-	local id c x y relay cab spec
-	CABLES=() rack=()
+	local id c x y relay cab spec m
+	CABLES=() rack=() SERVERS=()
+	for id in "${PF_IDS[@]}"; do SERVERS+=("${PF_ADDR[$id]}"); done
+	NSRV=${#SERVERS[@]} NPORTS=$PF_NPORTS
 	for c in "${PF_CABLES[@]}"; do
 		read -r x y <<<"$c"
 		CABLES+=("${PF_ADDR[${x%/*}]}/${x#*/} ${PF_ADDR[${y%/*}]}/${y#*/}")
@@ -42,6 +48,12 @@ dc_cases() {
 	cab=${CABLES[-1]%% *}
 	spec=$(IFS=,; echo "${rack[*]}")
 	PF_CASES=()
+	if [ "$only" != ft ]; then
+		# route get in mode dfr and each parallel path pM
+		PF_MODES=dfr
+		for ((m = 1; m < NPORTS; m++)); do PF_MODES+=" p$m"; done
+		PF_CASES+=("route probe and path selection move flows off a broken path|@pf_probe")
+	fi
 	[ "$only" = ft ] || PF_CASES+=(
 		"server $relay down|$relay"
 		"cable ${CABLES[-1]} down|$cab"

@@ -461,6 +461,153 @@ pf_grow() {
 # PF_MODES; each case), pf_end (no kernel splat; the TAP plan).
 # pf_suite NAME PREFIX: the three for one size.
 
+# pf_probe_json S D: dpctl route probe from S to D as one line of
+# "path:alive:avoided" words (avoided "-" when D is not followed).
+pf_probe_json() {
+	"$DPCTL" -n "$PF_PREFIX${PF_ID[$1]}" -j route probe "$2" timeout 500 |
+		jq -r '[.[0].paths[] | "\(.path):\(.alive):\(if has("avoided")
+			then .avoided else "-" end)"] |
+			join(" ")'
+}
+
+# pf_probe: path selection over a topology's parallel paths (modes pM,
+# the candidates of path selection; XDCent's, BCube's, DCell's), for a
+# suite's case "...|@pf_probe", with SERVERS (addresses in id order),
+# NSRV, NPORTS set by its PF_CASES_FN and PF_DETOURS, an ERE of the
+# detour counters of ethtool -S dp0 (printed).  From the first server
+# to the last, find a relay R on one parallel path M only (dpsim --mode
+# pM), not next to the first server where there is one (BCube (n,1) has
+# none); route probe finds every path alive; with R's links down it
+# finds path M failed and path selection avoids it (the time it took is
+# printed); then the paths of 16 flow hashes (route trace) cross none of
+# path M's own relays, and 16 ping flows are all answered.
+pf_probe() {
+	local s=${SERVERS[0]} dst=${SERVERS[NSRV - 1]} m o r="" pm=-1 got
+	local -a rel=()
+	local t0 ms pid i x rc=0
+	local far=0 first
+	for ((m = 0; m < NPORTS; m++)); do
+		rel[m]=" $("$DPSIM" route "${PF_OPTS[@]}" --from "$s" --to "$dst" \
+			--mode "p$m" --json | jq -r '.path[1:-1] | join(" ")') "
+	done
+	# Best a relay the source is not cabled to: next to the source, the
+	# source's own hop-by-hop routing goes around it with no detour hop
+	# at all, and the flows check below could not tell path selection
+	# from no path selection.
+	for first in 0 1; do
+		for ((m = 0; m < NPORTS && pm < 0; m++)); do
+			for r in ${rel[m]}; do
+				[ $first = 1 ] || [ "$r" != "$(awk '{ print $1 }' <<<"${rel[m]}")" ] ||
+					continue
+				for ((o = 0; o < NPORTS; o++)); do
+					[ $o = $m ] || [[ ${rel[o]} != *" $r "* ]] || continue 2
+				done
+				pm=$m far=$((1 - first))
+				break
+			done
+		done
+		[ $pm -lt 0 ] || break
+	done
+	if [ $pm -lt 0 ]; then
+		echo "no relay on one parallel path only from $s to $dst"
+		return 1
+	fi
+	got=$(pf_probe_json "$s" "$dst")
+	echo "path $pm crosses $r; before: $got"
+	for ((m = 0; m < NPORTS; m++)); do
+		[[ " $got " == *" $m:true:"* ]] || { echo "path $m not alive"; return 1; }
+	done
+	# Traffic to d, so that path selection follows it.
+	pf_on "${PF_ID[$s]}" ping -q -i 0.2 -w 120 \
+		"$(pf_ip4 "${PF_ID[$dst]}")" >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	pf_links_at down "$r" || return 1
+	t0=$(date +%s%N)
+	until got=$(pf_probe_json "$s" "$dst"); [[ " $got " == *" $pm:false:true "* ]]; do
+		if [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 30000 ]; then
+			echo "path $pm never avoided: $got"
+			rc=1
+			break
+		fi
+		sleep 0.1
+	done
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	echo "after $r down: $got (avoided after $ms ms; probe interval $DEAD ms)"
+	# The other paths alive and in use (three tries: one probe lost to a
+	# busy TCG host is not a failed path).
+	for i in 1 2 3; do
+		o=0
+		for ((m = 0; m < NPORTS; m++)); do
+			[ $m = $pm ] || [[ " $got " == *" $m:true:false "* ]] ||
+				o=$((o + 1))
+		done
+		[ $o = 0 ] && break
+		echo "try $i: $o other paths not alive and in use: $got"
+		"$DPCTL" -n "$PF_PREFIX${PF_ID[$s]}" route probe "$dst" timeout 2000
+		sleep 1
+		got=$(pf_probe_json "$s" "$dst")
+	done
+	[ $o = 0 ] || { echo "other paths should be alive and in use"; rc=1; }
+	if [ $far = 0 ]; then
+		echo "every such relay is next to $s: flows not checked"
+	else
+		pf_probe_flows || rc=1
+	fi
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pf_links_at up "$r" || return 1
+	sleep $(( DEAD / 1000 + 1 ))
+	return $rc
+}
+
+# pf_probe_flows (pf_probe's locals): with path pm avoided, 16 flow
+# hashes traced cross none of its own relays, 16 ping flows are answered.
+pf_probe_flows() {
+	local x o i rc=0 only=''
+	# The relays of path pm only (r is down): no flow may cross them.
+	for x in ${rel[pm]}; do
+		[ "$x" != "$r" ] || continue
+		for ((o = 0; o < NPORTS; o++)); do
+			[ $o = $pm ] || [[ ${rel[o]} != *" $x "* ]] || continue 2
+		done
+		only+=" $x"
+	done
+	# 16 flow hashes traced (route trace routes as dp_xmit does, path
+	# selection included), and 16 ping flows (16 ICMP ids) answered.
+	local -a flows=() tr
+	for ((i = 0; i < 16; i++)); do
+		read -r -a tr <<<"$("$DPCTL" -n "$PF_PREFIX${PF_ID[$s]}" -j route trace \
+			"$dst" hash $((i * 4099)) timeout 1000 |
+			jq -r '.[0] | ([.hops[] | .addr // "*"] | join(" ")) +
+				" " + (.delivered | tostring)')"
+		for x in $only; do
+			[[ " ${tr[*]} " != *" $x "* ]] ||
+				{ echo "hash $((i * 4099)) crosses $x: ${tr[*]}"; rc=1; }
+		done
+		[ "${tr[-1]}" = true ] || { echo "hash $((i * 4099)) not delivered: ${tr[*]}"; rc=1; }
+		pf_on "${PF_ID[$s]}" ping -q -c 3 -i 0.2 -W 2 \
+			"$(pf_ip4 "${PF_ID[$dst]}")" >/dev/null 2>&1 &
+		flows+=($!)
+	done
+	for i in "${flows[@]}"; do
+		wait "$i" || { echo "a ping flow lost packets"; rc=1; }
+	done
+	echo "16 flow hashes traced around path $pm's relays${only}; detour hops: $(pf_detours)"
+	return $rc
+}
+
+# pf_detours: the detour hops taken so far (PF_DETOURS's counters, the
+# topology's detours: ethtool -S dp0 route_NAME), summed over every
+# server.
+pf_detours() {
+	local id
+	for id in "${PF_IDS[@]}"; do
+		pf_on "$id" ethtool -S dp0
+	done | awk -v re="^ *route_($PF_DETOURS):" '$0 ~ re { s += $2 }
+		END { print s + 0 }'
+}
+
 pf_begin() {
 	PF_MARK=$(dmesg_mark)
 	load_module || ktap_skip_all "no module"

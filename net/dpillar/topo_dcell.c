@@ -80,6 +80,46 @@
  *   after the first entry, at most 2E + 1 DCellRouting segments plus the
  *   one crossing: within (2B + 2)(2^(k+1) - 1), the same bound; a hostile
  *   header with an entry level has spent one of B already.
+ *
+ * Parallel paths (path selection's candidates in mode "dfr", ours: the
+ * paper proves k + 1 as a bandwidth, Theorem 6, and builds no paths).  A
+ * server has k + 1 ports, so k + 1 internally disjoint paths use each
+ * port of both ends once; disjoint means, as for XDCent and BCube, no
+ * shared server and no shared switch between the ends (a path through a
+ * DCell_0 takes its mini-switch; the ends' own switches are each one
+ * path's, over the end's port 0).  Candidate 0 is DCellRouting.  With l
+ * the highest level where src and dst differ (dcl_path_build()):
+ * - Candidate m > l leaves src by its level-m cable and enters dst by
+ *   dst's, DCellRouting between the far ends, which lie in two other
+ *   DCell_{m-1}s of the DCell_m of both ends: the path stays in those
+ *   two, and candidates m' > m in DCell_{m'-1}s outside that DCell_m.
+ * - Candidates 1..l stay in the DCell_l of both ends, src in sub-cell a,
+ *   dst in b.  DCellRouting is symmetric, and from a neighbour of an end
+ *   its next hop is that end, so candidate 0 meets one neighbour of each
+ *   end, the first and the last, and nothing of a or b but its own
+ *   DCellRouting segments.  The other l ports of src each lead in one
+ *   hop to an exit node of a (src itself for port l, the level-p cable
+ *   peer for a port p < l, a rack mate for port 0) whose level-l cable
+ *   goes to a sub-cell c, never b (the one exit to b is candidate 0's);
+ *   those of dst to entry nodes of b from sub-cells e, never a.  Exit
+ *   and entry nodes differ, so do their sub-cells.  An exit is paired
+ *   with the entry from the same sub-cell, else with an unpaired one in
+ *   port order; each path crosses over DCellRouting between the cable's
+ *   far ends, inside c (or c and e), sub-cells no other path touches.
+ *   The rack mate of port 0 is, when one exists, the one whose cable
+ *   goes where an unpaired entry comes from (then one sub-cell), and
+ *   candidate m takes src's port m, or port 0 when m is candidate 0's.
+ * With F = 2^(k+1) - 1, DCellRouting's longest path, a parallel path
+ * has at most 2^(m+1) + 1 hops for m > l, 2^(l+1) + 3 for m <= l: the
+ * segment between the cable ends is at most 2^(l+1) - 1, and the other
+ * four hops at most.  With k = 1 (l = 1, sub-cells are DCell_0s) at most
+ * 5: an exit over port 0 is paired with an entry from its own DCell_0
+ * (the rack mate, or dst's, can always be picked so), one switch hop
+ * between.  So at most F + 4 (k = 1: 5): ff_hops, and within 2F.  A
+ * relay rebuilds the path from (source, dst, M) in the header and routes
+ * to the next waypoint; a next hop it cannot reach turns the packet to
+ * DFR with one reroute paid: at most 2F + 2B F hops, within the TTL
+ * (2B + 2) F.
  */
 #include <linux/dpillar.h>
 
@@ -141,8 +181,12 @@ static inline bool dcl_same_rack(const struct dp_topo *t, u32 a, u32 b)
 	return dcl_div(t, a, 0) == dcl_div(t, b, 0);
 }
 
-/* Highest level where @a and @b differ: 0 when on one mini-switch. */
-static u32 dcl_top_level(const struct dp_topo *t, u32 a, u32 b)
+/*
+ * Highest level where @a and @b differ: 0 when on one mini-switch.  This
+ * and dcl_resolve() inline in each caller: no frame on a decision's.
+ */
+static __always_inline u32 dcl_top_level(const struct dp_topo *t, u32 a,
+					 u32 b)
 {
 	u32 l;
 
@@ -156,7 +200,7 @@ static int dcl_init(struct dp_topo *t, const struct dp_topo_params *prm,
 		    const char **why)
 {
 	struct dcl_priv *d = (struct dcl_priv *)t->priv;
-	u32 n = prm->n, k = prm->k, l;
+	u32 n = prm->n, k = prm->k, l, f;
 	u64 tl;
 
 	DP_BUILD_CHECK(sizeof(struct dcl_priv) <= sizeof(t->priv));
@@ -194,12 +238,15 @@ static int dcl_init(struct dp_topo *t, const struct dp_topo_params *prm,
 	t->nodes = d->t[k];
 	t->switches = d->t[k] / n;
 	t->nports = k + 1;
-	t->ff_hops = (2U << k) - 1;
+	/* DCellRouting's longest path F, and a parallel path's (above) */
+	f = (2U << k) - 1;
+	t->ff_hops = k == 1 ? 5 : f + 4;
 	/* The budget rule above: at most 255 hops. */
-	d->budget = (DP_TTL_MAX / t->ff_hops - 2) / 2;
+	d->budget = (DP_TTL_MAX / f - 2) / 2;
 	if (d->budget > DCL_MAX_REROUTES)
 		d->budget = DCL_MAX_REROUTES;
-	t->max_hops = (2 * d->budget + 2) * t->ff_hops;
+	t->max_hops = (2 * d->budget + 2) * f;
+	t->nsels = DCL_SEL_PATH0 + k + 1;	/* "pM": M <= k */
 	return 0;
 }
 
@@ -340,14 +387,21 @@ static int dcl_peer_port(const struct dp_topo *t, u32 id, u32 port, u32 peer)
 void dp_dcell_route_init(const struct dp_topo *t, u32 src, u32 dst, u32 sel,
 			 u32 hash, struct dp_route_state *st)
 {
-	/* One path per pair, no flow spreading; @sel: cable entry or not. */
-	(void)t;
-	(void)src;
+	/*
+	 * One path per pair, no flow spreading (path selection spreads
+	 * flows over the parallel paths); @sel: cable entry or not, or a
+	 * parallel path pinned ("p0" is mode "dfr").
+	 */
 	(void)hash;
 	st->dst = dst;
 	st->waypoint = DP_NODE_NONE;
 	st->word = 0;
 	st->flags = sel == DCL_SEL_PAPER ? DCL_RS_PAPER : 0;
+	if (sel > DCL_SEL_PATH0 && sel - DCL_SEL_PATH0 <= dcl(t)->k &&
+	    src != dst) {
+		st->waypoint = src;
+		st->word = (u16)(DCL_WORD_PATH | (sel - DCL_SEL_PATH0));
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dp_dcell_route_init);
 
@@ -363,8 +417,9 @@ struct dcl_step {
  * cable (steps[*m-1].n1 == self), false when it goes over the switch to
  * steps[*m-1].n1 (or to @target when *m == 0).
  */
-static bool dcl_resolve(const struct dp_topo *t, u32 self, u32 target,
-			struct dcl_step *steps, u32 *m)
+static __always_inline bool dcl_resolve(const struct dp_topo *t, u32 self,
+					u32 target, struct dcl_step *steps,
+					u32 *m)
 {
 	u32 l, base, n1, n2;
 
@@ -496,6 +551,216 @@ static inline void dcl_hop(struct dp_hop *hop, u32 next, u32 port, u8 phase)
 }
 
 /*
+ * The first hop of DCellRouting from @self toward @target (self !=
+ * target), dcl_resolve() without its steps: the port (a cable's level, or
+ * 0 for the mini-switch), the neighbour in *@next.
+ */
+static u32 dcl_first_hop(const struct dp_topo *t, u32 self, u32 target,
+			 u32 *next)
+{
+	u32 l, n1, n2;
+
+	for (;;) {
+		l = dcl_top_level(t, self, target);
+		if (!l) {
+			*next = target;
+			return DCL_PORT_SWITCH;
+		}
+		dcl_link(t, self - dcl_low(t, self, l), l, dcl_digit(t, self, l),
+			 dcl_digit(t, target, l), &n1, &n2);
+		if (n1 == self) {
+			*next = n2;
+			return l;
+		}
+		target = n1;
+	}
+}
+
+/* The rack mate of @x whose digit a_0 follows x's, cyclically. */
+static u32 dcl_next_mate(const struct dp_topo *t, u32 x)
+{
+	u32 a0 = dcl_low(t, x, 0);
+
+	return a0 + 1 == dcl(t)->n ? x - a0 : x + 1;
+}
+
+/*
+ * The node one hop from the end @e of a parallel path inside the DCell_@l
+ * of both ends, over e's port @p: e itself for p = l (its level-l cable
+ * leaves the sub-cell), its level-p cable peer, or for p = 0 the rack
+ * mate @mate.
+ */
+static u32 dcl_end(const struct dp_topo *t, u32 e, u32 p, u32 l, u32 mate)
+{
+	if (p == l)
+		return e;
+	return p ? dcl_cable_peer(t, e, p) : mate;
+}
+
+/* The sub-cell of the DCell_@l that dcl_end()'s level-l cable goes to. */
+static u32 dcl_end_cell(const struct dp_topo *t, u32 e, u32 p, u32 l,
+			u32 mate)
+{
+	return dcl_digit(t, dcl_cable_peer(t, dcl_end(t, e, p, l, mate), l), l);
+}
+
+/*
+ * Parallel path @m (1..k) of @src -> @dst (see the comment at the top):
+ * its waypoints w[0 .. *nw - 1], from @src to @dst, each to the next by
+ * DCellRouting; all those segments are one hop but the one ending at
+ * w[*mid].  At most DCL_PATH_WPS waypoints.
+ */
+static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			   u32 *w, u32 *nw, u32 *mid)
+{
+	u32 cx[DCL_MAX_K + 1], ce[DCL_MAX_K + 1];	/* sub-cells by port */
+	u32 l = dcl_top_level(t, src, dst), a, b, base, ps, pd, p, q, i, x, y;
+	u32 x0 = DP_NODE_NONE, y0 = DP_NODE_NONE;
+	u8 pair[DCL_MAX_K + 1];
+	bool used;
+
+	*nw = 0;
+	w[(*nw)++] = src;
+	if (m > l) {
+		/* Out of the DCell_{m-1} of both ends and back. */
+		w[(*nw)++] = dcl_cable_peer(t, src, m);
+		*mid = *nw;
+		w[(*nw)++] = dcl_cable_peer(t, dst, m);
+		w[(*nw)++] = dst;
+		return;
+	}
+	/*
+	 * Inside the DCell_l of both ends, src in sub-cell a, dst in b.  The
+	 * default route (candidate 0) leaves src by port ps and enters dst
+	 * by port pd (DCellRouting is symmetric).  Every other port p of src
+	 * leads to an exit node of a, dcl_end(src, p) (src itself for p = l,
+	 * rack mate x0 for p = 0), whose level-l cable goes to sub-cell
+	 * cx[p], never b; every other port q of dst to an entry node of b,
+	 * its cable from ce[q], never a.
+	 */
+	a = dcl_digit(t, src, l);
+	b = dcl_digit(t, dst, l);
+	base = src - dcl_low(t, src, l);
+	ps = dcl_first_hop(t, src, dst, &x);
+	pd = dcl_first_hop(t, dst, src, &y);
+	for (p = 1; p <= l; p++) {
+		cx[p] = dcl_end_cell(t, src, p, l, x0);
+		ce[p] = dcl_end_cell(t, dst, p, l, y0);
+	}
+	cx[ps] = DP_NODE_NONE;
+	ce[pd] = DP_NODE_NONE;
+	/*
+	 * A rack mate for port 0: one whose cable goes where an entry's
+	 * comes from (the path then crosses one sub-cell), else the next.
+	 */
+	if (ps) {
+		x0 = dcl_next_mate(t, src);
+		for (q = 1; q <= l; q++) {
+			for (used = false, p = 1; p <= l; p++)
+				used |= ce[q] == cx[p];
+			if (ce[q] == DP_NODE_NONE || used)
+				continue;
+			dcl_link(t, base, l, a, ce[q], &x, &y);
+			if (dcl_same_rack(t, x, src)) {
+				x0 = x;
+				break;
+			}
+		}
+		cx[0] = dcl_end_cell(t, src, 0, l, x0);
+	}
+	if (pd) {
+		y0 = dcl_next_mate(t, dst);
+		for (p = 0; p <= l; p++) {
+			for (used = false, q = 1; q <= l; q++)
+				used |= cx[p] == ce[q];
+			if (cx[p] == DP_NODE_NONE || used)
+				continue;
+			dcl_link(t, base, l, b, cx[p], &y, &x);
+			if (dcl_same_rack(t, y, dst)) {
+				y0 = y;
+				break;
+			}
+		}
+		ce[0] = dcl_end_cell(t, dst, 0, l, y0);
+	}
+	/*
+	 * Pair the exits with the entries: one from the same sub-cell
+	 * first, then the others in port order, each path crossing
+	 * sub-cells of its own (cx[p], ce[q]).
+	 */
+	for (q = 0; q <= l; q++)
+		pair[q] = 0;
+	for (p = 0; p <= l; p++)
+		for (q = 0; q <= l && cx[p] != DP_NODE_NONE; q++)
+			if (ce[q] == cx[p])
+				pair[q] = (u8)(p + 1);
+	for (p = 0, q = 0; p <= l; p++) {
+		for (used = false, i = 0; i <= l; i++)
+			used |= pair[i] == p + 1;
+		if (cx[p] == DP_NODE_NONE || used)
+			continue;
+		while (q <= l && (ce[q] == DP_NODE_NONE || pair[q]))
+			q++;
+		if (q <= l)
+			pair[q] = (u8)(p + 1);
+	}
+	p = m == ps ? 0 : m;
+	for (q = 0; q <= l && pair[q] != p + 1; q++)
+		;
+	if (q > l)
+		q = pd ? 0 : l;	/* not reached: every exit has a pair */
+	x = dcl_end(t, src, p, l, x0);
+	y = dcl_end(t, dst, q, l, y0);
+	if (x != src)
+		w[(*nw)++] = x;
+	w[(*nw)++] = dcl_cable_peer(t, x, l);
+	*mid = *nw;
+	w[(*nw)++] = dcl_cable_peer(t, y, l);
+	if (y != dst)
+		w[(*nw)++] = y;
+	w[(*nw)++] = dst;
+}
+
+/*
+ * A hop of parallel path M (word DCL_WORD_PATH | M, the source in the
+ * waypoint): rebuilt from (source, dst, M); from a waypoint to the next,
+ * from anywhere else toward the end of the long segment.  A next hop we
+ * cannot reach, or a header no sender builds: DFR from here with one
+ * reroute paid (1: route again).  Bound: the path has at most ff_hops,
+ * within 2F (F = 2^(k+1) - 1; see the comment at the top), DFR with
+ * B - 1 reroutes at most 2B F more: within (2B + 2) F.
+ */
+static noinline int dcl_path_hop(const struct dp_topo *t, u32 self,
+				 struct dp_route_state *st,
+				 const struct dp_view *v, struct dp_hop *hop)
+{
+	u32 w[DCL_PATH_WPS], nw, mid, i, target, next, port;
+	u32 m = st->word & ~DCL_WORD_PATH, src = st->waypoint;
+
+	if (m && m <= dcl(t)->k && !st->flags && src < t->nodes &&
+	    src != st->dst) {
+		dcl_path_build(t, src, st->dst, m, w, &nw, &mid);
+		target = w[mid];
+		for (i = nw - 1; i-- > 0;) {
+			if (w[i] == self) {
+				target = w[i + 1];
+				break;
+			}
+		}
+		port = dcl_first_hop(t, self, target, &next);
+		if (dp_view_reachable(v, self, port, next)) {
+			dcl_hop(hop, next, port, next == st->dst ?
+				DP_PHASE_DIRECT : DCL_PHASE_DCELL);
+			return 0;
+		}
+	}
+	st->word = 0;
+	st->waypoint = DP_NODE_NONE;
+	st->flags = 1;
+	return 1;
+}
+
+/*
  * The cable entry event (see above): take entry level @entry + 1 (after k:
  * 1), paid from the budget.  0, or -1 with the drop reason set.
  */
@@ -512,19 +777,21 @@ static int dcl_next_entry(const struct dp_topo *t, struct dp_route_state *st,
 	return 0;
 }
 
-int dp_dcell_route(const struct dp_topo *t, u32 self,
-		   struct dp_route_state *st, const struct dp_view *v,
-		   struct dp_hop *hop)
+/*
+ * DCellRouting with DFR (the comment at the top) from @self, not @st's
+ * destination, both valid; the first hop's phase @phase unless a rule
+ * sets one.  Inlined in dp_dcell_route() (a call here cost a DFR
+ * decision 8% more instructions, dpsim's bench-callgrind.sh); the
+ * parallel path's hop, dcl_path_hop(), is not.
+ */
+static int dcl_route_dfr(const struct dp_topo *t, u32 self,
+			 struct dp_route_state *st, const struct dp_view *v,
+			 struct dp_hop *hop, u8 phase)
 {
 	struct dcl_step steps[DCL_MAX_K];
 	u32 target, m, i, l, d, wp, used, entry, ep = DP_NODE_NONE;
-	u8 phase = DCL_PHASE_DCELL;
 	bool cross, failed, jump, paper;
 
-	if (self >= t->nodes || st->dst >= t->nodes)
-		return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
-	if (self == st->dst)
-		return dcl_drop(hop, DP_DROP_ROUTE_AT_DST);
 	if (st->waypoint != DP_NODE_NONE) {
 		if (st->waypoint >= t->nodes)
 			return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
@@ -636,7 +903,42 @@ int dp_dcell_route(const struct dp_topo *t, u32 self,
 			phase = jump ? DCL_PHASE_JUMPUP : DCL_PHASE_REROUTE;
 	}
 }
+
+int dp_dcell_route(const struct dp_topo *t, u32 self,
+		   struct dp_route_state *st, const struct dp_view *v,
+		   struct dp_hop *hop)
+{
+	u8 phase = DCL_PHASE_DCELL;
+
+	if (self >= t->nodes || st->dst >= t->nodes)
+		return dcl_drop(hop, DP_DROP_ROUTE_BAD_ADDR);
+	if (self == st->dst)
+		return dcl_drop(hop, DP_DROP_ROUTE_AT_DST);
+	if (st->word & DCL_WORD_PATH) {
+		if (!dcl_path_hop(t, self, st, v, hop))
+			return 0;
+		phase = DCL_PHASE_REROUTE;	/* DFR from here, paid */
+	}
+	return dcl_route_dfr(t, self, st, v, hop, phase);
+}
 EXPORT_SYMBOL_IF_KUNIT(dp_dcell_route);
+
+/*
+ * Path selection spreads the flows of mode "dfr" over the k + 1 parallel
+ * paths: candidate 0 is DCellRouting, 1..k dcl_path_build()'s.
+ */
+static u32 dcl_npaths(const struct dp_topo *t, u32 src, u32 dst, u32 sel)
+{
+	(void)src;
+	(void)dst;
+	return sel == DCL_SEL_DFR ? dcl(t)->k + 1 : 0;
+}
+
+static void dcl_path_init(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			  struct dp_route_state *st)
+{
+	dp_dcell_route_init(t, src, dst, DCL_SEL_PATH0 + m, 0, st);
+}
 
 static const struct dp_phase_desc dcl_phases[DCL_PHASE_COUNT] = {
 	[DP_PHASE_NONE]		= { "none" },
@@ -666,9 +968,13 @@ static const char *const dcl_detours[DP_DETOUR_SLOTS] = {
  * Routing modes: "dfr", DCellRouting with DFR and cable entry (above);
  * "paper", the same without cable entry (the excerpt's local reroute and
  * our jump-up only: a destination unheard on its mini-switch is dropped).
- * Failure-free paths are the same in both.
+ * Failure-free paths are the same in both.  "pM" pins parallel path M
+ * (M <= k: t->nsels), the candidates path selection spreads the flows of
+ * mode "dfr" over; "p0" is "dfr".
  */
-static const char *const dcl_sel_names[] = { "dfr", "paper", NULL };
+static const char *const dcl_sel_names[] = {
+	"dfr", "paper", "p0", "p1", "p2", "p3", "p4", NULL
+};
 
 /* What the device shows of the fabric: both are always given. */
 static const struct dp_topo_param dcl_params[] = {
@@ -699,5 +1005,7 @@ const struct dp_topo_ops dp_dcell_ops = {
 	.peer_port = dcl_peer_port,
 	.route_init = dp_dcell_route_init,
 	.route = dp_dcell_route,
+	.npaths = dcl_npaths,
+	.path_init = dcl_path_init,
 };
 EXPORT_SYMBOL_IF_KUNIT(dp_dcell_ops);

@@ -31,15 +31,20 @@
  *	the far end of the link the packet was last rerouted around (the
  *	jump-up memory).
  * waypoint: the proxy of a local reroute.
+ * A parallel path (path selection's candidate M in 1..k, topo_dcell.c):
+ *	word DCL_WORD_PATH | M, waypoint the source, flags 0.
  */
 #define DCL_RS_REROUTES_MASK	0x07
 #define DCL_MAX_REROUTES	7	/* what the flags can count */
 #define DCL_RS_ENTRY_SHIFT	3
 #define DCL_RS_ENTRY_MASK	0x38
 #define DCL_RS_PAPER		0x40
+#define DCL_WORD_PATH		0x8000	/* above every rack tag */
+#define DCL_PATH_WPS		6	/* waypoints of a parallel path */
 /* Routing modes (route_init's sel): see dcl_sel_names. */
 #define DCL_SEL_DFR		0
 #define DCL_SEL_PAPER		1
+#define DCL_SEL_PATH0		2	/* "pM": parallel path M pinned */
 
 /* Phases after the generic ones. */
 enum dcl_phase {

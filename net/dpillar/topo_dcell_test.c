@@ -3,8 +3,9 @@
  * KUnit tests of DCell (topo_dcell.c) on the kernel's build of the code:
  * addressing, wiring against BuildDCells written here as a loop over the
  * cells, DCellRouting hop by hop against the recursion of the paper's
- * Figure 3 on every pair of small cells, and DFR under every single
- * failure.  tools/dpsim/tests/test_dcell.c checks the same on larger cells.
+ * Figure 3 on every pair of small cells, DFR under every single
+ * failure, and the k + 1 disjoint parallel paths of every pair.
+ * tools/dpsim/tests/test_dcell.c checks the same on larger cells.
  */
 
 #include <kunit/test.h>
@@ -67,7 +68,7 @@ static void dct_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.nodes, 420U);
 	KUNIT_EXPECT_EQ(test, t.nports, 3U);
 	KUNIT_EXPECT_EQ(test, t.switches, 105U);
-	KUNIT_EXPECT_EQ(test, t.ff_hops, 7U);
+	KUNIT_EXPECT_EQ(test, t.ff_hops, 11U);	/* DCellRouting's 7 + 4 */
 	KUNIT_EXPECT_LE(test, t.max_hops, (u32)DP_TTL_MAX);
 	p.n = 6;
 	p.k = 3;
@@ -236,7 +237,8 @@ static void dct_routing(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_EQ(test, maxh, (2U << nk->k) - 1);
-	KUNIT_EXPECT_EQ(test, maxh, t.ff_hops);
+	/* ff_hops: a parallel path's bound (dct_paths()) */
+	KUNIT_EXPECT_EQ(test, t.ff_hops, nk->k == 1 ? 5 : maxh + 4);
 }
 
 static void dct_paper_example(struct kunit *test)
@@ -359,6 +361,92 @@ static void dct_cable_entry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.reason, (u8)DCL_DROP_BUDGET);
 }
 
+/* The port of @a that @b is on (a neighbour), or t->nports. */
+static u32 dct_port_to(const struct dp_topo *t, u32 a, u32 b)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (dp_port_neigh_index(t, a, p, b) >= 0)
+			break;
+	return p;
+}
+
+/*
+ * The k + 1 parallel paths of every pair (path selection's candidates:
+ * dp_route_npaths() in mode dfr, none in mode paper), each the state of
+ * mode pM, delivered failure-free within ff_hops, leave src and enter
+ * dst by k + 1 ports and are internally disjoint in servers and switches
+ * (tools/dpsim/tests/test_dcell.c checks larger cells).
+ */
+static void dct_paths(struct kunit *test)
+{
+	const struct dct_nk *nk = test->param_value;
+	u32 *seen, *swseen, s, d, m, h, p, sp, dp, stamp = 0, path[32];
+	struct dp_route_state a, b;
+	struct dp_port_info pi;
+	struct dp_walk w = { };
+	struct dp_topo t;
+	bool ok;
+
+	dct_mk(test, &t, nk->n, nk->k);
+	seen = kunit_kcalloc(test, t.nodes, sizeof(u32), GFP_KERNEL);
+	swseen = kunit_kcalloc(test, t.switches, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	KUNIT_ASSERT_NOT_NULL(test, swseen);
+	w.path = path;
+	w.path_max = ARRAY_SIZE(path);
+	for (s = 0; s < t.nodes; s++) {
+		for (d = 0; d < t.nodes; d++) {
+			if (s == d)
+				continue;
+			KUNIT_ASSERT_EQ(test, dp_route_npaths(&t, s, d,
+							      DCL_SEL_DFR),
+					nk->k + 1);
+			KUNIT_ASSERT_EQ(test, dp_route_npaths(&t, s, d,
+							      DCL_SEL_PAPER),
+					0U);
+			stamp++;
+			ok = true;
+			sp = 0;
+			dp = 0;
+			for (m = 0; m <= nk->k; m++) {
+				memset(&a, 0, sizeof(a));
+				memset(&b, 0, sizeof(b));
+				dp_route_path_init(&t, s, d, m, &a);
+				dp_route_init(&t, s, d, DCL_SEL_PATH0 + m, 0,
+					      &b);
+				KUNIT_EXPECT_EQ(test, memcmp(&a, &b, sizeof(a)),
+						0);
+				dp_walk(&t, s, d, DCL_SEL_PATH0 + m, 0, NULL,
+					t.max_hops, &w);
+				KUNIT_ASSERT_TRUE(test, w.delivered);
+				KUNIT_ASSERT_FALSE(test, w.bad_hop);
+				KUNIT_ASSERT_LE(test, w.hops, t.ff_hops);
+				sp |= 1U << dct_port_to(&t, s, path[1]);
+				dp |= 1U << dct_port_to(&t, d, path[w.hops - 1]);
+				for (h = 0; h < w.hops; h++) {
+					if (h && seen[path[h]] == stamp)
+						ok = false;
+					seen[path[h]] = stamp;
+					p = dct_port_to(&t, path[h], path[h + 1]);
+					dp_port_info(&t, path[h], p, &pi);
+					if (pi.kind != DP_PORT_SWITCH)
+						continue;
+					if (swseen[pi.sw] == stamp)
+						ok = false;
+					swseen[pi.sw] = stamp;
+				}
+			}
+			KUNIT_EXPECT_TRUE_MSG(test, ok, "(%u,%u) %u -> %u",
+					      nk->n, nk->k, s, d);
+			KUNIT_EXPECT_EQ(test, sp, (2U << nk->k) - 1);
+			KUNIT_EXPECT_EQ(test, dp, (2U << nk->k) - 1);
+		}
+		cond_resched();
+	}
+}
+
 /* Any header state: a hop to a neighbour on the port named, or a drop. */
 static void dct_hostile_state(struct kunit *test)
 {
@@ -411,6 +499,7 @@ static struct kunit_case dct_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(dct_cable_entry),
 	KUNIT_CASE(dct_hostile_state),
+	KUNIT_CASE_PARAM(dct_paths, dct_small_gen_params),
 	{}
 };
 

@@ -46,7 +46,9 @@ for topo in ${*:-dpillar dcell bcube xdcent s2}; do
 	dcell)
 		for nk in "4 2" "8 2"; do
 			set -- $nk
-			count "($1,$2)" dfr --topo dcell -n "$1" -k "$2"
+			for m in dfr p1 p2; do
+				count "($1,$2)" $m --topo dcell -n "$1" -k "$2"
+			done
 		done ;;
 	bcube)
 		for nk in "8 3" "16 3"; do

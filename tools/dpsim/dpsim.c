@@ -278,6 +278,9 @@ struct paths_res {
 	/* --disjoint: pairs with candidates, valid, disjoint; full ports */
 	u64 dpairs, dvalid, dnode, dserver, dfull, dfull_node;
 	u32 dk;
+	/* hops of candidate m over the pairs where it is valid */
+	u64 dhops[DP_PATHS_MAX], dcount[DP_PATHS_MAX];
+	u32 dmaxh[DP_PATHS_MAX];
 };
 
 /*
@@ -357,6 +360,10 @@ static void disjoint_pair(const struct dp_topo *t, const struct opts *o,
 			valid = false;
 			continue;
 		}
+		res->dhops[m] += len - 1;
+		res->dcount[m]++;
+		if (len - 1 > res->dmaxh[m])
+			res->dmaxh[m] = len - 1;
 		for (h = 0; h + 1 < len; h++) {
 			if (h) {
 				if (seen[path[h]] == stamp)
@@ -368,6 +375,8 @@ static void disjoint_pair(const struct dp_topo *t, const struct opts *o,
 							path[h + 1]) >= 0)
 					break;
 			dp_port_info(t, path[h], p, &pi);
+			if (pi.sw >= t->switches)
+				continue;	/* a cable (DCell) */
 			if (swseen[pi.sw] == stamp)
 				node = false;
 			swseen[pi.sw] = stamp;
@@ -570,6 +579,16 @@ static void paths_json(const struct dp_topo *t, const struct opts *o,
 		json_uint("server_disjoint", res->dserver);
 		json_uint("full_pairs", res->dfull);
 		json_uint("full_node_disjoint", res->dfull_node);
+		json_open_arr("candidate_avg_hops");
+		for (h = 0; h < res->dk; h++)
+			json_double(NULL, res->dcount[h] ?
+				    (double)res->dhops[h] / res->dcount[h] : 0,
+				    4);
+		json_close_arr();
+		json_open_arr("candidate_max_hops");
+		for (h = 0; h < res->dk; h++)
+			json_uint(NULL, res->dmaxh[h]);
+		json_close_arr();
 		json_close_obj();
 	}
 	json_double("stdev_hops", stdev(res->sum, res->sq, pairs), 4);
@@ -635,6 +654,14 @@ static void paths_text(const struct dp_topo *t, const struct opts *o,
 		       (unsigned long long)res->dfull,
 		       (unsigned long long)res->dfull_node,
 		       res->dfull ? 100.0 * res->dfull_node / res->dfull : 0.0);
+	if (o->disjoint && res->dpairs) {
+		printf("  hops per candidate (avg/max over its valid pairs):");
+		for (h = 0; h < res->dk; h++)
+			printf(" %u: %.4f/%u", h, res->dcount[h] ?
+			       (double)res->dhops[h] / res->dcount[h] : 0.0,
+			       res->dmaxh[h]);
+		printf("\n");
+	}
 	if (res->bad)
 		printf("FAILURES: %llu pairs not delivered within the "
 		       "bound\n", (unsigned long long)res->bad);

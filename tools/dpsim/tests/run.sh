@@ -608,6 +608,14 @@ check "xdcent (2,3,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 3 -i 4 
 has "xdcent (2,3,4) --disjoint: 552 of 552" "every port cabled 552, of them disjoint in servers and switches 552 (100.0%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
+# DCell's k+1 parallel paths (issue 56; none before: "the mode has no
+# candidate paths"): every pair of (3,2), a cable hop counted as no
+# switch, the mean and longest hops of each candidate (0: DCellRouting)
+check "dcell paths --disjoint --json" 0 $D paths --topo dcell -n 3 -k 2 --disjoint --json
+has "dcell --disjoint: every pair" '"pairs":24180,"valid":24180,"node_disjoint":24180'
+has "dcell --disjoint: hops per candidate" '"candidate_avg_hops":[4.6387,8.1710,6.9050],"candidate_max_hops":[7,11,11]'
+check "dcell k=1 --mode p1" 0 $D paths --topo dcell -n 3 -k 1 --mode p1
+check "dcell k=1 --mode p2 refused" 2 $D paths --topo dcell -n 3 -k 1 --mode p2
 # one flow hash per pair: with every server a BFS source, the mode's
 # walks from the sources are the all-pairs walks (one mean, not two)
 check "xdcent paths --mode hash --shortest" 0 $D paths --topo xdcent -n 4 -k 1 --level 2 --mode hash --shortest --sources 64 --json
@@ -665,6 +673,10 @@ check "flows --populate: not S2's" 2 $D flows --topo s2 --nodes 40 -n 8 --spaces
 # XDCent's path set: the second subflow on another candidate path.
 check "flows --paths 2: XDCent (4,2,1)" 0 $D flows --topo xdcent -n 4 -k 2 -i 1 --paths 2
 has "flows --paths 2: two subflows a flow" "16 flows, delivered 16, subflows 32 of 32;"
+# DCell's: the second subflow on parallel path 1 (3.333 hops a subflow;
+# mode paper, no path set: both on the flow's one path, 2.250)
+check "flows --paths 2: DCell (3,1)" 0 $D flows --topo dcell -n 3 -k 1 --paths 2
+has "flows --paths 2: DCell's second path" "12 flows, delivered 12, subflows 24 of 24; max-min 54.17%, hops 3.333"
 check "flows under failures" 0 $D flows -n 8 -k 3 --failed 10 --fail-links 20 --fail-switches 3 --seeds 2
 has "flows: the failed servers' endpoints left out" "(10 endpoints down)"
 check "flows --populate 50" 0 $D flows -n 8 -k 3 --populate 50
