@@ -758,7 +758,8 @@ if [ $guest_suites = 1 ]; then
 		# came back on one vCPU (CI, stop 47), hence the order above.
 		DEB_ARGS[$abi]=$(printf '%q ' "$abi" \
 			"$repo/build/$abi/net/dpillar/dpillar.ko" --kernel "$abi" \
-			--smp 1 --timeout 5000 "${opts[@]}" -- "${tests[@]}")
+			--smp 1 --cpu-timeout 3000 --timeout 15000 "${opts[@]}" \
+			-- "${tests[@]}")
 	done
 fi
 RIG=0
@@ -822,7 +823,13 @@ fi
 # below report its parts.  Slower Hello timers: Hellos late by scheduling
 # alone must not look like failures.
 # Its sizes and halves: DEBUG_ENV.
-DEBUG_VM=(--mem 2048 --timeout 5400 --env DPILLAR_DEAD_MS=3000
+# Every guest's limit is host CPU (--cpu-timeout, about three times a
+# quiet run's: the 6.12 guest 936 s, debug 906, debugnic 908-1,030 in
+# the rehearsal of 0acf292), the wall clock only a far backstop: beside
+# two busy cores and helpers' work (2026-12-01) the 6.12 guest and the
+# debugnic guest ran out of their wall-clock 5,000 and 3,000 s with
+# 1,092 and 953 s of CPU used.
+DEBUG_VM=(--mem 2048 --cpu-timeout 3000 --timeout 16200 --env DPILLAR_DEAD_MS=3000
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}")
 dout=$GUEST_DIR/guest-debug
 
@@ -892,7 +899,7 @@ DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 # on the two cores: after 32 minutes the first debug guest had done
 # KUnit and link only (in the rehearsal of 9f04c06, with three, also
 # data, ft and genl), and would have ended some 20 minutes after the rest.
-DEBUG_NIC_VM=(--mem 2048 --smp 1 --timeout 3000 --env DPILLAR_DEAD_MS=3000
+DEBUG_NIC_VM=(--mem 2048 --smp 1 --cpu-timeout 3000 --timeout 9000 --env DPILLAR_DEAD_MS=3000
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}" "${DEBUG_NIC_ENV[@]}"
 	--icount "$DEBUG_NIC_ICOUNT" --icount-sleep on)
 nv=()

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side self-test of run-vm.sh: exit-status mapping, --timeout, splat
+# Host-side self-test of run-vm.sh: exit-status mapping, --timeout and
+# --cpu-timeout, splat
 # detection, crash detection and env passthrough, each in its own guest
-# (~10 s per boot under TCG; 7 boots).  Usage: test-run-vm.sh [--kernel ABI]
+# (~10 s per boot under TCG; 8 boots).  Usage: test-run-vm.sh [--kernel ABI]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 kopt=()
@@ -40,6 +41,10 @@ expect "exit 4 -> 4 (skip)" 4 'run-vm: SKIP' -- 'exit 4'
 expect "exit 2 -> 1" 1 'script exited 2' -- 'exit 2'
 expect "hung script killed by --timeout" 1 'timeout: guest killed after 15s' \
 	--timeout 15 -- 'sleep 1000'
+# A boot takes some 8 s of host CPU; the loop the rest, whatever the
+# host's load (the wall-clock limit is far above it).
+expect "busy script killed by --cpu-timeout" 1 'of host CPU (--cpu-timeout 14)' \
+	--timeout 600 --cpu-timeout 14 -- 'while :; do :; done'
 expect "WARNING injected into the kernel log -> 1" 1 'kernel splat' -- \
 	'echo "WARNING: CPU: 0 PID: 1 at fake/injected.c:1 rig_selftest" > /dev/kmsg; exit 0'
 expect "kernel crash (sysrq c) -> 1" 1 'no exit sentinel' -- \
