@@ -1837,7 +1837,7 @@ struct flows_res {
 	u64 hops, hopped;
 	double pct;
 	bool fct;
-	u32 completed, events;
+	u32 completed, events, fills;
 	double fct_mean, fct_p50, fct_p99, fct_max;
 };
 
@@ -2092,24 +2092,68 @@ static int flows_cmp_double(const void *a, const void *b)
 }
 
 /*
+ * Are the rates of the @na subflows still sending (@act, @rate) still
+ * max-min fair, now that the subflows whose links carry stamp @ev in
+ * @stamp have finished?  They are when each has a bottleneck the
+ * finished ones did not cross: a link its rates fill (within rounding)
+ * where no subflow is faster; removing flows from elsewhere leaves every
+ * such link full and the subflow the fastest there, and the max-min
+ * allocation is the one where each flow has a bottleneck (Bertsekas and
+ * Gallager).  With equal sizes this always holds: the first to finish
+ * are the fastest, on nobody's bottleneck.  @load, @top: room for the
+ * links.
+ */
+static bool flows_fct_still_fair(const struct flows_ctx *c, const u32 *act,
+				 const double *rate, u32 na, const u32 *stamp,
+				 u32 ev, double *load, double *top)
+{
+	u32 i, j, at, l;
+
+	for (j = 0; j < na; j++)
+		for (at = c->off[act[j]]; at < c->off[act[j] + 1]; at++)
+			load[c->lk[at]] = top[c->lk[at]] = 0;
+	for (j = 0; j < na; j++)
+		for (at = c->off[act[j]]; at < c->off[act[j] + 1]; at++) {
+			l = c->lk[at];
+			load[l] += rate[j];
+			if (rate[j] > top[l])
+				top[l] = rate[j];
+		}
+	for (j = 0; j < na; j++) {
+		i = act[j];
+		for (at = c->off[i]; at < c->off[i + 1]; at++) {
+			l = c->lk[at];
+			if (stamp[l] != ev && load[l] >= 1 - 1e-9 &&
+			    rate[j] >= top[l] * (1 - 1e-9))
+				break;
+		}
+		if (at == c->off[i + 1])
+			return false;
+	}
+	return true;
+}
+
+/*
  * --fct: flow completion.  Every flow of the permutation carries the
- * same size, its K subflows 1/K of it each (dpns3's --bytes split over
- * --paths connections), all starting at 0.  The rates are the max-min
- * fair ones of the subflows still sending (flows_waterfill() over
- * them), recomputed each time one finishes: the next event is the
- * least remaining / rate.  A flow completes when its last subflow does,
- * never when one of them is undelivered (as a dpns3 flow whose
- * connection's packets are dropped); its delivered subflows take their
- * share until they finish.  Times in units of size / link rate (a flow
- * alone on its path completes at 1), over the flows that complete:
- * mean, p50, p99 (dpns3's quantile()) and the last (all-flow).  @rate:
- * room for c->nsub rates.
+ * same size (--sizes: flow f LIST[f mod n]), its K subflows 1/K of it
+ * each (dpns3's --bytes split over --paths connections), all starting
+ * at 0.  The rates are the max-min fair ones of the subflows still
+ * sending (flows_waterfill() over them), recomputed when one finishes
+ * unless they are still fair (flows_fct_still_fair()): the next event
+ * is the least remaining / rate.  A flow completes when its last
+ * subflow does, never when one of them is undelivered (as a dpns3 flow
+ * whose connection's packets are dropped); its delivered subflows take
+ * their share until they finish.  Times in units of size 1 / link rate
+ * (a flow alone on its path completes at 1), over the flows that
+ * complete: mean, p50, p99 (dpns3's quantile()) and the last
+ * (all-flow).  @rate: room for c->nsub rates.
  */
 static int flows_fct(const struct flows_ctx *c, u32 nflows, u32 k,
 		     double *rate, struct flows_res *res)
 {
-	u32 *act, *off2, *lk2, na = 0, n2, i, j, f, x, nd = 0;
-	double *rem, *fin, *done, now = 0, dt;
+	u32 *act, *off2, *lk2, *stamp, na = 0, n2, i, j, f, x, at, nd = 0;
+	double *rem, *fin, *done, *load, *top, now = 0, dt;
+	bool fill = true;
 	int err = 0;
 
 	act = malloc(((size_t)c->nsub + 1) * sizeof(*act));
@@ -2118,7 +2162,11 @@ static int flows_fct(const struct flows_ctx *c, u32 nflows, u32 k,
 	rem = malloc(((size_t)c->nsub + 1) * sizeof(*rem));
 	fin = malloc(((size_t)c->nsub + 1) * sizeof(*fin));
 	done = malloc(((size_t)nflows + 1) * sizeof(*done));
-	if (!act || !off2 || !lk2 || !rem || !fin || !done) {
+	stamp = calloc((size_t)c->nl + 1, sizeof(*stamp));
+	load = malloc(((size_t)c->nl + 1) * sizeof(*load));
+	top = malloc(((size_t)c->nl + 1) * sizeof(*top));
+	if (!act || !off2 || !lk2 || !rem || !fin || !done || !stamp ||
+	    !load || !top) {
 		fprintf(stderr, "dpsim: out of memory\n");
 		err = 1;
 		goto out;
@@ -2132,14 +2180,19 @@ static int flows_fct(const struct flows_ctx *c, u32 nflows, u32 k,
 			act[na++] = i;
 	}
 	while (na) {
-		off2[0] = 0;
-		for (j = 0; j < na; j++) {
-			i = act[j];
-			memcpy(&lk2[off2[j]], &c->lk[c->off[i]],
-			       (c->off[i + 1] - c->off[i]) * sizeof(*lk2));
-			off2[j + 1] = off2[j] + c->off[i + 1] - c->off[i];
+		if (fill) {
+			off2[0] = 0;
+			for (j = 0; j < na; j++) {
+				i = act[j];
+				memcpy(&lk2[off2[j]], &c->lk[c->off[i]],
+				       (c->off[i + 1] - c->off[i]) *
+				       sizeof(*lk2));
+				off2[j + 1] = off2[j] + c->off[i + 1] -
+					      c->off[i];
+			}
+			flows_waterfill(na, off2, lk2, c->nl, rate);
+			res->fills++;
 		}
-		flows_waterfill(na, off2, lk2, c->nl, rate);
 		dt = -1;
 		for (j = 0; j < na; j++)
 			if (rate[j] > 0 && (dt < 0 || rem[act[j]] / rate[j] < dt))
@@ -2156,12 +2209,18 @@ static int flows_fct(const struct flows_ctx *c, u32 nflows, u32 k,
 		for (j = 0, n2 = 0; j < na; j++) {
 			i = act[j];
 			rem[i] -= rate[j] * dt;
-			if (rem[i] <= 1e-9 * flows_size(c->o, i / k) / k)
+			if (rem[i] <= 1e-9 * flows_size(c->o, i / k) / k) {
 				fin[i] = now;
-			else
+				for (at = c->off[i]; at < c->off[i + 1]; at++)
+					stamp[c->lk[at]] = res->events;
+			} else {
+				rate[n2] = rate[j];
 				act[n2++] = i;
+			}
 		}
 		na = n2;
+		fill = !flows_fct_still_fair(c, act, rate, na, stamp,
+					     res->events, load, top);
 	}
 	for (f = 0; f < nflows; f++) {
 		double last = 0;
@@ -2191,6 +2250,9 @@ out:
 	free(rem);
 	free(fin);
 	free(done);
+	free(stamp);
+	free(load);
+	free(top);
 	return err;
 }
 
