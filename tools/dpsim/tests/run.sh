@@ -662,6 +662,12 @@ check "flows --populate 50" 0 $D flows -n 8 -k 3 --populate 50
 has "flows --populate 50: half the servers" "seed 1: 96 flows, delivered 96 (96 endpoints down)"
 check "flows: S2's derived fabric, hosts" 0 $D flows --topo s2 --nodes 40 -n 8 --spaces 3 --hosts 2 --seeds 2
 has "flows: S2 fabric seed and permutation seed" "fabric seed 1, seed 2: 80 flows"
+# tools/ns3/evallib.py's waterfill (ns-3's max-min over its paths): a
+# flow crossing link a twice (a detour) and one crossing it once: a's 3
+# crossings share it, 1/3 each, the first frozen once: 2/3 (1 when the
+# first was frozen twice).
+check "evallib.waterfill: a flow twice on its link" 0 $py -c "import sys; sys.path.insert(0, '../ns3'); from evallib import waterfill; print('%.4f' % waterfill([['a', 'a'], ['a']]))"
+has "evallib.waterfill: frozen once, 2/3" "0.6667"
 # flows --fct: completion, max-min rates recomputed as flows finish.
 # Seed 4 above: e2>e7 and e3>e6 at 1/2, six at 1: six done at 1, two at
 # 2: mean 10/8, p50 (rank 4 of 8) 1, p99 (rank 8) 2, all-flow 2.
