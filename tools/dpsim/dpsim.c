@@ -1857,11 +1857,15 @@ static double flows_waterfill(u32 nf, const u32 *off, const u32 *lk, u32 nl,
 	return total;
 }
 
-/* One run's figures. */
+/* One run's figures; with --fct its completion times (flows_fct()). */
 struct flows_res {
 	u32 flows, down, delivered, subflows, sub_delivered, fallback;
+	u32 acklost;
 	u64 hops, hopped;
 	double pct;
+	bool fct;
+	u32 completed, events, fills;
+	double fct_mean, fct_p50, fct_p99, fct_max;
 };
 
 /* What a run routes with: the fabric, its failures, the buffers. */
@@ -1870,12 +1874,13 @@ struct flows_ctx {
 	const struct opts *o;
 	struct dp_fail_set *fs;
 	struct pairs_disc pd;
-	struct dp_walk w;
+	struct dp_walk w, wr;	/* a connection's data path, its ACKs' */
 	bool disc;
-	u32 hosts, eps, nl;
+	u32 hosts, eps, nl, acklost;
 	u32 csel[DP_PATHS_MAX];	/* the mode's name "pM" of candidate M */
 	u32 ncsel;
 	u32 *off, *lk, nsub, nlk, maxlk;
+	bool *subok;		/* subflow i delivered */
 	u32 (*chosen)[DP_TTL_MAX + 2];
 	u32 nchosen;
 };
@@ -1937,14 +1942,12 @@ static void flows_hop_links(struct flows_ctx *c, u32 a, u32 b)
 }
 
 /*
- * One walk from @s to @d (mode @sel, hash @h), the fallback where ft
- * models it; true when delivered (the path in c->w).
+ * One walk from @s to @d (mode @sel, hash @h) into @w, the fallback
+ * where ft models it; true when delivered.
  */
-static bool flows_walk(struct flows_ctx *c, u32 s, u32 d, u32 sel, u32 h,
-		       bool *fell)
+static bool flows_walk1(struct flows_ctx *c, struct dp_walk *w, u32 s, u32 d,
+			u32 sel, u32 h, bool *fell)
 {
-	struct dp_walk *w = &c->w;
-
 	*fell = false;
 	dp_walk(c->t, s, d, sel, h, c->fs, c->o->ttl, w);
 	if (c->disc && !w->delivered && !w->bad_hop && !w->looped &&
@@ -1952,6 +1955,27 @@ static bool flows_walk(struct flows_ctx *c, u32 s, u32 d, u32 sel, u32 h,
 	    pairs_fallback(c->t, c->fs, &c->pd, d, c->o->ttl, w))
 		*fell = true;
 	return w->delivered && !w->bad_hop;
+}
+
+/*
+ * A TCP connection from @s to @d: its data (mode @sel, hash @h, the path
+ * in c->w) and its ACKs back (@sel, hash @rh: the reversed five-tuple's,
+ * as dpns3 hashes them; c->wr), each with the fallback where ft models
+ * it.  Delivered when both are: data without ACKs is a connection that
+ * never opens (its SYN-ACK lost), counted in c->acklost.
+ */
+static bool flows_walk(struct flows_ctx *c, u32 s, u32 d, u32 sel, u32 h,
+		       u32 rh, bool *fell)
+{
+	bool ok, back;
+
+	ok = flows_walk1(c, &c->w, s, d, sel, h, fell);
+	if (!ok)
+		return false;
+	ok = flows_walk1(c, &c->wr, d, s, sel, rh, &back);
+	*fell |= back;
+	c->acklost += !ok;
+	return ok;
 }
 
 /* Is c->w's path one a subflow of this flow already took? */
@@ -1974,6 +1998,7 @@ static void flows_sub(struct flows_ctx *c, u32 es, u32 ed, bool ok,
 	u32 i;
 
 	res->subflows++;
+	c->subok[c->nsub] = ok;
 	if (ok) {
 		res->sub_delivered++;
 		res->fallback += fell;
@@ -2034,7 +2059,9 @@ static void flows_flow(struct flows_ctx *c, u32 es, u32 ed,
 		np = dp_route_npaths(t, s, d, c->o->sel);
 	if (np > c->ncsel)
 		np = c->ncsel;
-	ok = flows_walk(c, s, d, c->o->sel, h0, &fell);
+	ok = flows_walk(c, s, d, c->o->sel, h0,
+			flows_hash(flows_ep_addr(c, ed), flows_ep_addr(c, es),
+				   (u16)dport, FLOWS_SPORT), &fell);
 	any |= ok;
 	flows_sub(c, es, ed, ok, fell, res);
 	got = next_hash = 1;
@@ -2046,7 +2073,7 @@ static void flows_flow(struct flows_ctx *c, u32 es, u32 ed,
 		dp_route_path_init(t, s, d, m, &b);
 		if (memcmp(&a, &b, sizeof(a)))
 			continue;	/* no mode walks candidate m */
-		ok = flows_walk(c, s, d, c->csel[m], 0, &fell);
+		ok = flows_walk(c, s, d, c->csel[m], 0, 0, &fell);
 		if (ok && flows_seen(c))
 			continue;
 		any |= ok;
@@ -2058,11 +2085,202 @@ static void flows_flow(struct flows_ctx *c, u32 es, u32 ed,
 				flows_hash(flows_ep_addr(c, es),
 					   flows_ep_addr(c, ed),
 					   (u16)(FLOWS_SPORT + next_hash),
-					   (u16)(dport + next_hash)), &fell);
+					   (u16)(dport + next_hash)),
+				flows_hash(flows_ep_addr(c, ed),
+					   flows_ep_addr(c, es),
+					   (u16)(dport + next_hash),
+					   (u16)(FLOWS_SPORT + next_hash)),
+				&fell);
 		any |= ok;
 		flows_sub(c, es, ed, ok, fell, res);
 	}
 	res->delivered += any;
+}
+
+/* Flow @f's size: --sizes' LIST[@f mod n], else 1. */
+static double flows_size(const struct opts *o, u32 f)
+{
+	return o->nsizes ? o->sizes[f % o->nsizes] : 1.0;
+}
+
+/* dpns3's quantile(): the value of rank ceil(@q x @n) of sorted @v. */
+static double flows_quantile(const double *v, u32 n, double q)
+{
+	u32 i = (u32)ceil(q * n);
+
+	return n ? v[i ? i - 1 : 0] : 0;
+}
+
+static int flows_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Are the rates of the @na subflows still sending (@act, @rate) still
+ * max-min fair, now that the subflows whose links carry stamp @ev in
+ * @stamp have finished?  They are when each has a bottleneck the
+ * finished ones did not cross: a link its rates fill (within rounding)
+ * where no subflow is faster; removing flows from elsewhere leaves every
+ * such link full and the subflow the fastest there, and the max-min
+ * allocation is the one where each flow has a bottleneck (Bertsekas and
+ * Gallager).  With equal sizes this always holds: the first to finish
+ * are the fastest, on nobody's bottleneck.  @load, @top: room for the
+ * links.
+ */
+static bool flows_fct_still_fair(const struct flows_ctx *c, const u32 *act,
+				 const double *rate, u32 na, const u32 *stamp,
+				 u32 ev, double *load, double *top)
+{
+	u32 i, j, at, l;
+
+	for (j = 0; j < na; j++)
+		for (at = c->off[act[j]]; at < c->off[act[j] + 1]; at++)
+			load[c->lk[at]] = top[c->lk[at]] = 0;
+	for (j = 0; j < na; j++)
+		for (at = c->off[act[j]]; at < c->off[act[j] + 1]; at++) {
+			l = c->lk[at];
+			load[l] += rate[j];
+			if (rate[j] > top[l])
+				top[l] = rate[j];
+		}
+	for (j = 0; j < na; j++) {
+		i = act[j];
+		for (at = c->off[i]; at < c->off[i + 1]; at++) {
+			l = c->lk[at];
+			if (stamp[l] != ev && load[l] >= 1 - 1e-9 &&
+			    rate[j] >= top[l] * (1 - 1e-9))
+				break;
+		}
+		if (at == c->off[i + 1])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * --fct: flow completion.  Every flow of the permutation carries the
+ * same size (--sizes: flow f LIST[f mod n]), its K subflows 1/K of it
+ * each (dpns3's --bytes split over --paths connections), all starting
+ * at 0.  The rates are the max-min fair ones of the subflows still
+ * sending (flows_waterfill() over them), recomputed when one finishes
+ * unless they are still fair (flows_fct_still_fair()): the next event
+ * is the least remaining / rate.  A flow completes when its last
+ * subflow does, never when one of them is undelivered (as a dpns3 flow
+ * whose connection's packets are dropped); its delivered subflows take
+ * their share until they finish.  Times in units of size 1 / link rate
+ * (a flow alone on its path completes at 1), over the flows that
+ * complete: mean, p50, p99 (dpns3's quantile()) and the last
+ * (all-flow).  @rate: room for c->nsub rates.
+ */
+static int flows_fct(const struct flows_ctx *c, u32 nflows, u32 k,
+		     double *rate, struct flows_res *res)
+{
+	u32 *act, *off2, *lk2, *stamp, na = 0, n2, i, j, f, x, at, nd = 0;
+	double *rem, *fin, *done, *load, *top, now = 0, dt;
+	bool fill = true;
+	int err = 0;
+
+	act = malloc(((size_t)c->nsub + 1) * sizeof(*act));
+	off2 = malloc(((size_t)c->nsub + 1) * sizeof(*off2));
+	lk2 = malloc(((size_t)c->nlk + 1) * sizeof(*lk2));
+	rem = malloc(((size_t)c->nsub + 1) * sizeof(*rem));
+	fin = malloc(((size_t)c->nsub + 1) * sizeof(*fin));
+	done = malloc(((size_t)nflows + 1) * sizeof(*done));
+	stamp = calloc((size_t)c->nl + 1, sizeof(*stamp));
+	load = malloc(((size_t)c->nl + 1) * sizeof(*load));
+	top = malloc(((size_t)c->nl + 1) * sizeof(*top));
+	if (!act || !off2 || !lk2 || !rem || !fin || !done || !stamp ||
+	    !load || !top) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		err = 1;
+		goto out;
+	}
+	res->fct = true;
+	for (i = 0; i < c->nsub; i++) {
+		fin[i] = c->subok[i] ? 0 : -1;
+		rem[i] = flows_size(c->o, i / k) / k;
+		/* a delivered subflow crosses a link: cannot be empty */
+		if (c->subok[i] && c->off[i + 1] > c->off[i])
+			act[na++] = i;
+	}
+	while (na) {
+		if (fill) {
+			off2[0] = 0;
+			for (j = 0; j < na; j++) {
+				i = act[j];
+				memcpy(&lk2[off2[j]], &c->lk[c->off[i]],
+				       (c->off[i + 1] - c->off[i]) *
+				       sizeof(*lk2));
+				off2[j + 1] = off2[j] + c->off[i + 1] -
+					      c->off[i];
+			}
+			flows_waterfill(na, off2, lk2, c->nl, rate);
+			res->fills++;
+		}
+		dt = -1;
+		for (j = 0; j < na; j++)
+			if (rate[j] > 0 && (dt < 0 || rem[act[j]] / rate[j] < dt))
+				dt = rem[act[j]] / rate[j];
+		if (dt < 0) {
+			fprintf(stderr, "dpsim: flows --fct: no subflow has a "
+				"rate\n");
+			err = 1;
+			goto out;
+		}
+		now += dt;
+		res->events++;
+		/* those within rounding of the first to finish finish too */
+		for (j = 0, n2 = 0; j < na; j++) {
+			i = act[j];
+			rem[i] -= rate[j] * dt;
+			if (rem[i] <= 1e-9 * flows_size(c->o, i / k) / k) {
+				fin[i] = now;
+				for (at = c->off[i]; at < c->off[i + 1]; at++)
+					stamp[c->lk[at]] = res->events;
+			} else {
+				rate[n2] = rate[j];
+				act[n2++] = i;
+			}
+		}
+		na = n2;
+		fill = !flows_fct_still_fair(c, act, rate, na, stamp,
+					     res->events, load, top);
+	}
+	for (f = 0; f < nflows; f++) {
+		double last = 0;
+
+		for (x = 0; x < k; x++) {
+			i = f * k + x;
+			if (fin[i] < 0)
+				break;
+			if (fin[i] > last)
+				last = fin[i];
+		}
+		if (x == k)
+			done[nd++] = last;
+	}
+	qsort(done, nd, sizeof(*done), flows_cmp_double);
+	res->completed = nd;
+	for (f = 0; f < nd; f++)
+		res->fct_mean += done[f];
+	res->fct_mean = nd ? res->fct_mean / nd : 0;
+	res->fct_p50 = flows_quantile(done, nd, 0.5);
+	res->fct_p99 = flows_quantile(done, nd, 0.99);
+	res->fct_max = flows_quantile(done, nd, 1.0);
+out:
+	free(act);
+	free(off2);
+	free(lk2);
+	free(rem);
+	free(fin);
+	free(done);
+	free(stamp);
+	free(load);
+	free(top);
+	return err;
 }
 
 /*
@@ -2138,12 +2356,14 @@ static int flows_one(const struct dp_topo *t, struct opts *o, u64 seed,
 	to = malloc((size_t)c.eps * sizeof(*to));
 	c.w.path_max = o->ttl + 1;
 	c.w.path = calloc(c.w.path_max, sizeof(*c.w.path));
+	c.wr.path_max = o->ttl + 1;
+	c.wr.path = calloc(c.wr.path_max, sizeof(*c.wr.path));
 	c.chosen = calloc(DP_PATHS_MAX * 2, sizeof(*c.chosen));
 	c.pd.dist = calloc(t->nodes, 1);
 	c.pd.queue = calloc(t->nodes, sizeof(*c.pd.queue));
 	c.pd.sw = calloc(t->switches + 1, 1);
-	if (!live || !to || !c.w.path || !c.chosen || !c.pd.dist ||
-	    !c.pd.queue || !c.pd.sw) {
+	if (!live || !to || !c.w.path || !c.wr.path || !c.chosen ||
+	    !c.pd.dist || !c.pd.queue || !c.pd.sw) {
 		fprintf(stderr, "dpsim: out of memory\n");
 		err = 1;
 		goto out;
@@ -2172,9 +2392,17 @@ static int flows_one(const struct dp_topo *t, struct opts *o, u64 seed,
 		err = 1;
 		goto out;
 	}
+	c.subok = malloc(((size_t)nlive * (o->subflows ? o->subflows : 1) + 1) *
+			 sizeof(*c.subok));
+	if (!c.subok) {
+		fprintf(stderr, "dpsim: out of memory\n");
+		err = 1;
+		goto out;
+	}
 	c.off[0] = 0;
 	for (i = 0; i < nlive; i++)
 		flows_flow(&c, live[i], to[i], res);
+	res->acklost = c.acklost;
 	rate = malloc(((size_t)c.nsub + 1) * sizeof(*rate));
 	if (!rate) {
 		fprintf(stderr, "dpsim: out of memory\n");
@@ -2183,13 +2411,18 @@ static int flows_one(const struct dp_topo *t, struct opts *o, u64 seed,
 	}
 	total = flows_waterfill(c.nsub, c.off, c.lk, c.nl, rate);
 	res->pct = 100.0 * total / nlive;
+	if (o->fct)
+		err = flows_fct(&c, nlive, o->subflows ? o->subflows : 1, rate,
+				res);
 out:
 	free(rate);
+	free(c.subok);
 	free(c.off);
 	free(c.lk);
 	free(live);
 	free(to);
 	free(c.w.path);
+	free(c.wr.path);
 	free(c.chosen);
 	free(c.pd.dist);
 	free(c.pd.queue);
@@ -2228,13 +2461,51 @@ static void flows_seed_line(const char *pre, u64 seed,
 		printf(", subflows %u of %u", r->sub_delivered, r->subflows);
 	if (r->fallback)
 		printf(", %u by the fallback", r->fallback);
-	printf("; max-min %.2f%%, hops %.3f\n", r->pct,
+	if (r->acklost)
+		printf(", %u without an ACK path", r->acklost);
+	printf("; max-min %.2f%%, hops %.3f", r->pct,
 	       r->hopped ? (double)r->hops / r->hopped : 0);
+	if (r->fct)
+		printf("; completed %u, mean %.3f, p50 %.3f, p99 %.3f, "
+		       "all-flow %.3f", r->completed, r->fct_mean, r->fct_p50,
+		       r->fct_p99, r->fct_max);
+	printf("\n");
+}
+
+/*
+ * --fct's last line: completion in size / link rate over the seeds,
+ * each figure's mean and 95% interval; @x: room for @n values.
+ */
+static void flows_fct_summary(const struct flows_res *rs, u32 n, double *x)
+{
+	static const char *const name[] = { "mean", "p50", "p99", "all-flow" };
+	u64 fl = 0, done = 0;
+	double m, h;
+	u32 i, f;
+
+	printf("completion (size / link rate):");
+	for (f = 0; f < 4; f++) {
+		for (i = 0; i < n; i++)
+			x[i] = f == 0 ? rs[i].fct_mean : f == 1 ? rs[i].fct_p50 :
+			       f == 2 ? rs[i].fct_p99 : rs[i].fct_max;
+		flows_ci(x, n, &m, &h);
+		printf("%s %s %.3f", f ? "," : "", name[f], m);
+		if (n > 1)
+			printf(" +-%.3f", h);
+	}
+	if (n > 1)
+		printf(" (95%% CI, t %.3f, %u seeds)", flows_t975(n - 1), n);
+	for (i = 0; i < n; i++) {
+		fl += rs[i].flows;
+		done += rs[i].completed;
+	}
+	printf("; completed %llu of %llu flows\n", (unsigned long long)done,
+	       (unsigned long long)fl);
 }
 
 static void flows_summary(const struct flows_res *rs, u32 n)
 {
-	double *x = malloc((size_t)n * sizeof(*x)), m, h, hops = 0;
+	double *x = calloc((size_t)n + 1, sizeof(*x)), m, h, hops = 0;
 	u64 fl = 0, dl = 0;
 	u32 i;
 
@@ -2253,7 +2524,36 @@ static void flows_summary(const struct flows_res *rs, u32 n)
 		       flows_t975(n - 1), n);
 	printf("; hops %.3f; delivered %llu of %llu flows\n", hops / n,
 	       (unsigned long long)dl, (unsigned long long)fl);
+	if (rs[0].fct)
+		flows_fct_summary(rs, n, x);
 	free(x);
+}
+
+/* --sizes LIST: positive sizes, comma-separated, for --fct. */
+static int flows_sizes(struct opts *o)
+{
+	const char *p = o->sizes_text;
+	char *end;
+	double v;
+
+	o->nsizes = 0;
+	if (!p)
+		return 0;
+	if (!o->fct)
+		return bad_usage("--sizes is for flows --fct%s", "");
+	for (;;) {
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno || !(v > 0) || v > 1e12 ||
+		    (*end && *end != ',') ||
+		    o->nsizes == sizeof(o->sizes) / sizeof(o->sizes[0]))
+			return bad_usage("--sizes '%s': up to 64 positive sizes, "
+					 "comma-separated", o->sizes_text);
+		o->sizes[o->nsizes++] = v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
 }
 
 static int flows_check(struct opts *o, const struct dp_topo *t)
@@ -2267,7 +2567,7 @@ static int flows_check(struct opts *o, const struct dp_topo *t)
 		return bad_usage("--failed must leave two live servers%s", "");
 	if (o->hosts && (u64)t->nodes * o->hosts > 1U << 24)
 		return bad_usage("flows: too many hosts%s", "");
-	return 0;
+	return flows_sizes(o);
 }
 
 /* flows: --seeds N runs, run i of the permutation seed --seed S + i. */

@@ -70,6 +70,11 @@ struct opts {
 	bool progress;		/* ft --progress (default: stderr a tty) */
 	/* flows: --seeds N, --paths K (subflows), --hosts H, --fail-switches */
 	u32 nseeds, subflows, hosts, fail_switches;
+	bool fct;		/* flows --fct: flow completion times */
+	/* flows --sizes LIST: flow i's size LIST[i mod n], default 1 */
+	const char *sizes_text;
+	double sizes[64];
+	u32 nsizes;
 	u32 nodes, spaces;	/* S2: --nodes/--switches, --spaces */
 
 	/* --topo s2 only: its fabric (s2fabric.c), its graph (s2sim.c) */

@@ -36,7 +36,8 @@ enum {
 	OPT_DISJOINT, OPT_FILE, OPT_SWITCHES, OPT_PORTS, OPT_SERVERS,
 	OPT_COORDS, OPT_D, OPT_KEYS, OPT_KEY, OPT_GROW,
 	OPT_MULTIPATH, OPT_PLAN, OPT_FAIL_FRAC, OPT_FABRIC, OPT_HELP,
-	OPT_SEEDS, OPT_PATHS, OPT_HOSTS, OPT_FAIL_SWITCHES,
+	OPT_SEEDS, OPT_PATHS, OPT_HOSTS, OPT_FAIL_SWITCHES, OPT_FCT,
+	OPT_SIZES,
 	/* OPT_PARAM + i: --WORD of dp_params[i] (param_opt()) */
 	OPT_PARAM = 1024,
 };
@@ -123,6 +124,10 @@ static const struct dpsim_opt {
 	  "flows: K subflows a flow (default 1)"),
 	O("hosts", 0, OPT_HOSTS, A, K_U32, true, 64, hosts, "H",
 	  "flows: H hosts behind each server (dpns3's --hosts)"),
+	O("fct", 0, OPT_FCT, A, K_FLAG, false, 0, fct, NULL,
+	  "flows: completion times, max-min rates as flows finish"),
+	O("sizes", 0, OPT_SIZES, A, K_TEXT, false, 0, sizes_text, "LIST",
+	  "flows --fct: flow i's size LIST[i mod n] (default 1)"),
 	X("order", 0, OPT_ORDER, C, "grow|random",
 	  "plan, ft --populate: the order of growth"),
 	O("ttl", 0, OPT_TTL, C, K_U32, true, 100000, ttl, "T",
@@ -203,9 +208,10 @@ static const char usage_head[] =
 "      fallback (a flood, the reply installing a shortcut on a shortest\n"
 "      live path), and its cost is counted; --no-discover: the papers'\n"
 "      routing alone; --discover: the fallback in every mode\n"
-"  flows -n N -k K [--seeds N] [--paths K] [--hosts H] [--seed S]\n"
+"  flows -n N -k K [--seeds N] [--paths K] [--hosts H] [--seed S] [--fct]\n"
 "        [--failed F] [--fail-links L | --fail-frac F] [--fail-switches W]\n"
 "        [--populate PCT [--order grow|random]] [--mode MODE] [--no-discover]\n"
+"        [--sizes LIST]\n"
 "      a random permutation (every live server, or host, sends one flow\n"
 "      and receives one; dpns3's draw and flow hash) routed by the mode,\n"
 "      failures as ft's (and W switches down), with its discovery\n"
@@ -214,7 +220,11 @@ static const char usage_head[] =
 "      --seeds N: seeds S..S+N-1, mean and 95% CI (Student t); --paths K:\n"
 "      K subflows a flow, on the mode's candidate paths (XDCent, BCube)\n"
 "      else under K flow hashes; --topo s2 --nodes N -n P --spaces L:\n"
-"      run i on the fabric of seed S+i (default 0), permutation S+i+1\n"
+"      run i on the fabric of seed S+i (default 0), permutation S+i+1;\n"
+"      --fct: every flow of size 1 (--sizes: flow i of LIST[i mod n]),\n"
+"      1/K of it a subflow, all from time 0, max-min rates recomputed as\n"
+"      subflows finish: completion mean, p50, p99 and all-flow in units\n"
+"      of size 1 / link rate\n"
 "  route -n N -k K --from ADDR --to ADDR [--fail ADDR[/PORT],...] [--ttl T]\n"
 "        [--mode MODE] [--hash H | --all-hashes] [--json|--dot]\n"
 "      hop-by-hop path of the flow whose hash is H; addresses are the\n"

@@ -24,13 +24,22 @@
 # Usage: sh eval-fabric.sh [OUTDIR]   (default eval-out/fabric)
 #        SKIP_RUN=1: the table from the JSON only
 #        KEEP=1: only the runs whose JSON is missing
+#        SEEDS="1 2": the seeds (default 1 2 3)
+#        FAIL=1: each fabric with one kind of failure, 5% of its links
+#          (dpsim flows --fail-frac 0.05's count: DPillar 102, DCell 74,
+#          BCube 150, S2 47) or, XDCent, of its servers (--failed 50)
+#        BYTES=B: flows of B bytes (--time 5 unless TIME is set), each
+#          fabric's flow completion beside the table, in units of B at
+#          the link rate (dpsim flows --fct's)
 set -eu
 
 out=${1:-eval-out/fabric}
 mkdir -p "$out"
 RATE=${RATE:-100Mbps}
-TIME=${TIME:-0.2}
+BYTES=${BYTES:-}
+if [ -n "$BYTES" ]; then TIME=${TIME:-5}; else TIME=${TIME:-0.2}; fi
 SEEDS=${SEEDS:-1 2 3}
+FAIL=${FAIL:-}
 D=../dpsim/dpsim
 [ -x "$D" ] || make -s -C ../dpsim dpsim
 
@@ -48,9 +57,19 @@ echo "$FABRICS" | while IFS=: read -r name args; do
 	*)	# shellcheck disable=SC2086
 		$D plan $args --csv > "$out/$name-plan.csv" ;;
 	esac
+	fail=
+	if [ -n "$FAIL" ]; then
+		case $name in
+		dpillar) fail='--fail-links 102' ;;
+		dcell) fail='--fail-links 74' ;;
+		bcube) fail='--fail-links 150' ;;
+		xdcent) fail='--failed 50' ;;
+		s2) fail='--fail-links 47' ;;
+		esac
+	fi
 	for s in $SEEDS; do
-		extra=
-		[ "$name" = s2 ] && extra="--s2-seed $((s - 1))" &&
+		extra="$fail${BYTES:+ --bytes $BYTES}"
+		[ "$name" = s2 ] && extra="$extra --s2-seed $((s - 1))" &&
 			$D paths --topo s2 --switches 125 --ports 24 --servers 8 \
 				--spaces 8 --coords derived --fabric derived \
 				--seed $((s - 1)) --json > "$out/s2-paths-s$s.json"
@@ -87,6 +106,9 @@ def links(d, sw):
     S2), and with hosts their up and down links."""
     fl = []
     for f in d['flow']:
+        if not f.get('rx'):
+            fl.append([])	# undelivered (failures): no share
+            continue
         p = f.get('path', [])
         ls = [('up', f['src']), ('down', f['dst'])] if d['hosts'] else []
         for a, b in zip(p, p[1:]):
@@ -126,7 +148,7 @@ def busiest(fl):
         for l in ls:
             n[l] = n.get(l, 0) + 1
     b = [max([n[l] for l in ls if l[0] not in ('up', 'down')] or [1])
-         for ls in fl]
+         for ls in fl if ls]
     return sum(b) / len(b)
 
 
@@ -159,7 +181,8 @@ with open(out + '/fabric.dat', 'w') as dat:
         fls = [links(d, sw) for d in ds]
         thr = [100 * d['aggregate_bps'] / (d['flows'] * d['rate_bps'])
                for d in ds]
-        mm = [100 * waterfill(fl) / d['flows'] for d, fl in zip(ds, fls)]
+        mm = [100 * waterfill([l for l in fl if l]) / d['flows']
+              for d, fl in zip(ds, fls)]
         cb = [bound(d, fl, cables(name, s)) for d, fl, s in zip(ds, fls, ss)]
         abt = [d['abt_links'] for d in ds]
         t, m = stats(thr), stats(mm)
@@ -177,4 +200,12 @@ with open(out + '/fabric.dat', 'w') as dat:
             ','.join(map(str, ss)), ' '.join('%.1f' % x for x in thr),
             ' '.join('%.1f' % x for x in mm), ' '.join('%.1f' % x for x in cb),
             ' '.join('%.2f' % x for x in abt)))
+        if ds[0]['bytes']:
+            # completion in units of the flow's bytes at the link rate
+            u = [d['bytes'] * 8 / d['rate_bps'] for d in ds]
+            print('  completion (size / link rate), per seed: ' + '; '.join(
+                'completed %d, mean %.3f, p50 %.3f, p99 %.3f, all-flow %.3f'
+                % (d['completed'], d['fct_mean'] / x, d['fct_p50'] / x,
+                   d['fct_p99'] / x, d['fct_max'] / x)
+                for d, x in zip(ds, u)))
 EOF

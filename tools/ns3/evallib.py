@@ -18,7 +18,8 @@ def waterfill(fl):
     while left:
         l = min((l for l in n if n[l]), key=lambda l: cap[l] / n[l])
         share = cap[l] / n[l]
-        for i in [i for i in on[l] if i in left]:
+        # a flow on l twice (a detour around failures) frozen once
+        for i in [i for i in dict.fromkeys(on[l]) if i in left]:
             left.discard(i)
             total += share
             for m in fl[i]:

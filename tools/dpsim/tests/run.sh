@@ -683,6 +683,37 @@ check "flows --populate 50" 0 $D flows -n 8 -k 3 --populate 50
 has "flows --populate 50: half the servers" "seed 1: 96 flows, delivered 96 (96 endpoints down)"
 check "flows: S2's derived fabric, hosts" 0 $D flows --topo s2 --nodes 40 -n 8 --spaces 3 --hosts 2 --seeds 2
 has "flows: S2 fabric seed and permutation seed" "fabric seed 1, seed 2: 80 flows"
+# tools/ns3/evallib.py's waterfill (ns-3's max-min over its paths): a
+# flow crossing link a twice (a detour) and one crossing it once: a's 3
+# crossings share it, 1/3 each, the first frozen once: 2/3 (1 when the
+# first was frozen twice).
+check "evallib.waterfill: a flow twice on its link" 0 $py -c "import sys; sys.path.insert(0, '../ns3'); from evallib import waterfill; print('%.4f' % waterfill([['a', 'a'], ['a']]))"
+has "evallib.waterfill: frozen once, 2/3" "0.6667"
+# flows --fct: completion, max-min rates recomputed as flows finish.
+# Seed 4 above: e2>e7 and e3>e6 at 1/2, six at 1: six done at 1, two at
+# 2: mean 10/8, p50 (rank 4 of 8) 1, p99 (rank 8) 2, all-flow 2.
+check "flows --fct: seed 4" 0 $D flows --topo bcube -n 2 -k 1 --hosts 2 --seed 4 --fct
+has "flows --fct: seed 4 by hand" "completed 8, mean 1.250, p50 1.000, p99 2.000, all-flow 2.000"
+# --sizes 1,2: flow i of size 1 or 2 (e0>e2 1, e1>e0 2, e2>e7 1, e3>e6
+# 2, ...).  e2>e7 ends at 2 (1/2); e3>e6, half done, then has the link
+# alone: 1 more at rate 1, done at 3 (4 if its rate were not
+# recomputed); the others at their size: 1 1 1 2 2 2 2 3, mean 14/8.
+check "flows --fct --sizes 1,2" 0 $D flows --topo bcube -n 2 -k 1 --hosts 2 --seed 4 --fct --sizes 1,2
+has "flows --fct --sizes: the rate recomputed when a flow ends" "completed 8, mean 1.750, p50 2.000, p99 3.000, all-flow 3.000"
+# Seeds 1-5: means 1.375 1.25 1.5 1.25 1.5 (three flows at 1/2, two,
+# four, two, four), sample sd 0.125, t(4) 2.7764: +-0.155.
+check "flows --fct --seeds 5" 0 $D flows --topo bcube -n 2 -k 1 --hosts 2 --seeds 5 --fct
+has "flows --fct: the intervals by hand" "completion (size / link rate): mean 1.375 +-0.155, p50 1.000 +-0.000, p99 2.000 +-0.000, all-flow 2.000 +-0.000 (95% CI, t 2.776, 5 seeds); completed 40 of 40 flows"
+check "flows --sizes without --fct" 2 $D flows -n 8 -k 3 --sizes 1,2
+check "flows --fct --sizes 1,0" 2 $D flows -n 8 -k 3 --fct --sizes 1,0
+check "flows --fct --sizes 1," 2 $D flows -n 8 -k 3 --fct --sizes 1,
+# A TCP connection needs its ACKs' path too (the reversed five-tuple's
+# hash): eval-s2.sh's Fig. 22-24 network with 19 failed cable ends,
+# where ns-3 delivered 232 of 256 flows (tools/ns3/eval-out/s2/
+# summary.txt); 10 of them have a data path but no path back.
+check "flows: ACK paths, S2 with 19 failed ends" 0 $D flows --topo s2 --nodes 128 -n 6 --spaces 3 --hosts 2 --fail-links 19 --no-discover --fct
+has "flows: ns-3's 232 of 256 delivered" "256 flows, delivered 232, 10 without an ACK path;"
+has "flows --fct: undelivered flows never complete" "completed 232,"
 
 # Every word of the fabric's parameter list (net/dpillar/params.h) is an
 # option of dpsim: a row of its own (-n, --level, --seed...) or, for any
