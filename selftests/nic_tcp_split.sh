@@ -79,6 +79,10 @@
 #            each read's size; with it fixed at a chunk transfers stalled)
 #   tcpcork  the sender corked (TCP_CORK) until its last write: full
 #            segments only
+#   timers   kernel.timer_migration 0: a timer fires on the CPU that armed
+#            it, not on a busy one when that CPU is idle
+#   hello    dp0's Hellos every SPLIT_HELLO ms (10000, the most; dead
+#            30000) once a contender is up, instead of every 100 ms
 # Each NIC's counters (ethtool -S) and each role's TCP counters (nstat)
 # over every window go to nic-split-stats.txt: retransmissions, drops at
 # a ring, out-of-order segments, ACKs.
@@ -94,7 +98,10 @@
 # Results in $DPILLAR_OUT: nic-split.txt (the table, and the
 # repeatability line of dp_bench.py split: how many per-role figures
 # repeat within 1%), nic-split-raw.txt (a line a window) and
-# nic-split-stats.txt (the counters a window).
+# nic-split-stats.txt (the counters a window).  SPLIT_PROF=1: also the
+# guest's /proc/kallsyms (kallsyms.txt), for the plugin's profile of
+# each window (run-vm.sh with INSN_PROF=1: insn-prof.txt; dp_bench.py
+# splitprof).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 read -r -a MODELS <<<"${SPLIT_MODELS:-e1000e e1000}"
@@ -295,6 +302,7 @@ tune_model() {
 		! tune_has cc || ip netns exec "$n" sysctl -qw net.ipv4.tcp_congestion_control=reno || return 1
 		! tune_has cork || ip netns exec "$n" sysctl -qw net.ipv4.tcp_autocorking=0 || return 1
 		! tune_has cwnd || ip netns exec "$n" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0 || return 1
+		! tune_has timers || sysctl -qw kernel.timer_migration=0 || return 1
 		! tune_has buf || ip netns exec "$n" sysctl -qw net.ipv4.tcp_moderate_rcvbuf=0 \
 			"net.ipv4.tcp_rmem=4096 $TBUF $TBUF" "net.ipv4.tcp_wmem=4096 $TBUF $TBUF" || return 1
 	done
@@ -329,6 +337,15 @@ tune_routes() {
 		ip -n "$(ns "$1" d)" route change 10.0.0.0/8 dev dp0 "${a[@]}" ;;
 	esac
 }
+# tune_hello M C: dp0's Hellos every SPLIT_HELLO ms on the three nodes
+# (after it is up: its neighbours are heard by then).
+tune_hello() {
+	local x
+	tune_has hello && [[ "$2" == dp0* ]] || return 0
+	for x in s r d; do
+		"$DPCTL" -n "$(ns "$1" $x)" set dp0 hello "${SPLIT_HELLO:-10000}" dead 30000 || return 1
+	done
+}
 tune_show() {
 	echo "# ${MODELS[$1]} $2 routes: s $(ip -n "$(ns "$1" s)" route show | tr '\n' ';') d $(ip -n "$(ns "$1" d)" route show | tr '\n' ';')"
 	echo "# ${MODELS[$1]} r.p1 coalescing: $(ip netns exec "$(ns "$1" r)" ethtool -c p1 2>/dev/null | awk '/^rx-usecs:/ { print $2 }'), ring $(ip netns exec "$(ns "$1" r)" ethtool -g p1 2>/dev/null | awk '/^RX:/ { print $2 }' | tr '\n' ' ')"
@@ -344,11 +361,13 @@ diffs() {	# diffs "A..." "B...": B - A, word by word
 # window M WHAT ROW OFFL C ROUND RUN BYTES: send WHAT to model M's
 # tcpsend (a transfer line, or "idle SECS"), the raw line of the window:
 # row model offloads contender round run bytes I0 I1 I2 irq0 irq1 irq2
-# rx0 rx1 rx2 tx0 tx1 tx2 retrans K0 K1 K2 (I: each vCPU's instructions,
-# K: those in the kernel)
+# rx0 rx1 rx2 tx0 tx1 tx2 retrans K0 K1 K2 ns (I: each vCPU's
+# instructions, K: those in the kernel, ns: the guest's clock over the
+# transfer, tcpsend's, 0 for an idle window; on icount shift 0 it is
+# I0 + I1 + I2 plus the clock's jumps while all three vCPUs were idle)
 window() {
 	local m=$1 what=$2 row=$3 offl=$4 c=$5 round=$6 run=$7 bytes=$8 ans i0 i1 s0 s1 r0 r1 d
-	local -a dd
+	local -a dd aa
 	sleep 0.2
 	stats "$m" > "$WORK/st0"
 	i0=$(irq_counts "$m") s0=$(softirqs) r0=$(retrans "$(ns "$m" s)")
@@ -360,7 +379,9 @@ window() {
 	case "$ans" in ok*) ;; *) echo "nic-split: $row ${MODELS[m]} $c: $ans" >&2; return 1 ;; esac
 	d=$(marks) || { echo "nic-split: $row ${MODELS[m]} $c: markers out of order: $(tail -n 2 "$INSNS")" >&2; return 1; }
 	read -r -a dd <<<"$d"
-	echo "$row ${MODELS[m]} $offl $c $round $run $bytes ${dd[*]:0:3} $(diffs "$i0" "$i1") $(diffs "$s0" "$s1") $((r1 - r0)) ${dd[*]:3:3}" |
+	read -r -a aa <<<"$ans"
+	[[ "${aa[2]:-}" =~ ^[0-9]+$ ]] || aa[2]=0
+	echo "$row ${MODELS[m]} $offl $c $round $run $bytes ${dd[*]:0:3} $(diffs "$i0" "$i1") $(diffs "$s0" "$s1") $((r1 - r0)) ${dd[*]:3:3} ${aa[2]}" |
 		tee -a "$RAW" | sed 's/^/# /'
 }
 
@@ -453,6 +474,7 @@ for m in "${!MODELS[@]}"; do
 			for c in $(contenders "$m" "$offl"); do
 				"up_$c" "$m" || { echo "nic-split: ${MODELS[m]}: cannot build $c" >&2; "down_$c" "$m"; FAIL=1; continue; }
 				tune_routes "$m" "$c" || { echo "nic-split: ${MODELS[m]}: $c: SPLIT_TUNE's routes not set" >&2; FAIL=1; }
+				tune_hello "$m" "$c" || { echo "nic-split: ${MODELS[m]}: $c: SPLIT_TUNE's Hello interval not set" >&2; FAIL=1; }
 				[ "$round$offl" != "1${OFFLOADS[0]}" ] || tune_show "$m" "$c"
 				# The first connection after a build: its fixed cost, 1 byte.
 				window "$m" "$DST 5300 1" start "$offl" "$c" "$round" 0 1 || FAIL=1
@@ -469,6 +491,7 @@ for m in "${!MODELS[@]}"; do
 	nic_chain_offloads "$m" on "${NICS[@]}"
 done
 irq_report
+[ "${SPLIT_PROF:-0}" != 1 ] || cp /proc/kallsyms "$OUT/kallsyms.txt"
 w=$(nic_warnings "$MARK")
 [ -z "$w" ] || { echo "nic-split: driver warnings: $w" >&2; FAIL=1; }
 
