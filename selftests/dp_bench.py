@@ -929,8 +929,21 @@ def split_prof(d, top=25):
                 windows.append(w)
     relay = {2 * (i + 1): w for i, w in enumerate(windows)
              if w[0] == 'relay'}
+    idle = {2 * (i + 1): w for i, w in enumerate(windows)
+            if w[0] == 'idle'}
     name = prof_syms(d + '/kallsyms.txt')
-    prof = prof_load(d + '/insn-prof.txt', name, set(relay))
+    prof = prof_load(d + '/insn-prof.txt', name, set(relay) | set(idle))
+    for seq, w in sorted(idle.items()):
+        p = prof.get(seq, {})
+        print('%s idle window (2 s of guest time): the %d symbols of most '
+              'instructions per vCPU' % (w[1], top))
+        for v in range(3):
+            rows = sorted(((x, kk[1]) for kk, x in p.items() if kk[0] == v),
+                          reverse=True)
+            print('  vCPU %d (%s) total %d' % (v, 'srd'[v],
+                                              sum(x for x, _ in rows)))
+            for x, sym in rows[:top]:
+                print('    %-44s %d' % (sym[:44], x))
     groups = {}
     for seq, w in sorted(relay.items()):
         groups.setdefault((w[1], w[2], w[3]), []).append(seq)
