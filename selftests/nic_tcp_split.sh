@@ -74,8 +74,10 @@
 #            refuses it: its module's InterruptThrottleRate=0 (off)
 #   ring     receive rings of SPLIT_RING (4096) descriptors
 #   flush    TCP's metrics cache flushed before every run
-#   warm     a transfer of SPLIT_WARM (2M) after the first connection,
-#            not counted
+#   warm     a transfer of SPLIT_WARM (default SPLIT_BYTES: a run's size)
+#            after the first connection, not counted; a smaller one left
+#            the allocators growing in the first run (new slabs, their
+#            pages zeroed: dp0's sender 7.5% above its later runs)
 #   lowat    the receiver's reads return a whole chunk (SO_RCVLOWAT at
 #            each read's size; with it fixed at a chunk transfers stalled)
 #   tcpcork  the sender corked (TCP_CORK) until its last write: full
@@ -88,9 +90,11 @@
 # over every window go to nic-split-stats.txt: retransmissions, drops at
 # a ring, out-of-order segments, ACKs.
 #
-# What it does not control: timers and work items run on the CPU that
-# armed them (dp0's Hellos, every 100 ms on each node, TCP's timers on
-# the socket's CPU), RCU and the tick on all three.  /proc/interrupts
+# What it does not control: work items run on the CPU that queued them
+# (dp0's Hellos, every 100 ms on each node unless "hello", TCP's timers
+# on the socket's CPU, and with "timers" every timer on the CPU that
+# armed it), RCU and the tick on all three; the allocators' state (a
+# warm-up as large as a run leaves them grown).  /proc/interrupts
 # (the NICs' IRQs) and /proc/softirqs (NET_RX, NET_TX) per vCPU over
 # each run say where the work landed.  A run fails (exit 1) when the
 # check misses, a contender cannot be built, a transfer does not
@@ -131,10 +135,10 @@ STATS=$OUT/nic-split-stats.txt
 : > "$RAW"
 : > "$STATS"
 NICS=(s:p1:0 r:p1:1 r:p0:1 d:p0:2)	# role:port:vCPU
-read -r -a TUNE <<<"${SPLIT_TUNE-ack cwnd buf cc cork itr ring flush warm}"
+read -r -a TUNE <<<"${SPLIT_TUNE-ack cwnd buf cc cork itr ring flush warm timers hello}"
 CWND=${SPLIT_CWND:-32}
 TBUF=$(numfmt --from=iec "${SPLIT_BUF:-1M}")
-WARM=$(numfmt --from=iec "${SPLIT_WARM:-2M}")
+WARM=$(numfmt --from=iec "${SPLIT_WARM:-${SPLIT_BYTES:-8M}}")
 tune_has() { [[ " ${TUNE[*]} " == *" $1 "* ]]; }
 
 die() { echo "nic-split: $*" >&2; exit 1; }
