@@ -43,7 +43,9 @@
 # BENCH_NIC_MODELS (default e1000e e1000), SPLIT_BYTES (8M), SPLIT_RUNS
 # (2), SPLIT_ROUNDS (1), SPLIT_OFFLOADS (on off), SPLIT_CONTENDERS (dp0
 # ipv4 dp0-nic), SPLIT_CHECKS (2), SPLIT_TUNE (what makes the runs alike:
-# nic_tcp_split.sh), BENCH_BOOTS (1: guests, each the whole table; with
+# nic_tcp_split.sh; SPLIT_HELLO, SPLIT_WARM ...), SPLIT_PROF (1: the
+# plugin's profile of every window, dp_bench.py splitprof), BENCH_BOOTS
+# (1: guests, each the whole table; with
 # more, nic-split-boots.txt has each figure over all of them and the
 # repeatability line).
 set -euo pipefail
