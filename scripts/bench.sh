@@ -43,7 +43,9 @@
 # BENCH_NIC_MODELS (default e1000e e1000), SPLIT_BYTES (8M), SPLIT_RUNS
 # (2), SPLIT_ROUNDS (1), SPLIT_OFFLOADS (on off), SPLIT_CONTENDERS (dp0
 # ipv4 dp0-nic), SPLIT_CHECKS (2), SPLIT_TUNE (what makes the runs alike:
-# nic_tcp_split.sh), BENCH_BOOTS (1: guests, each the whole table; with
+# nic_tcp_split.sh; SPLIT_HELLO, SPLIT_WARM ...), SPLIT_PROF (1: the
+# plugin's profile of every window, dp_bench.py splitprof), BENCH_BOOTS
+# (1: guests, each the whole table; with
 # more, nic-split-boots.txt has each figure over all of them and the
 # repeatability line).
 set -euo pipefail
@@ -81,6 +83,8 @@ if [ "${1:-}" = nic ]; then
 		read -r -a vm <<<"$(bash selftests/nic_tcp_split.sh --vm-args) --insn-plugin tools/insn-plugin/insn-plugin.so"
 		[ -f tools/insn-plugin/insn-plugin.so ] ||
 			{ echo "bench-nic: BENCH_NIC_SPLIT=1 needs tools/insn-plugin (make -C tools/insn-plugin)" >&2; exit 1; }
+		# SPLIT_PROF=1: the plugin's profile of each window too.
+		[ "${SPLIT_PROF:-0}" != 1 ] || export INSN_PROF=1
 	fi
 fi
 rm -rf "$out"
@@ -90,7 +94,8 @@ for v in BENCH_ROUNDS BENCH_BUILDS BENCH_FRAMES BENCH_TCP_SECS BENCH_SIZES BENCH
 	BENCH_PROFILE BENCH_PROFILE_SECS \
 	BENCH_NIC_MODELS BENCH_NIC_MODE BENCH_TCP_BYTES BENCH_NIC_ROWS BENCH_NIC_BRIDGE \
 	BENCH_NIC_OFFLOAD SPLIT_MODELS SPLIT_BYTES SPLIT_RUNS SPLIT_ROUNDS SPLIT_OFFLOADS \
-	SPLIT_CONTENDERS SPLIT_CHECKS SPLIT_TUNE SPLIT_CWND SPLIT_BUF SPLIT_WARM SPLIT_RING SPLIT_ITR; do
+	SPLIT_CONTENDERS SPLIT_CHECKS SPLIT_TUNE SPLIT_CWND SPLIT_BUF SPLIT_WARM SPLIT_RING SPLIT_ITR \
+	SPLIT_HELLO SPLIT_PROF; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
 # A thread per vCPU (run-vm.sh's default is one for all, which make check

@@ -55,6 +55,11 @@
       sum) in every run of every boot, the spread (max - min) / min
       within each boot (the widest) and over all of them, and the
       repeatability line: how many of the per-role figures are within 1%
+  dp_bench.py splitprof DIR [TOP]
+      the plugin's profile of the split's transfers (SPLIT_PROF=1: DIR has
+      nic-split-raw.txt, insn-prof.txt, kallsyms.txt): per contender and
+      vCPU, the TOP (25) symbols whose instructions per KiB differ most
+      between its runs
       RESULTS has lines "NAME ROUND VALUE"; prints per NAME the median,
       min and max, then the ratios of each topology's rows (dpillar,
       dcell, bcube, xdcent, s2, s2plan: every contender but BASELINES'
@@ -668,6 +673,7 @@ def insn_marker():
 def tcpsend():
     import os
     import socket
+    import time
     data = memoryview(bytes(TCP_CHUNK))
     # DP_INSN_MARK=1: a marker right before the connection and right
     # after the receiver's answer (selftests/nic_tcp_split.sh).
@@ -677,7 +683,6 @@ def tcpsend():
         w = line.split()
         if len(w) == 2 and w[0] == 'idle':
             # The background: two markers SECS apart, nothing sent.
-            import time
             if mark:
                 mark()
             time.sleep(float(w[1]))
@@ -691,6 +696,7 @@ def tcpsend():
         try:
             if mark:
                 mark()
+                t0 = time.monotonic_ns()
             c = socket.create_connection((dst, port), timeout=60)
             # DP_TCP_CORK=1: only full segments until the last byte is
             # written, whatever the timing of the ACKs (Nagle's partial
@@ -708,9 +714,14 @@ def tcpsend():
                 c.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 0)
             ok = c.recv(1) == b'k'
             if mark:
+                t1 = time.monotonic_ns()
                 mark()
             c.close()
-            print('ok %d' % n if ok else 'error no answer', flush=True)
+            # With the markers, also the guest's clock over the transfer
+            # (ns): on icount shift 0 the instructions of all vCPUs plus
+            # the jumps of the clock while all of them were idle.
+            print(('ok %d' % n + (' %d' % (t1 - t0) if mark else ''))
+                  if ok else 'error no answer', flush=True)
         except OSError as e:
             print('error %s' % e, flush=True)
 
@@ -751,7 +762,12 @@ def split_load(path):
                 order.append(k)
             kib = int(w[6]) / 1024
             i = [int(x) for x in w[7:10]]
-            runs[k].append(([x / kib for x in i] + [sum(i) / kib], int(w[19])))
+            # The clock's jumps (ns): tcpsend's guest ns over the
+            # transfer less all vCPUs' instructions (icount shift 0);
+            # None from a raw file without it.
+            jump = int(w[23]) - sum(i) if len(w) > 23 and int(w[23]) else None
+            runs[k].append(([x / kib for x in i] + [sum(i) / kib], int(w[19]),
+                            jump))
     return runs, order
 
 
@@ -765,12 +781,12 @@ def split_table(paths):
     for _, o in boots:
         order += [k for k in o if k not in order]
     print('instructions per KiB, each run of each boot (boots apart by |), '
-          'the widest spread within a boot and the spread over all; '
-          'retrans per run')
-    print('%-7s %-4s %-8s %-4s %-44s %7s %7s %s' % (
+          'the widest spread within a boot, the spread over all runs and '
+          'that of the boots\' medians; retrans per run')
+    print('%-7s %-4s %-8s %-4s %-44s %7s %7s %7s %s' % (
         'model', 'offl', 'contender', 'role', 'runs', 'boot', 'all',
-        'retrans'))
-    inb = allb = n = 0
+        'medians', 'retrans'))
+    inb = allb = medb = n = 0
     worst = (0.0, None)
     for k in order:
         for j, role in enumerate(SPLIT_ROLES):
@@ -778,24 +794,189 @@ def split_table(paths):
             flat = [x for p in per for x in p]
             sb = max(split_spread(p) for p in per)
             sa = split_spread(flat)
+            sm = split_spread([split_median(p) for p in per if p])
             rt = ' | '.join('/'.join(str(r[1]) for r in b[0].get(k, []))
                             for b in boots)
-            print('%-7s %-4s %-8s %-4s %-44s %6.2f%% %6.2f%% %s' % (
+            print('%-7s %-4s %-8s %-4s %-44s %6.2f%% %6.2f%% %6.2f%% %s' % (
                 k[0], k[1], k[2], role,
                 ' | '.join('/'.join('%.0f' % x for x in p) for p in per),
-                sb * 100, sa * 100, rt if role == 's' else ''))
+                sb * 100, sa * 100, sm * 100, rt if role == 's' else ''))
             if role == 'sum':
                 continue
             n += 1
             inb += sb <= SPLIT_GOAL
             allb += sa <= SPLIT_GOAL
+            medb += sm <= SPLIT_GOAL
             if sa >= worst[0]:
                 worst = (sa, '%s %s %s %s' % (k + (role,)))
+    jumps = ['%s %s %s %s' % (k + (' | '.join('/'.join(
+        '-' if r[2] is None else '%.1f' % (r[2] / 1e6)
+        for r in b[0].get(k, [])) for b in boots),)) for k in order]
+    print('the clock\'s jumps in each transfer (ms of guest time with all '
+          'three vCPUs idle: the guest\'s clock less the instructions):')
+    for j in jumps:
+        print('  ' + j)
     runs = sum(len(r) for b in boots for r in b[0].values())
     print('repeatability: %d of %d per-role figures within %.0f%% within '
-          'each boot, %d of %d over all %d boots (%d transfers); widest %.2f%% '
-          '(%s)' % (inb, n, SPLIT_GOAL * 100, allb, n, len(boots), runs,
-                    worst[0] * 100, worst[1]))
+          'each boot, %d of %d over all %d boots (%d transfers), %d of %d '
+          'by the boots\' medians; widest over all %.2f%% (%s)' % (
+              inb, n, SPLIT_GOAL * 100, allb, n, len(boots), runs, medb, n,
+              worst[0] * 100, worst[1]))
+    split_ratios(boots, order)
+
+
+def split_median(v):
+    v = sorted(v)
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2
+
+
+def split_ratios(boots, order):
+    """dp0 (and dp0-nic) over plain IPv4, per model, offloads and role:
+    each boot's ratio of its medians, their spread, and that of all
+    runs' medians."""
+    rows = []
+    for k in order:
+        if k[2] == 'ipv4':
+            continue
+        base = (k[0], k[1], 'ipv4')
+        if base not in order:
+            continue
+        for j, role in enumerate(SPLIT_ROLES):
+            per = []
+            for b in boots:
+                a = [r[0][j] for r in b[0].get(k, [])]
+                c = [r[0][j] for r in b[0].get(base, [])]
+                if a and c:
+                    per.append(split_median(a) / split_median(c))
+            if not per:
+                continue
+            rows.append((k, role, per))
+    if not rows:
+        return
+    print('ratio over ipv4 (a contender\'s median instructions per KiB over '
+          'ipv4\'s, per boot), the spread between boots:')
+    n = inb = 0
+    worst = (0.0, None)
+    for k, role, per in rows:
+        sp = split_spread(per)
+        print('%-7s %-4s %-8s %-4s %-30s %6.2f%%' % (
+            k[0], k[1], k[2], role, ' | '.join('%.4f' % x for x in per),
+            sp * 100))
+        n += 1
+        inb += sp <= SPLIT_GOAL
+        if sp >= worst[0]:
+            worst = (sp, '%s %s %s %s' % (k + (role,)))
+    print('ratio repeatability: %d of %d ratios (roles and sums) within '
+          '%.0f%% between boots; widest %.2f%% (%s)' % (
+              inb, n, SPLIT_GOAL * 100, worst[0] * 100, worst[1]))
+
+
+# The plugin's profile of each window (insn-plugin.c, prof=; bench.sh's
+# SPLIT_PROF=1): DIR has nic-split-raw.txt, insn-prof.txt and the
+# guest's kallsyms.txt.  The k-th window of the raw file (check, idle,
+# start, warm, relay lines) ends at marker 2k, whose "prof 2k" section
+# has its blocks.
+SPLIT_WINDOWS = ('check', 'idle', 'start', 'warm', 'relay')
+
+
+def prof_syms(path):
+    import bisect
+    addrs, names = [], []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) < 3 or w[1] not in 'tTwW':
+                continue
+            a = int(w[0], 16)
+            if a == 0:
+                continue
+            addrs.append(a)
+            names.append(w[2] + (' ' + w[3] if len(w) > 3 else ''))
+    order = sorted(range(len(addrs)), key=lambda i: addrs[i])
+    addrs = [addrs[i] for i in order]
+    names = [names[i] for i in order]
+
+    def name(a):
+        if a < 1 << 63:
+            return '[user]'
+        i = bisect.bisect_right(addrs, a) - 1
+        return names[i] if i >= 0 else '?'
+    return name
+
+
+def prof_load(path, name, want):
+    """{seq: {(vcpu, symbol): instructions}} for the SEQs in WANT."""
+    prof = {}
+    cur = None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[0] == 'prof':
+                seq = int(w[1])
+                cur = prof.setdefault(seq, {}) if seq in want else None
+                continue
+            if cur is None:
+                continue
+            k = (int(w[0]), name(int(w[1], 16)))
+            cur[k] = cur.get(k, 0) + int(w[2])
+    return prof
+
+
+def split_prof(d, top=25):
+    windows = []
+    with open(d + '/nic-split-raw.txt') as f:
+        for line in f:
+            w = line.split()
+            if w and w[0] in SPLIT_WINDOWS:
+                windows.append(w)
+    relay = {2 * (i + 1): w for i, w in enumerate(windows)
+             if w[0] == 'relay'}
+    idle = {2 * (i + 1): w for i, w in enumerate(windows)
+            if w[0] == 'idle'}
+    name = prof_syms(d + '/kallsyms.txt')
+    prof = prof_load(d + '/insn-prof.txt', name, set(relay) | set(idle))
+    for seq, w in sorted(idle.items()):
+        p = prof.get(seq, {})
+        print('%s idle window (2 s of guest time): the %d symbols of most '
+              'instructions per vCPU' % (w[1], top))
+        for v in range(3):
+            rows = sorted(((x, kk[1]) for kk, x in p.items() if kk[0] == v),
+                          reverse=True)
+            print('  vCPU %d (%s) total %d' % (v, 'srd'[v],
+                                              sum(x for x, _ in rows)))
+            for x, sym in rows[:top]:
+                print('    %-44s %d' % (sym[:44], x))
+    groups = {}
+    for seq, w in sorted(relay.items()):
+        groups.setdefault((w[1], w[2], w[3]), []).append(seq)
+    for k, seqs in groups.items():
+        runs = [prof.get(q, {}) for q in seqs]
+        kib = int(relay[seqs[0]][6]) / 1024
+        print('%s %s %s: instructions per KiB by vCPU (role) and symbol, '
+              'runs %s; the %d that differ most between runs' % (
+                  k[0], k[1], k[2], ' / '.join(
+                      '%s.%s' % (relay[q][4], relay[q][5]) for q in seqs),
+                  top))
+        keys = set()
+        for r in runs:
+            keys |= set(r)
+        for v in range(3):
+            tot = [sum(x for (c, _), x in r.items() if c == v) / kib
+                   for r in runs]
+            print('  vCPU %d (%s) total %s' % (v, 'srd'[v], ' / '.join(
+                '%.0f' % t for t in tot)))
+            rows = []
+            for kk in keys:
+                if kk[0] != v:
+                    continue
+                x = [r.get(kk, 0) / kib for r in runs]
+                rows.append((max(x) - min(x), kk[1], x))
+            rows.sort(reverse=True)
+            for dx, sym, x in rows[:top]:
+                print('    %-44s %s  (%.1f)' % (sym[:44], ' / '.join(
+                    '%.1f' % y for y in x), dx))
+    return 0
 
 
 def main(argv):
@@ -809,6 +990,8 @@ def main(argv):
     if len(argv) == 3 and argv[1] == 'insn':
         insn_table(argv[2])
         return 0
+    if len(argv) in (3, 4) and argv[1] == 'splitprof':
+        return split_prof(argv[2], int(argv[3]) if len(argv) == 4 else 25)
     if len(argv) >= 3 and argv[1] == 'split':
         split_table(argv[2:])
         return 0

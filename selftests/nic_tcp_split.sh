@@ -70,22 +70,31 @@
 #            completions)
 #   itr      interrupt moderation fixed: ethtool -C rx-usecs SPLIT_ITR (0:
 #            none) on the four NICs, instead of the drivers' adaptive
-#            rate, which carries over from run to run
+#            rate, which carries over from run to run; e1000's driver
+#            refuses it: its module's InterruptThrottleRate=0 (off)
 #   ring     receive rings of SPLIT_RING (4096) descriptors
 #   flush    TCP's metrics cache flushed before every run
-#   warm     a transfer of SPLIT_WARM (2M) after the first connection,
-#            not counted
+#   warm     a transfer of SPLIT_WARM (default SPLIT_BYTES: a run's size)
+#            after the first connection, not counted; a smaller one left
+#            the allocators growing in the first run (new slabs, their
+#            pages zeroed: dp0's sender 7.5% above its later runs)
 #   lowat    the receiver's reads return a whole chunk (SO_RCVLOWAT at
 #            each read's size; with it fixed at a chunk transfers stalled)
 #   tcpcork  the sender corked (TCP_CORK) until its last write: full
 #            segments only
+#   timers   kernel.timer_migration 0: a timer fires on the CPU that armed
+#            it, not on a busy one when that CPU is idle
+#   hello    dp0's Hellos every SPLIT_HELLO ms (10000, the most; dead
+#            30000) once a contender is up, instead of every 100 ms
 # Each NIC's counters (ethtool -S) and each role's TCP counters (nstat)
 # over every window go to nic-split-stats.txt: retransmissions, drops at
 # a ring, out-of-order segments, ACKs.
 #
-# What it does not control: timers and work items run on the CPU that
-# armed them (dp0's Hellos, every 100 ms on each node, TCP's timers on
-# the socket's CPU), RCU and the tick on all three.  /proc/interrupts
+# What it does not control: work items run on the CPU that queued them
+# (dp0's Hellos, every 100 ms on each node unless "hello", TCP's timers
+# on the socket's CPU, and with "timers" every timer on the CPU that
+# armed it), RCU and the tick on all three; the allocators' state (a
+# warm-up as large as a run leaves them grown).  /proc/interrupts
 # (the NICs' IRQs) and /proc/softirqs (NET_RX, NET_TX) per vCPU over
 # each run say where the work landed.  A run fails (exit 1) when the
 # check misses, a contender cannot be built, a transfer does not
@@ -94,7 +103,10 @@
 # Results in $DPILLAR_OUT: nic-split.txt (the table, and the
 # repeatability line of dp_bench.py split: how many per-role figures
 # repeat within 1%), nic-split-raw.txt (a line a window) and
-# nic-split-stats.txt (the counters a window).
+# nic-split-stats.txt (the counters a window).  SPLIT_PROF=1: also the
+# guest's /proc/kallsyms (kallsyms.txt), for the plugin's profile of
+# each window (run-vm.sh with INSN_PROF=1: insn-prof.txt; dp_bench.py
+# splitprof).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 read -r -a MODELS <<<"${SPLIT_MODELS:-e1000e e1000}"
@@ -123,10 +135,10 @@ STATS=$OUT/nic-split-stats.txt
 : > "$RAW"
 : > "$STATS"
 NICS=(s:p1:0 r:p1:1 r:p0:1 d:p0:2)	# role:port:vCPU
-read -r -a TUNE <<<"${SPLIT_TUNE-ack cwnd buf cc cork itr ring flush warm}"
+read -r -a TUNE <<<"${SPLIT_TUNE-ack cwnd buf cc cork itr ring flush warm timers hello}"
 CWND=${SPLIT_CWND:-32}
 TBUF=$(numfmt --from=iec "${SPLIT_BUF:-1M}")
-WARM=$(numfmt --from=iec "${SPLIT_WARM:-2M}")
+WARM=$(numfmt --from=iec "${SPLIT_WARM:-${SPLIT_BYTES:-8M}}")
 tune_has() { [[ " ${TUNE[*]} " == *" $1 "* ]]; }
 
 die() { echo "nic-split: $*" >&2; exit 1; }
@@ -140,6 +152,15 @@ die() { echo "nic-split: $*" >&2; exit 1; }
 # while a run is measured.
 taskset -p -c 0 $$ >/dev/null
 
+# itr on e1000, whose driver refuses ethtool -C: its moderation is the
+# module's InterruptThrottleRate (default 3, adaptive), 0 for each NIC
+# (off: QEMU's e1000 then raises each interrupt as its cause comes).
+if tune_has itr && [[ " ${MODELS[*]} " == *" e1000 "* ]]; then
+	[ ! -d /sys/bus/pci/drivers/e1000 ] || modprobe -r e1000 ||
+		die "e1000 loaded and not removable (InterruptThrottleRate)"
+	modprobe e1000 InterruptThrottleRate=0,0,0,0,0,0,0,0 || die "e1000 not loaded"
+	echo "# e1000: $(dmesg | grep -c 'Interrupt Throttling Rate (ints/sec) turned off') NICs with interrupt throttling off (InterruptThrottleRate=0)"
+fi
 nic_drivers_load "${MODELS[@]}" || die "cannot load the NIC drivers"
 load_module || die "no dpillar module"
 
@@ -295,6 +316,7 @@ tune_model() {
 		! tune_has cc || ip netns exec "$n" sysctl -qw net.ipv4.tcp_congestion_control=reno || return 1
 		! tune_has cork || ip netns exec "$n" sysctl -qw net.ipv4.tcp_autocorking=0 || return 1
 		! tune_has cwnd || ip netns exec "$n" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0 || return 1
+		! tune_has timers || sysctl -qw kernel.timer_migration=0 || return 1
 		! tune_has buf || ip netns exec "$n" sysctl -qw net.ipv4.tcp_moderate_rcvbuf=0 \
 			"net.ipv4.tcp_rmem=4096 $TBUF $TBUF" "net.ipv4.tcp_wmem=4096 $TBUF $TBUF" || return 1
 	done
@@ -329,6 +351,15 @@ tune_routes() {
 		ip -n "$(ns "$1" d)" route change 10.0.0.0/8 dev dp0 "${a[@]}" ;;
 	esac
 }
+# tune_hello M C: dp0's Hellos every SPLIT_HELLO ms on the three nodes
+# (after it is up: its neighbours are heard by then).
+tune_hello() {
+	local x
+	tune_has hello && [[ "$2" == dp0* ]] || return 0
+	for x in s r d; do
+		"$DPCTL" -n "$(ns "$1" $x)" set dp0 hello "${SPLIT_HELLO:-10000}" dead 30000 || return 1
+	done
+}
 tune_show() {
 	echo "# ${MODELS[$1]} $2 routes: s $(ip -n "$(ns "$1" s)" route show | tr '\n' ';') d $(ip -n "$(ns "$1" d)" route show | tr '\n' ';')"
 	echo "# ${MODELS[$1]} r.p1 coalescing: $(ip netns exec "$(ns "$1" r)" ethtool -c p1 2>/dev/null | awk '/^rx-usecs:/ { print $2 }'), ring $(ip netns exec "$(ns "$1" r)" ethtool -g p1 2>/dev/null | awk '/^RX:/ { print $2 }' | tr '\n' ' ')"
@@ -344,11 +375,13 @@ diffs() {	# diffs "A..." "B...": B - A, word by word
 # window M WHAT ROW OFFL C ROUND RUN BYTES: send WHAT to model M's
 # tcpsend (a transfer line, or "idle SECS"), the raw line of the window:
 # row model offloads contender round run bytes I0 I1 I2 irq0 irq1 irq2
-# rx0 rx1 rx2 tx0 tx1 tx2 retrans K0 K1 K2 (I: each vCPU's instructions,
-# K: those in the kernel)
+# rx0 rx1 rx2 tx0 tx1 tx2 retrans K0 K1 K2 ns (I: each vCPU's
+# instructions, K: those in the kernel, ns: the guest's clock over the
+# transfer, tcpsend's, 0 for an idle window; on icount shift 0 it is
+# I0 + I1 + I2 plus the clock's jumps while all three vCPUs were idle)
 window() {
 	local m=$1 what=$2 row=$3 offl=$4 c=$5 round=$6 run=$7 bytes=$8 ans i0 i1 s0 s1 r0 r1 d
-	local -a dd
+	local -a dd aa
 	sleep 0.2
 	stats "$m" > "$WORK/st0"
 	i0=$(irq_counts "$m") s0=$(softirqs) r0=$(retrans "$(ns "$m" s)")
@@ -360,7 +393,9 @@ window() {
 	case "$ans" in ok*) ;; *) echo "nic-split: $row ${MODELS[m]} $c: $ans" >&2; return 1 ;; esac
 	d=$(marks) || { echo "nic-split: $row ${MODELS[m]} $c: markers out of order: $(tail -n 2 "$INSNS")" >&2; return 1; }
 	read -r -a dd <<<"$d"
-	echo "$row ${MODELS[m]} $offl $c $round $run $bytes ${dd[*]:0:3} $(diffs "$i0" "$i1") $(diffs "$s0" "$s1") $((r1 - r0)) ${dd[*]:3:3}" |
+	read -r -a aa <<<"$ans"
+	[[ "${aa[2]:-}" =~ ^[0-9]+$ ]] || aa[2]=0
+	echo "$row ${MODELS[m]} $offl $c $round $run $bytes ${dd[*]:0:3} $(diffs "$i0" "$i1") $(diffs "$s0" "$s1") $((r1 - r0)) ${dd[*]:3:3} ${aa[2]}" |
 		tee -a "$RAW" | sed 's/^/# /'
 }
 
@@ -453,6 +488,7 @@ for m in "${!MODELS[@]}"; do
 			for c in $(contenders "$m" "$offl"); do
 				"up_$c" "$m" || { echo "nic-split: ${MODELS[m]}: cannot build $c" >&2; "down_$c" "$m"; FAIL=1; continue; }
 				tune_routes "$m" "$c" || { echo "nic-split: ${MODELS[m]}: $c: SPLIT_TUNE's routes not set" >&2; FAIL=1; }
+				tune_hello "$m" "$c" || { echo "nic-split: ${MODELS[m]}: $c: SPLIT_TUNE's Hello interval not set" >&2; FAIL=1; }
 				[ "$round$offl" != "1${OFFLOADS[0]}" ] || tune_show "$m" "$c"
 				# The first connection after a build: its fixed cost, 1 byte.
 				window "$m" "$DST 5300 1" start "$offl" "$c" "$round" 0 1 || FAIL=1
@@ -469,6 +505,7 @@ for m in "${!MODELS[@]}"; do
 	nic_chain_offloads "$m" on "${NICS[@]}"
 done
 irq_report
+[ "${SPLIT_PROF:-0}" != 1 ] || cp /proc/kallsyms "$OUT/kallsyms.txt"
 w=$(nic_warnings "$MARK")
 [ -z "$w" ] || { echo "nic-split: driver warnings: $w" >&2; FAIL=1; }
 

@@ -38,7 +38,9 @@ usage: $0 [options] -- SCRIPT [ARGS...]
                       with out=<the run dir>/insns.txt: every vCPU's guest
                       instructions at each marker instruction the guest
                       executes (insn-mark); the guest finds the file as
-                      \$DPILLAR_INSNS (see tools/insn-plugin/insn-plugin.c)
+                      \$DPILLAR_INSNS (see tools/insn-plugin/insn-plugin.c);
+                      with INSN_PROF=1 in the environment, also each
+                      window's instructions per vCPU and block (insn-prof.txt)
   --log FILE          full console log (default \$DPILLAR_CACHE/logs/<id>.log)
   --out DIR           keep the per-run shared dir here (default: temp, removed
                       on success)
@@ -401,7 +403,9 @@ done
 # would end QEMU's option: the run dir has none unless --out gives one).
 if [ -n "$insn_plugin" ]; then
 	[[ "$outdir$insn_plugin" != *,* ]] || err "--insn-plugin: a comma in $outdir or $insn_plugin"
-	qemu+=(-plugin "file=$insn_plugin,out=$outdir/insns.txt")
+	# INSN_PROF=1: also each window's instructions per vCPU and block
+	# (insn-prof.txt; dp_bench.py splitprof names them).
+	qemu+=(-plugin "file=$insn_plugin,out=$outdir/insns.txt${INSN_PROF:+,prof=$outdir/insn-prof.txt}")
 fi
 [ -z "$netns" ] || qemu=(ip netns exec "$netns" "${qemu[@]}")
 
