@@ -3220,6 +3220,341 @@ static int cmd_s2_plan(struct opts *o)
 	return err;
 }
 
+/* ---- diameter: exact, with few BFS ---- */
+
+/*
+ * The exact diameter (and radius) of the server graph, server hops as
+ * paths --shortest counts them (a switch one hop), by the eccentricity
+ * bounds of Takes and Kosters ("Determining the diameter of small world
+ * networks", CIKM 2011, BoundingDiameters' upper bounds): a BFS from w
+ * gives ecc(w) and, for every server v, ecc(v) <= ecc(w) + d(v, w).  The
+ * diameter is found when no server's upper bound exceeds the largest
+ * eccentricity computed.  The
+ * BFS run DIAM_SRC at a time (one bit of DIAM_W words per source, every
+ * level one pass over the servers; --sources S: S at a time); each
+ * batch's sources are the servers of the largest upper bounds, spread
+ * (no two adjacent).
+ */
+#define DIAM_W		4
+#define DIAM_SRC	(64 * DIAM_W)
+#define DIAM_INF	255
+
+struct diam {
+	const struct dp_topo *t;
+	u32 n;
+	u32 *off, *adj;		/* server neighbours (CSR) */
+	u64 (*seen)[DIAM_W], (*front)[DIAM_W], (*next)[DIAM_W];
+	u8 *ub;			/* upper bound of the eccentricity, DIAM_INF none */
+	u8 *done;		/* BFS run from it */
+	u32 *q0, *q1;
+	u64 bfs, batches;
+};
+
+static int diam_adj(struct diam *d)
+{
+	const struct dp_topo *t = d->t;
+	struct dp_port_info pi;
+	u64 m = 0;
+	u32 v, p, i, w;
+
+	d->off = malloc(((size_t)d->n + 1) * sizeof(u32));
+	if (!d->off)
+		return -ENOMEM;
+	for (v = 0; v < d->n; v++) {
+		d->off[v] = (u32)m;
+		if (!dp_addr_valid(t, v))
+			continue;
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, v, p, &pi);
+			m += pi.nneigh;
+		}
+		if (m > 0xffffffffULL)
+			return -E2BIG;
+	}
+	d->off[d->n] = (u32)m;
+	d->adj = malloc((m ? m : 1) * sizeof(u32));
+	if (!d->adj)
+		return -ENOMEM;
+	m = 0;
+	for (v = 0; v < d->n; v++) {
+		if (!dp_addr_valid(t, v))
+			continue;
+		for (p = 0; p < t->nports; p++) {
+			dp_port_info(t, v, p, &pi);
+			for (i = 0; i < pi.nneigh; i++) {
+				w = dp_port_neigh(t, v, p, i);
+				d->adj[m++] = dp_addr_valid(t, w) ? w : v;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * BFS from the @ns sources @src at once; their eccentricities into @ecc
+ * (DIAM_INF: a server not reached, the graph is not connected).
+ */
+static void diam_bfs(struct diam *d, const u32 *src, u32 ns, u8 *ecc)
+{
+	u64 full[DIAM_W] = { 0 }, reach[DIAM_W], m[DIAM_W];
+	u64 (*tmp)[DIAM_W];
+	u32 v, e, j, lvl = 0, b;
+	bool any;
+
+	memset(d->seen, 0, (size_t)d->n * sizeof(*d->seen));
+	memset(d->front, 0, (size_t)d->n * sizeof(*d->front));
+	for (b = 0; b < ns; b++) {
+		d->seen[src[b]][b / 64] |= 1ULL << (b % 64);
+		d->front[src[b]][b / 64] |= 1ULL << (b % 64);
+		full[b / 64] |= 1ULL << (b % 64);
+		ecc[b] = 0;
+	}
+	do {
+		any = false;
+		memset(reach, 0, sizeof(reach));
+		for (v = 0; v < d->n; v++) {
+			bool left = false;
+
+			for (j = 0; j < DIAM_W; j++) {
+				m[j] = 0;
+				left |= (d->seen[v][j] & full[j]) != full[j];
+			}
+			if (!left || d->off[v] == d->off[v + 1]) {
+				memset(d->next[v], 0, sizeof(d->next[v]));
+				continue;
+			}
+			for (e = d->off[v]; e < d->off[v + 1]; e++)
+				for (j = 0; j < DIAM_W; j++)
+					m[j] |= d->front[d->adj[e]][j];
+			for (j = 0; j < DIAM_W; j++) {
+				m[j] &= ~d->seen[v][j];
+				d->next[v][j] = m[j];
+				reach[j] |= m[j];
+			}
+		}
+		lvl++;
+		for (v = 0; v < d->n; v++)
+			for (j = 0; j < DIAM_W; j++)
+				d->seen[v][j] |= d->next[v][j];
+		for (b = 0; b < ns; b++)
+			if (reach[b / 64] & (1ULL << (b % 64))) {
+				ecc[b] = (u8)lvl;
+				any = true;
+			}
+		tmp = d->front;
+		d->front = d->next;
+		d->next = tmp;
+	} while (any && lvl < DIAM_INF - 1);
+	for (v = 0; v < d->n; v++) {
+		if (!dp_addr_valid(d->t, v))
+			continue;
+		for (b = 0; b < ns; b++)
+			if (!(d->seen[v][b / 64] & (1ULL << (b % 64))))
+				ecc[b] = DIAM_INF;
+	}
+	d->bfs += ns;
+	d->batches++;
+}
+
+/*
+ * Upper bounds only, of every server from a batch's sources at once:
+ * ub(v) = min(ub(v), min_w ecc(w) + d(v, w)), a BFS whose sources start
+ * at their eccentricities (levels in increasing order).
+ */
+static void diam_upper(struct diam *d, const u32 *src, const u8 *ecc, u32 ns)
+{
+	u32 n0 = 0, n1, val, lo = DIAM_INF, i, e, v, w;
+
+	for (i = 0; i < ns; i++)
+		if (ecc[i] < lo)
+			lo = ecc[i];
+	for (val = lo; val < DIAM_INF - 1; val++) {
+		for (i = 0; i < ns; i++)
+			if (ecc[i] == val && d->ub[src[i]] >= val) {
+				d->ub[src[i]] = (u8)val;
+				d->q0[n0++] = src[i];
+			}
+		n1 = 0;
+		for (i = 0; i < n0; i++) {
+			v = d->q0[i];
+			if (d->ub[v] != val)
+				continue;
+			for (e = d->off[v]; e < d->off[v + 1]; e++) {
+				w = d->adj[e];
+				if (d->ub[w] > val + 1) {
+					d->ub[w] = (u8)(val + 1);
+					d->q1[n1++] = w;
+				}
+			}
+		}
+		if (!n1) {
+			bool more = false;
+
+			for (i = 0; i < ns; i++)
+				more |= ecc[i] > val;
+			if (!more)
+				break;
+		}
+		memcpy(d->q0, d->q1, (size_t)n1 * sizeof(u32));
+		n0 = n1;
+	}
+}
+
+static void diam_free(struct diam *d)
+{
+	free(d->off);
+	free(d->adj);
+	free(d->seen);
+	free(d->front);
+	free(d->next);
+	free(d->ub);
+	free(d->done);
+	free(d->q0);
+	free(d->q1);
+}
+
+static int cmd_diameter(struct opts *o)
+{
+	struct rng r = { o->seed };
+	struct dp_topo t;
+	struct diam d = { 0 };
+	u32 src[DIAM_SRC], ns, v, i, lbmax = 0, ubmax, far = 0, arg = 0;
+	u32 *order = NULL, nvalid = 0, left, batch;
+	u8 ecc[DIAM_SRC], *mark = NULL;
+	double t0 = now_ns();
+	int err;
+
+	if (o->sources_set && o->sources > DIAM_SRC) {
+		fprintf(stderr, "dpsim: diameter: --sources 1 to %u (BFS a batch)\n",
+			DIAM_SRC);
+		return EXIT_USAGE;
+	}
+	batch = o->sources_set ? o->sources : DIAM_SRC;
+	err = need_topo(o, &t);
+	if (err)
+		return err;
+	d.t = &t;
+	d.n = t.nodes;
+	err = diam_adj(&d);
+	d.seen = malloc((size_t)d.n * sizeof(*d.seen));
+	d.front = malloc((size_t)d.n * sizeof(*d.front));
+	d.next = malloc((size_t)d.n * sizeof(*d.next));
+	d.ub = malloc(d.n);
+	d.done = calloc(d.n, 1);
+	d.q0 = malloc((size_t)d.n * sizeof(u32));
+	d.q1 = malloc((size_t)d.n * sizeof(u32));
+	order = malloc((size_t)d.n * sizeof(u32));
+	mark = calloc(d.n, 1);
+	if (err || !d.seen || !d.front || !d.next || !d.ub ||
+	    !d.done || !d.q0 || !d.q1 || !order || !mark) {
+		fprintf(stderr, "dpsim: out of memory for the diameter\n");
+		err = 1;
+		goto out;
+	}
+	memset(d.ub, DIAM_INF, d.n);
+	/* a random order of the servers, for spread batches */
+	for (v = 0; v < d.n; v++)
+		if (dp_addr_valid(&t, v))
+			order[nvalid++] = v;
+	for (i = nvalid; i > 1; i--) {
+		u32 j = rng_below(&r, i), x = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = x;
+	}
+	if (nvalid < 2) {
+		fprintf(stderr, "dpsim: fewer than two servers\n");
+		err = 1;
+		goto out;
+	}
+	for (;;) {
+		/*
+		 * The largest upper bound left; the diameter is lbmax when
+		 * no server's upper bound exceeds it.
+		 */
+		ubmax = 0;
+		left = 0;
+		for (i = 0; i < nvalid; i++) {
+			if (d.ub[order[i]] > ubmax)
+				ubmax = d.ub[order[i]];
+			left += d.ub[order[i]] > lbmax;
+		}
+		if (o->progress && d.batches)
+			fprintf(stderr, "batch %llu: BFS %llu, diameter >= %u, <= %u, servers above %u: %u\n",
+				(unsigned long long)d.batches,
+				(unsigned long long)d.bfs, lbmax, ubmax,
+				lbmax, left);
+		if (d.batches && ubmax <= lbmax)
+			break;
+		/*
+		 * The batch: servers of the largest upper bounds first (the
+		 * far ones, and those not yet bounded), no two adjacent.
+		 */
+		ns = 0;
+		memset(mark, 0, d.n);
+		for (u32 want = ubmax; want > lbmax && ns < batch; want--)
+			for (i = 0; i < nvalid && ns < batch; i++) {
+				u32 e;
+
+				v = order[i];
+				if (d.ub[v] != want || d.done[v] || mark[v])
+					continue;
+				src[ns++] = v;
+				d.done[v] = 1;
+				mark[v] = 1;
+				for (e = d.off[v]; e < d.off[v + 1]; e++)
+					mark[d.adj[e]] = 1;
+			}
+		if (!ns)
+			break;	/* cannot happen: an unbounded server left */
+		diam_bfs(&d, src, ns, ecc);
+		for (i = 0; i < ns; i++) {
+			if (ecc[i] == DIAM_INF) {
+				fprintf(stderr, "dpsim: the graph is not connected\n");
+				err = 1;
+				goto out;
+			}
+			if (ecc[i] > lbmax) {
+				lbmax = ecc[i];
+				arg = src[i];
+			}
+		}
+		diam_upper(&d, src, ecc, ns);
+	}
+	/* one more BFS: the pair, from the source of the largest */
+	{
+		struct bfs b;
+		u64 s1, s2;
+		u32 mx;
+
+		if (bfs_alloc(&t, &b)) {
+			bfs_free(&b);
+			fprintf(stderr, "dpsim: out of memory for BFS\n");
+			err = 1;
+			goto out;
+		}
+		bfs_run(&t, &b, arg, &s1, &s2, &mx);
+		for (v = 0; v < d.n; v++)
+			if (b.dist[v] == mx) {
+				far = v;
+				break;
+			}
+		bfs_free(&b);
+	}
+	printf("%s: servers %u, diameter %u (", describe(&t), nvalid, lbmax);
+	put_addr(&t, arg);
+	printf(" -> ");
+	put_addr(&t, far);
+	printf("), BFS %llu in %llu batches\n", (unsigned long long)d.bfs,
+	       (unsigned long long)d.batches);
+	fprintf(stderr, "dpsim: diameter: %.1f s\n", (now_ns() - t0) / 1e9);
+out:
+	free(order);
+	free(mark);
+	diam_free(&d);
+	return err;
+}
+
 /*
  * The commands: @core over the routing core (every topology through
  * dp_walk()); @s2core, the same core code on an S2 fabric the kernel
@@ -3234,6 +3569,7 @@ static const struct dpsim_cmd {
 	s2_cmd_fn *s2;
 } cmds[] = {
 	{ "paths", cmd_paths, NULL, s2_paths },
+	{ "diameter", cmd_diameter, NULL, NULL },
 	{ "ft", cmd_ft, cmd_s2_ft, s2_ft },
 	{ "route", cmd_route, cmd_s2_route, s2_route },
 	{ "plan", cmd_plan, cmd_s2_plan, s2_plan },

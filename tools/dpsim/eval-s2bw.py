@@ -22,6 +22,8 @@ Commands (each prints one line of numbers, or JSON with --json):
   table1   the DPillar paper's Table I
   diameter a lower bound of the diameter (double sweeps of BFS)
   pairflow the max flow between two servers (the DCell paper's k + 1)
+  fanflow  the max flow from one server to m others (the DCell paper's
+           Theorem 6, min(m, k + 1)), its groups' sizes
   selftest small known cases (make -C tools/dpsim check)
 
 Needs python3-networkx and python3-scipy (scripts/deps.sh).
@@ -1018,6 +1020,136 @@ def cmd_pairflow(o):
              len(pairs), min(flows), max(flows), nic_ports(fab)))
 
 
+def dcell_sigma(n, k):
+    """Theorem 6's group sizes: sigma_i = t_{i-1} * prod_{j=i+1..k} g_j
+    for 0 < i < k, sigma_k = t_{k-1}, sigma_0 = t_k - sum of the others
+    (g_j = t_{j-1} + 1, t_0 = n)."""
+    t = [n]
+    for _ in range(k):
+        t.append(t[-1] * (t[-1] + 1))
+    sig = [0] * (k + 1)
+    for i in range(1, k + 1):
+        sig[i] = t[i - 1]
+        for j in range(i + 1, k + 1):
+            sig[i] *= t[j - 1] + 1
+    sig[0] = t[k] - sum(sig[1:])
+    return sig
+
+
+def cmd_fanflow(o):
+    """The DCell paper's Theorem 6 and the sentence after it (section
+    4.1.1): the servers of a DCell_k fall, seen from a source src, in
+    k + 1 groups, Group_i those whose DCellRouting path leaves src by its
+    level-i link (level 0: its mini-switch), of sigma_i servers (src
+    counted in Group_0, as sigma_0 = t_k - sum of the others counts it);
+    "When src communicates with m other nodes, it can pick a node from
+    each of Group0, Group1, etc.  This way, the maximum aggregate
+    bandwidth at src is min(m, k + 1) when assuming the bandwidth of each
+    link as one."  Measured for every source (--sources 0) or --sources
+    random ones: (1) the group sizes, from dpsim pairs --mode paper's
+    first hops, against sigma_i; (2) for m = 1 .. k + 2, the max flow from
+    src to m destinations each taking at most one unit (one stream at one
+    link's rate), every link one unit each way, nodes forwarding freely:
+    over the sets of one destination from each of m groups (m <= k + 1)
+    and over random sets, --sets of each a source, the least and the
+    largest against min(m, k + 1); (3) DCellRouting's own paths to k + 1
+    destinations, one in each group, and to k + 1 random ones: the most
+    of them on one directed link, least and largest over the sets (1:
+    the k + 1 streams all go at one unit, k + 1 in all)."""
+    if o.fabric != 'dcell':
+        sys.exit('fanflow: DCell only (--fabric dcell)')
+    fab = build(o)
+    n, k, _ = fab.size
+    byaddr = {a: v for v, a in fab.addr.items()}
+    servers = sorted(byaddr.values())
+    rng = random.Random(o.seed)
+    srcs = servers if not o.sources else rng.sample(servers, o.sources)
+    want = set(srcs)
+    paths = {}
+    for line in run_dpsim(['pairs', '--topo', 'dcell', '-n', str(n),
+                           '-k', str(k), '--mode', 'paper']).splitlines():
+        f = line.split()
+        s = byaddr[tuple(int(x) for x in f[0].split('.'))]
+        if s not in want:
+            continue
+        if f[2] != 'delivered':
+            sys.exit('fanflow: not delivered: ' + line)
+        paths[s, byaddr[tuple(int(x) for x in f[1].split('.'))]] = [
+            byaddr[tuple(int(x) for x in a.split('.'))]
+            for a in f[4].split(',')]
+
+    def level(a, b):
+        # the highest digit where two neighbours differ (digits are
+        # a_k .. a_0): the level of the link between them
+        x, y = fab.addr[a], fab.addr[b]
+        return max(k - j for j in range(k + 1) if x[j] != y[j])
+
+    def links(p):
+        # directed links of a path: server-server hops inside a DCell_0
+        # pass its switch (two links), others are cables
+        out = []
+        for a, b in zip(p, p[1:]):
+            if level(a, b) == 0:
+                sw = ('w',) + fab.addr[a][:-1]
+                out += [(a, sw), (sw, b)]
+            else:
+                out.append((a, b))
+        return out
+
+    sig = dcell_sigma(n, k)
+    same = 0
+    fan = {m: [None, None, None, None] for m in range(1, k + 3)}
+    worst, best = [0, 0], [INF, INF]
+    for s in srcs:
+        groups = [[] for _ in range(k + 1)]
+        for d in servers:
+            if d != s:
+                groups[level(s, paths[s, d][1])].append(d)
+        got = [len(g) for g in groups]
+        got[0] += 1
+        same += got == sig
+        for m in range(1, k + 3):
+            for kind in (0, 1):
+                if kind == 0 and m > k + 1:
+                    continue
+                for _ in range(o.sets):
+                    if kind == 0:
+                        dst = [rng.choice(groups[i])
+                               for i in rng.sample(range(k + 1), m)]
+                    else:
+                        dst = rng.sample([d for d in servers if d != s], m)
+                    f = maxflow(fab.n, fab.edges, {s: INF},
+                                {d: 1 for d in dst})
+                    lo, hi = fan[m][2 * kind], fan[m][2 * kind + 1]
+                    fan[m][2 * kind] = f if lo is None else min(lo, f)
+                    fan[m][2 * kind + 1] = f if hi is None else max(hi, f)
+        for _ in range(o.sets):
+            for kind in (0, 1):
+                if kind == 0:
+                    dst = [rng.choice(g) for g in groups]
+                else:
+                    dst = rng.sample([d for d in servers if d != s], k + 1)
+                load = {}
+                for d in dst:
+                    for e in links(paths[s, d]):
+                        load[e] = load.get(e, 0) + 1
+                worst[kind] = max(worst[kind], max(load.values()))
+                best[kind] = min(best[kind], max(load.values()))
+    print('DCell (%d,%d): %d servers, %d sources, %d sets a source and m;'
+          ' group sizes of Theorem 6 %s: %d of %d sources'
+          % (n, k, len(servers), len(srcs), o.sets,
+             ' '.join(str(x) for x in sig), same, len(srcs)))
+    for m in range(1, k + 3):
+        lo0, hi0, lo1, hi1 = fan[m]
+        grp = ('one a group %d to %d' % (lo0, hi0) if lo0 is not None
+               else 'one a group -')
+        print('  m %d: min(m, k+1) %d; max flow, %s, random %d to %d'
+              % (m, min(m, k + 1), grp, lo1, hi1))
+    print('  DCellRouting to k+1, the most paths on one link: one a group'
+          ' %d to %d, random %d to %d'
+          % (best[0], worst[0], best[1], worst[1]))
+
+
 def cmd_thru(o):
     fab = build(o)
     rng = random.Random(o.seed)
@@ -1145,7 +1277,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('cmd', choices=['bisect', 'cuts', 'thru', 'state',
                                     'inventory', 'table1', 'diameter',
-                                    'pairflow', 'selftest'])
+                                    'pairflow', 'fanflow', 'selftest'])
     ap.add_argument('--fabric', default='s2',
                     help='s2 jellyfish fattree dpillar dcell bcube xdcent')
     ap.add_argument('--switches', type=int, default=125)
@@ -1170,6 +1302,10 @@ def main():
                     help='thru: LP over the K shortest paths per pair '
                     '(default: the exact edge LP)')
     ap.add_argument('--pairs', type=int, default=50)
+    ap.add_argument('--sources', type=int, default=0,
+                    help='fanflow: random sources (0: every server)')
+    ap.add_argument('--sets', type=int, default=10,
+                    help='fanflow: destination sets a source and size')
     ap.add_argument('--sweeps', type=int, default=4,
                     help='diameter: double sweeps')
     ap.add_argument('--pair', help='diameter: A,B (addresses)')
@@ -1183,7 +1319,7 @@ def main():
     sys.exit({'bisect': cmd_bisect, 'cuts': cmd_cuts, 'thru': cmd_thru,
               'state': cmd_state, 'inventory': cmd_inventory,
               'table1': cmd_table1, 'diameter': cmd_diameter,
-              'pairflow': cmd_pairflow,
+              'pairflow': cmd_pairflow, 'fanflow': cmd_fanflow,
               'selftest': selftest}[o.cmd](o) or 0)
 
 

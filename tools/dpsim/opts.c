@@ -137,7 +137,7 @@ static const struct dpsim_opt {
 	O("no-discover", 0, OPT_NO_DISCOVER, A, K_FLAG, false, 0, no_discover,
 	  NULL, "ft, pairs: no discovery fallback (the papers' routing)"),
 	O("progress", 0, OPT_PROGRESS, C, K_FLAG, false, 0, progress, NULL,
-	  "ft: \"S of N sources\" on stderr"),
+	  "ft: \"S of N sources\" on stderr; diameter: each batch"),
 	X("from", 0, OPT_FROM, A, "ADDR",
 	  "route: the source's address (locate: or all)"),
 	X("to", 0, OPT_TO, A, "ADDR", "route: the destination's address (S2: node id)"),
@@ -196,6 +196,13 @@ static const char usage_head[] =
 "      0) or P random pairs; --shortest adds true shortest paths by BFS\n"
 "      from S sampled sources (default 4); --disjoint: are the K\n"
 "      candidate paths of path selection valid and internally disjoint?\n"
+"  diameter -n N -k K [--sources S] [--seed S] [--progress]\n"
+"      the exact diameter of the server graph (server hops, a switch one\n"
+"      hop, as paths --shortest): eccentricity upper bounds (Takes and\n"
+"      Kosters' BoundingDiameters) from BFS run S at a time (default and\n"
+"      most 256), until no\n"
+"      server's bound exceeds the largest eccentricity found; prints it,\n"
+"      a pair that far apart and the BFS it took (the time on stderr)\n"
 "  ft -n N -k K { --failed F | --populate PCT [--order grow|random] }\n"
 "        [--fail-links L | --fail-frac F] [--pairs P] [--sources S]\n"
 "        [--seed S] [--ttl T] [--mode MODE] [--no-discover|--discover]\n"

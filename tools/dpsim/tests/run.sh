@@ -715,6 +715,31 @@ check "flows: ACK paths, S2 with 19 failed ends" 0 $D flows --topo s2 --nodes 12
 has "flows: ns-3's 232 of 256 delivered" "256 flows, delivered 232, 10 without an ACK path;"
 has "flows --fct: undelivered flows never complete" "completed 232,"
 
+# diameter (few BFS, eccentricity bounds) against a BFS from every
+# server (paths --shortest --sources 100000), on small fabrics of every
+# server-centric topology; 256, 1 and 5 BFS a batch (small batches use
+# the bounds: 256 BFS cover a small fabric at once), two seeds.
+for c in "dcell 2 1" "dcell 3 1" "dcell 2 2" "dcell 3 2" "dcell 4 2" \
+	 "dpillar 4 2" "dpillar 4 3" "dpillar 6 3" "bcube 3 2" \
+	 "xdcent 3 2 -i 2" "xdcent 2 2 -i 3"; do
+	# shellcheck disable=SC2086
+	set -- $c
+	tp=$1 tn=$2 tk=$3
+	shift 3
+	want=$($D paths --topo "$tp" -n "$tn" -k "$tk" "$@" --pairs 0 --shortest \
+	       --sources 100000 --json | sed -n 's/.*"shortest_max":\([0-9]*\).*/\1/p')
+	for b in "256 1" "1 1" "1 7" "5 1" "5 7"; do
+		bs=${b% *} seed=${b#* }
+		got=$($D diameter --topo "$tp" -n "$tn" -k "$tk" "$@" --sources "$bs" \
+		      --seed "$seed" 2>/dev/null | sed -n 's/.*, diameter \([0-9]*\) .*/\1/p')
+		if [ -n "$want" ] && [ "$got" = "$want" ]; then
+			ok "diameter $c, --sources $bs --seed $seed: $got, as BFS from every server"
+		else
+			ko "diameter $c, --sources $bs --seed $seed: '$got', BFS from every server '$want'"
+		fi
+	done
+done
+
 # Every word of the fabric's parameter list (net/dpillar/params.h) is an
 # option of dpsim: a row of its own (-n, --level, --seed...) or, for any
 # other word, the generated --WORD of "the fabric's other parameters".
