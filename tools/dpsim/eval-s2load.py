@@ -36,10 +36,12 @@ Commands (one line per network, then a summary line):
 """
 import argparse
 import importlib.util
+import json
 import math
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DPSIM = os.environ.get('DPSIM', os.path.join(HERE, 'dpsim'))
@@ -320,8 +322,6 @@ def cmd_swdc(o):
     """SWDC 2D's path length: per size and seed, avg p10 p90 of each
     rule (dpsim's swdc_step(): the paper's SWDC stores its 2-hop
     neighbours), then of BFS on the same graph."""
-    import json
-    import tempfile
     gen = os.path.join(HERE, '..', 'ns3', 'graphs.py')
     print('# switches seed  ' +
           '  '.join('SWDC %s: avg p10 p90' % r for r in RULES) +
