@@ -12,7 +12,8 @@
  *    mode stops at 255 nodes, its derived mode has its own cabling); an
  *    authors' .Topo file (--file); the baselines' graphs of
  *    tools/ns3/graphs.py (SWDC routed greedily on its lattice, Jellyfish
- *    on its pre-computed path, ecmp), ft only;
+ *    on its pre-computed path, ecmp), ft only, and keys on SWDC
+ *    (Figs. 19/20: keys_baseline());
  *  - the experiments of the paper's model the kernel has no knob for:
  *    --d (routing on fewer spaces than there are), --servers ports of a
  *    switch, keys (store/retrieve hops, load) and locate, --grow of a
