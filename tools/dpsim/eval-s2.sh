@@ -101,6 +101,27 @@ for n in 50 100 200 300 400 500; do
 		load_mean load_max_1space load_max_dspaces_per_replica)" \
 		>> "$out/s2-keys.dat"
 done
+# ... and SWDC 2D (tools/ns3/graphs.py, the same switches, 8 fabric
+# ports: 4 lattice, 4 random) beside S2 under each rule: store (greedy to
+# one home: also SWDC's retrieve of one replica) and retrieve (S2:
+# greediest over 3 spaces; SWDC: greedy to the nearest of its 3 homes).
+echo "# switches rule s2_store s2_retrieve swdc_store swdc_retrieve" \
+	"swdc_not_home swdc_load_mean swdc_load_max_1space" \
+	"swdc_load_max_3_per_replica" > "$out/s2-keys-swdc.dat"
+for n in 50 100 200 300 400 500; do
+	[ -s "$out/graphs/keys-swdc-$n" ] || python3 "$top/tools/ns3/graphs.py" \
+		swdc torus2d $n 8 2 1 > "$out/graphs/keys-swdc-$n"
+	for rule in 1hop 2hop-sim 2hop; do
+		r=$($D keys --topo s2 --switches $n --ports 10 --servers 2 \
+			--keys 100000 --d 3 --mode $rule --json)
+		w=$($D keys --topo s2 --file "$out/graphs/keys-swdc-$n" \
+			--keys 100000 --d 3 --mode $rule --json)
+		echo "$n $rule $(echo "$r" | $J store_avg_hops \
+			retrieve_avg_hops) $(echo "$w" | $J store_avg_hops \
+			retrieve_avg_hops not_home load_mean load_max_1space \
+			load_max_dspaces_per_replica)" >> "$out/s2-keys-swdc.dat"
+	done
+done
 
 if command -v gnuplot > /dev/null; then
 	gnuplot -e "dat='$out/s2-spaces.dat'; svg='$img/s2-spaces.svg'" \
@@ -113,10 +134,10 @@ if command -v gnuplot > /dev/null; then
 		"$out/s2-ft-base.dat" | sort -k2,2 -k1,1n > "$out/s2-ft-base-avg.dat"
 	gnuplot -e "dat='$out/s2-ft-avg.dat'; base='$out/s2-ft-base-avg.dat'; svg='$img/s2-ft.svg'" \
 		"$here/s2-ft.gp"
-	gnuplot -e "dat='$out/s2-keys.dat'; svg='$img/s2-keys.svg'" \
+	gnuplot -e "dat='$out/s2-keys.dat'; swdc='$out/s2-keys-swdc.dat'; svg='$img/s2-keys.svg'" \
 		"$here/s2-keys.gp"
 else
 	echo "gnuplot not found: plots not regenerated" >&2
 fi
 cat "$out"/s2-topo.dat "$out"/s2-gen.dat "$out"/s2-spaces.dat \
-	"$out"/s2-keys.dat
+	"$out"/s2-keys.dat "$out"/s2-keys-swdc.dat

@@ -25,15 +25,23 @@ Commands (one line per network, then a summary line):
   length    Fig. 18: mean switch-to-switch path (and 10th/90th
             percentiles) against the number of switches, with BFS on the
             same graph and on a Jellyfish of the same degree
+  swdc      Fig. 18's SWDC: the 2D torus of tools/ns3/graphs.py (the
+            paper's SWDC 2D, the rest of the fabric ports random links)
+            of the same switches, ports and servers, every ordered pair
+            routed greedily on its lattice coordinates by dpsim (ft
+            --fail-frac 0 on the graph file) under each rule, and BFS on
+            the same graph
   fattree   Fig. 18's FatTree: mean switch-to-switch shortest path of a
             k-port fat tree
 """
 import argparse
 import importlib.util
+import json
 import math
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DPSIM = os.environ.get('DPSIM', os.path.join(HERE, 'dpsim'))
@@ -307,6 +315,44 @@ def cmd_length(o):
             sys.stdout.flush()
 
 
+RULES = ('1hop', '2hop-sim', '2hop')
+
+
+def cmd_swdc(o):
+    """SWDC 2D's path length: per size and seed, avg p10 p90 of each
+    rule (dpsim's swdc_step(): the paper's SWDC stores its 2-hop
+    neighbours), then of BFS on the same graph."""
+    gen = os.path.join(HERE, '..', 'ns3', 'graphs.py')
+    print('# switches seed  ' +
+          '  '.join('SWDC %s: avg p10 p90' % r for r in RULES) +
+          '  BFS on SWDC: avg p10 p90')
+    for n in o.sizes:
+        for s in o.seeds:
+            with tempfile.NamedTemporaryFile('w+', suffix='.graph') as f:
+                subprocess.run([sys.executable, gen, 'swdc', 'torus2d',
+                                str(n), str(o.ports - o.servers),
+                                str(o.servers), str(s)], check=True,
+                               stdout=f)
+                f.flush()
+                cols = []
+                for r in RULES:
+                    j = json.loads(dpsim(['ft', '--topo', 's2', '--file',
+                                          f.name, '--fail-frac', '0',
+                                          '--mode', r, '--json']))
+                    if j['success'] != 1:
+                        sys.exit('eval-s2load: swdc %d seed %d %s: not '
+                                 'every pair delivered' % (n, s, r))
+                    cols.append('%.3f %d %d' % (j['avg_hops'],
+                                                j['hops_p10'],
+                                                j['hops_p90']))
+                f.seek(0)
+                edges = [tuple(map(int, ln.split()[1:3]))
+                         for ln in f if ln.startswith('link ')]
+            print('%5d %3d  %s  %s' % (n, s, '  '.join(cols),
+                                       pct(bfs_all(n, edges))))
+            sys.stdout.flush()
+
+
 def cmd_fattree(o):
     """The mean over ordered pairs of distinct edge switches, of edge
     switches with s = t counted (0 hops), and of distinct servers (the
@@ -352,7 +398,7 @@ def cmd_fattree(o):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('cmd', choices=['links', 'switches', 'dist', 'length',
-                                   'fattree'])
+                                   'swdc', 'fattree'])
     p.add_argument('--switches', type=int, default=250)
     p.add_argument('--ports', type=int, default=10)
     p.add_argument('--servers', type=int, default=2)
@@ -375,7 +421,8 @@ def main():
     o.seeds = seeds
     o.sizes = [int(x) for x in o.sizes.split(',')]
     {'links': cmd_links, 'switches': cmd_switches, 'dist': cmd_dist,
-     'length': cmd_length, 'fattree': cmd_fattree}[o.cmd](o)
+     'length': cmd_length, 'swdc': cmd_swdc,
+     'fattree': cmd_fattree}[o.cmd](o)
 
 
 if __name__ == '__main__':

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The S2 paper's routing-load figures (Figs. 4, 5, 7) and its path
-# length against network size (Fig. 18) for
+# length against network size (Fig. 18, S2, Jellyfish and SWDC) for
 # Documentation/networking/dpillar-evaluation.rst ("Fig. 4, 5 and 7:
 # routing load", "Fig. 18: path length against network size"), through
 # eval-s2load.py (dpsim's plan and pairs).  Figs. 4-7: seconds; Fig. 18:
@@ -43,7 +43,20 @@ awk 'FNR == 1 { f++ } /^#/ { next }
 		3 * s[1, k] / n[k], 3 * s[2, k] / n[k], 3 * s[3, k] / n[k],
 		3 * b[k] / n[k], 3 * j[k] / n[k] }' \
 	"$out/s2-fig18-1hop.txt" "$out/s2-fig18-2hop-sim.txt" \
-	"$out/s2-fig18-2hop.txt" | sort -n > "$out/s2-fig18.dat"
+	"$out/s2-fig18-2hop.txt" | sort -n > "$out/s2-fig18-s2.dat"
+# SWDC 2D on the same switches (seconds): seed means of each rule and BFS
+$E swdc --ports 12 --servers 2 --seeds 1-3 --sizes "$sizes" \
+	> "$out/s2-fig18-swdc.txt"
+awk '/^#/ { next } { n[$1]++; a[$1] += $3; b[$1] += $6; c[$1] += $9;
+		     d[$1] += $12 }
+     END { for (k in n) printf "%d %.4f %.4f %.4f %.4f\n", k, a[k] / n[k],
+		b[k] / n[k], c[k] / n[k], d[k] / n[k] }' \
+	"$out/s2-fig18-swdc.txt" | sort -n > "$out/s2-fig18-swdc.dat"
+# switches 1hop 2hop-sim 2hop bfs jellyfish, then SWDC 1hop 2hop-sim 2hop bfs
+awk 'NR == FNR { w[$1] = $2 " " $3 " " $4 " " $5; next }
+     { print $0, w[$1] }' "$out/s2-fig18-swdc.dat" "$out/s2-fig18-s2.dat" \
+	> "$out/s2-fig18.dat"
+rm -f "$out/s2-fig18-s2.dat" "$out/s2-fig18-swdc.dat"
 cat "$out/s2-fig18.dat"
 
 if command -v gnuplot > /dev/null; then

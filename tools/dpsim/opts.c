@@ -259,6 +259,7 @@ static const char usage_head[] =
 "          (its random cabling, any size), or the kernel's cabling\n"
 "      --file F.Topo: the authors' graph; or --file G, a baseline's graph\n"
 "          (tools/ns3/graphs.py: SWDC greedy, Jellyfish ksp), ft only\n"
+"          (its hops' 10th/90th percentiles too), and keys on SWDC\n"
 "      --fabric plan --nodes N --ports P --spaces L [--grow M] |\n"
 "          --plan FILE: a kernel plan\n"
 "and has these too (switch hops):\n"

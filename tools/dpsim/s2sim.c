@@ -12,7 +12,8 @@
  *    mode stops at 255 nodes, its derived mode has its own cabling); an
  *    authors' .Topo file (--file); the baselines' graphs of
  *    tools/ns3/graphs.py (SWDC routed greedily on its lattice, Jellyfish
- *    on its pre-computed path, ecmp), ft only;
+ *    on its pre-computed path, ecmp), ft only, and keys on SWDC
+ *    (Figs. 19/20: keys_baseline());
  *  - the experiments of the paper's model the kernel has no knob for:
  *    --d (routing on fewer spaces than there are), --servers ports of a
  *    switch, keys (store/retrieve hops, load) and locate, --grow of a
@@ -32,6 +33,7 @@
  * command table (dpsim.c).
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -817,16 +819,17 @@ int s2_paths(struct s2run *r, const struct opts *o)
  * A baseline's next step at @u toward @t, SWDC's greedy routing on its
  * lattice coordinates: to the live 1-hop neighbour, or with 2-hop
  * knowledge (SWDC's nodes store their 2-hop neighbours) the live 2-hop
- * neighbour, nearest @t in lattice distance @ld (the intact lattice's
- * hops: the distance of the coordinates), if nearer than @u; a 1-hop one
- * on ties.  2hop-sim takes 2-hop ones only through a nearer neighbour,
- * as S2's rule of that name.  The distance strictly decreases: no loop.
- * Returns the hops (0: a local minimum), *@next the node reached.
+ * neighbour, nearest the target in lattice distance @dt (@dt[v]: v's
+ * distance to the target in the intact lattice's hops, the distance of
+ * the coordinates; a key's retrieve: to the nearest of its homes), if
+ * nearer than @u; a 1-hop one on ties.  2hop-sim takes 2-hop ones only
+ * through a nearer neighbour, as S2's rule of that name.  The distance
+ * strictly decreases: no loop.  Returns the hops (0: a local minimum),
+ * *@next the node reached.
  */
-static u32 swdc_step(const struct s2net *g, const u16 *ld, u32 u, u32 t,
-		     u32 rule, u32 *next)
+static u32 swdc_step(const struct s2net *g, const u16 *dt, u32 u, u32 rule,
+		     u32 *next)
 {
-	const u16 *dt = ld + (size_t)t * g->n;
 	u32 best = dt[u], hops = 0;
 
 	for (u32 i = 0; i < g->deg[u]; i++) {
@@ -859,6 +862,59 @@ static u32 swdc_step(const struct s2net *g, const u16 *ld, u32 u, u32 t,
 }
 
 /*
+ * SWDC's coordinates' distances: the intact lattice's hops (BFS over the
+ * lattice's links), n x n, row t the distances to t; @q n scratch nodes.
+ */
+static u16 *lattice_dist(const struct s2net *g, u32 *q)
+{
+	u32 n = g->n;
+	u16 *ld = xcalloc((size_t)n * n, sizeof(u16));
+
+	for (u32 t = 0; t < n; t++) {
+		u16 *d = ld + (size_t)t * n;
+		u32 h = 0, e = 0;
+
+		for (u32 v = 0; v < n; v++)
+			d[v] = 0xffff;
+		d[t] = 0;
+		q[e++] = t;
+		while (h < e) {
+			u32 u = q[h++];
+
+			for (u32 i = 0; i < g->deg[u]; i++) {
+				u32 v = g->adj[u * S2_DEG_MAX + i];
+
+				if (g->lat[u * S2_DEG_MAX + i] &&
+				    d[v] == 0xffff) {
+					d[v] = d[u] + 1;
+					q[e++] = v;
+				}
+			}
+		}
+	}
+	return ld;
+}
+
+/*
+ * The nearest-rank @q-quantile of @total values counted in @hist (@len
+ * bins): the least h whose bins up to h hold ceil(q * total) of them, as
+ * eval-s2load.py's quantile().
+ */
+static u32 hist_quantile(const double *hist, u32 len, double total, double q)
+{
+	double want = ceil(q * total - 1e-9), c = 0;
+
+	if (want < 1)
+		want = 1;
+	for (u32 h = 0; h < len; h++) {
+		c += hist[h];
+		if (c >= want)
+			return h;
+	}
+	return len - 1;
+}
+
+/*
  * ft of a baseline's graph (tools/ns3/graphs.py; the S2 paper's Fig. 21
  * compares SWDC and Jellyfish): the same failures as S2's ft (a fraction
  * of the cables at random, the same seeding), every ordered pair of
@@ -876,6 +932,7 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 	u16 *ld = NULL;
 	u8 *ok_link = NULL;
 	double ok = 0, conn = 0, pairs = 0, hops = 0, bfs_sum = 0, frac;
+	double *hist = xcalloc(2 * (size_t)n + 1, sizeof(double));
 	bool greedy = !strcmp(g->routing, "greedy"), first = true;
 
 	if (!greedy && strcmp(g->routing, "ksp")) {
@@ -883,34 +940,11 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 		free(dist);
 		free(q);
 		free(par);
+		free(hist);
 		return EXIT_USAGE;
 	}
-	if (greedy) {
-		/* the coordinates' distances: BFS over the lattice's links */
-		ld = xcalloc((size_t)n * n, sizeof(u16));
-		for (u32 t = 0; t < n; t++) {
-			u16 *d = ld + (size_t)t * n;
-			u32 h = 0, e = 0;
-
-			for (u32 v = 0; v < n; v++)
-				d[v] = 0xffff;
-			d[t] = 0;
-			q[e++] = t;
-			while (h < e) {
-				u32 u = q[h++];
-
-				for (u32 i = 0; i < g->deg[u]; i++) {
-					u32 v = g->adj[u * S2_DEG_MAX + i];
-
-					if (g->lat[u * S2_DEG_MAX + i] &&
-					    d[v] == 0xffff) {
-						d[v] = d[u] + 1;
-						q[e++] = v;
-					}
-				}
-			}
-		}
-	}
+	if (greedy)
+		ld = lattice_dist(g, q);
 	rnd_seed(o->seed ^ 0x51f7);
 	failed = fail_links(g, o, &frac);
 	if (!greedy) {
@@ -956,8 +990,10 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 				bfs_sum += dist[t];
 			}
 			if (greedy) {
+				const u16 *dt = ld + (size_t)t * n;
+
 				while (u != t &&
-				       (step = swdc_step(g, ld, u, t, o->rule,
+				       (step = swdc_step(g, dt, u, o->rule,
 							 &next))) {
 					u = next;
 					h += step;
@@ -972,6 +1008,7 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 			if (arrived) {
 				ok++;
 				hops += h;
+				hist[h < 2 * n ? h : 2 * n]++;
 			}
 		}
 	}
@@ -988,6 +1025,11 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 	out_num(o, &first, "success", ok / pairs, 4);
 	out_num(o, &first, "success_connected", conn ? ok / conn : 0, 4);
 	out_num(o, &first, "avg_hops", ok ? hops / ok : 0, 4);
+	/* Fig. 18's percentiles, of the delivered pairs' hops */
+	out_num(o, &first, "hops_p10",
+		ok ? hist_quantile(hist, 2 * n + 1, ok, 0.1) : 0, 0);
+	out_num(o, &first, "hops_p90",
+		ok ? hist_quantile(hist, 2 * n + 1, ok, 0.9) : 0, 0);
 	out_num(o, &first, "bfs_avg_connected", conn ? bfs_sum / conn : 0, 4);
 	out_end(o, first);
 	free(dist);
@@ -995,6 +1037,7 @@ static int ft_baseline(struct s2run *r, const struct opts *o)
 	free(par);
 	free(ld);
 	free(ok_link);
+	free(hist);
 	return 0;
 }
 
@@ -1091,6 +1134,111 @@ static u32 home(const struct s2net *g, const u32 *x, u32 sp)
 }
 
 /*
+ * Fig. 19/20 on SWDC (a graph of routing greedy, tools/ns3/graphs.py):
+ * the key's d homes are the nodes its d hashes (dp_s2_key_coords(), d
+ * values) name, home r = node floor(H_r * N): on SWDC's regular
+ * lattice every node owns 1/N of each hash's range (its uniform
+ * coordinates: the paper's "near-perfect load balance"), and the lattice
+ * looks the same from every node, so which lattice point a hash names
+ * changes no distance.  STORE(K, r): greedy on the lattice distance to
+ * home r from a random switch; retrieve: greedy on the distance to the
+ * nearest of the d homes (SWDC has one space: the d replicas are d
+ * points of it).  swdc_step() under --mode; no failure.
+ */
+static int keys_baseline(struct s2run *run, const struct opts *o)
+{
+	struct s2net *g = &run->g;
+	u32 n = g->n, d = o->d ? o->d : 3, bad = 0, max1 = 0, maxd = 0;
+	u32 *q = xcalloc(n, sizeof(u32)), *load1 = xcalloc(n, sizeof(u32));
+	u32 *loadd = xcalloc(n, sizeof(u32));
+	u16 *ld, *dmin = xcalloc(n, sizeof(u16));
+	double store = 0, ret = 0, stores = 0;
+	bool first = true;
+
+	if (strcmp(g->routing, "greedy")) {
+		fprintf(stderr, "dpsim: keys: a graph of routing greedy (SWDC), or S2's\n");
+		free(q);
+		free(load1);
+		free(loadd);
+		free(dmin);
+		return EXIT_USAGE;
+	}
+	if (d > DP_S2_SPACES_MAX)
+		d = DP_S2_SPACES_MAX;
+	ld = lattice_dist(g, q);
+	rnd_seed(o->seed ^ 0x6b6579);
+	for (u32 i = 0; i < o->keys; i++) {
+		char key[32];
+		u32 x[DP_S2_SPACES_MAX], homes[DP_S2_SPACES_MAX], u, next, step;
+		int len = snprintf(key, sizeof(key), "key%u", i);
+		bool found = false;
+
+		dp_s2_key_coords((const u8 *)key, len, d, x);
+		for (u32 r = 0; r < d; r++) {
+			const u16 *dt;
+			u32 rr;
+
+			homes[r] = (u32)(((u64)x[r] * n) >> 32);
+			dt = ld + (size_t)homes[r] * n;
+			u = rnd_below(n);
+			while (u != homes[r] &&
+			       (step = swdc_step(g, dt, u, o->rule, &next))) {
+				u = next;
+				store += step;
+			}
+			if (u != homes[r])
+				bad++;
+			for (rr = 0; rr < r && homes[rr] != homes[r]; rr++)
+				;
+			if (rr == r)
+				loadd[homes[r]]++;
+			stores++;
+		}
+		load1[homes[0]]++;
+		for (u32 v = 0; v < n; v++) {
+			dmin[v] = 0xffff;
+			for (u32 r = 0; r < d; r++)
+				if (ld[(size_t)homes[r] * n + v] < dmin[v])
+					dmin[v] = ld[(size_t)homes[r] * n + v];
+		}
+		u = rnd_below(n);
+		while (dmin[u] && (step = swdc_step(g, dmin, u, o->rule, &next))) {
+			u = next;
+			ret += step;
+		}
+		for (u32 r = 0; r < d; r++)
+			found |= u == homes[r];
+		if (!found)
+			bad++;
+	}
+	for (u32 v = 0; v < n; v++) {
+		if (load1[v] > max1)
+			max1 = load1[v];
+		if (loadd[v] > maxd)
+			maxd = loadd[v];
+	}
+	if (!o->json)
+		printf("graph %s (switches %u, routing greedy, rule %s): %u keys stored and retrieved, %u replicas\n",
+		       o->file, n, rule_names[o->rule], o->keys, d);
+	out_num(o, &first, "switches", n, 0);
+	out_num(o, &first, "keys", o->keys, 0);
+	out_num(o, &first, "d", d, 0);
+	out_num(o, &first, "store_avg_hops", store / stores, 4);
+	out_num(o, &first, "retrieve_avg_hops", ret / o->keys, 4);
+	out_num(o, &first, "not_home", bad, 0);
+	out_num(o, &first, "load_mean", (double)o->keys / n, 2);
+	out_num(o, &first, "load_max_1space", max1, 0);
+	out_num(o, &first, "load_max_dspaces_per_replica", maxd / (double)d, 2);
+	out_end(o, first);
+	free(q);
+	free(ld);
+	free(dmin);
+	free(load1);
+	free(loadd);
+	return bad ? 1 : 0;
+}
+
+/*
  * Fig. 19/20: o->keys keys ("key<i>"), each stored with d replicas (home
  * of space r, 0 <= r < d, reached by greedy routing on space r alone),
  * retrieved from a random switch by greediest routing over the first d
@@ -1105,6 +1253,11 @@ int s2_keys(struct s2run *run, const struct opts *o)
 	u32 max1 = 0, maxd = 0;
 	bool first = true;
 
+	if (g->routing[0]) {
+		free(load1);
+		free(loadd);
+		return keys_baseline(run, o);
+	}
 	if (d > g->L)
 		d = g->L;
 	rnd_seed(o->seed ^ 0x6b6579);
@@ -1714,8 +1867,8 @@ int s2_run(s2_cmd_fn *fn, const struct opts *o)
 	} else if (o->file ? load_topo(&r.g, o->file) : gen_net(&r.g, o)) {
 		return o->file ? 1 : 2;
 	}
-	if (r.g.routing[0] && fn && fn != s2_ft) {
-		fprintf(stderr, "dpsim: %s: a baseline's graph (routing %s): ft only\n",
+	if (r.g.routing[0] && fn && fn != s2_ft && fn != s2_keys) {
+		fprintf(stderr, "dpsim: %s: a baseline's graph (routing %s): ft and keys only\n",
 			o->file, r.g.routing);
 		rc = EXIT_USAGE;
 	} else {

@@ -398,14 +398,31 @@ check "graph: swdc greedy 1hop, one lattice cable failed" 0 $D ft --topo s2 --fi
 has "graph: 1-hop greedy stuck on 2 of 6 pairs" '"failed_links":1,"pairs":6,"connected":6,"success":0.6667'
 check "graph: swdc greedy 2hop, the same failure" 0 $D ft --topo s2 --file $g --fail-frac 0.34 --mode 2hop --seed 1 --json
 has "graph: 2-hop greedy delivers every pair" '"connected":6,"success":1.0000'
-check "graph: a baseline's graph is for ft only" 2 $D paths --topo s2 --file $g
-grep -q 'ft only' /tmp/dpsim-test-err.$$ && ok "graph: paths refused, says why" ||
+check "graph: a baseline's graph is for ft and keys only" 2 $D paths --topo s2 --file $g
+grep -q 'ft and keys only' /tmp/dpsim-test-err.$$ && ok "graph: paths refused, says why" ||
 	ko "graph: paths: $(cat /tmp/dpsim-test-err.$$)"
 printf 'name p\nrouting ksp\nnodes 3\nlink 0 1\nlink 1 2\n' > $g
 check "graph: ksp, intact" 0 $D ft --topo s2 --file $g --fail-frac 0 --json
 has "graph: ksp intact, BFS paths" '"success":1.0000,"success_connected":1.0000,"avg_hops":1.3333'
+# the S2 paper's Fig. 18 percentiles (nearest rank): hops 1,1,1,1,2,2
+has "graph: ksp intact, 10th and 90th percentiles of the hops" '"avg_hops":1.3333,"hops_p10":1,"hops_p90":2'
+check "graph: keys on a ksp graph refused" 2 $D keys --topo s2 --file $g --keys 10
 check "graph: ksp, one of two cables failed" 0 $D ft --topo s2 --file $g --fail-frac 0.5 --json
 has "graph: ksp, the paths across it lost" '"connected":2,"success":0.3333'
+# keys on SWDC (Figs. 19/20): a lattice ring of 6; a key's home r is
+# node floor(H_r * 6).  One home: from a random switch the greedy store
+# walks the ring distance, 1.5 on average ((0+1+1+2+2+3)/6); the
+# retrieve goes to the nearest of 3 homes, fewer hops, and both end on a
+# home (not_home 0, exit 0).
+printf 'name r\nrouting greedy\nnodes 6\n' > $g
+for i in 0 1 2 3 4 5; do echo "link $i $(( (i + 1) % 6 )) lattice"; done >> $g
+check "graph: swdc keys, 3 replicas" 0 $D keys --topo s2 --file $g --keys 3000 --d 3 --mode 1hop --json
+has "graph: swdc keys, store 1.49, retrieve to the nearest of 3 homes 0.69" '"store_avg_hops":1.4881,"retrieve_avg_hops":0.6947,"not_home":0,"load_mean":500.00'
+[ "$(echo "$out" | jq '.retrieve_avg_hops < .store_avg_hops and .store_avg_hops > 1.4 and .store_avg_hops < 1.6')" = true ] &&
+	ok "graph: swdc keys: store about the ring's mean distance, retrieve shorter" ||
+	ko "graph: swdc keys: $out"
+check "graph: swdc keys, 1 replica" 0 $D keys --topo s2 --file $g --keys 3000 --d 1 --mode 1hop --json
+has "graph: swdc keys, 1 replica: retrieve as long as store, load per replica the 1-space load" '"store_avg_hops":1.5303,"retrieve_avg_hops":1.4907,"not_home":0,"load_mean":500.00,"load_max_1space":546,"load_max_dspaces_per_replica":546.00'
 printf 'name x\nrouting ospf\nnodes 2\nlink 0 1\n' > $g
 check "graph: unknown routing" 1 $D ft --topo s2 --file $g --fail-frac 0
 rm -f $g
