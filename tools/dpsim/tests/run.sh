@@ -606,6 +606,10 @@ has "xdcent (2,2,5) --disjoint: the 1,740 with k+1" "every port cabled 3540, of 
 # both spare ports cabled): every pair
 check "xdcent (2,3,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 3 -i 4 --disjoint
 has "xdcent (2,3,4) --disjoint: 552 of 552" "every port cabled 552, of them disjoint in servers and switches 552 (100.0%)"
+# and at k + 2 and with an end ending in 011 (spare level 5) in (2,3,5),
+# xdc_dj_n2k3_5() (1,200 before it; --table 2 3 5: k+1 for all 3,080)
+check "xdcent (2,3,5) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 3 -i 5 --disjoint
+has "xdcent (2,3,5) --disjoint: 3,080 of 3,080" "every port cabled 3080, of them disjoint in servers and switches 3080 (100.0%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # DCell's k+1 parallel paths (issue 56; none before: "the mode has no
