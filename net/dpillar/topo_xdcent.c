@@ -184,7 +184,10 @@
  *   hop, a switch none.  So a path has at most (S + W + 1) F + S hops
  *   whatever the failures and whatever a hostile header says (its counts
  *   only lower S and W); S = W = the largest of 3..0 that keeps this
- *   within 255, and F > 255 is refused.  That is t->max_hops.
+ *   within 255, but S = 0 and W = 1 where S = W = 0 would be taken and
+ *   2 F fits (84 < F <= 127: k = 1 and k = 2 at i = 6, k = 3 at i = 7,
+ *   ...: the explicit disjoint paths need a word switch to fall back
+ *   on), and F > 255 is refused.  That is t->max_hops.
  */
 #include <linux/dpillar.h>
 
@@ -534,6 +537,9 @@ static int xdc_init_common(struct dp_topo *t, const struct dp_topo_params *p,
 			break;
 	d->side_budget = s;
 	d->switch_budget = spare ? s : 0;
+	/* S = W = 0 (F > 84): one word switch still fits when 2 F does */
+	if (spare && !s && 2 * f <= DP_TTL_MAX)
+		d->switch_budget = 1;
 	t->nodes = d->pw[d->top + 1];
 	t->switches = d->off[d->top + 1];
 	t->nports = spare ? d->k + 1 : d->b;
