@@ -114,7 +114,12 @@
  * - n = 2, k = 3, at k and k + 1 (xdc_dj_n2k3()): each path from a table
  *   of the digits it flips (xdc_n2k3, xdc_n2k3_up: least total length by
  *   max-flow), indexed by the ends' digits 2..0 or 3..0, neither ending
- *   in 11.
+ *   in 11; an end ending in 011 (spare level 5) there from xdc_n2k3_e5,
+ *   and at k + 2 (the halves of digit 5 joined by the level-5 switches
+ *   of their four servers ending in 011 only) path m crossing at the one
+ *   with digits 4, 3 = m, each end's strand to it from a fan of four in
+ *   its half (xdc_n2k3_fan; xdc_dj_n2k3_5(); tools/dpsim/
+ *   xdcent-n2k3-tables.py prints the two tables).
  * - k = 2, n >= 3, an end E that is the I* of its sub-cell of digits
  *   2..0 (spare level 5), the other F in its sub-cell of digits 0..4,
  *   at or below k, or above with F's digit 3 n-1 (at 2k its digit 2 too;
@@ -136,7 +141,8 @@
  * with k = 2, or at L = 2k the end is its sub-cell's I*), and, when
  * L-k < k, pairs of two such cells that xdc_dj_top1() does not take;
  * BCube pairs with one spare level inside the other's run of n-1 digits;
- * n = 2 but with k = 2 at or below k + 2 and with k = 3 at k and k + 1.
+ * n = 2 but with k = 2 at or below k + 2 and with k = 3 at k .. k + 2
+ * (neither end ending in 111).
  * Other pairs keep the earlier construction, mode "rot": path m of 0..k uses
  * the rotation r = b-1 - (m mod b) and, when src and dst differ at a
  * level L >= k, the path word w_j = (dst's digit L-k+j + m) mod n (w_0 mod
@@ -152,7 +158,7 @@
  * XDCent (3,2,2), (4,2,2), (4,3,3), (5,2,2), (3,2,3), (4,2,3), (3,3,4)
  * against 0, 12.8, 0, 8.1, 3.6, 4.1, 0.7% for "rot"; every k = 1 size
  * tested ((3,1,2), (3,1,3), (3,1,4), (4,1,3), ...), (3,2,4), (4,2,4),
- * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5), (3,2,5), (2,3,4).
+ * (3,3,5), (2,2,2), (2,2,3), (2,2,4), (2,2,5), (3,2,5), (2,3,4), (2,3,5).
  * Routing mode "hash" (the default)
  * picks one path per flow hash, so one flow stays on one path and flows
  * of a pair spread.
@@ -178,7 +184,10 @@
  *   hop, a switch none.  So a path has at most (S + W + 1) F + S hops
  *   whatever the failures and whatever a hostile header says (its counts
  *   only lower S and W); S = W = the largest of 3..0 that keeps this
- *   within 255, and F > 255 is refused.  That is t->max_hops.
+ *   within 255, but S = 0 and W = 1 where S = W = 0 would be taken and
+ *   2 F fits (84 < F <= 127: k = 1 and k = 2 at i = 6, k = 3 at i = 7,
+ *   ...: the explicit disjoint paths need a word switch to fall back
+ *   on), and F > 255 is refused.  That is t->max_hops.
  */
 #include <linux/dpillar.h>
 
@@ -528,6 +537,9 @@ static int xdc_init_common(struct dp_topo *t, const struct dp_topo_params *p,
 			break;
 	d->side_budget = s;
 	d->switch_budget = spare ? s : 0;
+	/* S = W = 0 (F > 84): one word switch still fits when 2 F does */
+	if (spare && !s && 2 * f <= DP_TTL_MAX)
+		d->switch_budget = 1;
 	t->nodes = d->pw[d->top + 1];
 	t->switches = d->off[d->top + 1];
 	t->nports = spare ? d->k + 1 : d->b;
@@ -2404,6 +2416,90 @@ static const char xdc_n2k3_up[3][12][4][12] = {
 	  { "24103", "40132", "0304021", "102130410" } },
 };
 
+/*
+ * n = 2, k = 3 (top >= 5), the pairs of the cell of digits 5..0 that
+ * xdc_n2k3 and xdc_n2k3_up leave out, neither end ending in 111 (its
+ * spare port above level 5).  At k + 2 (highest differing digit 5) the
+ * only cables between the halves of digit 5 are the level-5 switches of
+ * their four servers ending in 011 (a cut of k + 1): path m crosses at
+ * the one with digits 4, 3 = m, each end's strand to it from a fan of
+ * the end's half (xdc_n2k3_fan[the end's digits 2..0][m ^ its digits 4,
+ * 3]: four disjoint strands in the half, one to each of those servers,
+ * of least total length by max-flow; flipping digit 4 or 3 of every
+ * server maps a half to itself).  At k and k + 1 with an end ending in
+ * 011 (spare level 5): path m from that end flips the digits of
+ * xdc_n2k3_e5[the other's digits 2..0, at k + 1 plus 7 and 7 more when
+ * the ends' digits 3 differ][m] (max-flow at least cost from 000011 in
+ * the cell of digits 5..0, any end mapped to it by flipping digits 5..3).
+ */
+static const char xdc_n2k3_fan[7][4][9] = {
+	{ "2012", "130", "041", "3041" },
+	{ "1", "201230", "41", "03041" },
+	{ "0", "30", "210241", "13041" },
+	{ "", "030", "141", "20312041" },
+	{ "201", "1302", "0421", "30241" },
+	{ "12", "02130", "241", "401230" },
+	{ "02", "302", "10241", "231041" },
+};
+
+static const char xdc_n2k3_e5[21][4][11] = {
+	{ "103", "031", "21032", "5030510" },
+	{ "0130", "140304", "210302", "503051" },
+	{ "03", "1031", "2032", "503050" },
+	{ "030", "10301", "20302", "50305" },
+	{ "1203", "0132", "2031", "50305120" },
+	{ "10302", "02310", "2140304", "5030521" },
+	{ "032", "203", "10231", "5030520" },
+	{ "140", "21402", "0310403", "5141501" },
+	{ "14", "2142", "514151", "01304030" },
+	{ "1401", "214012", "514150", "01304013" },
+	{ "141", "21412", "51415", "013040310" },
+	{ "1402", "2140", "01230403", "51415021" },
+	{ "142", "214", "5141521", "012304030" },
+	{ "14012", "21401", "5141520", "012304013" },
+	{ "1403", "013040", "214032", "51415031" },
+	{ "14030", "01304", "2103042", "501304151" },
+	{ "14031", "0130410", "2140132", "5141503" },
+	{ "140130", "031041", "21030412", "50130415" },
+	{ "14032", "21403", "0231040", "514152031" },
+	{ "140302", "012304", "214030", "5031041521" },
+	{ "140231", "214103", "01230410", "51415032" },
+};
+
+static bool xdc_dj_n2k3_5(const struct dp_topo *t, u32 src, u32 dst, u32 m,
+			  u32 lvl, struct xdc_dj *p)
+{
+	u32 e, f, x, from;
+
+	if (xdc(t)->top < 5 || xdc_low(t, src, 3) == 7 ||
+	    xdc_low(t, dst, 3) == 7)
+		return false;
+	if (lvl == 5) {
+		x = src;
+		if (!xdc_dj_flips(t, &x, xdc_n2k3_fan[xdc_low(t, src, 3)]
+				  [m ^ (xdc_low(t, src, 5) >> 3)], p) ||
+		    !xdc_dj_put(p, 5, xdc_dig(t, dst, 5)))
+			return false;
+		from = p->len;
+		x = dst;
+		if (!xdc_dj_flips(t, &x, xdc_n2k3_fan[xdc_low(t, dst, 3)]
+				  [m ^ (xdc_low(t, dst, 5) >> 3)], p))
+			return false;
+		xdc_dj_reverse(t, dst, p, from);
+		return true;
+	}
+	e = xdc_low(t, src, 3) == 3 ? src : dst;
+	f = src ^ dst ^ e;
+	x = e;
+	if (!xdc_dj_flips(t, &x, xdc_n2k3_e5[xdc_low(t, f, 3) + (lvl == 3 ? 0 :
+			  xdc_dig(t, e, 3) == xdc_dig(t, f, 3) ? 7 : 14)][m],
+			  p) || x != f)
+		return false;
+	if (e == dst)
+		xdc_dj_reverse(t, dst, p, 0);
+	return true;
+}
+
 static bool xdc_dj_n2k3(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 			u32 lvl, struct xdc_dj *p)
 {
@@ -2419,9 +2515,11 @@ static bool xdc_dj_n2k3(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	u32 a, b, x = src;
 
 	p->len = 0;
-	if (d->n != 2 || d->k != 3 || d->top < 4 || m > 3 ||
-	    (lvl != 3 && lvl != 4))
+	if (d->n != 2 || d->k != 3 || d->top < 4 || m > 3 || lvl < 3 ||
+	    lvl > 5)
 		return false;
+	if (lvl == 5 || xdc_low(t, src, 3) == 3 || xdc_low(t, dst, 3) == 3)
+		return xdc_dj_n2k3_5(t, src, dst, m, lvl, p);
 	a = xdc_low(t, src, lvl);
 	b = lvl == 3 ? col[xdc_low(t, dst, 3) ^ (a & 4)] :
 	    col4[xdc_low(t, dst, 4) ^ (a & 12)];

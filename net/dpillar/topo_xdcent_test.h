@@ -162,8 +162,9 @@ static inline bool xdc_test_n2(const struct dp_topo *t, u32 s, u32 d,
  * n-1 digits).  At k, the pairs of two level-k gates are those of the
  * path words, with the explicit ones here: all of them disjoint.  With
  * k = 1, every pair (xdc_dj_k1() builds those the others leave out).
- * With n = 2, k = 2: xdc_test_n2(); k = 3: at k and k + 1, neither end
- * with digits 1, 0 11 (xdc_dj_n2k3()).
+ * With n = 2, k = 2: xdc_test_n2(); k = 3: at k, k + 1 and k + 2,
+ * neither end with digits 2..0 111 (spare level 6 or none;
+ * xdc_dj_n2k3(), xdc_dj_n2k3_5()).
  */
 static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 {
@@ -176,10 +177,8 @@ static inline bool xdc_test_dj_case(const struct dp_topo *t, u32 s, u32 d)
 	for (hi = top; hi > 0; hi--)
 		if (xdc_digit(t, s, hi) != xdc_digit(t, d, hi))
 			break;
-	if (n < 3 && k == 3)	/* xdc_dj_n2k3(): k, k + 1, digits 1, 0 not 11 */
-		return (hi == 3 || hi == 4) && top >= 4 && xdc_digit(t, s, 0) +
-		       xdc_digit(t, s, 1) < 2 && xdc_digit(t, d, 0) +
-		       xdc_digit(t, d, 1) < 2;
+	if (n < 3 && k == 3)	/* xdc_dj_n2k3(): k .. k + 2, not ending in 111 */
+		return hi >= 3 && hi <= 5 && ls <= 5 && ld <= 5;
 	if (n < 3)
 		return k == 2 && xdc_test_n2(t, s, d, hi);
 	if (k == 1)

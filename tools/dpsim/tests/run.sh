@@ -623,6 +623,14 @@ has "xdcent (2,2,5) --disjoint: the 1,740 with k+1" "every port cabled 3540, of 
 # both spare ports cabled): every pair
 check "xdcent (2,3,4) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 3 -i 4 --disjoint
 has "xdcent (2,3,4) --disjoint: 552 of 552" "every port cabled 552, of them disjoint in servers and switches 552 (100.0%)"
+# and at k + 2 and with an end ending in 011 (spare level 5) in (2,3,5),
+# xdc_dj_n2k3_5() (1,200 before it; --table 2 3 5: k+1 for all 3,080)
+check "xdcent (2,3,5) paths --disjoint" 0 $D paths --topo xdcent -n 2 -k 3 -i 5 --disjoint
+has "xdcent (2,3,5) --disjoint: 3,080 of 3,080" "every port cabled 3080, of them disjoint in servers and switches 3080 (100.0%)"
+# k = 2 at i = 6 (F = 95): S = 0, W = 1, explicit paths usable (24 of
+# the sample before, with S = W = 0; about a second)
+check "xdcent (3,2,6) paths --disjoint, a sample" 0 $D paths --topo xdcent -n 3 -k 2 -i 6 --disjoint --pairs 2000 --seed 1
+has "xdcent (3,2,6) --disjoint: 1,881 of the sample's 1,977" "every port cabled 1977, of them disjoint in servers and switches 1881 (95.1%)"
 check "bcube paths --disjoint --json" 0 $D paths --topo bcube -n 4 -k 2 --disjoint --json
 has "bcube --disjoint: every pair" '"pairs":4032,"valid":4032,"node_disjoint":4032'
 # DCell's k+1 parallel paths (issue 56; none before: "the mode has no

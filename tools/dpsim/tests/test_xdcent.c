@@ -944,7 +944,8 @@ int main(int argc, char **argv)
 	check_parallel(2, 2, 4, false, false);
 	check_parallel(2, 2, 5, false, false);
 	check_parallel(2, 3, 4, true, false);
-	check_parallel(2, 3, 5, false, false);
+	check_parallel(2, 3, 5, true, false);
+	check_parallel(2, 3, 6, false, false);
 	check_parallel(3, 1, -1, false, true);
 	check_parallel(4, 2, -1, false, true);
 	check_parallel(3, 3, -1, false, true);
