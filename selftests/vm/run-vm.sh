@@ -422,7 +422,9 @@ if [ -n "$insn_plugin" ]; then
 	[[ "$outdir$insn_plugin" != *,* ]] || err "--insn-plugin: a comma in $outdir or $insn_plugin"
 	# INSN_PROF=1: also each window's instructions per vCPU and block
 	# (insn-prof.txt; dp_bench.py splitprof names them).
-	qemu+=(-plugin "file=$insn_plugin,out=$outdir/insns.txt${INSN_PROF:+,prof=$outdir/insn-prof.txt}")
+	prof=
+	[ "${INSN_PROF:-0}" != 1 ] || prof=",prof=$outdir/insn-prof.txt"
+	qemu+=(-plugin "file=$insn_plugin,out=$outdir/insns.txt$prof")
 fi
 [ -z "$netns" ] || qemu=(ip netns exec "$netns" "${qemu[@]}")
 
