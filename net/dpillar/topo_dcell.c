@@ -605,6 +605,32 @@ static u32 dcl_end_cell(const struct dp_topo *t, u32 e, u32 p, u32 l,
 }
 
 /*
+ * The rack mate of end @e (in sub-cell @sub of the DCell_@l at @base)
+ * for its port 0: one whose level-l cable goes where the other end's
+ * port i (@from <= i <= @l) reaches, @theirs[i], when none of @e's ports
+ * 1..@l (@mine) goes there already (the path then crosses one sub-cell),
+ * else the next (dcl_next_mate()).
+ */
+static u32 dcl_port0_mate(const struct dp_topo *t, u32 e, u32 base, u32 l,
+			  u32 sub, const u32 *mine, const u32 *theirs,
+			  u32 from)
+{
+	u32 i, j, near, far;
+	bool used;
+
+	for (i = from; i <= l; i++) {
+		for (used = false, j = 1; j <= l; j++)
+			used |= theirs[i] == mine[j];
+		if (theirs[i] == DP_NODE_NONE || used)
+			continue;
+		dcl_link(t, base, l, sub, theirs[i], &near, &far);
+		if (dcl_same_rack(t, near, e))
+			return near;
+	}
+	return dcl_next_mate(t, e);
+}
+
+/*
  * Parallel path @m (1..k) of @src -> @dst (see the comment at the top):
  * its waypoints w[0 .. *nw - 1], from @src to @dst, each to the next by
  * DCellRouting; all those segments are one hop but the one ending at
@@ -649,38 +675,13 @@ static void dcl_path_build(const struct dp_topo *t, u32 src, u32 dst, u32 m,
 	}
 	cx[ps] = DP_NODE_NONE;
 	ce[pd] = DP_NODE_NONE;
-	/*
-	 * A rack mate for port 0: one whose cable goes where an entry's
-	 * comes from (the path then crosses one sub-cell), else the next.
-	 */
+	/* Port 0 of each end that has one free: src's first, then dst's. */
 	if (ps) {
-		x0 = dcl_next_mate(t, src);
-		for (q = 1; q <= l; q++) {
-			for (used = false, p = 1; p <= l; p++)
-				used |= ce[q] == cx[p];
-			if (ce[q] == DP_NODE_NONE || used)
-				continue;
-			dcl_link(t, base, l, a, ce[q], &x, &y);
-			if (dcl_same_rack(t, x, src)) {
-				x0 = x;
-				break;
-			}
-		}
+		x0 = dcl_port0_mate(t, src, base, l, a, cx, ce, 1);
 		cx[0] = dcl_end_cell(t, src, 0, l, x0);
 	}
 	if (pd) {
-		y0 = dcl_next_mate(t, dst);
-		for (p = 0; p <= l; p++) {
-			for (used = false, q = 1; q <= l; q++)
-				used |= cx[p] == ce[q];
-			if (cx[p] == DP_NODE_NONE || used)
-				continue;
-			dcl_link(t, base, l, b, cx[p], &y, &x);
-			if (dcl_same_rack(t, y, dst)) {
-				y0 = y;
-				break;
-			}
-		}
+		y0 = dcl_port0_mate(t, dst, base, l, b, ce, cx, 0);
 		ce[0] = dcl_end_cell(t, dst, 0, l, y0);
 	}
 	/*
