@@ -383,39 +383,49 @@ static void ft_report(const struct dp_topo *t, const char *what,
 	       f->bfs_hops ? (double)f->hops / f->bfs_hops : 0.0);
 }
 
+/*
+ * Single failure @l of server @id, alone in @fs: its switch link for 0,
+ * its level-@l cable for 1..k, the server itself for k + 1.  False for a
+ * cable seen from its other end (each cable once).
+ */
+static bool fail_single(const struct dp_topo *t, struct dp_fail_set *fs,
+			u32 id, u32 l)
+{
+	if (l && l <= t->p.k && dp_port_neigh(t, id, l, 0) < id)
+		return false;
+	dp_fail_clear(fs);
+	if (l > t->p.k)
+		dp_fail_set_node(fs, id);
+	else
+		dp_fail_set_link(fs, id, l);
+	return true;
+}
+
 static void test_ft_single(u32 n, u32 k)
 {
 	struct dp_fail_set fs;
 	struct dp_topo t;
 	struct ft f;
-	u32 id, l, nb;
+	u32 id, l;
 
 	mk(&t, n, k);
 	fs_init(&fs, &t);
 	memset(&f, 0, sizeof(f));
 	for (id = 0; id < t.nodes; id++) {
-		dp_fail_clear(&fs);
-		dp_fail_set_node(&fs, id);
+		fail_single(&t, &fs, id, k + 1);
 		ft_all(&t, &fs, 0, &f);
 	}
 	ft_report(&t, "every single failed server, all pairs", &f, true);
 	memset(&f, 0, sizeof(f));
-	for (id = 0; id < t.nodes; id++) {
-		for (l = 1; l <= k; l++) {
-			nb = dp_port_neigh(&t, id, l, 0);
-			if (nb < id)
-				continue;	/* each cable once */
-			dp_fail_clear(&fs);
-			dp_fail_set_link(&fs, id, l);
-			ft_all(&t, &fs, 0, &f);
-		}
-	}
+	for (id = 0; id < t.nodes; id++)
+		for (l = 1; l <= k; l++)
+			if (fail_single(&t, &fs, id, l))
+				ft_all(&t, &fs, 0, &f);
 	ft_report(&t, "every single failed cable, all pairs", &f, true);
 	/* server-to-switch links: only what a rule can reach is asserted */
 	memset(&f, 0, sizeof(f));
 	for (id = 0; id < t.nodes; id++) {
-		dp_fail_clear(&fs);
-		dp_fail_set_link(&fs, id, 0);
+		fail_single(&t, &fs, id, 0);
 		ft_all(&t, &fs, 0, &f);
 	}
 	ft_report(&t, "every single failed switch link, all pairs", &f, true);
@@ -695,13 +705,8 @@ static void test_paths_ft(u32 n, u32 k)
 	memset(&f, 0, sizeof(f));
 	for (id = 0; id < t.nodes; id++) {
 		for (l = 0; l <= k + 1; l++) {
-			dp_fail_clear(&fs);
-			if (l > k)
-				dp_fail_set_node(&fs, id);
-			else if (l && dp_port_neigh(&t, id, l, 0) < id)
-				continue;	/* each cable once */
-			else
-				dp_fail_set_link(&fs, id, l);
+			if (!fail_single(&t, &fs, id, l))
+				continue;
 			for (m = 1; m <= k; m++)
 				ft_all(&t, &fs, DCL_SEL_PATH0 + m, &f);
 		}
