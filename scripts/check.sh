@@ -204,6 +204,13 @@ ICOUNT=${DPILLAR_CHECK_ICOUNT:-3}
 # and from user space and page clearing then cost TCG a pass per 8 bytes,
 # not per byte; 11% less host CPU on 6.12's NIC matrix and data suite.
 GUEST_CPU=${DPILLAR_CHECK_CPU:-max,-erms}
+# Every guest's limit is host CPU (--cpu-timeout, about three times a
+# quiet run's: the 6.12 guest 936 s, debug 906, debugnic 908-1,030 in
+# the rehearsal of 0acf292), the wall clock (each guest's --timeout) only
+# a far backstop: beside two busy cores and helpers' work (2026-12-01)
+# the 6.12 guest and the debugnic guest ran out of their wall-clock 5,000
+# and 3,000 s with 1,092 and 953 s of CPU used.
+GUEST_VM=(--cpu "$GUEST_CPU" --cpu-timeout 3000)
 DEBUG_NIC_ICOUNT=${DPILLAR_CHECK_DEBUG_NIC_ICOUNT:-1}
 NEWEST_ENV=(--env DPILLAR_FT_MODES=paper --env DPILLAR_PAIR_STRIDE=2
 	--env DPILLAR_DCELL_SIZES=4:1 --env DPILLAR_FRAME_FUZZ_SECS=0
@@ -287,8 +294,9 @@ DEBUG_ENV=(--env "DPILLAR_FABRIC=4 2" --env DPILLAR_FT_MODES=shortest
 # model in BCube (vmxnet3: TSO and hardware checksums, what
 # misparsed our frames; and, as e1000e, frames of our ethertype handed up
 # unchecked, CHECKSUM_NONE, which dp0's receive aggregation takes),
-# not virtio-net on host taps (since 2026-12-01, below), not the fallback's scenario (its frames are KUnit's and the failures
-# suite's there), not e1000 (since 2026-11-29, for the budget: 155 s of
+# not virtio-net on host taps (since 2026-12-01, below), not the
+# fallback's scenario (its frames are KUnit's and the failures suite's
+# there), not e1000 (since 2026-11-29, for the budget: 155 s of
 # the guest's 691; it completes our frames before the NIC as e1000e
 # does, and the Debian kernels run it with the ratio), not e1000e
 # (since 2026-11-30, for the budget: 229 s of the guest's 656, 172 s of
@@ -769,7 +777,7 @@ if [ $guest_suites = 1 ]; then
 		# came back on one vCPU (CI, stop 47), hence the order above.
 		DEB_ARGS[$abi]=$(printf '%q ' "$abi" \
 			"$repo/build/$abi/net/dpillar/dpillar.ko" --kernel "$abi" \
-			--smp 1 --cpu "$GUEST_CPU" --cpu-timeout 3000 --timeout 15000 "${opts[@]}" \
+			--smp 1 "${GUEST_VM[@]}" --timeout 15000 "${opts[@]}" \
 			-- "${tests[@]}")
 	done
 fi
@@ -834,13 +842,7 @@ fi
 # below report its parts.  Slower Hello timers: Hellos late by scheduling
 # alone must not look like failures.
 # Its sizes and halves: DEBUG_ENV.
-# Every guest's limit is host CPU (--cpu-timeout, about three times a
-# quiet run's: the 6.12 guest 936 s, debug 906, debugnic 908-1,030 in
-# the rehearsal of 0acf292), the wall clock only a far backstop: beside
-# two busy cores and helpers' work (2026-12-01) the 6.12 guest and the
-# debugnic guest ran out of their wall-clock 5,000 and 3,000 s with
-# 1,092 and 953 s of CPU used.
-DEBUG_VM=(--mem 2048 --cpu "$GUEST_CPU" --cpu-timeout 3000 --timeout 16200 --env DPILLAR_DEAD_MS=3000
+DEBUG_VM=(--mem 2048 "${GUEST_VM[@]}" --timeout 16200 --env DPILLAR_DEAD_MS=3000
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}")
 dout=$GUEST_DIR/guest-debug
 
@@ -910,7 +912,7 @@ DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 # on the two cores: after 32 minutes the first debug guest had done
 # KUnit and link only (in the rehearsal of 9f04c06, with three, also
 # data, ft and genl), and would have ended some 20 minutes after the rest.
-DEBUG_NIC_VM=(--mem 2048 --smp 1 --cpu "$GUEST_CPU" --cpu-timeout 3000 --timeout 9000 --env DPILLAR_DEAD_MS=3000
+DEBUG_NIC_VM=(--mem 2048 --smp 1 "${GUEST_VM[@]}" --timeout 9000 --env DPILLAR_DEAD_MS=3000
 	--env DPILLAR_TEST_TIMEOUT=1800 "${DEBUG_ENV[@]}" "${DEBUG_NIC_ENV[@]}"
 	--icount "$DEBUG_NIC_ICOUNT" --icount-sleep on)
 nv=()
