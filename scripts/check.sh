@@ -134,11 +134,23 @@ MATRIX_NEWEST=(smoke topo link up lateports data ft genl hostile probe dcell
 MATRIX_OLDER=(link data ft genl hostile probe nic_tcp)
 MATRIX_DEBUG=(link data ft genl hostile probe s2 nic_tcp dcell)
 # Those of the debug column that run in its second guest (debugnic, one
-# vCPU), started when the older Debian kernels' column ends: the first
+# vCPU), started when a Debian column ends (after_column): the first
 # debug guest alone ran 800 s after every other column had ended in the
 # rehearsal of 3b52402 (3,354 s against 2,633 and 2,660), one core idle;
 # S2 (295 s there) and the probes (135 s) even the two out.
 MATRIX_DEBUG_NIC=(nic_tcp s2 probe)
+# The newest kernel's suites that run in its second guest (NAME-2), beside
+# its first, when the columns run in the background (DPILLAR_CHECK_JOBS
+# above 2): DCell's, XDCent's and S2's, and the fixtures' (added below).
+# One guest ran them all one after the other, and its column was make
+# check's longest, quiet or busy (1,618 s against the debug guest's 913
+# in the fresh rehearsal of d73e2e5; 2,700 s, the whole check's end,
+# beside two busy cores), though its CPU was busy half of that time
+# only (857 s): these suites wait on the fabric's timers (Hellos, dead
+# intervals, a failure's detour), which two guests wait out side by
+# side.  The split is by guest time (about 800 s each in that
+# rehearsal); the NIC suites stay in the first, which has the NICs.
+MATRIX_NEWEST_SECOND=(dcell xdcent s2)
 # The test fixtures' suites, selftests/<name>_test.sh of each DP_TEST_TOPO
 # line of net/dpillar/topologies.h, as topologies.mk reads them: on the
 # newest kernel only, since a fixture adds no kernel code but its routing
@@ -149,6 +161,7 @@ for t in $(printf 'include net/dpillar/topologies.mk\nall:\n\t@echo $(DP_TEST_TO
 	[ -f "selftests/${t}_test.sh" ] || continue
 	GUEST_TESTS+=("selftests/${t}_test.sh")
 	MATRIX_NEWEST+=("$t")
+	MATRIX_NEWEST_SECOND+=("$t")
 done
 
 # Sizes and halves.  The newest kernel runs the fault-tolerance scenarios
@@ -605,9 +618,11 @@ fi
 # The TCG guests are the longest part.  The debug kernel's computes all
 # the time (KASAN, lockdep: 2,290 s of host CPU in 2,270 s), a Debian
 # one about half of it (6.12: 236 s of CPU in 441 s; the rest waits for
-# Hellos, timers, sleeps), so three columns share the two host cores:
-# the debug kernel's guest, the newest Debian kernel's, and the rig
-# self-test followed by the older Debian kernels' guests.  The builds
+# Hellos, timers, sleeps), so four columns share the two host cores:
+# the debug kernel's guest, the newest Debian kernel's two guests
+# (MATRIX_NEWEST_SECOND), and the rig self-test followed by the older
+# Debian kernels' guests; the debug kernel's second guest (debugnic)
+# takes the first Debian column that ends.  The builds
 # they need come first, each column starts in the background as soon
 # as its module is built, and the host-only steps (dpsim, fuzz,
 # checkpatch, DKMS...) run beside them instead of before them; a fresh
@@ -737,10 +752,15 @@ if [ $guest_suites = 1 ]; then
 		else
 			col=("${MATRIX_OLDER[@]}") opts=("${OLDER_ENV[@]}")
 		fi
-		tests=() late=()
+		tests=() late=() second=()
 		for t in "${SEL[@]}"; do
 			sn=$(short_name "$t")
 			in_matrix "$sn" "${col[@]}" || continue
+			if [ "$abi" = "${ABIS[-1]}" ] && [ "$JOBS" -gt 2 ] &&
+			   in_matrix "$sn" "${MATRIX_NEWEST_SECOND[@]}"; then
+				second+=("$t")
+				continue
+			fi
 			case $sn in
 			smoke) tests+=("$t") ;;
 			nic_tcp) tests+=("$t")
@@ -762,11 +782,10 @@ if [ $guest_suites = 1 ]; then
 		# and unloads of the module), nor in the rehearsal of this
 		# order.  A hint, not a cause: the order only moves the odds.
 		tests+=("${late[@]}")
-		if [ ${#tests[@]} -eq 0 ]; then
+		if [ ${#tests[@]} -eq 0 ] && [ ${#second[@]} -eq 0 ]; then
 			not_run+=("guest $abi (no selected suite in its column of the matrix)")
 			continue
 		fi
-		DEB_RUN+=("$abi")
 		# One vCPU: no suite of these columns needs two, and with two
 		# Debian's 6.12 died of a double fault in the slab allocator's
 		# fast path on its second vCPU, beside a patched NOP, during
@@ -775,12 +794,34 @@ if [ $guest_suites = 1 ]; then
 		# KASAN and lockdep saw nothing on the same run.  QEMU's, not
 		# established; the debug guest keeps two (lockdep's view).  It
 		# came back on one vCPU (CI, stop 47), hence the order above.
-		DEB_ARGS[$abi]=$(printf '%q ' "$abi" \
-			"$repo/build/$abi/net/dpillar/dpillar.ko" --kernel "$abi" \
-			--smp 1 "${GUEST_VM[@]}" --timeout 15000 "${opts[@]}" \
-			-- "${tests[@]}")
+		if [ ${#tests[@]} -gt 0 ]; then
+			DEB_RUN+=("$abi")
+			DEB_ARGS[$abi]=$(printf '%q ' "$abi" \
+				"$repo/build/$abi/net/dpillar/dpillar.ko" --kernel "$abi" \
+				--smp 1 "${GUEST_VM[@]}" --timeout 15000 "${opts[@]}" \
+				-- "${tests[@]}")
+		fi
+		# The newest kernel's second guest: its options without the
+		# NICs (the suites that need them are the first guest's).
+		if [ ${#second[@]} -gt 0 ]; then
+			DEB_RUN+=("$abi-2")
+			DEB_ARGS[$abi-2]=$(printf '%q ' "$abi-2" \
+				"$repo/build/$abi/net/dpillar/dpillar.ko" --kernel "$abi" \
+				--smp 1 "${GUEST_VM[@]}" --timeout 15000 "${NEWEST_ENV[@]}" \
+				-- "${second[@]}")
+		fi
 	done
 fi
+# The newest kernel's guests (one, or two with its second), each in a
+# column of its own when the columns run in the background; the older
+# kernels' guests after the rig in one column.
+NEWEST_RUN=() OLDER_RUN=()
+for g in "${DEB_RUN[@]}"; do
+	case $g in
+	"${ABIS[-1]}" | "${ABIS[-1]}-2") NEWEST_RUN+=("$g") ;;
+	*) OLDER_RUN+=("$g") ;;
+	esac
+done
 RIG=0
 if [ ${#RUN_ABIS[@]} -gt 0 ] && wanted rig; then
 	RIG=1
@@ -825,11 +866,13 @@ for abi in "${DEB_RUN[@]}"; do
 	rm -f "$GUEST_DIR/guest-$abi.step" "$GUEST_DIR/guest-$abi.rc"
 done
 if [ "$JOBS" -gt 2 ] && [ ${#DEB_RUN[@]} -gt 0 ]; then
-	# The newest in a column of its own, the rig and the older ones in
-	# the other.
-	debian_column "${DEB_RUN[-1]}" &
-	bg_pids+=($!)
-	debian_column rig "${DEB_RUN[@]:0:${#DEB_RUN[@]}-1}" &
+	# Each of the newest kernel's guests in a column of its own, the
+	# rig and the older ones in another.
+	for g in "${NEWEST_RUN[@]}"; do
+		debian_column "$g" &
+		bg_pids+=($!)
+	done
+	debian_column rig "${OLDER_RUN[@]}" &
 	bg_pids+=($!)
 elif [ "$JOBS" -gt 1 ] && { [ $RIG = 1 ] || [ ${#DEB_RUN[@]} -gt 0 ]; }; then
 	debian_column rig "${DEB_RUN[@]}" &
@@ -902,9 +945,11 @@ debug_main=0
 DEBUG_GUEST=(debug "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_VM[@]}" -- "${DEBUG_TESTS[@]}")
 # The NIC matrix on the debug kernel (DEBUG_NIC_ENV), in a second debug
-# guest of one vCPU, on instruction-counted time (DEBUG_NIC_ICOUNT).  With the columns in the background it starts when
-# the older Debian kernels' column is done, so that three guests, not
-# four, share the two cores; with fewer jobs, after the debug guest.  In
+# guest of one vCPU, on instruction-counted time (DEBUG_NIC_ICOUNT).
+# With the columns in the background it starts when the first Debian
+# column is done (the older kernels', or one of the newest kernel's two
+# guests), so that no more than four guests share the two cores; with
+# fewer jobs, after the debug guest.  In
 # the rehearsal of 2026-11-28 (selftests/README.md, "Budget") that column
 # ended 9-12 minutes before the other two, and this guest, with all four
 # models (872 s), ended last, 3 minutes after the debug guest.  Started
@@ -921,15 +966,27 @@ nv=()
 DEBUG_NIC_GUEST=(debugnic "$repo/build/debug/net/dpillar/dpillar.ko"
 	--kernel "$DEBUG_BZIMAGE" "${DEBUG_NIC_VM[@]}" "${nv[@]}" --
 	"${DEBUG_NIC_TESTS[@]}")
-# after_column: wait until the older Debian column has ended (its last
-# guest's status, or the rig's when it has no guest); nothing to wait for
-# when it does not run in the background.
+# after_column: wait until a Debian column has ended (the older one's
+# last guest's status, or the rig's when it has no guest; or one of the
+# newest kernel's guests), so that debugnic takes the first column that
+# frees; nothing to wait for when the columns do not run in the
+# background.
 after_column() {
-	local f=$GUEST_DIR/rig.rc
-	[ ${#DEB_RUN[@]} -gt 1 ] && f=$GUEST_DIR/guest-${DEB_RUN[-2]}.rc
-	[ "$JOBS" -gt 2 ] && { [ $RIG = 1 ] || [ ${#DEB_RUN[@]} -gt 1 ]; } ||
-		return 0
-	while [ ! -s "$f" ]; do
+	local fs=() f g
+	[ "$JOBS" -gt 2 ] || return 0
+	if [ ${#OLDER_RUN[@]} -gt 0 ]; then
+		fs+=("$GUEST_DIR/guest-${OLDER_RUN[-1]}.rc")
+	elif [ $RIG = 1 ]; then
+		fs+=("$GUEST_DIR/rig.rc")
+	fi
+	for g in "${NEWEST_RUN[@]}"; do
+		fs+=("$GUEST_DIR/guest-$g.rc")
+	done
+	[ ${#fs[@]} -gt 0 ] || return 0
+	while :; do
+		for f in "${fs[@]}"; do
+			[ -s "$f" ] && return 0
+		done
 		sleep 5
 	done
 }
@@ -991,8 +1048,11 @@ hstep layers "module call graph: no circle of files (scripts/callgraph.py --max 
 # checked against what the suite knows, then hand-made and cut-short
 # frames (scripts/capture-check.py).
 capture_step() {
-	[ "$1" = "${ABIS[-1]}" ] &&
-		grep -qx selftests/s2_test.sh "$GUEST_DIR/guest-$1/tests" || return 0
+	case $1 in
+	"${ABIS[-1]}" | "${ABIS[-1]}-2") ;;
+	*) return 0 ;;
+	esac
+	grep -qx selftests/s2_test.sh "$GUEST_DIR/guest-$1/tests" || return 0
 	step "tshark + tools/wireshark/dpillar.lua: the $1 guest's s2_test.sh capture, hand-made and cut-short frames" \
 		python3 scripts/capture-check.py --capture "$GUEST_DIR/guest-$1/s2-capture"
 }
